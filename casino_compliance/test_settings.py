@@ -1,0 +1,12 @@
+"""Settings for the test suite: the real database named by DATABASE_URL, eager tasks unless a
+test asks for a worker, and the TRUNCATE escape that Django's flush needs (see settings)."""
+
+from .settings import *  # noqa: F403
+from .settings import DATABASES
+
+LEDGERS_TEST_FLUSH_ESCAPE = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c ledgers.test_flush=on"
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+AXES_ENABLED = False
+CELERY_TASK_ALWAYS_EAGER = True

@@ -1,0 +1,18 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+api_v1 = [
+    path("", include("ledgers.registers.api.urls")),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("api/v1/", include(api_v1)),
+    path("", include("ledgers.core.urls")),
+    path("registres/", include("ledgers.registers.urls")),
+]

@@ -1,0 +1,19 @@
+"""API plumbing shared by every app: rule violations answer 409 with code, article and detail."""
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from rest_framework import status
+from rest_framework.exceptions import ValidationError as DRFValidationError
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from .errors import RuleViolation
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, RuleViolation):
+        return Response(exc.as_dict(), status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, ValidationError):
+        exc = DRFValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+    if isinstance(exc, PermissionDenied):
+        return Response({"detail": str(exc)}, status=status.HTTP_403_FORBIDDEN)
+    return drf_exception_handler(exc, context)

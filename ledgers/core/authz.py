@@ -1,0 +1,36 @@
+"""Who acts, in which role."""
+
+from collections.abc import Iterable
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
+from django.db.models import Model
+from django.utils.translation import gettext_lazy as _
+
+from .models import Establishment, Membership
+from .roles import Role
+
+
+def roles_of(user: AbstractBaseUser, establishment: Establishment) -> set[str]:
+    if not user.is_authenticated:
+        return set()
+    return set(Membership.objects.filter(user=user, establishment=establishment).values_list("role", flat=True))
+
+
+def require_role(user: AbstractBaseUser, establishment: Establishment, allowed: Iterable[str]) -> str:
+    """Return the first of ``allowed`` that ``user`` holds here, else refuse (PermissionDenied)."""
+    held = roles_of(user, establishment)
+    for role in allowed:
+        if role in held:
+            return str(role)
+    labels = ", ".join(str(Role(r).label) for r in allowed)
+    raise PermissionDenied(_("Cette opération est réservée aux rôles : %(roles)s.") % {"roles": labels})
+
+
+def save_audited(obj: Model, *, actor: AbstractBaseUser | None, reason: str = "") -> Model:
+    """Save ``obj`` with its history row attributed to ``actor`` (never to a thread-local)."""
+    obj._history_user = actor  # read by django-simple-history
+    if reason:
+        obj._change_reason = reason
+    obj.save()
+    return obj

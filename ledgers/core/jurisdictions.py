@@ -1,0 +1,62 @@
+"""Jurisdiction profiles: the authorities each jurisdiction names and the settings (SET-xx)
+the texts leave to the operator, with their defaults. An establishment overrides a setting in
+``Establishment.options``."""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .roles import Role
+
+
+class Jurisdiction(models.TextChoices):
+    MC = "MC", _("Principauté de Monaco")
+    FR = "FR", _("France")
+
+
+@dataclass(frozen=True)
+class Profile:
+    code: str
+    # The authority that cotes and paraphs the intake registers, and the one that visas them.
+    paraphing_role: str
+    visa_roles: tuple[str, ...]
+    authority_names: dict[str, Any]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+PROFILES: dict[str, Profile] = {
+    Jurisdiction.MC: Profile(
+        code="MC",
+        paraphing_role=Role.COMMISSAIRE,
+        visa_roles=(Role.SCJ, Role.COMMISSAIRE),
+        authority_names={
+            Role.COMMISSAIRE: _("Commissaire du Gouvernement"),
+            Role.SCJ: _("Service de Contrôle des Jeux"),
+        },
+        settings={
+            "SET-04": "restrictive",  # PAE decks: punto banco in super privé salons only
+            "SET-05": {"scj_notice_minutes": 0, "issue_lead_minutes": 60},
+            "SET-13": "any_table",
+            "SET-20": 1,
+            "SET-26": {"annex_ledger_paraphe": False, "dice_service_paraphe": True},
+            "SET-47": (Role.DIRECTEUR_JEUX,),
+        },
+    ),
+    Jurisdiction.FR: Profile(
+        code="FR",
+        paraphing_role=Role.POLICE,
+        visa_roles=(Role.POLICE,),
+        authority_names={
+            Role.POLICE: _("Service territorial de police judiciaire (police des jeux)"),
+        },
+        settings={
+            "SET-05": {"issue_lead_minutes": 60},
+            "SET-13": "any_table",
+            "SET-14": None,  # maximum pairs of dice, fixed by the Minister: configure it
+            "SET-20": 1,
+            "SET-47": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        },
+    ),
+}

@@ -1,0 +1,206 @@
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from .games import GAME_CHOICES, GAMES, Game
+from .jurisdictions import PROFILES, Jurisdiction, Profile
+from .roles import Role
+
+
+class Establishment(models.Model):
+    code = models.SlugField(_("code"), max_length=20, unique=True)
+    name = models.CharField(_("nom"), max_length=200)
+    jurisdiction = models.CharField(_("juridiction"), max_length=2, choices=Jurisdiction.choices)
+    timezone = models.CharField(_("fuseau horaire"), max_length=64, default="Europe/Monaco")
+    address = models.TextField(_("adresse"), blank=True)
+    # Overrides of the jurisdiction's settings (SET-xx), e.g. {"SET-20": 2}.
+    options = models.JSONField(_("réglages"), default=dict, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("établissement")
+        verbose_name_plural = _("établissements")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def profile(self) -> Profile:
+        return PROFILES[self.jurisdiction]
+
+    def setting(self, code: str) -> Any:
+        if code in self.options:
+            return self.options[code]
+        return self.profile.settings.get(code)
+
+
+class Room(models.Model):
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="rooms")
+    code = models.SlugField(_("code"), max_length=20)
+    name = models.CharField(_("nom"), max_length=200)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("salle")
+        verbose_name_plural = _("salles")
+        constraints = [models.UniqueConstraint(fields=["establishment", "code"], name="room_code_unique")]
+        ordering = ["establishment", "code"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LocationKind(models.TextChoices):
+    DEPOT_PRINCIPAL = "depot_principal", _("Dépôt principal")
+    DEPOT_ANNEXE = "depot_annexe", _("Dépôt annexe")
+    DCC = "dcc", _("Dépôt Central des Cartes")
+    CARD_CABINET = "card_cabinet", _("Armoire « dépôt des cartes »")
+    SHOE_CABINET = "shoe_cabinet", _("Armoire à sabots")
+    CAISSE_CENTRALE = "caisse_centrale", _("Caisse centrale")
+    COMPTABILITE = "comptabilite", _("Comptabilité générale")
+    COFFRE = "coffre", _("Coffre d'exploitation")
+    MAGASIN = "magasin", _("Magasin")
+    ATELIER = "atelier", _("Atelier")
+
+
+DEPOT_KINDS = frozenset(
+    {LocationKind.DEPOT_PRINCIPAL, LocationKind.DEPOT_ANNEXE, LocationKind.DCC, LocationKind.CARD_CABINET,
+     LocationKind.SHOE_CABINET}
+)
+
+
+class Location(models.Model):
+    """A place where regulated objects are kept: depots, cabinets, cash desks, stores."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="locations")
+    code = models.SlugField(_("code"), max_length=30)
+    name = models.CharField(_("nom"), max_length=200)
+    kind = models.CharField(_("type"), max_length=30, choices=LocationKind.choices)
+    room = models.ForeignKey(Room, on_delete=models.PROTECT, null=True, blank=True, related_name="locations")
+    responsible = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        verbose_name=_("responsable"),
+    )
+    active = models.BooleanField(_("en service"), default=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("emplacement")
+        verbose_name_plural = _("emplacements")
+        constraints = [models.UniqueConstraint(fields=["establishment", "code"], name="location_code_unique")]
+        ordering = ["establishment", "code"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_depot(self) -> bool:
+        return self.kind in DEPOT_KINDS
+
+
+class GamingTable(models.Model):
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="tables")
+    room = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="tables")
+    number = models.CharField(_("numéro"), max_length=20)
+    game = models.CharField(_("jeu"), max_length=40, choices=GAME_CHOICES)
+    seats = models.PositiveSmallIntegerField(_("places"), default=7)
+    super_prive = models.BooleanField(_("salon super privé"), default=False)
+    active = models.BooleanField(_("en service"), default=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("table de jeu")
+        verbose_name_plural = _("tables de jeu")
+        constraints = [models.UniqueConstraint(fields=["establishment", "number"], name="table_number_unique")]
+        ordering = ["establishment", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} n° {self.number}"
+
+    @property
+    def game_info(self) -> Game:
+        return GAMES[self.game]
+
+
+class SeancePeriod(models.TextChoices):
+    MATIN = "matin", _("Matinée")
+    APRES_MIDI = "apres_midi", _("Après-midi")
+    SOIREE = "soiree", _("Soirée")
+    NUIT = "nuit", _("Nuit")
+
+
+class Seance(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Ouverte")
+        CLOSED = "closed", _("Clôturée")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="seances")
+    date = models.DateField(_("date"))
+    period = models.CharField(_("période"), max_length=20, choices=SeancePeriod.choices)
+    status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.OPEN)
+    opened_at = models.DateTimeField(_("ouverte le"))
+    closed_at = models.DateTimeField(_("clôturée le"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("séance")
+        verbose_name_plural = _("séances")
+        constraints = [
+            models.UniqueConstraint(fields=["establishment", "date", "period"], name="seance_unique"),
+        ]
+        ordering = ["-date", "-opened_at"]
+
+    def __str__(self) -> str:
+        return f"{self.date:%d/%m/%Y} — {self.get_period_display()}"
+
+
+class TableSession(models.Model):
+    """The game at one table during one séance (table-partie), from opening to "fin de partie"."""
+
+    class Status(models.TextChoices):
+        PREPARING = "preparing", _("En préparation")
+        OPEN = "open", _("Ouverte")
+        CLOSED = "closed", _("Fermée")
+
+    seance = models.ForeignKey(Seance, on_delete=models.PROTECT, related_name="table_sessions")
+    table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="sessions")
+    status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.PREPARING)
+    opened_at = models.DateTimeField(_("ouverte le"), null=True, blank=True)
+    closed_at = models.DateTimeField(_("fermée le"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("partie de table")
+        verbose_name_plural = _("parties de table")
+        constraints = [models.UniqueConstraint(fields=["seance", "table"], name="table_session_unique")]
+        ordering = ["-seance__date", "table__number"]
+
+    def __str__(self) -> str:
+        return f"{self.table} — {self.seance}"
+
+    @property
+    def is_live(self) -> bool:
+        return self.status != self.Status.CLOSED
+
+
+class Membership(models.Model):
+    """A user holding a role in an establishment."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="memberships")
+    role = models.CharField(_("rôle"), max_length=30, choices=Role.choices)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("affectation")
+        verbose_name_plural = _("affectations")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "establishment", "role"], name="membership_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()} ({self.establishment})"

@@ -1,0 +1,37 @@
+"""Roles of the texts, as Django groups, and who may do what.
+
+A user holds roles per establishment (``Membership``); services ask ``require_role`` for one of
+the roles allowed for an act and record the role actually used in the register entry.
+"""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Role(models.TextChoices):
+    # Operator staff
+    CARTIER = "cartier", _("Cartier")
+    DCC_STAFF = "dcc_staff", _("Personnel du Dépôt Central des Cartes")
+    CROUPIER = "croupier", _("Croupier")
+    CHEF_TABLE = "chef_table", _("Chef de table")
+    CHEF_PARTIE = "chef_partie", _("Chef de partie")
+    INSPECTEUR = "inspecteur", _("Inspecteur")
+    SOUS_DIRECTEUR = "sous_directeur", _("Sous-directeur")
+    DIRECTEUR_JEUX = "directeur_jeux", _("Directeur des jeux")
+    DIRECTEUR_RESPONSABLE = "directeur_responsable", _("Directeur responsable")
+    COMITE = "comite", _("Membre du comité de direction")
+    EMPLOYE_RESPONSABLE = "employe_responsable", _("Employé responsable")
+    CAISSIER = "caissier", _("Caissier")
+    CAISSIER_PRINCIPAL = "caissier_principal", _("Caissier principal")
+    COMPTABILITE = "comptabilite", _("Comptabilité")
+    SUPERVISEUR = "superviseur", _("Superviseur")
+    MECANICIEN = "mecanicien", _("Mécanicien")
+    ENTRETIEN = "entretien", _("Personnel d'entretien")
+    AGENT_SURVEILLANCE = "agent_surveillance", _("Agent de surveillance")
+    # Regulators
+    COMMISSAIRE = "commissaire", _("Commissaire du Gouvernement")
+    SCJ = "scj", _("Agent du Service de Contrôle des Jeux")
+    POLICE = "police", _("Fonctionnaire de police des jeux")
+
+
+REGULATOR_ROLES = frozenset({Role.COMMISSAIRE, Role.SCJ, Role.POLICE})

@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class RegistersConfig(AppConfig):
+    name = "ledgers.registers"
+    label = "registers"
+    verbose_name = _("Registres")
+
+    def ready(self) -> None:
+        from . import kinds  # noqa: F401  (declares the generic register kinds)

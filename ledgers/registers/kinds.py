@@ -1,0 +1,88 @@
+"""The register kind registry (in code, not in the database).
+
+A kind says what a register is for, which columns it prints, who records in it, who visas it
+and who cotes and paraphs it. Domain apps declare their kinds in ``<app>/registers.py`` and
+register them when the app is ready.
+"""
+
+from dataclasses import dataclass, field
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.roles import Role
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str  # payload key (dotted for nested values)
+    label: str | Promise
+    width: float  # relative width on the printed page
+
+
+@dataclass(frozen=True)
+class RegisterKind:
+    code: str
+    title: str | Promise
+    purpose: str | Promise
+    columns: tuple[Column, ...]
+    record_roles: tuple[str, ...]
+    jurisdictions: tuple[str, ...] = ("MC", "FR")
+    # None: the jurisdiction profile's authorities (see ledgers.core.jurisdictions).
+    visa_roles: tuple[str, ...] | None = None
+    paraph_roles: tuple[str, ...] | None = None
+    requirements: tuple[str, ...] = ()
+    form: str = ""  # official form number, e.g. "modèle 19"
+    extra: dict = field(default_factory=dict)
+
+    def visa_roles_for(self, jurisdiction: str) -> tuple[str, ...]:
+        from ledgers.core.jurisdictions import PROFILES
+
+        return self.visa_roles if self.visa_roles is not None else PROFILES[jurisdiction].visa_roles
+
+    def paraph_roles_for(self, jurisdiction: str) -> tuple[str, ...]:
+        from ledgers.core.jurisdictions import PROFILES
+
+        if self.paraph_roles is not None:
+            return self.paraph_roles
+        return (PROFILES[jurisdiction].paraphing_role,)
+
+
+_REGISTRY: dict[str, RegisterKind] = {}
+
+
+def register_kind(kind: RegisterKind) -> RegisterKind:
+    existing = _REGISTRY.get(kind.code)
+    if existing is not None and existing != kind:
+        raise ValueError(f"register kind {kind.code!r} declared twice")
+    _REGISTRY[kind.code] = kind
+    return kind
+
+
+def get_kind(code: str) -> RegisterKind:
+    return _REGISTRY[code]
+
+
+def all_kinds() -> list[RegisterKind]:
+    return sorted(_REGISTRY.values(), key=lambda k: k.code)
+
+
+def kind_choices() -> list[tuple[str, str]]:
+    return [(k.code, str(k.title)) for k in all_kinds()]
+
+
+DIRECTORATE = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.DIRECTEUR_RESPONSABLE, Role.COMITE)
+
+MAIN_COURANTE = register_kind(
+    RegisterKind(
+        code="main_courante",
+        title=_("Main courante de la direction des jeux"),
+        purpose=_("Journal chronologique des faits de la séance : ouvertures, fermetures, observations."),
+        columns=(
+            Column("event_at", _("Date et heure du fait"), 1.2),
+            Column("subject", _("Objet"), 1.6),
+            Column("text", _("Relation des faits"), 4.0),
+        ),
+        record_roles=(*DIRECTORATE, Role.INSPECTEUR, Role.CHEF_PARTIE),
+    )
+)

@@ -1,0 +1,98 @@
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from ledgers.core.models import Establishment
+
+from .chain import GENESIS_HASH, format_timestamp
+from .kinds import RegisterKind, get_kind
+
+
+class Register(models.Model):
+    """One register volume. Its head (seq and hash of the last entry) moves with every append,
+    under a row lock; the entries themselves are the audit trail, so the head is updated without
+    a history row."""
+
+    class Status(models.TextChoices):
+        AWAITING_OPENING = "awaiting", _("En attente de cote et paraphe")
+        OPEN = "open", _("Ouvert")
+        CLOSED = "closed", _("Clos")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="registers")
+    kind = models.CharField(_("type de registre"), max_length=50)
+    number = models.CharField(_("numéro"), max_length=60, unique=True)
+    title = models.CharField(_("intitulé"), max_length=250)
+    qualifier = models.CharField(_("catégorie"), max_length=100, blank=True)
+    status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.AWAITING_OPENING)
+    head_seq = models.PositiveBigIntegerField(_("dernière entrée"), default=0)
+    head_hash = models.CharField(_("empreinte de tête"), max_length=64, default=GENESIS_HASH)
+    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
+    history = HistoricalRecords(excluded_fields=["head_seq", "head_hash"])
+
+    class Meta:
+        verbose_name = _("registre")
+        verbose_name_plural = _("registres")
+        ordering = ["establishment", "number"]
+        indexes = [models.Index(fields=["establishment", "kind", "qualifier"])]
+
+    def __str__(self) -> str:
+        return f"{self.number} — {self.title}"
+
+    @property
+    def kind_info(self) -> RegisterKind:
+        return get_kind(self.kind)
+
+
+class EntryKind(models.TextChoices):
+    OPENING = "opening", _("Acte d'ouverture")
+    RECORD = "record", _("Inscription")
+    CORRECTION = "correction", _("Correction")
+    VISA = "visa", _("Visa")
+    CLOSING = "closing", _("Acte de clôture")
+
+
+class Entry(models.Model):
+    """An append-only, hash-chained register entry. Database triggers refuse UPDATE and DELETE."""
+
+    register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="entries")
+    seq = models.PositiveBigIntegerField(_("n°"))
+    recorded_at = models.DateTimeField(_("inscrit le"))
+    actor_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ledger_entries", null=True
+    )
+    actor = models.CharField(_("auteur"), max_length=150)
+    role = models.CharField(_("rôle"), max_length=30)
+    kind = models.CharField(_("nature"), max_length=12, choices=EntryKind.choices)
+    payload = models.JSONField(_("contenu"))
+    corrects = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="corrections",
+        verbose_name=_("corrige l'entrée"),
+    )
+    prev_hash = models.CharField(_("empreinte précédente"), max_length=64)
+    entry_hash = models.CharField(_("empreinte"), max_length=64)
+
+    class Meta:
+        verbose_name = _("entrée")
+        verbose_name_plural = _("entrées")
+        ordering = ["register", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["register", "seq"], name="entry_seq_unique"),
+            models.CheckConstraint(condition=models.Q(seq__gte=1), name="entry_seq_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.register.number} n° {self.seq}"
+
+    def hashed_fields(self, register_number: str | None = None) -> dict:
+        return {
+            "register": register_number or self.register.number,
+            "seq": self.seq,
+            "recorded_at": format_timestamp(self.recorded_at),
+            "actor": self.actor,
+            "role": self.role,
+            "kind": self.kind,
+            "payload": self.payload,
+            "corrects": self.corrects.seq if self.corrects_id else None,
+            "prev_hash": self.prev_hash,
+        }
