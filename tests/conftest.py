@@ -1,0 +1,35 @@
+import os
+
+import pytest
+from django.db import connection
+
+from tests.factories import EstablishmentFactory, make_user
+
+
+def pytest_collection_modifyitems(config, items):
+    """PostgreSQL-only tests skip on SQLite locally; in CI (CI=true) they must run, so a
+    non-PostgreSQL database there is an error rather than a silent skip."""
+    if connection.vendor == "postgresql":
+        return
+    if os.environ.get("CI"):
+        raise pytest.UsageError("CI must run the suite on PostgreSQL (set DATABASE_URL).")
+    skip = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL=postgres://…)")
+    for item in items:
+        if "postgresql" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture
+def mc(db):
+    return EstablishmentFactory(code="mcb", name="Casino de Monte-Carlo (démo)", jurisdiction="MC")
+
+
+@pytest.fixture
+def fr(db):
+    return EstablishmentFactory(code="frn", name="Casino de Nice (démo)", jurisdiction="FR")
+
+
+@pytest.fixture
+def user_in():
+    """``user_in(establishment, *roles, username=None)`` → a user holding those roles there."""
+    return make_user

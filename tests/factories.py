@@ -1,0 +1,59 @@
+import factory
+from django.contrib.auth import get_user_model
+
+from ledgers.core.models import Establishment, GamingTable, Location, Room
+from ledgers.core.services import membership_grant
+
+DEFAULT_PASSWORD = "motdepasse-test"
+
+
+class EstablishmentFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Establishment
+        django_get_or_create = ("code",)
+
+    code = factory.Sequence(lambda n: f"est{n}")
+    name = factory.Sequence(lambda n: f"Casino {n}")
+    jurisdiction = "MC"
+
+
+class RoomFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Room
+
+    establishment = factory.SubFactory(EstablishmentFactory)
+    code = factory.Sequence(lambda n: f"salle{n}")
+    name = factory.Sequence(lambda n: f"Salle {n}")
+
+
+class LocationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Location
+
+    establishment = factory.SubFactory(EstablishmentFactory)
+    code = factory.Sequence(lambda n: f"loc{n}")
+    name = factory.Sequence(lambda n: f"Dépôt {n}")
+    kind = "depot_principal"
+
+
+class GamingTableFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = GamingTable
+
+    establishment = factory.SubFactory(EstablishmentFactory)
+    room = factory.SubFactory(RoomFactory, establishment=factory.SelfAttribute("..establishment"))
+    number = factory.Sequence(lambda n: f"T{n}")
+    game = "blackjack"
+
+
+_counter = iter(range(1, 10**9))
+
+
+def make_user(establishment, *roles, username: str | None = None, **fields):
+    username = username or f"{'-'.join(roles) or 'user'}-{next(_counter)}"
+    fields.setdefault("first_name", username.split("-")[0].capitalize())
+    fields.setdefault("last_name", "Test")
+    user = get_user_model().objects.create_user(username=username, password=DEFAULT_PASSWORD, **fields)
+    for role in roles:
+        membership_grant(user=user, establishment=establishment, role=role, actor=None)
+    return user
