@@ -15,7 +15,8 @@ TEXTS = {
     "004": "AM 2006-371",
     "FR-2007": "Arrêté du 14 mai 2007",
 }
-ROW = re.compile(r"^\| ((?:CARD|DICE|SHOE|SHUF|WHEEL|GAME|SLOT|KEY|COUNT|INC|REG|AUTH)-\d+) \| ([^|]+) \| ([^|]+) \| (.+?) \|")
+PREFIXES = "CARD|DICE|SHOE|SHUF|WHEEL|GAME|SLOT|KEY|COUNT|INC|REG|AUTH"
+ROW = re.compile(rf"^\| ((?:{PREFIXES})-\d+) \| ([^|]+) \| ([^|]+) \| (.+?) \|")
 
 
 def article(source: str) -> str:
