@@ -9,19 +9,38 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
 GENESIS_HASH = "0" * 64
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
-
-JSONScalar = str | int | bool | None
 
 
 def format_timestamp(value: datetime) -> str:
     return value.astimezone(UTC).strftime(TIMESTAMP_FORMAT)
 
 
+def _check_text(value: str, path: str) -> None:
+    # PostgreSQL's jsonb cannot store U+0000 and UTF-8 cannot encode a lone surrogate: refuse them
+    # here, with a clear message, rather than fail at INSERT or when hashing.
+    if "\x00" in value:
+        raise ValidationError(_("%(path)s : le caractère nul (U+0000) n'est pas admis."), params={"path": path})
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValidationError(
+                _("%(path)s : texte Unicode invalide (demi-paire de substitution)."), params={"path": path}
+            ) from None
+
+
 def check_payload(value: Any, path: str = "payload") -> None:
-    """Payloads hold only str/int/bool/null/list/dict: one canonical form, no float surprises."""
-    if value is None or isinstance(value, (str, bool, int)):
+    """Payloads hold only str/int/bool/null/list/dict: one canonical form, no float surprises.
+    Anything else is bad input (ValidationError), not a rule of the texts."""
+    if value is None or isinstance(value, (bool, int)):
+        return
+    if isinstance(value, str):
+        _check_text(value, path)
         return
     if isinstance(value, list):
         for i, item in enumerate(value):
@@ -30,10 +49,16 @@ def check_payload(value: Any, path: str = "payload") -> None:
     if isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):
-                raise TypeError(f"{path}: keys must be strings, got {key!r}")
+                raise ValidationError(
+                    _("%(path)s : les clés doivent être des textes (reçu %(key)r)."), params={"path": path, "key": key}
+                )
+            _check_text(key, path)
             check_payload(item, f"{path}.{key}")
         return
-    raise TypeError(f"{path}: {type(value).__name__} is not allowed; write decimals and dates as strings")
+    raise ValidationError(
+        _("%(path)s : le type %(type)s n'est pas admis ; écrivez les décimaux et les dates en texte."),
+        params={"path": path, "type": type(value).__name__},
+    )
 
 
 def canonical_bytes(
