@@ -1,9 +1,19 @@
-"""Verification of registers: recompute every hash, link, sequence number and visa."""
+"""Verification of registers: recompute every hash, link, sequence number and visa.
+
+A register verifies in one database snapshot (REPEATABLE READ on PostgreSQL when called outside
+a transaction), so one that is being written to verifies as it stood when verification began
+instead of reporting the entries appended meanwhile. Memory stays flat whatever the size: entries
+are streamed and only the hashes that visas cover are kept.
+"""
 
 import hashlib
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+
+from django.db import connection, transaction
+from django.utils.translation import gettext_lazy as _
 
 from .chain import GENESIS_HASH, canonical_bytes, format_timestamp
 from .models import Entry, EntryKind, Register
@@ -13,13 +23,16 @@ SCAN_FIELDS = ("seq", "recorded_at", "actor", "role", "kind", "payload", "correc
 
 @dataclass(frozen=True)
 class Finding:
+    """The first problem of a register: where (seq) and what (a stable ``code`` and a reason)."""
+
     register: str
     seq: int | None
+    code: str
     reason: str
 
     def __str__(self) -> str:
-        where = f" seq {self.seq}" if self.seq is not None else ""
-        return f"{self.register}{where}: {self.reason}"
+        where = f" n° {self.seq}" if self.seq is not None else ""
+        return f"{self.register}{where} : {self.reason}"
 
 
 def scan(register: Register, chunk_size: int = 5000) -> Iterator[dict]:
@@ -40,39 +53,87 @@ def scan(register: Register, chunk_size: int = 5000) -> Iterator[dict]:
         }
 
 
+@contextmanager
+def snapshot() -> Iterator[None]:
+    """One consistent view of the database for a multi-query read.
+
+    Inside a caller's transaction the caller decides what is seen; otherwise open a read-only
+    REPEATABLE READ transaction (PostgreSQL) or a plain one (SQLite reads in one snapshot)."""
+    if connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
+
+
 def verify_register(register: Register) -> Finding | None:
     """Return the first problem found, or None when the register verifies."""
-    expected_seq, prev = 1, GENESIS_HASH
-    hashes: list[str] = []  # hashes[i] is the hash of seq i + 1, for visas and corrections
+    with snapshot():
+        return _verify(register)
+
+
+def _verify(register: Register) -> Finding | None:
+    number = register.number
+
+    def finding(seq: int | None, code: str, reason) -> Finding:
+        return Finding(number, seq, code, str(reason))
+
+    head_seq, head_hash = Register.objects.filter(pk=register.pk).values_list("head_seq", "head_hash").get()
+    entries = Entry.objects.filter(register=register)
+    # The seqs that visas cover: the only hashes worth keeping while the chain streams by.
+    covered = entries.filter(kind=EntryKind.VISA).values_list("payload__covers_seq", flat=True)
+    wanted = {seq for seq in covered if type(seq) is int}
+    kept: dict[int, str] = {}
+    expected_seq, prev, visaed, closing = 1, GENESIS_HASH, 0, None
     for row in scan(register):
         seq = row["seq"]
         if seq != expected_seq:
-            return Finding(register.number, expected_seq, f"missing entry (next stored is seq {seq})")
+            return finding(expected_seq, "missing",
+                           _("entrée manquante (l'entrée suivante conservée est le n° %(next)s)") % {"next": seq})
         if row["prev_hash"] != prev:
-            return Finding(register.number, seq, "prev_hash does not match the previous entry's hash")
+            return finding(seq, "prev_hash", _("l'empreinte précédente ne correspond pas à l'entrée précédente"))
         stored = row.pop("entry_hash")
         computed = hashlib.sha256(canonical_bytes(**row)).hexdigest()
         if computed != stored:
-            return Finding(register.number, seq, "entry_hash does not match the entry's content")
-        if seq == 1 and row["kind"] != EntryKind.OPENING:
-            return Finding(register.number, seq, "the first entry is not the opening act")
+            return finding(seq, "entry_hash", _("l'empreinte ne correspond pas au contenu de l'entrée"))
+        kind = row["kind"]
+        if seq == 1 and kind != EntryKind.OPENING:
+            return finding(seq, "opening", _("la première entrée n'est pas l'acte d'ouverture"))
+        if closing is not None:
+            return finding(seq, "after_closing",
+                           _("entrée postérieure à l'acte de clôture (n° %(seq)s)") % {"seq": closing})
         if row["corrects"] is not None and not 1 <= row["corrects"] < seq:
-            return Finding(register.number, seq, "correction points outside the preceding entries")
-        if row["kind"] == EntryKind.VISA:
-            covers = row["payload"].get("covers_seq")
-            if not isinstance(covers, int) or not 1 <= covers < seq:
-                return Finding(register.number, seq, "visa covers no preceding entry")
-            if hashes[covers - 1] != row["payload"].get("covers_hash"):
-                return Finding(register.number, seq, f"visa hash does not match entry {covers}")
-        hashes.append(computed)
+            return finding(seq, "corrects", _("la correction désigne une entrée hors des entrées précédentes"))
+        if kind == EntryKind.VISA:
+            payload = row["payload"] if isinstance(row["payload"], dict) else {}
+            covers, start = payload.get("covers_seq"), payload.get("covers_from")
+            if type(covers) is not int or not 1 <= covers < seq:
+                return finding(seq, "visa_range", _("le visa ne porte sur aucune entrée précédente"))
+            if start != visaed + 1 or covers < start:
+                return finding(seq, "visa_range", _("la plage du visa ne suit pas le visa précédent (attendu : "
+                                                    "à partir du n° %(start)s)") % {"start": visaed + 1})
+            if kept.get(covers) != payload.get("covers_hash"):
+                return finding(seq, "visa_hash",
+                               _("l'empreinte visée ne correspond plus à l'entrée n° %(seq)s") % {"seq": covers})
+            visaed = covers
+        elif kind == EntryKind.CLOSING:
+            closing = seq
+        if seq in wanted:
+            kept[seq] = computed
         prev, expected_seq = computed, seq + 1
     last_seq = expected_seq - 1
-    head_seq, head_hash = Register.objects.filter(pk=register.pk).values_list("head_seq", "head_hash").get()
     if last_seq != head_seq:
-        return Finding(register.number, last_seq + 1 if last_seq < head_seq else last_seq,
-                       f"register head is seq {head_seq} but the chain ends at seq {last_seq}")
+        return finding(
+            min(last_seq, head_seq) + 1, "head_seq",
+            _("la tête du registre est le n° %(head)s mais la chaîne s'arrête au n° %(last)s")
+            % {"head": head_seq, "last": last_seq},
+        )
     if prev != head_hash:
-        return Finding(register.number, last_seq, "register head hash does not match the last entry")
+        return finding(last_seq, "head_hash",
+                       _("l'empreinte de tête du registre ne correspond pas à la dernière entrée"))
     return None
 
 
