@@ -28,13 +28,13 @@ def _locked(register: Register) -> Register:
 
 def _build(
     register: Register, *, seq: int, prev_hash: str, actor: AbstractBaseUser, role: str, kind: str,
-    payload: dict[str, Any], corrects: Entry | None, recorded_at=None,
+    payload: dict[str, Any], corrects: Entry | None,
 ) -> Entry:
     check_payload(payload)
     entry = Entry(
         register=register,
         seq=seq,
-        recorded_at=recorded_at or timezone.now(),
+        recorded_at=timezone.now(),
         actor_user=actor,
         actor=actor.get_username(),
         role=str(role),
@@ -143,8 +143,9 @@ def register_create(
     require_role(actor, establishment, DIRECTORATE)
     if establishment.jurisdiction not in info.jurisdictions:
         raise ValueError(f"{kind!r} registers are not kept in {establishment.jurisdiction}")
-    same = Register.objects.select_for_update().filter(establishment=establishment, kind=kind)
-    volume = same.count() + 1
+    # Lock the establishment so that two creations cannot pick the same volume number.
+    Establishment.objects.select_for_update().get(pk=establishment.pk)
+    volume = Register.objects.filter(establishment=establishment, kind=kind, qualifier=qualifier).count() + 1
     suffix = f"-{qualifier.upper()}" if qualifier else ""
     number = f"{establishment.code.upper()}-{kind.upper().replace('_', '')}{suffix}-{volume:03d}"
     base_title = str(info.title) + (f" — {qualifier}" if qualifier else "")
