@@ -5,7 +5,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -13,6 +13,7 @@ from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 
+from . import store
 from .chain import check_payload, entry_hash, format_timestamp
 from .kinds import DIRECTORATE, get_kind
 from .models import Entry, EntryKind, Register
@@ -23,46 +24,48 @@ def display_name(user: AbstractBaseUser) -> str:
 
 
 def _locked(register: Register) -> Register:
+    """A fresh copy of the register, its row locked until the end of the transaction (for the
+    services that save the register itself)."""
     return Register.objects.select_for_update().get(pk=register.pk)
 
 
-def _build(
+def _lock_head(register: Register) -> Register:
+    """Lock the register row until the end of the transaction and bring the caller's instance's
+    status and head up to date: the light lock of the append path."""
+    register.status, register.head_seq, register.head_hash = store.lock_head(register.pk)
+    return register
+
+
+def _entry_values(
     register: Register, *, seq: int, prev_hash: str, actor: AbstractBaseUser, role: str, kind: str,
     payload: dict[str, Any], corrects: Entry | None,
-) -> Entry:
-    check_payload(payload)
-    entry = Entry(
-        register=register,
-        seq=seq,
-        recorded_at=timezone.now(),
-        actor_user=actor,
-        actor=actor.get_username(),
-        role=str(role),
-        kind=str(kind),
-        payload=payload,
-        corrects=corrects,
-        prev_hash=prev_hash,
-    )
-    entry.entry_hash = entry_hash(
+) -> dict[str, Any]:
+    """The stored fields of a new entry (by attname), its hash computed over their canonical form.
+    The caller has checked the payload (check_payload)."""
+    values = {
+        "register_id": register.pk,
+        "seq": seq,
+        "recorded_at": timezone.now(),  # server time: entries are never back-dated (REG-20)
+        "actor_user_id": actor.pk,
+        "actor": actor.get_username(),
+        "role": str(role),
+        "kind": str(kind),
+        "payload": payload,
+        "corrects_id": corrects.pk if corrects else None,
+        "prev_hash": prev_hash,
+    }
+    values["entry_hash"] = entry_hash(
         register=register.number,
         seq=seq,
-        recorded_at=format_timestamp(entry.recorded_at),
-        actor=entry.actor,
-        role=entry.role,
-        kind=entry.kind,
+        recorded_at=format_timestamp(values["recorded_at"]),
+        actor=values["actor"],
+        role=values["role"],
+        kind=values["kind"],
         payload=payload,
         corrects=corrects.seq if corrects else None,
         prev_hash=prev_hash,
     )
-    return entry
-
-
-def _move_head(register: Register, entry: Entry, **extra: Any) -> None:
-    # A queryset update: the head is a cache of the chain, not a change worth a history row.
-    Register.objects.filter(pk=register.pk).update(head_seq=entry.seq, head_hash=entry.entry_hash, **extra)
-    register.head_seq, register.head_hash = entry.seq, entry.entry_hash
-    for field, value in extra.items():
-        setattr(register, field, value)
+    return values
 
 
 def _require_open(register: Register) -> None:
@@ -77,30 +80,68 @@ def _require_open(register: Register) -> None:
         )
 
 
-def _append(
-    register: Register, *, actor: AbstractBaseUser, role: str, kind: str, payload: dict[str, Any],
-    corrects: Entry | None = None, **head_extra: Any,
-) -> Entry:
-    entry = _build(
-        register, seq=register.head_seq + 1, prev_hash=register.head_hash, actor=actor, role=role, kind=kind,
-        payload=payload, corrects=corrects,
-    )
-    entry.save(force_insert=True)
-    _move_head(register, entry, **head_extra)
+def _require_writer(register: Register, role: str) -> None:
+    if role not in register.kind_info.record_roles:
+        raise ValueError(f"role {role!r} does not write in {register.kind!r} registers")
+
+
+def _stored(register: Register, values: dict[str, Any], entry_id: int, *, actor: AbstractBaseUser,
+            corrects: Entry | None) -> Entry:
+    """The Entry just written (no query), and its register's head moved on the caller's instance."""
+    entry = Entry(pk=entry_id, **values)
+    entry._state.adding, entry._state.db = False, connection.alias  # stored: a save() would be an UPDATE
+    entry.register, entry.actor_user, entry.corrects = register, actor, corrects
+    register.head_seq, register.head_hash = entry.seq, entry.entry_hash
     return entry
 
 
-@transaction.atomic
+def _append(
+    register: Register, *, actor: AbstractBaseUser, role: str, kind: str, payload: dict[str, Any],
+    corrects: Entry | None = None,
+) -> Entry:
+    """Append one entry to a register whose row this transaction has locked, and move its head."""
+    check_payload(payload)
+    values = _entry_values(register, seq=register.head_seq + 1, prev_hash=register.head_hash, actor=actor,
+                           role=role, kind=kind, payload=payload, corrects=corrects)
+    return _stored(register, values, store.append(store.row(**values)), actor=actor, corrects=corrects)
+
+
+def _append_record(
+    register: Register, *, actor: AbstractBaseUser, role: str, payload: dict[str, Any]
+) -> Entry | None:
+    """Append a record entry; None, with nothing written, when the register is not open."""
+    if register.status == Register.Status.OPEN:
+        # The usual case: the caller's view of the head is current, and one statement locks the
+        # register, checks that, writes the entry and moves the head (see store.append_if_head).
+        values = _entry_values(register, seq=register.head_seq + 1, prev_hash=register.head_hash, actor=actor,
+                               role=role, kind=EntryKind.RECORD, payload=payload, corrects=None)
+        entry_id = store.append_if_head(store.row(**values), status=Register.Status.OPEN)
+        if entry_id is not None:
+            return _stored(register, values, entry_id, actor=actor, corrects=None)
+    _lock_head(register)
+    if register.status != Register.Status.OPEN:
+        return None
+    return _append(register, actor=actor, role=role, kind=EntryKind.RECORD, payload=payload)
+
+
 def entry_append(
     *, register: Register, actor: AbstractBaseUser, role: str, payload: dict[str, Any]
 ) -> Entry:
-    """Append a record entry. The caller has checked the actor's role for its own act; the
-    register kind must accept that role as a writer."""
-    register = _locked(register)
-    _require_open(register)
-    if role not in register.kind_info.record_roles:
-        raise ValueError(f"role {role!r} does not write in {register.kind!r} registers")
-    return _append(register, actor=actor, role=role, kind=EntryKind.RECORD, payload=payload)
+    """Append a record entry, in the caller's transaction. The caller has checked the actor's
+    role for its own act; the register kind must accept that role as a writer. ``register``
+    comes back with its new head.
+
+    No savepoint of its own (``savepoint=False``): an entry that cannot be written takes the
+    caller's change down with it, which is the point, and the usual case costs no SAVEPOINT and
+    RELEASE round trips. Refusals (bad input, register not open) are raised outside the atomic
+    block, so the caller's transaction stays usable after one."""
+    _require_writer(register, role)
+    check_payload(payload)
+    with transaction.atomic(savepoint=False):
+        entry = _append_record(register, actor=actor, role=role, payload=payload)
+    if entry is None:
+        _require_open(register)
+    return entry
 
 
 @transaction.atomic
@@ -110,26 +151,27 @@ def entries_bulk_append(
 ) -> int:
     """Append many record entries under one lock (imports, volume seeding). Same chain, same
     gapless sequence, same transaction guarantees as ``entry_append``."""
-    register = _locked(register)
+    _require_writer(register, role)
+    _lock_head(register)
     _require_open(register)
-    if role not in register.kind_info.record_roles:
-        raise ValueError(f"role {role!r} does not write in {register.kind!r} registers")
-    seq, prev, batch, count, last = register.head_seq, register.head_hash, [], 0, None
+    seq, prev, batch, count = register.head_seq, register.head_hash, [], 0
     for payload in payloads:
+        check_payload(payload)
         seq += 1
-        last = _build(register, seq=seq, prev_hash=prev, actor=actor, role=role, kind=EntryKind.RECORD,
-                      payload=payload, corrects=None)
-        prev = last.entry_hash
-        batch.append(last)
+        values = _entry_values(register, seq=seq, prev_hash=prev, actor=actor, role=role, kind=EntryKind.RECORD,
+                               payload=payload, corrects=None)
+        prev = values["entry_hash"]
+        batch.append(store.row(**values))
         if len(batch) >= batch_size:
-            Entry.objects.bulk_create(batch)
+            store.insert_many(batch)
             count += len(batch)
             batch = []
     if batch:
-        Entry.objects.bulk_create(batch)
+        store.insert_many(batch)
         count += len(batch)
-    if last is not None:
-        _move_head(register, last)
+    if count:
+        store.move_head(register.pk, seq, prev)
+        register.head_seq, register.head_hash = seq, prev
     return count
 
 
@@ -190,8 +232,8 @@ def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, 
         "paraphe": paraphe.strip(),
         "statement": statement,
     }
-    entry = _append(register, actor=actor, role=role, kind=EntryKind.OPENING, payload=payload,
-                    status=Register.Status.OPEN)
+    entry = _append(register, actor=actor, role=role, kind=EntryKind.OPENING, payload=payload)
+    register.status = Register.Status.OPEN
     save_audited(register, actor=actor, reason="cote et paraphe")
     return entry
 
@@ -210,8 +252,8 @@ def register_close(*, register: Register, actor: AbstractBaseUser, statement: st
         "signer": display_name(actor),
         "entries": register.head_seq + 1,
     }
-    entry = _append(register, actor=actor, role=role, kind=EntryKind.CLOSING, payload=payload,
-                    status=Register.Status.CLOSED)
+    entry = _append(register, actor=actor, role=role, kind=EntryKind.CLOSING, payload=payload)
+    register.status = Register.Status.CLOSED
     save_audited(register, actor=actor, reason="clôture")
     return entry
 
@@ -222,7 +264,7 @@ def entry_correct(
 ) -> Entry:
     """A correction is a new entry pointing to the one it corrects, approved in words by an
     approver of SET-47 (the electronic form of "corrections in red ink approved in words")."""
-    register = _locked(entry.register)
+    register = _lock_head(entry.register)
     est = register.establishment
     role = require_role(actor, est, est.setting("SET-47"))
     _require_open(register)
@@ -243,7 +285,7 @@ def entry_correct(
 def visa_sign(*, register: Register, actor: AbstractBaseUser, up_to_seq: int, statement: str) -> Entry:
     """A visa covers every entry up to ``up_to_seq`` and carries that entry's hash. The signer
     holds a visa role for the kind and recorded nothing in the range it signs (maker ≠ checker)."""
-    register = _locked(register)
+    _lock_head(register)
     est = register.establishment
     role = require_role(actor, est, register.kind_info.visa_roles_for(est.jurisdiction))
     _require_open(register)

@@ -5,9 +5,12 @@ import datetime
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 
 from ledgers.core.errors import RuleViolation
+from ledgers.core.models import Seance
 from ledgers.core.roles import Role
+from ledgers.core.services import seance_open
 from ledgers.registers.chain import GENESIS_HASH, entry_hash
 from ledgers.registers.models import Entry, EntryKind, Register
 from ledgers.registers.services import (
@@ -369,3 +372,48 @@ def test_reg_27_corrected_payload_types_checked(mc_register, mc_staff):
         entry_correct(entry=entry, actor=mc_staff.director, reason="Erreur", approval="Approuvé",
                       payload={"amount": 10.5})
     assert unchanged(mc_register, 2)
+
+
+def test_reg_20_the_entry_and_its_change_share_one_transaction(mc, mc_register, mc_staff):
+    class Refused(Exception):
+        pass
+
+    with pytest.raises(Refused), transaction.atomic():
+        seance = seance_open(establishment=mc, date=datetime.date(2026, 3, 1), period="soiree", actor=mc_staff.director)
+        entry_append(register=mc_register, actor=mc_staff.writer, role=mc_staff.writer_role,
+                     payload={"subject": "Ouverture de la séance", "seance": seance.pk})
+        raise Refused  # anything that fails after the entry: the change and its entry go together
+    assert not Seance.objects.exists()
+    assert unchanged(mc_register, 1)
+
+
+def test_reg_01_a_refused_entry_leaves_the_callers_transaction_usable(mc, mc_staff):
+    register = register_create(establishment=mc, kind="main_courante", actor=mc_staff.director)
+    with transaction.atomic():
+        with pytest.raises(RuleViolation, match="REG-01"):
+            entry_append(register=register, actor=mc_staff.writer, role=mc_staff.writer_role, payload={})
+        with pytest.raises(ValidationError):
+            entry_append(register=register, actor=mc_staff.writer, role=mc_staff.writer_role, payload={"x": 0.5})
+        seance_open(establishment=mc, date=datetime.date(2026, 3, 1), period="soiree", actor=mc_staff.director)
+    assert Seance.objects.count() == 1
+    assert unchanged(register, 0)
+
+
+def test_reg_20_a_stale_register_instance_still_appends_at_the_head(mc_register, mc_staff):
+    stale = Register.objects.get(pk=mc_register.pk)
+    record(mc_register, mc_staff)
+    record(mc_register, mc_staff)
+    entry = record(stale, mc_staff)  # its head says 1: the lock reads the real head
+    assert (entry.seq, entry.prev_hash) == (4, mc_register.head_hash)
+    assert (stale.head_seq, stale.head_hash) == (4, entry.entry_hash)
+    assert verify_register(mc_register) is None
+
+
+@pytest.mark.postgresql
+def test_reg_20_an_append_inside_a_domain_transaction_is_one_statement(mc_register, mc_staff,
+                                                                        django_assert_num_queries):
+    """Lock, check of the head, insert and head move in one statement; no savepoint round trips."""
+    record(mc_register, mc_staff)
+    with django_assert_num_queries(1):
+        record(mc_register, mc_staff)
+    assert verify_register(mc_register) is None
