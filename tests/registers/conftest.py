@@ -5,12 +5,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pytest
+from django.apps import apps
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
-from ledgers.registers.models import Register
+from ledgers.registers.models import Entry, Register
 from ledgers.registers.services import register_create, register_open
 
 
@@ -63,7 +64,13 @@ def mc_register(mc, mc_staff) -> Register:
     return opened_register(mc, mc_staff)
 
 
-ENTRY_TABLE = "registers_entry"
+# Every append-only table: the entries and every simple-history table of the project, found
+# through the app registry so that the apps added later are covered without editing the tests.
+HISTORY_MODELS = sorted(
+    (m for m in apps.get_models() if m.__name__.startswith("Historical")), key=lambda m: m._meta.label
+)
+LEDGER_MODELS = [Entry, *HISTORY_MODELS]
+ENTRY_TABLE = Entry._meta.db_table
 
 
 @contextmanager

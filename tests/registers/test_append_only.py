@@ -7,18 +7,13 @@ import uuid
 
 import psycopg
 import pytest
-from django.apps import apps
 from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
 
 from ledgers.core.db import PG_TEST_ESCAPE, truncate_function_sql
 from ledgers.registers.models import Entry
 from ledgers.registers.services import entry_append
-
-HISTORY_MODELS = sorted(
-    (m for m in apps.get_models() if m.__name__.startswith("Historical")), key=lambda m: m._meta.label
-)
-APPEND_ONLY_MODELS = [Entry, *HISTORY_MODELS]
+from tests.registers.conftest import HISTORY_MODELS, LEDGER_MODELS
 
 # One plausible value per column type, for a row the test can then try to change.
 DUMMIES = {
@@ -63,7 +58,7 @@ def test_every_history_model_is_covered():
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("model", APPEND_ONLY_MODELS, ids=lambda m: m._meta.db_table)
+@pytest.mark.parametrize("model", LEDGER_MODELS, ids=lambda m: m._meta.db_table)
 def test_reg_20_update_and_delete_refused(model, entry):
     row = entry if model is Entry else dummy_row(model)
     table = model._meta.db_table
@@ -86,7 +81,7 @@ def test_reg_20_orm_update_and_delete_of_an_entry_refused(entry):
 
 @pytest.mark.postgresql
 @pytest.mark.django_db
-@pytest.mark.parametrize("model", APPEND_ONLY_MODELS, ids=lambda m: m._meta.db_table)
+@pytest.mark.parametrize("model", LEDGER_MODELS, ids=lambda m: m._meta.db_table)
 def test_reg_20_truncate_refused_on_postgresql(model):
     """Through a connection of its own, without the ``ledgers.test_flush`` flag that the test
     settings give Django's connections (see ledgers/core/db.py)."""
