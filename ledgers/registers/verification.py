@@ -35,22 +35,32 @@ class Finding:
         return f"{self.register}{where} : {self.reason}"
 
 
-def scan(register: Register, chunk_size: int = 5000) -> Iterator[dict]:
-    """Entries of a register in seq order, streamed, as the dicts that are hashed (+ entry_hash)."""
-    rows = Entry.objects.filter(register=register).order_by("seq").values_list(*SCAN_FIELDS)
-    for seq, recorded_at, actor, role, kind, payload, corrects, prev_hash, stored in rows.iterator(chunk_size):
-        yield {
-            "register": register.number,
-            "seq": seq,
-            "recorded_at": format_timestamp(recorded_at),
-            "actor": actor,
-            "role": role,
-            "kind": kind,
-            "payload": payload,
-            "corrects": corrects,
-            "prev_hash": prev_hash,
-            "entry_hash": stored,
-        }
+def scan(register: Register, page_size: int = 5000) -> Iterator[dict]:
+    """Entries of a register in seq order, as the dicts that are hashed (+ entry_hash).
+
+    Read page by page along the (register, seq) index rather than through one server-side cursor:
+    memory stays flat whatever the size, also behind a transaction-pooling proxy, and inside
+    ``snapshot()`` the pages are one consistent view."""
+    entries = Entry.objects.filter(register=register).order_by("seq").values_list(*SCAN_FIELDS)
+    last = 0
+    while True:
+        page = list(entries.filter(seq__gt=last)[:page_size])
+        for seq, recorded_at, actor, role, kind, payload, corrects, prev_hash, stored in page:
+            yield {
+                "register": register.number,
+                "seq": seq,
+                "recorded_at": format_timestamp(recorded_at),
+                "actor": actor,
+                "role": role,
+                "kind": kind,
+                "payload": payload,
+                "corrects": corrects,
+                "prev_hash": prev_hash,
+                "entry_hash": stored,
+            }
+        if len(page) < page_size:
+            return
+        last = page[-1][0]
 
 
 @contextmanager
@@ -138,6 +148,7 @@ def _verify(register: Register) -> Finding | None:
 
 
 def export_lines(register: Register) -> Iterator[str]:
-    """JSON Lines: every hashed field plus entry_hash, one entry per line."""
-    for row in scan(register):
-        yield json.dumps(row, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """JSON Lines: every hashed field plus entry_hash, one entry per line, from one snapshot."""
+    with snapshot():
+        for row in scan(register):
+            yield json.dumps(row, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

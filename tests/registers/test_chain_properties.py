@@ -167,3 +167,13 @@ def test_reg_20_forged_entries_beyond_the_head_are_detected(mc_register, mc_staf
     )
     finding = verify_register(mc_register)
     assert (finding.seq, finding.code) == (3, "head_seq")
+
+
+@pytest.mark.django_db
+def test_reg_20_registers_are_read_page_by_page(mc_register, mc_staff, django_assert_num_queries):
+    entries_bulk_append(register=mc_register, actor=mc_staff.writer, role=mc_staff.writer_role,
+                        payloads=({"n": i} for i in range(24)))
+    with django_assert_num_queries(6):  # 5 pages of 5 entries, then an empty one
+        assert [row["seq"] for row in scan(mc_register, page_size=5)] == list(range(1, 26))
+    with django_assert_num_queries(3):  # the head, the seqs that visas cover, one page
+        assert verify_register(mc_register) is None

@@ -27,7 +27,7 @@ class Command(BaseCommand):
         if all_registers and out is None:
             raise CommandError(_("--all exige --out DIR."))
         if all_registers:
-            registers = Register.objects.order_by("number").iterator()
+            registers = Register.objects.order_by("number")
         else:
             found, _unknown = registers_named([number])
             if not found:

@@ -22,7 +22,7 @@ class Command(BaseCommand):
             if unknown:
                 raise CommandError(_("Registre inconnu : %(numbers)s") % {"numbers": ", ".join(unknown)})
         else:
-            registers = Register.objects.order_by("number").iterator()
+            registers = Register.objects.order_by("number")
         first_bad = None
         # Every register is checked, so that one bad volume does not hide another; the first
         # one found is named in the exit message.
