@@ -19,6 +19,7 @@ from .chain import GENESIS_HASH, canonical_bytes, format_timestamp
 from .models import Entry, EntryKind, Register
 
 SCAN_FIELDS = ("seq", "recorded_at", "actor", "role", "kind", "payload", "corrects__seq", "prev_hash", "entry_hash")
+ROW_KEYS = tuple(name.removesuffix("__seq") for name in SCAN_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -45,19 +46,10 @@ def scan(register: Register, page_size: int = 5000) -> Iterator[dict]:
     last = 0
     while True:
         page = list(entries.filter(seq__gt=last)[:page_size])
-        for seq, recorded_at, actor, role, kind, payload, corrects, prev_hash, stored in page:
-            yield {
-                "register": register.number,
-                "seq": seq,
-                "recorded_at": format_timestamp(recorded_at),
-                "actor": actor,
-                "role": role,
-                "kind": kind,
-                "payload": payload,
-                "corrects": corrects,
-                "prev_hash": prev_hash,
-                "entry_hash": stored,
-            }
+        for values in page:
+            row = dict(zip(ROW_KEYS, values, strict=True), register=register.number)
+            row["recorded_at"] = format_timestamp(row["recorded_at"])
+            yield row
         if len(page) < page_size:
             return
         last = page[-1][0]
