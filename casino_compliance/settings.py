@@ -49,6 +49,8 @@ INSTALLED_APPS = [
     "axes",
     "ledgers.core",
     "ledgers.registers",
+    "ledgers.incidents",
+    "ledgers.custody",
 ]
 
 MIDDLEWARE = [
