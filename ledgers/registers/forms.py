@@ -24,6 +24,13 @@ class RegisterCreateForm(forms.Form):
         ]
 
 
+class MainCouranteForm(forms.Form):
+    event_at = forms.DateTimeField(label=_("Date et heure du fait"),
+                                   widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"))
+    subject = forms.CharField(label=_("Objet"), max_length=200)
+    text = forms.CharField(label=_("Relation des faits"), widget=forms.Textarea(attrs={"rows": 5}))
+
+
 class RegisterOpenForm(forms.Form):
     paraphe = forms.CharField(label=_("Paraphe"), max_length=20, help_text=_("Vos initiales, portées sur chaque page."))
     statement = forms.CharField(

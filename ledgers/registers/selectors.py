@@ -12,7 +12,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.selectors import establishments_for
 
-from .kinds import DIRECTORATE, get_kind
+from .kinds import DIRECTORATE, MAIN_COURANTE, get_kind
 from .models import Entry, EntryKind, Register
 
 PAGE_SIZE = 50
@@ -123,6 +123,8 @@ def register_actions(user: AbstractBaseUser, register: Register) -> set[str]:
     if register.status == Register.Status.AWAITING_OPENING and held & paraphers:
         actions.add("open")
     if register.status == Register.Status.OPEN:
+        if info.code == MAIN_COURANTE.code and held & set(info.record_roles):
+            actions.add("record")
         if held & set(info.visa_roles_for(est.jurisdiction)):
             actions.add("visa")
         if held & set(est.setting("SET-47") or ()):

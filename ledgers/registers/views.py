@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import FormView, TemplateView
@@ -17,7 +18,14 @@ from ledgers.core.views import EstablishmentMixin
 
 from . import selectors, services
 from .filtersets import RegisterFilter
-from .forms import CorrectionForm, RegisterCloseForm, RegisterCreateForm, RegisterOpenForm, VisaForm
+from .forms import (
+    CorrectionForm,
+    MainCouranteForm,
+    RegisterCloseForm,
+    RegisterCreateForm,
+    RegisterOpenForm,
+    VisaForm,
+)
 from .models import EntryKind
 from .tables import RegisterTable
 
@@ -165,6 +173,26 @@ class RegisterOpenView(RegisterActMixin, ServiceFormView):
 
     def perform(self, form):
         return services.register_open(register=self.register, actor=self.request.user, **form.cleaned_data)
+
+
+class MainCouranteRecordView(RegisterActMixin, ServiceFormView):
+    action = "record"
+    form_class = MainCouranteForm
+    template_name = "registers/main_courante_form.html"
+    success_message = _("Fait inscrit à la main courante.")
+
+    def get_initial(self):
+        return {"event_at": timezone.now()}
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.main_courante_record(
+            register=self.register, actor=self.request.user, subject=data["subject"], text=data["text"],
+            event_at=timezone.localtime(data["event_at"]).strftime(services.EVENT_AT_FORMAT),
+        )
+
+    def get_success_url(self):
+        return reverse("registers:detail", args=[self.register.number]) + f"?before={self.result.seq + 1}"
 
 
 class VisaView(RegisterActMixin, ServiceFormView):
