@@ -25,8 +25,10 @@ class RegisterCreateForm(forms.Form):
 
 
 class MainCouranteForm(forms.Form):
-    event_at = forms.DateTimeField(label=_("Date et heure du fait"),
-                                   widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"))
+    event_at = forms.DateTimeField(
+        label=_("Date et heure du fait"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
     subject = forms.CharField(label=_("Objet"), max_length=200)
     text = forms.CharField(label=_("Relation des faits"), widget=forms.Textarea(attrs={"rows": 5}))
 

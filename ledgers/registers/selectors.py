@@ -100,8 +100,9 @@ def visaed_up_to(register: Register) -> int:
 
 
 def unvisaed_count(register: Register) -> int:
-    """Entries not yet covered by a visa (visas themselves are not counted)."""
-    return register.entries.filter(seq__gt=visaed_up_to(register)).exclude(kind=EntryKind.VISA).count()
+    """Entries not yet covered by a visa (the authority's own opening act and visas are not counted)."""
+    entries = register.entries.filter(seq__gt=visaed_up_to(register))
+    return entries.exclude(kind__in=[EntryKind.OPENING, EntryKind.VISA]).count()
 
 
 def covering_visa(entry: Entry) -> Entry | None:
