@@ -7,7 +7,7 @@ from .selectors import establishments_for
 
 def establishment(request: HttpRequest) -> dict:
     est = getattr(request, "establishment", None)
-    if est is None or not request.user.is_authenticated:
+    if not est or not request.user.is_authenticated:  # a lazy object: test its truth, not identity
         return {"establishment": None, "my_roles": [], "my_establishments": []}
     return {
         "establishment": est,

@@ -20,7 +20,7 @@ class EstablishmentMixin(LoginRequiredMixin):
 
     def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
         if request.user.is_authenticated:
-            if request.establishment is None:
+            if not request.establishment:  # lazy: None inside when the user belongs nowhere
                 raise Http404(_("Vous n'êtes affecté à aucun établissement."))
             self.establishment = request.establishment
         return super().dispatch(request, *args, **kwargs)
@@ -32,7 +32,7 @@ class DashboardView(LoginRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         est = self.request.establishment
-        context["panels"] = panels_for(self.request, est) if est is not None else []
+        context["panels"] = panels_for(self.request, est) if est else []
         return context
 
 
