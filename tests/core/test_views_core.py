@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from ledgers.core.authz import save_audited
 from ledgers.core.selectors import SESSION_KEY
-from ledgers.core.services import gaming_table_create, location_create, room_create
+from ledgers.core.services import gaming_table_create, location_create, membership_grant, room_create
 from tests.factories import DEFAULT_PASSWORD
 
 
@@ -56,8 +56,6 @@ def test_dashboard_of_a_user_without_establishment(client, django_user_model):
 def test_switching_establishment(client, mc, fr, user_in):
     user = user_in(mc, "inspecteur")
     user_in(fr, "comite", username="autre")  # fr has staff of its own
-    from ledgers.core.services import membership_grant
-
     membership_grant(user=user, establishment=fr, role="comite", actor=None)
     client.force_login(user)
     assert f'value="{fr.pk}"' in client.get(reverse("dashboard")).content.decode()  # the switcher
@@ -99,7 +97,7 @@ def test_establishment_page_lists_rooms_tables_locations_with_history_links(clie
 
 
 def test_history_shows_who_when_what_changed_and_why(client, mc, floor):
-    director, room, table, depot = floor
+    director, _, table, _ = floor
     table.seats = 6
     save_audited(table, actor=director, reason="réaménagement de la salle")
     client.force_login(director)
