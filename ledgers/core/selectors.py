@@ -4,6 +4,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from .models import Establishment
 
@@ -46,9 +47,18 @@ class HistoryRow:
     changes: list[Change]
 
 
+def _label(field) -> str:
+    # A relation named after its model ("establishment") reads better with the model's own name.
+    if field.is_relation and field.verbose_name == field.name.replace("_", " "):
+        return str(field.related_model._meta.verbose_name)
+    return str(field.verbose_name)
+
+
 def _shown(field, value: Any) -> Any:
     if value is None or value == "":
         return "—"
+    if isinstance(value, bool):
+        return _("oui") if value else _("non")
     if field.choices:
         return dict(field.flatchoices).get(value, value)
     return value
@@ -62,11 +72,11 @@ def history_of(obj: Model) -> list[HistoryRow]:
     for record, older in zip(records, [*records[1:], None], strict=True):
         if older is None:  # the creation: every value it was created with
             tracked = [f for f in meta.concrete_fields if not f.primary_key and hasattr(record, f.attname)]
-            changes = [Change(str(f.verbose_name), "—", _shown(f, getattr(record, f.name))) for f in tracked]
+            changes = [Change(_label(f), "—", _shown(f, getattr(record, f.name))) for f in tracked]
         else:
             delta = record.diff_against(older, foreign_keys_are_objs=True)
             changes = [
-                Change(str(field.verbose_name), _shown(field, c.old), _shown(field, c.new))
+                Change(_label(field), _shown(field, c.old), _shown(field, c.new))
                 for c in delta.changes
                 for field in [meta.get_field(c.field)]
             ]

@@ -14,6 +14,7 @@ from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
 from ledgers.core.errors import RuleViolation
+from ledgers.core.roles import Role
 from ledgers.core.views import EstablishmentMixin
 
 from . import selectors, services
@@ -97,6 +98,7 @@ class EntryDetailView(RegisterMixin, TemplateView):
         context.update(
             entry=entry,
             hashed=entry.hashed_fields(self.register.number),
+            role_label=dict(Role.choices).get(entry.role, entry.role),
             visa=selectors.covering_visa(entry),
             corrections=entry.corrections.order_by("seq"),
             can_correct="correct" in selectors.register_actions(self.request.user, self.register)
