@@ -8,17 +8,7 @@ from ledgers.core.catalogue import REQUIREMENTS
 from ledgers.registers import services
 from ledgers.registers.models import EntryKind
 from tests.factories import DEFAULT_PASSWORD
-from tests.registers.ui_setup import main_courante, monaco_cast
-
-
-@pytest.fixture
-def cast(mc, user_in):
-    return monaco_cast(mc, user_in)
-
-
-@pytest.fixture
-def register(mc, cast):
-    return main_courante(mc, cast, entries=3)
+from tests.registers.ui_setup import cast_fixture, main_courante, register_fixture  # noqa: F401 (fixtures)
 
 
 def api_as(user) -> APIClient:

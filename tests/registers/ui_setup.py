@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+import pytest
+
 from ledgers.registers import services
 from ledgers.registers.models import Register
 from tests.factories import open_register
@@ -38,3 +40,14 @@ def main_courante(est, cast: Cast, entries: int = 3) -> Register:
     services.entries_bulk_append(register=register, actor=cast.writer, role="inspecteur", payloads=payloads)
     register.refresh_from_db()
     return register
+
+
+# Fixtures shared by the page and API tests (imported by name into those modules).
+@pytest.fixture(name="cast")
+def cast_fixture(mc, user_in) -> Cast:
+    return monaco_cast(mc, user_in)
+
+
+@pytest.fixture(name="register")
+def register_fixture(mc, cast) -> Register:
+    return main_courante(mc, cast, entries=3)
