@@ -23,7 +23,9 @@ seed: migrate
 	$(PY) manage.py seed_demo
 
 ## demo: install, migrate, seed a demo casino, print the logins, serve on http://$(HOST)/
-demo: seed
+demo: seed serve
+
+serve: install
 	$(PY) manage.py collectstatic --noinput -v0
 	$(PY) manage.py runserver $(HOST)
 

@@ -49,6 +49,8 @@ INSTALLED_APPS = [
     "axes",
     "ledgers.core",
     "ledgers.registers",
+    "ledgers.incidents",
+    "ledgers.custody",
 ]
 
 MIDDLEWARE = [
@@ -89,6 +91,8 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
+if "DATABASE_URL" not in env.ENVIRON:
+    VAR_DIR.mkdir(exist_ok=True)  # a fresh clone has no var/ yet (it is not versioned)
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -1,12 +1,20 @@
 """API plumbing shared by every app: rule violations answer 409 with code, article and detail."""
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from .errors import RuleViolation
+
+
+class RuleViolationSerializer(serializers.Serializer):
+    """The 409 body of a refusal by the texts (for the OpenAPI schema)."""
+
+    code = serializers.CharField(help_text="Catalogue ID, e.g. REG-04")
+    article = serializers.CharField()
+    detail = serializers.CharField()
 
 
 def exception_handler(exc, context):

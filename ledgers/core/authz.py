@@ -2,10 +2,13 @@
 
 from collections.abc import Iterable
 
+from django.contrib.auth import authenticate
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Model
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
+from django_otp import match_token, user_has_device
 
 from .models import Establishment, Membership
 from .roles import Role
@@ -34,3 +37,14 @@ def save_audited(obj: Model, *, actor: AbstractBaseUser | None, reason: str = ""
         obj._change_reason = reason
     obj.save()
     return obj
+
+
+def reauthenticate(request: HttpRequest, *, user: AbstractBaseUser, password: str, otp_token: str = "") -> None:
+    """Confirm that the person signing is ``user``: their password again, and a current code of
+    their authenticator when they have a confirmed TOTP device. Goes through ``authenticate`` so
+    that failures count towards the login throttle (django-axes)."""
+    confirmed = authenticate(request, username=user.get_username(), password=password)
+    if confirmed is None or confirmed.pk != user.pk:
+        raise ValidationError({"password": _("Mot de passe incorrect : signature refusée.")})
+    if user_has_device(user, confirmed=True) and match_token(user, otp_token.strip()) is None:
+        raise ValidationError({"otp_token": _("Code d'authentification incorrect ou expiré : signature refusée.")})

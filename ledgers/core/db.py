@@ -63,8 +63,7 @@ class AppendOnly(Operation):
         vendor = schema_editor.connection.vendor
         if vendor == "postgresql":
             escape = getattr(settings, "LEDGERS_TEST_FLUSH_ESCAPE", False)
-            # params=None: the function bodies contain "%" (RAISE formats), which must reach
-            # PostgreSQL as written instead of being read as query placeholders.
+            # params=None: the PL/pgSQL bodies contain "%" that must not be read as placeholders.
             schema_editor.execute(PG_REFUSE_CHANGE, params=None)
             schema_editor.execute(truncate_function_sql(test_escape=escape), params=None)
             schema_editor.execute(

@@ -1,14 +1,19 @@
-"""Names shared by the demo seeders (``manage.py seed_demo``).
+"""Names shared by the demo seeders (``manage.py seed_demo``), and the demo organisation.
 
 ``seed_demo`` seeds the organisation first, then calls ``seed(stdout=...)`` in the ``demo``
 module of every ledgers app that has one, in INSTALLED_APPS order. Each seeder must be idempotent
 (running seed_demo twice changes nothing the second time) and go through the services.
 """
 
+from typing import TextIO
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
 
-from .models import Establishment
+from .models import Establishment, LocationKind
+from .roles import Role
+from .services import establishment_create, gaming_table_create, location_create, membership_grant, room_create
 
 DEMO_MC = "montecarlo"  # Monaco establishment code
 DEMO_FR = "nice"  # France establishment code
@@ -21,3 +26,137 @@ def demo_username(establishment_code: str, role: str) -> str:
 
 def demo_user(establishment: Establishment, role: str) -> AbstractBaseUser:
     return get_user_model().objects.get(username=demo_username(establishment.code, role))
+
+
+_L = LocationKind
+# code, name, jurisdiction, time zone, address; rooms (code, name); tables (room, number, game, super privé);
+# locations (code, name, kind, room); one demo user per role that the jurisdiction's texts name.
+ORGANISATION = {
+    DEMO_MC: {
+        "name": "Casino de Monte-Carlo (démo)",
+        "jurisdiction": "MC",
+        "timezone": "Europe/Monaco",
+        "address": "Place du Casino\n98000 Monaco",
+        "rooms": [("europe", "Salle Europe"), ("ameriques", "Salle des Amériques"),
+                  ("touzet", "Salons Touzet (super privé)")],
+        "tables": [
+            ("europe", "BJ1", "blackjack", False), ("europe", "BJ2", "blackjack", False),
+            ("europe", "R1", "roulette", False), ("europe", "R2", "roulette", False),
+            ("europe", "CF1", "chemin_de_fer", False), ("europe", "TV1", "banque_tout_va", False),
+            ("ameriques", "PB1", "punto_banco", False), ("ameriques", "CR1", "craps", False),
+            ("ameriques", "TCP1", "three_card_poker", False), ("ameriques", "UTH1", "ultimate_holdem", False),
+            ("ameriques", "BJOD1", "blackjack_one_deck", False),
+            ("touzet", "SP1", "punto_banco", True),
+        ],
+        "locations": [
+            ("depot-principal", "Dépôt principal", _L.DEPOT_PRINCIPAL, None),
+            ("depot-europe", "Dépôt annexe — salle Europe", _L.DEPOT_ANNEXE, "europe"),
+            ("depot-ameriques", "Dépôt annexe — salle des Amériques", _L.DEPOT_ANNEXE, "ameriques"),
+            ("dcc", "Dépôt Central des Cartes", _L.DCC, None),
+            ("caisse-centrale", "Caisse centrale", _L.CAISSE_CENTRALE, None),
+            ("comptabilite", "Comptabilité générale", _L.COMPTABILITE, None),
+            ("coffre", "Coffre d'exploitation", _L.COFFRE, None),
+            ("magasin", "Magasin", _L.MAGASIN, None),
+            ("atelier", "Atelier", _L.ATELIER, None),
+        ],
+        "people": {
+            Role.CARTIER: ("Jean-Marc", "Rossi"),
+            Role.DCC_STAFF: ("Isabelle", "Gastaud"),
+            Role.CROUPIER: ("Lucas", "Bertrand"),
+            Role.CHEF_TABLE: ("Sophie", "Marchetti"),
+            Role.CHEF_PARTIE: ("Antoine", "Giordano"),
+            Role.INSPECTEUR: ("Philippe", "Lanteri"),
+            Role.SOUS_DIRECTEUR: ("Nathalie", "Pastor"),
+            Role.DIRECTEUR_JEUX: ("Bernard", "Médecin"),
+            Role.CAISSIER: ("Julie", "Fissore"),
+            Role.CAISSIER_PRINCIPAL: ("Patrick", "Boisson"),
+            Role.COMPTABILITE: ("Valérie", "Campana"),
+            Role.SUPERVISEUR: ("Thierry", "Notari"),
+            Role.MECANICIEN: ("Marc", "Crovetto"),
+            Role.ENTRETIEN: ("Ahmed", "Benali"),
+            Role.AGENT_SURVEILLANCE: ("Éric", "Vatrican"),
+            Role.COMMISSAIRE: ("Christophe", "Orecchia"),
+            Role.SCJ: ("Hélène", "Blanchi"),
+        },
+    },
+    DEMO_FR: {
+        "name": "Casino de Nice (démo)",
+        "jurisdiction": "FR",
+        "timezone": "Europe/Paris",
+        "address": "Promenade des Anglais\n06000 Nice",
+        "rooms": [("salle-jeux", "Salle des jeux"), ("cercle", "Salon de cercle")],
+        "tables": [
+            ("salle-jeux", "BJ1", "blackjack", False), ("salle-jeux", "BJ2", "blackjack", False),
+            ("salle-jeux", "RA1", "roulette", False), ("salle-jeux", "PB1", "punto_banco", False),
+            ("salle-jeux", "RP1", "rampo", False), ("salle-jeux", "RC1", "roue_chance", False),
+            ("salle-jeux", "TCP1", "three_card_poker", False), ("salle-jeux", "UTH1", "ultimate_holdem", False),
+            ("cercle", "CF1", "chemin_de_fer", False),
+        ],
+        "locations": [
+            ("armoire-cartes", "Armoire « dépôt des cartes »", _L.CARD_CABINET, "salle-jeux"),
+            ("caisse", "Caisse", _L.CAISSE_CENTRALE, None),
+            ("coffre", "Coffre", _L.COFFRE, None),
+            ("magasin", "Magasin", _L.MAGASIN, None),
+            ("atelier", "Atelier", _L.ATELIER, None),
+        ],
+        "people": {
+            Role.CARTIER: ("Sandrine", "Baudoin"),
+            Role.CROUPIER: ("Kevin", "Martinez"),
+            Role.CHEF_TABLE: ("Laurent", "Ciais"),
+            Role.CHEF_PARTIE: ("Céline", "Ghiglione"),
+            Role.DIRECTEUR_RESPONSABLE: ("François", "Delorme"),
+            Role.COMITE: ("Catherine", "Aubert"),
+            Role.EMPLOYE_RESPONSABLE: ("Mickaël", "Barale"),
+            Role.CAISSIER: ("Aurélie", "Cotta"),
+            Role.CAISSIER_PRINCIPAL: ("Olivier", "Raybaud"),
+            Role.COMPTABILITE: ("Martine", "Gilli"),
+            Role.SUPERVISEUR: ("David", "Ferrero"),
+            Role.MECANICIEN: ("Stéphane", "Lorenzi"),
+            Role.ENTRETIEN: ("Karim", "Haddad"),
+            Role.AGENT_SURVEILLANCE: ("Romain", "Faraut"),
+            Role.POLICE: ("Claire", "Vidal"),
+        },
+    },
+}
+
+
+def demo_logins() -> list[tuple[str, str, str]]:
+    """(username, role label, establishment name) of every demo user, for the printed table."""
+    return [
+        (demo_username(code, role), str(Role(role).label), org["name"])
+        for code, org in ORGANISATION.items()
+        for role in org["people"]
+    ]
+
+
+@transaction.atomic
+def seed(stdout: TextIO) -> None:
+    """The two demo establishments with their rooms, tables, depots and one user per role."""
+    users = get_user_model().objects
+    for code, org in ORGANISATION.items():
+        est = Establishment.objects.filter(code=code).first() or establishment_create(
+            code=code, name=org["name"], jurisdiction=org["jurisdiction"], timezone_name=org["timezone"],
+            address=org["address"], actor=None,
+        )
+        rooms = {room.code: room for room in est.rooms.all()}
+        for room_code, name in org["rooms"]:
+            if room_code not in rooms:
+                rooms[room_code] = room_create(establishment=est, code=room_code, name=name, actor=None)
+        tables = set(est.tables.values_list("number", flat=True))
+        for room_code, number, game, super_prive in org["tables"]:
+            if number not in tables:
+                gaming_table_create(room=rooms[room_code], number=number, game=game, super_prive=super_prive,
+                                    actor=None)
+        locations = set(est.locations.values_list("code", flat=True))
+        for loc_code, name, kind, room_code in org["locations"]:
+            if loc_code not in locations:
+                location_create(establishment=est, code=loc_code, name=name, kind=kind,
+                                room=rooms[room_code] if room_code else None, actor=None)
+        for role, (first_name, last_name) in org["people"].items():
+            username = demo_username(code, role)
+            user = users.filter(username=username).first() or users.create_user(
+                username=username, password=DEMO_PASSWORD, first_name=first_name, last_name=last_name
+            )
+            membership_grant(user=user, establishment=est, role=role, actor=None)
+        stdout.write(f"{est.name}: {len(rooms)} salles, {est.tables.count()} tables, "
+                     f"{est.locations.count()} emplacements, {len(org['people'])} utilisateurs de démonstration")

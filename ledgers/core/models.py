@@ -183,6 +183,10 @@ class TableSession(models.Model):
         return f"{self.table} — {self.seance}"
 
     @property
+    def establishment(self) -> Establishment:
+        return self.seance.establishment
+
+    @property
     def is_live(self) -> bool:
         return self.status != self.Status.CLOSED
 

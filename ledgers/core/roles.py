@@ -35,3 +35,5 @@ class Role(models.TextChoices):
 
 
 REGULATOR_ROLES = frozenset({Role.COMMISSAIRE, Role.SCJ, Role.POLICE})
+# The games directorate: who manages the organisation and creates registers.
+DIRECTORATE = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.DIRECTEUR_RESPONSABLE, Role.COMITE)

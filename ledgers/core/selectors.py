@@ -1,6 +1,10 @@
+from dataclasses import dataclass
+from typing import Any
+
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from .models import Establishment
 
@@ -21,3 +25,60 @@ def current_establishment(request: HttpRequest) -> Establishment | None:
         if found is not None:
             return found
     return mine.first()
+
+
+def establishment_of(obj: Model) -> Establishment | None:
+    """The establishment a tracked object belongs to (``establishment`` field or property)."""
+    if isinstance(obj, Establishment):
+        return obj
+    return getattr(obj, "establishment", None)
+
+
+@dataclass(frozen=True)
+class Change:
+    field: str
+    old: Any
+    new: Any
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    record: Any  # the historical record: history_date, history_user, history_type, history_change_reason
+    changes: list[Change]
+
+
+def _label(field) -> str:
+    # A relation named after its model ("establishment") reads better with the model's own name.
+    if field.is_relation and field.verbose_name == field.name.replace("_", " "):
+        return str(field.related_model._meta.verbose_name)
+    return str(field.verbose_name)
+
+
+def _shown(field, value: Any) -> Any:
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, bool):
+        return _("oui") if value else _("non")
+    if field.choices:
+        return dict(field.flatchoices).get(value, value)
+    return value
+
+
+def history_of(obj: Model) -> list[HistoryRow]:
+    """Every history record of ``obj``, newest first, each with what changed since the one before."""
+    records = list(obj.history.select_related("history_user").order_by("-history_date", "-history_id"))
+    rows = []
+    meta = type(obj)._meta
+    for record, older in zip(records, [*records[1:], None], strict=True):
+        if older is None:  # the creation: every value it was created with
+            tracked = [f for f in meta.concrete_fields if not f.primary_key and hasattr(record, f.attname)]
+            changes = [Change(_label(f), "—", _shown(f, getattr(record, f.name))) for f in tracked]
+        else:
+            delta = record.diff_against(older, foreign_keys_are_objs=True)
+            changes = [
+                Change(_label(field), _shown(field, c.old), _shown(field, c.new))
+                for c in delta.changes
+                for field in [meta.get_field(c.field)]
+            ]
+        rows.append(HistoryRow(record, changes))
+    return rows

@@ -3,16 +3,18 @@
 import datetime
 
 from django.contrib.auth.models import AbstractBaseUser, Group
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from . import hooks
 from .authz import require_role, save_audited
-from .models import Establishment, GamingTable, Membership, Seance, TableSession
-from .roles import Role
+from .games import GAMES
+from .models import Establishment, GamingTable, Location, Membership, Room, Seance, TableSession
+from .roles import DIRECTORATE, Role
 
-SEANCE_MANAGERS = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.INSPECTEUR)
+SEANCE_MANAGERS = (*DIRECTORATE, Role.INSPECTEUR)
 TABLE_MANAGERS = (*SEANCE_MANAGERS, Role.CHEF_TABLE, Role.CHEF_PARTIE)
 
 
@@ -83,3 +85,57 @@ def table_session_close(*, session: TableSession, actor: AbstractBaseUser) -> Ta
     hooks.run_closing_checks(session)
     session.status, session.closed_at = TableSession.Status.CLOSED, timezone.now()
     return save_audited(session, actor=actor, reason="fin de partie")
+
+
+# Set-up of the organisation. ``actor=None`` is the command line (seed_demo, an administrator's
+# script); a person doing it in the application must belong to the directorate.
+
+def _require_setup(actor: AbstractBaseUser | None, establishment: Establishment) -> None:
+    if actor is not None and not actor.is_superuser:
+        require_role(actor, establishment, DIRECTORATE)
+
+
+@transaction.atomic
+def establishment_create(
+    *, code: str, name: str, jurisdiction: str, actor: AbstractBaseUser | None, timezone_name: str = "Europe/Monaco",
+    address: str = "",
+) -> Establishment:
+    if actor is not None and not actor.is_superuser:
+        raise PermissionDenied(_("Seul un administrateur peut créer un établissement."))
+    establishment = Establishment(
+        code=code, name=name, jurisdiction=jurisdiction, timezone=timezone_name, address=address
+    )
+    establishment.full_clean()
+    return save_audited(establishment, actor=actor, reason="création")
+
+
+@transaction.atomic
+def room_create(*, establishment: Establishment, code: str, name: str, actor: AbstractBaseUser | None) -> Room:
+    _require_setup(actor, establishment)
+    return save_audited(Room(establishment=establishment, code=code, name=name), actor=actor, reason="création")
+
+
+@transaction.atomic
+def location_create(
+    *, establishment: Establishment, code: str, name: str, kind: str, actor: AbstractBaseUser | None,
+    room: Room | None = None,
+) -> Location:
+    _require_setup(actor, establishment)
+    if room is not None and room.establishment_id != establishment.pk:
+        raise ValueError("room and location belong to different establishments")
+    location = Location(establishment=establishment, code=code, name=name, kind=kind, room=room)
+    return save_audited(location, actor=actor, reason="création")
+
+
+@transaction.atomic
+def gaming_table_create(
+    *, room: Room, number: str, game: str, actor: AbstractBaseUser | None, seats: int = 7, super_prive: bool = False
+) -> GamingTable:
+    establishment = room.establishment
+    _require_setup(actor, establishment)
+    if establishment.jurisdiction not in GAMES[game].jurisdictions:
+        raise ValueError(f"{game!r} is not played in {establishment.jurisdiction}")
+    table = GamingTable(
+        establishment=establishment, room=room, number=number, game=game, seats=seats, super_prive=super_prive
+    )
+    return save_audited(table, actor=actor, reason="création")

@@ -8,4 +8,4 @@ class RegistersConfig(AppConfig):
     verbose_name = _("Registres")
 
     def ready(self) -> None:
-        from . import kinds  # noqa: F401  (declares the generic register kinds)
+        from . import dashboard, kinds  # noqa: F401  (declare the generic kinds and the dashboard panels)

@@ -6,11 +6,12 @@ register them when the app is ready.
 """
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.roles import Role
+from ledgers.core.roles import DIRECTORATE, Role
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,12 @@ class Column:
     key: str  # payload key (dotted for nested values)
     label: str | Promise
     width: float  # relative width on the printed page
+
+    def value(self, payload: Any) -> Any:
+        """This column's value in an entry's payload (None when absent)."""
+        for part in self.key.split("."):
+            payload = payload.get(part) if isinstance(payload, dict) else None
+        return payload
 
 
 @dataclass(frozen=True)
@@ -70,8 +77,6 @@ def all_kinds() -> list[RegisterKind]:
 def kind_choices() -> list[tuple[str, str]]:
     return [(k.code, str(k.title)) for k in all_kinds()]
 
-
-DIRECTORATE = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.DIRECTEUR_RESPONSABLE, Role.COMITE)
 
 MAIN_COURANTE = register_kind(
     RegisterKind(

@@ -1,13 +1,172 @@
-"""Reads on registers that are more than a one-line queryset."""
+"""Reads on registers: scoping, keyset pages of entries, what waits for whom, the registers'
+commands."""
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, QuerySet
+from django.db.models import Count, F, Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.models import Membership
+from ledgers.core.authz import roles_of
+from ledgers.core.errors import RuleViolation
+from ledgers.core.models import Establishment, Membership
+from ledgers.core.selectors import establishments_for
 
-from .models import Register
+from .kinds import DIRECTORATE, MAIN_COURANTE, get_kind
+from .models import Entry, EntryKind, Register
+
+PAGE_SIZE = 50
+
+
+def open_registers(establishment: Establishment, kind: str) -> QuerySet[Register]:
+    return Register.objects.filter(establishment=establishment, kind=kind, status=Register.Status.OPEN)
+
+
+def current_register(establishment: Establishment, kind: str, qualifier: str = "") -> Register:
+    """The open volume of a register kind (and qualifier) where entries go now.
+
+    Refused when there is none: entries may only go into a volume the authority has coted and
+    paraphed (REG-01 / REG-26), so nothing can be recorded "on loose sheets"."""
+    register = open_registers(establishment, kind).filter(qualifier=qualifier).order_by("-created_at").first()
+    if register is None:
+        info = get_kind(kind)
+        code = next((r for r in info.requirements if r.startswith("REG-")), "REG-20")
+        raise RuleViolation(
+            code,
+            _("Aucun registre « %(title)s »%(qualifier)s ouvert (coté et paraphé) dans cet établissement.")
+            % {"title": info.title, "qualifier": f" — {qualifier}" if qualifier else ""},
+        )
+    return register
+
+
+def registers_visible_to(user: AbstractBaseUser) -> QuerySet[Register]:
+    """Every register of the user's establishments: staff and regulators (REG-04, REG-22) read
+    them at any time."""
+    return Register.objects.filter(establishment__in=establishments_for(user))
+
+
+def register_for(user: AbstractBaseUser, number: str) -> Register:
+    """The register ``number`` if the user may read it, else 404."""
+    return get_object_or_404(registers_visible_to(user).select_related("establishment"), number=number)
+
+
+def entry_for(register: Register, seq: int) -> Entry:
+    entries = register.entries.select_related("actor_user").annotate(corrects_seq=F("corrects__seq"))
+    return get_object_or_404(entries, seq=seq)
+
+
+@dataclass(frozen=True)
+class EntryPage:
+    entries: list[Entry]
+    has_previous: bool
+    has_next: bool
+
+    @property
+    def first_seq(self) -> int | None:
+        return self.entries[0].seq if self.entries else None
+
+    @property
+    def last_seq(self) -> int | None:
+        return self.entries[-1].seq if self.entries else None
+
+
+def entry_page(register: Register, *, after: int | None = None, before: int | None = None,
+               size: int = PAGE_SIZE) -> EntryPage:
+    """A page of entries by keyset on ``seq`` (never OFFSET: a register may hold millions of
+    entries). ``before`` wins over ``after``; neither: the first page."""
+    entries = (
+        register.entries.annotate(corrects_seq=F("corrects__seq"))
+        .select_related("actor_user")
+        .prefetch_related(Prefetch("corrections", queryset=Entry.objects.only("seq", "corrects_id").order_by("seq")))
+    )
+    if before is not None:
+        rows = list(entries.filter(seq__lt=before).order_by("-seq")[:size])[::-1]
+    else:
+        rows = list(entries.filter(seq__gt=after or 0).order_by("seq")[:size])
+    # Sequence numbers are gapless from 1 to head_seq, so the bounds tell what lies beyond.
+    return EntryPage(
+        entries=rows,
+        has_previous=bool(rows) and rows[0].seq > 1,
+        has_next=bool(rows) and rows[-1].seq < register.head_seq,
+    )
+
+
+def visaed_up_to(register: Register) -> int:
+    """The last seq covered by a visa (0: none)."""
+    payload = (
+        register.entries.filter(kind=EntryKind.VISA).order_by("-seq").values_list("payload", flat=True).first()
+    )
+    return payload["covers_seq"] if payload else 0
+
+
+def unvisaed_count(register: Register) -> int:
+    """Entries not yet covered by a visa (the authority's own opening act and visas are not counted)."""
+    entries = register.entries.filter(seq__gt=visaed_up_to(register))
+    return entries.exclude(kind__in=[EntryKind.OPENING, EntryKind.VISA]).count()
+
+
+def covering_visa(entry: Entry) -> Entry | None:
+    """The first visa whose range includes ``entry``."""
+    visas = entry.register.entries.filter(kind=EntryKind.VISA, seq__gt=entry.seq).order_by("seq")
+    for visa in visas.iterator():
+        if visa.payload["covers_from"] <= entry.seq <= visa.payload["covers_seq"]:
+            return visa
+    return None
+
+
+def register_actions(user: AbstractBaseUser, register: Register) -> set[str]:
+    """Which acts the user's roles allow on this register now (the services decide in the end)."""
+    est = register.establishment
+    held = roles_of(user, est)
+    info = register.kind_info
+    paraphers = set(info.paraph_roles_for(est.jurisdiction))
+    actions = set()
+    if register.status == Register.Status.AWAITING_OPENING and held & paraphers:
+        actions.add("open")
+    if register.status == Register.Status.OPEN:
+        if info.code == MAIN_COURANTE.code and held & set(info.record_roles):
+            actions.add("record")
+        if held & set(info.visa_roles_for(est.jurisdiction)):
+            actions.add("visa")
+        if held & set(est.setting("SET-47") or ()):
+            actions.add("correct")
+        if held & (set(DIRECTORATE) | paraphers):
+            actions.add("close")
+    return actions
+
+
+def can_create_registers(user: AbstractBaseUser, establishment: Establishment) -> bool:
+    return bool(roles_of(user, establishment) & set(DIRECTORATE))
+
+
+def registers_awaiting_opening(user: AbstractBaseUser, establishment: Establishment) -> list[Register]:
+    """Registers whose cote et paraphe falls to one of the user's roles here."""
+    held = roles_of(user, establishment)
+    waiting = establishment.registers.filter(status=Register.Status.AWAITING_OPENING).order_by("number")
+    return [r for r in waiting if held & set(r.kind_info.paraph_roles_for(establishment.jurisdiction))]
+
+
+def registers_awaiting_visa(user: AbstractBaseUser, establishment: Establishment) -> list[tuple[Register, int]]:
+    """Open registers the user may visa, with their count of entries not yet visaed."""
+    held = roles_of(user, establishment)
+    open_registers = establishment.registers.filter(status=Register.Status.OPEN).order_by("number")
+    pending = []
+    for register in open_registers:
+        if held & set(register.kind_info.visa_roles_for(establishment.jurisdiction)):
+            count = unvisaed_count(register)
+            if count:
+                pending.append((register, count))
+    return pending
+
+
+def recent_entries_by(user: AbstractBaseUser, establishment: Establishment, limit: int = 10) -> QuerySet[Entry]:
+    return (
+        Entry.objects.filter(actor_user=user, register__establishment=establishment)
+        .select_related("register")
+        .order_by("-recorded_at", "-pk")[:limit]
+    )
 
 
 def registers_with_counts(*, establishment_code: str | None = None) -> QuerySet[Register]:

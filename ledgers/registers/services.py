@@ -2,9 +2,11 @@
 regulated object never changes without its entry, and no entry exists without its change."""
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -15,8 +17,11 @@ from ledgers.core.models import Establishment
 
 from . import store
 from .chain import check_payload, entry_hash, format_timestamp
-from .kinds import DIRECTORATE, get_kind
+from .kinds import DIRECTORATE, MAIN_COURANTE, get_kind
 from .models import Entry, EntryKind, Register
+from .selectors import visaed_up_to
+
+EVENT_AT_FORMAT = "%Y-%m-%d %H:%M"  # local time of a fact, as written in a payload
 
 
 def display_name(user: AbstractBaseUser) -> str:
@@ -293,8 +298,7 @@ def visa_sign(*, register: Register, actor: AbstractBaseUser, up_to_seq: int, st
         raise RuleViolation("REG-04", _("Le visa doit porter sur une entrée existante (1 à %(head)s).")
                             % {"head": register.head_seq})
     entries = register.entries
-    previous = entries.filter(kind=EntryKind.VISA).order_by("-seq").values_list("payload", flat=True).first()
-    start = previous["covers_seq"] + 1 if previous else 1
+    start = visaed_up_to(register) + 1
     if up_to_seq < start:
         raise RuleViolation("REG-04", _("Les entrées jusqu'au n° %(seq)s sont déjà visées.") % {"seq": start - 1})
     own = (
@@ -318,3 +322,23 @@ def visa_sign(*, register: Register, actor: AbstractBaseUser, up_to_seq: int, st
         "signer": display_name(actor),
     }
     return _append(register, actor=actor, role=role, kind=EntryKind.VISA, payload=payload)
+
+
+@transaction.atomic
+def main_courante_record(
+    *, register: Register, actor: AbstractBaseUser, event_at: str, subject: str, text: str
+) -> Entry:
+    """A fact written in the main courante by the directorate, an inspecteur or a chef de partie.
+    ``event_at`` is when it happened (local time, "AAAA-MM-JJ HH:MM"); the entry's own time is
+    the server's (REG-20)."""
+    if register.kind != MAIN_COURANTE.code:
+        raise ValueError(f"{register.number} is not a main courante")
+    role = require_role(actor, register.establishment, MAIN_COURANTE.record_roles)
+    try:
+        datetime.strptime(event_at, EVENT_AT_FORMAT)
+    except ValueError as exc:
+        raise ValidationError({"event_at": _("Date et heure attendues au format AAAA-MM-JJ HH:MM.")}) from exc
+    if not subject.strip() or not text.strip():
+        raise ValidationError(_("L'objet et la relation des faits sont obligatoires."))
+    payload = {"event_at": event_at, "subject": subject.strip(), "text": text.strip()}
+    return entry_append(register=register, actor=actor, role=role, payload=payload)

@@ -1,2 +1,16 @@
+from django.urls import path
+
+from . import views
+
 app_name = "registers"
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.RegisterListView.as_view(), name="list"),
+    path("nouveau/", views.RegisterCreateView.as_view(), name="create"),
+    path("<str:number>/", views.RegisterDetailView.as_view(), name="detail"),
+    path("<str:number>/cote-et-paraphe/", views.RegisterOpenView.as_view(), name="open"),
+    path("<str:number>/inscrire/", views.MainCouranteRecordView.as_view(), name="record"),
+    path("<str:number>/visa/", views.VisaView.as_view(), name="visa"),
+    path("<str:number>/cloture/", views.RegisterCloseView.as_view(), name="close"),
+    path("<str:number>/entrees/<int:seq>/", views.EntryDetailView.as_view(), name="entry"),
+    path("<str:number>/entrees/<int:seq>/correction/", views.CorrectionView.as_view(), name="correct"),
+]

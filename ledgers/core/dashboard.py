@@ -1,0 +1,40 @@
+"""Dashboard panels contributed by the domain apps.
+
+Core does not know what waits for a user in each domain. An app registers a provider in its
+``AppConfig.ready()``; the dashboard calls every provider with the request and the current
+establishment and shows the panels they return (``None``: nothing to show for this user).
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.http import HttpRequest
+from django.utils.functional import Promise
+
+from .models import Establishment
+
+
+@dataclass(frozen=True)
+class Panel:
+    title: str | Promise
+    template: str  # rendered with ``context`` plus the page's context
+    context: dict[str, Any] = field(default_factory=dict)
+    order: int = 100  # smaller first
+
+
+Provider = Callable[[HttpRequest, Establishment], Panel | None]
+
+_providers: list[Provider] = []
+
+
+def dashboard_panel(provider: Provider) -> Provider:
+    """Register a panel provider (usable as a decorator); registering twice is harmless."""
+    if provider not in _providers:
+        _providers.append(provider)
+    return provider
+
+
+def panels_for(request: HttpRequest, establishment: Establishment) -> list[Panel]:
+    panels = (provider(request, establishment) for provider in _providers)
+    return sorted((p for p in panels if p is not None), key=lambda p: p.order)

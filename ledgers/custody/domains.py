@@ -1,0 +1,69 @@
+"""Custody domains: cards, dice, shoes… each is "objects + registers" with the same workflows
+(purchase orders, intake, depot transfers, stock statement, verification, destruction).
+
+A domain app declares a ``CustodyDomain`` in its ``ready()``; the shared services in
+``ledgers.custody.services`` then enforce that domain's rules, citing its own requirement IDs.
+"""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from django.apps import apps
+from django.db.models import Model
+from django.utils.functional import Promise
+
+if TYPE_CHECKING:
+    from ledgers.core.models import Establishment
+
+    from .models import DestructionSession
+
+
+@dataclass(frozen=True)
+class CustodyDomain:
+    code: str
+    label: str | Promise
+    item_model: str  # "app_label.ModelName", a subclass of custody.models.TrackedItem
+    # rule name → {jurisdiction: catalogue ID}. Names used by the shared services:
+    # supplier_approval, order_visa, intake, transfer, location, out_of_use_location,
+    # destruction_notice, destruction_witness, destruction_method, verification
+    rules: dict[str, dict[str, str]]
+    # (establishment, category) → (register kind code, qualifier) of the intake register volume
+    intake_register: Callable[["Establishment", str], tuple[str, str]]
+    # where objects may be kept when not issued to a table: {jurisdiction: location kinds}
+    depot_kinds: dict[str, frozenset[str]] = field(default_factory=dict)
+    # register kind of the daily annex ledger (MC comptabilité annexe), if the domain has one
+    annex_kind: str | None = None
+    # extra checks before a destruction session completes: (session, items) → raise RuleViolation
+    destruction_checks: Callable[["DestructionSession", Sequence[Model]], None] | None = None
+    categories: Callable[[], list[tuple[str, str]]] = field(default=lambda: [])
+
+    def rule(self, name: str, jurisdiction: str) -> str | None:
+        return self.rules.get(name, {}).get(jurisdiction)
+
+    @property
+    def model(self) -> type[Model]:
+        return apps.get_model(self.item_model)
+
+
+_DOMAINS: dict[str, CustodyDomain] = {}
+
+
+def custody_domain(domain: CustodyDomain) -> CustodyDomain:
+    existing = _DOMAINS.get(domain.code)
+    if existing is not None and existing != domain:
+        raise ValueError(f"custody domain {domain.code!r} declared twice")
+    _DOMAINS[domain.code] = domain
+    return domain
+
+
+def get_domain(code: str) -> CustodyDomain:
+    return _DOMAINS[code]
+
+
+def all_domains() -> list[CustodyDomain]:
+    return list(_DOMAINS.values())
+
+
+def domain_choices() -> list[tuple[str, str]]:
+    return [(d.code, str(d.label)) for d in _DOMAINS.values()]

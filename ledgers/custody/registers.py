@@ -1,0 +1,86 @@
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.roles import Role
+from ledgers.registers.kinds import DIRECTORATE, Column, RegisterKind, register_kind
+
+PURCHASE_ORDERS = register_kind(
+    RegisterKind(
+        code="bons_commande",
+        title=_("Carnet des bons de commande"),
+        purpose=_("Inscrire les bons de commande de cartes et de dés, leur visa et leur envoi."),
+        columns=(
+            Column("order", _("Bon n°"), 1.0),
+            Column("event", _("Opération"), 1.2),
+            Column("supplier", _("Fournisseur"), 1.8),
+            Column("lines", _("Désignation et quantités"), 3.0),
+            Column("visa", _("Visa"), 2.0),
+        ),
+        record_roles=(*DIRECTORATE, Role.SCJ, Role.POLICE),
+        paraph_roles=(Role.DIRECTEUR_JEUX, Role.DIRECTEUR_RESPONSABLE),
+        requirements=("CARD-07", "CARD-33", "DICE-16", "REG-07"),
+        form="modèle 21",
+    )
+)
+
+INTAKE_COLUMNS = (
+    Column("movement", _("Mouvement"), 0.8),
+    Column("category", _("Catégorie"), 1.4),
+    Column("quantity", _("Qté"), 0.5),
+    Column("serials", _("Numéros d'ordre"), 3.2),
+    Column("supplier", _("Fournisseur"), 1.4),
+    Column("order", _("Bon de commande"), 1.2),
+    Column("reason", _("Motif de sortie"), 1.4),
+)
+KEEPERS = (Role.CARTIER, Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR)
+
+# MC: one intake register per category of cards, and one for dice, coté et paraphé by the
+# Commissaire du Gouvernement (CARD-04, DICE-03, REG-01, REG-02). Qualifier: "<domain>-<category>".
+PRISE_EN_CHARGE = register_kind(
+    RegisterKind(
+        code="prise_en_charge",
+        title=_("Registre de prise en charge"),
+        purpose=_("Enregistrer toutes les entrées et sorties définitives du matériel de jeu."),
+        columns=INTAKE_COLUMNS,
+        record_roles=(*KEEPERS, Role.DIRECTEUR_JEUX),
+        jurisdictions=("MC",),
+        requirements=("REG-01", "CARD-04", "DICE-03"),
+    )
+)
+
+# FR: the carnet de prise en charge modèle 19, visaed by the police, with separate sections
+# (qualifier) for cards, sabots (reserved pages, SHOE-11) and dice (REG-06).
+CARNET_19 = register_kind(
+    RegisterKind(
+        code="carnet_19",
+        title=_("Carnet de prise en charge (modèle 19)"),
+        purpose=_("Inscrire les numéros d'ordre à la réception, l'inventaire des sabots et toute sortie définitive."),
+        columns=INTAKE_COLUMNS,
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.EMPLOYE_RESPONSABLE),
+        jurisdictions=("FR",),
+        requirements=("REG-06", "CARD-26", "CARD-27", "SHOE-11", "DICE-17"),
+        form="modèle 19",
+    )
+)
+
+# MC: the daily subsidiary ledger of movements between the main and the annex depots
+# (CARD-05, DICE-04, REG-03). Qualifier: the domain.
+COMPTABILITE_ANNEXE = register_kind(
+    RegisterKind(
+        code="comptabilite_annexe",
+        title=_("Comptabilité annexe des dépôts"),
+        purpose=_("Retracer quotidiennement les mouvements entre le dépôt principal et les dépôts annexes."),
+        columns=(
+            Column("date", _("Journée"), 0.9),
+            Column("movement", _("Mouvement"), 0.9),
+            Column("from", _("Dépôt d'origine"), 1.4),
+            Column("to", _("Dépôt de destination"), 1.4),
+            Column("categories", _("Catégories et quantités"), 1.8),
+            Column("serials", _("Numéros d'ordre"), 2.4),
+            Column("received_by", _("Reçu par"), 1.0),
+        ),
+        record_roles=KEEPERS,
+        jurisdictions=("MC",),
+        paraph_roles=(Role.DIRECTEUR_JEUX,),
+        requirements=("REG-03", "CARD-05", "DICE-04"),
+    )
+)

@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class IncidentsConfig(AppConfig):
+    name = "ledgers.incidents"
+    label = "incidents"
+    verbose_name = _("Incidents")
+
+    def ready(self) -> None:
+        from . import categories, registers  # noqa: F401

@@ -1,0 +1,21 @@
+from django.contrib.contenttypes.models import ContentType
+from django.db.models import Model, QuerySet
+
+from ledgers.core.models import Establishment
+
+from .models import Incident
+
+
+def open_incidents_for(obj: Model) -> QuerySet[Incident]:
+    ct = ContentType.objects.get_for_model(obj)
+    return Incident.objects.filter(
+        status=Incident.Status.OPEN, subjects__content_type=ct, subjects__object_id=obj.pk
+    ).distinct()
+
+
+def has_open_incident(obj: Model) -> bool:
+    return open_incidents_for(obj).exists()
+
+
+def open_incidents(establishment: Establishment) -> QuerySet[Incident]:
+    return Incident.objects.filter(establishment=establishment, status=Incident.Status.OPEN)

@@ -1,0 +1,164 @@
+"""Incidents: opened by whoever finds the fact, reported to the persons and authorities the
+texts name, decided by the Direction, closed once every required information is recorded.
+Each step is an entry of the establishment's incident register."""
+
+import datetime
+from collections.abc import Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.contenttypes.models import ContentType
+from django.db import transaction
+from django.db.models import Model
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.authz import require_role, save_audited
+from ledgers.core.errors import RuleViolation
+from ledgers.core.models import Establishment, Location, TableSession
+from ledgers.core.roles import Role
+from ledgers.registers.chain import format_timestamp
+from ledgers.registers.selectors import current_register
+from ledgers.registers.services import display_name, entry_append
+
+from .categories import get_category
+from .models import Incident, IncidentNotice, IncidentSubject
+from .registers import INCIDENT_REGISTER
+
+DECIDERS = {"MC": (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR), "FR": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)}
+
+
+def _record(incident: Incident, *, actor: AbstractBaseUser, role: str, event: str, text: str,
+            notice: str = "", **extra) -> None:
+    register = current_register(incident.establishment, INCIDENT_REGISTER.code)
+    payload = {
+        "incident": incident.pk,
+        "event": event,
+        "category": str(get_category(incident.category).label),
+        "requirement": incident.requirement,
+        "text": text,
+        "notice": notice,
+        **extra,
+    }
+    entry_append(register=register, actor=actor, role=role, payload=payload)
+
+
+@transaction.atomic
+def incident_open(
+    *,
+    establishment: Establishment,
+    category: str,
+    description: str,
+    actor: AbstractBaseUser,
+    subjects: Sequence[Model] = (),
+    found_at: datetime.datetime | None = None,
+    circumstances: str = "",
+    table_session: TableSession | None = None,
+    location: Location | None = None,
+) -> Incident:
+    """Open an incident; its subjects are quarantined by their domains until it is closed."""
+    role = require_role(actor, establishment, INCIDENT_REGISTER.record_roles)
+    info = get_category(category)
+    if not description.strip():
+        raise ValueError(_("La description de l'incident est obligatoire."))
+    incident = save_audited(
+        Incident(
+            establishment=establishment,
+            category=category,
+            requirement=info.requirement[establishment.jurisdiction],
+            found_at=found_at or timezone.now(),
+            found_by=actor,
+            description=description.strip(),
+            circumstances=circumstances.strip(),
+            table_session=table_session,
+            location=location,
+        ),
+        actor=actor,
+        reason="ouverture",
+    )
+    labels = []
+    for obj in subjects:
+        IncidentSubject.objects.create(
+            incident=incident, content_type=ContentType.objects.get_for_model(obj), object_id=obj.pk,
+            label=str(obj)[:200],
+        )
+        labels.append(str(obj))
+    _record(
+        incident, actor=actor, role=role, event=str(_("Ouverture")),
+        text=f"{incident.description}" + (f" — {incident.circumstances}" if incident.circumstances else ""),
+        found_at=format_timestamp(incident.found_at), subjects=labels,
+        table=str(table_session) if table_session else "", location=str(location) if location else "",
+    )
+    return incident
+
+
+@transaction.atomic
+def incident_notify(
+    *,
+    incident: Incident,
+    recipient_role: str,
+    recipient_name: str,
+    notified_at: datetime.datetime,
+    channel: str,
+    actor: AbstractBaseUser,
+) -> IncidentNotice:
+    """Record that a person or authority was informed (who, when, how)."""
+    incident = Incident.objects.select_for_update().get(pk=incident.pk)
+    role = require_role(actor, incident.establishment, INCIDENT_REGISTER.record_roles)
+    if incident.status == Incident.Status.CLOSED:
+        raise RuleViolation(incident.requirement, _("L'incident est clos : il ne peut plus être complété."))
+    if notified_at < incident.found_at:
+        raise ValueError(_("L'information ne peut précéder la constatation de l'incident."))
+    if notified_at > timezone.now():
+        raise ValueError(_("L'heure d'information ne peut être dans le futur."))
+    notice = IncidentNotice.objects.create(
+        incident=incident, recipient_role=recipient_role, recipient_name=recipient_name.strip(),
+        notified_at=notified_at, channel=channel, recorded_by=actor,
+    )
+    _record(
+        incident, actor=actor, role=role, event=str(_("Information")),
+        text=f"{notice.get_channel_display()} — {notice.recipient_name}",
+        notice=str(Role(recipient_role).label), notified_at=format_timestamp(notified_at),
+    )
+    return notice
+
+
+@transaction.atomic
+def incident_decide(*, incident: Incident, decision: str, actor: AbstractBaseUser) -> Incident:
+    """The Direction's decision (MC: final, "sans appel", INC-01)."""
+    incident = Incident.objects.select_for_update().get(pk=incident.pk)
+    est = incident.establishment
+    role = require_role(actor, est, DECIDERS[est.jurisdiction])
+    if incident.status == Incident.Status.CLOSED:
+        raise RuleViolation("INC-01", _("L'incident est clos : la décision est définitive."))
+    if not decision.strip():
+        raise ValueError(_("La décision doit être rédigée."))
+    incident.decision, incident.decided_by, incident.decided_at = decision.strip(), actor, timezone.now()
+    save_audited(incident, actor=actor, reason="décision")
+    _record(incident, actor=actor, role=role, event=str(_("Décision")), text=incident.decision,
+            decided_by=display_name(actor))
+    return incident
+
+
+@transaction.atomic
+def incident_close(*, incident: Incident, actor: AbstractBaseUser) -> Incident:
+    """Close once the decision (MC) and every information the texts require are recorded."""
+    incident = Incident.objects.select_for_update().get(pk=incident.pk)
+    est = incident.establishment
+    role = require_role(actor, est, DECIDERS[est.jurisdiction])
+    if incident.status == Incident.Status.CLOSED:
+        return incident
+    info = get_category(incident.category)
+    if info.decision_required.get(est.jurisdiction) and not incident.decision:
+        raise RuleViolation("INC-01", _("La direction des jeux doit rendre sa décision avant la clôture."))
+    informed = set(incident.notices.values_list("recipient_role", flat=True))
+    missing = [r for r in info.notices.get(est.jurisdiction, ()) if r not in informed]
+    if missing:
+        names = ", ".join(str(Role(r).label) for r in missing)
+        raise RuleViolation(
+            incident.requirement,
+            _("Clôture impossible : l'heure d'information manque pour : %(names)s.") % {"names": names},
+        )
+    incident.status, incident.closed_at = Incident.Status.CLOSED, timezone.now()
+    save_audited(incident, actor=actor, reason="clôture")
+    _record(incident, actor=actor, role=role, event=str(_("Clôture")), text=incident.decision or "")
+    return incident

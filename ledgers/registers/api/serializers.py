@@ -1,0 +1,40 @@
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from ..models import Entry, Register
+
+
+class RegisterSerializer(serializers.ModelSerializer):
+    establishment = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    kind_title = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Register
+        fields = ["number", "establishment", "kind", "kind_title", "title", "qualifier", "status", "head_seq",
+                  "head_hash", "created_at"]
+        read_only_fields = fields
+
+    def get_kind_title(self, register: Register) -> str:
+        return str(register.kind_info.title)
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    """Every hashed field of an entry, plus its hash: enough to re-verify the chain."""
+
+    register = serializers.CharField(source="register.number", read_only=True)
+    corrects = serializers.IntegerField(source="corrects.seq", read_only=True, allow_null=True, default=None)
+
+    class Meta:
+        model = Entry
+        fields = ["register", "seq", "recorded_at", "actor", "role", "kind", "payload", "corrects", "prev_hash",
+                  "entry_hash"]
+        read_only_fields = fields
+
+
+class VisaRequestSerializer(serializers.Serializer):
+    up_to_seq = serializers.IntegerField(min_value=1, help_text=_("Dernière entrée couverte par le visa."))
+    statement = serializers.CharField(required=False, allow_blank=True, default="")
+    password = serializers.CharField(write_only=True, style={"input_type": "password"},
+                                     help_text=_("Mot de passe du signataire (réauthentification)."))
+    otp_token = serializers.CharField(required=False, allow_blank=True, default="", write_only=True,
+                                      help_text=_("Code TOTP, si le signataire a un appareil confirmé."))

@@ -1,0 +1,69 @@
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.pagination import CursorPagination
+from rest_framework.response import Response
+
+from ledgers.core.api import RuleViolationSerializer
+from ledgers.core.authz import reauthenticate
+
+from .. import selectors, services
+from ..models import Entry
+from .serializers import EntrySerializer, RegisterSerializer, VisaRequestSerializer
+
+
+class RegisterPagination(CursorPagination):
+    ordering = "number"
+
+
+class EntryPagination(CursorPagination):
+    ordering = "seq"
+
+
+class RegisterViewSet(viewsets.ReadOnlyModelViewSet):
+    """Registers of the user's establishments."""
+
+    serializer_class = RegisterSerializer
+    pagination_class = RegisterPagination
+    lookup_field = "number"
+    filterset_fields = ["kind", "status"]
+
+    def get_queryset(self):
+        return selectors.registers_visible_to(self.request.user).select_related("establishment")
+
+    @extend_schema(
+        request=VisaRequestSerializer,
+        responses={
+            201: EntrySerializer,
+            400: OpenApiResponse(description="Entrée invalide ou réauthentification échouée."),
+            403: OpenApiResponse(description="Rôle sans droit de visa pour ce registre."),
+            409: RuleViolationSerializer,
+        },
+    )
+    @action(detail=True, methods=["post"], serializer_class=VisaRequestSerializer)
+    def visas(self, request, number=None):
+        """Sign a visa covering the entries up to ``up_to_seq``; the signer re-authenticates."""
+        register = self.get_object()
+        data = self.get_serializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        reauthenticate(request._request, user=request.user, password=data.validated_data["password"],
+                       otp_token=data.validated_data["otp_token"])
+        entry = services.visa_sign(register=register, actor=request.user, up_to_seq=data.validated_data["up_to_seq"],
+                                   statement=data.validated_data["statement"])
+        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Entries of one register, in seq order (cursor pagination: stable under appends)."""
+
+    serializer_class = EntrySerializer
+    pagination_class = EntryPagination
+    lookup_field = "seq"
+    lookup_value_regex = r"\d+"
+    filterset_fields = ["kind"]
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation: no register in the URL
+            return Entry.objects.none()
+        register = selectors.register_for(self.request.user, self.kwargs["register_number"])
+        return Entry.objects.filter(register=register).select_related("register", "corrects")

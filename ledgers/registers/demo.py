@@ -1,0 +1,96 @@
+"""Demo registers: the main courante of each demo casino, coté et paraphé by the authority, three
+weeks of facts, a correction approved in words and one visa by the authority."""
+
+import datetime
+from typing import TextIO
+
+from django.db import transaction
+from django.utils import timezone
+
+from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
+from ledgers.core.models import Establishment
+from ledgers.core.roles import Role
+
+from . import services
+from .kinds import MAIN_COURANTE
+from .models import EntryKind, Register
+
+DAYS = 21
+# Per jurisdiction: who creates, cotes and paraphs, writes, corrects and visas the main courante.
+CAST = {
+    DEMO_MC: {"director": Role.DIRECTEUR_JEUX, "authority": Role.COMMISSAIRE, "paraphe": "C.O.",
+              "writers": (Role.INSPECTEUR, Role.CHEF_PARTIE, Role.SOUS_DIRECTEUR), "approver": Role.DIRECTEUR_JEUX,
+              "visa": Role.SCJ},
+    DEMO_FR: {"director": Role.DIRECTEUR_RESPONSABLE, "authority": Role.POLICE, "paraphe": "C.V.",
+              "writers": (Role.COMITE, Role.CHEF_PARTIE, Role.DIRECTEUR_RESPONSABLE),
+              "approver": Role.DIRECTEUR_RESPONSABLE, "visa": Role.POLICE},
+}
+
+# (hour, subject, text): a séance's usual facts; {table} is filled with one of the casino's tables.
+FACTS = [
+    ("14:00", "Ouverture de la séance", "Ouverture de la séance de l'après-midi. Personnel au complet, "
+     "contrôles d'ouverture effectués sans observation."),
+    ("15:40", "Ouverture de table", "Ouverture de la table {table} à la demande de la clientèle."),
+    ("17:25", "Incident de jeu", "Contestation d'un client à la table {table} sur le paiement d'un coup. "
+     "Visionnage des images par l'inspecteur : paiement confirmé, client informé."),
+    ("19:10", "Changement de croupier", "Remplacement du croupier de la table {table} pour raison de santé."),
+    ("21:45", "Observation", "Carte abîmée signalée à la table {table}, échangée par l'inspecteur de service."),
+    ("23:30", "Visite du service de contrôle", "Passage du service de contrôle en salle, aucune observation."),
+    ("02:55", "Fermeture de la séance", "Fermeture de toutes les tables et clôture de la séance sans incident."),
+]
+
+
+def _main_courante(est: Establishment, cast: dict) -> Register:
+    register = est.registers.filter(kind=MAIN_COURANTE.code).order_by("number").first()
+    if register is None:
+        register = services.register_create(establishment=est, kind=MAIN_COURANTE.code,
+                                            actor=demo_user(est, cast["director"]))
+    if register.status == Register.Status.AWAITING_OPENING:
+        services.register_open(register=register, actor=demo_user(est, cast["authority"]), paraphe=cast["paraphe"])
+        register.refresh_from_db()
+    return register
+
+
+def _facts(est: Establishment, register: Register, cast: dict) -> None:
+    tables = list(est.tables.order_by("number").values_list("number", flat=True))
+    writers = [demo_user(est, role) for role in cast["writers"]]
+    first_day = timezone.localdate() - datetime.timedelta(days=DAYS)
+    for day in range(DAYS):
+        date = first_day + datetime.timedelta(days=day)
+        # Opening and closing every day, and a few facts of the day in between.
+        for n, (hour, subject, text) in enumerate(FACTS):
+            if 0 < n < len(FACTS) - 1 and (day + n) % 3:
+                continue
+            when = date + datetime.timedelta(days=1) if hour < "12:00" else date
+            services.main_courante_record(
+                register=register, actor=writers[(day + n) % len(writers)], event_at=f"{when:%Y-%m-%d} {hour}",
+                subject=subject, text=text.format(table=tables[(day * 3 + n) % len(tables)]),
+            )
+
+
+def _correct_and_visa(est: Establishment, register: Register, cast: dict) -> None:
+    records = register.entries.filter(kind=EntryKind.RECORD).order_by("seq")
+    if not register.entries.filter(kind=EntryKind.CORRECTION).exists():
+        wrong = records.filter(payload__subject="Ouverture de table").first()
+        corrected = {**wrong.payload, "event_at": wrong.payload["event_at"][:11] + "15:50"}
+        services.entry_correct(
+            entry=wrong, actor=demo_user(est, cast["approver"]), payload=corrected,
+            reason="Heure d'ouverture de la table mal reportée (15 h 50 et non 15 h 40).",
+            approval=f"Approuvé la correction de l'heure de l'entrée numéro {wrong.seq}.",
+        )
+    if not register.entries.filter(kind=EntryKind.VISA).exists():
+        register.refresh_from_db()
+        services.visa_sign(register=register, actor=demo_user(est, cast["visa"]),
+                           up_to_seq=register.head_seq * 2 // 3, statement="Vu et vérifié lors du contrôle.")
+
+
+@transaction.atomic
+def seed(stdout: TextIO) -> None:
+    for code, cast in CAST.items():
+        est = Establishment.objects.get(code=code)
+        register = _main_courante(est, cast)
+        if register.head_seq == 1:  # only the opening act: write the three weeks of facts
+            _facts(est, register, cast)
+        _correct_and_visa(est, register, cast)
+        register.refresh_from_db()
+        stdout.write(f"{est.name}: {register.number}, {register.head_seq} entrées")

@@ -1,0 +1,254 @@
+"""Register pages: list, detail with keyset paging, entry detail, and the forms of the register acts."""
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy as _
+from django.views.generic import FormView, TemplateView
+from django_filters.views import FilterView
+from django_tables2 import SingleTableMixin
+
+from ledgers.core.errors import RuleViolation
+from ledgers.core.roles import Role
+from ledgers.core.views import EstablishmentMixin
+
+from . import selectors, services
+from .filtersets import RegisterFilter
+from .forms import (
+    CorrectionForm,
+    MainCouranteForm,
+    RegisterCloseForm,
+    RegisterCreateForm,
+    RegisterOpenForm,
+    VisaForm,
+)
+from .models import EntryKind
+from .tables import RegisterTable
+
+
+class RegisterListView(EstablishmentMixin, SingleTableMixin, FilterView):
+    table_class = RegisterTable
+    filterset_class = RegisterFilter
+    template_name = "registers/register_list.html"
+    paginate_by = 50
+
+    def get_queryset(self):
+        return self.establishment.registers.all()
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["can_create"] = selectors.can_create_registers(self.request.user, self.establishment)
+        return context
+
+
+class RegisterMixin(LoginRequiredMixin):
+    """Views of one register of the user's establishments (404 otherwise)."""
+
+    def dispatch(self, request, *args, **kwargs):
+        if request.user.is_authenticated:
+            self.register = selectors.register_for(request.user, kwargs["number"])
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.update(register=self.register, kind=self.register.kind_info)
+        return context
+
+
+def _keyset(value: str | None) -> int | None:
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+class RegisterDetailView(RegisterMixin, TemplateView):
+    template_name = "registers/register_detail.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        columns = self.register.kind_info.columns
+        page = selectors.entry_page(
+            self.register, after=_keyset(self.request.GET.get("after")), before=_keyset(self.request.GET.get("before"))
+        )
+        for entry in page.entries:
+            if entry.kind in (EntryKind.RECORD, EntryKind.CORRECTION):
+                values = entry.payload.get("corrected", {}) if entry.kind == EntryKind.CORRECTION else entry.payload
+                entry.cells = [column.value(values) for column in columns]
+        context.update(
+            columns=columns,
+            page=page,
+            actions=selectors.register_actions(self.request.user, self.register),
+            visaed_up_to=selectors.visaed_up_to(self.register),
+        )
+        return context
+
+
+class EntryDetailView(RegisterMixin, TemplateView):
+    template_name = "registers/entry_detail.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        entry = selectors.entry_for(self.register, self.kwargs["seq"])
+        context.update(
+            entry=entry,
+            hashed=entry.hashed_fields(self.register.number),
+            role_label=dict(Role.choices).get(entry.role, entry.role),
+            visa=selectors.covering_visa(entry),
+            corrections=entry.corrections.order_by("seq"),
+            can_correct="correct" in selectors.register_actions(self.request.user, self.register)
+            and entry.kind in (EntryKind.RECORD, EntryKind.CORRECTION),
+        )
+        return context
+
+
+class ServiceFormView(FormView):
+    """A form whose valid input goes to one service. A refusal of the texts (RuleViolation) or of
+    the roles (PermissionDenied) is shown above the form, which keeps everything typed."""
+
+    success_message = ""
+
+    def perform(self, form):
+        raise NotImplementedError
+
+    def form_valid(self, form):
+        try:
+            self.result = self.perform(form)
+        except RuleViolation as exc:
+            return self.refused(form, violation=exc, status=409)
+        except PermissionDenied as exc:
+            return self.refused(form, denied=str(exc), status=403)
+        except ValidationError as exc:  # bad input the service found, e.g. an unknown kind
+            form.add_error(None, exc)
+            return self.form_invalid(form)
+        messages.success(self.request, self.success_message)
+        return redirect(self.get_success_url())
+
+    def refused(self, form, *, status: int, **context) -> HttpResponse:
+        return self.render_to_response(self.get_context_data(form=form, **context), status=status)
+
+
+class RegisterCreateView(EstablishmentMixin, ServiceFormView):
+    form_class = RegisterCreateForm
+    template_name = "registers/register_create.html"
+    success_message = _("Registre créé : il attend sa cote et son paraphe.")
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "establishment": self.establishment}
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.register_create(
+            establishment=self.establishment, kind=data["kind"], actor=self.request.user,
+            qualifier=data["qualifier"], title=data["title"],
+        )
+
+    def get_success_url(self):
+        return reverse("registers:detail", args=[self.result.number])
+
+
+class RegisterActMixin(RegisterMixin):
+    """The forms of the acts on one register, offered only to whom the roles allow (403)."""
+
+    action = ""
+
+    def get(self, request, *args, **kwargs):
+        if self.action not in selectors.register_actions(request.user, self.register):
+            raise PermissionDenied(_("Vos rôles ne vous permettent pas cet acte sur ce registre, ou le registre "
+                                     "n'est pas dans l'état qui le permet."))
+        return super().get(request, *args, **kwargs)
+
+    def get_success_url(self):
+        return reverse("registers:detail", args=[self.register.number])
+
+
+class RegisterOpenView(RegisterActMixin, ServiceFormView):
+    action = "open"
+    form_class = RegisterOpenForm
+    template_name = "registers/register_open.html"
+    success_message = _("Registre coté et paraphé.")
+
+    def perform(self, form):
+        return services.register_open(register=self.register, actor=self.request.user, **form.cleaned_data)
+
+
+class MainCouranteRecordView(RegisterActMixin, ServiceFormView):
+    action = "record"
+    form_class = MainCouranteForm
+    template_name = "registers/main_courante_form.html"
+    success_message = _("Fait inscrit à la main courante.")
+
+    def get_initial(self):
+        return {"event_at": timezone.now()}
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.main_courante_record(
+            register=self.register, actor=self.request.user, subject=data["subject"], text=data["text"],
+            event_at=timezone.localtime(data["event_at"]).strftime(services.EVENT_AT_FORMAT),
+        )
+
+    def get_success_url(self):
+        return reverse("registers:detail", args=[self.register.number]) + f"?before={self.result.seq + 1}"
+
+
+class VisaView(RegisterActMixin, ServiceFormView):
+    action = "visa"
+    form_class = VisaForm
+    template_name = "registers/visa_form.html"
+    success_message = _("Visa enregistré.")
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
+
+    def get_initial(self):
+        return {"up_to_seq": self.register.head_seq}
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(visaed_up_to=selectors.visaed_up_to(self.register), **kwargs)
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.visa_sign(register=self.register, actor=self.request.user, up_to_seq=data["up_to_seq"],
+                                  statement=data["statement"])
+
+
+class CorrectionView(RegisterActMixin, ServiceFormView):
+    action = "correct"
+    form_class = CorrectionForm
+    template_name = "registers/correction_form.html"
+    success_message = _("Correction inscrite.")
+
+    @cached_property
+    def entry(self):
+        return selectors.entry_for(self.register, self.kwargs["seq"])
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "entry": self.entry}
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(entry=self.entry, **kwargs)
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.entry_correct(entry=self.entry, actor=self.request.user, reason=data["reason"],
+                                      approval=data["approval"], payload=form.corrected_payload())
+
+    def get_success_url(self):
+        return reverse("registers:entry", args=[self.register.number, self.result.seq])
+
+
+class RegisterCloseView(RegisterActMixin, ServiceFormView):
+    action = "close"
+    form_class = RegisterCloseForm
+    template_name = "registers/register_close.html"
+    success_message = _("Registre clos.")
+
+    def perform(self, form):
+        return services.register_close(register=self.register, actor=self.request.user,
+                                       statement=form.cleaned_data["statement"])

@@ -1,0 +1,43 @@
+from io import StringIO
+
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from ledgers.core.demo import DEMO_FR, DEMO_MC, DEMO_PASSWORD, demo_username
+from ledgers.core.models import Establishment, GamingTable, Location, Membership, Room
+from ledgers.registers.models import Entry, EntryKind, Register
+from ledgers.registers.verification import verify_register
+
+
+def counts() -> dict[str, int]:
+    models = (Establishment, Room, GamingTable, Location, Membership, get_user_model(), Register, Entry)
+    return {model.__name__: model.objects.count() for model in models}
+
+
+def test_seed_demo_is_idempotent_and_its_ledgers_verify(db):
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    first = counts()
+    call_command("seed_demo", stdout=StringIO())
+    assert counts() == first
+
+    mc, fr = Establishment.objects.get(code=DEMO_MC), Establishment.objects.get(code=DEMO_FR)
+    assert (mc.jurisdiction, fr.jurisdiction) == ("MC", "FR")
+    assert mc.tables.filter(game="punto_banco", super_prive=True).exists()
+    assert {"craps", "banque_tout_va", "blackjack_one_deck"} <= set(mc.tables.values_list("game", flat=True))
+    assert {"rampo", "roue_chance"} <= set(fr.tables.values_list("game", flat=True))
+    assert mc.locations.filter(kind="dcc").exists() and fr.locations.filter(kind="card_cabinet").exists()
+
+    for est in (mc, fr):
+        main = est.registers.get(kind="main_courante")
+        assert main.status == Register.Status.OPEN and main.head_seq > 40
+        assert main.entries.filter(kind=EntryKind.VISA).count() == 1
+        assert main.entries.get(seq=1).role == est.profile.paraphing_role
+    for register in Register.objects.all():
+        assert verify_register(register) is None, register.number
+
+    printed = out.getvalue()
+    assert "http://127.0.0.1:8000/" in printed and DEMO_PASSWORD in printed
+    assert demo_username(DEMO_MC, "scj") in printed and demo_username(DEMO_FR, "police") in printed
+    scj = get_user_model().objects.get(username=demo_username(DEMO_MC, "scj"))
+    assert scj.check_password(DEMO_PASSWORD) and scj.memberships.get().role == "scj"

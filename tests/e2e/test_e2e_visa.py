@@ -1,0 +1,73 @@
+"""In a real browser: an SCJ agent signs in, opens the main courante, signs a visa with
+re-authentication and finds it in the register."""
+
+import os
+import shutil
+
+import pytest
+from django.urls import reverse
+
+from ledgers.registers.models import EntryKind
+from tests.factories import DEFAULT_PASSWORD
+from tests.registers.ui_setup import main_courante, monaco_cast
+
+CHROMIUM = "/usr/bin/chromium"
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.postgresql,
+    pytest.mark.skipif(
+        not shutil.which(CHROMIUM) and not os.environ.get("CI"),
+        reason=f"no Chromium at {CHROMIUM} (apt-get install chromium); CI always runs this test",
+    ),
+]
+
+
+@pytest.fixture
+def browser_page(monkeypatch):
+    # Playwright's sync API runs an event loop in this thread; the ORM calls of the test are not async.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+        )
+        page = browser.new_page(locale="fr-FR")
+        yield page
+        browser.close()
+
+
+def test_scj_agent_signs_a_visa_in_the_browser(live_server, mc, user_in, browser_page):
+    cast = monaco_cast(mc, user_in)
+    register = main_courante(mc, cast, entries=6)
+    page = browser_page
+
+    page.goto(live_server.url + reverse("login"))
+    page.fill("#id_username", cast.visa.username)
+    page.fill("#id_password", DEFAULT_PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(live_server.url + "/")
+    assert "Entrées à viser" in page.content()
+
+    page.click(f"text={register.number}")
+    page.wait_for_url(f"**/registres/{register.number}/")
+    page.click("text=Viser")
+    assert page.input_value("#id_up_to_seq") == "7"
+
+    page.fill("#id_up_to_seq", "5")
+    page.fill("#id_statement", "Vu lors du contrôle inopiné.")
+    page.fill("#id_password", "pas le bon")
+    page.click("main button[type=submit]")
+    assert "Mot de passe incorrect" in page.content()
+    assert page.input_value("#id_statement") == "Vu lors du contrôle inopiné."
+
+    page.fill("#id_password", DEFAULT_PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"**/registres/{register.number}/")
+    visa_row = page.locator("tr.visa")
+    assert "Vu lors du contrôle inopiné." in visa_row.inner_text() and "1 à 5" in visa_row.inner_text()
+    assert "Visa enregistré." in page.content()
+
+    visa = register.entries.get(kind=EntryKind.VISA)
+    assert visa.actor_user == cast.visa and visa.payload["covers_seq"] == 5
