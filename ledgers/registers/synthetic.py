@@ -1,8 +1,9 @@
 """Synthetic register entries for volume seeding and benchmarks (``manage.py seed_volume``).
 
 Each payload fills the columns of the register's kind with values of the shape a real entry
-has there: times and dates as ISO strings, amounts as decimal strings, counts as integers and
-French text elsewhere (accents included, so that the volume exercises UTF-8 throughout).
+has there: times of facts as the services write them (local "AAAA-MM-JJ HH:MM"), dates as ISO
+strings, amounts as decimal strings, counts as integers and French text elsewhere (accents
+included, so that the volume exercises UTF-8 throughout).
 """
 
 import datetime
@@ -10,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .kinds import RegisterKind
+from .services import EVENT_AT_FORMAT
 
 SUBJECTS = (
     "Ouverture de la table",
@@ -33,7 +35,7 @@ COUNT_WORDS = ("count", "nombre", "qty", "quantity", "quantite", "units", "unite
 
 def _value(leaf: str, n: int, moment: datetime.datetime) -> Any:
     if leaf.endswith("_at") or leaf in ("at", "heure", "time"):
-        return moment.isoformat(timespec="seconds")
+        return moment.strftime(EVENT_AT_FORMAT)
     if leaf.endswith("date") or leaf == "day":
         return moment.date().isoformat()
     if any(word in leaf for word in AMOUNT_WORDS):
@@ -46,7 +48,8 @@ def _value(leaf: str, n: int, moment: datetime.datetime) -> Any:
 
 
 def synthetic_payload(kind: RegisterKind, n: int, *, start: datetime.datetime) -> dict[str, Any]:
-    """Payload number ``n`` for a register of ``kind``; one column key each, dotted keys nested."""
+    """Payload number ``n`` for a register of ``kind``, its fact ``n`` minutes after ``start``
+    (local time); one column key each, dotted keys nested."""
     moment = start + datetime.timedelta(minutes=n)
     payload: dict[str, Any] = {}
     for column in kind.columns:

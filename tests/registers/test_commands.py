@@ -1,5 +1,6 @@
 """The register commands: list, verify, export (re-hashed independently), volume seeding."""
 
+import datetime
 import hashlib
 import io
 import json
@@ -17,7 +18,7 @@ from django.db import connection
 from ledgers.core.roles import Role
 from ledgers.registers.kinds import get_kind
 from ledgers.registers.models import Entry
-from ledgers.registers.services import entry_append, entry_correct, register_create, visa_sign
+from ledgers.registers.services import EVENT_AT_FORMAT, entry_append, entry_correct, register_create, visa_sign
 from ledgers.registers.verification import verify_register
 from tests.registers.conftest import opened_register, triggers_bypassed
 
@@ -180,6 +181,7 @@ def test_seed_volume_appends_valid_entries_shaped_like_the_kind(mc_register):
     for entry in records:
         assert set(entry.payload) == columns
         assert entry.role in get_kind("main_courante").record_roles
+        datetime.datetime.strptime(entry.payload["event_at"], EVENT_AT_FORMAT)  # as the service writes it
 
 
 @pytest.mark.django_db

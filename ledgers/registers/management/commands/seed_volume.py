@@ -1,3 +1,6 @@
+import datetime
+import zoneinfo
+
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 from django.utils.translation import gettext as _  # eager: argparse needs real strings
@@ -37,7 +40,10 @@ class Command(BaseCommand):
                    "roles": ", ".join(register.kind_info.record_roles)}
             )
         actor, role = writer
-        payloads = synthetic_payloads(register.kind_info, entries, start=timezone.now())
+        # One fact a minute, the last one now, in the establishment's time.
+        now = timezone.localtime(timezone=zoneinfo.ZoneInfo(register.establishment.timezone))
+        start = now - datetime.timedelta(minutes=entries)
+        payloads = synthetic_payloads(register.kind_info, entries, start=start)
         try:
             count = entries_bulk_append(register=register, actor=actor, role=role, payloads=payloads,
                                         batch_size=batch)
