@@ -37,10 +37,8 @@ from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
 from psycopg.types.json import Jsonb  # noqa: E402
 
-from ledgers.core.authz import save_audited  # noqa: E402
-from ledgers.core.models import Establishment  # noqa: E402
 from ledgers.core.roles import Role  # noqa: E402
-from ledgers.core.services import membership_grant  # noqa: E402
+from ledgers.core.services import establishment_create, membership_grant  # noqa: E402
 from ledgers.registers.chain import GENESIS_HASH, TIMESTAMP_FORMAT  # noqa: E402
 from ledgers.registers.models import Entry, Register  # noqa: E402
 from ledgers.registers.services import entries_bulk_append, entry_append, register_create, register_open  # noqa: E402
@@ -64,7 +62,7 @@ def raw_connection() -> psycopg.Connection:
 
 def scratch() -> tuple[list[Register], object]:
     code = f"bench{int(time.time())}"
-    est = save_audited(Establishment(code=code, name=f"Banc d'essai {code}", jurisdiction="MC"), actor=None)
+    est = establishment_create(code=code, name=f"Banc d'essai {code}", jurisdiction="MC", actor=None)
     users = {}
     for role in (Role.DIRECTEUR_JEUX, Role.COMMISSAIRE, WRITER_ROLE):
         user = get_user_model().objects.create_user(username=f"{code}.{role}", first_name=role, last_name="Banc")
