@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.db import connection, transaction
+from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 
 from .chain import GENESIS_HASH, canonical_bytes, format_timestamp
@@ -36,23 +37,22 @@ class Finding:
         return f"{self.register}{where} : {self.reason}"
 
 
-def scan(register: Register, page_size: int = 5000) -> Iterator[dict]:
+def scan(register: Register, page_size: int = 2000) -> Iterator[dict]:
     """Entries of a register in seq order, as the dicts that are hashed (+ entry_hash).
 
-    Read page by page along the (register, seq) index rather than through one server-side cursor:
-    memory stays flat whatever the size, also behind a transaction-pooling proxy, and inside
-    ``snapshot()`` the pages are one consistent view."""
-    entries = Entry.objects.filter(register=register).order_by("seq").values_list(*SCAN_FIELDS)
-    last = 0
-    while True:
-        page = list(entries.filter(seq__gt=last)[:page_size])
-        for values in page:
+    Read in pages of consecutive seqs along the (register, seq) index rather than through one
+    server-side cursor: memory stays flat whatever the size, also behind a transaction-pooling
+    proxy, and each page is a bounded range whatever the planner's statistics say (LIMIT with
+    stale statistics can sort everything that follows). Inside ``snapshot()`` the pages are one
+    consistent view."""
+    entries = Entry.objects.filter(register=register)
+    last = entries.aggregate(last=Max("seq"))["last"] or 0
+    rows = entries.order_by("seq").values_list(*SCAN_FIELDS)
+    for start in range(1, last + 1, page_size):
+        for values in rows.filter(seq__gte=start, seq__lt=start + page_size):
             row = dict(zip(ROW_KEYS, values, strict=True), register=register.number)
             row["recorded_at"] = format_timestamp(row["recorded_at"])
             yield row
-        if len(page) < page_size:
-            return
-        last = page[-1][0]
 
 
 @contextmanager
