@@ -80,6 +80,11 @@ class Entry(models.Model):
             models.UniqueConstraint(fields=["register", "seq"], name="entry_seq_unique"),
             models.CheckConstraint(condition=models.Q(seq__gte=1), name="entry_seq_positive"),
         ]
+        indexes = [
+            # The visas of a register (the last one starts the next visa's range): a few rows
+            # among millions, found without walking the register.
+            models.Index(fields=["register", "seq"], condition=models.Q(kind="visa"), name="entry_visa_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.register.number} n° {self.seq}"
