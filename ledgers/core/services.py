@@ -26,7 +26,8 @@ def membership_grant(
     membership = Membership.objects.filter(user=user, establishment=establishment, role=role).first()
     if membership is None:
         membership = save_audited(Membership(user=user, establishment=establishment, role=role), actor=actor)
-    user.groups.add(Group.objects.get(name=role))
+    # get_or_create: the groups come from a data migration, which a flushed database no longer has.
+    user.groups.add(Group.objects.get_or_create(name=role)[0])
     return membership
 
 

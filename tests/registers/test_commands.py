@@ -207,7 +207,7 @@ def test_reg_01_seed_volume_refuses_a_register_not_yet_paraphed(mc, mc_staff):
 
 
 @pytest.mark.postgresql
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_reg_20_verify_ledgers_exit_status(registers):
     """The real process exit status, as a nightly job sees it."""
     db = connection.settings_dict

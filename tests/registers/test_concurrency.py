@@ -14,7 +14,7 @@ WRITERS, APPENDS = 8, 200
 
 
 @pytest.mark.postgresql
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_reg_20_concurrent_writers_make_one_gapless_chain(mc, mc_staff):
     register = opened_register(mc, mc_staff)
     start = threading.Barrier(WRITERS)
