@@ -33,10 +33,12 @@ def check_destroyable(establishment: Establishment, dice: Sequence) -> None:
     code = rule("destruction", establishment.jurisdiction)
     for die in dice:
         if die.status not in WITHDRAWN_STATUSES:
-            raise RuleViolation(code, _("Le %(die)s n'est ni usagé ni abîmé : il ne peut être détruit.") % {"die": die})
+            raise RuleViolation(code, _("Le dé n° %(die)s n'est ni usagé ni abîmé : il ne peut être détruit.")
+                                % {"die": die.designation})
         if has_open_incident(die):
-            raise RuleViolation("INC-09", _("Le %(die)s fait l'objet d'un incident ouvert : il est en quarantaine.")
-                                % {"die": die})
+            raise RuleViolation("INC-09", _("Le dé n° %(die)s fait l'objet d'un incident ouvert : il est en "
+                                            "quarantaine.")
+                                % {"die": die.designation})
 
 
 def destruction_checks(session: DestructionSession, dice: Sequence) -> None:

@@ -266,25 +266,28 @@ def _check_allocatable(session: TableSession, dice: Sequence[Die]) -> None:
     previous = used_at_previous_seance(session) if jurisdiction == "FR" else set()
     for die in dice:
         if die.establishment_id != est.pk:
-            raise ValueError(_("Le %(die)s n'appartient pas à cet établissement.") % {"die": die})
+            raise ValueError(_("Le dé n° %(die)s n'appartient pas à cet établissement.") % {"die": die.designation})
         if die.status == ItemStatus.ISSUED or die.table_session_id:
             raise RuleViolation(rule("one_table", jurisdiction),
-                                _("Le %(die)s est déjà en service à une table : un dé n'est en service qu'à une "
-                                  "seule table.") % {"die": die})
+                                _("Le dé n° %(die)s est déjà en service à une table : un dé n'est en service qu'à une "
+                                  "seule table.") % {"die": die.designation})
         if die.status in WITHDRAWN_STATUSES:
             raise RuleViolation(rule("allocation", jurisdiction),
-                                _("Le %(die)s est usagé, abîmé ou en attente de destruction.") % {"die": die})
+                                _("Le dé n° %(die)s est usagé, abîmé ou en attente de destruction.")
+                                % {"die": die.designation})
         if die.status != ItemStatus.IN_STOCK or die.location_id is None:
-            raise ValueError(_("Le %(die)s n'est pas en dépôt.") % {"die": die})
+            raise ValueError(_("Le dé n° %(die)s n'est pas en dépôt.") % {"die": die.designation})
         if jurisdiction == "MC" and not die.is_new:
-            raise RuleViolation("DICE-08", _("Le %(die)s a déjà été alloué : seuls des dés neufs sont mis à la "
-                                             "disposition des tables de craps.") % {"die": die})
+            raise RuleViolation("DICE-08", _("Le dé n° %(die)s a déjà été alloué : seuls des dés neufs sont mis à la "
+                                             "disposition des tables de craps.") % {"die": die.designation})
         if die.pk in previous:
-            raise RuleViolation("DICE-20", _("Le %(die)s a été utilisé lors de la précédente séance (réglage SET-13).")
-                                % {"die": die})
+            raise RuleViolation("DICE-20", _("Le dé n° %(die)s a été utilisé lors de la précédente séance (réglage "
+                                             "SET-13).")
+                                % {"die": die.designation})
         if has_open_incident(die):
-            raise RuleViolation("INC-09", _("Le %(die)s fait l'objet d'un incident ouvert : il est en quarantaine.")
-                                % {"die": die})
+            raise RuleViolation("INC-09", _("Le dé n° %(die)s fait l'objet d'un incident ouvert : il est en "
+                                            "quarantaine.")
+                                % {"die": die.designation})
 
 
 def _allocation_lines(session: TableSession, *, dice: Sequence[Die], pairs: Sequence[DicePair],
@@ -430,10 +433,11 @@ def dice_swap(
     if jurisdiction == "MC":
         for die in brought_in:
             if die.pk not in allocated or die.pk not in at_table:
-                raise RuleViolation("DICE-12", _("Le %(die)s n'a pas été alloué à cette table pour cette séance : "
-                                                 "il ne peut être mis en jeu.") % {"die": die})
+                raise RuleViolation("DICE-12", _("Le dé n° %(die)s n'a pas été alloué à cette table pour cette "
+                                                 "séance : il ne peut être mis en jeu.") % {"die": die.designation})
             if at_table[die.pk].status == ItemStatus.DAMAGED:
-                raise RuleViolation("DICE-12", _("Le %(die)s est abîmé : il ne peut revenir en jeu.") % {"die": die})
+                raise RuleViolation("DICE-12", _("Le dé n° %(die)s est abîmé : il ne peut revenir en jeu.")
+                                    % {"die": die.designation})
     else:
         if any(die.pk not in allocated for die in brought_in):
             raise RuleViolation("DICE-21", _("Cette paire n'a pas été allouée à la table : une troisième paire suppose "
@@ -527,8 +531,9 @@ def _fr_result(die: Die, result: DieResult) -> dict:
     except (InvalidOperation, AttributeError):
         measured = None
     if measured is None or result.square_ok is None or result.balance_ok is None:
-        raise RuleViolation("DICE-24", _("Le %(die)s doit être contrôlé au micromètre, à l'équerre et au « balancing "
-                                         "caliper » : les trois résultats sont obligatoires.") % {"die": die})
+        raise RuleViolation("DICE-24", _("Le dé n° %(die)s doit être contrôlé au micromètre, à l'équerre et au "
+                                         "« balancing caliper » : les trois résultats sont obligatoires.")
+                            % {"die": die.designation})
     low, high = FR_SIDE_MM
     passed = low <= measured <= high and result.square_ok and result.balance_ok and result.result == Result.OK
     return {"passed": bool(passed), "micrometer": f"{measured}", "square": result.square_ok,
@@ -602,7 +607,7 @@ def dice_end_check(
     for pk, die in sorted(at_table.items(), key=lambda item: (item[1].pair_id or 0, item[1].serial)):
         result = given[pk]
         if result.result not in (Result.OK, Result.ANOMALY, Result.MISSING):
-            raise ValueError(_("Résultat inconnu pour le %(die)s.") % {"die": die})
+            raise ValueError(_("Résultat inconnu pour le dé n° %(die)s.") % {"die": die.designation})
         row = {"serial": die.serial, "sigle": die.sigle, "colour": die.colour, "result": result.result,
                "remark": result.remark.strip()}
         row.update(_fr_result(die, result) if jurisdiction == "FR" else {"passed": result.result == Result.OK})
@@ -681,7 +686,7 @@ def dice_withdraw(
     register = service_register(est)
     for die in locked:
         if die.establishment_id != est.pk or die.status != ItemStatus.IN_STOCK or die.table_session_id:
-            raise ValueError(_("Le %(die)s n'est pas en dépôt en état de service.") % {"die": die})
+            raise ValueError(_("Le dé n° %(die)s n'est pas en dépôt en état de service.") % {"die": die.designation})
     for die in locked:
         damaged = reason == WithdrawReason.DAMAGED and die.pk in chosen
         die.status = ItemStatus.DAMAGED if damaged else ItemStatus.OUT_OF_USE
@@ -708,9 +713,10 @@ def dice_destruction_plan(
     method: str = DestructionSession.Method.DESTRUCTION,
 ) -> DestructionSession:
     """Plan the destruction (FR, MC) or neutralisation (MC) of used or damaged dice."""
+    dice = _locked_dice(dice)
     check_destroyable(establishment, dice)
     return destruction_plan(domain=DICE, establishment=establishment, method=method, planned_at=planned_at,
-                            items=list(dice), actor=actor)
+                            items=dice, actor=actor)
 
 
 @transaction.atomic
