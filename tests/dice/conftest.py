@@ -41,6 +41,9 @@ class Org:
 
     def seance(self, days_ago: int = 0, period: str = "soiree") -> Seance:
         date = timezone.localdate() - datetime.timedelta(days=days_ago)
+        existing = Seance.objects.filter(establishment=self.est, date=date, period=period).first()
+        if existing is not None:
+            return existing
         actor = self["directeur_responsable"] if self.est.jurisdiction == "FR" else self["sous_directeur"]
         return seance_open(establishment=self.est, date=date, period=period, actor=actor)
 
@@ -113,8 +116,9 @@ def fr_order(org: Org, pairs: int = 2):
     from ledgers.custody.services import purchase_order_issue, purchase_order_visa, supplier_register
     from ledgers.dice.domain import DICE
 
-    supplier = org.est.suppliers.filter(domain="dice").first() or supplier_register(
-        establishment=org.est, domain=DICE, name="Fabrique de dés agréée", actor=org["directeur_responsable"],
+    name = "Fabrique de dés agréée"
+    supplier = org.est.suppliers.filter(domain="dice", name=name).first() or supplier_register(
+        establishment=org.est, domain=DICE, name=name, actor=org["directeur_responsable"],
         approval_reference="Agrément n° 12/2024", approval_issuer="Ministre de l'intérieur",
         approved_from=datetime.date(2024, 1, 1),
     )
