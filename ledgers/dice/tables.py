@@ -41,7 +41,7 @@ class OrderTable(tables.Table):
 
 class DestructionTable(tables.Table):
     planned_at = tables.LinkColumn("dice:destruction", args=[tables.A("pk")], verbose_name=_("Prévue le"))
-    size = tables.Column(accessor="items.count", verbose_name=_("Dés"), orderable=False)
+    size = tables.Column(accessor="items__count", verbose_name=_("Dés"), orderable=False)
 
     class Meta:
         model = DestructionSession

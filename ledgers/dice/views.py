@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.views import View
 from django.views.generic import DetailView, FormView, TemplateView
@@ -71,7 +72,8 @@ class ServiceFormView(DiceView, FormView):
         return {**super().get_form_kwargs(), "establishment": self.establishment}
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(title=self.title, submit=self.submit, intro=self.intro, **kwargs)
+        kwargs = {"title": self.title, "submit": self.submit, "intro": self.intro, **kwargs}
+        return super().get_context_data(**kwargs)
 
     def perform(self, form) -> Model | list | None:
         raise NotImplementedError
@@ -236,8 +238,11 @@ class ReceiptView(ServiceFormView):
 
 
 class SessionFormView(ServiceFormView):
+    @cached_property
+    def session(self) -> TableSession:
+        return self.session_or_404(self.kwargs["pk"])
+
     def get_form_kwargs(self):
-        self.session = self.session_or_404(self.kwargs["pk"])
         return {**super().get_form_kwargs(), "session": self.session}
 
     def get_context_data(self, **kwargs):
