@@ -201,6 +201,8 @@ def dice_receive(
     if location.establishment_id != establishment.pk:
         raise ValueError(_("Ce dépôt n'appartient pas à cet établissement."))
     Establishment.objects.select_for_update().get(pk=establishment.pk)  # serialises pair numbering and the cap
+    if order is not None:  # its visa and status as they are now, not as the caller last read them
+        order = PurchaseOrder.objects.select_for_update().get(pk=order.pk)
     flags = check_receivable(DICE, order, supplier, establishment)  # DICE-15, DICE-16
     check_location(DICE, location)  # DICE-06, DICE-18
     serials = [die.serial.strip() for die in dice]
@@ -681,7 +683,9 @@ def dice_withdraw(
     if reason not in (WithdrawReason.USED, WithdrawReason.DAMAGED):
         raise ValueError(_("Motif de retrait inconnu."))
     chosen = {die.pk for die in dice}
-    partners = [die for pair_die in dice if pair_die.pair_id for die in pair_die.pair.dice.all()]
+    # the other die of each pair, unless it is already withdrawn or elsewhere
+    partners = [die for pair_die in dice if pair_die.pair_id
+                for die in pair_die.pair.dice.filter(status=ItemStatus.IN_STOCK, table_session__isnull=True)]
     locked = _locked_dice(list({die.pk: die for die in [*dice, *partners]}.values()))
     register = service_register(est)
     for die in locked:
