@@ -4,6 +4,7 @@ import datetime
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from ledgers.core.errors import RuleViolation
@@ -32,10 +33,12 @@ from ledgers.dice.services import (
     dice_end_check,
     dice_receive,
     dice_swap,
+    service_register,
 )
 from ledgers.incidents.models import Incident
 from ledgers.incidents.selectors import has_open_incident
 from ledgers.registers.models import Entry
+from ledgers.registers.services import register_create, register_open
 from ledgers.registers.verification import verify_register
 from tests.dice.conftest import PASSED, allocate_mc, mc_inputs, open_table, receive_mc
 from tests.factories import LocationFactory, make_user
@@ -355,3 +358,24 @@ def test_craps_registers_verify_and_check_is_unique(mc_org):
         assert verify_register(register) is None
     assert set(Die.objects.values_list("play_role", flat=True)) == {""}
     assert PlayRole.SERVICE in dict(PlayRole.choices)
+
+
+
+def test_reg_05_dice_in_service_register_coted_by_the_commissaire_per_set_26(mc):
+    director = make_user(mc, "directeur_jeux")
+    register = register_create(establishment=mc, kind="des_en_service", actor=director)
+    register_open(register=register, actor=director, paraphe="BM")  # opened by the directorate itself
+    with pytest.raises(RuleViolation) as refused:  # SET-26 (default on): the Commissaire cotes and paraphs it
+        service_register(mc)
+    assert refused.value.code == "REG-05"
+    mc.options = {"SET-26": {"dice_service_paraphe": False}}
+    mc.save()
+    assert service_register(mc) == register
+
+
+@pytest.mark.postgresql
+def test_dice_facts_are_append_only_in_the_database(mc_org):
+    play_seance(mc_org)
+    for table in ("dice_dicecheck", "dice_diceallocation", "dice_allocateddie", "dice_historicaldie"):
+        with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(f"UPDATE {table} SET id = id")
