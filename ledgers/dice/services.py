@@ -12,9 +12,10 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, roles_of, save_audited
@@ -45,7 +46,13 @@ from .registers import SERVICE_KIND
 from .rules import CHECKLIST, DICE_GAME, FR_PAIRS_PER_SEANCE, FR_SIDE_MM, MC_DICE_PER_SEANCE, rule
 from .selectors import allocated_die_ids, dice_at_table, pairs_held, regular_allocation, used_at_previous_seance
 
+
 # Who changes dice during play: MC the chef de table (DICE-12, 000 art. 6.2), FR the table's staff.
+def register_language() -> translation.override:
+    """Register entries are written in the language of the texts whatever the user's language,
+    while refusals, raised before, stay in the user's language."""
+    return translation.override(settings.LANGUAGE_CODE)
+
 SWAP_ROLES = {
     "MC": (Role.CHEF_TABLE, Role.INSPECTEUR, Role.SOUS_DIRECTEUR),
     "FR": (Role.CHEF_TABLE, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
@@ -219,28 +226,29 @@ def dice_receive(
     if establishment.jurisdiction == "FR":
         groups = _fr_pairs(dice)
         _check_pairs_cap(establishment, len(groups))
-    now = timezone.now()
-    next_pair = (DicePair.objects.filter(establishment=establishment).order_by("-number")
-                 .values_list("number", flat=True).first() or 0) + 1
-    source = supplier or (order.supplier if order else None)
-    created: list[Die] = []
-    for group in groups:
-        pair = None
-        if establishment.jurisdiction == "FR":
-            pair = DicePair.objects.create(establishment=establishment, number=next_pair, created_at=now)
-            next_pair += 1
-        for item in group:
-            die = Die(
-                establishment=establishment, serial=item.serial.strip(), sigle=item.sigle.strip(),
-                colour=item.colour.strip(), side_mm=item.side_mm, inspection={k: True for k in CHECKLIST},
-                pair=pair, supplier=source, category=CATEGORY, status=ItemStatus.IN_STOCK, location=location,
-                purchase_order=order, received_at=now,
-            )
-            created.append(save_audited(die, actor=actor, reason="réception"))
-    details = [die.designation + (f" — {die.pair}" if die.pair_id else "") for die in created]
-    intake_record_in(domain=DICE, establishment=establishment, items=created, actor=actor, role=role, order=order,
-                     delivery_note=delivery_note, flags=flags, details={CATEGORY: details})
-    return created
+    with register_language():  # what is written in the registers is written in French
+        now = timezone.now()
+        next_pair = (DicePair.objects.filter(establishment=establishment).order_by("-number")
+                     .values_list("number", flat=True).first() or 0) + 1
+        source = supplier or (order.supplier if order else None)
+        created: list[Die] = []
+        for group in groups:
+            pair = None
+            if establishment.jurisdiction == "FR":
+                pair = DicePair.objects.create(establishment=establishment, number=next_pair, created_at=now)
+                next_pair += 1
+            for item in group:
+                die = Die(
+                    establishment=establishment, serial=item.serial.strip(), sigle=item.sigle.strip(),
+                    colour=item.colour.strip(), side_mm=item.side_mm, inspection={k: True for k in CHECKLIST},
+                    pair=pair, supplier=source, category=CATEGORY, status=ItemStatus.IN_STOCK, location=location,
+                    purchase_order=order, received_at=now,
+                )
+                created.append(save_audited(die, actor=actor, reason="réception"))
+        details = [die.designation + (f" — {die.pair}" if die.pair_id else "") for die in created]
+        intake_record_in(domain=DICE, establishment=establishment, items=created, actor=actor, role=role, order=order,
+                         delivery_note=delivery_note, flags=flags, details={CATEGORY: details})
+        return created
 
 
 @transaction.atomic
@@ -359,7 +367,7 @@ def dice_allocate(
             if (est.setting("SET-12") or {}).get("supplementary", "flag") == "refuse":
                 raise RuleViolation("DICE-08", _("Les dotations complémentaires ne sont pas admises (réglage SET-12, "
                                                  "AMB-08) : cinq dés par table et par séance."))
-            flags.append({"code": "DICE-08", "text": str(_("Dotation complémentaire en cours de séance (AMB-08)"))})
+            flags.append({"code": "DICE-08", "text": _("Dotation complémentaire en cours de séance (AMB-08)")})
     elif has_regular:
         raise RuleViolation(rule("allocation", jurisdiction),
                             _("Cette table a déjà reçu sa dotation pour la séance : toute autre dotation est "
@@ -375,33 +383,35 @@ def dice_allocate(
     if signed_role is None:
         raise RuleViolation(code, _("Seul %(roles)s peut signer la dotation des tables en dés.")
                             % {"roles": " ou ".join(str(Role(r).label) for r in signers)})
-    now = timezone.now()
-    kind = DiceAllocation.Kind.SUPPLEMENTARY if supplementary else DiceAllocation.Kind.REGULAR
-    designations = [
-        die.designation + (f" — {die.pair} ({PlayRole(line_role).label})" if die.pair_id else "")
-        for die, line_role in lines
-    ]
-    entry = _service_entry(
-        session, actor=actor, role=role, event=str(DiceAllocation.Kind(kind).label), dice=designations, at=now,
-        detail=str(_("%(n)s dés neufs") % {"n": len(lines)}) if jurisdiction == "MC"
-        else str(_("%(n)s paire(s)") % {"n": len(lines) // 2}),
-        signatures=[_signature(signer, signed_role)], observations=observations.strip(), flags=flags,
-        allocation={"kind": kind, "signed_by": signer.get_username(), "signed_role": signed_role,
-                    "dice": [{"serial": die.serial, "sigle": die.sigle, "colour": die.colour,
-                              "pair": die.pair.number if die.pair_id else None, "role": line_role}
-                             for die, line_role in lines]},
-    )
-    allocation = DiceAllocation.objects.create(
-        establishment=est, table_session=session, kind=kind, recorded_at=now, recorded_by=actor, recorded_role=role,
-        signed_by=signer, signed_role=signed_role, flags=flags, observations=observations.strip(), entry=entry,
-    )
-    AllocatedDie.objects.bulk_create([AllocatedDie(allocation=allocation, die=die, role=line_role)
-                                      for die, line_role in lines])
-    for die, line_role in lines:
-        die.status, die.location, die.table_session = ItemStatus.ISSUED, None, session
-        die.play_role, die.services = line_role, die.services + 1
-        save_audited(die, actor=actor, reason="dotation")
-    return allocation
+    with register_language():  # what is written in the registers is written in French
+        flags = [{**flag, "text": str(flag["text"])} for flag in flags]
+        now = timezone.now()
+        kind = DiceAllocation.Kind.SUPPLEMENTARY if supplementary else DiceAllocation.Kind.REGULAR
+        designations = [
+            die.designation + (f" — {die.pair} ({PlayRole(line_role).label})" if die.pair_id else "")
+            for die, line_role in lines
+        ]
+        entry = _service_entry(
+            session, actor=actor, role=role, event=str(DiceAllocation.Kind(kind).label), dice=designations, at=now,
+            detail=str(_("%(n)s dés neufs") % {"n": len(lines)}) if jurisdiction == "MC"
+            else str(_("%(n)s paire(s)") % {"n": len(lines) // 2}),
+            signatures=[_signature(signer, signed_role)], observations=observations.strip(), flags=flags,
+            allocation={"kind": kind, "signed_by": signer.get_username(), "signed_role": signed_role,
+                        "dice": [{"serial": die.serial, "sigle": die.sigle, "colour": die.colour,
+                                  "pair": die.pair.number if die.pair_id else None, "role": line_role}
+                                 for die, line_role in lines]},
+        )
+        allocation = DiceAllocation.objects.create(
+            establishment=est, table_session=session, kind=kind, recorded_at=now, recorded_by=actor, recorded_role=role,
+            signed_by=signer, signed_role=signed_role, flags=flags, observations=observations.strip(), entry=entry,
+        )
+        AllocatedDie.objects.bulk_create([AllocatedDie(allocation=allocation, die=die, role=line_role)
+                                          for die, line_role in lines])
+        for die, line_role in lines:
+            die.status, die.location, die.table_session = ItemStatus.ISSUED, None, session
+            die.play_role, die.services = line_role, die.services + 1
+            save_audited(die, actor=actor, reason="dotation")
+        return allocation
 
 
 # --- swaps during play ----------------------------------------------------------------------
@@ -453,7 +463,7 @@ def dice_swap(
             raise ValueError(_("Au rampo, c'est la paire en jeu qui est retirée."))
         withdrawn = in_play
         if during_rampo_attempt:
-            flags.append({"code": "DICE-26", "text": str(_("Dés changés pendant une tentative de rampo"))})
+            flags.append({"code": "DICE-26", "text": _("Dés changés pendant une tentative de rampo")})
     withdrawn_ids = {die.pk for die in withdrawn}
     if any(pk not in at_table for pk in withdrawn_ids):
         raise ValueError(_("Les dés retirés doivent être en service à cette table."))
@@ -464,43 +474,47 @@ def dice_swap(
         raise ValueError(_("Seuls des dés retirés peuvent être déclarés abîmés."))
     if reason == DiceSwap.Reason.DAMAGED and not damaged_ids:
         raise ValueError(_("Indiquez le ou les dés abîmés."))
-    now = timezone.now()
-    out = [at_table[pk] for pk in sorted(withdrawn_ids, key=lambda pk: at_table[pk].serial)]
-    broken = [die for die in out if die.pk in damaged_ids]
-    incident = None
-    if broken:
-        incident = _anomaly(est=est, actor=actor, dice=broken, session=session,
-                            description=str(_("Dé abîmé ou cassé en cours de partie à la table %(table)s : %(dice)s.")
-                                            % {"table": session.table.number, "dice": ", ".join(_serials(broken))}),
-                            circumstances=observations)
-    if jurisdiction == "FR":
-        for pk in (die.pk for die in brought_in):
-            at_table[pk].play_role = PlayRole.IN_PLAY
-            save_audited(at_table[pk], actor=actor, reason="mise en jeu")
-    broken_pairs = {die.pair_id for die in broken}
-    for die in out:
-        if die.pk in damaged_ids:
-            die.status, die.play_role = ItemStatus.DAMAGED, PlayRole.WITHDRAWN
-        elif jurisdiction == "FR":
-            die.play_role = PlayRole.WITHDRAWN if die.pair_id in broken_pairs else PlayRole.RESERVE
-        else:
-            continue
-        save_audited(die, actor=actor, reason="changement de dés")
-    label = DiceSwap.Reason(reason).label
-    entry = _service_entry(
-        session, actor=actor, role=role, event=str(_("Changement de dés")), at=now,
-        dice=[str(_("retiré : %(d)s") % {"d": die.designation}) for die in out]
-        + [str(_("mis en jeu : %(d)s") % {"d": at_table[die.pk].designation}) for die in brought_in],
-        detail=str(label) + (str(_(" ; abîmé : %(d)s") % {"d": ", ".join(_serials(broken))}) if broken else ""),
-        signatures=[_signature(actor, role)], observations=observations.strip(), flags=flags,
-        reason=reason, withdrawn=_serials(out), brought_in=_serials(brought_in), damaged=_serials(broken),
-        incident=incident.pk if incident else None,
-    )
-    return DiceSwap.objects.create(
-        establishment=est, table_session=session, swapped_at=now, recorded_by=actor, recorded_role=role,
-        reason=reason, withdrawn=_serials(out), brought_in=_serials(brought_in), damaged=_serials(broken),
-        during_rampo_attempt=during_rampo_attempt, observations=observations.strip(), incident=incident, entry=entry,
-    )
+    with register_language():  # what is written in the registers is written in French
+        flags = [{**flag, "text": str(flag["text"])} for flag in flags]
+        now = timezone.now()
+        out = [at_table[pk] for pk in sorted(withdrawn_ids, key=lambda pk: at_table[pk].serial)]
+        broken = [die for die in out if die.pk in damaged_ids]
+        incident = None
+        if broken:
+            incident = _anomaly(est=est, actor=actor, dice=broken, session=session,
+                                description=str(_("Dé abîmé ou cassé en cours de partie à la table %(table)s : "
+                                                  "%(dice)s.")
+                                                % {"table": session.table.number, "dice": ", ".join(_serials(broken))}),
+                                circumstances=observations)
+        if jurisdiction == "FR":
+            for pk in (die.pk for die in brought_in):
+                at_table[pk].play_role = PlayRole.IN_PLAY
+                save_audited(at_table[pk], actor=actor, reason="mise en jeu")
+        broken_pairs = {die.pair_id for die in broken}
+        for die in out:
+            if die.pk in damaged_ids:
+                die.status, die.play_role = ItemStatus.DAMAGED, PlayRole.WITHDRAWN
+            elif jurisdiction == "FR":
+                die.play_role = PlayRole.WITHDRAWN if die.pair_id in broken_pairs else PlayRole.RESERVE
+            else:
+                continue
+            save_audited(die, actor=actor, reason="changement de dés")
+        label = DiceSwap.Reason(reason).label
+        entry = _service_entry(
+            session, actor=actor, role=role, event=str(_("Changement de dés")), at=now,
+            dice=[str(_("retiré : %(d)s") % {"d": die.designation}) for die in out]
+            + [str(_("mis en jeu : %(d)s") % {"d": at_table[die.pk].designation}) for die in brought_in],
+            detail=str(label) + (str(_(" ; abîmé : %(d)s") % {"d": ", ".join(_serials(broken))}) if broken else ""),
+            signatures=[_signature(actor, role)], observations=observations.strip(), flags=flags,
+            reason=reason, withdrawn=_serials(out), brought_in=_serials(brought_in), damaged=_serials(broken),
+            incident=incident.pk if incident else None,
+        )
+        return DiceSwap.objects.create(
+            establishment=est, table_session=session, swapped_at=now, recorded_by=actor, recorded_role=role,
+            reason=reason, withdrawn=_serials(out), brought_in=_serials(brought_in), damaged=_serials(broken),
+            during_rampo_attempt=during_rampo_attempt, observations=observations.strip(), incident=incident,
+            entry=entry,
+        )
 
 
 # --- end-of-séance check ---------------------------------------------------------------------
@@ -618,47 +632,48 @@ def dice_end_check(
             missing.append(die)
         elif not row["passed"]:
             failed.append(die)
-    now = timezone.now()
-    incident = None
-    if failed or missing:
-        incident = _anomaly(
-            est=est, actor=actor, dice=failed + missing, session=session, circumstances=observations,
-            description=str(_("Contrôle de fin de séance à la table %(table)s : dés non conformes %(failed)s ; dés "
-                              "manquants %(missing)s.") % {"table": session.table.number,
-                                                          "failed": ", ".join(_serials(failed)) or "—",
-                                                          "missing": ", ".join(_serials(missing)) or "—"}),
-        )
-    used_status = ItemStatus.OUT_OF_USE if jurisdiction == "MC" else ItemStatus.IN_STOCK
-    for die in at_table.values():
-        if die in missing:
-            continue  # stays recorded at the table it was last seen at; the incident quarantines it
-        if die in failed or die.status == ItemStatus.DAMAGED:
-            die.status = ItemStatus.DAMAGED
+    with register_language():  # what is written in the registers is written in French
+        now = timezone.now()
+        incident = None
+        if failed or missing:
+            incident = _anomaly(
+                est=est, actor=actor, dice=failed + missing, session=session, circumstances=observations,
+                description=str(_("Contrôle de fin de séance à la table %(table)s : dés non conformes %(failed)s ; dés "
+                                  "manquants %(missing)s.") % {"table": session.table.number,
+                                                              "failed": ", ".join(_serials(failed)) or "—",
+                                                              "missing": ", ".join(_serials(missing)) or "—"}),
+            )
+        used_status = ItemStatus.OUT_OF_USE if jurisdiction == "MC" else ItemStatus.IN_STOCK
+        for die in at_table.values():
+            if die in missing:
+                continue  # stays recorded at the table it was last seen at; the incident quarantines it
+            if die in failed or die.status == ItemStatus.DAMAGED:
+                die.status = ItemStatus.DAMAGED
+            else:
+                die.status = used_status
+            die.location, die.table_session, die.play_role = return_to, None, ""
+            save_audited(die, actor=actor, reason="contrôle de fin de séance")
+        result_labels = dict(Result.CHOICES)
+        if jurisdiction == "FR":
+            detail = str(_("micromètre %(m)s, équerre %(s)s, balancing caliper %(b)s") % {
+                "m": instruments["micrometer"], "s": instruments["square"], "b": instruments["balance"]})
+            lines = [str(_("%(die)s : %(mm)s mm, équerre %(square)s, équilibre %(balance)s — %(verdict)s") % {
+                "die": f"{r['serial']} / {r['sigle']} / {r['colour']}", "mm": r["micrometer"] or "—",
+                "square": _mark(r["square"]), "balance": _mark(r["balance"]), "verdict": _verdict(r, result_labels),
+            }) for r in rows]
         else:
-            die.status = used_status
-        die.location, die.table_session, die.play_role = return_to, None, ""
-        save_audited(die, actor=actor, reason="contrôle de fin de séance")
-    result_labels = dict(Result.CHOICES)
-    if jurisdiction == "FR":
-        detail = str(_("micromètre %(m)s, équerre %(s)s, balancing caliper %(b)s") % {
-            "m": instruments["micrometer"], "s": instruments["square"], "b": instruments["balance"]})
-        lines = [str(_("%(die)s : %(mm)s mm, équerre %(square)s, équilibre %(balance)s — %(verdict)s") % {
-            "die": f"{r['serial']} / {r['sigle']} / {r['colour']}", "mm": r["micrometer"] or "—",
-            "square": _mark(r["square"]), "balance": _mark(r["balance"]), "verdict": _verdict(r, result_labels),
-        }) for r in rows]
-    else:
-        detail = str(_("%(ok)s conformes sur %(n)s") % {"ok": sum(r["passed"] for r in rows), "n": len(rows)})
-        lines = [f"{r['serial']} / {r['sigle']} : {result_labels[r['result']]}" for r in rows]
-    entry = _service_entry(
-        session, actor=actor, role=role, event=str(_("Contrôle de fin de séance")), at=now, dice=lines,
-        detail=detail, signatures=signatures, observations=observations.strip(), results=rows,
-        instruments=instruments, incident=incident.pk if incident else None, returned_to=return_to.name,
-    )
-    return DiceCheck.objects.create(
-        establishment=est, table_session=session, checked_at=now, checker=actor, checker_role=role,
-        cosigner=cosigner if jurisdiction == "FR" else None, cosigner_role=cosigner_role, results=rows,
-        instruments=instruments, observations=observations.strip(), incident=incident, entry=entry,
-    )
+            detail = str(_("%(ok)s conformes sur %(n)s") % {"ok": sum(r["passed"] for r in rows), "n": len(rows)})
+            lines = [f"{r['serial']} / {r['sigle']} : {result_labels[r['result']]}" for r in rows]
+        entry = _service_entry(
+            session, actor=actor, role=role, event=str(_("Contrôle de fin de séance")), at=now, dice=lines,
+            detail=detail, signatures=signatures, observations=observations.strip(), results=rows,
+            instruments=instruments, incident=incident.pk if incident else None, returned_to=return_to.name,
+        )
+        return DiceCheck.objects.create(
+            establishment=est, table_session=session, checked_at=now, checker=actor, checker_role=role,
+            cosigner=cosigner if jurisdiction == "FR" else None, cosigner_role=cosigner_role, results=rows,
+            instruments=instruments, observations=observations.strip(), incident=incident, entry=entry,
+        )
 
 
 # --- withdrawal and destruction ----------------------------------------------------------------
@@ -695,20 +710,21 @@ def dice_withdraw(
         damaged = reason == WithdrawReason.DAMAGED and die.pk in chosen
         die.status = ItemStatus.DAMAGED if damaged else ItemStatus.OUT_OF_USE
         save_audited(die, actor=actor, reason="retrait")
-    now = timezone.now()
-    entry_append(register=register, actor=actor, role=role, payload={
-        "event": str(_("Retrait (usagé ou abîmé)")),
-        "date": _local(est, now).date().isoformat(),
-        "seance": "",
-        "table": "",
-        "time": _local(est, now).strftime("%H:%M"),
-        "dice": [f"{die.designation} : {die.get_status_display()}" for die in locked],
-        "detail": str(dict(WithdrawReason.CHOICES)[reason]),
-        "signatures": [_signature(actor, role)],
-        "observations": observations.strip(),
-        "withdrawn": _serials(locked),
-    })
-    return locked
+    with register_language():  # what is written in the registers is written in French
+        now = timezone.now()
+        entry_append(register=register, actor=actor, role=role, payload={
+            "event": str(_("Retrait (usagé ou abîmé)")),
+            "date": _local(est, now).date().isoformat(),
+            "seance": "",
+            "table": "",
+            "time": _local(est, now).strftime("%H:%M"),
+            "dice": [f"{die.designation} : {die.get_status_display()}" for die in locked],
+            "detail": str(dict(WithdrawReason.CHOICES)[reason]),
+            "signatures": [_signature(actor, role)],
+            "observations": observations.strip(),
+            "withdrawn": _serials(locked),
+        })
+        return locked
 
 
 @transaction.atomic
@@ -739,6 +755,8 @@ def dice_destruction_complete(
     est = session.establishment
     if session.domain != DICE.code:
         raise ValueError(_("Cette séance de destruction ne concerne pas les dés."))
+    planned = list(Die.objects.filter(pk__in=session.items.values_list("object_id", flat=True)))
+    check_destroyable(est, planned)  # before the register language, so that a refusal reads in the user's
     checks: dict[str, Any] = {}
     if est.jurisdiction == "FR":
         if loaded is None or tampered is None:
@@ -749,15 +767,16 @@ def dice_destruction_complete(
             require_role(actor, est, DIRECTION["FR"])
             if witness is None or _signatory(witness, est, (Role.POLICE,)) is None:
                 raise RuleViolation("DICE-19", _("Le contrôle des dés est fait par un fonctionnaire de police."))
-            planned = list(Die.objects.filter(pk__in=session.items.values_list("object_id", flat=True)))
-            _anomaly(est=est, actor=actor, dice=planned, circumstances=observations,
-                     description=str(_("Destruction du %(date)s suspendue : le fonctionnaire de police %(name)s "
-                                       "constate des dés %(what)s.") % {
-                         "date": _local(est, session.planned_at).strftime("%d/%m/%Y"), "name": display_name(witness),
-                         "what": " et ".join(str(w) for w, found in ((_("plombés"), loaded), (_("pipés"), tampered))
-                                             if found)}))
+            with register_language():
+                found = " et ".join(str(w) for w, f in ((_("plombés"), loaded), (_("pipés"), tampered)) if f)
+                _anomaly(est=est, actor=actor, dice=planned, circumstances=observations,
+                         description=str(_("Destruction du %(date)s suspendue : le fonctionnaire de police %(name)s "
+                                           "constate des dés %(what)s.") % {
+                             "date": _local(est, session.planned_at).strftime("%d/%m/%Y"),
+                             "name": display_name(witness), "what": found}))
             return session
     elif witness is not None:
         checks = {"scj_agent": display_name(witness)}
-    return destruction_complete(session=session, domain=DICE, actor=actor, witness=witness, inspector=inspector,
-                                checks=checks, observations=observations)
+    with register_language():
+        return destruction_complete(session=session, domain=DICE, actor=actor, witness=witness, inspector=inspector,
+                                    checks=checks, observations=observations)

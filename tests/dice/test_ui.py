@@ -248,3 +248,18 @@ def test_lists_show_created_objects(client, fr_org, name):
         assert "21-001/1" in response.content.decode()
     if name == "suppliers":
         assert "Fabrique de dés agréée" in response.content.decode()
+
+
+def test_entries_are_written_in_french_when_the_user_reads_english(client, mc_org):
+    session = mc_org.session()
+    serials = " ".join(d.serial for d in receive_mc(mc_org, 5))
+    login(client, mc_org["cartier"])
+    client.cookies["django_language"] = "en"
+    url = reverse("dice:allocate", kwargs={"pk": session.pk})
+    refused = client.post(url, {"dice": serials, "signer_username": mc_org["chef_table"].username,
+                                "signer_password": DEFAULT_PASSWORD})
+    assert "Only Sous-directeur may sign" in refused.content.decode()  # the refusal in the user's language
+    client.post(url, {"dice": serials, "signer_username": mc_org["sous_directeur"].username,
+                      "signer_password": DEFAULT_PASSWORD})
+    entry = mc_org.registers["des_en_service"].entries.filter(kind="record").get()
+    assert entry.payload["event"] == "Dotation de la séance" and entry.payload["detail"] == "5 dés neufs"
