@@ -6,6 +6,7 @@ Idempotent: a séance whose dice table is already closed is skipped, so a second
 """
 
 import datetime
+from collections.abc import Iterator
 from decimal import Decimal
 from typing import TextIO
 
@@ -13,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
-from ledgers.core.models import Establishment, Location, LocationKind, Seance, TableSession
+from ledgers.core.models import Establishment, GamingTable, Location, LocationKind, Seance, TableSession
 from ledgers.core.roles import Role
 from ledgers.core.services import (
     seance_close,
@@ -62,12 +63,25 @@ def _registers(est: Establishment) -> None:
             register_open(register=register, actor=demo_user(est, authority), paraphe=paraphe)
 
 
-def _seance(est: Establishment, date: datetime.date, opener: str) -> tuple[Seance, bool] | None:
-    """The evening séance of ``date`` (opened here if needed); None if it is already closed."""
-    seance = Seance.objects.filter(establishment=est, date=date, period="soiree").first()
-    if seance is None:
-        return seance_open(establishment=est, date=date, period="soiree", actor=demo_user(est, opener)), True
-    return (seance, False) if seance.status == Seance.Status.OPEN else None
+def _sessions_to_play(est: Establishment, table: GamingTable, manager: str) -> Iterator[tuple[int, TableSession]]:
+    """(days ago, table-partie) for each evening séance of the month whose dice table is not yet
+    closed; the séance is opened here when it does not exist (and closed after the partie)."""
+    today = timezone.localdate()
+    actor = demo_user(est, manager)
+    for day in range(DAYS, 0, -1):
+        date = today - datetime.timedelta(days=day)
+        seance = Seance.objects.filter(establishment=est, date=date, period="soiree").first()
+        opened_here = seance is None
+        if opened_here:
+            seance = seance_open(establishment=est, date=date, period="soiree", actor=actor)
+        elif seance.status != Seance.Status.OPEN:
+            continue
+        session = TableSession.objects.filter(seance=seance, table=table).first()
+        if session is not None and session.status == TableSession.Status.CLOSED:
+            continue
+        yield day, session or table_session_prepare(seance=seance, table=table, actor=actor)
+        if opened_here:
+            seance_close(seance=seance, actor=actor)
 
 
 def _close_anomaly(incident: Incident, est: Establishment, notices: list[tuple[str, str]], decider: str) -> None:
@@ -104,16 +118,7 @@ def _mc_craps(est: Establishment) -> int:
         actor=demo_user(est, Role.DIRECTEUR_JEUX))
     cartier, sd, chef = (demo_user(est, r) for r in (Role.CARTIER, Role.SOUS_DIRECTEUR, Role.CHEF_TABLE))
     played = 0
-    today = timezone.localdate()
-    for day in range(DAYS, 0, -1):
-        found = _seance(est, today - datetime.timedelta(days=day), Role.SOUS_DIRECTEUR)
-        if found is None:
-            continue
-        seance, opened_here = found
-        session = TableSession.objects.filter(seance=seance, table=table).first()
-        if session is not None and session.status == TableSession.Status.CLOSED:
-            continue
-        session = session or table_session_prepare(seance=seance, table=table, actor=sd)
+    for day, session in _sessions_to_play(est, table, Role.SOUS_DIRECTEUR):
         new_at_annex = selectors.new_dice(est).filter(location=annex)
         if new_at_annex.count() < 5:
             if selectors.new_dice(est).filter(location=main).count() < 5:
@@ -136,8 +141,6 @@ def _mc_craps(est: Establishment) -> int:
             _close_anomaly(check.incident, est, [(Role.SOUS_DIRECTEUR, sd.get_full_name()),
                                                  (Role.SCJ, "Permanence du SCJ")], Role.DIRECTEUR_JEUX)
         table_session_close(session=session, actor=chef)
-        if opened_here:
-            seance_close(seance=seance, actor=sd)
         played += 1
         if day % 7 == 0:
             _mc_destruction(est, day)
@@ -207,16 +210,7 @@ def _fr_rampo(est: Establishment) -> int:
         approved_from=datetime.date(2024, 1, 1), approved_until=datetime.date(2029, 12, 31))
     instruments = {"micrometer": "MIC-01", "square": "EQ-01", "balance": "BC-01"}
     played = 0
-    today = timezone.localdate()
-    for day in range(DAYS, 0, -1):
-        found = _seance(est, today - datetime.timedelta(days=day), Role.DIRECTEUR_RESPONSABLE)
-        if found is None:
-            continue
-        seance, opened_here = found
-        session = TableSession.objects.filter(seance=seance, table=table).first()
-        if session is not None and session.status == TableSession.Status.CLOSED:
-            continue
-        session = session or table_session_prepare(seance=seance, table=table, actor=director)
+    for day, session in _sessions_to_play(est, table, Role.DIRECTEUR_RESPONSABLE):
         previous = selectors.used_at_previous_seance(session)
         usable = [pair for pair in selectors.allocatable_pairs(est).prefetch_related("dice")
                   if not {die.pk for die in pair.dice.all()} & previous]
@@ -244,8 +238,6 @@ def _fr_rampo(est: Establishment) -> int:
                            Role.DIRECTEUR_RESPONSABLE)
             _fr_destroy_pair(est, Die.objects.get(pk=dice[0].pk))
         table_session_close(session=session, actor=chef)
-        if opened_here:
-            seance_close(seance=seance, actor=director)
         played += 1
     return played
 
