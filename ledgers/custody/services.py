@@ -511,6 +511,12 @@ def destruction_complete(
     if est.jurisdiction == "MC" and (session.notified_at is None or session.notified_at > now):
         _refuse(domain, "destruction_notice", est,
                 _("Le Service de Contrôle des Jeux doit être informé avant la destruction ou la neutralisation."))
+    # SET-05: the minimum notice the operator gives the SCJ (the text sets none; default 0).
+    notice = datetime.timedelta(minutes=(est.setting("SET-05") or {}).get("scj_notice_minutes", 0))
+    if est.jurisdiction == "MC" and session.notified_at is not None and session.notified_at > now - notice:
+        _refuse(domain, "destruction_notice", est,
+                _("Le Service de Contrôle des Jeux doit être informé au moins %(minutes)s minutes avant l'opération "
+                  "(réglage SET-05).") % {"minutes": int(notice.total_seconds() // 60)})
     witness_role = ""
     if witness is not None:
         witness_role = require_role(witness, est, AUTHORITY[est.jurisdiction])

@@ -33,6 +33,7 @@ from ledgers.dice.services import (
     dice_end_check,
     dice_receive,
     dice_swap,
+    dice_withdraw,
     service_register,
 )
 from ledgers.incidents.models import Incident
@@ -379,3 +380,17 @@ def test_dice_facts_are_append_only_in_the_database(mc_org):
     for table in ("dice_dicecheck", "dice_diceallocation", "dice_allocateddie", "dice_historicaldie"):
         with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(f"UPDATE {table} SET id = id")
+
+
+def test_dice_07_minimum_notice_to_the_scj_per_set_05(mc_org):
+    mc_org.est.options = {"SET-05": {"scj_notice_minutes": 120}}
+    mc_org.est.save()
+    dice = receive_mc(mc_org, 1)
+    dice_withdraw(dice=dice, reason="damaged", actor=mc_org["cartier"])
+    session = dice_destruction_plan(establishment=mc_org.est, dice=dice, actor=mc_org["directeur_jeux"],
+                                    planned_at=timezone.now())
+    destruction_notify(session=session, notified_at=timezone.now() - datetime.timedelta(minutes=30), channel="phone",
+                       reference="", actor=mc_org["directeur_jeux"])
+    with pytest.raises(RuleViolation) as refused:
+        dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"])
+    assert refused.value.code == "DICE-07" and "120 minutes" in str(refused.value)
