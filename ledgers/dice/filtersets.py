@@ -1,6 +1,7 @@
 import django_filters
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.models import Location
 from ledgers.custody.models import ItemStatus
 
 from .models import Die
@@ -14,6 +15,11 @@ class DieFilter(django_filters.FilterSet):
     class Meta:
         model = Die
         fields = ("serial", "status", "location")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        est = getattr(self.request, "establishment", None)
+        self.filters["location"].queryset = est.locations.all() if est is not None else Location.objects.none()
 
     def filter_new(self, queryset, name, value):
         if value is None:

@@ -216,6 +216,17 @@ class EndCheckForm(EstablishmentForm):
             self.fields["balance"] = forms.CharField(label=_("« Balancing caliper » utilisé (n°)"), required=False)
             _add_countersignature(self, "cosigner", _("Chef de table"), required=False)
 
+    PER_DIE = ("result", "micrometer", "square", "balance", "remark")
+
+    def rows(self) -> list[tuple[Die, list]]:
+        """One row per die for the check sheet: its result, measurements and remark fields."""
+        return [(die, [self[f"{n}_{die.pk}"] for n in self.PER_DIE if f"{n}_{die.pk}" in self.fields])
+                for die in self.dice]
+
+    def other_fields(self) -> list:
+        per_die = {f"{n}_{die.pk}" for die in self.dice for n in self.PER_DIE}
+        return [self[name] for name in self.fields if name not in per_die]
+
     def results(self) -> list[DieResult]:
         data = self.cleaned_data
         as_bool = {"yes": True, "no": False, "": None}

@@ -298,6 +298,7 @@ class EndCheckView(SessionFormView):
     form_class = forms.EndCheckForm
     title = _("Contrôle des dés de fin de séance")
     submit = _("Signer le contrôle")
+    template_name = "dice/end_check.html"
 
     def perform(self, form):
         return services.dice_end_check(
