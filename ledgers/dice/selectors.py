@@ -5,12 +5,21 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.utils import timezone
 
 from ledgers.core.models import Establishment, Seance, TableSession
-from ledgers.custody.models import GONE_STATUSES, WITHDRAWN_STATUSES, DestructionItem, DestructionSession, ItemStatus
+from ledgers.custody.models import (
+    GONE_STATUSES,
+    WITHDRAWN_STATUSES,
+    DepotDay,
+    DestructionItem,
+    DestructionSession,
+    ItemStatus,
+)
 from ledgers.custody.selectors import book_stock
 from ledgers.incidents.models import IncidentSubject
 from ledgers.incidents.selectors import open_incidents_for
+from ledgers.registers.models import Entry
 
 from .domain import DICE
 from .models import AllocatedDie, DiceAllocation, DicePair, Die, PlayRole
@@ -204,6 +213,22 @@ def sessions_with_dice(establishment: Establishment, date: datetime.date) -> Que
 
 def open_seances(establishment: Establishment) -> QuerySet[Seance]:
     return Seance.objects.filter(establishment=establishment, status=Seance.Status.OPEN).order_by("date", "opened_at")
+
+
+def unclosed_annex_days(establishment: Establishment) -> list[datetime.date]:
+    """Past days with depot transfers whose annex ledger day is not closed (MC, DICE-04: FLAG a
+    depot day not closed before the next séance)."""
+    if establishment.jurisdiction != "MC" or DICE.annex_kind is None:
+        return []
+    moved = set(
+        Entry.objects.filter(register__establishment=establishment, register__kind=DICE.annex_kind,
+                             register__qualifier=DICE.code, kind="record", payload__movement="TRANSFER")
+        .values_list("payload__date", flat=True)
+    )
+    closed = set(DepotDay.objects.filter(domain=DICE.code, location__establishment=establishment)
+                 .values_list("date", flat=True))
+    today = timezone.localdate()
+    return sorted(day for day in map(datetime.date.fromisoformat, moved) if day < today and day not in closed)
 
 
 def die_incidents(die: Die):

@@ -129,7 +129,8 @@ class DayView(DiceView, TemplateView):
         return super().get_context_data(
             date=date, previous=date - datetime.timedelta(days=1), next=date + datetime.timedelta(days=1),
             sessions=sessions, unprepared=unprepared, statement=selectors.stock_statement(est),
-            incidents=open_incidents(est).filter(category="dice_anomaly"), **kwargs,
+            incidents=open_incidents(est).filter(category="dice_anomaly"),
+            unclosed_days=selectors.unclosed_annex_days(est), **kwargs,
         )
 
 

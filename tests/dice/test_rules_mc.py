@@ -5,6 +5,7 @@ import datetime
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, connection, transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from ledgers.core.errors import RuleViolation
@@ -22,7 +23,7 @@ from ledgers.custody.services import (
 )
 from ledgers.dice.domain import DICE
 from ledgers.dice.models import DiceAllocation, DiceCheck, Die, PlayRole
-from ledgers.dice.selectors import destruction_queue, stock_statement
+from ledgers.dice.selectors import destruction_queue, stock_statement, unclosed_annex_days
 from ledgers.dice.services import (
     DieInput,
     DieResult,
@@ -39,7 +40,7 @@ from ledgers.dice.services import (
 from ledgers.incidents.models import Incident
 from ledgers.incidents.selectors import has_open_incident
 from ledgers.registers.models import Entry
-from ledgers.registers.services import register_create, register_open
+from ledgers.registers.services import entry_append, register_create, register_open
 from ledgers.registers.verification import verify_register
 from tests.dice.conftest import PASSED, allocate_mc, mc_inputs, open_table, receive_mc
 from tests.factories import LocationFactory, make_user
@@ -394,3 +395,20 @@ def test_dice_07_minimum_notice_to_the_scj_per_set_05(mc_org):
     with pytest.raises(RuleViolation) as refused:
         dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"])
     assert refused.value.code == "DICE-07" and "120 minutes" in str(refused.value)
+
+
+
+def test_dice_04_depot_day_not_closed_is_flagged(mc_org, client):
+    dice = receive_mc(mc_org, 2)
+    items_transfer(domain=DICE, items=dice, to_location=mc_org.annex, actor=mc_org["cartier"])
+    assert unclosed_annex_days(mc_org.est) == []  # today's day is closed tonight
+    # A transfer written yesterday, as the cartier would have recorded it then.
+    yesterday = timezone.localdate() - datetime.timedelta(days=1)
+    entry_append(register=mc_org.registers["comptabilite_annexe"], actor=mc_org["cartier"], role="cartier",
+                 payload={"movement": "TRANSFER", "date": yesterday.isoformat(), "from": "Dépôt principal",
+                          "to": "Dépôt annexe", "categories": {"des": 1}, "serials": ["X"], "received_by": ""})
+    assert unclosed_annex_days(mc_org.est) == [yesterday]
+    client.force_login(mc_org["cartier"])
+    assert "DICE-04" in client.get(reverse("dice:day")).content.decode()
+    depot_day_close(domain=DICE, establishment=mc_org.est, date=yesterday, actor=mc_org["cartier"])
+    assert unclosed_annex_days(mc_org.est) == []
