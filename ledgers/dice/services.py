@@ -47,12 +47,13 @@ from .rules import CHECKLIST, DICE_GAME, FR_PAIRS_PER_SEANCE, FR_SIDE_MM, MC_DIC
 from .selectors import allocated_die_ids, dice_at_table, pairs_held, regular_allocation, used_at_previous_seance
 
 
-# Who changes dice during play: MC the chef de table (DICE-12, 000 art. 6.2), FR the table's staff.
 def register_language() -> translation.override:
     """Register entries are written in the language of the texts whatever the user's language,
-    while refusals, raised before, stay in the user's language."""
+    while refusals, raised before (registers are looked up before too), stay in the user's."""
     return translation.override(settings.LANGUAGE_CODE)
 
+
+# Who changes dice during play: MC the chef de table (DICE-12, 000 art. 6.2), FR the table's staff.
 SWAP_ROLES = {
     "MC": (Role.CHEF_TABLE, Role.INSPECTEUR, Role.SOUS_DIRECTEUR),
     "FR": (Role.CHEF_TABLE, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
@@ -87,8 +88,8 @@ def service_register(est: Establishment) -> Register:
     return register
 
 
-def _service_entry(session: TableSession, *, actor: AbstractBaseUser, role: str, event: str, dice: list[str],
-                   at: datetime.datetime, **extra: Any) -> Entry:
+def _service_entry(register: Register, session: TableSession, *, actor: AbstractBaseUser, role: str, event: str,
+                   dice: list[str], at: datetime.datetime, **extra: Any) -> Entry:
     """One line of the dice-in-service register: date, séance, table and time always (DICE-09, DICE-22)."""
     est = session.seance.establishment
     payload = {
@@ -103,7 +104,7 @@ def _service_entry(session: TableSession, *, actor: AbstractBaseUser, role: str,
         "observations": "",
         **extra,
     }
-    return entry_append(register=service_register(est), actor=actor, role=role, payload=payload)
+    return entry_append(register=register, actor=actor, role=role, payload=payload)
 
 
 def _require_dice_table(session: TableSession) -> None:
@@ -226,6 +227,7 @@ def dice_receive(
     if establishment.jurisdiction == "FR":
         groups = _fr_pairs(dice)
         _check_pairs_cap(establishment, len(groups))
+    current_register(establishment, *DICE.intake_register(establishment, CATEGORY))
     with register_language():  # what is written in the registers is written in French
         now = timezone.now()
         next_pair = (DicePair.objects.filter(establishment=establishment).order_by("-number")
@@ -383,6 +385,7 @@ def dice_allocate(
     if signed_role is None:
         raise RuleViolation(code, _("Seul %(roles)s peut signer la dotation des tables en dés.")
                             % {"roles": " ou ".join(str(Role(r).label) for r in signers)})
+    register = service_register(est)
     with register_language():  # what is written in the registers is written in French
         flags = [{**flag, "text": str(flag["text"])} for flag in flags]
         now = timezone.now()
@@ -392,7 +395,8 @@ def dice_allocate(
             for die, line_role in lines
         ]
         entry = _service_entry(
-            session, actor=actor, role=role, event=str(DiceAllocation.Kind(kind).label), dice=designations, at=now,
+            register, session, actor=actor, role=role, event=str(DiceAllocation.Kind(kind).label),
+            dice=designations, at=now,
             detail=str(_("%(n)s dés neufs") % {"n": len(lines)}) if jurisdiction == "MC"
             else str(_("%(n)s paire(s)") % {"n": len(lines) // 2}),
             signatures=[_signature(signer, signed_role)], observations=observations.strip(), flags=flags,
@@ -474,6 +478,7 @@ def dice_swap(
         raise ValueError(_("Seuls des dés retirés peuvent être déclarés abîmés."))
     if reason == DiceSwap.Reason.DAMAGED and not damaged_ids:
         raise ValueError(_("Indiquez le ou les dés abîmés."))
+    register = service_register(est)
     with register_language():  # what is written in the registers is written in French
         flags = [{**flag, "text": str(flag["text"])} for flag in flags]
         now = timezone.now()
@@ -501,7 +506,7 @@ def dice_swap(
             save_audited(die, actor=actor, reason="changement de dés")
         label = DiceSwap.Reason(reason).label
         entry = _service_entry(
-            session, actor=actor, role=role, event=str(_("Changement de dés")), at=now,
+            register, session, actor=actor, role=role, event=str(_("Changement de dés")), at=now,
             dice=[str(_("retiré : %(d)s") % {"d": die.designation}) for die in out]
             + [str(_("mis en jeu : %(d)s") % {"d": at_table[die.pk].designation}) for die in brought_in],
             detail=str(label) + (str(_(" ; abîmé : %(d)s") % {"d": ", ".join(_serials(broken))}) if broken else ""),
@@ -632,6 +637,7 @@ def dice_end_check(
             missing.append(die)
         elif not row["passed"]:
             failed.append(die)
+    register = service_register(est)
     with register_language():  # what is written in the registers is written in French
         now = timezone.now()
         incident = None
@@ -665,7 +671,7 @@ def dice_end_check(
             detail = str(_("%(ok)s conformes sur %(n)s") % {"ok": sum(r["passed"] for r in rows), "n": len(rows)})
             lines = [f"{r['serial']} / {r['sigle']} : {result_labels[r['result']]}" for r in rows]
         entry = _service_entry(
-            session, actor=actor, role=role, event=str(_("Contrôle de fin de séance")), at=now, dice=lines,
+            register, session, actor=actor, role=role, event=str(_("Contrôle de fin de séance")), at=now, dice=lines,
             detail=detail, signatures=signatures, observations=observations.strip(), results=rows,
             instruments=instruments, incident=incident.pk if incident else None, returned_to=return_to.name,
         )
