@@ -81,8 +81,10 @@ class ServiceFormView(DiceView, FormView):
     def success_message(self, result) -> str:
         return str(_("Enregistré."))
 
+    success_name = "dice:day"  # where a success leads, unless success_url_for says otherwise
+
     def success_url_for(self, result) -> str:
-        return reverse("dice:day")
+        return reverse(self.success_name)
 
     def form_valid(self, form):
         try:
@@ -234,8 +236,7 @@ class ReceiptView(ServiceFormView):
     def success_message(self, result):
         return str(_("%(n)s dés pris en charge et inscrits au registre.") % {"n": len(result)})
 
-    def success_url_for(self, result):
-        return reverse("dice:stock")
+    success_name = "dice:stock"
 
 
 class SessionFormView(ServiceFormView):
@@ -325,8 +326,7 @@ class WithdrawView(ServiceFormView):
         return services.dice_withdraw(dice=data["dice_objects"], reason=data["reason"], actor=self.request.user,
                                       observations=data["observations"])
 
-    def success_url_for(self, result):
-        return reverse("dice:stock")
+    success_name = "dice:stock"
 
 
 class PairsCapView(ServiceFormView):
@@ -340,8 +340,7 @@ class PairsCapView(ServiceFormView):
         return services.dice_pairs_cap_set(establishment=self.establishment, actor=self.request.user,
                                            **form.cleaned_data)
 
-    def success_url_for(self, result):
-        return reverse("dice:stock")
+    success_name = "dice:stock"
 
 
 # --- depots, suppliers, orders, verification (shared custody services) ----------------------------
@@ -355,8 +354,7 @@ class TransferView(ServiceFormView):
         return custody.items_transfer(domain=DICE, items=data["dice_objects"], to_location=data["to_location"],
                                       actor=self.request.user, received_by=data["received_by"])
 
-    def success_url_for(self, result):
-        return reverse("dice:stock")
+    success_name = "dice:stock"
 
 
 class DayCloseView(ServiceFormView):
@@ -368,8 +366,7 @@ class DayCloseView(ServiceFormView):
         return custody.depot_day_close(domain=DICE, establishment=self.establishment, date=form.cleaned_data["date"],
                                        actor=self.request.user)
 
-    def success_url_for(self, result):
-        return reverse("dice:stock")
+    success_name = "dice:stock"
 
 
 class SupplierListView(DiceView, SingleTableMixin, TemplateView):
@@ -392,8 +389,7 @@ class SupplierCreateView(ServiceFormView):
         return custody.supplier_register(establishment=self.establishment, domain=DICE, actor=self.request.user,
                                          **form.cleaned_data)
 
-    def success_url_for(self, result):
-        return reverse("dice:suppliers")
+    success_name = "dice:suppliers"
 
 
 class OrderListView(DiceView, SingleTableMixin, TemplateView):
@@ -418,8 +414,7 @@ class OrderCreateView(ServiceFormView):
         return custody.purchase_order_issue(establishment=self.establishment, domain=DICE, supplier=data["supplier"],
                                             lines=form.lines(), carnet=data.get("carnet", ""), actor=self.request.user)
 
-    def success_url_for(self, result):
-        return reverse("dice:orders")
+    success_name = "dice:orders"
 
 
 class OrderActionView(ServiceFormView):
@@ -430,8 +425,7 @@ class OrderActionView(ServiceFormView):
     def get_context_data(self, **kwargs):
         return super().get_context_data(intro=str(self.get_order()), **kwargs)
 
-    def success_url_for(self, result):
-        return reverse("dice:orders")
+    success_name = "dice:orders"
 
 
 class OrderVisaView(OrderActionView):
@@ -470,8 +464,7 @@ class VerificationView(ServiceFormView):
             return str(_("Écart constaté : incident n° %(n)s ouvert.") % {"n": result.incident_id})
         return str(_("Stock conforme ; registres visés."))
 
-    def success_url_for(self, result):
-        return reverse("dice:stock")
+    success_name = "dice:stock"
 
 
 # --- destruction -------------------------------------------------------------------------------
