@@ -38,7 +38,11 @@ PROFILES: dict[str, Profile] = {
         settings={
             "SET-04": "restrictive",  # PAE decks: punto banco in super privé salons only
             "SET-05": {"scj_notice_minutes": 0, "issue_lead_minutes": 60},
+            # AMB-08: a supplementary dice allocation during the séance ("flag": allowed and
+            # reported; "refuse": refused).
+            "SET-12": {"supplementary": "flag"},
             "SET-13": "any_table",
+            "SET-15": {"allocation": (Role.SOUS_DIRECTEUR,), "end_check": (Role.SOUS_DIRECTEUR,)},
             "SET-20": 1,
             "SET-26": {"annex_ledger_paraphe": False, "dice_service_paraphe": True},
             "SET-47": (Role.DIRECTEUR_JEUX,),
@@ -54,7 +58,12 @@ PROFILES: dict[str, Profile] = {
         settings={
             "SET-05": {"issue_lead_minutes": 60},
             "SET-13": "any_table",
-            "SET-14": None,  # maximum pairs of dice, fixed by the Minister: configure it
+            "SET-14": None,  # {"max_pairs": n, "reference": ministerial decision}: configure it
+            "SET-15": {
+                "allocation": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+                "end_check": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+                "end_check_table": (Role.CHEF_TABLE,),
+            },
             "SET-20": 1,
             "SET-47": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
         },

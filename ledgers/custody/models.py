@@ -191,6 +191,9 @@ class DestructionSession(models.Model):
     witness = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
                                 related_name="+", verbose_name=_("en présence de"))
     witness_role = models.CharField(_("qualité du témoin"), max_length=30, blank=True)
+    # MC dice: the inspecteur in whose presence the operation takes place, who signs it (DICE-07)
+    inspector = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                  related_name="+", verbose_name=_("inspecteur présent"))
     # Domain checks (completeness, marks, loaded or tampered dice…): {name: bool | str}
     checks = models.JSONField(_("constatations"), default=dict, blank=True)
     observations = models.TextField(_("observations"), blank=True)

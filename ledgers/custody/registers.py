@@ -27,6 +27,8 @@ INTAKE_COLUMNS = (
     Column("category", _("Catégorie"), 1.4),
     Column("quantity", _("Qté"), 0.5),
     Column("serials", _("Numéros d'ordre"), 3.2),
+    # Per-object particulars the texts ask to copy (dice: sigle and colour, DICE-17).
+    Column("details", _("Détail"), 2.4),
     Column("supplier", _("Fournisseur"), 1.4),
     Column("order", _("Bon de commande"), 1.2),
     Column("reason", _("Motif de sortie"), 1.4),

@@ -1,5 +1,7 @@
 from collections import Counter
 
+from django.db.models import Q, QuerySet
+
 from ledgers.core.models import Establishment
 from ledgers.registers.models import Register
 
@@ -20,13 +22,22 @@ def located_stock(
     return dict(counts)
 
 
+def intake_registers(domain: CustodyDomain, establishment: Establishment) -> QuerySet[Register]:
+    """Every volume of the domain's intake registers. Kinds are shared between domains (one MC
+    prise en charge per qualifier, one FR carnet 19 with a section per domain), so a volume is
+    the domain's only if its (kind, qualifier) is one the domain writes to."""
+    pairs = {domain.intake_register(establishment, category) for category, _label in domain.categories()}
+    pairs.add(domain.intake_register(establishment, ""))
+    match = Q(pk__in=[])
+    for kind, qualifier in pairs:
+        match |= Q(kind=kind, qualifier=qualifier)
+    return Register.objects.filter(match, establishment=establishment)
+
+
 def book_stock(domain: CustodyDomain, establishment: Establishment) -> dict[str, int]:
     """Σ IN − Σ OUT per category, read from the intake registers (the book stock)."""
-    kinds = {domain.intake_register(establishment, category)[0] for category, _label in domain.categories()}
-    kinds.add(domain.intake_register(establishment, "")[0])
     totals: Counter = Counter()
-    registers = Register.objects.filter(establishment=establishment, kind__in=kinds)
-    for register in registers:
+    for register in intake_registers(domain, establishment):
         for payload in register.entries.filter(kind="record").values_list("payload", flat=True).iterator():
             movement = payload.get("movement")
             if movement == "IN":

@@ -37,7 +37,7 @@ from .models import (
     TrackedItem,
 )
 from .registers import PURCHASE_ORDERS
-from .selectors import book_stock, located_stock
+from .selectors import book_stock, intake_registers, located_stock
 
 DIRECTION = {"MC": (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR), "FR": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)}
 AUTHORITY = {"MC": (Role.SCJ,), "FR": (Role.POLICE,)}
@@ -173,6 +173,7 @@ def check_receivable(domain: CustodyDomain, order: PurchaseOrder | None, supplie
                      est: Establishment) -> list[dict]:
     """Refuse a receipt the texts forbid; return the flags (allowed, but reported) it raises."""
     flags: list[dict] = []
+    supplier = supplier or (order.supplier if order is not None else None)  # the order's supplier is checked too
     if supplier is not None:
         _check_supplier(domain, supplier, timezone.localdate())
     if order is None:
@@ -232,7 +233,7 @@ def intake_record_in(
 
 def _record_out(
     *, domain: CustodyDomain, establishment: Establishment, items: Sequence[TrackedItem], actor: AbstractBaseUser,
-    role: str, reason: str, reference: str, new_status: str,
+    role: str, reason: str, reference: str, new_status: str, details: dict | None = None,
 ) -> list:
     entries = []
     by_category: dict[str, list[TrackedItem]] = defaultdict(list)
@@ -247,6 +248,7 @@ def _record_out(
             "serials": _serials(group),
             "reason": reason,
             "reference": reference,
+            **(details or {}),
         }))
     for item in items:
         item.status, item.location, item.table_session = new_status, None, None
@@ -301,7 +303,7 @@ def items_transfer(
     for item in locked:
         item.location = to_location
         save_audited(item, actor=actor, reason="transfert")
-    register = current_register(est, domain.annex_kind)
+    register = current_register(est, domain.annex_kind, domain.code)
     entry_append(register=register, actor=actor, role=role, payload={
         "movement": "TRANSFER",
         "date": timezone.localdate().isoformat(),
@@ -332,7 +334,8 @@ def depot_day_close(
     if domain.annex_kind is None:
         raise ValueError(_("Ce matériel n'a pas de comptabilité annexe."))
     role = require_role(actor, establishment, domain_writer_roles(domain, establishment))
-    register = Register.objects.select_for_update().get(pk=current_register(establishment, domain.annex_kind).pk)
+    register = current_register(establishment, domain.annex_kind, domain.code)
+    register = Register.objects.select_for_update().get(pk=register.pk)
     if DepotDay.objects.filter(domain=domain.code, location__establishment=establishment, date=date).exists():
         raise ValueError(_("La journée du %(date)s est déjà arrêtée.") % {"date": date.strftime("%d/%m/%Y")})
     moves_in: dict[str, Counter] = defaultdict(Counter)
@@ -373,10 +376,12 @@ def depot_day_close(
 def stock_verification_record(
     *, domain: CustodyDomain, establishment: Establishment, counted: dict[tuple[int, str], int],
     actor: AbstractBaseUser, opened_by: str = "", remarks: str = "", visa: bool = True,
+    orders_seen: Sequence[PurchaseOrder] = (),
 ) -> StockVerification:
     """The authority compares the counted stock with the located objects and the book stock
     (Σ IN − Σ OUT of the intake registers); a discrepancy opens an incident in the same
-    transaction (INC-11 / INC-14). With ``visa`` the agent visas the registers concerned."""
+    transaction (INC-11 / INC-14). With ``visa`` the agent visas the registers concerned, and
+    every purchase order in ``orders_seen`` not yet visaed (CARD-06, DICE-05)."""
     role = require_role(actor, establishment, AUTHORITY[establishment.jurisdiction])
     located = located_stock(domain, establishment, include_tables=True)
     book = book_stock(domain, establishment)
@@ -408,6 +413,11 @@ def stock_verification_record(
         establishment=establishment, domain=domain.code, verified_at=timezone.now(), agent=actor, agent_role=role,
         opened_by=opened_by, lines=lines, discrepancy=discrepancy, incident=incident, remarks=remarks,
     )
+    for order in orders_seen:
+        if order.establishment_id != establishment.pk or order.domain != domain.code:
+            raise ValueError(_("Ce bon de commande ne concerne pas ce matériel ou cet établissement."))
+        if not order.is_visaed:
+            purchase_order_visa(order=order, actor=actor, statement=str(_("Vu lors de la vérification du stock.")))
     if visa:
         statement = str(_("Vérification du stock du %(date)s : %(result)s.") % {
             "date": timezone.localtime(verification.verified_at).strftime("%d/%m/%Y %H:%M"),
@@ -421,12 +431,11 @@ def stock_verification_record(
 
 
 def _registers_concerned(domain: CustodyDomain, est: Establishment) -> list[Register]:
-    kinds = {domain.intake_register(est, category)[0] for category, _label in domain.categories()} or {
-        domain.intake_register(est, "")[0]
-    }
+    registers = list(intake_registers(domain, est).filter(status=Register.Status.OPEN))
     if domain.annex_kind and est.jurisdiction == "MC":
-        kinds.add(domain.annex_kind)
-    return list(Register.objects.filter(establishment=est, kind__in=kinds, status=Register.Status.OPEN))
+        registers += Register.objects.filter(establishment=est, kind=domain.annex_kind, qualifier=domain.code,
+                                             status=Register.Status.OPEN)
+    return registers
 
 
 # --- Destruction ---------------------------------------------------------------------------
@@ -483,12 +492,15 @@ def session_items(session: DestructionSession, domain: CustodyDomain) -> list[Tr
 def destruction_complete(
     *, session: DestructionSession, domain: CustodyDomain, actor: AbstractBaseUser,
     witness: AbstractBaseUser | None = None, checks: dict | None = None, observations: str = "",
+    inspector: AbstractBaseUser | None = None,
 ) -> DestructionSession:
     """Perform the destruction: the OUT entries of the intake registers, the objects gone.
 
     MC: the SCJ must have been informed before the operation starts (CARD-11, DICE-07); an SCJ
-    agent may attend as witness. FR: a police officer must attend (``witness``, authenticated by
-    the caller) and visas the entries in the same transaction (CARD-31, DICE-19).
+    agent may attend as witness; where the domain has a ``destruction_inspector`` rule an
+    inspecteur (authenticated by the caller) must be present and sign (DICE-07). FR: a police
+    officer must attend (``witness``, authenticated by the caller) and visas the entries in the
+    same transaction (CARD-31, DICE-19).
     """
     session = DestructionSession.objects.select_for_update().get(pk=session.pk)
     est = session.establishment
@@ -499,26 +511,46 @@ def destruction_complete(
     if est.jurisdiction == "MC" and (session.notified_at is None or session.notified_at > now):
         _refuse(domain, "destruction_notice", est,
                 _("Le Service de Contrôle des Jeux doit être informé avant la destruction ou la neutralisation."))
+    # SET-05: the minimum notice the operator gives the SCJ (the text sets none; default 0).
+    notice = datetime.timedelta(minutes=(est.setting("SET-05") or {}).get("scj_notice_minutes", 0))
+    if est.jurisdiction == "MC" and session.notified_at is not None and session.notified_at > now - notice:
+        _refuse(domain, "destruction_notice", est,
+                _("Le Service de Contrôle des Jeux doit être informé au moins %(minutes)s minutes avant l'opération "
+                  "(réglage SET-05).") % {"minutes": int(notice.total_seconds() // 60)})
     witness_role = ""
     if witness is not None:
         witness_role = require_role(witness, est, AUTHORITY[est.jurisdiction])
     elif est.jurisdiction == "FR":
         _refuse(domain, "destruction_witness", est,
                 _("La destruction s'effectue en présence d'un fonctionnaire de police qui vise le carnet."))
+    if _rule(domain, "destruction_inspector", est):
+        if inspector is None:
+            _refuse(domain, "destruction_inspector", est,
+                    _("La destruction ou la neutralisation s'effectue en présence d'un inspecteur, qui la signe."))
+        require_role(inspector, est, (Role.INSPECTEUR,))
     session.checks, session.observations = checks or {}, observations
     items = session_items(session, domain)
     if domain.destruction_checks is not None:
         domain.destruction_checks(session, items)
     new_status = (ItemStatus.NEUTRALISED if session.method == DestructionSession.Method.NEUTRALISATION
                   else ItemStatus.DESTROYED)
+    details = {
+        "officer": display_name(actor),
+        "inspector": display_name(inspector) if inspector is not None else "",
+        "witness": f"{display_name(witness)} — {Role(witness_role).label}" if witness is not None else "",
+        "notified_at": format_timestamp(session.notified_at) if session.notified_at else "",
+        "checks": session.checks,
+        "observations": observations,
+    }
     entries = _record_out(
         domain=domain, establishment=est, items=items, actor=actor, role=role,
         reason=session.get_method_display(), reference=f"{session} — {format_timestamp(now)}",
-        new_status=new_status,
+        new_status=new_status, details=details,
     )
     session.status, session.performed_at, session.witness, session.witness_role = (
         DestructionSession.Status.COMPLETED, now, witness, witness_role
     )
+    session.inspector = inspector
     save_audited(session, actor=actor, reason="exécution")
     if witness is not None and est.jurisdiction == "FR":
         for entry in entries:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
+from ledgers.core.roles import Role
 
 from . import store
 from .chain import check_payload, entry_hash, format_timestamp
@@ -224,7 +225,7 @@ def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, 
             "number": register.number,
             "purpose": str(info.purpose).rstrip(".").lower(),
             "name": name,
-            "role": est.profile.authority_names.get(role, role),
+            "role": est.profile.authority_names.get(role) or Role(role).label,
             "establishment": est.name,
         }
     )

@@ -1,0 +1,317 @@
+"""Serializers of the dice API: they validate input and resolve references (numéros d'ordre,
+location codes, pair numbers) inside the caller's establishment, and shape the output."""
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from ledgers.core.models import Location, TableSession
+from ledgers.custody.models import DestructionSession, PurchaseOrder, Supplier
+from ledgers.incidents.models import IncidentNotice
+
+from ..domain import DICE
+from ..models import AllocatedDie, DiceAllocation, DiceCheck, DicePair, DiceSwap, Die
+from ..rules import CHECKLIST
+from ..services import DieInput, DieResult, Result, WithdrawReason
+
+# --- output ----------------------------------------------------------------------------------
+
+class DieSerializer(serializers.ModelSerializer):
+    pair = serializers.IntegerField(source="pair.number", default=None, read_only=True)
+    location = serializers.CharField(source="location.code", default=None, read_only=True)
+    is_new = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = Die
+        fields = ("id", "serial", "sigle", "colour", "side_mm", "pair", "status", "play_role", "is_new", "services",
+                  "location", "table_session", "received_at", "purchase_order")
+
+
+class AllocatedDieSerializer(serializers.ModelSerializer):
+    serial = serializers.CharField(source="die.serial")
+    sigle = serializers.CharField(source="die.sigle")
+
+    class Meta:
+        model = AllocatedDie
+        fields = ("serial", "sigle", "role")
+
+
+class EntryRefMixin(serializers.Serializer):
+    register = serializers.CharField(source="entry.register.number", read_only=True)
+    entry_seq = serializers.IntegerField(source="entry.seq", read_only=True)
+
+
+class AllocationSerializer(EntryRefMixin, serializers.ModelSerializer):
+    signed_by = serializers.CharField(source="signed_by.username")
+    lines = AllocatedDieSerializer(many=True)
+
+    class Meta:
+        model = DiceAllocation
+        fields = ("id", "table_session", "kind", "recorded_at", "recorded_role", "signed_by", "signed_role", "flags",
+                  "observations", "lines", "register", "entry_seq")
+
+
+class SwapSerializer(EntryRefMixin, serializers.ModelSerializer):
+    class Meta:
+        model = DiceSwap
+        fields = ("id", "table_session", "swapped_at", "reason", "withdrawn", "brought_in", "damaged",
+                  "during_rampo_attempt", "observations", "incident", "register", "entry_seq")
+
+
+class CheckSerializer(EntryRefMixin, serializers.ModelSerializer):
+    checker = serializers.CharField(source="checker.username")
+    cosigner = serializers.CharField(source="cosigner.username", default=None)
+
+    class Meta:
+        model = DiceCheck
+        fields = ("id", "table_session", "checked_at", "checker", "checker_role", "cosigner", "cosigner_role",
+                  "results", "instruments", "observations", "incident", "register", "entry_seq")
+
+
+class DestructionSerializer(serializers.ModelSerializer):
+    dice = serializers.SerializerMethodField()
+
+    class Meta:
+        model = DestructionSession
+        fields = ("id", "method", "status", "planned_at", "notified_at", "performed_at", "officer", "inspector",
+                  "witness", "witness_role", "checks", "observations", "dice")
+
+    def get_dice(self, obj) -> list[str]:
+        return list(Die.objects.filter(pk__in=obj.items.values_list("object_id", flat=True))
+                    .order_by("serial").values_list("serial", flat=True))
+
+
+class OrderSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = PurchaseOrder
+        fields = ("id", "carnet", "number", "supplier", "lines", "status", "issued_at", "visa_by", "visa_role",
+                  "visa_at", "visa_statement", "sent_at")
+
+
+class SupplierSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Supplier
+        fields = ("id", "name", "approval_reference", "approval_issuer", "approved_from", "approved_until")
+
+
+class VerificationResultSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    verified_at = serializers.DateTimeField()
+    discrepancy = serializers.BooleanField()
+    incident = serializers.IntegerField(source="incident_id", allow_null=True)
+    lines = serializers.JSONField()
+
+
+# --- references ------------------------------------------------------------------------------
+
+class SerialsField(serializers.ListField):
+    """Numéros d'ordre → dice of the establishment (400 for an unknown one)."""
+
+    child = serializers.CharField()
+
+    def to_internal_value(self, data):
+        serials = super().to_internal_value(data)
+        found = {d.serial: d for d in Die.objects.filter(establishment=self.context["establishment"],
+                                                         serial__in=serials)}
+        unknown = [s for s in serials if s not in found]
+        if unknown:
+            raise serializers.ValidationError(_("Numéro d'ordre inconnu : %(s)s.") % {"s": ", ".join(unknown)})
+        return [found[s] for s in serials]
+
+
+class LocationField(serializers.SlugRelatedField):
+    def __init__(self, **kwargs):
+        super().__init__(slug_field="code", queryset=Location.objects.all(), **kwargs)
+
+    def get_queryset(self):
+        return Location.objects.filter(establishment=self.context["establishment"])
+
+
+class SessionField(serializers.PrimaryKeyRelatedField):
+    def __init__(self, **kwargs):
+        super().__init__(queryset=TableSession.objects.all(), **kwargs)
+
+    def get_queryset(self):
+        return TableSession.objects.filter(seance__establishment=self.context["establishment"])
+
+
+class OwnedField(serializers.PrimaryKeyRelatedField):
+    """An object of the establishment (and of the dice domain where it has one)."""
+
+    def __init__(self, model, **kwargs):
+        self.model = model
+        super().__init__(**kwargs)
+
+    def get_queryset(self):
+        qs = self.model.objects.filter(establishment=self.context["establishment"])
+        return qs.filter(domain=DICE.code) if hasattr(self.model, "domain") else qs
+
+
+def countersignature(prefix: str, *, required: bool = True) -> dict:
+    return {
+        f"{prefix}_username": serializers.CharField(required=required, allow_blank=not required),
+        f"{prefix}_password": serializers.CharField(required=required, allow_blank=not required,
+                                                    style={"input_type": "password"}),
+        f"{prefix}_otp": serializers.CharField(required=False, allow_blank=True),
+    }
+
+
+def with_fields(name: str, base: type, fields: dict) -> type:
+    return type(name, (base,), dict(fields))
+
+
+# --- input -----------------------------------------------------------------------------------
+
+class DieInputSerializer(serializers.Serializer):
+    serial = serializers.CharField(allow_blank=True)
+    sigle = serializers.CharField(allow_blank=True)
+    colour = serializers.CharField(required=False, allow_blank=True, default="")
+    side_mm = serializers.DecimalField(max_digits=5, decimal_places=2, required=False, allow_null=True, default=None)
+    pair = serializers.CharField(required=False, allow_blank=True, default="")
+    inspection = serializers.DictField(child=serializers.BooleanField(), help_text=", ".join(CHECKLIST))
+
+    def to_internal_value(self, data):
+        return DieInput(**super().to_internal_value(data))
+
+
+class ReceiptInput(serializers.Serializer):
+    location = LocationField()
+    order = OwnedField(PurchaseOrder, queryset=PurchaseOrder.objects.all(), required=False, allow_null=True)
+    supplier = OwnedField(Supplier, queryset=Supplier.objects.all(), required=False, allow_null=True)
+    delivery_note = serializers.CharField(required=False, allow_blank=True, default="")
+    dice = DieInputSerializer(many=True)
+
+
+class PairsCapInput(serializers.Serializer):
+    max_pairs = serializers.IntegerField(min_value=1)
+    reference = serializers.CharField()
+
+
+class PairsField(serializers.ListField):
+    child = serializers.IntegerField()
+
+    def to_internal_value(self, data):
+        numbers = super().to_internal_value(data)
+        found = {p.number: p for p in DicePair.objects.filter(establishment=self.context["establishment"],
+                                                              number__in=numbers)}
+        unknown = [str(n) for n in numbers if n not in found]
+        if unknown:
+            raise serializers.ValidationError(_("Paire inconnue : %(s)s.") % {"s": ", ".join(unknown)})
+        return [found[n] for n in numbers]
+
+
+AllocationInput = with_fields("AllocationInput", serializers.Serializer, {
+    "table_session": SessionField(),
+    "dice": SerialsField(required=False, default=list),
+    "pairs": PairsField(required=False, default=list, help_text=_("Rampo : la paire en jeu puis la paire de réserve.")),
+    "supplementary": serializers.BooleanField(required=False, default=False),
+    "observations": serializers.CharField(required=False, allow_blank=True, default=""),
+    **countersignature("signer", required=False),
+})
+
+
+class SwapInput(serializers.Serializer):
+    table_session = SessionField()
+    brought_in = SerialsField()
+    withdrawn = SerialsField(required=False, default=list)
+    damaged = SerialsField(required=False, default=list)
+    reason = serializers.ChoiceField(choices=DiceSwap.Reason.choices)
+    during_rampo_attempt = serializers.BooleanField(required=False, default=False)
+    observations = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class ResultInput(serializers.Serializer):
+    serial = serializers.CharField()
+    result = serializers.ChoiceField(choices=[c for c, _label in Result.CHOICES], default=Result.OK)
+    micrometer = serializers.CharField(required=False, allow_blank=True, default="")
+    square_ok = serializers.BooleanField(required=False, allow_null=True, default=None)
+    balance_ok = serializers.BooleanField(required=False, allow_null=True, default=None)
+    remark = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+EndCheckInput = with_fields("EndCheckInput", serializers.Serializer, {
+    "table_session": SessionField(),
+    "return_to": LocationField(),
+    "results": ResultInput(many=True),
+    "instruments": serializers.DictField(child=serializers.CharField(allow_blank=True), required=False, default=dict,
+                                         help_text="micrometer, square, balance"),
+    "observations": serializers.CharField(required=False, allow_blank=True, default=""),
+    **countersignature("cosigner", required=False),
+})
+
+
+def results_of(data: dict, est) -> list[DieResult]:
+    serials = [row["serial"] for row in data["results"]]
+    found = {d.serial: d for d in Die.objects.filter(establishment=est, serial__in=serials)}
+    unknown = [s for s in serials if s not in found]
+    if unknown:
+        raise serializers.ValidationError({"results": _("Numéro d'ordre inconnu : %(s)s.") % {"s": ", ".join(unknown)}})
+    return [DieResult(die=found[row.pop("serial")], **row) for row in data["results"]]
+
+
+class WithdrawInput(serializers.Serializer):
+    dice = SerialsField()
+    reason = serializers.ChoiceField(choices=[c for c, _label in WithdrawReason.CHOICES])
+    observations = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class TransferInput(serializers.Serializer):
+    dice = SerialsField()
+    to_location = LocationField()
+    received_by = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class DayCloseInput(serializers.Serializer):
+    date = serializers.DateField()
+
+
+class SupplierInput(serializers.Serializer):
+    name = serializers.CharField()
+    approval_reference = serializers.CharField(required=False, allow_blank=True, default="")
+    approval_issuer = serializers.CharField(required=False, allow_blank=True, default="")
+    approved_from = serializers.DateField(required=False, allow_null=True, default=None)
+    approved_until = serializers.DateField(required=False, allow_null=True, default=None)
+
+
+class OrderInput(serializers.Serializer):
+    supplier = OwnedField(Supplier, queryset=Supplier.objects.all())
+    carnet = serializers.CharField(required=False, allow_blank=True, default="")
+    quantity = serializers.IntegerField(min_value=1, help_text=_("Nombre de dés (rampo : deux par paire)."))
+
+
+class OrderVisaInput(serializers.Serializer):
+    statement = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class DestructionPlanInput(serializers.Serializer):
+    dice = SerialsField()
+    method = serializers.ChoiceField(choices=DestructionSession.Method.choices,
+                                     default=DestructionSession.Method.DESTRUCTION)
+    planned_at = serializers.DateTimeField()
+
+
+class DestructionNotifyInput(serializers.Serializer):
+    notified_at = serializers.DateTimeField()
+    channel = serializers.ChoiceField(choices=IncidentNotice.Channel.choices)
+    reference = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+DestructionCompleteInput = with_fields("DestructionCompleteInput", serializers.Serializer, {
+    "loaded": serializers.BooleanField(required=False, allow_null=True, default=None),
+    "tampered": serializers.BooleanField(required=False, allow_null=True, default=None),
+    "police_service": serializers.CharField(required=False, allow_blank=True, default=""),
+    "observations": serializers.CharField(required=False, allow_blank=True, default=""),
+    **countersignature("witness", required=False),
+    **countersignature("inspector", required=False),
+})
+
+
+class CountInput(serializers.Serializer):
+    location = serializers.CharField(allow_null=True, help_text=_("Code de l'emplacement ; null pour les tables."))
+    count = serializers.IntegerField(min_value=0)
+
+
+class VerificationInput(serializers.Serializer):
+    counted = CountInput(many=True)
+    opened_by = serializers.CharField(required=False, allow_blank=True, default="")
+    remarks = serializers.CharField(required=False, allow_blank=True, default="")
+    orders_seen = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)

@@ -1,0 +1,48 @@
+import django_tables2 as tables
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.custody.models import DestructionSession, PurchaseOrder, Supplier
+
+from .models import Die
+
+
+class DieTable(tables.Table):
+    serial = tables.LinkColumn("dice:die", args=[tables.A("pk")], verbose_name=_("Numéro d'ordre"))
+    condition = tables.Column(accessor="condition_label", verbose_name=_("État"), orderable=False)
+    place = tables.Column(accessor="place", verbose_name=_("Emplacement"), orderable=False)
+
+    class Meta:
+        model = Die
+        fields = ("serial", "sigle", "colour", "side_mm", "pair", "status", "condition", "place", "received_at")
+        order_by = ("serial",)
+
+
+class SupplierTable(tables.Table):
+    class Meta:
+        model = Supplier
+        fields = ("name", "approval_reference", "approval_issuer", "approved_from", "approved_until")
+
+
+class OrderTable(tables.Table):
+    order = tables.Column(accessor="pk", verbose_name=_("Bon"), orderable=False)
+    lines = tables.Column(verbose_name=_("Désignation et quantités"), orderable=False)
+    actions = tables.TemplateColumn(template_name="dice/_order_actions.html", verbose_name="", orderable=False)
+
+    class Meta:
+        model = PurchaseOrder
+        fields = ("order", "issued_at", "supplier", "lines", "status", "visa_by", "visa_at", "sent_at")
+
+    def render_order(self, record):
+        return str(record)
+
+    def render_lines(self, value):
+        return ", ".join(f"{line['category']} × {line['quantity']}" for line in value)
+
+
+class DestructionTable(tables.Table):
+    planned_at = tables.LinkColumn("dice:destruction", args=[tables.A("pk")], verbose_name=_("Prévue le"))
+    size = tables.Column(accessor="items__count", verbose_name=_("Dés"), orderable=False)
+
+    class Meta:
+        model = DestructionSession
+        fields = ("planned_at", "method", "status", "size", "notified_at", "performed_at", "inspector", "witness")
