@@ -57,3 +57,17 @@ def make_user(establishment, *roles, username: str | None = None, **fields):
     for role in roles:
         membership_grant(user=user, establishment=establishment, role=role, actor=None)
     return user
+
+
+def open_register(establishment, kind: str, qualifier: str = ""):
+    """A register of ``kind`` created by the directorate and coted and paraphed by its authority."""
+    from ledgers.registers.kinds import DIRECTORATE, get_kind
+    from ledgers.registers.services import register_create, register_open
+
+    info = get_kind(kind)
+    director = make_user(establishment, *DIRECTORATE[:1], *(r for r in DIRECTORATE if r.startswith("directeur")))
+    authority = make_user(establishment, info.paraph_roles_for(establishment.jurisdiction)[0])
+    register = register_create(establishment=establishment, kind=kind, actor=director, qualifier=qualifier)
+    register_open(register=register, actor=authority, paraphe="PA")
+    register.refresh_from_db()
+    return register

@@ -63,8 +63,9 @@ class AppendOnly(Operation):
         vendor = schema_editor.connection.vendor
         if vendor == "postgresql":
             escape = getattr(settings, "LEDGERS_TEST_FLUSH_ESCAPE", False)
-            schema_editor.execute(PG_REFUSE_CHANGE)
-            schema_editor.execute(truncate_function_sql(test_escape=escape))
+            # params=None: the PL/pgSQL bodies contain "%" that must not be read as placeholders.
+            schema_editor.execute(PG_REFUSE_CHANGE, params=None)
+            schema_editor.execute(truncate_function_sql(test_escape=escape), params=None)
             schema_editor.execute(
                 f'CREATE TRIGGER "{table}_append_only" BEFORE UPDATE OR DELETE ON "{table}" '
                 "FOR EACH ROW EXECUTE FUNCTION ledgers_refuse_change()"
