@@ -256,6 +256,8 @@ def cards_receive(
         raise ValueError(_("La réception porte au moins une unité."))
     if supplier.establishment_id != est.pk or supplier.domain != CARDS.code:
         raise ValueError(_("Ce fournisseur n'est pas enregistré pour les cartes dans cet établissement."))
+    if order is not None:
+        order = PurchaseOrder.objects.select_for_update().get(pk=order.pk)
     if order is not None and order.supplier_id != supplier.pk:
         raise ValueError(_("Le bon de commande a été établi pour un autre fournisseur."))
     flags = custody.check_receivable(CARDS, order, supplier, est)  # CARD-32, CARD-33; CARD-03 flag
