@@ -4,6 +4,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 api_v1 = [
     path("", include("ledgers.registers.api.urls")),
+    path("cards/", include("ledgers.cards.api.urls")),
+    path("incidents/", include("ledgers.incidents.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
@@ -15,4 +17,6 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("", include("ledgers.core.urls")),
     path("registres/", include("ledgers.registers.urls")),
+    path("cartes/", include("ledgers.cards.urls")),
+    path("incidents/", include("ledgers.incidents.urls")),
 ]

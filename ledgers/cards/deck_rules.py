@@ -45,6 +45,10 @@ class DeckRule:
     direction_fixed: bool = False  # SET-02: the Direction fixes the number
     note: str | Promise = ""
 
+    @property
+    def freshness_label(self) -> str:
+        return str(Freshness(self.freshness).label)
+
     def describe(self) -> str:
         if not self.compositions:
             return str(_("nombre de jeux non fixé par les textes"))

@@ -49,6 +49,13 @@ class Anomaly(models.TextChoices):
     FOREIGN = "foreign", _("Carte paraissant étrangère au jeu")
 
 
+class ShuffleMethod(models.TextChoices):
+    """How a prêt-à-l'emploi deck is pre-shuffled at the DCC (CARD-20)."""
+
+    HAND = "hand", _("À la main")
+    SHUFFLER = "shuffler", _("Au mélangeur")
+
+
 class CardUnit(TrackedItem):
     unit_type = models.CharField(_("type d'unité"), max_length=10, choices=UnitType.choices)
     parent = models.ForeignKey(

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -231,6 +231,10 @@ class StockStatement:
     balanced: bool
     categories: list[tuple[str, str]]
 
+    def by_category(self) -> list[tuple[str, int, int]]:
+        """(category label, book, located) of every category."""
+        return [(label, self.book.get(code, 0), self.located.get(code, 0)) for code, label in self.categories]
+
     def differences(self) -> list[tuple[str, int, int]]:
         cats = sorted(set(self.book) | set(self.located))
         return [(c, self.book.get(c, 0), self.located.get(c, 0)) for c in cats
@@ -410,3 +414,52 @@ def counts_by_status(establishment: Establishment) -> dict[str, int]:
     for status in units_of(establishment).filter(parent__isnull=True).values_list("status", flat=True):
         counts[status] += 1
     return dict(counts)
+
+
+# --- Choices offered by the forms --------------------------------------------------------------
+
+def issuable_units(establishment: Establishment) -> QuerySet[CardUnit]:
+    """Units in a depot that may leave for a table: whole units, and single decks of a sixain."""
+    return units_of(establishment).filter(status=ItemStatus.IN_STOCK, table_session__isnull=True).filter(
+        Q(parent__isnull=True) | Q(parent__status=ItemStatus.IN_STOCK, parent__table_session__isnull=True)
+    ).order_by("serial")
+
+
+def depot_units(establishment: Establishment) -> QuerySet[CardUnit]:
+    """Whole units kept in a depot (not at a table, not gone)."""
+    return units_of(establishment).filter(parent__isnull=True, table_session__isnull=True).exclude(
+        status__in=GONE_STATUSES
+    ).order_by("serial")
+
+
+def issued_units(establishment: Establishment) -> QuerySet[CardUnit]:
+    """Units out at live tables, as issued (whole units or single decks)."""
+    return units_of(establishment).filter(
+        table_session__isnull=False, table_session__status__in=[TableSession.Status.PREPARING,
+                                                                TableSession.Status.OPEN]
+    ).exclude(parent__table_session=F("table_session")).order_by("table_session__table__number", "serial")
+
+
+def decks_at_tables(establishment: Establishment) -> QuerySet[CardUnit]:
+    """Every deck at a live table, single or inside an issued sixain (for a card exchange)."""
+    return units_of(establishment).filter(
+        unit_type="jeu", table_session__status__in=[TableSession.Status.PREPARING, TableSession.Status.OPEN]
+    ).order_by("serial")
+
+
+def replacement_decks(establishment: Establishment) -> QuerySet[CardUnit]:
+    """The designated replacement sixains of open séances and their decks."""
+    ids = ReplacementSixain.objects.filter(seance__establishment=establishment,
+                                           seance__status=Seance.Status.OPEN).values_list("unit_id", flat=True)
+    return units_of(establishment).filter(Q(pk__in=ids) | Q(parent_id__in=ids)).order_by("serial")
+
+
+def open_seances(establishment: Establishment) -> QuerySet[Seance]:
+    return Seance.objects.filter(establishment=establishment, status=Seance.Status.OPEN)
+
+
+def incidents_of(unit: CardUnit) -> QuerySet[Incident]:
+    ids = [unit.pk, *unit.members.values_list("pk", flat=True)]
+    return Incident.objects.filter(
+        subjects__content_type=ContentType.objects.get_for_model(CardUnit), subjects__object_id__in=ids
+    ).distinct().order_by("-found_at")

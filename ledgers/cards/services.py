@@ -51,6 +51,7 @@ from .models import (
     CardUnit,
     Condition,
     ReplacementSixain,
+    ShuffleMethod,
     UnitType,
 )
 from .registers import CARDS_IN_SERVICE
@@ -573,9 +574,9 @@ def cards_pae_prepare(
     if not (video_camera.strip() and video_reference.strip()):
         raise RuleViolation("CARD-20", _("La préparation se fait sous couverture vidéo : indiquez la caméra et la "
                                          "référence de l'enregistrement."))
-    if method not in ("hand", "shuffler"):
+    if method not in ShuffleMethod.values:
         raise ValueError(_("Mode de mélange inconnu."))
-    if method == "shuffler" and not shuffler.strip():
+    if method == ShuffleMethod.SHUFFLER and not shuffler.strip():
         raise ValueError(_("Indiquez le mélangeur utilisé."))
     if not (checked_by.strip() and shuffled_by.strip()):
         raise ValueError(_("Indiquez qui a vérifié et qui a mélangé les cartes."))
@@ -597,7 +598,7 @@ def cards_pae_prepare(
         incident = _anomaly(est, actor=actor, units=units, text=str(_("Vérification au DCC non conforme : %(f)s.")
                                                                    % {"f": _findings(complete, order_intact)}))
         flags.append({"code": "INC-02", "text": str(_("incident n° %(n)s ouvert") % {"n": incident.pk})})
-    how = str(_("à la main")) if method == "hand" else str(_("mélangeur %(s)s") % {"s": shuffler.strip()})
+    how = str(_("à la main")) if method == ShuffleMethod.HAND else str(_("mélangeur %(s)s") % {"s": shuffler.strip()})
     _write(_Act(est, Kind.PAE_PREPARATION, actor, role, units,
                 result=f"{_findings(complete, order_intact)} — {_('pré-mélange')} {how} — {_('vidéo')} "
                        f"{video_camera.strip()} / {video_reference.strip()}",

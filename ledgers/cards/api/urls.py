@@ -1,1 +1,42 @@
-urlpatterns: list = []
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("units/", views.UnitList.as_view(), name="cards-api-units"),
+    path("units/<int:pk>/", views.UnitDetail.as_view(), name="cards-api-unit"),
+    path("events/", views.EventList.as_view(), name="cards-api-events"),
+    path("stock/", views.StockView.as_view(), name="cards-api-stock"),
+    path("exceptions/", views.ExceptionsView.as_view(), name="cards-api-exceptions"),
+    path("rules/", views.RulesView.as_view(), name="cards-api-rules"),
+    path("suppliers/", views.SupplierCreate.as_view(), name="cards-api-suppliers"),
+    path("orders/", views.OrderList.as_view(), name="cards-api-orders"),
+    path("orders/new/", views.OrderCreate.as_view(), name="cards-api-order-create"),
+    path("orders/<int:pk>/visa/", views.OrderVisa.as_view(), name="cards-api-order-visa"),
+    path("orders/<int:pk>/send/", views.OrderSend.as_view(), name="cards-api-order-send"),
+    path("receipts/", views.Receipt.as_view(), name="cards-api-receipts"),
+    path("transfers/", views.Transfer.as_view(), name="cards-api-transfers"),
+    path("depot-days/", views.DepotDayClose.as_view(), name="cards-api-depot-days"),
+    path("issues/", views.Issue.as_view(), name="cards-api-issues"),
+    path("unsealings/", views.Unseal.as_view(), name="cards-api-unsealings"),
+    path("table-controls/", views.TableControl.as_view(), name="cards-api-table-controls"),
+    path("first-controls/", views.FirstControl.as_view(), name="cards-api-first-controls"),
+    path("post-controls/", views.PostControl.as_view(), name="cards-api-post-controls"),
+    path("pae-preparations/", views.PAEPrepare.as_view(), name="cards-api-pae-preparations"),
+    path("pae-confirmations/", views.PAEConfirm.as_view(), name="cards-api-pae-confirmations"),
+    path("replacement-sixains/", views.Designate.as_view(), name="cards-api-replacement-sixains"),
+    path("exchanges/", views.ExchangeList.as_view(), name="cards-api-exchanges"),
+    path("exchanges/new/", views.Exchange.as_view(), name="cards-api-exchange-create"),
+    path("exchanges/<int:pk>/reconcile/", views.Reconcile.as_view(), name="cards-api-reconcile"),
+    path("returns/", views.Return.as_view(), name="cards-api-returns"),
+    path("withdrawals/", views.Withdraw.as_view(), name="cards-api-withdrawals"),
+    path("anomalies/", views.AnomalyReport.as_view(), name="cards-api-anomalies"),
+    path("reshuffles/", views.Reshuffle.as_view(), name="cards-api-reshuffles"),
+    path("destructions/", views.DestructionList.as_view(), name="cards-api-destructions"),
+    path("destructions/new/", views.DestructionPlan.as_view(), name="cards-api-destruction-plan"),
+    path("destructions/<int:pk>/notify/", views.DestructionNotify.as_view(), name="cards-api-destruction-notify"),
+    path("destructions/<int:pk>/complete/", views.DestructionComplete.as_view(),
+         name="cards-api-destruction-complete"),
+    path("verifications/", views.VerificationList.as_view(), name="cards-api-verifications"),
+    path("verifications/new/", views.Verification.as_view(), name="cards-api-verification-create"),
+]
