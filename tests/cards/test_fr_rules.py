@@ -192,7 +192,7 @@ def test_card_35_unsealing_at_the_table_under_video_and_broken_seal_band(frw: Wo
 
 
 def test_card_36_table_control_required_and_a_failed_control_opens_an_incident(frw: World):
-    (a, b) = frw.receive(frw.spec(), frw.spec())
+    (a, _b) = frw.receive(frw.spec(), frw.spec())
     session = frw.session()
     frw.issue(session, a)
     services.cards_unseal(unit=a, actor=frw.croupier, seal_intact=True, video_camera="C", video_reference="R")

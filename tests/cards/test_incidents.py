@@ -61,7 +61,7 @@ def test_inc_13_fr_anomaly_is_reported_to_the_police(frw: World):
 
 
 def test_inc_14_broken_seal_failed_destruction_check_and_cabinet_discrepancy(frw: World):
-    (a, b, c) = frw.receive(frw.spec(), frw.spec(), frw.spec())
+    (a, b, _c) = frw.receive(frw.spec(), frw.spec(), frw.spec())
     session = frw.session()
     frw.issue(session, a)
     services.cards_unseal(unit=a, actor=frw.croupier, seal_intact=False, video_camera="CAM-1", video_reference="R-9")

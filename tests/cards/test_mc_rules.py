@@ -123,7 +123,7 @@ def test_card_05_depot_day_not_closed_before_the_next_seance_is_flagged(mcw: Wor
 
 
 def test_card_06_scj_verifies_at_any_time_visas_and_a_discrepancy_opens_an_incident(mcw: World):
-    (a, b) = mcw.receive(mcw.spec(), mcw.spec())
+    (_a, _b) = mcw.receive(mcw.spec(), mcw.spec())
     ok = custody.stock_verification_record(domain=CARDS, establishment=mcw.est, counted={}, actor=mcw.scj)
     assert not ok.discrepancy and ok.incident is None
     register = Register.objects.get(pk=mcw.registers["sixain"].pk)
@@ -171,8 +171,9 @@ def _planned(w: World, *units, minutes_ago=10):
     session = services.cards_destruction_plan(establishment=w.est, units=list(units), method="destruction",
                                               planned_at=timezone.now(), actor=w.director)
     if w.mc:
-        custody.destruction_notify(session=session, notified_at=timezone.now() - datetime.timedelta(minutes=minutes_ago),
-                                   channel="email", reference="courriel au SCJ", actor=w.director)
+        notified_at = timezone.now() - datetime.timedelta(minutes=minutes_ago)
+        custody.destruction_notify(session=session, notified_at=notified_at, channel="email",
+                                   reference="courriel au SCJ", actor=w.director)
     return session
 
 
@@ -340,7 +341,7 @@ def test_card_16_damaged_card_is_exchanged_from_the_designated_sixain_only(mcw: 
 
 
 def test_card_16_unreconciled_exchange_is_flagged_at_the_post_seance_control(mcw: World):
-    session, table_sixain, spare = _exchange_setup(mcw)
+    _session, table_sixain, spare = _exchange_setup(mcw)
     services.cards_exchange(table_unit=table_sixain.members.first(), replacement_unit=spare, card="Roi de trèfle",
                             croupier="M. C", shown_both_sides=True, actor=mcw.inspecteur)
     mcw.give_back(table_sixain)
@@ -354,7 +355,7 @@ def test_card_16_unreconciled_exchange_is_flagged_at_the_post_seance_control(mcw
 
 
 def test_card_16_reconciliation_withdraws_the_replacement_sixain(mcw: World):
-    session, table_sixain, spare = _exchange_setup(mcw)
+    _session, table_sixain, spare = _exchange_setup(mcw)
     exchange = services.cards_exchange(table_unit=table_sixain.members.first(), replacement_unit=spare,
                                        card="Roi de trèfle", croupier="M. C", shown_both_sides=True,
                                        actor=mcw.inspecteur)
@@ -462,7 +463,7 @@ def test_card_23_new_shuffle_mid_taille_needs_a_reason(mcw: World):
 
 
 def test_register_entries_verify_after_a_seance(mcw: World):
-    (a, b) = mcw.receive(mcw.spec(), mcw.spec())
+    (a, _b) = mcw.receive(mcw.spec(), mcw.spec())
     session = mcw.open_table("blackjack", a)
     mcw.give_back(a)
     table_session_close(session=session, actor=mcw.director)
