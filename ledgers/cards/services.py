@@ -34,7 +34,6 @@ from ledgers.custody.models import (
 )
 from ledgers.incidents.categories import CARD_ANOMALY, CUSTODY_CHECK
 from ledgers.incidents.models import Incident
-from ledgers.incidents.selectors import has_open_incident
 from ledgers.incidents.services import incident_open
 from ledgers.registers.models import Entry
 from ledgers.registers.selectors import current_register
@@ -200,10 +199,9 @@ def _live_session(unit: CardUnit, est: Establishment, code_mc: str, code_fr: str
 
 
 def _quarantined(unit: CardUnit) -> bool:
-    related = [unit, *unit.members.all()]
-    if unit.parent_id:
-        related.append(unit.parent)
-    return any(has_open_incident(u) for u in related)
+    """Under an open incident, itself, one of its decks or its sixain (CARD-19 / CARD-38)."""
+    ids = [unit.pk, *unit.members.values_list("pk", flat=True)] + ([unit.parent_id] if unit.parent_id else [])
+    return selectors.card_incidents(unit.establishment).filter(subjects__object_id__in=ids).exists()
 
 
 def _anomaly(est: Establishment, *, actor: AbstractBaseUser, units: Sequence[CardUnit], text: str,
