@@ -68,9 +68,6 @@ class SignatureMixin(forms.Form):
 class CountersignMixin(forms.Form):
     """Another person signs at this terminal: their username and password."""
 
-    countersign_role = _("le contresignataire")
-    countersign_required = True
-
     def countersign_fields(self, label, required: bool) -> None:
         self.fields["signer_username"] = forms.CharField(label=_("Identifiant de %(who)s") % {"who": label},
                                                          required=required)
