@@ -10,6 +10,7 @@ from ledgers.cards import services
 from ledgers.cards.domain import CARDS
 from ledgers.cards.models import CardUnit, Category
 from ledgers.cards.services import ReceivedDeck, ReceivedUnit
+from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance, TableSession
 from ledgers.core.roles import Role
 from ledgers.core.services import seance_open, table_session_open, table_session_prepare
@@ -17,6 +18,14 @@ from ledgers.custody import services as custody
 from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user, open_register
 
 _serials = itertools.count(1000)
+
+
+def refused(code: str, fn, *args, **kwargs) -> RuleViolation:
+    """Call ``fn`` and check that the texts refuse it with requirement ``code``."""
+    with pytest.raises(RuleViolation) as exc:
+        fn(*args, **kwargs)
+    assert exc.value.code == code, exc.value
+    return exc.value
 
 MC_ROLES = (Role.CARTIER, Role.DCC_STAFF, Role.CROUPIER, Role.CHEF_TABLE, Role.INSPECTEUR, Role.SOUS_DIRECTEUR,
             Role.DIRECTEUR_JEUX, Role.SCJ, Role.COMMISSAIRE)

@@ -9,7 +9,6 @@ from django.utils import timezone
 from ledgers.cards import selectors, services
 from ledgers.cards.domain import CARDS
 from ledgers.cards.models import CardEvent, CardUnit
-from ledgers.core.errors import RuleViolation
 from ledgers.core.services import table_session_close, table_session_open
 from ledgers.custody import services as custody
 from ledgers.custody.models import ItemStatus
@@ -18,14 +17,8 @@ from ledgers.incidents.selectors import has_open_incident
 from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open
 from tests.cards.conftest import World
+from tests.cards.conftest import refused as _refused
 from tests.factories import LocationFactory
-
-
-def _refused(code, fn, *args, **kwargs):
-    with pytest.raises(RuleViolation) as exc:
-        fn(*args, **kwargs)
-    assert exc.value.code == code, exc.value
-    return exc.value
 
 
 def test_card_24_mc_only_checks_are_best_practice_in_france(frw: World):

@@ -1,22 +1,14 @@
 """Per-game deck rules (SET-02 decks, SET-03 freshness), enforced when cards are issued to a
 table session: one test per GAME row about decks."""
 
-import pytest
 
 from ledgers.cards import services
 from ledgers.cards.deck_rules import DECK_RULES, rule_for, rules_table
 from ledgers.cards.models import CardUnit
-from ledgers.core.errors import RuleViolation
 from ledgers.core.services import table_session_close
 from ledgers.custody.models import ItemStatus
 from tests.cards.conftest import World
-
-
-def _refused(code, fn, *args, **kwargs):
-    with pytest.raises(RuleViolation) as exc:
-        fn(*args, **kwargs)
-    assert exc.value.code == code, exc.value
-    return exc.value
+from tests.cards.conftest import refused as _refused
 
 
 def _issued(session):

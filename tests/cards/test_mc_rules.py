@@ -9,7 +9,6 @@ from django.utils import timezone
 from ledgers.cards import selectors, services
 from ledgers.cards.domain import CARDS
 from ledgers.cards.models import CardEvent, CardUnit
-from ledgers.core.errors import RuleViolation
 from ledgers.core.services import table_session_close, table_session_open
 from ledgers.custody import services as custody
 from ledgers.custody.models import DepotDay, ItemStatus
@@ -19,13 +18,7 @@ from ledgers.incidents.selectors import has_open_incident
 from ledgers.registers.models import Register
 from ledgers.registers.verification import verify_register
 from tests.cards.conftest import World
-
-
-def _refused(code, fn, *args, **kwargs):
-    with pytest.raises(RuleViolation) as exc:
-        fn(*args, **kwargs)
-    assert exc.value.code == code, exc.value
-    return exc.value
+from tests.cards.conftest import refused as _refused
 
 
 def test_card_01_cards_are_refused_to_a_game_without_cards(mcw: World):
