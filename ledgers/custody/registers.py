@@ -72,10 +72,10 @@ COMPTABILITE_ANNEXE = register_kind(
         purpose=_("Retracer quotidiennement les mouvements entre le dépôt principal et les dépôts annexes."),
         columns=(
             Column("date", _("Journée"), 0.9),
-            Column("movement", _("Mouvement"), 0.9),
-            Column("from", _("Dépôt d'origine"), 1.4),
+            Column("operation", _("Opération"), 0.9),
+            Column("from", _("Dépôt (d'origine)"), 1.4),
             Column("to", _("Dépôt de destination"), 1.4),
-            Column("categories", _("Catégories et quantités"), 1.8),
+            Column("quantities", _("Catégories et quantités"), 1.8),
             Column("serials", _("Numéros d'ordre"), 2.4),
             Column("received_by", _("Reçu par"), 1.0),
         ),

@@ -300,12 +300,15 @@ def items_transfer(
         item.location = to_location
         save_audited(item, actor=actor, reason="transfert")
     register = current_register(est, domain.annex_kind, domain.code)
+    categories = dict(Counter(item.category for item in locked))
     entry_append(register=register, actor=actor, role=role, payload={
         "movement": "TRANSFER",
+        "operation": str(_("Transfert")),
         "date": timezone.localdate().isoformat(),
         "from": origin.name,
         "to": to_location.name,
-        "categories": dict(Counter(item.category for item in locked)),
+        "categories": categories,
+        "quantities": [f"{category} × {n}" for category, n in sorted(categories.items())],
         "serials": _serials(locked),
         "handed_over_by": display_name(actor),
         "received_by": received_by,
@@ -356,12 +359,21 @@ def depot_day_close(
         )
         entry_append(register=register, actor=actor, role=role, payload={
             "movement": "DAY_CLOSE",
+            "operation": str(_("Arrêté de la journée")),
             "date": date.isoformat(),
             "depot": depot.name,
+            "from": depot.name,
             "opening": day.opening,
             "in": day.transfers_in,
             "out": day.transfers_out,
             "closing": closing,
+            # printed form: one line per category
+            "quantities": [
+                str(_("%(cat)s : ouverture %(o)s, entrées %(i)s, sorties %(x)s, clôture %(c)s") % {
+                    "cat": category, "o": day.opening.get(category, 0), "i": day.transfers_in.get(category, 0),
+                    "x": day.transfers_out.get(category, 0), "c": closing.get(category, 0)})
+                for category in sorted(set(day.opening) | set(day.transfers_in) | set(closing))
+            ],
         })
         days.append(day)
     return days
