@@ -176,18 +176,18 @@ class _Casino:
             self.end(session, units)
         return session
 
-    def end(self, session: TableSession, units: list[CardUnit], to: Location | None = None) -> None:
+    def end(self, session: TableSession, units: list[CardUnit], control: bool = True) -> None:
         units = [CardUnit.objects.get(pk=u.pk) for u in units]
         croupier = self.user(Role.CROUPIER)
         if not self.mc:  # FR: put back in order and examined at the table (CARD-37)
             for unit in units:
                 services.cards_post_control(unit=unit, actor=croupier, complete=True, order_restored=True,
                                             marks_found=False)
-        services.cards_return(units=units, to_location=to or self.return_depot(units[0]), actor=self.keeper,
+        services.cards_return(units=units, to_location=self.return_depot(units[0]), actor=self.keeper,
                               returned_by="Équipe de la table", inspecteur=self.user(Role.INSPECTEUR) if self.mc
                               else None)
         table_session_close(session=session, actor=self.user(self.table_manager_role))
-        if self.mc:  # MC: the cartiers control after the séance, in the depot (CARD-14)
+        if self.mc and control:  # MC: the cartiers control after the séance, in the depot (CARD-14)
             for unit in units:
                 services.cards_post_control(unit=CardUnit.objects.get(pk=unit.pk), actor=self.user(Role.CARTIER),
                                             complete=True, order_restored=True, marks_found=False)
@@ -326,6 +326,10 @@ class _Monaco(_Casino):
             return
         blackjack, chemin, _spare = self.house
         self.play(seance, "blackjack", [blackjack], close=False)
+        if self.decks:  # an early partie, over: its deck waits for the cartier's control
+            session = self.play(seance, "blackjack_one_deck", [self.decks[0]], close=False)
+            if session is not None:
+                self.end(session, [self.decks.pop(0)], control=False)
         table = self.table("chemin_de_fer")
         if table is not None:
             session = table_session_prepare(seance=seance, table=table, actor=self.user(self.table_manager_role))

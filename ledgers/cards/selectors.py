@@ -37,7 +37,7 @@ CONTROL_KINDS = (CardEvent.Kind.FIRST_CONTROL, CardEvent.Kind.POST_CONTROL, Card
 
 def units_of(establishment: Establishment) -> QuerySet[CardUnit]:
     return CardUnit.objects.filter(establishment=establishment).select_related(
-        "location", "supplier", "table_session__table", "table_session__seance", "parent"
+        "location", "supplier", "table_session__table", "table_session__seance", "parent__location"
     )
 
 

@@ -110,6 +110,7 @@ class _Act:
     flags: list[dict] = field(default_factory=list)
     details: dict = field(default_factory=dict)
     ok: bool | None = None
+    incident: Incident | None = None  # opened by the act (quarantine): named in its findings
 
 
 # --- Helpers -------------------------------------------------------------------------------------
@@ -161,6 +162,10 @@ def _write(act: _Act, *, per_unit: dict[int, dict] | None = None) -> Entry:
     """The register line of an act, and one event per unit pointing to it."""
     est, now = act.establishment, timezone.now()
     session = act.session
+    if act.incident is not None:
+        act.result += str(_(" — incident n° %(n)s ouvert (%(code)s)") % {"n": act.incident.pk,
+                                                                          "code": act.incident.requirement})
+        act.details["incident"] = act.incident.pk
     tables = sorted({str(u.table_session.table) for u in act.units if u.table_session_id}) if not session else []
     payload = {
         "kind": act.kind,
@@ -501,18 +506,16 @@ def cards_unseal(
     _set(unit, actor=actor, reason="décachetage", is_new=False)
     if unit.parent_id:
         _set(unit.parent, actor=actor, reason="décachetage d'un jeu", follow=False, is_new=False)
-    flags = []
+    incident = None
     if not seal_intact:
         incident = _anomaly(est, actor=actor, units=[unit], session=session, custody_check=True,
                             text=str(_("Bande de contrôle non intacte au décachetage de %(u)s.") % {"u": unit}),
                             circumstances=notes)
-        flags.append({"code": rule_id(est, "INC-02", "INC-14"),
-                      "text": str(_("incident n° %(n)s ouvert") % {"n": incident.pk})})
     result = str(_("bande de contrôle intacte")) if seal_intact else str(_("bande de contrôle NON intacte"))
     if video_reference.strip():
         result += f" — {_('vidéo')} {video_camera.strip()} / {video_reference.strip()}"
     _write(_Act(est, Kind.UNSEALING, actor, role, [unit], session, result=result, persons=[_person(actor, role)],
-                flags=flags, ok=seal_intact,
+                incident=incident, ok=seal_intact,
                 details={"seal_intact": seal_intact, "video_camera": video_camera.strip(),
                          "video_reference": video_reference.strip(), "notes": notes.strip()}))
     return unit
@@ -538,18 +541,16 @@ def cards_table_control(
     now = timezone.now()
     _set(unit, actor=actor, reason="contrôle à table", complete=unit.complete and complete,
          completeness_checked_at=now, completeness_checked_by=actor)
-    flags = []
+    incident = None
     if not ok:
         incident = _anomaly(est, actor=actor, units=[unit], session=session,
                             text=str(_("Contrôle à table non conforme de %(u)s : %(f)s.")
                                      % {"u": unit, "f": _findings(complete, order_intact)}),
                             circumstances=notes)
-        flags.append({"code": rule_id(est, "INC-02", "INC-13"),
-                      "text": str(_("incident n° %(n)s ouvert") % {"n": incident.pk})})
     persons = [_person(actor, role)] + ([str(_("en présence de %(w)s") % {"w": witnesses.strip()})]
                                         if witnesses.strip() else [])
     _write(_Act(est, Kind.SECOND_CONTROL, actor, role, [unit], session, result=_findings(complete, order_intact),
-                persons=persons, flags=flags, ok=ok,
+                persons=persons, incident=incident, ok=ok,
                 details={"complete": complete, "order_intact": order_intact, "witnesses": witnesses.strip(),
                          "notes": notes.strip()}))
     return unit
@@ -591,18 +592,17 @@ def cards_pae_prepare(
             _set(unit, actor=actor, reason="préparation prêt à l'emploi", pae=True, is_new=False)
         else:
             _set(unit, actor=actor, reason="préparation prêt à l'emploi", complete=unit.complete and complete)
-    flags = []
+    incident = None
     if not ok:
         incident = _anomaly(est, actor=actor, units=units, text=str(_("Vérification au DCC non conforme : %(f)s.")
                                                                    % {"f": _findings(complete, order_intact)}))
-        flags.append({"code": "INC-02", "text": str(_("incident n° %(n)s ouvert") % {"n": incident.pk})})
     how = str(_("à la main")) if method == ShuffleMethod.HAND else str(_("mélangeur %(s)s") % {"s": shuffler.strip()})
     _write(_Act(est, Kind.PAE_PREPARATION, actor, role, units,
                 result=f"{_findings(complete, order_intact)} — {_('pré-mélange')} {how} — {_('vidéo')} "
                        f"{video_camera.strip()} / {video_reference.strip()}",
                 persons=[_person(actor, role), str(_("vérifié par %(n)s") % {"n": checked_by.strip()}),
                          str(_("mélangé par %(n)s") % {"n": shuffled_by.strip()})],
-                flags=flags, ok=ok,
+                incident=incident, ok=ok,
                 details={"checked_by": checked_by.strip(), "shuffled_by": shuffled_by.strip(), "method": method,
                          "shuffler": shuffler.strip(), "video_camera": video_camera.strip(),
                          "video_reference": video_reference.strip(), "complete": complete,
@@ -693,22 +693,20 @@ def _control(unit: CardUnit, est: Establishment, kind: str, actor: AbstractBaseU
     elif unit.status == ItemStatus.AWAITING_CONTROL:
         changes["status"] = ItemStatus.IN_STOCK
     _set(unit, actor=actor, reason=str(Kind(kind).label), **changes)
-    flags = []
+    flags, incident = [], None
     if not ok:
         findings = _findings(complete, order_restored, marks_found, marks_description.strip())
         incident = _anomaly(est, actor=actor, units=[unit], session=session,
                             text=str(_("%(op)s de %(u)s : %(f)s.") % {"op": Kind(kind).label, "u": unit,
                                                                        "f": findings}),
                             circumstances=notes)
-        flags.append({"code": rule_id(est, "INC-02", "INC-13"),
-                      "text": str(_("incident n° %(n)s ouvert") % {"n": incident.pk})})
     if best_practice(est, "CARD-16") and selectors.unreconciled_exchanges(unit).exists():
         flags.append({"code": "CARD-16", "text": str(_("cartes échangées non rapprochées"))})
     if not unit.table_session_id and unit.status in WITHDRAWN_STATUSES:
         _to_main_depot([unit], est, actor)
     _write(_Act(est, kind, actor, role, [unit], session,
                 result=_findings(complete, order_restored, marks_found, marks_description.strip()),
-                persons=[_person(actor, role)], flags=flags, ok=ok,
+                persons=[_person(actor, role)], flags=flags, incident=incident, ok=ok,
                 details={"complete": complete, "order_restored": order_restored, "marks_found": marks_found,
                          "marks": marks_description.strip(), "notes": notes.strip()}))
     return unit
@@ -836,10 +834,8 @@ def cards_anomaly_report(
     if anomaly == Anomaly.MARKED:
         _to_main_depot([u for u in units if not u.table_session_id], est, actor)
     _write(_Act(est, Kind.ANOMALY, actor, role, units, session, result=f"{label} : {cards.strip()}",
-                persons=[_person(actor, role)], ok=False,
-                flags=[{"code": rule_id(est, "INC-02", "INC-13"),
-                        "text": str(_("incident n° %(n)s ouvert") % {"n": incident.pk})}],
-                details={"anomaly": anomaly, "cards": cards.strip(), "incident": incident.pk}))
+                persons=[_person(actor, role)], ok=False, incident=incident,
+                details={"anomaly": anomaly, "cards": cards.strip()}))
     return incident
 
 

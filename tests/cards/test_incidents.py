@@ -42,7 +42,8 @@ def test_inc_02_card_anomaly_quarantines_and_needs_inspecteur_directeur_and_scj(
     incident_close(incident=incident, actor=mcw.director)
     assert not has_open_incident(a)
     entry = mcw.registers["service"].entries.filter(payload__kind="anomaly").get()
-    assert entry.payload["flags"] == [f"INC-02 : incident n° {incident.pk} ouvert"]
+    assert entry.payload["result"].endswith(f"incident n° {incident.pk} ouvert (INC-02)")
+    assert entry.payload["details"]["incident"] == incident.pk and entry.payload["flags"] == []
 
 
 def test_inc_13_fr_anomaly_is_reported_to_the_police(frw: World):
