@@ -286,6 +286,7 @@ def exceptions(establishment: Establishment) -> list[Flag]:
     flags += _unit_flags(establishment)
     flags += _lead_time_flags(establishment)
     flags += _exchange_flags(establishment)
+    flags += _notice_flags(establishment)
     if establishment.jurisdiction == "MC":
         flags += _depot_day_flags(establishment)
         flags += _order_flags(establishment)
@@ -368,6 +369,30 @@ def _exchange_flags(est: Establishment) -> list[Flag]:
              x.exchanged_at, str(x.table_unit), x.table_unit)
         for x in rows if x.table_session.seance.status == Seance.Status.CLOSED
     ]
+
+
+# The texts say "immediately" / "as soon as possible" and leave the delay to a setting (INC-01,
+# INC-13): the establishment's option, else an hour.
+NOTICE_OPTION, NOTICE_DEFAULT_MINUTES = "card_incident_notice_minutes", 60
+
+
+def _notice_flags(est: Establishment) -> list[Flag]:
+    """Card incidents whose authority (MC: SCJ, FR: police) was informed late, or not yet."""
+    authority, code = ("scj", "INC-01") if est.jurisdiction == "MC" else ("police", "INC-13")
+    limit = datetime.timedelta(minutes=est.setting(NOTICE_OPTION) or NOTICE_DEFAULT_MINUTES)
+    flags, now = [], timezone.now()
+    incidents = Incident.objects.filter(
+        establishment=est, subjects__content_type=ContentType.objects.get_for_model(CardUnit)
+    ).distinct().prefetch_related("notices")
+    for incident in incidents:
+        notices = [n.notified_at for n in incident.notices.all() if n.recipient_role == authority]
+        informed = min(notices) if notices else None
+        if (informed or now) - incident.found_at > limit and (informed or incident.status == Incident.Status.OPEN):
+            late = int(((informed or now) - incident.found_at).total_seconds() // 60)
+            text = (_("%(i)s : autorité informée %(m)s min après la constatation.") if informed
+                    else _("%(i)s : autorité non encore informée, %(m)s min après la constatation."))
+            flags.append(Flag(code, str(text % {"i": incident, "m": late}), incident.found_at, str(incident)))
+    return flags
 
 
 def _depot_day_flags(est: Establishment) -> list[Flag]:

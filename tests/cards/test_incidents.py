@@ -89,3 +89,17 @@ def test_flags_are_recorded_and_listed_as_exceptions(mcw: World):
     assert {"CARD-07", "CARD-03", "CARD-02"} <= set(codes)
     flag = next(f for f in selectors.exceptions(mcw.est) if f.code == "CARD-07")
     assert flag.article == "AM 88-384 art. 1 al. 1"
+
+
+def test_inc_13_late_police_information_is_flagged(frw: World):
+    (a,) = frw.receive()
+    found = timezone.now() - datetime.timedelta(hours=3)
+    incident = services.cards_anomaly_report(units=[a], anomaly="missing", cards="Trois de cœur",
+                                             circumstances="comptée", actor=frw.croupier, found_at=found)
+    assert any(f.code == "INC-13" and "non encore informée" in f.text for f in selectors.exceptions(frw.est))
+    incident_notify(incident=incident, recipient_role="police", recipient_name="Cne Vidal", channel="phone",
+                    notified_at=found + datetime.timedelta(minutes=20), actor=frw.director)
+    assert not any(f.code == "INC-13" for f in selectors.exceptions(frw.est))
+    frw.est.options = {"card_incident_notice_minutes": 10}
+    frw.est.save()
+    assert any(f.code == "INC-13" and "20 min" in f.text for f in selectors.exceptions(frw.est))
