@@ -2,10 +2,9 @@
 exceptions report (the FLAG checks of the catalogue)."""
 
 import datetime
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
@@ -50,10 +49,6 @@ def units_at(session: TableSession) -> QuerySet[CardUnit]:
         .select_related("parent", "table_session__table")
         .order_by("serial")
     )
-
-
-def session_of(unit: CardUnit) -> TableSession | None:
-    return unit.table_session if unit.table_session_id else None
 
 
 def last_event(unit: CardUnit, kinds: tuple[str, ...]) -> CardEvent | None:
@@ -199,7 +194,7 @@ class VisaDue:
     up_to_seq: int
 
 
-def visas_due(user: AbstractBaseUser, establishment: Establishment, roles: set[str]) -> list[VisaDue]:
+def visas_due(establishment: Establishment, roles: set[str]) -> list[VisaDue]:
     """Open card registers with entries after their last visa that one of ``roles`` may visa."""
     due = []
     for register in card_registers(establishment).filter(status=Register.Status.OPEN):
@@ -432,13 +427,6 @@ def events_of(unit: CardUnit) -> QuerySet[CardEvent]:
     return CardEvent.objects.filter(Q(unit=unit) | Q(unit__parent=unit)).select_related(
         "actor", "table_session__table", "entry__register"
     ).order_by("-at", "-pk")
-
-
-def counts_by_status(establishment: Establishment) -> dict[str, int]:
-    counts = defaultdict(int)
-    for status in units_of(establishment).filter(parent__isnull=True).values_list("status", flat=True):
-        counts[status] += 1
-    return dict(counts)
 
 
 # --- Choices offered by the forms --------------------------------------------------------------

@@ -158,7 +158,7 @@ def _set(unit: CardUnit, *, actor: AbstractBaseUser, reason: str, follow: bool =
             save_audited(deck, actor=actor, reason=reason)
 
 
-def _write(act: _Act, *, per_unit: dict[int, dict] | None = None) -> Entry:
+def _write(act: _Act) -> Entry:
     """The register line of an act, and one event per unit pointing to it."""
     est, now = act.establishment, timezone.now()
     session = act.session
@@ -184,8 +184,7 @@ def _write(act: _Act, *, per_unit: dict[int, dict] | None = None) -> Entry:
     events = [
         CardEvent(
             establishment=est, kind=act.kind, unit=unit, table_session=session or unit.table_session, at=now,
-            actor=act.actor, role=act.role, ok=act.ok, details={**act.details, **(per_unit or {}).get(unit.pk, {})},
-            flags=act.flags, entry=entry,
+            actor=act.actor, role=act.role, ok=act.ok, details=act.details, flags=act.flags, entry=entry,
         )
         for unit in act.units
     ] or [CardEvent(establishment=est, kind=act.kind, table_session=session, at=now, actor=act.actor, role=act.role,

@@ -46,7 +46,6 @@ class DayView(CardsMixin, TemplateView):
             awaiting_control=selectors.awaiting_control(est),
             awaiting_destruction=selectors.awaiting_destruction(est),
             planned=selectors.destruction_sessions(est).filter(status="planned"),
-            counts={str(k): v for k, v in selectors.counts_by_status(est).items()},
             day_closed=DepotDay.objects.filter(establishment=est, domain=CARDS.code, date=today).exists(),
             today=today,
         )
@@ -66,7 +65,7 @@ class InspectorView(CardsMixin, TemplateView):
             incidents=selectors.card_incidents(est).prefetch_related("notices"),
             exchanges=CardExchange.objects.filter(establishment=est, reconciled_at__isnull=True).select_related(
                 "table_unit", "replacement_unit", "table_session__table"),
-            visas=selectors.visas_due(self.request.user, est, self.roles),
+            visas=selectors.visas_due(est, self.roles),
             exceptions_count=len(selectors.exceptions(est)),
         )
         return context
