@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "ledgers.incidents",
     "ledgers.custody",
     "ledgers.dice",
+    "ledgers.cards",
 ]
 
 MIDDLEWARE = [
@@ -151,6 +152,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # choice sets sharing a field name ("method") in several components
+    "ENUM_NAME_OVERRIDES": {
+        "ShuffleMethodEnum": "ledgers.cards.models.ShuffleMethod",
+        "DestructionMethodEnum": "ledgers.custody.models.DestructionSession.Method",
+    },
 }
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5.html"

@@ -5,6 +5,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 api_v1 = [
     path("", include("ledgers.registers.api.urls")),
     path("dice/", include("ledgers.dice.api.urls")),
+    path("cards/", include("ledgers.cards.api.urls")),
+    path("incidents/", include("ledgers.incidents.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
@@ -17,4 +19,6 @@ urlpatterns = [
     path("", include("ledgers.core.urls")),
     path("registres/", include("ledgers.registers.urls")),
     path("des/", include("ledgers.dice.urls")),
+    path("cartes/", include("ledgers.cards.urls")),
+    path("incidents/", include("ledgers.incidents.urls")),
 ]

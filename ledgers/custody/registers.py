@@ -26,8 +26,8 @@ INTAKE_COLUMNS = (
     Column("movement", _("Mouvement"), 0.8),
     Column("category", _("Catégorie"), 1.4),
     Column("quantity", _("Qté"), 0.5),
-    Column("serials", _("Numéros d'ordre"), 3.2),
-    # Per-object particulars the texts ask to copy (dice: sigle and colour, DICE-17).
+    Column("serials", _("Numéros d'ordre"), 2.4),
+    # Per-object particulars the texts ask to copy (decks of a sixain; dice: sigle and colour, DICE-17).
     Column("details", _("Détail"), 2.4),
     Column("supplier", _("Fournisseur"), 1.4),
     Column("order", _("Bon de commande"), 1.2),
@@ -73,10 +73,10 @@ COMPTABILITE_ANNEXE = register_kind(
         purpose=_("Retracer quotidiennement les mouvements entre le dépôt principal et les dépôts annexes."),
         columns=(
             Column("date", _("Journée"), 0.9),
-            Column("movement", _("Mouvement"), 0.9),
-            Column("from", _("Dépôt d'origine"), 1.4),
+            Column("operation", _("Opération"), 0.9),
+            Column("from", _("Dépôt (d'origine)"), 1.4),
             Column("to", _("Dépôt de destination"), 1.4),
-            Column("categories", _("Catégories et quantités"), 1.8),
+            Column("quantities", _("Catégories et quantités"), 1.8),
             Column("serials", _("Numéros d'ordre"), 2.4),
             Column("received_by", _("Reçu par"), 1.0),
         ),

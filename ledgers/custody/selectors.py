@@ -13,25 +13,13 @@ def located_stock(
     domain: CustodyDomain, establishment: Establishment, include_tables: bool = False
 ) -> dict[tuple[int | None, str], int]:
     """{(location id, category): count} of the objects present; objects at tables under None."""
-    qs = domain.model.objects.filter(establishment=establishment).exclude(status__in=GONE_STATUSES)
+    qs = domain.stock_items().filter(establishment=establishment).exclude(status__in=GONE_STATUSES)
     if not include_tables:
         qs = qs.filter(table_session__isnull=True)
     counts: Counter = Counter()
     for location_id, table_session_id, category in qs.values_list("location_id", "table_session_id", "category"):
         counts[(None if table_session_id else location_id, category)] += 1
     return dict(counts)
-
-
-def intake_registers(domain: CustodyDomain, establishment: Establishment) -> QuerySet[Register]:
-    """Every volume of the domain's intake registers. Kinds are shared between domains (one MC
-    prise en charge per qualifier, one FR carnet 19 with a section per domain), so a volume is
-    the domain's only if its (kind, qualifier) is one the domain writes to."""
-    pairs = {domain.intake_register(establishment, category) for category, _label in domain.categories()}
-    pairs.add(domain.intake_register(establishment, ""))
-    match = Q(pk__in=[])
-    for kind, qualifier in pairs:
-        match |= Q(kind=kind, qualifier=qualifier)
-    return Register.objects.filter(match, establishment=establishment)
 
 
 def book_stock(domain: CustodyDomain, establishment: Establishment) -> dict[str, int]:
@@ -45,3 +33,12 @@ def book_stock(domain: CustodyDomain, establishment: Establishment) -> dict[str,
             elif movement == "OUT":
                 totals[payload["category"]] -= payload["quantity"]
     return dict(totals)
+
+
+def intake_registers(domain: CustodyDomain, establishment: Establishment) -> QuerySet[Register]:
+    """Every volume of the domain's intake registers (a register kind may be shared by several
+    domains — the FR carnet modèle 19 — so volumes are told apart by their qualifier)."""
+    match = Q(pk__in=[])
+    for kind, qualifier in domain.intake_registers(establishment):
+        match |= Q(kind=kind, qualifier=qualifier)
+    return Register.objects.filter(match, establishment=establishment)

@@ -203,13 +203,11 @@ def intake_record_in(
         register = _intake_register(domain, establishment, category)
         extra_flags = list(flags)
         if order is not None:
-            received = (
-                domain.model.objects.filter(purchase_order=order, category=category).count()
-            )
+            received = domain.stock_items().filter(purchase_order=order, category=category).count()
             ordered = order.ordered_quantity(category)
             if received != ordered:
                 extra_flags.append({
-                    "code": _rule(domain, "intake", establishment),
+                    "code": _rule(domain, "order_quantity", establishment) or _rule(domain, "intake", establishment),
                     "text": str(_("Quantité reçue %(r)s ≠ quantité commandée %(o)s") % {"r": received, "o": ordered}),
                 })
         entry_append(register=register, actor=actor, role=role, payload={
@@ -224,7 +222,7 @@ def intake_record_in(
             "flags": extra_flags,
         })
     if order is not None and all(
-        domain.model.objects.filter(purchase_order=order, category=line["category"]).count() >= line["quantity"]
+        domain.stock_items().filter(purchase_order=order, category=line["category"]).count() >= line["quantity"]
         for line in order.lines
     ):
         order.status = PurchaseOrder.Status.RECEIVED
@@ -304,12 +302,15 @@ def items_transfer(
         item.location = to_location
         save_audited(item, actor=actor, reason="transfert")
     register = current_register(est, domain.annex_kind, domain.code)
+    categories = dict(Counter(item.category for item in locked))
     entry_append(register=register, actor=actor, role=role, payload={
         "movement": "TRANSFER",
+        "operation": str(_("Transfert")),
         "date": timezone.localdate().isoformat(),
         "from": origin.name,
         "to": to_location.name,
-        "categories": dict(Counter(item.category for item in locked)),
+        "categories": categories,
+        "quantities": [f"{category} × {n}" for category, n in sorted(categories.items())],
         "serials": _serials(locked),
         "handed_over_by": display_name(actor),
         "received_by": received_by,
@@ -359,12 +360,21 @@ def depot_day_close(
         )
         entry_append(register=register, actor=actor, role=role, payload={
             "movement": "DAY_CLOSE",
+            "operation": str(_("Arrêté de la journée")),
             "date": date.isoformat(),
             "depot": depot.name,
+            "from": depot.name,
             "opening": day.opening,
             "in": day.transfers_in,
             "out": day.transfers_out,
             "closing": closing,
+            # printed form: one line per category
+            "quantities": [
+                str(_("%(cat)s : ouverture %(o)s, entrées %(i)s, sorties %(x)s, clôture %(c)s") % {
+                    "cat": category, "o": day.opening.get(category, 0), "i": day.transfers_in.get(category, 0),
+                    "x": day.transfers_out.get(category, 0), "c": closing.get(category, 0)})
+                for category in sorted(set(day.opening) | set(day.transfers_in) | set(closing))
+            ],
         })
         days.append(day)
     return days
@@ -431,11 +441,10 @@ def stock_verification_record(
 
 
 def _registers_concerned(domain: CustodyDomain, est: Establishment) -> list[Register]:
-    registers = list(intake_registers(domain, est).filter(status=Register.Status.OPEN))
+    registers = intake_registers(domain, est)
     if domain.annex_kind and est.jurisdiction == "MC":
-        registers += Register.objects.filter(establishment=est, kind=domain.annex_kind, qualifier=domain.code,
-                                             status=Register.Status.OPEN)
-    return registers
+        registers |= Register.objects.filter(establishment=est, kind=domain.annex_kind, qualifier=domain.code)
+    return list(registers.filter(status=Register.Status.OPEN).order_by("number"))
 
 
 # --- Destruction ---------------------------------------------------------------------------
@@ -492,15 +501,19 @@ def session_items(session: DestructionSession, domain: CustodyDomain) -> list[Tr
 def destruction_complete(
     *, session: DestructionSession, domain: CustodyDomain, actor: AbstractBaseUser,
     witness: AbstractBaseUser | None = None, checks: dict | None = None, observations: str = "",
-    inspector: AbstractBaseUser | None = None,
+    inspector: AbstractBaseUser | None = None, withheld: Sequence[TrackedItem] = (), finding: str = "",
 ) -> DestructionSession:
     """Perform the destruction: the OUT entries of the intake registers, the objects gone.
 
-    MC: the SCJ must have been informed before the operation starts (CARD-11, DICE-07); an SCJ
-    agent may attend as witness; where the domain has a ``destruction_inspector`` rule an
-    inspecteur (authenticated by the caller) must be present and sign (DICE-07). FR: a police
-    officer must attend (``witness``, authenticated by the caller) and visas the entries in the
-    same transaction (CARD-31, DICE-19).
+    MC: the SCJ must have been informed before the operation starts, at least the SET-05 notice
+    beforehand (CARD-11, DICE-07); an SCJ agent may attend as witness; where the domain has a
+    ``destruction_inspector`` rule an inspecteur (authenticated by the caller) must be present and
+    sign (DICE-07). FR: a police officer must attend (``witness``, authenticated by the caller) and
+    visas the entries in the same transaction (CARD-31, DICE-19).
+
+    ``withheld``: objects of the session that the check at the destruction found non-compliant
+    (incomplete deck, marked card, loaded die…). An incident is opened on them in the same
+    transaction (INC-14) and they are not destroyed: they stay in custody, quarantined.
     """
     session = DestructionSession.objects.select_for_update().get(pk=session.pk)
     est = session.establishment
@@ -508,15 +521,12 @@ def destruction_complete(
     if session.status != DestructionSession.Status.PLANNED:
         raise ValueError(_("Cette séance de destruction est déjà effectuée."))
     now = timezone.now()
-    if est.jurisdiction == "MC" and (session.notified_at is None or session.notified_at > now):
-        _refuse(domain, "destruction_notice", est,
-                _("Le Service de Contrôle des Jeux doit être informé avant la destruction ou la neutralisation."))
-    # SET-05: the minimum notice the operator gives the SCJ (the text sets none; default 0).
-    notice = datetime.timedelta(minutes=(est.setting("SET-05") or {}).get("scj_notice_minutes", 0))
-    if est.jurisdiction == "MC" and session.notified_at is not None and session.notified_at > now - notice:
-        _refuse(domain, "destruction_notice", est,
-                _("Le Service de Contrôle des Jeux doit être informé au moins %(minutes)s minutes avant l'opération "
-                  "(réglage SET-05).") % {"minutes": int(notice.total_seconds() // 60)})
+    if est.jurisdiction == "MC":
+        notice = datetime.timedelta(minutes=(est.setting("SET-05") or {}).get("scj_notice_minutes", 0))
+        if session.notified_at is None or session.notified_at > now - notice:
+            _refuse(domain, "destruction_notice", est,
+                    _("Le Service de Contrôle des Jeux doit être informé avant la destruction ou la neutralisation "
+                      "(préavis minimal : %(minutes)s min).") % {"minutes": int(notice.total_seconds() // 60)})
     witness_role = ""
     if witness is not None:
         witness_role = require_role(witness, est, AUTHORITY[est.jurisdiction])
@@ -528,8 +538,21 @@ def destruction_complete(
             _refuse(domain, "destruction_inspector", est,
                     _("La destruction ou la neutralisation s'effectue en présence d'un inspecteur, qui la signe."))
         require_role(inspector, est, (Role.INSPECTEUR,))
-    session.checks, session.observations = checks or {}, observations
+    session.checks, session.observations = dict(checks or {}), observations
     items = session_items(session, domain)
+    held = {item.pk for item in withheld}
+    if held:
+        if not held <= {item.pk for item in items}:
+            raise ValueError(_("Un objet retenu n'appartient pas à cette séance de destruction."))
+        if not finding.strip():
+            raise ValueError(_("Décrivez la constatation qui fait retenir ces objets."))
+        kept = [item for item in items if item.pk in held]
+        incident = incident_open(
+            establishment=est, category=CUSTODY_CHECK.code, actor=actor, subjects=kept,
+            description=finding.strip(), circumstances=str(session),
+        )
+        session.checks.update(withheld=_serials(kept), incident=incident.pk)
+        items = [item for item in items if item.pk not in held]
     if domain.destruction_checks is not None:
         domain.destruction_checks(session, items)
     new_status = (ItemStatus.NEUTRALISED if session.method == DestructionSession.Method.NEUTRALISATION

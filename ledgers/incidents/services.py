@@ -106,7 +106,8 @@ def incident_notify(
     role = require_role(actor, incident.establishment, INCIDENT_REGISTER.record_roles)
     if incident.status == Incident.Status.CLOSED:
         raise RuleViolation(incident.requirement, _("L'incident est clos : il ne peut plus être complété."))
-    if notified_at < incident.found_at:
+    # forms give the time to the minute: a notice in the minute of the finding is not "before" it
+    if notified_at < incident.found_at.replace(second=0, microsecond=0):
         raise ValueError(_("L'information ne peut précéder la constatation de l'incident."))
     if notified_at > timezone.now():
         raise ValueError(_("L'heure d'information ne peut être dans le futur."))

@@ -1,0 +1,31 @@
+import django_tables2 as tables
+from django.utils.translation import gettext_lazy as _
+
+from .models import CardUnit
+
+
+class CardUnitTable(tables.Table):
+    serial = tables.LinkColumn("cards:unit", args=[tables.A("pk")], verbose_name=_("Numéro d'ordre"))
+    place = tables.Column(verbose_name=_("Emplacement"), empty_values=(), orderable=False)
+    flags = tables.Column(verbose_name=_("Signalements"), empty_values=(), orderable=False)
+
+    class Meta:
+        model = CardUnit
+        fields = ("serial", "unit_type", "parent", "back_colour", "supplier", "status", "place", "is_new", "pae",
+                  "complete", "flags")
+        attrs = {"class": "table"}
+
+    def render_place(self, record: CardUnit) -> str:
+        if record.parent_id and not record.table_session_id:
+            return str(_("avec son sixain"))
+        return record.place
+
+    def render_flags(self, record: CardUnit) -> str:
+        marks = []
+        if record.contains_exchanged_card:
+            marks.append(str(_("carte échangée")))
+        if record.internal_serial:
+            marks.append(str(_("numéro interne")))
+        if record.hidden_mark:
+            marks.append(str(_("marque invisible")))
+        return ", ".join(marks) or "—"

@@ -1,0 +1,41 @@
+from django.urls import path
+
+from . import views
+
+app_name = "cards"
+urlpatterns = [
+    path("", views.DayView.as_view(), name="day"),
+    path("inspecteur/", views.InspectorView.as_view(), name="inspector"),
+    path("stock/", views.StockView.as_view(), name="stock"),
+    path("exceptions/", views.ExceptionsView.as_view(), name="exceptions"),
+    path("regles-des-jeux/", views.RulesView.as_view(), name="rules"),
+    path("unites/", views.UnitListView.as_view(), name="units"),
+    path("unites/<int:pk>/", views.UnitDetailView.as_view(), name="unit"),
+    path("commandes/", views.OrderListView.as_view(), name="orders"),
+    path("commandes/fabricant/", views.SupplierCreateView.as_view(), name="supplier-create"),
+    path("commandes/nouveau/", views.OrderCreateView.as_view(), name="order-create"),
+    path("commandes/<int:pk>/visa/", views.OrderVisaView.as_view(), name="order-visa"),
+    path("commandes/<int:pk>/envoi/", views.OrderSendView.as_view(), name="order-send"),
+    path("reception/", views.ReceiveView.as_view(), name="receive"),
+    path("transfert/", views.TransferView.as_view(), name="transfer"),
+    path("journee-des-depots/", views.DepotDayView.as_view(), name="depot-day"),
+    path("sortie/", views.IssueView.as_view(), name="issue"),
+    path("decachetage/", views.UnsealView.as_view(), name="unseal"),
+    path("controle-a-table/", views.TableControlView.as_view(), name="table-control"),
+    path("premier-controle/", views.FirstControlView.as_view(), name="first-control"),
+    path("controle-apres-partie/", views.PostControlView.as_view(), name="post-control"),
+    path("pret-a-l-emploi/preparation/", views.PAEPrepareView.as_view(), name="pae-prepare"),
+    path("pret-a-l-emploi/confirmation/", views.PAEConfirmView.as_view(), name="pae-confirm"),
+    path("sixain-de-remplacement/", views.DesignateView.as_view(), name="designate"),
+    path("echange/", views.ExchangeView.as_view(), name="exchange"),
+    path("echanges/<int:pk>/rapprochement/", views.ReconcileView.as_view(), name="reconcile"),
+    path("rentree/", views.ReturnView.as_view(), name="return"),
+    path("retrait/", views.WithdrawView.as_view(), name="withdraw"),
+    path("anomalie/", views.AnomalyView.as_view(), name="anomaly"),
+    path("nouveau-melange/", views.ReshuffleView.as_view(), name="reshuffle"),
+    path("destructions/", views.DestructionListView.as_view(), name="destructions"),
+    path("destructions/nouvelle/", views.DestructionPlanView.as_view(), name="destruction-plan"),
+    path("destructions/<int:pk>/information-scj/", views.DestructionNotifyView.as_view(), name="destruction-notify"),
+    path("destructions/<int:pk>/execution/", views.DestructionCompleteView.as_view(), name="destruction-complete"),
+    path("verification/", views.VerificationView.as_view(), name="verify"),
+]

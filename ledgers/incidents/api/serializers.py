@@ -1,0 +1,41 @@
+from rest_framework import serializers
+
+from ledgers.core.roles import Role
+
+from ..models import Incident, IncidentNotice, IncidentSubject
+
+
+class NoticeSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = IncidentNotice
+        fields = ["id", "recipient_role", "recipient_name", "notified_at", "channel", "recorded_by"]
+
+
+class SubjectSerializer(serializers.ModelSerializer):
+    model = serializers.CharField(source="content_type.model", read_only=True)
+
+    class Meta:
+        model = IncidentSubject
+        fields = ["model", "object_id", "label"]
+
+
+class IncidentSerializer(serializers.ModelSerializer):
+    notices = NoticeSerializer(many=True, read_only=True)
+    subjects = SubjectSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Incident
+        fields = ["id", "category", "requirement", "status", "found_at", "found_by", "description", "circumstances",
+                  "table_session", "location", "decision", "decided_by", "decided_at", "closed_at", "notices",
+                  "subjects"]
+
+
+class NoticeInput(serializers.Serializer):
+    recipient_role = serializers.ChoiceField(choices=Role.choices)
+    recipient_name = serializers.CharField(max_length=200)
+    notified_at = serializers.DateTimeField()
+    channel = serializers.ChoiceField(choices=IncidentNotice.Channel.choices)
+
+
+class DecisionInput(serializers.Serializer):
+    decision = serializers.CharField()

@@ -1,0 +1,84 @@
+"""Incident pages: the open incidents, one incident with its subjects and notices, and the forms
+that record a notice, the Direction's decision and the closing."""
+
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.views.generic import ListView
+
+from ledgers.core.roles import Role
+from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
+
+from . import services
+from .categories import get_category
+from .forms import CloseForm, DecisionForm, NoticeForm
+from .models import Incident
+
+
+class IncidentListView(EstablishmentRequiredMixin, ListView):
+    template_name = "incidents/list.html"
+    context_object_name = "incidents"
+    paginate_by = 50
+
+    def get_queryset(self):
+        qs = Incident.objects.filter(establishment=self.establishment).prefetch_related("notices")
+        return qs if self.request.GET.get("all") else qs.filter(status=Incident.Status.OPEN)
+
+
+class IncidentActView(EstablishmentRequiredMixin, ServiceFormView):
+    """The incident page; each act posts to its own URL and comes back here."""
+
+    template_name = "incidents/detail.html"
+    form_class = NoticeForm
+    act = "notify"
+
+    @property
+    def incident(self) -> Incident:
+        return get_object_or_404(Incident, establishment=self.establishment, pk=self.kwargs["pk"])
+
+    def get_initial(self):
+        return {"notified_at": timezone.localtime().replace(second=0, microsecond=0)}
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        incident = self.incident
+        info = get_category(incident.category)
+        informed = set(incident.notices.values_list("recipient_role", flat=True))
+        required = info.notices.get(self.establishment.jurisdiction, ())
+        forms = {"notify": NoticeForm(initial=self.get_initial()), "decide": DecisionForm(), "close": CloseForm()}
+        forms[self.act] = context["form"]
+        context.update(
+            incident=incident, category=info, subjects=incident.subjects.all(), notices=incident.notices.all(),
+            missing=[Role(r).label for r in required if r not in informed], act=self.act,
+            notice_form=forms["notify"], decision_form=forms["decide"], close_form=forms["close"],
+        )
+        return context
+
+    def get_success_url(self):
+        return reverse("incidents:detail", args=[self.kwargs["pk"]])
+
+
+class IncidentNotifyView(IncidentActView):
+    success_message = _("Information inscrite au registre des incidents.")
+
+    def perform(self, form):
+        return services.incident_notify(incident=self.incident, actor=self.request.user, **form.cleaned_data)
+
+
+class IncidentDecideView(IncidentActView):
+    form_class = DecisionForm
+    act = "decide"
+    success_message = _("Décision inscrite.")
+
+    def perform(self, form):
+        return services.incident_decide(incident=self.incident, actor=self.request.user, **form.cleaned_data)
+
+
+class IncidentCloseView(IncidentActView):
+    form_class = CloseForm
+    act = "close"
+    success_message = _("Incident clos.")
+
+    def perform(self, form):
+        return services.incident_close(incident=self.incident, actor=self.request.user)
