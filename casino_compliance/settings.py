@@ -51,8 +51,8 @@ INSTALLED_APPS = [
     "ledgers.registers",
     "ledgers.incidents",
     "ledgers.custody",
-    "ledgers.dice",
     "ledgers.cards",
+    "ledgers.dice",
 ]
 
 MIDDLEWARE = [
