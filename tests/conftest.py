@@ -33,3 +33,15 @@ def fr(db):
 def user_in():
     """``user_in(establishment, *roles, username=None)`` → a user holding those roles there."""
     return make_user
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Every test starts in the default language: a request in English must not leak into the
+    next test through the thread's active translation."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)

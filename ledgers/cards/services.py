@@ -37,7 +37,7 @@ from ledgers.incidents.models import Incident
 from ledgers.incidents.services import incident_open
 from ledgers.registers.models import Entry
 from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append
+from ledgers.registers.services import display_name, entry_append, register_language
 
 from . import selectors
 from .deck_rules import DeckRule, Freshness, rule_for, takes_cards
@@ -167,10 +167,12 @@ def _write(act: _Act) -> Entry:
                                                                           "code": act.incident.requirement})
         act.details["incident"] = act.incident.pk
     tables = sorted({str(u.table_session.table) for u in act.units if u.table_session_id}) if not session else []
+    with register_language():
+        operation = str(Kind(act.kind).label)
     payload = {
         "kind": act.kind,
         "at": _stamp(now, est),
-        "operation": str(Kind(act.kind).label),
+        "operation": operation,
         "table": str(session.table) if session else ", ".join(tables),
         "seance": str(session.seance) if session else "",
         "units": [u.serial for u in act.units],

@@ -10,6 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, save_audited
@@ -21,7 +22,7 @@ from ledgers.incidents.services import incident_open
 from ledgers.registers.chain import format_timestamp
 from ledgers.registers.models import Register
 from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append, visa_sign
+from ledgers.registers.services import display_name, entry_append, register_language, visa_sign
 
 from .domains import CustodyDomain
 from .models import (
@@ -41,6 +42,12 @@ from .selectors import book_stock, intake_registers, located_stock
 
 DIRECTION = {"MC": (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR), "FR": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)}
 AUTHORITY = {"MC": (Role.SCJ,), "FR": (Role.POLICE,)}
+
+
+def _french(text: Promise | str, **params) -> str:
+    """Text for a register entry: in the registers' language, whatever the user's."""
+    with register_language():
+        return str(text) % params if params else str(text)
 
 
 def _rule(domain: CustodyDomain, name: str, est: Establishment) -> str | None:
@@ -81,8 +88,10 @@ def _check_supplier(domain: CustodyDomain, supplier: Supplier, on: datetime.date
                 % {"name": supplier.name, "date": on.strftime("%d/%m/%Y")})
 
 
-def _order_entry(order: PurchaseOrder, *, actor: AbstractBaseUser, role: str, event: str) -> None:
+def _order_entry(order: PurchaseOrder, *, actor: AbstractBaseUser, role: str, event: Promise) -> None:
     register = current_register(order.establishment, PURCHASE_ORDERS.code, order.domain)
+    with register_language():
+        event = str(event)
     entry_append(register=register, actor=actor, role=role, payload={
         "order": str(order),
         "number": order.number,
@@ -126,7 +135,7 @@ def purchase_order_issue(
         issued_at=timezone.now(), issued_by=actor,
     )
     save_audited(order, actor=actor, reason="établissement")
-    _order_entry(order, actor=actor, role=role, event=str(_("Établissement du bon")))
+    _order_entry(order, actor=actor, role=role, event=_("Établissement du bon"))
     return order
 
 
@@ -139,11 +148,11 @@ def purchase_order_visa(*, order: PurchaseOrder, actor: AbstractBaseUser, statem
     if order.is_visaed:
         raise ValueError(_("Ce bon de commande est déjà visé."))
     order.visa_by, order.visa_role, order.visa_at = actor, role, timezone.now()
-    order.visa_statement = statement.strip() or str(_("Vu"))
+    order.visa_statement = statement.strip() or _french(_("Vu"))
     if order.status == PurchaseOrder.Status.ISSUED:
         order.status = PurchaseOrder.Status.VISAED
     save_audited(order, actor=actor, reason="visa")
-    _order_entry(order, actor=actor, role=role, event=str(_("Visa du bon")))
+    _order_entry(order, actor=actor, role=role, event=_("Visa du bon"))
     return order
 
 
@@ -158,7 +167,7 @@ def purchase_order_send(*, order: PurchaseOrder, domain: CustodyDomain, actor: A
         raise ValueError(_("Ce bon de commande a déjà été envoyé."))
     order.status, order.sent_at = PurchaseOrder.Status.SENT, timezone.now()
     save_audited(order, actor=actor, reason="envoi")
-    _order_entry(order, actor=actor, role=role, event=str(_("Envoi au fournisseur")))
+    _order_entry(order, actor=actor, role=role, event=_("Envoi au fournisseur"))
     return order
 
 
@@ -179,7 +188,7 @@ def check_receivable(domain: CustodyDomain, order: PurchaseOrder | None, supplie
     if order is None:
         if est.jurisdiction == "FR":
             _refuse(domain, "order_visa", est, _("Toute réception doit se rattacher à un bon de commande visé."))
-        flags.append({"code": _rule(domain, "intake", est), "text": str(_("Réception sans bon de commande"))})
+        flags.append({"code": _rule(domain, "intake", est), "text": _french(_("Réception sans bon de commande"))})
         return flags
     if order.establishment_id != est.pk or order.domain != domain.code:
         raise ValueError(_("Ce bon de commande ne concerne pas ce matériel ou cet établissement."))
@@ -208,7 +217,7 @@ def intake_record_in(
             if received != ordered:
                 extra_flags.append({
                     "code": _rule(domain, "order_quantity", establishment) or _rule(domain, "intake", establishment),
-                    "text": str(_("Quantité reçue %(r)s ≠ quantité commandée %(o)s") % {"r": received, "o": ordered}),
+                    "text": _french(_("Quantité reçue %(r)s ≠ quantité commandée %(o)s"), r=received, o=ordered),
                 })
         entry_append(register=register, actor=actor, role=role, payload={
             "movement": "IN",
@@ -305,7 +314,7 @@ def items_transfer(
     categories = dict(Counter(item.category for item in locked))
     entry_append(register=register, actor=actor, role=role, payload={
         "movement": "TRANSFER",
-        "operation": str(_("Transfert")),
+        "operation": _french(_("Transfert")),
         "date": timezone.localdate().isoformat(),
         "from": origin.name,
         "to": to_location.name,
@@ -360,7 +369,7 @@ def depot_day_close(
         )
         entry_append(register=register, actor=actor, role=role, payload={
             "movement": "DAY_CLOSE",
-            "operation": str(_("Arrêté de la journée")),
+            "operation": _french(_("Arrêté de la journée")),
             "date": date.isoformat(),
             "depot": depot.name,
             "from": depot.name,
@@ -370,9 +379,9 @@ def depot_day_close(
             "closing": closing,
             # printed form: one line per category
             "quantities": [
-                str(_("%(cat)s : ouverture %(o)s, entrées %(i)s, sorties %(x)s, clôture %(c)s") % {
-                    "cat": category, "o": day.opening.get(category, 0), "i": day.transfers_in.get(category, 0),
-                    "x": day.transfers_out.get(category, 0), "c": closing.get(category, 0)})
+                _french(_("%(cat)s : ouverture %(o)s, entrées %(i)s, sorties %(x)s, clôture %(c)s"),
+                        cat=category, o=day.opening.get(category, 0), i=day.transfers_in.get(category, 0),
+                        x=day.transfers_out.get(category, 0), c=closing.get(category, 0))
                 for category in sorted(set(day.opening) | set(day.transfers_in) | set(closing))
             ],
         })
@@ -401,7 +410,7 @@ def stock_verification_record(
         loc, category = key
         n_located, n_counted = located.get(key, 0), counted.get(key, located.get(key, 0))
         discrepancy |= n_located != n_counted
-        lines.append({"location": names.get(loc, str(_("En table"))) if loc else str(_("En table")),
+        lines.append({"location": names.get(loc, _french(_("En table"))) if loc else _french(_("En table")),
                       "category": category, "located": n_located, "counted": n_counted})
     totals: Counter = Counter()
     for (_loc, category), n in located.items():
@@ -409,14 +418,14 @@ def stock_verification_record(
     for category in sorted(set(book) | set(totals)):
         if book.get(category, 0) != totals.get(category, 0):
             discrepancy = True
-        lines.append({"location": str(_("Stock comptable")), "category": category,
+        lines.append({"location": _french(_("Stock comptable")), "category": category,
                       "book": book.get(category, 0), "located": totals.get(category, 0)})
     incident = None
     if discrepancy:
         incident = incident_open(
             establishment=establishment, category=CUSTODY_CHECK.code, actor=actor,
-            description=str(_("Écart entre le stock compté, le stock localisé et le stock comptable (%(domain)s).")
-                            % {"domain": domain.label}),
+            description=_french(_("Écart entre le stock compté, le stock localisé et le stock comptable (%(domain)s)."),
+                                domain=_french(domain.label)),
             circumstances=remarks,
         )
     verification = StockVerification.objects.create(
@@ -427,12 +436,13 @@ def stock_verification_record(
         if order.establishment_id != establishment.pk or order.domain != domain.code:
             raise ValueError(_("Ce bon de commande ne concerne pas ce matériel ou cet établissement."))
         if not order.is_visaed:
-            purchase_order_visa(order=order, actor=actor, statement=str(_("Vu lors de la vérification du stock.")))
+            purchase_order_visa(order=order, actor=actor, statement=_french(_("Vu lors de la vérification du stock.")))
     if visa:
-        statement = str(_("Vérification du stock du %(date)s : %(result)s.") % {
-            "date": timezone.localtime(verification.verified_at).strftime("%d/%m/%Y %H:%M"),
-            "result": _("écart constaté, incident ouvert") if discrepancy else _("conforme"),
-        })
+        statement = _french(
+            _("Vérification du stock du %(date)s : %(result)s."),
+            date=timezone.localtime(verification.verified_at).strftime("%d/%m/%Y %H:%M"),
+            result=_french(_("écart constaté, incident ouvert") if discrepancy else _("conforme")),
+        )
         for register in _registers_concerned(domain, establishment):
             covered = register.entries.filter(kind="visa").order_by("-seq").values_list("payload", flat=True).first()
             if register.head_seq > (covered["covers_seq"] if covered else 0):
@@ -567,7 +577,7 @@ def destruction_complete(
     }
     entries = _record_out(
         domain=domain, establishment=est, items=items, actor=actor, role=role,
-        reason=session.get_method_display(), reference=f"{session} — {format_timestamp(now)}",
+        reason=_french(session.get_method_display()), reference=f"{session} — {format_timestamp(now)}",
         new_status=new_status, details=details,
     )
     session.status, session.performed_at, session.witness, session.witness_role = (
@@ -578,5 +588,5 @@ def destruction_complete(
     if witness is not None and est.jurisdiction == "FR":
         for entry in entries:
             visa_sign(register=entry.register, actor=witness, up_to_seq=entry.seq,
-                      statement=str(_("Destruction effectuée en ma présence ; contrôle effectué.")))
+                      statement=_french(_("Destruction effectuée en ma présence ; contrôle effectué.")))
     return session

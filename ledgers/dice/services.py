@@ -12,10 +12,9 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, roles_of, save_audited
@@ -38,20 +37,13 @@ from ledgers.incidents.selectors import has_open_incident
 from ledgers.incidents.services import incident_open
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append
+from ledgers.registers.services import display_name, entry_append, register_language
 
 from .domain import CATEGORY, DICE, check_destroyable
 from .models import AllocatedDie, DiceAllocation, DiceCheck, DicePair, DiceSwap, Die, PlayRole
 from .registers import SERVICE_KIND
 from .rules import CHECKLIST, DICE_GAME, FR_PAIRS_PER_SEANCE, FR_SIDE_MM, MC_DICE_PER_SEANCE, rule
 from .selectors import allocated_die_ids, dice_at_table, pairs_held, regular_allocation, used_at_previous_seance
-
-
-def register_language() -> translation.override:
-    """Register entries are written in the language of the texts whatever the user's language,
-    while refusals, raised before (registers are looked up before too), stay in the user's."""
-    return translation.override(settings.LANGUAGE_CODE)
-
 
 # Who changes dice during play: MC the chef de table (DICE-12, 000 art. 6.2), FR the table's staff.
 SWAP_ROLES = {

@@ -18,7 +18,7 @@ from ledgers.core.models import Establishment, Location, TableSession
 from ledgers.core.roles import Role
 from ledgers.registers.chain import format_timestamp
 from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append
+from ledgers.registers.services import display_name, entry_append, register_language
 
 from .categories import get_category
 from .models import Incident, IncidentNotice, IncidentSubject
@@ -82,12 +82,13 @@ def incident_open(
             label=str(obj)[:200],
         )
         labels.append(str(obj))
-    _record(
-        incident, actor=actor, role=role, event=str(_("Ouverture")),
-        text=f"{incident.description}" + (f" — {incident.circumstances}" if incident.circumstances else ""),
-        found_at=format_timestamp(incident.found_at), subjects=labels,
-        table=str(table_session) if table_session else "", location=str(location) if location else "",
-    )
+    with register_language():
+        _record(
+            incident, actor=actor, role=role, event=str(_("Ouverture")),
+            text=f"{incident.description}" + (f" — {incident.circumstances}" if incident.circumstances else ""),
+            found_at=format_timestamp(incident.found_at), subjects=labels,
+            table=str(table_session) if table_session else "", location=str(location) if location else "",
+        )
     return incident
 
 
@@ -115,11 +116,12 @@ def incident_notify(
         incident=incident, recipient_role=recipient_role, recipient_name=recipient_name.strip(),
         notified_at=notified_at, channel=channel, recorded_by=actor,
     )
-    _record(
-        incident, actor=actor, role=role, event=str(_("Information")),
-        text=f"{notice.get_channel_display()} — {notice.recipient_name}",
-        notice=str(Role(recipient_role).label), notified_at=format_timestamp(notified_at),
-    )
+    with register_language():
+        _record(
+            incident, actor=actor, role=role, event=str(_("Information")),
+            text=f"{notice.get_channel_display()} — {notice.recipient_name}",
+            notice=str(Role(recipient_role).label), notified_at=format_timestamp(notified_at),
+        )
     return notice
 
 
@@ -135,8 +137,9 @@ def incident_decide(*, incident: Incident, decision: str, actor: AbstractBaseUse
         raise ValueError(_("La décision doit être rédigée."))
     incident.decision, incident.decided_by, incident.decided_at = decision.strip(), actor, timezone.now()
     save_audited(incident, actor=actor, reason="décision")
-    _record(incident, actor=actor, role=role, event=str(_("Décision")), text=incident.decision,
-            decided_by=display_name(actor))
+    with register_language():
+        _record(incident, actor=actor, role=role, event=str(_("Décision")), text=incident.decision,
+                decided_by=display_name(actor))
     return incident
 
 
@@ -161,5 +164,6 @@ def incident_close(*, incident: Incident, actor: AbstractBaseUser) -> Incident:
         )
     incident.status, incident.closed_at = Incident.Status.CLOSED, timezone.now()
     save_audited(incident, actor=actor, reason="clôture")
-    _record(incident, actor=actor, role=role, event=str(_("Clôture")), text=incident.decision or "")
+    with register_language():
+        _record(incident, actor=actor, role=role, event=str(_("Clôture")), text=incident.decision or "")
     return incident

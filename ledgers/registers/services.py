@@ -5,10 +5,11 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, save_audited
@@ -23,6 +24,12 @@ from .models import Entry, EntryKind, Register
 from .selectors import visaed_up_to
 
 EVENT_AT_FORMAT = "%Y-%m-%d %H:%M"  # local time of a fact, as written in a payload
+
+
+def register_language() -> translation.override:
+    """Registers are written in the language of the texts whatever the user's language; refusals,
+    raised before the entry is built, stay in the user's."""
+    return translation.override(settings.LANGUAGE_CODE)
 
 
 def display_name(user: AbstractBaseUser) -> str:

@@ -394,7 +394,7 @@ def test_dice_07_minimum_notice_to_the_scj_per_set_05(mc_org):
                        reference="", actor=mc_org["directeur_jeux"])
     with pytest.raises(RuleViolation) as refused:
         dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"])
-    assert refused.value.code == "DICE-07" and "120 minutes" in str(refused.value)
+    assert refused.value.code == "DICE-07" and "120 min" in str(refused.value)
 
 
 

@@ -87,7 +87,7 @@ class OrderSerializer(serializers.ModelSerializer):
                   "visa_at", "visa_statement", "sent_at")
 
 
-class SupplierSerializer(serializers.ModelSerializer):
+class DiceSupplierSerializer(serializers.ModelSerializer):
     class Meta:
         model = Supplier
         fields = ("id", "name", "approval_reference", "approval_issuer", "approved_from", "approved_until")
@@ -173,7 +173,7 @@ class DieInputSerializer(serializers.Serializer):
         return DieInput(**super().to_internal_value(data))
 
 
-class ReceiptInput(serializers.Serializer):
+class DiceReceiptInput(serializers.Serializer):
     location = LocationField()
     order = OwnedField(PurchaseOrder, queryset=PurchaseOrder.objects.all(), required=False, allow_null=True)
     supplier = OwnedField(Supplier, queryset=Supplier.objects.all(), required=False, allow_null=True)
@@ -248,13 +248,13 @@ def results_of(data: dict, est) -> list[DieResult]:
     return [DieResult(die=found[row.pop("serial")], **row) for row in data["results"]]
 
 
-class WithdrawInput(serializers.Serializer):
+class DiceWithdrawInput(serializers.Serializer):
     dice = SerialsField()
     reason = serializers.ChoiceField(choices=[c for c, _label in WithdrawReason.CHOICES])
     observations = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class TransferInput(serializers.Serializer):
+class DiceTransferInput(serializers.Serializer):
     dice = SerialsField()
     to_location = LocationField()
     received_by = serializers.CharField(required=False, allow_blank=True, default="")
@@ -264,7 +264,7 @@ class DayCloseInput(serializers.Serializer):
     date = serializers.DateField()
 
 
-class SupplierInput(serializers.Serializer):
+class DiceSupplierInput(serializers.Serializer):
     name = serializers.CharField()
     approval_reference = serializers.CharField(required=False, allow_blank=True, default="")
     approval_issuer = serializers.CharField(required=False, allow_blank=True, default="")
@@ -272,30 +272,30 @@ class SupplierInput(serializers.Serializer):
     approved_until = serializers.DateField(required=False, allow_null=True, default=None)
 
 
-class OrderInput(serializers.Serializer):
+class DiceOrderInput(serializers.Serializer):
     supplier = OwnedField(Supplier, queryset=Supplier.objects.all())
     carnet = serializers.CharField(required=False, allow_blank=True, default="")
     quantity = serializers.IntegerField(min_value=1, help_text=_("Nombre de dés (rampo : deux par paire)."))
 
 
-class OrderVisaInput(serializers.Serializer):
+class DiceOrderVisaInput(serializers.Serializer):
     statement = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class DestructionPlanInput(serializers.Serializer):
+class DiceDestructionPlanInput(serializers.Serializer):
     dice = SerialsField()
     method = serializers.ChoiceField(choices=DestructionSession.Method.choices,
                                      default=DestructionSession.Method.DESTRUCTION)
     planned_at = serializers.DateTimeField()
 
 
-class DestructionNotifyInput(serializers.Serializer):
+class DiceDestructionNotifyInput(serializers.Serializer):
     notified_at = serializers.DateTimeField()
     channel = serializers.ChoiceField(choices=IncidentNotice.Channel.choices)
     reference = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-DestructionCompleteInput = with_fields("DestructionCompleteInput", serializers.Serializer, {
+DiceDestructionCompleteInput = with_fields("DiceDestructionCompleteInput", serializers.Serializer, {
     "loaded": serializers.BooleanField(required=False, allow_null=True, default=None),
     "tampered": serializers.BooleanField(required=False, allow_null=True, default=None),
     "police_service": serializers.CharField(required=False, allow_blank=True, default=""),
@@ -305,13 +305,13 @@ DestructionCompleteInput = with_fields("DestructionCompleteInput", serializers.S
 })
 
 
-class CountInput(serializers.Serializer):
+class DiceCountInput(serializers.Serializer):
     location = serializers.CharField(allow_null=True, help_text=_("Code de l'emplacement ; null pour les tables."))
     count = serializers.IntegerField(min_value=0)
 
 
-class VerificationInput(serializers.Serializer):
-    counted = CountInput(many=True)
+class DiceVerificationInput(serializers.Serializer):
+    counted = DiceCountInput(many=True)
     opened_by = serializers.CharField(required=False, allow_blank=True, default="")
     remarks = serializers.CharField(required=False, allow_blank=True, default="")
     orders_seen = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)

@@ -263,23 +263,23 @@ class PairsCapOutput(serializers.Serializer):
     pairs_max = serializers.IntegerField()
 
 
-ReceiveView = action("ReceiveView", s.ReceiptInput, s.DieSerializer, _receive, many=True)
+ReceiveView = action("ReceiveView", s.DiceReceiptInput, s.DieSerializer, _receive, many=True)
 PairsCapView = action("PairsCapView", s.PairsCapInput, PairsCapOutput, _pairs_cap)
 AllocateView = action("AllocateView", s.AllocationInput, s.AllocationSerializer, _allocate)
 SwapView = action("SwapView", s.SwapInput, s.SwapSerializer, _swap)
 EndCheckView = action("EndCheckView", s.EndCheckInput, s.CheckSerializer, _end_check)
-WithdrawView = action("WithdrawView", s.WithdrawInput, s.DieSerializer, _withdraw, many=True)
-TransferView = action("TransferView", s.TransferInput, s.DieSerializer, _transfer, many=True)
+WithdrawView = action("WithdrawView", s.DiceWithdrawInput, s.DieSerializer, _withdraw, many=True)
+TransferView = action("TransferView", s.DiceTransferInput, s.DieSerializer, _transfer, many=True)
 DayCloseView = action("DayCloseView", s.DayCloseInput, DayCloseOutput, _day_close, many=True)
-SupplierCreateView = action("SupplierCreateView", s.SupplierInput, s.SupplierSerializer, _supplier)
-OrderCreateView = action("OrderCreateView", s.OrderInput, s.OrderSerializer, _order)
-OrderVisaView = action("OrderVisaView", s.OrderVisaInput, s.OrderSerializer, _order_visa)
-OrderSendView = action("OrderSendView", s.OrderVisaInput, s.OrderSerializer, _order_send)
-DestructionPlanView = action("DestructionPlanView", s.DestructionPlanInput, s.DestructionSerializer,
+SupplierCreateView = action("SupplierCreateView", s.DiceSupplierInput, s.DiceSupplierSerializer, _supplier)
+OrderCreateView = action("OrderCreateView", s.DiceOrderInput, s.OrderSerializer, _order)
+OrderVisaView = action("OrderVisaView", s.DiceOrderVisaInput, s.OrderSerializer, _order_visa)
+OrderSendView = action("OrderSendView", s.DiceOrderVisaInput, s.OrderSerializer, _order_send)
+DestructionPlanView = action("DestructionPlanView", s.DiceDestructionPlanInput, s.DestructionSerializer,
                              _destruction_plan)
-DestructionNotifyView = action("DestructionNotifyView", s.DestructionNotifyInput, s.DestructionSerializer,
+DestructionNotifyView = action("DestructionNotifyView", s.DiceDestructionNotifyInput, s.DestructionSerializer,
                                _destruction_notify)
-DestructionCompleteView = action("DestructionCompleteView", s.DestructionCompleteInput, s.DestructionSerializer,
+DestructionCompleteView = action("DestructionCompleteView", s.DiceDestructionCompleteInput, s.DestructionSerializer,
                                  _destruction_complete)
-VerificationView = action("VerificationView", s.VerificationInput, s.VerificationResultSerializer, _verification)
+VerificationView = action("VerificationView", s.DiceVerificationInput, s.VerificationResultSerializer, _verification)
 
