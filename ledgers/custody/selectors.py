@@ -1,5 +1,7 @@
 from collections import Counter
 
+from django.db.models import Q, QuerySet
+
 from ledgers.core.models import Establishment
 from ledgers.registers.models import Register
 
@@ -22,11 +24,8 @@ def located_stock(
 
 def book_stock(domain: CustodyDomain, establishment: Establishment) -> dict[str, int]:
     """Σ IN − Σ OUT per category, read from the intake registers (the book stock)."""
-    kinds = {domain.intake_register(establishment, category)[0] for category, _label in domain.categories()}
-    kinds.add(domain.intake_register(establishment, "")[0])
     totals: Counter = Counter()
-    registers = Register.objects.filter(establishment=establishment, kind__in=kinds)
-    for register in registers:
+    for register in intake_registers(domain, establishment):
         for payload in register.entries.filter(kind="record").values_list("payload", flat=True).iterator():
             movement = payload.get("movement")
             if movement == "IN":
@@ -34,3 +33,17 @@ def book_stock(domain: CustodyDomain, establishment: Establishment) -> dict[str,
             elif movement == "OUT":
                 totals[payload["category"]] -= payload["quantity"]
     return dict(totals)
+
+
+def intake_registers(
+    domain: CustodyDomain, establishment: Establishment, *, open_only: bool = False
+) -> QuerySet[Register]:
+    """The domain's own intake register volumes: its (kind, qualifier) pairs only, since one kind
+    may hold several domains in sections (FR modèle 19: cards, sabots, dice)."""
+    pairs = {domain.intake_register(establishment, category) for category, _label in domain.categories()}
+    pairs.add(domain.intake_register(establishment, ""))
+    match = Q()
+    for kind, qualifier in pairs:
+        match |= Q(kind=kind, qualifier=qualifier)
+    registers = Register.objects.filter(match, establishment=establishment)
+    return registers.filter(status=Register.Status.OPEN) if open_only else registers
