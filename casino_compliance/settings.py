@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "ledgers.registers",
     "ledgers.incidents",
     "ledgers.custody",
+    "ledgers.equipment",
 ]
 
 MIDDLEWARE = [
