@@ -12,8 +12,9 @@ class EquipmentConfig(AppConfig):
 
         from . import checks, domains, registers  # noqa: F401
 
-        hooks.on_table_opening(checks.check_shoe_allocated)
+        # The shuffler first: a started shuffler with its dealing attachment stands in for the sabot.
         hooks.on_table_opening(checks.check_shuffler_started)
+        hooks.on_table_opening(checks.check_shoe_allocated)
         hooks.on_table_opening(checks.check_wheel_ready)
         hooks.on_table_closing(checks.check_shuffler_ended)
         hooks.on_table_closing(checks.check_lid_locked)

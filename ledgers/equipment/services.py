@@ -472,7 +472,7 @@ def shuffler_mount(*, shuffler: Shuffler, socle: Socle, actor: AbstractBaseUser)
 
 @transaction.atomic
 def shuffler_unmount(*, shuffler: Shuffler, actor: AbstractBaseUser) -> Shuffler:
-    shuffler = Shuffler.objects.select_for_update().select_related("socle__table").get(pk=shuffler.pk)
+    shuffler = Shuffler.objects.select_for_update(of=("self",)).select_related("socle__table").get(pk=shuffler.pk)
     est = shuffler.establishment
     role = require_role(actor, est, MANAGERS[est.jurisdiction])
     if shuffler.socle_id is None:
@@ -516,7 +516,7 @@ def shuffler_use_start(
     session = _live_session(session)
     est, table = session.seance.establishment, session.table
     role = require_role(actor, est, TABLE_STAFF)
-    shuffler = Shuffler.objects.select_for_update().select_related("socle").get(pk=shuffler.pk)
+    shuffler = Shuffler.objects.select_for_update(of=("self",)).select_related("socle").get(pk=shuffler.pk)
     _usable(shuffler, table)
     if ShufflerUse.objects.filter(table_session=session, shuffler=shuffler).exists():
         raise ValidationError(_("Ce mélangeur a déjà été mis en marche pour cette partie."))
