@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 api_v1 = [
     path("", include("ledgers.registers.api.urls")),
+    path("equipment/", include("ledgers.equipment.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
@@ -15,4 +16,5 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("", include("ledgers.core.urls")),
     path("registres/", include("ledgers.registers.urls")),
+    path("materiel/", include("ledgers.equipment.urls")),
 ]

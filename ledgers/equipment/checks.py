@@ -99,8 +99,8 @@ def check_shuffler_ended(session: TableSession) -> None:
 def check_lid_locked(session: TableSession) -> None:
     """MC roulette: no end of partie before the lid is locked and its key returned (WHEEL-02, KEY-08)."""
     est = _est(session)
-    if session.table.game not in LID_GAMES[est.jurisdiction]:
-        return
+    if session.table.game not in LID_GAMES[est.jurisdiction] or session.opened_at is None:
+        return  # a table that never opened (a failed check kept it closed) has no partie to end
     if not LidLock.objects.filter(table_session=session).exists():
         raise RuleViolation("WHEEL-02", _("Fin de partie impossible : le cylindre doit être recouvert de son "
                                           "couvercle fermé à clé, et la clé remise à son détenteur."))

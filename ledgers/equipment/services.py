@@ -77,7 +77,7 @@ def _fr(value: Any) -> str:
 
 
 @contextmanager
-def _bad_input() -> Iterator[None]:
+def custody_input_errors() -> Iterator[None]:
     """The shared custody services report bad input as ValueError: it is a validation error here."""
     try:
         yield
@@ -181,7 +181,7 @@ def shoe_receive(
     if taken:
         raise RuleViolation(code, _("Numéro déjà attribué à un autre sabot : %(numbers)s.")
                             % {"numbers": ", ".join(sorted(taken))})
-    with _bad_input():
+    with custody_input_errors():
         custody.check_location(SHOES, location)
     now = timezone.now()
     created = [
@@ -281,7 +281,7 @@ def shoe_allocate(
             "Les sabots sont sortis des dépôts par le cartier au moment où il en est fait usage."))
     if Shoe.objects.filter(table_session=session).exists():
         raise ValidationError(_("Un sabot est déjà en service à cette table : rentrez-le d'abord."))
-    with _bad_input():
+    with custody_input_errors():
         custody.items_issue(domain=SHOES, items=[shoe], session=session, actor=actor, role=role,
                             received_by=received_by, extra={"model": str(shoe.model), "flags": flags})
     allocation = ShoeAllocation.objects.create(
@@ -322,7 +322,7 @@ def shoe_return(
             "Les sabots sont rangés au dépôt sous la surveillance de l'inspecteur de service, qui signe la rentrée."))
     else:
         role = require_role(actor, est, FR_SHOE_KEEPERS)
-    with _bad_input():
+    with custody_input_errors():
         return custody.items_return(domain=SHOES, items=list(shoes), to_location=to_location, actor=actor, role=role,
                                     returned_by=returned_by)
 
@@ -344,7 +344,7 @@ def shoe_withdraw(
     origin = shoe.location
     shoe.status = ItemStatus.OUT_OF_USE
     save_audited(shoe, actor=actor, reason="hors d'usage")
-    with _bad_input():
+    with custody_input_errors():
         if target.pk == origin.pk:
             custody.check_location(SHOES, target, shoe)
         elif est.jurisdiction == "MC":
@@ -578,7 +578,8 @@ def shuffler_use_end(
             circumstances=observations,
         )
     use.closing = {"hood_opened": hood_opened, "empty": empty, "cards_removed": cards_removed,
-                   "disconnected": disconnected, "incident": incident.pk if incident else None}
+                   "disconnected": disconnected,
+                   "incident": incident.pk if incident else use.closing.get("incident")}
     use.ended_at, use.ended_by = timezone.now(), actor
     use.end_confirmed = empty and (hood_opened or est.jurisdiction == "MC")
     save_audited(use, actor=actor, reason="fin de séance")
