@@ -4,7 +4,6 @@ the key holder, the police officer at a destruction) is the other person's usern
 checked with ``authenticate()`` at this terminal."""
 
 from django import forms
-from django.contrib.auth import authenticate
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
@@ -17,6 +16,7 @@ from ledgers.incidents.models import IncidentNotice
 from . import selectors
 from .domains import SHOES
 from .models import ApprovedModel, MachineType, Shoe, Shuffler, Socle, WheelKind
+from .signatures import cosigner
 from .specs import CHECK_RULES, KINDS_BY_JURISDICTION, LID_GAMES, TEXT_SPECS, WHEEL_FOR_GAME
 
 
@@ -42,15 +42,12 @@ class SessionField(forms.ModelChoiceField):
 
 
 def countersign(form: EstablishmentForm, prefix: str, *, required: bool) -> AbstractBaseUser | None:
-    """The other signatory, authenticated by username and password; None when left blank and optional."""
-    username = form.cleaned_data.get(f"{prefix}_username", "").strip()
-    password = form.cleaned_data.get(f"{prefix}_password", "")
-    if not username and not required:
-        return None
-    user = authenticate(form.request, username=username, password=password) if username else None
-    if user is None:
-        raise ValidationError({f"{prefix}_password": _("Identifiant ou mot de passe incorrect : signature refusée.")})
-    return user
+    """The other signatory of the ``prefix`` fields, authenticated (see ``signatures``)."""
+    try:
+        return cosigner(form.request, form.cleaned_data.get(f"{prefix}_username", ""),
+                        form.cleaned_data.get(f"{prefix}_password", ""), required=required)
+    except ValidationError as exc:
+        raise ValidationError({f"{prefix}_password": exc.messages}) from exc
 
 
 def signature_fields(prefix: str, label, required: bool = True) -> dict[str, forms.Field]:

@@ -543,7 +543,9 @@ class WheelCreateView(ServiceFormView):
     template_name = "equipment/wheel_form.html"
 
     def get_initial(self):
-        return forms.WheelRegisterForm.initial_for(self.request.GET.get("kind", "roulette_europeenne"))
+        # The text's specification for the chosen kind; what was already typed is kept.
+        typed = {key: self.request.GET[key] for key in ("number", "serial") if key in self.request.GET}
+        return {**forms.WheelRegisterForm.initial_for(self.request.GET.get("kind", "roulette_europeenne")), **typed}
 
     def get_template_names(self):
         # HTMX: changing the kind reloads the fields with the text's specification for it.

@@ -13,6 +13,7 @@ from ledgers.custody.selectors import book_stock
 from ledgers.equipment import selectors, services
 from ledgers.equipment.domains import SHOES
 from ledgers.equipment.models import Shoe, ShoeAllocation
+from ledgers.equipment.volumes import open_volume
 from ledgers.registers.models import Register
 from ledgers.registers.selectors import current_register
 
@@ -306,3 +307,48 @@ def test_fr_shoe_destruction_writes_out_in_sabot_section(fro):
     custody.destruction_complete(session=plan, domain=SHOES, actor=fro.director)
     assert selectors.shoe_inventory(fro.est) == set()
     assert book_stock(SHOES, fro.est) == {"sabot": 0}
+
+
+def test_reg_06_sabot_section_of_modele_19_kept_apart_from_the_cards(fro):
+    """The carnet modèle 19 holds cards, sabots and dice in separate sections: the sabot book
+    stock and inventory read only the sabot pages (SHOE-11, REG-06)."""
+    from ledgers.registers.services import entry_append
+
+    cards = open_volume(fro.est, "carnet_19", "cartes", director=fro.director, authority=fro.users[Role.POLICE],
+                        paraphe="P.")
+    entry_append(register=cards, actor=fro.director, role=Role.DIRECTEUR_RESPONSABLE, payload={
+        "movement": "IN", "category": "sixain", "quantity": 4, "serials": ["A1", "A2", "A3", "A4"]})
+    receive_shoes(fro, ["1", "2"])
+    assert book_stock(SHOES, fro.est) == {"sabot": 2}
+    assert selectors.shoe_inventory(fro.est) == {"1", "2"}
+    counted = {(fro.locations["armoire"].pk, "sabot"): 2}
+    verification = custody.stock_verification_record(domain=SHOES, establishment=fro.est, counted=counted,
+                                                      actor=fro.users[Role.POLICE])
+    assert not verification.discrepancy
+    assert cards.entries.filter(kind="visa").count() == 0  # the police visaed the sabot pages only
+    assert current_register(fro.est, "carnet_19", "sabots").entries.filter(kind="visa").count() == 1
+
+
+def test_mc_annex_ledger_day_close_for_sabots(mco):
+    receive_shoes(mco, ["S1", "S2"], location_code="depot-principal")
+    shoe = Shoe.objects.get(serial="S1")
+    custody.items_transfer(domain=SHOES, items=[shoe], to_location=mco.locations["depot-annexe"],
+                           actor=mco.users[Role.CARTIER], received_by="Cartier de la salle")
+    days = custody.depot_day_close(domain=SHOES, establishment=mco.est, date=shoe.received_at.date(),
+                                   actor=mco.users[Role.CARTIER])
+    closing = {day.location.code: day.closing for day in days}
+    assert closing == {"depot-annexe": {"sabot": 1}, "depot-principal": {"sabot": 1}}
+    assert [p["movement"] for p in entries(mco.est, "comptabilite_annexe", "shoes")] == [
+        "TRANSFER", "DAY_CLOSE", "DAY_CLOSE"]
+
+
+@pytest.mark.postgresql
+def test_allocations_checks_and_lid_locks_are_append_only(fro):
+    from django.db import DatabaseError, transaction
+
+    (shoe,) = receive_shoes(fro, ["1"])
+    services.shoe_allocate(session=session(fro, "PB1"), shoe=shoe, actor=fro.director)
+    with pytest.raises(DatabaseError), transaction.atomic():
+        ShoeAllocation.objects.update(role="croupier")
+    with pytest.raises(DatabaseError), transaction.atomic():
+        Shoe.history.all().delete()

@@ -236,3 +236,13 @@ def test_shuffler_mounted_twice_refused(mco):
     socle = services.socle_create(table=mco.tables["BJ1"], code="S9", actor=mco.director)
     with pytest.raises(ValidationError):
         services.shuffler_mount(shuffler=machine, socle=socle, actor=mco.director)
+
+
+def test_set_34_eligibility_matrix_is_an_establishment_setting(fro):
+    machine = shuffler(fro, number="M1")
+    socle = services.socle_create(table=fro.tables["PB1"], code="S1", actor=fro.director)
+    fro.est.options = {"SET-34": {"blackjack": ["batch", "continuous"]}}
+    fro.est.save()
+    with pytest.raises(RuleViolation) as exc:
+        services.shuffler_mount(shuffler=machine, socle=socle, actor=fro.director)
+    assert exc.value.code == "SHUF-09"

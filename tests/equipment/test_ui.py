@@ -104,9 +104,11 @@ def test_wheel_check_form_countersigned_by_the_inspecteur(client, mco):
 
 def test_wheel_form_reloads_the_text_specification_with_htmx(client, mco):
     client.force_login(mco.director)
-    response = client.get(reverse("equipment:wheel_create"), {"kind": "grande_roue"}, HTTP_HX_REQUEST="true")
+    response = client.get(reverse("equipment:wheel_create"), {"kind": "grande_roue", "number": "GR-4"},
+                          HTTP_HX_REQUEST="true")
     page = response.content.decode()
     assert "<html" not in page and "joker_noir = 1" in page and "24" in page
+    assert 'value="GR-4"' in page  # what was typed stays
 
 
 def test_wheel_form_refuses_wrong_segments_with_article(client, mco):

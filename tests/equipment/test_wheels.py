@@ -139,12 +139,16 @@ def test_wheel_fr_roulette_needs_no_check(fro):
     table_session_close(session=ra, actor=fro.director)
 
 
-def test_wheel_02_roulette_close_without_lid_locked_refused(mco):
+def open_roulette(mco):
     wheel(mco, WheelKind.ROULETTE_EUROPEENNE, table="R1")
     r1 = session(mco, "R1")
     services.wheel_check_record(session=r1, actor=mco.users[Role.ENTRETIEN], cosigner=mco.users[Role.INSPECTEUR],
                                 points=["Pivot"], passed=True)
-    table_session_open(session=r1, actor=mco.director)
+    return table_session_open(session=r1, actor=mco.director)
+
+
+def test_wheel_02_roulette_close_without_lid_locked_refused(mco):
+    r1 = open_roulette(mco)
     with pytest.raises(RuleViolation) as exc:
         table_session_close(session=r1, actor=mco.director)
     assert exc.value.code == "WHEEL-02"
@@ -153,11 +157,7 @@ def test_wheel_02_roulette_close_without_lid_locked_refused(mco):
 
 
 def test_key_08_lid_key_returned_to_its_holder(mco):
-    wheel(mco, WheelKind.ROULETTE_EUROPEENNE, table="R1")
-    r1 = session(mco, "R1")
-    services.wheel_check_record(session=r1, actor=mco.users[Role.ENTRETIEN], cosigner=mco.users[Role.INSPECTEUR],
-                                points=["Pivot"], passed=True)
-    table_session_open(session=r1, actor=mco.director)
+    r1 = open_roulette(mco)
     with pytest.raises(RuleViolation) as exc:
         services.wheel_lid_lock(session=r1, actor=mco.users[Role.CROUPIER], key_holder=mco.users[Role.CHEF_TABLE])
     assert exc.value.code == "KEY-08"

@@ -1,7 +1,6 @@
 """Serializers of the equipment API: they validate and shape; the services decide."""
 
-from django.contrib.auth import authenticate
-from django.utils.translation import gettext_lazy as _
+from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from ledgers.core.models import GamingTable, Location, TableSession
@@ -22,6 +21,7 @@ from ..models import (
     WheelCheck,
     WheelKind,
 )
+from ..signatures import cosigner
 
 
 class ScopedPK(serializers.PrimaryKeyRelatedField):
@@ -40,15 +40,12 @@ def _session_field(**kwargs) -> ScopedPK:
 
 
 def countersignature(attrs: dict, prefix: str, request, *, required: bool):
-    username = (attrs.pop(f"{prefix}_username", "") or "").strip()
-    password = attrs.pop(f"{prefix}_password", "") or ""
-    if not username and not required:
-        return None
-    user = authenticate(request, username=username, password=password) if username else None
-    if user is None:
-        raise serializers.ValidationError({f"{prefix}_password": _("Identifiant ou mot de passe incorrect : "
-                                                                   "signature refusée.")})
-    return user
+    """The other signatory of the ``prefix`` fields, authenticated (see ``signatures``)."""
+    try:
+        return cosigner(request, attrs.pop(f"{prefix}_username", ""), attrs.pop(f"{prefix}_password", ""),
+                        required=required)
+    except DjangoValidationError as exc:
+        raise serializers.ValidationError({f"{prefix}_password": exc.messages}) from exc
 
 
 # --- Output -------------------------------------------------------------------------------------
