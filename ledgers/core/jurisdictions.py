@@ -37,7 +37,8 @@ PROFILES: dict[str, Profile] = {
         },
         settings={
             "SET-04": "restrictive",  # PAE decks: punto banco in super privé salons only
-            "SET-05": {"scj_notice_minutes": 0, "issue_lead_minutes": 60},
+            # destruction_period_days: the operator's destruction periodicity (CARD-10 flag)
+            "SET-05": {"scj_notice_minutes": 0, "issue_lead_minutes": 60, "destruction_period_days": 30},
             "SET-13": "any_table",
             "SET-20": 1,
             "SET-26": {"annex_ledger_paraphe": False, "dice_service_paraphe": True},

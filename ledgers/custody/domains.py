@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from django.apps import apps
-from django.db.models import Model
+from django.db.models import Model, QuerySet
 from django.utils.functional import Promise
 
 if TYPE_CHECKING:
@@ -38,6 +38,9 @@ class CustodyDomain:
     # extra checks before a destruction session completes: (session, items) → raise RuleViolation
     destruction_checks: Callable[["DestructionSession", Sequence[Model]], None] | None = None
     categories: Callable[[], list[tuple[str, str]]] = field(default=lambda: [])
+    # filter of the objects counted in stock (e.g. cards: sixains and loose decks, not the decks
+    # inside a sixain, which are counted with it)
+    stock_filter: dict[str, object] = field(default_factory=dict)
 
     def rule(self, name: str, jurisdiction: str) -> str | None:
         return self.rules.get(name, {}).get(jurisdiction)
@@ -45,6 +48,15 @@ class CustodyDomain:
     @property
     def model(self) -> type[Model]:
         return apps.get_model(self.item_model)
+
+    def stock_items(self) -> QuerySet:
+        """The objects counted in stock, in the intake registers and on the orders."""
+        return self.model.objects.filter(**self.stock_filter)
+
+    def intake_registers(self, establishment: "Establishment") -> set[tuple[str, str]]:
+        """(kind, qualifier) of every intake register volume series of this domain."""
+        pairs = {self.intake_register(establishment, category) for category, _label in self.categories()}
+        return pairs or {self.intake_register(establishment, "")}
 
 
 _DOMAINS: dict[str, CustodyDomain] = {}

@@ -13,7 +13,7 @@ def located_stock(
     domain: CustodyDomain, establishment: Establishment, include_tables: bool = False
 ) -> dict[tuple[int | None, str], int]:
     """{(location id, category): count} of the objects present; objects at tables under None."""
-    qs = domain.model.objects.filter(establishment=establishment).exclude(status__in=GONE_STATUSES)
+    qs = domain.stock_items().filter(establishment=establishment).exclude(status__in=GONE_STATUSES)
     if not include_tables:
         qs = qs.filter(table_session__isnull=True)
     counts: Counter = Counter()
@@ -25,7 +25,8 @@ def located_stock(
 def book_stock(domain: CustodyDomain, establishment: Establishment) -> dict[str, int]:
     """Σ IN − Σ OUT per category, read from the intake registers (the book stock)."""
     totals: Counter = Counter()
-    for register in intake_registers(domain, establishment):
+    registers = intake_registers(domain, establishment)
+    for register in registers:
         for payload in register.entries.filter(kind="record").values_list("payload", flat=True).iterator():
             movement = payload.get("movement")
             if movement == "IN":
@@ -35,15 +36,10 @@ def book_stock(domain: CustodyDomain, establishment: Establishment) -> dict[str,
     return dict(totals)
 
 
-def intake_registers(
-    domain: CustodyDomain, establishment: Establishment, *, open_only: bool = False
-) -> QuerySet[Register]:
-    """The domain's own intake register volumes: its (kind, qualifier) pairs only, since one kind
-    may hold several domains in sections (FR modèle 19: cards, sabots, dice)."""
-    pairs = {domain.intake_register(establishment, category) for category, _label in domain.categories()}
-    pairs.add(domain.intake_register(establishment, ""))
-    match = Q()
-    for kind, qualifier in pairs:
+def intake_registers(domain: CustodyDomain, establishment: Establishment) -> QuerySet[Register]:
+    """Every volume of the domain's intake registers (a register kind may be shared by several
+    domains — the FR carnet modèle 19 — so volumes are told apart by their qualifier)."""
+    match = Q(pk__in=[])
+    for kind, qualifier in domain.intake_registers(establishment):
         match |= Q(kind=kind, qualifier=qualifier)
-    registers = Register.objects.filter(match, establishment=establishment)
-    return registers.filter(status=Register.Status.OPEN) if open_only else registers
+    return Register.objects.filter(match, establishment=establishment)

@@ -203,13 +203,11 @@ def intake_record_in(
         register = _intake_register(domain, establishment, category)
         extra_flags = list(flags)
         if order is not None:
-            received = (
-                domain.model.objects.filter(purchase_order=order, category=category).count()
-            )
+            received = domain.stock_items().filter(purchase_order=order, category=category).count()
             ordered = order.ordered_quantity(category)
             if received != ordered:
                 extra_flags.append({
-                    "code": _rule(domain, "intake", establishment),
+                    "code": _rule(domain, "order_quantity", establishment) or _rule(domain, "intake", establishment),
                     "text": str(_("Quantité reçue %(r)s ≠ quantité commandée %(o)s") % {"r": received, "o": ordered}),
                 })
         entry_append(register=register, actor=actor, role=role, payload={
@@ -224,7 +222,7 @@ def intake_record_in(
             "flags": extra_flags,
         })
     if order is not None and all(
-        domain.model.objects.filter(purchase_order=order, category=line["category"]).count() >= line["quantity"]
+        domain.stock_items().filter(purchase_order=order, category=line["category"]).count() >= line["quantity"]
         for line in order.lines
     ):
         order.status = PurchaseOrder.Status.RECEIVED
@@ -333,8 +331,9 @@ def depot_day_close(
     if domain.annex_kind is None:
         raise ValueError(_("Ce matériel n'a pas de comptabilité annexe."))
     role = require_role(actor, establishment, domain_writer_roles(domain, establishment))
-    annex = current_register(establishment, domain.annex_kind, domain.code)
-    register = Register.objects.select_for_update().get(pk=annex.pk)
+    register = Register.objects.select_for_update().get(
+        pk=current_register(establishment, domain.annex_kind, domain.code).pk
+    )
     if DepotDay.objects.filter(domain=domain.code, location__establishment=establishment, date=date).exists():
         raise ValueError(_("La journée du %(date)s est déjà arrêtée.") % {"date": date.strftime("%d/%m/%Y")})
     moves_in: dict[str, Counter] = defaultdict(Counter)
@@ -537,11 +536,10 @@ def stock_verification_record(
 
 
 def _registers_concerned(domain: CustodyDomain, est: Establishment) -> list[Register]:
-    registers = list(intake_registers(domain, est, open_only=True))
+    registers = intake_registers(domain, est)
     if domain.annex_kind and est.jurisdiction == "MC":
-        registers += Register.objects.filter(establishment=est, kind=domain.annex_kind, qualifier=domain.code,
-                                             status=Register.Status.OPEN)
-    return registers
+        registers |= Register.objects.filter(establishment=est, kind=domain.annex_kind, qualifier=domain.code)
+    return list(registers.filter(status=Register.Status.OPEN).order_by("number"))
 
 
 # --- Destruction ---------------------------------------------------------------------------
@@ -598,12 +596,18 @@ def session_items(session: DestructionSession, domain: CustodyDomain) -> list[Tr
 def destruction_complete(
     *, session: DestructionSession, domain: CustodyDomain, actor: AbstractBaseUser,
     witness: AbstractBaseUser | None = None, checks: dict | None = None, observations: str = "",
+    withheld: Sequence[TrackedItem] = (), finding: str = "",
 ) -> DestructionSession:
     """Perform the destruction: the OUT entries of the intake registers, the objects gone.
 
-    MC: the SCJ must have been informed before the operation starts (CARD-11, DICE-07); an SCJ
-    agent may attend as witness. FR: a police officer must attend (``witness``, authenticated by
-    the caller) and visas the entries in the same transaction (CARD-31, DICE-19).
+    MC: the SCJ must have been informed before the operation starts, at least the SET-05 notice
+    beforehand (CARD-11, DICE-07); an SCJ agent may attend as witness. FR: a police officer must
+    attend (``witness``, authenticated by the caller) and visas the entries in the same
+    transaction (CARD-31, DICE-19).
+
+    ``withheld``: objects of the session that the check at the destruction found non-compliant
+    (incomplete deck, marked card, loaded die…). An incident is opened on them in the same
+    transaction (INC-14) and they are not destroyed: they stay in custody, quarantined.
     """
     session = DestructionSession.objects.select_for_update().get(pk=session.pk)
     est = session.establishment
@@ -611,17 +615,33 @@ def destruction_complete(
     if session.status != DestructionSession.Status.PLANNED:
         raise ValueError(_("Cette séance de destruction est déjà effectuée."))
     now = timezone.now()
-    if est.jurisdiction == "MC" and (session.notified_at is None or session.notified_at > now):
-        _refuse(domain, "destruction_notice", est,
-                _("Le Service de Contrôle des Jeux doit être informé avant la destruction ou la neutralisation."))
+    if est.jurisdiction == "MC":
+        notice = datetime.timedelta(minutes=(est.setting("SET-05") or {}).get("scj_notice_minutes", 0))
+        if session.notified_at is None or session.notified_at > now - notice:
+            _refuse(domain, "destruction_notice", est,
+                    _("Le Service de Contrôle des Jeux doit être informé avant la destruction ou la neutralisation "
+                      "(préavis minimal : %(minutes)s min).") % {"minutes": int(notice.total_seconds() // 60)})
     witness_role = ""
     if witness is not None:
         witness_role = require_role(witness, est, AUTHORITY[est.jurisdiction])
     elif est.jurisdiction == "FR":
         _refuse(domain, "destruction_witness", est,
                 _("La destruction s'effectue en présence d'un fonctionnaire de police qui vise le carnet."))
-    session.checks, session.observations = checks or {}, observations
+    session.checks, session.observations = dict(checks or {}), observations
     items = session_items(session, domain)
+    held = {item.pk for item in withheld}
+    if held:
+        if not held <= {item.pk for item in items}:
+            raise ValueError(_("Un objet retenu n'appartient pas à cette séance de destruction."))
+        if not finding.strip():
+            raise ValueError(_("Décrivez la constatation qui fait retenir ces objets."))
+        kept = [item for item in items if item.pk in held]
+        incident = incident_open(
+            establishment=est, category=CUSTODY_CHECK.code, actor=actor, subjects=kept,
+            description=finding.strip(), circumstances=str(session),
+        )
+        session.checks.update(withheld=_serials(kept), incident=incident.pk)
+        items = [item for item in items if item.pk not in held]
     if domain.destruction_checks is not None:
         domain.destruction_checks(session, items)
     new_status = (ItemStatus.NEUTRALISED if session.method == DestructionSession.Method.NEUTRALISATION

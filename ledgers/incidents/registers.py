@@ -19,7 +19,8 @@ INCIDENT_REGISTER = register_kind(
             *DIRECTORATE, Role.INSPECTEUR, Role.CARTIER, Role.CHEF_TABLE, Role.CHEF_PARTIE, Role.CROUPIER,
             Role.DCC_STAFF, Role.EMPLOYE_RESPONSABLE, Role.AGENT_SURVEILLANCE, Role.ENTRETIEN, Role.MECANICIEN,
             Role.SUPERVISEUR,
-            # The authority opens the incident when its own verification finds a discrepancy (INC-11, INC-14).
+            # the authority opens the incident when its own verification finds a discrepancy
+            # (INC-11, INC-14)
             Role.SCJ, Role.POLICE,
         ),
         paraph_roles=(Role.DIRECTEUR_JEUX, Role.DIRECTEUR_RESPONSABLE),
