@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, save_audited
@@ -370,6 +370,12 @@ def depot_day_close(
 
 # --- Use at the tables: issue from a depot, return at the end of the partie ---------------------
 
+def _in_french(value: object) -> str:
+    """Registers are kept in French whatever the language of the user's screens."""
+    with translation.override("fr"):
+        return str(value)
+
+
 def _lock_items(items: Sequence[TrackedItem]) -> list[TrackedItem]:
     if not items:
         raise ValueError(_("Aucun objet sélectionné."))
@@ -415,7 +421,7 @@ def items_issue(
         "movement": "ISSUE",
         "date": session.seance.date.isoformat(),
         "table": session.table.number,
-        "seance": str(session.seance),
+        "seance": _in_french(session.seance),
         "table_session": session.pk,
         "categories": dict(Counter(item.category for item in locked)),
         "serials": _serials(locked),
@@ -454,7 +460,7 @@ def items_return(
         "movement": "RETURN",
         "date": first.seance.date.isoformat(),
         "table": ", ".join(sorted(s.table.number for s in sessions)),
-        "seance": str(first.seance),
+        "seance": _in_french(first.seance),
         "table_session": first.pk if len(sessions) == 1 else None,
         "categories": dict(Counter(item.category for item in locked)),
         "serials": _serials(locked),

@@ -146,3 +146,26 @@ def table_overview(establishment: Establishment) -> list[TableEquipment]:
 
 def in_service_shufflers(establishment: Establishment) -> QuerySet[Shuffler]:
     return Shuffler.objects.filter(establishment=establishment, status=AssetStatus.IN_SERVICE)
+
+
+def waiting_at_tables(establishment: Establishment) -> list[tuple[TableSession, str]]:
+    """What the live table-parties still need from the equipment flows, for the dashboard."""
+    from .specs import CHECK_RULES, SHOE_GAMES_FR
+
+    checks = CHECK_RULES[establishment.jurisdiction]
+    with_shoe = set(Shoe.objects.filter(table_session__isnull=False).values_list("table_session", flat=True))
+    checked = set(WheelCheck.objects.filter(establishment=establishment, passed=True)
+                  .values_list("table_session", flat=True))
+    open_uses = set(ShufflerUse.objects.filter(table_session__seance__establishment=establishment,
+                                               end_confirmed=False).values_list("table_session", flat=True))
+    waiting = []
+    for session in live_sessions(establishment):
+        game = session.table.game
+        if session.status == TableSession.Status.PREPARING and game in checks and session.pk not in checked:
+            waiting.append((session, "check"))
+        if (establishment.jurisdiction == "FR" and session.status == TableSession.Status.PREPARING
+                and game in SHOE_GAMES_FR and session.pk not in with_shoe):
+            waiting.append((session, "shoe"))
+        if establishment.jurisdiction == "FR" and session.pk in open_uses:
+            waiting.append((session, "shuffler_end"))
+    return waiting

@@ -2,7 +2,9 @@
 and keep what the user typed."""
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 
 from ledgers.core.catalogue import REQUIREMENTS
 from ledgers.core.roles import Role
@@ -142,5 +144,34 @@ def test_lid_lock_form_with_key_holder(client, mco):
 
 def test_english_interface(client, mco):
     client.force_login(mco.director)
-    page = client.get(reverse("equipment:overview"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    try:
+        page = client.get(reverse("equipment:overview"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    finally:
+        translation.activate(settings.LANGUAGE_CODE)  # the request left English active in this thread
     assert "Equipment by table" in page
+
+
+def test_dashboard_panel_lists_what_waits_at_the_tables(client, fro):
+    from ledgers.equipment.models import WheelKind as Kind
+
+    wheel(fro, Kind.ROUE_CHANCE, table="RC1")
+    session(fro, "RC1", session(fro, "PB1").seance)
+    client.force_login(fro.director)
+    page = client.get(reverse("dashboard")).content.decode()
+    assert "Sabot à affecter" in page and "Vérification avant séance à faire" in page
+
+
+def test_registers_are_written_in_french_whatever_the_interface_language(client, fro):
+    (shoe,) = receive_shoes(fro, ["5"])
+    pb = session(fro, "PB1")
+    client.force_login(fro.users[Role.EMPLOYE_RESPONSABLE])
+    try:
+        response = client.post(reverse("equipment:shoe_allocate"), {"session": pb.pk, "shoe": shoe.pk},
+                                HTTP_ACCEPT_LANGUAGE="en")
+    finally:
+        translation.activate(settings.LANGUAGE_CODE)
+    assert response.status_code == 302
+    from ledgers.registers.selectors import current_register
+
+    (page,) = current_register(fro.est, "carnet_avances", "PB1").entries.filter(kind="record")
+    assert page.payload["event"] == "Affectation du sabot" and page.payload["sabot"]["role"] == "Employé responsable"
