@@ -1,0 +1,49 @@
+"""Generic views for pages that call one service: the user's establishment, and forms whose
+refusals (RuleViolation 409, PermissionDenied 403) are shown above the form with every input
+kept. Bad input that is not a rule (ValidationError, ValueError from a service) is a form error."""
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext_lazy as _
+from django.views.generic import FormView
+
+from .authz import roles_of
+from .errors import RuleViolation
+
+
+class EstablishmentRequiredMixin(LoginRequiredMixin):
+    """``self.establishment`` (the one the user works in, 404 if none) and ``self.roles`` there."""
+
+    def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if request.user.is_authenticated:
+            if request.establishment is None:
+                raise Http404(_("Vous n'êtes affecté à aucun établissement."))
+            self.establishment = request.establishment
+            self.roles = roles_of(request.user, self.establishment)
+        return super().dispatch(request, *args, **kwargs)
+
+
+class ServiceFormView(FormView):
+    success_message = _("Enregistré.")
+
+    def perform(self, form):
+        raise NotImplementedError
+
+    def form_valid(self, form):
+        try:
+            self.result = self.perform(form)
+        except RuleViolation as exc:
+            return self.refused(form, violation=exc, status=409)
+        except PermissionDenied as exc:
+            return self.refused(form, denied=str(exc), status=403)
+        except (ValidationError, ValueError) as exc:
+            form.add_error(None, exc.messages if isinstance(exc, ValidationError) else str(exc))
+            return self.form_invalid(form)
+        messages.success(self.request, self.success_message)
+        return redirect(self.get_success_url())
+
+    def refused(self, form, *, status: int, **context) -> HttpResponse:
+        return self.render_to_response(self.get_context_data(form=form, **context), status=status)
