@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.countersign import countersigner
 from ledgers.core.models import Establishment, GamingTable, Location, TableSession
 from ledgers.custody.models import WITHDRAWN_STATUSES, DestructionSession, ItemStatus
 from ledgers.incidents.models import IncidentNotice
@@ -16,7 +17,6 @@ from ledgers.incidents.models import IncidentNotice
 from . import selectors
 from .domains import SHOES
 from .models import ApprovedModel, MachineType, Shoe, Shuffler, Socle, WheelKind
-from .signatures import cosigner
 from .specs import CHECK_RULES, KINDS_BY_JURISDICTION, LID_GAMES, TEXT_SPECS, WHEEL_FOR_GAME
 
 
@@ -42,10 +42,13 @@ class SessionField(forms.ModelChoiceField):
 
 
 def countersign(form: EstablishmentForm, prefix: str, *, required: bool) -> AbstractBaseUser | None:
-    """The other signatory of the ``prefix`` fields, authenticated (see ``signatures``)."""
+    """The other signatory of the ``prefix`` fields (``ledgers.core.countersign``); None when the
+    fields are left blank and the countersignature is optional."""
+    username = form.cleaned_data.get(f"{prefix}_username", "").strip()
+    if not username and not required:
+        return None
     try:
-        return cosigner(form.request, form.cleaned_data.get(f"{prefix}_username", ""),
-                        form.cleaned_data.get(f"{prefix}_password", ""), required=required)
+        return countersigner(form.request, username, form.cleaned_data.get(f"{prefix}_password", ""))
     except ValidationError as exc:
         raise ValidationError({f"{prefix}_password": exc.messages}) from exc
 

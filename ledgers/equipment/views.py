@@ -5,23 +5,19 @@ import datetime
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
-from django.views.generic import DetailView, FormView, TemplateView
+from django.views.generic import DetailView, TemplateView
 from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
 from ledgers.core.catalogue import REQUIREMENTS
-from ledgers.core.errors import RuleViolation
-from ledgers.core.models import Establishment, GamingTable
-from ledgers.core.selectors import current_establishment
+from ledgers.core.models import GamingTable
+from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 from ledgers.custody import services as custody
 from ledgers.custody.models import DestructionSession
 from ledgers.incidents.selectors import open_incidents
@@ -35,39 +31,18 @@ from .tables import AllocationTable, ApprovedModelTable, ShoeTable, ShufflerTabl
 from .volumes import required_volumes
 
 
-class EquipmentMixin(LoginRequiredMixin):
-    """The establishment the user works in; every query is scoped by it."""
-
-    def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if request.user.is_authenticated and self.est is None:
-            raise PermissionDenied(_("Vous n'êtes affecté à aucun établissement."))
-        return super().dispatch(request, *args, **kwargs)
-
-    @cached_property
-    def est(self) -> Establishment | None:
-        return current_establishment(self.request)
-
-
-def _add_errors(form, exc: ValidationError) -> None:
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, exc.messages)
-
-
-class ServiceFormView(EquipmentMixin, FormView):
-    """A form whose valid input goes to one service (``perform``)."""
+class EquipmentFormView(EstablishmentRequiredMixin, ServiceFormView):
+    """A form whose valid input goes to one service (``act``); the page names the requirements
+    that may refuse it."""
 
     template_name = "equipment/form.html"
     form_class: type[forms.EstablishmentForm]
     title = ""
     requirements: tuple[str, ...] = ()
     submit_label = _("Enregistrer")
-    success_message = _("Enregistré.")
 
     def get_form_kwargs(self) -> dict[str, Any]:
-        return {**super().get_form_kwargs(), "establishment": self.est, "request": self.request}
+        return {**super().get_form_kwargs(), "establishment": self.establishment, "request": self.request}
 
     def get_context_data(self, **kwargs) -> dict[str, Any]:
         return super().get_context_data(
@@ -78,25 +53,20 @@ class ServiceFormView(EquipmentMixin, FormView):
     def subject(self) -> Any:
         return None
 
-    def perform(self, data: dict[str, Any]) -> Any:
+    def perform(self, form) -> Any:
+        return self.act(form.cleaned_data)
+
+    def act(self, data: dict[str, Any]) -> Any:
         raise NotImplementedError
+
+    def get_success_url(self) -> str:
+        return self.success_url_for(self.result)
 
     def success_url_for(self, result: Any) -> str:
         return reverse("equipment:overview")
 
-    def form_valid(self, form) -> HttpResponse:
-        try:
-            result = self.perform(form.cleaned_data)
-        except RuleViolation as exc:
-            return self.render_to_response(self.get_context_data(form=form, violation=exc), status=409)
-        except ValidationError as exc:
-            _add_errors(form, exc)
-            return self.form_invalid(form)
-        messages.success(self.request, self.success_message)
-        return redirect(self.success_url_for(result))
 
-
-class ObjectServiceView(ServiceFormView):
+class ObjectServiceView(EquipmentFormView):
     """A service form about one object of the establishment (``model``, by pk)."""
 
     model: type
@@ -106,7 +76,7 @@ class ObjectServiceView(ServiceFormView):
         return get_object_or_404(self.scoped(self.model.objects.all()), pk=self.kwargs["pk"])
 
     def scoped(self, qs: QuerySet) -> QuerySet:
-        return qs.filter(establishment=self.est)
+        return qs.filter(establishment=self.establishment)
 
     def subject(self) -> Any:
         return self.object
@@ -114,28 +84,29 @@ class ObjectServiceView(ServiceFormView):
 
 # --- Overview ---------------------------------------------------------------------------------
 
-class OverviewView(EquipmentMixin, TemplateView):
+class OverviewView(EstablishmentRequiredMixin, TemplateView):
     template_name = "equipment/overview.html"
 
     def get_context_data(self, **kwargs) -> dict[str, Any]:
-        opened = set(Register.objects.filter(establishment=self.est, status=Register.Status.OPEN)
+        opened = set(Register.objects.filter(establishment=self.establishment, status=Register.Status.OPEN)
                      .values_list("kind", "qualifier"))
         return super().get_context_data(
-            rows=selectors.table_overview(self.est),
-            missing=[(kind, qualifier) for kind, qualifier in required_volumes(self.est)
+            rows=selectors.table_overview(self.establishment),
+            missing=[(kind, qualifier) for kind, qualifier in required_volumes(self.establishment)
                      if (kind, qualifier) not in opened],
-            flagged=selectors.flagged_allocations(self.est)[:20],
-            incidents=open_incidents(self.est).filter(category__in=("shuffler_malfunction", "equipment_check")),
+            flagged=selectors.flagged_allocations(self.establishment)[:20],
+            incidents=open_incidents(self.establishment).filter(
+                category__in=("shuffler_malfunction", "equipment_check")),
             **kwargs,
         )
 
 
-class TableEquipmentView(EquipmentMixin, TemplateView):
+class TableEquipmentView(EstablishmentRequiredMixin, TemplateView):
     template_name = "equipment/table.html"
 
     def get_context_data(self, **kwargs) -> dict[str, Any]:
-        table = get_object_or_404(GamingTable, establishment=self.est, pk=self.kwargs["pk"])
-        row = next(r for r in selectors.table_overview(self.est) if r.table.pk == table.pk)
+        table = get_object_or_404(GamingTable, establishment=self.establishment, pk=self.kwargs["pk"])
+        row = next(r for r in selectors.table_overview(self.establishment) if r.table.pk == table.pk)
         allocations = ShoeAllocation.objects.filter(table_session__table=table).select_related(
             "shoe", "table_session__seance", "table_session__table", "allocated_by")[:30]
         checks = WheelCheck.objects.filter(table_session__table=table).select_related(
@@ -148,24 +119,24 @@ class TableEquipmentView(EquipmentMixin, TemplateView):
 
 # --- Models ------------------------------------------------------------------------------------
 
-class ApprovedModelListView(EquipmentMixin, SingleTableMixin, TemplateView):
+class ApprovedModelListView(EstablishmentRequiredMixin, SingleTableMixin, TemplateView):
     template_name = "equipment/list.html"
     table_class = ApprovedModelTable
     extra_context = {"title": _("Modèles agréés"), "create_url": "equipment:model_create",
                      "create_label": _("Enregistrer un modèle")}
 
     def get_table_data(self):
-        return ApprovedModel.objects.filter(establishment=self.est)
+        return ApprovedModel.objects.filter(establishment=self.establishment)
 
 
-class ApprovedModelCreateView(ServiceFormView):
+class ApprovedModelCreateView(EquipmentFormView):
     form_class = forms.ApprovedModelForm
     title = _("Enregistrer un modèle de sabot ou de mélangeur")
     requirements = ("SHOE-04", "SHOE-07", "SHOE-08", "SHUF-01", "SHUF-11")
 
-    def perform(self, data):
+    def act(self, data):
         return services.approved_model_register(
-            establishment=self.est, kind=data["kind"], manufacturer=data["manufacturer"], name=data["name"],
+            establishment=self.establishment, kind=data["kind"], manufacturer=data["manufacturer"], name=data["name"],
             actor=self.request.user, approval_reference=data["approval_reference"],
             approval_issuer=data["approval_issuer"], approved_on=data["approved_on"])
 
@@ -175,7 +146,7 @@ class ApprovedModelCreateView(ServiceFormView):
 
 # --- Sabots ------------------------------------------------------------------------------------
 
-class ShoeListView(EquipmentMixin, SingleTableMixin, FilterView):
+class ShoeListView(EstablishmentRequiredMixin, SingleTableMixin, FilterView):
     template_name = "equipment/list.html"
     table_class = ShoeTable
     filterset_class = ShoeFilter
@@ -183,16 +154,16 @@ class ShoeListView(EquipmentMixin, SingleTableMixin, FilterView):
                      "create_label": _("Prendre en charge des sabots")}
 
     def get_queryset(self):
-        return Shoe.objects.filter(establishment=self.est).select_related("model", "location",
+        return Shoe.objects.filter(establishment=self.establishment).select_related("model", "location",
                                                                           "table_session__table")
 
 
-class ShoeDetailView(EquipmentMixin, DetailView):
+class ShoeDetailView(EstablishmentRequiredMixin, DetailView):
     template_name = "equipment/shoe_detail.html"
     context_object_name = "shoe"
 
     def get_queryset(self):
-        return Shoe.objects.filter(establishment=self.est).select_related("model", "location")
+        return Shoe.objects.filter(establishment=self.establishment).select_related("model", "location")
 
     def get_context_data(self, **kwargs):
         allocations = self.object.allocations.select_related("table_session__seance", "table_session__table",
@@ -200,14 +171,14 @@ class ShoeDetailView(EquipmentMixin, DetailView):
         return super().get_context_data(allocations=AllocationTable(allocations), **kwargs)
 
 
-class ShoeReceiveView(ServiceFormView):
+class ShoeReceiveView(EquipmentFormView):
     form_class = forms.ShoeReceiveForm
     title = _("Prise en charge de sabots")
     requirements = ("SHOE-01", "SHOE-02", "SHOE-09", "SHOE-10", "SHOE-11")
     success_message = _("Sabots pris en charge et inscrits à l'inventaire.")
 
-    def perform(self, data):
-        return services.shoe_receive(establishment=self.est, model=data["model"], location=data["location"],
+    def act(self, data):
+        return services.shoe_receive(establishment=self.establishment, model=data["model"], location=data["location"],
                                      shoes=data["numbers"], actor=self.request.user,
                                      delivery_note=data["delivery_note"])
 
@@ -224,7 +195,7 @@ class ShoeUpdateView(ObjectServiceView):
     def get_initial(self):
         return {"number": self.object.serial, "model": self.object.model, "maker_serial": self.object.maker_serial}
 
-    def perform(self, data):
+    def act(self, data):
         return services.shoe_update(shoe=self.object, actor=self.request.user, number=data["number"],
                                     model=data["model"], maker_serial=data["maker_serial"])
 
@@ -238,7 +209,7 @@ class ShoeWithdrawView(ObjectServiceView):
     title = _("Déclarer le sabot hors d'usage")
     requirements = ("SHOE-03",)
 
-    def perform(self, data):
+    def act(self, data):
         return services.shoe_withdraw(shoe=self.object, actor=self.request.user, reason=data["reason"],
                                       to_location=data["to_location"])
 
@@ -246,7 +217,7 @@ class ShoeWithdrawView(ObjectServiceView):
         return reverse("equipment:shoe_detail", args=[result.pk])
 
 
-class ShoeAllocateView(ServiceFormView):
+class ShoeAllocateView(EquipmentFormView):
     form_class = forms.ShoeAllocateForm
     title = _("Sortie ou affectation d'un sabot à une table")
     requirements = ("SHOE-02", "SHOE-04", "SHOE-05", "SHOE-06", "SHOE-07", "SHOE-08", "SHOE-11", "SHOE-12",
@@ -256,7 +227,7 @@ class ShoeAllocateView(ServiceFormView):
     def get_initial(self):
         return {"session": self.request.GET.get("session")}
 
-    def perform(self, data):
+    def act(self, data):
         allocation = services.shoe_allocate(session=data["session"], shoe=data["shoe"], actor=self.request.user,
                                             received_by=data["received_by"])
         for flag in allocation.flags:
@@ -267,18 +238,18 @@ class ShoeAllocateView(ServiceFormView):
         return reverse("equipment:table", args=[result.table_session.table_id])
 
 
-class ShoeReturnView(ServiceFormView):
+class ShoeReturnView(EquipmentFormView):
     form_class = forms.ShoeReturnForm
     title = _("Rentrée des sabots au dépôt")
     requirements = ("SHOE-02", "SHOE-09")
     success_message = _("Sabots rentrés au dépôt.")
 
-    def perform(self, data):
+    def act(self, data):
         return services.shoe_return(shoes=list(data["shoes"]), to_location=data["to_location"],
                                     actor=self.request.user, returned_by=data["returned_by"])
 
 
-class RepeatedPairsView(EquipmentMixin, TemplateView):
+class RepeatedPairsView(EstablishmentRequiredMixin, TemplateView):
     """The periodic report of sabot × table pairs (SHOE-05, SHOE-12)."""
 
     template_name = "equipment/repeated_pairs.html"
@@ -289,31 +260,30 @@ class RepeatedPairsView(EquipmentMixin, TemplateView):
                                                            "date_to": today, "minimum": 2})
         rows = []
         if form.is_valid():
-            rows = selectors.repeated_pairs(self.est, form.cleaned_data["date_from"], form.cleaned_data["date_to"],
-                                            form.cleaned_data["minimum"])
-        window = self.est.setting("SET-20")
+            data = form.cleaned_data
+            rows = selectors.repeated_pairs(self.establishment, data["date_from"], data["date_to"], data["minimum"])
+        window = self.establishment.setting("SET-20")
         return super().get_context_data(form=form, rows=rows, window=window, **kwargs)
 
 
-class DestructionListView(EquipmentMixin, TemplateView):
+class DestructionListView(EstablishmentRequiredMixin, TemplateView):
     template_name = "equipment/destructions.html"
 
     def get_context_data(self, **kwargs):
-        sessions = DestructionSession.objects.filter(establishment=self.est, domain=SHOES.code).prefetch_related(
-            "items")
+        sessions = DestructionSession.objects.filter(
+            establishment=self.establishment, domain=SHOES.code).prefetch_related("items")
         return super().get_context_data(sessions=sessions, **kwargs)
 
 
-class DestructionPlanView(ServiceFormView):
+class DestructionPlanView(EquipmentFormView):
     form_class = forms.DestructionPlanForm
     title = _("Programmer une destruction ou une neutralisation de sabots")
     requirements = ("SHOE-03", "CARD-10", "CARD-11")
 
-    def perform(self, data):
-        with services.custody_input_errors():
-            return custody.destruction_plan(domain=SHOES, establishment=self.est, method=data["method"],
-                                            planned_at=data["planned_at"], items=list(data["shoes"]),
-                                            actor=self.request.user)
+    def act(self, data):
+        return custody.destruction_plan(domain=SHOES, establishment=self.establishment, method=data["method"],
+                                        planned_at=data["planned_at"], items=list(data["shoes"]),
+                                        actor=self.request.user)
 
     def success_url_for(self, result):
         return reverse("equipment:destruction_list")
@@ -323,7 +293,7 @@ class DestructionStepView(ObjectServiceView):
     model = DestructionSession
 
     def scoped(self, qs):
-        return qs.filter(establishment=self.est, domain=SHOES.code)
+        return qs.filter(establishment=self.establishment, domain=SHOES.code)
 
     def success_url_for(self, result):
         return reverse("equipment:destruction_list")
@@ -334,11 +304,10 @@ class DestructionNotifyView(DestructionStepView):
     title = _("Information préalable du Service de Contrôle des Jeux")
     requirements = ("SHOE-03", "CARD-11")
 
-    def perform(self, data):
-        with services.custody_input_errors():
-            return custody.destruction_notify(session=self.object, notified_at=data["notified_at"],
-                                              channel=data["channel"], reference=data["reference"],
-                                              actor=self.request.user)
+    def act(self, data):
+        return custody.destruction_notify(session=self.object, notified_at=data["notified_at"],
+                                          channel=data["channel"], reference=data["reference"],
+                                          actor=self.request.user)
 
 
 class DestructionCompleteView(DestructionStepView):
@@ -347,15 +316,14 @@ class DestructionCompleteView(DestructionStepView):
     requirements = ("SHOE-03", "SHOE-11")
     submit_label = _("Détruire et inscrire les sorties")
 
-    def perform(self, data):
-        with services.custody_input_errors():
-            return custody.destruction_complete(session=self.object, domain=SHOES, actor=self.request.user,
-                                                witness=data["witness"], observations=data["observations"])
+    def act(self, data):
+        return custody.destruction_complete(session=self.object, domain=SHOES, actor=self.request.user,
+                                            witness=data["witness"], observations=data["observations"])
 
 
 # --- Shufflers -------------------------------------------------------------------------------
 
-class ShufflerListView(EquipmentMixin, SingleTableMixin, FilterView):
+class ShufflerListView(EstablishmentRequiredMixin, SingleTableMixin, FilterView):
     template_name = "equipment/list.html"
     table_class = ShufflerTable
     filterset_class = ShufflerFilter
@@ -363,30 +331,30 @@ class ShufflerListView(EquipmentMixin, SingleTableMixin, FilterView):
                      "create_label": _("Enregistrer un mélangeur")}
 
     def get_queryset(self):
-        return Shuffler.objects.filter(establishment=self.est).select_related("model", "socle__table")
+        return Shuffler.objects.filter(establishment=self.establishment).select_related("model", "socle__table")
 
 
-class ShufflerDetailView(EquipmentMixin, DetailView):
+class ShufflerDetailView(EstablishmentRequiredMixin, DetailView):
     template_name = "equipment/shuffler_detail.html"
     context_object_name = "shuffler"
 
     def get_queryset(self):
-        return Shuffler.objects.filter(establishment=self.est).select_related("model", "socle__table")
+        return Shuffler.objects.filter(establishment=self.establishment).select_related("model", "socle__table")
 
     def get_context_data(self, **kwargs):
         return super().get_context_data(
             uses=self.object.uses.select_related("table_session__seance", "table_session__table")[:30], **kwargs)
 
 
-class ShufflerCreateView(ServiceFormView):
+class ShufflerCreateView(EquipmentFormView):
     form_class = forms.ShufflerRegisterForm
     title = _("Enregistrer un mélangeur")
     requirements = ("SHUF-01", "SHUF-04", "SHUF-11")
 
-    def perform(self, data):
-        return services.shuffler_register(establishment=self.est, number=data["number"], serial=data["serial"],
-                                          model=data["model"], machine_type=data["machine_type"],
-                                          actor=self.request.user, embout=data["embout"])
+    def act(self, data):
+        return services.shuffler_register(
+            establishment=self.establishment, number=data["number"], serial=data["serial"], model=data["model"],
+            machine_type=data["machine_type"], actor=self.request.user, embout=data["embout"])
 
     def success_url_for(self, result):
         return reverse("equipment:shuffler_detail", args=[result.pk])
@@ -404,7 +372,7 @@ class ShufflerCommissionView(ShufflerObjectView):
     title = _("Mise en service du mélangeur")
     requirements = ("SHUF-01", "SHUF-02", "SHUF-03", "SHUF-11")
 
-    def perform(self, data):
+    def act(self, data):
         return services.shuffler_commission(shuffler=self.object, actor=self.request.user,
                                             card_access_protection=data["card_access_protection"],
                                             malfunction_signal=data["malfunction_signal"],
@@ -416,7 +384,7 @@ class ShufflerMountView(ShufflerObjectView):
     title = _("Fixer le mélangeur sur un socle")
     requirements = ("SHUF-05", "SHUF-08", "SHUF-09", "SHUF-11")
 
-    def perform(self, data):
+    def act(self, data):
         return services.shuffler_mount(shuffler=self.object, socle=data["socle"], actor=self.request.user)
 
 
@@ -424,7 +392,7 @@ class ShufflerUnmountView(ShufflerObjectView):
     form_class = forms.ConfirmForm
     title = _("Déposer le mélangeur de son socle")
 
-    def perform(self, data):
+    def act(self, data):
         return services.shuffler_unmount(shuffler=self.object, actor=self.request.user)
 
 
@@ -434,7 +402,7 @@ class ShufflerMalfunctionView(ShufflerObjectView):
     requirements = ("INC-07", "SHUF-03")
     success_message = _("Incident ouvert : le mélangeur est hors service.")
 
-    def perform(self, data):
+    def act(self, data):
         return services.shuffler_malfunction_report(shuffler=self.object, actor=self.request.user,
                                                     description=data["description"],
                                                     action_taken=data["action_taken"], session=data["session"])
@@ -445,11 +413,11 @@ class ShufflerReturnToServiceView(ShufflerObjectView):
     title = _("Remise en service après dysfonctionnement")
     requirements = ("INC-07",)
 
-    def perform(self, data):
+    def act(self, data):
         return services.shuffler_return_to_service(shuffler=self.object, actor=self.request.user)
 
 
-class SocleCreateView(ServiceFormView):
+class SocleCreateView(EquipmentFormView):
     form_class = forms.SocleForm
     title = _("Fixer un socle à une table")
     requirements = ("SHUF-05",)
@@ -457,14 +425,14 @@ class SocleCreateView(ServiceFormView):
     def get_initial(self):
         return {"table": self.request.GET.get("table")}
 
-    def perform(self, data):
+    def act(self, data):
         return services.socle_create(table=data["table"], code=data["code"], actor=self.request.user)
 
     def success_url_for(self, result):
         return reverse("equipment:table", args=[result.table_id])
 
 
-class ShufflerUseStartView(ServiceFormView):
+class ShufflerUseStartView(EquipmentFormView):
     form_class = forms.ShufflerUseStartForm
     title = _("Mise en marche du mélangeur pour la séance")
     requirements = ("SHUF-05", "SHUF-08", "SHUF-09", "SHUF-14", "SHUF-15", "INC-07")
@@ -472,7 +440,7 @@ class ShufflerUseStartView(ServiceFormView):
     def get_initial(self):
         return {"session": self.request.GET.get("session")}
 
-    def perform(self, data):
+    def act(self, data):
         return services.shuffler_use_start(
             session=data["session"], shuffler=data["shuffler"], actor=self.request.user, embout=data["embout"],
             display=data["display"], decks_counted=data["decks_counted"], observations=data["observations"])
@@ -485,7 +453,7 @@ class ShufflerUseView(ObjectServiceView):
     model = ShufflerUse
 
     def scoped(self, qs):
-        return qs.filter(table_session__seance__establishment=self.est)
+        return qs.filter(table_session__seance__establishment=self.establishment)
 
     def success_url_for(self, result):
         return reverse("equipment:table", args=[self.object.table_session.table_id])
@@ -496,7 +464,7 @@ class ShufflerUseEndView(ShufflerUseView):
     title = _("Fin de séance au mélangeur")
     requirements = ("SHUF-13", "SHUF-14", "SHUF-15", "INC-13")
 
-    def perform(self, data):
+    def act(self, data):
         return services.shuffler_use_end(use=self.object, actor=self.request.user, hood_opened=data["hood_opened"],
                                          empty=data["empty"], cards_removed=data["cards_removed"],
                                          disconnected=data["disconnected"], observations=data["observations"])
@@ -507,13 +475,13 @@ class ShufflerPauseView(ShufflerUseView):
     title = _("Interruption de la partie : cartes dans l'appareil, cache posé")
     requirements = ("SHUF-07",)
 
-    def perform(self, data):
+    def act(self, data):
         return services.shuffler_pause_record(use=self.object, actor=self.request.user)
 
 
 # --- Wheels -----------------------------------------------------------------------------------
 
-class WheelListView(EquipmentMixin, SingleTableMixin, FilterView):
+class WheelListView(EstablishmentRequiredMixin, SingleTableMixin, FilterView):
     template_name = "equipment/list.html"
     table_class = WheelTable
     filterset_class = WheelFilter
@@ -521,22 +489,22 @@ class WheelListView(EquipmentMixin, SingleTableMixin, FilterView):
                      "create_label": _("Enregistrer un matériel")}
 
     def get_queryset(self):
-        return Wheel.objects.filter(establishment=self.est).select_related("table")
+        return Wheel.objects.filter(establishment=self.establishment).select_related("table")
 
 
-class WheelDetailView(EquipmentMixin, DetailView):
+class WheelDetailView(EstablishmentRequiredMixin, DetailView):
     template_name = "equipment/wheel_detail.html"
     context_object_name = "wheel"
 
     def get_queryset(self):
-        return Wheel.objects.filter(establishment=self.est).select_related("table")
+        return Wheel.objects.filter(establishment=self.establishment).select_related("table")
 
     def get_context_data(self, **kwargs):
         checks = self.object.checks.select_related("table_session__seance", "signer", "cosigner", "wheel")[:30]
         return super().get_context_data(checks=WheelCheckTable(checks), **kwargs)
 
 
-class WheelCreateView(ServiceFormView):
+class WheelCreateView(EquipmentFormView):
     form_class = forms.WheelRegisterForm
     title = _("Enregistrer un cylindre, un plateau ou une roue")
     requirements = ("WHEEL-01", "WHEEL-03", "WHEEL-04", "WHEEL-05", "WHEEL-07")
@@ -553,8 +521,8 @@ class WheelCreateView(ServiceFormView):
             return ["equipment/_wheel_fields.html"]
         return [self.template_name]
 
-    def perform(self, data):
-        return services.wheel_register(establishment=self.est, number=data["number"], kind=data["kind"],
+    def act(self, data):
+        return services.wheel_register(establishment=self.establishment, number=data["number"], kind=data["kind"],
                                        spec=data["spec"], actor=self.request.user, serial=data["serial"])
 
     def success_url_for(self, result):
@@ -573,7 +541,7 @@ class WheelCommissionView(WheelObjectView):
     title = _("Mise en service : validation des caractéristiques")
     requirements = ("WHEEL-01", "WHEEL-03", "WHEEL-04", "WHEEL-05", "WHEEL-07")
 
-    def perform(self, data):
+    def act(self, data):
         return services.wheel_commission(wheel=self.object, actor=self.request.user)
 
 
@@ -584,11 +552,11 @@ class WheelInstallView(WheelObjectView):
     def get_form_kwargs(self):
         return {**super().get_form_kwargs(), "kind": self.object.kind}
 
-    def perform(self, data):
+    def act(self, data):
         return services.wheel_install(wheel=self.object, table=data["table"], actor=self.request.user)
 
 
-class WheelCheckView(ServiceFormView):
+class WheelCheckView(EquipmentFormView):
     form_class = forms.WheelCheckForm
     title = _("Vérification du matériel avant la séance")
     requirements = ("WHEEL-06", "WHEEL-08", "INC-08", "REG-11", "REG-12")
@@ -597,7 +565,7 @@ class WheelCheckView(ServiceFormView):
     def get_initial(self):
         return {"session": self.request.GET.get("session")}
 
-    def perform(self, data):
+    def act(self, data):
         check = services.wheel_check_record(session=data["session"], actor=self.request.user,
                                             cosigner=data["cosigner"], points=data["points_list"],
                                             passed=data["passed"], observations=data["observations"])
@@ -610,7 +578,7 @@ class WheelCheckView(ServiceFormView):
         return reverse("equipment:table", args=[result.table_session.table_id])
 
 
-class LidLockView(ServiceFormView):
+class LidLockView(EquipmentFormView):
     form_class = forms.LidLockForm
     title = _("Fin de partie : cylindre recouvert et fermé à clé")
     requirements = ("WHEEL-02", "KEY-08")
@@ -618,7 +586,7 @@ class LidLockView(ServiceFormView):
     def get_initial(self):
         return {"session": self.request.GET.get("session")}
 
-    def perform(self, data):
+    def act(self, data):
         return services.wheel_lid_lock(session=data["session"], actor=self.request.user,
                                        key_holder=data["key_holder"] or self.request.user)
 

@@ -175,3 +175,9 @@ def test_registers_are_written_in_french_whatever_the_interface_language(client,
 
     (page,) = current_register(fro.est, "carnet_avances", "PB1").entries.filter(kind="record")
     assert page.payload["event"] == "Affectation du sabot" and page.payload["sabot"]["role"] == "Employé responsable"
+
+
+def test_role_refusal_is_a_403_page(client, mco):
+    client.force_login(mco.users[Role.CROUPIER])
+    response = client.post(reverse("equipment:model_create"), {"kind": "shoe", "manufacturer": "X", "name": "Y"})
+    assert response.status_code == 403 and "réservée aux rôles" in response.content.decode()

@@ -3,6 +3,7 @@
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
+from ledgers.core.countersign import countersigner
 from ledgers.core.models import GamingTable, Location, TableSession
 from ledgers.custody.models import DestructionSession
 from ledgers.incidents.models import IncidentNotice
@@ -21,7 +22,6 @@ from ..models import (
     WheelCheck,
     WheelKind,
 )
-from ..signatures import cosigner
 
 
 class ScopedPK(serializers.PrimaryKeyRelatedField):
@@ -40,10 +40,14 @@ def _session_field(**kwargs) -> ScopedPK:
 
 
 def countersignature(attrs: dict, prefix: str, request, *, required: bool):
-    """The other signatory of the ``prefix`` fields, authenticated (see ``signatures``)."""
+    """The other signatory of the ``prefix`` fields (``ledgers.core.countersign``); None when the
+    fields are left blank and the countersignature is optional."""
+    username = (attrs.pop(f"{prefix}_username", "") or "").strip()
+    password = attrs.pop(f"{prefix}_password", "") or ""
+    if not username and not required:
+        return None
     try:
-        return cosigner(request, attrs.pop(f"{prefix}_username", ""), attrs.pop(f"{prefix}_password", ""),
-                        required=required)
+        return countersigner(request, username, password)
     except DjangoValidationError as exc:
         raise serializers.ValidationError({f"{prefix}_password": exc.messages}) from exc
 
