@@ -232,7 +232,7 @@ def test_shoe_12_table_opening_without_allocation_refused(fro):
     assert table_session_open(session=pb, actor=fro.director).status == "open"
 
 
-def test_shoe_12_same_shoe_same_table_within_window_flagged_and_reported(fro):
+def test_shoe_05_12_set_20_same_shoe_same_table_within_window_flagged_and_reported(fro):
     shoe, other = receive_shoes(fro, ["1", "2"])
     allocator, keeper = fro.users[Role.DIRECTEUR_RESPONSABLE], fro.users[Role.EMPLOYE_RESPONSABLE]
     cabinet = fro.locations["armoire"]

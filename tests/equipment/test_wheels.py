@@ -71,7 +71,7 @@ def test_wheel_kind_not_of_the_jurisdiction_refused(fro):
         wheel(fro, WheelKind.GRANDE_ROUE)
 
 
-def test_wheel_06_mc_check_by_maintenance_with_inspecteur_before_opening(mco):
+def test_wheel_06_reg_12_mc_check_by_maintenance_with_inspecteur_before_opening(mco):
     wheel(mco, WheelKind.ROULETTE_EUROPEENNE, table="R1")
     r1 = session(mco, "R1")
     technician, inspecteur = mco.users[Role.ENTRETIEN], mco.users[Role.INSPECTEUR]
@@ -114,7 +114,7 @@ def test_inc_08_failed_check_opens_incident_and_table_stays_closed(mco):
     assert Incident.objects.filter(category="equipment_check").count() == 1
 
 
-def test_wheel_08_fr_roue_de_la_chance_checked_by_comite_and_croupier_in_main_courante(fro):
+def test_wheel_08_reg_11_fr_roue_de_la_chance_checked_by_comite_and_croupier_in_main_courante(fro):
     wheel(fro, WheelKind.ROUE_CHANCE, table="RC1")
     rc = session(fro, "RC1")
     with pytest.raises(RuleViolation) as exc:
@@ -156,7 +156,7 @@ def test_wheel_02_roulette_close_without_lid_locked_refused(mco):
     assert table_session_close(session=r1, actor=mco.director).status == "closed"
 
 
-def test_key_08_lid_key_returned_to_its_holder(mco):
+def test_key_08_set_31_lid_key_returned_to_its_holder(mco):
     r1 = open_roulette(mco)
     with pytest.raises(RuleViolation) as exc:
         services.wheel_lid_lock(session=r1, actor=mco.users[Role.CROUPIER], key_holder=mco.users[Role.CHEF_TABLE])
