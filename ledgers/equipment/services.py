@@ -250,8 +250,13 @@ def shoe_allocate(
     AMB-49), of an approved model (SHOE-04, SHOE-07, SHOE-08) that is in the inventory (SHOE-11),
     flagged when the sabot went to the same table within the last SET-20 séances, and recorded in
     the table's carnet d'avances (SHOE-06) or in column 3 of its modèle 11 (SHOE-13)."""
-    session = _live_session(session)
+    session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
     est, table = session.seance.establishment, session.table
+    if session.status == TableSession.Status.CLOSED or session.seance.status != Seance.Status.OPEN:
+        # Sabots leave the depot only for a partie about to be played (SHOE-02) and are kept
+        # nowhere else than in the cabinets unless allocated to an open table (SHOE-09).
+        raise RuleViolation("SHOE-09" if est.jurisdiction == "FR" else "SHOE-02", _(
+            "La table %(table)s n'a pas de partie ouverte : aucun sabot ne peut lui être affecté.") % {"table": table})
     shoe = Shoe.objects.select_for_update().select_related("model").get(pk=shoe.pk)
     if shoe.establishment_id != est.pk:
         raise ValidationError(_("Ce sabot n'appartient pas à cet établissement."))

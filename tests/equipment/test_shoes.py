@@ -2,7 +2,7 @@
 destruction (SHOE-01 to SHOE-13)."""
 
 import pytest
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
@@ -78,8 +78,9 @@ def test_shoe_02_issue_to_closed_partie_refused(mco):
     pb = session(mco, "PB1")
     table_session_open(session=pb, actor=mco.director)
     table_session_close(session=pb, actor=mco.director)
-    with pytest.raises(ValidationError):
+    with pytest.raises(RuleViolation) as exc:
         services.shoe_allocate(session=pb, shoe=shoe, actor=mco.users[Role.CARTIER])
+    assert exc.value.code == "SHOE-02"
     shoe.refresh_from_db()
     assert shoe.status == ItemStatus.IN_STOCK
 
