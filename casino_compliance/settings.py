@@ -151,6 +151,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several models have a "kind" or a "status" with their own choices: one enum name each.
+    "ENUM_NAME_OVERRIDES": {
+        "ItemStatusEnum": "ledgers.custody.models.ItemStatus",
+        "DestructionStatusEnum": "ledgers.custody.models.DestructionSession.Status",
+        "EquipmentStatusEnum": "ledgers.equipment.models.AssetStatus",
+        "ApprovedModelKindEnum": "ledgers.equipment.models.ApprovedModel.Kind",
+        "WheelKindEnum": "ledgers.equipment.models.WheelKind",
+    },
 }
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5.html"

@@ -150,12 +150,6 @@ class RepeatedPairSerializer(serializers.Serializer):
     last = serializers.DateField()
 
 
-class RuleViolationSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    article = serializers.CharField()
-    detail = serializers.CharField()
-
-
 # --- Input -------------------------------------------------------------------------------------
 
 class ApprovedModelInput(serializers.Serializer):

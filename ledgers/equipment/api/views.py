@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ledgers.core.api import RuleViolationSerializer
 from ledgers.core.models import Establishment
 from ledgers.core.selectors import current_establishment
 from ledgers.custody import services as custody
@@ -61,7 +62,7 @@ class ServiceAPIView(EstablishmentAPIMixin, generics.GenericAPIView):
 
         post.__doc__ = cls.__doc__
         cls.post = extend_schema(request=cls.input_class, responses={
-            201: cls.output_class, 400: None, 403: None, 409: s.RuleViolationSerializer})(post)
+            201: cls.output_class, 400: None, 403: None, 409: RuleViolationSerializer})(post)
 
     def get_serializer_class(self):
         return self.input_class
