@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "ledgers.custody",
     "ledgers.cards",
     "ledgers.dice",
+    "ledgers.equipment",
 ]
 
 MIDDLEWARE = [
@@ -152,10 +153,15 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # choice sets sharing a field name ("method") in several components
+    # Several models have a "kind", "status" or "method" with their own choices: one enum name each.
     "ENUM_NAME_OVERRIDES": {
         "ShuffleMethodEnum": "ledgers.cards.models.ShuffleMethod",
         "DestructionMethodEnum": "ledgers.custody.models.DestructionSession.Method",
+        "ItemStatusEnum": "ledgers.custody.models.ItemStatus",
+        "DestructionStatusEnum": "ledgers.custody.models.DestructionSession.Status",
+        "EquipmentStatusEnum": "ledgers.equipment.models.AssetStatus",
+        "ApprovedModelKindEnum": "ledgers.equipment.models.ApprovedModel.Kind",
+        "WheelKindEnum": "ledgers.equipment.models.WheelKind",
     },
 }
 

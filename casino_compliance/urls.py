@@ -7,6 +7,7 @@ api_v1 = [
     path("dice/", include("ledgers.dice.api.urls")),
     path("cards/", include("ledgers.cards.api.urls")),
     path("incidents/", include("ledgers.incidents.api.urls")),
+    path("equipment/", include("ledgers.equipment.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
@@ -21,4 +22,5 @@ urlpatterns = [
     path("des/", include("ledgers.dice.urls")),
     path("cartes/", include("ledgers.cards.urls")),
     path("incidents/", include("ledgers.incidents.urls")),
+    path("materiel/", include("ledgers.equipment.urls")),
 ]

@@ -46,6 +46,13 @@ PROFILES: dict[str, Profile] = {
             "SET-15": {"allocation": (Role.SOUS_DIRECTEUR,), "end_check": (Role.SOUS_DIRECTEUR,)},
             "SET-20": 1,
             "SET-26": {"annex_ledger_paraphe": False, "dice_service_paraphe": True},
+            "SET-31": (Role.INSPECTEUR,),  # holders of the roulette lid keys (AMB-39)
+            # Shuffler eligibility, game → machine types (SHUF-08): "batch" mélangeur,
+            # "continuous" mélangeur distributeur.
+            "SET-34": {
+                "blackjack": ("continuous",), "trente_quarante": ("continuous",),
+                "punto_banco": ("batch", "continuous"), "blackjack_one_deck": ("batch",),
+            },
             "SET-47": (Role.DIRECTEUR_JEUX,),
         },
     ),
@@ -66,7 +73,15 @@ PROFILES: dict[str, Profile] = {
                 "end_check_table": (Role.CHEF_TABLE,),
             },
             "SET-20": 1,
+            # Shuffler eligibility (art. 40-1 as amended; three-card poker through 55-21): SHUF-09.
+            "SET-34": {
+                game: ("batch", "continuous")
+                for game in ("stud_poker", "blackjack", "punto_banco", "texas_holdem", "bataille", "ultimate_holdem",
+                             "three_card_poker")
+            },
             "SET-47": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+            # Baccara and blackjack sabot allocation by a comité member: allowed, and flagged (AMB-49).
+            "AMB-49": {"comite_allocates": True},
         },
     ),
 }

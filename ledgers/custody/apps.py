@@ -8,4 +8,9 @@ class CustodyConfig(AppConfig):
     verbose_name = _("Garde des matériels réglementés")
 
     def ready(self) -> None:
+        from ledgers.core.hooks import on_table_closing
+
         from . import registers  # noqa: F401
+        from .services import check_all_returned
+
+        on_table_closing(check_all_returned)

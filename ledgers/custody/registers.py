@@ -86,3 +86,32 @@ COMPTABILITE_ANNEXE = register_kind(
         requirements=("REG-03", "CARD-05", "DICE-04"),
     )
 )
+
+# Both jurisdictions: objects taken out of a depot for use at a table and put back at the end of
+# the partie (MC: CARD-12, CARD-18, SHOE-02; FR: the allocation of the séance and the return to
+# the cabinet, CARD-37, SHOE-09). Qualifier: the domain.
+TABLE_MOVEMENTS = register_kind(
+    RegisterKind(
+        code="sorties_tables",
+        title=_("Registre des sorties en table et des rentrées"),
+        purpose=_("Inscrire chaque sortie de matériel vers une table de jeu et sa rentrée au dépôt en fin de partie."),
+        columns=(
+            Column("movement", _("Mouvement"), 0.8),
+            Column("date", _("Journée"), 0.9),
+            Column("table", _("Table"), 0.8),
+            Column("seance", _("Séance"), 1.2),
+            Column("serials", _("Numéros"), 2.2),
+            Column("from", _("Dépôt d'origine"), 1.3),
+            Column("to", _("Dépôt de rentrée"), 1.3),
+            Column("handled_by", _("Remis / rentré par"), 1.2),
+            Column("received_by", _("Reçu par"), 1.1),
+            Column("signed_by", _("Signature"), 1.1),
+        ),
+        record_roles=(
+            *KEEPERS, Role.INSPECTEUR, Role.CHEF_TABLE, Role.CHEF_PARTIE, Role.DIRECTEUR_RESPONSABLE, Role.COMITE,
+            Role.EMPLOYE_RESPONSABLE,
+        ),
+        paraph_roles=(Role.DIRECTEUR_JEUX, Role.DIRECTEUR_RESPONSABLE),
+        requirements=("CARD-12", "CARD-18", "SHOE-02"),
+    )
+)

@@ -1,0 +1,302 @@
+"""Serializers of the equipment API: they validate and shape; the services decide."""
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers
+
+from ledgers.core.countersign import countersigner
+from ledgers.core.models import GamingTable, Location, TableSession
+from ledgers.custody.models import DestructionSession
+from ledgers.incidents.models import IncidentNotice
+from ledgers.registers.services import display_name
+
+from ..models import (
+    ApprovedModel,
+    LidLock,
+    MachineType,
+    Shoe,
+    ShoeAllocation,
+    Shuffler,
+    ShufflerUse,
+    Socle,
+    Wheel,
+    WheelCheck,
+    WheelKind,
+)
+
+
+class ScopedPK(serializers.PrimaryKeyRelatedField):
+    """A primary key among the objects of the request's establishment."""
+
+    def __init__(self, model, path: str = "establishment", **kwargs) -> None:
+        self.path = path
+        super().__init__(queryset=model.objects.all(), **kwargs)
+
+    def get_queryset(self):
+        return self.queryset.filter(**{self.path: self.context["establishment"]})
+
+
+def _session_field(**kwargs) -> ScopedPK:
+    return ScopedPK(TableSession, "seance__establishment", **kwargs)
+
+
+def countersignature(attrs: dict, prefix: str, request, *, required: bool):
+    """The other signatory of the ``prefix`` fields (``ledgers.core.countersign``); None when the
+    fields are left blank and the countersignature is optional."""
+    username = (attrs.pop(f"{prefix}_username", "") or "").strip()
+    password = attrs.pop(f"{prefix}_password", "") or ""
+    if not username and not required:
+        return None
+    try:
+        return countersigner(request, username, password)
+    except DjangoValidationError as exc:
+        raise serializers.ValidationError({f"{prefix}_password": exc.messages}) from exc
+
+
+# --- Output -------------------------------------------------------------------------------------
+
+class ApprovedModelSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ApprovedModel
+        fields = ("id", "kind", "manufacturer", "name", "approval_reference", "approval_issuer", "approved_on",
+                  "is_approved")
+
+
+class ShoeSerializer(serializers.ModelSerializer):
+    number = serializers.CharField(source="serial")
+    model = serializers.StringRelatedField()
+    location = serializers.StringRelatedField()
+
+    class Meta:
+        model = Shoe
+        fields = ("id", "number", "maker_serial", "model", "model_id", "status", "location", "table_session",
+                  "received_at")
+
+
+class ShoeAllocationSerializer(serializers.ModelSerializer):
+    shoe = serializers.CharField(source="shoe.serial")
+    table = serializers.CharField(source="table_session.table.number")
+    seance = serializers.CharField(source="table_session.seance")
+    allocated_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ShoeAllocation
+        fields = ("id", "shoe", "table", "seance", "table_session", "allocated_at", "allocated_by", "role", "flags")
+
+    def get_allocated_by(self, obj) -> str:
+        return display_name(obj.allocated_by)
+
+
+class ShufflerSerializer(serializers.ModelSerializer):
+    model = ApprovedModelSerializer()
+    table = serializers.CharField(source="socle.table.number", default=None)
+    socle = serializers.CharField(source="socle.code", default=None)
+
+    class Meta:
+        model = Shuffler
+        fields = ("id", "number", "serial", "model", "machine_type", "embout", "status", "socle", "table",
+                  "card_access_protection", "malfunction_signal", "commissioned_at")
+
+
+class SocleSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Socle
+        fields = ("id", "table", "code")
+
+
+class ShufflerUseSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ShufflerUse
+        fields = ("id", "table_session", "shuffler", "started_at", "opening", "ended_at", "closing", "end_confirmed")
+
+
+class WheelSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Wheel
+        fields = ("id", "number", "serial", "kind", "spec", "status", "table")
+
+
+class WheelCheckSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = WheelCheck
+        fields = ("id", "table_session", "wheel", "checked_at", "points", "passed", "observations", "signer",
+                  "signer_role", "cosigner", "cosigner_role", "incident")
+
+
+class LidLockSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = LidLock
+        fields = ("id", "table_session", "wheel", "locked_at", "locked_by", "locked_by_role", "key_holder",
+                  "key_holder_role")
+
+
+class IncidentRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    requirement = serializers.CharField()
+    status = serializers.CharField()
+
+
+class DestructionSessionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = DestructionSession
+        fields = ("id", "method", "planned_at", "status", "notified_at", "performed_at", "witness_role")
+
+
+class RepeatedPairSerializer(serializers.Serializer):
+    shoe = serializers.CharField()
+    table = serializers.CharField()
+    count = serializers.IntegerField()
+    flagged = serializers.IntegerField()
+    first = serializers.DateField()
+    last = serializers.DateField()
+
+
+# --- Input -------------------------------------------------------------------------------------
+
+class ApprovedModelInput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=ApprovedModel.Kind.choices)
+    manufacturer = serializers.CharField(max_length=200)
+    name = serializers.CharField(max_length=200)
+    approval_reference = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    approval_issuer = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    approved_on = serializers.DateField(required=False, allow_null=True, default=None)
+
+
+class ShoeLine(serializers.Serializer):
+    number = serializers.CharField(max_length=60, allow_blank=True)
+    maker_serial = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+
+
+class ShoeReceiveInput(serializers.Serializer):
+    model = ScopedPK(ApprovedModel)
+    location = ScopedPK(Location)
+    shoes = ShoeLine(many=True, allow_empty=False)
+    delivery_note = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class ShoeUpdateInput(serializers.Serializer):
+    number = serializers.CharField(max_length=60)
+    model = ScopedPK(ApprovedModel)
+    maker_serial = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+
+
+class ShoeWithdrawInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=300)
+    to_location = ScopedPK(Location, required=False, allow_null=True, default=None)
+
+
+class ShoeAllocateInput(serializers.Serializer):
+    table_session = _session_field()
+    shoe = ScopedPK(Shoe)
+    received_by = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class ShoeReturnInput(serializers.Serializer):
+    shoes = ScopedPK(Shoe, many=True, allow_empty=False)
+    to_location = ScopedPK(Location)
+    returned_by = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class DestructionPlanInput(serializers.Serializer):
+    method = serializers.ChoiceField(choices=DestructionSession.Method.choices)
+    planned_at = serializers.DateTimeField()
+    shoes = ScopedPK(Shoe, many=True, allow_empty=False)
+
+
+class DestructionNotifyInput(serializers.Serializer):
+    notified_at = serializers.DateTimeField()
+    channel = serializers.ChoiceField(choices=IncidentNotice.Channel.choices)
+    reference = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class DestructionCompleteInput(serializers.Serializer):
+    observations = serializers.CharField(required=False, allow_blank=True, default="")
+    witness_username = serializers.CharField(required=False, allow_blank=True, default="")
+    witness_password = serializers.CharField(required=False, allow_blank=True, default="", write_only=True)
+
+    def validate(self, attrs):
+        attrs["witness"] = countersignature(attrs, "witness", self.context["request"], required=False)
+        return attrs
+
+
+class ShufflerRegisterInput(serializers.Serializer):
+    number = serializers.CharField(max_length=40)
+    serial = serializers.CharField(max_length=100)
+    model = ScopedPK(ApprovedModel)
+    machine_type = serializers.ChoiceField(choices=MachineType.choices)
+    embout = serializers.BooleanField(required=False, default=False)
+
+
+class ShufflerCommissionInput(serializers.Serializer):
+    card_access_protection = serializers.BooleanField()
+    malfunction_signal = serializers.BooleanField()
+    observations = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class SocleInput(serializers.Serializer):
+    table = ScopedPK(GamingTable)
+    code = serializers.CharField(max_length=30)
+
+
+class ShufflerMountInput(serializers.Serializer):
+    socle = ScopedPK(Socle, "table__establishment")
+
+
+class EmptyInput(serializers.Serializer):
+    pass
+
+
+class MalfunctionInput(serializers.Serializer):
+    description = serializers.CharField()
+    action_taken = serializers.CharField(required=False, allow_blank=True, default="")
+    table_session = _session_field(required=False, allow_null=True, default=None)
+
+
+class ShufflerUseStartInput(serializers.Serializer):
+    table_session = _session_field()
+    shuffler = ScopedPK(Shuffler)
+    embout = serializers.BooleanField(required=False, default=False)
+    display = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
+    decks_counted = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+    observations = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class ShufflerUseEndInput(serializers.Serializer):
+    hood_opened = serializers.BooleanField()
+    empty = serializers.BooleanField()
+    cards_removed = serializers.BooleanField(required=False, default=False)
+    disconnected = serializers.BooleanField(required=False, default=False)
+    observations = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class WheelRegisterInput(serializers.Serializer):
+    number = serializers.CharField(max_length=40)
+    serial = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    kind = serializers.ChoiceField(choices=WheelKind.choices)
+    spec = serializers.DictField()
+
+
+class WheelInstallInput(serializers.Serializer):
+    table = ScopedPK(GamingTable)
+
+
+class WheelCheckInput(serializers.Serializer):
+    table_session = _session_field()
+    points = serializers.ListField(child=serializers.CharField(), allow_empty=False)
+    passed = serializers.BooleanField()
+    observations = serializers.CharField(required=False, allow_blank=True, default="")
+    cosigner_username = serializers.CharField()
+    cosigner_password = serializers.CharField(write_only=True)
+
+    def validate(self, attrs):
+        attrs["cosigner"] = countersignature(attrs, "cosigner", self.context["request"], required=True)
+        return attrs
+
+
+class LidLockInput(serializers.Serializer):
+    table_session = _session_field()
+    key_holder_username = serializers.CharField(required=False, allow_blank=True, default="")
+    key_holder_password = serializers.CharField(required=False, allow_blank=True, default="", write_only=True)
+
+    def validate(self, attrs):
+        attrs["key_holder"] = countersignature(attrs, "key_holder", self.context["request"], required=False)
+        return attrs

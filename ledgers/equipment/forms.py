@@ -1,0 +1,370 @@
+"""Forms of the equipment flows. They only shape input for the services; choices are limited to
+the current establishment. A countersignature (the inspecteur with the maintenance technician,
+the key holder, the police officer at a destruction) is the other person's username and password,
+checked with ``authenticate()`` at this terminal."""
+
+from django import forms
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.countersign import countersigner
+from ledgers.core.models import Establishment, GamingTable, Location, TableSession
+from ledgers.custody.models import WITHDRAWN_STATUSES, DestructionSession, ItemStatus
+from ledgers.incidents.models import IncidentNotice
+
+from . import selectors
+from .domains import SHOES
+from .models import ApprovedModel, MachineType, Shoe, Shuffler, Socle, WheelKind
+from .specs import CHECK_RULES, KINDS_BY_JURISDICTION, LID_GAMES, TEXT_SPECS, WHEEL_FOR_GAME
+
+
+class EstablishmentForm(forms.Form):
+    """A form that knows the establishment and the request (for countersignatures)."""
+
+    def __init__(self, *args, establishment: Establishment, request: HttpRequest, **kwargs) -> None:
+        self.establishment, self.request = establishment, request
+        super().__init__(*args, **kwargs)
+        self.setup()
+
+    def setup(self) -> None:
+        """Limit the choices to this establishment."""
+
+
+def _session_choice(session: TableSession) -> str:
+    return f"{session.table} — {session.seance} ({session.get_status_display().lower()})"
+
+
+class SessionField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: TableSession) -> str:
+        return _session_choice(obj)
+
+
+def countersign(form: EstablishmentForm, prefix: str, *, required: bool) -> AbstractBaseUser | None:
+    """The other signatory of the ``prefix`` fields (``ledgers.core.countersign``); None when the
+    fields are left blank and the countersignature is optional."""
+    username = form.cleaned_data.get(f"{prefix}_username", "").strip()
+    if not username and not required:
+        return None
+    try:
+        return countersigner(form.request, username, form.cleaned_data.get(f"{prefix}_password", ""))
+    except ValidationError as exc:
+        raise ValidationError({f"{prefix}_password": exc.messages}) from exc
+
+
+def signature_fields(prefix: str, label, required: bool = True) -> dict[str, forms.Field]:
+    return {
+        f"{prefix}_username": forms.CharField(label=_("%(who)s — identifiant") % {"who": label}, required=required),
+        f"{prefix}_password": forms.CharField(label=_("%(who)s — mot de passe") % {"who": label}, required=required,
+                                              widget=forms.PasswordInput(render_value=False)),
+    }
+
+
+def _depots(est: Establishment):
+    return Location.objects.filter(establishment=est, active=True, kind__in=SHOES.depot_kinds[est.jurisdiction])
+
+
+# --- Models and sabots ---------------------------------------------------------------------------
+
+class ApprovedModelForm(EstablishmentForm):
+    kind = forms.ChoiceField(label=_("Matériel"), choices=ApprovedModel.Kind.choices)
+    manufacturer = forms.CharField(label=_("Fabricant"), max_length=200)
+    name = forms.CharField(label=_("Modèle"), max_length=200)
+    approval_reference = forms.CharField(label=_("Référence de l'agrément"), max_length=200, required=False)
+    approval_issuer = forms.CharField(label=_("Autorité d'agrément"), max_length=200, required=False)
+    approved_on = forms.DateField(label=_("Agréé le"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class ShoeReceiveForm(EstablishmentForm):
+    model = forms.ModelChoiceField(label=_("Modèle"), queryset=ApprovedModel.objects.none())
+    location = forms.ModelChoiceField(label=_("Rangé dans"), queryset=Location.objects.none())
+    numbers = forms.CharField(
+        label=_("Sabots reçus"), widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_("Un sabot par ligne : numéro donné par l'établissement ; numéro de série du fabricant."),
+    )
+    delivery_note = forms.CharField(label=_("Bon de livraison"), required=False, max_length=200)
+
+    def setup(self) -> None:
+        self.fields["model"].queryset = ApprovedModel.objects.filter(establishment=self.establishment,
+                                                                     kind=ApprovedModel.Kind.SHOE)
+        self.fields["location"].queryset = _depots(self.establishment)
+
+    def clean_numbers(self) -> list[tuple[str, str]]:
+        rows = []
+        for line in self.cleaned_data["numbers"].splitlines():
+            if line.strip():
+                number, _sep, serial = line.partition(";")
+                rows.append((number.strip(), serial.strip()))
+        if not rows:
+            raise ValidationError(_("Indiquez au moins un sabot."))
+        return rows
+
+
+class ShoeUpdateForm(EstablishmentForm):
+    number = forms.CharField(label=_("Numéro du sabot"), max_length=60)
+    model = forms.ModelChoiceField(label=_("Modèle"), queryset=ApprovedModel.objects.none())
+    maker_serial = forms.CharField(label=_("Numéro de série du fabricant"), max_length=100, required=False)
+
+    def setup(self) -> None:
+        self.fields["model"].queryset = ApprovedModel.objects.filter(establishment=self.establishment,
+                                                                     kind=ApprovedModel.Kind.SHOE)
+
+
+class ShoeWithdrawForm(EstablishmentForm):
+    reason = forms.CharField(label=_("Motif"), max_length=300)
+    to_location = forms.ModelChoiceField(label=_("Rangé dans"), queryset=Location.objects.none(), required=False,
+                                         help_text=_("Monaco : le dépôt principal."))
+
+    def setup(self) -> None:
+        self.fields["to_location"].queryset = _depots(self.establishment)
+
+
+class ShoeAllocateForm(EstablishmentForm):
+    session = SessionField(label=_("Table et séance"), queryset=TableSession.objects.none())
+    shoe = forms.ModelChoiceField(label=_("Sabot"), queryset=Shoe.objects.none())
+    received_by = forms.CharField(label=_("Reçu à la table par"), max_length=200, required=False)
+
+    def setup(self) -> None:
+        self.fields["session"].queryset = selectors.live_sessions(self.establishment)
+        self.fields["shoe"].queryset = Shoe.objects.filter(establishment=self.establishment,
+                                                           status=ItemStatus.IN_STOCK).select_related("location")
+
+
+class ShoeReturnForm(EstablishmentForm):
+    shoes = forms.ModelMultipleChoiceField(label=_("Sabots rentrés"), queryset=Shoe.objects.none(),
+                                           widget=forms.CheckboxSelectMultiple)
+    to_location = forms.ModelChoiceField(label=_("Rangés dans"), queryset=Location.objects.none())
+    returned_by = forms.CharField(label=_("Rangés par (employés)"), max_length=200, required=False)
+
+    def setup(self) -> None:
+        self.fields["shoes"].queryset = Shoe.objects.filter(
+            establishment=self.establishment, table_session__isnull=False).select_related("table_session__table")
+        self.fields["shoes"].label_from_instance = lambda shoe: f"{shoe} — {shoe.table_session.table}"
+        self.fields["to_location"].queryset = _depots(self.establishment)
+
+
+class DestructionPlanForm(EstablishmentForm):
+    method = forms.ChoiceField(label=_("Mode"), choices=DestructionSession.Method.choices)
+    planned_at = forms.DateTimeField(label=_("Prévue le"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    shoes = forms.ModelMultipleChoiceField(label=_("Sabots hors d'usage"), queryset=Shoe.objects.none(),
+                                           widget=forms.CheckboxSelectMultiple)
+
+    def setup(self) -> None:
+        self.fields["shoes"].queryset = Shoe.objects.filter(establishment=self.establishment,
+                                                            status__in=WITHDRAWN_STATUSES)
+
+
+class DestructionNotifyForm(EstablishmentForm):
+    notified_at = forms.DateTimeField(label=_("Service de Contrôle des Jeux informé le"),
+                                      widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    channel = forms.ChoiceField(label=_("Moyen"), choices=IncidentNotice.Channel.choices)
+    reference = forms.CharField(label=_("Référence"), max_length=200, required=False)
+
+
+class DestructionCompleteForm(EstablishmentForm):
+    observations = forms.CharField(label=_("Observations"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
+
+    def setup(self) -> None:
+        self.fields.update(signature_fields("witness", _("Témoin (autorité)"), required=False))
+
+    def clean(self):
+        data = super().clean()
+        data["witness"] = countersign(self, "witness", required=False)
+        return data
+
+
+# --- Shufflers ---------------------------------------------------------------------------------
+
+class ShufflerRegisterForm(EstablishmentForm):
+    number = forms.CharField(label=_("Numéro d'inventaire"), max_length=40)
+    serial = forms.CharField(label=_("Numéro de série"), max_length=100)
+    model = forms.ModelChoiceField(label=_("Modèle"), queryset=ApprovedModel.objects.none())
+    machine_type = forms.ChoiceField(label=_("Type"), choices=MachineType.choices)
+    embout = forms.BooleanField(label=_("Muni de l'embout distributeur de black jack"), required=False)
+
+    def setup(self) -> None:
+        self.fields["model"].queryset = ApprovedModel.objects.filter(establishment=self.establishment,
+                                                                     kind=ApprovedModel.Kind.SHUFFLER)
+
+
+class ShufflerCommissionForm(EstablishmentForm):
+    card_access_protection = forms.BooleanField(
+        label=_("Protection empêchant l'accès aux cartes pendant les cycles de mélange vérifiée"), required=False)
+    malfunction_signal = forms.BooleanField(
+        label=_("Dispositif lumineux ou sonore de dysfonctionnement vérifié"), required=False)
+    observations = forms.CharField(label=_("Observations"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class SocleForm(EstablishmentForm):
+    table = forms.ModelChoiceField(label=_("Table"), queryset=GamingTable.objects.none())
+    code = forms.CharField(label=_("Repère du socle"), max_length=30)
+
+    def setup(self) -> None:
+        self.fields["table"].queryset = GamingTable.objects.filter(establishment=self.establishment, active=True)
+
+
+class ShufflerMountForm(EstablishmentForm):
+    socle = forms.ModelChoiceField(label=_("Socle"), queryset=Socle.objects.none())
+
+    def setup(self) -> None:
+        self.fields["socle"].queryset = Socle.objects.filter(
+            table__establishment=self.establishment, shuffler__isnull=True).select_related("table")
+
+
+class ConfirmForm(EstablishmentForm):
+    confirm = forms.BooleanField(label=_("Je confirme"), required=True)
+
+
+class ShufflerMalfunctionForm(EstablishmentForm):
+    description = forms.CharField(label=_("Dysfonctionnement signalé"), widget=forms.Textarea(attrs={"rows": 2}))
+    action_taken = forms.CharField(label=_("Mesures prises (cartes récupérées et contrôlées, machine retirée…)"),
+                                   required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    session = SessionField(label=_("À la table"), queryset=TableSession.objects.none(), required=False)
+
+    def setup(self) -> None:
+        self.fields["session"].queryset = selectors.live_sessions(self.establishment)
+
+
+class ShufflerUseStartForm(EstablishmentForm):
+    session = SessionField(label=_("Table et séance"), queryset=TableSession.objects.none())
+    shuffler = forms.ModelChoiceField(label=_("Mélangeur"), queryset=Shuffler.objects.none())
+    embout = forms.BooleanField(label=_("Embout distributeur en place"), required=False)
+    display = forms.CharField(label=_("Affichage de l'écran"), max_length=60, required=False,
+                              help_text=_("France : « black jack 6 jeux » ou « 6 jeux »."))
+    decks_counted = forms.IntegerField(label=_("Jeux comptés et vérifiés"), min_value=0, required=False)
+    observations = forms.CharField(label=_("Observations"), required=False)
+
+    def setup(self) -> None:
+        self.fields["session"].queryset = selectors.live_sessions(self.establishment)
+        self.fields["shuffler"].queryset = Shuffler.objects.filter(
+            establishment=self.establishment, socle__isnull=False).select_related("socle__table")
+
+
+class ShufflerUseEndForm(EstablishmentForm):
+    hood_opened = forms.BooleanField(label=_("Capot ouvert devant les joueurs"), required=False)
+    empty = forms.BooleanField(label=_("Aucune carte dans le mélangeur"), required=False)
+    cards_removed = forms.BooleanField(label=_("Cartes retirées à la main"), required=False)
+    disconnected = forms.BooleanField(label=_("Mélangeur déconnecté"), required=False)
+    observations = forms.CharField(label=_("Observations (carte trouvée…)"), required=False)
+
+
+# --- Wheels ---------------------------------------------------------------------------------
+
+def _pairs(text: str, field: str) -> dict[str, str]:
+    pairs = {}
+    for chunk in text.replace("\n", ",").split(","):
+        if chunk.strip():
+            key, sep, value = chunk.partition("=")
+            if not sep:
+                raise ValidationError({field: _("Écrivez « libellé = valeur », séparés par des virgules.")})
+            pairs[key.strip()] = value.strip()
+    return pairs
+
+
+class WheelRegisterForm(EstablishmentForm):
+    number = forms.CharField(label=_("Numéro d'inventaire"), max_length=40)
+    serial = forms.CharField(label=_("Numéro de série"), max_length=100, required=False)
+    kind = forms.ChoiceField(label=_("Appareil"), choices=WheelKind.choices)
+    pockets = forms.IntegerField(label=_("Cases"), required=False)
+    zeros = forms.CharField(label=_("Zéros"), required=False, help_text=_("0 ou 0, 00"))
+    obstacles = forms.IntegerField(label=_("Obstacles"), required=False)
+    numbers = forms.IntegerField(label=_("Numéros"), required=False)
+    rows = forms.IntegerField(label=_("Rangées"), required=False)
+    colours = forms.CharField(label=_("Couleurs des numéros"), required=False, help_text=_("1 = noir, 2 = rouge…"))
+    segments = forms.CharField(label=_("Cases par sorte"), required=False, widget=forms.Textarea(attrs={"rows": 2}),
+                               help_text=_("orange = 24, vert = 12…"))
+
+    def setup(self) -> None:
+        kinds = KINDS_BY_JURISDICTION[self.establishment.jurisdiction]
+        self.fields["kind"].choices = [(k, label) for k, label in WheelKind.choices if k in kinds]
+
+    @staticmethod
+    def initial_for(kind: str) -> dict:
+        """The text's specification, as the starting point of the form."""
+        spec = TEXT_SPECS.get(kind, {})
+        initial = {"kind": kind, **{k: spec[k] for k in ("pockets", "obstacles", "numbers", "rows") if k in spec}}
+        if "zeros" in spec:
+            initial["zeros"] = ", ".join(spec["zeros"])
+        if "colours" in spec:
+            initial["colours"] = ", ".join(f"{k} = {v}" for k, v in spec["colours"].items())
+        if "segments" in spec:
+            initial["segments"] = ", ".join(f"{k} = {v}" for k, v in spec["segments"].items())
+        return initial
+
+    def clean(self):
+        data = super().clean()
+        kind = data.get("kind")
+        if kind in (WheelKind.ROULETTE_EUROPEENNE, WheelKind.ROULETTE_AMERICAINE):
+            data["spec"] = {"pockets": data.get("pockets"), "obstacles": data.get("obstacles"),
+                            "zeros": [z.strip() for z in (data.get("zeros") or "").split(",") if z.strip()]}
+        elif kind == WheelKind.BOULE:
+            data["spec"] = {"numbers": data.get("numbers"), "rows": data.get("rows"),
+                            "colours": _pairs(data.get("colours") or "", "colours")}
+        elif kind:
+            counts = {}
+            for label, value in _pairs(data.get("segments") or "", "segments").items():
+                if not value.isdigit():
+                    raise ValidationError({"segments": _("« %(label)s » : nombre entier attendu.") % {"label": label}})
+                counts[label] = int(value)
+            data["spec"] = {"segments": counts}
+        return data
+
+
+class WheelInstallForm(EstablishmentForm):
+    table = forms.ModelChoiceField(label=_("Table"), queryset=GamingTable.objects.none())
+
+    def __init__(self, *args, kind: str, **kwargs) -> None:
+        self.kind = kind
+        super().__init__(*args, **kwargs)
+
+    def setup(self) -> None:
+        games = [game for game, kind in WHEEL_FOR_GAME.items() if kind == self.kind]
+        self.fields["table"].queryset = GamingTable.objects.filter(establishment=self.establishment, game__in=games,
+                                                                   active=True)
+
+
+class WheelCheckForm(EstablishmentForm):
+    session = SessionField(label=_("Table et séance"), queryset=TableSession.objects.none())
+    points = forms.CharField(label=_("Points vérifiés"), widget=forms.Textarea(attrs={"rows": 3}),
+                             help_text=_("Un point par ligne."))
+    passed = forms.TypedChoiceField(label=_("Résultat"), coerce=lambda v: v == "1",
+                                    choices=[("1", _("Conforme")), ("0", _("Non conforme"))])
+    observations = forms.CharField(label=_("Observations"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+    def setup(self) -> None:
+        games = CHECK_RULES[self.establishment.jurisdiction]
+        self.fields["session"].queryset = selectors.live_sessions(self.establishment).filter(
+            table__game__in=games, status=TableSession.Status.PREPARING)
+        self.fields.update(signature_fields("cosigner", _("Cosignataire")))
+
+    def clean(self):
+        data = super().clean()
+        data["points_list"] = [line.strip() for line in (data.get("points") or "").splitlines() if line.strip()]
+        if "cosigner_username" in data:
+            data["cosigner"] = countersign(self, "cosigner", required=True)
+        return data
+
+
+class LidLockForm(EstablishmentForm):
+    session = SessionField(label=_("Table et séance"), queryset=TableSession.objects.none())
+
+    def setup(self) -> None:
+        games = LID_GAMES[self.establishment.jurisdiction]
+        self.fields["session"].queryset = selectors.live_sessions(self.establishment).filter(
+            table__game__in=games, status=TableSession.Status.OPEN)
+        self.fields.update(signature_fields("key_holder", _("Détenteur de la clé (laisser vide si c'est vous)"),
+                                            required=False))
+
+    def clean(self):
+        data = super().clean()
+        data["key_holder"] = countersign(self, "key_holder", required=False)
+        return data
+
+
+class RepeatedPairsForm(forms.Form):
+    date_from = forms.DateField(label=_("Du"), widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(label=_("Au"), widget=forms.DateInput(attrs={"type": "date"}))
+    minimum = forms.IntegerField(label=_("Au moins"), min_value=2, initial=2)
+
+

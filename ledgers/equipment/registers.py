@@ -1,0 +1,130 @@
+"""Register kinds of sabots, shufflers and wheels. Columns are what the printed register shows:
+dotted keys reach nested payload values, lists print joined."""
+
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.roles import Role
+from ledgers.registers.kinds import DIRECTORATE, Column, RegisterKind, register_kind
+
+# Both jurisdictions: the life of each sabot, shuffler and wheel outside the intake registers —
+# registration, putting into service, socle mounting, use at a table, malfunctions, withdrawal.
+MATERIEL_JEU = register_kind(
+    RegisterKind(
+        code="materiel_jeu",
+        title=_("Registre du matériel de jeu (sabots, mélangeurs, cylindres et roues)"),
+        purpose=_("Suivre chaque matériel de jeu : enregistrement, mise en service, installation, utilisation, "
+                  "dysfonctionnements et retrait."),
+        columns=(
+            Column("event", _("Opération"), 1.4),
+            Column("equipment", _("Matériel"), 1.6),
+            Column("table", _("Table"), 0.7),
+            Column("seance", _("Séance"), 1.1),
+            Column("details", _("Constatations"), 3.2),
+            Column("signed_by", _("Signature"), 1.2),
+        ),
+        record_roles=(
+            *DIRECTORATE, Role.INSPECTEUR, Role.CARTIER, Role.CROUPIER, Role.CHEF_TABLE, Role.CHEF_PARTIE,
+            Role.ENTRETIEN, Role.MECANICIEN, Role.EMPLOYE_RESPONSABLE,
+        ),
+        paraph_roles=(Role.DIRECTEUR_JEUX, Role.DIRECTEUR_RESPONSABLE),
+        requirements=("SHUF-01", "SHUF-02", "SHUF-03", "SHUF-05", "SHUF-11", "SHUF-13", "SHOE-03", "WHEEL-01"),
+    )
+)
+
+# FR carnet d'avances (modèle 10), one per table and numbered like its cash box (qualifier: the
+# table number). Only the sabot allocation of punto banco (SHOE-06) and blackjack (AMB-49) is
+# written here for now; the count-room columns (avance, top-ups, encaisse) are added beside them.
+CARNET_AVANCES = register_kind(
+    RegisterKind(
+        code="carnet_avances",
+        title=_("Carnet d'avances"),
+        purpose=_("Inscrire par séance l'avance de la table, ses compléments, l'affectation du sabot et l'encaisse."),
+        columns=(
+            Column("date", _("Date"), 0.9),
+            Column("seance", _("Séance"), 1.2),
+            Column("table", _("Table n°"), 0.7),
+            Column("sabot.number", _("Sabot n°"), 0.8),
+            Column("sabot.allocated_by", _("Affecté par"), 1.5),
+            Column("sabot.role", _("Qualité"), 1.4),
+            Column("flags", _("Observations"), 2.4),
+        ),
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.EMPLOYE_RESPONSABLE),
+        jurisdictions=("FR",),
+        requirements=("REG-09", "SHOE-06", "AMB-49"),
+        form="modèle 10",
+    )
+)
+
+# FR carnet d'enregistrement des cagnottes (modèle 11), one per cercle table (qualifier: the table
+# number). Column 3 holds the names of the croupiers and changeurs and, at baccara, the number of
+# the sabot allocated for the séance (SHOE-13, AMB-49). The cagnotte columns come with the count room.
+CARNET_CAGNOTTES = register_kind(
+    RegisterKind(
+        code="carnet_cagnottes",
+        title=_("Carnet d'enregistrement des cagnottes"),
+        purpose=_("Inscrire par séance le personnel de la table, le sabot affecté et les cagnottes."),
+        columns=(
+            Column("date", _("Date"), 0.9),
+            Column("seance", _("Séance"), 1.2),
+            Column("table", _("Table n°"), 0.7),
+            Column("col3.names", _("Col. 3 — Croupiers et changeurs"), 2.2),
+            Column("col3.sabot", _("Col. 3 — Sabot n°"), 0.9),
+            Column("col3.allocated_by", _("Sabot affecté par"), 1.5),
+            Column("flags", _("Observations"), 2.0),
+        ),
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.EMPLOYE_RESPONSABLE),
+        jurisdictions=("FR",),
+        requirements=("REG-30", "SHOE-13", "AMB-49"),
+        form="modèle 11",
+    )
+)
+
+# MC: the checks of roulettes, boule and grande roue before each séance by the maintenance staff
+# with an inspecteur (WHEEL-06, REG-12), and the lid locked at the end of the partie (WHEEL-02).
+VERIFICATIONS_MATERIEL = register_kind(
+    RegisterKind(
+        code="verifications_materiel",
+        title=_("Registre des vérifications du matériel de roulette, de boule et de grande roue"),
+        purpose=_("Consigner la vérification avant chaque séance et la fermeture à clé du cylindre en fin de partie."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("seance", _("Séance"), 1.0),
+            Column("table", _("Table"), 0.6),
+            Column("wheel", _("Matériel"), 1.4),
+            Column("event", _("Opération"), 1.2),
+            Column("points", _("Points vérifiés"), 2.2),
+            Column("result", _("Résultat"), 0.8),
+            Column("observations", _("Observations"), 1.6),
+            Column("technician", _("Personnel d'entretien / fermé par"), 1.3),
+            Column("inspecteur", _("Inspecteur / clé remise à"), 1.3),
+        ),
+        record_roles=(Role.ENTRETIEN, Role.INSPECTEUR, Role.CHEF_TABLE, Role.CROUPIER),
+        jurisdictions=("MC",),
+        paraph_roles=(Role.DIRECTEUR_JEUX,),
+        requirements=("REG-12", "WHEEL-06", "WHEEL-02", "KEY-08"),
+    )
+)
+
+# FR: the main courante of the roue de la chance checks before each séance (WHEEL-08, REG-11).
+MAIN_COURANTE_ROUE = register_kind(
+    RegisterKind(
+        code="main_courante_roue",
+        title=_("Main courante de la roue de la chance"),
+        purpose=_("Consigner avant chaque séance la vérification du bon fonctionnement de la roue."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("seance", _("Séance"), 1.0),
+            Column("table", _("Table"), 0.6),
+            Column("wheel", _("Roue"), 1.2),
+            Column("points", _("Vérifications"), 2.4),
+            Column("result", _("Résultat"), 0.8),
+            Column("observations", _("Observations"), 1.6),
+            Column("comite", _("Membre du comité de direction"), 1.3),
+            Column("croupier", _("Croupier"), 1.2),
+        ),
+        record_roles=(Role.COMITE, Role.CROUPIER),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("REG-11", "WHEEL-08"),
+    )
+)

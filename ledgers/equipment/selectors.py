@@ -1,0 +1,171 @@
+"""Reads on sabots, shufflers and wheels."""
+
+import datetime
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Max, Min, Q, QuerySet
+
+from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
+from ledgers.custody.selectors import intake_registers
+from ledgers.incidents.selectors import has_open_incident
+from ledgers.registers.models import EntryKind
+
+from .domains import SHOES
+from .models import AssetStatus, LidLock, Shoe, ShoeAllocation, Shuffler, ShufflerUse, Wheel, WheelCheck
+
+
+def shoe_inventory(establishment: Establishment) -> set[str]:
+    """Numbers of the sabots in the inventory (IN minus OUT entries of the sabots section of the
+    intake register: SHOE-11)."""
+    present: set[str] = set()
+    for register in intake_registers(SHOES, establishment):
+        payloads = register.entries.filter(kind=EntryKind.RECORD).order_by("seq").values_list("payload", flat=True)
+        for payload in payloads.iterator():
+            if payload.get("movement") == "IN":
+                present.update(payload["serials"])
+            elif payload.get("movement") == "OUT":
+                present.difference_update(payload["serials"])
+    return present
+
+
+def previous_seances(seance: Seance, count: int) -> list[Seance]:
+    """The ``count`` séances of the establishment just before ``seance``."""
+    earlier = Q(date__lt=seance.date) | Q(date=seance.date, opened_at__lt=seance.opened_at)
+    return list(
+        Seance.objects.filter(earlier, establishment_id=seance.establishment_id).order_by("-date", "-opened_at")[:count]
+    )
+
+
+def recent_allocation(shoe: Shoe, table: GamingTable, seance: Seance, window: int) -> ShoeAllocation | None:
+    """The allocation of this sabot to this table within the last ``window`` séances (SET-20)."""
+    if window <= 0:
+        return None
+    return (
+        ShoeAllocation.objects.filter(
+            shoe=shoe, table_session__table=table, table_session__seance__in=previous_seances(seance, window)
+        )
+        .select_related("table_session__seance")
+        .first()
+    )
+
+
+def repeated_pairs(
+    establishment: Establishment, date_from: datetime.date, date_to: datetime.date, minimum: int = 2
+) -> list[dict]:
+    """Sabot × table pairs allocated ``minimum`` times or more over the period: the periodic report
+    that shows whether the same sabots go systematically to the same tables (SHOE-05, SHOE-12)."""
+    rows = (
+        ShoeAllocation.objects.filter(
+            establishment=establishment, table_session__seance__date__gte=date_from,
+            table_session__seance__date__lte=date_to,
+        )
+        .values("shoe__serial", "table_session__table__number")
+        .annotate(count=Count("id"), first=Min("table_session__seance__date"), last=Max("table_session__seance__date"),
+                  flagged=Count("id", filter=~Q(flags=[])))
+        .filter(count__gte=minimum)
+        .order_by("-count", "shoe__serial", "table_session__table__number")
+    )
+    return [
+        {"shoe": row["shoe__serial"], "table": row["table_session__table__number"], "count": row["count"],
+         "first": row["first"], "last": row["last"], "flagged": row["flagged"]}
+        for row in rows
+    ]
+
+
+def flagged_allocations(establishment: Establishment) -> QuerySet[ShoeAllocation]:
+    return (
+        ShoeAllocation.objects.filter(establishment=establishment).exclude(flags=[])
+        .select_related("shoe", "table_session__table", "table_session__seance", "allocated_by")
+    )
+
+
+def live_sessions(establishment: Establishment) -> QuerySet[TableSession]:
+    """Table-parties being prepared or open in the open séances."""
+    return (
+        TableSession.objects.filter(seance__establishment=establishment, seance__status=Seance.Status.OPEN)
+        .exclude(status=TableSession.Status.CLOSED)
+        .select_related("table", "seance")
+        .order_by("table__number")
+    )
+
+
+def shufflers_at(table: GamingTable) -> QuerySet[Shuffler]:
+    return Shuffler.objects.filter(socle__table=table).select_related("model", "socle")
+
+
+def passed_check(session: TableSession, wheel: Wheel) -> WheelCheck | None:
+    """The latest check of this wheel for this table-partie, if it passed."""
+    latest = WheelCheck.objects.filter(table_session=session, wheel=wheel).order_by("-checked_at").first()
+    return latest if latest is not None and latest.passed else None
+
+
+@dataclass
+class TableEquipment:
+    """What stands at one table now, for the overview."""
+
+    table: GamingTable
+    session: TableSession | None
+    shoes: list[Shoe] = field(default_factory=list)
+    shufflers: list[Shuffler] = field(default_factory=list)
+    uses: list[ShufflerUse] = field(default_factory=list)
+    wheel: Wheel | None = None
+    wheel_quarantined: bool = False
+    check: WheelCheck | None = None
+    lid: LidLock | None = None
+
+
+def table_overview(establishment: Establishment) -> list[TableEquipment]:
+    sessions = {s.table_id: s for s in live_sessions(establishment)}
+    shoes_by_session: dict[int, list[Shoe]] = {}
+    for shoe in Shoe.objects.filter(table_session__in=sessions.values()).select_related("model"):
+        shoes_by_session.setdefault(shoe.table_session_id, []).append(shoe)
+    shufflers: dict[int, list[Shuffler]] = {}
+    for shuffler in Shuffler.objects.filter(establishment=establishment, socle__isnull=False).select_related("socle"):
+        shufflers.setdefault(shuffler.socle.table_id, []).append(shuffler)
+    uses: dict[int, list[ShufflerUse]] = {}
+    for use in ShufflerUse.objects.filter(table_session__in=sessions.values()).select_related("shuffler"):
+        uses.setdefault(use.table_session_id, []).append(use)
+    wheels = {w.table_id: w for w in Wheel.objects.filter(establishment=establishment, table__isnull=False)}
+    rows = []
+    tables = GamingTable.objects.filter(establishment=establishment, active=True).select_related("room")
+    for table in tables.order_by("number"):
+        session = sessions.get(table.pk)
+        row = TableEquipment(table=table, session=session, shufflers=shufflers.get(table.pk, []),
+                             wheel=wheels.get(table.pk))
+        if session is not None:
+            row.shoes = shoes_by_session.get(session.pk, [])
+            row.uses = uses.get(session.pk, [])
+            if row.wheel is not None:
+                row.check = WheelCheck.objects.filter(table_session=session, wheel=row.wheel).first()
+                row.lid = LidLock.objects.filter(table_session=session).first()
+        if row.wheel is not None:
+            row.wheel_quarantined = has_open_incident(row.wheel)
+        rows.append(row)
+    return rows
+
+
+def in_service_shufflers(establishment: Establishment) -> QuerySet[Shuffler]:
+    return Shuffler.objects.filter(establishment=establishment, status=AssetStatus.IN_SERVICE)
+
+
+def waiting_at_tables(establishment: Establishment) -> list[tuple[TableSession, str]]:
+    """What the live table-parties still need from the equipment flows, for the dashboard."""
+    from .specs import CHECK_RULES, SHOE_GAMES_FR
+
+    checks = CHECK_RULES[establishment.jurisdiction]
+    with_shoe = set(Shoe.objects.filter(table_session__isnull=False).values_list("table_session", flat=True))
+    checked = set(WheelCheck.objects.filter(establishment=establishment, passed=True)
+                  .values_list("table_session", flat=True))
+    open_uses = set(ShufflerUse.objects.filter(table_session__seance__establishment=establishment,
+                                               end_confirmed=False).values_list("table_session", flat=True))
+    waiting = []
+    for session in live_sessions(establishment):
+        game = session.table.game
+        if session.status == TableSession.Status.PREPARING and game in checks and session.pk not in checked:
+            waiting.append((session, "check"))
+        if (establishment.jurisdiction == "FR" and session.status == TableSession.Status.PREPARING
+                and game in SHOE_GAMES_FR and session.pk not in with_shoe):
+            waiting.append((session, "shoe"))
+        if establishment.jurisdiction == "FR" and session.pk in open_uses:
+            waiting.append((session, "shuffler_end"))
+    return waiting

@@ -1,0 +1,594 @@
+"""Pages of the sabot, shuffler and wheel flows. Views shape input and call the services; a refused
+action shows its requirement ID, article and message above the form, with the input kept."""
+
+import datetime
+from typing import Any
+
+from django.contrib import messages
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy as _
+from django.views.generic import DetailView, TemplateView
+from django_filters.views import FilterView
+from django_tables2 import SingleTableMixin
+
+from ledgers.core.catalogue import REQUIREMENTS
+from ledgers.core.models import GamingTable
+from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
+from ledgers.custody import services as custody
+from ledgers.custody.models import DestructionSession
+from ledgers.incidents.selectors import open_incidents
+from ledgers.registers.models import Register
+
+from . import forms, selectors, services
+from .domains import SHOES
+from .filtersets import ShoeFilter, ShufflerFilter, WheelFilter
+from .models import ApprovedModel, Shoe, ShoeAllocation, Shuffler, ShufflerUse, Wheel, WheelCheck
+from .tables import AllocationTable, ApprovedModelTable, ShoeTable, ShufflerTable, WheelCheckTable, WheelTable
+from .volumes import required_volumes
+
+
+class EquipmentFormView(EstablishmentRequiredMixin, ServiceFormView):
+    """A form whose valid input goes to one service (``act``); the page names the requirements
+    that may refuse it."""
+
+    template_name = "equipment/form.html"
+    form_class: type[forms.EstablishmentForm]
+    title = ""
+    requirements: tuple[str, ...] = ()
+    submit_label = _("Enregistrer")
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        return {**super().get_form_kwargs(), "establishment": self.establishment, "request": self.request}
+
+    def get_context_data(self, **kwargs) -> dict[str, Any]:
+        return super().get_context_data(
+            title=self.title, submit_label=self.submit_label, subject=self.subject(),
+            requirements=[(code, REQUIREMENTS[code].article) for code in self.requirements], **kwargs,
+        )
+
+    def subject(self) -> Any:
+        return None
+
+    def perform(self, form) -> Any:
+        return self.act(form.cleaned_data)
+
+    def act(self, data: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def get_success_url(self) -> str:
+        return self.success_url_for(self.result)
+
+    def success_url_for(self, result: Any) -> str:
+        return reverse("equipment:overview")
+
+
+class ObjectServiceView(EquipmentFormView):
+    """A service form about one object of the establishment (``model``, by pk)."""
+
+    model: type
+
+    @cached_property
+    def object(self) -> Any:
+        return get_object_or_404(self.scoped(self.model.objects.all()), pk=self.kwargs["pk"])
+
+    def scoped(self, qs: QuerySet) -> QuerySet:
+        return qs.filter(establishment=self.establishment)
+
+    def subject(self) -> Any:
+        return self.object
+
+
+# --- Overview ---------------------------------------------------------------------------------
+
+class OverviewView(EstablishmentRequiredMixin, TemplateView):
+    template_name = "equipment/overview.html"
+
+    def get_context_data(self, **kwargs) -> dict[str, Any]:
+        opened = set(Register.objects.filter(establishment=self.establishment, status=Register.Status.OPEN)
+                     .values_list("kind", "qualifier"))
+        return super().get_context_data(
+            rows=selectors.table_overview(self.establishment),
+            missing=[(kind, qualifier) for kind, qualifier in required_volumes(self.establishment)
+                     if (kind, qualifier) not in opened],
+            flagged=selectors.flagged_allocations(self.establishment)[:20],
+            incidents=open_incidents(self.establishment).filter(
+                category__in=("shuffler_malfunction", "equipment_check")),
+            **kwargs,
+        )
+
+
+class TableEquipmentView(EstablishmentRequiredMixin, TemplateView):
+    template_name = "equipment/table.html"
+
+    def get_context_data(self, **kwargs) -> dict[str, Any]:
+        table = get_object_or_404(GamingTable, establishment=self.establishment, pk=self.kwargs["pk"])
+        row = next(r for r in selectors.table_overview(self.establishment) if r.table.pk == table.pk)
+        allocations = ShoeAllocation.objects.filter(table_session__table=table).select_related(
+            "shoe", "table_session__seance", "table_session__table", "allocated_by")[:30]
+        checks = WheelCheck.objects.filter(table_session__table=table).select_related(
+            "wheel", "table_session__seance", "signer", "cosigner")[:30]
+        return super().get_context_data(
+            row=row, allocations=AllocationTable(allocations), checks=WheelCheckTable(checks),
+            uses=ShufflerUse.objects.filter(table_session__table=table).select_related(
+                "shuffler", "table_session__seance")[:30], **kwargs)
+
+
+# --- Models ------------------------------------------------------------------------------------
+
+class ApprovedModelListView(EstablishmentRequiredMixin, SingleTableMixin, TemplateView):
+    template_name = "equipment/list.html"
+    table_class = ApprovedModelTable
+    extra_context = {"title": _("Modèles agréés"), "create_url": "equipment:model_create",
+                     "create_label": _("Enregistrer un modèle")}
+
+    def get_table_data(self):
+        return ApprovedModel.objects.filter(establishment=self.establishment)
+
+
+class ApprovedModelCreateView(EquipmentFormView):
+    form_class = forms.ApprovedModelForm
+    title = _("Enregistrer un modèle de sabot ou de mélangeur")
+    requirements = ("SHOE-04", "SHOE-07", "SHOE-08", "SHUF-01", "SHUF-11")
+
+    def act(self, data):
+        return services.approved_model_register(
+            establishment=self.establishment, kind=data["kind"], manufacturer=data["manufacturer"], name=data["name"],
+            actor=self.request.user, approval_reference=data["approval_reference"],
+            approval_issuer=data["approval_issuer"], approved_on=data["approved_on"])
+
+    def success_url_for(self, result):
+        return reverse("equipment:model_list")
+
+
+# --- Sabots ------------------------------------------------------------------------------------
+
+class ShoeListView(EstablishmentRequiredMixin, SingleTableMixin, FilterView):
+    template_name = "equipment/list.html"
+    table_class = ShoeTable
+    filterset_class = ShoeFilter
+    extra_context = {"title": _("Sabots"), "create_url": "equipment:shoe_receive",
+                     "create_label": _("Prendre en charge des sabots")}
+
+    def get_queryset(self):
+        return Shoe.objects.filter(establishment=self.establishment).select_related("model", "location",
+                                                                          "table_session__table")
+
+
+class ShoeDetailView(EstablishmentRequiredMixin, DetailView):
+    template_name = "equipment/shoe_detail.html"
+    context_object_name = "shoe"
+
+    def get_queryset(self):
+        return Shoe.objects.filter(establishment=self.establishment).select_related("model", "location")
+
+    def get_context_data(self, **kwargs):
+        allocations = self.object.allocations.select_related("table_session__seance", "table_session__table",
+                                                             "allocated_by", "shoe")
+        return super().get_context_data(allocations=AllocationTable(allocations), **kwargs)
+
+
+class ShoeReceiveView(EquipmentFormView):
+    form_class = forms.ShoeReceiveForm
+    title = _("Prise en charge de sabots")
+    requirements = ("SHOE-01", "SHOE-02", "SHOE-09", "SHOE-10", "SHOE-11")
+    success_message = _("Sabots pris en charge et inscrits à l'inventaire.")
+
+    def act(self, data):
+        return services.shoe_receive(establishment=self.establishment, model=data["model"], location=data["location"],
+                                     shoes=data["numbers"], actor=self.request.user,
+                                     delivery_note=data["delivery_note"])
+
+    def success_url_for(self, result):
+        return reverse("equipment:shoe_list")
+
+
+class ShoeUpdateView(ObjectServiceView):
+    model = Shoe
+    form_class = forms.ShoeUpdateForm
+    title = _("Fiche du sabot")
+    requirements = ("SHOE-10",)
+
+    def get_initial(self):
+        return {"number": self.object.serial, "model": self.object.model, "maker_serial": self.object.maker_serial}
+
+    def act(self, data):
+        return services.shoe_update(shoe=self.object, actor=self.request.user, number=data["number"],
+                                    model=data["model"], maker_serial=data["maker_serial"])
+
+    def success_url_for(self, result):
+        return reverse("equipment:shoe_detail", args=[result.pk])
+
+
+class ShoeWithdrawView(ObjectServiceView):
+    model = Shoe
+    form_class = forms.ShoeWithdrawForm
+    title = _("Déclarer le sabot hors d'usage")
+    requirements = ("SHOE-03",)
+
+    def act(self, data):
+        return services.shoe_withdraw(shoe=self.object, actor=self.request.user, reason=data["reason"],
+                                      to_location=data["to_location"])
+
+    def success_url_for(self, result):
+        return reverse("equipment:shoe_detail", args=[result.pk])
+
+
+class ShoeAllocateView(EquipmentFormView):
+    form_class = forms.ShoeAllocateForm
+    title = _("Sortie ou affectation d'un sabot à une table")
+    requirements = ("SHOE-02", "SHOE-04", "SHOE-05", "SHOE-06", "SHOE-07", "SHOE-08", "SHOE-11", "SHOE-12",
+                    "SHOE-13")
+    success_message = _("Sabot affecté à la table.")
+
+    def get_initial(self):
+        return {"session": self.request.GET.get("session")}
+
+    def act(self, data):
+        allocation = services.shoe_allocate(session=data["session"], shoe=data["shoe"], actor=self.request.user,
+                                            received_by=data["received_by"])
+        for flag in allocation.flags:
+            messages.warning(self.request, f"{flag['code']} — {flag['text']}")
+        return allocation
+
+    def success_url_for(self, result):
+        return reverse("equipment:table", args=[result.table_session.table_id])
+
+
+class ShoeReturnView(EquipmentFormView):
+    form_class = forms.ShoeReturnForm
+    title = _("Rentrée des sabots au dépôt")
+    requirements = ("SHOE-02", "SHOE-09")
+    success_message = _("Sabots rentrés au dépôt.")
+
+    def act(self, data):
+        return services.shoe_return(shoes=list(data["shoes"]), to_location=data["to_location"],
+                                    actor=self.request.user, returned_by=data["returned_by"])
+
+
+class RepeatedPairsView(EstablishmentRequiredMixin, TemplateView):
+    """The periodic report of sabot × table pairs (SHOE-05, SHOE-12)."""
+
+    template_name = "equipment/repeated_pairs.html"
+
+    def get_context_data(self, **kwargs):
+        today = timezone.localdate()
+        form = forms.RepeatedPairsForm(self.request.GET or {"date_from": today - datetime.timedelta(days=30),
+                                                           "date_to": today, "minimum": 2})
+        rows = []
+        if form.is_valid():
+            data = form.cleaned_data
+            rows = selectors.repeated_pairs(self.establishment, data["date_from"], data["date_to"], data["minimum"])
+        window = self.establishment.setting("SET-20")
+        return super().get_context_data(form=form, rows=rows, window=window, **kwargs)
+
+
+class DestructionListView(EstablishmentRequiredMixin, TemplateView):
+    template_name = "equipment/destructions.html"
+
+    def get_context_data(self, **kwargs):
+        sessions = DestructionSession.objects.filter(
+            establishment=self.establishment, domain=SHOES.code).prefetch_related("items")
+        return super().get_context_data(sessions=sessions, **kwargs)
+
+
+class DestructionPlanView(EquipmentFormView):
+    form_class = forms.DestructionPlanForm
+    title = _("Programmer une destruction ou une neutralisation de sabots")
+    requirements = ("SHOE-03", "CARD-10", "CARD-11")
+
+    def act(self, data):
+        return custody.destruction_plan(domain=SHOES, establishment=self.establishment, method=data["method"],
+                                        planned_at=data["planned_at"], items=list(data["shoes"]),
+                                        actor=self.request.user)
+
+    def success_url_for(self, result):
+        return reverse("equipment:destruction_list")
+
+
+class DestructionStepView(ObjectServiceView):
+    model = DestructionSession
+
+    def scoped(self, qs):
+        return qs.filter(establishment=self.establishment, domain=SHOES.code)
+
+    def success_url_for(self, result):
+        return reverse("equipment:destruction_list")
+
+
+class DestructionNotifyView(DestructionStepView):
+    form_class = forms.DestructionNotifyForm
+    title = _("Information préalable du Service de Contrôle des Jeux")
+    requirements = ("SHOE-03", "CARD-11")
+
+    def act(self, data):
+        return custody.destruction_notify(session=self.object, notified_at=data["notified_at"],
+                                          channel=data["channel"], reference=data["reference"],
+                                          actor=self.request.user)
+
+
+class DestructionCompleteView(DestructionStepView):
+    form_class = forms.DestructionCompleteForm
+    title = _("Exécution de la destruction")
+    requirements = ("SHOE-03", "SHOE-11")
+    submit_label = _("Détruire et inscrire les sorties")
+
+    def act(self, data):
+        return custody.destruction_complete(session=self.object, domain=SHOES, actor=self.request.user,
+                                            witness=data["witness"], observations=data["observations"])
+
+
+# --- Shufflers -------------------------------------------------------------------------------
+
+class ShufflerListView(EstablishmentRequiredMixin, SingleTableMixin, FilterView):
+    template_name = "equipment/list.html"
+    table_class = ShufflerTable
+    filterset_class = ShufflerFilter
+    extra_context = {"title": _("Mélangeurs et mélangeurs distributeurs"), "create_url": "equipment:shuffler_create",
+                     "create_label": _("Enregistrer un mélangeur")}
+
+    def get_queryset(self):
+        return Shuffler.objects.filter(establishment=self.establishment).select_related("model", "socle__table")
+
+
+class ShufflerDetailView(EstablishmentRequiredMixin, DetailView):
+    template_name = "equipment/shuffler_detail.html"
+    context_object_name = "shuffler"
+
+    def get_queryset(self):
+        return Shuffler.objects.filter(establishment=self.establishment).select_related("model", "socle__table")
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(
+            uses=self.object.uses.select_related("table_session__seance", "table_session__table")[:30], **kwargs)
+
+
+class ShufflerCreateView(EquipmentFormView):
+    form_class = forms.ShufflerRegisterForm
+    title = _("Enregistrer un mélangeur")
+    requirements = ("SHUF-01", "SHUF-04", "SHUF-11")
+
+    def act(self, data):
+        return services.shuffler_register(
+            establishment=self.establishment, number=data["number"], serial=data["serial"], model=data["model"],
+            machine_type=data["machine_type"], actor=self.request.user, embout=data["embout"])
+
+    def success_url_for(self, result):
+        return reverse("equipment:shuffler_detail", args=[result.pk])
+
+
+class ShufflerObjectView(ObjectServiceView):
+    model = Shuffler
+
+    def success_url_for(self, result):
+        return reverse("equipment:shuffler_detail", args=[self.object.pk])
+
+
+class ShufflerCommissionView(ShufflerObjectView):
+    form_class = forms.ShufflerCommissionForm
+    title = _("Mise en service du mélangeur")
+    requirements = ("SHUF-01", "SHUF-02", "SHUF-03", "SHUF-11")
+
+    def act(self, data):
+        return services.shuffler_commission(shuffler=self.object, actor=self.request.user,
+                                            card_access_protection=data["card_access_protection"],
+                                            malfunction_signal=data["malfunction_signal"],
+                                            observations=data["observations"])
+
+
+class ShufflerMountView(ShufflerObjectView):
+    form_class = forms.ShufflerMountForm
+    title = _("Fixer le mélangeur sur un socle")
+    requirements = ("SHUF-05", "SHUF-08", "SHUF-09", "SHUF-11")
+
+    def act(self, data):
+        return services.shuffler_mount(shuffler=self.object, socle=data["socle"], actor=self.request.user)
+
+
+class ShufflerUnmountView(ShufflerObjectView):
+    form_class = forms.ConfirmForm
+    title = _("Déposer le mélangeur de son socle")
+
+    def act(self, data):
+        return services.shuffler_unmount(shuffler=self.object, actor=self.request.user)
+
+
+class ShufflerMalfunctionView(ShufflerObjectView):
+    form_class = forms.ShufflerMalfunctionForm
+    title = _("Signaler un dysfonctionnement")
+    requirements = ("INC-07", "SHUF-03")
+    success_message = _("Incident ouvert : le mélangeur est hors service.")
+
+    def act(self, data):
+        return services.shuffler_malfunction_report(shuffler=self.object, actor=self.request.user,
+                                                    description=data["description"],
+                                                    action_taken=data["action_taken"], session=data["session"])
+
+
+class ShufflerReturnToServiceView(ShufflerObjectView):
+    form_class = forms.ConfirmForm
+    title = _("Remise en service après dysfonctionnement")
+    requirements = ("INC-07",)
+
+    def act(self, data):
+        return services.shuffler_return_to_service(shuffler=self.object, actor=self.request.user)
+
+
+class SocleCreateView(EquipmentFormView):
+    form_class = forms.SocleForm
+    title = _("Fixer un socle à une table")
+    requirements = ("SHUF-05",)
+
+    def get_initial(self):
+        return {"table": self.request.GET.get("table")}
+
+    def act(self, data):
+        return services.socle_create(table=data["table"], code=data["code"], actor=self.request.user)
+
+    def success_url_for(self, result):
+        return reverse("equipment:table", args=[result.table_id])
+
+
+class ShufflerUseStartView(EquipmentFormView):
+    form_class = forms.ShufflerUseStartForm
+    title = _("Mise en marche du mélangeur pour la séance")
+    requirements = ("SHUF-05", "SHUF-08", "SHUF-09", "SHUF-14", "SHUF-15", "INC-07")
+
+    def get_initial(self):
+        return {"session": self.request.GET.get("session")}
+
+    def act(self, data):
+        return services.shuffler_use_start(
+            session=data["session"], shuffler=data["shuffler"], actor=self.request.user, embout=data["embout"],
+            display=data["display"], decks_counted=data["decks_counted"], observations=data["observations"])
+
+    def success_url_for(self, result):
+        return reverse("equipment:table", args=[result.table_session.table_id])
+
+
+class ShufflerUseView(ObjectServiceView):
+    model = ShufflerUse
+
+    def scoped(self, qs):
+        return qs.filter(table_session__seance__establishment=self.establishment)
+
+    def success_url_for(self, result):
+        return reverse("equipment:table", args=[self.object.table_session.table_id])
+
+
+class ShufflerUseEndView(ShufflerUseView):
+    form_class = forms.ShufflerUseEndForm
+    title = _("Fin de séance au mélangeur")
+    requirements = ("SHUF-13", "SHUF-14", "SHUF-15", "INC-13")
+
+    def act(self, data):
+        return services.shuffler_use_end(use=self.object, actor=self.request.user, hood_opened=data["hood_opened"],
+                                         empty=data["empty"], cards_removed=data["cards_removed"],
+                                         disconnected=data["disconnected"], observations=data["observations"])
+
+
+class ShufflerPauseView(ShufflerUseView):
+    form_class = forms.ConfirmForm
+    title = _("Interruption de la partie : cartes dans l'appareil, cache posé")
+    requirements = ("SHUF-07",)
+
+    def act(self, data):
+        return services.shuffler_pause_record(use=self.object, actor=self.request.user)
+
+
+# --- Wheels -----------------------------------------------------------------------------------
+
+class WheelListView(EstablishmentRequiredMixin, SingleTableMixin, FilterView):
+    template_name = "equipment/list.html"
+    table_class = WheelTable
+    filterset_class = WheelFilter
+    extra_context = {"title": _("Cylindres, plateaux et roues"), "create_url": "equipment:wheel_create",
+                     "create_label": _("Enregistrer un matériel")}
+
+    def get_queryset(self):
+        return Wheel.objects.filter(establishment=self.establishment).select_related("table")
+
+
+class WheelDetailView(EstablishmentRequiredMixin, DetailView):
+    template_name = "equipment/wheel_detail.html"
+    context_object_name = "wheel"
+
+    def get_queryset(self):
+        return Wheel.objects.filter(establishment=self.establishment).select_related("table")
+
+    def get_context_data(self, **kwargs):
+        checks = self.object.checks.select_related("table_session__seance", "signer", "cosigner", "wheel")[:30]
+        return super().get_context_data(checks=WheelCheckTable(checks), **kwargs)
+
+
+class WheelCreateView(EquipmentFormView):
+    form_class = forms.WheelRegisterForm
+    title = _("Enregistrer un cylindre, un plateau ou une roue")
+    requirements = ("WHEEL-01", "WHEEL-03", "WHEEL-04", "WHEEL-05", "WHEEL-07")
+    template_name = "equipment/wheel_form.html"
+
+    def get_initial(self):
+        # The text's specification for the chosen kind; what was already typed is kept.
+        typed = {key: self.request.GET[key] for key in ("number", "serial") if key in self.request.GET}
+        return {**forms.WheelRegisterForm.initial_for(self.request.GET.get("kind", "roulette_europeenne")), **typed}
+
+    def get_template_names(self):
+        # HTMX: changing the kind reloads the fields with the text's specification for it.
+        if self.request.htmx:
+            return ["equipment/_wheel_fields.html"]
+        return [self.template_name]
+
+    def act(self, data):
+        return services.wheel_register(establishment=self.establishment, number=data["number"], kind=data["kind"],
+                                       spec=data["spec"], actor=self.request.user, serial=data["serial"])
+
+    def success_url_for(self, result):
+        return reverse("equipment:wheel_detail", args=[result.pk])
+
+
+class WheelObjectView(ObjectServiceView):
+    model = Wheel
+
+    def success_url_for(self, result):
+        return reverse("equipment:wheel_detail", args=[self.object.pk])
+
+
+class WheelCommissionView(WheelObjectView):
+    form_class = forms.ConfirmForm
+    title = _("Mise en service : validation des caractéristiques")
+    requirements = ("WHEEL-01", "WHEEL-03", "WHEEL-04", "WHEEL-05", "WHEEL-07")
+
+    def act(self, data):
+        return services.wheel_commission(wheel=self.object, actor=self.request.user)
+
+
+class WheelInstallView(WheelObjectView):
+    form_class = forms.WheelInstallForm
+    title = _("Installer à une table")
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "kind": self.object.kind}
+
+    def act(self, data):
+        return services.wheel_install(wheel=self.object, table=data["table"], actor=self.request.user)
+
+
+class WheelCheckView(EquipmentFormView):
+    form_class = forms.WheelCheckForm
+    title = _("Vérification du matériel avant la séance")
+    requirements = ("WHEEL-06", "WHEEL-08", "INC-08", "REG-11", "REG-12")
+    submit_label = _("Signer la vérification")
+
+    def get_initial(self):
+        return {"session": self.request.GET.get("session")}
+
+    def act(self, data):
+        check = services.wheel_check_record(session=data["session"], actor=self.request.user,
+                                            cosigner=data["cosigner"], points=data["points_list"],
+                                            passed=data["passed"], observations=data["observations"])
+        if check.incident:
+            messages.error(self.request, _("Vérification non conforme : incident n° %(n)s ouvert, la table reste "
+                                           "fermée.") % {"n": check.incident.pk})
+        return check
+
+    def success_url_for(self, result):
+        return reverse("equipment:table", args=[result.table_session.table_id])
+
+
+class LidLockView(EquipmentFormView):
+    form_class = forms.LidLockForm
+    title = _("Fin de partie : cylindre recouvert et fermé à clé")
+    requirements = ("WHEEL-02", "KEY-08")
+
+    def get_initial(self):
+        return {"session": self.request.GET.get("session")}
+
+    def act(self, data):
+        return services.wheel_lid_lock(session=data["session"], actor=self.request.user,
+                                       key_holder=data["key_holder"] or self.request.user)
+
+    def success_url_for(self, result):
+        return reverse("equipment:table", args=[result.table_session.table_id])
