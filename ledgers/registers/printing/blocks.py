@@ -1,0 +1,299 @@
+"""What a printed page is made of: titles, paragraphs, framed boxes (acts, visa stamps), table
+headers and table rows.
+
+Each kind has a builder, which wraps the text and measures the block once (first pass), and a
+``Painter`` method, which draws the already wrapped lines (second pass). Builders return plain
+tuples so that a laid-out document can be spooled to disk between the passes.
+"""
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from .fonts import BOLD, ITALIC, REGULAR
+
+PAGE_WIDTH, PAGE_HEIGHT = landscape(A4)
+MARGIN = 28.0
+HEADER_HEIGHT = 44.0
+FOOTER_HEIGHT = 46.0
+BODY_LEFT = MARGIN
+BODY_WIDTH = PAGE_WIDTH - 2 * MARGIN
+BODY_TOP = PAGE_HEIGHT - MARGIN - HEADER_HEIGHT
+BODY_BOTTOM = MARGIN + FOOTER_HEIGHT
+BODY_HEIGHT = BODY_TOP - BODY_BOTTOM
+
+SIZE = 8.0
+LEADING = 9.6
+ASCENT = 6.4  # from the top of a line to its baseline at SIZE
+PAD_X = 3.0
+PAD_Y = 2.6
+BOX_SPACE = 5.0  # above and below a framed box
+# A row taller than this is split into continued rows, so that no block overflows a page.
+MAX_ROW_HEIGHT = BODY_HEIGHT * 0.55
+PAGES = "{pages}"  # in a box's text: replaced by the document's page count when drawn
+
+RGB = tuple[float, float, float]
+INK: RGB = (0.0, 0.0, 0.0)
+MUTED: RGB = (0.33, 0.33, 0.33)
+RED: RGB = (0.78, 0.0, 0.08)
+BLUE: RGB = (0.10, 0.23, 0.55)
+RULE: RGB = (0.55, 0.55, 0.55)
+HEAD_FILL: RGB = (0.90, 0.91, 0.93)
+STAMP_FILL: RGB = (0.94, 0.96, 1.0)
+
+
+class Block(NamedTuple):
+    kind: str  # the Painter method that draws it
+    height: float
+    data: tuple
+    mark: tuple[int, str] | None = None  # (seq, entry_hash) of the register entry it prints
+    repeat: bool = False  # a table header: repeated at the top of every page its table runs on
+    keep_with_next: bool = False
+
+
+def wrap(text: str, width: float, font: str = REGULAR, size: float = SIZE) -> list[str]:
+    """Lines of ``text`` that fit ``width``: reportlab's word split, and words longer than the
+    width (hashes, references) cut between characters."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        if stringWidth(paragraph, font, size) <= width:
+            lines.append(paragraph)
+            continue
+        for line in simpleSplit(paragraph, font, size, width):
+            if stringWidth(line, font, size) <= width:
+                lines.append(line)
+            else:
+                lines.extend(_cut(line, width, font, size))
+    return lines or [""]
+
+
+def _cut(word: str, width: float, font: str, size: float) -> Iterator[str]:
+    start, used = 0, 0.0
+    for i, char in enumerate(word):
+        w = stringWidth(char, font, size)
+        if used + w > width and i > start:
+            yield word[start:i]
+            start, used = i, 0.0
+        used += w
+    yield word[start:]
+
+
+def row_heights(depth: int, notes: int) -> tuple[float, float]:
+    """Heights of a row's cells and of the whole row, its notes under the cells."""
+    cells = depth * LEADING + 2 * PAD_Y if depth > 0 else 0.0
+    if not notes:
+        return cells, cells
+    return cells, cells + notes * LEADING + (PAD_Y + 1 if cells else 2 * PAD_Y)
+
+
+# --- builders (first pass) ---------------------------------------------------------------------
+
+
+def title(text: str, *, size: float = 11.0, keep_with_next: bool = True) -> Block:
+    lines = tuple(wrap(text, BODY_WIDTH, BOLD, size))
+    return Block("title", 6 + len(lines) * size * 1.25 + 3, (lines, size), keep_with_next=keep_with_next)
+
+
+def para(text: str, *, color: RGB = INK, font: str = REGULAR, size: float = SIZE) -> Block:
+    lines = tuple(wrap(text, BODY_WIDTH - 2 * PAD_X, font, size))
+    return Block("para", len(lines) * size * 1.2 + 2 * PAD_Y, (lines, color, font, size))
+
+
+def box(
+    heading: str,
+    fields: Sequence[tuple[str, str]],
+    *,
+    color: RGB = INK,
+    fill: RGB | None = None,
+    label_width: float = 120.0,
+    indent: float = 0.0,
+    width: float = BODY_WIDTH,
+    mark: tuple[int, str] | None = None,
+) -> Block:
+    """A framed box: a heading, then "label : value" lines (an empty label continues the text
+    across the whole box). Opening and closing acts, visa stamps, the state of the register."""
+    inner = width - 2 * (PAD_X + 4)
+    lines: list[tuple[str, str]] = []
+    for label, value in fields:
+        if label:
+            wrapped = wrap(value, inner - label_width)
+            lines.append((label, wrapped[0]))
+            lines.extend(("", line) for line in wrapped[1:])
+        else:
+            lines.extend(("\n", line) for line in wrap(value, inner))  # "\n": full-width line
+    height = 2 * BOX_SPACE + 2 * (PAD_Y + 3) + 12.0 + len(lines) * LEADING
+    data = (heading, tuple(lines), color, fill, label_width, indent, width)
+    return Block("box", height, data, mark)
+
+
+@dataclass(frozen=True)
+class Table:
+    """Column geometry: fixed widths in points, the others share the rest by their weights."""
+
+    labels: tuple[str, ...]
+    xs: tuple[float, ...]
+    widths: tuple[float, ...]
+
+    @classmethod
+    def build(cls, columns: Sequence[tuple[str, float | None, float]]) -> "Table":
+        """``columns``: (label, fixed width in points or None, relative weight)."""
+        fixed = sum(w for _, w, _ in columns if w is not None)
+        weight = sum(r for _, w, r in columns if w is None) or 1.0
+        widths = [w if w is not None else (BODY_WIDTH - fixed) * r / weight for _, w, r in columns]
+        xs, x = [], BODY_LEFT
+        for w in widths:
+            xs.append(x)
+            x += w
+        return cls(tuple(str(label) for label, _, _ in columns), tuple(xs), tuple(widths))
+
+    def head(self) -> Block:
+        pairs = zip(self.labels, self.widths, strict=True)
+        lines = tuple(tuple(wrap(label, w - 2 * PAD_X, BOLD)) for label, w in pairs)
+        height = max(len(c) for c in lines) * LEADING + 2 * PAD_Y + 1
+        return Block("thead", height, (lines, self.xs, self.widths), repeat=True, keep_with_next=True)
+
+    def rows(
+        self,
+        cells: Sequence[str],
+        *,
+        color: RGB = INK,
+        notes: Sequence[str] = (),
+        note_color: RGB = RED,
+        mark: tuple[int, str] | None = None,
+    ) -> list[Block]:
+        """One row (several if it is taller than MAX_ROW_HEIGHT); ``notes`` print across the
+        table under the cells."""
+        wrapped = [wrap(text, w - 2 * PAD_X) for text, w in zip(cells, self.widths, strict=True)]
+        note_lines = [line for note in notes for line in wrap(note, self.widths_total - 2 * PAD_X, ITALIC)]
+        depth = max(len(c) for c in wrapped)
+        total = depth + len(note_lines)
+        per_block = max(1, int((MAX_ROW_HEIGHT - 3 * PAD_Y) // LEADING))
+        blocks = []
+        for start in range(0, total, per_block):
+            stop = min(total, start + per_block)
+            part_cells = tuple(tuple(c[start:stop]) for c in wrapped) if start < depth else ()
+            part_notes = tuple(note_lines[max(0, start - depth):max(0, stop - depth)])
+            _, height = row_heights(min(stop, depth) - start, len(part_notes))
+            data = (part_cells, color, part_notes, note_color)
+            blocks.append(Block("row", height, data, mark if stop == total else None))
+        return blocks
+
+    @property
+    def widths_total(self) -> float:
+        return sum(self.widths)
+
+
+# --- painter (second pass) ---------------------------------------------------------------------
+
+
+class Painter:
+    """Draws laid-out blocks on one page at a time. Text goes into one text object per page and
+    rules into one path, both emitted when the page ends: few PDF operators, fast rendering."""
+
+    def __init__(self, canvas: Canvas) -> None:
+        self.canvas = canvas
+        self.text = None
+        self.rules: list[tuple[float, float, float, float]] = []
+        self.table: tuple[tuple[float, ...], tuple[float, ...]] | None = None
+        self.total = 0  # page count, known in the second pass
+
+    def begin_page(self) -> None:
+        self.text = self.canvas.beginText()
+        self.rules = []
+
+    def end_page(self) -> None:
+        self.canvas.drawText(self.text)
+        if self.rules:
+            self.canvas.setStrokeColorRGB(*RULE)
+            self.canvas.setLineWidth(0.4)
+            self.canvas.lines(self.rules)
+
+    def _lines(self, x: float, top: float, lines: Sequence[str], font: str = REGULAR, size: float = SIZE,
+               leading: float = LEADING) -> None:
+        t = self.text
+        t.setFont(font, size, leading)
+        t.setTextOrigin(x, top - ASCENT * size / SIZE)
+        for line in lines:
+            t.textLine(line)
+
+    def title(self, top: float, height: float, data: tuple) -> None:
+        lines, size = data
+        self.text.setFillColorRGB(*INK)
+        self._lines(BODY_LEFT, top - 6, lines, BOLD, size, size * 1.25)
+
+    def para(self, top: float, height: float, data: tuple) -> None:
+        lines, color, font, size = data
+        self.text.setFillColorRGB(*color)
+        self._lines(BODY_LEFT + PAD_X, top - PAD_Y, lines, font, size, size * 1.2)
+
+    def box(self, top: float, height: float, data: tuple) -> None:
+        heading, lines, color, fill, label_width, indent, width = data
+        c = self.canvas
+        x, y, h = BODY_LEFT + indent, top - height + BOX_SPACE, height - 2 * BOX_SPACE
+        c.setStrokeColorRGB(*color)
+        c.setLineWidth(1.2)
+        if fill is not None:
+            c.setFillColorRGB(*fill)
+        c.rect(x, y, width, h, stroke=1, fill=1 if fill is not None else 0)
+        c.setLineWidth(0.4)
+        c.rect(x + 2, y + 2, width - 4, h - 4, stroke=1, fill=0)
+        t = self.text
+        t.setFillColorRGB(*color)
+        left = x + PAD_X + 4
+        self._lines(left, top - BOX_SPACE - PAD_Y - 3, (heading,), BOLD, 9.5, 12.0)
+        row_top = top - BOX_SPACE - PAD_Y - 3 - 12.0
+        for label, line in lines:
+            if PAGES in line:
+                line = line.replace(PAGES, str(self.total))
+            if label == "\n":
+                self._lines(left, row_top, (line,))
+            else:
+                if label:
+                    self._lines(left, row_top, (label,), BOLD)
+                self._lines(left + label_width, row_top, (line,))
+            row_top -= LEADING
+
+    def thead(self, top: float, height: float, data: tuple) -> None:
+        lines, xs, widths = data
+        self.table = (xs, widths)
+        c = self.canvas
+        c.setFillColorRGB(*HEAD_FILL)
+        c.rect(xs[0], top - height, sum(widths), height, stroke=0, fill=1)
+        self.text.setFillColorRGB(*INK)
+        for x, cell in zip(xs, lines, strict=True):
+            self._lines(x + PAD_X, top - PAD_Y, cell, BOLD)
+        self._grid(top, height, xs, widths, top_rule=True)
+
+    def row(self, top: float, height: float, data: tuple) -> None:
+        cells, color, notes, note_color = data
+        xs, widths = self.table
+        self.text.setFillColorRGB(*color)
+        for x, cell in zip(xs, cells, strict=False):  # () on a continued row's notes
+            if cell:
+                self._lines(x + PAD_X, top - PAD_Y, cell)
+        if notes:
+            cells_height, _ = row_heights(max((len(c) for c in cells), default=0), len(notes))
+            self.text.setFillColorRGB(*note_color)
+            self._lines(xs[0] + PAD_X, top - cells_height - (1 if cells_height else PAD_Y), notes, ITALIC)
+            if cells_height:
+                self._grid(top, cells_height, xs, widths, bottom_rule=False)
+            self._grid(top, height, (xs[0],), (sum(widths),))
+        else:
+            self._grid(top, height, xs, widths)
+
+    def _grid(self, top: float, height: float, xs: Sequence[float], widths: Sequence[float], *,
+              top_rule: bool = False, bottom_rule: bool = True) -> None:
+        bottom, right = top - height, xs[-1] + widths[-1]
+        rules = self.rules
+        if top_rule:
+            rules.append((xs[0], top, right, top))
+        if bottom_rule:
+            rules.append((xs[0], bottom, right, bottom))
+        for x in xs:
+            rules.append((x, top, x, bottom))
+        rules.append((right, top, right, bottom))
