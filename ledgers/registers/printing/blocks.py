@@ -6,16 +6,16 @@ Each kind has a builder, which wraps the text and measures the block once (first
 tuples so that a laid-out document can be spooled to disk between the passes.
 """
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache, cached_property, partial
 from typing import NamedTuple
 
 from reportlab.lib.pagesizes import A4, landscape
-from reportlab.lib.utils import simpleSplit
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas
 
-from .fonts import BOLD, ITALIC, REGULAR
+from .fonts import BOLD, ITALIC, REGULAR, register_fonts
 
 PAGE_WIDTH, PAGE_HEIGHT = landscape(A4)
 MARGIN = 28.0
@@ -35,6 +35,7 @@ PAD_Y = 2.6
 BOX_SPACE = 5.0  # above and below a framed box
 # A row taller than this is split into continued rows, so that no block overflows a page.
 MAX_ROW_HEIGHT = BODY_HEIGHT * 0.55
+ROW_LINES = int((MAX_ROW_HEIGHT - 3 * PAD_Y) // LEADING)  # lines of the tallest row
 PAGES = "{pages}"  # in a box's text: replaced by the document's page count when drawn
 
 RGB = tuple[float, float, float]
@@ -57,30 +58,66 @@ class Block(NamedTuple):
 
 
 def wrap(text: str, width: float, font: str = REGULAR, size: float = SIZE) -> list[str]:
-    """Lines of ``text`` that fit ``width``: reportlab's word split, and words longer than the
-    width (hashes, references) cut between characters."""
-    lines: list[str] = []
+    """Lines of ``text`` that fit ``width``, broken greedily between words (as reportlab's
+    ``simpleSplit``); a word longer than the width (a hash, a reference) is cut between characters.
+
+    Wrapping is most of the first pass, so each line is found in a few width measurements (a
+    guess from the average glyph width, then word by word) rather than one per word."""
+    measure = measurer(font, size)
+    if "\n" not in text:
+        total = measure(text)
+        return [text] if total <= width else _split(text, total, width, measure)
+    lines = []
     for paragraph in text.split("\n"):
-        if stringWidth(paragraph, font, size) <= width:
-            lines.append(paragraph)
-            continue
-        for line in simpleSplit(paragraph, font, size, width):
-            if stringWidth(line, font, size) <= width:
-                lines.append(line)
-            else:
-                lines.extend(_cut(line, width, font, size))
-    return lines or [""]
+        lines.extend(wrap(paragraph, width, font, size))
+    return lines
 
 
-def _cut(word: str, width: float, font: str, size: float) -> Iterator[str]:
-    start, used = 0, 0.0
-    for i, char in enumerate(word):
-        w = stringWidth(char, font, size)
-        if used + w > width and i > start:
-            yield word[start:i]
-            start, used = i, 0.0
-        used += w
-    yield word[start:]
+@cache
+def measurer(font: str, size: float) -> Callable[[str], float]:
+    register_fonts()
+    return partial(getFont(font).stringWidth, size=size)
+
+
+def _split(text: str, total: float, width: float, measure: Callable[[str], float]) -> list[str]:
+    """``total``: the width of ``text``. Glyph advances add up (no kerning), so the width of
+    what is left after a line is the total minus the line and the spaces dropped after it."""
+    lines = []
+    space = measure(" ")
+    while total > width:
+        guess = max(1, int(len(text) * width / total))
+        end = text.rfind(" ", 1, guess + 1)
+        head = measure(text[:end]) if end > 0 else 0.0
+        if end > 0 and head <= width:
+            while (nxt := text.find(" ", end + 1)) > 0 and (longer := measure(text[:nxt])) <= width:
+                end, head = nxt, longer  # the next word fits too
+        else:
+            while end > 0 and head > width:
+                end = text.rfind(" ", 1, end)  # drop the last word
+                head = measure(text[:end]) if end > 0 else 0.0
+        if end <= 0:  # the first word alone is too wide: cut it
+            end = text.find(" ", 1)
+            end = len(text) if end < 0 else end
+            lines.extend(_cut(text[:end], width, measure))
+            head = measure(text[:end])
+        else:
+            lines.append(text[:end])
+        rest = text[end:].lstrip(" ")
+        total -= head + (len(text) - end - len(rest)) * space
+        text = rest
+    if text:
+        lines.append(text)
+    return lines
+
+
+def _cut(word: str, width: float, measure: Callable[[str], float]) -> Iterator[str]:
+    start = 0
+    while start < len(word):
+        end = start + 1
+        while end < len(word) and measure(word[start:end + 1]) <= width:
+            end += 1
+        yield word[start:end]
+        start = end
 
 
 def row_heights(depth: int, notes: int) -> tuple[float, float]:
@@ -168,14 +205,16 @@ class Table:
     ) -> list[Block]:
         """One row (several if it is taller than MAX_ROW_HEIGHT); ``notes`` print across the
         table under the cells."""
-        wrapped = [wrap(text, w - 2 * PAD_X) for text, w in zip(cells, self.widths, strict=True)]
+        wrapped = [wrap(text, w) for text, w in zip(cells, self.text_widths, strict=True)]
         note_lines = [line for note in notes for line in wrap(note, self.widths_total - 2 * PAD_X, ITALIC)]
         depth = max(len(c) for c in wrapped)
         total = depth + len(note_lines)
-        per_block = max(1, int((MAX_ROW_HEIGHT - 3 * PAD_Y) // LEADING))
+        if total <= ROW_LINES:  # the usual case: one block
+            _, height = row_heights(depth, len(note_lines))
+            return [Block("row", height, (tuple(map(tuple, wrapped)), color, tuple(note_lines), note_color), mark)]
         blocks = []
-        for start in range(0, total, per_block):
-            stop = min(total, start + per_block)
+        for start in range(0, total, ROW_LINES):
+            stop = min(total, start + ROW_LINES)
             part_cells = tuple(tuple(c[start:stop]) for c in wrapped) if start < depth else ()
             part_notes = tuple(note_lines[max(0, start - depth):max(0, stop - depth)])
             _, height = row_heights(min(stop, depth) - start, len(part_notes))
@@ -187,26 +226,50 @@ class Table:
     def widths_total(self) -> float:
         return sum(self.widths)
 
+    @cached_property
+    def text_widths(self) -> tuple[float, ...]:
+        return tuple(w - 2 * PAD_X for w in self.widths)
+
+
+def reuse_form(canvas: Canvas, name: str, draw: Callable[[Canvas], None]) -> None:
+    """Place the form ``name``, drawn by ``draw`` the first time: what is the same on every page
+    (header, footer, table header) is written once in the PDF and only referenced after."""
+    if not canvas.hasForm(name):
+        canvas.beginForm(name)
+        draw(canvas)
+        canvas.endForm()
+    canvas.doForm(name)
+
 
 # --- painter (second pass) ---------------------------------------------------------------------
 
 
 class Painter:
-    """Draws laid-out blocks on one page at a time. Text goes into one text object per page and
-    rules into one path, both emitted when the page ends: few PDF operators, fast rendering."""
+    """Draws laid-out blocks, one page at a time.
 
-    def __init__(self, canvas: Canvas) -> None:
+    Text goes into one text object per page and rules into one path, both emitted when the page
+    ends; column rules are drawn once per run of rows rather than per row; a table header is
+    drawn once as a form and reused on every page. Few PDF operators: rendering stays close to
+    the cost of the text itself."""
+
+    def __init__(self, canvas: Canvas, total: int) -> None:
         self.canvas = canvas
+        self.total = total  # page count
         self.text = None
+        self.font: tuple[str, float, float] | None = None
         self.rules: list[tuple[float, float, float, float]] = []
         self.table: tuple[tuple[float, ...], tuple[float, ...]] | None = None
-        self.total = 0  # page count, known in the second pass
+        self.run: tuple[float, float] | None = None  # top and bottom of the rows since the last break
+        self.forms: dict[tuple, str] = {}
 
     def begin_page(self) -> None:
         self.text = self.canvas.beginText()
+        self.font = None
         self.rules = []
+        self.run = None
 
     def end_page(self) -> None:
+        self._end_run()
         self.canvas.drawText(self.text)
         if self.rules:
             self.canvas.setStrokeColorRGB(*RULE)
@@ -216,22 +279,35 @@ class Painter:
     def _lines(self, x: float, top: float, lines: Sequence[str], font: str = REGULAR, size: float = SIZE,
                leading: float = LEADING) -> None:
         t = self.text
-        t.setFont(font, size, leading)
+        if self.font != (font, size, leading):
+            t.setFont(font, size, leading)
+            self.font = (font, size, leading)
         t.setTextOrigin(x, top - ASCENT * size / SIZE)
         for line in lines:
             t.textLine(line)
 
+    def _end_run(self) -> None:
+        """Column rules of the rows drawn since the table header or the last interruption."""
+        if self.run is not None:
+            top, bottom = self.run
+            xs, widths = self.table
+            self.rules.extend((x, top, x, bottom) for x in (*xs, xs[-1] + widths[-1]))
+            self.run = None
+
     def title(self, top: float, height: float, data: tuple) -> None:
+        self._end_run()
         lines, size = data
         self.text.setFillColorRGB(*INK)
         self._lines(BODY_LEFT, top - 6, lines, BOLD, size, size * 1.25)
 
     def para(self, top: float, height: float, data: tuple) -> None:
+        self._end_run()
         lines, color, font, size = data
         self.text.setFillColorRGB(*color)
         self._lines(BODY_LEFT + PAD_X, top - PAD_Y, lines, font, size, size * 1.2)
 
     def box(self, top: float, height: float, data: tuple) -> None:
+        self._end_run()
         heading, lines, color, fill, label_width, indent, width = data
         c = self.canvas
         x, y, h = BODY_LEFT + indent, top - height + BOX_SPACE, height - 2 * BOX_SPACE
@@ -259,41 +335,50 @@ class Painter:
             row_top -= LEADING
 
     def thead(self, top: float, height: float, data: tuple) -> None:
-        lines, xs, widths = data
-        self.table = (xs, widths)
+        self._end_run()
+        self.table = data[1:]
+        name = self.forms.setdefault(data, f"thead{len(self.forms)}")
         c = self.canvas
+        c.saveState()
+        c.translate(0, top - BODY_TOP)  # the form is drawn at the top of the body
+        reuse_form(c, name, partial(self._thead, height=height, data=data))
+        c.restoreState()
+        self.run = (top - height, top - height)
+
+    def _thead(self, c: Canvas, *, height: float, data: tuple) -> None:
+        lines, xs, widths = data
         c.setFillColorRGB(*HEAD_FILL)
-        c.rect(xs[0], top - height, sum(widths), height, stroke=0, fill=1)
-        self.text.setFillColorRGB(*INK)
+        c.rect(xs[0], BODY_TOP - height, sum(widths), height, stroke=0, fill=1)
+        c.setFillColorRGB(*INK)
         for x, cell in zip(xs, lines, strict=True):
-            self._lines(x + PAD_X, top - PAD_Y, cell, BOLD)
-        self._grid(top, height, xs, widths, top_rule=True)
+            t = c.beginText(x + PAD_X, BODY_TOP - PAD_Y - ASCENT)
+            t.setFont(BOLD, SIZE, LEADING)
+            t.textLines(cell)
+            c.drawText(t)
+        c.setStrokeColorRGB(*RULE)
+        c.setLineWidth(0.4)
+        right, bottom = xs[-1] + widths[-1], BODY_TOP - height
+        c.lines([(xs[0], BODY_TOP, right, BODY_TOP), (xs[0], bottom, right, bottom),
+                 *((x, BODY_TOP, x, bottom) for x in (*xs, right))])
 
     def row(self, top: float, height: float, data: tuple) -> None:
         cells, color, notes, note_color = data
         xs, widths = self.table
+        right, bottom = xs[-1] + widths[-1], top - height
         self.text.setFillColorRGB(*color)
         for x, cell in zip(xs, cells, strict=False):  # () on a continued row's notes
             if cell:
                 self._lines(x + PAD_X, top - PAD_Y, cell)
-        if notes:
-            cells_height, _ = row_heights(max((len(c) for c in cells), default=0), len(notes))
-            self.text.setFillColorRGB(*note_color)
-            self._lines(xs[0] + PAD_X, top - cells_height - (1 if cells_height else PAD_Y), notes, ITALIC)
-            if cells_height:
-                self._grid(top, cells_height, xs, widths, bottom_rule=False)
-            self._grid(top, height, (xs[0],), (sum(widths),))
-        else:
-            self._grid(top, height, xs, widths)
-
-    def _grid(self, top: float, height: float, xs: Sequence[float], widths: Sequence[float], *,
-              top_rule: bool = False, bottom_rule: bool = True) -> None:
-        bottom, right = top - height, xs[-1] + widths[-1]
-        rules = self.rules
-        if top_rule:
-            rules.append((xs[0], top, right, top))
-        if bottom_rule:
-            rules.append((xs[0], bottom, right, bottom))
-        for x in xs:
-            rules.append((x, top, x, bottom))
-        rules.append((right, top, right, bottom))
+        self.rules.append((xs[0], bottom, right, bottom))
+        if self.run is None:
+            self.run = (top, top)
+        if not notes:
+            self.run = (self.run[0], bottom)
+            return
+        # Notes print across the columns: the column rules stop above them.
+        cells_height, _ = row_heights(max((len(c) for c in cells), default=0), len(notes))
+        self.run = (self.run[0], top - cells_height)
+        self._end_run()
+        self.text.setFillColorRGB(*note_color)
+        self._lines(xs[0] + PAD_X, top - cells_height - (1 if cells_height else PAD_Y), notes, ITALIC)
+        self.rules.extend(((xs[0], top - cells_height, xs[0], bottom), (right, top - cells_height, right, bottom)))

@@ -69,10 +69,11 @@ def render(
 
 
 def _layout(blocks: Iterable[Block], spool: BinaryIO, progress: Progress | None, expected: int) -> int:
+    """Cut the blocks into pages; spool one record per page: [(kind, height, data, mark), ...]."""
     page, used, head, last_mark = 1, 0.0, None, 0
+    content: list[tuple] = []
     queue: deque[Block] = deque()
     source = iter(blocks)
-    dump = marshal.dump
     while True:
         if not queue:
             block = next(source, None)
@@ -84,17 +85,20 @@ def _layout(blocks: Iterable[Block], spool: BinaryIO, progress: Progress | None,
             head = block
         need = _kept_height(queue, source) if block.keep_with_next else block.height
         if used and used + need > BODY_HEIGHT:
-            page, used = page + 1, 0.0
+            marshal.dump(content, spool)
+            page, used, content = page + 1, 0.0, []
             if progress is not None and expected:
                 progress(min(LAYOUT_SHARE, LAYOUT_SHARE * last_mark // expected))
             if head is not None and not block.repeat:
-                dump((page, head.kind, head.height, head.data, None), spool)
+                content.append((head.kind, head.height, head.data, None))
                 used = head.height
-        dump((page, block.kind, block.height, block.data, block.mark), spool)
+        content.append((block.kind, block.height, block.data, block.mark))
         used += block.height
         if block.mark is not None:
             last_mark = block.mark[0]
         queue.popleft()
+    if content:
+        marshal.dump(content, spool)
     return page
 
 
@@ -115,7 +119,7 @@ def _kept_height(queue: deque[Block], source: Iterator[Block]) -> float:
             return height
 
 
-def _replay(spool: BinaryIO) -> Iterator[tuple]:
+def _replay(spool: BinaryIO) -> Iterator[list[tuple]]:
     load = marshal.load
     while True:
         try:
@@ -124,7 +128,7 @@ def _replay(spool: BinaryIO) -> Iterator[tuple]:
             return
 
 
-def _draw(out: BinaryIO, records: Iterator[tuple], total: int, frame: Frame, info: DocInfo,
+def _draw(out: BinaryIO, pages: Iterator[list[tuple]], total: int, frame: Frame, info: DocInfo,
           progress: Progress | None) -> None:
     c = Canvas(out, pagesize=(PAGE_WIDTH, PAGE_HEIGHT), invariant=1, pageCompression=1, lang=info.lang)
     c.setTitle(info.title)
@@ -134,29 +138,22 @@ def _draw(out: BinaryIO, records: Iterator[tuple], total: int, frame: Frame, inf
     created = info.created.astimezone(UTC).strftime("D:%Y%m%d%H%M%S+00'00'")
     c.setDateFormatter(lambda *_: created)
     c._doc.updateSignature(info.identifier)  # the document ID derives from the content
-    painter = Painter(c)
-    painter.total = total
-    current, mark, y = 0, None, BODY_TOP
-    for page, kind, height, data, block_mark in records:
-        if page != current:
-            if current:
-                _finish(c, painter, frame, current, total, mark, progress)
-            current, y = page, BODY_TOP
-            painter.begin_page()
-            frame.header(c, page, total)
-        getattr(painter, kind)(y, height, data)
-        y -= height
-        if block_mark is not None:
-            mark = block_mark
-    if current:
-        frame.close(c, y)
-        _finish(c, painter, frame, current, total, mark, progress)
+    painter = Painter(c, total)
+    mark, y = None, BODY_TOP
+    for page, content in enumerate(pages, start=1):
+        painter.begin_page()
+        frame.header(c, page, total)
+        y = BODY_TOP
+        for kind, height, data, block_mark in content:
+            getattr(painter, kind)(y, height, data)
+            y -= height
+            if block_mark is not None:
+                mark = block_mark
+        if page == total:
+            frame.close(c, y)
+        painter.end_page()
+        frame.footer(c, page, total, mark)
+        c.showPage()
+        if progress is not None:
+            progress(LAYOUT_SHARE + (100 - LAYOUT_SHARE) * page // total)
     c.save()
-
-
-def _finish(c: Canvas, painter: Painter, frame: Frame, page: int, total: int, mark, progress) -> None:
-    painter.end_page()
-    frame.footer(c, page, total, mark)
-    c.showPage()
-    if progress is not None:
-        progress(LAYOUT_SHARE + (100 - LAYOUT_SHARE) * page // total)

@@ -39,12 +39,14 @@ from .blocks import (
     Block,
     Table,
     box,
+    reuse_form,
     wrap,
 )
 from .fonts import BOLD, REGULAR
 from .formats import Formatter, lookup
 
 DIGEST_CHARS = 16  # hex characters of the last entry's hash printed in every page footer
+FOOTER_BOX = 38.0
 
 
 @dataclass(frozen=True)
@@ -226,12 +228,17 @@ class RegisterPrint:
     # --- page frame ----------------------------------------------------------------------------
 
     def header(self, c: Canvas, page: int, total: int) -> None:
-        top = PAGE_HEIGHT - MARGIN
-        right = PAGE_WIDTH - MARGIN
+        top, right = PAGE_HEIGHT - MARGIN, PAGE_WIDTH - MARGIN
+        reuse_form(c, "header", self._header)
+        c.setFillColorRGB(*INK)
+        c.setFont(BOLD, 11)
+        c.drawRightString(right, top - 11, _("Page %(page)s / %(total)s") % {"page": page, "total": total})
+
+    def _header(self, c: Canvas) -> None:
+        top, right = PAGE_HEIGHT - MARGIN, PAGE_WIDTH - MARGIN
         c.setFillColorRGB(*INK)
         c.setFont(BOLD, 11)
         c.drawString(BODY_LEFT, top - 11, self.establishment.name)
-        c.drawRightString(right, top - 11, _("Page %(page)s / %(total)s") % {"page": page, "total": total})
         c.setFont(REGULAR, 9)
         c.drawString(BODY_LEFT, top - 25, _("Registre n° %(number)s — %(title)s")
                      % {"number": self.register.number, "title": self.register.title})
@@ -250,7 +257,18 @@ class RegisterPrint:
             c.line(BODY_LEFT + BODY_WIDTH, y - LEADING, BODY_LEFT, BODY_BOTTOM + LEADING)
 
     def footer(self, c: Canvas, page: int, total: int, mark: tuple[int, str] | None) -> None:
-        bottom, height, right = MARGIN, 38.0, PAGE_WIDTH - MARGIN
+        reuse_form(c, "footer", self._footer)
+        if mark is not None:  # the digest of the last entry printed on (or before) this page
+            bottom, right = MARGIN + FOOTER_BOX, PAGE_WIDTH - MARGIN
+            seq, digest = mark
+            c.setFillColorRGB(*INK)
+            c.setFont(REGULAR, 7.5)
+            c.drawRightString(right, bottom - 9, _("Dernière entrée de la page : n° %(seq)s") % {"seq": seq})
+            c.setFont(BOLD, 10)
+            c.drawRightString(right, bottom - 22, _("Empreinte : %(digest)s") % {"digest": digest[:DIGEST_CHARS]})
+
+    def _footer(self, c: Canvas) -> None:
+        bottom, height, right = MARGIN, FOOTER_BOX, PAGE_WIDTH - MARGIN
         c.setStrokeColorRGB(*INK)
         c.setLineWidth(0.8)
         c.line(BODY_LEFT, bottom + height + 4, right, bottom + height + 4)
@@ -262,6 +280,8 @@ class RegisterPrint:
         c.setFont(REGULAR, 6.5)
         c.drawString(BODY_LEFT + 4, bottom + height - 9, _("Coté et paraphé par"))
         c.drawString(BODY_LEFT + 224, bottom + height - 9, _("Paraphe"))
+        c.drawRightString(right, bottom + 2, _("SHA-256 de l'entrée, 16 premiers caractères ; registre chaîné, "
+                                              "vérifiable contre l'export électronique"))
         c.setFillColorRGB(*INK)
         p = self.opening_payload
         if p:
@@ -274,15 +294,3 @@ class RegisterPrint:
         else:
             c.setFont(REGULAR, 8)
             c.drawString(BODY_LEFT + 4, bottom + height - 19, _("Registre non encore coté et paraphé"))
-        # Digest of the last entry printed on (or before) this page.
-        if mark is not None:
-            seq, digest = mark
-            c.setFont(REGULAR, 7.5)
-            c.drawRightString(right, bottom + height - 9, _("Dernière entrée de la page : n° %(seq)s") % {"seq": seq})
-            c.setFont(BOLD, 10)
-            c.drawRightString(right, bottom + height - 22, _("Empreinte : %(digest)s")
-                              % {"digest": digest[:DIGEST_CHARS]})
-        c.setFillColorRGB(*MUTED)
-        c.setFont(REGULAR, 6.5)
-        c.drawRightString(right, bottom + 2, _("SHA-256 de l'entrée, 16 premiers caractères ; registre chaîné, "
-                                              "vérifiable contre l'export électronique"))

@@ -1,0 +1,190 @@
+"""Benchmark: printing a register against a raw reportlab canvas, in the same run.
+
+    DATABASE_URL=postgres://… python bench/render.py [--sizes 5000 20000] [--repeat 3]
+
+For each size, a register of that many entries is created once (``entries_bulk_append``) and
+kept. Each measurement runs in its own subprocess, so that its peak RSS (``ru_maxrss``) is its
+own: the register renderer (``render_register``: two passes, wrapped cells, rules, headers,
+footers, acts) and the baseline, which reads the same rows from the database and draws each cell
+with ``canvas.drawString`` on one line, with the same font, page size and rows per page. The
+best time of ``--repeat`` runs is kept. Reported: time ratio (goal ≤ 1.25), linearity of the
+render from the smallest to the largest size (goal ≤ 4.6 for 5k → 20k), peak RSS (goal < 200 MB
+at 20k, flat with size). Results also go to bench/results/render.json.
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino_compliance.settings")
+
+SUBJECTS = ["Ouverture de table", "Fermeture de table", "Contrôle", "Observation", "Incident", "Relève"]
+PHRASES = [
+    "Ouverture de la table de roulette n° {n} ; fonds de caisse de {a} € vérifié par l'inspecteur.",
+    "Le chef de partie signale une carte abîmée ; échange depuis le sixain désigné.",
+    "Fermeture de la table, encaisse comptée et certifiée exacte.",
+    "Relève des compteurs : tout est conforme.",
+    "Présence de l'agent du Service de Contrôle des Jeux à la table n° {n}.",
+    "Remplacement du sabot n° {n} après contrôle, procès-verbal établi en présence de l'inspecteur de service.",
+    "Pourboires : {a} € remis au tronc commun.",
+]
+
+
+def payloads(count: int):
+    rnd = random.Random(count)
+    for i in range(count):
+        sentences = rnd.randint(1, 3)
+        text = " ".join(rnd.choice(PHRASES).format(n=rnd.randint(1, 40), a=rnd.randint(1, 300) * 50)
+                        for _ in range(sentences))
+        yield {
+            "event_at": f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}T{i % 24:02d}:{i % 60:02d}:00",
+            "subject": rnd.choice(SUBJECTS),
+            "text": text,
+        }
+
+
+def ensure_register(size: int) -> str:
+    """The bench register of ``size`` entries (opening act + records), created once."""
+    from django.contrib.auth import get_user_model
+
+    from ledgers.core.models import Establishment
+    from ledgers.core.services import membership_grant
+    from ledgers.registers import services
+    from ledgers.registers.models import Register
+
+    est, _ = Establishment.objects.get_or_create(
+        code="bench", defaults={"name": "Casino de banc d'essai", "jurisdiction": "MC"}
+    )
+    qualifier = f"b{size}"
+    register = Register.objects.filter(establishment=est, qualifier=qualifier, head_seq=size).first()
+    if register is not None:
+        return register.number
+    users = {}
+    for role in ("directeur_jeux", "commissaire", "inspecteur"):
+        users[role], _ = get_user_model().objects.get_or_create(
+            username=f"bench-{role}", defaults={"first_name": "Banc", "last_name": role.replace("_", " ").title()}
+        )
+        membership_grant(user=users[role], establishment=est, role=role, actor=None)
+    register = services.register_create(establishment=est, kind="main_courante", actor=users["directeur_jeux"],
+                                        qualifier=qualifier)
+    services.register_open(register=register, actor=users["commissaire"], paraphe="B. C.")
+    services.entries_bulk_append(register=register, actor=users["inspecteur"], role="inspecteur",
+                                 payloads=payloads(size - 1))
+    return register.number
+
+
+def child_render(number: str, out: str) -> dict:
+    from ledgers.registers.models import Register
+    from ledgers.registers.printing import render_register
+
+    register = Register.objects.get(number=number)
+    start = time.perf_counter()
+    with open(out, "wb") as f:
+        result = render_register(register, f)
+    return {"seconds": time.perf_counter() - start, "pages": result.pages, "rows": result.head_seq}
+
+
+def child_canvas(number: str, out: str, rows_per_page: int) -> dict:
+    """The baseline: the same rows from the database, one drawString per cell, no wrapping."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from ledgers.registers.models import Entry, Register
+    from ledgers.registers.printing.blocks import BODY_TOP, LEADING, PAGE_HEIGHT, PAGE_WIDTH, Table
+    from ledgers.registers.printing.fonts import REGULAR, register_fonts
+
+    register_fonts()
+    register = Register.objects.get(number=number)
+    keys = [col.key for col in register.kind_info.columns]
+    table = Table.build([("", 40.0, 0), ("", 84.0, 0), *(("", None, c.width) for c in register.kind_info.columns),
+                         ("", 110.0, 0)])
+    start = time.perf_counter()
+    c = Canvas(out, pagesize=(PAGE_WIDTH, PAGE_HEIGHT), invariant=1)
+    c.setFont(REGULAR, 8)
+    rows = Entry.objects.filter(register=register).order_by("seq").values_list(
+        "seq", "recorded_at", "actor", "role", "payload")
+    on_page, pages = 0, 1
+    y = BODY_TOP
+    for seq, recorded_at, actor, role, payload in rows.iterator(chunk_size=2000):
+        cells = [str(seq), recorded_at.strftime("%d/%m/%Y %H:%M:%S"), *(str(payload.get(k, "")) for k in keys),
+                 f"{actor} — {role}"]
+        for x, text in zip(table.xs, cells, strict=True):
+            c.drawString(x + 3, y, text)
+        y -= LEADING * 1.5
+        on_page += 1
+        if on_page == rows_per_page:
+            c.showPage()
+            c.setFont(REGULAR, 8)
+            on_page, y, pages = 0, BODY_TOP, pages + 1
+    c.save()
+    return {"seconds": time.perf_counter() - start, "pages": pages}
+
+
+def run_child(*args: str) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--child", *args], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[5000, 20000])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+
+    import django
+
+    django.setup()
+    if args.child:
+        mode, number, out, *rest = args.child
+        result = child_render(number, out) if mode == "render" else child_canvas(number, out, int(rest[0]))
+        result["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(json.dumps(result))
+        return
+
+    from django.db import connection
+
+    print(f"database: {connection.vendor}; best of {args.repeat} runs; each run in its own process")
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in args.sizes:
+            number = ensure_register(size)
+            out = os.path.join(tmp, f"{size}.pdf")
+            renders = [run_child("render", number, out) for _ in range(args.repeat)]
+            pdf_mb = os.path.getsize(out) / 2**20
+            pages = renders[0]["pages"]
+            per_page = math.ceil(size / pages)
+            canvases = [run_child("canvas", number, out, str(per_page)) for _ in range(args.repeat)]
+            render, canvas = min(r["seconds"] for r in renders), min(r["seconds"] for r in canvases)
+            results.append({
+                "entries": size, "pages": pages, "rows_per_page": per_page, "pdf_mb": round(pdf_mb, 2),
+                "render_s": round(render, 3), "canvas_s": round(canvas, 3), "ratio": round(render / canvas, 3),
+                "render_rss_mb": round(max(r["max_rss_mb"] for r in renders), 1),
+                "canvas_rss_mb": round(max(r["max_rss_mb"] for r in canvases), 1),
+            })
+            r = results[-1]
+            print(f"{size:>7} entries  {pages:>5} pages  render {render:7.3f} s  canvas {canvas:7.3f} s  "
+                  f"ratio {r['ratio']:.3f} (goal ≤ 1.25)  render RSS {r['render_rss_mb']:.0f} MB  "
+                  f"canvas RSS {r['canvas_rss_mb']:.0f} MB  PDF {pdf_mb:.1f} MB")
+    if len(results) > 1:
+        small, large = results[0], results[-1]
+        linearity = large["render_s"] / small["render_s"]
+        print(f"linearity {small['entries']} → {large['entries']}: ×{linearity:.2f} "
+              f"(size ×{large['entries'] / small['entries']:.0f}; goal ≤ 4.6 for 5k → 20k); "
+              f"RSS {small['render_rss_mb']:.0f} → {large['render_rss_mb']:.0f} MB (goal < 200 MB, flat)")
+    results_dir = ROOT / "bench" / "results"
+    results_dir.mkdir(exist_ok=True)
+    (results_dir / "render.json").write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
