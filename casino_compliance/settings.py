@@ -163,6 +163,8 @@ SPECTACULAR_SETTINGS = {
         "EquipmentStatusEnum": "ledgers.equipment.models.AssetStatus",
         "ApprovedModelKindEnum": "ledgers.equipment.models.ApprovedModel.Kind",
         "WheelKindEnum": "ledgers.equipment.models.WheelKind",
+        "ReportKindEnum": "ledgers.reports.models.ReportJob.Kind",
+        "ReportStatusEnum": "ledgers.reports.models.ReportJob.Status",
     },
 }
 

@@ -19,7 +19,7 @@ from ledgers.core.models import Seance
 from ledgers.registers.kinds import RegisterKind
 from ledgers.registers.models import EntryKind, Register
 from ledgers.registers.printing.formats import Formatter, lookup
-from ledgers.registers.selectors import PrintedEntry, entries_for_print, registers_awaiting_visa
+from ledgers.registers.selectors import PrintedEntry, entries_for_print, unvisaed_count, visaed_up_to
 
 Column = tuple[str, float | None, float]  # label, fixed width in points or None, relative weight
 
@@ -100,12 +100,17 @@ def visas_pending(seance: Seance, fmt: Formatter) -> Iterator[Section]:
             (_("Registre"), 170.0, 0), (_("Intitulé"), None, 1.0), (_("Dernière entrée"), 80.0, 0),
             (_("Visé jusqu'au n°"), 80.0, 0), (_("Entrées à viser"), 80.0, 0),
         ),
-        rows=(
-            (b.register.number, b.register.title, str(b.register.head_seq), str(b.visaed_upto or "—"), str(b.pending))
-            for b in registers_awaiting_visa(seance.establishment)
-        ),
+        rows=_visa_backlog(seance.establishment),
         empty=_("Toutes les entrées des registres ouverts sont visées."),
     )
+
+
+def _visa_backlog(establishment) -> Iterator[tuple[str, ...]]:
+    for register in establishment.registers.filter(status=Register.Status.OPEN).order_by("number"):
+        pending = unvisaed_count(register)
+        if pending:
+            covered = visaed_up_to(register)
+            yield register.number, register.title, str(register.head_seq), str(covered or "—"), str(pending)
 
 
 def open_incidents(seance: Seance, fmt: Formatter) -> Iterator[Section]:

@@ -9,8 +9,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django_tables2 import RequestConfig
 
-from ledgers.core.selectors import establishments_for
-from ledgers.registers.models import Register
+from ledgers.registers.selectors import register_for
 
 from . import services
 from .filtersets import ReportJobFilter
@@ -30,10 +29,7 @@ def report_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def register_print(request: HttpRequest, number: str) -> HttpResponse:
-    register = get_object_or_404(
-        Register.objects.select_related("establishment"), number=number,
-        establishment__in=establishments_for(request.user),
-    )
+    register = register_for(request.user, number)
     form = RegisterPrintForm(request.POST or None, initial={"lang": request.LANGUAGE_CODE})
     if request.method == "POST" and form.is_valid():
         try:

@@ -11,7 +11,7 @@ from rest_framework.response import Response
 
 from ledgers.core.models import Seance
 from ledgers.core.selectors import establishments_for
-from ledgers.registers.models import Register
+from ledgers.registers.selectors import register_for
 
 from .. import services
 from ..models import ReportJob
@@ -38,15 +38,13 @@ class ReportJobList(generics.ListCreateAPIView):
         params = ReportRequestSerializer(data=request.data)
         params.is_valid(raise_exception=True)
         data = params.validated_data
-        mine = establishments_for(request.user)
         if data["kind"] == ReportJob.Kind.REGISTER:
-            register = get_object_or_404(Register.objects.select_related("establishment"),
-                                         number=data["register"], establishment__in=mine)
+            register = register_for(request.user, data["register"])
             job = services.report_request_register(register=register, actor=request.user, lang=data["lang"],
                                                    sealed=data["sealed"])
         else:
             seance = get_object_or_404(Seance.objects.select_related("establishment"), pk=data["seance"],
-                                       establishment__in=mine)
+                                       establishment__in=establishments_for(request.user))
             job = services.report_request_daily(seance=seance, actor=request.user, lang=data["lang"])
         job.refresh_from_db()  # eager mode: the job may already have run on commit
         body = ReportJobSerializer(job, context={"request": request}).data
