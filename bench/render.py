@@ -88,14 +88,17 @@ def child_render(number: str, out: str) -> dict:
     from ledgers.registers.printing import render_register
 
     register = Register.objects.get(number=number)
-    start = time.perf_counter()
+    wall, cpu = time.perf_counter(), time.process_time()
     with open(out, "wb") as f:
         result = render_register(register, f)
-    return {"seconds": time.perf_counter() - start, "pages": result.pages, "rows": result.head_seq}
+    return {"seconds": time.perf_counter() - wall, "cpu": time.process_time() - cpu, "pages": result.pages}
 
 
-def child_canvas(number: str, out: str, rows_per_page: int) -> dict:
-    """The baseline: the same rows from the database, one drawString per cell, no wrapping."""
+def child_canvas(number: str, out: str, rows_per_page: int, wrapped: bool) -> dict:
+    """A baseline: the same rows read from the database and drawn with ``canvas.drawString``,
+    the same font, page size and rows per page; ``wrapped``: each cell split to its column width
+    with reportlab's ``simpleSplit`` and drawn line by line, else each cell on one line."""
+    from reportlab.lib.utils import simpleSplit
     from reportlab.pdfgen.canvas import Canvas
 
     from ledgers.registers.models import Entry, Register
@@ -106,8 +109,8 @@ def child_canvas(number: str, out: str, rows_per_page: int) -> dict:
     register = Register.objects.get(number=number)
     keys = [col.key for col in register.kind_info.columns]
     table = Table.build([("", 40.0, 0), ("", 84.0, 0), *(("", None, c.width) for c in register.kind_info.columns),
-                         ("", 110.0, 0)])
-    start = time.perf_counter()
+                         ("", 140.0, 0)])
+    wall, cpu = time.perf_counter(), time.process_time()
     c = Canvas(out, pagesize=(PAGE_WIDTH, PAGE_HEIGHT), invariant=1)
     c.setFont(REGULAR, 8)
     rows = Entry.objects.filter(register=register).order_by("seq").values_list(
@@ -117,21 +120,28 @@ def child_canvas(number: str, out: str, rows_per_page: int) -> dict:
     for seq, recorded_at, actor, role, payload in rows.iterator(chunk_size=2000):
         cells = [str(seq), recorded_at.strftime("%d/%m/%Y %H:%M:%S"), *(str(payload.get(k, "")) for k in keys),
                  f"{actor} — {role}"]
-        for x, text in zip(table.xs, cells, strict=True):
-            c.drawString(x + 3, y, text)
-        y -= LEADING * 1.5
+        depth = 1
+        for x, width, text in zip(table.xs, table.widths, cells, strict=True):
+            lines = simpleSplit(text, REGULAR, 8, width - 6) if wrapped else [text]
+            for i, line in enumerate(lines):
+                c.drawString(x + 3, y - i * LEADING, line)
+            depth = max(depth, len(lines))
+        y -= LEADING * (depth + 0.5)
         on_page += 1
         if on_page == rows_per_page:
             c.showPage()
             c.setFont(REGULAR, 8)
             on_page, y, pages = 0, BODY_TOP, pages + 1
     c.save()
-    return {"seconds": time.perf_counter() - start, "pages": pages}
+    return {"seconds": time.perf_counter() - wall, "cpu": time.process_time() - cpu, "pages": pages}
 
 
 def run_child(*args: str) -> dict:
     out = subprocess.run([sys.executable, __file__, "--child", *args], check=True, capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+MODES = ("render", "canvas", "canvas-wrapped")
 
 
 def main() -> None:
@@ -146,41 +156,57 @@ def main() -> None:
     django.setup()
     if args.child:
         mode, number, out, *rest = args.child
-        result = child_render(number, out) if mode == "render" else child_canvas(number, out, int(rest[0]))
+        if mode == "render":
+            result = child_render(number, out)
+        else:
+            result = child_canvas(number, out, int(rest[0]), wrapped=mode == "canvas-wrapped")
         result["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(json.dumps(result))
         return
 
     from django.db import connection
 
-    print(f"database: {connection.vendor}; best of {args.repeat} runs; each run in its own process")
+    print(f"database: {connection.vendor}; best of {args.repeat} interleaved runs, each in its own process; "
+          "wall-clock seconds (CPU seconds of the Python process in brackets)")
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:
             number = ensure_register(size)
             out = os.path.join(tmp, f"{size}.pdf")
-            renders = [run_child("render", number, out) for _ in range(args.repeat)]
-            pdf_mb = os.path.getsize(out) / 2**20
-            pages = renders[0]["pages"]
-            per_page = math.ceil(size / pages)
-            canvases = [run_child("canvas", number, out, str(per_page)) for _ in range(args.repeat)]
-            render, canvas = min(r["seconds"] for r in renders), min(r["seconds"] for r in canvases)
-            results.append({
-                "entries": size, "pages": pages, "rows_per_page": per_page, "pdf_mb": round(pdf_mb, 2),
-                "render_s": round(render, 3), "canvas_s": round(canvas, 3), "ratio": round(render / canvas, 3),
-                "render_rss_mb": round(max(r["max_rss_mb"] for r in renders), 1),
-                "canvas_rss_mb": round(max(r["max_rss_mb"] for r in canvases), 1),
-            })
-            r = results[-1]
-            print(f"{size:>7} entries  {pages:>5} pages  render {render:7.3f} s  canvas {canvas:7.3f} s  "
-                  f"ratio {r['ratio']:.3f} (goal ≤ 1.25)  render RSS {r['render_rss_mb']:.0f} MB  "
-                  f"canvas RSS {r['canvas_rss_mb']:.0f} MB  PDF {pdf_mb:.1f} MB")
+            first = run_child("render", number, out)
+            pages, pdf_mb = first["pages"], os.path.getsize(out) / 2**20
+            per_page = str(math.ceil(size / pages))
+            runs = {mode: [] for mode in MODES}
+            runs["render"].append(first)
+            for i in range(args.repeat):  # interleaved, so that a busy machine slows all three alike
+                if i:
+                    runs["render"].append(run_child("render", number, out))
+                runs["canvas"].append(run_child("canvas", number, out, per_page))
+                runs["canvas-wrapped"].append(run_child("canvas-wrapped", number, out, per_page))
+            best = {mode: min(r["seconds"] for r in rs) for mode, rs in runs.items()}
+            cpu = {mode: min(r["cpu"] for r in rs) for mode, rs in runs.items()}
+            rss = {mode: max(r["max_rss_mb"] for r in rs) for mode, rs in runs.items()}
+            row = {
+                "entries": size, "pages": pages, "rows_per_page": int(per_page), "pdf_mb": round(pdf_mb, 2),
+                **{f"{mode}_s": round(best[mode], 3) for mode in MODES},
+                **{f"{mode}_cpu_s": round(cpu[mode], 3) for mode in MODES},
+                **{f"{mode}_rss_mb": round(rss[mode], 1) for mode in MODES},
+                "ratio_vs_canvas": round(best["render"] / best["canvas"], 3),
+                "ratio_vs_canvas_wrapped": round(best["render"] / best["canvas-wrapped"], 3),
+            }
+            results.append(row)
+            print(f"{size:>6} entries, {pages} pages, PDF {pdf_mb:.1f} MB")
+            for mode in MODES:
+                print(f"  {mode:<15} {best[mode]:7.3f} s ({cpu[mode]:6.3f})   peak RSS {rss[mode]:5.0f} MB")
+            print(f"  ratio render / canvas {row['ratio_vs_canvas']:.2f}, render / canvas-wrapped "
+                  f"{row['ratio_vs_canvas_wrapped']:.2f} (goal ≤ 1.25)")
     if len(results) > 1:
         small, large = results[0], results[-1]
-        linearity = large["render_s"] / small["render_s"]
-        print(f"linearity {small['entries']} → {large['entries']}: ×{linearity:.2f} "
-              f"(size ×{large['entries'] / small['entries']:.0f}; goal ≤ 4.6 for 5k → 20k); "
-              f"RSS {small['render_rss_mb']:.0f} → {large['render_rss_mb']:.0f} MB (goal < 200 MB, flat)")
+        scale = large["entries"] / small["entries"]
+        print(f"linearity {small['entries']} → {large['entries']} entries (×{scale:.0f}): "
+              f"render ×{large['render_s'] / small['render_s']:.2f} (goal ≤ 4.6 for ×4), "
+              f"canvas ×{large['canvas_s'] / small['canvas_s']:.2f}; render peak RSS {small['render_rss_mb']:.0f} → "
+              f"{large['render_rss_mb']:.0f} MB (goal < 200 MB, flat)")
     results_dir = ROOT / "bench" / "results"
     results_dir.mkdir(exist_ok=True)
     (results_dir / "render.json").write_text(json.dumps(results, indent=2))

@@ -63,7 +63,7 @@ def register_entries(seance: Seance, fmt: Formatter) -> Iterator[Section]:
             % {"number": register.number, "title": register.title, "count": count},
             columns=(
                 (_("N°"), 40.0, 0), (_("Inscrit le"), 84.0, 0), (_("Nature"), 90.0, 0),
-                *((str(col.label), None, col.width) for col in kind.columns), (_("Inscrit par"), 110.0, 0),
+                *((str(col.label), None, col.width) for col in kind.columns), (_("Inscrit par"), 140.0, 0),
             ),
             rows=(_entry_cells(entry, kind, fmt) for entry in entries),
         )

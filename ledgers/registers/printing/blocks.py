@@ -205,13 +205,17 @@ class Table:
     ) -> list[Block]:
         """One row (several if it is taller than MAX_ROW_HEIGHT); ``notes`` print across the
         table under the cells."""
-        wrapped = [wrap(text, w) for text, w in zip(cells, self.text_widths, strict=True)]
-        note_lines = [line for note in notes for line in wrap(note, self.widths_total - 2 * PAD_X, ITALIC)]
-        depth = max(len(c) for c in wrapped)
+        measure = measurer(REGULAR, SIZE)
+        wrapped = tuple(
+            (text,) if "\n" not in text and measure(text) <= width else tuple(wrap(text, width))  # most cells fit
+            for text, width in zip(cells, self.text_widths, strict=True)
+        )
+        note_lines = tuple(line for note in notes for line in wrap(note, self.widths_total - 2 * PAD_X, ITALIC))
+        depth = max(map(len, wrapped))
         total = depth + len(note_lines)
         if total <= ROW_LINES:  # the usual case: one block
             _, height = row_heights(depth, len(note_lines))
-            return [Block("row", height, (tuple(map(tuple, wrapped)), color, tuple(note_lines), note_color), mark)]
+            return [Block("row", height, (wrapped, color, note_lines, note_color), mark)]
         blocks = []
         for start in range(0, total, ROW_LINES):
             stop = min(total, start + ROW_LINES)

@@ -19,6 +19,8 @@ ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?
 
 def lookup(payload: Any, key: str) -> Any:
     """The value at a dotted key (``"deck.serial"``) of a payload, or None."""
+    if "." not in key:
+        return payload.get(key) if isinstance(payload, dict) else None
     value = payload
     for part in key.split("."):
         if not isinstance(value, dict):
@@ -60,12 +62,12 @@ class Formatter:
     def value(self, value: Any) -> str:
         """A payload value as printed: lists joined, mappings as "key : value", booleans in words,
         ISO dates in the reader's format (datetimes with an offset in the establishment's zone)."""
+        if isinstance(value, str):
+            return self._iso(value) if value[4:5] == "-" and ISO_DATE.fullmatch(value) else value
         if value is None:
             return ""
         if isinstance(value, bool):
             return self.yes if value else self.no
-        if isinstance(value, str):
-            return self._iso(value) if ISO_DATE.fullmatch(value) else value
         if isinstance(value, list):
             return ", ".join(self.value(item) for item in value)
         if isinstance(value, dict):

@@ -91,7 +91,7 @@ class RegisterPrint:
                 (_("N°"), 40.0, 0),
                 (_("Inscrit le"), 84.0, 0),
                 *((str(col.label), None, col.width) for col in self.kind.columns),
-                (_("Inscrit par"), 110.0, 0),
+                (_("Inscrit par"), 140.0, 0),
             ]
         )
 
