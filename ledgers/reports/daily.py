@@ -16,15 +16,15 @@ from ledgers.registers.printing.blocks import (
     INK,
     MARGIN,
     MUTED,
-    PAGE_HEIGHT,
     PAGE_WIDTH,
     Block,
     Table,
+    page_header,
     para,
     reuse_form,
     title,
 )
-from ledgers.registers.printing.fonts import BOLD, ITALIC, REGULAR
+from ledgers.registers.printing.fonts import ITALIC, REGULAR
 from ledgers.registers.printing.formats import Formatter
 
 from .sections import daily_sections
@@ -83,24 +83,8 @@ class DailyPrint:
             yield from table.rows(cells)
 
     def header(self, c: Canvas, page: int, total: int) -> None:
-        reuse_form(c, "header", self._header)
-        c.setFillColorRGB(*INK)
-        c.setFont(BOLD, 11)
-        c.drawRightString(PAGE_WIDTH - MARGIN, PAGE_HEIGHT - MARGIN - 11,
-                          _("Page %(page)s / %(total)s") % {"page": page, "total": total})
-
-    def _header(self, c: Canvas) -> None:
-        top, right = PAGE_HEIGHT - MARGIN, PAGE_WIDTH - MARGIN
-        c.setFillColorRGB(*INK)
-        c.setFont(BOLD, 11)
-        c.drawString(BODY_LEFT, top - 11, self.establishment.name)
-        c.setFont(REGULAR, 9)
-        c.drawString(BODY_LEFT, top - 25, self.heading)
-        c.setFillColorRGB(*MUTED)
-        c.drawRightString(right, top - 25, self.establishment.get_jurisdiction_display())
-        c.setStrokeColorRGB(*INK)
-        c.setLineWidth(0.8)
-        c.line(BODY_LEFT, top - 32, right, top - 32)
+        page_header(c, page, total, title=self.establishment.name, subtitle=self.heading,
+                    note=self.establishment.get_jurisdiction_display())
 
     def footer(self, c: Canvas, page: int, total: int, mark: tuple[int, str] | None) -> None:
         reuse_form(c, "footer", self._footer)

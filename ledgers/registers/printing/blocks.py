@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property, partial
 from typing import NamedTuple
 
+from django.utils.translation import gettext as _
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas
@@ -243,6 +244,29 @@ def reuse_form(canvas: Canvas, name: str, draw: Callable[[Canvas], None]) -> Non
         draw(canvas)
         canvas.endForm()
     canvas.doForm(name)
+
+
+def page_header(canvas: Canvas, page: int, total: int, *, title: str, subtitle: str, note: str) -> None:
+    """The head of every page: ``title`` (the establishment) and "Page n / N" on the first line,
+    ``subtitle`` and ``note`` on the second, a rule. The unchanging part is a form."""
+    top, right = PAGE_HEIGHT - MARGIN, PAGE_WIDTH - MARGIN
+
+    def unchanging(c: Canvas) -> None:
+        c.setFillColorRGB(*INK)
+        c.setFont(BOLD, 11)
+        c.drawString(BODY_LEFT, top - 11, title)
+        c.setFont(REGULAR, 9)
+        c.drawString(BODY_LEFT, top - 25, subtitle)
+        c.setFillColorRGB(*MUTED)
+        c.drawRightString(right, top - 25, note)
+        c.setStrokeColorRGB(*INK)
+        c.setLineWidth(0.8)
+        c.line(BODY_LEFT, top - 32, right, top - 32)
+
+    reuse_form(canvas, "header", unchanging)
+    canvas.setFillColorRGB(*INK)
+    canvas.setFont(BOLD, 11)
+    canvas.drawRightString(right, top - 11, _("Page %(page)s / %(total)s") % {"page": page, "total": total})
 
 
 # --- painter (second pass) ---------------------------------------------------------------------

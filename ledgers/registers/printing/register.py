@@ -30,7 +30,6 @@ from .blocks import (
     LEADING,
     MARGIN,
     MUTED,
-    PAGE_HEIGHT,
     PAGE_WIDTH,
     PAGES,
     RED,
@@ -39,6 +38,7 @@ from .blocks import (
     Block,
     Table,
     box,
+    page_header,
     reuse_form,
     wrap,
 )
@@ -228,25 +228,12 @@ class RegisterPrint:
     # --- page frame ----------------------------------------------------------------------------
 
     def header(self, c: Canvas, page: int, total: int) -> None:
-        top, right = PAGE_HEIGHT - MARGIN, PAGE_WIDTH - MARGIN
-        reuse_form(c, "header", self._header)
-        c.setFillColorRGB(*INK)
-        c.setFont(BOLD, 11)
-        c.drawRightString(right, top - 11, _("Page %(page)s / %(total)s") % {"page": page, "total": total})
-
-    def _header(self, c: Canvas) -> None:
-        top, right = PAGE_HEIGHT - MARGIN, PAGE_WIDTH - MARGIN
-        c.setFillColorRGB(*INK)
-        c.setFont(BOLD, 11)
-        c.drawString(BODY_LEFT, top - 11, self.establishment.name)
-        c.setFont(REGULAR, 9)
-        c.drawString(BODY_LEFT, top - 25, _("Registre n° %(number)s — %(title)s")
-                     % {"number": self.register.number, "title": self.register.title})
-        c.setFillColorRGB(*MUTED)
-        c.drawRightString(right, top - 25, " — ".join(filter(None, [self.kind.form, self.jurisdiction])))
-        c.setStrokeColorRGB(*INK)
-        c.setLineWidth(0.8)
-        c.line(BODY_LEFT, top - 32, right, top - 32)
+        page_header(
+            c, page, total, title=self.establishment.name,
+            subtitle=_("Registre n° %(number)s — %(title)s") % {"number": self.register.number,
+                                                                 "title": self.register.title},
+            note=" — ".join(filter(None, [self.kind.form, self.jurisdiction])),
+        )
 
     def close(self, c: Canvas, y: float) -> None:
         """Strike the blank space left under the last entry, as on paper: nothing can be added
