@@ -2,9 +2,9 @@
 
 Every page prints "Page n / N", so N must be known before page 1 is drawn. Pass 1 consumes the
 stream of blocks (the caller builds it from the database, page of rows by page of rows), cuts it
-into pages and spools the laid-out blocks to a temporary file; pass 2 reads the spool back and
-draws. Each block is wrapped and measured once, memory holds one block at a time, and both passes
-are linear in the number of blocks: no platypus story, no whole-document table.
+into pages and spools the laid-out pages to a temporary file; pass 2 reads them back one by one
+and draws. Each block is wrapped and measured once, memory holds one page of blocks at a time,
+and both passes are linear in the number of blocks: no platypus story, no whole-document table.
 
 Same blocks and same ``DocInfo`` give the same bytes: the canvas runs in invariant mode, with the
 creation date and the document ID taken from the content.
@@ -28,7 +28,7 @@ LAYOUT_SHARE = 45  # share of the progress bar given to pass 1
 
 
 class Frame(Protocol):
-    """What every page carries around its body: header and footer."""
+    """What every page carries around its body (header, footer), and the end of the document."""
 
     def header(self, canvas: Canvas, page: int, total: int) -> None: ...
 
