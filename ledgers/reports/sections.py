@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from django.apps import apps
+from django.db.models import Count, Max, Min
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -52,12 +53,15 @@ def register_entries(seance: Seance, fmt: Formatter) -> Iterator[Section]:
     start, end = seance.opened_at, seance.closed_at or timezone.now()
     recorded = False
     for register in Register.objects.filter(establishment=seance.establishment).order_by("number"):
-        count = register.entries.filter(recorded_at__gte=start, recorded_at__lt=end).count()
+        window = register.entries.filter(recorded_at__gte=start, recorded_at__lt=end).aggregate(
+            count=Count("pk"), first=Min("seq"), last=Max("seq")
+        )
+        count = window["count"]
         if not count:
             continue
         recorded = True
         kind = register.kind_info
-        entries = entries_for_print(register, upto=register.head_seq, since=start, until=end)
+        entries = entries_for_print(register, first=window["first"], upto=window["last"], since=start, until=end)
         yield Section(
             title=_("Registre n° %(number)s — %(title)s : %(count)s inscription(s)")
             % {"number": register.number, "title": register.title, "count": count},
