@@ -98,6 +98,7 @@ def test_reg_27_correction_in_red_pointing_to_the_entry_with_its_approval(regist
     text = "\n".join(page_texts(pdf))
     assert "Fait n° 5\n" in text
     assert f"Entrée corrigée par l'entrée n° {correction.seq}." in red
+    assert "Fait n° 6" not in red and "Fait n° 35" not in red  # black ink again after the red
 
 
 def test_reg_21_closing_act_last(mc):

@@ -285,6 +285,7 @@ class Painter:
         self.total = total  # page count
         self.text = None
         self.font: tuple[str, float, float] | None = None
+        self.color: RGB | None = None
         self.rules: list[tuple[float, float, float, float]] = []
         self.table: tuple[tuple[float, ...], tuple[float, ...]] | None = None
         self.run: tuple[float, float] | None = None  # top and bottom of the rows since the last break
@@ -292,7 +293,7 @@ class Painter:
 
     def begin_page(self) -> None:
         self.text = self.canvas.beginText()
-        self.font = None
+        self.font = self.color = None
         self.rules = []
         self.run = None
 
@@ -314,6 +315,11 @@ class Painter:
         for line in lines:
             t.textLine(line)
 
+    def _ink(self, color: RGB) -> None:
+        if self.color != color:
+            self.text.setFillColorRGB(*color)
+            self.color = color
+
     def _end_run(self) -> None:
         """Column rules of the rows drawn since the table header or the last interruption."""
         if self.run is not None:
@@ -325,13 +331,13 @@ class Painter:
     def title(self, top: float, height: float, data: tuple) -> None:
         self._end_run()
         lines, size = data
-        self.text.setFillColorRGB(*INK)
+        self._ink(INK)
         self._lines(BODY_LEFT, top - 6, lines, BOLD, size, size * 1.25)
 
     def para(self, top: float, height: float, data: tuple) -> None:
         self._end_run()
         lines, color, font, size = data
-        self.text.setFillColorRGB(*color)
+        self._ink(color)
         self._lines(BODY_LEFT + PAD_X, top - PAD_Y, lines, font, size, size * 1.2)
 
     def box(self, top: float, height: float, data: tuple) -> None:
@@ -346,8 +352,7 @@ class Painter:
         c.rect(x, y, width, h, stroke=1, fill=1 if fill is not None else 0)
         c.setLineWidth(0.4)
         c.rect(x + 2, y + 2, width - 4, h - 4, stroke=1, fill=0)
-        t = self.text
-        t.setFillColorRGB(*color)
+        self._ink(color)
         left = x + PAD_X + 4
         self._lines(left, top - BOX_SPACE - PAD_Y - 3, (heading,), BOLD, 9.5, 12.0)
         row_top = top - BOX_SPACE - PAD_Y - 3 - 12.0
@@ -393,7 +398,7 @@ class Painter:
         cells, color, notes, note_color = data
         xs, widths = self.table
         right, bottom = xs[-1] + widths[-1], top - height
-        self.text.setFillColorRGB(*color)
+        self._ink(color)
         for x, cell in zip(xs, cells, strict=False):  # () on a continued row's notes
             if cell:
                 self._lines(x + PAD_X, top - PAD_Y, cell)
@@ -407,6 +412,6 @@ class Painter:
         cells_height, _ = row_heights(max((len(c) for c in cells), default=0), len(notes))
         self.run = (self.run[0], top - cells_height)
         self._end_run()
-        self.text.setFillColorRGB(*note_color)
+        self._ink(note_color)
         self._lines(xs[0] + PAD_X, top - cells_height - (1 if cells_height else PAD_Y), notes, ITALIC)
         self.rules.extend(((xs[0], top - cells_height, xs[0], bottom), (right, top - cells_height, right, bottom)))
