@@ -20,6 +20,7 @@ from ledgers.core.models import Seance
 from ledgers.registers.kinds import RegisterKind
 from ledgers.registers.models import EntryKind, Register
 from ledgers.registers.printing.formats import Formatter, lookup
+from ledgers.registers.printing.register import author_width
 from ledgers.registers.selectors import PrintedEntry, entries_for_print, unvisaed_count, visaed_up_to
 
 Column = tuple[str, float | None, float]  # label, fixed width in points or None, relative weight
@@ -67,7 +68,8 @@ def register_entries(seance: Seance, fmt: Formatter) -> Iterator[Section]:
             % {"number": register.number, "title": register.title, "count": count},
             columns=(
                 (_("N°"), 40.0, 0), (_("Inscrit le"), 84.0, 0), (_("Nature"), 90.0, 0),
-                *((str(col.label), None, col.width) for col in kind.columns), (_("Inscrit par"), 140.0, 0),
+                *((str(col.label), None, col.width) for col in kind.columns),
+                (_("Inscrit par"), author_width(kind.columns), 0),
             ),
             rows=(_entry_cells(entry, kind, fmt) for entry in entries),
         )

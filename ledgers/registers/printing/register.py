@@ -49,6 +49,11 @@ DIGEST_CHARS = 16  # hex characters of the last entry's hash printed in every pa
 FOOTER_BOX = 38.0
 
 
+def author_width(columns: tuple) -> float:
+    """Room for "name — role" on one line, unless the kind's own columns need it."""
+    return 140.0 if len(columns) <= 4 else 100.0
+
+
 @dataclass(frozen=True)
 class Rendered:
     pages: int
@@ -91,7 +96,7 @@ class RegisterPrint:
                 (_("N°"), 40.0, 0),
                 (_("Inscrit le"), 84.0, 0),
                 *((str(col.label), None, col.width) for col in self.kind.columns),
-                (_("Inscrit par"), 140.0, 0),
+                (_("Inscrit par"), author_width(self.kind.columns), 0),
             ]
         )
 
