@@ -32,8 +32,10 @@ def test_print_a_register_through_the_api(api, register, user_in, django_capture
 
 def test_a_queued_job_answers_202_and_has_no_file_yet(api, register, user_in):
     api.force_authenticate(user_in(register.establishment, "scj"))
-    response = api.post("/api/v1/reports/", {"kind": "register", "register": register.number}, format="json")
+    response = api.post("/api/v1/reports/", {"kind": "register", "register": register.number}, format="json",
+                        HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 202 and response.data["status"] == "queued" and response.data["file_url"] is None
+    assert response.data["parameters"] == {"lang": "en", "sealed": False}  # the reader's language by default
     assert api.get(f"/api/v1/reports/{response.data['id']}/file/").status_code == 404
 
 

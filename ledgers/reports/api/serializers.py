@@ -11,7 +11,8 @@ class ReportRequestSerializer(serializers.Serializer):
     register = serializers.CharField(required=False, help_text=_("Numéro du registre (kind=register)."))
     seance = serializers.IntegerField(required=False, help_text=_("Identifiant de la séance (kind=daily)."))
     sealed = serializers.BooleanField(default=False)
-    lang = serializers.ChoiceField(choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE)
+    lang = serializers.ChoiceField(choices=settings.LANGUAGES, required=False,
+                                   help_text=_("Langue du document ; par défaut celle de la requête."))
 
     def validate(self, attrs: dict) -> dict:
         needed = "register" if attrs["kind"] == ReportJob.Kind.REGISTER else "seance"

@@ -38,14 +38,15 @@ class ReportJobList(generics.ListCreateAPIView):
         params = ReportRequestSerializer(data=request.data)
         params.is_valid(raise_exception=True)
         data = params.validated_data
+        lang = data.get("lang") or request.LANGUAGE_CODE  # the reader's language (Accept-Language, cookie)
         if data["kind"] == ReportJob.Kind.REGISTER:
             register = register_for(request.user, data["register"])
-            job = services.report_request_register(register=register, actor=request.user, lang=data["lang"],
+            job = services.report_request_register(register=register, actor=request.user, lang=lang,
                                                    sealed=data["sealed"])
         else:
             seance = get_object_or_404(Seance.objects.select_related("establishment"), pk=data["seance"],
                                        establishment__in=establishments_for(request.user))
-            job = services.report_request_daily(seance=seance, actor=request.user, lang=data["lang"])
+            job = services.report_request_daily(seance=seance, actor=request.user, lang=lang)
         job.refresh_from_db()  # eager mode: the job may already have run on commit
         body = ReportJobSerializer(job, context={"request": request}).data
         return Response(body, status=status.HTTP_202_ACCEPTED)
