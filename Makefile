@@ -41,3 +41,4 @@ lint: install
 
 bench: install
 	$(PY) bench/ledger.py
+	$(PY) bench/render.py

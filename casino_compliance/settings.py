@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "ledgers.cards",
     "ledgers.dice",
     "ledgers.equipment",
+    "ledgers.reports",
 ]
 
 MIDDLEWARE = [
@@ -162,6 +163,8 @@ SPECTACULAR_SETTINGS = {
         "EquipmentStatusEnum": "ledgers.equipment.models.AssetStatus",
         "ApprovedModelKindEnum": "ledgers.equipment.models.ApprovedModel.Kind",
         "WheelKindEnum": "ledgers.equipment.models.WheelKind",
+        "ReportKindEnum": "ledgers.reports.models.ReportJob.Kind",
+        "ReportStatusEnum": "ledgers.reports.models.ReportJob.Status",
     },
 }
 
@@ -177,7 +180,17 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE = {
+    # Daily séance reports for the séances closed since the last run (ledgers.reports).
+    "daily-seance-reports": {"task": "ledgers.reports.tasks.daily_reports_task", "schedule": 15 * 60.0},
+}
+
+# PAdES seal of printed documents (docs/printing.md): a PKCS#12 per establishment in
+# LEDGERS_SEAL_PKCS12_<CODE> + LEDGERS_SEAL_PASSPHRASE_<CODE>, or one for all in LEDGERS_SEAL_PKCS12
+# + LEDGERS_SEAL_PASSPHRASE. Without one, the self-signed demo certificate of seed_demo, where
+# allowed (by default only with DEBUG on: never a demo seal on a production document).
+LEDGERS_SEAL_DEMO = env.bool("LEDGERS_SEAL_DEMO", default=DEBUG)
+LEDGERS_SEAL_DEMO_DIR = VAR_DIR / "seal"
 
 # Append-only guard: only the test settings turn this on. When on, the migrations install a
 # TRUNCATE guard that lets a connection flagged with "ledgers.test_flush=on" truncate (Django's

@@ -10,3 +10,4 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 AXES_ENABLED = False
 CELERY_TASK_ALWAYS_EAGER = True
+LEDGERS_SEAL_DEMO = True  # the tests seal with a demo certificate they create

@@ -8,6 +8,7 @@ api_v1 = [
     path("cards/", include("ledgers.cards.api.urls")),
     path("incidents/", include("ledgers.incidents.api.urls")),
     path("equipment/", include("ledgers.equipment.api.urls")),
+    path("", include("ledgers.reports.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
@@ -23,4 +24,5 @@ urlpatterns = [
     path("cartes/", include("ledgers.cards.urls")),
     path("incidents/", include("ledgers.incidents.urls")),
     path("materiel/", include("ledgers.equipment.urls")),
+    path("rapports/", include("ledgers.reports.urls")),
 ]

@@ -1,8 +1,11 @@
 """Reads on registers: scoping, keyset pages of entries, what waits for whom, the registers'
 commands."""
 
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, F, Prefetch, QuerySet
@@ -192,3 +195,57 @@ def record_actor(register: Register) -> tuple[AbstractBaseUser, str] | None:
     )
     best = min(memberships.select_related("user"), key=lambda m: (roles.index(m.role), m.user_id), default=None)
     return (best.user, best.role) if best is not None else None
+
+
+# What a printed row needs, and nothing more.
+PRINT_FIELDS = (
+    "seq", "recorded_at", "actor", "actor_user__first_name", "actor_user__last_name", "role", "kind",
+    "payload", "corrects__seq", "entry_hash",
+)
+
+
+class PrintedEntry(NamedTuple):  # a tuple: cheap to build by the thousand
+    seq: int
+    recorded_at: datetime
+    actor: str  # full name when known, else the username recorded in the chain
+    role: str
+    kind: str
+    payload: dict
+    corrects: int | None
+    entry_hash: str
+    corrected_by: tuple[int, ...]  # seqs of the corrections that point to this entry
+
+
+def entries_for_print(
+    register: Register,
+    *,
+    upto: int,
+    first: int = 1,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    page_size: int = 1000,
+) -> Iterator[PrintedEntry]:
+    """Entries ``first``..``upto`` in seq order (optionally only those recorded in [since,
+    until)), each with the corrections up to ``upto`` that point to it. Read page by page of
+    consecutive seqs along the (register, seq) index, as ``verification.scan`` does: never an
+    OFFSET, never the whole register in memory."""
+    entries = Entry.objects.filter(register=register)
+    if since is not None:
+        entries = entries.filter(recorded_at__gte=since)
+    if until is not None:
+        entries = entries.filter(recorded_at__lt=until)
+    rows = entries.order_by("seq").values_list(*PRINT_FIELDS)
+    corrections = Entry.objects.filter(register=register, seq__lte=upto).order_by("seq")
+    for start in range(first, upto + 1, page_size):
+        stop = min(start + page_size, upto + 1)
+        corrected_by = defaultdict(list)
+        for corrected, seq in corrections.filter(corrects__seq__gte=start, corrects__seq__lt=stop).values_list(
+            "corrects__seq", "seq"
+        ):
+            corrected_by[corrected].append(seq)
+        for seq, recorded_at, actor, first_name, last_name, role, kind, payload, corrects, entry_hash in rows.filter(
+            seq__gte=start, seq__lt=stop
+        ):
+            name = f"{first_name} {last_name}".strip() if first_name or last_name else actor
+            yield PrintedEntry(seq, recorded_at, name, role, kind, payload, corrects, entry_hash,
+                               tuple(corrected_by.get(seq, ())))

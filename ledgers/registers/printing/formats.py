@@ -1,0 +1,86 @@
+"""How values print: dates in the establishment's time zone and the reader's language, payload
+values (lists, mappings, booleans, ISO dates written as strings) and role names."""
+
+import re
+from datetime import date, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.utils.translation import gettext as _
+
+from ledgers.core.models import Establishment
+from ledgers.core.roles import Role
+
+DATETIME_FORMATS = {"fr": "%d/%m/%Y %H:%M:%S", "en": "%Y-%m-%d %H:%M:%S"}
+DATE_FORMATS = {"fr": "%d/%m/%Y", "en": "%Y-%m-%d"}
+# Payloads write dates and datetimes as ISO strings; these print in the reader's format.
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?")
+
+
+def lookup(payload: Any, key: str) -> Any:
+    """The value at a dotted key (``"deck.serial"``) of a payload, or None."""
+    if "." not in key:
+        return payload.get(key) if isinstance(payload, dict) else None
+    value = payload
+    for part in key.split("."):
+        if not isinstance(value, dict):
+            return None
+        value = value.get(part)
+    return value
+
+
+class Formatter:
+    """Formats for one document: build it inside ``translation.override``."""
+
+    def __init__(self, establishment: Establishment, lang: str) -> None:
+        self.establishment = establishment
+        self.tz = ZoneInfo(establishment.timezone)
+        self.datetime_format = DATETIME_FORMATS.get(lang, DATETIME_FORMATS["fr"])
+        self.minute_format = self.datetime_format.removesuffix(":%S")
+        self.date_format = DATE_FORMATS.get(lang, DATE_FORMATS["fr"])
+        self.yes, self.no = _("oui"), _("non")
+        self._roles: dict[str, str] = {}
+
+    def datetime(self, value: datetime) -> str:
+        return value.astimezone(self.tz).strftime(self.datetime_format)
+
+    def date(self, value: date) -> str:
+        return value.strftime(self.date_format)
+
+    def role(self, code: str) -> str:
+        """The role's name; for an authority, the name its jurisdiction gives it."""
+        label = self._roles.get(code)
+        if label is None:
+            names = self.establishment.profile.authority_names
+            if code in names:
+                label = str(names[code])
+            else:
+                label = str(Role(code).label) if code in Role.values else code
+            self._roles[code] = label
+        return label
+
+    def value(self, value: Any) -> str:
+        """A payload value as printed: lists joined, mappings as "key : value", booleans in words,
+        ISO dates in the reader's format (datetimes with an offset in the establishment's zone)."""
+        if isinstance(value, str):
+            return self._iso(value) if value[4:5] == "-" and ISO_DATE.fullmatch(value) else value
+        if value is None:
+            return ""
+        if isinstance(value, bool):
+            return self.yes if value else self.no
+        if isinstance(value, list):
+            return ", ".join(self.value(item) for item in value)
+        if isinstance(value, dict):
+            return "; ".join(f"{key} : {self.value(item)}" for key, item in value.items())
+        return str(value)
+
+    def _iso(self, text: str) -> str:
+        try:
+            parsed = datetime.fromisoformat(text)
+        except ValueError:
+            return text
+        if len(text) == 10:
+            return self.date(parsed)
+        if parsed.tzinfo is not None:
+            parsed = parsed.astimezone(self.tz)
+        return parsed.strftime(self.datetime_format if len(text) > 16 else self.minute_format)

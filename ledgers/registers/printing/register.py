@@ -1,0 +1,288 @@
+"""The printed register, "coté et paraphé".
+
+First page: the opening act (the authority's cote and paraphe). Every page: establishment,
+register number and title, "Page n / N", the kind's columns, the paraphe block and the digest of
+the last entry on the page, so that a paper copy can be checked against the chain. Visas print as
+stamps where they fall in the sequence; corrections print in red, pointing to the entry they
+correct, with who approved them and why (FR-2007 art. 69: no erasure, corrections in red ink
+approved in words); corrected entries stay printed. Last: the closing act, or the state of a
+register still in use.
+"""
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
+from reportlab.pdfgen.canvas import Canvas
+
+from ..models import Entry, EntryKind, Register
+from ..selectors import PrintedEntry, entries_for_print
+from . import document
+from .blocks import (
+    BLUE,
+    BODY_BOTTOM,
+    BODY_LEFT,
+    BODY_WIDTH,
+    INK,
+    LEADING,
+    MARGIN,
+    MUTED,
+    PAGE_WIDTH,
+    PAGES,
+    RED,
+    RULE,
+    STAMP_FILL,
+    Block,
+    Table,
+    box,
+    page_header,
+    reuse_form,
+    wrap,
+)
+from .fonts import BOLD, REGULAR
+from .formats import Formatter, lookup
+
+DIGEST_CHARS = 16  # hex characters of the last entry's hash printed in every page footer
+FOOTER_BOX = 38.0
+
+
+def author_width(columns: tuple) -> float:
+    """Room for "name — role" on one line, unless the kind's own columns need it."""
+    return 140.0 if len(columns) <= 4 else 100.0
+
+
+@dataclass(frozen=True)
+class Rendered:
+    pages: int
+    head_seq: int  # the register state printed: entries 1..head_seq
+    head_hash: str
+
+
+def render_register(
+    register: Register, out: BinaryIO, *, lang: str | None = None, progress: document.Progress | None = None
+) -> Rendered:
+    """Print ``register`` as it stands now (entries up to its current head) into ``out``."""
+    head_seq, head_hash = Register.objects.filter(pk=register.pk).values_list("head_seq", "head_hash").get()
+    lang = lang or settings.LANGUAGE_CODE
+    with translation.override(lang):
+        printed = RegisterPrint(register, head_seq=head_seq, head_hash=head_hash, lang=lang)
+        pages = document.render(out, printed.blocks(), frame=printed, info=printed.info(), progress=progress,
+                                expected_marks=head_seq)
+    return Rendered(pages, head_seq, head_hash)
+
+
+class RegisterPrint:
+    """Builds the blocks of one register and draws its page frame (a ``document.Frame``)."""
+
+    def __init__(self, register: Register, *, head_seq: int, head_hash: str, lang: str) -> None:
+        self.register = register
+        self.establishment = register.establishment
+        self.kind = register.kind_info
+        self.head_seq, self.head_hash = head_seq, head_hash
+        self.fmt = Formatter(self.establishment, lang)
+        self.jurisdiction = self.establishment.get_jurisdiction_display()
+        opening = (
+            Entry.objects.filter(register=register, seq=1, kind=EntryKind.OPENING)
+            .values_list("payload", "role").first()
+        )
+        self.opening_payload, self.opening_role = opening if opening else ({}, "")
+        last = Entry.objects.filter(register=register, seq=head_seq).values_list("recorded_at", flat=True).first()
+        self.state_date = last or register.created_at
+        self.table = Table.build(
+            [
+                (_("N°"), 40.0, 0),
+                (_("Inscrit le"), 84.0, 0),
+                *((str(col.label), None, col.width) for col in self.kind.columns),
+                (_("Inscrit par"), author_width(self.kind.columns), 0),
+            ]
+        )
+
+    # --- helpers ---------------------------------------------------------------------------------
+
+    def info(self) -> document.DocInfo:
+        return document.DocInfo(
+            title=f"{self.register.number} — {self.register.title}",
+            subject=str(self.kind.title),
+            author=self.establishment.name,
+            created=self.state_date,
+            identifier=f"{self.register.number}:{self.head_seq}:{self.head_hash}:{translation.get_language()}",
+            lang=translation.get_language(),
+        )
+
+    # --- blocks --------------------------------------------------------------------------------
+
+    def blocks(self) -> Iterator[Block]:
+        if not self.head_seq:
+            yield self._awaiting_opening()
+            return
+        last_kind = None
+        for entry in entries_for_print(self.register, upto=self.head_seq):
+            last_kind = entry.kind
+            if entry.kind == EntryKind.OPENING:
+                yield self._opening(entry)
+                yield self.table.head()
+            elif entry.kind == EntryKind.VISA:
+                yield self._visa(entry)
+            elif entry.kind == EntryKind.CLOSING:
+                yield self._closing(entry)
+            else:
+                yield from self._row(entry)
+        if last_kind != EntryKind.CLOSING:
+            yield self._in_use()
+
+    def _awaiting_opening(self) -> Block:
+        return box(
+            _("Registre en attente de cote et paraphe"),
+            [
+                (_("Établissement"), self.establishment.name),
+                (_("Registre"), f"{self.kind.title} — n° {self.register.number}"),
+                (_("Objet"), str(self.kind.purpose)),
+                ("", _("Aucune inscription ne peut être portée avant la cote et le paraphe de l'autorité.")),
+            ],
+        )
+
+    def _opening(self, entry: PrintedEntry) -> Block:
+        p = entry.payload
+        fields = [
+            (_("Établissement"), p.get("establishment", self.establishment.name)),
+            (_("Registre"), f"{self.kind.title} — n° {self.register.number}"),
+        ]
+        if self.register.title != str(self.kind.title):
+            fields.append((_("Intitulé"), self.register.title))
+        if self.kind.form:
+            fields.append((_("Modèle"), self.kind.form))
+        fields += [
+            (_("Objet"), p.get("purpose", str(self.kind.purpose))),
+            (_("Autorité"), f"{p.get('authority', entry.actor)}, {self.fmt.role(entry.role)}"),
+            (_("Paraphe"), p.get("paraphe", "")),
+            (_("Date"), self.fmt.datetime(entry.recorded_at)),
+            ("", p.get("statement", "")),
+            ("", _("Le présent exemplaire comporte %(pages)s pages, numérotées de 1 à %(pages)s.")
+             % {"pages": PAGES}),
+            (_("Empreinte"), _("entrée n° 1 : %(hash)s") % {"hash": entry.entry_hash}),
+        ]
+        return box(_("Acte d'ouverture — cote et paraphe"), fields, mark=(entry.seq, entry.entry_hash))
+
+    def _cells(self, entry: PrintedEntry, payload: dict, seq_text: str) -> list[str]:
+        value = self.fmt.value
+        return [
+            seq_text,
+            self.fmt.datetime(entry.recorded_at),
+            *(value(lookup(payload, col.key)) for col in self.kind.columns),
+            f"{entry.actor} — {self.fmt.role(entry.role)}",
+        ]
+
+    def _row(self, entry: PrintedEntry) -> list[Block]:
+        notes = [
+            _("Entrée corrigée par l'entrée n° %(seq)s.") % {"seq": seq} for seq in entry.corrected_by
+        ]
+        mark = (entry.seq, entry.entry_hash)
+        if entry.kind != EntryKind.CORRECTION:
+            return self.table.rows(self._cells(entry, entry.payload, str(entry.seq)), notes=notes, mark=mark)
+        p = entry.payload
+        seq_text = _("%(seq)s\n→ n° %(corrected)s") % {"seq": entry.seq, "corrected": entry.corrects}
+        notes.insert(0, _(
+            "Correction de l'entrée n° %(corrected)s — motif : %(reason)s — approuvée en toutes lettres : "
+            "« %(approval)s » par %(approver)s."
+        ) % {"corrected": entry.corrects, "reason": p.get("reason", ""), "approval": p.get("approval", ""),
+             "approver": p.get("approved_by", entry.actor)})
+        return self.table.rows(self._cells(entry, p.get("corrected") or {}, seq_text), color=RED, notes=notes,
+                               mark=mark)
+
+    def _visa(self, entry: PrintedEntry) -> Block:
+        p = entry.payload
+        fields = [
+            (_("Visé par"), f"{p.get('signer', entry.actor)}, {self.fmt.role(entry.role)}"),
+            (_("Le"), self.fmt.datetime(entry.recorded_at)),
+            (_("Entrées visées"), _("n° %(start)s à %(end)s — empreinte de l'entrée n° %(end)s : %(hash)s")
+             % {"start": p.get("covers_from", 1), "end": p.get("covers_seq"),
+                "hash": str(p.get("covers_hash", ""))[:DIGEST_CHARS]}),
+            ("", f"« {p.get('statement', '')} »"),
+        ]
+        first = self.table.widths[0]
+        return box(_("Visa — entrée n° %(seq)s") % {"seq": entry.seq}, fields, color=BLUE, fill=STAMP_FILL,
+                   label_width=80.0, indent=first, width=min(BODY_WIDTH - first, 430.0),
+                   mark=(entry.seq, entry.entry_hash))
+
+    def _closing(self, entry: PrintedEntry) -> Block:
+        p = entry.payload
+        fields = [
+            (_("Clos par"), f"{p.get('signer', entry.actor)}, {self.fmt.role(entry.role)}"),
+            (_("Date"), self.fmt.datetime(entry.recorded_at)),
+            (_("Entrées"), _("%(count)s (n° 1 à %(seq)s)") % {"count": p.get("entries", entry.seq), "seq": entry.seq}),
+            ("", p.get("statement", "")),
+            (_("Empreinte"), _("entrée n° %(seq)s : %(hash)s") % {"seq": entry.seq, "hash": entry.entry_hash}),
+        ]
+        return box(_("Acte de clôture — entrée n° %(seq)s") % {"seq": entry.seq}, fields,
+                   mark=(entry.seq, entry.entry_hash))
+
+    def _in_use(self) -> Block:
+        return box(
+            _("Registre en cours"),
+            [
+                ("", _("Registre en cours — dernière entrée n° %(seq)s, empreinte %(hash)s.")
+                 % {"seq": self.head_seq, "hash": self.head_hash}),
+                ("", _("Exemplaire imprimé en l'état du %(date)s ; les entrées suivantes figureront sur une "
+                       "nouvelle impression.") % {"date": self.fmt.datetime(self.state_date)}),
+            ],
+        )
+
+    # --- page frame ----------------------------------------------------------------------------
+
+    def header(self, c: Canvas, page: int, total: int) -> None:
+        page_header(
+            c, page, total, title=self.establishment.name,
+            subtitle=_("Registre n° %(number)s — %(title)s") % {"number": self.register.number,
+                                                                 "title": self.register.title},
+            note=" — ".join(filter(None, [self.kind.form, self.jurisdiction])),
+        )
+
+    def close(self, c: Canvas, y: float) -> None:
+        """Strike the blank space left under the last entry, as on paper: nothing can be added
+        to a printed copy."""
+        if y - BODY_BOTTOM > 2 * LEADING:
+            c.setStrokeColorRGB(*RULE)
+            c.setLineWidth(0.6)
+            c.line(BODY_LEFT + BODY_WIDTH, y - LEADING, BODY_LEFT, BODY_BOTTOM + LEADING)
+
+    def footer(self, c: Canvas, page: int, total: int, mark: tuple[int, str] | None) -> None:
+        reuse_form(c, "footer", self._footer)
+        if mark is not None:  # the digest of the last entry printed on (or before) this page
+            bottom, right = MARGIN + FOOTER_BOX, PAGE_WIDTH - MARGIN
+            seq, digest = mark
+            c.setFillColorRGB(*INK)
+            c.setFont(REGULAR, 7.5)
+            c.drawRightString(right, bottom - 9, _("Dernière entrée de la page : n° %(seq)s") % {"seq": seq})
+            c.setFont(BOLD, 10)
+            c.drawRightString(right, bottom - 22, _("Empreinte : %(digest)s") % {"digest": digest[:DIGEST_CHARS]})
+
+    def _footer(self, c: Canvas) -> None:
+        bottom, height, right = MARGIN, FOOTER_BOX, PAGE_WIDTH - MARGIN
+        c.setStrokeColorRGB(*INK)
+        c.setLineWidth(0.8)
+        c.line(BODY_LEFT, bottom + height + 4, right, bottom + height + 4)
+        # Paraphe block: the authority who coted and paraphed the register, and its initials.
+        c.setLineWidth(0.6)
+        c.rect(BODY_LEFT, bottom, 300, height)
+        c.line(BODY_LEFT + 220, bottom, BODY_LEFT + 220, bottom + height)
+        c.setFillColorRGB(*MUTED)
+        c.setFont(REGULAR, 6.5)
+        c.drawString(BODY_LEFT + 4, bottom + height - 9, _("Coté et paraphé par"))
+        c.drawString(BODY_LEFT + 224, bottom + height - 9, _("Paraphe"))
+        c.drawRightString(right, bottom + 2, _("SHA-256 de l'entrée, 16 premiers caractères ; registre chaîné, "
+                                              "vérifiable contre l'export électronique"))
+        c.setFillColorRGB(*INK)
+        p = self.opening_payload
+        if p:
+            authority = f"{p.get('authority', '')}, {self.fmt.role(self.opening_role)}"
+            c.setFont(REGULAR, 8)
+            for i, line in enumerate(wrap(authority, 212)[:2]):
+                c.drawString(BODY_LEFT + 4, bottom + height - 19 - i * 9.5, line)
+            c.setFont(BOLD, 14)
+            c.drawCentredString(BODY_LEFT + 260, bottom + 8, p.get("paraphe", ""))
+        else:
+            c.setFont(REGULAR, 8)
+            c.drawString(BODY_LEFT + 4, bottom + height - 19, _("Registre non encore coté et paraphé"))

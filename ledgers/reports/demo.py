@@ -1,0 +1,13 @@
+"""Demo seeding for reports (called by ``manage.py seed_demo``): the self-signed certificate that
+seals printed registers in the demo, one per establishment, kept under ``var/`` and created once."""
+
+from ledgers.core.models import Establishment
+
+from .sealing import demo_certificate_create
+
+
+def seed(*, stdout) -> None:
+    for establishment in Establishment.objects.order_by("code"):
+        path, created = demo_certificate_create(establishment)
+        if created:
+            stdout.write(f"Certificat de scellement de démonstration : {establishment.name} → {path}")

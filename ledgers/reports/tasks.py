@@ -1,0 +1,20 @@
+"""Celery tasks: fetch ids, call a service. Late acknowledgement (a worker lost mid-render leaves
+the message to another), retries with backoff on transient database errors; the services make a
+second delivery harmless."""
+
+from celery import shared_task
+
+from .services import TRANSIENT_ERRORS, daily_reports_schedule, report_run
+
+RETRY = {"autoretry_for": TRANSIENT_ERRORS, "retry_backoff": 5, "retry_backoff_max": 600, "retry_jitter": True,
+         "max_retries": 5}
+
+
+@shared_task(bind=True, acks_late=True, **RETRY)
+def report_run_task(self, job_id: int) -> None:
+    report_run(job_id=job_id, final_attempt=self.request.retries >= self.max_retries)
+
+
+@shared_task(acks_late=True, **RETRY)
+def daily_reports_task() -> None:
+    daily_reports_schedule()
