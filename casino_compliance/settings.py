@@ -162,6 +162,10 @@ SPECTACULAR_SETTINGS = {
         "EquipmentStatusEnum": "ledgers.equipment.models.AssetStatus",
         "ApprovedModelKindEnum": "ledgers.equipment.models.ApprovedModel.Kind",
         "WheelKindEnum": "ledgers.equipment.models.WheelKind",
+        "PurchaseOrderStatusEnum": "ledgers.custody.models.PurchaseOrder.Status",
+        "DiceSwapReasonEnum": "ledgers.dice.models.DiceSwap.Reason",
+        "PlayRoleEnum": "ledgers.dice.models.PlayRole",
+        "IncidentStatusEnum": "ledgers.incidents.models.Incident.Status",
     },
 }
 
