@@ -15,7 +15,7 @@ from ledgers.core.models import Seance, TableSession
 from ledgers.core.roles import Role
 from ledgers.core.services import seance_open, table_session_close, table_session_open, table_session_prepare
 from ledgers.custody import services as custody
-from ledgers.custody.models import ItemStatus
+from ledgers.equipment import selectors as equipment_selectors
 from ledgers.equipment import services as equipment
 from ledgers.equipment.models import Shoe
 from ledgers.equipment.specs import SHOE_GAMES_FR
@@ -176,7 +176,7 @@ class World:
     def allocate_sabot(self, session):
         if self.mc or session.table.game not in SHOE_GAMES_FR:
             return None
-        shoe = Shoe.objects.filter(establishment=self.est, status=ItemStatus.IN_STOCK).order_by("serial").first()
+        shoe = equipment_selectors.shoes_in_stock(self.est).first()
         if shoe is None:
             (shoe,) = self._receive_sabot()
         return equipment.shoe_allocate(session=session, shoe=shoe, actor=self.director)
