@@ -165,6 +165,10 @@ SPECTACULAR_SETTINGS = {
         "WheelKindEnum": "ledgers.equipment.models.WheelKind",
         "ReportKindEnum": "ledgers.reports.models.ReportJob.Kind",
         "ReportStatusEnum": "ledgers.reports.models.ReportJob.Status",
+        "PurchaseOrderStatusEnum": "ledgers.custody.models.PurchaseOrder.Status",
+        "DiceSwapReasonEnum": "ledgers.dice.models.DiceSwap.Reason",
+        "PlayRoleEnum": "ledgers.dice.models.PlayRole",
+        "IncidentStatusEnum": "ledgers.incidents.models.Incident.Status",
     },
 }
 

@@ -9,6 +9,10 @@ orders from the carnet modèle 21 visaed by the police, séances at blackjack, p
 de fer and three-card poker (single decks of a sixain), a broken seal band, a destruction in the
 presence of a police officer and a police verification of the card cabinet.
 
+At Nice the tables of the sabot games (blackjack, punto banco, chemin de fer) open with a sabot
+allocated by the directeur responsable (SHOE-12) and close once it is back in the cabinet
+(SHOE-09): the sabots are the equipment seeder's, which runs first (``SEED_AFTER``).
+
 Idempotent: an establishment that already holds card units is left as it is.
 """
 
@@ -24,6 +28,10 @@ from ledgers.core.roles import Role
 from ledgers.core.services import seance_open, table_session_close, table_session_open, table_session_prepare
 from ledgers.custody import services as custody
 from ledgers.custody.models import PurchaseOrder, Supplier
+from ledgers.equipment import selectors as equipment_selectors
+from ledgers.equipment import services as equipment
+from ledgers.equipment.models import Shoe
+from ledgers.equipment.specs import SHOE_GAMES_FR
 from ledgers.incidents.services import incident_close, incident_decide, incident_notify
 from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open, visa_sign
@@ -34,6 +42,7 @@ from .models import CardUnit, Category
 from .selectors import incidents_of
 from .services import ReceivedDeck, ReceivedUnit
 
+SEED_AFTER = ("ledgers.equipment",)  # the sabots of the French tables
 SEANCES = 12  # séances over the last four weeks, one every other evening, and today's
 PARAPHE = {Role.COMMISSAIRE: "C.O.", Role.POLICE: "C.V.", Role.DIRECTEUR_JEUX: "B.M.",
            Role.DIRECTEUR_RESPONSABLE: "F.D."}
@@ -155,6 +164,11 @@ class _Casino:
         table = self.table(game, super_prive)
         if table is None:
             return None
+        shoe = None
+        if not self.mc and table.game in SHOE_GAMES_FR:  # FR: allocated before the table opens (SHOE-12)
+            shoe = equipment_selectors.shoes_in_stock(self.est).first()  # the one that has rested longest
+            if shoe is None:  # no sabot in the cabinets: the table stays closed
+                return None
         manager = self.user(self.table_manager_role)
         session = table_session_prepare(seance=seance, table=table, actor=manager)
         services.cards_issue(table_session=session, units=units, actor=self.keeper, received_by=self.chef_name)
@@ -169,6 +183,8 @@ class _Casino:
                                       video_reference=f"{seance.date:%Y%m%d}-{table.number}")
             services.cards_table_control(unit=unit, actor=croupier, complete=True, order_intact=True,
                                          witnesses=self.chef_name)
+        if shoe is not None:
+            equipment.shoe_allocate(session=session, shoe=shoe, actor=self.keeper, received_by=self.chef_name)
         table_session_open(session=session, actor=manager)
         if during is not None:
             during(session, units)
@@ -186,6 +202,10 @@ class _Casino:
         services.cards_return(units=units, to_location=self.return_depot(units[0]), actor=self.keeper,
                               returned_by="Équipe de la table", inspecteur=self.user(Role.INSPECTEUR) if self.mc
                               else None)
+        shoes = list(Shoe.objects.filter(table_session=session))
+        if shoes:  # FR: the sabot back in the cabinet before the partie ends (SHOE-09)
+            equipment.shoe_return(shoes=shoes, to_location=self.depot, actor=self.keeper,
+                                  returned_by="Équipe de la table")
         table_session_close(session=session, actor=self.user(self.table_manager_role))
         if self.mc and control:  # MC: the cartiers control after the séance, in the depot (CARD-14)
             for unit in units:

@@ -1,8 +1,13 @@
 """Names shared by the demo seeders (``manage.py seed_demo``), and the demo organisation.
 
 ``seed_demo`` seeds the organisation first, then calls ``seed(stdout=...)`` in the ``demo``
-module of every ledgers app that has one, in INSTALLED_APPS order. Each seeder must be idempotent
-(running seed_demo twice changes nothing the second time) and go through the services.
+module of every ledgers app that has one, in INSTALLED_APPS order, except that a module declaring
+``SEED_AFTER = ("ledgers.<app>", ...)`` runs after those apps' seeders (it builds on their data).
+Each seeder must be idempotent (running seed_demo twice changes nothing the second time) and go
+through the services. Séances are shared: a seeder opens the séance of a date and period, or joins
+it while it is open, and closes only the table-parties it plays (and a séance only if it keeps
+that period to itself). Once every seeder has played, ``seed_demo`` closes the past séances still
+open (``close_past_seances``); today's stays open.
 """
 
 from typing import TextIO
@@ -10,10 +15,18 @@ from typing import TextIO
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
-from .models import Establishment, LocationKind
+from .models import Establishment, LocationKind, Seance
 from .roles import Role
-from .services import establishment_create, gaming_table_create, location_create, membership_grant, room_create
+from .services import (
+    establishment_create,
+    gaming_table_create,
+    location_create,
+    membership_grant,
+    room_create,
+    seance_close,
+)
 
 DEMO_MC = "montecarlo"  # Monaco establishment code
 DEMO_FR = "nice"  # France establishment code
@@ -160,3 +173,21 @@ def seed(stdout: TextIO) -> None:
             membership_grant(user=user, establishment=est, role=role, actor=None)
         stdout.write(f"{est.name}: {len(rooms)} salles, {est.tables.count()} tables, "
                      f"{est.locations.count()} emplacements, {len(org['people'])} utilisateurs de démonstration")
+
+
+@transaction.atomic
+def close_past_seances(stdout: TextIO) -> None:
+    """The séances of past days are over: close those the domain seeders left open for one another,
+    by the director of the establishment. Every table-partie in them must already be over."""
+    for code in ORGANISATION:
+        est = Establishment.objects.filter(code=code).first()
+        if est is None:
+            continue
+        director = demo_user(est, Role.DIRECTEUR_JEUX if est.jurisdiction == "MC" else Role.DIRECTEUR_RESPONSABLE)
+        past = Seance.objects.filter(establishment=est, status=Seance.Status.OPEN, date__lt=timezone.localdate())
+        closed = 0
+        for seance in past.order_by("date", "opened_at"):
+            seance_close(seance=seance, actor=director)
+            closed += 1
+        if closed:
+            stdout.write(f"{est.name}: {closed} séance(s) passée(s) clôturée(s)")

@@ -5,6 +5,7 @@ from django.contrib.contenttypes.fields import GenericForeignKey
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from simple_history.models import HistoricalRecords
 
 from ledgers.core.models import Establishment, Location, TableSession
@@ -146,7 +147,7 @@ class DepotDay(models.Model):
     date = models.DateField(_("journée"))
     # {category: count}
     opening = models.JSONField(_("stock d'ouverture"))
-    transfers_in = models.JSONField(_("entrées"))
+    transfers_in = models.JSONField(pgettext_lazy("mouvements de stock", "entrées"))
     transfers_out = models.JSONField(_("sorties"))
     closing = models.JSONField(_("stock de clôture"))
     closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")

@@ -35,6 +35,7 @@ from .domain import DICE
 from .models import DicePair, Die
 from .rules import CHECKLIST
 
+SEED_AFTER = ("ledgers.cards",)  # the dice tables join the evening séances the card tables open
 DAYS = 30
 PASSED = dict.fromkeys(CHECKLIST, True)
 # (kind, qualifier, role that creates it, role that cotes and paraphs it, paraphe)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.countersign import countersigner
 from ledgers.core.models import Establishment, GamingTable, Location, TableSession
-from ledgers.custody.models import WITHDRAWN_STATUSES, DestructionSession, ItemStatus
+from ledgers.custody.models import WITHDRAWN_STATUSES, DestructionSession
 from ledgers.incidents.models import IncidentNotice
 
 from . import selectors
@@ -127,8 +127,7 @@ class ShoeAllocateForm(EstablishmentForm):
 
     def setup(self) -> None:
         self.fields["session"].queryset = selectors.live_sessions(self.establishment)
-        self.fields["shoe"].queryset = Shoe.objects.filter(establishment=self.establishment,
-                                                           status=ItemStatus.IN_STOCK).select_related("location")
+        self.fields["shoe"].queryset = selectors.shoes_in_stock(self.establishment)
 
 
 class ShoeReturnForm(EstablishmentForm):

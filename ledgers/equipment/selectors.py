@@ -3,9 +3,10 @@
 import datetime
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Max, Min, Q, QuerySet
+from django.db.models import Count, F, Max, Min, Q, QuerySet
 
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
+from ledgers.custody.models import ItemStatus
 from ledgers.custody.selectors import intake_registers
 from ledgers.incidents.selectors import has_open_incident
 from ledgers.registers.models import EntryKind
@@ -26,6 +27,17 @@ def shoe_inventory(establishment: Establishment) -> set[str]:
             elif payload.get("movement") == "OUT":
                 present.difference_update(payload["serials"])
     return present
+
+
+def shoes_in_stock(establishment: Establishment) -> QuerySet[Shoe]:
+    """Sabots in stock in a depot, that may be allocated to a table: the one that has rested
+    longest first, so that the same sabots do not keep going to the same tables (SHOE-05)."""
+    return (
+        Shoe.objects.filter(establishment=establishment, status=ItemStatus.IN_STOCK, location__isnull=False)
+        .annotate(last_allocated=Max("allocations__allocated_at"))
+        .order_by(F("last_allocated").asc(nulls_first=True), "serial")
+        .select_related("location", "model")
+    )
 
 
 def previous_seances(seance: Seance, count: int) -> list[Seance]:

@@ -13,8 +13,13 @@ from ledgers.cards.services import ReceivedDeck, ReceivedUnit
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance, TableSession
 from ledgers.core.roles import Role
-from ledgers.core.services import seance_open, table_session_open, table_session_prepare
+from ledgers.core.services import seance_open, table_session_close, table_session_open, table_session_prepare
 from ledgers.custody import services as custody
+from ledgers.equipment import selectors as equipment_selectors
+from ledgers.equipment import services as equipment
+from ledgers.equipment.models import Shoe
+from ledgers.equipment.specs import SHOE_GAMES_FR
+from tests import sabots
 from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user, open_register
 
 _serials = itertools.count(1000)
@@ -78,6 +83,7 @@ class World:
             approved_from=datetime.date(2024, 1, 1),
         )
         self.seance = self.new_seance()
+        self.shoe_cabinet = None  # FR: created with the first sabot
 
     # --- people
     def __getattr__(self, role):
@@ -158,7 +164,38 @@ class World:
         session = self.session(game)
         self.issue(session, *units)
         self.ready(session, *units)
+        self.allocate_sabot(session)
         return table_session_open(session=session, actor=self.director)
+
+    def close_table(self, session):
+        """Fin de partie: the sabot back in its cabinet, then the table closes."""
+        self.return_sabot(session)
+        return table_session_close(session=session, actor=self.director)
+
+    # --- sabots: FR, a table of a sabot game opens with its sabot allocated (SHOE-12)
+    def allocate_sabot(self, session):
+        if self.mc or session.table.game not in SHOE_GAMES_FR:
+            return None
+        shoe = equipment_selectors.shoes_in_stock(self.est).first()
+        if shoe is None:
+            (shoe,) = self._receive_sabot()
+        return equipment.shoe_allocate(session=session, shoe=shoe, actor=self.director)
+
+    def return_sabot(self, session):
+        """FR: no partie ends while its sabot is still at the table (SHOE-09)."""
+        shoes = list(Shoe.objects.filter(table_session=session))
+        if shoes:
+            equipment.shoe_return(shoes=shoes, to_location=self.shoe_cabinet, actor=self.director)
+
+    def _receive_sabot(self):
+        """One more sabot into the sabot cabinet; the first time, the volumes and the approved model."""
+        if self.shoe_cabinet is None:
+            sabots.open_equipment_volumes(self.est, self.u, director=self.director)
+            self.shoe_cabinet = LocationFactory(establishment=self.est, code="armoire-sabots", name="Armoire à sabots",
+                                                kind="shoe_cabinet", room=self.room)
+        number = str(Shoe.objects.filter(establishment=self.est).count() + 1)
+        return sabots.receive_shoes(self.est, [number], location=self.shoe_cabinet, actor=self.receiver,
+                                    model=sabots.shoe_model(self.est, actor=self.director))
 
     def give_back(self, *units, to=None):
         """End of partie: FR post-partie control at the table; return (MC under the inspecteur)."""

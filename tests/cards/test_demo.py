@@ -7,45 +7,24 @@ import pytest
 
 from ledgers.cards import demo, selectors
 from ledgers.cards.models import CardEvent, CardUnit
-from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_username
-from ledgers.core.models import Establishment
-from ledgers.core.roles import Role
+from ledgers.core import demo as core_demo
+from ledgers.core.demo import DEMO_FR, DEMO_MC
+from ledgers.core.models import Establishment, TableSession
 from ledgers.custody.models import DestructionSession, StockVerification
+from ledgers.equipment import demo as equipment_demo
+from ledgers.equipment.models import Shoe, ShoeAllocation
+from ledgers.equipment.specs import SHOE_GAMES_FR
 from ledgers.incidents.models import Incident
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.verification import verify_register
-from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user
-
-# The part of the demo organisation (seeded by the core) that the card seeder looks up.
-ORGANISATION = {
-    DEMO_MC: ("MC", [("europe", "BJ1", "blackjack", False), ("europe", "CF1", "chemin_de_fer", False),
-                     ("europe", "TV1", "banque_tout_va", False), ("europe", "BJOD1", "blackjack_one_deck", False),
-                     ("touzet", "SP1", "punto_banco", True)],
-              [("depot-principal", "depot_principal"), ("depot-europe", "depot_annexe"), ("dcc", "dcc")],
-              (Role.CARTIER, Role.DCC_STAFF, Role.CROUPIER, Role.CHEF_TABLE, Role.INSPECTEUR, Role.SOUS_DIRECTEUR,
-               Role.DIRECTEUR_JEUX, Role.COMMISSAIRE, Role.SCJ)),
-    DEMO_FR: ("FR", [("salle-jeux", "BJ1", "blackjack", False), ("salle-jeux", "PB1", "punto_banco", False),
-                     ("salle-jeux", "TCP1", "three_card_poker", False), ("cercle", "CF1", "chemin_de_fer", False)],
-              [("armoire-cartes", "card_cabinet")],
-              (Role.CARTIER, Role.CROUPIER, Role.CHEF_TABLE, Role.DIRECTEUR_RESPONSABLE, Role.COMITE,
-               Role.EMPLOYE_RESPONSABLE, Role.POLICE)),
-}
 
 
 @pytest.fixture
 def organisation(db):
-    for code, (jurisdiction, tables, locations, roles) in ORGANISATION.items():
-        est = Establishment.objects.create(code=code, name=f"Casino {code}", jurisdiction=jurisdiction,
-                                           timezone="Europe/Monaco" if jurisdiction == "MC" else "Europe/Paris")
-        rooms = {}
-        for room, number, game, super_prive in tables:
-            if room not in rooms:
-                rooms[room] = RoomFactory(establishment=est, code=room, name=room)
-            GamingTableFactory(establishment=est, room=rooms[room], number=number, game=game, super_prive=super_prive)
-        for loc, kind in locations:
-            LocationFactory(establishment=est, code=loc, name=loc, kind=kind)
-        for role in roles:
-            make_user(est, role, username=demo_username(code, role))
+    """The demo organisation, and the sabots the equipment seeder keeps (the card seeder runs after
+    it: the French sabot games open with a sabot)."""
+    core_demo.seed(stdout=io.StringIO())
+    equipment_demo.seed(stdout=io.StringIO(), days=0)
 
 
 def _snapshot():
@@ -75,3 +54,11 @@ def test_seed_runs_stays_idempotent_and_every_register_verifies(organisation):
     assert Incident.objects.filter(establishment=mc, status="closed", requirement="INC-02").exists()
     fr = Establishment.objects.get(code=DEMO_FR)
     assert Incident.objects.filter(establishment=fr, requirement="INC-14").exists()
+    # the French sabot games played with their sabot (SHOE-12), back in the cabinet after the partie
+    # (SHOE-09) but for today's blackjack, still open
+    played = TableSession.objects.filter(seance__establishment=fr, table__game__in=SHOE_GAMES_FR,
+                                         opened_at__isnull=False)
+    assert played.count() > 3
+    assert all(ShoeAllocation.objects.filter(table_session=session).exists() for session in played)
+    assert list(Shoe.objects.filter(establishment=fr, table_session__isnull=False)
+                .values_list("table_session__table__game", "table_session__status")) == [("blackjack", "open")]

@@ -44,6 +44,7 @@ def test_seance_end_to_end(world: World):
     session = w.session("blackjack")
     w.issue(session, table_sixain)
     w.ready(session, table_sixain)
+    w.allocate_sabot(session)  # FR: the blackjack sabot (SHOE-12)
     from ledgers.core.services import table_session_open
 
     table_session_open(session=session, actor=w.director)
@@ -56,7 +57,7 @@ def test_seance_end_to_end(world: World):
                                            croupier="M. Bertrand", shown_both_sides=True, actor=w.inspecteur)
     # return (MC under the inspecteur; FR after the post-partie control), table closes
     w.give_back(table_sixain, to=w.annex if w.mc else w.depot)
-    table_session_close(session=session, actor=w.director)
+    w.close_table(session)
     if w.mc:
         services.cards_exchange_reconcile(exchange=exchange, actor=w.cartier,
                                           note="Carte détériorée replacée dans le sixain de remplacement")

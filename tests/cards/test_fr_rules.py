@@ -29,7 +29,7 @@ def test_card_24_mc_only_checks_are_best_practice_in_france(frw: World):
     # no first control by a cartier is required in France before a used sixain is issued again …
     session = frw.open_table("blackjack", a)
     frw.give_back(a)
-    table_session_close(session=session, actor=frw.director)
+    frw.close_table(session)
     later = frw.new_seance(days_ago=-1)
     frw.issue(frw.session("blackjack", seance=later), a)
     frw.give_back(a)
@@ -165,7 +165,7 @@ def test_card_34_issue_to_closed_table_refused(frw: World):
     with pytest.raises(PermissionDenied):
         frw.issue(frw.session("punto_banco"), b, actor=frw.cartier)  # the key holder opens the cabinet
     frw.give_back(a)
-    table_session_close(session=session, actor=frw.director)
+    frw.close_table(session)
     _refused("CARD-34", frw.issue, session, b)
 
 
@@ -198,6 +198,7 @@ def test_card_36_table_control_required_and_a_failed_control_opens_an_incident(f
 def test_card_37_post_partie_control_and_return_before_the_table_closes(frw: World):
     (a,) = frw.receive()
     session = frw.open_table("blackjack", a)
+    frw.return_sabot(session)  # the sabot is back (SHOE-09): what keeps the partie open are the cards
     _refused("CARD-37", table_session_close, session=session, actor=frw.director)
     _refused("CARD-37", services.cards_return, units=[a], to_location=frw.depot, actor=frw.directeur_responsable,
              returned_by="M. Croupier")
@@ -211,7 +212,7 @@ def test_card_37_post_partie_control_and_return_before_the_table_closes(frw: Wor
                           returned_by="M. Croupier")
     a.refresh_from_db()
     assert a.status == ItemStatus.MARKED and a.location == frw.depot
-    assert table_session_close(session=session, actor=frw.director).status == "closed"
+    assert frw.close_table(session).status == "closed"
 
 
 def test_card_38_quarantine_until_the_incident_is_closed(frw: World):

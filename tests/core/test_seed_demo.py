@@ -2,9 +2,11 @@ from io import StringIO
 
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.utils import timezone
 
 from ledgers.core.demo import DEMO_FR, DEMO_MC, DEMO_PASSWORD, demo_username
-from ledgers.core.models import Establishment, GamingTable, Location, Membership, Room
+from ledgers.core.management.commands.seed_demo import seeders
+from ledgers.core.models import Establishment, GamingTable, Location, Membership, Room, Seance
 from ledgers.registers.models import Entry, EntryKind, Register
 from ledgers.registers.verification import verify_register
 
@@ -35,9 +37,19 @@ def test_seed_demo_is_idempotent_and_its_ledgers_verify(db):
         assert main.entries.get(seq=1).role == est.profile.paraphing_role
     for register in Register.objects.all():
         assert verify_register(register) is None, register.number
+    # the séances the seeders shared are over, but today's
+    open_seances = Seance.objects.filter(status=Seance.Status.OPEN)
+    assert open_seances.count() == 2 and {s.date for s in open_seances} == {timezone.localdate()}
 
     printed = out.getvalue()
     assert "http://127.0.0.1:8000/" in printed and DEMO_PASSWORD in printed
     assert demo_username(DEMO_MC, "scj") in printed and demo_username(DEMO_FR, "police") in printed
     scj = get_user_model().objects.get(username=demo_username(DEMO_MC, "scj"))
     assert scj.check_password(DEMO_PASSWORD) and scj.memberships.get().role == "scj"
+
+
+def test_a_seeder_runs_after_the_apps_whose_data_it_builds_on():
+    order = [module.__name__ for module in seeders()]
+    assert order[0] == "ledgers.core.demo"
+    # the card tables of Nice open with the equipment's sabots; the dice join the cards' séances
+    assert order.index("ledgers.equipment.demo") < order.index("ledgers.cards.demo") < order.index("ledgers.dice.demo")

@@ -258,7 +258,7 @@ def test_entries_are_written_in_french_when_the_user_reads_english(client, mc_or
     url = reverse("dice:allocate", kwargs={"pk": session.pk})
     refused = client.post(url, {"dice": serials, "signer_username": mc_org["chef_table"].username,
                                 "signer_password": DEFAULT_PASSWORD})
-    assert "Only Sous-directeur may sign" in refused.content.decode()  # the refusal in the user's language
+    assert "Only Deputy director may sign" in refused.content.decode()  # the refusal in the user's language
     client.post(url, {"dice": serials, "signer_username": mc_org["sous_directeur"].username,
                       "signer_password": DEFAULT_PASSWORD})
     entry = mc_org.registers["des_en_service"].entries.filter(kind="record").get()

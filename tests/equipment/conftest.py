@@ -12,7 +12,7 @@ from ledgers.core.services import seance_open, table_session_prepare
 from ledgers.equipment import services
 from ledgers.equipment.models import ApprovedModel, MachineType
 from ledgers.equipment.specs import TEXT_SPECS
-from ledgers.equipment.volumes import open_volume, paraphing_roles, required_volumes
+from tests import sabots
 from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user
 
 MC_ROLES = (Role.CARTIER, Role.INSPECTEUR, Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.ENTRETIEN, Role.CROUPIER,
@@ -33,11 +33,8 @@ def build_org(est, roles, tables, locations):
                   for number, game in tables.items()}
     org.locations = {code: LocationFactory(establishment=est, code=code, name=name, kind=kind, room=room)
                      for code, name, kind in locations}
-    director = org.users[Role.DIRECTEUR_JEUX if est.jurisdiction == "MC" else Role.DIRECTEUR_RESPONSABLE]
-    org.director = director
-    for kind, qualifier in required_volumes(est):
-        authority = next(org.users[r] for r in paraphing_roles(est, kind) if r in org.users)
-        open_volume(est, kind, qualifier, director=director, authority=authority, paraphe="P.")
+    org.director = org.users[Role.DIRECTEUR_JEUX if est.jurisdiction == "MC" else Role.DIRECTEUR_RESPONSABLE]
+    sabots.open_equipment_volumes(est, org.users, director=org.director)
     org.seance_day = datetime.date(2026, 3, 2)
     return org
 
@@ -70,20 +67,13 @@ def session(org, number: str, seance_=None):
 
 
 def shoe_model(org, approved: bool = True) -> ApprovedModel:
-    name = "Sabot 6 jeux" if approved else "Sabot sans agrément"
-    existing = ApprovedModel.objects.filter(establishment=org.est, kind=ApprovedModel.Kind.SHOE, name=name).first()
-    return existing or services.approved_model_register(
-        establishment=org.est, kind=ApprovedModel.Kind.SHOE, manufacturer="Cartamundi",
-        name=name, actor=org.director,
-        approval_reference="AM-2019-041" if approved else "", approval_issuer="Ministre de l'intérieur",
-    )
+    return sabots.shoe_model(org.est, actor=org.director, approved=approved)
 
 
 def receive_shoes(org, numbers, location_code=None, model=None):
     keeper = org.users[Role.CARTIER if org.est.jurisdiction == "MC" else Role.EMPLOYE_RESPONSABLE]
     location = org.locations[location_code or ("depot-principal" if org.est.jurisdiction == "MC" else "armoire")]
-    return services.shoe_receive(establishment=org.est, model=model or shoe_model(org), location=location,
-                                 shoes=[(n, f"SN-{n}") for n in numbers], actor=keeper)
+    return sabots.receive_shoes(org.est, numbers, location=location, model=model or shoe_model(org), actor=keeper)
 
 
 def shuffler(org, machine_type=MachineType.CONTINUOUS, approved=True, number="M1", embout=False, commission=True):

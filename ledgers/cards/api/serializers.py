@@ -157,12 +157,6 @@ class DeckRuleSerializer(serializers.Serializer):
     direction_fixed = serializers.BooleanField()
 
 
-class IncidentRefSerializer(serializers.Serializer):
-    id = serializers.IntegerField(source="pk")
-    requirement = serializers.CharField()
-    status = serializers.CharField()
-
-
 # --- Inputs ----------------------------------------------------------------------------------
 
 class SupplierInput(serializers.Serializer):

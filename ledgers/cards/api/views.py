@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from ledgers.core.countersign import countersigner
 from ledgers.custody import services as custody
 from ledgers.custody.models import DestructionSession, PurchaseOrder, StockVerification
+from ledgers.incidents.api.serializers import IncidentRefSerializer
 
 from .. import selectors, services
 from ..deck_rules import rules_table
@@ -337,7 +338,7 @@ class Withdraw(ActionView):
                                        actor=self.request.user)
 
 
-@flow(s.AnomalyInput, s.IncidentRefSerializer)
+@flow(s.AnomalyInput, IncidentRefSerializer)
 class AnomalyReport(ActionView):
     def perform(self, data):
         return services.cards_anomaly_report(actor=self.request.user, **{**data, "units": list(data["units"])})

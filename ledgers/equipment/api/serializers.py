@@ -129,13 +129,7 @@ class LidLockSerializer(serializers.ModelSerializer):
                   "key_holder_role")
 
 
-class IncidentRefSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    requirement = serializers.CharField()
-    status = serializers.CharField()
-
-
-class DestructionSessionSerializer(serializers.ModelSerializer):
+class ShoeDestructionSessionSerializer(serializers.ModelSerializer):
     class Meta:
         model = DestructionSession
         fields = ("id", "method", "planned_at", "status", "notified_at", "performed_at", "witness_role")
@@ -196,19 +190,19 @@ class ShoeReturnInput(serializers.Serializer):
     returned_by = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
-class DestructionPlanInput(serializers.Serializer):
+class ShoeDestructionPlanInput(serializers.Serializer):
     method = serializers.ChoiceField(choices=DestructionSession.Method.choices)
     planned_at = serializers.DateTimeField()
     shoes = ScopedPK(Shoe, many=True, allow_empty=False)
 
 
-class DestructionNotifyInput(serializers.Serializer):
+class ShoeDestructionNotifyInput(serializers.Serializer):
     notified_at = serializers.DateTimeField()
     channel = serializers.ChoiceField(choices=IncidentNotice.Channel.choices)
     reference = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
-class DestructionCompleteInput(serializers.Serializer):
+class ShoeDestructionCompleteInput(serializers.Serializer):
     observations = serializers.CharField(required=False, allow_blank=True, default="")
     witness_username = serializers.CharField(required=False, allow_blank=True, default="")
     witness_password = serializers.CharField(required=False, allow_blank=True, default="", write_only=True)

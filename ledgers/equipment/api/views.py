@@ -20,6 +20,7 @@ from ledgers.core.models import Establishment
 from ledgers.core.selectors import current_establishment
 from ledgers.custody import services as custody
 from ledgers.custody.models import DestructionSession
+from ledgers.incidents.api.serializers import IncidentRefSerializer
 
 from .. import selectors, services
 from ..domains import SHOES
@@ -219,7 +220,7 @@ class ShoeReturn(ServiceAPIView):
 class DestructionPlan(ServiceAPIView):
     """Plan a destruction or neutralisation of sabots declared out of use (SHOE-03)."""
 
-    input_class, output_class = s.DestructionPlanInput, s.DestructionSessionSerializer
+    input_class, output_class = s.ShoeDestructionPlanInput, s.ShoeDestructionSessionSerializer
 
     def perform(self, data):
         return custody.destruction_plan(domain=SHOES, establishment=self.establishment, method=data["method"],
@@ -228,7 +229,7 @@ class DestructionPlan(ServiceAPIView):
 
 
 class DestructionStep(ServiceAPIView):
-    model, output_class = DestructionSession, s.DestructionSessionSerializer
+    model, output_class = DestructionSession, s.ShoeDestructionSessionSerializer
 
     @cached_property
     def object(self):
@@ -239,7 +240,7 @@ class DestructionStep(ServiceAPIView):
 class DestructionNotify(DestructionStep):
     """Record the prior information of the SCJ (MC, SHOE-03 as CARD-11)."""
 
-    input_class = s.DestructionNotifyInput
+    input_class = s.ShoeDestructionNotifyInput
 
     def perform(self, data):
         return custody.destruction_notify(session=self.object, actor=self.request.user, **data)
@@ -248,7 +249,7 @@ class DestructionNotify(DestructionStep):
 class DestructionComplete(DestructionStep):
     """Perform the destruction: OUT entries in the sabots' intake register (SHOE-03, SHOE-11)."""
 
-    input_class = s.DestructionCompleteInput
+    input_class = s.ShoeDestructionCompleteInput
 
     def perform(self, data):
         return custody.destruction_complete(session=self.object, domain=SHOES, actor=self.request.user,
@@ -303,7 +304,7 @@ class ShufflerUnmount(ServiceAPIView):
 class ShufflerMalfunction(ServiceAPIView):
     """Report a malfunction: incident opened, shuffler out of service (INC-07)."""
 
-    input_class, output_class, model = s.MalfunctionInput, s.IncidentRefSerializer, Shuffler
+    input_class, output_class, model = s.MalfunctionInput, IncidentRefSerializer, Shuffler
 
     def perform(self, data):
         return services.shuffler_malfunction_report(

@@ -19,6 +19,14 @@ class SubjectSerializer(serializers.ModelSerializer):
         fields = ["model", "object_id", "label"]
 
 
+class IncidentRefSerializer(serializers.ModelSerializer):
+    """The incident an act of a domain opened, as that act's answer."""
+
+    class Meta:
+        model = Incident
+        fields = ["id", "requirement", "status"]
+
+
 class IncidentSerializer(serializers.ModelSerializer):
     notices = NoticeSerializer(many=True, read_only=True)
     subjects = SubjectSerializer(many=True, read_only=True)

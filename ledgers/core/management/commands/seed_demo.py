@@ -2,11 +2,37 @@
 
 import importlib
 import importlib.util
+from types import ModuleType
 
 from django.apps import apps
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
-from ledgers.core.demo import DEMO_PASSWORD, demo_logins
+from ledgers.core.demo import DEMO_PASSWORD, close_past_seances, demo_logins
+
+
+def seeders() -> list[ModuleType]:
+    """The ``demo`` module of every ledgers app, in INSTALLED_APPS order (ledgers.core first), except
+    that a module comes after the apps it names in ``SEED_AFTER``: the data it builds on."""
+    modules = {
+        config.name: importlib.import_module(f"{config.name}.demo")
+        for config in apps.get_app_configs()
+        if config.name.startswith("ledgers.") and importlib.util.find_spec(f"{config.name}.demo") is not None
+    }
+    ordered: list[str] = []
+
+    def place(name: str, waiting: tuple[str, ...] = ()) -> None:
+        if name in ordered:
+            return
+        if name in waiting:
+            raise CommandError(f"Demo seeders wait for each other: {' → '.join((*waiting, name))}")
+        for before in getattr(modules[name], "SEED_AFTER", ()):
+            if before in modules:
+                place(before, (*waiting, name))
+        ordered.append(name)
+
+    for name in modules:
+        place(name)
+    return [modules[name] for name in ordered]
 
 
 class Command(BaseCommand):
@@ -19,11 +45,9 @@ class Command(BaseCommand):
         parser.add_argument("--url", default="http://127.0.0.1:8000/", help="Adresse affichée pour se connecter.")
 
     def handle(self, *args, url: str, **options):
-        # ledgers.core first (it is first in INSTALLED_APPS), then every other domain app in order.
-        for config in apps.get_app_configs():
-            module = f"{config.name}.demo"
-            if config.name.startswith("ledgers.") and importlib.util.find_spec(module) is not None:
-                importlib.import_module(module).seed(stdout=self.stdout)
+        for seeder in seeders():
+            seeder.seed(stdout=self.stdout)
+        close_past_seances(stdout=self.stdout)
         self.print_logins(url)
 
     def print_logins(self, url: str) -> None:
