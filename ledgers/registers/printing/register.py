@@ -153,7 +153,7 @@ class RegisterPrint:
         if self.register.title != str(self.kind.title):
             fields.append((_("Intitulé"), self.register.title))
         if self.kind.form:
-            fields.append((_("Modèle"), self.kind.form))
+            fields.append((_("Modèle officiel"), self.kind.form))
         fields += [
             (_("Objet"), p.get("purpose", str(self.kind.purpose))),
             (_("Autorité"), f"{p.get('authority', entry.actor)}, {self.fmt.role(entry.role)}"),
