@@ -27,12 +27,19 @@ def celery_on_redis():
         pytest.skip(f"no Redis at {url}")
     saved = {key: app.conf[key] for key in ("broker_url", "task_always_eager")}
     app.conf.update(broker_url=url, task_always_eager=False)
+    _drop_broker_pools()  # an eager test may have built them for the in-memory broker
     app.control.purge()  # nothing left over from an earlier run
     try:
         with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
             yield
     finally:
         app.conf.update(saved)
+        _drop_broker_pools()
+
+
+def _drop_broker_pools():
+    app.amqp._producer_pool = None
+    app._pool = None
 
 
 @pytest.mark.worker
