@@ -128,3 +128,30 @@ MAIN_COURANTE_ROUE = register_kind(
         requirements=("REG-11", "WHEEL-08"),
     )
 )
+
+# MC roulette and boule: the ordre de roulement set by the Direction des Jeux for each table and
+# séance, and the launch and relief log kept by the chef de table, with what it flagged (WHEEL-09).
+ROULEMENT_LANCEURS = register_kind(
+    RegisterKind(
+        code="roulement_lanceurs",
+        title=_("Registre des ordres de roulement et des relèves au lancement (roulette et boule)"),
+        purpose=_("Consigner l'ordre de roulement établi par la Direction des Jeux pour chaque table et chaque "
+                  "séance, puis le lanceur de chaque tour et les relèves."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("seance", _("Séance"), 1.0),
+            Column("table", _("Table"), 0.6),
+            Column("event", _("Opération"), 1.1),
+            Column("order", _("Ordre de roulement"), 2.2),
+            Column("launcher", _("Lanceur"), 1.3),
+            Column("since", _("Depuis"), 0.6),
+            Column("flags", _("Signalements"), 2.0),
+            Column("observations", _("Observations"), 1.2),
+            Column("signed_by", _("Signature"), 1.2),
+        ),
+        record_roles=(Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.CHEF_TABLE, Role.CHEF_PARTIE),
+        jurisdictions=("MC",),
+        paraph_roles=(Role.DIRECTEUR_JEUX,),
+        requirements=("WHEEL-09",),
+    )
+)
