@@ -27,7 +27,17 @@ from . import forms, selectors, services
 from .domains import SHOES
 from .filtersets import ShoeFilter, ShufflerFilter, WheelFilter
 from .models import ApprovedModel, Shoe, ShoeAllocation, Shuffler, ShufflerUse, Wheel, WheelCheck
-from .tables import AllocationTable, ApprovedModelTable, ShoeTable, ShufflerTable, WheelCheckTable, WheelTable
+from .specs import ROTATION_GAMES
+from .tables import (
+    AllocationTable,
+    ApprovedModelTable,
+    ExceptionTable,
+    LaunchTurnTable,
+    ShoeTable,
+    ShufflerTable,
+    WheelCheckTable,
+    WheelTable,
+)
 from .volumes import required_volumes
 
 
@@ -94,7 +104,7 @@ class OverviewView(EstablishmentRequiredMixin, TemplateView):
             rows=selectors.table_overview(self.establishment),
             missing=[(kind, qualifier) for kind, qualifier in required_volumes(self.establishment)
                      if (kind, qualifier) not in opened],
-            flagged=selectors.flagged_allocations(self.establishment)[:20],
+            flagged=selectors.exceptions(self.establishment)[:20],
             incidents=open_incidents(self.establishment).filter(
                 category__in=("shuffler_malfunction", "equipment_check")),
             **kwargs,
@@ -114,7 +124,20 @@ class TableEquipmentView(EstablishmentRequiredMixin, TemplateView):
         return super().get_context_data(
             row=row, allocations=AllocationTable(allocations), checks=WheelCheckTable(checks),
             uses=ShufflerUse.objects.filter(table_session__table=table).select_related(
-                "shuffler", "table_session__seance")[:30], **kwargs)
+                "shuffler", "table_session__seance")[:30], rotation=self.rotation(row), **kwargs)
+
+    def rotation(self, row: selectors.TableEquipment) -> dict[str, Any] | None:
+        """MC roulette and boule: the ordre de roulement in force, the launch turns of the partie,
+        and the form the chef de table writes the next turn with (WHEEL-09)."""
+        session = row.session
+        if session is None or row.table.game not in ROTATION_GAMES[self.establishment.jurisdiction]:
+            return None
+        form = None
+        if session.status == session.Status.OPEN:
+            form = forms.LaunchTurnForm(establishment=self.establishment, request=self.request, initial={
+                "session": session.pk, "launcher": selectors.next_launcher(session)})
+        return {"roster": selectors.roster_in_force(session), "turns": LaunchTurnTable(selectors.launch_turns(session)),
+                "counts": selectors.launch_counts(session), "form": form}
 
 
 # --- Models ------------------------------------------------------------------------------------
@@ -592,3 +615,64 @@ class LidLockView(EquipmentFormView):
 
     def success_url_for(self, result):
         return reverse("equipment:table", args=[result.table_session.table_id])
+
+
+# --- Launchers at roulette and boule (WHEEL-09) --------------------------------------------------
+
+class LaunchRosterView(EquipmentFormView):
+    form_class = forms.LaunchRosterForm
+    title = _("Ordre de roulement des lanceurs")
+    requirements = ("WHEEL-09",)
+    success_message = _("Ordre de roulement établi.")
+
+    def get_initial(self):
+        """The table-partie asked for, and the order in force there, to start from."""
+        session_id = self.request.GET.get("session", "")
+        initial: dict[str, Any] = {"session": session_id}
+        table_session = (selectors.live_sessions(self.establishment).filter(pk=session_id).first()
+                         if session_id.isdigit() else None)
+        roster = selectors.roster_in_force(table_session) if table_session else None
+        if roster is not None:
+            initial.update({f"place_{place.position}": place.croupier_id for place in roster.places.all()})
+        return initial
+
+    def act(self, data):
+        return services.launch_roster_set(session=data["session"], croupiers=data["croupiers"],
+                                          actor=self.request.user, note=data["note"])
+
+    def success_url_for(self, result):
+        return reverse("equipment:table", args=[result.table_session.table_id])
+
+
+class LaunchTurnView(EquipmentFormView):
+    form_class = forms.LaunchTurnForm
+    title = _("Lanceur et relève")
+    requirements = ("WHEEL-09",)
+    success_message = _("Tour de lancement inscrit.")
+
+    def get_initial(self):
+        return {"session": self.request.GET.get("session")}
+
+    def act(self, data):
+        turn = services.launch_turn_record(session=data["session"], launcher=data["launcher"], actor=self.request.user,
+                                           started_at=data["started_at"], observations=data["observations"])
+        for flag in turn.flags:
+            messages.warning(self.request, f"{flag['code']} — {flag['text']}")
+        return turn
+
+    def success_url_for(self, result):
+        return reverse("equipment:table", args=[result.table_session.table_id])
+
+
+class ExceptionsView(EstablishmentRequiredMixin, SingleTableMixin, TemplateView):
+    """What the equipment records flagged — allowed, but reported to inspectors and authorities:
+    repeated or irregular sabot allocations, launchers outside the ordre de roulement and
+    specialisation in launching."""
+
+    template_name = "equipment/list.html"
+    table_class = ExceptionTable
+    table_pagination = {"per_page": 50}
+    extra_context = {"title": _("Signalements du matériel de jeu")}
+
+    def get_table_data(self):
+        return selectors.exceptions(self.establishment)

@@ -6,15 +6,18 @@ import datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import DatabaseError, transaction
+from django.urls import reverse
 from django.utils import timezone
+from rest_framework.test import APIClient
 
+from ledgers.core.catalogue import REQUIREMENTS
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.equipment import selectors, services
 from ledgers.equipment.models import LaunchRoster, LaunchRosterPlace, LaunchTurn, WheelKind
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name
-from tests.factories import make_user
+from tests.factories import EstablishmentFactory, make_user
 
 from .conftest import open_wheel_table, seance, session, wheel
 
@@ -177,3 +180,63 @@ def test_wheel_09_rosters_and_turns_are_append_only(mco, crew, r1):
             model.objects.all().delete()
     with pytest.raises(DatabaseError), transaction.atomic():
         LaunchTurn.objects.update(flags=[])
+
+
+def test_wheel_09_launcher_outside_roster_flagged_through_the_api(mco, crew, r1):
+    a, b, c, _d = crew
+    api = APIClient()
+    api.force_authenticate(mco.users[Role.CHEF_TABLE])
+    body = {"table_session": r1.pk, "croupiers": [b.pk, a.pk]}
+    refused = api.post("/api/v1/equipment/launch-rosters/set/", body, format="json")
+    assert refused.status_code == 409
+    assert refused.json() == {"code": "WHEEL-09", "article": REQUIREMENTS["WHEEL-09"].article,
+                              "detail": refused.json()["detail"]}
+    assert not LaunchRoster.objects.exists()
+    api.force_authenticate(mco.users[Role.SOUS_DIRECTEUR])
+    response = api.post("/api/v1/equipment/launch-rosters/set/", body, format="json")
+    assert response.status_code == 201
+    assert [(p["position"], p["id"]) for p in response.json()["croupiers"]] == [(1, b.pk), (2, a.pk)]
+    api.force_authenticate(mco.users[Role.CHEF_TABLE])
+    response = api.post("/api/v1/equipment/launch-turns/record/", {"table_session": r1.pk, "launcher": c.pk},
+                        format="json")
+    assert response.status_code == 201
+    turn = response.json()
+    assert turn["launcher_name"] == "C Croupier" and [f["code"] for f in turn["flags"]] == ["WHEEL-09"]
+    assert api.get("/api/v1/equipment/launch-turns/").json()["results"][0]["id"] == turn["id"]
+    (flag,) = api.get("/api/v1/equipment/exceptions/").json()
+    assert flag["code"] == "WHEEL-09" and flag["table"] == "R1" and flag["subject"] == "C Croupier"
+    # A user of another establishment is not a launcher here (400, nothing written).
+    stranger = make_user(EstablishmentFactory(code="other", jurisdiction="MC"), Role.CROUPIER)
+    response = api.post("/api/v1/equipment/launch-turns/record/", {"table_session": r1.pk, "launcher": stranger.pk},
+                        format="json")
+    assert response.status_code == 400 and LaunchTurn.objects.count() == 1
+
+
+def test_wheel_09_roster_and_launcher_forms(client, mco, crew, r1):
+    a, b, c, _d = crew
+    client.force_login(mco.users[Role.CHEF_TABLE])
+    data = {"session": r1.pk, "place_1": a.pk, "place_2": b.pk, "place_3": c.pk, "note": "Séance du soir"}
+    response = client.post(reverse("equipment:launch_roster"), data)
+    page = response.content.decode()
+    assert response.status_code == 409 and "WHEEL-09" in page and REQUIREMENTS["WHEEL-09"].article in page
+    assert "Séance du soir" in page  # the input is kept
+    client.force_login(mco.director)
+    response = client.post(reverse("equipment:launch_roster"), data)
+    assert response.status_code == 302 and response.url == reverse("equipment:table", args=[r1.table_id])
+    # The table page shows the order and offers the next launcher in it to the chef de table.
+    client.force_login(mco.users[Role.CHEF_TABLE])
+    page = client.get(reverse("equipment:table", args=[r1.table_id])).content.decode()
+    assert "1. A Croupier → 2. B Croupier → 3. C Croupier" in page
+    assert f'<option value="{a.pk}" selected>' in page
+    response = client.post(reverse("equipment:launch_turn"), {"session": r1.pk, "launcher": a.pk}, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("equipment:table", args=[r1.table_id])
+    assert f'<option value="{b.pk}" selected>' in response.content.decode()
+    for _turn in range(2):  # A again, twice: a third turn in a row
+        response = client.post(reverse("equipment:launch_turn"), {"session": r1.pk, "launcher": a.pk}, follow=True)
+    assert "WHEEL-09 — A Croupier lance pour le 3e tour consécutif" in response.content.decode()
+    page = client.get(reverse("equipment:exceptions")).content.decode()
+    assert "WHEEL-09" in page and "spécialisation dans le lancement" in page
+    # The roster form starts from the order in force.
+    client.force_login(mco.director)
+    page = client.get(reverse("equipment:launch_roster"), {"session": r1.pk}).content.decode()
+    assert f'<option value="{c.pk}" selected>' in page
