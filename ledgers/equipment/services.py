@@ -894,7 +894,6 @@ def launch_roster_set(
         "event": _fr(_("Nouvel ordre de roulement") if replaces else _("Ordre de roulement")),
         "order": [f"{position}. {display_name(user)}" for position, user in enumerate(order, 1)],
         "launcher": "", "since": _clock(roster.set_at, est), "flags": [], "observations": roster.note,
-        "signed_by": display_name(actor),
     })
     return roster
 
@@ -971,6 +970,5 @@ def launch_turn_record(
         **_session_fields(session), "roster": roster.pk if roster else None, "event": event, "order": [],
         "launcher": display_name(launcher), "since": _clock(started_at, est),
         "flags": [f"{flag['code']} : {flag['text']}" for flag in flags], "observations": turn.observations,
-        "signed_by": display_name(actor),
     })
     return turn

@@ -2,6 +2,7 @@
 the Direction des Jeux, the launch and relief log kept by the chef de table, and its flags."""
 
 import datetime
+import io
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -15,6 +16,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.equipment import selectors, services
 from ledgers.equipment.models import LaunchRoster, LaunchRosterPlace, LaunchTurn, WheelKind
+from ledgers.registers.printing.register import render_register
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name
 from tests.factories import EstablishmentFactory, make_user
@@ -67,7 +69,8 @@ def test_wheel_09_roster_refused_for_non_direction_roles(mco, crew, r1):
     first_entry, second_entry = records(mco.est)
     assert first_entry["event"] == "Ordre de roulement" and second_entry["event"] == "Nouvel ordre de roulement"
     assert second_entry["order"] == ["1. B Croupier", "2. C Croupier", "3. D Croupier"]
-    assert second_entry["signed_by"] == mco.director.get_full_name()
+    entry = current_register(mco.est, "roulement_lanceurs").entries.filter(kind="record").last()
+    assert (entry.actor, entry.role) == (mco.director.username, Role.DIRECTEUR_JEUX)
 
 
 def test_wheel_09_roster_holds_at_least_two_croupiers_and_croupiers_only(mco, crew, r1):
@@ -114,6 +117,8 @@ def test_wheel_09_launcher_outside_roster_flagged(mco, crew, r1):
     assert [(f.code, f.subject) for f in flagged] == [("WHEEL-09", chef_name),
                                                      ("WHEEL-09", "C Croupier"), ("WHEEL-09", "A Croupier")]
     assert flagged[0].article == "AM 88-384 art. 8.1, 10.1"
+    printed = render_register(current_register(mco.est, "roulement_lanceurs"), io.BytesIO())  # its columns print
+    assert printed.pages >= 1 and printed.head_seq == 6
 
 
 def test_wheel_09_specialisation_flagged(mco, crew, r1):
