@@ -157,7 +157,7 @@ class LaunchRosterSerializer(serializers.ModelSerializer):
     def get_croupiers(self, obj) -> list[dict]:
         """The croupiers in their order: position, user id and name."""
         return [{"position": place.position, "id": place.croupier_id, "name": display_name(place.croupier)}
-                for place in obj.places.select_related("croupier")]
+                for place in obj.places.all()]
 
 
 class LaunchTurnSerializer(serializers.ModelSerializer):

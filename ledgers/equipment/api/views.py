@@ -169,6 +169,9 @@ class RepeatedPairs(EstablishmentAPIMixin, APIView):
 class LaunchRosterList(ScopedListView):
     model, serializer_class = LaunchRoster, s.LaunchRosterSerializer
 
+    def get_queryset(self):
+        return super().get_queryset().prefetch_related("places__croupier")
+
 
 class LaunchTurnList(ScopedListView):
     model, serializer_class = LaunchTurn, s.LaunchTurnSerializer
