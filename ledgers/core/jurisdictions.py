@@ -54,6 +54,12 @@ PROFILES: dict[str, Profile] = {
                 "punto_banco": ("batch", "continuous"), "blackjack_one_deck": ("batch",),
             },
             "SET-47": (Role.DIRECTEUR_JEUX,),
+            # Roulette and boule launchers (WHEEL-09, art. 8.1, 10.1; the catalogue leaves the
+            # threshold to a setting without a SET number): a turn is flagged as specialisation when
+            # the same croupier launches more than ``max_consecutive`` turns in a row, or more than
+            # ``max_share_percent`` % of the table-partie's turns (rounded up to a whole turn) once it
+            # has ``min_turns`` turns. A key left out switches its check off.
+            "WHEEL-09": {"max_consecutive": 2, "max_share_percent": 50, "min_turns": 4},
         },
     ),
     Jurisdiction.FR: Profile(

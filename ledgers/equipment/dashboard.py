@@ -14,6 +14,7 @@ LABELS = {
     "check": _("Vérification avant séance à faire"),
     "shoe": _("Sabot à affecter"),
     "shuffler_end": _("Fin de séance du mélangeur à confirmer"),
+    "roster": _("Ordre de roulement à établir"),
 }
 
 

@@ -1,7 +1,9 @@
 """Demo sabots, shufflers and wheels for the two demo casinos, and a month of their history:
 allocations and returns, shuffler séances, pre-séance checks, lids locked, one shuffler
 malfunction, one failed check per casino, a withdrawal and a destruction, an authority's
-verification. Everything goes through the services; running it again adds nothing.
+verification; in Monaco, the ordre de roulement of each roulette and the launchers' turns, with a
+launcher outside the order, a croupier kept launching and a turn before the order was set.
+Everything goes through the services; running it again adds nothing.
 
 The history uses the afternoon séances (``PERIOD``), so that it does not meet the séances other
 domains seed; a day whose séance already exists is left as it is.
@@ -17,10 +19,16 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.utils import timezone
 
-from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
+from ledgers.core.demo import DEMO_FR, DEMO_MC, DEMO_PASSWORD, demo_user
 from ledgers.core.models import Establishment, GamingTable, Location, Seance, SeancePeriod, TableSession
 from ledgers.core.roles import Role
-from ledgers.core.services import seance_close, seance_open, table_session_open, table_session_prepare
+from ledgers.core.services import (
+    membership_grant,
+    seance_close,
+    seance_open,
+    table_session_open,
+    table_session_prepare,
+)
 from ledgers.custody import services as custody
 from ledgers.custody.models import DestructionSession
 from ledgers.incidents.models import Incident, IncidentSubject
@@ -39,7 +47,7 @@ from .models import (
     WheelCheck,
     WheelKind,
 )
-from .specs import TEXT_SPECS
+from .specs import ROTATION_GAMES, TEXT_SPECS
 from .volumes import open_volume, paraphing_roles, required_volumes
 
 DAYS = 30
@@ -59,6 +67,11 @@ PLANS = {
         "checks": ("R1", "R2"), "check_cast": (Role.ENTRETIEN, Role.INSPECTEUR),
         "failed_check": (4, "R2", "Obstacle desserré au voisinage du 17"),
         "malfunction": (6, "M-01"), "withdrawn": (2, "S-05"), "verification": 8, "destroyed": 10,
+        # The roulette croupiers besides the demo croupier (username, first name, last name), and
+        # the days whose launch log the WHEEL-09 checks flag.
+        "croupiers": [("croupier2", "Marco", "Ferrari"), ("croupier3", "Élodie", "Rinaldi"),
+                      ("croupier4", "Paul", "Auda")],
+        "launch_flags": {"kept_on": (3, "R1"), "outsider": (6, "R2"), "no_roster_yet": (9, "R1")},
     },
     DEMO_FR: {
         "director": Role.DIRECTEUR_RESPONSABLE, "keeper": Role.EMPLOYE_RESPONSABLE,
@@ -256,6 +269,43 @@ def _end_of_partie(casino: Casino, seance: Seance) -> None:
                                     key_holder=casino.user(Role.INSPECTEUR))
 
 
+def _croupiers(casino: Casino) -> list[AbstractBaseUser]:
+    """The demo croupier and the other roulette croupiers of the plan (created once)."""
+    users = get_user_model().objects
+    crew = [casino.user(Role.CROUPIER)]
+    for name, first_name, last_name in casino.plan.get("croupiers", []):
+        username = f"{name}.{casino.est.code}"
+        user = users.filter(username=username).first() or users.create_user(
+            username=username, password=DEMO_PASSWORD, first_name=first_name, last_name=last_name)
+        membership_grant(user=user, establishment=casino.est, role=Role.CROUPIER, actor=None)
+        crew.append(user)
+    return crew
+
+
+def _launchers(casino: Casino, seance: Seance, day: int) -> None:
+    """MC roulette: the sous-directeur sets the ordre de roulement of each open table (three of the
+    four croupiers, a different start every day), then the chef de table records six turns
+    following it (WHEEL-09); the plan's days depart from it and are flagged."""
+    games = ROTATION_GAMES[casino.est.jurisdiction]
+    if not games:
+        return
+    crew, chef, flags = _croupiers(casino), casino.user(Role.CHEF_TABLE), casino.plan["launch_flags"]
+    for session in TableSession.objects.filter(seance=seance, status=TableSession.Status.OPEN,
+                                               table__game__in=games).select_related("table"):
+        today = (day, session.table.number)
+        order = [crew[(day + i) % len(crew)] for i in range(3)]
+        launchers = [order[i % len(order)] for i in range(6)]
+        if today == flags["kept_on"]:
+            launchers[1:3] = [launchers[0]] * 2  # the first croupier kept at the cylinder
+        if today == flags["outsider"]:
+            launchers[3] = crew[(day + 3) % len(crew)]  # the croupier left out of the order
+        if today == flags["no_roster_yet"]:
+            services.launch_turn_record(session=session, launcher=launchers.pop(0), actor=chef)
+        services.launch_roster_set(session=session, croupiers=order, actor=casino.user(Role.SOUS_DIRECTEUR))
+        for launcher in launchers:
+            services.launch_turn_record(session=session, launcher=launcher, actor=chef)
+
+
 def _malfunction(casino: Casino, seance: Seance, day: int) -> None:
     when = casino.plan.get("malfunction")
     if when is None or when[0] != day:
@@ -309,6 +359,7 @@ def _history_day(casino: Casino, day: int, date: datetime.date) -> bool:
     _shufflers(casino, seance, day, end=False)
     _wheel_checks(casino, seance, day)
     _open_tables(casino, seance)
+    _launchers(casino, seance, day)
     _malfunction(casino, seance, day)
     _shufflers(casino, seance, day, end=True)
     _end_of_partie(casino, seance)

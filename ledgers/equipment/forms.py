@@ -4,6 +4,7 @@ the key holder, the police officer at a destruction) is the other person's usern
 checked with ``authenticate()`` at this terminal."""
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
@@ -13,11 +14,21 @@ from ledgers.core.countersign import countersigner
 from ledgers.core.models import Establishment, GamingTable, Location, TableSession
 from ledgers.custody.models import WITHDRAWN_STATUSES, DestructionSession
 from ledgers.incidents.models import IncidentNotice
+from ledgers.registers.services import display_name
 
 from . import selectors
 from .domains import SHOES
 from .models import ApprovedModel, MachineType, Shoe, Shuffler, Socle, WheelKind
-from .specs import CHECK_RULES, KINDS_BY_JURISDICTION, LID_GAMES, TEXT_SPECS, WHEEL_FOR_GAME
+from .specs import (
+    CHECK_RULES,
+    KINDS_BY_JURISDICTION,
+    LAUNCH_STAFF,
+    LID_GAMES,
+    ROSTER_MEMBERS,
+    ROTATION_GAMES,
+    TEXT_SPECS,
+    WHEEL_FOR_GAME,
+)
 
 
 class EstablishmentForm(forms.Form):
@@ -359,6 +370,54 @@ class LidLockForm(EstablishmentForm):
         data = super().clean()
         data["key_holder"] = countersign(self, "key_holder", required=False)
         return data
+
+
+# --- Launchers at roulette and boule (WHEEL-09) -----------------------------------------------------
+
+class StaffField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: AbstractBaseUser) -> str:
+        return display_name(obj)
+
+
+def _rotation_sessions(establishment: Establishment):
+    return selectors.live_sessions(establishment).filter(table__game__in=ROTATION_GAMES[establishment.jurisdiction])
+
+
+class LaunchRosterForm(EstablishmentForm):
+    """The ordre de roulement: the croupiers in the order in which they launch; empty places are
+    left out."""
+
+    PLACES = 8
+
+    session = SessionField(label=_("Table et séance"), queryset=TableSession.objects.none())
+    note = forms.CharField(label=_("Observations"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+    def setup(self) -> None:
+        self.fields["session"].queryset = _rotation_sessions(self.establishment)
+        croupiers = selectors.launch_staff(self.establishment, ROSTER_MEMBERS)
+        for position in range(1, self.PLACES + 1):
+            self.fields[f"place_{position}"] = StaffField(
+                label=_("%(n)s. croupier") % {"n": position}, queryset=croupiers, required=False)
+        self.order_fields(["session", *(f"place_{n}" for n in range(1, self.PLACES + 1)), "note"])
+
+    def clean(self):
+        data = super().clean()
+        data["croupiers"] = [data[f"place_{n}"] for n in range(1, self.PLACES + 1) if data.get(f"place_{n}")]
+        return data
+
+
+class LaunchTurnForm(EstablishmentForm):
+    session = SessionField(label=_("Table et séance"), queryset=TableSession.objects.none())
+    launcher = StaffField(label=_("Lanceur"), queryset=get_user_model().objects.none())
+    started_at = forms.DateTimeField(label=_("Lance depuis"), required=False,
+                                     widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+                                     help_text=_("Laissez vide pour maintenant."))
+    observations = forms.CharField(label=_("Observations"), max_length=300, required=False)
+
+    def setup(self) -> None:
+        self.fields["session"].queryset = _rotation_sessions(self.establishment).filter(
+            status=TableSession.Status.OPEN)
+        self.fields["launcher"].queryset = selectors.launch_staff(self.establishment, LAUNCH_STAFF)
 
 
 class RepeatedPairsForm(forms.Form):

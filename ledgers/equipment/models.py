@@ -262,3 +262,76 @@ class LidLock(models.Model):
 
     def __str__(self) -> str:
         return f"{self.wheel} — {self.table_session}"
+
+
+class LaunchRoster(models.Model):
+    """The ordre de roulement of a roulette or boule table for one séance, set by the Direction des
+    Jeux (WHEEL-09, art. 8.1, 10.1): the croupiers launch the ball in turn in this order and relieve
+    each other following it. Setting it again during the séance replaces it from then on; the
+    earlier one stays. Append-only, like its places."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="launch_rosters")
+    set_at = models.DateTimeField(_("établi le"))
+    set_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                               verbose_name=_("établi par"))
+    set_by_role = models.CharField(_("qualité"), max_length=30)
+    note = models.TextField(_("observations"), blank=True)
+
+    class Meta:
+        verbose_name = _("ordre de roulement")
+        verbose_name_plural = _("ordres de roulement")
+        ordering = ["-set_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{_('Ordre de roulement')} — {self.table_session}"
+
+
+class LaunchRosterPlace(models.Model):
+    """One croupier at his place in an ordre de roulement. Append-only."""
+
+    roster = models.ForeignKey(LaunchRoster, on_delete=models.PROTECT, related_name="places")
+    position = models.PositiveSmallIntegerField(_("rang"))
+    croupier = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                 verbose_name=_("croupier"))
+
+    class Meta:
+        verbose_name = _("place dans l'ordre de roulement")
+        verbose_name_plural = _("places dans l'ordre de roulement")
+        ordering = ["roster", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["roster", "position"], name="launch_roster_position_unique"),
+            models.UniqueConstraint(fields=["roster", "croupier"], name="launch_roster_croupier_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.position}. {self.croupier}"
+
+
+class LaunchTurn(models.Model):
+    """A turn at launching the ball during a roulette or boule table-partie: who launches from when
+    (the first launcher, then each relief), recorded by the chef de table, with the roster in force
+    and the flags it raised (WHEEL-09: outside the roster, specialisation). Append-only."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="launch_turns")
+    launcher = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                 verbose_name=_("lanceur"))
+    started_at = models.DateTimeField(_("lance depuis"))
+    roster = models.ForeignKey(LaunchRoster, on_delete=models.PROTECT, null=True, blank=True, related_name="turns",
+                               verbose_name=_("ordre de roulement en vigueur"))
+    recorded_at = models.DateTimeField(_("inscrit le"))
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                    verbose_name=_("inscrit par"))
+    recorded_by_role = models.CharField(_("qualité"), max_length=30)
+    observations = models.TextField(_("observations"), blank=True)
+    # [{"code": "WHEEL-09", "text": "..."}]: allowed, but reported (FLAG)
+    flags = models.JSONField(_("signalements"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("tour de lancement")
+        verbose_name_plural = _("tours de lancement")
+        ordering = ["table_session", "started_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.launcher} — {self.table_session}"

@@ -128,3 +128,28 @@ MAIN_COURANTE_ROUE = register_kind(
         requirements=("REG-11", "WHEEL-08"),
     )
 )
+
+# MC roulette and boule: the ordre de roulement set by the Direction des Jeux for each table and
+# séance, and the launch and relief log kept by the chef de table, with what it flagged (WHEEL-09).
+ROULEMENT_LANCEURS = register_kind(
+    RegisterKind(
+        code="roulement_lanceurs",
+        title=_("Registre des ordres de roulement et des relèves au lancement (roulette et boule)"),
+        purpose=_("Consigner l'ordre de roulement établi par la Direction des Jeux pour chaque table et chaque "
+                  "séance, puis le lanceur de chaque tour et les relèves."),
+        columns=(  # the author (Direction des Jeux or chef de table) is printed with every entry
+            Column("seance", _("Séance"), 1.1),
+            Column("table", _("Table"), 0.7),
+            Column("event", _("Opération"), 1.2),
+            Column("order", _("Ordre de roulement"), 2.4),
+            Column("launcher", _("Lanceur"), 1.3),
+            Column("since", _("Depuis"), 0.7),
+            Column("flags", _("Signalements"), 2.6),
+            Column("observations", _("Observations"), 1.3),
+        ),
+        record_roles=(Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.CHEF_TABLE, Role.CHEF_PARTIE),
+        jurisdictions=("MC",),
+        paraph_roles=(Role.DIRECTEUR_JEUX,),
+        requirements=("WHEEL-09",),
+    )
+)

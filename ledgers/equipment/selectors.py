@@ -1,18 +1,34 @@
 """Reads on sabots, shufflers and wheels."""
 
 import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, F, Max, Min, Q, QuerySet
 
+from ledgers.core.catalogue import REQUIREMENTS
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
 from ledgers.custody.models import ItemStatus
 from ledgers.custody.selectors import intake_registers
 from ledgers.incidents.selectors import has_open_incident
 from ledgers.registers.models import EntryKind
+from ledgers.registers.services import display_name
 
 from .domains import SHOES
-from .models import AssetStatus, LidLock, Shoe, ShoeAllocation, Shuffler, ShufflerUse, Wheel, WheelCheck
+from .models import (
+    AssetStatus,
+    LaunchRoster,
+    LaunchTurn,
+    LidLock,
+    Shoe,
+    ShoeAllocation,
+    Shuffler,
+    ShufflerUse,
+    Wheel,
+    WheelCheck,
+)
 
 
 def shoe_inventory(establishment: Establishment) -> set[str]:
@@ -162,9 +178,11 @@ def in_service_shufflers(establishment: Establishment) -> QuerySet[Shuffler]:
 
 def waiting_at_tables(establishment: Establishment) -> list[tuple[TableSession, str]]:
     """What the live table-parties still need from the equipment flows, for the dashboard."""
-    from .specs import CHECK_RULES, SHOE_GAMES_FR
+    from .specs import CHECK_RULES, ROTATION_GAMES, SHOE_GAMES_FR
 
     checks = CHECK_RULES[establishment.jurisdiction]
+    rotation = ROTATION_GAMES[establishment.jurisdiction]
+    rostered = set(LaunchRoster.objects.filter(establishment=establishment).values_list("table_session", flat=True))
     with_shoe = set(Shoe.objects.filter(table_session__isnull=False).values_list("table_session", flat=True))
     checked = set(WheelCheck.objects.filter(establishment=establishment, passed=True)
                   .values_list("table_session", flat=True))
@@ -180,4 +198,84 @@ def waiting_at_tables(establishment: Establishment) -> list[tuple[TableSession, 
             waiting.append((session, "shoe"))
         if establishment.jurisdiction == "FR" and session.pk in open_uses:
             waiting.append((session, "shuffler_end"))
+        if game in rotation and session.pk not in rostered:
+            waiting.append((session, "roster"))
     return waiting
+
+
+# --- Launchers at roulette and boule (WHEEL-09) ------------------------------------------------------
+
+def launch_staff(establishment: Establishment, roles: Sequence[str]) -> QuerySet:
+    """The users holding one of ``roles`` here, by name."""
+    return (
+        get_user_model().objects.filter(memberships__establishment=establishment, memberships__role__in=roles)
+        .distinct().order_by("last_name", "first_name", "username")
+    )
+
+
+def roster_in_force(session: TableSession, at: datetime.datetime | None = None) -> LaunchRoster | None:
+    """The ordre de roulement of the table-partie in force at ``at`` (now by default): the last one
+    set by then."""
+    rosters = session.launch_rosters.all()
+    if at is not None:
+        rosters = rosters.filter(set_at__lte=at)
+    return rosters.order_by("-set_at", "-pk").prefetch_related("places__croupier").first()
+
+
+def launch_turns(session: TableSession) -> QuerySet[LaunchTurn]:
+    """The turns of the table-partie, first to last."""
+    return session.launch_turns.order_by("started_at", "pk").select_related("launcher", "recorded_by")
+
+
+def next_launcher(session: TableSession) -> AbstractBaseUser | None:
+    """Whose turn it is in the roster in force: the croupier after the last launcher (the first one
+    when nobody has launched yet or the last launcher is not in the order)."""
+    roster = roster_in_force(session)
+    if roster is None:
+        return None
+    order = [place.croupier for place in roster.places.all()]
+    last = session.launch_turns.order_by("-started_at", "-pk").values_list("launcher", flat=True).first()
+    ids = [user.pk for user in order]
+    return order[(ids.index(last) + 1) % len(order)] if last in ids else order[0]
+
+
+def launch_counts(session: TableSession) -> list[tuple[AbstractBaseUser, int]]:
+    """How many turns each launcher took at the table-partie, most first."""
+    counts: dict[int, int] = {}
+    users: dict[int, AbstractBaseUser] = {}
+    for turn in launch_turns(session):
+        counts[turn.launcher_id] = counts.get(turn.launcher_id, 0) + 1
+        users[turn.launcher_id] = turn.launcher
+    return sorted(((users[pk], n) for pk, n in counts.items()), key=lambda row: -row[1])
+
+
+# --- Exceptions (FLAG checks) ----------------------------------------------------------------------
+
+@dataclass
+class EquipmentFlag:
+    """One flag raised by an equipment record: allowed, but reported to inspectors and authorities."""
+
+    code: str
+    text: str
+    at: datetime.datetime
+    session: TableSession
+    subject: str
+
+    @property
+    def article(self) -> str:
+        return REQUIREMENTS[self.code].article if self.code in REQUIREMENTS else ""
+
+
+def exceptions(establishment: Establishment) -> list[EquipmentFlag]:
+    """The flags of the sabot allocations (SHOE-05, SHOE-12, AMB-49) and of the launch turns
+    (WHEEL-09), newest first."""
+    rows = [
+        EquipmentFlag(flag["code"], flag["text"], allocation.allocated_at, allocation.table_session,
+                      str(allocation.shoe))
+        for allocation in flagged_allocations(establishment) for flag in allocation.flags
+    ]
+    turns = (LaunchTurn.objects.filter(establishment=establishment).exclude(flags=[])
+             .select_related("launcher", "table_session__table", "table_session__seance"))
+    rows += [EquipmentFlag(flag["code"], flag["text"], turn.started_at, turn.table_session, display_name(turn.launcher))
+             for turn in turns for flag in turn.flags]
+    return sorted(rows, key=lambda row: row.at, reverse=True)

@@ -37,6 +37,17 @@ CHECK_RULES: dict[str, dict[str, tuple[str, tuple[str, str]]]] = {
 # (art. 3.1: WHEEL-02, KEY-08).
 LID_GAMES = {"MC": frozenset({"roulette"}), "FR": frozenset()}
 
+# MC roulette (art. 8.1) and boule (art. 10.1): the croupiers launch the ball in turn following an
+# ordre de roulement set by the Direction des Jeux, none of them specialising in it (WHEEL-09).
+ROTATION_GAMES = {"MC": frozenset({"roulette", "boule"}), "FR": frozenset()}
+ROSTER_SETTERS = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR)
+# Only croupiers are put in the order (at boule the chefs de partie never launch); a launcher
+# recorded from the rest of the table staff is outside the order, and flagged.
+ROSTER_MEMBERS = (Role.CROUPIER,)
+LAUNCH_STAFF = (Role.CROUPIER, Role.CHEF_TABLE, Role.CHEF_PARTIE)
+# Who writes the launch and relief log at the table: the chef de table (at boule, the chef de partie).
+LAUNCH_LOG_KEEPERS = (Role.CHEF_TABLE, Role.CHEF_PARTIE)
+
 # FR sabots (art. 58, 57-13, 55-4): the carnet where the allocation is recorded, the approval
 # requirement of the sabot model and the rule that names the allocators.
 SHOE_GAMES_FR: dict[str, dict[str, str]] = {

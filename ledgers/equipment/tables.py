@@ -1,7 +1,19 @@
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
-from .models import ApprovedModel, Shoe, ShoeAllocation, Shuffler, Wheel, WheelCheck
+from ledgers.registers.services import display_name
+
+from .models import ApprovedModel, LaunchTurn, Shoe, ShoeAllocation, Shuffler, Wheel, WheelCheck
+
+
+class FlagsColumn(tables.Column):
+    """The flags a record raised (allowed, but reported), with their requirement IDs."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(verbose_name=_("Signalements"), orderable=False, **kwargs)
+
+    def render(self, value):
+        return " ; ".join(f"{flag['code']} : {flag['text']}" for flag in value)
 
 
 class ApprovedModelTable(tables.Table):
@@ -24,15 +36,12 @@ class ShoeTable(tables.Table):
 class AllocationTable(tables.Table):
     seance = tables.Column(accessor="table_session__seance", verbose_name=_("Séance"), orderable=False)
     table = tables.Column(accessor="table_session__table", verbose_name=_("Table"), orderable=False)
-    flags = tables.Column(verbose_name=_("Signalements"), orderable=False)
+    flags = FlagsColumn()
 
     class Meta:
         model = ShoeAllocation
         fields = ("allocated_at", "seance", "table", "shoe", "allocated_by", "role", "flags")
         empty_text = _("Aucune affectation.")
-
-    def render_flags(self, value):
-        return " ; ".join(f"{flag['code']} : {flag['text']}" for flag in value)
 
 
 class ShufflerTable(tables.Table):
@@ -61,3 +70,37 @@ class WheelCheckTable(tables.Table):
         model = WheelCheck
         fields = ("checked_at", "seance", "wheel", "passed", "signer", "cosigner", "observations", "incident")
         empty_text = _("Aucune vérification.")
+
+
+class LaunchTurnTable(tables.Table):
+    launcher = tables.Column(verbose_name=_("Lanceur"))
+    recorded_by = tables.Column(verbose_name=_("Inscrit par"))
+    flags = FlagsColumn()
+
+    class Meta:
+        model = LaunchTurn
+        fields = ("started_at", "launcher", "recorded_by", "observations", "flags")
+        orderable = False
+        empty_text = _("Aucun lanceur inscrit pour cette partie.")
+
+    def render_launcher(self, value):
+        return display_name(value)
+
+    def render_recorded_by(self, value):
+        return display_name(value)
+
+
+class ExceptionTable(tables.Table):
+    """Equipment flags: allowed, but reported to inspectors and authorities."""
+
+    at = tables.DateTimeColumn(verbose_name=_("Date et heure"))
+    code = tables.Column(verbose_name=_("Exigence"))
+    article = tables.Column(verbose_name=_("Article"))
+    table = tables.Column(accessor="session__table", verbose_name=_("Table"))
+    seance = tables.Column(accessor="session__seance", verbose_name=_("Séance"))
+    subject = tables.Column(verbose_name=_("Objet"))
+    text = tables.Column(verbose_name=_("Signalement"))
+
+    class Meta:
+        orderable = False
+        empty_text = _("Aucun signalement.")

@@ -49,4 +49,7 @@ urlpatterns = [
     path("cylindres/<int:pk>/", views.WheelDetailView.as_view(), name="wheel_detail"),
     path("cylindres/<int:pk>/mise-en-service/", views.WheelCommissionView.as_view(), name="wheel_commission"),
     path("cylindres/<int:pk>/installation/", views.WheelInstallView.as_view(), name="wheel_install"),
+    path("cylindres/ordre-de-roulement/", views.LaunchRosterView.as_view(), name="launch_roster"),
+    path("cylindres/lanceurs/", views.LaunchTurnView.as_view(), name="launch_turn"),
+    path("signalements/", views.ExceptionsView.as_view(), name="exceptions"),
 ]

@@ -27,7 +27,17 @@ from . import forms, selectors, services
 from .domains import SHOES
 from .filtersets import ShoeFilter, ShufflerFilter, WheelFilter
 from .models import ApprovedModel, Shoe, ShoeAllocation, Shuffler, ShufflerUse, Wheel, WheelCheck
-from .tables import AllocationTable, ApprovedModelTable, ShoeTable, ShufflerTable, WheelCheckTable, WheelTable
+from .specs import ROTATION_GAMES
+from .tables import (
+    AllocationTable,
+    ApprovedModelTable,
+    ExceptionTable,
+    LaunchTurnTable,
+    ShoeTable,
+    ShufflerTable,
+    WheelCheckTable,
+    WheelTable,
+)
 from .volumes import required_volumes
 
 
@@ -66,6 +76,22 @@ class EquipmentFormView(EstablishmentRequiredMixin, ServiceFormView):
         return reverse("equipment:overview")
 
 
+class TableFlowView(EquipmentFormView):
+    """A flow at one table-partie, offered on the table page (``?session=``), which the user goes
+    back to afterwards."""
+
+    def get_initial(self) -> dict[str, Any]:
+        return {"session": self.request.GET.get("session")}
+
+    def success_url_for(self, result: Any) -> str:
+        return reverse("equipment:table", args=[result.table_session.table_id])
+
+    def report_flags(self, flags: list[dict]) -> None:
+        """Show what the record flagged (allowed, but reported)."""
+        for flag in flags:
+            messages.warning(self.request, f"{flag['code']} — {flag['text']}")
+
+
 class ObjectServiceView(EquipmentFormView):
     """A service form about one object of the establishment (``model``, by pk)."""
 
@@ -94,7 +120,7 @@ class OverviewView(EstablishmentRequiredMixin, TemplateView):
             rows=selectors.table_overview(self.establishment),
             missing=[(kind, qualifier) for kind, qualifier in required_volumes(self.establishment)
                      if (kind, qualifier) not in opened],
-            flagged=selectors.flagged_allocations(self.establishment)[:20],
+            flagged=selectors.exceptions(self.establishment)[:20],
             incidents=open_incidents(self.establishment).filter(
                 category__in=("shuffler_malfunction", "equipment_check")),
             **kwargs,
@@ -114,7 +140,20 @@ class TableEquipmentView(EstablishmentRequiredMixin, TemplateView):
         return super().get_context_data(
             row=row, allocations=AllocationTable(allocations), checks=WheelCheckTable(checks),
             uses=ShufflerUse.objects.filter(table_session__table=table).select_related(
-                "shuffler", "table_session__seance")[:30], **kwargs)
+                "shuffler", "table_session__seance")[:30], rotation=self.rotation(row), **kwargs)
+
+    def rotation(self, row: selectors.TableEquipment) -> dict[str, Any] | None:
+        """MC roulette and boule: the ordre de roulement in force, the launch turns of the partie,
+        and the form the chef de table writes the next turn with (WHEEL-09)."""
+        session = row.session
+        if session is None or row.table.game not in ROTATION_GAMES[self.establishment.jurisdiction]:
+            return None
+        form = None
+        if session.status == session.Status.OPEN:
+            form = forms.LaunchTurnForm(establishment=self.establishment, request=self.request, initial={
+                "session": session.pk, "launcher": selectors.next_launcher(session)})
+        return {"roster": selectors.roster_in_force(session), "turns": LaunchTurnTable(selectors.launch_turns(session)),
+                "counts": selectors.launch_counts(session), "form": form}
 
 
 # --- Models ------------------------------------------------------------------------------------
@@ -217,25 +256,18 @@ class ShoeWithdrawView(ObjectServiceView):
         return reverse("equipment:shoe_detail", args=[result.pk])
 
 
-class ShoeAllocateView(EquipmentFormView):
+class ShoeAllocateView(TableFlowView):
     form_class = forms.ShoeAllocateForm
     title = _("Sortie ou affectation d'un sabot à une table")
     requirements = ("SHOE-02", "SHOE-04", "SHOE-05", "SHOE-06", "SHOE-07", "SHOE-08", "SHOE-11", "SHOE-12",
                     "SHOE-13")
     success_message = _("Sabot affecté à la table.")
 
-    def get_initial(self):
-        return {"session": self.request.GET.get("session")}
-
     def act(self, data):
         allocation = services.shoe_allocate(session=data["session"], shoe=data["shoe"], actor=self.request.user,
                                             received_by=data["received_by"])
-        for flag in allocation.flags:
-            messages.warning(self.request, f"{flag['code']} — {flag['text']}")
+        self.report_flags(allocation.flags)
         return allocation
-
-    def success_url_for(self, result):
-        return reverse("equipment:table", args=[result.table_session.table_id])
 
 
 class ShoeReturnView(EquipmentFormView):
@@ -432,21 +464,15 @@ class SocleCreateView(EquipmentFormView):
         return reverse("equipment:table", args=[result.table_id])
 
 
-class ShufflerUseStartView(EquipmentFormView):
+class ShufflerUseStartView(TableFlowView):
     form_class = forms.ShufflerUseStartForm
     title = _("Mise en marche du mélangeur pour la séance")
     requirements = ("SHUF-05", "SHUF-08", "SHUF-09", "SHUF-14", "SHUF-15", "INC-07")
-
-    def get_initial(self):
-        return {"session": self.request.GET.get("session")}
 
     def act(self, data):
         return services.shuffler_use_start(
             session=data["session"], shuffler=data["shuffler"], actor=self.request.user, embout=data["embout"],
             display=data["display"], decks_counted=data["decks_counted"], observations=data["observations"])
-
-    def success_url_for(self, result):
-        return reverse("equipment:table", args=[result.table_session.table_id])
 
 
 class ShufflerUseView(ObjectServiceView):
@@ -556,14 +582,11 @@ class WheelInstallView(WheelObjectView):
         return services.wheel_install(wheel=self.object, table=data["table"], actor=self.request.user)
 
 
-class WheelCheckView(EquipmentFormView):
+class WheelCheckView(TableFlowView):
     form_class = forms.WheelCheckForm
     title = _("Vérification du matériel avant la séance")
     requirements = ("WHEEL-06", "WHEEL-08", "INC-08", "REG-11", "REG-12")
     submit_label = _("Signer la vérification")
-
-    def get_initial(self):
-        return {"session": self.request.GET.get("session")}
 
     def act(self, data):
         check = services.wheel_check_record(session=data["session"], actor=self.request.user,
@@ -574,21 +597,63 @@ class WheelCheckView(EquipmentFormView):
                                            "fermée.") % {"n": check.incident.pk})
         return check
 
-    def success_url_for(self, result):
-        return reverse("equipment:table", args=[result.table_session.table_id])
 
-
-class LidLockView(EquipmentFormView):
+class LidLockView(TableFlowView):
     form_class = forms.LidLockForm
     title = _("Fin de partie : cylindre recouvert et fermé à clé")
     requirements = ("WHEEL-02", "KEY-08")
-
-    def get_initial(self):
-        return {"session": self.request.GET.get("session")}
 
     def act(self, data):
         return services.wheel_lid_lock(session=data["session"], actor=self.request.user,
                                        key_holder=data["key_holder"] or self.request.user)
 
-    def success_url_for(self, result):
-        return reverse("equipment:table", args=[result.table_session.table_id])
+
+# --- Launchers at roulette and boule (WHEEL-09) --------------------------------------------------
+
+class LaunchRosterView(TableFlowView):
+    form_class = forms.LaunchRosterForm
+    title = _("Ordre de roulement des lanceurs")
+    requirements = ("WHEEL-09",)
+    success_message = _("Ordre de roulement établi.")
+
+    def get_initial(self):
+        """The table-partie asked for, and the order in force there, to start from."""
+        initial = super().get_initial()
+        session_id = initial["session"] or ""
+        table_session = (selectors.live_sessions(self.establishment).filter(pk=session_id).first()
+                         if session_id.isdigit() else None)
+        roster = selectors.roster_in_force(table_session) if table_session else None
+        if roster is not None:
+            initial.update({f"place_{place.position}": place.croupier_id for place in roster.places.all()})
+        return initial
+
+    def act(self, data):
+        return services.launch_roster_set(session=data["session"], croupiers=data["croupiers"],
+                                          actor=self.request.user, note=data["note"])
+
+
+class LaunchTurnView(TableFlowView):
+    form_class = forms.LaunchTurnForm
+    title = _("Lanceur et relève")
+    requirements = ("WHEEL-09",)
+    success_message = _("Tour de lancement inscrit.")
+
+    def act(self, data):
+        turn = services.launch_turn_record(session=data["session"], launcher=data["launcher"], actor=self.request.user,
+                                           started_at=data["started_at"], observations=data["observations"])
+        self.report_flags(turn.flags)
+        return turn
+
+
+class ExceptionsView(EstablishmentRequiredMixin, SingleTableMixin, TemplateView):
+    """What the equipment records flagged — allowed, but reported to inspectors and authorities:
+    repeated or irregular sabot allocations, launchers outside the ordre de roulement and
+    specialisation in launching."""
+
+    template_name = "equipment/list.html"
+    table_class = ExceptionTable
+    table_pagination = {"per_page": 50}
+    extra_context = {"title": _("Signalements du matériel de jeu")}
+
+    def get_table_data(self):
+        return selectors.exceptions(self.establishment)

@@ -17,7 +17,7 @@ def required_volumes(establishment: Establishment) -> list[tuple[str, str]]:
     common = [("materiel_jeu", ""), ("sorties_tables", "shoes"), ("incidents", "")]
     if establishment.jurisdiction == "MC":
         return [*common, ("prise_en_charge", "sabots"), ("comptabilite_annexe", "shoes"),
-                ("verifications_materiel", "")]
+                ("verifications_materiel", ""), ("roulement_lanceurs", "")]
     carnets = [(SHOE_GAMES_FR[game]["carnet"], number)
                for number, game in establishment.tables.filter(game__in=SHOE_GAMES_FR).values_list("number", "game")]
     return [*common, ("carnet_19", "sabots"), ("main_courante_roue", ""), *sorted(carnets)]

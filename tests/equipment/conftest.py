@@ -8,7 +8,7 @@ import pytest
 
 from ledgers.core.models import Seance, SeancePeriod
 from ledgers.core.roles import Role
-from ledgers.core.services import seance_open, table_session_prepare
+from ledgers.core.services import seance_open, table_session_open, table_session_prepare
 from ledgers.equipment import services
 from ledgers.equipment.models import ApprovedModel, MachineType
 from ledgers.equipment.specs import TEXT_SPECS
@@ -105,3 +105,13 @@ def wheel(org, kind, number="C1", spec=None, table=None, commission=True):
         machine = services.wheel_install(wheel=machine, table=org.tables[table], actor=org.director)
     return machine
 
+
+
+def open_wheel_table(org, number, kind, seance_=None):
+    """An MC table-partie of a wheel game, open: the wheel installed, checked before the séance by
+    the maintenance staff with an inspecteur (WHEEL-06)."""
+    wheel(org, kind, number=f"W-{number}", table=number)
+    table_session = session(org, number, seance_)
+    services.wheel_check_record(session=table_session, actor=org.users[Role.ENTRETIEN],
+                                cosigner=org.users[Role.INSPECTEUR], points=["Pivot"], passed=True)
+    return table_session_open(session=table_session, actor=org.director)

@@ -8,7 +8,7 @@ import pytest
 from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_username
 from ledgers.core.roles import Role
 from ledgers.equipment import demo
-from ledgers.equipment.models import Shoe, ShoeAllocation, ShufflerUse, WheelCheck
+from ledgers.equipment.models import LaunchRoster, LaunchTurn, Shoe, ShoeAllocation, ShufflerUse, WheelCheck
 from ledgers.incidents.models import Incident
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.verification import verify_register
@@ -47,7 +47,7 @@ def build_demo_organisation():
 
 def counts():
     return (Shoe.objects.count(), ShoeAllocation.objects.count(), ShufflerUse.objects.count(),
-            WheelCheck.objects.count(), Incident.objects.count(), Entry.objects.count())
+            WheelCheck.objects.count(), LaunchTurn.objects.count(), Incident.objects.count(), Entry.objects.count())
 
 
 @pytest.mark.postgresql
@@ -64,5 +64,11 @@ def test_demo_seed_runs_is_idempotent_and_every_register_verifies(db):
     assert Incident.objects.filter(category="shuffler_malfunction").count() == 1
     assert Incident.objects.filter(status=Incident.Status.OPEN).count() == 0
     assert Shoe.objects.filter(status__in=("destroyed", "neutralised")).count() == 2
+    # MC roulettes: an ordre de roulement per open table-partie; three days depart from it (WHEEL-09).
+    assert LaunchRoster.objects.count() == 2 * DAYS - 1  # R2 stays closed after its failed check
+    flagged = {(t.table_session.seance.date, t.table_session.table.number)
+               for t in LaunchTurn.objects.exclude(flags=[]).select_related("table_session__seance",
+                                                                           "table_session__table")}
+    assert len(flagged) == 3
     for register in Register.objects.all():
         assert verify_register(register) is None, register.number

@@ -15,7 +15,8 @@ from .conftest import mounted_shuffler, receive_shoes, session, shoe_model, whee
 
 PAGES = ["overview", "model_list", "shoe_list", "shoe_receive", "shoe_allocate", "shoe_return", "repeated_pairs",
          "destruction_list", "destruction_plan", "shuffler_list", "shuffler_create", "socle_create",
-         "shuffler_use_start", "wheel_list", "wheel_create", "wheel_check", "lid_lock", "model_create"]
+         "shuffler_use_start", "wheel_list", "wheel_create", "wheel_check", "lid_lock", "model_create",
+         "launch_roster", "launch_turn", "exceptions"]
 
 
 @pytest.mark.parametrize("name", PAGES)

@@ -15,7 +15,7 @@ from ledgers.incidents.services import incident_close, incident_decide, incident
 from ledgers.registers.selectors import current_register
 from tests.factories import make_user
 
-from .conftest import session, wheel
+from .conftest import open_wheel_table, session, wheel
 
 _numbers = iter(range(100, 999))
 
@@ -140,11 +140,7 @@ def test_wheel_fr_roulette_needs_no_check(fro):
 
 
 def open_roulette(mco):
-    wheel(mco, WheelKind.ROULETTE_EUROPEENNE, table="R1")
-    r1 = session(mco, "R1")
-    services.wheel_check_record(session=r1, actor=mco.users[Role.ENTRETIEN], cosigner=mco.users[Role.INSPECTEUR],
-                                points=["Pivot"], passed=True)
-    return table_session_open(session=r1, actor=mco.director)
+    return open_wheel_table(mco, "R1", WheelKind.ROULETTE_EUROPEENNE)
 
 
 def test_wheel_02_roulette_close_without_lid_locked_refused(mco):

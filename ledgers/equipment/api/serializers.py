@@ -1,5 +1,6 @@
 """Serializers of the equipment API: they validate and shape; the services decide."""
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
@@ -11,6 +12,8 @@ from ledgers.registers.services import display_name
 
 from ..models import (
     ApprovedModel,
+    LaunchRoster,
+    LaunchTurn,
     LidLock,
     MachineType,
     Shoe,
@@ -142,6 +145,42 @@ class RepeatedPairSerializer(serializers.Serializer):
     flagged = serializers.IntegerField()
     first = serializers.DateField()
     last = serializers.DateField()
+
+
+class LaunchRosterSerializer(serializers.ModelSerializer):
+    croupiers = serializers.SerializerMethodField()
+
+    class Meta:
+        model = LaunchRoster
+        fields = ("id", "table_session", "set_at", "set_by", "set_by_role", "note", "croupiers")
+
+    def get_croupiers(self, obj) -> list[dict]:
+        """The croupiers in their order: position, user id and name."""
+        return [{"position": place.position, "id": place.croupier_id, "name": display_name(place.croupier)}
+                for place in obj.places.all()]
+
+
+class LaunchTurnSerializer(serializers.ModelSerializer):
+    launcher_name = serializers.SerializerMethodField()
+
+    class Meta:
+        model = LaunchTurn
+        fields = ("id", "table_session", "launcher", "launcher_name", "started_at", "roster", "recorded_at",
+                  "recorded_by", "recorded_by_role", "observations", "flags")
+
+    def get_launcher_name(self, obj) -> str:
+        return display_name(obj.launcher)
+
+
+class EquipmentFlagSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    article = serializers.CharField()
+    text = serializers.CharField()
+    at = serializers.DateTimeField()
+    table_session = serializers.IntegerField(source="session.pk")
+    table = serializers.CharField(source="session.table.number")
+    seance = serializers.CharField(source="session.seance")
+    subject = serializers.CharField()
 
 
 # --- Input -------------------------------------------------------------------------------------
@@ -294,3 +333,26 @@ class LidLockInput(serializers.Serializer):
     def validate(self, attrs):
         attrs["key_holder"] = countersignature(attrs, "key_holder", self.context["request"], required=False)
         return attrs
+
+
+class StaffPK(serializers.PrimaryKeyRelatedField):
+    """A user who holds a role in the request's establishment (the services check which one)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(queryset=get_user_model().objects.all(), **kwargs)
+
+    def get_queryset(self):
+        return self.queryset.filter(memberships__establishment=self.context["establishment"]).distinct()
+
+
+class LaunchRosterInput(serializers.Serializer):
+    table_session = _session_field()
+    croupiers = StaffPK(many=True, allow_empty=False, help_text="The croupiers' ids, in the order of the rotation")
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class LaunchTurnInput(serializers.Serializer):
+    table_session = _session_field()
+    launcher = StaffPK()
+    started_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    observations = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")

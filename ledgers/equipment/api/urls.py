@@ -39,4 +39,9 @@ urlpatterns = [
     path("wheel-checks/", views.WheelCheckList.as_view(), name="wheel-check-list"),
     path("wheel-checks/record/", views.WheelCheckRecord.as_view(), name="wheel-check-record"),
     path("lid-locks/", views.LidLockRecord.as_view(), name="lid-lock"),
+    path("launch-rosters/", views.LaunchRosterList.as_view(), name="launch-roster-list"),
+    path("launch-rosters/set/", views.LaunchRosterSet.as_view(), name="launch-roster-set"),
+    path("launch-turns/", views.LaunchTurnList.as_view(), name="launch-turn-list"),
+    path("launch-turns/record/", views.LaunchTurnRecord.as_view(), name="launch-turn-record"),
+    path("exceptions/", views.Exceptions.as_view(), name="exceptions"),
 ]

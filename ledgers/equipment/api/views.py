@@ -25,7 +25,17 @@ from ledgers.incidents.api.serializers import IncidentRefSerializer
 from .. import selectors, services
 from ..domains import SHOES
 from ..filtersets import ShoeFilter, ShufflerFilter, WheelFilter
-from ..models import ApprovedModel, Shoe, ShoeAllocation, Shuffler, ShufflerUse, Wheel, WheelCheck
+from ..models import (
+    ApprovedModel,
+    LaunchRoster,
+    LaunchTurn,
+    Shoe,
+    ShoeAllocation,
+    Shuffler,
+    ShufflerUse,
+    Wheel,
+    WheelCheck,
+)
 from . import serializers as s
 
 
@@ -154,6 +164,29 @@ class RepeatedPairs(EstablishmentAPIMixin, APIView):
         params.is_valid(raise_exception=True)
         rows = selectors.repeated_pairs(self.establishment, **params.validated_data)
         return Response(s.RepeatedPairSerializer(rows, many=True).data)
+
+
+class LaunchRosterList(ScopedListView):
+    model, serializer_class = LaunchRoster, s.LaunchRosterSerializer
+
+    def get_queryset(self):
+        return super().get_queryset().prefetch_related("places__croupier")
+
+
+class LaunchTurnList(ScopedListView):
+    model, serializer_class = LaunchTurn, s.LaunchTurnSerializer
+
+    def get_queryset(self):
+        return super().get_queryset().select_related("launcher")
+
+
+class Exceptions(EstablishmentAPIMixin, APIView):
+    """What the equipment records flagged — allowed, but reported: sabot allocations (SHOE-05,
+    SHOE-12, AMB-49) and launchers at roulette and boule (WHEEL-09). Newest first."""
+
+    @extend_schema(responses=s.EquipmentFlagSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        return Response(s.EquipmentFlagSerializer(selectors.exceptions(self.establishment), many=True).data)
 
 
 # --- Flows ---------------------------------------------------------------------------------------
@@ -397,3 +430,26 @@ class LidLockRecord(ServiceAPIView):
     def perform(self, data):
         return services.wheel_lid_lock(session=data["table_session"], actor=self.request.user,
                                        key_holder=data["key_holder"] or self.request.user)
+
+
+class LaunchRosterSet(ServiceAPIView):
+    """MC roulette and boule: the ordre de roulement of a table for the séance, set by the Direction
+    des Jeux (WHEEL-09)."""
+
+    input_class, output_class = s.LaunchRosterInput, s.LaunchRosterSerializer
+
+    def perform(self, data):
+        return services.launch_roster_set(session=data["table_session"], croupiers=data["croupiers"],
+                                          actor=self.request.user, note=data["note"])
+
+
+class LaunchTurnRecord(ServiceAPIView):
+    """MC roulette and boule: who launches the ball from when (first launcher, reliefs), by the chef
+    de table; a launcher outside the order or specialisation is recorded with its flags (WHEEL-09)."""
+
+    input_class, output_class = s.LaunchTurnInput, s.LaunchTurnSerializer
+
+    def perform(self, data):
+        return services.launch_turn_record(session=data["table_session"], launcher=data["launcher"],
+                                           actor=self.request.user, started_at=data["started_at"],
+                                           observations=data["observations"])
