@@ -12,7 +12,6 @@ controls at the table — the croupier or chef de table; PAE — the DCC staff (
 import datetime
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -128,7 +127,7 @@ def _refuse_mc(est: Establishment, code: str, message) -> None:
 
 
 def _stamp(moment: datetime.datetime, est: Establishment) -> str:
-    return moment.astimezone(ZoneInfo(est.timezone)).strftime("%d/%m/%Y %H:%M")
+    return est.localtime(moment).strftime("%d/%m/%Y %H:%M")
 
 
 def _person(user: AbstractBaseUser, role: str) -> str:

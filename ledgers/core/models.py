@@ -1,7 +1,10 @@
+import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -31,6 +34,10 @@ class Establishment(models.Model):
     @property
     def profile(self) -> Profile:
         return PROFILES[self.jurisdiction]
+
+    def localtime(self, moment: datetime.datetime | None = None) -> datetime.datetime:
+        """``moment`` (default: now) on the establishment's clock: what its registers print."""
+        return timezone.localtime(moment, ZoneInfo(self.timezone))
 
     def setting(self, code: str) -> Any:
         if code in self.options:

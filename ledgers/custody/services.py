@@ -555,7 +555,7 @@ def stock_verification_record(
     if visa:
         statement = _french(
             _("Vérification du stock du %(date)s : %(result)s."),
-            date=timezone.localtime(verification.verified_at).strftime("%d/%m/%Y %H:%M"),
+            date=establishment.localtime(verification.verified_at).strftime("%d/%m/%Y %H:%M"),
             result=_french(_("écart constaté, incident ouvert") if discrepancy else _("conforme")),
         )
         for register in _registers_concerned(domain, establishment):

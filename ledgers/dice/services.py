@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -55,7 +54,7 @@ SWAP_ROLES = {
 # --- helpers ------------------------------------------------------------------------------------
 
 def _local(est: Establishment, moment: datetime.datetime) -> datetime.datetime:
-    return timezone.localtime(moment, ZoneInfo(est.timezone))
+    return est.localtime(moment)
 
 
 def _signatory(user: AbstractBaseUser, est: Establishment, allowed: Sequence[str]) -> str | None:

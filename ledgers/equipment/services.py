@@ -7,7 +7,6 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -859,7 +858,7 @@ def _rotation_session(session: TableSession) -> TableSession:
 
 
 def _clock(moment: datetime.datetime, est: Establishment) -> str:
-    return moment.astimezone(ZoneInfo(est.timezone)).strftime("%H:%M")
+    return est.localtime(moment).strftime("%H:%M")
 
 
 @transaction.atomic
