@@ -11,7 +11,7 @@ class CardsConfig(AppConfig):
         from ledgers.core import hooks
         from ledgers.custody.domains import custody_domain
 
-        from . import checks, registers  # noqa: F401  (declares the card register kinds)
+        from . import checks, dashboard, registers  # noqa: F401  (the card register kinds, the dashboard panels)
         from .domain import CARDS
 
         custody_domain(CARDS)

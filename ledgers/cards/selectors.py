@@ -90,6 +90,11 @@ def unreconciled_exchanges(unit: CardUnit) -> QuerySet[CardExchange]:
     )
 
 
+def open_exchanges(establishment: Establishment) -> QuerySet[CardExchange]:
+    """Card exchanges not yet reconciled (CARD-16)."""
+    return CardExchange.objects.filter(establishment=establishment, reconciled_at__isnull=True)
+
+
 def replacement_for(seance: Seance, room_id: int) -> ReplacementSixain | None:
     return ReplacementSixain.objects.filter(seance=seance, room_id=room_id).select_related("unit").first()
 
@@ -355,9 +360,7 @@ def _lead_time_flags(est: Establishment) -> list[Flag]:
 
 
 def _exchange_flags(est: Establishment) -> list[Flag]:
-    rows = CardExchange.objects.filter(establishment=est, reconciled_at__isnull=True).select_related(
-        "table_unit", "replacement_unit", "table_session__seance"
-    )
+    rows = open_exchanges(est).select_related("table_unit", "replacement_unit", "table_session__seance")
     return [
         Flag("CARD-16", str(_("Échange non rapproché : %(card)s entre %(a)s et %(b)s.")
                             % {"card": x.card, "a": x.table_unit, "b": x.replacement_unit}),

@@ -63,7 +63,7 @@ class InspectorView(CardsMixin, TemplateView):
         context.update(
             tables=selectors.out_at_tables(est),
             incidents=selectors.card_incidents(est).prefetch_related("notices"),
-            exchanges=CardExchange.objects.filter(establishment=est, reconciled_at__isnull=True).select_related(
+            exchanges=selectors.open_exchanges(est).select_related(
                 "table_unit", "replacement_unit", "table_session__table"),
             visas=selectors.visas_due(est, self.roles),
             exceptions_count=len(selectors.exceptions(est)),

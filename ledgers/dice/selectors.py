@@ -201,7 +201,7 @@ def sessions_with_dice(establishment: Establishment, date: datetime.date) -> Que
     return (
         TableSession.objects.filter(seance__establishment=establishment, seance__date=date,
                                     table__game=DICE_GAME[establishment.jurisdiction])
-        .select_related("seance", "table")
+        .select_related("seance", "table", "dice_check")
         .prefetch_related(
             Prefetch("dice_allocations", queryset=DiceAllocation.objects.select_related("signed_by")
                      .prefetch_related("lines__die").order_by("recorded_at")),
@@ -209,6 +209,18 @@ def sessions_with_dice(establishment: Establishment, date: datetime.date) -> Que
         )
         .order_by("seance__opened_at", "table__number")
     )
+
+
+def waiting_today(establishment: Establishment) -> list[tuple[TableSession, str]]:
+    """The dice tables of today's séances not closed yet that wait for their signed allocation
+    ("allocation") or, allocated, for their end-of-séance check ("end_check")."""
+    waiting = []
+    for session in sessions_with_dice(establishment, timezone.localdate()).exclude(status=TableSession.Status.CLOSED):
+        if not session.dice_allocations.all():
+            waiting.append((session, "allocation"))
+        elif not hasattr(session, "dice_check"):
+            waiting.append((session, "end_check"))
+    return waiting
 
 
 def open_seances(establishment: Establishment) -> QuerySet[Seance]:

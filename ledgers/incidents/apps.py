@@ -8,4 +8,4 @@ class IncidentsConfig(AppConfig):
     verbose_name = _("Incidents")
 
     def ready(self) -> None:
-        from . import categories, registers  # noqa: F401
+        from . import categories, dashboard, registers  # noqa: F401

@@ -3,6 +3,7 @@ from django.db.models import Model, QuerySet
 
 from ledgers.core.models import Establishment
 
+from .categories import get_category
 from .models import Incident
 
 
@@ -19,3 +20,12 @@ def has_open_incident(obj: Model) -> bool:
 
 def open_incidents(establishment: Establishment) -> QuerySet[Incident]:
     return Incident.objects.filter(establishment=establishment, status=Incident.Status.OPEN)
+
+
+def missing_notices(incident: Incident) -> list[str]:
+    """The recipients (role codes) the texts require to be informed of ``incident`` whose
+    information is not recorded yet: the incident cannot be closed before (reads the prefetched
+    notices when there are)."""
+    required = get_category(incident.category).notices.get(incident.establishment.jurisdiction, ())
+    informed = {notice.recipient_role for notice in incident.notices.all()}
+    return [role for role in required if role not in informed]

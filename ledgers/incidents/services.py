@@ -23,6 +23,7 @@ from ledgers.registers.services import display_name, entry_append, register_lang
 from .categories import get_category
 from .models import Incident, IncidentNotice, IncidentSubject
 from .registers import INCIDENT_REGISTER
+from .selectors import missing_notices
 
 DECIDERS = {"MC": (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR), "FR": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)}
 
@@ -154,8 +155,7 @@ def incident_close(*, incident: Incident, actor: AbstractBaseUser) -> Incident:
     info = get_category(incident.category)
     if info.decision_required.get(est.jurisdiction) and not incident.decision:
         raise RuleViolation("INC-01", _("La direction des jeux doit rendre sa décision avant la clôture."))
-    informed = set(incident.notices.values_list("recipient_role", flat=True))
-    missing = [r for r in info.notices.get(est.jurisdiction, ()) if r not in informed]
+    missing = missing_notices(incident)
     if missing:
         names = ", ".join(str(Role(r).label) for r in missing)
         raise RuleViolation(

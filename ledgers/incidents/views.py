@@ -14,6 +14,7 @@ from . import services
 from .categories import get_category
 from .forms import CloseForm, DecisionForm, NoticeForm
 from .models import Incident
+from .selectors import missing_notices
 
 
 class IncidentListView(EstablishmentRequiredMixin, ListView):
@@ -44,13 +45,11 @@ class IncidentActView(EstablishmentRequiredMixin, ServiceFormView):
         context = super().get_context_data(**kwargs)
         incident = self.incident
         info = get_category(incident.category)
-        informed = set(incident.notices.values_list("recipient_role", flat=True))
-        required = info.notices.get(self.establishment.jurisdiction, ())
         forms = {"notify": NoticeForm(initial=self.get_initial()), "decide": DecisionForm(), "close": CloseForm()}
         forms[self.act] = context["form"]
         context.update(
             incident=incident, category=info, subjects=incident.subjects.all(), notices=incident.notices.all(),
-            missing=[Role(r).label for r in required if r not in informed], act=self.act,
+            missing=[Role(r).label for r in missing_notices(incident)], act=self.act,
             notice_form=forms["notify"], decision_form=forms["decide"], close_form=forms["close"],
         )
         return context
