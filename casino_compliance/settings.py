@@ -127,6 +127,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# In development (and tests) WhiteNoise serves the apps' static files without collectstatic.
+WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = DEBUG
 MEDIA_URL = "media/"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=str(VAR_DIR / "media"))
 STORAGES = {
