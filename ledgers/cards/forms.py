@@ -6,7 +6,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.countersign import countersigner
-from ledgers.core.models import Establishment, Room, Seance
+from ledgers.core.forms import EstablishmentForm
+from ledgers.core.models import Room, Seance
 from ledgers.custody.models import WITHDRAWN_STATUSES, DestructionSession, ItemStatus, PurchaseOrder, Supplier
 from ledgers.incidents.models import IncidentNotice
 
@@ -36,19 +37,6 @@ def _unit_label(unit: CardUnit) -> str:
     )
     colour = f" — {unit.back_colour}" if unit.back_colour else ""
     return f"{unit}{colour} — {where}"
-
-
-class EstablishmentForm(forms.Form):
-    """A form whose choices are those of the user's establishment."""
-
-    def __init__(self, *args, establishment: Establishment, request=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.establishment = establishment
-        self.request = request
-        self.setup()
-
-    def setup(self) -> None:
-        pass
 
 
 class SignatureMixin(forms.Form):

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Establishment, Location, TableSession
 from ledgers.core.signatures import countersignature_fields
 from ledgers.custody.models import DestructionSession, PurchaseOrder, Supplier
@@ -43,16 +44,6 @@ def resolve_dice(est: Establishment, serials: list[str], field: str) -> list[Die
         raise ValidationError({field: _("Numéro d'ordre inconnu dans cet établissement : %(s)s.")
                                % {"s": ", ".join(unknown)}})
     return [found[s] for s in serials]
-
-
-class EstablishmentForm(forms.Form):
-    def __init__(self, *args, establishment: Establishment, **kwargs):
-        self.establishment = establishment
-        super().__init__(*args, **kwargs)
-
-    @property
-    def jurisdiction(self) -> str:
-        return self.establishment.jurisdiction
 
 
 def _add_countersignature(form: forms.Form, prefix: str, label, *, required: bool = True) -> None:

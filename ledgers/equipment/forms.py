@@ -7,10 +7,10 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.countersign import countersigner
+from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Establishment, GamingTable, Location, TableSession
 from ledgers.custody.models import WITHDRAWN_STATUSES, DestructionSession
 from ledgers.incidents.models import IncidentNotice
@@ -29,18 +29,6 @@ from .specs import (
     TEXT_SPECS,
     WHEEL_FOR_GAME,
 )
-
-
-class EstablishmentForm(forms.Form):
-    """A form that knows the establishment and the request (for countersignatures)."""
-
-    def __init__(self, *args, establishment: Establishment, request: HttpRequest, **kwargs) -> None:
-        self.establishment, self.request = establishment, request
-        super().__init__(*args, **kwargs)
-        self.setup()
-
-    def setup(self) -> None:
-        """Limit the choices to this establishment."""
 
 
 def _session_choice(session: TableSession) -> str:
