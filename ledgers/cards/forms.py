@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.countersign import countersigner
 from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Room, Seance
+from ledgers.core.selectors import depots, open_seances
 from ledgers.custody.models import WITHDRAWN_STATUSES, DestructionSession, ItemStatus, PurchaseOrder, Supplier
 from ledgers.incidents.models import IncidentNotice
 
@@ -146,7 +147,7 @@ class ReceiveForm(EstablishmentForm):
             status__in=[PurchaseOrder.Status.VISAED, PurchaseOrder.Status.SENT, PurchaseOrder.Status.ISSUED]
         )
         self.fields["supplier"].queryset = Supplier.objects.filter(establishment=est, domain=CARDS.code)
-        self.fields["location"].queryset = selectors.card_depots(est)
+        self.fields["location"].queryset = depots(est, CARDS.depot_kinds)
         if est.jurisdiction == "FR":
             self.fields["unit_type"].choices = [(UnitType.SIXAIN, UnitType.SIXAIN.label)]
             del self.fields["unnumbered"]
@@ -190,7 +191,7 @@ class TransferForm(EstablishmentForm):
 
     def setup(self) -> None:
         self.fields["units"].queryset = selectors.depot_units(self.establishment)
-        self.fields["to_location"].queryset = selectors.card_depots(self.establishment)
+        self.fields["to_location"].queryset = depots(self.establishment, CARDS.depot_kinds)
 
 
 class DepotDayForm(EstablishmentForm):
@@ -282,7 +283,7 @@ class DesignateForm(EstablishmentForm):
     unit = UnitChoiceField(label=_("Sixain de remplacement"), queryset=CardUnit.objects.none())
 
     def setup(self) -> None:
-        self.fields["seance"].queryset = selectors.open_seances(self.establishment)
+        self.fields["seance"].queryset = open_seances(self.establishment)
         self.fields["room"].queryset = self.establishment.rooms.all()
         self.fields["unit"].queryset = selectors.depot_units(self.establishment).filter(
             unit_type=UnitType.SIXAIN, status=ItemStatus.IN_STOCK
@@ -313,7 +314,7 @@ class ReturnForm(CountersignMixin, EstablishmentForm):
 
     def setup(self) -> None:
         self.fields["units"].queryset = selectors.issued_units(self.establishment)
-        self.fields["to_location"].queryset = selectors.card_depots(self.establishment)
+        self.fields["to_location"].queryset = depots(self.establishment, CARDS.depot_kinds)
         mc = self.establishment.jurisdiction == "MC"
         self.countersign_fields(_("l'inspecteur de service"), required=mc)
 

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Establishment, Location, TableSession
+from ledgers.core.selectors import depots
 from ledgers.core.signatures import countersignature_fields
 from ledgers.custody.models import DestructionSession, PurchaseOrder, Supplier
 from ledgers.incidents.models import IncidentNotice
@@ -22,10 +23,6 @@ from .services import DieInput, DieResult, Result, WithdrawReason
 
 SEPARATORS = re.compile(r"[\s,;]+")
 LOCAL_DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
-
-
-def depots(est: Establishment):
-    return Location.objects.filter(establishment=est, active=True, kind__in=DICE.depot_kinds[est.jurisdiction])
 
 
 class SerialsField(forms.CharField):
@@ -66,7 +63,7 @@ class ReceiptForm(EstablishmentForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         est = self.establishment
-        self.fields["location"].queryset = depots(est)
+        self.fields["location"].queryset = depots(est, DICE.depot_kinds)
         self.fields["order"].queryset = PurchaseOrder.objects.filter(
             establishment=est, domain=DICE.code).exclude(status=PurchaseOrder.Status.RECEIVED)
         self.fields["supplier"].queryset = Supplier.objects.filter(establishment=est, domain=DICE.code)
@@ -188,7 +185,7 @@ class EndCheckForm(EstablishmentForm):
     def __init__(self, *args, session: TableSession, **kwargs):
         super().__init__(*args, **kwargs)
         self.session = session
-        self.fields["return_to"].queryset = depots(self.establishment)
+        self.fields["return_to"].queryset = depots(self.establishment, DICE.depot_kinds)
         self.dice = list(dice_at_table(session))
         tri = [("", "—"), ("yes", _("conforme")), ("no", _("non conforme"))]
         for die in self.dice:
@@ -255,7 +252,7 @@ class TransferForm(WithdrawForm):
         super().__init__(*args, **kwargs)
         del self.fields["reason"], self.fields["observations"]
         self.fields["dice"].label = _("Numéros d'ordre des dés transférés")
-        self.fields["to_location"].queryset = depots(self.establishment)
+        self.fields["to_location"].queryset = depots(self.establishment, DICE.depot_kinds)
 
 
 class DayCloseForm(EstablishmentForm):

@@ -21,6 +21,7 @@ from django_tables2 import SingleTableMixin
 
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance, TableSession
+from ledgers.core.selectors import open_seances
 from ledgers.core.services import table_session_close, table_session_open, table_session_prepare
 from ledgers.core.signatures import countersigner_from
 from ledgers.custody import services as custody
@@ -126,7 +127,8 @@ class DayView(DiceView, TemplateView):
             date = timezone.localdate()
         sessions = list(selectors.sessions_with_dice(est, date))
         prepared = {(s.seance_id, s.table_id) for s in sessions}
-        unprepared = [(seance, table) for seance in selectors.open_seances(est) for table in selectors.dice_tables(est)
+        seances = open_seances(est).order_by("date", "opened_at")
+        unprepared = [(seance, table) for seance in seances for table in selectors.dice_tables(est)
                       if (seance.pk, table.pk) not in prepared]
         return super().get_context_data(
             date=date, previous=date - datetime.timedelta(days=1), next=date + datetime.timedelta(days=1),

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.countersign import countersigner
 from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Establishment, GamingTable, Location, TableSession
+from ledgers.core.selectors import depots
 from ledgers.custody.models import WITHDRAWN_STATUSES, DestructionSession
 from ledgers.incidents.models import IncidentNotice
 from ledgers.registers.services import display_name
@@ -60,10 +61,6 @@ def signature_fields(prefix: str, label, required: bool = True) -> dict[str, for
     }
 
 
-def _depots(est: Establishment):
-    return Location.objects.filter(establishment=est, active=True, kind__in=SHOES.depot_kinds[est.jurisdiction])
-
-
 # --- Models and sabots ---------------------------------------------------------------------------
 
 class ApprovedModelForm(EstablishmentForm):
@@ -87,7 +84,7 @@ class ShoeReceiveForm(EstablishmentForm):
     def setup(self) -> None:
         self.fields["model"].queryset = ApprovedModel.objects.filter(establishment=self.establishment,
                                                                      kind=ApprovedModel.Kind.SHOE)
-        self.fields["location"].queryset = _depots(self.establishment)
+        self.fields["location"].queryset = depots(self.establishment, SHOES.depot_kinds)
 
     def clean_numbers(self) -> list[tuple[str, str]]:
         rows = []
@@ -116,7 +113,7 @@ class ShoeWithdrawForm(EstablishmentForm):
                                          help_text=_("Monaco : le dépôt principal."))
 
     def setup(self) -> None:
-        self.fields["to_location"].queryset = _depots(self.establishment)
+        self.fields["to_location"].queryset = depots(self.establishment, SHOES.depot_kinds)
 
 
 class ShoeAllocateForm(EstablishmentForm):
@@ -139,7 +136,7 @@ class ShoeReturnForm(EstablishmentForm):
         self.fields["shoes"].queryset = Shoe.objects.filter(
             establishment=self.establishment, table_session__isnull=False).select_related("table_session__table")
         self.fields["shoes"].label_from_instance = lambda shoe: f"{shoe} — {shoe.table_session.table}"
-        self.fields["to_location"].queryset = _depots(self.establishment)
+        self.fields["to_location"].queryset = depots(self.establishment, SHOES.depot_kinds)
 
 
 class DestructionPlanForm(EstablishmentForm):
