@@ -6,8 +6,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Model
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -15,10 +14,11 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.views import View
-from django.views.generic import DetailView, FormView, TemplateView
+from django.views.generic import DetailView, TemplateView
 from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
+from ledgers.core import service_views
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance, TableSession
 from ledgers.core.selectors import open_seances
@@ -60,14 +60,15 @@ def refusal_context(exc: Exception) -> dict[str, Any]:
     return {"denied": str(exc)}
 
 
-class ServiceFormView(DiceView, FormView):
-    """A form whose valid input is handed to one service. RuleViolation → 409 with the ID and
-    article; PermissionDenied → 403; a ValidationError or ValueError → the form's errors."""
+class ServiceFormView(DiceView, service_views.ServiceFormView):
+    """The dice pages' form: one template with a title, a submit label and an introduction."""
 
     template_name = "dice/form.html"
     title = ""
     submit = _("Enregistrer")
     intro = ""
+    errors_on_fields = True
+    success_name = "dice:day"  # where a success leads, unless get_success_url says otherwise
 
     def get_form_kwargs(self):
         return {**super().get_form_kwargs(), "establishment": self.establishment}
@@ -76,31 +77,8 @@ class ServiceFormView(DiceView, FormView):
         kwargs = {"title": self.title, "submit": self.submit, "intro": self.intro, **kwargs}
         return super().get_context_data(**kwargs)
 
-    def perform(self, form) -> Model | list | None:
-        raise NotImplementedError
-
-    def success_message(self, result) -> str:
-        return str(_("Enregistré."))
-
-    success_name = "dice:day"  # where a success leads, unless success_url_for says otherwise
-
-    def success_url_for(self, result) -> str:
+    def get_success_url(self) -> str:
         return reverse(self.success_name)
-
-    def form_valid(self, form):
-        try:
-            result = self.perform(form)
-        except (RuleViolation, PermissionDenied) as exc:
-            status = 409 if isinstance(exc, RuleViolation) else 403
-            return self.render_to_response(self.get_context_data(form=form, **refusal_context(exc)), status=status)
-        except ValidationError as exc:
-            form.add_error(None, exc)
-            return self.form_invalid(form)
-        except ValueError as exc:
-            form.add_error(None, str(exc))
-            return self.form_invalid(form)
-        messages.success(self.request, self.success_message(result))
-        return redirect(self.success_url_for(result))
 
     def signer(self, form, prefix: str):
         return countersigner_from(self.request, form.cleaned_data, prefix)
@@ -235,8 +213,8 @@ class ReceiptView(ServiceFormView):
             order=data.get("order"), supplier=data.get("supplier"), delivery_note=data["delivery_note"],
         )
 
-    def success_message(self, result):
-        return str(_("%(n)s dés pris en charge et inscrits au registre.") % {"n": len(result)})
+    def get_success_message(self) -> str:
+        return str(_("%(n)s dés pris en charge et inscrits au registre.") % {"n": len(self.result)})
 
     success_name = "dice:stock"
 
@@ -253,7 +231,7 @@ class SessionFormView(ServiceFormView):
         return super().get_context_data(session=self.session, at_table=selectors.dice_at_table(self.session),
                                         **kwargs)
 
-    def success_url_for(self, result):
+    def get_success_url(self) -> str:
         return reverse("dice:session", kwargs={"pk": self.session.pk})
 
 
@@ -280,8 +258,8 @@ class AllocationView(SessionFormView):
                      else selectors.allocatable_pairs(est).prefetch_related("dice"))
         return super().get_context_data(available=available, **kwargs)
 
-    def success_message(self, result):
-        return str(_("Dotation signée par %(name)s : la table peut ouvrir.") % {"name": result.signed_by})
+    def get_success_message(self) -> str:
+        return str(_("Dotation signée par %(name)s : la table peut ouvrir.") % {"name": self.result.signed_by})
 
 
 class SwapView(SessionFormView):
@@ -312,9 +290,9 @@ class EndCheckView(SessionFormView):
             instruments=form.instruments() if self.establishment.jurisdiction == "FR" else None,
         )
 
-    def success_message(self, result):
-        if result.incident_id:
-            return str(_("Contrôle enregistré ; anomalie : incident n° %(n)s ouvert.") % {"n": result.incident_id})
+    def get_success_message(self) -> str:
+        if self.result.incident_id:
+            return str(_("Contrôle enregistré ; anomalie : incident n° %(n)s ouvert.") % {"n": self.result.incident_id})
         return str(_("Contrôle enregistré : la partie peut être close."))
 
 
@@ -461,9 +439,9 @@ class VerificationView(ServiceFormView):
             opened_by=data["opened_by"], remarks=data["remarks"], orders_seen=data.get("orders_seen", ()),
         )
 
-    def success_message(self, result):
-        if result.discrepancy:
-            return str(_("Écart constaté : incident n° %(n)s ouvert.") % {"n": result.incident_id})
+    def get_success_message(self) -> str:
+        if self.result.discrepancy:
+            return str(_("Écart constaté : incident n° %(n)s ouvert.") % {"n": self.result.incident_id})
         return str(_("Stock conforme ; registres visés."))
 
     success_name = "dice:stock"
@@ -496,8 +474,8 @@ class DestructionPlanView(ServiceFormView):
                                               planned_at=data["planned_at"], method=data["method"],
                                               actor=self.request.user)
 
-    def success_url_for(self, result):
-        return reverse("dice:destruction", kwargs={"pk": result.pk})
+    def get_success_url(self) -> str:
+        return reverse("dice:destruction", kwargs={"pk": self.result.pk})
 
 
 class DestructionDetailView(DiceView, DetailView):
@@ -520,7 +498,7 @@ class DestructionActionView(ServiceFormView):
         return super().get_context_data(intro=str(destruction), destruction=destruction,
                                         dice=selectors.destruction_dice(destruction), **kwargs)
 
-    def success_url_for(self, result):
+    def get_success_url(self) -> str:
         return reverse("dice:destruction", kwargs={"pk": self.kwargs["pk"]})
 
 
@@ -548,8 +526,8 @@ class DestructionCompleteView(DestructionActionView):
             police_service=form.cleaned_data.get("police_service", ""), observations=form.cleaned_data["observations"],
         )
 
-    def success_message(self, result):
-        if result.status == DestructionSession.Status.PLANNED:
+    def get_success_message(self) -> str:
+        if self.result.status == DestructionSession.Status.PLANNED:
             return str(_("Dés plombés ou pipés : destruction suspendue, incident ouvert."))
         return str(_("Destruction effectuée et inscrite au registre."))
 
