@@ -4,6 +4,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
+from ledgers.core.api import EstablishmentPK
 from ledgers.core.countersign import countersigner
 from ledgers.core.models import GamingTable, Location, TableSession
 from ledgers.custody.models import DestructionSession
@@ -27,19 +28,8 @@ from ..models import (
 )
 
 
-class ScopedPK(serializers.PrimaryKeyRelatedField):
-    """A primary key among the objects of the request's establishment."""
-
-    def __init__(self, model, path: str = "establishment", **kwargs) -> None:
-        self.path = path
-        super().__init__(queryset=model.objects.all(), **kwargs)
-
-    def get_queryset(self):
-        return self.queryset.filter(**{self.path: self.context["establishment"]})
-
-
-def _session_field(**kwargs) -> ScopedPK:
-    return ScopedPK(TableSession, "seance__establishment", **kwargs)
+def _session_field(**kwargs) -> EstablishmentPK:
+    return EstablishmentPK(TableSession.objects.all(), "seance__establishment", **kwargs)
 
 
 def countersignature(attrs: dict, prefix: str, request, *, required: bool):
@@ -200,39 +190,39 @@ class ShoeLine(serializers.Serializer):
 
 
 class ShoeReceiveInput(serializers.Serializer):
-    model = ScopedPK(ApprovedModel)
-    location = ScopedPK(Location)
+    model = EstablishmentPK(ApprovedModel.objects.all())
+    location = EstablishmentPK(Location.objects.all())
     shoes = ShoeLine(many=True, allow_empty=False)
     delivery_note = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
 class ShoeUpdateInput(serializers.Serializer):
     number = serializers.CharField(max_length=60)
-    model = ScopedPK(ApprovedModel)
+    model = EstablishmentPK(ApprovedModel.objects.all())
     maker_serial = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
 
 
 class ShoeWithdrawInput(serializers.Serializer):
     reason = serializers.CharField(max_length=300)
-    to_location = ScopedPK(Location, required=False, allow_null=True, default=None)
+    to_location = EstablishmentPK(Location.objects.all(), required=False, allow_null=True, default=None)
 
 
 class ShoeAllocateInput(serializers.Serializer):
     table_session = _session_field()
-    shoe = ScopedPK(Shoe)
+    shoe = EstablishmentPK(Shoe.objects.all())
     received_by = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
 class ShoeReturnInput(serializers.Serializer):
-    shoes = ScopedPK(Shoe, many=True, allow_empty=False)
-    to_location = ScopedPK(Location)
+    shoes = EstablishmentPK(Shoe.objects.all(), many=True, allow_empty=False)
+    to_location = EstablishmentPK(Location.objects.all())
     returned_by = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
 class ShoeDestructionPlanInput(serializers.Serializer):
     method = serializers.ChoiceField(choices=DestructionSession.Method.choices)
     planned_at = serializers.DateTimeField()
-    shoes = ScopedPK(Shoe, many=True, allow_empty=False)
+    shoes = EstablishmentPK(Shoe.objects.all(), many=True, allow_empty=False)
 
 
 class ShoeDestructionNotifyInput(serializers.Serializer):
@@ -254,7 +244,7 @@ class ShoeDestructionCompleteInput(serializers.Serializer):
 class ShufflerRegisterInput(serializers.Serializer):
     number = serializers.CharField(max_length=40)
     serial = serializers.CharField(max_length=100)
-    model = ScopedPK(ApprovedModel)
+    model = EstablishmentPK(ApprovedModel.objects.all())
     machine_type = serializers.ChoiceField(choices=MachineType.choices)
     embout = serializers.BooleanField(required=False, default=False)
 
@@ -266,12 +256,12 @@ class ShufflerCommissionInput(serializers.Serializer):
 
 
 class SocleInput(serializers.Serializer):
-    table = ScopedPK(GamingTable)
+    table = EstablishmentPK(GamingTable.objects.all())
     code = serializers.CharField(max_length=30)
 
 
 class ShufflerMountInput(serializers.Serializer):
-    socle = ScopedPK(Socle, "table__establishment")
+    socle = EstablishmentPK(Socle.objects.all(), "table__establishment")
 
 
 class EmptyInput(serializers.Serializer):
@@ -286,7 +276,7 @@ class MalfunctionInput(serializers.Serializer):
 
 class ShufflerUseStartInput(serializers.Serializer):
     table_session = _session_field()
-    shuffler = ScopedPK(Shuffler)
+    shuffler = EstablishmentPK(Shuffler.objects.all())
     embout = serializers.BooleanField(required=False, default=False)
     display = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
     decks_counted = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
@@ -309,7 +299,7 @@ class WheelRegisterInput(serializers.Serializer):
 
 
 class WheelInstallInput(serializers.Serializer):
-    table = ScopedPK(GamingTable)
+    table = EstablishmentPK(GamingTable.objects.all())
 
 
 class WheelCheckInput(serializers.Serializer):
