@@ -5,7 +5,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.countersign import countersigner
+from ledgers.core.countersign import CountersignMixin, ReauthMixin
 from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Room, Seance
 from ledgers.core.selectors import depots, open_seances
@@ -40,42 +40,6 @@ def _unit_label(unit: CardUnit) -> str:
     return f"{unit}{colour} — {where}"
 
 
-class SignatureMixin(forms.Form):
-    """The signer types their password again (a visa or a verification is a signature)."""
-
-    password = forms.CharField(label=_("Votre mot de passe (signature)"), strip=False,
-                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
-
-    def clean_password(self):
-        password = self.cleaned_data["password"]
-        user = self.request.user
-        if countersigner(self.request, user.get_username(), password).pk != user.pk:
-            raise ValidationError(_("Signature refusée."))
-        return password
-
-
-class CountersignMixin(forms.Form):
-    """Another person signs at this terminal: their username and password."""
-
-    def countersign_fields(self, label, required: bool) -> None:
-        self.fields["signer_username"] = forms.CharField(label=_("Identifiant de %(who)s") % {"who": label},
-                                                         required=required)
-        self.fields["signer_password"] = forms.CharField(label=_("Mot de passe de %(who)s") % {"who": label},
-                                                         required=required, strip=False,
-                                                         widget=forms.PasswordInput(attrs={"autocomplete": "off"}))
-
-    def clean(self):
-        cleaned = super().clean()
-        username, password = cleaned.get("signer_username"), cleaned.get("signer_password")
-        cleaned["signer"] = None
-        if username:
-            try:
-                cleaned["signer"] = countersigner(self.request, username, password or "")
-            except ValidationError as exc:
-                self.add_error("signer_password", exc)
-        return cleaned
-
-
 # --- Suppliers and orders ------------------------------------------------------------------------
 
 class SupplierForm(EstablishmentForm):
@@ -108,9 +72,9 @@ class OrderForm(EstablishmentForm):
                 if self.cleaned_data.get(c)]
 
 
-class OrderVisaForm(SignatureMixin, EstablishmentForm):
+class OrderVisaForm(ReauthMixin, EstablishmentForm):
     statement = forms.CharField(label=_("Mention du visa"), max_length=300, initial=_("Vu"))
-    field_order = ["statement", "password"]
+    field_order = ["statement", "password", "otp_token"]
 
 
 class ConfirmForm(EstablishmentForm):
@@ -316,7 +280,7 @@ class ReturnForm(CountersignMixin, EstablishmentForm):
         self.fields["units"].queryset = selectors.issued_units(self.establishment)
         self.fields["to_location"].queryset = depots(self.establishment, CARDS.depot_kinds)
         mc = self.establishment.jurisdiction == "MC"
-        self.countersign_fields(_("l'inspecteur de service"), required=mc)
+        self.add_countersignature("signer", _("l'inspecteur de service"), required=mc)
 
 
 class WithdrawForm(EstablishmentForm):
@@ -385,10 +349,10 @@ class DestructionCompleteForm(CountersignMixin, EstablishmentForm):
         self.fields["withheld"].queryset = CardUnit.objects.filter(pk__in=list(ids)).order_by("serial")
         fr = self.establishment.jurisdiction == "FR"
         who = _("le fonctionnaire de police présent") if fr else _("l'agent du SCJ présent (facultatif)")
-        self.countersign_fields(who, required=fr)
+        self.add_countersignature("signer", who, required=fr)
 
 
-class VerificationForm(SignatureMixin, EstablishmentForm):
+class VerificationForm(ReauthMixin, EstablishmentForm):
     """The authority's count, one field per depot and category located now."""
 
     opened_by = forms.CharField(label=_("Ouvert par (détenteur de la clé)"), max_length=200, required=False)
@@ -401,7 +365,7 @@ class VerificationForm(SignatureMixin, EstablishmentForm):
             self.keys[name] = (line.location_id, line.category)
             self.fields[name] = forms.IntegerField(label=f"{line.place} — {Category(line.category).label}",
                                                    min_value=0, initial=line.count)
-        self.order_fields([*self.keys, "opened_by", "remarks", "password"])
+        self.order_fields([*self.keys, "opened_by", "remarks", "password", "otp_token"])
 
     def counted(self) -> dict:
         return {self.keys[name]: self.cleaned_data[name] for name in self.keys}

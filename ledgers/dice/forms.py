@@ -8,10 +8,10 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.countersign import CountersignMixin
 from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Establishment, Location, TableSession
 from ledgers.core.selectors import depots
-from ledgers.core.signatures import countersignature_fields
 from ledgers.custody.models import DestructionSession, PurchaseOrder, Supplier
 from ledgers.incidents.models import IncidentNotice
 
@@ -41,10 +41,6 @@ def resolve_dice(est: Establishment, serials: list[str], field: str) -> list[Die
         raise ValidationError({field: _("Numéro d'ordre inconnu dans cet établissement : %(s)s.")
                                % {"s": ", ".join(unknown)}})
     return [found[s] for s in serials]
-
-
-def _add_countersignature(form: forms.Form, prefix: str, label, *, required: bool = True) -> None:
-    form.fields.update(countersignature_fields(prefix, label, required=required))
 
 
 # --- receipt -------------------------------------------------------------------------------------
@@ -113,7 +109,7 @@ class PairsCapForm(EstablishmentForm):
 
 # --- allocation, swaps, end check ----------------------------------------------------------------
 
-class AllocationForm(EstablishmentForm):
+class AllocationForm(CountersignMixin, EstablishmentForm):
     supplementary = forms.BooleanField(label=_("Dotation complémentaire en cours de séance"), required=False)
     observations = forms.CharField(label=_("Observations"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
@@ -130,7 +126,7 @@ class AllocationForm(EstablishmentForm):
             self.fields["pair_reserve"] = forms.ModelChoiceField(
                 label=_("Paire de réserve (seule paire d'une dotation complémentaire)"), queryset=pairs, required=False)
             signer = _("Directeur responsable ou membre du comité")
-        _add_countersignature(self, "signer", signer)
+        self.add_countersignature("signer", signer)
         self.order_fields(["dice", "pair_in_play", "pair_reserve", "supplementary", "observations"])
 
     def clean(self):
@@ -178,7 +174,7 @@ class SwapForm(EstablishmentForm):
         return data
 
 
-class EndCheckForm(EstablishmentForm):
+class EndCheckForm(CountersignMixin, EstablishmentForm):
     return_to = forms.ModelChoiceField(label=_("Dés remis au dépôt"), queryset=Location.objects.none())
     observations = forms.CharField(label=_("Observations"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
@@ -202,7 +198,7 @@ class EndCheckForm(EstablishmentForm):
             self.fields["micrometer"] = forms.CharField(label=_("Micromètre utilisé (n°)"), required=False)
             self.fields["square"] = forms.CharField(label=_("Équerre utilisée (n°)"), required=False)
             self.fields["balance"] = forms.CharField(label=_("« Balancing caliper » utilisé (n°)"), required=False)
-            _add_countersignature(self, "cosigner", _("Chef de table"), required=False)
+            self.add_countersignature("cosigner", _("Chef de table"), required=False)
 
     PER_DIE = ("result", "micrometer", "square", "balance", "remark")
 
@@ -347,16 +343,16 @@ class DestructionNotifyForm(EstablishmentForm):
     reference = forms.CharField(label=_("Référence (courriel, correspondant)"), max_length=200, required=False)
 
 
-class DestructionCompleteForm(EstablishmentForm):
+class DestructionCompleteForm(CountersignMixin, EstablishmentForm):
     observations = forms.CharField(label=_("Observations"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.jurisdiction == "MC":
-            _add_countersignature(self, "inspector", _("Inspecteur présent"), required=False)
-            _add_countersignature(self, "witness", _("Agent du SCJ présent (facultatif)"), required=False)
+            self.add_countersignature("inspector", _("Inspecteur présent"), required=False)
+            self.add_countersignature("witness", _("Agent du SCJ présent (facultatif)"), required=False)
         else:
-            _add_countersignature(self, "witness", _("Fonctionnaire de police"), required=False)
+            self.add_countersignature("witness", _("Fonctionnaire de police"), required=False)
             yes_no = [("", "—"), ("no", _("Non")), ("yes", _("Oui"))]
             self.fields["loaded"] = forms.ChoiceField(label=_("Dés plombés ?"), choices=yes_no, required=False)
             self.fields["tampered"] = forms.ChoiceField(label=_("Dés pipés ?"), choices=yes_no, required=False)

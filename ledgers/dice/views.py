@@ -23,7 +23,6 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance, TableSession
 from ledgers.core.selectors import open_seances
 from ledgers.core.services import table_session_close, table_session_open, table_session_prepare
-from ledgers.core.signatures import countersigner_from
 from ledgers.custody import services as custody
 from ledgers.custody.models import DestructionSession, PurchaseOrder
 from ledgers.incidents.selectors import open_incidents
@@ -71,7 +70,7 @@ class ServiceFormView(DiceView, service_views.ServiceFormView):
     success_name = "dice:day"  # where a success leads, unless get_success_url says otherwise
 
     def get_form_kwargs(self):
-        return {**super().get_form_kwargs(), "establishment": self.establishment}
+        return {**super().get_form_kwargs(), "establishment": self.establishment, "request": self.request}
 
     def get_context_data(self, **kwargs):
         kwargs = {"title": self.title, "submit": self.submit, "intro": self.intro, **kwargs}
@@ -79,9 +78,6 @@ class ServiceFormView(DiceView, service_views.ServiceFormView):
 
     def get_success_url(self) -> str:
         return reverse(self.success_name)
-
-    def signer(self, form, prefix: str):
-        return countersigner_from(self.request, form.cleaned_data, prefix)
 
 
 # --- the day, a table, the stock --------------------------------------------------------------
@@ -244,7 +240,7 @@ class AllocationView(SessionFormView):
     def perform(self, form):
         data = form.cleaned_data
         return services.dice_allocate(
-            session=self.session, actor=self.request.user, signer=self.signer(form, "signer"),
+            session=self.session, actor=self.request.user, signer=form.cleaned_data.get("signer"),
             dice=data.get("dice_objects", ()), pairs=data.get("pairs", ()), supplementary=data["supplementary"],
             observations=data["observations"],
         )
@@ -286,7 +282,7 @@ class EndCheckView(SessionFormView):
         return services.dice_end_check(
             session=self.session, results=form.results(), actor=self.request.user,
             return_to=form.cleaned_data["return_to"], observations=form.cleaned_data["observations"],
-            cosigner=self.signer(form, "cosigner") if self.establishment.jurisdiction == "FR" else None,
+            cosigner=form.cleaned_data.get("cosigner") if self.establishment.jurisdiction == "FR" else None,
             instruments=form.instruments() if self.establishment.jurisdiction == "FR" else None,
         )
 
@@ -520,8 +516,8 @@ class DestructionCompleteView(DestructionActionView):
     def perform(self, form):
         fr = self.establishment.jurisdiction == "FR"
         return services.dice_destruction_complete(
-            session=self.get_destruction(), actor=self.request.user, witness=self.signer(form, "witness"),
-            inspector=None if fr else self.signer(form, "inspector"),
+            session=self.get_destruction(), actor=self.request.user, witness=form.cleaned_data.get("witness"),
+            inspector=None if fr else form.cleaned_data.get("inspector"),
             loaded=form.finding("loaded") if fr else None, tampered=form.finding("tampered") if fr else None,
             police_service=form.cleaned_data.get("police_service", ""), observations=form.cleaned_data["observations"],
         )

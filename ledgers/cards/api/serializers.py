@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from ledgers.core.api import EstablishmentPK
+from ledgers.core.countersign import countersignature_serializer
 from ledgers.core.models import Location, Room, Seance, TableSession
 from ledgers.custody.models import DestructionSession, ItemStatus, PurchaseOrder, StockVerification, Supplier
 from ledgers.incidents.models import IncidentNotice
@@ -30,11 +31,11 @@ def session_field(**kwargs):
 
 class SignatureSerializer(serializers.Serializer):
     password = serializers.CharField(write_only=True, help_text=_("Mot de passe du signataire (signature)."))
+    otp_token = serializers.CharField(required=False, allow_blank=True, default="", write_only=True,
+                                      help_text=_("Code d'authentification, si le signataire en a un."))
 
 
-class CountersignSerializer(serializers.Serializer):
-    signer_username = serializers.CharField(required=False, allow_blank=True)
-    signer_password = serializers.CharField(required=False, allow_blank=True, write_only=True)
+CountersignSerializer = countersignature_serializer("signer", required=False)
 
 
 # --- Reads -----------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from ledgers.core.api import EstablishmentPK
+from ledgers.core.countersign import countersignature_inputs
 from ledgers.core.models import Location, TableSession
 from ledgers.custody.models import DestructionSession, PurchaseOrder, Supplier
 from ledgers.incidents.models import IncidentNotice
@@ -127,15 +128,6 @@ class LocationField(serializers.SlugRelatedField):
         return Location.objects.filter(establishment=self.context["establishment"])
 
 
-def countersignature(prefix: str, *, required: bool = True) -> dict:
-    return {
-        f"{prefix}_username": serializers.CharField(required=required, allow_blank=not required),
-        f"{prefix}_password": serializers.CharField(required=required, allow_blank=not required,
-                                                    style={"input_type": "password"}),
-        f"{prefix}_otp": serializers.CharField(required=False, allow_blank=True),
-    }
-
-
 def with_fields(name: str, base: type, fields: dict) -> type:
     return type(name, (base,), dict(fields))
 
@@ -186,7 +178,7 @@ AllocationInput = with_fields("AllocationInput", serializers.Serializer, {
     "pairs": PairsField(required=False, default=list, help_text=_("Rampo : la paire en jeu puis la paire de réserve.")),
     "supplementary": serializers.BooleanField(required=False, default=False),
     "observations": serializers.CharField(required=False, allow_blank=True, default=""),
-    **countersignature("signer", required=False),
+    **countersignature_inputs("signer", required=False),
 })
 
 
@@ -216,7 +208,7 @@ EndCheckInput = with_fields("EndCheckInput", serializers.Serializer, {
     "instruments": serializers.DictField(child=serializers.CharField(allow_blank=True), required=False, default=dict,
                                          help_text="micrometer, square, balance"),
     "observations": serializers.CharField(required=False, allow_blank=True, default=""),
-    **countersignature("cosigner", required=False),
+    **countersignature_inputs("cosigner", required=False),
 })
 
 
@@ -281,8 +273,8 @@ DiceDestructionCompleteInput = with_fields("DiceDestructionCompleteInput", seria
     "tampered": serializers.BooleanField(required=False, allow_null=True, default=None),
     "police_service": serializers.CharField(required=False, allow_blank=True, default=""),
     "observations": serializers.CharField(required=False, allow_blank=True, default=""),
-    **countersignature("witness", required=False),
-    **countersignature("inspector", required=False),
+    **countersignature_inputs("witness", required=False),
+    **countersignature_inputs("inspector", required=False),
 })
 
 

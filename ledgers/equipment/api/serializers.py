@@ -1,11 +1,10 @@
 """Serializers of the equipment API: they validate and shape; the services decide."""
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from ledgers.core.api import EstablishmentPK
-from ledgers.core.countersign import countersigner
+from ledgers.core.countersign import countersignature_serializer, countersigner_from
 from ledgers.core.models import GamingTable, Location, TableSession
 from ledgers.custody.models import DestructionSession
 from ledgers.incidents.models import IncidentNotice
@@ -30,19 +29,6 @@ from ..models import (
 
 def _session_field(**kwargs) -> EstablishmentPK:
     return EstablishmentPK(TableSession.objects.all(), "seance__establishment", **kwargs)
-
-
-def countersignature(attrs: dict, prefix: str, request, *, required: bool):
-    """The other signatory of the ``prefix`` fields (``ledgers.core.countersign``); None when the
-    fields are left blank and the countersignature is optional."""
-    username = (attrs.pop(f"{prefix}_username", "") or "").strip()
-    password = attrs.pop(f"{prefix}_password", "") or ""
-    if not username and not required:
-        return None
-    try:
-        return countersigner(request, username, password)
-    except DjangoValidationError as exc:
-        raise serializers.ValidationError({f"{prefix}_password": exc.messages}) from exc
 
 
 # --- Output -------------------------------------------------------------------------------------
@@ -231,13 +217,11 @@ class ShoeDestructionNotifyInput(serializers.Serializer):
     reference = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
-class ShoeDestructionCompleteInput(serializers.Serializer):
+class ShoeDestructionCompleteInput(countersignature_serializer("witness", required=False)):
     observations = serializers.CharField(required=False, allow_blank=True, default="")
-    witness_username = serializers.CharField(required=False, allow_blank=True, default="")
-    witness_password = serializers.CharField(required=False, allow_blank=True, default="", write_only=True)
 
     def validate(self, attrs):
-        attrs["witness"] = countersignature(attrs, "witness", self.context["request"], required=False)
+        attrs["witness"] = countersigner_from(self.context["request"], attrs, "witness")
         return attrs
 
 
@@ -302,26 +286,22 @@ class WheelInstallInput(serializers.Serializer):
     table = EstablishmentPK(GamingTable.objects.all())
 
 
-class WheelCheckInput(serializers.Serializer):
+class WheelCheckInput(countersignature_serializer("cosigner", required=True)):
     table_session = _session_field()
     points = serializers.ListField(child=serializers.CharField(), allow_empty=False)
     passed = serializers.BooleanField()
     observations = serializers.CharField(required=False, allow_blank=True, default="")
-    cosigner_username = serializers.CharField()
-    cosigner_password = serializers.CharField(write_only=True)
 
     def validate(self, attrs):
-        attrs["cosigner"] = countersignature(attrs, "cosigner", self.context["request"], required=True)
+        attrs["cosigner"] = countersigner_from(self.context["request"], attrs, "cosigner")
         return attrs
 
 
-class LidLockInput(serializers.Serializer):
+class LidLockInput(countersignature_serializer("key_holder", required=False)):
     table_session = _session_field()
-    key_holder_username = serializers.CharField(required=False, allow_blank=True, default="")
-    key_holder_password = serializers.CharField(required=False, allow_blank=True, default="", write_only=True)
 
     def validate(self, attrs):
-        attrs["key_holder"] = countersignature(attrs, "key_holder", self.context["request"], required=False)
+        attrs["key_holder"] = countersigner_from(self.context["request"], attrs, "key_holder")
         return attrs
 
 
