@@ -5,8 +5,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.countersign import countersigner
-from ledgers.core.models import Establishment, Room, Seance
+from ledgers.core.countersign import CountersignMixin, ReauthMixin
+from ledgers.core.forms import EstablishmentForm
+from ledgers.core.models import Room, Seance
+from ledgers.core.selectors import depots, open_seances
 from ledgers.custody.models import WITHDRAWN_STATUSES, DestructionSession, ItemStatus, PurchaseOrder, Supplier
 from ledgers.incidents.models import IncidentNotice
 
@@ -36,55 +38,6 @@ def _unit_label(unit: CardUnit) -> str:
     )
     colour = f" — {unit.back_colour}" if unit.back_colour else ""
     return f"{unit}{colour} — {where}"
-
-
-class EstablishmentForm(forms.Form):
-    """A form whose choices are those of the user's establishment."""
-
-    def __init__(self, *args, establishment: Establishment, request=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.establishment = establishment
-        self.request = request
-        self.setup()
-
-    def setup(self) -> None:
-        pass
-
-
-class SignatureMixin(forms.Form):
-    """The signer types their password again (a visa or a verification is a signature)."""
-
-    password = forms.CharField(label=_("Votre mot de passe (signature)"), strip=False,
-                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
-
-    def clean_password(self):
-        password = self.cleaned_data["password"]
-        user = self.request.user
-        if countersigner(self.request, user.get_username(), password).pk != user.pk:
-            raise ValidationError(_("Signature refusée."))
-        return password
-
-
-class CountersignMixin(forms.Form):
-    """Another person signs at this terminal: their username and password."""
-
-    def countersign_fields(self, label, required: bool) -> None:
-        self.fields["signer_username"] = forms.CharField(label=_("Identifiant de %(who)s") % {"who": label},
-                                                         required=required)
-        self.fields["signer_password"] = forms.CharField(label=_("Mot de passe de %(who)s") % {"who": label},
-                                                         required=required, strip=False,
-                                                         widget=forms.PasswordInput(attrs={"autocomplete": "off"}))
-
-    def clean(self):
-        cleaned = super().clean()
-        username, password = cleaned.get("signer_username"), cleaned.get("signer_password")
-        cleaned["signer"] = None
-        if username:
-            try:
-                cleaned["signer"] = countersigner(self.request, username, password or "")
-            except ValidationError as exc:
-                self.add_error("signer_password", exc)
-        return cleaned
 
 
 # --- Suppliers and orders ------------------------------------------------------------------------
@@ -119,9 +72,9 @@ class OrderForm(EstablishmentForm):
                 if self.cleaned_data.get(c)]
 
 
-class OrderVisaForm(SignatureMixin, EstablishmentForm):
+class OrderVisaForm(ReauthMixin, EstablishmentForm):
     statement = forms.CharField(label=_("Mention du visa"), max_length=300, initial=_("Vu"))
-    field_order = ["statement", "password"]
+    field_order = ["statement", "password", "otp_token"]
 
 
 class ConfirmForm(EstablishmentForm):
@@ -158,7 +111,7 @@ class ReceiveForm(EstablishmentForm):
             status__in=[PurchaseOrder.Status.VISAED, PurchaseOrder.Status.SENT, PurchaseOrder.Status.ISSUED]
         )
         self.fields["supplier"].queryset = Supplier.objects.filter(establishment=est, domain=CARDS.code)
-        self.fields["location"].queryset = selectors.card_depots(est)
+        self.fields["location"].queryset = depots(est, CARDS.depot_kinds)
         if est.jurisdiction == "FR":
             self.fields["unit_type"].choices = [(UnitType.SIXAIN, UnitType.SIXAIN.label)]
             del self.fields["unnumbered"]
@@ -202,7 +155,7 @@ class TransferForm(EstablishmentForm):
 
     def setup(self) -> None:
         self.fields["units"].queryset = selectors.depot_units(self.establishment)
-        self.fields["to_location"].queryset = selectors.card_depots(self.establishment)
+        self.fields["to_location"].queryset = depots(self.establishment, CARDS.depot_kinds)
 
 
 class DepotDayForm(EstablishmentForm):
@@ -294,7 +247,7 @@ class DesignateForm(EstablishmentForm):
     unit = UnitChoiceField(label=_("Sixain de remplacement"), queryset=CardUnit.objects.none())
 
     def setup(self) -> None:
-        self.fields["seance"].queryset = selectors.open_seances(self.establishment)
+        self.fields["seance"].queryset = open_seances(self.establishment)
         self.fields["room"].queryset = self.establishment.rooms.all()
         self.fields["unit"].queryset = selectors.depot_units(self.establishment).filter(
             unit_type=UnitType.SIXAIN, status=ItemStatus.IN_STOCK
@@ -325,9 +278,9 @@ class ReturnForm(CountersignMixin, EstablishmentForm):
 
     def setup(self) -> None:
         self.fields["units"].queryset = selectors.issued_units(self.establishment)
-        self.fields["to_location"].queryset = selectors.card_depots(self.establishment)
+        self.fields["to_location"].queryset = depots(self.establishment, CARDS.depot_kinds)
         mc = self.establishment.jurisdiction == "MC"
-        self.countersign_fields(_("l'inspecteur de service"), required=mc)
+        self.add_countersignature("signer", _("l'inspecteur de service"), required=mc)
 
 
 class WithdrawForm(EstablishmentForm):
@@ -396,10 +349,10 @@ class DestructionCompleteForm(CountersignMixin, EstablishmentForm):
         self.fields["withheld"].queryset = CardUnit.objects.filter(pk__in=list(ids)).order_by("serial")
         fr = self.establishment.jurisdiction == "FR"
         who = _("le fonctionnaire de police présent") if fr else _("l'agent du SCJ présent (facultatif)")
-        self.countersign_fields(who, required=fr)
+        self.add_countersignature("signer", who, required=fr)
 
 
-class VerificationForm(SignatureMixin, EstablishmentForm):
+class VerificationForm(ReauthMixin, EstablishmentForm):
     """The authority's count, one field per depot and category located now."""
 
     opened_by = forms.CharField(label=_("Ouvert par (détenteur de la clé)"), max_length=200, required=False)
@@ -412,7 +365,7 @@ class VerificationForm(SignatureMixin, EstablishmentForm):
             self.keys[name] = (line.location_id, line.category)
             self.fields[name] = forms.IntegerField(label=f"{line.place} — {Category(line.category).label}",
                                                    min_value=0, initial=line.count)
-        self.order_fields([*self.keys, "opened_by", "remarks", "password"])
+        self.order_fields([*self.keys, "opened_by", "remarks", "password", "otp_token"])
 
     def counted(self) -> dict:
         return {self.keys[name]: self.cleaned_data[name] for name in self.keys}

@@ -105,11 +105,6 @@ def main_depot(establishment: Establishment) -> Location | None:
     return Location.objects.filter(establishment=establishment, kind=kind, active=True).order_by("code").first()
 
 
-def card_depots(establishment: Establishment) -> QuerySet[Location]:
-    kinds = CARDS.depot_kinds.get(establishment.jurisdiction, frozenset())
-    return Location.objects.filter(establishment=establishment, kind__in=kinds, active=True).order_by("code")
-
-
 def live_sessions(establishment: Establishment) -> QuerySet[TableSession]:
     return (
         TableSession.objects.filter(seance__establishment=establishment)
@@ -468,10 +463,6 @@ def replacement_decks(establishment: Establishment) -> QuerySet[CardUnit]:
     ids = ReplacementSixain.objects.filter(seance__establishment=establishment,
                                            seance__status=Seance.Status.OPEN).values_list("unit_id", flat=True)
     return units_of(establishment).filter(Q(pk__in=ids) | Q(parent_id__in=ids)).order_by("serial")
-
-
-def open_seances(establishment: Establishment) -> QuerySet[Seance]:
-    return Seance.objects.filter(establishment=establishment, status=Seance.Status.OPEN)
 
 
 def incidents_of(unit: CardUnit) -> QuerySet[Incident]:

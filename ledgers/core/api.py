@@ -9,6 +9,18 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from .errors import RuleViolation
 
 
+class EstablishmentPK(serializers.PrimaryKeyRelatedField):
+    """A primary key among the objects of ``queryset`` that belong to the caller's establishment
+    (``context["establishment"]``); ``path`` leads from the object to its establishment."""
+
+    def __init__(self, queryset, path: str = "establishment", **kwargs) -> None:
+        self.path = path
+        super().__init__(queryset=queryset, **kwargs)
+
+    def get_queryset(self):
+        return super().get_queryset().filter(**{self.path: self.context["establishment"]})
+
+
 class RuleViolationSerializer(serializers.Serializer):
     """The 409 body of a refusal by the texts (for the OpenAPI schema)."""
 

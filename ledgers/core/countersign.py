@@ -1,20 +1,122 @@
-"""Signatures by a person at someone else's terminal: a police officer witnessing a destruction,
-the inspecteur supervising the return of the cards, a sous-directeur signing a dice allocation.
-The form or API serializer takes that person's username and password and passes the
-authenticated user to the service, which checks the person's role (``require_role``).
-Going through ``authenticate`` makes failures count towards the login throttle (django-axes)."""
+"""Signatures at this terminal.
 
+A second person signs an act recorded by the logged-in user (the sous-directeur signing a dice
+allocation, the inspecteur supervising the return of the cards or a wheel check, a police officer
+attending a destruction). The form or API takes that person's username and password (and their
+authenticator code when they have one); this module authenticates them and hands the user to the
+service, which checks the role the texts require with ``require_role``. The logged-in user signs
+a visa or a verification by typing their password again.
+
+Going through ``authenticate`` makes failures count towards the login throttle (django-axes).
+"""
+
+from django import forms
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
+from django_otp import match_token, user_has_device
+from rest_framework import serializers
+
+from .authz import reauthenticate
 
 
-def countersigner(request: HttpRequest | None, username: str, password: str) -> AbstractBaseUser:
-    """The user whose credentials were typed, or a ValidationError (nothing is signed)."""
-    request = getattr(request, "_request", request)  # a DRF request wraps the HttpRequest
-    user = authenticate(request, username=username.strip(), password=password)
+def _http(request) -> HttpRequest:
+    return getattr(request, "_request", request)  # a DRF request wraps the HttpRequest
+
+
+def countersigner(request: HttpRequest, *, username: str, password: str, otp_token: str = "",
+                  field: str = "signer") -> AbstractBaseUser:
+    """The user who countersigns, authenticated; a ValidationError on ``<field>_password`` (or
+    ``<field>_otp``) else: nothing is signed."""
+    user = authenticate(_http(request), username=username.strip(), password=password)
     if user is None:
-        raise ValidationError(_("Identifiant ou mot de passe du signataire incorrect : signature refusée."))
+        raise ValidationError({f"{field}_password": _("Identifiant ou mot de passe incorrect : signature refusée.")})
+    if user_has_device(user, confirmed=True) and match_token(user, otp_token.strip()) is None:
+        raise ValidationError({f"{field}_otp": _("Code d'authentification incorrect ou expiré : signature refusée.")})
     return user
+
+
+def countersigner_from(request: HttpRequest, data: dict, prefix: str) -> AbstractBaseUser | None:
+    """The countersigner named in cleaned form or serializer data, or None when none was given."""
+    username = (data.get(f"{prefix}_username") or "").strip()
+    if not username:
+        return None
+    return countersigner(request, username=username, password=data.get(f"{prefix}_password") or "",
+                         otp_token=data.get(f"{prefix}_otp") or "", field=prefix)
+
+
+def countersignature_fields(prefix: str, label, *, required: bool = True) -> dict[str, forms.Field]:
+    """The form fields of one countersignature: ``<prefix>_username``, ``_password``, ``_otp``."""
+    return {
+        f"{prefix}_username": forms.CharField(
+            label=_("%(who)s — identifiant") % {"who": label}, max_length=150, required=required,
+        ),
+        f"{prefix}_password": forms.CharField(
+            label=_("%(who)s — mot de passe") % {"who": label}, strip=False, required=required,
+            widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
+        ),
+        f"{prefix}_otp": forms.CharField(
+            label=_("%(who)s — code d'authentification (s'il en a un)") % {"who": label}, max_length=16,
+            required=False, widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}),
+        ),
+    }
+
+
+def countersignature_inputs(prefix: str, *, required: bool = True) -> dict[str, serializers.Field]:
+    """The API input fields of one countersignature (same names as the form's)."""
+    return {
+        f"{prefix}_username": serializers.CharField(required=required, allow_blank=not required),
+        f"{prefix}_password": serializers.CharField(required=required, allow_blank=not required, write_only=True,
+                                                    style={"input_type": "password"}),
+        f"{prefix}_otp": serializers.CharField(required=False, allow_blank=True, write_only=True),
+    }
+
+
+def countersignature_serializer(prefix: str, *, required: bool = True) -> type[serializers.Serializer]:
+    """An API input base declaring one countersignature (``countersignature_inputs``)."""
+    return type(f"{prefix.title().replace('_', '')}Countersignature", (serializers.Serializer,),
+                countersignature_inputs(prefix, required=required))
+
+
+class CountersignMixin(forms.Form):
+    """A form with countersignatures: ``add_countersignature`` adds one person's fields, and the
+    cleaned data holds that person (authenticated) under the prefix, or None when left blank.
+    Needs ``self.request``."""
+
+    def add_countersignature(self, prefix: str, label, *, required: bool = True) -> None:
+        self.fields.update(countersignature_fields(prefix, label, required=required))
+        self.countersignatures = [*getattr(self, "countersignatures", ()), prefix]
+
+    def clean(self):
+        cleaned = super().clean()
+        for prefix in getattr(self, "countersignatures", ()):
+            try:
+                cleaned[prefix] = countersigner_from(self.request, cleaned, prefix)
+            except ValidationError as exc:
+                cleaned[prefix] = None
+                self.add_error(None, exc)
+        return cleaned
+
+
+class ReauthMixin(forms.Form):
+    """A signature by the logged-in user (a visa, a verification): their password again, and their
+    authenticator code when they have one. Needs ``self.request`` before ``__init__`` returns."""
+
+    password = forms.CharField(label=_("Votre mot de passe (signature)"), strip=False,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+    otp_token = forms.CharField(label=_("Code d'authentification (application)"), required=False, max_length=16,
+                                widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not user_has_device(self.request.user, confirmed=True):
+            del self.fields["otp_token"]
+
+    def clean(self):
+        cleaned = super().clean()
+        if "password" in cleaned:
+            reauthenticate(self.request, user=self.request.user, password=cleaned["password"],
+                           otp_token=cleaned.get("otp_token", ""))
+        return cleaned

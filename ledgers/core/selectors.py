@@ -1,3 +1,4 @@
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -6,7 +7,7 @@ from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from .models import Establishment
+from .models import Establishment, Location, Seance
 
 SESSION_KEY = "establishment_id"
 
@@ -25,6 +26,17 @@ def current_establishment(request: HttpRequest) -> Establishment | None:
         if found is not None:
             return found
     return mine.first()
+
+
+def depots(establishment: Establishment, kinds: Mapping[str, Iterable[str]]) -> QuerySet[Location]:
+    """The active places of the establishment where a domain's objects may be kept when not at a
+    table; ``kinds`` is the domain's ``depot_kinds`` (location kinds by jurisdiction)."""
+    return Location.objects.filter(establishment=establishment, active=True,
+                                   kind__in=kinds.get(establishment.jurisdiction, ())).order_by("code")
+
+
+def open_seances(establishment: Establishment) -> QuerySet[Seance]:
+    return Seance.objects.filter(establishment=establishment, status=Seance.Status.OPEN)
 
 
 def establishment_of(obj: Model) -> Establishment | None:

@@ -27,10 +27,19 @@ class EstablishmentRequiredMixin(LoginRequiredMixin):
 
 
 class ServiceFormView(FormView):
+    """A form whose valid input goes to one service (``perform``); its result is ``self.result``
+    when ``get_success_message`` and ``get_success_url`` run."""
+
     success_message = _("Enregistré.")
+    # True: a ValidationError naming fields of the form ({"event_at": …}) is shown on those fields
+    # rather than above the form.
+    errors_on_fields = False
 
     def perform(self, form):
         raise NotImplementedError
+
+    def get_success_message(self) -> str:
+        return self.success_message
 
     def form_valid(self, form):
         try:
@@ -39,10 +48,13 @@ class ServiceFormView(FormView):
             return self.refused(form, violation=exc, status=409)
         except PermissionDenied as exc:
             return self.refused(form, denied=str(exc), status=403)
-        except (ValidationError, ValueError) as exc:
-            form.add_error(None, exc.messages if isinstance(exc, ValidationError) else str(exc))
+        except ValidationError as exc:
+            form.add_error(None, exc if self.errors_on_fields else exc.messages)
             return self.form_invalid(form)
-        messages.success(self.request, self.success_message)
+        except ValueError as exc:
+            form.add_error(None, str(exc))
+            return self.form_invalid(form)
+        messages.success(self.request, self.get_success_message())
         return redirect(self.get_success_url())
 
     def refused(self, form, *, status: int, **context) -> HttpResponse:

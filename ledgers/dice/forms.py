@@ -8,8 +8,10 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.countersign import CountersignMixin
+from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Establishment, Location, TableSession
-from ledgers.core.signatures import countersignature_fields
+from ledgers.core.selectors import depots
 from ledgers.custody.models import DestructionSession, PurchaseOrder, Supplier
 from ledgers.incidents.models import IncidentNotice
 
@@ -21,10 +23,6 @@ from .services import DieInput, DieResult, Result, WithdrawReason
 
 SEPARATORS = re.compile(r"[\s,;]+")
 LOCAL_DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
-
-
-def depots(est: Establishment):
-    return Location.objects.filter(establishment=est, active=True, kind__in=DICE.depot_kinds[est.jurisdiction])
 
 
 class SerialsField(forms.CharField):
@@ -45,20 +43,6 @@ def resolve_dice(est: Establishment, serials: list[str], field: str) -> list[Die
     return [found[s] for s in serials]
 
 
-class EstablishmentForm(forms.Form):
-    def __init__(self, *args, establishment: Establishment, **kwargs):
-        self.establishment = establishment
-        super().__init__(*args, **kwargs)
-
-    @property
-    def jurisdiction(self) -> str:
-        return self.establishment.jurisdiction
-
-
-def _add_countersignature(form: forms.Form, prefix: str, label, *, required: bool = True) -> None:
-    form.fields.update(countersignature_fields(prefix, label, required=required))
-
-
 # --- receipt -------------------------------------------------------------------------------------
 
 class ReceiptForm(EstablishmentForm):
@@ -75,7 +59,7 @@ class ReceiptForm(EstablishmentForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         est = self.establishment
-        self.fields["location"].queryset = depots(est)
+        self.fields["location"].queryset = depots(est, DICE.depot_kinds)
         self.fields["order"].queryset = PurchaseOrder.objects.filter(
             establishment=est, domain=DICE.code).exclude(status=PurchaseOrder.Status.RECEIVED)
         self.fields["supplier"].queryset = Supplier.objects.filter(establishment=est, domain=DICE.code)
@@ -125,7 +109,7 @@ class PairsCapForm(EstablishmentForm):
 
 # --- allocation, swaps, end check ----------------------------------------------------------------
 
-class AllocationForm(EstablishmentForm):
+class AllocationForm(CountersignMixin, EstablishmentForm):
     supplementary = forms.BooleanField(label=_("Dotation complémentaire en cours de séance"), required=False)
     observations = forms.CharField(label=_("Observations"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
@@ -142,7 +126,7 @@ class AllocationForm(EstablishmentForm):
             self.fields["pair_reserve"] = forms.ModelChoiceField(
                 label=_("Paire de réserve (seule paire d'une dotation complémentaire)"), queryset=pairs, required=False)
             signer = _("Directeur responsable ou membre du comité")
-        _add_countersignature(self, "signer", signer)
+        self.add_countersignature("signer", signer)
         self.order_fields(["dice", "pair_in_play", "pair_reserve", "supplementary", "observations"])
 
     def clean(self):
@@ -190,14 +174,14 @@ class SwapForm(EstablishmentForm):
         return data
 
 
-class EndCheckForm(EstablishmentForm):
+class EndCheckForm(CountersignMixin, EstablishmentForm):
     return_to = forms.ModelChoiceField(label=_("Dés remis au dépôt"), queryset=Location.objects.none())
     observations = forms.CharField(label=_("Observations"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
     def __init__(self, *args, session: TableSession, **kwargs):
         super().__init__(*args, **kwargs)
         self.session = session
-        self.fields["return_to"].queryset = depots(self.establishment)
+        self.fields["return_to"].queryset = depots(self.establishment, DICE.depot_kinds)
         self.dice = list(dice_at_table(session))
         tri = [("", "—"), ("yes", _("conforme")), ("no", _("non conforme"))]
         for die in self.dice:
@@ -214,7 +198,7 @@ class EndCheckForm(EstablishmentForm):
             self.fields["micrometer"] = forms.CharField(label=_("Micromètre utilisé (n°)"), required=False)
             self.fields["square"] = forms.CharField(label=_("Équerre utilisée (n°)"), required=False)
             self.fields["balance"] = forms.CharField(label=_("« Balancing caliper » utilisé (n°)"), required=False)
-            _add_countersignature(self, "cosigner", _("Chef de table"), required=False)
+            self.add_countersignature("cosigner", _("Chef de table"), required=False)
 
     PER_DIE = ("result", "micrometer", "square", "balance", "remark")
 
@@ -264,7 +248,7 @@ class TransferForm(WithdrawForm):
         super().__init__(*args, **kwargs)
         del self.fields["reason"], self.fields["observations"]
         self.fields["dice"].label = _("Numéros d'ordre des dés transférés")
-        self.fields["to_location"].queryset = depots(self.establishment)
+        self.fields["to_location"].queryset = depots(self.establishment, DICE.depot_kinds)
 
 
 class DayCloseForm(EstablishmentForm):
@@ -359,16 +343,16 @@ class DestructionNotifyForm(EstablishmentForm):
     reference = forms.CharField(label=_("Référence (courriel, correspondant)"), max_length=200, required=False)
 
 
-class DestructionCompleteForm(EstablishmentForm):
+class DestructionCompleteForm(CountersignMixin, EstablishmentForm):
     observations = forms.CharField(label=_("Observations"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.jurisdiction == "MC":
-            _add_countersignature(self, "inspector", _("Inspecteur présent"), required=False)
-            _add_countersignature(self, "witness", _("Agent du SCJ présent (facultatif)"), required=False)
+            self.add_countersignature("inspector", _("Inspecteur présent"), required=False)
+            self.add_countersignature("witness", _("Agent du SCJ présent (facultatif)"), required=False)
         else:
-            _add_countersignature(self, "witness", _("Fonctionnaire de police"), required=False)
+            self.add_countersignature("witness", _("Fonctionnaire de police"), required=False)
             yes_no = [("", "—"), ("no", _("Non")), ("yes", _("Oui"))]
             self.fields["loaded"] = forms.ChoiceField(label=_("Dés plombés ?"), choices=yes_no, required=False)
             self.fields["tampered"] = forms.ChoiceField(label=_("Dés pipés ?"), choices=yes_no, required=False)

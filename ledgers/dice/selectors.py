@@ -223,10 +223,6 @@ def waiting_today(establishment: Establishment) -> list[tuple[TableSession, str]
     return waiting
 
 
-def open_seances(establishment: Establishment) -> QuerySet[Seance]:
-    return Seance.objects.filter(establishment=establishment, status=Seance.Status.OPEN).order_by("date", "opened_at")
-
-
 def unclosed_annex_days(establishment: Establishment) -> list[datetime.date]:
     """Past days with depot transfers whose annex ledger day is not closed (MC, DICE-04: FLAG a
     depot day not closed before the next séance)."""

@@ -6,8 +6,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Model
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -15,14 +14,15 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.views import View
-from django.views.generic import DetailView, FormView, TemplateView
+from django.views.generic import DetailView, TemplateView
 from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
+from ledgers.core import service_views
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance, TableSession
+from ledgers.core.selectors import open_seances
 from ledgers.core.services import table_session_close, table_session_open, table_session_prepare
-from ledgers.core.signatures import countersigner_from
 from ledgers.custody import services as custody
 from ledgers.custody.models import DestructionSession, PurchaseOrder
 from ledgers.incidents.selectors import open_incidents
@@ -59,50 +59,25 @@ def refusal_context(exc: Exception) -> dict[str, Any]:
     return {"denied": str(exc)}
 
 
-class ServiceFormView(DiceView, FormView):
-    """A form whose valid input is handed to one service. RuleViolation → 409 with the ID and
-    article; PermissionDenied → 403; a ValidationError or ValueError → the form's errors."""
+class ServiceFormView(DiceView, service_views.ServiceFormView):
+    """The dice pages' form: one template with a title, a submit label and an introduction."""
 
     template_name = "dice/form.html"
     title = ""
     submit = _("Enregistrer")
     intro = ""
+    errors_on_fields = True
+    success_name = "dice:day"  # where a success leads, unless get_success_url says otherwise
 
     def get_form_kwargs(self):
-        return {**super().get_form_kwargs(), "establishment": self.establishment}
+        return {**super().get_form_kwargs(), "establishment": self.establishment, "request": self.request}
 
     def get_context_data(self, **kwargs):
         kwargs = {"title": self.title, "submit": self.submit, "intro": self.intro, **kwargs}
         return super().get_context_data(**kwargs)
 
-    def perform(self, form) -> Model | list | None:
-        raise NotImplementedError
-
-    def success_message(self, result) -> str:
-        return str(_("Enregistré."))
-
-    success_name = "dice:day"  # where a success leads, unless success_url_for says otherwise
-
-    def success_url_for(self, result) -> str:
+    def get_success_url(self) -> str:
         return reverse(self.success_name)
-
-    def form_valid(self, form):
-        try:
-            result = self.perform(form)
-        except (RuleViolation, PermissionDenied) as exc:
-            status = 409 if isinstance(exc, RuleViolation) else 403
-            return self.render_to_response(self.get_context_data(form=form, **refusal_context(exc)), status=status)
-        except ValidationError as exc:
-            form.add_error(None, exc)
-            return self.form_invalid(form)
-        except ValueError as exc:
-            form.add_error(None, str(exc))
-            return self.form_invalid(form)
-        messages.success(self.request, self.success_message(result))
-        return redirect(self.success_url_for(result))
-
-    def signer(self, form, prefix: str):
-        return countersigner_from(self.request, form.cleaned_data, prefix)
 
 
 # --- the day, a table, the stock --------------------------------------------------------------
@@ -126,7 +101,8 @@ class DayView(DiceView, TemplateView):
             date = timezone.localdate()
         sessions = list(selectors.sessions_with_dice(est, date))
         prepared = {(s.seance_id, s.table_id) for s in sessions}
-        unprepared = [(seance, table) for seance in selectors.open_seances(est) for table in selectors.dice_tables(est)
+        seances = open_seances(est).order_by("date", "opened_at")
+        unprepared = [(seance, table) for seance in seances for table in selectors.dice_tables(est)
                       if (seance.pk, table.pk) not in prepared]
         return super().get_context_data(
             date=date, previous=date - datetime.timedelta(days=1), next=date + datetime.timedelta(days=1),
@@ -233,8 +209,8 @@ class ReceiptView(ServiceFormView):
             order=data.get("order"), supplier=data.get("supplier"), delivery_note=data["delivery_note"],
         )
 
-    def success_message(self, result):
-        return str(_("%(n)s dés pris en charge et inscrits au registre.") % {"n": len(result)})
+    def get_success_message(self) -> str:
+        return str(_("%(n)s dés pris en charge et inscrits au registre.") % {"n": len(self.result)})
 
     success_name = "dice:stock"
 
@@ -251,7 +227,7 @@ class SessionFormView(ServiceFormView):
         return super().get_context_data(session=self.session, at_table=selectors.dice_at_table(self.session),
                                         **kwargs)
 
-    def success_url_for(self, result):
+    def get_success_url(self) -> str:
         return reverse("dice:session", kwargs={"pk": self.session.pk})
 
 
@@ -264,7 +240,7 @@ class AllocationView(SessionFormView):
     def perform(self, form):
         data = form.cleaned_data
         return services.dice_allocate(
-            session=self.session, actor=self.request.user, signer=self.signer(form, "signer"),
+            session=self.session, actor=self.request.user, signer=form.cleaned_data.get("signer"),
             dice=data.get("dice_objects", ()), pairs=data.get("pairs", ()), supplementary=data["supplementary"],
             observations=data["observations"],
         )
@@ -278,8 +254,8 @@ class AllocationView(SessionFormView):
                      else selectors.allocatable_pairs(est).prefetch_related("dice"))
         return super().get_context_data(available=available, **kwargs)
 
-    def success_message(self, result):
-        return str(_("Dotation signée par %(name)s : la table peut ouvrir.") % {"name": result.signed_by})
+    def get_success_message(self) -> str:
+        return str(_("Dotation signée par %(name)s : la table peut ouvrir.") % {"name": self.result.signed_by})
 
 
 class SwapView(SessionFormView):
@@ -306,13 +282,13 @@ class EndCheckView(SessionFormView):
         return services.dice_end_check(
             session=self.session, results=form.results(), actor=self.request.user,
             return_to=form.cleaned_data["return_to"], observations=form.cleaned_data["observations"],
-            cosigner=self.signer(form, "cosigner") if self.establishment.jurisdiction == "FR" else None,
+            cosigner=form.cleaned_data.get("cosigner") if self.establishment.jurisdiction == "FR" else None,
             instruments=form.instruments() if self.establishment.jurisdiction == "FR" else None,
         )
 
-    def success_message(self, result):
-        if result.incident_id:
-            return str(_("Contrôle enregistré ; anomalie : incident n° %(n)s ouvert.") % {"n": result.incident_id})
+    def get_success_message(self) -> str:
+        if self.result.incident_id:
+            return str(_("Contrôle enregistré ; anomalie : incident n° %(n)s ouvert.") % {"n": self.result.incident_id})
         return str(_("Contrôle enregistré : la partie peut être close."))
 
 
@@ -459,9 +435,9 @@ class VerificationView(ServiceFormView):
             opened_by=data["opened_by"], remarks=data["remarks"], orders_seen=data.get("orders_seen", ()),
         )
 
-    def success_message(self, result):
-        if result.discrepancy:
-            return str(_("Écart constaté : incident n° %(n)s ouvert.") % {"n": result.incident_id})
+    def get_success_message(self) -> str:
+        if self.result.discrepancy:
+            return str(_("Écart constaté : incident n° %(n)s ouvert.") % {"n": self.result.incident_id})
         return str(_("Stock conforme ; registres visés."))
 
     success_name = "dice:stock"
@@ -494,8 +470,8 @@ class DestructionPlanView(ServiceFormView):
                                               planned_at=data["planned_at"], method=data["method"],
                                               actor=self.request.user)
 
-    def success_url_for(self, result):
-        return reverse("dice:destruction", kwargs={"pk": result.pk})
+    def get_success_url(self) -> str:
+        return reverse("dice:destruction", kwargs={"pk": self.result.pk})
 
 
 class DestructionDetailView(DiceView, DetailView):
@@ -518,7 +494,7 @@ class DestructionActionView(ServiceFormView):
         return super().get_context_data(intro=str(destruction), destruction=destruction,
                                         dice=selectors.destruction_dice(destruction), **kwargs)
 
-    def success_url_for(self, result):
+    def get_success_url(self) -> str:
         return reverse("dice:destruction", kwargs={"pk": self.kwargs["pk"]})
 
 
@@ -540,14 +516,14 @@ class DestructionCompleteView(DestructionActionView):
     def perform(self, form):
         fr = self.establishment.jurisdiction == "FR"
         return services.dice_destruction_complete(
-            session=self.get_destruction(), actor=self.request.user, witness=self.signer(form, "witness"),
-            inspector=None if fr else self.signer(form, "inspector"),
+            session=self.get_destruction(), actor=self.request.user, witness=form.cleaned_data.get("witness"),
+            inspector=None if fr else form.cleaned_data.get("inspector"),
             loaded=form.finding("loaded") if fr else None, tampered=form.finding("tampered") if fr else None,
             police_service=form.cleaned_data.get("police_service", ""), observations=form.cleaned_data["observations"],
         )
 
-    def success_message(self, result):
-        if result.status == DestructionSession.Status.PLANNED:
+    def get_success_message(self) -> str:
+        if self.result.status == DestructionSession.Status.PLANNED:
             return str(_("Dés plombés ou pipés : destruction suspendue, incident ouvert."))
         return str(_("Destruction effectuée et inscrite au registre."))
 

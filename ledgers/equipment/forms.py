@@ -7,11 +7,12 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.countersign import countersigner
+from ledgers.core.countersign import CountersignMixin
+from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Establishment, GamingTable, Location, TableSession
+from ledgers.core.selectors import depots
 from ledgers.custody.models import WITHDRAWN_STATUSES, DestructionSession
 from ledgers.incidents.models import IncidentNotice
 from ledgers.registers.services import display_name
@@ -31,18 +32,6 @@ from .specs import (
 )
 
 
-class EstablishmentForm(forms.Form):
-    """A form that knows the establishment and the request (for countersignatures)."""
-
-    def __init__(self, *args, establishment: Establishment, request: HttpRequest, **kwargs) -> None:
-        self.establishment, self.request = establishment, request
-        super().__init__(*args, **kwargs)
-        self.setup()
-
-    def setup(self) -> None:
-        """Limit the choices to this establishment."""
-
-
 def _session_choice(session: TableSession) -> str:
     return f"{session.table} — {session.seance} ({session.get_status_display().lower()})"
 
@@ -50,30 +39,6 @@ def _session_choice(session: TableSession) -> str:
 class SessionField(forms.ModelChoiceField):
     def label_from_instance(self, obj: TableSession) -> str:
         return _session_choice(obj)
-
-
-def countersign(form: EstablishmentForm, prefix: str, *, required: bool) -> AbstractBaseUser | None:
-    """The other signatory of the ``prefix`` fields (``ledgers.core.countersign``); None when the
-    fields are left blank and the countersignature is optional."""
-    username = form.cleaned_data.get(f"{prefix}_username", "").strip()
-    if not username and not required:
-        return None
-    try:
-        return countersigner(form.request, username, form.cleaned_data.get(f"{prefix}_password", ""))
-    except ValidationError as exc:
-        raise ValidationError({f"{prefix}_password": exc.messages}) from exc
-
-
-def signature_fields(prefix: str, label, required: bool = True) -> dict[str, forms.Field]:
-    return {
-        f"{prefix}_username": forms.CharField(label=_("%(who)s — identifiant") % {"who": label}, required=required),
-        f"{prefix}_password": forms.CharField(label=_("%(who)s — mot de passe") % {"who": label}, required=required,
-                                              widget=forms.PasswordInput(render_value=False)),
-    }
-
-
-def _depots(est: Establishment):
-    return Location.objects.filter(establishment=est, active=True, kind__in=SHOES.depot_kinds[est.jurisdiction])
 
 
 # --- Models and sabots ---------------------------------------------------------------------------
@@ -99,7 +64,7 @@ class ShoeReceiveForm(EstablishmentForm):
     def setup(self) -> None:
         self.fields["model"].queryset = ApprovedModel.objects.filter(establishment=self.establishment,
                                                                      kind=ApprovedModel.Kind.SHOE)
-        self.fields["location"].queryset = _depots(self.establishment)
+        self.fields["location"].queryset = depots(self.establishment, SHOES.depot_kinds)
 
     def clean_numbers(self) -> list[tuple[str, str]]:
         rows = []
@@ -128,7 +93,7 @@ class ShoeWithdrawForm(EstablishmentForm):
                                          help_text=_("Monaco : le dépôt principal."))
 
     def setup(self) -> None:
-        self.fields["to_location"].queryset = _depots(self.establishment)
+        self.fields["to_location"].queryset = depots(self.establishment, SHOES.depot_kinds)
 
 
 class ShoeAllocateForm(EstablishmentForm):
@@ -151,7 +116,7 @@ class ShoeReturnForm(EstablishmentForm):
         self.fields["shoes"].queryset = Shoe.objects.filter(
             establishment=self.establishment, table_session__isnull=False).select_related("table_session__table")
         self.fields["shoes"].label_from_instance = lambda shoe: f"{shoe} — {shoe.table_session.table}"
-        self.fields["to_location"].queryset = _depots(self.establishment)
+        self.fields["to_location"].queryset = depots(self.establishment, SHOES.depot_kinds)
 
 
 class DestructionPlanForm(EstablishmentForm):
@@ -172,16 +137,11 @@ class DestructionNotifyForm(EstablishmentForm):
     reference = forms.CharField(label=_("Référence"), max_length=200, required=False)
 
 
-class DestructionCompleteForm(EstablishmentForm):
+class DestructionCompleteForm(CountersignMixin, EstablishmentForm):
     observations = forms.CharField(label=_("Observations"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
 
     def setup(self) -> None:
-        self.fields.update(signature_fields("witness", _("Témoin (autorité)"), required=False))
-
-    def clean(self):
-        data = super().clean()
-        data["witness"] = countersign(self, "witness", required=False)
-        return data
+        self.add_countersignature("witness", _("Témoin (autorité)"), required=False)
 
 
 # --- Shufflers ---------------------------------------------------------------------------------
@@ -334,7 +294,7 @@ class WheelInstallForm(EstablishmentForm):
                                                                    active=True)
 
 
-class WheelCheckForm(EstablishmentForm):
+class WheelCheckForm(CountersignMixin, EstablishmentForm):
     session = SessionField(label=_("Table et séance"), queryset=TableSession.objects.none())
     points = forms.CharField(label=_("Points vérifiés"), widget=forms.Textarea(attrs={"rows": 3}),
                              help_text=_("Un point par ligne."))
@@ -346,30 +306,23 @@ class WheelCheckForm(EstablishmentForm):
         games = CHECK_RULES[self.establishment.jurisdiction]
         self.fields["session"].queryset = selectors.live_sessions(self.establishment).filter(
             table__game__in=games, status=TableSession.Status.PREPARING)
-        self.fields.update(signature_fields("cosigner", _("Cosignataire")))
+        self.add_countersignature("cosigner", _("Cosignataire"))
 
     def clean(self):
         data = super().clean()
         data["points_list"] = [line.strip() for line in (data.get("points") or "").splitlines() if line.strip()]
-        if "cosigner_username" in data:
-            data["cosigner"] = countersign(self, "cosigner", required=True)
         return data
 
 
-class LidLockForm(EstablishmentForm):
+class LidLockForm(CountersignMixin, EstablishmentForm):
     session = SessionField(label=_("Table et séance"), queryset=TableSession.objects.none())
 
     def setup(self) -> None:
         games = LID_GAMES[self.establishment.jurisdiction]
         self.fields["session"].queryset = selectors.live_sessions(self.establishment).filter(
             table__game__in=games, status=TableSession.Status.OPEN)
-        self.fields.update(signature_fields("key_holder", _("Détenteur de la clé (laisser vide si c'est vous)"),
-                                            required=False))
-
-    def clean(self):
-        data = super().clean()
-        data["key_holder"] = countersign(self, "key_holder", required=False)
-        return data
+        self.add_countersignature("key_holder", _("Détenteur de la clé (laisser vide si c'est vous)"),
+                                  required=False)
 
 
 # --- Launchers at roulette and boule (WHEEL-09) -----------------------------------------------------

@@ -1,8 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from django_otp import user_has_device
 
-from ledgers.core.authz import reauthenticate
+from ledgers.core.countersign import ReauthMixin
 
 from .kinds import all_kinds
 from .models import Entry
@@ -41,26 +40,12 @@ class RegisterOpenForm(forms.Form):
     )
 
 
-class ReauthForm(forms.Form):
+class ReauthForm(ReauthMixin):
     """A signature: the signer types their password again (and their authenticator code)."""
 
-    password = forms.CharField(label=_("Votre mot de passe"), strip=False,
-                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
-    otp_token = forms.CharField(label=_("Code d'authentification (application)"), required=False, max_length=16,
-                                widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}))
-
     def __init__(self, *args, request, **kwargs):
-        super().__init__(*args, **kwargs)
         self.request = request
-        if not user_has_device(request.user, confirmed=True):
-            del self.fields["otp_token"]
-
-    def clean(self):
-        cleaned = super().clean()
-        if "password" in cleaned:
-            reauthenticate(self.request, user=self.request.user, password=cleaned["password"],
-                           otp_token=cleaned.get("otp_token", ""))
-        return cleaned
+        super().__init__(*args, **kwargs)
 
 
 class VisaForm(ReauthForm):

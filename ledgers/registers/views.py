@@ -1,20 +1,17 @@
 """Register pages: list, detail with keyset paging, entry detail, and the forms of the register acts."""
 
-from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpResponse
-from django.shortcuts import redirect
+from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
-from django.views.generic import FormView, TemplateView
+from django.views.generic import TemplateView
 from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
-from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
+from ledgers.core.service_views import ServiceFormView
 from ledgers.core.views import EstablishmentMixin
 
 from . import selectors, services
@@ -107,33 +104,8 @@ class EntryDetailView(RegisterMixin, TemplateView):
         return context
 
 
-class ServiceFormView(FormView):
-    """A form whose valid input goes to one service. A refusal of the texts (RuleViolation) or of
-    the roles (PermissionDenied) is shown above the form, which keeps everything typed."""
-
-    success_message = ""
-
-    def perform(self, form):
-        raise NotImplementedError
-
-    def form_valid(self, form):
-        try:
-            self.result = self.perform(form)
-        except RuleViolation as exc:
-            return self.refused(form, violation=exc, status=409)
-        except PermissionDenied as exc:
-            return self.refused(form, denied=str(exc), status=403)
-        except ValidationError as exc:  # bad input the service found, e.g. an unknown kind
-            form.add_error(None, exc)
-            return self.form_invalid(form)
-        messages.success(self.request, self.success_message)
-        return redirect(self.get_success_url())
-
-    def refused(self, form, *, status: int, **context) -> HttpResponse:
-        return self.render_to_response(self.get_context_data(form=form, **context), status=status)
-
-
 class RegisterCreateView(EstablishmentMixin, ServiceFormView):
+    errors_on_fields = True
     form_class = RegisterCreateForm
     template_name = "registers/register_create.html"
     success_message = _("Registre créé : il attend sa cote et son paraphe.")
@@ -156,6 +128,7 @@ class RegisterActMixin(RegisterMixin):
     """The forms of the acts on one register, offered only to whom the roles allow (403)."""
 
     action = ""
+    errors_on_fields = True  # e.g. a main courante time the service cannot read goes on its field
 
     def get(self, request, *args, **kwargs):
         if self.action not in selectors.register_actions(request.user, self.register):

@@ -4,6 +4,8 @@ object belongs to the caller's establishment); the services decide and refuse.""
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from ledgers.core.api import EstablishmentPK
+from ledgers.core.countersign import countersignature_serializer
 from ledgers.core.models import Location, Room, Seance, TableSession
 from ledgers.custody.models import DestructionSession, ItemStatus, PurchaseOrder, StockVerification, Supplier
 from ledgers.incidents.models import IncidentNotice
@@ -11,52 +13,29 @@ from ledgers.incidents.models import IncidentNotice
 from ..models import Anomaly, CardEvent, CardExchange, CardUnit, Category, ShuffleMethod, UnitType
 
 
-class Scoped(serializers.PrimaryKeyRelatedField):
-    """A primary key among the objects of the caller's establishment (``context["establishment"]``)."""
-
-    def __init__(self, *, scope, **kwargs):
-        self.scope = scope
-        super().__init__(**kwargs)
-
-    def get_queryset(self):
-        return self.scope(super().get_queryset(), self.context["establishment"])
-
-
-def _units(qs, est):
-    return qs.filter(establishment=est)
-
-
-def _by_est(qs, est):
-    return qs.filter(establishment=est)
-
-
-def _sessions(qs, est):
-    return qs.filter(seance__establishment=est)
-
-
 def unit_field(**kwargs):
-    return Scoped(queryset=CardUnit.objects.all(), scope=_units, **kwargs)
+    return EstablishmentPK(CardUnit.objects.all(), **kwargs)
 
 
 def units_field(**kwargs):
-    return Scoped(queryset=CardUnit.objects.all(), scope=_units, many=True, **kwargs)
+    return EstablishmentPK(CardUnit.objects.all(), many=True, **kwargs)
 
 
 def location_field(**kwargs):
-    return Scoped(queryset=Location.objects.all(), scope=_by_est, **kwargs)
+    return EstablishmentPK(Location.objects.all(), **kwargs)
 
 
 def session_field(**kwargs):
-    return Scoped(queryset=TableSession.objects.all(), scope=_sessions, **kwargs)
+    return EstablishmentPK(TableSession.objects.all(), "seance__establishment", **kwargs)
 
 
 class SignatureSerializer(serializers.Serializer):
     password = serializers.CharField(write_only=True, help_text=_("Mot de passe du signataire (signature)."))
+    otp_token = serializers.CharField(required=False, allow_blank=True, default="", write_only=True,
+                                      help_text=_("Code d'authentification, si le signataire en a un."))
 
 
-class CountersignSerializer(serializers.Serializer):
-    signer_username = serializers.CharField(required=False, allow_blank=True)
-    signer_password = serializers.CharField(required=False, allow_blank=True, write_only=True)
+CountersignSerializer = countersignature_serializer("signer", required=False)
 
 
 # --- Reads -----------------------------------------------------------------------------------
@@ -173,7 +152,7 @@ class OrderLineInput(serializers.Serializer):
 
 
 class OrderInput(serializers.Serializer):
-    supplier = Scoped(queryset=Supplier.objects.filter(domain="cards"), scope=_by_est)
+    supplier = EstablishmentPK(Supplier.objects.filter(domain="cards"))
     lines = OrderLineInput(many=True)
     carnet = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
     number = serializers.IntegerField(required=False, allow_null=True, default=None)
@@ -206,9 +185,9 @@ class UnitInput(serializers.Serializer):
 
 class ReceiptInput(serializers.Serializer):
     location = location_field()
-    supplier = Scoped(queryset=Supplier.objects.filter(domain="cards"), scope=_by_est)
-    order = Scoped(queryset=PurchaseOrder.objects.filter(domain="cards"), scope=_by_est, required=False,
-                   allow_null=True, default=None)
+    supplier = EstablishmentPK(Supplier.objects.filter(domain="cards"))
+    order = EstablishmentPK(PurchaseOrder.objects.filter(domain="cards"), required=False,
+                            allow_null=True, default=None)
     delivery_note = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
     units = UnitInput(many=True, allow_empty=False)
 
@@ -273,8 +252,8 @@ class PAEConfirmInput(serializers.Serializer):
 
 
 class DesignateInput(serializers.Serializer):
-    seance = Scoped(queryset=Seance.objects.all(), scope=_by_est)
-    room = Scoped(queryset=Room.objects.all(), scope=_by_est)
+    seance = EstablishmentPK(Seance.objects.all())
+    room = EstablishmentPK(Room.objects.all())
     unit = unit_field()
 
 

@@ -1,7 +1,6 @@
 """Card API: read endpoints and one POST endpoint per flow. Views call the services; a rule of the
 texts answers 409 {code, article, detail} (ledgers.core.api), a role 403, bad input 400."""
 
-from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django_filters import rest_framework as filters
@@ -12,7 +11,8 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ledgers.core.countersign import countersigner
+from ledgers.core.authz import reauthenticate
+from ledgers.core.countersign import countersigner_from
 from ledgers.custody import services as custody
 from ledgers.custody.models import DestructionSession, PurchaseOrder, StockVerification
 from ledgers.incidents.api.serializers import IncidentRefSerializer
@@ -163,19 +163,12 @@ class ActionView(EstablishmentAPIMixin, APIView):
 
     def signer(self, data: dict):
         """The countersigning person (inspecteur, police officer…), authenticated here."""
-        if not data.get("signer_username"):
-            return None
-        return self._authenticate(data["signer_username"], data.get("signer_password", ""), "signer_password")
+        return countersigner_from(self.request, data, "signer")
 
     def check_signature(self, data: dict) -> None:
         """A visa or a verification is a signature: the caller types their password again."""
-        self._authenticate(self.request.user.get_username(), data["password"], "password")
-
-    def _authenticate(self, username: str, password: str, field: str):
-        try:
-            return countersigner(self.request, username, password)
-        except ValidationError as exc:
-            raise DRFValidationError({field: exc.messages}) from exc
+        reauthenticate(self.request._request, user=self.request.user, password=data["password"],
+                       otp_token=data["otp_token"])
 
 
 def flow(input_class, output_class=s.CardUnitSerializer, many=False):

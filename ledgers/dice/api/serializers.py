@@ -4,6 +4,8 @@ location codes, pair numbers) inside the caller's establishment, and shape the o
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from ledgers.core.api import EstablishmentPK
+from ledgers.core.countersign import countersignature_inputs
 from ledgers.core.models import Location, TableSession
 from ledgers.custody.models import DestructionSession, PurchaseOrder, Supplier
 from ledgers.incidents.models import IncidentNotice
@@ -126,35 +128,6 @@ class LocationField(serializers.SlugRelatedField):
         return Location.objects.filter(establishment=self.context["establishment"])
 
 
-class SessionField(serializers.PrimaryKeyRelatedField):
-    def __init__(self, **kwargs):
-        super().__init__(queryset=TableSession.objects.all(), **kwargs)
-
-    def get_queryset(self):
-        return TableSession.objects.filter(seance__establishment=self.context["establishment"])
-
-
-class OwnedField(serializers.PrimaryKeyRelatedField):
-    """An object of the establishment (and of the dice domain where it has one)."""
-
-    def __init__(self, model, **kwargs):
-        self.model = model
-        super().__init__(**kwargs)
-
-    def get_queryset(self):
-        qs = self.model.objects.filter(establishment=self.context["establishment"])
-        return qs.filter(domain=DICE.code) if hasattr(self.model, "domain") else qs
-
-
-def countersignature(prefix: str, *, required: bool = True) -> dict:
-    return {
-        f"{prefix}_username": serializers.CharField(required=required, allow_blank=not required),
-        f"{prefix}_password": serializers.CharField(required=required, allow_blank=not required,
-                                                    style={"input_type": "password"}),
-        f"{prefix}_otp": serializers.CharField(required=False, allow_blank=True),
-    }
-
-
 def with_fields(name: str, base: type, fields: dict) -> type:
     return type(name, (base,), dict(fields))
 
@@ -175,8 +148,8 @@ class DieInputSerializer(serializers.Serializer):
 
 class DiceReceiptInput(serializers.Serializer):
     location = LocationField()
-    order = OwnedField(PurchaseOrder, queryset=PurchaseOrder.objects.all(), required=False, allow_null=True)
-    supplier = OwnedField(Supplier, queryset=Supplier.objects.all(), required=False, allow_null=True)
+    order = EstablishmentPK(PurchaseOrder.objects.filter(domain=DICE.code), required=False, allow_null=True)
+    supplier = EstablishmentPK(Supplier.objects.filter(domain=DICE.code), required=False, allow_null=True)
     delivery_note = serializers.CharField(required=False, allow_blank=True, default="")
     dice = DieInputSerializer(many=True)
 
@@ -200,17 +173,17 @@ class PairsField(serializers.ListField):
 
 
 AllocationInput = with_fields("AllocationInput", serializers.Serializer, {
-    "table_session": SessionField(),
+    "table_session": EstablishmentPK(TableSession.objects.all(), "seance__establishment"),
     "dice": SerialsField(required=False, default=list),
     "pairs": PairsField(required=False, default=list, help_text=_("Rampo : la paire en jeu puis la paire de réserve.")),
     "supplementary": serializers.BooleanField(required=False, default=False),
     "observations": serializers.CharField(required=False, allow_blank=True, default=""),
-    **countersignature("signer", required=False),
+    **countersignature_inputs("signer", required=False),
 })
 
 
 class SwapInput(serializers.Serializer):
-    table_session = SessionField()
+    table_session = EstablishmentPK(TableSession.objects.all(), "seance__establishment")
     brought_in = SerialsField()
     withdrawn = SerialsField(required=False, default=list)
     damaged = SerialsField(required=False, default=list)
@@ -229,13 +202,13 @@ class ResultInput(serializers.Serializer):
 
 
 EndCheckInput = with_fields("EndCheckInput", serializers.Serializer, {
-    "table_session": SessionField(),
+    "table_session": EstablishmentPK(TableSession.objects.all(), "seance__establishment"),
     "return_to": LocationField(),
     "results": ResultInput(many=True),
     "instruments": serializers.DictField(child=serializers.CharField(allow_blank=True), required=False, default=dict,
                                          help_text="micrometer, square, balance"),
     "observations": serializers.CharField(required=False, allow_blank=True, default=""),
-    **countersignature("cosigner", required=False),
+    **countersignature_inputs("cosigner", required=False),
 })
 
 
@@ -273,7 +246,7 @@ class DiceSupplierInput(serializers.Serializer):
 
 
 class DiceOrderInput(serializers.Serializer):
-    supplier = OwnedField(Supplier, queryset=Supplier.objects.all())
+    supplier = EstablishmentPK(Supplier.objects.filter(domain=DICE.code))
     carnet = serializers.CharField(required=False, allow_blank=True, default="")
     quantity = serializers.IntegerField(min_value=1, help_text=_("Nombre de dés (rampo : deux par paire)."))
 
@@ -300,8 +273,8 @@ DiceDestructionCompleteInput = with_fields("DiceDestructionCompleteInput", seria
     "tampered": serializers.BooleanField(required=False, allow_null=True, default=None),
     "police_service": serializers.CharField(required=False, allow_blank=True, default=""),
     "observations": serializers.CharField(required=False, allow_blank=True, default=""),
-    **countersignature("witness", required=False),
-    **countersignature("inspector", required=False),
+    **countersignature_inputs("witness", required=False),
+    **countersignature_inputs("inspector", required=False),
 })
 
 

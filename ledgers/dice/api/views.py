@@ -13,9 +13,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ledgers.core.countersign import countersigner_from
 from ledgers.core.models import Establishment, Location
 from ledgers.core.selectors import current_establishment, establishments_for
-from ledgers.core.signatures import countersigner_from
 from ledgers.custody import services as custody
 from ledgers.custody.models import DestructionSession, PurchaseOrder
 

@@ -1,10 +1,10 @@
 """Serializers of the equipment API: they validate and shape; the services decide."""
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
-from ledgers.core.countersign import countersigner
+from ledgers.core.api import EstablishmentPK
+from ledgers.core.countersign import countersignature_serializer, countersigner_from
 from ledgers.core.models import GamingTable, Location, TableSession
 from ledgers.custody.models import DestructionSession
 from ledgers.incidents.models import IncidentNotice
@@ -27,32 +27,8 @@ from ..models import (
 )
 
 
-class ScopedPK(serializers.PrimaryKeyRelatedField):
-    """A primary key among the objects of the request's establishment."""
-
-    def __init__(self, model, path: str = "establishment", **kwargs) -> None:
-        self.path = path
-        super().__init__(queryset=model.objects.all(), **kwargs)
-
-    def get_queryset(self):
-        return self.queryset.filter(**{self.path: self.context["establishment"]})
-
-
-def _session_field(**kwargs) -> ScopedPK:
-    return ScopedPK(TableSession, "seance__establishment", **kwargs)
-
-
-def countersignature(attrs: dict, prefix: str, request, *, required: bool):
-    """The other signatory of the ``prefix`` fields (``ledgers.core.countersign``); None when the
-    fields are left blank and the countersignature is optional."""
-    username = (attrs.pop(f"{prefix}_username", "") or "").strip()
-    password = attrs.pop(f"{prefix}_password", "") or ""
-    if not username and not required:
-        return None
-    try:
-        return countersigner(request, username, password)
-    except DjangoValidationError as exc:
-        raise serializers.ValidationError({f"{prefix}_password": exc.messages}) from exc
+def _session_field(**kwargs) -> EstablishmentPK:
+    return EstablishmentPK(TableSession.objects.all(), "seance__establishment", **kwargs)
 
 
 # --- Output -------------------------------------------------------------------------------------
@@ -200,39 +176,39 @@ class ShoeLine(serializers.Serializer):
 
 
 class ShoeReceiveInput(serializers.Serializer):
-    model = ScopedPK(ApprovedModel)
-    location = ScopedPK(Location)
+    model = EstablishmentPK(ApprovedModel.objects.all())
+    location = EstablishmentPK(Location.objects.all())
     shoes = ShoeLine(many=True, allow_empty=False)
     delivery_note = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
 class ShoeUpdateInput(serializers.Serializer):
     number = serializers.CharField(max_length=60)
-    model = ScopedPK(ApprovedModel)
+    model = EstablishmentPK(ApprovedModel.objects.all())
     maker_serial = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
 
 
 class ShoeWithdrawInput(serializers.Serializer):
     reason = serializers.CharField(max_length=300)
-    to_location = ScopedPK(Location, required=False, allow_null=True, default=None)
+    to_location = EstablishmentPK(Location.objects.all(), required=False, allow_null=True, default=None)
 
 
 class ShoeAllocateInput(serializers.Serializer):
     table_session = _session_field()
-    shoe = ScopedPK(Shoe)
+    shoe = EstablishmentPK(Shoe.objects.all())
     received_by = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
 class ShoeReturnInput(serializers.Serializer):
-    shoes = ScopedPK(Shoe, many=True, allow_empty=False)
-    to_location = ScopedPK(Location)
+    shoes = EstablishmentPK(Shoe.objects.all(), many=True, allow_empty=False)
+    to_location = EstablishmentPK(Location.objects.all())
     returned_by = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
 class ShoeDestructionPlanInput(serializers.Serializer):
     method = serializers.ChoiceField(choices=DestructionSession.Method.choices)
     planned_at = serializers.DateTimeField()
-    shoes = ScopedPK(Shoe, many=True, allow_empty=False)
+    shoes = EstablishmentPK(Shoe.objects.all(), many=True, allow_empty=False)
 
 
 class ShoeDestructionNotifyInput(serializers.Serializer):
@@ -241,20 +217,18 @@ class ShoeDestructionNotifyInput(serializers.Serializer):
     reference = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
-class ShoeDestructionCompleteInput(serializers.Serializer):
+class ShoeDestructionCompleteInput(countersignature_serializer("witness", required=False)):
     observations = serializers.CharField(required=False, allow_blank=True, default="")
-    witness_username = serializers.CharField(required=False, allow_blank=True, default="")
-    witness_password = serializers.CharField(required=False, allow_blank=True, default="", write_only=True)
 
     def validate(self, attrs):
-        attrs["witness"] = countersignature(attrs, "witness", self.context["request"], required=False)
+        attrs["witness"] = countersigner_from(self.context["request"], attrs, "witness")
         return attrs
 
 
 class ShufflerRegisterInput(serializers.Serializer):
     number = serializers.CharField(max_length=40)
     serial = serializers.CharField(max_length=100)
-    model = ScopedPK(ApprovedModel)
+    model = EstablishmentPK(ApprovedModel.objects.all())
     machine_type = serializers.ChoiceField(choices=MachineType.choices)
     embout = serializers.BooleanField(required=False, default=False)
 
@@ -266,12 +240,12 @@ class ShufflerCommissionInput(serializers.Serializer):
 
 
 class SocleInput(serializers.Serializer):
-    table = ScopedPK(GamingTable)
+    table = EstablishmentPK(GamingTable.objects.all())
     code = serializers.CharField(max_length=30)
 
 
 class ShufflerMountInput(serializers.Serializer):
-    socle = ScopedPK(Socle, "table__establishment")
+    socle = EstablishmentPK(Socle.objects.all(), "table__establishment")
 
 
 class EmptyInput(serializers.Serializer):
@@ -286,7 +260,7 @@ class MalfunctionInput(serializers.Serializer):
 
 class ShufflerUseStartInput(serializers.Serializer):
     table_session = _session_field()
-    shuffler = ScopedPK(Shuffler)
+    shuffler = EstablishmentPK(Shuffler.objects.all())
     embout = serializers.BooleanField(required=False, default=False)
     display = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
     decks_counted = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
@@ -309,29 +283,25 @@ class WheelRegisterInput(serializers.Serializer):
 
 
 class WheelInstallInput(serializers.Serializer):
-    table = ScopedPK(GamingTable)
+    table = EstablishmentPK(GamingTable.objects.all())
 
 
-class WheelCheckInput(serializers.Serializer):
+class WheelCheckInput(countersignature_serializer("cosigner", required=True)):
     table_session = _session_field()
     points = serializers.ListField(child=serializers.CharField(), allow_empty=False)
     passed = serializers.BooleanField()
     observations = serializers.CharField(required=False, allow_blank=True, default="")
-    cosigner_username = serializers.CharField()
-    cosigner_password = serializers.CharField(write_only=True)
 
     def validate(self, attrs):
-        attrs["cosigner"] = countersignature(attrs, "cosigner", self.context["request"], required=True)
+        attrs["cosigner"] = countersigner_from(self.context["request"], attrs, "cosigner")
         return attrs
 
 
-class LidLockInput(serializers.Serializer):
+class LidLockInput(countersignature_serializer("key_holder", required=False)):
     table_session = _session_field()
-    key_holder_username = serializers.CharField(required=False, allow_blank=True, default="")
-    key_holder_password = serializers.CharField(required=False, allow_blank=True, default="", write_only=True)
 
     def validate(self, attrs):
-        attrs["key_holder"] = countersignature(attrs, "key_holder", self.context["request"], required=False)
+        attrs["key_holder"] = countersigner_from(self.context["request"], attrs, "key_holder")
         return attrs
 
 
