@@ -13,6 +13,8 @@ from django.apps import apps
 from django.db.models import Model, QuerySet
 from django.utils.functional import Promise
 
+from ledgers.core.registry import CodeRegistry
+
 if TYPE_CHECKING:
     from ledgers.core.models import Establishment
 
@@ -59,24 +61,14 @@ class CustodyDomain:
         return pairs or {self.intake_register(establishment, "")}
 
 
-_DOMAINS: dict[str, CustodyDomain] = {}
-
-
-def custody_domain(domain: CustodyDomain) -> CustodyDomain:
-    existing = _DOMAINS.get(domain.code)
-    if existing is not None and existing != domain:
-        raise ValueError(f"custody domain {domain.code!r} declared twice")
-    _DOMAINS[domain.code] = domain
-    return domain
-
-
-def get_domain(code: str) -> CustodyDomain:
-    return _DOMAINS[code]
+DOMAINS: CodeRegistry[CustodyDomain] = CodeRegistry("custody domain")
+custody_domain = DOMAINS.declare
+get_domain = DOMAINS.get
 
 
 def all_domains() -> list[CustodyDomain]:
-    return list(_DOMAINS.values())
+    return list(DOMAINS)
 
 
 def domain_choices() -> list[tuple[str, str]]:
-    return [(d.code, str(d.label)) for d in _DOMAINS.values()]
+    return [(d.code, str(d.label)) for d in DOMAINS]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.registry import CodeRegistry
 from ledgers.core.roles import Role
 
 
@@ -23,23 +24,13 @@ class Category:
     decision_required: dict[str, bool] = field(default_factory=lambda: {"MC": True, "FR": False})
 
 
-_CATEGORIES: dict[str, Category] = {}
-
-
-def incident_category(category: Category) -> Category:
-    existing = _CATEGORIES.get(category.code)
-    if existing is not None and existing != category:
-        raise ValueError(f"incident category {category.code!r} declared twice")
-    _CATEGORIES[category.code] = category
-    return category
-
-
-def get_category(code: str) -> Category:
-    return _CATEGORIES[code]
+CATEGORIES: CodeRegistry[Category] = CodeRegistry("incident category")
+incident_category = CATEGORIES.declare
+get_category = CATEGORIES.get
 
 
 def category_choices() -> list[tuple[str, str]]:
-    return [(c.code, str(c.label)) for c in sorted(_CATEGORIES.values(), key=lambda c: c.code)]
+    return [(c.code, str(c.label)) for c in CATEGORIES]
 
 
 GAME_INCIDENT = incident_category(

@@ -11,6 +11,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.registry import CodeRegistry
 from ledgers.core.roles import DIRECTORATE, Role
 
 
@@ -55,23 +56,13 @@ class RegisterKind:
         return (PROFILES[jurisdiction].paraphing_role,)
 
 
-_REGISTRY: dict[str, RegisterKind] = {}
-
-
-def register_kind(kind: RegisterKind) -> RegisterKind:
-    existing = _REGISTRY.get(kind.code)
-    if existing is not None and existing != kind:
-        raise ValueError(f"register kind {kind.code!r} declared twice")
-    _REGISTRY[kind.code] = kind
-    return kind
-
-
-def get_kind(code: str) -> RegisterKind:
-    return _REGISTRY[code]
+KINDS: CodeRegistry[RegisterKind] = CodeRegistry("register kind")
+register_kind = KINDS.declare
+get_kind = KINDS.get
 
 
 def all_kinds() -> list[RegisterKind]:
-    return sorted(_REGISTRY.values(), key=lambda k: k.code)
+    return list(KINDS)
 
 
 def kind_choices() -> list[tuple[str, str]]:
