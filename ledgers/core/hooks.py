@@ -1,17 +1,36 @@
-"""Preconditions that domain apps attach to table sessions.
+"""Preconditions that domain apps attach to table sessions and séances.
 
 Core must not import the domain apps, yet a table may open only when their rules allow it
-(second control done, dice allocation signed, wheel checked…). Each app registers its checks in
-``AppConfig.ready()``; a check raises ``RuleViolation`` to refuse.
+(second control done, dice allocation signed, wheel checked…), and a séance may close only when
+every mandatory record of its tables is complete (REG-25). Each app registers its checks in
+``AppConfig.ready()``: a table check raises ``RuleViolation`` to refuse; a séance check returns
+what is still missing, so that the closing page can list all of it at once.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from django.utils.functional import Promise
+
 if TYPE_CHECKING:
-    from .models import TableSession
+    from .models import Seance, TableSession
 
 Check = Callable[["TableSession"], None]
+
+
+@dataclass(frozen=True)
+class Missing:
+    """One mandatory record a séance still lacks: what (in words), the requirement that asks for
+    it, and where it is done (a URL, or "" when there is no page for it)."""
+
+    what: str | Promise
+    code: str
+    url: str = ""
+
+
+SeanceCheck = Callable[["Seance"], Iterable[Missing]]
+_seance_checks: list[SeanceCheck] = []
 
 _opening_checks: list[Check] = []
 _closing_checks: list[Check] = []
@@ -37,3 +56,14 @@ def run_opening_checks(session: "TableSession") -> None:
 def run_closing_checks(session: "TableSession") -> None:
     for check in _closing_checks:
         check(session)
+
+
+def on_seance_closing(check: SeanceCheck) -> SeanceCheck:
+    if check not in _seance_checks:
+        _seance_checks.append(check)
+    return check
+
+
+def seance_missing(seance: "Seance") -> list[Missing]:
+    """Every mandatory record the séance still lacks, in the order the apps registered their checks."""
+    return [missing for check in _seance_checks for missing in check(seance)]

@@ -178,6 +178,9 @@ class TableSession(models.Model):
     status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.PREPARING)
     opened_at = models.DateTimeField(_("ouverte le"), null=True, blank=True)
     closed_at = models.DateTimeField(_("fermée le"), null=True, blank=True)
+    # The stakes in force at opening (GAME limit rows); the FR art. 49 avance reads the minimum (COUNT-12).
+    minimum_stake = models.DecimalField(_("mise minimale"), max_digits=12, decimal_places=2, null=True, blank=True)
+    maximum_stake = models.DecimalField(_("mise maximale"), max_digits=12, decimal_places=2, null=True, blank=True)
     history = HistoricalRecords()
 
     class Meta:

@@ -28,12 +28,27 @@ class Role(models.TextChoices):
     MECANICIEN = "mecanicien", _("Mécanicien")
     ENTRETIEN = "entretien", _("Personnel d'entretien")
     AGENT_SURVEILLANCE = "agent_surveillance", _("Agent de surveillance")
+    CHANGEUR = "changeur", _("Changeur")
+    RAVITAILLEUR = "ravitailleur", _("Ravitailleur")
+    GARDIEN_CARNETS = "gardien_carnets", _("Employé chargé des carnets de tickets")
+    EMPLOYE_JEUX = "employe_jeux", _("Employé de jeux (machines à sous)")
+    DIRECTEUR_EXPLOITATION = "directeur_exploitation", _("Directeur de l'exploitation")
+    SECRETARIAT_GENERAL = "secretariat_general", _("Secrétariat Général")
+    # Outside the operator: the approved supply and maintenance company's technician (FR 68-6, 68-30)
+    TECHNICIEN_SFM = "technicien_sfm", _("Technicien de la SFM")
     # Regulators
     COMMISSAIRE = "commissaire", _("Commissaire du Gouvernement")
     SCJ = "scj", _("Agent du Service de Contrôle des Jeux")
     POLICE = "police", _("Fonctionnaire de police des jeux")
+    CHEF_POLICE = "chef_police", _("Chef du service territorial de police judiciaire")
+    CONTROLE_INTERIEUR = "controle_interieur", _("Fonctionnaire du ministère de l'intérieur chargé du contrôle")
+    AGENT_VERIFICATEUR = "agent_verificateur", _("Agent vérificateur")
+    COMPTABLE_TRESOR = "comptable_tresor", _("Comptable du Trésor, chef de poste")
 
 
-REGULATOR_ROLES = frozenset({Role.COMMISSAIRE, Role.SCJ, Role.POLICE})
+REGULATOR_ROLES = frozenset({
+    Role.COMMISSAIRE, Role.SCJ, Role.POLICE, Role.CHEF_POLICE, Role.CONTROLE_INTERIEUR, Role.AGENT_VERIFICATEUR,
+    Role.COMPTABLE_TRESOR,
+})
 # The games directorate: who manages the organisation and creates registers.
 DIRECTORATE = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.DIRECTEUR_RESPONSABLE, Role.COMITE)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import hooks
 from .authz import require_role, save_audited
+from .errors import RuleViolation
 from .games import GAMES
 from .models import Establishment, GamingTable, Location, Membership, Room, Seance, TableSession
 from .roles import DIRECTORATE, Role
@@ -46,6 +47,10 @@ def seance_close(*, seance: Seance, actor: AbstractBaseUser) -> Seance:
     require_role(actor, seance.establishment, SEANCE_MANAGERS)
     for session in seance.table_sessions.exclude(status=TableSession.Status.CLOSED):
         table_session_close(session=session, actor=actor)
+    missing = hooks.seance_missing(seance)
+    if missing:
+        raise RuleViolation("REG-25", _("La séance ne peut être clôturée : %(missing)s.")
+                            % {"missing": " ; ".join(str(m.what) for m in missing)})
     seance.status, seance.closed_at = Seance.Status.CLOSED, timezone.now()
     return save_audited(seance, actor=actor, reason="clôture de séance")
 
