@@ -22,8 +22,12 @@ several apps (and the tests) may declare purposes of the same kind. A hand-over 
 ``(purpose_type, purpose_id)``; when the purpose closes while the key is still out, the key is
 flagged on the exceptions list (KEY-02, KEY-05).
 
-The slots app also declares how many machines an establishment runs (``fleet_size``): the
-upper-part opening rule reads it (KEY-17, SET-43, AMB-51).
+The slots app also declares how many machines an establishment runs (``fleet_size_counter``):
+the upper-part opening rule reads it (KEY-17, SET-43, AMB-51). And it reads from the keys app:
+``selectors.socle_surrendered`` before a socle goes "out of operation" (KEY-07), and
+``selectors.lock_keys`` for a bill box's security lock (KEY-09, SLOT-12) and a French machine's
+upper, lower and device locks (KEY-12). The count room declares its counts as purposes of kind
+"count": the bill-box content keys go out only for one (KEY-03, KEY-14).
 """
 
 from collections.abc import Callable

@@ -132,3 +132,18 @@ def sanity(est: Establishment, *, now: datetime.datetime | None = None) -> Sanit
             no_holder.append(key)
     last = KeyInventory.objects.filter(establishment=est).first()
     return Sanity(several, no_holder, last, last is None or now - last.counted_at > INVENTORY_PERIOD)
+
+
+def socle_surrendered(est: Establishment, socle_ref: str) -> bool:
+    """Whether the lock and key of socle ``socle_ref`` went to the caissier principal (KEY-07): the
+    slots app asks before it sets the socle "out of operation"."""
+    return Key.objects.filter(establishment=est, surrenders__socle_ref=socle_ref).exists()
+
+
+def lock_keys(est: Establishment, asset_ref: str) -> dict[str, list[Key]]:
+    """The keys in service for an asset, by lock type: the slots app checks a bill box's security
+    lock (KEY-09, SLOT-12) and a French machine's upper, lower and device locks (KEY-12) with it."""
+    found: dict[str, list[Key]] = defaultdict(list)
+    for key in keys_of(est).filter(asset_ref=asset_ref, status=Key.Status.IN_SERVICE):
+        found[key.lock_type].append(key)
+    return dict(found)

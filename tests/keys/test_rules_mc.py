@@ -139,6 +139,7 @@ def test_key_07_socle_out_of_operation_key_to_the_caissier_principal(mc_org):
     assert key.status == Key.Status.SURRENDERED and key.custodian == mc_org["caissier_principal"]
     assert surrender.received_by == mc_org["caissier_principal"]
     assert "Socle sorti" in entries(mc_org)[-1]["event"]
+    assert selectors.socle_surrendered(mc_org.est, "SOC-9") and not selectors.socle_surrendered(mc_org.est, "SOC-1")
     with pytest.raises(ValidationError):  # no longer in service: it does not go out
         key_issue(key=key, actor=mc_org["caissier_principal"], holder=mc_org["superviseur"],
                   purpose_type="test.releve", purpose_id=mc_org.operation().pk, due_at=due())
@@ -256,3 +257,37 @@ def test_blind_inventory_with_differences(mc_org):
     assert [line["code"] for line in inventory.difference_lines()] == ["S-1"]
     report = selectors.sanity(mc_org.est)
     assert report.last_inventory == inventory and not report.inventory_due
+
+
+def test_key_08_partie_ends_only_once_the_lid_key_is_back(mc_org, mc):
+    from ledgers.core.services import table_session_close
+
+    key = mc_org.key("LID-2", "cylinder_lid", asset_ref="RO2")
+    table = GamingTableFactory(establishment=mc, number="RO2", game="roulette")
+    session = table_session_prepare(seance=mc_org.operation(), table=table, actor=mc_org.director)
+    issue = key_issue(key=key, actor=mc_org["directeur_jeux"], holder=mc_org["inspecteur"],
+                      purpose_type="core.table_partie", purpose_id=session.pk, due_at=due())
+    with pytest.raises(RuleViolation) as exc:
+        table_session_close(session=session, actor=mc_org.director)
+    assert exc.value.code == "KEY-08"
+    key_return(issue=issue, actor=mc_org["directeur_jeux"], returned_by=mc_org["inspecteur"])
+    assert table_session_close(session=session, actor=mc_org.director).status == "closed"
+
+
+def test_registre_des_cles_prints_cote_et_paraphe(mc_org):
+    import io
+
+    from ledgers.registers.printing.register import render_register
+
+    mc_org.key("M-1", "machine_door", home=mc_org.homes["coffre"])
+    out = io.BytesIO()
+    rendered = render_register(Register.objects.get(establishment=mc_org.est, kind="registre_cles"), out)
+    assert rendered.pages >= 1 and out.getvalue().startswith(b"%PDF")
+
+
+def test_key_09_bill_box_lock_reference_by_asset(mc_org):
+    mc_org.key("B-7", "bill_content", home=mc_org.homes["comptabilite"], asset_ref="M-007")
+    mc_org.key("M-7", "machine_door", home=mc_org.homes["coffre"], asset_ref="M-007")
+    found = selectors.lock_keys(mc_org.est, "M-007")
+    assert sorted(found) == ["bill_content", "machine_door"] and found["bill_content"][0].code == "B-7"
+    assert selectors.lock_keys(mc_org.est, "M-008") == {}

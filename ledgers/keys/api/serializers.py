@@ -23,7 +23,7 @@ class KeySerializer(serializers.ModelSerializer):
                   "holder_organisation", "status", "registered_at")
 
 
-class SignatureSerializer(serializers.ModelSerializer):
+class KeySignatureSerializer(serializers.ModelSerializer):
     user = serializers.CharField(source="user.username")
 
     class Meta:
@@ -31,10 +31,10 @@ class SignatureSerializer(serializers.ModelSerializer):
         fields = ("act", "user", "role", "signed_at", "position")
 
 
-class IssueSerializer(serializers.ModelSerializer):
+class KeyIssueSerializer(serializers.ModelSerializer):
     key = serializers.CharField(source="key.code")
     holder = serializers.CharField(source="holder.username")
-    signatures = SignatureSerializer(many=True, read_only=True)
+    signatures = KeySignatureSerializer(many=True, read_only=True)
 
     class Meta:
         model = KeyIssue
@@ -42,7 +42,7 @@ class IssueSerializer(serializers.ModelSerializer):
                   "due_at", "returned_at", "note", "signatures")
 
 
-class SurrenderSerializer(serializers.ModelSerializer):
+class KeySurrenderSerializer(serializers.ModelSerializer):
     key = serializers.CharField(source="key.code")
     received_by = serializers.CharField(source="received_by.username")
 
@@ -51,8 +51,8 @@ class SurrenderSerializer(serializers.ModelSerializer):
         fields = ("id", "key", "socle_ref", "lock_ref", "reason", "received_by", "surrendered_at")
 
 
-class ExceptionSerializer(serializers.Serializer):
-    issue = IssueSerializer()
+class KeyExceptionSerializer(serializers.Serializer):
+    issue = KeyIssueSerializer()
     code = serializers.CharField()
     reason = serializers.CharField()
     late_minutes = serializers.SerializerMethodField()
@@ -82,7 +82,7 @@ def _with_signers(name: str, base: type, required: dict[str, bool]) -> type:
     fields = {}
     for prefix, needed in required.items():
         fields.update(countersignature_inputs(prefix, required=needed))
-    return type(name, (base,), fields)
+    return type(name, (base,), {**fields, "__module__": __name__})
 
 
 class _IssueBase(ReauthInput):
@@ -104,6 +104,7 @@ class _SurrenderBase(ReauthInput):
     reason = serializers.CharField(max_length=300)
 
 
-IssueInput = _with_signers("IssueInput", _IssueBase, {"holder": True, "co1": False, "co2": False, "witness": False})
-ReturnInput = _with_signers("ReturnInput", _ReturnBase, {"holder": True, "co1": False, "co2": False})
-SurrenderInput = _with_signers("SurrenderInput", _SurrenderBase, {"receiver": True})
+KeyIssueInput = _with_signers("KeyIssueInput", _IssueBase,
+                              {"holder": True, "co1": False, "co2": False, "witness": False})
+KeyReturnInput = _with_signers("KeyReturnInput", _ReturnBase, {"holder": True, "co1": False, "co2": False})
+KeySurrenderInput = _with_signers("KeySurrenderInput", _SurrenderBase, {"receiver": True})

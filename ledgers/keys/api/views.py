@@ -50,7 +50,7 @@ class KeyList(Scoped, generics.ListAPIView):
 class IssueList(Scoped, generics.ListAPIView):
     """Every hand-over, newest first; ``?out=1``: the keys still out."""
 
-    serializer_class = s.IssueSerializer
+    serializer_class = s.KeyIssueSerializer
     pagination_class = ById
 
     def get_queryset(self):
@@ -63,9 +63,9 @@ class IssueList(Scoped, generics.ListAPIView):
 class ExceptionList(Scoped, APIView):
     """Keys past their due time (with the minutes late) or out after their purpose closed."""
 
-    @extend_schema(responses=s.ExceptionSerializer(many=True))
+    @extend_schema(responses=s.KeyExceptionSerializer(many=True))
     def get(self, request: Request) -> Response:
-        return Response(s.ExceptionSerializer(selectors.exceptions(self.establishment), many=True).data)
+        return Response(s.KeyExceptionSerializer(selectors.exceptions(self.establishment), many=True).data)
 
 
 class Write(Scoped, APIView):
@@ -109,7 +109,7 @@ class KeyCreate(Write):
 class IssueCreate(Write):
     """Hand a key over for an open purpose; the holder, extra releasers and the witness sign."""
 
-    input_class, output_class, signers = s.IssueInput, s.IssueSerializer, ("holder", "co1", "co2", "witness")
+    input_class, output_class, signers = s.KeyIssueInput, s.KeyIssueSerializer, ("holder", "co1", "co2", "witness")
 
     def perform(self, est, values, signed):
         return services.key_issue(actor=self.request.user, holder=signed["holder"], witness=signed["witness"],
@@ -119,7 +119,7 @@ class IssueCreate(Write):
 class IssueReturn(Write):
     """Take a key back from its holder (dual control as released)."""
 
-    input_class, output_class, signers = s.ReturnInput, s.IssueSerializer, ("holder", "co1", "co2")
+    input_class, output_class, signers = s.KeyReturnInput, s.KeyIssueSerializer, ("holder", "co1", "co2")
 
     def perform(self, est, values, signed, pk):
         issue = get_object_or_404(KeyIssue, pk=pk, key__establishment=est)
@@ -130,7 +130,7 @@ class IssueReturn(Write):
 class SurrenderCreate(Write):
     """A socle out of operation: its lock and key to the caissier principal (KEY-07)."""
 
-    input_class, output_class, signers = s.SurrenderInput, s.SurrenderSerializer, ("receiver",)
+    input_class, output_class, signers = s.KeySurrenderInput, s.KeySurrenderSerializer, ("receiver",)
 
     def perform(self, est, values, signed):
         return services.socle_key_surrender(actor=self.request.user, receiver=signed["receiver"], **values)
