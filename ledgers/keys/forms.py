@@ -29,7 +29,7 @@ class KeyForm(EstablishmentForm):
     asset_ref = forms.CharField(label=_("Matériel (référence)"), max_length=60, required=False)
     copies = forms.IntegerField(label=_("Nombre d'exemplaires"), min_value=1, initial=1)
     home = forms.ModelChoiceField(label=_("Lieu de garde"), queryset=Location.objects.none(), required=False)
-    custodian = forms.ModelChoiceField(label=_("Gardien"), queryset=_members(None), required=False)
+    custodian = forms.ModelChoiceField(label=_("Gardien"), queryset=get_user_model().objects.none(), required=False)
     holder_organisation = forms.CharField(label=_("Organisme détenteur (carte logique : SFM et agrément, police)"),
                                           max_length=200, required=False)
 

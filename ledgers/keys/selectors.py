@@ -147,3 +147,11 @@ def lock_keys(est: Establishment, asset_ref: str) -> dict[str, list[Key]]:
     for key in keys_of(est).filter(asset_ref=asset_ref, status=Key.Status.IN_SERVICE):
         found[key.lock_type].append(key)
     return dict(found)
+
+
+def holder_now(key: Key) -> AbstractBaseUser | None:
+    """Who has the key now: the holder of a copy out, else its custodian. The cards app names the
+    card cabinet's key holder on each issue, return and verification with it (KEY-11: CARD-29,
+    CARD-34, CARD-37)."""
+    out = key.issues.filter(returned_at__isnull=True).select_related("holder").order_by("-issued_at").first()
+    return out.holder if out is not None else key.custodian

@@ -116,3 +116,24 @@ def test_pages_render(client, mc_org):
     made = api.post("/api/v1/keys/keys/new/", {"code": "M-1", "lock_type": "socle", "opens": "socles",
                                                 "home": mc_org.homes["caisse_centrale"].pk}, format="json")
     assert made.status_code == 409 and made.json()["code"] == "KEY-01"
+
+
+def test_fr_count_lower_key_out_and_back_and_overdue_on_the_direction_dashboard(client, fr_org):
+    lower = fr_org.key("L-1", "lower", custodian=fr_org["comite"], asset_ref="MAS-7")
+    count = fr_org.operation()
+    issue = key_issue(key=lower, actor=fr_org["comite"], holder=fr_org["directeur_responsable"],
+                      purpose_type="test.count", purpose_id=count.pk, due_at=due(1 / 3600))
+    time.sleep(1.1)
+    client.force_login(fr_org["directeur_responsable"])
+    page = client.get(reverse("dashboard")).content.decode()
+    assert "L-1" in page and "KEY-13" in page
+    client.force_login(fr_org["comite"])
+    response = client.post(reverse("keys:return", args=[issue.pk]),
+                           {"password": PW, **_signer("holder", fr_org["directeur_responsable"])})
+    assert response.status_code == 302
+    assert "L-1" not in client.get(reverse("dashboard")).content.decode()
+    api = APIClient()
+    api.force_authenticate(fr_org["comite"])
+    made = api.post("/api/v1/keys/keys/new/", {"code": "R-1", "lock_type": "reset", "opens": "réinitialisation",
+                                                "custodian": fr_org["mecanicien"].username}, format="json")
+    assert made.status_code == 409 and made.json()["code"] == "KEY-15"

@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from ledgers.core.errors import RuleViolation
-from ledgers.keys import purposes
+from ledgers.keys import purposes, selectors
 from ledgers.keys.models import Key
 from ledgers.keys.services import key_issue, key_return
 
@@ -33,9 +33,10 @@ def test_key_11_card_cabinet_key_holder_directeur_or_comite(fr_org):
         key_issue(key=key, actor=fr_org["directeur_responsable"], holder=fr_org["croupier"],
                   purpose_type="core.seance", purpose_id=seance.pk, due_at=due())
     assert exc.value.code == "KEY-11"
+    assert selectors.holder_now(key) == fr_org["directeur_responsable"]
     issue = key_issue(key=key, actor=fr_org["directeur_responsable"], holder=fr_org["comite"],
                       purpose_type="core.seance", purpose_id=seance.pk, due_at=due())
-    assert issue.holder_role == "comite"
+    assert issue.holder_role == "comite" and selectors.holder_now(key) == fr_org["comite"]
 
 
 def test_key_12_one_key_id_for_two_lock_types_refused_bp_switchable(fr_org):

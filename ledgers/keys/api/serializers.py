@@ -61,6 +61,16 @@ class KeyExceptionSerializer(serializers.Serializer):
         return None if obj.late_by is None else int(obj.late_by.total_seconds() // 60)
 
 
+class MemberField(serializers.SlugRelatedField):
+    """A user of the caller's establishment, by username."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(slug_field="username", queryset=get_user_model().objects.all(), **kwargs)
+
+    def get_queryset(self):
+        return super().get_queryset().filter(memberships__establishment=self.context["establishment"]).distinct()
+
+
 class KeyInput(serializers.Serializer):
     code = serializers.CharField(max_length=40)
     lock_type = serializers.ChoiceField(choices=LockType.choices)
@@ -68,8 +78,7 @@ class KeyInput(serializers.Serializer):
     asset_ref = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
     copies = serializers.IntegerField(min_value=1, default=1)
     home = EstablishmentPK(queryset=Location.objects.all(), required=False, allow_null=True, default=None)
-    custodian = serializers.SlugRelatedField(slug_field="username", queryset=get_user_model().objects.all(),
-                                             required=False, allow_null=True, default=None)
+    custodian = MemberField(required=False, allow_null=True, default=None)
     holder_organisation = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
 
 
