@@ -10,11 +10,12 @@ from ledgers.core.models import TableSession
 
 from .models import KeyIssue
 from .policy import LockType
+from .purposes import TABLE_PARTIE
 
 
 @on_table_closing
 def lid_key_returned(session: TableSession) -> None:
-    out = KeyIssue.objects.filter(purpose_type="core.table_partie", purpose_id=session.pk,
+    out = KeyIssue.objects.filter(purpose_type=TABLE_PARTIE.code, purpose_id=session.pk,
                                   key__lock_type=LockType.CYLINDER_LID, returned_at__isnull=True).first()
     if out is not None:
         raise RuleViolation("KEY-08", _("Fin de partie impossible : la clé du couvercle %(key)s doit être rendue à sa "

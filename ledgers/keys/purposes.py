@@ -32,6 +32,7 @@ upper, lower and device locks (KEY-12). The count room declares its counts as pu
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from django.apps import apps
@@ -99,22 +100,35 @@ def fleet_size(establishment: "Establishment") -> int | None:
     return _fleet_counters[0](establishment) if _fleet_counters else None
 
 
-def _declare_core_purposes() -> None:
-    from ledgers.core.models import Seance, TableSession
+def _seance_open(seance) -> bool:
+    return seance.status == seance.Status.OPEN
 
-    purpose_type(PurposeType(
-        code="core.seance", kind=PurposeKind.SEANCE, label=_("Séance"), model="core.Seance",
-        is_open=lambda seance: seance.status == Seance.Status.OPEN,
-        establishment=lambda seance: seance.establishment,
-        describe=lambda seance: str(seance),
-        open_objects=lambda est: Seance.objects.filter(establishment=est, status=Seance.Status.OPEN),
-    ))
-    purpose_type(PurposeType(
-        code="core.table_partie", kind=PurposeKind.TABLE_PARTIE, label=_("Partie de table"),
-        model="core.TableSession",
-        is_open=lambda session: session.is_live,
-        establishment=lambda session: session.seance.establishment,
-        describe=lambda session: str(session),
-        open_objects=lambda est: TableSession.objects.filter(seance__establishment=est).exclude(
-            status=TableSession.Status.CLOSED).select_related("seance", "table"),
-    ))
+
+def _open_seances(est: "Establishment") -> QuerySet:
+    from ledgers.core.selectors import open_seances
+
+    return open_seances(est)
+
+
+def _live_sessions(est: "Establishment") -> QuerySet:
+    from ledgers.core.models import TableSession
+
+    return TableSession.objects.filter(seance__establishment=est).exclude(
+        status=TableSession.Status.CLOSED).select_related("seance", "table")
+
+
+# The séance and the table-partie (the card cabinet key, KEY-11; the roulette lid key, KEY-08).
+SEANCE = PurposeType(
+    code="core.seance", kind=PurposeKind.SEANCE, label=_("Séance"), model="core.Seance", is_open=_seance_open,
+    establishment=attrgetter("establishment"), describe=str, open_objects=_open_seances,
+)
+TABLE_PARTIE = PurposeType(
+    code="core.table_partie", kind=PurposeKind.TABLE_PARTIE, label=_("Partie de table"), model="core.TableSession",
+    is_open=attrgetter("is_live"), establishment=attrgetter("seance.establishment"), describe=str,
+    open_objects=_live_sessions,
+)
+
+
+def _declare_core_purposes() -> None:
+    purpose_type(SEANCE)
+    purpose_type(TABLE_PARTIE)
