@@ -60,6 +60,26 @@ PROFILES: dict[str, Profile] = {
             # ``max_share_percent`` % of the table-partie's turns (rounded up to a whole turn) once it
             # has ``min_turns`` turns. A key left out switches its check off.
             "WHEEL-09": {"max_consecutive": 2, "max_share_percent": 50, "min_turns": 4},
+            # Keys (ledgers.keys.policy). SET-35: the card depots' keys are not regulated in Monaco
+            # (KEY-10, BP). SET-36: slot key custody, art. 20.1 and 23-1 (KEY-02 to KEY-05): home,
+            # holders, who hands them over, what they leave for (purpose kinds).
+            "SET-35": {"holders": (Role.CARTIER, Role.SOUS_DIRECTEUR, Role.DIRECTEUR_JEUX), "copies": None},
+            "SET-36": {
+                "machine_door": {"code": "KEY-04", "home": "coffre", "holders": (Role.MECANICIEN, Role.SUPERVISEUR),
+                                 "givers": (Role.SUPERVISEUR,), "giver_code": "KEY-05",
+                                 "purposes": ("intervention", "releve")},
+                "socle": {"code": "KEY-02", "home": "caisse_centrale",
+                          "holders": (Role.SUPERVISEUR, Role.MECANICIEN, Role.EMPLOYE_JEUX),
+                          "givers": (Role.CAISSIER_PRINCIPAL, Role.CAISSIER), "purposes": ("releve",)},
+                "bill_release": {"code": "KEY-02", "home": "caisse_centrale",
+                                 "holders": (Role.SUPERVISEUR, Role.MECANICIEN, Role.EMPLOYE_JEUX),
+                                 "givers": (Role.CAISSIER_PRINCIPAL, Role.CAISSIER), "purposes": ("releve",)},
+                "bill_content": {"code": "KEY-03", "home": "comptabilite", "holders": (),
+                                 "givers": (Role.COMPTABILITE,), "purposes": ("count",)},
+            },
+            # Best-practice key checks (switchable): bill-box keys refused to slot-floor roles (KEY-03);
+            # dual control: lock type → (people releasing, "same" people or "first" one taking back).
+            "KEY-BP": {"KEY-03": True, "dual_control": {"bill_content": (2, "same"), "*": (1, "first")}},
         },
     ),
     Jurisdiction.FR: Profile(
@@ -88,6 +108,27 @@ PROFILES: dict[str, Profile] = {
             "SET-47": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
             # Baccara and blackjack sabot allocation by a comité member: allowed, and flagged (AMB-49).
             "AMB-49": {"comite_allocates": True},
+            # Keys (ledgers.keys.policy). SET-35: the card cabinet's single key (art. 39, 58: KEY-11).
+            # SET-36: slot keys, art. 68-14 (KEY-13 to KEY-16): holders, who hands them over, purposes.
+            "SET-35": {"holders": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE), "copies": 1},
+            "SET-36": {
+                "upper": {"code": "KEY-13", "holders": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+                          "givers": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+                          "purposes": ("intervention", "releve", "count")},
+                "lower": {"code": "KEY-13", "holders": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+                          "givers": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+                          "purposes": ("intervention", "releve", "count")},
+                "bill_content": {"code": "KEY-14", "holders": (Role.CAISSIER, Role.CAISSIER_PRINCIPAL),
+                                 "givers": (Role.CAISSIER, Role.CAISSIER_PRINCIPAL), "purposes": ("count",)},
+                "reset": {"code": "KEY-15", "holders": (Role.COMITE,), "givers": (Role.COMITE,),
+                          "purposes": ("intervention",)},
+                "logic_board": {"code": "KEY-16", "holders": (Role.TECHNICIEN_SFM, Role.POLICE, Role.CHEF_POLICE),
+                                "givers": (Role.TECHNICIEN_SFM, Role.POLICE, Role.CHEF_POLICE),
+                                "purposes": ("intervention",)},
+            },
+            # Best-practice key checks (switchable): one key ID for one lock type (KEY-12); the upper-part
+            # opening rule in every casino, whatever its fleet (AMB-51); dual control as in Monaco.
+            "KEY-BP": {"KEY-12": True, "AMB-51": True, "dual_control": {"*": (1, "first")}},
         },
     ),
 }

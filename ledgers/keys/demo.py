@@ -1,0 +1,100 @@
+"""Demo keys: the register of keys of Monte-Carlo and Nice with their homes and custodians, keys
+out for today's séance, and one overdue (due back a second after it went out). The slot relèves
+and interventions come with the slots app; until then the demo hands keys out for the séance.
+
+Idempotent: a key already registered is not registered again, nor handed out twice."""
+
+import datetime
+from typing import TextIO
+
+from django.db import transaction
+from django.utils import timezone
+
+from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
+from ledgers.core.models import Establishment, Location, Seance
+from ledgers.core.roles import Role
+from ledgers.core.services import seance_open
+from ledgers.registers.models import Register
+from ledgers.registers.services import register_create, register_open
+
+from . import services
+from .models import Key
+from .registers import REGISTRE_CLES
+
+SEED_AFTER = ("ledgers.cards", "ledgers.dice", "ledgers.equipment")
+# code, lock type, opens, asset, copies, home code, custodian role, holder organisation
+KEYS = {
+    DEMO_MC: [
+        ("MC-PM-01", "machine_door", "Portes des machines, rangée A", "A01-A20", 2, "coffre", None, ""),
+        ("MC-SO-01", "socle", "Socles, rangée A", "A01-A20", 1, "caisse-centrale", None, ""),
+        ("MC-BR-01", "bill_release", "Blocs lecteurs de billets, rangée A", "A01-A20", 1, "caisse-centrale", None, ""),
+        ("MC-BB-01", "bill_content", "Boîtes à billets, rangée A", "A01-A20", 1, "comptabilite", None, ""),
+        ("MC-CY-RO1", "cylinder_lid", "Couvercle du cylindre", "RO1", 1, None, Role.INSPECTEUR, ""),
+        ("MC-DEP-01", "card_cabinet", "Dépôt principal des cartes", "depot-principal", 2, None, Role.CARTIER, ""),
+    ],
+    DEMO_FR: [
+        ("FR-ARM-01", "card_cabinet", "Armoire « dépôt des cartes »", "armoire-cartes", 1, None,
+         Role.DIRECTEUR_RESPONSABLE, ""),
+        ("FR-HA-01", "upper", "Parties supérieures des machines", "MAS", 1, None, Role.DIRECTEUR_RESPONSABLE, ""),
+        ("FR-BA-01", "lower", "Parties inférieures des machines", "MAS", 1, None, Role.COMITE, ""),
+        ("FR-BB-01", "bill_content", "Boîtes à billets et à tickets", "MAS", 1, None, Role.CAISSIER, ""),
+        ("FR-RZ-01", "reset", "Réinitialisation des machines", "MAS", 1, None, Role.COMITE, ""),
+        ("FR-CL-01", "logic_board", "Cartes logiques", "MAS", 1, None, Role.TECHNICIEN_SFM,
+         "SFM Côte d'Azur — agrément n° 2021-014"),
+    ],
+}
+# code, giver role, holder role, hours until due (a second: overdue at once)
+ISSUES = {
+    DEMO_MC: [("MC-DEP-01", Role.CARTIER, Role.SOUS_DIRECTEUR, 6), ("MC-CY-RO1", Role.DIRECTEUR_JEUX,
+                                                                     Role.INSPECTEUR, 1 / 3600)],
+    DEMO_FR: [("FR-ARM-01", Role.DIRECTEUR_RESPONSABLE, Role.COMITE, 1 / 3600)],
+}
+ADMIN = {DEMO_MC: Role.DIRECTEUR_JEUX, DEMO_FR: Role.DIRECTEUR_RESPONSABLE}
+
+
+def _register(est: Establishment) -> None:
+    admin = demo_user(est, ADMIN[est.code])
+    register = Register.objects.filter(establishment=est, kind=REGISTRE_CLES.code).exclude(
+        status=Register.Status.CLOSED).first()
+    if register is None:
+        register = register_create(establishment=est, kind=REGISTRE_CLES.code, actor=admin)
+    if register.status == Register.Status.AWAITING_OPENING:
+        register_open(register=register, actor=admin, paraphe="D.J." if est.jurisdiction == "MC" else "F.D.")
+
+
+def _today_seance(est: Establishment) -> Seance:
+    today = timezone.localdate()
+    seance = Seance.objects.filter(establishment=est, date=today, status=Seance.Status.OPEN).first()
+    return seance or seance_open(establishment=est, date=today, period="soiree", actor=demo_user(est, ADMIN[est.code]))
+
+
+@transaction.atomic
+def _seed(est: Establishment) -> int:
+    _register(est)
+    admin = demo_user(est, ADMIN[est.code])
+    for code, lock_type, opens, asset, copies, home, custodian, organisation in KEYS[est.code]:
+        if Key.objects.filter(establishment=est, code=code).exists():
+            continue
+        services.key_register(
+            establishment=est, actor=admin, code=code, lock_type=lock_type, opens=opens, asset_ref=asset,
+            copies=copies, home=Location.objects.get(establishment=est, code=home) if home else None,
+            custodian=demo_user(est, custodian) if custodian else None, holder_organisation=organisation)
+    seance, issued = _today_seance(est), 0
+    for code, giver, holder, hours in ISSUES[est.code]:
+        key = Key.objects.get(establishment=est, code=code)
+        if key.issues.exists():
+            continue
+        services.key_issue(key=key, actor=demo_user(est, giver), holder=demo_user(est, holder),
+                           purpose_type="core.seance", purpose_id=seance.pk,
+                           due_at=timezone.now() + datetime.timedelta(hours=hours))
+        issued += 1
+    return issued
+
+
+def seed(stdout: TextIO) -> None:
+    for code in (DEMO_MC, DEMO_FR):
+        est = Establishment.objects.filter(code=code).first()
+        if est is None:
+            continue
+        issued = _seed(est)
+        stdout.write(f"  keys {code}: {Key.objects.filter(establishment=est).count()} keys, {issued} handed out\n")

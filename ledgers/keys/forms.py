@@ -1,0 +1,116 @@
+"""Forms of the key pages. The logged-in user's password confirms what they sign; every other
+person (the taker, a second or third releaser, a witness) signs with their own credentials at this
+terminal (ledgers.core.countersign)."""
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.countersign import CountersignMixin, ReauthMixin
+from ledgers.core.forms import EstablishmentForm
+from ledgers.core.models import Location
+
+from .models import Key
+from .policy import LockType
+from .purposes import purpose_types
+
+DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+def _members(est):
+    return get_user_model().objects.filter(memberships__establishment=est).distinct().order_by("username")
+
+
+class KeyForm(EstablishmentForm):
+    code = forms.CharField(label=_("Identifiant de la clé"), max_length=40)
+    lock_type = forms.ChoiceField(label=_("Type de serrure"), choices=LockType.choices)
+    opens = forms.CharField(label=_("Ce qu'elle ouvre"), max_length=200)
+    asset_ref = forms.CharField(label=_("Matériel (référence)"), max_length=60, required=False)
+    copies = forms.IntegerField(label=_("Nombre d'exemplaires"), min_value=1, initial=1)
+    home = forms.ModelChoiceField(label=_("Lieu de garde"), queryset=Location.objects.none(), required=False)
+    custodian = forms.ModelChoiceField(label=_("Gardien"), queryset=get_user_model().objects.none(), required=False)
+    holder_organisation = forms.CharField(label=_("Organisme détenteur (carte logique : SFM et agrément, police)"),
+                                          max_length=200, required=False)
+
+    def setup(self) -> None:
+        self.fields["home"].queryset = Location.objects.filter(establishment=self.establishment, active=True)
+        self.fields["custodian"].queryset = _members(self.establishment)
+
+
+class PurposeField(forms.ChoiceField):
+    """An open purpose of any declared type, as "type:id"."""
+
+    def __init__(self, est, **kwargs):
+        choices = [("", "—")]
+        for kind in purpose_types():
+            choices += [(f"{kind.code}:{obj.pk}", f"{kind.label} — {kind.describe(obj)}")
+                        for obj in kind.open_objects(est)[:200]]
+        super().__init__(choices=choices, **kwargs)
+
+    def clean(self, value):
+        value = super().clean(value)
+        code, _sep, pk = value.rpartition(":")
+        if not code or not pk.isdigit():
+            raise ValidationError(_("Choisissez l'objet de la sortie."))
+        return code, int(pk)
+
+
+class IssueForm(ReauthMixin, CountersignMixin, EstablishmentForm):
+    key = forms.ModelChoiceField(label=_("Clé"), queryset=Key.objects.none())
+    due_at = forms.DateTimeField(label=_("À rendre le"), widget=DATETIME)
+    note = forms.CharField(label=_("Observations"), max_length=300, required=False)
+
+    def setup(self) -> None:
+        self.fields["key"].queryset = Key.objects.filter(establishment=self.establishment,
+                                                         status=Key.Status.IN_SERVICE)
+        self.fields["purpose"] = PurposeField(self.establishment, label=_("Pour (objet ouvert)"))
+        self.add_countersignature("holder", _("Détenteur (prend la clé)"))
+        self.add_countersignature("co1", _("Deuxième personne remettant la clé (si requise)"), required=False)
+        self.add_countersignature("co2", _("Troisième personne remettant la clé (si requise)"), required=False)
+        self.add_countersignature("witness", _("Mécanicien ou employé présent (ouverture de la partie supérieure)"),
+                                  required=False)
+
+
+class ReturnForm(ReauthMixin, CountersignMixin, EstablishmentForm):
+    note = forms.CharField(label=_("Observations"), max_length=300, required=False)
+
+    def setup(self) -> None:
+        self.add_countersignature("holder", _("Détenteur (rend la clé)"))
+        self.add_countersignature("co1", _("Deuxième personne recevant la clé (si requise)"), required=False)
+        self.add_countersignature("co2", _("Troisième personne recevant la clé (si requise)"), required=False)
+
+
+class SurrenderForm(ReauthMixin, CountersignMixin, EstablishmentForm):
+    key = forms.ModelChoiceField(label=_("Clé du socle"), queryset=Key.objects.none())
+    socle_ref = forms.CharField(label=_("Socle"), max_length=60)
+    lock_ref = forms.CharField(label=_("Serrure"), max_length=60)
+    reason = forms.CharField(label=_("Motif technique"), max_length=300)
+
+    def setup(self) -> None:
+        self.fields["key"].queryset = Key.objects.filter(establishment=self.establishment, lock_type=LockType.SOCLE,
+                                                         status=Key.Status.IN_SERVICE)
+        self.add_countersignature("receiver", _("Caissier principal (reçoit la serrure et la clé)"))
+
+
+class InventoryForm(ReauthMixin, EstablishmentForm):
+    """Blind: one field per key, with nothing said about how many copies should be there."""
+
+    def setup(self) -> None:
+        self.keys = list(Key.objects.filter(establishment=self.establishment).exclude(status=Key.Status.RETIRED)
+                         .order_by("code", "lock_type"))
+        for key in self.keys:
+            self.fields[f"key_{key.pk}"] = forms.IntegerField(label=str(key), min_value=0)
+
+    def counted(self) -> dict[int, int]:
+        return {key.pk: self.cleaned_data[f"key_{key.pk}"] for key in self.keys}
+
+
+class HoldingsForm(EstablishmentForm):
+    start = forms.DateTimeField(label=_("Du"), widget=DATETIME)
+    end = forms.DateTimeField(label=_("Au"), widget=DATETIME)
+    key = forms.ModelChoiceField(label=_("Clé"), queryset=Key.objects.none(), required=False)
+    asset_ref = forms.CharField(label=_("Matériel (référence)"), max_length=60, required=False)
+
+    def setup(self) -> None:
+        self.fields["key"].queryset = Key.objects.filter(establishment=self.establishment)

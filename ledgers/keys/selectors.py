@@ -1,0 +1,157 @@
+"""Reads on keys: what is out, what is late, what is still out after its purpose closed, who
+held which key when, and the sanity report."""
+
+import datetime
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.authz import roles_of
+from ledgers.core.models import Establishment, Membership
+from ledgers.core.roles import DIRECTORATE, Role
+
+from .models import Key, KeyInventory, KeyIssue
+from .policy import SENSITIVE, LockType, rule_for
+from .purposes import get_purpose_type
+
+INVENTORY_PERIOD = datetime.timedelta(days=92)  # quarterly blind inventory
+DIRECTION = frozenset({*DIRECTORATE, Role.DIRECTEUR_EXPLOITATION})
+
+
+def keys_of(est: Establishment) -> QuerySet[Key]:
+    return Key.objects.filter(establishment=est).select_related("home", "custodian")
+
+
+def issues_of(est: Establishment) -> QuerySet[KeyIssue]:
+    return KeyIssue.objects.filter(key__establishment=est).select_related(
+        "key", "holder", "issued_by", "returned_by", "received_by")
+
+
+def out_issues(est: Establishment) -> QuerySet[KeyIssue]:
+    return issues_of(est).filter(returned_at__isnull=True).order_by("due_at")
+
+
+def purpose_open(issue: KeyIssue) -> bool:
+    kind = get_purpose_type(issue.purpose_type)
+    obj = kind.get(issue.purpose_id) if kind else None
+    return obj is not None and kind.is_open(obj)
+
+
+@dataclass(frozen=True)
+class KeyException:
+    issue: KeyIssue
+    code: str  # the catalogue row the flag reports
+    reason: str
+    late_by: datetime.timedelta | None  # how long past its due time, None when not late
+
+    @property
+    def late_label(self) -> str:
+        if self.late_by is None:
+            return ""
+        minutes = int(self.late_by.total_seconds() // 60)
+        days, rest = divmod(minutes, 24 * 60)
+        hours, minutes = divmod(rest, 60)
+        return f"{days} j {hours:02d} h {minutes:02d}" if days else f"{hours} h {minutes:02d}"
+
+
+def _flag_code(est: Establishment, issue: KeyIssue) -> str:
+    rule = rule_for(est, issue.key.lock_type)
+    return rule.giver_code or rule.code
+
+
+def exceptions(est: Establishment, *, now: datetime.datetime | None = None,
+               lock_types: frozenset[str] | None = None) -> list[KeyException]:
+    """Every key out past its due time (with how late) or still out after its purpose closed
+    (KEY-02 for socle and bill-box release keys, KEY-05 for machine keys); latest due first."""
+    now = now or timezone.now()
+    found = []
+    for issue in out_issues(est):
+        if lock_types is not None and issue.key.lock_type not in lock_types:
+            continue
+        late = now - issue.due_at if issue.due_at < now else None
+        closed = not purpose_open(issue)
+        if late is None and not closed:
+            continue
+        reasons = [str(_("en retard")) if late else "", str(_("objet clos, clé non rendue")) if closed else ""]
+        found.append(KeyException(issue, _flag_code(est, issue), " ; ".join(filter(None, reasons)), late))
+    return sorted(found, key=lambda e: e.issue.due_at)
+
+
+def concerned_lock_types(user: AbstractBaseUser, est: Establishment) -> frozenset[str] | None:
+    """The lock types whose late keys concern ``user``: every one for the Direction (None), those
+    it hands over or keeps for a custodian, nothing for the others."""
+    held = roles_of(user, est)
+    if held & DIRECTION:
+        return None
+    types = {lt for lt in LockType.values if held & set(rule_for(est, lt).givers)}
+    types |= set(Key.objects.filter(establishment=est, custodian=user).values_list("lock_type", flat=True))
+    return frozenset(types)
+
+
+def holdings(est: Establishment, *, start: datetime.datetime, end: datetime.datetime, key: Key | None = None,
+             asset_ref: str = "") -> QuerySet[KeyIssue]:
+    """Who held which key when: every hand-over overlapping [start, end], per key or per asset."""
+    found = issues_of(est).filter(issued_at__lte=end).filter(Q(returned_at__isnull=True) | Q(returned_at__gte=start))
+    if key is not None:
+        found = found.filter(key=key)
+    if asset_ref:
+        found = found.filter(key__asset_ref=asset_ref)
+    return found.order_by("issued_at")
+
+
+@dataclass(frozen=True)
+class Sanity:
+    several_sensitive: list[tuple[AbstractBaseUser, list[KeyIssue]]]
+    no_holder_left: list[Key]
+    last_inventory: KeyInventory | None
+    inventory_due: bool
+
+
+def sanity(est: Establishment, *, now: datetime.datetime | None = None) -> Sanity:
+    """One person holding several sensitive keys at once; keys nobody may hold any more (no member
+    left in a holder role, or a custodian no longer a member); the last blind inventory with its
+    differences, and whether the quarterly one is due."""
+    now = now or timezone.now()
+    by_holder: dict[int, list[KeyIssue]] = defaultdict(list)
+    for issue in out_issues(est).filter(key__lock_type__in=SENSITIVE):
+        by_holder[issue.holder_id].append(issue)
+    several = [(issues[0].holder, issues) for issues in by_holder.values() if len(issues) > 1]
+    members = defaultdict(set)
+    for user_id, role in Membership.objects.filter(establishment=est).values_list("user_id", "role"):
+        members[role].add(user_id)
+    no_holder = []
+    for key in keys_of(est).exclude(status=Key.Status.RETIRED):
+        holders = rule_for(est, key.lock_type).holders
+        if holders and not any(members[r] for r in holders):
+            no_holder.append(key)
+        elif key.custodian_id and key.custodian_role and key.custodian_id not in members[key.custodian_role]:
+            no_holder.append(key)
+    last = KeyInventory.objects.filter(establishment=est).first()
+    return Sanity(several, no_holder, last, last is None or now - last.counted_at > INVENTORY_PERIOD)
+
+
+def socle_surrendered(est: Establishment, socle_ref: str) -> bool:
+    """Whether the lock and key of socle ``socle_ref`` went to the caissier principal (KEY-07): the
+    slots app asks before it sets the socle "out of operation"."""
+    return Key.objects.filter(establishment=est, surrenders__socle_ref=socle_ref).exists()
+
+
+def lock_keys(est: Establishment, asset_ref: str) -> dict[str, list[Key]]:
+    """The keys in service for an asset, by lock type: the slots app checks a bill box's security
+    lock (KEY-09, SLOT-12) and a French machine's upper, lower and device locks (KEY-12) with it."""
+    found: dict[str, list[Key]] = defaultdict(list)
+    for key in keys_of(est).filter(asset_ref=asset_ref, status=Key.Status.IN_SERVICE):
+        found[key.lock_type].append(key)
+    return dict(found)
+
+
+def holder_now(key: Key) -> AbstractBaseUser | None:
+    """Who has the key now: the holder of a copy out, else its custodian. The cards app names the
+    card cabinet's key holder on each issue, return and verification with it (KEY-11: CARD-29,
+    CARD-34, CARD-37)."""
+    out = key.issues.filter(returned_at__isnull=True).select_related("holder").order_by("-issued_at").first()
+    return out.holder if out is not None else key.custodian

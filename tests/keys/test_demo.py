@@ -1,0 +1,27 @@
+"""The keys demo: on the demo organisation, keys out for today's séance and one overdue; a second
+run adds nothing; the register of keys verifies."""
+
+import io
+import time
+
+from ledgers.core import demo as core_demo
+from ledgers.core.demo import DEMO_FR, DEMO_MC
+from ledgers.core.models import Establishment
+from ledgers.keys import demo, selectors
+from ledgers.keys.models import Key, KeyIssue
+from ledgers.registers.models import Register
+from ledgers.registers.verification import verify_register
+
+
+def test_demo_keys_out_and_one_overdue_idempotent(db):
+    core_demo.seed(io.StringIO())
+    demo.seed(io.StringIO())
+    counts = (Key.objects.count(), KeyIssue.objects.count())
+    demo.seed(io.StringIO())
+    assert (Key.objects.count(), KeyIssue.objects.count()) == counts == (12, 3)
+    time.sleep(1.1)
+    mc, fr = Establishment.objects.get(code=DEMO_MC), Establishment.objects.get(code=DEMO_FR)
+    assert [e.issue.key.code for e in selectors.exceptions(mc)] == ["MC-CY-RO1"]
+    assert [e.issue.key.code for e in selectors.exceptions(fr)] == ["FR-ARM-01"]
+    for register in Register.objects.filter(kind="registre_cles"):
+        assert verify_register(register) is None
