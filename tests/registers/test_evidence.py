@@ -7,6 +7,8 @@ import hashlib
 import io
 import json
 import logging
+import subprocess
+import sys
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
@@ -336,3 +338,24 @@ def test_every_ledger_table_carries_the_transaction_stamp():
         cursor.execute("SELECT DISTINCT event_object_table FROM information_schema.triggers "
                        "WHERE trigger_name = event_object_table || '_txid'")
         assert {name for (name,) in cursor.fetchall()} == set(tables)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("attack,error", [("none", ""), ("rewrite", "seq 2: changed since the earlier export"),
+                                          ("truncate", "seq 4: missing since the earlier export (entries cut off "
+                                                       "the end)")])
+def test_reg_20_auditor_script_holds_an_export_to_an_earlier_one(mc_register, mc_staff, tmp_path, attack, error):
+    from tests.registers.test_commands import VERIFY_EXPORT
+
+    append(mc_register, mc_staff, 3)
+    earlier = tmp_path / "earlier.jsonl"
+    earlier.write_text("".join(line + "\n" for line in export_lines(mc_register)), encoding="utf-8")
+    if attack == "rewrite":
+        rewrite(mc_register, 2, {"forged": True})
+    elif attack == "truncate":
+        truncate(mc_register, 3)
+    now = tmp_path / "now.jsonl"
+    now.write_text("".join(line + "\n" for line in export_lines(mc_register)), encoding="utf-8")
+    audit = subprocess.run([sys.executable, str(VERIFY_EXPORT), str(now), str(earlier)], capture_output=True,
+                           text=True, check=False)
+    assert (audit.returncode, audit.stderr.strip()) == ((1, error) if error else (0, ""))
