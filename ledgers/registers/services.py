@@ -9,7 +9,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
@@ -356,14 +356,16 @@ def main_courante_record(
     return entry_append(register=register, actor=actor, role=role, payload=payload)
 
 
-def checkpoints_seal() -> list[Checkpoint | Finding]:
-    """Seal a checkpoint of every register whose head moved past its last checkpoint: the seq and
-    hash of its last entry, under the key of ``LEDGERS_CHECKPOINT_KEY``. A system act (the daily
-    beat task, or ``seal_checkpoints``), one transaction per register. Each register is verified
-    in full first, in the snapshot the checkpoint is taken from: a checkpoint never seals a chain
-    that does not verify, which is returned as its Finding instead."""
+def checkpoints_seal(*, registers: QuerySet[Register] | None = None) -> list[Checkpoint | Finding]:
+    """Seal a checkpoint of every register (of ``registers``, default all) whose head moved past
+    its last checkpoint: the seq and hash of its last entry, under the key of
+    ``LEDGERS_CHECKPOINT_KEY``. A system act (the daily beat task, or ``seal_checkpoints``), one
+    transaction per register. Each register is verified in full first, in the snapshot the
+    checkpoint is taken from: a checkpoint never seals a chain that does not verify, which is
+    returned as its Finding instead."""
     key = checkpoint_key()
-    moved = (Register.objects.annotate(sealed=Coalesce(Max("checkpoints__seq"), 0))
+    moved = ((Register.objects.all() if registers is None else registers)
+             .annotate(sealed=Coalesce(Max("checkpoints__seq"), 0))
              .filter(head_seq__gt=F("sealed")).order_by("number"))
     return [_checkpoint_seal(register, key) for register in moved]
 
