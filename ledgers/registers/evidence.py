@@ -108,7 +108,8 @@ def check_state(model: type[Model], history: type[Model]) -> ObjectFinding | Non
 
 def _merge(rows: Iterator[tuple], logged: Iterator[tuple]) -> Iterator[tuple[tuple | None, tuple | None]]:
     """Pair current rows and latest history rows by pk (both in pk order); None on the side that
-    lacks one. Deleted objects whose latest history is the deletion are skipped."""
+    lacks one. Deleted objects whose latest history is the deletion are skipped. Every tracked
+    model has an integer primary key, so Python orders pks as the database does."""
     row, log = next(rows, None), next(logged, None)
     while row is not None or log is not None:
         if log is not None and (row is None or log[1] < row[0]):

@@ -359,3 +359,11 @@ def test_reg_20_auditor_script_holds_an_export_to_an_earlier_one(mc_register, mc
     audit = subprocess.run([sys.executable, str(VERIFY_EXPORT), str(now), str(earlier)], capture_output=True,
                            text=True, check=False)
     assert (audit.returncode, audit.stderr.strip()) == ((1, error) if error else (0, ""))
+
+
+def test_deploy_check_warns_without_the_checkpoint_key():
+    from ledgers.registers.checks import checkpoint_key_check
+
+    assert checkpoint_key_check(None) == []
+    with override_settings(LEDGERS_CHECKPOINT_KEY=""):
+        assert [w.id for w in checkpoint_key_check(None)] == ["registers.W001"]
