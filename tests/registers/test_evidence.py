@@ -292,7 +292,8 @@ def test_reg_20_a_clean_set_of_registers_and_objects_verifies(mc_org, mc_staff):
     call_command("verify_ledgers", stdout=out)
     lines = out.getvalue().splitlines()
     assert all(line.startswith("OK\t") for line in lines), lines
-    assert {f"OK\t{label}" for label in ("dice.Die", "cards.CardUnit", "registers.Register")} <= set(lines)
+    checked = ("dice.Die", "cards.CardUnit", "registers.Register", "transactions")
+    assert {f"OK\t{label}" for label in checked} <= set(lines)
     assert Checkpoint.objects.count() == Entry.objects.values("register").distinct().count()
 
 

@@ -1,6 +1,7 @@
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 from django.utils.translation import gettext as _  # eager: argparse needs real strings
 
 from ledgers.registers.evidence import verify_objects
@@ -57,6 +58,8 @@ class Command(BaseCommand):
             with snapshot():
                 for label, finding in verify_objects():
                     report(label, finding)
+            if connection.vendor != "postgresql":
+                self.stdout.write(_("NON VÉRIFIÉ\ttransactions des historiques (PostgreSQL seulement)"))
         if first_bad is not None:
             raise CommandError(_("En défaut : %(finding)s") % {"finding": first_bad})
 
