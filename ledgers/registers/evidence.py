@@ -132,11 +132,11 @@ def check_transactions(limit_per_model: int = 1) -> list[ObjectFinding]:
     if connection.vendor != "postgresql":
         return []
     q = connection.ops.quote_name
-    branches, labels = [], {}
+    branches, by_table = [], {}
     for model, history in tracked_models():
         if model._meta.label in EXEMPT:
             continue
-        labels[history._meta.db_table] = model._meta.label
+        by_table[history._meta.db_table] = model
         branches.append(
             f"SELECT '{history._meta.db_table}' AS tbl, h.{q('history_id')} AS hid, "
             f"h.{q(model._meta.pk.attname)}::text AS pk, h.{q(TXID_COLUMN)} AS txid FROM {q(history._meta.db_table)} h"
@@ -154,7 +154,7 @@ def check_transactions(limit_per_model: int = 1) -> list[ObjectFinding]:
         cursor.execute(sql, [limit_per_model])
         found = cursor.fetchall()
     return [
-        ObjectFinding(labels[table], pk, "transaction", str(
+        ObjectFinding(by_table[table]._meta.label, by_table[table]._meta.pk.to_python(pk), "transaction", str(
             _("historique n° %(hid)s écrit les déclencheurs désactivés") % {"hid": hid} if txid is None
             else _("historique n° %(hid)s écrit sans entrée de registre dans la même transaction") % {"hid": hid}))
         for table, hid, pk, txid in found

@@ -275,7 +275,7 @@ def test_reg_20_a_history_row_without_an_entry_in_its_transaction_is_reported(mc
     assert check_state(Die, HistoricalDie) is None  # state and history agree…
     findings = check_transactions()  # …but no entry shares the history row's transaction
     last = HistoricalDie.objects.filter(id=die.pk).latest("history_id")
-    assert [(f.model, f.pk, f.code) for f in findings] == [("dice.Die", str(die.pk), "transaction")]
+    assert [(f.model, f.pk, f.code) for f in findings] == [("dice.Die", die.pk, "transaction")]
     assert f"historique n° {last.history_id} écrit sans entrée de registre" in findings[0].reason
 
 
