@@ -182,6 +182,10 @@ def test_checkpoints_need_the_key(mc_register, mc_staff):
     sealed_one(mc_register)
     with override_settings(LEDGERS_CHECKPOINT_KEY=""), pytest.raises(ImproperlyConfigured):
         verify_register(mc_register)
+    with override_settings(LEDGERS_CHECKPOINT_KEY=""):
+        for command in ("verify_ledgers", "seal_checkpoints"):
+            with pytest.raises(CommandError, match="LEDGERS_CHECKPOINT_KEY must be set"):
+                call_command(command, stdout=io.StringIO())
     with override_settings(LEDGERS_CHECKPOINT_KEY="another key"):
         assert verify_register(mc_register).code == "checkpoint_mac"
 

@@ -1,3 +1,4 @@
+from django.core.exceptions import ImproperlyConfigured
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _  # eager: argparse needs real strings
 
@@ -15,7 +16,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         refused = None
-        for result in checkpoints_seal():
+        try:
+            results = checkpoints_seal()
+        except ImproperlyConfigured as exc:  # no checkpoint key here: say so, without a traceback
+            raise CommandError(str(exc)) from exc
+        for result in results:
             if isinstance(result, Finding):
                 self.stdout.write(f"ÉCHEC\t{result}")
                 refused = refused or result

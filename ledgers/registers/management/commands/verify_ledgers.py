@@ -1,5 +1,6 @@
 from pathlib import Path
 
+from django.core.exceptions import ImproperlyConfigured
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.utils.translation import gettext as _  # eager: argparse needs real strings
@@ -29,7 +30,13 @@ class Command(BaseCommand):
         parser.add_argument("--chain-only", action="store_true",
                             help=_("Ne vérifie que les registres, pas les objets et leurs historiques."))
 
-    def handle(self, *args, numbers: list[str], against: list[Path], chain_only: bool, **options) -> None:
+    def handle(self, *args, **options) -> None:
+        try:
+            self.verify(**options)
+        except ImproperlyConfigured as exc:  # no checkpoint key here: say so, without a traceback
+            raise CommandError(str(exc)) from exc
+
+    def verify(self, *, numbers: list[str], against: list[Path], chain_only: bool, **options) -> None:
         if numbers:
             registers, unknown = registers_named(numbers)
             if unknown:
