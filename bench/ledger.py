@@ -5,8 +5,11 @@
 (a) single appends: ``entry_append``, one transaction per entry, against raw INSERTs of the same
     rows with one commit per row;
 (b) bulk appends: ``entries_bulk_append`` against one raw ``executemany`` of the same rows;
-(c) verification: ``verify_register`` against a raw scan that rebuilds the same canonical bytes
-    and checks the same sha256 links.
+(c) verification: ``verify_register`` (with a sealed checkpoint after every bulk round) against a
+    raw scan that rebuilds the same canonical bytes and checks the same sha256 links;
+(d) the checks beyond the chain (``verify_ledgers`` without ``--chain-only``): every tracked
+    object against its latest history row and every history row against the entries'
+    transactions, over the whole database as it stands, in rows read per second beside (c).
 The baseline rows are the engine's own output, read back, so that both sides write identical data
 into tables of identical shape (the scratch table is ``LIKE registers_entry INCLUDING ALL`` with the
 same foreign keys). Goals: single ≥ 0.6x, bulk ≥ 0.5x.
@@ -40,10 +43,17 @@ from psycopg.types.json import Jsonb  # noqa: E402
 from ledgers.core.roles import Role  # noqa: E402
 from ledgers.core.services import establishment_create, membership_grant  # noqa: E402
 from ledgers.registers.chain import GENESIS_HASH, TIMESTAMP_FORMAT  # noqa: E402
+from ledgers.registers.evidence import tracked_models, verify_objects  # noqa: E402
 from ledgers.registers.models import Entry, Register  # noqa: E402
-from ledgers.registers.services import entries_bulk_append, entry_append, register_create, register_open  # noqa: E402
+from ledgers.registers.services import (  # noqa: E402
+    checkpoints_seal,
+    entries_bulk_append,
+    entry_append,
+    register_create,
+    register_open,
+)
 from ledgers.registers.synthetic import synthetic_payloads  # noqa: E402
-from ledgers.registers.verification import verify_register  # noqa: E402
+from ledgers.registers.verification import snapshot, verify_register  # noqa: E402
 
 COLUMNS = ("register_id", "seq", "recorded_at", "actor_user_id", "actor", "role", "kind", "payload", "corrects_id",
            "prev_hash", "entry_hash")
@@ -180,6 +190,7 @@ def main() -> None:
                 raw.commit()
 
             t_raw_bulk += timed(raw_bulk)
+            checkpoints_seal(registers=Register.objects.filter(pk=bulk_register.pk))  # untimed: (c) checks them
 
         # (c) verification of the bulk register (the opening act and every bulk entry): best of rounds
         t_engine_verify = t_raw_verify = float("inf")
@@ -188,6 +199,16 @@ def main() -> None:
             t_engine_verify = min(t_engine_verify, timed(lambda: findings.append(verify_register(bulk_register))))
             t_raw_verify = min(t_raw_verify, timed(lambda: raw_verify(raw, bulk_register)))
         assert findings == [None] * 3, findings
+
+        # (d) objects and history, in one snapshot as verify_ledgers reads them
+        objects: list = []
+
+        def check_objects():
+            with snapshot():
+                objects.extend(verify_objects())
+
+        t_objects = timed(check_objects)
+        object_rows = sum(model._base_manager.count() + history.objects.count() for model, history in tracked_models())
     finally:
         raw.rollback()
         raw.execute(f"DROP TABLE IF EXISTS {table}")
@@ -206,6 +227,9 @@ def main() -> None:
     for name, engine, baseline, goal in results:
         verdict = "" if goal is None else f"≥ {goal}x  {'met' if engine / baseline >= goal else 'NOT MET'}"
         print(f"{name:16}{engine:12.0f}{baseline:12.0f}{engine / baseline:7.2f}x  {verdict}")
+    bad = [finding for _label, finding in objects if finding is not None]
+    print(f"objects check   {rate(object_rows, t_objects):12.0f} rows/s: {object_rows} object and history rows in "
+          f"{t_objects:.2f} s, {t_objects / t_engine_verify:.2f}x the time of (c); {len(bad)} finding(s)")
 
 
 if __name__ == "__main__":

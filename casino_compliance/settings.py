@@ -6,9 +6,11 @@ SECRET_KEY, DEBUG (default on: a deployment sets DEBUG=0 and must then set SECRE
 ALLOWED_HOSTS
 """
 
+import hashlib
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -190,6 +192,9 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     # Daily séance reports for the séances closed since the last run (ledgers.reports).
     "daily-seance-reports": {"task": "ledgers.reports.tasks.daily_reports_task", "schedule": 15 * 60.0},
+    # Daily sealed checkpoint of every register that moved (ledgers.registers, docs/operations.md §6).
+    "seal-register-checkpoints": {"task": "ledgers.registers.tasks.checkpoints_seal_task",
+                                  "schedule": crontab(hour=5, minute=0)},
 }
 
 # PAdES seal of printed documents (docs/printing.md): a PKCS#12 per establishment in
@@ -198,6 +203,12 @@ CELERY_BEAT_SCHEDULE = {
 # allowed (by default only with DEBUG on: never a demo seal on a production document).
 LEDGERS_SEAL_DEMO = env.bool("LEDGERS_SEAL_DEMO", default=DEBUG)
 LEDGERS_SEAL_DEMO_DIR = VAR_DIR / "seal"
+
+# HMAC key of the register checkpoints (docs/operations.md §6): set it where checkpoints are sealed
+# and verified (the beat worker, the verifier); with DEBUG on, a key derived from SECRET_KEY.
+LEDGERS_CHECKPOINT_KEY = env("LEDGERS_CHECKPOINT_KEY", default="") or (
+    hashlib.sha256(f"ledgers-checkpoint:{SECRET_KEY}".encode()).hexdigest() if DEBUG else ""
+)
 
 # Append-only guard: only the test settings turn this on. When on, the migrations install a
 # TRUNCATE guard that lets a connection flagged with "ledgers.test_flush=on" truncate (Django's

@@ -8,6 +8,13 @@ superusers can still disable them, which is why tamper *evidence* is the hash ch
 (docs/operations.md). Django's test flush truncates tables: only when the test settings set
 ``LEDGERS_TEST_FLUSH_ESCAPE`` do the migrations install a TRUNCATE guard that yields to
 connections flagged ``ledgers.test_flush=on``. Real deployments get no such escape.
+
+On PostgreSQL every append-only table also gets a ``ledgers_txid`` column that a BEFORE INSERT
+trigger fills with the inserting transaction's id (``txid_current()``, whatever the client
+sent), so verification can tell which history rows were written in the same transaction as a
+register entry (ledgers/registers/evidence.py). The column is the database's, not a model field:
+it covers the history tables of every app without their models knowing. Rows that existed before
+the column read 0 ("before stamping"); NULL means the row went in with the triggers switched off.
 """
 
 from django.conf import settings
@@ -28,7 +35,41 @@ BEGIN
     RAISE EXCEPTION 'append-only table %: TRUNCATE refused', TG_TABLE_NAME;
 END $$;
 """
+PG_STAMP_TXID = """
+CREATE OR REPLACE FUNCTION ledgers_stamp_txid() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.ledgers_txid := txid_current();
+    RETURN NEW;
+END $$;
+"""
+TXID_COLUMN = "ledgers_txid"
 PG_TEST_ESCAPE = "IF current_setting('ledgers.test_flush', true) = 'on' THEN RETURN NULL; END IF;"
+
+
+def stamp_txid(schema_editor, table: str) -> None:
+    """Give ``table`` its transaction-id column and trigger (PostgreSQL; idempotent). The column
+    is added with the constant default 0, which PostgreSQL stores once in the catalogue (no table
+    rewrite) and which existing rows read; new rows then get no default but the trigger's value."""
+    schema_editor.execute(PG_STAMP_TXID, params=None)
+    schema_editor.execute(f'ALTER TABLE "{table}" ADD COLUMN IF NOT EXISTS "{TXID_COLUMN}" bigint DEFAULT 0')
+    schema_editor.execute(f'ALTER TABLE "{table}" ALTER COLUMN "{TXID_COLUMN}" DROP DEFAULT')
+    schema_editor.execute(
+        f'CREATE OR REPLACE TRIGGER "{table}_txid" BEFORE INSERT ON "{table}" '
+        "FOR EACH ROW EXECUTE FUNCTION ledgers_stamp_txid()"
+    )
+
+
+def append_only_tables(connection) -> list[str]:
+    """The tables that carry the append-only trigger (PostgreSQL), as docs/grants.sql finds them."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT to_regprocedure('ledgers_refuse_change()') IS NOT NULL")
+        if not cursor.fetchone()[0]:
+            return []
+        cursor.execute(
+            "SELECT DISTINCT c.relname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
+            "WHERE t.tgfoid = 'ledgers_refuse_change()'::regprocedure ORDER BY c.relname"
+        )
+        return [name for (name,) in cursor.fetchall()]
 
 
 def truncate_function_sql(*, test_escape: bool) -> str:
@@ -74,6 +115,7 @@ class AppendOnly(Operation):
                 f'CREATE TRIGGER "{table}_no_truncate" BEFORE TRUNCATE ON "{table}" '
                 "FOR EACH STATEMENT EXECUTE FUNCTION ledgers_refuse_truncate()"
             )
+            stamp_txid(schema_editor, table)
         elif vendor == "sqlite":
             for op in ("UPDATE", "DELETE"):
                 schema_editor.execute(
@@ -88,6 +130,34 @@ class AppendOnly(Operation):
         if schema_editor.connection.vendor == "postgresql":
             schema_editor.execute(f'DROP TRIGGER IF EXISTS "{table}_append_only" ON "{table}"')
             schema_editor.execute(f'DROP TRIGGER IF EXISTS "{table}_no_truncate" ON "{table}"')
+            schema_editor.execute(f'DROP TRIGGER IF EXISTS "{table}_txid" ON "{table}"')
+            schema_editor.execute(f'ALTER TABLE "{table}" DROP COLUMN IF EXISTS "{TXID_COLUMN}"')
         else:
             for op in ("update", "delete"):
                 schema_editor.execute(f'DROP TRIGGER IF EXISTS "{table}_no_{op}"')
+
+
+class StampTransactions(Operation):
+    """Stamp every append-only table that exists with its transaction-id column and trigger
+    (PostgreSQL): for databases whose AppendOnly operations ran before ``AppendOnly`` stamped.
+    Tables made append-only later are stamped by their own ``AppendOnly``."""
+
+    reversible = True
+    reduces_to_sql = False
+
+    def deconstruct(self):
+        return (self.__class__.__qualname__, [], {})
+
+    def state_forwards(self, app_label, state):
+        pass
+
+    def describe(self):
+        return "Stamp append-only rows with their transaction id"
+
+    def database_forwards(self, app_label, schema_editor, from_state, to_state):
+        if schema_editor.connection.vendor == "postgresql":
+            for table in append_only_tables(schema_editor.connection):
+                stamp_txid(schema_editor, table)
+
+    def database_backwards(self, app_label, schema_editor, from_state, to_state):
+        pass  # the columns stay with their tables; AppendOnly's own reversal drops them

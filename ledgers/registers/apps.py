@@ -8,4 +8,4 @@ class RegistersConfig(AppConfig):
     verbose_name = _("Registres")
 
     def ready(self) -> None:
-        from . import dashboard, kinds  # noqa: F401  (declare the generic kinds and the dashboard panels)
+        from . import checks, dashboard, kinds  # noqa: F401  (the deploy check, the generic kinds, the dashboard panels)

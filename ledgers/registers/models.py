@@ -101,3 +101,26 @@ class Entry(models.Model):
             "corrects": self.corrects.seq if self.corrects_id else None,
             "prev_hash": self.prev_hash,
         }
+
+
+class Checkpoint(models.Model):
+    """A sealed copy of a register's chain at one point: the seq and hash of its last entry when
+    sealed, with an HMAC under a key the database does not hold (``LEDGERS_CHECKPOINT_KEY``, see
+    checkpoints.py). Append-only. The head kept in the register row moves with every append, so
+    whoever can write the database can move it; a checkpoint it cannot forge. Verification
+    requires the chain to still hold every checkpointed seq with that same hash."""
+
+    register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="checkpoints")
+    seq = models.PositiveBigIntegerField(_("n°"))
+    entry_hash = models.CharField(_("empreinte"), max_length=64)
+    created_at = models.DateTimeField(_("scellé le"))
+    mac = models.CharField(_("sceau"), max_length=64)
+
+    class Meta:
+        verbose_name = _("point de contrôle scellé")
+        verbose_name_plural = _("points de contrôle scellés")
+        ordering = ["register", "seq"]
+        constraints = [models.UniqueConstraint(fields=["register", "seq"], name="checkpoint_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.register.number} n° {self.seq}"

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
+from django.db.models import F, Max, QuerySet
+from django.db.models.functions import Coalesce
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
@@ -19,9 +21,11 @@ from ledgers.core.roles import Role
 
 from . import store
 from .chain import check_payload, entry_hash, format_timestamp
+from .checkpoints import checkpoint_key, checkpoint_mac
 from .kinds import DIRECTORATE, MAIN_COURANTE, get_kind
-from .models import Entry, EntryKind, Register
+from .models import Checkpoint, Entry, EntryKind, Register
 from .selectors import visaed_up_to
+from .verification import Finding, snapshot, verify_in_snapshot
 
 EVENT_AT_FORMAT = "%Y-%m-%d %H:%M"  # local time of a fact, as written in a payload
 
@@ -350,3 +354,31 @@ def main_courante_record(
         raise ValidationError(_("L'objet et la relation des faits sont obligatoires."))
     payload = {"event_at": event_at, "subject": subject.strip(), "text": text.strip()}
     return entry_append(register=register, actor=actor, role=role, payload=payload)
+
+
+def checkpoints_seal(*, registers: QuerySet[Register] | None = None) -> list[Checkpoint | Finding]:
+    """Seal a checkpoint of every register (of ``registers``, default all) whose head moved past
+    its last checkpoint: the seq and hash of its last entry, under the key of
+    ``LEDGERS_CHECKPOINT_KEY``. A system act (the daily beat task, or ``seal_checkpoints``), one
+    transaction per register. Each register is verified in full first, in the snapshot the
+    checkpoint is taken from: a checkpoint never seals a chain that does not verify, which is
+    returned as its Finding instead."""
+    key = checkpoint_key()
+    moved = ((Register.objects.all() if registers is None else registers)
+             .annotate(sealed=Coalesce(Max("checkpoints__seq"), 0))
+             .filter(head_seq__gt=F("sealed")).order_by("number"))
+    return [_checkpoint_seal(register, key) for register in moved]
+
+
+def _checkpoint_seal(register: Register, key: bytes) -> Checkpoint | Finding:
+    with snapshot(read_only=False):
+        finding = verify_in_snapshot(register)
+        if finding is not None:
+            return finding
+        seq, digest = Entry.objects.filter(register=register).order_by("-seq").values_list("seq", "entry_hash")[0]
+        fields = {"seq": seq, "entry_hash": digest, "created_at": timezone.now()}
+        checkpoint = Checkpoint(register=register, mac=checkpoint_mac(key, register=register.number, **fields),
+                                **fields)
+        # Two runs at once seal the same seq twice: the second one is a no-op.
+        Checkpoint.objects.bulk_create([checkpoint], ignore_conflicts=True)
+        return checkpoint

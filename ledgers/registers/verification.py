@@ -1,4 +1,5 @@
-"""Verification of registers: recompute every hash, link, sequence number and visa.
+"""Verification of registers: recompute every hash, link, sequence number and visa, and hold the
+chain to its sealed checkpoints and to earlier exports.
 
 A register verifies in one database snapshot (REPEATABLE READ on PostgreSQL when called outside
 a transaction), so one that is being written to verifies as it stood when verification began
@@ -8,7 +9,7 @@ are streamed and only the hashes that visas cover are kept.
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -17,7 +18,8 @@ from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 
 from .chain import GENESIS_HASH, canonical_bytes, format_timestamp
-from .models import Entry, EntryKind, Register
+from .checkpoints import checkpoint_key, mac_valid
+from .models import Checkpoint, Entry, EntryKind, Register
 
 SCAN_FIELDS = ("seq", "recorded_at", "actor", "role", "kind", "payload", "corrects__seq", "prev_hash", "entry_hash")
 ROW_KEYS = tuple(name.removesuffix("__seq") for name in SCAN_FIELDS)
@@ -56,34 +58,56 @@ def scan(register: Register, page_size: int = 2000) -> Iterator[dict]:
 
 
 @contextmanager
-def snapshot() -> Iterator[None]:
-    """One consistent view of the database for a multi-query read.
+def snapshot(*, read_only: bool = True) -> Iterator[None]:
+    """One consistent view of the database for a multi-query read (and, with ``read_only``
+    False, the writes that depend on it).
 
-    Inside a caller's transaction the caller decides what is seen; otherwise open a read-only
-    REPEATABLE READ transaction (PostgreSQL) or a plain one (SQLite reads in one snapshot)."""
+    Inside a caller's transaction the caller decides what is seen; otherwise open a REPEATABLE
+    READ transaction (PostgreSQL) or a plain one (SQLite reads in one snapshot)."""
     if connection.in_atomic_block:
         yield
         return
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                mode = ", READ ONLY" if read_only else ""
+                cursor.execute(f"SET TRANSACTION ISOLATION LEVEL REPEATABLE READ{mode}")
         yield
 
 
 def verify_register(register: Register) -> Finding | None:
     """Return the first problem found, or None when the register verifies."""
     with snapshot():
-        return _verify(register)
+        return verify_in_snapshot(register)
 
 
-def _verify(register: Register) -> Finding | None:
+def _sealed(register: Register, finding) -> dict[int, tuple[str, str]] | Finding:
+    """The register's checkpoints as {seq: (hash, local date)}, or the first one whose seal does
+    not verify under the key (forged, or written by something that does not hold the key)."""
+    rows = Checkpoint.objects.filter(register=register).order_by("seq").values_list(
+        "seq", "entry_hash", "created_at", "mac")
+    sealed, key = {}, None
+    for seq, digest, created_at, mac in rows:
+        key = key or checkpoint_key()
+        if not mac_valid(key, mac, register=register.number, seq=seq, entry_hash=digest, created_at=created_at):
+            return finding(seq, "checkpoint_mac",
+                           _("le point de contrôle du n° %(seq)s n'a pas de sceau valide (faux ou autre clé)")
+                           % {"seq": seq})
+        sealed[seq] = (digest, format_timestamp(created_at))
+    return sealed
+
+
+def verify_in_snapshot(register: Register) -> Finding | None:
+    """``verify_register`` in the caller's snapshot (the sealing of checkpoints verifies first)."""
     number = register.number
 
     def finding(seq: int | None, code: str, reason) -> Finding:
         return Finding(number, seq, code, str(reason))
 
     head_seq, head_hash = Register.objects.filter(pk=register.pk).values_list("head_seq", "head_hash").get()
+    sealed = _sealed(register, finding)
+    if isinstance(sealed, Finding):
+        return sealed
     entries = Entry.objects.filter(register=register)
     # The seqs that visas cover: the only hashes worth keeping while the chain streams by.
     covered = entries.filter(kind=EntryKind.VISA).values_list("payload__covers_seq", flat=True)
@@ -101,6 +125,10 @@ def _verify(register: Register) -> Finding | None:
         computed = hashlib.sha256(canonical_bytes(**row)).hexdigest()
         if computed != stored:
             return finding(seq, "entry_hash", _("l'empreinte ne correspond pas au contenu de l'entrée"))
+        if seq in sealed and sealed[seq][0] != computed:
+            # Re-hashed consistently from some earlier entry on: only the sealed copy shows it.
+            return finding(seq, "checkpoint_hash", _("l'entrée ne correspond plus au point de contrôle scellé le "
+                                                     "%(date)s") % {"date": sealed[seq][1]})
         kind = row["kind"]
         if seq == 1 and kind != EntryKind.OPENING:
             return finding(seq, "opening", _("la première entrée n'est pas l'acte d'ouverture"))
@@ -127,6 +155,12 @@ def _verify(register: Register) -> Finding | None:
             kept[seq] = computed
         prev, expected_seq = computed, seq + 1
     last_seq = expected_seq - 1
+    beyond = [seq for seq in sealed if seq > last_seq]
+    if beyond:
+        # Entries removed from the end, the head moved back with them.
+        return finding(last_seq + 1, "checkpoint_missing",
+                       _("la chaîne s'arrête au n° %(last)s mais un point de contrôle scellé le %(date)s porte "
+                         "sur le n° %(seq)s") % {"last": last_seq, "seq": max(beyond), "date": sealed[max(beyond)][1]})
     if last_seq != head_seq:
         return finding(
             min(last_seq, head_seq) + 1, "head_seq",
@@ -139,8 +173,41 @@ def _verify(register: Register) -> Finding | None:
     return None
 
 
+def _lines(register: Register) -> Iterator[str]:
+    for row in scan(register):
+        yield json.dumps(row, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def export_lines(register: Register) -> Iterator[str]:
     """JSON Lines: every hashed field plus entry_hash, one entry per line, from one snapshot."""
     with snapshot():
-        for row in scan(register):
-            yield json.dumps(row, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        yield from _lines(register)
+
+
+def verify_against_export(lines: Iterable[str]) -> Finding | None:
+    """Hold the registers to an earlier export of theirs: every exported line must still be the
+    export line of the same entry, byte for byte (what was once exported can be neither changed
+    nor removed, whatever the head says). Lines of several registers may follow one another."""
+    with snapshot():
+        number, current = None, iter(())
+        for n, line in enumerate(lines, start=1):
+            line = line.rstrip("\n")
+            try:
+                exported = json.loads(line)
+                seq = exported["seq"]
+                if exported["register"] != number:
+                    number = exported["register"]
+                    register = Register.objects.filter(number=number).first()
+                    if register is None:
+                        return Finding(str(number), None, "export_register",
+                                       str(_("registre exporté absent de la base")))
+                    current = _lines(register)
+            except (ValueError, KeyError, TypeError):
+                return Finding(str(number or "?"), None, "export_format",
+                               str(_("ligne %(n)s de l'export illisible") % {"n": n}))
+            now = next(current, None)
+            if now is None:
+                return Finding(number, seq, "export_missing", str(_("entrée exportée absente de la base")))
+            if now != line:
+                return Finding(number, seq, "export_changed", str(_("l'entrée diffère de celle de l'export")))
+    return None

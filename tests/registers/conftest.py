@@ -11,7 +11,7 @@ from django.db import connection
 
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
-from ledgers.registers.models import Entry, Register
+from ledgers.registers.models import Checkpoint, Entry, Register
 from ledgers.registers.services import register_create, register_open
 
 
@@ -64,12 +64,12 @@ def mc_register(mc, mc_staff) -> Register:
     return opened_register(mc, mc_staff)
 
 
-# Every append-only table: the entries and every simple-history table of the project, found
+# Every append-only table: the entries, the checkpoints and every simple-history table of the project, found
 # through the app registry so that the apps added later are covered without editing the tests.
 HISTORY_MODELS = sorted(
     (m for m in apps.get_models() if m.__name__.startswith("Historical")), key=lambda m: m._meta.label
 )
-LEDGER_MODELS = [Entry, *HISTORY_MODELS]
+LEDGER_MODELS = [Entry, Checkpoint, *HISTORY_MODELS]
 ENTRY_TABLE = Entry._meta.db_table
 
 

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 
 from ledgers.registers.models import Entry
-from ledgers.registers.services import entries_bulk_append, entry_append, visa_sign
+from ledgers.registers.services import checkpoints_seal, entries_bulk_append, entry_append, visa_sign
 from ledgers.registers.verification import verify_register
 from tests.registers.conftest import LEDGER_MODELS
 
@@ -68,3 +68,18 @@ def test_reg_20_the_application_role_cannot_change_a_ledger(model, app_role):
 @pytest.mark.postgresql
 def test_reg_20_the_application_role_cannot_switch_triggers_off(app_role):
     assert "permission denied" in refused("SET session_replication_role = replica")
+
+
+@pytest.mark.postgresql
+def test_reg_20_the_application_role_seals_but_cannot_forge(mc_register, mc_staff, app_role):
+    """It seals checkpoints (it may insert them); a checkpoint row of its own has no valid seal, and
+    the transaction id of a row it inserts is the database's, not the one it sends."""
+    entry_append(register=mc_register, actor=mc_staff.writer, role=mc_staff.writer_role, payload={"a": 1})
+    assert [c.seq for c in checkpoints_seal()] == [2]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT txid_current()")
+        (txid,) = cursor.fetchone()
+        cursor.execute("INSERT INTO registers_checkpoint (register_id, seq, entry_hash, created_at, mac, ledgers_txid) "
+                       "VALUES (%s, 1, %s, now(), %s, 1) RETURNING ledgers_txid", [mc_register.pk, "0" * 64, "0" * 64])
+        assert cursor.fetchone() == (txid,)
+    assert (verify_register(mc_register).seq, verify_register(mc_register).code) == (1, "checkpoint_mac")

@@ -1,6 +1,7 @@
 """docs/ledger-format.md says what the code does: its worked example is computed by the code, and
 the auditor's script it shows is the one the export tests run."""
 
+import datetime
 import hashlib
 import json
 import re
@@ -9,6 +10,7 @@ from pathlib import Path
 from django.conf import settings
 
 from ledgers.registers.chain import GENESIS_HASH, canonical_bytes
+from ledgers.registers.checkpoints import checkpoint_bytes, checkpoint_mac
 
 DOCS = Path(settings.BASE_DIR) / "docs"
 DOC = (DOCS / "ledger-format.md").read_text(encoding="utf-8")
@@ -38,4 +40,15 @@ def test_reg_20_worked_example_is_what_the_code_computes():
 def test_reg_20_the_documented_script_is_the_shipped_one():
     (script,) = blocks("python")
     assert script == (DOCS / "verify_export.py").read_text(encoding="utf-8")
-    assert len(script.splitlines()) <= 30
+    assert len(script.splitlines()) <= 35
+
+
+def test_reg_20_checkpoint_example_is_what_the_code_computes():
+    (sealed,) = blocks("checkpoint")
+    fields = json.loads(sealed)
+    fields["created_at"] = datetime.datetime.strptime(fields["created_at"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(
+        tzinfo=datetime.UTC)
+    assert checkpoint_bytes(**fields) == sealed.strip("\n").encode("utf-8")
+    assert fields["entry_hash"] == re.findall(r"`entry_hash = ([0-9a-f]{64})`", DOC)[2]  # the visa of §4
+    (mac,) = re.findall(r"`mac = ([0-9a-f]{64})`", DOC)
+    assert checkpoint_mac(b"k", **fields) == mac

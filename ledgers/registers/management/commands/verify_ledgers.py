@@ -1,22 +1,42 @@
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 from django.utils.translation import gettext as _  # eager: argparse needs real strings
 
+from ledgers.registers.evidence import verify_objects
 from ledgers.registers.models import Register
 from ledgers.registers.selectors import registers_named
-from ledgers.registers.verification import verify_register
+from ledgers.registers.verification import snapshot, verify_against_export, verify_register
 
 
 class Command(BaseCommand):
     help = _(
         "Vérifie la chaîne d'empreintes de tous les registres (ou de ceux nommés) : numéros d'ordre sans "
-        "lacune, empreintes, liens, visas et tête du registre. Une ligne OK par registre intègre ; code de "
-        "sortie 1 et nom du premier registre en défaut, avec le n° d'entrée et le motif, sinon."
+        "lacune, empreintes, liens, visas, points de contrôle scellés et tête du registre ; avec --against, "
+        "qu'un export antérieur s'y retrouve à l'identique ; sans numéro ni --chain-only, que chaque objet "
+        "suivi est dans l'état de son dernier historique et que chaque historique d'un objet réglementé a "
+        "été écrit avec une entrée de registre. Une ligne OK par registre ou modèle intègre ; code de sortie "
+        "1 et nom du premier en défaut (registre et n° d'entrée, ou modèle, objet et champ), avec le motif, "
+        "sinon."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("numbers", nargs="*", metavar="NUMBER", help=_("Numéros des registres (tous si omis)."))
+        parser.add_argument("--against", action="append", default=[], type=Path, metavar="EXPORT",
+                            help=_("Export JSON Lines antérieur (fichier, ou répertoire de fichiers .jsonl) "
+                                   "dont chaque ligne doit se retrouver à l'identique ; répétable."))
+        parser.add_argument("--chain-only", action="store_true",
+                            help=_("Ne vérifie que les registres, pas les objets et leurs historiques."))
 
-    def handle(self, *args, numbers: list[str], **options) -> None:
+    def handle(self, *args, **options) -> None:
+        try:
+            self.verify(**options)
+        except ImproperlyConfigured as exc:  # no checkpoint key here: say so, without a traceback
+            raise CommandError(str(exc)) from exc
+
+    def verify(self, *, numbers: list[str], against: list[Path], chain_only: bool, **options) -> None:
         if numbers:
             registers, unknown = registers_named(numbers)
             if unknown:
@@ -24,14 +44,40 @@ class Command(BaseCommand):
         else:
             registers = Register.objects.order_by("number")
         first_bad = None
-        # Every register is checked, so that one bad volume does not hide another; the first
-        # one found is named in the exit message.
-        for register in registers:
-            finding = verify_register(register)
+
+        def report(name: str, finding) -> None:
+            nonlocal first_bad
             if finding is None:
-                self.stdout.write(f"OK\t{register.number}")
+                self.stdout.write(f"OK\t{name}")
             else:
                 self.stdout.write(f"ÉCHEC\t{finding}")
                 first_bad = first_bad or finding
+
+        # Everything is checked, so that one bad volume does not hide another; the first one
+        # found is named in the exit message.
+        for register in registers:
+            report(register.number, verify_register(register))
+        for path in self._exports(against):
+            with path.open(encoding="utf-8") as lines:
+                finding = verify_against_export(lines)
+            report(_("export %(path)s") % {"path": path}, finding)
+        if not numbers and not chain_only:
+            with snapshot():
+                for label, finding in verify_objects():
+                    report(label, finding)
+            if connection.vendor != "postgresql":
+                self.stdout.write(_("NON VÉRIFIÉ\ttransactions des historiques (PostgreSQL seulement)"))
         if first_bad is not None:
-            raise CommandError(_("Registre en défaut : %(finding)s") % {"finding": first_bad})
+            raise CommandError(_("En défaut : %(finding)s") % {"finding": first_bad})
+
+    @staticmethod
+    def _exports(paths: list[Path]) -> list[Path]:
+        files = []
+        for path in paths:
+            if path.is_dir():
+                files.extend(sorted(path.glob("*.jsonl")))
+            elif path.is_file():
+                files.append(path)
+            else:
+                raise CommandError(_("Export introuvable : %(path)s") % {"path": path})
+        return files
