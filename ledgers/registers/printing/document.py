@@ -78,7 +78,7 @@ class Volume:
     complete: bool  # a later volume continues it: its pages are final
     before: Mark | None  # the last entry printed in the volumes before it
     last: Mark | None  # the last entry printed in it (or before it)
-    page_digests: tuple[str, ...]  # sha256 of each content page's laid-out text and geometry
+    page_digests: tuple[str, ...]  # sha256 of each content page's laid-out text and geometry, if asked
     pages: int = 0  # its page count: the cover, the content, the page that ends it if any
 
 
@@ -98,7 +98,7 @@ def render(
     with tempfile.TemporaryFile() as spool:
         total = 0
         for page in _paginate(blocks, _layout_progress(progress, expected_marks)):
-            marshal.dump(page, spool)
+            _spool(spool, page)
             total += 1
         spool.seek(0)
         c = _canvas(out, info)
@@ -116,6 +116,7 @@ def render_volumes(
     output: Callable[[Volume], BinaryIO | None],
     stamp: Callable[[Volume], str] | None = None,
     stop: Callable[[Volume], bool] = lambda volume: False,
+    with_digests: bool = False,
     progress: Progress | None = None,
     expected_marks: int = 0,
 ) -> list[Volume]:
@@ -123,7 +124,8 @@ def render_volumes(
     ``output(volume)`` gives a file, each on its own canvas; return every volume laid out.
 
     ``stamp(volume)`` runs before a volume is drawn: it may refuse by raising, and gives the
-    watermark to print across its pages ("" for none); ``stop(volume)``: lay out no further."""
+    watermark to print across its pages ("" for none); ``stop(volume)``: lay out no further;
+    ``with_digests``: compute the digest of every page (to paraphe a volume or check it)."""
     if capacity < 1:
         raise ValueError("a volume holds at least one page")
     register_fonts()
@@ -133,13 +135,15 @@ def render_volumes(
     mark: Mark | None = None
     while page is not None:
         with tempfile.TemporaryFile() as spool:
-            before, digests = mark, []
-            while page is not None and len(digests) < capacity:
-                marshal.dump(page, spool)
-                digests.append(hashlib.sha256(repr(page).encode()).hexdigest())
+            before, count, digests = mark, 0, []
+            while page is not None and count < capacity:
+                _spool(spool, page)
+                if with_digests:
+                    digests.append(hashlib.sha256(repr(page).encode()).hexdigest())
                 mark = next((m for *_, m in reversed(page) if m is not None), mark)
+                count += 1
                 page = next(pages, None)
-            volume = Volume(len(volumes) + 1, len(digests), page is not None, before, mark, tuple(digests))
+            volume = Volume(len(volumes) + 1, count, page is not None, before, mark, tuple(digests))
             end = frame.volume_end(volume)
             volume = replace(volume, pages=1 + volume.content_pages + (end is not None))
             volumes.append(volume)
@@ -229,13 +233,18 @@ def _kept_height(queue: deque[Block], source: Iterator[Block]) -> float:
             return height
 
 
+def _spool(spool: BinaryIO, page: Page) -> None:
+    """One page, length-prefixed: read back in one read (``marshal.load`` on a file reads it in
+    many small pieces)."""
+    data = marshal.dumps(page)
+    spool.write(len(data).to_bytes(4, "little"))
+    spool.write(data)
+
+
 def _replay(spool: BinaryIO) -> Iterator[Page]:
-    load = marshal.load
-    while True:
-        try:
-            yield load(spool)
-        except EOFError:
-            return
+    read, loads = spool.read, marshal.loads
+    while size := read(4):
+        yield loads(read(int.from_bytes(size, "little")))
 
 
 def _layout_progress(progress: Progress | None, expected: int) -> Callable[[int], None] | None:

@@ -78,17 +78,18 @@ class Rendered:
 def render_register(
     register: Register, out: BinaryIO, *, volume: int | None = None, lang: str | None = None,
     progress: document.Progress | None = None, stamp: Callable[[Volume], str] | None = None,
+    with_digests: bool = False,
 ) -> Rendered:
     """Print volume ``volume`` of ``register`` as it stands now (entries up to its current
     head) into ``out``; by default its last volume, the one in use. ``stamp(volume)``, before
     anything is drawn, may refuse by raising and gives the watermark of every page (a
-    duplicate's "DUPLICATA")."""
+    duplicate's "DUPLICATA"); ``with_digests``: the digest of every page in ``Rendered.volume``."""
 
     def wanted(v: Volume) -> bool:
         return v.number == volume if volume is not None else not v.complete
 
     volumes, head_seq, head_hash = _render(register, lambda v: out if wanted(v) else None, lang=lang,
-                                           progress=progress, stamp=stamp, stop=wanted)
+                                           progress=progress, stamp=stamp, stop=wanted, with_digests=with_digests)
     drawn = next((v for v in volumes if wanted(v)), None)
     if drawn is None:
         raise NoSuchVolume(_("Le registre n° %(number)s ne compte que %(count)s tome(s).")
@@ -99,22 +100,23 @@ def render_register(
 def render_register_volumes(
     register: Register, output: Callable[[Volume], BinaryIO | None], *, lang: str | None = None,
     progress: document.Progress | None = None, stop: Callable[[Volume], bool] = lambda v: False,
+    with_digests: bool = False,
 ) -> list[Volume]:
     """Lay out ``register`` volume by volume in one pass, and print those for which
     ``output(volume)`` gives a file (None: not this one); memory stays that of one volume."""
-    return _render(register, output, lang=lang, progress=progress, stop=stop)[0]
+    return _render(register, output, lang=lang, progress=progress, stop=stop, with_digests=with_digests)[0]
 
 
 def _render(register: Register, output: Callable[[Volume], BinaryIO | None], *, lang: str | None,
             progress: document.Progress | None, stamp: Callable[[Volume], str] | None = None,
-            stop: Callable[[Volume], bool]) -> tuple[list[Volume], int, str]:
+            stop: Callable[[Volume], bool], with_digests: bool) -> tuple[list[Volume], int, str]:
     head_seq, head_hash = Register.objects.filter(pk=register.pk).values_list("head_seq", "head_hash").get()
     lang = lang or settings.LANGUAGE_CODE
     with translation.override(lang):
         printed = RegisterPrint(register, head_seq=head_seq, head_hash=head_hash, lang=lang)
         volumes = document.render_volumes(
             printed.blocks(), frame=printed, capacity=volume_capacity(), output=output, stamp=stamp, stop=stop,
-            progress=progress, expected_marks=head_seq,
+            with_digests=with_digests, progress=progress, expected_marks=head_seq,
         )
     return volumes, head_seq, head_hash
 

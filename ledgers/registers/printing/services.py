@@ -62,8 +62,10 @@ def volume_print(
         ).exists()
         return str(_("DUPLICATA")) if seen["duplicate"] else ""
 
+    paraphed = VolumeParaphe.objects.filter(register=register, lang=lang).exists()  # pages to compare
     try:
-        rendered = render_register(register, sink, volume=volume, lang=lang, progress=progress, stamp=stamp)
+        rendered = render_register(register, sink, volume=volume, lang=lang, progress=progress, stamp=stamp,
+                                   with_digests=paraphed)
     except NoSuchVolume as exc:
         raise ValidationError({"volume": str(exc)}) from exc
     printed = VolumePrint(
@@ -97,7 +99,8 @@ def volume_paraphe(
     if VolumeParaphe.objects.filter(register=register, volume=volume).exists():
         raise RuleViolation("REG-21", _("Le tome n° %(volume)s a déjà été paraphé.") % {"volume": volume})
     lang = lang or settings.LANGUAGE_CODE
-    volumes = render_register_volumes(register, lambda v: None, lang=lang, stop=lambda v: v.number >= volume)
+    volumes = render_register_volumes(register, lambda v: None, lang=lang, stop=lambda v: v.number >= volume,
+                                      with_digests=True)
     if volume < 1 or len(volumes) < volume:
         raise ValidationError({"volume": _("Le registre n° %(number)s ne compte que %(count)s tome(s).")
                                          % {"number": register.number, "count": len(volumes)}})
