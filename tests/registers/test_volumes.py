@@ -8,7 +8,9 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.test import override_settings
+from django.urls import reverse
 from pypdf import PdfReader
+from rest_framework.test import APIClient
 
 from ledgers.core.errors import RuleViolation
 from ledgers.registers import services
@@ -167,3 +169,27 @@ def test_reg_21_last_volume_of_a_closed_register_may_be_paraphed(mc):
     register = filled_register(mc, records=5, close=True)
     record = volume_paraphe(register=register, volume=1, actor=authority(register), paraphe="C. G.")
     assert record.last_seq == register.head_seq
+
+
+def api_as(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@SMALL_VOLUMES
+def test_reg_21_api_print_history_and_volume_paraphe(register):
+    reader = make_user(register.establishment, "inspecteur")
+    volume_print(register=register, out=io.BytesIO(), actor=reader)
+    volume_print(register=register, out=io.BytesIO(), actor=reader)
+    rows = api_as(reader).get(reverse("api-volume-prints", args=[register.number])).json()["results"]
+    assert [row["duplicate"] for row in rows] == [False, True]
+    signer = authority(register)
+    url = reverse("api-volume-paraphe", args=[register.number, 1])
+    assert api_as(reader).post(url, {"paraphe": "X"}).status_code == 403
+    created = api_as(signer).post(url, {"paraphe": "C. G."})
+    assert created.status_code == 201 and created.json()["pages"] == 4
+    again = api_as(signer).post(url, {"paraphe": "C. G."})
+    assert again.status_code == 409 and again.json()["code"] == "REG-21"
+    rows = api_as(reader).get(reverse("api-volume-paraphes", args=[register.number])).json()["results"]
+    assert [(row["volume"], row["paraphe"]) for row in rows] == [(1, "C. G.")]
