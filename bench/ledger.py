@@ -102,6 +102,14 @@ def timed(action) -> float:
     return time.perf_counter() - start
 
 
+def raw_appends(raw: psycopg.Connection, insert: str, rows: list[tuple]) -> None:
+    """The baseline of single appends: each row its own INSERT and commit."""
+    with raw.cursor() as cursor:
+        for row in rows:
+            cursor.execute(insert, row)
+            raw.commit()
+
+
 def chunks(items: list, rounds: int) -> list[list]:
     size = -(-len(items) // rounds)
     return [items[i:i + size] for i in range(0, len(items), size)]
@@ -168,14 +176,7 @@ def main() -> None:
 
             t_engine_single += timed(engine_single)
             rows = stored_rows(single_register, first, single_register.head_seq)
-
-            def raw_single(rows=rows):
-                with raw.cursor() as cursor:
-                    for row in rows:
-                        cursor.execute(insert, row)
-                        raw.commit()
-
-            t_raw_single += timed(raw_single)
+            t_raw_single += timed(lambda rows=rows: raw_appends(raw, insert, rows))
 
         # (b) one bulk call (one transaction) per round
         for part in chunks(bulk_payloads, args.rounds):

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "ledgers.equipment",
     "ledgers.reports",
     "ledgers.keys",
+    "ledgers.registers.printing",
 ]
 
 MIDDLEWARE = [

@@ -10,6 +10,7 @@ api_v1 = [
     path("equipment/", include("ledgers.equipment.api.urls")),
     path("", include("ledgers.reports.api.urls")),
     path("keys/", include("ledgers.keys.api.urls")),
+    path("", include("ledgers.registers.printing.api")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),

@@ -17,6 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from simple_history.utils import bulk_update_with_history
 
 from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import RuleViolation
@@ -151,10 +152,19 @@ def _set(unit: CardUnit, *, actor: AbstractBaseUser, reason: str, follow: bool =
     save_audited(unit, actor=actor, reason=reason)
     if follow and unit.unit_type != UnitType.DECK:
         followed = {k: v for k, v in fields.items() if k != "location"}
-        for deck in unit.members.all():
+        decks = list(unit.members.all())
+        for deck in decks:
             for name, value in followed.items():
                 setattr(deck, name, value)
-            save_audited(deck, actor=actor, reason=reason)
+        _save_decks(decks, fields=list(followed), actor=actor, reason=reason)
+
+
+def _save_decks(decks: list[CardUnit], *, fields: list[str], actor: AbstractBaseUser, reason: str) -> None:
+    """The decks of a unit in one UPDATE and one INSERT of their history rows, attributed to
+    ``actor`` with ``reason`` as ``save_audited`` would (a huitain: 2 queries instead of 16)."""
+    if decks and fields:
+        bulk_update_with_history(decks, CardUnit, fields, default_user=actor, default_change_reason=reason,
+                                 default_date=timezone.now())
 
 
 def _write(act: _Act) -> Entry:
@@ -999,8 +1009,10 @@ def cards_destruction_complete(
     destroyed = CardUnit.objects.filter(pk__in=session.items.values_list("object_id", flat=True)).exclude(
         pk__in=[u.pk for u in withheld]
     )
-    for unit in destroyed:
+    decks = []
+    for unit in destroyed.prefetch_related("members"):
         for deck in unit.members.all():
             deck.status = unit.status
-            save_audited(deck, actor=actor, reason=str(session.get_method_display()))
+            decks.append(deck)
+    _save_decks(decks, fields=["status"], actor=actor, reason=str(session.get_method_display()))
     return session

@@ -235,7 +235,10 @@ def entries_for_print(
     if until is not None:
         entries = entries.filter(recorded_at__lt=until)
     rows = entries.order_by("seq").values_list(*PRINT_FIELDS)
-    corrections = Entry.objects.filter(register=register, seq__lte=upto).order_by("seq")
+    # Found from the corrected entries' side: the (register, seq) index narrows them to the page
+    # and the index on ``corrects`` finds their corrections (filtering on the correcting entry's
+    # register instead makes PostgreSQL scan the whole register for every page).
+    corrections = Entry.objects.filter(corrects__register=register, seq__lte=upto).order_by("seq")
     for start in range(first, upto + 1, page_size):
         stop = min(start + page_size, upto + 1)
         corrected_by = defaultdict(list)

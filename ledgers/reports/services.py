@@ -166,7 +166,7 @@ def _produce(job: ReportJob) -> None:
         if job.kind == ReportJob.Kind.REGISTER:
             register = Register.objects.select_related("establishment").get(pk=job.register_id)
             sealed = bool(job.parameters.get("sealed"))
-            rendered = register_pdf(register, out, lang=lang, sealed=sealed, progress=progress)
+            rendered = register_pdf(register, out, lang=lang, sealed=sealed, progress=progress, actor=job.requested_by)
             # The register may have moved since the request: the fingerprint is the state printed.
             fingerprint = register_fingerprint(number=register.number, head_seq=rendered.head_seq,
                                                head_hash=rendered.head_hash, lang=lang, sealed=sealed)

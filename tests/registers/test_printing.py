@@ -40,15 +40,28 @@ def test_reg_21_every_page_numbered_n_of_n_with_paraphe_and_digest(register):
     for number, text in enumerate(pages, start=1):
         assert PAGE.findall(text) == [(str(number), str(total))]
         assert "Coté et paraphé par" in text and "PA" in text  # the paraphe block, every page
+        if number == 1:  # the cover of the first volume: no entry before it
+            assert not LAST.search(text)
+            continue
         seq = int(LAST.search(text).group(1))
         assert f"Empreinte : {hashes[seq][:16]}" in text
-        assert seq > previous
+        assert seq >= previous  # the page that ends the volume repeats the last entry
         previous = seq
     assert previous == register.head_seq
 
 
+def test_reg_21_cover_first(register):
+    pages = page_texts(render(register))
+    cover = pages[0]
+    assert f"Registre n° {register.number} — tome 1" in cover
+    for text in ("Casino de Monte-Carlo", "Main courante de la direction des jeux", "Principauté de Monaco",
+                 f"Nombre de pages\n{len(pages)}", f"n° 1 à {register.head_seq}"):
+        assert text in cover
+    assert f"Le présent tome comporte {len(pages)} pages, numérotées de 1 à {len(pages)}" in cover
+
+
 def test_reg_21_opening_act_first(register):
-    first = page_texts(render(register))[0]
+    first = page_texts(render(register))[1]  # after the cover
     opening = Entry.objects.get(register=register, seq=1)
     assert "Acte d'ouverture — cote et paraphe" in first
     assert opening.payload["authority"] in first
@@ -133,9 +146,9 @@ def test_french_characters_and_euro_print(register):
 
 def test_english_when_asked(register):
     pages = page_texts(render(register, lang="en"))
-    assert "Opening act — numbering and initialling" in pages[0]
-    assert f"Page 1 / {len(pages)}" in pages[0]
-    assert "Last entry on this page" in pages[0]
+    assert "Opening act — numbering and initialling" in pages[1]
+    assert f"Page 2 / {len(pages)}" in pages[1]
+    assert "Last entry on this page" in pages[1]
 
 
 def test_long_text_wraps_and_a_row_taller_than_a_page_continues(mc):
@@ -166,7 +179,7 @@ def test_dotted_keys_lists_and_booleans(mc):
     services.entry_append(register=register, actor=make_user(mc, "inspecteur"), role="inspecteur",
                           payload={"deck": {"serial": "JX-0042"}, "items": ["as", "roi"], "ok": True})
     register.refresh_from_db()
-    text = page_texts(render(register))[0]
+    text = page_texts(render(register))[1]
     assert "JX-0042" in text and "as, roi" in text and "oui" in text
 
 

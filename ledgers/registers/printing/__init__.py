@@ -1,5 +1,13 @@
-"""PDF printing of registers: see ``register.render_register``."""
+"""PDF printing of registers, bound in volumes: see ``register.render_register``; the print
+history and the paraphe of volumes: ``services``. Also a Django app (``apps.PrintingConfig``),
+so the package itself imports nothing at start-up: its names load on first use."""
 
-from .register import Rendered, render_register
+__all__ = ["NoSuchVolume", "Rendered", "render_register", "render_register_volumes"]
 
-__all__ = ["Rendered", "render_register"]
+
+def __getattr__(name: str):
+    if name in __all__:
+        from . import register
+
+        return getattr(register, name)
+    raise AttributeError(name)

@@ -47,6 +47,7 @@ BLUE: RGB = (0.10, 0.23, 0.55)
 RULE: RGB = (0.55, 0.55, 0.55)
 HEAD_FILL: RGB = (0.90, 0.91, 0.93)
 STAMP_FILL: RGB = (0.94, 0.96, 1.0)
+WATERMARK: RGB = (0.80, 0.80, 0.80)
 
 
 class Block(NamedTuple):
@@ -415,3 +416,19 @@ class Painter:
         self._ink(note_color)
         self._lines(xs[0] + PAD_X, top - cells_height - (1 if cells_height else PAD_Y), notes, ITALIC)
         self.rules.extend(((xs[0], top - cells_height, xs[0], bottom), (right, top - cells_height, right, bottom)))
+
+
+def watermark(canvas: Canvas, text: str) -> None:
+    """``text`` in large light letters across the page, under its content (a duplicate's
+    "DUPLICATA"): written once as a form, placed on every page before the content."""
+
+    def draw(c: Canvas) -> None:
+        c.saveState()
+        c.setFillColorRGB(*WATERMARK)
+        c.translate(PAGE_WIDTH / 2, PAGE_HEIGHT / 2)
+        c.rotate(28)
+        c.setFont(BOLD, 96)
+        c.drawCentredString(0, -34, text)
+        c.restoreState()
+
+    reuse_form(canvas, "watermark", draw)

@@ -9,8 +9,9 @@ approved in words); corrected entries stay printed. Last: the closing act, or th
 register still in use.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from typing import BinaryIO
 
 from django.conf import settings
@@ -42,6 +43,7 @@ from .blocks import (
     reuse_form,
     wrap,
 )
+from .document import Volume
 from .fonts import BOLD, REGULAR
 from .formats import Formatter, lookup
 
@@ -54,24 +56,69 @@ def author_width(columns: tuple) -> float:
     return 140.0 if len(columns) <= 4 else 100.0
 
 
+VOLUME_PAGES = 500  # pages of entries per volume, unless settings.REGISTER_VOLUME_PAGES says otherwise
+
+
+def volume_capacity() -> int:
+    return getattr(settings, "REGISTER_VOLUME_PAGES", VOLUME_PAGES)
+
+
+class NoSuchVolume(ValueError):
+    pass
+
+
 @dataclass(frozen=True)
 class Rendered:
     pages: int
     head_seq: int  # the register state printed: entries 1..head_seq
     head_hash: str
+    volume: Volume  # the volume printed
 
 
 def render_register(
-    register: Register, out: BinaryIO, *, lang: str | None = None, progress: document.Progress | None = None
+    register: Register, out: BinaryIO, *, volume: int | None = None, lang: str | None = None,
+    progress: document.Progress | None = None, stamp: Callable[[Volume], str] | None = None,
+    with_digests: bool = False,
 ) -> Rendered:
-    """Print ``register`` as it stands now (entries up to its current head) into ``out``."""
+    """Print volume ``volume`` of ``register`` as it stands now (entries up to its current
+    head) into ``out``; by default its last volume, the one in use. ``stamp(volume)``, before
+    anything is drawn, may refuse by raising and gives the watermark of every page (a
+    duplicate's "DUPLICATA"); ``with_digests``: the digest of every page in ``Rendered.volume``."""
+
+    def wanted(v: Volume) -> bool:
+        return v.number == volume if volume is not None else not v.complete
+
+    volumes, head_seq, head_hash = _render(register, lambda v: out if wanted(v) else None, lang=lang,
+                                           progress=progress, stamp=stamp, stop=wanted, with_digests=with_digests)
+    drawn = next((v for v in volumes if wanted(v)), None)
+    if drawn is None:
+        raise NoSuchVolume(_("Le registre n° %(number)s ne compte que %(count)s tome(s).")
+                           % {"number": register.number, "count": len(volumes)})
+    return Rendered(drawn.pages, head_seq, head_hash, drawn)
+
+
+def render_register_volumes(
+    register: Register, output: Callable[[Volume], BinaryIO | None], *, lang: str | None = None,
+    progress: document.Progress | None = None, stop: Callable[[Volume], bool] = lambda v: False,
+    with_digests: bool = False,
+) -> list[Volume]:
+    """Lay out ``register`` volume by volume in one pass, and print those for which
+    ``output(volume)`` gives a file (None: not this one); memory stays that of one volume."""
+    return _render(register, output, lang=lang, progress=progress, stop=stop, with_digests=with_digests)[0]
+
+
+def _render(register: Register, output: Callable[[Volume], BinaryIO | None], *, lang: str | None,
+            progress: document.Progress | None, stamp: Callable[[Volume], str] | None = None,
+            stop: Callable[[Volume], bool], with_digests: bool) -> tuple[list[Volume], int, str]:
     head_seq, head_hash = Register.objects.filter(pk=register.pk).values_list("head_seq", "head_hash").get()
     lang = lang or settings.LANGUAGE_CODE
     with translation.override(lang):
         printed = RegisterPrint(register, head_seq=head_seq, head_hash=head_hash, lang=lang)
-        pages = document.render(out, printed.blocks(), frame=printed, info=printed.info(), progress=progress,
-                                expected_marks=head_seq)
-    return Rendered(pages, head_seq, head_hash)
+        volumes = document.render_volumes(
+            printed.blocks(), frame=printed, capacity=volume_capacity(), output=output, stamp=stamp, stop=stop,
+            with_digests=with_digests, progress=progress, expected_marks=head_seq,
+        )
+    return volumes, head_seq, head_hash
 
 
 class RegisterPrint:
@@ -102,20 +149,75 @@ class RegisterPrint:
 
     # --- helpers ---------------------------------------------------------------------------------
 
-    def info(self) -> document.DocInfo:
+    def _recorded_at(self, seq: int) -> datetime:
+        at = Entry.objects.filter(register=self.register, seq=seq).values_list("recorded_at", flat=True).first()
+        return at or self.register.created_at
+
+    def info(self, volume: Volume) -> document.DocInfo:
+        """A volume's bytes depend only on what it prints: its last entry, its number, the
+        language (and, for the volume in use, the head, which is its last entry)."""
+        seq, digest = volume.last or (0, "")
         return document.DocInfo(
-            title=f"{self.register.number} — {self.register.title}",
+            title=_("%(number)s — %(title)s — tome %(volume)s") % {"number": self.register.number,
+                                                                   "title": self.register.title,
+                                                                   "volume": volume.number},
             subject=str(self.kind.title),
             author=self.establishment.name,
-            created=self.state_date,
-            identifier=f"{self.register.number}:{self.head_seq}:{self.head_hash}:{translation.get_language()}",
+            created=self._recorded_at(seq) if seq else self.register.created_at,
+            identifier=f"{self.register.number}:{volume.number}:{seq}:{digest}:{translation.get_language()}",
             lang=translation.get_language(),
+        )
+
+    def cover(self, volume: Volume) -> Block:
+        """The volume's cover and opening statement (REG-21): register, establishment, category,
+        volume number, page count, entries, and where it continues from."""
+        first = volume.before[0] + 1 if volume.before else 1
+        last = volume.last[0] if volume.last else 0
+        fields = [
+            (_("Établissement"), self.establishment.name),
+            (_("Registre"), f"{self.kind.title} — n° {self.register.number}"),
+        ]
+        if self.register.title != str(self.kind.title):
+            fields.append((_("Intitulé"), self.register.title))
+        fields += [
+            (_("Catégorie"), " — ".join(filter(None, [str(self.kind.title), self.kind.form, self.jurisdiction]))),
+            (_("Tome"), _("n° %(volume)s") % {"volume": volume.number}),
+            (_("Nombre de pages"), PAGES),
+            (_("Entrées"), _("n° %(first)s à %(last)s") % {"first": first, "last": last} if last >= first else "—"),
+            (_("Date"), self.fmt.datetime(self._recorded_at(first)) if last >= first else ""),
+            ("", _("Le présent tome comporte %(pages)s pages, numérotées de 1 à %(pages)s, la présente couverture "
+                   "comprise.") % {"pages": PAGES}),
+        ]
+        if volume.before:
+            fields.append(("", _("Il fait suite au tome n° %(previous)s, clos à l'entrée n° %(seq)s, empreinte "
+                                 "%(hash)s.") % {"previous": volume.number - 1, "seq": volume.before[0],
+                                                 "hash": volume.before[1]}))
+        return box(_("Registre n° %(number)s — tome %(volume)s") % {"number": self.register.number,
+                                                                    "volume": volume.number}, fields)
+
+    def volume_end(self, volume: Volume) -> Block | None:
+        """The closing statement of a volume a later one continues, for the authority to sign;
+        the state of the register on the last volume of a register in use."""
+        if not volume.complete:
+            return None if self.closed else self._in_use()
+        seq, digest = volume.last or (0, "")
+        return box(
+            _("Clôture du tome n° %(volume)s") % {"volume": volume.number},
+            [
+                ("", _("Le présent tome, de %(pages)s pages, est clos à l'entrée n° %(seq)s, empreinte %(hash)s. "
+                       "Le registre se poursuit au tome n° %(next)s.")
+                 % {"pages": PAGES, "seq": seq, "hash": digest, "next": volume.number + 1}),
+                (_("Autorité"), ""),
+                (_("Date"), ""),
+                (_("Signature"), ""),
+            ],
         )
 
     # --- blocks --------------------------------------------------------------------------------
 
     def blocks(self) -> Iterator[Block]:
         if not self.head_seq:
+            self.closed = True  # nothing to continue: no "in use" statement
             yield self._awaiting_opening()
             return
         last_kind = None
@@ -130,8 +232,7 @@ class RegisterPrint:
                 yield self._closing(entry)
             else:
                 yield from self._row(entry)
-        if last_kind != EntryKind.CLOSING:
-            yield self._in_use()
+        self.closed = last_kind == EntryKind.CLOSING
 
     def _awaiting_opening(self) -> Block:
         return box(

@@ -1,0 +1,95 @@
+"""API of the printed volumes (REG-21): a register's print history and the authority's paraphe
+of a volume. Under ``/api/v1/registers/<number>/volumes/``."""
+
+from django.urls import path
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.pagination import CursorPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from ledgers.registers.selectors import register_for
+
+from . import services
+from .models import VolumeParaphe, VolumePrint
+
+
+class VolumePrintSerializer(serializers.ModelSerializer):
+    printed_by = serializers.StringRelatedField()
+
+    class Meta:
+        model = VolumePrint
+        fields = ["volume", "last_seq", "lang", "pages", "duplicate", "digest", "printed_by", "printed_at"]
+
+
+class VolumeParapheSerializer(serializers.ModelSerializer):
+    authority = serializers.StringRelatedField()
+
+    class Meta:
+        model = VolumeParaphe
+        fields = ["volume", "last_seq", "lang", "pages", "page_digests", "authority", "role", "paraphe",
+                  "paraphed_at"]
+        read_only_fields = ["volume", "last_seq", "lang", "pages", "page_digests", "authority", "role",
+                            "paraphed_at"]
+
+
+class ParapheRequestSerializer(serializers.Serializer):
+    paraphe = serializers.CharField(max_length=20)
+
+
+class InPrintOrder(CursorPagination):
+    ordering = ("printed_at", "pk")
+
+
+class InVolumeOrder(CursorPagination):
+    ordering = ("volume",)
+
+
+class VolumePrintList(generics.ListAPIView):
+    """Every print of the register's volumes, originals and duplicates, oldest first."""
+
+    serializer_class = VolumePrintSerializer
+    pagination_class = InPrintOrder
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation: no register in the URL
+            return VolumePrint.objects.none()
+        register = register_for(self.request.user, self.kwargs["register_number"])
+        return register.volumeprints.select_related("printed_by")
+
+
+class VolumeParapheList(generics.ListAPIView):
+    """The paraphes of the register's volumes; POST to ``<volume>/paraphe/`` to paraphe one."""
+
+    serializer_class = VolumeParapheSerializer
+    pagination_class = InVolumeOrder
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return VolumeParaphe.objects.none()
+        register = register_for(self.request.user, self.kwargs["register_number"])
+        return register.volumeparaphes.select_related("authority")
+
+
+class VolumeParapheCreate(generics.GenericAPIView):
+    serializer_class = ParapheRequestSerializer
+
+    @extend_schema(request=ParapheRequestSerializer, responses={201: VolumeParapheSerializer})
+    def post(self, request: Request, register_number: str, volume: int) -> Response:
+        """The authority paraphs a volume whose pages are all written: its page count and pages
+        are frozen (REG-21)."""
+        params = ParapheRequestSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        register = register_for(request.user, register_number)
+        record = services.volume_paraphe(register=register, volume=volume, actor=request.user,
+                                         paraphe=params.validated_data["paraphe"])
+        return Response(VolumeParapheSerializer(record).data, status=status.HTTP_201_CREATED)
+
+
+urlpatterns = [
+    path("registers/<str:register_number>/volumes/prints/", VolumePrintList.as_view(), name="api-volume-prints"),
+    path("registers/<str:register_number>/volumes/paraphes/", VolumeParapheList.as_view(),
+         name="api-volume-paraphes"),
+    path("registers/<str:register_number>/volumes/<int:volume>/paraphe/", VolumeParapheCreate.as_view(),
+         name="api-volume-paraphe"),
+]
