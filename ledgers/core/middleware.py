@@ -1,5 +1,6 @@
 import zoneinfo
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
@@ -23,3 +24,16 @@ class EstablishmentMiddleware:
             return self.get_response(request)
         finally:
             timezone.deactivate()
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The client's address (django-axes locks by it). Behind ``TRUSTED_PROXY_COUNT`` reverse
+    proxies, each appending the address it received from to X-Forwarded-For, it is the
+    N-th address from the right: what stands to its left was written by the client and is not
+    trusted. Without proxies the header is ignored."""
+    proxies = settings.TRUSTED_PROXY_COUNT
+    if proxies:
+        forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
+        if len(forwarded) >= proxies:
+            return forwarded[-proxies]
+    return request.META.get("REMOTE_ADDR")
