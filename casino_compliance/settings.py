@@ -70,6 +70,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "ledgers.core.middleware.NulByteMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -173,6 +174,8 @@ REST_FRAMEWORK = {
         "user": env("API_THROTTLE_USER", default="1200/minute"),
     },
 }
+# Longest free text (observations, circumstances…) a record keeps: longer input is refused (400).
+LEDGERS_TEXT_MAX_LENGTH = 10_000
 # API tokens expire this long after their creation (ledgers.core.authentication.ExpiringTokenAuthentication).
 API_TOKEN_TTL_HOURS = env.int("API_TOKEN_TTL_HOURS", default=24 * 30)
 SPECTACULAR_SETTINGS = {

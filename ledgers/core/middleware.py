@@ -1,9 +1,10 @@
 import zoneinfo
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext as _
 
 from .selectors import current_establishment
 
@@ -37,3 +38,22 @@ def client_ip(request: HttpRequest) -> str | None:
         if len(forwarded) >= proxies:
             return forwarded[-proxies]
     return request.META.get("REMOTE_ADDR")
+
+
+class NulByteMiddleware:
+    """Refuse (400) a request whose path or query string holds a NUL byte: no text column of
+    PostgreSQL can store or compare one, so a lookup with it would fail deep in a view (a 500).
+    Bodies are checked by the form and serializer fields (ProhibitNullCharactersValidator)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        query = request.GET
+        if "\x00" in request.path or any("\x00" in key or any("\x00" in v for v in query.getlist(key))
+                                         for key in query):
+            message = str(_("Caractère nul (0x00) refusé dans l'adresse."))
+            if request.path.startswith("/api/"):
+                return JsonResponse({"detail": message}, status=400)
+            return HttpResponseBadRequest(message)
+        return self.get_response(request)
