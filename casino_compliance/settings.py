@@ -219,7 +219,12 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     # Daily séance reports for the séances closed since the last run (ledgers.reports).
     "daily-seance-reports": {"task": "ledgers.reports.tasks.daily_reports_task", "schedule": 15 * 60.0},
+    # Report jobs the broker never got, or whose worker stopped (ledgers.reports.services).
+    "report-jobs-recovery": {"task": "ledgers.reports.tasks.report_jobs_recover_task", "schedule": 5 * 60.0},
 }
+REPORTS_HEARTBEAT_TIMEOUT_MINUTES = env.int("REPORTS_HEARTBEAT_TIMEOUT_MINUTES", default=10)
+REPORTS_QUEUED_RESEND_MINUTES = env.int("REPORTS_QUEUED_RESEND_MINUTES", default=30)
+REPORTS_MAX_ATTEMPTS = env.int("REPORTS_MAX_ATTEMPTS", default=3)
 
 # PAdES seal of printed documents (docs/printing.md): a PKCS#12 per establishment in
 # LEDGERS_SEAL_PKCS12_<CODE> + LEDGERS_SEAL_PASSPHRASE_<CODE>, or one for all in LEDGERS_SEAL_PKCS12

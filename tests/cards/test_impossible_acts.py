@@ -30,7 +30,8 @@ def test_card_08_card_28_issuing_a_destroyed_unit_is_409(world: World):
     response = _client(world.keeper).post(f"{API}issues/", {"table_session": world.session().pk,
                                                              "units": [unit.pk], "received_by": "M. Croupier"},
                                           format="json")
-    _refused(response, *(("CARD-08", "AM 88-384 art. 1.1") if world.mc else ("CARD-28", "Arrêté du 14 mai 2007 art. 39")))
+    expected = ("CARD-08", "AM 88-384 art. 1.1") if world.mc else ("CARD-28", "Arrêté du 14 mai 2007 art. 39")
+    _refused(response, *expected)
     unit.refresh_from_db()
     assert unit.status == ItemStatus.DESTROYED and unit.table_session_id is None
 
