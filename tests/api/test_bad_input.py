@@ -5,6 +5,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from ledgers.core.roles import Role
+from ledgers.incidents.services import incident_open
+from tests.factories import open_register
 
 SUPPLIERS = "/api/v1/dice/suppliers/"
 
@@ -36,3 +38,14 @@ def test_nul_byte_in_the_address_is_a_400(director, client, mc, user_in, url):
     response = (director if url.startswith("/api/") else client).get(url)
     assert response.status_code == 400
     assert "0x00" in response.content.decode()
+
+
+def test_hundred_thousand_character_free_text_is_a_clear_400(director, mc, user_in):
+    open_register(mc, "incidents")
+    incident = incident_open(establishment=mc, category="game", description="Coup contesté",
+                             actor=user_in(mc, Role.DIRECTEUR_JEUX))
+    refused = director.post(f"/api/v1/incidents/{incident.pk}/decision/", {"decision": "x" * 100_000}, format="json")
+    assert refused.status_code == 400
+    assert "10000 caractères au plus" in str(refused.json())
+    incident.refresh_from_db()
+    assert incident.decision == ""

@@ -8,12 +8,14 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.test import RequestFactory, override_settings
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+from rest_framework.throttling import SimpleRateThrottle
 
 from ledgers.core.authz import reauthenticate
 from ledgers.core.middleware import client_ip
@@ -97,3 +99,13 @@ def test_check_deploy_is_clean_with_production_settings():
                           cwd=settings.BASE_DIR, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr + done.stdout
     assert "no issues" in done.stdout
+
+
+def test_api_is_throttled(mc, user_in, monkeypatch):
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"anon": "2/minute", "user": "3/minute"})
+    cache.clear()
+    anonymous = APIClient()
+    assert [anonymous.get("/api/v1/schema/").status_code for _ in range(3)] == [200, 200, 429]
+    client = APIClient()
+    client.force_authenticate(user_in(mc, "directeur_jeux"))
+    assert [client.get("/api/v1/registers/").status_code for _ in range(4)] == [200, 200, 200, 429]
