@@ -1,3 +1,4 @@
+import re
 import zoneinfo
 
 from django.conf import settings
@@ -40,20 +41,33 @@ def client_ip(request: HttpRequest) -> str | None:
     return request.META.get("REMOTE_ADDR")
 
 
+# A NUL in a form body (percent-encoded) or a JSON body (an unescaped \u0000 escape).
+_NUL_IN_BODY = {
+    "application/x-www-form-urlencoded": re.compile(rb"%00"),
+    "application/json": re.compile(rb"(?<!\\)(?:\\\\)*\\u0000"),
+}
+
+
 class NulByteMiddleware:
-    """Refuse (400) a request whose path or query string holds a NUL byte: no text column of
-    PostgreSQL can store or compare one, so a lookup with it would fail deep in a view (a 500).
-    Bodies are checked by the form and serializer fields (ProhibitNullCharactersValidator)."""
+    """Refuse (400) a request with a NUL character in its path, query string, or form or JSON
+    body: no text column of PostgreSQL can store or compare one, so a lookup with it (a code, a
+    serial number) would fail deep in a view, a 500. Uploads (multipart) are left to their forms."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        query = request.GET
-        if "\x00" in request.path or any("\x00" in key or any("\x00" in v for v in query.getlist(key))
-                                         for key in query):
-            message = str(_("Caractère nul (0x00) refusé dans l'adresse."))
+        if _has_nul(request):
+            message = str(_("Caractère nul (0x00) refusé dans la requête."))
             if request.path.startswith("/api/"):
                 return JsonResponse({"detail": message}, status=400)
             return HttpResponseBadRequest(message)
         return self.get_response(request)
+
+
+def _has_nul(request: HttpRequest) -> bool:
+    query = request.GET
+    if "\x00" in request.path or any("\x00" in key or any("\x00" in v for v in query.getlist(key)) for key in query):
+        return True
+    pattern = _NUL_IN_BODY.get(request.content_type)
+    return pattern is not None and (b"\x00" in request.body or pattern.search(request.body) is not None)

@@ -1,6 +1,8 @@
 """Bad input is a clear 400, never a server error: a duplicate name, a NUL byte in the address,
 a text far longer than any record keeps."""
 
+from urllib.parse import urlencode
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -49,3 +51,15 @@ def test_hundred_thousand_character_free_text_is_a_clear_400(director, mc, user_
     assert "10000 caractères au plus" in str(refused.json())
     incident.refresh_from_db()
     assert incident.decision == ""
+
+
+@pytest.mark.parametrize("body", [{"dice": ["D1"], "to_location": "dép\x00ot"},
+                                  {"dice": ["D\x00"], "to_location": "x"}])
+def test_nul_byte_in_a_json_lookup_is_a_400(director, body):
+    assert director.post("/api/v1/dice/transfers/", body, format="json").status_code == 400
+
+
+def test_nul_byte_in_a_form_lookup_is_a_400(client, mc, user_in):
+    client.force_login(user_in(mc, Role.CARTIER))
+    body = urlencode({"dice": "D1", "to_location": "a\x00b"})  # as a browser sends a form
+    assert client.post("/des/transfert/", body, content_type="application/x-www-form-urlencoded").status_code == 400

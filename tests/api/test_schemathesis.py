@@ -6,6 +6,7 @@ A user holding every role of the seeded Monaco establishment calls every operati
 unknown ids), every example in its own rolled-back savepoint so the seeded data stays the same.
 """
 
+import time
 from io import StringIO
 
 import pytest
@@ -28,7 +29,7 @@ from tests.factories import make_user
 MAX_EXAMPLES = 8  # per operation: the whole run stays under about two minutes on two cores
 
 
-def _server_errors(operation, headers: dict[str, str]) -> list[str]:
+def _server_errors(operation, headers: dict[str, str], sent: list[int]) -> list[str]:
     found: list[str] = []
 
     @given(case=operation.as_strategy())
@@ -38,6 +39,7 @@ def _server_errors(operation, headers: dict[str, str]) -> list[str]:
         with transaction.atomic():
             response = case.call(headers=headers)
             transaction.set_rollback(True)
+        sent.append(response.status_code)
         try:
             case.validate_response(response, checks=[not_a_server_error])
         except (AssertionError, BaseExceptionGroup):  # a failed check: collected, reported at the end
@@ -51,7 +53,9 @@ def _server_errors(operation, headers: dict[str, str]) -> list[str]:
 @pytest.mark.django_db
 def test_no_server_error_anywhere_in_the_api(monkeypatch):
     monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"anon": None, "user": None})
+    started = time.monotonic()
     call_command("seed_demo", stdout=StringIO())
+    print(f"seed_demo: {time.monotonic() - started:.0f} s")
     establishment = Establishment.objects.get(code=DEMO_MC)
     user = make_user(establishment, username="schemathesis")
     for role in Role.values:
@@ -61,12 +65,14 @@ def test_no_server_error_anywhere_in_the_api(monkeypatch):
     # As Django's test client does: the WSGI handler must not close the test's connection.
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
+    started = time.monotonic()
     try:
         schema = schemathesis.openapi.from_wsgi("/api/v1/schema/", application)
         errors, operations = _run(schema, headers)
     finally:
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
+    print(f"schemathesis run: {time.monotonic() - started:.0f} s")
     assert operations > 50
     assert not errors, "\n\n".join(errors)
 
@@ -74,7 +80,10 @@ def test_no_server_error_anywhere_in_the_api(monkeypatch):
 def _run(schema, headers: dict[str, str]) -> tuple[list[str], int]:
     errors: list[str] = []
     operations = 0
+    sent: list[int] = []
     for result in schema.get_all_operations():
         operations += 1
-        errors += _server_errors(result.ok(), headers)
+        errors += _server_errors(result.ok(), headers, sent)
+    print(f"schemathesis: {operations} operations, {len(sent)} requests, "
+          f"{sum(1 for code in sent if code >= 500)} server errors")
     return errors, operations
