@@ -668,7 +668,7 @@ def cards_first_control(
     role = require_role(actor, est, DEPOT_CONTROLLERS[est.jurisdiction])
     (unit,) = _lock([unit], est)
     if unit.table_session_id or unit.status not in (ItemStatus.IN_STOCK, ItemStatus.AWAITING_CONTROL):
-        raise ValueError(_("%(unit)s n'est pas en dépôt.") % {"unit": unit})
+        raise RuleViolation(rule_id(est, "CARD-08", "CARD-28"), _("%(unit)s n'est pas en dépôt.") % {"unit": unit})
     if all(d.is_new for d in unit.decks()):
         raise ValueError(_("Les jeux neufs sont contrôlés à table, au décachetage."))
     return _control(unit, est, Kind.FIRST_CONTROL, actor, role, None, complete=complete,
@@ -787,7 +787,8 @@ def cards_withdraw(
             raise ValueError(_("%(unit)s appartient à un sixain : c'est le sixain entier qui est retiré (il reste "
                                "complet jusqu'à sa destruction).") % {"unit": unit})
         if unit.table_session_id or unit.status in GONE_STATUSES:
-            raise ValueError(_("%(unit)s n'est pas en dépôt.") % {"unit": unit})
+            raise RuleViolation(rule_id(est, "CARD-08", "CARD-28"),
+                                _("%(unit)s n'est pas en dépôt.") % {"unit": unit})
     now = timezone.now()
     for unit in units:
         _set(unit, actor=actor, reason="retrait", status=status, condition=Condition.IMPERFECT, withdrawn_at=now,

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, roles_of, save_audited
-from ledgers.core.errors import RuleViolation
+from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import Establishment, Location, TableSession
 from ledgers.core.roles import Role
 from ledgers.custody.models import WITHDRAWN_STATUSES, DestructionSession, ItemStatus, PurchaseOrder, Supplier
@@ -351,7 +351,7 @@ def dice_allocate(
     role = require_role(actor, est, SERVICE_KIND[jurisdiction].record_roles)
     _require_dice_table(session)
     if session.status == TableSession.Status.CLOSED:
-        raise ValueError(_("Cette table est fermée."))
+        raise impossible(_("Cette table est fermée."))
     flags: list[dict] = []
     has_regular = regular_allocation(session) is not None
     if supplementary:
@@ -582,7 +582,7 @@ def dice_end_check(
     jurisdiction = est.jurisdiction
     _require_dice_table(session)
     if session.status == TableSession.Status.CLOSED:
-        raise ValueError(_("Cette table est fermée."))
+        raise impossible(_("Cette table est fermée."))
     if DiceCheck.objects.filter(table_session=session).exists():
         raise RuleViolation("DICE-11" if jurisdiction == "MC" else "DICE-25",
                             _("Les dés de cette table ont déjà été contrôlés."))

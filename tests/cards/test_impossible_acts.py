@@ -51,3 +51,11 @@ def test_card_08_returning_cards_that_are_not_out_is_409(mcw: World):
         "units": [unit.pk], "to_location": mcw.depot.pk, "returned_by": "M. Croupier",
         "signer_username": mcw.inspecteur.username, "signer_password": DEFAULT_PASSWORD}, format="json")
     _refused(response, "CARD-08", "AM 88-384 art. 1.1")
+
+
+def test_card_08_withdrawing_a_unit_at_a_table_is_409(mcw: World):
+    (unit,) = mcw.receive(mcw.spec())
+    mcw.issue(mcw.session(), unit)
+    response = _client(mcw.cartier).post(f"{API}withdrawals/", {"units": [unit.pk], "status": "damaged",
+                                                                 "reason": "Coin corné"}, format="json")
+    _refused(response, "CARD-08", "AM 88-384 art. 1.1")
