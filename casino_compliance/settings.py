@@ -30,6 +30,17 @@ ALLOWED_HOSTS = env("ALLOWED_HOSTS")
 if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
     raise ImproperlyConfigured("SECRET_KEY must be set in production (DEBUG is off).")
 
+# Transport security, on whenever DEBUG is off (docs/operations.md lists the variables).
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+if env.bool("SECURE_PROXY_SSL", default=False):  # TLS ends at a reverse proxy that sets this header
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -63,6 +74,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "ledgers.core.middleware.NulByteMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -118,7 +130,13 @@ LOGOUT_REDIRECT_URL = "login"
 
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = 1  # hours
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# One lock per (username, client address): a signer's wrong passwords lock that signer at that
+# terminal only, never the other signers behind the same address nor the same name elsewhere.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# Behind TRUSTED_PROXY_COUNT reverse proxies the client address is read from X-Forwarded-For
+# (ledgers.core.middleware.client_ip); with none, REMOTE_ADDR alone (the header is then ignored).
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+AXES_CLIENT_IP_CALLABLE = "ledgers.core.middleware.client_ip"
 
 # French first, English available; every establishment has its own time zone for display.
 LANGUAGE_CODE = "fr"
@@ -143,7 +161,7 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "ledgers.core.authentication.ExpiringTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
@@ -151,7 +169,19 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "ledgers.core.api.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.CursorPagination",
     "PAGE_SIZE": 100,
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env("API_THROTTLE_ANON", default="30/minute"),
+        "user": env("API_THROTTLE_USER", default="1200/minute"),
+    },
 }
+# Longest free text (observations, circumstances…) a record keeps: longer input is refused (400).
+LEDGERS_TEXT_MAX_LENGTH = 10_000
+# API tokens expire this long after their creation (ledgers.core.authentication.ExpiringTokenAuthentication).
+API_TOKEN_TTL_HOURS = env.int("API_TOKEN_TTL_HOURS", default=24 * 30)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Casino compliance ledgers API",
     "DESCRIPTION": "Registres réglementaires : lecture, visas et opérations des domaines.",
@@ -196,7 +226,12 @@ CELERY_BEAT_SCHEDULE = {
     # Daily sealed checkpoint of every register that moved (ledgers.registers, docs/operations.md §6).
     "seal-register-checkpoints": {"task": "ledgers.registers.tasks.checkpoints_seal_task",
                                   "schedule": crontab(hour=5, minute=0)},
+    # Report jobs the broker never got, or whose worker stopped (ledgers.reports.services).
+    "report-jobs-recovery": {"task": "ledgers.reports.tasks.report_jobs_recover_task", "schedule": 5 * 60.0},
 }
+REPORTS_HEARTBEAT_TIMEOUT_MINUTES = env.int("REPORTS_HEARTBEAT_TIMEOUT_MINUTES", default=10)
+REPORTS_QUEUED_RESEND_MINUTES = env.int("REPORTS_QUEUED_RESEND_MINUTES", default=30)
+REPORTS_MAX_ATTEMPTS = env.int("REPORTS_MAX_ATTEMPTS", default=3)
 
 # PAdES seal of printed documents (docs/printing.md): a PKCS#12 per establishment in
 # LEDGERS_SEAL_PKCS12_<CODE> + LEDGERS_SEAL_PASSPHRASE_<CODE>, or one for all in LEDGERS_SEAL_PKCS12

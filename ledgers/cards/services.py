@@ -426,9 +426,10 @@ def cards_issue(
 
 def _check_issuable(unit: CardUnit, est: Establishment, session: TableSession, rule: DeckRule | None) -> None:
     if unit.status in GONE_STATUSES:
-        raise ValueError(_("%(unit)s n'est plus en stock.") % {"unit": unit})
+        raise RuleViolation(rule_id(est, "CARD-08", "CARD-28"), _("%(unit)s n'est plus en stock.") % {"unit": unit})
     if unit.table_session_id:
-        raise ValueError(_("%(unit)s est déjà en service à une table.") % {"unit": unit})
+        raise RuleViolation(rule_id(est, "CARD-08", "CARD-28"),
+                            _("%(unit)s est déjà en service à une table.") % {"unit": unit})
     if unit.status in WITHDRAWN_STATUSES or unit.condition != Condition.PERFECT or not unit.complete:
         code = rule.requirement if rule and rule.requirement.startswith("GAME") else rule_id(est, "CARD-17", "CARD-39")
         raise RuleViolation(code, _("%(unit)s n'est pas en parfait état (%(s)s) : seules des cartes en parfait état "
@@ -677,7 +678,7 @@ def cards_first_control(
     role = require_role(actor, est, DEPOT_CONTROLLERS[est.jurisdiction])
     (unit,) = _lock([unit], est)
     if unit.table_session_id or unit.status not in (ItemStatus.IN_STOCK, ItemStatus.AWAITING_CONTROL):
-        raise ValueError(_("%(unit)s n'est pas en dépôt.") % {"unit": unit})
+        raise RuleViolation(rule_id(est, "CARD-08", "CARD-28"), _("%(unit)s n'est pas en dépôt.") % {"unit": unit})
     if all(d.is_new for d in unit.decks()):
         raise ValueError(_("Les jeux neufs sont contrôlés à table, au décachetage."))
     return _control(unit, est, Kind.FIRST_CONTROL, actor, role, None, complete=complete,
@@ -745,7 +746,8 @@ def cards_return(
     units = _lock(units, est)
     sessions = {u.table_session_id for u in units}
     if None in sessions:
-        raise ValueError(_("Seules des cartes en service à une table peuvent être rentrées."))
+        raise RuleViolation(rule_id(est, "CARD-08", "CARD-28"),
+                            _("Seules des cartes en service à une table peuvent être rentrées."))
     if len(sessions) != 1:
         raise ValueError(_("Rentrez les cartes d'une table à la fois."))
     session = units[0].table_session
@@ -795,7 +797,8 @@ def cards_withdraw(
             raise ValueError(_("%(unit)s appartient à un sixain : c'est le sixain entier qui est retiré (il reste "
                                "complet jusqu'à sa destruction).") % {"unit": unit})
         if unit.table_session_id or unit.status in GONE_STATUSES:
-            raise ValueError(_("%(unit)s n'est pas en dépôt.") % {"unit": unit})
+            raise RuleViolation(rule_id(est, "CARD-08", "CARD-28"),
+                                _("%(unit)s n'est pas en dépôt.") % {"unit": unit})
     now = timezone.now()
     for unit in units:
         _set(unit, actor=actor, reason="retrait", status=status, condition=Condition.IMPERFECT, withdrawn_at=now,

@@ -2,11 +2,14 @@
 
 from collections.abc import Iterable
 
+from django.conf import settings
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Model
+from django.db import IntegrityError
+from django.db.models import CharField, Model, TextField, UniqueConstraint
 from django.http import HttpRequest
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django_otp import match_token, user_has_device
 
@@ -35,8 +38,46 @@ def save_audited(obj: Model, *, actor: AbstractBaseUser | None, reason: str = ""
     obj._history_user = actor  # read by django-simple-history
     if reason:
         obj._change_reason = reason
-    obj.save()
+    check_text_lengths(obj)
+    try:
+        obj.save()
+    except IntegrityError as exc:
+        violation = unique_violation(obj, exc)
+        if violation is None:
+            raise
+        raise violation from exc
     return obj
+
+
+def check_text_lengths(obj: Model) -> None:
+    """Refuse texts longer than their column (or than ``LEDGERS_TEXT_MAX_LENGTH`` for free texts):
+    a clear 400 rather than the database's error, whatever form or API field brought them."""
+    errors = {}
+    for field in obj._meta.concrete_fields:
+        if not isinstance(field, CharField | TextField):
+            continue
+        limit = field.max_length or settings.LEDGERS_TEXT_MAX_LENGTH
+        value = getattr(obj, field.attname)
+        if isinstance(value, str) and len(value) > limit:
+            errors[field.name] = _("%(field)s : %(limit)s caractères au plus (%(length)s reçus).") % {
+                "field": capfirst(field.verbose_name), "limit": limit, "length": len(value)}
+    if errors:
+        raise ValidationError(errors)
+
+
+def unique_violation(obj: Model, exc: IntegrityError) -> ValidationError | None:
+    """The clear refusal of a save that broke one of the model's unique constraints ("a supplier
+    with this name already exists"), else None. The transaction is aborted: the caller's service
+    is refused as a whole."""
+    constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", None)
+    meta = obj._meta
+    for unique in meta.constraints:
+        if isinstance(unique, UniqueConstraint) and unique.name == constraint and unique.fields:
+            return obj.unique_error_message(type(obj), unique.fields)
+    for field in meta.fields:
+        if field.unique and not field.primary_key and constraint == f"{meta.db_table}_{field.column}_key":
+            return obj.unique_error_message(type(obj), (field.name,))
+    return None
 
 
 def reauthenticate(request: HttpRequest, *, user: AbstractBaseUser, password: str, otp_token: str = "") -> None:

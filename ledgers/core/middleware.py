@@ -1,8 +1,11 @@
+import re
 import zoneinfo
 
-from django.http import HttpRequest, HttpResponse
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext as _
 
 from .selectors import current_establishment
 
@@ -23,3 +26,48 @@ class EstablishmentMiddleware:
             return self.get_response(request)
         finally:
             timezone.deactivate()
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The client's address (django-axes locks by it). Behind ``TRUSTED_PROXY_COUNT`` reverse
+    proxies, each appending the address it received from to X-Forwarded-For, it is the
+    N-th address from the right: what stands to its left was written by the client and is not
+    trusted. Without proxies the header is ignored."""
+    proxies = settings.TRUSTED_PROXY_COUNT
+    if proxies:
+        forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
+        if len(forwarded) >= proxies:
+            return forwarded[-proxies]
+    return request.META.get("REMOTE_ADDR")
+
+
+# A NUL in a form body (percent-encoded) or a JSON body (an unescaped \u0000 escape).
+_NUL_IN_BODY = {
+    "application/x-www-form-urlencoded": re.compile(rb"%00"),
+    "application/json": re.compile(rb"(?<!\\)(?:\\\\)*\\u0000"),
+}
+
+
+class NulByteMiddleware:
+    """Refuse (400) a request with a NUL character in its path, query string, or form or JSON
+    body: no text column of PostgreSQL can store or compare one, so a lookup with it (a code, a
+    serial number) would fail deep in a view, a 500. Uploads (multipart) are left to their forms."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if _has_nul(request):
+            message = str(_("Caractère nul (0x00) refusé dans la requête."))
+            if request.path.startswith("/api/"):
+                return JsonResponse({"detail": message}, status=400)
+            return HttpResponseBadRequest(message)
+        return self.get_response(request)
+
+
+def _has_nul(request: HttpRequest) -> bool:
+    query = request.GET
+    if "\x00" in request.path or any("\x00" in key or any("\x00" in v for v in query.getlist(key)) for key in query):
+        return True
+    pattern = _NUL_IN_BODY.get(request.content_type)
+    return pattern is not None and (b"\x00" in request.body or pattern.search(request.body) is not None)

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import hooks
 from .authz import require_role, save_audited
-from .errors import RuleViolation
+from .errors import RuleViolation, impossible
 from .games import GAMES
 from .models import Establishment, GamingTable, Location, Membership, Room, Seance, TableSession
 from .roles import DIRECTORATE, Role
@@ -60,7 +60,7 @@ def table_session_prepare(*, seance: Seance, table: GamingTable, actor: Abstract
     """Create the table-partie so that equipment can be issued to it before it opens."""
     require_role(actor, seance.establishment, TABLE_MANAGERS)
     if seance.status != Seance.Status.OPEN:
-        raise ValueError(_("La séance est clôturée."))
+        raise impossible(_("La séance est clôturée."))
     if table.establishment_id != seance.establishment_id:
         raise ValueError("table and séance belong to different establishments")
     existing = TableSession.objects.filter(seance=seance, table=table).first()
@@ -75,7 +75,7 @@ def table_session_open(*, session: TableSession, actor: AbstractBaseUser) -> Tab
     session = TableSession.objects.select_for_update().get(pk=session.pk)
     require_role(actor, session.seance.establishment, TABLE_MANAGERS)
     if session.status != TableSession.Status.PREPARING:
-        raise ValueError(_("Cette table est déjà ouverte ou fermée."))
+        raise impossible(_("Cette table est déjà ouverte ou fermée."))
     hooks.run_opening_checks(session)
     session.status, session.opened_at = TableSession.Status.OPEN, timezone.now()
     return save_audited(session, actor=actor, reason="ouverture de la table")

@@ -14,7 +14,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, save_audited
-from ledgers.core.errors import RuleViolation
+from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import Establishment, Location, LocationKind, Seance, TableSession
 from ledgers.core.roles import Role
 from ledgers.incidents.categories import CUSTODY_CHECK
@@ -147,7 +147,7 @@ def purchase_order_visa(*, order: PurchaseOrder, actor: AbstractBaseUser, statem
     est = order.establishment
     role = require_role(actor, est, AUTHORITY[est.jurisdiction])
     if order.is_visaed:
-        raise ValueError(_("Ce bon de commande est déjà visé."))
+        raise impossible(_("Ce bon de commande est déjà visé."))
     order.visa_by, order.visa_role, order.visa_at = actor, role, timezone.now()
     order.visa_statement = statement.strip() or _french(_("Vu"))
     if order.status == PurchaseOrder.Status.ISSUED:
@@ -165,7 +165,7 @@ def purchase_order_send(*, order: PurchaseOrder, domain: CustodyDomain, actor: A
     if est.jurisdiction == "FR" and not order.is_visaed:
         _refuse(domain, "order_visa", est, _("Le bon de commande doit être visé par la police avant son envoi."))
     if order.status not in (PurchaseOrder.Status.ISSUED, PurchaseOrder.Status.VISAED):
-        raise ValueError(_("Ce bon de commande a déjà été envoyé."))
+        raise impossible(_("Ce bon de commande a déjà été envoyé."))
     order.status, order.sent_at = PurchaseOrder.Status.SENT, timezone.now()
     save_audited(order, actor=actor, reason="envoi")
     _order_entry(order, actor=actor, role=role, event=_("Envoi au fournisseur"))
@@ -610,7 +610,7 @@ def destruction_notify(
     session = DestructionSession.objects.select_for_update().get(pk=session.pk)
     require_role(actor, session.establishment, DIRECTION[session.establishment.jurisdiction])
     if session.status != DestructionSession.Status.PLANNED:
-        raise ValueError(_("Cette séance de destruction est déjà effectuée."))
+        raise impossible(_("Cette séance de destruction est déjà effectuée."))
     if notified_at > timezone.now():
         raise ValueError(_("L'heure d'information ne peut être dans le futur."))
     session.notified_at, session.notice_channel, session.notice_reference = notified_at, channel, reference
@@ -644,7 +644,7 @@ def destruction_complete(
     est = session.establishment
     role = require_role(actor, est, DIRECTION[est.jurisdiction])
     if session.status != DestructionSession.Status.PLANNED:
-        raise ValueError(_("Cette séance de destruction est déjà effectuée."))
+        raise impossible(_("Cette séance de destruction est déjà effectuée."))
     now = timezone.now()
     if est.jurisdiction == "MC":
         notice = datetime.timedelta(minutes=(est.setting("SET-05") or {}).get("scj_notice_minutes", 0))

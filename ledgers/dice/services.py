@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, roles_of, save_audited
-from ledgers.core.errors import RuleViolation
+from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import Establishment, Location, TableSession
 from ledgers.core.roles import Role
 from ledgers.custody.models import WITHDRAWN_STATUSES, DestructionSession, ItemStatus, PurchaseOrder, Supplier
@@ -279,7 +279,8 @@ def _check_allocatable(session: TableSession, dice: Sequence[Die]) -> None:
                                 _("Le dé n° %(die)s est usagé, abîmé ou en attente de destruction.")
                                 % {"die": die.designation})
         if die.status != ItemStatus.IN_STOCK or die.location_id is None:
-            raise ValueError(_("Le dé n° %(die)s n'est pas en dépôt.") % {"die": die.designation})
+            raise RuleViolation("DICE-06" if jurisdiction == "MC" else "DICE-18",
+                                _("Le dé n° %(die)s n'est pas en dépôt.") % {"die": die.designation})
         if jurisdiction == "MC" and not die.is_new:
             raise RuleViolation("DICE-08", _("Le dé n° %(die)s a déjà été alloué : seuls des dés neufs sont mis à la "
                                              "disposition des tables de craps.") % {"die": die.designation})
@@ -350,7 +351,7 @@ def dice_allocate(
     role = require_role(actor, est, SERVICE_KIND[jurisdiction].record_roles)
     _require_dice_table(session)
     if session.status == TableSession.Status.CLOSED:
-        raise ValueError(_("Cette table est fermée."))
+        raise impossible(_("Cette table est fermée."))
     flags: list[dict] = []
     has_regular = regular_allocation(session) is not None
     if supplementary:
@@ -581,9 +582,10 @@ def dice_end_check(
     jurisdiction = est.jurisdiction
     _require_dice_table(session)
     if session.status == TableSession.Status.CLOSED:
-        raise ValueError(_("Cette table est fermée."))
+        raise impossible(_("Cette table est fermée."))
     if DiceCheck.objects.filter(table_session=session).exists():
-        raise ValueError(_("Les dés de cette table ont déjà été contrôlés."))
+        raise RuleViolation("DICE-11" if jurisdiction == "MC" else "DICE-25",
+                            _("Les dés de cette table ont déjà été contrôlés."))
     if regular_allocation(session) is None:
         raise ValueError(_("Aucun dé n'a été alloué à cette table."))
     signatories = est.setting("SET-15") or {}
@@ -702,7 +704,8 @@ def dice_withdraw(
     register = service_register(est)
     for die in locked:
         if die.establishment_id != est.pk or die.status != ItemStatus.IN_STOCK or die.table_session_id:
-            raise ValueError(_("Le dé n° %(die)s n'est pas en dépôt en état de service.") % {"die": die.designation})
+            raise RuleViolation("DICE-06" if est.jurisdiction == "MC" else "DICE-18",
+                                _("Le dé n° %(die)s n'est pas en dépôt en état de service.") % {"die": die.designation})
     for die in locked:
         damaged = reason == WithdrawReason.DAMAGED and die.pk in chosen
         die.status = ItemStatus.DAMAGED if damaged else ItemStatus.OUT_OF_USE

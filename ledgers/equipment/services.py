@@ -15,7 +15,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, roles_of, save_audited
-from ledgers.core.errors import RuleViolation
+from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.games import Equipment
 from ledgers.core.models import Establishment, GamingTable, Location, Seance, TableSession
 from ledgers.core.roles import Role
@@ -300,7 +300,7 @@ def shoe_allocate(
         role = _role_named_by_text(actor, est, (Role.CARTIER,), "SHOE-02", _(
             "Les sabots sont sortis des dépôts par le cartier au moment où il en est fait usage."))
     if Shoe.objects.filter(table_session=session).exists():
-        raise ValidationError(_("Un sabot est déjà en service à cette table : rentrez-le d'abord."))
+        raise impossible(_("Un sabot est déjà en service à cette table : rentrez-le d'abord."))
     with custody_input_errors():
         custody.items_issue(domain=SHOES, items=[shoe], session=session, actor=actor, role=role,
                             received_by=received_by, extra={"model": str(shoe.model), "flags": flags})
@@ -359,7 +359,8 @@ def shoe_withdraw(
     if not reason.strip():
         raise ValidationError({"reason": _("Indiquez pourquoi le sabot est hors d'usage.")})
     if shoe.status != ItemStatus.IN_STOCK or shoe.location_id is None:
-        raise ValidationError(_("Seul un sabot rangé en dépôt peut être déclaré hors d'usage."))
+        raise RuleViolation("SHOE-03" if est.jurisdiction == "MC" else "SHOE-09",
+                            _("Seul un sabot rangé en dépôt peut être déclaré hors d'usage."))
     target = to_location or shoe.location
     origin = shoe.location
     shoe.status = ItemStatus.OUT_OF_USE
@@ -428,7 +429,7 @@ def shuffler_commission(
     est = shuffler.establishment
     role = require_role(actor, est, MANAGERS[est.jurisdiction])
     if shuffler.status != AssetStatus.REGISTERED:
-        raise ValidationError(_("Ce mélangeur a déjà été mis en service."))
+        raise impossible(_("Ce mélangeur a déjà été mis en service."))
     if not shuffler.model.is_approved:
         raise RuleViolation(_shuffler_approval_rule(est), _(
             "Le modèle %(model)s n'a pas de référence d'agrément : mise en service impossible.")

@@ -26,6 +26,11 @@ class ReportJob(models.Model):
         DONE = "done", _("Terminé")
         FAILED = "failed", _("Échec")
 
+    class Notice(models.TextChoices):
+        BROKER_DOWN = "broker_down", _("Le service d'impression est injoignable : la demande est enregistrée et "
+                                       "partira automatiquement dès son retour.")
+        RESENT = "resent", _("Le service d'impression s'est interrompu pendant ce travail : il a été relancé.")
+
     kind = models.CharField(_("nature"), max_length=20, choices=Kind.choices)
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="report_jobs")
     register = models.ForeignKey(
@@ -43,6 +48,12 @@ class ReportJob(models.Model):
     progress = models.PositiveSmallIntegerField(_("avancement"), default=0)
     file = models.FileField(_("fichier"), upload_to=report_upload_to, max_length=300, blank=True)
     error = models.TextField(_("erreur"), blank=True)
+    # What the user is told while the job waits.
+    notice = models.CharField(_("avis"), max_length=20, choices=Notice.choices, blank=True)
+    attempts = models.PositiveSmallIntegerField(_("envois"), default=0)  # messages handed to the broker
+    sent_at = models.DateTimeField(_("envoyé le"), null=True, blank=True)
+    # Written by the worker as it renders: a running job whose heartbeat stops has lost its worker.
+    heartbeat_at = models.DateTimeField(_("dernier signe de vie"), null=True, blank=True)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="report_jobs",
         verbose_name=_("demandé par"),

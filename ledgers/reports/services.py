@@ -5,11 +5,19 @@ A request records a job and enqueues its task when the transaction commits. The 
 row as pages are drawn, and stores the file. A request for a state already printed (same
 register head, language and seal; same séance and language) gets the existing file at once, and a
 task delivered twice finds its job done and does nothing.
+
+Without the broker (Redis down) a request still records its job: the job stays queued and says
+so (``ReportJob.Notice.BROKER_DOWN``) instead of failing the request, and ``report_jobs_recover``
+(a periodic task and the ``recover_report_jobs`` command) sends it again. The worker writes a
+heartbeat as it renders; a running job whose heartbeat stops has lost its worker: recovery sends
+it again, up to ``REPORTS_MAX_ATTEMPTS`` sends, then records it as failed with the reason.
 """
 
 import hashlib
 import logging
 import tempfile
+import time
+from datetime import datetime, timedelta
 from functools import partial
 
 from django.conf import settings
@@ -17,8 +25,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.db import InterfaceError, OperationalError, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from ledgers.core.authz import require_role, save_audited
 from ledgers.core.models import Seance
@@ -113,10 +123,68 @@ def _request(job: ReportJob, *, actor: AbstractBaseUser | None) -> ReportJob:
         job.started_at = job.finished_at = timezone.now()
         return save_audited(job, actor=actor, reason="état déjà imprimé : fichier réutilisé")
     save_audited(job, actor=actor, reason="demande")
+    transaction.on_commit(partial(report_send, job.pk))
+    return job
+
+
+def report_send(job_id: int) -> bool:
+    """Hand a queued job to the broker. When the broker is unreachable the job stays queued with
+    a notice for the user, and recovery sends it later: the request that recorded it never fails
+    for it (this runs once that request has committed)."""
     from .tasks import report_run_task  # the tasks module imports this one
 
-    transaction.on_commit(partial(report_run_task.delay, job.pk))
-    return job
+    try:
+        report_run_task.apply_async((job_id,), retry=False)
+    except (BrokerUnreachable, OSError):
+        logger.warning("report job %s: broker unreachable, left queued", job_id, exc_info=True)
+        ReportJob.objects.filter(pk=job_id, status=ReportJob.Status.QUEUED).update(
+            notice=ReportJob.Notice.BROKER_DOWN)
+        return False
+    ReportJob.objects.filter(pk=job_id).update(sent_at=timezone.now(), attempts=F("attempts") + 1)
+    ReportJob.objects.filter(pk=job_id, notice=ReportJob.Notice.BROKER_DOWN).update(notice="")
+    return True
+
+
+def report_jobs_recover(*, now: datetime | None = None) -> dict[str, list[int]]:
+    """Send again the jobs the broker never got or has held too long, and the running jobs whose
+    worker stopped (no heartbeat for ``REPORTS_HEARTBEAT_TIMEOUT_MINUTES``); fail, with the
+    reason, those already sent ``REPORTS_MAX_ATTEMPTS`` times."""
+    now = now or timezone.now()
+    stale = now - timedelta(minutes=settings.REPORTS_HEARTBEAT_TIMEOUT_MINUTES)
+    done: dict[str, list[int]] = {"resent": [], "failed": []}
+    silent = ReportJob.objects.filter(status=ReportJob.Status.RUNNING).filter(
+        Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True, started_at__lt=stale))
+    for pk in silent.values_list("pk", flat=True):
+        outcome = _stopped(pk, stale=stale, now=now)
+        if outcome:
+            done[outcome].append(pk)
+    unsent = Q(sent_at__isnull=True, created_at__lt=now - timedelta(minutes=1))  # never reached the broker
+    waited = Q(sent_at__lt=now - timedelta(minutes=settings.REPORTS_QUEUED_RESEND_MINUTES))
+    queued = ReportJob.objects.filter(unsent | waited, status=ReportJob.Status.QUEUED).exclude(pk__in=done["resent"])
+    for pk in queued.values_list("pk", flat=True):
+        if report_send(pk):
+            done["resent"].append(pk)
+    return done
+
+
+@transaction.atomic
+def _stopped(pk: int, *, stale: datetime, now: datetime) -> str:
+    """A running job without heartbeat: queued again and re-sent, or failed after the last send."""
+    job = ReportJob.objects.select_for_update().get(pk=pk)
+    last_sign = job.heartbeat_at or job.started_at
+    if job.status != ReportJob.Status.RUNNING or last_sign is None or last_sign >= stale:
+        return ""  # it moved meanwhile
+    if job.attempts >= settings.REPORTS_MAX_ATTEMPTS:
+        job.status, job.finished_at = ReportJob.Status.FAILED, now
+        job.error = str(_("Le service d'impression s'est arrêté pendant ce travail (aucun signe de vie depuis le "
+                          "%(since)s), après %(n)s envois : demandez à nouveau le document.")
+                        % {"since": timezone.localtime(last_sign).strftime("%d/%m/%Y %H:%M"), "n": job.attempts})
+        save_audited(job, actor=None, reason="sans signe de vie : échec")
+        return "failed"
+    job.status, job.progress, job.notice, job.heartbeat_at = ReportJob.Status.QUEUED, 0, ReportJob.Notice.RESENT, None
+    save_audited(job, actor=None, reason="sans signe de vie : relancé")
+    transaction.on_commit(partial(report_send, job.pk))
+    return "resent"
 
 
 def _printed(fingerprint: str) -> ReportJob | None:
@@ -151,7 +219,8 @@ def _start(job_id: int) -> ReportJob | None:
     job = ReportJob.objects.select_for_update().filter(pk=job_id).first()
     if job is None or job.status in (ReportJob.Status.DONE, ReportJob.Status.FAILED):
         return None
-    job.status, job.started_at, job.error = ReportJob.Status.RUNNING, timezone.now(), ""
+    job.status, job.error = ReportJob.Status.RUNNING, ""
+    job.started_at = job.heartbeat_at = timezone.now()
     return save_audited(job, actor=job.requested_by, reason="début")
 
 
@@ -180,17 +249,20 @@ def _produce(job: ReportJob) -> None:
         _finish(job, fingerprint=fingerprint, content=File(out, name=name))
 
 
+HEARTBEAT_SECONDS = 30
+
+
 def _progress_writer(pk: int):
-    """Progress goes straight to the job row (operational state, no history): only when the
-    percentage changes, at most a hundred small updates per job."""
-    last = -1
+    """Progress and heartbeat go straight to the job row (operational state, no history): when
+    the percentage changes, or every ``HEARTBEAT_SECONDS`` while it does not."""
+    last, beat = -1, 0.0
 
     def write(percent: int) -> None:
-        nonlocal last
+        nonlocal last, beat
         percent = min(percent, 99)  # 100 when the file is stored
-        if percent != last:
-            ReportJob.objects.filter(pk=pk).update(progress=percent)
-            last = percent
+        if percent != last or time.monotonic() - beat >= HEARTBEAT_SECONDS:
+            ReportJob.objects.filter(pk=pk).update(progress=percent, heartbeat_at=timezone.now())
+            last, beat = percent, time.monotonic()
 
     return write
 

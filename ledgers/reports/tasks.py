@@ -4,7 +4,7 @@ second delivery harmless."""
 
 from celery import shared_task
 
-from .services import TRANSIENT_ERRORS, daily_reports_schedule, report_run
+from .services import TRANSIENT_ERRORS, daily_reports_schedule, report_jobs_recover, report_run
 
 RETRY = {"autoretry_for": TRANSIENT_ERRORS, "retry_backoff": 5, "retry_backoff_max": 600, "retry_jitter": True,
          "max_retries": 5}
@@ -18,3 +18,8 @@ def report_run_task(self, job_id: int) -> None:
 @shared_task(acks_late=True, **RETRY)
 def daily_reports_task() -> None:
     daily_reports_schedule()
+
+
+@shared_task(acks_late=True, **RETRY)
+def report_jobs_recover_task() -> None:
+    report_jobs_recover()

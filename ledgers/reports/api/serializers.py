@@ -24,11 +24,15 @@ class ReportRequestSerializer(serializers.Serializer):
 class ReportJobSerializer(serializers.ModelSerializer):
     register = serializers.SlugRelatedField(slug_field="number", read_only=True)
     file_url = serializers.SerializerMethodField()
+    notice = serializers.CharField(
+        source="get_notice_display", read_only=True,
+        help_text=_("Ce que l'attente signifie (service d'impression injoignable, relance)."),
+    )
 
     class Meta:
         model = ReportJob
-        fields = ("id", "kind", "register", "seance", "parameters", "status", "progress", "error", "file_url",
-                  "created_at", "started_at", "finished_at")
+        fields = ("id", "kind", "register", "seance", "parameters", "status", "progress", "notice", "error",
+                  "file_url", "attempts", "created_at", "sent_at", "started_at", "heartbeat_at", "finished_at")
         read_only_fields = fields
 
     def get_file_url(self, job: ReportJob) -> str | None:
