@@ -171,6 +171,8 @@ SPECTACULAR_SETTINGS = {
         "DiceSwapReasonEnum": "ledgers.dice.models.DiceSwap.Reason",
         "PlayRoleEnum": "ledgers.dice.models.PlayRole",
         "IncidentStatusEnum": "ledgers.incidents.models.Incident.Status",
+        "SeanceStatusEnum": "ledgers.core.models.Seance.Status",
+        "TableSessionStatusEnum": "ledgers.core.models.TableSession.Status",
     },
 }
 

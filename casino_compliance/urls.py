@@ -9,6 +9,7 @@ api_v1 = [
     path("incidents/", include("ledgers.incidents.api.urls")),
     path("equipment/", include("ledgers.equipment.api.urls")),
     path("", include("ledgers.reports.api.urls")),
+    path("seances/", include("ledgers.core.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
