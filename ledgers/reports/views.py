@@ -30,7 +30,7 @@ def report_list(request: HttpRequest) -> HttpResponse:
 @login_required
 def register_print(request: HttpRequest, number: str) -> HttpResponse:
     register = register_for(request.user, number)
-    form = RegisterPrintForm(request.POST or None, initial={"lang": request.LANGUAGE_CODE, "seance": request.GET.get("seance")})
+    form = RegisterPrintForm(request.POST or None, initial={"lang": request.LANGUAGE_CODE})
     if request.method == "POST" and form.is_valid():
         try:
             job = services.report_request_register(register=register, actor=request.user, **form.cleaned_data)
