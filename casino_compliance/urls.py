@@ -10,6 +10,7 @@ api_v1 = [
     path("equipment/", include("ledgers.equipment.api.urls")),
     path("", include("ledgers.reports.api.urls")),
     path("seances/", include("ledgers.core.api_urls")),
+    path("tables/", include("ledgers.tables.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
@@ -26,4 +27,5 @@ urlpatterns = [
     path("incidents/", include("ledgers.incidents.urls")),
     path("materiel/", include("ledgers.equipment.urls")),
     path("rapports/", include("ledgers.reports.urls")),
+    path("seances/tables/", include("ledgers.tables.urls")),
 ]

@@ -60,6 +60,11 @@ PROFILES: dict[str, Profile] = {
             # ``max_share_percent`` % of the table-partie's turns (rounded up to a whole turn) once it
             # has ``min_turns`` turns. A key left out switches its check off.
             "WHEEL-09": {"max_consecutive": 2, "max_share_percent": 50, "min_turns": 4},
+            # Table staffing and limits (ledgers.tables): authorised minimum stakes per game (game →
+            # euros; none in the MC texts), and the most tables one chef de table supervises per game
+            # (blackjack: "several", no number).
+            "SET-08": {},
+            "SET-10": {},
         },
     ),
     Jurisdiction.FR: Profile(
@@ -88,6 +93,11 @@ PROFILES: dict[str, Profile] = {
             "SET-47": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
             # Baccara and blackjack sabot allocation by a comité member: allowed, and flagged (AMB-49).
             "AMB-49": {"comite_allocates": True},
+            # Table staffing and limits (ledgers.tables): the minimum stakes of the arrêté d'autorisation
+            # per game (game → euros, AUTH-04; configure the establishment's), and the most tables one
+            # chef de table controls (55-20, 55-21).
+            "SET-08": {},
+            "SET-10": {"ultimate_holdem": 2, "three_card_poker": 2},
         },
     ),
 }

@@ -1,0 +1,36 @@
+from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.models import Establishment, TableSession
+
+from .models import StaffAssignment, TableLimits
+from .rules import staffing_for
+
+
+def staff_of(session: TableSession) -> QuerySet[StaffAssignment]:
+    return StaffAssignment.objects.filter(table_session=session).select_related("person", "relief_of__person")
+
+
+def limits_of(session: TableSession) -> QuerySet[TableLimits]:
+    return TableLimits.objects.filter(table_session=session).select_related("set_by").order_by("set_at", "pk")
+
+
+def seats_of(session: TableSession) -> int:
+    latest = limits_of(session).last()
+    return latest.seats if latest is not None else session.table.seats
+
+
+def exceptions(establishment: Establishment) -> list[tuple[str, str, TableSession]]:
+    """FLAG rows for the exceptions list, (requirement, what, table-partie): flagged assignments
+    and reliefs (GAME-10, 15, 42), and table-parties opened with no staff logged although their
+    text fixes a composition."""
+    duties = StaffAssignment.objects.filter(table_session__seance__establishment=establishment).exclude(
+        flags=[]).select_related("table_session__table", "person")
+    rows = [(flag["code"], f"{duty} — {flag['text']}", duty.table_session) for duty in duties for flag in duty.flags]
+    unstaffed = TableSession.objects.filter(seance__establishment=establishment, opened_at__isnull=False,
+                                            staff__isnull=True).select_related("table", "seance")
+    for session in unstaffed:
+        staffing = staffing_for(session.table, seats_of(session))
+        if staffing is not None:
+            rows.append((staffing.code, str(_("Table ouverte sans personnel inscrit")), session))
+    return rows
