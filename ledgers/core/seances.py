@@ -10,12 +10,17 @@ their own ``hooks.on_seance_closing`` check.
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from . import hooks
-from .models import Seance, TableSession
+from .authz import roles_of
+from .dashboard import Panel, dashboard_panel
+from .models import Establishment, Seance, TableSession
+from .selectors import open_seances
+from .services import SEANCE_MANAGERS
 
 
 @dataclass(frozen=True)
@@ -63,3 +68,14 @@ def table_parties_closable(seance: Seance) -> Iterator[hooks.Missing]:
             yield hooks.Missing(_("Table %(table)s : %(message)s") % {"table": session.table.number,
                                                                        "message": refusal.message},
                                 refusal.code, table_session_url(session))
+
+
+@dashboard_panel
+def open_seances_panel(request: HttpRequest, establishment: Establishment) -> Panel | None:
+    """The séances still open, with how many records each still lacks, for those who close them."""
+    if not roles_of(request.user, establishment) & set(SEANCE_MANAGERS):
+        return None
+    rows = [(seance, len(hooks.seance_missing(seance))) for seance in open_seances(establishment).order_by("date")]
+    if not rows:
+        return None
+    return Panel(_("Séances ouvertes"), "core/_panel_seances.html", {"rows": rows}, order=10)

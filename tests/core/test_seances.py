@@ -140,3 +140,11 @@ def test_api_seances_are_scoped_to_the_establishment(mc, fr, user_in, director):
     api.force_authenticate(director)
     assert api.get(f"/api/v1/seances/{other.pk}/").status_code == 404
     assert api.get("/api/v1/seances/").json()["results"] == []
+
+
+def test_dashboard_lists_the_open_seances_with_what_they_lack(client, mc, director, bj1, cards_out):
+    seance = seance_open(establishment=mc, date=DAY, period="soiree", actor=director)
+    table_session_open(session=table_session_prepare(seance=seance, table=bj1, actor=director), actor=director)
+    client.force_login(director)
+    page = text(client.get(reverse("dashboard")))
+    assert "Séances ouvertes" in page and "1 enregistrement manquant" in page

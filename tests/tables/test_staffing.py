@@ -195,3 +195,13 @@ def test_a_croupier_may_not_log_the_staff(frc):
     with pytest.raises(PermissionDenied):
         staff_assign(session=frc.session("CF1"), position="croupier", person=frc["croupier1"],
                      actor=frc["croupier"])
+
+
+def test_game_10_flags_on_the_dashboard_of_the_inspecteur_and_the_scj(client, mcc, user_in):
+    od = mcc.session("OD1")
+    dealer = assign(mcc, od, "croupier", "croupier1")
+    staff_relieve(assignment=dealer, person=mcc["croupier2"], actor=mcc["inspecteur"], at_break=False)
+    for user in (mcc["inspecteur"], user_in(mcc.est, "scj")):
+        client.force_login(user)
+        page = client.get("/").content.decode()
+        assert "Parties de table : signalements" in page and "GAME-10" in page
