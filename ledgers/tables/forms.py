@@ -57,10 +57,14 @@ class LimitsForm(forms.Form):
         self.bets = list(limits.bets) if limits else []
         for bet in self.bets:
             self.fields[f"bet_{bet}"] = forms.DecimalField(
-                label=_("Maximum « %(bet)s » (€)") % {"bet": rules.BET_LABELS[bet]}, min_value=0, max_digits=12,
+                label=_("Mise « %(bet)s » (€)") % {"bet": rules.BET_LABELS[bet]}, min_value=0, max_digits=12,
                 decimal_places=2, required=False)
         if not (limits and limits.agreement):
             del self.fields["agreement_reference"]
+        if limits and limits.pay_tables:
+            self.fields["pay_table"] = forms.ChoiceField(
+                label=_("Table de paiement"), required=False,
+                choices=[("", "—"), *((t, t) for t in limits.pay_tables)])
 
     def service_kwargs(self) -> dict:
         data = dict(self.cleaned_data)

@@ -120,22 +120,27 @@ class Limits:
 
     ``floor``: the minimum is never below it. ``authorised``: the minimum is fixed by the arrêté
     d'autorisation (AUTH-04, SET-08). ``multiples``: the maximum is exactly one of these × the
-    minimum. ``bets``: maximum per kind of bet, at most these × the minimum (the table's
-    ``maximum_stake`` is the first). ``agreement``: fixed in agreement with the Administration, whose
-    reference is required. ``no_aggregate``: no table-wide maximum. ``change``: after opening,
-    "display" = allowed once the table display shows it, "locked" = not before the next séance."""
+    minimum. ``bets``: amount per kind of bet, at most these × the minimum (None: no bound).
+    ``agreement``: fixed in agreement with the Administration, whose reference is required.
+    ``no_aggregate``: no table-wide maximum. ``pay_tables``: the side bet's pay table, chosen for the
+    whole partie. ``change``: after opening, "display" = allowed once the table display shows it,
+    "locked" = not before the next séance."""
 
     code: str
     floor: Decimal | None = None
     authorised: bool = False
     multiples: tuple[int, ...] = ()
-    bets: dict[str, int] = field(default_factory=dict)
+    bets: dict[str, int | None] = field(default_factory=dict)
     agreement: bool = False
     no_aggregate: bool = False
+    pay_tables: tuple[str, ...] = ()
     change: str = "free"
 
 
 LIMITS: dict[tuple[str, str], Limits] = {
+    # Lucky ladies (55-4 5°): pay table A or B for the whole partie, with the side bet's limits.
+    ("FR", "blackjack"): Limits("GAME-08", pay_tables=("A", "B"),
+                                bets={"lucky_ladies_min": None, "lucky_ladies_max": None}),
     ("MC", "boule"): Limits("GAME-25", agreement=True, no_aggregate=True),
     ("FR", "rampo"): Limits("GAME-18", authorised=True, bets={"numbers": 40, "colours": 200}),
     ("FR", "ultimate_holdem"): Limits("GAME-33", authorised=True, multiples=(10, 20, 30), change="display"),
@@ -149,6 +154,7 @@ LIMITS: dict[tuple[str, str], Limits] = {
 BET_LABELS = {
     "numbers": _("numéros"), "colours": _("couleurs"), "orange": _("orange"), "green": _("vert"),
     "blue": _("bleu"), "red": _("rouge"), "violet": _("violet"), "white_black": _("blanc ou noir"),
+    "lucky_ladies_min": _("lucky ladies, minimum"), "lucky_ladies_max": _("lucky ladies, maximum"),
 }
 
 # Who fixes the limits at opening: FR the directeur responsable (55-20-1, 55-21-1, 55-22-2, 46-1,

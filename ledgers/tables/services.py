@@ -21,7 +21,7 @@ from ledgers.core.services import TABLE_MANAGERS
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
 
-from . import rules
+from . import rules, selectors
 from .models import StaffAssignment, TableLimits
 from .registers import TABLE_LOG
 from .rules import Position
@@ -193,7 +193,7 @@ def composition_gaps(session: TableSession) -> list[str]:
 # --- Seats and stakes ---------------------------------------------------------------------------
 
 def _check_limits(session: TableSession, *, seats: int, minimum: Decimal, maximum: Decimal | None,
-                  bet_maximums: Mapping[str, Decimal], agreement_reference: str, display_updated: bool) -> None:
+                  bet_maximums: Mapping[str, Decimal], agreement_reference: str, pay_table: str) -> None:
     est, game = session.seance.establishment, session.table.game
     key = (est.jurisdiction, game)
     seat_rule = rules.SEATS.get(key)
@@ -204,9 +204,17 @@ def _check_limits(session: TableSession, *, seats: int, minimum: Decimal, maximu
         raise ValidationError(_("La mise minimale doit être positive et ne pas dépasser la mise maximale."))
     limits = rules.LIMITS.get(key)
     if limits is None:
-        if bet_maximums:
+        if bet_maximums or pay_table:
             raise ValidationError(_("Ce jeu n'a pas de maximums par chance."))
         return
+    unknown = set(bet_maximums) - set(limits.bets) - ({"aggregate"} if limits.no_aggregate else set())
+    if unknown:
+        raise ValidationError(_("Chances inconnues pour ce jeu : %(bets)s.") % {"bets": ", ".join(sorted(unknown))})
+    if pay_table and pay_table not in limits.pay_tables:
+        raise ValidationError(_("Table de paiement inconnue pour ce jeu."))
+    if limits.pay_tables and bet_maximums and not pay_table:
+        raise RuleViolation(limits.code, _("Le directeur responsable choisit la table de paiement (%(tables)s) pour "
+                                           "toute la partie.") % {"tables": " / ".join(limits.pay_tables)})
     if limits.floor is not None and minimum < limits.floor:
         raise RuleViolation(limits.code, _("La mise minimale ne peut être inférieure à %(floor)s €.")
                             % {"floor": limits.floor})
@@ -223,12 +231,9 @@ def _check_limits(session: TableSession, *, seats: int, minimum: Decimal, maximu
     if limits.multiples and (maximum is None or maximum not in {minimum * m for m in limits.multiples}):
         raise RuleViolation(limits.code, _("La mise maximale est de %(multiples)s fois la mise minimale.")
                             % {"multiples": ", ".join(str(m) for m in limits.multiples)})
-    unknown = set(bet_maximums) - set(limits.bets) - ({"aggregate"} if limits.no_aggregate else set())
-    if unknown:
-        raise ValidationError(_("Chances inconnues pour ce jeu : %(bets)s.") % {"bets": ", ".join(sorted(unknown))})
     for bet, times in limits.bets.items():
         amount = bet_maximums.get(bet)
-        if amount is not None and amount > minimum * times:
+        if amount is not None and times is not None and amount > minimum * times:
             raise RuleViolation(limits.code, _("Le maximum « %(bet)s » ne peut dépasser %(times)s fois la mise "
                                                "minimale.") % {"bet": rules.BET_LABELS[bet], "times": times})
 
@@ -237,7 +242,7 @@ def _check_limits(session: TableSession, *, seats: int, minimum: Decimal, maximu
 def table_limits_set(
     *, session: TableSession, actor: AbstractBaseUser, minimum_stake: Decimal, maximum_stake: Decimal | None = None,
     seats: int | None = None, bet_maximums: Mapping[str, Decimal] | None = None, agreement_reference: str = "",
-    display_updated: bool = False,
+    display_updated: bool = False, pay_table: str = "",
 ) -> TableLimits:
     """Fix the seats and the stakes of a table-partie, by whom the text names (``LIMIT_SETTERS``),
     within the text's bounds. Before opening they are the stakes at opening (kept on the table-partie,
@@ -254,9 +259,12 @@ def table_limits_set(
     seats = seats or seats_of(session)
     bets = {k: Decimal(str(v)) for k, v in (bet_maximums or {}).items() if v not in (None, "")}
     _check_limits(session, seats=seats, minimum=minimum_stake, maximum=maximum_stake, bet_maximums=bets,
-                  agreement_reference=agreement_reference, display_updated=display_updated)
+                  agreement_reference=agreement_reference, pay_table=pay_table)
     during_play = session.status == TableSession.Status.OPEN
     if during_play and limits is not None:
+        in_force = selectors.limits_of(session).last()
+        if limits.pay_tables and in_force is not None and in_force.pay_table != pay_table:
+            raise RuleViolation(limits.code, _("La table de paiement est choisie pour toute la partie."))
         if limits.change == "locked":
             raise RuleViolation("GAME-38", _("Les limites fixées à l'ouverture ne changent pas avant la séance du "
                                              "lendemain."))
@@ -266,7 +274,8 @@ def table_limits_set(
     now = timezone.now()
     record = TableLimits.objects.create(
         table_session=session, seats=seats, minimum_stake=minimum_stake, maximum_stake=maximum_stake,
-        bet_maximums={k: str(v) for k, v in bets.items()}, agreement_reference=agreement_reference.strip(),
+        bet_maximums={k: str(v) for k, v in bets.items()}, pay_table=pay_table,
+        agreement_reference=agreement_reference.strip(),
         display_updated=display_updated, during_play=during_play, set_at=now, set_by=actor)
     if not during_play:
         session.minimum_stake, session.maximum_stake = minimum_stake, maximum_stake
@@ -282,6 +291,8 @@ def _limits_text(record: TableLimits) -> str:
     if record.maximum_stake is not None:
         parts.append(f"max. {record.maximum_stake:.2f} €")
     parts += [f"max. {rules.BET_LABELS.get(k, k)} {Decimal(v):.2f} €" for k, v in record.bet_maximums.items()]
+    if record.pay_table:
+        parts.append(f"table de paiement {record.pay_table}")
     if record.agreement_reference:
         parts.append(f"accord {record.agreement_reference}")
     if record.display_updated:

@@ -156,3 +156,23 @@ def test_limits_bad_input(frc):
     save_audited(frc.seance, actor=frc.director)
     with pytest.raises(ValidationError):  # the partie is over
         limits(frc, session, minimum_stake=D("10"))
+
+
+def test_game_08_lucky_ladies_pay_table_for_the_whole_partie_by_the_directeur_responsable(frc):
+    with refused("GAME-08"):  # side-bet limits without the pay table chosen
+        limits(frc, "BJ1", minimum_stake=D("10"), bet_maximums={"lucky_ladies_min": D("5"),
+                                                                "lucky_ladies_max": D("50")})
+    with pytest.raises(ValidationError):
+        limits(frc, "BJ1", minimum_stake=D("10"), pay_table="C")
+    with refused("GAME-08"):
+        table_limits_set(session=frc.session("BJ1"), actor=frc["comite"], minimum_stake=D("10"), pay_table="A")
+    record = limits(frc, "BJ1", minimum_stake=D("10"), maximum_stake=D("1000"), pay_table="A",
+                    bet_maximums={"lucky_ladies_min": D("5"), "lucky_ladies_max": D("50")})
+    session = record.table_session
+    session.status = TableSession.Status.OPEN  # (the sabot's opening checks are the equipment's)
+    save_audited(session, actor=frc.director)
+    with refused("GAME-08"):
+        limits(frc, session, minimum_stake=D("10"), maximum_stake=D("2000"), pay_table="B")
+    assert limits(frc, session, minimum_stake=D("10"), maximum_stake=D("2000"), pay_table="A").during_play
+    payloads = [e.payload for e in current_register(frc.est, "parties_de_table").entries.filter(kind="record")]
+    assert "table de paiement A" in payloads[0]["detail"]

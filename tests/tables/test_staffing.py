@@ -205,3 +205,43 @@ def test_game_10_flags_on_the_dashboard_of_the_inspecteur_and_the_scj(client, mc
         client.force_login(user)
         page = client.get("/").content.decode()
         assert "Parties de table : signalements" in page and "GAME-10" in page
+
+
+@pytest.mark.parametrize(("code", "game", "seats", "complete"), [
+    ("GAME-19", "roulette", 8, {"chef_table": 1, "croupier": 2, "bout_de_table": 1}),
+    ("GAME-21", "roulette_americaine", 8, {"croupier": 2, "chef_table": 1}),  # or one with a sorting machine
+    ("GAME-22", "grande_roue", 8, {"croupier": 1}),
+    ("GAME-23", "trente_quarante", 12, {"chef_table": 1, "controleur": 1, "tailleur": 1}),
+    ("GAME-23", "trente_quarante", 7, {"chef_table": 1, "croupier": 1}),
+    ("GAME-31", "banque_tout_va", 10, {"inspecteur": 1, "croupier": 1, "changeur": 1, "cartier": 1}),
+])
+def test_mc_compositions_required_at_opening(mc, user_in, code, game, seats, complete):
+    from ledgers.core.services import seance_open, table_session_prepare
+    from ledgers.tables.services import composition_gaps
+    from tests.factories import GamingTableFactory, open_register
+
+    open_register(mc, "parties_de_table")
+    director = user_in(mc, "directeur_jeux")
+    seance = seance_open(establishment=mc, date=datetime.date(2026, 11, 6), period="soiree", actor=director)
+    session = table_session_prepare(seance=seance, table=GamingTableFactory(establishment=mc, game=game, seats=seats),
+                                    actor=director)
+    people = iter(user_in(mc, "croupier") for _ in range(6))
+    positions = [p for p, n in complete.items() for _ in range(n)]
+    for position in positions[:-1]:
+        staff_assign(session=session, position=position, person=next(people), actor=director)
+    if positions[:-1]:
+        with refused(code):
+            staffed_as_the_text_says(session)
+    staff_assign(session=session, position=positions[-1], person=next(people), actor=director)
+    staffed_as_the_text_says(session)
+    assert composition_gaps(session) == []
+    with refused(code):  # nobody beyond the composition
+        staff_assign(session=session, position=positions[-1], person=next(people), actor=director)
+
+
+def test_game_36_roue_de_la_chance_one_croupier(frc):
+    rc = frc.session("RC1")
+    assign(frc, rc, "croupier", "croupier1")
+    with refused("GAME-36"):
+        assign(frc, rc, "chef_table", "chef1")
+    staffed_as_the_text_says(rc)

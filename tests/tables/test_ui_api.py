@@ -50,7 +50,7 @@ def test_game_18_ui_rampo_limits_form_has_a_field_per_bet(client, frc):
     session = frc.session("RP1")
     client.force_login(frc.director)
     page = text(client.get(reverse("seance-table", kwargs={"pk": session.pk})))
-    assert "Maximum « numéros » (€)" in page and "Maximum « couleurs » (€)" in page
+    assert "Mise « numéros » (€)" in page and "Mise « couleurs » (€)" in page
     response = client.post(reverse("tables:limits", kwargs={"pk": session.pk}), {
         "limits-seats": 8, "limits-minimum_stake": "2", "limits-bet_numbers": "100"})
     assert response.status_code == 409 and "GAME-18" in text(response)

@@ -47,7 +47,7 @@ class TableLimitsSerializer(serializers.ModelSerializer):
     class Meta:
         model = TableLimits
         fields = ["id", "table_session", "seats", "minimum_stake", "maximum_stake", "bet_maximums",
-                  "agreement_reference", "display_updated", "during_play", "set_at", "set_by"]
+                  "pay_table", "agreement_reference", "display_updated", "during_play", "set_at", "set_by"]
         read_only_fields = fields
 
 
@@ -60,4 +60,6 @@ class LimitsSetSerializer(serializers.Serializer):
     bet_maximums = serializers.DictField(child=serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0),
                                          required=False, help_text="Per kind of bet, e.g. {\"numbers\": 400}")
     agreement_reference = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    pay_table = serializers.ChoiceField(choices=["A", "B"], required=False, allow_blank=True,
+                                        help_text="Lucky ladies pay table (FR blackjack, GAME-08)")
     display_updated = serializers.BooleanField(required=False, default=False)
