@@ -42,6 +42,7 @@ class ReliefForm(forms.Form):
 
 class LimitsForm(forms.Form):
     seats = forms.IntegerField(label=_("Places"), min_value=1, max_value=99)
+    players = forms.IntegerField(label=_("Joueurs assis à l'ouverture"), min_value=0, max_value=99, required=False)
     minimum_stake = forms.DecimalField(label=_("Mise minimale (€)"), min_value=0, max_digits=12, decimal_places=2)
     maximum_stake = forms.DecimalField(label=_("Mise maximale (€)"), min_value=0, max_digits=12, decimal_places=2,
                                        required=False)
@@ -59,6 +60,8 @@ class LimitsForm(forms.Form):
             self.fields[f"bet_{bet}"] = forms.DecimalField(
                 label=_("Mise « %(bet)s » (€)") % {"bet": rules.BET_LABELS[bet]}, min_value=0, max_digits=12,
                 decimal_places=2, required=False)
+        if (session.seance.establishment.jurisdiction, session.table.game) not in rules.MIN_PLAYERS:
+            del self.fields["players"]
         if not (limits and limits.agreement):
             del self.fields["agreement_reference"]
         if limits and limits.pay_tables:

@@ -29,6 +29,19 @@ def staffed_as_the_text_says(session: TableSession) -> None:
                             % {"table": session.table.number, "gaps": " ; ".join(gaps)})
 
 
+@on_table_opening
+def enough_players_seated(session: TableSession) -> None:
+    """MC chemin de fer begins only with at least 4 seated players (GAME-26), as recorded with the
+    limits at opening."""
+    rule = rules.MIN_PLAYERS.get((session.seance.establishment.jurisdiction, session.table.game))
+    latest = selectors.limits_of(session).last()
+    if rule is None or latest is None:
+        return
+    code, minimum = rule
+    if (latest.players or 0) < minimum:
+        raise RuleViolation(code, _("La partie ne commence qu'avec au moins %(n)s joueurs assis.") % {"n": minimum})
+
+
 @on_table_page
 def staff_and_limits_panel(request: HttpRequest, session: TableSession) -> str:
     est = session.seance.establishment

@@ -44,6 +44,7 @@ class TableLimits(models.Model):
     table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="limits",
                                       verbose_name=_("partie de table"))
     seats = models.PositiveSmallIntegerField(_("places"))
+    players = models.PositiveSmallIntegerField(_("joueurs assis à l'ouverture"), null=True, blank=True)
     minimum_stake = models.DecimalField(_("mise minimale"), max_digits=12, decimal_places=2)
     maximum_stake = models.DecimalField(_("mise maximale"), max_digits=12, decimal_places=2, null=True, blank=True)
     bet_maximums = models.JSONField(_("maximums par chance"), default=dict, blank=True)

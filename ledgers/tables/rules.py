@@ -114,6 +114,10 @@ SEATS: dict[tuple[str, str], Seats] = {
 }
 
 
+# A partie begins only with this many seated players (000 art. 11.1).
+MIN_PLAYERS: dict[tuple[str, str], tuple[str, int]] = {("MC", "chemin_de_fer"): ("GAME-26", 4)}
+
+
 @dataclass(frozen=True)
 class Limits:
     """What the texts say of a game's stakes.

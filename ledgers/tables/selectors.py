@@ -1,4 +1,6 @@
-from django.db.models import QuerySet
+import datetime
+
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.models import Establishment, TableSession
@@ -9,6 +11,12 @@ from .rules import staffing_for
 
 def staff_of(session: TableSession) -> QuerySet[StaffAssignment]:
     return StaffAssignment.objects.filter(table_session=session).select_related("person", "relief_of__person")
+
+
+def on_duty_at(session: TableSession, position: str, moment: datetime.datetime) -> QuerySet[StaffAssignment]:
+    """Who held ``position`` at the table at ``moment`` (e.g. the inspecteur a called bet needs, GAME-20)."""
+    return staff_of(session).filter(position=position, started_at__lte=moment).filter(
+        Q(ended_at__isnull=True) | Q(ended_at__gt=moment))
 
 
 def limits_of(session: TableSession) -> QuerySet[TableLimits]:

@@ -242,7 +242,7 @@ def _check_limits(session: TableSession, *, seats: int, minimum: Decimal, maximu
 def table_limits_set(
     *, session: TableSession, actor: AbstractBaseUser, minimum_stake: Decimal, maximum_stake: Decimal | None = None,
     seats: int | None = None, bet_maximums: Mapping[str, Decimal] | None = None, agreement_reference: str = "",
-    display_updated: bool = False, pay_table: str = "",
+    display_updated: bool = False, pay_table: str = "", players: int | None = None,
 ) -> TableLimits:
     """Fix the seats and the stakes of a table-partie, by whom the text names (``LIMIT_SETTERS``),
     within the text's bounds. Before opening they are the stakes at opening (kept on the table-partie,
@@ -257,6 +257,8 @@ def table_limits_set(
         raise RuleViolation(code, _("Les limites de mise sont fixées par : %(roles)s.")
                             % {"roles": ", ".join(str(r.label) for r in setters)})
     seats = seats or seats_of(session)
+    if players is not None and players > seats:
+        raise ValidationError(_("Plus de joueurs assis que de places."))
     bets = {k: Decimal(str(v)) for k, v in (bet_maximums or {}).items() if v not in (None, "")}
     _check_limits(session, seats=seats, minimum=minimum_stake, maximum=maximum_stake, bet_maximums=bets,
                   agreement_reference=agreement_reference, pay_table=pay_table)
@@ -273,7 +275,7 @@ def table_limits_set(
                                                "le montre."))
     now = timezone.now()
     record = TableLimits.objects.create(
-        table_session=session, seats=seats, minimum_stake=minimum_stake, maximum_stake=maximum_stake,
+        table_session=session, seats=seats, players=players, minimum_stake=minimum_stake, maximum_stake=maximum_stake,
         bet_maximums={k: str(v) for k, v in bets.items()}, pay_table=pay_table,
         agreement_reference=agreement_reference.strip(),
         display_updated=display_updated, during_play=during_play, set_at=now, set_by=actor)
@@ -288,6 +290,8 @@ def table_limits_set(
 
 def _limits_text(record: TableLimits) -> str:
     parts: list[Any] = [f"{record.seats} places", f"min. {record.minimum_stake:.2f} €"]
+    if record.players is not None:
+        parts.insert(1, f"{record.players} joueurs assis")
     if record.maximum_stake is not None:
         parts.append(f"max. {record.maximum_stake:.2f} €")
     parts += [f"max. {rules.BET_LABELS.get(k, k)} {Decimal(v):.2f} €" for k, v in record.bet_maximums.items()]

@@ -176,3 +176,16 @@ def test_game_08_lucky_ladies_pay_table_for_the_whole_partie_by_the_directeur_re
     assert limits(frc, session, minimum_stake=D("10"), maximum_stake=D("2000"), pay_table="A").during_play
     payloads = [e.payload for e in current_register(frc.est, "parties_de_table").entries.filter(kind="record")]
     assert "table de paiement A" in payloads[0]["detail"]
+
+
+def test_game_26_chemin_de_fer_begins_only_with_four_seated_players(mcc):
+    session = mcc.session("CF1")
+    for position, person in (("inspecteur", "inspecteur"), ("croupier", "croupier1"), ("changeur", "changeur")):
+        staff_assign(session=session, position=position, person=mcc[person], actor=mcc.director)
+    limits(mcc, session, minimum_stake=D("100"), players=3)
+    with refused("GAME-26"):
+        table_session_open(session=session, actor=mcc.director)
+    with pytest.raises(ValidationError):
+        limits(mcc, session, seats=10, minimum_stake=D("100"), players=11)
+    limits(mcc, session, minimum_stake=D("100"), players=4)
+    assert table_session_open(session=session, actor=mcc.director).status == TableSession.Status.OPEN

@@ -4,6 +4,7 @@ import datetime
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import TableSession
@@ -12,6 +13,7 @@ from ledgers.registers.selectors import current_register
 from ledgers.tables import selectors
 from ledgers.tables.hooks import staffed_as_the_text_says
 from ledgers.tables.services import staff_assign, staff_release, staff_relieve
+from tests.factories import make_user
 
 
 def assign(casino, number_or_session, position, person):
@@ -245,3 +247,17 @@ def test_game_36_roue_de_la_chance_one_croupier(frc):
     with refused("GAME-36"):
         assign(frc, rc, "chef_table", "chef1")
     staffed_as_the_text_says(rc)
+
+
+def test_game_20_who_was_the_inspecteur_on_duty_at_a_given_time(mcc):
+    session = mcc.session("CF1")
+    start = timezone.now() - datetime.timedelta(hours=2)
+    duty = staff_assign(session=session, position="inspecteur", person=mcc["inspecteur"], actor=mcc.director,
+                        at=start)
+    relief = make_user(mcc.est, "inspecteur", username="inspecteur-b")
+    staff_relieve(assignment=duty, person=relief, actor=mcc.director, at=start + datetime.timedelta(hours=1))
+    at = start + datetime.timedelta(minutes=30)
+    assert [d.person for d in selectors.on_duty_at(session, "inspecteur", at)] == [mcc["inspecteur"]]
+    at = start + datetime.timedelta(minutes=90)
+    assert [d.person for d in selectors.on_duty_at(session, "inspecteur", at)] == [relief]
+    assert not selectors.on_duty_at(session, "inspecteur", start - datetime.timedelta(minutes=1)).exists()

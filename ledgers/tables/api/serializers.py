@@ -46,7 +46,7 @@ class RelieveSerializer(serializers.Serializer):
 class TableLimitsSerializer(serializers.ModelSerializer):
     class Meta:
         model = TableLimits
-        fields = ["id", "table_session", "seats", "minimum_stake", "maximum_stake", "bet_maximums",
+        fields = ["id", "table_session", "seats", "players", "minimum_stake", "maximum_stake", "bet_maximums",
                   "pay_table", "agreement_reference", "display_updated", "during_play", "set_at", "set_by"]
         read_only_fields = fields
 
@@ -54,6 +54,8 @@ class TableLimitsSerializer(serializers.ModelSerializer):
 class LimitsSetSerializer(serializers.Serializer):
     table_session = session_field()
     seats = serializers.IntegerField(min_value=1, max_value=99, required=False)
+    players = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True,
+                                       help_text="Seated players at opening (MC chemin de fer: at least 4, GAME-26)")
     minimum_stake = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0)
     maximum_stake = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0, required=False,
                                              allow_null=True)
