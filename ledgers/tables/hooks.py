@@ -13,7 +13,6 @@ from ledgers.core.services import TABLE_MANAGERS
 
 from . import rules, selectors
 from .forms import AssignForm, LimitsForm, ReliefForm
-from .services import composition_gaps
 
 
 @on_table_opening
@@ -22,7 +21,7 @@ def staffed_as_the_text_says(session: TableSession) -> None:
     logged. A table opened with no staff logged is reported (``selectors.exceptions``)."""
     if not selectors.staff_of(session).exists():
         return
-    gaps = composition_gaps(session)
+    gaps = selectors.composition_gaps(session)
     if gaps:
         staffing = rules.staffing_for(session.table, selectors.seats_of(session))
         raise RuleViolation(staffing.code, _("La table %(table)s ne peut ouvrir : personnel incomplet (%(gaps)s).")
@@ -53,7 +52,7 @@ def staff_and_limits_panel(request: HttpRequest, session: TableSession) -> str:
                    ] if staffing else []
     return render_to_string("tables/_panel.html", {
         "session": session, "staff": selectors.staff_of(session), "limits": selectors.limits_of(session),
-        "staffing": staffing, "composition": composition, "gaps": composition_gaps(session) if staffing else [],
+        "staffing": staffing, "composition": composition, "gaps": selectors.composition_gaps(session),
         "limit_rule": rules.LIMITS.get((est.jurisdiction, session.table.game)),
         "seat_rule": rules.SEATS.get((est.jurisdiction, session.table.game)),
         "assign_form": AssignForm(establishment=est, prefix="assign") if can_staff else None,

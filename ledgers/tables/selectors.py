@@ -6,11 +6,17 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.models import Establishment, TableSession
 
 from .models import StaffAssignment, TableLimits
-from .rules import staffing_for
+from .rules import Position, staffing_for
 
 
 def staff_of(session: TableSession) -> QuerySet[StaffAssignment]:
     return StaffAssignment.objects.filter(table_session=session).select_related("person", "relief_of__person")
+
+
+def on_duty(session: TableSession, position: str | None = None) -> QuerySet[StaffAssignment]:
+    """Who is on duty at the table now (at one position, or at any)."""
+    duty = StaffAssignment.objects.filter(table_session=session, ended_at__isnull=True)
+    return duty.filter(position=position) if position else duty
 
 
 def on_duty_at(session: TableSession, position: str, moment: datetime.datetime) -> QuerySet[StaffAssignment]:
@@ -42,3 +48,17 @@ def exceptions(establishment: Establishment) -> list[tuple[str, str, TableSessio
         if staffing is not None:
             rows.append((staffing.code, str(_("Table ouverte sans personnel inscrit")), session))
     return rows
+
+
+def composition_gaps(session: TableSession) -> list[str]:
+    """What the staff on duty lacks, or has too much of, against the table's composition."""
+    staffing = staffing_for(session.table, seats_of(session))
+    if staffing is None:
+        return []
+    gaps = []
+    for position, (low, high) in staffing.positions.items():
+        n = on_duty(session, position).count()
+        if not low <= n <= high:
+            wanted = str(low) if low == high else f"{low}–{high}"
+            gaps.append(f"{Position(position).label} : {n} / {wanted}")
+    return gaps

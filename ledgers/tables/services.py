@@ -54,23 +54,18 @@ def _label(position: str) -> str:
         return str(Position(position).label)
 
 
-def _on_duty(session: TableSession, position: str | None = None):
-    duty = StaffAssignment.objects.filter(table_session=session, ended_at__isnull=True)
-    return duty.filter(position=position) if position else duty
-
-
 def _check_assignment(session: TableSession, position: str, person: AbstractBaseUser) -> list[dict[str, str]]:
     """Refuse what the composition forbids; return the flags (FLAG rows) of this assignment."""
     est, table = session.seance.establishment, session.table
     if not roles_of(person, est):
         raise ValidationError(_("%(person)s n'appartient pas au personnel de l'établissement.")
                               % {"person": display_name(person)})
-    if _on_duty(session).filter(person=person).exists():
+    if selectors.on_duty(session).filter(person=person).exists():
         raise ValidationError(_("%(person)s est déjà de service à cette table.") % {"person": display_name(person)})
     staffing = rules.staffing_for(table, seats_of(session))
     if staffing is not None and position != Position.VALET_DE_PIED:
         bounds = staffing.positions.get(position)
-        if bounds is None or _on_duty(session, position).count() + 1 > bounds[1]:
+        if bounds is None or selectors.on_duty(session, position).count() + 1 > bounds[1]:
             raise RuleViolation(staffing.code, _("La composition de la table %(table)s (%(game)s) ne prévoit pas un "
                                                  "%(position)s de plus.") % {
                 "table": table.number, "game": table.get_game_display(), "position": Position(position).label})
@@ -102,8 +97,9 @@ def _footmen_flags(session: TableSession) -> list[dict[str, str]]:
                                              ended_at__isnull=True).count() + 1
     if footmen <= allowed:
         return []
-    return [{"code": code, "text": str(_("%(n)s valets de pied pour %(t)s tables ouvertes dans la salle.")
-                                       % {"n": footmen, "t": tables})}]
+    with register_language():  # the flag is written in the register
+        return [{"code": code, "text": str(_("%(n)s valets de pied pour %(t)s tables ouvertes dans la salle.")
+                                           % {"n": footmen, "t": tables})}]
 
 
 @transaction.atomic
@@ -145,7 +141,8 @@ def staff_relieve(
                    else _("Le croupier ne peut être relevé pendant un coup (donne, jeu ou paiements)."))
         if mode == "refuse":
             raise RuleViolation(code, message)
-        flags.append({"code": code, "text": str(message)})
+        with register_language():
+            flags.append({"code": code, "text": str(message)})
     at = at or timezone.now()
     if at < assignment.started_at:
         raise ValidationError(_("La relève ne peut précéder la prise de poste."))
@@ -174,20 +171,6 @@ def staff_release(*, assignment: StaffAssignment, actor: AbstractBaseUser,
     _entry(session, actor=actor, role=role, event=_("Fin de service"), at=assignment.ended_at,
            detail=f"{_label(assignment.position)} : {display_name(assignment.person)}")
     return assignment
-
-
-def composition_gaps(session: TableSession) -> list[str]:
-    """What the staff on duty lacks, or has too much of, against the table's composition."""
-    staffing = rules.staffing_for(session.table, seats_of(session))
-    if staffing is None:
-        return []
-    gaps = []
-    for position, (low, high) in staffing.positions.items():
-        n = _on_duty(session, position).count()
-        if not low <= n <= high:
-            wanted = str(low) if low == high else f"{low}–{high}"
-            gaps.append(f"{Position(position).label} : {n} / {wanted}")
-    return gaps
 
 
 # --- Seats and stakes ---------------------------------------------------------------------------

@@ -219,7 +219,7 @@ def test_game_10_flags_on_the_dashboard_of_the_inspecteur_and_the_scj(client, mc
 ])
 def test_mc_compositions_required_at_opening(mc, user_in, code, game, seats, complete):
     from ledgers.core.services import seance_open, table_session_prepare
-    from ledgers.tables.services import composition_gaps
+    from ledgers.tables.selectors import composition_gaps
     from tests.factories import GamingTableFactory, open_register
 
     open_register(mc, "parties_de_table")
