@@ -62,8 +62,10 @@ class LimitsForm(forms.Form):
                 decimal_places=2, required=False)
         if (session.seance.establishment.jurisdiction, session.table.game) not in rules.MIN_PLAYERS:
             del self.fields["players"]
-        if not (limits and limits.agreement):
+        if not (limits and (limits.agreement or limits.notified)):
             del self.fields["agreement_reference"]
+        elif limits.notified:
+            self.fields["agreement_reference"].label = _("Référence de l'information donnée à l'autorité concédante")
         if limits and limits.pay_tables:
             self.fields["pay_table"] = forms.ChoiceField(
                 label=_("Table de paiement"), required=False,

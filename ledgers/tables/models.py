@@ -49,6 +49,7 @@ class TableLimits(models.Model):
     maximum_stake = models.DecimalField(_("mise maximale"), max_digits=12, decimal_places=2, null=True, blank=True)
     bet_maximums = models.JSONField(_("maximums par chance"), default=dict, blank=True)
     pay_table = models.CharField(_("table de paiement"), max_length=1, blank=True)
+    # Boule: the Administration's agreement (GAME-25); chemin de fer: the garage notification (GAME-28).
     agreement_reference = models.CharField(_("référence de l'accord de l'Administration"), max_length=200,
                                            blank=True)
     display_updated = models.BooleanField(_("affichage de la table mis à jour"), default=False)

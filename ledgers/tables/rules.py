@@ -127,8 +127,9 @@ class Limits:
     minimum. ``bets``: amount per kind of bet, at most these × the minimum (None: no bound).
     ``agreement``: fixed in agreement with the Administration, whose reference is required.
     ``no_aggregate``: no table-wide maximum. ``pay_tables``: the side bet's pay table, chosen for the
-    whole partie. ``change``: after opening, "display" = allowed once the table display shows it,
-    "locked" = not before the next séance."""
+    whole partie. ``notified``: a bet amount that the authority must have been told of (the reference
+    of the notification is then required). ``change``: after opening, "display" = allowed once the
+    table display shows it, "locked" = not before the next séance."""
 
     code: str
     floor: Decimal | None = None
@@ -138,6 +139,7 @@ class Limits:
     agreement: bool = False
     no_aggregate: bool = False
     pay_tables: tuple[str, ...] = ()
+    notified: str = ""
     change: str = "free"
 
 
@@ -152,13 +154,21 @@ LIMITS: dict[tuple[str, str], Limits] = {
                                        multiples=(10, 20, 25, 50, 100), change="display"),
     ("FR", "roue_chance"): Limits("GAME-37", authorised=True, change="locked", bets={
         "orange": 100, "green": 50, "blue": 25, "red": 12, "violet": 10, "white_black": 5}),
-    ("FR", "chemin_de_fer"): Limits("GAME-41", floor=Decimal(1)),
-    ("FR", "baccara_deux_tableaux"): Limits("GAME-41", floor=Decimal(1)),
+    # The bancos: a maximum per table fixed by the Direction (SET-24); a garage allowed below it only
+    # once the autorité concédante is told from which banco (000 art. 11.8, 11.9).
+    ("MC", "chemin_de_fer"): Limits("GAME-28", bets={"banco_max": None, "garage_from": None},
+                                    notified="garage_from"),
+    # The casino fixes the minimum and maximum of the initial stake or bancos (chemin de fer) and of
+    # the banks (à deux tableaux, banque limitée).
+    ("FR", "chemin_de_fer"): Limits("GAME-41", floor=Decimal(1), bets={"banco_min": None, "banco_max": None}),
+    ("FR", "baccara_deux_tableaux"): Limits("GAME-41", floor=Decimal(1), bets={"bank_min": None, "bank_max": None}),
 }
 BET_LABELS = {
     "numbers": _("numéros"), "colours": _("couleurs"), "orange": _("orange"), "green": _("vert"),
     "blue": _("bleu"), "red": _("rouge"), "violet": _("violet"), "white_black": _("blanc ou noir"),
     "lucky_ladies_min": _("lucky ladies, minimum"), "lucky_ladies_max": _("lucky ladies, maximum"),
+    "banco_min": _("banco, minimum"), "banco_max": _("banco, maximum"), "garage_from": _("garage à partir de"),
+    "bank_min": _("banque, minimum"), "bank_max": _("banque, maximum"),
 }
 
 # Who fixes the limits at opening: FR the directeur responsable (55-20-1, 55-21-1, 55-22-2, 46-1,

@@ -208,6 +208,9 @@ def _check_limits(session: TableSession, *, seats: int, minimum: Decimal, maximu
     if limits.agreement and not agreement_reference.strip():
         raise RuleViolation(limits.code, _("Les limites sont fixées en accord avec l'Administration : indiquez la "
                                            "référence de l'accord."))
+    if limits.notified in bet_maximums and not agreement_reference.strip():
+        raise RuleViolation(limits.code, _("« %(bet)s » : indiquez la référence de l'information donnée à l'autorité "
+                                           "concédante.") % {"bet": rules.BET_LABELS[limits.notified]})
     if limits.no_aggregate and "aggregate" in bet_maximums:
         raise RuleViolation(limits.code, _("La direction ne peut fixer de maximum au total des mises de différents "
                                            "joueurs : le maximum s'entend par joueur et par cylindre."))

@@ -189,3 +189,17 @@ def test_game_26_chemin_de_fer_begins_only_with_four_seated_players(mcc):
         limits(mcc, session, seats=10, minimum_stake=D("100"), players=11)
     limits(mcc, session, minimum_stake=D("100"), players=4)
     assert table_session_open(session=session, actor=mcc.director).status == TableSession.Status.OPEN
+
+
+def test_game_28_garage_threshold_only_with_the_notification_to_the_authority(mcc):
+    with refused("GAME-28"):
+        limits(mcc, "CF1", minimum_stake=D("100"), bet_maximums={"banco_max": D("50000"), "garage_from": D("20000")})
+    record = limits(mcc, "CF1", minimum_stake=D("100"), agreement_reference="Courrier 2026-031",
+                    bet_maximums={"banco_max": D("50000"), "garage_from": D("20000")})
+    assert record.bet_maximums == {"banco_max": "50000", "garage_from": "20000"}
+    assert limits(mcc, "CF1", minimum_stake=D("100"), bet_maximums={"banco_max": D("50000")})
+
+
+def test_game_41_the_casino_fixes_the_bancos_of_chemin_de_fer(frc):
+    record = limits(frc, "CF1", minimum_stake=D("20"), bet_maximums={"banco_min": D("200"), "banco_max": D("5000")})
+    assert record.bet_maximums == {"banco_min": "200", "banco_max": "5000"}

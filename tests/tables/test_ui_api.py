@@ -89,3 +89,13 @@ def test_api_staff_person_of_another_establishment_is_bad_input(frc, mc, user_in
     response = api.post("/api/v1/tables/staff/", {"table_session": frc.session("UT1").pk, "position": "croupier",
                                                   "person": user_in(mc, "croupier").pk}, format="json")
     assert response.status_code == 400 and "person" in response.json()
+
+
+def test_game_28_ui_the_garage_notice_reference_field(client, mcc):
+    session = mcc.session("CF1")
+    client.force_login(mcc.director)
+    page = text(client.get(reverse("seance-table", kwargs={"pk": session.pk})))
+    assert "Référence de l'information donnée à l'autorité concédante" in page and "Joueurs assis" in page
+    refused = client.post(reverse("tables:limits", kwargs={"pk": session.pk}), {
+        "limits-seats": 10, "limits-players": 5, "limits-minimum_stake": "100", "limits-bet_garage_from": "20000"})
+    assert refused.status_code == 409 and "GAME-28" in text(refused)
