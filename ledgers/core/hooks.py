@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.functional import Promise
 
+from .errors import RuleViolation
+
 if TYPE_CHECKING:
-    from .errors import RuleViolation
     from .models import Seance, TableSession
 
 Check = Callable[["TableSession"], None]
@@ -59,10 +60,8 @@ def run_closing_checks(session: "TableSession") -> None:
         check(session)
 
 
-def closing_refusals(session: "TableSession") -> list["RuleViolation"]:
+def closing_refusals(session: "TableSession") -> list[RuleViolation]:
     """Every refusal the closing checks would give the table-partie now (not only the first)."""
-    from .errors import RuleViolation
-
     refusals = []
     for check in _closing_checks:
         try:
