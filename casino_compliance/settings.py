@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "ledgers.reports",
     "ledgers.keys",
     "ledgers.registers.printing",
+    "ledgers.tables",
 ]
 
 MIDDLEWARE = [
@@ -205,6 +206,8 @@ SPECTACULAR_SETTINGS = {
         "DiceSwapReasonEnum": "ledgers.dice.models.DiceSwap.Reason",
         "PlayRoleEnum": "ledgers.dice.models.PlayRole",
         "IncidentStatusEnum": "ledgers.incidents.models.Incident.Status",
+        "SeanceStatusEnum": "ledgers.core.models.Seance.Status",
+        "TableSessionStatusEnum": "ledgers.core.models.TableSession.Status",
     },
 }
 

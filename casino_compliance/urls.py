@@ -11,6 +11,8 @@ api_v1 = [
     path("", include("ledgers.reports.api.urls")),
     path("keys/", include("ledgers.keys.api.urls")),
     path("", include("ledgers.registers.printing.api")),
+    path("seances/", include("ledgers.core.api_urls")),
+    path("tables/", include("ledgers.tables.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
@@ -28,4 +30,5 @@ urlpatterns = [
     path("materiel/", include("ledgers.equipment.urls")),
     path("rapports/", include("ledgers.reports.urls")),
     path("cles/", include("ledgers.keys.urls")),
+    path("seances/tables/", include("ledgers.tables.urls")),
 ]

@@ -6,3 +6,6 @@ class CoreConfig(AppConfig):
     name = "ledgers.core"
     label = "core"
     verbose_name = _("Établissements et organisation")
+
+    def ready(self) -> None:
+        from . import seances  # noqa: F401  (the séance closing check of the table-parties, REG-25)

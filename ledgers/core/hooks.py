@@ -9,9 +9,11 @@ what is still missing, so that the closing page can list all of it at once.
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.utils.functional import Promise
+
+from .errors import RuleViolation
 
 if TYPE_CHECKING:
     from .models import Seance, TableSession
@@ -58,6 +60,17 @@ def run_closing_checks(session: "TableSession") -> None:
         check(session)
 
 
+def closing_refusals(session: "TableSession") -> list[RuleViolation]:
+    """Every refusal the closing checks would give the table-partie now (not only the first)."""
+    refusals = []
+    for check in _closing_checks:
+        try:
+            check(session)
+        except RuleViolation as exc:
+            refusals.append(exc)
+    return refusals
+
+
 def on_seance_closing(check: SeanceCheck) -> SeanceCheck:
     if check not in _seance_checks:
         _seance_checks.append(check)
@@ -67,3 +80,19 @@ def on_seance_closing(check: SeanceCheck) -> SeanceCheck:
 def seance_missing(seance: "Seance") -> list[Missing]:
     """Every mandatory record the séance still lacks, in the order the apps registered their checks."""
     return [missing for check in _seance_checks for missing in check(seance)]
+
+
+# Panels other apps add to the table-partie page (staffing, limits…): ``panel(request, session)``
+# returns the HTML of its section, or "" when it has nothing to show for that table.
+TablePanel = Callable[[Any, "TableSession"], str]
+_table_panels: list[TablePanel] = []
+
+
+def on_table_page(panel: TablePanel) -> TablePanel:
+    if panel not in _table_panels:
+        _table_panels.append(panel)
+    return panel
+
+
+def table_page_panels(request: Any, session: "TableSession") -> list[str]:
+    return [html for panel in _table_panels if (html := panel(request, session))]

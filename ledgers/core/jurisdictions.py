@@ -80,6 +80,11 @@ PROFILES: dict[str, Profile] = {
             # Best-practice key checks (switchable): bill-box keys refused to slot-floor roles (KEY-03);
             # dual control: lock type → (people releasing, "same" people or "first" one taking back).
             "KEY-BP": {"KEY-03": True, "dual_control": {"bill_content": (2, "same"), "*": (1, "first")}},
+            # Table staffing and limits (ledgers.tables): authorised minimum stakes per game (game →
+            # euros; none in the MC texts), and the most tables one chef de table supervises per game
+            # (blackjack: "several", no number).
+            "SET-08": {},
+            "SET-10": {},
         },
     ),
     Jurisdiction.FR: Profile(
@@ -129,6 +134,11 @@ PROFILES: dict[str, Profile] = {
             # Best-practice key checks (switchable): one key ID for one lock type (KEY-12); the upper-part
             # opening rule in every casino, whatever its fleet (AMB-51); dual control as in Monaco.
             "KEY-BP": {"KEY-12": True, "AMB-51": True, "dual_control": {"*": (1, "first")}},
+            # Table staffing and limits (ledgers.tables): the minimum stakes of the arrêté d'autorisation
+            # per game (game → euros, AUTH-04; configure the establishment's), and the most tables one
+            # chef de table controls (55-20, 55-21).
+            "SET-08": {},
+            "SET-10": {"ultimate_holdem": 2, "three_card_poker": 2},
         },
     ),
 }

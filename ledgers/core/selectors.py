@@ -7,7 +7,7 @@ from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from .models import Establishment, Location, Seance
+from .models import Establishment, GamingTable, Location, Seance
 
 SESSION_KEY = "establishment_id"
 
@@ -94,3 +94,13 @@ def history_of(obj: Model) -> list[HistoryRow]:
             ]
         rows.append(HistoryRow(record, changes))
     return rows
+
+
+def seances_of(establishment: Establishment) -> QuerySet[Seance]:
+    return Seance.objects.filter(establishment=establishment).order_by("-date", "-opened_at")
+
+
+def unprepared_tables(seance: Seance) -> QuerySet[GamingTable]:
+    """The establishment's tables in service that have no table-partie in this séance yet."""
+    return GamingTable.objects.filter(establishment=seance.establishment, active=True).exclude(
+        sessions__seance=seance).select_related("room").order_by("room__code", "number")

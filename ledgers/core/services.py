@@ -3,7 +3,7 @@
 import datetime
 
 from django.contrib.auth.models import AbstractBaseUser, Group
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -37,6 +37,8 @@ def seance_open(
     *, establishment: Establishment, date: datetime.date, period: str, actor: AbstractBaseUser
 ) -> Seance:
     require_role(actor, establishment, SEANCE_MANAGERS)
+    if Seance.objects.filter(establishment=establishment, date=date, period=period).exists():
+        raise ValidationError(_("Cette séance est déjà ouverte (ou clôturée) pour cette date et cette période."))
     seance = Seance(establishment=establishment, date=date, period=period, opened_at=timezone.now())
     return save_audited(seance, actor=actor, reason="ouverture de séance")
 
@@ -45,12 +47,16 @@ def seance_open(
 def seance_close(*, seance: Seance, actor: AbstractBaseUser) -> Seance:
     seance = Seance.objects.select_for_update().get(pk=seance.pk)
     require_role(actor, seance.establishment, SEANCE_MANAGERS)
-    for session in seance.table_sessions.exclude(status=TableSession.Status.CLOSED):
-        table_session_close(session=session, actor=actor)
+    if seance.status == Seance.Status.CLOSED:
+        raise ValueError(_("La séance est déjà clôturée."))
+    # Everything missing first, so the refusal lists all of it (the table-parties still open
+    # included, through their closing checks: ledgers.core.seances); then the parties end.
     missing = hooks.seance_missing(seance)
     if missing:
         raise RuleViolation("REG-25", _("La séance ne peut être clôturée : %(missing)s.")
-                            % {"missing": " ; ".join(str(m.what) for m in missing)})
+                            % {"missing": " ; ".join(f"{m.what} ({m.code})" for m in missing)})
+    for session in seance.table_sessions.exclude(status=TableSession.Status.CLOSED):
+        table_session_close(session=session, actor=actor)
     seance.status, seance.closed_at = Seance.Status.CLOSED, timezone.now()
     return save_audited(seance, actor=actor, reason="clôture de séance")
 

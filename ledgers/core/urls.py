@@ -14,3 +14,14 @@ urlpatterns = [
         name="object-history",
     ),
 ]
+urlpatterns += [
+    path("seances/", views.SeanceListView.as_view(), name="seances"),
+    path("seances/<int:pk>/", views.SeanceView.as_view(), name="seance"),
+    path("seances/<int:pk>/cloture/", views.SeanceCloseView.as_view(), name="seance-close"),
+    path("seances/<int:pk>/tables/", views.TablePrepareView.as_view(), name="seance-prepare"),
+    path("seances/tables/<int:pk>/", views.TableSessionView.as_view(), name="seance-table"),
+    path("seances/tables/<int:pk>/ouverture/", views.TableSessionActView.as_view(action="open"),
+         name="seance-table-open"),
+    path("seances/tables/<int:pk>/fin-de-partie/", views.TableSessionActView.as_view(action="close"),
+         name="seance-table-close"),
+]

@@ -1,18 +1,37 @@
-"""Pages of the organisation: dashboard, establishment switcher, establishment page, history."""
+"""Pages of the organisation: dashboard, establishment switcher, establishment page, history, and the
+séances with their table-parties."""
 
 from django.apps import apps
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views import View
 from django.views.generic import TemplateView
 
+from . import hooks
 from .dashboard import panels_for
-from .models import Establishment
-from .selectors import SESSION_KEY, establishment_of, establishments_for, history_of
+from .errors import RuleViolation
+from .forms import SeanceOpenForm, TablePrepareForm
+from .games import GAMES, Equipment
+from .models import Establishment, Seance, SeancePeriod, TableSession
+from .seances import checklist
+from .selectors import SESSION_KEY, establishment_of, establishments_for, history_of, seances_of
+from .service_views import EstablishmentRequiredMixin, ServiceFormView
+from .services import (
+    SEANCE_MANAGERS,
+    TABLE_MANAGERS,
+    seance_close,
+    seance_open,
+    table_session_close,
+    table_session_open,
+    table_session_prepare,
+)
 
 
 class EstablishmentMixin(LoginRequiredMixin):
@@ -86,3 +105,145 @@ class ObjectHistoryView(LoginRequiredMixin, TemplateView):
         obj = self.get_object()
         context.update(object=obj, verbose_name=obj._meta.verbose_name, rows=history_of(obj))
         return context
+
+
+# --- Séances and table-parties ------------------------------------------------------------------
+
+def refusal(exc: Exception) -> tuple[dict, int]:
+    """The context and status of a refused act: a rule (409), a role (403), bad input (400)."""
+    if isinstance(exc, RuleViolation):
+        return {"violation": exc}, 409
+    if isinstance(exc, PermissionDenied):
+        return {"denied": str(exc)}, 403
+    return {"denied": " ".join(exc.messages) if isinstance(exc, ValidationError) else str(exc)}, 400
+
+
+REFUSALS = (RuleViolation, PermissionDenied, ValidationError, ValueError)
+
+
+class SeanceListView(EstablishmentRequiredMixin, ServiceFormView):
+    """The séances of the establishment, and the form the Direction and inspecteurs open one with."""
+
+    template_name = "core/seances.html"
+    form_class = SeanceOpenForm
+    success_message = _("Séance ouverte.")
+
+    def get_initial(self):
+        return {"date": timezone.localdate(), "period": SeancePeriod.SOIREE}
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(seances=seances_of(self.establishment)[:60],
+                                        can_manage=bool(set(self.roles) & set(SEANCE_MANAGERS)), **kwargs)
+
+    def perform(self, form):
+        return seance_open(establishment=self.establishment, actor=self.request.user, **form.cleaned_data)
+
+    def get_success_url(self) -> str:
+        return reverse("seance", kwargs={"pk": self.result.pk})
+
+
+class SeanceView(EstablishmentRequiredMixin, TemplateView):
+    """One séance: its table-parties (prepare, open, close), what is still missing before it can
+    close (REG-25, with the requirement and where to do it), the closing button, the report."""
+
+    template_name = "core/seance.html"
+
+    def get_context_data(self, **kwargs):
+        seance = get_object_or_404(seances_of(self.establishment), pk=self.kwargs["pk"])
+        sessions = seance.table_sessions.select_related("table__room").order_by("table__number")
+        is_open = seance.status == Seance.Status.OPEN
+        return super().get_context_data(
+            seance=seance, sessions=sessions, missing=hooks.seance_missing(seance) if is_open else [],
+            checklist=checklist(self.establishment.jurisdiction),
+            prepare_form=TablePrepareForm(seance=seance) if is_open else None,
+            can_manage=bool(set(self.roles) & set(SEANCE_MANAGERS)),
+            can_run_tables=bool(set(self.roles) & set(TABLE_MANAGERS)), **kwargs)
+
+
+class SeanceActView(EstablishmentRequiredMixin, View):
+    """A POST that calls one service on the séance; a refusal shows the séance page again with it."""
+
+    page = SeanceView
+
+    def act(self, request: HttpRequest, seance: Seance) -> None:
+        raise NotImplementedError
+
+    def target(self, seance: Seance) -> str:
+        return reverse("seance", kwargs={"pk": seance.pk})
+
+    def seance_pk(self, **kwargs) -> int:
+        return kwargs["pk"]
+
+    def post(self, request: HttpRequest, **kwargs) -> HttpResponse:
+        seance = get_object_or_404(seances_of(self.establishment), pk=self.seance_pk(**kwargs))
+        try:
+            self.act(request, seance)
+        except REFUSALS as exc:
+            context, status = refusal(exc)
+            view = self.page(request=request, kwargs=kwargs, establishment=self.establishment, roles=self.roles)
+            return view.render_to_response(view.get_context_data(**context), status=status)
+        return HttpResponseRedirect(self.target(seance))
+
+
+class SeanceCloseView(SeanceActView):
+    def act(self, request: HttpRequest, seance: Seance) -> None:
+        seance_close(seance=seance, actor=request.user)
+        messages.success(request, _("Séance clôturée."))
+
+
+class TablePrepareView(SeanceActView):
+    def act(self, request: HttpRequest, seance: Seance) -> None:
+        form = TablePrepareForm(request.POST, seance=seance)
+        if not form.is_valid():
+            raise ValidationError(form.errors["table"])
+        self.session = table_session_prepare(seance=seance, table=form.cleaned_data["table"], actor=request.user)
+
+    def target(self, seance: Seance) -> str:
+        return reverse("seance-table", kwargs={"pk": self.session.pk})
+
+
+def domain_links(session: TableSession) -> list[tuple[str, str]]:
+    """Where the table's equipment is handled: each domain's page for this table-partie."""
+    equipment = GAMES[session.table.game].equipment
+    links = []
+    if Equipment.CARDS in equipment:
+        links.append((_("Cartes"), reverse("cards:day")))
+    if Equipment.DICE in equipment:
+        links.append((_("Dés"), reverse("dice:session", kwargs={"pk": session.pk})))
+    # Sabots, shufflers, wheels and lids: the table's equipment page.
+    links.append((_("Matériel"), reverse("equipment:table", kwargs={"pk": session.table_id})))
+    return links
+
+
+class TableSessionView(EstablishmentRequiredMixin, TemplateView):
+    """One table-partie: its state, the domains' pages, the sections other apps add (staffing,
+    limits), and what its end still waits for."""
+
+    template_name = "core/table_session.html"
+
+    def get_context_data(self, **kwargs):
+        session = get_object_or_404(
+            TableSession.objects.select_related("seance__establishment", "table__room"),
+            pk=self.kwargs["pk"], seance__establishment=self.establishment)
+        return super().get_context_data(
+            session=session, links=domain_links(session), panels=hooks.table_page_panels(self.request, session),
+            refusals=hooks.closing_refusals(session) if session.status != TableSession.Status.CLOSED else [],
+            can_run_tables=bool(set(self.roles) & set(TABLE_MANAGERS)), **kwargs)
+
+
+class TableSessionActView(SeanceActView):
+    """Open or close one table-partie (core services; the domains' hooks may refuse)."""
+
+    page = TableSessionView
+    action = ""
+
+    def seance_pk(self, **kwargs) -> int:
+        self.session = get_object_or_404(TableSession, pk=kwargs["pk"], seance__establishment=self.establishment)
+        return self.session.seance_id
+
+    def act(self, request: HttpRequest, seance: Seance) -> None:
+        change = table_session_open if self.action == "open" else table_session_close
+        change(session=self.session, actor=request.user)
+
+    def target(self, seance: Seance) -> str:
+        return reverse("seance-table", kwargs={"pk": self.session.pk})

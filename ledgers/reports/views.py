@@ -45,7 +45,7 @@ def register_print(request: HttpRequest, number: str) -> HttpResponse:
 @login_required
 def daily_request(request: HttpRequest) -> HttpResponse:
     form = DailyReportForm(request.POST or None, establishment=request.establishment,
-                           initial={"lang": request.LANGUAGE_CODE})
+                           initial={"lang": request.LANGUAGE_CODE, "seance": request.GET.get("seance")})
     if request.method == "POST" and form.is_valid():
         try:
             job = services.report_request_daily(actor=request.user, **form.cleaned_data)

@@ -1,0 +1,61 @@
+"""A table opens with the staff its text fixes, once a staffing log is kept for it; the
+table-partie page shows the staff, the reliefs and the limits, with their forms."""
+
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.authz import roles_of
+from ledgers.core.errors import RuleViolation
+from ledgers.core.hooks import on_table_opening, on_table_page
+from ledgers.core.models import TableSession
+from ledgers.core.services import TABLE_MANAGERS
+
+from . import rules, selectors
+from .forms import AssignForm, LimitsForm, ReliefForm
+
+
+@on_table_opening
+def staffed_as_the_text_says(session: TableSession) -> None:
+    """REQUIRE the composition of the game (GAME-02, 13, 15, 17…) for a table whose staff is
+    logged. A table opened with no staff logged is reported (``selectors.exceptions``)."""
+    if not selectors.staff_of(session).exists():
+        return
+    gaps = selectors.composition_gaps(session)
+    if gaps:
+        staffing = rules.staffing_for(session.table, selectors.seats_of(session))
+        raise RuleViolation(staffing.code, _("La table %(table)s ne peut ouvrir : personnel incomplet (%(gaps)s).")
+                            % {"table": session.table.number, "gaps": " ; ".join(gaps)})
+
+
+@on_table_opening
+def enough_players_seated(session: TableSession) -> None:
+    """MC chemin de fer begins only with at least 4 seated players (GAME-26), as recorded with the
+    limits at opening."""
+    rule = rules.MIN_PLAYERS.get((session.seance.establishment.jurisdiction, session.table.game))
+    latest = selectors.limits_of(session).last()
+    if rule is None or latest is None:
+        return
+    code, minimum = rule
+    if (latest.players or 0) < minimum:
+        raise RuleViolation(code, _("La partie ne commence qu'avec au moins %(n)s joueurs assis.") % {"n": minimum})
+
+
+@on_table_page
+def staff_and_limits_panel(request: HttpRequest, session: TableSession) -> str:
+    est = session.seance.establishment
+    live = session.status != TableSession.Status.CLOSED
+    can_staff = live and bool(roles_of(request.user, est) & set(TABLE_MANAGERS))
+    can_limit = live and bool(roles_of(request.user, est) & set(rules.LIMIT_SETTERS[est.jurisdiction]))
+    staffing = rules.staffing_for(session.table, selectors.seats_of(session))
+    composition = [(rules.Position(p).label, low, high) for p, (low, high) in staffing.positions.items()
+                   ] if staffing else []
+    return render_to_string("tables/_panel.html", {
+        "session": session, "staff": selectors.staff_of(session), "limits": selectors.limits_of(session),
+        "staffing": staffing, "composition": composition, "gaps": selectors.composition_gaps(session),
+        "limit_rule": rules.LIMITS.get((est.jurisdiction, session.table.game)),
+        "seat_rule": rules.SEATS.get((est.jurisdiction, session.table.game)),
+        "assign_form": AssignForm(establishment=est, prefix="assign") if can_staff else None,
+        "relief_form": ReliefForm(establishment=est, session=session, prefix="relief") if can_staff else None,
+        "limits_form": LimitsForm(session=session, prefix="limits") if can_limit else None,
+    }, request=request)

@@ -1,0 +1,64 @@
+import datetime
+
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.models import Establishment, TableSession
+
+from .models import StaffAssignment, TableLimits
+from .rules import Position, staffing_for
+
+
+def staff_of(session: TableSession) -> QuerySet[StaffAssignment]:
+    return StaffAssignment.objects.filter(table_session=session).select_related("person", "relief_of__person")
+
+
+def on_duty(session: TableSession, position: str | None = None) -> QuerySet[StaffAssignment]:
+    """Who is on duty at the table now (at one position, or at any)."""
+    duty = StaffAssignment.objects.filter(table_session=session, ended_at__isnull=True)
+    return duty.filter(position=position) if position else duty
+
+
+def on_duty_at(session: TableSession, position: str, moment: datetime.datetime) -> QuerySet[StaffAssignment]:
+    """Who held ``position`` at the table at ``moment`` (e.g. the inspecteur a called bet needs, GAME-20)."""
+    return staff_of(session).filter(position=position, started_at__lte=moment).filter(
+        Q(ended_at__isnull=True) | Q(ended_at__gt=moment))
+
+
+def limits_of(session: TableSession) -> QuerySet[TableLimits]:
+    return TableLimits.objects.filter(table_session=session).select_related("set_by").order_by("set_at", "pk")
+
+
+def seats_of(session: TableSession) -> int:
+    latest = limits_of(session).last()
+    return latest.seats if latest is not None else session.table.seats
+
+
+def exceptions(establishment: Establishment) -> list[tuple[str, str, TableSession]]:
+    """FLAG rows for the exceptions list, (requirement, what, table-partie): flagged assignments
+    and reliefs (GAME-10, 15, 42), and table-parties opened with no staff logged although their
+    text fixes a composition."""
+    duties = StaffAssignment.objects.filter(table_session__seance__establishment=establishment).exclude(
+        flags=[]).select_related("table_session__table", "person")
+    rows = [(flag["code"], f"{duty} — {flag['text']}", duty.table_session) for duty in duties for flag in duty.flags]
+    unstaffed = TableSession.objects.filter(seance__establishment=establishment, opened_at__isnull=False,
+                                            staff__isnull=True).select_related("table", "seance")
+    for session in unstaffed:
+        staffing = staffing_for(session.table, seats_of(session))
+        if staffing is not None:
+            rows.append((staffing.code, str(_("Table ouverte sans personnel inscrit")), session))
+    return rows
+
+
+def composition_gaps(session: TableSession) -> list[str]:
+    """What the staff on duty lacks, or has too much of, against the table's composition."""
+    staffing = staffing_for(session.table, seats_of(session))
+    if staffing is None:
+        return []
+    gaps = []
+    for position, (low, high) in staffing.positions.items():
+        n = on_duty(session, position).count()
+        if not low <= n <= high:
+            wanted = str(low) if low == high else f"{low}–{high}"
+            gaps.append(f"{Position(position).label} : {n} / {wanted}")
+    return gaps

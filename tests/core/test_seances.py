@@ -1,0 +1,150 @@
+"""The séances area (UI and API): open a séance, prepare, open and close its table-parties, see
+what is still missing and close the séance only when nothing is (REG-25)."""
+
+import datetime
+import html
+import re
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from ledgers.core import hooks
+from ledgers.core.errors import RuleViolation
+from ledgers.core.models import Seance, TableSession
+from ledgers.core.services import seance_close, seance_open, table_session_open, table_session_prepare
+from tests.factories import GamingTableFactory
+
+DAY = datetime.date(2026, 11, 3)
+
+
+def text(response) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", response.content.decode()))
+
+
+@pytest.fixture
+def cards_out():
+    """A closing check that refuses the end of partie of table "BJ1" while cards are out."""
+    state = {"out": True}
+
+    def check(session):
+        if state["out"] and session.table.number == "BJ1":
+            raise RuleViolation("CARD-18", "Cartes non rentrées au dépôt : MC00001.")
+
+    hooks.on_table_closing(check)
+    yield state
+    hooks._closing_checks.remove(check)
+
+
+@pytest.fixture
+def director(mc, user_in):
+    return user_in(mc, "directeur_jeux")
+
+
+@pytest.fixture
+def bj1(mc):
+    return GamingTableFactory(establishment=mc, number="BJ1", game="blackjack")
+
+
+def test_reg_25_an_open_table_partie_that_cannot_end_is_missing(mc, director, bj1, cards_out):
+    seance = seance_open(establishment=mc, date=DAY, period="soiree", actor=director)
+    session = table_session_open(session=table_session_prepare(seance=seance, table=bj1, actor=director),
+                                 actor=director)
+    missing = hooks.seance_missing(seance)
+    assert [(m.code, m.url) for m in missing] == [("CARD-18", reverse("seance-table", kwargs={"pk": session.pk}))]
+    assert "BJ1" in str(missing[0].what) and "MC00001" in str(missing[0].what)
+    with pytest.raises(RuleViolation) as refused:
+        seance_close(seance=seance, actor=director)
+    assert refused.value.code == "REG-25"
+    session.refresh_from_db()
+    assert session.status == TableSession.Status.OPEN  # a refused closing changes nothing
+
+    cards_out["out"] = False
+    seance_close(seance=seance, actor=director)
+    session.refresh_from_db()
+    assert session.status == TableSession.Status.CLOSED  # the séance closing ended the partie
+
+
+def test_seance_opened_twice_is_bad_input(mc, director):
+    seance_open(establishment=mc, date=DAY, period="soiree", actor=director)
+    with pytest.raises(ValidationError, match="déjà"):
+        seance_open(establishment=mc, date=DAY, period="soiree", actor=director)
+
+
+def test_croupier_may_not_open_a_seance(client, mc, user_in):
+    client.force_login(user_in(mc, "croupier"))
+    response = client.post(reverse("seances"), {"date": "2026-11-03", "period": "soiree"})
+    assert response.status_code == 403 and not Seance.objects.exists()
+
+
+def test_ui_open_prepare_run_and_close_a_seance(client, mc, director, bj1, cards_out):
+    client.force_login(director)
+    assert "Ouvrir une séance" in text(client.get(reverse("seances")))
+    response = client.post(reverse("seances"), {"date": "2026-11-03", "period": "soiree"})
+    seance = Seance.objects.get(establishment=mc)
+    assert response.status_code == 302 and response.url == reverse("seance", kwargs={"pk": seance.pk})
+
+    response = client.post(reverse("seance-prepare", kwargs={"pk": seance.pk}), {"table": bj1.pk})
+    session = TableSession.objects.get(seance=seance, table=bj1)
+    assert response.url == reverse("seance-table", kwargs={"pk": session.pk})
+    page = text(client.get(response.url))
+    assert "Cartes" in page and "Matériel" in page and "CARD-18" in page  # what the end waits for
+
+    assert client.post(reverse("seance-table-open", kwargs={"pk": session.pk})).status_code == 302
+    refused = client.post(reverse("seance-table-close", kwargs={"pk": session.pk}))
+    assert refused.status_code == 409 and "CARD-18" in text(refused)
+
+    page = text(client.get(reverse("seance", kwargs={"pk": seance.pk})))
+    assert "REG-25" in page and "CARD-18" in page and "MC00001" in page
+    refused = client.post(reverse("seance-close", kwargs={"pk": seance.pk}))
+    assert refused.status_code == 409 and "REG-25" in text(refused)
+
+    cards_out["out"] = False
+    assert "Rien ne manque" in text(client.get(reverse("seance", kwargs={"pk": seance.pk})))
+    assert client.post(reverse("seance-close", kwargs={"pk": seance.pk})).status_code == 302
+    seance.refresh_from_db()
+    assert seance.status == Seance.Status.CLOSED
+    page = client.get(reverse("seance", kwargs={"pk": seance.pk})).content.decode()
+    assert reverse("reports:daily_request") + f"?seance={seance.pk}" in page
+
+
+def test_api_open_prepare_run_and_close_a_seance(mc, director, bj1, cards_out):
+    api = APIClient()
+    api.force_authenticate(director)
+    created = api.post("/api/v1/seances/", {"date": "2026-11-03", "period": "soiree"}, format="json")
+    assert created.status_code == 201, created.content
+    pk = created.json()["id"]
+    assert api.post("/api/v1/seances/", {"date": "2026-11-03", "period": "soiree"}, format="json").status_code == 400
+
+    prepared = api.post(f"/api/v1/seances/{pk}/tables/", {"table": bj1.pk}, format="json")
+    assert prepared.status_code == 201 and prepared.json()["status"] == "preparing"
+    session = prepared.json()["id"]
+    assert api.post(f"/api/v1/seances/table-sessions/{session}/open/").json()["status"] == "open"
+    assert api.post(f"/api/v1/seances/table-sessions/{session}/open/").status_code == 400
+
+    refused = api.post(f"/api/v1/seances/{pk}/close/")
+    assert refused.status_code == 409 and refused.json()["code"] == "REG-25"
+    detail = api.get(f"/api/v1/seances/{pk}/").json()
+    assert [m["code"] for m in detail["missing"]] == ["CARD-18"]
+
+    cards_out["out"] = False
+    closed = api.post(f"/api/v1/seances/{pk}/close/")
+    assert closed.status_code == 200 and closed.json()["status"] == "closed"
+    assert api.get("/api/v1/seances/table-sessions/", {"seance": pk}).json()["results"][0]["status"] == "closed"
+
+
+def test_api_seances_are_scoped_to_the_establishment(mc, fr, user_in, director):
+    other = seance_open(establishment=fr, date=DAY, period="soiree", actor=user_in(fr, "directeur_responsable"))
+    api = APIClient()
+    api.force_authenticate(director)
+    assert api.get(f"/api/v1/seances/{other.pk}/").status_code == 404
+    assert api.get("/api/v1/seances/").json()["results"] == []
+
+
+def test_dashboard_lists_the_open_seances_with_what_they_lack(client, mc, director, bj1, cards_out):
+    seance = seance_open(establishment=mc, date=DAY, period="soiree", actor=director)
+    table_session_open(session=table_session_prepare(seance=seance, table=bj1, actor=director), actor=director)
+    client.force_login(director)
+    page = text(client.get(reverse("dashboard")))
+    assert "Séances ouvertes" in page and "1 enregistrement manquant" in page

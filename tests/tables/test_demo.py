@@ -1,0 +1,27 @@
+from io import StringIO
+
+from ledgers.core import demo as core_demo
+from ledgers.core.demo import DEMO_FR, DEMO_MC
+from ledgers.core.models import Establishment, TableSession
+from ledgers.registers.models import Register
+from ledgers.registers.verification import verify_register
+from ledgers.tables import demo
+from ledgers.tables.models import StaffAssignment, TableLimits
+
+
+def test_demo_seances_have_staff_reliefs_and_limits_and_reseeding_changes_nothing(db):
+    core_demo.seed(StringIO())
+    demo.seed(stdout=StringIO())
+    counts = (StaffAssignment.objects.count(), TableLimits.objects.count())
+    demo.seed(stdout=StringIO())
+    assert (StaffAssignment.objects.count(), TableLimits.objects.count()) == counts
+    for code in (DEMO_MC, DEMO_FR):
+        est = Establishment.objects.get(code=code)
+        sessions = TableSession.objects.filter(seance__establishment=est, staff__isnull=False).distinct()
+        assert sessions.count() == 2 * (demo.DAYS + 1)
+        assert all(s.minimum_stake is not None for s in sessions)
+        assert StaffAssignment.objects.filter(table_session__in=sessions, relief_of__isnull=False).count() == 2 * (
+            demo.DAYS + 1)
+        assert sessions.filter(status=TableSession.Status.OPEN).count() == 2  # today's
+        register = Register.objects.get(establishment=est, kind="parties_de_table")
+        assert register.head_seq > 20 and verify_register(register) is None

@@ -1,0 +1,205 @@
+"""Seats and stakes of a table-partie (GAME-03 and the seat rows, the limit rows, SET-08, SET-09,
+SET-11, AUTH-04): set by whom the text names, within its bounds, changes during play recorded."""
+
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from ledgers.core.authz import save_audited
+from ledgers.core.errors import RuleViolation
+from ledgers.core.models import Seance, TableSession
+from ledgers.core.services import table_session_open
+from ledgers.registers.selectors import current_register
+from ledgers.tables.services import staff_assign, table_limits_set
+
+D = Decimal
+
+
+def refused(code):
+    return pytest.raises(RuleViolation, match=code)
+
+
+def limits(casino, number_or_session, **kwargs):
+    session = casino.session(number_or_session) if isinstance(number_or_session, str) else number_or_session
+    return table_limits_set(session=session, actor=casino.director, **kwargs)
+
+
+def open_three_card(frc):
+    session = frc.session("TC1")
+    staff_assign(session=session, position="chef_table", person=frc["chef1"], actor=frc.director)
+    staff_assign(session=session, position="tailleur", person=frc["croupier1"], actor=frc.director)
+    return session
+
+
+def test_game_35_three_card_poker_minimum_never_below_one_euro_and_maximum_multiples(frc):
+    with refused("GAME-35"):
+        limits(frc, "TC1", minimum_stake=D("0.50"), maximum_stake=D("50"))
+    with refused("GAME-35"):
+        limits(frc, "TC1", minimum_stake=D("5"), maximum_stake=D("75"))  # 15 ×
+    record = limits(frc, "TC1", minimum_stake=D("5"), maximum_stake=D("125"))  # 25 ×
+    session = record.table_session
+    session.refresh_from_db()
+    assert (session.minimum_stake, session.maximum_stake) == (D("5"), D("125"))  # what the art. 49 avance reads
+
+
+def test_game_35_change_during_play_only_with_the_display_updated(frc):
+    session = open_three_card(frc)
+    limits(frc, session, minimum_stake=D("5"), maximum_stake=D("100"))
+    table_session_open(session=session, actor=frc.director)
+    with refused("GAME-35"):
+        limits(frc, session, minimum_stake=D("5"), maximum_stake=D("250"))
+    change = limits(frc, session, minimum_stake=D("5"), maximum_stake=D("250"), display_updated=True)
+    assert change.during_play
+    session.refresh_from_db()
+    assert session.maximum_stake == D("100")  # the stakes at opening stay on the table-partie
+    payloads = [e.payload for e in current_register(frc.est, "parties_de_table").entries.filter(kind="record")]
+    assert payloads[-2]["event"] == "Limites à l'ouverture" and payloads[-1]["event"] == "Changement de limites"
+    assert "max. 250.00 €" in payloads[-1]["detail"] and "affichage mis à jour" in payloads[-1]["detail"]
+
+
+def test_game_34_three_card_poker_five_to_seven_seats(frc):
+    with refused("GAME-34"):
+        limits(frc, "TC1", seats=4, minimum_stake=D("5"), maximum_stake=D("50"))
+    with refused("GAME-34"):
+        limits(frc, "TC1", seats=8, minimum_stake=D("5"), maximum_stake=D("50"))
+    assert limits(frc, "TC1", seats=5, minimum_stake=D("5"), maximum_stake=D("50")).seats == 5
+
+
+def test_auth_04_minimum_below_the_authorised_minimum_refused(frc):
+    frc.est.options = {"SET-08": {"three_card_poker": 10}}
+    frc.est.save()
+    with refused("AUTH-04"):
+        limits(frc, "TC1", minimum_stake=D("5"), maximum_stake=D("50"))
+    limits(frc, "TC1", minimum_stake=D("10"), maximum_stake=D("100"))
+
+
+def test_game_33_ultimate_holdem_maximum_10_20_or_30_times(frc):
+    with refused("GAME-33"):
+        limits(frc, "UT1", minimum_stake=D("10"), maximum_stake=D("250"))
+    limits(frc, "UT1", minimum_stake=D("10"), maximum_stake=D("300"))
+
+
+def test_game_32_and_game_06_seat_maximums(frc):
+    with refused("GAME-32"):
+        limits(frc, "UT1", seats=8, minimum_stake=D("10"), maximum_stake=D("100"))
+    with refused("GAME-06"):
+        limits(frc, "BJ1", seats=8, minimum_stake=D("10"))
+    with refused("GAME-16"):
+        limits(frc, "PB1", seats=17, minimum_stake=D("10"))
+
+
+def test_game_03_mc_blackjack_seats_are_the_marked_spots_without_maximum(mcc):
+    assert limits(mcc, "BJ1", seats=9, minimum_stake=D("25"), maximum_stake=D("5000")).seats == 9
+
+
+def test_game_18_rampo_maximums_40_times_on_numbers_200_times_on_colours(frc):
+    with refused("GAME-18"):
+        limits(frc, "RP1", minimum_stake=D("2"), maximum_stake=D("82"), bet_maximums={"numbers": D("82")})
+    with refused("GAME-18"):
+        limits(frc, "RP1", minimum_stake=D("2"), bet_maximums={"colours": D("402")})
+    with refused("GAME-18"):
+        limits(frc, "RP1", seats=9, minimum_stake=D("2"))
+    record = limits(frc, "RP1", minimum_stake=D("2"), maximum_stake=D("80"),
+                    bet_maximums={"numbers": D("80"), "colours": D("400")})
+    assert record.bet_maximums == {"numbers": "80", "colours": "400"}
+    with pytest.raises(ValidationError):
+        limits(frc, "RP1", minimum_stake=D("2"), bet_maximums={"douzaine": D("10")})
+
+
+def test_game_37_and_game_38_roue_de_la_chance_per_colour_and_locked_after_opening(frc):
+    with refused("GAME-37"):
+        limits(frc, "RC1", minimum_stake=D("1"), bet_maximums={"white_black": D("6")})
+    with refused("GAME-36"):
+        limits(frc, "RC1", seats=13, minimum_stake=D("1"))
+    session = limits(frc, "RC1", minimum_stake=D("1"), bet_maximums={"orange": D("100"), "white_black": D("5")}
+                     ).table_session
+    # Opened (the wheel's own opening checks are the equipment's, WHEEL-08).
+    session.status = TableSession.Status.OPEN
+    save_audited(session, actor=frc.director)
+    with refused("GAME-38"):
+        limits(frc, session, minimum_stake=D("2"), display_updated=True)
+
+
+def test_game_41_baccara_minimum_never_below_one_euro(frc):
+    with refused("GAME-41"):
+        limits(frc, "CF1", minimum_stake=D("0.50"))
+    limits(frc, "CF1", minimum_stake=D("1"))
+
+
+def test_game_25_boule_agreement_reference_and_no_aggregate_maximum(mcc):
+    with refused("GAME-25"):
+        limits(mcc, "BO1", minimum_stake=D("2"), maximum_stake=D("300"))
+    with refused("GAME-25"):
+        limits(mcc, "BO1", minimum_stake=D("2"), maximum_stake=D("300"), agreement_reference="Lettre 2026-14",
+               bet_maximums={"aggregate": D("2000")})
+    record = limits(mcc, "BO1", minimum_stake=D("2"), maximum_stake=D("300"), agreement_reference="Lettre 2026-14")
+    assert record.agreement_reference == "Lettre 2026-14"
+
+
+def test_limits_set_by_whom_the_text_names(frc, mcc):
+    with refused("GAME-35"):  # FR: the directeur responsable, not a comité member
+        table_limits_set(session=frc.session("TC1"), actor=frc["comite"], minimum_stake=D("5"),
+                         maximum_stake=D("50"))
+    with refused("GAME-25"):  # MC: the direction des jeux, not an inspecteur
+        table_limits_set(session=mcc.session("BJ1"), actor=mcc["inspecteur"], minimum_stake=D("5"))
+    assert table_limits_set(session=mcc.session("BJ1"), actor=mcc["sous_directeur"], minimum_stake=D("5"))
+
+
+def test_limits_bad_input(frc):
+    with pytest.raises(ValidationError):
+        limits(frc, "CF1", minimum_stake=D("10"), maximum_stake=D("5"))
+    with pytest.raises(ValidationError):
+        limits(frc, "BJ1", minimum_stake=D("10"), bet_maximums={"numbers": D("5")})
+    session = frc.session("CF1")
+    frc.seance.status = Seance.Status.CLOSED
+    save_audited(frc.seance, actor=frc.director)
+    with pytest.raises(ValidationError):  # the partie is over
+        limits(frc, session, minimum_stake=D("10"))
+
+
+def test_game_08_lucky_ladies_pay_table_for_the_whole_partie_by_the_directeur_responsable(frc):
+    with refused("GAME-08"):  # side-bet limits without the pay table chosen
+        limits(frc, "BJ1", minimum_stake=D("10"), bet_maximums={"lucky_ladies_min": D("5"),
+                                                                "lucky_ladies_max": D("50")})
+    with pytest.raises(ValidationError):
+        limits(frc, "BJ1", minimum_stake=D("10"), pay_table="C")
+    with refused("GAME-08"):
+        table_limits_set(session=frc.session("BJ1"), actor=frc["comite"], minimum_stake=D("10"), pay_table="A")
+    record = limits(frc, "BJ1", minimum_stake=D("10"), maximum_stake=D("1000"), pay_table="A",
+                    bet_maximums={"lucky_ladies_min": D("5"), "lucky_ladies_max": D("50")})
+    session = record.table_session
+    session.status = TableSession.Status.OPEN  # (the sabot's opening checks are the equipment's)
+    save_audited(session, actor=frc.director)
+    with refused("GAME-08"):
+        limits(frc, session, minimum_stake=D("10"), maximum_stake=D("2000"), pay_table="B")
+    assert limits(frc, session, minimum_stake=D("10"), maximum_stake=D("2000"), pay_table="A").during_play
+    payloads = [e.payload for e in current_register(frc.est, "parties_de_table").entries.filter(kind="record")]
+    assert "table de paiement A" in payloads[0]["detail"]
+
+
+def test_game_26_chemin_de_fer_begins_only_with_four_seated_players(mcc):
+    session = mcc.session("CF1")
+    for position, person in (("inspecteur", "inspecteur"), ("croupier", "croupier1"), ("changeur", "changeur")):
+        staff_assign(session=session, position=position, person=mcc[person], actor=mcc.director)
+    limits(mcc, session, minimum_stake=D("100"), players=3)
+    with refused("GAME-26"):
+        table_session_open(session=session, actor=mcc.director)
+    with pytest.raises(ValidationError):
+        limits(mcc, session, seats=10, minimum_stake=D("100"), players=11)
+    limits(mcc, session, minimum_stake=D("100"), players=4)
+    assert table_session_open(session=session, actor=mcc.director).status == TableSession.Status.OPEN
+
+
+def test_game_28_garage_threshold_only_with_the_notification_to_the_authority(mcc):
+    with refused("GAME-28"):
+        limits(mcc, "CF1", minimum_stake=D("100"), bet_maximums={"banco_max": D("50000"), "garage_from": D("20000")})
+    record = limits(mcc, "CF1", minimum_stake=D("100"), agreement_reference="Courrier 2026-031",
+                    bet_maximums={"banco_max": D("50000"), "garage_from": D("20000")})
+    assert record.bet_maximums == {"banco_max": "50000", "garage_from": "20000"}
+    assert limits(mcc, "CF1", minimum_stake=D("100"), bet_maximums={"banco_max": D("50000")})
+
+
+def test_game_41_the_casino_fixes_the_bancos_of_chemin_de_fer(frc):
+    record = limits(frc, "CF1", minimum_stake=D("20"), bet_maximums={"banco_min": D("200"), "banco_max": D("5000")})
+    assert record.bet_maximums == {"banco_min": "200", "banco_max": "5000"}
