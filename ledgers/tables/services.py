@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from ledgers.core.authz import require_role, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
@@ -152,7 +153,7 @@ def staff_relieve(
     successor = save_audited(StaffAssignment(
         table_session=session, position=assignment.position, person=person, started_at=at, relief_of=assignment,
         at_break=at_break, recorded_by=actor, flags=flags), actor=actor, reason="relève")
-    _entry(session, actor=actor, role=role, event=_("Relève"), at=at, flags=flags,
+    _entry(session, actor=actor, role=role, event=pgettext_lazy("staff relief", "Relève"), at=at, flags=flags,
            detail=f"{_label(assignment.position)} : {display_name(person)} ← {display_name(assignment.person)}")
     return successor
 

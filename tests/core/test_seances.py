@@ -121,7 +121,8 @@ def test_api_open_prepare_run_and_close_a_seance(mc, director, bj1, cards_out):
     assert prepared.status_code == 201 and prepared.json()["status"] == "preparing"
     session = prepared.json()["id"]
     assert api.post(f"/api/v1/seances/table-sessions/{session}/open/").json()["status"] == "open"
-    assert api.post(f"/api/v1/seances/table-sessions/{session}/open/").status_code == 400
+    twice = api.post(f"/api/v1/seances/table-sessions/{session}/open/")
+    assert twice.status_code == 409 and twice.json()["code"] == "REG-20"
 
     refused = api.post(f"/api/v1/seances/{pk}/close/")
     assert refused.status_code == 409 and refused.json()["code"] == "REG-25"
