@@ -68,6 +68,10 @@ PROFILES: dict[str, Profile] = {
         visa_roles=(Role.POLICE,),
         authority_names={
             Role.POLICE: _("Service territorial de police judiciaire (police des jeux)"),
+            Role.CHEF_POLICE: _("Chef du service territorial de police judiciaire"),
+            Role.CONTROLE_INTERIEUR: _("Fonctionnaire du ministère de l'intérieur chargé du contrôle"),
+            Role.AGENT_VERIFICATEUR: _("Agent vérificateur"),
+            Role.COMPTABLE_TRESOR: _("Comptable du Trésor, chef de poste"),
         },
         settings={
             "SET-05": {"issue_lead_minutes": 60},
@@ -88,6 +92,17 @@ PROFILES: dict[str, Profile] = {
             "SET-47": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
             # Baccara and blackjack sabot allocation by a comité member: allowed, and flagged (AMB-49).
             "AMB-49": {"comite_allocates": True},
+            # Who cotes and paraphs, by official form number: the art. 69 registers and carnets are
+            # coted and paraphed by the Interior ministry's control officials, not the police (REG-26).
+            "SET-26": {"by_form": {
+                form: (Role.CONTROLE_INTERIEUR,) for form in (
+                    "modèle 10", "modèle 10 bis", "modèle 11", "modèle 11 ter", "modèle 11 quater", "modèle 12",
+                    "modèle 29", "modèle 32", "modèle 33", "modèle 35",
+                )
+            }},
+            # Registre spécial d'observations: the follow-up is due within 8 calendar days of the
+            # visit (art. 92, AMB-52); the roles that may write it besides the directeur responsable.
+            "SET-41": {"days": 8, "replacements": ()},
         },
     ),
 }

@@ -1,0 +1,38 @@
+from rest_framework import serializers
+
+from ..models import LiaisonQuestion, Observation
+
+
+class ObservationSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Observation
+        fields = ("id", "number", "visited_at", "agents", "operations", "nature", "text", "entry_seq", "due_on",
+                  "follow_up", "follow_up_at", "follow_up_seq")
+
+
+class ObservationInput(serializers.Serializer):
+    visited_at = serializers.DateTimeField()
+    agents = serializers.CharField(max_length=300)
+    operations = serializers.CharField()
+    nature = serializers.ChoiceField(choices=Observation.Nature.choices)
+    text = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class FollowUpInput(serializers.Serializer):
+    text = serializers.CharField()
+
+
+class LiaisonSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = LiaisonQuestion
+        fields = ("id", "number", "subject", "question", "asked_at", "question_seq", "answer", "answered_at",
+                  "answer_seq")
+
+
+class QuestionInput(serializers.Serializer):
+    subject = serializers.CharField(max_length=250)
+    question = serializers.CharField()
+
+
+class AnswerInput(serializers.Serializer):
+    answer = serializers.CharField()

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("observations/", views.ObservationList.as_view(), name="authority-observations"),
+    path("observations/<int:pk>/follow-up/", views.ObservationFollowUp.as_view(), name="authority-follow-up"),
+    path("liaison/", views.LiaisonList.as_view(), name="authority-liaison"),
+    path("liaison/<int:pk>/answer/", views.LiaisonAnswer.as_view(), name="authority-answer"),
+]

@@ -1,0 +1,114 @@
+"""Authority API: the police's registers (REG-44, REG-45). Each write validates its input, calls
+one service and answers 201; refusals by the texts answer 409 {"code", "article", "detail"}."""
+
+from typing import Any
+
+from django.db.models import Model, QuerySet
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.pagination import CursorPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from ledgers.core.api import RuleViolationSerializer
+from ledgers.core.models import Establishment
+
+from .. import selectors, services
+from ..models import LiaisonQuestion, Observation
+from . import serializers as s
+
+
+class NewestFirst(CursorPagination):
+    ordering = "-pk"
+
+
+def establishment_of(request: Request) -> Establishment:
+    if request.establishment is None:
+        raise Http404
+    return request.establishment
+
+
+class Scoped(generics.GenericAPIView):
+    """Objects of the caller's establishment (``scoped``); a POST validates ``input_class`` and
+    answers 201 with what ``perform`` (one service call) returns."""
+
+    pagination_class = NewestFirst
+    input_class: type[serializers.Serializer]
+
+    def scoped(self, establishment: Establishment) -> QuerySet:
+        raise NotImplementedError
+
+    def get_queryset(self):
+        return self.scoped(establishment_of(self.request))
+
+    def perform(self, data: dict[str, Any], **kwargs) -> Model:
+        raise NotImplementedError
+
+    def post(self, request: Request, **kwargs) -> Response:
+        data = self.input_class(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(self.get_serializer(self.perform(data.validated_data, **kwargs)).data,
+                        status=status.HTTP_201_CREATED)
+
+
+class ObservationsMixin:
+    queryset = Observation.objects.none()
+    serializer_class = s.ObservationSerializer
+
+    def scoped(self, establishment: Establishment) -> QuerySet:
+        return selectors.observations_of(establishment)
+
+
+class LiaisonMixin:
+    queryset = LiaisonQuestion.objects.none()
+    serializer_class = s.LiaisonSerializer
+
+    def scoped(self, establishment: Establishment) -> QuerySet:
+        return selectors.liaison_of(establishment)
+
+
+@extend_schema(methods=["POST"], request=s.ObservationInput,
+               responses={201: s.ObservationSerializer, 409: RuleViolationSerializer})
+class ObservationList(ObservationsMixin, Scoped, generics.ListAPIView):
+    """The registre spécial d'observations; POST: a police surveillance agent writes a visit."""
+
+    input_class = s.ObservationInput
+
+    def perform(self, data, **kwargs):
+        return services.observation_record(establishment=establishment_of(self.request), actor=self.request.user,
+                                           **data)
+
+
+@extend_schema(request=s.FollowUpInput, responses={201: s.ObservationSerializer, 409: RuleViolationSerializer})
+class ObservationFollowUp(ObservationsMixin, Scoped):
+    """The directeur responsable's follow-up, written opposite the observation."""
+
+    input_class = s.FollowUpInput
+
+    def perform(self, data, *, pk: int):
+        return services.observation_follow_up(observation=get_object_or_404(self.get_queryset(), pk=pk),
+                                              actor=self.request.user, text=data["text"])
+
+
+@extend_schema(methods=["POST"], request=s.QuestionInput,
+               responses={201: s.LiaisonSerializer, 409: RuleViolationSerializer})
+class LiaisonList(LiaisonMixin, Scoped, generics.ListAPIView):
+    """The registre de liaison; POST: the directeur responsable asks."""
+
+    input_class = s.QuestionInput
+
+    def perform(self, data, **kwargs):
+        return services.liaison_ask(establishment=establishment_of(self.request), actor=self.request.user, **data)
+
+
+@extend_schema(request=s.AnswerInput, responses={201: s.LiaisonSerializer, 409: RuleViolationSerializer})
+class LiaisonAnswer(LiaisonMixin, Scoped):
+    """The service's answer."""
+
+    input_class = s.AnswerInput
+
+    def perform(self, data, *, pk: int):
+        return services.liaison_answer(question=get_object_or_404(self.get_queryset(), pk=pk),
+                                       actor=self.request.user, answer=data["answer"])

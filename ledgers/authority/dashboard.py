@@ -1,0 +1,27 @@
+"""Dashboard panels: the observations waiting for the directeur responsable's follow-up (overdue
+ones flagged, REG-44) and the liaison questions waiting for the police's answer (REG-45)."""
+
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.authz import roles_of
+from ledgers.core.dashboard import Panel, dashboard_panel
+from ledgers.core.models import Establishment
+from ledgers.core.roles import Role
+
+from . import selectors
+
+POLICE_REGISTER_READERS = {Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.POLICE, Role.CHEF_POLICE}
+
+
+@dashboard_panel
+def police_registers(request: HttpRequest, establishment: Establishment) -> Panel | None:
+    if establishment.jurisdiction != "FR" or not roles_of(request.user, establishment) & POLICE_REGISTER_READERS:
+        return None
+    awaiting = list(selectors.observations_awaiting_follow_up(establishment))
+    overdue = set(selectors.observations_overdue(establishment).values_list("pk", flat=True))
+    questions = list(selectors.liaison_unanswered(establishment))
+    if not awaiting and not questions:
+        return None
+    return Panel(_("Registres de la police"), "authority/_panel_police.html",
+                 {"awaiting": awaiting, "overdue": overdue, "questions": questions}, order=25)

@@ -1,0 +1,79 @@
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from ledgers.core.models import Establishment
+from ledgers.registers.models import Register
+
+
+class Observation(models.Model):
+    """One visit of the police surveillance agents written in the registre spécial d'observations
+    (REG-44), and the directeur responsable's follow-up written opposite it. Both are register
+    entries; this row is the working copy that says what still waits for a follow-up."""
+
+    class Nature(models.TextChoices):
+        VISIT = "visit", _("Visite sans observation")
+        OBSERVATION = "observation", _("Observation")
+        INSTRUCTION = "instruction", _("Instruction")
+        INJUNCTION = "injunction", _("Injonction")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="police_observations")
+    register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="+")
+    number = models.PositiveIntegerField(_("n°"))
+    visited_at = models.DateTimeField(_("jour et heure de la visite"))
+    agents = models.CharField(_("agents"), max_length=300)
+    operations = models.TextField(_("nature des opérations effectuées"))
+    nature = models.CharField(_("nature"), max_length=12, choices=Nature.choices)
+    text = models.TextField(_("observations, instructions ou injonctions"), blank=True)
+    written_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    entry_seq = models.PositiveBigIntegerField(_("entrée"))
+    due_on = models.DateField(_("suite à mentionner au plus tard le"), null=True, blank=True)
+    follow_up = models.TextField(_("suite réservée"), blank=True)
+    follow_up_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                     related_name="+")
+    follow_up_at = models.DateTimeField(_("suite mentionnée le"), null=True, blank=True)
+    follow_up_seq = models.PositiveBigIntegerField(_("entrée de la suite"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("observation de la police")
+        verbose_name_plural = _("observations de la police")
+        ordering = ["-visited_at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "number"], name="observation_number_unique")]
+
+    def __str__(self) -> str:
+        return _("Observation n° %(n)s") % {"n": self.number}
+
+    @property
+    def needs_follow_up(self) -> bool:
+        return self.due_on is not None and not self.follow_up_seq
+
+
+class LiaisonQuestion(models.Model):
+    """A question of the directeur responsable in the registre de liaison and the service's answer
+    (REG-45), each its own register entry."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="liaison_questions")
+    register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="+")
+    number = models.PositiveIntegerField(_("n°"))
+    subject = models.CharField(_("objet"), max_length=250)
+    question = models.TextField(_("question"))
+    asked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    asked_at = models.DateTimeField(_("posée le"))
+    question_seq = models.PositiveBigIntegerField(_("entrée de la question"))
+    answer = models.TextField(_("réponse"), blank=True)
+    answered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="+")
+    answered_at = models.DateTimeField(_("répondue le"), null=True, blank=True)
+    answer_seq = models.PositiveBigIntegerField(_("entrée de la réponse"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("question au service de police")
+        verbose_name_plural = _("questions au service de police")
+        ordering = ["-asked_at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "number"], name="liaison_number_unique")]
+
+    def __str__(self) -> str:
+        return _("Question n° %(n)s") % {"n": self.number}

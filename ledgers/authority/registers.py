@@ -1,0 +1,61 @@
+"""The registers the police keep with the casino (FR-2007 art. 92, 92-1): coté, paraphé and visé
+by the chief of the territorial DCPJ service (SET-26, SET-49)."""
+
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.roles import Role
+from ledgers.registers.kinds import Column, RegisterKind, register_kind
+
+# The writers of each register; the services check who writes what.
+OBSERVATION_WRITERS = (Role.POLICE, Role.CHEF_POLICE)
+FOLLOW_UP_WRITERS = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)  # the comité member only where SET-41 allows it
+
+# REG-44: the police surveillance agents write each visit, its operations and their observations,
+# instructions or injunctions; the directeur responsable writes the follow-up opposite, within 8 days.
+OBSERVATIONS = register_kind(
+    RegisterKind(
+        code="observations_police",
+        title=_("Registre spécial d'observations"),
+        purpose=_("Inscrire chaque visite de vérification des agents de surveillance, leurs observations, "
+                  "instructions ou injonctions, et la suite que leur réserve le directeur responsable."),
+        columns=(
+            Column("observation", _("Observation n°"), 0.7),
+            Column("visited_at", _("Jour et heure de la visite"), 1.1),
+            Column("agents", _("Agents"), 1.3),
+            Column("operations", _("Nature des opérations"), 2.0),
+            Column("nature", _("Nature"), 0.9),
+            Column("text", _("Observations, instructions ou injonctions"), 2.8),
+            Column("follow_up", _("Suite réservée"), 2.6),
+        ),
+        record_roles=(*OBSERVATION_WRITERS, *FOLLOW_UP_WRITERS),
+        jurisdictions=("FR",),
+        visa_roles=(Role.CHEF_POLICE,),
+        paraph_roles=(Role.CHEF_POLICE,),
+        paraph_requirement="REG-44",
+        requirements=("REG-44",),
+        form="modèle 20",  # 16 in the quoted art. 92, probably 20 in the text in force (AMB-46, SET-48)
+    )
+)
+
+# REG-45: the directeur responsable's questions to the territorial DCPJ service, and its answers.
+LIAISON = register_kind(
+    RegisterKind(
+        code="registre_liaison",
+        title=_("Registre de liaison"),
+        purpose=_("Inscrire les demandes de précisions et les questions du directeur responsable au service "
+                  "de police judiciaire territorialement compétent, et ses réponses."),
+        columns=(
+            Column("question", _("Question n°"), 0.7),
+            Column("event", _("Inscription"), 0.9),
+            Column("subject", _("Objet"), 1.6),
+            Column("text", _("Texte"), 4.4),
+            Column("signed_by", _("Signature"), 1.3),
+        ),
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.CHEF_POLICE, Role.POLICE),
+        jurisdictions=("FR",),
+        visa_roles=(Role.CHEF_POLICE,),
+        paraph_roles=(Role.CHEF_POLICE,),
+        paraph_requirement="REG-45",
+        requirements=("REG-45",),
+    )
+)

@@ -1,0 +1,32 @@
+"""Reads of the authorities' records."""
+
+import datetime
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from ledgers.core.models import Establishment
+
+from .models import LiaisonQuestion, Observation
+
+
+def observations_of(establishment: Establishment) -> QuerySet[Observation]:
+    return Observation.objects.filter(establishment=establishment).select_related("written_by", "follow_up_by")
+
+
+def observations_awaiting_follow_up(establishment: Establishment) -> QuerySet[Observation]:
+    return observations_of(establishment).filter(due_on__isnull=False, follow_up_seq__isnull=True).order_by("due_on")
+
+
+def observations_overdue(establishment: Establishment, today: datetime.date | None = None) -> QuerySet[Observation]:
+    """Observations still without a follow-up after their SET-41 deadline (REG-44 flag)."""
+    today = today or establishment.localtime(timezone.now()).date()
+    return observations_awaiting_follow_up(establishment).filter(due_on__lt=today)
+
+
+def liaison_of(establishment: Establishment) -> QuerySet[LiaisonQuestion]:
+    return LiaisonQuestion.objects.filter(establishment=establishment).select_related("asked_by", "answered_by")
+
+
+def liaison_unanswered(establishment: Establishment) -> QuerySet[LiaisonQuestion]:
+    return liaison_of(establishment).filter(answer_seq__isnull=True).order_by("asked_at")

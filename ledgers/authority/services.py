@@ -1,0 +1,172 @@
+"""Writes of the authorities' registers and records. Every service checks who acts, applies the
+texts' rules, saves with its history row and appends its register entry in one transaction."""
+
+import datetime
+from collections.abc import Iterable
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.authz import roles_of, save_audited
+from ledgers.core.errors import RuleViolation
+from ledgers.core.models import Establishment
+from ledgers.core.roles import Role
+from ledgers.registers.selectors import current_register
+from ledgers.registers.services import display_name, entry_append, register_language
+
+from .models import LiaisonQuestion, Observation
+from .registers import LIAISON, OBSERVATION_WRITERS, OBSERVATIONS
+
+
+def require_role_by_text(actor: AbstractBaseUser, establishment: Establishment, allowed: Iterable[str], code: str,
+                         message: str | Promise) -> str:
+    """The first of ``allowed`` the actor holds here; otherwise the text that reserves the act to
+    those roles refuses it (RuleViolation ``code``), rather than a bare permission error."""
+    held = roles_of(actor, establishment)
+    for role in allowed:
+        if role in held:
+            return str(role)
+    raise RuleViolation(code, message)
+
+
+def _require_fr(establishment: Establishment, what: str | Promise) -> None:
+    if establishment.jurisdiction != "FR":
+        raise ValidationError(_("%(what)s n'est tenu que dans les casinos français.") % {"what": what})
+
+
+def _required(**texts: str) -> dict[str, str]:
+    cleaned = {name: (value or "").strip() for name, value in texts.items()}
+    missing = {name: _("Ce champ est obligatoire.") for name, value in cleaned.items() if not value}
+    if missing:
+        raise ValidationError(missing)
+    return cleaned
+
+
+def _local(establishment: Establishment, moment: datetime.datetime) -> str:
+    return establishment.localtime(moment).strftime("%Y-%m-%d %H:%M")
+
+
+def follow_up_days(establishment: Establishment) -> int:
+    return int((establishment.setting("SET-41") or {}).get("days", 8))
+
+
+# --- REG-44: registre spécial d'observations ---------------------------------------------------
+
+@transaction.atomic
+def observation_record(
+    *, establishment: Establishment, actor: AbstractBaseUser, visited_at: datetime.datetime, agents: str,
+    operations: str, nature: str, text: str = "",
+) -> Observation:
+    """A verification visit written by a police surveillance agent: day and time, the nature of
+    the operations, and any observations, instructions or injunctions (art. 92). Those call for a
+    follow-up by the directeur responsable within SET-41 days."""
+    _require_fr(establishment, OBSERVATIONS.title)
+    role = require_role_by_text(actor, establishment, OBSERVATION_WRITERS, "REG-44", _(
+        "Seuls les agents chargés de la surveillance inscrivent leurs visites et observations au registre spécial "
+        "d'observations."))
+    fields = _required(agents=agents, operations=operations)
+    if nature not in Observation.Nature.values:
+        raise ValidationError({"nature": _("Nature inconnue.")})
+    text = text.strip()
+    if nature != Observation.Nature.VISIT and not text:
+        raise ValidationError({"text": _("Écrivez l'observation, l'instruction ou l'injonction.")})
+    if visited_at > timezone.now():
+        raise ValidationError({"visited_at": _("La visite ne peut pas être dans le futur.")})
+    register = current_register(establishment, OBSERVATIONS.code)
+    Establishment.objects.select_for_update().get(pk=establishment.pk)  # one number per observation
+    number = Observation.objects.filter(establishment=establishment).count() + 1
+    due_on = None
+    if nature != Observation.Nature.VISIT:
+        due_on = establishment.localtime(visited_at).date() + datetime.timedelta(days=follow_up_days(establishment))
+    with register_language():
+        payload = {
+            "observation": number, "event": "observation", "visited_at": _local(establishment, visited_at),
+            "agents": fields["agents"], "operations": fields["operations"],
+            "nature": str(Observation.Nature(nature).label), "text": text,
+            "follow_up_due": due_on.isoformat() if due_on else None, "signed_by": display_name(actor),
+        }
+    entry = entry_append(register=register, actor=actor, role=role, payload=payload)
+    observation = Observation(
+        establishment=establishment, register=register, number=number, visited_at=visited_at,
+        agents=fields["agents"], operations=fields["operations"], nature=nature, text=text, written_by=actor,
+        entry_seq=entry.seq, due_on=due_on,
+    )
+    return save_audited(observation, actor=actor, reason="inscription")
+
+
+@transaction.atomic
+def observation_follow_up(*, observation: Observation, actor: AbstractBaseUser, text: str) -> Observation:
+    """The follow-up the directeur responsable (or a replacement allowed by SET-41) gives to an
+    observation, written opposite it. Late ones are accepted and flagged (REG-44)."""
+    observation = Observation.objects.select_for_update().select_related("establishment").get(pk=observation.pk)
+    est = observation.establishment
+    allowed = (Role.DIRECTEUR_RESPONSABLE, *((est.setting("SET-41") or {}).get("replacements") or ()))
+    role = require_role_by_text(actor, est, allowed, "REG-44", _(
+        "La suite réservée aux observations est mentionnée par le directeur responsable."))
+    if observation.due_on is None:
+        raise ValidationError(_("Cette visite ne comporte aucune observation appelant une suite."))
+    if observation.follow_up_seq:
+        raise RuleViolation("REG-44", _("La suite de l'observation n° %(n)s est déjà inscrite et signée : elle "
+                                        "ne se modifie plus.") % {"n": observation.number})
+    fields = _required(text=text)
+    now = timezone.now()
+    late = est.localtime(now).date() > observation.due_on
+    with register_language():
+        payload = {
+            "observation": observation.number, "event": "suite", "refers_to_seq": observation.entry_seq,
+            "follow_up": fields["text"], "late": late, "signed_by": display_name(actor),
+            "flags": [{"code": "REG-44", "text": str(_("Suite mentionnée après le délai de %(days)s jours.")
+                                                     % {"days": follow_up_days(est)})}] if late else [],
+        }
+    entry = entry_append(register=observation.register, actor=actor, role=role, payload=payload)
+    observation.follow_up, observation.follow_up_by, observation.follow_up_at = fields["text"], actor, now
+    observation.follow_up_seq = entry.seq
+    return save_audited(observation, actor=actor, reason="suite réservée")
+
+
+# --- REG-45: registre de liaison -------------------------------------------------------------
+
+@transaction.atomic
+def liaison_ask(*, establishment: Establishment, actor: AbstractBaseUser, subject: str,
+                question: str) -> LiaisonQuestion:
+    """The directeur responsable asks the territorial DCPJ service (art. 92-1)."""
+    _require_fr(establishment, LIAISON.title)
+    role = require_role_by_text(actor, establishment, (Role.DIRECTEUR_RESPONSABLE,), "REG-45", _(
+        "Seul le directeur responsable inscrit des questions au registre de liaison."))
+    fields = _required(subject=subject, question=question)
+    register = current_register(establishment, LIAISON.code)
+    Establishment.objects.select_for_update().get(pk=establishment.pk)
+    number = LiaisonQuestion.objects.filter(establishment=establishment).count() + 1
+    entry = entry_append(register=register, actor=actor, role=role, payload={
+        "question": number, "event": "question", "subject": fields["subject"], "text": fields["question"],
+        "signed_by": display_name(actor),
+    })
+    asked = LiaisonQuestion(
+        establishment=establishment, register=register, number=number, subject=fields["subject"],
+        question=fields["question"], asked_by=actor, asked_at=timezone.now(), question_seq=entry.seq,
+    )
+    return save_audited(asked, actor=actor, reason="question")
+
+
+@transaction.atomic
+def liaison_answer(*, question: LiaisonQuestion, actor: AbstractBaseUser, answer: str) -> LiaisonQuestion:
+    """The service's answer, written in the same register."""
+    question = LiaisonQuestion.objects.select_for_update().select_related("establishment").get(pk=question.pk)
+    est = question.establishment
+    role = require_role_by_text(actor, est, (Role.CHEF_POLICE, Role.POLICE), "REG-45", _(
+        "La réponse au registre de liaison est inscrite par le service de police judiciaire."))
+    if question.answer_seq:
+        raise RuleViolation("REG-45", _("La question n° %(n)s a déjà sa réponse signée : elle ne se modifie plus.")
+                            % {"n": question.number})
+    fields = _required(answer=answer)
+    entry = entry_append(register=question.register, actor=actor, role=role, payload={
+        "question": question.number, "event": "réponse", "refers_to_seq": question.question_seq,
+        "subject": question.subject, "text": fields["answer"], "signed_by": display_name(actor),
+    })
+    question.answer, question.answered_by, question.answered_at = fields["answer"], actor, timezone.now()
+    question.answer_seq = entry.seq
+    return save_audited(question, actor=actor, reason="réponse")

@@ -1,0 +1,13 @@
+from django.urls import path
+
+from . import views
+
+app_name = "authority"
+urlpatterns = [
+    path("", views.IndexView.as_view(), name="index"),
+    path("police/", views.PoliceView.as_view(), name="police"),
+    path("police/observations/nouvelle/", views.ObservationCreateView.as_view(), name="observation_create"),
+    path("police/observations/<int:pk>/suite/", views.FollowUpView.as_view(), name="follow_up"),
+    path("police/liaison/nouvelle/", views.QuestionCreateView.as_view(), name="question_create"),
+    path("police/liaison/<int:pk>/reponse/", views.AnswerView.as_view(), name="answer"),
+]
