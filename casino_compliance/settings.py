@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "ledgers.core.middleware.EstablishmentMiddleware",
     "axes.middleware.AxesMiddleware",
+    "ledgers.authority.middleware.RegulatorAccessLogMiddleware",
 ]
 
 ROOT_URLCONF = "casino_compliance.urls"

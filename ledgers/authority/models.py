@@ -77,3 +77,30 @@ class LiaisonQuestion(models.Model):
 
     def __str__(self) -> str:
         return _("Question n° %(n)s") % {"n": self.number}
+
+
+class AccessLog(models.Model):
+    """A regulator's read or print of register content (REG-22): append-only, written by the
+    access-log middleware, shown to the regulators and to the Direction."""
+
+    class Action(models.TextChoices):
+        READ = "read", _("Consultation")
+        PRINT = "print", _("Impression")
+        EXPORT = "export", _("Export")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    roles = models.CharField(_("qualité"), max_length=200)
+    at = models.DateTimeField(_("le"), auto_now_add=True)
+    action = models.CharField(_("nature"), max_length=10, choices=Action.choices)
+    target = models.CharField(_("objet"), max_length=200)
+    path = models.CharField(_("adresse"), max_length=500)
+
+    class Meta:
+        verbose_name = _("accès d'une autorité")
+        verbose_name_plural = _("accès des autorités")
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["establishment", "-at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_action_display()} — {self.target}"

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from ledgers.core.models import Establishment
 
-from .models import LiaisonQuestion, Observation
+from .models import AccessLog, LiaisonQuestion, Observation
 
 
 def observations_of(establishment: Establishment) -> QuerySet[Observation]:
@@ -30,3 +30,7 @@ def liaison_of(establishment: Establishment) -> QuerySet[LiaisonQuestion]:
 
 def liaison_unanswered(establishment: Establishment) -> QuerySet[LiaisonQuestion]:
     return liaison_of(establishment).filter(answer_seq__isnull=True).order_by("asked_at")
+
+
+def access_log(establishment: Establishment) -> QuerySet[AccessLog]:
+    return AccessLog.objects.filter(establishment=establishment).select_related("user")

@@ -5,6 +5,7 @@ from . import views
 app_name = "authority"
 urlpatterns = [
     path("", views.IndexView.as_view(), name="index"),
+    path("acces/", views.AccessView.as_view(), name="access"),
     path("police/", views.PoliceView.as_view(), name="police"),
     path("police/observations/nouvelle/", views.ObservationCreateView.as_view(), name="observation_create"),
     path("police/observations/<int:pk>/suite/", views.FollowUpView.as_view(), name="follow_up"),

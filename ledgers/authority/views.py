@@ -1,17 +1,22 @@
 """Pages of the authorities' registers and records: each form calls one service; a refusal shows
 its requirement and article with what was typed kept."""
 
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
+from ledgers.core.roles import DIRECTORATE, REGULATOR_ROLES, Role
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 
 from . import forms, selectors, services
+from .access import VERIFIERS
 from .models import LiaisonQuestion, Observation
 from .registers import LIAISON, OBSERVATIONS
+
+ACCESS_LOG_READERS = {*REGULATOR_ROLES, *DIRECTORATE}
 
 
 class AuthorityForm(EstablishmentRequiredMixin, ServiceFormView):
@@ -32,6 +37,23 @@ class IndexView(EstablishmentRequiredMixin, TemplateView):
     """What the authorities keep, verify and approve, one link each."""
 
     template_name = "authority/index.html"
+
+
+class AccessView(EstablishmentRequiredMixin, TemplateView):
+    """REG-22: who may verify what here, and the log of the regulators' reads and prints, shown to
+    the regulators and to the Direction."""
+
+    template_name = "authority/access.html"
+
+    def get(self, request, *args, **kwargs):
+        if not self.roles & ACCESS_LOG_READERS:
+            raise PermissionDenied(_("Le journal des accès est réservé aux autorités et à la Direction."))
+        return super().get(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(
+            verifiers=[(v, Role(v.role).label) for v in VERIFIERS[self.establishment.jurisdiction]],
+            log=selectors.access_log(self.establishment)[:200], **kwargs)
 
 
 class PoliceView(EstablishmentRequiredMixin, TemplateView):

@@ -1,6 +1,6 @@
 from rest_framework import serializers
 
-from ..models import LiaisonQuestion, Observation
+from ..models import AccessLog, LiaisonQuestion, Observation
 
 
 class ObservationSerializer(serializers.ModelSerializer):
@@ -36,3 +36,11 @@ class QuestionInput(serializers.Serializer):
 
 class AnswerInput(serializers.Serializer):
     answer = serializers.CharField()
+
+
+class AccessLogSerializer(serializers.ModelSerializer):
+    user = serializers.CharField(source="user.username")
+
+    class Meta:
+        model = AccessLog
+        fields = ("id", "at", "user", "roles", "action", "target", "path")

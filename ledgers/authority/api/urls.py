@@ -7,4 +7,5 @@ urlpatterns = [
     path("observations/<int:pk>/follow-up/", views.ObservationFollowUp.as_view(), name="authority-follow-up"),
     path("liaison/", views.LiaisonList.as_view(), name="authority-liaison"),
     path("liaison/<int:pk>/answer/", views.LiaisonAnswer.as_view(), name="authority-answer"),
+    path("access-log/", views.AccessLogList.as_view(), name="authority-access-log"),
 ]

@@ -3,9 +3,11 @@ one service and answers 201; refusals by the texts answer 409 {"code", "article"
 
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import Model, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.pagination import CursorPagination
@@ -13,10 +15,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from ledgers.core.api import RuleViolationSerializer
+from ledgers.core.authz import roles_of
 from ledgers.core.models import Establishment
 
 from .. import selectors, services
-from ..models import LiaisonQuestion, Observation
+from ..models import AccessLog, LiaisonQuestion, Observation
+from ..views import ACCESS_LOG_READERS
 from . import serializers as s
 
 
@@ -112,3 +116,17 @@ class LiaisonAnswer(LiaisonMixin, Scoped):
     def perform(self, data, *, pk: int):
         return services.liaison_answer(question=get_object_or_404(self.get_queryset(), pk=pk),
                                        actor=self.request.user, answer=data["answer"])
+
+
+class AccessLogList(generics.ListAPIView):
+    """REG-22: the regulators' reads and prints of register content (regulators and Direction)."""
+
+    queryset = AccessLog.objects.none()
+    serializer_class = s.AccessLogSerializer
+    pagination_class = NewestFirst
+
+    def get_queryset(self):
+        est = establishment_of(self.request)
+        if not roles_of(self.request.user, est) & ACCESS_LOG_READERS:
+            raise PermissionDenied(_("Le journal des accès est réservé aux autorités et à la Direction."))
+        return selectors.access_log(est)
