@@ -45,7 +45,7 @@ VERIFIERS: dict[str, tuple[Verifier, ...]] = {
 }
 
 # The pages and API endpoints that show or hand out register content: (URL name, action).
-READ, PRINT = "read", "print"
+READ, PRINT, EXPORT = "read", "print", "export"
 LOGGED_VIEWS: dict[str, str] = {
     "registers:detail": READ,
     "registers:entry": READ,
@@ -54,4 +54,6 @@ LOGGED_VIEWS: dict[str, str] = {
     "entry-detail": READ,
     "reports:job_file": PRINT,
     "api-report-file": PRINT,
+    "authority:archive_file": EXPORT,
+    "authority-archive-file": EXPORT,
 }

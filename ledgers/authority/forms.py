@@ -26,3 +26,11 @@ class QuestionForm(forms.Form):
 
 class AnswerForm(forms.Form):
     answer = forms.CharField(label=_("Réponse"), widget=TEXT)
+
+
+class ArchiveForm(forms.Form):
+    season = forms.IntegerField(label=_("Saison (année de début)"), min_value=2000, max_value=2100)
+
+
+class PurgeForm(forms.Form):
+    number = forms.CharField(label=_("Registre n°"), max_length=60)

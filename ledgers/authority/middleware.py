@@ -10,7 +10,7 @@ from ledgers.registers.models import Register
 from ledgers.reports.models import ReportJob
 
 from .access import LOGGED_VIEWS
-from .models import AccessLog
+from .models import AccessLog, SeasonArchive
 
 
 def _target(view_name: str, kwargs: dict) -> tuple[int | None, str]:
@@ -20,6 +20,9 @@ def _target(view_name: str, kwargs: dict) -> tuple[int | None, str]:
         if job is None:
             return None, ""
         return job["establishment_id"], f"rapport {kwargs['pk']} {job['register__number'] or ''}".strip()
+    if view_name in ("authority:archive_file", "authority-archive-file"):
+        archive = SeasonArchive.objects.filter(pk=kwargs["pk"]).values("establishment_id", "season").first()
+        return (archive["establishment_id"], f"archive {archive['season']}") if archive else (None, "")
     number = kwargs.get("number") or kwargs.get("register_number")
     est = Register.objects.filter(number=number).values_list("establishment_id", flat=True).first()
     seq = kwargs.get("seq")

@@ -104,3 +104,58 @@ class AccessLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} — {self.get_action_display()} — {self.target}"
+
+
+def archive_upload_to(archive: "SeasonArchive", filename: str) -> str:
+    return f"archives/{archive.establishment.code}/{filename}"
+
+
+class SeasonArchive(models.Model):
+    """The archive of a closed period (season): every register with entries in it, as a sealed PDF
+    and as JSON Lines, with a manifest of SHA-256 digests (REG-43, docs/archive-format.md). Built
+    in the background; the manifest's own digest is kept here to compare with a copy."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("En attente")
+        RUNNING = "running", _("En cours")
+        DONE = "done", _("Terminé")
+        FAILED = "failed", _("Échec")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    season = models.PositiveIntegerField(_("saison (année de début)"))
+    status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.QUEUED)
+    file = models.FileField(_("fichier"), upload_to=archive_upload_to, max_length=300, blank=True)
+    manifest_sha256 = models.CharField(_("empreinte du manifeste"), max_length=64, blank=True)
+    registers = models.JSONField(_("registres archivés"), default=dict)  # number → head hash archived
+    error = models.TextField(_("erreur"), blank=True)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                     related_name="+")
+    created_at = models.DateTimeField(_("demandé le"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("terminé le"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("archive de saison")
+        verbose_name_plural = _("archives de saison")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return _("Archive %(season)s n° %(pk)s") % {"season": self.season, "pk": self.pk}
+
+
+class PurgeClearance(models.Model):
+    """A register whose retention term is over and whose archive exists, cleared for removal by
+    the database owner (the application never deletes ledger rows: docs/archive-format.md)."""
+
+    register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="+")
+    archive = models.ForeignKey(SeasonArchive, on_delete=models.PROTECT, related_name="+")
+    retention_end = models.DateField(_("fin de conservation"))
+    cleared_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    cleared_at = models.DateTimeField(_("le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("autorisation de purge")
+        verbose_name_plural = _("autorisations de purge")
+
+    def __str__(self) -> str:
+        return f"{self.register} — {self.retention_end:%d/%m/%Y}"

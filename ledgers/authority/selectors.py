@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from ledgers.core.models import Establishment
 
-from .models import AccessLog, LiaisonQuestion, Observation
+from .models import AccessLog, LiaisonQuestion, Observation, SeasonArchive
 
 
 def observations_of(establishment: Establishment) -> QuerySet[Observation]:
@@ -34,3 +34,7 @@ def liaison_unanswered(establishment: Establishment) -> QuerySet[LiaisonQuestion
 
 def access_log(establishment: Establishment) -> QuerySet[AccessLog]:
     return AccessLog.objects.filter(establishment=establishment).select_related("user")
+
+
+def archives_of(establishment: Establishment) -> QuerySet[SeasonArchive]:
+    return SeasonArchive.objects.filter(establishment=establishment).select_related("requested_by")

@@ -1,20 +1,26 @@
 """Pages of the authorities' registers and records: each form calls one service; a refusal shows
 its requirement and article with what was typed kept."""
 
+from pathlib import PurePath
+
 from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
+from ledgers.core.authz import roles_of
 from ledgers.core.roles import DIRECTORATE, REGULATOR_ROLES, Role
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
+from ledgers.registers.models import Register
 
 from . import forms, selectors, services
 from .access import VERIFIERS
-from .models import LiaisonQuestion, Observation
+from .models import LiaisonQuestion, Observation, SeasonArchive
 from .registers import LIAISON, OBSERVATIONS
+from .retention import period_of, retention_end
 
 ACCESS_LOG_READERS = {*REGULATOR_ROLES, *DIRECTORATE}
 
@@ -127,3 +133,53 @@ class AnswerView(AuthorityForm):
     def perform(self, form):
         return services.liaison_answer(question=self.question(), actor=self.request.user,
                                        answer=form.cleaned_data["answer"])
+
+
+class ArchivesView(AuthorityForm):
+    """REG-43: the archives of closed seasons (ask for one, follow it, download it) and the
+    retention term of each register."""
+
+    template_name = "authority/archives.html"
+    form_class = forms.ArchiveForm
+    success_name = "authority:archives"
+    success_message = _("Archive demandée : elle se prépare en arrière-plan.")
+
+    def get_initial(self):
+        today = self.establishment.localtime(timezone.now()).date()
+        return {"season": period_of(self.establishment, today) - 1}
+
+    def get_context_data(self, **kwargs):
+        registers = self.establishment.registers.order_by("number")
+        return super().get_context_data(
+            archives=selectors.archives_of(self.establishment)[:50],
+            terms=[(register, retention_end(register)) for register in registers[:200]],
+            purge_form=kwargs.pop("purge_form", None) or forms.PurgeForm(), **kwargs)
+
+    def perform(self, form):
+        return services.archive_request(establishment=self.establishment, actor=self.request.user,
+                                        season=form.cleaned_data["season"])
+
+
+class PurgeView(ArchivesView):
+    form_class = forms.PurgeForm
+    success_message = _("Purge autorisée : le propriétaire de la base peut retirer ce registre.")
+
+    def get_context_data(self, **kwargs):
+        purge_form = kwargs.pop("form", None) or self.get_form()
+        return super().get_context_data(purge_form=purge_form, form=forms.ArchiveForm(), **kwargs)
+
+    def perform(self, form):
+        register = get_object_or_404(Register, establishment=self.establishment, number=form.cleaned_data["number"])
+        return services.register_purge(register=register, actor=self.request.user)
+
+
+def archive_file(request, pk: int) -> FileResponse:
+    """The archive's zip, for whoever may ask for one (the Direction, the agents vérificateurs)."""
+    establishment = request.establishment
+    if not request.user.is_authenticated or establishment is None:
+        raise Http404
+    if not roles_of(request.user, establishment) & set(services.ARCHIVERS):
+        raise PermissionDenied(_("Les archives sont remises à la Direction et aux agents vérificateurs."))
+    archive = get_object_or_404(selectors.archives_of(establishment), pk=pk, status=SeasonArchive.Status.DONE)
+    return FileResponse(archive.file.open("rb"), as_attachment=True, filename=PurePath(archive.file.name).name,
+                        content_type="application/zip")

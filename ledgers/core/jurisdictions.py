@@ -60,6 +60,10 @@ PROFILES: dict[str, Profile] = {
             # ``max_share_percent`` % of the table-partie's turns (rounded up to a whole turn) once it
             # has ``min_turns`` turns. A key left out switches its check off.
             "WHEEL-09": {"max_consecutive": 2, "max_share_percent": 50, "min_turns": 4},
+            # Retention (not stated in the MC texts; best practice as FR: the current period and the
+            # ten before) counted in calendar years, MC having no gaming season (SET-39, SET-40).
+            "SET-39": {"periods": 10},
+            "SET-40": {"month": 1, "day": 1},
         },
     ),
     Jurisdiction.FR: Profile(
@@ -103,6 +107,10 @@ PROFILES: dict[str, Profile] = {
             # Registre spécial d'observations: the follow-up is due within 8 calendar days of the
             # visit (art. 92, AMB-52); the roles that may write it besides the directeur responsable.
             "SET-41": {"days": 8, "replacements": ()},
+            # Retention: the current gaming season and the ten before, without exception (art. 80,
+            # AMB-53); the season, also the financial year, starts on 1 November (art. 75).
+            "SET-39": {"periods": 10},
+            "SET-40": {"month": 11, "day": 1},
         },
     ),
 }

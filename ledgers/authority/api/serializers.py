@@ -1,6 +1,6 @@
 from rest_framework import serializers
 
-from ..models import AccessLog, LiaisonQuestion, Observation
+from ..models import AccessLog, LiaisonQuestion, Observation, PurgeClearance, SeasonArchive
 
 
 class ObservationSerializer(serializers.ModelSerializer):
@@ -44,3 +44,25 @@ class AccessLogSerializer(serializers.ModelSerializer):
     class Meta:
         model = AccessLog
         fields = ("id", "at", "user", "roles", "action", "target", "path")
+
+
+class ArchiveSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = SeasonArchive
+        fields = ("id", "season", "status", "manifest_sha256", "registers", "error", "created_at", "finished_at")
+
+
+class ArchiveInput(serializers.Serializer):
+    season = serializers.IntegerField(min_value=2000, max_value=2100)
+
+
+class PurgeInput(serializers.Serializer):
+    register = serializers.CharField(max_length=60)
+
+
+class PurgeClearanceSerializer(serializers.ModelSerializer):
+    register = serializers.CharField(source="register.number")
+
+    class Meta:
+        model = PurgeClearance
+        fields = ("id", "register", "archive", "retention_end", "cleared_at")

@@ -8,4 +8,7 @@ urlpatterns = [
     path("liaison/", views.LiaisonList.as_view(), name="authority-liaison"),
     path("liaison/<int:pk>/answer/", views.LiaisonAnswer.as_view(), name="authority-answer"),
     path("access-log/", views.AccessLogList.as_view(), name="authority-access-log"),
+    path("archives/", views.ArchiveList.as_view(), name="authority-archives"),
+    path("archives/<int:pk>/file/", views.ArchiveFile.as_view(), name="authority-archive-file"),
+    path("purges/", views.PurgeRequest.as_view(), name="authority-purge"),
 ]

@@ -5,9 +5,10 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Model, QuerySet
-from django.http import Http404
+from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.pagination import CursorPagination
@@ -17,10 +18,11 @@ from rest_framework.response import Response
 from ledgers.core.api import RuleViolationSerializer
 from ledgers.core.authz import roles_of
 from ledgers.core.models import Establishment
+from ledgers.registers.models import Register
 
 from .. import selectors, services
-from ..models import AccessLog, LiaisonQuestion, Observation
-from ..views import ACCESS_LOG_READERS
+from ..models import AccessLog, LiaisonQuestion, Observation, SeasonArchive
+from ..views import ACCESS_LOG_READERS, archive_file
 from . import serializers as s
 
 
@@ -130,3 +132,45 @@ class AccessLogList(generics.ListAPIView):
         if not roles_of(self.request.user, est) & ACCESS_LOG_READERS:
             raise PermissionDenied(_("Le journal des accès est réservé aux autorités et à la Direction."))
         return selectors.access_log(est)
+
+
+@extend_schema(methods=["POST"], request=s.ArchiveInput, responses={201: s.ArchiveSerializer})
+class ArchiveList(Scoped, generics.ListAPIView):
+    """REG-43: the archives of closed seasons; POST asks for one (built in the background)."""
+
+    queryset = SeasonArchive.objects.none()
+    serializer_class = s.ArchiveSerializer
+    input_class = s.ArchiveInput
+
+    def scoped(self, establishment: Establishment) -> QuerySet:
+        return selectors.archives_of(establishment)
+
+    def perform(self, data, **kwargs):
+        return services.archive_request(establishment=establishment_of(self.request), actor=self.request.user,
+                                        **data)
+
+
+class ArchiveFile(generics.GenericAPIView):
+    """The archive's zip (404 until it is done)."""
+
+    queryset = SeasonArchive.objects.none()
+
+    @extend_schema(responses={(200, "application/zip"): OpenApiTypes.BINARY})
+    def get(self, request: Request, pk: int) -> FileResponse:
+        return archive_file(request._request, pk)
+
+
+@extend_schema(request=s.PurgeInput, responses={201: s.PurgeClearanceSerializer, 409: RuleViolationSerializer})
+class PurgeRequest(Scoped):
+    """Clear a register for removal: refused before its retention term (REG-43)."""
+
+    queryset = Register.objects.none()
+    serializer_class = s.PurgeClearanceSerializer
+    input_class = s.PurgeInput
+
+    def scoped(self, establishment: Establishment) -> QuerySet:
+        return Register.objects.filter(establishment=establishment)
+
+    def perform(self, data, **kwargs):
+        register = get_object_or_404(self.get_queryset(), number=data["register"])
+        return services.register_purge(register=register, actor=self.request.user)
