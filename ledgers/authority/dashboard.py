@@ -1,5 +1,6 @@
-"""Dashboard panels: the observations waiting for the directeur responsable's follow-up (overdue
-ones flagged, REG-44) and the liaison questions waiting for the police's answer (REG-45)."""
+"""Dashboard panels: the approvals to renew (AUTH-06); the observations waiting for the directeur
+responsable's follow-up (overdue ones flagged, REG-44) and the liaison questions waiting for the
+police's answer (REG-45)."""
 
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
@@ -7,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.authz import roles_of
 from ledgers.core.dashboard import Panel, dashboard_panel
 from ledgers.core.models import Establishment
-from ledgers.core.roles import Role
+from ledgers.core.roles import DIRECTORATE, Role
 
 from . import selectors
 
@@ -25,3 +26,14 @@ def police_registers(request: HttpRequest, establishment: Establishment) -> Pane
         return None
     return Panel(_("Registres de la police"), "authority/_panel_police.html",
                  {"awaiting": awaiting, "overdue": overdue, "questions": questions}, order=25)
+
+
+@dashboard_panel
+def approvals_attention(request: HttpRequest, establishment: Establishment) -> Panel | None:
+    """The Direction's approvals that are missing, expired or about to expire (AUTH-06)."""
+    if not roles_of(request.user, establishment) & set(DIRECTORATE):
+        return None
+    rows = selectors.approvals_needing_attention(establishment)
+    if not rows:
+        return None
+    return Panel(_("Agréments à renouveler"), "authority/_panel_approvals.html", {"rows": rows}, order=26)

@@ -5,6 +5,7 @@ import datetime
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from ledgers.core.approvals import SOURCES
 from ledgers.core.models import Establishment
 
 from .models import AccessLog, LiaisonQuestion, Observation, SeasonArchive
@@ -38,3 +39,17 @@ def access_log(establishment: Establishment) -> QuerySet[AccessLog]:
 
 def archives_of(establishment: Establishment) -> QuerySet[SeasonArchive]:
     return SeasonArchive.objects.filter(establishment=establishment).select_related("requested_by")
+
+
+def approvals_overview(establishment: Establishment, on: datetime.date | None = None) -> list[tuple]:
+    """Every declared approval source with its approvals and their status on ``on`` (AUTH-06):
+    [(source, [(approval, status), …]), …]."""
+    on = on or establishment.localtime(timezone.now()).date()
+    return [(source, [(approval, approval.status(on)) for approval in source.approvals(establishment)])
+            for source in SOURCES]
+
+
+def approvals_needing_attention(establishment: Establishment, on: datetime.date | None = None) -> list[tuple]:
+    """(source, approval, status) of the approvals missing, expired or expiring (AUTH-06)."""
+    return [(source, approval, status) for source, rows in approvals_overview(establishment, on)
+            for approval, status in rows if status in ("missing", "expired", "expiring")]

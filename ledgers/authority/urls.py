@@ -9,6 +9,7 @@ urlpatterns = [
     path("archives/", views.ArchivesView.as_view(), name="archives"),
     path("archives/purge/", views.PurgeView.as_view(), name="purge"),
     path("archives/<int:pk>/fichier/", views.archive_file, name="archive_file"),
+    path("agrements/", views.ApprovalsView.as_view(), name="approvals"),
     path("police/", views.PoliceView.as_view(), name="police"),
     path("police/observations/nouvelle/", views.ObservationCreateView.as_view(), name="observation_create"),
     path("police/observations/<int:pk>/suite/", views.FollowUpView.as_view(), name="follow_up"),

@@ -183,3 +183,19 @@ def archive_file(request, pk: int) -> FileResponse:
     archive = get_object_or_404(selectors.archives_of(establishment), pk=pk, status=SeasonArchive.Status.DONE)
     return FileResponse(archive.file.open("rb"), as_attachment=True, filename=PurePath(archive.file.name).name,
                         content_type="application/zip")
+
+
+STATUS_LABELS = {
+    "missing": _("Sans agrément"), "not_yet": _("Pas encore en vigueur"), "expired": _("Expiré"),
+    "expiring": _("Expire bientôt"), "valid": _("En vigueur"),
+}
+
+
+class ApprovalsView(EstablishmentRequiredMixin, TemplateView):
+    """AUTH-06: every approval the apps declare, with its validity."""
+
+    template_name = "authority/approvals.html"
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(overview=selectors.approvals_overview(self.establishment),
+                                        labels=STATUS_LABELS, **kwargs)
