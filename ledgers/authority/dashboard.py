@@ -30,10 +30,13 @@ def police_registers(request: HttpRequest, establishment: Establishment) -> Pane
 
 @dashboard_panel
 def approvals_attention(request: HttpRequest, establishment: Establishment) -> Panel | None:
-    """The Direction's approvals that are missing, expired or about to expire (AUTH-06)."""
+    """The Direction's approvals that are missing, expired or about to expire (AUTH-06), and the
+    declarations implemented without a recorded follow-up (AUTH-02)."""
     if not roles_of(request.user, establishment) & set(DIRECTORATE):
         return None
     rows = selectors.approvals_needing_attention(establishment)
-    if not rows:
+    declarations = list(selectors.declarations_without_follow_up(establishment))
+    if not rows and not declarations:
         return None
-    return Panel(_("Agréments à renouveler"), "authority/_panel_approvals.html", {"rows": rows}, order=26)
+    return Panel(_("Agréments et déclarations"), "authority/_panel_approvals.html",
+                 {"rows": rows, "declarations": declarations}, order=26)

@@ -1,5 +1,6 @@
 """Demo: in Nice, the police's registers coté et paraphé by the DCPJ chief, two visits (one
-followed up, one still waiting) and a question answered in the registre de liaison."""
+followed up, one still waiting), a question answered in the registre de liaison, and a prior
+declaration implemented without its follow-up yet."""
 
 import datetime
 from typing import TextIO
@@ -12,8 +13,8 @@ from ledgers.core.roles import Role
 from ledgers.equipment.volumes import open_volume
 
 from . import services
-from .models import LiaisonQuestion, Observation
-from .registers import LIAISON, OBSERVATIONS
+from .models import Declaration, LiaisonQuestion, Observation
+from .registers import DECLARATIONS, LIAISON, OBSERVATIONS
 
 
 def seed(stdout: TextIO) -> None:
@@ -24,6 +25,7 @@ def seed(stdout: TextIO) -> None:
                               (Role.DIRECTEUR_RESPONSABLE, Role.CHEF_POLICE, Role.POLICE))
     for kind in (OBSERVATIONS.code, LIAISON.code):
         open_volume(est, kind, "", director=director, authority=chief, paraphe="C.P.")
+    open_volume(est, DECLARATIONS.code, "", director=director, authority=director, paraphe="D.R.")
     if not Observation.objects.filter(establishment=est).exists():
         now = timezone.now()
         first = services.observation_record(
@@ -42,4 +44,11 @@ def seed(stdout: TextIO) -> None:
             question="Le déplacement d'une machine hors des heures d'ouverture doit-il être signalé la veille ?")
         services.liaison_answer(question=question, actor=chief,
                                 answer="Oui : le service est informé avant tout déplacement, quelle que soit l'heure.")
-    stdout.write("authority: police registers of Nice\n")
+    if not Declaration.objects.filter(establishment=est).exists():
+        sent = est.localtime(timezone.now()).date() - datetime.timedelta(days=20)
+        services.declaration_record(
+            establishment=est, actor=director, operation=Declaration.Operation.DISTRIBUTION,
+            details="Mise minimale des tables de black-jack portée de 5 € à 10 € le vendredi et le samedi soir.",
+            sent_on=sent, recipients=Declaration.Recipient.values, proof="LRAR 1A 178 342 9921 4",
+            implementation_date=sent + datetime.timedelta(days=15))
+    stdout.write("authority: police registers and prior declarations of Nice\n")

@@ -1,7 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import Observation
+from .models import Declaration, Observation
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 TEXT = forms.Textarea(attrs={"rows": 4})
@@ -34,3 +34,22 @@ class ArchiveForm(forms.Form):
 
 class PurgeForm(forms.Form):
     number = forms.CharField(label=_("Registre n°"), max_length=60)
+
+
+DATE = forms.DateInput(attrs={"type": "date"})
+
+
+class DeclarationForm(forms.Form):
+    operation = forms.ChoiceField(label=_("Opération"), choices=Declaration.Operation.choices)
+    details = forms.CharField(label=_("Détail de l'opération"), widget=TEXT)
+    sent_on = forms.DateField(label=_("Envoyée le"), widget=DATE)
+    recipients = forms.MultipleChoiceField(label=_("Destinataires"), choices=Declaration.Recipient.choices,
+                                           widget=forms.CheckboxSelectMultiple)
+    proof = forms.CharField(label=_("Preuve de l'envoi"), max_length=250)
+    implementation_date = forms.DateField(label=_("Mise en œuvre le"), widget=DATE)
+    tournament_until = forms.DateField(label=_("Fin du tournoi (7°)"), widget=DATE, required=False)
+
+
+class DeclarationFollowUpForm(forms.Form):
+    follow_up = forms.ChoiceField(label=_("Suite"), choices=Declaration.FollowUp.choices[1:])
+    note = forms.CharField(label=_("Précisions"), widget=TEXT, required=False)

@@ -159,3 +159,51 @@ class PurgeClearance(models.Model):
 
     def __str__(self) -> str:
         return f"{self.register} — {self.retention_end:%d/%m/%Y}"
+
+
+class Declaration(models.Model):
+    """A detailed prior declaration (003 art. 7, 9 bis; AUTH-01) and its follow-up (AUTH-02)."""
+
+    class Operation(models.TextChoices):
+        REPLACE_TABLES = "2", _("2° Remplacement de tables d'un jeu autorisé par des tables d'un nouveau jeu")
+        NEW_GAME = "3", _("3° Exploitation d'un nouveau jeu de table")
+        ELECTRONIC = "5", _("5° Exploitation d'une forme électronique de jeux de table autorisés")
+        DISTRIBUTION = "6", _("6° Modification de la répartition des tables, des mises minimales ou des limites "
+                              "horaires")
+        POKER_TOURNAMENT = "7", _("7° Tables de poker supplémentaires pour un tournoi déclaré")
+
+    class Recipient(models.TextChoices):
+        MINISTRY = "dlpaj", _("Ministère de l'intérieur (DLPAJ)")
+        SCCJ = "sccj", _("Chef du service central des courses et jeux (SCCJ)")
+        TERRITORIAL = "pj", _("Chef du service territorial de police judiciaire")
+
+    class FollowUp(models.TextChoices):
+        PENDING = "pending", _("Sans suite enregistrée")
+        AMENDMENT_REQUESTED = "requested", _("Modification de l'arrêté d'autorisation demandée")
+        AMENDED = "amended", _("Arrêté d'autorisation modifié")
+        NOT_NEEDED = "not_needed", _("Aucune modification nécessaire")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="declarations")
+    register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="+")
+    number = models.PositiveIntegerField(_("n°"))
+    operation = models.CharField(_("opération"), max_length=2, choices=Operation.choices)
+    details = models.TextField(_("détail"))
+    sent_on = models.DateField(_("envoyée le"))
+    recipients = models.JSONField(_("destinataires"), default=list)
+    proof = models.CharField(_("preuve de l'envoi"), max_length=250)
+    implementation_date = models.DateField(_("mise en œuvre le"))
+    tournament_until = models.DateField(_("fin du tournoi"), null=True, blank=True)
+    declared_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    entry_seq = models.PositiveBigIntegerField(_("entrée"))
+    follow_up = models.CharField(_("suite"), max_length=12, choices=FollowUp.choices, default=FollowUp.PENDING)
+    follow_up_note = models.TextField(_("précisions sur la suite"), blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("déclaration préalable")
+        verbose_name_plural = _("déclarations préalables")
+        ordering = ["-sent_on", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "number"], name="declaration_number_unique")]
+
+    def __str__(self) -> str:
+        return _("Déclaration n° %(n)s") % {"n": self.number}

@@ -59,3 +59,27 @@ LIAISON = register_kind(
         requirements=("REG-45",),
     )
 )
+
+# AUTH-01, AUTH-02: the prior declarations sent to the Ministry of the Interior (DLPAJ), the SCCJ
+# and the territorial judicial police, and their follow-up (implied register, SET-26: not stated).
+DECLARATIONS = register_kind(
+    RegisterKind(
+        code="declarations_prealables",
+        title=_("Registre des déclarations préalables"),
+        purpose=_("Inscrire chaque déclaration préalable détaillée, sa date d'envoi aux trois destinataires, sa "
+                  "date de mise en œuvre et la suite donnée (modification de l'arrêté d'autorisation)."),
+        columns=(
+            Column("declaration", _("Déclaration n°"), 0.7),
+            Column("event", _("Inscription"), 0.9),
+            Column("operation", _("Opération"), 2.2),
+            Column("details", _("Détail"), 2.8),
+            Column("sent_on", _("Envoyée le"), 0.9),
+            Column("implementation_date", _("Mise en œuvre le"), 0.9),
+            Column("follow_up", _("Suite"), 1.6),
+        ),
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("AUTH-01", "AUTH-02"),
+    )
+)

@@ -8,7 +8,7 @@ from django.utils import timezone
 from ledgers.core.approvals import SOURCES
 from ledgers.core.models import Establishment
 
-from .models import AccessLog, LiaisonQuestion, Observation, SeasonArchive
+from .models import AccessLog, Declaration, LiaisonQuestion, Observation, SeasonArchive
 
 
 def observations_of(establishment: Establishment) -> QuerySet[Observation]:
@@ -53,3 +53,15 @@ def approvals_needing_attention(establishment: Establishment, on: datetime.date 
     """(source, approval, status) of the approvals missing, expired or expiring (AUTH-06)."""
     return [(source, approval, status) for source, rows in approvals_overview(establishment, on)
             for approval, status in rows if status in ("missing", "expired", "expiring")]
+
+
+def declarations_of(establishment: Establishment) -> QuerySet[Declaration]:
+    return Declaration.objects.filter(establishment=establishment).select_related("declared_by")
+
+
+def declarations_without_follow_up(establishment: Establishment,
+                                   today: datetime.date | None = None) -> QuerySet[Declaration]:
+    """Declarations implemented with no follow-up recorded (AUTH-02 flag)."""
+    today = today or establishment.localtime(timezone.now()).date()
+    return declarations_of(establishment).filter(follow_up=Declaration.FollowUp.PENDING,
+                                                 implementation_date__lte=today)

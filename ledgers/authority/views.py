@@ -18,7 +18,7 @@ from ledgers.registers.models import Register
 
 from . import forms, selectors, services
 from .access import VERIFIERS
-from .models import LiaisonQuestion, Observation, SeasonArchive
+from .models import Declaration, LiaisonQuestion, Observation, SeasonArchive
 from .registers import LIAISON, OBSERVATIONS
 from .retention import period_of, retention_end
 
@@ -199,3 +199,35 @@ class ApprovalsView(EstablishmentRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs):
         return super().get_context_data(overview=selectors.approvals_overview(self.establishment),
                                         labels=STATUS_LABELS, **kwargs)
+
+
+class DeclarationsView(AuthorityForm):
+    """AUTH-01, AUTH-02: the prior declarations, and a new one."""
+
+    template_name = "authority/declarations.html"
+    form_class = forms.DeclarationForm
+    success_name = "authority:declarations"
+    success_message = _("Déclaration préalable inscrite.")
+
+    def get_initial(self):
+        return {"recipients": Declaration.Recipient.values}
+
+    def get_context_data(self, **kwargs):
+        overdue = set(selectors.declarations_without_follow_up(self.establishment).values_list("pk", flat=True))
+        return super().get_context_data(declarations=selectors.declarations_of(self.establishment)[:100],
+                                        overdue=overdue, **kwargs)
+
+    def perform(self, form):
+        return services.declaration_record(establishment=self.establishment, actor=self.request.user,
+                                           **form.cleaned_data)
+
+
+class DeclarationFollowUpView(AuthorityForm):
+    form_class = forms.DeclarationFollowUpForm
+    title = _("Suite donnée à une déclaration préalable")
+    success_name = "authority:declarations"
+    success_message = _("Suite inscrite.")
+
+    def perform(self, form):
+        declaration = get_object_or_404(Declaration, establishment=self.establishment, pk=self.kwargs["pk"])
+        return services.declaration_follow_up(declaration=declaration, actor=self.request.user, **form.cleaned_data)

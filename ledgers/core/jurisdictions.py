@@ -111,6 +111,8 @@ PROFILES: dict[str, Profile] = {
             # AMB-53); the season, also the financial year, starts on 1 November (art. 75).
             "SET-39": {"periods": 10},
             "SET-40": {"month": 11, "day": 1},
+            # Prior declarations (003 art. 7, 9 bis): sent at least 15 days before implementation (AUTH-01).
+            "SET-28": {"days": 15},
         },
     ),
 }

@@ -47,9 +47,9 @@ def test_auth_06_overview_and_dashboard_flag_expiring_and_expired(client, fro):
     assert attention == {("Cartamundi (Cartes)", "expired"), ("Sabot Cartamundi Sabot 6", "expiring")}
     client.force_login(fro.directeur_responsable)
     dashboard = client.get(reverse("dashboard")).content.decode()
-    assert "Agréments à renouveler" in dashboard and "Sabot Cartamundi Sabot 6" in dashboard
+    assert "Agréments et déclarations" in dashboard and "Sabot Cartamundi Sabot 6" in dashboard
     assert "Mélangeur Shuffle Master MD3" not in dashboard
     page = client.get(reverse("authority:approvals")).content.decode()
     assert "Mélangeur Shuffle Master MD3" in page and "Expiré" in page
     client.force_login(fro.inspecteur)
-    assert "Agréments à renouveler" not in client.get(reverse("dashboard")).content.decode()
+    assert "Agréments et déclarations" not in client.get(reverse("dashboard")).content.decode()

@@ -1,6 +1,6 @@
 from rest_framework import serializers
 
-from ..models import AccessLog, LiaisonQuestion, Observation, PurgeClearance, SeasonArchive
+from ..models import AccessLog, Declaration, LiaisonQuestion, Observation, PurgeClearance, SeasonArchive
 
 
 class ObservationSerializer(serializers.ModelSerializer):
@@ -66,3 +66,25 @@ class PurgeClearanceSerializer(serializers.ModelSerializer):
     class Meta:
         model = PurgeClearance
         fields = ("id", "register", "archive", "retention_end", "cleared_at")
+
+
+class DeclarationSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Declaration
+        fields = ("id", "number", "operation", "details", "sent_on", "recipients", "proof", "implementation_date",
+                  "tournament_until", "entry_seq", "follow_up", "follow_up_note")
+
+
+class DeclarationInput(serializers.Serializer):
+    operation = serializers.ChoiceField(choices=Declaration.Operation.choices)
+    details = serializers.CharField()
+    sent_on = serializers.DateField()
+    recipients = serializers.ListField(child=serializers.ChoiceField(choices=Declaration.Recipient.choices))
+    proof = serializers.CharField(max_length=250)
+    implementation_date = serializers.DateField()
+    tournament_until = serializers.DateField(required=False, allow_null=True, default=None)
+
+
+class DeclarationFollowUpInput(serializers.Serializer):
+    follow_up = serializers.ChoiceField(choices=Declaration.FollowUp.choices[1:])
+    note = serializers.CharField(required=False, allow_blank=True, default="")

@@ -10,5 +10,8 @@ urlpatterns = [
     path("access-log/", views.AccessLogList.as_view(), name="authority-access-log"),
     path("archives/", views.ArchiveList.as_view(), name="authority-archives"),
     path("archives/<int:pk>/file/", views.ArchiveFile.as_view(), name="authority-archive-file"),
+    path("declarations/", views.DeclarationList.as_view(), name="authority-declarations"),
+    path("declarations/<int:pk>/follow-up/", views.DeclarationFollowUp.as_view(),
+         name="authority-declaration-follow-up"),
     path("purges/", views.PurgeRequest.as_view(), name="authority-purge"),
 ]

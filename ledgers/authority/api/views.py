@@ -21,7 +21,7 @@ from ledgers.core.models import Establishment
 from ledgers.registers.models import Register
 
 from .. import selectors, services
-from ..models import AccessLog, LiaisonQuestion, Observation, SeasonArchive
+from ..models import AccessLog, Declaration, LiaisonQuestion, Observation, SeasonArchive
 from ..views import ACCESS_LOG_READERS, archive_file
 from . import serializers as s
 
@@ -174,3 +174,34 @@ class PurgeRequest(Scoped):
     def perform(self, data, **kwargs):
         register = get_object_or_404(self.get_queryset(), number=data["register"])
         return services.register_purge(register=register, actor=self.request.user)
+
+
+class DeclarationsMixin:
+    queryset = Declaration.objects.none()
+    serializer_class = s.DeclarationSerializer
+
+    def scoped(self, establishment: Establishment) -> QuerySet:
+        return selectors.declarations_of(establishment)
+
+
+@extend_schema(methods=["POST"], request=s.DeclarationInput,
+               responses={201: s.DeclarationSerializer, 409: RuleViolationSerializer})
+class DeclarationList(DeclarationsMixin, Scoped, generics.ListAPIView):
+    """AUTH-01: the prior declarations; POST records one (sent 15 days at least before implementation)."""
+
+    input_class = s.DeclarationInput
+
+    def perform(self, data, **kwargs):
+        return services.declaration_record(establishment=establishment_of(self.request), actor=self.request.user,
+                                           **data)
+
+
+@extend_schema(request=s.DeclarationFollowUpInput, responses={201: s.DeclarationSerializer})
+class DeclarationFollowUp(DeclarationsMixin, Scoped):
+    """AUTH-02: what became of the declaration."""
+
+    input_class = s.DeclarationFollowUpInput
+
+    def perform(self, data, *, pk: int):
+        return services.declaration_follow_up(declaration=get_object_or_404(self.get_queryset(), pk=pk),
+                                              actor=self.request.user, **data)
