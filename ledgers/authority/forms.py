@@ -1,5 +1,9 @@
 from django import forms
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.models import TableSession
+from ledgers.core.roles import Role
 
 from .models import Declaration, Observation
 
@@ -53,3 +57,22 @@ class DeclarationForm(forms.Form):
 class DeclarationFollowUpForm(forms.Form):
     follow_up = forms.ChoiceField(label=_("Suite"), choices=Declaration.FollowUp.choices[1:])
     note = forms.CharField(label=_("Précisions"), widget=TEXT, required=False)
+
+
+class CalledBetForm(forms.Form):
+    session = forms.ModelChoiceField(label=_("Table"), queryset=TableSession.objects.none())
+    content = forms.CharField(label=_("Annonce (telle que remise par écrit)"), widget=TEXT)
+    player = forms.CharField(label=_("Joueur"), max_length=200, required=False)
+    inspecteur = forms.ModelChoiceField(label=_("Inspecteur présent"), queryset=get_user_model().objects.none())
+
+    def __init__(self, *args, establishment, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["session"].queryset = TableSession.objects.filter(
+            seance__establishment=establishment, status=TableSession.Status.OPEN).select_related("table", "seance")
+        self.fields["inspecteur"].queryset = get_user_model().objects.filter(
+            memberships__establishment=establishment, memberships__role=Role.INSPECTEUR).distinct()
+
+
+class CalledBetVisaForm(forms.Form):
+    scj_informed_at = forms.DateTimeField(label=_("SCJ informé le"), widget=DATETIME, required=False)
+    scj_channel = forms.CharField(label=_("Moyen"), max_length=100, required=False)

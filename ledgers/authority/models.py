@@ -3,7 +3,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from ledgers.core.models import Establishment
+from ledgers.core.models import Establishment, TableSession
 from ledgers.registers.models import Register
 
 
@@ -207,3 +207,39 @@ class Declaration(models.Model):
 
     def __str__(self) -> str:
         return _("Déclaration n° %(n)s") % {"n": self.number}
+
+
+class CalledBet(models.Model):
+    """A complex called bet handed in writing at a table-partie (MC 000 art. 8.3; GAME-20, REG-18):
+    authorised only by the direction des jeux's visa, played only with an inspecteur present,
+    the SCJ informed as soon as possible."""
+
+    class Status(models.TextChoices):
+        HANDED = "handed", _("Remise par écrit")
+        AUTHORISED = "authorised", _("Autorisée (visée)")
+
+    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="called_bets")
+    register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="+")
+    number = models.PositiveIntegerField(_("n°"))
+    content = models.TextField(_("annonce"))
+    player = models.CharField(_("joueur"), max_length=200, blank=True)
+    inspecteur = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                   verbose_name=_("inspecteur présent"))
+    written_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    handed_at = models.DateTimeField(_("remise le"))
+    entry_seq = models.PositiveBigIntegerField(_("entrée"))
+    status = models.CharField(_("statut"), max_length=12, choices=Status.choices, default=Status.HANDED)
+    visa_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                related_name="+")
+    visaed_at = models.DateTimeField(_("visée le"), null=True, blank=True)
+    scj_informed_at = models.DateTimeField(_("SCJ informé le"), null=True, blank=True)
+    scj_channel = models.CharField(_("moyen"), max_length=100, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("annonce marquée complexe")
+        verbose_name_plural = _("annonces marquées complexes")
+        ordering = ["-handed_at", "-pk"]
+
+    def __str__(self) -> str:
+        return _("Annonce n° %(n)s") % {"n": self.number}

@@ -83,3 +83,28 @@ DECLARATIONS = register_kind(
         requirements=("AUTH-01", "AUTH-02"),
     )
 )
+
+# MC GAME-20, REG-18: the complex called bets handed in writing, visaed by the direction des jeux,
+# kept with the table-partie records (000 art. 8.3). No text names who cotes it (SET-26).
+CALLED_BETS = register_kind(
+    RegisterKind(
+        code="annonces_complexes",
+        title=_("Registre des annonces marquées complexes"),
+        purpose=_("Conserver chaque annonce complexe remise par écrit, le visa de la direction des jeux, "
+                  "l'information du Service de Contrôle des Jeux et l'inspecteur présent."),
+        columns=(
+            Column("bet", _("Annonce n°"), 0.6),
+            Column("event", _("Inscription"), 0.9),
+            Column("table", _("Table"), 0.6),
+            Column("seance", _("Séance"), 1.1),
+            Column("content", _("Annonce"), 2.8),
+            Column("inspecteur", _("Inspecteur présent"), 1.2),
+            Column("scj", _("SCJ informé"), 1.3),
+            Column("signed_by", _("Signature"), 1.2),
+        ),
+        record_roles=(Role.CHEF_TABLE, Role.INSPECTEUR, Role.CROUPIER, Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR),
+        jurisdictions=("MC",),
+        paraph_roles=(Role.DIRECTEUR_JEUX,),
+        requirements=("REG-18", "GAME-20"),
+    )
+)

@@ -8,7 +8,7 @@ from django.utils import timezone
 from ledgers.core.approvals import SOURCES
 from ledgers.core.models import Establishment
 
-from .models import AccessLog, Declaration, LiaisonQuestion, Observation, SeasonArchive
+from .models import AccessLog, CalledBet, Declaration, LiaisonQuestion, Observation, SeasonArchive
 
 
 def observations_of(establishment: Establishment) -> QuerySet[Observation]:
@@ -65,3 +65,13 @@ def declarations_without_follow_up(establishment: Establishment,
     today = today or establishment.localtime(timezone.now()).date()
     return declarations_of(establishment).filter(follow_up=Declaration.FollowUp.PENDING,
                                                  implementation_date__lte=today)
+
+
+def called_bets_of(establishment: Establishment) -> QuerySet[CalledBet]:
+    return CalledBet.objects.filter(table_session__seance__establishment=establishment).select_related(
+        "table_session__table", "table_session__seance", "inspecteur", "visa_by")
+
+
+def called_bets_without_scj(establishment: Establishment) -> QuerySet[CalledBet]:
+    """Authorised complex called bets the SCJ was not told of (GAME-20 flag)."""
+    return called_bets_of(establishment).filter(status=CalledBet.Status.AUTHORISED, scj_informed_at__isnull=True)

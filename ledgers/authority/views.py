@@ -231,3 +231,35 @@ class DeclarationFollowUpView(AuthorityForm):
     def perform(self, form):
         declaration = get_object_or_404(Declaration, establishment=self.establishment, pk=self.kwargs["pk"])
         return services.declaration_follow_up(declaration=declaration, actor=self.request.user, **form.cleaned_data)
+
+
+class CalledBetsView(AuthorityForm):
+    """GAME-20, REG-18: the complex called bets of the open table-parties, handed in writing."""
+
+    template_name = "authority/called_bets.html"
+    form_class = forms.CalledBetForm
+    success_name = "authority:called_bets"
+    success_message = _("Annonce inscrite : elle attend le visa de la direction des jeux.")
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "establishment": self.establishment}
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(bets=selectors.called_bets_of(self.establishment)[:100],
+                                        visa_form=forms.CalledBetVisaForm(), **kwargs)
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.called_bet_record(session=data["session"], actor=self.request.user, content=data["content"],
+                                          inspecteur=data["inspecteur"], player=data["player"])
+
+
+class CalledBetVisaView(AuthorityForm):
+    form_class = forms.CalledBetVisaForm
+    title = _("Viser une annonce complexe")
+    success_name = "authority:called_bets"
+    success_message = _("Annonce visée : elle est autorisée.")
+
+    def perform(self, form):
+        bet = get_object_or_404(selectors.called_bets_of(self.establishment), pk=self.kwargs["pk"])
+        return services.called_bet_authorise(bet=bet, actor=self.request.user, **form.cleaned_data)

@@ -1,6 +1,14 @@
 from rest_framework import serializers
 
-from ..models import AccessLog, Declaration, LiaisonQuestion, Observation, PurgeClearance, SeasonArchive
+from ..models import (
+    AccessLog,
+    CalledBet,
+    Declaration,
+    LiaisonQuestion,
+    Observation,
+    PurgeClearance,
+    SeasonArchive,
+)
 
 
 class ObservationSerializer(serializers.ModelSerializer):
@@ -88,3 +96,24 @@ class DeclarationInput(serializers.Serializer):
 class DeclarationFollowUpInput(serializers.Serializer):
     follow_up = serializers.ChoiceField(choices=Declaration.FollowUp.choices[1:])
     note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class CalledBetSerializer(serializers.ModelSerializer):
+    table = serializers.CharField(source="table_session.table.number")
+
+    class Meta:
+        model = CalledBet
+        fields = ("id", "number", "table_session", "table", "content", "player", "inspecteur", "handed_at", "status",
+                  "visaed_at", "scj_informed_at", "scj_channel", "entry_seq")
+
+
+class CalledBetInput(serializers.Serializer):
+    table_session = serializers.IntegerField()
+    content = serializers.CharField()
+    inspecteur = serializers.IntegerField()
+    player = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class CalledBetVisaInput(serializers.Serializer):
+    scj_informed_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    scj_channel = serializers.CharField(required=False, allow_blank=True, default="")

@@ -13,5 +13,7 @@ urlpatterns = [
     path("declarations/", views.DeclarationList.as_view(), name="authority-declarations"),
     path("declarations/<int:pk>/follow-up/", views.DeclarationFollowUp.as_view(),
          name="authority-declaration-follow-up"),
+    path("called-bets/", views.CalledBetList.as_view(), name="authority-called-bets"),
+    path("called-bets/<int:pk>/visa/", views.CalledBetVisa.as_view(), name="authority-called-bet-visa"),
     path("purges/", views.PurgeRequest.as_view(), name="authority-purge"),
 ]

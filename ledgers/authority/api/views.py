@@ -3,6 +3,7 @@ one service and answers 201; refusals by the texts answer 409 {"code", "article"
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import Model, QuerySet
 from django.http import FileResponse, Http404
@@ -17,11 +18,11 @@ from rest_framework.response import Response
 
 from ledgers.core.api import RuleViolationSerializer
 from ledgers.core.authz import roles_of
-from ledgers.core.models import Establishment
+from ledgers.core.models import Establishment, TableSession
 from ledgers.registers.models import Register
 
 from .. import selectors, services
-from ..models import AccessLog, Declaration, LiaisonQuestion, Observation, SeasonArchive
+from ..models import AccessLog, CalledBet, Declaration, LiaisonQuestion, Observation, SeasonArchive
 from ..views import ACCESS_LOG_READERS, archive_file
 from . import serializers as s
 
@@ -205,3 +206,37 @@ class DeclarationFollowUp(DeclarationsMixin, Scoped):
     def perform(self, data, *, pk: int):
         return services.declaration_follow_up(declaration=get_object_or_404(self.get_queryset(), pk=pk),
                                               actor=self.request.user, **data)
+
+
+class CalledBetsMixin:
+    queryset = CalledBet.objects.none()
+    serializer_class = s.CalledBetSerializer
+
+    def scoped(self, establishment: Establishment) -> QuerySet:
+        return selectors.called_bets_of(establishment)
+
+
+@extend_schema(methods=["POST"], request=s.CalledBetInput,
+               responses={201: s.CalledBetSerializer, 409: RuleViolationSerializer})
+class CalledBetList(CalledBetsMixin, Scoped, generics.ListAPIView):
+    """GAME-20, REG-18: complex called bets; POST: one handed in writing at an open table-partie."""
+
+    input_class = s.CalledBetInput
+
+    def perform(self, data, **kwargs):
+        est = establishment_of(self.request)
+        session = get_object_or_404(TableSession, seance__establishment=est, pk=data["table_session"])
+        inspecteur = get_object_or_404(get_user_model(), memberships__establishment=est, pk=data["inspecteur"])
+        return services.called_bet_record(session=session, actor=self.request.user, content=data["content"],
+                                          inspecteur=inspecteur, player=data["player"])
+
+
+@extend_schema(request=s.CalledBetVisaInput, responses={201: s.CalledBetSerializer, 409: RuleViolationSerializer})
+class CalledBetVisa(CalledBetsMixin, Scoped):
+    """The direction des jeux's visa, which authorises the bet."""
+
+    input_class = s.CalledBetVisaInput
+
+    def perform(self, data, *, pk: int):
+        return services.called_bet_authorise(bet=get_object_or_404(self.get_queryset(), pk=pk),
+                                             actor=self.request.user, **data)
