@@ -2,10 +2,10 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.models import TableSession
+from ledgers.core.models import GamingTable, TableSession
 from ledgers.core.roles import Role
 
-from .models import Declaration, Observation
+from .models import Declaration, HouseOption, Observation
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 TEXT = forms.Textarea(attrs={"rows": 4})
@@ -76,3 +76,20 @@ class CalledBetForm(forms.Form):
 class CalledBetVisaForm(forms.Form):
     scj_informed_at = forms.DateTimeField(label=_("SCJ informé le"), widget=DATETIME, required=False)
     scj_channel = forms.CharField(label=_("Moyen"), max_length=100, required=False)
+
+
+class HouseRulesForm(forms.Form):
+    effective_from = forms.DateField(label=_("En vigueur le"), widget=DATE)
+    reference = forms.CharField(label=_("Référence du texte affiché"), max_length=250)
+    options = forms.MultipleChoiceField(label=_("Options écrites dans le règlement"), choices=HouseOption.choices,
+                                        widget=forms.CheckboxSelectMultiple, required=False)
+
+
+class TableOptionForm(forms.Form):
+    table = forms.ModelChoiceField(label=_("Table"), queryset=GamingTable.objects.none())
+    option = forms.ChoiceField(label=_("Option"), choices=HouseOption.choices)
+    enabled = forms.BooleanField(label=_("En vigueur à cette table (décocher pour la retirer)"), required=False)
+
+    def __init__(self, *args, establishment, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = GamingTable.objects.filter(establishment=establishment, game="blackjack")

@@ -3,7 +3,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from ledgers.core.models import Establishment, TableSession
+from ledgers.core.models import Establishment, GamingTable, TableSession
 from ledgers.registers.models import Register
 
 
@@ -243,3 +243,58 @@ class CalledBet(models.Model):
 
     def __str__(self) -> str:
         return _("Annonce n° %(n)s") % {"n": self.number}
+
+
+class HouseOption(models.TextChoices):
+    """The blackjack house-rule options lawful only when written in the règlement intérieur (GAME-07)."""
+
+    TWO_BOXES = "two_boxes", _("Un joueur seul joue au moins deux cases")
+    SURRENDER = "surrender", _("Abandon après les deux premières cartes pour la moitié de la mise")
+    LIMIT_BOXES = "limit_boxes", _("Nombre de cases d'un joueur limité lorsque d'autres veulent jouer")
+    NO_DRAW_21 = "no_draw_21", _("Tirage interdit sur 21")
+    LIMIT_PAIRS = "limit_pairs", _("Paires limitées aux cartes identiques, nombre de séparations limité")
+    NO_DOUBLE_SPLIT = "no_double_split", _("Doubler interdit sur paires séparées")
+    LL_SEATED = "ll_seated", _("Mises lucky ladies réservées aux joueurs assis")
+    NO_SPLIT_AFTER_LL = "no_split_after_ll", _("Séparation interdite après un gain lucky ladies")
+
+
+class HouseRulesVersion(models.Model):
+    """A version of the posted règlement intérieur (REG-19): its date of effect and the options it
+    writes (GAME-07), signed by the directeur responsable. Append-only: a change is a new version."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    version = models.PositiveIntegerField(_("version"))
+    effective_from = models.DateField(_("en vigueur le"))
+    reference = models.CharField(_("référence du texte affiché"), max_length=250)
+    options = models.JSONField(_("options"), default=list)
+    signed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrite le"), auto_now_add=True)
+    entry_seq = models.PositiveBigIntegerField(_("entrée"))
+
+    class Meta:
+        verbose_name = _("version du règlement intérieur")
+        verbose_name_plural = _("versions du règlement intérieur")
+        ordering = ["-effective_from", "-version"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "version"], name="house_rules_version_unique")]
+
+    def __str__(self) -> str:
+        return _("Règlement intérieur, version %(v)s") % {"v": self.version}
+
+
+class TableOptionChange(models.Model):
+    """An option put in force (or withdrawn) at a table, under the règlement version in force then."""
+
+    table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="+")
+    option = models.CharField(_("option"), max_length=20, choices=HouseOption.choices)
+    enabled = models.BooleanField(_("en vigueur"))
+    rules = models.ForeignKey(HouseRulesVersion, on_delete=models.PROTECT, null=True, related_name="+")
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    changed_at = models.DateTimeField(_("le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("option de table")
+        verbose_name_plural = _("options de table")
+        ordering = ["table", "option", "-changed_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.table} — {self.get_option_display()}"

@@ -108,3 +108,26 @@ CALLED_BETS = register_kind(
         requirements=("REG-18", "GAME-20"),
     )
 )
+
+# FR GAME-07, REG-19: the règlement intérieur's versions (blackjack options, lucky ladies
+# restrictions: 001 art. 55-4) and the options enabled at each table under the version in force.
+HOUSE_RULES = register_kind(
+    RegisterKind(
+        code="reglement_interieur",
+        title=_("Registre du règlement intérieur et des options de jeu"),
+        purpose=_("Inscrire chaque version du règlement intérieur affiché, sa date d'effet et les options qu'il "
+                  "prévoit, puis chaque option mise en œuvre ou retirée à une table."),
+        columns=(
+            Column("version", _("Version"), 0.6),
+            Column("event", _("Inscription"), 1.0),
+            Column("effective_from", _("En vigueur le"), 0.9),
+            Column("table", _("Table"), 0.6),
+            Column("options", _("Options"), 3.6),
+            Column("signed_by", _("Signature"), 1.3),
+        ),
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("REG-19", "GAME-07"),
+    )
+)

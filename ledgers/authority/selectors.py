@@ -8,7 +8,16 @@ from django.utils import timezone
 from ledgers.core.approvals import SOURCES
 from ledgers.core.models import Establishment
 
-from .models import AccessLog, CalledBet, Declaration, LiaisonQuestion, Observation, SeasonArchive
+from .models import (
+    AccessLog,
+    CalledBet,
+    Declaration,
+    HouseRulesVersion,
+    LiaisonQuestion,
+    Observation,
+    SeasonArchive,
+    TableOptionChange,
+)
 
 
 def observations_of(establishment: Establishment) -> QuerySet[Observation]:
@@ -75,3 +84,19 @@ def called_bets_of(establishment: Establishment) -> QuerySet[CalledBet]:
 def called_bets_without_scj(establishment: Establishment) -> QuerySet[CalledBet]:
     """Authorised complex called bets the SCJ was not told of (GAME-20 flag)."""
     return called_bets_of(establishment).filter(status=CalledBet.Status.AUTHORISED, scj_informed_at__isnull=True)
+
+
+def house_rules_in_force(establishment: Establishment, on: datetime.date | None = None) -> HouseRulesVersion | None:
+    """The règlement intérieur version in force on ``on`` (REG-19: the one shown to inspectors)."""
+    on = on or establishment.localtime(timezone.now()).date()
+    return (HouseRulesVersion.objects.filter(establishment=establishment, effective_from__lte=on)
+            .order_by("-effective_from", "-version").first())
+
+
+def table_options_in_force(establishment: Establishment) -> dict[tuple[str, str], TableOptionChange]:
+    """(table number, option) → the last change that put the option in force there (withdrawn ones left out)."""
+    latest: dict[tuple[str, str], TableOptionChange] = {}
+    changes = TableOptionChange.objects.filter(table__establishment=establishment).select_related("table")
+    for change in changes.order_by("changed_at", "pk"):
+        latest[(change.table.number, change.option)] = change
+    return {key: change for key, change in sorted(latest.items()) if change.enabled}

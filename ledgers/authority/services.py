@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
-from ledgers.core.models import Establishment, TableSession
+from ledgers.core.models import Establishment, GamingTable, TableSession
 from ledgers.core.roles import DIRECTORATE, Role
 from ledgers.registers.models import Register
 from ledgers.registers.selectors import current_register
@@ -28,9 +28,20 @@ from ledgers.registers.services import display_name, entry_append, register_lang
 from ledgers.reports.sealing import SealUnavailable, certificate_source
 
 from .archive import MANIFEST, build_archive
-from .models import CalledBet, Declaration, LiaisonQuestion, Observation, PurgeClearance, SeasonArchive
-from .registers import CALLED_BETS, DECLARATIONS, LIAISON, OBSERVATION_WRITERS, OBSERVATIONS
+from .models import (
+    CalledBet,
+    Declaration,
+    HouseOption,
+    HouseRulesVersion,
+    LiaisonQuestion,
+    Observation,
+    PurgeClearance,
+    SeasonArchive,
+    TableOptionChange,
+)
+from .registers import CALLED_BETS, DECLARATIONS, HOUSE_RULES, LIAISON, OBSERVATION_WRITERS, OBSERVATIONS
 from .retention import period_bounds, policy_for, purge_refusal, retention_end
+from .selectors import house_rules_in_force
 
 logger = logging.getLogger(__name__)
 
@@ -403,3 +414,60 @@ def called_bet_authorise(*, bet: CalledBet, actor: AbstractBaseUser, scj_informe
         {"code": "GAME-20", "text": "Annonce visée sans information du Service de Contrôle des Jeux."}]
     entry_append(register=bet.register, actor=actor, role=role, payload=payload)
     return save_audited(bet, actor=actor, reason="visa")
+
+
+# --- GAME-07, REG-19: the règlement intérieur and the options it allows ---------------------------
+
+@transaction.atomic
+def house_rules_publish(*, establishment: Establishment, actor: AbstractBaseUser, effective_from: datetime.date,
+                        reference: str, options: Iterable[str]) -> HouseRulesVersion:
+    """A new version of the posted règlement intérieur, signed by the directeur responsable."""
+    _require_fr(establishment, HOUSE_RULES.title)
+    role = require_role_by_text(actor, establishment, (Role.DIRECTEUR_RESPONSABLE,), "REG-19", _(
+        "Le règlement intérieur est signé par le directeur responsable."))
+    options = sorted(set(options))
+    if set(options) - set(HouseOption.values):
+        raise ValidationError({"options": _("Option inconnue.")})
+    fields = _required(reference=reference)
+    Establishment.objects.select_for_update().get(pk=establishment.pk)
+    last = HouseRulesVersion.objects.filter(establishment=establishment).order_by("-version").first()
+    if last is not None and effective_from <= last.effective_from:
+        raise ValidationError({"effective_from": _("Une nouvelle version prend effet après la précédente (%(date)s).")
+                               % {"date": last.effective_from.strftime("%d/%m/%Y")}})
+    version = (last.version if last else 0) + 1
+    register = current_register(establishment, HOUSE_RULES.code)
+    with register_language():
+        labels = [str(HouseOption(o).label) for o in options]
+    entry = entry_append(register=register, actor=actor, role=role, payload={
+        "version": version, "event": "version", "effective_from": effective_from.isoformat(), "table": None,
+        "options": labels, "reference": fields["reference"], "signed_by": display_name(actor),
+    })
+    rules = HouseRulesVersion(establishment=establishment, version=version, effective_from=effective_from,
+                              reference=fields["reference"], options=options, signed_by=actor, entry_seq=entry.seq)
+    rules.save()
+    return rules
+
+
+@transaction.atomic
+def table_option_set(*, table: GamingTable, option: str, enabled: bool, actor: AbstractBaseUser) -> TableOptionChange:
+    """Put a house-rule option in force at a table, or withdraw it. Refused unless the règlement
+    intérieur in force writes it (GAME-07)."""
+    est = table.establishment
+    _require_fr(est, HOUSE_RULES.title)
+    role = require_role(actor, est, (Role.DIRECTEUR_RESPONSABLE, Role.COMITE))
+    if option not in HouseOption.values:
+        raise ValidationError({"option": _("Option inconnue.")})
+    rules = house_rules_in_force(est)
+    if enabled and (rules is None or option not in rules.options):
+        raise RuleViolation("GAME-07", _("L'option « %(option)s » n'est pas écrite dans le règlement intérieur en "
+                                         "vigueur : elle ne peut pas être appliquée.")
+                            % {"option": HouseOption(option).label})
+    with register_language():
+        label = str(HouseOption(option).label)
+    entry_append(register=current_register(est, HOUSE_RULES.code), actor=actor, role=role, payload={
+        "version": rules.version if rules else None, "event": "option appliquée" if enabled else "option retirée",
+        "effective_from": None, "table": table.number, "options": [label], "signed_by": display_name(actor),
+    })
+    change = TableOptionChange(table=table, option=option, enabled=enabled, rules=rules, changed_by=actor)
+    change.save()
+    return change

@@ -18,7 +18,7 @@ from ledgers.registers.models import Register
 
 from . import forms, selectors, services
 from .access import VERIFIERS
-from .models import Declaration, LiaisonQuestion, Observation, SeasonArchive
+from .models import Declaration, HouseOption, HouseRulesVersion, LiaisonQuestion, Observation, SeasonArchive
 from .registers import LIAISON, OBSERVATIONS
 from .retention import period_of, retention_end
 
@@ -263,3 +263,40 @@ class CalledBetVisaView(AuthorityForm):
     def perform(self, form):
         bet = get_object_or_404(selectors.called_bets_of(self.establishment), pk=self.kwargs["pk"])
         return services.called_bet_authorise(bet=bet, actor=self.request.user, **form.cleaned_data)
+
+
+class HouseRulesView(AuthorityForm):
+    """REG-19, GAME-07: the règlement intérieur in force (the version shown to inspectors), its
+    versions, and the options in force at each table."""
+
+    template_name = "authority/house_rules.html"
+    form_class = forms.HouseRulesForm
+    success_name = "authority:house_rules"
+    success_message = _("Version du règlement intérieur inscrite.")
+
+    def get_context_data(self, **kwargs):
+        est = self.establishment
+        option_form = kwargs.pop("option_form", None) or forms.TableOptionForm(establishment=est)
+        return super().get_context_data(
+            in_force=selectors.house_rules_in_force(est), option_form=option_form,
+            versions=HouseRulesVersion.objects.filter(establishment=est).order_by("-version")[:20],
+            options_labels=dict(HouseOption.choices), table_options=selectors.table_options_in_force(est), **kwargs)
+
+    def perform(self, form):
+        return services.house_rules_publish(establishment=self.establishment, actor=self.request.user,
+                                            **form.cleaned_data)
+
+
+class TableOptionView(HouseRulesView):
+    form_class = forms.TableOptionForm
+    success_message = _("Option de table enregistrée.")
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "establishment": self.establishment}
+
+    def get_context_data(self, **kwargs):
+        option_form = kwargs.pop("form", None) or self.get_form()
+        return super().get_context_data(option_form=option_form, form=forms.HouseRulesForm(), **kwargs)
+
+    def perform(self, form):
+        return services.table_option_set(actor=self.request.user, **form.cleaned_data)

@@ -4,10 +4,13 @@ from ..models import (
     AccessLog,
     CalledBet,
     Declaration,
+    HouseOption,
+    HouseRulesVersion,
     LiaisonQuestion,
     Observation,
     PurgeClearance,
     SeasonArchive,
+    TableOptionChange,
 )
 
 
@@ -117,3 +120,31 @@ class CalledBetInput(serializers.Serializer):
 class CalledBetVisaInput(serializers.Serializer):
     scj_informed_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
     scj_channel = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class HouseRulesSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = HouseRulesVersion
+        fields = ("id", "version", "effective_from", "reference", "options", "recorded_at", "entry_seq")
+
+
+class HouseRulesInput(serializers.Serializer):
+    effective_from = serializers.DateField()
+    reference = serializers.CharField(max_length=250)
+    # codes of the house_option choices (the service refuses unknown ones)
+    options = serializers.ListField(child=serializers.CharField(max_length=20), default=list)
+
+
+class TableOptionSerializer(serializers.ModelSerializer):
+    table = serializers.CharField(source="table.number")
+    house_option = serializers.ChoiceField(source="option", choices=HouseOption.choices)
+
+    class Meta:
+        model = TableOptionChange
+        fields = ("id", "table", "house_option", "enabled", "rules", "changed_at")
+
+
+class TableOptionInput(serializers.Serializer):
+    table = serializers.CharField(max_length=20, help_text="numéro de la table")
+    house_option = serializers.ChoiceField(choices=HouseOption.choices)
+    enabled = serializers.BooleanField()

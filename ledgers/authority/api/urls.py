@@ -15,5 +15,7 @@ urlpatterns = [
          name="authority-declaration-follow-up"),
     path("called-bets/", views.CalledBetList.as_view(), name="authority-called-bets"),
     path("called-bets/<int:pk>/visa/", views.CalledBetVisa.as_view(), name="authority-called-bet-visa"),
+    path("house-rules/", views.HouseRulesList.as_view(), name="authority-house-rules"),
+    path("table-options/", views.TableOptionSet.as_view(), name="authority-table-options"),
     path("purges/", views.PurgeRequest.as_view(), name="authority-purge"),
 ]

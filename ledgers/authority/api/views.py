@@ -18,11 +18,20 @@ from rest_framework.response import Response
 
 from ledgers.core.api import RuleViolationSerializer
 from ledgers.core.authz import roles_of
-from ledgers.core.models import Establishment, TableSession
+from ledgers.core.models import Establishment, GamingTable, TableSession
 from ledgers.registers.models import Register
 
 from .. import selectors, services
-from ..models import AccessLog, CalledBet, Declaration, LiaisonQuestion, Observation, SeasonArchive
+from ..models import (
+    AccessLog,
+    CalledBet,
+    Declaration,
+    HouseRulesVersion,
+    LiaisonQuestion,
+    Observation,
+    SeasonArchive,
+    TableOptionChange,
+)
 from ..views import ACCESS_LOG_READERS, archive_file
 from . import serializers as s
 
@@ -240,3 +249,37 @@ class CalledBetVisa(CalledBetsMixin, Scoped):
     def perform(self, data, *, pk: int):
         return services.called_bet_authorise(bet=get_object_or_404(self.get_queryset(), pk=pk),
                                              actor=self.request.user, **data)
+
+
+@extend_schema(methods=["POST"], request=s.HouseRulesInput,
+               responses={201: s.HouseRulesSerializer, 409: RuleViolationSerializer})
+class HouseRulesList(Scoped, generics.ListAPIView):
+    """REG-19: the règlement intérieur's versions; POST a new one (directeur responsable)."""
+
+    queryset = HouseRulesVersion.objects.none()
+    serializer_class = s.HouseRulesSerializer
+    input_class = s.HouseRulesInput
+
+    def scoped(self, establishment: Establishment) -> QuerySet:
+        return HouseRulesVersion.objects.filter(establishment=establishment)
+
+    def perform(self, data, **kwargs):
+        return services.house_rules_publish(establishment=establishment_of(self.request), actor=self.request.user,
+                                            **data)
+
+
+@extend_schema(request=s.TableOptionInput, responses={201: s.TableOptionSerializer, 409: RuleViolationSerializer})
+class TableOptionSet(Scoped):
+    """GAME-07: put an option in force at a table (refused unless the règlement in force writes it)."""
+
+    queryset = TableOptionChange.objects.none()
+    serializer_class = s.TableOptionSerializer
+    input_class = s.TableOptionInput
+
+    def scoped(self, establishment: Establishment) -> QuerySet:
+        return TableOptionChange.objects.filter(table__establishment=establishment)
+
+    def perform(self, data, **kwargs):
+        table = get_object_or_404(GamingTable, establishment=establishment_of(self.request), number=data["table"])
+        return services.table_option_set(table=table, option=data["house_option"], enabled=data["enabled"],
+                                         actor=self.request.user)
