@@ -1,6 +1,6 @@
 """Demo: in Nice, the police's registers coté et paraphé by the DCPJ chief, two visits (one
-followed up, one still waiting), a question answered in the registre de liaison, and a prior
-declaration implemented without its follow-up yet."""
+followed up, one still waiting), a question answered in the registre de liaison, a prior
+declaration implemented without its follow-up yet, and the règlement intérieur in force."""
 
 import datetime
 from typing import TextIO
@@ -8,13 +8,13 @@ from typing import TextIO
 from django.utils import timezone
 
 from ledgers.core.demo import DEMO_FR, demo_user
-from ledgers.core.models import Establishment
+from ledgers.core.models import Establishment, GamingTable
 from ledgers.core.roles import Role
 from ledgers.equipment.volumes import open_volume
 
 from . import services
-from .models import Declaration, LiaisonQuestion, Observation
-from .registers import DECLARATIONS, LIAISON, OBSERVATIONS
+from .models import Declaration, HouseOption, HouseRulesVersion, LiaisonQuestion, Observation
+from .registers import DECLARATIONS, HOUSE_RULES, LIAISON, OBSERVATIONS
 
 
 def seed(stdout: TextIO) -> None:
@@ -25,7 +25,8 @@ def seed(stdout: TextIO) -> None:
                               (Role.DIRECTEUR_RESPONSABLE, Role.CHEF_POLICE, Role.POLICE))
     for kind in (OBSERVATIONS.code, LIAISON.code):
         open_volume(est, kind, "", director=director, authority=chief, paraphe="C.P.")
-    open_volume(est, DECLARATIONS.code, "", director=director, authority=director, paraphe="D.R.")
+    for kind in (DECLARATIONS.code, HOUSE_RULES.code):
+        open_volume(est, kind, "", director=director, authority=director, paraphe="D.R.")
     if not Observation.objects.filter(establishment=est).exists():
         now = timezone.now()
         first = services.observation_record(
@@ -51,4 +52,12 @@ def seed(stdout: TextIO) -> None:
             details="Mise minimale des tables de black-jack portée de 5 € à 10 € le vendredi et le samedi soir.",
             sent_on=sent, recipients=Declaration.Recipient.values, proof="LRAR 1A 178 342 9921 4",
             implementation_date=sent + datetime.timedelta(days=15))
-    stdout.write("authority: police registers and prior declarations of Nice\n")
+    if not HouseRulesVersion.objects.filter(establishment=est).exists():
+        services.house_rules_publish(
+            establishment=est, actor=director, effective_from=est.localtime(timezone.now()).date(),
+            reference="Règlement intérieur des jeux, affiché à l'entrée de la salle des jeux",
+            options=[HouseOption.SURRENDER, HouseOption.LL_SEATED])
+        table = GamingTable.objects.filter(establishment=est, game="blackjack").order_by("number").first()
+        if table is not None:
+            services.table_option_set(table=table, option=HouseOption.SURRENDER, enabled=True, actor=director)
+    stdout.write("authority: police registers, prior declarations and house rules of Nice\n")
