@@ -40,3 +40,16 @@ def approvals_attention(request: HttpRequest, establishment: Establishment) -> P
         return None
     return Panel(_("Agréments et déclarations"), "authority/_panel_approvals.html",
                  {"rows": rows, "declarations": declarations}, order=26)
+
+
+@dashboard_panel
+def called_bets_without_scj(request: HttpRequest, establishment: Establishment) -> Panel | None:
+    """MC: complex called bets visaed without the SCJ informed (GAME-20 flag), for the Direction
+    des Jeux and the SCJ."""
+    if establishment.jurisdiction != "MC" or not roles_of(request.user, establishment) & {*DIRECTORATE, Role.SCJ}:
+        return None
+    bets = list(selectors.called_bets_without_scj(establishment)[:20])
+    if not bets:
+        return None
+    return Panel(_("Annonces complexes : SCJ non informé"), "authority/_panel_called_bets.html", {"bets": bets},
+                 order=27)

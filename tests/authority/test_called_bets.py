@@ -65,10 +65,12 @@ def test_game_20_authorised_only_by_the_direction_visa(mco, live):
         services.called_bet_authorise(bet=bet, actor=mco.directeur_jeux)
 
 
-def test_game_20_scj_not_informed_flagged(mco, live):
+def test_game_20_scj_not_informed_flagged(client, mco, live):
     session, register = live
     bet = services.called_bet_authorise(bet=hand(mco, session), actor=mco.directeur_jeux)
     assert list(selectors.called_bets_without_scj(mco.est)) == [bet]
+    client.force_login(mco.scj)
+    assert "SCJ non informé" in client.get(reverse("dashboard")).content.decode()
     assert register.entries.order_by("-seq").first().payload["flags"][0]["code"] == "GAME-20"
     with pytest.raises(ValidationError):
         services.called_bet_authorise(bet=hand(mco, session), actor=mco.directeur_jeux,
