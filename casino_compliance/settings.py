@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "ledgers.keys",
     "ledgers.registers.printing",
     "ledgers.tables",
+    "ledgers.authority",
 ]
 
 MIDDLEWARE = [
@@ -88,6 +89,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "ledgers.core.middleware.EstablishmentMiddleware",
     "axes.middleware.AxesMiddleware",
+    "ledgers.authority.middleware.RegulatorAccessLogMiddleware",
 ]
 
 ROOT_URLCONF = "casino_compliance.urls"

@@ -13,6 +13,7 @@ api_v1 = [
     path("", include("ledgers.registers.printing.api")),
     path("seances/", include("ledgers.core.api_urls")),
     path("tables/", include("ledgers.tables.api.urls")),
+    path("authority/", include("ledgers.authority.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
@@ -31,4 +32,5 @@ urlpatterns = [
     path("rapports/", include("ledgers.reports.urls")),
     path("cles/", include("ledgers.keys.urls")),
     path("seances/tables/", include("ledgers.tables.urls")),
+    path("autorites/", include("ledgers.authority.urls")),
 ]

@@ -85,6 +85,10 @@ PROFILES: dict[str, Profile] = {
             # (blackjack: "several", no number).
             "SET-08": {},
             "SET-10": {},
+            # Retention (not stated in the MC texts; best practice as FR: the current period and the
+            # ten before) counted in calendar years, MC having no gaming season (SET-39, SET-40).
+            "SET-39": {"periods": 10},
+            "SET-40": {"month": 1, "day": 1},
         },
     ),
     Jurisdiction.FR: Profile(
@@ -93,6 +97,10 @@ PROFILES: dict[str, Profile] = {
         visa_roles=(Role.POLICE,),
         authority_names={
             Role.POLICE: _("Service territorial de police judiciaire (police des jeux)"),
+            Role.CHEF_POLICE: _("Chef du service territorial de police judiciaire"),
+            Role.CONTROLE_INTERIEUR: _("Fonctionnaire du ministère de l'intérieur chargé du contrôle"),
+            Role.AGENT_VERIFICATEUR: _("Agent vérificateur"),
+            Role.COMPTABLE_TRESOR: _("Comptable du Trésor, chef de poste"),
         },
         settings={
             "SET-05": {"issue_lead_minutes": 60},
@@ -139,6 +147,23 @@ PROFILES: dict[str, Profile] = {
             # chef de table controls (55-20, 55-21).
             "SET-08": {},
             "SET-10": {"ultimate_holdem": 2, "three_card_poker": 2},
+            # Who cotes and paraphs, by official form number: the art. 69 registers and carnets are
+            # coted and paraphed by the Interior ministry's control officials, not the police (REG-26).
+            "SET-26": {"by_form": {
+                form: (Role.CONTROLE_INTERIEUR,) for form in (
+                    "modèle 10", "modèle 10 bis", "modèle 11", "modèle 11 ter", "modèle 11 quater", "modèle 12",
+                    "modèle 29", "modèle 32", "modèle 33", "modèle 35",
+                )
+            }},
+            # Registre spécial d'observations: the follow-up is due within 8 calendar days of the
+            # visit (art. 92, AMB-52); the roles that may write it besides the directeur responsable.
+            "SET-41": {"days": 8, "replacements": ()},
+            # Retention: the current gaming season and the ten before, without exception (art. 80,
+            # AMB-53); the season, also the financial year, starts on 1 November (art. 75).
+            "SET-39": {"periods": 10},
+            "SET-40": {"month": 11, "day": 1},
+            # Prior declarations (003 art. 7, 9 bis): sent at least 15 days before implementation (AUTH-01).
+            "SET-28": {"days": 15},
         },
     ),
 }

@@ -10,7 +10,7 @@ class CustodyConfig(AppConfig):
     def ready(self) -> None:
         from ledgers.core.hooks import on_table_closing
 
-        from . import registers  # noqa: F401
+        from . import approvals, registers  # noqa: F401
         from .services import check_all_returned
 
         on_table_closing(check_all_returned)

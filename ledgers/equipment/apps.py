@@ -10,7 +10,7 @@ class EquipmentConfig(AppConfig):
     def ready(self) -> None:
         from ledgers.core import hooks
 
-        from . import checks, dashboard, domains, registers  # noqa: F401
+        from . import approvals, checks, dashboard, domains, registers  # noqa: F401
 
         # The shuffler first: a started shuffler with its dealing attachment stands in for the sabot.
         hooks.on_table_opening(checks.check_shuffler_started)

@@ -50,6 +50,8 @@ class ApprovedModelForm(EstablishmentForm):
     approval_reference = forms.CharField(label=_("Référence de l'agrément"), max_length=200, required=False)
     approval_issuer = forms.CharField(label=_("Autorité d'agrément"), max_length=200, required=False)
     approved_on = forms.DateField(label=_("Agréé le"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    approved_until = forms.DateField(label=_("Agréé jusqu'au"), required=False,
+                                     widget=forms.DateInput(attrs={"type": "date"}))
 
 
 class ShoeReceiveForm(EstablishmentForm):

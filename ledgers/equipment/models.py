@@ -1,5 +1,7 @@
 """Sabots, shufflers and wheels: the objects, their approvals, and the per-séance records."""
 
+import datetime
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -25,6 +27,7 @@ class ApprovedModel(models.Model):
     approval_reference = models.CharField(_("référence de l'agrément"), max_length=200, blank=True)
     approval_issuer = models.CharField(_("autorité d'agrément"), max_length=200, blank=True)
     approved_on = models.DateField(_("agréé le"), null=True, blank=True)
+    approved_until = models.DateField(_("agréé jusqu'au"), null=True, blank=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -42,6 +45,9 @@ class ApprovedModel(models.Model):
     @property
     def is_approved(self) -> bool:
         return bool(self.approval_reference.strip())
+
+    def approval_expired(self, on: datetime.date) -> bool:
+        return self.approved_until is not None and on > self.approved_until
 
 
 class Shoe(TrackedItem):

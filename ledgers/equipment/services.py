@@ -143,6 +143,7 @@ def _live_session(session: TableSession) -> TableSession:
 def approved_model_register(
     *, establishment: Establishment, kind: str, manufacturer: str, name: str, actor: AbstractBaseUser,
     approval_reference: str = "", approval_issuer: str = "", approved_on: datetime.date | None = None,
+    approved_until: datetime.date | None = None,
 ) -> ApprovedModel:
     """Record a model of sabot or shuffler with its approval reference and issuer."""
     role = require_role(actor, establishment, MANAGERS[establishment.jurisdiction])
@@ -156,6 +157,7 @@ def approved_model_register(
     model = save_audited(ApprovedModel(
         establishment=establishment, kind=kind, manufacturer=manufacturer.strip(), name=name.strip(),
         approval_reference=approval_reference.strip(), approval_issuer=approval_issuer.strip(), approved_on=approved_on,
+        approved_until=approved_until,
     ), actor=actor, reason="enregistrement")
     approval = (
         _fr(_("Agrément %(ref)s délivré par %(issuer)s le %(date)s") % {
@@ -284,6 +286,7 @@ def shoe_allocate(
             raise RuleViolation(SHOE_GAMES_FR[table.game]["approval"], _(
                 "Le %(shoe)s est d'un modèle (%(model)s) sans agrément du ministre de l'intérieur.")
                 % {"shoe": shoe, "model": shoe.model})
+        require_current_approval(shoe.model, est)
         if shoe.serial not in selectors.shoe_inventory(est):
             raise RuleViolation("SHOE-11", _(
                 "Le %(shoe)s n'est pas inscrit à l'inventaire des sabots du carnet de prise en charge.")
@@ -381,6 +384,14 @@ def shoe_withdraw(
 
 # --- Shufflers -------------------------------------------------------------------------------
 
+def require_current_approval(model: ApprovedModel, est: Establishment) -> None:
+    """An approval with an end date is refused once expired (AUTH-06): the model's sabots and
+    shufflers go out of service until it is renewed."""
+    if model.approval_expired(est.localtime(timezone.now()).date()):
+        raise RuleViolation("AUTH-06", _("L'agrément %(ref)s du modèle %(model)s a expiré le %(date)s.") % {
+            "ref": model.approval_reference, "model": model, "date": model.approved_until.strftime("%d/%m/%Y")})
+
+
 def _shuffler_approval_rule(est: Establishment) -> str:
     return "SHUF-11" if est.jurisdiction == "FR" else "SHUF-01"
 
@@ -434,6 +445,7 @@ def shuffler_commission(
         raise RuleViolation(_shuffler_approval_rule(est), _(
             "Le modèle %(model)s n'a pas de référence d'agrément : mise en service impossible.")
             % {"model": shuffler.model})
+    require_current_approval(shuffler.model, est)
     if est.jurisdiction == "MC" and not card_access_protection:
         raise RuleViolation("SHUF-02", _(
             "Le mélangeur doit être muni d'une protection empêchant l'accès aux cartes pendant les cycles de mélange."))
@@ -539,6 +551,7 @@ def shuffler_use_start(
     role = require_role(actor, est, TABLE_STAFF)
     shuffler = Shuffler.objects.select_for_update(of=("self",)).select_related("socle").get(pk=shuffler.pk)
     _usable(shuffler, table)
+    require_current_approval(shuffler.model, est)
     if ShufflerUse.objects.filter(table_session=session, shuffler=shuffler).exists():
         raise ValidationError(_("Ce mélangeur a déjà été mis en marche pour cette partie."))
     if est.jurisdiction == "FR" and table.game in SHUFFLER_DISPLAY_FR:

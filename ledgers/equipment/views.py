@@ -177,7 +177,8 @@ class ApprovedModelCreateView(EquipmentFormView):
         return services.approved_model_register(
             establishment=self.establishment, kind=data["kind"], manufacturer=data["manufacturer"], name=data["name"],
             actor=self.request.user, approval_reference=data["approval_reference"],
-            approval_issuer=data["approval_issuer"], approved_on=data["approved_on"])
+            approval_issuer=data["approval_issuer"], approved_on=data["approved_on"],
+            approved_until=data["approved_until"])
 
     def success_url_for(self, result):
         return reverse("equipment:model_list")

@@ -42,6 +42,9 @@ class RegisterKind:
     requirements: tuple[str, ...] = ()
     form: str = ""  # official form number, e.g. "modèle 19"
     extra: dict = field(default_factory=dict)
+    # The catalogue row that names the paraphing authority: another role's attempt is refused
+    # citing it (REG-26 for the art. 69 forms of the profile's SET-26, which wins over paraph_roles).
+    paraph_requirement: str = ""
 
     def visa_roles_for(self, jurisdiction: str) -> tuple[str, ...]:
         from ledgers.core.jurisdictions import PROFILES
@@ -51,9 +54,20 @@ class RegisterKind:
     def paraph_roles_for(self, jurisdiction: str) -> tuple[str, ...]:
         from ledgers.core.jurisdictions import PROFILES
 
+        by_form = (PROFILES[jurisdiction].settings.get("SET-26") or {}).get("by_form", {})
+        if self.form in by_form:
+            return by_form[self.form]
         if self.paraph_roles is not None:
             return self.paraph_roles
         return (PROFILES[jurisdiction].paraphing_role,)
+
+    def paraph_requirement_for(self, jurisdiction: str) -> str:
+        """The row that fixes who cotes and paraphs this kind here ("" when no text fixes it)."""
+        from ledgers.core.jurisdictions import PROFILES
+
+        if self.form in (PROFILES[jurisdiction].settings.get("SET-26") or {}).get("by_form", {}):
+            return "REG-26"
+        return self.paraph_requirement
 
 
 KINDS: CodeRegistry[RegisterKind] = CodeRegistry("register kind")

@@ -14,7 +14,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.authz import require_role, save_audited
+from ledgers.core.authz import require_role, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
@@ -220,7 +220,13 @@ def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, 
     register = _locked(register)
     est = register.establishment
     info = register.kind_info
-    role = require_role(actor, est, info.paraph_roles_for(est.jurisdiction))
+    paraphers = info.paraph_roles_for(est.jurisdiction)
+    rule = info.paraph_requirement_for(est.jurisdiction)
+    if rule and not roles_of(actor, est) & set(paraphers):
+        raise RuleViolation(rule, _("Ce registre est coté et paraphé par : %(roles)s.")
+                            % {"roles": ", ".join(str(est.profile.authority_names.get(r) or Role(r).label)
+                                                  for r in paraphers)})
+    role = require_role(actor, est, paraphers)
     if register.status != Register.Status.AWAITING_OPENING:
         raise RuleViolation("REG-01", _("Ce registre a déjà été coté et paraphé."))
     if not paraphe.strip():

@@ -35,7 +35,7 @@ def refused(code: str, fn, *args, **kwargs) -> RuleViolation:
 MC_ROLES = (Role.CARTIER, Role.DCC_STAFF, Role.CROUPIER, Role.CHEF_TABLE, Role.INSPECTEUR, Role.SOUS_DIRECTEUR,
             Role.DIRECTEUR_JEUX, Role.SCJ, Role.COMMISSAIRE)
 FR_ROLES = (Role.CARTIER, Role.CROUPIER, Role.CHEF_TABLE, Role.DIRECTEUR_RESPONSABLE, Role.COMITE,
-            Role.EMPLOYE_RESPONSABLE, Role.POLICE)
+            Role.EMPLOYE_RESPONSABLE, Role.POLICE, Role.CONTROLE_INTERIEUR)
 GAMES = ("blackjack", "blackjack_one_deck", "punto_banco", "chemin_de_fer", "banque_tout_va", "three_card_poker",
          "ultimate_holdem", "baccara_deux_tableaux", "trente_quarante", "roulette")
 

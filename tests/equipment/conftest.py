@@ -18,7 +18,7 @@ from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, ma
 MC_ROLES = (Role.CARTIER, Role.INSPECTEUR, Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.ENTRETIEN, Role.CROUPIER,
             Role.CHEF_TABLE, Role.COMMISSAIRE, Role.SCJ)
 FR_ROLES = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.EMPLOYE_RESPONSABLE, Role.CROUPIER, Role.CHEF_TABLE,
-            Role.CARTIER, Role.POLICE)
+            Role.CARTIER, Role.POLICE, Role.CONTROLE_INTERIEUR)
 MC_TABLES = {"PB1": "punto_banco", "BJ1": "blackjack", "R1": "roulette", "RA1": "roulette_americaine",
              "B1": "boule", "GR1": "grande_roue", "CR1": "craps"}
 FR_TABLES = {"PB1": "punto_banco", "BJ1": "blackjack", "CF1": "chemin_de_fer", "RC1": "roue_chance",

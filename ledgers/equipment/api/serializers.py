@@ -37,7 +37,7 @@ class ApprovedModelSerializer(serializers.ModelSerializer):
     class Meta:
         model = ApprovedModel
         fields = ("id", "kind", "manufacturer", "name", "approval_reference", "approval_issuer", "approved_on",
-                  "is_approved")
+                  "approved_until", "is_approved")
 
 
 class ShoeSerializer(serializers.ModelSerializer):
@@ -168,6 +168,7 @@ class ApprovedModelInput(serializers.Serializer):
     approval_reference = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     approval_issuer = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     approved_on = serializers.DateField(required=False, allow_null=True, default=None)
+    approved_until = serializers.DateField(required=False, allow_null=True, default=None)
 
 
 class ShoeLine(serializers.Serializer):

@@ -1,0 +1,150 @@
+from rest_framework import serializers
+
+from ..models import (
+    AccessLog,
+    CalledBet,
+    Declaration,
+    HouseOption,
+    HouseRulesVersion,
+    LiaisonQuestion,
+    Observation,
+    PurgeClearance,
+    SeasonArchive,
+    TableOptionChange,
+)
+
+
+class ObservationSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Observation
+        fields = ("id", "number", "visited_at", "agents", "operations", "nature", "text", "entry_seq", "due_on",
+                  "follow_up", "follow_up_at", "follow_up_seq")
+
+
+class ObservationInput(serializers.Serializer):
+    visited_at = serializers.DateTimeField()
+    agents = serializers.CharField(max_length=300)
+    operations = serializers.CharField()
+    nature = serializers.ChoiceField(choices=Observation.Nature.choices)
+    text = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class FollowUpInput(serializers.Serializer):
+    text = serializers.CharField()
+
+
+class LiaisonSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = LiaisonQuestion
+        fields = ("id", "number", "subject", "question", "asked_at", "question_seq", "answer", "answered_at",
+                  "answer_seq")
+
+
+class QuestionInput(serializers.Serializer):
+    subject = serializers.CharField(max_length=250)
+    question = serializers.CharField()
+
+
+class AnswerInput(serializers.Serializer):
+    answer = serializers.CharField()
+
+
+class AccessLogSerializer(serializers.ModelSerializer):
+    user = serializers.CharField(source="user.username")
+
+    class Meta:
+        model = AccessLog
+        fields = ("id", "at", "user", "roles", "action", "target", "path")
+
+
+class ArchiveSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = SeasonArchive
+        fields = ("id", "season", "status", "manifest_sha256", "registers", "error", "created_at", "finished_at")
+
+
+class ArchiveInput(serializers.Serializer):
+    season = serializers.IntegerField(min_value=2000, max_value=2100)
+
+
+class PurgeInput(serializers.Serializer):
+    register = serializers.CharField(max_length=60)
+
+
+class PurgeClearanceSerializer(serializers.ModelSerializer):
+    register = serializers.CharField(source="register.number")
+
+    class Meta:
+        model = PurgeClearance
+        fields = ("id", "register", "archive", "retention_end", "cleared_at")
+
+
+class DeclarationSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Declaration
+        fields = ("id", "number", "operation", "details", "sent_on", "recipients", "proof", "implementation_date",
+                  "tournament_until", "entry_seq", "follow_up", "follow_up_note")
+
+
+class DeclarationInput(serializers.Serializer):
+    operation = serializers.ChoiceField(choices=Declaration.Operation.choices)
+    details = serializers.CharField()
+    sent_on = serializers.DateField()
+    recipients = serializers.ListField(child=serializers.ChoiceField(choices=Declaration.Recipient.choices))
+    proof = serializers.CharField(max_length=250)
+    implementation_date = serializers.DateField()
+    tournament_until = serializers.DateField(required=False, allow_null=True, default=None)
+
+
+class DeclarationFollowUpInput(serializers.Serializer):
+    follow_up = serializers.ChoiceField(choices=Declaration.FollowUp.choices[1:])
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class CalledBetSerializer(serializers.ModelSerializer):
+    table = serializers.CharField(source="table_session.table.number")
+
+    class Meta:
+        model = CalledBet
+        fields = ("id", "number", "table_session", "table", "content", "player", "inspecteur", "handed_at", "status",
+                  "visaed_at", "scj_informed_at", "scj_channel", "entry_seq")
+
+
+class CalledBetInput(serializers.Serializer):
+    table_session = serializers.IntegerField()
+    content = serializers.CharField()
+    inspecteur = serializers.IntegerField()
+    player = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class CalledBetVisaInput(serializers.Serializer):
+    scj_informed_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    scj_channel = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class HouseRulesSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = HouseRulesVersion
+        fields = ("id", "version", "effective_from", "reference", "options", "recorded_at", "entry_seq")
+
+
+class HouseRulesInput(serializers.Serializer):
+    effective_from = serializers.DateField()
+    reference = serializers.CharField(max_length=250)
+    # codes of the house_option choices (the service refuses unknown ones)
+    options = serializers.ListField(child=serializers.CharField(max_length=20), default=list)
+
+
+class TableOptionSerializer(serializers.ModelSerializer):
+    table = serializers.CharField(source="table.number")
+    house_option = serializers.ChoiceField(source="option", choices=HouseOption.choices)
+
+    class Meta:
+        model = TableOptionChange
+        fields = ("id", "table", "house_option", "enabled", "rules", "changed_at")
+
+
+class TableOptionInput(serializers.Serializer):
+    table = serializers.CharField(max_length=20, help_text="numéro de la table")
+    house_option = serializers.ChoiceField(choices=HouseOption.choices)
+    enabled = serializers.BooleanField()

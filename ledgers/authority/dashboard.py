@@ -1,0 +1,55 @@
+"""Dashboard panels: the approvals to renew (AUTH-06); the observations waiting for the directeur
+responsable's follow-up (overdue ones flagged, REG-44) and the liaison questions waiting for the
+police's answer (REG-45)."""
+
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.authz import roles_of
+from ledgers.core.dashboard import Panel, dashboard_panel
+from ledgers.core.models import Establishment
+from ledgers.core.roles import DIRECTORATE, Role
+
+from . import selectors
+
+POLICE_REGISTER_READERS = {Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.POLICE, Role.CHEF_POLICE}
+
+
+@dashboard_panel
+def police_registers(request: HttpRequest, establishment: Establishment) -> Panel | None:
+    if establishment.jurisdiction != "FR" or not roles_of(request.user, establishment) & POLICE_REGISTER_READERS:
+        return None
+    awaiting = list(selectors.observations_awaiting_follow_up(establishment))
+    overdue = set(selectors.observations_overdue(establishment).values_list("pk", flat=True))
+    questions = list(selectors.liaison_unanswered(establishment))
+    if not awaiting and not questions:
+        return None
+    return Panel(_("Registres de la police"), "authority/_panel_police.html",
+                 {"awaiting": awaiting, "overdue": overdue, "questions": questions}, order=25)
+
+
+@dashboard_panel
+def approvals_attention(request: HttpRequest, establishment: Establishment) -> Panel | None:
+    """The Direction's approvals that are missing, expired or about to expire (AUTH-06), and the
+    declarations implemented without a recorded follow-up (AUTH-02)."""
+    if not roles_of(request.user, establishment) & set(DIRECTORATE):
+        return None
+    rows = selectors.approvals_needing_attention(establishment)
+    declarations = list(selectors.declarations_without_follow_up(establishment))
+    if not rows and not declarations:
+        return None
+    return Panel(_("Agréments et déclarations"), "authority/_panel_approvals.html",
+                 {"rows": rows, "declarations": declarations}, order=26)
+
+
+@dashboard_panel
+def called_bets_without_scj(request: HttpRequest, establishment: Establishment) -> Panel | None:
+    """MC: complex called bets visaed without the SCJ informed (GAME-20 flag), for the Direction
+    des Jeux and the SCJ."""
+    if establishment.jurisdiction != "MC" or not roles_of(request.user, establishment) & {*DIRECTORATE, Role.SCJ}:
+        return None
+    bets = list(selectors.called_bets_without_scj(establishment)[:20])
+    if not bets:
+        return None
+    return Panel(_("Annonces complexes : SCJ non informé"), "authority/_panel_called_bets.html", {"bets": bets},
+                 order=27)

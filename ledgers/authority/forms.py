@@ -1,0 +1,95 @@
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.models import GamingTable, TableSession
+from ledgers.core.roles import Role
+
+from .models import Declaration, HouseOption, Observation
+
+DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+TEXT = forms.Textarea(attrs={"rows": 4})
+
+
+class ObservationForm(forms.Form):
+    visited_at = forms.DateTimeField(label=_("Jour et heure de la visite"), widget=DATETIME)
+    agents = forms.CharField(label=_("Agents"), max_length=300)
+    operations = forms.CharField(label=_("Nature des opérations effectuées"), widget=TEXT)
+    nature = forms.ChoiceField(label=_("Nature"), choices=Observation.Nature.choices)
+    text = forms.CharField(label=_("Observations, instructions ou injonctions"), widget=TEXT, required=False)
+
+
+class FollowUpForm(forms.Form):
+    text = forms.CharField(label=_("Suite réservée"), widget=TEXT)
+
+
+class QuestionForm(forms.Form):
+    subject = forms.CharField(label=_("Objet"), max_length=250)
+    question = forms.CharField(label=_("Question"), widget=TEXT)
+
+
+class AnswerForm(forms.Form):
+    answer = forms.CharField(label=_("Réponse"), widget=TEXT)
+
+
+class ArchiveForm(forms.Form):
+    season = forms.IntegerField(label=_("Saison (année de début)"), min_value=2000, max_value=2100)
+
+
+class PurgeForm(forms.Form):
+    number = forms.CharField(label=_("Registre n°"), max_length=60)
+
+
+DATE = forms.DateInput(attrs={"type": "date"})
+
+
+class DeclarationForm(forms.Form):
+    operation = forms.ChoiceField(label=_("Opération"), choices=Declaration.Operation.choices)
+    details = forms.CharField(label=_("Détail de l'opération"), widget=TEXT)
+    sent_on = forms.DateField(label=_("Envoyée le"), widget=DATE)
+    recipients = forms.MultipleChoiceField(label=_("Destinataires"), choices=Declaration.Recipient.choices,
+                                           widget=forms.CheckboxSelectMultiple)
+    proof = forms.CharField(label=_("Preuve de l'envoi"), max_length=250)
+    implementation_date = forms.DateField(label=_("Mise en œuvre le"), widget=DATE)
+    tournament_until = forms.DateField(label=_("Fin du tournoi (7°)"), widget=DATE, required=False)
+
+
+class DeclarationFollowUpForm(forms.Form):
+    follow_up = forms.ChoiceField(label=_("Suite"), choices=Declaration.FollowUp.choices[1:])
+    note = forms.CharField(label=_("Précisions"), widget=TEXT, required=False)
+
+
+class CalledBetForm(forms.Form):
+    session = forms.ModelChoiceField(label=_("Table"), queryset=TableSession.objects.none())
+    content = forms.CharField(label=_("Annonce (telle que remise par écrit)"), widget=TEXT)
+    player = forms.CharField(label=_("Joueur"), max_length=200, required=False)
+    inspecteur = forms.ModelChoiceField(label=_("Inspecteur présent"), queryset=get_user_model().objects.none())
+
+    def __init__(self, *args, establishment, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["session"].queryset = TableSession.objects.filter(
+            seance__establishment=establishment, status=TableSession.Status.OPEN).select_related("table", "seance")
+        self.fields["inspecteur"].queryset = get_user_model().objects.filter(
+            memberships__establishment=establishment, memberships__role=Role.INSPECTEUR).distinct()
+
+
+class CalledBetVisaForm(forms.Form):
+    scj_informed_at = forms.DateTimeField(label=_("SCJ informé le"), widget=DATETIME, required=False)
+    scj_channel = forms.CharField(label=_("Moyen"), max_length=100, required=False)
+
+
+class HouseRulesForm(forms.Form):
+    effective_from = forms.DateField(label=_("En vigueur le"), widget=DATE)
+    reference = forms.CharField(label=_("Référence du texte affiché"), max_length=250)
+    options = forms.MultipleChoiceField(label=_("Options écrites dans le règlement"), choices=HouseOption.choices,
+                                        widget=forms.CheckboxSelectMultiple, required=False)
+
+
+class TableOptionForm(forms.Form):
+    table = forms.ModelChoiceField(label=_("Table"), queryset=GamingTable.objects.none())
+    option = forms.ChoiceField(label=_("Option"), choices=HouseOption.choices)
+    enabled = forms.BooleanField(label=_("En vigueur à cette table (décocher pour la retirer)"), required=False)
+
+    def __init__(self, *args, establishment, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = GamingTable.objects.filter(establishment=establishment, game="blackjack")

@@ -1,0 +1,300 @@
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from ledgers.core.models import Establishment, GamingTable, TableSession
+from ledgers.registers.models import Register
+
+
+class Observation(models.Model):
+    """One visit of the police surveillance agents written in the registre spécial d'observations
+    (REG-44), and the directeur responsable's follow-up written opposite it. Both are register
+    entries; this row is the working copy that says what still waits for a follow-up."""
+
+    class Nature(models.TextChoices):
+        VISIT = "visit", _("Visite sans observation")
+        OBSERVATION = "observation", _("Observation")
+        INSTRUCTION = "instruction", _("Instruction")
+        INJUNCTION = "injunction", _("Injonction")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="police_observations")
+    register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="+")
+    number = models.PositiveIntegerField(_("n°"))
+    visited_at = models.DateTimeField(_("jour et heure de la visite"))
+    agents = models.CharField(_("agents"), max_length=300)
+    operations = models.TextField(_("nature des opérations effectuées"))
+    nature = models.CharField(_("nature"), max_length=12, choices=Nature.choices)
+    text = models.TextField(_("observations, instructions ou injonctions"), blank=True)
+    written_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    entry_seq = models.PositiveBigIntegerField(_("entrée"))
+    due_on = models.DateField(_("suite à mentionner au plus tard le"), null=True, blank=True)
+    follow_up = models.TextField(_("suite réservée"), blank=True)
+    follow_up_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                     related_name="+")
+    follow_up_at = models.DateTimeField(_("suite mentionnée le"), null=True, blank=True)
+    follow_up_seq = models.PositiveBigIntegerField(_("entrée de la suite"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("observation de la police")
+        verbose_name_plural = _("observations de la police")
+        ordering = ["-visited_at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "number"], name="observation_number_unique")]
+
+    def __str__(self) -> str:
+        return _("Observation n° %(n)s") % {"n": self.number}
+
+    @property
+    def needs_follow_up(self) -> bool:
+        return self.due_on is not None and not self.follow_up_seq
+
+
+class LiaisonQuestion(models.Model):
+    """A question of the directeur responsable in the registre de liaison and the service's answer
+    (REG-45), each its own register entry."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="liaison_questions")
+    register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="+")
+    number = models.PositiveIntegerField(_("n°"))
+    subject = models.CharField(_("objet"), max_length=250)
+    question = models.TextField(_("question"))
+    asked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    asked_at = models.DateTimeField(_("posée le"))
+    question_seq = models.PositiveBigIntegerField(_("entrée de la question"))
+    answer = models.TextField(_("réponse"), blank=True)
+    answered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="+")
+    answered_at = models.DateTimeField(_("répondue le"), null=True, blank=True)
+    answer_seq = models.PositiveBigIntegerField(_("entrée de la réponse"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("question au service de police")
+        verbose_name_plural = _("questions au service de police")
+        ordering = ["-asked_at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "number"], name="liaison_number_unique")]
+
+    def __str__(self) -> str:
+        return _("Question n° %(n)s") % {"n": self.number}
+
+
+class AccessLog(models.Model):
+    """A regulator's read or print of register content (REG-22): append-only, written by the
+    access-log middleware, shown to the regulators and to the Direction."""
+
+    class Action(models.TextChoices):
+        READ = "read", _("Consultation")
+        PRINT = "print", _("Impression")
+        EXPORT = "export", _("Export")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    roles = models.CharField(_("qualité"), max_length=200)
+    at = models.DateTimeField(_("le"), auto_now_add=True)
+    action = models.CharField(_("nature"), max_length=10, choices=Action.choices)
+    target = models.CharField(_("objet"), max_length=200)
+    path = models.CharField(_("adresse"), max_length=500)
+
+    class Meta:
+        verbose_name = _("accès d'une autorité")
+        verbose_name_plural = _("accès des autorités")
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["establishment", "-at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_action_display()} — {self.target}"
+
+
+def archive_upload_to(archive: "SeasonArchive", filename: str) -> str:
+    return f"archives/{archive.establishment.code}/{filename}"
+
+
+class SeasonArchive(models.Model):
+    """The archive of a closed period (season): every register with entries in it, as a sealed PDF
+    and as JSON Lines, with a manifest of SHA-256 digests (REG-43, docs/archive-format.md). Built
+    in the background; the manifest's own digest is kept here to compare with a copy."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("En attente")
+        RUNNING = "running", _("En cours")
+        DONE = "done", _("Terminé")
+        FAILED = "failed", _("Échec")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    season = models.PositiveIntegerField(_("saison (année de début)"))
+    status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.QUEUED)
+    file = models.FileField(_("fichier"), upload_to=archive_upload_to, max_length=300, blank=True)
+    manifest_sha256 = models.CharField(_("empreinte du manifeste"), max_length=64, blank=True)
+    registers = models.JSONField(_("registres archivés"), default=dict)  # number → head hash archived
+    error = models.TextField(_("erreur"), blank=True)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                     related_name="+")
+    created_at = models.DateTimeField(_("demandé le"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("terminé le"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("archive de saison")
+        verbose_name_plural = _("archives de saison")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return _("Archive %(season)s n° %(pk)s") % {"season": self.season, "pk": self.pk}
+
+
+class PurgeClearance(models.Model):
+    """A register whose retention term is over and whose archive exists, cleared for removal by
+    the database owner (the application never deletes ledger rows: docs/archive-format.md)."""
+
+    register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="+")
+    archive = models.ForeignKey(SeasonArchive, on_delete=models.PROTECT, related_name="+")
+    retention_end = models.DateField(_("fin de conservation"))
+    cleared_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    cleared_at = models.DateTimeField(_("le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("autorisation de purge")
+        verbose_name_plural = _("autorisations de purge")
+
+    def __str__(self) -> str:
+        return f"{self.register} — {self.retention_end:%d/%m/%Y}"
+
+
+class Declaration(models.Model):
+    """A detailed prior declaration (003 art. 7, 9 bis; AUTH-01) and its follow-up (AUTH-02)."""
+
+    class Operation(models.TextChoices):
+        REPLACE_TABLES = "2", _("2° Remplacement de tables d'un jeu autorisé par des tables d'un nouveau jeu")
+        NEW_GAME = "3", _("3° Exploitation d'un nouveau jeu de table")
+        ELECTRONIC = "5", _("5° Exploitation d'une forme électronique de jeux de table autorisés")
+        DISTRIBUTION = "6", _("6° Modification de la répartition des tables, des mises minimales ou des limites "
+                              "horaires")
+        POKER_TOURNAMENT = "7", _("7° Tables de poker supplémentaires pour un tournoi déclaré")
+
+    class Recipient(models.TextChoices):
+        MINISTRY = "dlpaj", _("Ministère de l'intérieur (DLPAJ)")
+        SCCJ = "sccj", _("Chef du service central des courses et jeux (SCCJ)")
+        TERRITORIAL = "pj", _("Chef du service territorial de police judiciaire")
+
+    class FollowUp(models.TextChoices):
+        PENDING = "pending", _("Sans suite enregistrée")
+        AMENDMENT_REQUESTED = "requested", _("Modification de l'arrêté d'autorisation demandée")
+        AMENDED = "amended", _("Arrêté d'autorisation modifié")
+        NOT_NEEDED = "not_needed", _("Aucune modification nécessaire")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="declarations")
+    register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="+")
+    number = models.PositiveIntegerField(_("n°"))
+    operation = models.CharField(_("opération"), max_length=2, choices=Operation.choices)
+    details = models.TextField(_("détail"))
+    sent_on = models.DateField(_("envoyée le"))
+    recipients = models.JSONField(_("destinataires"), default=list)
+    proof = models.CharField(_("preuve de l'envoi"), max_length=250)
+    implementation_date = models.DateField(_("mise en œuvre le"))
+    tournament_until = models.DateField(_("fin du tournoi"), null=True, blank=True)
+    declared_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    entry_seq = models.PositiveBigIntegerField(_("entrée"))
+    follow_up = models.CharField(_("suite"), max_length=12, choices=FollowUp.choices, default=FollowUp.PENDING)
+    follow_up_note = models.TextField(_("précisions sur la suite"), blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("déclaration préalable")
+        verbose_name_plural = _("déclarations préalables")
+        ordering = ["-sent_on", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "number"], name="declaration_number_unique")]
+
+    def __str__(self) -> str:
+        return _("Déclaration n° %(n)s") % {"n": self.number}
+
+
+class CalledBet(models.Model):
+    """A complex called bet handed in writing at a table-partie (MC 000 art. 8.3; GAME-20, REG-18):
+    authorised only by the direction des jeux's visa, played only with an inspecteur present,
+    the SCJ informed as soon as possible."""
+
+    class Status(models.TextChoices):
+        HANDED = "handed", _("Remise par écrit")
+        AUTHORISED = "authorised", _("Autorisée (visée)")
+
+    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="called_bets")
+    register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="+")
+    number = models.PositiveIntegerField(_("n°"))
+    content = models.TextField(_("annonce"))
+    player = models.CharField(_("joueur"), max_length=200, blank=True)
+    inspecteur = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                   verbose_name=_("inspecteur présent"))
+    written_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    handed_at = models.DateTimeField(_("remise le"))
+    entry_seq = models.PositiveBigIntegerField(_("entrée"))
+    status = models.CharField(_("statut"), max_length=12, choices=Status.choices, default=Status.HANDED)
+    visa_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                related_name="+")
+    visaed_at = models.DateTimeField(_("visée le"), null=True, blank=True)
+    scj_informed_at = models.DateTimeField(_("SCJ informé le"), null=True, blank=True)
+    scj_channel = models.CharField(_("moyen"), max_length=100, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("annonce marquée complexe")
+        verbose_name_plural = _("annonces marquées complexes")
+        ordering = ["-handed_at", "-pk"]
+
+    def __str__(self) -> str:
+        return _("Annonce n° %(n)s") % {"n": self.number}
+
+
+class HouseOption(models.TextChoices):
+    """The blackjack house-rule options lawful only when written in the règlement intérieur (GAME-07)."""
+
+    TWO_BOXES = "two_boxes", _("Un joueur seul joue au moins deux cases")
+    SURRENDER = "surrender", _("Abandon après les deux premières cartes pour la moitié de la mise")
+    LIMIT_BOXES = "limit_boxes", _("Nombre de cases d'un joueur limité lorsque d'autres veulent jouer")
+    NO_DRAW_21 = "no_draw_21", _("Tirage interdit sur 21")
+    LIMIT_PAIRS = "limit_pairs", _("Paires limitées aux cartes identiques, nombre de séparations limité")
+    NO_DOUBLE_SPLIT = "no_double_split", _("Doubler interdit sur paires séparées")
+    LL_SEATED = "ll_seated", _("Mises lucky ladies réservées aux joueurs assis")
+    NO_SPLIT_AFTER_LL = "no_split_after_ll", _("Séparation interdite après un gain lucky ladies")
+
+
+class HouseRulesVersion(models.Model):
+    """A version of the posted règlement intérieur (REG-19): its date of effect and the options it
+    writes (GAME-07), signed by the directeur responsable. Append-only: a change is a new version."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    version = models.PositiveIntegerField(_("version"))
+    effective_from = models.DateField(_("en vigueur le"))
+    reference = models.CharField(_("référence du texte affiché"), max_length=250)
+    options = models.JSONField(_("options"), default=list)
+    signed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrite le"), auto_now_add=True)
+    entry_seq = models.PositiveBigIntegerField(_("entrée"))
+
+    class Meta:
+        verbose_name = _("version du règlement intérieur")
+        verbose_name_plural = _("versions du règlement intérieur")
+        ordering = ["-effective_from", "-version"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "version"], name="house_rules_version_unique")]
+
+    def __str__(self) -> str:
+        return _("Règlement intérieur, version %(v)s") % {"v": self.version}
+
+
+class TableOptionChange(models.Model):
+    """An option put in force (or withdrawn) at a table, under the règlement version in force then."""
+
+    table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="+")
+    option = models.CharField(_("option"), max_length=20, choices=HouseOption.choices)
+    enabled = models.BooleanField(_("en vigueur"))
+    rules = models.ForeignKey(HouseRulesVersion, on_delete=models.PROTECT, null=True, related_name="+")
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    changed_at = models.DateTimeField(_("le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("option de table")
+        verbose_name_plural = _("options de table")
+        ordering = ["table", "option", "-changed_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.table} — {self.get_option_display()}"

@@ -1,0 +1,133 @@
+"""The registers the police keep with the casino (FR-2007 art. 92, 92-1): coté, paraphé and visé
+by the chief of the territorial DCPJ service (SET-26, SET-49)."""
+
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.roles import Role
+from ledgers.registers.kinds import Column, RegisterKind, register_kind
+
+# The writers of each register; the services check who writes what.
+OBSERVATION_WRITERS = (Role.POLICE, Role.CHEF_POLICE)
+FOLLOW_UP_WRITERS = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)  # the comité member only where SET-41 allows it
+
+# REG-44: the police surveillance agents write each visit, its operations and their observations,
+# instructions or injunctions; the directeur responsable writes the follow-up opposite, within 8 days.
+OBSERVATIONS = register_kind(
+    RegisterKind(
+        code="observations_police",
+        title=_("Registre spécial d'observations"),
+        purpose=_("Inscrire chaque visite de vérification des agents de surveillance, leurs observations, "
+                  "instructions ou injonctions, et la suite que leur réserve le directeur responsable."),
+        columns=(
+            Column("observation", _("Observation n°"), 0.7),
+            Column("visited_at", _("Jour et heure de la visite"), 1.1),
+            Column("agents", _("Agents"), 1.3),
+            Column("operations", _("Nature des opérations"), 2.0),
+            Column("nature", _("Nature"), 0.9),
+            Column("text", _("Observations, instructions ou injonctions"), 2.8),
+            Column("follow_up", _("Suite réservée"), 2.6),
+        ),
+        record_roles=(*OBSERVATION_WRITERS, *FOLLOW_UP_WRITERS),
+        jurisdictions=("FR",),
+        visa_roles=(Role.CHEF_POLICE,),
+        paraph_roles=(Role.CHEF_POLICE,),
+        paraph_requirement="REG-44",
+        requirements=("REG-44",),
+        form="modèle 20",  # 16 in the quoted art. 92, probably 20 in the text in force (AMB-46, SET-48)
+    )
+)
+
+# REG-45: the directeur responsable's questions to the territorial DCPJ service, and its answers.
+LIAISON = register_kind(
+    RegisterKind(
+        code="registre_liaison",
+        title=_("Registre de liaison"),
+        purpose=_("Inscrire les demandes de précisions et les questions du directeur responsable au service "
+                  "de police judiciaire territorialement compétent, et ses réponses."),
+        columns=(
+            Column("question", _("Question n°"), 0.7),
+            Column("event", _("Inscription"), 0.9),
+            Column("subject", _("Objet"), 1.6),
+            Column("text", _("Texte"), 4.4),
+            Column("signed_by", _("Signature"), 1.3),
+        ),
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.CHEF_POLICE, Role.POLICE),
+        jurisdictions=("FR",),
+        visa_roles=(Role.CHEF_POLICE,),
+        paraph_roles=(Role.CHEF_POLICE,),
+        paraph_requirement="REG-45",
+        requirements=("REG-45",),
+    )
+)
+
+# AUTH-01, AUTH-02: the prior declarations sent to the Ministry of the Interior (DLPAJ), the SCCJ
+# and the territorial judicial police, and their follow-up (implied register, SET-26: not stated).
+DECLARATIONS = register_kind(
+    RegisterKind(
+        code="declarations_prealables",
+        title=_("Registre des déclarations préalables"),
+        purpose=_("Inscrire chaque déclaration préalable détaillée, sa date d'envoi aux trois destinataires, sa "
+                  "date de mise en œuvre et la suite donnée (modification de l'arrêté d'autorisation)."),
+        columns=(
+            Column("declaration", _("Déclaration n°"), 0.7),
+            Column("event", _("Inscription"), 0.9),
+            Column("operation", _("Opération"), 2.2),
+            Column("details", _("Détail"), 2.8),
+            Column("sent_on", _("Envoyée le"), 0.9),
+            Column("implementation_date", _("Mise en œuvre le"), 0.9),
+            Column("follow_up", _("Suite"), 1.6),
+        ),
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("AUTH-01", "AUTH-02"),
+    )
+)
+
+# MC GAME-20, REG-18: the complex called bets handed in writing, visaed by the direction des jeux,
+# kept with the table-partie records (000 art. 8.3). No text names who cotes it (SET-26).
+CALLED_BETS = register_kind(
+    RegisterKind(
+        code="annonces_complexes",
+        title=_("Registre des annonces marquées complexes"),
+        purpose=_("Conserver chaque annonce complexe remise par écrit, le visa de la direction des jeux, "
+                  "l'information du Service de Contrôle des Jeux et l'inspecteur présent."),
+        columns=(
+            Column("bet", _("Annonce n°"), 0.6),
+            Column("event", _("Inscription"), 0.9),
+            Column("table", _("Table"), 0.6),
+            Column("seance", _("Séance"), 1.1),
+            Column("content", _("Annonce"), 2.8),
+            Column("inspecteur", _("Inspecteur présent"), 1.2),
+            Column("scj", _("SCJ informé"), 1.3),
+            Column("signed_by", _("Signature"), 1.2),
+        ),
+        record_roles=(Role.CHEF_TABLE, Role.INSPECTEUR, Role.CROUPIER, Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR),
+        jurisdictions=("MC",),
+        paraph_roles=(Role.DIRECTEUR_JEUX,),
+        requirements=("REG-18", "GAME-20"),
+    )
+)
+
+# FR GAME-07, REG-19: the règlement intérieur's versions (blackjack options, lucky ladies
+# restrictions: 001 art. 55-4) and the options enabled at each table under the version in force.
+HOUSE_RULES = register_kind(
+    RegisterKind(
+        code="reglement_interieur",
+        title=_("Registre du règlement intérieur et des options de jeu"),
+        purpose=_("Inscrire chaque version du règlement intérieur affiché, sa date d'effet et les options qu'il "
+                  "prévoit, puis chaque option mise en œuvre ou retirée à une table."),
+        columns=(
+            Column("version", _("Version"), 0.6),
+            Column("event", _("Inscription"), 1.0),
+            Column("effective_from", _("En vigueur le"), 0.9),
+            Column("table", _("Table"), 0.6),
+            Column("options", _("Options"), 3.6),
+            Column("signed_by", _("Signature"), 1.3),
+        ),
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("REG-19", "GAME-07"),
+    )
+)

@@ -1,0 +1,102 @@
+"""Reads of the authorities' records."""
+
+import datetime
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from ledgers.core.approvals import SOURCES
+from ledgers.core.models import Establishment
+
+from .models import (
+    AccessLog,
+    CalledBet,
+    Declaration,
+    HouseRulesVersion,
+    LiaisonQuestion,
+    Observation,
+    SeasonArchive,
+    TableOptionChange,
+)
+
+
+def observations_of(establishment: Establishment) -> QuerySet[Observation]:
+    return Observation.objects.filter(establishment=establishment).select_related("written_by", "follow_up_by")
+
+
+def observations_awaiting_follow_up(establishment: Establishment) -> QuerySet[Observation]:
+    return observations_of(establishment).filter(due_on__isnull=False, follow_up_seq__isnull=True).order_by("due_on")
+
+
+def observations_overdue(establishment: Establishment, today: datetime.date | None = None) -> QuerySet[Observation]:
+    """Observations still without a follow-up after their SET-41 deadline (REG-44 flag)."""
+    today = today or establishment.localtime(timezone.now()).date()
+    return observations_awaiting_follow_up(establishment).filter(due_on__lt=today)
+
+
+def liaison_of(establishment: Establishment) -> QuerySet[LiaisonQuestion]:
+    return LiaisonQuestion.objects.filter(establishment=establishment).select_related("asked_by", "answered_by")
+
+
+def liaison_unanswered(establishment: Establishment) -> QuerySet[LiaisonQuestion]:
+    return liaison_of(establishment).filter(answer_seq__isnull=True).order_by("asked_at")
+
+
+def access_log(establishment: Establishment) -> QuerySet[AccessLog]:
+    return AccessLog.objects.filter(establishment=establishment).select_related("user")
+
+
+def archives_of(establishment: Establishment) -> QuerySet[SeasonArchive]:
+    return SeasonArchive.objects.filter(establishment=establishment).select_related("requested_by")
+
+
+def approvals_overview(establishment: Establishment, on: datetime.date | None = None) -> list[tuple]:
+    """Every declared approval source with its approvals and their status on ``on`` (AUTH-06):
+    [(source, [(approval, status), …]), …]."""
+    on = on or establishment.localtime(timezone.now()).date()
+    return [(source, [(approval, approval.status(on)) for approval in source.approvals(establishment)])
+            for source in SOURCES]
+
+
+def approvals_needing_attention(establishment: Establishment, on: datetime.date | None = None) -> list[tuple]:
+    """(source, approval, status) of the approvals missing, expired or expiring (AUTH-06)."""
+    return [(source, approval, status) for source, rows in approvals_overview(establishment, on)
+            for approval, status in rows if status in ("missing", "expired", "expiring")]
+
+
+def declarations_of(establishment: Establishment) -> QuerySet[Declaration]:
+    return Declaration.objects.filter(establishment=establishment).select_related("declared_by")
+
+
+def declarations_without_follow_up(establishment: Establishment,
+                                   today: datetime.date | None = None) -> QuerySet[Declaration]:
+    """Declarations implemented with no follow-up recorded (AUTH-02 flag)."""
+    today = today or establishment.localtime(timezone.now()).date()
+    return declarations_of(establishment).filter(follow_up=Declaration.FollowUp.PENDING,
+                                                 implementation_date__lte=today)
+
+
+def called_bets_of(establishment: Establishment) -> QuerySet[CalledBet]:
+    return CalledBet.objects.filter(table_session__seance__establishment=establishment).select_related(
+        "table_session__table", "table_session__seance", "inspecteur", "visa_by")
+
+
+def called_bets_without_scj(establishment: Establishment) -> QuerySet[CalledBet]:
+    """Authorised complex called bets the SCJ was not told of (GAME-20 flag)."""
+    return called_bets_of(establishment).filter(status=CalledBet.Status.AUTHORISED, scj_informed_at__isnull=True)
+
+
+def house_rules_in_force(establishment: Establishment, on: datetime.date | None = None) -> HouseRulesVersion | None:
+    """The règlement intérieur version in force on ``on`` (REG-19: the one shown to inspectors)."""
+    on = on or establishment.localtime(timezone.now()).date()
+    return (HouseRulesVersion.objects.filter(establishment=establishment, effective_from__lte=on)
+            .order_by("-effective_from", "-version").first())
+
+
+def table_options_in_force(establishment: Establishment) -> dict[tuple[str, str], TableOptionChange]:
+    """(table number, option) → the last change that put the option in force there (withdrawn ones left out)."""
+    latest: dict[tuple[str, str], TableOptionChange] = {}
+    changes = TableOptionChange.objects.filter(table__establishment=establishment).select_related("table")
+    for change in changes.order_by("changed_at", "pk"):
+        latest[(change.table.number, change.option)] = change
+    return {key: change for key, change in sorted(latest.items()) if change.enabled}

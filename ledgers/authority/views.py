@@ -1,0 +1,302 @@
+"""Pages of the authorities' registers and records: each form calls one service; a refusal shows
+its requirement and article with what was typed kept."""
+
+from pathlib import PurePath
+
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.views.generic import TemplateView
+
+from ledgers.core.authz import roles_of
+from ledgers.core.roles import DIRECTORATE, REGULATOR_ROLES, Role
+from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
+from ledgers.registers.models import Register
+
+from . import forms, selectors, services
+from .access import VERIFIERS
+from .models import Declaration, HouseOption, HouseRulesVersion, LiaisonQuestion, Observation, SeasonArchive
+from .registers import LIAISON, OBSERVATIONS
+from .retention import period_of, retention_end
+
+ACCESS_LOG_READERS = {*REGULATOR_ROLES, *DIRECTORATE}
+
+
+class AuthorityForm(EstablishmentRequiredMixin, ServiceFormView):
+    template_name = "authority/form.html"
+    title = ""
+    intro = ""
+    success_name = "authority:police"
+    errors_on_fields = True
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(title=self.title, intro=self.intro, **kwargs)
+
+    def get_success_url(self) -> str:
+        return reverse(self.success_name)
+
+
+class IndexView(EstablishmentRequiredMixin, TemplateView):
+    """What the authorities keep, verify and approve, one link each."""
+
+    template_name = "authority/index.html"
+
+
+class AccessView(EstablishmentRequiredMixin, TemplateView):
+    """REG-22: who may verify what here, and the log of the regulators' reads and prints, shown to
+    the regulators and to the Direction."""
+
+    template_name = "authority/access.html"
+
+    def get(self, request, *args, **kwargs):
+        if not self.roles & ACCESS_LOG_READERS:
+            raise PermissionDenied(_("Le journal des accès est réservé aux autorités et à la Direction."))
+        return super().get(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(
+            verifiers=[(v, Role(v.role).label) for v in VERIFIERS[self.establishment.jurisdiction]],
+            log=selectors.access_log(self.establishment)[:200], **kwargs)
+
+
+class PoliceView(EstablishmentRequiredMixin, TemplateView):
+    """The registre spécial d'observations and the registre de liaison: what waits for whom."""
+
+    template_name = "authority/police.html"
+
+    def get_context_data(self, **kwargs):
+        est = self.establishment
+        overdue = set(selectors.observations_overdue(est).values_list("pk", flat=True))
+        return super().get_context_data(
+            observations=selectors.observations_of(est)[:100], overdue=overdue,
+            questions=selectors.liaison_of(est)[:100], roles=self.roles,
+            kinds=(OBSERVATIONS, LIAISON), **kwargs,
+        )
+
+
+class ObservationCreateView(AuthorityForm):
+    form_class = forms.ObservationForm
+    title = _("Inscrire une visite au registre spécial d'observations")
+    intro = _("Jour et heure de la visite, nature des opérations effectuées et, s'il y a lieu, les observations, "
+              "instructions ou injonctions formulées (art. 92).")
+    success_message = _("Visite inscrite au registre spécial d'observations.")
+
+    def get_initial(self):
+        return {"visited_at": timezone.localtime().replace(second=0, microsecond=0)}
+
+    def perform(self, form):
+        return services.observation_record(establishment=self.establishment, actor=self.request.user,
+                                           **form.cleaned_data)
+
+
+class FollowUpView(AuthorityForm):
+    form_class = forms.FollowUpForm
+    title = _("Mentionner la suite réservée à une observation")
+    success_message = _("Suite inscrite en regard de l'observation.")
+
+    def observation(self) -> Observation:
+        return get_object_or_404(Observation, establishment=self.establishment, pk=self.kwargs["pk"])
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(observation=self.observation(), **kwargs)
+
+    def perform(self, form):
+        return services.observation_follow_up(observation=self.observation(), actor=self.request.user,
+                                              text=form.cleaned_data["text"])
+
+
+class QuestionCreateView(AuthorityForm):
+    form_class = forms.QuestionForm
+    title = _("Poser une question au registre de liaison")
+    intro = _("Demande de précisions sur la réglementation, difficulté d'application, remarque ou question "
+              "relative à l'exploitation (art. 92-1).")
+    success_message = _("Question inscrite au registre de liaison.")
+
+    def perform(self, form):
+        return services.liaison_ask(establishment=self.establishment, actor=self.request.user, **form.cleaned_data)
+
+
+class AnswerView(AuthorityForm):
+    form_class = forms.AnswerForm
+    title = _("Répondre au registre de liaison")
+    success_message = _("Réponse inscrite au registre de liaison.")
+
+    def question(self) -> LiaisonQuestion:
+        return get_object_or_404(LiaisonQuestion, establishment=self.establishment, pk=self.kwargs["pk"])
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(question=self.question(), **kwargs)
+
+    def perform(self, form):
+        return services.liaison_answer(question=self.question(), actor=self.request.user,
+                                       answer=form.cleaned_data["answer"])
+
+
+class ArchivesView(AuthorityForm):
+    """REG-43: the archives of closed seasons (ask for one, follow it, download it) and the
+    retention term of each register."""
+
+    template_name = "authority/archives.html"
+    form_class = forms.ArchiveForm
+    success_name = "authority:archives"
+    success_message = _("Archive demandée : elle se prépare en arrière-plan.")
+
+    def get_initial(self):
+        today = self.establishment.localtime(timezone.now()).date()
+        return {"season": period_of(self.establishment, today) - 1}
+
+    def get_context_data(self, **kwargs):
+        registers = self.establishment.registers.order_by("number")
+        return super().get_context_data(
+            archives=selectors.archives_of(self.establishment)[:50],
+            terms=[(register, retention_end(register)) for register in registers[:200]],
+            purge_form=kwargs.pop("purge_form", None) or forms.PurgeForm(), **kwargs)
+
+    def perform(self, form):
+        return services.archive_request(establishment=self.establishment, actor=self.request.user,
+                                        season=form.cleaned_data["season"])
+
+
+class PurgeView(ArchivesView):
+    form_class = forms.PurgeForm
+    success_message = _("Purge autorisée : le propriétaire de la base peut retirer ce registre.")
+
+    def get_context_data(self, **kwargs):
+        purge_form = kwargs.pop("form", None) or self.get_form()
+        return super().get_context_data(purge_form=purge_form, form=forms.ArchiveForm(), **kwargs)
+
+    def perform(self, form):
+        register = get_object_or_404(Register, establishment=self.establishment, number=form.cleaned_data["number"])
+        return services.register_purge(register=register, actor=self.request.user)
+
+
+def archive_file(request, pk: int) -> FileResponse:
+    """The archive's zip, for whoever may ask for one (the Direction, the agents vérificateurs)."""
+    establishment = request.establishment
+    if not request.user.is_authenticated or establishment is None:
+        raise Http404
+    if not roles_of(request.user, establishment) & set(services.ARCHIVERS):
+        raise PermissionDenied(_("Les archives sont remises à la Direction et aux agents vérificateurs."))
+    archive = get_object_or_404(selectors.archives_of(establishment), pk=pk, status=SeasonArchive.Status.DONE)
+    return FileResponse(archive.file.open("rb"), as_attachment=True, filename=PurePath(archive.file.name).name,
+                        content_type="application/zip")
+
+
+STATUS_LABELS = {
+    "missing": _("Sans agrément"), "not_yet": _("Pas encore en vigueur"), "expired": _("Expiré"),
+    "expiring": _("Expire bientôt"), "valid": _("En vigueur"),
+}
+
+
+class ApprovalsView(EstablishmentRequiredMixin, TemplateView):
+    """AUTH-06: every approval the apps declare, with its validity."""
+
+    template_name = "authority/approvals.html"
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(overview=selectors.approvals_overview(self.establishment),
+                                        labels=STATUS_LABELS, **kwargs)
+
+
+class DeclarationsView(AuthorityForm):
+    """AUTH-01, AUTH-02: the prior declarations, and a new one."""
+
+    template_name = "authority/declarations.html"
+    form_class = forms.DeclarationForm
+    success_name = "authority:declarations"
+    success_message = _("Déclaration préalable inscrite.")
+
+    def get_initial(self):
+        return {"recipients": Declaration.Recipient.values}
+
+    def get_context_data(self, **kwargs):
+        overdue = set(selectors.declarations_without_follow_up(self.establishment).values_list("pk", flat=True))
+        return super().get_context_data(declarations=selectors.declarations_of(self.establishment)[:100],
+                                        overdue=overdue, **kwargs)
+
+    def perform(self, form):
+        return services.declaration_record(establishment=self.establishment, actor=self.request.user,
+                                           **form.cleaned_data)
+
+
+class DeclarationFollowUpView(AuthorityForm):
+    form_class = forms.DeclarationFollowUpForm
+    title = _("Suite donnée à une déclaration préalable")
+    success_name = "authority:declarations"
+    success_message = _("Suite inscrite.")
+
+    def perform(self, form):
+        declaration = get_object_or_404(Declaration, establishment=self.establishment, pk=self.kwargs["pk"])
+        return services.declaration_follow_up(declaration=declaration, actor=self.request.user, **form.cleaned_data)
+
+
+class CalledBetsView(AuthorityForm):
+    """GAME-20, REG-18: the complex called bets of the open table-parties, handed in writing."""
+
+    template_name = "authority/called_bets.html"
+    form_class = forms.CalledBetForm
+    success_name = "authority:called_bets"
+    success_message = _("Annonce inscrite : elle attend le visa de la direction des jeux.")
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "establishment": self.establishment}
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(bets=selectors.called_bets_of(self.establishment)[:100],
+                                        visa_form=forms.CalledBetVisaForm(), **kwargs)
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.called_bet_record(session=data["session"], actor=self.request.user, content=data["content"],
+                                          inspecteur=data["inspecteur"], player=data["player"])
+
+
+class CalledBetVisaView(AuthorityForm):
+    form_class = forms.CalledBetVisaForm
+    title = _("Viser une annonce complexe")
+    success_name = "authority:called_bets"
+    success_message = _("Annonce visée : elle est autorisée.")
+
+    def perform(self, form):
+        bet = get_object_or_404(selectors.called_bets_of(self.establishment), pk=self.kwargs["pk"])
+        return services.called_bet_authorise(bet=bet, actor=self.request.user, **form.cleaned_data)
+
+
+class HouseRulesView(AuthorityForm):
+    """REG-19, GAME-07: the règlement intérieur in force (the version shown to inspectors), its
+    versions, and the options in force at each table."""
+
+    template_name = "authority/house_rules.html"
+    form_class = forms.HouseRulesForm
+    success_name = "authority:house_rules"
+    success_message = _("Version du règlement intérieur inscrite.")
+
+    def get_context_data(self, **kwargs):
+        est = self.establishment
+        option_form = kwargs.pop("option_form", None) or forms.TableOptionForm(establishment=est)
+        return super().get_context_data(
+            in_force=selectors.house_rules_in_force(est), option_form=option_form,
+            versions=HouseRulesVersion.objects.filter(establishment=est).order_by("-version")[:20],
+            options_labels=dict(HouseOption.choices), table_options=selectors.table_options_in_force(est), **kwargs)
+
+    def perform(self, form):
+        return services.house_rules_publish(establishment=self.establishment, actor=self.request.user,
+                                            **form.cleaned_data)
+
+
+class TableOptionView(HouseRulesView):
+    form_class = forms.TableOptionForm
+    success_message = _("Option de table enregistrée.")
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "establishment": self.establishment}
+
+    def get_context_data(self, **kwargs):
+        option_form = kwargs.pop("form", None) or self.get_form()
+        return super().get_context_data(option_form=option_form, form=forms.HouseRulesForm(), **kwargs)
+
+    def perform(self, form):
+        return services.table_option_set(actor=self.request.user, **form.cleaned_data)

@@ -1,0 +1,104 @@
+"""GAME-20, REG-18 (MC 000 art. 8.3): complex called bets handed in writing, authorised by the
+direction des jeux's visa, only with an inspecteur present, the SCJ informed (flagged otherwise)."""
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from ledgers.authority import selectors, services
+from ledgers.authority.models import CalledBet
+from ledgers.core.authz import save_audited
+from ledgers.core.errors import RuleViolation
+from ledgers.core.models import TableSession
+from ledgers.core.services import seance_open, table_session_prepare
+from ledgers.registers.models import Entry
+from tests.factories import GamingTableFactory, make_user, open_register
+
+
+@pytest.fixture
+def live(mco):
+    """An open roulette table-partie and the register of the called bets."""
+    register = open_register(mco.est, "annonces_complexes")
+    seance = seance_open(establishment=mco.est, date=timezone.localdate(), period="soiree", actor=mco.directeur_jeux)
+    session = table_session_prepare(seance=seance, table=GamingTableFactory(establishment=mco.est, number="R1",
+                                                                            game="roulette"), actor=mco.directeur_jeux)
+    session.status, session.opened_at = TableSession.Status.OPEN, timezone.now()
+    save_audited(session, actor=mco.directeur_jeux)
+    mco.chef_table = make_user(mco.est, "chef_table")
+    return session, register
+
+
+def hand(mco, session, **kwargs):
+    return services.called_bet_record(session=session, actor=mco.chef_table, content="Finales 3 et 6 à cheval, 20 €",
+                                      inspecteur=kwargs.pop("inspecteur", mco.inspecteur), **kwargs)
+
+
+def test_reg_18_written_bet_kept_with_the_table_partie(mco, live):
+    session, register = live
+    bet = hand(mco, session, player="M. X")
+    entry = Entry.objects.get(register=register, seq=bet.entry_seq)
+    assert entry.payload["table"] == "R1" and entry.payload["content"].startswith("Finales")
+    assert bet.status == CalledBet.Status.HANDED and list(session.called_bets.all()) == [bet]
+
+
+def test_game_20_only_with_an_inspecteur_present(mco, live):
+    with pytest.raises(RuleViolation) as refused:
+        hand(mco, live[0], inspecteur=mco.cartier)
+    assert refused.value.code == "GAME-20"
+    assert not CalledBet.objects.exists()
+
+
+def test_game_20_authorised_only_by_the_direction_visa(mco, live):
+    bet = hand(mco, live[0])
+    for actor in (mco.inspecteur, mco.chef_table):
+        with pytest.raises(RuleViolation) as refused:
+            services.called_bet_authorise(bet=bet, actor=actor, scj_informed_at=timezone.now(), scj_channel="tél.")
+        assert refused.value.code == "GAME-20"
+    bet.refresh_from_db()
+    assert bet.status == CalledBet.Status.HANDED
+    done = services.called_bet_authorise(bet=bet, actor=mco.directeur_jeux, scj_informed_at=timezone.now(),
+                                         scj_channel="téléphone")
+    assert done.status == CalledBet.Status.AUTHORISED and done.visa_by == mco.directeur_jeux
+    with pytest.raises(RuleViolation):
+        services.called_bet_authorise(bet=bet, actor=mco.directeur_jeux)
+
+
+def test_game_20_scj_not_informed_flagged(client, mco, live):
+    session, register = live
+    bet = services.called_bet_authorise(bet=hand(mco, session), actor=mco.directeur_jeux)
+    assert list(selectors.called_bets_without_scj(mco.est)) == [bet]
+    client.force_login(mco.scj)
+    assert "SCJ non informé" in client.get(reverse("dashboard")).content.decode()
+    assert register.entries.order_by("-seq").first().payload["flags"][0]["code"] == "GAME-20"
+    with pytest.raises(ValidationError):
+        services.called_bet_authorise(bet=hand(mco, session), actor=mco.directeur_jeux,
+                                      scj_informed_at=timezone.now())
+
+
+def test_game_20_closed_partie_and_other_roles_refused(mco, live):
+    session, _register = live
+    with pytest.raises(PermissionDenied):
+        services.called_bet_record(session=session, actor=mco.cartier, content="x", inspecteur=mco.inspecteur)
+    session.status = TableSession.Status.CLOSED
+    save_audited(session, actor=mco.directeur_jeux)
+    with pytest.raises(ValidationError):
+        hand(mco, session)
+
+
+def test_game_20_ui_and_api(client, mco, live):
+    session, _register = live
+    client.force_login(mco.chef_table)
+    response = client.post(reverse("authority:called_bets"), {
+        "session": session.pk, "content": "Orphelins à cheval", "inspecteur": mco.inspecteur.pk})
+    assert response.status_code == 302
+    bet = CalledBet.objects.get()
+    refused = client.post(reverse("authority:called_bet_visa", args=[bet.pk]), {})
+    assert refused.status_code == 409 and b"GAME-20" in refused.content
+    api = APIClient()
+    api.force_authenticate(mco.directeur_jeux)
+    done = api.post(f"/api/v1/authority/called-bets/{bet.pk}/visa/",
+                    {"scj_informed_at": timezone.now().isoformat(), "scj_channel": "courriel"}, format="json")
+    assert done.status_code == 201 and done.json()["status"] == "authorised"
+    assert [b["number"] for b in api.get("/api/v1/authority/called-bets/").json()["results"]] == [1]
