@@ -1,4 +1,4 @@
-"""python verify_export.py REGISTER.jsonl [EARLIER.jsonl] | MANIFEST.json — see docs/ledger-format.md, docs/archive-format.md."""
+"""python verify_export.py REGISTER.jsonl [EARLIER.jsonl] | MANIFEST.json (docs/archive-format.md)."""
 import hashlib
 import json
 import pathlib
