@@ -60,6 +60,10 @@ PROFILES: dict[str, Profile] = {
             # ``max_share_percent`` % of the table-partie's turns (rounded up to a whole turn) once it
             # has ``min_turns`` turns. A key left out switches its check off.
             "WHEEL-09": {"max_consecutive": 2, "max_share_percent": 50, "min_turns": 4},
+            # Table cash (ledgers.cash): SET-06 the somme mise en banque per table number, fixed by the
+            # Direction des Jeux (float_amount_fix); SET-16 no poker rake in the MC corpus (AMB-25).
+            "SET-06": {},
+            "SET-16": {},
         },
     ),
     Jurisdiction.FR: Profile(
@@ -88,6 +92,12 @@ PROFILES: dict[str, Profile] = {
             "SET-47": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
             # Baccara and blackjack sabot allocation by a comité member: allowed, and flagged (AMB-49).
             "AMB-49": {"comite_allocates": True},
+            # Table cash (ledgers.cash): SET-07 overrides of the art. 49 multiples (the text's table is
+            # ledgers.cash.rules.ART_49_MULTIPLES); SET-16 rake rates in % (57-2, 57-4-3); SET-17 the cap
+            # applied after the round-up (AMB-24).
+            "SET-07": {},
+            "SET-16": {"texas_holdem": "4", "omaha": "2"},
+            "SET-17": "cap_last",
         },
     ),
 }

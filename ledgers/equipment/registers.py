@@ -31,29 +31,8 @@ MATERIEL_JEU = register_kind(
     )
 )
 
-# FR carnet d'avances (modèle 10), one per table and numbered like its cash box (qualifier: the
-# table number). Only the sabot allocation of punto banco (SHOE-06) and blackjack (AMB-49) is
-# written here for now; the count-room columns (avance, top-ups, encaisse) are added beside them.
-CARNET_AVANCES = register_kind(
-    RegisterKind(
-        code="carnet_avances",
-        title=_("Carnet d'avances"),
-        purpose=_("Inscrire par séance l'avance de la table, ses compléments, l'affectation du sabot et l'encaisse."),
-        columns=(
-            Column("date", _("Date"), 0.9),
-            Column("seance", _("Séance"), 1.2),
-            Column("table", _("Table n°"), 0.7),
-            Column("sabot.number", _("Sabot n°"), 0.8),
-            Column("sabot.allocated_by", _("Affecté par"), 1.5),
-            Column("sabot.role", _("Qualité"), 1.4),
-            Column("flags", _("Observations"), 2.4),
-        ),
-        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.EMPLOYE_RESPONSABLE),
-        jurisdictions=("FR",),
-        requirements=("REG-09", "SHOE-06", "AMB-49"),
-        form="modèle 10",
-    )
-)
+# The FR carnet d'avances (modèle 10) is kept by ledgers.cash (CARNET_AVANCES): the sabot
+# allocation of punto banco and blackjack is one of its entries (SHOE-06).
 
 # FR carnet d'enregistrement des cagnottes (modèle 11), one per cercle table (qualifier: the table
 # number). Column 3 holds the names of the croupiers and changeurs and, at baccara, the number of

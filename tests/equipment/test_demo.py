@@ -26,7 +26,7 @@ ORG = {
                                     "RA1:roulette", "UTH1:ultimate_holdem"], "cercle": ["CF1:chemin_de_fer"]},
               [("armoire-cartes", "card_cabinet", "salle-jeux")],
               (Role.CROUPIER, Role.CHEF_TABLE, Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.EMPLOYE_RESPONSABLE,
-               Role.POLICE)),
+               Role.POLICE, Role.CONTROLE_INTERIEUR)),
 }
 
 

@@ -1,0 +1,16 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("floats/", views.FloatView.as_view(), name="cash-float"),
+    path("slip-books/", views.SlipBookView.as_view(), name="cash-slip-book"),
+    path("slips/", views.SlipView.as_view(), name="cash-slip"),
+    path("slips/<int:pk>/serve/", views.SlipServeView.as_view(), name="cash-slip-serve"),
+    path("slips/void/", views.SlipVoidView.as_view(), name="cash-slip-void"),
+    path("counts/", views.CountView.as_view(), name="cash-count"),
+    path("counts/<int:pk>/certify/", views.CertifyView.as_view(), name="cash-count-certify"),
+    path("rake/", views.RakeView.as_view(), name="cash-rake"),
+    path("control-days/", views.ControlCloseView.as_view(), name="cash-control-close"),
+    path("control-days/<int:pk>/visa/", views.ControlVisaView.as_view(), name="cash-control-visa"),
+]

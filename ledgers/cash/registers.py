@@ -1,0 +1,130 @@
+"""Register kinds of the table cash. Columns are what the printed register shows: dotted keys
+reach nested payload values, lists print joined."""
+
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.roles import Role
+from ledgers.registers.kinds import Column, RegisterKind, register_kind
+
+FLOAT_COLUMNS = (
+    Column("date", _("Date"), 0.8),
+    Column("seance", _("Séance"), 1.0),
+    Column("table", _("Table n°"), 0.6),
+    Column("event", _("Opération"), 1.2),
+    Column("sabot.number", _("Sabot n°"), 0.6),
+    Column("amount", _("Montant"), 0.9),
+    Column("breakdown", _("Nomenclature"), 2.4),
+    Column("signed_by", _("Signature"), 1.3),
+    Column("flags", _("Observations"), 1.8),
+)
+
+# FR carnet d'avances (modèle 10), one per table cash box and numbered like it (qualifier: the
+# table number, COUNT-49): the avance and its top-ups signed by the directeur responsable or a
+# comité member (COUNT-34), the sabot allocation of punto banco and blackjack (SHOE-06, AMB-49,
+# written by ledgers.equipment), the encaisse certified "exact" (COUNT-15, COUNT-50). Coté et
+# paraphé by the Interior ministry control officials (art. 69, REG-26), who may also visa it (art. 70).
+CARNET_AVANCES = register_kind(
+    RegisterKind(
+        code="carnet_avances",
+        title=_("Carnet d'avances"),
+        purpose=_("Inscrire par séance l'avance de la table, ses compléments, l'affectation du sabot et l'encaisse."),
+        columns=FLOAT_COLUMNS,
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.EMPLOYE_RESPONSABLE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.CONTROLE_INTERIEUR,),
+        visa_roles=(Role.CONTROLE_INTERIEUR,),
+        requirements=("REG-09", "REG-26", "COUNT-12", "COUNT-15", "COUNT-34", "COUNT-49", "COUNT-50", "SHOE-06",
+                      "AMB-49"),
+        form="modèle 10",
+    )
+)
+
+# MC: the sums placed in the bank of each table (art. 14) and the end-of-séance counts of the
+# table and its banknote box (art. 17.2). The text names no register; one volume per establishment.
+BANQUE_TABLES = register_kind(
+    RegisterKind(
+        code="banque_tables",
+        title=_("Registre des sommes mises en banque et des comptées"),
+        purpose=_("Inscrire par séance la somme mise en banque de chaque table et la comptée de fin de séance."),
+        columns=FLOAT_COLUMNS,
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.INSPECTEUR, Role.SOUS_DIRECTEUR,
+                      Role.DIRECTEUR_JEUX),
+        jurisdictions=("MC",),
+        paraph_roles=(Role.DIRECTEUR_JEUX,),
+        requirements=("COUNT-01", "COUNT-05"),
+    )
+)
+
+# Slips between the tables (or changeurs) and the cash desks: MC change slips and changeur
+# replenishment slips (REG-14), FR ravitaillement bons (REG-33). One volume per establishment.
+BONS_CAISSE = register_kind(
+    RegisterKind(
+        code="bons_caisse",
+        title=_("Registre des bons de change et de ravitaillement"),
+        purpose=_("Suivre chaque bon numéroté : rédaction, signatures, service à la caisse, annulation."),
+        columns=(
+            Column("book", _("Carnet"), 0.7),
+            Column("number", _("Bon n°"), 0.5),
+            Column("event", _("Opération"), 1.0),
+            Column("table", _("Table"), 0.6),
+            Column("seance", _("Séance"), 1.0),
+            Column("requested", _("Demandé"), 2.0),
+            Column("handed", _("Remis en échange"), 2.0),
+            Column("total", _("Total"), 0.7),
+            Column("signatures", _("Signatures"), 2.0),
+        ),
+        record_roles=(Role.CHEF_TABLE, Role.CHANGEUR, Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.INSPECTEUR,
+                      Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        paraph_roles=(Role.DIRECTEUR_JEUX, Role.DIRECTEUR_RESPONSABLE),
+        requirements=("REG-14", "REG-33", "COUNT-04", "COUNT-06", "COUNT-29"),
+    )
+)
+
+# FR registre de change, one per gaming cash desk and numbered like it (qualifier: the desk code,
+# COUNT-26), coté et paraphé before use by the comptable du Trésor (quoted art. 36, AMB-48, SET-26).
+REGISTRE_CHANGE = register_kind(
+    RegisterKind(
+        code="registre_change",
+        title=_("Registre de change"),
+        purpose=_("Enregistrer les échanges de plaques, jetons et espèces de la caisse de jeux."),
+        columns=(
+            Column("at", _("Date et heure"), 1.0),
+            Column("operation", _("Opération"), 1.4),
+            Column("reference", _("Pièce"), 0.9),
+            Column("given", _("Remis"), 2.0),
+            Column("received", _("Reçu"), 2.0),
+            Column("total", _("Montant"), 0.8),
+            Column("cashier", _("Caissier"), 1.2),
+        ),
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.COMPTABLE_TRESOR,),
+        requirements=("REG-29", "COUNT-26"),
+    )
+)
+
+# FR registre de contrôle (modèle 12): one line per table and séance carried from the certified
+# carnets, without blank lines, totalled and closed in words each day, visaed by the directeur
+# responsable (or the comité member replacing him) and another comité member (art. 72, COUNT-56).
+REGISTRE_CONTROLE = register_kind(
+    RegisterKind(
+        code="registre_controle",
+        title=_("Registre de contrôle"),
+        purpose=_("Reporter chaque jour les résultats des tables, les totaliser et les arrêter en toutes lettres."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("seance", _("Séance"), 1.0),
+            Column("table", _("Table n°"), 0.6),
+            Column("game", _("Jeu"), 1.2),
+            Column("result", _("Résultat"), 0.9),
+            Column("carried", _("Report"), 0.9),
+            Column("total_words", _("Arrêté en toutes lettres"), 3.0),
+        ),
+        record_roles=(Role.CAISSIER_PRINCIPAL, Role.COMPTABILITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.CONTROLE_INTERIEUR,),
+        visa_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        requirements=("REG-34", "REG-26", "COUNT-56"),
+        form="modèle 12",
+    )
+)
