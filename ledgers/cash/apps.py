@@ -8,5 +8,5 @@ class CashConfig(AppConfig):
     verbose_name = _("Caisses des jeux")
 
     def ready(self) -> None:
-        # The register kinds and the séance closing check.
-        from . import hooks, registers  # noqa: F401
+        # The register kinds, the séance closing check, the dashboard panel.
+        from . import dashboard, hooks, registers  # noqa: F401

@@ -134,3 +134,31 @@ def rake_for(establishment: Establishment, *, game: str, pot: Decimal, cave: Dec
     return {"game": game, "pot": str(pot), "cave": str(cave), "rate_percent": str(rate),
             "cap": str(cap) if cap is not None else None, "order": order, "rake": str(allowed),
             "over": recorded is not None and rules.money(recorded) > allowed}
+
+
+def slips_to_serve(establishment: Establishment) -> QuerySet[Slip]:
+    return (Slip.objects.filter(book__establishment=establishment, status=Slip.Status.WRITTEN)
+            .select_related("book", "table_session__table").order_by("book__number", "number"))
+
+
+def seances_with_uncentralised_slips(establishment: Establishment) -> QuerySet[Seance]:
+    return Seance.objects.filter(establishment=establishment, table_sessions__slips__status=Slip.Status.SERVED,
+                                 table_sessions__slips__centralised_at__isnull=True,
+                                 table_sessions__slips__book__kind=SlipBook.Kind.RAVITAILLEMENT).distinct()
+
+
+def days_to_visa(establishment: Establishment, user) -> list[ControlDay]:
+    """Closed days of modèle 12 still short of a visa that ``user`` has not given."""
+    days = ControlDay.objects.filter(establishment=establishment, status=ControlDay.Status.CLOSED).order_by("date")
+    return [day for day in days if all(visa["user"] != user.pk for visa in day.visas)]
+
+
+def day_to_close(establishment: Establishment) -> datetime.date | None:
+    """The first past day whose tables all have certified counts and that modèle 12 has not closed."""
+    closed = set(ControlDay.objects.filter(establishment=establishment).values_list("date", flat=True))
+    played = (TableSession.objects.filter(seance__establishment=establishment, floats__isnull=False)
+              .values_list("seance__date", flat=True).distinct().order_by("seance__date"))
+    for date in played:
+        if date not in closed:
+            return date if all(is_certified(s) for s in sessions_with_floats(establishment, date)) else None
+    return None

@@ -48,8 +48,7 @@ class DayView(EstablishmentRequiredMixin, TemplateView):
         seances = [(seance, list(selectors.seance_sessions(seance))) for seance in open_seances(est)]
         return super().get_context_data(
             seances=seances, books=SlipBook.objects.filter(establishment=est),
-            slips=Slip.objects.filter(book__establishment=est, status=Slip.Status.WRITTEN).select_related(
-                "book", "table_session__table"),
+            slips=selectors.slips_to_serve(est),
             waiting=selectors.counts_waiting(est), jurisdiction=est.jurisdiction, **kwargs)
 
 
