@@ -1,4 +1,5 @@
-"""Demo table cash: a month of night séances at Monte-Carlo (blackjack banks, change slips) and
+"""Demo table cash: a month of night séances at Monte-Carlo (blackjack banks, change slips, the
+chemin de fer cagnotte checked against its tickets, a shortfall every fifth night) and
 Nice (roulette avances, registre de contrôle closed in words and visaed every day), through the
 services. The night séances are this seeder's own, so every table-partie it plays is closed with
 its certified count. Idempotent: a night séance that exists already is skipped."""
@@ -25,14 +26,15 @@ from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open
 
 from . import services
-from .models import ControlDay, SlipBook
+from .models import ControlDay, SlipBook, TicketBook
 
 DAYS = 30
 PERIOD = SeancePeriod.NUIT
 # (kind, qualifier, role that creates it, role that cotes and paraphs it, paraphe)
 REGISTERS = {
     "MC": [("banque_tables", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
-           ("bons_caisse", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M.")],
+           ("bons_caisse", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
+           ("cagnottes_mc", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M.")],
     "FR": [("carnet_avances", "RA1", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
            ("bons_caisse", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
            ("registre_change", "caisse", Role.DIRECTEUR_RESPONSABLE, Role.COMPTABLE_TRESOR, "M.G."),
@@ -102,12 +104,34 @@ def _play_night(est: Establishment, date: datetime.date, day: int, slip_book: Sl
         count = services.count_record(session=session, breakdown=encaisse, actor=demo_user(est, Role.CAISSIER))
         certifier = demo_user(est, Role.COMITE if fr else Role.INSPECTEUR)
         services.count_certify(count=count, actor=certifier, words="certifié exact" if fr else "vu")
+    if not fr:
+        _chemin_de_fer(est, seance, day, director)
     seance_close(seance=seance, actor=director)
     if fr:
         control = services.control_day_close(establishment=est, date=date,
                                              actor=demo_user(est, Role.CAISSIER_PRINCIPAL))
         services.control_day_visa(day=control, actor=director)
         services.control_day_visa(day=control, actor=demo_user(est, Role.COMITE))
+
+
+def _chemin_de_fer(est: Establishment, seance: Seance, day: int, director) -> None:
+    """MC chemin de fer: the tickets detached are checked before the cagnotte is opened (COUNT-08);
+    every fifth night the cagnotte is 5 € short."""
+    table = est.tables.get(number="CF1")
+    inspecteur = demo_user(est, Role.INSPECTEUR)
+    book = TicketBook.objects.filter(table=table, finished_on__isnull=True).first() or services.ticket_book_register(
+        table=table, cover_number=f"CF1-{TicketBook.objects.filter(table=table).count() + 1:03d}",
+        ticket_value=Decimal(5), first_number=1, last_number=1000, actor=inspecteur)
+    session = table_session_open(session=table_session_prepare(seance=seance, table=table, actor=director),
+                                 actor=director)
+    table_session_close(session=session, actor=director)
+    tickets = 20 + day % 7
+    last = min(book.next_number + tickets - 1, book.last_number)
+    cagnotte = services.cagnotte_compute(session=session, detached=[{"book": book, "last_number": last}],
+                                         actor=inspecteur)
+    counted = cagnotte.computed - (5 if day % 5 == 0 else 0)
+    services.cagnotte_count(session=session, breakdown=[{"value": "5", "quantity": int(counted // 5), "kind": "jeton"}],
+                            actor=inspecteur)
 
 
 @transaction.atomic

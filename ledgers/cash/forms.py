@@ -8,7 +8,7 @@ from ledgers.core.countersign import CountersignMixin, ReauthMixin
 from ledgers.core.models import Location, LocationKind
 
 from . import rules
-from .models import SlipBook
+from .models import SlipBook, TicketBook
 from .selectors import RAKE_GAMES
 
 BREAKDOWN_HELP = _("Une ligne par valeur : « valeur x quantité [jeton|plaque|billet] », par ex. « 1000 x 20 plaque ».")
@@ -130,3 +130,47 @@ class ControlCloseForm(CashForm):
 
 class ControlVisaForm(ReauthMixin, CashForm):
     statement = forms.CharField(label=_("Mention du visa"), max_length=200, required=False)
+
+
+class TicketBookForm(CashForm):
+    table = forms.ModelChoiceField(label=_("Table"), queryset=None)
+    cover_number = forms.CharField(label=_("Numéro de couverture"), max_length=30)
+    ticket_value = forms.DecimalField(label=_("Valeur du ticket (€)"), min_value=0, decimal_places=2)
+    first_number = forms.IntegerField(label=_("Premier ticket"), min_value=1)
+    last_number = forms.IntegerField(label=_("Dernier ticket"), min_value=1)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = self.establishment.tables.filter(active=True)
+
+
+class CagnotteComputeForm(CashForm):
+    """One line per book used: "couverture dernier-ticket-détaché"."""
+
+    detached = forms.CharField(label=_("Dernier ticket détaché de chaque carnet"), widget=forms.Textarea(
+        attrs={"rows": 3}), help_text=_("Une ligne par carnet : « numéro de couverture  dernier ticket », "
+                                        "par ex. « TH1 140 »."))
+
+    def __init__(self, *args, session=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.session = session
+
+    def clean_detached(self):
+        books = {book.cover_number: book for book in TicketBook.objects.filter(table=self.session.table)}
+        lines = []
+        for raw in self.cleaned_data["detached"].splitlines():
+            parts = raw.split()
+            if not parts:
+                continue
+            if len(parts) != 2 or parts[0] not in books or not parts[1].isdigit():
+                raise forms.ValidationError(_("Ligne illisible ou carnet inconnu à cette table : « %(line)s ».")
+                                            % {"line": raw.strip()})
+            lines.append({"book": books[parts[0]], "last_number": int(parts[1])})
+        return lines
+
+
+class CagnotteCountForm(CashForm):
+    breakdown = BreakdownField(label=_("Cagnotte comptée"))
+    words = forms.CharField(label=_("Mention"), max_length=40, initial="certifié exact", required=False)
+    balancing_ticket = forms.IntegerField(label=_("Dernier ticket d'équilibre (col. 13)"), min_value=1,
+                                          required=False)

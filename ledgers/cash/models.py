@@ -178,3 +178,61 @@ class ControlDay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.date:%d/%m/%Y}"
+
+
+class TicketBook(models.Model):
+    """A stub ticket book of a cercle table: MC chemin de fer levy (COUNT-07), FR cagnotte tickets
+    (COUNT-38, COUNT-39). ``next_number`` is the first ticket still to detach."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="ticket_books")
+    table = models.ForeignKey("core.GamingTable", on_delete=models.PROTECT, related_name="ticket_books")
+    cover_number = models.CharField(_("numéro de couverture"), max_length=30)
+    ticket_value = models.DecimalField(_("valeur du ticket"), **MONEY)
+    first_number = models.PositiveIntegerField(_("premier ticket"))
+    last_number = models.PositiveIntegerField(_("dernier ticket"))
+    next_number = models.PositiveIntegerField(_("prochain ticket à détacher"))
+    put_in_service_at = models.DateTimeField(_("mis en service le"))
+    finished_on = models.DateField(_("terminé le"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("carnet de tickets")
+        verbose_name_plural = _("carnets de tickets")
+        ordering = ["table", "put_in_service_at"]
+
+    def __str__(self) -> str:
+        return f"{self.cover_number} ({self.ticket_value} €)"
+
+
+class CagnotteCount(models.Model):
+    """The cagnotte of a cercle table-partie: computed from the tickets detached (col. 8) before it
+    is opened, then counted (col. 9); the higher of the two is carried (col. 15, COUNT-53)."""
+
+    class Status(models.TextChoices):
+        COMPUTED = "computed", _("Calculée, à compter")
+        COUNTED = "counted", _("Comptée et certifiée")
+
+    table_session = models.OneToOneField(TableSession, on_delete=models.PROTECT, related_name="cagnotte")
+    status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.COMPUTED)
+    tickets = models.JSONField(_("tickets détachés"))
+    computed = models.DecimalField(_("cagnotte calculée (col. 8)"), **MONEY)
+    computed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    computed_at = models.DateTimeField(_("calculée le"))
+    counted = models.DecimalField(_("cagnotte comptée (col. 9)"), **MONEY, null=True, blank=True)
+    breakdown = models.JSONField(_("nomenclature"), default=list, blank=True)
+    surplus = models.DecimalField(_("excédent (col. 10)"), **MONEY, default=0)
+    shortfall = models.DecimalField(_("manquant à la charge de la caisse (col. 11)"), **MONEY, default=0)
+    balancing_ticket = models.PositiveIntegerField(_("dernier ticket d'équilibre (col. 13)"), null=True, blank=True)
+    retained = models.DecimalField(_("report au modèle 12 (col. 15)"), **MONEY, null=True, blank=True)
+    counted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                   related_name="+")
+    certification = models.CharField(_("mention"), max_length=40, blank=True)
+    counted_at = models.DateTimeField(_("comptée le"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("cagnotte")
+        verbose_name_plural = _("cagnottes")
+
+    def __str__(self) -> str:
+        return str(self.table_session)

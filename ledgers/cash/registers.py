@@ -128,3 +128,64 @@ REGISTRE_CONTROLE = register_kind(
         form="modèle 12",
     )
 )
+
+# FR carnet d'enregistrement des cagnottes (modèle 11), one per cercle table, numbered like it
+# (qualifier: the table number, COUNT-52): column 3 the croupiers and changeurs and, at baccara, the
+# sabot allocated for the séance (SHOE-13, AMB-49, written by ledgers.equipment); columns 4 to 8
+# the tickets detached and the cagnotte computed, column 9 the cagnotte counted, 10 / 11 the
+# surplus or shortfall, 13 the last balancing ticket, 15 the amount carried to modèle 12; the count
+# "certifié exact" by the directeur responsable or a comité member (COUNT-43, COUNT-53). Coté et
+# paraphé by the Interior ministry control officials (art. 69, REG-26).
+CARNET_CAGNOTTES = register_kind(
+    RegisterKind(
+        code="carnet_cagnottes",
+        title=_("Carnet d'enregistrement des cagnottes"),
+        purpose=_("Inscrire par séance le personnel de la table, le sabot affecté et les cagnottes."),
+        columns=(
+            Column("date", _("Col. 1 — Date"), 0.8),
+            Column("seance", _("Séance"), 1.0),
+            Column("table", _("Table n°"), 0.5),
+            Column("col3.names", _("Col. 3 — Croupiers et changeurs"), 1.6),
+            Column("col3.sabot", _("Col. 3 — Sabot n°"), 0.6),
+            Column("tickets", _("Col. 4 à 7 — Tickets détachés"), 2.0),
+            Column("col8", _("Col. 8 — Cagnotte calculée"), 0.8),
+            Column("col9", _("Col. 9 — Cagnotte comptée"), 0.8),
+            Column("col10", _("Col. 10 — Excédent"), 0.6),
+            Column("col11", _("Col. 11 — Manquant"), 0.6),
+            Column("col13", _("Col. 13 — Dernier ticket d'équilibre"), 0.7),
+            Column("col15", _("Col. 15 — Report au modèle 12"), 0.8),
+            Column("certification", _("Observations"), 1.4),
+        ),
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.EMPLOYE_RESPONSABLE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.CONTROLE_INTERIEUR,),
+        visa_roles=(Role.CONTROLE_INTERIEUR,),
+        requirements=("REG-30", "REG-26", "COUNT-43", "COUNT-52", "COUNT-53", "SHOE-13", "AMB-49"),
+        form="modèle 11",
+    )
+)
+
+# MC chemin de fer: the ticket books of each table and the check of the tickets detached before
+# the cagnotte is opened, then its count (art. 11.7, REG-13). The text names no register.
+CAGNOTTES_MC = register_kind(
+    RegisterKind(
+        code="cagnottes_mc",
+        title=_("Registre des carnets de tickets et des cagnottes"),
+        purpose=_("Inscrire les carnets de tickets de chaque table, leur vérification et le comptage des cagnottes."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("seance", _("Séance"), 1.0),
+            Column("table", _("Table n°"), 0.5),
+            Column("event", _("Opération"), 1.2),
+            Column("tickets", _("Tickets détachés"), 2.0),
+            Column("col8", _("Cagnotte calculée"), 0.8),
+            Column("col9", _("Cagnotte comptée"), 0.8),
+            Column("difference", _("Écart"), 0.7),
+            Column("signed_by", _("Signature"), 1.3),
+        ),
+        record_roles=(Role.INSPECTEUR, Role.SOUS_DIRECTEUR, Role.DIRECTEUR_JEUX, Role.SCJ, Role.CARTIER),
+        jurisdictions=("MC",),
+        paraph_roles=(Role.DIRECTEUR_JEUX,),
+        requirements=("REG-13", "COUNT-07", "COUNT-08"),
+    )
+)

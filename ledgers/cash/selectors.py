@@ -11,7 +11,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
 
 from . import rules
-from .models import ControlDay, Slip, SlipBook, TableCount, TableFloat
+from .models import CagnotteCount, ControlDay, Slip, SlipBook, TableCount, TableFloat
 
 
 def art_49_multiple(table: GamingTable) -> int:
@@ -162,3 +162,13 @@ def day_to_close(establishment: Establishment) -> datetime.date | None:
         if date not in closed:
             return date if all(is_certified(s) for s in sessions_with_floats(establishment, date)) else None
     return None
+
+
+def cagnottes_on(establishment: Establishment, date: datetime.date) -> QuerySet[CagnotteCount]:
+    return CagnotteCount.objects.filter(table_session__seance__establishment=establishment,
+                                        table_session__seance__date=date).select_related(
+        "table_session__seance", "table_session__table")
+
+
+def uncounted_cagnottes(seance: Seance) -> QuerySet[CagnotteCount]:
+    return CagnotteCount.objects.filter(table_session__seance=seance, status=CagnotteCount.Status.COMPUTED)

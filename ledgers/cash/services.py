@@ -23,8 +23,16 @@ from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language, visa_sign
 
 from . import rules, selectors
-from .models import ControlDay, Slip, SlipBook, TableCount, TableFloat
-from .registers import BANQUE_TABLES, BONS_CAISSE, CARNET_AVANCES, REGISTRE_CHANGE, REGISTRE_CONTROLE
+from .models import CagnotteCount, ControlDay, Slip, SlipBook, TableCount, TableFloat, TicketBook
+from .registers import (
+    BANQUE_TABLES,
+    BONS_CAISSE,
+    CAGNOTTES_MC,
+    CARNET_AVANCES,
+    CARNET_CAGNOTTES,
+    REGISTRE_CHANGE,
+    REGISTRE_CONTROLE,
+)
 
 # FR: the avance and its top-ups are signed by the directeur responsable or a comité member
 # (art. 43, COUNT-34); MC: the cash desk issues the somme mise en banque to the chef de table (art. 14).
@@ -481,19 +489,27 @@ def control_day_close(*, establishment: Establishment, date, actor: AbstractBase
         raise RuleViolation("COUNT-56", _("La journée du %(day)s n'a pas reçu ses deux visas : la journée suivante "
                                           "ne peut être reportée.") % {"day": pending})
     sessions = list(selectors.sessions_with_floats(est, date))
-    if not sessions:
+    cagnottes = list(selectors.cagnottes_on(est, date))
+    if not sessions and not cagnottes:
         raise ValidationError(_("Aucune table n'a joué ce jour-là."))
     uncertified = [s for s in sessions if not selectors.is_certified(s)]
     if uncertified:
         raise RuleViolation("COUNT-50", _("Résultats non certifiés au carnet d'avances : %(tables)s. Seul un carnet "
                                           "arrêté et certifié est reporté.")
                             % {"tables": ", ".join(f"{s.table.number} ({s.seance})" for s in uncertified)})
+    uncounted = [c for c in cagnottes if c.status != CagnotteCount.Status.COUNTED]
+    if uncounted:
+        raise RuleViolation("COUNT-53", _("Cagnottes non comptées au carnet modèle 11 : %(tables)s.")
+                            % {"tables": ", ".join(c.table_session.table.number for c in uncounted)})
+    # Contrepartie results from the carnets d'avances, cercle products from col. 15 of modèle 11,
+    # each table on its own line: no compensation between them (art. 71, 72).
+    lines = sorted([(s, s.count.result) for s in sessions] + [(c.table_session, c.retained) for c in cagnottes],
+                   key=lambda line: (line[0].seance.opened_at, line[0].table.number))
     register = current_register(est, REGISTRE_CONTROLE.code)
     totals = {Family.CONTREPARTIE: Decimal("0.00"), Family.CERCLE: Decimal("0.00")}
     carried = Decimal("0.00")
     with register_language():
-        for session in sessions:
-            result = session.count.result
+        for session, result in lines:
             carried += result
             totals[session.table.game_info.family] += result
             entry_append(register=register, actor=actor, role=role, payload={
@@ -535,3 +551,157 @@ def control_day_visa(*, day: ControlDay, actor: AbstractBaseUser, statement: str
     if len(day.visas) == 2:
         day.status = ControlDay.Status.VISAED
     return save_audited(day, actor=actor, reason="visa")
+
+
+# --- cagnottes and ticket books ------------------------------------------------------------------
+
+TICKET_KEEPERS = {"FR": (Role.GARDIEN_CARNETS, *DIRECTORATE), "MC": (Role.CARTIER, Role.INSPECTEUR, *DIRECTORATE)}
+# Who checks the tickets and opens the cagnotte: FR the directeur responsable or a comité member,
+# never anyone else (art. 56-2, 71); MC the inspecteur or the Direction des Jeux, an SCJ agent
+# possibly present (art. 11.7).
+CAGNOTTE_CONTROLLERS = {"FR": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+                        "MC": (Role.INSPECTEUR, Role.SOUS_DIRECTEUR, Role.DIRECTEUR_JEUX, Role.SCJ)}
+
+
+def _cagnotte_entry(session: TableSession, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
+    est = session.seance.establishment
+    fr = est.jurisdiction == "FR"
+    with register_language():
+        body = {**_session_fields(session), **payload, "signed_by": f"{display_name(actor)} ({Role(role).label})"}
+    return _write(est, CARNET_CAGNOTTES.code if fr else CAGNOTTES_MC.code, actor=actor, role=role, payload=body,
+                  qualifier=session.table.number if fr else "")
+
+
+@transaction.atomic
+def ticket_book_register(*, table: GamingTable, cover_number: str, ticket_value: Decimal, first_number: int,
+                         last_number: int, actor: AbstractBaseUser) -> TicketBook:
+    """A ticket book put into service at a cercle table: FR its cover bears the table number
+    (COUNT-39); MC one active book per chemin de fer table (COUNT-07)."""
+    est = table.establishment
+    role = require_role(actor, est, TICKET_KEEPERS[est.jurisdiction])
+    if table.game_info.family != Family.CERCLE:
+        raise ValidationError(_("Les carnets de tickets servent aux jeux de cercle."))
+    cover_number = cover_number.strip()
+    if est.jurisdiction == "FR" and cover_number != table.number:
+        raise RuleViolation("COUNT-39", _("Le carnet porte sur sa couverture le numéro de sa table (%(table)s).")
+                            % {"table": table.number})
+    active = TicketBook.objects.filter(table=table, finished_on__isnull=True)
+    if est.jurisdiction == "MC" and any(book.next_number <= book.last_number for book in active):
+        raise RuleViolation("COUNT-07", _("La table %(table)s a déjà un carnet de tickets en service.")
+                            % {"table": table.number})
+    if not 0 < first_number <= last_number:
+        raise ValidationError(_("Indiquez une série de tickets croissante."))
+    book = save_audited(TicketBook(
+        establishment=est, table=table, cover_number=cover_number, ticket_value=rules.money(ticket_value),
+        first_number=first_number, last_number=last_number, next_number=first_number, put_in_service_at=timezone.now(),
+    ), actor=actor, reason="mise en service")
+    if est.jurisdiction == "MC":
+        with register_language():
+            payload = {"date": timezone.localdate().isoformat(), "seance": "", "table": table.number,
+                       "event": str(_("Carnet de tickets mis en service")),
+                       "tickets": f"{cover_number} : n° {first_number} à {last_number} × {book.ticket_value} €",
+                       "signed_by": f"{display_name(actor)} ({Role(role).label})"}
+        _write(est, CAGNOTTES_MC.code, actor=actor, role=role, payload=payload)
+    return book
+
+
+@transaction.atomic
+def cagnotte_compute(*, session: TableSession, detached: Sequence[dict], actor: AbstractBaseUser) -> CagnotteCount:
+    """Before the cagnotte is opened, the tickets detached from each book (its next ticket up to
+    ``last_number``) give the sum it must hold (col. 8): MC the ticket-book check (COUNT-08), FR
+    cols. 4 to 8 on the carnet itself, before the directeur responsable or a comité member (COUNT-52)."""
+    session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
+    est, table = session.seance.establishment, session.table
+    fr = est.jurisdiction == "FR"
+    code = "COUNT-52" if fr else "COUNT-08"
+    role = role_named_by_text(actor, est, CAGNOTTE_CONTROLLERS[est.jurisdiction], code, _(
+        "Les tickets sont vérifiés et la cagnotte calculée en présence du directeur responsable ou d'un membre du "
+        "comité de direction.") if fr else _("Le carnet de tickets est vérifié par l'inspecteur ou la Direction des "
+                                              "Jeux."))
+    if session.status != TableSession.Status.CLOSED:
+        raise ValidationError(_("La cagnotte se calcule à la fin de la partie."))
+    if CagnotteCount.objects.filter(table_session=session).exists():
+        raise ValidationError(_("La cagnotte de cette partie est déjà calculée."))
+    tickets, computed = [], Decimal("0.00")
+    for line in detached:
+        book = TicketBook.objects.select_for_update().get(pk=getattr(line["book"], "pk", line["book"]))
+        if book.table_id != table.pk:
+            raise RuleViolation("COUNT-39" if fr else "COUNT-07", _(
+                "Le carnet %(book)s est affecté à une autre table.") % {"book": book})
+        last = int(line["last_number"])
+        if not book.next_number - 1 <= last <= book.last_number:
+            raise ValidationError(_("Carnet %(book)s : le dernier ticket détaché est entre le n° %(first)s et le n° "
+                                    "%(last)s.") % {"book": book, "first": book.next_number - 1,
+                                                    "last": book.last_number})
+        count = last - book.next_number + 1
+        amount = book.ticket_value * count
+        tickets.append({"book": book.cover_number, "value": str(book.ticket_value), "first": book.next_number,
+                        "last": last, "tickets": count, "amount": str(amount)})
+        computed += amount
+        book.next_number = last + 1
+        if book.next_number > book.last_number:
+            book.finished_on = session.seance.date  # the only mention on the cover (art. 56-1)
+        save_audited(book, actor=actor, reason="tickets détachés")
+    if not tickets:
+        raise ValidationError(_("Indiquez les tickets détachés de chaque carnet."))
+    cagnotte = save_audited(CagnotteCount(table_session=session, tickets=tickets, computed=computed,
+                                          computed_by=actor, computed_at=timezone.now()),
+                            actor=actor, reason="calcul de la cagnotte")
+    with register_language():
+        payload = {"event": str(_("Vérification des tickets et calcul de la cagnotte")), "col8": str(computed),
+                   "tickets": " ; ".join(f"{t['book']} n° {t['first']} à {t['last']} : {t['tickets']} × {t['value']} €"
+                                         for t in tickets)}
+    _cagnotte_entry(session, actor=actor, role=role, payload=payload)
+    return cagnotte
+
+
+@transaction.atomic
+def cagnotte_count(*, session: TableSession, breakdown: Iterable[dict], actor: AbstractBaseUser, words: str = "",
+                   balancing_ticket: int | None = None) -> CagnotteCount:
+    """Open and count the cagnotte (col. 9), only once its computation exists (COUNT-08, COUNT-52),
+    FR by the directeur responsable or a comité member who writes "certifié exact" (COUNT-43). A
+    surplus is balanced by tickets detached (col. 13), a shortfall is borne by the casino's cash
+    desk; the higher of cols. 8 and 9 is carried (col. 15), table by table (COUNT-53, INC-17)."""
+    session = TableSession.objects.select_related("seance", "table").get(pk=session.pk)
+    est = session.seance.establishment
+    fr = est.jurisdiction == "FR"
+    role = role_named_by_text(actor, est, CAGNOTTE_CONTROLLERS[est.jurisdiction], "COUNT-43" if fr else "COUNT-08", _(
+        "Une cagnotte n'est ouverte et comptée qu'en présence du directeur responsable ou d'un membre du comité de "
+        "direction.") if fr else _("La cagnotte est comptée sous le contrôle de l'inspecteur ou de la Direction des "
+                                    "Jeux."))
+    cagnotte = CagnotteCount.objects.select_for_update().filter(table_session=session).first()
+    if cagnotte is None:
+        raise RuleViolation("COUNT-52" if fr else "COUNT-08", _(
+            "Aucune cagnotte n'est ouverte avant la vérification des tickets détachés et le calcul de la somme qu'elle "
+            "doit contenir."))
+    if cagnotte.status == CagnotteCount.Status.COUNTED:
+        raise ValidationError(_("Cette cagnotte est déjà comptée."))
+    words = " ".join(words.lower().split())
+    if fr and words != "certifié exact":
+        raise RuleViolation("COUNT-43", _("Le comptage est certifié par la mention « certifié exact » suivie de la "
+                                          "signature."))
+    lines = rules.clean_breakdown(breakdown)
+    counted = rules.breakdown_total(lines)
+    surplus = max(counted - cagnotte.computed, Decimal("0.00"))
+    shortfall = max(cagnotte.computed - counted, Decimal("0.00"))
+    if surplus and fr and balancing_ticket is None:
+        raise RuleViolation("COUNT-53", _("Excédent de %(surplus)s € : détachez les tickets d'équilibre et inscrivez "
+                                          "le numéro du dernier (col. 13).") % {"surplus": surplus})
+    cagnotte.counted, cagnotte.breakdown, cagnotte.surplus, cagnotte.shortfall = counted, lines, surplus, shortfall
+    cagnotte.balancing_ticket = balancing_ticket if surplus else None
+    cagnotte.retained = max(counted, cagnotte.computed)
+    cagnotte.status, cagnotte.counted_by, cagnotte.counted_at = CagnotteCount.Status.COUNTED, actor, timezone.now()
+    cagnotte.certification = words or "vu"
+    save_audited(cagnotte, actor=actor, reason="comptage de la cagnotte")
+    with register_language():
+        notes = []
+        if shortfall:
+            notes.append(str(_("Manquant de %(amount)s € supporté par la caisse de l'établissement.")
+                             % {"amount": shortfall}))
+        payload = {"event": str(_("Comptage de la cagnotte")), "col8": str(cagnotte.computed), "col9": str(counted),
+                   "col10": str(surplus) if surplus else "", "col11": str(shortfall) if shortfall else "",
+                   "col13": balancing_ticket if surplus else None, "col15": str(cagnotte.retained),
+                   "difference": str(counted - cagnotte.computed), "breakdown": rules.breakdown_text(lines),
+                   "certification": " ".join([cagnotte.certification, *notes])}
+    _cagnotte_entry(session, actor=actor, role=role, payload=payload)
+    return cagnotte

@@ -17,5 +17,8 @@ urlpatterns = [
     path("cagnotte-poker/", views.RakeView.as_view(), name="rake"),
     path("registre-controle/", views.ControlView.as_view(), name="control"),
     path("registre-controle/<int:pk>/visa/", views.ControlVisaView.as_view(), name="control_visa"),
+    path("carnets-tickets/nouveau/", views.TicketBookView.as_view(), name="ticket_book"),
+    path("tables/<int:pk>/cagnotte/calcul/", views.CagnotteComputeView.as_view(), name="cagnotte_compute"),
+    path("tables/<int:pk>/cagnotte/comptage/", views.CagnotteCountView.as_view(), name="cagnotte_count"),
     path("signalements/", views.ExceptionsView.as_view(), name="exceptions"),
 ]

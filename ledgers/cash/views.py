@@ -254,3 +254,41 @@ class ExceptionsView(EstablishmentRequiredMixin, TemplateView):
         est = self.establishment
         return super().get_context_data(slips=selectors.slip_exceptions(est), floats=selectors.float_flags(est),
                                         **kwargs)
+
+
+class TicketBookView(CashFormView):
+    form_class = forms.TicketBookForm
+    title = _("Mise en service d'un carnet de tickets")
+
+    def perform(self, form):
+        return services.ticket_book_register(actor=self.request.user, **form.cleaned_data)
+
+
+class CagnotteComputeView(CashFormView):
+    form_class = forms.CagnotteComputeForm
+    submit = _("Vérifier et calculer")
+
+    @property
+    def title(self):
+        return _("Tickets détachés et cagnotte calculée — table %(table)s") % {"table": self.session.table.number}
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "session": self.session}
+
+    def perform(self, form):
+        return services.cagnotte_compute(session=self.session, detached=form.cleaned_data["detached"],
+                                         actor=self.request.user)
+
+
+class CagnotteCountView(CashFormView):
+    form_class = forms.CagnotteCountForm
+    submit = _("Compter et certifier")
+
+    @property
+    def title(self):
+        return _("Comptage de la cagnotte — table %(table)s") % {"table": self.session.table.number}
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.cagnotte_count(session=self.session, breakdown=data["breakdown"], actor=self.request.user,
+                                       words=data.get("words", ""), balancing_ticket=data.get("balancing_ticket"))

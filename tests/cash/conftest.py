@@ -9,7 +9,15 @@ import pytest
 
 from ledgers.cash import services
 from ledgers.cash.models import SlipBook
-from ledgers.cash.registers import BANQUE_TABLES, BONS_CAISSE, CARNET_AVANCES, REGISTRE_CHANGE, REGISTRE_CONTROLE
+from ledgers.cash.registers import (
+    BANQUE_TABLES,
+    BONS_CAISSE,
+    CAGNOTTES_MC,
+    CARNET_AVANCES,
+    CARNET_CAGNOTTES,
+    REGISTRE_CHANGE,
+    REGISTRE_CONTROLE,
+)
 from ledgers.core.authz import save_audited
 from ledgers.core.roles import Role
 from ledgers.core.services import seance_open, table_session_close, table_session_open, table_session_prepare
@@ -70,8 +78,8 @@ def fro(fr):
     org.users["comite2"] = make_user(fr, Role.COMITE, username="comite2-frn")
     org.users["caissier2"] = make_user(fr, Role.CAISSIER, username="caissier2-frn")
     for number, table in org.tables.items():
-        if table.game_info.family == "contrepartie":
-            org.open_register(CARNET_AVANCES.code, number)
+        carnet = CARNET_AVANCES if table.game_info.family == "contrepartie" else CARNET_CAGNOTTES
+        org.open_register(carnet.code, number)
     for kind in (BONS_CAISSE.code, REGISTRE_CONTROLE.code):
         org.open_register(kind)
     org.open_register(REGISTRE_CHANGE.code, org.desk.code)
@@ -82,7 +90,7 @@ def fro(fr):
 def mco(mc):
     org = build(mc, MC_ROLES, MC_TABLES)
     org.users["inspecteur2"] = make_user(mc, Role.INSPECTEUR, username="inspecteur2-mcb")
-    for kind in (BANQUE_TABLES.code, BONS_CAISSE.code):
+    for kind in (BANQUE_TABLES.code, BONS_CAISSE.code, CAGNOTTES_MC.code):
         org.open_register(kind)
     for number in ("BJ1", "BJ2"):
         services.float_amount_fix(table=org.tables[number], amount=Decimal("50000"), actor=org.director)

@@ -2,10 +2,10 @@ from rest_framework import serializers
 
 from ledgers.core.api import EstablishmentPK
 from ledgers.core.countersign import countersignature_inputs
-from ledgers.core.models import Location, TableSession
+from ledgers.core.models import GamingTable, Location, TableSession
 
 from .. import rules
-from ..models import ControlDay, Slip, SlipBook, TableCount, TableFloat
+from ..models import CagnotteCount, ControlDay, Slip, SlipBook, TableCount, TableFloat, TicketBook
 
 
 class LineSerializer(serializers.Serializer):
@@ -136,3 +136,42 @@ class ControlDayOutput(serializers.ModelSerializer):
         model = ControlDay
         fields = ("id", "date", "status", "contrepartie_total", "cercle_total", "total", "total_words",
                   "season_total", "visas")
+
+
+class TicketBookInput(serializers.Serializer):
+    table = EstablishmentPK(queryset=GamingTable.objects.all())
+    cover_number = serializers.CharField()
+    ticket_value = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    first_number = serializers.IntegerField(min_value=1)
+    last_number = serializers.IntegerField(min_value=1)
+
+
+class TicketBookOutput(serializers.ModelSerializer):
+    class Meta:
+        model = TicketBook
+        fields = ("id", "table", "cover_number", "ticket_value", "first_number", "last_number", "next_number",
+                  "finished_on")
+
+
+class DetachedSerializer(serializers.Serializer):
+    book = EstablishmentPK(queryset=TicketBook.objects.all())
+    last_number = serializers.IntegerField(min_value=0)
+
+
+class CagnotteComputeInput(serializers.Serializer):
+    table_session = session_field()
+    detached = DetachedSerializer(many=True)
+
+
+class CagnotteCountInput(serializers.Serializer):
+    table_session = session_field()
+    breakdown = LineSerializer(many=True)
+    words = serializers.CharField(required=False, allow_blank=True, default="")
+    balancing_ticket = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class CagnotteOutput(serializers.ModelSerializer):
+    class Meta:
+        model = CagnotteCount
+        fields = ("id", "table_session", "status", "tickets", "computed", "counted", "surplus", "shortfall",
+                  "balancing_ticket", "retained", "certification")

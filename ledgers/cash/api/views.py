@@ -103,6 +103,19 @@ def _control_visa(request, est, data, pk):
     return services.control_day_visa(day=day, actor=request.user, statement=data["statement"])
 
 
+def _ticket_book(request, est, data):
+    return services.ticket_book_register(actor=request.user, **data)
+
+
+def _cagnotte_compute(request, est, data):
+    return services.cagnotte_compute(session=data["table_session"], detached=data["detached"], actor=request.user)
+
+
+def _cagnotte_count(request, est, data):
+    return services.cagnotte_count(session=data["table_session"], breakdown=_lines(data, "breakdown"),
+                                   actor=request.user, words=data["words"], balancing_ticket=data["balancing_ticket"])
+
+
 FloatView = action("FloatView", s.FloatInput, s.FloatOutput, _float)
 SlipBookView = action("SlipBookView", s.SlipBookInput, s.SlipBookOutput, _book)
 SlipView = action("SlipView", s.SlipInput, s.SlipOutput, _slip)
@@ -111,6 +124,9 @@ SlipVoidView = action("SlipVoidView", s.VoidInput, s.SlipOutput, _void)
 CountView = action("CountView", s.CountInput, s.CountOutput, _count)
 CertifyView = action("CertifyView", s.CertifyInput, s.CountOutput, _certify)
 ControlCloseView = action("ControlCloseView", s.ControlCloseInput, s.ControlDayOutput, _control_close)
+TicketBookView = action("TicketBookView", s.TicketBookInput, s.TicketBookOutput, _ticket_book)
+CagnotteComputeView = action("CagnotteComputeView", s.CagnotteComputeInput, s.CagnotteOutput, _cagnotte_compute)
+CagnotteCountView = action("CagnotteCountView", s.CagnotteCountInput, s.CagnotteOutput, _cagnotte_count)
 ControlVisaView = action("ControlVisaView", s.VisaInput, s.ControlDayOutput, _control_visa)
 
 
