@@ -174,3 +174,15 @@ class CagnotteCountForm(CashForm):
     words = forms.CharField(label=_("Mention"), max_length=40, initial="certifié exact", required=False)
     balancing_ticket = forms.IntegerField(label=_("Dernier ticket d'équilibre (col. 13)"), min_value=1,
                                           required=False)
+
+
+class BadBeatForm(CashForm):
+    counted = forms.DecimalField(label=_("Cagnotte du bad beat jackpot comptée (€)"), min_value=0, decimal_places=2)
+    statement = forms.DecimalField(label=_("Relevé informatique (€)"), min_value=0, decimal_places=2)
+    displayed = forms.DecimalField(label=_("Montant affiché en fin de séance (€)"), min_value=0, decimal_places=2)
+    present = forms.CharField(label=_("Employés de la table présents (un par ligne)"),
+                              widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.add_countersignature("comite", _("Membre du comité de direction"))

@@ -236,3 +236,27 @@ class CagnotteCount(models.Model):
 
     def __str__(self) -> str:
         return str(self.table_session)
+
+
+class BadBeatCount(models.Model):
+    """The bad beat jackpot cagnotte of a table at the end of the partie, reconciled with the
+    certified computer statement (COUNT-21 to COUNT-24). Append-only."""
+
+    table_session = models.OneToOneField(TableSession, on_delete=models.PROTECT, related_name="bad_beat")
+    counted = models.DecimalField(_("cagnotte comptée"), **MONEY)
+    statement = models.DecimalField(_("relevé informatique"), **MONEY)
+    retained = models.DecimalField(_("retenue inscrite"), **MONEY)
+    adjustment = models.DecimalField(_("retenue complémentaire saisie"), **MONEY, default=0)
+    contribution = models.DecimalField(_("manquant supporté par la caisse"), **MONEY, default=0)
+    displayed = models.DecimalField(_("montant affiché"), **MONEY)
+    present = models.JSONField(_("employés de la table présents"), default=list)
+    cashier = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    comite = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrite le"))
+
+    class Meta:
+        verbose_name = _("comptage du bad beat jackpot")
+        verbose_name_plural = _("comptages du bad beat jackpot")
+
+    def __str__(self) -> str:
+        return str(self.table_session)

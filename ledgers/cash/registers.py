@@ -189,3 +189,32 @@ CAGNOTTES_MC = register_kind(
         requirements=("REG-13", "COUNT-07", "COUNT-08"),
     )
 )
+
+# FR registre du bad beat jackpot (modèle 8 quater): per table and séance the BBJ cagnotte counted,
+# the computer statement certified by the comité member, the amount retained, the adjustment or
+# the casino's contribution, and the amount displayed validated by the comité member (art. 56-3-1,
+# COUNT-21 to COUNT-24). Nobody is named to cote and paraph it (SET-26): the directeur responsable.
+REGISTRE_BBJ = register_kind(
+    RegisterKind(
+        code="registre_bbj",
+        title=_("Registre du bad beat jackpot"),
+        purpose=_("Inscrire par séance et par table la retenue du bad beat jackpot et le montant affiché."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("seance", _("Séance"), 1.0),
+            Column("table", _("Table n°"), 0.5),
+            Column("counted", _("Cagnotte comptée"), 0.8),
+            Column("statement", _("Relevé informatique certifié"), 0.9),
+            Column("retained", _("Retenue inscrite"), 0.8),
+            Column("difference", _("Écart et traitement"), 1.8),
+            Column("displayed", _("Montant affiché (validé)"), 0.9),
+            Column("signed_by", _("Caissier"), 1.1),
+            Column("comite", _("Membre du comité de direction"), 1.2),
+        ),
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("REG-10", "COUNT-21", "COUNT-22", "COUNT-23", "COUNT-24", "COUNT-25"),
+        form="modèle 8 quater",
+    )
+)

@@ -23,13 +23,14 @@ from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language, visa_sign
 
 from . import rules, selectors
-from .models import CagnotteCount, ControlDay, Slip, SlipBook, TableCount, TableFloat, TicketBook
+from .models import BadBeatCount, CagnotteCount, ControlDay, Slip, SlipBook, TableCount, TableFloat, TicketBook
 from .registers import (
     BANQUE_TABLES,
     BONS_CAISSE,
     CAGNOTTES_MC,
     CARNET_AVANCES,
     CARNET_CAGNOTTES,
+    REGISTRE_BBJ,
     REGISTRE_CHANGE,
     REGISTRE_CONTROLE,
 )
@@ -705,3 +706,53 @@ def cagnotte_count(*, session: TableSession, breakdown: Iterable[dict], actor: A
                    "certification": " ".join([cagnotte.certification, *notes])}
     _cagnotte_entry(session, actor=actor, role=role, payload=payload)
     return cagnotte
+
+
+# --- bad beat jackpot --------------------------------------------------------------------------
+
+@transaction.atomic
+def bad_beat_record(*, session: TableSession, counted: Decimal, statement: Decimal, displayed: Decimal,
+                    present: Sequence[str], actor: AbstractBaseUser, comite: AbstractBaseUser | None) -> BadBeatCount:
+    """The BBJ cagnotte counted at the end of the partie before the table employees, the cashier
+    and a comité member (COUNT-21); the cashier enters the retenue at once against the statement the
+    comité member certifies (COUNT-22); the higher amount is retained, a surplus keyed into the
+    machine, a shortfall borne by the cash desk (COUNT-23, INC-10); the amount displayed is entered
+    and validated by the comité member (COUNT-24)."""
+    session = TableSession.objects.select_related("seance", "table").get(pk=session.pk)
+    est = session.seance.establishment
+    if est.jurisdiction != "FR":
+        raise ValidationError(_("Le bad beat jackpot est une règle française."))
+    role = role_named_by_text(actor, est, CASHIERS, "COUNT-22", _(
+        "Le caissier inscrit la retenue au registre du bad beat jackpot."))
+    if comite is None or comite.pk == actor.pk:
+        raise RuleViolation("COUNT-21", _("Le comptage se fait en présence d'un membre du comité de direction, qui "
+                                          "certifie le relevé et valide le montant affiché."))
+    role_named_by_text(comite, est, (Role.COMITE,), "COUNT-22", _(
+        "Le relevé informatique est certifié par un membre du comité de direction."))
+    present = [name.strip() for name in present if name.strip()]
+    if not present:
+        raise RuleViolation("COUNT-21", _("Inscrivez les employés de la table présents au comptage."))
+    if session.status != TableSession.Status.CLOSED:
+        raise RuleViolation("COUNT-21", _("La cagnotte du bad beat jackpot se compte à la fin de la partie."))
+    if BadBeatCount.objects.filter(table_session=session).exists():
+        raise ValidationError(_("Le bad beat jackpot de cette partie est déjà inscrit."))
+    counted, statement, displayed = rules.money(counted), rules.money(statement), rules.money(displayed)
+    record = BadBeatCount.objects.create(
+        table_session=session, counted=counted, statement=statement, retained=max(counted, statement),
+        adjustment=max(counted - statement, Decimal("0.00")), contribution=max(statement - counted, Decimal("0.00")),
+        displayed=displayed, present=present, cashier=actor, comite=comite, recorded_at=timezone.now())
+    with register_language():
+        if record.adjustment:
+            difference = str(_("INC-10 : excédent de %(amount)s € saisi en retenue complémentaire par le croupier.")
+                             % {"amount": record.adjustment})
+        elif record.contribution:
+            difference = str(_("INC-10 : manquant de %(amount)s € supporté par la caisse de l'établissement.")
+                             % {"amount": record.contribution})
+        else:
+            difference = ""
+        payload = {**_session_fields(session), "counted": str(counted), "statement": str(statement),
+                   "retained": str(record.retained), "difference": difference, "displayed": str(displayed),
+                   "present": present, "signed_by": f"{display_name(actor)} ({Role(role).label})",
+                   "comite": f"{display_name(comite)} ({Role(Role.COMITE).label})"}
+    _write(est, REGISTRE_BBJ.code, actor=actor, role=role, payload=payload)
+    return record

@@ -20,5 +20,6 @@ urlpatterns = [
     path("carnets-tickets/nouveau/", views.TicketBookView.as_view(), name="ticket_book"),
     path("tables/<int:pk>/cagnotte/calcul/", views.CagnotteComputeView.as_view(), name="cagnotte_compute"),
     path("tables/<int:pk>/cagnotte/comptage/", views.CagnotteCountView.as_view(), name="cagnotte_count"),
+    path("tables/<int:pk>/bad-beat-jackpot/", views.BadBeatView.as_view(), name="bad_beat"),
     path("signalements/", views.ExceptionsView.as_view(), name="exceptions"),
 ]

@@ -292,3 +292,18 @@ class CagnotteCountView(CashFormView):
         data = form.cleaned_data
         return services.cagnotte_count(session=self.session, breakdown=data["breakdown"], actor=self.request.user,
                                        words=data.get("words", ""), balancing_ticket=data.get("balancing_ticket"))
+
+
+class BadBeatView(CashFormView):
+    form_class = forms.BadBeatForm
+    submit = _("Inscrire au registre")
+
+    @property
+    def title(self):
+        return _("Bad beat jackpot — table %(table)s") % {"table": self.session.table.number}
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.bad_beat_record(session=self.session, counted=data["counted"], statement=data["statement"],
+                                        displayed=data["displayed"], present=data["present"].splitlines(),
+                                        actor=self.request.user, comite=data.get("comite"))

@@ -5,7 +5,7 @@ from ledgers.core.countersign import countersignature_inputs
 from ledgers.core.models import GamingTable, Location, TableSession
 
 from .. import rules
-from ..models import CagnotteCount, ControlDay, Slip, SlipBook, TableCount, TableFloat, TicketBook
+from ..models import BadBeatCount, CagnotteCount, ControlDay, Slip, SlipBook, TableCount, TableFloat, TicketBook
 
 
 class LineSerializer(serializers.Serializer):
@@ -175,3 +175,19 @@ class CagnotteOutput(serializers.ModelSerializer):
         model = CagnotteCount
         fields = ("id", "table_session", "status", "tickets", "computed", "counted", "surplus", "shortfall",
                   "balancing_ticket", "retained", "certification")
+
+
+class BadBeatInput(serializers.Serializer):
+    table_session = session_field()
+    counted = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    statement = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    displayed = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    present = serializers.ListField(child=serializers.CharField(), default=list)
+    locals().update(countersignature_inputs("comite", required=False))
+
+
+class BadBeatOutput(serializers.ModelSerializer):
+    class Meta:
+        model = BadBeatCount
+        fields = ("id", "table_session", "counted", "statement", "retained", "adjustment", "contribution",
+                  "displayed", "present")

@@ -13,6 +13,7 @@ urlpatterns = [
     path("ticket-books/", views.TicketBookView.as_view(), name="cash-ticket-book"),
     path("cagnottes/compute/", views.CagnotteComputeView.as_view(), name="cash-cagnotte-compute"),
     path("cagnottes/count/", views.CagnotteCountView.as_view(), name="cash-cagnotte-count"),
+    path("bad-beat-jackpot/", views.BadBeatView.as_view(), name="cash-bad-beat"),
     path("rake/", views.RakeView.as_view(), name="cash-rake"),
     path("control-days/", views.ControlCloseView.as_view(), name="cash-control-close"),
     path("control-days/<int:pk>/visa/", views.ControlVisaView.as_view(), name="cash-control-visa"),

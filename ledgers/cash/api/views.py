@@ -116,6 +116,13 @@ def _cagnotte_count(request, est, data):
                                    actor=request.user, words=data["words"], balancing_ticket=data["balancing_ticket"])
 
 
+def _bad_beat(request, est, data):
+    return services.bad_beat_record(
+        session=data["table_session"], counted=data["counted"], statement=data["statement"],
+        displayed=data["displayed"], present=data["present"], actor=request.user,
+        comite=countersigner_from(request, data, "comite"))
+
+
 FloatView = action("FloatView", s.FloatInput, s.FloatOutput, _float)
 SlipBookView = action("SlipBookView", s.SlipBookInput, s.SlipBookOutput, _book)
 SlipView = action("SlipView", s.SlipInput, s.SlipOutput, _slip)
@@ -127,6 +134,7 @@ ControlCloseView = action("ControlCloseView", s.ControlCloseInput, s.ControlDayO
 TicketBookView = action("TicketBookView", s.TicketBookInput, s.TicketBookOutput, _ticket_book)
 CagnotteComputeView = action("CagnotteComputeView", s.CagnotteComputeInput, s.CagnotteOutput, _cagnotte_compute)
 CagnotteCountView = action("CagnotteCountView", s.CagnotteCountInput, s.CagnotteOutput, _cagnotte_count)
+BadBeatView = action("BadBeatView", s.BadBeatInput, s.BadBeatOutput, _bad_beat)
 ControlVisaView = action("ControlVisaView", s.VisaInput, s.ControlDayOutput, _control_visa)
 
 
