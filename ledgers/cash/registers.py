@@ -218,3 +218,29 @@ REGISTRE_BBJ = register_kind(
         form="modèle 8 quater",
     )
 )
+
+# FR carnet d'enregistrement des orphelins (modèle 11 bis): every orphan paid into the cash desk or
+# a tirelire, and each restitution (column 7 closed at its date, column 9 the owner, the proof and
+# the original entry) (art. 41, COUNT-30 to COUNT-32). Nobody is named to cote and paraph it (SET-26).
+CARNET_ORPHELINS = register_kind(
+    RegisterKind(
+        code="carnet_orphelins",
+        title=_("Carnet d'enregistrement des orphelins"),
+        purpose=_("Inscrire chaque orphelin versé à la caisse ou dans une tirelire, et ses restitutions."),
+        columns=(
+            Column("found_at", _("Date et heure"), 0.9),
+            Column("category", _("Nature"), 1.2),
+            Column("place", _("Lieu"), 0.9),
+            Column("detail", _("Mise initiale et gains cumulés"), 1.3),
+            Column("paid_into", _("Versé à"), 0.9),
+            Column("amount", _("Col. 7 — Montant"), 0.8),
+            Column("col9", _("Col. 9 — Restitution : bénéficiaire, justificatif, inscription d'origine"), 2.4),
+            Column("signed_by", _("Inscrit par"), 1.1),
+        ),
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("REG-31", "COUNT-30", "COUNT-31", "COUNT-32"),
+        form="modèle 11 bis",
+    )
+)

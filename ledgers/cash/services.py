@@ -23,13 +23,14 @@ from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language, visa_sign
 
 from . import rules, selectors
-from .models import BadBeatCount, CagnotteCount, ControlDay, Slip, SlipBook, TableCount, TableFloat, TicketBook
+from .models import BadBeatCount, CagnotteCount, ControlDay, Orphan, Slip, SlipBook, TableCount, TableFloat, TicketBook
 from .registers import (
     BANQUE_TABLES,
     BONS_CAISSE,
     CAGNOTTES_MC,
     CARNET_AVANCES,
     CARNET_CAGNOTTES,
+    CARNET_ORPHELINS,
     REGISTRE_BBJ,
     REGISTRE_CHANGE,
     REGISTRE_CONTROLE,
@@ -756,3 +757,76 @@ def bad_beat_record(*, session: TableSession, counted: Decimal, statement: Decim
                    "comite": f"{display_name(comite)} ({Role(Role.COMITE).label})"}
     _write(est, REGISTRE_BBJ.code, actor=actor, role=role, payload=payload)
     return record
+
+
+# --- orphans (FR art. 41) ------------------------------------------------------------------------
+
+ORPHAN_KEEPERS = (*CASHIERS, Role.DIRECTEUR_RESPONSABLE, Role.COMITE)
+
+
+@transaction.atomic
+def orphan_record(*, establishment: Establishment, category: str, amount: Decimal, place: str, found_by: str,
+                  paid_into: str, actor: AbstractBaseUser, witness: str = "", initial_stake: Decimal | None = None,
+                  winnings: Decimal | None = None) -> Orphan:
+    """An orphan paid into the cash desk or a tirelire and written at once in carnet modèle 11 bis
+    (COUNT-31); an abandoned stake gives its initial stake and cumulative winnings (COUNT-30)."""
+    role = require_role(actor, establishment, ORPHAN_KEEPERS)
+    if establishment.jurisdiction != "FR":
+        raise ValidationError(_("Le carnet des orphelins est un registre français."))
+    amount = rules.money(amount)
+    if category == Orphan.Category.ABANDONED_STAKE:
+        if initial_stake is None or winnings is None:
+            raise RuleViolation("COUNT-30", _("Une mise abandonnée s'inscrit avec la mise initiale oubliée et ses "
+                                              "gains cumulés jusqu'au constat de l'abandon."))
+        initial_stake, winnings = rules.money(initial_stake), rules.money(winnings)
+        if initial_stake + winnings != amount:
+            raise RuleViolation("COUNT-30", _("Le montant de la mise abandonnée est la mise initiale plus ses gains "
+                                              "cumulés (%(total)s €).") % {"total": initial_stake + winnings})
+    if not place.strip() or not found_by.strip() or not paid_into.strip():
+        raise ValidationError(_("Indiquez le lieu, qui l'a trouvé et où il est versé (caisse ou tirelire)."))
+    found_at = timezone.now()
+    with register_language():
+        detail = (str(_("%(stake)s € + %(winnings)s € de gains") % {"stake": initial_stake, "winnings": winnings})
+                  if initial_stake is not None else "")
+        payload = {"found_at": establishment.localtime(found_at).strftime("%Y-%m-%d %H:%M"),
+                   "category": str(Orphan.Category(category).label), "place": place.strip(), "detail": detail,
+                   "paid_into": paid_into.strip(), "amount": str(amount), "found_by": found_by.strip(),
+                   "witness": witness.strip(), "col9": "", "signed_by": f"{display_name(actor)} ({Role(role).label})"}
+    entry = _write(establishment, CARNET_ORPHELINS.code, actor=actor, role=role, payload=payload)
+    return save_audited(Orphan(
+        establishment=establishment, category=category, place=place.strip(), amount=amount,
+        initial_stake=initial_stake, winnings=winnings, found_by=found_by.strip(), witness=witness.strip(),
+        found_at=found_at, paid_into=paid_into.strip(), entry_seq=entry.seq), actor=actor, reason="inscription")
+
+
+@transaction.atomic
+def orphan_restitute(*, orphan: Orphan, amount: Decimal, name: str, address: str, proof: str,
+                     actor: AbstractBaseUser) -> Orphan:
+    """Return an orphan to its owner who proves his right beyond dispute; never an expired ticket;
+    column 7 closed at the refund date, column 9 the owner, his proof and the original entry (COUNT-32)."""
+    orphan = Orphan.objects.select_for_update().get(pk=orphan.pk)
+    est = orphan.establishment
+    role = require_role(actor, est, ORPHAN_KEEPERS)
+    if orphan.category == Orphan.Category.EXPIRED_TICKET:
+        raise RuleViolation("COUNT-32", _("Un ticket périmé n'est jamais remboursé."))
+    if not (name.strip() and address.strip() and proof.strip()):
+        raise RuleViolation("COUNT-32", _("La restitution porte le nom et l'adresse du bénéficiaire et le "
+                                          "justificatif de son droit."))
+    amount = rules.money(amount)
+    if amount <= 0 or orphan.refunded + amount > orphan.amount:
+        raise RuleViolation("COUNT-32", _("La restitution ne peut dépasser le montant de l'orphelin (reste : "
+                                          "%(left)s €).") % {"left": orphan.amount - orphan.refunded})
+    today = est.localtime().date().isoformat()
+    orphan.refunded += amount
+    orphan.restitutions = [*orphan.restitutions, {"date": today, "amount": str(amount), "name": name.strip(),
+                                                  "address": address.strip(), "proof": proof.strip()}]
+    save_audited(orphan, actor=actor, reason="restitution")
+    with register_language():
+        payload = {"found_at": today, "category": str(_("Restitution")), "place": "", "detail": "",
+                   "paid_into": "", "amount": str(-amount),
+                   "col9": str(_("%(name)s, %(address)s — justificatif : %(proof)s — inscription n° %(seq)s")
+                               % {"name": name.strip(), "address": address.strip(), "proof": proof.strip(),
+                                  "seq": orphan.entry_seq}),
+                   "signed_by": f"{display_name(actor)} ({Role(role).label})"}
+    _write(est, CARNET_ORPHELINS.code, actor=actor, role=role, payload=payload)
+    return orphan

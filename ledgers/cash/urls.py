@@ -21,5 +21,7 @@ urlpatterns = [
     path("tables/<int:pk>/cagnotte/calcul/", views.CagnotteComputeView.as_view(), name="cagnotte_compute"),
     path("tables/<int:pk>/cagnotte/comptage/", views.CagnotteCountView.as_view(), name="cagnotte_count"),
     path("tables/<int:pk>/bad-beat-jackpot/", views.BadBeatView.as_view(), name="bad_beat"),
+    path("orphelins/nouveau/", views.OrphanView.as_view(), name="orphan"),
+    path("orphelins/<int:pk>/restitution/", views.RestitutionView.as_view(), name="restitution"),
     path("signalements/", views.ExceptionsView.as_view(), name="exceptions"),
 ]

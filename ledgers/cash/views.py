@@ -13,7 +13,7 @@ from ledgers.core.selectors import open_seances
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 
 from . import forms, selectors, services
-from .models import ControlDay, Slip, SlipBook, TableCount
+from .models import ControlDay, Orphan, Slip, SlipBook, TableCount
 
 
 class CashFormView(EstablishmentRequiredMixin, ServiceFormView):
@@ -307,3 +307,26 @@ class BadBeatView(CashFormView):
         return services.bad_beat_record(session=self.session, counted=data["counted"], statement=data["statement"],
                                         displayed=data["displayed"], present=data["present"].splitlines(),
                                         actor=self.request.user, comite=data.get("comite"))
+
+
+class OrphanView(CashFormView):
+    form_class = forms.OrphanForm
+    title = _("Orphelin versé à la caisse (carnet modèle 11 bis)")
+
+    def perform(self, form):
+        return services.orphan_record(establishment=self.establishment, actor=self.request.user, **form.cleaned_data)
+
+
+class RestitutionView(CashFormView):
+    form_class = forms.RestitutionForm
+
+    @cached_property
+    def orphan(self) -> Orphan:
+        return get_object_or_404(Orphan, pk=self.kwargs["pk"], establishment=self.establishment)
+
+    @property
+    def title(self):
+        return _("Restitution de l'orphelin %(orphan)s") % {"orphan": self.orphan}
+
+    def perform(self, form):
+        return services.orphan_restitute(orphan=self.orphan, actor=self.request.user, **form.cleaned_data)

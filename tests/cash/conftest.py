@@ -15,6 +15,7 @@ from ledgers.cash.registers import (
     CAGNOTTES_MC,
     CARNET_AVANCES,
     CARNET_CAGNOTTES,
+    CARNET_ORPHELINS,
     REGISTRE_BBJ,
     REGISTRE_CHANGE,
     REGISTRE_CONTROLE,
@@ -81,7 +82,7 @@ def fro(fr):
     for number, table in org.tables.items():
         carnet = CARNET_AVANCES if table.game_info.family == "contrepartie" else CARNET_CAGNOTTES
         org.open_register(carnet.code, number)
-    for kind in (BONS_CAISSE.code, REGISTRE_CONTROLE.code, REGISTRE_BBJ.code):
+    for kind in (BONS_CAISSE.code, REGISTRE_CONTROLE.code, REGISTRE_BBJ.code, CARNET_ORPHELINS.code):
         org.open_register(kind)
     org.open_register(REGISTRE_CHANGE.code, org.desk.code)
     return org

@@ -5,7 +5,7 @@ from ledgers.core.countersign import countersignature_inputs
 from ledgers.core.models import GamingTable, Location, TableSession
 
 from .. import rules
-from ..models import BadBeatCount, CagnotteCount, ControlDay, Slip, SlipBook, TableCount, TableFloat, TicketBook
+from ..models import BadBeatCount, CagnotteCount, ControlDay, Orphan, Slip, SlipBook, TableCount, TableFloat, TicketBook
 
 
 class LineSerializer(serializers.Serializer):
@@ -191,3 +191,30 @@ class BadBeatOutput(serializers.ModelSerializer):
         model = BadBeatCount
         fields = ("id", "table_session", "counted", "statement", "retained", "adjustment", "contribution",
                   "displayed", "present")
+
+
+class OrphanInput(serializers.Serializer):
+    category = serializers.ChoiceField(choices=Orphan.Category.choices)
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    initial_stake = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
+                                            default=None)
+    winnings = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
+                                       default=None)
+    place = serializers.CharField()
+    found_by = serializers.CharField()
+    witness = serializers.CharField(required=False, allow_blank=True, default="")
+    paid_into = serializers.CharField()
+
+
+class RestitutionInput(serializers.Serializer):
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    name = serializers.CharField()
+    address = serializers.CharField()
+    proof = serializers.CharField()
+
+
+class OrphanOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Orphan
+        fields = ("id", "category", "amount", "initial_stake", "winnings", "place", "paid_into", "entry_seq",
+                  "refunded", "restitutions")

@@ -16,7 +16,7 @@ from ledgers.core.models import Establishment
 from ledgers.core.selectors import current_establishment
 
 from .. import selectors, services
-from ..models import ControlDay, Slip, TableCount
+from ..models import ControlDay, Orphan, Slip, TableCount
 from . import serializers as s
 
 
@@ -123,6 +123,15 @@ def _bad_beat(request, est, data):
         comite=countersigner_from(request, data, "comite"))
 
 
+def _orphan(request, est, data):
+    return services.orphan_record(establishment=est, actor=request.user, **data)
+
+
+def _restitution(request, est, data, pk):
+    return services.orphan_restitute(orphan=get_object_or_404(Orphan, pk=pk, establishment=est),
+                                     actor=request.user, **data)
+
+
 FloatView = action("FloatView", s.FloatInput, s.FloatOutput, _float)
 SlipBookView = action("SlipBookView", s.SlipBookInput, s.SlipBookOutput, _book)
 SlipView = action("SlipView", s.SlipInput, s.SlipOutput, _slip)
@@ -135,6 +144,8 @@ TicketBookView = action("TicketBookView", s.TicketBookInput, s.TicketBookOutput,
 CagnotteComputeView = action("CagnotteComputeView", s.CagnotteComputeInput, s.CagnotteOutput, _cagnotte_compute)
 CagnotteCountView = action("CagnotteCountView", s.CagnotteCountInput, s.CagnotteOutput, _cagnotte_count)
 BadBeatView = action("BadBeatView", s.BadBeatInput, s.BadBeatOutput, _bad_beat)
+OrphanView = action("OrphanView", s.OrphanInput, s.OrphanOutput, _orphan)
+RestitutionView = action("RestitutionView", s.RestitutionInput, s.OrphanOutput, _restitution)
 ControlVisaView = action("ControlVisaView", s.VisaInput, s.ControlDayOutput, _control_visa)
 
 
