@@ -85,7 +85,7 @@ class VoidInput(serializers.Serializer):
     locals().update(countersignature_inputs("cosigner", required=False))
 
 
-class CountInput(serializers.Serializer):
+class EncaisseCountInput(serializers.Serializer):
     table_session = session_field()
     breakdown = LineSerializer(many=True)
     tips = serializers.DecimalField(max_digits=14, decimal_places=2, default=0)
@@ -93,7 +93,7 @@ class CountInput(serializers.Serializer):
     called_aloud = serializers.BooleanField(default=False)
 
 
-class CountOutput(serializers.ModelSerializer):
+class EncaisseCountOutput(serializers.ModelSerializer):
     """The figures of the counts appear only once both are in: the second counter is blind."""
 
     class Meta:
