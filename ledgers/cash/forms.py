@@ -107,6 +107,9 @@ class CountForm(CashForm):
     present = forms.CharField(label=_("Employés de la table présents (un par ligne)"), required=False,
                               widget=forms.Textarea(attrs={"rows": 3}))
     called_aloud = forms.BooleanField(label=_("Encaisse annoncée à haute voix"), required=False)
+    count_room = forms.BooleanField(label=_("Comptée en salle de comptage"), required=False)
+    cctv_reference = forms.CharField(label=_("Caméra et enregistrement de vidéoprotection"), max_length=120,
+                                     required=False)
 
 
 class CertifyForm(ReauthMixin, CashForm):

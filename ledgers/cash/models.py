@@ -131,6 +131,8 @@ class TableCount(models.Model):
     tips = models.DecimalField(_("pourboires"), **MONEY, default=0)
     present = models.JSONField(_("employés de la table présents"), default=list)
     called_aloud = models.BooleanField(_("annoncé à haute voix"), default=False)
+    count_room = models.BooleanField(_("comptée en salle de comptage"), default=False)
+    cctv_reference = models.CharField(_("caméra et enregistrement"), max_length=120, blank=True)
     encaisse = models.DecimalField(_("encaisse retenue"), **MONEY, null=True, blank=True)
     result = models.DecimalField(_("résultat"), **MONEY, null=True, blank=True)
     resolution = models.TextField(_("règlement de l'écart"), blank=True)

@@ -384,12 +384,14 @@ def slips_centralise(*, seance: Seance, desk: Location, actor: AbstractBaseUser)
 
 @transaction.atomic
 def count_record(
-    *, session: TableSession, breakdown: Iterable[dict], actor: AbstractBaseUser, tips: Decimal = Decimal(0),
-    present: Sequence[str] = (), called_aloud: bool = False,
+    *, session: TableSession, breakdown: Iterable[dict], actor: AbstractBaseUser, tips: Decimal | None = None,
+    present: Sequence[str] = (), called_aloud: bool = False, count_room: bool = False, cctv_reference: str = "",
 ) -> TableCount:
     """One of the two blind counts of a table's encaisse at the end of the partie. The second
     counter is another person; the totals are compared only when both are in, and a difference
-    is escalated to the certifier."""
+    is escalated to the certifier. FR: the first count gives the table's tips, handled like the
+    encaisse (COUNT-36); the count-room route needs the police's validation of the procedure
+    (SET-44) and the CCTV recording reference (COUNT-35)."""
     session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
     est = session.seance.establishment
     require_role(actor, est, COUNTERS)
@@ -403,9 +405,11 @@ def count_record(
     total = rules.breakdown_total(lines)
     count = TableCount.objects.select_for_update().filter(table_session=session).first()
     if count is None:
+        if est.jurisdiction == "FR":
+            _check_fr_count_route(est, tips=tips, count_room=count_room, cctv_reference=cctv_reference)
         count = TableCount(table_session=session, first_by=actor, first_breakdown=lines, first_total=total,
-                           tips=rules.money(tips), present=[p.strip() for p in present if p.strip()],
-                           called_aloud=called_aloud)
+                           tips=rules.money(tips or 0), present=[p.strip() for p in present if p.strip()],
+                           called_aloud=called_aloud, count_room=count_room, cctv_reference=cctv_reference.strip())
         return save_audited(count, actor=actor, reason="premier comptage")
     if count.status != TableCount.Status.AWAITING_SECOND:
         raise ValidationError(_("Les deux comptages de cette table sont déjà faits."))
@@ -417,6 +421,34 @@ def count_record(
     else:
         count.status = TableCount.Status.ESCALATED
     return save_audited(count, actor=actor, reason="second comptage")
+
+
+def _check_fr_count_route(est: Establishment, *, tips: Decimal | None, count_room: bool, cctv_reference: str) -> None:
+    if tips is None:
+        raise RuleViolation("COUNT-36", _("Les pourboires de la table sont comptés et inscrits avec l'encaisse "
+                                          "(zéro s'il n'y en a pas)."))
+    if count_room:
+        if not (est.setting("SET-44") or {}).get("reference"):
+            raise RuleViolation("COUNT-35", _("La comptée en salle de comptage suppose la validation préalable de la "
+                                              "procédure par le service de police judiciaire territorialement "
+                                              "compétent."))
+        if not cctv_reference.strip():
+            raise RuleViolation("COUNT-35", _("Indiquez la caméra et l'enregistrement de vidéoprotection de la "
+                                              "comptée."))
+
+
+@transaction.atomic
+def count_room_validation_record(*, establishment: Establishment, reference: str, validated_on, service: str,
+                                 actor: AbstractBaseUser) -> Establishment:
+    """FR: the territorial judicial police service's prior validation of the count-room procedure
+    (art. 43, COUNT-35, SET-44), recorded by the directeur responsable."""
+    est = Establishment.objects.select_for_update().get(pk=establishment.pk)
+    require_role(actor, est, (Role.DIRECTEUR_RESPONSABLE,))
+    if est.jurisdiction != "FR" or not reference.strip() or not service.strip():
+        raise ValidationError(_("Indiquez la référence de la validation et le service qui l'a donnée."))
+    est.options = {**est.options, "SET-44": {"reference": reference.strip(), "service": service.strip(),
+                                             "validated_on": validated_on.isoformat()}}
+    return save_audited(est, actor=actor, reason="validation de la salle de comptage")
 
 
 @transaction.atomic
@@ -467,6 +499,7 @@ def count_certify(*, count: TableCount, actor: AbstractBaseUser, words: str, res
                    "breakdown": rules.breakdown_text(count.second_breakdown if count.encaisse == count.second_total
                                                      else count.first_breakdown),
                    "avances": str(floats), "result": str(count.result), "tips": str(count.tips),
+                   "count_room": count.cctv_reference if count.count_room else "",
                    "present": count.present, "counted_by": [display_name(u) for u in (count.first_by, count.second_by)],
                    "certification": count.certification, "flags": [count.resolution] if count.resolution else []}
     _carnet_entry(session, actor=actor, role=role, payload=payload)

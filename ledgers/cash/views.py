@@ -161,8 +161,10 @@ class CountView(CashFormView):
     def perform(self, form):
         data = form.cleaned_data
         return services.count_record(session=self.session, breakdown=data["breakdown"], actor=self.request.user,
-                                     tips=data.get("tips") or 0, present=data.get("present", "").splitlines(),
-                                     called_aloud=data.get("called_aloud", False))
+                                     tips=data.get("tips"), present=data.get("present", "").splitlines(),
+                                     called_aloud=data.get("called_aloud", False),
+                                     count_room=data.get("count_room", False),
+                                     cctv_reference=data.get("cctv_reference", ""))
 
 
 class CertifyView(CashFormView):

@@ -98,6 +98,9 @@ PROFILES: dict[str, Profile] = {
             "SET-07": {},
             "SET-16": {"texas_holdem": "4", "omaha": "2"},
             "SET-17": "cap_last",
+            # SET-44: the count-room route, off until the police's validation is recorded
+            # ({"reference", "service", "validated_on"}, count_room_validation_record).
+            "SET-44": None,
         },
     ),
 }

@@ -122,7 +122,7 @@ def mc_bank(org, session, amount: int = 50_000, **kwargs):
 def counted(org, session, total: int, second: int | None = None, first_by=None, second_by=None):
     """Both blind counts of a closed table-partie: the croupier's, then the cashier's."""
     services.count_record(session=session, breakdown=plaques(total), actor=first_by or org[Role.CROUPIER],
-                          present=["Croupier Test", "Chef Test"], called_aloud=True)
+                          present=["Croupier Test", "Chef Test"], called_aloud=True, tips=Decimal(0))
     return services.count_record(session=session, breakdown=plaques(total if second is None else second),
                                  actor=second_by or org[Role.CAISSIER])
 

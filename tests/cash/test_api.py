@@ -55,7 +55,8 @@ def test_slips_counts_and_control_day_through_the_api(api, fro):
     fr_avance(fro, session)
     fro.close(session)
     first = api(fro[Role.CROUPIER]).post(f"{API}counts/", {"table_session": session.pk, "breakdown": PLAQUES,
-                                                          "present": ["C"], "called_aloud": True}, format="json")
+                                                          "present": ["C"], "called_aloud": True, "tips": "0"},
+                                         format="json")
     assert first.status_code == 201 and first.json()["first_total"] is None  # blind until both are in
     second = api(fro[Role.CAISSIER]).post(f"{API}counts/", {"table_session": session.pk, "breakdown": PLAQUES},
                                           format="json")

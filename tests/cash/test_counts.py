@@ -41,7 +41,7 @@ def test_count_05_mc_box_opened_only_at_the_end_of_the_seance(mco):
 def test_blind_double_count_the_second_counter_does_not_see_the_first(fro, client):
     session = closed_with_avance(fro)
     first = services.count_record(session=session, breakdown=plaques(160_000), actor=fro[Role.CROUPIER],
-                                  present=["A"], called_aloud=True)
+                                  present=["A"], called_aloud=True, tips=Decimal(120))
     assert first.status == TableCount.Status.AWAITING_SECOND
     client.force_login(fro[Role.CAISSIER])
     page = client.get(f"/caisses/tables/{session.pk}/comptee/")
@@ -93,7 +93,7 @@ def test_count_15_a_cashier_attends_the_count(fro):
 
 def test_count_15_called_aloud_before_the_table_employees(fro):
     session = closed_with_avance(fro)
-    services.count_record(session=session, breakdown=plaques(150_000), actor=fro[Role.CROUPIER])
+    services.count_record(session=session, breakdown=plaques(150_000), actor=fro[Role.CROUPIER], tips=Decimal(0))
     count = services.count_record(session=session, breakdown=plaques(150_000), actor=fro[Role.CAISSIER])
     with pytest.raises(RuleViolation) as refused:
         services.count_certify(count=count, actor=fro[Role.COMITE], words="exact")
@@ -128,3 +128,38 @@ def test_a_table_without_a_float_does_not_hold_the_seance(mco):
     seance = mco.seance()
     mco.session("BJ2", seance=seance)
     assert seance_close(seance=seance, actor=mco.director).status == "closed"
+
+
+def test_count_36_tips_counted_and_recorded_with_the_encaisse(fro):
+    session = closed_with_avance(fro)
+    with pytest.raises(RuleViolation) as refused:
+        services.count_record(session=session, breakdown=plaques(150_000), actor=fro[Role.CROUPIER],
+                              present=["A"], called_aloud=True)
+    assert refused.value.code == "COUNT-36"
+    services.count_record(session=session, breakdown=plaques(150_000), actor=fro[Role.CROUPIER], present=["A"],
+                          called_aloud=True, tips=Decimal(340))
+    count = services.count_record(session=session, breakdown=plaques(150_000), actor=fro[Role.CAISSIER])
+    services.count_certify(count=count, actor=fro[Role.COMITE], words="exact")
+    entry = current_register(fro.est, CARNET_AVANCES.code, "RA1").entries.filter(kind="record").last()
+    assert entry.payload["tips"] == "340.00" and entry.payload["certification"] == "exact"
+
+
+def test_count_35_count_room_only_after_the_police_validation_and_under_cctv(fro):
+    session = closed_with_avance(fro)
+    fields = {"session": session, "breakdown": plaques(150_000), "actor": fro[Role.CAISSIER], "present": ["A"],
+              "called_aloud": True, "tips": Decimal(0), "count_room": True}
+    with pytest.raises(RuleViolation) as unvalidated:
+        services.count_record(**fields, cctv_reference="Caméra 4, 23:10")
+    assert unvalidated.value.code == "COUNT-35"
+    with pytest.raises(ValidationError):
+        services.count_room_validation_record(establishment=fro.est, reference="", validated_on=fro.day,
+                                              service="SRPJ Nice", actor=fro.director)
+    services.count_room_validation_record(establishment=fro.est, reference="DCPJ-2026-17", validated_on=fro.day,
+                                          service="SRPJ Nice", actor=fro.director)
+    fro.est.refresh_from_db()
+    session.refresh_from_db()
+    with pytest.raises(RuleViolation) as no_cctv:
+        services.count_record(**fields)
+    assert no_cctv.value.code == "COUNT-35"
+    count = services.count_record(**fields, cctv_reference="Caméra 4, 23:10")
+    assert count.count_room and count.cctv_reference == "Caméra 4, 23:10"

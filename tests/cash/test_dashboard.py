@@ -20,7 +20,7 @@ def test_each_role_sees_the_counts_and_slips_waiting_for_it(client, fro):
     roulette = fro.session("RA1", seance=seance)
     fr_avance(fro, roulette)
     fro.close(roulette)
-    services.count_record(session=roulette, breakdown=plaques(150_000), actor=fro[Role.CROUPIER], present=["C"],
+    services.count_record(session=roulette, breakdown=plaques(150_000), actor=fro[Role.CROUPIER], present=["C"], tips=0,
                           called_aloud=True)
     assert "Bon B-1 n° 1 à servir" in panel(client, fro[Role.CHANGEUR])
     cashier = panel(client, fro[Role.CAISSIER])

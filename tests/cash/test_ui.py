@@ -63,7 +63,8 @@ def test_slip_count_certify_and_control_through_the_pages(client, fro):
     fro.close(session)
     client.force_login(fro[Role.CROUPIER])
     assert client.post(f"/caisses/tables/{session.pk}/comptee/", {
-        "breakdown": "1000 x 151 plaque", "present": "Croupier\nChef", "called_aloud": "on"}).status_code == 302
+        "breakdown": "1000 x 151 plaque", "present": "Croupier\nChef", "called_aloud": "on",
+        "tips": "0"}).status_code == 302
     client.force_login(fro[Role.CAISSIER])
     assert client.post(f"/caisses/tables/{session.pk}/comptee/", {"breakdown": "1000 x 151 plaque"}).status_code == 302
     client.force_login(fro[Role.COMITE])

@@ -88,7 +88,9 @@ class VoidInput(serializers.Serializer):
 class EncaisseCountInput(serializers.Serializer):
     table_session = session_field()
     breakdown = LineSerializer(many=True)
-    tips = serializers.DecimalField(max_digits=14, decimal_places=2, default=0)
+    tips = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True, default=None)
+    count_room = serializers.BooleanField(default=False)
+    cctv_reference = serializers.CharField(required=False, allow_blank=True, default="")
     present = serializers.ListField(child=serializers.CharField(), default=list)
     called_aloud = serializers.BooleanField(default=False)
 

@@ -86,7 +86,8 @@ def _void(request, est, data):
 def _count(request, est, data):
     return services.count_record(session=data["table_session"], breakdown=_lines(data, "breakdown"),
                                  actor=request.user, tips=data["tips"], present=data["present"],
-                                 called_aloud=data["called_aloud"])
+                                 called_aloud=data["called_aloud"], count_room=data["count_room"],
+                                 cctv_reference=data["cctv_reference"])
 
 
 def _certify(request, est, data, pk):
