@@ -207,3 +207,9 @@ class RestitutionForm(CashForm):
     name = forms.CharField(label=_("Nom du bénéficiaire"), max_length=150)
     address = forms.CharField(label=_("Adresse"), max_length=300)
     proof = forms.CharField(label=_("Justificatif produit"), max_length=300)
+
+
+class LevyMonthForm(CashForm):
+    year = forms.IntegerField(label=_("Année"), min_value=2000)
+    month = forms.IntegerField(label=_("Mois"), min_value=1, max_value=12)
+    slot_total = forms.DecimalField(label=_("Total du modèle 35 (machines à sous, €)"), decimal_places=2)

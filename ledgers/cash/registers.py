@@ -244,3 +244,30 @@ CARNET_ORPHELINS = register_kind(
         form="modèle 11 bis",
     )
 )
+
+# FR carnet des prélèvements (modèle 13): one sheet per month numbered from the start of the season
+# (November = 1), the daily results of the closed modèle 12 days, the month's slot total (modèle 35)
+# and the gross gaming product since 1 November (art. 75, COUNT-57). Nobody is named to cote and
+# paraph it (SET-26).
+CARNET_PRELEVEMENTS = register_kind(
+    RegisterKind(
+        code="carnet_prelevements",
+        title=_("Carnet des prélèvements"),
+        purpose=_("Reporter chaque mois, feuille par feuille, les résultats journaliers et le produit brut des jeux "
+                  "de la saison."),
+        columns=(
+            Column("sheet", _("Feuille n°"), 0.5),
+            Column("date", _("Date"), 0.8),
+            Column("contrepartie", _("Jeux de contrepartie"), 1.0),
+            Column("cercle", _("Jeux de cercle"), 1.0),
+            Column("slots", _("Machines à sous (modèle 35)"), 1.0),
+            Column("total", _("Total"), 0.9),
+            Column("season_total", _("Produit brut depuis le 1er novembre"), 1.2),
+        ),
+        record_roles=(Role.CAISSIER_PRINCIPAL, Role.COMPTABILITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("REG-35", "COUNT-57"),
+        form="modèle 13",
+    )
+)

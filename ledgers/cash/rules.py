@@ -141,3 +141,8 @@ def amount_in_words(amount: Decimal) -> str:
     if cents:
         text += f" et {num2words(cents, lang='fr')} centime{'s' if cents > 1 else ''}"
     return text
+
+
+def season_sheet(month: int) -> int:
+    """The modèle 13 sheet number of a month: November = 1 … October = 12 (COUNT-57)."""
+    return (month - 11) % 12 + 1

@@ -2,6 +2,7 @@
 (``RuleViolation`` with the catalogue ID), saves through ``save_audited`` (or appends an
 append-only row) and writes its register entry in the same transaction."""
 
+import datetime
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -31,6 +32,7 @@ from .registers import (
     CARNET_AVANCES,
     CARNET_CAGNOTTES,
     CARNET_ORPHELINS,
+    CARNET_PRELEVEMENTS,
     REGISTRE_BBJ,
     REGISTRE_CHANGE,
     REGISTRE_CONTROLE,
@@ -863,3 +865,48 @@ def orphan_restitute(*, orphan: Orphan, amount: Decimal, name: str, address: str
                    "signed_by": f"{display_name(actor)} ({Role(role).label})"}
     _write(est, CARNET_ORPHELINS.code, actor=actor, role=role, payload=payload)
     return orphan
+
+
+# --- carnet des prélèvements (modèle 13) ----------------------------------------------------------------
+
+@transaction.atomic
+def levy_month_close(*, establishment: Establishment, year: int, month: int, slot_total: Decimal | None,
+                     actor: AbstractBaseUser) -> int:
+    """The month's sheet of modèle 13: one line per day generated from a closed and visaed modèle 12
+    day, the month's slot total from modèle 35, the gross product since the start of the season
+    (COUNT-57). Returns the sheet number."""
+    est = Establishment.objects.select_for_update().get(pk=establishment.pk)
+    role = require_role(actor, est, CONTROL_KEEPERS)
+    if est.jurisdiction != "FR":
+        raise ValidationError(_("Le carnet des prélèvements est un registre français."))
+    if slot_total is None:
+        raise RuleViolation("COUNT-57", _("Le mois ne se clôt qu'avec le total du modèle 35 des machines à sous."))
+    register = current_register(est, CARNET_PRELEVEMENTS.code)
+    sheet = rules.season_sheet(month)
+    if register.entries.filter(kind="record", payload__sheet=sheet, payload__year=year, payload__month=month).exists():
+        raise ValidationError(_("Cette feuille est déjà arrêtée."))
+    days = ControlDay.objects.filter(establishment=est, date__year=year, date__month=month).order_by("date")
+    unvisaed = [day for day in days if day.status != ControlDay.Status.VISAED]
+    if unvisaed:
+        raise RuleViolation("COUNT-57", _("Journées du registre de contrôle non visées : %(days)s. Seule une journée "
+                                          "arrêtée et visée est reportée.") % {"days": ", ".join(map(str, unvisaed))})
+    first_day = datetime.date(year, month, 1)
+    before = ControlDay.objects.filter(establishment=est, date__gte=rules.season_start(first_day),
+                                       date__lt=first_day).aggregate(total=Sum("total"))["total"] or Decimal("0.00")
+    slots_before = sum((Decimal(e.payload["slots"]) for e in register.entries.filter(
+        kind="record", payload__event="month", payload__season=rules.season_start(first_day).isoformat())),
+        Decimal("0.00"))
+    season_total = before + slots_before
+    base = {"sheet": sheet, "year": year, "month": month, "season": rules.season_start(first_day).isoformat()}
+    for day in days:
+        season_total += day.total
+        entry_append(register=register, actor=actor, role=role, payload={
+            **base, "event": "day", "date": day.date.isoformat(), "contrepartie": str(day.contrepartie_total),
+            "cercle": str(day.cercle_total), "slots": "", "total": str(day.total), "season_total": str(season_total)})
+    slot_total = rules.money(slot_total)
+    season_total += slot_total
+    month_total = sum((day.total for day in days), Decimal("0.00")) + slot_total
+    entry_append(register=register, actor=actor, role=role, payload={
+        **base, "event": "month", "date": "", "contrepartie": "", "cercle": "", "slots": str(slot_total),
+        "total": str(month_total), "season_total": str(season_total)})
+    return sheet

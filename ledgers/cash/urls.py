@@ -23,5 +23,6 @@ urlpatterns = [
     path("tables/<int:pk>/bad-beat-jackpot/", views.BadBeatView.as_view(), name="bad_beat"),
     path("orphelins/nouveau/", views.OrphanView.as_view(), name="orphan"),
     path("orphelins/<int:pk>/restitution/", views.RestitutionView.as_view(), name="restitution"),
+    path("carnet-prelevements/", views.LevyMonthView.as_view(), name="levy_month"),
     path("signalements/", views.ExceptionsView.as_view(), name="exceptions"),
 ]

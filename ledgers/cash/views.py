@@ -332,3 +332,13 @@ class RestitutionView(CashFormView):
 
     def perform(self, form):
         return services.orphan_restitute(orphan=self.orphan, actor=self.request.user, **form.cleaned_data)
+
+
+class LevyMonthView(CashFormView):
+    form_class = forms.LevyMonthForm
+    title = _("Carnet des prélèvements (modèle 13) : arrêté du mois")
+    submit = _("Reporter et arrêter le mois")
+
+    def perform(self, form):
+        return services.levy_month_close(establishment=self.establishment, actor=self.request.user,
+                                         **form.cleaned_data)

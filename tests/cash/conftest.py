@@ -16,6 +16,7 @@ from ledgers.cash.registers import (
     CARNET_AVANCES,
     CARNET_CAGNOTTES,
     CARNET_ORPHELINS,
+    CARNET_PRELEVEMENTS,
     REGISTRE_BBJ,
     REGISTRE_CHANGE,
     REGISTRE_CONTROLE,
@@ -82,7 +83,8 @@ def fro(fr):
     for number, table in org.tables.items():
         carnet = CARNET_AVANCES if table.game_info.family == "contrepartie" else CARNET_CAGNOTTES
         org.open_register(carnet.code, number)
-    for kind in (BONS_CAISSE.code, REGISTRE_CONTROLE.code, REGISTRE_BBJ.code, CARNET_ORPHELINS.code):
+    for kind in (BONS_CAISSE.code, REGISTRE_CONTROLE.code, REGISTRE_BBJ.code, CARNET_ORPHELINS.code,
+                 CARNET_PRELEVEMENTS.code):
         org.open_register(kind)
     org.open_register(REGISTRE_CHANGE.code, org.desk.code)
     return org

@@ -220,3 +220,14 @@ class OrphanOutput(serializers.ModelSerializer):
         model = Orphan
         fields = ("id", "category", "amount", "initial_stake", "winnings", "place", "paid_into", "entry_seq",
                   "refunded", "restitutions")
+
+
+class LevyMonthInput(serializers.Serializer):
+    year = serializers.IntegerField(min_value=2000)
+    month = serializers.IntegerField(min_value=1, max_value=12)
+    slot_total = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
+                                         default=None)
+
+
+class LevySheetOutput(serializers.Serializer):
+    sheet = serializers.IntegerField()

@@ -16,6 +16,7 @@ urlpatterns = [
     path("bad-beat-jackpot/", views.BadBeatView.as_view(), name="cash-bad-beat"),
     path("orphans/", views.OrphanView.as_view(), name="cash-orphan"),
     path("orphans/<int:pk>/restitution/", views.RestitutionView.as_view(), name="cash-orphan-restitution"),
+    path("levy-sheets/", views.LevyMonthView.as_view(), name="cash-levy-month"),
     path("rake/", views.RakeView.as_view(), name="cash-rake"),
     path("control-days/", views.ControlCloseView.as_view(), name="cash-control-close"),
     path("control-days/<int:pk>/visa/", views.ControlVisaView.as_view(), name="cash-control-visa"),

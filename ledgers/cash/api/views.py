@@ -133,6 +133,10 @@ def _restitution(request, est, data, pk):
                                      actor=request.user, **data)
 
 
+def _levy_month(request, est, data):
+    return {"sheet": services.levy_month_close(establishment=est, actor=request.user, **data)}
+
+
 FloatView = action("FloatView", s.FloatInput, s.FloatOutput, _float)
 SlipBookView = action("SlipBookView", s.SlipBookInput, s.SlipBookOutput, _book)
 SlipView = action("SlipView", s.SlipInput, s.SlipOutput, _slip)
@@ -147,6 +151,7 @@ CagnotteCountView = action("CagnotteCountView", s.CagnotteCountInput, s.Cagnotte
 BadBeatView = action("BadBeatView", s.BadBeatInput, s.BadBeatOutput, _bad_beat)
 OrphanView = action("OrphanView", s.OrphanInput, s.OrphanOutput, _orphan)
 RestitutionView = action("RestitutionView", s.RestitutionInput, s.OrphanOutput, _restitution)
+LevyMonthView = action("LevyMonthView", s.LevyMonthInput, s.LevySheetOutput, _levy_month)
 ControlVisaView = action("ControlVisaView", s.VisaInput, s.ControlDayOutput, _control_visa)
 
 
