@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "ledgers.registers.printing",
     "ledgers.tables",
     "ledgers.authority",
+    "ledgers.cash",
 ]
 
 MIDDLEWARE = [
@@ -204,6 +205,11 @@ SPECTACULAR_SETTINGS = {
         "WheelKindEnum": "ledgers.equipment.models.WheelKind",
         "ReportKindEnum": "ledgers.reports.models.ReportJob.Kind",
         "ReportStatusEnum": "ledgers.reports.models.ReportJob.Status",
+        "FloatKindEnum": "ledgers.cash.models.TableFloat.Kind",
+        "SlipBookKindEnum": "ledgers.cash.models.SlipBook.Kind",
+        "PieceKindEnum": "ledgers.cash.rules.Piece.ALL",
+        "OrphanCategoryEnum": "ledgers.cash.models.Orphan.Category",
+        "CategoryEnum": "ledgers.cards.models.Category",  # the card units' category keeps its name
         "PurchaseOrderStatusEnum": "ledgers.custody.models.PurchaseOrder.Status",
         "DiceSwapReasonEnum": "ledgers.dice.models.DiceSwap.Reason",
         "PlayRoleEnum": "ledgers.dice.models.PlayRole",

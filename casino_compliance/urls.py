@@ -14,6 +14,7 @@ api_v1 = [
     path("seances/", include("ledgers.core.api_urls")),
     path("tables/", include("ledgers.tables.api.urls")),
     path("authority/", include("ledgers.authority.api.urls")),
+    path("cash/", include("ledgers.cash.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
@@ -33,4 +34,5 @@ urlpatterns = [
     path("cles/", include("ledgers.keys.urls")),
     path("seances/tables/", include("ledgers.tables.urls")),
     path("autorites/", include("ledgers.authority.urls")),
+    path("caisses/", include("ledgers.cash.urls")),
 ]

@@ -12,14 +12,21 @@ from ledgers.core.models import Establishment, Location
 from ledgers.equipment import services
 from ledgers.equipment.models import ApprovedModel, Shoe
 from ledgers.equipment.volumes import open_volume, paraphing_roles, required_volumes
+from tests.factories import make_user
 
 
 def open_equipment_volumes(establishment: Establishment, users: Mapping[str, AbstractBaseUser], *,
                            director: AbstractBaseUser) -> None:
     """Every volume the sabot, shuffler and wheel flows write in, coté et paraphé by the first of
-    ``users`` (role → user) who may paraph it; a volume already open is kept."""
+    ``users`` (role → user) who may paraph it, else by a new user holding the kind's authority role
+    (the carnet d'avances is paraphed by the Interior ministry control officials); a volume already
+    open is kept."""
     for kind, qualifier in required_volumes(establishment):
-        authority = next(users[role] for role in paraphing_roles(establishment, kind) if role in users)
+        roles = paraphing_roles(establishment, kind)
+        authority = next((users[role] for role in roles if role in users), None)
+        if authority is None:
+            authority = make_user(establishment, roles[0], username=f"{roles[0]}-{establishment.code}")
+            users = {**users, roles[0]: authority}
         open_volume(establishment, kind, qualifier, director=director, authority=authority, paraphe="P.")
 
 

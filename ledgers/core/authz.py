@@ -13,6 +13,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django_otp import match_token, user_has_device
 
+from .errors import RuleViolation
 from .models import Establishment, Membership
 from .roles import Role
 
@@ -89,3 +90,14 @@ def reauthenticate(request: HttpRequest, *, user: AbstractBaseUser, password: st
         raise ValidationError({"password": _("Mot de passe incorrect : signature refusée.")})
     if user_has_device(user, confirmed=True) and match_token(user, otp_token.strip()) is None:
         raise ValidationError({"otp_token": _("Code d'authentification incorrect ou expiré : signature refusée.")})
+
+
+def role_named_by_text(user: AbstractBaseUser, establishment: Establishment, allowed: Iterable[str], code: str,
+                       message) -> str:
+    """The role of ``user`` among those a text names for an act, else the text's refusal
+    (RuleViolation ``code``, not a mere 403): who acts is itself the rule."""
+    held = roles_of(user, establishment)
+    for role in allowed:
+        if role in held:
+            return str(role)
+    raise RuleViolation(code, message)

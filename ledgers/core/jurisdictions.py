@@ -89,6 +89,10 @@ PROFILES: dict[str, Profile] = {
             # ten before) counted in calendar years, MC having no gaming season (SET-39, SET-40).
             "SET-39": {"periods": 10},
             "SET-40": {"month": 1, "day": 1},
+            # Table cash (ledgers.cash): SET-06 the somme mise en banque per table number, fixed by the
+            # Direction des Jeux (float_amount_fix); SET-16 no poker rake in the MC corpus (AMB-25).
+            "SET-06": {},
+            "SET-16": {},
         },
     ),
     Jurisdiction.FR: Profile(
@@ -164,6 +168,15 @@ PROFILES: dict[str, Profile] = {
             "SET-40": {"month": 11, "day": 1},
             # Prior declarations (003 art. 7, 9 bis): sent at least 15 days before implementation (AUTH-01).
             "SET-28": {"days": 15},
+            # Table cash (ledgers.cash): SET-07 overrides of the art. 49 multiples (the text's table is
+            # ledgers.cash.rules.ART_49_MULTIPLES); SET-16 rake rates in % (57-2, 57-4-3); SET-17 the cap
+            # applied after the round-up (AMB-24).
+            "SET-07": {},
+            "SET-16": {"texas_holdem": "4", "omaha": "2"},
+            "SET-17": "cap_last",
+            # SET-44: the count-room route, off until the police's validation is recorded
+            # ({"reference", "service", "validated_on"}, count_room_validation_record).
+            "SET-44": None,
         },
     ),
 }

@@ -31,53 +31,9 @@ MATERIEL_JEU = register_kind(
     )
 )
 
-# FR carnet d'avances (modèle 10), one per table and numbered like its cash box (qualifier: the
-# table number). Only the sabot allocation of punto banco (SHOE-06) and blackjack (AMB-49) is
-# written here for now; the count-room columns (avance, top-ups, encaisse) are added beside them.
-CARNET_AVANCES = register_kind(
-    RegisterKind(
-        code="carnet_avances",
-        title=_("Carnet d'avances"),
-        purpose=_("Inscrire par séance l'avance de la table, ses compléments, l'affectation du sabot et l'encaisse."),
-        columns=(
-            Column("date", _("Date"), 0.9),
-            Column("seance", _("Séance"), 1.2),
-            Column("table", _("Table n°"), 0.7),
-            Column("sabot.number", _("Sabot n°"), 0.8),
-            Column("sabot.allocated_by", _("Affecté par"), 1.5),
-            Column("sabot.role", _("Qualité"), 1.4),
-            Column("flags", _("Observations"), 2.4),
-        ),
-        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.EMPLOYE_RESPONSABLE),
-        jurisdictions=("FR",),
-        requirements=("REG-09", "SHOE-06", "AMB-49"),
-        form="modèle 10",
-    )
-)
-
-# FR carnet d'enregistrement des cagnottes (modèle 11), one per cercle table (qualifier: the table
-# number). Column 3 holds the names of the croupiers and changeurs and, at baccara, the number of
-# the sabot allocated for the séance (SHOE-13, AMB-49). The cagnotte columns come with the count room.
-CARNET_CAGNOTTES = register_kind(
-    RegisterKind(
-        code="carnet_cagnottes",
-        title=_("Carnet d'enregistrement des cagnottes"),
-        purpose=_("Inscrire par séance le personnel de la table, le sabot affecté et les cagnottes."),
-        columns=(
-            Column("date", _("Date"), 0.9),
-            Column("seance", _("Séance"), 1.2),
-            Column("table", _("Table n°"), 0.7),
-            Column("col3.names", _("Col. 3 — Croupiers et changeurs"), 2.2),
-            Column("col3.sabot", _("Col. 3 — Sabot n°"), 0.9),
-            Column("col3.allocated_by", _("Sabot affecté par"), 1.5),
-            Column("flags", _("Observations"), 2.0),
-        ),
-        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.EMPLOYE_RESPONSABLE),
-        jurisdictions=("FR",),
-        requirements=("REG-30", "SHOE-13", "AMB-49"),
-        form="modèle 11",
-    )
-)
+# The FR carnets d'avances (modèle 10) and d'enregistrement des cagnottes (modèle 11) are kept by
+# ledgers.cash: the sabot allocation of punto banco and blackjack (SHOE-06), and of baccara in
+# column 3 of modèle 11 (SHOE-13), is one of their entries.
 
 # MC: the checks of roulettes, boule and grande roue before each séance by the maintenance staff
 # with an inspecteur (WHEEL-06, REG-12), and the lid locked at the end of the partie (WHEEL-02).

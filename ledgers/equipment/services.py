@@ -4,7 +4,7 @@ texts' rules (``RuleViolation`` with the catalogue ID), changes the objects thro
 
 import datetime
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -14,7 +14,8 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.authz import require_role, roles_of, save_audited
+from ledgers.cash.registers import CARNET_AVANCES
+from ledgers.core.authz import require_role, role_named_by_text, roles_of, save_audited
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.games import Equipment
 from ledgers.core.models import Establishment, GamingTable, Location, Seance, TableSession
@@ -47,7 +48,6 @@ from .models import (
     WheelCheck,
 )
 from .registers import (
-    CARNET_AVANCES,
     MAIN_COURANTE_ROUE,
     MATERIEL_JEU,
     ROULEMENT_LANCEURS,
@@ -99,15 +99,6 @@ def custody_input_errors() -> Iterator[None]:
     except ValueError as exc:
         raise ValidationError(str(exc)) from exc
 
-
-def _role_named_by_text(user: AbstractBaseUser, est: Establishment, allowed: Iterable[str], code: str,
-                        message) -> str:
-    """The role of ``user`` among those a text names for an act, else refuse citing that text."""
-    held = roles_of(user, est)
-    for role in allowed:
-        if role in held:
-            return str(role)
-    raise RuleViolation(code, message)
 
 
 def _record(est: Establishment, kind: str, *, actor: AbstractBaseUser, role: str, payload: dict,
@@ -247,7 +238,7 @@ def _fr_allocator(actor: AbstractBaseUser, est: Establishment, game: str) -> tup
         comite = (est.setting("AMB-49") or {}).get("comite_allocates", True)
         allowed = (*ART_58_ALLOCATORS, Role.COMITE) if comite else ART_58_ALLOCATORS
         message = _("Les sabots sont affectés aux tables par le directeur ou un employé responsable.")
-    role = _role_named_by_text(actor, est, allowed, rules["allocators"], message)
+    role = role_named_by_text(actor, est, allowed, rules["allocators"], message)
     flags = []
     if role == Role.COMITE and game != "punto_banco":
         flags.append({"code": "AMB-49", "text": _fr(_(
@@ -300,7 +291,7 @@ def shoe_allocate(
     else:
         if Equipment.CARDS not in table.game_info.equipment:
             raise ValidationError(_("Le jeu de cette table ne se joue pas avec des cartes."))
-        role = _role_named_by_text(actor, est, (Role.CARTIER,), "SHOE-02", _(
+        role = role_named_by_text(actor, est, (Role.CARTIER,), "SHOE-02", _(
             "Les sabots sont sortis des dépôts par le cartier au moment où il en est fait usage."))
     if Shoe.objects.filter(table_session=session).exists():
         raise impossible(_("Un sabot est déjà en service à cette table : rentrez-le d'abord."))
@@ -341,7 +332,7 @@ def shoe_return(
     cabinet (SHOE-09)."""
     est = to_location.establishment
     if est.jurisdiction == "MC":
-        role = _role_named_by_text(actor, est, (Role.INSPECTEUR,), "SHOE-02", _(
+        role = role_named_by_text(actor, est, (Role.INSPECTEUR,), "SHOE-02", _(
             "Les sabots sont rangés au dépôt sous la surveillance de l'inspecteur de service, qui signe la rentrée."))
     else:
         role = require_role(actor, est, FR_SHOE_KEEPERS)
@@ -838,7 +829,7 @@ def wheel_lid_lock(*, session: TableSession, actor: AbstractBaseUser, key_holder
         raise ValidationError(_("Cette table n'a pas de cylindre fermé à clé."))
     role = require_role(actor, est, (Role.CROUPIER, Role.CHEF_TABLE, Role.INSPECTEUR))
     holders = tuple(est.setting("SET-31") or ())
-    key_role = _role_named_by_text(key_holder, est, holders, "KEY-08", _(
+    key_role = role_named_by_text(key_holder, est, holders, "KEY-08", _(
         "La clé du couvercle est remise à son détenteur désigné (%(roles)s).")
         % {"roles": ", ".join(str(Role(r).label) for r in holders) or "—"})
     if session.status != TableSession.Status.OPEN:
@@ -884,7 +875,7 @@ def launch_roster_set(
     relieve each other. Setting it again during the séance replaces it from then on."""
     session = _rotation_session(session)
     est = session.seance.establishment
-    role = _role_named_by_text(actor, est, ROSTER_SETTERS, "WHEEL-09", _(
+    role = role_named_by_text(actor, est, ROSTER_SETTERS, "WHEEL-09", _(
         "L'ordre de roulement est établi par la Direction des Jeux (directeur des jeux ou sous-directeur)."))
     order = list(croupiers)
     if len({user.pk for user in order}) != len(order):

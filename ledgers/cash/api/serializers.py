@@ -1,0 +1,233 @@
+from rest_framework import serializers
+
+from ledgers.core.api import EstablishmentPK
+from ledgers.core.countersign import countersignature_inputs
+from ledgers.core.models import GamingTable, Location, TableSession
+
+from .. import rules
+from ..models import BadBeatCount, CagnotteCount, ControlDay, Orphan, Slip, SlipBook, TableCount, TableFloat, TicketBook
+
+
+class LineSerializer(serializers.Serializer):
+    value = serializers.DecimalField(max_digits=14, decimal_places=2)
+    quantity = serializers.IntegerField(min_value=1)
+    kind = serializers.ChoiceField(choices=rules.Piece.ALL, default=rules.Piece.CHIP)
+
+
+def session_field() -> EstablishmentPK:
+    return EstablishmentPK(queryset=TableSession.objects.all(), path="seance__establishment")
+
+
+class FloatInput(serializers.Serializer):
+    table_session = session_field()
+    kind = serializers.ChoiceField(choices=TableFloat.Kind.choices, default=TableFloat.Kind.INITIAL)
+    breakdown = LineSerializer(many=True)
+    box_number = serializers.CharField(required=False, allow_blank=True, default="")
+    transport_box = serializers.CharField(required=False, allow_blank=True, default="")
+    counted_by = serializers.CharField(required=False, allow_blank=True, default="")
+    called_aloud = serializers.BooleanField(default=False)
+    carry_note = serializers.CharField(required=False, allow_blank=True, default="")
+    locals().update(countersignature_inputs("receiver", required=False))
+
+
+class FloatOutput(serializers.ModelSerializer):
+    class Meta:
+        model = TableFloat
+        fields = ("id", "table_session", "kind", "amount", "required", "breakdown", "box_number", "signed_role",
+                  "flags")
+
+
+class SlipBookInput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=SlipBook.Kind.choices)
+    number = serializers.CharField()
+    first_number = serializers.IntegerField(min_value=1)
+    last_number = serializers.IntegerField(min_value=1)
+
+
+class SlipBookOutput(serializers.ModelSerializer):
+    class Meta:
+        model = SlipBook
+        fields = ("id", "kind", "number", "first_number", "last_number")
+
+
+class SlipInput(serializers.Serializer):
+    book = EstablishmentPK(queryset=SlipBook.objects.all())
+    number = serializers.IntegerField(min_value=1)
+    table_session = session_field()
+    requested = LineSerializer(many=True)
+    handed = LineSerializer(many=True)
+    runner = serializers.CharField(required=False, allow_blank=True, default="")
+    locals().update(countersignature_inputs("supervisor", required=False))
+
+
+class SlipOutput(serializers.ModelSerializer):
+    book = serializers.CharField(source="book.number")
+
+    class Meta:
+        model = Slip
+        fields = ("id", "book", "number", "status", "table_session", "total", "requested", "handed",
+                  "supervisor_role", "served_at", "void_reason", "voided_by")
+
+
+class ServeInput(serializers.Serializer):
+    desk = serializers.SlugRelatedField(slug_field="code", queryset=Location.objects.all())
+
+    def validate_desk(self, desk):
+        if desk.establishment_id != self.context["establishment"].pk:
+            raise serializers.ValidationError("Caisse inconnue.")
+        return desk
+
+
+class VoidInput(serializers.Serializer):
+    book = EstablishmentPK(queryset=SlipBook.objects.all())
+    number = serializers.IntegerField(min_value=1)
+    reason = serializers.CharField()
+    locals().update(countersignature_inputs("cosigner", required=False))
+
+
+class EncaisseCountInput(serializers.Serializer):
+    table_session = session_field()
+    breakdown = LineSerializer(many=True)
+    tips = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True, default=None)
+    count_room = serializers.BooleanField(default=False)
+    cctv_reference = serializers.CharField(required=False, allow_blank=True, default="")
+    present = serializers.ListField(child=serializers.CharField(), default=list)
+    called_aloud = serializers.BooleanField(default=False)
+
+
+class EncaisseCountOutput(serializers.ModelSerializer):
+    """The figures of the counts appear only once both are in: the second counter is blind."""
+
+    class Meta:
+        model = TableCount
+        fields = ("id", "table_session", "status", "first_total", "second_total", "encaisse", "result", "tips",
+                  "certification", "certified_role", "resolution")
+
+    def to_representation(self, count):
+        data = super().to_representation(count)
+        if count.status == TableCount.Status.AWAITING_SECOND:
+            data["first_total"] = None
+        return data
+
+
+class CertifyInput(serializers.Serializer):
+    words = serializers.CharField()
+    encaisse = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
+                                       default=None)
+    resolution = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class RakeQuery(serializers.Serializer):
+    game = serializers.CharField()
+    pot = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    cave = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    recorded = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
+                                        default=None)
+
+
+class ControlCloseInput(serializers.Serializer):
+    date = serializers.DateField()
+
+
+class VisaInput(serializers.Serializer):
+    statement = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class ControlDayOutput(serializers.ModelSerializer):
+    class Meta:
+        model = ControlDay
+        fields = ("id", "date", "status", "contrepartie_total", "cercle_total", "total", "total_words",
+                  "season_total", "visas")
+
+
+class TicketBookInput(serializers.Serializer):
+    table = EstablishmentPK(queryset=GamingTable.objects.all())
+    cover_number = serializers.CharField()
+    ticket_value = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    first_number = serializers.IntegerField(min_value=1)
+    last_number = serializers.IntegerField(min_value=1)
+
+
+class TicketBookOutput(serializers.ModelSerializer):
+    class Meta:
+        model = TicketBook
+        fields = ("id", "table", "cover_number", "ticket_value", "first_number", "last_number", "next_number",
+                  "finished_on")
+
+
+class DetachedSerializer(serializers.Serializer):
+    book = EstablishmentPK(queryset=TicketBook.objects.all())
+    last_number = serializers.IntegerField(min_value=0)
+
+
+class CagnotteComputeInput(serializers.Serializer):
+    table_session = session_field()
+    detached = DetachedSerializer(many=True)
+
+
+class CagnotteCountInput(serializers.Serializer):
+    table_session = session_field()
+    breakdown = LineSerializer(many=True)
+    words = serializers.CharField(required=False, allow_blank=True, default="")
+    balancing_ticket = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class CagnotteOutput(serializers.ModelSerializer):
+    class Meta:
+        model = CagnotteCount
+        fields = ("id", "table_session", "status", "tickets", "computed", "counted", "surplus", "shortfall",
+                  "balancing_ticket", "retained", "certification")
+
+
+class BadBeatInput(serializers.Serializer):
+    table_session = session_field()
+    counted = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    statement = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    displayed = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    present = serializers.ListField(child=serializers.CharField(), default=list)
+    locals().update(countersignature_inputs("comite", required=False))
+
+
+class BadBeatOutput(serializers.ModelSerializer):
+    class Meta:
+        model = BadBeatCount
+        fields = ("id", "table_session", "counted", "statement", "retained", "adjustment", "contribution",
+                  "displayed", "present")
+
+
+class OrphanInput(serializers.Serializer):
+    category = serializers.ChoiceField(choices=Orphan.Category.choices)
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    initial_stake = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
+                                            default=None)
+    winnings = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
+                                       default=None)
+    place = serializers.CharField()
+    found_by = serializers.CharField()
+    witness = serializers.CharField(required=False, allow_blank=True, default="")
+    paid_into = serializers.CharField()
+
+
+class RestitutionInput(serializers.Serializer):
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    name = serializers.CharField()
+    address = serializers.CharField()
+    proof = serializers.CharField()
+
+
+class OrphanOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Orphan
+        fields = ("id", "category", "amount", "initial_stake", "winnings", "place", "paid_into", "entry_seq",
+                  "refunded", "restitutions")
+
+
+class LevyMonthInput(serializers.Serializer):
+    year = serializers.IntegerField(min_value=2000)
+    month = serializers.IntegerField(min_value=1, max_value=12)
+    slot_total = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
+                                         default=None)
+
+
+class LevySheetOutput(serializers.Serializer):
+    sheet = serializers.IntegerField()

@@ -1,0 +1,23 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("floats/", views.FloatView.as_view(), name="cash-float"),
+    path("slip-books/", views.SlipBookView.as_view(), name="cash-slip-book"),
+    path("slips/", views.SlipView.as_view(), name="cash-slip"),
+    path("slips/<int:pk>/serve/", views.SlipServeView.as_view(), name="cash-slip-serve"),
+    path("slips/void/", views.SlipVoidView.as_view(), name="cash-slip-void"),
+    path("counts/", views.CountView.as_view(), name="cash-count"),
+    path("counts/<int:pk>/certify/", views.CertifyView.as_view(), name="cash-count-certify"),
+    path("ticket-books/", views.TicketBookView.as_view(), name="cash-ticket-book"),
+    path("cagnottes/compute/", views.CagnotteComputeView.as_view(), name="cash-cagnotte-compute"),
+    path("cagnottes/count/", views.CagnotteCountView.as_view(), name="cash-cagnotte-count"),
+    path("bad-beat-jackpot/", views.BadBeatView.as_view(), name="cash-bad-beat"),
+    path("orphans/", views.OrphanView.as_view(), name="cash-orphan"),
+    path("orphans/<int:pk>/restitution/", views.RestitutionView.as_view(), name="cash-orphan-restitution"),
+    path("levy-sheets/", views.LevyMonthView.as_view(), name="cash-levy-month"),
+    path("rake/", views.RakeView.as_view(), name="cash-rake"),
+    path("control-days/", views.ControlCloseView.as_view(), name="cash-control-close"),
+    path("control-days/<int:pk>/visa/", views.ControlVisaView.as_view(), name="cash-control-visa"),
+]

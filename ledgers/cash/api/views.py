@@ -1,0 +1,164 @@
+"""Table cash API: one POST endpoint per flow, calling its service (201), and the rake
+calculator (GET). RuleViolation answers 409 with code, article and detail (ledgers.core.api)."""
+
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ledgers.core.api import RuleViolationSerializer
+from ledgers.core.countersign import countersigner_from
+from ledgers.core.models import Establishment
+from ledgers.core.selectors import current_establishment
+
+from .. import selectors, services
+from ..models import ControlDay, Orphan, Slip, TableCount
+from . import serializers as s
+
+
+def establishment_of(request: Request) -> Establishment:
+    est = current_establishment(request)
+    if est is None:
+        raise PermissionDenied(_("Vous n'êtes affecté à aucun établissement."))
+    return est
+
+
+class Action(APIView):
+    """Validate ``input_class``, call ``perform(request, est, data, **url kwargs)``, answer 201."""
+
+    input_class: type[serializers.Serializer]
+    output_class: type[serializers.Serializer]
+
+    def perform(self, request: Request, est: Establishment, data: dict, **kwargs):
+        raise NotImplementedError
+
+    def post(self, request: Request, **kwargs) -> Response:
+        est = establishment_of(request)
+        given = self.input_class(data=request.data, context={"establishment": est, "request": request})
+        given.is_valid(raise_exception=True)
+        result = self.perform(request, est, given.validated_data, **kwargs)
+        return Response(self.output_class(result).data, status=status.HTTP_201_CREATED)
+
+
+def action(name: str, input_class, output_class, perform) -> type[Action]:
+    view = type(name, (Action,), {"input_class": input_class, "output_class": output_class,
+                                  "perform": staticmethod(perform)})
+    return extend_schema(request=input_class, responses={201: output_class, 409: RuleViolationSerializer})(view)
+
+
+def _lines(data: dict, key: str) -> list[dict]:
+    return [{**line, "value": str(line["value"])} for line in data[key]]
+
+
+def _float(request, est, data):
+    return services.float_record(
+        session=data["table_session"], breakdown=_lines(data, "breakdown"), actor=request.user, kind=data["kind"],
+        box_number=data["box_number"], transport_box=data["transport_box"], counted_by=data["counted_by"],
+        called_aloud=data["called_aloud"], carry_note=data["carry_note"],
+        receiver=countersigner_from(request, data, "receiver"))
+
+
+def _book(request, est, data):
+    return services.slip_book_open(establishment=est, actor=request.user, **data)
+
+
+def _slip(request, est, data):
+    return services.slip_write(
+        book=data["book"], number=data["number"], session=data["table_session"], requested=_lines(data, "requested"),
+        handed=_lines(data, "handed"), actor=request.user, runner=data["runner"],
+        supervisor=countersigner_from(request, data, "supervisor"))
+
+
+def _serve(request, est, data, pk):
+    return services.slip_serve(slip=get_object_or_404(Slip, pk=pk, book__establishment=est), desk=data["desk"],
+                               actor=request.user)
+
+
+def _void(request, est, data):
+    return services.slip_void(book=data["book"], number=data["number"], reason=data["reason"], actor=request.user,
+                              cosigner=countersigner_from(request, data, "cosigner"))
+
+
+def _count(request, est, data):
+    return services.count_record(session=data["table_session"], breakdown=_lines(data, "breakdown"),
+                                 actor=request.user, tips=data["tips"], present=data["present"],
+                                 called_aloud=data["called_aloud"], count_room=data["count_room"],
+                                 cctv_reference=data["cctv_reference"])
+
+
+def _certify(request, est, data, pk):
+    count = get_object_or_404(TableCount, pk=pk, table_session__seance__establishment=est)
+    return services.count_certify(count=count, actor=request.user, **data)
+
+
+def _control_close(request, est, data):
+    return services.control_day_close(establishment=est, date=data["date"], actor=request.user)
+
+
+def _control_visa(request, est, data, pk):
+    day = get_object_or_404(ControlDay, pk=pk, establishment=est)
+    return services.control_day_visa(day=day, actor=request.user, statement=data["statement"])
+
+
+def _ticket_book(request, est, data):
+    return services.ticket_book_register(actor=request.user, **data)
+
+
+def _cagnotte_compute(request, est, data):
+    return services.cagnotte_compute(session=data["table_session"], detached=data["detached"], actor=request.user)
+
+
+def _cagnotte_count(request, est, data):
+    return services.cagnotte_count(session=data["table_session"], breakdown=_lines(data, "breakdown"),
+                                   actor=request.user, words=data["words"], balancing_ticket=data["balancing_ticket"])
+
+
+def _bad_beat(request, est, data):
+    return services.bad_beat_record(
+        session=data["table_session"], counted=data["counted"], statement=data["statement"],
+        displayed=data["displayed"], present=data["present"], actor=request.user,
+        comite=countersigner_from(request, data, "comite"))
+
+
+def _orphan(request, est, data):
+    return services.orphan_record(establishment=est, actor=request.user, **data)
+
+
+def _restitution(request, est, data, pk):
+    return services.orphan_restitute(orphan=get_object_or_404(Orphan, pk=pk, establishment=est),
+                                     actor=request.user, **data)
+
+
+def _levy_month(request, est, data):
+    return {"sheet": services.levy_month_close(establishment=est, actor=request.user, **data)}
+
+
+FloatView = action("FloatView", s.FloatInput, s.FloatOutput, _float)
+SlipBookView = action("SlipBookView", s.SlipBookInput, s.SlipBookOutput, _book)
+SlipView = action("SlipView", s.SlipInput, s.SlipOutput, _slip)
+SlipServeView = action("SlipServeView", s.ServeInput, s.SlipOutput, _serve)
+SlipVoidView = action("SlipVoidView", s.VoidInput, s.SlipOutput, _void)
+CountView = action("CountView", s.EncaisseCountInput, s.EncaisseCountOutput, _count)
+CertifyView = action("CertifyView", s.CertifyInput, s.EncaisseCountOutput, _certify)
+ControlCloseView = action("ControlCloseView", s.ControlCloseInput, s.ControlDayOutput, _control_close)
+TicketBookView = action("TicketBookView", s.TicketBookInput, s.TicketBookOutput, _ticket_book)
+CagnotteComputeView = action("CagnotteComputeView", s.CagnotteComputeInput, s.CagnotteOutput, _cagnotte_compute)
+CagnotteCountView = action("CagnotteCountView", s.CagnotteCountInput, s.CagnotteOutput, _cagnotte_count)
+BadBeatView = action("BadBeatView", s.BadBeatInput, s.BadBeatOutput, _bad_beat)
+OrphanView = action("OrphanView", s.OrphanInput, s.OrphanOutput, _orphan)
+RestitutionView = action("RestitutionView", s.RestitutionInput, s.OrphanOutput, _restitution)
+LevyMonthView = action("LevyMonthView", s.LevyMonthInput, s.LevySheetOutput, _levy_month)
+ControlVisaView = action("ControlVisaView", s.VisaInput, s.ControlDayOutput, _control_visa)
+
+
+class RakeView(APIView):
+    @extend_schema(parameters=[s.RakeQuery], responses=dict)
+    def get(self, request: Request) -> Response:
+        """The rake allowed on a pot (COUNT-18, COUNT-19); ``over`` flags a recorded rake above it."""
+        query = s.RakeQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        return Response(selectors.rake_for(establishment_of(request), **query.validated_data))

@@ -1,0 +1,51 @@
+"""What waits at the cash desks and the tables for each role: the changeur his bons not yet
+served, the cashier the bons to serve and the counts where a second count is missing, the
+caissier principal the bons to centralise and the days of modèle 12 to close, the certifiers
+(FR directeur responsable and comité members, MC inspecteur and Direction des Jeux) the counts to
+certify and the days to visa."""
+
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.authz import roles_of
+from ledgers.core.dashboard import Panel, dashboard_panel
+from ledgers.core.models import Establishment
+from ledgers.core.roles import Role
+
+from . import selectors
+from .services import CASHIERS, CERTIFIERS, CONTROL_KEEPERS, CONTROL_VISAS
+
+
+@dashboard_panel
+def cash_waiting(request: HttpRequest, establishment: Establishment) -> Panel | None:
+    roles = roles_of(request.user, establishment)
+    items: list[tuple[str, str]] = []
+    if roles & {Role.CHANGEUR, *CASHIERS}:
+        for slip in selectors.slips_to_serve(establishment):
+            items.append((str(_("Bon %(slip)s à servir (table %(table)s)")
+                              % {"slip": slip, "table": slip.table_session.table.number}),
+                          reverse("cash:slip_serve", args=[slip.pk])))
+    counts = list(selectors.counts_waiting(establishment))
+    if roles & set(CASHIERS):
+        items += [(str(_("Second comptage de la table %(table)s") % {"table": c.table_session.table.number}),
+                   reverse("cash:count", args=[c.table_session_id])) for c in counts if c.status == "awaiting"]
+    if roles & set(CERTIFIERS[establishment.jurisdiction]):
+        items += [(str(_("Encaisse de la table %(table)s à certifier") % {"table": c.table_session.table.number}),
+                   reverse("cash:certify", args=[c.table_session_id])) for c in counts if c.status != "awaiting"]
+    if establishment.jurisdiction == "FR":
+        day = selectors.day_to_close(establishment) if roles & set(CONTROL_KEEPERS) else None
+        if day is not None:
+            items.append((str(_("Registre de contrôle : journée du %(day)s à arrêter") % {"day": f"{day:%d/%m/%Y}"}),
+                          reverse("cash:control")))
+        if roles & set(CASHIERS):
+            items += [(str(_("Séance %(seance)s : bons à centraliser") % {"seance": seance}),
+                       reverse("cash:centralise", args=[seance.pk]))
+                      for seance in selectors.seances_with_uncentralised_slips(establishment)]
+        if roles & set(CONTROL_VISAS):
+            items += [(str(_("Registre de contrôle du %(day)s à viser") % {"day": day}),
+                       reverse("cash:control_visa", args=[day.pk]))
+                      for day in selectors.days_to_visa(establishment, request.user)]
+    if not items:
+        return None
+    return Panel(_("Caisses des jeux"), "cash/_panel_waiting.html", {"waiting": items}, order=50)

@@ -1,0 +1,164 @@
+"""Demo table cash: a month of night séances at Monte-Carlo (blackjack banks, change slips, the
+chemin de fer cagnotte checked against its tickets, a shortfall every fifth night) and
+Nice (roulette avances, registre de contrôle closed in words and visaed every day), through the
+services. The night séances are this seeder's own, so every table-partie it plays is closed with
+its certified count. Idempotent: a night séance that exists already is skipped."""
+
+import datetime
+from decimal import Decimal
+from typing import TextIO
+
+from django.db import transaction
+from django.utils import timezone
+
+from ledgers.core.authz import save_audited
+from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
+from ledgers.core.models import Establishment, Location, LocationKind, Seance, SeancePeriod
+from ledgers.core.roles import Role
+from ledgers.core.services import (
+    seance_close,
+    seance_open,
+    table_session_close,
+    table_session_open,
+    table_session_prepare,
+)
+from ledgers.registers.models import Register
+from ledgers.registers.services import register_create, register_open
+
+from . import services
+from .models import ControlDay, SlipBook, TicketBook
+
+DAYS = 30
+PERIOD = SeancePeriod.NUIT
+# (kind, qualifier, role that creates it, role that cotes and paraphs it, paraphe)
+REGISTERS = {
+    "MC": [("banque_tables", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
+           ("bons_caisse", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
+           ("cagnottes_mc", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M.")],
+    "FR": [("carnet_avances", "RA1", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
+           ("bons_caisse", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+           ("registre_change", "caisse", Role.DIRECTEUR_RESPONSABLE, Role.COMPTABLE_TRESOR, "M.G."),
+           ("registre_controle", "", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C.")],
+}
+TABLES = {"MC": ("BJ1", "BJ2"), "FR": ("RA1",)}
+MC_BANK = Decimal(40_000)
+FR_STAKE = Decimal(5)  # roulette at 5 €: avance ≥ 15 000 × 5 = 75 000 € (art. 49)
+
+
+def _registers(est: Establishment) -> None:
+    for kind, qualifier, creator, authority, paraphe in REGISTERS[est.jurisdiction]:
+        register = (Register.objects.filter(establishment=est, kind=kind, qualifier=qualifier)
+                    .exclude(status=Register.Status.CLOSED).first())
+        if register is None:
+            register = register_create(establishment=est, kind=kind, qualifier=qualifier, actor=demo_user(est, creator))
+        if register.status == Register.Status.AWAITING_OPENING:
+            register_open(register=register, actor=demo_user(est, authority), paraphe=paraphe)
+
+
+def _lines(total: Decimal) -> list[dict]:
+    plaques, chips = divmod(int(total), 1000)
+    lines = [{"value": "1000", "quantity": plaques, "kind": "plaque"}]
+    return lines + ([{"value": "1", "quantity": chips, "kind": "jeton"}] if chips else [])
+
+
+def _swing(day: int, table_index: int) -> Decimal:
+    """A deterministic result per day and table: the house wins most nights."""
+    return Decimal(((day * 7919 + table_index * 104729) % 23 - 7) * 750)
+
+
+def _play_night(est: Establishment, date: datetime.date, day: int, slip_book: SlipBook | None,
+                desk: Location) -> None:
+    fr = est.jurisdiction == "FR"
+    director = demo_user(est, Role.DIRECTEUR_RESPONSABLE if fr else Role.DIRECTEUR_JEUX)
+    seance = seance_open(establishment=est, date=date, period=PERIOD, actor=director)
+    for index, number in enumerate(TABLES[est.jurisdiction]):
+        table = est.tables.get(number=number)
+        session = table_session_prepare(seance=seance, table=table, actor=director)
+        if fr:
+            session.minimum_stake = FR_STAKE
+            save_audited(session, actor=director, reason="mise minimale de la partie")
+        session = table_session_open(session=session, actor=director)
+        avance = 15_000 * FR_STAKE if fr else MC_BANK
+        previous = session.table.sessions.exclude(pk=session.pk).filter(count__status="certified").exists()
+        note = "Encaisse de la séance précédente remise à la caisse centrale" if previous else ""
+        if fr:
+            services.float_record(session=session, breakdown=_lines(avance), actor=director, box_number=number,
+                                  transport_box=f"BT-{number}", counted_by="Kevin Martinez", called_aloud=True,
+                                  carry_note=note)
+        else:
+            services.float_record(session=session, breakdown=_lines(avance), actor=demo_user(est, Role.CAISSIER),
+                                  receiver=demo_user(est, Role.CHEF_TABLE), carry_note=note)
+            if slip_book is not None and day % 5 == 0:
+                number_next = slip_book.slips.count() + slip_book.first_number
+                slip = services.slip_write(
+                    book=slip_book, number=number_next, session=session,
+                    requested=[{"value": "100", "quantity": 50, "kind": "jeton"}],
+                    handed=[{"value": "5000", "quantity": 1, "kind": "plaque"}],
+                    actor=demo_user(est, Role.CHEF_TABLE), supervisor=demo_user(est, Role.INSPECTEUR))
+                services.slip_serve(slip=slip, desk=desk, actor=demo_user(est, Role.CAISSIER))
+        table_session_close(session=session, actor=director)
+        encaisse = _lines(avance + _swing(day, index))
+        services.count_record(session=session, breakdown=encaisse, actor=demo_user(est, Role.CROUPIER),
+                              present=["Croupier de la table", "Chef de table"], called_aloud=True,
+                              tips=Decimal(day * 10))
+        count = services.count_record(session=session, breakdown=encaisse, actor=demo_user(est, Role.CAISSIER))
+        certifier = demo_user(est, Role.COMITE if fr else Role.INSPECTEUR)
+        services.count_certify(count=count, actor=certifier, words="certifié exact" if fr else "vu")
+    if not fr:
+        _chemin_de_fer(est, seance, day, director)
+    seance_close(seance=seance, actor=director)
+    if fr:
+        control = services.control_day_close(establishment=est, date=date,
+                                             actor=demo_user(est, Role.CAISSIER_PRINCIPAL))
+        services.control_day_visa(day=control, actor=director)
+        services.control_day_visa(day=control, actor=demo_user(est, Role.COMITE))
+
+
+def _chemin_de_fer(est: Establishment, seance: Seance, day: int, director) -> None:
+    """MC chemin de fer: the tickets detached are checked before the cagnotte is opened (COUNT-08);
+    every fifth night the cagnotte is 5 € short."""
+    table = est.tables.get(number="CF1")
+    inspecteur = demo_user(est, Role.INSPECTEUR)
+    book = TicketBook.objects.filter(table=table, finished_on__isnull=True).first() or services.ticket_book_register(
+        table=table, cover_number=f"CF1-{TicketBook.objects.filter(table=table).count() + 1:03d}",
+        ticket_value=Decimal(5), first_number=1, last_number=1000, actor=inspecteur)
+    session = table_session_open(session=table_session_prepare(seance=seance, table=table, actor=director),
+                                 actor=director)
+    table_session_close(session=session, actor=director)
+    tickets = 20 + day % 7
+    last = min(book.next_number + tickets - 1, book.last_number)
+    cagnotte = services.cagnotte_compute(session=session, detached=[{"book": book, "last_number": last}],
+                                         actor=inspecteur)
+    counted = cagnotte.computed - (5 if day % 5 == 0 else 0)
+    services.cagnotte_count(session=session, breakdown=[{"value": "5", "quantity": int(counted // 5), "kind": "jeton"}],
+                            actor=inspecteur)
+
+
+@transaction.atomic
+def seed(*, stdout: TextIO, days: int = DAYS) -> None:
+    today = timezone.localdate()
+    for code in (DEMO_MC, DEMO_FR):
+        est = Establishment.objects.filter(code=code).first()
+        if est is None:
+            continue
+        _registers(est)
+        desk = Location.objects.filter(establishment=est, kind=LocationKind.CAISSE_CENTRALE).order_by("code").first()
+        slip_book = None
+        if est.jurisdiction == "MC":
+            for number in TABLES["MC"]:
+                if est.setting("SET-06").get(number) is None:
+                    est = services.float_amount_fix(table=est.tables.get(number=number), amount=MC_BANK,
+                                                    actor=demo_user(est, Role.DIRECTEUR_JEUX))
+            slip_book = SlipBook.objects.filter(establishment=est, number="BC-001").first() or \
+                services.slip_book_open(establishment=est, kind=SlipBook.Kind.CHANGE, number="BC-001", first_number=1,
+                                        last_number=100, actor=demo_user(est, Role.DIRECTEUR_JEUX))
+        played = 0
+        for day in range(days, 0, -1):
+            date = today - datetime.timedelta(days=day)
+            if Seance.objects.filter(establishment=est, date=date, period=PERIOD).exists():
+                continue
+            _play_night(est, date, day, slip_book, desk)
+            played += 1
+        closed = ControlDay.objects.filter(establishment=est).count()
+        stdout.write(f"{est.name}: {played} séance(s) de nuit avec avances et comptées certifiées ; "
+                     f"{closed} journée(s) du registre de contrôle")

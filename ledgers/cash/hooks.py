@@ -1,0 +1,28 @@
+"""The séance closes only when every table-partie that received a float has its certified
+end-of-séance count: FR COUNT-15 ("refuse closing the table's séance without a certified
+entry"), MC COUNT-05 (the banknote box leaves the table only at the count); FR also when every
+ravitaillement bon is centralised (COUNT-29) and every cagnotte computed is counted (COUNT-43,
+MC COUNT-08). REG-25 lists them on the closing page."""
+
+from collections.abc import Iterator
+
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.hooks import Missing, on_seance_closing
+from ledgers.core.models import Seance
+
+from . import selectors
+
+
+@on_seance_closing
+def counts_certified(seance: Seance) -> Iterator[Missing]:
+    code = "COUNT-15" if seance.establishment.jurisdiction == "FR" else "COUNT-05"
+    for session in selectors.uncounted_sessions(seance):
+        yield Missing(_("comptée certifiée de la table %(table)s") % {"table": session.table.number}, code,
+                      reverse("cash:count", args=[session.pk]))
+    for cagnotte in selectors.uncounted_cagnottes(seance).select_related("table_session__table"):
+        yield Missing(_("cagnotte de la table %(table)s à compter") % {"table": cagnotte.table_session.table.number},
+                      "COUNT-43" if seance.establishment.jurisdiction == "FR" else "COUNT-08", reverse("cash:day"))
+    if selectors.uncentralised_slips(seance).exists():
+        yield Missing(_("bons de ravitaillement à centraliser"), "COUNT-29", reverse("cash:day"))

@@ -1,0 +1,299 @@
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from ledgers.core.models import Establishment, Location, TableSession
+
+MONEY = {"max_digits": 14, "decimal_places": 2}
+
+
+class TableFloat(models.Model):
+    """A float given to a table-partie: MC the somme mise en banque (COUNT-01), FR the avance and
+    its top-ups (COUNT-12, COUNT-33, COUNT-34). Append-only: a float is never changed."""
+
+    class Kind(models.TextChoices):
+        INITIAL = "initial", _("Avance initiale")
+        TOP_UP = "top_up", _("Avance complémentaire")
+
+    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="floats")
+    kind = models.CharField(_("nature"), max_length=10, choices=Kind.choices)
+    amount = models.DecimalField(_("montant"), **MONEY)
+    breakdown = models.JSONField(_("nomenclature"))
+    # FR: multiple × minimum stake practised (COUNT-12); MC: the amount fixed by the Direction (COUNT-01).
+    required = models.DecimalField(_("montant requis"), **MONEY)
+    box_number = models.CharField(_("caisse n°"), max_length=20)
+    transport_box = models.CharField(_("boîte de transport"), max_length=40, blank=True)
+    counted_by = models.CharField(_("compté par (croupier)"), max_length=150, blank=True)
+    called_aloud = models.BooleanField(_("annoncé à haute voix"), default=False)
+    carry_note = models.TextField(_("écart avec la comptée précédente"), blank=True)
+    recorded_at = models.DateTimeField(_("inscrit le"))
+    signed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    signed_role = models.CharField(_("qualité"), max_length=30)
+    received_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="+")
+    flags = models.JSONField(_("signalements"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("avance de table")
+        verbose_name_plural = _("avances de table")
+        ordering = ["recorded_at"]
+        constraints = [models.UniqueConstraint(fields=["table_session"], condition=models.Q(kind="initial"),
+                                               name="one_initial_float_per_session")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} — {self.table_session}"
+
+
+class SlipBook(models.Model):
+    """A book of numbered slips: its numbers form one continuous series."""
+
+    class Kind(models.TextChoices):
+        CHANGE = "change", _("Bons de change table ↔ caisse (MC)")
+        CHANGEUR = "changeur", _("Bons de ravitaillement du changeur (MC)")
+        RAVITAILLEMENT = "ravitaillement", _("Bons de ravitaillement (FR)")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="slip_books")
+    kind = models.CharField(_("nature"), max_length=20, choices=Kind.choices)
+    number = models.CharField(_("carnet n°"), max_length=30)
+    first_number = models.PositiveIntegerField(_("premier bon"))
+    last_number = models.PositiveIntegerField(_("dernier bon"))
+    opened_at = models.DateTimeField(_("mis en service le"))
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("carnet de bons")
+        verbose_name_plural = _("carnets de bons")
+        constraints = [models.UniqueConstraint(fields=["establishment", "number"], name="slip_book_unique")]
+        ordering = ["establishment", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} — {self.number}"
+
+
+class Slip(models.Model):
+    class Status(models.TextChoices):
+        WRITTEN = "written", _("Rédigé et signé")
+        SERVED = "served", _("Servi")
+        VOID = "void", _("Annulé")
+
+    book = models.ForeignKey(SlipBook, on_delete=models.PROTECT, related_name="slips")
+    number = models.PositiveIntegerField(_("bon n°"))
+    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, null=True, blank=True,
+                                      related_name="slips")
+    status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.WRITTEN)
+    requested = models.JSONField(_("demandé"), default=list)
+    handed = models.JSONField(_("remis en échange"), default=list)
+    total = models.DecimalField(_("total"), **MONEY, null=True)
+    written_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
+    written_at = models.DateTimeField(_("rédigé le"))
+    supervisor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
+    supervisor_role = models.CharField(_("qualité du signataire"), max_length=30, blank=True)
+    runner = models.CharField(_("porteur"), max_length=150, blank=True)
+    served_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                  related_name="+")
+    served_at = models.DateTimeField(_("servi le"), null=True, blank=True)
+    desk = models.ForeignKey(Location, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    centralised_at = models.DateTimeField(_("centralisé le"), null=True, blank=True)
+    void_reason = models.TextField(_("motif d'annulation"), blank=True)
+    voided_by = models.JSONField(_("annulé par"), default=list, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("bon")
+        verbose_name_plural = _("bons")
+        constraints = [models.UniqueConstraint(fields=["book", "number"], name="slip_number_unique")]
+        ordering = ["book", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.book.number} n° {self.number}"
+
+
+class TableCount(models.Model):
+    """The end-of-séance count of a table-partie's encaisse: two blind counts (the second person
+    does not see the first until both are in), then the certification (COUNT-15, COUNT-50)."""
+
+    class Status(models.TextChoices):
+        AWAITING_SECOND = "awaiting", _("En attente du second comptage")
+        AGREED = "agreed", _("Comptages concordants")
+        ESCALATED = "escalated", _("Écart entre les comptages")
+        CERTIFIED = "certified", _("Certifiée")
+
+    table_session = models.OneToOneField(TableSession, on_delete=models.PROTECT, related_name="count")
+    status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.AWAITING_SECOND)
+    first_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    first_breakdown = models.JSONField(_("premier comptage"))
+    first_total = models.DecimalField(_("premier total"), **MONEY)
+    second_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                  related_name="+")
+    second_breakdown = models.JSONField(_("second comptage"), null=True, blank=True)
+    second_total = models.DecimalField(_("second total"), **MONEY, null=True, blank=True)
+    tips = models.DecimalField(_("pourboires"), **MONEY, default=0)
+    present = models.JSONField(_("employés de la table présents"), default=list)
+    called_aloud = models.BooleanField(_("annoncé à haute voix"), default=False)
+    count_room = models.BooleanField(_("comptée en salle de comptage"), default=False)
+    cctv_reference = models.CharField(_("caméra et enregistrement"), max_length=120, blank=True)
+    encaisse = models.DecimalField(_("encaisse retenue"), **MONEY, null=True, blank=True)
+    result = models.DecimalField(_("résultat"), **MONEY, null=True, blank=True)
+    resolution = models.TextField(_("règlement de l'écart"), blank=True)
+    certified_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                     related_name="+")
+    certified_role = models.CharField(_("qualité du certificateur"), max_length=30, blank=True)
+    certification = models.CharField(_("mention"), max_length=40, blank=True)
+    certified_at = models.DateTimeField(_("certifiée le"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("comptée de fin de séance")
+        verbose_name_plural = _("comptées de fin de séance")
+
+    def __str__(self) -> str:
+        return str(self.table_session)
+
+
+class ControlDay(models.Model):
+    """A day of the FR registre de contrôle (modèle 12): its lines are carried from the certified
+    carnets when the day is closed; the closing is totalled in words and visaed twice (COUNT-56)."""
+
+    class Status(models.TextChoices):
+        CLOSED = "closed", _("Arrêtée")
+        VISAED = "visaed", _("Visée")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="control_days")
+    date = models.DateField(_("date"))
+    status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.CLOSED)
+    contrepartie_total = models.DecimalField(_("jeux de contrepartie"), **MONEY)
+    cercle_total = models.DecimalField(_("jeux de cercle"), **MONEY)
+    total = models.DecimalField(_("total du jour"), **MONEY)
+    total_words = models.TextField(_("arrêté en toutes lettres"))
+    season_total = models.DecimalField(_("cumul de la saison"), **MONEY)
+    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    closed_at = models.DateTimeField(_("arrêtée le"))
+    visas = models.JSONField(_("visas"), default=list, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("journée du registre de contrôle")
+        verbose_name_plural = _("journées du registre de contrôle")
+        constraints = [models.UniqueConstraint(fields=["establishment", "date"], name="control_day_unique")]
+        ordering = ["-date"]
+
+    def __str__(self) -> str:
+        return f"{self.date:%d/%m/%Y}"
+
+
+class TicketBook(models.Model):
+    """A stub ticket book of a cercle table: MC chemin de fer levy (COUNT-07), FR cagnotte tickets
+    (COUNT-38, COUNT-39). ``next_number`` is the first ticket still to detach."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="ticket_books")
+    table = models.ForeignKey("core.GamingTable", on_delete=models.PROTECT, related_name="ticket_books")
+    cover_number = models.CharField(_("numéro de couverture"), max_length=30)
+    ticket_value = models.DecimalField(_("valeur du ticket"), **MONEY)
+    first_number = models.PositiveIntegerField(_("premier ticket"))
+    last_number = models.PositiveIntegerField(_("dernier ticket"))
+    next_number = models.PositiveIntegerField(_("prochain ticket à détacher"))
+    put_in_service_at = models.DateTimeField(_("mis en service le"))
+    finished_on = models.DateField(_("terminé le"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("carnet de tickets")
+        verbose_name_plural = _("carnets de tickets")
+        ordering = ["table", "put_in_service_at"]
+
+    def __str__(self) -> str:
+        return f"{self.cover_number} ({self.ticket_value} €)"
+
+
+class CagnotteCount(models.Model):
+    """The cagnotte of a cercle table-partie: computed from the tickets detached (col. 8) before it
+    is opened, then counted (col. 9); the higher of the two is carried (col. 15, COUNT-53)."""
+
+    class Status(models.TextChoices):
+        COMPUTED = "computed", _("Calculée, à compter")
+        COUNTED = "counted", _("Comptée et certifiée")
+
+    table_session = models.OneToOneField(TableSession, on_delete=models.PROTECT, related_name="cagnotte")
+    status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.COMPUTED)
+    tickets = models.JSONField(_("tickets détachés"))
+    computed = models.DecimalField(_("cagnotte calculée (col. 8)"), **MONEY)
+    computed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    computed_at = models.DateTimeField(_("calculée le"))
+    counted = models.DecimalField(_("cagnotte comptée (col. 9)"), **MONEY, null=True, blank=True)
+    breakdown = models.JSONField(_("nomenclature"), default=list, blank=True)
+    surplus = models.DecimalField(_("excédent (col. 10)"), **MONEY, default=0)
+    shortfall = models.DecimalField(_("manquant à la charge de la caisse (col. 11)"), **MONEY, default=0)
+    balancing_ticket = models.PositiveIntegerField(_("dernier ticket d'équilibre (col. 13)"), null=True, blank=True)
+    retained = models.DecimalField(_("report au modèle 12 (col. 15)"), **MONEY, null=True, blank=True)
+    counted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                   related_name="+")
+    certification = models.CharField(_("mention"), max_length=40, blank=True)
+    counted_at = models.DateTimeField(_("comptée le"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("cagnotte")
+        verbose_name_plural = _("cagnottes")
+
+    def __str__(self) -> str:
+        return str(self.table_session)
+
+
+class BadBeatCount(models.Model):
+    """The bad beat jackpot cagnotte of a table at the end of the partie, reconciled with the
+    certified computer statement (COUNT-21 to COUNT-24). Append-only."""
+
+    table_session = models.OneToOneField(TableSession, on_delete=models.PROTECT, related_name="bad_beat")
+    counted = models.DecimalField(_("cagnotte comptée"), **MONEY)
+    statement = models.DecimalField(_("relevé informatique"), **MONEY)
+    retained = models.DecimalField(_("retenue inscrite"), **MONEY)
+    adjustment = models.DecimalField(_("retenue complémentaire saisie"), **MONEY, default=0)
+    contribution = models.DecimalField(_("manquant supporté par la caisse"), **MONEY, default=0)
+    displayed = models.DecimalField(_("montant affiché"), **MONEY)
+    present = models.JSONField(_("employés de la table présents"), default=list)
+    cashier = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    comite = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrite le"))
+
+    class Meta:
+        verbose_name = _("comptage du bad beat jackpot")
+        verbose_name_plural = _("comptages du bad beat jackpot")
+
+    def __str__(self) -> str:
+        return str(self.table_session)
+
+
+class Orphan(models.Model):
+    """FR orphelins (art. 41): sums, stakes and ticket or card credits whose owner is unknown,
+    paid into the cash desk or a tirelire and written in carnet modèle 11 bis (COUNT-30, COUNT-31)."""
+
+    class Category(models.TextChoices):
+        FLOOR = "floor", _("Trouvé au sol")
+        TABLE = "table", _("Laissé sur une table")
+        ABANDONED_STAKE = "abandoned_stake", _("Mise abandonnée en cours de partie")
+        TICKET = "ticket", _("Ticket ou carte dont le titulaire est inconnu")
+        EXPIRED_TICKET = "expired_ticket", _("Ticket périmé")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="orphans")
+    category = models.CharField(_("nature"), max_length=20, choices=Category.choices)
+    place = models.CharField(_("lieu"), max_length=100)
+    amount = models.DecimalField(_("montant"), **MONEY)
+    initial_stake = models.DecimalField(_("mise initiale"), **MONEY, null=True, blank=True)
+    winnings = models.DecimalField(_("gains cumulés"), **MONEY, null=True, blank=True)
+    found_by = models.CharField(_("trouvé par"), max_length=150)
+    witness = models.CharField(_("témoin"), max_length=150, blank=True)
+    found_at = models.DateTimeField(_("trouvé le"))
+    paid_into = models.CharField(_("versé à (caisse ou tirelire n°)"), max_length=60)
+    entry_seq = models.PositiveBigIntegerField(_("inscription au carnet n°"))
+    refunded = models.DecimalField(_("restitué"), **MONEY, default=0)
+    restitutions = models.JSONField(_("restitutions"), default=list, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("orphelin")
+        verbose_name_plural = _("orphelins")
+        ordering = ["-found_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_category_display()} — {self.amount} €"

@@ -1,0 +1,273 @@
+"""Register kinds of the table cash. Columns are what the printed register shows: dotted keys
+reach nested payload values, lists print joined."""
+
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.roles import Role
+from ledgers.registers.kinds import Column, RegisterKind, register_kind
+
+FLOAT_COLUMNS = (
+    Column("date", _("Date"), 0.8),
+    Column("seance", _("Séance"), 1.0),
+    Column("table", _("Table n°"), 0.6),
+    Column("event", _("Opération"), 1.2),
+    Column("sabot.number", _("Sabot n°"), 0.6),
+    Column("amount", _("Montant"), 0.9),
+    Column("breakdown", _("Nomenclature"), 2.4),
+    Column("signed_by", _("Signature"), 1.3),
+    Column("flags", _("Observations"), 1.8),
+)
+
+# FR carnet d'avances (modèle 10), one per table cash box and numbered like it (qualifier: the
+# table number, COUNT-49): the avance and its top-ups signed by the directeur responsable or a
+# comité member (COUNT-34), the sabot allocation of punto banco and blackjack (SHOE-06, AMB-49,
+# written by ledgers.equipment), the encaisse certified "exact" (COUNT-15, COUNT-50). Coté et
+# paraphé by the Interior ministry control officials (art. 69, REG-26), who may also visa it (art. 70).
+CARNET_AVANCES = register_kind(
+    RegisterKind(
+        code="carnet_avances",
+        title=_("Carnet d'avances"),
+        purpose=_("Inscrire par séance l'avance de la table, ses compléments, l'affectation du sabot et l'encaisse."),
+        columns=FLOAT_COLUMNS,
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.EMPLOYE_RESPONSABLE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.CONTROLE_INTERIEUR,),
+        visa_roles=(Role.CONTROLE_INTERIEUR,),
+        requirements=("REG-09", "REG-26", "COUNT-12", "COUNT-15", "COUNT-34", "COUNT-49", "COUNT-50", "SHOE-06",
+                      "AMB-49"),
+        form="modèle 10",
+    )
+)
+
+# MC: the sums placed in the bank of each table (art. 14) and the end-of-séance counts of the
+# table and its banknote box (art. 17.2). The text names no register; one volume per establishment.
+BANQUE_TABLES = register_kind(
+    RegisterKind(
+        code="banque_tables",
+        title=_("Registre des sommes mises en banque et des comptées"),
+        purpose=_("Inscrire par séance la somme mise en banque de chaque table et la comptée de fin de séance."),
+        columns=FLOAT_COLUMNS,
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.INSPECTEUR, Role.SOUS_DIRECTEUR,
+                      Role.DIRECTEUR_JEUX),
+        jurisdictions=("MC",),
+        paraph_roles=(Role.DIRECTEUR_JEUX,),
+        requirements=("COUNT-01", "COUNT-05"),
+    )
+)
+
+# Slips between the tables (or changeurs) and the cash desks: MC change slips and changeur
+# replenishment slips (REG-14), FR ravitaillement bons (REG-33). One volume per establishment.
+BONS_CAISSE = register_kind(
+    RegisterKind(
+        code="bons_caisse",
+        title=_("Registre des bons de change et de ravitaillement"),
+        purpose=_("Suivre chaque bon numéroté : rédaction, signatures, service à la caisse, annulation."),
+        columns=(
+            Column("book", _("Carnet"), 0.7),
+            Column("number", _("Bon n°"), 0.5),
+            Column("event", _("Opération"), 1.0),
+            Column("table", _("Table"), 0.6),
+            Column("seance", _("Séance"), 1.0),
+            Column("requested", _("Demandé"), 2.0),
+            Column("handed", _("Remis en échange"), 2.0),
+            Column("total", _("Total"), 0.7),
+            Column("signatures", _("Signatures"), 2.0),
+        ),
+        record_roles=(Role.CHEF_TABLE, Role.CHANGEUR, Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.INSPECTEUR,
+                      Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        paraph_roles=(Role.DIRECTEUR_JEUX, Role.DIRECTEUR_RESPONSABLE),
+        requirements=("REG-14", "REG-33", "COUNT-04", "COUNT-06", "COUNT-29"),
+    )
+)
+
+# FR registre de change, one per gaming cash desk and numbered like it (qualifier: the desk code,
+# COUNT-26), coté et paraphé before use by the comptable du Trésor (quoted art. 36, AMB-48, SET-26).
+REGISTRE_CHANGE = register_kind(
+    RegisterKind(
+        code="registre_change",
+        title=_("Registre de change"),
+        purpose=_("Enregistrer les échanges de plaques, jetons et espèces de la caisse de jeux."),
+        columns=(
+            Column("at", _("Date et heure"), 1.0),
+            Column("operation", _("Opération"), 1.4),
+            Column("reference", _("Pièce"), 0.9),
+            Column("given", _("Remis"), 2.0),
+            Column("received", _("Reçu"), 2.0),
+            Column("total", _("Montant"), 0.8),
+            Column("cashier", _("Caissier"), 1.2),
+        ),
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.COMPTABLE_TRESOR,),
+        requirements=("REG-29", "COUNT-26"),
+    )
+)
+
+# FR registre de contrôle (modèle 12): one line per table and séance carried from the certified
+# carnets, without blank lines, totalled and closed in words each day, visaed by the directeur
+# responsable (or the comité member replacing him) and another comité member (art. 72, COUNT-56).
+REGISTRE_CONTROLE = register_kind(
+    RegisterKind(
+        code="registre_controle",
+        title=_("Registre de contrôle"),
+        purpose=_("Reporter chaque jour les résultats des tables, les totaliser et les arrêter en toutes lettres."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("seance", _("Séance"), 1.0),
+            Column("table", _("Table n°"), 0.6),
+            Column("game", _("Jeu"), 1.2),
+            Column("result", _("Résultat"), 0.9),
+            Column("carried", _("Report"), 0.9),
+            Column("total_words", _("Arrêté en toutes lettres"), 3.0),
+        ),
+        record_roles=(Role.CAISSIER_PRINCIPAL, Role.COMPTABILITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.CONTROLE_INTERIEUR,),
+        visa_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        requirements=("REG-34", "REG-26", "COUNT-56"),
+        form="modèle 12",
+    )
+)
+
+# FR carnet d'enregistrement des cagnottes (modèle 11), one per cercle table, numbered like it
+# (qualifier: the table number, COUNT-52): column 3 the croupiers and changeurs and, at baccara, the
+# sabot allocated for the séance (SHOE-13, AMB-49, written by ledgers.equipment); columns 4 to 8
+# the tickets detached and the cagnotte computed, column 9 the cagnotte counted, 10 / 11 the
+# surplus or shortfall, 13 the last balancing ticket, 15 the amount carried to modèle 12; the count
+# "certifié exact" by the directeur responsable or a comité member (COUNT-43, COUNT-53). Coté et
+# paraphé by the Interior ministry control officials (art. 69, REG-26).
+CARNET_CAGNOTTES = register_kind(
+    RegisterKind(
+        code="carnet_cagnottes",
+        title=_("Carnet d'enregistrement des cagnottes"),
+        purpose=_("Inscrire par séance le personnel de la table, le sabot affecté et les cagnottes."),
+        columns=(
+            Column("date", _("Col. 1 — Date"), 0.8),
+            Column("seance", _("Séance"), 1.0),
+            Column("table", _("Table n°"), 0.5),
+            Column("col3.names", _("Col. 3 — Croupiers et changeurs"), 1.6),
+            Column("col3.sabot", _("Col. 3 — Sabot n°"), 0.6),
+            Column("tickets", _("Col. 4 à 7 — Tickets détachés"), 2.0),
+            Column("col8", _("Col. 8 — Cagnotte calculée"), 0.8),
+            Column("col9", _("Col. 9 — Cagnotte comptée"), 0.8),
+            Column("col10", _("Col. 10 — Excédent"), 0.6),
+            Column("col11", _("Col. 11 — Manquant"), 0.6),
+            Column("col13", _("Col. 13 — Dernier ticket d'équilibre"), 0.7),
+            Column("col15", _("Col. 15 — Report au modèle 12"), 0.8),
+            Column("certification", _("Observations"), 1.4),
+        ),
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.EMPLOYE_RESPONSABLE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.CONTROLE_INTERIEUR,),
+        visa_roles=(Role.CONTROLE_INTERIEUR,),
+        requirements=("REG-30", "REG-26", "COUNT-43", "COUNT-52", "COUNT-53", "SHOE-13", "AMB-49"),
+        form="modèle 11",
+    )
+)
+
+# MC chemin de fer: the ticket books of each table and the check of the tickets detached before
+# the cagnotte is opened, then its count (art. 11.7, REG-13). The text names no register.
+CAGNOTTES_MC = register_kind(
+    RegisterKind(
+        code="cagnottes_mc",
+        title=_("Registre des carnets de tickets et des cagnottes"),
+        purpose=_("Inscrire les carnets de tickets de chaque table, leur vérification et le comptage des cagnottes."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("seance", _("Séance"), 1.0),
+            Column("table", _("Table n°"), 0.5),
+            Column("event", _("Opération"), 1.2),
+            Column("tickets", _("Tickets détachés"), 2.0),
+            Column("col8", _("Cagnotte calculée"), 0.8),
+            Column("col9", _("Cagnotte comptée"), 0.8),
+            Column("difference", _("Écart"), 0.7),
+            Column("signed_by", _("Signature"), 1.3),
+        ),
+        record_roles=(Role.INSPECTEUR, Role.SOUS_DIRECTEUR, Role.DIRECTEUR_JEUX, Role.SCJ, Role.CARTIER),
+        jurisdictions=("MC",),
+        paraph_roles=(Role.DIRECTEUR_JEUX,),
+        requirements=("REG-13", "COUNT-07", "COUNT-08"),
+    )
+)
+
+# FR registre du bad beat jackpot (modèle 8 quater): per table and séance the BBJ cagnotte counted,
+# the computer statement certified by the comité member, the amount retained, the adjustment or
+# the casino's contribution, and the amount displayed validated by the comité member (art. 56-3-1,
+# COUNT-21 to COUNT-24). Nobody is named to cote and paraph it (SET-26): the directeur responsable.
+REGISTRE_BBJ = register_kind(
+    RegisterKind(
+        code="registre_bbj",
+        title=_("Registre du bad beat jackpot"),
+        purpose=_("Inscrire par séance et par table la retenue du bad beat jackpot et le montant affiché."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("seance", _("Séance"), 1.0),
+            Column("table", _("Table n°"), 0.5),
+            Column("counted", _("Cagnotte comptée"), 0.8),
+            Column("statement", _("Relevé informatique certifié"), 0.9),
+            Column("retained", _("Retenue inscrite"), 0.8),
+            Column("difference", _("Écart et traitement"), 1.8),
+            Column("displayed", _("Montant affiché (validé)"), 0.9),
+            Column("signed_by", _("Caissier"), 1.1),
+            Column("comite", _("Membre du comité de direction"), 1.2),
+        ),
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("REG-10", "COUNT-21", "COUNT-22", "COUNT-23", "COUNT-24", "COUNT-25"),
+        form="modèle 8 quater",
+    )
+)
+
+# FR carnet d'enregistrement des orphelins (modèle 11 bis): every orphan paid into the cash desk or
+# a tirelire, and each restitution (column 7 closed at its date, column 9 the owner, the proof and
+# the original entry) (art. 41, COUNT-30 to COUNT-32). Nobody is named to cote and paraph it (SET-26).
+CARNET_ORPHELINS = register_kind(
+    RegisterKind(
+        code="carnet_orphelins",
+        title=_("Carnet d'enregistrement des orphelins"),
+        purpose=_("Inscrire chaque orphelin versé à la caisse ou dans une tirelire, et ses restitutions."),
+        columns=(
+            Column("found_at", _("Date et heure"), 0.9),
+            Column("category", _("Nature"), 1.2),
+            Column("place", _("Lieu"), 0.9),
+            Column("detail", _("Mise initiale et gains cumulés"), 1.3),
+            Column("paid_into", _("Versé à"), 0.9),
+            Column("amount", _("Col. 7 — Montant"), 0.8),
+            Column("col9", _("Col. 9 — Restitution : bénéficiaire, justificatif, inscription d'origine"), 2.4),
+            Column("signed_by", _("Inscrit par"), 1.1),
+        ),
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("REG-31", "COUNT-30", "COUNT-31", "COUNT-32"),
+        form="modèle 11 bis",
+    )
+)
+
+# FR carnet des prélèvements (modèle 13): one sheet per month numbered from the start of the season
+# (November = 1), the daily results of the closed modèle 12 days, the month's slot total (modèle 35)
+# and the gross gaming product since 1 November (art. 75, COUNT-57). Nobody is named to cote and
+# paraph it (SET-26).
+CARNET_PRELEVEMENTS = register_kind(
+    RegisterKind(
+        code="carnet_prelevements",
+        title=_("Carnet des prélèvements"),
+        purpose=_("Reporter chaque mois, feuille par feuille, les résultats journaliers et le produit brut des jeux "
+                  "de la saison."),
+        columns=(
+            Column("sheet", _("Feuille n°"), 0.5),
+            Column("date", _("Date"), 0.8),
+            Column("contrepartie", _("Jeux de contrepartie"), 1.0),
+            Column("cercle", _("Jeux de cercle"), 1.0),
+            Column("slots", _("Machines à sous (modèle 35)"), 1.0),
+            Column("total", _("Total"), 0.9),
+            Column("season_total", _("Produit brut depuis le 1er novembre"), 1.2),
+        ),
+        record_roles=(Role.CAISSIER_PRINCIPAL, Role.COMPTABILITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("REG-35", "COUNT-57"),
+        form="modèle 13",
+    )
+)

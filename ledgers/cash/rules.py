@@ -1,0 +1,148 @@
+"""The texts' figures and computations, without the database: art. 49 multiples (SET-07), the
+poker rake (SET-16, SET-17), nomenclatures of chips and plaques, the gaming season (SET-40) and
+amounts written in words."""
+
+import datetime
+from decimal import ROUND_CEILING, Decimal, InvalidOperation
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+from num2words import num2words
+
+CENT = Decimal("0.01")
+
+# FR art. 49 (003 art. 23; 55-20, 55-21-1): minimum avance = multiple × minimum stake practised
+# (COUNT-12, SET-07). Keys are the game codes of ledgers.core.games; roulette anglaise and
+# vingt-trois are in the text although no table of theirs exists in the game catalogue yet.
+# An establishment may override one (AMB-47) in options["SET-07"].
+ART_49_MULTIPLES: dict[str, int] = {
+    "roulette": 15_000, "trente_quarante": 20_000, "roulette_americaine": 15_000, "blackjack": 3_000,
+    "craps": 15_000, "roulette_anglaise": 15_000, "punto_banco": 3_000, "stud_poker": 3_000,
+    "texas_holdem": 3_000, "boule": 4_000, "vingt_trois": 10_000, "bataille": 3_000, "roue_chance": 5_000,
+    "ultimate_holdem": 5_000, "three_card_poker": 3_000, "rampo": 15_000,
+}
+# Boule, vingt-trois and roue de la chance: one uniform avance for all the boxes (art. 42, COUNT-14).
+BOULE_GROUP = frozenset({"boule", "vingt_trois", "roue_chance"})
+
+# Rake caps by initial buy-in, "à partir de" read as ≥ (COUNT-18, AMB-24): no cap below 500 €.
+RAKE_CAPS: tuple[tuple[Decimal, Decimal], ...] = (
+    (Decimal(50_000), Decimal("0.01")), (Decimal(10_000), Decimal("0.03")), (Decimal(5_000), Decimal("0.05")),
+    (Decimal(1_000), Decimal("0.10")), (Decimal(500), Decimal("0.15")),
+)
+CAP_LAST, ROUND_LAST = "cap_last", "round_last"  # SET-17
+
+
+class Piece:
+    CHIP, PLAQUE, BANKNOTE = "jeton", "plaque", "billet"
+    ALL = (CHIP, PLAQUE, BANKNOTE)
+
+
+def money(value) -> Decimal:
+    try:
+        amount = Decimal(str(value)).quantize(CENT)
+    except (InvalidOperation, ValueError) as exc:
+        raise ValidationError(_("Montant invalide : %(value)s.") % {"value": value}) from exc
+    if amount < 0:
+        raise ValidationError(_("Un montant ne peut être négatif."))
+    return amount
+
+
+def clean_breakdown(lines) -> list[dict]:
+    """A nomenclature: [{"value", "quantity", "kind"}], values as strings with cents, merged by
+    (kind, value) and sorted by decreasing value."""
+    merged: dict[tuple[str, Decimal], int] = {}
+    for line in lines or ():
+        kind = line.get("kind", Piece.CHIP)
+        if kind not in Piece.ALL:
+            raise ValidationError(_("Nature inconnue : %(kind)s (jeton, plaque ou billet).") % {"kind": kind})
+        value = money(line.get("value"))
+        try:
+            quantity = int(line.get("quantity"))
+        except (TypeError, ValueError) as exc:
+            raise ValidationError(_("Quantité invalide.")) from exc
+        if value <= 0 or quantity <= 0:
+            raise ValidationError(_("Chaque ligne a une valeur et une quantité positives."))
+        merged[(kind, value)] = merged.get((kind, value), 0) + quantity
+    if not merged:
+        raise ValidationError(_("La nomenclature est vide."))
+    return [{"kind": kind, "value": str(value), "quantity": qty}
+            for (kind, value), qty in sorted(merged.items(), key=lambda item: (-item[0][1], item[0][0]))]
+
+
+def parse_breakdown(text: str) -> list[dict]:
+    """Lines typed as "valeur x quantité [jeton|plaque|billet]", e.g. "1000 x 20 plaque"."""
+    lines = []
+    for raw in text.splitlines():
+        raw = raw.strip()
+        if not raw:
+            continue
+        parts = raw.replace("×", "x").replace("*", "x").split()
+        if len(parts) < 3 or parts[1].lower() != "x":
+            raise ValidationError(_("Ligne illisible : « %(line)s » (attendu : valeur x quantité [nature]).")
+                                  % {"line": raw})
+        lines.append({"value": parts[0].replace(",", "."), "quantity": parts[2],
+                      "kind": parts[3].lower() if len(parts) > 3 else Piece.CHIP})
+    return clean_breakdown(lines)
+
+
+def breakdown_total(lines: list[dict]) -> Decimal:
+    return sum((Decimal(line["value"]) * line["quantity"] for line in lines), Decimal("0.00"))
+
+
+def breakdown_text(lines: list[dict]) -> str:
+    return " ; ".join(f"{line['quantity']} × {line['value']} € ({line['kind']})" for line in lines)
+
+
+def has_banknotes(lines: list[dict]) -> bool:
+    return any(line["kind"] == Piece.BANKNOTE for line in lines)
+
+
+def round_up_half_euro(amount: Decimal) -> Decimal:
+    return ((amount * 2).to_integral_value(rounding=ROUND_CEILING) / 2).quantize(CENT)
+
+
+def rake_cap(cave: Decimal) -> Decimal | None:
+    for threshold, share in RAKE_CAPS:
+        if cave >= threshold:
+            return (cave * share).quantize(CENT)
+    return None
+
+
+def rake(*, pot: Decimal, cave: Decimal, rate_percent: Decimal, order: str = CAP_LAST) -> Decimal:
+    """The rake of one pot (COUNT-18, COUNT-19): rate × pot rounded up to the next half euro,
+    capped by the buy-in tier; SET-17 says whether the cap applies after the rounding (default)
+    or before it (AMB-24)."""
+    raw = pot * rate_percent / 100
+    cap = rake_cap(cave)
+    if order == ROUND_LAST:
+        return round_up_half_euro(raw if cap is None else min(raw, cap))
+    rounded = round_up_half_euro(raw)
+    return rounded if cap is None else min(rounded, cap)
+
+
+def season_start(day: datetime.date) -> datetime.date:
+    """First day of the gaming season (financial year) containing ``day``: 1 November (SET-40)."""
+    return datetime.date(day.year if day.month >= 11 else day.year - 1, 11, 1)
+
+
+def amount_in_words(amount: Decimal) -> str:
+    """An amount in euros written in French words, as a register is "arrêté en toutes lettres".
+    num2words writes the numbers; its currency mode reads integers as cents and writes "zéro
+    centimes" and "un million euros", so the euro grammar is done here."""
+    amount = Decimal(amount).quantize(CENT)
+    sign = "moins " if amount < 0 else ""
+    euros, cents = divmod(int(abs(amount) * 100), 100)
+    words = num2words(euros, lang="fr")
+    if euros >= 1_000_000 and euros % 1_000_000 == 0:
+        unit = "d'euros"
+    else:
+        unit = "euros" if euros > 1 else "euro"
+    text = f"{sign}{words} {unit}"
+    if cents:
+        text += f" et {num2words(cents, lang='fr')} centime{'s' if cents > 1 else ''}"
+    return text
+
+
+def season_sheet(month: int) -> int:
+    """The modèle 13 sheet number of a month: November = 1 … October = 12 (COUNT-57)."""
+    return (month - 11) % 12 + 1

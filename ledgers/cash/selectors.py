@@ -1,0 +1,174 @@
+"""Reads of the table cash."""
+
+import datetime
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.errors import RuleViolation
+from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
+
+from . import rules
+from .models import CagnotteCount, ControlDay, Slip, SlipBook, TableCount, TableFloat
+
+
+def art_49_multiple(table: GamingTable) -> int:
+    """The art. 49 multiple of the table's game (SET-07), an establishment override first."""
+    multiples = {**rules.ART_49_MULTIPLES, **(table.establishment.setting("SET-07") or {})}
+    if table.game not in multiples:
+        raise ValidationError(_("L'article 49 ne donne pas de multiple pour le jeu %(game)s.")
+                              % {"game": table.get_game_display()})
+    return int(multiples[table.game])
+
+
+def minimum_avance(session: TableSession) -> Decimal:
+    """FR minimum avance: multiple × the minimum stake in force at the table-partie (COUNT-12)."""
+    if session.minimum_stake is None:
+        raise RuleViolation("COUNT-12", _(
+            "La mise minimale pratiquée à la table %(table)s n'est pas inscrite pour cette partie : l'avance "
+            "minimale de l'article 49 ne peut être calculée.") % {"table": session.table.number})
+    return (art_49_multiple(session.table) * session.minimum_stake).quantize(rules.CENT)
+
+
+def fixed_bank(table: GamingTable) -> Decimal | None:
+    """MC: the somme mise en banque fixed by the Direction des Jeux for the table (SET-06)."""
+    fixed = (table.establishment.setting("SET-06") or {}).get(table.number)
+    return None if fixed is None else rules.money(fixed)
+
+
+def initial_floats_on(establishment: Establishment, date: datetime.date) -> QuerySet[TableFloat]:
+    return TableFloat.objects.filter(table_session__seance__establishment=establishment,
+                                     table_session__seance__date=date, kind=TableFloat.Kind.INITIAL)
+
+
+def season_first_float(table: GamingTable, date: datetime.date) -> TableFloat | None:
+    """The table's first avance of the season (financial year) containing ``date`` (COUNT-37)."""
+    return (TableFloat.objects.filter(table_session__table=table, kind=TableFloat.Kind.INITIAL,
+                                      table_session__seance__date__gte=rules.season_start(date),
+                                      table_session__seance__date__lte=date)
+            .order_by("recorded_at").first())
+
+
+def previous_count(table: GamingTable, session: TableSession) -> TableCount | None:
+    """The table's last certified closing count before ``session``: the next opening carries it."""
+    return (TableCount.objects.filter(table_session__table=table, status=TableCount.Status.CERTIFIED)
+            .exclude(table_session=session).order_by("-certified_at").first())
+
+
+def sessions_with_floats(establishment: Establishment, date: datetime.date) -> QuerySet[TableSession]:
+    return (TableSession.objects.filter(seance__establishment=establishment, seance__date=date, floats__isnull=False)
+            .distinct().select_related("seance", "table", "count").order_by("seance__opened_at", "table__number"))
+
+
+def seance_sessions(seance: Seance) -> QuerySet[TableSession]:
+    return seance.table_sessions.select_related("table", "count").prefetch_related("floats").order_by("table__number")
+
+
+def is_certified(session: TableSession) -> bool:
+    count = getattr(session, "count", None)  # the reverse one-to-one raises when there is none
+    return count is not None and count.status == TableCount.Status.CERTIFIED
+
+
+def uncounted_sessions(seance: Seance) -> list[TableSession]:
+    """Table-parties of the séance that received a float and have no certified count."""
+    return [s for s in seance_sessions(seance).filter(floats__isnull=False).distinct() if not is_certified(s)]
+
+
+def uncentralised_slips(seance: Seance) -> QuerySet[Slip]:
+    return Slip.objects.filter(table_session__seance=seance, book__kind=SlipBook.Kind.RAVITAILLEMENT,
+                               status=Slip.Status.SERVED, centralised_at__isnull=True)
+
+
+def previous_control_day(establishment: Establishment, date: datetime.date) -> ControlDay | None:
+    """The last closed day of the same season before ``date`` (its season total is carried)."""
+    return (ControlDay.objects.filter(establishment=establishment, date__lt=date,
+                                      date__gte=rules.season_start(date)).order_by("-date").first())
+
+
+def slip_exceptions(establishment: Establishment) -> list[dict]:
+    """What the numbered series report: voided slips, slips still unserved once their partie is
+    over (COUNT-04 FLAG), and unused numbers of the books."""
+    rows = []
+    slips = Slip.objects.filter(book__establishment=establishment).select_related("book", "table_session__table")
+    for slip in slips.filter(status=Slip.Status.VOID):
+        rows.append({"slip": slip, "what": _("Bon annulé : %(reason)s") % {"reason": slip.void_reason}})
+    for slip in slips.filter(status=Slip.Status.WRITTEN, table_session__status=TableSession.Status.CLOSED):
+        rows.append({"slip": slip, "what": _("Bon non servi à la fin de la partie")})
+    for book in SlipBook.objects.filter(establishment=establishment):
+        used = set(book.slips.values_list("number", flat=True))
+        unused = book.last_number - book.first_number + 1 - len(used)
+        if unused:
+            rows.append({"book": book, "what": _("%(n)s bon(s) inutilisé(s) dans le carnet") % {"n": unused}})
+    return rows
+
+
+def float_flags(establishment: Establishment) -> QuerySet[TableFloat]:
+    """Floats that carry a report (COUNT-37 minimum changed in the season, carry differences)."""
+    return (TableFloat.objects.filter(table_session__seance__establishment=establishment).exclude(flags=[])
+            .select_related("table_session__seance", "table_session__table").order_by("-recorded_at"))
+
+
+def counts_waiting(establishment: Establishment) -> QuerySet[TableCount]:
+    return (TableCount.objects.filter(table_session__seance__establishment=establishment)
+            .exclude(status=TableCount.Status.CERTIFIED)
+            .select_related("table_session__seance", "table_session__table"))
+
+
+RAKE_GAMES = ("texas_holdem", "omaha")
+
+
+def rake_for(establishment: Establishment, *, game: str, pot: Decimal, cave: Decimal,
+             recorded: Decimal | None = None) -> dict:
+    """The rake allowed on a pot (COUNT-18, COUNT-19) with the jurisdiction's SET-16 rates and
+    SET-17 order; ``recorded``: a rake taken, flagged when above the allowed amount."""
+    rates = establishment.setting("SET-16") or {}
+    if game not in rates:
+        raise ValidationError(_("Aucun taux de cagnotte n'est configuré pour ce jeu (SET-16)."))
+    pot, cave = rules.money(pot), rules.money(cave)
+    rate = Decimal(str(rates[game]))
+    order = establishment.setting("SET-17") or rules.CAP_LAST
+    allowed = rules.rake(pot=pot, cave=cave, rate_percent=rate, order=order)
+    cap = rules.rake_cap(cave)
+    return {"game": game, "pot": str(pot), "cave": str(cave), "rate_percent": str(rate),
+            "cap": str(cap) if cap is not None else None, "order": order, "rake": str(allowed),
+            "over": recorded is not None and rules.money(recorded) > allowed}
+
+
+def slips_to_serve(establishment: Establishment) -> QuerySet[Slip]:
+    return (Slip.objects.filter(book__establishment=establishment, status=Slip.Status.WRITTEN)
+            .select_related("book", "table_session__table").order_by("book__number", "number"))
+
+
+def seances_with_uncentralised_slips(establishment: Establishment) -> QuerySet[Seance]:
+    return Seance.objects.filter(establishment=establishment, table_sessions__slips__status=Slip.Status.SERVED,
+                                 table_sessions__slips__centralised_at__isnull=True,
+                                 table_sessions__slips__book__kind=SlipBook.Kind.RAVITAILLEMENT).distinct()
+
+
+def days_to_visa(establishment: Establishment, user) -> list[ControlDay]:
+    """Closed days of modèle 12 still short of a visa that ``user`` has not given."""
+    days = ControlDay.objects.filter(establishment=establishment, status=ControlDay.Status.CLOSED).order_by("date")
+    return [day for day in days if all(visa["user"] != user.pk for visa in day.visas)]
+
+
+def day_to_close(establishment: Establishment) -> datetime.date | None:
+    """The first past day whose tables all have certified counts and that modèle 12 has not closed."""
+    closed = set(ControlDay.objects.filter(establishment=establishment).values_list("date", flat=True))
+    played = (TableSession.objects.filter(seance__establishment=establishment, floats__isnull=False)
+              .values_list("seance__date", flat=True).distinct().order_by("seance__date"))
+    for date in played:
+        if date not in closed:
+            return date if all(is_certified(s) for s in sessions_with_floats(establishment, date)) else None
+    return None
+
+
+def cagnottes_on(establishment: Establishment, date: datetime.date) -> QuerySet[CagnotteCount]:
+    return CagnotteCount.objects.filter(table_session__seance__establishment=establishment,
+                                        table_session__seance__date=date).select_related(
+        "table_session__seance", "table_session__table")
+
+
+def uncounted_cagnottes(seance: Seance) -> QuerySet[CagnotteCount]:
+    return CagnotteCount.objects.filter(table_session__seance=seance, status=CagnotteCount.Status.COMPUTED)

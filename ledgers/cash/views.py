@@ -1,0 +1,344 @@
+"""Web pages of the table cash. Each form calls one service; a refusal shows its requirement ID
+and article and keeps what was typed."""
+
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy as _
+from django.views.generic import FormView, TemplateView
+
+from ledgers.core.models import Seance, TableSession
+from ledgers.core.selectors import open_seances
+from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
+
+from . import forms, selectors, services
+from .models import ControlDay, Orphan, Slip, SlipBook, TableCount
+
+
+class CashFormView(EstablishmentRequiredMixin, ServiceFormView):
+    template_name = "cash/form.html"
+    title = ""
+    intro = ""
+    submit = _("Enregistrer")
+    errors_on_fields = True
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "establishment": self.establishment, "request": self.request}
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(title=self.title, intro=self.intro, submit=self.submit, **kwargs)
+
+    def get_success_url(self) -> str:
+        return reverse("cash:day")
+
+    @cached_property
+    def session(self) -> TableSession:
+        return get_object_or_404(TableSession.objects.select_related("seance", "table"), pk=self.kwargs["pk"],
+                                 seance__establishment=self.establishment)
+
+
+class DayView(EstablishmentRequiredMixin, TemplateView):
+    """The tables of the open séances with their float and count, the slip books, what is waiting."""
+
+    template_name = "cash/day.html"
+
+    def get_context_data(self, **kwargs):
+        est = self.establishment
+        seances = [(seance, list(selectors.seance_sessions(seance))) for seance in open_seances(est)]
+        return super().get_context_data(
+            seances=seances, books=SlipBook.objects.filter(establishment=est),
+            slips=selectors.slips_to_serve(est),
+            waiting=selectors.counts_waiting(est), jurisdiction=est.jurisdiction, **kwargs)
+
+
+class FloatView(CashFormView):
+    form_class = forms.FloatForm
+    success_message = _("Avance inscrite au carnet.")
+
+    @property
+    def title(self):
+        return _("Avance de la table %(table)s") % {"table": self.session.table.number}
+
+    def get_initial(self):
+        return {"box_number": self.session.table.number}
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.float_record(
+            session=self.session, breakdown=data["breakdown"], actor=self.request.user,
+            kind=data.get("kind") or "initial", box_number=data.get("box_number", ""),
+            transport_box=data.get("transport_box", ""), counted_by=data.get("counted_by", ""),
+            called_aloud=data.get("called_aloud", False), receiver=data.get("receiver"),
+            carry_note=data.get("carry_note", ""))
+
+
+class FixBankView(CashFormView):
+    form_class = forms.FixBankForm
+    title = _("Somme mise en banque fixée par la Direction des Jeux")
+
+    def perform(self, form):
+        return services.float_amount_fix(table=form.cleaned_data["table"], amount=form.cleaned_data["amount"],
+                                         actor=self.request.user)
+
+
+class SlipBookView(CashFormView):
+    form_class = forms.SlipBookForm
+    title = _("Mise en service d'un carnet de bons")
+
+    def perform(self, form):
+        return services.slip_book_open(establishment=self.establishment, actor=self.request.user,
+                                       **{k: form.cleaned_data[k] for k in ("kind", "number", "first_number",
+                                                                           "last_number")})
+
+
+class SlipWriteView(CashFormView):
+    form_class = forms.SlipWriteForm
+    title = _("Bon de change ou de ravitaillement")
+    success_message = _("Bon rédigé et contresigné.")
+
+    def get_form_kwargs(self):
+        sessions = TableSession.objects.filter(seance__establishment=self.establishment,
+                                               status=TableSession.Status.OPEN).select_related("table", "seance")
+        return {**super().get_form_kwargs(), "sessions": sessions}
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.slip_write(book=data["book"], number=data["number"], session=data["table_session"],
+                                   requested=data["requested"], handed=data["handed"], actor=self.request.user,
+                                   supervisor=data.get("supervisor"), runner=data.get("runner", ""))
+
+
+class SlipServeView(CashFormView):
+    form_class = forms.DeskForm
+    submit = _("Servir et signer")
+
+    @cached_property
+    def slip(self) -> Slip:
+        return get_object_or_404(Slip, pk=self.kwargs["pk"], book__establishment=self.establishment)
+
+    @property
+    def title(self):
+        return _("Servir le bon %(slip)s") % {"slip": self.slip}
+
+    def perform(self, form):
+        return services.slip_serve(slip=self.slip, desk=form.cleaned_data["desk"], actor=self.request.user)
+
+
+class SlipVoidView(CashFormView):
+    form_class = forms.SlipVoidForm
+    title = _("Annulation d'un bon (deux signatures)")
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.slip_void(book=data["book"], number=data["number"], actor=self.request.user,
+                                  cosigner=data.get("cosigner"), reason=data["reason"])
+
+
+class CentraliseView(CashFormView):
+    form_class = forms.DeskForm
+    title = _("Centralisation des bons de la séance")
+
+    def perform(self, form):
+        seance = get_object_or_404(Seance, pk=self.kwargs["pk"], establishment=self.establishment)
+        return services.slips_centralise(seance=seance, desk=form.cleaned_data["desk"], actor=self.request.user)
+
+
+class CountView(CashFormView):
+    """One of the two blind counts: the page never shows the other count's figures."""
+
+    form_class = forms.CountForm
+    success_message = _("Comptage enregistré.")
+
+    @property
+    def title(self):
+        return _("Comptée de fin de séance — table %(table)s") % {"table": self.session.table.number}
+
+    def get_context_data(self, **kwargs):
+        count = TableCount.objects.filter(table_session=self.session).first()
+        return super().get_context_data(count=count, **kwargs)
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.count_record(session=self.session, breakdown=data["breakdown"], actor=self.request.user,
+                                     tips=data.get("tips"), present=data.get("present", "").splitlines(),
+                                     called_aloud=data.get("called_aloud", False),
+                                     count_room=data.get("count_room", False),
+                                     cctv_reference=data.get("cctv_reference", ""))
+
+
+class CertifyView(CashFormView):
+    form_class = forms.CertifyForm
+    submit = _("Certifier et signer")
+    success_message = _("Encaisse certifiée et inscrite au carnet.")
+
+    @property
+    def title(self):
+        return _("Certification de l'encaisse — table %(table)s") % {"table": self.session.table.number}
+
+    def get_context_data(self, **kwargs):
+        count = TableCount.objects.filter(table_session=self.session).first()
+        return super().get_context_data(count=count, show_counts=True, **kwargs)
+
+    def perform(self, form):
+        data = form.cleaned_data
+        count = get_object_or_404(TableCount, table_session=self.session)
+        return services.count_certify(count=count, actor=self.request.user, words=data["words"],
+                                      resolution=data.get("resolution", ""), encaisse=data.get("encaisse"))
+
+
+class RakeView(EstablishmentRequiredMixin, FormView):
+    """The rake calculator, for the croupier at the table and for the count."""
+
+    template_name = "cash/rake.html"
+    form_class = forms.RakeForm
+
+    def get_form_kwargs(self):
+        return {"data": self.request.GET or None}
+
+    def get(self, request, *args, **kwargs):
+        form = self.get_form()
+        result, error = None, None
+        if form.is_valid():
+            try:
+                result = selectors.rake_for(self.establishment, **form.cleaned_data)
+            except ValidationError as exc:  # no rate configured for the game here (SET-16)
+                error = "; ".join(exc.messages)
+        return self.render_to_response(self.get_context_data(form=form, result=result, error=error))
+
+
+class ControlView(CashFormView):
+    """The registre de contrôle: the closed days, and the closing of a day."""
+
+    form_class = forms.ControlCloseForm
+    template_name = "cash/control.html"
+    title = _("Registre de contrôle (modèle 12)")
+    submit = _("Reporter et arrêter la journée")
+
+    def get_context_data(self, **kwargs):
+        days = ControlDay.objects.filter(establishment=self.establishment)[:31]
+        return super().get_context_data(days=days, **kwargs)
+
+    def get_success_url(self) -> str:
+        return reverse("cash:control")
+
+    def perform(self, form):
+        return services.control_day_close(establishment=self.establishment, date=form.cleaned_data["date"],
+                                          actor=self.request.user)
+
+
+class ControlVisaView(CashFormView):
+    form_class = forms.ControlVisaForm
+    submit = _("Viser")
+
+    @cached_property
+    def day(self) -> ControlDay:
+        return get_object_or_404(ControlDay, pk=self.kwargs["pk"], establishment=self.establishment)
+
+    @property
+    def title(self):
+        return _("Visa du registre de contrôle — journée du %(day)s") % {"day": self.day}
+
+    def get_success_url(self) -> str:
+        return reverse("cash:control")
+
+    def perform(self, form):
+        return services.control_day_visa(day=self.day, actor=self.request.user,
+                                         statement=form.cleaned_data.get("statement", ""))
+
+
+class ExceptionsView(EstablishmentRequiredMixin, TemplateView):
+    """What the table cash reports without refusing it (FLAG rows)."""
+
+    template_name = "cash/exceptions.html"
+
+    def get_context_data(self, **kwargs):
+        est = self.establishment
+        return super().get_context_data(slips=selectors.slip_exceptions(est), floats=selectors.float_flags(est),
+                                        **kwargs)
+
+
+class TicketBookView(CashFormView):
+    form_class = forms.TicketBookForm
+    title = _("Mise en service d'un carnet de tickets")
+
+    def perform(self, form):
+        return services.ticket_book_register(actor=self.request.user, **form.cleaned_data)
+
+
+class CagnotteComputeView(CashFormView):
+    form_class = forms.CagnotteComputeForm
+    submit = _("Vérifier et calculer")
+
+    @property
+    def title(self):
+        return _("Tickets détachés et cagnotte calculée — table %(table)s") % {"table": self.session.table.number}
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "session": self.session}
+
+    def perform(self, form):
+        return services.cagnotte_compute(session=self.session, detached=form.cleaned_data["detached"],
+                                         actor=self.request.user)
+
+
+class CagnotteCountView(CashFormView):
+    form_class = forms.CagnotteCountForm
+    submit = _("Compter et certifier")
+
+    @property
+    def title(self):
+        return _("Comptage de la cagnotte — table %(table)s") % {"table": self.session.table.number}
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.cagnotte_count(session=self.session, breakdown=data["breakdown"], actor=self.request.user,
+                                       words=data.get("words", ""), balancing_ticket=data.get("balancing_ticket"))
+
+
+class BadBeatView(CashFormView):
+    form_class = forms.BadBeatForm
+    submit = _("Inscrire au registre")
+
+    @property
+    def title(self):
+        return _("Bad beat jackpot — table %(table)s") % {"table": self.session.table.number}
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.bad_beat_record(session=self.session, counted=data["counted"], statement=data["statement"],
+                                        displayed=data["displayed"], present=data["present"].splitlines(),
+                                        actor=self.request.user, comite=data.get("comite"))
+
+
+class OrphanView(CashFormView):
+    form_class = forms.OrphanForm
+    title = _("Orphelin versé à la caisse (carnet modèle 11 bis)")
+
+    def perform(self, form):
+        return services.orphan_record(establishment=self.establishment, actor=self.request.user, **form.cleaned_data)
+
+
+class RestitutionView(CashFormView):
+    form_class = forms.RestitutionForm
+
+    @cached_property
+    def orphan(self) -> Orphan:
+        return get_object_or_404(Orphan, pk=self.kwargs["pk"], establishment=self.establishment)
+
+    @property
+    def title(self):
+        return _("Restitution de l'orphelin %(orphan)s") % {"orphan": self.orphan}
+
+    def perform(self, form):
+        return services.orphan_restitute(orphan=self.orphan, actor=self.request.user, **form.cleaned_data)
+
+
+class LevyMonthView(CashFormView):
+    form_class = forms.LevyMonthForm
+    title = _("Carnet des prélèvements (modèle 13) : arrêté du mois")
+    submit = _("Reporter et arrêter le mois")
+
+    def perform(self, form):
+        return services.levy_month_close(establishment=self.establishment, actor=self.request.user,
+                                         **form.cleaned_data)

@@ -1,0 +1,140 @@
+"""A minimal organisation per jurisdiction for the table cash tests: tables, a cash desk, staff
+and the register volumes, coté et paraphé by their authorities."""
+
+import datetime
+from decimal import Decimal
+from types import SimpleNamespace
+
+import pytest
+
+from ledgers.cash import services
+from ledgers.cash.models import SlipBook
+from ledgers.cash.registers import (
+    BANQUE_TABLES,
+    BONS_CAISSE,
+    CAGNOTTES_MC,
+    CARNET_AVANCES,
+    CARNET_CAGNOTTES,
+    CARNET_ORPHELINS,
+    CARNET_PRELEVEMENTS,
+    REGISTRE_BBJ,
+    REGISTRE_CHANGE,
+    REGISTRE_CONTROLE,
+)
+from ledgers.core.authz import save_audited
+from ledgers.core.roles import Role
+from ledgers.core.services import seance_open, table_session_close, table_session_open, table_session_prepare
+from ledgers.registers.kinds import get_kind
+from ledgers.registers.services import register_create, register_open
+from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user
+
+FR_ROLES = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.CROUPIER,
+            Role.CHEF_TABLE, Role.CHEF_PARTIE, Role.CHANGEUR, Role.CONTROLE_INTERIEUR, Role.COMPTABLE_TRESOR,
+            Role.POLICE)
+MC_ROLES = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.INSPECTEUR, Role.CAISSIER, Role.CAISSIER_PRINCIPAL,
+            Role.CROUPIER, Role.CHEF_TABLE, Role.CHANGEUR, Role.COMMISSAIRE)
+FR_TABLES = {"RA1": "roulette", "RA2": "roulette", "B1": "boule", "B2": "boule", "TH1": "texas_holdem"}
+MC_TABLES = {"BJ1": "blackjack", "BJ2": "blackjack", "CF1": "chemin_de_fer"}
+
+
+class Org(SimpleNamespace):
+    def __getitem__(self, role):
+        return self.users[role]
+
+    def seance(self, day: int = 0, period: str = "soiree"):
+        return seance_open(establishment=self.est, date=self.day + datetime.timedelta(days=day), period=period,
+                           actor=self.director)
+
+    def session(self, number: str, seance=None, stake: str | None = "10", open_: bool = True):
+        session = table_session_prepare(seance=seance or self.seance(), table=self.tables[number],
+                                        actor=self.director)
+        if stake is not None:
+            session.minimum_stake = Decimal(stake)
+            save_audited(session, actor=self.director)
+        return table_session_open(session=session, actor=self.director) if open_ else session
+
+    def close(self, session):
+        return table_session_close(session=session, actor=self.director)
+
+    def open_register(self, kind: str, qualifier: str = ""):
+        authority_role = next(r for r in get_kind(kind).paraph_roles_for(self.est.jurisdiction) if r in self.users)
+        register = register_create(establishment=self.est, kind=kind, actor=self.director, qualifier=qualifier)
+        register_open(register=register, actor=self.users[authority_role], paraphe="PA")
+        register.refresh_from_db()
+        return register
+
+
+def build(est, roles, tables):
+    room = RoomFactory(establishment=est, code="salle", name="Salle des jeux")
+    org = Org(est=est, room=room, day=datetime.date(2026, 3, 2))
+    org.users = {role: make_user(est, role, username=f"{role}-{est.code}") for role in roles}
+    org.tables = {number: GamingTableFactory(establishment=est, room=room, number=number, game=game)
+                  for number, game in tables.items()}
+    org.desk = LocationFactory(establishment=est, code="caisse-1", name="Caisse 1", kind="caisse_centrale", room=room)
+    org.director = org.users[Role.DIRECTEUR_JEUX if est.jurisdiction == "MC" else Role.DIRECTEUR_RESPONSABLE]
+    return org
+
+
+@pytest.fixture
+def fro(fr):
+    org = build(fr, FR_ROLES, FR_TABLES)
+    org.users["comite2"] = make_user(fr, Role.COMITE, username="comite2-frn")
+    org.users["caissier2"] = make_user(fr, Role.CAISSIER, username="caissier2-frn")
+    for number, table in org.tables.items():
+        carnet = CARNET_AVANCES if table.game_info.family == "contrepartie" else CARNET_CAGNOTTES
+        org.open_register(carnet.code, number)
+    for kind in (BONS_CAISSE.code, REGISTRE_CONTROLE.code, REGISTRE_BBJ.code, CARNET_ORPHELINS.code,
+                 CARNET_PRELEVEMENTS.code):
+        org.open_register(kind)
+    org.open_register(REGISTRE_CHANGE.code, org.desk.code)
+    return org
+
+
+@pytest.fixture
+def mco(mc):
+    org = build(mc, MC_ROLES, MC_TABLES)
+    org.users["inspecteur2"] = make_user(mc, Role.INSPECTEUR, username="inspecteur2-mcb")
+    for kind in (BANQUE_TABLES.code, BONS_CAISSE.code, CAGNOTTES_MC.code):
+        org.open_register(kind)
+    for number in ("BJ1", "BJ2"):
+        services.float_amount_fix(table=org.tables[number], amount=Decimal("50000"), actor=org.director)
+    return org
+
+
+def plaques(total: int, value: int = 1000) -> list[dict]:
+    """A nomenclature of ``total`` euros in plaques of ``value`` (and chips for the rest)."""
+    lines = [{"value": str(value), "quantity": total // value, "kind": "plaque"}] if total >= value else []
+    if total % value:
+        lines.append({"value": "1", "quantity": total % value, "kind": "jeton"})
+    return lines
+
+
+def fr_avance(org, session, amount: int = 150_000, **kwargs):
+    """An FR avance signed by the directeur responsable, counted by the croupier and called aloud."""
+    fields = {"box_number": session.table.number, "counted_by": "Croupier Test", "called_aloud": True,
+              "transport_box": "BT-1", **kwargs}
+    return services.float_record(session=session, breakdown=plaques(amount), actor=org.director, **fields)
+
+
+def mc_bank(org, session, amount: int = 50_000, **kwargs):
+    kwargs.setdefault("receiver", org[Role.CHEF_TABLE])
+    return services.float_record(session=session, breakdown=plaques(amount), actor=org[Role.CAISSIER], **kwargs)
+
+
+def counted(org, session, total: int, second: int | None = None, first_by=None, second_by=None):
+    """Both blind counts of a closed table-partie: the croupier's, then the cashier's."""
+    services.count_record(session=session, breakdown=plaques(total), actor=first_by or org[Role.CROUPIER],
+                          present=["Croupier Test", "Chef Test"], called_aloud=True, tips=Decimal(0))
+    return services.count_record(session=session, breakdown=plaques(total if second is None else second),
+                                 actor=second_by or org[Role.CAISSIER])
+
+
+def certified(org, session, total: int, **kwargs):
+    count = counted(org, session, total)
+    certifier = org[Role.COMITE] if org.est.jurisdiction == "FR" else org[Role.INSPECTEUR]
+    return services.count_certify(count=count, actor=certifier, words="exact", **kwargs)
+
+
+def book(org, kind=SlipBook.Kind.RAVITAILLEMENT, number="B-1", first=1, last=50):
+    return services.slip_book_open(establishment=org.est, kind=kind, number=number, first_number=first,
+                                   last_number=last, actor=org.director)

@@ -1,0 +1,85 @@
+"""Bad beat jackpot: the count per table before the table employees, a cashier and a comité
+member, the certified statement, the higher amount retained, the amount displayed validated
+(COUNT-21 to COUNT-24; REG-10; INC-10)."""
+
+from decimal import Decimal
+
+import pytest
+from rest_framework.test import APIClient
+
+from ledgers.cash import services
+from ledgers.cash.models import BadBeatCount
+from ledgers.cash.registers import REGISTRE_BBJ
+from ledgers.core.errors import RuleViolation
+from ledgers.core.roles import Role
+from ledgers.registers.selectors import current_register
+from tests.factories import DEFAULT_PASSWORD
+
+
+def bbj(org, session, counted="1200", statement="1200", **kwargs):
+    fields = {"displayed": Decimal("25400"), "present": ["Croupier", "Chef de table"], "actor": org[Role.CAISSIER],
+              "comite": org[Role.COMITE], **kwargs}
+    return services.bad_beat_record(session=session, counted=Decimal(counted), statement=Decimal(statement), **fields)
+
+
+def test_count_21_counted_at_the_end_of_the_partie_before_the_three_presences(fro):
+    session = fro.session("TH1")
+    with pytest.raises(RuleViolation) as early:
+        bbj(fro, session)
+    assert early.value.code == "COUNT-21"
+    fro.close(session)
+    with pytest.raises(RuleViolation) as no_comite:
+        bbj(fro, session, comite=None)
+    assert no_comite.value.code == "COUNT-21"
+    with pytest.raises(RuleViolation) as nobody:
+        bbj(fro, session, present=[])
+    assert nobody.value.code == "COUNT-21"
+    assert not BadBeatCount.objects.exists()
+
+
+def test_count_22_entered_by_the_cashier_against_the_statement_certified_by_a_comite_member(fro):
+    session = fro.close(fro.session("TH1"))
+    with pytest.raises(RuleViolation) as refused:
+        bbj(fro, session, comite=fro[Role.CHEF_TABLE])
+    assert refused.value.code == "COUNT-22"
+    with pytest.raises(RuleViolation) as writer:
+        bbj(fro, session, actor=fro[Role.CROUPIER])
+    assert writer.value.code == "COUNT-22"
+    record = bbj(fro, session)
+    entry = current_register(fro.est, REGISTRE_BBJ.code).entries.filter(kind="record").get()
+    assert entry.payload["retained"] == "1200.00" and "Membre du comité" in entry.payload["comite"]
+    assert record.cashier == fro[Role.CAISSIER]
+
+
+@pytest.mark.parametrize(("counted", "statement", "retained", "adjustment", "contribution"), [
+    ("1250", "1200", "1250.00", "50.00", "0.00"),   # surplus: keyed into the machine as extra retenue
+    ("1150", "1200", "1200.00", "0.00", "50.00"),   # shortfall: borne by the casino's cash desk
+    ("1200", "1200", "1200.00", "0.00", "0.00"),
+])
+def test_count_23_inc_10_the_higher_amount_is_retained(fro, counted, statement, retained, adjustment, contribution):
+    record = bbj(fro, fro.close(fro.session("TH1")), counted=counted, statement=statement)
+    assert (str(record.retained), str(record.adjustment), str(record.contribution)) == (retained, adjustment,
+                                                                                        contribution)
+    difference = current_register(fro.est, REGISTRE_BBJ.code).entries.filter(kind="record").get().payload["difference"]
+    assert ("INC-10" in difference) == (counted != statement)
+
+
+def test_count_24_amount_displayed_entered_and_validated_by_the_comite_member(fro):
+    record = bbj(fro, fro.close(fro.session("TH1")))
+    entry = current_register(fro.est, REGISTRE_BBJ.code).entries.filter(kind="record").get()
+    assert record.displayed == Decimal("25400.00") and entry.payload["displayed"] == "25400.00"
+
+
+def test_bad_beat_page_and_api(client, fro):
+    session = fro.close(fro.session("TH1"))
+    client.force_login(fro[Role.CAISSIER])
+    assert client.get(f"/caisses/tables/{session.pk}/bad-beat-jackpot/").status_code == 200
+    api = APIClient()
+    api.force_authenticate(fro[Role.CAISSIER])
+    body = {"table_session": session.pk, "counted": "900", "statement": "1000", "displayed": "18000",
+            "present": ["Croupier"]}
+    refused = api.post("/api/v1/cash/bad-beat-jackpot/", body, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "COUNT-21"
+    response = api.post("/api/v1/cash/bad-beat-jackpot/", {**body, "comite_username": fro[Role.COMITE].username,
+                                                           "comite_password": DEFAULT_PASSWORD}, format="json")
+    assert response.status_code == 201 and response.json()["contribution"] == "100.00"

@@ -1,0 +1,205 @@
+"""Cagnottes and ticket books: MC chemin de fer (COUNT-07, COUNT-08; REG-13), FR cercle games and
+the carnet modèle 11 (COUNT-39, 43, 52, 53; REG-30; INC-17)."""
+
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import ValidationError
+from rest_framework.test import APIClient
+
+from ledgers.cash import services
+from ledgers.cash.models import CagnotteCount
+from ledgers.cash.registers import CAGNOTTES_MC, CARNET_CAGNOTTES
+from ledgers.core.errors import RuleViolation
+from ledgers.core.roles import Role
+from ledgers.core.services import seance_close
+from ledgers.registers.selectors import current_register
+from tests.cash.conftest import certified, fr_avance, plaques
+from tests.factories import GamingTableFactory
+
+
+def ticket_book(org, number, cover=None, value="5", first=1, last=500):
+    return services.ticket_book_register(table=org.tables[number], cover_number=cover or number,
+                                         ticket_value=Decimal(value), first_number=first, last_number=last,
+                                         actor=org.director)
+
+
+def played(org, number, seance=None):
+    return org.close(org.session(number, seance=seance))
+
+
+def computed_poker(org):
+    """TH1 played, 40 tickets of 5 € detached: a computed cagnotte of 200 €."""
+    book = ticket_book(org, "TH1")
+    session = played(org, "TH1")
+    services.cagnotte_compute(session=session, detached=[{"book": book, "last_number": 40}], actor=org[Role.COMITE])
+    return session
+
+
+def test_count_39_fr_ticket_book_bears_its_tables_number(fro):
+    with pytest.raises(RuleViolation) as refused:
+        ticket_book(fro, "TH1", cover="TH2")
+    assert refused.value.code == "COUNT-39"
+    assert ticket_book(fro, "TH1").cover_number == "TH1"
+
+
+def test_count_07_mc_one_active_ticket_book_per_chemin_de_fer_table(mco):
+    ticket_book(mco, "CF1", cover="CF-A")
+    with pytest.raises(RuleViolation) as refused:
+        ticket_book(mco, "CF1", cover="CF-B")
+    assert refused.value.code == "COUNT-07"
+
+
+def test_count_08_mc_no_cagnotte_opened_before_the_ticket_book_check(mco):
+    book = ticket_book(mco, "CF1", cover="CF-A")
+    session = played(mco, "CF1")
+    with pytest.raises(RuleViolation) as refused:
+        services.cagnotte_count(session=session, breakdown=plaques(500, 100), actor=mco[Role.INSPECTEUR])
+    assert refused.value.code == "COUNT-08"
+    computed = services.cagnotte_compute(session=session, detached=[{"book": book, "last_number": 100}],
+                                         actor=mco[Role.INSPECTEUR])
+    assert computed.computed == Decimal("500.00") and computed.tickets[0]["tickets"] == 100
+    counted = services.cagnotte_count(session=session, breakdown=plaques(495, 100), actor=mco[Role.INSPECTEUR])
+    assert counted.shortfall == Decimal("5.00") and counted.retained == Decimal("500.00")
+    events = [e.payload["event"] for e in current_register(mco.est, CAGNOTTES_MC.code).entries.filter(kind="record")]
+    assert events == ["Carnet de tickets mis en service", "Vérification des tickets et calcul de la cagnotte",
+                      "Comptage de la cagnotte"]
+
+
+def test_count_52_fr_cagnotte_computed_before_the_directeur_or_a_comite_member(fro):
+    book = ticket_book(fro, "TH1")
+    session = played(fro, "TH1")
+    with pytest.raises(RuleViolation) as refused:
+        services.cagnotte_compute(session=session, detached=[{"book": book, "last_number": 40}],
+                                  actor=fro[Role.CAISSIER])
+    assert refused.value.code == "COUNT-52"
+    with pytest.raises(RuleViolation) as early:
+        services.cagnotte_count(session=session, breakdown=plaques(200, 100), actor=fro[Role.COMITE],
+                                words="certifié exact")
+    assert early.value.code == "COUNT-52"
+
+
+def test_count_39_a_book_is_used_only_at_its_table(fro):
+    other = ticket_book(fro, "TH1")
+    fro.tables["TH2"] = GamingTableFactory(establishment=fro.est, room=fro.room, number="TH2", game="texas_holdem")
+    session = played(fro, "TH2")
+    with pytest.raises(RuleViolation) as refused:
+        services.cagnotte_compute(session=session, detached=[{"book": other, "last_number": 10}],
+                                  actor=fro[Role.COMITE])
+    assert refused.value.code == "COUNT-39"
+
+
+def test_count_43_cagnotte_counted_and_certified_exact_by_the_directeur_or_a_comite_member(fro):
+    session = computed_poker(fro)
+    with pytest.raises(RuleViolation) as refused:
+        services.cagnotte_count(session=session, breakdown=plaques(200, 100), actor=fro[Role.CAISSIER],
+                                words="certifié exact")
+    assert refused.value.code == "COUNT-43"
+    with pytest.raises(RuleViolation) as words:
+        services.cagnotte_count(session=session, breakdown=plaques(200, 100), actor=fro[Role.COMITE], words="exact")
+    assert words.value.code == "COUNT-43"
+    cagnotte = services.cagnotte_count(session=session, breakdown=plaques(200, 100), actor=fro[Role.COMITE],
+                                       words="Certifié exact")
+    assert cagnotte.retained == Decimal("200.00") and cagnotte.surplus == cagnotte.shortfall == 0
+    page = current_register(fro.est, CARNET_CAGNOTTES.code, "TH1").entries.filter(kind="record").last()
+    assert page.payload["col8"] == page.payload["col9"] == page.payload["col15"] == "200.00"
+    assert page.payload["certification"] == "certifié exact"
+
+
+def test_count_53_inc_17_surplus_balanced_by_tickets_and_the_higher_amount_carried(fro):
+    session = computed_poker(fro)
+    with pytest.raises(RuleViolation) as refused:
+        services.cagnotte_count(session=session, breakdown=plaques(215, 100), actor=fro[Role.COMITE],
+                                words="certifié exact")
+    assert refused.value.code == "COUNT-53"
+    cagnotte = services.cagnotte_count(session=session, breakdown=plaques(215, 100), actor=fro[Role.COMITE],
+                                       words="certifié exact", balancing_ticket=43)
+    assert (cagnotte.surplus, cagnotte.balancing_ticket, cagnotte.retained) == (Decimal("15.00"), 43,
+                                                                                Decimal("215.00"))
+
+
+def test_count_53_inc_17_shortfall_borne_by_the_cash_desk_and_the_computed_amount_carried(fro):
+    session = computed_poker(fro)
+    cagnotte = services.cagnotte_count(session=session, breakdown=plaques(190, 100), actor=fro[Role.COMITE],
+                                       words="certifié exact")
+    assert cagnotte.shortfall == Decimal("10.00") and cagnotte.retained == Decimal("200.00")
+    page = current_register(fro.est, CARNET_CAGNOTTES.code, "TH1").entries.filter(kind="record").last()
+    assert page.payload["col11"] == "10.00" and "supporté par la caisse" in page.payload["certification"]
+
+
+def test_count_53_cagnotte_carried_to_modele_12_without_compensation(fro):
+    seance = fro.seance()
+    book = ticket_book(fro, "TH1")
+    poker = played(fro, "TH1", seance=seance)
+    roulette = fro.session("RA1", seance=seance)
+    fr_avance(fro, roulette)
+    fro.close(roulette)
+    certified(fro, roulette, 149_000)
+    services.cagnotte_compute(session=poker, detached=[{"book": book, "last_number": 40}], actor=fro[Role.COMITE])
+    with pytest.raises(RuleViolation) as refused:
+        seance_close(seance=seance, actor=fro.director)
+    assert refused.value.code == "REG-25" and "cagnotte de la table TH1" in str(refused.value)
+    with pytest.raises(RuleViolation) as early:
+        services.control_day_close(establishment=fro.est, date=fro.day, actor=fro[Role.CAISSIER_PRINCIPAL])
+    assert early.value.code == "COUNT-53"
+    services.cagnotte_count(session=poker, breakdown=plaques(200, 100), actor=fro[Role.COMITE],
+                            words="certifié exact")
+    day = services.control_day_close(establishment=fro.est, date=fro.day, actor=fro[Role.CAISSIER_PRINCIPAL])
+    assert (day.contrepartie_total, day.cercle_total, day.total) == (Decimal("-1000.00"), Decimal("200.00"),
+                                                                    Decimal("-800.00"))
+    assert day.total_words == "moins huit cents euros"
+
+
+def test_tickets_detached_run_on_from_the_last_seance(fro):
+    book = ticket_book(fro, "TH1", last=50)
+    first = played(fro, "TH1", seance=fro.seance(day=0))
+    services.cagnotte_compute(session=first, detached=[{"book": book, "last_number": 40}], actor=fro[Role.COMITE])
+    second = played(fro, "TH1", seance=fro.seance(day=1))
+    with pytest.raises(ValidationError):
+        services.cagnotte_compute(session=second, detached=[{"book": book, "last_number": 51}], actor=fro[Role.COMITE])
+    cagnotte = services.cagnotte_compute(session=second, detached=[{"book": book, "last_number": 50}],
+                                         actor=fro[Role.COMITE])
+    assert cagnotte.tickets[0]["first"] == 41 and cagnotte.computed == Decimal("50.00")
+    book.refresh_from_db()
+    assert book.finished_on == second.seance.date
+    assert CagnotteCount.objects.count() == 2
+
+
+def test_cagnotte_pages_from_ticket_book_to_certified_count(client, fro):
+    client.force_login(fro.director)
+    assert client.post("/caisses/carnets-tickets/nouveau/", {
+        "table": fro.tables["TH1"].pk, "cover_number": "TH1", "ticket_value": "5", "first_number": 1,
+        "last_number": 500}).status_code == 302
+    session = played(fro, "TH1")
+    client.force_login(fro[Role.COMITE])
+    for url in (f"/caisses/tables/{session.pk}/cagnotte/calcul/", f"/caisses/tables/{session.pk}/cagnotte/comptage/",
+                "/caisses/carnets-tickets/nouveau/"):
+        assert client.get(url).status_code == 200, url
+    early = client.post(f"/caisses/tables/{session.pk}/cagnotte/comptage/", {"breakdown": "100 x 2",
+                                                                             "words": "certifié exact"})
+    assert early.status_code == 409 and "COUNT-52" in early.content.decode()
+    assert client.post(f"/caisses/tables/{session.pk}/cagnotte/calcul/", {"detached": "TH1 40"}).status_code == 302
+    assert client.post(f"/caisses/tables/{session.pk}/cagnotte/comptage/", {
+        "breakdown": "100 x 2", "words": "certifié exact"}).status_code == 302
+    assert CagnotteCount.objects.get().retained == Decimal("200.00")
+
+
+def test_cagnotte_through_the_api(fro):
+    client = APIClient()
+    client.force_authenticate(fro.director)
+    book = client.post("/api/v1/cash/ticket-books/", {"table": fro.tables["TH1"].pk, "cover_number": "TH9",
+                                                      "ticket_value": "5", "first_number": 1, "last_number": 100},
+                       format="json")
+    assert book.status_code == 409 and book.json()["code"] == "COUNT-39"
+    book = client.post("/api/v1/cash/ticket-books/", {"table": fro.tables["TH1"].pk, "cover_number": "TH1",
+                                                      "ticket_value": "5", "first_number": 1, "last_number": 100},
+                       format="json")
+    session = played(fro, "TH1")
+    computed = client.post("/api/v1/cash/cagnottes/compute/", {
+        "table_session": session.pk, "detached": [{"book": book.json()["id"], "last_number": 10}]}, format="json")
+    assert computed.status_code == 201 and computed.json()["computed"] == "50.00"
+    counted = client.post("/api/v1/cash/cagnottes/count/", {
+        "table_session": session.pk, "breakdown": [{"value": "10", "quantity": 4}], "words": "certifié exact"},
+        format="json")
+    assert counted.status_code == 201
+    assert (counted.json()["shortfall"], counted.json()["retained"]) == ("10.00", "50.00")

@@ -1,0 +1,37 @@
+"""The changeur, the cashiers, the caissier principal, the comité members and the directeur
+responsable see what waits for them at the cash desks."""
+
+from ledgers.cash import services
+from ledgers.core.roles import Role
+from tests.cash.conftest import book, fr_avance, plaques
+
+
+def panel(client, user) -> str:
+    client.force_login(user)
+    return client.get("/").content.decode()
+
+
+def test_each_role_sees_the_counts_and_slips_waiting_for_it(client, fro):
+    seance = fro.seance()
+    poker = fro.session("TH1", seance=seance)
+    services.slip_write(book=book(fro), number=1, session=poker, requested=plaques(500, 100),
+                        handed=[{"value": "500", "quantity": 1, "kind": "billet"}], actor=fro[Role.CHANGEUR],
+                        supervisor=fro[Role.CHEF_TABLE])
+    roulette = fro.session("RA1", seance=seance)
+    fr_avance(fro, roulette)
+    fro.close(roulette)
+    services.count_record(session=roulette, breakdown=plaques(150_000), actor=fro[Role.CROUPIER], present=["C"], tips=0,
+                          called_aloud=True)
+    assert "Bon B-1 n° 1 à servir" in panel(client, fro[Role.CHANGEUR])
+    cashier = panel(client, fro[Role.CAISSIER])
+    assert "Bon B-1 n° 1 à servir" in cashier and "Second comptage de la table RA1" in cashier
+    assert "Encaisse de la table RA1" not in panel(client, fro[Role.COMITE])  # the second count is missing
+    services.count_record(session=roulette, breakdown=plaques(150_000), actor=fro[Role.CAISSIER])
+    assert "Encaisse de la table RA1 à certifier" in panel(client, fro[Role.COMITE])
+    assert "Encaisse de la table RA1 à certifier" in panel(client, fro.director)
+    services.count_certify(count=roulette.count, actor=fro.director, words="exact")
+    assert "journée du 02/03/2026 à arrêter" in panel(client, fro[Role.CAISSIER_PRINCIPAL])
+    day = services.control_day_close(establishment=fro.est, date=fro.day, actor=fro[Role.CAISSIER_PRINCIPAL])
+    assert "Registre de contrôle du 02/03/2026 à viser" in panel(client, fro[Role.COMITE])
+    services.control_day_visa(day=day, actor=fro[Role.COMITE])
+    assert "à viser" not in panel(client, fro[Role.COMITE]) and "à viser" in panel(client, fro.director)

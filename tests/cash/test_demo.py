@@ -1,0 +1,27 @@
+"""The table cash demo: it runs on the core demo organisation, a second run adds nothing, every
+register it writes verifies."""
+
+import io
+
+from ledgers.cash import demo
+from ledgers.cash.models import CagnotteCount, ControlDay, Slip, TableCount, TableFloat
+from ledgers.core import demo as core_demo
+from ledgers.registers.models import Entry, Register
+from ledgers.registers.verification import verify_register
+
+
+def test_demo_seed_runs_is_idempotent_and_every_register_verifies(db):
+    core_demo.seed(stdout=io.StringIO())
+    out = io.StringIO()
+    demo.seed(stdout=out, days=5)
+    assert TableFloat.objects.count() == 5 * 3 and TableCount.objects.filter(status="certified").count() == 15
+    assert CagnotteCount.objects.filter(status="counted").count() == 5
+    assert CagnotteCount.objects.filter(shortfall__gt=0).exists()
+    assert ControlDay.objects.filter(status="visaed").count() == 5 and Slip.objects.filter(status="served").exists()
+    entries = Entry.objects.count()
+    demo.seed(stdout=io.StringIO(), days=5)
+    assert Entry.objects.count() == entries
+    for register in Register.objects.filter(kind__in=["carnet_avances", "banque_tables", "registre_controle",
+                                                      "bons_caisse", "registre_change", "cagnottes_mc"]):
+        assert verify_register(register) is None, register
+    assert "journée(s) du registre de contrôle" in out.getvalue()
