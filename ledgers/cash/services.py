@@ -13,6 +13,7 @@ from django.db import transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from ledgers.core.authz import require_role, role_named_by_text, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
@@ -857,8 +858,8 @@ def orphan_restitute(*, orphan: Orphan, amount: Decimal, name: str, address: str
                                                   "address": address.strip(), "proof": proof.strip()}]
     save_audited(orphan, actor=actor, reason="restitution")
     with register_language():
-        payload = {"found_at": today, "category": str(_("Restitution")), "place": "", "detail": "",
-                   "paid_into": "", "amount": str(-amount),
+        payload = {"found_at": today, "category": str(pgettext_lazy("orphan", "Restitution")), "place": "",
+                   "detail": "", "paid_into": "", "amount": str(-amount),
                    "col9": str(_("%(name)s, %(address)s — justificatif : %(proof)s — inscription n° %(seq)s")
                                % {"name": name.strip(), "address": address.strip(), "proof": proof.strip(),
                                   "seq": orphan.entry_seq}),

@@ -7,10 +7,13 @@ from ledgers.core.models import GamingTable, Location, TableSession
 from .. import rules
 from ..models import BadBeatCount, CagnotteCount, ControlDay, Orphan, Slip, SlipBook, TableCount, TableFloat, TicketBook
 
+# Numbers are stored in PostgreSQL integers: a larger one is bad input (400), not a database error.
+INT_MAX = 2_147_483_647
+
 
 class LineSerializer(serializers.Serializer):
     value = serializers.DecimalField(max_digits=14, decimal_places=2)
-    quantity = serializers.IntegerField(min_value=1)
+    quantity = serializers.IntegerField(min_value=1, max_value=INT_MAX)
     kind = serializers.ChoiceField(choices=rules.Piece.ALL, default=rules.Piece.CHIP)
 
 
@@ -40,8 +43,8 @@ class FloatOutput(serializers.ModelSerializer):
 class SlipBookInput(serializers.Serializer):
     kind = serializers.ChoiceField(choices=SlipBook.Kind.choices)
     number = serializers.CharField()
-    first_number = serializers.IntegerField(min_value=1)
-    last_number = serializers.IntegerField(min_value=1)
+    first_number = serializers.IntegerField(min_value=1, max_value=INT_MAX)
+    last_number = serializers.IntegerField(min_value=1, max_value=INT_MAX)
 
 
 class SlipBookOutput(serializers.ModelSerializer):
@@ -52,7 +55,7 @@ class SlipBookOutput(serializers.ModelSerializer):
 
 class SlipInput(serializers.Serializer):
     book = EstablishmentPK(queryset=SlipBook.objects.all())
-    number = serializers.IntegerField(min_value=1)
+    number = serializers.IntegerField(min_value=1, max_value=INT_MAX)
     table_session = session_field()
     requested = LineSerializer(many=True)
     handed = LineSerializer(many=True)
@@ -80,7 +83,7 @@ class ServeInput(serializers.Serializer):
 
 class VoidInput(serializers.Serializer):
     book = EstablishmentPK(queryset=SlipBook.objects.all())
-    number = serializers.IntegerField(min_value=1)
+    number = serializers.IntegerField(min_value=1, max_value=INT_MAX)
     reason = serializers.CharField()
     locals().update(countersignature_inputs("cosigner", required=False))
 
@@ -144,8 +147,8 @@ class TicketBookInput(serializers.Serializer):
     table = EstablishmentPK(queryset=GamingTable.objects.all())
     cover_number = serializers.CharField()
     ticket_value = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
-    first_number = serializers.IntegerField(min_value=1)
-    last_number = serializers.IntegerField(min_value=1)
+    first_number = serializers.IntegerField(min_value=1, max_value=INT_MAX)
+    last_number = serializers.IntegerField(min_value=1, max_value=INT_MAX)
 
 
 class TicketBookOutput(serializers.ModelSerializer):
@@ -157,7 +160,7 @@ class TicketBookOutput(serializers.ModelSerializer):
 
 class DetachedSerializer(serializers.Serializer):
     book = EstablishmentPK(queryset=TicketBook.objects.all())
-    last_number = serializers.IntegerField(min_value=0)
+    last_number = serializers.IntegerField(min_value=0, max_value=INT_MAX)
 
 
 class CagnotteComputeInput(serializers.Serializer):
@@ -169,7 +172,7 @@ class CagnotteCountInput(serializers.Serializer):
     table_session = session_field()
     breakdown = LineSerializer(many=True)
     words = serializers.CharField(required=False, allow_blank=True, default="")
-    balancing_ticket = serializers.IntegerField(required=False, allow_null=True, default=None)
+    balancing_ticket = serializers.IntegerField(required=False, allow_null=True, default=None, max_value=INT_MAX)
 
 
 class CagnotteOutput(serializers.ModelSerializer):
@@ -223,11 +226,11 @@ class OrphanOutput(serializers.ModelSerializer):
 
 
 class LevyMonthInput(serializers.Serializer):
-    year = serializers.IntegerField(min_value=2000)
+    year = serializers.IntegerField(min_value=2000, max_value=INT_MAX)
     month = serializers.IntegerField(min_value=1, max_value=12)
     slot_total = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
                                          default=None)
 
 
 class LevySheetOutput(serializers.Serializer):
-    sheet = serializers.IntegerField()
+    sheet = serializers.IntegerField(max_value=INT_MAX)
