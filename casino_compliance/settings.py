@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "ledgers.dice",
     "ledgers.equipment",
     "ledgers.reports",
+    "ledgers.slots",
 ]
 
 MIDDLEWARE = [

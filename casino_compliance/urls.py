@@ -9,6 +9,7 @@ api_v1 = [
     path("incidents/", include("ledgers.incidents.api.urls")),
     path("equipment/", include("ledgers.equipment.api.urls")),
     path("", include("ledgers.reports.api.urls")),
+    path("slots/", include("ledgers.slots.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
@@ -25,4 +26,5 @@ urlpatterns = [
     path("incidents/", include("ledgers.incidents.urls")),
     path("materiel/", include("ledgers.equipment.urls")),
     path("rapports/", include("ledgers.reports.urls")),
+    path("machines-a-sous/", include("ledgers.slots.urls")),
 ]

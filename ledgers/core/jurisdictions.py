@@ -60,6 +60,9 @@ PROFILES: dict[str, Profile] = {
             # ``max_share_percent`` % of the table-partie's turns (rounded up to a whole turn) once it
             # has ``min_turns`` turns. A key left out switches its check off.
             "WHEEL-09": {"max_consecutive": 2, "max_share_percent": 50, "min_turns": 4},
+            # Slots: the drop-reconciliation threshold, a preset of ledgers.slots.rules or
+            # {"amount", "percent"} (SLOT-11; the texts fix no figure).
+            "SLOT-11": {"preset": "MC"},
         },
     ),
     Jurisdiction.FR: Profile(
@@ -88,6 +91,15 @@ PROFILES: dict[str, Profile] = {
             "SET-47": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
             # Baccara and blackjack sabot allocation by a comité member: allowed, and flagged (AMB-49).
             "AMB-49": {"comite_allocates": True},
+            # Slots: drop-reconciliation threshold (SLOT-11); police notice lead before a planned
+            # move (SLOT-33: "before", no delay stated); SFM visit interval in days of operation
+            # (SET-38); the slot fleet threshold (SET-43); the social-contribution threshold (SET-19,
+            # an external figure: None until configured).
+            "SLOT-11": {"preset": "FR"},
+            "SLOT-33": {"notice_lead_minutes": 0},
+            "SET-38": 120,
+            "SET-43": 75,
+            "SET-19": None,
         },
     ),
 }

@@ -1,0 +1,102 @@
+from rest_framework import serializers
+
+from ledgers.core.api import EstablishmentPK
+
+from ..models import DropCount, Intervention, Machine, MachineMove, Meter, Releve, Socle
+
+
+class EmptySerializer(serializers.Serializer):
+    pass
+
+
+class MeterSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Meter
+        fields = ("id", "station", "code", "nature", "label", "digits", "key", "active")
+
+
+class MachineSerializer(serializers.ModelSerializer):
+    meters = MeterSerializer(many=True, read_only=True)
+    socle = serializers.CharField(source="socle.number", default=None, read_only=True)
+
+    class Meta:
+        model = Machine
+        fields = ("id", "number", "machine_type", "technology", "maker", "maker_serial", "sbm_number",
+                  "casino_number", "maker_number", "location_number", "media", "stations", "rtp_percent",
+                  "levy_percent", "rate_date", "credit_value", "hopper", "bill_box", "place", "socle", "status",
+                  "meters")
+
+
+class ReadingRowSerializer(serializers.Serializer):
+    machine = serializers.CharField(help_text="SBM number (MC) or casino number (FR)")
+    station = serializers.IntegerField(min_value=1)
+    meter = serializers.CharField(help_text="code[:em][:label], e.g. in, in:em, other:games")
+    value = serializers.IntegerField(min_value=0)
+
+
+class ReadingsImportSerializer(serializers.Serializer):
+    rows = ReadingRowSerializer(many=True, allow_empty=False)
+
+
+class ImportResultSerializer(serializers.Serializer):
+    count = serializers.IntegerField(help_text="readings written")
+
+
+class ReleveOpenSerializer(serializers.Serializer):
+    room = serializers.IntegerField()
+    during_operation = serializers.BooleanField(default=False)
+    sworn_agent = serializers.IntegerField(required=False, allow_null=True)
+    staff = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class ReleveSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Releve
+        fields = ("id", "room", "status", "started_at", "closed_at", "directed_by", "during_operation",
+                  "sworn_agent")
+
+
+class CountInputSerializer(serializers.Serializer):
+    machine = EstablishmentPK(queryset=Machine.objects.all())
+    counted = serializers.DecimalField(max_digits=14, decimal_places=2)
+
+
+class CountSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = DropCount
+        fields = ("id", "releve", "machine", "counted", "expected", "variance", "variance_percent", "flagged",
+                  "threshold")
+
+
+class MoveInputSerializer(serializers.Serializer):
+    to_place = serializers.CharField()
+    to_socle = EstablishmentPK(queryset=Socle.objects.all(), required=False, allow_null=True)
+    reason = serializers.CharField()
+    moved_at = serializers.DateTimeField(required=False)
+    police_informed_at = serializers.DateTimeField(required=False, allow_null=True)
+    police_reference = serializers.CharField(required=False, allow_blank=True, default="")
+    observations = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class MoveSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = MachineMove
+        fields = ("id", "machine", "moved_at", "from_place", "to_place", "to_socle", "reason", "police_informed_at",
+                  "meters")
+
+
+class InterventionOpenSerializer(serializers.Serializer):
+    machine = EstablishmentPK(queryset=Machine.objects.all())
+    reason = serializers.CharField()
+    stopped_at = serializers.DateTimeField(required=False)
+
+
+class InterventionCloseSerializer(serializers.Serializer):
+    work_done = serializers.CharField()
+
+
+class InterventionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Intervention
+        fields = ("id", "machine", "status", "technician", "technician_role", "stopped_at", "reason", "ended_at",
+                  "work_done", "transmittal")

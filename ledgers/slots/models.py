@@ -1,0 +1,471 @@
+"""Slot machines (appareils automatiques): the socle file, the machine inventory with its technical
+sheets, moves, meters and their readings, RAM clears, relèves with their box exchanges and
+counts, interventions with the superviseur's daily envelope, and slot staff approvals.
+
+Socles, machines, meters, relèves and interventions are the mutable objects (with history);
+what happened to them (sheets, moves, readings, clears, exchanges, counts) is append-only. Key
+custody (KEY-*) refers to ``Machine``, ``Socle``, ``Releve`` and ``Intervention`` by foreign key.
+"""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from ledgers.core.models import Establishment, Room
+
+USER = settings.AUTH_USER_MODEL
+
+
+class Place(models.TextChoices):
+    """The controlled list of where a machine may be (SLOT-04)."""
+
+    FLOOR = "floor", _("Salle de jeux")
+    STORE = "store", _("Magasin")
+    WORKSHOP = "workshop", _("Atelier")
+
+
+class Medium(models.TextChoices):
+    """What a machine accepts (SLOT-01)."""
+
+    COINS = "coins", _("Pièces")
+    BANKNOTES = "banknotes", _("Billets")
+    CHIPS = "chips", _("Jetons")
+    CARD = "card", _("Carte")
+    TITO = "tito", _("Tickets (TITO)")
+
+
+class Socle(models.Model):
+    """A slot stand, numbered once and for all (SLOT-03): the number is never edited nor reused."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    number = models.CharField(_("socle n°"), max_length=20)
+    room = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="+", verbose_name=_("salle"))
+    position = models.CharField(_("emplacement"), max_length=100, blank=True)
+    active = models.BooleanField(_("en service"), default=True)
+    created_at = models.DateTimeField(_("créé le"))
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("socle")
+        verbose_name_plural = _("socles")
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "number"], name="slot_socle_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{_('Socle')} n° {self.number}"
+
+
+class Machine(models.Model):
+    class Technology(models.TextChoices):
+        ELECTRONIC = "electronic", _("Électronique")
+        ELECTROMECHANICAL = "electromechanical", _("Électromécanique")
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("Inscrite à l'inventaire")
+        IN_SERVICE = "in_service", _("En exploitation")
+        OUT_OF_SERVICE = "out_of_service", _("Hors exploitation")
+        RETIRED = "retired", _("Sortie du parc")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    machine_type = models.CharField(_("type de machine"), max_length=100)
+    technology = models.CharField(_("technologie"), max_length=20, choices=Technology.choices)
+    maker = models.CharField(_("fabricant"), max_length=100)
+    maker_serial = models.CharField(_("numéro de série du fabricant"), max_length=60)
+    # MC: the SBM identification number (SLOT-02); FR: the casino, maker and location numbers (SLOT-33, 52).
+    sbm_number = models.CharField(_("numéro SBM"), max_length=30, blank=True)
+    casino_number = models.CharField(_("numéro casino"), max_length=30, blank=True)
+    maker_number = models.CharField(_("numéro fabricant"), max_length=60, blank=True)
+    location_number = models.CharField(_("numéro d'emplacement"), max_length=30, blank=True)
+    media = models.JSONField(_("moyens de paiement acceptés"), default=list)  # [Medium]
+    stations = models.PositiveSmallIntegerField(_("postes de jeu"), default=1)
+    # Theoretical return certified by the maker, or the levy % where players play against each
+    # other (SLOT-04), with the date of its last update.
+    rtp_percent = models.DecimalField(_("taux de redistribution certifié (%)"), max_digits=5, decimal_places=2,
+                                      null=True, blank=True)
+    levy_percent = models.DecimalField(_("pourcentage de prélèvement (%)"), max_digits=5, decimal_places=2,
+                                       null=True, blank=True)
+    rate_date = models.DateField(_("date de mise à jour du taux"))
+    photo = models.ImageField(_("photographie"), upload_to="slots/machines/%Y/", blank=True)
+    credit_value = models.DecimalField(_("valeur du crédit (€)"), max_digits=10, decimal_places=2,
+                                       default=Decimal("0.01"))
+    hopper = models.BooleanField(_("trémie"), default=False)
+    hopper_lid_confirmed_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True,
+                                                related_name="+", verbose_name=_("couvercle de trémie constaté par"))
+    hopper_lid_confirmed_at = models.DateTimeField(_("couvercle constaté le"), null=True, blank=True)
+    bill_box = models.CharField(_("boîte à billets (n°)"), max_length=30, blank=True)  # SLOT-12
+    approved_system = models.CharField(_("système informatique agréé (référence)"), max_length=100, blank=True)
+    insertion_limit = models.DecimalField(_("limite d'insertion (€)"), max_digits=10, decimal_places=2, null=True,
+                                          blank=True)
+    payment_limit = models.DecimalField(_("limite de paiement automatique (€)"), max_digits=10, decimal_places=2,
+                                        null=True, blank=True)
+    place = models.CharField(_("lieu"), max_length=10, choices=Place.choices, default=Place.STORE)
+    socle = models.OneToOneField(Socle, on_delete=models.PROTECT, null=True, blank=True, related_name="machine",
+                                 verbose_name=_("socle"))
+    status = models.CharField(_("statut"), max_length=20, choices=Status.choices, default=Status.REGISTERED)
+    registered_at = models.DateTimeField(_("inscrite le"))
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("machine à sous")
+        verbose_name_plural = _("machines à sous")
+        ordering = ["establishment", "casino_number", "sbm_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["establishment", "sbm_number"], condition=~models.Q(sbm_number=""),
+                                    name="slot_machine_sbm_unique"),
+            models.UniqueConstraint(fields=["establishment", "casino_number"],
+                                    condition=~models.Q(casino_number=""), name="slot_machine_casino_no_unique"),
+            models.UniqueConstraint(fields=["establishment", "maker", "maker_serial"],
+                                    name="slot_machine_serial_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('Machine')} {self.number}"
+
+    @property
+    def number(self) -> str:
+        """The number the registers print: SBM number (MC) or casino number (FR)."""
+        return self.sbm_number or self.casino_number
+
+    @property
+    def cashless(self) -> bool:
+        """FR meter set type B (SLOT-31): tickets, cards or another approved cashless system."""
+        return bool({Medium.TITO, Medium.CARD} & set(self.media))
+
+
+class TechnicalSheet(models.Model):
+    """A version of a machine's technical sheet (SLOT-07): characteristics and theoretical rate."""
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="sheets")
+    version = models.PositiveIntegerField(_("version"))
+    characteristics = models.TextField(_("caractéristiques"))
+    rtp_percent = models.DecimalField(_("taux de redistribution (%)"), max_digits=5, decimal_places=2, null=True,
+                                      blank=True)
+    levy_percent = models.DecimalField(_("prélèvement (%)"), max_digits=5, decimal_places=2, null=True,
+                                       blank=True)
+    recorded_at = models.DateTimeField(_("établie le"))
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("fiche technique")
+        verbose_name_plural = _("fiches techniques")
+        ordering = ["machine", "-version"]
+        constraints = [models.UniqueConstraint(fields=["machine", "version"], name="slot_sheet_version_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.machine} — v{self.version}"
+
+
+class MachineMove(models.Model):
+    """A machine moved between the floor, the store and the workshop (SLOT-04, SLOT-33, SLOT-34),
+    with the meters as they stood at the move."""
+
+    class Reason(models.TextChoices):
+        COMMISSIONING = "commissioning", _("Mise en place")
+        PLANNED = "planned", _("Déplacement prévu")
+        BREAKDOWN = "breakdown", _("Panne")
+        INCIDENT = "incident", _("Incident technique")
+        REPAIR_RETURN = "repair_return", _("Retour de réparation")
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="moves")
+    moved_at = models.DateTimeField(_("déplacée le"))
+    from_place = models.CharField(_("de"), max_length=10, choices=Place.choices)
+    from_socle = models.ForeignKey(Socle, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    to_place = models.CharField(_("vers"), max_length=10, choices=Place.choices)
+    to_socle = models.ForeignKey(Socle, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    reason = models.CharField(_("motif"), max_length=15, choices=Reason.choices)
+    # FR: the police service informed before a planned move (SLOT-33).
+    police_informed_at = models.DateTimeField(_("police informée le"), null=True, blank=True)
+    police_reference = models.CharField(_("référence de l'information"), max_length=100, blank=True)
+    meters = models.JSONField(_("compteurs au déplacement"), default=dict)  # {meter id: value}
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    observations = models.TextField(_("observations"), blank=True)
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("déplacement de machine")
+        verbose_name_plural = _("déplacements de machines")
+        ordering = ["-moved_at"]
+
+    def __str__(self) -> str:
+        return f"{self.machine} — {self.get_from_place_display()} → {self.get_to_place_display()}"
+
+
+class MeterCode(models.TextChoices):
+    """The meters of the texts (MC SLOT-05, 12, 13; FR SLOT-30, 31)."""
+
+    IN = "in", _("Entrées (crédits joués)")
+    OUT = "out", _("Sorties (crédits payés)")
+    CASH_BOX = "cash_box", _("Recette (cash box)")
+    JACKPOTS = "jackpots", _("Jackpots et lots cumulés")
+    BILLS = "bills", _("Billets")
+    TICKET_IN = "ticket_in", _("Tickets entrés")
+    TICKET_OUT = "ticket_out", _("Tickets émis")
+    CARD_IN = "card_in", _("Cartes entrées")
+    CARD_OUT = "card_out", _("Cartes sorties")
+    OTHER = "other", _("Autre compteur")
+
+
+class Meter(models.Model):
+    """One meter of one station of a machine. Its capacity is 10^digits: it returns to zero only by
+    rolling over at capacity (SLOT-32) or by a recorded RAM clear."""
+
+    class Nature(models.TextChoices):
+        ELECTRONIC = "electronic", _("Électronique")
+        ELECTROMECHANICAL = "electromechanical", _("Électromécanique")
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="meters")
+    station = models.PositiveSmallIntegerField(_("poste"), default=1)
+    code = models.CharField(_("compteur"), max_length=12, choices=MeterCode.choices)
+    label = models.CharField(_("libellé"), max_length=60, blank=True)  # SLOT-06: the maker's other meters
+    nature = models.CharField(_("nature"), max_length=20, choices=Nature.choices, default=Nature.ELECTRONIC)
+    digits = models.PositiveSmallIntegerField(_("chiffres"))
+    active = models.BooleanField(_("actif"), default=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("compteur")
+        verbose_name_plural = _("compteurs")
+        ordering = ["machine", "station", "code", "nature"]
+        constraints = [
+            models.UniqueConstraint(fields=["machine", "station", "code", "nature", "label"],
+                                    name="slot_meter_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.machine.number}/{self.station} {self.key}"
+
+    @property
+    def key(self) -> str:
+        """How a CSV row or an API call names this meter on its station: code[:em][:label]."""
+        parts = [self.code] + (["em"] if self.nature == self.Nature.ELECTROMECHANICAL else [])
+        return ":".join(parts + ([self.label] if self.label else []))
+
+    @property
+    def key_at(self) -> str:
+        """The meter among all the machine's: "station:key" (RAM clears, move snapshots)."""
+        return f"{self.station}:{self.key}"
+
+    @property
+    def capacity(self) -> int:
+        return 10 ** self.digits
+
+
+class RamClear(models.Model):
+    """A RAM clear: the reset key used, the meters before and after, the reason (INC-12, KEY-15 in FR
+    with the comité member present, modèle 26 entry)."""
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="ram_clears")
+    performed_at = models.DateTimeField(_("effectué le"))
+    performed_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
+                                     verbose_name=_("effectué par"))
+    witness = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                verbose_name=_("en présence de"))
+    reset_key = models.CharField(_("clé de remise à zéro"), max_length=60)
+    reason = models.TextField(_("motif"))
+    meters_before = models.JSONField(_("compteurs avant"))  # {meter key@station: value}
+    meters_after = models.JSONField(_("compteurs après"))
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("remise à zéro de la mémoire")
+        verbose_name_plural = _("remises à zéro de la mémoire")
+        ordering = ["-performed_at"]
+
+    def __str__(self) -> str:
+        return f"{_('RAM clear')} {self.machine} — {self.performed_at:%d/%m/%Y %H:%M}"
+
+
+class Releve(models.Model):
+    """A relève (slot drop, AMB-35: not a staff relief): directed by a superviseur (SLOT-22),
+    secured by a sworn agent when the room is operating (SLOT-23); socles and bill boxes are
+    opened only during one (SLOT-24)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("En cours")
+        CLOSED = "closed", _("Close")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    room = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="+", verbose_name=_("salle"))
+    status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.OPEN)
+    started_at = models.DateTimeField(_("commencée le"))
+    closed_at = models.DateTimeField(_("close le"), null=True, blank=True)
+    directed_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
+                                    verbose_name=_("dirigée par"))
+    during_operation = models.BooleanField(_("salle en exploitation"), default=False)
+    sworn_agent = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                    verbose_name=_("agent assermenté"))
+    staff = models.TextField(_("personnel présent"), blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("relève")
+        verbose_name_plural = _("relèves")
+        ordering = ["-started_at"]
+
+    def __str__(self) -> str:
+        return f"{_('Relève')} {self.room} — {self.started_at:%d/%m/%Y %H:%M}"
+
+
+class MeterReading(models.Model):
+    """A meter value read at a relève, a move or a RAM clear. ``delta`` is the increase since the
+    previous reading (through a rollover when ``rollover``); a fall that is neither a rollover
+    nor after a RAM clear is flagged with its INC-12 incident."""
+
+    class Source(models.TextChoices):
+        RELEVE = "releve", _("Relève")
+        RAM_BEFORE = "ram_before", _("Avant remise à zéro")
+        RAM_AFTER = "ram_after", _("Après remise à zéro")
+        INITIAL = "initial", _("Relevé initial")
+
+    meter = models.ForeignKey(Meter, on_delete=models.PROTECT, related_name="readings")
+    releve = models.ForeignKey(Releve, on_delete=models.PROTECT, null=True, blank=True, related_name="readings")
+    ram_clear = models.ForeignKey(RamClear, on_delete=models.PROTECT, null=True, blank=True,
+                                  related_name="readings")
+    source = models.CharField(_("origine"), max_length=12, choices=Source.choices)
+    read_at = models.DateTimeField(_("relevé le"))
+    value = models.BigIntegerField(_("valeur"))
+    delta = models.BigIntegerField(_("écart"), null=True, blank=True)
+    rollover = models.BooleanField(_("passage par zéro"), default=False)
+    incident = models.ForeignKey("incidents.Incident", on_delete=models.PROTECT, null=True, blank=True,
+                                 related_name="+")
+    read_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("relevé de compteur")
+        verbose_name_plural = _("relevés de compteurs")
+        ordering = ["meter", "-read_at", "-id"]
+        indexes = [models.Index(fields=["meter", "-read_at", "-id"], name="slot_reading_last")]
+
+    def __str__(self) -> str:
+        return f"{self.meter} = {self.value}"
+
+
+class BoxExchange(models.Model):
+    """A cash, bill or ticket box removed from a machine and replaced during a relève (SLOT-24)."""
+
+    class Box(models.TextChoices):
+        CASH = "cash", _("Cash box")
+        BILL = "bill", _("Boîte à billets")
+        TICKET = "ticket", _("Boîte à tickets")
+
+    releve = models.ForeignKey(Releve, on_delete=models.PROTECT, related_name="boxes")
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="+")
+    box = models.CharField(_("boîte"), max_length=10, choices=Box.choices)
+    removed = models.CharField(_("boîte retirée (n°)"), max_length=30)
+    replaced_by = models.CharField(_("boîte mise en place (n°)"), max_length=30)
+    exchanged_at = models.DateTimeField(_("échangée le"))
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("échange de boîte")
+        verbose_name_plural = _("échanges de boîtes")
+        constraints = [models.UniqueConstraint(fields=["releve", "machine", "box"], name="slot_box_once")]
+
+    def __str__(self) -> str:
+        return f"{self.machine} — {self.get_box_display()} {self.removed} → {self.replaced_by}"
+
+
+class DropCount(models.Model):
+    """The counted drop of one machine for a relève, reconciled with its meter deltas (SLOT-11):
+    the variance in amount and percent, flagged above the establishment's threshold."""
+
+    releve = models.ForeignKey(Releve, on_delete=models.PROTECT, related_name="counts")
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="+")
+    counted = models.DecimalField(_("montant compté (€)"), max_digits=14, decimal_places=2)
+    expected = models.DecimalField(_("montant selon les compteurs (€)"), max_digits=14, decimal_places=2)
+    variance = models.DecimalField(_("écart (€)"), max_digits=14, decimal_places=2)
+    variance_percent = models.DecimalField(_("écart (%)"), max_digits=9, decimal_places=2, null=True, blank=True)
+    flagged = models.BooleanField(_("au-delà du seuil"), default=False)
+    threshold = models.JSONField(_("seuil appliqué"), default=dict)
+    counted_at = models.DateTimeField(_("compté le"))
+    counted_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("comptage de machine")
+        verbose_name_plural = _("comptages de machines")
+        constraints = [models.UniqueConstraint(fields=["releve", "machine"], name="slot_count_once")]
+
+    def __str__(self) -> str:
+        return f"{self.machine} — {self.counted} €"
+
+
+class DailyTransmittal(models.Model):
+    """The superviseur's envelope of the day's intervention sheets to the Direction de
+    l'exploitation (SLOT-15)."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    date = models.DateField(_("journée"))
+    handed_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("remise par"))
+    handed_at = models.DateTimeField(_("remise le"))
+    received_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("reçue par"))
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("transmission quotidienne des fiches")
+        verbose_name_plural = _("transmissions quotidiennes des fiches")
+        constraints = [models.UniqueConstraint(fields=["establishment", "date"], name="slot_transmittal_day")]
+
+    def __str__(self) -> str:
+        return f"{_('Enveloppe du')} {self.date:%d/%m/%Y}"
+
+
+class Intervention(models.Model):
+    """The fiche d'intervention (MC SLOT-14) or bon d'intervention technique (FR SLOT-53): a door
+    opened by an identified mechanic (or SFM technician, FR), closed with the work done."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("En cours")
+        CLOSED = "closed", _("Close")
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="interventions")
+    status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.OPEN)
+    technician = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("intervenant"))
+    technician_role = models.CharField(_("en qualité de"), max_length=30)
+    approval = models.ForeignKey("StaffApproval", on_delete=models.PROTECT, null=True, blank=True,
+                                 related_name="+", verbose_name=_("agrément"))
+    stopped_at = models.DateTimeField(_("machine arrêtée à"))
+    reason = models.TextField(_("motif"))
+    ended_at = models.DateTimeField(_("fin d'intervention"), null=True, blank=True)
+    work_done = models.TextField(_("travaux effectués"), blank=True)
+    transmittal = models.ForeignKey(DailyTransmittal, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="sheets")
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("fiche d'intervention")
+        verbose_name_plural = _("fiches d'intervention")
+        ordering = ["-stopped_at"]
+
+    def __str__(self) -> str:
+        return f"{_('Intervention')} n° {self.pk} — {self.machine}"
+
+
+class StaffApproval(models.Model):
+    """A ministerial approval of slot staff (FR 68-27, SLOT-50) or of an SFM technician (68-30)."""
+
+    class Kind(models.TextChoices):
+        SLOT_STAFF = "slot_staff", _("Personnel des machines à sous")
+        SFM = "sfm", _("Technicien de la SFM")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    user = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("personne"))
+    kind = models.CharField(_("nature"), max_length=12, choices=Kind.choices)
+    reference = models.CharField(_("référence"), max_length=100)
+    issuer = models.CharField(_("délivré par"), max_length=200)
+    valid_from = models.DateField(_("valable du"))
+    valid_until = models.DateField(_("valable jusqu'au"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("agrément")
+        verbose_name_plural = _("agréments")
+        ordering = ["user", "-valid_from"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.reference}"

@@ -1,0 +1,74 @@
+"""Interventions, the daily envelope and staff approvals (SLOT-14, 15, 50, 53)."""
+
+import datetime
+
+import pytest
+from django.utils import timezone
+
+from ledgers.core.errors import RuleViolation
+from ledgers.registers.models import Entry
+from ledgers.slots import services
+from ledgers.slots.models import Intervention
+
+pytestmark = pytest.mark.django_db
+
+
+def test_slot_14_door_opened_only_by_an_identified_mechanic(mc_room):
+    machine = mc_room.on_floor()
+    with pytest.raises(RuleViolation) as exc:
+        services.intervention_open(machine=machine, actor=mc_room["superviseur"], reason="Bourrage")
+    assert exc.value.code == "SLOT-14"
+    with pytest.raises(RuleViolation) as exc:
+        services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason=" ")
+    assert exc.value.code == "SLOT-14"
+    sheet = services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason="Bourrage billets")
+    line = mc_room.registers["slot_interventions"].entries.order_by("-seq").first()
+    assert line.payload["intervention"] == sheet.pk and line.payload["machine"] == machine.number
+    with pytest.raises(RuleViolation):
+        services.intervention_close(intervention=sheet, actor=mc_room["superviseur"], work_done="x")
+    closed = services.intervention_close(intervention=sheet, actor=mc_room["mecanicien"], work_done="Dégagé")
+    assert closed.status == "closed" and closed.history.count() == 2
+
+
+def test_slot_15_envelope_of_the_day_and_no_edit_after(mc_room):
+    machine = mc_room.on_floor()
+    sheet = services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason="Écran")
+    today = timezone.localdate()
+    kwargs = {"establishment": mc_room.est, "date": today, "received_by": mc_room["directeur_exploitation"]}
+    with pytest.raises(RuleViolation) as exc:
+        services.transmittal_hand_over(actor=mc_room["superviseur"], **kwargs)
+    assert exc.value.code == "SLOT-15"  # a sheet of the day still open
+    services.intervention_close(intervention=sheet, actor=mc_room["mecanicien"], work_done="Remplacé")
+    with pytest.raises(RuleViolation):
+        services.transmittal_hand_over(actor=mc_room["superviseur"], **{**kwargs, "received_by": mc_room["mecanicien"]})
+    envelope = services.transmittal_hand_over(actor=mc_room["superviseur"], **kwargs)
+    assert list(envelope.sheets.all()) == [sheet]
+    assert Intervention.objects.get(pk=sheet.pk).transmittal == envelope
+
+
+def test_slot_53_fr_sfm_technician_needs_approval(fr_room):
+    machine = fr_room.on_floor()
+    sheet = services.intervention_open(machine=machine, actor=fr_room["technicien_sfm"], reason="Visite")
+    assert sheet.approval.reference == "AGR-technicien_sfm"
+    with pytest.raises(RuleViolation) as exc:
+        services.intervention_close(intervention=sheet, actor=fr_room["technicien_sfm"], work_done="")
+    assert exc.value.code == "SLOT-53"
+    services.intervention_close(intervention=sheet, actor=fr_room["technicien_sfm"], work_done="Limites vérifiées")
+    kinds = set(Entry.objects.filter(payload__intervention=sheet.pk).values_list("register__kind", flat=True))
+    assert kinds == {"slot_controle_technique", "slot_fiche_34"}
+
+
+def test_slot_50_fr_staff_without_valid_approval_refused(fr_room):
+    from tests.factories import make_user
+
+    machine = fr_room.on_floor()
+    newcomer = make_user(fr_room.est, "mecanicien")
+    with pytest.raises(RuleViolation) as exc:
+        services.intervention_open(machine=machine, actor=newcomer, reason="Panne")
+    assert exc.value.code == "SLOT-50"
+    services.staff_approval_record(establishment=fr_room.est, user=newcomer, kind="slot_staff", reference="A-9",
+                                   issuer="Ministère", valid_from=timezone.localdate() - datetime.timedelta(days=400),
+                                   valid_until=timezone.localdate() - datetime.timedelta(days=1),
+                                   actor=fr_room.keeper)
+    with pytest.raises(RuleViolation):
+        services.intervention_open(machine=machine, actor=newcomer, reason="Panne")
