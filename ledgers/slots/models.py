@@ -209,6 +209,11 @@ class MeterCode(models.TextChoices):
     OTHER = "other", _("Autre compteur")
 
 
+def meter_key(code: str, nature: str, label: str) -> str:
+    """How a CSV row or an API call names a meter on its station: code[:em][:label]."""
+    return ":".join([code] + (["em"] if nature == "electromechanical" else []) + ([label] if label else []))
+
+
 class Meter(models.Model):
     """One meter of one station of a machine. Its capacity is 10^digits: it returns to zero only by
     rolling over at capacity (SLOT-32) or by a recorded RAM clear."""
@@ -240,9 +245,7 @@ class Meter(models.Model):
 
     @property
     def key(self) -> str:
-        """How a CSV row or an API call names this meter on its station: code[:em][:label]."""
-        parts = [self.code] + (["em"] if self.nature == self.Nature.ELECTROMECHANICAL else [])
-        return ":".join(parts + ([self.label] if self.label else []))
+        return meter_key(self.code, self.nature, self.label)
 
     @property
     def key_at(self) -> str:
@@ -321,18 +324,20 @@ class MeterReading(models.Model):
         RAM_AFTER = "ram_after", _("Après remise à zéro")
         INITIAL = "initial", _("Relevé initial")
 
-    meter = models.ForeignKey(Meter, on_delete=models.PROTECT, related_name="readings")
+    # Indexes: (meter, read_at, id) serves the meter lookups, the relève one its page; readings are
+    # never deleted, so the other foreign keys need none.
+    meter = models.ForeignKey(Meter, on_delete=models.PROTECT, related_name="readings", db_index=False)
     releve = models.ForeignKey(Releve, on_delete=models.PROTECT, null=True, blank=True, related_name="readings")
     ram_clear = models.ForeignKey(RamClear, on_delete=models.PROTECT, null=True, blank=True,
-                                  related_name="readings")
+                                  related_name="readings", db_index=False)
     source = models.CharField(_("origine"), max_length=12, choices=Source.choices)
     read_at = models.DateTimeField(_("relevé le"))
     value = models.BigIntegerField(_("valeur"))
     delta = models.BigIntegerField(_("écart"), null=True, blank=True)
     rollover = models.BooleanField(_("passage par zéro"), default=False)
     incident = models.ForeignKey("incidents.Incident", on_delete=models.PROTECT, null=True, blank=True,
-                                 related_name="+")
-    read_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+                                 related_name="+", db_index=False)
+    read_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", db_index=False)
 
     class Meta:
         verbose_name = _("relevé de compteur")

@@ -2,6 +2,7 @@
 
 import datetime
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.db import connection
 from django.db.models import Q, QuerySet
@@ -10,7 +11,7 @@ from django.utils import timezone
 from ledgers.core.models import Establishment
 from ledgers.incidents.selectors import open_incidents
 
-from .models import DropCount, Intervention, Machine, Meter, Releve, Socle, StaffApproval
+from .models import DropCount, Intervention, Machine, Meter, Releve, Socle, StaffApproval, meter_key
 
 
 def machines_of(est: Establishment) -> QuerySet[Machine]:
@@ -27,16 +28,26 @@ def installed_count(est: Establishment) -> int:
 
 
 def last_values(meter_ids: list[int]) -> dict[int, int]:
-    """The last value read of each meter (one query: DISTINCT ON the reading index)."""
+    """The last value read of each meter. PostgreSQL: one index probe per meter on the (meter,
+    read_at, id) index, whatever the history; elsewhere a grouped scan."""
     if not meter_ids:
         return {}
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT m.id, r.value FROM unnest(string_to_array(%s, ',')::bigint[]) AS m(id) CROSS JOIN LATERAL "
+                "(SELECT value FROM slots_meterreading WHERE meter_id = m.id ORDER BY read_at DESC, id DESC LIMIT 1) r",
+                [",".join(str(pk) for pk in meter_ids)],
+            )
+            return dict(cursor.fetchall())
+        among = ", ".join(["%s"] * len(meter_ids))
         cursor.execute(
-            "SELECT DISTINCT ON (meter_id) meter_id, value FROM slots_meterreading WHERE meter_id = ANY(%s) "
-            "ORDER BY meter_id, read_at DESC, id DESC",
-            [list(meter_ids)],
+            "SELECT r.meter_id, r.value FROM slots_meterreading r JOIN ("
+            f"SELECT meter_id, MAX(read_at) AS at FROM slots_meterreading WHERE meter_id IN ({among}) GROUP BY meter_id"
+            ") last ON last.meter_id = r.meter_id AND last.at = r.read_at ORDER BY r.id",
+            list(meter_ids),
         )
-        return dict(cursor.fetchall())
+        return dict(cursor.fetchall())  # the later id wins among readings of the same instant
 
 
 def last_values_of(machine: Machine) -> dict[Meter, int]:
@@ -45,13 +56,41 @@ def last_values_of(machine: Machine) -> dict[Meter, int]:
     return {m: values[m.pk] for m in meters if m.pk in values}
 
 
-def meters_by_key(est: Establishment, numbers: Iterable[str]) -> dict[tuple[str, int, str], Meter]:
+@dataclass(frozen=True)
+class MeterRef:
+    """A meter as an import reads it: what the checks need, without model instances."""
+
+    id: int
+    machine_id: int
+    number: str
+    station: int
+    key: str
+    digits: int
+
+    @property
+    def capacity(self) -> int:
+        return 10 ** self.digits
+
+
+def meters_by_key(est: Establishment, numbers: Iterable[str]) -> dict[tuple[str, int, str], MeterRef]:
     """The active meters of the machines named by their number (SBM or casino), keyed as a reading
-    row names them: (machine number, station, meter key)."""
-    numbers = list(numbers)
-    meters = Meter.objects.filter(Q(machine__sbm_number__in=numbers) | Q(machine__casino_number__in=numbers),
-                                  machine__establishment=est, active=True).select_related("machine")
-    return {(m.machine.number, m.station, m.key): m for m in meters}
+    row names them: (machine number, station, meter key). One query on the establishment's meters,
+    tuples only, the numbers matched here: linear in the room, whatever the size of the import."""
+    wanted = set(numbers)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT m.id, m.machine_id, x.sbm_number, x.casino_number, m.station, m.code, m.nature, m.label, m.digits "
+            "FROM slots_meter m JOIN slots_machine x ON x.id = m.machine_id WHERE x.establishment_id = %s AND m.active",
+            [est.pk],
+        )
+        found = cursor.fetchall()
+    refs = {}
+    for pk, machine_id, sbm, casino, station, code, nature, label, digits in found:
+        number = sbm or casino
+        if number in wanted:
+            key = meter_key(code, nature, label)
+            refs[(number, station, key)] = MeterRef(pk, machine_id, number, station, key, digits)
+    return refs
 
 
 def valid_approval(est: Establishment, user, kind: str, on: datetime.date) -> StaffApproval | None:

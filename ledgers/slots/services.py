@@ -17,7 +17,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -466,21 +466,22 @@ class ReadingErrors(ValidationError):
     """Every bad row of an import, each with its line; nothing is written."""
 
 
-def _assess(meter: Meter, previous: int | None, value: int) -> tuple[int | None, bool, bool]:
+def _assess(capacity: int, previous: int | None, value: int) -> tuple[int | None, bool, bool]:
     """(delta, rollover, anomaly) of a reading against the previous value of its meter. A fall is a
     rollover at capacity when the increase it implies is under half the capacity (rules)."""
     if previous is None:
         return None, False, False
     if value >= previous:
         return value - previous, False, False
-    implied = meter.capacity - previous + value
-    if implied < meter.capacity * ROLLOVER_MAX_SHARE:
+    implied = capacity - previous + value
+    if implied < capacity * ROLLOVER_MAX_SHARE:
         return implied, True, False
     return None, False, True
 
 
-def _parse_rows(est: Establishment, rows: Iterable[ReadingRow]) -> tuple[list[tuple[ReadingRow, Meter]], list]:
-    rows = list(rows)
+def _parse_rows(est: Establishment, rows: list[ReadingRow]
+                ) -> tuple[list[tuple[ReadingRow, selectors.MeterRef]], dict, list[str]]:
+    """The rows with their meters, every meter of the machines named, and every bad row."""
     meters = selectors.meters_by_key(est, {row.machine for row in rows})
     parsed, errors, seen = [], [], set()
     for row in rows:
@@ -489,81 +490,107 @@ def _parse_rows(est: Establishment, rows: Iterable[ReadingRow]) -> tuple[list[tu
         if meter is None:
             errors.append(f"{where} : " + str(_("compteur inconnu (%(m)s, poste %(s)s, %(k)s).")
                                               % {"m": row.machine, "s": row.station, "k": row.meter}))
-        elif (meter.pk in seen):
+        elif meter.id in seen:
             errors.append(f"{where} : " + str(_("compteur relevé deux fois.")))
         elif not 0 <= row.value < meter.capacity:
             errors.append(f"{where} : " + str(_("valeur %(v)s hors de la capacité du compteur (%(d)s chiffres).")
                                               % {"v": row.value, "d": meter.digits}))
         else:
-            seen.add(meter.pk)
+            seen.add(meter.id)
             parsed.append((row, meter))
-    return parsed, errors
+    return parsed, meters, errors
+
+
+def _require_complete(est: Establishment, meters: dict, read: set[int]) -> None:
+    """Every active meter of a machine read is read (SLOT-06, SLOT-30: every meter at each reading)."""
+    missing = next((m for m in meters.values() if m.id not in read), None)
+    if missing is not None:
+        raise RuleViolation("SLOT-06" if est.jurisdiction == "MC" else "SLOT-30",
+                            _("Le compteur %(m)s n'est pas relevé : tous les compteurs de la machine le sont à "
+                              "chaque relève.") % {"m": f"{missing.number}/{missing.station} {missing.key}"})
+
+
+READING_COLUMNS = ("meter_id", "releve_id", "ram_clear_id", "source", "read_at", "value", "delta", "rollover",
+                   "incident_id", "read_by_id")
+
+
+def _insert_readings(rows: list[tuple]) -> None:
+    """Append-only reading rows (READING_COLUMNS), by COPY on PostgreSQL as the ledger engine does."""
+    table, columns = MeterReading._meta.db_table, ", ".join(READING_COLUMNS)
+    with connection.cursor() as cursor:
+        if connection.vendor != "postgresql":
+            cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(READING_COLUMNS))})",
+                               rows)
+            return
+        with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+            for values in rows:
+                copy.write_row(values)
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    readings: int
+    lines: int  # register lines: one per machine and station
+    incidents: list[Incident]
 
 
 @transaction.atomic
 def releve_readings_import(*, releve: Releve, rows: Iterable[ReadingRow], actor: AbstractBaseUser,
-                           read_at: datetime.datetime | None = None) -> list[MeterReading]:
+                           read_at: datetime.datetime | None = None) -> ImportResult:
     """The meters of a relève, one machine or a whole room: every row checked before anything is
     written (one bad row refuses the lot, with every bad row named); then the readings, one
     register line per machine and station under one register lock, and an INC-12 incident per
-    machine where a meter fell without a rollover at capacity or a RAM clear (SLOT-05, SLOT-32)."""
+    machine where a meter fell without a rollover at capacity or a RAM clear (SLOT-05, SLOT-32).
+    Readings are append-only: no history rows; rows go as tuples (a room is thousands of them)."""
     est = releve.establishment
     role = require_role(actor, est, READING_ROLES)
     releve = Releve.objects.select_for_update().get(pk=releve.pk)
     if releve.status != Releve.Status.OPEN:
         raise RuleViolation("SLOT-24", _("Cette relève est close."))
-    parsed, errors = _parse_rows(est, rows)
+    rows = list(rows)
+    if not rows:
+        raise ValidationError(_("Aucun relevé."))
+    parsed, meters, errors = _parse_rows(est, rows)
     if errors:
         raise ReadingErrors(errors)
-    if not parsed:
-        raise ValidationError(_("Aucun relevé."))
+    _require_complete(est, meters, {meter.id for _row, meter in parsed})
     read_at = read_at or timezone.now()
-    machines = {meter.machine_id: meter.machine for _row, meter in parsed}
-    _require_complete(machines.values(), {meter.pk for _row, meter in parsed})
-    previous = selectors.last_values([meter.pk for _row, meter in parsed])
-    readings, lines, anomalies = [], {}, {}
+    previous = selectors.last_values([meter.id for _row, meter in parsed])
+    assessed, lines, falls = [], {}, {}
     for row, meter in parsed:
-        delta, rollover, anomaly = _assess(meter, previous.get(meter.pk), row.value)
-        readings.append(MeterReading(meter=meter, releve=releve, source=MeterReading.Source.RELEVE, read_at=read_at,
-                                     value=row.value, delta=delta, rollover=rollover, read_by=actor))
-        lines.setdefault((meter.machine_id, meter.station), {})[meter.key] = row.value
+        delta, rollover, anomaly = _assess(meter.capacity, previous.get(meter.id), row.value)
+        assessed.append((meter, row.value, delta, rollover))
+        lines.setdefault((meter.number, meter.station), {})[meter.key] = row.value
         if anomaly:
-            anomalies.setdefault(meter.machine_id, []).append((meter, previous[meter.pk], row.value))
-    for machine_id, falls in anomalies.items():
-        incident = _meter_incident(machines[machine_id], falls, actor=actor)
-        for reading in readings:
-            if reading.meter.machine_id == machine_id and reading.delta is None and reading.meter.pk in previous:
-                reading.incident = incident
-    MeterReading.objects.bulk_create(readings, batch_size=2000)
+            falls.setdefault(meter.machine_id, []).append((meter, previous[meter.id], row.value))
+    incidents = {machine_id: _meter_incident(Machine.objects.get(pk=machine_id), found, actor=actor)
+                 for machine_id, found in falls.items()}
+    fallen = {meter.id for found in falls.values() for meter, _before, _after in found}
+    _insert_readings([
+        (meter.id, releve.pk, None, MeterReading.Source.RELEVE.value, read_at, value, delta, rollover,
+         incidents[meter.machine_id].pk if meter.id in fallen else None, actor.pk)
+        for meter, value, delta, rollover in assessed
+    ])
+    flagged = {meter.number for found in falls.values() for meter, _before, _after in found}
     with register_language():
         at = est.localtime(read_at).strftime("%Y-%m-%d %H:%M")
         signature, event = _signature(actor, role), str(_("Relève"))
+        fall = str(_("Chute de compteur : incident ouvert"))
         payloads = [
-            {"event": event, "at": at, "machine": machines[machine_id].number, "station": station, "meters": values,
-             "detail": str(_("Chute de compteur : incident ouvert")) if machine_id in anomalies else "",
-             "signature": signature, "releve": releve.pk}
-            for (machine_id, station), values in lines.items()
+            {"event": event, "at": at, "machine": number, "station": station, "meters": values,
+             "detail": fall if number in flagged else "", "signature": signature, "releve": releve.pk}
+            for (number, station), values in lines.items()
         ]
     entries_bulk_append(register=current_register(est, METER_READINGS.code), actor=actor,
                         role=_writer_for(METER_READINGS, role), payloads=payloads)
-    return readings
+    return ImportResult(readings=len(assessed), lines=len(payloads), incidents=list(incidents.values()))
 
 
 def _writer_for(kind: Any, role: str) -> str:
     return role if role in kind.record_roles else kind.record_roles[0]
 
 
-def _require_complete(machines: Iterable[Machine], read: set[int]) -> None:
-    """Every active meter of a machine read is read (SLOT-06, SLOT-30: every meter at each reading)."""
-    missing = Meter.objects.filter(machine__in=list(machines), active=True).exclude(pk__in=read).select_related(
-        "machine").first()
-    if missing is not None:
-        code = "SLOT-06" if missing.machine.establishment.jurisdiction == "MC" else "SLOT-30"
-        raise RuleViolation(code, _("Le compteur %(m)s n'est pas relevé : tous les compteurs de la machine le sont à "
-                                    "chaque relève.") % {"m": missing})
-
-
-def _meter_incident(machine: Machine, falls: list[tuple[Meter, int, int]], *, actor: AbstractBaseUser) -> Incident:
+def _meter_incident(machine: Machine, falls: list[tuple[Any, int, int]], *, actor: AbstractBaseUser) -> Incident:
     falls_text = "; ".join(f"{m.station}:{m.key} {before} → {after}" for m, before, after in falls)
     return incident_open(
         establishment=machine.establishment, category=METER_ANOMALY.code, actor=actor, subjects=[machine],
@@ -602,7 +629,7 @@ def ram_clear_record(
     previous = selectors.last_values(list(m.pk for m in meters.values()))
     readings, falls = [], []
     for key, meter in meters.items():
-        delta, rollover, anomaly = _assess(meter, previous.get(meter.pk), int(before[key]))
+        delta, rollover, anomaly = _assess(meter.capacity, previous.get(meter.pk), int(before[key]))
         if anomaly:
             falls.append((meter, previous[meter.pk], int(before[key])))
         readings.append(MeterReading(meter=meter, ram_clear=clear, source=MeterReading.Source.RAM_BEFORE,

@@ -202,7 +202,7 @@ class ImportView(ReleveFormView):
                                                actor=self.request.user)
 
     def get_success_message(self) -> str:
-        return str(_("%(n)s relevés enregistrés.") % {"n": len(self.result)})
+        return str(_("%(n)s relevés enregistrés.") % {"n": self.result.readings})
 
 
 class BoxView(ReleveFormView):

@@ -13,7 +13,7 @@ from PIL import Image
 
 from ledgers.core.models import Establishment, Room
 from ledgers.slots import services
-from ledgers.slots.models import Machine, Socle
+from ledgers.slots.models import Machine, MeterReading, Socle
 from ledgers.slots.rules import required_meters
 from tests.factories import RoomFactory, make_user, open_register
 
@@ -99,9 +99,11 @@ class SlotRoom:
                 for m in machine.meters.all()]
 
     def read(self, machine: Machine, value=100, releve=None, **overrides):
+        """The readings of ``machine`` at ``releve`` (a new one by default), every meter at ``value``."""
         releve = releve or self.releve()
-        return services.releve_readings_import(releve=releve, rows=self.rows(machine, value, **overrides),
-                                               actor=self["superviseur"])
+        services.releve_readings_import(releve=releve, rows=self.rows(machine, value, **overrides),
+                                        actor=self["superviseur"])
+        return list(MeterReading.objects.filter(releve=releve, meter__machine=machine).select_related("meter"))
 
 
 def _room(est, roles, kinds) -> SlotRoom:

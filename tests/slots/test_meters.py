@@ -100,3 +100,32 @@ def test_import_names_every_bad_row_and_writes_nothing(mc_room):
         services.releve_readings_import(releve=mc_room.releve(), rows=rows[1:] + bad, actor=mc_room["superviseur"])
     assert len(exc.value.messages) == 2 and "ligne 7" in exc.value.messages[0]
     assert not MeterReading.objects.exists()
+
+
+def test_room_import_one_lock_one_line_per_station_chain_intact(mc_room):
+    from ledgers.registers.verification import verify_register
+    from ledgers.slots.imports import parse_csv
+
+    machines = [mc_room.on_floor() for _ in range(3)]
+    text = "machine,station,meter,value\n" + "\n".join(
+        f"{m.number},{meter.station},{meter.key},{10 + n}" for n, m in enumerate(machines) for meter in m.meters.all())
+    register = mc_room.registers["slot_releves"]
+    head = register.entries.count()
+    result = services.releve_readings_import(releve=mc_room.releve(), rows=parse_csv(text),
+                                             actor=mc_room["superviseur"])
+    assert result.readings == sum(m.meters.count() for m in machines) and result.lines == 3
+    assert register.entries.count() == head + 1 + 3  # the relève opening, then one line per machine
+    assert verify_register(register) is None
+
+
+def test_csv_header_and_unreadable_rows(mc_room):
+    from django.core.exceptions import ValidationError
+
+    from ledgers.slots.imports import parse_csv
+
+    with pytest.raises(ValidationError):
+        parse_csv("a;b;c;d\n1;2;3;4")
+    with pytest.raises(services.ReadingErrors) as exc:
+        parse_csv("machine;station;meter;value\nSBM1;x;in;4\nSBM1;1;out;")
+    assert len(exc.value.messages) == 2 and "ligne 2" in exc.value.messages[0]
+    assert parse_csv("machine;station;meter;value\nSBM1;1;in:em;0073455")[0].value == 73455

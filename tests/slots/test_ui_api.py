@@ -76,7 +76,7 @@ def test_api_releve_import_count_and_refusal(mc_room):
     rows = [{"machine": machine.number, "station": m.station, "meter": m.key, "value": 7}
             for m in machine.meters.all()]
     response = api.post(f"{API}releves/{releve['id']}/readings/", {"rows": rows}, format="json")
-    assert response.status_code == 201 and response.json() == {"count": len(rows)}
+    assert response.status_code == 201 and response.json() == {"count": len(rows), "lines": 1, "incidents": []}
     bad = api.post(f"{API}releves/{releve['id']}/readings/", {"rows": [{**rows[0], "meter": "zz"}]}, format="json")
     assert bad.status_code == 400
     count = api.post(f"{API}releves/{releve['id']}/counts/", {"machine": machine.pk, "counted": "0.00"},

@@ -40,6 +40,8 @@ class ReadingsImportSerializer(serializers.Serializer):
 
 class ImportResultSerializer(serializers.Serializer):
     count = serializers.IntegerField(help_text="readings written")
+    lines = serializers.IntegerField(help_text="register lines: one per machine and station")
+    incidents = serializers.ListField(child=serializers.IntegerField(), help_text="INC-12 incidents opened")
 
 
 class ReleveOpenSerializer(serializers.Serializer):

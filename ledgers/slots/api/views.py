@@ -81,7 +81,7 @@ class ReadingsImportView(ActionView):
         return services.releve_readings_import(releve=releve, rows=rows, actor=self.request.user)
 
     def output(self, result):
-        return {"count": len(result)}
+        return {"count": result.readings, "lines": result.lines, "incidents": [i.pk for i in result.incidents]}
 
 
 @extend_schema(parameters=[ESTABLISHMENT], request=s.CountInputSerializer, responses={201: s.CountSerializer})
