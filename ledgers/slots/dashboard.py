@@ -1,5 +1,6 @@
 """What waits for the slot superviseur and mechanic: open relèves, open interventions, meter
-incidents, flagged counts, and (MC) days whose sheets are not handed over yet."""
+incidents, flagged counts, (MC) days whose sheets are not handed over yet, (FR) machines overdue
+for their SFM revision visit (SLOT-54)."""
 
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
@@ -24,6 +25,7 @@ def slots_waiting(request: HttpRequest, establishment: Establishment) -> Panel |
         "incidents": selectors.meter_incidents(establishment).count(),
         "flagged": selectors.flagged_counts(establishment).count(),
         "untransmitted": selectors.untransmitted_days(establishment) if establishment.jurisdiction == "MC" else [],
+        "overdue": selectors.overdue_revisions(establishment),
     }
     if not any(context.values()):
         return None

@@ -211,3 +211,23 @@ class ApprovalForm(EstablishmentForm):
     def setup(self) -> None:
         self.fields["user"].queryset = people(self.establishment, Role.MECANICIEN, Role.TECHNICIEN_SFM,
                                               Role.CAISSIER, Role.EMPLOYE_JEUX, Role.COMITE, Role.SUPERVISEUR)
+
+
+class SfmVisitForm(EstablishmentForm):
+    machines = forms.ModelMultipleChoiceField(label=_("Machines visitées"), queryset=Machine.objects.none())
+    limits = forms.CharField(
+        label=_("Limites contrôlées (une ligne par machine : numéro limite_d'insertion limite_de_paiement)"),
+        required=False, widget=forms.Textarea(attrs={"rows": 4, "class": "mono"}))
+    remarks = forms.CharField(label=_("Remarques et conclusions"), widget=forms.Textarea(attrs={"rows": 3}))
+
+    def setup(self) -> None:
+        self.fields["machines"].queryset = Machine.objects.filter(establishment=self.establishment,
+                                                                  status=Machine.Status.IN_SERVICE)
+
+    def clean_limits(self) -> dict[str, dict[str, str]]:
+        try:
+            return {number: {"insertion_limit": insertion, "payment_limit": payment}
+                    for number, insertion, payment in (line.split() for line in
+                                                       self.cleaned_data["limits"].splitlines() if line.strip())}
+        except ValueError as exc:
+            raise ValidationError(_("Une ligne par machine : numéro, limite d'insertion, limite de paiement.")) from exc

@@ -474,3 +474,27 @@ class StaffApproval(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.reference}"
+
+
+class SfmVisit(models.Model):
+    """The SFM's revision and control visit (FR SLOT-54), at least every SET-38 days of operation:
+    the machines seen and, for those with a bill, ticket or card acceptor, the insertion and
+    automatic payment limits checked (SLOT-25)."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    visited_at = models.DateTimeField(_("visite du"))
+    technician = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("technicien"))
+    approval = models.ForeignKey(StaffApproval, on_delete=models.PROTECT, related_name="+")
+    machines = models.ManyToManyField(Machine, related_name="sfm_visits", verbose_name=_("machines"))
+    # {machine number: {"insertion_limit": "…", "payment_limit": "…", "compliant": bool}}
+    limits = models.JSONField(_("limites contrôlées"), default=dict)
+    remarks = models.TextField(_("remarques et conclusions"))
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("visite de la SFM")
+        verbose_name_plural = _("visites de la SFM")
+        ordering = ["-visited_at"]
+
+    def __str__(self) -> str:
+        return f"{_('Visite SFM du')} {self.visited_at:%d/%m/%Y}"

@@ -5,7 +5,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Min, Q, QuerySet
 from django.utils import timezone
 
 from ledgers.core.models import Establishment
@@ -129,3 +129,23 @@ def untransmitted_days(est: Establishment) -> list[datetime.date]:
     stops = (Intervention.objects.filter(machine__establishment=est, transmittal__isnull=True)
              .values_list("stopped_at", flat=True))
     return sorted({est.localtime(s).date() for s in stops if est.localtime(s).date() < today})
+
+
+def overdue_revisions(est: Establishment, today: datetime.date | None = None) -> list[tuple[Machine, int]]:
+    """FR machines in operation whose last SFM visit (or, never visited, their installation) is more
+    than SET-38 days old (SLOT-54 flag). AMB-52 reads "days of operation" as the establishment's
+    opening days; with no opening calendar for the slot room, calendar days are counted, which
+    flags a machine no later than the text would."""
+    if est.jurisdiction != "FR":
+        return []
+    today = today or timezone.localdate()
+    limit = int(est.setting("SET-38") or 120)
+    machines = Machine.objects.filter(establishment=est, status=Machine.Status.IN_SERVICE).annotate(
+        last_visit=Max("sfm_visits__visited_at"), first_in=Min("moves__moved_at"))  # max/min: joins harmless
+    overdue = []
+    for machine in machines:
+        since = machine.last_visit or machine.first_in
+        days = (today - est.localtime(since).date()).days if since else 0
+        if days > limit:
+            overdue.append((machine, days))
+    return overdue

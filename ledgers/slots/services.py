@@ -53,6 +53,7 @@ from .models import (
     Place,
     RamClear,
     Releve,
+    SfmVisit,
     Socle,
     StaffApproval,
     TechnicalSheet,
@@ -876,3 +877,49 @@ def transmittal_hand_over(*, establishment: Establishment, date: datetime.date, 
         sheet.transmittal = transmittal
         save_audited(sheet, actor=actor, reason="remise à la Direction")
     return transmittal
+
+
+# --- SFM revision visits (SLOT-54) ---------------------------------------------------------------------
+
+ACCEPTOR_MEDIA = frozenset({Medium.BANKNOTES, Medium.TITO, Medium.CARD})
+
+
+@transaction.atomic
+def sfm_visit_record(*, establishment: Establishment, machines: Sequence[Machine], actor: AbstractBaseUser,
+                     remarks: str, limits: dict[str, dict[str, Any]],
+                     visited_at: datetime.datetime | None = None) -> SfmVisit:
+    """The SFM technician's revision visit: remarks and conclusions in modèle 26 (and each machine's
+    fiche 34); every machine with a bill, ticket or card acceptor has its insertion and payment
+    limits checked ({number: {"insertion_limit", "payment_limit"}}), compared with SLOT-25."""
+    est = establishment
+    if est.jurisdiction != "FR":
+        raise ValueError(_("Les visites de révision de la SFM sont une règle française."))
+    role = _require(actor, est, (Role.TECHNICIEN_SFM,), "SLOT-54",
+                    _("La visite de révision est faite par un technicien de la SFM."))
+    visited_at = visited_at or timezone.now()
+    approval = _approval(est, actor, role, est.localtime(visited_at).date())
+    if not machines or not remarks.strip():
+        raise ValidationError(_("Indiquez les machines visitées et les remarques et conclusions."))
+    checked = {}
+    for machine in machines:
+        if not ACCEPTOR_MEDIA & set(machine.media):
+            continue
+        seen = limits.get(machine.number)
+        if not seen or seen.get("insertion_limit") in (None, "") or seen.get("payment_limit") in (None, ""):
+            raise RuleViolation("SLOT-54", _("Les limites d'insertion et de paiement de la machine %(m)s doivent être "
+                                             "contrôlées.") % {"m": machine.number})
+        insertion, payment = Decimal(str(seen["insertion_limit"])), Decimal(str(seen["payment_limit"]))
+        threshold = est.setting("SET-19")
+        compliant = insertion <= payment and (threshold is None or payment <= Decimal(str(threshold)))
+        checked[machine.number] = {"insertion_limit": str(insertion), "payment_limit": str(payment),
+                                   "compliant": compliant}
+    entry = _append(TECHNICAL_KIND, None, est, actor=actor, role=role, event=_("Visite de révision de la SFM"),
+                    at=visited_at, detail=f"{', '.join(m.number for m in machines)} — {remarks.strip()}",
+                    limits=checked)
+    for machine in machines:
+        fiche = _fiche(machine)
+        entry_append(register=fiche, actor=actor, role=_writer(fiche, role), payload=entry.payload)
+    visit = SfmVisit.objects.create(establishment=est, visited_at=visited_at, technician=actor, approval=approval,
+                                    limits=checked, remarks=remarks.strip(), entry=entry)
+    visit.machines.set(machines)
+    return visit

@@ -21,5 +21,6 @@ urlpatterns = [
     path("releves/<int:pk>/boite/", views.BoxView.as_view(), name="box"),
     path("releves/<int:pk>/comptage/", views.CountView.as_view(), name="count"),
     path("releves/<int:pk>/cloture/", views.ReleveCloseView.as_view(), name="releve_close"),
+    path("visites-sfm/nouvelle/", views.SfmVisitView.as_view(), name="sfm_visit"),
     path("agrements/nouveau/", views.ApprovalView.as_view(), name="approval"),
 ]

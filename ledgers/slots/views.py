@@ -246,3 +246,12 @@ class ApprovalView(ServiceFormView):
     def perform(self, form):
         return services.staff_approval_record(establishment=self.establishment, actor=self.request.user,
                                               **form.cleaned_data)
+
+
+class SfmVisitView(ServiceFormView):
+    form_class = forms.SfmVisitForm
+    title = _("Visite de révision de la SFM")
+
+    def perform(self, form):
+        return services.sfm_visit_record(establishment=self.establishment, actor=self.request.user,
+                                         **form.cleaned_data)

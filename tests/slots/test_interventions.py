@@ -72,3 +72,25 @@ def test_slot_50_fr_staff_without_valid_approval_refused(fr_room):
                                    actor=fr_room.keeper)
     with pytest.raises(RuleViolation):
         services.intervention_open(machine=machine, actor=newcomer, reason="Panne")
+
+
+def test_slot_54_sfm_visit_checks_limits_and_flags_overdue(fr_room):
+    from ledgers.slots.selectors import overdue_revisions
+
+    bills = fr_room.on_floor(insertion_limit="100", payment_limit="500")
+    coins = fr_room.on_floor(media=("coins",))
+    later = timezone.localdate() + datetime.timedelta(days=121)
+    assert {m for m, _days in overdue_revisions(fr_room.est, later)} == {bills, coins}
+    kwargs = {"establishment": fr_room.est, "machines": [bills, coins], "remarks": "RAS"}
+    with pytest.raises(RuleViolation) as exc:
+        services.sfm_visit_record(actor=fr_room["technicien_sfm"], limits={}, **kwargs)
+    assert exc.value.code == "SLOT-54"
+    with pytest.raises(RuleViolation):
+        services.sfm_visit_record(actor=fr_room["mecanicien"], limits={}, **kwargs)
+    visit = services.sfm_visit_record(actor=fr_room["technicien_sfm"], **kwargs, limits={
+        bills.number: {"insertion_limit": "100", "payment_limit": "500"}},
+        visited_at=timezone.now() + datetime.timedelta(days=100))
+    assert visit.limits[bills.number]["compliant"] and coins.number not in visit.limits
+    assert visit.entry.register.kind == "slot_controle_technique"
+    assert overdue_revisions(fr_room.est, later) == []
+    assert {m for m, _d in overdue_revisions(fr_room.est, later + datetime.timedelta(days=121))} == {bills, coins}

@@ -28,7 +28,8 @@ def test_pages_answer_for_both_jurisdictions(client, mc_room, fr_room):
                                  ("intervention_open", {"pk": machine.pk}), ("intervention_close", {"pk": sheet.pk}),
                                  ("releve_open", {}), ("releve", {"pk": releve.pk}), ("import", {"pk": releve.pk}),
                                  ("box", {"pk": releve.pk}), ("count", {"pk": releve.pk}),
-                                 ("releve_close", {"pk": releve.pk}), ("approval", {}), ("transmittal", {})]:
+                                 ("releve_close", {"pk": releve.pk}), ("approval", {}), ("transmittal", {}),
+                                 ("sfm_visit", {})]:
                 assert client.get(reverse(f"slots:{name}", kwargs=kwargs)).status_code == 200, name
             assert "Machines à sous" in client.get(reverse("dashboard")).content.decode()
 
