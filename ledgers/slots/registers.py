@@ -102,3 +102,36 @@ METER_READINGS = register_kind(
 # RAM clears, SFM visits) go, per jurisdiction.
 INVENTORY_KIND = {"MC": SLOT_FILES, "FR": TECHNICAL_CONTROL}
 TECHNICAL_KIND = {"MC": INTERVENTION_SHEETS, "FR": TECHNICAL_CONTROL}
+
+# MC: manual payments, disputes and orphans (SLOT-16 to 19); FR: the registre des jackpots et gains
+# cumulés (REG-37), written by the cashier and signed with the comité member.
+JACKPOTS = register_kind(
+    RegisterKind(
+        code="slot_jackpots",
+        title=_("Registre des jackpots et gains cumulés"),
+        purpose=_("Inscrire les paiements manuels de jackpots et gains cumulés, les contestations et les "
+                  "orphelins."),
+        columns=(*_LINE, Column("amount", _("Montant"), 0.9), Column("detail", _("Combinaison, identité, décision"),
+                                                                       3.4),
+                 Column("signature", _("Signatures"), 1.8)),
+        record_roles=(Role.SUPERVISEUR, Role.CAISSIER, Role.COMITE, Role.MECANICIEN, Role.CHANGEUR),
+        paraph_roles=(Role.DIRECTEUR_EXPLOITATION, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        requirements=("REG-37", "SLOT-16", "SLOT-17", "SLOT-18", "SLOT-19", "SLOT-35"),
+    )
+)
+
+TOP_UPS = register_kind(
+    RegisterKind(
+        code="slot_complements",
+        title=_("Cahier des compléments de paiement"),
+        purpose=_("Inscrire les compléments payés par le superviseur lorsqu'une machine a moins payé que la "
+                  "combinaison gagnante."),
+        columns=(*_LINE, Column("amount", _("Complément"), 0.9), Column("detail", _("Combinaison, dû, payé, avis"),
+                                                                          3.4),
+                 Column("signature", _("Signature"), 1.4)),
+        record_roles=(Role.SUPERVISEUR,),
+        jurisdictions=("MC",),
+        paraph_roles=(Role.DIRECTEUR_EXPLOITATION,),
+        requirements=("REG-17", "SLOT-20"),
+    )
+)

@@ -18,6 +18,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -44,12 +45,17 @@ from .models import (
     DailyTransmittal,
     DropCount,
     Intervention,
+    JackpotPayment,
+    JackpotThreshold,
     Machine,
     MachineMove,
     Medium,
     Meter,
     MeterCode,
     MeterReading,
+    Orphan,
+    PaymentDispute,
+    PaymentMethod,
     Place,
     RamClear,
     Releve,
@@ -57,8 +63,9 @@ from .models import (
     Socle,
     StaffApproval,
     TechnicalSheet,
+    TopUp,
 )
-from .registers import INVENTORY_KIND, MACHINE_FICHE, METER_READINGS, TECHNICAL_KIND
+from .registers import INVENTORY_KIND, JACKPOTS, MACHINE_FICHE, METER_READINGS, TECHNICAL_KIND, TOP_UPS
 from .rules import FR_MIN_DIGITS, METER_ANOMALY, ROLLOVER_MAX_SHARE, VARIANCE_PRESETS, required_meters
 
 # Who keeps the inventory: MC the Directeur de l'exploitation (SLOT-08) or the Direction; FR the
@@ -923,3 +930,159 @@ def sfm_visit_record(*, establishment: Establishment, machines: Sequence[Machine
                                     limits=checked, remarks=remarks.strip(), entry=entry)
     visit.machines.set(machines)
     return visit
+
+
+# --- jackpots and payments (SLOT-16 to 20, SLOT-35; INC-04, INC-05) -----------------------------------
+
+PAY_ROLES = {"MC": (Role.SUPERVISEUR,), "FR": (Role.CAISSIER,)}
+
+
+def _payment_line(machine: Machine, *, kind: Any, actor: AbstractBaseUser, role: str, event: Any,
+                  at: datetime.datetime, amount: Decimal, detail: str, **extra: Any) -> Entry:
+    est = machine.establishment
+    with register_language():
+        payload = _line(machine, event=event, at=at, detail=detail, actor=actor, role=role, est=est,
+                        amount=str(amount), **extra)
+    register = current_register(est, kind.code)
+    return entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
+
+
+@transaction.atomic
+def jackpot_threshold_set(*, establishment: Establishment, amount: Decimal, effective_from: datetime.datetime,
+                          actor: AbstractBaseUser) -> JackpotThreshold:
+    """A new identity threshold fixed by the Direction (SET-18), from its effective date; the past
+    payments keep the threshold of their time."""
+    role = require_role(actor, establishment, INVENTORY_ROLES[establishment.jurisdiction])
+    if amount <= 0:
+        raise ValidationError({"amount": _("Montant positif attendu.")})
+    with register_language():
+        payload = _line(None, event=_("Seuil d'identification des gagnants"), at=effective_from,
+                        detail=f"{amount} €", actor=actor, role=role, est=establishment, amount=str(amount))
+    register = current_register(establishment, JACKPOTS.code)
+    entry = entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
+    return JackpotThreshold.objects.create(establishment=establishment, amount=amount, effective_from=effective_from,
+                                           set_by=actor, entry=entry)
+
+
+@transaction.atomic
+def jackpot_pay(
+    *, machine: Machine, amount: Decimal, method: str, actor: AbstractBaseUser, station: int = 1,
+    combination: str = "", id_type: str = "", id_number: str = "", pre_check: str = "",
+    controller: AbstractBaseUser | None = None, paid_at: datetime.datetime | None = None,
+) -> JackpotPayment:
+    """A manual jackpot payment. MC: by the superviseur (SLOT-22), in cash, cheque or transfer
+    (SLOT-17), the winner's identity document above the threshold in force (SLOT-16). FR: by the
+    cashier at the cash desk, controlled and signed by a comité member, on a numbered bon de
+    paiement (SLOT-35, REG-42); an amount not above the machine's automatic payment limit is
+    flagged."""
+    est = machine.establishment
+    jur = est.jurisdiction
+    role = _require(actor, est, PAY_ROLES[jur], "SLOT-22" if jur == "MC" else "SLOT-35",
+                    _("Seul un superviseur approuve un paiement manuel.") if jur == "MC" else
+                    _("Le paiement est fait à la caisse par le caissier."))
+    paid_at = paid_at or timezone.now()
+    if amount <= 0:
+        raise ValidationError({"amount": _("Montant positif attendu.")})
+    if method not in PaymentMethod.values:
+        raise RuleViolation("SLOT-17", _("Un jackpot est payé en espèces, par chèque ou par virement."))
+    flags = []
+    bon = None
+    if jur == "MC":
+        threshold = JackpotThreshold.objects.filter(establishment=est, effective_from__lte=paid_at).first()
+        if threshold is not None and amount > threshold.amount and not (id_type.strip() and id_number.strip()):
+            raise RuleViolation("SLOT-16", _("Au-delà de %(t)s €, un gain n'est payé que sur présentation d'une pièce "
+                                             "d'identité.") % {"t": threshold.amount})
+    else:
+        if controller is None or controller.pk == actor.pk:
+            raise RuleViolation("SLOT-35", _("Le paiement est contrôlé et signé par un membre du comité de direction."))
+        _require(controller, est, (Role.COMITE,), "SLOT-35",
+                 _("Le paiement est contrôlé et signé par un membre du comité de direction."))
+        if machine.payment_limit is not None and amount <= machine.payment_limit:
+            flags.append("SLOT-35")
+        # Bons are numbered without gaps (REG-42, BP): the next number under the establishment's row lock.
+        Establishment.objects.select_for_update().get(pk=est.pk)
+        bon = (JackpotPayment.objects.filter(machine__establishment=est).aggregate(n=Max("bon_number"))["n"] or 0) + 1
+    ident = f" — {id_type.strip()} {id_number.strip()}" if id_number.strip() else ""
+    control = f" — {_('contrôlé par')} {display_name(controller)}" if controller else ""
+    entry = _payment_line(machine, kind=JACKPOTS, actor=actor, role=role, event=_("Paiement manuel"), at=paid_at,
+                          amount=amount, detail=f"{combination.strip()}{ident} — {PaymentMethod(method).label}"
+                                               f"{control}" + (f" — {_('bon')} n° {bon}" if bon else ""),
+                          station=station, flags=flags)
+    return JackpotPayment.objects.create(
+        machine=machine, station=station, paid_at=paid_at, amount=amount, combination=combination.strip(),
+        method=method, id_type=id_type.strip(), id_number=id_number.strip(), pre_check=pre_check.strip(),
+        paid_by=actor, controlled_by=controller, bon_number=bon, flags=flags, entry=entry)
+
+
+@transaction.atomic
+def dispute_decide(*, machine: Machine, claim: str, mechanic: AbstractBaseUser, mechanic_statement: str,
+                   decision: str, actor: AbstractBaseUser, amount_paid: Decimal = Decimal("0")) -> PaymentDispute:
+    """The superviseur decides a payment dispute after hearing the mechanic (SLOT-18, INC-04)."""
+    est = machine.establishment
+    role = _require(actor, est, (Role.SUPERVISEUR,), "INC-04",
+                    _("Une contestation de paiement est tranchée par le superviseur."))
+    _require(mechanic, est, (Role.MECANICIEN,), "INC-04", _("Le superviseur entend un mécanicien."))
+    if not mechanic_statement.strip():
+        raise RuleViolation("INC-04", _("La décision suppose l'avis du mécanicien entendu."))
+    if not claim.strip() or not decision.strip():
+        raise ValidationError(_("La réclamation et la décision sont obligatoires."))
+    now = timezone.now()
+    entry = _payment_line(machine, kind=JACKPOTS, actor=actor, role=role, event=_("Contestation de paiement"),
+                          at=now, amount=amount_paid,
+                          detail=f"{claim.strip()} — {_('mécanicien')} {display_name(mechanic)} : "
+                                 f"{mechanic_statement.strip()} — {_('décision')} : {decision.strip()}")
+    return PaymentDispute.objects.create(machine=machine, claim=claim.strip(), mechanic=mechanic,
+                                         mechanic_statement=mechanic_statement.strip(), heard_at=now,
+                                         decision=decision.strip(), amount_paid=amount_paid, decided_by=actor,
+                                         decided_at=now, entry=entry)
+
+
+@transaction.atomic
+def top_up_pay(*, machine: Machine, combination: str, amount_due: Decimal, paid_by_machine: Decimal,
+               difference: Decimal, customer: str, mechanic_opinion: str, actor: AbstractBaseUser) -> TopUp:
+    """The superviseur pays the difference between a winning combination and what the machine paid,
+    written in the cahier des compléments (SLOT-20, REG-17)."""
+    est = machine.establishment
+    role = _require(actor, est, (Role.SUPERVISEUR,), "SLOT-20", _("Le superviseur paie le complément."))
+    if not (combination.strip() and customer.strip() and mechanic_opinion.strip()):
+        raise RuleViolation("SLOT-20", _("La combinaison, le client et l'avis du mécanicien sont obligatoires."))
+    if difference != amount_due - paid_by_machine or difference <= 0:
+        raise RuleViolation("SLOT-20", _("Le complément est la différence, positive, entre le montant dû et ce que "
+                                         "la machine a payé."))
+    now = timezone.now()
+    entry = _payment_line(machine, kind=TOP_UPS, actor=actor, role=role, event=_("Complément de paiement"), at=now,
+                          amount=difference,
+                          detail=f"{combination.strip()} — {_('dû')} {amount_due} € — {_('payé par la machine')} "
+                                 f"{paid_by_machine} € — {customer.strip()} — {mechanic_opinion.strip()}")
+    return TopUp.objects.create(machine=machine, paid_at=now, combination=combination.strip(), amount_due=amount_due,
+                                paid_by_machine=paid_by_machine, difference=difference, customer=customer.strip(),
+                                mechanic_opinion=mechanic_opinion.strip(), paid_by=actor, entry=entry)
+
+
+@transaction.atomic
+def orphan_record(*, establishment: Establishment, kind: str, amount: Decimal, disposal: str,
+                  actor: AbstractBaseUser, machine: Machine | None = None, place: str = "",
+                  witness: AbstractBaseUser | None = None, payee: AbstractBaseUser | None = None,
+                  taken_by: str = "", found_at: datetime.datetime | None = None) -> Orphan:
+    """An orphan found (SLOT-19): never paid to a member of staff; a customer who took it is excluded
+    from the room at once (INC-05), recorded with it."""
+    est = establishment
+    role = require_role(actor, est, (Role.SUPERVISEUR, Role.CAISSIER, Role.CHANGEUR, Role.MECANICIEN))
+    if kind not in Orphan.Kind.values or amount <= 0 or not disposal.strip():
+        raise ValidationError(_("Nature, montant positif et suite donnée sont obligatoires."))
+    if payee is not None and roles_of(payee, est):
+        raise RuleViolation("SLOT-19", _("Un orphelin n'est jamais remis à un membre du personnel."))
+    if machine is None and not place.strip():
+        raise ValidationError(_("Indiquez la machine ou le lieu."))
+    found_at = found_at or timezone.now()
+    excluded_at = timezone.now() if taken_by.strip() else None
+    exclusion = f" — {_('pris par')} {taken_by.strip()}, {_('exclu de la salle')}" if excluded_at else ""
+    with register_language():
+        payload = _line(machine, event=_("Orphelin"), at=found_at, actor=actor, role=role, est=est,
+                        amount=str(amount), detail=f"{Orphan.Kind(kind).label} — {place.strip() or machine} — "
+                                                   f"{disposal.strip()}{exclusion}")
+    register = current_register(est, JACKPOTS.code)
+    entry = entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
+    return Orphan.objects.create(establishment=est, kind=kind, machine=machine, place=place.strip(), amount=amount,
+                                 found_at=found_at, found_by=actor, witness=witness, disposal=disposal.strip(),
+                                 taken_by=taken_by.strip(), excluded_at=excluded_at, entry=entry)

@@ -22,5 +22,9 @@ urlpatterns = [
     path("releves/<int:pk>/comptage/", views.CountView.as_view(), name="count"),
     path("releves/<int:pk>/cloture/", views.ReleveCloseView.as_view(), name="releve_close"),
     path("visites-sfm/nouvelle/", views.SfmVisitView.as_view(), name="sfm_visit"),
+    path("jackpots/paiement/", views.JackpotView.as_view(), name="jackpot"),
+    path("jackpots/contestation/", views.DisputeView.as_view(), name="dispute"),
+    path("jackpots/complement/", views.TopUpView.as_view(), name="top_up"),
+    path("orphelins/nouveau/", views.OrphanView.as_view(), name="orphan"),
     path("agrements/nouveau/", views.ApprovalView.as_view(), name="approval"),
 ]

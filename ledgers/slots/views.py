@@ -255,3 +255,36 @@ class SfmVisitView(ServiceFormView):
     def perform(self, form):
         return services.sfm_visit_record(establishment=self.establishment, actor=self.request.user,
                                          **form.cleaned_data)
+
+
+class JackpotView(ServiceFormView):
+    form_class = forms.JackpotForm
+    title = _("Paiement manuel d'un jackpot")
+
+    def perform(self, form):
+        return services.jackpot_pay(actor=self.request.user, **form.cleaned_data)
+
+
+class DisputeView(ServiceFormView):
+    form_class = forms.DisputeForm
+    title = _("Contestation de paiement")
+
+    def perform(self, form):
+        return services.dispute_decide(actor=self.request.user, **form.cleaned_data)
+
+
+class TopUpView(ServiceFormView):
+    form_class = forms.TopUpForm
+    title = _("Complément de paiement")
+
+    def perform(self, form):
+        return services.top_up_pay(actor=self.request.user, **form.cleaned_data)
+
+
+class OrphanView(ServiceFormView):
+    form_class = forms.OrphanForm
+    title = _("Orphelin")
+
+    def perform(self, form):
+        return services.orphan_record(establishment=self.establishment, actor=self.request.user,
+                                      **form.cleaned_data)

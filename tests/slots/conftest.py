@@ -21,8 +21,8 @@ MC_ROLES = ("directeur_exploitation", "superviseur", "mecanicien", "agent_survei
             "directeur_jeux", "caissier")
 FR_ROLES = ("directeur_responsable", "comite", "superviseur", "mecanicien", "technicien_sfm", "employe_jeux",
             "agent_surveillance", "caissier", "police")
-MC_KINDS = ("slot_fichiers", "slot_interventions", "slot_releves", "incidents")
-FR_KINDS = ("slot_controle_technique", "slot_releves", "incidents")
+MC_KINDS = ("slot_fichiers", "slot_interventions", "slot_releves", "incidents", "slot_jackpots", "slot_complements")
+FR_KINDS = ("slot_controle_technique", "slot_releves", "incidents", "slot_jackpots")
 def _png() -> bytes:
     buffer = io.BytesIO()
     Image.new("RGB", (2, 2), "red").save(buffer, "PNG")

@@ -29,7 +29,8 @@ def test_pages_answer_for_both_jurisdictions(client, mc_room, fr_room):
                                  ("releve_open", {}), ("releve", {"pk": releve.pk}), ("import", {"pk": releve.pk}),
                                  ("box", {"pk": releve.pk}), ("count", {"pk": releve.pk}),
                                  ("releve_close", {"pk": releve.pk}), ("approval", {}), ("transmittal", {}),
-                                 ("sfm_visit", {})]:
+                                 ("sfm_visit", {}), ("jackpot", {}), ("dispute", {}), ("top_up", {}),
+                                 ("orphan", {})]:
                 assert client.get(reverse(f"slots:{name}", kwargs=kwargs)).status_code == 200, name
             assert "Machines à sous" in client.get(reverse("dashboard")).content.decode()
 
@@ -87,3 +88,17 @@ def test_api_releve_import_count_and_refusal(mc_room):
     assert listed[0]["number"] == machine.number and listed[0]["meters"]
     sheet = api.post(f"{API}interventions/", {"machine": machine.pk, "reason": "x"}, format="json")
     assert sheet.status_code == 409 and sheet.json()["code"] == "SLOT-14"
+
+
+def test_jackpot_page_refusal_shows_its_code(client, mc_room):
+    from ledgers.slots.models import JackpotPayment
+
+    machine = mc_room.on_floor()
+    client.force_login(mc_room["mecanicien"])
+    response = client.post(reverse("slots:jackpot"), {"machine": machine.pk, "station": 1, "amount": "50",
+                                                      "method": "cash"})
+    assert response.status_code == 409 and "SLOT-22" in response.content.decode()
+    client.force_login(mc_room["superviseur"])
+    response = client.post(reverse("slots:jackpot"), {"machine": machine.pk, "station": 1, "amount": "50",
+                                                      "method": "cash"})
+    assert response.status_code == 302 and JackpotPayment.objects.count() == 1
