@@ -3,15 +3,16 @@
 import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.db import connection
-from django.db.models import Max, Min, Q, QuerySet
+from django.db.models import Max, Min, Q, QuerySet, Sum
 from django.utils import timezone
 
 from ledgers.core.models import Establishment
 from ledgers.incidents.selectors import open_incidents
 
-from .models import DropCount, Intervention, Machine, Meter, Releve, Socle, StaffApproval, meter_key
+from .models import DropCount, Intervention, Machine, Meter, MeterCode, Releve, Socle, StaffApproval, meter_key
 
 
 def machines_of(est: Establishment) -> QuerySet[Machine]:
@@ -149,3 +150,15 @@ def overdue_revisions(est: Establishment, today: datetime.date | None = None) ->
         if days > limit:
             overdue.append((machine, days))
     return overdue
+
+
+# Meters whose delta is money dropped in the machine's boxes (counted at the relève).
+DROP_METERS = (MeterCode.CASH_BOX, MeterCode.BILLS, MeterCode.TICKET_IN)
+
+
+def expected_drop(releve: Releve, machine: Machine) -> Decimal:
+    """What the machine's boxes should hold for a relève: the increase of its electronic receipts,
+    bills and ticket-in meters, in credits × credit value (SLOT-11)."""
+    credits = releve.readings.filter(meter__machine=machine, meter__code__in=DROP_METERS,
+                                     meter__nature=Meter.Nature.ELECTRONIC).aggregate(n=Sum("delta"))["n"] or 0
+    return (Decimal(credits) * machine.credit_value).quantize(Decimal("0.01"))

@@ -755,10 +755,6 @@ def reconcile(expected: Decimal, counted: Decimal, threshold: dict[str, Decimal 
     return variance, percent, bool(over_amount or over_percent)
 
 
-# Meters whose delta is money dropped in the machine's boxes (counted at the relève).
-DROP_METERS = (MeterCode.CASH_BOX, MeterCode.BILLS, MeterCode.TICKET_IN)
-
-
 @transaction.atomic
 def drop_count_record(*, releve: Releve, machine: Machine, counted: Decimal, actor: AbstractBaseUser) -> DropCount:
     """The counted drop of a machine for a relève against its meters' deltas (electronic meters of
@@ -770,11 +766,7 @@ def drop_count_record(*, releve: Releve, machine: Machine, counted: Decimal, act
         raise ValidationError({"counted": _("Montant négatif.")})
     if DropCount.objects.filter(releve=releve, machine=machine).exists():
         raise ValueError(_("Cette machine est déjà comptée pour la relève."))
-    credits = sum(
-        r.delta or 0 for r in releve.readings.filter(meter__machine=machine, meter__code__in=DROP_METERS,
-                                                      meter__nature=Meter.Nature.ELECTRONIC)
-    )
-    expected = (Decimal(credits) * machine.credit_value).quantize(Decimal("0.01"))
+    expected = selectors.expected_drop(releve, machine)
     threshold = variance_threshold(est)
     variance, percent, flagged = reconcile(expected, counted, threshold)
     now = timezone.now()
