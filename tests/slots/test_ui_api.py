@@ -102,3 +102,14 @@ def test_jackpot_page_refusal_shows_its_code(client, mc_room):
     response = client.post(reverse("slots:jackpot"), {"machine": machine.pk, "station": 1, "amount": "50",
                                                       "method": "cash"})
     assert response.status_code == 302 and JackpotPayment.objects.count() == 1
+
+
+def test_api_fr_jackpot_needs_the_comite_member(fr_room):
+    machine = fr_room.on_floor()
+    api = APIClient()
+    api.force_authenticate(fr_room["caissier"])
+    body = {"machine": machine.pk, "amount": "2500.00", "method": "cash", "combination": "7-7-7"}
+    refused = api.post(f"{API}jackpots/", body, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "SLOT-35"
+    paid = api.post(f"{API}jackpots/", {**body, "controller": fr_room["comite"].pk}, format="json")
+    assert paid.status_code == 201 and paid.json()["bon_number"] == 1

@@ -2,7 +2,7 @@ from rest_framework import serializers
 
 from ledgers.core.api import EstablishmentPK
 
-from ..models import DropCount, Intervention, Machine, MachineMove, Meter, Releve, Socle
+from ..models import DropCount, Intervention, JackpotPayment, Machine, MachineMove, Meter, Releve, Socle
 
 
 class EmptySerializer(serializers.Serializer):
@@ -102,3 +102,22 @@ class InterventionSerializer(serializers.ModelSerializer):
         model = Intervention
         fields = ("id", "machine", "status", "technician", "technician_role", "stopped_at", "reason", "ended_at",
                   "work_done", "transmittal")
+
+
+class JackpotInputSerializer(serializers.Serializer):
+    machine = EstablishmentPK(queryset=Machine.objects.all())
+    station = serializers.IntegerField(min_value=1, default=1)
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2)
+    method = serializers.CharField()
+    combination = serializers.CharField(required=False, allow_blank=True, default="")
+    id_type = serializers.CharField(required=False, allow_blank=True, default="")
+    id_number = serializers.CharField(required=False, allow_blank=True, default="")
+    pre_check = serializers.CharField(required=False, allow_blank=True, default="")
+    controller = serializers.IntegerField(required=False, allow_null=True, help_text="FR: the comité member's user id")
+
+
+class JackpotSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = JackpotPayment
+        fields = ("id", "machine", "station", "paid_at", "amount", "combination", "method", "paid_by",
+                  "controlled_by", "bon_number", "flags")

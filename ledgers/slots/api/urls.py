@@ -14,5 +14,6 @@ urlpatterns = [
     path("releves/<int:pk>/counts/", views.CountView.as_view(), name="slots-count"),
     path("interventions/", views.InterventionOpenView.as_view(), name="slots-intervention-open"),
     path("interventions/<int:pk>/close/", views.InterventionCloseView.as_view(), name="slots-intervention-close"),
+    path("jackpots/", views.JackpotView.as_view(), name="slots-jackpot"),
     *router.urls,
 ]

@@ -119,3 +119,12 @@ class InterventionCloseView(ActionView):
     def perform(self, data, pk):
         intervention = get_object_or_404(Intervention, pk=pk, machine__establishment=self.establishment)
         return services.intervention_close(intervention=intervention, actor=self.request.user, **data)
+
+
+@extend_schema(parameters=[ESTABLISHMENT], request=s.JackpotInputSerializer, responses={201: s.JackpotSerializer})
+class JackpotView(ActionView):
+    input_serializer, output_serializer = s.JackpotInputSerializer, s.JackpotSerializer
+
+    def perform(self, data):
+        controller = _member(self.establishment, data.pop("controller", None))
+        return services.jackpot_pay(actor=self.request.user, controller=controller, **data)
