@@ -63,6 +63,8 @@ PROFILES: dict[str, Profile] = {
             # Slots: the drop-reconciliation threshold, a preset of ledgers.slots.rules or
             # {"amount", "percent"} (SLOT-11; the texts fix no figure).
             "SLOT-11": {"preset": "MC"},
+            # The Secrétariat Général's copy of the slot files is flagged when older (SLOT-08, BP).
+            "SLOT-08": {"max_age_days": 30},
         },
     ),
     Jurisdiction.FR: Profile(

@@ -1,6 +1,6 @@
 """What waits for the slot superviseur and mechanic: open relèves, open interventions, meter
 incidents, flagged counts, (MC) days whose sheets are not handed over yet, (FR) machines overdue
-for their SFM revision visit (SLOT-54)."""
+for their SFM revision visit (SLOT-54), (MC) an outdated Secrétariat Général copy (SLOT-08)."""
 
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
@@ -26,6 +26,7 @@ def slots_waiting(request: HttpRequest, establishment: Establishment) -> Panel |
         "flagged": selectors.flagged_counts(establishment).count(),
         "untransmitted": selectors.untransmitted_days(establishment) if establishment.jurisdiction == "MC" else [],
         "overdue": selectors.overdue_revisions(establishment),
+        "copy_overdue": selectors.files_copy_overdue(establishment),
     }
     if not any(context.values()):
         return None

@@ -299,3 +299,10 @@ class OrphanForm(MachineChoiceForm):
     def setup(self) -> None:
         super().setup()
         self.fields["machine"].required = False
+
+
+class FilesCopyForm(EstablishmentForm):
+    received_by = forms.ModelChoiceField(label=_("Reçue par"), queryset=Room.objects.none())
+
+    def setup(self) -> None:
+        self.fields["received_by"].queryset = people(self.establishment, Role.SECRETARIAT_GENERAL)

@@ -633,3 +633,24 @@ class Orphan(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} — {self.amount} €"
+
+
+class FileCopy(models.Model):
+    """A copy of the slot files handed to the Secrétariat Général (MC SLOT-08): the version is the
+    slot-files register up to its head, identified by the head entry's hash."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    delivered_at = models.DateTimeField(_("remise le"))
+    covers_seq = models.PositiveIntegerField(_("jusqu'à l'entrée n°"))
+    covers_hash = models.CharField(_("empreinte"), max_length=64)
+    delivered_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    received_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("reçue par"))
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("copie des fichiers au Secrétariat Général")
+        verbose_name_plural = _("copies des fichiers au Secrétariat Général")
+        ordering = ["-delivered_at"]
+
+    def __str__(self) -> str:
+        return f"{_('Copie du')} {self.delivered_at:%d/%m/%Y} — {self.covers_seq}"

@@ -12,7 +12,18 @@ from django.utils import timezone
 from ledgers.core.models import Establishment
 from ledgers.incidents.selectors import open_incidents
 
-from .models import DropCount, Intervention, Machine, Meter, MeterCode, Releve, Socle, StaffApproval, meter_key
+from .models import (
+    DropCount,
+    FileCopy,
+    Intervention,
+    Machine,
+    Meter,
+    MeterCode,
+    Releve,
+    Socle,
+    StaffApproval,
+    meter_key,
+)
 
 
 def machines_of(est: Establishment) -> QuerySet[Machine]:
@@ -162,3 +173,18 @@ def expected_drop(releve: Releve, machine: Machine) -> Decimal:
     credits = releve.readings.filter(meter__machine=machine, meter__code__in=DROP_METERS,
                                      meter__nature=Meter.Nature.ELECTRONIC).aggregate(n=Sum("delta"))["n"] or 0
     return (Decimal(credits) * machine.credit_value).quantize(Decimal("0.01"))
+
+
+def files_copy_overdue(est: Establishment, today: datetime.date | None = None) -> int | None:
+    """MC: days since the Secrétariat Général's copy of the slot files when older than the setting
+    SLOT-08 (max_age_days; no copy at all counts from the first machine's entry), else None."""
+    if est.jurisdiction != "MC":
+        return None
+    today = today or timezone.localdate()
+    limit = (est.setting("SLOT-08") or {}).get("max_age_days", 30)
+    last = FileCopy.objects.filter(establishment=est).values_list("delivered_at", flat=True).first()
+    since = last or Machine.objects.filter(establishment=est).aggregate(at=Min("registered_at"))["at"]
+    if since is None:
+        return None
+    days = (today - est.localtime(since).date()).days
+    return days if days > limit else None

@@ -44,6 +44,7 @@ from .models import (
     BoxExchange,
     DailyTransmittal,
     DropCount,
+    FileCopy,
     Intervention,
     JackpotPayment,
     JackpotThreshold,
@@ -65,7 +66,7 @@ from .models import (
     TechnicalSheet,
     TopUp,
 )
-from .registers import INVENTORY_KIND, JACKPOTS, MACHINE_FICHE, METER_READINGS, TECHNICAL_KIND, TOP_UPS
+from .registers import INVENTORY_KIND, JACKPOTS, MACHINE_FICHE, METER_READINGS, SLOT_FILES, TECHNICAL_KIND, TOP_UPS
 from .rules import FR_MIN_DIGITS, METER_ANOMALY, ROLLOVER_MAX_SHARE, VARIANCE_PRESETS, required_meters
 
 # Who keeps the inventory: MC the Directeur de l'exploitation (SLOT-08) or the Direction; FR the
@@ -1078,3 +1079,28 @@ def orphan_record(*, establishment: Establishment, kind: str, amount: Decimal, d
     return Orphan.objects.create(establishment=est, kind=kind, machine=machine, place=place.strip(), amount=amount,
                                  found_at=found_at, found_by=actor, witness=witness, disposal=disposal.strip(),
                                  taken_by=taken_by.strip(), excluded_at=excluded_at, entry=entry)
+
+
+# --- the Secrétariat Général's copy of the slot files (SLOT-08) ----------------------------------------
+
+@transaction.atomic
+def files_copy_deliver(*, establishment: Establishment, actor: AbstractBaseUser,
+                       received_by: AbstractBaseUser) -> FileCopy:
+    """The Directeur de l'exploitation hands a copy of the slot files, as they stand, to the
+    Secrétariat Général (SLOT-08): the copy is the slot-files register up to its head, whose hash
+    identifies the version (its export: ``manage.py export_register``)."""
+    est = establishment
+    if est.jurisdiction != "MC":
+        raise ValueError(_("La copie des fichiers au Secrétariat Général est une règle monégasque."))
+    role = _require(actor, est, (Role.DIRECTEUR_EXPLOITATION,), "SLOT-08",
+                    _("Les fichiers sont tenus par le Directeur de l'exploitation."))
+    _require(received_by, est, (Role.SECRETARIAT_GENERAL,), "SLOT-08",
+             _("La copie est déposée au Secrétariat Général."))
+    register = current_register(est, SLOT_FILES.code)
+    covers_seq, covers_hash = register.head_seq, register.head_hash
+    now = timezone.now()
+    entry = _append(INVENTORY_KIND, None, est, actor=actor, role=role, event=_("Copie au Secrétariat Général"),
+                    at=now, detail=f"{_('entrées')} 1 → {covers_seq} — {covers_hash[:16]}… — {_('reçue par')} "
+                                   f"{display_name(received_by)}")
+    return FileCopy.objects.create(establishment=est, delivered_at=now, covers_seq=covers_seq,
+                                   covers_hash=covers_hash, delivered_by=actor, received_by=received_by, entry=entry)

@@ -26,5 +26,6 @@ urlpatterns = [
     path("jackpots/contestation/", views.DisputeView.as_view(), name="dispute"),
     path("jackpots/complement/", views.TopUpView.as_view(), name="top_up"),
     path("orphelins/nouveau/", views.OrphanView.as_view(), name="orphan"),
+    path("fichiers/copie/", views.FilesCopyView.as_view(), name="files_copy"),
     path("agrements/nouveau/", views.ApprovalView.as_view(), name="approval"),
 ]

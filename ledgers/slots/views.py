@@ -288,3 +288,12 @@ class OrphanView(ServiceFormView):
     def perform(self, form):
         return services.orphan_record(establishment=self.establishment, actor=self.request.user,
                                       **form.cleaned_data)
+
+
+class FilesCopyView(ServiceFormView):
+    form_class = forms.FilesCopyForm
+    title = _("Copie des fichiers au Secrétariat Général")
+
+    def perform(self, form):
+        return services.files_copy_deliver(establishment=self.establishment, actor=self.request.user,
+                                           received_by=form.cleaned_data["received_by"])

@@ -18,7 +18,7 @@ from ledgers.slots.rules import required_meters
 from tests.factories import RoomFactory, make_user, open_register
 
 MC_ROLES = ("directeur_exploitation", "superviseur", "mecanicien", "agent_surveillance", "employe_jeux",
-            "directeur_jeux", "caissier")
+            "secretariat_general", "directeur_jeux", "caissier")
 FR_ROLES = ("directeur_responsable", "comite", "superviseur", "mecanicien", "technicien_sfm", "employe_jeux",
             "agent_surveillance", "caissier", "police")
 MC_KINDS = ("slot_fichiers", "slot_interventions", "slot_releves", "incidents", "slot_jackpots", "slot_complements")

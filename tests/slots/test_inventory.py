@@ -251,3 +251,20 @@ def test_socle_holds_one_machine(mc_room):
     with pytest.raises(Exception, match="porte déjà"):
         services.machine_move(machine=second, to_place="floor", to_socle=socle, actor=mc_room.keeper,
                               reason="commissioning")
+
+
+def test_slot_08_copy_to_secretariat_general_and_outdated_flag(mc_room):
+    from ledgers.slots.selectors import files_copy_overdue
+
+    mc_room.register_machine()
+    later = timezone.localdate() + datetime.timedelta(days=31)
+    assert files_copy_overdue(mc_room.est, later) == 31
+    with pytest.raises(RuleViolation) as exc:
+        services.files_copy_deliver(establishment=mc_room.est, actor=mc_room.keeper, received_by=mc_room["mecanicien"])
+    assert exc.value.code == "SLOT-08"
+    register = mc_room.registers["slot_fichiers"]
+    register.refresh_from_db()
+    copy = services.files_copy_deliver(establishment=mc_room.est, actor=mc_room.keeper,
+                                       received_by=mc_room["secretariat_general"])
+    assert (copy.covers_seq, copy.covers_hash) == (register.head_seq, register.head_hash)
+    assert files_copy_overdue(mc_room.est, timezone.localdate() + datetime.timedelta(days=30)) is None
