@@ -1,3 +1,6 @@
+"""Slot API serializers. Choice fields go out as plain strings (their codes), named Slot* so that
+no schema component collides with another app's."""
+
 from rest_framework import serializers
 
 from ledgers.core.api import EstablishmentPK
@@ -5,19 +8,24 @@ from ledgers.core.api import EstablishmentPK
 from ..models import DropCount, Intervention, JackpotPayment, Machine, MachineMove, Meter, Releve, Socle
 
 
-class EmptySerializer(serializers.Serializer):
+class SlotEmptySerializer(serializers.Serializer):
     pass
 
 
-class MeterSerializer(serializers.ModelSerializer):
+class SlotMeterSerializer(serializers.ModelSerializer):
+    code = serializers.CharField(read_only=True)
+    nature = serializers.CharField(read_only=True)
     class Meta:
         model = Meter
         fields = ("id", "station", "code", "nature", "label", "digits", "key", "active")
 
 
-class MachineSerializer(serializers.ModelSerializer):
-    meters = MeterSerializer(many=True, read_only=True)
+class SlotMachineSerializer(serializers.ModelSerializer):
+    meters = SlotMeterSerializer(many=True, read_only=True)
     socle = serializers.CharField(source="socle.number", default=None, read_only=True)
+    technology = serializers.CharField(read_only=True)
+    place = serializers.CharField(read_only=True)
+    status = serializers.CharField(read_only=True)
 
     class Meta:
         model = Machine
@@ -27,50 +35,51 @@ class MachineSerializer(serializers.ModelSerializer):
                   "meters")
 
 
-class ReadingRowSerializer(serializers.Serializer):
+class SlotReadingRowSerializer(serializers.Serializer):
     machine = serializers.CharField(help_text="SBM number (MC) or casino number (FR)")
     station = serializers.IntegerField(min_value=1)
     meter = serializers.CharField(help_text="code[:em][:label], e.g. in, in:em, other:games")
     value = serializers.IntegerField(min_value=0)
 
 
-class ReadingsImportSerializer(serializers.Serializer):
-    rows = ReadingRowSerializer(many=True, allow_empty=False)
+class SlotReadingsImportSerializer(serializers.Serializer):
+    rows = SlotReadingRowSerializer(many=True, allow_empty=False)
 
 
-class ImportResultSerializer(serializers.Serializer):
+class SlotImportResultSerializer(serializers.Serializer):
     count = serializers.IntegerField(help_text="readings written")
     lines = serializers.IntegerField(help_text="register lines: one per machine and station")
     incidents = serializers.ListField(child=serializers.IntegerField(), help_text="INC-12 incidents opened")
 
 
-class ReleveOpenSerializer(serializers.Serializer):
+class SlotReleveOpenSerializer(serializers.Serializer):
     room = serializers.IntegerField()
     during_operation = serializers.BooleanField(default=False)
     sworn_agent = serializers.IntegerField(required=False, allow_null=True)
     staff = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class ReleveSerializer(serializers.ModelSerializer):
+class SlotReleveSerializer(serializers.ModelSerializer):
+    status = serializers.CharField(read_only=True)
     class Meta:
         model = Releve
         fields = ("id", "room", "status", "started_at", "closed_at", "directed_by", "during_operation",
                   "sworn_agent")
 
 
-class CountInputSerializer(serializers.Serializer):
+class SlotCountInputSerializer(serializers.Serializer):
     machine = EstablishmentPK(queryset=Machine.objects.all())
     counted = serializers.DecimalField(max_digits=14, decimal_places=2)
 
 
-class CountSerializer(serializers.ModelSerializer):
+class SlotCountSerializer(serializers.ModelSerializer):
     class Meta:
         model = DropCount
         fields = ("id", "releve", "machine", "counted", "expected", "variance", "variance_percent", "flagged",
                   "threshold")
 
 
-class MoveInputSerializer(serializers.Serializer):
+class SlotMoveInputSerializer(serializers.Serializer):
     to_place = serializers.CharField()
     to_socle = EstablishmentPK(queryset=Socle.objects.all(), required=False, allow_null=True)
     reason = serializers.CharField()
@@ -80,31 +89,35 @@ class MoveInputSerializer(serializers.Serializer):
     observations = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class MoveSerializer(serializers.ModelSerializer):
+class SlotMoveSerializer(serializers.ModelSerializer):
+    from_place = serializers.CharField(read_only=True)
+    to_place = serializers.CharField(read_only=True)
+    reason = serializers.CharField(read_only=True)
     class Meta:
         model = MachineMove
         fields = ("id", "machine", "moved_at", "from_place", "to_place", "to_socle", "reason", "police_informed_at",
                   "meters")
 
 
-class InterventionOpenSerializer(serializers.Serializer):
+class SlotInterventionOpenSerializer(serializers.Serializer):
     machine = EstablishmentPK(queryset=Machine.objects.all())
     reason = serializers.CharField()
     stopped_at = serializers.DateTimeField(required=False)
 
 
-class InterventionCloseSerializer(serializers.Serializer):
+class SlotInterventionCloseSerializer(serializers.Serializer):
     work_done = serializers.CharField()
 
 
-class InterventionSerializer(serializers.ModelSerializer):
+class SlotInterventionSerializer(serializers.ModelSerializer):
+    status = serializers.CharField(read_only=True)
     class Meta:
         model = Intervention
         fields = ("id", "machine", "status", "technician", "technician_role", "stopped_at", "reason", "ended_at",
                   "work_done", "transmittal")
 
 
-class JackpotInputSerializer(serializers.Serializer):
+class SlotJackpotInputSerializer(serializers.Serializer):
     machine = EstablishmentPK(queryset=Machine.objects.all())
     station = serializers.IntegerField(min_value=1, default=1)
     amount = serializers.DecimalField(max_digits=14, decimal_places=2)
@@ -116,7 +129,8 @@ class JackpotInputSerializer(serializers.Serializer):
     controller = serializers.IntegerField(required=False, allow_null=True, help_text="FR: the comité member's user id")
 
 
-class JackpotSerializer(serializers.ModelSerializer):
+class SlotJackpotSerializer(serializers.ModelSerializer):
+    method = serializers.CharField(read_only=True)
     class Meta:
         model = JackpotPayment
         fields = ("id", "machine", "station", "paid_at", "amount", "combination", "method", "paid_by",

@@ -20,7 +20,7 @@ class MachineViewSet(EstablishmentViewSet):
     """The inventory file: machines with their meters (filter by status, place)."""
 
     model = Machine
-    serializer_class = s.MachineSerializer
+    serializer_class = s.SlotMachineSerializer
     filterset_fields = ("status", "place", "sbm_number", "casino_number")
 
     def scoped(self):
@@ -48,9 +48,9 @@ def _member(est, pk):
     return get_object_or_404(Membership.objects.select_related("user"), establishment=est, user_id=pk).user
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=s.ReleveOpenSerializer, responses={201: s.ReleveSerializer})
+@extend_schema(parameters=[ESTABLISHMENT], request=s.SlotReleveOpenSerializer, responses={201: s.SlotReleveSerializer})
 class ReleveOpenView(ActionView):
-    input_serializer, output_serializer = s.ReleveOpenSerializer, s.ReleveSerializer
+    input_serializer, output_serializer = s.SlotReleveOpenSerializer, s.SlotReleveSerializer
 
     def perform(self, data):
         est = self.establishment
@@ -59,21 +59,21 @@ class ReleveOpenView(ActionView):
                                     sworn_agent=_member(est, data.get("sworn_agent")), staff=data["staff"])
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=None, responses={201: s.ReleveSerializer})
+@extend_schema(parameters=[ESTABLISHMENT], request=None, responses={201: s.SlotReleveSerializer})
 class ReleveCloseView(ActionView):
-    input_serializer, output_serializer = s.EmptySerializer, s.ReleveSerializer
+    input_serializer, output_serializer = s.SlotEmptySerializer, s.SlotReleveSerializer
 
     def perform(self, data, pk):
         releve = get_object_or_404(Releve, pk=pk, establishment=self.establishment)
         return services.releve_close(releve=releve, actor=self.request.user)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=s.ReadingsImportSerializer,
-               responses={201: s.ImportResultSerializer})
+@extend_schema(parameters=[ESTABLISHMENT], request=s.SlotReadingsImportSerializer,
+               responses={201: s.SlotImportResultSerializer})
 class ReadingsImportView(ActionView):
     """A relève's meters, a machine or a whole room, in one call: all rows or none."""
 
-    input_serializer = s.ReadingsImportSerializer
+    input_serializer = s.SlotReadingsImportSerializer
 
     def perform(self, data, pk):
         releve = get_object_or_404(Releve, pk=pk, establishment=self.establishment)
@@ -84,46 +84,47 @@ class ReadingsImportView(ActionView):
         return {"count": result.readings, "lines": result.lines, "incidents": [i.pk for i in result.incidents]}
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=s.CountInputSerializer, responses={201: s.CountSerializer})
+@extend_schema(parameters=[ESTABLISHMENT], request=s.SlotCountInputSerializer, responses={201: s.SlotCountSerializer})
 class CountView(ActionView):
-    input_serializer, output_serializer = s.CountInputSerializer, s.CountSerializer
+    input_serializer, output_serializer = s.SlotCountInputSerializer, s.SlotCountSerializer
 
     def perform(self, data, pk):
         releve = get_object_or_404(Releve, pk=pk, establishment=self.establishment)
         return services.drop_count_record(releve=releve, actor=self.request.user, **data)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=s.MoveInputSerializer, responses={201: s.MoveSerializer})
+@extend_schema(parameters=[ESTABLISHMENT], request=s.SlotMoveInputSerializer, responses={201: s.SlotMoveSerializer})
 class MoveView(ActionView):
-    input_serializer, output_serializer = s.MoveInputSerializer, s.MoveSerializer
+    input_serializer, output_serializer = s.SlotMoveInputSerializer, s.SlotMoveSerializer
 
     def perform(self, data, pk):
         machine = get_object_or_404(Machine, pk=pk, establishment=self.establishment)
         return services.machine_move(machine=machine, actor=self.request.user, **data)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=s.InterventionOpenSerializer,
-               responses={201: s.InterventionSerializer})
+@extend_schema(parameters=[ESTABLISHMENT], request=s.SlotInterventionOpenSerializer,
+               responses={201: s.SlotInterventionSerializer})
 class InterventionOpenView(ActionView):
-    input_serializer, output_serializer = s.InterventionOpenSerializer, s.InterventionSerializer
+    input_serializer, output_serializer = s.SlotInterventionOpenSerializer, s.SlotInterventionSerializer
 
     def perform(self, data):
         return services.intervention_open(actor=self.request.user, **data)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=s.InterventionCloseSerializer,
-               responses={201: s.InterventionSerializer})
+@extend_schema(parameters=[ESTABLISHMENT], request=s.SlotInterventionCloseSerializer,
+               responses={201: s.SlotInterventionSerializer})
 class InterventionCloseView(ActionView):
-    input_serializer, output_serializer = s.InterventionCloseSerializer, s.InterventionSerializer
+    input_serializer, output_serializer = s.SlotInterventionCloseSerializer, s.SlotInterventionSerializer
 
     def perform(self, data, pk):
         intervention = get_object_or_404(Intervention, pk=pk, machine__establishment=self.establishment)
         return services.intervention_close(intervention=intervention, actor=self.request.user, **data)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=s.JackpotInputSerializer, responses={201: s.JackpotSerializer})
+@extend_schema(parameters=[ESTABLISHMENT], request=s.SlotJackpotInputSerializer,
+               responses={201: s.SlotJackpotSerializer})
 class JackpotView(ActionView):
-    input_serializer, output_serializer = s.JackpotInputSerializer, s.JackpotSerializer
+    input_serializer, output_serializer = s.SlotJackpotInputSerializer, s.SlotJackpotSerializer
 
     def perform(self, data):
         controller = _member(self.establishment, data.pop("controller", None))
