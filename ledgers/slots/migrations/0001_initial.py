@@ -13,7 +13,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('core', '0003_roles_and_stakes'),
-        ('incidents', '0003_alter_incidentnotice_recipient_role'),
+        ('incidents', '0002_append_only'),
         ('registers', '0003_entry_visa_index'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('incidents', '0003_alter_incidentnotice_recipient_role'),
+        ('incidents', '0002_append_only'),
         ('slots', '0002_append_only'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
