@@ -27,6 +27,7 @@ def slots_waiting(request: HttpRequest, establishment: Establishment) -> Panel |
         "untransmitted": selectors.untransmitted_days(establishment) if establishment.jurisdiction == "MC" else [],
         "overdue": selectors.overdue_revisions(establishment),
         "copy_overdue": selectors.files_copy_overdue(establishment),
+        "events": selectors.flagged_events(establishment).count(),
     }
     if not any(context.values()):
         return None

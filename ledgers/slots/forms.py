@@ -1,5 +1,7 @@
 """Forms of the slot pages. They parse input; the services apply the rules."""
 
+from zoneinfo import ZoneInfo
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -9,7 +11,7 @@ from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Membership, Room
 from ledgers.core.roles import Role
 
-from .imports import decode, parse_csv
+from .imports import decode, parse_csv, parse_events_csv
 from .models import (
     BoxExchange,
     Machine,
@@ -306,3 +308,10 @@ class FilesCopyForm(EstablishmentForm):
 
     def setup(self) -> None:
         self.fields["received_by"].queryset = people(self.establishment, Role.SECRETARIAT_GENERAL)
+
+
+class EventsForm(EstablishmentForm):
+    file = forms.FileField(label=_("Export du système de surveillance (CSV)"))
+
+    def clean_file(self):
+        return parse_events_csv(decode(self.cleaned_data["file"]), ZoneInfo(self.establishment.timezone))

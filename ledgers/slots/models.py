@@ -654,3 +654,33 @@ class FileCopy(models.Model):
 
     def __str__(self) -> str:
         return f"{_('Copie du')} {self.delivered_at:%d/%m/%Y} — {self.covers_seq}"
+
+
+class MonitoringEvent(models.Model):
+    """An event exported by the real-time monitoring system (door, bill box or socle opened, RAM
+    reset), matched on import against the interventions, relèves and RAM clears: an event nothing
+    explains is flagged (SLOT-14, SLOT-24, SLOT-29, SLOT-53)."""
+
+    class Kind(models.TextChoices):
+        DOOR = "door_open", _("Porte ouverte")
+        BILL_BOX = "bill_box_open", _("Boîte à billets ouverte")
+        SOCLE = "socle_open", _("Socle ouvert")
+        RESET = "ram_reset", _("Remise à zéro")
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(_("événement"), max_length=15, choices=Kind.choices)
+    occurred_at = models.DateTimeField(_("survenu le"))
+    intervention = models.ForeignKey(Intervention, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    releve = models.ForeignKey(Releve, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    ram_clear = models.ForeignKey(RamClear, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    flag = models.CharField(_("signalement"), max_length=12, blank=True)  # the requirement ID, when unexplained
+    imported_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("événement du système de surveillance")
+        verbose_name_plural = _("événements du système de surveillance")
+        ordering = ["-occurred_at"]
+        constraints = [models.UniqueConstraint(fields=["machine", "kind", "occurred_at"], name="slot_event_once")]
+
+    def __str__(self) -> str:
+        return f"{self.machine.number} — {self.get_kind_display()} — {self.occurred_at:%d/%m/%Y %H:%M}"

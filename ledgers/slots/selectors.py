@@ -19,6 +19,7 @@ from .models import (
     Machine,
     Meter,
     MeterCode,
+    MonitoringEvent,
     Releve,
     Socle,
     StaffApproval,
@@ -188,3 +189,8 @@ def files_copy_overdue(est: Establishment, today: datetime.date | None = None) -
         return None
     days = (today - est.localtime(since).date()).days
     return days if days > limit else None
+
+
+def flagged_events(est: Establishment) -> QuerySet[MonitoringEvent]:
+    """Monitoring events no intervention, relève or RAM clear explains."""
+    return MonitoringEvent.objects.filter(machine__establishment=est).exclude(flag="").select_related("machine")

@@ -18,7 +18,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -54,6 +54,7 @@ from .models import (
     Meter,
     MeterCode,
     MeterReading,
+    MonitoringEvent,
     Orphan,
     PaymentDispute,
     PaymentMethod,
@@ -1104,3 +1105,68 @@ def files_copy_deliver(*, establishment: Establishment, actor: AbstractBaseUser,
                                    f"{display_name(received_by)}")
     return FileCopy.objects.create(establishment=est, delivered_at=now, covers_seq=covers_seq,
                                    covers_hash=covers_hash, delivered_by=actor, received_by=received_by, entry=entry)
+
+
+# --- monitoring events matched against the records (SLOT-14, 24, 29, 53) ------------------------------
+
+@dataclass(frozen=True)
+class EventRow:
+    machine: str
+    kind: str
+    occurred_at: datetime.datetime
+    line: int = 0
+
+
+# An event is explained by a record whose time window contains it, give or take this margin (the
+# monitoring clock and the sheet's written time differ by minutes).
+EVENT_MARGIN = datetime.timedelta(minutes=10)
+
+
+def _explained(event: EventRow, machine: Machine) -> dict[str, Any]:
+    """The record that explains an event, as MonitoringEvent fields, or its flag."""
+    start, end = event.occurred_at + EVENT_MARGIN, event.occurred_at - EVENT_MARGIN
+    if event.kind == MonitoringEvent.Kind.DOOR:
+        sheet = (Intervention.objects.filter(machine=machine, stopped_at__lte=start)
+                 .filter(Q(ended_at__isnull=True) | Q(ended_at__gte=end)).first())
+        flag = "SLOT-14" if machine.establishment.jurisdiction == "MC" else "SLOT-53"
+        return {"intervention": sheet} if sheet else {"flag": flag}
+    if event.kind == MonitoringEvent.Kind.RESET:
+        clear = RamClear.objects.filter(machine=machine, performed_at__range=(end, start)).first()
+        return {"ram_clear": clear} if clear else {"flag": "INC-12"}
+    releve = (Releve.objects.filter(establishment=machine.establishment, started_at__lte=start)
+              .filter(Q(closed_at__isnull=True) | Q(closed_at__gte=end)).first())
+    return {"releve": releve} if releve else {"flag": "SLOT-24"}
+
+
+@transaction.atomic
+def monitoring_events_import(*, establishment: Establishment, rows: Sequence[EventRow],
+                             actor: AbstractBaseUser) -> list[MonitoringEvent]:
+    """Events exported by the monitoring system, each matched against the interventions (door),
+    the relèves (bill box, socle) and the RAM clears (reset); unexplained ones are flagged with
+    the requirement they break. All rows or none; an event already imported is skipped."""
+    est = establishment
+    role = require_role(actor, est, (Role.SUPERVISEUR, Role.DIRECTEUR_EXPLOITATION, Role.COMITE,
+                                     Role.DIRECTEUR_RESPONSABLE))
+    machines = {m.number: m for m in selectors.machines_of(est)}
+    errors = [str(_("ligne %(n)s : machine ou événement inconnu.") % {"n": row.line or i})
+              for i, row in enumerate(rows, start=1)
+              if row.machine not in machines or row.kind not in MonitoringEvent.Kind.values]
+    if errors:
+        raise ReadingErrors(errors)
+    created = []
+    for row in rows:
+        machine = machines[row.machine]
+        if MonitoringEvent.objects.filter(machine=machine, kind=row.kind, occurred_at=row.occurred_at).exists():
+            continue
+        created.append(MonitoringEvent.objects.create(machine=machine, kind=row.kind, occurred_at=row.occurred_at,
+                                                      imported_by=actor, **_explained(row, machine)))
+    flagged = [e for e in created if e.flag]
+    with register_language():
+        detail = str(_("%(n)s événements importés, %(f)s non expliqués") % {"n": len(created), "f": len(flagged)})
+        payload = _line(None, event=_("Import des événements de surveillance"), at=timezone.now(), detail=detail,
+                        actor=actor, role=role, est=est,
+                        flags=[f"{e.machine.number} {e.kind} {est.localtime(e.occurred_at):%Y-%m-%d %H:%M} {e.flag}"
+                               for e in flagged])
+    register = current_register(est, METER_READINGS.code)
+    entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
+    return created

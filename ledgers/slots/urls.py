@@ -27,5 +27,6 @@ urlpatterns = [
     path("jackpots/complement/", views.TopUpView.as_view(), name="top_up"),
     path("orphelins/nouveau/", views.OrphanView.as_view(), name="orphan"),
     path("fichiers/copie/", views.FilesCopyView.as_view(), name="files_copy"),
+    path("evenements/import/", views.EventsImportView.as_view(), name="events_import"),
     path("agrements/nouveau/", views.ApprovalView.as_view(), name="approval"),
 ]

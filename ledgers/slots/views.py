@@ -297,3 +297,17 @@ class FilesCopyView(ServiceFormView):
     def perform(self, form):
         return services.files_copy_deliver(establishment=self.establishment, actor=self.request.user,
                                            received_by=form.cleaned_data["received_by"])
+
+
+class EventsImportView(ServiceFormView):
+    form_class = forms.EventsForm
+    title = _("Import des événements du système de surveillance")
+    submit = _("Importer")
+
+    def perform(self, form):
+        return services.monitoring_events_import(establishment=self.establishment, rows=form.cleaned_data["file"],
+                                                 actor=self.request.user)
+
+    def get_success_message(self) -> str:
+        flagged = sum(1 for event in self.result if event.flag)
+        return str(_("%(n)s événements importés, %(f)s non expliqués") % {"n": len(self.result), "f": flagged})

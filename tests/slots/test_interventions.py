@@ -94,3 +94,29 @@ def test_slot_54_sfm_visit_checks_limits_and_flags_overdue(fr_room):
     assert visit.entry.register.kind == "slot_controle_technique"
     assert overdue_revisions(fr_room.est, later) == []
     assert {m for m, _d in overdue_revisions(fr_room.est, later + datetime.timedelta(days=121))} == {bills, coins}
+
+
+def test_slot_14_and_24_monitoring_events_without_a_record_flagged(mc_room):
+    from zoneinfo import ZoneInfo
+
+    from ledgers.slots.imports import parse_events_csv
+
+    machine = mc_room.on_floor()
+    sheet = services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason="Panne")
+    services.intervention_close(intervention=sheet, actor=mc_room["mecanicien"], work_done="Réparée")
+    tz = ZoneInfo(mc_room.est.timezone)
+    during = timezone.localtime(sheet.stopped_at, tz).strftime("%Y-%m-%d %H:%M:%S")
+    night = (timezone.localtime(sheet.stopped_at, tz) - datetime.timedelta(hours=6)).strftime("%Y-%m-%d %H:%M:%S")
+    text = (f"machine,event,at\n{machine.number},door_open,{during}\n{machine.number},door_open,{night}\n"
+            f"{machine.number},bill_box_open,{night}\n")
+    events = services.monitoring_events_import(establishment=mc_room.est, rows=parse_events_csv(text, tz),
+                                               actor=mc_room["superviseur"])
+    assert [(e.kind, e.flag) for e in events] == [("door_open", ""), ("door_open", "SLOT-14"),
+                                                  ("bill_box_open", "SLOT-24")]
+    assert events[0].intervention == sheet
+    again = services.monitoring_events_import(establishment=mc_room.est, rows=parse_events_csv(text, tz),
+                                              actor=mc_room["superviseur"])
+    assert again == []
+    with pytest.raises(services.ReadingErrors):
+        services.monitoring_events_import(establishment=mc_room.est, rows=parse_events_csv(
+            f"machine,event,at\nNOPE,door_open,{night}\n", tz), actor=mc_room["superviseur"])

@@ -30,7 +30,7 @@ def test_pages_answer_for_both_jurisdictions(client, mc_room, fr_room):
                                  ("box", {"pk": releve.pk}), ("count", {"pk": releve.pk}),
                                  ("releve_close", {"pk": releve.pk}), ("approval", {}), ("transmittal", {}),
                                  ("sfm_visit", {}), ("jackpot", {}), ("dispute", {}), ("top_up", {}),
-                                 ("orphan", {}), ("files_copy", {})]:
+                                 ("orphan", {}), ("files_copy", {}), ("events_import", {})]:
                 assert client.get(reverse(f"slots:{name}", kwargs=kwargs)).status_code == 200, name
             assert "Machines à sous" in client.get(reverse("dashboard")).content.decode()
 
