@@ -28,6 +28,7 @@ from ledgers.core.models import Establishment, Room
 from ledgers.core.roles import DIRECTORATE, Role
 from ledgers.incidents.models import Incident
 from ledgers.incidents.services import incident_open
+from ledgers.registers.kinds import RegisterKind
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import (
@@ -126,10 +127,11 @@ def _append(kinds: dict, machine: Machine | None, est: Establishment, *, actor: 
     return entry
 
 
-def _writer(register: Register, role: str) -> str:
+def _writer(register: Register | RegisterKind, role: str) -> str:
     """The role the line is written in: the actor's, when the register accepts it (an inventory
     keeper writing a reading line appears as himself)."""
-    return role if role in register.kind_info.record_roles else register.kind_info.record_roles[0]
+    kind = register.kind_info if isinstance(register, Register) else register
+    return role if role in kind.record_roles else kind.record_roles[0]
 
 
 def _require(user: AbstractBaseUser | None, est: Establishment, roles: Sequence[str], code: str, message: Any) -> str:
@@ -592,12 +594,8 @@ def releve_readings_import(*, releve: Releve, rows: Iterable[ReadingRow], actor:
             for (number, station), values in lines.items()
         ]
     entries_bulk_append(register=current_register(est, METER_READINGS.code), actor=actor,
-                        role=_writer_for(METER_READINGS, role), payloads=payloads)
+                        role=_writer(METER_READINGS, role), payloads=payloads)
     return ImportResult(readings=len(assessed), lines=len(payloads), incidents=list(incidents.values()))
-
-
-def _writer_for(kind: Any, role: str) -> str:
-    return role if role in kind.record_roles else kind.record_roles[0]
 
 
 def _meter_incident(machine: Machine, falls: list[tuple[Any, int, int]], *, actor: AbstractBaseUser) -> Incident:
@@ -687,7 +685,7 @@ def _releve_line(releve: Releve, *, actor: AbstractBaseUser, role: str, event: A
         payload = _line(machine, event=event, at=at, detail=detail, actor=actor, role=role, est=est,
                         releve=releve.pk, **extra)
     return entry_append(register=current_register(est, METER_READINGS.code), actor=actor,
-                        role=_writer_for(METER_READINGS, role), payload=payload)
+                        role=_writer(METER_READINGS, role), payload=payload)
 
 
 @transaction.atomic
