@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.countersign import countersignature_fields, countersigner_from
 from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Membership, Room
 from ledgers.core.roles import Role
@@ -114,6 +115,16 @@ class SheetForm(EstablishmentForm):
     levy_percent = forms.DecimalField(label=_("Pourcentage de prélèvement (%)"), required=False)
 
 
+MOVE_COUNTERSIGNERS = ("comite", "technicien", "sfm")  # SLOT-34, FR repair moves
+
+
+def split_move_countersignatures(request, data: dict) -> tuple[list, dict]:
+    """(the countersigners who typed their password at this terminal, the move's other inputs)."""
+    found = (countersigner_from(request, data, prefix) for prefix in MOVE_COUNTERSIGNERS)
+    rest = {k: v for k, v in data.items() if v not in (None, "") and not k.startswith(MOVE_COUNTERSIGNERS)}
+    return [user for user in found if user is not None], rest
+
+
 class MoveForm(EstablishmentForm):
     to_place = forms.ChoiceField(label=_("Vers"), choices=Place.choices)
     to_socle = forms.ModelChoiceField(label=_("Socle"), queryset=Socle.objects.none(), required=False)
@@ -126,6 +137,13 @@ class MoveForm(EstablishmentForm):
     def setup(self) -> None:
         self.fields["to_socle"].queryset = Socle.objects.filter(establishment=self.establishment, active=True,
                                                                 machine__isnull=True)
+        if self.jurisdiction == "FR":
+            for prefix, label in zip(MOVE_COUNTERSIGNERS, (_("Membre du comité"), _("Mécanicien ou employé chargé"),
+                                                           _("Technicien de la SFM")), strict=True):
+                self.fields.update(countersignature_fields(prefix, label, required=False))
+
+    def move(self) -> tuple[list, dict]:
+        return split_move_countersignatures(self.request, self.cleaned_data)
 
 
 class RamClearForm(EstablishmentForm):

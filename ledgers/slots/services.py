@@ -382,7 +382,7 @@ def _check_commissionable(machine: Machine) -> None:
 def machine_move(
     *, machine: Machine, to_place: str, actor: AbstractBaseUser, reason: str, moved_at: datetime.datetime | None = None,
     to_socle: Socle | None = None, police_informed_at: datetime.datetime | None = None, police_reference: str = "",
-    observations: str = "",
+    observations: str = "", signers: Sequence[AbstractBaseUser] = (),
 ) -> MachineMove:
     """Move a machine between the floor (on a socle), the store and the workshop, with a snapshot of
     its meters (SLOT-04). Onto the floor it must be fit for operation; FR: a planned move needs
@@ -418,6 +418,7 @@ def machine_move(
             raise RuleViolation("SLOT-33", _("Un déplacement pour panne ou incident technique en indique la cause."))
     if reason == MachineMove.Reason.REPAIR_RETURN and not machine.moves.filter(to_place=Place.WORKSHOP).exists():
         raise RuleViolation("SLOT-34", _("Un retour de réparation suppose un retrait pour réparation inscrit."))
+    countersigned = _move_countersignatures(est, reason, actor=actor, signers=signers)
     snapshot = {m.key_at: value for m, value in selectors.last_values_of(machine).items()}
     from_place, from_socle = machine.place, machine.socle
     machine.place, machine.socle = to_place, to_socle
@@ -430,7 +431,7 @@ def machine_move(
         INVENTORY_KIND, machine, est, actor=actor, role=role, event=MachineMove.Reason(reason).label, at=moved_at,
         detail=f"{Place(from_place).label}{f' ({from_socle})' if from_socle else ''} → {Place(to_place).label}"
                f"{f' ({to_socle})' if to_socle else ''}{police}{notes}",
-        meters=snapshot,
+        meters=snapshot, countersigned=countersigned,
     )
     return MachineMove.objects.create(
         machine=machine, moved_at=moved_at, from_place=from_place, from_socle=from_socle, to_place=to_place,
@@ -438,6 +439,30 @@ def machine_move(
         police_reference=police_reference.strip(), meters=snapshot, recorded_by=actor,
         observations=observations.strip(), entry=entry,
     )
+
+
+# FR moves that modèle 26 countersigns (SLOT-34): removal for repair and return after repair.
+COUNTERSIGNED_MOVES = (MachineMove.Reason.BREAKDOWN, MachineMove.Reason.INCIDENT, MachineMove.Reason.REPAIR_RETURN)
+
+
+def _move_countersignatures(est: Establishment, reason: str, *, actor: AbstractBaseUser,
+                            signers: Sequence[AbstractBaseUser]) -> list[str]:
+    """FR: a removal for repair or a return is countersigned by the comité member (AMB-55: any
+    comité member) and the mechanic, or the employee in charge where ≤ SET-43 machines run, and by
+    the SFM technician who took part (SLOT-34). Returns the signatures, actor first."""
+    people = {user.pk: user for user in (actor, *signers)}
+    if est.jurisdiction != "FR" or reason not in COUNTERSIGNED_MOVES:
+        return []
+    held = {pk: roles_of(user, est) for pk, user in people.items()}
+    technicians = (Role.MECANICIEN,) + ((Role.EMPLOYE_JEUX,) if selectors.installed_count(est)
+                                        <= (est.setting("SET-43") or 75) else ())
+    if not any(Role.COMITE in roles for roles in held.values()) or not any(
+            set(technicians) & roles for roles in held.values()):
+        raise RuleViolation("SLOT-34", _("Ce déplacement est contresigné par le membre du comité et par le "
+                                         "mécanicien (ou l'employé chargé de l'opération)."))
+    order = (Role.COMITE, Role.MECANICIEN, Role.EMPLOYE_JEUX, Role.TECHNICIEN_SFM, *INVENTORY_ROLES["FR"])
+    return [_signature(user, next((str(r) for r in order if r in held[pk]), sorted(held[pk])[0]))
+            for pk, user in people.items() if held[pk]]
 
 
 @transaction.atomic

@@ -142,8 +142,8 @@ class MoveView(MachineFormView):
     title = _("Déplacement de la machine")
 
     def perform(self, form):
-        return services.machine_move(machine=self.machine, actor=self.request.user,
-                                     **{k: v for k, v in form.cleaned_data.items() if v not in (None, "")})
+        signers, data = form.move()
+        return services.machine_move(machine=self.machine, actor=self.request.user, signers=signers, **data)
 
 
 class RamClearView(MachineFormView):

@@ -221,8 +221,8 @@ def test_slot_33_breakdown_move_needs_its_cause(fr_room):
     with pytest.raises(RuleViolation) as exc:
         services.machine_move(machine=machine, to_place="workshop", actor=fr_room.keeper, reason="breakdown")
     assert exc.value.code == "SLOT-33"
-    move = services.machine_move(machine=machine, to_place="workshop", actor=fr_room.keeper, reason="breakdown",
-                                 observations="Écran noir")
+    move = services.machine_move(machine=machine, to_place="workshop", actor=fr_room["comite"], reason="breakdown",
+                                 observations="Écran noir", signers=[fr_room["mecanicien"]])
     assert move.entry.register.kind == "slot_controle_technique"
 
 
@@ -268,3 +268,20 @@ def test_slot_08_copy_to_secretariat_general_and_outdated_flag(mc_room):
                                        received_by=mc_room["secretariat_general"])
     assert (copy.covers_seq, copy.covers_hash) == (register.head_seq, register.head_hash)
     assert files_copy_overdue(mc_room.est, timezone.localdate() + datetime.timedelta(days=30)) is None
+
+
+def test_slot_34_fr_repair_moves_countersigned(fr_room):
+    machine = fr_room.on_floor()
+    kwargs = {"machine": machine, "to_place": "workshop", "reason": "breakdown", "observations": "Lecteur HS"}
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_move(actor=fr_room.keeper, **kwargs)
+    assert exc.value.code == "SLOT-34"
+    with pytest.raises(RuleViolation):
+        services.machine_move(actor=fr_room["comite"], signers=[fr_room["superviseur"]], **kwargs)
+    move = services.machine_move(actor=fr_room["comite"], signers=[fr_room["mecanicien"], fr_room["technicien_sfm"]],
+                                 **kwargs)
+    signed = move.entry.payload["countersigned"]
+    assert len(signed) == 3 and "Membre du comité de direction" in signed[0] and "SFM" in signed[2]
+    back = services.machine_move(machine=machine, to_place="floor", to_socle=fr_room.socle(), reason="repair_return",
+                                 actor=fr_room["comite"], signers=[fr_room["employe_jeux"]])
+    assert back.entry.payload["countersigned"]  # ≤ 75 machines: the employee in charge may sign

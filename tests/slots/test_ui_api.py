@@ -113,3 +113,33 @@ def test_api_fr_jackpot_needs_the_comite_member(fr_room):
     assert refused.status_code == 409 and refused.json()["code"] == "SLOT-35"
     paid = api.post(f"{API}jackpots/", {**body, "controller": fr_room["comite"].pk}, format="json")
     assert paid.status_code == 201 and paid.json()["bon_number"] == 1
+
+
+def test_fr_repair_move_page_with_countersignatures(client, fr_room):
+    from tests.factories import DEFAULT_PASSWORD
+
+    machine = fr_room.on_floor()
+    client.force_login(fr_room["comite"])
+    url = reverse("slots:move", kwargs={"pk": machine.pk})
+    data = {"to_place": "workshop", "reason": "breakdown", "observations": "Écran noir"}
+    response = client.post(url, data)
+    assert response.status_code == 409 and "SLOT-34" in response.content.decode()
+    response = client.post(url, {**data, "technicien_username": fr_room["mecanicien"].username,
+                                 "technicien_password": DEFAULT_PASSWORD})
+    assert response.status_code == 302
+    machine.refresh_from_db()
+    assert machine.place == "workshop"
+
+
+def test_api_fr_repair_move_countersigned(fr_room):
+    from tests.factories import DEFAULT_PASSWORD
+
+    machine = fr_room.on_floor()
+    api = APIClient()
+    api.force_authenticate(fr_room["comite"])
+    body = {"to_place": "workshop", "reason": "breakdown", "observations": "Écran noir"}
+    refused = api.post(f"{API}machines/{machine.pk}/moves/", body, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "SLOT-34"
+    signer = {"technicien_username": fr_room["mecanicien"].username, "technicien_password": DEFAULT_PASSWORD}
+    moved = api.post(f"{API}machines/{machine.pk}/moves/", {**body, **signer}, format="json")
+    assert moved.status_code == 201 and moved.json()["to_place"] == "workshop"

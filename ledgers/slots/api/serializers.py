@@ -4,7 +4,9 @@ no schema component collides with another app's."""
 from rest_framework import serializers
 
 from ledgers.core.api import EstablishmentPK
+from ledgers.core.countersign import countersignature_serializer
 
+from ..forms import MOVE_COUNTERSIGNERS
 from ..models import DropCount, Intervention, JackpotPayment, Machine, MachineMove, Meter, Releve, Socle
 
 
@@ -79,7 +81,10 @@ class SlotCountSerializer(serializers.ModelSerializer):
                   "threshold")
 
 
-class SlotMoveInputSerializer(serializers.Serializer):
+class SlotMoveInputSerializer(*(countersignature_serializer(prefix, required=False) for prefix in MOVE_COUNTERSIGNERS)):
+    """FR repair moves take the countersignatures of the comité member, the mechanic (or employee)
+    and the SFM technician (SLOT-34)."""
+
     to_place = serializers.CharField()
     to_socle = EstablishmentPK(queryset=Socle.objects.all(), required=False, allow_null=True)
     reason = serializers.CharField()

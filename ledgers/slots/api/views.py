@@ -12,6 +12,7 @@ from ledgers.core.models import Membership, Room
 from ledgers.dice.api.views import ESTABLISHMENT, EstablishmentViewSet, api_establishment
 
 from .. import selectors, services
+from ..forms import split_move_countersignatures
 from ..models import Intervention, Machine, Releve
 from . import serializers as s
 
@@ -99,7 +100,8 @@ class MoveView(ActionView):
 
     def perform(self, data, pk):
         machine = get_object_or_404(Machine, pk=pk, establishment=self.establishment)
-        return services.machine_move(machine=machine, actor=self.request.user, **data)
+        signers, data = split_move_countersignatures(self.request, data)
+        return services.machine_move(machine=machine, actor=self.request.user, signers=signers, **data)
 
 
 @extend_schema(parameters=[ESTABLISHMENT], request=s.SlotInterventionOpenSerializer,
