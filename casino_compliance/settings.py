@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "ledgers.tables",
     "ledgers.authority",
     "ledgers.cash",
+    "ledgers.slots",
 ]
 
 MIDDLEWARE = [

@@ -15,6 +15,7 @@ api_v1 = [
     path("tables/", include("ledgers.tables.api.urls")),
     path("authority/", include("ledgers.authority.api.urls")),
     path("cash/", include("ledgers.cash.api.urls")),
+    path("slots/", include("ledgers.slots.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
@@ -35,4 +36,5 @@ urlpatterns = [
     path("seances/tables/", include("ledgers.tables.urls")),
     path("autorites/", include("ledgers.authority.urls")),
     path("caisses/", include("ledgers.cash.urls")),
+    path("machines-a-sous/", include("ledgers.slots.urls")),
 ]

@@ -93,6 +93,11 @@ PROFILES: dict[str, Profile] = {
             # Direction des Jeux (float_amount_fix); SET-16 no poker rake in the MC corpus (AMB-25).
             "SET-06": {},
             "SET-16": {},
+            # Slots: the drop-reconciliation threshold, a preset of ledgers.slots.rules or
+            # {"amount", "percent"} (SLOT-11; the texts fix no figure).
+            "SLOT-11": {"preset": "MC"},
+            # The Secrétariat Général's copy of the slot files is flagged when older (SLOT-08, BP).
+            "SLOT-08": {"max_age_days": 30},
         },
     ),
     Jurisdiction.FR: Profile(
@@ -177,6 +182,15 @@ PROFILES: dict[str, Profile] = {
             # SET-44: the count-room route, off until the police's validation is recorded
             # ({"reference", "service", "validated_on"}, count_room_validation_record).
             "SET-44": None,
+            # Slots: drop-reconciliation threshold (SLOT-11); police notice lead before a planned
+            # move (SLOT-33: "before", no delay stated); SFM visit interval in days of operation
+            # (SET-38); the slot fleet threshold (SET-43); the social-contribution threshold (SET-19,
+            # an external figure: None until configured).
+            "SLOT-11": {"preset": "FR"},
+            "SLOT-33": {"notice_lead_minutes": 0},
+            "SET-38": 120,
+            "SET-43": 75,
+            "SET-19": None,
         },
     ),
 }

@@ -1,0 +1,19 @@
+from django.urls import path
+from rest_framework.routers import SimpleRouter
+
+from . import views
+
+router = SimpleRouter()
+router.register("machines", views.MachineViewSet, basename="slots-machine")
+
+urlpatterns = [
+    path("machines/<int:pk>/moves/", views.MoveView.as_view(), name="slots-move"),
+    path("releves/", views.ReleveOpenView.as_view(), name="slots-releve-open"),
+    path("releves/<int:pk>/close/", views.ReleveCloseView.as_view(), name="slots-releve-close"),
+    path("releves/<int:pk>/readings/", views.ReadingsImportView.as_view(), name="slots-readings"),
+    path("releves/<int:pk>/counts/", views.CountView.as_view(), name="slots-count"),
+    path("interventions/", views.InterventionOpenView.as_view(), name="slots-intervention-open"),
+    path("interventions/<int:pk>/close/", views.InterventionCloseView.as_view(), name="slots-intervention-close"),
+    path("jackpots/", views.JackpotView.as_view(), name="slots-jackpot"),
+    *router.urls,
+]

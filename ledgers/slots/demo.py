@@ -1,0 +1,179 @@
+"""Demo slot rooms: at Monte-Carlo and at Nice, twelve machines on their socles and a month of
+activity through the services: a relève every day with its meters and counts, interventions (MC:
+the day's sheets handed over in the evening envelope), a jackpot above the identity threshold
+(MC) or above the automatic payment limit (FR), an orphan, a count above the variance threshold
+and, at Nice, the SFM's revision visit.
+
+Idempotent: an establishment that already has slot machines is left as it is.
+"""
+
+import datetime
+import io
+from decimal import Decimal
+from typing import TextIO
+
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from django.utils import timezone
+from PIL import Image
+
+from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
+from ledgers.core.models import Establishment, Room
+from ledgers.core.roles import Role
+from ledgers.core.services import room_create
+from ledgers.registers.models import Register
+from ledgers.registers.services import register_create, register_open
+
+from . import selectors, services
+from .models import Machine, Meter
+from .rules import required_meters
+
+DAYS = 30
+MACHINES = 12
+# (kind, role that creates it, role that cotes and paraphs it, paraphe)
+REGISTERS = {
+    "MC": [("slot_fichiers", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
+           ("slot_interventions", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
+           ("slot_releves", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
+           ("slot_jackpots", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
+           ("slot_complements", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
+           ("incidents", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M.")],
+    "FR": [("slot_controle_technique", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+           ("slot_releves", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+           ("slot_jackpots", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+           ("incidents", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D.")],
+}
+KEEPER = {"MC": Role.DIRECTEUR_EXPLOITATION, "FR": Role.DIRECTEUR_RESPONSABLE}
+GAMES = ["Vidéo rouleaux 5×3", "Vidéo poker", "Rouleaux mécaniques", "Multi-jeux"]
+
+
+def _registers(est: Establishment) -> None:
+    for kind, creator, authority, paraphe in REGISTERS[est.jurisdiction]:
+        register = (Register.objects.filter(establishment=est, kind=kind, qualifier="")
+                    .exclude(status=Register.Status.CLOSED).order_by("number").first())
+        if register is None:
+            register = register_create(establishment=est, kind=kind, actor=demo_user(est, creator))
+        if register.status == Register.Status.AWAITING_OPENING:
+            register_open(register=register, actor=demo_user(est, authority), paraphe=paraphe)
+
+
+def _photo() -> SimpleUploadedFile:
+    buffer = io.BytesIO()
+    Image.new("RGB", (160, 240), (128, 20, 40)).save(buffer, "PNG")
+    return SimpleUploadedFile("machine.png", buffer.getvalue(), content_type="image/png")
+
+
+def _machines(est: Establishment, room: Room, at: datetime.datetime) -> list[Machine]:
+    jur = est.jurisdiction
+    keeper = demo_user(est, KEEPER[jur])
+    machines = []
+    for n in range(1, MACHINES + 1):
+        media = ["coins", "banknotes"] if n % 3 else ["banknotes", "tito"]
+        ids = ({"sbm_number": f"SBM-{n:03d}"} if jur == "MC" else
+               {"casino_number": f"{n:03d}", "maker_number": f"IGT-{7000 + n}", "location_number": f"A{n:02d}"})
+        data = services.MachineInput(
+            machine_type=GAMES[n % len(GAMES)], technology="electronic", maker="IGT",
+            maker_serial=f"{est.code}-{n:05d}",
+            media=media, stations=1, rate_date=at.date(), rtp_percent=Decimal("92.00") + n % 5,
+            credit_value=Decimal("0.10"), bill_box=f"BB-{n:03d}",
+            approved_system="SAS-AGREE-2024" if "tito" in media else "", insertion_limit=Decimal("100"),
+            payment_limit=Decimal("1500"), characteristics=f"{GAMES[n % len(GAMES)]}, mise de 0,10 € à 5 €",
+            meters=[services.MeterSpec(code, 8, nature) for code, nature in required_meters(jur, media)], **ids,
+        )
+        machine = services.machine_register(establishment=est, data=data, actor=keeper,
+                                            photo=_photo() if jur == "MC" else None)
+        socle = services.socle_create(establishment=est, room=room, number=f"{n:03d}", actor=keeper,
+                                      position=f"Allée {1 + (n - 1) // 4}")
+        services.machine_move(machine=machine, to_place="floor", to_socle=socle, actor=keeper, reason="commissioning",
+                              moved_at=at)
+        machines.append(machine)
+    return machines
+
+
+def _rows(machines: list[Machine], day: int) -> list[services.ReadingRow]:
+    rows = []
+    for n, machine in enumerate(machines, start=1):
+        for meter in machine.meters.all():
+            step = {"in": 9000, "out": 8200, "jackpots": 300, "cash_box": 2500, "bills": 4000,
+                    "ticket_in": 1500, "ticket_out": 1200}.get(meter.code, 100)
+            rows.append(services.ReadingRow(machine.number, meter.station, meter.key, 100_000 + day * (step + n * 37)))
+    return rows
+
+
+def _month(est: Establishment, room: Room, machines: list[Machine], start: datetime.datetime) -> None:
+    jur = est.jurisdiction
+    supervisor, mechanic = demo_user(est, Role.SUPERVISEUR), demo_user(est, Role.MECANICIEN)
+    counter = demo_user(est, Role.SUPERVISEUR)
+    for day in range(DAYS + 1):
+        at = start + datetime.timedelta(days=day, hours=9)
+        releve = services.releve_open(establishment=est, room=room, actor=supervisor, during_operation=False,
+                                      started_at=at)
+        services.releve_readings_import(releve=releve, rows=_rows(machines, day), actor=supervisor, read_at=at)
+        if day:
+            for n, machine in enumerate(machines, start=1):
+                services.box_exchange(releve=releve, machine=machine, box="bill", removed=machine.bill_box,
+                                      replaced_by=f"BB-{n:03d}-{day:02d}", actor=supervisor)
+                machine.refresh_from_db()
+                amount = selectors.expected_drop(releve, machine)
+                short = Decimal("45.00") if (day, n) == (DAYS - 3, 4) else Decimal("0")  # the variance flag
+                services.drop_count_record(releve=releve, machine=machine, counted=amount - short, actor=counter)
+        services.releve_close(releve=releve, actor=supervisor)
+        if day % 4 == 2:
+            machine = machines[day % len(machines)]
+            sheet = services.intervention_open(machine=machine, actor=mechanic, reason="Bourrage du lecteur de billets",
+                                               stopped_at=at + datetime.timedelta(hours=5))
+            services.intervention_close(intervention=sheet, actor=mechanic, work_done="Lecteur nettoyé et testé",
+                                        ended_at=at + datetime.timedelta(hours=5, minutes=25))
+            if jur == "MC":
+                services.transmittal_hand_over(establishment=est, date=est.localtime(sheet.stopped_at).date(),
+                                               actor=supervisor,
+                                               received_by=demo_user(est, Role.DIRECTEUR_EXPLOITATION))
+
+
+def _payments(est: Establishment, machines: list[Machine], start: datetime.datetime) -> None:
+    jur = est.jurisdiction
+    if jur == "MC":
+        services.jackpot_threshold_set(establishment=est, amount=Decimal("2000"), effective_from=start,
+                                       actor=demo_user(est, Role.DIRECTEUR_EXPLOITATION))
+        services.jackpot_pay(machine=machines[2], amount=Decimal("4850"), method="cheque",
+                             combination="5 × Couronne", id_type="Passeport", id_number="FR19AB12345",
+                             pre_check="Machine contrôlée par le mécanicien", actor=demo_user(est, Role.SUPERVISEUR))
+    else:
+        services.jackpot_pay(machine=machines[2], amount=Decimal("3200"), method="cash", combination="7-7-7",
+                             actor=demo_user(est, Role.CAISSIER), controller=demo_user(est, Role.COMITE))
+    services.orphan_record(establishment=est, kind="credits", amount=Decimal("3.40"), machine=machines[5],
+                           disposal="Crédits relevés et versés à la caisse", actor=demo_user(est, Role.SUPERVISEUR))
+
+
+def _approvals(est: Establishment, since: datetime.date) -> None:
+    keeper = demo_user(est, KEEPER[est.jurisdiction])
+    staff = ((Role.MECANICIEN, "slot_staff"), (Role.EMPLOYE_JEUX, "slot_staff"), (Role.TECHNICIEN_SFM, "sfm"))
+    for role, kind in staff:
+        services.staff_approval_record(establishment=est, user=demo_user(est, role), kind=kind,
+                                       reference=f"AGR-{est.code.upper()}-{role[:4].upper()}",
+                                       issuer="Ministère de l'intérieur", valid_from=since, actor=keeper)
+
+
+def seed(stdout: TextIO) -> None:
+    for code in (DEMO_MC, DEMO_FR):
+        est = Establishment.objects.get(code=code)
+        if Machine.objects.filter(establishment=est).exists():
+            continue
+        with transaction.atomic():
+            _registers(est)
+            room = (Room.objects.filter(establishment=est, code="machines").first()
+                    or room_create(establishment=est, code="machines", name="Salle des machines à sous", actor=None))
+            start = timezone.now() - datetime.timedelta(days=DAYS + 1)
+            if est.jurisdiction == "FR":
+                _approvals(est, start.date() - datetime.timedelta(days=365))
+            machines = _machines(est, room, start)
+            _month(est, room, machines, start)
+            _payments(est, machines, start)
+            if est.jurisdiction == "FR":
+                acceptors = [m for m in machines if "tito" in m.media or "banknotes" in m.media]
+                services.sfm_visit_record(
+                    establishment=est, machines=machines, actor=demo_user(est, Role.TECHNICIEN_SFM),
+                    remarks="Limites conformes, compteurs vérifiés",
+                    limits={m.number: {"insertion_limit": "100", "payment_limit": "1500"} for m in acceptors})
+        stdout.write(f"  {est.name}: {MACHINES} machines, {DAYS} relèves, "
+                     f"{Meter.objects.filter(machine__establishment=est).count()} compteurs\n")

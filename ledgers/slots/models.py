@@ -1,0 +1,686 @@
+"""Slot machines (appareils automatiques): the socle file, the machine inventory with its technical
+sheets, moves, meters and their readings, RAM clears, relèves with their box exchanges and
+counts, interventions with the superviseur's daily envelope, and slot staff approvals.
+
+Socles, machines, meters, relèves and interventions are the mutable objects (with history);
+what happened to them (sheets, moves, readings, clears, exchanges, counts) is append-only. Key
+custody (KEY-*) refers to ``Machine``, ``Socle``, ``Releve`` and ``Intervention`` by foreign key.
+"""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from ledgers.core.models import Establishment, Room
+
+USER = settings.AUTH_USER_MODEL
+
+
+class Place(models.TextChoices):
+    """The controlled list of where a machine may be (SLOT-04)."""
+
+    FLOOR = "floor", _("Salle de jeux")
+    STORE = "store", _("Magasin")
+    WORKSHOP = "workshop", _("Atelier")
+
+
+class Medium(models.TextChoices):
+    """What a machine accepts (SLOT-01)."""
+
+    COINS = "coins", _("Pièces")
+    BANKNOTES = "banknotes", _("Billets")
+    CHIPS = "chips", _("Jetons")
+    CARD = "card", _("Carte")
+    TITO = "tito", _("Tickets (TITO)")
+
+
+class Socle(models.Model):
+    """A slot stand, numbered once and for all (SLOT-03): the number is never edited nor reused."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    number = models.CharField(_("socle n°"), max_length=20)
+    room = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="+", verbose_name=_("salle"))
+    position = models.CharField(_("emplacement"), max_length=100, blank=True)
+    active = models.BooleanField(_("en service"), default=True)
+    created_at = models.DateTimeField(_("créé le"))
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("socle")
+        verbose_name_plural = _("socles")
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "number"], name="slot_socle_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{_('Socle')} n° {self.number}"
+
+
+class Machine(models.Model):
+    class Technology(models.TextChoices):
+        ELECTRONIC = "electronic", _("Électronique")
+        ELECTROMECHANICAL = "electromechanical", _("Électromécanique")
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("Inscrite à l'inventaire")
+        IN_SERVICE = "in_service", _("En exploitation")
+        OUT_OF_SERVICE = "out_of_service", _("Hors exploitation")
+        RETIRED = "retired", _("Sortie du parc")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    machine_type = models.CharField(_("type de machine"), max_length=100)
+    technology = models.CharField(_("technologie"), max_length=20, choices=Technology.choices)
+    maker = models.CharField(_("fabricant"), max_length=100)
+    maker_serial = models.CharField(_("numéro de série du fabricant"), max_length=60)
+    # MC: the SBM identification number (SLOT-02); FR: the casino, maker and location numbers (SLOT-33, 52).
+    sbm_number = models.CharField(_("numéro SBM"), max_length=30, blank=True)
+    casino_number = models.CharField(_("numéro casino"), max_length=30, blank=True)
+    maker_number = models.CharField(_("numéro fabricant"), max_length=60, blank=True)
+    location_number = models.CharField(_("numéro d'emplacement"), max_length=30, blank=True)
+    media = models.JSONField(_("moyens de paiement acceptés"), default=list)  # [Medium]
+    stations = models.PositiveSmallIntegerField(_("postes de jeu"), default=1)
+    # Theoretical return certified by the maker, or the levy % where players play against each
+    # other (SLOT-04), with the date of its last update.
+    rtp_percent = models.DecimalField(_("taux de redistribution certifié (%)"), max_digits=5, decimal_places=2,
+                                      null=True, blank=True)
+    levy_percent = models.DecimalField(_("pourcentage de prélèvement (%)"), max_digits=5, decimal_places=2,
+                                       null=True, blank=True)
+    rate_date = models.DateField(_("date de mise à jour du taux"))
+    photo = models.ImageField(_("photographie"), upload_to="slots/machines/%Y/", blank=True)
+    credit_value = models.DecimalField(_("valeur du crédit (€)"), max_digits=10, decimal_places=2,
+                                       default=Decimal("0.01"))
+    hopper = models.BooleanField(_("trémie"), default=False)
+    hopper_lid_confirmed_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True,
+                                                related_name="+", verbose_name=_("couvercle de trémie constaté par"))
+    hopper_lid_confirmed_at = models.DateTimeField(_("couvercle constaté le"), null=True, blank=True)
+    bill_box = models.CharField(_("boîte à billets (n°)"), max_length=30, blank=True)  # SLOT-12
+    approved_system = models.CharField(_("système informatique agréé (référence)"), max_length=100, blank=True)
+    insertion_limit = models.DecimalField(_("limite d'insertion (€)"), max_digits=10, decimal_places=2, null=True,
+                                          blank=True)
+    payment_limit = models.DecimalField(_("limite de paiement automatique (€)"), max_digits=10, decimal_places=2,
+                                        null=True, blank=True)
+    place = models.CharField(_("lieu"), max_length=10, choices=Place.choices, default=Place.STORE)
+    socle = models.OneToOneField(Socle, on_delete=models.PROTECT, null=True, blank=True, related_name="machine",
+                                 verbose_name=_("socle"))
+    status = models.CharField(_("statut"), max_length=20, choices=Status.choices, default=Status.REGISTERED)
+    registered_at = models.DateTimeField(_("inscrite le"))
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("machine à sous")
+        verbose_name_plural = _("machines à sous")
+        ordering = ["establishment", "casino_number", "sbm_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["establishment", "sbm_number"], condition=~models.Q(sbm_number=""),
+                                    name="slot_machine_sbm_unique"),
+            models.UniqueConstraint(fields=["establishment", "casino_number"],
+                                    condition=~models.Q(casino_number=""), name="slot_machine_casino_no_unique"),
+            models.UniqueConstraint(fields=["establishment", "maker", "maker_serial"],
+                                    name="slot_machine_serial_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('Machine')} {self.number}"
+
+    @property
+    def number(self) -> str:
+        """The number the registers print: SBM number (MC) or casino number (FR)."""
+        return self.sbm_number or self.casino_number
+
+    @property
+    def cashless(self) -> bool:
+        """FR meter set type B (SLOT-31): tickets, cards or another approved cashless system."""
+        return bool({Medium.TITO, Medium.CARD} & set(self.media))
+
+
+class TechnicalSheet(models.Model):
+    """A version of a machine's technical sheet (SLOT-07): characteristics and theoretical rate."""
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="sheets")
+    version = models.PositiveIntegerField(_("version"))
+    characteristics = models.TextField(_("caractéristiques"))
+    rtp_percent = models.DecimalField(_("taux de redistribution (%)"), max_digits=5, decimal_places=2, null=True,
+                                      blank=True)
+    levy_percent = models.DecimalField(_("prélèvement (%)"), max_digits=5, decimal_places=2, null=True,
+                                       blank=True)
+    recorded_at = models.DateTimeField(_("établie le"))
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("fiche technique")
+        verbose_name_plural = _("fiches techniques")
+        ordering = ["machine", "-version"]
+        constraints = [models.UniqueConstraint(fields=["machine", "version"], name="slot_sheet_version_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.machine} — v{self.version}"
+
+
+class MachineMove(models.Model):
+    """A machine moved between the floor, the store and the workshop (SLOT-04, SLOT-33, SLOT-34),
+    with the meters as they stood at the move."""
+
+    class Reason(models.TextChoices):
+        COMMISSIONING = "commissioning", _("Mise en place")
+        PLANNED = "planned", _("Déplacement prévu")
+        BREAKDOWN = "breakdown", _("Panne")
+        INCIDENT = "incident", _("Incident technique")
+        REPAIR_RETURN = "repair_return", _("Retour de réparation")
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="moves")
+    moved_at = models.DateTimeField(_("déplacée le"))
+    from_place = models.CharField(_("de"), max_length=10, choices=Place.choices)
+    from_socle = models.ForeignKey(Socle, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    to_place = models.CharField(_("vers"), max_length=10, choices=Place.choices)
+    to_socle = models.ForeignKey(Socle, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    reason = models.CharField(_("motif"), max_length=15, choices=Reason.choices)
+    # FR: the police service informed before a planned move (SLOT-33).
+    police_informed_at = models.DateTimeField(_("police informée le"), null=True, blank=True)
+    police_reference = models.CharField(_("référence de l'information"), max_length=100, blank=True)
+    meters = models.JSONField(_("compteurs au déplacement"), default=dict)  # {meter id: value}
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    observations = models.TextField(_("observations"), blank=True)
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("déplacement de machine")
+        verbose_name_plural = _("déplacements de machines")
+        ordering = ["-moved_at"]
+
+    def __str__(self) -> str:
+        return f"{self.machine} — {self.get_from_place_display()} → {self.get_to_place_display()}"
+
+
+class MeterCode(models.TextChoices):
+    """The meters of the texts (MC SLOT-05, 12, 13; FR SLOT-30, 31)."""
+
+    IN = "in", _("Entrées (crédits joués)")
+    OUT = "out", _("Sorties (crédits payés)")
+    CASH_BOX = "cash_box", _("Recette (cash box)")
+    JACKPOTS = "jackpots", _("Jackpots et lots cumulés")
+    BILLS = "bills", _("Billets")
+    TICKET_IN = "ticket_in", _("Tickets entrés")
+    TICKET_OUT = "ticket_out", _("Tickets émis")
+    CARD_IN = "card_in", _("Cartes entrées")
+    CARD_OUT = "card_out", _("Cartes sorties")
+    OTHER = "other", _("Autre compteur")
+
+
+def meter_key(code: str, nature: str, label: str) -> str:
+    """How a CSV row or an API call names a meter on its station: code[:em][:label]."""
+    return ":".join([code] + (["em"] if nature == "electromechanical" else []) + ([label] if label else []))
+
+
+class Meter(models.Model):
+    """One meter of one station of a machine. Its capacity is 10^digits: it returns to zero only by
+    rolling over at capacity (SLOT-32) or by a recorded RAM clear."""
+
+    class Nature(models.TextChoices):
+        ELECTRONIC = "electronic", _("Électronique")
+        ELECTROMECHANICAL = "electromechanical", _("Électromécanique")
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="meters")
+    station = models.PositiveSmallIntegerField(_("poste"), default=1)
+    code = models.CharField(_("compteur"), max_length=12, choices=MeterCode.choices)
+    label = models.CharField(_("libellé"), max_length=60, blank=True)  # SLOT-06: the maker's other meters
+    nature = models.CharField(_("nature"), max_length=20, choices=Nature.choices, default=Nature.ELECTRONIC)
+    digits = models.PositiveSmallIntegerField(_("chiffres"))
+    active = models.BooleanField(_("actif"), default=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("compteur")
+        verbose_name_plural = _("compteurs")
+        ordering = ["machine", "station", "code", "nature"]
+        constraints = [
+            models.UniqueConstraint(fields=["machine", "station", "code", "nature", "label"],
+                                    name="slot_meter_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.machine.number}/{self.station} {self.key}"
+
+    @property
+    def key(self) -> str:
+        return meter_key(self.code, self.nature, self.label)
+
+    @property
+    def key_at(self) -> str:
+        """The meter among all the machine's: "station:key" (RAM clears, move snapshots)."""
+        return f"{self.station}:{self.key}"
+
+    @property
+    def capacity(self) -> int:
+        return 10 ** self.digits
+
+
+class RamClear(models.Model):
+    """A RAM clear: the reset key used, the meters before and after, the reason (INC-12, KEY-15 in FR
+    with the comité member present, modèle 26 entry)."""
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="ram_clears")
+    performed_at = models.DateTimeField(_("effectué le"))
+    performed_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
+                                     verbose_name=_("effectué par"))
+    witness = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                verbose_name=_("en présence de"))
+    reset_key = models.CharField(_("clé de remise à zéro"), max_length=60)
+    reason = models.TextField(_("motif"))
+    meters_before = models.JSONField(_("compteurs avant"))  # {meter key@station: value}
+    meters_after = models.JSONField(_("compteurs après"))
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("remise à zéro de la mémoire")
+        verbose_name_plural = _("remises à zéro de la mémoire")
+        ordering = ["-performed_at"]
+
+    def __str__(self) -> str:
+        return f"{_('RAM clear')} {self.machine} — {self.performed_at:%d/%m/%Y %H:%M}"
+
+
+class Releve(models.Model):
+    """A relève (slot drop, AMB-35: not a staff relief): directed by a superviseur (SLOT-22),
+    secured by a sworn agent when the room is operating (SLOT-23); socles and bill boxes are
+    opened only during one (SLOT-24)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("En cours")
+        CLOSED = "closed", _("Close")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    room = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="+", verbose_name=_("salle"))
+    status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.OPEN)
+    started_at = models.DateTimeField(_("commencée le"))
+    closed_at = models.DateTimeField(_("close le"), null=True, blank=True)
+    directed_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
+                                    verbose_name=_("dirigée par"))
+    during_operation = models.BooleanField(_("salle en exploitation"), default=False)
+    sworn_agent = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                    verbose_name=_("agent assermenté"))
+    staff = models.TextField(_("personnel présent"), blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("relève")
+        verbose_name_plural = _("relèves")
+        ordering = ["-started_at"]
+
+    def __str__(self) -> str:
+        return f"{_('Relève')} {self.room} — {self.started_at:%d/%m/%Y %H:%M}"
+
+
+class MeterReading(models.Model):
+    """A meter value read at a relève, a move or a RAM clear. ``delta`` is the increase since the
+    previous reading (through a rollover when ``rollover``); a fall that is neither a rollover
+    nor after a RAM clear is flagged with its INC-12 incident."""
+
+    class Source(models.TextChoices):
+        RELEVE = "releve", _("Relève")
+        RAM_BEFORE = "ram_before", _("Avant remise à zéro")
+        RAM_AFTER = "ram_after", _("Après remise à zéro")
+        INITIAL = "initial", _("Relevé initial")
+
+    # Indexes: (meter, read_at, id) serves the meter lookups, the relève one its page; readings are
+    # never deleted, so the other foreign keys need none.
+    meter = models.ForeignKey(Meter, on_delete=models.PROTECT, related_name="readings", db_index=False)
+    releve = models.ForeignKey(Releve, on_delete=models.PROTECT, null=True, blank=True, related_name="readings")
+    ram_clear = models.ForeignKey(RamClear, on_delete=models.PROTECT, null=True, blank=True,
+                                  related_name="readings", db_index=False)
+    source = models.CharField(_("origine"), max_length=12, choices=Source.choices)
+    read_at = models.DateTimeField(_("relevé le"))
+    value = models.BigIntegerField(_("valeur"))
+    delta = models.BigIntegerField(_("écart"), null=True, blank=True)
+    rollover = models.BooleanField(_("passage par zéro"), default=False)
+    incident = models.ForeignKey("incidents.Incident", on_delete=models.PROTECT, null=True, blank=True,
+                                 related_name="+", db_index=False)
+    read_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", db_index=False)
+
+    class Meta:
+        verbose_name = _("relevé de compteur")
+        verbose_name_plural = _("relevés de compteurs")
+        ordering = ["meter", "-read_at", "-id"]
+        indexes = [models.Index(fields=["meter", "-read_at", "-id"], name="slot_reading_last")]
+
+    def __str__(self) -> str:
+        return f"{self.meter} = {self.value}"
+
+
+class BoxExchange(models.Model):
+    """A cash, bill or ticket box removed from a machine and replaced during a relève (SLOT-24)."""
+
+    class Box(models.TextChoices):
+        CASH = "cash", _("Cash box")
+        BILL = "bill", _("Boîte à billets")
+        TICKET = "ticket", _("Boîte à tickets")
+
+    releve = models.ForeignKey(Releve, on_delete=models.PROTECT, related_name="boxes")
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="+")
+    box = models.CharField(_("boîte"), max_length=10, choices=Box.choices)
+    removed = models.CharField(_("boîte retirée (n°)"), max_length=30)
+    replaced_by = models.CharField(_("boîte mise en place (n°)"), max_length=30)
+    exchanged_at = models.DateTimeField(_("échangée le"))
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("échange de boîte")
+        verbose_name_plural = _("échanges de boîtes")
+        constraints = [models.UniqueConstraint(fields=["releve", "machine", "box"], name="slot_box_once")]
+
+    def __str__(self) -> str:
+        return f"{self.machine} — {self.get_box_display()} {self.removed} → {self.replaced_by}"
+
+
+class DropCount(models.Model):
+    """The counted drop of one machine for a relève, reconciled with its meter deltas (SLOT-11):
+    the variance in amount and percent, flagged above the establishment's threshold."""
+
+    releve = models.ForeignKey(Releve, on_delete=models.PROTECT, related_name="counts")
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="+")
+    counted = models.DecimalField(_("montant compté (€)"), max_digits=14, decimal_places=2)
+    expected = models.DecimalField(_("montant selon les compteurs (€)"), max_digits=14, decimal_places=2)
+    variance = models.DecimalField(_("écart (€)"), max_digits=14, decimal_places=2)
+    variance_percent = models.DecimalField(_("écart (%)"), max_digits=9, decimal_places=2, null=True, blank=True)
+    flagged = models.BooleanField(_("au-delà du seuil"), default=False)
+    threshold = models.JSONField(_("seuil appliqué"), default=dict)
+    counted_at = models.DateTimeField(_("compté le"))
+    counted_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("comptage de machine")
+        verbose_name_plural = _("comptages de machines")
+        constraints = [models.UniqueConstraint(fields=["releve", "machine"], name="slot_count_once")]
+
+    def __str__(self) -> str:
+        return f"{self.machine} — {self.counted} €"
+
+
+class DailyTransmittal(models.Model):
+    """The superviseur's envelope of the day's intervention sheets to the Direction de
+    l'exploitation (SLOT-15)."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    date = models.DateField(_("journée"))
+    handed_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("remise par"))
+    handed_at = models.DateTimeField(_("remise le"))
+    received_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("reçue par"))
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("transmission quotidienne des fiches")
+        verbose_name_plural = _("transmissions quotidiennes des fiches")
+        constraints = [models.UniqueConstraint(fields=["establishment", "date"], name="slot_transmittal_day")]
+
+    def __str__(self) -> str:
+        return f"{_('Enveloppe du')} {self.date:%d/%m/%Y}"
+
+
+class Intervention(models.Model):
+    """The fiche d'intervention (MC SLOT-14) or bon d'intervention technique (FR SLOT-53): a door
+    opened by an identified mechanic (or SFM technician, FR), closed with the work done."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("En cours")
+        CLOSED = "closed", _("Close")
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="interventions")
+    status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.OPEN)
+    technician = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("intervenant"))
+    technician_role = models.CharField(_("en qualité de"), max_length=30)
+    approval = models.ForeignKey("StaffApproval", on_delete=models.PROTECT, null=True, blank=True,
+                                 related_name="+", verbose_name=_("agrément"))
+    stopped_at = models.DateTimeField(_("machine arrêtée à"))
+    reason = models.TextField(_("motif"))
+    ended_at = models.DateTimeField(_("fin d'intervention"), null=True, blank=True)
+    work_done = models.TextField(_("travaux effectués"), blank=True)
+    transmittal = models.ForeignKey(DailyTransmittal, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="sheets")
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("fiche d'intervention")
+        verbose_name_plural = _("fiches d'intervention")
+        ordering = ["-stopped_at"]
+
+    def __str__(self) -> str:
+        return f"{_('Intervention')} n° {self.pk} — {self.machine}"
+
+
+class StaffApproval(models.Model):
+    """A ministerial approval of slot staff (FR 68-27, SLOT-50) or of an SFM technician (68-30)."""
+
+    class Kind(models.TextChoices):
+        SLOT_STAFF = "slot_staff", _("Personnel des machines à sous")
+        SFM = "sfm", _("Technicien de la SFM")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    user = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("personne"))
+    kind = models.CharField(_("nature"), max_length=12, choices=Kind.choices)
+    reference = models.CharField(_("référence"), max_length=100)
+    issuer = models.CharField(_("délivré par"), max_length=200)
+    valid_from = models.DateField(_("valable du"))
+    valid_until = models.DateField(_("valable jusqu'au"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("agrément")
+        verbose_name_plural = _("agréments")
+        ordering = ["user", "-valid_from"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.reference}"
+
+
+class SfmVisit(models.Model):
+    """The SFM's revision and control visit (FR SLOT-54), at least every SET-38 days of operation:
+    the machines seen and, for those with a bill, ticket or card acceptor, the insertion and
+    automatic payment limits checked (SLOT-25)."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    visited_at = models.DateTimeField(_("visite du"))
+    technician = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("technicien"))
+    approval = models.ForeignKey(StaffApproval, on_delete=models.PROTECT, related_name="+")
+    machines = models.ManyToManyField(Machine, related_name="sfm_visits", verbose_name=_("machines"))
+    # {machine number: {"insertion_limit": "…", "payment_limit": "…", "compliant": bool}}
+    limits = models.JSONField(_("limites contrôlées"), default=dict)
+    remarks = models.TextField(_("remarques et conclusions"))
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("visite de la SFM")
+        verbose_name_plural = _("visites de la SFM")
+        ordering = ["-visited_at"]
+
+    def __str__(self) -> str:
+        return f"{_('Visite SFM du')} {self.visited_at:%d/%m/%Y}"
+
+
+class JackpotThreshold(models.Model):
+    """The amount above which a win is paid only on an identity document (MC SLOT-16, SET-18),
+    versioned with its effective date: a payment is checked against the amount then in force."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    amount = models.DecimalField(_("montant (€)"), max_digits=12, decimal_places=2)
+    effective_from = models.DateTimeField(_("en vigueur le"))
+    set_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("seuil d'identification des gagnants")
+        verbose_name_plural = _("seuils d'identification des gagnants")
+        ordering = ["-effective_from"]
+
+    def __str__(self) -> str:
+        return f"{self.amount} € — {self.effective_from:%d/%m/%Y}"
+
+
+class PaymentMethod(models.TextChoices):
+    CASH = "cash", _("Espèces")
+    CHEQUE = "cheque", _("Chèque")
+    TRANSFER = "transfer", _("Virement")
+
+
+class JackpotPayment(models.Model):
+    """A manual payment of a jackpot or cumulative prizes: MC by the superviseur, the winner
+    identified above the threshold (SLOT-16, 17); FR at the cash desk by the cashier under the
+    comité member's control, on a bon de paiement (SLOT-35, REG-37, REG-42)."""
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="jackpots")
+    station = models.PositiveSmallIntegerField(_("poste"), default=1)
+    paid_at = models.DateTimeField(_("payé le"))
+    amount = models.DecimalField(_("montant (€)"), max_digits=14, decimal_places=2)
+    combination = models.CharField(_("combinaison gagnante"), max_length=200, blank=True)
+    method = models.CharField(_("mode de paiement"), max_length=10, choices=PaymentMethod.choices)
+    id_type = models.CharField(_("pièce d'identité"), max_length=60, blank=True)
+    id_number = models.CharField(_("numéro de la pièce"), max_length=60, blank=True)
+    pre_check = models.TextField(_("contrôle préalable de la machine"), blank=True)
+    paid_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("payé par"))
+    controlled_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                      verbose_name=_("contrôlé par"))
+    bon_number = models.PositiveIntegerField(_("bon de paiement n°"), null=True, blank=True)
+    flags = models.JSONField(_("signalements"), default=list, blank=True)
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("paiement de jackpot")
+        verbose_name_plural = _("paiements de jackpots")
+        ordering = ["-paid_at"]
+
+    def __str__(self) -> str:
+        return f"{self.machine.number} — {self.amount} €"
+
+
+class PaymentDispute(models.Model):
+    """A customer's dispute about a machine payment, decided by the superviseur after hearing the
+    mechanic (MC SLOT-18, INC-04)."""
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="+")
+    claim = models.TextField(_("réclamation du client"))
+    mechanic = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("mécanicien"))
+    mechanic_statement = models.TextField(_("avis du mécanicien"))
+    heard_at = models.DateTimeField(_("mécanicien entendu le"))
+    decision = models.TextField(_("décision"))
+    amount_paid = models.DecimalField(_("montant payé (€)"), max_digits=14, decimal_places=2, default=Decimal("0"))
+    decided_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    decided_at = models.DateTimeField(_("décidé le"))
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("contestation de paiement")
+        verbose_name_plural = _("contestations de paiement")
+        ordering = ["-decided_at"]
+
+    def __str__(self) -> str:
+        return f"{self.machine.number} — {self.decided_at:%d/%m/%Y}"
+
+
+class TopUp(models.Model):
+    """A complément de paiement written in the cahier (MC SLOT-20, REG-17)."""
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="+")
+    paid_at = models.DateTimeField(_("payé le"))
+    combination = models.CharField(_("combinaison"), max_length=200)
+    amount_due = models.DecimalField(_("montant dû (€)"), max_digits=14, decimal_places=2)
+    paid_by_machine = models.DecimalField(_("payé par la machine (€)"), max_digits=14, decimal_places=2)
+    difference = models.DecimalField(_("complément payé (€)"), max_digits=14, decimal_places=2)
+    customer = models.CharField(_("client"), max_length=200)
+    mechanic_opinion = models.TextField(_("avis du mécanicien"))
+    paid_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("complément de paiement")
+        verbose_name_plural = _("compléments de paiement")
+        ordering = ["-paid_at"]
+
+    def __str__(self) -> str:
+        return f"{self.machine.number} — {self.difference} €"
+
+
+class Orphan(models.Model):
+    """An orphan (orphelin): credits left on a machine, an unclaimed jackpot, a card or TITO ticket
+    found (MC SLOT-19). Never paid to staff; a customer who takes one is excluded at once (INC-05)."""
+
+    class Kind(models.TextChoices):
+        CREDITS = "credits", _("Crédits restés au compteur")
+        JACKPOT = "jackpot", _("Jackpot non réclamé")
+        TICKET = "ticket", _("Ticket ou carte trouvé")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(_("nature"), max_length=10, choices=Kind.choices)
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    place = models.CharField(_("lieu"), max_length=200, blank=True)
+    amount = models.DecimalField(_("montant (€)"), max_digits=14, decimal_places=2)
+    found_at = models.DateTimeField(_("trouvé le"))
+    found_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("trouvé par"))
+    witness = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                verbose_name=_("témoin"))
+    disposal = models.TextField(_("suite donnée"))
+    # INC-05: the customer who took it, excluded from the room immediately.
+    taken_by = models.CharField(_("pris par (client)"), max_length=200, blank=True)
+    excluded_at = models.DateTimeField(_("exclu le"), null=True, blank=True)
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("orphelin")
+        verbose_name_plural = _("orphelins")
+        ordering = ["-found_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} — {self.amount} €"
+
+
+class FileCopy(models.Model):
+    """A copy of the slot files handed to the Secrétariat Général (MC SLOT-08): the version is the
+    slot-files register up to its head, identified by the head entry's hash."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    delivered_at = models.DateTimeField(_("remise le"))
+    covers_seq = models.PositiveIntegerField(_("jusqu'à l'entrée n°"))
+    covers_hash = models.CharField(_("empreinte"), max_length=64)
+    delivered_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    received_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("reçue par"))
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("copie des fichiers au Secrétariat Général")
+        verbose_name_plural = _("copies des fichiers au Secrétariat Général")
+        ordering = ["-delivered_at"]
+
+    def __str__(self) -> str:
+        return f"{_('Copie du')} {self.delivered_at:%d/%m/%Y} — {self.covers_seq}"
+
+
+class MonitoringEvent(models.Model):
+    """An event exported by the real-time monitoring system (door, bill box or socle opened, RAM
+    reset), matched on import against the interventions, relèves and RAM clears: an event nothing
+    explains is flagged (SLOT-14, SLOT-24, SLOT-29, SLOT-53)."""
+
+    class Kind(models.TextChoices):
+        DOOR = "door_open", _("Porte ouverte")
+        BILL_BOX = "bill_box_open", _("Boîte à billets ouverte")
+        SOCLE = "socle_open", _("Socle ouvert")
+        RESET = "ram_reset", _("Remise à zéro")
+
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(_("événement"), max_length=15, choices=Kind.choices)
+    occurred_at = models.DateTimeField(_("survenu le"))
+    intervention = models.ForeignKey(Intervention, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    releve = models.ForeignKey(Releve, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    ram_clear = models.ForeignKey(RamClear, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    flag = models.CharField(_("signalement"), max_length=12, blank=True)  # the requirement ID, when unexplained
+    imported_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("événement du système de surveillance")
+        verbose_name_plural = _("événements du système de surveillance")
+        ordering = ["-occurred_at"]
+        constraints = [models.UniqueConstraint(fields=["machine", "kind", "occurred_at"], name="slot_event_once")]
+
+    def __str__(self) -> str:
+        return f"{self.machine.number} — {self.get_kind_display()} — {self.occurred_at:%d/%m/%Y %H:%M}"

@@ -1,0 +1,137 @@
+"""The slot registers. MC: the slot files (socle file, inventory, technical sheets: REG-15) kept by
+the Directeur de l'exploitation, and the intervention sheets (REG-16). FR: the registre de
+contrôle technique modèle 26 (REG-38) and one fiche modèle 34 per machine (REG-39, qualifier: the
+machine's casino number). Both: the meter readings of each relève.
+
+Who cotes and paraphs (Section 12 matrix): the texts name nobody for these registers ("—" or "not
+stated"), so the keeper opens them: MC the Directeur de l'exploitation, FR the directeur
+responsable or a comité member (as for the other FR registers of the casino); the police may
+also cote modèle 26 and visa it (BP). The modèles 29, 32 and 35 (Interior ministry control
+officials, art. 69) belong to the slot accounting."""
+
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.roles import DIRECTORATE, Role
+from ledgers.registers.kinds import Column, RegisterKind, register_kind
+
+_LINE = (
+    Column("event", _("Opération"), 1.4),
+    Column("at", _("Date et heure"), 1.0),
+    Column("machine", _("Machine"), 1.0),
+)
+
+SLOT_FILES = register_kind(
+    RegisterKind(
+        code="slot_fichiers",
+        title=_("Fichiers des machines à sous (socles, inventaire, fiches techniques)"),
+        purpose=_("Tenir à jour le fichier des socles, l'inventaire des machines, leurs fiches techniques et "
+                  "leurs déplacements."),
+        columns=(*_LINE, Column("detail", _("Détail"), 4.0), Column("signature", _("Signature"), 1.4)),
+        record_roles=(Role.DIRECTEUR_EXPLOITATION, *DIRECTORATE, Role.SUPERVISEUR, Role.MECANICIEN),
+        jurisdictions=("MC",),
+        paraph_roles=(Role.DIRECTEUR_EXPLOITATION,),
+        requirements=("REG-15", "SLOT-03", "SLOT-04", "SLOT-07", "SLOT-08"),
+    )
+)
+
+INTERVENTION_SHEETS = register_kind(
+    RegisterKind(
+        code="slot_interventions",
+        title=_("Fiches d'intervention sur les machines à sous"),
+        purpose=_("Inscrire les ouvertures de machines par les mécaniciens, l'heure d'arrêt, le motif, les "
+                  "travaux, les remises à zéro et la remise quotidienne des fiches à la Direction de "
+                  "l'exploitation."),
+        columns=(*_LINE, Column("detail", _("Motif, travaux"), 4.0), Column("signature", _("Signature"), 1.4)),
+        record_roles=(Role.MECANICIEN, Role.SUPERVISEUR, Role.DIRECTEUR_EXPLOITATION),
+        jurisdictions=("MC",),
+        paraph_roles=(Role.DIRECTEUR_EXPLOITATION,),
+        requirements=("REG-16", "SLOT-14", "SLOT-15"),
+    )
+)
+
+TECHNICAL_CONTROL = register_kind(
+    RegisterKind(
+        code="slot_controle_technique",
+        title=_("Registre de contrôle technique des machines à sous"),
+        purpose=_("Inscrire jour par jour les déplacements de machines, incidents techniques, réparations, "
+                  "entretiens, remises à zéro, interventions et visites de la SFM."),
+        columns=(*_LINE, Column("detail", _("Nature, motif, travaux"), 4.0),
+                 Column("signature", _("Signatures"), 1.6)),
+        record_roles=(Role.COMITE, Role.DIRECTEUR_RESPONSABLE, Role.MECANICIEN, Role.EMPLOYE_JEUX,
+                      Role.TECHNICIEN_SFM, Role.SUPERVISEUR),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.POLICE),
+        requirements=("REG-38", "SLOT-33", "SLOT-34", "SLOT-51", "SLOT-53", "SLOT-54"),
+        form="modèle 26",
+    )
+)
+
+MACHINE_FICHE = register_kind(
+    RegisterKind(
+        code="slot_fiche_34",
+        title=_("Fiche technique d'inventaire de la machine"),
+        purpose=_("Retracer toutes les opérations ayant affecté la machine, de sa mise en service à la fin de "
+                  "son exploitation."),
+        columns=(*_LINE, Column("detail", _("Opération"), 4.0), Column("signature", _("Signature"), 1.4)),
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.MECANICIEN, Role.EMPLOYE_JEUX,
+                      Role.TECHNICIEN_SFM, Role.SUPERVISEUR),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        visa_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.POLICE),
+        requirements=("REG-39", "SLOT-52"),
+        form="modèle 34",
+    )
+)
+
+METER_READINGS = register_kind(
+    RegisterKind(
+        code="slot_releves",
+        title=_("Relevés des compteurs des machines à sous"),
+        purpose=_("Inscrire à chaque relève les compteurs de chaque poste de chaque machine, les boîtes retirées "
+                  "et remplacées et le rapprochement avec le comptage."),
+        columns=(*_LINE, Column("station", _("Poste"), 0.5), Column("meters", _("Compteurs"), 4.0),
+                 Column("detail", _("Écarts, boîtes"), 1.8)),
+        record_roles=(Role.SUPERVISEUR, Role.EMPLOYE_JEUX, Role.COMITE, Role.DIRECTEUR_RESPONSABLE,
+                      Role.DIRECTEUR_EXPLOITATION),
+        paraph_roles=(Role.DIRECTEUR_EXPLOITATION, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        requirements=("SLOT-05", "SLOT-06", "SLOT-24", "SLOT-30", "SLOT-31", "SLOT-32"),
+    )
+)
+
+# Where inventory events (machines, socles, sheets, moves) and technical events (interventions,
+# RAM clears, SFM visits) go, per jurisdiction.
+INVENTORY_KIND = {"MC": SLOT_FILES, "FR": TECHNICAL_CONTROL}
+TECHNICAL_KIND = {"MC": INTERVENTION_SHEETS, "FR": TECHNICAL_CONTROL}
+
+# MC: manual payments, disputes and orphans (SLOT-16 to 19); FR: the registre des jackpots et gains
+# cumulés (REG-37), written by the cashier and signed with the comité member.
+JACKPOTS = register_kind(
+    RegisterKind(
+        code="slot_jackpots",
+        title=_("Registre des jackpots et gains cumulés"),
+        purpose=_("Inscrire les paiements manuels de jackpots et gains cumulés, les contestations et les "
+                  "orphelins."),
+        columns=(*_LINE, Column("amount", _("Montant"), 0.9), Column("detail", _("Combinaison, identité, décision"),
+                                                                       3.4),
+                 Column("signature", _("Signatures"), 1.8)),
+        record_roles=(Role.SUPERVISEUR, Role.CAISSIER, Role.COMITE, Role.MECANICIEN, Role.CHANGEUR),
+        paraph_roles=(Role.DIRECTEUR_EXPLOITATION, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        requirements=("REG-37", "SLOT-16", "SLOT-17", "SLOT-18", "SLOT-19", "SLOT-35"),
+    )
+)
+
+TOP_UPS = register_kind(
+    RegisterKind(
+        code="slot_complements",
+        title=_("Cahier des compléments de paiement"),
+        purpose=_("Inscrire les compléments payés par le superviseur lorsqu'une machine a moins payé que la "
+                  "combinaison gagnante."),
+        columns=(*_LINE, Column("amount", _("Complément"), 0.9), Column("detail", _("Combinaison, dû, payé, avis"),
+                                                                          3.4),
+                 Column("signature", _("Signature"), 1.4)),
+        record_roles=(Role.SUPERVISEUR,),
+        jurisdictions=("MC",),
+        paraph_roles=(Role.DIRECTEUR_EXPLOITATION,),
+        requirements=("REG-17", "SLOT-20"),
+    )
+)

@@ -1,0 +1,70 @@
+"""The slot rules that are data: the meter sets the texts require, the meter incident category,
+the reconciliation thresholds."""
+
+from decimal import Decimal
+
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.roles import Role
+from ledgers.incidents.categories import Category, incident_category
+
+from .models import Medium, MeterCode
+
+E, EM = "electronic", "electromechanical"
+
+# INC-12: a meter anomaly (reset, rollback, failure). MC: the Direction decides (INC-01 default);
+# FR: the police service is informed of anomalies (68-30, INC-16).
+METER_ANOMALY = incident_category(
+    Category(
+        code="slot_meter",
+        label=_("Anomalie de compteur de machine à sous"),
+        requirement={"MC": "INC-12", "FR": "INC-12"},
+        notices={"MC": (Role.DIRECTEUR_EXPLOITATION,), "FR": (Role.POLICE,)},
+    )
+)
+
+FR_MIN_DIGITS = 7  # SLOT-30, SLOT-31
+
+
+def required_meters(jurisdiction: str, media: list[str], *, hopper: bool = False) -> list[tuple[str, str]]:
+    """The (code, nature) pairs every station of a machine must have.
+
+    MC (SLOT-05, 12, 13): in, out, jackpots; cash box on coin or chip machines; bills with a bill
+    validator; ticket or card in/out with TITO or cards. The nature is free (electronic).
+    FR type A (SLOT-30): in, receipts, out, jackpots, bills, each electronic and electromechanical.
+    FR type B (SLOT-31): in and out in both natures; receipts, bills, jackpots electronic; ticket
+    in/out on TITO; card in/out on card machines."""
+    coins = bool({Medium.COINS, Medium.CHIPS} & set(media)) or hopper
+    bills = Medium.BANKNOTES in media
+    tito, card = Medium.TITO in media, Medium.CARD in media
+    if jurisdiction == "MC":
+        codes = [MeterCode.IN, MeterCode.OUT, MeterCode.JACKPOTS]
+        codes += [MeterCode.CASH_BOX] if coins else []
+        codes += [MeterCode.BILLS] if bills else []
+        codes += [MeterCode.TICKET_IN, MeterCode.TICKET_OUT] if tito else []
+        codes += [MeterCode.CARD_IN, MeterCode.CARD_OUT] if card else []
+        return [(str(code), E) for code in codes]
+    if not (tito or card):
+        codes = [MeterCode.IN, MeterCode.CASH_BOX, MeterCode.OUT, MeterCode.JACKPOTS]
+        codes += [MeterCode.BILLS] if bills else []
+        return [(str(code), nature) for code in codes for nature in (E, EM)]
+    pairs = [(str(code), nature) for code in (MeterCode.IN, MeterCode.OUT) for nature in (E, EM)]
+    pairs += [(str(MeterCode.CASH_BOX), E), (str(MeterCode.BILLS), E), (str(MeterCode.JACKPOTS), E)]
+    pairs += [(str(MeterCode.TICKET_IN), E), (str(MeterCode.TICKET_OUT), E)] if tito else []
+    pairs += [(str(MeterCode.CARD_IN), E), (str(MeterCode.CARD_OUT), E)] if card else []
+    return pairs
+
+
+# Reconciliation of the meter deltas with the counted drop (SLOT-11): a variance is flagged when it
+# exceeds the amount OR the percentage of the chosen preset (the way US MICS set both). The texts
+# fix no figure: MC and FR presets are this project's defaults; the stricter ones are offered.
+VARIANCE_PRESETS: dict[str, dict[str, Decimal | None]] = {
+    "MC": {"amount": Decimal("200"), "percent": Decimal("5")},
+    "FR": {"amount": Decimal("150"), "percent": Decimal("3")},
+    "strict_2pc": {"amount": None, "percent": Decimal("2")},
+    "strict_100": {"amount": Decimal("100"), "percent": None},
+}
+
+# A fall in a meter's value is read as a rollover at capacity only when the increase it implies
+# (capacity − previous + value) is less than half the capacity: a small fall is a rollback.
+ROLLOVER_MAX_SHARE = Decimal("0.5")

@@ -1,0 +1,39 @@
+"""The slot demo: a month in a slot room per casino, a second run adds nothing, every register it
+writes verifies."""
+
+import io
+
+import pytest
+
+from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_username
+from ledgers.incidents.models import Incident
+from ledgers.registers.models import Register
+from ledgers.registers.verification import verify_register
+from ledgers.slots import demo
+from ledgers.slots.models import DropCount, Intervention, JackpotPayment, Machine, Orphan, SfmVisit
+from tests.factories import EstablishmentFactory, make_user
+
+ROLES = {
+    DEMO_MC: ("directeur_jeux", "directeur_exploitation", "superviseur", "mecanicien"),
+    DEMO_FR: ("directeur_responsable", "comite", "superviseur", "mecanicien", "employe_jeux", "technicien_sfm",
+              "caissier"),
+}
+
+
+@pytest.mark.django_db
+def test_demo_month_in_both_slot_rooms_idempotent_and_verified():
+    for code, jurisdiction in ((DEMO_MC, "MC"), (DEMO_FR, "FR")):
+        est = EstablishmentFactory(code=code, jurisdiction=jurisdiction)
+        for role in ROLES[code]:
+            make_user(est, role, username=demo_username(code, role))
+    demo.seed(io.StringIO())
+    counts = (Machine.objects.count(), DropCount.objects.count(), Intervention.objects.count())
+    demo.seed(io.StringIO())
+    assert (Machine.objects.count(), DropCount.objects.count(), Intervention.objects.count()) == counts
+    assert counts[0] == 2 * demo.MACHINES
+    assert DropCount.objects.filter(flagged=True).count() == 2  # one variance flag per casino
+    assert JackpotPayment.objects.filter(machine__establishment__code=DEMO_MC, id_number__gt="").exists()
+    assert Orphan.objects.count() == 2 and SfmVisit.objects.count() == 1
+    assert not Incident.objects.filter(category="slot_meter").exists()
+    for register in Register.objects.filter(kind__startswith="slot_"):
+        assert verify_register(register) is None, register.number

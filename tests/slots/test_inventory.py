@@ -1,0 +1,287 @@
+"""Socles, the machine inventory, technical sheets, moves and staff approvals (SLOT-01 to 13,
+SLOT-25, 30, 31, 33, 34, 52; REG-15, REG-38, REG-39)."""
+
+import datetime
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from ledgers.core.errors import RuleViolation
+from ledgers.registers.models import Entry, Register
+from ledgers.slots import services
+from ledgers.slots.models import Machine, MachineMove, Meter, Socle
+
+from .conftest import photo
+
+pytestmark = pytest.mark.django_db
+
+
+def test_slot_03_socle_number_fixed_once_and_for_all(mc_room):
+    socle = mc_room.socle("A01")
+    with pytest.raises(RuleViolation) as exc:
+        mc_room.socle("A01")
+    assert exc.value.code == "SLOT-03"
+    assert Socle.objects.filter(number="A01").count() == 1
+    assert socle.history.count() == 1
+    line = mc_room.registers["slot_fichiers"].entries.order_by("-seq").first()
+    assert "A01" in line.payload["detail"]
+
+
+def test_reg_15_mc_inventory_line_in_the_slot_files(mc_room):
+    machine = mc_room.register_machine()
+    payloads = [e.payload for e in Entry.objects.filter(register=mc_room.registers["slot_fichiers"], kind="record")]
+    assert [p["event"] for p in payloads] == ["Inscription à l'inventaire", "Fiche technique"]
+    assert all(p["machine"] == machine.sbm_number for p in payloads)
+    assert machine.photo.name.startswith("slots/machines/")
+    assert machine.place == "store" and machine.status == "registered"
+
+
+def test_slot_01_media_required(mc_room):
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_register(establishment=mc_room.est, data=mc_room.machine_input(media=()),
+                                  actor=mc_room.keeper, photo=photo())
+    assert exc.value.code == "SLOT-01"
+
+
+def test_slot_02_duplicate_sbm_id_refused(mc_room):
+    first = mc_room.register_machine()
+    data = mc_room.machine_input()
+    data = services.MachineInput(**{**vars(data), "sbm_number": first.sbm_number})
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_register(establishment=mc_room.est, data=data, actor=mc_room.keeper, photo=photo())
+    assert exc.value.code == "SLOT-02"
+    assert Machine.objects.count() == 1
+
+
+def test_slot_02_sbm_number_required(mc_room):
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_register(establishment=mc_room.est, data=mc_room.machine_input(sbm_number=""),
+                                  actor=mc_room.keeper, photo=photo())
+    assert exc.value.code == "SLOT-02"
+
+
+def test_slot_04_photo_and_rate_required(mc_room):
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_register(establishment=mc_room.est, data=mc_room.machine_input(), actor=mc_room.keeper)
+    assert exc.value.code == "SLOT-04"
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_register(establishment=mc_room.est, data=mc_room.machine_input(rtp_percent=None),
+                                  actor=mc_room.keeper, photo=photo())
+    assert exc.value.code == "SLOT-04"
+    assert not Machine.objects.exists()
+
+
+def test_slot_04_location_outside_controlled_list_refused(mc_room):
+    machine = mc_room.register_machine()
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_move(machine=machine, to_place="bar", actor=mc_room.keeper, reason="planned")
+    assert exc.value.code == "SLOT-04"
+
+
+def test_slot_07_technical_sheet_versioned(mc_room):
+    machine = mc_room.register_machine()
+    sheet = services.technical_sheet_record(machine=machine, actor=mc_room.keeper, characteristics="Nouveau jeu",
+                                            rtp_percent=Decimal("94.00"))
+    machine.refresh_from_db()
+    assert sheet.version == 2 and machine.rtp_percent == Decimal("94.00")
+    assert list(machine.sheets.values_list("version", flat=True)) == [2, 1]
+    with pytest.raises(RuleViolation) as exc:
+        services.technical_sheet_record(machine=machine, actor=mc_room.keeper, characteristics="x")
+    assert exc.value.code == "SLOT-07"
+
+
+def test_slot_09_hopper_without_lid_not_put_in_service(mc_room):
+    machine = mc_room.register_machine(hopper=True)
+    socle = mc_room.socle()
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_move(machine=machine, to_place="floor", to_socle=socle, actor=mc_room.keeper,
+                              reason="commissioning")
+    assert exc.value.code == "SLOT-09"
+    services.hopper_lid_confirm(machine=machine, actor=mc_room["mecanicien"])
+    services.machine_move(machine=machine, to_place="floor", to_socle=socle, actor=mc_room.keeper,
+                          reason="commissioning")
+    machine.refresh_from_db()
+    assert machine.status == "in_service" and machine.socle == socle
+
+
+def test_slot_12_banknotes_need_bill_box_and_meter(mc_room):
+    machine = mc_room.register_machine(bill_box="")
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_move(machine=machine, to_place="floor", to_socle=mc_room.socle(), actor=mc_room.keeper,
+                              reason="commissioning")
+    assert exc.value.code == "SLOT-12"
+
+
+def test_slot_13_tito_needs_ticket_meters(mc_room):
+    data = mc_room.machine_input(media=("tito",))
+    data = services.MachineInput(**{**vars(data), "meters": [m for m in data.meters if m.code != "ticket_out"]})
+    machine = services.machine_register(establishment=mc_room.est, data=data, actor=mc_room.keeper, photo=photo())
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_move(machine=machine, to_place="floor", to_socle=mc_room.socle(), actor=mc_room.keeper,
+                              reason="commissioning")
+    assert exc.value.code == "SLOT-13"
+
+
+def test_slot_05_every_station_has_the_four_meters(mc_room):
+    data = mc_room.machine_input(stations=2)
+    data = services.MachineInput(**{**vars(data), "meters": [services.MeterSpec("in", 8, station=1),
+                                                             *[m for m in data.meters if m.code != "in"]]})
+    machine = services.machine_register(establishment=mc_room.est, data=data, actor=mc_room.keeper, photo=photo())
+    assert Meter.objects.filter(machine=machine, code="out").count() == 2
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_move(machine=machine, to_place="floor", to_socle=mc_room.socle(), actor=mc_room.keeper,
+                              reason="commissioning")
+    assert exc.value.code == "SLOT-05"
+
+
+def test_slot_06_other_meters_declared_and_logged(mc_room):
+    machine = mc_room.on_floor()
+    meters = services.meters_declare(machine=machine, specs=[services.MeterSpec("other", 8, label="games")],
+                                     actor=mc_room.keeper)
+    assert meters[0].key == "other:games"
+
+
+def test_slot_30_fr_type_a_meter_of_six_digits_refused(fr_room):
+    machine = fr_room.register_machine(digits=6)
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_move(machine=machine, to_place="floor", to_socle=fr_room.socle(), actor=fr_room.keeper,
+                              reason="commissioning")
+    assert exc.value.code == "SLOT-30"
+
+
+def test_slot_30_fr_type_a_needs_electromechanical_meters(fr_room):
+    data = fr_room.machine_input()
+    data = services.MachineInput(**{**vars(data), "meters": [m for m in data.meters
+                                                             if not (m.code == "out" and m.nature != "electronic")]})
+    machine = services.machine_register(establishment=fr_room.est, data=data, actor=fr_room.keeper)
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_move(machine=machine, to_place="floor", to_socle=fr_room.socle(), actor=fr_room.keeper,
+                              reason="commissioning")
+    assert exc.value.code == "SLOT-30"
+
+
+def test_slot_31_fr_tito_needs_approved_system(fr_room):
+    machine = fr_room.register_machine(media=("tito", "banknotes"), approved_system="")
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_move(machine=machine, to_place="floor", to_socle=fr_room.socle(), actor=fr_room.keeper,
+                              reason="commissioning")
+    assert exc.value.code == "SLOT-31"
+    ok = fr_room.on_floor(media=("tito", "banknotes"))
+    assert ok.status == "in_service" and ok.cashless
+
+
+def test_slot_25_insertion_limit_above_payment_limit_refused(fr_room):
+    with pytest.raises(RuleViolation) as exc:
+        fr_room.register_machine(insertion_limit=Decimal("500"), payment_limit=Decimal("300"))
+    assert exc.value.code == "SLOT-25"
+    fr_room.est.options = {"SET-19": "1000"}
+    fr_room.est.save()
+    with pytest.raises(RuleViolation) as exc:
+        fr_room.register_machine(insertion_limit=Decimal("500"), payment_limit=Decimal("1500"))
+    assert exc.value.code == "SLOT-25"
+
+
+def test_slot_52_fr_fiche_34_opened_and_written(fr_room):
+    machine = fr_room.on_floor()
+    fiche = Register.objects.get(kind="slot_fiche_34", qualifier=machine.casino_number)
+    opening = fiche.entries.get(seq=1)
+    assert opening.kind == "opening" and opening.role == "directeur_responsable"
+    events = list(fiche.entries.filter(kind="record").values_list("payload__event", flat=True))
+    assert events == ["Inscription à l'inventaire", "Fiche technique", "Mise en place"]
+
+
+def test_slot_52_fr_casino_numbers_required(fr_room):
+    with pytest.raises(RuleViolation) as exc:
+        fr_room.register_machine(location_number="")
+    assert exc.value.code == "SLOT-52"
+
+
+def test_slot_33_planned_move_without_police_notice_refused(fr_room):
+    machine = fr_room.on_floor()
+    now = timezone.now()
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_move(machine=machine, to_place="store", actor=fr_room.keeper, reason="planned",
+                              moved_at=now)
+    assert exc.value.code == "SLOT-33"
+    with pytest.raises(RuleViolation):
+        services.machine_move(machine=machine, to_place="store", actor=fr_room.keeper, reason="planned",
+                              moved_at=now, police_informed_at=now + datetime.timedelta(minutes=5),
+                              police_reference="Mail 12")
+    move = services.machine_move(machine=machine, to_place="store", actor=fr_room.keeper, reason="planned",
+                                 moved_at=now, police_informed_at=now - datetime.timedelta(hours=2),
+                                 police_reference="Mail 12")
+    machine.refresh_from_db()
+    assert machine.socle is None and machine.status == "out_of_service"
+    assert "police" in move.entry.payload["detail"]
+
+
+def test_slot_33_breakdown_move_needs_its_cause(fr_room):
+    machine = fr_room.on_floor()
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_move(machine=machine, to_place="workshop", actor=fr_room.keeper, reason="breakdown")
+    assert exc.value.code == "SLOT-33"
+    move = services.machine_move(machine=machine, to_place="workshop", actor=fr_room["comite"], reason="breakdown",
+                                 observations="Écran noir", signers=[fr_room["mecanicien"]])
+    assert move.entry.register.kind == "slot_controle_technique"
+
+
+def test_slot_34_return_without_removal_refused(fr_room):
+    machine = fr_room.register_machine()
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_move(machine=machine, to_place="floor", to_socle=fr_room.socle(), actor=fr_room.keeper,
+                              reason="repair_return")
+    assert exc.value.code == "SLOT-34"
+
+
+def test_move_snapshots_the_meters(mc_room):
+    machine = mc_room.on_floor()
+    mc_room.read(machine, 500)
+    move = services.machine_move(machine=machine, to_place="workshop", actor=mc_room.keeper, reason="breakdown")
+    assert move.meters and set(move.meters.values()) == {500}
+    assert MachineMove.objects.filter(machine=machine).count() == 2
+
+
+def test_socle_holds_one_machine(mc_room):
+    socle = mc_room.socle()
+    first = mc_room.register_machine()
+    services.machine_move(machine=first, to_place="floor", to_socle=socle, actor=mc_room.keeper,
+                          reason="commissioning")
+    second = mc_room.register_machine()
+    with pytest.raises(Exception, match="porte déjà"):
+        services.machine_move(machine=second, to_place="floor", to_socle=socle, actor=mc_room.keeper,
+                              reason="commissioning")
+
+
+def test_slot_08_copy_to_secretariat_general_and_outdated_flag(mc_room):
+    from ledgers.slots.selectors import files_copy_overdue
+
+    mc_room.register_machine()
+    later = timezone.localdate() + datetime.timedelta(days=31)
+    assert files_copy_overdue(mc_room.est, later) == 31
+    with pytest.raises(RuleViolation) as exc:
+        services.files_copy_deliver(establishment=mc_room.est, actor=mc_room.keeper, received_by=mc_room["mecanicien"])
+    assert exc.value.code == "SLOT-08"
+    register = mc_room.registers["slot_fichiers"]
+    register.refresh_from_db()
+    copy = services.files_copy_deliver(establishment=mc_room.est, actor=mc_room.keeper,
+                                       received_by=mc_room["secretariat_general"])
+    assert (copy.covers_seq, copy.covers_hash) == (register.head_seq, register.head_hash)
+    assert files_copy_overdue(mc_room.est, timezone.localdate() + datetime.timedelta(days=30)) is None
+
+
+def test_slot_34_fr_repair_moves_countersigned(fr_room):
+    machine = fr_room.on_floor()
+    kwargs = {"machine": machine, "to_place": "workshop", "reason": "breakdown", "observations": "Lecteur HS"}
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_move(actor=fr_room.keeper, **kwargs)
+    assert exc.value.code == "SLOT-34"
+    with pytest.raises(RuleViolation):
+        services.machine_move(actor=fr_room["comite"], signers=[fr_room["superviseur"]], **kwargs)
+    move = services.machine_move(actor=fr_room["comite"], signers=[fr_room["mecanicien"], fr_room["technicien_sfm"]],
+                                 **kwargs)
+    signed = move.entry.payload["countersigned"]
+    assert len(signed) == 3 and "Membre du comité de direction" in signed[0] and "SFM" in signed[2]
+    back = services.machine_move(machine=machine, to_place="floor", to_socle=fr_room.socle(), reason="repair_return",
+                                 actor=fr_room["comite"], signers=[fr_room["employe_jeux"]])
+    assert back.entry.payload["countersigned"]  # ≤ 75 machines: the employee in charge may sign

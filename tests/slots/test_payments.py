@@ -1,0 +1,95 @@
+"""Jackpots, disputes, top-ups and orphans (SLOT-16 to 20, SLOT-35; INC-04, INC-05; REG-17, REG-37, REG-42)."""
+
+import datetime
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from ledgers.core.errors import RuleViolation
+from ledgers.slots import services
+
+pytestmark = pytest.mark.django_db
+
+
+def test_slot_16_identity_required_above_threshold_in_force(mc_room):
+    machine = mc_room.on_floor()
+    now = timezone.now()
+    services.jackpot_threshold_set(establishment=mc_room.est, amount=Decimal("2000"),
+                                   effective_from=now - datetime.timedelta(days=10), actor=mc_room.keeper)
+    services.jackpot_threshold_set(establishment=mc_room.est, amount=Decimal("1000"),
+                                   effective_from=now - datetime.timedelta(days=1), actor=mc_room.keeper)
+    pay = {"machine": machine, "method": "cash", "actor": mc_room["superviseur"]}
+    with pytest.raises(RuleViolation) as exc:
+        services.jackpot_pay(amount=Decimal("1500"), **pay)
+    assert exc.value.code == "SLOT-16"
+    # two days ago the 2000 € threshold was in force
+    services.jackpot_pay(amount=Decimal("1500"), paid_at=now - datetime.timedelta(days=2), **pay)
+    paid = services.jackpot_pay(amount=Decimal("1500"), id_type="Passeport", id_number="P123", **pay)
+    assert "P123" in paid.entry.payload["detail"] and paid.entry.register.kind == "slot_jackpots"
+    assert paid.amount == Decimal("1500")
+
+
+def test_slot_17_payment_method_cash_cheque_or_transfer(mc_room):
+    machine = mc_room.on_floor()
+    with pytest.raises(RuleViolation) as exc:
+        services.jackpot_pay(machine=machine, method="crypto", amount=Decimal("10"), actor=mc_room["superviseur"])
+    assert exc.value.code == "SLOT-17"
+
+
+def test_slot_22_only_superviseur_approves_a_manual_payment(mc_room):
+    machine = mc_room.on_floor()
+    with pytest.raises(RuleViolation) as exc:
+        services.jackpot_pay(machine=machine, method="cash", amount=Decimal("10"), actor=mc_room["mecanicien"])
+    assert exc.value.code == "SLOT-22"
+
+
+def test_slot_35_fr_payment_controlled_by_comite_on_numbered_bon(fr_room):
+    machine = fr_room.on_floor(payment_limit=Decimal("1000"))
+    pay = {"machine": machine, "method": "cash", "actor": fr_room["caissier"], "combination": "7-7-7"}
+    with pytest.raises(RuleViolation) as exc:
+        services.jackpot_pay(amount=Decimal("5000"), **pay)
+    assert exc.value.code == "SLOT-35"
+    with pytest.raises(RuleViolation):
+        services.jackpot_pay(amount=Decimal("5000"), controller=fr_room["superviseur"], **pay)
+    first = services.jackpot_pay(amount=Decimal("5000"), controller=fr_room["comite"], **pay)
+    second = services.jackpot_pay(amount=Decimal("800"), controller=fr_room["comite"], **pay)
+    assert (first.bon_number, second.bon_number) == (1, 2)
+    assert first.flags == [] and second.flags == ["SLOT-35"]  # not above the automatic payment limit
+
+
+def test_inc_04_dispute_decided_after_hearing_the_mechanic(mc_room):
+    machine = mc_room.on_floor()
+    kwargs = {"machine": machine, "claim": "Trois cerises non payées", "mechanic": mc_room["mecanicien"],
+              "decision": "Complément accordé"}
+    with pytest.raises(RuleViolation) as exc:
+        services.dispute_decide(mechanic_statement=" ", actor=mc_room["superviseur"], **kwargs)
+    assert exc.value.code == "INC-04"
+    with pytest.raises(RuleViolation):
+        services.dispute_decide(mechanic_statement="Panne d'affichage", actor=mc_room["mecanicien"], **kwargs)
+    dispute = services.dispute_decide(mechanic_statement="Panne d'affichage", actor=mc_room["superviseur"], **kwargs)
+    assert "Panne d'affichage" in dispute.entry.payload["detail"]
+
+
+def test_slot_20_top_up_is_the_positive_difference(mc_room):
+    machine = mc_room.on_floor()
+    kwargs = {"machine": machine, "combination": "3 BAR", "amount_due": Decimal("100"),
+              "paid_by_machine": Decimal("60"), "customer": "M. X", "mechanic_opinion": "Trémie vide",
+              "actor": mc_room["superviseur"]}
+    for wrong in (Decimal("30"), Decimal("0")):
+        with pytest.raises(RuleViolation) as exc:
+            services.top_up_pay(difference=wrong, **kwargs)
+        assert exc.value.code == "SLOT-20"
+    top_up = services.top_up_pay(difference=Decimal("40"), **kwargs)
+    assert top_up.entry.register.kind == "slot_complements"
+
+
+def test_slot_19_orphan_never_paid_to_staff_and_inc_05_exclusion(mc_room):
+    machine = mc_room.on_floor()
+    kwargs = {"establishment": mc_room.est, "kind": "credits", "amount": Decimal("12.50"), "machine": machine,
+              "disposal": "Versé à la caisse", "actor": mc_room["superviseur"]}
+    with pytest.raises(RuleViolation) as exc:
+        services.orphan_record(payee=mc_room["mecanicien"], **kwargs)
+    assert exc.value.code == "SLOT-19"
+    orphan = services.orphan_record(taken_by="Client au poste 12", **kwargs)
+    assert orphan.excluded_at is not None and "exclu" in orphan.entry.payload["detail"]

@@ -1,0 +1,84 @@
+"""Relèves, box exchanges, counts and their reconciliation (SLOT-11, 22, 23, 24)."""
+
+from decimal import Decimal
+
+import pytest
+
+from ledgers.core.errors import RuleViolation
+from ledgers.slots import services
+from ledgers.slots.models import Releve
+
+pytestmark = pytest.mark.django_db
+
+
+def test_slot_22_only_a_superviseur_directs_a_releve(mc_room):
+    with pytest.raises(RuleViolation) as exc:
+        services.releve_open(establishment=mc_room.est, room=mc_room.room, actor=mc_room["mecanicien"],
+                             during_operation=False)
+    assert exc.value.code == "SLOT-22"
+    assert not Releve.objects.exists()
+
+
+def test_slot_23_releve_during_operation_closed_only_with_sworn_agent(mc_room):
+    releve = services.releve_open(establishment=mc_room.est, room=mc_room.room, actor=mc_room["superviseur"],
+                                  during_operation=True)
+    with pytest.raises(RuleViolation) as exc:
+        services.releve_close(releve=releve, actor=mc_room["superviseur"])
+    assert exc.value.code == "SLOT-23"
+    with pytest.raises(RuleViolation):
+        services.releve_close(releve=releve, actor=mc_room["superviseur"], sworn_agent=mc_room["mecanicien"])
+    closed = services.releve_close(releve=releve, actor=mc_room["superviseur"],
+                                   sworn_agent=mc_room["agent_surveillance"])
+    assert closed.status == "closed" and closed.sworn_agent == mc_room["agent_surveillance"]
+
+
+def test_slot_24_boxes_exchanged_only_during_an_open_releve(mc_room):
+    machine = mc_room.on_floor()
+    releve = mc_room.releve()
+    exchange = services.box_exchange(releve=releve, machine=machine, box="bill", removed="BB-1", replaced_by="BB-2",
+                                     actor=mc_room["superviseur"])
+    machine.refresh_from_db()
+    assert machine.bill_box == "BB-2" and exchange.entry.register.kind == "slot_releves"
+    services.releve_close(releve=releve, actor=mc_room["superviseur"])
+    with pytest.raises(RuleViolation) as exc:
+        services.box_exchange(releve=releve, machine=machine, box="cash", removed="CB-1", replaced_by="CB-2",
+                              actor=mc_room["superviseur"])
+    assert exc.value.code == "SLOT-24"
+    with pytest.raises(RuleViolation) as exc:
+        mc_room.read(machine, 10, releve=releve)
+    assert exc.value.code == "SLOT-24"
+
+
+def _counted_releve(org, *, counted, bills_delta=1000):
+    machine = org.on_floor()
+    org.read(machine, 0)
+    releve = org.releve()
+    org.read(machine, 0, releve=releve, bills=bills_delta)  # 1000 credits × 0.10 € = 100 €
+    return services.drop_count_record(releve=releve, machine=machine, counted=counted, actor=org["superviseur"])
+
+
+def test_slot_11_variance_within_threshold_not_flagged(mc_room):
+    count = _counted_releve(mc_room, counted=Decimal("99.00"))
+    assert count.expected == Decimal("100.00") and count.variance == Decimal("-1.00")
+    assert count.variance_percent == Decimal("-1.00") and not count.flagged
+
+
+def test_slot_11_variance_above_percent_flagged_with_amount_and_percent(mc_room):
+    count = _counted_releve(mc_room, counted=Decimal("80.00"))
+    assert count.variance == Decimal("-20.00") and count.variance_percent == Decimal("-20.00")
+    assert count.flagged and count.threshold == {"amount": "200", "percent": "5"}
+    assert "AU-DELÀ DU SEUIL" in count.entry.payload["detail"]
+
+
+def test_slot_11_stricter_preset_chosen_by_the_establishment(mc_room):
+    mc_room.est.options = {"SLOT-11": {"preset": "strict_2pc"}}
+    mc_room.est.save()
+    count = _counted_releve(mc_room, counted=Decimal("97.00"))
+    assert count.flagged and count.threshold == {"amount": None, "percent": "2"}
+
+
+def test_slot_11_amount_threshold(mc_room):
+    mc_room.est.options = {"SLOT-11": {"amount": "100", "percent": None}}
+    mc_room.est.save()
+    assert services.reconcile(Decimal("10000"), Decimal("9850"), services.variance_threshold(mc_room.est))[2]
+    assert not services.reconcile(Decimal("10000"), Decimal("9950"), services.variance_threshold(mc_room.est))[2]
