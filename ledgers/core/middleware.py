@@ -2,7 +2,7 @@ import re
 import zoneinfo
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse, QueryDict
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
@@ -51,7 +51,8 @@ _NUL_IN_BODY = {
 class NulByteMiddleware:
     """Refuse (400) a request with a NUL character in its path, query string, or form or JSON
     body: no text column of PostgreSQL can store or compare one, so a lookup with it (a code, a
-    serial number) would fail deep in a view, a 500. Uploads (multipart) are left to their forms."""
+    serial number) would fail deep in a view, a 500. In a multipart body only the text fields are
+    read (Django parses them once; DRF reuses that parse), never the uploaded files."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -65,9 +66,14 @@ class NulByteMiddleware:
         return self.get_response(request)
 
 
+def _nul_in(data: QueryDict) -> bool:
+    return any("\x00" in key or any("\x00" in v for v in data.getlist(key)) for key in data)
+
+
 def _has_nul(request: HttpRequest) -> bool:
-    query = request.GET
-    if "\x00" in request.path or any("\x00" in key or any("\x00" in v for v in query.getlist(key)) for key in query):
+    if "\x00" in request.path or _nul_in(request.GET):
         return True
+    if request.content_type == "multipart/form-data":
+        return _nul_in(request.POST)
     pattern = _NUL_IN_BODY.get(request.content_type)
     return pattern is not None and (b"\x00" in request.body or pattern.search(request.body) is not None)

@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from ledgers.core.models import Establishment, TableSession
 
@@ -20,7 +21,7 @@ class PersonField(forms.ModelChoiceField):
 
 
 class AssignForm(forms.Form):
-    position = forms.ChoiceField(label=_("Poste"), choices=Position.choices)
+    position = forms.ChoiceField(label=pgettext_lazy("staff position", "Poste"), choices=Position.choices)
     person = PersonField(label=_("Personne"), queryset=get_user_model().objects.none())
 
     def __init__(self, *args, establishment: Establishment, **kwargs) -> None:

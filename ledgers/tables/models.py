@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from simple_history.models import HistoricalRecords
 
 from ledgers.core.models import TableSession
@@ -16,7 +17,7 @@ class StaffAssignment(models.Model):
 
     table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="staff",
                                       verbose_name=_("partie de table"))
-    position = models.CharField(_("poste"), max_length=20, choices=Position.choices)
+    position = models.CharField(pgettext_lazy("staff position", "poste"), max_length=20, choices=Position.choices)
     person = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="table_duties",
                                verbose_name=_("personne"))
     started_at = models.DateTimeField(_("début"))

@@ -63,3 +63,9 @@ def test_nul_byte_in_a_form_lookup_is_a_400(client, mc, user_in):
     client.force_login(user_in(mc, Role.CARTIER))
     body = urlencode({"dice": "D1", "to_location": "a\x00b"})  # as a browser sends a form
     assert client.post("/des/transfert/", body, content_type="application/x-www-form-urlencoded").status_code == 400
+
+
+def test_nul_byte_in_a_multipart_field_is_a_400(director):
+    """The API also parses multipart bodies: their text fields are checked, their files are not."""
+    body = {"code": "K\x00", "lock_type": "socle", "opens": "socle 12", "copies": "1"}
+    assert director.post("/api/v1/keys/keys/new/", body, format="multipart").status_code == 400
