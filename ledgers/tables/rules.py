@@ -163,6 +163,10 @@ LIMITS: dict[tuple[str, str], Limits] = {
     ("FR", "chemin_de_fer"): Limits("GAME-41", floor=Decimal(1), bets={"banco_min": None, "banco_max": None}),
     ("FR", "baccara_deux_tableaux"): Limits("GAME-41", floor=Decimal(1), bets={"bank_min": None, "bank_max": None}),
 }
+
+# Games whose minimum the directeur responsable may raise at the opening of the tables (GAME-38):
+# that is the text's own option, not a change of the minimum stakes to declare (AUTH-01).
+RAISED_AT_OPENING = {("FR", "roue_chance")}
 BET_LABELS = {
     "numbers": _("numéros"), "colours": _("couleurs"), "orange": _("orange"), "green": _("vert"),
     "blue": _("bleu"), "red": _("rouge"), "violet": _("violet"), "white_black": _("blanc ou noir"),
