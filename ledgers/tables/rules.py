@@ -147,6 +147,9 @@ LIMITS: dict[tuple[str, str], Limits] = {
     # Lucky ladies (55-4 5°): pay table A or B for the whole partie, with the side bet's limits.
     ("FR", "blackjack"): Limits("GAME-08", pay_tables=("A", "B"),
                                 bets={"lucky_ladies_min": None, "lucky_ladies_max": None}),
+    # AUTH-05 (000 art. 10.2, 11.9): the MC authority links are the boule limits' agreement with the
+    # Administration and the chemin de fer garage threshold notified to the autorité concédante; their
+    # references are kept on the limits record and in the table-partie log.
     ("MC", "boule"): Limits("GAME-25", agreement=True, no_aggregate=True),
     ("FR", "rampo"): Limits("GAME-18", authorised=True, bets={"numbers": 40, "colours": 200}),
     ("FR", "ultimate_holdem"): Limits("GAME-33", authorised=True, multiples=(10, 20, 30), change="display"),

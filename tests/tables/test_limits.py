@@ -135,7 +135,7 @@ def test_game_41_baccara_minimum_never_below_one_euro(frc):
     limits(frc, "CF1", minimum_stake=D("1"))
 
 
-def test_game_25_boule_agreement_reference_and_no_aggregate_maximum(mcc):
+def test_game_25_auth_05_boule_agreement_reference_and_no_aggregate_maximum(mcc):
     with refused("GAME-25"):
         limits(mcc, "BO1", minimum_stake=D("2"), maximum_stake=D("300"))
     with refused("GAME-25"):
@@ -199,7 +199,7 @@ def test_game_26_chemin_de_fer_begins_only_with_four_seated_players(mcc):
     assert table_session_open(session=session, actor=mcc.director).status == TableSession.Status.OPEN
 
 
-def test_game_28_garage_threshold_only_with_the_notification_to_the_authority(mcc):
+def test_game_28_auth_05_garage_threshold_only_with_the_notification_to_the_authority(mcc):
     with refused("GAME-28"):
         limits(mcc, "CF1", minimum_stake=D("100"), bet_maximums={"banco_max": D("50000"), "garage_from": D("20000")})
     record = limits(mcc, "CF1", minimum_stake=D("100"), agreement_reference="Courrier 2026-031",
