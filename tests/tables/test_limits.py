@@ -13,11 +13,11 @@ from ledgers.authority.services import declaration_record
 from ledgers.core.authz import save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance, TableSession
-from ledgers.core.services import seance_open, table_session_open
+from ledgers.core.services import seance_open, table_session_open, table_session_prepare
 from ledgers.registers.selectors import current_register
 from ledgers.tables.models import TableLimits
 from ledgers.tables.services import staff_assign, table_limits_set
-from tests.factories import open_register
+from tests.factories import GamingTableFactory, open_register
 
 from .conftest import DAY
 
@@ -248,3 +248,19 @@ def test_auth_01_roue_minimum_raised_at_opening_needs_no_declaration_mc_needs_no
     mcc.seance = seance_open(establishment=mcc.est, date=DAY + datetime.timedelta(days=1), period="soiree",
                              actor=mcc.director)
     assert limits(mcc, "BJ1", minimum_stake=D("25"))
+
+
+def test_game_30_banque_a_tout_va_two_seances_a_day(mcc):
+    table = GamingTableFactory(establishment=mcc.est, room=mcc.tables["BJ1"].room, number="BTV1",
+                               game="banque_tout_va", seats=10)
+    for period in ("apres_midi", "soiree", "nuit"):
+        seance = mcc.seance if period == "soiree" else seance_open(establishment=mcc.est, date=DAY, period=period,
+                                                                      actor=mcc.director)
+        session = table_session_prepare(seance=seance, table=table, actor=mcc.director)
+        if period == "nuit":
+            with refused("GAME-30"):
+                table_session_open(session=session, actor=mcc.director)
+            session.refresh_from_db()
+            assert session.opened_at is None
+        else:
+            table_session_open(session=session, actor=mcc.director)
