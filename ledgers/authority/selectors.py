@@ -68,6 +68,17 @@ def declarations_of(establishment: Establishment) -> QuerySet[Declaration]:
     return Declaration.objects.filter(establishment=establishment).select_related("declared_by")
 
 
+def declaration_implemented(establishment: Establishment, operation: str, *, on: datetime.date,
+                             after: datetime.date | None = None) -> Declaration | None:
+    """The latest declaration of ``operation`` whose implementation date is reached by ``on`` (and
+    falls after ``after``, when the change must be newer than a given state): what lets a declared
+    operation be applied to the live configuration (AUTH-01)."""
+    declared = declarations_of(establishment).filter(operation=operation, implementation_date__lte=on)
+    if after is not None:
+        declared = declared.filter(implementation_date__gt=after)
+    return declared.order_by("-implementation_date", "-number").first()
+
+
 def declarations_without_follow_up(establishment: Establishment,
                                    today: datetime.date | None = None) -> QuerySet[Declaration]:
     """Declarations implemented with no follow-up recorded (AUTH-02 flag)."""

@@ -5,6 +5,7 @@ from . import views
 app_name = "authority"
 urlpatterns = [
     path("", views.IndexView.as_view(), name="index"),
+    path("autorisation/", views.AuthorisationView.as_view(), name="authorisation"),
     path("acces/", views.AccessView.as_view(), name="access"),
     path("archives/", views.ArchivesView.as_view(), name="archives"),
     path("archives/purge/", views.PurgeView.as_view(), name="purge"),

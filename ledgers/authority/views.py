@@ -1,6 +1,7 @@
 """Pages of the authorities' registers and records: each form calls one service; a refusal shows
 its requirement and article with what was typed kept."""
 
+import datetime
 from pathlib import PurePath
 
 from django.core.exceptions import PermissionDenied
@@ -18,6 +19,7 @@ from ledgers.registers.models import Register
 
 from . import forms, selectors, services
 from .access import VERIFIERS
+from .authorisation import authorisation_figures
 from .models import Declaration, HouseOption, HouseRulesVersion, LiaisonQuestion, Observation, SeasonArchive
 from .registers import LIAISON, OBSERVATIONS
 from .retention import period_of, retention_end
@@ -43,6 +45,27 @@ class IndexView(EstablishmentRequiredMixin, TemplateView):
     """What the authorities keep, verify and approve, one link each."""
 
     template_name = "authority/index.html"
+
+
+class AuthorisationView(EstablishmentRequiredMixin, TemplateView):
+    """AUTH-03: the figures of the authorisation dossier at the date asked (today by default)."""
+
+    template_name = "authority/authorisation.html"
+
+    def get(self, request, *args, **kwargs):
+        if self.establishment.jurisdiction != "FR":
+            raise Http404
+        if not self.roles & ACCESS_LOG_READERS:
+            raise PermissionDenied(_("Les chiffres de l'autorisation sont réservés aux autorités et à la Direction."))
+        return super().get(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        today = self.establishment.localtime().date()
+        try:
+            on = datetime.date.fromisoformat(self.request.GET.get("date", ""))
+        except ValueError:
+            on = today
+        return super().get_context_data(figures=authorisation_figures(self.establishment, min(on, today)), **kwargs)
 
 
 class AccessView(EstablishmentRequiredMixin, TemplateView):

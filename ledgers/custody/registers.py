@@ -45,7 +45,11 @@ PRISE_EN_CHARGE = register_kind(
         columns=INTAKE_COLUMNS,
         record_roles=(*KEEPERS, Role.DIRECTEUR_JEUX),
         jurisdictions=("MC",),
-        requirements=("REG-01", "CARD-04", "DICE-03"),
+        # REG-24: the OUT entries of a destruction or neutralisation are its minutes, with the prior
+        # SCJ notification (CARD-10, CARD-11, DICE-07).
+        requirements=("REG-01", "REG-02", "REG-24", "CARD-04", "DICE-03"),
+        # The dice register (qualifier "des"): coté et paraphé by the Commissaire du Gouvernement (REG-02).
+        extra={"paraph_requirement_by_qualifier": {"des": "REG-02"}},
     )
 )
 

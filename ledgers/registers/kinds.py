@@ -61,13 +61,15 @@ class RegisterKind:
             return self.paraph_roles
         return (PROFILES[jurisdiction].paraphing_role,)
 
-    def paraph_requirement_for(self, jurisdiction: str) -> str:
-        """The row that fixes who cotes and paraphs this kind here ("" when no text fixes it)."""
+    def paraph_requirement_for(self, jurisdiction: str, qualifier: str = "") -> str:
+        """The row that fixes who cotes and paraphs this kind here ("" when no text fixes it); a
+        kind shared by several domains may name a row per qualifier (``extra["paraph_requirement_by_qualifier"]``,
+        e.g. the MC dice intake register, REG-02)."""
         from ledgers.core.jurisdictions import PROFILES
 
         if self.form in (PROFILES[jurisdiction].settings.get("SET-26") or {}).get("by_form", {}):
             return "REG-26"
-        return self.paraph_requirement
+        return self.extra.get("paraph_requirement_by_qualifier", {}).get(qualifier, self.paraph_requirement)
 
 
 KINDS: CodeRegistry[RegisterKind] = CodeRegistry("register kind")

@@ -221,7 +221,7 @@ def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, 
     est = register.establishment
     info = register.kind_info
     paraphers = info.paraph_roles_for(est.jurisdiction)
-    rule = info.paraph_requirement_for(est.jurisdiction)
+    rule = info.paraph_requirement_for(est.jurisdiction, register.qualifier)
     if rule and not roles_of(actor, est) & set(paraphers):
         raise RuleViolation(rule, _("Ce registre est coté et paraphé par : %(roles)s.")
                             % {"roles": ", ".join(str(est.profile.authority_names.get(r) or Role(r).label)

@@ -41,6 +41,22 @@ def enough_players_seated(session: TableSession) -> None:
         raise RuleViolation(code, _("La partie ne commence qu'avec au moins %(n)s joueurs assis.") % {"n": minimum})
 
 
+@on_table_opening
+def two_seances_a_day(session: TableSession) -> None:
+    """MC banque à tout va: two séances a day (afternoon and evening), GAME-30: a table-partie of
+    the game does not open in a third séance of the day. (The new sixain per séance is the cards'
+    allocation; "new" cannot be read from numbering, AMB-05.)"""
+    seance = session.seance
+    if (seance.establishment.jurisdiction, session.table.game) not in rules.SEANCES_PER_DAY:
+        return
+    code, most = rules.SEANCES_PER_DAY[(seance.establishment.jurisdiction, session.table.game)]
+    others = (TableSession.objects.filter(seance__establishment=seance.establishment, seance__date=seance.date,
+                                          table__game=session.table.game, opened_at__isnull=False)
+              .exclude(seance=seance).values("seance").distinct().count())
+    if others >= most:
+        raise RuleViolation(code, _("Ce jeu se joue en %(n)s séances par jour au plus.") % {"n": most})
+
+
 @on_table_page
 def staff_and_limits_panel(request: HttpRequest, session: TableSession) -> str:
     est = session.seance.establishment

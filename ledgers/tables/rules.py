@@ -147,6 +147,9 @@ LIMITS: dict[tuple[str, str], Limits] = {
     # Lucky ladies (55-4 5°): pay table A or B for the whole partie, with the side bet's limits.
     ("FR", "blackjack"): Limits("GAME-08", pay_tables=("A", "B"),
                                 bets={"lucky_ladies_min": None, "lucky_ladies_max": None}),
+    # AUTH-05 (000 art. 10.2, 11.9): the MC authority links are the boule limits' agreement with the
+    # Administration and the chemin de fer garage threshold notified to the autorité concédante; their
+    # references are kept on the limits record and in the table-partie log.
     ("MC", "boule"): Limits("GAME-25", agreement=True, no_aggregate=True),
     ("FR", "rampo"): Limits("GAME-18", authorised=True, bets={"numbers": 40, "colours": 200}),
     ("FR", "ultimate_holdem"): Limits("GAME-33", authorised=True, multiples=(10, 20, 30), change="display"),
@@ -163,6 +166,20 @@ LIMITS: dict[tuple[str, str], Limits] = {
     ("FR", "chemin_de_fer"): Limits("GAME-41", floor=Decimal(1), bets={"banco_min": None, "banco_max": None}),
     ("FR", "baccara_deux_tableaux"): Limits("GAME-41", floor=Decimal(1), bets={"bank_min": None, "bank_max": None}),
 }
+
+# Séances a day at most, per game (GAME-30: banque à tout va, afternoon and evening).
+SEANCES_PER_DAY = {("MC", "banque_tout_va"): ("GAME-30", 2)}
+
+# Rows of Section 7 this app records nothing for, with the catalogue's reason:
+# - GAME-11 (BJ One Deck: at most 3 boxes, hands per deck by boxes played, no entry mid-deck, 6 for 5):
+#   the catalogue's record is the table's signage and it fixes no check; the ledgers keep no
+#   hand-by-hand play, so there is nothing to refuse (the hands for 4 boxes are unstated, AMB-19).
+# - GAME-24 (trente et quarante "refait" insurance, 1 % premium above the SET-23 threshold): no
+#   check in the catalogue; the premium is a table receipt counted with the table's result (COUNT-10).
+
+# Games whose minimum the directeur responsable may raise at the opening of the tables (GAME-38):
+# that is the text's own option, not a change of the minimum stakes to declare (AUTH-01).
+RAISED_AT_OPENING = {("FR", "roue_chance")}
 BET_LABELS = {
     "numbers": _("numéros"), "colours": _("couleurs"), "orange": _("orange"), "green": _("vert"),
     "blue": _("bleu"), "red": _("rouge"), "violet": _("violet"), "white_black": _("blanc ou noir"),

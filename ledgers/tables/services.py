@@ -15,6 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from ledgers.authority.models import Declaration
+from ledgers.authority.selectors import declaration_implemented
 from ledgers.core.authz import require_role, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance, TableSession
@@ -225,6 +227,28 @@ def _check_limits(session: TableSession, *, seats: int, minimum: Decimal, maximu
                                                "minimale.") % {"bet": rules.BET_LABELS[bet], "times": times})
 
 
+def _check_declared_minimum(session: TableSession, minimum: Decimal) -> None:
+    """FR: a table's minimum stake differing from the one of its previous table-partie is a change
+    of the minimum stakes, which needs a prior declaration (003 art. 7, 9 bis 6°) whose
+    implementation date is reached, after that previous partie (AUTH-01). The roue de la chance's
+    minimum raised at opening is the text's own option (GAME-38), not a change of the authorised
+    minimum."""
+    est = session.seance.establishment
+    if est.jurisdiction != "FR" or (est.jurisdiction, session.table.game) in rules.RAISED_AT_OPENING:
+        return
+    previous = (TableSession.objects.filter(table=session.table, minimum_stake__isnull=False,
+                                            seance__date__lte=session.seance.date)
+                .exclude(pk=session.pk).order_by("-seance__date", "-opened_at", "-pk").first())
+    if previous is None or previous.minimum_stake == minimum:
+        return
+    if declaration_implemented(est, Declaration.Operation.DISTRIBUTION, on=session.seance.date,
+                               after=previous.seance.date) is None:
+        raise RuleViolation("AUTH-01", _(
+            "La mise minimale de la table passe de %(old)s € à %(new)s € : ce changement exige une déclaration "
+            "préalable (6°) dont la date de mise en œuvre est atteinte.")
+            % {"old": previous.minimum_stake, "new": minimum})
+
+
 @transaction.atomic
 def table_limits_set(
     *, session: TableSession, actor: AbstractBaseUser, minimum_stake: Decimal, maximum_stake: Decimal | None = None,
@@ -250,6 +274,8 @@ def table_limits_set(
     _check_limits(session, seats=seats, minimum=minimum_stake, maximum=maximum_stake, bet_maximums=bets,
                   agreement_reference=agreement_reference, pay_table=pay_table)
     during_play = session.status == TableSession.Status.OPEN
+    if not during_play:
+        _check_declared_minimum(session, minimum_stake)
     if during_play and limits is not None:
         in_force = selectors.limits_of(session).last()
         if limits.pay_tables and in_force is not None and in_force.pay_table != pay_table:

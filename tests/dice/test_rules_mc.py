@@ -21,6 +21,7 @@ from ledgers.custody.services import (
     stock_verification_record,
     supplier_register,
 )
+from ledgers.dice.domain import CATEGORY as DICE_CATEGORY
 from ledgers.dice.domain import DICE
 from ledgers.dice.models import DiceAllocation, DiceCheck, Die, PlayRole
 from ledgers.dice.selectors import destruction_queue, stock_statement, unclosed_annex_days
@@ -412,3 +413,30 @@ def test_dice_04_depot_day_not_closed_is_flagged(mc_org, client):
     assert "DICE-04" in client.get(reverse("dice:day")).content.decode()
     depot_day_close(domain=DICE, establishment=mc_org.est, date=yesterday, actor=mc_org["cartier"])
     assert unclosed_annex_days(mc_org.est) == []
+
+
+def test_reg_02_dice_intake_register_cote_et_paraphe_by_the_commissaire_only(mc):
+    register = register_create(establishment=mc, kind="prise_en_charge", qualifier=DICE_CATEGORY,
+                               actor=make_user(mc, "directeur_jeux"))
+    for role in ("scj", "cartier"):
+        with pytest.raises(RuleViolation) as refused:
+            register_open(register=register, actor=make_user(mc, role), paraphe="X")
+        assert refused.value.code == "REG-02"
+    register_open(register=register, actor=make_user(mc, "commissaire"), paraphe="C. G.")
+    assert register.entries.get(seq=1).role == "commissaire"
+
+
+def test_reg_24_destruction_minutes_need_the_prior_scj_notice_and_say_it(mc_org):
+    used = play_seance(mc_org, days_ago=1)
+    session = dice_destruction_plan(establishment=mc_org.est, dice=used, actor=mc_org["directeur_jeux"],
+                                    planned_at=timezone.now(), method=DestructionSession.Method.DESTRUCTION)
+    with pytest.raises(RuleViolation) as refused:
+        dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"])
+    assert refused.value.code == "DICE-07" and not Die.objects.filter(status=ItemStatus.DESTROYED).exists()
+    notified = timezone.now() - datetime.timedelta(hours=2)
+    destruction_notify(session=session, notified_at=notified, channel="email", reference="Courriel au SCJ",
+                       actor=mc_org["directeur_jeux"])
+    dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"])
+    minutes = records(mc_org.registers["prise_en_charge"])[-1]
+    assert minutes["movement"] == "OUT" and minutes["notified_at"] and minutes["inspector"] == "Inspecteur Test"
+    assert "REG-24" in mc_org.registers["prise_en_charge"].kind_info.requirements

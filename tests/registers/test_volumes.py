@@ -193,3 +193,27 @@ def test_reg_21_api_print_history_and_volume_paraphe(register):
     assert again.status_code == 409 and again.json()["code"] == "REG-21"
     rows = api_as(reader).get(reverse("api-volume-paraphes", args=[register.number])).json()["results"]
     assert [(row["volume"], row["paraphe"]) for row in rows] == [(1, "C. G.")]
+
+
+@SMALL_VOLUMES
+def test_reg_21_volumes_page_paraphe_and_print_history(client, register):
+    reader = make_user(register.establishment, "inspecteur")
+    volume_print(register=register, out=io.BytesIO(), actor=reader)
+    again = volume_print(register=register, out=io.BytesIO(), actor=reader)[1]
+    url = reverse("registers:volumes", args=[register.number])
+    client.force_login(reader)
+    detail = client.get(reverse("registers:detail", args=[register.number])).content.decode()
+    assert url in detail
+    page = client.get(url).content.decode()
+    assert "DUPLICATA" in page and again.digest in page and "Parapher le tome" not in page
+    assert client.post(url, {"volume": 1, "paraphe": "X"}).status_code == 403
+    assert not VolumeParaphe.objects.exists()
+    signer = authority(register)
+    client.force_login(signer)
+    assert client.post(url, {"volume": 1, "paraphe": "C. G."}).status_code == 302
+    record = VolumeParaphe.objects.get(register=register, volume=1)
+    assert record.authority == signer and record.pages == 4
+    refused = client.post(url, {"volume": 1, "paraphe": "C. G."})
+    assert refused.status_code == 409 and "REG-21" in refused.content.decode()
+    assert VolumeParaphe.objects.count() == 1
+    assert f"<td>{record.paraphe}</td>" in client.get(url).content.decode()

@@ -1,17 +1,25 @@
 """Seats and stakes of a table-partie (GAME-03 and the seat rows, the limit rows, SET-08, SET-09,
 SET-11, AUTH-04): set by whom the text names, within its bounds, changes during play recorded."""
 
+import datetime
 from decimal import Decimal
+from functools import partial
 
 import pytest
 from django.core.exceptions import ValidationError
 
+from ledgers.authority.models import Declaration
+from ledgers.authority.services import declaration_record
 from ledgers.core.authz import save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance, TableSession
-from ledgers.core.services import table_session_open
+from ledgers.core.services import seance_open, table_session_open, table_session_prepare
 from ledgers.registers.selectors import current_register
+from ledgers.tables.models import TableLimits
 from ledgers.tables.services import staff_assign, table_limits_set
+from tests.factories import GamingTableFactory, open_register
+
+from .conftest import DAY
 
 D = Decimal
 
@@ -127,7 +135,7 @@ def test_game_41_baccara_minimum_never_below_one_euro(frc):
     limits(frc, "CF1", minimum_stake=D("1"))
 
 
-def test_game_25_boule_agreement_reference_and_no_aggregate_maximum(mcc):
+def test_game_25_auth_05_boule_agreement_reference_and_no_aggregate_maximum(mcc):
     with refused("GAME-25"):
         limits(mcc, "BO1", minimum_stake=D("2"), maximum_stake=D("300"))
     with refused("GAME-25"):
@@ -191,7 +199,7 @@ def test_game_26_chemin_de_fer_begins_only_with_four_seated_players(mcc):
     assert table_session_open(session=session, actor=mcc.director).status == TableSession.Status.OPEN
 
 
-def test_game_28_garage_threshold_only_with_the_notification_to_the_authority(mcc):
+def test_game_28_auth_05_garage_threshold_only_with_the_notification_to_the_authority(mcc):
     with refused("GAME-28"):
         limits(mcc, "CF1", minimum_stake=D("100"), bet_maximums={"banco_max": D("50000"), "garage_from": D("20000")})
     record = limits(mcc, "CF1", minimum_stake=D("100"), agreement_reference="Courrier 2026-031",
@@ -203,3 +211,56 @@ def test_game_28_garage_threshold_only_with_the_notification_to_the_authority(mc
 def test_game_41_the_casino_fixes_the_bancos_of_chemin_de_fer(frc):
     record = limits(frc, "CF1", minimum_stake=D("20"), bet_maximums={"banco_min": D("200"), "banco_max": D("5000")})
     assert record.bet_maximums == {"banco_min": "200", "banco_max": "5000"}
+
+
+def _next_seance(frc, day):
+    frc.seance = seance_open(establishment=frc.est, date=day, period="soiree", actor=frc.director)
+
+
+def test_auth_01_minimum_stake_change_refused_without_an_implemented_declaration(frc):
+    open_register(frc.est, "declarations_prealables")
+    limits(frc, "BJ1", minimum_stake=D("10"))
+    _next_seance(frc, DAY + datetime.timedelta(days=1))
+    assert limits(frc, "BJ1", minimum_stake=D("10"))  # the same minimum: no change to declare
+    _next_seance(frc, DAY + datetime.timedelta(days=7))
+    with refused("AUTH-01"):
+        limits(frc, "BJ1", minimum_stake=D("15"))
+    assert TableLimits.objects.filter(minimum_stake=D("15")).count() == 0
+    sent = DAY - datetime.timedelta(days=10)
+    declare = partial(declaration_record, establishment=frc.est, actor=frc.director, details="BJ1 : 15 €",
+                      sent_on=sent, recipients=Declaration.Recipient.values, proof="LRAR 1")
+    declare(operation="3", implementation_date=DAY + datetime.timedelta(days=6))  # another operation
+    declare(operation="6", implementation_date=DAY + datetime.timedelta(days=8))  # not reached yet
+    with refused("AUTH-01"):
+        limits(frc, "BJ1", minimum_stake=D("15"))
+    _next_seance(frc, DAY + datetime.timedelta(days=8))
+    assert limits(frc, "BJ1", minimum_stake=D("15")).minimum_stake == D("15")
+    _next_seance(frc, DAY + datetime.timedelta(days=9))
+    with refused("AUTH-01"):  # the declaration was used up by the change it announced
+        limits(frc, "BJ1", minimum_stake=D("20"))
+
+
+def test_auth_01_roue_minimum_raised_at_opening_needs_no_declaration_mc_needs_none(frc, mcc):
+    limits(frc, "RC1", minimum_stake=D("2"))
+    _next_seance(frc, DAY + datetime.timedelta(days=1))
+    assert limits(frc, "RC1", minimum_stake=D("5"))  # GAME-38: the directeur responsable raises it
+    limits(mcc, "BJ1", minimum_stake=D("10"))
+    mcc.seance = seance_open(establishment=mcc.est, date=DAY + datetime.timedelta(days=1), period="soiree",
+                             actor=mcc.director)
+    assert limits(mcc, "BJ1", minimum_stake=D("25"))
+
+
+def test_game_30_banque_a_tout_va_two_seances_a_day(mcc):
+    table = GamingTableFactory(establishment=mcc.est, room=mcc.tables["BJ1"].room, number="BTV1",
+                               game="banque_tout_va", seats=10)
+    for period in ("apres_midi", "soiree", "nuit"):
+        seance = mcc.seance if period == "soiree" else seance_open(establishment=mcc.est, date=DAY, period=period,
+                                                                      actor=mcc.director)
+        session = table_session_prepare(seance=seance, table=table, actor=mcc.director)
+        if period == "nuit":
+            with refused("GAME-30"):
+                table_session_open(session=session, actor=mcc.director)
+            session.refresh_from_db()
+            assert session.opened_at is None
+        else:
+            table_session_open(session=session, actor=mcc.director)

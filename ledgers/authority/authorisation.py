@@ -1,0 +1,51 @@
+"""AUTH-03: the figures an application to open or renew the authorisation states (003 art. 4, 5
+(6, 7)) — per game, the tables installed and the minimum stake of the arrêté; the slot machines
+installed; the electronic forms of table games operated — reproduced at any date from the
+audited history of the tables, the establishment's settings (SET-08) and the machines, and from
+the declarations (5°) implemented by then."""
+
+import datetime
+from collections import Counter
+from dataclasses import dataclass
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from ledgers.core.games import GAMES
+from ledgers.core.models import Establishment, GamingTable
+from ledgers.slots.models import Machine
+
+from .models import Declaration
+from .selectors import declarations_of
+
+
+@dataclass(frozen=True)
+class GameFigures:
+    game: str
+    label: str
+    tables: int
+    authorised_minimum: Decimal | None
+
+
+@dataclass(frozen=True)
+class AuthorisationFigures:
+    on: datetime.date
+    games: list[GameFigures]
+    slot_machines: int
+    electronic_forms: list[Declaration]
+
+
+def authorisation_figures(establishment: Establishment, on: datetime.date) -> AuthorisationFigures:
+    """The figures as they stood at the end of ``on`` (the establishment's local day)."""
+    moment = datetime.datetime.combine(on, datetime.time.max, tzinfo=ZoneInfo(establishment.timezone))
+    tables = Counter(t.game for t in GamingTable.history.as_of(moment).filter(establishment=establishment,
+                                                                              active=True))
+    then = Establishment.history.as_of(moment).filter(pk=establishment.pk).first()
+    minimums = (then.setting("SET-08") or {}) if then is not None else {}
+    games = [GameFigures(game=code, label=str(GAMES[code].label) if code in GAMES else code, tables=tables[code],
+                         authorised_minimum=Decimal(str(minimums[code])) if code in minimums else None)
+             for code in sorted(set(tables) | set(minimums))]
+    machines = Machine.history.as_of(moment).filter(establishment=establishment,
+                                                    status=Machine.Status.IN_SERVICE).count()
+    electronic = list(declarations_of(establishment).filter(operation=Declaration.Operation.ELECTRONIC,
+                                                            implementation_date__lte=on).order_by("number"))
+    return AuthorisationFigures(on=on, games=games, slot_machines=machines, electronic_forms=electronic)
