@@ -135,3 +135,24 @@ TOP_UPS = register_kind(
         requirements=("REG-17", "SLOT-20"),
     )
 )
+
+# FR: one carnet de comptabilité modèle 29 per machine (qualifier: its casino number), each line
+# visaed by the cashier and a comité member (SLOT-55, REG-41), coté et paraphé by the Interior
+# ministry control officials (REG-26, art. 69).
+ACCOUNTING_29 = register_kind(
+    RegisterKind(
+        code="slot_comptabilite_29",
+        title=_("Carnet de comptabilité de la machine"),
+        purpose=_("Inscrire jour par jour les avances à la machine, les tickets émis et les gains payés à la "
+                  "caisse et, à chaque comptage, les comptages physique et électronique, les gains non réclamés "
+                  "et le produit réel des jeux."),
+        columns=(*_LINE, Column("amount", _("Montant"), 0.9), Column("detail", _("Détail"), 3.4),
+                 Column("signature", _("Visas"), 1.8)),
+        record_roles=(Role.CAISSIER,),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.CONTROLE_INTERIEUR,),
+        visa_roles=(Role.CONTROLE_INTERIEUR, Role.AGENT_VERIFICATEUR),
+        requirements=("REG-26", "REG-41", "SLOT-55", "SLOT-42"),
+        form="modèle 29",
+    )
+)

@@ -1,0 +1,186 @@
+"""FR slot accounting (FR-2007 art. 68-21, 73): the carnet de comptabilité modèle 29 of each
+machine and the bons d'avance machine.
+
+Every line of modèle 29 is written by the cashier and visaed by a comité member, another person
+(SLOT-55); an avance is a bon signed by both (SLOT-42, REG-42) and its line in modèle 29 is written
+in the same transaction, so the annotation the text requires cannot be missing. The avances,
+cash-desk payments and tickets recorded since the machine's last count are its open bons, cash
+values until the next count (SLOT-49), which takes them into the real gaming product.
+"""
+
+import datetime
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max, QuerySet, Sum
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.authz import roles_of
+from ledgers.core.errors import RuleViolation
+from ledgers.core.models import Establishment
+from ledgers.core.roles import Role
+from ledgers.registers.selectors import current_register
+from ledgers.registers.services import display_name, entry_append, register_language
+
+from .models import AccountingLine, JackpotPayment, Machine, MachineAvance
+from .registers import ACCOUNTING_29
+from .services import _line, _signature
+
+Kind = AccountingLine.Kind
+CENT = Decimal("0.01")
+
+
+def _check_visas(machine: Machine, actor: AbstractBaseUser, comite: AbstractBaseUser | None, code: str) -> None:
+    """The cashier writes, a comité member (another person) visas: both or nothing."""
+    est = machine.establishment
+    if est.jurisdiction != "FR":
+        raise ValidationError(_("Le carnet de comptabilité modèle 29 est tenu dans les casinos français."))
+    if Role.CAISSIER not in roles_of(actor, est):
+        raise RuleViolation(code, _("La ligne est inscrite par le caissier."))
+    if comite is None or comite.pk == actor.pk or Role.COMITE not in roles_of(comite, est):
+        raise RuleViolation(code, _("La ligne est visée par le caissier et par un membre du comité de direction."))
+
+
+def _positive(**amounts: Decimal) -> None:
+    for name, amount in amounts.items():
+        if amount < 0:
+            raise ValidationError({name: _("Montant positif ou nul attendu.")})
+
+
+def _append(machine: Machine, *, kind: str, at: datetime.datetime, amount: Decimal, detail: str,
+            actor: AbstractBaseUser, comite: AbstractBaseUser, **fields: Any) -> AccountingLine:
+    est = machine.establishment
+    register = current_register(est, ACCOUNTING_29.code, machine.casino_number)
+    with register_language():
+        payload = _line(machine, event=Kind(kind).label, at=at, detail=detail, actor=actor, role=Role.CAISSIER,
+                        est=est, amount=str(amount))
+        payload["signature"] = f"{payload['signature']} ; {_signature(comite, Role.COMITE)}"
+    entry = entry_append(register=register, actor=actor, role=Role.CAISSIER, payload=payload)
+    return AccountingLine.objects.create(machine=machine, kind=kind, day=est.localtime(at).date(), recorded_at=at,
+                                         amount=amount, cashier=actor, comite=comite, entry=entry, **fields)
+
+
+def last_count(machine: Machine) -> AccountingLine | None:
+    return machine.accounting_lines.filter(kind=Kind.COUNT).order_by("-recorded_at", "-pk").first()
+
+
+def open_lines(machine: Machine) -> QuerySet[AccountingLine]:
+    """The avances, payments and tickets since the machine's last count: its cash values (SLOT-49)."""
+    lines = machine.accounting_lines.exclude(kind=Kind.COUNT)
+    previous = last_count(machine)
+    return lines.filter(pk__gt=previous.pk) if previous else lines
+
+
+def open_totals(machine: Machine) -> dict[str, Decimal]:
+    sums = {row["kind"]: row["total"] for row in open_lines(machine).values("kind").annotate(total=Sum("amount"))}
+    return {kind: sums.get(kind) or Decimal("0") for kind in (Kind.AVANCE, Kind.PAYMENT, Kind.TICKETS)}
+
+
+@transaction.atomic
+def avance_issue(*, machine: Machine, amount: Decimal, denomination: str, reason: str,
+                 refilled_by: AbstractBaseUser, comite: AbstractBaseUser | None, actor: AbstractBaseUser,
+                 issued_at: datetime.datetime | None = None) -> MachineAvance:
+    """A bon d'avance machine (SLOT-42): the cashier fills it in (location and maker numbers, date,
+    time, denomination, amount, reason), signs it with the comité member, and the employee refills
+    the machine under that member's control; the avance goes in modèle 29 (SLOT-55)."""
+    _check_visas(machine, actor, comite, "SLOT-42")
+    if reason not in MachineAvance.Reason.values:
+        raise RuleViolation("SLOT-42", _("Le motif de l'avance est obligatoire : trémie vide pendant un paiement, "
+                                         "mise en service ou avance préventive."))
+    if amount <= 0:
+        raise ValidationError({"amount": _("Montant positif attendu.")})
+    if not denomination.strip():
+        raise ValidationError({"denomination": _("La valeur des pièces ou jetons est obligatoire.")})
+    est = machine.establishment
+    if refilled_by is None or not roles_of(refilled_by, est):
+        raise RuleViolation("SLOT-42", _("La machine est rechargée par un employé, sous le contrôle du membre du "
+                                         "comité."))
+    issued_at = issued_at or timezone.now()
+    # Bons are numbered without gaps (REG-42): the next number under the establishment's row lock.
+    Establishment.objects.select_for_update().get(pk=est.pk)
+    bon = (MachineAvance.objects.filter(establishment=est).aggregate(n=Max("bon_number"))["n"] or 0) + 1
+    label = _("Bon d'avance")
+    detail = (f"{label} n° {bon} — {MachineAvance.Reason(reason).label} — "
+              f"{_('emplacement')} {machine.location_number} — {_('fabricant')} {machine.maker_number} — "
+              f"{denomination.strip()} — {_('rechargée par')} {display_name(refilled_by)}")
+    line = _append(machine, kind=Kind.AVANCE, at=issued_at, amount=amount, detail=detail, actor=actor, comite=comite)
+    return MachineAvance.objects.create(establishment=est, bon_number=bon, machine=machine, reason=reason,
+                                        issued_at=issued_at, denomination=denomination.strip(), amount=amount,
+                                        cashier=actor, comite=comite, refilled_by=refilled_by, line=line)
+
+
+@transaction.atomic
+def payment_post(*, payment: JackpotPayment, comite: AbstractBaseUser | None,
+                 actor: AbstractBaseUser) -> AccountingLine:
+    """A win paid at the cash desk (its bon de paiement, SLOT-35) entered in the machine's
+    modèle 29, once (SLOT-55)."""
+    machine = payment.machine
+    _check_visas(machine, actor, comite, "SLOT-55")
+    if AccountingLine.objects.filter(jackpot=payment).exists():
+        raise ValidationError(_("Ce paiement est déjà inscrit au carnet de comptabilité."))
+    detail = f"{_('bon de paiement')} n° {payment.bon_number or '—'} — {payment.combination}".rstrip(" —")
+    return _append(machine, kind=Kind.PAYMENT, at=payment.paid_at, amount=payment.amount, detail=detail,
+                   actor=actor, comite=comite, jackpot=payment)
+
+
+@transaction.atomic
+def tickets_record(*, machine: Machine, amount: Decimal, comite: AbstractBaseUser | None, actor: AbstractBaseUser,
+                   day: datetime.date | None = None) -> AccountingLine:
+    """The tickets out the machine issued during a day, in modèle 29 (SLOT-55)."""
+    _check_visas(machine, actor, comite, "SLOT-55")
+    _positive(amount=amount)
+    now = timezone.now()
+    day = day or machine.establishment.localtime(now).date()
+    return _append(machine, kind=Kind.TICKETS, at=now, amount=amount, detail=f"{_('journée du')} {day:%d/%m/%Y}",
+                   actor=actor, comite=comite)
+
+
+def gaming_product(*, physical: Decimal, electronic: Decimal, avances: Decimal, payments: Decimal,
+                   unclaimed: Decimal, tickets: Decimal) -> Decimal:
+    """Art. 73: physical + electronic counts − avances − cash-desk payments − unclaimed wins −
+    tickets issued."""
+    return physical + electronic - avances - payments - unclaimed - tickets
+
+
+@transaction.atomic
+def count_record(*, machine: Machine, physical: Decimal, comite: AbstractBaseUser | None, actor: AbstractBaseUser,
+                 units_in: int = 0, units_out: int = 0, unclaimed: Decimal = Decimal("0"),
+                 product: Decimal | None = None) -> AccountingLine:
+    """A count in modèle 29 (SLOT-55): the physical count (chips, coins, banknotes, tickets in) and
+    the electronic count ((units in − units out) × unit stake) apart, the unclaimed wins, and the
+    real gaming product computed by art. 73 from the open avances, payments and tickets. A product
+    declared by the cashier must be that one. Every cash-desk payment of the machine since its last
+    count must be in modèle 29 first."""
+    _check_visas(machine, actor, comite, "SLOT-55")
+    _positive(physical=physical, unclaimed=unclaimed)
+    if units_in < 0 or units_out < 0:
+        raise ValidationError(_("Nombre d'unités positif ou nul attendu."))
+    if (units_in or units_out) and machine.credit_value is None:
+        raise ValidationError(_("La valeur unitaire de la mise de la machine n'est pas renseignée."))
+    previous = last_count(machine)
+    unposted = JackpotPayment.objects.filter(machine=machine, accounting_line__isnull=True)
+    if previous is not None:
+        unposted = unposted.filter(paid_at__gt=previous.recorded_at)
+    if unposted.exists():
+        raise RuleViolation("SLOT-55", _("Des gains payés à la caisse ne sont pas inscrits au carnet de comptabilité "
+                                         "de la machine."))
+    electronic = ((units_in - units_out) * (machine.credit_value or Decimal("0"))).quantize(CENT)
+    totals = open_totals(machine)
+    computed = gaming_product(physical=physical, electronic=electronic, avances=totals[Kind.AVANCE],
+                              payments=totals[Kind.PAYMENT], unclaimed=unclaimed, tickets=totals[Kind.TICKETS])
+    if product is not None and product != computed:
+        raise RuleViolation("SLOT-55", _("Le produit réel des jeux est égal aux comptages physique et électronique, "
+                                         "moins les avances, les paiements à la caisse, les gains non réclamés et les "
+                                         "tickets émis : %(p)s €.") % {"p": computed})
+    detail = (f"{_('physique')} {physical} € + {_('électronique')} {electronic} € ({units_in} − {units_out} "
+              f"{_('unités')}) − {_('avances')} {totals[Kind.AVANCE]} € − {_('paiements')} "
+              f"{totals[Kind.PAYMENT]} € − {_('non réclamés')} {unclaimed} € − {_('tickets')} "
+              f"{totals[Kind.TICKETS]} €")
+    return _append(machine, kind=Kind.COUNT, at=timezone.now(), amount=computed, detail=detail, actor=actor,
+                   comite=comite, physical=physical, units_in=units_in, units_out=units_out, electronic=electronic,
+                   avances=totals[Kind.AVANCE], payments=totals[Kind.PAYMENT], unclaimed=unclaimed,
+                   tickets=totals[Kind.TICKETS])

@@ -1,0 +1,119 @@
+"""FR slot accounting: bons d'avance machine (SLOT-42, REG-42) and the carnet de comptabilité
+modèle 29 per machine (SLOT-55, REG-41, REG-26)."""
+
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from ledgers.core.errors import RuleViolation
+from ledgers.slots import accounting, services
+from ledgers.slots.models import AccountingLine, MachineAvance
+from tests.factories import make_user, open_register
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def machine(fr_room):
+    machine = fr_room.on_floor(payment_limit=Decimal("500"))
+    open_register(fr_room.est, "slot_comptabilite_29", machine.casino_number)
+    return machine
+
+
+def _avance(fr_room, machine, **overrides):
+    values = {"machine": machine, "amount": Decimal("200"), "denomination": "pièces de 1 €",
+              "reason": "hopper_empty", "refilled_by": fr_room["employe_jeux"], "comite": fr_room["comite"],
+              "actor": fr_room["caissier"], **overrides}
+    return accounting.avance_issue(**values)
+
+
+def test_slot_42_bon_needs_cashier_and_comite_signatures(fr_room, machine):
+    for overrides in ({"comite": None}, {"comite": fr_room["superviseur"]}, {"actor": fr_room["superviseur"]},
+                      {"comite": fr_room["caissier"]}):
+        with pytest.raises(RuleViolation) as exc:
+            _avance(fr_room, machine, **overrides)
+        assert exc.value.code == "SLOT-42"
+    assert not MachineAvance.objects.exists() and not AccountingLine.objects.exists()
+
+
+def test_slot_42_reason_required_and_modele_29_annotated(fr_room, machine):
+    with pytest.raises(RuleViolation) as exc:
+        _avance(fr_room, machine, reason="")
+    assert exc.value.code == "SLOT-42"
+    bon = _avance(fr_room, machine)
+    assert bon.line.kind == "avance" and bon.line.amount == Decimal("200")
+    entry = bon.line.entry
+    assert entry.register.kind == "slot_comptabilite_29" and entry.register.qualifier == machine.casino_number
+    assert "n° 1" in entry.payload["detail"] and "Membre du comité" in entry.payload["signature"]
+
+
+def test_reg_42_avance_bons_numbered_without_gaps(fr_room, machine):
+    first = _avance(fr_room, machine)
+    with pytest.raises(RuleViolation):
+        _avance(fr_room, machine, comite=None)  # a refused bon takes no number
+    second = _avance(fr_room, machine, reason="preventive")
+    other = fr_room.on_floor()
+    open_register(fr_room.est, "slot_comptabilite_29", other.casino_number)
+    third = _avance(fr_room, other, reason="new_machine")
+    assert [first.bon_number, second.bon_number, third.bon_number] == [1, 2, 3]
+
+
+def test_reg_26_modele_29_needs_a_volume_coted_by_the_control_officials(fr_room):
+    machine = fr_room.on_floor()
+    with pytest.raises(RuleViolation) as exc:
+        _avance(fr_room, machine)
+    assert exc.value.code == "REG-26"
+    register = open_register(fr_room.est, "slot_comptabilite_29", machine.casino_number)
+    assert register.kind_info.form == "modèle 29"
+    assert register.kind_info.paraph_roles_for("FR") == ("controle_interieur",)
+
+
+def test_slot_55_entry_refused_without_both_visas(fr_room, machine):
+    for comite in (None, fr_room["superviseur"]):
+        with pytest.raises(RuleViolation) as exc:
+            accounting.tickets_record(machine=machine, amount=Decimal("30"), comite=comite, actor=fr_room["caissier"])
+        assert exc.value.code == "SLOT-55"
+    with pytest.raises(RuleViolation):
+        accounting.count_record(machine=machine, physical=Decimal("100"), comite=fr_room["comite"],
+                                actor=fr_room["comite"])
+    assert not AccountingLine.objects.exists()
+
+
+def test_slot_55_product_per_count_follows_the_formula(fr_room, machine):
+    cashier, comite = fr_room["caissier"], fr_room["comite"]
+    _avance(fr_room, machine)                                                    # 200
+    payment = services.jackpot_pay(machine=machine, amount=Decimal("800"), method="cash", actor=cashier,
+                                   controller=comite)
+    with pytest.raises(RuleViolation) as exc:  # the cash-desk payment is not in modèle 29 yet
+        accounting.count_record(machine=machine, physical=Decimal("5000"), comite=comite, actor=cashier)
+    assert exc.value.code == "SLOT-55"
+    accounting.payment_post(payment=payment, comite=comite, actor=cashier)          # 800
+    accounting.tickets_record(machine=machine, amount=Decimal("150"), comite=comite, actor=cashier)
+    kwargs = {"machine": machine, "physical": Decimal("5000"), "units_in": 12000, "units_out": 2000,
+              "unclaimed": Decimal("50"), "comite": comite, "actor": cashier}
+    # 5000 + (12000 − 2000) × 0.10 − 200 − 800 − 50 − 150 = 4800
+    with pytest.raises(RuleViolation) as exc:
+        accounting.count_record(product=Decimal("5000"), **kwargs)
+    assert exc.value.code == "SLOT-55"
+    count = accounting.count_record(product=Decimal("4800.00"), **kwargs)
+    assert (count.electronic, count.avances, count.payments, count.tickets, count.amount) == (
+        Decimal("1000.00"), Decimal("200"), Decimal("800"), Decimal("150"), Decimal("4800.00"))
+    assert "Membre du comité" in count.entry.payload["signature"]
+    # the bons were cash values until this count: the next count starts from zero
+    assert not accounting.open_lines(machine).exists()
+    following = accounting.count_record(machine=machine, physical=Decimal("10"), comite=comite, actor=cashier)
+    assert following.amount == Decimal("10.00") and following.avances == 0
+
+
+def test_slot_55_payment_posted_once_and_carnet_is_french_only(fr_room, machine, mc_room):
+    cashier, comite = fr_room["caissier"], fr_room["comite"]
+    payment = services.jackpot_pay(machine=machine, amount=Decimal("800"), method="cash", actor=cashier,
+                                   controller=comite)
+    accounting.payment_post(payment=payment, comite=comite, actor=cashier)
+    with pytest.raises(ValidationError):
+        accounting.payment_post(payment=payment, comite=comite, actor=cashier)
+    mc_machine = mc_room.on_floor()
+    mc_cashier = make_user(mc_room.est, "caissier", username="caissier-mc-2")
+    with pytest.raises(ValidationError):
+        accounting.tickets_record(machine=mc_machine, amount=Decimal("1"), comite=mc_cashier, actor=mc_room["caissier"])
