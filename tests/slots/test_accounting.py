@@ -117,3 +117,45 @@ def test_slot_55_payment_posted_once_and_carnet_is_french_only(fr_room, machine,
     mc_cashier = make_user(mc_room.est, "caissier", username="caissier-mc-2")
     with pytest.raises(ValidationError):
         accounting.tickets_record(machine=mc_machine, amount=Decimal("1"), comite=mc_cashier, actor=mc_room["caissier"])
+
+
+def test_slot_42_avance_page_with_the_comite_visa(client, fr_room, machine):
+    from django.urls import reverse
+
+    from tests.factories import DEFAULT_PASSWORD
+
+    client.force_login(fr_room["caissier"])
+    for name, kwargs in [("carnet", {"pk": machine.pk}), ("avance", {"pk": machine.pk}),
+                         ("carnet_tickets", {"pk": machine.pk}), ("carnet_count", {"pk": machine.pk}),
+                         ("carnet_payment", {})]:
+        assert client.get(reverse(f"slots:{name}", kwargs=kwargs)).status_code == 200, name
+    body = {"reason": "hopper_empty", "denomination": "1 €", "amount": "100", "refilled_by": fr_room["employe_jeux"].pk,
+            "comite_username": fr_room["superviseur"].username, "comite_password": DEFAULT_PASSWORD}
+    refused = client.post(reverse("slots:avance", args=[machine.pk]), body)
+    assert refused.status_code == 409 and "SLOT-42" in refused.content.decode()
+    done = client.post(reverse("slots:avance", args=[machine.pk]),
+                       {**body, "comite_username": fr_room["comite"].username})
+    assert done.status_code == 302 and MachineAvance.objects.get().bon_number == 1
+    page = client.get(reverse("slots:carnet", args=[machine.pk])).content.decode()
+    assert "100" in page and "Membre du comité" in page
+
+
+def test_slot_55_api_count_with_the_comite_visa(fr_room, machine):
+    from rest_framework.test import APIClient
+
+    from tests.factories import DEFAULT_PASSWORD
+
+    api = APIClient()
+    api.force_authenticate(fr_room["caissier"])
+    visa = {"comite_username": fr_room["comite"].username, "comite_password": DEFAULT_PASSWORD}
+    base = f"/api/v1/slots/machines/{machine.pk}/"
+    avance = api.post(f"{base}avances/", {"reason": "new_machine", "denomination": "1 €", "amount": "300",
+                                         "refilled_by": fr_room["employe_jeux"].pk, **visa}, format="json")
+    assert avance.status_code == 201 and avance.json()["bon_number"] == 1
+    assert api.post(f"{base}carnet/tickets/", {"amount": "20", **visa}, format="json").status_code == 201
+    wrong = api.post(f"{base}carnet/counts/", {"physical": "1000", "product": "1000", **visa}, format="json")
+    assert wrong.status_code == 409 and wrong.json()["code"] == "SLOT-55"
+    count = api.post(f"{base}carnet/counts/", {"physical": "1000", "product": "680", **visa}, format="json")
+    assert count.status_code == 201 and count.json()["amount"] == "680.00"
+    bad_visa = api.post(f"{base}carnet/tickets/", {"amount": "20", **visa, "comite_password": "x"}, format="json")
+    assert bad_visa.status_code == 400
