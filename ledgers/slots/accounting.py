@@ -1,5 +1,5 @@
-"""FR slot accounting (FR-2007 art. 68-21, 73): the carnet de comptabilité modèle 29 of each
-machine and the bons d'avance machine.
+"""FR slot accounting (FR-2007 art. 68-21, 73, 74): the carnet de comptabilité modèle 29 of each
+machine, the bons d'avance machine and the état récapitulatif mensuel modèle 35.
 
 Every line of modèle 29 is written by the cashier and visaed by a comité member, another person
 (SLOT-55); an avance is a bon signed by both (SLOT-42, REG-42) and its line in modèle 29 is written
@@ -8,6 +8,7 @@ cash-desk payments and tickets recorded since the machine's last count are its o
 values until the next count (SLOT-49), which takes them into the real gaming product.
 """
 
+import calendar
 import datetime
 from decimal import Decimal
 from typing import Any
@@ -26,8 +27,8 @@ from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
 
-from .models import AccountingLine, JackpotPayment, Machine, MachineAvance
-from .registers import ACCOUNTING_29
+from .models import AccountingLine, JackpotPayment, Machine, MachineAvance, MonthlyStatement
+from .registers import ACCOUNTING_29, STATEMENT_35
 from .services import _line, _signature
 
 Kind = AccountingLine.Kind
@@ -184,3 +185,69 @@ def count_record(*, machine: Machine, physical: Decimal, comite: AbstractBaseUse
                    comite=comite, physical=physical, units_in=units_in, units_out=units_out, electronic=electronic,
                    avances=totals[Kind.AVANCE], payments=totals[Kind.PAYMENT], unclaimed=unclaimed,
                    tickets=totals[Kind.TICKETS])
+
+
+def statement_lines(establishment: Establishment, year: int, month: int) -> list[dict[str, str]]:
+    """Modèle 35's lines: per machine, the month's modèle 29 counts summed (counts, avances,
+    payment bons, tickets issued, unclaimed wins, product), with its unit stake and payout rate."""
+    lines = []
+    counts = AccountingLine.objects.filter(machine__establishment=establishment, kind=Kind.COUNT, day__year=year,
+                                           day__month=month).select_related("machine")
+    by_machine: dict[Machine, list[AccountingLine]] = {}
+    for line in counts.order_by("machine__casino_number", "recorded_at"):
+        by_machine.setdefault(line.machine, []).append(line)
+    for machine, rows in by_machine.items():
+        def total(name: str, rows: list[AccountingLine] = rows) -> str:
+            return str(sum((getattr(row, name) or Decimal("0") for row in rows), Decimal("0")).quantize(CENT))
+        lines.append({
+            "machine": machine.pk, "location": machine.location_number, "casino": machine.casino_number,
+            "maker": machine.maker_number,
+            "counts": str(sum((row.physical + row.electronic for row in rows), Decimal("0")).quantize(CENT)),
+            "avances": total("avances"), "payments": total("payments"), "tickets": total("tickets"),
+            "unclaimed": total("unclaimed"), "unit_stake": str(machine.credit_value or ""),
+            "rate": str(machine.rtp_percent if machine.rtp_percent is not None else ""), "product": total("amount"),
+        })
+    return lines
+
+
+@transaction.atomic
+def statement_certify(*, establishment: Establishment, year: int, month: int, comite: AbstractBaseUser | None,
+                      actor: AbstractBaseUser, total: Decimal | None = None) -> MonthlyStatement:
+    """The état récapitulatif mensuel modèle 35 (SLOT-56), drawn up on the month's last day from
+    modèle 29 and certified by the casino director and a comité member, two different persons.
+    A total declared by the director must be the sum of the month's modèle 29 products."""
+    est = establishment
+    if est.jurisdiction != "FR":
+        raise ValidationError(_("L'état récapitulatif modèle 35 est tenu dans les casinos français."))
+    if Role.DIRECTEUR_RESPONSABLE not in roles_of(actor, est) or comite is None or comite.pk == actor.pk \
+            or Role.COMITE not in roles_of(comite, est):
+        raise RuleViolation("SLOT-56", _("L'état est certifié et signé par le directeur du casino et par un membre du "
+                                         "comité de direction, deux personnes différentes."))
+    last_day = datetime.date(year, month, calendar.monthrange(year, month)[1])
+    now = timezone.now()
+    if est.localtime(now).date() < last_day:
+        raise ValidationError(_("L'état récapitulatif est établi le dernier jour du mois."))
+    if MonthlyStatement.objects.filter(establishment=est, year=year, month=month).exists():
+        raise ValidationError(_("L'état récapitulatif de ce mois est déjà certifié."))
+    lines = statement_lines(est, year, month)
+    computed = sum((Decimal(line["product"]) for line in lines), Decimal("0")).quantize(CENT)
+    if total is not None and total != computed:
+        raise RuleViolation("SLOT-56", _("Le total de l'état est la somme des produits du mois inscrits aux carnets de "
+                                         "comptabilité : %(t)s €.") % {"t": computed})
+    register = current_register(est, STATEMENT_35.code)
+    with register_language():
+        payload = _line(None, event=_("État récapitulatif mensuel"), at=now, actor=actor,
+                        role=Role.DIRECTEUR_RESPONSABLE, est=est, amount=str(computed),
+                        detail=f"{month:02d}/{year} — {len(lines)} {_('machine(s)')} — "
+                               + " ; ".join(f"{line['casino']} : {line['product']} €" for line in lines))
+        payload["signature"] = f"{payload['signature']} ; {_signature(comite, Role.COMITE)}"
+    entry = entry_append(register=register, actor=actor, role=Role.DIRECTEUR_RESPONSABLE, payload=payload)
+    return MonthlyStatement.objects.create(establishment=est, year=year, month=month, lines=lines, total=computed,
+                                           director=actor, comite=comite, certified_at=now, entry=entry)
+
+
+def month_slot_total(establishment: Establishment, year: int, month: int) -> Decimal | None:
+    """The certified modèle 35 total that the carnet des prélèvements modèle 13 takes (COUNT-57),
+    None while the month's statement is not certified."""
+    statement = MonthlyStatement.objects.filter(establishment=establishment, year=year, month=month).first()
+    return statement.total if statement else None

@@ -53,3 +53,10 @@ class CountForm(VisaForm):
     units_out = forms.IntegerField(label=_("Unités sorties"), min_value=0, initial=0)
     unclaimed = forms.DecimalField(label=_("Gains non réclamés (€)"), initial=0, **AMOUNT)
     product = forms.DecimalField(label=_("Produit réel des jeux (€)"), required=False, **AMOUNT)
+
+
+class StatementForm(VisaForm):
+    year = forms.IntegerField(label=_("Année"), min_value=2000, max_value=2100)
+    month = forms.IntegerField(label=_("Mois"), min_value=1, max_value=12)
+    total = forms.DecimalField(label=_("Total du produit réel des jeux (€)"), required=False, max_digits=16,
+                               decimal_places=2)

@@ -67,3 +67,13 @@ class PaymentPostView(ServiceFormView):
 
     def get_success_url(self) -> str:
         return reverse("slots:carnet", args=[self.result.machine_id])
+
+
+class StatementView(ServiceFormView):
+    form_class = accounting_forms.StatementForm
+    title = _("État récapitulatif mensuel modèle 35")
+    submit = _("Certifier")
+
+    def perform(self, form):
+        data = {k: v for k, v in form.cleaned_data.items() if not k.startswith("comite_")}
+        return accounting.statement_certify(establishment=self.establishment, actor=self.request.user, **data)

@@ -765,3 +765,31 @@ class MachineAvance(models.Model):
 
     def __str__(self) -> str:
         return f"n° {self.bon_number} — {self.machine.number} — {self.amount} €"
+
+
+class MonthlyStatement(models.Model):
+    """The état récapitulatif mensuel modèle 35 (FR SLOT-56, REG-41): one line per machine from its
+    modèle 29 counts of the month, certified by the casino director and a comité member (two
+    persons); its total is carried to the carnet des prélèvements modèle 13 (COUNT-57)."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    year = models.PositiveSmallIntegerField(_("année"))
+    month = models.PositiveSmallIntegerField(_("mois"))
+    # [{machine, location, casino, maker, counts, avances, payments, tickets, unclaimed, unit_stake, rate, product}]
+    lines = models.JSONField(_("lignes"))
+    total = models.DecimalField(_("produit réel des jeux du mois (€)"), max_digits=16, decimal_places=2)
+    director = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("directeur"))
+    comite = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
+                               verbose_name=_("membre du comité de direction"))
+    certified_at = models.DateTimeField(_("certifié le"))
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("état récapitulatif mensuel")
+        verbose_name_plural = _("états récapitulatifs mensuels")
+        ordering = ["establishment", "-year", "-month"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "year", "month"],
+                                               name="slot_statement_35_month_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.month:02d}/{self.year} — {self.total} €"

@@ -156,3 +156,23 @@ ACCOUNTING_29 = register_kind(
         form="modèle 29",
     )
 )
+
+# FR: the état récapitulatif mensuel modèle 35 (SLOT-56), certified by the casino director and a
+# comité member, coté et paraphé by the control officials (REG-26).
+STATEMENT_35 = register_kind(
+    RegisterKind(
+        code="slot_recapitulatif_35",
+        title=_("État récapitulatif mensuel du produit des machines à sous"),
+        purpose=_("Récapituler chaque dernier jour du mois, machine par machine, les résultats du carnet de "
+                  "comptabilité et le produit réel des jeux, total reporté au carnet des prélèvements."),
+        columns=(Column("event", _("Opération"), 1.4), Column("at", _("Date et heure"), 1.0),
+                 Column("amount", _("Montant"), 0.9), Column("detail", _("Détail"), 4.0),
+                 Column("signature", _("Signatures"), 1.8)),
+        record_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.CONTROLE_INTERIEUR,),
+        visa_roles=(Role.CONTROLE_INTERIEUR, Role.AGENT_VERIFICATEUR),
+        requirements=("REG-26", "REG-41", "SLOT-56"),
+        form="modèle 35",
+    )
+)

@@ -34,4 +34,5 @@ urlpatterns = [
     path("machines/<int:pk>/carnet/tickets/", accounting_views.TicketsView.as_view(), name="carnet_tickets"),
     path("machines/<int:pk>/carnet/comptage/", accounting_views.CountView.as_view(), name="carnet_count"),
     path("carnet/paiement/", accounting_views.PaymentPostView.as_view(), name="carnet_payment"),
+    path("etat-recapitulatif/", accounting_views.StatementView.as_view(), name="statement"),
 ]

@@ -159,3 +159,95 @@ def test_slot_55_api_count_with_the_comite_visa(fr_room, machine):
     assert count.status_code == 201 and count.json()["amount"] == "680.00"
     bad_visa = api.post(f"{base}carnet/tickets/", {"amount": "20", **visa, "comite_password": "x"}, format="json")
     assert bad_visa.status_code == 400
+
+
+@pytest.fixture
+def october_31(monkeypatch):
+    """The month's last day: the counts and the statement of October 2026."""
+    import datetime
+
+    from django.utils import timezone
+
+    moment = datetime.datetime(2026, 10, 31, 14, 0, tzinfo=datetime.UTC)
+    monkeypatch.setattr(timezone, "now", lambda: moment)
+    return moment
+
+
+def test_slot_56_modele_35_certified_by_director_and_comite_total_of_modele_29(fr_room, machine, october_31):
+    from ledgers.slots.models import MonthlyStatement
+
+    cashier, comite, director = fr_room["caissier"], fr_room["comite"], fr_room["directeur_responsable"]
+    open_register(fr_room.est, "slot_recapitulatif_35")
+    other = fr_room.on_floor()
+    open_register(fr_room.est, "slot_comptabilite_29", other.casino_number)
+    _avance(fr_room, machine)
+    accounting.count_record(machine=machine, physical=Decimal("1000"), comite=comite, actor=cashier)   # 800
+    accounting.count_record(machine=machine, physical=Decimal("500"), comite=comite, actor=cashier)    # 500
+    accounting.count_record(machine=other, physical=Decimal("250"), units_in=100, comite=comite, actor=cashier)  # 260
+    month = {"establishment": fr_room.est, "year": 2026, "month": 10}
+    for actor, visa in ((director, None), (director, director), (director, fr_room["superviseur"]),
+                        (comite, comite), (cashier, comite)):
+        with pytest.raises(RuleViolation) as exc:
+            accounting.statement_certify(comite=visa, actor=actor, **month)
+        assert exc.value.code == "SLOT-56"
+    with pytest.raises(RuleViolation) as exc:
+        accounting.statement_certify(comite=comite, actor=director, total=Decimal("1300"), **month)
+    assert exc.value.code == "SLOT-56" and not MonthlyStatement.objects.exists()
+    assert accounting.month_slot_total(fr_room.est, 2026, 10) is None
+    statement = accounting.statement_certify(comite=comite, actor=director, total=Decimal("1560"), **month)
+    assert statement.total == Decimal("1560.00") and len(statement.lines) == 2
+    line = next(row for row in statement.lines if row["casino"] == machine.casino_number)
+    assert (line["counts"], line["avances"], line["product"], line["maker"]) == (
+        "1500.00", "200.00", "1300.00", machine.maker_number)
+    assert statement.entry.register.kind_info.form == "modèle 35"
+    assert "Membre du comité" in statement.entry.payload["signature"]
+    assert accounting.month_slot_total(fr_room.est, 2026, 10) == Decimal("1560.00")
+    with pytest.raises(ValidationError):  # certified once
+        accounting.statement_certify(comite=comite, actor=director, **month)
+
+
+def test_slot_56_modele_35_not_before_the_last_day_of_the_month(fr_room, october_31):
+    open_register(fr_room.est, "slot_recapitulatif_35")
+    with pytest.raises(ValidationError):
+        accounting.statement_certify(establishment=fr_room.est, year=2026, month=11, comite=fr_room["comite"],
+                                     actor=fr_room["directeur_responsable"])
+
+
+def test_slot_56_modele_35_total_carried_to_modele_13(fr_room, machine, october_31):
+    from ledgers.cash.services import levy_month_close
+
+    keeper = make_user(fr_room.est, "caissier_principal", username="cp-fr")
+    open_register(fr_room.est, "slot_recapitulatif_35")
+    register = open_register(fr_room.est, "carnet_prelevements")
+    accounting.count_record(machine=machine, physical=Decimal("900"), comite=fr_room["comite"],
+                            actor=fr_room["caissier"])
+    accounting.statement_certify(establishment=fr_room.est, year=2026, month=10, comite=fr_room["comite"],
+                                 actor=fr_room["directeur_responsable"])
+    month = {"establishment": fr_room.est, "year": 2026, "month": 10, "actor": keeper}
+    with pytest.raises(RuleViolation) as exc:
+        levy_month_close(slot_total=Decimal("100"), **month)
+    assert exc.value.code == "COUNT-57"
+    levy_month_close(slot_total=None, **month)
+    assert register.entries.get(payload__event="month").payload["slots"] == "900.00"
+
+
+def test_slot_56_statement_page_and_api(client, fr_room, machine, october_31):
+    from django.urls import reverse
+    from rest_framework.test import APIClient
+
+    from tests.factories import DEFAULT_PASSWORD
+
+    open_register(fr_room.est, "slot_recapitulatif_35")
+    accounting.count_record(machine=machine, physical=Decimal("40"), comite=fr_room["comite"],
+                            actor=fr_room["caissier"])
+    director = fr_room["directeur_responsable"]
+    client.force_login(director)
+    assert client.get(reverse("slots:statement")).status_code == 200
+    body = {"year": 2026, "month": 10, "total": "41", "comite_username": fr_room["comite"].username,
+            "comite_password": DEFAULT_PASSWORD}
+    refused = client.post(reverse("slots:statement"), body)
+    assert refused.status_code == 409 and "SLOT-56" in refused.content.decode()
+    api = APIClient()
+    api.force_authenticate(director)
+    done = api.post("/api/v1/slots/statements/", {**body, "total": "40.00"}, format="json")
+    assert done.status_code == 201 and done.json()["total"] == "40.00"

@@ -10,7 +10,7 @@ from ledgers.core.countersign import countersignature_serializer, countersigner_
 from ledgers.dice.api.views import ESTABLISHMENT
 
 from .. import accounting, selectors
-from ..models import AccountingLine, JackpotPayment, MachineAvance
+from ..models import AccountingLine, JackpotPayment, MachineAvance, MonthlyStatement
 from .views import ActionView, _member
 
 Visa = countersignature_serializer("comite")
@@ -107,3 +107,24 @@ class PaymentPostView(VisaedView):
 
     def perform(self, data):
         return accounting.payment_post(**self.visa(data))
+
+
+class SlotStatementInputSerializer(Visa):
+    year = serializers.IntegerField(min_value=2000, max_value=2100)
+    month = serializers.IntegerField(min_value=1, max_value=12)
+    total = serializers.DecimalField(required=False, allow_null=True, max_digits=16, decimal_places=2)
+
+
+class SlotStatementSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = MonthlyStatement
+        fields = ("id", "year", "month", "lines", "total", "director", "comite", "certified_at")
+
+
+@extend_schema(parameters=[ESTABLISHMENT], request=SlotStatementInputSerializer,
+               responses={201: SlotStatementSerializer})
+class StatementView(VisaedView):
+    input_serializer, output_serializer = SlotStatementInputSerializer, SlotStatementSerializer
+
+    def perform(self, data):
+        return accounting.statement_certify(establishment=self.establishment, **self.visa(data))

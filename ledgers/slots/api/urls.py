@@ -19,5 +19,6 @@ urlpatterns = [
     path("machines/<int:pk>/carnet/tickets/", accounting.TicketsView.as_view(), name="slots-carnet-tickets"),
     path("machines/<int:pk>/carnet/counts/", accounting.CountView.as_view(), name="slots-carnet-count"),
     path("carnet/payments/", accounting.PaymentPostView.as_view(), name="slots-carnet-payment"),
+    path("statements/", accounting.StatementView.as_view(), name="slots-statement"),
     *router.urls,
 ]
