@@ -1,5 +1,6 @@
-"""FR slot accounting (FR-2007 art. 68-21, 73, 74): the carnet de comptabilité modèle 29 of each
-machine, the bons d'avance machine and the état récapitulatif mensuel modèle 35.
+"""FR slot accounting (FR-2007 art. 68-21, 68-25, 73, 74): the carnet de comptabilité modèle 29 of
+each machine, the bons d'avance machine, the état mensuel du relevé des compteurs modèle 32 and
+the état récapitulatif mensuel modèle 35.
 
 Every line of modèle 29 is written by the cashier and visaed by a comité member, another person
 (SLOT-55); an avance is a bon signed by both (SLOT-42, REG-42) and its line in modèle 29 is written
@@ -27,8 +28,17 @@ from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
 
-from .models import AccountingLine, JackpotPayment, Machine, MachineAvance, MonthlyStatement
-from .registers import ACCOUNTING_29, STATEMENT_35
+from .models import (
+    AccountingLine,
+    JackpotPayment,
+    Machine,
+    MachineAvance,
+    MeterReading,
+    MeterStatement,
+    MonthlyStatement,
+    Place,
+)
+from .registers import ACCOUNTING_29, METER_STATEMENT_32, STATEMENT_35
 from .services import _line, _signature
 
 Kind = AccountingLine.Kind
@@ -251,3 +261,68 @@ def month_slot_total(establishment: Establishment, year: int, month: int) -> Dec
     None while the month's statement is not certified."""
     statement = MonthlyStatement.objects.filter(establishment=establishment, year=year, month=month).first()
     return statement.total if statement else None
+
+
+def _month(est: Establishment, year: int, month: int) -> tuple[datetime.datetime, datetime.datetime]:
+    """The month's first instant and the first instant of the next month, in the casino's time."""
+    first = datetime.date(year, month, 1)
+    following = (first + datetime.timedelta(days=32)).replace(day=1)
+    tz = timezone.get_current_timezone()
+    return (timezone.make_aware(datetime.datetime.combine(first, datetime.time()), tz),
+            timezone.make_aware(datetime.datetime.combine(following, datetime.time()), tz))
+
+
+def fleet_of_month(establishment: Establishment, year: int, month: int) -> list[Machine]:
+    """Every machine in the fleet at any time during the month: registered before its end and not
+    retired before its start (those retired during the month stay: reserve, export, destruction)."""
+    start, end = _month(establishment, year, month)
+    retired_before = Machine.history.filter(establishment=establishment, status=Machine.Status.RETIRED,
+                                            history_date__lt=start).values("id")
+    return list(Machine.objects.filter(establishment=establishment, registered_at__lt=end)
+                .exclude(pk__in=retired_before).order_by("casino_number").prefetch_related("meters"))
+
+
+@transaction.atomic
+def meter_statement_certify(*, establishment: Establishment, year: int, month: int,
+                            comite: AbstractBaseUser | None, actor: AbstractBaseUser) -> MeterStatement:
+    """The état mensuel du relevé des compteurs modèle 32 (SLOT-47): the meters read at the month-end
+    count by a gaming employee under a comité member's responsibility, one line per machine of the
+    month's fleet, certified by both. A machine on the floor whose meters were not all read during
+    the month holds the certification."""
+    est = establishment
+    if est.jurisdiction != "FR":
+        raise ValidationError(_("L'état mensuel modèle 32 est tenu dans les casinos français."))
+    if Role.EMPLOYE_JEUX not in roles_of(actor, est) or comite is None or comite.pk == actor.pk \
+            or Role.COMITE not in roles_of(comite, est):
+        raise RuleViolation("SLOT-47", _("L'état est certifié par l'employé de jeux qui a relevé les compteurs et par "
+                                         "le membre du comité de direction."))
+    if MeterStatement.objects.filter(establishment=est, year=year, month=month).exists():
+        raise ValidationError(_("L'état mensuel de ce mois est déjà certifié."))
+    start, end = _month(est, year, month)
+    fleet = fleet_of_month(est, year, month)
+    readings = (MeterReading.objects.filter(meter__machine__in=fleet, read_at__lt=end)
+                .order_by("meter_id", "-read_at", "-id").distinct("meter_id").values_list("meter_id", "value",
+                                                                                           "read_at"))
+    last = {meter: (value, at) for meter, value, at in readings}
+    lines, unread = [], []
+    for machine in fleet:
+        meters = [m for m in machine.meters.all() if m.active]
+        if machine.place == Place.FLOOR and any(m.pk not in last or last[m.pk][1] < start for m in meters):
+            unread.append(machine.number)
+        lines.append({"machine": machine.pk, "location": machine.location_number, "casino": machine.casino_number,
+                      "maker": machine.maker_number, "status": machine.status,
+                      "meters": {f"{m.key}@{m.station}": last[m.pk][0] for m in meters if m.pk in last}})
+    if unread:
+        raise RuleViolation("SLOT-47", _("Compteurs non relevés ce mois-ci : %(m)s.") % {"m": ", ".join(unread)})
+    now = timezone.now()
+    with register_language():
+        payload = _line(None, event=_("État mensuel du relevé des compteurs"), at=now, actor=actor,
+                        role=Role.EMPLOYE_JEUX, est=est,
+                        detail=f"{month:02d}/{year} — " + " ; ".join(
+                            f"{line['casino']} : " + ", ".join(f"{k} {v}" for k, v in line["meters"].items())
+                            for line in lines))
+        payload["signature"] = f"{payload['signature']} ; {_signature(comite, Role.COMITE)}"
+    entry = entry_append(register=current_register(est, METER_STATEMENT_32.code), actor=actor,
+                         role=Role.EMPLOYE_JEUX, payload=payload)
+    return MeterStatement.objects.create(establishment=est, year=year, month=month, lines=lines, employee=actor,
+                                         comite=comite, certified_at=now, entry=entry)

@@ -55,8 +55,11 @@ class CountForm(VisaForm):
     product = forms.DecimalField(label=_("Produit réel des jeux (€)"), required=False, **AMOUNT)
 
 
-class StatementForm(VisaForm):
+class MonthForm(VisaForm):
     year = forms.IntegerField(label=_("Année"), min_value=2000, max_value=2100)
     month = forms.IntegerField(label=_("Mois"), min_value=1, max_value=12)
+
+
+class StatementForm(MonthForm):
     total = forms.DecimalField(label=_("Total du produit réel des jeux (€)"), required=False, max_digits=16,
                                decimal_places=2)

@@ -75,5 +75,16 @@ class StatementView(ServiceFormView):
     submit = _("Certifier")
 
     def perform(self, form):
+        return accounting.statement_certify(**self.month_inputs(form))
+
+    def month_inputs(self, form) -> dict:
         data = {k: v for k, v in form.cleaned_data.items() if not k.startswith("comite_")}
-        return accounting.statement_certify(establishment=self.establishment, actor=self.request.user, **data)
+        return {**data, "establishment": self.establishment, "actor": self.request.user}
+
+
+class MeterStatementView(StatementView):
+    form_class = accounting_forms.MonthForm
+    title = _("État mensuel du relevé des compteurs modèle 32")
+
+    def perform(self, form):
+        return accounting.meter_statement_certify(**self.month_inputs(form))

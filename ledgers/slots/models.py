@@ -793,3 +793,30 @@ class MonthlyStatement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.month:02d}/{self.year} — {self.total} €"
+
+
+class MeterStatement(models.Model):
+    """The état mensuel du relevé des compteurs modèle 32 (FR SLOT-47, REG-41): at the month-end
+    count, one line per machine that was in the fleet during the month (location, casino and maker
+    numbers, its meter values), certified by the gaming employee who read them and the comité
+    member responsible."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    year = models.PositiveSmallIntegerField(_("année"))
+    month = models.PositiveSmallIntegerField(_("mois"))
+    lines = models.JSONField(_("lignes"))  # [{machine, location, casino, maker, status, meters: {key@station: value}}]
+    employee = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("employé de jeux"))
+    comite = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
+                               verbose_name=_("membre du comité de direction"))
+    certified_at = models.DateTimeField(_("certifié le"))
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("état mensuel du relevé des compteurs")
+        verbose_name_plural = _("états mensuels du relevé des compteurs")
+        ordering = ["establishment", "-year", "-month"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "year", "month"],
+                                               name="slot_statement_32_month_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.month:02d}/{self.year}"

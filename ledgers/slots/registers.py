@@ -176,3 +176,22 @@ STATEMENT_35 = register_kind(
         form="modèle 35",
     )
 )
+
+# FR: the état mensuel du relevé des compteurs modèle 32 (SLOT-47), certified by the comité member
+# and the gaming employee, coté et paraphé by the control officials (REG-26).
+METER_STATEMENT_32 = register_kind(
+    RegisterKind(
+        code="slot_releve_32",
+        title=_("État mensuel du relevé des compteurs"),
+        purpose=_("Inscrire au comptage de fin de mois les compteurs de chaque machine du parc du mois, y compris "
+                  "les machines sorties du parc pendant le mois."),
+        columns=(Column("event", _("Opération"), 1.4), Column("at", _("Date et heure"), 1.0),
+                 Column("detail", _("Détail"), 4.8), Column("signature", _("Signatures"), 1.8)),
+        record_roles=(Role.EMPLOYE_JEUX,),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.CONTROLE_INTERIEUR,),
+        visa_roles=(Role.CONTROLE_INTERIEUR, Role.AGENT_VERIFICATEUR),
+        requirements=("REG-26", "REG-41", "SLOT-47"),
+        form="modèle 32",
+    )
+)

@@ -35,4 +35,5 @@ urlpatterns = [
     path("machines/<int:pk>/carnet/comptage/", accounting_views.CountView.as_view(), name="carnet_count"),
     path("carnet/paiement/", accounting_views.PaymentPostView.as_view(), name="carnet_payment"),
     path("etat-recapitulatif/", accounting_views.StatementView.as_view(), name="statement"),
+    path("etat-compteurs/", accounting_views.MeterStatementView.as_view(), name="meter_statement"),
 ]

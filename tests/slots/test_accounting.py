@@ -251,3 +251,64 @@ def test_slot_56_statement_page_and_api(client, fr_room, machine, october_31):
     api.force_authenticate(director)
     done = api.post("/api/v1/slots/statements/", {**body, "total": "40.00"}, format="json")
     assert done.status_code == 201 and done.json()["total"] == "40.00"
+
+
+def test_slot_47_modele_32_certified_by_employee_and_comite_line_per_fleet_machine(fr_room, october_31,
+                                                                                  monkeypatch):
+    import datetime
+
+    from django.utils import timezone
+
+    from ledgers.core.authz import save_audited
+    from ledgers.slots.models import MeterStatement
+
+    open_register(fr_room.est, "slot_releve_32")
+    read, unread = fr_room.on_floor(), fr_room.on_floor()  # put on the floor (and read) in October
+    in_store, retired = fr_room.register_machine(), fr_room.register_machine()
+    retired.status = "retired"
+    save_audited(retired, actor=fr_room.keeper)
+    monkeypatch.setattr(timezone, "now", lambda: october_31 + datetime.timedelta(days=30))  # 30 November
+    releve = fr_room.releve()
+    fr_room.read(read, value=1234, releve=releve)
+    employee, comite = fr_room["employe_jeux"], fr_room["comite"]
+    month = {"establishment": fr_room.est, "year": 2026, "month": 11}
+    with pytest.raises(RuleViolation) as exc:  # a machine on the floor whose meters were not read this month
+        accounting.meter_statement_certify(comite=comite, actor=employee, **month)
+    assert exc.value.code == "SLOT-47" and unread.number in str(exc.value) and read.number not in str(exc.value)
+    fr_room.read(unread, value=77, releve=releve)
+    for actor, visa in ((employee, None), (employee, employee), (comite, comite), (employee, fr_room["superviseur"]),
+                        (fr_room["caissier"], comite)):
+        with pytest.raises(RuleViolation) as exc:
+            accounting.meter_statement_certify(comite=visa, actor=actor, **month)
+        assert exc.value.code == "SLOT-47"
+    assert not MeterStatement.objects.exists()
+    statement = accounting.meter_statement_certify(comite=comite, actor=employee, **month)
+    lines = {line["casino"]: line for line in statement.lines}
+    # the machine retired in October is not in November's fleet; the one in store is
+    assert set(lines) == {read.casino_number, unread.casino_number, in_store.casino_number}
+    assert set(lines[read.casino_number]["meters"].values()) == {1234}
+    assert lines[read.casino_number]["maker"] == read.maker_number
+    assert retired in accounting.fleet_of_month(fr_room.est, 2026, 10)
+    assert statement.entry.register.kind_info.form == "modèle 32"
+    assert "Membre du comité" in statement.entry.payload["signature"]
+
+
+def test_slot_47_meter_statement_page_and_api(client, fr_room, october_31):
+    from django.urls import reverse
+    from rest_framework.test import APIClient
+
+    from tests.factories import DEFAULT_PASSWORD
+
+    open_register(fr_room.est, "slot_releve_32")
+    employee = fr_room["employe_jeux"]
+    client.force_login(employee)
+    assert client.get(reverse("slots:meter_statement")).status_code == 200
+    body = {"year": 2026, "month": 10, "comite_username": fr_room["superviseur"].username,
+            "comite_password": DEFAULT_PASSWORD}
+    refused = client.post(reverse("slots:meter_statement"), body)
+    assert refused.status_code == 409 and "SLOT-47" in refused.content.decode()
+    api = APIClient()
+    api.force_authenticate(employee)
+    done = api.post("/api/v1/slots/meter-statements/", {**body, "comite_username": fr_room["comite"].username},
+                    format="json")
+    assert done.status_code == 201 and done.json()["lines"] == []

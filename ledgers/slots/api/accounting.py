@@ -10,7 +10,7 @@ from ledgers.core.countersign import countersignature_serializer, countersigner_
 from ledgers.dice.api.views import ESTABLISHMENT
 
 from .. import accounting, selectors
-from ..models import AccountingLine, JackpotPayment, MachineAvance, MonthlyStatement
+from ..models import AccountingLine, JackpotPayment, MachineAvance, MeterStatement, MonthlyStatement
 from .views import ActionView, _member
 
 Visa = countersignature_serializer("comite")
@@ -109,9 +109,12 @@ class PaymentPostView(VisaedView):
         return accounting.payment_post(**self.visa(data))
 
 
-class SlotStatementInputSerializer(Visa):
+class SlotMonthInputSerializer(Visa):
     year = serializers.IntegerField(min_value=2000, max_value=2100)
     month = serializers.IntegerField(min_value=1, max_value=12)
+
+
+class SlotStatementInputSerializer(SlotMonthInputSerializer):
     total = serializers.DecimalField(required=False, allow_null=True, max_digits=16, decimal_places=2)
 
 
@@ -128,3 +131,18 @@ class StatementView(VisaedView):
 
     def perform(self, data):
         return accounting.statement_certify(establishment=self.establishment, **self.visa(data))
+
+
+class SlotMeterStatementSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = MeterStatement
+        fields = ("id", "year", "month", "lines", "employee", "comite", "certified_at")
+
+
+@extend_schema(parameters=[ESTABLISHMENT], request=SlotMonthInputSerializer,
+               responses={201: SlotMeterStatementSerializer})
+class MeterStatementView(VisaedView):
+    input_serializer, output_serializer = SlotMonthInputSerializer, SlotMeterStatementSerializer
+
+    def perform(self, data):
+        return accounting.meter_statement_certify(establishment=self.establishment, **self.visa(data))

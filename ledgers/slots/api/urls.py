@@ -20,5 +20,6 @@ urlpatterns = [
     path("machines/<int:pk>/carnet/counts/", accounting.CountView.as_view(), name="slots-carnet-count"),
     path("carnet/payments/", accounting.PaymentPostView.as_view(), name="slots-carnet-payment"),
     path("statements/", accounting.StatementView.as_view(), name="slots-statement"),
+    path("meter-statements/", accounting.MeterStatementView.as_view(), name="slots-meter-statement"),
     *router.urls,
 ]
