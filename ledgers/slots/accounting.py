@@ -25,6 +25,7 @@ from ledgers.core.authz import roles_of
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
+from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
 
@@ -52,8 +53,24 @@ def _check_visas(machine: Machine, actor: AbstractBaseUser, comite: AbstractBase
         raise ValidationError(_("Le carnet de comptabilité modèle 29 est tenu dans les casinos français."))
     if Role.CAISSIER not in roles_of(actor, est):
         raise RuleViolation(code, _("La ligne est inscrite par le caissier."))
-    if comite is None or comite.pk == actor.pk or Role.COMITE not in roles_of(comite, est):
+    if not _paired(est, actor, Role.CAISSIER, comite):
         raise RuleViolation(code, _("La ligne est visée par le caissier et par un membre du comité de direction."))
+
+
+def _paired(est: Establishment, actor: AbstractBaseUser, role: str, comite: AbstractBaseUser | None) -> bool:
+    """``actor`` holds ``role`` and ``comite``, another person, is a comité member."""
+    return (role in roles_of(actor, est) and comite is not None and comite.pk != actor.pk
+            and Role.COMITE in roles_of(comite, est))
+
+
+def _visaed_entry(est: Establishment, register: Register, machine: Machine | None, *, event: Any,
+                  at: datetime.datetime, detail: str, actor: AbstractBaseUser, role: str,
+                  comite: AbstractBaseUser, **extra: Any) -> Entry:
+    """The register line written by ``actor`` in ``role`` and signed by the comité member too."""
+    with register_language():
+        payload = _line(machine, event=event, at=at, detail=detail, actor=actor, role=role, est=est, **extra)
+        payload["signature"] = f"{payload['signature']} ; {_signature(comite, Role.COMITE)}"
+    return entry_append(register=register, actor=actor, role=role, payload=payload)
 
 
 def _positive(**amounts: Decimal) -> None:
@@ -66,11 +83,8 @@ def _append(machine: Machine, *, kind: str, at: datetime.datetime, amount: Decim
             actor: AbstractBaseUser, comite: AbstractBaseUser, **fields: Any) -> AccountingLine:
     est = machine.establishment
     register = current_register(est, ACCOUNTING_29.code, machine.casino_number)
-    with register_language():
-        payload = _line(machine, event=Kind(kind).label, at=at, detail=detail, actor=actor, role=Role.CAISSIER,
-                        est=est, amount=str(amount))
-        payload["signature"] = f"{payload['signature']} ; {_signature(comite, Role.COMITE)}"
-    entry = entry_append(register=register, actor=actor, role=Role.CAISSIER, payload=payload)
+    entry = _visaed_entry(est, register, machine, event=Kind(kind).label, at=at, detail=detail, actor=actor,
+                          role=Role.CAISSIER, comite=comite, amount=str(amount))
     return AccountingLine.objects.create(machine=machine, kind=kind, day=est.localtime(at).date(), recorded_at=at,
                                          amount=amount, cashier=actor, comite=comite, entry=entry, **fields)
 
@@ -229,8 +243,7 @@ def statement_certify(*, establishment: Establishment, year: int, month: int, co
     est = establishment
     if est.jurisdiction != "FR":
         raise ValidationError(_("L'état récapitulatif modèle 35 est tenu dans les casinos français."))
-    if Role.DIRECTEUR_RESPONSABLE not in roles_of(actor, est) or comite is None or comite.pk == actor.pk \
-            or Role.COMITE not in roles_of(comite, est):
+    if not _paired(est, actor, Role.DIRECTEUR_RESPONSABLE, comite):
         raise RuleViolation("SLOT-56", _("L'état est certifié et signé par le directeur du casino et par un membre du "
                                          "comité de direction, deux personnes différentes."))
     last_day = datetime.date(year, month, calendar.monthrange(year, month)[1])
@@ -244,14 +257,10 @@ def statement_certify(*, establishment: Establishment, year: int, month: int, co
     if total is not None and total != computed:
         raise RuleViolation("SLOT-56", _("Le total de l'état est la somme des produits du mois inscrits aux carnets de "
                                          "comptabilité : %(t)s €.") % {"t": computed})
-    register = current_register(est, STATEMENT_35.code)
-    with register_language():
-        payload = _line(None, event=_("État récapitulatif mensuel"), at=now, actor=actor,
-                        role=Role.DIRECTEUR_RESPONSABLE, est=est, amount=str(computed),
-                        detail=f"{month:02d}/{year} — {len(lines)} {_('machine(s)')} — "
-                               + " ; ".join(f"{line['casino']} : {line['product']} €" for line in lines))
-        payload["signature"] = f"{payload['signature']} ; {_signature(comite, Role.COMITE)}"
-    entry = entry_append(register=register, actor=actor, role=Role.DIRECTEUR_RESPONSABLE, payload=payload)
+    entry = _visaed_entry(est, current_register(est, STATEMENT_35.code), None, event=_("État récapitulatif mensuel"),
+                          at=now, actor=actor, role=Role.DIRECTEUR_RESPONSABLE, comite=comite, amount=str(computed),
+                          detail=f"{month:02d}/{year} — {len(lines)} {_('machine(s)')} — "
+                                 + " ; ".join(f"{line['casino']} : {line['product']} €" for line in lines))
     return MonthlyStatement.objects.create(establishment=est, year=year, month=month, lines=lines, total=computed,
                                            director=actor, comite=comite, certified_at=now, entry=entry)
 
@@ -292,8 +301,7 @@ def meter_statement_certify(*, establishment: Establishment, year: int, month: i
     est = establishment
     if est.jurisdiction != "FR":
         raise ValidationError(_("L'état mensuel modèle 32 est tenu dans les casinos français."))
-    if Role.EMPLOYE_JEUX not in roles_of(actor, est) or comite is None or comite.pk == actor.pk \
-            or Role.COMITE not in roles_of(comite, est):
+    if not _paired(est, actor, Role.EMPLOYE_JEUX, comite):
         raise RuleViolation("SLOT-47", _("L'état est certifié par l'employé de jeux qui a relevé les compteurs et par "
                                          "le membre du comité de direction."))
     if MeterStatement.objects.filter(establishment=est, year=year, month=month).exists():
@@ -315,14 +323,10 @@ def meter_statement_certify(*, establishment: Establishment, year: int, month: i
     if unread:
         raise RuleViolation("SLOT-47", _("Compteurs non relevés ce mois-ci : %(m)s.") % {"m": ", ".join(unread)})
     now = timezone.now()
-    with register_language():
-        payload = _line(None, event=_("État mensuel du relevé des compteurs"), at=now, actor=actor,
-                        role=Role.EMPLOYE_JEUX, est=est,
-                        detail=f"{month:02d}/{year} — " + " ; ".join(
-                            f"{line['casino']} : " + ", ".join(f"{k} {v}" for k, v in line["meters"].items())
-                            for line in lines))
-        payload["signature"] = f"{payload['signature']} ; {_signature(comite, Role.COMITE)}"
-    entry = entry_append(register=current_register(est, METER_STATEMENT_32.code), actor=actor,
-                         role=Role.EMPLOYE_JEUX, payload=payload)
+    detail = f"{month:02d}/{year} — " + " ; ".join(
+        f"{line['casino']} : " + ", ".join(f"{k} {v}" for k, v in line["meters"].items()) for line in lines)
+    entry = _visaed_entry(est, current_register(est, METER_STATEMENT_32.code), None,
+                          event=_("État mensuel du relevé des compteurs"), at=now, actor=actor, role=Role.EMPLOYE_JEUX,
+                          comite=comite, detail=detail)
     return MeterStatement.objects.create(establishment=est, year=year, month=month, lines=lines, employee=actor,
                                          comite=comite, certified_at=now, entry=entry)
