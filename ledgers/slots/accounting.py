@@ -44,6 +44,8 @@ from .services import _line, _signature
 
 Kind = AccountingLine.Kind
 CENT = Decimal("0.01")
+# The largest amount an accounting column holds (max_digits=14, decimal_places=2).
+LIMIT = Decimal("1e12")
 
 
 def _check_visas(machine: Machine, actor: AbstractBaseUser, comite: AbstractBaseUser | None, code: str) -> None:
@@ -197,6 +199,8 @@ def count_record(*, machine: Machine, physical: Decimal, comite: AbstractBaseUse
     totals = open_totals(machine)
     computed = gaming_product(physical=physical, electronic=electronic, avances=totals[Kind.AVANCE],
                               payments=totals[Kind.PAYMENT], unclaimed=unclaimed, tickets=totals[Kind.TICKETS])
+    if max(abs(electronic), abs(computed)) >= LIMIT:
+        raise ValidationError(_("Montant hors limites."))
     if product is not None and product != computed:
         raise RuleViolation("SLOT-55", _("Le produit réel des jeux est égal aux comptages physique et électronique, "
                                          "moins les avances, les paiements à la caisse, les gains non réclamés et les "

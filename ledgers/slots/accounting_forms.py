@@ -49,8 +49,8 @@ class TicketsForm(VisaForm):
 
 class CountForm(VisaForm):
     physical = forms.DecimalField(label=_("Comptage physique (€)"), **AMOUNT)
-    units_in = forms.IntegerField(label=_("Unités entrées"), min_value=0, initial=0)
-    units_out = forms.IntegerField(label=_("Unités sorties"), min_value=0, initial=0)
+    units_in = forms.IntegerField(label=_("Unités entrées"), min_value=0, max_value=10**15, initial=0)
+    units_out = forms.IntegerField(label=_("Unités sorties"), min_value=0, max_value=10**15, initial=0)
     unclaimed = forms.DecimalField(label=_("Gains non réclamés (€)"), initial=0, **AMOUNT)
     product = forms.DecimalField(label=_("Produit réel des jeux (€)"), required=False, **AMOUNT)
 

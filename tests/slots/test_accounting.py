@@ -159,6 +159,8 @@ def test_slot_55_api_count_with_the_comite_visa(fr_room, machine):
     assert count.status_code == 201 and count.json()["amount"] == "680.00"
     bad_visa = api.post(f"{base}carnet/tickets/", {"amount": "20", **visa, "comite_password": "x"}, format="json")
     assert bad_visa.status_code == 400
+    huge = api.post(f"{base}carnet/counts/", {"physical": "0", "units_in": 10**15, **visa}, format="json")
+    assert huge.status_code == 400
 
 
 @pytest.fixture

@@ -38,10 +38,10 @@ class SlotTicketsInputSerializer(Visa):
     amount = serializers.DecimalField(**AMOUNT)
 
 
-class SlotCountInputSerializer(Visa):
+class SlotCarnetCountInputSerializer(Visa):
     physical = serializers.DecimalField(**AMOUNT)
-    units_in = serializers.IntegerField(min_value=0, default=0)
-    units_out = serializers.IntegerField(min_value=0, default=0)
+    units_in = serializers.IntegerField(min_value=0, max_value=10**15, default=0)
+    units_out = serializers.IntegerField(min_value=0, max_value=10**15, default=0)
     unclaimed = serializers.DecimalField(default=0, **AMOUNT)
     product = serializers.DecimalField(required=False, allow_null=True, **AMOUNT)
 
@@ -91,10 +91,10 @@ class TicketsView(VisaedView):
         return accounting.tickets_record(machine=self.machine(pk), **self.visa(data))
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotCountInputSerializer,
+@extend_schema(parameters=[ESTABLISHMENT], request=SlotCarnetCountInputSerializer,
                responses={201: SlotAccountingLineSerializer})
 class CountView(VisaedView):
-    input_serializer = SlotCountInputSerializer
+    input_serializer = SlotCarnetCountInputSerializer
 
     def perform(self, data, pk):
         return accounting.count_record(machine=self.machine(pk), **self.visa(data))
