@@ -23,6 +23,7 @@ from ledgers.core.roles import DIRECTORATE, Role
 from ledgers.registers.models import Entry
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language, visa_sign
+from ledgers.slots.accounting import month_slot_total
 
 from . import rules, selectors
 from .models import BadBeatCount, CagnotteCount, ControlDay, Orphan, Slip, SlipBook, TableCount, TableFloat, TicketBook
@@ -880,8 +881,14 @@ def levy_month_close(*, establishment: Establishment, year: int, month: int, slo
     role = require_role(actor, est, CONTROL_KEEPERS)
     if est.jurisdiction != "FR":
         raise ValidationError(_("Le carnet des prélèvements est un registre français."))
+    # The slot total is carried from the certified modèle 35 (SLOT-56); a typed one must match it.
+    certified = month_slot_total(est, year, month)
+    slot_total = certified if slot_total is None else slot_total
     if slot_total is None:
         raise RuleViolation("COUNT-57", _("Le mois ne se clôt qu'avec le total du modèle 35 des machines à sous."))
+    if certified is not None and slot_total != certified:
+        raise RuleViolation("COUNT-57", _("Le total des machines à sous est celui du modèle 35 certifié : %(t)s €.")
+                            % {"t": certified})
     register = current_register(est, CARNET_PRELEVEMENTS.code)
     sheet = rules.season_sheet(month)
     if register.entries.filter(kind="record", payload__sheet=sheet, payload__year=year, payload__month=month).exists():

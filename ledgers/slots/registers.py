@@ -135,3 +135,63 @@ TOP_UPS = register_kind(
         requirements=("REG-17", "SLOT-20"),
     )
 )
+
+# FR: one carnet de comptabilité modèle 29 per machine (qualifier: its casino number), each line
+# visaed by the cashier and a comité member (SLOT-55, REG-41), coté et paraphé by the Interior
+# ministry control officials (REG-26, art. 69).
+ACCOUNTING_29 = register_kind(
+    RegisterKind(
+        code="slot_comptabilite_29",
+        title=_("Carnet de comptabilité de la machine"),
+        purpose=_("Inscrire jour par jour les avances à la machine, les tickets émis et les gains payés à la "
+                  "caisse et, à chaque comptage, les comptages physique et électronique, les gains non réclamés "
+                  "et le produit réel des jeux."),
+        columns=(*_LINE, Column("amount", _("Montant"), 0.9), Column("detail", _("Détail"), 3.4),
+                 Column("signature", _("Visas"), 1.8)),
+        record_roles=(Role.CAISSIER,),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.CONTROLE_INTERIEUR,),
+        visa_roles=(Role.CONTROLE_INTERIEUR, Role.AGENT_VERIFICATEUR),
+        requirements=("REG-26", "REG-41", "SLOT-55", "SLOT-42"),
+        form="modèle 29",
+    )
+)
+
+# FR: the état récapitulatif mensuel modèle 35 (SLOT-56), certified by the casino director and a
+# comité member, coté et paraphé by the control officials (REG-26).
+STATEMENT_35 = register_kind(
+    RegisterKind(
+        code="slot_recapitulatif_35",
+        title=_("État récapitulatif mensuel du produit des machines à sous"),
+        purpose=_("Récapituler chaque dernier jour du mois, machine par machine, les résultats du carnet de "
+                  "comptabilité et le produit réel des jeux, total reporté au carnet des prélèvements."),
+        columns=(Column("event", _("Opération"), 1.4), Column("at", _("Date et heure"), 1.0),
+                 Column("amount", _("Montant"), 0.9), Column("detail", _("Détail"), 4.0),
+                 Column("signature", _("Signatures"), 1.8)),
+        record_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.CONTROLE_INTERIEUR,),
+        visa_roles=(Role.CONTROLE_INTERIEUR, Role.AGENT_VERIFICATEUR),
+        requirements=("REG-26", "REG-41", "SLOT-56"),
+        form="modèle 35",
+    )
+)
+
+# FR: the état mensuel du relevé des compteurs modèle 32 (SLOT-47), certified by the comité member
+# and the gaming employee, coté et paraphé by the control officials (REG-26).
+METER_STATEMENT_32 = register_kind(
+    RegisterKind(
+        code="slot_releve_32",
+        title=_("État mensuel du relevé des compteurs"),
+        purpose=_("Inscrire au comptage de fin de mois les compteurs de chaque machine du parc du mois, y compris "
+                  "les machines sorties du parc pendant le mois."),
+        columns=(Column("event", _("Opération"), 1.4), Column("at", _("Date et heure"), 1.0),
+                 Column("detail", _("Détail"), 4.8), Column("signature", _("Signatures"), 1.8)),
+        record_roles=(Role.EMPLOYE_JEUX,),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.CONTROLE_INTERIEUR,),
+        visa_roles=(Role.CONTROLE_INTERIEUR, Role.AGENT_VERIFICATEUR),
+        requirements=("REG-26", "REG-41", "SLOT-47"),
+        form="modèle 32",
+    )
+)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import accounting_views, views
 
 app_name = "slots"
 urlpatterns = [
@@ -29,4 +29,11 @@ urlpatterns = [
     path("fichiers/copie/", views.FilesCopyView.as_view(), name="files_copy"),
     path("evenements/import/", views.EventsImportView.as_view(), name="events_import"),
     path("agrements/nouveau/", views.ApprovalView.as_view(), name="approval"),
+    path("machines/<int:pk>/carnet/", accounting_views.CarnetView.as_view(), name="carnet"),
+    path("machines/<int:pk>/carnet/avance/", accounting_views.AvanceView.as_view(), name="avance"),
+    path("machines/<int:pk>/carnet/tickets/", accounting_views.TicketsView.as_view(), name="carnet_tickets"),
+    path("machines/<int:pk>/carnet/comptage/", accounting_views.CountView.as_view(), name="carnet_count"),
+    path("carnet/paiement/", accounting_views.PaymentPostView.as_view(), name="carnet_payment"),
+    path("etat-recapitulatif/", accounting_views.StatementView.as_view(), name="statement"),
+    path("etat-compteurs/", accounting_views.MeterStatementView.as_view(), name="meter_statement"),
 ]

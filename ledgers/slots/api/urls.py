@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import views
+from . import accounting, views
 
 router = SimpleRouter()
 router.register("machines", views.MachineViewSet, basename="slots-machine")
@@ -15,5 +15,11 @@ urlpatterns = [
     path("interventions/", views.InterventionOpenView.as_view(), name="slots-intervention-open"),
     path("interventions/<int:pk>/close/", views.InterventionCloseView.as_view(), name="slots-intervention-close"),
     path("jackpots/", views.JackpotView.as_view(), name="slots-jackpot"),
+    path("machines/<int:pk>/avances/", accounting.AvanceView.as_view(), name="slots-avance"),
+    path("machines/<int:pk>/carnet/tickets/", accounting.TicketsView.as_view(), name="slots-carnet-tickets"),
+    path("machines/<int:pk>/carnet/counts/", accounting.CountView.as_view(), name="slots-carnet-count"),
+    path("carnet/payments/", accounting.PaymentPostView.as_view(), name="slots-carnet-payment"),
+    path("statements/", accounting.StatementView.as_view(), name="slots-statement"),
+    path("meter-statements/", accounting.MeterStatementView.as_view(), name="slots-meter-statement"),
     *router.urls,
 ]
