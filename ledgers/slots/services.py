@@ -41,6 +41,7 @@ from ledgers.registers.services import (
 )
 
 from . import selectors
+from .locks import check_lock_keys
 from .models import (
     BoxExchange,
     DailyTransmittal,
@@ -376,6 +377,7 @@ def _check_commissionable(machine: Machine) -> None:
                 raise RuleViolation(code, _("Le poste %(s)s n'a pas le compteur « %(m)s » (%(n)s).")
                                     % {"s": station, "m": MeterCode(meter_code).label,
                                        "n": Meter.Nature(nature).label})
+    check_lock_keys(machine)  # KEY-09 (MC), KEY-12 (FR): its locks' keys are in the register of keys
 
 
 @transaction.atomic
@@ -754,6 +756,7 @@ def box_exchange(*, releve: Releve, machine: Machine, box: str, removed: str, re
     entry = _releve_line(releve, actor=actor, role=role, event=_("Échange de boîte"), at=now, machine=machine,
                          detail=f"{BoxExchange.Box(box).label} {removed.strip()} → {replaced_by.strip()}")
     if box == BoxExchange.Box.BILL:
+        machine = Machine.objects.select_for_update().get(pk=machine.pk)  # never save the caller's stale copy
         machine.bill_box = replaced_by.strip()
         save_audited(machine, actor=actor, reason="boîte à billets")
     return BoxExchange.objects.create(releve=releve, machine=machine, box=box, removed=removed.strip(),

@@ -75,7 +75,7 @@ class KeyInput(serializers.Serializer):
     code = serializers.CharField(max_length=40)
     lock_type = serializers.ChoiceField(choices=LockType.choices)
     opens = serializers.CharField(max_length=200)
-    asset_ref = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
+    asset_ref = serializers.CharField(max_length=400, required=False, default="", allow_blank=True)
     copies = serializers.IntegerField(min_value=1, default=1)
     home = EstablishmentPK(queryset=Location.objects.all(), required=False, allow_null=True, default=None)
     custodian = MemberField(required=False, allow_null=True, default=None)
