@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.keys.policy import LockType
-from ledgers.keys.selectors import lock_keys, socle_surrendered
+from ledgers.keys.selectors import holder_now, lock_keys, socle_surrendered
 
 from .models import Machine, Medium, Socle
 from .registers import INVENTORY_KIND
@@ -36,6 +36,22 @@ def check_lock_keys(machine: Machine) -> None:
         if not found.get(lock_type):
             raise RuleViolation(code, _("La machine %(m)s n'a pas de serrure « %(lock)s » inscrite au registre des "
                                         "clés.") % {"m": machine.number, "lock": LockType(lock_type).label})
+
+
+def check_reset_key(machine: Machine, reset_key: str, actor: AbstractBaseUser) -> None:
+    """FR: the reset key named on a RAM clear is a reset key of the register of keys serving the
+    machine, and the comité member recording the reset holds it (KEY-15)."""
+    if machine.establishment.jurisdiction != "FR":
+        return
+    key = next((k for k in lock_keys(machine.establishment, machine.number).get(LockType.RESET, [])
+                if k.code == reset_key.strip()), None)
+    if key is None:
+        raise RuleViolation("KEY-15", _("La clé de réinitialisation %(k)s n'est pas inscrite au registre des clés pour "
+                                        "la machine %(m)s.") % {"k": reset_key.strip(), "m": machine.number})
+    holder = holder_now(key)
+    if holder is None or holder.pk != actor.pk:
+        raise RuleViolation("KEY-15", _("La clé de réinitialisation %(k)s est détenue par un autre membre du comité de "
+                                        "direction : c'est lui qui l'utilise.") % {"k": key.code})
 
 
 @transaction.atomic

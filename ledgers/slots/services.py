@@ -41,7 +41,7 @@ from ledgers.registers.services import (
 )
 
 from . import selectors
-from .locks import check_lock_keys
+from .locks import check_lock_keys, check_reset_key
 from .models import (
     BoxExchange,
     DailyTransmittal,
@@ -650,6 +650,7 @@ def ram_clear_record(
                      _("Seul un membre du comité de direction détient et utilise les clés de réinitialisation.")))
     if not reset_key.strip() or not reason.strip():
         raise ValidationError(_("La clé de remise à zéro et le motif sont obligatoires."))
+    check_reset_key(machine, reset_key, actor)  # KEY-15: a registered reset key, held by the actor
     meters = {m.key_at: m for m in machine.meters.filter(active=True)}
     if set(before) != set(meters) or set(after) != set(meters):
         raise ValidationError(_("Indiquez chaque compteur de la machine avant et après la remise à zéro : %(k)s.")

@@ -161,3 +161,20 @@ def test_key_07_socle_out_of_operation_only_once_its_key_went_to_the_caissier_pr
 def test_key_03_key_14_table_count_is_a_count_purpose():
     count = get_purpose_type("cash.table_count")
     assert count is not None and count.kind == "count"
+
+
+@pytest.mark.parametrize("jurisdiction, code", [("MC", "KEY-06"), ("FR", "KEY-17")])
+def test_key_06_key_17_door_opening_with_no_mechanic_login_or_record_flagged(jurisdiction, code, mc_room, fr_room):
+    """The monitoring system's door-open signal matches the intervention the signed-in mechanic
+    opened (KEY-06), or the FR intervention the upper-part opening is recorded for (KEY-17);
+    one nothing explains is flagged, under the intervention sheet's row (SLOT-14 MC, SLOT-53 FR)."""
+    room = mc_room if jurisdiction == "MC" else fr_room
+    machine = room.on_floor()
+    sheet = services.intervention_open(machine=machine, actor=room["mecanicien"], reason="Porte : contrôle")
+    unexplained = sheet.stopped_at - datetime.timedelta(hours=6)
+    events = services.monitoring_events_import(establishment=room.est, actor=room["superviseur"], rows=[
+        services.EventRow(machine.number, "door_open", sheet.stopped_at),
+        services.EventRow(machine.number, "door_open", unexplained)])
+    matched, flagged = sorted(events, key=lambda e: e.occurred_at, reverse=True)
+    assert matched.intervention.technician == room["mecanicien"] and matched.flag == ""
+    assert flagged.flag == {"KEY-06": "SLOT-14", "KEY-17": "SLOT-53"}[code]
