@@ -70,6 +70,11 @@ class MemberField(serializers.SlugRelatedField):
     def get_queryset(self):
         return super().get_queryset().filter(memberships__establishment=self.context["establishment"]).distinct()
 
+    def to_internal_value(self, data):
+        if "\x00" in str(data):  # PostgreSQL cannot compare a NUL: a username never holds one
+            self.fail("does_not_exist", slug_name=self.slug_field, value=data)
+        return super().to_internal_value(data)
+
 
 class KeyInput(serializers.Serializer):
     code = serializers.CharField(max_length=40)
