@@ -10,3 +10,8 @@ class CashConfig(AppConfig):
     def ready(self) -> None:
         # The register kinds, the séance closing check, the dashboard panel.
         from . import dashboard, hooks, registers  # noqa: F401
+
+        # The table count as a key purpose (KEY-03, KEY-14).
+        from .purposes import declare
+
+        declare()

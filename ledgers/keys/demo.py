@@ -1,6 +1,8 @@
 """Demo keys: the register of keys of Monte-Carlo and Nice with their homes and custodians, keys
-out for today's séance, and one overdue (due back a second after it went out). The slot relèves
-and interventions come with the slots app; until then the demo hands keys out for the séance.
+out for today's séance, for a relève and an intervention of the slot room, and one overdue (due
+back a second after it went out). The slot demo registers the slot keys first, through
+``register_keys``, since its machines go in service only with their locks' keys registered
+(KEY-09, KEY-12); this seeder then opens today's relève and an intervention in the slot room.
 
 Idempotent: a key already registered is not registered again, nor handed out twice."""
 
@@ -21,33 +23,39 @@ from . import services
 from .models import Key
 from .registers import REGISTRE_CLES
 
-SEED_AFTER = ("ledgers.cards", "ledgers.dice", "ledgers.equipment")
-# code, lock type, opens, asset, copies, home code, custodian role, holder organisation
+SEED_AFTER = ("ledgers.cards", "ledgers.dice", "ledgers.equipment", "ledgers.slots")
+# code, lock type, opens, asset ({machines}, {socles}: the slot room's), copies, home code, custodian
+# role, holder organisation
 KEYS = {
     DEMO_MC: [
-        ("MC-PM-01", "machine_door", "Portes des machines, rangée A", "A01-A20", 2, "coffre", None, ""),
-        ("MC-SO-01", "socle", "Socles, rangée A", "A01-A20", 1, "caisse-centrale", None, ""),
-        ("MC-BR-01", "bill_release", "Blocs lecteurs de billets, rangée A", "A01-A20", 1, "caisse-centrale", None, ""),
-        ("MC-BB-01", "bill_content", "Boîtes à billets, rangée A", "A01-A20", 1, "comptabilite", None, ""),
+        ("MC-PM-01", "machine_door", "Portes des machines, rangée A", "{machines}", 2, "coffre", None, ""),
+        ("MC-SO-01", "socle", "Socles, rangée A", "{socles}", 1, "caisse-centrale", None, ""),
+        ("MC-BR-01", "bill_release", "Blocs lecteurs de billets, rangée A", "{machines}", 1, "caisse-centrale",
+         None, ""),
+        ("MC-BB-01", "bill_content", "Boîtes à billets, rangée A", "{machines}", 1, "comptabilite", None, ""),
         ("MC-CY-RO1", "cylinder_lid", "Couvercle du cylindre", "RO1", 1, None, Role.INSPECTEUR, ""),
         ("MC-DEP-01", "card_cabinet", "Dépôt principal des cartes", "depot-principal", 2, None, Role.CARTIER, ""),
     ],
     DEMO_FR: [
         ("FR-ARM-01", "card_cabinet", "Armoire « dépôt des cartes »", "armoire-cartes", 1, None,
          Role.DIRECTEUR_RESPONSABLE, ""),
-        ("FR-HA-01", "upper", "Parties supérieures des machines", "MAS", 1, None, Role.DIRECTEUR_RESPONSABLE, ""),
-        ("FR-BA-01", "lower", "Parties inférieures des machines", "MAS", 1, None, Role.COMITE, ""),
-        ("FR-BB-01", "bill_content", "Boîtes à billets et à tickets", "MAS", 1, None, Role.CAISSIER, ""),
-        ("FR-RZ-01", "reset", "Réinitialisation des machines", "MAS", 1, None, Role.COMITE, ""),
-        ("FR-CL-01", "logic_board", "Cartes logiques", "MAS", 1, None, Role.TECHNICIEN_SFM,
+        ("FR-HA-01", "upper", "Parties supérieures des machines", "{machines}", 1, None, Role.DIRECTEUR_RESPONSABLE,
+         ""),
+        ("FR-BA-01", "lower", "Parties inférieures des machines", "{machines}", 1, None, Role.COMITE, ""),
+        ("FR-BB-01", "bill_content", "Boîtes à billets et à tickets", "{machines}", 1, None, Role.CAISSIER, ""),
+        ("FR-RZ-01", "reset", "Réinitialisation des machines", "{machines}", 1, None, Role.COMITE, ""),
+        ("FR-CL-01", "logic_board", "Cartes logiques", "{machines}", 1, None, Role.TECHNICIEN_SFM,
          "SFM Côte d'Azur — agrément n° 2021-014"),
     ],
 }
-# code, giver role, holder role, hours until due (a second: overdue at once)
+# code, giver role, holder role, hours until due (a second: overdue at once), purpose, witness role
 ISSUES = {
-    DEMO_MC: [("MC-DEP-01", Role.CARTIER, Role.SOUS_DIRECTEUR, 6), ("MC-CY-RO1", Role.DIRECTEUR_JEUX,
-                                                                     Role.INSPECTEUR, 1 / 3600)],
-    DEMO_FR: [("FR-ARM-01", Role.DIRECTEUR_RESPONSABLE, Role.COMITE, 1 / 3600)],
+    DEMO_MC: [("MC-DEP-01", Role.CARTIER, Role.SOUS_DIRECTEUR, 6, "core.seance", None),
+              ("MC-CY-RO1", Role.DIRECTEUR_JEUX, Role.INSPECTEUR, 1 / 3600, "core.seance", None),
+              ("MC-SO-01", Role.CAISSIER_PRINCIPAL, Role.SUPERVISEUR, 2, "slots.releve", None),
+              ("MC-PM-01", Role.SUPERVISEUR, Role.MECANICIEN, 1, "slots.intervention", None)],
+    DEMO_FR: [("FR-ARM-01", Role.DIRECTEUR_RESPONSABLE, Role.COMITE, 1 / 3600, "core.seance", None),
+              ("FR-HA-01", Role.DIRECTEUR_RESPONSABLE, Role.COMITE, 1, "slots.intervention", Role.MECANICIEN)],
 }
 ADMIN = {DEMO_MC: Role.DIRECTEUR_JEUX, DEMO_FR: Role.DIRECTEUR_RESPONSABLE}
 
@@ -68,25 +76,56 @@ def _today_seance(est: Establishment) -> Seance:
     return seance or seance_open(establishment=est, date=today, period="soiree", actor=demo_user(est, ADMIN[est.code]))
 
 
-@transaction.atomic
-def _seed(est: Establishment) -> int:
+def register_keys(est: Establishment, *, machines: str = "", socles: str = "") -> None:
+    """Register the demo keys not yet registered; ``machines`` and ``socles``: the slot room's
+    numbers (comma separated) the slot keys serve."""
     _register(est)
     admin = demo_user(est, ADMIN[est.code])
     for code, lock_type, opens, asset, copies, home, custodian, organisation in KEYS[est.code]:
         if Key.objects.filter(establishment=est, code=code).exists():
             continue
         services.key_register(
-            establishment=est, actor=admin, code=code, lock_type=lock_type, opens=opens, asset_ref=asset,
-            copies=copies, home=Location.objects.get(establishment=est, code=home) if home else None,
+            establishment=est, actor=admin, code=code, lock_type=lock_type, opens=opens,
+            asset_ref=asset.format(machines=machines, socles=socles), copies=copies,
+            home=Location.objects.get(establishment=est, code=home) if home else None,
             custodian=demo_user(est, custodian) if custodian else None, holder_organisation=organisation)
-    seance, issued = _today_seance(est), 0
-    for code, giver, holder, hours in ISSUES[est.code]:
+
+
+def _slot_purposes(est: Establishment) -> dict[str, int]:
+    """Today's relève and an intervention in the slot room, open (the slots seeder closes its own)."""
+    from ledgers.slots import services as slots
+    from ledgers.slots.models import Intervention, Machine, Releve
+
+    found = {}
+    releve = Releve.objects.filter(establishment=est, status=Releve.Status.OPEN).first()
+    machine = Machine.objects.filter(establishment=est, status=Machine.Status.IN_SERVICE).first()
+    if releve is None and machine is not None:
+        releve = slots.releve_open(establishment=est, room=machine.socle.room, during_operation=False,
+                                   actor=demo_user(est, Role.SUPERVISEUR))
+    sheet = Intervention.objects.filter(machine__establishment=est, status=Intervention.Status.OPEN).first()
+    if sheet is None and machine is not None:
+        sheet = slots.intervention_open(machine=machine, actor=demo_user(est, Role.MECANICIEN),
+                                        reason="Porte principale : contrôle du lecteur de billets")
+    if releve is not None:
+        found["slots.releve"] = releve.pk
+    if sheet is not None:
+        found["slots.intervention"] = sheet.pk
+    return found
+
+
+@transaction.atomic
+def _seed(est: Establishment) -> int:
+    register_keys(est)
+    purposes = {"core.seance": _today_seance(est).pk, **_slot_purposes(est)}
+    issued = 0
+    for code, giver, holder, hours, purpose, witness in ISSUES[est.code]:
         key = Key.objects.get(establishment=est, code=code)
-        if key.issues.exists():
+        if key.issues.exists() or purpose not in purposes:
             continue
         services.key_issue(key=key, actor=demo_user(est, giver), holder=demo_user(est, holder),
-                           purpose_type="core.seance", purpose_id=seance.pk,
-                           due_at=timezone.now() + datetime.timedelta(hours=hours))
+                           purpose_type=purpose, purpose_id=purposes[purpose],
+                           due_at=timezone.now() + datetime.timedelta(hours=hours),
+                           witness=demo_user(est, witness) if witness else None)
         issued += 1
     return issued
 

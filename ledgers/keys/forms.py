@@ -26,7 +26,7 @@ class KeyForm(EstablishmentForm):
     code = forms.CharField(label=_("Identifiant de la clé"), max_length=40)
     lock_type = forms.ChoiceField(label=_("Type de serrure"), choices=LockType.choices)
     opens = forms.CharField(label=_("Ce qu'elle ouvre"), max_length=200)
-    asset_ref = forms.CharField(label=_("Matériel (référence)"), max_length=60, required=False)
+    asset_ref = forms.CharField(label=_("Matériel (référence)"), max_length=400, required=False)
     copies = forms.IntegerField(label=_("Nombre d'exemplaires"), min_value=1, initial=1)
     home = forms.ModelChoiceField(label=_("Lieu de garde"), queryset=Location.objects.none(), required=False)
     custodian = forms.ModelChoiceField(label=_("Gardien"), queryset=get_user_model().objects.none(), required=False)

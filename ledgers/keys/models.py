@@ -30,7 +30,7 @@ class Key(models.Model):
     code = models.CharField(_("identifiant de la clé"), max_length=40)
     lock_type = models.CharField(_("type de serrure"), max_length=20, choices=LockType.choices)
     opens = models.CharField(_("ce qu'elle ouvre"), max_length=200)
-    asset_ref = models.CharField(_("matériel (référence)"), max_length=60, blank=True,
+    asset_ref = models.CharField(_("matériel (référence)"), max_length=400, blank=True,
                                  help_text=_("Machine, socle, armoire… : la référence du matériel servi."))
     copies = models.PositiveSmallIntegerField(_("nombre d'exemplaires"), default=1)
     home = models.ForeignKey(Location, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
@@ -54,6 +54,11 @@ class Key(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code} — {self.get_lock_type_display()}"
+
+    @property
+    def assets(self) -> list[str]:
+        """The assets the key serves: ``asset_ref`` lists them, comma separated (a key opens a row)."""
+        return [ref.strip() for ref in self.asset_ref.split(",") if ref.strip()]
 
 
 class KeyIssue(models.Model):

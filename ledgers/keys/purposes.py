@@ -96,8 +96,9 @@ def fleet_size_counter(counter: Callable[["Establishment"], int]) -> Callable[["
 
 
 def fleet_size(establishment: "Establishment") -> int | None:
-    """The number of slot machines the establishment runs, None while no app counts them."""
-    return _fleet_counters[0](establishment) if _fleet_counters else None
+    """The number of slot machines the establishment runs (the counter declared last), None while no
+    app counts them."""
+    return _fleet_counters[-1](establishment) if _fleet_counters else None
 
 
 def _seance_open(seance) -> bool:

@@ -92,6 +92,11 @@ def concerned_lock_types(user: AbstractBaseUser, est: Establishment) -> frozense
     return frozenset(types)
 
 
+def _serving(keys: QuerySet[Key], asset_ref: str) -> list[Key]:
+    """The keys among ``keys`` whose asset list names ``asset_ref``."""
+    return [key for key in keys.filter(asset_ref__contains=asset_ref.strip()) if asset_ref.strip() in key.assets]
+
+
 def holdings(est: Establishment, *, start: datetime.datetime, end: datetime.datetime, key: Key | None = None,
              asset_ref: str = "") -> QuerySet[KeyIssue]:
     """Who held which key when: every hand-over overlapping [start, end], per key or per asset."""
@@ -99,7 +104,7 @@ def holdings(est: Establishment, *, start: datetime.datetime, end: datetime.date
     if key is not None:
         found = found.filter(key=key)
     if asset_ref:
-        found = found.filter(key__asset_ref=asset_ref)
+        found = found.filter(key__in=[k.pk for k in _serving(keys_of(est), asset_ref)])
     return found.order_by("issued_at")
 
 
@@ -144,7 +149,7 @@ def lock_keys(est: Establishment, asset_ref: str) -> dict[str, list[Key]]:
     """The keys in service for an asset, by lock type: the slots app checks a bill box's security
     lock (KEY-09, SLOT-12) and a French machine's upper, lower and device locks (KEY-12) with it."""
     found: dict[str, list[Key]] = defaultdict(list)
-    for key in keys_of(est).filter(asset_ref=asset_ref, status=Key.Status.IN_SERVICE):
+    for key in _serving(keys_of(est).filter(status=Key.Status.IN_SERVICE), asset_ref):
         found[key.lock_type].append(key)
     return dict(found)
 

@@ -10,3 +10,8 @@ class SlotsConfig(AppConfig):
     def ready(self) -> None:
         # The register kinds, the meter incident category and the dashboard panel.
         from . import dashboard, registers, rules  # noqa: F401
+
+        # The relève and the intervention as key purposes, and the fleet size (issue 9).
+        from .purposes import declare
+
+        declare()

@@ -21,6 +21,7 @@ from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
 from ledgers.core.models import Establishment, Room
 from ledgers.core.roles import Role
 from ledgers.core.services import room_create
+from ledgers.keys import demo as keys_demo
 from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open
 
@@ -63,14 +64,22 @@ def _photo() -> SimpleUploadedFile:
     return SimpleUploadedFile("machine.png", buffer.getvalue(), content_type="image/png")
 
 
+def _number(jur: str, n: int) -> str:
+    """The demo machine's number: SBM number in Monaco, casino number in France."""
+    return f"SBM-{n:03d}" if jur == "MC" else f"{n:03d}"
+
+
 def _machines(est: Establishment, room: Room, at: datetime.datetime) -> list[Machine]:
     jur = est.jurisdiction
     keeper = demo_user(est, KEEPER[jur])
+    # The keys of their locks first: a machine goes in service only with them registered (KEY-09, KEY-12).
+    keys_demo.register_keys(est, machines=",".join(_number(jur, n) for n in range(1, MACHINES + 1)),
+                            socles=",".join(f"{n:03d}" for n in range(1, MACHINES + 1)))
     machines = []
     for n in range(1, MACHINES + 1):
         media = ["coins", "banknotes"] if n % 3 else ["banknotes", "tito"]
-        ids = ({"sbm_number": f"SBM-{n:03d}"} if jur == "MC" else
-               {"casino_number": f"{n:03d}", "maker_number": f"IGT-{7000 + n}", "location_number": f"A{n:02d}"})
+        ids = ({"sbm_number": _number(jur, n)} if jur == "MC" else
+               {"casino_number": _number(jur, n), "maker_number": f"IGT-{7000 + n}", "location_number": f"A{n:02d}"})
         data = services.MachineInput(
             machine_type=GAMES[n % len(GAMES)], technology="electronic", maker="IGT",
             maker_serial=f"{est.code}-{n:05d}",

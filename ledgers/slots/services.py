@@ -41,6 +41,7 @@ from ledgers.registers.services import (
 )
 
 from . import selectors
+from .locks import check_lock_keys, check_reset_key
 from .models import (
     BoxExchange,
     DailyTransmittal,
@@ -376,6 +377,7 @@ def _check_commissionable(machine: Machine) -> None:
                 raise RuleViolation(code, _("Le poste %(s)s n'a pas le compteur « %(m)s » (%(n)s).")
                                     % {"s": station, "m": MeterCode(meter_code).label,
                                        "n": Meter.Nature(nature).label})
+    check_lock_keys(machine)  # KEY-09 (MC), KEY-12 (FR): its locks' keys are in the register of keys
 
 
 @transaction.atomic
@@ -648,6 +650,7 @@ def ram_clear_record(
                      _("Seul un membre du comité de direction détient et utilise les clés de réinitialisation.")))
     if not reset_key.strip() or not reason.strip():
         raise ValidationError(_("La clé de remise à zéro et le motif sont obligatoires."))
+    check_reset_key(machine, reset_key, actor)  # KEY-15: a registered reset key, held by the actor
     meters = {m.key_at: m for m in machine.meters.filter(active=True)}
     if set(before) != set(meters) or set(after) != set(meters):
         raise ValidationError(_("Indiquez chaque compteur de la machine avant et après la remise à zéro : %(k)s.")
@@ -754,6 +757,7 @@ def box_exchange(*, releve: Releve, machine: Machine, box: str, removed: str, re
     entry = _releve_line(releve, actor=actor, role=role, event=_("Échange de boîte"), at=now, machine=machine,
                          detail=f"{BoxExchange.Box(box).label} {removed.strip()} → {replaced_by.strip()}")
     if box == BoxExchange.Box.BILL:
+        machine = Machine.objects.select_for_update().get(pk=machine.pk)  # never save the caller's stale copy
         machine.bill_box = replaced_by.strip()
         save_audited(machine, actor=actor, reason="boîte à billets")
     return BoxExchange.objects.create(releve=releve, machine=machine, box=box, removed=removed.strip(),

@@ -1,7 +1,7 @@
 """A Monaco and a French casino with the homes of their keys, one user per role, the registre des
-clés coted and paraphed, and test-only purpose types standing for the slot relève, intervention
-and count (backed by séances, so that a test opens and closes them) until the slots and count-room
-apps declare theirs."""
+clés coted and paraphed, and test-only purpose types of kind relève, intervention and count (backed
+by séances, so that a test opens and closes them at will). The slot room's real relève and
+intervention are exercised in tests/slots/test_keys.py."""
 
 import datetime
 from dataclasses import dataclass, field

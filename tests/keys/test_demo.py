@@ -1,4 +1,5 @@
-"""The keys demo: on the demo organisation, keys out for today's séance and one overdue; a second
+"""The keys demo after the slots demo: the slot keys registered before the machines went in service,
+keys out for today's séance, for a real relève and a real intervention, and one overdue; a second
 run adds nothing; the register of keys verifies."""
 
 import io
@@ -11,14 +12,19 @@ from ledgers.keys import demo, selectors
 from ledgers.keys.models import Key, KeyIssue
 from ledgers.registers.models import Register
 from ledgers.registers.verification import verify_register
+from ledgers.slots import demo as slots_demo
 
 
 def test_demo_keys_out_and_one_overdue_idempotent(db):
     core_demo.seed(io.StringIO())
+    slots_demo.seed(io.StringIO())
     demo.seed(io.StringIO())
     counts = (Key.objects.count(), KeyIssue.objects.count())
     demo.seed(io.StringIO())
-    assert (Key.objects.count(), KeyIssue.objects.count()) == counts == (12, 3)
+    assert (Key.objects.count(), KeyIssue.objects.count()) == counts == (12, 6)
+    assert set(KeyIssue.objects.values_list("key__code", "purpose_type")) >= {
+        ("MC-SO-01", "slots.releve"), ("MC-PM-01", "slots.intervention"), ("FR-HA-01", "slots.intervention")}
+    assert Key.objects.get(code="MC-BB-01").assets[0] == "SBM-001"
     time.sleep(1.1)
     mc, fr = Establishment.objects.get(code=DEMO_MC), Establishment.objects.get(code=DEMO_FR)
     assert [e.issue.key.code for e in selectors.exceptions(mc)] == ["MC-CY-RO1"]

@@ -1,5 +1,7 @@
 """French key custody, arrêté du 14 mai 2007 art. 39, 58, 68-14 (KEY-11 to KEY-17)."""
 
+from contextlib import contextmanager
+
 import pytest
 from django.core.exceptions import ValidationError
 
@@ -94,7 +96,23 @@ def _upper(fr_org):
     return fr_org.key("U-1", "upper", custodian=fr_org["directeur_responsable"], asset_ref="MAS-007")
 
 
-def test_key_17_upper_part_opening_needs_the_mechanic_present(fr_org):
+@contextmanager
+def _fleet(machines: int):
+    """The establishment runs ``machines`` slot machines while the block runs."""
+    counter = purposes.fleet_size_counter(lambda est: machines)
+    try:
+        yield
+    finally:
+        purposes._fleet_counters.remove(counter)
+
+
+@pytest.fixture
+def large_casino():
+    with _fleet(120):
+        yield
+
+
+def test_key_17_upper_part_opening_needs_the_mechanic_present(fr_org, large_casino):
     key = _upper(fr_org)
     intervention = fr_org.operation()
     kwargs = dict(key=key, actor=fr_org["directeur_responsable"], holder=fr_org["directeur_responsable"],
@@ -111,16 +129,13 @@ def test_key_17_upper_part_opening_needs_the_mechanic_present(fr_org):
 
 def test_key_17_employee_in_charge_in_a_small_casino(fr_org):
     key = _upper(fr_org)
-    counter = purposes.fleet_size_counter(lambda est: 40)
-    try:
+    with _fleet(40):
         issue = key_issue(key=key, actor=fr_org["comite"], holder=fr_org["comite"], witness=fr_org["employe_jeux"],
                           purpose_type="test.intervention", purpose_id=fr_org.operation().pk, due_at=due())
-    finally:
-        purposes._fleet_counters.remove(counter)
     assert issue.holder_role == "comite"
 
 
-def test_key_17_amb_51_looser_reading_switchable(fr_org):
+def test_key_17_amb_51_looser_reading_switchable(fr_org, large_casino):
     key = _upper(fr_org)
     fr_org.est.options = {"KEY-BP": {"KEY-12": True, "AMB-51": False}}
     fr_org.est.save()

@@ -291,3 +291,11 @@ def test_key_09_bill_box_lock_reference_by_asset(mc_org):
     found = selectors.lock_keys(mc_org.est, "M-007")
     assert sorted(found) == ["bill_content", "machine_door"] and found["bill_content"][0].code == "B-7"
     assert selectors.lock_keys(mc_org.est, "M-008") == {}
+
+
+def test_api_member_with_a_nul_byte_is_bad_input_not_a_server_error(mc_org):
+    from ledgers.keys.api.serializers import KeyInput
+
+    data = {"code": "K-9", "lock_type": "machine_door", "opens": "Portes", "custodian": "caissier\x00"}
+    serializer = KeyInput(data=data, context={"establishment": mc_org.est})
+    assert not serializer.is_valid() and "custodian" in serializer.errors

@@ -1,5 +1,6 @@
-"""A Monaco slot room and a French slot room: users per role, the slot registers coted and
-paraphed, and helpers that put a machine on the floor with its meters read once."""
+"""A Monaco slot room and a French slot room: users per role, the slot registers and the register of
+keys coted and paraphed, and helpers that register a machine with the keys of its locks (KEY-09,
+KEY-12) and put it on the floor with its meters read once."""
 
 import datetime
 import io
@@ -11,11 +12,13 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 from PIL import Image
 
-from ledgers.core.models import Establishment, Room
+from ledgers.core.models import Establishment, Location, Room
+from ledgers.keys.services import key_register
 from ledgers.slots import services
+from ledgers.slots.locks import required_locks
 from ledgers.slots.models import Machine, MeterReading, Socle
 from ledgers.slots.rules import required_meters
-from tests.factories import RoomFactory, make_user, open_register
+from tests.factories import LocationFactory, RoomFactory, make_user, open_register
 
 MC_ROLES = ("directeur_exploitation", "superviseur", "mecanicien", "agent_surveillance", "employe_jeux",
             "secretariat_general", "directeur_jeux", "caissier")
@@ -75,8 +78,22 @@ class SlotRoom:
         return services.MachineInput(**values)
 
     def register_machine(self, **kwargs) -> Machine:
-        return services.machine_register(establishment=self.est, data=self.machine_input(**kwargs), actor=self.keeper,
-                                         photo=photo() if self.est.jurisdiction == "MC" else None)
+        machine = services.machine_register(establishment=self.est, data=self.machine_input(**kwargs),
+                                            actor=self.keeper, photo=photo() if self.est.jurisdiction == "MC" else None)
+        self.lock_keys(machine)
+        return machine
+
+    def lock_keys(self, machine: Machine) -> None:
+        """The keys of the machine's locks in the register of keys, kept as the texts say: MC bill
+        box at comptabilité générale (KEY-03); FR upper and lower parts by the directeur responsable
+        (KEY-13), bill and ticket boxes by the cashier (KEY-14)."""
+        for lock_type, _code in required_locks(machine):
+            custody = ({"home": Location.objects.get(establishment=self.est, kind="comptabilite")}
+                       if self.est.jurisdiction == "MC" else
+                       {"custodian": self["caissier" if lock_type == "bill_content" else "directeur_responsable"]})
+            key_register(establishment=self.est, actor=self.keeper, code=f"{lock_type}-{machine.number}",
+                         lock_type=lock_type, opens=f"{lock_type} {machine.number}", asset_ref=machine.number,
+                         **custody)
 
     def socle(self, number: str | None = None) -> Socle:
         return services.socle_create(establishment=self.est, room=self.room, number=number or f"S{self.next()}",
@@ -109,8 +126,10 @@ class SlotRoom:
 def _room(est, roles, kinds) -> SlotRoom:
     org = SlotRoom(est=est, room=RoomFactory(establishment=est, code="slots", name="Salle des machines"),
                    users={role: make_user(est, role, username=f"{role}-{est.code}") for role in roles})
-    for kind in kinds:
+    for kind in (*kinds, "registre_cles"):
         org.registers[kind] = open_register(est, kind)
+    for kind in ("caisse_centrale", "comptabilite", "coffre"):
+        LocationFactory(establishment=est, code=kind.replace("_", "-"), name=kind, kind=kind)
     return org
 
 

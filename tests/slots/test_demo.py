@@ -5,27 +5,18 @@ import io
 
 import pytest
 
-from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_username
+from ledgers.core import demo as core_demo
+from ledgers.core.demo import DEMO_MC
 from ledgers.incidents.models import Incident
 from ledgers.registers.models import Register
 from ledgers.registers.verification import verify_register
 from ledgers.slots import demo
 from ledgers.slots.models import DropCount, Intervention, JackpotPayment, Machine, Orphan, SfmVisit
-from tests.factories import EstablishmentFactory, make_user
-
-ROLES = {
-    DEMO_MC: ("directeur_jeux", "directeur_exploitation", "superviseur", "mecanicien"),
-    DEMO_FR: ("directeur_responsable", "comite", "superviseur", "mecanicien", "employe_jeux", "technicien_sfm",
-              "caissier"),
-}
 
 
 @pytest.mark.django_db
 def test_demo_month_in_both_slot_rooms_idempotent_and_verified():
-    for code, jurisdiction in ((DEMO_MC, "MC"), (DEMO_FR, "FR")):
-        est = EstablishmentFactory(code=code, jurisdiction=jurisdiction)
-        for role in ROLES[code]:
-            make_user(est, role, username=demo_username(code, role))
+    core_demo.seed(io.StringIO())  # the demo organisation: its users, and the homes of the slot keys
     demo.seed(io.StringIO())
     counts = (Machine.objects.count(), DropCount.objects.count(), Intervention.objects.count())
     demo.seed(io.StringIO())

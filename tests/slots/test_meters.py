@@ -5,6 +5,7 @@ import pytest
 
 from ledgers.core.errors import RuleViolation
 from ledgers.incidents.models import Incident
+from ledgers.keys.services import key_register
 from ledgers.slots import services
 from ledgers.slots.models import MeterReading
 
@@ -87,6 +88,11 @@ def test_key_15_fr_ram_clear_only_by_comite(fr_room):
     with pytest.raises(RuleViolation) as exc:
         services.ram_clear_record(actor=fr_room["mecanicien"], **kwargs)
     assert exc.value.code == "KEY-15"
+    with pytest.raises(RuleViolation) as exc:  # the reset key must be in the register of keys
+        services.ram_clear_record(actor=fr_room["comite"], witness=fr_room["mecanicien"], **kwargs)
+    assert exc.value.code == "KEY-15"
+    key_register(establishment=fr_room.est, actor=fr_room.keeper, code="RK-1", lock_type="reset",
+                 opens="Réinitialisation", asset_ref=machine.number, custodian=fr_room["comite"])
     clear = services.ram_clear_record(actor=fr_room["comite"], witness=fr_room["mecanicien"], **kwargs)
     assert clear.entry.register.kind == "slot_controle_technique"
 

@@ -70,12 +70,17 @@ class MemberField(serializers.SlugRelatedField):
     def get_queryset(self):
         return super().get_queryset().filter(memberships__establishment=self.context["establishment"]).distinct()
 
+    def to_internal_value(self, data):
+        if "\x00" in str(data):  # PostgreSQL cannot compare a NUL: a username never holds one
+            self.fail("does_not_exist", slug_name=self.slug_field, value=data)
+        return super().to_internal_value(data)
+
 
 class KeyInput(serializers.Serializer):
     code = serializers.CharField(max_length=40)
     lock_type = serializers.ChoiceField(choices=LockType.choices)
     opens = serializers.CharField(max_length=200)
-    asset_ref = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
+    asset_ref = serializers.CharField(max_length=400, required=False, default="", allow_blank=True)
     copies = serializers.IntegerField(min_value=1, default=1)
     home = EstablishmentPK(queryset=Location.objects.all(), required=False, allow_null=True, default=None)
     custodian = MemberField(required=False, allow_null=True, default=None)
