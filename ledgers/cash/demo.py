@@ -34,11 +34,14 @@ PERIOD = SeancePeriod.NUIT
 REGISTERS = {
     "MC": [("banque_tables", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
            ("bons_caisse", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
-           ("cagnottes_mc", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M.")],
+           ("cagnottes_mc", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
+           # The cagnotte shortfall opens a game incident (COUNT-08, INC-01).
+           ("incidents", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M.")],
     "FR": [("carnet_avances", "RA1", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
            ("bons_caisse", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
            ("registre_change", "caisse", Role.DIRECTEUR_RESPONSABLE, Role.COMPTABLE_TRESOR, "M.G."),
-           ("registre_controle", "", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C.")],
+           ("registre_controle", "", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
+           ("incidents", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D.")],
 }
 TABLES = {"MC": ("BJ1", "BJ2"), "FR": ("RA1",)}
 MC_BANK = Decimal(40_000)

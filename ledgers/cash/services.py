@@ -20,6 +20,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
 from ledgers.core.models import Establishment, GamingTable, Location, Seance, TableSession
 from ledgers.core.roles import DIRECTORATE, Role
+from ledgers.incidents.services import incident_open
 from ledgers.registers.models import Entry
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language, visa_sign
@@ -731,6 +732,10 @@ def cagnotte_count(*, session: TableSession, breakdown: Iterable[dict], actor: A
     cagnotte.status, cagnotte.counted_by, cagnotte.counted_at = CagnotteCount.Status.COUNTED, actor, timezone.now()
     cagnotte.certification = words or "vu"
     save_audited(cagnotte, actor=actor, reason="comptage de la cagnotte")
+    if surplus or shortfall:
+        _difference_incident(session, rules.CAGNOTTE_DIFFERENCE.code, actor=actor, text=_(
+            "Cagnotte de la table %(table)s : comptée %(counted)s €, calculée %(computed)s € (col. 9 ≠ col. 8).")
+            % {"table": session.table.number, "counted": counted, "computed": cagnotte.computed})
     with register_language():
         notes = []
         if shortfall:
@@ -792,7 +797,20 @@ def bad_beat_record(*, session: TableSession, counted: Decimal, statement: Decim
                    "present": present, "signed_by": f"{display_name(actor)} ({Role(role).label})",
                    "comite": f"{display_name(comite)} ({Role(Role.COMITE).label})"}
     _write(est, REGISTRE_BBJ.code, actor=actor, role=role, payload=payload)
+    if counted != statement:
+        # The comité member present at the count opens it: the cashier does not write the incidents register.
+        _difference_incident(session, rules.BBJ_DIFFERENCE.code, actor=comite, text=_(
+            "Bad beat jackpot de la table %(table)s : cagnotte %(counted)s €, relevé certifié %(statement)s €.")
+            % {"table": session.table.number, "counted": counted, "statement": statement})
     return record
+
+
+def _difference_incident(session: TableSession, category: str, *, actor: AbstractBaseUser, text: Any) -> None:
+    """A count that differs from its computation opens an incident on the table-partie (INC-10, INC-17, INC-01)."""
+    with register_language():
+        description = str(text)
+    incident_open(establishment=session.seance.establishment, category=category, actor=actor,
+                  description=description, table_session=session)
 
 
 # --- orphans (FR art. 41) ------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from ledgers.cash.models import BadBeatCount
 from ledgers.cash.registers import REGISTRE_BBJ
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
+from ledgers.incidents.models import Incident
 from ledgers.registers.selectors import current_register
 from tests.factories import DEFAULT_PASSWORD
 
@@ -62,6 +63,8 @@ def test_count_23_inc_10_the_higher_amount_is_retained(fro, counted, statement, 
                                                                                         contribution)
     difference = current_register(fro.est, REGISTRE_BBJ.code).entries.filter(kind="record").get().payload["difference"]
     assert ("INC-10" in difference) == (counted != statement)
+    incidents = Incident.objects.filter(table_session=record.table_session, requirement="INC-10")
+    assert [i.found_by for i in incidents] == ([fro[Role.COMITE]] if counted != statement else [])
 
 
 def test_count_24_amount_displayed_entered_and_validated_by_the_comite_member(fro):

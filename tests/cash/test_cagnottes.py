@@ -1,5 +1,5 @@
 """Cagnottes and ticket books: MC chemin de fer (COUNT-07, COUNT-08; REG-13), FR cercle games and
-the carnet modèle 11 (COUNT-39, 43, 52, 53; REG-30; INC-17)."""
+the carnet modèle 11 (COUNT-39, 43, 52, 53; REG-30; INC-17 and MC INC-01 opened on a difference)."""
 
 from decimal import Decimal
 
@@ -10,9 +10,11 @@ from rest_framework.test import APIClient
 from ledgers.cash import services
 from ledgers.cash.models import CagnotteCount
 from ledgers.cash.registers import CAGNOTTES_MC, CARNET_CAGNOTTES
+from ledgers.cash.rules import CAGNOTTE_DIFFERENCE
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.core.services import seance_close
+from ledgers.incidents.models import Incident
 from ledgers.registers.selectors import current_register
 from tests.cash.conftest import certified, fr_avance, plaques
 from tests.factories import GamingTableFactory
@@ -203,3 +205,27 @@ def test_cagnotte_through_the_api(fro):
         format="json")
     assert counted.status_code == 201
     assert (counted.json()["shortfall"], counted.json()["retained"]) == ("10.00", "50.00")
+
+
+def test_inc_17_a_cercle_cagnotte_difference_opens_an_incident_on_the_table(fro):
+    session = computed_poker(fro)
+    services.cagnotte_count(session=session, breakdown=plaques(190, 100), actor=fro[Role.COMITE],
+                            words="certifié exact")
+    incident = Incident.objects.get(table_session=session)
+    assert (incident.category, incident.requirement) == (CAGNOTTE_DIFFERENCE.code, "INC-17")
+    assert "190.00" in incident.description and "200.00" in incident.description
+
+
+def test_inc_17_a_cagnotte_that_matches_opens_no_incident(fro):
+    services.cagnotte_count(session=computed_poker(fro), breakdown=plaques(200, 100), actor=fro[Role.COMITE],
+                            words="certifié exact")
+    assert not Incident.objects.exists()
+
+
+def test_count_08_mc_a_cagnotte_difference_opens_a_game_incident(mco):
+    book = ticket_book(mco, "CF1", cover="CF-A")
+    session = played(mco, "CF1")
+    services.cagnotte_compute(session=session, detached=[{"book": book, "last_number": 100}],
+                              actor=mco[Role.INSPECTEUR])
+    services.cagnotte_count(session=session, breakdown=plaques(495, 100), actor=mco[Role.INSPECTEUR])
+    assert Incident.objects.get(table_session=session).requirement == "INC-01"
