@@ -26,7 +26,7 @@ from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open
 
 from . import services
-from .models import ControlDay, SlipBook, TicketBook
+from .models import ControlDay, SlipBook, TableBox, TicketBook
 
 DAYS = 30
 PERIOD = SeancePeriod.NUIT
@@ -155,6 +155,12 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
             slip_book = SlipBook.objects.filter(establishment=est, number="BC-001").first() or \
                 services.slip_book_open(establishment=est, kind=SlipBook.Kind.CHANGE, number="BC-001", first_number=1,
                                         last_number=100, actor=demo_user(est, Role.DIRECTEUR_JEUX))
+        else:
+            for number in TABLES["FR"]:  # the locked box built into the table (COUNT-37)
+                table = est.tables.get(number=number)
+                if not TableBox.objects.filter(table=table).exists():
+                    services.table_box_record(table=table, box_id=f"CI-{number}", key_reference=f"CL-{number}",
+                                              actor=demo_user(est, Role.DIRECTEUR_RESPONSABLE))
         played = 0
         for day in range(days, 0, -1):
             date = today - datetime.timedelta(days=day)

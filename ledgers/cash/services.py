@@ -26,7 +26,18 @@ from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language, visa_sign
 
 from . import rules, selectors
-from .models import BadBeatCount, CagnotteCount, ControlDay, Orphan, Slip, SlipBook, TableCount, TableFloat, TicketBook
+from .models import (
+    BadBeatCount,
+    CagnotteCount,
+    ControlDay,
+    Orphan,
+    Slip,
+    SlipBook,
+    TableBox,
+    TableCount,
+    TableFloat,
+    TicketBook,
+)
 from .registers import (
     BANQUE_TABLES,
     BONS_CAISSE,
@@ -166,6 +177,41 @@ def float_record(
     return table_float
 
 
+@transaction.atomic
+def table_box_record(*, table: GamingTable, box_id: str, key_reference: str, actor: AbstractBaseUser,
+                     banknotes_accepted: bool = False, coffret_id: str = "",
+                     coffret_key_reference: str = "") -> TableBox:
+    """FR: the locked metal box built into a contrepartie table and, when the table accepts
+    banknotes, the locked coffret inside it, written in the table's carnet (art. 49, COUNT-37)."""
+    est = table.establishment
+    if est.jurisdiction != "FR" or table.game_info.family != Family.CONTREPARTIE:
+        raise ValidationError(_("La caisse incorporée est celle d'une table de contrepartie française."))
+    role = require_role(actor, est, FLOAT_SIGNERS["FR"])
+    if not box_id.strip() or not key_reference.strip():
+        raise RuleViolation("COUNT-37", _("La caisse métallique incorporée à la table se ferme à clé : indiquez son "
+                                          "numéro et la clé du volet."))
+    if banknotes_accepted and (not coffret_id.strip() or not coffret_key_reference.strip()):
+        raise RuleViolation("COUNT-37", _("La table accepte les billets : un coffret à billets amovible fermant à "
+                                          "clé est placé dans la caisse."))
+    box = TableBox.objects.create(
+        table=table, box_id=box_id.strip(), key_reference=key_reference.strip(),
+        banknotes_accepted=banknotes_accepted, coffret_id=coffret_id.strip() if banknotes_accepted else "",
+        coffret_key_reference=coffret_key_reference.strip() if banknotes_accepted else "", recorded_by=actor,
+        recorded_at=timezone.now())
+    with register_language():
+        coffret = (str(_("coffret à billets %(id)s, clé %(key)s") % {"id": box.coffret_id,
+                                                                      "key": box.coffret_key_reference})
+                   if banknotes_accepted else str(_("pas de billets à la table")))
+        payload = {"date": timezone.localdate().isoformat(), "table": table.number,
+                   "event": str(_("Caisse incorporée à la table")),
+                   "breakdown": str(_("caisse %(id)s, clé %(key)s ; %(coffret)s")
+                                    % {"id": box.box_id, "key": box.key_reference, "coffret": coffret}),
+                   "signed_by": f"{display_name(actor)} ({Role(role).label})"}
+    kind, qualifier = carnet_of(table)
+    _write(est, kind, actor=actor, role=role, payload=payload, qualifier=qualifier)
+    return box
+
+
 def _check_fr_avance(session: TableSession, amount: Decimal, *, kind: str, initial: TableFloat | None,
                      box_number: str, counted_by: str, called_aloud: bool, flags: list[str]) -> Decimal:
     """FR arts. 42, 43, 49: the rules of an avance; returns the art. 49 minimum."""
@@ -181,6 +227,9 @@ def _check_fr_avance(session: TableSession, amount: Decimal, *, kind: str, initi
             raise RuleViolation("COUNT-33", _("Une nouvelle avance est égale à l'avance initiale (%(initial)s €).")
                                 % {"initial": initial.amount})
         return initial.required
+    if not TableBox.objects.filter(table=table).exists():
+        raise RuleViolation("COUNT-37", _("La table %(table)s n'entre en service qu'avec sa caisse métallique "
+                                          "incorporée fermant à clé : inscrivez-la d'abord.") % {"table": table.number})
     required = selectors.minimum_avance(session)
     if amount < required:
         raise RuleViolation("COUNT-12", _(

@@ -84,6 +84,9 @@ def fro(fr):
     for number, table in org.tables.items():
         carnet = CARNET_AVANCES if table.game_info.family == "contrepartie" else CARNET_CAGNOTTES
         org.open_register(carnet.code, number)
+        if carnet is CARNET_AVANCES:  # the locked box built into the table (COUNT-37)
+            services.table_box_record(table=table, box_id=f"CI-{number}", key_reference=f"K-{number}",
+                                      actor=org.director)
     for kind in (BONS_CAISSE.code, REGISTRE_CONTROLE.code, REGISTRE_BBJ.code, CARNET_ORPHELINS.code,
                  CARNET_PRELEVEMENTS.code, INCIDENT_REGISTER.code):
         org.open_register(kind)

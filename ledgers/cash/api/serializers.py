@@ -5,7 +5,18 @@ from ledgers.core.countersign import countersignature_inputs
 from ledgers.core.models import GamingTable, Location, TableSession
 
 from .. import rules
-from ..models import BadBeatCount, CagnotteCount, ControlDay, Orphan, Slip, SlipBook, TableCount, TableFloat, TicketBook
+from ..models import (
+    BadBeatCount,
+    CagnotteCount,
+    ControlDay,
+    Orphan,
+    Slip,
+    SlipBook,
+    TableBox,
+    TableCount,
+    TableFloat,
+    TicketBook,
+)
 
 # Numbers are stored in PostgreSQL integers: a larger one is bad input (400), not a database error.
 INT_MAX = 2_147_483_647
@@ -141,6 +152,22 @@ class ControlDayOutput(serializers.ModelSerializer):
         model = ControlDay
         fields = ("id", "date", "status", "contrepartie_total", "cercle_total", "total", "total_words",
                   "season_total", "visas")
+
+
+class TableBoxInput(serializers.Serializer):
+    table = EstablishmentPK(queryset=GamingTable.objects.all())
+    box_id = serializers.CharField(allow_blank=True)
+    key_reference = serializers.CharField(allow_blank=True)
+    banknotes_accepted = serializers.BooleanField(default=False)
+    coffret_id = serializers.CharField(required=False, allow_blank=True, default="")
+    coffret_key_reference = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class TableBoxOutput(serializers.ModelSerializer):
+    class Meta:
+        model = TableBox
+        fields = ("id", "table", "box_id", "key_reference", "banknotes_accepted", "coffret_id",
+                  "coffret_key_reference", "recorded_at")
 
 
 class TicketBookInput(serializers.Serializer):

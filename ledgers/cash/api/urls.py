@@ -4,6 +4,7 @@ from . import views
 
 urlpatterns = [
     path("floats/", views.FloatView.as_view(), name="cash-float"),
+    path("table-boxes/", views.TableBoxView.as_view(), name="cash-table-box"),
     path("slip-books/", views.SlipBookView.as_view(), name="cash-slip-book"),
     path("slips/", views.SlipView.as_view(), name="cash-slip"),
     path("slips/<int:pk>/serve/", views.SlipServeView.as_view(), name="cash-slip-serve"),

@@ -104,6 +104,10 @@ def _control_visa(request, est, data, pk):
     return services.control_day_visa(day=day, actor=request.user, statement=data["statement"])
 
 
+def _table_box(request, est, data):
+    return services.table_box_record(actor=request.user, **data)
+
+
 def _ticket_book(request, est, data):
     return services.ticket_book_register(actor=request.user, **data)
 
@@ -145,6 +149,7 @@ SlipVoidView = action("SlipVoidView", s.VoidInput, s.SlipOutput, _void)
 CountView = action("CountView", s.EncaisseCountInput, s.EncaisseCountOutput, _count)
 CertifyView = action("CertifyView", s.CertifyInput, s.EncaisseCountOutput, _certify)
 ControlCloseView = action("ControlCloseView", s.ControlCloseInput, s.ControlDayOutput, _control_close)
+TableBoxView = action("TableBoxView", s.TableBoxInput, s.TableBoxOutput, _table_box)
 TicketBookView = action("TicketBookView", s.TicketBookInput, s.TicketBookOutput, _ticket_book)
 CagnotteComputeView = action("CagnotteComputeView", s.CagnotteComputeInput, s.CagnotteOutput, _cagnotte_compute)
 CagnotteCountView = action("CagnotteCountView", s.CagnotteCountInput, s.CagnotteOutput, _cagnotte_count)
