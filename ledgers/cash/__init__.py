@@ -30,9 +30,9 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-20 not done (rake rate displayed before the table opens).
 - COUNT-21, COUNT-22, COUNT-23 implemented (registre du bad beat jackpot modèle 8 quater); a
   difference opens an INC-10 incident.
-- COUNT-24 partial: the displayed amount is entered and validated by the comité member; not done:
-  the séance-closing refusal and the continuity FLAG (they need the BBJ configuration of
-  COUNT-44 to COUNT-46 to know which tables run a BBJ, and the payouts of COUNT-48).
+- COUNT-24 partial: the displayed amount is entered and validated by the comité member, and the
+  séance does not close while a BBJ table's is missing (hooks.py); not done: the continuity FLAG
+  (displayed ≠ previous + retenues − payouts needs the payouts of COUNT-48).
 - COUNT-25 implemented: the register is append-only and hash-chained (REG-20).
 - COUNT-26 implemented: one change register per gaming cash desk, numbered like it, a second open
   volume refused; no exchange at a desk without its open register.
@@ -41,8 +41,9 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-28 not done (changeur float fixed by the directeur responsable, in modèle 11).
 - COUNT-29 implemented: ravitaillement bons signed, served, centralised before the séance closes.
 - COUNT-30 implemented: orphans with the abandoned-stake breakdown.
-- COUNT-31 partial: every orphan written in carnet modèle 11 bis; not done: the tirelire opening
-  and the season clearing of the "orphelins" account.
+- COUNT-31 implemented: every orphan written in carnet modèle 11 bis; a tirelire opened before
+  witnesses only for sums posted since its last opening; the "orphelins" account cleared at the
+  season end only when its balance equals the carnet's grand total.
 - COUNT-32 implemented: restitution to a proven owner, expired tickets never refunded.
 - COUNT-33 implemented: box numbered like the table, avance fixed for the day, top-ups equal.
   Ruled out: the art. 53 exception, base text not in the corpus.
@@ -62,13 +63,16 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-40, COUNT-41 not done (date stamps and blue lines by the keeper; approved levy machines).
 - COUNT-43 implemented: cagnotte counted only by the directeur responsable or a comité member,
   "certifié exact".
-- COUNT-44 to COUNT-48 not done (BBJ configuration, increments, machines, stops, payments; INC-15).
+- COUNT-44, COUNT-45 not done (50/50 payout split, versioned increment configuration).
+- COUNT-46 partial: a table runs the BBJ only with an approved machine and a BBJ cagnotte
+  built into it; not done: importing the machine's per-partie log.
+- COUNT-47, COUNT-48 not done (voluntary and involuntary stops with INC-15; payment bons).
 - COUNT-49 implemented: one carnet d'avances per box, numbered like it, a second open volume
   refused.
 - COUNT-50 implemented: only certified carnets are carried to modèle 12.
 - COUNT-51 not done (modèle 10 bis of electronic games, modèle 33).
-- COUNT-52 partial: cols. 1 to 8 computed on the carnet before the count, with the directeur
-  responsable or a comité member; not done: interruption and resumption lines, new-book lines.
+- COUNT-52 implemented: cols. 1 to 8 computed on the carnet before the count, with the directeur
+  responsable or a comité member; interruption, resumption and new-book lines during play.
 - COUNT-53 implemented: col. 15 = max(col. 8, col. 9) per table, surplus balanced by tickets,
   shortfall borne by the cash desk; a difference opens an INC-17 incident.
 - COUNT-54, COUNT-55 not done (baccara à deux tableaux banker segments; modèles 7 and 11 quater).

@@ -320,3 +320,22 @@ class TableBox(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table.number} — {self.box_id}"
+
+
+class BadBeatTable(models.Model):
+    """FR: a cercle table that runs the bad beat jackpot, with its approved recording machine and
+    the BBJ cagnotte built into it (art. 56-3-1, COUNT-46). Its end-of-séance count and displayed
+    amount are then due at each séance (COUNT-24). Append-only."""
+
+    table = models.OneToOneField(GamingTable, on_delete=models.PROTECT, related_name="bad_beat_jackpot")
+    machine_approval = models.CharField(_("agrément de la machine"), max_length=80)
+    cagnotte_number = models.CharField(_("cagnotte du bad beat jackpot n°"), max_length=40)
+    activated_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    activated_at = models.DateTimeField(_("activé le"))
+
+    class Meta:
+        verbose_name = _("table à bad beat jackpot")
+        verbose_name_plural = _("tables à bad beat jackpot")
+
+    def __str__(self) -> str:
+        return self.table.number

@@ -213,7 +213,8 @@ REGISTRE_BBJ = register_kind(
             Column("signed_by", _("Caissier"), 1.1),
             Column("comite", _("Membre du comité de direction"), 1.2),
         ),
-        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL),
+        # The cashier writes the counts; the directeur responsable or a comité member the activations.
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
         jurisdictions=("FR",),
         paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
         requirements=("REG-10", "COUNT-21", "COUNT-22", "COUNT-23", "COUNT-24", "COUNT-25"),

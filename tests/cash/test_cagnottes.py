@@ -229,3 +229,46 @@ def test_count_08_mc_a_cagnotte_difference_opens_a_game_incident(mco):
                               actor=mco[Role.INSPECTEUR])
     services.cagnotte_count(session=session, breakdown=plaques(495, 100), actor=mco[Role.INSPECTEUR])
     assert Incident.objects.get(table_session=session).requirement == "INC-01"
+
+
+def test_count_52_interruption_resumption_and_new_book_lines_during_play(fro):
+    first = ticket_book(fro, "TH1", last=10)
+    session = fro.session("TH1")
+    with pytest.raises(ValidationError):
+        services.cagnotte_play_line(session=session, line="resumption", actor=fro[Role.COMITE])
+    services.cagnotte_play_line(session=session, line="interruption", actor=fro[Role.COMITE])
+    with pytest.raises(ValidationError):
+        services.cagnotte_play_line(session=session, line="interruption", actor=fro[Role.COMITE])
+    services.cagnotte_play_line(session=session, line="resumption", actor=fro[Role.COMITE])
+    with pytest.raises(RuleViolation) as no_book:
+        services.cagnotte_play_line(session=session, line="new_book", actor=fro[Role.COMITE])
+    assert no_book.value.code == "COUNT-52"
+    other = GamingTableFactory(establishment=fro.est, room=fro.room, number="TH2", game="texas_holdem")
+    stranger = services.ticket_book_register(table=other, cover_number="TH2", ticket_value=Decimal("5"),
+                                             first_number=1, last_number=10, actor=fro.director)
+    with pytest.raises(RuleViolation) as elsewhere:
+        services.cagnotte_play_line(session=session, line="new_book", book=stranger, actor=fro[Role.COMITE])
+    assert elsewhere.value.code == "COUNT-39"
+    second = ticket_book(fro, "TH1", value="10", first=101, last=200)
+    services.cagnotte_play_line(session=session, line="new_book", book=second, actor=fro[Role.COMITE])
+    lines = [e.payload for e in current_register(fro.est, CARNET_CAGNOTTES.code, "TH1").entries.filter(kind="record")]
+    assert [p["line"] for p in lines] == ["interruption", "resumption", "new_book"]
+    assert lines[2]["tickets"] == "TH1 : 10.00 € n° 101"
+    fro.close(session)
+    computed = services.cagnotte_compute(session=session, detached=[{"book": first, "last_number": 10},
+                                                                     {"book": second, "last_number": 105}],
+                                         actor=fro[Role.COMITE])
+    assert computed.computed == Decimal("100.00")  # 10 × 5 € + 5 × 10 €
+
+
+def test_count_52_lines_during_play_through_the_api(fro):
+    book = ticket_book(fro, "TH1")
+    session = fro.session("TH1")
+    client = APIClient()
+    client.force_authenticate(fro[Role.COMITE])
+    refused = client.post("/api/v1/cash/cagnottes/lines/", {"table_session": session.pk, "line": "new_book"},
+                          format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "COUNT-52"
+    done = client.post("/api/v1/cash/cagnottes/lines/", {"table_session": session.pk, "line": "new_book",
+                                                         "book": book.pk}, format="json")
+    assert done.status_code == 201 and done.json()["payload"]["tickets"] == "TH1 : 5.00 € n° 1"

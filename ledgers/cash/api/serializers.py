@@ -7,6 +7,7 @@ from ledgers.core.models import GamingTable, Location, TableSession
 from .. import rules
 from ..models import (
     BadBeatCount,
+    BadBeatTable,
     CagnotteCount,
     ControlDay,
     Orphan,
@@ -250,6 +251,40 @@ class OrphanOutput(serializers.ModelSerializer):
         model = Orphan
         fields = ("id", "category", "amount", "initial_stake", "winnings", "place", "paid_into", "entry_seq",
                   "refunded", "restitutions")
+
+
+class BadBeatTableInput(serializers.Serializer):
+    table = EstablishmentPK(queryset=GamingTable.objects.all())
+    machine_approval = serializers.CharField(allow_blank=True)
+    cagnotte_number = serializers.CharField(allow_blank=True)
+
+
+class BadBeatTableOutput(serializers.ModelSerializer):
+    class Meta:
+        model = BadBeatTable
+        fields = ("id", "table", "machine_approval", "cagnotte_number", "activated_at")
+
+
+class PlayLineInput(serializers.Serializer):
+    table_session = session_field()
+    line = serializers.ChoiceField(choices=["interruption", "resumption", "new_book"])
+    book = EstablishmentPK(queryset=TicketBook.objects.all(), required=False, allow_null=True, default=None)
+
+
+class TirelireInput(serializers.Serializer):
+    tirelire = serializers.CharField()
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    witnesses = serializers.ListField(child=serializers.CharField(), allow_empty=False)
+
+
+class SeasonClearInput(serializers.Serializer):
+    season_start = serializers.DateField()
+    account_balance = serializers.DecimalField(max_digits=14, decimal_places=2)
+
+
+class CarnetEntryOutput(serializers.Serializer):
+    seq = serializers.IntegerField()
+    payload = serializers.JSONField()
 
 
 class LevyMonthInput(serializers.Serializer):
