@@ -134,3 +134,6 @@ def test_count_31_tirelire_and_season_clearing_through_the_api(fro):
     clearing = client.post("/api/v1/cash/orphans/season-clearing/",
                            {"season_start": "2024-11-01", "account_balance": "0"}, format="json")
     assert clearing.status_code == 201 and "0.00" in clearing.json()["payload"]["detail"]
+    far = client.post("/api/v1/cash/orphans/season-clearing/", {"season_start": "0001-01-01", "account_balance": "0"},
+                      format="json")
+    assert far.status_code == 400

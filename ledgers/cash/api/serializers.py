@@ -1,3 +1,4 @@
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from ledgers.core.api import EstablishmentPK
@@ -280,6 +281,11 @@ class TirelireInput(serializers.Serializer):
 class SeasonClearInput(serializers.Serializer):
     season_start = serializers.DateField()
     account_balance = serializers.DecimalField(max_digits=14, decimal_places=2)
+
+    def validate_season_start(self, value):
+        if not 2000 <= value.year <= 9000:
+            raise serializers.ValidationError(_("Saison hors limites."))
+        return value
 
 
 class CarnetEntryOutput(serializers.Serializer):
