@@ -1,4 +1,85 @@
 """Caisses des jeux: table floats (MC somme mise en banque, FR avance) and the carnet d'avances,
 change slips and ravitaillement bons, end-of-séance counts, the poker rake and the FR registre de
 contrôle (modèle 12). It covers the catalogue's COUNTROOM rows (COUNT-*) and the registers they
-name (REG-09, REG-14, REG-29, REG-33, REG-34)."""
+name (REG-09, REG-10, REG-13, REG-14, REG-29, REG-30, REG-31, REG-33, REG-34, REG-35).
+
+Status of every COUNT row (implemented / partial: what is missing / ruled out: why / not done):
+
+- COUNT-01 implemented: somme mise en banque fixed per table (SET-06), breakdown = amount, no cash.
+- COUNT-02 implemented: no change slip at a table that is not open.
+- COUNT-03 implemented: banknote lines refused in floats and slips.
+- COUNT-04 implemented: numbered change slips, inspecteur's signature, equal totals, gaps reported.
+- COUNT-05 implemented: banknote box counted only at the end-of-séance count of its table-partie.
+- COUNT-06 implemented: changeur replenishment slip signed by the inspecteur, equal values.
+- COUNT-07 implemented: one active ticket book per chemin de fer table, its cover number printed.
+- COUNT-08 implemented: no cagnotte count before the ticket-book check; a difference opens an
+  incident (INC-01).
+- COUNT-09 not done (the per-book stub comparison is COUNT-08's; nothing per coup is recorded).
+- COUNT-10 not done (refait insurance premiums as a separate line of the table result).
+- COUNT-11 not done (SFE advance slips).
+- COUNT-12 implemented: art. 49 multiple × minimum stake practised, table-driven tests.
+- COUNT-13 not done (designated employee signing for a box without chef de table).
+- COUNT-14 partial: one uniform avance per boule-type game refused otherwise; not done: the
+  "carnet on the table" item of the opening checklist. Ruled out: arts. 47 and 48 special rules,
+  base texts not in the corpus (SETTING until supplied, as the catalogue says).
+- COUNT-15 implemented: blind count, called aloud, certified "exact" by the directeur responsable
+  or a comité member; the séance does not close without it (hooks.py).
+- COUNT-16 implemented (ledgers/equipment writes the sabot allocation in the carnet).
+- COUNT-17 / COUNT-42 not done (cagnotte asset numbered like its table).
+- COUNT-18, COUNT-19 implemented: rake calculator (rules.rake, API /cash/rake/).
+- COUNT-20 not done (rake rate displayed before the table opens).
+- COUNT-21, COUNT-22, COUNT-23 implemented (registre du bad beat jackpot modèle 8 quater); a
+  difference opens an INC-10 incident.
+- COUNT-24 partial: the displayed amount is entered and validated by the comité member, and the
+  séance does not close while a BBJ table's is missing (hooks.py); not done: the continuity FLAG
+  (displayed ≠ previous + retenues − payouts needs the payouts of COUNT-48).
+- COUNT-25 implemented: the register is append-only and hash-chained (REG-20).
+- COUNT-26 implemented: one change register per gaming cash desk, numbered like it, a second open
+  volume refused; no exchange at a desk without its open register.
+- COUNT-27 not done: a ravitaillement bon refuses banknotes among the chips requested, but neither
+  the cercle-table bank nor the currency of table change transactions is recorded.
+- COUNT-28 not done (changeur float fixed by the directeur responsable, in modèle 11).
+- COUNT-29 implemented: ravitaillement bons signed, served, centralised before the séance closes.
+- COUNT-30 implemented: orphans with the abandoned-stake breakdown.
+- COUNT-31 implemented: every orphan written in carnet modèle 11 bis; a tirelire opened before
+  witnesses only for sums posted since its last opening; the "orphelins" account cleared at the
+  season end only when its balance equals the carnet's grand total.
+- COUNT-32 implemented: restitution to a proven owner, expired tickets never refunded.
+- COUNT-33 implemented: box numbered like the table, avance fixed for the day, top-ups equal.
+  Ruled out: the art. 53 exception, base text not in the corpus.
+- COUNT-34 implemented: avance counted, called aloud, signed by the directeur responsable or a
+  comité member.
+- COUNT-35 implemented: count-room route only with the police validation (SET-44) and CCTV
+  reference.
+- COUNT-36 implemented: tips counted with the encaisse. Ruled out: "performed slowly enough to be
+  followed" is a manner of doing that software cannot observe (the CCTV reference is required).
+- COUNT-37 implemented: no avance before the table's locked built-in box (and the locked coffret
+  when banknotes are accepted) is recorded; a change of the minimum avance during the season is
+  flagged.
+- COUNT-38 partial: the computed cagnotte is generated from the books' detached ticket ranges,
+  never keyed by hand; not done: per-séance stub records (see COUNT-40).
+- COUNT-39 partial: a ticket book bears its table's number and is used only there; not done: the
+  card-table number series (gaps, duplicates, renumbering during the season).
+- COUNT-40, COUNT-41 not done (date stamps and blue lines by the keeper; approved levy machines).
+- COUNT-43 implemented: cagnotte counted only by the directeur responsable or a comité member,
+  "certifié exact".
+- COUNT-44, COUNT-45 not done (50/50 payout split, versioned increment configuration).
+- COUNT-46 partial: a table runs the BBJ only with an approved machine and a BBJ cagnotte
+  built into it; not done: importing the machine's per-partie log.
+- COUNT-47, COUNT-48 not done (voluntary and involuntary stops with INC-15; payment bons).
+- COUNT-49 implemented: one carnet d'avances per box, numbered like it, a second open volume
+  refused.
+- COUNT-50 implemented: only certified carnets are carried to modèle 12.
+- COUNT-51 not done (modèle 10 bis of electronic games, modèle 33).
+- COUNT-52 implemented: cols. 1 to 8 computed on the carnet before the count, with the directeur
+  responsable or a comité member; interruption, resumption and new-book lines during play.
+- COUNT-53 implemented: col. 15 = max(col. 8, col. 9) per table, surplus balanced by tickets,
+  shortfall borne by the cash desk; a difference opens an INC-17 incident.
+- COUNT-54, COUNT-55 not done (baccara à deux tableaux banker segments; modèles 7 and 11 quater).
+- COUNT-56 implemented: modèle 12 by carry-forward only, closed in words, two visas.
+- COUNT-57 implemented: modèle 13 sheet per season month, closed with the modèle 35 total.
+- COUNT-58 not done (registre des plaques, jetons et cartes de paiement modèle 16, REG-36, SET-45).
+
+Also not done: REG-32 (ticket books' keeper, with COUNT-38 to COUNT-40), REG-36 (with COUNT-58),
+INC-15 (with COUNT-47).
+"""

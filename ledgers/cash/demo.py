@@ -26,7 +26,7 @@ from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open
 
 from . import services
-from .models import ControlDay, SlipBook, TicketBook
+from .models import ControlDay, SlipBook, TableBox, TicketBook
 
 DAYS = 30
 PERIOD = SeancePeriod.NUIT
@@ -34,11 +34,14 @@ PERIOD = SeancePeriod.NUIT
 REGISTERS = {
     "MC": [("banque_tables", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
            ("bons_caisse", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
-           ("cagnottes_mc", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M.")],
+           ("cagnottes_mc", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
+           # The cagnotte shortfall opens a game incident (COUNT-08, INC-01).
+           ("incidents", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M.")],
     "FR": [("carnet_avances", "RA1", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
            ("bons_caisse", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
            ("registre_change", "caisse", Role.DIRECTEUR_RESPONSABLE, Role.COMPTABLE_TRESOR, "M.G."),
-           ("registre_controle", "", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C.")],
+           ("registre_controle", "", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
+           ("incidents", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D.")],
 }
 TABLES = {"MC": ("BJ1", "BJ2"), "FR": ("RA1",)}
 MC_BANK = Decimal(40_000)
@@ -152,6 +155,12 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
             slip_book = SlipBook.objects.filter(establishment=est, number="BC-001").first() or \
                 services.slip_book_open(establishment=est, kind=SlipBook.Kind.CHANGE, number="BC-001", first_number=1,
                                         last_number=100, actor=demo_user(est, Role.DIRECTEUR_JEUX))
+        else:
+            for number in TABLES["FR"]:  # the locked box built into the table (COUNT-37)
+                table = est.tables.get(number=number)
+                if not TableBox.objects.filter(table=table).exists():
+                    services.table_box_record(table=table, box_id=f"CI-{number}", key_reference=f"CL-{number}",
+                                              actor=demo_user(est, Role.DIRECTEUR_RESPONSABLE))
         played = 0
         for day in range(days, 0, -1):
             date = today - datetime.timedelta(days=day)

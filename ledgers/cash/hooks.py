@@ -2,7 +2,8 @@
 end-of-séance count: FR COUNT-15 ("refuse closing the table's séance without a certified
 entry"), MC COUNT-05 (the banknote box leaves the table only at the count); FR also when every
 ravitaillement bon is centralised (COUNT-29) and every cagnotte computed is counted (COUNT-43,
-MC COUNT-08). REG-25 lists them on the closing page."""
+MC COUNT-08), and at each bad beat jackpot table once its displayed amount is entered and
+validated (COUNT-24: "refuse closing the séance without it"). REG-25 lists them on the closing page."""
 
 from collections.abc import Iterator
 
@@ -26,3 +27,6 @@ def counts_certified(seance: Seance) -> Iterator[Missing]:
                       "COUNT-43" if seance.establishment.jurisdiction == "FR" else "COUNT-08", reverse("cash:day"))
     if selectors.uncentralised_slips(seance).exists():
         yield Missing(_("bons de ravitaillement à centraliser"), "COUNT-29", reverse("cash:day"))
+    for session in selectors.bad_beat_uncounted(seance).select_related("table"):
+        yield Missing(_("montant affiché du bad beat jackpot de la table %(table)s") % {"table": session.table.number},
+                      "COUNT-24", reverse("cash:bad_beat", args=[session.pk]))

@@ -3,7 +3,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from ledgers.core.models import Establishment, Location, TableSession
+from ledgers.core.models import Establishment, GamingTable, Location, TableSession
 
 MONEY = {"max_digits": 14, "decimal_places": 2}
 
@@ -297,3 +297,45 @@ class Orphan(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_category_display()} — {self.amount} €"
+
+
+class TableBox(models.Model):
+    """FR art. 49: the metal chip-and-banknote box built into a contrepartie table, closed by a
+    shutter that locks with a key, and the locking banknote coffret inside it when the table
+    accepts banknotes (COUNT-37). Append-only: a replaced box is a new record, the latest counts."""
+
+    table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="cash_boxes")
+    box_id = models.CharField(_("caisse incorporée n°"), max_length=40)
+    key_reference = models.CharField(_("clé du volet"), max_length=40)
+    banknotes_accepted = models.BooleanField(_("billets acceptés à la table"), default=False)
+    coffret_id = models.CharField(_("coffret à billets n°"), max_length=40, blank=True)
+    coffret_key_reference = models.CharField(_("clé du coffret"), max_length=40, blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrite le"))
+
+    class Meta:
+        verbose_name = _("caisse incorporée à la table")
+        verbose_name_plural = _("caisses incorporées aux tables")
+        ordering = ["table", "-recorded_at"]
+
+    def __str__(self) -> str:
+        return f"{self.table.number} — {self.box_id}"
+
+
+class BadBeatTable(models.Model):
+    """FR: a cercle table that runs the bad beat jackpot, with its approved recording machine and
+    the BBJ cagnotte built into it (art. 56-3-1, COUNT-46). Its end-of-séance count and displayed
+    amount are then due at each séance (COUNT-24). Append-only."""
+
+    table = models.OneToOneField(GamingTable, on_delete=models.PROTECT, related_name="bad_beat_jackpot")
+    machine_approval = models.CharField(_("agrément de la machine"), max_length=80)
+    cagnotte_number = models.CharField(_("cagnotte du bad beat jackpot n°"), max_length=40)
+    activated_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    activated_at = models.DateTimeField(_("activé le"))
+
+    class Meta:
+        verbose_name = _("table à bad beat jackpot")
+        verbose_name_plural = _("tables à bad beat jackpot")
+
+    def __str__(self) -> str:
+        return self.table.number

@@ -36,6 +36,7 @@ CARNET_AVANCES = register_kind(
         requirements=("REG-09", "REG-26", "COUNT-12", "COUNT-15", "COUNT-34", "COUNT-49", "COUNT-50", "SHOE-06",
                       "AMB-49"),
         form="modèle 10",
+        one_open_volume="COUNT-49",  # one open carnet per box, numbered like it (art. 70)
     )
 )
 
@@ -100,6 +101,7 @@ REGISTRE_CHANGE = register_kind(
         jurisdictions=("FR",),
         paraph_roles=(Role.COMPTABLE_TRESOR,),
         requirements=("REG-29", "COUNT-26"),
+        one_open_volume="COUNT-26",  # one register per gaming cash desk, numbered like it (art. 36)
     )
 )
 
@@ -211,7 +213,8 @@ REGISTRE_BBJ = register_kind(
             Column("signed_by", _("Caissier"), 1.1),
             Column("comite", _("Membre du comité de direction"), 1.2),
         ),
-        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL),
+        # The cashier writes the counts; the directeur responsable or a comité member the activations.
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
         jurisdictions=("FR",),
         paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
         requirements=("REG-10", "COUNT-21", "COUNT-22", "COUNT-23", "COUNT-24", "COUNT-25"),

@@ -9,7 +9,20 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 from num2words import num2words
 
+from ledgers.core.roles import Role
+from ledgers.incidents.categories import Category, incident_category
+
 CENT = Decimal("0.01")
+
+# A cagnotte whose count differs from its computation: FR col. 9 ≠ col. 8 (art. 71, INC-17); MC a
+# difference at the ticket-book check opens a game incident decided by the Direction (COUNT-08, INC-01).
+CAGNOTTE_DIFFERENCE = incident_category(Category(
+    code="cagnotte_difference", label=_("Écart de cagnotte (comptée ≠ calculée)"),
+    requirement={"MC": "INC-01", "FR": "INC-17"}, notices={"MC": (Role.SCJ,)}))
+# The BBJ cagnotte differs from the certified computer statement (art. 56-3-1, INC-10).
+BBJ_DIFFERENCE = incident_category(Category(
+    code="bbj_difference", label=_("Écart entre la cagnotte du bad beat jackpot et le relevé certifié"),
+    requirement={"MC": "INC-10", "FR": "INC-10"}))
 
 # FR art. 49 (003 art. 23; 55-20, 55-21-1): minimum avance = multiple × minimum stake practised
 # (COUNT-12, SET-07). Keys are the game codes of ledgers.core.games; roulette anglaise and

@@ -172,3 +172,9 @@ def cagnottes_on(establishment: Establishment, date: datetime.date) -> QuerySet[
 
 def uncounted_cagnottes(seance: Seance) -> QuerySet[CagnotteCount]:
     return CagnotteCount.objects.filter(table_session__seance=seance, status=CagnotteCount.Status.COMPUTED)
+
+
+def bad_beat_uncounted(seance: Seance) -> QuerySet[TableSession]:
+    """Table-parties of a BBJ table without their count and displayed amount (COUNT-24)."""
+    return TableSession.objects.filter(seance=seance, table__bad_beat_jackpot__isnull=False,
+                                       bad_beat__isnull=True).exclude(status=TableSession.Status.PREPARING)

@@ -20,13 +20,26 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
 from ledgers.core.models import Establishment, GamingTable, Location, Seance, TableSession
 from ledgers.core.roles import DIRECTORATE, Role
-from ledgers.registers.models import Entry
+from ledgers.incidents.services import incident_open
+from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language, visa_sign
 from ledgers.slots.accounting import month_slot_total
 
 from . import rules, selectors
-from .models import BadBeatCount, CagnotteCount, ControlDay, Orphan, Slip, SlipBook, TableCount, TableFloat, TicketBook
+from .models import (
+    BadBeatCount,
+    BadBeatTable,
+    CagnotteCount,
+    ControlDay,
+    Orphan,
+    Slip,
+    SlipBook,
+    TableBox,
+    TableCount,
+    TableFloat,
+    TicketBook,
+)
 from .registers import (
     BANQUE_TABLES,
     BONS_CAISSE,
@@ -166,6 +179,41 @@ def float_record(
     return table_float
 
 
+@transaction.atomic
+def table_box_record(*, table: GamingTable, box_id: str, key_reference: str, actor: AbstractBaseUser,
+                     banknotes_accepted: bool = False, coffret_id: str = "",
+                     coffret_key_reference: str = "") -> TableBox:
+    """FR: the locked metal box built into a contrepartie table and, when the table accepts
+    banknotes, the locked coffret inside it, written in the table's carnet (art. 49, COUNT-37)."""
+    est = table.establishment
+    if est.jurisdiction != "FR" or table.game_info.family != Family.CONTREPARTIE:
+        raise ValidationError(_("La caisse incorporée est celle d'une table de contrepartie française."))
+    role = require_role(actor, est, FLOAT_SIGNERS["FR"])
+    if not box_id.strip() or not key_reference.strip():
+        raise RuleViolation("COUNT-37", _("La caisse métallique incorporée à la table se ferme à clé : indiquez son "
+                                          "numéro et la clé du volet."))
+    if banknotes_accepted and (not coffret_id.strip() or not coffret_key_reference.strip()):
+        raise RuleViolation("COUNT-37", _("La table accepte les billets : un coffret à billets amovible fermant à "
+                                          "clé est placé dans la caisse."))
+    box = TableBox.objects.create(
+        table=table, box_id=box_id.strip(), key_reference=key_reference.strip(),
+        banknotes_accepted=banknotes_accepted, coffret_id=coffret_id.strip() if banknotes_accepted else "",
+        coffret_key_reference=coffret_key_reference.strip() if banknotes_accepted else "", recorded_by=actor,
+        recorded_at=timezone.now())
+    with register_language():
+        coffret = (str(_("coffret à billets %(id)s, clé %(key)s") % {"id": box.coffret_id,
+                                                                      "key": box.coffret_key_reference})
+                   if banknotes_accepted else str(_("pas de billets à la table")))
+        payload = {"date": timezone.localdate().isoformat(), "table": table.number,
+                   "event": str(_("Caisse incorporée à la table")),
+                   "breakdown": str(_("caisse %(id)s, clé %(key)s ; %(coffret)s")
+                                    % {"id": box.box_id, "key": box.key_reference, "coffret": coffret}),
+                   "signed_by": f"{display_name(actor)} ({Role(role).label})"}
+    kind, qualifier = carnet_of(table)
+    _write(est, kind, actor=actor, role=role, payload=payload, qualifier=qualifier)
+    return box
+
+
 def _check_fr_avance(session: TableSession, amount: Decimal, *, kind: str, initial: TableFloat | None,
                      box_number: str, counted_by: str, called_aloud: bool, flags: list[str]) -> Decimal:
     """FR arts. 42, 43, 49: the rules of an avance; returns the art. 49 minimum."""
@@ -181,6 +229,9 @@ def _check_fr_avance(session: TableSession, amount: Decimal, *, kind: str, initi
             raise RuleViolation("COUNT-33", _("Une nouvelle avance est égale à l'avance initiale (%(initial)s €).")
                                 % {"initial": initial.amount})
         return initial.required
+    if not TableBox.objects.filter(table=table).exists():
+        raise RuleViolation("COUNT-37", _("La table %(table)s n'entre en service qu'avec sa caisse métallique "
+                                          "incorporée fermant à clé : inscrivez-la d'abord.") % {"table": table.number})
     required = selectors.minimum_avance(session)
     if amount < required:
         raise RuleViolation("COUNT-12", _(
@@ -644,6 +695,43 @@ def ticket_book_register(*, table: GamingTable, cover_number: str, ticket_value:
     return book
 
 
+PLAY_LINES = {"interruption": _("Interruption du jeu"), "resumption": _("Reprise du jeu"),
+              "new_book": _("Nouveau carnet de tickets")}
+
+
+@transaction.atomic
+def cagnotte_play_line(*, session: TableSession, line: str, actor: AbstractBaseUser,
+                       book: TicketBook | None = None) -> Entry:
+    """FR modèle 11 during play (art. 71, COUNT-52): the times of interruption and resumption, and
+    the value and number of the first ticket of each new book put into use at the table."""
+    session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
+    est, table = session.seance.establishment, session.table
+    if est.jurisdiction != "FR" or line not in PLAY_LINES:
+        raise ValidationError(_("Ligne de carnet modèle 11 inconnue."))
+    role = require_role(actor, est, CARNET_CAGNOTTES.record_roles)
+    if session.status != TableSession.Status.OPEN:
+        raise ValidationError(_("Ces lignes s'inscrivent pendant la partie."))
+    lines = [e.payload["line"] for e in Entry.objects.filter(
+        register__establishment=est, register__kind=CARNET_CAGNOTTES.code, payload__table_session=session.pk,
+        payload__line__in=["interruption", "resumption"]).order_by("register_id", "seq")]
+    interrupted = bool(lines) and lines[-1] == "interruption"
+    if line != "new_book" and interrupted == (line == "interruption"):
+        raise ValidationError(_("Le jeu est déjà interrompu.") if interrupted else _("Le jeu n'est pas interrompu."))
+    tickets = ""
+    if line == "new_book":
+        if book is None:
+            raise RuleViolation("COUNT-52", _("Indiquez le nouveau carnet : valeur et numéro de son premier ticket."))
+        book = TicketBook.objects.get(pk=book.pk)
+        if book.table_id != table.pk:
+            raise RuleViolation("COUNT-39", _("Le carnet %(book)s est affecté à une autre table.") % {"book": book})
+        tickets = f"{book.cover_number} : {book.ticket_value} € n° {book.next_number}"
+    with register_language():
+        payload = {"line": line, "event": str(PLAY_LINES[line]), "tickets": tickets,
+                   "certification": str(_("%(event)s à %(time)s") % {"event": PLAY_LINES[line],
+                                                                     "time": est.localtime().strftime("%H:%M")})}
+    return _cagnotte_entry(session, actor=actor, role=role, payload=payload)
+
+
 @transaction.atomic
 def cagnotte_compute(*, session: TableSession, detached: Sequence[dict], actor: AbstractBaseUser) -> CagnotteCount:
     """Before the cagnotte is opened, the tickets detached from each book (its next ticket up to
@@ -732,6 +820,10 @@ def cagnotte_count(*, session: TableSession, breakdown: Iterable[dict], actor: A
     cagnotte.status, cagnotte.counted_by, cagnotte.counted_at = CagnotteCount.Status.COUNTED, actor, timezone.now()
     cagnotte.certification = words or "vu"
     save_audited(cagnotte, actor=actor, reason="comptage de la cagnotte")
+    if surplus or shortfall:
+        _difference_incident(session, rules.CAGNOTTE_DIFFERENCE.code, actor=actor, text=_(
+            "Cagnotte de la table %(table)s : comptée %(counted)s €, calculée %(computed)s € (col. 9 ≠ col. 8).")
+            % {"table": session.table.number, "counted": counted, "computed": cagnotte.computed})
     with register_language():
         notes = []
         if shortfall:
@@ -747,6 +839,34 @@ def cagnotte_count(*, session: TableSession, breakdown: Iterable[dict], actor: A
 
 
 # --- bad beat jackpot --------------------------------------------------------------------------
+
+@transaction.atomic
+def bad_beat_activate(*, table: GamingTable, machine_approval: str, cagnotte_number: str,
+                      actor: AbstractBaseUser) -> BadBeatTable:
+    """Run the bad beat jackpot at a cercle table: only with an approved recording machine and a
+    BBJ cagnotte built into the table (COUNT-46); from then on each séance's count and displayed
+    amount are due before the séance closes (COUNT-24)."""
+    est = table.establishment
+    if est.jurisdiction != "FR" or table.game_info.family != Family.CERCLE:
+        raise ValidationError(_("Le bad beat jackpot se joue aux tables de cercle françaises."))
+    role = require_role(actor, est, (Role.DIRECTEUR_RESPONSABLE, Role.COMITE))
+    if not machine_approval.strip() or not cagnotte_number.strip():
+        raise RuleViolation("COUNT-46", _("Chaque table du bad beat jackpot a sa machine agréée et sa cagnotte "
+                                          "spécifique incorporée à la table."))
+    if BadBeatTable.objects.filter(table=table).exists():
+        raise ValidationError(_("Le bad beat jackpot est déjà activé à cette table."))
+    activation = BadBeatTable.objects.create(table=table, machine_approval=machine_approval.strip(),
+                                             cagnotte_number=cagnotte_number.strip(), activated_by=actor,
+                                             activated_at=timezone.now())
+    with register_language():
+        payload = {"date": timezone.localdate().isoformat(), "seance": "", "table": table.number,
+                   "difference": str(_("Activation : machine agréée %(approval)s, cagnotte n° %(cagnotte)s")
+                                     % {"approval": activation.machine_approval,
+                                        "cagnotte": activation.cagnotte_number}),
+                   "signed_by": f"{display_name(actor)} ({Role(role).label})"}
+    _write(est, REGISTRE_BBJ.code, actor=actor, role=role, payload=payload)
+    return activation
+
 
 @transaction.atomic
 def bad_beat_record(*, session: TableSession, counted: Decimal, statement: Decimal, displayed: Decimal,
@@ -793,7 +913,20 @@ def bad_beat_record(*, session: TableSession, counted: Decimal, statement: Decim
                    "present": present, "signed_by": f"{display_name(actor)} ({Role(role).label})",
                    "comite": f"{display_name(comite)} ({Role(Role.COMITE).label})"}
     _write(est, REGISTRE_BBJ.code, actor=actor, role=role, payload=payload)
+    if counted != statement:
+        # The comité member present at the count opens it: the cashier does not write the incidents register.
+        _difference_incident(session, rules.BBJ_DIFFERENCE.code, actor=comite, text=_(
+            "Bad beat jackpot de la table %(table)s : cagnotte %(counted)s €, relevé certifié %(statement)s €.")
+            % {"table": session.table.number, "counted": counted, "statement": statement})
     return record
+
+
+def _difference_incident(session: TableSession, category: str, *, actor: AbstractBaseUser, text: Any) -> None:
+    """A count that differs from its computation opens an incident on the table-partie (INC-10, INC-17, INC-01)."""
+    with register_language():
+        description = str(text)
+    incident_open(establishment=session.seance.establishment, category=category, actor=actor,
+                  description=description, table_session=session)
 
 
 # --- orphans (FR art. 41) ------------------------------------------------------------------------
@@ -867,6 +1000,82 @@ def orphan_restitute(*, orphan: Orphan, amount: Decimal, name: str, address: str
                    "signed_by": f"{display_name(actor)} ({Role(role).label})"}
     _write(est, CARNET_ORPHELINS.code, actor=actor, role=role, payload=payload)
     return orphan
+
+
+def _orphan_events(est: Establishment, event: str):
+    return Entry.objects.filter(register__establishment=est, register__kind=CARNET_ORPHELINS.code,
+                                payload__event=event)
+
+
+@transaction.atomic
+def tirelire_open(*, establishment: Establishment, tirelire: str, amount: Decimal, witnesses: Sequence[str],
+                  actor: AbstractBaseUser) -> Entry:
+    """Open an orphans' tirelire before witnesses and pay its content into the cash desk. Every sum
+    in it was written in carnet 11 bis when it was dropped in (COUNT-31): an amount found above the
+    sums posted since the last opening is refused until the missing orphans are written."""
+    role = require_role(actor, establishment, ORPHAN_KEEPERS)
+    if establishment.jurisdiction != "FR":
+        raise ValidationError(_("Le carnet des orphelins est un registre français."))
+    tirelire, witnesses = tirelire.strip(), [w.strip() for w in witnesses if w.strip()]
+    if not tirelire or not witnesses:
+        raise ValidationError(_("Indiquez la tirelire et les témoins de son ouverture."))
+    amount = rules.money(amount)
+    # Lock the carnet so that an orphan cannot be written while the tirelire is being opened.
+    register = Register.objects.select_for_update().get(pk=current_register(establishment, CARNET_ORPHELINS.code).pk)
+    last = (_orphan_events(establishment, "tirelire").filter(register=register, payload__tirelire=tirelire)
+            .aggregate(s=Max("seq"))["s"])
+    posted = (Orphan.objects.filter(establishment=establishment, paid_into=tirelire, entry_seq__gt=last or 0)
+              .aggregate(s=Sum("amount"))["s"] or Decimal("0.00"))
+    if amount > posted:
+        raise RuleViolation("COUNT-31", _("La tirelire %(tirelire)s contient %(amount)s € ; seuls %(posted)s € sont "
+                                          "inscrits au carnet modèle 11 bis : inscrivez d'abord les orphelins "
+                                          "manquants.") % {"tirelire": tirelire, "amount": amount, "posted": posted})
+    with register_language():
+        shortfall = (str(_("Manquant de %(amount)s € sur les sommes inscrites.") % {"amount": posted - amount})
+                     if amount < posted else "")
+        payload = {"event": "tirelire", "tirelire": tirelire,
+                   "found_at": establishment.localtime().strftime("%Y-%m-%d %H:%M"),
+                   "category": str(_("Ouverture de la tirelire %(tirelire)s") % {"tirelire": tirelire}),
+                   "place": "", "detail": str(_("%(amount)s € trouvés, versés à la caisse ; témoins : %(witnesses)s")
+                                              % {"amount": amount, "witnesses": ", ".join(witnesses)}),
+                   "paid_into": str(_("caisse")), "amount": "", "col9": shortfall,
+                   "signed_by": f"{display_name(actor)} ({Role(role).label})"}
+    return entry_append(register=register, actor=actor, role=role, payload=payload)
+
+
+@transaction.atomic
+def orphans_season_clear(*, establishment: Establishment, season_start: datetime.date, account_balance: Decimal,
+                         actor: AbstractBaseUser) -> Entry:
+    """The season's clearing of the "orphelins" account: its credit balance equals the grand total
+    of carnet 11 bis (orphans of the season less their restitutions), then it is cleared (COUNT-31)."""
+    role = require_role(actor, establishment, (Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.COMPTABLE_TRESOR))
+    if establishment.jurisdiction != "FR":
+        raise ValidationError(_("Le carnet des orphelins est un registre français."))
+    start = rules.season_start(season_start)
+    end = start.replace(year=start.year + 1)
+    if establishment.localtime().date() < end:
+        raise ValidationError(_("La saison du %(start)s n'est pas terminée.") % {"start": start.isoformat()})
+    register = Register.objects.select_for_update().get(pk=current_register(establishment, CARNET_ORPHELINS.code).pk)
+    if _orphan_events(establishment, "apurement").filter(payload__season=start.isoformat()).exists():
+        raise ValidationError(_("Le compte « orphelins » de cette saison est déjà apuré."))
+    orphans = [o for o in Orphan.objects.filter(establishment=establishment)
+               if start <= establishment.localtime(o.found_at).date() < end]
+    total = sum((o.amount - o.refunded for o in orphans), Decimal("0.00"))
+    balance = rules.money(account_balance)
+    if balance != total:
+        raise RuleViolation("COUNT-31", _("Le solde créditeur du compte « orphelins » (%(balance)s €) doit égaler le "
+                                          "total général du carnet modèle 11 bis (%(total)s €).")
+                            % {"balance": balance, "total": total})
+    with register_language():
+        payload = {"event": "apurement", "season": start.isoformat(),
+                   "found_at": establishment.localtime().strftime("%Y-%m-%d %H:%M"),
+                   "category": str(_("Apurement du compte « orphelins » de la saison %(start)s – %(end)s")
+                                   % {"start": start.isoformat(),
+                                      "end": (end - datetime.timedelta(days=1)).isoformat()}),
+                   "place": "", "detail": str(_("Total général du carnet : %(total)s €") % {"total": total}),
+                   "paid_into": "", "amount": "", "col9": "",
+                   "signed_by": f"{display_name(actor)} ({Role(role).label})"}
+    return entry_append(register=register, actor=actor, role=role, payload=payload)
 
 
 # --- carnet des prélèvements (modèle 13) ----------------------------------------------------------------

@@ -45,6 +45,9 @@ class RegisterKind:
     # The catalogue row that names the paraphing authority: another role's attempt is refused
     # citing it (REG-26 for the art. 69 forms of the profile's SET-26, which wins over paraph_roles).
     paraph_requirement: str = ""
+    # The catalogue row that allows one open volume per qualifier (desk, box, table): opening a
+    # second one while the first is open is refused citing it (COUNT-26, COUNT-49).
+    one_open_volume: str = ""
 
     def visa_roles_for(self, jurisdiction: str) -> tuple[str, ...]:
         from ledgers.core.jurisdictions import PROFILES

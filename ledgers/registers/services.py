@@ -229,6 +229,12 @@ def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, 
     role = require_role(actor, est, paraphers)
     if register.status != Register.Status.AWAITING_OPENING:
         raise RuleViolation("REG-01", _("Ce registre a déjà été coté et paraphé."))
+    if info.one_open_volume and Register.objects.filter(
+        establishment=est, kind=register.kind, qualifier=register.qualifier, status=Register.Status.OPEN
+    ).exists():
+        raise RuleViolation(info.one_open_volume, _("Un volume de ce registre est déjà ouvert pour « %(qualifier)s » : "
+                                                    "clôturez-le avant d'ouvrir le suivant.")
+                            % {"qualifier": register.qualifier or est.name})
     if not paraphe.strip():
         raise RuleViolation("REG-01", _("Le paraphe de l'autorité est obligatoire."))
     name = display_name(actor)

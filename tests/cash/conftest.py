@@ -24,6 +24,7 @@ from ledgers.cash.registers import (
 from ledgers.core.authz import save_audited
 from ledgers.core.roles import Role
 from ledgers.core.services import seance_open, table_session_close, table_session_open, table_session_prepare
+from ledgers.incidents.registers import INCIDENT_REGISTER
 from ledgers.registers.kinds import get_kind
 from ledgers.registers.services import register_create, register_open
 from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user
@@ -83,8 +84,11 @@ def fro(fr):
     for number, table in org.tables.items():
         carnet = CARNET_AVANCES if table.game_info.family == "contrepartie" else CARNET_CAGNOTTES
         org.open_register(carnet.code, number)
+        if carnet is CARNET_AVANCES:  # the locked box built into the table (COUNT-37)
+            services.table_box_record(table=table, box_id=f"CI-{number}", key_reference=f"K-{number}",
+                                      actor=org.director)
     for kind in (BONS_CAISSE.code, REGISTRE_CONTROLE.code, REGISTRE_BBJ.code, CARNET_ORPHELINS.code,
-                 CARNET_PRELEVEMENTS.code):
+                 CARNET_PRELEVEMENTS.code, INCIDENT_REGISTER.code):
         org.open_register(kind)
     org.open_register(REGISTRE_CHANGE.code, org.desk.code)
     return org
@@ -94,7 +98,7 @@ def fro(fr):
 def mco(mc):
     org = build(mc, MC_ROLES, MC_TABLES)
     org.users["inspecteur2"] = make_user(mc, Role.INSPECTEUR, username="inspecteur2-mcb")
-    for kind in (BANQUE_TABLES.code, BONS_CAISSE.code, CAGNOTTES_MC.code):
+    for kind in (BANQUE_TABLES.code, BONS_CAISSE.code, CAGNOTTES_MC.code, INCIDENT_REGISTER.code):
         org.open_register(kind)
     for number in ("BJ1", "BJ2"):
         services.float_amount_fix(table=org.tables[number], amount=Decimal("50000"), actor=org.director)

@@ -7,11 +7,13 @@ from decimal import Decimal
 import pytest
 from rest_framework.test import APIClient
 
-from ledgers.cash import services
-from ledgers.cash.models import BadBeatCount
+from ledgers.cash import selectors, services
+from ledgers.cash.models import BadBeatCount, BadBeatTable
 from ledgers.cash.registers import REGISTRE_BBJ
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
+from ledgers.core.services import seance_close
+from ledgers.incidents.models import Incident
 from ledgers.registers.selectors import current_register
 from tests.factories import DEFAULT_PASSWORD
 
@@ -62,6 +64,8 @@ def test_count_23_inc_10_the_higher_amount_is_retained(fro, counted, statement, 
                                                                                         contribution)
     difference = current_register(fro.est, REGISTRE_BBJ.code).entries.filter(kind="record").get().payload["difference"]
     assert ("INC-10" in difference) == (counted != statement)
+    incidents = Incident.objects.filter(table_session=record.table_session, requirement="INC-10")
+    assert [i.found_by for i in incidents] == ([fro[Role.COMITE]] if counted != statement else [])
 
 
 def test_count_24_amount_displayed_entered_and_validated_by_the_comite_member(fro):
@@ -83,3 +87,35 @@ def test_bad_beat_page_and_api(client, fro):
     response = api.post("/api/v1/cash/bad-beat-jackpot/", {**body, "comite_username": fro[Role.COMITE].username,
                                                            "comite_password": DEFAULT_PASSWORD}, format="json")
     assert response.status_code == 201 and response.json()["contribution"] == "100.00"
+
+
+def test_count_46_bbj_runs_only_with_an_approved_machine_and_a_built_in_cagnotte(fro):
+    with pytest.raises(RuleViolation) as refused:
+        services.bad_beat_activate(table=fro.tables["TH1"], machine_approval="", cagnotte_number="BBJ-TH1",
+                                   actor=fro[Role.COMITE])
+    assert refused.value.code == "COUNT-46" and not BadBeatTable.objects.exists()
+    services.bad_beat_activate(table=fro.tables["TH1"], machine_approval="AGR-2025-12", cagnotte_number="BBJ-TH1",
+                               actor=fro[Role.COMITE])
+    entry = current_register(fro.est, REGISTRE_BBJ.code).entries.filter(kind="record").get()
+    assert "AGR-2025-12" in entry.payload["difference"]
+
+
+def test_count_24_seance_not_closed_without_the_bbj_displayed_amount(fro):
+    services.bad_beat_activate(table=fro.tables["TH1"], machine_approval="AGR-2025-12", cagnotte_number="BBJ-TH1",
+                               actor=fro[Role.COMITE])
+    session = fro.close(fro.session("TH1"))
+    with pytest.raises(RuleViolation) as refused:
+        seance_close(seance=session.seance, actor=fro.director)
+    assert "COUNT-24" in str(refused.value)
+    bbj(fro, session)
+    assert not selectors.bad_beat_uncounted(session.seance).exists()
+
+
+def test_count_46_bbj_activation_through_the_api(fro):
+    client = APIClient()
+    client.force_authenticate(fro[Role.COMITE])
+    body = {"table": fro.tables["TH1"].pk, "machine_approval": "", "cagnotte_number": "BBJ-TH1"}
+    refused = client.post("/api/v1/cash/bad-beat-jackpot/tables/", body, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "COUNT-46"
+    done = client.post("/api/v1/cash/bad-beat-jackpot/tables/", {**body, "machine_approval": "AGR-1"}, format="json")
+    assert done.status_code == 201 and done.json()["machine_approval"] == "AGR-1"

@@ -1,5 +1,5 @@
 """Cagnottes and ticket books: MC chemin de fer (COUNT-07, COUNT-08; REG-13), FR cercle games and
-the carnet modèle 11 (COUNT-39, 43, 52, 53; REG-30; INC-17)."""
+the carnet modèle 11 (COUNT-39, 43, 52, 53; REG-30; INC-17 and MC INC-01 opened on a difference)."""
 
 from decimal import Decimal
 
@@ -10,9 +10,11 @@ from rest_framework.test import APIClient
 from ledgers.cash import services
 from ledgers.cash.models import CagnotteCount
 from ledgers.cash.registers import CAGNOTTES_MC, CARNET_CAGNOTTES
+from ledgers.cash.rules import CAGNOTTE_DIFFERENCE
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.core.services import seance_close
+from ledgers.incidents.models import Incident
 from ledgers.registers.selectors import current_register
 from tests.cash.conftest import certified, fr_avance, plaques
 from tests.factories import GamingTableFactory
@@ -203,3 +205,70 @@ def test_cagnotte_through_the_api(fro):
         format="json")
     assert counted.status_code == 201
     assert (counted.json()["shortfall"], counted.json()["retained"]) == ("10.00", "50.00")
+
+
+def test_inc_17_a_cercle_cagnotte_difference_opens_an_incident_on_the_table(fro):
+    session = computed_poker(fro)
+    services.cagnotte_count(session=session, breakdown=plaques(190, 100), actor=fro[Role.COMITE],
+                            words="certifié exact")
+    incident = Incident.objects.get(table_session=session)
+    assert (incident.category, incident.requirement) == (CAGNOTTE_DIFFERENCE.code, "INC-17")
+    assert "190.00" in incident.description and "200.00" in incident.description
+
+
+def test_inc_17_a_cagnotte_that_matches_opens_no_incident(fro):
+    services.cagnotte_count(session=computed_poker(fro), breakdown=plaques(200, 100), actor=fro[Role.COMITE],
+                            words="certifié exact")
+    assert not Incident.objects.exists()
+
+
+def test_count_08_mc_a_cagnotte_difference_opens_a_game_incident(mco):
+    book = ticket_book(mco, "CF1", cover="CF-A")
+    session = played(mco, "CF1")
+    services.cagnotte_compute(session=session, detached=[{"book": book, "last_number": 100}],
+                              actor=mco[Role.INSPECTEUR])
+    services.cagnotte_count(session=session, breakdown=plaques(495, 100), actor=mco[Role.INSPECTEUR])
+    assert Incident.objects.get(table_session=session).requirement == "INC-01"
+
+
+def test_count_52_interruption_resumption_and_new_book_lines_during_play(fro):
+    first = ticket_book(fro, "TH1", last=10)
+    session = fro.session("TH1")
+    with pytest.raises(ValidationError):
+        services.cagnotte_play_line(session=session, line="resumption", actor=fro[Role.COMITE])
+    services.cagnotte_play_line(session=session, line="interruption", actor=fro[Role.COMITE])
+    with pytest.raises(ValidationError):
+        services.cagnotte_play_line(session=session, line="interruption", actor=fro[Role.COMITE])
+    services.cagnotte_play_line(session=session, line="resumption", actor=fro[Role.COMITE])
+    with pytest.raises(RuleViolation) as no_book:
+        services.cagnotte_play_line(session=session, line="new_book", actor=fro[Role.COMITE])
+    assert no_book.value.code == "COUNT-52"
+    other = GamingTableFactory(establishment=fro.est, room=fro.room, number="TH2", game="texas_holdem")
+    stranger = services.ticket_book_register(table=other, cover_number="TH2", ticket_value=Decimal("5"),
+                                             first_number=1, last_number=10, actor=fro.director)
+    with pytest.raises(RuleViolation) as elsewhere:
+        services.cagnotte_play_line(session=session, line="new_book", book=stranger, actor=fro[Role.COMITE])
+    assert elsewhere.value.code == "COUNT-39"
+    second = ticket_book(fro, "TH1", value="10", first=101, last=200)
+    services.cagnotte_play_line(session=session, line="new_book", book=second, actor=fro[Role.COMITE])
+    lines = [e.payload for e in current_register(fro.est, CARNET_CAGNOTTES.code, "TH1").entries.filter(kind="record")]
+    assert [p["line"] for p in lines] == ["interruption", "resumption", "new_book"]
+    assert lines[2]["tickets"] == "TH1 : 10.00 € n° 101"
+    fro.close(session)
+    computed = services.cagnotte_compute(session=session, detached=[{"book": first, "last_number": 10},
+                                                                     {"book": second, "last_number": 105}],
+                                         actor=fro[Role.COMITE])
+    assert computed.computed == Decimal("100.00")  # 10 × 5 € + 5 × 10 €
+
+
+def test_count_52_lines_during_play_through_the_api(fro):
+    book = ticket_book(fro, "TH1")
+    session = fro.session("TH1")
+    client = APIClient()
+    client.force_authenticate(fro[Role.COMITE])
+    refused = client.post("/api/v1/cash/cagnottes/lines/", {"table_session": session.pk, "line": "new_book"},
+                          format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "COUNT-52"
+    done = client.post("/api/v1/cash/cagnottes/lines/", {"table_session": session.pk, "line": "new_book",
+                                                         "book": book.pk}, format="json")
+    assert done.status_code == 201 and done.json()["payload"]["tickets"] == "TH1 : 5.00 € n° 1"

@@ -6,9 +6,11 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import timezone
+from rest_framework.test import APIClient
 
 from ledgers.cash import selectors, services
-from ledgers.cash.models import TableFloat
+from ledgers.cash.models import TableBox, TableFloat
 from ledgers.cash.registers import CARNET_AVANCES
 from ledgers.cash.rules import season_start
 from ledgers.core.errors import RuleViolation
@@ -141,7 +143,7 @@ def test_reg_09_avance_written_in_the_tables_carnet_modele_10(fro):
     session = fro.session("RA1")
     fr_avance(fro, session)
     carnet = current_register(fro.est, CARNET_AVANCES.code, "RA1")
-    entry = carnet.entries.filter(kind="record").get()
+    entry = carnet.entries.filter(kind="record").last()
     assert entry.payload["amount"] == "150000.00" and entry.payload["table"] == "RA1"
     assert entry.payload["called_aloud"] is True and "Directeur responsable" in entry.payload["signed_by"]
     assert carnet.entries.get(seq=1).role == Role.CONTROLE_INTERIEUR  # coté et paraphé (REG-26)
@@ -150,6 +152,9 @@ def test_reg_09_avance_written_in_the_tables_carnet_modele_10(fro):
 def test_reg_26_no_avance_without_a_carnet_cote_et_paraphe(fro):
     table = GamingTableFactory(establishment=fro.est, room=fro.room, number="RA9", game="roulette")
     fro.tables["RA9"] = table
+    # The box is in place (COUNT-37), only the carnet is missing.
+    TableBox.objects.create(table=table, box_id="CI-9", key_reference="K-9", recorded_by=fro.director,
+                            recorded_at=timezone.now())
     session = fro.session("RA9")
     with pytest.raises(RuleViolation) as refused:
         fr_avance(fro, session)
@@ -200,3 +205,38 @@ def test_count_01_mc_bank_received_by_the_chef_de_table(mco):
     with pytest.raises(RuleViolation) as refused:
         mc_bank(mco, session, 50_000, receiver=mco[Role.CROUPIER])
     assert refused.value.code == "COUNT-01" and not TableFloat.objects.exists()
+
+
+def test_count_37_no_avance_before_the_tables_locked_built_in_box(fro):
+    table = fro.tables["RA9"] = GamingTableFactory(establishment=fro.est, room=fro.room, number="RA9", game="roulette")
+    fro.open_register(CARNET_AVANCES.code, "RA9")
+    session = fro.session("RA9")
+    with pytest.raises(RuleViolation) as refused:
+        fr_avance(fro, session)
+    assert refused.value.code == "COUNT-37" and not TableFloat.objects.filter(table_session=session).exists()
+    with pytest.raises(RuleViolation) as no_key:
+        services.table_box_record(table=table, box_id="CI-9", key_reference=" ", actor=fro.director)
+    assert no_key.value.code == "COUNT-37"
+    with pytest.raises(RuleViolation) as no_coffret:
+        services.table_box_record(table=table, box_id="CI-9", key_reference="K-9", banknotes_accepted=True,
+                                  actor=fro.director)
+    assert no_coffret.value.code == "COUNT-37"
+    box = services.table_box_record(table=table, box_id="CI-9", key_reference="K-9", banknotes_accepted=True,
+                                    coffret_id="CB-9", coffret_key_reference="KB-9", actor=fro.director)
+    assert box.coffret_id == "CB-9"
+    entry = current_register(fro.est, CARNET_AVANCES.code, "RA9").entries.filter(kind="record").get()
+    assert "CI-9" in entry.payload["breakdown"] and "CB-9" in entry.payload["breakdown"]
+    assert fr_avance(fro, session).amount == Decimal("150000.00")
+
+
+def test_count_37_table_box_through_the_api(fro):
+    fro.tables["RA9"] = GamingTableFactory(establishment=fro.est, room=fro.room, number="RA9", game="roulette")
+    fro.open_register(CARNET_AVANCES.code, "RA9")
+    client = APIClient()
+    client.force_authenticate(fro.director)
+    body = {"table": fro.tables["RA9"].pk, "box_id": "CI-9", "key_reference": "K-9", "banknotes_accepted": True}
+    refused = client.post("/api/v1/cash/table-boxes/", body, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "COUNT-37"
+    done = client.post("/api/v1/cash/table-boxes/", {**body, "coffret_id": "CB-9", "coffret_key_reference": "KB-9"},
+                       format="json")
+    assert done.status_code == 201 and done.json()["coffret_id"] == "CB-9"

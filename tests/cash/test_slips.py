@@ -6,11 +6,14 @@ from django.core.exceptions import ValidationError
 
 from ledgers.cash import selectors, services
 from ledgers.cash.models import Slip, SlipBook
-from ledgers.cash.registers import BONS_CAISSE, REGISTRE_CHANGE
+from ledgers.cash.registers import BONS_CAISSE, CARNET_AVANCES, REGISTRE_CHANGE
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.core.services import seance_close
+from ledgers.registers.kinds import get_kind
+from ledgers.registers.models import Register
 from ledgers.registers.selectors import current_register
+from ledgers.registers.services import register_close, register_create, register_open
 from tests.cash.conftest import book
 from tests.factories import LocationFactory
 
@@ -161,3 +164,21 @@ def test_count_04_slip_not_served_at_the_end_of_the_partie_is_reported(fro):
 def test_slip_books_are_kept_by_their_jurisdiction(fro):
     with pytest.raises(ValidationError):
         book(fro, kind=SlipBook.Kind.CHANGE)
+
+
+@pytest.mark.parametrize(("kind", "qualifier", "code"), [
+    (REGISTRE_CHANGE.code, "caisse-1", "COUNT-26"),   # one change register per gaming cash desk
+    (CARNET_AVANCES.code, "RA1", "COUNT-49"),         # one carnet d'avances per box
+])
+def test_count_26_count_49_a_second_open_volume_for_one_desk_or_box_refused(fro, kind, qualifier, code):
+    first = current_register(fro.est, kind, qualifier)
+    second = register_create(establishment=fro.est, kind=kind, qualifier=qualifier, actor=fro.director)
+    paraph = fro.users[get_kind(kind).paraph_roles_for("FR")[0]]
+    with pytest.raises(RuleViolation) as refused:
+        register_open(register=second, actor=paraph, paraphe="PA")
+    assert refused.value.code == code
+    second.refresh_from_db()
+    assert second.status == Register.Status.AWAITING_OPENING
+    register_close(register=first, actor=fro.director)
+    register_open(register=second, actor=paraph, paraphe="PA")
+    assert current_register(fro.est, kind, qualifier) == second

@@ -1,3 +1,4 @@
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from ledgers.core.api import EstablishmentPK
@@ -5,7 +6,19 @@ from ledgers.core.countersign import countersignature_inputs
 from ledgers.core.models import GamingTable, Location, TableSession
 
 from .. import rules
-from ..models import BadBeatCount, CagnotteCount, ControlDay, Orphan, Slip, SlipBook, TableCount, TableFloat, TicketBook
+from ..models import (
+    BadBeatCount,
+    BadBeatTable,
+    CagnotteCount,
+    ControlDay,
+    Orphan,
+    Slip,
+    SlipBook,
+    TableBox,
+    TableCount,
+    TableFloat,
+    TicketBook,
+)
 
 # Numbers are stored in PostgreSQL integers: a larger one is bad input (400), not a database error.
 INT_MAX = 2_147_483_647
@@ -143,6 +156,22 @@ class ControlDayOutput(serializers.ModelSerializer):
                   "season_total", "visas")
 
 
+class TableBoxInput(serializers.Serializer):
+    table = EstablishmentPK(queryset=GamingTable.objects.all())
+    box_id = serializers.CharField(allow_blank=True)
+    key_reference = serializers.CharField(allow_blank=True)
+    banknotes_accepted = serializers.BooleanField(default=False)
+    coffret_id = serializers.CharField(required=False, allow_blank=True, default="")
+    coffret_key_reference = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class TableBoxOutput(serializers.ModelSerializer):
+    class Meta:
+        model = TableBox
+        fields = ("id", "table", "box_id", "key_reference", "banknotes_accepted", "coffret_id",
+                  "coffret_key_reference", "recorded_at")
+
+
 class TicketBookInput(serializers.Serializer):
     table = EstablishmentPK(queryset=GamingTable.objects.all())
     cover_number = serializers.CharField()
@@ -223,6 +252,45 @@ class OrphanOutput(serializers.ModelSerializer):
         model = Orphan
         fields = ("id", "category", "amount", "initial_stake", "winnings", "place", "paid_into", "entry_seq",
                   "refunded", "restitutions")
+
+
+class BadBeatTableInput(serializers.Serializer):
+    table = EstablishmentPK(queryset=GamingTable.objects.all())
+    machine_approval = serializers.CharField(allow_blank=True)
+    cagnotte_number = serializers.CharField(allow_blank=True)
+
+
+class BadBeatTableOutput(serializers.ModelSerializer):
+    class Meta:
+        model = BadBeatTable
+        fields = ("id", "table", "machine_approval", "cagnotte_number", "activated_at")
+
+
+class PlayLineInput(serializers.Serializer):
+    table_session = session_field()
+    line = serializers.ChoiceField(choices=["interruption", "resumption", "new_book"])
+    book = EstablishmentPK(queryset=TicketBook.objects.all(), required=False, allow_null=True, default=None)
+
+
+class TirelireInput(serializers.Serializer):
+    tirelire = serializers.CharField()
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    witnesses = serializers.ListField(child=serializers.CharField(), allow_empty=False)
+
+
+class SeasonClearInput(serializers.Serializer):
+    season_start = serializers.DateField()
+    account_balance = serializers.DecimalField(max_digits=14, decimal_places=2)
+
+    def validate_season_start(self, value):
+        if not 2000 <= value.year <= 9000:
+            raise serializers.ValidationError(_("Saison hors limites."))
+        return value
+
+
+class CarnetEntryOutput(serializers.Serializer):
+    seq = serializers.IntegerField()
+    payload = serializers.JSONField()
 
 
 class LevyMonthInput(serializers.Serializer):

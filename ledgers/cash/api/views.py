@@ -104,6 +104,10 @@ def _control_visa(request, est, data, pk):
     return services.control_day_visa(day=day, actor=request.user, statement=data["statement"])
 
 
+def _table_box(request, est, data):
+    return services.table_box_record(actor=request.user, **data)
+
+
 def _ticket_book(request, est, data):
     return services.ticket_book_register(actor=request.user, **data)
 
@@ -133,6 +137,23 @@ def _restitution(request, est, data, pk):
                                      actor=request.user, **data)
 
 
+def _bad_beat_table(request, est, data):
+    return services.bad_beat_activate(actor=request.user, **data)
+
+
+def _play_line(request, est, data):
+    return services.cagnotte_play_line(session=data["table_session"], line=data["line"], book=data["book"],
+                                       actor=request.user)
+
+
+def _tirelire(request, est, data):
+    return services.tirelire_open(establishment=est, actor=request.user, **data)
+
+
+def _season_clear(request, est, data):
+    return services.orphans_season_clear(establishment=est, actor=request.user, **data)
+
+
 def _levy_month(request, est, data):
     return {"sheet": services.levy_month_close(establishment=est, actor=request.user, **data)}
 
@@ -145,12 +166,17 @@ SlipVoidView = action("SlipVoidView", s.VoidInput, s.SlipOutput, _void)
 CountView = action("CountView", s.EncaisseCountInput, s.EncaisseCountOutput, _count)
 CertifyView = action("CertifyView", s.CertifyInput, s.EncaisseCountOutput, _certify)
 ControlCloseView = action("ControlCloseView", s.ControlCloseInput, s.ControlDayOutput, _control_close)
+TableBoxView = action("TableBoxView", s.TableBoxInput, s.TableBoxOutput, _table_box)
 TicketBookView = action("TicketBookView", s.TicketBookInput, s.TicketBookOutput, _ticket_book)
 CagnotteComputeView = action("CagnotteComputeView", s.CagnotteComputeInput, s.CagnotteOutput, _cagnotte_compute)
 CagnotteCountView = action("CagnotteCountView", s.CagnotteCountInput, s.CagnotteOutput, _cagnotte_count)
 BadBeatView = action("BadBeatView", s.BadBeatInput, s.BadBeatOutput, _bad_beat)
 OrphanView = action("OrphanView", s.OrphanInput, s.OrphanOutput, _orphan)
 RestitutionView = action("RestitutionView", s.RestitutionInput, s.OrphanOutput, _restitution)
+BadBeatTableView = action("BadBeatTableView", s.BadBeatTableInput, s.BadBeatTableOutput, _bad_beat_table)
+PlayLineView = action("PlayLineView", s.PlayLineInput, s.CarnetEntryOutput, _play_line)
+TirelireView = action("TirelireView", s.TirelireInput, s.CarnetEntryOutput, _tirelire)
+SeasonClearView = action("SeasonClearView", s.SeasonClearInput, s.CarnetEntryOutput, _season_clear)
 LevyMonthView = action("LevyMonthView", s.LevyMonthInput, s.LevySheetOutput, _levy_month)
 ControlVisaView = action("ControlVisaView", s.VisaInput, s.ControlDayOutput, _control_visa)
 
