@@ -524,20 +524,25 @@ def _parse_rows(est: Establishment, rows: list[ReadingRow]
     meters = selectors.meters_by_key(est, {row.machine for row in rows})
     parsed, errors, seen = [], [], set()
     for row in rows:
-        where = _("ligne %(n)s") % {"n": row.line} if row.line else f"{row.machine}/{row.station}/{row.meter}"
         meter = meters.get((row.machine, row.station, row.meter))
         if meter is None:
-            errors.append(f"{where} : " + str(_("compteur inconnu (%(m)s, poste %(s)s, %(k)s).")
-                                              % {"m": row.machine, "s": row.station, "k": row.meter}))
+            errors.append(_row_error(row, _("compteur inconnu (%(m)s, poste %(s)s, %(k)s).")
+                                     % {"m": row.machine, "s": row.station, "k": row.meter}))
         elif meter.id in seen:
-            errors.append(f"{where} : " + str(_("compteur relevé deux fois.")))
+            errors.append(_row_error(row, _("compteur relevé deux fois.")))
         elif not 0 <= row.value < meter.capacity:
-            errors.append(f"{where} : " + str(_("valeur %(v)s hors de la capacité du compteur (%(d)s chiffres).")
-                                              % {"v": row.value, "d": meter.digits}))
+            errors.append(_row_error(row, _("valeur %(v)s hors de la capacité du compteur (%(d)s chiffres).")
+                                     % {"v": row.value, "d": meter.digits}))
         else:
             seen.add(meter.id)
             parsed.append((row, meter))
     return parsed, meters, errors
+
+
+def _row_error(row: ReadingRow, problem: Any) -> str:
+    # Built only for bad rows: a translated label per good row would cost a room's import dearly.
+    where = _("ligne %(n)s") % {"n": row.line} if row.line else f"{row.machine}/{row.station}/{row.meter}"
+    return f"{where} : {problem}"
 
 
 def _require_complete(est: Establishment, meters: dict, read: set[int]) -> None:
@@ -605,8 +610,9 @@ def releve_readings_import(*, releve: Releve, rows: Iterable[ReadingRow], actor:
     incidents = {machine_id: _meter_incident(Machine.objects.get(pk=machine_id), found, actor=actor)
                  for machine_id, found in falls.items()}
     fallen = {meter.id for found in falls.values() for meter, _before, _after in found}
+    source = MeterReading.Source.RELEVE.value  # once: an enum member lookup per row costs as much as its copy
     _insert_readings([
-        (meter.id, releve.pk, None, MeterReading.Source.RELEVE.value, read_at, value, delta, rollover,
+        (meter.id, releve.pk, None, source, read_at, value, delta, rollover,
          incidents[meter.machine_id].pk if meter.id in fallen else None, actor.pk)
         for meter, value, delta, rollover in assessed
     ])
