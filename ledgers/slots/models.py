@@ -767,56 +767,58 @@ class MachineAvance(models.Model):
         return f"n° {self.bon_number} — {self.machine.number} — {self.amount} €"
 
 
-class MonthlyStatement(models.Model):
-    """The état récapitulatif mensuel modèle 35 (FR SLOT-56, REG-41): one line per machine from its
-    modèle 29 counts of the month, certified by the casino director and a comité member (two
-    persons); its total is carried to the carnet des prélèvements modèle 13 (COUNT-57)."""
+class CertifiedMonthlyStatement(models.Model):
+    """A month's statement of the fleet, one line per machine, certified by two persons of whom a
+    comité member; written once per establishment and month, with its register entry."""
 
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
     year = models.PositiveSmallIntegerField(_("année"))
     month = models.PositiveSmallIntegerField(_("mois"))
-    # [{machine, location, casino, maker, counts, avances, payments, tickets, unclaimed, unit_stake, rate, product}]
     lines = models.JSONField(_("lignes"))
-    total = models.DecimalField(_("produit réel des jeux du mois (€)"), max_digits=16, decimal_places=2)
-    director = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("directeur"))
     comite = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
                                verbose_name=_("membre du comité de direction"))
     certified_at = models.DateTimeField(_("certifié le"))
     entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
 
     class Meta:
+        abstract = True
+        ordering = ["establishment", "-year", "-month"]
+
+    def __str__(self) -> str:
+        return f"{self.month:02d}/{self.year}"
+
+
+class MonthlyStatement(CertifiedMonthlyStatement):
+    """The état récapitulatif mensuel modèle 35 (FR SLOT-56, REG-41): one line per machine from its
+    modèle 29 counts of the month, certified by the casino director and a comité member (two
+    persons); its total is carried to the carnet des prélèvements modèle 13 (COUNT-57).
+    Lines: [{machine, location, casino, maker, counts, avances, payments, tickets, unclaimed,
+    unit_stake, rate, product}]."""
+
+    total = models.DecimalField(_("produit réel des jeux du mois (€)"), max_digits=16, decimal_places=2)
+    director = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("directeur"))
+
+    class Meta(CertifiedMonthlyStatement.Meta):
         verbose_name = _("état récapitulatif mensuel")
         verbose_name_plural = _("états récapitulatifs mensuels")
-        ordering = ["establishment", "-year", "-month"]
         constraints = [models.UniqueConstraint(fields=["establishment", "year", "month"],
                                                name="slot_statement_35_month_unique")]
 
     def __str__(self) -> str:
-        return f"{self.month:02d}/{self.year} — {self.total} €"
+        return f"{super().__str__()} — {self.total} €"
 
 
-class MeterStatement(models.Model):
+class MeterStatement(CertifiedMonthlyStatement):
     """The état mensuel du relevé des compteurs modèle 32 (FR SLOT-47, REG-41): at the month-end
     count, one line per machine that was in the fleet during the month (location, casino and maker
     numbers, its meter values), certified by the gaming employee who read them and the comité
-    member responsible."""
+    member responsible. Lines: [{machine, location, casino, maker, status, meters: {key@station:
+    value}}]."""
 
-    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
-    year = models.PositiveSmallIntegerField(_("année"))
-    month = models.PositiveSmallIntegerField(_("mois"))
-    lines = models.JSONField(_("lignes"))  # [{machine, location, casino, maker, status, meters: {key@station: value}}]
     employee = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("employé de jeux"))
-    comite = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
-                               verbose_name=_("membre du comité de direction"))
-    certified_at = models.DateTimeField(_("certifié le"))
-    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
 
-    class Meta:
+    class Meta(CertifiedMonthlyStatement.Meta):
         verbose_name = _("état mensuel du relevé des compteurs")
         verbose_name_plural = _("états mensuels du relevé des compteurs")
-        ordering = ["establishment", "-year", "-month"]
         constraints = [models.UniqueConstraint(fields=["establishment", "year", "month"],
                                                name="slot_statement_32_month_unique")]
-
-    def __str__(self) -> str:
-        return f"{self.month:02d}/{self.year}"
