@@ -178,3 +178,27 @@ def test_key_06_key_17_door_opening_with_no_mechanic_login_or_record_flagged(jur
     matched, flagged = sorted(events, key=lambda e: e.occurred_at, reverse=True)
     assert matched.intervention.technician == room["mecanicien"] and matched.flag == ""
     assert flagged.flag == {"KEY-06": "SLOT-14", "KEY-17": "SLOT-53"}[code]
+
+
+def test_key_05_machine_key_still_out_flagged_at_the_seance_closing_which_goes_on(client, mc_room):
+    from ledgers.core.models import Seance, SeancePeriod
+    from ledgers.core.services import seance_close, seance_open
+
+    machine = mc_room.on_floor()
+    door_key = _key(mc_room, "M-1", "machine_door", machine.number, home=_home(mc_room, "coffre"))
+    sheet = services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason="Porte forcée")
+    out = key_issue(key=door_key, actor=mc_room["superviseur"], holder=mc_room["mecanicien"],
+                    purpose_type="slots.intervention", purpose_id=sheet.pk, due_at=_due())
+    director = mc_room["directeur_jeux"]
+    seance = seance_open(establishment=mc_room.est, date=timezone.localdate(), period=SeancePeriod.values[0],
+                         actor=director)
+    assert selectors.exceptions(mc_room.est) == []  # neither late nor its intervention closed
+    client.force_login(director)
+    page = client.get(reverse("seance", kwargs={"pk": seance.pk})).content.decode()
+    assert "KEY-05" in page and "M-1" in page and reverse("keys:return", args=[out.pk]) in page
+    assert seance_close(seance=seance, actor=director).status == Seance.Status.CLOSED  # a flag, not a refusal
+    [flag] = selectors.exceptions(mc_room.est)
+    assert (flag.code, flag.issue.pk, flag.late_by) == ("KEY-05", out.pk, None)
+    assert "clôture de la séance" in flag.reason
+    key_return(issue=out, actor=mc_room["superviseur"], returned_by=mc_room["mecanicien"])
+    assert selectors.exceptions(mc_room.est) == []
