@@ -202,3 +202,53 @@ def test_key_05_machine_key_still_out_flagged_at_the_seance_closing_which_goes_o
     assert "clôture de la séance" in flag.reason
     key_return(issue=out, actor=mc_room["superviseur"], returned_by=mc_room["mecanicien"])
     assert selectors.exceptions(mc_room.est) == []
+
+
+def test_key_07_socle_withdrawal_page_hands_lock_and_key_to_the_caissier_principal(client, mc_room):
+    from ledgers.registers.models import Entry
+    from tests.factories import DEFAULT_PASSWORD
+
+    socle = mc_room.socle()
+    key = _key(mc_room, "S-7", "socle", socle.number, home=_home(mc_room, "caisse_centrale"))
+    cashier = make_user(mc_room.est, "caissier_principal", username="cp-mc")
+    client.force_login(mc_room.keeper)
+    url = reverse("slots:socle_withdraw")
+    data = {"socle": socle.pk, "reason": "Serrure grippée", "lock_ref": "SER-7", "password": DEFAULT_PASSWORD}
+    refused = client.post(url, data)  # no lock and key handed over
+    assert refused.status_code == 409 and "KEY-07" in refused.content.decode()
+    refused = client.post(url, {**data, "key": key.pk, "receiver_username": mc_room["caissier"].username,
+                                "receiver_password": DEFAULT_PASSWORD})  # a cashier, not the caissier principal
+    assert refused.status_code == 409 and "KEY-07" in refused.content.decode()
+    socle.refresh_from_db()
+    assert socle.active and not key.surrenders.exists()
+    before = Entry.objects.count()
+    done = client.post(url, {**data, "key": key.pk, "receiver_username": cashier.username,
+                             "receiver_password": DEFAULT_PASSWORD})
+    assert done.status_code == 302
+    socle.refresh_from_db()
+    key.refresh_from_db()
+    assert not socle.active and key.status == key.Status.SURRENDERED and key.custodian == cashier
+    assert Entry.objects.count() == before + 2  # the register of keys and the socle file
+
+
+def test_key_07_socle_withdrawal_api(mc_room):
+    from rest_framework.test import APIClient
+
+    from ledgers.registers.models import Entry
+    from tests.factories import DEFAULT_PASSWORD
+
+    socle = mc_room.socle()
+    key = _key(mc_room, "S-7", "socle", socle.number, home=_home(mc_room, "caisse_centrale"))
+    cashier = make_user(mc_room.est, "caissier_principal", username="cp-mc")
+    api = APIClient()
+    api.force_authenticate(mc_room.keeper)
+    url = "/api/v1/slots/socles/withdraw/"
+    body = {"socle": socle.pk, "reason": "Serrure grippée", "lock_ref": "SER-7", "password": DEFAULT_PASSWORD}
+    refused = api.post(url, body, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "KEY-07"
+    before = Entry.objects.count()
+    done = api.post(url, {**body, "key": key.pk, "receiver_username": cashier.username,
+                          "receiver_password": DEFAULT_PASSWORD}, format="json")
+    assert done.status_code == 201 and done.json()["active"] is False
+    assert Entry.objects.count() == before + 2
+    assert api.post(url, body, format="json").status_code == 400  # out of operation already: not a choice

@@ -5,6 +5,8 @@ from rest_framework import serializers
 
 from ledgers.core.api import EstablishmentPK
 from ledgers.core.countersign import countersignature_serializer
+from ledgers.keys.api.serializers import ReauthInput
+from ledgers.keys.models import Key
 
 from ..forms import MOVE_COUNTERSIGNERS
 from ..models import DropCount, Intervention, JackpotPayment, Machine, MachineMove, Meter, Releve, Socle
@@ -140,3 +142,19 @@ class SlotJackpotSerializer(serializers.ModelSerializer):
         model = JackpotPayment
         fields = ("id", "machine", "station", "paid_at", "amount", "combination", "method", "paid_by",
                   "controlled_by", "bon_number", "flags")
+
+
+class SlotSocleSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Socle
+        fields = ("id", "number", "room", "position", "active", "created_at")
+
+
+class SlotSocleWithdrawInputSerializer(ReauthInput, countersignature_serializer("receiver", required=False)):
+    """The caller re-authenticates (``password``); the caissier principal receiving the lock and key
+    signs with ``receiver_username`` / ``receiver_password`` (KEY-07)."""
+
+    socle = EstablishmentPK(queryset=Socle.objects.all())
+    reason = serializers.CharField(max_length=300)
+    lock_ref = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
+    key = EstablishmentPK(queryset=Key.objects.all(), required=False, allow_null=True, default=None)

@@ -21,5 +21,6 @@ urlpatterns = [
     path("carnet/payments/", accounting.PaymentPostView.as_view(), name="slots-carnet-payment"),
     path("statements/", accounting.StatementView.as_view(), name="slots-statement"),
     path("meter-statements/", accounting.MeterStatementView.as_view(), name="slots-meter-statement"),
+    path("socles/withdraw/", views.SocleWithdrawView.as_view(), name="slots-socle-withdraw"),
     *router.urls,
 ]

@@ -10,8 +10,9 @@ from rest_framework.views import APIView
 
 from ledgers.core.models import Membership, Room
 from ledgers.dice.api.views import ESTABLISHMENT, EstablishmentViewSet, api_establishment
+from ledgers.keys.api.views import Write
 
-from .. import selectors, services
+from .. import locks, selectors, services
 from ..forms import split_move_countersignatures
 from ..models import Intervention, Machine, Releve
 from . import serializers as s
@@ -131,3 +132,12 @@ class JackpotView(ActionView):
     def perform(self, data):
         controller = _member(self.establishment, data.pop("controller", None))
         return services.jackpot_pay(actor=self.request.user, controller=controller, **data)
+
+
+class SocleWithdrawView(Write):
+    """A socle out of operation: its lock and key to the caissier principal, who signs (KEY-07)."""
+
+    input_class, output_class, signers = s.SlotSocleWithdrawInputSerializer, s.SlotSocleSerializer, ("receiver",)
+
+    def perform(self, est, values, signed):
+        return locks.socle_withdraw_handing_over(actor=self.request.user, receiver=signed["receiver"], **values)
