@@ -165,6 +165,15 @@ def lock_keys(est: Establishment, asset_ref: str) -> dict[str, list[Key]]:
     return dict(found)
 
 
+def cabinet_key(est: Establishment, location_code: str = "") -> Key | None:
+    """The card cabinet's key in service (KEY-11): the one whose asset list names the cabinet
+    ``location_code``, or one with no asset list (it opens the establishment's cabinet)."""
+    for key in keys_of(est).filter(lock_type=LockType.CARD_CABINET, status=Key.Status.IN_SERVICE).order_by("pk"):
+        if not location_code or not key.assets or location_code in key.assets:
+            return key
+    return None
+
+
 def holder_now(key: Key) -> AbstractBaseUser | None:
     """Who has the key now: the holder of a copy out, else its custodian. The cards app names the
     card cabinet's key holder on each issue, return and verification with it (KEY-11: CARD-29,
