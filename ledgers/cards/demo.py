@@ -33,6 +33,8 @@ from ledgers.equipment import services as equipment
 from ledgers.equipment.models import Shoe
 from ledgers.equipment.specs import SHOE_GAMES_FR
 from ledgers.incidents.services import incident_close, incident_decide, incident_notify
+from ledgers.keys.demo import register_keys
+from ledgers.keys.policy import LockType
 from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open, visa_sign
 
@@ -372,6 +374,7 @@ class _Nice(_Casino):
     supplier = ("France Cartes SA", "Agrément du ministre de l'intérieur n° 2021-07")
 
     def stock(self) -> None:
+        register_keys(self.est, lock_types=frozenset({LockType.CARD_CABINET}))  # its holder opens it (KEY-11)
         self.receive([self.spec() for _n in range(12)], self.order({"sixain": 12}))
         self.receive([self.spec() for _n in range(6)], self.order({"sixain": 6}))
         sixains = list(CardUnit.objects.filter(establishment=self.est, parent=None).order_by("serial"))
@@ -421,8 +424,7 @@ class _Nice(_Casino):
                                                          "police, qui a vérifié les jeux et visé le carnet.")
         self.house[2] = self.spares.pop(0)
         police = self.user(Role.POLICE)
-        custody.stock_verification_record(domain=CARDS, establishment=self.est, counted={}, actor=police,
-                                          opened_by="François Delorme, directeur responsable",
+        services.cards_stock_verification(establishment=self.est, counted={}, actor=police,
                                           remarks="Ouverture de l'armoire à la demande du fonctionnaire : conforme.")
         service = Register.objects.get(establishment=self.est, kind="cartes_service", status="open")
         visa_sign(register=service, actor=self.user(Role.POLICE), up_to_seq=service.head_seq,

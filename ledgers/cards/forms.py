@@ -366,6 +366,8 @@ class VerificationForm(ReauthMixin, EstablishmentForm):
             self.fields[name] = forms.IntegerField(label=f"{line.place} — {Category(line.category).label}",
                                                    min_value=0, initial=line.count)
         self.order_fields([*self.keys, "opened_by", "remarks", "password", "otp_token"])
+        if self.establishment.jurisdiction == "FR":  # the holder of the cabinet's key is named (KEY-11)
+            del self.fields["opened_by"]
 
     def counted(self) -> dict:
         return {self.keys[name]: self.cleaned_data[name] for name in self.keys}

@@ -30,11 +30,13 @@ from ledgers.custody.models import (
     DestructionSession,
     ItemStatus,
     PurchaseOrder,
+    StockVerification,
     Supplier,
 )
 from ledgers.incidents.categories import CARD_ANOMALY, CUSTODY_CHECK
 from ledgers.incidents.models import Incident
 from ledgers.incidents.services import incident_open
+from ledgers.keys.selectors import cabinet_key, holder_now
 from ledgers.registers.models import Entry
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
@@ -247,6 +249,28 @@ def _to_main_depot(units: Sequence[CardUnit], est: Establishment, actor: Abstrac
                                received_by=str(_("Dépôt principal (retrait)")))
 
 
+def _cabinet_opener(est: Establishment, location: Location | None) -> AbstractBaseUser | None:
+    """FR: the holder of the card cabinet's single key, who opens it for an issue, a return or a
+    verification (KEY-11; CARD-29, CARD-34, CARD-37); None in Monaco, where the texts do not
+    regulate the depots' keys (KEY-10). No key registered, or nobody holding it: refused."""
+    if est.jurisdiction != "FR":
+        return None
+    key = cabinet_key(est, location.code if location is not None else "")
+    holder = holder_now(key) if key is not None else None
+    if holder is None:
+        raise RuleViolation("KEY-11", _("L'armoire « dépôt des cartes » ne s'ouvre qu'avec son unique clé : "
+                                        "inscrivez-la au registre des clés avec son détenteur (directeur responsable "
+                                        "ou membre du comité de direction)."))
+    return holder
+
+
+def _opened_by(act: _Act, opener: AbstractBaseUser | None) -> None:
+    """Name the key holder who opened the cabinet on the act's register line and events."""
+    if opener is not None:
+        act.persons.append(str(_("armoire ouverte par %(n)s") % {"n": display_name(opener)}))
+        act.details["cabinet_opened_by"] = display_name(opener)
+
+
 def _findings(complete: bool, order_ok: bool, marks_found: bool | None = None, marks: str = "") -> str:
     parts = [str(_("complet")) if complete else str(_("INCOMPLET")),
              str(_("ordre du fabricant respecté")) if order_ok else str(_("ordre du fabricant NON respecté"))]
@@ -407,6 +431,7 @@ def cards_issue(
     units = _lock(units, est)
     for unit in units:
         _check_issuable(unit, est, session, rule)
+    opener = _cabinet_opener(est, next((u.location for u in units if u.location_id), None))
     present = [*selectors.units_at(session), *units]
     if rule is not None:
         _check_composition(rule, present, session)
@@ -420,6 +445,7 @@ def cards_issue(
                                                         "rule": rule.describe() if rule else ""}),
                persons=[_person(actor, role), str(_("reçu par %(n)s") % {"n": received_by.strip()})],
                details={"received_by": received_by.strip(), "rule": rule.requirement if rule else ""})
+    _opened_by(act, opener)
     _write(act)
     return units
 
@@ -761,6 +787,7 @@ def cards_return(
                                              "après la partie) avant de retourner à l'armoire.") % {"unit": unit})
         if not unit.parent_id:
             custody.check_location(CARDS, to_location, unit)  # CARD-08/28; withdrawn: main depot, CARD-17
+    opener = _cabinet_opener(est, to_location)
     back = ItemStatus.AWAITING_CONTROL if est.jurisdiction == "MC" else ItemStatus.IN_STOCK
     for unit in units:
         status = unit.status if unit.status in WITHDRAWN_STATUSES else back
@@ -771,8 +798,23 @@ def cards_return(
                result=str(_("rentré au %(loc)s") % {"loc": to_location}), persons=persons, ok=True,
                details={"returned_by": returned_by.strip(), "to": to_location.name,
                         "inspecteur": display_name(inspecteur) if inspecteur else ""})
+    _opened_by(act, opener)
     _write(act)
     return units
+
+
+@transaction.atomic
+def cards_stock_verification(
+    *, establishment: Establishment, counted: dict[tuple[int | None, str], int], actor: AbstractBaseUser,
+    opened_by: str = "", remarks: str = "",
+) -> StockVerification:
+    """The authority's verification of the card stock at any time (CARD-06, CARD-29). FR: the
+    cabinet is opened by the holder of its single key, named on the record (KEY-11); MC: who
+    opened the depot, as stated."""
+    opener = _cabinet_opener(establishment, None)
+    return custody.stock_verification_record(
+        domain=CARDS, establishment=establishment, counted=counted, actor=actor,
+        opened_by=display_name(opener) if opener is not None else opened_by, remarks=remarks)
 
 
 # --- Withdrawal, anomalies -------------------------------------------------------------------

@@ -532,7 +532,7 @@ class VerificationView(FlowView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return custody.stock_verification_record(
-            domain=CARDS, establishment=self.establishment, counted=form.counted(), actor=self.request.user,
-            opened_by=data["opened_by"], remarks=data["remarks"],
+        return services.cards_stock_verification(
+            establishment=self.establishment, counted=form.counted(), actor=self.request.user,
+            opened_by=data.get("opened_by", ""), remarks=data["remarks"],
         )

@@ -4,7 +4,8 @@ Core must not import the domain apps, yet a table may open only when their rules
 (second control done, dice allocation signed, wheel checked…), and a séance may close only when
 every mandatory record of its tables is complete (REG-25). Each app registers its checks in
 ``AppConfig.ready()``: a table check raises ``RuleViolation`` to refuse; a séance check returns
-what is still missing, so that the closing page can list all of it at once.
+what is still missing, so that the closing page can list all of it at once, and what it only
+flags (``Missing.flag``).
 """
 
 from collections.abc import Callable, Iterable
@@ -29,6 +30,7 @@ class Missing:
     what: str | Promise
     code: str
     url: str = ""
+    flag: bool = False  # a FLAG of the catalogue: listed at the closing, which it does not refuse
 
 
 SeanceCheck = Callable[["Seance"], Iterable[Missing]]
@@ -79,7 +81,12 @@ def on_seance_closing(check: SeanceCheck) -> SeanceCheck:
 
 def seance_missing(seance: "Seance") -> list[Missing]:
     """Every mandatory record the séance still lacks, in the order the apps registered their checks."""
-    return [missing for check in _seance_checks for missing in check(seance)]
+    return [missing for check in _seance_checks for missing in check(seance) if not missing.flag]
+
+
+def seance_flags(seance: "Seance") -> list[Missing]:
+    """What the closing page flags without refusing the closing (e.g. keys still out, KEY-05)."""
+    return [missing for check in _seance_checks for missing in check(seance) if missing.flag]
 
 
 # Panels other apps add to the table-partie page (staffing, limits…): ``panel(request, session)``

@@ -52,9 +52,10 @@ class SeanceSerializer(serializers.ModelSerializer):
 class SeanceDetailSerializer(SeanceSerializer):
     table_sessions = TableSessionSerializer(many=True, read_only=True)
     missing = serializers.SerializerMethodField()
+    flags = serializers.SerializerMethodField()
 
     class Meta(SeanceSerializer.Meta):
-        fields = [*SeanceSerializer.Meta.fields, "table_sessions", "missing"]
+        fields = [*SeanceSerializer.Meta.fields, "table_sessions", "missing", "flags"]
 
     @extend_schema_field(MissingSerializer(many=True))
     def get_missing(self, seance: Seance) -> list[dict]:
@@ -62,6 +63,13 @@ class SeanceDetailSerializer(SeanceSerializer):
         if seance.status == Seance.Status.CLOSED:
             return []
         return [{"what": str(m.what), "code": m.code, "url": m.url} for m in hooks.seance_missing(seance)]
+
+    @extend_schema_field(MissingSerializer(many=True))
+    def get_flags(self, seance: Seance) -> list[dict]:
+        """What the closing flags without refusing it (keys still out, KEY-05); empty once closed."""
+        if seance.status == Seance.Status.CLOSED:
+            return []
+        return [{"what": str(m.what), "code": m.code, "url": m.url} for m in hooks.seance_flags(seance)]
 
 
 class PrepareSerializer(serializers.Serializer):

@@ -154,6 +154,7 @@ class SeanceView(EstablishmentRequiredMixin, TemplateView):
         is_open = seance.status == Seance.Status.OPEN
         return super().get_context_data(
             seance=seance, sessions=sessions, missing=hooks.seance_missing(seance) if is_open else [],
+            flags=hooks.seance_flags(seance) if is_open else [],
             checklist=checklist(self.establishment.jurisdiction),
             prepare_form=TablePrepareForm(seance=seance) if is_open else None,
             can_manage=bool(set(self.roles) & set(SEANCE_MANAGERS)),

@@ -10,18 +10,25 @@ stands (tests named after the IDs in tests/keys and tests/slots/test_keys.py):
   room's drop count (SLOT-46) is a record, not an open operation, so it is no purpose yet.
 - KEY-04 done: machine keys kept in the coffre d'exploitation.
 - KEY-05 done: handed by a superviseur only, for a real intervention or relève; flagged when
-  overdue or still out after its intervention closed. Not done: a flag at the séance's closing.
+  overdue or still out after its intervention closed; a machine key still out when the séance
+  closes is flagged on the closing page and API (``hooks.machine_keys_out``, a ``Missing`` with
+  ``flag``: the closing goes on, the catalogue says FLAG), then on the exceptions list and the
+  dashboard until it is back.
 - KEY-06 done by the slot room's monitoring import: a door signal with no intervention opened by
   the signed-in mechanic is flagged (stored under SLOT-14, ``slots.services._explained``).
 - KEY-07 done: ``services.socle_key_surrender`` and ``slots.locks.socle_withdraw`` (refused without
-  it). Not done: a page and API route for the socle withdrawal.
+  it); the socle withdrawal page (``slots:socle_withdraw``) and API (``/api/v1/slots/socles/withdraw/``)
+  hand the lock and key to the caissier principal, who signs, and withdraw the socle in one
+  transaction (``slots.locks.socle_withdraw_handing_over``).
 - KEY-08 done (roulette lid key, table closing check).
 - KEY-09 done: a machine taking banknotes goes in service only with a bill-box key registered for
   it (``slots.locks.check_lock_keys``; a key's ``asset_ref`` lists machine numbers).
-- KEY-10: Monaco card depots' keys are not regulated (setting SET-35, BP); France: KEY-11.
-- KEY-11 done for the register (one key, one copy, held by the directeur responsable or a comité
-  member). Not done: the cards app naming the holder (``selectors.holder_now``) on each card
-  issue, return and verification (CARD-29, CARD-34, CARD-37).
+- KEY-10 done as a setting: Monaco card depots' keys are not regulated (SET-35, BP; no refusal);
+  France: KEY-11.
+- KEY-11 done: one key, one copy, held by the directeur responsable or a comité member; the cards
+  app names the holder who opened the cabinet (``selectors.cabinet_key``, ``holder_now``) on each
+  card issue, return and verification (CARD-34, CARD-37, CARD-29), and refuses them when no key of
+  the cabinet is in service (none registered, or retired).
 - KEY-12 done: upper and lower locks, and one for the bill or ticket device, before "in service";
   one key ID per lock type (BP).
 - KEY-13, KEY-14 done: holders and givers per SET-36; the cashier's key out only for a count.

@@ -2,7 +2,8 @@
 out for today's séance, for a relève and an intervention of the slot room, and one overdue (due
 back a second after it went out). The slot demo registers the slot keys first, through
 ``register_keys``, since its machines go in service only with their locks' keys registered
-(KEY-09, KEY-12); this seeder then opens today's relève and an intervention in the slot room.
+(KEY-09, KEY-12), and the card demo the French cabinet key, whose holder opens the cabinet
+(KEY-11); this seeder then opens today's relève and an intervention in the slot room.
 
 Idempotent: a key already registered is not registered again, nor handed out twice."""
 
@@ -76,13 +77,17 @@ def _today_seance(est: Establishment) -> Seance:
     return seance or seance_open(establishment=est, date=today, period="soiree", actor=demo_user(est, ADMIN[est.code]))
 
 
-def register_keys(est: Establishment, *, machines: str = "", socles: str = "") -> None:
-    """Register the demo keys not yet registered; ``machines`` and ``socles``: the slot room's
-    numbers (comma separated) the slot keys serve."""
+def register_keys(est: Establishment, *, machines: str = "", socles: str = "",
+                  lock_types: frozenset[str] | None = None) -> None:
+    """Register the demo keys not yet registered (of ``lock_types`` only, when given: the card
+    demo registers the cabinet key, KEY-11); ``machines`` and ``socles``: the slot room's numbers
+    (comma separated) the slot keys serve."""
     _register(est)
     admin = demo_user(est, ADMIN[est.code])
     for code, lock_type, opens, asset, copies, home, custodian, organisation in KEYS[est.code]:
         if Key.objects.filter(establishment=est, code=code).exists():
+            continue
+        if lock_types is not None and lock_type not in lock_types:
             continue
         services.key_register(
             establishment=est, actor=admin, code=code, lock_type=lock_type, opens=opens,

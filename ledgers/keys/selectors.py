@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import roles_of
-from ledgers.core.models import Establishment, Membership
+from ledgers.core.models import Establishment, Membership, Seance
 from ledgers.core.roles import DIRECTORATE, Role
 
 from .models import Key, KeyInventory, KeyIssue
@@ -63,20 +63,31 @@ def _flag_code(est: Establishment, issue: KeyIssue) -> str:
     return rule.giver_code or rule.code
 
 
+def out_at_closing(est: Establishment) -> list[KeyIssue]:
+    """Machine keys still out with the mechanics (KEY-05: those the superviseurs hand over): the
+    séance's closing flags them, and they stay flagged once it closed without them."""
+    return [issue for issue in out_issues(est) if rule_for(est, issue.key.lock_type).giver_code == "KEY-05"]
+
+
 def exceptions(est: Establishment, *, now: datetime.datetime | None = None,
                lock_types: frozenset[str] | None = None) -> list[KeyException]:
-    """Every key out past its due time (with how late) or still out after its purpose closed
-    (KEY-02 for socle and bill-box release keys, KEY-05 for machine keys); latest due first."""
+    """Every key out past its due time (with how late), still out after its purpose closed
+    (KEY-02 for socle and bill-box release keys, KEY-05 for machine keys), or a machine key still
+    out when a séance closed (KEY-05); latest due first."""
     now = now or timezone.now()
+    last_closing = Seance.objects.filter(establishment=est, status=Seance.Status.CLOSED).order_by(
+        "-closed_at").values_list("closed_at", flat=True).first()
+    at_closing = {issue.pk for issue in out_at_closing(est) if last_closing and issue.issued_at < last_closing}
     found = []
     for issue in out_issues(est):
         if lock_types is not None and issue.key.lock_type not in lock_types:
             continue
         late = now - issue.due_at if issue.due_at < now else None
         closed = not purpose_open(issue)
-        if late is None and not closed:
+        if late is None and not closed and issue.pk not in at_closing:
             continue
-        reasons = [str(_("en retard")) if late else "", str(_("objet clos, clé non rendue")) if closed else ""]
+        reasons = [str(_("en retard")) if late else "", str(_("objet clos, clé non rendue")) if closed else "",
+                   str(_("encore sortie à la clôture de la séance")) if issue.pk in at_closing else ""]
         found.append(KeyException(issue, _flag_code(est, issue), " ; ".join(filter(None, reasons)), late))
     return sorted(found, key=lambda e: e.issue.due_at)
 
@@ -152,6 +163,15 @@ def lock_keys(est: Establishment, asset_ref: str) -> dict[str, list[Key]]:
     for key in _serving(keys_of(est).filter(status=Key.Status.IN_SERVICE), asset_ref):
         found[key.lock_type].append(key)
     return dict(found)
+
+
+def cabinet_key(est: Establishment, location_code: str = "") -> Key | None:
+    """The card cabinet's key in service (KEY-11): the one whose asset list names the cabinet
+    ``location_code``, or one with no asset list (it opens the establishment's cabinet)."""
+    for key in keys_of(est).filter(lock_type=LockType.CARD_CABINET, status=Key.Status.IN_SERVICE).order_by("pk"):
+        if not location_code or not key.assets or location_code in key.assets:
+            return key
+    return None
 
 
 def holder_now(key: Key) -> AbstractBaseUser | None:

@@ -313,7 +313,8 @@ def key_return(
 
 @transaction.atomic
 def socle_key_surrender(
-    *, key: Key, actor: AbstractBaseUser, receiver: AbstractBaseUser, socle_ref: str, lock_ref: str, reason: str,
+    *, key: Key, actor: AbstractBaseUser, receiver: AbstractBaseUser | None, socle_ref: str, lock_ref: str,
+    reason: str,
 ) -> SocleKeySurrender:
     """A socle taken out of operation for technical reasons: its lock and key handed to the
     caissier principal of the caisse centrale (``receiver``, authenticated by the caller), KEY-07."""
@@ -324,7 +325,7 @@ def socle_key_surrender(
         raise ValidationError(_("Seule une clé de socle est remise au caissier principal."))
     if not (socle_ref.strip() and lock_ref.strip() and reason.strip()):
         raise ValidationError(_("Le socle, la serrure et le motif technique sont obligatoires."))
-    receiver_role = _held(receiver, est, (Role.CAISSIER_PRINCIPAL,))
+    receiver_role = _held(receiver, est, (Role.CAISSIER_PRINCIPAL,)) if receiver is not None else None
     if receiver_role is None:
         raise RuleViolation("KEY-07", _("La serrure et la clé d'un socle sorti de l'exploitation sont remises au "
                                         "caissier principal de la caisse centrale."))

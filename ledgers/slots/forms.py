@@ -7,10 +7,12 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.countersign import countersignature_fields, countersigner_from
+from ledgers.core.countersign import CountersignMixin, ReauthMixin, countersignature_fields, countersigner_from
 from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Membership, Room
 from ledgers.core.roles import Role
+from ledgers.keys.models import Key
+from ledgers.keys.policy import LockType
 
 from .imports import decode, parse_csv, parse_events_csv
 from .models import (
@@ -333,3 +335,19 @@ class EventsForm(EstablishmentForm):
 
     def clean_file(self):
         return parse_events_csv(decode(self.cleaned_data["file"]), ZoneInfo(self.establishment.timezone))
+
+
+class SocleWithdrawForm(ReauthMixin, CountersignMixin, EstablishmentForm):
+    """A socle out of operation for technical reasons: its lock and key go to the caissier
+    principal, who signs with their password here (KEY-07)."""
+
+    socle = forms.ModelChoiceField(label=_("Socle"), queryset=Socle.objects.none())
+    reason = forms.CharField(label=_("Motif technique"), max_length=300)
+    lock_ref = forms.CharField(label=_("Serrure"), max_length=60, required=False)
+    key = forms.ModelChoiceField(label=_("Clé du socle"), queryset=Key.objects.none(), required=False)
+
+    def setup(self) -> None:
+        self.fields["socle"].queryset = Socle.objects.filter(establishment=self.establishment, active=True)
+        self.fields["key"].queryset = Key.objects.filter(establishment=self.establishment, lock_type=LockType.SOCLE,
+                                                         status=Key.Status.IN_SERVICE)
+        self.add_countersignature("receiver", _("Caissier principal (reçoit la serrure et la clé)"), required=False)

@@ -11,8 +11,10 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import RuleViolation
+from ledgers.keys.models import Key
 from ledgers.keys.policy import LockType
 from ledgers.keys.selectors import holder_now, lock_keys, socle_surrendered
+from ledgers.keys.services import socle_key_surrender
 
 from .models import Machine, Medium, Socle
 from .registers import INVENTORY_KIND
@@ -77,3 +79,17 @@ def socle_withdraw(*, socle: Socle, actor: AbstractBaseUser, reason: str) -> Soc
     _append(INVENTORY_KIND, None, est, actor=actor, role=role, event=_("Socle sorti de l'exploitation"),
             at=timezone.now(), detail=f"{socle} — {reason.strip()}")
     return socle
+
+
+@transaction.atomic
+def socle_withdraw_handing_over(*, socle: Socle, actor: AbstractBaseUser, reason: str, key: Key | None = None,
+                                receiver: AbstractBaseUser | None = None, lock_ref: str = "") -> Socle:
+    """The socle withdrawal page and API: the socle's lock and key handed to the caissier principal
+    (``receiver``, authenticated by the caller) and the socle out of operation, both or neither
+    (KEY-07). Without a key, only a socle whose key was surrendered before goes out in Monaco."""
+    if key is not None:
+        if key.establishment_id != socle.establishment_id or (key.assets and socle.number not in key.assets):
+            raise ValidationError({"key": _("Cette clé n'est pas celle du socle %(n)s.") % {"n": socle.number}})
+        socle_key_surrender(key=key, actor=actor, receiver=receiver, socle_ref=socle.number, lock_ref=lock_ref,
+                            reason=reason)
+    return socle_withdraw(socle=socle, actor=actor, reason=reason)

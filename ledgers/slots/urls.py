@@ -36,4 +36,5 @@ urlpatterns = [
     path("carnet/paiement/", accounting_views.PaymentPostView.as_view(), name="carnet_payment"),
     path("etat-recapitulatif/", accounting_views.StatementView.as_view(), name="statement"),
     path("etat-compteurs/", accounting_views.MeterStatementView.as_view(), name="meter_statement"),
+    path("socles/hors-exploitation/", views.SocleWithdrawView.as_view(), name="socle_withdraw"),
 ]

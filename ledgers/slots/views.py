@@ -9,7 +9,7 @@ from django.views.generic import DetailView, TemplateView
 
 from ledgers.core import service_views
 
-from . import forms, selectors, services
+from . import forms, locks, selectors, services
 from .models import Intervention, Machine, Releve
 
 
@@ -311,3 +311,14 @@ class EventsImportView(ServiceFormView):
     def get_success_message(self) -> str:
         flagged = sum(1 for event in self.result if event.flag)
         return str(_("%(n)s événements importés, %(f)s non expliqués") % {"n": len(self.result), "f": flagged})
+
+
+class SocleWithdrawView(ServiceFormView):
+    form_class = forms.SocleWithdrawForm
+    title = _("Socle sorti de l'exploitation : remise de la serrure et de la clé")
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return locks.socle_withdraw_handing_over(socle=data["socle"], actor=self.request.user, reason=data["reason"],
+                                                 key=data["key"], receiver=data["receiver"],
+                                                 lock_ref=data["lock_ref"])

@@ -19,6 +19,7 @@ from ledgers.equipment import selectors as equipment_selectors
 from ledgers.equipment import services as equipment
 from ledgers.equipment.models import Shoe
 from ledgers.equipment.specs import SHOE_GAMES_FR
+from ledgers.keys.services import key_register
 from tests import sabots
 from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user, open_register
 
@@ -74,6 +75,11 @@ class World:
             self.registers["annexe"] = open_register(est, "comptabilite_annexe", "cards")
         else:
             self.registers["carnet"] = open_register(est, "carnet_19", "cartes")
+            # the cabinet's single key, held by the directeur responsable, who opens it (KEY-11)
+            self.registers["keys"] = open_register(est, "registre_cles")
+            self.cabinet_key = key_register(establishment=est, actor=self.director, code="ARM-1",
+                                            lock_type="card_cabinet", opens="Armoire « dépôt des cartes »",
+                                            asset_ref=self.depot.code, custodian=self.director)
         self.registers["orders"] = open_register(est, "bons_commande", "cards")
         self.registers["service"] = open_register(est, "cartes_service")
         self.registers["incidents"] = open_register(est, "incidents")

@@ -236,3 +236,50 @@ def test_card_39_withdrawn_units_not_issued_and_marked_units_kept_while_the_inci
     # in France a damaged card is not exchanged: the deck is withdrawn (CARD-16 is MC only)
     _refused("CARD-39", services.cards_replacement_designate, seance=frw.seance, room=frw.room, unit=a,
              actor=frw.directeur_responsable)
+
+
+def test_key_11_issue_return_and_verification_name_the_cabinet_key_holder(frw: World):
+    from ledgers.keys.services import key_issue
+    from ledgers.registers.services import display_name
+
+    (a,) = frw.receive()
+    session = frw.open_table("blackjack", a)
+    issue = CardEvent.objects.get(unit=a, kind=CardEvent.Kind.ISSUE)
+    director = display_name(frw.director)
+    assert issue.details["cabinet_opened_by"] == director
+    assert f"armoire ouverte par {director}" in issue.entry.payload["persons"]
+    # the key goes to the comité member for the séance: he now opens the cabinet
+    key_issue(key=frw.cabinet_key, actor=frw.director, holder=frw.comite, purpose_type="core.seance",
+              purpose_id=frw.seance.pk, due_at=timezone.now() + datetime.timedelta(hours=4))
+    frw.give_back(a)
+    back = CardEvent.objects.get(unit=a, kind=CardEvent.Kind.RETURN)
+    assert back.details["cabinet_opened_by"] == display_name(frw.comite)
+    assert f"armoire ouverte par {display_name(frw.comite)}" in back.entry.payload["persons"]
+    verification = services.cards_stock_verification(establishment=frw.est, counted={}, actor=frw.police,
+                                                     opened_by="typed, ignored in France")
+    assert verification.opened_by == display_name(frw.comite)
+    frw.close_table(session)
+
+
+def test_key_11_no_cabinet_key_holder_refuses_issue_return_and_verification(frw: World):
+    from ledgers.core.authz import save_audited
+    from ledgers.keys.models import Key
+
+    a, b = frw.receive(frw.spec(), frw.spec())
+    session = frw.open_table("blackjack", a)
+    frw.cabinet_key.status = Key.Status.RETIRED  # no key of the cabinet in service any more
+    save_audited(frw.cabinet_key, actor=frw.director)
+    _refused("KEY-11", frw.issue, session, b)
+    services.cards_post_control(unit=a, actor=frw.croupier, complete=True, order_restored=True, marks_found=False)
+    _refused("KEY-11", services.cards_return, units=[a], to_location=frw.depot, actor=frw.directeur_responsable,
+             returned_by="M. Croupier")
+    _refused("KEY-11", services.cards_stock_verification, establishment=frw.est, counted={}, actor=frw.police)
+    b.refresh_from_db()
+    assert b.location == frw.depot and b.table_session is None
+
+
+def test_key_11_a_cabinet_its_registered_key_does_not_open_is_refused(frw: World):
+    other = LocationFactory(establishment=frw.est, code="armoire-2", name="Seconde armoire", kind="card_cabinet",
+                            room=frw.room)
+    (a,) = frw.receive(location=other)
+    _refused("KEY-11", frw.issue, frw.session("blackjack"), a)

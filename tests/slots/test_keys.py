@@ -178,3 +178,77 @@ def test_key_06_key_17_door_opening_with_no_mechanic_login_or_record_flagged(jur
     matched, flagged = sorted(events, key=lambda e: e.occurred_at, reverse=True)
     assert matched.intervention.technician == room["mecanicien"] and matched.flag == ""
     assert flagged.flag == {"KEY-06": "SLOT-14", "KEY-17": "SLOT-53"}[code]
+
+
+def test_key_05_machine_key_still_out_flagged_at_the_seance_closing_which_goes_on(client, mc_room):
+    from ledgers.core.models import Seance, SeancePeriod
+    from ledgers.core.services import seance_close, seance_open
+
+    machine = mc_room.on_floor()
+    door_key = _key(mc_room, "M-1", "machine_door", machine.number, home=_home(mc_room, "coffre"))
+    sheet = services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason="Porte forcée")
+    out = key_issue(key=door_key, actor=mc_room["superviseur"], holder=mc_room["mecanicien"],
+                    purpose_type="slots.intervention", purpose_id=sheet.pk, due_at=_due())
+    director = mc_room["directeur_jeux"]
+    seance = seance_open(establishment=mc_room.est, date=timezone.localdate(), period=SeancePeriod.values[0],
+                         actor=director)
+    assert selectors.exceptions(mc_room.est) == []  # neither late nor its intervention closed
+    client.force_login(director)
+    page = client.get(reverse("seance", kwargs={"pk": seance.pk})).content.decode()
+    assert "KEY-05" in page and "M-1" in page and reverse("keys:return", args=[out.pk]) in page
+    assert seance_close(seance=seance, actor=director).status == Seance.Status.CLOSED  # a flag, not a refusal
+    [flag] = selectors.exceptions(mc_room.est)
+    assert (flag.code, flag.issue.pk, flag.late_by) == ("KEY-05", out.pk, None)
+    assert "clôture de la séance" in flag.reason
+    key_return(issue=out, actor=mc_room["superviseur"], returned_by=mc_room["mecanicien"])
+    assert selectors.exceptions(mc_room.est) == []
+
+
+def test_key_07_socle_withdrawal_page_hands_lock_and_key_to_the_caissier_principal(client, mc_room):
+    from ledgers.registers.models import Entry
+    from tests.factories import DEFAULT_PASSWORD
+
+    socle = mc_room.socle()
+    key = _key(mc_room, "S-7", "socle", socle.number, home=_home(mc_room, "caisse_centrale"))
+    cashier = make_user(mc_room.est, "caissier_principal", username="cp-mc")
+    client.force_login(mc_room.keeper)
+    url = reverse("slots:socle_withdraw")
+    data = {"socle": socle.pk, "reason": "Serrure grippée", "lock_ref": "SER-7", "password": DEFAULT_PASSWORD}
+    refused = client.post(url, data)  # no lock and key handed over
+    assert refused.status_code == 409 and "KEY-07" in refused.content.decode()
+    refused = client.post(url, {**data, "key": key.pk, "receiver_username": mc_room["caissier"].username,
+                                "receiver_password": DEFAULT_PASSWORD})  # a cashier, not the caissier principal
+    assert refused.status_code == 409 and "KEY-07" in refused.content.decode()
+    socle.refresh_from_db()
+    assert socle.active and not key.surrenders.exists()
+    before = Entry.objects.count()
+    done = client.post(url, {**data, "key": key.pk, "receiver_username": cashier.username,
+                             "receiver_password": DEFAULT_PASSWORD})
+    assert done.status_code == 302
+    socle.refresh_from_db()
+    key.refresh_from_db()
+    assert not socle.active and key.status == key.Status.SURRENDERED and key.custodian == cashier
+    assert Entry.objects.count() == before + 2  # the register of keys and the socle file
+
+
+def test_key_07_socle_withdrawal_api(mc_room):
+    from rest_framework.test import APIClient
+
+    from ledgers.registers.models import Entry
+    from tests.factories import DEFAULT_PASSWORD
+
+    socle = mc_room.socle()
+    key = _key(mc_room, "S-7", "socle", socle.number, home=_home(mc_room, "caisse_centrale"))
+    cashier = make_user(mc_room.est, "caissier_principal", username="cp-mc")
+    api = APIClient()
+    api.force_authenticate(mc_room.keeper)
+    url = "/api/v1/slots/socles/withdraw/"
+    body = {"socle": socle.pk, "reason": "Serrure grippée", "lock_ref": "SER-7", "password": DEFAULT_PASSWORD}
+    refused = api.post(url, body, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "KEY-07"
+    before = Entry.objects.count()
+    done = api.post(url, {**body, "key": key.pk, "receiver_username": cashier.username,
+                          "receiver_password": DEFAULT_PASSWORD}, format="json")
+    assert done.status_code == 201 and done.json()["active"] is False
+    assert Entry.objects.count() == before + 2
+    assert api.post(url, body, format="json").status_code == 400  # out of operation already: not a choice

@@ -376,6 +376,6 @@ class Verification(ActionView):
     def perform(self, data):
         self.check_signature(data)
         counted = {(c["location"].pk if c["location"] else None, c["category"]): c["count"] for c in data["counted"]}
-        return custody.stock_verification_record(domain=CARDS, establishment=self.establishment, counted=counted,
+        return services.cards_stock_verification(establishment=self.establishment, counted=counted,
                                                  actor=self.request.user, opened_by=data["opened_by"],
                                                  remarks=data["remarks"])

@@ -1,13 +1,21 @@
 """Slot API serializers. Choice fields go out as plain strings (their codes), named Slot* so that
 no schema component collides with another app's."""
 
+from decimal import Decimal
+
 from rest_framework import serializers
 
 from ledgers.core.api import EstablishmentPK
 from ledgers.core.countersign import countersignature_serializer
+from ledgers.core.models import Room
+from ledgers.keys.api.serializers import ReauthInput
+from ledgers.keys.models import Key
 
+from .. import models as m
 from ..forms import MOVE_COUNTERSIGNERS
 from ..models import DropCount, Intervention, JackpotPayment, Machine, MachineMove, Meter, Releve, Socle
+from ..rules import required_meters
+from ..services import MachineInput, MeterSpec
 
 
 class SlotEmptySerializer(serializers.Serializer):
@@ -140,3 +148,189 @@ class SlotJackpotSerializer(serializers.ModelSerializer):
         model = JackpotPayment
         fields = ("id", "machine", "station", "paid_at", "amount", "combination", "method", "paid_by",
                   "controlled_by", "bon_number", "flags")
+
+
+class SlotSocleSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Socle
+        fields = ("id", "number", "room", "position", "active", "created_at")
+
+
+class SlotSocleWithdrawInputSerializer(ReauthInput, countersignature_serializer("receiver", required=False)):
+    """The caller re-authenticates (``password``); the caissier principal receiving the lock and key
+    signs with ``receiver_username`` / ``receiver_password`` (KEY-07)."""
+
+    socle = EstablishmentPK(queryset=Socle.objects.all())
+    reason = serializers.CharField(max_length=300)
+    lock_ref = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
+    key = EstablishmentPK(queryset=Key.objects.all(), required=False, allow_null=True, default=None)
+
+
+# --- the flows that had only a page: socles, inventory, RAM clear, boxes, the daily envelope,
+# payment disputes, top-ups and orphans. Every integer and text is bounded.
+
+USER_ID = {"min_value": 1, "max_value": 2**31 - 1}
+
+
+class SlotSocleInputSerializer(serializers.Serializer):
+    room = EstablishmentPK(queryset=Room.objects.all())
+    number = serializers.CharField(max_length=20)
+    position = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+
+
+class SlotOtherMeterSerializer(serializers.Serializer):
+    code = serializers.CharField(max_length=40)
+    digits = serializers.IntegerField(min_value=1, max_value=15)
+    nature = serializers.ChoiceField(choices=Meter.Nature.choices, default=Meter.Nature.ELECTRONIC)
+    label = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+
+
+class SlotMachineInputSerializer(serializers.Serializer):
+    """The inventory file's entry (SLOT-01, 02, 04, 52); the meters the texts require for the media
+    are declared with ``digits``, plus ``other_meters``. Monaco: the photo (multipart) is required."""
+
+    machine_type = serializers.CharField(max_length=100)
+    technology = serializers.ChoiceField(choices=Machine.Technology.choices)
+    maker = serializers.CharField(max_length=100)
+    maker_serial = serializers.CharField(max_length=60)
+    sbm_number = serializers.CharField(max_length=30, required=False, allow_blank=True, default="")
+    casino_number = serializers.CharField(max_length=30, required=False, allow_blank=True, default="")
+    maker_number = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
+    location_number = serializers.CharField(max_length=30, required=False, allow_blank=True, default="")
+    media = serializers.ListField(child=serializers.ChoiceField(choices=m.Medium.choices), max_length=len(m.Medium))
+    stations = serializers.IntegerField(min_value=1, max_value=99)
+    rtp_percent = serializers.DecimalField(max_digits=5, decimal_places=2, required=False, allow_null=True,
+                                           default=None)
+    levy_percent = serializers.DecimalField(max_digits=5, decimal_places=2, required=False, allow_null=True,
+                                            default=None)
+    rate_date = serializers.DateField()
+    credit_value = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=Decimal("0.01"),
+                                            default=Decimal("0.01"))
+    hopper = serializers.BooleanField(default=False)
+    bill_box = serializers.CharField(max_length=30, required=False, allow_blank=True, default="")
+    approved_system = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    insertion_limit = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
+                                               default=None)
+    payment_limit = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
+                                             default=None)
+    characteristics = serializers.CharField(max_length=2000)
+    digits = serializers.IntegerField(min_value=1, max_value=15, default=8)
+    other_meters = SlotOtherMeterSerializer(many=True, required=False, default=list, max_length=50)
+    photo = serializers.ImageField(required=False, allow_null=True, default=None)
+
+    def machine_input(self) -> MachineInput:
+        data = dict(self.validated_data)
+        digits, others = data.pop("digits"), data.pop("other_meters")
+        data.pop("photo")
+        specs = [MeterSpec(code, digits, nature) for code, nature in
+                 required_meters(self.context["establishment"].jurisdiction, data["media"], hopper=data["hopper"])]
+        specs += [MeterSpec(m["code"], m["digits"], m["nature"], m["label"]) for m in others]
+        return MachineInput(meters=specs, **data)
+
+
+class SlotSheetInputSerializer(serializers.Serializer):
+    characteristics = serializers.CharField(max_length=2000)
+    rtp_percent = serializers.DecimalField(max_digits=5, decimal_places=2, required=False, allow_null=True,
+                                           default=None)
+    levy_percent = serializers.DecimalField(max_digits=5, decimal_places=2, required=False, allow_null=True,
+                                            default=None)
+
+
+class SlotSheetSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = m.TechnicalSheet
+        fields = ("id", "machine", "version", "characteristics", "rtp_percent", "levy_percent", "recorded_at")
+
+
+class SlotRamClearInputSerializer(serializers.Serializer):
+    """``before`` and ``after``: every active meter, keyed "station:code" as the machine lists them."""
+
+    reset_key = serializers.CharField(max_length=60)
+    reason = serializers.CharField(max_length=1000)
+    before = serializers.DictField(child=serializers.IntegerField(min_value=0, max_value=10**15))
+    after = serializers.DictField(child=serializers.IntegerField(min_value=0, max_value=10**15))
+
+
+class SlotRamClearSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = m.RamClear
+        fields = ("id", "machine", "performed_at", "performed_by", "reset_key", "reason", "meters_before",
+                  "meters_after")
+
+
+class SlotBoxInputSerializer(serializers.Serializer):
+    machine = EstablishmentPK(queryset=Machine.objects.all())
+    box = serializers.ChoiceField(choices=m.BoxExchange.Box.choices)
+    removed = serializers.CharField(max_length=30)
+    replaced_by = serializers.CharField(max_length=30)
+
+
+class SlotBoxSerializer(serializers.ModelSerializer):
+    box = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = m.BoxExchange
+        fields = ("id", "releve", "machine", "box", "removed", "replaced_by", "exchanged_at")
+
+
+class SlotTransmittalInputSerializer(serializers.Serializer):
+    date = serializers.DateField()
+    received_by = serializers.IntegerField(help_text="the Direction de l'exploitation member's user id", **USER_ID)
+
+
+class SlotTransmittalSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = m.DailyTransmittal
+        fields = ("id", "date", "handed_by", "handed_at", "received_by")
+
+
+class SlotDisputeInputSerializer(serializers.Serializer):
+    machine = EstablishmentPK(queryset=Machine.objects.all())
+    claim = serializers.CharField(max_length=1000)
+    mechanic = serializers.IntegerField(help_text="the mechanic heard: user id", **USER_ID)
+    mechanic_statement = serializers.CharField(max_length=1000)
+    decision = serializers.CharField(max_length=1000)
+    amount_paid = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=Decimal("0"),
+                                           default=Decimal("0"))
+
+
+class SlotDisputeSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = m.PaymentDispute
+        fields = ("id", "machine", "claim", "mechanic", "mechanic_statement", "decision", "amount_paid",
+                  "decided_by", "decided_at")
+
+
+class SlotTopUpInputSerializer(serializers.Serializer):
+    machine = EstablishmentPK(queryset=Machine.objects.all())
+    combination = serializers.CharField(max_length=200)
+    amount_due = serializers.DecimalField(max_digits=14, decimal_places=2)
+    paid_by_machine = serializers.DecimalField(max_digits=14, decimal_places=2)
+    difference = serializers.DecimalField(max_digits=14, decimal_places=2)
+    customer = serializers.CharField(max_length=200)
+    mechanic_opinion = serializers.CharField(max_length=1000)
+
+
+class SlotTopUpSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = m.TopUp
+        fields = ("id", "machine", "paid_at", "combination", "amount_due", "paid_by_machine", "difference",
+                  "customer", "mechanic_opinion", "paid_by")
+
+
+class SlotOrphanInputSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=m.Orphan.Kind.choices)
+    machine = EstablishmentPK(queryset=Machine.objects.all(), required=False, allow_null=True, default=None)
+    place = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2)
+    disposal = serializers.CharField(max_length=1000)
+    taken_by = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class SlotOrphanSerializer(serializers.ModelSerializer):
+    kind = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = m.Orphan
+        fields = ("id", "kind", "machine", "place", "amount", "found_at", "found_by", "disposal", "taken_by",
+                  "excluded_at")

@@ -5,13 +5,16 @@ meter import, counts, moves, interventions. Rule violations answer 409 {"code", 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ledgers.core.api import RuleViolationSerializer
 from ledgers.core.models import Membership, Room
 from ledgers.dice.api.views import ESTABLISHMENT, EstablishmentViewSet, api_establishment
+from ledgers.keys.api.views import Write
 
-from .. import selectors, services
+from .. import locks, selectors, services
 from ..forms import split_move_countersignatures
 from ..models import Intervention, Machine, Releve
 from . import serializers as s
@@ -131,3 +134,116 @@ class JackpotView(ActionView):
     def perform(self, data):
         controller = _member(self.establishment, data.pop("controller", None))
         return services.jackpot_pay(actor=self.request.user, controller=controller, **data)
+
+
+class SocleWithdrawView(Write):
+    """A socle out of operation: its lock and key to the caissier principal, who signs (KEY-07)."""
+
+    input_class, output_class, signers = s.SlotSocleWithdrawInputSerializer, s.SlotSocleSerializer, ("receiver",)
+
+    def perform(self, est, values, signed):
+        return locks.socle_withdraw_handing_over(actor=self.request.user, receiver=signed["receiver"], **values)
+
+
+# --- the flows that had only a page ------------------------------------------------------------
+
+class ServiceView(ActionView):
+    """An ``ActionView`` whose service may find the input bad (``ValueError``): 400, not 500."""
+
+    def perform(self, data, **kwargs):
+        try:
+            return self.call(data, **kwargs)
+        except ValueError as exc:
+            raise DRFValidationError({"detail": str(exc)}) from exc
+
+
+def _described(input_serializer, output_serializer):
+    """Declare the view's input and output, and its OpenAPI schema (refusals: 409)."""
+    def decorate(view):
+        view.input_serializer, view.output_serializer = input_serializer, output_serializer
+        return extend_schema(parameters=[ESTABLISHMENT], request=input_serializer, responses={
+            201: output_serializer, 400: None, 403: None, 409: RuleViolationSerializer})(view)
+    return decorate
+
+
+@_described(s.SlotSocleInputSerializer, s.SlotSocleSerializer)
+class SocleCreateView(ServiceView):
+    """A socle numbered once and for all (SLOT-03)."""
+
+    def call(self, data):
+        return services.socle_create(establishment=self.establishment, actor=self.request.user, **data)
+
+
+@_described(s.SlotMachineInputSerializer, s.SlotMachineSerializer)
+class MachineRegisterView(ServiceView):
+    """Enter a machine in the inventory file, in the store (SLOT-01, 02, 04, 07, 52)."""
+
+    def post(self, request, **kwargs):
+        self.establishment = api_establishment(request)
+        data = self.input_serializer(data=request.data, context={"establishment": self.establishment})
+        data.is_valid(raise_exception=True)
+        machine = services.machine_register(establishment=self.establishment, data=data.machine_input(),
+                                            actor=request.user, photo=data.validated_data["photo"])
+        return Response(self.output(machine), status=status.HTTP_201_CREATED)
+
+
+@_described(s.SlotSheetInputSerializer, s.SlotSheetSerializer)
+class SheetView(ServiceView):
+    """A new version of the machine's technical sheet, its rate the machine's (SLOT-04, SLOT-07)."""
+
+    def call(self, data, pk):
+        machine = get_object_or_404(Machine, pk=pk, establishment=self.establishment)
+        return services.technical_sheet_record(machine=machine, actor=self.request.user, **data)
+
+
+@_described(s.SlotRamClearInputSerializer, s.SlotRamClearSerializer)
+class RamClearView(ServiceView):
+    """A RAM clear with every meter before and after (SLOT-16; FR: KEY-15)."""
+
+    def call(self, data, pk):
+        machine = get_object_or_404(Machine, pk=pk, establishment=self.establishment)
+        return services.ram_clear_record(machine=machine, actor=self.request.user, **data)
+
+
+@_described(s.SlotBoxInputSerializer, s.SlotBoxSerializer)
+class BoxView(ServiceView):
+    """A box taken out and replaced, during an open relève only (SLOT-24)."""
+
+    def call(self, data, pk):
+        releve = get_object_or_404(Releve, pk=pk, establishment=self.establishment)
+        return services.box_exchange(releve=releve, actor=self.request.user, **data)
+
+
+@_described(s.SlotTransmittalInputSerializer, s.SlotTransmittalSerializer)
+class TransmittalView(ServiceView):
+    """MC: the superviseur's envelope of the day's intervention sheets to the Direction (SLOT-15)."""
+
+    def call(self, data):
+        return services.transmittal_hand_over(establishment=self.establishment, actor=self.request.user,
+                                              date=data["date"], received_by=_member(self.establishment,
+                                                                                     data["received_by"]))
+
+
+@_described(s.SlotDisputeInputSerializer, s.SlotDisputeSerializer)
+class DisputeView(ServiceView):
+    """A contested payment, decided by the superviseur after hearing a mechanic (SLOT-18, INC-04)."""
+
+    def call(self, data):
+        mechanic = _member(self.establishment, data.pop("mechanic"))
+        return services.dispute_decide(actor=self.request.user, mechanic=mechanic, **data)
+
+
+@_described(s.SlotTopUpInputSerializer, s.SlotTopUpSerializer)
+class TopUpView(ServiceView):
+    """A payment top-up in the cahier des compléments (SLOT-20)."""
+
+    def call(self, data):
+        return services.top_up_pay(actor=self.request.user, **data)
+
+
+@_described(s.SlotOrphanInputSerializer, s.SlotOrphanSerializer)
+class OrphanView(ServiceView):
+    """An orphan found, never paid to a member of staff (SLOT-19, INC-05)."""
+
+    def call(self, data):
+        return services.orphan_record(establishment=self.establishment, actor=self.request.user, **data)
