@@ -895,10 +895,22 @@ def bad_beat_record(*, session: TableSession, counted: Decimal, statement: Decim
     if BadBeatCount.objects.filter(table_session=session).exists():
         raise ValidationError(_("Le bad beat jackpot de cette partie est déjà inscrit."))
     counted, statement, displayed = rules.money(counted), rules.money(statement), rules.money(displayed)
+    retained = max(counted, statement)
+    if retained and selectors.breakdown_covers(session):
+        raise RuleViolation("COUNT-47", _("Le système du bad beat jackpot était en panne pendant toute la partie "
+                                          "(INC-15) : aucune retenue d'incrémentation n'a pu être prélevée."))
+    flags = []
+    jackpot = getattr(session.table, "bad_beat_jackpot", None)  # the reverse one-to-one raises when there is none
+    expected = selectors.expected_display(jackpot, retained=retained) if jackpot else None
+    if expected is not None and expected["expected"] != displayed:
+        with register_language():
+            flags.append(str(_("COUNT-24 : montant affiché %(displayed)s € ≠ %(previous)s € précédent + %(retained)s € "
+                               "de retenues − %(paid)s € payés + %(restarted)s € de redémarrage = %(expected)s €.")
+                             % {"displayed": displayed, **expected}))
     record = BadBeatCount.objects.create(
-        table_session=session, counted=counted, statement=statement, retained=max(counted, statement),
+        table_session=session, counted=counted, statement=statement, retained=retained,
         adjustment=max(counted - statement, Decimal("0.00")), contribution=max(statement - counted, Decimal("0.00")),
-        displayed=displayed, present=present, cashier=actor, comite=comite, recorded_at=timezone.now())
+        displayed=displayed, present=present, flags=flags, cashier=actor, comite=comite, recorded_at=timezone.now())
     with register_language():
         if record.adjustment:
             difference = str(_("INC-10 : excédent de %(amount)s € saisi en retenue complémentaire par le croupier.")
@@ -911,7 +923,7 @@ def bad_beat_record(*, session: TableSession, counted: Decimal, statement: Decim
         payload = {**_session_fields(session), "counted": str(counted), "statement": str(statement),
                    "retained": str(record.retained), "difference": difference, "displayed": str(displayed),
                    "present": present, "signed_by": f"{display_name(actor)} ({Role(role).label})",
-                   "comite": f"{display_name(comite)} ({Role(Role.COMITE).label})"}
+                   "comite": f"{display_name(comite)} ({Role(Role.COMITE).label})", "flags": flags}
     _write(est, REGISTRE_BBJ.code, actor=actor, role=role, payload=payload)
     if counted != statement:
         # The comité member present at the count opens it: the cashier does not write the incidents register.
