@@ -30,9 +30,10 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-20 not done (rake rate displayed before the table opens).
 - COUNT-21, COUNT-22, COUNT-23 implemented (registre du bad beat jackpot modèle 8 quater); a
   difference opens an INC-10 incident.
-- COUNT-24 partial: the displayed amount is entered and validated by the comité member, and the
-  séance does not close while a BBJ table's is missing (hooks.py); not done: the continuity FLAG
-  (displayed ≠ previous + retenues − payouts needs the payouts of COUNT-48).
+- COUNT-24 implemented: the displayed amount is entered and validated by the comité member, the
+  séance does not close while a BBJ table's is missing (hooks.py), and a displayed amount other
+  than previous + retenues − payouts (+ restart values) is flagged on the count and in the register
+  (bbj.py; per table: a BBJ shared by several tables would need one jackpot across them).
 - COUNT-25 implemented: the register is append-only and hash-chained (REG-20).
 - COUNT-26 implemented: one change register per gaming cash desk, numbered like it, a second open
   volume refused; no exchange at a desk without its open register.
@@ -63,10 +64,23 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-40, COUNT-41 not done (date stamps and blue lines by the keeper; approved levy machines).
 - COUNT-43 implemented: cagnotte counted only by the directeur responsable or a comité member,
   "certifié exact".
-- COUNT-44, COUNT-45 not done (50/50 payout split, versioned increment configuration).
+- COUNT-44 implemented: bons split 50 % to the winner and 50 % in equal shares among all the players
+  present (rules.bbj_split, cents left to the main prize); the minimum pot recorded with the
+  règlement intérieur version in force (none in force: refused), a pot below it refused.
+- COUNT-45 implemented: versioned conditions (starting value, increment type and value, rounding,
+  side-pot rule, restart 0 € or the starting value), a new version refused until a final stop, a
+  restart value other than the configured one refused. The display of the conditions (REG-23) is
+  not recorded here.
 - COUNT-46 partial: a table runs the BBJ only with an approved machine and a BBJ cagnotte
   built into it; not done: importing the machine's per-partie log.
-- COUNT-47, COUNT-48 not done (voluntary and involuntary stops with INC-15; payment bons).
+- COUNT-47 implemented: final stop only with the Minister's notice at least SET-42 before (48 h,
+  AMB-50), its increment (amount above the starting value) written to the orphans (carnet 11 bis)
+  in the same transaction; reassignment to a new BBJ refused after 31 October of the stop's season;
+  while a breakdown is open (INC-15) payouts are refused, and a retenue for a partie played wholly
+  during a breakdown. Not done: a temporary voluntary suspension (no rule attaches to it).
+- COUNT-48 implemented: one numbered payment bon per player present, the winner named, the game,
+  table, combination, date and time and every amount in the registre du BBJ, signed by the cashier
+  and countersigned by the comité member who controls the payment.
 - COUNT-49 implemented: one carnet d'avances per box, numbered like it, a second open volume
   refused.
 - COUNT-50 implemented: only certified carnets are carried to modèle 12.
@@ -80,6 +94,8 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-57 implemented: modèle 13 sheet per season month, closed with the modèle 35 total.
 - COUNT-58 not done (registre des plaques, jetons et cartes de paiement modèle 16, REG-36, SET-45).
 
-Also not done: REG-32 (ticket books' keeper, with COUNT-38 to COUNT-40), REG-36 (with COUNT-58),
-INC-15 (with COUNT-47).
+INC-15 implemented: a BBJ breakdown is recorded only with the judicial police's information (time,
+service), opens an incident with that notice, and is closed when the system is restored.
+
+Also not done: REG-32 (ticket books' keeper, with COUNT-38 to COUNT-40), REG-36 (with COUNT-58).
 """

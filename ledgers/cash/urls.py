@@ -25,4 +25,11 @@ urlpatterns = [
     path("orphelins/<int:pk>/restitution/", views.RestitutionView.as_view(), name="restitution"),
     path("carnet-prelevements/", views.LevyMonthView.as_view(), name="levy_month"),
     path("signalements/", views.ExceptionsView.as_view(), name="exceptions"),
+    path("bad-beat-jackpot/<int:pk>/", views.BadBeatJackpotView.as_view(), name="bbj"),
+    path("bad-beat-jackpot/<int:pk>/conditions/", views.BadBeatConfigView.as_view(), name="bbj_config"),
+    path("bad-beat-jackpot/<int:pk>/arret-definitif/", views.BadBeatFinalStopView.as_view(), name="bbj_final_stop"),
+    path("bad-beat-jackpot/<int:pk>/panne/", views.BadBeatBreakdownView.as_view(), name="bbj_breakdown"),
+    path("bad-beat-jackpot/<int:pk>/pannes/<int:stop>/retablissement/", views.BadBeatRestoreView.as_view(),
+         name="bbj_restore"),
+    path("tables/<int:pk>/bad-beat-gain/", views.BadBeatWinView.as_view(), name="bbj_win"),
 ]

@@ -12,8 +12,8 @@ from ledgers.core.models import Seance, TableSession
 from ledgers.core.selectors import open_seances
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 
-from . import forms, selectors, services
-from .models import ControlDay, Orphan, Slip, SlipBook, TableCount
+from . import bbj, forms, selectors, services
+from .models import BadBeatCount, BadBeatStop, BadBeatTable, ControlDay, Orphan, Slip, SlipBook, TableCount
 
 
 class CashFormView(EstablishmentRequiredMixin, ServiceFormView):
@@ -342,3 +342,97 @@ class LevyMonthView(CashFormView):
     def perform(self, form):
         return services.levy_month_close(establishment=self.establishment, actor=self.request.user,
                                          **form.cleaned_data)
+
+
+# --- bad beat jackpot (COUNT-44 to COUNT-48, INC-15) ----------------------------------------------
+
+class BadBeatJackpotMixin:
+    @cached_property
+    def jackpot(self) -> BadBeatTable:
+        return get_object_or_404(BadBeatTable.objects.select_related("table"), pk=self.kwargs["pk"],
+                                 table__establishment=self.establishment)
+
+    def get_success_url(self) -> str:
+        return reverse("cash:bbj", args=[self.jackpot.pk])
+
+
+class BadBeatJackpotView(BadBeatJackpotMixin, EstablishmentRequiredMixin, TemplateView):
+    """A BBJ table: its conditions, stops, wins and séance counts with their continuity flags."""
+
+    template_name = "cash/bbj.html"
+
+    def get_context_data(self, **kwargs):
+        jackpot = self.jackpot
+        return super().get_context_data(
+            jackpot=jackpot, configs=jackpot.configs.order_by("-version"), stops=jackpot.stops.all(),
+            wins=jackpot.wins.select_related("table_session__seance"), breakdown=selectors.open_breakdown(jackpot),
+            counts=BadBeatCount.objects.filter(table_session__table=jackpot.table).select_related(
+                "table_session__seance").order_by("-recorded_at")[:20], jurisdiction="FR", **kwargs)
+
+
+class BadBeatConfigView(BadBeatJackpotMixin, CashFormView):
+    form_class = forms.BadBeatConfigForm
+    submit = _("Inscrire au registre")
+
+    @property
+    def title(self):
+        return _("Conditions du bad beat jackpot — table %(table)s") % {"table": self.jackpot.table.number}
+
+    def perform(self, form):
+        return bbj.bad_beat_configure(jackpot=self.jackpot, actor=self.request.user, **form.cleaned_data)
+
+
+class BadBeatFinalStopView(BadBeatJackpotMixin, CashFormView):
+    form_class = forms.BadBeatFinalStopForm
+    submit = _("Arrêter définitivement")
+
+    @property
+    def title(self):
+        return _("Arrêt définitif du bad beat jackpot — table %(table)s") % {"table": self.jackpot.table.number}
+
+    def perform(self, form):
+        return bbj.bad_beat_stop_final(jackpot=self.jackpot, actor=self.request.user, **form.cleaned_data)
+
+
+class BadBeatBreakdownView(BadBeatJackpotMixin, CashFormView):
+    form_class = forms.BadBeatBreakdownForm
+    submit = _("Inscrire au registre")
+
+    @property
+    def title(self):
+        return _("Panne du bad beat jackpot — table %(table)s") % {"table": self.jackpot.table.number}
+
+    def perform(self, form):
+        return bbj.bad_beat_breakdown(jackpot=self.jackpot, actor=self.request.user, **form.cleaned_data)
+
+
+class BadBeatRestoreView(BadBeatJackpotMixin, CashFormView):
+    form_class = forms.BadBeatRestoreForm
+    submit = _("Inscrire au registre")
+
+    @cached_property
+    def stop(self) -> BadBeatStop:
+        return get_object_or_404(BadBeatStop, pk=self.kwargs["stop"], jackpot=self.jackpot)
+
+    @property
+    def title(self):
+        return _("Rétablissement du bad beat jackpot — table %(table)s") % {"table": self.jackpot.table.number}
+
+    def perform(self, form):
+        return bbj.bad_beat_restore(stop=self.stop, actor=self.request.user, **form.cleaned_data)
+
+
+class BadBeatWinView(CashFormView):
+    form_class = forms.BadBeatWinForm
+    submit = _("Payer et inscrire au registre")
+
+    @property
+    def title(self):
+        return _("Gain du bad beat jackpot — table %(table)s") % {"table": self.session.table.number}
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return bbj.bad_beat_win(
+            session=self.session, combination=data["combination"], pot=data["pot"], amount=data["amount"],
+            players_present=data["players_present"], bons=data["bons"], winner_name=data["winner_name"],
+            restart_value=data["restart_value"], actor=self.request.user, comite=data.get("comite"))

@@ -15,8 +15,8 @@ from ledgers.core.countersign import countersigner_from
 from ledgers.core.models import Establishment
 from ledgers.core.selectors import current_establishment
 
-from .. import selectors, services
-from ..models import ControlDay, Orphan, Slip, TableCount
+from .. import bbj, selectors, services
+from ..models import BadBeatStop, ControlDay, Orphan, Slip, TableCount
 from . import serializers as s
 
 
@@ -179,6 +179,37 @@ TirelireView = action("TirelireView", s.TirelireInput, s.CarnetEntryOutput, _tir
 SeasonClearView = action("SeasonClearView", s.SeasonClearInput, s.CarnetEntryOutput, _season_clear)
 LevyMonthView = action("LevyMonthView", s.LevyMonthInput, s.LevySheetOutput, _levy_month)
 ControlVisaView = action("ControlVisaView", s.VisaInput, s.ControlDayOutput, _control_visa)
+
+
+def _bbj_config(request, est, data):
+    return bbj.bad_beat_configure(actor=request.user, **data)
+
+
+def _bbj_final_stop(request, est, data):
+    return bbj.bad_beat_stop_final(actor=request.user, **data)
+
+
+def _bbj_breakdown(request, est, data):
+    return bbj.bad_beat_breakdown(actor=request.user, **data)
+
+
+def _bbj_restore(request, est, data, pk):
+    stop = get_object_or_404(BadBeatStop, pk=pk, jackpot__table__establishment=est)
+    return bbj.bad_beat_restore(stop=stop, actor=request.user, **data)
+
+
+def _bbj_win(request, est, data):
+    return bbj.bad_beat_win(
+        session=data["table_session"], combination=data["combination"], pot=data["pot"], amount=data["amount"],
+        players_present=data["players_present"], bons=data["bons"], winner_name=data["winner_name"],
+        restart_value=data["restart_value"], actor=request.user, comite=countersigner_from(request, data, "comite"))
+
+
+BadBeatConfigView = action("BadBeatConfigView", s.BadBeatConfigInput, s.BadBeatConfigOutput, _bbj_config)
+BadBeatFinalStopView = action("BadBeatFinalStopView", s.BadBeatFinalStopInput, s.BadBeatStopOutput, _bbj_final_stop)
+BadBeatBreakdownView = action("BadBeatBreakdownView", s.BadBeatBreakdownInput, s.BadBeatStopOutput, _bbj_breakdown)
+BadBeatRestoreView = action("BadBeatRestoreView", s.BadBeatRestoreInput, s.BadBeatStopOutput, _bbj_restore)
+BadBeatWinView = action("BadBeatWinView", s.BadBeatWinInput, s.BadBeatWinOutput, _bbj_win)
 
 
 class RakeView(APIView):
