@@ -15,8 +15,10 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-08 implemented: no cagnotte count before the ticket-book check; a difference opens an
   incident (INC-01).
 - COUNT-09 not done (the per-book stub comparison is COUNT-08's; nothing per coup is recorded).
-- COUNT-10 not done (refait insurance premiums as a separate line of the table result).
-- COUNT-11 not done (SFE advance slips).
+- COUNT-10 implemented: at MC trente et quarante the certification takes the refait insurance
+  premiums (zero if none) and writes them on their own line of the table result.
+- COUNT-11 implemented: SFE advance slips at MC chemin de fer, handed over by a changeur, with the
+  SFE authorisation reference, in the register of the cash slips (sfe.py).
 - COUNT-12 implemented: art. 49 multiple × minimum stake practised, table-driven tests.
 - COUNT-13 not done (designated employee signing for a box without chef de table).
 - COUNT-14 partial: one uniform avance per boule-type game refused otherwise; not done: the
@@ -25,7 +27,9 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-15 implemented: blind count, called aloud, certified "exact" by the directeur responsable
   or a comité member; the séance does not close without it (hooks.py).
 - COUNT-16 implemented (ledgers/equipment writes the sabot allocation in the carnet).
-- COUNT-17 / COUNT-42 not done (cagnotte asset numbered like its table).
+- COUNT-17 / COUNT-42 implemented: a French cercle table's cagnotte is put into service with the
+  table's number, written in its carnet modèle 11 (table_cagnottes.py); table numbers being unique,
+  a cagnotte is never shared. Not enforced: a cagnotte recorded before the first cagnotte count.
 - COUNT-18, COUNT-19 implemented: rake calculator (rules.rake, API /cash/rake/).
 - COUNT-20 not done (rake rate displayed before the table opens).
 - COUNT-21, COUNT-22, COUNT-23 implemented (registre du bad beat jackpot modèle 8 quater); a

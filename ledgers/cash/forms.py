@@ -117,6 +117,14 @@ class CertifyForm(ReauthMixin, CashForm):
     encaisse = forms.DecimalField(label=_("Encaisse retenue après recomptage (€)"), decimal_places=2, required=False)
     resolution = forms.CharField(label=_("Explication de l'écart"), widget=forms.Textarea(attrs={"rows": 2}),
                                  required=False)
+    insurance_premiums = forms.DecimalField(label=_("Primes d'assurance refait (€)"), min_value=0, decimal_places=2,
+                                            required=False)
+
+    def __init__(self, *args, session=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Only MC trente et quarante takes refait insurance premiums (COUNT-10).
+        if session is None or session.table.game != "trente_quarante" or self.establishment.jurisdiction != "MC":
+            del self.fields["insurance_premiums"]
 
 
 class RakeForm(forms.Form):
@@ -264,3 +272,18 @@ class BadBeatWinForm(CashForm):
     def clean_bons(self):
         return [rules.money(line.strip().replace(",", ".")) for line in self.cleaned_data["bons"].splitlines()
                 if line.strip()]
+
+
+class TableCagnotteForm(CashForm):
+    table = forms.ModelChoiceField(label=_("Table"), queryset=None)
+    number = forms.CharField(label=_("Cagnotte n°"), max_length=40)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = self.establishment.tables.filter(active=True)
+
+
+class SfeAdvanceForm(CashForm):
+    customer = forms.CharField(label=_("Client"), max_length=200)
+    amount = forms.DecimalField(label=_("Montant (€)"), min_value=0, decimal_places=2)
+    authorisation = forms.CharField(label=_("Autorisation de la SFE"), max_length=80)

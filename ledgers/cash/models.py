@@ -135,6 +135,8 @@ class TableCount(models.Model):
     cctv_reference = models.CharField(_("caméra et enregistrement"), max_length=120, blank=True)
     encaisse = models.DecimalField(_("encaisse retenue"), **MONEY, null=True, blank=True)
     result = models.DecimalField(_("résultat"), **MONEY, null=True, blank=True)
+    # MC trente et quarante: refait insurance premiums, a table receipt on its own line (COUNT-10)
+    insurance_premiums = models.DecimalField(_("primes d'assurance refait"), **MONEY, null=True, blank=True)
     resolution = models.TextField(_("règlement de l'écart"), blank=True)
     certified_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
                                      related_name="+")
@@ -444,3 +446,42 @@ class BadBeatWin(models.Model):
 
     def __str__(self) -> str:
         return f"{self.jackpot} — {self.amount} €"
+
+
+class TableCagnotte(models.Model):
+    """FR: the cagnotte of a cercle table, which receives the levies made for the establishment and
+    bears the same number as its table (texas hold'em COUNT-17, baccara COUNT-42). Append-only: a
+    replaced cagnotte is a new record, the latest counts."""
+
+    table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="cagnottes")
+    number = models.CharField(_("cagnotte n°"), max_length=40)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrite le"))
+
+    class Meta:
+        verbose_name = _("cagnotte de table")
+        verbose_name_plural = _("cagnottes de table")
+        ordering = ["table", "-recorded_at"]
+
+    def __str__(self) -> str:
+        return f"{self.table.number} — {self.number}"
+
+
+class SfeAdvance(models.Model):
+    """MC chemin de fer: an advance the Société Financière d'Encaissement grants a customer, handed
+    over at the table by the changeur (art. 11.3, COUNT-11), with the SFE's authorisation. Append-only."""
+
+    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="sfe_advances")
+    customer = models.CharField(_("client"), max_length=200)
+    amount = models.DecimalField(_("montant"), **MONEY)
+    authorisation = models.CharField(_("autorisation de la SFE"), max_length=80)
+    changeur = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    advanced_at = models.DateTimeField(_("avancé le"))
+
+    class Meta:
+        verbose_name = _("avance de la SFE")
+        verbose_name_plural = _("avances de la SFE")
+        ordering = ["-advanced_at"]
+
+    def __str__(self) -> str:
+        return f"{self.customer} — {self.amount} €"

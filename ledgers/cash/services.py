@@ -508,10 +508,12 @@ def count_room_validation_record(*, establishment: Establishment, reference: str
 
 @transaction.atomic
 def count_certify(*, count: TableCount, actor: AbstractBaseUser, words: str, resolution: str = "",
-                  encaisse: Decimal | None = None) -> TableCount:
+                  encaisse: Decimal | None = None, insurance_premiums: Decimal | None = None) -> TableCount:
     """The certification of the encaisse, written in the carnet (COUNT-15, COUNT-50): FR "exact"
     by the directeur responsable or a comité member, in the presence of the table employees and
-    a cashier. A difference between the two counts is settled here, with a note."""
+    a cashier. A difference between the two counts is settled here, with a note. MC trente et
+    quarante: the refait insurance premiums are a table receipt, entered as a separate line of
+    the table result (COUNT-10)."""
     count = TableCount.objects.select_for_update().select_related("table_session__seance", "table_session__table").get(
         pk=count.pk)
     session = count.table_session
@@ -544,6 +546,14 @@ def count_certify(*, count: TableCount, actor: AbstractBaseUser, words: str, res
                 "Les deux comptages diffèrent (%(first)s € / %(second)s €) : recomptez et indiquez l'encaisse "
                 "retenue et l'explication.") % {"first": count.first_total, "second": count.second_total}})
         count.encaisse, count.resolution = rules.money(encaisse), resolution.strip()
+    refait = not fr and session.table.game == "trente_quarante"
+    if refait and insurance_premiums is None:
+        raise RuleViolation("COUNT-10", _("Les primes d'assurance refait (1 %) sont une recette de la table : "
+                                          "inscrivez-les sur leur ligne (zéro s'il n'y en a pas)."))
+    if not refait and insurance_premiums is not None:
+        raise ValidationError({"insurance_premiums": _("Seul le trente et quarante monégasque a des primes "
+                                                       "d'assurance refait.")})
+    count.insurance_premiums = rules.money(insurance_premiums) if refait else None
     floats = sum((f.amount for f in session.floats.all()), Decimal("0.00"))
     count.result = count.encaisse - floats
     count.status, count.certified_by, count.certified_role = TableCount.Status.CERTIFIED, actor, role
@@ -558,6 +568,11 @@ def count_certify(*, count: TableCount, actor: AbstractBaseUser, words: str, res
                    "present": count.present, "counted_by": [display_name(u) for u in (count.first_by, count.second_by)],
                    "certification": count.certification, "flags": [count.resolution] if count.resolution else []}
     _carnet_entry(session, actor=actor, role=role, payload=payload)
+    if refait:
+        with register_language():
+            line = {"event": str(_("Primes d'assurance refait (recette de la table)")),
+                    "amount": str(count.insurance_premiums), "breakdown": ""}
+        _carnet_entry(session, actor=actor, role=role, payload=line)
     return count
 
 

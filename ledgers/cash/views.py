@@ -12,7 +12,7 @@ from ledgers.core.models import Seance, TableSession
 from ledgers.core.selectors import open_seances
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 
-from . import bbj, forms, selectors, services
+from . import bbj, forms, selectors, services, sfe, table_cagnottes
 from .models import BadBeatCount, BadBeatStop, BadBeatTable, ControlDay, Orphan, Slip, SlipBook, TableCount
 
 
@@ -184,7 +184,11 @@ class CertifyView(CashFormView):
         data = form.cleaned_data
         count = get_object_or_404(TableCount, table_session=self.session)
         return services.count_certify(count=count, actor=self.request.user, words=data["words"],
-                                      resolution=data.get("resolution", ""), encaisse=data.get("encaisse"))
+                                      resolution=data.get("resolution", ""), encaisse=data.get("encaisse"),
+                                      insurance_premiums=data.get("insurance_premiums"))
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "session": self.session}
 
 
 class RakeView(EstablishmentRequiredMixin, FormView):
@@ -436,3 +440,22 @@ class BadBeatWinView(CashFormView):
             session=self.session, combination=data["combination"], pot=data["pot"], amount=data["amount"],
             players_present=data["players_present"], bons=data["bons"], winner_name=data["winner_name"],
             restart_value=data["restart_value"], actor=self.request.user, comite=data.get("comite"))
+
+
+class TableCagnotteView(CashFormView):
+    form_class = forms.TableCagnotteForm
+    title = _("Mise en service de la cagnotte d'une table de cercle")
+
+    def perform(self, form):
+        return table_cagnottes.table_cagnotte_record(actor=self.request.user, **form.cleaned_data)
+
+
+class SfeAdvanceView(CashFormView):
+    form_class = forms.SfeAdvanceForm
+
+    @property
+    def title(self):
+        return _("Avance de la SFE — table %(table)s") % {"table": self.session.table.number}
+
+    def perform(self, form):
+        return sfe.sfe_advance_record(session=self.session, actor=self.request.user, **form.cleaned_data)

@@ -15,9 +15,11 @@ from ..models import (
     CagnotteCount,
     ControlDay,
     Orphan,
+    SfeAdvance,
     Slip,
     SlipBook,
     TableBox,
+    TableCagnotte,
     TableCount,
     TableFloat,
     TicketBook,
@@ -120,7 +122,7 @@ class EncaisseCountOutput(serializers.ModelSerializer):
     class Meta:
         model = TableCount
         fields = ("id", "table_session", "status", "first_total", "second_total", "encaisse", "result", "tips",
-                  "certification", "certified_role", "resolution")
+                  "certification", "certified_role", "resolution", "insurance_premiums")
 
     def to_representation(self, count):
         data = super().to_representation(count)
@@ -134,6 +136,8 @@ class CertifyInput(serializers.Serializer):
     encaisse = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
                                        default=None)
     resolution = serializers.CharField(required=False, allow_blank=True, default="")
+    insurance_premiums = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0, required=False,
+                                                  allow_null=True, default=None)
 
 
 class RakeQuery(serializers.Serializer):
@@ -383,3 +387,27 @@ class BadBeatWinOutput(serializers.ModelSerializer):
         model = BadBeatWin
         fields = ("id", "jackpot", "table_session", "won_at", "combination", "pot", "amount", "players_present",
                   "winner_name", "bons", "restart_value")
+
+
+class TableCagnotteInput(serializers.Serializer):
+    table = EstablishmentPK(queryset=GamingTable.objects.all())
+    number = serializers.CharField(max_length=40, allow_blank=True)
+
+
+class TableCagnotteOutput(serializers.ModelSerializer):
+    class Meta:
+        model = TableCagnotte
+        fields = ("id", "table", "number", "recorded_at")
+
+
+class SfeAdvanceInput(serializers.Serializer):
+    table_session = session_field()
+    customer = serializers.CharField(max_length=200)
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    authorisation = serializers.CharField(max_length=80, allow_blank=True)
+
+
+class SfeAdvanceOutput(serializers.ModelSerializer):
+    class Meta:
+        model = SfeAdvance
+        fields = ("id", "table_session", "customer", "amount", "authorisation", "advanced_at")

@@ -23,6 +23,8 @@ urlpatterns = [
     path("bad-beat-jackpot/breakdowns/<int:pk>/restore/", views.BadBeatRestoreView.as_view(),
          name="cash-bbj-restore"),
     path("bad-beat-jackpot/wins/", views.BadBeatWinView.as_view(), name="cash-bbj-win"),
+    path("table-cagnottes/", views.TableCagnotteView.as_view(), name="cash-table-cagnotte"),
+    path("sfe-advances/", views.SfeAdvanceView.as_view(), name="cash-sfe-advance"),
     path("orphans/", views.OrphanView.as_view(), name="cash-orphan"),
     path("orphans/<int:pk>/restitution/", views.RestitutionView.as_view(), name="cash-orphan-restitution"),
     path("orphans/tirelires/", views.TirelireView.as_view(), name="cash-tirelire"),

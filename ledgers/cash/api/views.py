@@ -15,7 +15,7 @@ from ledgers.core.countersign import countersigner_from
 from ledgers.core.models import Establishment
 from ledgers.core.selectors import current_establishment
 
-from .. import bbj, selectors, services
+from .. import bbj, selectors, services, sfe, table_cagnottes
 from ..models import BadBeatStop, ControlDay, Orphan, Slip, TableCount
 from . import serializers as s
 
@@ -209,6 +209,16 @@ BadBeatConfigView = action("BadBeatConfigView", s.BadBeatConfigInput, s.BadBeatC
 BadBeatFinalStopView = action("BadBeatFinalStopView", s.BadBeatFinalStopInput, s.BadBeatStopOutput, _bbj_final_stop)
 BadBeatBreakdownView = action("BadBeatBreakdownView", s.BadBeatBreakdownInput, s.BadBeatStopOutput, _bbj_breakdown)
 BadBeatRestoreView = action("BadBeatRestoreView", s.BadBeatRestoreInput, s.BadBeatStopOutput, _bbj_restore)
+def _table_cagnotte(request, est, data):
+    return table_cagnottes.table_cagnotte_record(actor=request.user, **data)
+
+
+def _sfe_advance(request, est, data):
+    return sfe.sfe_advance_record(session=data.pop("table_session"), actor=request.user, **data)
+
+
+SfeAdvanceView = action("SfeAdvanceView", s.SfeAdvanceInput, s.SfeAdvanceOutput, _sfe_advance)
+TableCagnotteView = action("TableCagnotteView", s.TableCagnotteInput, s.TableCagnotteOutput, _table_cagnotte)
 BadBeatWinView = action("BadBeatWinView", s.BadBeatWinInput, s.BadBeatWinOutput, _bbj_win)
 
 
