@@ -41,9 +41,13 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-25 implemented: the register is append-only and hash-chained (REG-20).
 - COUNT-26 implemented: one change register per gaming cash desk, numbered like it, a second open
   volume refused; no exchange at a desk without its open register.
-- COUNT-27 not done: a ravitaillement bon refuses banknotes among the chips requested, but neither
-  the cercle-table bank nor the currency of table change transactions is recorded.
-- COUNT-28 not done (changeur float fixed by the directeur responsable, in modèle 11).
+- COUNT-27 partial: a ravitaillement bon refuses banknotes among the chips requested and a foreign
+  currency (the bons are table change transactions, in euros); not done: the nomenclature of the
+  banker's somme en banque at cercle games, which no record of the system holds.
+- COUNT-28 implemented: the directeur responsable fixes the sum of a cercle table's changeur box;
+  the box of each changeur and table-partie, equal to that sum, is written in the table's carnet
+  modèle 11 (changeurs.py); a ravitaillement bon at a cercle table is refused to anyone but a
+  changeur whose box is written for that partie.
 - COUNT-29 implemented: ravitaillement bons signed, served, centralised before the séance closes.
 - COUNT-30 implemented: orphans with the abandoned-stake breakdown.
 - COUNT-31 implemented: every orphan written in carnet modèle 11 bis; a tirelire opened before

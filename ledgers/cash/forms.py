@@ -2,10 +2,12 @@
 "valeur x quantité [jeton|plaque|billet]"."""
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.countersign import CountersignMixin, ReauthMixin
 from ledgers.core.models import Location, LocationKind
+from ledgers.core.roles import Role
 
 from . import rules
 from .models import BadBeatConfig, Orphan, SlipBook, TicketBook
@@ -73,6 +75,7 @@ class SlipWriteForm(CashForm):
     requested = BreakdownField(label=_("Jetons et plaques demandés"))
     handed = BreakdownField(label=_("Remis en échange (plaques, jetons ou billets)"))
     runner = forms.CharField(label=_("Porteur"), max_length=150, required=False)
+    currency = forms.CharField(label=_("Devise des billets changés"), max_length=3, initial="EUR", required=False)
 
     def __init__(self, *args, sessions=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -287,3 +290,22 @@ class SfeAdvanceForm(CashForm):
     customer = forms.CharField(label=_("Client"), max_length=200)
     amount = forms.DecimalField(label=_("Montant (€)"), min_value=0, decimal_places=2)
     authorisation = forms.CharField(label=_("Autorisation de la SFE"), max_length=80)
+
+
+class ChangeurFloatFixForm(CashForm):
+    table = forms.ModelChoiceField(label=_("Table"), queryset=None)
+    amount = forms.DecimalField(label=_("Somme de la caisse du changeur (€)"), min_value=0, decimal_places=2)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = self.establishment.tables.filter(active=True)
+
+
+class ChangeurFloatForm(CashForm):
+    changeur = forms.ModelChoiceField(label=_("Changeur"), queryset=None)
+    breakdown = BreakdownField(label=_("Nomenclature"))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["changeur"].queryset = get_user_model().objects.filter(
+            memberships__establishment=self.establishment, memberships__role=Role.CHANGEUR).distinct()

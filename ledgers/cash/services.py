@@ -31,6 +31,7 @@ from .models import (
     BadBeatCount,
     BadBeatTable,
     CagnotteCount,
+    ChangeurFloat,
     ControlDay,
     Orphan,
     Slip,
@@ -307,10 +308,12 @@ def _next_number(book: SlipBook) -> int:
 @transaction.atomic
 def slip_write(
     *, book: SlipBook, number: int, session: TableSession, requested: Iterable[dict], handed: Iterable[dict],
-    actor: AbstractBaseUser, supervisor: AbstractBaseUser | None, runner: str = "",
+    actor: AbstractBaseUser, supervisor: AbstractBaseUser | None, runner: str = "", currency: str = "EUR",
 ) -> Slip:
     """A numbered slip: chips and plaques requested against what is handed over, signed by its
-    writer and by the supervisor the text names (COUNT-04, COUNT-06, COUNT-29)."""
+    writer and by the supervisor the text names (COUNT-04, COUNT-06, COUNT-29). FR: no foreign
+    currency changed at a table (COUNT-27); at a cercle table only its changeur, whose cash box is
+    written in the carnet modèle 11, changes (COUNT-28)."""
     book = SlipBook.objects.select_for_update().get(pk=book.pk)
     est, spec = book.establishment, SLIP_RULES[book.kind]
     code = spec["code"]
@@ -348,6 +351,13 @@ def slip_write(
     if total != handed_total:
         raise RuleViolation(code, _("Valeur demandée (%(requested)s €) différente de la valeur remise en échange "
                                     "(%(handed)s €).") % {"requested": total, "handed": handed_total})
+    if est.jurisdiction == "FR":
+        if currency.strip().upper() != "EUR":
+            raise RuleViolation("COUNT-27", _("Aucune opération de change de devises étrangères à table."))
+        if (session.table.game_info.family == Family.CERCLE
+                and not ChangeurFloat.objects.filter(table_session=session, changeur=actor).exists()):
+            raise RuleViolation("COUNT-28", _("Seul le changeur de la table %(table)s, dont la caisse est inscrite au "
+                                              "carnet modèle 11, opère le change.") % {"table": session.table.number})
     slip = save_audited(Slip(
         book=book, number=number, table_session=session, requested=requested, handed=handed, total=total,
         written_by=actor, written_at=timezone.now(), supervisor=supervisor, supervisor_role=supervisor_role,

@@ -34,4 +34,6 @@ urlpatterns = [
     path("tables/<int:pk>/bad-beat-gain/", views.BadBeatWinView.as_view(), name="bbj_win"),
     path("cagnottes/nouvelle/", views.TableCagnotteView.as_view(), name="table_cagnotte"),
     path("tables/<int:pk>/avance-sfe/", views.SfeAdvanceView.as_view(), name="sfe_advance"),
+    path("caisse-changeur/somme/", views.ChangeurFloatFixView.as_view(), name="changeur_fix"),
+    path("tables/<int:pk>/caisse-changeur/", views.ChangeurFloatView.as_view(), name="changeur_float"),
 ]

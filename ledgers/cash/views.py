@@ -12,7 +12,7 @@ from ledgers.core.models import Seance, TableSession
 from ledgers.core.selectors import open_seances
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 
-from . import bbj, forms, selectors, services, sfe, table_cagnottes
+from . import bbj, changeurs, forms, selectors, services, sfe, table_cagnottes
 from .models import BadBeatCount, BadBeatStop, BadBeatTable, ControlDay, Orphan, Slip, SlipBook, TableCount
 
 
@@ -106,7 +106,8 @@ class SlipWriteView(CashFormView):
         data = form.cleaned_data
         return services.slip_write(book=data["book"], number=data["number"], session=data["table_session"],
                                    requested=data["requested"], handed=data["handed"], actor=self.request.user,
-                                   supervisor=data.get("supervisor"), runner=data.get("runner", ""))
+                                   supervisor=data.get("supervisor"), runner=data.get("runner", ""),
+                                   currency=data.get("currency") or "EUR")
 
 
 class SlipServeView(CashFormView):
@@ -459,3 +460,22 @@ class SfeAdvanceView(CashFormView):
 
     def perform(self, form):
         return sfe.sfe_advance_record(session=self.session, actor=self.request.user, **form.cleaned_data)
+
+
+class ChangeurFloatFixView(CashFormView):
+    form_class = forms.ChangeurFloatFixForm
+    title = _("Somme fixée de la caisse du changeur")
+
+    def perform(self, form):
+        return changeurs.changeur_float_fix(actor=self.request.user, **form.cleaned_data)
+
+
+class ChangeurFloatView(CashFormView):
+    form_class = forms.ChangeurFloatForm
+
+    @property
+    def title(self):
+        return _("Caisse du changeur — table %(table)s") % {"table": self.session.table.number}
+
+    def perform(self, form):
+        return changeurs.changeur_float_record(session=self.session, actor=self.request.user, **form.cleaned_data)

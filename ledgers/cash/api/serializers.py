@@ -1,3 +1,4 @@
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
@@ -13,6 +14,8 @@ from ..models import (
     BadBeatTable,
     BadBeatWin,
     CagnotteCount,
+    ChangeurFloat,
+    ChangeurFloatFix,
     ControlDay,
     Orphan,
     SfeAdvance,
@@ -78,6 +81,7 @@ class SlipInput(serializers.Serializer):
     requested = LineSerializer(many=True)
     handed = LineSerializer(many=True)
     runner = serializers.CharField(required=False, allow_blank=True, default="")
+    currency = serializers.CharField(max_length=3, required=False, default="EUR")
     locals().update(countersignature_inputs("supervisor", required=False))
 
 
@@ -411,3 +415,26 @@ class SfeAdvanceOutput(serializers.ModelSerializer):
     class Meta:
         model = SfeAdvance
         fields = ("id", "table_session", "customer", "amount", "authorisation", "advanced_at")
+
+
+class ChangeurFloatFixInput(serializers.Serializer):
+    table = EstablishmentPK(queryset=GamingTable.objects.all())
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+
+
+class ChangeurFloatFixOutput(serializers.ModelSerializer):
+    class Meta:
+        model = ChangeurFloatFix
+        fields = ("id", "table", "amount", "fixed_at")
+
+
+class ChangeurFloatInput(serializers.Serializer):
+    table_session = session_field()
+    changeur = serializers.SlugRelatedField(slug_field="username", queryset=get_user_model().objects.all())
+    breakdown = LineSerializer(many=True)
+
+
+class ChangeurFloatOutput(serializers.ModelSerializer):
+    class Meta:
+        model = ChangeurFloat
+        fields = ("id", "table_session", "changeur", "amount", "breakdown", "recorded_at")

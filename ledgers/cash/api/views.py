@@ -15,7 +15,7 @@ from ledgers.core.countersign import countersigner_from
 from ledgers.core.models import Establishment
 from ledgers.core.selectors import current_establishment
 
-from .. import bbj, selectors, services, sfe, table_cagnottes
+from .. import bbj, changeurs, selectors, services, sfe, table_cagnottes
 from ..models import BadBeatStop, ControlDay, Orphan, Slip, TableCount
 from . import serializers as s
 
@@ -69,7 +69,7 @@ def _book(request, est, data):
 def _slip(request, est, data):
     return services.slip_write(
         book=data["book"], number=data["number"], session=data["table_session"], requested=_lines(data, "requested"),
-        handed=_lines(data, "handed"), actor=request.user, runner=data["runner"],
+        handed=_lines(data, "handed"), actor=request.user, runner=data["runner"], currency=data["currency"],
         supervisor=countersigner_from(request, data, "supervisor"))
 
 
@@ -217,6 +217,18 @@ def _sfe_advance(request, est, data):
     return sfe.sfe_advance_record(session=data.pop("table_session"), actor=request.user, **data)
 
 
+def _changeur_fix(request, est, data):
+    return changeurs.changeur_float_fix(actor=request.user, **data)
+
+
+def _changeur_float(request, est, data):
+    return changeurs.changeur_float_record(session=data["table_session"], changeur=data["changeur"],
+                                           breakdown=_lines(data, "breakdown"), actor=request.user)
+
+
+ChangeurFloatFixView = action("ChangeurFloatFixView", s.ChangeurFloatFixInput, s.ChangeurFloatFixOutput,
+                              _changeur_fix)
+ChangeurFloatView = action("ChangeurFloatView", s.ChangeurFloatInput, s.ChangeurFloatOutput, _changeur_float)
 SfeAdvanceView = action("SfeAdvanceView", s.SfeAdvanceInput, s.SfeAdvanceOutput, _sfe_advance)
 TableCagnotteView = action("TableCagnotteView", s.TableCagnotteInput, s.TableCagnotteOutput, _table_cagnotte)
 BadBeatWinView = action("BadBeatWinView", s.BadBeatWinInput, s.BadBeatWinOutput, _bbj_win)
