@@ -20,10 +20,14 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-11 implemented: SFE advance slips at MC chemin de fer, handed over by a changeur, with the
   SFE authorisation reference, in the register of the cash slips (sfe.py).
 - COUNT-12 implemented: art. 49 multiple × minimum stake practised, table-driven tests.
-- COUNT-13 not done (designated employee signing for a box without chef de table).
-- COUNT-14 partial: one uniform avance per boule-type game refused otherwise; not done: the
-  "carnet on the table" item of the opening checklist. Ruled out: arts. 47 and 48 special rules,
-  base texts not in the corpus (SETTING until supplied, as the catalogue says).
+- COUNT-13 implemented: the directeur responsable or a comité member designates, for a table-partie,
+  the gaming employee in charge of the box (written in the carnet d'avances, box_holders.py); the
+  avance is received only by a chef de table or that designated employee. Not checked: that no chef
+  de table is assigned (table staffing is not recorded here).
+- COUNT-14 implemented: one uniform avance per boule-type game; the initial avance of these games
+  is refused unless the carnet is confirmed on the table before the chef de partie or de table (the
+  opening's checklist item, recorded on the avance). Ruled out: arts. 47 and 48 special rules, base
+  texts not in the corpus (SETTING until supplied, as the catalogue says).
 - COUNT-15 implemented: blind count, called aloud, certified "exact" by the directeur responsable
   or a comité member; the séance does not close without it (hooks.py).
 - COUNT-16 implemented (ledgers/equipment writes the sabot allocation in the carnet).

@@ -43,13 +43,18 @@ class FloatForm(CashForm):
     called_aloud = forms.BooleanField(label=_("Somme annoncée à haute voix"), required=False)
     carry_note = forms.CharField(label=_("Écart avec la comptée précédente"), widget=forms.Textarea(attrs={"rows": 2}),
                                  required=False)
+    carnet_on_table = forms.BooleanField(
+        label=_("Carnet d'avances posé sur la table devant le chef de partie ou le chef de table"), required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.establishment.jurisdiction == "MC":
-            for name in ("kind", "box_number", "transport_box", "counted_by", "called_aloud"):
+            for name in ("kind", "box_number", "transport_box", "counted_by", "called_aloud", "carnet_on_table"):
                 del self.fields[name]
             self.add_countersignature("receiver", _("Chef de table qui reçoit"))
+        else:
+            self.add_countersignature("receiver", _("Chef de table ou employé désigné qui reçoit la caisse"),
+                                      required=False)
 
 
 class FixBankForm(CashForm):
@@ -309,3 +314,13 @@ class ChangeurFloatForm(CashForm):
         super().__init__(*args, **kwargs)
         self.fields["changeur"].queryset = get_user_model().objects.filter(
             memberships__establishment=self.establishment, memberships__role=Role.CHANGEUR).distinct()
+
+
+class BoxHolderForm(CashForm):
+    employee = forms.ModelChoiceField(label=_("Employé chargé de la caisse"), queryset=None)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["employee"].queryset = get_user_model().objects.filter(
+            memberships__establishment=self.establishment,
+            memberships__role__in=[Role.CHEF_PARTIE, Role.EMPLOYE_RESPONSABLE, Role.CROUPIER]).distinct()

@@ -33,6 +33,8 @@ class TableFloat(models.Model):
     received_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
                                     related_name="+")
     flags = models.JSONField(_("signalements"), default=list, blank=True)
+    # FR boule, vingt-trois, roue de la chance: the carnet stays on the table (art. 43, COUNT-14)
+    carnet_on_table = models.BooleanField(_("carnet posé sur la table"), default=False)
 
     class Meta:
         verbose_name = _("avance de table")
@@ -524,3 +526,22 @@ class ChangeurFloat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_session} — {self.amount} €"
+
+
+class BoxHolderDesignation(models.Model):
+    """FR art. 42 as amended: where a contrepartie table has no chef de table, the gaming employee
+    in charge of its cash box, designated for the table-partie, acts for the box and its carnet
+    d'avances (COUNT-13). Append-only."""
+
+    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="box_holders")
+    employee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    designated_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    designated_at = models.DateTimeField(_("désigné le"))
+
+    class Meta:
+        verbose_name = _("désignation de l'employé chargé de la caisse")
+        verbose_name_plural = _("désignations des employés chargés de la caisse")
+        constraints = [models.UniqueConstraint(fields=["table_session"], name="one_box_holder_per_session")]
+
+    def __str__(self) -> str:
+        return str(self.table_session)

@@ -30,6 +30,7 @@ from . import rules, selectors
 from .models import (
     BadBeatCount,
     BadBeatTable,
+    BoxHolderDesignation,
     CagnotteCount,
     ChangeurFloat,
     ControlDay,
@@ -127,9 +128,11 @@ def float_amount_fix(*, table: GamingTable, amount: Decimal, actor: AbstractBase
 def float_record(
     *, session: TableSession, breakdown: Iterable[dict], actor: AbstractBaseUser, kind: str = TableFloat.Kind.INITIAL,
     box_number: str = "", transport_box: str = "", counted_by: str = "", called_aloud: bool = False,
-    receiver: AbstractBaseUser | None = None, carry_note: str = "",
+    receiver: AbstractBaseUser | None = None, carry_note: str = "", carnet_on_table: bool = False,
 ) -> TableFloat:
-    """The float of a table-partie, with its nomenclature, written in the table's carnet."""
+    """The float of a table-partie, with its nomenclature, written in the table's carnet. FR: the
+    box holder who receives it is the chef de table or the employee designated for the partie
+    (COUNT-13); at boule-type games the carnet stays on the table (COUNT-14)."""
     session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
     table, est = session.table, session.seance.establishment
     jurisdiction = est.jurisdiction
@@ -153,6 +156,13 @@ def float_record(
     if jurisdiction == "FR":
         required = _check_fr_avance(session, amount, kind=kind, initial=initial, box_number=box_number,
                                     counted_by=counted_by, called_aloud=called_aloud, flags=flags)
+        if table.game in rules.BOULE_GROUP and kind == TableFloat.Kind.INITIAL and not carnet_on_table:
+            raise RuleViolation("COUNT-14", _("Le carnet d'avances reste sur la table devant le chef de partie ou le "
+                                              "chef de table : confirmez-le à l'ouverture."))
+        if receiver is not None and Role.CHEF_TABLE not in roles_of(receiver, est) and not (
+                BoxHolderDesignation.objects.filter(table_session=session, employee=receiver).exists()):
+            raise RuleViolation("COUNT-13", _("La caisse est remise au chef de table ou, à défaut, à l'employé de jeux "
+                                              "désigné pour cette table et cette séance."))
     else:
         required = _check_mc_bank(session, amount, kind=kind, receiver=receiver)
     previous = selectors.previous_count(table, session) if kind == TableFloat.Kind.INITIAL else None
@@ -167,7 +177,7 @@ def float_record(
         table_session=session, kind=kind, amount=amount, breakdown=lines, required=required,
         box_number=box_number or table.number, transport_box=transport_box.strip(), counted_by=counted_by.strip(),
         called_aloud=called_aloud, carry_note=carry_note.strip(), recorded_at=timezone.now(), signed_by=actor,
-        signed_role=role, received_by=receiver, flags=flags,
+        signed_role=role, received_by=receiver, flags=flags, carnet_on_table=carnet_on_table,
     )
     with register_language():
         event = TableFloat.Kind(kind).label if jurisdiction == "FR" else _("Somme mise en banque")
@@ -175,7 +185,7 @@ def float_record(
                    "breakdown": rules.breakdown_text(lines), "box": table_float.box_number,
                    "transport_box": table_float.transport_box, "counted_by": table_float.counted_by,
                    "called_aloud": called_aloud, "flags": flags,
-                   "received_by": display_name(receiver) if receiver else ""}
+                   "received_by": display_name(receiver) if receiver else "", "carnet_on_table": carnet_on_table}
     _carnet_entry(session, actor=actor, role=role, payload=payload)
     return table_float
 

@@ -36,4 +36,5 @@ urlpatterns = [
     path("tables/<int:pk>/avance-sfe/", views.SfeAdvanceView.as_view(), name="sfe_advance"),
     path("caisse-changeur/somme/", views.ChangeurFloatFixView.as_view(), name="changeur_fix"),
     path("tables/<int:pk>/caisse-changeur/", views.ChangeurFloatView.as_view(), name="changeur_float"),
+    path("tables/<int:pk>/employe-caisse/", views.BoxHolderView.as_view(), name="box_holder"),
 ]

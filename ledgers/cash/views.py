@@ -12,7 +12,7 @@ from ledgers.core.models import Seance, TableSession
 from ledgers.core.selectors import open_seances
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 
-from . import bbj, changeurs, forms, selectors, services, sfe, table_cagnottes
+from . import bbj, box_holders, changeurs, forms, selectors, services, sfe, table_cagnottes
 from .models import BadBeatCount, BadBeatStop, BadBeatTable, ControlDay, Orphan, Slip, SlipBook, TableCount
 
 
@@ -70,7 +70,7 @@ class FloatView(CashFormView):
             kind=data.get("kind") or "initial", box_number=data.get("box_number", ""),
             transport_box=data.get("transport_box", ""), counted_by=data.get("counted_by", ""),
             called_aloud=data.get("called_aloud", False), receiver=data.get("receiver"),
-            carry_note=data.get("carry_note", ""))
+            carry_note=data.get("carry_note", ""), carnet_on_table=data.get("carnet_on_table", False))
 
 
 class FixBankView(CashFormView):
@@ -479,3 +479,14 @@ class ChangeurFloatView(CashFormView):
 
     def perform(self, form):
         return changeurs.changeur_float_record(session=self.session, actor=self.request.user, **form.cleaned_data)
+
+
+class BoxHolderView(CashFormView):
+    form_class = forms.BoxHolderForm
+
+    @property
+    def title(self):
+        return _("Employé chargé de la caisse — table %(table)s") % {"table": self.session.table.number}
+
+    def perform(self, form):
+        return box_holders.box_holder_designate(session=self.session, actor=self.request.user, **form.cleaned_data)

@@ -116,7 +116,7 @@ def plaques(total: int, value: int = 1000) -> list[dict]:
 def fr_avance(org, session, amount: int = 150_000, **kwargs):
     """An FR avance signed by the directeur responsable, counted by the croupier and called aloud."""
     fields = {"box_number": session.table.number, "counted_by": "Croupier Test", "called_aloud": True,
-              "transport_box": "BT-1", **kwargs}
+              "transport_box": "BT-1", "carnet_on_table": True, **kwargs}
     return services.float_record(session=session, breakdown=plaques(amount), actor=org.director, **fields)
 
 

@@ -13,6 +13,7 @@ from ..models import (
     BadBeatStop,
     BadBeatTable,
     BadBeatWin,
+    BoxHolderDesignation,
     CagnotteCount,
     ChangeurFloat,
     ChangeurFloatFix,
@@ -51,6 +52,7 @@ class FloatInput(serializers.Serializer):
     counted_by = serializers.CharField(required=False, allow_blank=True, default="")
     called_aloud = serializers.BooleanField(default=False)
     carry_note = serializers.CharField(required=False, allow_blank=True, default="")
+    carnet_on_table = serializers.BooleanField(default=False)
     locals().update(countersignature_inputs("receiver", required=False))
 
 
@@ -438,3 +440,14 @@ class ChangeurFloatOutput(serializers.ModelSerializer):
     class Meta:
         model = ChangeurFloat
         fields = ("id", "table_session", "changeur", "amount", "breakdown", "recorded_at")
+
+
+class BoxHolderInput(serializers.Serializer):
+    table_session = session_field()
+    employee = serializers.SlugRelatedField(slug_field="username", queryset=get_user_model().objects.all())
+
+
+class BoxHolderOutput(serializers.ModelSerializer):
+    class Meta:
+        model = BoxHolderDesignation
+        fields = ("id", "table_session", "employee", "designated_at")

@@ -27,6 +27,7 @@ urlpatterns = [
     path("sfe-advances/", views.SfeAdvanceView.as_view(), name="cash-sfe-advance"),
     path("changeur-float-amounts/", views.ChangeurFloatFixView.as_view(), name="cash-changeur-fix"),
     path("changeur-floats/", views.ChangeurFloatView.as_view(), name="cash-changeur-float"),
+    path("box-holders/", views.BoxHolderView.as_view(), name="cash-box-holder"),
     path("orphans/", views.OrphanView.as_view(), name="cash-orphan"),
     path("orphans/<int:pk>/restitution/", views.RestitutionView.as_view(), name="cash-orphan-restitution"),
     path("orphans/tirelires/", views.TirelireView.as_view(), name="cash-tirelire"),

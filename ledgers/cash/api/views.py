@@ -15,7 +15,7 @@ from ledgers.core.countersign import countersigner_from
 from ledgers.core.models import Establishment
 from ledgers.core.selectors import current_establishment
 
-from .. import bbj, changeurs, selectors, services, sfe, table_cagnottes
+from .. import bbj, box_holders, changeurs, selectors, services, sfe, table_cagnottes
 from ..models import BadBeatStop, ControlDay, Orphan, Slip, TableCount
 from . import serializers as s
 
@@ -58,7 +58,7 @@ def _float(request, est, data):
     return services.float_record(
         session=data["table_session"], breakdown=_lines(data, "breakdown"), actor=request.user, kind=data["kind"],
         box_number=data["box_number"], transport_box=data["transport_box"], counted_by=data["counted_by"],
-        called_aloud=data["called_aloud"], carry_note=data["carry_note"],
+        called_aloud=data["called_aloud"], carry_note=data["carry_note"], carnet_on_table=data["carnet_on_table"],
         receiver=countersigner_from(request, data, "receiver"))
 
 
@@ -229,6 +229,12 @@ def _changeur_float(request, est, data):
 ChangeurFloatFixView = action("ChangeurFloatFixView", s.ChangeurFloatFixInput, s.ChangeurFloatFixOutput,
                               _changeur_fix)
 ChangeurFloatView = action("ChangeurFloatView", s.ChangeurFloatInput, s.ChangeurFloatOutput, _changeur_float)
+def _box_holder(request, est, data):
+    return box_holders.box_holder_designate(session=data["table_session"], employee=data["employee"],
+                                            actor=request.user)
+
+
+BoxHolderView = action("BoxHolderView", s.BoxHolderInput, s.BoxHolderOutput, _box_holder)
 SfeAdvanceView = action("SfeAdvanceView", s.SfeAdvanceInput, s.SfeAdvanceOutput, _sfe_advance)
 TableCagnotteView = action("TableCagnotteView", s.TableCagnotteInput, s.TableCagnotteOutput, _table_cagnotte)
 BadBeatWinView = action("BadBeatWinView", s.BadBeatWinInput, s.BadBeatWinOutput, _bbj_win)
