@@ -14,31 +14,47 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-07 implemented: one active ticket book per chemin de fer table, its cover number printed.
 - COUNT-08 implemented: no cagnotte count before the ticket-book check; a difference opens an
   incident (INC-01).
-- COUNT-09 not done (the per-book stub comparison is COUNT-08's; nothing per coup is recorded).
-- COUNT-10 not done (refait insurance premiums as a separate line of the table result).
-- COUNT-11 not done (SFE advance slips).
+- COUNT-09 implemented by COUNT-08's flow: no per-coup entry (the stubs are the evidence), and the
+  cagnotte is counted only after the tickets detached from each book are computed, the count then
+  compared with them (test_count_08_mc_no_cagnotte_opened_before_the_ticket_book_check). Not done:
+  the BP that ticket denominations represent any levy amount (no levy unit is set by the text).
+- COUNT-10 implemented: at MC trente et quarante the certification takes the refait insurance
+  premiums (zero if none) and writes them on their own line of the table result.
+- COUNT-11 implemented: SFE advance slips at MC chemin de fer, handed over by a changeur, with the
+  SFE authorisation reference, in the register of the cash slips (sfe.py).
 - COUNT-12 implemented: art. 49 multiple × minimum stake practised, table-driven tests.
-- COUNT-13 not done (designated employee signing for a box without chef de table).
-- COUNT-14 partial: one uniform avance per boule-type game refused otherwise; not done: the
-  "carnet on the table" item of the opening checklist. Ruled out: arts. 47 and 48 special rules,
-  base texts not in the corpus (SETTING until supplied, as the catalogue says).
+- COUNT-13 implemented: the directeur responsable or a comité member designates, for a table-partie,
+  the gaming employee in charge of the box (written in the carnet d'avances, box_holders.py); the
+  avance is received only by a chef de table or that designated employee. Not checked: that no chef
+  de table is assigned (table staffing is not recorded here).
+- COUNT-14 implemented: one uniform avance per boule-type game; the initial avance of these games
+  is refused unless the carnet is confirmed on the table before the chef de partie or de table (the
+  opening's checklist item, recorded on the avance). Ruled out: arts. 47 and 48 special rules, base
+  texts not in the corpus (SETTING until supplied, as the catalogue says).
 - COUNT-15 implemented: blind count, called aloud, certified "exact" by the directeur responsable
   or a comité member; the séance does not close without it (hooks.py).
 - COUNT-16 implemented (ledgers/equipment writes the sabot allocation in the carnet).
-- COUNT-17 / COUNT-42 not done (cagnotte asset numbered like its table).
+- COUNT-17 / COUNT-42 implemented: a French cercle table's cagnotte is put into service with the
+  table's number, written in its carnet modèle 11 (table_cagnottes.py); table numbers being unique,
+  a cagnotte is never shared. Not enforced: a cagnotte recorded before the first cagnotte count.
 - COUNT-18, COUNT-19 implemented: rake calculator (rules.rake, API /cash/rake/).
 - COUNT-20 not done (rake rate displayed before the table opens).
 - COUNT-21, COUNT-22, COUNT-23 implemented (registre du bad beat jackpot modèle 8 quater); a
   difference opens an INC-10 incident.
-- COUNT-24 partial: the displayed amount is entered and validated by the comité member, and the
-  séance does not close while a BBJ table's is missing (hooks.py); not done: the continuity FLAG
-  (displayed ≠ previous + retenues − payouts needs the payouts of COUNT-48).
+- COUNT-24 implemented: the displayed amount is entered and validated by the comité member, the
+  séance does not close while a BBJ table's is missing (hooks.py), and a displayed amount other
+  than previous + retenues − payouts (+ restart values) is flagged on the count and in the register
+  (bbj.py; per table: a BBJ shared by several tables would need one jackpot across them).
 - COUNT-25 implemented: the register is append-only and hash-chained (REG-20).
 - COUNT-26 implemented: one change register per gaming cash desk, numbered like it, a second open
   volume refused; no exchange at a desk without its open register.
-- COUNT-27 not done: a ravitaillement bon refuses banknotes among the chips requested, but neither
-  the cercle-table bank nor the currency of table change transactions is recorded.
-- COUNT-28 not done (changeur float fixed by the directeur responsable, in modèle 11).
+- COUNT-27 partial: a ravitaillement bon refuses banknotes among the chips requested and a foreign
+  currency (the bons are table change transactions, in euros); not done: the nomenclature of the
+  banker's somme en banque at cercle games, which no record of the system holds.
+- COUNT-28 implemented: the directeur responsable fixes the sum of a cercle table's changeur box;
+  the box of each changeur and table-partie, equal to that sum, is written in the table's carnet
+  modèle 11 (changeurs.py); a ravitaillement bon at a cercle table is refused to anyone but a
+  changeur whose box is written for that partie.
 - COUNT-29 implemented: ravitaillement bons signed, served, centralised before the séance closes.
 - COUNT-30 implemented: orphans with the abandoned-stake breakdown.
 - COUNT-31 implemented: every orphan written in carnet modèle 11 bis; a tirelire opened before
@@ -63,10 +79,23 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-40, COUNT-41 not done (date stamps and blue lines by the keeper; approved levy machines).
 - COUNT-43 implemented: cagnotte counted only by the directeur responsable or a comité member,
   "certifié exact".
-- COUNT-44, COUNT-45 not done (50/50 payout split, versioned increment configuration).
+- COUNT-44 implemented: bons split 50 % to the winner and 50 % in equal shares among all the players
+  present (rules.bbj_split, cents left to the main prize); the minimum pot recorded with the
+  règlement intérieur version in force (none in force: refused), a pot below it refused.
+- COUNT-45 implemented: versioned conditions (starting value, increment type and value, rounding,
+  side-pot rule, restart 0 € or the starting value), a new version refused until a final stop, a
+  restart value other than the configured one refused. The display of the conditions (REG-23) is
+  not recorded here.
 - COUNT-46 partial: a table runs the BBJ only with an approved machine and a BBJ cagnotte
   built into it; not done: importing the machine's per-partie log.
-- COUNT-47, COUNT-48 not done (voluntary and involuntary stops with INC-15; payment bons).
+- COUNT-47 implemented: final stop only with the Minister's notice at least SET-42 before (48 h,
+  AMB-50), its increment (amount above the starting value) written to the orphans (carnet 11 bis)
+  in the same transaction; reassignment to a new BBJ refused after 31 October of the stop's season;
+  while a breakdown is open (INC-15) payouts are refused, and a retenue for a partie played wholly
+  during a breakdown. Not done: a temporary voluntary suspension (no rule attaches to it).
+- COUNT-48 implemented: one numbered payment bon per player present, the winner named, the game,
+  table, combination, date and time and every amount in the registre du BBJ, signed by the cashier
+  and countersigned by the comité member who controls the payment.
 - COUNT-49 implemented: one carnet d'avances per box, numbered like it, a second open volume
   refused.
 - COUNT-50 implemented: only certified carnets are carried to modèle 12.
@@ -80,6 +109,8 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-57 implemented: modèle 13 sheet per season month, closed with the modèle 35 total.
 - COUNT-58 not done (registre des plaques, jetons et cartes de paiement modèle 16, REG-36, SET-45).
 
-Also not done: REG-32 (ticket books' keeper, with COUNT-38 to COUNT-40), REG-36 (with COUNT-58),
-INC-15 (with COUNT-47).
+INC-15 implemented: a BBJ breakdown is recorded only with the judicial police's information (time,
+service), opens an incident with that notice, and is closed when the system is restored.
+
+Also not done: REG-32 (ticket books' keeper, with COUNT-38 to COUNT-40), REG-36 (with COUNT-58).
 """

@@ -87,7 +87,7 @@ def _play_night(est: Establishment, date: datetime.date, day: int, slip_book: Sl
         if fr:
             services.float_record(session=session, breakdown=_lines(avance), actor=director, box_number=number,
                                   transport_box=f"BT-{number}", counted_by="Kevin Martinez", called_aloud=True,
-                                  carry_note=note)
+                                  carry_note=note, carnet_on_table=True)
         else:
             services.float_record(session=session, breakdown=_lines(avance), actor=demo_user(est, Role.CAISSIER),
                                   receiver=demo_user(est, Role.CHEF_TABLE), carry_note=note)

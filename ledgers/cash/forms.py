@@ -2,13 +2,15 @@
 "valeur x quantité [jeton|plaque|billet]"."""
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.countersign import CountersignMixin, ReauthMixin
 from ledgers.core.models import Location, LocationKind
+from ledgers.core.roles import Role
 
 from . import rules
-from .models import Orphan, SlipBook, TicketBook
+from .models import BadBeatConfig, Orphan, SlipBook, TicketBook
 from .selectors import RAKE_GAMES
 
 BREAKDOWN_HELP = _("Une ligne par valeur : « valeur x quantité [jeton|plaque|billet] », par ex. « 1000 x 20 plaque ».")
@@ -41,13 +43,18 @@ class FloatForm(CashForm):
     called_aloud = forms.BooleanField(label=_("Somme annoncée à haute voix"), required=False)
     carry_note = forms.CharField(label=_("Écart avec la comptée précédente"), widget=forms.Textarea(attrs={"rows": 2}),
                                  required=False)
+    carnet_on_table = forms.BooleanField(
+        label=_("Carnet d'avances posé sur la table devant le chef de partie ou le chef de table"), required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.establishment.jurisdiction == "MC":
-            for name in ("kind", "box_number", "transport_box", "counted_by", "called_aloud"):
+            for name in ("kind", "box_number", "transport_box", "counted_by", "called_aloud", "carnet_on_table"):
                 del self.fields[name]
             self.add_countersignature("receiver", _("Chef de table qui reçoit"))
+        else:
+            self.add_countersignature("receiver", _("Chef de table ou employé désigné qui reçoit la caisse"),
+                                      required=False)
 
 
 class FixBankForm(CashForm):
@@ -73,6 +80,7 @@ class SlipWriteForm(CashForm):
     requested = BreakdownField(label=_("Jetons et plaques demandés"))
     handed = BreakdownField(label=_("Remis en échange (plaques, jetons ou billets)"))
     runner = forms.CharField(label=_("Porteur"), max_length=150, required=False)
+    currency = forms.CharField(label=_("Devise des billets changés"), max_length=3, initial="EUR", required=False)
 
     def __init__(self, *args, sessions=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -117,6 +125,14 @@ class CertifyForm(ReauthMixin, CashForm):
     encaisse = forms.DecimalField(label=_("Encaisse retenue après recomptage (€)"), decimal_places=2, required=False)
     resolution = forms.CharField(label=_("Explication de l'écart"), widget=forms.Textarea(attrs={"rows": 2}),
                                  required=False)
+    insurance_premiums = forms.DecimalField(label=_("Primes d'assurance refait (€)"), min_value=0, decimal_places=2,
+                                            required=False)
+
+    def __init__(self, *args, session=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Only MC trente et quarante takes refait insurance premiums (COUNT-10).
+        if session is None or session.table.game != "trente_quarante" or self.establishment.jurisdiction != "MC":
+            del self.fields["insurance_premiums"]
 
 
 class RakeForm(forms.Form):
@@ -213,3 +229,98 @@ class LevyMonthForm(CashForm):
     year = forms.IntegerField(label=_("Année"), min_value=2000)
     month = forms.IntegerField(label=_("Mois"), min_value=1, max_value=12)
     slot_total = forms.DecimalField(label=_("Total du modèle 35 (machines à sous, €)"), decimal_places=2)
+
+
+# --- bad beat jackpot (COUNT-44 to COUNT-48, INC-15) ----------------------------------------------
+
+DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+class BadBeatConfigForm(CashForm):
+    starting_value = forms.DecimalField(label=_("Valeur de départ (€)"), min_value=0, decimal_places=2)
+    increment_kind = forms.ChoiceField(label=_("Incrément"), choices=BadBeatConfig.Increment.choices)
+    increment_value = forms.DecimalField(label=_("Montant ou taux de l'incrément"), min_value=0, decimal_places=2)
+    rounding = forms.CharField(label=_("Mode d'arrondi"), max_length=200)
+    side_pot_rule = forms.CharField(label=_("Retenue en cas de pots extérieurs"), max_length=250)
+    minimum_pot = forms.DecimalField(label=_("Pot minimum du règlement intérieur (€)"), min_value=0, decimal_places=2)
+    restart = forms.ChoiceField(label=_("Redémarrage après un gain"), choices=BadBeatConfig.Restart.choices)
+    reassign = forms.BooleanField(label=_("Réaffecter l'incrément du bad beat jackpot arrêté"), required=False)
+
+
+class BadBeatFinalStopForm(CashForm):
+    minister_notified_at = forms.DateTimeField(label=_("Ministre de l'intérieur informé le"), widget=DATETIME)
+    minister_reference = forms.CharField(label=_("Référence de l'information du ministre"), max_length=120)
+
+
+class BadBeatBreakdownForm(CashForm):
+    down_at = forms.DateTimeField(label=_("Heure de la panne"), widget=DATETIME)
+    police_informed_at = forms.DateTimeField(label=_("Police judiciaire informée le"), widget=DATETIME,
+                                             required=False)
+    police_service = forms.CharField(label=_("Service de police informé"), max_length=150, required=False)
+
+
+class BadBeatRestoreForm(CashForm):
+    restored_at = forms.DateTimeField(label=_("Rétabli le"), widget=DATETIME)
+
+
+class BadBeatWinForm(CashForm):
+    combination = forms.CharField(label=_("Combinaison"), max_length=200)
+    pot = forms.DecimalField(label=_("Pot (€)"), min_value=0, decimal_places=2)
+    amount = forms.DecimalField(label=_("Montant du bad beat jackpot (€)"), min_value=0, decimal_places=2)
+    players_present = forms.IntegerField(label=_("Joueurs présents à la table"), min_value=1, max_value=20)
+    winner_name = forms.CharField(label=_("Gagnant du lot principal (nom et prénom)"), max_length=200)
+    bons = forms.CharField(label=_("Bons de paiement (€), un par ligne, celui du gagnant en premier"),
+                           widget=forms.Textarea(attrs={"rows": 5}))
+    restart_value = forms.DecimalField(label=_("Valeur de redémarrage (€)"), min_value=0, decimal_places=2)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.add_countersignature("comite", _("Membre du comité de direction"))
+
+    def clean_bons(self):
+        return [rules.money(line.strip().replace(",", ".")) for line in self.cleaned_data["bons"].splitlines()
+                if line.strip()]
+
+
+class TableCagnotteForm(CashForm):
+    table = forms.ModelChoiceField(label=_("Table"), queryset=None)
+    number = forms.CharField(label=_("Cagnotte n°"), max_length=40)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = self.establishment.tables.filter(active=True)
+
+
+class SfeAdvanceForm(CashForm):
+    customer = forms.CharField(label=_("Client"), max_length=200)
+    amount = forms.DecimalField(label=_("Montant (€)"), min_value=0, decimal_places=2)
+    authorisation = forms.CharField(label=_("Autorisation de la SFE"), max_length=80)
+
+
+class ChangeurFloatFixForm(CashForm):
+    table = forms.ModelChoiceField(label=_("Table"), queryset=None)
+    amount = forms.DecimalField(label=_("Somme de la caisse du changeur (€)"), min_value=0, decimal_places=2)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = self.establishment.tables.filter(active=True)
+
+
+class ChangeurFloatForm(CashForm):
+    changeur = forms.ModelChoiceField(label=_("Changeur"), queryset=None)
+    breakdown = BreakdownField(label=_("Nomenclature"))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["changeur"].queryset = get_user_model().objects.filter(
+            memberships__establishment=self.establishment, memberships__role=Role.CHANGEUR).distinct()
+
+
+class BoxHolderForm(CashForm):
+    employee = forms.ModelChoiceField(label=_("Employé chargé de la caisse"), queryset=None)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["employee"].queryset = get_user_model().objects.filter(
+            memberships__establishment=self.establishment,
+            memberships__role__in=[Role.CHEF_PARTIE, Role.EMPLOYE_RESPONSABLE, Role.CROUPIER]).distinct()

@@ -33,6 +33,8 @@ class TableFloat(models.Model):
     received_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
                                     related_name="+")
     flags = models.JSONField(_("signalements"), default=list, blank=True)
+    # FR boule, vingt-trois, roue de la chance: the carnet stays on the table (art. 43, COUNT-14)
+    carnet_on_table = models.BooleanField(_("carnet posé sur la table"), default=False)
 
     class Meta:
         verbose_name = _("avance de table")
@@ -135,6 +137,8 @@ class TableCount(models.Model):
     cctv_reference = models.CharField(_("caméra et enregistrement"), max_length=120, blank=True)
     encaisse = models.DecimalField(_("encaisse retenue"), **MONEY, null=True, blank=True)
     result = models.DecimalField(_("résultat"), **MONEY, null=True, blank=True)
+    # MC trente et quarante: refait insurance premiums, a table receipt on its own line (COUNT-10)
+    insurance_premiums = models.DecimalField(_("primes d'assurance refait"), **MONEY, null=True, blank=True)
     resolution = models.TextField(_("règlement de l'écart"), blank=True)
     certified_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
                                      related_name="+")
@@ -252,6 +256,8 @@ class BadBeatCount(models.Model):
     contribution = models.DecimalField(_("manquant supporté par la caisse"), **MONEY, default=0)
     displayed = models.DecimalField(_("montant affiché"), **MONEY)
     present = models.JSONField(_("employés de la table présents"), default=list)
+    # COUNT-24: displayed ≠ previous displayed + retenues − payouts (+ restarts)
+    flags = models.JSONField(_("signalements"), default=list, blank=True)
     cashier = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     comite = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(_("inscrite le"))
@@ -274,6 +280,7 @@ class Orphan(models.Model):
         ABANDONED_STAKE = "abandoned_stake", _("Mise abandonnée en cours de partie")
         TICKET = "ticket", _("Ticket ou carte dont le titulaire est inconnu")
         EXPIRED_TICKET = "expired_ticket", _("Ticket périmé")
+        JACKPOT_INCREMENT = "jackpot_increment", _("Incrément d'un jackpot arrêté définitivement")
 
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="orphans")
     category = models.CharField(_("nature"), max_length=20, choices=Category.choices)
@@ -339,3 +346,202 @@ class BadBeatTable(models.Model):
 
     def __str__(self) -> str:
         return self.table.number
+
+
+class BadBeatConfig(models.Model):
+    """A version of a BBJ's conditions (COUNT-44, COUNT-45): starting value, increment and its
+    rounding, side-pot rule, the minimum pot of the règlement intérieur in force, the restart
+    value after a win. A new version only once the jackpot is stopped for good: it is a new BBJ,
+    which may take back the increment of the stopped one (COUNT-47). Append-only."""
+
+    class Increment(models.TextChoices):
+        FIXED = "fixed", _("Montant fixe par pot")
+        PERCENT = "percent", _("Pourcentage du pot")
+
+    class Restart(models.TextChoices):
+        ZERO = "zero", _("0 €")
+        START = "start", _("Valeur de départ")
+
+    jackpot = models.ForeignKey(BadBeatTable, on_delete=models.PROTECT, related_name="configs")
+    version = models.PositiveIntegerField(_("version"))
+    starting_value = models.DecimalField(_("valeur de départ"), **MONEY)
+    increment_kind = models.CharField(_("incrément"), max_length=10, choices=Increment.choices)
+    increment_value = models.DecimalField(_("montant ou taux de l'incrément"), **MONEY)
+    rounding = models.CharField(_("mode d'arrondi"), max_length=200)
+    side_pot_rule = models.CharField(_("retenue en cas de pots extérieurs"), max_length=250)
+    minimum_pot = models.DecimalField(_("pot minimum"), **MONEY)
+    house_rules_version = models.PositiveIntegerField(_("version du règlement intérieur"))
+    restart = models.CharField(_("redémarrage après un gain"), max_length=10, choices=Restart.choices)
+    reassigned = models.DecimalField(_("incrément réaffecté"), **MONEY, default=0)
+    reassigned_from = models.ForeignKey("BadBeatStop", on_delete=models.PROTECT, null=True, blank=True,
+                                        related_name="+")
+    effective_at = models.DateTimeField(_("en vigueur le"))
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("conditions du bad beat jackpot")
+        verbose_name_plural = _("conditions du bad beat jackpot")
+        ordering = ["jackpot", "version"]
+        constraints = [models.UniqueConstraint(fields=["jackpot", "version"], name="bbj_config_version_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.jackpot} v{self.version}"
+
+
+class BadBeatStop(models.Model):
+    """A stop of a BBJ (art. 56-3-2, COUNT-47): the final voluntary stop, its increment written to
+    the orphans after the Minister's notice; or a technical breakdown (INC-15), the police informed
+    at once, play going on without increments or payouts until ``restored_at``."""
+
+    class Kind(models.TextChoices):
+        FINAL = "final", _("Arrêt définitif volontaire")
+        BREAKDOWN = "breakdown", _("Arrêt involontaire (panne technique)")
+
+    jackpot = models.ForeignKey(BadBeatTable, on_delete=models.PROTECT, related_name="stops")
+    kind = models.CharField(_("nature"), max_length=10, choices=Kind.choices)
+    stopped_at = models.DateTimeField(_("arrêté le"))
+    increment = models.DecimalField(_("incrément"), **MONEY, default=0)
+    minister_notified_at = models.DateTimeField(_("ministre de l'intérieur informé le"), null=True, blank=True)
+    minister_reference = models.CharField(_("référence de l'information du ministre"), max_length=120, blank=True)
+    orphan = models.ForeignKey(Orphan, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    incident = models.ForeignKey("incidents.Incident", on_delete=models.PROTECT, null=True, blank=True,
+                                 related_name="+")
+    police_informed_at = models.DateTimeField(_("police judiciaire informée le"), null=True, blank=True)
+    police_service = models.CharField(_("service de police informé"), max_length=150, blank=True)
+    restored_at = models.DateTimeField(_("rétabli le"), null=True, blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("arrêt du bad beat jackpot")
+        verbose_name_plural = _("arrêts du bad beat jackpot")
+        ordering = ["-stopped_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} — {self.jackpot}"
+
+
+class BadBeatWin(models.Model):
+    """A BBJ won at a table (art. 56-3, 56-3-3; COUNT-44, COUNT-48): one payment bon per player
+    present, 50 % of the jackpot to the losing player who wins it and 50 % shared equally among
+    all the players present, paid at the cash desk by the cashier under a comité member's control.
+    Append-only."""
+
+    jackpot = models.ForeignKey(BadBeatTable, on_delete=models.PROTECT, related_name="wins")
+    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="bad_beat_wins")
+    config = models.ForeignKey(BadBeatConfig, on_delete=models.PROTECT, related_name="wins")
+    won_at = models.DateTimeField(_("gagné le"))
+    combination = models.CharField(_("combinaison"), max_length=200)
+    pot = models.DecimalField(_("pot"), **MONEY)
+    amount = models.DecimalField(_("montant du bad beat jackpot"), **MONEY)
+    players_present = models.PositiveSmallIntegerField(_("joueurs présents à la table"))
+    winner_name = models.CharField(_("gagnant du lot principal (nom et prénom)"), max_length=200)
+    bons = models.JSONField(_("bons de paiement"))
+    restart_value = models.DecimalField(_("valeur de redémarrage"), **MONEY)
+    cashier = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    comite = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("gain du bad beat jackpot")
+        verbose_name_plural = _("gains du bad beat jackpot")
+        ordering = ["-won_at"]
+
+    def __str__(self) -> str:
+        return f"{self.jackpot} — {self.amount} €"
+
+
+class TableCagnotte(models.Model):
+    """FR: the cagnotte of a cercle table, which receives the levies made for the establishment and
+    bears the same number as its table (texas hold'em COUNT-17, baccara COUNT-42). Append-only: a
+    replaced cagnotte is a new record, the latest counts."""
+
+    table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="cagnottes")
+    number = models.CharField(_("cagnotte n°"), max_length=40)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrite le"))
+
+    class Meta:
+        verbose_name = _("cagnotte de table")
+        verbose_name_plural = _("cagnottes de table")
+        ordering = ["table", "-recorded_at"]
+
+    def __str__(self) -> str:
+        return f"{self.table.number} — {self.number}"
+
+
+class SfeAdvance(models.Model):
+    """MC chemin de fer: an advance the Société Financière d'Encaissement grants a customer, handed
+    over at the table by the changeur (art. 11.3, COUNT-11), with the SFE's authorisation. Append-only."""
+
+    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="sfe_advances")
+    customer = models.CharField(_("client"), max_length=200)
+    amount = models.DecimalField(_("montant"), **MONEY)
+    authorisation = models.CharField(_("autorisation de la SFE"), max_length=80)
+    changeur = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    advanced_at = models.DateTimeField(_("avancé le"))
+
+    class Meta:
+        verbose_name = _("avance de la SFE")
+        verbose_name_plural = _("avances de la SFE")
+        ordering = ["-advanced_at"]
+
+    def __str__(self) -> str:
+        return f"{self.customer} — {self.amount} €"
+
+
+class ChangeurFloatFix(models.Model):
+    """FR art. 37: the sum the directeur responsable fixes for the cash box of a cercle table's
+    changeur (COUNT-28). Append-only: a new amount is a new record, the latest counts."""
+
+    table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="changeur_float_fixes")
+    amount = models.DecimalField(_("somme fixée"), **MONEY)
+    fixed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    fixed_at = models.DateTimeField(_("fixée le"))
+
+    class Meta:
+        verbose_name = _("somme fixée du changeur")
+        verbose_name_plural = _("sommes fixées des changeurs")
+        ordering = ["table", "-fixed_at"]
+
+    def __str__(self) -> str:
+        return f"{self.table.number} — {self.amount} €"
+
+
+class ChangeurFloat(models.Model):
+    """FR art. 37: the changeur's cash box at a cercle table-partie, holding the sum fixed by the
+    directeur responsable, written in the table's carnet modèle 11 before he changes (COUNT-28).
+    Append-only."""
+
+    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="changeur_floats")
+    changeur = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    amount = models.DecimalField(_("montant"), **MONEY)
+    breakdown = models.JSONField(_("nomenclature"))
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrite le"))
+
+    class Meta:
+        verbose_name = _("caisse du changeur")
+        verbose_name_plural = _("caisses des changeurs")
+        constraints = [models.UniqueConstraint(fields=["table_session", "changeur"], name="one_changeur_float")]
+
+    def __str__(self) -> str:
+        return f"{self.table_session} — {self.amount} €"
+
+
+class BoxHolderDesignation(models.Model):
+    """FR art. 42 as amended: where a contrepartie table has no chef de table, the gaming employee
+    in charge of its cash box, designated for the table-partie, acts for the box and its carnet
+    d'avances (COUNT-13). Append-only."""
+
+    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="box_holders")
+    employee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    designated_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    designated_at = models.DateTimeField(_("désigné le"))
+
+    class Meta:
+        verbose_name = _("désignation de l'employé chargé de la caisse")
+        verbose_name_plural = _("désignations des employés chargés de la caisse")
+        constraints = [models.UniqueConstraint(fields=["table_session"], name="one_box_holder_per_session")]
+
+    def __str__(self) -> str:
+        return str(self.table_session)

@@ -195,7 +195,9 @@ CAGNOTTES_MC = register_kind(
 # FR registre du bad beat jackpot (modèle 8 quater): per table and séance the BBJ cagnotte counted,
 # the computer statement certified by the comité member, the amount retained, the adjustment or
 # the casino's contribution, and the amount displayed validated by the comité member (art. 56-3-1,
-# COUNT-21 to COUNT-24). Nobody is named to cote and paraph it (SET-26): the directeur responsable.
+# COUNT-21 to COUNT-24); the BBJ's conditions, its stops and each win with its payment bons, signed by
+# the cashier and the comité member (COUNT-45, COUNT-47, COUNT-48). Nobody is named to cote and
+# paraph it (SET-26): the directeur responsable.
 REGISTRE_BBJ = register_kind(
     RegisterKind(
         code="registre_bbj",
@@ -210,6 +212,8 @@ REGISTRE_BBJ = register_kind(
             Column("retained", _("Retenue inscrite"), 0.8),
             Column("difference", _("Écart et traitement"), 1.8),
             Column("displayed", _("Montant affiché (validé)"), 0.9),
+            Column("event", _("Opération"), 2.0),  # conditions, stops, wins (COUNT-45, COUNT-47, COUNT-48)
+            Column("flags", _("Observations"), 1.4),
             Column("signed_by", _("Caissier"), 1.1),
             Column("comite", _("Membre du comité de direction"), 1.2),
         ),
@@ -217,7 +221,8 @@ REGISTRE_BBJ = register_kind(
         record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
         jurisdictions=("FR",),
         paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
-        requirements=("REG-10", "COUNT-21", "COUNT-22", "COUNT-23", "COUNT-24", "COUNT-25"),
+        requirements=("REG-10", "COUNT-21", "COUNT-22", "COUNT-23", "COUNT-24", "COUNT-25", "COUNT-44", "COUNT-45",
+                      "COUNT-47", "COUNT-48", "INC-15"),
         form="modèle 8 quater",
     )
 )

@@ -3,7 +3,7 @@ poker rake (SET-16, SET-17), nomenclatures of chips and plaques, the gaming seas
 amounts written in words."""
 
 import datetime
-from decimal import ROUND_CEILING, Decimal, InvalidOperation
+from decimal import ROUND_CEILING, ROUND_DOWN, Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -23,6 +23,10 @@ CAGNOTTE_DIFFERENCE = incident_category(Category(
 BBJ_DIFFERENCE = incident_category(Category(
     code="bbj_difference", label=_("Écart entre la cagnotte du bad beat jackpot et le relevé certifié"),
     requirement={"MC": "INC-10", "FR": "INC-10"}))
+# The BBJ system stops on a technical breakdown: the judicial police is informed without delay (art. 56-3-2, INC-15).
+BBJ_BREAKDOWN = incident_category(Category(
+    code="bbj_breakdown", label=_("Panne technique du bad beat jackpot"), requirement={"FR": "INC-15"},
+    notices={"FR": (Role.POLICE,)}))
 
 # FR art. 49 (003 art. 23; 55-20, 55-21-1): minimum avance = multiple × minimum stake practised
 # (COUNT-12, SET-07). Keys are the game codes of ledgers.core.games; roulette anglaise and
@@ -159,3 +163,24 @@ def amount_in_words(amount: Decimal) -> str:
 def season_sheet(month: int) -> int:
     """The modèle 13 sheet number of a month: November = 1 … October = 12 (COUNT-57)."""
     return (month - 11) % 12 + 1
+
+
+# SET-42 (AMB-50): the Minister of the Interior is told of a BBJ final stop at least 48 hours before it.
+BBJ_FINAL_STOP_NOTICE = datetime.timedelta(hours=48)
+
+
+def bbj_split(amount: Decimal, players: int) -> list[Decimal]:
+    """The payment bons of a BBJ won (art. 56-3, COUNT-44): 50 % to the losing player who wins it,
+    the other 50 % in equal shares among all the players present, him included; the winner's bon
+    first. Shares are rounded down to the cent and the cents left go to the main prize, so that
+    the bons add up to the jackpot."""
+    if players < 2:
+        raise ValidationError(_("Un bad beat jackpot se gagne face à au moins un autre joueur."))
+    half = (amount / 2).quantize(CENT, rounding=ROUND_DOWN)
+    share = ((amount - half) / players).quantize(CENT, rounding=ROUND_DOWN)
+    return [amount - share * (players - 1), *([share] * (players - 1))]
+
+
+def season_end(day: datetime.date) -> datetime.date:
+    """31 October closing the gaming season containing ``day`` (SET-40)."""
+    return datetime.date(season_start(day).year + 1, 10, 31)

@@ -4,14 +4,26 @@ import datetime
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Sum
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
 
 from . import rules
-from .models import CagnotteCount, ControlDay, Slip, SlipBook, TableCount, TableFloat
+from .models import (
+    BadBeatConfig,
+    BadBeatCount,
+    BadBeatStop,
+    BadBeatTable,
+    CagnotteCount,
+    ControlDay,
+    Slip,
+    SlipBook,
+    TableCount,
+    TableFloat,
+)
 
 
 def art_49_multiple(table: GamingTable) -> int:
@@ -178,3 +190,58 @@ def bad_beat_uncounted(seance: Seance) -> QuerySet[TableSession]:
     """Table-parties of a BBJ table without their count and displayed amount (COUNT-24)."""
     return TableSession.objects.filter(seance=seance, table__bad_beat_jackpot__isnull=False,
                                        bad_beat__isnull=True).exclude(status=TableSession.Status.PREPARING)
+
+
+# --- bad beat jackpot (COUNT-24, COUNT-44 to COUNT-48) ------------------------------------------
+
+def current_config(jackpot: BadBeatTable) -> BadBeatConfig | None:
+    return jackpot.configs.order_by("-version").first()
+
+
+def final_stop(jackpot: BadBeatTable) -> BadBeatStop | None:
+    """The final stop of the BBJ of the current conditions, if it was stopped for good."""
+    config = current_config(jackpot)
+    stops = jackpot.stops.filter(kind=BadBeatStop.Kind.FINAL)
+    if config is not None:
+        stops = stops.filter(stopped_at__gte=config.effective_at)
+    return stops.order_by("-stopped_at").first()
+
+
+def open_breakdown(jackpot: BadBeatTable) -> BadBeatStop | None:
+    return jackpot.stops.filter(kind=BadBeatStop.Kind.BREAKDOWN, restored_at__isnull=True).first()
+
+
+def expected_display(jackpot: BadBeatTable, *, retained: Decimal, before: BadBeatCount | None = None) -> dict | None:
+    """COUNT-24: the amount the jackpot should display after a séance that retained ``retained``:
+    the previous displayed amount (or the starting value and reassigned increment of a new BBJ),
+    plus the retenues, less the payouts of the wins since, plus their restart values. None when
+    nothing is known to start from."""
+    last_count = (BadBeatCount.objects.filter(table_session__table=jackpot.table)
+                  .exclude(pk=getattr(before, "pk", None)).order_by("-recorded_at").first())
+    config = current_config(jackpot)
+    if config is not None and (last_count is None or config.effective_at > last_count.recorded_at):
+        base, since = config.starting_value + config.reassigned, config.effective_at
+    elif last_count is not None:
+        base, since = last_count.displayed, last_count.recorded_at
+    else:
+        return None
+    wins = jackpot.wins.filter(won_at__gte=since).aggregate(paid=Sum("amount"), restarted=Sum("restart_value"))
+    paid, restarted = wins["paid"] or Decimal("0.00"), wins["restarted"] or Decimal("0.00")
+    return {"previous": base, "retained": retained, "paid": paid, "restarted": restarted,
+            "expected": base + retained - paid + restarted}
+
+
+def breakdown_covers(session: TableSession) -> bool:
+    """The BBJ of the table was broken down for the whole partie: no increment could be taken (COUNT-47)."""
+    jackpot = getattr(session.table, "bad_beat_jackpot", None)
+    if jackpot is None or session.opened_at is None:
+        return False
+    end = session.closed_at or timezone.now()
+    return jackpot.stops.filter(kind=BadBeatStop.Kind.BREAKDOWN, stopped_at__lte=session.opened_at).exclude(
+        restored_at__lt=end).exists()
+
+
+def current_amount(jackpot: BadBeatTable) -> Decimal:
+    """The jackpot's amount now: the last displayed amount, or what follows from its conditions and wins."""
+    expected = expected_display(jackpot, retained=Decimal("0.00"))
+    return expected["expected"] if expected else Decimal("0.00")

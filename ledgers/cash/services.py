@@ -30,7 +30,9 @@ from . import rules, selectors
 from .models import (
     BadBeatCount,
     BadBeatTable,
+    BoxHolderDesignation,
     CagnotteCount,
+    ChangeurFloat,
     ControlDay,
     Orphan,
     Slip,
@@ -126,9 +128,11 @@ def float_amount_fix(*, table: GamingTable, amount: Decimal, actor: AbstractBase
 def float_record(
     *, session: TableSession, breakdown: Iterable[dict], actor: AbstractBaseUser, kind: str = TableFloat.Kind.INITIAL,
     box_number: str = "", transport_box: str = "", counted_by: str = "", called_aloud: bool = False,
-    receiver: AbstractBaseUser | None = None, carry_note: str = "",
+    receiver: AbstractBaseUser | None = None, carry_note: str = "", carnet_on_table: bool = False,
 ) -> TableFloat:
-    """The float of a table-partie, with its nomenclature, written in the table's carnet."""
+    """The float of a table-partie, with its nomenclature, written in the table's carnet. FR: the
+    box holder who receives it is the chef de table or the employee designated for the partie
+    (COUNT-13); at boule-type games the carnet stays on the table (COUNT-14)."""
     session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
     table, est = session.table, session.seance.establishment
     jurisdiction = est.jurisdiction
@@ -152,6 +156,13 @@ def float_record(
     if jurisdiction == "FR":
         required = _check_fr_avance(session, amount, kind=kind, initial=initial, box_number=box_number,
                                     counted_by=counted_by, called_aloud=called_aloud, flags=flags)
+        if table.game in rules.BOULE_GROUP and kind == TableFloat.Kind.INITIAL and not carnet_on_table:
+            raise RuleViolation("COUNT-14", _("Le carnet d'avances reste sur la table devant le chef de partie ou le "
+                                              "chef de table : confirmez-le à l'ouverture."))
+        if receiver is not None and Role.CHEF_TABLE not in roles_of(receiver, est) and not (
+                BoxHolderDesignation.objects.filter(table_session=session, employee=receiver).exists()):
+            raise RuleViolation("COUNT-13", _("La caisse est remise au chef de table ou, à défaut, à l'employé de jeux "
+                                              "désigné pour cette table et cette séance."))
     else:
         required = _check_mc_bank(session, amount, kind=kind, receiver=receiver)
     previous = selectors.previous_count(table, session) if kind == TableFloat.Kind.INITIAL else None
@@ -166,7 +177,7 @@ def float_record(
         table_session=session, kind=kind, amount=amount, breakdown=lines, required=required,
         box_number=box_number or table.number, transport_box=transport_box.strip(), counted_by=counted_by.strip(),
         called_aloud=called_aloud, carry_note=carry_note.strip(), recorded_at=timezone.now(), signed_by=actor,
-        signed_role=role, received_by=receiver, flags=flags,
+        signed_role=role, received_by=receiver, flags=flags, carnet_on_table=carnet_on_table,
     )
     with register_language():
         event = TableFloat.Kind(kind).label if jurisdiction == "FR" else _("Somme mise en banque")
@@ -174,7 +185,7 @@ def float_record(
                    "breakdown": rules.breakdown_text(lines), "box": table_float.box_number,
                    "transport_box": table_float.transport_box, "counted_by": table_float.counted_by,
                    "called_aloud": called_aloud, "flags": flags,
-                   "received_by": display_name(receiver) if receiver else ""}
+                   "received_by": display_name(receiver) if receiver else "", "carnet_on_table": carnet_on_table}
     _carnet_entry(session, actor=actor, role=role, payload=payload)
     return table_float
 
@@ -307,10 +318,12 @@ def _next_number(book: SlipBook) -> int:
 @transaction.atomic
 def slip_write(
     *, book: SlipBook, number: int, session: TableSession, requested: Iterable[dict], handed: Iterable[dict],
-    actor: AbstractBaseUser, supervisor: AbstractBaseUser | None, runner: str = "",
+    actor: AbstractBaseUser, supervisor: AbstractBaseUser | None, runner: str = "", currency: str = "EUR",
 ) -> Slip:
     """A numbered slip: chips and plaques requested against what is handed over, signed by its
-    writer and by the supervisor the text names (COUNT-04, COUNT-06, COUNT-29)."""
+    writer and by the supervisor the text names (COUNT-04, COUNT-06, COUNT-29). FR: no foreign
+    currency changed at a table (COUNT-27); at a cercle table only its changeur, whose cash box is
+    written in the carnet modèle 11, changes (COUNT-28)."""
     book = SlipBook.objects.select_for_update().get(pk=book.pk)
     est, spec = book.establishment, SLIP_RULES[book.kind]
     code = spec["code"]
@@ -348,6 +361,13 @@ def slip_write(
     if total != handed_total:
         raise RuleViolation(code, _("Valeur demandée (%(requested)s €) différente de la valeur remise en échange "
                                     "(%(handed)s €).") % {"requested": total, "handed": handed_total})
+    if est.jurisdiction == "FR":
+        if currency.strip().upper() != "EUR":
+            raise RuleViolation("COUNT-27", _("Aucune opération de change de devises étrangères à table."))
+        if (session.table.game_info.family == Family.CERCLE
+                and not ChangeurFloat.objects.filter(table_session=session, changeur=actor).exists()):
+            raise RuleViolation("COUNT-28", _("Seul le changeur de la table %(table)s, dont la caisse est inscrite au "
+                                              "carnet modèle 11, opère le change.") % {"table": session.table.number})
     slip = save_audited(Slip(
         book=book, number=number, table_session=session, requested=requested, handed=handed, total=total,
         written_by=actor, written_at=timezone.now(), supervisor=supervisor, supervisor_role=supervisor_role,
@@ -508,10 +528,12 @@ def count_room_validation_record(*, establishment: Establishment, reference: str
 
 @transaction.atomic
 def count_certify(*, count: TableCount, actor: AbstractBaseUser, words: str, resolution: str = "",
-                  encaisse: Decimal | None = None) -> TableCount:
+                  encaisse: Decimal | None = None, insurance_premiums: Decimal | None = None) -> TableCount:
     """The certification of the encaisse, written in the carnet (COUNT-15, COUNT-50): FR "exact"
     by the directeur responsable or a comité member, in the presence of the table employees and
-    a cashier. A difference between the two counts is settled here, with a note."""
+    a cashier. A difference between the two counts is settled here, with a note. MC trente et
+    quarante: the refait insurance premiums are a table receipt, entered as a separate line of
+    the table result (COUNT-10)."""
     count = TableCount.objects.select_for_update().select_related("table_session__seance", "table_session__table").get(
         pk=count.pk)
     session = count.table_session
@@ -544,6 +566,14 @@ def count_certify(*, count: TableCount, actor: AbstractBaseUser, words: str, res
                 "Les deux comptages diffèrent (%(first)s € / %(second)s €) : recomptez et indiquez l'encaisse "
                 "retenue et l'explication.") % {"first": count.first_total, "second": count.second_total}})
         count.encaisse, count.resolution = rules.money(encaisse), resolution.strip()
+    refait = not fr and session.table.game == "trente_quarante"
+    if refait and insurance_premiums is None:
+        raise RuleViolation("COUNT-10", _("Les primes d'assurance refait (1 %) sont une recette de la table : "
+                                          "inscrivez-les sur leur ligne (zéro s'il n'y en a pas)."))
+    if not refait and insurance_premiums is not None:
+        raise ValidationError({"insurance_premiums": _("Seul le trente et quarante monégasque a des primes "
+                                                       "d'assurance refait.")})
+    count.insurance_premiums = rules.money(insurance_premiums) if refait else None
     floats = sum((f.amount for f in session.floats.all()), Decimal("0.00"))
     count.result = count.encaisse - floats
     count.status, count.certified_by, count.certified_role = TableCount.Status.CERTIFIED, actor, role
@@ -558,6 +588,11 @@ def count_certify(*, count: TableCount, actor: AbstractBaseUser, words: str, res
                    "present": count.present, "counted_by": [display_name(u) for u in (count.first_by, count.second_by)],
                    "certification": count.certification, "flags": [count.resolution] if count.resolution else []}
     _carnet_entry(session, actor=actor, role=role, payload=payload)
+    if refait:
+        with register_language():
+            line = {"event": str(_("Primes d'assurance refait (recette de la table)")),
+                    "amount": str(count.insurance_premiums), "breakdown": ""}
+        _carnet_entry(session, actor=actor, role=role, payload=line)
     return count
 
 
@@ -895,10 +930,22 @@ def bad_beat_record(*, session: TableSession, counted: Decimal, statement: Decim
     if BadBeatCount.objects.filter(table_session=session).exists():
         raise ValidationError(_("Le bad beat jackpot de cette partie est déjà inscrit."))
     counted, statement, displayed = rules.money(counted), rules.money(statement), rules.money(displayed)
+    retained = max(counted, statement)
+    if retained and selectors.breakdown_covers(session):
+        raise RuleViolation("COUNT-47", _("Le système du bad beat jackpot était en panne pendant toute la partie "
+                                          "(INC-15) : aucune retenue d'incrémentation n'a pu être prélevée."))
+    flags = []
+    jackpot = getattr(session.table, "bad_beat_jackpot", None)  # the reverse one-to-one raises when there is none
+    expected = selectors.expected_display(jackpot, retained=retained) if jackpot else None
+    if expected is not None and expected["expected"] != displayed:
+        with register_language():
+            flags.append(str(_("COUNT-24 : montant affiché %(displayed)s € ≠ %(previous)s € précédent + %(retained)s € "
+                               "de retenues − %(paid)s € payés + %(restarted)s € de redémarrage = %(expected)s €.")
+                             % {"displayed": displayed, **expected}))
     record = BadBeatCount.objects.create(
-        table_session=session, counted=counted, statement=statement, retained=max(counted, statement),
+        table_session=session, counted=counted, statement=statement, retained=retained,
         adjustment=max(counted - statement, Decimal("0.00")), contribution=max(statement - counted, Decimal("0.00")),
-        displayed=displayed, present=present, cashier=actor, comite=comite, recorded_at=timezone.now())
+        displayed=displayed, present=present, flags=flags, cashier=actor, comite=comite, recorded_at=timezone.now())
     with register_language():
         if record.adjustment:
             difference = str(_("INC-10 : excédent de %(amount)s € saisi en retenue complémentaire par le croupier.")
@@ -911,7 +958,7 @@ def bad_beat_record(*, session: TableSession, counted: Decimal, statement: Decim
         payload = {**_session_fields(session), "counted": str(counted), "statement": str(statement),
                    "retained": str(record.retained), "difference": difference, "displayed": str(displayed),
                    "present": present, "signed_by": f"{display_name(actor)} ({Role(role).label})",
-                   "comite": f"{display_name(comite)} ({Role(Role.COMITE).label})"}
+                   "comite": f"{display_name(comite)} ({Role(Role.COMITE).label})", "flags": flags}
     _write(est, REGISTRE_BBJ.code, actor=actor, role=role, payload=payload)
     if counted != statement:
         # The comité member present at the count opens it: the cashier does not write the incidents register.

@@ -12,8 +12,8 @@ from ledgers.core.models import Seance, TableSession
 from ledgers.core.selectors import open_seances
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 
-from . import forms, selectors, services
-from .models import ControlDay, Orphan, Slip, SlipBook, TableCount
+from . import bbj, box_holders, changeurs, forms, selectors, services, sfe, table_cagnottes
+from .models import BadBeatCount, BadBeatStop, BadBeatTable, ControlDay, Orphan, Slip, SlipBook, TableCount
 
 
 class CashFormView(EstablishmentRequiredMixin, ServiceFormView):
@@ -70,7 +70,7 @@ class FloatView(CashFormView):
             kind=data.get("kind") or "initial", box_number=data.get("box_number", ""),
             transport_box=data.get("transport_box", ""), counted_by=data.get("counted_by", ""),
             called_aloud=data.get("called_aloud", False), receiver=data.get("receiver"),
-            carry_note=data.get("carry_note", ""))
+            carry_note=data.get("carry_note", ""), carnet_on_table=data.get("carnet_on_table", False))
 
 
 class FixBankView(CashFormView):
@@ -106,7 +106,8 @@ class SlipWriteView(CashFormView):
         data = form.cleaned_data
         return services.slip_write(book=data["book"], number=data["number"], session=data["table_session"],
                                    requested=data["requested"], handed=data["handed"], actor=self.request.user,
-                                   supervisor=data.get("supervisor"), runner=data.get("runner", ""))
+                                   supervisor=data.get("supervisor"), runner=data.get("runner", ""),
+                                   currency=data.get("currency") or "EUR")
 
 
 class SlipServeView(CashFormView):
@@ -184,7 +185,11 @@ class CertifyView(CashFormView):
         data = form.cleaned_data
         count = get_object_or_404(TableCount, table_session=self.session)
         return services.count_certify(count=count, actor=self.request.user, words=data["words"],
-                                      resolution=data.get("resolution", ""), encaisse=data.get("encaisse"))
+                                      resolution=data.get("resolution", ""), encaisse=data.get("encaisse"),
+                                      insurance_premiums=data.get("insurance_premiums"))
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "session": self.session}
 
 
 class RakeView(EstablishmentRequiredMixin, FormView):
@@ -342,3 +347,146 @@ class LevyMonthView(CashFormView):
     def perform(self, form):
         return services.levy_month_close(establishment=self.establishment, actor=self.request.user,
                                          **form.cleaned_data)
+
+
+# --- bad beat jackpot (COUNT-44 to COUNT-48, INC-15) ----------------------------------------------
+
+class BadBeatJackpotMixin:
+    @cached_property
+    def jackpot(self) -> BadBeatTable:
+        return get_object_or_404(BadBeatTable.objects.select_related("table"), pk=self.kwargs["pk"],
+                                 table__establishment=self.establishment)
+
+    def get_success_url(self) -> str:
+        return reverse("cash:bbj", args=[self.jackpot.pk])
+
+
+class BadBeatJackpotView(BadBeatJackpotMixin, EstablishmentRequiredMixin, TemplateView):
+    """A BBJ table: its conditions, stops, wins and séance counts with their continuity flags."""
+
+    template_name = "cash/bbj.html"
+
+    def get_context_data(self, **kwargs):
+        jackpot = self.jackpot
+        return super().get_context_data(
+            jackpot=jackpot, configs=jackpot.configs.order_by("-version"), stops=jackpot.stops.all(),
+            wins=jackpot.wins.select_related("table_session__seance"), breakdown=selectors.open_breakdown(jackpot),
+            counts=BadBeatCount.objects.filter(table_session__table=jackpot.table).select_related(
+                "table_session__seance").order_by("-recorded_at")[:20], jurisdiction="FR", **kwargs)
+
+
+class BadBeatConfigView(BadBeatJackpotMixin, CashFormView):
+    form_class = forms.BadBeatConfigForm
+    submit = _("Inscrire au registre")
+
+    @property
+    def title(self):
+        return _("Conditions du bad beat jackpot — table %(table)s") % {"table": self.jackpot.table.number}
+
+    def perform(self, form):
+        return bbj.bad_beat_configure(jackpot=self.jackpot, actor=self.request.user, **form.cleaned_data)
+
+
+class BadBeatFinalStopView(BadBeatJackpotMixin, CashFormView):
+    form_class = forms.BadBeatFinalStopForm
+    submit = _("Arrêter définitivement")
+
+    @property
+    def title(self):
+        return _("Arrêt définitif du bad beat jackpot — table %(table)s") % {"table": self.jackpot.table.number}
+
+    def perform(self, form):
+        return bbj.bad_beat_stop_final(jackpot=self.jackpot, actor=self.request.user, **form.cleaned_data)
+
+
+class BadBeatBreakdownView(BadBeatJackpotMixin, CashFormView):
+    form_class = forms.BadBeatBreakdownForm
+    submit = _("Inscrire au registre")
+
+    @property
+    def title(self):
+        return _("Panne du bad beat jackpot — table %(table)s") % {"table": self.jackpot.table.number}
+
+    def perform(self, form):
+        return bbj.bad_beat_breakdown(jackpot=self.jackpot, actor=self.request.user, **form.cleaned_data)
+
+
+class BadBeatRestoreView(BadBeatJackpotMixin, CashFormView):
+    form_class = forms.BadBeatRestoreForm
+    submit = _("Inscrire au registre")
+
+    @cached_property
+    def stop(self) -> BadBeatStop:
+        return get_object_or_404(BadBeatStop, pk=self.kwargs["stop"], jackpot=self.jackpot)
+
+    @property
+    def title(self):
+        return _("Rétablissement du bad beat jackpot — table %(table)s") % {"table": self.jackpot.table.number}
+
+    def perform(self, form):
+        return bbj.bad_beat_restore(stop=self.stop, actor=self.request.user, **form.cleaned_data)
+
+
+class BadBeatWinView(CashFormView):
+    form_class = forms.BadBeatWinForm
+    submit = _("Payer et inscrire au registre")
+
+    @property
+    def title(self):
+        return _("Gain du bad beat jackpot — table %(table)s") % {"table": self.session.table.number}
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return bbj.bad_beat_win(
+            session=self.session, combination=data["combination"], pot=data["pot"], amount=data["amount"],
+            players_present=data["players_present"], bons=data["bons"], winner_name=data["winner_name"],
+            restart_value=data["restart_value"], actor=self.request.user, comite=data.get("comite"))
+
+
+class TableCagnotteView(CashFormView):
+    form_class = forms.TableCagnotteForm
+    title = _("Mise en service de la cagnotte d'une table de cercle")
+
+    def perform(self, form):
+        return table_cagnottes.table_cagnotte_record(actor=self.request.user, **form.cleaned_data)
+
+
+class SfeAdvanceView(CashFormView):
+    form_class = forms.SfeAdvanceForm
+
+    @property
+    def title(self):
+        return _("Avance de la SFE — table %(table)s") % {"table": self.session.table.number}
+
+    def perform(self, form):
+        return sfe.sfe_advance_record(session=self.session, actor=self.request.user, **form.cleaned_data)
+
+
+class ChangeurFloatFixView(CashFormView):
+    form_class = forms.ChangeurFloatFixForm
+    title = _("Somme fixée de la caisse du changeur")
+
+    def perform(self, form):
+        return changeurs.changeur_float_fix(actor=self.request.user, **form.cleaned_data)
+
+
+class ChangeurFloatView(CashFormView):
+    form_class = forms.ChangeurFloatForm
+
+    @property
+    def title(self):
+        return _("Caisse du changeur — table %(table)s") % {"table": self.session.table.number}
+
+    def perform(self, form):
+        return changeurs.changeur_float_record(session=self.session, actor=self.request.user, **form.cleaned_data)
+
+
+class BoxHolderView(CashFormView):
+    form_class = forms.BoxHolderForm
+
+    @property
+    def title(self):
+        return _("Employé chargé de la caisse — table %(table)s") % {"table": self.session.table.number}
+
+    def perform(self, form):
+        return box_holders.box_holder_designate(session=self.session, actor=self.request.user, **form.cleaned_data)

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from ledgers.cash import services
-from ledgers.cash.models import SlipBook
+from ledgers.cash import changeurs, services
+from ledgers.cash.models import ChangeurFloat, SlipBook
 from ledgers.cash.registers import (
     BANQUE_TABLES,
     BONS_CAISSE,
@@ -116,7 +116,7 @@ def plaques(total: int, value: int = 1000) -> list[dict]:
 def fr_avance(org, session, amount: int = 150_000, **kwargs):
     """An FR avance signed by the directeur responsable, counted by the croupier and called aloud."""
     fields = {"box_number": session.table.number, "counted_by": "Croupier Test", "called_aloud": True,
-              "transport_box": "BT-1", **kwargs}
+              "transport_box": "BT-1", "carnet_on_table": True, **kwargs}
     return services.float_record(session=session, breakdown=plaques(amount), actor=org.director, **fields)
 
 
@@ -142,3 +142,15 @@ def certified(org, session, total: int, **kwargs):
 def book(org, kind=SlipBook.Kind.RAVITAILLEMENT, number="B-1", first=1, last=50):
     return services.slip_book_open(establishment=org.est, kind=kind, number=number, first_number=first,
                                    last_number=last, actor=org.director)
+
+
+def changeur_box(org, session, amount: int = 5_000):
+    """The changeur's cash box of a cercle table-partie, of the sum fixed by the directeur
+    responsable, written in carnet modèle 11 before he changes (COUNT-28); once per partie."""
+    existing = ChangeurFloat.objects.filter(table_session=session, changeur=org[Role.CHANGEUR]).first()
+    if existing is not None:
+        return existing
+    if changeurs.fixed_amount(session.table) is None:
+        changeurs.changeur_float_fix(table=session.table, amount=Decimal(amount), actor=org.director)
+    return changeurs.changeur_float_record(session=session, changeur=org[Role.CHANGEUR], breakdown=plaques(amount),
+                                           actor=org.director)

@@ -5,7 +5,7 @@ from rest_framework.test import APIClient
 
 from ledgers.cash.models import ControlDay, SlipBook, TableCount
 from ledgers.core.roles import Role
-from tests.cash.conftest import fr_avance
+from tests.cash.conftest import changeur_box, fr_avance
 from tests.factories import DEFAULT_PASSWORD
 
 API = "/api/v1/cash/"
@@ -37,6 +37,7 @@ def test_count_12_float_below_the_minimum_answers_409_with_code_and_article(api,
 def test_slips_counts_and_control_day_through_the_api(api, fro):
     seance = fro.seance()
     poker = fro.session("TH1", seance=seance)
+    changeur_box(fro, poker)
     book = api(fro.director).post(f"{API}slip-books/", {"kind": SlipBook.Kind.RAVITAILLEMENT, "number": "B-7",
                                                         "first_number": 1, "last_number": 25}, format="json")
     assert book.status_code == 201

@@ -3,7 +3,7 @@ responsable see what waits for them at the cash desks."""
 
 from ledgers.cash import services
 from ledgers.core.roles import Role
-from tests.cash.conftest import book, fr_avance, plaques
+from tests.cash.conftest import book, changeur_box, fr_avance, plaques
 
 
 def panel(client, user) -> str:
@@ -14,6 +14,7 @@ def panel(client, user) -> str:
 def test_each_role_sees_the_counts_and_slips_waiting_for_it(client, fro):
     seance = fro.seance()
     poker = fro.session("TH1", seance=seance)
+    changeur_box(fro, poker)
     services.slip_write(book=book(fro), number=1, session=poker, requested=plaques(500, 100),
                         handed=[{"value": "500", "quantity": 1, "kind": "billet"}], actor=fro[Role.CHANGEUR],
                         supervisor=fro[Role.CHEF_TABLE])

@@ -15,7 +15,7 @@ from ledgers.core.services import seance_close
 from ledgers.registers.printing import render_register
 from ledgers.registers.selectors import current_register
 from ledgers.registers.verification import verify_register
-from tests.cash.conftest import book, certified, fr_avance, mc_bank
+from tests.cash.conftest import book, certified, changeur_box, fr_avance, mc_bank
 
 pytestmark = pytest.mark.postgresql
 
@@ -33,6 +33,7 @@ def test_fr_float_slips_count_carnet_modele_12_in_words_visas_and_print(fro):
     seance = fro.seance()
     roulette, poker = fro.session("RA1", seance=seance), fro.session("TH1", seance=seance)
     fr_avance(fro, roulette, 150_000)
+    changeur_box(fro, poker)
     slip = services.slip_write(book=book(fro), number=1, session=poker, requested=CHIPS,
                                handed=[{"value": "2000", "quantity": 1, "kind": "plaque"}], actor=fro[Role.CHANGEUR],
                                supervisor=fro[Role.COMITE])

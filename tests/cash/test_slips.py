@@ -14,7 +14,7 @@ from ledgers.registers.kinds import get_kind
 from ledgers.registers.models import Register
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import register_close, register_create, register_open
-from tests.cash.conftest import book
+from tests.cash.conftest import book, changeur_box
 from tests.factories import LocationFactory
 
 CHIPS = [{"value": "100", "quantity": 50, "kind": "jeton"}]
@@ -22,6 +22,7 @@ NOTES = [{"value": "500", "quantity": 10, "kind": "billet"}]
 
 
 def ravitaillement(org, session, slip_book, number=1, supervisor=None, **kwargs):
+    changeur_box(org, session)
     return services.slip_write(book=slip_book, number=number, session=session, requested=CHIPS, handed=NOTES,
                                actor=org[Role.CHANGEUR], supervisor=supervisor or org[Role.CHEF_PARTIE], **kwargs)
 

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 from ledgers.cash.models import Slip, TableCount, TableFloat
 from ledgers.core.roles import Role
-from tests.cash.conftest import book, counted, fr_avance
+from tests.cash.conftest import book, changeur_box, counted, fr_avance
 from tests.factories import DEFAULT_PASSWORD
 
 
@@ -48,6 +48,7 @@ def test_slip_count_certify_and_control_through_the_pages(client, fro):
     seance = fro.seance()
     poker = fro.session("TH1", seance=seance)
     slip_book = book(fro)
+    changeur_box(fro, poker)
     client.force_login(fro[Role.CHANGEUR])
     response = client.post("/caisses/bons/nouveau/", {
         "book": slip_book.pk, "number": 1, "table_session": poker.pk, "requested": "100 x 50",

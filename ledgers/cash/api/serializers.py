@@ -1,3 +1,4 @@
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
@@ -7,14 +8,22 @@ from ledgers.core.models import GamingTable, Location, TableSession
 
 from .. import rules
 from ..models import (
+    BadBeatConfig,
     BadBeatCount,
+    BadBeatStop,
     BadBeatTable,
+    BadBeatWin,
+    BoxHolderDesignation,
     CagnotteCount,
+    ChangeurFloat,
+    ChangeurFloatFix,
     ControlDay,
     Orphan,
+    SfeAdvance,
     Slip,
     SlipBook,
     TableBox,
+    TableCagnotte,
     TableCount,
     TableFloat,
     TicketBook,
@@ -43,6 +52,7 @@ class FloatInput(serializers.Serializer):
     counted_by = serializers.CharField(required=False, allow_blank=True, default="")
     called_aloud = serializers.BooleanField(default=False)
     carry_note = serializers.CharField(required=False, allow_blank=True, default="")
+    carnet_on_table = serializers.BooleanField(default=False)
     locals().update(countersignature_inputs("receiver", required=False))
 
 
@@ -73,6 +83,7 @@ class SlipInput(serializers.Serializer):
     requested = LineSerializer(many=True)
     handed = LineSerializer(many=True)
     runner = serializers.CharField(required=False, allow_blank=True, default="")
+    currency = serializers.CharField(max_length=3, required=False, default="EUR")
     locals().update(countersignature_inputs("supervisor", required=False))
 
 
@@ -117,7 +128,7 @@ class EncaisseCountOutput(serializers.ModelSerializer):
     class Meta:
         model = TableCount
         fields = ("id", "table_session", "status", "first_total", "second_total", "encaisse", "result", "tips",
-                  "certification", "certified_role", "resolution")
+                  "certification", "certified_role", "resolution", "insurance_premiums")
 
     def to_representation(self, count):
         data = super().to_representation(count)
@@ -131,6 +142,8 @@ class CertifyInput(serializers.Serializer):
     encaisse = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
                                        default=None)
     resolution = serializers.CharField(required=False, allow_blank=True, default="")
+    insurance_premiums = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0, required=False,
+                                                  allow_null=True, default=None)
 
 
 class RakeQuery(serializers.Serializer):
@@ -302,3 +315,139 @@ class LevyMonthInput(serializers.Serializer):
 
 class LevySheetOutput(serializers.Serializer):
     sheet = serializers.IntegerField(max_value=INT_MAX)
+
+
+# --- bad beat jackpot (COUNT-44 to COUNT-48, INC-15) ----------------------------------------------
+
+def jackpot_field() -> EstablishmentPK:
+    return EstablishmentPK(queryset=BadBeatTable.objects.all(), path="table__establishment")
+
+
+def money_field(**kwargs) -> serializers.DecimalField:
+    return serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0, **kwargs)
+
+
+def bounded_datetime(value):
+    if not 2000 <= value.year <= 9000:
+        raise serializers.ValidationError(_("Date hors limites."))
+    return value
+
+
+class BadBeatConfigInput(serializers.Serializer):
+    jackpot = jackpot_field()
+    starting_value = money_field()
+    increment_kind = serializers.ChoiceField(choices=BadBeatConfig.Increment.choices)
+    increment_value = money_field()
+    rounding = serializers.CharField(max_length=200, allow_blank=True)
+    side_pot_rule = serializers.CharField(max_length=250, allow_blank=True)
+    minimum_pot = money_field()
+    restart = serializers.ChoiceField(choices=BadBeatConfig.Restart.choices)
+    reassign = serializers.BooleanField(default=False)
+
+
+class BadBeatConfigOutput(serializers.ModelSerializer):
+    class Meta:
+        model = BadBeatConfig
+        fields = ("id", "jackpot", "version", "starting_value", "increment_kind", "increment_value", "rounding",
+                  "side_pot_rule", "minimum_pot", "house_rules_version", "restart", "reassigned", "effective_at")
+
+
+class BadBeatFinalStopInput(serializers.Serializer):
+    jackpot = jackpot_field()
+    minister_notified_at = serializers.DateTimeField(validators=[bounded_datetime])
+    minister_reference = serializers.CharField(max_length=120, allow_blank=True)
+
+
+class BadBeatBreakdownInput(serializers.Serializer):
+    jackpot = jackpot_field()
+    down_at = serializers.DateTimeField(validators=[bounded_datetime])
+    police_informed_at = serializers.DateTimeField(allow_null=True, validators=[bounded_datetime])
+    police_service = serializers.CharField(max_length=150, allow_blank=True)
+
+
+class BadBeatRestoreInput(serializers.Serializer):
+    restored_at = serializers.DateTimeField(validators=[bounded_datetime])
+
+
+class BadBeatStopOutput(serializers.ModelSerializer):
+    class Meta:
+        model = BadBeatStop
+        fields = ("id", "jackpot", "kind", "stopped_at", "increment", "minister_notified_at", "minister_reference",
+                  "orphan", "incident", "police_informed_at", "police_service", "restored_at")
+
+
+class BadBeatWinInput(serializers.Serializer):
+    table_session = session_field()
+    combination = serializers.CharField(max_length=200, allow_blank=True)
+    pot = money_field()
+    amount = money_field()
+    players_present = serializers.IntegerField(min_value=1, max_value=100)
+    bons = serializers.ListField(child=money_field(), max_length=100)
+    winner_name = serializers.CharField(max_length=200, allow_blank=True)
+    restart_value = money_field()
+    locals().update(countersignature_inputs("comite", required=False))
+
+
+class BadBeatWinOutput(serializers.ModelSerializer):
+    class Meta:
+        model = BadBeatWin
+        fields = ("id", "jackpot", "table_session", "won_at", "combination", "pot", "amount", "players_present",
+                  "winner_name", "bons", "restart_value")
+
+
+class TableCagnotteInput(serializers.Serializer):
+    table = EstablishmentPK(queryset=GamingTable.objects.all())
+    number = serializers.CharField(max_length=40, allow_blank=True)
+
+
+class TableCagnotteOutput(serializers.ModelSerializer):
+    class Meta:
+        model = TableCagnotte
+        fields = ("id", "table", "number", "recorded_at")
+
+
+class SfeAdvanceInput(serializers.Serializer):
+    table_session = session_field()
+    customer = serializers.CharField(max_length=200)
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    authorisation = serializers.CharField(max_length=80, allow_blank=True)
+
+
+class SfeAdvanceOutput(serializers.ModelSerializer):
+    class Meta:
+        model = SfeAdvance
+        fields = ("id", "table_session", "customer", "amount", "authorisation", "advanced_at")
+
+
+class ChangeurFloatFixInput(serializers.Serializer):
+    table = EstablishmentPK(queryset=GamingTable.objects.all())
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+
+
+class ChangeurFloatFixOutput(serializers.ModelSerializer):
+    class Meta:
+        model = ChangeurFloatFix
+        fields = ("id", "table", "amount", "fixed_at")
+
+
+class ChangeurFloatInput(serializers.Serializer):
+    table_session = session_field()
+    changeur = serializers.SlugRelatedField(slug_field="username", queryset=get_user_model().objects.all())
+    breakdown = LineSerializer(many=True)
+
+
+class ChangeurFloatOutput(serializers.ModelSerializer):
+    class Meta:
+        model = ChangeurFloat
+        fields = ("id", "table_session", "changeur", "amount", "breakdown", "recorded_at")
+
+
+class BoxHolderInput(serializers.Serializer):
+    table_session = session_field()
+    employee = serializers.SlugRelatedField(slug_field="username", queryset=get_user_model().objects.all())
+
+
+class BoxHolderOutput(serializers.ModelSerializer):
+    class Meta:
+        model = BoxHolderDesignation
+        fields = ("id", "table_session", "employee", "designated_at")

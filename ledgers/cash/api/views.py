@@ -15,8 +15,8 @@ from ledgers.core.countersign import countersigner_from
 from ledgers.core.models import Establishment
 from ledgers.core.selectors import current_establishment
 
-from .. import selectors, services
-from ..models import ControlDay, Orphan, Slip, TableCount
+from .. import bbj, box_holders, changeurs, selectors, services, sfe, table_cagnottes
+from ..models import BadBeatStop, ControlDay, Orphan, Slip, TableCount
 from . import serializers as s
 
 
@@ -58,7 +58,7 @@ def _float(request, est, data):
     return services.float_record(
         session=data["table_session"], breakdown=_lines(data, "breakdown"), actor=request.user, kind=data["kind"],
         box_number=data["box_number"], transport_box=data["transport_box"], counted_by=data["counted_by"],
-        called_aloud=data["called_aloud"], carry_note=data["carry_note"],
+        called_aloud=data["called_aloud"], carry_note=data["carry_note"], carnet_on_table=data["carnet_on_table"],
         receiver=countersigner_from(request, data, "receiver"))
 
 
@@ -69,7 +69,7 @@ def _book(request, est, data):
 def _slip(request, est, data):
     return services.slip_write(
         book=data["book"], number=data["number"], session=data["table_session"], requested=_lines(data, "requested"),
-        handed=_lines(data, "handed"), actor=request.user, runner=data["runner"],
+        handed=_lines(data, "handed"), actor=request.user, runner=data["runner"], currency=data["currency"],
         supervisor=countersigner_from(request, data, "supervisor"))
 
 
@@ -179,6 +179,65 @@ TirelireView = action("TirelireView", s.TirelireInput, s.CarnetEntryOutput, _tir
 SeasonClearView = action("SeasonClearView", s.SeasonClearInput, s.CarnetEntryOutput, _season_clear)
 LevyMonthView = action("LevyMonthView", s.LevyMonthInput, s.LevySheetOutput, _levy_month)
 ControlVisaView = action("ControlVisaView", s.VisaInput, s.ControlDayOutput, _control_visa)
+
+
+def _bbj_config(request, est, data):
+    return bbj.bad_beat_configure(actor=request.user, **data)
+
+
+def _bbj_final_stop(request, est, data):
+    return bbj.bad_beat_stop_final(actor=request.user, **data)
+
+
+def _bbj_breakdown(request, est, data):
+    return bbj.bad_beat_breakdown(actor=request.user, **data)
+
+
+def _bbj_restore(request, est, data, pk):
+    stop = get_object_or_404(BadBeatStop, pk=pk, jackpot__table__establishment=est)
+    return bbj.bad_beat_restore(stop=stop, actor=request.user, **data)
+
+
+def _bbj_win(request, est, data):
+    return bbj.bad_beat_win(
+        session=data["table_session"], combination=data["combination"], pot=data["pot"], amount=data["amount"],
+        players_present=data["players_present"], bons=data["bons"], winner_name=data["winner_name"],
+        restart_value=data["restart_value"], actor=request.user, comite=countersigner_from(request, data, "comite"))
+
+
+BadBeatConfigView = action("BadBeatConfigView", s.BadBeatConfigInput, s.BadBeatConfigOutput, _bbj_config)
+BadBeatFinalStopView = action("BadBeatFinalStopView", s.BadBeatFinalStopInput, s.BadBeatStopOutput, _bbj_final_stop)
+BadBeatBreakdownView = action("BadBeatBreakdownView", s.BadBeatBreakdownInput, s.BadBeatStopOutput, _bbj_breakdown)
+BadBeatRestoreView = action("BadBeatRestoreView", s.BadBeatRestoreInput, s.BadBeatStopOutput, _bbj_restore)
+def _table_cagnotte(request, est, data):
+    return table_cagnottes.table_cagnotte_record(actor=request.user, **data)
+
+
+def _sfe_advance(request, est, data):
+    return sfe.sfe_advance_record(session=data.pop("table_session"), actor=request.user, **data)
+
+
+def _changeur_fix(request, est, data):
+    return changeurs.changeur_float_fix(actor=request.user, **data)
+
+
+def _changeur_float(request, est, data):
+    return changeurs.changeur_float_record(session=data["table_session"], changeur=data["changeur"],
+                                           breakdown=_lines(data, "breakdown"), actor=request.user)
+
+
+ChangeurFloatFixView = action("ChangeurFloatFixView", s.ChangeurFloatFixInput, s.ChangeurFloatFixOutput,
+                              _changeur_fix)
+ChangeurFloatView = action("ChangeurFloatView", s.ChangeurFloatInput, s.ChangeurFloatOutput, _changeur_float)
+def _box_holder(request, est, data):
+    return box_holders.box_holder_designate(session=data["table_session"], employee=data["employee"],
+                                            actor=request.user)
+
+
+BoxHolderView = action("BoxHolderView", s.BoxHolderInput, s.BoxHolderOutput, _box_holder)
+SfeAdvanceView = action("SfeAdvanceView", s.SfeAdvanceInput, s.SfeAdvanceOutput, _sfe_advance)
+TableCagnotteView = action("TableCagnotteView", s.TableCagnotteInput, s.TableCagnotteOutput, _table_cagnotte)
+BadBeatWinView = action("BadBeatWinView", s.BadBeatWinInput, s.BadBeatWinOutput, _bbj_win)
 
 
 class RakeView(APIView):

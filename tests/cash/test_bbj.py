@@ -1,0 +1,273 @@
+"""Bad beat jackpot conditions, stops and wins: the versioned conditions (COUNT-44, COUNT-45),
+the final stop with its orphans entry and the breakdown incident (COUNT-47, INC-15), the payment
+bons under a comité member's control (COUNT-48) and the continuity of the displayed amount
+(COUNT-24)."""
+
+import datetime
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from ledgers.authority.registers import HOUSE_RULES
+from ledgers.authority.services import house_rules_publish
+from ledgers.cash import bbj, rules, selectors, services
+from ledgers.cash.models import BadBeatConfig, BadBeatCount, BadBeatStop, BadBeatWin, Orphan
+from ledgers.cash.registers import CARNET_ORPHELINS, REGISTRE_BBJ
+from ledgers.core.errors import RuleViolation
+from ledgers.core.roles import Role
+from ledgers.incidents.models import Incident
+from ledgers.registers.selectors import current_register
+from tests.factories import DEFAULT_PASSWORD
+
+
+@pytest.fixture
+def jackpot(fro):
+    fro.open_register(HOUSE_RULES.code)
+    house_rules_publish(establishment=fro.est, actor=fro.director, effective_from=datetime.date(2026, 1, 1),
+                        reference="RI 2026", options=[])
+    return services.bad_beat_activate(table=fro.tables["TH1"], machine_approval="AGR-1", cagnotte_number="BBJ-TH1",
+                                      actor=fro[Role.COMITE])
+
+
+def configure(fro, jackpot, **kwargs):
+    fields = {"starting_value": Decimal("1000"), "increment_kind": BadBeatConfig.Increment.PERCENT,
+              "increment_value": Decimal("1"), "rounding": "à l'euro inférieur", "side_pot_rule": "pot principal",
+              "minimum_pot": Decimal("40"), "restart": BadBeatConfig.Restart.START, "actor": fro[Role.COMITE],
+              **kwargs}
+    return bbj.bad_beat_configure(jackpot=jackpot, **fields)
+
+
+def win(fro, session, amount="2000", players=4, bons=None, **kwargs):
+    fields = {"combination": "carré de 8 contre quinte flush", "pot": Decimal("120"), "winner_name": "Martin Paul",
+              "restart_value": Decimal("1000"), "actor": fro[Role.CAISSIER], "comite": fro[Role.COMITE], **kwargs}
+    bons = rules.bbj_split(Decimal(amount), players) if bons is None else bons
+    return bbj.bad_beat_win(session=session, amount=Decimal(amount), players_present=players, bons=bons, **fields)
+
+
+def bbj_count(fro, session, retained="500", displayed="1500"):
+    return services.bad_beat_record(session=session, counted=Decimal(retained), statement=Decimal(retained),
+                                    displayed=Decimal(displayed), present=["Croupier"], actor=fro[Role.CAISSIER],
+                                    comite=fro[Role.COMITE])
+
+
+def bbj_entries(fro):
+    return list(current_register(fro.est, REGISTRE_BBJ.code).entries.filter(kind="record").order_by("seq"))
+
+
+# --- COUNT-44, COUNT-45 -------------------------------------------------------------------------
+
+def test_count_44_split_half_to_the_winner_half_shared_among_all_players_present():
+    assert rules.bbj_split(Decimal("2000.00"), 4) == [Decimal("1250.00"), Decimal("250.00"), Decimal("250.00"),
+                                                       Decimal("250.00")]
+    # cents that do not divide go to the main prize: the bons add up to the jackpot
+    split = rules.bbj_split(Decimal("1000.00"), 3)
+    assert split == [Decimal("666.68"), Decimal("166.66"), Decimal("166.66")] and sum(split) == Decimal("1000.00")
+
+
+def test_count_44_minimum_pot_from_the_house_rules_in_force(fro):
+    activation = services.bad_beat_activate(table=fro.tables["TH1"], machine_approval="AGR-1",
+                                            cagnotte_number="BBJ-TH1", actor=fro[Role.COMITE])
+    with pytest.raises(RuleViolation) as refused:
+        configure(fro, activation)
+    assert refused.value.code == "COUNT-44" and not BadBeatConfig.objects.exists()
+    fro.open_register(HOUSE_RULES.code)
+    house_rules_publish(establishment=fro.est, actor=fro.director, effective_from=datetime.date(2026, 1, 1),
+                        reference="RI 2026", options=[])
+    assert configure(fro, activation).house_rules_version == 1
+
+
+def test_count_44_payout_split_other_than_half_and_equal_shares_refused(fro, jackpot):
+    configure(fro, jackpot)
+    session = fro.session("TH1")
+    with pytest.raises(RuleViolation) as unequal:
+        win(fro, session, bons=[Decimal("1000"), Decimal("400"), Decimal("300"), Decimal("300")])
+    assert unequal.value.code == "COUNT-44"
+    with pytest.raises(RuleViolation) as small_pot:
+        win(fro, session, pot=Decimal("39.99"))
+    assert small_pot.value.code == "COUNT-44" and not BadBeatWin.objects.exists()
+
+
+def test_count_45_conditions_cannot_change_while_the_bbj_runs(fro, jackpot):
+    configure(fro, jackpot)
+    with pytest.raises(RuleViolation) as refused:
+        configure(fro, jackpot, increment_value=Decimal("2"))
+    assert refused.value.code == "COUNT-45" and jackpot.configs.count() == 1
+    with pytest.raises(RuleViolation) as vague:
+        configure(fro, jackpot, rounding=" ")
+    assert vague.value.code == "COUNT-45"
+    entry = bbj_entries(fro)[-1]
+    assert "Conditions v1" in entry.payload["event"] and "1.00 %" in entry.payload["event"]
+
+
+def test_count_45_restart_value_zero_or_the_starting_value_as_configured(fro, jackpot):
+    configure(fro, jackpot, restart=BadBeatConfig.Restart.ZERO)
+    session = fro.session("TH1")
+    with pytest.raises(RuleViolation) as refused:
+        win(fro, session, restart_value=Decimal("1000"))
+    assert refused.value.code == "COUNT-45"
+    assert win(fro, session, restart_value=Decimal("0")).restart_value == Decimal("0.00")
+
+
+# --- COUNT-48 -----------------------------------------------------------------------------------
+
+def test_count_48_one_bon_per_player_both_signatures_and_the_winner_named(fro, jackpot):
+    configure(fro, jackpot)
+    session = fro.session("TH1")
+    with pytest.raises(RuleViolation) as too_few:
+        win(fro, session, bons=rules.bbj_split(Decimal("2000"), 3))
+    assert too_few.value.code == "COUNT-48"
+    with pytest.raises(RuleViolation) as no_comite:
+        win(fro, session, comite=None)
+    assert no_comite.value.code == "COUNT-48"
+    with pytest.raises(RuleViolation) as not_comite:
+        win(fro, session, comite=fro[Role.CHEF_TABLE])
+    assert not_comite.value.code == "COUNT-48"
+    with pytest.raises(RuleViolation) as not_cashier:
+        win(fro, session, actor=fro[Role.CROUPIER])
+    assert not_cashier.value.code == "COUNT-48"
+    with pytest.raises(RuleViolation) as anonymous:
+        win(fro, session, winner_name=" ")
+    assert anonymous.value.code == "COUNT-48" and not BadBeatWin.objects.exists()
+    paid = win(fro, session)
+    again = win(fro, session, amount="1000", players=2)
+    assert [b["number"] for b in paid.bons] == [1, 2, 3, 4] and [b["number"] for b in again.bons] == [5, 6]
+    assert paid.bons[0] == {"number": 1, "player": "Martin Paul", "amount": "1250.00"}
+    entry = bbj_entries(fro)[-2]
+    assert "Martin Paul" in entry.payload["event"] and "Texas" in entry.payload["event"]
+    assert "Membre du comité" in entry.payload["comite"] and entry.payload["bons"][3]["amount"] == "250.00"
+
+
+# --- COUNT-47, INC-15 ---------------------------------------------------------------------------
+
+def test_count_47_final_stop_needs_the_minister_notice_48_hours_before_and_writes_the_orphan(fro, jackpot):
+    configure(fro, jackpot)
+    bbj_count(fro, fro.close(fro.session("TH1")), retained="500", displayed="1500")
+    now = timezone.now()
+    with pytest.raises(RuleViolation) as late:
+        bbj.bad_beat_stop_final(jackpot=jackpot, minister_notified_at=now - datetime.timedelta(hours=47),
+                                minister_reference="courrier 12", actor=fro[Role.COMITE])
+    assert late.value.code == "COUNT-47" and not BadBeatStop.objects.exists()
+    stop = bbj.bad_beat_stop_final(jackpot=jackpot, minister_notified_at=now - datetime.timedelta(hours=49),
+                                   minister_reference="courrier 12", actor=fro[Role.COMITE])
+    assert stop.increment == Decimal("500.00") and stop.orphan.amount == Decimal("500.00")
+    assert stop.orphan.category == Orphan.Category.JACKPOT_INCREMENT
+    orphan_entry = current_register(fro.est, CARNET_ORPHELINS.code).entries.get(seq=stop.orphan.entry_seq)
+    assert orphan_entry.payload["amount"] == "500.00"
+    assert "courrier 12" in bbj_entries(fro)[-1].payload["event"]
+    # stopped: the conditions may change, it is a new BBJ
+    assert configure(fro, jackpot, starting_value=Decimal("0")).version == 2
+
+
+def test_count_47_reassignment_only_until_31_october_of_the_season(fro, jackpot, monkeypatch):
+    configure(fro, jackpot)
+    bbj_count(fro, fro.close(fro.session("TH1")), retained="300", displayed="1300")
+    stop = bbj.bad_beat_stop_final(jackpot=jackpot, minister_notified_at=timezone.now() - datetime.timedelta(days=3),
+                                   minister_reference="courrier 13", actor=fro[Role.COMITE])
+    # a year later the 31 October of the stop's season is past
+    later = timezone.now() + datetime.timedelta(days=366)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    with pytest.raises(RuleViolation) as late:
+        configure(fro, jackpot, reassign=True)
+    assert late.value.code == "COUNT-47" and jackpot.configs.count() == 1
+    monkeypatch.undo()
+    config = configure(fro, jackpot, reassign=True)
+    assert config.reassigned == Decimal("300.00")
+    orphan = Orphan.objects.get(pk=stop.orphan_id)
+    assert orphan.refunded == orphan.amount
+    # the new BBJ displays its starting value plus the increment taken back (COUNT-24)
+    expected = selectors.expected_display(jackpot, retained=Decimal("0"))
+    assert expected["expected"] == Decimal("1300.00")
+
+
+def test_inc_15_breakdown_needs_the_police_information_and_stops_increments_and_payouts(fro, jackpot):
+    configure(fro, jackpot)
+    session = fro.session("TH1")
+    down = timezone.now() - datetime.timedelta(minutes=10)
+    with pytest.raises(RuleViolation) as silent:
+        bbj.bad_beat_breakdown(jackpot=jackpot, down_at=down, police_informed_at=None, police_service="",
+                               actor=fro[Role.COMITE])
+    assert silent.value.code == "INC-15" and not Incident.objects.filter(requirement="INC-15").exists()
+    stop = bbj.bad_beat_breakdown(jackpot=jackpot, down_at=down, police_informed_at=down + datetime.timedelta(
+        minutes=2), police_service="SRPJ Nice", actor=fro[Role.COMITE])
+    incident = stop.incident
+    assert incident.requirement == "INC-15" and incident.status == Incident.Status.OPEN
+    assert incident.notices.get().recipient_role == Role.POLICE
+    with pytest.raises(RuleViolation) as payout:
+        win(fro, session)
+    assert payout.value.code == "COUNT-47"
+    bbj.bad_beat_restore(stop=stop, restored_at=timezone.now(), actor=fro[Role.COMITE])
+    incident.refresh_from_db()
+    assert incident.status == Incident.Status.CLOSED
+    assert win(fro, session).amount == Decimal("2000.00")
+
+
+def test_count_47_no_increment_retained_for_a_partie_played_during_a_breakdown(fro, jackpot):
+    configure(fro, jackpot)
+    down = timezone.now() - datetime.timedelta(minutes=5)
+    bbj.bad_beat_breakdown(jackpot=jackpot, down_at=down, police_informed_at=down, police_service="SRPJ",
+                           actor=fro[Role.COMITE])
+    session = fro.close(fro.session("TH1"))
+    with pytest.raises(RuleViolation) as refused:
+        bbj_count(fro, session, retained="80", displayed="1080")
+    assert refused.value.code == "COUNT-47" and not BadBeatCount.objects.exists()
+    assert bbj_count(fro, session, retained="0", displayed="1000").flags == []
+
+
+# --- COUNT-24 continuity --------------------------------------------------------------------------
+
+def test_count_24_displayed_amount_flagged_unless_previous_plus_retenues_minus_payouts(fro, jackpot):
+    configure(fro, jackpot)
+    first = bbj_count(fro, fro.close(fro.session("TH1")), retained="500", displayed="1500")
+    assert first.flags == []
+    session = fro.session("TH1", seance=fro.seance(day=1))
+    win(fro, session, amount="1500", players=3)  # restarts at the starting value, 1 000 €
+    second = bbj_count(fro, fro.close(session), retained="200", displayed="1250")
+    assert second.flags and "1200.00" in second.flags[0]
+    assert "COUNT-24" in bbj_entries(fro)[-1].payload["flags"][0]
+    third = bbj_count(fro, fro.close(fro.session("TH1", seance=fro.seance(day=2))), retained="100",
+                      displayed="1350")
+    assert third.flags == []
+
+
+# --- pages and API --------------------------------------------------------------------------------
+
+def test_count_48_bbj_pages_and_api(client, fro, jackpot):
+    api = APIClient()
+    api.force_authenticate(fro[Role.COMITE])
+    config = {"jackpot": jackpot.pk, "starting_value": "1000", "increment_kind": "percent", "increment_value": "1",
+              "rounding": "euro", "side_pot_rule": "principal", "minimum_pot": "40", "restart": "start"}
+    assert api.post("/api/v1/cash/bad-beat-jackpot/configs/", config, format="json").status_code == 201
+    again = api.post("/api/v1/cash/bad-beat-jackpot/configs/", config, format="json")
+    assert again.status_code == 409 and again.json()["code"] == "COUNT-45"
+    session = fro.session("TH1")
+    api.force_authenticate(fro[Role.CAISSIER])
+    body = {"table_session": session.pk, "combination": "carré de 7", "pot": "80", "amount": "1000",
+            "players_present": 2, "bons": ["750.00", "250.00"], "winner_name": "Durand Anne",
+            "restart_value": "1000"}
+    refused = api.post("/api/v1/cash/bad-beat-jackpot/wins/", body, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "COUNT-48"
+    done = api.post("/api/v1/cash/bad-beat-jackpot/wins/", {**body, "comite_username": fro[Role.COMITE].username,
+                                                            "comite_password": DEFAULT_PASSWORD}, format="json")
+    assert done.status_code == 201 and done.json()["bons"][0]["amount"] == "750.00"
+    api.force_authenticate(fro[Role.COMITE])
+    down = (timezone.now() - datetime.timedelta(minutes=1)).isoformat()
+    breakdown = {"jackpot": jackpot.pk, "down_at": down, "police_informed_at": None, "police_service": ""}
+    silent = api.post("/api/v1/cash/bad-beat-jackpot/breakdowns/", breakdown, format="json")
+    assert silent.status_code == 409 and silent.json()["code"] == "INC-15"
+    made = api.post("/api/v1/cash/bad-beat-jackpot/breakdowns/",
+                    {**breakdown, "police_informed_at": down, "police_service": "SRPJ"}, format="json")
+    assert made.status_code == 201
+    restored = api.post(f"/api/v1/cash/bad-beat-jackpot/breakdowns/{made.json()['id']}/restore/",
+                        {"restored_at": timezone.now().isoformat()}, format="json")
+    assert restored.status_code == 201 and restored.json()["restored_at"]
+    stop = api.post("/api/v1/cash/bad-beat-jackpot/final-stops/",
+                    {"jackpot": jackpot.pk, "minister_notified_at": timezone.now().isoformat(),
+                     "minister_reference": "lettre"}, format="json")
+    assert stop.status_code == 409 and stop.json()["code"] == "COUNT-47"
+    client.force_login(fro[Role.COMITE])
+    for url in (f"/caisses/bad-beat-jackpot/{jackpot.pk}/", f"/caisses/bad-beat-jackpot/{jackpot.pk}/conditions/",
+                f"/caisses/bad-beat-jackpot/{jackpot.pk}/arret-definitif/",
+                f"/caisses/bad-beat-jackpot/{jackpot.pk}/panne/", f"/caisses/tables/{session.pk}/bad-beat-gain/"):
+        assert client.get(url).status_code == 200, url

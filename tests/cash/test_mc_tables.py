@@ -1,0 +1,74 @@
+"""MC: trente et quarante refait insurance premiums as a separate line of the table result
+(COUNT-10); chemin de fer advances of the Société Financière d'Encaissement (COUNT-11)."""
+
+from decimal import Decimal
+
+import pytest
+from rest_framework.test import APIClient
+
+from ledgers.cash import services
+from ledgers.cash.models import SfeAdvance
+from ledgers.cash.registers import BANQUE_TABLES, BONS_CAISSE
+from ledgers.cash.sfe import sfe_advance_record
+from ledgers.core.errors import RuleViolation
+from ledgers.core.roles import Role
+from ledgers.registers.selectors import current_register
+from tests.cash.conftest import counted, mc_bank
+from tests.factories import GamingTableFactory
+
+
+def test_count_10_refait_premiums_entered_as_a_separate_line_of_the_table_result(mco):
+    table = GamingTableFactory(establishment=mco.est, room=mco.room, number="TQ1", game="trente_quarante")
+    mco.tables["TQ1"] = table
+    services.float_amount_fix(table=table, amount=Decimal("50000"), actor=mco.director)
+    session = mco.session("TQ1")
+    mc_bank(mco, session)
+    mco.close(session)
+    count = counted(mco, session, 53_000)
+    with pytest.raises(RuleViolation) as refused:
+        services.count_certify(count=count, actor=mco[Role.INSPECTEUR], words="vu")
+    assert refused.value.code == "COUNT-10"
+    certified = services.count_certify(count=count, actor=mco[Role.INSPECTEUR], words="vu",
+                                       insurance_premiums=Decimal("120"))
+    assert certified.insurance_premiums == Decimal("120.00") and certified.result == Decimal("3000.00")
+    last = current_register(mco.est, BANQUE_TABLES.code).entries.filter(kind="record").order_by("-seq").first()
+    assert last.payload["amount"] == "120.00" and "refait" in last.payload["event"]
+
+
+def test_count_10_no_premiums_at_other_tables(mco):
+    session = mco.session("BJ1")
+    mc_bank(mco, session)
+    mco.close(session)
+    count = counted(mco, session, 50_000)
+    with pytest.raises(Exception, match="trente et quarante"):
+        services.count_certify(count=count, actor=mco[Role.INSPECTEUR], words="vu", insurance_premiums=Decimal("1"))
+    assert services.count_certify(count=count, actor=mco[Role.INSPECTEUR], words="vu").insurance_premiums is None
+
+
+def test_count_11_sfe_advance_needs_the_sfe_authorisation(mco):
+    session = mco.session("CF1")
+    with pytest.raises(RuleViolation) as refused:
+        sfe_advance_record(session=session, customer="M. Dupont", amount=Decimal("5000"), authorisation=" ",
+                           actor=mco[Role.CHANGEUR])
+    assert refused.value.code == "COUNT-11"
+    with pytest.raises(RuleViolation) as croupier:
+        sfe_advance_record(session=session, customer="M. Dupont", amount=Decimal("5000"), authorisation="SFE-1",
+                           actor=mco[Role.CROUPIER])
+    assert croupier.value.code == "COUNT-11" and not SfeAdvance.objects.exists()
+    advance = sfe_advance_record(session=session, customer="M. Dupont", amount=Decimal("5000"),
+                                 authorisation="SFE-1", actor=mco[Role.CHANGEUR])
+    entry = current_register(mco.est, BONS_CAISSE.code).entries.filter(kind="record").get()
+    assert advance.amount == Decimal("5000.00") and "SFE-1" in entry.payload["requested"]
+
+
+def test_count_11_sfe_advance_page_and_api(client, mco):
+    session = mco.session("CF1")
+    api = APIClient()
+    api.force_authenticate(mco[Role.CHANGEUR])
+    body = {"table_session": session.pk, "customer": "Mme Roy", "amount": "2000", "authorisation": ""}
+    refused = api.post("/api/v1/cash/sfe-advances/", body, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "COUNT-11"
+    done = api.post("/api/v1/cash/sfe-advances/", {**body, "authorisation": "SFE-9"}, format="json")
+    assert done.status_code == 201 and done.json()["authorisation"] == "SFE-9"
+    client.force_login(mco[Role.CHANGEUR])
+    assert client.get(f"/caisses/tables/{session.pk}/avance-sfe/").status_code == 200

@@ -1,0 +1,42 @@
+"""FR: each cercle table has its own cagnotte bearing the table's number (COUNT-17 texas hold'em,
+COUNT-42 baccara), written in the table's carnet modèle 11."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from ledgers.cash.models import TableCagnotte
+from ledgers.cash.registers import CARNET_CAGNOTTES
+from ledgers.cash.table_cagnottes import table_cagnotte_record
+from ledgers.core.errors import RuleViolation
+from ledgers.core.roles import Role
+from ledgers.registers.selectors import current_register
+from tests.factories import GamingTableFactory
+
+
+def test_count_17_holdem_cagnotte_bears_the_table_number(fro):
+    table = fro.tables["TH1"]
+    with pytest.raises(RuleViolation) as refused:
+        table_cagnotte_record(table=table, number="TH2", actor=fro[Role.COMITE])
+    assert refused.value.code == "COUNT-17" and not TableCagnotte.objects.exists()
+    cagnotte = table_cagnotte_record(table=table, number=" TH1 ", actor=fro[Role.COMITE])
+    assert cagnotte.number == "TH1"
+    entry = current_register(fro.est, CARNET_CAGNOTTES.code, "TH1").entries.filter(kind="record").get()
+    assert "TH1" in entry.payload["certification"]
+
+
+def test_count_42_baccara_cagnotte_bears_the_table_number_through_the_api(fro):
+    table = GamingTableFactory(establishment=fro.est, room=fro.room, number="CF1", game="chemin_de_fer")
+    fro.open_register(CARNET_CAGNOTTES.code, "CF1")
+    api = APIClient()
+    api.force_authenticate(fro[Role.COMITE])
+    refused = api.post("/api/v1/cash/table-cagnottes/", {"table": table.pk, "number": "TH1"}, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "COUNT-42"
+    done = api.post("/api/v1/cash/table-cagnottes/", {"table": table.pk, "number": "CF1"}, format="json")
+    assert done.status_code == 201 and done.json()["number"] == "CF1"
+
+
+def test_count_42_cagnotte_page(client, fro):
+    client.force_login(fro[Role.COMITE])
+    assert client.get("/caisses/cagnottes/nouvelle/").status_code == 200
+    response = client.post("/caisses/cagnottes/nouvelle/", {"table": fro.tables["TH1"].pk, "number": "RA1"})
+    assert response.status_code == 409 and "COUNT-17" in response.content.decode()
