@@ -15,3 +15,6 @@ class SlotsConfig(AppConfig):
         from .purposes import declare
 
         declare()
+
+        # The séance closing check of the counts of one denomination (SLOT-46).
+        from . import hooks  # noqa: F401

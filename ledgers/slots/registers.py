@@ -195,3 +195,20 @@ METER_STATEMENT_32 = register_kind(
         form="modèle 32",
     )
 )
+
+# The slot count sessions (SLOT-46): opened and closed with their type and the machines covered;
+# each machine's count is its line in modèle 29 (FR) or its reconciled drop (MC, SLOT-11).
+SLOT_COUNTS = register_kind(
+    RegisterKind(
+        code="slot_comptees",
+        title=_("Comptées des machines à sous"),
+        purpose=_("Inscrire l'ouverture et la clôture de chaque comptée des boîtes des machines à sous, son type "
+                  "et les machines comptées."),
+        columns=(Column("event", _("Opération"), 1.4), Column("at", _("Date et heure"), 1.0),
+                 Column("detail", _("Détail"), 4.8), Column("signature", _("Signature"), 1.4)),
+        record_roles=(Role.COMITE, Role.CAISSIER, Role.DIRECTEUR_RESPONSABLE, Role.SUPERVISEUR, Role.COMPTABILITE,
+                      Role.DIRECTEUR_EXPLOITATION),
+        paraph_roles=(Role.DIRECTEUR_EXPLOITATION, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        requirements=("SLOT-46",),
+    )
+)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import accounting_views, views
+from . import accounting_views, counts_views, views
 
 app_name = "slots"
 urlpatterns = [
@@ -36,4 +36,9 @@ urlpatterns = [
     path("carnet/paiement/", accounting_views.PaymentPostView.as_view(), name="carnet_payment"),
     path("etat-recapitulatif/", accounting_views.StatementView.as_view(), name="statement"),
     path("etat-compteurs/", accounting_views.MeterStatementView.as_view(), name="meter_statement"),
+    path("comptees/", counts_views.CountListView.as_view(), name="counts"),
+    path("comptees/nouvelle/", counts_views.CountOpenView.as_view(), name="count_open"),
+    path("comptees/<int:pk>/", counts_views.CountDetailView.as_view(), name="slot_count"),
+    path("comptees/<int:pk>/machine/", counts_views.CountLineView.as_view(), name="count_line"),
+    path("comptees/<int:pk>/cloture/", counts_views.CountCloseView.as_view(), name="count_close"),
 ]

@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import accounting, views
+from . import accounting, counts, views
 
 router = SimpleRouter()
 router.register("machines", views.MachineViewSet, basename="slots-machine")
@@ -21,5 +21,8 @@ urlpatterns = [
     path("carnet/payments/", accounting.PaymentPostView.as_view(), name="slots-carnet-payment"),
     path("statements/", accounting.StatementView.as_view(), name="slots-statement"),
     path("meter-statements/", accounting.MeterStatementView.as_view(), name="slots-meter-statement"),
+    path("counts/", counts.CountOpenView.as_view(), name="slots-count-open"),
+    path("counts/<int:pk>/lines/", counts.CountLineView.as_view(), name="slots-count-line"),
+    path("counts/<int:pk>/close/", counts.CountCloseView.as_view(), name="slots-count-close"),
     *router.urls,
 ]
