@@ -898,3 +898,133 @@ class SlotCountLine(models.Model):
     @property
     def total(self) -> Decimal:
         return self.coins + self.bills + self.tickets
+
+
+class ChangePoint(models.Model):
+    """A change point of the slot room (MC SLOT-21, FR SLOT-48): the slot cash desk (FR: it
+    centralises the slot financial operations), a secondary desk, a change machine or an itinerant
+    changer with a fixed sum; a desk's encaisse set composition in cash and chips (SLOT-49)."""
+
+    class Kind(models.TextChoices):
+        DESK = "desk", _("Caisse des machines à sous")
+        SECONDARY = "secondary", _("Caisse secondaire")
+        MACHINE = "machine", _("Machine de change")
+        ITINERANT = "itinerant", _("Changeur itinérant")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(_("nature"), max_length=12, choices=Kind.choices)
+    name = models.CharField(_("désignation"), max_length=100)
+    cash = models.DecimalField(_("espèces de l'encaisse (€)"), max_digits=14, decimal_places=2, default=Decimal("0"))
+    chips = models.DecimalField(_("jetons de l'encaisse (€)"), max_digits=14, decimal_places=2, default=Decimal("0"))
+    fixed_sum = models.DecimalField(_("somme fixe (€)"), max_digits=14, decimal_places=2, null=True, blank=True)
+    active = models.BooleanField(_("en service"), default=True)
+    created_at = models.DateTimeField(_("créé le"))
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("point de change")
+        verbose_name_plural = _("points de change")
+        ordering = ["kind", "name"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "name"], name="slot_change_point_name")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} — {self.name}"
+
+    @property
+    def encaisse(self) -> Decimal:
+        return self.cash + self.chips
+
+
+class ChangeAssignment(models.Model):
+    """Who works a change point during a séance (MC SLOT-21: the itinerant changeur assigned; FR
+    SLOT-48: the cashier named for the séance), with the encaisse at opening and, at the end, as
+    counted before being restored (SLOT-49)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("En cours")
+        CLOSED = "closed", _("Close")
+
+    point = models.ForeignKey(ChangePoint, on_delete=models.PROTECT, related_name="assignments")
+    seance = models.ForeignKey("core.Seance", on_delete=models.PROTECT, related_name="+", verbose_name=_("séance"))
+    person = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("affecté"))
+    status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.OPEN)
+    opening_cash = models.DecimalField(_("espèces à l'ouverture (€)"), max_digits=14, decimal_places=2)
+    opening_chips = models.DecimalField(_("jetons à l'ouverture (€)"), max_digits=14, decimal_places=2)
+    closing_cash = models.DecimalField(_("espèces en fin de séance (€)"), max_digits=14, decimal_places=2, null=True,
+                                       blank=True)
+    closing_chips = models.DecimalField(_("jetons en fin de séance (€)"), max_digits=14, decimal_places=2, null=True,
+                                        blank=True)
+    opened_at = models.DateTimeField(_("ouverte le"))
+    closed_at = models.DateTimeField(_("close le"), null=True, blank=True)
+    assigned_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("affectation à un point de change")
+        verbose_name_plural = _("affectations aux points de change")
+        ordering = ["-opened_at"]
+        constraints = [models.UniqueConstraint(fields=["point", "seance"], name="slot_change_assignment_once")]
+
+    def __str__(self) -> str:
+        return f"{self.point} — {self.seance}"
+
+
+class ChangeMovement(models.Model):
+    """A movement of a change point's encaisse during its séance: a change given to a player, or a
+    restoring deposit (+) or withdrawal (−) of cash or chips with the caisse centrale or the
+    plaques-and-chips deposit account (SLOT-49)."""
+
+    class Kind(models.TextChoices):
+        CHANGE = "change", _("Change")
+        RESTORE = "restore", _("Reconstitution de l'encaisse")
+
+    class Counterpart(models.TextChoices):
+        CENTRAL = "central", _("Caisse centrale")
+        CHIPS_ACCOUNT = "chips_account", _("Compte de dépôt de plaques et jetons")
+
+    class Given(models.TextChoices):
+        LEGAL_TENDER = "legal_tender", _("Monnaie ayant cours légal")
+        CHIPS = "chips", _("Jetons de machine")
+        CARD_CREDITS = "card_credits", _("Crédits sur carte maison")
+
+    assignment = models.ForeignKey(ChangeAssignment, on_delete=models.PROTECT, related_name="movements")
+    kind = models.CharField(_("nature"), max_length=10, choices=Kind.choices)
+    amount = models.DecimalField(_("montant (€)"), max_digits=14, decimal_places=2, default=Decimal("0"))
+    given = models.CharField(_("remis en"), max_length=15, choices=Given.choices, blank=True)
+    cash = models.DecimalField(_("espèces (€)"), max_digits=14, decimal_places=2, default=Decimal("0"))
+    chips = models.DecimalField(_("jetons (€)"), max_digits=14, decimal_places=2, default=Decimal("0"))
+    counterpart = models.CharField(_("avec"), max_length=15, choices=Counterpart.choices, blank=True)
+    recorded_at = models.DateTimeField(_("inscrit le"))
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("mouvement de l'encaisse")
+        verbose_name_plural = _("mouvements de l'encaisse")
+        ordering = ["recorded_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} — {self.cash + self.chips + self.amount} €"
+
+
+class EncaisseJustification(models.Model):
+    """The encaisse of a slot desk justified at a given time (SLOT-49) by the items the text lists;
+    the open avance and payment bons are cash values until the next count."""
+
+    assignment = models.ForeignKey(ChangeAssignment, on_delete=models.PROTECT, related_name="justifications")
+    items = models.JSONField(_("pièces justificatives"))  # {item: "amount"}
+    total = models.DecimalField(_("total justifié (€)"), max_digits=14, decimal_places=2)
+    expected = models.DecimalField(_("encaisse (€)"), max_digits=14, decimal_places=2)
+    difference = models.DecimalField(_("écart (€)"), max_digits=14, decimal_places=2)
+    open_bons = models.DecimalField(_("bons en cours selon les carnets (€)"), max_digits=14, decimal_places=2)
+    justified_at = models.DateTimeField(_("justifiée le"))
+    justified_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("justification de l'encaisse")
+        verbose_name_plural = _("justifications de l'encaisse")
+        ordering = ["-justified_at"]
+
+    def __str__(self) -> str:
+        return f"{self.assignment} — {self.total} €"

@@ -212,3 +212,22 @@ SLOT_COUNTS = register_kind(
         requirements=("SLOT-46",),
     )
 )
+
+# The change points of the slot room and who works them each séance (MC SLOT-21: register of change
+# points and itinerant changeurs' assignments; FR SLOT-48, 49: the cash-desk register of the slot
+# desk, secondary desks and itinerant changers with their fixed sum, the encaisse and its restoring).
+CHANGE_POINTS = register_kind(
+    RegisterKind(
+        code="slot_caisse",
+        title=_("Registre de la caisse et des points de change des machines à sous"),
+        purpose=_("Inscrire les points de change, les affectations de chaque séance, les changes, les "
+                  "justifications de l'encaisse et sa reconstitution après chaque séance."),
+        columns=(Column("event", _("Opération"), 1.4), Column("at", _("Date et heure"), 1.0),
+                 Column("amount", _("Montant"), 0.9), Column("detail", _("Détail"), 3.9),
+                 Column("signature", _("Signature"), 1.4)),
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.CHANGEUR, Role.SUPERVISEUR,
+                      Role.DIRECTEUR_EXPLOITATION, *DIRECTORATE),
+        paraph_roles=(Role.DIRECTEUR_EXPLOITATION, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        requirements=("SLOT-21", "SLOT-48", "SLOT-49"),
+    )
+)
