@@ -16,5 +16,5 @@ class SlotsConfig(AppConfig):
 
         declare()
 
-        # The séance closing check of the counts of one denomination (SLOT-46).
-        from . import hooks  # noqa: F401
+        # The séance closing checks (SLOT-46, 48, 49) and the incidents staff report (INC-06, INC-16).
+        from . import hooks, reports  # noqa: F401

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import accounting_views, cashdesk_views, counts_views, views
+from . import accounting_views, cashdesk_views, counts_views, reports_views, views
 
 app_name = "slots"
 urlpatterns = [
@@ -41,6 +41,7 @@ urlpatterns = [
     path("comptees/<int:pk>/", counts_views.CountDetailView.as_view(), name="slot_count"),
     path("comptees/<int:pk>/machine/", counts_views.CountLineView.as_view(), name="count_line"),
     path("comptees/<int:pk>/cloture/", counts_views.CountCloseView.as_view(), name="count_close"),
+    path("incidents/compte-rendu/", reports_views.ReportView.as_view(), name="incident_report"),
     path("caisse/", cashdesk_views.CashDeskView.as_view(), name="cashdesk"),
     path("caisse/points/nouveau/", cashdesk_views.ChangePointView.as_view(), name="change_point"),
     path("caisse/points/<int:pk>/affectation/", cashdesk_views.AssignView.as_view(), name="change_assign"),

@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import accounting, cashdesk, counts, views
+from . import accounting, cashdesk, counts, reports, views
 
 router = SimpleRouter()
 router.register("machines", views.MachineViewSet, basename="slots-machine")
@@ -30,5 +30,6 @@ urlpatterns = [
     path("assignments/<int:pk>/justifications/", cashdesk.JustifyView.as_view(), name="slots-encaisse-justify"),
     path("assignments/<int:pk>/restorations/", cashdesk.RestoreView.as_view(), name="slots-encaisse-restore"),
     path("assignments/<int:pk>/close/", cashdesk.AssignmentCloseView.as_view(), name="slots-assignment-close"),
+    path("incident-reports/", reports.ReportView.as_view(), name="slots-incident-report"),
     *router.urls,
 ]
