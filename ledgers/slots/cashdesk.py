@@ -9,6 +9,10 @@ lists (the open avance and payment bons of the carnets modèle 29 count as cash 
 next count), and after the séance is restored to its composition (or, after a count, its amount)
 by deposits or withdrawals with the caisse centrale or the plaques-and-chips deposit account
 (SLOT-49): the assignment closes only then, and the séance with it (``hooks``).
+
+FR: counterfeit coins and foreign currency found go into a locked box at the cash desk, are never
+exchanged and are destroyed at the end of the financial year under the control of the comptable
+du Trésor (FR-2007 art. 68-23, SLOT-45).
 """
 
 import datetime
@@ -31,7 +35,16 @@ from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
 
 from . import accounting
-from .models import AccountingLine, ChangeAssignment, ChangeMovement, ChangePoint, EncaisseJustification, SlotCount
+from .models import (
+    AccountingLine,
+    ChangeAssignment,
+    ChangeMovement,
+    ChangePoint,
+    CounterfeitDestruction,
+    CounterfeitItem,
+    EncaisseJustification,
+    SlotCount,
+)
 from .registers import CHANGE_POINTS
 from .services import INVENTORY_ROLES, _line, _require
 
@@ -151,9 +164,12 @@ def _current(point: ChangePoint, actor: AbstractBaseUser) -> ChangeAssignment:
 
 
 @transaction.atomic
-def change_record(*, point: ChangePoint, amount: Decimal, given: str, actor: AbstractBaseUser) -> ChangeMovement:
+def change_record(*, point: ChangePoint, amount: Decimal, given: str, actor: AbstractBaseUser,
+                  tendered: CounterfeitItem | None = None) -> ChangeMovement:
     """A change given to a player, in legal tender, machine chips or house-card credits, by the
-    person assigned to the point for the séance (SLOT-21, SLOT-48)."""
+    person assigned to the point for the séance (SLOT-21, SLOT-48); never of an item of the
+    counterfeit box (``tendered``, SLOT-45)."""
+    check_not_counterfeit(tendered)
     assignment = _current(point, actor)
     if given not in ChangeMovement.Given.values:
         raise ValidationError({"given": _("Nature inconnue.")})
@@ -289,3 +305,86 @@ def unstaffed_desks(seance: Seance) -> list[ChangePoint]:
         return []
     return list(ChangePoint.objects.filter(establishment=seance.establishment, kind=Kind.DESK, active=True)
                 .exclude(assignments__seance=seance))
+
+
+# --- the counterfeit coins box (FR-2007 art. 68-23, SLOT-45) ------------------------------------------
+
+# Who puts an item in the box kept at the cash desk, and who records its destruction.
+BOX_KEEPERS = (Role.CAISSIER, Role.CAISSIER_PRINCIPAL)
+DESTROYERS = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)
+
+
+@transaction.atomic
+def counterfeit_deposit(*, establishment: Establishment, kind: str, description: str, quantity: int,
+                        found_during: str, found_by: AbstractBaseUser, actor: AbstractBaseUser,
+                        found_at: datetime.datetime | None = None) -> CounterfeitItem:
+    """A counterfeit coin or foreign currency found at a count, packaging or repair, put by the
+    cashier in the locked box kept at the cash desk (SLOT-45)."""
+    est = establishment
+    if est.jurisdiction != "FR":
+        raise ValidationError(_("Le coffret des fausses pièces est prévu dans les casinos français."))
+    role = _require(actor, est, BOX_KEEPERS, "SLOT-45", _("Le coffret des fausses pièces est détenu à la caisse."))
+    if kind not in CounterfeitItem.Kind.values or found_during not in CounterfeitItem.FoundDuring.values:
+        raise ValidationError(_("Nature inconnue."))
+    if not description.strip() or not 0 < quantity < 10**6:
+        raise ValidationError(_("La description et la quantité sont obligatoires."))
+    if found_by is None or not roles_of(found_by, est):
+        raise ValidationError({"found_by": _("Personne inconnue dans l'établissement.")})
+    now = timezone.now()
+    found_at = found_at or now
+    entry = _entry(est, actor=actor, role=role, event=_("Versement au coffret des fausses pièces"), at=now,
+                   detail=f"{CounterfeitItem.Kind(kind).label} — {description.strip()} × {quantity} — "
+                          f"{CounterfeitItem.FoundDuring(found_during).label} — {display_name(found_by)}")
+    return save_audited(CounterfeitItem(establishment=est, kind=kind, description=description.strip(),
+                                        quantity=quantity, found_during=found_during, found_at=found_at,
+                                        found_by=found_by, deposited_by=actor, entry=entry), actor=actor,
+                        reason="SLOT-45")
+
+
+def check_not_counterfeit(item: CounterfeitItem | None) -> None:
+    """A counterfeit coin or foreign currency of the box is never exchanged (SLOT-45)."""
+    if item is not None:
+        raise RuleViolation("SLOT-45", _("Les fausses pièces et monnaies étrangères ne sont jamais changées : "
+                                         "%(item)s est au coffret.") % {"item": item})
+
+
+def financial_year_end(est: Establishment, day: datetime.date) -> datetime.date:
+    """The end of the financial year ``day`` falls in: setting SLOT-45 {"year_end": "MM-DD"}, by
+    default 31 October, the end of the French gaming season (1 November – 31 October)."""
+    month, dom = (int(n) for n in ((est.setting("SLOT-45") or {}).get("year_end") or "10-31").split("-"))
+    end = datetime.date(day.year, month, dom)
+    return end if day <= end else datetime.date(day.year + 1, month, dom)
+
+
+@transaction.atomic
+def counterfeit_destroy(*, establishment: Establishment, controller_name: str,
+                        actor: AbstractBaseUser) -> CounterfeitDestruction:
+    """Destroy the items of the box at the end of the financial year, under the control of the
+    comptable du Trésor, chef de poste (SLOT-45; AMB-48: to confirm). Only the items found in a
+    financial year now ended: none of the current year is destroyed before its end."""
+    est = establishment
+    role = _require(actor, est, DESTROYERS, "SLOT-45",
+                    _("La destruction est faite par la direction sous le contrôle du comptable du Trésor."))
+    if not controller_name.strip():
+        raise RuleViolation("SLOT-45", _("La destruction se fait sous le contrôle du comptable du Trésor, chef de "
+                                         "poste : indiquez son nom."))
+    now = timezone.now()
+    today = est.localtime(now).date()
+    ended = financial_year_end(est, today)
+    if ended != today:
+        ended = datetime.date(ended.year - 1, ended.month, ended.day)
+    items = CounterfeitItem.objects.select_for_update().filter(establishment=est, destruction__isnull=True)
+    due = [item for item in items if est.localtime(item.found_at).date() <= ended]
+    if not due:
+        raise RuleViolation("SLOT-45", _("Les fausses pièces ne sont détruites qu'en fin d'exercice : aucune pièce "
+                                         "d'un exercice terminé n'est au coffret."))
+    entry = _entry(est, actor=actor, role=role, event=_("Destruction des fausses pièces"), at=now,
+                   detail=f"{_('exercice clos le')} {ended:%d/%m/%Y} — {controller_name.strip()} — "
+                          + " ; ".join(str(item) for item in due))
+    destruction = CounterfeitDestruction.objects.create(establishment=est, year_end=ended, destroyed_at=now,
+                                                        controller_name=controller_name.strip(), recorded_by=actor,
+                                                        entry=entry)
+    for item in due:
+        item.destruction = destruction
+        save_audited(item, actor=actor, reason="SLOT-45")
+    return destruction

@@ -10,7 +10,7 @@ from ledgers.core.roles import Role
 from .accounting_forms import AMOUNT
 from .cashdesk import JUSTIFICATION_ITEMS
 from .forms import people
-from .models import ChangeMovement, ChangePoint
+from .models import ChangeMovement, ChangePoint, CounterfeitItem
 
 SIGNED = {"max_digits": 14, "decimal_places": 2}
 
@@ -54,3 +54,18 @@ class RestoreForm(EstablishmentForm):
 class AssignmentCloseForm(EstablishmentForm):
     cash = forms.DecimalField(label=_("Espèces en fin de séance (€)"), min_value=0, **AMOUNT)
     chips = forms.DecimalField(label=_("Jetons en fin de séance (€)"), min_value=0, **AMOUNT)
+
+
+class CounterfeitForm(EstablishmentForm):
+    kind = forms.ChoiceField(label=_("Nature"), choices=CounterfeitItem.Kind.choices)
+    description = forms.CharField(label=_("Description"), max_length=200)
+    quantity = forms.IntegerField(label=_("Quantité"), min_value=1, max_value=10**5)
+    found_during = forms.ChoiceField(label=_("Trouvée lors de"), choices=CounterfeitItem.FoundDuring.choices)
+    found_by = forms.ModelChoiceField(label=_("Trouvée par"), queryset=Seance.objects.none())
+
+    def setup(self) -> None:
+        self.fields["found_by"].queryset = people(self.establishment, *Role.values)
+
+
+class DestructionForm(EstablishmentForm):
+    controller_name = forms.CharField(label=_("Comptable du Trésor, chef de poste"), max_length=200)

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
 from . import cashdesk, cashdesk_forms
-from .models import ChangeAssignment, ChangePoint
+from .models import ChangeAssignment, ChangePoint, CounterfeitItem
 from .views import ServiceFormView, SlotsView
 
 
@@ -20,7 +20,9 @@ class CashDeskView(SlotsView, TemplateView):
         return super().get_context_data(
             points=ChangePoint.objects.filter(establishment=est),
             assignments=ChangeAssignment.objects.filter(point__establishment=est).select_related(
-                "point", "seance", "person")[:50], **kwargs)
+                "point", "seance", "person")[:50],
+            counterfeits=CounterfeitItem.objects.filter(establishment=est).select_related("destruction")[:50],
+            **kwargs)
 
 
 class CashDeskFormView(ServiceFormView):
@@ -90,3 +92,21 @@ class AssignmentCloseView(AssignmentFormView):
     def perform(self, form):
         return cashdesk.change_assignment_close(assignment=self.assignment, actor=self.request.user,
                                                 **form.cleaned_data)
+
+
+class CounterfeitView(CashDeskFormView):
+    form_class = cashdesk_forms.CounterfeitForm
+    title = _("Versement au coffret des fausses pièces")
+
+    def perform(self, form):
+        return cashdesk.counterfeit_deposit(establishment=self.establishment, actor=self.request.user,
+                                            **form.cleaned_data)
+
+
+class DestructionView(CashDeskFormView):
+    form_class = cashdesk_forms.DestructionForm
+    title = _("Destruction des fausses pièces")
+
+    def perform(self, form):
+        return cashdesk.counterfeit_destroy(establishment=self.establishment, actor=self.request.user,
+                                            **form.cleaned_data)

@@ -69,6 +69,12 @@ class Machine(models.Model):
         OUT_OF_SERVICE = "out_of_service", _("Hors exploitation")
         RETIRED = "retired", _("Sortie du parc")
 
+    class DropType(models.TextChoices):
+        """Where the coins and chips that do not go to the hopper fall (MC SLOT-10)."""
+
+        CASH_BOX = "cash_box", _("Seau ou cash box dans le socle")
+        CONVEYOR = "conveyor", _("Convoyeur pneumatique vers la salle de comptage")
+
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
     machine_type = models.CharField(_("type de machine"), max_length=100)
     technology = models.CharField(_("technologie"), max_length=20, choices=Technology.choices)
@@ -96,6 +102,8 @@ class Machine(models.Model):
                                                 related_name="+", verbose_name=_("couvercle de trémie constaté par"))
     hopper_lid_confirmed_at = models.DateTimeField(_("couvercle constaté le"), null=True, blank=True)
     bill_box = models.CharField(_("boîte à billets (n°)"), max_length=30, blank=True)  # SLOT-12
+    drop_type = models.CharField(_("évacuation des pièces et jetons"), max_length=10, choices=DropType.choices,
+                                 blank=True)  # SLOT-10
     approved_system = models.CharField(_("système informatique agréé (référence)"), max_length=100, blank=True)
     insertion_limit = models.DecimalField(_("limite d'insertion (€)"), max_digits=10, decimal_places=2, null=True,
                                           blank=True)
@@ -1028,3 +1036,59 @@ class EncaisseJustification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.assignment} — {self.total} €"
+
+
+class CounterfeitDestruction(models.Model):
+    """The destruction of the counterfeit coins and foreign currency of the box, at the end of the
+    financial year under the control of the comptable du Trésor, chef de poste (FR SLOT-45, AMB-48)."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    year_end = models.DateField(_("fin de l'exercice"))
+    destroyed_at = models.DateTimeField(_("détruites le"))
+    controller_name = models.CharField(_("comptable du Trésor, chef de poste"), max_length=200)
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("destruction des fausses pièces")
+        verbose_name_plural = _("destructions des fausses pièces")
+        ordering = ["-destroyed_at"]
+
+    def __str__(self) -> str:
+        return f"{_('Destruction du')} {self.destroyed_at:%d/%m/%Y}"
+
+
+class CounterfeitItem(models.Model):
+    """A counterfeit coin or foreign currency found at a count, packaging or repair, put in the
+    locked box kept at the cash desk; never exchanged (FR SLOT-45)."""
+
+    class Kind(models.TextChoices):
+        COUNTERFEIT = "counterfeit", _("Fausse pièce")
+        FOREIGN = "foreign", _("Monnaie étrangère")
+
+    class FoundDuring(models.TextChoices):
+        COUNT = "count", _("Comptée")
+        PACKAGING = "packaging", _("Conditionnement")
+        REPAIR = "repair", _("Dépannage")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(_("nature"), max_length=12, choices=Kind.choices)
+    description = models.CharField(_("description"), max_length=200)
+    quantity = models.PositiveIntegerField(_("quantité"))
+    found_during = models.CharField(_("trouvée lors de"), max_length=10, choices=FoundDuring.choices)
+    found_at = models.DateTimeField(_("trouvée le"))
+    found_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("trouvée par"))
+    deposited_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("versée par"))
+    # Set once, by the destruction (the only way out of the box).
+    destruction = models.ForeignKey(CounterfeitDestruction, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="items")
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("pièce du coffret des fausses pièces")
+        verbose_name_plural = _("coffret des fausses pièces et monnaies étrangères")
+        ordering = ["-found_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} — {self.description} × {self.quantity}"

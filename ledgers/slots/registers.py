@@ -221,13 +221,14 @@ CHANGE_POINTS = register_kind(
         code="slot_caisse",
         title=_("Registre de la caisse et des points de change des machines à sous"),
         purpose=_("Inscrire les points de change, les affectations de chaque séance, les changes, les "
-                  "justifications de l'encaisse et sa reconstitution après chaque séance."),
+                  "justifications de l'encaisse et sa reconstitution après chaque séance, le coffret des fausses "
+                  "pièces et leur destruction."),
         columns=(Column("event", _("Opération"), 1.4), Column("at", _("Date et heure"), 1.0),
                  Column("amount", _("Montant"), 0.9), Column("detail", _("Détail"), 3.9),
                  Column("signature", _("Signature"), 1.4)),
         record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.CHANGEUR, Role.SUPERVISEUR,
                       Role.DIRECTEUR_EXPLOITATION, *DIRECTORATE),
         paraph_roles=(Role.DIRECTEUR_EXPLOITATION, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
-        requirements=("SLOT-21", "SLOT-48", "SLOT-49"),
+        requirements=("SLOT-21", "SLOT-48", "SLOT-49", "SLOT-45"),
     )
 )

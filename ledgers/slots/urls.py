@@ -52,4 +52,6 @@ urlpatterns = [
          name="encaisse_restore"),
     path("caisse/affectations/<int:pk>/cloture/", cashdesk_views.AssignmentCloseView.as_view(),
          name="assignment_close"),
+    path("caisse/fausses-pieces/", cashdesk_views.CounterfeitView.as_view(), name="counterfeit"),
+    path("caisse/fausses-pieces/destruction/", cashdesk_views.DestructionView.as_view(), name="counterfeit_destroy"),
 ]

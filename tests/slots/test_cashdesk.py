@@ -5,6 +5,7 @@ any time and restored after the séance (SLOT-49)."""
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -12,6 +13,7 @@ from rest_framework.test import APIClient
 from ledgers.core import hooks
 from ledgers.core.errors import RuleViolation
 from ledgers.core.services import seance_open
+from ledgers.registers.models import Entry
 from ledgers.slots import accounting, cashdesk, counts
 from ledgers.slots.models import ChangeAssignment, ChangeMovement
 from tests.factories import make_user, open_register
@@ -150,3 +152,63 @@ def test_slot_48_slot_49_cashdesk_page_and_api(client, fr_room):
     assert moved.status_code == 201
     done = api.post(f"/api/v1/slots/assignments/{pk}/close/", {"cash": "10.00", "chips": "0"}, format="json")
     assert done.status_code == 201 and done.json()["status"] == "closed"
+
+
+def test_slot_45_counterfeit_box_never_exchanged_destroyed_only_after_the_financial_year(fr_room, monkeypatch):
+    import datetime
+
+    seance, _changeur = _setup(fr_room)
+    found = datetime.datetime(2026, 10, 20, 12, 0, tzinfo=datetime.UTC)  # before the 31 October year end
+    monkeypatch.setattr(timezone, "now", lambda: found)
+    with pytest.raises(RuleViolation) as exc:  # the box is kept at the cash desk
+        cashdesk.counterfeit_deposit(establishment=fr_room.est, kind="counterfeit", description="2 € faux",
+                                     quantity=3, found_during="count", found_by=fr_room["employe_jeux"],
+                                     actor=fr_room["employe_jeux"])
+    assert exc.value.code == "SLOT-45"
+    item = cashdesk.counterfeit_deposit(establishment=fr_room.est, kind="counterfeit", description="2 € faux",
+                                        quantity=3, found_during="count", found_by=fr_room["employe_jeux"],
+                                        actor=fr_room["caissier"])
+    assert item.entry.register.kind == "slot_caisse"
+    desk = cashdesk.change_point_create(establishment=fr_room.est, kind="desk", name="Caisse", actor=fr_room.keeper)
+    cashdesk.change_assign(point=desk, seance=seance, person=fr_room["caissier"], actor=fr_room.keeper)
+    with pytest.raises(RuleViolation) as exc:  # never exchanged at a player's request
+        cashdesk.change_record(point=desk, amount=Decimal("6"), given="legal_tender", actor=fr_room["caissier"],
+                               tendered=item)
+    assert exc.value.code == "SLOT-45" and not ChangeMovement.objects.exists()
+    with pytest.raises(RuleViolation) as exc:  # the financial year has not ended
+        cashdesk.counterfeit_destroy(establishment=fr_room.est, controller_name="M. Trésor", actor=fr_room["comite"])
+    assert exc.value.code == "SLOT-45"
+    monkeypatch.setattr(timezone, "now", lambda: found + datetime.timedelta(days=15))  # 4 November
+    later = cashdesk.counterfeit_deposit(establishment=fr_room.est, kind="foreign", description="1 CHF",
+                                         quantity=1, found_during="repair", found_by=fr_room["mecanicien"],
+                                         actor=fr_room["caissier"])
+    with pytest.raises(RuleViolation):  # under the comptable du Trésor's control
+        cashdesk.counterfeit_destroy(establishment=fr_room.est, controller_name=" ", actor=fr_room["comite"])
+    destruction = cashdesk.counterfeit_destroy(establishment=fr_room.est, controller_name="M. Trésor",
+                                               actor=fr_room["comite"])
+    item.refresh_from_db()
+    later.refresh_from_db()
+    assert item.destruction == destruction and later.destruction is None  # found in the new year: kept
+    assert destruction.year_end == datetime.date(2026, 10, 31)
+
+
+def test_slot_45_counterfeit_api(fr_room):
+    open_register(fr_room.est, "slot_caisse")
+    api = APIClient()
+    api.force_authenticate(fr_room["caissier"])
+    done = api.post("/api/v1/slots/counterfeits/", {"kind": "foreign", "description": "1 CHF", "quantity": 1,
+                                                     "found_during": "packaging",
+                                                     "found_by": fr_room["employe_jeux"].pk}, format="json")
+    assert done.status_code == 201
+    api.force_authenticate(fr_room["comite"])
+    refused = api.post("/api/v1/slots/counterfeits/destructions/", {"controller_name": "M. Trésor"}, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "SLOT-45"
+
+
+def test_slot_10_mc_drop_type_per_machine(mc_room):
+    conveyor = mc_room.register_machine(drop_type="conveyor")
+    assert conveyor.get_drop_type_display().startswith("Convoyeur")
+    line = Entry.objects.filter(register__kind="slot_fichiers", payload__machine=conveyor.number).order_by("seq")[0]
+    assert "Convoyeur" in line.payload["detail"]
+    with pytest.raises(ValidationError):
+        mc_room.register_machine(drop_type="bucket-brigade")

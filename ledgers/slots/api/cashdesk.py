@@ -10,7 +10,14 @@ from ledgers.core.models import Seance
 from ledgers.dice.api.views import ESTABLISHMENT
 
 from .. import cashdesk
-from ..models import ChangeAssignment, ChangeMovement, ChangePoint, EncaisseJustification
+from ..models import (
+    ChangeAssignment,
+    ChangeMovement,
+    ChangePoint,
+    CounterfeitDestruction,
+    CounterfeitItem,
+    EncaisseJustification,
+)
 from .views import ActionView, _member
 
 AMOUNT = {"max_digits": 14, "decimal_places": 2, "min_value": 0}
@@ -46,6 +53,8 @@ class SlotAssignmentSerializer(serializers.ModelSerializer):
 class SlotChangeInputSerializer(serializers.Serializer):
     amount = serializers.DecimalField(**AMOUNT)
     given = serializers.ChoiceField(choices=ChangeMovement.Given.choices)
+    tendered = EstablishmentPK(queryset=CounterfeitItem.objects.all(), required=False, allow_null=True,
+                               help_text="FR: an item of the counterfeit box the player tenders (refused)")
 
 
 class SlotChangeMovementSerializer(serializers.ModelSerializer):
@@ -139,3 +148,47 @@ class AssignmentCloseView(PointView):
 
     def perform(self, data, pk):
         return cashdesk.change_assignment_close(assignment=self.assignment(pk), actor=self.request.user, **data)
+
+
+class SlotCounterfeitInputSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=CounterfeitItem.Kind.choices)
+    description = serializers.CharField(max_length=200)
+    quantity = serializers.IntegerField(min_value=1, max_value=10**5)
+    found_during = serializers.ChoiceField(choices=CounterfeitItem.FoundDuring.choices)
+    found_by = serializers.IntegerField(min_value=1, max_value=2**31 - 1, help_text="the finder's user id")
+
+
+class SlotCounterfeitSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = CounterfeitItem
+        fields = ("id", "kind", "description", "quantity", "found_during", "found_at", "found_by", "deposited_by",
+                  "destruction")
+
+
+class SlotDestructionInputSerializer(serializers.Serializer):
+    controller_name = serializers.CharField(max_length=200)
+
+
+class SlotDestructionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = CounterfeitDestruction
+        fields = ("id", "year_end", "destroyed_at", "controller_name", "recorded_by")
+
+
+@extend_schema(parameters=[ESTABLISHMENT], request=SlotCounterfeitInputSerializer,
+               responses={201: SlotCounterfeitSerializer})
+class CounterfeitView(PointView):
+    input_serializer, output_serializer = SlotCounterfeitInputSerializer, SlotCounterfeitSerializer
+
+    def perform(self, data):
+        return cashdesk.counterfeit_deposit(establishment=self.establishment, actor=self.request.user,
+                                            **{**data, "found_by": _member(self.establishment, data["found_by"])})
+
+
+@extend_schema(parameters=[ESTABLISHMENT], request=SlotDestructionInputSerializer,
+               responses={201: SlotDestructionSerializer})
+class DestructionView(PointView):
+    input_serializer, output_serializer = SlotDestructionInputSerializer, SlotDestructionSerializer
+
+    def perform(self, data):
+        return cashdesk.counterfeit_destroy(establishment=self.establishment, actor=self.request.user, **data)
