@@ -34,15 +34,17 @@ from ledgers.registers.models import Entry
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
 
-from . import accounting
+from . import accounting, selectors
 from .models import (
     AccountingLine,
     ChangeAssignment,
     ChangeMovement,
     ChangePoint,
+    CommonDeskValidation,
     CounterfeitDestruction,
     CounterfeitItem,
     EncaisseJustification,
+    Machine,
     SlotCount,
 )
 from .registers import CHANGE_POINTS
@@ -58,7 +60,11 @@ ASSIGN_ROLES = {"MC": (*INVENTORY_ROLES["MC"], Role.SUPERVISEUR), "FR": (*INVENT
 # Who may be assigned: a cashier at a desk, a changeur (or a cashier) on the floor.
 ASSIGNABLE = {Kind.DESK: (Role.CAISSIER, Role.CAISSIER_PRINCIPAL), Kind.SECONDARY: (Role.CAISSIER,
                                                                                     Role.CAISSIER_PRINCIPAL),
-              Kind.ITINERANT: (Role.CHANGEUR, Role.CAISSIER)}
+              Kind.ITINERANT: (Role.CHANGEUR, Role.CAISSIER),
+              # the common desk's cashier handles both table-game and slot operations (SLOT-26)
+              Kind.COMMON: (Role.CAISSIER, Role.CAISSIER_PRINCIPAL)}
+# Art. 68-26: a common desk in casinos of 75 machines or fewer, or more if all are cashless.
+COMMON_DESK_MAX = 75
 # The items that justify the encaisse (art. 68-26), in the order of the text.
 JUSTIFICATION_ITEMS = {
     "cash": _("Espèces"),
@@ -103,6 +109,9 @@ def change_point_create(*, establishment: Establishment, kind: str, name: str, a
                     _("Les points de change sont tenus par la direction de la salle des machines."))
     if kind not in Kind.values:
         raise ValidationError({"kind": _("Nature inconnue.")})
+    if kind == Kind.COMMON:
+        raise RuleViolation("SLOT-26", _("Une caisse commune n'est mise en place qu'avec la validation préalable du "
+                                         "chef du service de police judiciaire."))
     if not name.strip():
         raise ValidationError({"name": _("La désignation est obligatoire.")})
     _amount("cash", cash)
@@ -110,16 +119,70 @@ def change_point_create(*, establishment: Establishment, kind: str, name: str, a
     _amount("fixed_sum", fixed_sum, positive=True)
     if kind == Kind.ITINERANT and fixed_sum is None and est.jurisdiction == "FR":
         raise RuleViolation("SLOT-48", _("Un changeur itinérant dispose d'une somme fixe."))
-    if ChangePoint.objects.filter(establishment=est, name=name.strip()).exists():
-        raise ValidationError({"name": _("Ce point de change existe déjà.")})
     if kind == Kind.ITINERANT:
         cash, chips = fixed_sum or Decimal("0"), Decimal("0")
+    return _create_point(est, kind=kind, name=name, cash=cash, chips=chips, fixed_sum=fixed_sum, actor=actor,
+                         role=role)[0]
+
+
+def _create_point(est: Establishment, *, kind: str, name: str, cash: Decimal, chips: Decimal,
+                  fixed_sum: Decimal | None, actor: AbstractBaseUser, role: str,
+                  detail: str = "") -> tuple[ChangePoint, Entry]:
+    if ChangePoint.objects.filter(establishment=est, name=name.strip()).exists():
+        raise ValidationError({"name": _("Ce point de change existe déjà.")})
     now = timezone.now()
     point = save_audited(ChangePoint(establishment=est, kind=kind, name=name.strip(), cash=cash, chips=chips,
                                      fixed_sum=fixed_sum, created_at=now), actor=actor, reason="création")
-    _entry(est, actor=actor, role=role, event=_("Point de change"), at=now, amount=point.encaisse,
-           detail=f"{point} — {_('espèces')} {cash} € — {_('jetons')} {chips} €")
-    return point
+    entry = _entry(est, actor=actor, role=role, event=_("Point de change"), at=now, amount=point.encaisse,
+                   detail=f"{point} — {_('espèces')} {cash} € — {_('jetons')} {chips} €" + detail)
+    return point, entry
+
+
+@transaction.atomic
+def common_desk_enable(*, establishment: Establishment, name: str, route: str, contiguous_tables: bool,
+                       validation_reference: str, validation_date: datetime.date, validator_name: str,
+                       actor: AbstractBaseUser, cash: Decimal = Decimal("0"),
+                       chips: Decimal = Decimal("0")) -> CommonDeskValidation:
+    """A common cash desk including the table-games desk, keeping separate accounts (SLOT-26):
+    (a) 75 machines or fewer, (b) more, all on TITO or an approved cashless system; in both, table
+    games in contiguous premises and the prior validation of the chief of the territorially
+    competent judicial police service."""
+    est = establishment
+    if est.jurisdiction != "FR":
+        raise ValidationError(_("La caisse commune est prévue dans les casinos français."))
+    role = _require(actor, est, INVENTORY_ROLES["FR"], "SLOT-26",
+                    _("La caisse commune est mise en place par la direction du casino."))
+    if route not in CommonDeskValidation.Route.values:
+        raise ValidationError({"route": _("Nature inconnue.")})
+    _amount("cash", cash)
+    _amount("chips", chips)
+    if not (validation_reference.strip() and validator_name.strip() and validation_date):
+        raise RuleViolation("SLOT-26", _("Une caisse commune n'est mise en place qu'avec la validation préalable du "
+                                         "chef du service de police judiciaire."))
+    if validation_date > est.localtime(timezone.now()).date():
+        raise ValidationError({"validation_date": _("La validation est préalable : sa date ne peut être à venir.")})
+    if not contiguous_tables:
+        raise RuleViolation("SLOT-26", _("La caisse commune suppose des jeux de table dans des lieux contigus."))
+    in_service = selectors.machines_of(est).filter(status=Machine.Status.IN_SERVICE)
+    machines = in_service.count()
+    if route == CommonDeskValidation.Route.SMALL and machines > COMMON_DESK_MAX:
+        raise RuleViolation("SLOT-26", _("%(n)d machines en exploitation : plus de 75, la caisse commune suppose que "
+                                         "toutes fonctionnent avec des tickets ou un système monétique agréé.")
+                            % {"n": machines})
+    if route == CommonDeskValidation.Route.CASHLESS:
+        paper = [m.number for m in in_service if not m.cashless]
+        if paper:
+            raise RuleViolation("SLOT-26", _("Machines sans tickets ni système monétique agréé : %(m)s.")
+                                % {"m": ", ".join(paper)})
+    detail = (f" — {CommonDeskValidation.Route(route).label} — {validation_reference.strip()} "
+              f"{validation_date:%d/%m/%Y} — {validator_name.strip()}")
+    point, entry = _create_point(est, kind=Kind.COMMON, name=name, cash=cash, chips=chips, fixed_sum=None,
+                                 actor=actor, role=role, detail=detail)
+    return CommonDeskValidation.objects.create(
+        point=point, route=route, machines=machines, contiguous_tables=contiguous_tables,
+        validation_reference=validation_reference.strip(), validation_date=validation_date,
+        validator_name=validator_name.strip(), recorded_at=point.created_at, recorded_by=actor,
+        entry=entry)
 
 
 @transaction.atomic
@@ -165,11 +228,16 @@ def _current(point: ChangePoint, actor: AbstractBaseUser) -> ChangeAssignment:
 
 @transaction.atomic
 def change_record(*, point: ChangePoint, amount: Decimal, given: str, actor: AbstractBaseUser,
-                  tendered: CounterfeitItem | None = None) -> ChangeMovement:
+                  tendered: CounterfeitItem | None = None, account: str = "") -> ChangeMovement:
     """A change given to a player, in legal tender, machine chips or house-card credits, by the
     person assigned to the point for the séance (SLOT-21, SLOT-48); never of an item of the
-    counterfeit box (``tendered``, SLOT-45)."""
+    counterfeit box (``tendered``, SLOT-45); at a common desk, posted to the table-games or the
+    slots account (SLOT-26)."""
     check_not_counterfeit(tendered)
+    if point.kind == Kind.COMMON and account not in ("table", "slot"):
+        raise RuleViolation("SLOT-26", _("La caisse commune tient une comptabilité distincte : indiquez si "
+                                         "l'opération relève des jeux de table ou des machines à sous."))
+    account = account if point.kind == Kind.COMMON else ""
     assignment = _current(point, actor)
     if given not in ChangeMovement.Given.values:
         raise ValidationError({"given": _("Nature inconnue.")})
@@ -177,9 +245,10 @@ def change_record(*, point: ChangePoint, amount: Decimal, given: str, actor: Abs
     now = timezone.now()
     role = next(str(r) for r in ASSIGNABLE[point.kind] if r in roles_of(actor, point.establishment))
     entry = _entry(point.establishment, actor=actor, role=role, event=_("Change"), at=now, amount=amount,
-                   detail=f"{point} — {ChangeMovement.Given(given).label}")
+                   detail=f"{point} — {ChangeMovement.Given(given).label}" + (f" — {account}" if account else ""))
     return ChangeMovement.objects.create(assignment=assignment, kind=ChangeMovement.Kind.CHANGE, amount=amount,
-                                         given=given, recorded_at=now, recorded_by=actor, entry=entry)
+                                         given=given, account=account, recorded_at=now, recorded_by=actor,
+                                         entry=entry)
 
 
 def movements(assignment: ChangeAssignment) -> dict[str, Decimal]:

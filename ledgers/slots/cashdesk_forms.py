@@ -10,7 +10,7 @@ from ledgers.core.roles import Role
 from .accounting_forms import AMOUNT
 from .cashdesk import JUSTIFICATION_ITEMS
 from .forms import people
-from .models import ChangeMovement, ChangePoint, CounterfeitItem
+from .models import ChangeMovement, ChangePoint, CommonDeskValidation, CounterfeitItem
 
 SIGNED = {"max_digits": 14, "decimal_places": 2}
 
@@ -34,9 +34,13 @@ class AssignForm(EstablishmentForm):
                                                 Role.CHANGEUR)
 
 
+ACCOUNTS = [("", "—"), ("table", _("Jeux de table")), ("slot", _("Machines à sous"))]
+
+
 class ChangeForm(EstablishmentForm):
     amount = forms.DecimalField(label=_("Montant (€)"), min_value=0, **AMOUNT)
     given = forms.ChoiceField(label=_("Remis en"), choices=ChangeMovement.Given.choices)
+    account = forms.ChoiceField(label=_("Comptabilité (caisse commune)"), choices=ACCOUNTS, required=False)
 
 
 class JustifyForm(EstablishmentForm):
@@ -69,3 +73,15 @@ class CounterfeitForm(EstablishmentForm):
 
 class DestructionForm(EstablishmentForm):
     controller_name = forms.CharField(label=_("Comptable du Trésor, chef de poste"), max_length=200)
+
+
+class CommonDeskForm(EstablishmentForm):
+    name = forms.CharField(label=_("Désignation"), max_length=100)
+    route = forms.ChoiceField(label=_("Cas"), choices=CommonDeskValidation.Route.choices)
+    contiguous_tables = forms.BooleanField(label=_("Jeux de table dans des lieux contigus"), required=False)
+    validation_reference = forms.CharField(label=_("Référence de la validation"), max_length=100, required=False)
+    validation_date = forms.DateField(label=_("Date de la validation"), required=False,
+                                      widget=forms.DateInput(attrs={"type": "date"}))
+    validator_name = forms.CharField(label=_("Chef du service de police judiciaire"), max_length=200, required=False)
+    cash = forms.DecimalField(label=_("Espèces de l'encaisse (€)"), initial=0, min_value=0, **AMOUNT)
+    chips = forms.DecimalField(label=_("Jetons de l'encaisse (€)"), initial=0, min_value=0, **AMOUNT)

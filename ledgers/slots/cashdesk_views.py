@@ -110,3 +110,12 @@ class DestructionView(CashDeskFormView):
     def perform(self, form):
         return cashdesk.counterfeit_destroy(establishment=self.establishment, actor=self.request.user,
                                             **form.cleaned_data)
+
+
+class CommonDeskView(CashDeskFormView):
+    form_class = cashdesk_forms.CommonDeskForm
+    title = _("Caisse commune")
+
+    def perform(self, form):
+        return cashdesk.common_desk_enable(establishment=self.establishment, actor=self.request.user,
+                                           **form.cleaned_data)

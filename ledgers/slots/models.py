@@ -918,6 +918,7 @@ class ChangePoint(models.Model):
         SECONDARY = "secondary", _("Caisse secondaire")
         MACHINE = "machine", _("Machine de change")
         ITINERANT = "itinerant", _("Changeur itinérant")
+        COMMON = "common", _("Caisse commune (jeux de table et machines à sous)")
 
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
     kind = models.CharField(_("nature"), max_length=12, choices=Kind.choices)
@@ -1002,6 +1003,10 @@ class ChangeMovement(models.Model):
     cash = models.DecimalField(_("espèces (€)"), max_digits=14, decimal_places=2, default=Decimal("0"))
     chips = models.DecimalField(_("jetons (€)"), max_digits=14, decimal_places=2, default=Decimal("0"))
     counterpart = models.CharField(_("avec"), max_length=15, choices=Counterpart.choices, blank=True)
+    # At a common desk, the account the operation is posted to: table games or slots (SLOT-26).
+    account = models.CharField(_("comptabilité"), max_length=6, choices=[("table", _("Jeux de table")),
+                                                                           ("slot", _("Machines à sous"))],
+                               blank=True)
     recorded_at = models.DateTimeField(_("inscrit le"))
     recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
     entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
@@ -1092,3 +1097,31 @@ class CounterfeitItem(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} — {self.description} × {self.quantity}"
+
+
+class CommonDeskValidation(models.Model):
+    """The record behind a common cash desk (FR SLOT-26): the route (a: 75 machines or fewer; b: more,
+    all on TITO or an approved cashless system), the contiguous table games, and the prior
+    validation of the chief of the territorial judicial police service."""
+
+    class Route(models.TextChoices):
+        SMALL = "a", _("75 machines ou moins")
+        CASHLESS = "b", _("Plus de 75 machines, toutes à tickets ou système monétique agréé")
+
+    point = models.OneToOneField(ChangePoint, on_delete=models.PROTECT, related_name="common_validation")
+    route = models.CharField(_("cas"), max_length=1, choices=Route.choices)
+    machines = models.PositiveIntegerField(_("machines en exploitation"))
+    contiguous_tables = models.BooleanField(_("jeux de table dans des lieux contigus"))
+    validation_reference = models.CharField(_("référence de la validation"), max_length=100)
+    validation_date = models.DateField(_("date de la validation"))
+    validator_name = models.CharField(_("chef du service de police judiciaire"), max_length=200)
+    recorded_at = models.DateTimeField(_("inscrite le"))
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("validation de la caisse commune")
+        verbose_name_plural = _("validations de caisses communes")
+
+    def __str__(self) -> str:
+        return f"{self.point} — {self.validation_reference}"

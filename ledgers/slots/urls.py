@@ -52,6 +52,7 @@ urlpatterns = [
          name="encaisse_restore"),
     path("caisse/affectations/<int:pk>/cloture/", cashdesk_views.AssignmentCloseView.as_view(),
          name="assignment_close"),
+    path("caisse/caisse-commune/", cashdesk_views.CommonDeskView.as_view(), name="common_desk"),
     path("caisse/fausses-pieces/", cashdesk_views.CounterfeitView.as_view(), name="counterfeit"),
     path("caisse/fausses-pieces/destruction/", cashdesk_views.DestructionView.as_view(), name="counterfeit_destroy"),
 ]

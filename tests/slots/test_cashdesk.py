@@ -14,7 +14,7 @@ from ledgers.core import hooks
 from ledgers.core.errors import RuleViolation
 from ledgers.core.services import seance_open
 from ledgers.registers.models import Entry
-from ledgers.slots import accounting, cashdesk, counts
+from ledgers.slots import accounting, cashdesk, counts, services
 from ledgers.slots.models import ChangeAssignment, ChangeMovement
 from tests.factories import make_user, open_register
 
@@ -212,3 +212,56 @@ def test_slot_10_mc_drop_type_per_machine(mc_room):
     assert "Convoyeur" in line.payload["detail"]
     with pytest.raises(ValidationError):
         mc_room.register_machine(drop_type="bucket-brigade")
+
+
+def test_slot_26_common_desk_needs_police_validation_route_conditions_and_separate_accounts(fr_room, monkeypatch):
+    import datetime
+
+    seance, _changeur = _setup(fr_room)
+    paper = fr_room.on_floor()
+    desk = {"establishment": fr_room.est, "name": "Caisse commune", "route": "a", "contiguous_tables": True,
+            "validation_reference": "PJ-2026-14", "validation_date": timezone.localdate() - datetime.timedelta(days=3),
+            "validator_name": "Commissaire Martin", "actor": fr_room.keeper}
+    with pytest.raises(RuleViolation) as exc:  # only through its validation record
+        cashdesk.change_point_create(establishment=fr_room.est, kind="common", name="Caisse commune",
+                                     actor=fr_room.keeper)
+    assert exc.value.code == "SLOT-26"
+    for overrides in ({"validation_reference": ""}, {"contiguous_tables": False}, {"route": "b"}):
+        with pytest.raises(RuleViolation) as exc:  # (b): a machine with neither tickets nor cashless system
+            cashdesk.common_desk_enable(**{**desk, **overrides})
+        assert exc.value.code == "SLOT-26"
+    assert paper.number in str(exc.value)
+    monkeypatch.setattr(cashdesk, "COMMON_DESK_MAX", 0)  # route (a) is for 75 machines or fewer: one too many
+    with pytest.raises(RuleViolation) as exc:
+        cashdesk.common_desk_enable(**desk)
+    assert exc.value.code == "SLOT-26"
+    monkeypatch.undo()
+    validation = cashdesk.common_desk_enable(**desk)
+    assert validation.machines == 1 and validation.entry.payload["detail"].endswith("Commissaire Martin")
+    cashdesk.change_assign(point=validation.point, seance=seance, person=fr_room["caissier"], actor=fr_room.keeper)
+    with pytest.raises(RuleViolation) as exc:  # separate accounts: table games or slots
+        cashdesk.change_record(point=validation.point, amount=Decimal("10"), given="chips", actor=fr_room["caissier"])
+    assert exc.value.code == "SLOT-26"
+    change = cashdesk.change_record(point=validation.point, amount=Decimal("10"), given="chips", account="slot",
+                                    actor=fr_room["caissier"])
+    assert change.account == "slot"
+
+
+def test_slot_28_installed_machine_count_at_any_date(fr_room, monkeypatch):
+    """The authorisation dossier's figures (AUTH-03, ledgers.authority) give the slot machines
+    installed at any past date, from the machines' audited history."""
+    import datetime
+
+    from ledgers.authority.authorisation import authorisation_figures
+
+    moment = [datetime.datetime(2026, 9, 1, 10, 0, tzinfo=datetime.UTC)]
+    monkeypatch.setattr(timezone, "now", lambda: moment[0])
+    first = fr_room.on_floor()
+    moment[0] = datetime.datetime(2026, 9, 10, 10, 0, tzinfo=datetime.UTC)
+    fr_room.on_floor()
+    moment[0] = datetime.datetime(2026, 9, 20, 10, 0, tzinfo=datetime.UTC)
+    services.machine_move(machine=first, to_place="store", actor=fr_room.keeper, reason="breakdown",
+                          observations="Écran cassé", signers=[fr_room["comite"], fr_room["mecanicien"]])
+    counts_on = {day: authorisation_figures(fr_room.est, datetime.date(2026, 9, day)).slot_machines
+                 for day in (1, 5, 15, 25)}
+    assert counts_on == {1: 1, 5: 1, 15: 2, 25: 1}

@@ -14,6 +14,7 @@ from ..models import (
     ChangeAssignment,
     ChangeMovement,
     ChangePoint,
+    CommonDeskValidation,
     CounterfeitDestruction,
     CounterfeitItem,
     EncaisseJustification,
@@ -55,6 +56,8 @@ class SlotChangeInputSerializer(serializers.Serializer):
     given = serializers.ChoiceField(choices=ChangeMovement.Given.choices)
     tendered = EstablishmentPK(queryset=CounterfeitItem.objects.all(), required=False, allow_null=True,
                                help_text="FR: an item of the counterfeit box the player tenders (refused)")
+    account = serializers.ChoiceField(choices=[("table", "table"), ("slot", "slot")], required=False,
+                                      allow_blank=True, help_text="FR common desk: the account posted to")
 
 
 class SlotChangeMovementSerializer(serializers.ModelSerializer):
@@ -192,3 +195,30 @@ class DestructionView(PointView):
 
     def perform(self, data):
         return cashdesk.counterfeit_destroy(establishment=self.establishment, actor=self.request.user, **data)
+
+
+class SlotCommonDeskInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    route = serializers.ChoiceField(choices=CommonDeskValidation.Route.choices)
+    contiguous_tables = serializers.BooleanField()
+    validation_reference = serializers.CharField(max_length=100, allow_blank=True)
+    validation_date = serializers.DateField()
+    validator_name = serializers.CharField(max_length=200, allow_blank=True)
+    cash = serializers.DecimalField(default=0, **AMOUNT)
+    chips = serializers.DecimalField(default=0, **AMOUNT)
+
+
+class SlotCommonDeskSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = CommonDeskValidation
+        fields = ("id", "point", "route", "machines", "contiguous_tables", "validation_reference", "validation_date",
+                  "validator_name", "recorded_at", "recorded_by")
+
+
+@extend_schema(parameters=[ESTABLISHMENT], request=SlotCommonDeskInputSerializer,
+               responses={201: SlotCommonDeskSerializer})
+class CommonDeskView(PointView):
+    input_serializer, output_serializer = SlotCommonDeskInputSerializer, SlotCommonDeskSerializer
+
+    def perform(self, data):
+        return cashdesk.common_desk_enable(establishment=self.establishment, actor=self.request.user, **data)

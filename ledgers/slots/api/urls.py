@@ -30,6 +30,7 @@ urlpatterns = [
     path("assignments/<int:pk>/justifications/", cashdesk.JustifyView.as_view(), name="slots-encaisse-justify"),
     path("assignments/<int:pk>/restorations/", cashdesk.RestoreView.as_view(), name="slots-encaisse-restore"),
     path("assignments/<int:pk>/close/", cashdesk.AssignmentCloseView.as_view(), name="slots-assignment-close"),
+    path("common-desks/", cashdesk.CommonDeskView.as_view(), name="slots-common-desk"),
     path("counterfeits/", cashdesk.CounterfeitView.as_view(), name="slots-counterfeit"),
     path("counterfeits/destructions/", cashdesk.DestructionView.as_view(), name="slots-counterfeit-destroy"),
     path("incident-reports/", reports.ReportView.as_view(), name="slots-incident-report"),
