@@ -280,6 +280,8 @@ def encaisse_justify(*, assignment: ChangeAssignment, items: dict[str, Decimal],
     est = assignment.point.establishment
     role = _require(actor, est, (*ASSIGNABLE[Kind.DESK], *ASSIGN_ROLES[est.jurisdiction]), "SLOT-49",
                     _("L'encaisse est justifiée par le caissier ou la direction."))
+    if assignment.status != ChangeAssignment.Status.OPEN:
+        raise ValidationError(_("Cette affectation est close."))
     unknown = set(items) - set(JUSTIFICATION_ITEMS)
     if unknown:
         raise ValidationError({"items": _("Pièce justificative inconnue : %(i)s.") % {"i": ", ".join(sorted(unknown))}})
@@ -288,6 +290,8 @@ def encaisse_justify(*, assignment: ChangeAssignment, items: dict[str, Decimal],
     moved = movements(assignment)
     expected = assignment.opening_cash + assignment.opening_chips + moved["cash"] + moved["chips"]
     total = sum(items.values(), Decimal("0"))
+    if max(abs(total), abs(expected), abs(total - expected)) >= LIMIT:
+        raise ValidationError({"items": _("Montant hors limites.")})
     bons = open_bons(est)
     now = timezone.now()
     shown = {name: str(value) for name, value in items.items()}
@@ -369,11 +373,11 @@ def open_assignments(seance: Seance) -> QuerySet[ChangeAssignment]:
 
 
 def unstaffed_desks(seance: Seance) -> list[ChangePoint]:
-    """FR: the slot desks in service with no cashier named for the séance (SLOT-48)."""
+    """FR: the slot desks in service when the séance opened with no cashier named for it (SLOT-48)."""
     if seance.establishment.jurisdiction != "FR":
         return []
-    return list(ChangePoint.objects.filter(establishment=seance.establishment, kind=Kind.DESK, active=True)
-                .exclude(assignments__seance=seance))
+    return list(ChangePoint.objects.filter(establishment=seance.establishment, kind=Kind.DESK, active=True,
+                                           created_at__lte=seance.opened_at).exclude(assignments__seance=seance))
 
 
 # --- the counterfeit coins box (FR-2007 art. 68-23, SLOT-45) ------------------------------------------

@@ -32,7 +32,7 @@ from ledgers.registers.selectors import current_register
 from ledgers.registers.services import entry_append, register_language
 
 from . import accounting
-from .models import Machine, Releve, SlotCount, SlotCountLine
+from .models import DropCount, Machine, Releve, SlotCount, SlotCountLine
 from .registers import SLOT_COUNTS
 from .services import _line, _require, drop_count_record
 
@@ -163,10 +163,14 @@ def slot_count_line(*, count: SlotCount, machine: Machine, actor: AbstractBaseUs
     if SlotCountLine.objects.filter(count=count, machine=machine).exists():
         raise ValidationError(_("Cette machine est déjà comptée dans cette comptée."))
     physical = coins + bills + tickets
+    if physical >= LIMIT:
+        raise ValidationError(_("Montant hors limites."))
     now = timezone.now()
     line = SlotCountLine(count=count, machine=machine, coins=coins, bills=bills, tickets=tickets,
                          recorded_at=now, recorded_by=actor)
     if est.jurisdiction == "MC":
+        if DropCount.objects.filter(releve=count.releve, machine=machine).exists():
+            raise ValidationError(_("Cette machine est déjà comptée pour la relève."))
         drop = drop_count_record(releve=count.releve, machine=machine, counted=physical, actor=actor)
         line.drop_count, line.entry = drop, drop.entry
     else:

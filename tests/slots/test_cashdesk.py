@@ -52,13 +52,16 @@ def test_slot_21_mc_change_only_by_the_itinerant_changeur_assigned_for_the_seanc
 
 
 def test_slot_48_fr_itinerant_changer_has_a_fixed_sum_and_the_desk_a_named_cashier(fr_room):
-    seance, changeur = _setup(fr_room)
+    earlier, changeur = _setup(fr_room)
     with pytest.raises(RuleViolation) as exc:
         cashdesk.change_point_create(establishment=fr_room.est, kind="itinerant", name="Changeur 1",
                                      actor=fr_room.keeper)
     assert exc.value.code == "SLOT-48"
     desk = cashdesk.change_point_create(establishment=fr_room.est, kind="desk", name="Caisse machines",
                                         cash=Decimal("10000"), chips=Decimal("5000"), actor=fr_room.keeper)
+    assert not _missing(earlier, "SLOT-48")  # the desk did not exist when that séance opened
+    seance = seance_open(establishment=fr_room.est, date=timezone.localdate(), period="nuit",
+                         actor=fr_room["directeur_responsable"])
     assert _missing(seance, "SLOT-48")  # no cashier named for the séance
     with pytest.raises(RuleViolation) as exc:
         cashdesk.change_assign(point=desk, seance=seance, person=changeur, actor=fr_room.keeper)
