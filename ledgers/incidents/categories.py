@@ -22,6 +22,8 @@ class Category:
     notices: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # MC: the direction des jeux decides every game incident and informs the SCJ (INC-01).
     decision_required: dict[str, bool] = field(default_factory=lambda: {"MC": True, "FR": False})
+    # The channels a required notice must use, per jurisdiction (none: any), e.g. a written report.
+    notice_channels: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 CATEGORIES: CodeRegistry[Category] = CodeRegistry("incident category")

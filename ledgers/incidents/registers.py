@@ -19,6 +19,8 @@ INCIDENT_REGISTER = register_kind(
             *DIRECTORATE, Role.INSPECTEUR, Role.CARTIER, Role.CHEF_TABLE, Role.CHEF_PARTIE, Role.CROUPIER,
             Role.DCC_STAFF, Role.EMPLOYE_RESPONSABLE, Role.AGENT_SURVEILLANCE, Role.ENTRETIEN, Role.MECANICIEN,
             Role.SUPERVISEUR,
+            # SFM staff report the anomalies of machines and approved systems to the police (INC-16).
+            Role.TECHNICIEN_SFM,
             # The authorities record what they find at a verification or a destruction (INC-11, INC-14).
             Role.SCJ, Role.POLICE,
         ),

@@ -24,8 +24,11 @@ def open_incidents(establishment: Establishment) -> QuerySet[Incident]:
 
 def missing_notices(incident: Incident) -> list[str]:
     """The recipients (role codes) the texts require to be informed of ``incident`` whose
-    information is not recorded yet: the incident cannot be closed before (reads the prefetched
-    notices when there are)."""
-    required = get_category(incident.category).notices.get(incident.establishment.jurisdiction, ())
-    informed = {notice.recipient_role for notice in incident.notices.all()}
+    information is not recorded yet (by the channel the category requires, if any): the incident
+    cannot be closed before (reads the prefetched notices when there are)."""
+    category, jurisdiction = get_category(incident.category), incident.establishment.jurisdiction
+    required = category.notices.get(jurisdiction, ())
+    channels = category.notice_channels.get(jurisdiction)
+    informed = {notice.recipient_role for notice in incident.notices.all()
+                if not channels or notice.channel in channels}
     return [role for role in required if role not in informed]

@@ -113,6 +113,11 @@ def incident_notify(
         raise ValueError(_("L'information ne peut précéder la constatation de l'incident."))
     if notified_at > timezone.now():
         raise ValueError(_("L'heure d'information ne peut être dans le futur."))
+    info, jurisdiction = get_category(incident.category), incident.establishment.jurisdiction
+    channels = info.notice_channels.get(jurisdiction)
+    if channels and channel not in channels and recipient_role in info.notices.get(jurisdiction, ()):
+        raise RuleViolation(incident.requirement, _("Cette information se fait par : %(channels)s.") % {
+            "channels": ", ".join(str(IncidentNotice.Channel(c).label) for c in channels)})
     notice = IncidentNotice.objects.create(
         incident=incident, recipient_role=recipient_role, recipient_name=recipient_name.strip(),
         notified_at=notified_at, channel=channel, recorded_by=actor,

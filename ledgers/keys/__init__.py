@@ -6,8 +6,8 @@ stands (tests named after the IDs in tests/keys and tests/slots/test_keys.py):
 - KEY-02 done: socle and bill-box release keys kept at the caisse centrale, out only for an open
   relève (the slot room's ``slots.releve`` purpose), flagged when still out after it closed.
 - KEY-03 done: bill-box content keys kept by comptabilité générale, refused to slot-floor roles
-  (BP), out only for a purpose of kind "count" (the table count, ``cash.purposes``). The slot
-  room's drop count (SLOT-46) is a record, not an open operation, so it is no purpose yet.
+  (BP), out only for a purpose of kind "count": the table count (``cash.purposes``) or the slot
+  room's count session of a relève's boxes (``slots.count``, SLOT-46), flagged when still out after it.
 - KEY-04 done: machine keys kept in the coffre d'exploitation.
 - KEY-05 done: handed by a superviseur only, for a real intervention or relève; flagged when
   overdue or still out after its intervention closed; a machine key still out when the séance
@@ -31,7 +31,8 @@ stands (tests named after the IDs in tests/keys and tests/slots/test_keys.py):
   the cabinet is in service (none registered, or retired).
 - KEY-12 done: upper and lower locks, and one for the bill or ticket device, before "in service";
   one key ID per lock type (BP).
-- KEY-13, KEY-14 done: holders and givers per SET-36; the cashier's key out only for a count.
+- KEY-13, KEY-14 done: holders and givers per SET-36; the cashier's bill and ticket box key out only
+  for a count: the table count or the slot count session (``slots.count``, SLOT-46).
 - KEY-15 done: reset keys kept by comité members; a RAM clear is recorded by the comité member who
   holds the registered reset key of that machine (``slots.locks.check_reset_key``), in modèle 26.
 - KEY-16 done: casino employees refused as holders, the SFM or police organisation required; each

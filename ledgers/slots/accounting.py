@@ -300,8 +300,8 @@ def meter_statement_certify(*, establishment: Establishment, year: int, month: i
                             comite: AbstractBaseUser | None, actor: AbstractBaseUser) -> MeterStatement:
     """The état mensuel du relevé des compteurs modèle 32 (SLOT-47): the meters read at the month-end
     count by a gaming employee under a comité member's responsibility, one line per machine of the
-    month's fleet, certified by both. A machine on the floor whose meters were not all read during
-    the month holds the certification."""
+    month's fleet, certified by both, once the month-end count is closed (SLOT-46). A machine on the
+    floor whose meters were not all read during the month holds the certification."""
     est = establishment
     if est.jurisdiction != "FR":
         raise ValidationError(_("L'état mensuel modèle 32 est tenu dans les casinos français."))
@@ -310,6 +310,9 @@ def meter_statement_certify(*, establishment: Establishment, year: int, month: i
                                          "le membre du comité de direction."))
     if MeterStatement.objects.filter(establishment=est, year=year, month=month).exists():
         raise ValidationError(_("L'état mensuel de ce mois est déjà certifié."))
+    from .counts import check_month_end_count  # counts writes modèle 29 through this module
+
+    check_month_end_count(est, year, month)
     start, end = _month(est, year, month)
     fleet = fleet_of_month(est, year, month)
     readings = (MeterReading.objects.filter(meter__machine__in=fleet, read_at__lt=end)

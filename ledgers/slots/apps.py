@@ -15,3 +15,6 @@ class SlotsConfig(AppConfig):
         from .purposes import declare
 
         declare()
+
+        # The séance closing checks (SLOT-46, 48, 49) and the incidents staff report (INC-06, INC-16).
+        from . import hooks, reports  # noqa: F401

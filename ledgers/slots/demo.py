@@ -1,8 +1,8 @@
 """Demo slot rooms: at Monte-Carlo and at Nice, twelve machines on their socles and a month of
 activity through the services: a relève every day with its meters and counts, interventions (MC:
 the day's sheets handed over in the evening envelope), a jackpot above the identity threshold
-(MC) or above the automatic payment limit (FR), an orphan, a count above the variance threshold
-and, at Nice, the SFM's revision visit.
+(MC) or above the automatic payment limit (FR), an orphan, a count above the variance threshold,
+the change points and, at Nice, the SFM's revision visit and the counterfeit box.
 
 Idempotent: an establishment that already has slot machines is left as it is.
 """
@@ -25,7 +25,7 @@ from ledgers.keys import demo as keys_demo
 from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open
 
-from . import selectors, services
+from . import cashdesk, selectors, services
 from .models import Machine, Meter
 from .rules import required_meters
 
@@ -38,11 +38,15 @@ REGISTERS = {
            ("slot_releves", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
            ("slot_jackpots", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
            ("slot_complements", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
-           ("incidents", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M.")],
+           ("incidents", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
+           ("slot_caisse", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
+           ("slot_comptees", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R.")],
     "FR": [("slot_controle_technique", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
            ("slot_releves", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
            ("slot_jackpots", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
-           ("incidents", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D.")],
+           ("incidents", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+           ("slot_caisse", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+           ("slot_comptees", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D.")],
 }
 KEEPER = {"MC": Role.DIRECTEUR_EXPLOITATION, "FR": Role.DIRECTEUR_RESPONSABLE}
 GAMES = ["Vidéo rouleaux 5×3", "Vidéo poker", "Rouleaux mécaniques", "Multi-jeux"]
@@ -154,6 +158,20 @@ def _payments(est: Establishment, machines: list[Machine], start: datetime.datet
                            disposal="Crédits relevés et versés à la caisse", actor=demo_user(est, Role.SUPERVISEUR))
 
 
+def _change_points(est: Establishment) -> None:
+    """The slot desk and an itinerant changer with its fixed sum (SLOT-21, SLOT-48); at Nice a
+    foreign coin found at a count, in the counterfeit box (SLOT-45)."""
+    keeper = demo_user(est, KEEPER[est.jurisdiction])
+    cashdesk.change_point_create(establishment=est, kind="desk", name="Caisse des machines", cash=Decimal("20000"),
+                                 chips=Decimal("10000"), actor=keeper)
+    cashdesk.change_point_create(establishment=est, kind="itinerant", name="Changeur rangées A-B",
+                                 fixed_sum=Decimal("2000"), actor=keeper)
+    if est.jurisdiction == "FR":
+        cashdesk.counterfeit_deposit(establishment=est, kind="foreign", description="Pièce de 1 franc suisse",
+                                     quantity=1, found_during="count", found_by=demo_user(est, Role.EMPLOYE_JEUX),
+                                     actor=demo_user(est, Role.CAISSIER))
+
+
 def _approvals(est: Establishment, since: datetime.date) -> None:
     keeper = demo_user(est, KEEPER[est.jurisdiction])
     staff = ((Role.MECANICIEN, "slot_staff"), (Role.EMPLOYE_JEUX, "slot_staff"), (Role.TECHNICIEN_SFM, "sfm"))
@@ -178,6 +196,7 @@ def seed(stdout: TextIO) -> None:
             machines = _machines(est, room, start)
             _month(est, room, machines, start)
             _payments(est, machines, start)
+            _change_points(est)
             if est.jurisdiction == "FR":
                 acceptors = [m for m in machines if "tito" in m.media or "banknotes" in m.media]
                 services.sfm_visit_record(

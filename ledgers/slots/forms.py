@@ -69,6 +69,8 @@ class MachineForm(EstablishmentForm):
                                       decimal_places=2)
     hopper = forms.BooleanField(label=_("Trémie"), required=False)
     bill_box = forms.CharField(label=_("Boîte à billets (n°)"), max_length=30, required=False)
+    drop_type = forms.ChoiceField(label=_("Évacuation des pièces et jetons"), required=False,
+                                  choices=[("", "—"), *Machine.DropType.choices])
     approved_system = forms.CharField(label=_("Système informatique agréé (référence)"), max_length=100,
                                       required=False)
     insertion_limit = forms.DecimalField(label=_("Limite d'insertion (€)"), required=False)

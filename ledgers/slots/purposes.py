@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.models import Establishment
 from ledgers.keys.purposes import PurposeKind, PurposeType, fleet_size_counter, purpose_type
 
-from .models import Intervention, Machine, Releve
+from .models import Intervention, Machine, Releve, SlotCount
 
 
 def _open_releves(est: Establishment) -> QuerySet[Releve]:
@@ -36,6 +36,15 @@ INTERVENTION = PurposeType(
 )
 
 
+# The slot count session (SLOT-46): the bill-box content keys leave comptabilité générale (MC,
+# KEY-03) or the cashier (FR, KEY-14) only for a count.
+SLOT_COUNT = PurposeType(
+    code="slots.count", kind=PurposeKind.COUNT, label=_("Comptée des machines à sous"), model="slots.SlotCount",
+    is_open=lambda count: count.status == SlotCount.Status.OPEN, establishment=attrgetter("establishment"),
+    describe=str, open_objects=lambda est: SlotCount.objects.filter(establishment=est, status=SlotCount.Status.OPEN),
+)
+
+
 def fleet(est: Establishment) -> int:
     """The machines of the establishment's fleet: every machine not taken out of the park."""
     return Machine.objects.filter(establishment=est).exclude(status=Machine.Status.RETIRED).count()
@@ -44,4 +53,5 @@ def fleet(est: Establishment) -> int:
 def declare() -> None:
     purpose_type(RELEVE)
     purpose_type(INTERVENTION)
+    purpose_type(SLOT_COUNT)
     fleet_size_counter(fleet)

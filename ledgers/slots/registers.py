@@ -195,3 +195,40 @@ METER_STATEMENT_32 = register_kind(
         form="modèle 32",
     )
 )
+
+# The slot count sessions (SLOT-46): opened and closed with their type and the machines covered;
+# each machine's count is its line in modèle 29 (FR) or its reconciled drop (MC, SLOT-11).
+SLOT_COUNTS = register_kind(
+    RegisterKind(
+        code="slot_comptees",
+        title=_("Comptées des machines à sous"),
+        purpose=_("Inscrire l'ouverture et la clôture de chaque comptée des boîtes des machines à sous, son type "
+                  "et les machines comptées."),
+        columns=(Column("event", _("Opération"), 1.4), Column("at", _("Date et heure"), 1.0),
+                 Column("detail", _("Détail"), 4.8), Column("signature", _("Signature"), 1.4)),
+        record_roles=(Role.COMITE, Role.CAISSIER, Role.DIRECTEUR_RESPONSABLE, Role.SUPERVISEUR, Role.COMPTABILITE,
+                      Role.DIRECTEUR_EXPLOITATION),
+        paraph_roles=(Role.DIRECTEUR_EXPLOITATION, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        requirements=("SLOT-46",),
+    )
+)
+
+# The change points of the slot room and who works them each séance (MC SLOT-21: register of change
+# points and itinerant changeurs' assignments; FR SLOT-48, 49: the cash-desk register of the slot
+# desk, secondary desks and itinerant changers with their fixed sum, the encaisse and its restoring).
+CHANGE_POINTS = register_kind(
+    RegisterKind(
+        code="slot_caisse",
+        title=_("Registre de la caisse et des points de change des machines à sous"),
+        purpose=_("Inscrire les points de change, les affectations de chaque séance, les changes, les "
+                  "justifications de l'encaisse et sa reconstitution après chaque séance, le coffret des fausses "
+                  "pièces et leur destruction."),
+        columns=(Column("event", _("Opération"), 1.4), Column("at", _("Date et heure"), 1.0),
+                 Column("amount", _("Montant"), 0.9), Column("detail", _("Détail"), 3.9),
+                 Column("signature", _("Signature"), 1.4)),
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.CHANGEUR, Role.SUPERVISEUR,
+                      Role.DIRECTEUR_EXPLOITATION, *DIRECTORATE),
+        paraph_roles=(Role.DIRECTEUR_EXPLOITATION, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        requirements=("SLOT-21", "SLOT-48", "SLOT-49", "SLOT-45"),
+    )
+)

@@ -201,6 +201,7 @@ class MachineInput:
     payment_limit: Decimal | None = None
     characteristics: str = ""
     meters: list[MeterSpec] = field(default_factory=list)
+    drop_type: str = ""  # MC SLOT-10: cash box in the socle or pneumatic conveyor
 
 
 def _check_machine(est: Establishment, data: MachineInput, photo: UploadedFile | None) -> None:
@@ -215,6 +216,8 @@ def _check_machine(est: Establishment, data: MachineInput, photo: UploadedFile |
     if (data.rtp_percent is None) == (data.levy_percent is None):
         raise RuleViolation("SLOT-04", _("Indiquez soit le taux de redistribution certifié par le fabricant, soit le "
                                          "pourcentage de prélèvement (jeux entre joueurs)."))
+    if data.drop_type and data.drop_type not in Machine.DropType.values:
+        raise ValidationError({"drop_type": _("Mode d'évacuation inconnu.")})
     if jur == "MC":
         if not data.sbm_number.strip():
             raise RuleViolation("SLOT-02", _("Le numéro d'identification SBM est obligatoire."))
@@ -274,7 +277,8 @@ def machine_register(*, establishment: Establishment, data: MachineInput, actor:
     media = ", ".join(str(Medium(m).label) for m in machine.media)
     _append(INVENTORY_KIND, machine, est, actor=actor, role=role, event=_("Inscription à l'inventaire"), at=now,
             detail=f"{machine.machine_type} — {machine.maker} n° {machine.maker_serial} — {media} — "
-                   f"{machine.stations} {_('poste(s)')}")
+                   f"{machine.stations} {_('poste(s)')}"
+                   + (f" — {machine.get_drop_type_display()}" if machine.drop_type else ""))
     technical_sheet_record(machine=machine, actor=actor, characteristics=data.characteristics or machine.machine_type,
                            rtp_percent=data.rtp_percent, levy_percent=data.levy_percent)
     return machine

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import accounting_views, views
+from . import accounting_views, cashdesk_views, counts_views, reports_views, views
 
 app_name = "slots"
 urlpatterns = [
@@ -37,4 +37,23 @@ urlpatterns = [
     path("etat-recapitulatif/", accounting_views.StatementView.as_view(), name="statement"),
     path("etat-compteurs/", accounting_views.MeterStatementView.as_view(), name="meter_statement"),
     path("socles/hors-exploitation/", views.SocleWithdrawView.as_view(), name="socle_withdraw"),
+    path("comptees/", counts_views.CountListView.as_view(), name="counts"),
+    path("comptees/nouvelle/", counts_views.CountOpenView.as_view(), name="count_open"),
+    path("comptees/<int:pk>/", counts_views.CountDetailView.as_view(), name="slot_count"),
+    path("comptees/<int:pk>/machine/", counts_views.CountLineView.as_view(), name="count_line"),
+    path("comptees/<int:pk>/cloture/", counts_views.CountCloseView.as_view(), name="count_close"),
+    path("incidents/compte-rendu/", reports_views.ReportView.as_view(), name="incident_report"),
+    path("caisse/", cashdesk_views.CashDeskView.as_view(), name="cashdesk"),
+    path("caisse/points/nouveau/", cashdesk_views.ChangePointView.as_view(), name="change_point"),
+    path("caisse/points/<int:pk>/affectation/", cashdesk_views.AssignView.as_view(), name="change_assign"),
+    path("caisse/points/<int:pk>/change/", cashdesk_views.ChangeView.as_view(), name="change"),
+    path("caisse/affectations/<int:pk>/justification/", cashdesk_views.JustifyView.as_view(),
+         name="encaisse_justify"),
+    path("caisse/affectations/<int:pk>/reconstitution/", cashdesk_views.RestoreView.as_view(),
+         name="encaisse_restore"),
+    path("caisse/affectations/<int:pk>/cloture/", cashdesk_views.AssignmentCloseView.as_view(),
+         name="assignment_close"),
+    path("caisse/caisse-commune/", cashdesk_views.CommonDeskView.as_view(), name="common_desk"),
+    path("caisse/fausses-pieces/", cashdesk_views.CounterfeitView.as_view(), name="counterfeit"),
+    path("caisse/fausses-pieces/destruction/", cashdesk_views.DestructionView.as_view(), name="counterfeit_destroy"),
 ]

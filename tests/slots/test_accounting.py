@@ -163,6 +163,19 @@ def test_slot_55_api_count_with_the_comite_visa(fr_room, machine):
     assert huge.status_code == 400
 
 
+def month_end_count(fr_room, *machines):
+    """The month-end count of the machines that ran, closed on the month's last day (SLOT-46)."""
+    from ledgers.slots import counts
+
+    open_register(fr_room.est, "slot_comptees")
+    count = counts.slot_count_open(establishment=fr_room.est, kind="month_end", actor=fr_room["comite"])
+    for machine in machines:
+        open_register(fr_room.est, "slot_comptabilite_29", machine.casino_number)
+        counts.slot_count_line(count=count, machine=machine, coins=Decimal("10"), actor=fr_room["caissier"],
+                               comite=fr_room["comite"])
+    return counts.slot_count_close(count=count, actor=fr_room["comite"])
+
+
 @pytest.fixture
 def october_31(monkeypatch):
     """The month's last day: the counts and the statement of October 2026."""
@@ -272,6 +285,7 @@ def test_slot_47_modele_32_certified_by_employee_and_comite_line_per_fleet_machi
     monkeypatch.setattr(timezone, "now", lambda: october_31 + datetime.timedelta(days=30))  # 30 November
     releve = fr_room.releve()
     fr_room.read(read, value=1234, releve=releve)
+    month_end_count(fr_room, read, unread)
     employee, comite = fr_room["employe_jeux"], fr_room["comite"]
     month = {"establishment": fr_room.est, "year": 2026, "month": 11}
     with pytest.raises(RuleViolation) as exc:  # a machine on the floor whose meters were not read this month
@@ -302,6 +316,7 @@ def test_slot_47_meter_statement_page_and_api(client, fr_room, october_31):
     from tests.factories import DEFAULT_PASSWORD
 
     open_register(fr_room.est, "slot_releve_32")
+    month_end_count(fr_room)
     employee = fr_room["employe_jeux"]
     client.force_login(employee)
     assert client.get(reverse("slots:meter_statement")).status_code == 200

@@ -252,3 +252,60 @@ def test_key_07_socle_withdrawal_api(mc_room):
     assert done.status_code == 201 and done.json()["active"] is False
     assert Entry.objects.count() == before + 2
     assert api.post(url, body, format="json").status_code == 400  # out of operation already: not a choice
+def test_key_03_mc_bill_box_content_key_out_only_for_an_open_slot_count(mc_room):
+    """The bill-box content key leaves comptabilité générale for the slot room's drop count: not for
+    a relève, not to the slot floor, not once the count is closed (KEY-03)."""
+    from decimal import Decimal
+
+    from ledgers.keys.models import Key
+    from ledgers.slots import counts
+    from tests.factories import open_register
+
+    open_register(mc_room.est, "slot_comptees")
+    machine = mc_room.on_floor()
+    key = Key.objects.get(establishment=mc_room.est, code=f"bill_content-{machine.number}")
+    accounts, second = (make_user(mc_room.est, "comptabilite", username=f"cg{n}-mc") for n in (1, 2))
+    releve = mc_room.releve()
+    count = counts.slot_count_open(establishment=mc_room.est, kind="as_needed", releve=releve,
+                                   actor=mc_room["superviseur"])
+    assert get_purpose_type("slots.count").kind == "count"
+    out = {"key": key, "actor": accounts, "co_releasers": [second], "holder": accounts, "due_at": _due()}
+    for refused_kwargs in ({"purpose_type": "slots.releve", "purpose_id": releve.pk},  # a relève is no count
+                           {"purpose_type": "slots.count", "purpose_id": count.pk, "holder": mc_room["superviseur"]}):
+        with pytest.raises(RuleViolation) as refused:
+            key_issue(**{**out, **refused_kwargs})
+        assert refused.value.code == "KEY-03"
+    issue = key_issue(**out, purpose_type="slots.count", purpose_id=count.pk)
+    assert issue.purpose_label == str(count)
+    counts.slot_count_line(count=count, machine=machine, actor=mc_room["superviseur"], bills=Decimal("40"))
+    counts.slot_count_close(count=count, actor=mc_room["superviseur"])
+    [flag] = selectors.exceptions(mc_room.est)  # still out after its count closed
+    assert flag.issue == issue
+    key_return(issue=issue, actor=accounts, returned_by=accounts, co_receivers=[second])
+    with pytest.raises(RuleViolation) as refused:
+        key_issue(**out, purpose_type="slots.count", purpose_id=count.pk)
+    assert refused.value.code == "KEY-03"
+
+
+def test_key_14_fr_bill_box_key_held_by_the_cashier_out_only_for_an_open_slot_count(fr_room):
+    """The cashier's bill and ticket box key goes out for the slot count session (KEY-14, SLOT-46),
+    to a cashier only, and not for an intervention."""
+    from ledgers.keys.models import Key
+    from ledgers.slots import counts
+    from tests.factories import open_register
+
+    open_register(fr_room.est, "slot_comptees")
+    machine = fr_room.on_floor()
+    key = Key.objects.get(establishment=fr_room.est, code=f"bill_content-{machine.number}")
+    count = counts.slot_count_open(establishment=fr_room.est, kind="as_needed", actor=fr_room["comite"])
+    sheet = services.intervention_open(machine=machine, actor=fr_room["mecanicien"], reason="Lecteur bloqué")
+    cashier = fr_room["caissier"]
+    out = {"key": key, "actor": cashier, "due_at": _due()}
+    for refused_kwargs in ({"holder": cashier, "purpose_type": "slots.intervention", "purpose_id": sheet.pk},
+                           {"holder": fr_room["comite"], "purpose_type": "slots.count", "purpose_id": count.pk}):
+        with pytest.raises(RuleViolation) as refused:
+            key_issue(**{**out, **refused_kwargs})
+        assert refused.value.code == "KEY-14"
+    issue = key_issue(**out, holder=cashier, purpose_type="slots.count", purpose_id=count.pk)
+    assert issue.purpose_label == str(count) and issue.holder_role == "caissier"
+    key_return(issue=issue, actor=cashier, returned_by=cashier)

@@ -42,7 +42,7 @@ class SlotMachineSerializer(serializers.ModelSerializer):
         fields = ("id", "number", "machine_type", "technology", "maker", "maker_serial", "sbm_number",
                   "casino_number", "maker_number", "location_number", "media", "stations", "rtp_percent",
                   "levy_percent", "rate_date", "credit_value", "hopper", "bill_box", "place", "socle", "status",
-                  "meters")
+                  "meters", "drop_type")
 
 
 class SlotReadingRowSerializer(serializers.Serializer):

@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import accounting, views
+from . import accounting, cashdesk, counts, reports, views
 
 router = SimpleRouter()
 router.register("machines", views.MachineViewSet, basename="slots-machine")
@@ -31,5 +31,18 @@ urlpatterns = [
     path("disputes/", views.DisputeView.as_view(), name="slots-dispute"),
     path("top-ups/", views.TopUpView.as_view(), name="slots-top-up"),
     path("orphans/", views.OrphanView.as_view(), name="slots-orphan"),
+    path("counts/", counts.CountOpenView.as_view(), name="slots-count-open"),
+    path("counts/<int:pk>/lines/", counts.CountLineView.as_view(), name="slots-count-line"),
+    path("counts/<int:pk>/close/", counts.CountCloseView.as_view(), name="slots-count-close"),
+    path("change-points/", cashdesk.ChangePointView.as_view(), name="slots-change-point"),
+    path("change-points/<int:pk>/assignments/", cashdesk.AssignView.as_view(), name="slots-change-assign"),
+    path("change-points/<int:pk>/changes/", cashdesk.ChangeView.as_view(), name="slots-change"),
+    path("assignments/<int:pk>/justifications/", cashdesk.JustifyView.as_view(), name="slots-encaisse-justify"),
+    path("assignments/<int:pk>/restorations/", cashdesk.RestoreView.as_view(), name="slots-encaisse-restore"),
+    path("assignments/<int:pk>/close/", cashdesk.AssignmentCloseView.as_view(), name="slots-assignment-close"),
+    path("common-desks/", cashdesk.CommonDeskView.as_view(), name="slots-common-desk"),
+    path("counterfeits/", cashdesk.CounterfeitView.as_view(), name="slots-counterfeit"),
+    path("counterfeits/destructions/", cashdesk.DestructionView.as_view(), name="slots-counterfeit-destroy"),
+    path("incident-reports/", reports.ReportView.as_view(), name="slots-incident-report"),
     *router.urls,
 ]

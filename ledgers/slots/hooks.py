@@ -1,0 +1,33 @@
+"""The séance closes only once every denomination counted during it has its general count at the
+séance's end (FR-2007 art. 68-24, SLOT-46), and every change point's encaisse is restored (68-26,
+SLOT-49) with, in France, the slot desk's cashier named (SLOT-48)."""
+
+from collections.abc import Iterator
+
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.hooks import Missing, on_seance_closing
+from ledgers.core.models import Seance
+
+from .counts import denominations_without_general_count
+
+
+@on_seance_closing
+def denominations_counted(seance: Seance) -> Iterator[Missing]:
+    for denomination in denominations_without_general_count(seance):
+        yield Missing(_("comptée générale des machines de %(d)s € en fin de séance") % {"d": denomination},
+                      "SLOT-46", reverse("slots:counts"))
+
+
+@on_seance_closing
+def encaisses_restored(seance: Seance) -> Iterator[Missing]:
+    """Every change point worked during the séance has its encaisse restored (SLOT-49); FR the slot
+    desk had its named cashier (SLOT-48)."""
+    from .cashdesk import open_assignments, unstaffed_desks
+
+    for assignment in open_assignments(seance):
+        yield Missing(_("encaisse de %(point)s à reconstituer") % {"point": assignment.point}, "SLOT-49",
+                      reverse("slots:cashdesk"))
+    for point in unstaffed_desks(seance):
+        yield Missing(_("caissier nommé pour %(point)s") % {"point": point}, "SLOT-48", reverse("slots:cashdesk"))
