@@ -25,8 +25,8 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-12 implemented: art. 49 multiple × minimum stake practised, table-driven tests.
 - COUNT-13 implemented: the directeur responsable or a comité member designates, for a table-partie,
   the gaming employee in charge of the box (written in the carnet d'avances, box_holders.py); the
-  avance is received only by a chef de table or that designated employee. Not checked: that no chef
-  de table is assigned (table staffing is not recorded here).
+  avance is received only by a chef de table or that designated employee; no designation while a
+  chef de table is on duty at the partie (ledgers.tables staffing).
 - COUNT-14 implemented: one uniform avance per boule-type game; the initial avance of these games
   is refused unless the carnet is confirmed on the table before the chef de partie or de table (the
   opening's checklist item, recorded on the avance). Ruled out: arts. 47 and 48 special rules, base

@@ -11,10 +11,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, role_named_by_text
+from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
 from ledgers.core.models import TableSession
 from ledgers.core.roles import Role
 from ledgers.registers.services import display_name, register_language
+from ledgers.tables.rules import Position
+from ledgers.tables.selectors import on_duty
 
 from .models import BoxHolderDesignation
 from .services import FLOAT_SIGNERS, _carnet_entry
@@ -37,6 +40,8 @@ def box_holder_designate(*, session: TableSession, employee: AbstractBaseUser,
         "La caisse est confiée à un employé de jeux chargé de cette responsabilité."))
     if session.status == TableSession.Status.CLOSED:
         raise ValidationError(_("La partie de cette table est terminée."))
+    if on_duty(session, Position.CHEF_TABLE).exists():
+        raise RuleViolation("COUNT-13", _("Un chef de table est en poste : la caisse est à sa disposition."))
     if BoxHolderDesignation.objects.filter(table_session=session).exists():
         raise ValidationError(_("L'employé chargé de cette caisse est déjà désigné pour la partie."))
     designation = BoxHolderDesignation.objects.create(table_session=session, employee=employee, designated_by=actor,

@@ -245,3 +245,9 @@ def current_amount(jackpot: BadBeatTable) -> Decimal:
     """The jackpot's amount now: the last displayed amount, or what follows from its conditions and wins."""
     expected = expected_display(jackpot, retained=Decimal("0.00"))
     return expected["expected"] if expected else Decimal("0.00")
+
+
+def bad_beat_flags(establishment: Establishment) -> QuerySet[BadBeatCount]:
+    """BBJ counts whose displayed amount breaks the continuity (COUNT-24 FLAG)."""
+    return (BadBeatCount.objects.filter(table_session__seance__establishment=establishment).exclude(flags=[])
+            .select_related("table_session__seance", "table_session__table").order_by("-recorded_at"))

@@ -260,7 +260,7 @@ class ExceptionsView(EstablishmentRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs):
         est = self.establishment
         return super().get_context_data(slips=selectors.slip_exceptions(est), floats=selectors.float_flags(est),
-                                        **kwargs)
+                                        bad_beats=selectors.bad_beat_flags(est), **kwargs)
 
 
 class TicketBookView(CashFormView):

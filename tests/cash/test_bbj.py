@@ -226,6 +226,7 @@ def test_count_24_displayed_amount_flagged_unless_previous_plus_retenues_minus_p
     second = bbj_count(fro, fro.close(session), retained="200", displayed="1250")
     assert second.flags and "1200.00" in second.flags[0]
     assert "COUNT-24" in bbj_entries(fro)[-1].payload["flags"][0]
+    assert list(selectors.bad_beat_flags(fro.est)) == [second]
     third = bbj_count(fro, fro.close(fro.session("TH1", seance=fro.seance(day=2))), retained="100",
                       displayed="1350")
     assert third.flags == []

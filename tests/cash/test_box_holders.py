@@ -10,6 +10,9 @@ from ledgers.cash.registers import CARNET_AVANCES
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register
+from ledgers.tables.registers import TABLE_LOG
+from ledgers.tables.rules import Position
+from ledgers.tables.services import staff_assign
 from tests.cash.conftest import fr_avance
 
 
@@ -52,3 +55,12 @@ def test_count_13_designation_page_and_api(client, fro):
     assert done.status_code == 201
     client.force_login(fro.director)
     assert client.get(f"/caisses/tables/{session.pk}/employe-caisse/").status_code == 200
+
+
+def test_count_13_no_designation_while_a_chef_de_table_is_on_duty(fro):
+    fro.open_register(TABLE_LOG.code)
+    session = fro.session("RA1")
+    staff_assign(session=session, position=Position.CHEF_TABLE, person=fro[Role.CHEF_TABLE], actor=fro.director)
+    with pytest.raises(RuleViolation) as refused:
+        box_holder_designate(session=session, employee=fro[Role.CROUPIER], actor=fro.director)
+    assert refused.value.code == "COUNT-13" and not BoxHolderDesignation.objects.exists()
