@@ -274,6 +274,9 @@ class Orphan(models.Model):
         ABANDONED_STAKE = "abandoned_stake", _("Mise abandonnée en cours de partie")
         TICKET = "ticket", _("Ticket ou carte dont le titulaire est inconnu")
         EXPIRED_TICKET = "expired_ticket", _("Ticket périmé")
+        # Unclaimed slot wins (SLOT-43) and the increment of a stopped progressive (SLOT-37, SLOT-41).
+        UNCLAIMED_WIN = "unclaimed_win", _("Gain de machine à sous non réclamé")
+        JACKPOT_INCREMENT = "jackpot_increment", _("Incrémentation d'un jackpot progressif arrêté")
 
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="orphans")
     category = models.CharField(_("nature"), max_length=20, choices=Category.choices)

@@ -15,3 +15,6 @@ class SlotsConfig(AppConfig):
         from .purposes import declare
 
         declare()
+
+        # The séance closing checks of progressives (SLOT-36, SLOT-38) and orphans (SLOT-43, SLOT-44).
+        from . import progressives, unclaimed  # noqa: F401

@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import accounting, views
+from . import accounting, progressives, views
 
 router = SimpleRouter()
 router.register("machines", views.MachineViewSet, basename="slots-machine")
@@ -21,5 +21,20 @@ urlpatterns = [
     path("carnet/payments/", accounting.PaymentPostView.as_view(), name="slots-carnet-payment"),
     path("statements/", accounting.StatementView.as_view(), name="slots-statement"),
     path("meter-statements/", accounting.MeterStatementView.as_view(), name="slots-meter-statement"),
+    path("progressives/", progressives.ProgressiveCreateView.as_view(), name="slots-progressive-create"),
+    path("progressives/readings/", progressives.ProgressiveReadingView.as_view(), name="slots-progressive-reading"),
+    path("progressives/stops/", progressives.ProgressiveStopView.as_view(), name="slots-progressive-stop"),
+    path("progressives/recoveries/", progressives.RecoverView.as_view(), name="slots-progressive-recover"),
+    path("jpm/readings/", progressives.JpmReadingView.as_view(), name="slots-jpm-reading"),
+    path("jpm/connections/", progressives.JpmConnectView.as_view(), name="slots-jpm-connect"),
+    path("jpm/wins/", progressives.JpmWinView.as_view(), name="slots-jpm-win"),
+    path("jpm/restarts/", progressives.JpmRestartView.as_view(), name="slots-jpm-restart"),
+    path("jpm/transmissions/", progressives.TransmissionView.as_view(), name="slots-jpm-transmission"),
+    path("jpm/withdrawals/", progressives.WithdrawView.as_view(), name="slots-jpm-withdraw"),
+    path("tickets/", progressives.TicketsImportView.as_view(), name="slots-tickets-import"),
+    path("tickets/redemptions/", progressives.TicketRedeemView.as_view(), name="slots-ticket-redeem"),
+    path("tickets/expiries/", progressives.TicketsExpireView.as_view(), name="slots-tickets-expire"),
+    path("releves/<int:pk>/reconciliation/", progressives.ReconciliationView.as_view(),
+         name="slots-reconciliation"),
     *router.urls,
 ]

@@ -1,0 +1,10 @@
+from django.db import migrations
+
+from ledgers.core.db import AppendOnly
+
+
+class Migration(migrations.Migration):
+    dependencies = [("slots", "0014_progressives_tickets_reconciliation")]
+
+    operations = [AppendOnly(name) for name in ("ProgressiveReading", "JpmReading", "JpmWin", "IncrementBon",
+                                                 "JpmTransmission", "Reconciliation", "ReconciliationLine")]
