@@ -151,7 +151,8 @@ def tickets_expire(*, establishment: Establishment, actor: AbstractBaseUser,
     est = establishment
     _fr(est)
     _require_pair(est, actor, comite, "SLOT-44")
-    tickets = list(expired_unposted(est).select_for_update().select_related("machine").order_by("issued_at"))
+    expired = expired_unposted(est).select_for_update(of=("self",)).select_related("machine")
+    tickets = list(expired.order_by("issued_at"))
     by_machine: dict[Machine, list[Ticket]] = {}
     for ticket in tickets:
         place = f"{_('machine')} {ticket.machine.number}" if ticket.machine else str(_("caisse"))

@@ -223,6 +223,7 @@ def test_slot_40_win_needs_both_meters_of_every_connected_machine(room):
 def test_slot_39_transmission_by_the_directeur_responsable_with_digest(room):
     jackpot = _jpm(room)
     _won(room, jackpot)
+    progressives.jpm_restart(jackpot=jackpot, actor=room["comite"])
     today = timezone.localdate()
     first, second = jackpot.machines.order_by("casino_number")
     progressives.jpm_reading_record(jackpot=jackpot, displayed=Decimal("10020"),
