@@ -145,7 +145,7 @@ def progressive_create(*, establishment: Establishment, code: str, name: str, st
     numbers = ", ".join(m.number for m in _machines(progressive))
     _write(JPM_28S if multisite else PROGRESSIVES, est, actor=actor, role=role,
            event=_("Mise en service du jackpot progressif"), at=progressive.created_at, jackpot=progressive,
-           amount=start_amount, detail=progressive.name, machines=numbers, meters=numbers)
+           amount=start_amount, detail=progressive.name, **{"meters" if multisite else "machines": numbers})
     return progressive
 
 
@@ -210,10 +210,12 @@ def progressives_recorded(seance: Seance) -> Iterator[Missing]:
     if est.jurisdiction != "FR" or Seance.objects.filter(
             establishment=est, date=seance.date, status=Seance.Status.OPEN).exclude(pk=seance.pk).exists():
         return
-    for progressive in active_progressives(est, multisite=False).exclude(readings__day=seance.date):
+    # Only the jackpots in service on that day (created on or before it).
+    started = {"created_at__date__lte": seance.date}
+    for progressive in active_progressives(est, multisite=False).filter(**started).exclude(readings__day=seance.date):
         yield Missing(_("montant affiché du jackpot progressif %(code)s à la fermeture") % {"code": progressive.code},
                       "SLOT-36", reverse("slots:progressive_reading"))
-    for jackpot in active_progressives(est, multisite=True).exclude(jpm_readings__day=seance.date):
+    for jackpot in active_progressives(est, multisite=True).filter(**started).exclude(jpm_readings__day=seance.date):
         yield Missing(_("relevé du JPM %(code)s au modèle 28 S") % {"code": jackpot.code}, "SLOT-38",
                       reverse("slots:jpm_reading"))
 
@@ -542,7 +544,7 @@ def progressive_stop(*, progressive: Progressive, kind: str, stop_date: datetime
                  else f" — {_('orphelins')}"))
     entry = _write(JPM_28S if progressive.multisite else PROGRESSIVES, est, actor=actor, role=role,
                    event=_("Arrêt du jackpot progressif"), at=timezone.now(), jackpot=progressive, amount=increment,
-                   detail=detail, machines="", meters="")
+                   detail=detail, **{"meters" if progressive.multisite else "machines": ""})
     return save_audited(ProgressiveStop(
         progressive=progressive, kind=kind, stop_date=stop_date, increment=increment,
         target=target if kind == ProgressiveStop.Kind.TRANSFER else None, minister_notified_on=minister_notified_on,
@@ -582,7 +584,7 @@ def progressive_increment_recover(*, stop: ProgressiveStop, target: Progressive,
     save_audited(stop, actor=actor, reason="reprise de l'incrémentation")
     _write(JPM_28S if source.multisite else PROGRESSIVES, est, actor=actor, role=role,
            event=_("Reprise de l'incrémentation"), at=timezone.now(), jackpot=target, amount=stop.increment,
-           detail=f"{_('de')} {source.code}", machines="", meters="")
+           detail=f"{_('de')} {source.code}", **{"meters" if source.multisite else "machines": ""})
     return stop
 
 

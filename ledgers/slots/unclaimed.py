@@ -5,7 +5,7 @@
   its manual-jackpot and cumulative-prize meter since the previous reading against the cash-desk
   payments of its modèle 29; a shortfall of payments is unclaimed wins, posted in the same
   transaction (so the reading cannot be reconciled without its orphans entry); payments above the
-  meters are flagged.
+  meters are flagged, and so are closed relèves without their modèle 31 (dashboard).
 - SLOT-44: TITO tickets imported from the approved cashless system; a ticket not redeemed within
   SET-37 days after its issue date expires: never redeemed, posted to orphans by the expiry run.
 
@@ -235,16 +235,15 @@ def reconciliation_draw_up(*, releve: Releve, actor: AbstractBaseUser,
 
 
 @on_seance_closing
-def orphans_posted(seance: Seance) -> Iterator[Missing]:
-    """SLOT-44: the day's expiry run has posted every expired ticket to orphans; SLOT-43: every
-    meter reading of the day has its état de rapprochement."""
-    est = seance.establishment
-    if est.jurisdiction != "FR":
-        return
-    if expired_unposted(est).exists():
+def expired_tickets_posted(seance: Seance) -> Iterator[Missing]:
+    """SLOT-44: the séance closes only once the expiry run has posted every expired ticket."""
+    if seance.establishment.jurisdiction == "FR" and expired_unposted(seance.establishment).exists():
         yield Missing(_("tickets périmés à inscrire aux orphelins"), "SLOT-44", reverse("slots:tickets_expire"))
-    unreconciled = Releve.objects.filter(establishment=est, started_at__date=seance.date, readings__isnull=False,
-                                         reconciliation__isnull=True).distinct()
-    for releve in unreconciled:
-        yield Missing(_("état de rapprochement du relevé %(r)s") % {"r": releve}, "SLOT-43",
-                      reverse("slots:reconciliation", args=[releve.pk]))
+
+
+def unreconciled_releves(est: Establishment) -> QuerySet[Releve]:
+    """SLOT-43 flag: FR relèves closed with meter readings and no état de rapprochement."""
+    if est.jurisdiction != "FR":
+        return Releve.objects.none()
+    return Releve.objects.filter(establishment=est, status=Releve.Status.CLOSED, readings__isnull=False,
+                                 reconciliation__isnull=True).distinct()

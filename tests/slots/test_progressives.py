@@ -3,6 +3,7 @@
 
 import datetime
 import hashlib
+import io
 from decimal import Decimal
 
 import pytest
@@ -12,7 +13,9 @@ from django.utils import timezone
 from ledgers.cash.models import Orphan
 from ledgers.core.errors import RuleViolation
 from ledgers.core.services import seance_close, seance_open
-from ledgers.registers.models import Entry
+from ledgers.registers.models import Entry, Register
+from ledgers.registers.verification import verify_register
+from ledgers.reports.documents import register_pdf
 from ledgers.slots import progressives, services
 from ledgers.slots.models import AccountingLine, IncrementBon, Progressive
 from tests.factories import make_user, open_register
@@ -79,7 +82,12 @@ def test_slot_36_gaming_day_not_closed_without_every_active_progressive(room):
     progressive = _local(room)
     _local(room, code="PJ2")
     manager = make_user(room.est, "directeur_responsable")
+    yesterday = seance_open(establishment=room.est, date=timezone.localdate() - datetime.timedelta(days=1),
+                            period="soiree", actor=manager)
+    assert seance_close(seance=yesterday, actor=manager).status == "closed"  # not in service yet that day
+    afternoon = seance_open(establishment=room.est, date=timezone.localdate(), period="apres_midi", actor=manager)
     seance = seance_open(establishment=room.est, date=timezone.localdate(), period="soiree", actor=manager)
+    assert seance_close(seance=afternoon, actor=manager).status == "closed"  # not the close of play yet
     with pytest.raises(RuleViolation) as exc:
         seance_close(seance=seance, actor=manager)
     assert exc.value.code == "REG-25" and "SLOT-36" in exc.value.message and "PJ2" in exc.value.message
@@ -282,3 +290,16 @@ def test_slot_41_withdrawal_notice_and_one_bon_per_machine(room):
     assert stop.increment == Decimal("0.40") and AccountingLine.objects.filter(kind="increment").count() == 2
     jackpot.refresh_from_db()
     assert jackpot.status == "left"
+
+
+def test_reg_37_reg_40_registers_print_and_verify(room):
+    progressive = _local(room)
+    progressives.progressive_reading_record(progressive=progressive, displayed=Decimal("1012.30"),
+                                            actor=room["caissier"])
+    _won(room, _jpm(room))
+    for kind in ("slot_jackpots_progressifs", "slot_jpm_28s"):
+        register = Register.objects.get(establishment=room.est, kind=kind)
+        assert verify_register(register) is None
+        pdf = io.BytesIO()
+        register_pdf(register, pdf, lang="fr", sealed=False)
+        assert pdf.getvalue().startswith(b"%PDF")

@@ -116,18 +116,15 @@ def test_slot_43_shortfall_to_orphans_and_modele_29_excess_flagged(room):
     assert reconciliation.entry.register.kind_info.form == "modèle 31"
 
 
-def test_slot_43_seance_not_closed_while_a_reading_is_unreconciled(room):
+def test_slot_43_closed_reading_without_modele_31_flagged(room):
     machine = _carnet_machine(room)
     releve = room.releve()
     room.read(machine, 100, releve=releve)
-    manager = make_user(room.est, "directeur_responsable")
-    seance = seance_open(establishment=room.est, date=timezone.localdate(), period="soiree", actor=manager)
-    with pytest.raises(RuleViolation) as exc:
-        seance_close(seance=seance, actor=manager)
-    assert "SLOT-43" in exc.value.message
+    services.releve_close(releve=releve, actor=room["superviseur"])
+    assert list(unclaimed.unreconciled_releves(room.est)) == [releve]
     unclaimed.reconciliation_draw_up(releve=releve, actor=room["caissier"], comite=room["comite"])
     assert Reconciliation.objects.filter(releve=releve).exists()
-    assert seance_close(seance=seance, actor=manager).status == "closed"
+    assert not unclaimed.unreconciled_releves(room.est).exists()
 
 
 def test_slot_36_44_pages_and_api(client, room):
