@@ -1,6 +1,7 @@
 """Pages of FR progressive jackpots, JPM, TITO tickets and modèle 31: the overview, and one form
 per act, each calling one service of ``progressives`` or ``unclaimed``."""
 
+from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -8,6 +9,8 @@ from django.utils.dateparse import parse_date
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
+
+from ledgers.core.errors import RuleViolation
 
 from . import progressive_forms as f
 from . import progressives, unclaimed
@@ -22,7 +25,9 @@ class ProgressivesView(SlotsView, TemplateView):
 
     def get_context_data(self, **kwargs):
         est = self.establishment
+        today = est.localtime().date()
         return super().get_context_data(
+            today=today, month_start=today.replace(day=1),
             progressives=Progressive.objects.filter(establishment=est).prefetch_related("machines", "readings",
                                                                                         "jpm_readings"),
             due=progressives.transmissions_due(est), expired=unclaimed.expired_unposted(est).count(),
@@ -109,7 +114,11 @@ class TransmissionCsvView(SlotsView, TemplateView):
         start, end = parse_date(request.GET.get("start", "")), parse_date(request.GET.get("end", ""))
         if start is None or end is None:
             return HttpResponse(_("Indiquez la période (start, end)."), status=400)
-        response = HttpResponse(progressives.transmission_csv(jackpot, start, end), content_type="text/csv")
+        try:
+            content = progressives.transmission_csv(jackpot, start, end)
+        except (RuleViolation, ValidationError) as exc:
+            return HttpResponse(getattr(exc, "message", exc), status=400, content_type="text/plain")
+        response = HttpResponse(content, content_type="text/csv")
         response["Content-Disposition"] = f'attachment; filename="jpm-{jackpot.pk}-{start}-{end}.csv"'
         return response
 

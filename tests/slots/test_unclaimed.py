@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from ledgers.cash.models import Orphan
 from ledgers.core.errors import RuleViolation
 from ledgers.core.services import seance_close, seance_open
-from ledgers.slots import accounting, services, unclaimed
+from ledgers.slots import accounting, progressives, services, unclaimed
 from ledgers.slots.models import AccountingLine, Progressive, Reconciliation, Ticket
 from tests.factories import make_user, open_register
 
@@ -153,3 +153,20 @@ def test_slot_36_44_pages_and_api(client, room):
     answer = api.post("/api/v1/slots/tickets/redemptions/", {"number": "X1"},
                       format="json")
     assert answer.status_code == 409 and answer.json()["code"] == "SLOT-44"
+
+
+def test_slot_39_sccj_file_download(client, room):
+    machine = room.on_floor(game_name="G", payment_programme="P")
+    jackpot = progressives.progressive_create(
+        establishment=room.est, code="JPM1", name="M", start_amount=Decimal("100"), machines=[machine],
+        actor=room["comite"], multisite=True, increment_percent=Decimal("1"), maker=machine.maker,
+        machine_type=machine.machine_type, game_name="G", payment_programme="P")
+    client.force_login(room.keeper)
+    url = reverse("slots:jpm_transmission_csv", args=[jackpot.pk])
+    today = timezone.localdate().isoformat()
+    assert client.get(url, {"start": today, "end": today}).status_code == 400  # no modèle 28 S line yet
+    progressives.jpm_reading_record(jackpot=jackpot, displayed=Decimal("150"), meters={machine.number: 42},
+                                    actor=room["caissier"])
+    response = client.get(url, {"start": today, "end": today})
+    assert response.status_code == 200 and response["Content-Type"] == "text/csv"
+    assert f"{machine.casino_number};{machine.location_number};42;42" in response.content.decode()
