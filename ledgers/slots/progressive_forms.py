@@ -26,7 +26,7 @@ def _progressives(form: EstablishmentForm, *, multisite: bool | None = None):
 
 
 def parse_lines(text: str, width: int) -> dict[str, list[int]]:
-    """"number v1 [v2]" lines → {number: [v1, v2]}."""
+    """ "number v1 [v2]" lines → {number: [v1, v2]}."""
     values = {}
     for line in text.splitlines():
         if not line.strip():
@@ -47,8 +47,9 @@ class ProgressiveForm(EstablishmentForm):
     start_amount = forms.DecimalField(label=_("Montant de départ (€)"), **AMOUNT)
     machines = forms.ModelMultipleChoiceField(label=_("Machines"), queryset=Machine.objects.none())
     multisite = forms.BooleanField(label=_("Jackpot progressif multisites (JPM)"), required=False)
-    increment_percent = forms.DecimalField(label=_("Taux d'incrémentation (%)"), max_digits=6, decimal_places=3,
-                                           initial=0)
+    increment_percent = forms.DecimalField(
+        label=_("Taux d'incrémentation (%)"), max_digits=6, decimal_places=3, initial=0
+    )
     maker = forms.CharField(label=_("Fabricant"), max_length=100, required=False)
     machine_type = forms.CharField(label=_("Type de machine"), max_length=100, required=False)
     game_name = forms.CharField(label=_("Nom du jeu"), max_length=100, required=False)
@@ -78,8 +79,9 @@ class ProgressiveStopForm(EstablishmentForm):
     displayed = forms.DecimalField(label=_("Montant affiché (€)"), **AMOUNT)
     minister_notified_on = forms.DateField(label=_("Ministre de l'intérieur informé le"), widget=DATE)
     minister_reference = forms.CharField(label=_("Référence de l'information"), max_length=100)
-    target = forms.ModelChoiceField(label=_("Jackpot bénéficiaire"), queryset=Progressive.objects.none(),
-                                    required=False)
+    target = forms.ModelChoiceField(
+        label=_("Jackpot bénéficiaire"), queryset=Progressive.objects.none(), required=False
+    )
 
     def setup(self) -> None:
         self.fields["progressive"].queryset = self.fields["target"].queryset = _progressives(self)
@@ -91,15 +93,17 @@ class RecoverForm(EstablishmentForm):
 
     def setup(self) -> None:
         self.fields["stop"].queryset = ProgressiveStop.objects.filter(
-            progressive__establishment=self.establishment, kind=ProgressiveStop.Kind.FINAL, recovered_to__isnull=True)
+            progressive__establishment=self.establishment, kind=ProgressiveStop.Kind.FINAL, recovered_to__isnull=True
+        )
         self.fields["target"].queryset = _progressives(self)
 
 
 class JpmReadingForm(EstablishmentForm):
     jackpot = forms.ModelChoiceField(label=_("JPM"), queryset=Progressive.objects.none())
     displayed = forms.DecimalField(label=_("Montant affiché du JPM (€)"), **AMOUNT)
-    meters = forms.CharField(label=_("Compteurs « entrées » électroniques (n° casino valeur, un par ligne)"),
-                             widget=LINES)
+    meters = forms.CharField(
+        label=_("Compteurs « entrées » électroniques (n° casino valeur, un par ligne)"), widget=LINES
+    )
 
     def setup(self) -> None:
         self.fields["jackpot"].queryset = _progressives(self, multisite=True)
@@ -120,30 +124,36 @@ class JpmConnectForm(EstablishmentForm):
 class JpmWinForm(VisaForm):
     jackpot = forms.ModelChoiceField(label=_("JPM"), queryset=Progressive.objects.none())
     amount = forms.DecimalField(label=_("Montant gagné (€)"), **AMOUNT)
-    winning_machine = forms.ModelChoiceField(label=_("Machine gagnante (ici)"), queryset=Machine.objects.none(),
-                                             required=False)
+    winning_machine = forms.ModelChoiceField(
+        label=_("Machine gagnante (ici)"), queryset=Machine.objects.none(), required=False
+    )
     winning_casino = forms.CharField(label=_("Casino payeur (autre membre)"), max_length=200, required=False)
     combination = forms.CharField(label=_("Combinaison gagnante"), max_length=200, required=False)
-    meters = forms.CharField(label=_("Compteurs « entrées » (n° casino électronique électromécanique, un par ligne)"),
-                             widget=LINES)
+    meters = forms.CharField(
+        label=_("Compteurs « entrées » (n° casino électronique électromécanique, un par ligne)"), widget=LINES
+    )
 
     def setup(self) -> None:
         self.fields["jackpot"].queryset = _progressives(self, multisite=True)
-        self.fields["winning_machine"].queryset = Machine.objects.filter(establishment=self.establishment,
-                                                                         progressives__multisite=True).distinct()
+        self.fields["winning_machine"].queryset = Machine.objects.filter(
+            establishment=self.establishment, progressives__multisite=True
+        ).distinct()
         super().setup()
 
     def clean_meters(self) -> dict[str, dict[str, int]]:
-        return {n: {"electronic": v[0], "electromechanical": v[1]}
-                for n, v in parse_lines(self.cleaned_data["meters"], 2).items()}
+        return {
+            n: {"electronic": v[0], "electromechanical": v[1]}
+            for n, v in parse_lines(self.cleaned_data["meters"], 2).items()
+        }
 
 
 class JpmRestartForm(EstablishmentForm):
     jackpot = forms.ModelChoiceField(label=_("JPM"), queryset=Progressive.objects.none())
 
     def setup(self) -> None:
-        self.fields["jackpot"].queryset = Progressive.objects.filter(establishment=self.establishment,
-                                                                     status=Progressive.Status.WON)
+        self.fields["jackpot"].queryset = Progressive.objects.filter(
+            establishment=self.establishment, status=Progressive.Status.WON
+        )
 
 
 class TransmissionForm(EstablishmentForm):
@@ -173,8 +183,9 @@ class WithdrawForm(VisaForm):
 
 
 class TicketsImportForm(EstablishmentForm):
-    rows = forms.CharField(label=_("Tickets (numéro;AAAA-MM-JJ HH:MM;montant;n° casino de la machine ou vide)"),
-                           widget=LINES)
+    rows = forms.CharField(
+        label=_("Tickets (numéro;AAAA-MM-JJ HH:MM;montant;n° casino de la machine ou vide)"), widget=LINES
+    )
 
     def clean_rows(self) -> list[TicketRow]:
         rows = []
@@ -184,7 +195,8 @@ class TicketsImportForm(EstablishmentForm):
             try:
                 number, issued, amount, *machine = (part.strip() for part in line.split(";"))
                 issued_at = datetime.datetime.strptime(issued, "%Y-%m-%d %H:%M").replace(
-                    tzinfo=self.establishment.localtime().tzinfo)
+                    tzinfo=self.establishment.localtime().tzinfo
+                )
                 rows.append(TicketRow(number, issued_at, Decimal(amount), machine[0] if machine else ""))
             except (ValueError, InvalidOperation) as exc:
                 raise ValidationError(_("Ligne illisible : %(l)s") % {"l": line}) from exc

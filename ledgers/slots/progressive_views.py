@@ -27,11 +27,16 @@ class ProgressivesView(SlotsView, TemplateView):
         est = self.establishment
         today = est.localtime().date()
         return super().get_context_data(
-            today=today, month_start=today.replace(day=1),
-            progressives=Progressive.objects.filter(establishment=est).prefetch_related("machines", "readings",
-                                                                                        "jpm_readings"),
-            due=progressives.transmissions_due(est), expired=unclaimed.expired_unposted(est).count(),
-            tickets=Ticket.objects.filter(establishment=est).select_related("machine")[:50], **kwargs)
+            today=today,
+            month_start=today.replace(day=1),
+            progressives=Progressive.objects.filter(establishment=est).prefetch_related(
+                "machines", "readings", "jpm_readings"
+            ),
+            due=progressives.transmissions_due(est),
+            expired=unclaimed.expired_unposted(est).count(),
+            tickets=Ticket.objects.filter(establishment=est).select_related("machine")[:50],
+            **kwargs,
+        )
 
 
 class ActView(ServiceFormView):

@@ -69,11 +69,19 @@ def _require_pair(est: Establishment, actor: AbstractBaseUser, comite: AbstractB
 
 
 def _orphan(est: Establishment, category: str, amount: Decimal, place: str, actor: AbstractBaseUser) -> Orphan:
-    return cash_services.orphan_record(establishment=est, category=category, amount=amount, place=place[:100],
-                                       found_by=display_name(actor), paid_into=str(_("compte orphelins")), actor=actor)
+    return cash_services.orphan_record(
+        establishment=est,
+        category=category,
+        amount=amount,
+        place=place[:100],
+        found_by=display_name(actor),
+        paid_into=str(_("compte orphelins")),
+        actor=actor,
+    )
 
 
 # --- TITO tickets (SLOT-44) --------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class TicketRow:
@@ -97,8 +105,7 @@ def expired_unposted(est: Establishment, today: datetime.date | None = None) -> 
 
 
 @transaction.atomic
-def tickets_import(*, establishment: Establishment, rows: Sequence[TicketRow],
-                   actor: AbstractBaseUser) -> list[Ticket]:
+def tickets_import(*, establishment: Establishment, rows: Sequence[TicketRow], actor: AbstractBaseUser) -> list[Ticket]:
     """Tickets issued by the machines or the cash desk, from the approved system: all rows or none."""
     est = establishment
     _fr(est)
@@ -118,9 +125,19 @@ def tickets_import(*, establishment: Establishment, rows: Sequence[TicketRow],
                 raise ValidationError(_("Machine à tickets inconnue : %(m)s.") % {"m": row.machine})
         if not Decimal("0") < row.amount < Decimal("1e12"):
             raise ValidationError(_("Montant du ticket %(n)s invalide.") % {"n": row.number})
-        tickets.append(save_audited(Ticket(establishment=est, number=row.number.strip(), issued_at=row.issued_at,
-                                           amount=row.amount.quantize(CENT), machine=machine), actor=actor,
-                                    reason="émission"))
+        tickets.append(
+            save_audited(
+                Ticket(
+                    establishment=est,
+                    number=row.number.strip(),
+                    issued_at=row.issued_at,
+                    amount=row.amount.quantize(CENT),
+                    machine=machine,
+                ),
+                actor=actor,
+                reason="émission",
+            )
+        )
     return tickets
 
 
@@ -135,8 +152,11 @@ def ticket_redeem(*, establishment: Establishment, number: str, actor: AbstractB
     if ticket is None:
         raise ValidationError(_("Ticket inconnu."))
     if ticket.status == Ticket.Status.EXPIRED or est.localtime().date() > expiry_date(est, ticket):
-        raise RuleViolation("SLOT-44", _("Ticket périmé depuis le %(d)s : il est orphelin et n'est jamais remboursé.")
-                            % {"d": f"{expiry_date(est, ticket) + datetime.timedelta(days=1):%d/%m/%Y}"})
+        raise RuleViolation(
+            "SLOT-44",
+            _("Ticket périmé depuis le %(d)s : il est orphelin et n'est jamais remboursé.")
+            % {"d": f"{expiry_date(est, ticket) + datetime.timedelta(days=1):%d/%m/%Y}"},
+        )
     if ticket.status == Ticket.Status.REDEEMED:
         raise ValidationError(_("Ticket déjà payé."))
     ticket.status, ticket.redeemed_at, ticket.redeemed_by = Ticket.Status.REDEEMED, timezone.now(), actor
@@ -144,8 +164,9 @@ def ticket_redeem(*, establishment: Establishment, number: str, actor: AbstractB
 
 
 @transaction.atomic
-def tickets_expire(*, establishment: Establishment, actor: AbstractBaseUser,
-                   comite: AbstractBaseUser | None) -> list[Ticket]:
+def tickets_expire(
+    *, establishment: Establishment, actor: AbstractBaseUser, comite: AbstractBaseUser | None
+) -> list[Ticket]:
     """The daily expiry run (SLOT-44): every ticket past its validity is written in the orphans carnet
     modèle 11 bis, and the machines' expired tickets in their modèle 29 (one line per machine)."""
     est = establishment
@@ -156,29 +177,42 @@ def tickets_expire(*, establishment: Establishment, actor: AbstractBaseUser,
     by_machine: dict[Machine, list[Ticket]] = {}
     for ticket in tickets:
         place = f"{_('machine')} {ticket.machine.number}" if ticket.machine else str(_("caisse"))
-        ticket.orphan = _orphan(est, Orphan.Category.EXPIRED_TICKET, ticket.amount,
-                                f"{place} — {_('ticket')} {ticket.number}", actor)
+        ticket.orphan = _orphan(
+            est, Orphan.Category.EXPIRED_TICKET, ticket.amount, f"{place} — {_('ticket')} {ticket.number}", actor
+        )
         ticket.status = Ticket.Status.EXPIRED
         save_audited(ticket, actor=actor, reason="péremption")
         if ticket.machine:
             by_machine.setdefault(ticket.machine, []).append(ticket)
     now = timezone.now()
     for machine, expired in by_machine.items():
-        carnet_append(machine, kind=Kind.EXPIRED, at=now, amount=sum((t.amount for t in expired), Decimal("0")),
-                      detail=", ".join(f"{t.number} ({t.amount} €)" for t in expired), actor=actor, comite=comite)
+        carnet_append(
+            machine,
+            kind=Kind.EXPIRED,
+            at=now,
+            amount=sum((t.amount for t in expired), Decimal("0")),
+            detail=", ".join(f"{t.number} ({t.amount} €)" for t in expired),
+            actor=actor,
+            comite=comite,
+        )
     return tickets
 
 
 # --- état de rapprochement modèle 31 (SLOT-43) ---------------------------------------------------------
 
+
 def _previous(reading: MeterReading) -> MeterReading | None:
-    return (MeterReading.objects.filter(meter_id=reading.meter_id, read_at__lt=reading.read_at)
-            .order_by("-read_at", "-id").first())
+    return (
+        MeterReading.objects.filter(meter_id=reading.meter_id, read_at__lt=reading.read_at)
+        .order_by("-read_at", "-id")
+        .first()
+    )
 
 
 @transaction.atomic
-def reconciliation_draw_up(*, releve: Releve, actor: AbstractBaseUser,
-                           comite: AbstractBaseUser | None) -> Reconciliation:
+def reconciliation_draw_up(
+    *, releve: Releve, actor: AbstractBaseUser, comite: AbstractBaseUser | None
+) -> Reconciliation:
     """Modèle 31 of a meter reading (SLOT-43): one line for every machine read, its electronic
     jackpots and cumulative-prizes meter since the previous reading × its credit value against the
     cash-desk payments of its modèle 29 over the same period. A shortfall of payments is unclaimed
@@ -199,8 +233,10 @@ def reconciliation_draw_up(*, releve: Releve, actor: AbstractBaseUser,
     now = timezone.now()
     rows = []
     for machine, jackpot_readings in machines.items():
-        end = max((r.read_at for r in jackpot_readings), default=max(r.read_at for r in readings
-                                                                     if r.meter.machine_id == machine.pk))
+        end = max(
+            (r.read_at for r in jackpot_readings),
+            default=max(r.read_at for r in readings if r.meter.machine_id == machine.pk),
+        )
         starts = [p.read_at for r in jackpot_readings if (p := _previous(r)) is not None]
         start = min(starts) if starts else None
         units = sum(r.delta or 0 for r in jackpot_readings)
@@ -209,27 +245,55 @@ def reconciliation_draw_up(*, releve: Releve, actor: AbstractBaseUser,
         if start is not None:
             paid = paid.filter(recorded_at__gt=start)
         payments = paid.aggregate(total=Sum("amount"))["total"] or Decimal("0")
-        rows.append(ReconciliationLine(machine=machine, period_start=start, period_end=end, meter_units=units,
-                                       meter_amount=meter_amount, payments=payments,
-                                       difference=meter_amount - payments, flagged=payments > meter_amount))
+        rows.append(
+            ReconciliationLine(
+                machine=machine,
+                period_start=start,
+                period_end=end,
+                meter_units=units,
+                meter_amount=meter_amount,
+                payments=payments,
+                difference=meter_amount - payments,
+                flagged=payments > meter_amount,
+            )
+        )
     shortfall = sum((row.difference for row in rows if row.difference > 0), Decimal("0"))
     detail = " ; ".join(
         f"{row.machine.number} : {_('compteur')} {row.meter_amount} € ({row.meter_units}) − {_('paiements')} "
-        f"{row.payments} € = {row.difference} €" + (f" ({_('signalé')})" if row.flagged else "") for row in rows)
-    entry = _visaed_entry(est, current_register(est, RECONCILIATION_31.code), None,
-                          event=_("État de rapprochement"), at=now, detail=f"{releve} — {detail}", actor=actor,
-                          role=Role.CAISSIER, comite=comite, amount=str(shortfall))
-    reconciliation = Reconciliation.objects.create(releve=releve, drawn_up_at=now, cashier=actor, comite=comite,
-                                                   entry=entry)
+        f"{row.payments} € = {row.difference} €" + (f" ({_('signalé')})" if row.flagged else "")
+        for row in rows
+    )
+    entry = _visaed_entry(
+        est,
+        current_register(est, RECONCILIATION_31.code),
+        None,
+        event=_("État de rapprochement"),
+        at=now,
+        detail=f"{releve} — {detail}",
+        actor=actor,
+        role=Role.CAISSIER,
+        comite=comite,
+        amount=str(shortfall),
+    )
+    reconciliation = Reconciliation.objects.create(
+        releve=releve, drawn_up_at=now, cashier=actor, comite=comite, entry=entry
+    )
     for row in rows:
         row.reconciliation = reconciliation
         if row.difference > 0:
-            row.orphan = _orphan(est, Orphan.Category.UNCLAIMED_WIN, row.difference,
-                                 f"{_('machine')} {row.machine.number}", actor)
+            row.orphan = _orphan(
+                est, Orphan.Category.UNCLAIMED_WIN, row.difference, f"{_('machine')} {row.machine.number}", actor
+            )
             row.accounting_line = carnet_append(
-                row.machine, kind=Kind.UNCLAIMED, at=now, amount=row.difference, actor=actor, comite=comite,
+                row.machine,
+                kind=Kind.UNCLAIMED,
+                at=now,
+                amount=row.difference,
+                actor=actor,
+                comite=comite,
                 detail=f"{_('état de rapprochement')} — {_('compteur')} {row.meter_amount} € − {_('paiements')} "
-                       f"{row.payments} €")
+                f"{row.payments} €",
+            )
         row.save()
     return reconciliation
 
@@ -245,5 +309,6 @@ def unreconciled_releves(est: Establishment) -> QuerySet[Releve]:
     """SLOT-43 flag: FR relèves closed with meter readings and no état de rapprochement."""
     if est.jurisdiction != "FR":
         return Releve.objects.none()
-    return Releve.objects.filter(establishment=est, status=Releve.Status.CLOSED, readings__isnull=False,
-                                 reconciliation__isnull=True).distinct()
+    return Releve.objects.filter(
+        establishment=est, status=Releve.Status.CLOSED, readings__isnull=False, reconciliation__isnull=True
+    ).distinct()

@@ -34,8 +34,11 @@ def _tito(room):
 
 def _import(room, machine, days_ago: int, number="T1", amount=Decimal("25")):
     issued = timezone.now() - datetime.timedelta(days=days_ago)
-    return unclaimed.tickets_import(establishment=room.est, actor=room["caissier"], rows=[
-        unclaimed.TicketRow(number, issued, amount, machine.number if machine else "")])[0]
+    return unclaimed.tickets_import(
+        establishment=room.est,
+        actor=room["caissier"],
+        rows=[unclaimed.TicketRow(number, issued, amount, machine.number if machine else "")],
+    )[0]
 
 
 def test_slot_44_expired_ticket_never_redeemed(room):
@@ -45,8 +48,10 @@ def test_slot_44_expired_ticket_never_redeemed(room):
     with pytest.raises(RuleViolation) as exc:
         unclaimed.ticket_redeem(establishment=room.est, number="OLD", actor=room["caissier"])
     assert exc.value.code == "SLOT-44"
-    assert unclaimed.ticket_redeem(establishment=room.est, number=fresh.number, actor=room["caissier"]).status == \
-        "redeemed"
+    assert (
+        unclaimed.ticket_redeem(establishment=room.est, number=fresh.number, actor=room["caissier"]).status
+        == "redeemed"
+    )
 
 
 def test_slot_44_expiry_run_posts_to_orphans_and_modele_29(room):
@@ -59,8 +64,7 @@ def test_slot_44_expiry_run_posts_to_orphans_and_modele_29(room):
     assert exc.value.code == "SLOT-44"
     expired = unclaimed.tickets_expire(establishment=room.est, actor=room["caissier"], comite=room["comite"])
     assert sorted(t.number for t in expired) == ["C1", "M1"]
-    assert sorted(o.amount for o in Orphan.objects.filter(category="expired_ticket")) == [Decimal("25"),
-                                                                                          Decimal("40")]
+    assert sorted(o.amount for o in Orphan.objects.filter(category="expired_ticket")) == [Decimal("25"), Decimal("40")]
     line = AccountingLine.objects.get(machine=machine, kind="expired")
     assert line.amount == Decimal("25") and "M1" in line.entry.payload["detail"]
     assert Ticket.objects.get(number="M2").status == "issued"
@@ -86,8 +90,14 @@ def _carnet_machine(room):
 
 
 def _paid(room, machine, amount):
-    payment = services.jackpot_pay(machine=machine, amount=amount, method="cash", actor=room["caissier"],
-                                   controller=room["comite"], combination="777")
+    payment = services.jackpot_pay(
+        machine=machine,
+        amount=amount,
+        method="cash",
+        actor=room["caissier"],
+        controller=room["comite"],
+        combination="777",
+    )
     accounting.payment_post(payment=payment, comite=room["comite"], actor=room["caissier"])
 
 
@@ -130,43 +140,69 @@ def test_slot_43_closed_reading_without_modele_31_flagged(room):
 def test_slot_36_44_pages_and_api(client, room):
     client.force_login(room.keeper)
     releve = room.releve()
-    for name, kwargs in [("progressives", {}), ("progressive_create", {}), ("progressive_reading", {}),
-                         ("progressive_stop", {}), ("progressive_recover", {}), ("jpm_reading", {}),
-                         ("jpm_connect", {}), ("jpm_win", {}), ("jpm_restart", {}), ("jpm_transmission", {}),
-                         ("jpm_withdraw", {}), ("tickets_import", {}), ("ticket_redeem", {}), ("tickets_expire", {}),
-                         ("reconciliation", {"pk": releve.pk})]:
+    for name, kwargs in [
+        ("progressives", {}),
+        ("progressive_create", {}),
+        ("progressive_reading", {}),
+        ("progressive_stop", {}),
+        ("progressive_recover", {}),
+        ("jpm_reading", {}),
+        ("jpm_connect", {}),
+        ("jpm_win", {}),
+        ("jpm_restart", {}),
+        ("jpm_transmission", {}),
+        ("jpm_withdraw", {}),
+        ("tickets_import", {}),
+        ("ticket_redeem", {}),
+        ("tickets_expire", {}),
+        ("reconciliation", {"pk": releve.pk}),
+    ]:
         assert client.get(reverse(f"slots:{name}", kwargs=kwargs)).status_code == 200, name
     machine = room.on_floor()
-    response = client.post(reverse("slots:progressive_create"), {
-        "code": "PJ9", "name": "Jackpot", "start_amount": "100", "machines": [machine.pk], "increment_percent": "0"})
+    response = client.post(
+        reverse("slots:progressive_create"),
+        {"code": "PJ9", "name": "Jackpot", "start_amount": "100", "machines": [machine.pk], "increment_percent": "0"},
+    )
     assert response.status_code == 302
     api = APIClient()
     api.force_authenticate(room["caissier"])
     progressive_id = Progressive.objects.get(code="PJ9").pk
-    answer = api.post("/api/v1/slots/progressives/readings/",
-                      {"progressive": progressive_id, "displayed": "150.00"}, format="json")
+    answer = api.post(
+        "/api/v1/slots/progressives/readings/", {"progressive": progressive_id, "displayed": "150.00"}, format="json"
+    )
     assert answer.status_code == 201, answer.content
-    answer = api.post("/api/v1/slots/progressives/readings/",
-                      {"progressive": progressive_id, "displayed": "150.00"}, format="json")
+    answer = api.post(
+        "/api/v1/slots/progressives/readings/", {"progressive": progressive_id, "displayed": "150.00"}, format="json"
+    )
     assert answer.status_code == 400
     _import(room, _tito(room), 9, "X1")
-    answer = api.post("/api/v1/slots/tickets/redemptions/", {"number": "X1"},
-                      format="json")
+    answer = api.post("/api/v1/slots/tickets/redemptions/", {"number": "X1"}, format="json")
     assert answer.status_code == 409 and answer.json()["code"] == "SLOT-44"
 
 
 def test_slot_39_sccj_file_download(client, room):
     machine = room.on_floor(game_name="G", payment_programme="P")
     jackpot = progressives.progressive_create(
-        establishment=room.est, code="JPM1", name="M", start_amount=Decimal("100"), machines=[machine],
-        actor=room["comite"], multisite=True, increment_percent=Decimal("1"), maker=machine.maker,
-        machine_type=machine.machine_type, game_name="G", payment_programme="P")
+        establishment=room.est,
+        code="JPM1",
+        name="M",
+        start_amount=Decimal("100"),
+        machines=[machine],
+        actor=room["comite"],
+        multisite=True,
+        increment_percent=Decimal("1"),
+        maker=machine.maker,
+        machine_type=machine.machine_type,
+        game_name="G",
+        payment_programme="P",
+    )
     client.force_login(room.keeper)
     url = reverse("slots:jpm_transmission_csv", args=[jackpot.pk])
     today = timezone.localdate().isoformat()
     assert client.get(url, {"start": today, "end": today}).status_code == 400  # no modèle 28 S line yet
-    progressives.jpm_reading_record(jackpot=jackpot, displayed=Decimal("150"), meters={machine.number: 42},
-                                    actor=room["caissier"])
+    progressives.jpm_reading_record(
+        jackpot=jackpot, displayed=Decimal("150"), meters={machine.number: 42}, actor=room["caissier"]
+    )
     response = client.get(url, {"start": today, "end": today})
     assert response.status_code == 200 and response["Content-Type"] == "text/csv"
     assert f"{machine.casino_number};{machine.location_number};42;42" in response.content.decode()

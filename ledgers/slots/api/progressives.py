@@ -28,6 +28,8 @@ from .views import ActionView
 
 def meter() -> serializers.IntegerField:
     return serializers.IntegerField(min_value=0, max_value=10**15 - 1)
+
+
 TEXT = {"max_length": 100}
 
 
@@ -52,8 +54,22 @@ class SlotProgressiveInputSerializer(serializers.Serializer):
 class SlotProgressiveSerializer(serializers.ModelSerializer):
     class Meta:
         model = Progressive
-        fields = ("id", "code", "name", "multisite", "machines", "start_amount", "increment_percent", "maker",
-                  "machine_type", "game_name", "payment_programme", "members", "status", "created_at")
+        fields = (
+            "id",
+            "code",
+            "name",
+            "multisite",
+            "machines",
+            "start_amount",
+            "increment_percent",
+            "maker",
+            "machine_type",
+            "game_name",
+            "payment_programme",
+            "members",
+            "status",
+            "created_at",
+        )
 
 
 class Act(ActionView):
@@ -61,8 +77,9 @@ class Act(ActionView):
         return {**data, "actor": self.request.user}
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotProgressiveInputSerializer,
-               responses={201: SlotProgressiveSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotProgressiveInputSerializer, responses={201: SlotProgressiveSerializer}
+)
 class ProgressiveCreateView(Act):
     input_serializer, output_serializer = SlotProgressiveInputSerializer, SlotProgressiveSerializer
 
@@ -82,8 +99,11 @@ class SlotProgressiveReadingSerializer(serializers.ModelSerializer):
         fields = ("id", "progressive", "day", "displayed", "read_at", "recorded_by", "flags")
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotProgressiveReadingInputSerializer,
-               responses={201: SlotProgressiveReadingSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT],
+    request=SlotProgressiveReadingInputSerializer,
+    responses={201: SlotProgressiveReadingSerializer},
+)
 class ProgressiveReadingView(Act):
     input_serializer, output_serializer = SlotProgressiveReadingInputSerializer, SlotProgressiveReadingSerializer
 
@@ -104,12 +124,28 @@ class SlotProgressiveStopInputSerializer(serializers.Serializer):
 class SlotProgressiveStopSerializer(serializers.ModelSerializer):
     class Meta:
         model = ProgressiveStop
-        fields = ("id", "progressive", "kind", "stop_date", "increment", "target", "minister_notified_on",
-                  "minister_reference", "orphan", "recovered_to", "recovered_on", "recorded_by", "recorded_at")
+        fields = (
+            "id",
+            "progressive",
+            "kind",
+            "stop_date",
+            "increment",
+            "target",
+            "minister_notified_on",
+            "minister_reference",
+            "orphan",
+            "recovered_to",
+            "recovered_on",
+            "recorded_by",
+            "recorded_at",
+        )
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotProgressiveStopInputSerializer,
-               responses={201: SlotProgressiveStopSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT],
+    request=SlotProgressiveStopInputSerializer,
+    responses={201: SlotProgressiveStopSerializer},
+)
 class ProgressiveStopView(Act):
     input_serializer, output_serializer = SlotProgressiveStopInputSerializer, SlotProgressiveStopSerializer
 
@@ -122,8 +158,9 @@ class SlotRecoverInputSerializer(serializers.Serializer):
     target = _progressive()
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotRecoverInputSerializer,
-               responses={201: SlotProgressiveStopSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotRecoverInputSerializer, responses={201: SlotProgressiveStopSerializer}
+)
 class RecoverView(Act):
     input_serializer, output_serializer = SlotRecoverInputSerializer, SlotProgressiveStopSerializer
 
@@ -144,8 +181,9 @@ class SlotJpmReadingSerializer(serializers.ModelSerializer):
         fields = ("id", "jackpot", "day", "displayed", "meters", "read_at", "recorded_by")
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotJpmReadingInputSerializer,
-               responses={201: SlotJpmReadingSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotJpmReadingInputSerializer, responses={201: SlotJpmReadingSerializer}
+)
 class JpmReadingView(Act):
     input_serializer, output_serializer = SlotJpmReadingInputSerializer, SlotJpmReadingSerializer
 
@@ -158,8 +196,9 @@ class SlotJpmConnectInputSerializer(serializers.Serializer):
     machine = EstablishmentPK(queryset=Machine.objects.all())
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotJpmConnectInputSerializer,
-               responses={201: SlotProgressiveSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotJpmConnectInputSerializer, responses={201: SlotProgressiveSerializer}
+)
 class JpmConnectView(Act):
     input_serializer, output_serializer = SlotJpmConnectInputSerializer, SlotProgressiveSerializer
 
@@ -186,12 +225,30 @@ class SlotJpmWinSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = JpmWin
-        fields = ("id", "jackpot", "won_at", "amount", "winning_machine", "winning_casino", "meters", "payment",
-                  "cashier", "comite", "bons")
+        fields = (
+            "id",
+            "jackpot",
+            "won_at",
+            "amount",
+            "winning_machine",
+            "winning_casino",
+            "meters",
+            "payment",
+            "cashier",
+            "comite",
+            "bons",
+        )
 
     def get_bons(self, win) -> list[dict]:
-        return [{"bon_number": b.bon_number, "machine": b.machine_id, "share": str(b.share),
-                 "start_amount": None if b.start_amount is None else str(b.start_amount)} for b in win.bons.all()]
+        return [
+            {
+                "bon_number": b.bon_number,
+                "machine": b.machine_id,
+                "share": str(b.share),
+                "start_amount": None if b.start_amount is None else str(b.start_amount),
+            }
+            for b in win.bons.all()
+        ]
 
 
 @extend_schema(parameters=[ESTABLISHMENT], request=SlotJpmWinInputSerializer, responses={201: SlotJpmWinSerializer})
@@ -225,12 +282,24 @@ class SlotTransmissionInputSerializer(serializers.Serializer):
 class SlotTransmissionSerializer(serializers.ModelSerializer):
     class Meta:
         model = JpmTransmission
-        fields = ("id", "jackpot", "reason", "period_start", "period_end", "displayed", "csv", "digest", "recipient",
-                  "sent_at", "sender")
+        fields = (
+            "id",
+            "jackpot",
+            "reason",
+            "period_start",
+            "period_end",
+            "displayed",
+            "csv",
+            "digest",
+            "recipient",
+            "sent_at",
+            "sender",
+        )
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotTransmissionInputSerializer,
-               responses={201: SlotTransmissionSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotTransmissionInputSerializer, responses={201: SlotTransmissionSerializer}
+)
 class TransmissionView(Act):
     input_serializer, output_serializer = SlotTransmissionInputSerializer, SlotTransmissionSerializer
 
@@ -246,8 +315,9 @@ class SlotWithdrawInputSerializer(Visa):
     meters = serializers.DictField(child=meter())
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotWithdrawInputSerializer,
-               responses={201: SlotProgressiveStopSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotWithdrawInputSerializer, responses={201: SlotProgressiveStopSerializer}
+)
 class WithdrawView(VisaedView):
     input_serializer, output_serializer = SlotWithdrawInputSerializer, SlotProgressiveStopSerializer
 
@@ -282,16 +352,18 @@ class TicketsImportView(Act):
 
     def perform(self, data):
         rows = [unclaimed.TicketRow(**row) for row in data["rows"]]
-        return {"tickets": unclaimed.tickets_import(establishment=self.establishment, rows=rows,
-                                                    actor=self.request.user)}
+        return {
+            "tickets": unclaimed.tickets_import(establishment=self.establishment, rows=rows, actor=self.request.user)
+        }
 
 
 class SlotTicketRedeemInputSerializer(serializers.Serializer):
     number = serializers.CharField(max_length=40)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotTicketRedeemInputSerializer,
-               responses={201: SlotTicketSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotTicketRedeemInputSerializer, responses={201: SlotTicketSerializer}
+)
 class TicketRedeemView(Act):
     input_serializer, output_serializer = SlotTicketRedeemInputSerializer, SlotTicketSerializer
 
@@ -315,9 +387,18 @@ class SlotReconciliationSerializer(serializers.ModelSerializer):
         fields = ("id", "releve", "drawn_up_at", "cashier", "comite", "lines")
 
     def get_lines(self, reconciliation) -> list[dict]:
-        return [{"machine": line.machine_id, "meter_units": line.meter_units, "meter_amount": str(line.meter_amount),
-                 "payments": str(line.payments), "difference": str(line.difference), "flagged": line.flagged,
-                 "orphan": line.orphan_id} for line in reconciliation.lines.all()]
+        return [
+            {
+                "machine": line.machine_id,
+                "meter_units": line.meter_units,
+                "meter_amount": str(line.meter_amount),
+                "payments": str(line.payments),
+                "difference": str(line.difference),
+                "flagged": line.flagged,
+                "orphan": line.orphan_id,
+            }
+            for line in reconciliation.lines.all()
+        ]
 
 
 @extend_schema(parameters=[ESTABLISHMENT], request=Visa, responses={201: SlotReconciliationSerializer})

@@ -6,6 +6,18 @@ from ledgers.core.db import AppendOnly
 class Migration(migrations.Migration):
     dependencies = [("slots", "0014_progressives_tickets_reconciliation")]
 
-    operations = [AppendOnly(name) for name in (
-        "HistoricalProgressive", "HistoricalProgressiveStop", "HistoricalTicket", "ProgressiveReading", "JpmReading",
-        "JpmWin", "IncrementBon", "JpmTransmission", "Reconciliation", "ReconciliationLine")]
+    operations = [
+        AppendOnly(name)
+        for name in (
+            "HistoricalProgressive",
+            "HistoricalProgressiveStop",
+            "HistoricalTicket",
+            "ProgressiveReading",
+            "JpmReading",
+            "JpmWin",
+            "IncrementBon",
+            "JpmTransmission",
+            "Reconciliation",
+            "ReconciliationLine",
+        )
+    ]
