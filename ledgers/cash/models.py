@@ -280,7 +280,9 @@ class Orphan(models.Model):
         ABANDONED_STAKE = "abandoned_stake", _("Mise abandonnée en cours de partie")
         TICKET = "ticket", _("Ticket ou carte dont le titulaire est inconnu")
         EXPIRED_TICKET = "expired_ticket", _("Ticket périmé")
+        # The increment of a jackpot stopped for good: bad beat (COUNT-47), progressive (SLOT-37, SLOT-41).
         JACKPOT_INCREMENT = "jackpot_increment", _("Incrément d'un jackpot arrêté définitivement")
+        UNCLAIMED_WIN = "unclaimed_win", _("Gain de machine à sous non réclamé")  # SLOT-43
 
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="orphans")
     category = models.CharField(_("nature"), max_length=20, choices=Category.choices)

@@ -16,5 +16,6 @@ class SlotsConfig(AppConfig):
 
         declare()
 
-        # The séance closing checks (SLOT-46, 48, 49) and the incidents staff report (INC-06, INC-16).
-        from . import hooks, reports  # noqa: F401
+        # The séance closing checks (SLOT-36, 38, 43, 44, 46, 48, 49) and the incidents staff report
+        # (INC-06, INC-16).
+        from . import hooks, progressives, reports, unclaimed  # noqa: F401

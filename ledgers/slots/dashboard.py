@@ -1,6 +1,8 @@
 """What waits for the slot superviseur and mechanic: open relèves, open interventions, meter
 incidents, flagged counts, (MC) days whose sheets are not handed over yet, (FR) machines overdue
-for their SFM revision visit (SLOT-54), (MC) an outdated Secrétariat Général copy (SLOT-08)."""
+for their SFM revision visit (SLOT-54), (MC) an outdated Secrétariat Général copy (SLOT-08); (FR) for
+the cashier and the comité too: SCCJ transmissions overdue (SLOT-39), relèves without their
+état de rapprochement (SLOT-43), expired tickets not yet posted to orphans (SLOT-44)."""
 
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
@@ -10,9 +12,10 @@ from ledgers.core.dashboard import Panel, dashboard_panel
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 
-from . import selectors
+from . import progressives, selectors, unclaimed
 
-CONCERNED = {Role.SUPERVISEUR, Role.MECANICIEN, Role.DIRECTEUR_EXPLOITATION, Role.TECHNICIEN_SFM}
+CONCERNED = {Role.SUPERVISEUR, Role.MECANICIEN, Role.DIRECTEUR_EXPLOITATION, Role.TECHNICIEN_SFM, Role.CAISSIER,
+             Role.COMITE, Role.DIRECTEUR_RESPONSABLE}
 
 
 @dashboard_panel
@@ -28,6 +31,10 @@ def slots_waiting(request: HttpRequest, establishment: Establishment) -> Panel |
         "overdue": selectors.overdue_revisions(establishment),
         "copy_overdue": selectors.files_copy_overdue(establishment),
         "events": selectors.flagged_events(establishment).count(),
+        # FR: SCCJ transmissions overdue (SLOT-39), relèves without modèle 31 (SLOT-43), tickets to expire (SLOT-44).
+        "transmissions": progressives.transmissions_due(establishment) if establishment.jurisdiction == "FR" else [],
+        "unreconciled": unclaimed.unreconciled_releves(establishment).count(),
+        "expired": unclaimed.expired_unposted(establishment).count() if establishment.jurisdiction == "FR" else 0,
     }
     if not any(context.values()):
         return None

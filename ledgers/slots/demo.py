@@ -2,7 +2,8 @@
 activity through the services: a relève every day with its meters and counts, interventions (MC:
 the day's sheets handed over in the evening envelope), a jackpot above the identity threshold
 (MC) or above the automatic payment limit (FR), an orphan, a count above the variance threshold,
-the change points and, at Nice, the SFM's revision visit and the counterfeit box.
+the change points and, at Nice, the SFM's revision visit, the counterfeit box, a progressive
+jackpot and TITO tickets.
 
 Idempotent: an establishment that already has slot machines is left as it is.
 """
@@ -25,7 +26,7 @@ from ledgers.keys import demo as keys_demo
 from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open
 
-from . import cashdesk, selectors, services
+from . import cashdesk, progressives, selectors, services, unclaimed
 from .models import Machine, Meter
 from .rules import required_meters
 
@@ -46,7 +47,10 @@ REGISTERS = {
            ("slot_jackpots", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
            ("incidents", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
            ("slot_caisse", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
-           ("slot_comptees", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D.")],
+           ("slot_comptees", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+           ("slot_jackpots_progressifs", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+           ("slot_jpm_28s", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+           ("slot_rapprochement_31", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D.")],
 }
 KEEPER = {"MC": Role.DIRECTEUR_EXPLOITATION, "FR": Role.DIRECTEUR_RESPONSABLE}
 GAMES = ["Vidéo rouleaux 5×3", "Vidéo poker", "Rouleaux mécaniques", "Multi-jeux"]
@@ -170,6 +174,20 @@ def _change_points(est: Establishment) -> None:
         cashdesk.counterfeit_deposit(establishment=est, kind="foreign", description="Pièce de 1 franc suisse",
                                      quantity=1, found_during="count", found_by=demo_user(est, Role.EMPLOYE_JEUX),
                                      actor=demo_user(est, Role.CAISSIER))
+def _progressives(est: Establishment, machines: list[Machine]) -> None:
+    """FR: a local progressive on three machines with today's displayed amount (SLOT-36), and TITO
+    tickets from the approved system, one redeemed at the cash desk (SLOT-44)."""
+    progressive = progressives.progressive_create(
+        establishment=est, code="PJ-1", name="Jackpot progressif de l'allée 1", start_amount=Decimal("5000"),
+        machines=machines[:3], actor=demo_user(est, Role.COMITE))
+    cashier = demo_user(est, Role.CAISSIER)
+    progressives.progressive_reading_record(progressive=progressive, displayed=Decimal("5312.40"), actor=cashier)
+    tito = next(m for m in machines if "tito" in m.media)
+    now = timezone.now()
+    unclaimed.tickets_import(establishment=est, actor=cashier, rows=[
+        unclaimed.TicketRow(f"TK-{n:04d}", now - datetime.timedelta(days=n), Decimal(12 * n),
+                            tito.number if n % 2 else "") for n in range(1, 5)])
+    unclaimed.ticket_redeem(establishment=est, number="TK-0001", actor=cashier)
 
 
 def _approvals(est: Establishment, since: datetime.date) -> None:
@@ -198,6 +216,7 @@ def seed(stdout: TextIO) -> None:
             _payments(est, machines, start)
             _change_points(est)
             if est.jurisdiction == "FR":
+                _progressives(est, machines)
                 acceptors = [m for m in machines if "tito" in m.media or "banknotes" in m.media]
                 services.sfm_visit_record(
                     establishment=est, machines=machines, actor=demo_user(est, Role.TECHNICIEN_SFM),

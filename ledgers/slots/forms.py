@@ -73,6 +73,8 @@ class MachineForm(EstablishmentForm):
                                   choices=[("", "—"), *Machine.DropType.choices])
     approved_system = forms.CharField(label=_("Système informatique agréé (référence)"), max_length=100,
                                       required=False)
+    game_name = forms.CharField(label=_("Nom du jeu"), max_length=100, required=False)
+    payment_programme = forms.CharField(label=_("Programme de paiement"), max_length=100, required=False)
     insertion_limit = forms.DecimalField(label=_("Limite d'insertion (€)"), required=False)
     payment_limit = forms.DecimalField(label=_("Limite de paiement automatique (€)"), required=False)
     digits = forms.IntegerField(label=_("Chiffres des compteurs"), min_value=1, max_value=15, initial=8)

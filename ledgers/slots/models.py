@@ -105,6 +105,9 @@ class Machine(models.Model):
     drop_type = models.CharField(_("évacuation des pièces et jetons"), max_length=10, choices=DropType.choices,
                                  blank=True)  # SLOT-10
     approved_system = models.CharField(_("système informatique agréé (référence)"), max_length=100, blank=True)
+    # FR JPM (SLOT-38): connected machines are identical in make, type, name and payment programme.
+    game_name = models.CharField(_("nom du jeu"), max_length=100, blank=True)
+    payment_programme = models.CharField(_("programme de paiement"), max_length=100, blank=True)
     insertion_limit = models.DecimalField(_("limite d'insertion (€)"), max_digits=10, decimal_places=2, null=True,
                                           blank=True)
     payment_limit = models.DecimalField(_("limite de paiement automatique (€)"), max_digits=10, decimal_places=2,
@@ -706,6 +709,11 @@ class AccountingLine(models.Model):
         PAYMENT = "payment", _("Paiement à la caisse")
         TICKETS = "tickets", _("Tickets émis par la machine")
         COUNT = "count", _("Comptage")
+        # Annotations that do not enter the open bons (SLOT-40, SLOT-43, SLOT-44): JPM increments,
+        # unclaimed wins found by modèle 31 and expired tickets posted to orphans.
+        INCREMENT = "increment", _("Incrémentation du jackpot progressif multisites")
+        UNCLAIMED = "unclaimed", _("Gains non réclamés (orphelins)")
+        EXPIRED = "expired", _("Tickets périmés (orphelins)")
 
     machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="accounting_lines")
     kind = models.CharField(_("nature"), max_length=10, choices=Kind.choices)
@@ -1127,3 +1135,296 @@ class CommonDeskValidation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.point} — {self.validation_reference}"
+
+
+class Progressive(models.Model):
+    """A progressive jackpot (FR art. 68-20): local on some of the casino's machines, or multisite
+    (JPM, art. 68-20-2) shared with other member casinos on identical machines only (SLOT-38). Its
+    increment is the displayed amount above its starting amount; the JPM's machines increment it by
+    ``increment_percent`` of their "entrées" (credits played × credit value)."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("En service")
+        WON = "won", _("Gagné, machines arrêtées")
+        STOPPED = "stopped", _("Arrêté")
+        LEFT = "left", _("Casino retiré du JPM")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    code = models.CharField(_("identifiant du jackpot"), max_length=30)
+    name = models.CharField(_("nom"), max_length=100)
+    multisite = models.BooleanField(_("jackpot progressif multisites (JPM)"), default=False)
+    machines = models.ManyToManyField(Machine, related_name="progressives", blank=True, verbose_name=_("machines"))
+    start_amount = models.DecimalField(_("montant de départ (€)"), max_digits=14, decimal_places=2)
+    increment_percent = models.DecimalField(_("taux d'incrémentation (%)"), max_digits=6, decimal_places=3,
+                                            default=Decimal("0"))
+    # JPM: what every connected machine must be (SLOT-38), and the member casinos.
+    maker = models.CharField(_("fabricant"), max_length=100, blank=True)
+    machine_type = models.CharField(_("type de machine"), max_length=100, blank=True)
+    game_name = models.CharField(_("nom du jeu"), max_length=100, blank=True)
+    payment_programme = models.CharField(_("programme de paiement"), max_length=100, blank=True)
+    members = models.JSONField(_("casinos membres"), default=list, blank=True)
+    status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    created_at = models.DateTimeField(_("créé le"))
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("jackpot progressif")
+        verbose_name_plural = _("jackpots progressifs")
+        ordering = ["establishment", "code"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "code"], name="slot_progressive_code_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.code} — {self.name}"
+
+
+class ProgressiveReading(models.Model):
+    """The displayed amount of a progressive at the close of play of a gaming day, in the registre des
+    jackpots progressifs (FR SLOT-36, REG-37); a fall no payment explains is flagged."""
+
+    progressive = models.ForeignKey(Progressive, on_delete=models.PROTECT, related_name="readings")
+    day = models.DateField(_("journée"))
+    displayed = models.DecimalField(_("montant affiché (€)"), max_digits=14, decimal_places=2)
+    read_at = models.DateTimeField(_("relevé à"))
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("rédacteur"))
+    flags = models.JSONField(_("signalements"), default=list, blank=True)
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("relevé de jackpot progressif")
+        verbose_name_plural = _("relevés de jackpots progressifs")
+        ordering = ["progressive", "-day"]
+        constraints = [models.UniqueConstraint(fields=["progressive", "day"], name="slot_progressive_reading_day")]
+
+    def __str__(self) -> str:
+        return f"{self.progressive.code} — {self.day:%d/%m/%Y} — {self.displayed} €"
+
+
+class ProgressiveStop(models.Model):
+    """A voluntary stop of a progressive (SLOT-37) or of a JPM (SLOT-41): the whole increment
+    transferred to another progressive, or a final stop with the increment (this casino's share,
+    JPM) recorded to orphans (modèle 11 bis), or this casino leaving a JPM; the Minister of the
+    Interior notified (SET-42). ``recovered_to``: the increment recovered by a progressive before
+    31 October of the season."""
+
+    class Kind(models.TextChoices):
+        TRANSFER = "transfer", _("Transfert de l'incrémentation")
+        FINAL = "final", _("Arrêt définitif")
+        WITHDRAWAL = "withdrawal", _("Retrait du casino du JPM")
+
+    progressive = models.ForeignKey(Progressive, on_delete=models.PROTECT, related_name="stops")
+    kind = models.CharField(_("nature"), max_length=10, choices=Kind.choices)
+    stop_date = models.DateField(_("date de l'arrêt"))
+    increment = models.DecimalField(_("incrémentation (€)"), max_digits=14, decimal_places=2)
+    target = models.ForeignKey(Progressive, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                               verbose_name=_("jackpot bénéficiaire"))
+    minister_notified_on = models.DateField(_("ministre de l'intérieur informé le"))
+    minister_reference = models.CharField(_("référence de l'information"), max_length=100)
+    orphan = models.ForeignKey("cash.Orphan", on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    recovered_to = models.ForeignKey(Progressive, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                     verbose_name=_("incrémentation reprise par"))
+    recovered_on = models.DateField(_("reprise le"), null=True, blank=True)
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrit le"))
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("arrêt de jackpot progressif")
+        verbose_name_plural = _("arrêts de jackpots progressifs")
+        ordering = ["-stop_date"]
+
+    def __str__(self) -> str:
+        return f"{self.progressive.code} — {self.get_kind_display()} — {self.stop_date:%d/%m/%Y}"
+
+
+class JpmReading(models.Model):
+    """The day's line of the registre du relevé des jackpots progressifs multisites modèle 28 S
+    (SLOT-38, REG-40), before the opening: the displayed JPM amount and the electronic "entrées"
+    meter of each connected machine."""
+
+    jackpot = models.ForeignKey(Progressive, on_delete=models.PROTECT, related_name="jpm_readings")
+    day = models.DateField(_("journée"))
+    displayed = models.DecimalField(_("montant affiché du JPM (€)"), max_digits=14, decimal_places=2)
+    meters = models.JSONField(_("compteurs « entrées » électroniques"))  # {casino number: value}
+    read_at = models.DateTimeField(_("relevé à"))
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("rédacteur"))
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("relevé du JPM (modèle 28 S)")
+        verbose_name_plural = _("relevés du JPM (modèle 28 S)")
+        ordering = ["jackpot", "-day"]
+        constraints = [models.UniqueConstraint(fields=["jackpot", "day"], name="slot_jpm_reading_day")]
+
+    def __str__(self) -> str:
+        return f"{self.jackpot.code} — {self.day:%d/%m/%Y} — {self.displayed} €"
+
+
+class JpmWin(models.Model):
+    """A JPM won (SLOT-40): the connected machines stop; the 28 S register is annotated with the
+    amount won and the "entrées" meters of each connected machine; the paying casino's bon de
+    paiement is ``payment`` (SLOT-35) when the winning machine is here."""
+
+    jackpot = models.ForeignKey(Progressive, on_delete=models.PROTECT, related_name="wins")
+    won_at = models.DateTimeField(_("gagné le"))
+    amount = models.DecimalField(_("montant gagné (€)"), max_digits=14, decimal_places=2)
+    winning_machine = models.ForeignKey(Machine, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                        verbose_name=_("machine gagnante"))
+    winning_casino = models.CharField(_("casino payeur"), max_length=200)
+    meters = models.JSONField(_("compteurs « entrées »"))  # {casino number: {"electronic": n, "electromechanical": n}}
+    payment = models.OneToOneField(JackpotPayment, on_delete=models.PROTECT, null=True, blank=True,
+                                   related_name="jpm_win")
+    cashier = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("caissier"))
+    comite = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
+                               verbose_name=_("membre du comité de direction"))
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("gain du JPM")
+        verbose_name_plural = _("gains du JPM")
+        ordering = ["-won_at"]
+
+    def __str__(self) -> str:
+        return f"{self.jackpot.code} — {self.won_at:%d/%m/%Y} — {self.amount} €"
+
+
+class IncrementBon(models.Model):
+    """A bon d'incrémentation (SLOT-40, SLOT-41, REG-42): for one connected machine, its share of the
+    JPM increments since the last win (and, for the winning machine, the jackpot's starting amount),
+    signed by the comité member and the cashier, numbered without gaps; its modèle 29 line is
+    ``line``."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    bon_number = models.PositiveIntegerField(_("bon d'incrémentation n°"))
+    jackpot = models.ForeignKey(Progressive, on_delete=models.PROTECT, related_name="increment_bons")
+    win = models.ForeignKey(JpmWin, on_delete=models.PROTECT, null=True, blank=True, related_name="bons")
+    stop = models.ForeignKey(ProgressiveStop, on_delete=models.PROTECT, null=True, blank=True, related_name="bons")
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="+")
+    share = models.DecimalField(_("part des incrémentations (€)"), max_digits=14, decimal_places=2)
+    start_amount = models.DecimalField(_("montant de départ (€)"), max_digits=14, decimal_places=2, null=True,
+                                       blank=True)
+    issued_at = models.DateTimeField(_("établi le"))
+    cashier = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("caissier"))
+    comite = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
+                               verbose_name=_("membre du comité de direction"))
+    line = models.OneToOneField(AccountingLine, on_delete=models.PROTECT, related_name="increment_bon")
+
+    class Meta:
+        verbose_name = _("bon d'incrémentation")
+        verbose_name_plural = _("bons d'incrémentation")
+        ordering = ["establishment", "bon_number"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "bon_number"],
+                                               name="slot_increment_bon_unique")]
+
+    def __str__(self) -> str:
+        return f"n° {self.bon_number} — {self.machine.number} — {self.share} €"
+
+
+class JpmTransmission(models.Model):
+    """The figures the directeur responsable e-mails the SCCJ at each month end and on a JPM win
+    (SLOT-39): per connected machine its "entrées" meters and its increment over the period, and the
+    displayed JPM amount; ``csv`` is the file sent, ``digest`` its SHA-256."""
+
+    class Reason(models.TextChoices):
+        MONTH_END = "month_end", _("Fin de mois")
+        WIN = "win", _("Gain du JPM")
+
+    jackpot = models.ForeignKey(Progressive, on_delete=models.PROTECT, related_name="transmissions")
+    reason = models.CharField(_("motif"), max_length=10, choices=Reason.choices)
+    period_start = models.DateField(_("du"))
+    period_end = models.DateField(_("au"))
+    displayed = models.DecimalField(_("montant affiché du JPM (€)"), max_digits=14, decimal_places=2)
+    csv = models.TextField(_("fichier transmis"))
+    digest = models.CharField(_("empreinte"), max_length=64)
+    recipient = models.CharField(_("destinataire"), max_length=200)
+    sent_at = models.DateTimeField(_("envoyé le"))
+    sender = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("expéditeur"))
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("transmission au SCCJ")
+        verbose_name_plural = _("transmissions au SCCJ")
+        ordering = ["-period_end"]
+
+    def __str__(self) -> str:
+        return f"{self.jackpot.code} — {self.period_start:%d/%m/%Y} → {self.period_end:%d/%m/%Y}"
+
+
+class Ticket(models.Model):
+    """A TITO ticket issued by a machine or by the cash desk (FR SLOT-44), imported from the approved
+    cashless system. Not redeemed within SET-37 days after its issue date it expires: the expiry
+    run posts it to the orphans carnet (modèle 11 bis) and, for a machine's ticket, to its modèle
+    29; it is never redeemed nor refunded afterwards (art. 41)."""
+
+    class Status(models.TextChoices):
+        ISSUED = "issued", _("Émis")
+        REDEEMED = "redeemed", _("Payé")
+        EXPIRED = "expired", _("Périmé (orphelin)")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    number = models.CharField(_("numéro du ticket"), max_length=40)
+    issued_at = models.DateTimeField(_("émis le"))
+    amount = models.DecimalField(_("montant (€)"), max_digits=14, decimal_places=2)
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                verbose_name=_("machine émettrice"))  # none: issued by the cash desk
+    status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.ISSUED)
+    redeemed_at = models.DateTimeField(_("payé le"), null=True, blank=True)
+    redeemed_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    orphan = models.ForeignKey("cash.Orphan", on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("ticket")
+        verbose_name_plural = _("tickets")
+        ordering = ["-issued_at"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "number"], name="slot_ticket_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.number} — {self.amount} €"
+
+
+class Reconciliation(models.Model):
+    """The état de rapprochement modèle 31 of a meter reading (FR SLOT-43, REG-41): one line per
+    machine read, its manual-jackpot meter since the previous reading against the cash-desk
+    payments of its modèle 29."""
+
+    releve = models.OneToOneField(Releve, on_delete=models.PROTECT, related_name="reconciliation")
+    drawn_up_at = models.DateTimeField(_("établi le"))
+    cashier = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("caissier"))
+    comite = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
+                               verbose_name=_("membre du comité de direction"))
+    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("état de rapprochement")
+        verbose_name_plural = _("états de rapprochement")
+        ordering = ["-drawn_up_at"]
+
+    def __str__(self) -> str:
+        return f"{_('État de rapprochement')} — {self.releve}"
+
+
+class ReconciliationLine(models.Model):
+    """A machine's line of modèle 31: a shortfall of payments (meters above payments) is unclaimed
+    wins, posted to orphans and to modèle 29; payments above the meters are flagged."""
+
+    reconciliation = models.ForeignKey(Reconciliation, on_delete=models.PROTECT, related_name="lines")
+    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="+")
+    period_start = models.DateTimeField(_("depuis le relevé du"), null=True, blank=True)
+    period_end = models.DateTimeField(_("jusqu'au relevé du"))
+    meter_units = models.BigIntegerField(_("écart du compteur (crédits)"))
+    meter_amount = models.DecimalField(_("montant selon le compteur (€)"), max_digits=14, decimal_places=2)
+    payments = models.DecimalField(_("paiements à la caisse (€)"), max_digits=14, decimal_places=2)
+    difference = models.DecimalField(_("différence (€)"), max_digits=14, decimal_places=2)
+    flagged = models.BooleanField(_("paiements supérieurs au compteur"), default=False)
+    orphan = models.ForeignKey("cash.Orphan", on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    accounting_line = models.OneToOneField(AccountingLine, on_delete=models.PROTECT, null=True, blank=True,
+                                           related_name="reconciliation_line")
+
+    class Meta:
+        verbose_name = _("ligne de l'état de rapprochement")
+        verbose_name_plural = _("lignes de l'état de rapprochement")
+        constraints = [models.UniqueConstraint(fields=["reconciliation", "machine"], name="slot_reconciliation_once")]
+
+    def __str__(self) -> str:
+        return f"{self.machine.number} — {self.difference} €"

@@ -232,3 +232,64 @@ CHANGE_POINTS = register_kind(
         requirements=("SLOT-21", "SLOT-48", "SLOT-49", "SLOT-45"),
     )
 )
+
+# FR: the registre des jackpots progressifs (REG-37, SLOT-36), filled every day at the close of play
+# with the displayed amount of each progressive, with the stops and transfers of SLOT-37. The text
+# names no paraphing authority: the keeper opens it, as the registre des jackpots et gains cumulés.
+PROGRESSIVES = register_kind(
+    RegisterKind(
+        code="slot_jackpots_progressifs",
+        title=_("Registre des jackpots progressifs"),
+        purpose=_("Inscrire chaque jour, à la fermeture des jeux, le montant affiché de chaque jackpot progressif, "
+                  "et ses arrêts et transferts."),
+        columns=(Column("event", _("Opération"), 1.3), Column("at", _("Date et heure"), 1.0),
+                 Column("jackpot", _("Jackpot"), 1.0), Column("machines", _("Machines"), 1.6),
+                 Column("amount", _("Montant"), 0.9), Column("detail", _("Détail"), 2.2),
+                 Column("signature", _("Rédacteur"), 1.4)),
+        record_roles=(Role.CAISSIER, Role.COMITE, Role.DIRECTEUR_RESPONSABLE, Role.EMPLOYE_JEUX),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        requirements=("REG-37", "SLOT-36", "SLOT-37"),
+    )
+)
+
+# FR: the registre du relevé des jackpots progressifs multisites modèle 28 S "JPM" (REG-40): the
+# daily relevé before the opening, each win's annotation with its bons d'incrémentation, the
+# SCCJ transmissions, the stops and withdrawals (SLOT-38 to SLOT-41).
+JPM_28S = register_kind(
+    RegisterKind(
+        code="slot_jpm_28s",
+        title=_("Registre du relevé des jackpots progressifs multisites"),
+        purpose=_("Inscrire chaque jour, avant l'ouverture, le montant affiché du JPM et le compteur « entrées » de "
+                  "chaque machine reliée ; annoter chaque gain et ses bons d'incrémentation."),
+        columns=(Column("event", _("Opération"), 1.3), Column("at", _("Date et heure"), 1.0),
+                 Column("jackpot", _("Jackpot"), 0.9), Column("amount", _("Montant"), 0.9),
+                 Column("meters", _("Compteurs « entrées »"), 2.6), Column("detail", _("Détail"), 1.8),
+                 Column("signature", _("Signatures"), 1.4)),
+        record_roles=(Role.CAISSIER, Role.COMITE, Role.DIRECTEUR_RESPONSABLE, Role.EMPLOYE_JEUX),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        requirements=("REG-40", "REG-42", "SLOT-38", "SLOT-39", "SLOT-40", "SLOT-41"),
+        form="modèle 28 S",
+    )
+)
+
+# FR: the état de rapprochement modèle 31 (SLOT-43, REG-41), drawn up by the cashier at each meter
+# reading; not in the art. 69 paraphe list (the Section 12 matrix: "not stated").
+RECONCILIATION_31 = register_kind(
+    RegisterKind(
+        code="slot_rapprochement_31",
+        title=_("État de rapprochement des compteurs et des paiements"),
+        purpose=_("Rapprocher à chaque relevé, machine par machine, les compteurs de jackpots et de gains cumulés des "
+                  "paiements à la caisse inscrits au carnet de comptabilité."),
+        columns=(Column("event", _("Opération"), 1.2), Column("at", _("Date et heure"), 1.0),
+                 Column("amount", _("Montant"), 0.9), Column("detail", _("Détail"), 4.4),
+                 Column("signature", _("Signatures"), 1.6)),
+        record_roles=(Role.CAISSIER,),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        visa_roles=(Role.CONTROLE_INTERIEUR, Role.AGENT_VERIFICATEUR),
+        requirements=("REG-41", "SLOT-43"),
+        form="modèle 31",
+    )
+)

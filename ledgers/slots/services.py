@@ -197,6 +197,8 @@ class MachineInput:
     hopper: bool = False
     bill_box: str = ""
     approved_system: str = ""
+    game_name: str = ""
+    payment_programme: str = ""
     insertion_limit: Decimal | None = None
     payment_limit: Decimal | None = None
     characteristics: str = ""

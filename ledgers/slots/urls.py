@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import accounting_views, cashdesk_views, counts_views, reports_views, views
+from . import accounting_views, cashdesk_views, counts_views, progressive_views, reports_views, views
 
 app_name = "slots"
 urlpatterns = [
@@ -56,4 +56,21 @@ urlpatterns = [
     path("caisse/caisse-commune/", cashdesk_views.CommonDeskView.as_view(), name="common_desk"),
     path("caisse/fausses-pieces/", cashdesk_views.CounterfeitView.as_view(), name="counterfeit"),
     path("caisse/fausses-pieces/destruction/", cashdesk_views.DestructionView.as_view(), name="counterfeit_destroy"),
+    path("jackpots-progressifs/", progressive_views.ProgressivesView.as_view(), name="progressives"),
+    path("jackpots-progressifs/nouveau/", progressive_views.ProgressiveCreateView.as_view(), name="progressive_create"),
+    path("jackpots-progressifs/releve/", progressive_views.ProgressiveReadingView.as_view(),
+         name="progressive_reading"),
+    path("jackpots-progressifs/arret/", progressive_views.ProgressiveStopView.as_view(), name="progressive_stop"),
+    path("jackpots-progressifs/reprise/", progressive_views.RecoverView.as_view(), name="progressive_recover"),
+    path("jpm/releve/", progressive_views.JpmReadingView.as_view(), name="jpm_reading"),
+    path("jpm/machine/", progressive_views.JpmConnectView.as_view(), name="jpm_connect"),
+    path("jpm/gain/", progressive_views.JpmWinView.as_view(), name="jpm_win"),
+    path("jpm/remise-en-service/", progressive_views.JpmRestartView.as_view(), name="jpm_restart"),
+    path("jpm/sccj/", progressive_views.TransmissionView.as_view(), name="jpm_transmission"),
+    path("jpm/<int:pk>/sccj.csv", progressive_views.TransmissionCsvView.as_view(), name="jpm_transmission_csv"),
+    path("jpm/retrait/", progressive_views.WithdrawView.as_view(), name="jpm_withdraw"),
+    path("tickets/import/", progressive_views.TicketsImportView.as_view(), name="tickets_import"),
+    path("tickets/paiement/", progressive_views.TicketRedeemView.as_view(), name="ticket_redeem"),
+    path("tickets/peremption/", progressive_views.TicketsExpireView.as_view(), name="tickets_expire"),
+    path("releves/<int:pk>/rapprochement/", progressive_views.ReconciliationView.as_view(), name="reconciliation"),
 ]

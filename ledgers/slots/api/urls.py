@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import accounting, cashdesk, counts, reports, views
+from . import accounting, cashdesk, counts, progressives, reports, views
 
 router = SimpleRouter()
 router.register("machines", views.MachineViewSet, basename="slots-machine")
@@ -44,5 +44,20 @@ urlpatterns = [
     path("counterfeits/", cashdesk.CounterfeitView.as_view(), name="slots-counterfeit"),
     path("counterfeits/destructions/", cashdesk.DestructionView.as_view(), name="slots-counterfeit-destroy"),
     path("incident-reports/", reports.ReportView.as_view(), name="slots-incident-report"),
+    path("progressives/", progressives.ProgressiveCreateView.as_view(), name="slots-progressive-create"),
+    path("progressives/readings/", progressives.ProgressiveReadingView.as_view(), name="slots-progressive-reading"),
+    path("progressives/stops/", progressives.ProgressiveStopView.as_view(), name="slots-progressive-stop"),
+    path("progressives/recoveries/", progressives.RecoverView.as_view(), name="slots-progressive-recover"),
+    path("jpm/readings/", progressives.JpmReadingView.as_view(), name="slots-jpm-reading"),
+    path("jpm/connections/", progressives.JpmConnectView.as_view(), name="slots-jpm-connect"),
+    path("jpm/wins/", progressives.JpmWinView.as_view(), name="slots-jpm-win"),
+    path("jpm/restarts/", progressives.JpmRestartView.as_view(), name="slots-jpm-restart"),
+    path("jpm/transmissions/", progressives.TransmissionView.as_view(), name="slots-jpm-transmission"),
+    path("jpm/withdrawals/", progressives.WithdrawView.as_view(), name="slots-jpm-withdraw"),
+    path("tickets/", progressives.TicketsImportView.as_view(), name="slots-tickets-import"),
+    path("tickets/redemptions/", progressives.TicketRedeemView.as_view(), name="slots-ticket-redeem"),
+    path("tickets/expiries/", progressives.TicketsExpireView.as_view(), name="slots-tickets-expire"),
+    path("releves/<int:pk>/reconciliation/", progressives.ReconciliationView.as_view(),
+         name="slots-reconciliation"),
     *router.urls,
 ]

@@ -1,0 +1,440 @@
+"""FR progressive jackpots: the registre des jackpots progressifs (SLOT-36), voluntary stops
+(SLOT-37) and the multisite jackpot (JPM) with its modèle 28 S (SLOT-38 to SLOT-41)."""
+
+import datetime
+import hashlib
+import io
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from ledgers.cash.models import Orphan
+from ledgers.core.errors import RuleViolation
+from ledgers.core.services import seance_close, seance_open
+from ledgers.registers.models import Entry, Register
+from ledgers.registers.verification import verify_register
+from ledgers.reports.documents import register_pdf
+from ledgers.slots import progressives, services
+from ledgers.slots.models import AccountingLine, IncrementBon, Progressive
+from tests.factories import make_user, open_register
+
+pytestmark = pytest.mark.django_db
+IDENTITY = {
+    "maker": "Aristocrat",
+    "machine_type": "Vidéo rouleaux",
+    "game_name": "Lightning Link",
+    "payment_programme": "P-92",
+}
+
+
+@pytest.fixture
+def room(fr_room):
+    for kind in ("slot_jackpots_progressifs", "slot_jpm_28s", "carnet_orphelins"):
+        open_register(fr_room.est, kind)
+    return fr_room
+
+
+def _machine(room, **identity):
+    machine = room.on_floor(**{"game_name": "Lightning Link", "payment_programme": "P-92", **identity})
+    open_register(room.est, "slot_comptabilite_29", machine.casino_number)
+    return machine
+
+
+def _local(room, code="PJ1", start=Decimal("1000")):
+    return progressives.progressive_create(
+        establishment=room.est,
+        code=code,
+        name="Grand jackpot",
+        start_amount=start,
+        machines=[_machine(room)],
+        actor=room["comite"],
+    )
+
+
+def _jpm(room, machines=2):
+    return progressives.progressive_create(
+        establishment=room.est,
+        code="JPM1",
+        name="Mégajackpot",
+        start_amount=Decimal("10000"),
+        machines=[_machine(room) for _ in range(machines)],
+        actor=room["comite"],
+        multisite=True,
+        increment_percent=Decimal("1"),
+        members=["Casino de Nice", "Casino de Cannes"],
+        **IDENTITY,
+    )
+
+
+def test_slot_36_daily_reading_in_the_register(room):
+    progressive = _local(room)
+    reading = progressives.progressive_reading_record(
+        progressive=progressive, displayed=Decimal("1250.50"), actor=room["caissier"]
+    )
+    entry = reading.entry
+    assert entry.register.kind == "slot_jackpots_progressifs"
+    assert entry.payload["jackpot"] == "PJ1" and entry.payload["amount"] == "1250.50"
+    assert entry.payload["machines"] == progressive.machines.get().number and "Caissier" in entry.payload["signature"]
+    with pytest.raises(ValidationError):
+        progressives.progressive_reading_record(
+            progressive=progressive, displayed=Decimal("1300"), actor=room["caissier"]
+        )
+
+
+def test_slot_36_fall_without_payment_flagged_explained_fall_not(room):
+    progressive = _local(room)
+    today = timezone.localdate()
+    progressives.progressive_reading_record(
+        progressive=progressive,
+        displayed=Decimal("1500"),
+        actor=room["caissier"],
+        day=today - datetime.timedelta(days=2),
+    )
+    fell = progressives.progressive_reading_record(
+        progressive=progressive,
+        displayed=Decimal("1400"),
+        actor=room["caissier"],
+        day=today - datetime.timedelta(days=1),
+    )
+    assert fell.flags == ["SLOT-36"]
+    services.jackpot_pay(
+        machine=progressive.machines.get(),
+        amount=Decimal("1400"),
+        method="cash",
+        actor=room["caissier"],
+        controller=room["comite"],
+        combination="Jackpot progressif",
+    )
+    after = progressives.progressive_reading_record(
+        progressive=progressive, displayed=Decimal("1000"), actor=room["caissier"]
+    )
+    assert after.flags == []
+
+
+def test_slot_36_gaming_day_not_closed_without_every_active_progressive(room):
+    progressive = _local(room)
+    _local(room, code="PJ2")
+    manager = make_user(room.est, "directeur_responsable")
+    yesterday = seance_open(
+        establishment=room.est, date=timezone.localdate() - datetime.timedelta(days=1), period="soiree", actor=manager
+    )
+    assert seance_close(seance=yesterday, actor=manager).status == "closed"  # not in service yet that day
+    afternoon = seance_open(establishment=room.est, date=timezone.localdate(), period="apres_midi", actor=manager)
+    seance = seance_open(establishment=room.est, date=timezone.localdate(), period="soiree", actor=manager)
+    assert seance_close(seance=afternoon, actor=manager).status == "closed"  # not the close of play yet
+    with pytest.raises(RuleViolation) as exc:
+        seance_close(seance=seance, actor=manager)
+    assert exc.value.code == "REG-25" and "SLOT-36" in exc.value.message and "PJ2" in exc.value.message
+    progressives.progressive_reading_record(progressive=progressive, displayed=Decimal("1100"), actor=room["caissier"])
+    progressives.progressive_reading_record(
+        progressive=Progressive.objects.get(code="PJ2"), displayed=Decimal("1000"), actor=room["caissier"]
+    )
+    assert seance_close(seance=seance, actor=manager).status == "closed"
+
+
+def test_slot_37_stop_notified_less_than_15_days_before_refused(room):
+    progressive = _local(room)
+    stop_date = timezone.localdate() + datetime.timedelta(days=20)
+    with pytest.raises(RuleViolation) as exc:
+        progressives.progressive_stop(
+            progressive=progressive,
+            kind="final",
+            stop_date=stop_date,
+            displayed=Decimal("1300"),
+            minister_notified_on=stop_date - datetime.timedelta(days=14),
+            minister_reference="DLPAJ-1",
+            actor=room["comite"],
+        )
+    assert exc.value.code == "SLOT-37"
+    assert Progressive.objects.get(pk=progressive.pk).status == "active"
+
+
+def test_slot_37_final_stop_posts_the_increment_to_orphans_and_recovery(room):
+    progressive = _local(room)
+    stop = progressives.progressive_stop(
+        progressive=progressive,
+        kind="final",
+        stop_date=timezone.localdate(),
+        displayed=Decimal("1300"),
+        minister_notified_on=timezone.localdate() - datetime.timedelta(days=15),
+        minister_reference="DLPAJ-1",
+        actor=room["comite"],
+    )
+    assert stop.increment == Decimal("300") and stop.orphan.category == "jackpot_increment"
+    assert stop.orphan.amount == Decimal("300")
+    assert Entry.objects.filter(register__kind="carnet_orphelins", payload__amount="300.00").exists()
+    target = _local(room, code="PJ2", start=Decimal("500"))
+    stop = progressives.progressive_increment_recover(stop=stop, target=target, actor=room["comite"])
+    target.refresh_from_db()
+    assert target.start_amount == Decimal("800") and stop.recovered_to == target
+    assert Orphan.objects.get(pk=stop.orphan.pk).refunded == Decimal("300")
+
+
+def test_slot_37_recovery_after_31_october_refused(room):
+    assert progressives.season_deadline(datetime.date(2026, 11, 5)) == datetime.date(2027, 10, 31)
+    assert progressives.season_deadline(datetime.date(2026, 10, 31)) == datetime.date(2026, 10, 31)
+    progressive = _local(room)
+    long_ago = timezone.localdate() - datetime.timedelta(days=800)
+    stop = progressives.progressive_stop(
+        progressive=progressive,
+        kind="final",
+        stop_date=long_ago,
+        displayed=Decimal("1300"),
+        minister_notified_on=long_ago - datetime.timedelta(days=20),
+        minister_reference="DLPAJ-1",
+        actor=room["comite"],
+    )
+    with pytest.raises(RuleViolation) as exc:
+        progressives.progressive_increment_recover(stop=stop, target=_local(room, code="PJ2"), actor=room["comite"])
+    assert exc.value.code == "SLOT-37"
+
+
+def test_slot_37_transfer_adds_the_whole_increment_to_the_target(room):
+    progressive, target = _local(room), _local(room, code="PJ2", start=Decimal("200"))
+    stop = progressives.progressive_stop(
+        progressive=progressive,
+        kind="transfer",
+        stop_date=timezone.localdate(),
+        displayed=Decimal("1450"),
+        minister_notified_on=timezone.localdate() - datetime.timedelta(days=30),
+        minister_reference="DLPAJ-2",
+        actor=room["comite"],
+        target=target,
+    )
+    target.refresh_from_db()
+    assert stop.orphan is None and target.start_amount == Decimal("650")
+
+
+def test_slot_38_only_identical_machines(room):
+    with pytest.raises(RuleViolation) as exc:
+        progressives.progressive_create(
+            establishment=room.est,
+            code="JPM1",
+            name="M",
+            start_amount=Decimal("1"),
+            multisite=True,
+            machines=[_machine(room), _machine(room, payment_programme="P-88")],
+            actor=room["comite"],
+            **IDENTITY,
+        )
+    assert exc.value.code == "SLOT-38" and not Progressive.objects.exists()
+    jackpot = _jpm(room)
+    with pytest.raises(RuleViolation) as exc:
+        progressives.jpm_connect(jackpot=jackpot, machine=_machine(room, maker="IGT"), actor=room["comite"])
+    assert exc.value.code == "SLOT-38"
+    progressives.jpm_connect(jackpot=jackpot, machine=_machine(room), actor=room["comite"])
+    assert jackpot.machines.count() == 3
+
+
+def test_slot_38_daily_28s_with_every_connected_machine(room):
+    jackpot = _jpm(room)
+    first, second = jackpot.machines.order_by("casino_number")
+    with pytest.raises(RuleViolation) as exc:
+        progressives.jpm_reading_record(
+            jackpot=jackpot, displayed=Decimal("10500"), meters={first.number: 100}, actor=room["employe_jeux"]
+        )
+    assert exc.value.code == "SLOT-38"
+    reading = progressives.jpm_reading_record(
+        jackpot=jackpot,
+        displayed=Decimal("10500"),
+        meters={first.number: 100, second.number: 200},
+        actor=room["employe_jeux"],
+    )
+    assert reading.entry.register.kind == "slot_jpm_28s" and reading.entry.register.kind_info.form == "modèle 28 S"
+    assert f"{first.number} : 100" in reading.entry.payload["meters"]
+    manager = make_user(room.est, "directeur_responsable")
+    seance = seance_open(
+        establishment=room.est, date=timezone.localdate() + datetime.timedelta(days=1), period="soiree", actor=manager
+    )
+    with pytest.raises(RuleViolation) as exc:
+        seance_close(seance=seance, actor=manager)
+    assert "SLOT-38" in exc.value.message
+
+
+def _won(room, jackpot, winner=None):
+    first, second = jackpot.machines.order_by("casino_number")
+    progressives.jpm_reading_record(
+        jackpot=jackpot,
+        displayed=Decimal("10500"),
+        meters={first.number: 1000, second.number: 2000},
+        actor=room["employe_jeux"],
+        day=timezone.localdate() - datetime.timedelta(days=1),
+    )
+    meters = {
+        first.number: {"electronic": 11000, "electromechanical": 11005},
+        second.number: {"electronic": 7000, "electromechanical": 7002},
+    }
+    return progressives.jpm_win_record(
+        jackpot=jackpot,
+        amount=Decimal("12500"),
+        meters=meters,
+        actor=room["caissier"],
+        comite=room["comite"],
+        winning_machine=winner,
+        winning_casino="" if winner else "Casino de Cannes",
+    )
+
+
+def test_slot_40_win_bons_per_machine_with_both_signatures(room):
+    jackpot = _jpm(room)
+    first, second = jackpot.machines.order_by("casino_number")
+    with pytest.raises(RuleViolation) as exc:
+        progressives.jpm_win_record(
+            jackpot=jackpot,
+            amount=Decimal("1"),
+            meters={},
+            actor=room["caissier"],
+            comite=None,
+            winning_casino="Casino de Cannes",
+        )
+    assert exc.value.code == "SLOT-40"
+    win = _won(room, jackpot, winner=first)
+    bons = list(IncrementBon.objects.order_by("bon_number"))
+    assert [b.machine for b in bons] == [first, second] and [b.bon_number for b in bons] == [1, 2]
+    # 10 000 credits × 0.10 € × 1 %, and 5 000 credits: the increments since the first 28 S line.
+    assert [b.share for b in bons] == [Decimal("10.00"), Decimal("5.00")]
+    assert bons[0].start_amount == Decimal("10000") and bons[1].start_amount is None
+    assert win.payment.bon_number == 1 and win.payment.controlled_by == room["comite"]
+    assert win.entry.register.kind == "slot_jpm_28s" and "11005" in win.entry.payload["meters"]
+    line = AccountingLine.objects.get(machine=first, kind="increment")
+    assert line.amount == Decimal("10010.00") and "12500" in line.entry.payload["detail"]
+    jackpot.refresh_from_db()
+    assert jackpot.status == "won"
+    progressives.jpm_restart(jackpot=jackpot, actor=room["comite"])
+    jackpot.refresh_from_db()
+    assert jackpot.status == "active"
+
+
+def test_slot_40_win_needs_both_meters_of_every_connected_machine(room):
+    jackpot = _jpm(room)
+    first, _second = jackpot.machines.order_by("casino_number")
+    with pytest.raises(RuleViolation) as exc:
+        progressives.jpm_win_record(
+            jackpot=jackpot,
+            amount=Decimal("1"),
+            meters={first.number: {"electronic": 1, "electromechanical": 1}},
+            actor=room["caissier"],
+            comite=room["comite"],
+            winning_casino="Casino de Cannes",
+        )
+    assert exc.value.code == "SLOT-40" and not IncrementBon.objects.exists()
+
+
+def test_slot_39_transmission_by_the_directeur_responsable_with_digest(room):
+    jackpot = _jpm(room)
+    _won(room, jackpot)
+    progressives.jpm_restart(jackpot=jackpot, actor=room["comite"])
+    today = timezone.localdate()
+    first, second = jackpot.machines.order_by("casino_number")
+    progressives.jpm_reading_record(
+        jackpot=jackpot,
+        displayed=Decimal("10020"),
+        meters={first.number: 1500, second.number: 2000},
+        actor=room["employe_jeux"],
+    )
+    args = {
+        "jackpot": jackpot,
+        "reason": "win",
+        "period_start": today - datetime.timedelta(days=1),
+        "period_end": today,
+        "recipient": "sccj@interieur.gouv.fr",
+    }
+    with pytest.raises(RuleViolation) as exc:
+        progressives.jpm_transmission_record(actor=room["comite"], **args)
+    assert exc.value.code == "SLOT-39"
+    sent = progressives.jpm_transmission_record(actor=room.keeper, **args)
+    assert f"{first.casino_number};{first.location_number};1000;1500;;0.50" in sent.csv
+    assert sent.digest == hashlib.sha256(sent.csv.encode()).hexdigest() and sent.digest in sent.entry.payload["detail"]
+    later = today + datetime.timedelta(days=10)
+    assert not [r for j, r in progressives.transmissions_due(room.est, later) if j == jackpot and "gain" in r]
+
+
+def test_slot_39_month_end_without_transmission_flagged(room):
+    jackpot = _jpm(room)
+    Progressive.objects.filter(pk=jackpot.pk).update(created_at=timezone.now() - datetime.timedelta(days=90))
+    due = progressives.transmissions_due(room.est, timezone.localdate().replace(day=1) + datetime.timedelta(days=5))
+    assert [j for j, _reason in due] == [jackpot]
+
+
+def test_slot_41_global_stop_share_to_orphans_minister_immediately(room):
+    jackpot = _jpm(room)
+    first, second = jackpot.machines.order_by("casino_number")
+    progressives.jpm_reading_record(
+        jackpot=jackpot,
+        displayed=Decimal("10500"),
+        meters={first.number: 1000, second.number: 2000},
+        actor=room["employe_jeux"],
+        day=timezone.localdate() - datetime.timedelta(days=1),
+    )
+    progressives.jpm_reading_record(
+        jackpot=jackpot,
+        displayed=Decimal("10600"),
+        meters={first.number: 3000, second.number: 2000},
+        actor=room["employe_jeux"],
+    )
+    today = timezone.localdate()
+    with pytest.raises(RuleViolation) as exc:
+        progressives.progressive_stop(
+            progressive=jackpot,
+            kind="final",
+            stop_date=today,
+            displayed=Decimal("10600"),
+            minister_notified_on=today + datetime.timedelta(days=1),
+            minister_reference="DLPAJ-9",
+            actor=room["comite"],
+        )
+    assert exc.value.code == "SLOT-41"
+    stop = progressives.progressive_stop(
+        progressive=jackpot,
+        kind="final",
+        stop_date=today,
+        displayed=Decimal("10600"),
+        minister_notified_on=today,
+        minister_reference="DLPAJ-9",
+        actor=room["comite"],
+    )
+    assert stop.increment == Decimal("2.00") and stop.orphan.amount == Decimal("2.00")
+
+
+def test_slot_41_withdrawal_notice_and_one_bon_per_machine(room):
+    jackpot = _jpm(room)
+    first, second = jackpot.machines.order_by("casino_number")
+    progressives.jpm_reading_record(
+        jackpot=jackpot,
+        displayed=Decimal("10500"),
+        meters={first.number: 1000, second.number: 2000},
+        actor=room["employe_jeux"],
+    )
+    today = timezone.localdate()
+    args = {
+        "jackpot": jackpot,
+        "leave_date": today,
+        "minister_reference": "DLPAJ-3",
+        "meters": {first.number: 1100, second.number: 2300},
+        "actor": room["caissier"],
+        "comite": room["comite"],
+    }
+    with pytest.raises(RuleViolation) as exc:
+        progressives.jpm_withdraw(minister_notified_on=today - datetime.timedelta(days=10), **args)
+    assert exc.value.code == "SLOT-41"
+    stop = progressives.jpm_withdraw(minister_notified_on=today - datetime.timedelta(days=15), **args)
+    assert sorted(b.share for b in stop.bons.all()) == [Decimal("0.10"), Decimal("0.30")]
+    assert stop.increment == Decimal("0.40") and AccountingLine.objects.filter(kind="increment").count() == 2
+    jackpot.refresh_from_db()
+    assert jackpot.status == "left"
+
+
+def test_reg_37_reg_40_registers_print_and_verify(room):
+    progressive = _local(room)
+    progressives.progressive_reading_record(
+        progressive=progressive, displayed=Decimal("1012.30"), actor=room["caissier"]
+    )
+    _won(room, _jpm(room))
+    for kind in ("slot_jackpots_progressifs", "slot_jpm_28s"):
+        register = Register.objects.get(establishment=room.est, kind=kind)
+        assert verify_register(register) is None
+        pdf = io.BytesIO()
+        register_pdf(register, pdf, lang="fr", sealed=False)
+        assert pdf.getvalue().startswith(b"%PDF")
