@@ -27,7 +27,7 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-16 implemented (ledgers/equipment writes the sabot allocation in the carnet).
 - COUNT-17 / COUNT-42 not done (cagnotte asset numbered like its table).
 - COUNT-18, COUNT-19 implemented: rake calculator (rules.rake, API /cash/rake/).
-- COUNT-20 not done (rake rate displayed before the table opens).
+- COUNT-20 implemented: a texas hold'em table opens only with its rake rate posted (authority REG-23 checklist).
 - COUNT-21, COUNT-22, COUNT-23 implemented (registre du bad beat jackpot modèle 8 quater); a
   difference opens an INC-10 incident.
 - COUNT-24 partial: the displayed amount is entered and validated by the comité member, and the
