@@ -391,7 +391,8 @@ class ProgressiveReading(models.Model):
     stakes = models.DecimalField(_("mises Split Aces de la séance"), max_digits=14, decimal_places=2, null=True,
                                  blank=True)
     config = models.ForeignKey(ProgressiveConfig, on_delete=models.PROTECT, related_name="+")
-    unexplained = models.DecimalField(_("écart inexpliqué"), max_digits=14, decimal_places=2, null=True, blank=True)
+    unexplained = models.DecimalField(_("écart inexpliqué"), max_digits=16, decimal_places=2, null=True,
+                                      blank=True)  # stakes and payouts can exceed one amount
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(_("relevé le"), auto_now_add=True)
     entry_seq = models.PositiveBigIntegerField(_("entrée"))

@@ -7,7 +7,9 @@ from django.utils import timezone
 
 from ledgers.core.approvals import SOURCES
 from ledgers.core.models import Establishment, GamingTable
+from ledgers.slots.models import Machine
 
+from . import displays
 from .models import (
     AccessLog,
     ApprovedBanker,
@@ -121,10 +123,6 @@ def table_options_in_force(establishment: Establishment) -> dict[tuple[str, str]
 def display_checklists(establishment: Establishment) -> list[dict]:
     """Every FR table and slot machine that needs displays (REG-23, SLOT-29), with each required
     item and its latest posting (None while missing): [{"subject", "lines": [(required, line)]}]."""
-    from ledgers.slots.models import Machine
-
-    from . import displays
-
     posted: dict[tuple, RulesDisplay] = {}
     for line in RulesDisplay.objects.filter(establishment=establishment).select_related("checked_by").order_by(
             "recorded_at", "pk"):

@@ -90,7 +90,7 @@ class Migration(migrations.Migration):
                 ('moment', models.CharField(choices=[('opening', 'Ouverture de la séance'), ('closing', 'Clôture de la séance')], max_length=10, verbose_name='moment')),
                 ('amount', models.DecimalField(decimal_places=2, max_digits=14, verbose_name='montant du progressif')),
                 ('stakes', models.DecimalField(blank=True, decimal_places=2, max_digits=14, null=True, verbose_name='mises Split Aces de la séance')),
-                ('unexplained', models.DecimalField(blank=True, decimal_places=2, max_digits=14, null=True, verbose_name='écart inexpliqué')),
+                ('unexplained', models.DecimalField(blank=True, decimal_places=2, max_digits=16, null=True, verbose_name='écart inexpliqué')),
                 ('recorded_at', models.DateTimeField(auto_now_add=True, verbose_name='relevé le')),
                 ('entry_seq', models.PositiveBigIntegerField(verbose_name='entrée')),
                 ('config', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='authority.progressiveconfig')),
