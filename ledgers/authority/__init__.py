@@ -22,12 +22,12 @@ Staffing, seats and limits (``ledgers/tables``: rules as data in ``rules.py``, s
   effective date, approving officer; refused without author or date), ProgressiveReading (séance
   opening and closing; the closing amount not explained by stakes × percentage and the payouts
   is flagged, BP, on the page and the dashboard), ProgressivePayout (table, time, amount, winner).
-- GAME-29 (MC): ``tables`` ClosingExtension (table-partie, new end time, Direction des Jeux officer,
-  chemin de fer only); a table-partie closed after the séance's closing time with no extension
-  reaching its end is flagged (``tables/selectors.exceptions``, tables dashboard). The closing
-  times are the house's (000 art. 11.10: "fixée par la maison de jeux"), so SET-25 has no default:
-  ``Establishment.options["SET-25"] = {"closing": {period: ["HH:MM", days after the date]}}``;
-  without it nothing is flagged.
+- GAME-29 (MC): ``tables`` ClosingExtension (table-partie, new end time at most twelve hours past
+  the closing time, Direction des Jeux officer, chemin de fer only); a table-partie closed after the
+  séance's closing time with no extension reaching its end is flagged (``tables/selectors.exceptions``,
+  tables dashboard). The closing times are the house's (000 art. 11.10: "fixée par la maison de
+  jeux"), so SET-25 has no default: ``Establishment.options["SET-25"] = {"closing": {period:
+  ["HH:MM", days after the date]}}``; without it nothing is flagged.
 - GAME-07, REG-19 house rules: ``authority`` HouseRulesVersion, TableOptionChange (services, pages).
 - GAME-20, REG-18 complex called bets: ``authority`` CalledBet, flag on the dashboard.
 
