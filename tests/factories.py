@@ -71,3 +71,27 @@ def open_register(establishment, kind: str, qualifier: str = ""):
     register_open(register=register, actor=authority, paraphe="PA")
     register.refresh_from_db()
     return register
+
+
+def post_displays(*subjects) -> None:
+    """Every display and device a French table or slot machine needs, posted on its checklist
+    (REG-23, SLOT-29), so that it may open or go in service."""
+    from ledgers.authority.displays import machine_items, table_items
+    from ledgers.authority.services import display_post
+    from ledgers.registers.models import Register
+
+    for subject in subjects:
+        est = subject.establishment
+        is_table = isinstance(subject, GamingTable)
+        required = table_items(subject, with_bbj=True) if is_table else machine_items(subject)
+        if not required:
+            continue
+        if not Register.objects.filter(establishment=est, kind="affichages_reglementaires",
+                                       status=Register.Status.OPEN).exists():
+            open_register(est, "affichages_reglementaires")
+        username = f"affichages-{est.code}"
+        checker = get_user_model().objects.filter(username=username).first() or make_user(est, "comite",
+                                                                                          username=username)
+        for item in required:
+            display_post(establishment=est, actor=checker, item=item.item, posted_on=est.localtime().date(),
+                         **({"table": subject} if is_table else {"machine": subject}))

@@ -6,7 +6,10 @@ the catalogue's reason, or left open (say so, never silently).
 Staffing, seats and limits (``ledgers/tables``: rules as data in ``rules.py``, services, hooks)
 - GAME-02, 10, 13, 15, 17, 19, 21, 22, 27, 31, 36, 42 staffing: ``tables/rules.py`` STAFFING,
   refused at opening by ``tables/hooks.py`` (GAME-10 and GAME-42 footmen: flags in
-  ``tables/selectors.exceptions``). GAME-31's register of approved bankers: NOT built (open).
+  ``tables/selectors.exceptions``). GAME-31's banker: ``authority`` ApprovedBanker (register of
+  approved bankers: identity, approval date, approving officer; withdrawal), named at a banque à
+  tout va table-partie by ``tables/services.banker_name``, which refuses one not approved on the
+  séance's date (GAME-31); a table opened without one is flagged (BP, ``tables/selectors.exceptions``).
 - GAME-03, 06, 16, 18, 32, 34, 36 seats: ``rules.SEATS`` (GAME-03: the marked spots, SET-11).
 - GAME-08, 18, 25, 28, 33, 35, 37, 38, 41 limits: ``rules.LIMITS`` checked by
   ``tables/services.table_limits_set``; GAME-26 players at opening: ``hooks.enough_players_seated``.
@@ -15,8 +18,16 @@ Staffing, seats and limits (``ledgers/tables``: rules as data in ``rules.py``, s
 - GAME-11, GAME-24: ruled out in ``tables/rules.py`` (the catalogue fixes no check: signage; the
   refait premium is a table receipt counted with the result, COUNT-10).
 - GAME-01, 05, 09, 12, 14, 23, 26, 32, 34, 39, 40 (decks): ``cards/deck_rules.py``.
-- GAME-04 (Split Aces progressive side bet) and GAME-29 (chemin de fer past the closing time,
-  FLAG without an extension record): NOT built (open).
+- GAME-04 Split Aces progressive (MC): ``authority`` ProgressiveConfig (versions, SET-22 parameters,
+  effective date, approving officer; refused without author or date), ProgressiveReading (séance
+  opening and closing; the closing amount not explained by stakes × percentage and the payouts
+  is flagged, BP, on the page and the dashboard), ProgressivePayout (table, time, amount, winner).
+- GAME-29 (MC): ``tables`` ClosingExtension (table-partie, new end time at most twelve hours past
+  the closing time, Direction des Jeux officer, chemin de fer only); a table-partie closed after the
+  séance's closing time with no extension reaching its end is flagged (``tables/selectors.exceptions``,
+  tables dashboard). The closing times are the house's (000 art. 11.10: "fixée par la maison de
+  jeux"), so SET-25 has no default: ``Establishment.options["SET-25"] = {"closing": {period:
+  ["HH:MM", days after the date]}}``; without it nothing is flagged.
 - GAME-07, REG-19 house rules: ``authority`` HouseRulesVersion, TableOptionChange (services, pages).
 - GAME-20, REG-18 complex called bets: ``authority`` CalledBet, flag on the dashboard.
 
@@ -38,14 +49,28 @@ Registers (REG-*)
   REG-02 (``custody/registers.PRISE_EN_CHARGE``, ``RegisterKind.paraph_requirement_for``).
 - REG-21 printed volumes, DUPLICATA, paraphe: ``registers/printing`` (services, API, volumes page).
 - REG-22 regulators' access and log: ``authority/access.py``, middleware, page.
-- REG-23 rules displays (SET-32 checklist, FR table refused while its display is missing):
-  NOT built (open).
+- REG-23 rules displays, SET-32 checklist (FR): ``authority`` RulesDisplay (item, date posted,
+  checked by; register "affichages réglementaires"), the items per game, BBJ table and machine as
+  data in ``authority/displays.py`` (art. 35 A and C 7° ter c–e texts, the rake rate COUNT-20, the
+  BBJ increment COUNT-45, the slot rules, stake and payouts). Refused with REG-23 and the item's
+  article: a FR table opening (``tables/hooks.displays_posted``), a BBJ starting
+  (``cash/services.bad_beat_activate``), a machine going in service (``slots`` commissioning).
+  SLOT-29: the three art. 68-11 devices are items of the machine's checklist, refused (SLOT-29)
+  while missing. Not done: the SLOT-29 flag of door-open signals without an intervention (SLOT-53).
 - REG-24 destruction minutes with the prior SCJ notice: the OUT entries of
   ``custody/services.destruction_complete`` (refusals CARD-11 / DICE-07).
 - REG-25 séance closing: ``core/seances.py`` and the séance page, hooks per app.
 - REG-26 who cotes and paraphs the art. 69 forms: SET-26 ``by_form``, ``RegisterKind``.
-- REG-28: traceability is the REG-20 hash chain of every register; the electronic signature is
-  the visa with re-authentication (``registers/forms.VisaForm``), not a qualified signature.
+- REG-28 (level AMB-54: the authenticated signature of the conventions bound to the entry hash):
+  traceability is the REG-20 hash chain of every register, and the art. 69 forms kept here
+  (modèles 10, 11, 12, 13, 29) are register kinds. Each modèle 29 entry is refused without the
+  cashier and a comité member (another person); the comité member signs by re-authenticating
+  (password and TOTP code, ``core/countersign``) in the page and the API, and both signatures are
+  in the entry's payload, which its hash binds (tests ``test_reg_28_*``). The certification of the
+  modèle 10 encaisse and the daily visas of modèle 12 re-authenticate in the UI (``ReauthMixin``);
+  register visas too (``registers/forms.VisaForm``). Partial: the writer of the line (the cashier of modèle 29, the
+  certifier through the API) signs by the authenticated session or token, not a fresh
+  re-authentication per entry; a qualified signature (eIDAS) is not built (AMB-54: level to confirm).
 - REG-43 retention and season archives: ``retention.py``, ``archive.py``, docs/verify_export.py.
 - REG-44, REG-45 police registers: ``authority`` Observation, LiaisonQuestion.
 """

@@ -53,3 +53,16 @@ def called_bets_without_scj(request: HttpRequest, establishment: Establishment) 
         return None
     return Panel(_("Annonces complexes : SCJ non informé"), "authority/_panel_called_bets.html", {"bets": bets},
                  order=27)
+
+
+@dashboard_panel
+def split_aces_unexplained(request: HttpRequest, establishment: Establishment) -> Panel | None:
+    """MC: Split Aces closing amounts the séance's stakes × percentage and payouts do not explain
+    (GAME-04 flag, BP), for the Direction des Jeux and the SCJ."""
+    if establishment.jurisdiction != "MC" or not roles_of(request.user, establishment) & {*DIRECTORATE, Role.SCJ}:
+        return None
+    readings = list(selectors.progressive_unexplained(establishment)[:20])
+    if not readings:
+        return None
+    return Panel(_("Progressif Split Aces : écarts inexpliqués"), "authority/_panel_split_aces.html",
+                 {"readings": readings}, order=28)

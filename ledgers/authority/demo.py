@@ -1,23 +1,84 @@
 """Demo: in Nice, the police's registers coté et paraphé by the DCPJ chief, two visits (one
 followed up, one still waiting), a question answered in the registre de liaison, a prior
-declaration implemented without its follow-up yet, and the règlement intérieur in force."""
+declaration implemented without its follow-up yet, the règlement intérieur in force, and the display
+checklist of every table that needs one (REG-23; the slots seeder posts its machines' with
+``post_machine_displays``). In Monte-Carlo: the Split Aces progressive's configuration (GAME-04)
+and the register of approved bankers (GAME-31).
+
+Runs before the seeders that open tables (they name it in ``SEED_AFTER``)."""
 
 import datetime
+from decimal import Decimal
 from typing import TextIO
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from ledgers.core.demo import DEMO_FR, demo_user
+from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
 from ledgers.core.models import Establishment, GamingTable
 from ledgers.core.roles import Role
 from ledgers.equipment.volumes import open_volume
+from ledgers.slots.models import Machine
 
-from . import services
-from .models import Declaration, HouseOption, HouseRulesVersion, LiaisonQuestion, Observation
-from .registers import DECLARATIONS, HOUSE_RULES, LIAISON, OBSERVATIONS
+from . import displays, services
+from .models import (
+    ApprovedBanker,
+    Declaration,
+    HouseOption,
+    HouseRulesVersion,
+    LiaisonQuestion,
+    Observation,
+    ProgressiveConfig,
+)
+from .registers import BANKERS, DECLARATIONS, DISPLAYS, HOUSE_RULES, LIAISON, OBSERVATIONS, SPLIT_ACES
+
+
+def post_machine_displays(machine: Machine) -> None:
+    """The art. 68-11 devices and displays of a French machine, checked by the comité member."""
+    est = machine.establishment
+    director = demo_user(est, Role.DIRECTEUR_RESPONSABLE)
+    open_volume(est, DISPLAYS.code, "", director=director, authority=director, paraphe="D.R.")
+    checker = demo_user(est, Role.COMITE)
+    posted = displays.posted_items(machine=machine)
+    for required in displays.missing(displays.machine_items(machine), posted):
+        services.display_post(establishment=est, actor=checker, item=required.item, machine=machine,
+                              posted_on=est.localtime(timezone.now()).date())
+
+
+def _seed_displays(est: Establishment, director: AbstractBaseUser) -> None:
+    open_volume(est, DISPLAYS.code, "", director=director, authority=director, paraphe="D.R.")
+    checker = demo_user(est, Role.COMITE)
+    posted_on = est.localtime(timezone.now()).date() - datetime.timedelta(days=60)
+    for table in GamingTable.objects.filter(establishment=est, active=True).order_by("number"):
+        for required in displays.missing(displays.table_items(table), displays.posted_items(table=table)):
+            services.display_post(establishment=est, actor=checker, item=required.item, table=table,
+                                  posted_on=posted_on)
+
+
+def _seed_monaco(stdout: TextIO) -> None:
+    est = Establishment.objects.filter(code=DEMO_MC).first()
+    if est is None:
+        return
+    director = demo_user(est, Role.DIRECTEUR_JEUX)
+    for kind in (SPLIT_ACES.code, BANKERS.code):
+        open_volume(est, kind, "", director=director, authority=director, paraphe="D.J.")
+    today = est.localtime(timezone.now()).date()
+    tables = list(GamingTable.objects.filter(establishment=est, game="blackjack").order_by("number")
+                  .values_list("number", flat=True)[:2])
+    if tables and not ProgressiveConfig.objects.filter(establishment=est).exists():
+        services.progressive_configure(
+            establishment=est, actor=director, effective_from=today - datetime.timedelta(days=90),
+            combinations="Paire d'as séparée : 50 fois la mise ; deux paires d'as : progressif mineur ; trois as : "
+                         "progressif majeur", stake=Decimal("5"), percentage=Decimal("12"), tables=tables)
+    if not ApprovedBanker.objects.filter(establishment=est).exists():
+        services.banker_approve(establishment=est, actor=director, full_name="Alexandre Varenne",
+                                birth_date=datetime.date(1968, 3, 14), identity_document="Passeport MC 0412788",
+                                approved_on=today - datetime.timedelta(days=200))
+    stdout.write("authority: Split Aces progressive and approved bankers of Monte-Carlo\n")
 
 
 def seed(stdout: TextIO) -> None:
+    _seed_monaco(stdout)
     est = Establishment.objects.filter(code=DEMO_FR).first()
     if est is None:
         return
@@ -60,4 +121,5 @@ def seed(stdout: TextIO) -> None:
         table = GamingTable.objects.filter(establishment=est, game="blackjack").order_by("number").first()
         if table is not None:
             services.table_option_set(table=table, option=HouseOption.SURRENDER, enabled=True, actor=director)
-    stdout.write("authority: police registers, prior declarations and house rules of Nice\n")
+    _seed_displays(est, director)
+    stdout.write("authority: police registers, prior declarations, house rules and displays of Nice\n")

@@ -2,10 +2,11 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.models import GamingTable, TableSession
+from ledgers.core.models import GamingTable, Seance, TableSession
 from ledgers.core.roles import Role
+from ledgers.slots.models import Machine
 
-from .models import Declaration, HouseOption, Observation
+from .models import Declaration, DisplayItem, HouseOption, Observation, ProgressiveReading
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 TEXT = forms.Textarea(attrs={"rows": 4})
@@ -93,3 +94,70 @@ class TableOptionForm(forms.Form):
     def __init__(self, *args, establishment, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["table"].queryset = GamingTable.objects.filter(establishment=establishment, game="blackjack")
+
+
+class DisplayForm(forms.Form):
+    """REG-23: a line of a table's or a machine's display checklist."""
+
+    table = forms.ModelChoiceField(label=_("Table"), queryset=GamingTable.objects.none(), required=False)
+    machine = forms.ModelChoiceField(label=_("Machine"), queryset=Machine.objects.none(), required=False)
+    item = forms.ChoiceField(label=_("Affichage"), choices=DisplayItem.choices)
+    posted_on = forms.DateField(label=_("Affiché le"), widget=DATE)
+
+    def __init__(self, *args, establishment, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = GamingTable.objects.filter(establishment=establishment, active=True)
+        self.fields["machine"].queryset = Machine.objects.filter(establishment=establishment).exclude(
+            status=Machine.Status.RETIRED)
+
+
+class ProgressiveConfigForm(forms.Form):
+    """GAME-04, SET-22: a version of the Split Aces parameters."""
+
+    effective_from = forms.DateField(label=_("En vigueur le"), widget=DATE)
+    combinations = forms.CharField(label=_("Combinaisons gagnantes et gains"), widget=TEXT)
+    stake = forms.DecimalField(label=_("Montant de la mise"), max_digits=10, decimal_places=2, min_value=0)
+    percentage = forms.DecimalField(label=_("Pourcentage des enjeux affecté au progressif"), max_digits=5,
+                                    decimal_places=2, min_value=0, max_value=100)
+    tables = forms.CharField(label=_("Tables reliées (numéros séparés par des virgules)"), max_length=500)
+
+    def clean_tables(self):
+        return [n.strip() for n in self.cleaned_data["tables"].split(",") if n.strip()]
+
+
+class ProgressiveReadingForm(forms.Form):
+    seance = forms.ModelChoiceField(label=_("Séance"), queryset=Seance.objects.none())
+    moment = forms.ChoiceField(label=_("Moment"), choices=ProgressiveReading.Moment.choices)
+    amount = forms.DecimalField(label=_("Montant du progressif"), max_digits=14, decimal_places=2, min_value=0)
+    stakes = forms.DecimalField(label=_("Mises Split Aces de la séance (à la clôture)"), max_digits=14,
+                                decimal_places=2, min_value=0, required=False)
+
+    def __init__(self, *args, establishment, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seance"].queryset = Seance.objects.filter(establishment=establishment).order_by("-date", "-pk")
+
+
+class ProgressivePayoutForm(forms.Form):
+    seance = forms.ModelChoiceField(label=_("Séance"), queryset=Seance.objects.none())
+    table = forms.ModelChoiceField(label=_("Table"), queryset=GamingTable.objects.none())
+    paid_at = forms.DateTimeField(label=_("Payé le"), widget=DATETIME)
+    amount = forms.DecimalField(label=_("Montant"), max_digits=14, decimal_places=2, min_value=0)
+    winner = forms.CharField(label=_("Gagnant"), max_length=200)
+
+    def __init__(self, *args, establishment, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seance"].queryset = Seance.objects.filter(establishment=establishment).order_by("-date", "-pk")
+        self.fields["table"].queryset = GamingTable.objects.filter(establishment=establishment, game="blackjack")
+
+
+class BankerApproveForm(forms.Form):
+    """GAME-31: a banker approved by the Direction."""
+
+    full_name = forms.CharField(label=_("Nom et prénoms"), max_length=200)
+    birth_date = forms.DateField(label=_("Date de naissance"), widget=DATE)
+    identity_document = forms.CharField(label=_("Pièce d'identité"), max_length=200)
+    approved_on = forms.DateField(label=_("Agréé le"), widget=DATE)
+
+
+class BankerWithdrawForm(forms.Form):
+    on = forms.DateField(label=_("Agrément retiré le"), widget=DATE)

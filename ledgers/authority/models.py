@@ -1,9 +1,11 @@
+import datetime
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from ledgers.core.models import Establishment, GamingTable, TableSession
+from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
 from ledgers.registers.models import Register
 
 
@@ -298,3 +300,158 @@ class TableOptionChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} — {self.get_option_display()}"
+
+
+class DisplayItem(models.TextChoices):
+    """What the texts require to be displayed to the public (REG-23, SET-32) and the devices a slot
+    machine in service carries (SLOT-29), each recorded on the checklist of its table or machine."""
+
+    ROUE_RULES = "roue_rules", _("Règles de fonctionnement de la roue de la chance")
+    ART_55_20 = "art_55_20", _("Texte des articles 55-20 et 55-20-1 (ultimate hold'em poker)")
+    ART_55_21 = "art_55_21", _("Texte des articles 55-21 et 55-21-1 (poker trois cartes)")
+    ART_55_22 = "art_55_22", _("Texte des articles 55-22, 55-22-1 et 55-22-2 (rampo)")
+    RAKE_RATE = "rake_rate", _("Taux de la retenue (cagnotte)")
+    BBJ_INCREMENT = "bbj_increment", _("Conditions et taux de l'incrément du bad beat jackpot")
+    SLOT_RULES = "slot_rules", _("Règles du jeu énoncées en français")
+    SLOT_STAKE = "slot_stake", _("Valeur unitaire des mises")
+    SLOT_PAYOUTS = "slot_payouts", _("Combinaisons gagnantes et montant des paiements")
+    SLOT_FRONT_LIGHT = "slot_front_light", _("Affichage lumineux sur le front de la machine (jackpot non payé par "
+                                             "la machine)")
+    SLOT_LOCK = "slot_lock", _("Blocage électronique après un jackpot à paiement manuel")
+    SLOT_TOP_LIGHT = "slot_top_light", _("Voyant lumineux au-dessus de la machine (porte ouverte)")
+
+
+class RulesDisplay(models.Model):
+    """One line of a display checklist (REG-23): an item posted at a table or on a slot machine,
+    the date it was posted and who checked it. Append-only: a display put up again is a new line."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                              verbose_name=_("table"))
+    machine = models.ForeignKey("slots.Machine", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                verbose_name=_("machine"))
+    item = models.CharField(_("affichage"), max_length=20, choices=DisplayItem.choices)
+    posted_on = models.DateField(_("affiché le"))
+    checked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                   verbose_name=_("vérifié par"))
+    recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+    entry_seq = models.PositiveBigIntegerField(_("entrée"))
+
+    class Meta:
+        verbose_name = _("affichage réglementaire")
+        verbose_name_plural = _("affichages réglementaires")
+        ordering = ["-recorded_at", "-pk"]
+        constraints = [models.CheckConstraint(
+            condition=models.Q(table__isnull=True) ^ models.Q(machine__isnull=True), name="display_one_subject")]
+
+    def __str__(self) -> str:
+        return f"{self.table or self.machine} — {self.get_item_display()}"
+
+
+class ProgressiveConfig(models.Model):
+    """A version of the Split Aces progressive's parameters fixed by the operator (MC GAME-04,
+    SET-22): combinations and prizes, stake, percentage of stakes fed into the progressive, the
+    tables linked, its date of effect and the approving officer. Append-only."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    version = models.PositiveIntegerField(_("version"))
+    effective_from = models.DateField(_("en vigueur le"))
+    combinations = models.TextField(_("combinaisons gagnantes et gains"))
+    stake = models.DecimalField(_("montant de la mise"), max_digits=10, decimal_places=2)
+    percentage = models.DecimalField(_("pourcentage des enjeux affecté au progressif"), max_digits=5,
+                                     decimal_places=2)
+    tables = models.JSONField(_("tables reliées"), default=list)  # table numbers
+    approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                    verbose_name=_("approuvée par"))
+    recorded_at = models.DateTimeField(_("inscrite le"), auto_now_add=True)
+    entry_seq = models.PositiveBigIntegerField(_("entrée"))
+
+    class Meta:
+        verbose_name = _("configuration du progressif Split Aces")
+        verbose_name_plural = _("configurations du progressif Split Aces")
+        ordering = ["-effective_from", "-version"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "version"], name="progressive_version_unique")]
+
+    def __str__(self) -> str:
+        return _("Progressif Split Aces, version %(v)s") % {"v": self.version}
+
+
+class ProgressiveReading(models.Model):
+    """The progressive amount read at a séance's opening or closing (GAME-04); at the closing, the
+    side-bet stakes of the séance and what they and the payouts leave unexplained (FLAG, BP)."""
+
+    class Moment(models.TextChoices):
+        OPENING = "opening", _("Ouverture de la séance")
+        CLOSING = "closing", _("Clôture de la séance")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    seance = models.ForeignKey(Seance, on_delete=models.PROTECT, related_name="+", verbose_name=_("séance"))
+    moment = models.CharField(_("moment"), max_length=10, choices=Moment.choices)
+    amount = models.DecimalField(_("montant du progressif"), max_digits=14, decimal_places=2)
+    stakes = models.DecimalField(_("mises Split Aces de la séance"), max_digits=14, decimal_places=2, null=True,
+                                 blank=True)
+    config = models.ForeignKey(ProgressiveConfig, on_delete=models.PROTECT, related_name="+")
+    unexplained = models.DecimalField(_("écart inexpliqué"), max_digits=16, decimal_places=2, null=True,
+                                      blank=True)  # stakes and payouts can exceed one amount
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("relevé le"), auto_now_add=True)
+    entry_seq = models.PositiveBigIntegerField(_("entrée"))
+
+    class Meta:
+        verbose_name = _("relevé du progressif Split Aces")
+        verbose_name_plural = _("relevés du progressif Split Aces")
+        ordering = ["-recorded_at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["seance", "moment"], name="progressive_reading_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.seance} — {self.get_moment_display()}"
+
+
+class ProgressivePayout(models.Model):
+    """A Split Aces jackpot paid: table, time, amount, winner (GAME-04)."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    seance = models.ForeignKey(Seance, on_delete=models.PROTECT, related_name="+", verbose_name=_("séance"))
+    table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="+", verbose_name=_("table"))
+    paid_at = models.DateTimeField(_("payé le"))
+    amount = models.DecimalField(_("montant"), max_digits=14, decimal_places=2)
+    winner = models.CharField(_("gagnant"), max_length=200)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    entry_seq = models.PositiveBigIntegerField(_("entrée"))
+
+    class Meta:
+        verbose_name = _("paiement du jackpot Split Aces")
+        verbose_name_plural = _("paiements du jackpot Split Aces")
+        ordering = ["-paid_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.table} — {self.amount} €"
+
+
+class ApprovedBanker(models.Model):
+    """A banker approved by the Direction for banque à tout va (MC GAME-31): identity, approval
+    date and the approving officer; a withdrawal ends the approval (same row, its own entry)."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    number = models.PositiveIntegerField(_("n°"))
+    full_name = models.CharField(_("nom et prénoms"), max_length=200)
+    birth_date = models.DateField(_("date de naissance"))
+    identity_document = models.CharField(_("pièce d'identité"), max_length=200)
+    approved_on = models.DateField(_("agréé le"))
+    approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                    verbose_name=_("agréé par"))
+    entry_seq = models.PositiveBigIntegerField(_("entrée"))
+    withdrawn_on = models.DateField(_("agrément retiré le"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("banquier agréé")
+        verbose_name_plural = _("banquiers agréés")
+        ordering = ["full_name", "pk"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "number"], name="banker_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.full_name} (n° {self.number})"
+
+    def approved(self, on: datetime.date) -> bool:
+        return self.approved_on <= on and (self.withdrawn_on is None or on < self.withdrawn_on)

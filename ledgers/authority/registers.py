@@ -131,3 +131,70 @@ HOUSE_RULES = register_kind(
         requirements=("REG-19", "GAME-07"),
     )
 )
+
+# FR REG-23, SET-32 (and COUNT-20, COUNT-45, SLOT-29): the display checklist of each table and
+# slot machine. Implied register (the texts name none); kept by the Direction, coted by it.
+DISPLAYS = register_kind(
+    RegisterKind(
+        code="affichages_reglementaires",
+        title=_("Registre des affichages réglementaires"),
+        purpose=_("Inscrire, par table et par machine à sous, chaque affichage que les textes imposent et chaque "
+                  "dispositif obligatoire des machines : la date de sa mise en place et qui l'a vérifié."),
+        columns=(
+            Column("subject", _("Table ou machine"), 1.0),
+            Column("item", _("Affichage"), 3.4),
+            Column("posted_on", _("Affiché le"), 0.9),
+            Column("requirement", _("Exigence"), 0.8),
+            Column("signed_by", _("Vérifié par"), 1.5),
+        ),
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("REG-23", "SLOT-29", "COUNT-20", "COUNT-45"),
+    )
+)
+
+# MC GAME-04 (000 art. 5.2 8°): the Split Aces progressive's configurations (SET-22), its amounts at
+# each séance's opening and closing, and the jackpots paid. Implied register (SET-26: not stated).
+SPLIT_ACES = register_kind(
+    RegisterKind(
+        code="progressif_split_aces",
+        title=_("Registre du jackpot progressif Split Aces"),
+        purpose=_("Inscrire chaque configuration du progressif approuvée par la Direction des Jeux, le montant du "
+                  "progressif à l'ouverture et à la clôture de chaque séance et chaque jackpot payé."),
+        columns=(
+            Column("event", _("Inscription"), 1.0),
+            Column("seance", _("Séance"), 1.0),
+            Column("table", _("Table"), 0.6),
+            Column("detail", _("Détail"), 3.4),
+            Column("amount", _("Montant"), 0.9),
+            Column("signed_by", _("Signature"), 1.2),
+            Column("flags", _("Signalements"), 1.4),
+        ),
+        record_roles=(Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.INSPECTEUR, Role.CHEF_TABLE),
+        jurisdictions=("MC",),
+        paraph_roles=(Role.DIRECTEUR_JEUX,),
+        requirements=("GAME-04",),
+    )
+)
+
+# MC GAME-31 (000 art. 12.3): the register of the bankers the Direction approves for banque à tout va.
+BANKERS = register_kind(
+    RegisterKind(
+        code="banquiers_agrees",
+        title=_("Registre des banquiers agréés (banque à tout va)"),
+        purpose=_("Inscrire l'identité de chaque banquier agréé par la Direction, la date de son agrément, "
+                  "l'officier qui l'a agréé et le retrait de l'agrément."),
+        columns=(
+            Column("banker", _("Banquier n°"), 0.6),
+            Column("event", _("Inscription"), 0.9),
+            Column("identity", _("Identité"), 3.0),
+            Column("date", _("Date"), 0.9),
+            Column("signed_by", _("Signature"), 1.4),
+        ),
+        record_roles=(Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR),
+        jurisdictions=("MC",),
+        paraph_roles=(Role.DIRECTEUR_JEUX,),
+        requirements=("GAME-31",),
+    )
+)

@@ -2,19 +2,26 @@
 
 import datetime
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from ledgers.core.approvals import SOURCES
-from ledgers.core.models import Establishment
+from ledgers.core.models import Establishment, GamingTable
+from ledgers.slots.models import Machine
 
+from . import displays
 from .models import (
     AccessLog,
+    ApprovedBanker,
     CalledBet,
     Declaration,
     HouseRulesVersion,
     LiaisonQuestion,
     Observation,
+    ProgressiveConfig,
+    ProgressivePayout,
+    ProgressiveReading,
+    RulesDisplay,
     SeasonArchive,
     TableOptionChange,
 )
@@ -111,3 +118,53 @@ def table_options_in_force(establishment: Establishment) -> dict[tuple[str, str]
     for change in changes.order_by("changed_at", "pk"):
         latest[(change.table.number, change.option)] = change
     return {key: change for key, change in sorted(latest.items()) if change.enabled}
+
+
+def display_checklists(establishment: Establishment) -> list[dict]:
+    """Every FR table and slot machine that needs displays (REG-23, SLOT-29), with each required
+    item and its latest posting (None while missing): [{"subject", "lines": [(required, line)]}]."""
+    posted: dict[tuple, RulesDisplay] = {}
+    for line in RulesDisplay.objects.filter(establishment=establishment).select_related("checked_by").order_by(
+            "recorded_at", "pk"):
+        posted[(line.table_id, line.machine_id, line.item)] = line
+    rows = []
+    tables = GamingTable.objects.filter(establishment=establishment, active=True).order_by("number")
+    for table in tables:
+        if required := displays.table_items(table):
+            rows.append({"subject": table, "lines": [(r, posted.get((table.pk, None, r.item))) for r in required]})
+    machines = Machine.objects.filter(establishment=establishment).exclude(status=Machine.Status.RETIRED)
+    for machine in machines.order_by("casino_number", "pk"):
+        if required := displays.machine_items(machine):
+            rows.append({"subject": machine,
+                         "lines": [(r, posted.get((None, machine.pk, r.item))) for r in required]})
+    return rows
+
+
+def progressive_in_force(establishment: Establishment, on: datetime.date | None = None) -> ProgressiveConfig | None:
+    """The Split Aces configuration in force on ``on`` (GAME-04)."""
+    on = on or establishment.localtime(timezone.now()).date()
+    return (ProgressiveConfig.objects.filter(establishment=establishment, effective_from__lte=on)
+            .order_by("-effective_from", "-version").first())
+
+
+def progressive_readings(establishment: Establishment) -> QuerySet[ProgressiveReading]:
+    return ProgressiveReading.objects.filter(establishment=establishment).select_related("seance", "recorded_by")
+
+
+def progressive_unexplained(establishment: Establishment) -> QuerySet[ProgressiveReading]:
+    """Closing amounts the séance's stakes × percentage and payouts do not explain (GAME-04 flag)."""
+    return progressive_readings(establishment).exclude(unexplained__isnull=True).exclude(unexplained=0)
+
+
+def progressive_payouts(establishment: Establishment) -> QuerySet[ProgressivePayout]:
+    return ProgressivePayout.objects.filter(establishment=establishment).select_related("table", "seance")
+
+
+def bankers_of(establishment: Establishment) -> QuerySet[ApprovedBanker]:
+    return ApprovedBanker.objects.filter(establishment=establishment).select_related("approved_by")
+
+
+def bankers_approved(establishment: Establishment, on: datetime.date) -> QuerySet[ApprovedBanker]:
+    """The bankers whose approval holds on ``on`` (GAME-31)."""
+    return bankers_of(establishment).filter(approved_on__lte=on).filter(
+        Q(withdrawn_on__isnull=True) | Q(withdrawn_on__gt=on))

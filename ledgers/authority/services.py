@@ -7,6 +7,7 @@ import logging
 import shutil
 import tempfile
 from collections.abc import Iterable
+from decimal import Decimal
 from functools import partial
 from pathlib import Path
 
@@ -19,29 +20,46 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, roles_of, save_audited
-from ledgers.core.errors import RuleViolation
-from ledgers.core.models import Establishment, GamingTable, TableSession
+from ledgers.core.errors import RuleViolation, impossible
+from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
 from ledgers.core.roles import DIRECTORATE, Role
 from ledgers.registers.models import Register
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
 from ledgers.reports.sealing import SealUnavailable, certificate_source
+from ledgers.slots.models import Machine
 
+from . import displays, selectors
 from .archive import MANIFEST, build_archive
 from .models import (
+    ApprovedBanker,
     CalledBet,
     Declaration,
+    DisplayItem,
     HouseOption,
     HouseRulesVersion,
     LiaisonQuestion,
     Observation,
+    ProgressiveConfig,
+    ProgressivePayout,
+    ProgressiveReading,
     PurgeClearance,
+    RulesDisplay,
     SeasonArchive,
     TableOptionChange,
 )
-from .registers import CALLED_BETS, DECLARATIONS, HOUSE_RULES, LIAISON, OBSERVATION_WRITERS, OBSERVATIONS
+from .registers import (
+    BANKERS,
+    CALLED_BETS,
+    DECLARATIONS,
+    DISPLAYS,
+    HOUSE_RULES,
+    LIAISON,
+    OBSERVATION_WRITERS,
+    OBSERVATIONS,
+    SPLIT_ACES,
+)
 from .retention import period_bounds, policy_for, purge_refusal, retention_end
-from .selectors import house_rules_in_force
 
 logger = logging.getLogger(__name__)
 
@@ -457,7 +475,7 @@ def table_option_set(*, table: GamingTable, option: str, enabled: bool, actor: A
     role = require_role(actor, est, (Role.DIRECTEUR_RESPONSABLE, Role.COMITE))
     if option not in HouseOption.values:
         raise ValidationError({"option": _("Option inconnue.")})
-    rules = house_rules_in_force(est)
+    rules = selectors.house_rules_in_force(est)
     if enabled and (rules is None or option not in rules.options):
         raise RuleViolation("GAME-07", _("L'option « %(option)s » n'est pas écrite dans le règlement intérieur en "
                                          "vigueur : elle ne peut pas être appliquée.")
@@ -471,3 +489,216 @@ def table_option_set(*, table: GamingTable, option: str, enabled: bool, actor: A
     change = TableOptionChange(table=table, option=option, enabled=enabled, rules=rules, changed_by=actor)
     change.save()
     return change
+
+
+# --- REG-23, SET-32, SLOT-29: the display checklists -----------------------------------------------
+
+DISPLAY_CHECKERS = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)
+
+
+@transaction.atomic
+def display_post(*, establishment: Establishment, actor: AbstractBaseUser, item: str, posted_on: datetime.date,
+                 table: GamingTable | None = None, machine: Machine | None = None) -> RulesDisplay:
+    """An item of a table's or a machine's display checklist (REG-23), checked by the directeur
+    responsable or a comité member (SLOT-29: a comité member, BP): what, posted on which date."""
+    _require_fr(establishment, DISPLAYS.title)
+    role = require_role_by_text(actor, establishment, DISPLAY_CHECKERS, "REG-23", _(
+        "Les affichages et les dispositifs obligatoires sont vérifiés par le directeur responsable ou un membre du "
+        "comité de direction."))
+    if (table is None) == (machine is None):
+        raise ValidationError(_("Indiquez une table ou une machine, et une seule."))
+    subject = table or machine
+    if subject.establishment_id != establishment.pk:
+        raise ValidationError(_("Cette table ou cette machine n'est pas de l'établissement."))
+    applicable = displays.table_items(table, with_bbj=True) if table else displays.machine_items(machine)
+    required = next((r for r in applicable if r.item == item), None)
+    if required is None:
+        raise ValidationError({"item": _("Cet affichage ne concerne pas cette table ou cette machine.")})
+    if posted_on > establishment.localtime(timezone.now()).date():
+        raise ValidationError({"posted_on": _("La date d'affichage ne peut pas être dans le futur.")})
+    label = _("Table %(n)s") % {"n": table.number} if table else _("Machine %(n)s") % {"n": machine.number}
+    with register_language():
+        payload = {"subject": str(label), "item": str(DisplayItem(item).label), "posted_on": posted_on.isoformat(),
+                   "requirement": required.code, "signed_by": display_name(actor)}
+    entry = entry_append(register=current_register(establishment, DISPLAYS.code), actor=actor, role=role,
+                         payload=payload)
+    line = RulesDisplay(establishment=establishment, table=table, machine=machine, item=item, posted_on=posted_on,
+                        checked_by=actor, entry_seq=entry.seq)
+    line.save()
+    return line
+
+
+# --- GAME-04: the Split Aces progressive (Monaco) ---------------------------------------------------
+
+PROGRESSIVE_APPROVERS = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR)
+PROGRESSIVE_READERS = (*PROGRESSIVE_APPROVERS, Role.INSPECTEUR, Role.CHEF_TABLE)
+
+
+def _require_mc(establishment: Establishment, what: str | Promise) -> None:
+    if establishment.jurisdiction != "MC":
+        raise ValidationError(_("%(what)s n'est tenu que dans les casinos monégasques.") % {"what": what})
+
+
+def _split_aces_entry(establishment: Establishment, *, actor: AbstractBaseUser, role: str, event: str | Promise,
+                      detail: str, seance: Seance | None = None, table: str = "", amount: Decimal | None = None,
+                      flags: Iterable[str] = ()) -> int:
+    with register_language():
+        payload = {"event": str(event), "seance": str(seance) if seance else "", "table": table, "detail": str(detail),
+                   "amount": str(amount) if amount is not None else "", "signed_by": display_name(actor),
+                   "flags": [str(f) for f in flags]}
+    return entry_append(register=current_register(establishment, SPLIT_ACES.code), actor=actor, role=role,
+                        payload=payload).seq
+
+
+@transaction.atomic
+def progressive_configure(*, establishment: Establishment, actor: AbstractBaseUser | None,
+                          effective_from: datetime.date | None, combinations: str, stake: Decimal,
+                          percentage: Decimal, tables: Iterable[str]) -> ProgressiveConfig:
+    """A new version of the Split Aces parameters the operator fixes (SET-22). REFUSED without its
+    author (the approving officer of the Direction des Jeux) or its date of effect (GAME-04)."""
+    _require_mc(establishment, SPLIT_ACES.title)
+    if actor is None or effective_from is None:
+        raise RuleViolation("GAME-04", _("Une configuration du progressif porte son auteur et sa date d'effet."))
+    role = require_role_by_text(actor, establishment, PROGRESSIVE_APPROVERS, "GAME-04", _(
+        "La configuration du progressif est approuvée par la Direction des Jeux."))
+    fields = _required(combinations=combinations)
+    if stake <= 0 or not 0 < percentage <= 100:
+        raise ValidationError(_("La mise est positive ; le pourcentage est compris entre 0 et 100."))
+    numbers = sorted({n.strip() for n in tables if n.strip()})
+    known = set(GamingTable.objects.filter(establishment=establishment, number__in=numbers, game="blackjack")
+                .values_list("number", flat=True))
+    if not numbers or set(numbers) - known:
+        raise ValidationError({"tables": _("Indiquez les tables de black-jack reliées au progressif.")})
+    Establishment.objects.select_for_update().get(pk=establishment.pk)
+    last = ProgressiveConfig.objects.filter(establishment=establishment).order_by("-version").first()
+    if last is not None and effective_from <= last.effective_from:
+        raise ValidationError({"effective_from": _("Une nouvelle version prend effet après la précédente (%(date)s).")
+                               % {"date": last.effective_from.strftime("%d/%m/%Y")}})
+    version = (last.version if last else 0) + 1
+    seq = _split_aces_entry(
+        establishment, actor=actor, role=role, event=_("Configuration, version %(v)s") % {"v": version},
+        detail=f"{effective_from.isoformat()} — {fields['combinations']} — {stake} € — {percentage} % — "
+               f"{', '.join(numbers)}")
+    config = ProgressiveConfig(establishment=establishment, version=version, effective_from=effective_from,
+                               combinations=fields["combinations"], stake=stake, percentage=percentage,
+                               tables=numbers, approved_by=actor, entry_seq=seq)
+    config.save()
+    return config
+
+
+@transaction.atomic
+def progressive_read(*, seance: Seance, actor: AbstractBaseUser, moment: str, amount: Decimal,
+                     stakes: Decimal | None = None) -> ProgressiveReading:
+    """The progressive amount at the séance's opening or closing (GAME-04). At the closing, with the
+    séance's Split Aces stakes: a change not explained by stakes × percentage and the jackpots paid
+    is FLAGGED (BP)."""
+    est = seance.establishment
+    _require_mc(est, SPLIT_ACES.title)
+    role = require_role(actor, est, PROGRESSIVE_READERS)
+    if moment not in ProgressiveReading.Moment.values:
+        raise ValidationError({"moment": _("Moment inconnu.")})
+    config = selectors.progressive_in_force(est, seance.date)
+    if config is None:
+        raise RuleViolation("GAME-04", _("Aucune configuration du progressif n'est en vigueur à cette date."))
+    if amount < 0:
+        raise ValidationError({"amount": _("Montant positif ou nul attendu.")})
+    if ProgressiveReading.objects.filter(seance=seance, moment=moment).exists():
+        raise impossible(_("Ce relevé de la séance est déjà inscrit."))
+    unexplained, flags = None, []
+    if moment == ProgressiveReading.Moment.CLOSING:
+        if stakes is None or stakes < 0:
+            raise ValidationError({"stakes": _("Indiquez les mises Split Aces de la séance.")})
+        opening = ProgressiveReading.objects.filter(seance=seance, moment=ProgressiveReading.Moment.OPENING).first()
+        if opening is None:
+            raise ValidationError(_("Le montant d'ouverture de la séance n'est pas inscrit."))
+        paid = sum((p.amount for p in ProgressivePayout.objects.filter(seance=seance)), Decimal("0"))
+        expected = (opening.amount + stakes * config.percentage / 100 - paid).quantize(Decimal("0.01"))
+        unexplained = amount - expected
+        if unexplained:
+            with register_language():
+                gap = _("écart inexpliqué de %(d)s € (attendu %(e)s €)") % {"d": unexplained, "e": expected}
+                flags = [f"GAME-04 : {gap}"]
+    else:
+        stakes = None
+    seq = _split_aces_entry(est, actor=actor, role=role, event=ProgressiveReading.Moment(moment).label,
+                            seance=seance, amount=amount,
+                            detail=f"{_('mises')} {stakes} €" if stakes is not None else "", flags=flags)
+    reading = ProgressiveReading(establishment=est, seance=seance, moment=moment, amount=amount, stakes=stakes,
+                                 config=config, unexplained=unexplained, recorded_by=actor, entry_seq=seq)
+    reading.save()
+    return reading
+
+
+@transaction.atomic
+def progressive_payout(*, seance: Seance, table: GamingTable, actor: AbstractBaseUser, amount: Decimal,
+                       winner: str, paid_at: datetime.datetime | None = None) -> ProgressivePayout:
+    """A Split Aces jackpot paid at a linked table: table, time, amount, winner (GAME-04)."""
+    est = seance.establishment
+    _require_mc(est, SPLIT_ACES.title)
+    role = require_role(actor, est, PROGRESSIVE_READERS)
+    config = selectors.progressive_in_force(est, seance.date)
+    if config is None or table.establishment_id != est.pk or table.number not in config.tables:
+        raise RuleViolation("GAME-04", _("La table %(n)s n'est pas reliée au progressif Split Aces en vigueur.")
+                            % {"n": table.number})
+    fields = _required(winner=winner)
+    if amount <= 0:
+        raise ValidationError({"amount": _("Montant positif attendu.")})
+    paid_at = paid_at or timezone.now()
+    if paid_at > timezone.now():
+        raise ValidationError({"paid_at": _("Le paiement ne peut pas être dans le futur.")})
+    seq = _split_aces_entry(est, actor=actor, role=role, event=_("Jackpot payé"), seance=seance, table=table.number,
+                            amount=amount, detail=f"{_local(est, paid_at)} — {fields['winner']}")
+    payout = ProgressivePayout(establishment=est, seance=seance, table=table, paid_at=paid_at, amount=amount,
+                               winner=fields["winner"], recorded_by=actor, entry_seq=seq)
+    payout.save()
+    return payout
+
+
+# --- GAME-31: the register of approved bankers (banque à tout va, Monaco) -----------------------------
+
+BANKER_APPROVERS = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR)
+
+
+def _banker_entry(banker: ApprovedBanker, *, actor: AbstractBaseUser, role: str, event: str | Promise,
+                  on: datetime.date) -> int:
+    with register_language():
+        payload = {"banker": banker.number, "event": str(event), "date": on.isoformat(),
+                   "identity": f"{banker.full_name}, {_('né(e) le')} {banker.birth_date:%d/%m/%Y}, "
+                               f"{banker.identity_document}",
+                   "signed_by": display_name(actor)}
+    return entry_append(register=current_register(banker.establishment, BANKERS.code), actor=actor, role=role,
+                        payload=payload).seq
+
+
+@transaction.atomic
+def banker_approve(*, establishment: Establishment, actor: AbstractBaseUser, full_name: str,
+                   birth_date: datetime.date, identity_document: str, approved_on: datetime.date) -> ApprovedBanker:
+    """A banker approved by the Direction (000 art. 12.3), written in the register of approved bankers."""
+    _require_mc(establishment, BANKERS.title)
+    role = require_role_by_text(actor, establishment, BANKER_APPROVERS, "GAME-31", _(
+        "Le banquier est agréé par la Direction des Jeux."))
+    fields = _required(full_name=full_name, identity_document=identity_document)
+    if approved_on > establishment.localtime(timezone.now()).date():
+        raise ValidationError({"approved_on": _("La date d'agrément ne peut pas être dans le futur.")})
+    Establishment.objects.select_for_update().get(pk=establishment.pk)
+    number = ApprovedBanker.objects.filter(establishment=establishment).count() + 1
+    banker = ApprovedBanker(establishment=establishment, number=number, full_name=fields["full_name"],
+                            birth_date=birth_date, identity_document=fields["identity_document"],
+                            approved_on=approved_on, approved_by=actor, entry_seq=0)
+    banker.entry_seq = _banker_entry(banker, actor=actor, role=role, event=_("Agrément"), on=approved_on)
+    return save_audited(banker, actor=actor, reason="agrément")
+
+
+@transaction.atomic
+def banker_withdraw(*, banker: ApprovedBanker, actor: AbstractBaseUser, on: datetime.date) -> ApprovedBanker:
+    """The Direction withdraws a banker's approval from ``on``."""
+    banker = ApprovedBanker.objects.select_for_update().select_related("establishment").get(pk=banker.pk)
+    role = require_role_by_text(actor, banker.establishment, BANKER_APPROVERS, "GAME-31", _(
+        "Le banquier est agréé par la Direction des Jeux."))
+    if banker.withdrawn_on is not None:
+        raise impossible(_("L'agrément de ce banquier est déjà retiré."))
+    if on < banker.approved_on:
+        raise ValidationError({"on": _("Le retrait suit l'agrément.")})
+    _banker_entry(banker, actor=actor, role=role, event=_("Retrait de l'agrément"), on=on)
+    banker.withdrawn_on = on
+    return save_audited(banker, actor=actor, reason="retrait")

@@ -20,7 +20,15 @@ from ledgers.registers.models import Register
 from . import forms, selectors, services
 from .access import VERIFIERS
 from .authorisation import authorisation_figures
-from .models import Declaration, HouseOption, HouseRulesVersion, LiaisonQuestion, Observation, SeasonArchive
+from .models import (
+    Declaration,
+    HouseOption,
+    HouseRulesVersion,
+    LiaisonQuestion,
+    Observation,
+    ProgressiveConfig,
+    SeasonArchive,
+)
 from .registers import LIAISON, OBSERVATIONS
 from .retention import period_of, retention_end
 
@@ -323,3 +331,104 @@ class TableOptionView(HouseRulesView):
 
     def perform(self, form):
         return services.table_option_set(actor=self.request.user, **form.cleaned_data)
+
+
+class DisplaysView(AuthorityForm):
+    """REG-23, SET-32, SLOT-29 (FR): each table's and slot machine's display checklist, and a line."""
+
+    template_name = "authority/displays.html"
+    form_class = forms.DisplayForm
+    success_name = "authority:displays"
+    success_message = _("Affichage inscrit.")
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "establishment": self.establishment}
+
+    def get_context_data(self, **kwargs):
+        if self.establishment.jurisdiction != "FR":
+            raise Http404
+        return super().get_context_data(checklists=selectors.display_checklists(self.establishment), **kwargs)
+
+    def perform(self, form):
+        return services.display_post(establishment=self.establishment, actor=self.request.user, **form.cleaned_data)
+
+
+class SplitAcesView(AuthorityForm):
+    """GAME-04 (MC): the Split Aces progressive: configuration in force and its versions, the
+    séance readings (unexplained changes flagged) and the jackpots paid."""
+
+    template_name = "authority/split_aces.html"
+    form_class = forms.ProgressiveConfigForm
+    success_name = "authority:split_aces"
+    success_message = _("Configuration du progressif inscrite.")
+
+    def get_context_data(self, **kwargs):
+        est = self.establishment
+        if est.jurisdiction != "MC":
+            raise Http404
+        reading_form = kwargs.pop("reading_form", None) or forms.ProgressiveReadingForm(establishment=est)
+        payout_form = kwargs.pop("payout_form", None) or forms.ProgressivePayoutForm(establishment=est)
+        return super().get_context_data(
+            in_force=selectors.progressive_in_force(est), reading_form=reading_form, payout_form=payout_form,
+            versions=ProgressiveConfig.objects.filter(establishment=est).order_by("-version")[:20],
+            readings=selectors.progressive_readings(est)[:40], payouts=selectors.progressive_payouts(est)[:40],
+            **kwargs)
+
+    def perform(self, form):
+        return services.progressive_configure(establishment=self.establishment, actor=self.request.user,
+                                              **form.cleaned_data)
+
+
+class ProgressiveReadingView(SplitAcesView):
+    form_class = forms.ProgressiveReadingForm
+    success_message = _("Relevé du progressif inscrit.")
+    form_key = "reading_form"
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "establishment": self.establishment}
+
+    def get_context_data(self, **kwargs):
+        kwargs[self.form_key] = kwargs.pop("form", None) or self.get_form()
+        return super().get_context_data(form=forms.ProgressiveConfigForm(), **kwargs)
+
+    def perform(self, form):
+        return services.progressive_read(actor=self.request.user, **form.cleaned_data)
+
+
+class ProgressivePayoutView(ProgressiveReadingView):
+    form_class = forms.ProgressivePayoutForm
+    success_message = _("Jackpot payé inscrit.")
+    form_key = "payout_form"
+
+    def perform(self, form):
+        return services.progressive_payout(actor=self.request.user, **form.cleaned_data)
+
+
+class BankersView(AuthorityForm):
+    """GAME-31 (MC): the register of the bankers approved for banque à tout va."""
+
+    template_name = "authority/bankers.html"
+    form_class = forms.BankerApproveForm
+    success_name = "authority:bankers"
+    success_message = _("Banquier agréé inscrit.")
+
+    def get_context_data(self, **kwargs):
+        if self.establishment.jurisdiction != "MC":
+            raise Http404
+        return super().get_context_data(bankers=selectors.bankers_of(self.establishment)[:200],
+                                        today=self.establishment.localtime().date(), **kwargs)
+
+    def perform(self, form):
+        return services.banker_approve(establishment=self.establishment, actor=self.request.user,
+                                       **form.cleaned_data)
+
+
+class BankerWithdrawView(AuthorityForm):
+    form_class = forms.BankerWithdrawForm
+    title = _("Retirer l'agrément d'un banquier")
+    success_name = "authority:bankers"
+    success_message = _("Retrait de l'agrément inscrit.")
+
+    def perform(self, form):
+        banker = get_object_or_404(selectors.bankers_of(self.establishment), pk=self.kwargs["pk"])
+        return services.banker_withdraw(banker=banker, actor=self.request.user, **form.cleaned_data)

@@ -38,7 +38,7 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
   table's number, written in its carnet modèle 11 (table_cagnottes.py); table numbers being unique,
   a cagnotte is never shared. Not enforced: a cagnotte recorded before the first cagnotte count.
 - COUNT-18, COUNT-19 implemented: rake calculator (rules.rake, API /cash/rake/).
-- COUNT-20 not done (rake rate displayed before the table opens).
+- COUNT-20 implemented: a texas hold'em table opens only with its rake rate posted (authority REG-23 checklist).
 - COUNT-21, COUNT-22, COUNT-23 implemented (registre du bad beat jackpot modèle 8 quater); a
   difference opens an INC-10 incident.
 - COUNT-24 implemented: the displayed amount is entered and validated by the comité member, the

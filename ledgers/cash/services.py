@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from ledgers.authority.displays import require_bbj_displays
 from ledgers.core.authz import require_role, role_named_by_text, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
@@ -890,6 +891,7 @@ def bad_beat_activate(*, table: GamingTable, machine_approval: str, cagnotte_num
                                           "spécifique incorporée à la table."))
     if BadBeatTable.objects.filter(table=table).exists():
         raise ValidationError(_("Le bad beat jackpot est déjà activé à cette table."))
+    require_bbj_displays(table)  # REG-23, COUNT-45: the increment conditions and rate displayed first
     activation = BadBeatTable.objects.create(table=table, machine_approval=machine_approval.strip(),
                                              cagnotte_number=cagnotte_number.strip(), activated_by=actor,
                                              activated_at=timezone.now())

@@ -50,6 +50,8 @@ from .models import (
 from .specs import ROTATION_GAMES, TEXT_SPECS
 from .volumes import open_volume, paraphing_roles, required_volumes
 
+SEED_AFTER = ("ledgers.authority",)  # the French tables' rules displays (REG-23) before they open
+
 DAYS = 30
 PERIOD = SeancePeriod.APRES_MIDI
 

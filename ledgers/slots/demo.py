@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from PIL import Image
 
+from ledgers.authority.demo import post_machine_displays
 from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
 from ledgers.core.models import Establishment, Room
 from ledgers.core.roles import Role
@@ -101,6 +102,8 @@ def _machines(est: Establishment, room: Room, at: datetime.datetime) -> list[Mac
                                             photo=_photo() if jur == "MC" else None)
         socle = services.socle_create(establishment=est, room=room, number=f"{n:03d}", actor=keeper,
                                       position=f"Allée {1 + (n - 1) // 4}")
+        if jur == "FR":  # the art. 68-11 devices and displays first (SLOT-29, REG-23)
+            post_machine_displays(machine)
         services.machine_move(machine=machine, to_place="floor", to_socle=socle, actor=keeper, reason="commissioning",
                               moved_at=at)
         machines.append(machine)

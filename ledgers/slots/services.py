@@ -22,6 +22,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.authority.displays import require_machine_displays
 from ledgers.core.authz import require_role, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, Room
@@ -351,7 +352,8 @@ def hopper_lid_confirm(*, machine: Machine, actor: AbstractBaseUser) -> Machine:
 
 
 def _check_commissionable(machine: Machine) -> None:
-    """What a machine needs before it is put in operation on the floor."""
+    """What a machine needs before it is put in operation on the floor. SLOT-29 implemented: FR,
+    the art. 68-11 devices and rules displays on the machine's checklist (authority, REG-23)."""
     est = machine.establishment
     if not machine.sheets.exists():
         raise RuleViolation("SLOT-07", _("La machine n'a pas de fiche technique."))
@@ -384,6 +386,7 @@ def _check_commissionable(machine: Machine) -> None:
                                     % {"s": station, "m": MeterCode(meter_code).label,
                                        "n": Meter.Nature(nature).label})
     check_lock_keys(machine)  # KEY-09 (MC), KEY-12 (FR): its locks' keys are in the register of keys
+    require_machine_displays(machine)
 
 
 @transaction.atomic

@@ -3,6 +3,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from ledgers.authority.models import ApprovedBanker
 from ledgers.core.models import Establishment, TableSession
 
 from . import rules
@@ -79,3 +80,22 @@ class LimitsForm(forms.Form):
             data.pop(f"bet_{bet}", None)
         data.setdefault("agreement_reference", "")
         return data
+
+
+class ExtensionForm(forms.Form):
+    """GAME-29: chemin de fer going on past the closing time."""
+
+    new_end = forms.DateTimeField(label=_("Nouvelle heure de fin"),
+                                  widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"))
+    reason = forms.CharField(label=_("Joueurs présents et activité"), max_length=300)
+
+
+class BankerForm(forms.Form):
+    """GAME-31: the approved banker of a banque à tout va table-partie."""
+
+    banker = forms.ModelChoiceField(label=_("Banquier agréé"), queryset=ApprovedBanker.objects.none())
+
+    def __init__(self, *args, session: TableSession, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Every banker of the register: one whose approval does not hold is refused by the service (GAME-31).
+        self.fields["banker"].queryset = ApprovedBanker.objects.filter(establishment=session.seance.establishment)

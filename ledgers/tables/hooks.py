@@ -5,6 +5,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.authority.displays import require_table_displays
 from ledgers.core.authz import roles_of
 from ledgers.core.errors import RuleViolation
 from ledgers.core.hooks import on_table_opening, on_table_page
@@ -12,7 +13,7 @@ from ledgers.core.models import TableSession
 from ledgers.core.services import TABLE_MANAGERS
 
 from . import rules, selectors
-from .forms import AssignForm, LimitsForm, ReliefForm
+from .forms import AssignForm, BankerForm, ExtensionForm, LimitsForm, ReliefForm
 
 
 @on_table_opening
@@ -57,6 +58,13 @@ def two_seances_a_day(session: TableSession) -> None:
         raise RuleViolation(code, _("Ce jeu se joue en %(n)s séances par jour au plus.") % {"n": most})
 
 
+@on_table_opening
+def displays_posted(session: TableSession) -> None:
+    """FR: the game is activated at a table only once its rules displays, rake rate and BBJ
+    increment conditions are posted on its checklist (REG-23, COUNT-20, COUNT-45)."""
+    require_table_displays(session.table)
+
+
 @on_table_page
 def staff_and_limits_panel(request: HttpRequest, session: TableSession) -> str:
     est = session.seance.establishment
@@ -74,4 +82,9 @@ def staff_and_limits_panel(request: HttpRequest, session: TableSession) -> str:
         "assign_form": AssignForm(establishment=est, prefix="assign") if can_staff else None,
         "relief_form": ReliefForm(establishment=est, session=session, prefix="relief") if can_staff else None,
         "limits_form": LimitsForm(session=session, prefix="limits") if can_limit else None,
+        "mc_game": session.table.game if est.jurisdiction == "MC" else "",
+        "extensions": selectors.extensions_of(session), "banker": selectors.banker_of(session),
+        "closing_time": selectors.closing_time(session.seance),
+        "extension_form": ExtensionForm(prefix="extension") if can_staff else None,
+        "banker_form": BankerForm(session=session, prefix="banker") if can_staff else None,
     }, request=request)

@@ -66,3 +66,44 @@ class TableLimits(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_session} : {self.minimum_stake} – {self.maximum_stake or '—'}"
+
+
+class ClosingExtension(models.Model):
+    """MC chemin de fer going on past the closing time (GAME-29): the Direction des Jeux's
+    decision for a table-partie, with the new end time. Append-only."""
+
+    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="extensions",
+                                      verbose_name=_("partie de table"))
+    new_end = models.DateTimeField(_("nouvelle heure de fin"))
+    reason = models.CharField(_("joueurs présents et activité"), max_length=300)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                   verbose_name=_("décidée par"))
+    decided_at = models.DateTimeField(_("décidée le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("prolongation de partie")
+        verbose_name_plural = _("prolongations de partie")
+        ordering = ["table_session", "-new_end", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.table_session} → {self.new_end:%H:%M}"
+
+
+class PartieBanker(models.Model):
+    """The banker of a banque à tout va table-partie (MC GAME-31), from the register of approved
+    bankers. Append-only: a change of banker is a new row."""
+
+    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="bankers",
+                                      verbose_name=_("partie de table"))
+    banker = models.ForeignKey("authority.ApprovedBanker", on_delete=models.PROTECT, related_name="+",
+                               verbose_name=_("banquier"))
+    named_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    named_at = models.DateTimeField(_("désigné le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("banquier de la partie")
+        verbose_name_plural = _("banquiers des parties")
+        ordering = ["table_session", "named_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.table_session} — {self.banker}"

@@ -1,11 +1,12 @@
 import datetime
+from zoneinfo import ZoneInfo
 
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.models import Establishment, TableSession
+from ledgers.core.models import Establishment, Seance, TableSession
 
-from .models import StaffAssignment, TableLimits
+from .models import ClosingExtension, PartieBanker, StaffAssignment, TableLimits
 from .rules import Position, staffing_for
 
 
@@ -47,7 +48,53 @@ def exceptions(establishment: Establishment) -> list[tuple[str, str, TableSessio
         staffing = staffing_for(session.table, seats_of(session))
         if staffing is not None:
             rows.append((staffing.code, str(_("Table ouverte sans personnel inscrit")), session))
+    rows += [("GAME-29", str(_("Partie fermée après l'heure de fermeture sans prolongation inscrite")), session)
+             for session in closed_late_without_extension(establishment)]
+    rows += [("GAME-31", str(_("Banque à tout va ouverte sans banquier agréé désigné")), session)
+             for session in TableSession.objects.filter(
+                 seance__establishment=establishment, opened_at__isnull=False, table__game="banque_tout_va",
+                 bankers__isnull=True).select_related("table", "seance")]
     return rows
+
+
+def closing_time(seance: Seance) -> datetime.datetime | None:
+    """The closing time the house fixes for the séance (SET-25: period → ["HH:MM", days after the
+    séance's date]), or None where none is set."""
+    fixed = ((seance.establishment.setting("SET-25") or {}).get("closing") or {}).get(seance.period)
+    if not fixed:
+        return None
+    at, days = fixed
+    local = datetime.datetime.combine(seance.date + datetime.timedelta(days=days), datetime.time.fromisoformat(at))
+    return local.replace(tzinfo=ZoneInfo(seance.establishment.timezone))
+
+
+def closed_late_without_extension(establishment: Establishment, days: int = 90) -> list[TableSession]:
+    """MC table-parties closed after their séance's closing time (SET-25) with no extension
+    decision reaching their end (GAME-29 FLAG), over the last ``days`` days."""
+    if establishment.jurisdiction != "MC":
+        return []
+    late = []
+    since = establishment.localtime().date() - datetime.timedelta(days=days)
+    closed = TableSession.objects.filter(seance__establishment=establishment, closed_at__isnull=False,
+                                         seance__date__gte=since).select_related("seance__establishment", "table")
+    extended = {}
+    for extension in ClosingExtension.objects.filter(table_session__in=closed):
+        extended[extension.table_session_id] = max(extension.new_end, extended.get(extension.table_session_id,
+                                                                                   extension.new_end))
+    for session in closed:
+        closing = closing_time(session.seance)
+        if closing is not None and session.closed_at > closing and not (
+                session.pk in extended and session.closed_at <= extended[session.pk]):
+            late.append(session)
+    return late
+
+
+def banker_of(session: TableSession) -> PartieBanker | None:
+    return PartieBanker.objects.filter(table_session=session).select_related("banker").order_by("named_at", "pk").last()
+
+
+def extensions_of(session: TableSession):
+    return ClosingExtension.objects.filter(table_session=session).select_related("decided_by")
 
 
 def composition_gaps(session: TableSession) -> list[str]:

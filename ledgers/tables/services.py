@@ -15,17 +15,18 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from ledgers.authority.models import Declaration
+from ledgers.authority.models import ApprovedBanker, Declaration
 from ledgers.authority.selectors import declaration_implemented
-from ledgers.core.authz import require_role, roles_of, save_audited
+from ledgers.core.authz import require_role, role_named_by_text, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance, TableSession
+from ledgers.core.roles import Role
 from ledgers.core.services import TABLE_MANAGERS
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
 
 from . import rules, selectors
-from .models import StaffAssignment, TableLimits
+from .models import ClosingExtension, PartieBanker, StaffAssignment, TableLimits
 from .registers import TABLE_LOG
 from .rules import Position
 from .selectors import seats_of
@@ -316,3 +317,53 @@ def _limits_text(record: TableLimits) -> str:
         parts.append("affichage mis à jour")
     with register_language():
         return ", ".join(str(p) for p in parts)
+
+
+# --- GAME-29: chemin de fer past the closing time; GAME-31: the banker of banque à tout va (Monaco) ---
+
+DIRECTION_DES_JEUX = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR)
+
+
+@transaction.atomic
+def closing_extension_record(*, session: TableSession, actor: AbstractBaseUser, new_end: datetime.datetime,
+                             reason: str) -> ClosingExtension:
+    """The Direction des Jeux lets a chemin de fer table-partie go on past the closing time, the
+    players present and the activity justifying it (000 art. 11.10, GAME-29)."""
+    session = _live(session)
+    est = session.seance.establishment
+    if est.jurisdiction != "MC" or session.table.game != "chemin_de_fer":
+        raise RuleViolation("GAME-29", _("Seule une partie de chemin de fer monégasque se poursuit au-delà de l'heure "
+                                         "de fermeture."))
+    role = role_named_by_text(actor, est, DIRECTION_DES_JEUX, "GAME-29", _(
+        "La prolongation est laissée à l'appréciation de la Direction des Jeux."))
+    if not reason.strip():
+        raise ValidationError({"reason": _("Indiquez les joueurs présents et l'activité qui justifient la "
+                                           "prolongation.")})
+    closing = selectors.closing_time(session.seance)
+    if closing is None or not closing < new_end <= closing + datetime.timedelta(hours=12):
+        raise ValidationError({"new_end": _("La nouvelle heure de fin suit l'heure de fermeture de la séance, de "
+                                            "douze heures au plus.")})
+    extension = ClosingExtension.objects.create(table_session=session, new_end=new_end, reason=reason.strip(),
+                                                decided_by=actor)
+    _entry(session, actor=actor, role=role, at=timezone.now(), event=_("Prolongation de la partie"),
+           detail=f"{est.localtime(new_end):%Y-%m-%d %H:%M} — {reason.strip()}")
+    return extension
+
+
+@transaction.atomic
+def banker_name(*, session: TableSession, actor: AbstractBaseUser, banker: ApprovedBanker) -> PartieBanker:
+    """The banker of a banque à tout va table-partie, who must be approved by the Direction on the
+    séance's date (000 art. 12.3): REFUSED otherwise (GAME-31)."""
+    session = _live(session)
+    est = session.seance.establishment
+    if est.jurisdiction != "MC" or session.table.game != "banque_tout_va":
+        raise ValidationError(_("Un banquier se désigne à une table de banque à tout va."))
+    role = require_role(actor, est, TABLE_MANAGERS)
+    banker = ApprovedBanker.objects.get(pk=banker.pk)  # the register's state now, withdrawals included
+    if banker.establishment_id != est.pk or not banker.approved(session.seance.date):
+        raise RuleViolation("GAME-31", _("%(banker)s n'est pas un banquier agréé par la Direction à cette date.")
+                            % {"banker": banker.full_name})
+    named = PartieBanker.objects.create(table_session=session, banker=banker, named_by=actor)
+    _entry(session, actor=actor, role=role, at=named.named_at, event=_("Banquier"),
+           detail=f"{banker} — {_('agréé le')} {banker.approved_on:%d/%m/%Y}")
+    return named

@@ -10,7 +10,7 @@ from ledgers.core.models import Seance
 from ledgers.core.views import TableSessionActView
 
 from . import services
-from .forms import AssignForm, LimitsForm, ReliefForm
+from .forms import AssignForm, BankerForm, ExtensionForm, LimitsForm, ReliefForm
 
 
 class TableFormView(TableSessionActView):
@@ -55,3 +55,22 @@ class LimitsView(TableFormView):
     def act(self, request: HttpRequest, seance: Seance) -> None:
         services.table_limits_set(session=self.session, actor=request.user, **self.valid(request).service_kwargs())
         messages.success(request, _("Limites de mise inscrites."))
+
+
+class ExtensionView(TableFormView):
+    def form(self, request):
+        return ExtensionForm(request.POST, prefix="extension")
+
+    def act(self, request: HttpRequest, seance: Seance) -> None:
+        services.closing_extension_record(session=self.session, actor=request.user,
+                                          **self.valid(request).cleaned_data)
+        messages.success(request, _("Prolongation inscrite."))
+
+
+class BankerView(TableFormView):
+    def form(self, request):
+        return BankerForm(request.POST, session=self.session, prefix="banker")
+
+    def act(self, request: HttpRequest, seance: Seance) -> None:
+        services.banker_name(session=self.session, actor=request.user, **self.valid(request).cleaned_data)
+        messages.success(request, _("Banquier inscrit."))

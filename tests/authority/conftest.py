@@ -6,6 +6,7 @@ import pytest
 
 from ledgers.core.roles import Role
 from tests.factories import make_user, open_register
+from tests.slots.conftest import _media, fr_room  # noqa: F401  (a French slot room, for SLOT-29)
 
 FR_CAST = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.POLICE, Role.CHEF_POLICE, Role.CONTROLE_INTERIEUR,
            Role.AGENT_VERIFICATEUR, Role.INSPECTEUR)

@@ -21,7 +21,7 @@ from ledgers.equipment.models import Shoe
 from ledgers.equipment.specs import SHOE_GAMES_FR
 from ledgers.keys.services import key_register
 from tests import sabots
-from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user, open_register
+from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user, open_register, post_displays
 
 _serials = itertools.count(1000)
 
@@ -68,6 +68,7 @@ class World:
                                                    game=game)
         self.tables["super_prive"] = GamingTableFactory(establishment=est, room=self.sp_room, number="SP1",
                                                         game="punto_banco", super_prive=True)
+        post_displays(*self.tables.values())  # FR: the rules displays first (REG-23)
         self.registers = {}
         if self.mc:
             for category, _label in Category.choices:

@@ -9,7 +9,7 @@ from ledgers.cards import demo, selectors
 from ledgers.cards.models import CardEvent, CardUnit
 from ledgers.core import demo as core_demo
 from ledgers.core.demo import DEMO_FR, DEMO_MC
-from ledgers.core.models import Establishment, TableSession
+from ledgers.core.models import Establishment, GamingTable, TableSession
 from ledgers.custody.models import DestructionSession, StockVerification
 from ledgers.equipment import demo as equipment_demo
 from ledgers.equipment.models import Shoe, ShoeAllocation
@@ -17,6 +17,7 @@ from ledgers.equipment.specs import SHOE_GAMES_FR
 from ledgers.incidents.models import Incident
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.verification import verify_register
+from tests.factories import post_displays
 
 
 @pytest.fixture
@@ -24,6 +25,7 @@ def organisation(db):
     """The demo organisation, and the sabots the equipment seeder keeps (the card seeder runs after
     it: the French sabot games open with a sabot)."""
     core_demo.seed(stdout=io.StringIO())
+    post_displays(*GamingTable.objects.all())  # the authority seeder's, which runs first (REG-23)
     equipment_demo.seed(stdout=io.StringIO(), days=0)
 
 

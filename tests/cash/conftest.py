@@ -27,7 +27,7 @@ from ledgers.core.services import seance_open, table_session_close, table_sessio
 from ledgers.incidents.registers import INCIDENT_REGISTER
 from ledgers.registers.kinds import get_kind
 from ledgers.registers.services import register_create, register_open
-from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user
+from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user, post_displays
 
 FR_ROLES = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.CROUPIER,
             Role.CHEF_TABLE, Role.CHEF_PARTIE, Role.CHANGEUR, Role.CONTROLE_INTERIEUR, Role.COMPTABLE_TRESOR,
@@ -71,6 +71,7 @@ def build(est, roles, tables):
     org.users = {role: make_user(est, role, username=f"{role}-{est.code}") for role in roles}
     org.tables = {number: GamingTableFactory(establishment=est, room=room, number=number, game=game)
                   for number, game in tables.items()}
+    post_displays(*org.tables.values())  # FR: the rake rate displayed first (REG-23, COUNT-20)
     org.desk = LocationFactory(establishment=est, code="caisse-1", name="Caisse 1", kind="caisse_centrale", room=room)
     org.director = org.users[Role.DIRECTEUR_JEUX if est.jurisdiction == "MC" else Role.DIRECTEUR_RESPONSABLE]
     return org

@@ -17,7 +17,7 @@ from ledgers.core.services import seance_close
 from ledgers.incidents.models import Incident
 from ledgers.registers.selectors import current_register
 from tests.cash.conftest import certified, fr_avance, plaques
-from tests.factories import GamingTableFactory
+from tests.factories import GamingTableFactory, post_displays
 
 
 def ticket_book(org, number, cover=None, value="5", first=1, last=500):
@@ -84,6 +84,7 @@ def test_count_52_fr_cagnotte_computed_before_the_directeur_or_a_comite_member(f
 def test_count_39_a_book_is_used_only_at_its_table(fro):
     other = ticket_book(fro, "TH1")
     fro.tables["TH2"] = GamingTableFactory(establishment=fro.est, room=fro.room, number="TH2", game="texas_holdem")
+    post_displays(fro.tables["TH2"])  # the rake rate displayed (REG-23, COUNT-20)
     session = played(fro, "TH2")
     with pytest.raises(RuleViolation) as refused:
         services.cagnotte_compute(session=session, detached=[{"book": other, "last_number": 10}],

@@ -13,7 +13,7 @@ from ledgers.core.services import seance_open, table_session_open, table_session
 from ledgers.dice.models import DicePair, Die
 from ledgers.dice.rules import CHECKLIST
 from ledgers.dice.services import DieInput, dice_allocate, dice_receive
-from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user, open_register
+from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user, open_register, post_displays
 
 MC_ROLES = ("cartier", "chef_table", "inspecteur", "sous_directeur", "directeur_jeux", "scj", "commissaire",
             "croupier")
@@ -91,6 +91,7 @@ def fr_org(fr):
     for kind, qualifier in (("carnet_19", "des"), ("bons_commande", "dice"), ("rampo_special", ""),
                             ("incidents", "")):
         org.registers[kind] = open_register(fr, kind, qualifier)
+    post_displays(org.table, org.other_table)  # the rampo texts displayed first (REG-23)
     return org
 
 

@@ -13,7 +13,7 @@ from ledgers.equipment import services
 from ledgers.equipment.models import ApprovedModel, MachineType
 from ledgers.equipment.specs import TEXT_SPECS
 from tests import sabots
-from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user
+from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user, post_displays
 
 MC_ROLES = (Role.CARTIER, Role.INSPECTEUR, Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.ENTRETIEN, Role.CROUPIER,
             Role.CHEF_TABLE, Role.COMMISSAIRE, Role.SCJ)
@@ -31,6 +31,7 @@ def build_org(est, roles, tables, locations):
     org.users = {role: make_user(est, role, username=f"{role}-{est.code}") for role in roles}
     org.tables = {number: GamingTableFactory(establishment=est, room=room, number=number, game=game)
                   for number, game in tables.items()}
+    post_displays(*org.tables.values())  # FR: the rules displays first (REG-23)
     org.locations = {code: LocationFactory(establishment=est, code=code, name=name, kind=kind, room=room)
                      for code, name, kind in locations}
     org.director = org.users[Role.DIRECTEUR_JEUX if est.jurisdiction == "MC" else Role.DIRECTEUR_RESPONSABLE]

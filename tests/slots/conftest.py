@@ -18,7 +18,7 @@ from ledgers.slots import services
 from ledgers.slots.locks import required_locks
 from ledgers.slots.models import Machine, MeterReading, Socle
 from ledgers.slots.rules import required_meters
-from tests.factories import LocationFactory, RoomFactory, make_user, open_register
+from tests.factories import LocationFactory, RoomFactory, make_user, open_register, post_displays
 
 MC_ROLES = ("directeur_exploitation", "superviseur", "mecanicien", "agent_surveillance", "employe_jeux",
             "secretariat_general", "directeur_jeux", "caissier")
@@ -81,6 +81,7 @@ class SlotRoom:
         machine = services.machine_register(establishment=self.est, data=self.machine_input(**kwargs),
                                             actor=self.keeper, photo=photo() if self.est.jurisdiction == "MC" else None)
         self.lock_keys(machine)
+        post_displays(machine)  # FR: the art. 68-11 devices and displays (SLOT-29, REG-23)
         return machine
 
     def lock_keys(self, machine: Machine) -> None:

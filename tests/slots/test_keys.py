@@ -18,7 +18,7 @@ from ledgers.keys.purposes import fleet_size, get_purpose_type
 from ledgers.keys.services import key_issue, key_register, key_return, socle_key_surrender
 from ledgers.slots import services
 from ledgers.slots.locks import socle_withdraw
-from tests.factories import make_user
+from tests.factories import make_user, post_displays
 
 from .conftest import photo
 
@@ -130,6 +130,7 @@ def test_key_09_mc_machine_in_service_only_with_its_bill_box_lock_key(mc_room):
 def test_key_12_fr_machine_in_service_only_with_upper_lower_and_device_locks(fr_room):
     machine = services.machine_register(establishment=fr_room.est, data=fr_room.machine_input(media=("tito",)),
                                         actor=fr_room.keeper)
+    post_displays(machine)  # the art. 68-11 devices and displays (SLOT-29)
     director = fr_room["directeur_responsable"]
     for code, lock_type, custodian in (("U-1", "upper", director), ("L-1", "lower", director),
                                        ("B-1", "bill_content", fr_room["caissier"])):

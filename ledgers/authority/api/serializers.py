@@ -1,14 +1,22 @@
+from decimal import Decimal
+
 from rest_framework import serializers
 
 from ..models import (
     AccessLog,
+    ApprovedBanker,
     CalledBet,
     Declaration,
+    DisplayItem,
     HouseOption,
     HouseRulesVersion,
     LiaisonQuestion,
     Observation,
+    ProgressiveConfig,
+    ProgressivePayout,
+    ProgressiveReading,
     PurgeClearance,
+    RulesDisplay,
     SeasonArchive,
     TableOptionChange,
 )
@@ -148,3 +156,85 @@ class TableOptionInput(serializers.Serializer):
     table = serializers.CharField(max_length=20, help_text="numéro de la table")
     house_option = serializers.ChoiceField(choices=HouseOption.choices)
     enabled = serializers.BooleanField()
+
+
+class RulesDisplaySerializer(serializers.ModelSerializer):
+    table = serializers.CharField(source="table.number", allow_null=True, default=None)
+    machine = serializers.CharField(source="machine.number", allow_null=True, default=None)
+
+    class Meta:
+        model = RulesDisplay
+        fields = ("id", "table", "machine", "item", "posted_on", "checked_by", "recorded_at", "entry_seq")
+
+
+class RulesDisplayInput(serializers.Serializer):
+    table = serializers.CharField(max_length=20, required=False, allow_blank=True, default="",
+                                  help_text="numéro de la table")
+    machine = serializers.CharField(max_length=30, required=False, allow_blank=True, default="",
+                                    help_text="numéro casino de la machine")
+    item = serializers.ChoiceField(choices=DisplayItem.choices)
+    posted_on = serializers.DateField()
+
+
+class ProgressiveConfigSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ProgressiveConfig
+        fields = ("id", "version", "effective_from", "combinations", "stake", "percentage", "tables", "approved_by",
+                  "recorded_at", "entry_seq")
+
+
+class ProgressiveConfigInput(serializers.Serializer):
+    effective_from = serializers.DateField(required=False, allow_null=True, default=None)
+    combinations = serializers.CharField(max_length=5000)
+    stake = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=Decimal("0.01"))
+    percentage = serializers.DecimalField(max_digits=5, decimal_places=2, min_value=Decimal("0.01"),
+                                          max_value=Decimal("100"))
+    tables = serializers.ListField(child=serializers.CharField(max_length=20), max_length=100)
+
+
+class ProgressiveReadingSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ProgressiveReading
+        fields = ("id", "seance", "moment", "amount", "stakes", "config", "unexplained", "recorded_at", "entry_seq")
+
+
+class ProgressiveReadingInput(serializers.Serializer):
+    seance = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    moment = serializers.ChoiceField(choices=ProgressiveReading.Moment.choices)
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=Decimal("0"))
+    stakes = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=Decimal("0"), required=False,
+                                      allow_null=True, default=None)
+
+
+class ProgressivePayoutSerializer(serializers.ModelSerializer):
+    table = serializers.CharField(source="table.number")
+
+    class Meta:
+        model = ProgressivePayout
+        fields = ("id", "seance", "table", "paid_at", "amount", "winner", "entry_seq")
+
+
+class ProgressivePayoutInput(serializers.Serializer):
+    seance = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    table = serializers.CharField(max_length=20, help_text="numéro de la table")
+    paid_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=Decimal("0.01"))
+    winner = serializers.CharField(max_length=200)
+
+
+class ApprovedBankerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ApprovedBanker
+        fields = ("id", "number", "full_name", "birth_date", "identity_document", "approved_on", "approved_by",
+                  "withdrawn_on", "entry_seq")
+
+
+class BankerApproveInput(serializers.Serializer):
+    full_name = serializers.CharField(max_length=200)
+    birth_date = serializers.DateField()
+    identity_document = serializers.CharField(max_length=200)
+    approved_on = serializers.DateField()
+
+
+class BankerWithdrawInput(serializers.Serializer):
+    on = serializers.DateField()

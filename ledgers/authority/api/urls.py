@@ -18,4 +18,10 @@ urlpatterns = [
     path("house-rules/", views.HouseRulesList.as_view(), name="authority-house-rules"),
     path("table-options/", views.TableOptionSet.as_view(), name="authority-table-options"),
     path("purges/", views.PurgeRequest.as_view(), name="authority-purge"),
+    path("displays/", views.DisplayList.as_view(), name="authority-displays"),
+    path("split-aces/configs/", views.ProgressiveConfigList.as_view(), name="authority-split-aces-configs"),
+    path("split-aces/readings/", views.ProgressiveReadingList.as_view(), name="authority-split-aces-readings"),
+    path("split-aces/payouts/", views.ProgressivePayoutList.as_view(), name="authority-split-aces-payouts"),
+    path("bankers/", views.BankerList.as_view(), name="authority-bankers"),
+    path("bankers/<int:pk>/withdraw/", views.BankerWithdraw.as_view(), name="authority-banker-withdraw"),
 ]

@@ -18,17 +18,23 @@ from rest_framework.response import Response
 
 from ledgers.core.api import RuleViolationSerializer
 from ledgers.core.authz import roles_of
-from ledgers.core.models import Establishment, GamingTable, TableSession
+from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
 from ledgers.registers.models import Register
+from ledgers.slots.models import Machine
 
 from .. import selectors, services
 from ..models import (
     AccessLog,
+    ApprovedBanker,
     CalledBet,
     Declaration,
     HouseRulesVersion,
     LiaisonQuestion,
     Observation,
+    ProgressiveConfig,
+    ProgressivePayout,
+    ProgressiveReading,
+    RulesDisplay,
     SeasonArchive,
     TableOptionChange,
 )
@@ -283,3 +289,107 @@ class TableOptionSet(Scoped):
         table = get_object_or_404(GamingTable, establishment=establishment_of(self.request), number=data["table"])
         return services.table_option_set(table=table, option=data["house_option"], enabled=data["enabled"],
                                          actor=self.request.user)
+
+
+@extend_schema(methods=["POST"], request=s.RulesDisplayInput,
+               responses={201: s.RulesDisplaySerializer, 409: RuleViolationSerializer})
+class DisplayList(Scoped, generics.ListAPIView):
+    """REG-23, SLOT-29 (FR): the display checklists' lines; POST one, for a table or a machine."""
+
+    queryset = RulesDisplay.objects.none()
+    serializer_class = s.RulesDisplaySerializer
+    input_class = s.RulesDisplayInput
+
+    def scoped(self, establishment: Establishment) -> QuerySet:
+        return RulesDisplay.objects.filter(establishment=establishment).select_related("table", "machine")
+
+    def perform(self, data, **kwargs):
+        est = establishment_of(self.request)
+        table = get_object_or_404(GamingTable, establishment=est, number=data["table"]) if data["table"] else None
+        machine = (get_object_or_404(Machine, establishment=est, casino_number=data["machine"])
+                   if data["machine"] else None)
+        return services.display_post(establishment=est, actor=self.request.user, item=data["item"],
+                                     posted_on=data["posted_on"], table=table, machine=machine)
+
+
+@extend_schema(methods=["POST"], request=s.ProgressiveConfigInput,
+               responses={201: s.ProgressiveConfigSerializer, 409: RuleViolationSerializer})
+class ProgressiveConfigList(Scoped, generics.ListAPIView):
+    """GAME-04 (MC): the Split Aces configurations; POST a new version (Direction des Jeux)."""
+
+    queryset = ProgressiveConfig.objects.none()
+    serializer_class = s.ProgressiveConfigSerializer
+    input_class = s.ProgressiveConfigInput
+
+    def scoped(self, establishment: Establishment) -> QuerySet:
+        return ProgressiveConfig.objects.filter(establishment=establishment)
+
+    def perform(self, data, **kwargs):
+        return services.progressive_configure(establishment=establishment_of(self.request), actor=self.request.user,
+                                              **data)
+
+
+@extend_schema(methods=["POST"], request=s.ProgressiveReadingInput,
+               responses={201: s.ProgressiveReadingSerializer, 409: RuleViolationSerializer})
+class ProgressiveReadingList(Scoped, generics.ListAPIView):
+    """GAME-04: the progressive amount at each séance's opening and closing."""
+
+    queryset = ProgressiveReading.objects.none()
+    serializer_class = s.ProgressiveReadingSerializer
+    input_class = s.ProgressiveReadingInput
+
+    def scoped(self, establishment: Establishment) -> QuerySet:
+        return selectors.progressive_readings(establishment)
+
+    def perform(self, data, **kwargs):
+        seance = get_object_or_404(Seance, establishment=establishment_of(self.request), pk=data.pop("seance"))
+        return services.progressive_read(seance=seance, actor=self.request.user, **data)
+
+
+@extend_schema(methods=["POST"], request=s.ProgressivePayoutInput,
+               responses={201: s.ProgressivePayoutSerializer, 409: RuleViolationSerializer})
+class ProgressivePayoutList(Scoped, generics.ListAPIView):
+    """GAME-04: the Split Aces jackpots paid (table, time, amount, winner)."""
+
+    queryset = ProgressivePayout.objects.none()
+    serializer_class = s.ProgressivePayoutSerializer
+    input_class = s.ProgressivePayoutInput
+
+    def scoped(self, establishment: Establishment) -> QuerySet:
+        return selectors.progressive_payouts(establishment)
+
+    def perform(self, data, **kwargs):
+        est = establishment_of(self.request)
+        seance = get_object_or_404(Seance, establishment=est, pk=data.pop("seance"))
+        table = get_object_or_404(GamingTable, establishment=est, number=data.pop("table"))
+        return services.progressive_payout(seance=seance, table=table, actor=self.request.user, **data)
+
+
+class BankersMixin:
+    queryset = ApprovedBanker.objects.none()
+    serializer_class = s.ApprovedBankerSerializer
+
+    def scoped(self, establishment: Establishment) -> QuerySet:
+        return selectors.bankers_of(establishment)
+
+
+@extend_schema(methods=["POST"], request=s.BankerApproveInput,
+               responses={201: s.ApprovedBankerSerializer, 409: RuleViolationSerializer})
+class BankerList(BankersMixin, Scoped, generics.ListAPIView):
+    """GAME-31 (MC): the register of approved bankers; POST an approval (Direction des Jeux)."""
+
+    input_class = s.BankerApproveInput
+
+    def perform(self, data, **kwargs):
+        return services.banker_approve(establishment=establishment_of(self.request), actor=self.request.user, **data)
+
+
+@extend_schema(request=s.BankerWithdrawInput, responses={201: s.ApprovedBankerSerializer, 409: RuleViolationSerializer})
+class BankerWithdraw(BankersMixin, Scoped):
+    """The approval withdrawn from a date."""
+
+    input_class = s.BankerWithdrawInput
+
+    def perform(self, data, *, pk: int):
+        return services.banker_withdraw(banker=get_object_or_404(self.get_queryset(), pk=pk), actor=self.request.user,
+                                        **data)

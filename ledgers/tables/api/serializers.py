@@ -1,10 +1,11 @@
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
+from ledgers.authority.models import ApprovedBanker
 from ledgers.core.api import EstablishmentPK
 from ledgers.core.models import TableSession
 
-from ..models import StaffAssignment, TableLimits
+from ..models import ClosingExtension, PartieBanker, StaffAssignment, TableLimits
 from ..rules import Position
 
 
@@ -65,3 +66,30 @@ class LimitsSetSerializer(serializers.Serializer):
     pay_table = serializers.ChoiceField(choices=["A", "B"], required=False, allow_blank=True,
                                         help_text="Lucky ladies pay table (FR blackjack, GAME-08)")
     display_updated = serializers.BooleanField(required=False, default=False)
+
+
+class ClosingExtensionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ClosingExtension
+        fields = ["id", "table_session", "new_end", "reason", "decided_by", "decided_at"]
+        read_only_fields = fields
+
+
+class ExtensionInput(serializers.Serializer):
+    table_session = session_field()
+    new_end = serializers.DateTimeField()
+    reason = serializers.CharField(max_length=300)
+
+
+class PartieBankerSerializer(serializers.ModelSerializer):
+    banker_name = serializers.CharField(source="banker.full_name", read_only=True)
+
+    class Meta:
+        model = PartieBanker
+        fields = ["id", "table_session", "banker", "banker_name", "named_by", "named_at"]
+        read_only_fields = fields
+
+
+class BankerInput(serializers.Serializer):
+    table_session = session_field()
+    banker = EstablishmentPK(queryset=ApprovedBanker.objects.all(), path="establishment")

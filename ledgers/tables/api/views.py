@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from ledgers.core.seance_api import REFUSED, EstablishmentScoped
 
 from .. import services
-from ..models import StaffAssignment, TableLimits
+from ..models import ClosingExtension, PartieBanker, StaffAssignment, TableLimits
 from . import serializers as s
 
 
@@ -73,4 +73,32 @@ class LimitsViewSet(ScopedViewSet):
     def create(self, request: Request) -> Response:
         data = self.run(s.LimitsSetSerializer, request)
         record = services.table_limits_set(session=data.pop("table_session"), actor=request.user, **data)
+        return Response(self.get_serializer(record).data, status=status.HTTP_201_CREATED)
+
+
+class ExtensionViewSet(ScopedViewSet):
+    """MC chemin de fer past the closing time: the Direction des Jeux's decisions (GAME-29)."""
+
+    queryset = ClosingExtension.objects.none()
+    serializer_class = s.ClosingExtensionSerializer
+    model = ClosingExtension
+
+    @extend_schema(request=s.ExtensionInput, responses={201: s.ClosingExtensionSerializer, **REFUSED})
+    def create(self, request: Request) -> Response:
+        data = self.run(s.ExtensionInput, request)
+        record = services.closing_extension_record(session=data.pop("table_session"), actor=request.user, **data)
+        return Response(self.get_serializer(record).data, status=status.HTTP_201_CREATED)
+
+
+class BankerViewSet(ScopedViewSet):
+    """MC banque à tout va: the approved banker named for each table-partie (GAME-31)."""
+
+    queryset = PartieBanker.objects.none()
+    serializer_class = s.PartieBankerSerializer
+    model = PartieBanker
+
+    @extend_schema(request=s.BankerInput, responses={201: s.PartieBankerSerializer, **REFUSED})
+    def create(self, request: Request) -> Response:
+        data = self.run(s.BankerInput, request)
+        record = services.banker_name(session=data.pop("table_session"), actor=request.user, **data)
         return Response(self.get_serializer(record).data, status=status.HTTP_201_CREATED)
