@@ -339,3 +339,137 @@ class BadBeatTable(models.Model):
 
     def __str__(self) -> str:
         return self.table.number
+
+
+class ChipSeries(models.Model):
+    """FR registre des plaques, jetons et cartes de paiement (modèle 16, art. 81, COUNT-58): a set
+    of identical series put into service, described with its manufacturer, the pieces of one
+    series per value (plaques and chips), and how many series are in the general reserve and how
+    many in service at the change desks and tables."""
+
+    class Kind(models.TextChoices):
+        PLAQUE = "plaque", _("Plaques")
+        JETON = "jeton", _("Jetons")
+        CARTE = "carte", _("Cartes de paiement")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="chip_series")
+    kind = models.CharField(_("nature"), max_length=10, choices=Kind.choices)
+    description = models.CharField(_("description sommaire"), max_length=200)
+    manufacturer = models.CharField(_("fabricant"), max_length=150)
+    series_count = models.PositiveIntegerField(_("nombre de séries"))
+    # One series: [{"value", "quantity"}] for plaques and chips; payment cards: their number per series.
+    pieces = models.JSONField(_("valeurs et nombre par valeur d'une série"), default=list, blank=True)
+    cards_per_series = models.PositiveIntegerField(_("cartes par série"), default=0)
+    reserve_series = models.PositiveIntegerField(_("séries à la réserve générale"))
+    in_service_series = models.PositiveIntegerField(_("séries en service"))
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrite le"))
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("série de plaques, jetons ou cartes")
+        verbose_name_plural = _("séries de plaques, jetons et cartes")
+        ordering = ["establishment", "kind", "recorded_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} — {self.description}"
+
+
+class ChipCensus(models.Model):
+    """The census of the plaques, chips and payment cards in service taken at the start and in the
+    middle of each season (art. 81, SET-45), with the amount held by players it gives and the
+    balance of the "plaques, jetons et cartes de paiement" account it must equal. Append-only."""
+
+    class Period(models.TextChoices):
+        START = "start", _("Début de saison")
+        MIDDLE = "middle", _("Mi-saison")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="chip_censuses")
+    season = models.DateField(_("saison commençant le"))
+    period = models.CharField(_("recensement"), max_length=10, choices=Period.choices)
+    census_date = models.DateField(_("date du recensement"))
+    lines = models.JSONField(_("pièces recensées"))
+    counted_total = models.DecimalField(_("montant recensé"), **MONEY)
+    taken_in_charge = models.DecimalField(_("montant pris en charge"), **MONEY)
+    player_held = models.DecimalField(_("montant conservé par les joueurs"), **MONEY)
+    account_balance = models.DecimalField(_("solde créditeur du compte"), **MONEY)
+    counted_by = models.CharField(_("recensé par"), max_length=300)
+    flags = models.JSONField(_("signalements"), default=list, blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrit le"))
+
+    class Meta:
+        verbose_name = _("recensement des plaques, jetons et cartes")
+        verbose_name_plural = _("recensements des plaques, jetons et cartes")
+        constraints = [models.UniqueConstraint(fields=["establishment", "season", "period"],
+                                               name="one_chip_census_per_period")]
+        ordering = ["-census_date"]
+
+    def __str__(self) -> str:
+        return f"{self.get_period_display()} {self.season:%Y}"
+
+
+class CardTableNumber(models.Model):
+    """FR art. 56-1 (COUNT-39): the serial number of a card table for a season; the numbers of all
+    the card tables form one unbroken series and never change during the season. Append-only."""
+
+    table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="card_numbers")
+    season = models.DateField(_("saison commençant le"))
+    serial = models.PositiveIntegerField(_("numéro d'ordre"))
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrit le"))
+
+    class Meta:
+        verbose_name = _("numéro d'ordre de table de cartes")
+        verbose_name_plural = _("numéros d'ordre des tables de cartes")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "season"], name="card_table_numbered_once_per_season"),
+        ]
+        ordering = ["season", "serial"]
+
+    def __str__(self) -> str:
+        return f"{self.serial} — {self.table.number}"
+
+
+class TicketStamp(models.Model):
+    """FR art. 56-1 (COUNT-40, REG-32): a date stamp the ticket books' keeper applies away from
+    the table: on the first ticket's stub when the book is put into service, then before each
+    cagnotte séance on the stub of its first ticket, with the blue line. Append-only."""
+
+    class Kind(models.TextChoices):
+        IN_SERVICE = "in_service", _("Mise en service (timbre sur le premier ticket)")
+        SEANCE_START = "seance_start", _("Début de séance (timbre et trait bleu)")
+
+    book = models.ForeignKey(TicketBook, on_delete=models.PROTECT, related_name="stamps")
+    kind = models.CharField(_("nature"), max_length=15, choices=Kind.choices)
+    first_ticket = models.PositiveIntegerField(_("premier ticket de la séance"))
+    stamped_on = models.DateField(_("date du timbre"))
+    blue_line = models.BooleanField(_("trait au crayon bleu"), default=False)
+    keeper = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrit le"))
+
+    class Meta:
+        verbose_name = _("timbre à date de carnet de tickets")
+        verbose_name_plural = _("timbres à date des carnets de tickets")
+        constraints = [models.UniqueConstraint(fields=["book", "first_ticket"], name="one_stamp_per_first_ticket")]
+        ordering = ["book", "first_ticket"]
+
+    def __str__(self) -> str:
+        return f"{self.book} n° {self.first_ticket}"
+
+
+class LevyMachine(models.Model):
+    """FR art. 56-1 (COUNT-41): the approved machine that records the levies of a cercle table
+    instead of ticket books; its printed history gives the computed cagnotte. Append-only."""
+
+    table = models.OneToOneField(GamingTable, on_delete=models.PROTECT, related_name="levy_machine")
+    approval_reference = models.CharField(_("agrément de la machine"), max_length=80)
+    activated_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    activated_at = models.DateTimeField(_("mise en service le"))
+
+    class Meta:
+        verbose_name = _("machine de retenue agréée")
+        verbose_name_plural = _("machines de retenue agréées")
+
+    def __str__(self) -> str:
+        return f"{self.table.number} — {self.approval_reference}"

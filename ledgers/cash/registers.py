@@ -274,3 +274,59 @@ CARNET_PRELEVEMENTS = register_kind(
         form="modèle 13",
     )
 )
+
+# FR registre des plaques, jetons et cartes de paiement (modèle 16): the series put into service,
+# their description, manufacturer, values and number per value, the series in the general reserve
+# and in service, and the census at the start and in the middle of each season with the amount held
+# by players against the account balance (art. 81, COUNT-58, REG-36). Modèle 16 is not in the art. 69
+# list and the text names nobody to cote and paraph it (SET-26): the directeur responsable.
+REGISTRE_PLAQUES = register_kind(
+    RegisterKind(
+        code="registre_plaques",
+        title=_("Registre des plaques, jetons et cartes de paiement"),
+        purpose=_("Inscrire les séries mises en service, leur répartition entre la réserve générale et le service, "
+                  "et les recensements de début et de mi-saison."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("event", _("Opération"), 1.2),
+            Column("kind", _("Nature"), 0.8),
+            Column("description", _("Description sommaire et fabricant"), 2.0),
+            Column("series", _("Séries : total, réserve, en service"), 1.2),
+            Column("pieces", _("Valeurs et nombre par valeur"), 2.2),
+            Column("amounts", _("Pris en charge, recensé, conservé par les joueurs"), 1.8),
+            Column("flags", _("Observations"), 1.6),
+            Column("signed_by", _("Signature"), 1.2),
+        ),
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.CAISSIER_PRINCIPAL, Role.COMPTABILITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("REG-36", "COUNT-58", "SET-45"),
+        form="modèle 16",
+    )
+)
+
+# FR carnets de tickets of the cercle cagnottes (REG-32): the card-table number series of the
+# season (COUNT-39), the books put into service and the date stamps and blue lines the keeper
+# applies before each cagnotte séance (COUNT-40), and the approved levy machines (COUNT-41). The
+# books' covers bear their table's number; no authority paraphs them (SET-26): the directeur responsable.
+CARNETS_TICKETS = register_kind(
+    RegisterKind(
+        code="carnets_tickets",
+        title=_("Registre des carnets de tickets et des tables de cartes"),
+        purpose=_("Inscrire la série des numéros des tables de cartes, la mise en service des carnets de tickets, "
+                  "les timbres à date et traits bleus de chaque séance, et les machines de retenue agréées."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("event", _("Opération"), 1.6),
+            Column("table", _("Table n°"), 0.6),
+            Column("book", _("Carnet"), 0.8),
+            Column("tickets", _("Tickets"), 1.6),
+            Column("detail", _("Observations"), 2.0),
+            Column("signed_by", _("Signature"), 1.3),
+        ),
+        record_roles=(Role.GARDIEN_CARNETS, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("REG-32", "COUNT-38", "COUNT-39", "COUNT-40", "COUNT-41"),
+    )
+)

@@ -11,7 +11,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
 
 from . import rules
-from .models import CagnotteCount, ControlDay, Slip, SlipBook, TableCount, TableFloat
+from .models import CagnotteCount, ControlDay, LevyMachine, Slip, SlipBook, TableCount, TableFloat, TicketStamp
 
 
 def art_49_multiple(table: GamingTable) -> int:
@@ -178,3 +178,13 @@ def bad_beat_uncounted(seance: Seance) -> QuerySet[TableSession]:
     """Table-parties of a BBJ table without their count and displayed amount (COUNT-24)."""
     return TableSession.objects.filter(seance=seance, table__bad_beat_jackpot__isnull=False,
                                        bad_beat__isnull=True).exclude(status=TableSession.Status.PREPARING)
+
+
+def seance_stamp_missing(book) -> bool:
+    """FR art. 56-1 (COUNT-40): the keeper has not date-stamped the stub of the book's next ticket,
+    the first one this cagnotte séance detaches (at put into service, or since the last count)."""
+    return not TicketStamp.objects.filter(book=book, first_ticket=book.next_number).exists()
+
+
+def uses_levy_machine(table: GamingTable) -> bool:
+    return LevyMachine.objects.filter(table=table).exists()

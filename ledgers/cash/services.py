@@ -39,6 +39,7 @@ from .models import (
     TableCount,
     TableFloat,
     TicketBook,
+    TicketStamp,
 )
 from .registers import (
     BANQUE_TABLES,
@@ -48,6 +49,7 @@ from .registers import (
     CARNET_CAGNOTTES,
     CARNET_ORPHELINS,
     CARNET_PRELEVEMENTS,
+    CARNETS_TICKETS,
     REGISTRE_BBJ,
     REGISTRE_CHANGE,
     REGISTRE_CONTROLE,
@@ -645,7 +647,25 @@ def control_day_visa(*, day: ControlDay, actor: AbstractBaseUser, statement: str
 
 # --- cagnottes and ticket books ------------------------------------------------------------------
 
-TICKET_KEEPERS = {"FR": (Role.GARDIEN_CARNETS, *DIRECTORATE), "MC": (Role.CARTIER, Role.INSPECTEUR, *DIRECTORATE)}
+# FR: only the employee who keeps the ticket books between séances puts them into service and
+# date-stamps them (art. 56-1, COUNT-40, REG-32).
+TICKET_KEEPERS = {"FR": (Role.GARDIEN_CARNETS,), "MC": (Role.CARTIER, Role.INSPECTEUR, *DIRECTORATE)}
+KEEPER_ONLY = _("Les timbres à date et traits bleus des carnets de tickets sont apposés, en dehors de la table, par "
+                "l'employé chargé de conserver les carnets entre les séances.")
+
+
+def ticket_stamp_entry(stamp: TicketStamp, *, role: str) -> Entry:
+    """The keeper's date stamp written in the register of the ticket books (REG-32)."""
+    book = stamp.book
+    with register_language():
+        payload = {"date": stamp.stamped_on.isoformat(), "event": str(stamp.get_kind_display()),
+                   "table": book.table.number, "book": book.cover_number, "book_id": book.pk,
+                   "tickets": str(_("n° %(first)s (série %(from)s à %(to)s, %(value)s €)")
+                                  % {"first": stamp.first_ticket, "from": book.first_number, "to": book.last_number,
+                                     "value": book.ticket_value}),
+                   "detail": str(_("Trait au crayon bleu")) if stamp.blue_line else "",
+                   "signed_by": f"{display_name(stamp.keeper)} ({Role(role).label})"}
+    return _write(book.establishment, CARNETS_TICKETS.code, actor=stamp.keeper, role=role, payload=payload)
 # Who checks the tickets and opens the cagnotte: FR the directeur responsable or a comité member,
 # never anyone else (art. 56-2, 71); MC the inspecteur or the Direction des Jeux, an SCJ agent
 # possibly present (art. 11.7).
@@ -668,7 +688,11 @@ def ticket_book_register(*, table: GamingTable, cover_number: str, ticket_value:
     """A ticket book put into service at a cercle table: FR its cover bears the table number
     (COUNT-39); MC one active book per chemin de fer table (COUNT-07)."""
     est = table.establishment
-    role = require_role(actor, est, TICKET_KEEPERS[est.jurisdiction])
+    if est.jurisdiction == "FR":
+        # The date stamp on the first ticket's stub is the keeper's, away from the table (art. 56-1).
+        role = role_named_by_text(actor, est, TICKET_KEEPERS["FR"], "COUNT-40", KEEPER_ONLY)
+    else:
+        role = require_role(actor, est, TICKET_KEEPERS["MC"])
     if table.game_info.family != Family.CERCLE:
         raise ValidationError(_("Les carnets de tickets servent aux jeux de cercle."))
     cover_number = cover_number.strip()
@@ -685,6 +709,10 @@ def ticket_book_register(*, table: GamingTable, cover_number: str, ticket_value:
         establishment=est, table=table, cover_number=cover_number, ticket_value=rules.money(ticket_value),
         first_number=first_number, last_number=last_number, next_number=first_number, put_in_service_at=timezone.now(),
     ), actor=actor, reason="mise en service")
+    if est.jurisdiction == "FR":
+        stamp = TicketStamp.objects.create(book=book, kind=TicketStamp.Kind.IN_SERVICE, first_ticket=first_number,
+                                           stamped_on=timezone.localdate(), keeper=actor, recorded_at=timezone.now())
+        ticket_stamp_entry(stamp, role=role)
     if est.jurisdiction == "MC":
         with register_language():
             payload = {"date": timezone.localdate().isoformat(), "seance": "", "table": table.number,
@@ -749,6 +777,10 @@ def cagnotte_compute(*, session: TableSession, detached: Sequence[dict], actor: 
         raise ValidationError(_("La cagnotte se calcule à la fin de la partie."))
     if CagnotteCount.objects.filter(table_session=session).exists():
         raise ValidationError(_("La cagnotte de cette partie est déjà calculée."))
+    if fr and selectors.uses_levy_machine(table):
+        raise RuleViolation("COUNT-41", _("La table %(table)s enregistre ses retenues sur une machine agréée : la "
+                                          "cagnotte calculée est le total de son historique.")
+                            % {"table": table.number})
     tickets, computed = [], Decimal("0.00")
     for line in detached:
         book = TicketBook.objects.select_for_update().get(pk=getattr(line["book"], "pk", line["book"]))
@@ -756,6 +788,10 @@ def cagnotte_compute(*, session: TableSession, detached: Sequence[dict], actor: 
             raise RuleViolation("COUNT-39" if fr else "COUNT-07", _(
                 "Le carnet %(book)s est affecté à une autre table.") % {"book": book})
         last = int(line["last_number"])
+        if fr and last >= book.next_number and selectors.seance_stamp_missing(book):
+            raise RuleViolation("COUNT-40", _(
+                "Carnet %(book)s : le ticket n° %(first)s, premier de la séance, n'a pas reçu le timbre à date et le "
+                "trait bleu de l'employé chargé des carnets.") % {"book": book, "first": book.next_number})
         if not book.next_number - 1 <= last <= book.last_number:
             raise ValidationError(_("Carnet %(book)s : le dernier ticket détaché est entre le n° %(first)s et le n° "
                                     "%(last)s.") % {"book": book, "first": book.next_number - 1,

@@ -25,4 +25,11 @@ urlpatterns = [
     path("orphelins/<int:pk>/restitution/", views.RestitutionView.as_view(), name="restitution"),
     path("carnet-prelevements/", views.LevyMonthView.as_view(), name="levy_month"),
     path("signalements/", views.ExceptionsView.as_view(), name="exceptions"),
+    path("plaques-jetons/", views.PlaquesView.as_view(), name="plaques"),
+    path("plaques-jetons/series/nouvelle/", views.ChipSeriesView.as_view(), name="chip_series"),
+    path("plaques-jetons/series/<int:pk>/", views.ChipAllocateView.as_view(), name="chip_allocate"),
+    path("carnets-tickets/", views.TicketsView.as_view(), name="tickets"),
+    path("carnets-tickets/<int:pk>/timbre/", views.TicketStampView.as_view(), name="ticket_stamp"),
+    path("machines-retenue/nouvelle/", views.LevyMachineView.as_view(), name="levy_machine"),
+    path("tables/<int:pk>/cagnotte/historique/", views.MachineHistoryView.as_view(), name="machine_history"),
 ]

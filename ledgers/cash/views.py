@@ -12,8 +12,19 @@ from ledgers.core.models import Seance, TableSession
 from ledgers.core.selectors import open_seances
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 
-from . import forms, selectors, services
-from .models import ControlDay, Orphan, Slip, SlipBook, TableCount
+from . import forms, plaques, selectors, services, tickets
+from .models import (
+    CardTableNumber,
+    ChipCensus,
+    ChipSeries,
+    ControlDay,
+    LevyMachine,
+    Orphan,
+    Slip,
+    SlipBook,
+    TableCount,
+    TicketBook,
+)
 
 
 class CashFormView(EstablishmentRequiredMixin, ServiceFormView):
@@ -342,3 +353,128 @@ class LevyMonthView(CashFormView):
     def perform(self, form):
         return services.levy_month_close(establishment=self.establishment, actor=self.request.user,
                                          **form.cleaned_data)
+
+
+# --- modèle 16 (COUNT-58) and ticket books (COUNT-39 to COUNT-41) ------------------------------
+
+class PlaquesView(CashFormView):
+    """Modèle 16: the series in the reserve and in service, the censuses, and the census form."""
+
+    form_class = forms.ChipCensusForm
+    template_name = "cash/plaques.html"
+    title = _("Registre des plaques, jetons et cartes de paiement (modèle 16)")
+    submit = _("Inscrire le recensement")
+
+    def get_context_data(self, **kwargs):
+        est = self.establishment
+        return super().get_context_data(
+            series=ChipSeries.objects.filter(establishment=est), censuses=ChipCensus.objects.filter(establishment=est),
+            due=plaques.censuses_due(est), taken_in_charge=plaques.taken_in_charge(est), **kwargs)
+
+    def get_success_url(self) -> str:
+        return reverse("cash:plaques")
+
+    def perform(self, form):
+        return plaques.chip_census_record(establishment=self.establishment, actor=self.request.user,
+                                          **form.cleaned_data)
+
+
+class ChipSeriesView(CashFormView):
+    form_class = forms.ChipSeriesForm
+    title = _("Séries de plaques, jetons ou cartes mises en service")
+
+    def get_success_url(self) -> str:
+        return reverse("cash:plaques")
+
+    def perform(self, form):
+        return plaques.chip_series_record(establishment=self.establishment, actor=self.request.user,
+                                          **form.cleaned_data)
+
+
+class ChipAllocateView(CashFormView):
+    form_class = forms.ChipAllocateForm
+
+    @cached_property
+    def series(self) -> ChipSeries:
+        return get_object_or_404(ChipSeries, pk=self.kwargs["pk"], establishment=self.establishment)
+
+    @property
+    def title(self):
+        return _("Répartition entre la réserve générale et le service — %(series)s") % {"series": self.series}
+
+    def get_initial(self):
+        return {"in_service_series": self.series.in_service_series}
+
+    def get_success_url(self) -> str:
+        return reverse("cash:plaques")
+
+    def perform(self, form):
+        return plaques.chip_series_allocate(series=self.series, actor=self.request.user, **form.cleaned_data)
+
+
+class TicketsView(CashFormView):
+    """Register of the ticket books: the card-table number series, the books and their stamps, the
+    levy machines; the form numbers a card table."""
+
+    form_class = forms.CardTableNumberForm
+    template_name = "cash/tickets.html"
+    title = _("Carnets de tickets et numéros des tables de cartes")
+    submit = _("Inscrire le numéro d'ordre")
+
+    def get_context_data(self, **kwargs):
+        est = self.establishment
+        return super().get_context_data(
+            numbers=CardTableNumber.objects.filter(table__establishment=est).select_related("table"),
+            unnumbered=tickets.unnumbered_card_tables(est),
+            books=TicketBook.objects.filter(establishment=est, finished_on__isnull=True).select_related("table"),
+            machines=LevyMachine.objects.filter(table__establishment=est).select_related("table"), **kwargs)
+
+    def get_success_url(self) -> str:
+        return reverse("cash:tickets")
+
+    def perform(self, form):
+        return tickets.card_table_number(actor=self.request.user, **form.cleaned_data)
+
+
+class TicketStampView(CashFormView):
+    form_class = forms.TicketStampForm
+    submit = _("Apposer le timbre à date")
+
+    @cached_property
+    def book(self) -> TicketBook:
+        return get_object_or_404(TicketBook, pk=self.kwargs["pk"], establishment=self.establishment)
+
+    @property
+    def title(self):
+        return _("Timbre à date du début de séance — carnet %(book)s, ticket n° %(first)s") % {
+            "book": self.book, "first": self.book.next_number}
+
+    def get_success_url(self) -> str:
+        return reverse("cash:tickets")
+
+    def perform(self, form):
+        return tickets.ticket_seance_stamp(book=self.book, actor=self.request.user, **form.cleaned_data)
+
+
+class LevyMachineView(CashFormView):
+    form_class = forms.LevyMachineForm
+    title = _("Machine automatique agréée d'enregistrement des retenues")
+
+    def get_success_url(self) -> str:
+        return reverse("cash:tickets")
+
+    def perform(self, form):
+        return tickets.levy_machine_activate(actor=self.request.user, **form.cleaned_data)
+
+
+class MachineHistoryView(CashFormView):
+    form_class = forms.MachineHistoryForm
+    submit = _("Inscrire la cagnotte calculée")
+
+    @property
+    def title(self):
+        return _("Historique de la machine et cagnotte calculée — table %(table)s") % {
+            "table": self.session.table.number}
+
+    def perform(self, form):
+        return tickets.cagnotte_machine_compute(session=self.session, actor=self.request.user, **form.cleaned_data)

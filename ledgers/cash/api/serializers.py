@@ -10,7 +10,11 @@ from ..models import (
     BadBeatCount,
     BadBeatTable,
     CagnotteCount,
+    CardTableNumber,
+    ChipCensus,
+    ChipSeries,
     ControlDay,
+    LevyMachine,
     Orphan,
     Slip,
     SlipBook,
@@ -18,6 +22,7 @@ from ..models import (
     TableCount,
     TableFloat,
     TicketBook,
+    TicketStamp,
 )
 
 # Numbers are stored in PostgreSQL integers: a larger one is bad input (400), not a database error.
@@ -302,3 +307,98 @@ class LevyMonthInput(serializers.Serializer):
 
 class LevySheetOutput(serializers.Serializer):
     sheet = serializers.IntegerField(max_value=INT_MAX)
+
+
+# --- modèle 16 (COUNT-58) and ticket books (COUNT-39 to COUNT-41) ------------------------------
+
+class SeriesPieceSerializer(serializers.Serializer):
+    value = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    quantity = serializers.IntegerField(min_value=1, max_value=INT_MAX)
+
+
+class ChipSeriesInput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=ChipSeries.Kind.choices)
+    description = serializers.CharField(max_length=200)
+    manufacturer = serializers.CharField(max_length=150)
+    series_count = serializers.IntegerField(min_value=1, max_value=INT_MAX)
+    reserve_series = serializers.IntegerField(min_value=0, max_value=INT_MAX)
+    pieces = SeriesPieceSerializer(many=True, required=False, default=list)
+    cards_per_series = serializers.IntegerField(min_value=0, max_value=INT_MAX, default=0)
+
+
+class ChipSeriesOutput(serializers.ModelSerializer):
+    class Meta:
+        model = ChipSeries
+        fields = ("id", "kind", "description", "manufacturer", "series_count", "pieces", "cards_per_series",
+                  "reserve_series", "in_service_series")
+
+
+class ChipAllocateInput(serializers.Serializer):
+    in_service_series = serializers.IntegerField(min_value=0, max_value=INT_MAX)
+
+
+class CensusLineSerializer(serializers.Serializer):
+    series = EstablishmentPK(queryset=ChipSeries.objects.all())
+    value = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0, default=0)
+    quantity = serializers.IntegerField(min_value=0, max_value=INT_MAX)
+
+
+class ChipCensusInput(serializers.Serializer):
+    census_date = serializers.DateField()
+    counted = CensusLineSerializer(many=True, allow_empty=False)
+    counted_by = serializers.CharField(max_length=300)
+    account_balance = serializers.DecimalField(max_digits=14, decimal_places=2)
+
+
+class ChipCensusOutput(serializers.ModelSerializer):
+    class Meta:
+        model = ChipCensus
+        fields = ("id", "season", "period", "census_date", "lines", "counted_total", "taken_in_charge",
+                  "player_held", "account_balance", "counted_by", "flags")
+
+
+class CardTableNumberInput(serializers.Serializer):
+    table = EstablishmentPK(queryset=GamingTable.objects.all())
+    serial = serializers.IntegerField(min_value=1, max_value=INT_MAX)
+
+
+class CardTableNumberOutput(serializers.ModelSerializer):
+    class Meta:
+        model = CardTableNumber
+        fields = ("id", "table", "season", "serial")
+
+
+class TicketStampInput(serializers.Serializer):
+    book = EstablishmentPK(queryset=TicketBook.objects.all())
+    blue_line = serializers.BooleanField()
+
+
+class TicketStampOutput(serializers.ModelSerializer):
+    class Meta:
+        model = TicketStamp
+        fields = ("id", "book", "kind", "first_ticket", "stamped_on", "blue_line")
+
+
+class LevyMachineInput(serializers.Serializer):
+    table = EstablishmentPK(queryset=GamingTable.objects.all())
+    approval_reference = serializers.CharField(max_length=80, allow_blank=True)
+
+
+class LevyMachineOutput(serializers.ModelSerializer):
+    class Meta:
+        model = LevyMachine
+        fields = ("id", "table", "approval_reference", "activated_at")
+
+
+class PartieSerializer(serializers.Serializer):
+    time = serializers.TimeField()
+    pot = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    levy = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    win = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+
+
+class MachineHistoryInput(serializers.Serializer):
+    table_session = session_field()
+    history_total = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    printout_reference = serializers.CharField(max_length=120, allow_blank=True)
+    parties = PartieSerializer(many=True, required=False, default=list)

@@ -25,4 +25,11 @@ urlpatterns = [
     path("rake/", views.RakeView.as_view(), name="cash-rake"),
     path("control-days/", views.ControlCloseView.as_view(), name="cash-control-close"),
     path("control-days/<int:pk>/visa/", views.ControlVisaView.as_view(), name="cash-control-visa"),
+    path("chip-series/", views.ChipSeriesView.as_view(), name="cash-chip-series"),
+    path("chip-series/<int:pk>/allocate/", views.ChipAllocateView.as_view(), name="cash-chip-allocate"),
+    path("chip-censuses/", views.ChipCensusView.as_view(), name="cash-chip-census"),
+    path("card-table-numbers/", views.CardTableNumberView.as_view(), name="cash-card-table-number"),
+    path("ticket-stamps/", views.TicketStampView.as_view(), name="cash-ticket-stamp"),
+    path("levy-machines/", views.LevyMachineView.as_view(), name="cash-levy-machine"),
+    path("cagnottes/machine-history/", views.MachineHistoryView.as_view(), name="cash-machine-history"),
 ]

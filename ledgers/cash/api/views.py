@@ -15,8 +15,8 @@ from ledgers.core.countersign import countersigner_from
 from ledgers.core.models import Establishment
 from ledgers.core.selectors import current_establishment
 
-from .. import selectors, services
-from ..models import ControlDay, Orphan, Slip, TableCount
+from .. import plaques, selectors, services, tickets
+from ..models import ChipSeries, ControlDay, Orphan, Slip, TableCount
 from . import serializers as s
 
 
@@ -179,6 +179,48 @@ TirelireView = action("TirelireView", s.TirelireInput, s.CarnetEntryOutput, _tir
 SeasonClearView = action("SeasonClearView", s.SeasonClearInput, s.CarnetEntryOutput, _season_clear)
 LevyMonthView = action("LevyMonthView", s.LevyMonthInput, s.LevySheetOutput, _levy_month)
 ControlVisaView = action("ControlVisaView", s.VisaInput, s.ControlDayOutput, _control_visa)
+
+
+def _chip_series(request, est, data):
+    return plaques.chip_series_record(establishment=est, actor=request.user, **{
+        **data, "pieces": [{**p, "value": str(p["value"])} for p in data["pieces"]]})
+
+
+def _chip_allocate(request, est, data, pk):
+    return plaques.chip_series_allocate(series=get_object_or_404(ChipSeries, pk=pk, establishment=est),
+                                        actor=request.user, **data)
+
+
+def _chip_census(request, est, data):
+    counted = [{**line, "value": str(line["value"])} for line in data["counted"]]
+    return plaques.chip_census_record(establishment=est, actor=request.user, **{**data, "counted": counted})
+
+
+def _card_number(request, est, data):
+    return tickets.card_table_number(actor=request.user, **data)
+
+
+def _ticket_stamp(request, est, data):
+    return tickets.ticket_seance_stamp(actor=request.user, **data)
+
+
+def _levy_machine(request, est, data):
+    return tickets.levy_machine_activate(actor=request.user, **data)
+
+
+def _machine_history(request, est, data):
+    return tickets.cagnotte_machine_compute(session=data["table_session"], history_total=data["history_total"],
+                                            printout_reference=data["printout_reference"], parties=data["parties"],
+                                            actor=request.user)
+
+
+ChipSeriesView = action("ChipSeriesView", s.ChipSeriesInput, s.ChipSeriesOutput, _chip_series)
+ChipAllocateView = action("ChipAllocateView", s.ChipAllocateInput, s.ChipSeriesOutput, _chip_allocate)
+ChipCensusView = action("ChipCensusView", s.ChipCensusInput, s.ChipCensusOutput, _chip_census)
+CardTableNumberView = action("CardTableNumberView", s.CardTableNumberInput, s.CardTableNumberOutput, _card_number)
+TicketStampView = action("TicketStampView", s.TicketStampInput, s.TicketStampOutput, _ticket_stamp)
+LevyMachineView = action("LevyMachineView", s.LevyMachineInput, s.LevyMachineOutput, _levy_machine)
+MachineHistoryView = action("MachineHistoryView", s.MachineHistoryInput, s.CagnotteOutput, _machine_history)
 
 
 class RakeView(APIView):
