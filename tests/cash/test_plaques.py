@@ -5,9 +5,10 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 from rest_framework.test import APIClient
 
-from ledgers.cash import plaques
+from ledgers.cash import plaques, rules
 from ledgers.cash.models import ChipCensus, ChipSeries
 from ledgers.cash.registers import REGISTRE_PLAQUES
 from ledgers.core.errors import RuleViolation
@@ -109,3 +110,18 @@ def test_count_58_register_and_census_through_the_api_and_page(client, fro):
     moved = client.post(f"/caisses/plaques-jetons/series/{made.json()['id']}/", {"in_service_series": 2})
     assert moved.status_code == 302
     assert ChipSeries.objects.get().in_service_series == 2
+
+
+def test_count_58_census_due_shown_on_the_dashboard(client, fro):
+    today = timezone.localdate()
+    season = rules.season_start(today)
+    client.force_login(fro[Role.COMITE])
+    expected = f"Recensement des plaques, jetons et cartes de paiement du {season:%d/%m/%Y}"
+    assert expected in client.get("/").content.decode()
+    series = chips(fro)
+    plaques.chip_census_record(establishment=fro.est, census_date=season, counted_by="X", account_balance=Decimal(0),
+                               actor=fro[Role.COMITE], counted=[{"series": series.pk, "value": "10", "quantity": 1}])
+    due = plaques.censuses_due(fro.est)
+    assert all(day != season for day, _period in due)
+    client.force_login(fro[Role.CROUPIER])
+    assert "Recensement des plaques" not in client.get("/").content.decode()
