@@ -77,7 +77,10 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-49 implemented: one carnet d'avances per box, numbered like it, a second open volume
   refused.
 - COUNT-50 implemented: only certified carnets are carried to modèle 12.
-- COUNT-51 not done (modèle 10 bis of electronic games, modèle 33).
+- COUNT-51 partial (electronic.py): one registre de comptabilité modèle 10 bis per device,
+  numbered like it (coté et paraphé, REG-26), a line per station and day whose product must follow
+  art. 70-1, the daily visa by a comité member, and modèle 12 refusing a device day not visaed and
+  carrying the visaed product; not done: the monthly meter statement modèle 33.
 - COUNT-52 implemented: cols. 1 to 8 computed on the carnet before the count, with the directeur
   responsable or a comité member; interruption, resumption and new-book lines during play.
 - COUNT-53 implemented: col. 15 = max(col. 8, col. 9) per table, surplus balanced by tickets,

@@ -290,3 +290,28 @@ class MachineHistoryForm(CashForm):
     history_total = forms.DecimalField(label=_("Total de l'historique édité (€)"), min_value=0, decimal_places=2,
                                        max_digits=14)
     printout_reference = forms.CharField(label=_("Référence de l'historique"), max_length=120, required=False)
+
+
+# --- modèle 10 bis (COUNT-51) ----------------------------------------------------------------
+
+class DeviceForm(CashForm):
+    number = forms.CharField(label=_("Appareil n°"), max_length=30)
+    game = forms.CharField(label=_("Jeu pratiqué"), max_length=100)
+    stations = forms.IntegerField(label=_("Postes de jeu"), min_value=1, max_value=1000)
+
+
+class StationResultForm(CashForm):
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    station = forms.IntegerField(label=_("Poste de jeu"), min_value=1, max_value=1000)
+    avances = forms.DecimalField(label=_("Avances de la caisse (€)"), min_value=0, decimal_places=2, max_digits=14)
+    physical_count = forms.DecimalField(label=_("Comptée physique (€)"), min_value=0, decimal_places=2,
+                                        max_digits=14)
+    units_in = forms.IntegerField(label=_("Unités entrées"), min_value=0)
+    units_out = forms.IntegerField(label=_("Unités sorties"), min_value=0)
+    unit_stake = forms.DecimalField(label=_("Mise unitaire (€)"), min_value=0, decimal_places=2, max_digits=8)
+    tickets_issued = forms.DecimalField(label=_("Tickets émis (€)"), min_value=0, decimal_places=2, max_digits=14)
+    product = forms.DecimalField(label=_("Produit (€)"), decimal_places=2, max_digits=14, required=False)
+
+
+class DeviceVisaForm(ReauthMixin, CashForm):
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))

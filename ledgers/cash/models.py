@@ -473,3 +473,72 @@ class LevyMachine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table.number} — {self.approval_reference}"
+
+
+class ElectronicDevice(models.Model):
+    """FR electronic contrepartie game device (art. 69 b, 70-1): its registre de comptabilité
+    modèle 10 bis is numbered like it and records its stations day by day. Append-only."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="electronic_devices")
+    number = models.CharField(_("appareil n°"), max_length=30)
+    game = models.CharField(_("jeu pratiqué"), max_length=100)
+    stations = models.PositiveSmallIntegerField(_("postes de jeu"))
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrit le"))
+
+    class Meta:
+        verbose_name = _("appareil de jeux électroniques")
+        verbose_name_plural = _("appareils de jeux électroniques")
+        constraints = [models.UniqueConstraint(fields=["establishment", "number"], name="electronic_device_unique")]
+        ordering = ["establishment", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.number} — {self.game}"
+
+
+class StationResult(models.Model):
+    """A line of modèle 10 bis: one station's day, avances, physical and electronic counts
+    ((units in − units out) × unit stake), tickets issued and product (art. 70-1, COUNT-51). Append-only."""
+
+    device = models.ForeignKey(ElectronicDevice, on_delete=models.PROTECT, related_name="results")
+    date = models.DateField(_("date"))
+    station = models.PositiveSmallIntegerField(_("poste de jeu"))
+    avances = models.DecimalField(_("avances de la caisse"), **MONEY)
+    physical_count = models.DecimalField(_("comptée physique"), **MONEY)
+    units_in = models.PositiveIntegerField(_("unités entrées"))
+    units_out = models.PositiveIntegerField(_("unités sorties"))
+    unit_stake = models.DecimalField(_("mise unitaire"), **MONEY)
+    electronic_count = models.DecimalField(_("comptée électronique"), **MONEY)
+    tickets_issued = models.DecimalField(_("tickets émis"), **MONEY)
+    product = models.DecimalField(_("produit"), **MONEY)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrit le"))
+
+    class Meta:
+        verbose_name = _("résultat de poste de jeu (modèle 10 bis)")
+        verbose_name_plural = _("résultats des postes de jeu (modèle 10 bis)")
+        constraints = [models.UniqueConstraint(fields=["device", "date", "station"], name="one_station_line_per_day")]
+        ordering = ["device", "date", "station"]
+
+    def __str__(self) -> str:
+        return f"{self.device.number} / {self.station} — {self.date:%d/%m/%Y}"
+
+
+class DeviceDay(models.Model):
+    """The day of a device's modèle 10 bis visaed by a comité member: its product may then be
+    carried to modèle 12 (art. 70-1, COUNT-51). Append-only."""
+
+    device = models.ForeignKey(ElectronicDevice, on_delete=models.PROTECT, related_name="days")
+    date = models.DateField(_("date"))
+    product = models.DecimalField(_("produit brut de l'appareil"), **MONEY)
+    visa_seq = models.PositiveBigIntegerField(_("visa n°"))
+    visaed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    visaed_at = models.DateTimeField(_("visé le"))
+
+    class Meta:
+        verbose_name = _("journée visée du modèle 10 bis")
+        verbose_name_plural = _("journées visées du modèle 10 bis")
+        constraints = [models.UniqueConstraint(fields=["device", "date"], name="one_visa_per_device_day")]
+
+    def __str__(self) -> str:
+        return f"{self.device.number} — {self.date:%d/%m/%Y}"

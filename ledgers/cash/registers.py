@@ -330,3 +330,34 @@ CARNETS_TICKETS = register_kind(
         requirements=("REG-32", "COUNT-38", "COUNT-39", "COUNT-40", "COUNT-41"),
     )
 )
+
+# FR registre de comptabilité (modèle 10 bis), one per electronic contrepartie device and numbered
+# like it (qualifier: the device number): day by day and station by station the avances, the
+# physical and electronic counts, the tickets issued and the product; visaed every day by a comité
+# member before the device's product is carried to modèle 12 (art. 69 b, 70-1, COUNT-51). Coté et
+# paraphé by the Interior ministry control officials (art. 69, REG-26).
+REGISTRE_10_BIS = register_kind(
+    RegisterKind(
+        code="registre_10_bis",
+        title=_("Registre de comptabilité des jeux de contrepartie électroniques"),
+        purpose=_("Inscrire au jour le jour, poste par poste, les avances, les comptées physique et électronique, les "
+                  "tickets émis et le produit de l'appareil."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("station", _("Poste"), 0.5),
+            Column("avances", _("Avances"), 0.8),
+            Column("physical", _("Comptée physique"), 0.9),
+            Column("electronic", _("Comptée électronique"), 1.4),
+            Column("tickets", _("Tickets émis"), 0.8),
+            Column("product", _("Produit"), 0.8),
+            Column("signed_by", _("Signature"), 1.2),
+        ),
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.COMPTABILITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.CONTROLE_INTERIEUR,),
+        visa_roles=(Role.COMITE,),
+        requirements=("COUNT-51", "REG-26"),
+        form="modèle 10 bis",
+        one_open_volume="COUNT-51",  # one register per device, numbered like it (art. 70-1)
+    )
+)

@@ -11,7 +11,18 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
 
 from . import rules
-from .models import CagnotteCount, ControlDay, LevyMachine, Slip, SlipBook, TableCount, TableFloat, TicketStamp
+from .models import (
+    CagnotteCount,
+    ControlDay,
+    DeviceDay,
+    ElectronicDevice,
+    LevyMachine,
+    Slip,
+    SlipBook,
+    TableCount,
+    TableFloat,
+    TicketStamp,
+)
 
 
 def art_49_multiple(table: GamingTable) -> int:
@@ -188,3 +199,11 @@ def seance_stamp_missing(book) -> bool:
 
 def uses_levy_machine(table: GamingTable) -> bool:
     return LevyMachine.objects.filter(table=table).exists()
+
+
+def device_days_to_carry(est: Establishment, date: datetime.date) -> list[tuple[ElectronicDevice, DeviceDay | None]]:
+    """FR modèle 10 bis: the devices with station lines on ``date`` and their visaed day (None: not
+    visaed yet, COUNT-51)."""
+    devices = ElectronicDevice.objects.filter(establishment=est, results__date=date).distinct().order_by("number")
+    visaed = {day.device_id: day for day in DeviceDay.objects.filter(device__establishment=est, date=date)}
+    return [(device, visaed.get(device.pk)) for device in devices]

@@ -582,8 +582,13 @@ def control_day_close(*, establishment: Establishment, date, actor: AbstractBase
                                           "ne peut être reportée.") % {"day": pending})
     sessions = list(selectors.sessions_with_floats(est, date))
     cagnottes = list(selectors.cagnottes_on(est, date))
-    if not sessions and not cagnottes:
+    devices = selectors.device_days_to_carry(est, date)
+    if not sessions and not cagnottes and not devices:
         raise ValidationError(_("Aucune table n'a joué ce jour-là."))
+    unvisaed = [device.number for device, visaed in devices if visaed is None]
+    if unvisaed:
+        raise RuleViolation("COUNT-51", _("Registre de comptabilité modèle 10 bis non visé ce jour par un membre du "
+                                          "comité de direction : %(devices)s.") % {"devices": ", ".join(unvisaed)})
     uncertified = [s for s in sessions if not selectors.is_certified(s)]
     if uncertified:
         raise RuleViolation("COUNT-50", _("Résultats non certifiés au carnet d'avances : %(tables)s. Seul un carnet "
@@ -607,6 +612,13 @@ def control_day_close(*, establishment: Establishment, date, actor: AbstractBase
             entry_append(register=register, actor=actor, role=role, payload={
                 **_session_fields(session), "game": str(session.table.get_game_display()),
                 "family": session.table.game_info.family, "result": str(result), "carried": str(carried)})
+        # Electronic contrepartie devices: the product of each visaed modèle 10 bis day (art. 70-1).
+        for device, visaed in devices:
+            carried += visaed.product
+            totals[Family.CONTREPARTIE] += visaed.product
+            entry_append(register=register, actor=actor, role=role, payload={
+                "date": date.isoformat(), "table": device.number, "game": device.game,
+                "family": Family.CONTREPARTIE, "result": str(visaed.product), "carried": str(carried)})
     total = carried
     previous = selectors.previous_control_day(est, date)
     season_total = total + (previous.season_total if previous else Decimal("0.00"))

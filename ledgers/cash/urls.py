@@ -32,4 +32,7 @@ urlpatterns = [
     path("carnets-tickets/<int:pk>/timbre/", views.TicketStampView.as_view(), name="ticket_stamp"),
     path("machines-retenue/nouvelle/", views.LevyMachineView.as_view(), name="levy_machine"),
     path("tables/<int:pk>/cagnotte/historique/", views.MachineHistoryView.as_view(), name="machine_history"),
+    path("jeux-electroniques/", views.DevicesView.as_view(), name="devices"),
+    path("jeux-electroniques/<int:pk>/poste/", views.StationResultView.as_view(), name="station_result"),
+    path("jeux-electroniques/<int:pk>/visa/", views.DeviceVisaView.as_view(), name="device_visa"),
 ]

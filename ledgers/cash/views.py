@@ -12,16 +12,18 @@ from ledgers.core.models import Seance, TableSession
 from ledgers.core.selectors import open_seances
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 
-from . import forms, plaques, selectors, services, tickets
+from . import electronic, forms, plaques, selectors, services, tickets
 from .models import (
     CardTableNumber,
     ChipCensus,
     ChipSeries,
     ControlDay,
+    ElectronicDevice,
     LevyMachine,
     Orphan,
     Slip,
     SlipBook,
+    StationResult,
     TableCount,
     TicketBook,
 )
@@ -478,3 +480,58 @@ class MachineHistoryView(CashFormView):
 
     def perform(self, form):
         return tickets.cagnotte_machine_compute(session=self.session, actor=self.request.user, **form.cleaned_data)
+
+
+# --- modèle 10 bis (COUNT-51) ----------------------------------------------------------------
+
+class DevicesView(CashFormView):
+    """The electronic contrepartie devices, their recent days and visas; the form adds a device."""
+
+    form_class = forms.DeviceForm
+    template_name = "cash/devices.html"
+    title = _("Jeux de contrepartie électroniques (registre modèle 10 bis)")
+
+    def get_context_data(self, **kwargs):
+        devices = ElectronicDevice.objects.filter(establishment=self.establishment)
+        results = StationResult.objects.filter(device__establishment=self.establishment).select_related("device")
+        return super().get_context_data(devices=devices, results=results.order_by("-date", "device", "station")[:50],
+                                        **kwargs)
+
+    def get_success_url(self) -> str:
+        return reverse("cash:devices")
+
+    def perform(self, form):
+        return electronic.device_register(establishment=self.establishment, actor=self.request.user,
+                                          **form.cleaned_data)
+
+
+class DeviceFormView(CashFormView):
+    @cached_property
+    def device(self) -> ElectronicDevice:
+        return get_object_or_404(ElectronicDevice, pk=self.kwargs["pk"], establishment=self.establishment)
+
+    def get_success_url(self) -> str:
+        return reverse("cash:devices")
+
+
+class StationResultView(DeviceFormView):
+    form_class = forms.StationResultForm
+
+    @property
+    def title(self):
+        return _("Résultat d'un poste de jeu — appareil %(device)s") % {"device": self.device}
+
+    def perform(self, form):
+        return electronic.station_result_record(device=self.device, actor=self.request.user, **form.cleaned_data)
+
+
+class DeviceVisaView(DeviceFormView):
+    form_class = forms.DeviceVisaForm
+    submit = _("Viser")
+
+    @property
+    def title(self):
+        return _("Visa journalier du modèle 10 bis — appareil %(device)s") % {"device": self.device}
+
+    def perform(self, form):
+        return electronic.device_day_visa(device=self.device, actor=self.request.user, date=form.cleaned_data["date"])

@@ -14,10 +14,13 @@ from ..models import (
     ChipCensus,
     ChipSeries,
     ControlDay,
+    DeviceDay,
+    ElectronicDevice,
     LevyMachine,
     Orphan,
     Slip,
     SlipBook,
+    StationResult,
     TableBox,
     TableCount,
     TableFloat,
@@ -402,3 +405,47 @@ class MachineHistoryInput(serializers.Serializer):
     history_total = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
     printout_reference = serializers.CharField(max_length=120, allow_blank=True)
     parties = PartieSerializer(many=True, required=False, default=list)
+
+
+# --- modèle 10 bis (COUNT-51) ----------------------------------------------------------------
+
+class DeviceInput(serializers.Serializer):
+    number = serializers.CharField(max_length=30)
+    game = serializers.CharField(max_length=100)
+    stations = serializers.IntegerField(min_value=1, max_value=1000)
+
+
+class DeviceOutput(serializers.ModelSerializer):
+    class Meta:
+        model = ElectronicDevice
+        fields = ("id", "number", "game", "stations")
+
+
+class StationResultInput(serializers.Serializer):
+    device = EstablishmentPK(queryset=ElectronicDevice.objects.all())
+    date = serializers.DateField()
+    station = serializers.IntegerField(min_value=1, max_value=1000)
+    avances = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    physical_count = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    units_in = serializers.IntegerField(min_value=0, max_value=INT_MAX)
+    units_out = serializers.IntegerField(min_value=0, max_value=INT_MAX)
+    unit_stake = serializers.DecimalField(max_digits=8, decimal_places=2, min_value=0)
+    tickets_issued = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    product = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True, default=None)
+
+
+class StationResultOutput(serializers.ModelSerializer):
+    class Meta:
+        model = StationResult
+        fields = ("id", "device", "date", "station", "avances", "physical_count", "electronic_count",
+                  "tickets_issued", "product")
+
+
+class DeviceDayInput(serializers.Serializer):
+    date = serializers.DateField()
+
+
+class DeviceDayOutput(serializers.ModelSerializer):
+    class Meta:
+        model = DeviceDay
+        fields = ("id", "device", "date", "product", "visa_seq")

@@ -32,4 +32,7 @@ urlpatterns = [
     path("ticket-stamps/", views.TicketStampView.as_view(), name="cash-ticket-stamp"),
     path("levy-machines/", views.LevyMachineView.as_view(), name="cash-levy-machine"),
     path("cagnottes/machine-history/", views.MachineHistoryView.as_view(), name="cash-machine-history"),
+    path("electronic-devices/", views.DeviceView.as_view(), name="cash-electronic-device"),
+    path("electronic-devices/<int:pk>/visa/", views.DeviceDayVisaView.as_view(), name="cash-electronic-visa"),
+    path("station-results/", views.StationResultView.as_view(), name="cash-station-result"),
 ]

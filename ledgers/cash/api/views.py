@@ -15,8 +15,8 @@ from ledgers.core.countersign import countersigner_from
 from ledgers.core.models import Establishment
 from ledgers.core.selectors import current_establishment
 
-from .. import plaques, selectors, services, tickets
-from ..models import ChipSeries, ControlDay, Orphan, Slip, TableCount
+from .. import electronic, plaques, selectors, services, tickets
+from ..models import ChipSeries, ControlDay, ElectronicDevice, Orphan, Slip, TableCount
 from . import serializers as s
 
 
@@ -221,6 +221,24 @@ CardTableNumberView = action("CardTableNumberView", s.CardTableNumberInput, s.Ca
 TicketStampView = action("TicketStampView", s.TicketStampInput, s.TicketStampOutput, _ticket_stamp)
 LevyMachineView = action("LevyMachineView", s.LevyMachineInput, s.LevyMachineOutput, _levy_machine)
 MachineHistoryView = action("MachineHistoryView", s.MachineHistoryInput, s.CagnotteOutput, _machine_history)
+
+
+def _device(request, est, data):
+    return electronic.device_register(establishment=est, actor=request.user, **data)
+
+
+def _station(request, est, data):
+    return electronic.station_result_record(actor=request.user, **data)
+
+
+def _device_visa(request, est, data, pk):
+    return electronic.device_day_visa(device=get_object_or_404(ElectronicDevice, pk=pk, establishment=est),
+                                      actor=request.user, **data)
+
+
+DeviceView = action("DeviceView", s.DeviceInput, s.DeviceOutput, _device)
+StationResultView = action("StationResultView", s.StationResultInput, s.StationResultOutput, _station)
+DeviceDayVisaView = action("DeviceDayVisaView", s.DeviceDayInput, s.DeviceDayOutput, _device_visa)
 
 
 class RakeView(APIView):
