@@ -66,9 +66,9 @@ def station_result_record(*, device: ElectronicDevice, date: datetime.date, stat
     if StationResult.objects.filter(device=device, date=date, station=station).exists():
         raise impossible(_("Le poste %(station)s de cette journée est déjà inscrit.") % {"station": station})
     avances, physical, stake, tickets = (rules.money(v) for v in (avances, physical_count, unit_stake, tickets_issued))
-    electronic = ((units_in - units_out) * stake).quantize(rules.CENT)
-    computed = station_product(avances=avances, physical_count=physical, electronic_count=electronic,
-                               tickets_issued=tickets)
+    electronic = rules.within_money_limit(((units_in - units_out) * stake).quantize(rules.CENT))
+    computed = rules.within_money_limit(station_product(avances=avances, physical_count=physical,
+                                                        electronic_count=electronic, tickets_issued=tickets))
     if product is not None and Decimal(product).quantize(rules.CENT) != computed:
         raise RuleViolation("COUNT-51", _("Le produit du poste est égal à la comptée physique et électronique, "
                                           "diminuée des avances et des tickets émis : %(computed)s €.")
@@ -107,6 +107,7 @@ def device_day_visa(*, device: ElectronicDevice, date: datetime.date, actor: Abs
         raise ValidationError(_("Aucun poste n'est inscrit pour cette journée."))
     entry: Entry = visa_sign(register=register, actor=actor, up_to_seq=last.seq, statement=str(
         _("Visa de la journée du %(day)s") % {"day": f"{date:%d/%m/%Y}"}))
-    return DeviceDay.objects.create(device=device, date=date, product=lines.aggregate(t=Sum("product"))["t"],
+    product = rules.within_money_limit(lines.aggregate(t=Sum("product"))["t"])
+    return DeviceDay.objects.create(device=device, date=date, product=product,
                                     visa_seq=entry.seq, visaed_by=actor, visaed_at=timezone.now())
 

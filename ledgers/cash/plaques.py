@@ -97,6 +97,7 @@ def chip_series_record(*, establishment: Establishment, kind: str, description: 
         # For plaques and chips the register gives the values of each series and the number per value.
         lines = _clean_pieces(kind, pieces)
         cards_per_series = 0
+    rules.within_money_limit(sum((Decimal(p["value"]) * p["quantity"] for p in lines), Decimal(0)) * series_count)
     series = save_audited(ChipSeries(
         establishment=establishment, kind=kind, description=description.strip(), manufacturer=manufacturer.strip(),
         series_count=series_count, pieces=lines, cards_per_series=cards_per_series, reserve_series=reserve_series,
@@ -199,8 +200,8 @@ def chip_census_record(*, establishment: Establishment, census_date: datetime.da
         total += value * quantity
     if not lines:
         raise ValidationError(_("Indiquez les pièces recensées."))
-    charged = taken_in_charge(establishment)
-    held = charged - total
+    charged = rules.within_money_limit(taken_in_charge(establishment))
+    held = charged - rules.within_money_limit(total)
     balance = Decimal(account_balance).quantize(rules.CENT)
     flags = []
     with register_language():

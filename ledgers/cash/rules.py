@@ -159,3 +159,13 @@ def amount_in_words(amount: Decimal) -> str:
 def season_sheet(month: int) -> int:
     """The modèle 13 sheet number of a month: November = 1 … October = 12 (COUNT-57)."""
     return (month - 11) % 12 + 1
+
+
+MONEY_LIMIT = Decimal(10) ** 12  # the money columns hold 14 digits, 2 of them cents
+
+
+def within_money_limit(amount: Decimal) -> Decimal:
+    """A computed amount the money columns can store, else bad input (400), not a database error."""
+    if abs(amount) >= MONEY_LIMIT:
+        raise ValidationError(_("Montant hors limites : %(value)s.") % {"value": amount})
+    return amount
