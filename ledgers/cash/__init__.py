@@ -85,7 +85,10 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
   responsable or a comité member; interruption, resumption and new-book lines during play.
 - COUNT-53 implemented: col. 15 = max(col. 8, col. 9) per table, surplus balanced by tickets,
   shortfall borne by the cash desk; a difference opens an INC-17 incident.
-- COUNT-54, COUNT-55 not done (baccara à deux tableaux banker segments; modèles 7 and 11 quater).
+- COUNT-54 not done (baccara à deux tableaux: bank-type mention and banker segments, col. 3 bis).
+- COUNT-55 implemented (electronic.py): per electronic cercle device the modèle 7 daily statement
+  and the carnet 11 quater numbered like it (coté et paraphé, REG-26), the game on every line; the
+  levies "certifié exact" by a comité member, modèle 12 refusing a device day not yet certified.
 - COUNT-56 implemented: modèle 12 by carry-forward only, closed in words, two visas.
 - COUNT-57 implemented: modèle 13 sheet per season month, closed with the modèle 35 total.
 - COUNT-58 implemented (plaques.py): registre des plaques, jetons et cartes de paiement (modèle 16,

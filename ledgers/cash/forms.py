@@ -8,7 +8,7 @@ from ledgers.core.countersign import CountersignMixin, ReauthMixin
 from ledgers.core.models import Location, LocationKind
 
 from . import rules
-from .models import ChipSeries, Orphan, SlipBook, TicketBook
+from .models import ChipSeries, ElectronicDevice, Orphan, SlipBook, TicketBook
 from .selectors import RAKE_GAMES
 from .tickets import CARD_CERCLE_GAMES, CERCLE_GAMES
 
@@ -295,6 +295,7 @@ class MachineHistoryForm(CashForm):
 # --- modèle 10 bis (COUNT-51) ----------------------------------------------------------------
 
 class DeviceForm(CashForm):
+    family = forms.ChoiceField(label=_("Famille"), choices=ElectronicDevice.Family.choices)
     number = forms.CharField(label=_("Appareil n°"), max_length=30)
     game = forms.CharField(label=_("Jeu pratiqué"), max_length=100)
     stations = forms.IntegerField(label=_("Postes de jeu"), min_value=1, max_value=1000)
@@ -315,3 +316,14 @@ class StationResultForm(CashForm):
 
 class DeviceVisaForm(ReauthMixin, CashForm):
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class CercleDayForm(CashForm):
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    parties = forms.IntegerField(label=_("Parties"), min_value=0)
+    levies = forms.DecimalField(label=_("Retenues au profit de la cagnotte (€)"), min_value=0, decimal_places=2,
+                                max_digits=14)
+
+
+class CercleCertifyForm(ReauthMixin, CashForm):
+    words = forms.CharField(label=_("Mention"), max_length=40, initial="certifié exact")

@@ -476,10 +476,17 @@ class LevyMachine(models.Model):
 
 
 class ElectronicDevice(models.Model):
-    """FR electronic contrepartie game device (art. 69 b, 70-1): its registre de comptabilité
-    modèle 10 bis is numbered like it and records its stations day by day. Append-only."""
+    """FR electronic game device: contrepartie (art. 69 b, 70-1), its registre de comptabilité
+    modèle 10 bis numbered like it records its stations day by day; cercle (art. 69 c, 71-1), its
+    modèle 7 daily statement and carnet 11 quater numbered like it. Append-only."""
+
+    class Family(models.TextChoices):
+        CONTREPARTIE = "contrepartie", _("Jeu de contrepartie")
+        CERCLE = "cercle", _("Jeu de cercle")
 
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="electronic_devices")
+    # Contrepartie: modèle 10 bis (art. 70-1); cercle: modèle 7 and carnet 11 quater (art. 71-1).
+    family = models.CharField(_("famille"), max_length=12, choices=Family.choices, default=Family.CONTREPARTIE)
     number = models.CharField(_("appareil n°"), max_length=30)
     game = models.CharField(_("jeu pratiqué"), max_length=100)
     stations = models.PositiveSmallIntegerField(_("postes de jeu"))
@@ -539,6 +546,33 @@ class DeviceDay(models.Model):
         verbose_name = _("journée visée du modèle 10 bis")
         verbose_name_plural = _("journées visées du modèle 10 bis")
         constraints = [models.UniqueConstraint(fields=["device", "date"], name="one_visa_per_device_day")]
+
+    def __str__(self) -> str:
+        return f"{self.device.number} — {self.date:%d/%m/%Y}"
+
+
+class CercleDeviceDay(models.Model):
+    """FR electronic cercle game device's day (art. 69 c, 71-1, COUNT-55): the modèle 7 daily
+    statement and the levies written in its carnet modèle 11 quater, then "certifié exact" by a
+    comité member, only after which the amount is carried to modèle 12."""
+
+    device = models.ForeignKey(ElectronicDevice, on_delete=models.PROTECT, related_name="cercle_days")
+    date = models.DateField(_("date"))
+    parties = models.PositiveIntegerField(_("parties"))
+    levies = models.DecimalField(_("retenues au profit de la cagnotte"), **MONEY)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrit le"))
+    certified_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                     related_name="+")
+    certification = models.CharField(_("mention"), max_length=40, blank=True)
+    certified_at = models.DateTimeField(_("certifiée le"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("journée d'un jeu de cercle électronique")
+        verbose_name_plural = _("journées des jeux de cercle électroniques")
+        constraints = [models.UniqueConstraint(fields=["device", "date"], name="one_cercle_device_day")]
+        ordering = ["device", "date"]
 
     def __str__(self) -> str:
         return f"{self.device.number} — {self.date:%d/%m/%Y}"

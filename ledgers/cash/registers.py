@@ -361,3 +361,54 @@ REGISTRE_10_BIS = register_kind(
         one_open_volume="COUNT-51",  # one register per device, numbered like it (art. 70-1)
     )
 )
+
+# FR état journalier (modèle 7), one per electronic cercle table (qualifier: the device number):
+# the day's parties and levies (art. 69 c). Modèle 7 is not in the art. 69 list (REG-26): the
+# directeur responsable cotes and paraphs it (SET-26).
+ETAT_JOURNALIER_7 = register_kind(
+    RegisterKind(
+        code="etat_journalier_7",
+        title=_("État journalier des jeux de cercle électroniques"),
+        purpose=_("Inscrire chaque jour les parties et les retenues de la table de jeu électronique."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("device", _("Appareil n°"), 0.7),
+            Column("game", _("Jeu"), 1.2),
+            Column("parties", _("Parties"), 0.6),
+            Column("levies", _("Retenues"), 0.9),
+            Column("signed_by", _("Signature"), 1.3),
+        ),
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.COMPTABILITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("COUNT-55",),
+        form="modèle 7",
+    )
+)
+
+# FR carnet d'enregistrement des cagnottes (modèle 11 quater), one per electronic cercle device and
+# numbered like it, the game on its first page: the levies, then "certifié exact" signed by the
+# comité member in the observation column before the amount is carried to modèle 12 (art. 71-1,
+# COUNT-55). Coté et paraphé by the Interior ministry control officials (art. 69, REG-26).
+CARNET_11_QUATER = register_kind(
+    RegisterKind(
+        code="carnet_11_quater",
+        title=_("Carnet d'enregistrement des cagnottes des jeux de cercle électroniques"),
+        purpose=_("Inscrire chaque jour les retenues au profit de la cagnotte de l'appareil et leur certification."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("device", _("Appareil n°"), 0.7),
+            Column("game", _("Jeu"), 1.2),
+            Column("event", _("Opération"), 1.2),
+            Column("levies", _("Retenues"), 0.9),
+            Column("certification", _("Observations"), 1.6),
+            Column("signed_by", _("Signature"), 1.3),
+        ),
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.COMPTABILITE, Role.COMITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.CONTROLE_INTERIEUR,),
+        requirements=("COUNT-55", "REG-30", "REG-26"),
+        form="modèle 11 quater",
+        one_open_volume="COUNT-55",  # one carnet per device, numbered like it (art. 71-1)
+    )
+)

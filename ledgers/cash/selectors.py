@@ -13,6 +13,7 @@ from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
 from . import rules
 from .models import (
     CagnotteCount,
+    CercleDeviceDay,
     ControlDay,
     DeviceDay,
     ElectronicDevice,
@@ -207,3 +208,8 @@ def device_days_to_carry(est: Establishment, date: datetime.date) -> list[tuple[
     devices = ElectronicDevice.objects.filter(establishment=est, results__date=date).distinct().order_by("number")
     visaed = {day.device_id: day for day in DeviceDay.objects.filter(device__establishment=est, date=date)}
     return [(device, visaed.get(device.pk)) for device in devices]
+
+
+def cercle_device_days_on(est: Establishment, date: datetime.date) -> QuerySet[CercleDeviceDay]:
+    """FR electronic cercle devices' days to carry to modèle 12 (COUNT-55)."""
+    return CercleDeviceDay.objects.filter(device__establishment=est, date=date).select_related("device")

@@ -583,12 +583,17 @@ def control_day_close(*, establishment: Establishment, date, actor: AbstractBase
     sessions = list(selectors.sessions_with_floats(est, date))
     cagnottes = list(selectors.cagnottes_on(est, date))
     devices = selectors.device_days_to_carry(est, date)
-    if not sessions and not cagnottes and not devices:
+    cercle_devices = list(selectors.cercle_device_days_on(est, date))
+    if not sessions and not cagnottes and not devices and not cercle_devices:
         raise ValidationError(_("Aucune table n'a joué ce jour-là."))
     unvisaed = [device.number for device, visaed in devices if visaed is None]
     if unvisaed:
         raise RuleViolation("COUNT-51", _("Registre de comptabilité modèle 10 bis non visé ce jour par un membre du "
                                           "comité de direction : %(devices)s.") % {"devices": ", ".join(unvisaed)})
+    uncertified_devices = [day.device.number for day in cercle_devices if day.certified_at is None]
+    if uncertified_devices:
+        raise RuleViolation("COUNT-55", _("Carnet modèle 11 quater non certifié exact par un membre du comité de "
+                                          "direction : %(devices)s.") % {"devices": ", ".join(uncertified_devices)})
     uncertified = [s for s in sessions if not selectors.is_certified(s)]
     if uncertified:
         raise RuleViolation("COUNT-50", _("Résultats non certifiés au carnet d'avances : %(tables)s. Seul un carnet "
@@ -619,6 +624,13 @@ def control_day_close(*, establishment: Establishment, date, actor: AbstractBase
             entry_append(register=register, actor=actor, role=role, payload={
                 "date": date.isoformat(), "table": device.number, "game": device.game,
                 "family": Family.CONTREPARTIE, "result": str(visaed.product), "carried": str(carried)})
+        # Electronic cercle devices: the levies certified in carnet 11 quater (art. 71-1).
+        for day in cercle_devices:
+            carried += day.levies
+            totals[Family.CERCLE] += day.levies
+            entry_append(register=register, actor=actor, role=role, payload={
+                "date": date.isoformat(), "table": day.device.number, "game": day.device.game,
+                "family": Family.CERCLE, "result": str(day.levies), "carried": str(carried)})
     total = carried
     previous = selectors.previous_control_day(est, date)
     season_total = total + (previous.season_total if previous else Decimal("0.00"))

@@ -34,5 +34,8 @@ urlpatterns = [
     path("tables/<int:pk>/cagnotte/historique/", views.MachineHistoryView.as_view(), name="machine_history"),
     path("jeux-electroniques/", views.DevicesView.as_view(), name="devices"),
     path("jeux-electroniques/<int:pk>/poste/", views.StationResultView.as_view(), name="station_result"),
+    path("jeux-electroniques/<int:pk>/journee/", views.CercleDayView.as_view(), name="cercle_day"),
+    path("jeux-electroniques/journees/<int:pk>/certification/", views.CercleCertifyView.as_view(),
+         name="cercle_certify"),
     path("jeux-electroniques/<int:pk>/visa/", views.DeviceVisaView.as_view(), name="device_visa"),
 ]

@@ -15,6 +15,7 @@ from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormVi
 from . import electronic, forms, plaques, selectors, services, tickets
 from .models import (
     CardTableNumber,
+    CercleDeviceDay,
     ChipCensus,
     ChipSeries,
     ControlDay,
@@ -494,8 +495,9 @@ class DevicesView(CashFormView):
     def get_context_data(self, **kwargs):
         devices = ElectronicDevice.objects.filter(establishment=self.establishment)
         results = StationResult.objects.filter(device__establishment=self.establishment).select_related("device")
+        cercle_days = CercleDeviceDay.objects.filter(device__establishment=self.establishment).select_related("device")
         return super().get_context_data(devices=devices, results=results.order_by("-date", "device", "station")[:50],
-                                        **kwargs)
+                                        cercle_days=cercle_days.order_by("-date")[:50], **kwargs)
 
     def get_success_url(self) -> str:
         return reverse("cash:devices")
@@ -535,3 +537,35 @@ class DeviceVisaView(DeviceFormView):
 
     def perform(self, form):
         return electronic.device_day_visa(device=self.device, actor=self.request.user, date=form.cleaned_data["date"])
+
+
+
+class CercleDayView(DeviceFormView):
+    form_class = forms.CercleDayForm
+
+    @property
+    def title(self):
+        return _("État journalier (modèle 7) et carnet 11 quater — appareil %(device)s") % {"device": self.device}
+
+    def perform(self, form):
+        return electronic.cercle_day_record(device=self.device, actor=self.request.user, **form.cleaned_data)
+
+
+class CercleCertifyView(CashFormView):
+    form_class = forms.CercleCertifyForm
+    submit = _("Certifier")
+
+    @cached_property
+    def day(self) -> CercleDeviceDay:
+        return get_object_or_404(CercleDeviceDay.objects.select_related("device"), pk=self.kwargs["pk"],
+                                 device__establishment=self.establishment)
+
+    @property
+    def title(self):
+        return _("Certification du carnet 11 quater — %(day)s") % {"day": self.day}
+
+    def get_success_url(self) -> str:
+        return reverse("cash:devices")
+
+    def perform(self, form):
+        return electronic.cercle_day_certify(day=self.day, actor=self.request.user, words=form.cleaned_data["words"])

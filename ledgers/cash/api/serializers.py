@@ -11,6 +11,7 @@ from ..models import (
     BadBeatTable,
     CagnotteCount,
     CardTableNumber,
+    CercleDeviceDay,
     ChipCensus,
     ChipSeries,
     ControlDay,
@@ -410,6 +411,8 @@ class MachineHistoryInput(serializers.Serializer):
 # --- modèle 10 bis (COUNT-51) ----------------------------------------------------------------
 
 class DeviceInput(serializers.Serializer):
+    family = serializers.ChoiceField(choices=ElectronicDevice.Family.choices,
+                                     default=ElectronicDevice.Family.CONTREPARTIE)
     number = serializers.CharField(max_length=30)
     game = serializers.CharField(max_length=100)
     stations = serializers.IntegerField(min_value=1, max_value=1000)
@@ -418,7 +421,7 @@ class DeviceInput(serializers.Serializer):
 class DeviceOutput(serializers.ModelSerializer):
     class Meta:
         model = ElectronicDevice
-        fields = ("id", "number", "game", "stations")
+        fields = ("id", "family", "number", "game", "stations")
 
 
 class StationResultInput(serializers.Serializer):
@@ -449,3 +452,20 @@ class DeviceDayOutput(serializers.ModelSerializer):
     class Meta:
         model = DeviceDay
         fields = ("id", "device", "date", "product", "visa_seq")
+
+
+class CercleDayInput(serializers.Serializer):
+    device = EstablishmentPK(queryset=ElectronicDevice.objects.all())
+    date = serializers.DateField()
+    parties = serializers.IntegerField(min_value=0, max_value=INT_MAX)
+    levies = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+
+
+class CercleCertifyInput(serializers.Serializer):
+    words = serializers.CharField(max_length=40, allow_blank=True)
+
+
+class CercleDayOutput(serializers.ModelSerializer):
+    class Meta:
+        model = CercleDeviceDay
+        fields = ("id", "device", "date", "parties", "levies", "certification", "certified_at")

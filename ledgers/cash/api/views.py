@@ -16,7 +16,7 @@ from ledgers.core.models import Establishment
 from ledgers.core.selectors import current_establishment
 
 from .. import electronic, plaques, selectors, services, tickets
-from ..models import ChipSeries, ControlDay, ElectronicDevice, Orphan, Slip, TableCount
+from ..models import CercleDeviceDay, ChipSeries, ControlDay, ElectronicDevice, Orphan, Slip, TableCount
 from . import serializers as s
 
 
@@ -236,9 +236,20 @@ def _device_visa(request, est, data, pk):
                                       actor=request.user, **data)
 
 
+def _cercle_day(request, est, data):
+    return electronic.cercle_day_record(actor=request.user, **data)
+
+
+def _cercle_certify(request, est, data, pk):
+    return electronic.cercle_day_certify(day=get_object_or_404(CercleDeviceDay, pk=pk, device__establishment=est),
+                                         actor=request.user, **data)
+
+
 DeviceView = action("DeviceView", s.DeviceInput, s.DeviceOutput, _device)
 StationResultView = action("StationResultView", s.StationResultInput, s.StationResultOutput, _station)
 DeviceDayVisaView = action("DeviceDayVisaView", s.DeviceDayInput, s.DeviceDayOutput, _device_visa)
+CercleDayView = action("CercleDayView", s.CercleDayInput, s.CercleDayOutput, _cercle_day)
+CercleCertifyView = action("CercleCertifyView", s.CercleCertifyInput, s.CercleDayOutput, _cercle_certify)
 
 
 class RakeView(APIView):
