@@ -8,7 +8,8 @@ from ledgers.core.countersign import CountersignMixin, ReauthMixin
 from ledgers.core.models import Location, LocationKind
 
 from . import rules
-from .models import ChipSeries, ElectronicDevice, Orphan, SlipBook, TicketBook
+from .baccara import DEUX_TABLEAUX
+from .models import BaccaraBank, ChipSeries, ElectronicDevice, Orphan, SlipBook, TicketBook
 from .selectors import RAKE_GAMES
 from .tickets import CARD_CERCLE_GAMES, CERCLE_GAMES
 
@@ -327,3 +328,16 @@ class CercleDayForm(CashForm):
 
 class CercleCertifyForm(ReauthMixin, CashForm):
     words = forms.CharField(label=_("Mention"), max_length=40, initial="certifié exact")
+
+
+class BankerForm(CashForm):
+    banker = forms.CharField(label=_("Nom du banquier"), max_length=150, required=False)
+
+
+class BaccaraBankForm(CashForm):
+    table = forms.ModelChoiceField(label=_("Table"), queryset=None)
+    kind = forms.ChoiceField(label=_("Mention"), choices=BaccaraBank.Kind.choices)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = self.establishment.tables.filter(active=True, game=DEUX_TABLEAUX)

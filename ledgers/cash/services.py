@@ -690,6 +690,8 @@ def ticket_stamp_entry(stamp: TicketStamp, *, role: str) -> Entry:
                    "detail": str(_("Trait au crayon bleu")) if stamp.blue_line else "",
                    "signed_by": f"{display_name(stamp.keeper)} ({Role(role).label})"}
     return _write(book.establishment, CARNETS_TICKETS.code, actor=stamp.keeper, role=role, payload=payload)
+
+
 # Who checks the tickets and opens the cagnotte: FR the directeur responsable or a comité member,
 # never anyone else (art. 56-2, 71); MC the inspecteur or the Direction des Jeux, an SCJ agent
 # possibly present (art. 11.7).
@@ -801,6 +803,9 @@ def cagnotte_compute(*, session: TableSession, detached: Sequence[dict], actor: 
         raise ValidationError(_("La cagnotte se calcule à la fin de la partie."))
     if CagnotteCount.objects.filter(table_session=session).exists():
         raise ValidationError(_("La cagnotte de cette partie est déjà calculée."))
+    if fr and table.game == "baccara_deux_tableaux" and not session.banker_segments.exists():
+        raise RuleViolation("COUNT-54", _("Baccara à deux tableaux : le nom du banquier est inscrit au carnet au début "
+                                          "de la séance."))
     if fr and selectors.uses_levy_machine(table):
         raise RuleViolation("COUNT-41", _("La table %(table)s enregistre ses retenues sur une machine agréée : la "
                                           "cagnotte calculée est le total de son historique.")

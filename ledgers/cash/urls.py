@@ -38,4 +38,6 @@ urlpatterns = [
     path("jeux-electroniques/journees/<int:pk>/certification/", views.CercleCertifyView.as_view(),
          name="cercle_certify"),
     path("jeux-electroniques/<int:pk>/visa/", views.DeviceVisaView.as_view(), name="device_visa"),
+    path("tables/<int:pk>/banquier/", views.BankerView.as_view(), name="banker"),
+    path("baccara/mention/", views.BaccaraBankView.as_view(), name="baccara_bank"),
 ]

@@ -12,7 +12,7 @@ from ledgers.core.models import Seance, TableSession
 from ledgers.core.selectors import open_seances
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 
-from . import electronic, forms, plaques, selectors, services, tickets
+from . import baccara, electronic, forms, plaques, selectors, services, tickets
 from .models import (
     CardTableNumber,
     CercleDeviceDay,
@@ -569,3 +569,27 @@ class CercleCertifyView(CashFormView):
 
     def perform(self, form):
         return electronic.cercle_day_certify(day=self.day, actor=self.request.user, words=form.cleaned_data["words"])
+
+
+
+class BankerView(CashFormView):
+    """Baccara à deux tableaux: the banker who takes the bank, his name heading his operations."""
+
+    form_class = forms.BankerForm
+
+    @property
+    def title(self):
+        return _("Banquier de la table %(table)s") % {"table": self.session.table.number}
+
+    def perform(self, form):
+        return baccara.banker_segment_start(session=self.session, banker=form.cleaned_data["banker"],
+                                            actor=self.request.user)
+
+
+
+class BaccaraBankView(CashFormView):
+    form_class = forms.BaccaraBankForm
+    title = _("Mention du carnet modèle 11 : baccara à banque limitée ou ouverte")
+
+    def perform(self, form):
+        return baccara.baccara_bank_record(actor=self.request.user, **form.cleaned_data)

@@ -7,8 +7,10 @@ from ledgers.core.models import GamingTable, Location, TableSession
 
 from .. import rules
 from ..models import (
+    BaccaraBank,
     BadBeatCount,
     BadBeatTable,
+    BankerSegment,
     CagnotteCount,
     CardTableNumber,
     CercleDeviceDay,
@@ -469,3 +471,27 @@ class CercleDayOutput(serializers.ModelSerializer):
     class Meta:
         model = CercleDeviceDay
         fields = ("id", "device", "date", "parties", "levies", "certification", "certified_at")
+
+
+# --- baccara à deux tableaux (COUNT-54) -------------------------------------------------------
+
+class BaccaraBankInput(serializers.Serializer):
+    table = EstablishmentPK(queryset=GamingTable.objects.all())
+    kind = serializers.CharField(max_length=10)
+
+
+class BaccaraBankOutput(serializers.ModelSerializer):
+    class Meta:
+        model = BaccaraBank
+        fields = ("id", "table", "kind")
+
+
+class BankerSegmentInput(serializers.Serializer):
+    table_session = session_field()
+    banker = serializers.CharField(max_length=150, allow_blank=True)
+
+
+class BankerSegmentOutput(serializers.ModelSerializer):
+    class Meta:
+        model = BankerSegment
+        fields = ("id", "table_session", "banker", "started_at")

@@ -37,4 +37,6 @@ urlpatterns = [
     path("cercle-device-days/", views.CercleDayView.as_view(), name="cash-cercle-day"),
     path("cercle-device-days/<int:pk>/certify/", views.CercleCertifyView.as_view(), name="cash-cercle-certify"),
     path("station-results/", views.StationResultView.as_view(), name="cash-station-result"),
+    path("baccara-banks/", views.BaccaraBankView.as_view(), name="cash-baccara-bank"),
+    path("banker-segments/", views.BankerSegmentView.as_view(), name="cash-banker-segment"),
 ]

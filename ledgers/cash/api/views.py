@@ -15,7 +15,7 @@ from ledgers.core.countersign import countersigner_from
 from ledgers.core.models import Establishment
 from ledgers.core.selectors import current_establishment
 
-from .. import electronic, plaques, selectors, services, tickets
+from .. import baccara, electronic, plaques, selectors, services, tickets
 from ..models import CercleDeviceDay, ChipSeries, ControlDay, ElectronicDevice, Orphan, Slip, TableCount
 from . import serializers as s
 
@@ -250,6 +250,18 @@ StationResultView = action("StationResultView", s.StationResultInput, s.StationR
 DeviceDayVisaView = action("DeviceDayVisaView", s.DeviceDayInput, s.DeviceDayOutput, _device_visa)
 CercleDayView = action("CercleDayView", s.CercleDayInput, s.CercleDayOutput, _cercle_day)
 CercleCertifyView = action("CercleCertifyView", s.CercleCertifyInput, s.CercleDayOutput, _cercle_certify)
+
+
+def _baccara_bank(request, est, data):
+    return baccara.baccara_bank_record(actor=request.user, **data)
+
+
+def _banker(request, est, data):
+    return baccara.banker_segment_start(session=data["table_session"], banker=data["banker"], actor=request.user)
+
+
+BaccaraBankView = action("BaccaraBankView", s.BaccaraBankInput, s.BaccaraBankOutput, _baccara_bank)
+BankerSegmentView = action("BankerSegmentView", s.BankerSegmentInput, s.BankerSegmentOutput, _banker)
 
 
 class RakeView(APIView):
