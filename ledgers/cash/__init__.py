@@ -1,7 +1,7 @@
 """Caisses des jeux: table floats (MC somme mise en banque, FR avance) and the carnet d'avances,
 change slips and ravitaillement bons, end-of-séance counts, the poker rake and the FR registre de
 contrôle (modèle 12). It covers the catalogue's COUNTROOM rows (COUNT-*) and the registers they
-name (REG-09, REG-10, REG-13, REG-14, REG-29, REG-30, REG-31, REG-33, REG-34, REG-35).
+name (REG-09, REG-10, REG-13, REG-14, REG-29, REG-30, REG-31, REG-32, REG-33, REG-34, REG-35, REG-36).
 
 Status of every COUNT row (implemented / partial: what is missing / ruled out: why / not done):
 
@@ -72,11 +72,18 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-37 implemented: no avance before the table's locked built-in box (and the locked coffret
   when banknotes are accepted) is recorded; a change of the minimum avance during the season is
   flagged.
-- COUNT-38 partial: the computed cagnotte is generated from the books' detached ticket ranges,
-  never keyed by hand; not done: per-séance stub records (see COUNT-40).
-- COUNT-39 partial: a ticket book bears its table's number and is used only there; not done: the
-  card-table number series (gaps, duplicates, renumbering during the season).
-- COUNT-40, COUNT-41 not done (date stamps and blue lines by the keeper; approved levy machines).
+- COUNT-38 implemented: the computed cagnotte is generated from the books' detached ticket ranges,
+  never keyed by hand; the per-séance stub records are the keeper's date stamps (COUNT-40) in the
+  register of the ticket books (tickets.py).
+- COUNT-39 implemented: a ticket book bears its table's number and is used only there; the cercle
+  card tables' serial numbers form one series per season, a gap, a duplicate or a renumbering
+  refused, the tables left out listed (tickets.card_table_number).
+- COUNT-40 implemented: only the keeper (GARDIEN_CARNETS) puts a book into service, with the date
+  stamp on its first ticket, and stamps the first ticket of each following cagnotte séance with the
+  blue line; no ticket of a séance is detached before its stamp; until the cagnotte is counted the
+  stamp stands (one séance, AMB-58). The cover's finishing date is set when the last ticket goes.
+- COUNT-41 implemented: a levy machine only with its approval reference; at its table the computed
+  cagnotte is the printed history's total (tickets refused), the imported per-partie log adding up to it.
 - COUNT-43 implemented: cagnotte counted only by the directeur responsable or a comité member,
   "certifié exact".
 - COUNT-44 implemented: bons split 50 % to the winner and 50 % in equal shares among all the players
@@ -99,18 +106,31 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-49 implemented: one carnet d'avances per box, numbered like it, a second open volume
   refused.
 - COUNT-50 implemented: only certified carnets are carried to modèle 12.
-- COUNT-51 not done (modèle 10 bis of electronic games, modèle 33).
+- COUNT-51 partial (electronic.py): one registre de comptabilité modèle 10 bis per device,
+  numbered like it (coté et paraphé, REG-26), a line per station and day whose product must follow
+  art. 70-1, the daily visa by a comité member, and modèle 12 refusing a device day not visaed and
+  carrying the visaed product; not done: the monthly meter statement modèle 33.
 - COUNT-52 implemented: cols. 1 to 8 computed on the carnet before the count, with the directeur
   responsable or a comité member; interruption, resumption and new-book lines during play.
 - COUNT-53 implemented: col. 15 = max(col. 8, col. 9) per table, surplus balanced by tickets,
   shortfall borne by the cash desk; a difference opens an INC-17 incident.
-- COUNT-54, COUNT-55 not done (baccara à deux tableaux banker segments; modèles 7 and 11 quater).
+- COUNT-54 implemented (baccara.py): the carnet modèle 11 of a baccara à deux tableaux table bears
+  the "banque limitée / ouverte" mention before any banker; each banker's segment is headed by his
+  name (col. 3, the croupiers and changeurs in col. 3 bis); no cagnotte computed for a partie
+  without a banker (that refusal is not covered by a test: a closed baccara partie needs a sabot,
+  SHOE-12).
+- COUNT-55 implemented (electronic.py): per electronic cercle device the modèle 7 daily statement
+  and the carnet 11 quater numbered like it (coté et paraphé, REG-26), the game on every line; the
+  levies "certifié exact" by a comité member, modèle 12 refusing a device day not yet certified.
 - COUNT-56 implemented: modèle 12 by carry-forward only, closed in words, two visas.
 - COUNT-57 implemented: modèle 13 sheet per season month, closed with the modèle 35 total.
-- COUNT-58 not done (registre des plaques, jetons et cartes de paiement modèle 16, REG-36, SET-45).
+- COUNT-58 implemented (plaques.py): registre des plaques, jetons et cartes de paiement (modèle 16,
+  REG-36): series with description, manufacturer, values and number per value, reserve and service;
+  the census at season start and mid-season (SET-45), due ones shown on the page and the dashboard;
+  the player-held amount (series in service − counted) flagged when ≠ the account balance entered.
 
 INC-15 implemented: a BBJ breakdown is recorded only with the judicial police's information (time,
 service), opens an incident with that notice, and is closed when the system is restored.
 
-Also not done: REG-32 (ticket books' keeper, with COUNT-38 to COUNT-40), REG-36 (with COUNT-58).
+REG-32 implemented with COUNT-38 to COUNT-41 (register of the ticket books), REG-36 with COUNT-58.
 """

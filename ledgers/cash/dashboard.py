@@ -14,6 +14,7 @@ from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 
 from . import selectors
+from .plaques import PLAQUE_KEEPERS, censuses_due
 from .services import CASHIERS, CERTIFIERS, CONTROL_KEEPERS, CONTROL_VISAS
 
 
@@ -49,3 +50,16 @@ def cash_waiting(request: HttpRequest, establishment: Establishment) -> Panel | 
     if not items:
         return None
     return Panel(_("Caisses des jeux"), "cash/_panel_waiting.html", {"waiting": items}, order=50)
+
+
+@dashboard_panel
+def chip_census_due(request: HttpRequest, establishment: Establishment) -> Panel | None:
+    """FR modèle 16: the start or mid-season census whose date has come (COUNT-58, SET-45)."""
+    if not roles_of(request.user, establishment) & set(PLAQUE_KEEPERS):
+        return None
+    items = [(str(_("Recensement des plaques, jetons et cartes de paiement du %(day)s (COUNT-58)")
+                  % {"day": f"{day:%d/%m/%Y}"}), reverse("cash:plaques"))
+             for day, _period in censuses_due(establishment)]
+    if not items:
+        return None
+    return Panel(_("Plaques et jetons (modèle 16)"), "cash/_panel_waiting.html", {"waiting": items}, order=51)

@@ -25,8 +25,8 @@ from ledgers.core.services import (
 from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open
 
-from . import services
-from .models import ControlDay, SlipBook, TableBox, TicketBook
+from . import plaques, services
+from .models import ChipSeries, ControlDay, SlipBook, TableBox, TicketBook
 
 DAYS = 30
 PERIOD = SeancePeriod.NUIT
@@ -41,7 +41,8 @@ REGISTERS = {
            ("bons_caisse", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
            ("registre_change", "caisse", Role.DIRECTEUR_RESPONSABLE, Role.COMPTABLE_TRESOR, "M.G."),
            ("registre_controle", "", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
-           ("incidents", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D.")],
+           ("incidents", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+           ("registre_plaques", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D.")],
 }
 TABLES = {"MC": ("BJ1", "BJ2"), "FR": ("RA1",)}
 MC_BANK = Decimal(40_000)
@@ -137,6 +138,28 @@ def _chemin_de_fer(est: Establishment, seance: Seance, day: int, director) -> No
                             actor=inspecteur)
 
 
+def _plaques(est: Establishment) -> None:
+    """FR modèle 16: the chips and plaques in service, and the start-of-season census where the
+    players hold 2 000 € more than the account says (COUNT-58 flag)."""
+    keeper = demo_user(est, Role.CAISSIER_PRINCIPAL)
+    if not ChipSeries.objects.filter(establishment=est).exists():
+        plaques.chip_series_record(establishment=est, kind=ChipSeries.Kind.PLAQUE, description="Plaques nacrées",
+                                   manufacturer="Bourgogne et Grasset", series_count=3, reserve_series=1,
+                                   pieces=[{"value": "1000", "quantity": 100}, {"value": "500", "quantity": 100}],
+                                   actor=keeper)
+        plaques.chip_series_record(establishment=est, kind=ChipSeries.Kind.JETON, description="Jetons ronds",
+                                   manufacturer="Bourgogne et Grasset", series_count=4, reserve_series=2,
+                                   pieces=[{"value": "100", "quantity": 500}, {"value": "5", "quantity": 1000}],
+                                   actor=keeper)
+    for day, _period in plaques.censuses_due(est):
+        counted = [{"series": series.pk, "value": piece["value"], "quantity": piece["quantity"] * 2 - 10}
+                   for series in ChipSeries.objects.filter(establishment=est) for piece in series.pieces]
+        held = plaques.taken_in_charge(est) - sum(Decimal(line["value"]) * line["quantity"] for line in counted)
+        plaques.chip_census_record(establishment=est, census_date=day, counted=counted,
+                                   counted_by="Caissier principal et membre du comité de direction",
+                                   account_balance=held - 2000, actor=keeper)
+
+
 @transaction.atomic
 def seed(*, stdout: TextIO, days: int = DAYS) -> None:
     today = timezone.localdate()
@@ -161,6 +184,7 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
                 if not TableBox.objects.filter(table=table).exists():
                     services.table_box_record(table=table, box_id=f"CI-{number}", key_reference=f"CL-{number}",
                                               actor=demo_user(est, Role.DIRECTEUR_RESPONSABLE))
+            _plaques(est)
         played = 0
         for day in range(days, 0, -1):
             date = today - datetime.timedelta(days=day)

@@ -10,8 +10,10 @@ from ledgers.core.models import Location, LocationKind
 from ledgers.core.roles import Role
 
 from . import rules
-from .models import BadBeatConfig, Orphan, SlipBook, TicketBook
+from .baccara import DEUX_TABLEAUX
+from .models import BaccaraBank, BadBeatConfig, ChipSeries, ElectronicDevice, Orphan, SlipBook, TicketBook
 from .selectors import RAKE_GAMES
+from .tickets import CARD_CERCLE_GAMES, CERCLE_GAMES
 
 BREAKDOWN_HELP = _("Une ligne par valeur : « valeur x quantité [jeton|plaque|billet] », par ex. « 1000 x 20 plaque ».")
 
@@ -324,3 +326,127 @@ class BoxHolderForm(CashForm):
         self.fields["employee"].queryset = get_user_model().objects.filter(
             memberships__establishment=self.establishment,
             memberships__role__in=[Role.CHEF_PARTIE, Role.EMPLOYE_RESPONSABLE, Role.CROUPIER]).distinct()
+# --- modèle 16 (COUNT-58) and ticket books (COUNT-39 to COUNT-41) ------------------------------
+
+class ChipSeriesForm(CashForm):
+    kind = forms.ChoiceField(label=_("Nature"), choices=ChipSeries.Kind.choices)
+    description = forms.CharField(label=_("Description sommaire"), max_length=200)
+    manufacturer = forms.CharField(label=_("Fabricant"), max_length=150)
+    series_count = forms.IntegerField(label=_("Nombre de séries"), min_value=1, max_value=1_000_000)
+    reserve_series = forms.IntegerField(label=_("Séries à la réserve générale"), min_value=0, max_value=1_000_000)
+    pieces = forms.CharField(label=_("Valeurs et nombre par valeur d'une série"), required=False,
+                             widget=forms.Textarea(attrs={"rows": 4}),
+                             help_text=_("Plaques et jetons : une ligne « valeur x quantité » par valeur."))
+    cards_per_series = forms.IntegerField(label=_("Cartes par série"), min_value=0, max_value=1_000_000,
+                                          required=False)
+
+    def clean_pieces(self):
+        text = self.cleaned_data["pieces"]
+        return [{"value": line["value"], "quantity": line["quantity"]}
+                for line in rules.parse_breakdown(text)] if text.strip() else []
+
+    def clean_cards_per_series(self):
+        return self.cleaned_data["cards_per_series"] or 0
+
+
+class ChipAllocateForm(CashForm):
+    in_service_series = forms.IntegerField(label=_("Séries en service"), min_value=0, max_value=1_000_000)
+
+
+class ChipCensusForm(CashForm):
+    census_date = forms.DateField(label=_("Date du recensement"), widget=forms.DateInput(attrs={"type": "date"}))
+    counted = forms.CharField(label=_("Pièces recensées"), widget=forms.Textarea(attrs={"rows": 5}), help_text=_(
+        "Une ligne par série et valeur : « n° de série  valeur  quantité » (cartes : « n° de série  0  quantité »)."))
+    counted_by = forms.CharField(label=_("Recensé par"), max_length=300)
+    account_balance = forms.DecimalField(label=_("Solde créditeur du compte « plaques, jetons et cartes de paiement » "
+                                                 "(€)"), decimal_places=2, max_digits=14)
+
+    def clean_counted(self):
+        lines = []
+        for raw in self.cleaned_data["counted"].splitlines():
+            parts = raw.split()
+            if not parts:
+                continue
+            if len(parts) != 3 or not parts[0].isdigit() or not parts[2].isdigit():
+                raise forms.ValidationError(_("Ligne illisible : « %(line)s ».") % {"line": raw.strip()})
+            lines.append({"series": int(parts[0]), "value": parts[1].replace(",", "."), "quantity": int(parts[2])})
+        return lines
+
+
+class CardTableNumberForm(CashForm):
+    table = forms.ModelChoiceField(label=_("Table"), queryset=None)
+    serial = forms.IntegerField(label=_("Numéro d'ordre"), min_value=1, max_value=10_000)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = self.establishment.tables.filter(active=True, game__in=CARD_CERCLE_GAMES)
+
+
+class TicketStampForm(CashForm):
+    blue_line = forms.BooleanField(label=_("Trait au crayon bleu tracé après les tickets de la séance précédente"),
+                                   required=False)
+
+
+class LevyMachineForm(CashForm):
+    table = forms.ModelChoiceField(label=_("Table"), queryset=None)
+    approval_reference = forms.CharField(label=_("Agrément de la machine"), max_length=80, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = self.establishment.tables.filter(active=True, game__in=CERCLE_GAMES)
+
+
+class MachineHistoryForm(CashForm):
+    history_total = forms.DecimalField(label=_("Total de l'historique édité (€)"), min_value=0, decimal_places=2,
+                                       max_digits=14)
+    printout_reference = forms.CharField(label=_("Référence de l'historique"), max_length=120, required=False)
+
+
+# --- modèle 10 bis (COUNT-51) ----------------------------------------------------------------
+
+class DeviceForm(CashForm):
+    family = forms.ChoiceField(label=_("Famille"), choices=ElectronicDevice.Family.choices)
+    number = forms.CharField(label=_("Appareil n°"), max_length=30)
+    game = forms.CharField(label=_("Jeu pratiqué"), max_length=100)
+    stations = forms.IntegerField(label=_("Postes de jeu"), min_value=1, max_value=1000)
+
+
+class StationResultForm(CashForm):
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    station = forms.IntegerField(label=_("Poste de jeu"), min_value=1, max_value=1000)
+    avances = forms.DecimalField(label=_("Avances de la caisse (€)"), min_value=0, decimal_places=2, max_digits=14)
+    physical_count = forms.DecimalField(label=_("Comptée physique (€)"), min_value=0, decimal_places=2,
+                                        max_digits=14)
+    units_in = forms.IntegerField(label=_("Unités entrées"), min_value=0)
+    units_out = forms.IntegerField(label=_("Unités sorties"), min_value=0)
+    unit_stake = forms.DecimalField(label=_("Mise unitaire (€)"), min_value=0, decimal_places=2, max_digits=8)
+    tickets_issued = forms.DecimalField(label=_("Tickets émis (€)"), min_value=0, decimal_places=2, max_digits=14)
+    product = forms.DecimalField(label=_("Produit (€)"), decimal_places=2, max_digits=14, required=False)
+
+
+class DeviceVisaForm(ReauthMixin, CashForm):
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class CercleDayForm(CashForm):
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    parties = forms.IntegerField(label=_("Parties"), min_value=0)
+    levies = forms.DecimalField(label=_("Retenues au profit de la cagnotte (€)"), min_value=0, decimal_places=2,
+                                max_digits=14)
+
+
+class CercleCertifyForm(ReauthMixin, CashForm):
+    words = forms.CharField(label=_("Mention"), max_length=40, initial="certifié exact")
+
+
+class BankerForm(CashForm):
+    banker = forms.CharField(label=_("Nom du banquier"), max_length=150, required=False)
+
+
+class BaccaraBankForm(CashForm):
+    table = forms.ModelChoiceField(label=_("Table"), queryset=None)
+    kind = forms.ChoiceField(label=_("Mention"), choices=BaccaraBank.Kind.choices)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = self.establishment.tables.filter(active=True, game=DEUX_TABLEAUX)

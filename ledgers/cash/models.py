@@ -547,3 +547,280 @@ class BoxHolderDesignation(models.Model):
 
     def __str__(self) -> str:
         return str(self.table_session)
+
+
+class ChipSeries(models.Model):
+    """FR registre des plaques, jetons et cartes de paiement (modèle 16, art. 81, COUNT-58): a set
+    of identical series put into service, described with its manufacturer, the pieces of one
+    series per value (plaques and chips), and how many series are in the general reserve and how
+    many in service at the change desks and tables."""
+
+    class Kind(models.TextChoices):
+        PLAQUE = "plaque", _("Plaques")
+        JETON = "jeton", _("Jetons")
+        CARTE = "carte", _("Cartes de paiement")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="chip_series")
+    kind = models.CharField(_("nature"), max_length=10, choices=Kind.choices)
+    description = models.CharField(_("description sommaire"), max_length=200)
+    manufacturer = models.CharField(_("fabricant"), max_length=150)
+    series_count = models.PositiveIntegerField(_("nombre de séries"))
+    # One series: [{"value", "quantity"}] for plaques and chips; payment cards: their number per series.
+    pieces = models.JSONField(_("valeurs et nombre par valeur d'une série"), default=list, blank=True)
+    cards_per_series = models.PositiveIntegerField(_("cartes par série"), default=0)
+    reserve_series = models.PositiveIntegerField(_("séries à la réserve générale"))
+    in_service_series = models.PositiveIntegerField(_("séries en service"))
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrite le"))
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("série de plaques, jetons ou cartes")
+        verbose_name_plural = _("séries de plaques, jetons et cartes")
+        ordering = ["establishment", "kind", "recorded_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} — {self.description}"
+
+
+class ChipCensus(models.Model):
+    """The census of the plaques, chips and payment cards in service taken at the start and in the
+    middle of each season (art. 81, SET-45), with the amount held by players it gives and the
+    balance of the "plaques, jetons et cartes de paiement" account it must equal. Append-only."""
+
+    class Period(models.TextChoices):
+        START = "start", _("Début de saison")
+        MIDDLE = "middle", _("Mi-saison")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="chip_censuses")
+    season = models.DateField(_("saison commençant le"))
+    period = models.CharField(_("recensement"), max_length=10, choices=Period.choices)
+    census_date = models.DateField(_("date du recensement"))
+    lines = models.JSONField(_("pièces recensées"))
+    counted_total = models.DecimalField(_("montant recensé"), **MONEY)
+    taken_in_charge = models.DecimalField(_("montant pris en charge"), **MONEY)
+    player_held = models.DecimalField(_("montant conservé par les joueurs"), **MONEY)
+    account_balance = models.DecimalField(_("solde créditeur du compte"), **MONEY)
+    counted_by = models.CharField(_("recensé par"), max_length=300)
+    flags = models.JSONField(_("signalements"), default=list, blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrit le"))
+
+    class Meta:
+        verbose_name = _("recensement des plaques, jetons et cartes")
+        verbose_name_plural = _("recensements des plaques, jetons et cartes")
+        constraints = [models.UniqueConstraint(fields=["establishment", "season", "period"],
+                                               name="one_chip_census_per_period")]
+        ordering = ["-census_date"]
+
+    def __str__(self) -> str:
+        return f"{self.get_period_display()} {self.season:%Y}"
+
+
+class CardTableNumber(models.Model):
+    """FR art. 56-1 (COUNT-39): the serial number of a card table for a season; the numbers of all
+    the card tables form one unbroken series and never change during the season. Append-only."""
+
+    table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="card_numbers")
+    season = models.DateField(_("saison commençant le"))
+    serial = models.PositiveIntegerField(_("numéro d'ordre"))
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrit le"))
+
+    class Meta:
+        verbose_name = _("numéro d'ordre de table de cartes")
+        verbose_name_plural = _("numéros d'ordre des tables de cartes")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "season"], name="card_table_numbered_once_per_season"),
+        ]
+        ordering = ["season", "serial"]
+
+    def __str__(self) -> str:
+        return f"{self.serial} — {self.table.number}"
+
+
+class TicketStamp(models.Model):
+    """FR art. 56-1 (COUNT-40, REG-32): a date stamp the ticket books' keeper applies away from
+    the table: on the first ticket's stub when the book is put into service, then before each
+    cagnotte séance on the stub of its first ticket, with the blue line. Append-only."""
+
+    class Kind(models.TextChoices):
+        IN_SERVICE = "in_service", _("Mise en service (timbre sur le premier ticket)")
+        SEANCE_START = "seance_start", _("Début de séance (timbre et trait bleu)")
+
+    book = models.ForeignKey(TicketBook, on_delete=models.PROTECT, related_name="stamps")
+    kind = models.CharField(_("nature"), max_length=15, choices=Kind.choices)
+    first_ticket = models.PositiveIntegerField(_("premier ticket de la séance"))
+    stamped_on = models.DateField(_("date du timbre"))
+    blue_line = models.BooleanField(_("trait au crayon bleu"), default=False)
+    keeper = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrit le"))
+
+    class Meta:
+        verbose_name = _("timbre à date de carnet de tickets")
+        verbose_name_plural = _("timbres à date des carnets de tickets")
+        constraints = [models.UniqueConstraint(fields=["book", "first_ticket"], name="one_stamp_per_first_ticket")]
+        ordering = ["book", "first_ticket"]
+
+    def __str__(self) -> str:
+        return f"{self.book} n° {self.first_ticket}"
+
+
+class LevyMachine(models.Model):
+    """FR art. 56-1 (COUNT-41): the approved machine that records the levies of a cercle table
+    instead of ticket books; its printed history gives the computed cagnotte. Append-only."""
+
+    table = models.OneToOneField(GamingTable, on_delete=models.PROTECT, related_name="levy_machine")
+    approval_reference = models.CharField(_("agrément de la machine"), max_length=80)
+    activated_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    activated_at = models.DateTimeField(_("mise en service le"))
+
+    class Meta:
+        verbose_name = _("machine de retenue agréée")
+        verbose_name_plural = _("machines de retenue agréées")
+
+    def __str__(self) -> str:
+        return f"{self.table.number} — {self.approval_reference}"
+
+
+class ElectronicDevice(models.Model):
+    """FR electronic game device: contrepartie (art. 69 b, 70-1), its registre de comptabilité
+    modèle 10 bis numbered like it records its stations day by day; cercle (art. 69 c, 71-1), its
+    modèle 7 daily statement and carnet 11 quater numbered like it. Append-only."""
+
+    class Family(models.TextChoices):
+        CONTREPARTIE = "contrepartie", _("Jeu de contrepartie")
+        CERCLE = "cercle", _("Jeu de cercle")
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="electronic_devices")
+    # Contrepartie: modèle 10 bis (art. 70-1); cercle: modèle 7 and carnet 11 quater (art. 71-1).
+    family = models.CharField(_("famille"), max_length=12, choices=Family.choices, default=Family.CONTREPARTIE)
+    number = models.CharField(_("appareil n°"), max_length=30)
+    game = models.CharField(_("jeu pratiqué"), max_length=100)
+    stations = models.PositiveSmallIntegerField(_("postes de jeu"))
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrit le"))
+
+    class Meta:
+        verbose_name = _("appareil de jeux électroniques")
+        verbose_name_plural = _("appareils de jeux électroniques")
+        constraints = [models.UniqueConstraint(fields=["establishment", "number"], name="electronic_device_unique")]
+        ordering = ["establishment", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.number} — {self.game}"
+
+
+class StationResult(models.Model):
+    """A line of modèle 10 bis: one station's day, avances, physical and electronic counts
+    ((units in − units out) × unit stake), tickets issued and product (art. 70-1, COUNT-51). Append-only."""
+
+    device = models.ForeignKey(ElectronicDevice, on_delete=models.PROTECT, related_name="results")
+    date = models.DateField(_("date"))
+    station = models.PositiveSmallIntegerField(_("poste de jeu"))
+    avances = models.DecimalField(_("avances de la caisse"), **MONEY)
+    physical_count = models.DecimalField(_("comptée physique"), **MONEY)
+    units_in = models.PositiveIntegerField(_("unités entrées"))
+    units_out = models.PositiveIntegerField(_("unités sorties"))
+    unit_stake = models.DecimalField(_("mise unitaire"), **MONEY)
+    electronic_count = models.DecimalField(_("comptée électronique"), **MONEY)
+    tickets_issued = models.DecimalField(_("tickets émis"), **MONEY)
+    product = models.DecimalField(_("produit"), **MONEY)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrit le"))
+
+    class Meta:
+        verbose_name = _("résultat de poste de jeu (modèle 10 bis)")
+        verbose_name_plural = _("résultats des postes de jeu (modèle 10 bis)")
+        constraints = [models.UniqueConstraint(fields=["device", "date", "station"], name="one_station_line_per_day")]
+        ordering = ["device", "date", "station"]
+
+    def __str__(self) -> str:
+        return f"{self.device.number} / {self.station} — {self.date:%d/%m/%Y}"
+
+
+class DeviceDay(models.Model):
+    """The day of a device's modèle 10 bis visaed by a comité member: its product may then be
+    carried to modèle 12 (art. 70-1, COUNT-51). Append-only."""
+
+    device = models.ForeignKey(ElectronicDevice, on_delete=models.PROTECT, related_name="days")
+    date = models.DateField(_("date"))
+    product = models.DecimalField(_("produit brut de l'appareil"), **MONEY)
+    visa_seq = models.PositiveBigIntegerField(_("visa n°"))
+    visaed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    visaed_at = models.DateTimeField(_("visé le"))
+
+    class Meta:
+        verbose_name = _("journée visée du modèle 10 bis")
+        verbose_name_plural = _("journées visées du modèle 10 bis")
+        constraints = [models.UniqueConstraint(fields=["device", "date"], name="one_visa_per_device_day")]
+
+    def __str__(self) -> str:
+        return f"{self.device.number} — {self.date:%d/%m/%Y}"
+
+
+class CercleDeviceDay(models.Model):
+    """FR electronic cercle game device's day (art. 69 c, 71-1, COUNT-55): the modèle 7 daily
+    statement and the levies written in its carnet modèle 11 quater, then "certifié exact" by a
+    comité member, only after which the amount is carried to modèle 12."""
+
+    device = models.ForeignKey(ElectronicDevice, on_delete=models.PROTECT, related_name="cercle_days")
+    date = models.DateField(_("date"))
+    parties = models.PositiveIntegerField(_("parties"))
+    levies = models.DecimalField(_("retenues au profit de la cagnotte"), **MONEY)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrit le"))
+    certified_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                     related_name="+")
+    certification = models.CharField(_("mention"), max_length=40, blank=True)
+    certified_at = models.DateTimeField(_("certifiée le"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("journée d'un jeu de cercle électronique")
+        verbose_name_plural = _("journées des jeux de cercle électroniques")
+        constraints = [models.UniqueConstraint(fields=["device", "date"], name="one_cercle_device_day")]
+        ordering = ["device", "date"]
+
+    def __str__(self) -> str:
+        return f"{self.device.number} — {self.date:%d/%m/%Y}"
+
+
+class BaccaraBank(models.Model):
+    """FR baccara à deux tableaux (art. 71, COUNT-54): the mention "Baccara à banque limitée" or
+    "Baccara à banque ouverte" the table's carnet modèle 11 bears. Append-only."""
+
+    class Kind(models.TextChoices):
+        LIMITED = "limitee", _("Baccara à banque limitée")
+        OPEN = "ouverte", _("Baccara à banque ouverte")
+
+    table = models.OneToOneField(GamingTable, on_delete=models.PROTECT, related_name="baccara_bank")
+    kind = models.CharField(_("mention"), max_length=10, choices=Kind.choices)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrite le"))
+
+    class Meta:
+        verbose_name = _("mention de la banque de baccara")
+        verbose_name_plural = _("mentions des banques de baccara")
+
+    def __str__(self) -> str:
+        return f"{self.table.number} — {self.get_kind_display()}"
+
+
+class BankerSegment(models.Model):
+    """FR baccara à deux tableaux (art. 71, COUNT-54): the operations of one banker during a
+    table-partie, headed by his name (col. 3; the croupiers and changeurs go to col. 3 bis).
+    Append-only: a segment ends where the next one starts."""
+
+    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="banker_segments")
+    banker = models.CharField(_("banquier"), max_length=150)
+    started_at = models.DateTimeField(_("début"))
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("banquier de la séance")
+        verbose_name_plural = _("banquiers de la séance")
+        ordering = ["table_session", "started_at"]
+
+    def __str__(self) -> str:
+        return f"{self.table_session} — {self.banker}"

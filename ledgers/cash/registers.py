@@ -147,7 +147,8 @@ CARNET_CAGNOTTES = register_kind(
             Column("date", _("Col. 1 — Date"), 0.8),
             Column("seance", _("Séance"), 1.0),
             Column("table", _("Table n°"), 0.5),
-            Column("col3.names", _("Col. 3 — Croupiers et changeurs"), 1.6),
+            Column("col3.bankers", _("Col. 3 — Banquiers (baccara à deux tableaux)"), 1.0),
+            Column("col3.names", _("Col. 3 (3 bis au baccara à deux tableaux) — Croupiers et changeurs"), 1.6),
             Column("col3.sabot", _("Col. 3 — Sabot n°"), 0.6),
             Column("tickets", _("Col. 4 à 7 — Tickets détachés"), 2.0),
             Column("col8", _("Col. 8 — Cagnotte calculée"), 0.8),
@@ -277,5 +278,143 @@ CARNET_PRELEVEMENTS = register_kind(
         paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
         requirements=("REG-35", "COUNT-57"),
         form="modèle 13",
+    )
+)
+
+# FR registre des plaques, jetons et cartes de paiement (modèle 16): the series put into service,
+# their description, manufacturer, values and number per value, the series in the general reserve
+# and in service, and the census at the start and in the middle of each season with the amount held
+# by players against the account balance (art. 81, COUNT-58, REG-36). Modèle 16 is not in the art. 69
+# list and the text names nobody to cote and paraph it (SET-26): the directeur responsable.
+REGISTRE_PLAQUES = register_kind(
+    RegisterKind(
+        code="registre_plaques",
+        title=_("Registre des plaques, jetons et cartes de paiement"),
+        purpose=_("Inscrire les séries mises en service, leur répartition entre la réserve générale et le service, "
+                  "et les recensements de début et de mi-saison."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("event", _("Opération"), 1.2),
+            Column("kind", _("Nature"), 0.8),
+            Column("description", _("Description sommaire et fabricant"), 2.0),
+            Column("series", _("Séries : total, réserve, en service"), 1.2),
+            Column("pieces", _("Valeurs et nombre par valeur"), 2.2),
+            Column("amounts", _("Pris en charge, recensé, conservé par les joueurs"), 1.8),
+            Column("flags", _("Observations"), 1.6),
+            Column("signed_by", _("Signature"), 1.2),
+        ),
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.CAISSIER_PRINCIPAL, Role.COMPTABILITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("REG-36", "COUNT-58", "SET-45"),
+        form="modèle 16",
+    )
+)
+
+# FR carnets de tickets of the cercle cagnottes (REG-32): the card-table number series of the
+# season (COUNT-39), the books put into service and the date stamps and blue lines the keeper
+# applies before each cagnotte séance (COUNT-40), and the approved levy machines (COUNT-41). The
+# books' covers bear their table's number; no authority paraphs them (SET-26): the directeur responsable.
+CARNETS_TICKETS = register_kind(
+    RegisterKind(
+        code="carnets_tickets",
+        title=_("Registre des carnets de tickets et des tables de cartes"),
+        purpose=_("Inscrire la série des numéros des tables de cartes, la mise en service des carnets de tickets, "
+                  "les timbres à date et traits bleus de chaque séance, et les machines de retenue agréées."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("event", _("Opération"), 1.6),
+            Column("table", _("Table n°"), 0.6),
+            Column("book", _("Carnet"), 0.8),
+            Column("tickets", _("Tickets"), 1.6),
+            Column("detail", _("Observations"), 2.0),
+            Column("signed_by", _("Signature"), 1.3),
+        ),
+        record_roles=(Role.GARDIEN_CARNETS, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("REG-32", "COUNT-38", "COUNT-39", "COUNT-40", "COUNT-41"),
+    )
+)
+
+# FR registre de comptabilité (modèle 10 bis), one per electronic contrepartie device and numbered
+# like it (qualifier: the device number): day by day and station by station the avances, the
+# physical and electronic counts, the tickets issued and the product; visaed every day by a comité
+# member before the device's product is carried to modèle 12 (art. 69 b, 70-1, COUNT-51). Coté et
+# paraphé by the Interior ministry control officials (art. 69, REG-26).
+REGISTRE_10_BIS = register_kind(
+    RegisterKind(
+        code="registre_10_bis",
+        title=_("Registre de comptabilité des jeux de contrepartie électroniques"),
+        purpose=_("Inscrire au jour le jour, poste par poste, les avances, les comptées physique et électronique, les "
+                  "tickets émis et le produit de l'appareil."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("station", _("Poste"), 0.5),
+            Column("avances", _("Avances"), 0.8),
+            Column("physical", _("Comptée physique"), 0.9),
+            Column("electronic", _("Comptée électronique"), 1.4),
+            Column("tickets", _("Tickets émis"), 0.8),
+            Column("product", _("Produit"), 0.8),
+            Column("signed_by", _("Signature"), 1.2),
+        ),
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.COMPTABILITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.CONTROLE_INTERIEUR,),
+        visa_roles=(Role.COMITE,),
+        requirements=("COUNT-51", "REG-26"),
+        form="modèle 10 bis",
+        one_open_volume="COUNT-51",  # one register per device, numbered like it (art. 70-1)
+    )
+)
+
+# FR état journalier (modèle 7), one per electronic cercle table (qualifier: the device number):
+# the day's parties and levies (art. 69 c). Modèle 7 is not in the art. 69 list (REG-26): the
+# directeur responsable cotes and paraphs it (SET-26).
+ETAT_JOURNALIER_7 = register_kind(
+    RegisterKind(
+        code="etat_journalier_7",
+        title=_("État journalier des jeux de cercle électroniques"),
+        purpose=_("Inscrire chaque jour les parties et les retenues de la table de jeu électronique."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("device", _("Appareil n°"), 0.7),
+            Column("game", _("Jeu"), 1.2),
+            Column("parties", _("Parties"), 0.6),
+            Column("levies", _("Retenues"), 0.9),
+            Column("signed_by", _("Signature"), 1.3),
+        ),
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.COMPTABILITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("COUNT-55",),
+        form="modèle 7",
+    )
+)
+
+# FR carnet d'enregistrement des cagnottes (modèle 11 quater), one per electronic cercle device and
+# numbered like it, the game on its first page: the levies, then "certifié exact" signed by the
+# comité member in the observation column before the amount is carried to modèle 12 (art. 71-1,
+# COUNT-55). Coté et paraphé by the Interior ministry control officials (art. 69, REG-26).
+CARNET_11_QUATER = register_kind(
+    RegisterKind(
+        code="carnet_11_quater",
+        title=_("Carnet d'enregistrement des cagnottes des jeux de cercle électroniques"),
+        purpose=_("Inscrire chaque jour les retenues au profit de la cagnotte de l'appareil et leur certification."),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("device", _("Appareil n°"), 0.7),
+            Column("game", _("Jeu"), 1.2),
+            Column("event", _("Opération"), 1.2),
+            Column("levies", _("Retenues"), 0.9),
+            Column("certification", _("Observations"), 1.6),
+            Column("signed_by", _("Signature"), 1.3),
+        ),
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.COMPTABILITE, Role.COMITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.CONTROLE_INTERIEUR,),
+        requirements=("COUNT-55", "REG-30", "REG-26"),
+        form="modèle 11 quater",
+        one_open_volume="COUNT-55",  # one carnet per device, numbered like it (art. 71-1)
     )
 )

@@ -184,3 +184,11 @@ def bbj_split(amount: Decimal, players: int) -> list[Decimal]:
 def season_end(day: datetime.date) -> datetime.date:
     """31 October closing the gaming season containing ``day`` (SET-40)."""
     return datetime.date(season_start(day).year + 1, 10, 31)
+MONEY_LIMIT = Decimal(10) ** 12  # the money columns hold 14 digits, 2 of them cents
+
+
+def within_money_limit(amount: Decimal) -> Decimal:
+    """A computed amount the money columns can store, else bad input (400), not a database error."""
+    if abs(amount) >= MONEY_LIMIT:
+        raise ValidationError(_("Montant hors limites : %(value)s.") % {"value": amount})
+    return amount

@@ -18,11 +18,16 @@ from .models import (
     BadBeatStop,
     BadBeatTable,
     CagnotteCount,
+    CercleDeviceDay,
     ControlDay,
+    DeviceDay,
+    ElectronicDevice,
+    LevyMachine,
     Slip,
     SlipBook,
     TableCount,
     TableFloat,
+    TicketStamp,
 )
 
 
@@ -251,3 +256,24 @@ def bad_beat_flags(establishment: Establishment) -> QuerySet[BadBeatCount]:
     """BBJ counts whose displayed amount breaks the continuity (COUNT-24 FLAG)."""
     return (BadBeatCount.objects.filter(table_session__seance__establishment=establishment).exclude(flags=[])
             .select_related("table_session__seance", "table_session__table").order_by("-recorded_at"))
+def seance_stamp_missing(book) -> bool:
+    """FR art. 56-1 (COUNT-40): the keeper has not date-stamped the stub of the book's next ticket,
+    the first one this cagnotte séance detaches (at put into service, or since the last count)."""
+    return not TicketStamp.objects.filter(book=book, first_ticket=book.next_number).exists()
+
+
+def uses_levy_machine(table: GamingTable) -> bool:
+    return LevyMachine.objects.filter(table=table).exists()
+
+
+def device_days_to_carry(est: Establishment, date: datetime.date) -> list[tuple[ElectronicDevice, DeviceDay | None]]:
+    """FR modèle 10 bis: the devices with station lines on ``date`` and their visaed day (None: not
+    visaed yet, COUNT-51)."""
+    devices = ElectronicDevice.objects.filter(establishment=est, results__date=date).distinct().order_by("number")
+    visaed = {day.device_id: day for day in DeviceDay.objects.filter(device__establishment=est, date=date)}
+    return [(device, visaed.get(device.pk)) for device in devices]
+
+
+def cercle_device_days_on(est: Establishment, date: datetime.date) -> QuerySet[CercleDeviceDay]:
+    """FR electronic cercle devices' days to carry to modèle 12 (COUNT-55)."""
+    return CercleDeviceDay.objects.filter(device__establishment=est, date=date).select_related("device")

@@ -42,6 +42,7 @@ from .models import (
     TableCount,
     TableFloat,
     TicketBook,
+    TicketStamp,
 )
 from .registers import (
     BANQUE_TABLES,
@@ -51,6 +52,7 @@ from .registers import (
     CARNET_CAGNOTTES,
     CARNET_ORPHELINS,
     CARNET_PRELEVEMENTS,
+    CARNETS_TICKETS,
     REGISTRE_BBJ,
     REGISTRE_CHANGE,
     REGISTRE_CONTROLE,
@@ -616,8 +618,18 @@ def control_day_close(*, establishment: Establishment, date, actor: AbstractBase
                                           "ne peut être reportée.") % {"day": pending})
     sessions = list(selectors.sessions_with_floats(est, date))
     cagnottes = list(selectors.cagnottes_on(est, date))
-    if not sessions and not cagnottes:
+    devices = selectors.device_days_to_carry(est, date)
+    cercle_devices = list(selectors.cercle_device_days_on(est, date))
+    if not sessions and not cagnottes and not devices and not cercle_devices:
         raise ValidationError(_("Aucune table n'a joué ce jour-là."))
+    unvisaed = [device.number for device, visaed in devices if visaed is None]
+    if unvisaed:
+        raise RuleViolation("COUNT-51", _("Registre de comptabilité modèle 10 bis non visé ce jour par un membre du "
+                                          "comité de direction : %(devices)s.") % {"devices": ", ".join(unvisaed)})
+    uncertified_devices = [day.device.number for day in cercle_devices if day.certified_at is None]
+    if uncertified_devices:
+        raise RuleViolation("COUNT-55", _("Carnet modèle 11 quater non certifié exact par un membre du comité de "
+                                          "direction : %(devices)s.") % {"devices": ", ".join(uncertified_devices)})
     uncertified = [s for s in sessions if not selectors.is_certified(s)]
     if uncertified:
         raise RuleViolation("COUNT-50", _("Résultats non certifiés au carnet d'avances : %(tables)s. Seul un carnet "
@@ -641,6 +653,20 @@ def control_day_close(*, establishment: Establishment, date, actor: AbstractBase
             entry_append(register=register, actor=actor, role=role, payload={
                 **_session_fields(session), "game": str(session.table.get_game_display()),
                 "family": session.table.game_info.family, "result": str(result), "carried": str(carried)})
+        # Electronic contrepartie devices: the product of each visaed modèle 10 bis day (art. 70-1).
+        for device, visaed in devices:
+            carried += visaed.product
+            totals[Family.CONTREPARTIE] += visaed.product
+            entry_append(register=register, actor=actor, role=role, payload={
+                "date": date.isoformat(), "table": device.number, "game": device.game,
+                "family": Family.CONTREPARTIE, "result": str(visaed.product), "carried": str(carried)})
+        # Electronic cercle devices: the levies certified in carnet 11 quater (art. 71-1).
+        for day in cercle_devices:
+            carried += day.levies
+            totals[Family.CERCLE] += day.levies
+            entry_append(register=register, actor=actor, role=role, payload={
+                "date": date.isoformat(), "table": day.device.number, "game": day.device.game,
+                "family": Family.CERCLE, "result": str(day.levies), "carried": str(carried)})
     total = carried
     previous = selectors.previous_control_day(est, date)
     season_total = total + (previous.season_total if previous else Decimal("0.00"))
@@ -681,7 +707,27 @@ def control_day_visa(*, day: ControlDay, actor: AbstractBaseUser, statement: str
 
 # --- cagnottes and ticket books ------------------------------------------------------------------
 
-TICKET_KEEPERS = {"FR": (Role.GARDIEN_CARNETS, *DIRECTORATE), "MC": (Role.CARTIER, Role.INSPECTEUR, *DIRECTORATE)}
+# FR: only the employee who keeps the ticket books between séances puts them into service and
+# date-stamps them (art. 56-1, COUNT-40, REG-32).
+TICKET_KEEPERS = {"FR": (Role.GARDIEN_CARNETS,), "MC": (Role.CARTIER, Role.INSPECTEUR, *DIRECTORATE)}
+KEEPER_ONLY = _("Les timbres à date et traits bleus des carnets de tickets sont apposés, en dehors de la table, par "
+                "l'employé chargé de conserver les carnets entre les séances.")
+
+
+def ticket_stamp_entry(stamp: TicketStamp, *, role: str) -> Entry:
+    """The keeper's date stamp written in the register of the ticket books (REG-32)."""
+    book = stamp.book
+    with register_language():
+        payload = {"date": stamp.stamped_on.isoformat(), "event": str(stamp.get_kind_display()),
+                   "table": book.table.number, "book": book.cover_number, "book_id": book.pk,
+                   "tickets": str(_("n° %(first)s (série %(from)s à %(to)s, %(value)s €)")
+                                  % {"first": stamp.first_ticket, "from": book.first_number, "to": book.last_number,
+                                     "value": book.ticket_value}),
+                   "detail": str(_("Trait au crayon bleu")) if stamp.blue_line else "",
+                   "signed_by": f"{display_name(stamp.keeper)} ({Role(role).label})"}
+    return _write(book.establishment, CARNETS_TICKETS.code, actor=stamp.keeper, role=role, payload=payload)
+
+
 # Who checks the tickets and opens the cagnotte: FR the directeur responsable or a comité member,
 # never anyone else (art. 56-2, 71); MC the inspecteur or the Direction des Jeux, an SCJ agent
 # possibly present (art. 11.7).
@@ -704,7 +750,11 @@ def ticket_book_register(*, table: GamingTable, cover_number: str, ticket_value:
     """A ticket book put into service at a cercle table: FR its cover bears the table number
     (COUNT-39); MC one active book per chemin de fer table (COUNT-07)."""
     est = table.establishment
-    role = require_role(actor, est, TICKET_KEEPERS[est.jurisdiction])
+    if est.jurisdiction == "FR":
+        # The date stamp on the first ticket's stub is the keeper's, away from the table (art. 56-1).
+        role = role_named_by_text(actor, est, TICKET_KEEPERS["FR"], "COUNT-40", KEEPER_ONLY)
+    else:
+        role = require_role(actor, est, TICKET_KEEPERS["MC"])
     if table.game_info.family != Family.CERCLE:
         raise ValidationError(_("Les carnets de tickets servent aux jeux de cercle."))
     cover_number = cover_number.strip()
@@ -721,6 +771,10 @@ def ticket_book_register(*, table: GamingTable, cover_number: str, ticket_value:
         establishment=est, table=table, cover_number=cover_number, ticket_value=rules.money(ticket_value),
         first_number=first_number, last_number=last_number, next_number=first_number, put_in_service_at=timezone.now(),
     ), actor=actor, reason="mise en service")
+    if est.jurisdiction == "FR":
+        stamp = TicketStamp.objects.create(book=book, kind=TicketStamp.Kind.IN_SERVICE, first_ticket=first_number,
+                                           stamped_on=timezone.localdate(), keeper=actor, recorded_at=timezone.now())
+        ticket_stamp_entry(stamp, role=role)
     if est.jurisdiction == "MC":
         with register_language():
             payload = {"date": timezone.localdate().isoformat(), "seance": "", "table": table.number,
@@ -785,6 +839,13 @@ def cagnotte_compute(*, session: TableSession, detached: Sequence[dict], actor: 
         raise ValidationError(_("La cagnotte se calcule à la fin de la partie."))
     if CagnotteCount.objects.filter(table_session=session).exists():
         raise ValidationError(_("La cagnotte de cette partie est déjà calculée."))
+    if fr and table.game == "baccara_deux_tableaux" and not session.banker_segments.exists():
+        raise RuleViolation("COUNT-54", _("Baccara à deux tableaux : le nom du banquier est inscrit au carnet au début "
+                                          "de la séance."))
+    if fr and selectors.uses_levy_machine(table):
+        raise RuleViolation("COUNT-41", _("La table %(table)s enregistre ses retenues sur une machine agréée : la "
+                                          "cagnotte calculée est le total de son historique.")
+                            % {"table": table.number})
     tickets, computed = [], Decimal("0.00")
     for line in detached:
         book = TicketBook.objects.select_for_update().get(pk=getattr(line["book"], "pk", line["book"]))
@@ -792,6 +853,10 @@ def cagnotte_compute(*, session: TableSession, detached: Sequence[dict], actor: 
             raise RuleViolation("COUNT-39" if fr else "COUNT-07", _(
                 "Le carnet %(book)s est affecté à une autre table.") % {"book": book})
         last = int(line["last_number"])
+        if fr and last >= book.next_number and selectors.seance_stamp_missing(book):
+            raise RuleViolation("COUNT-40", _(
+                "Carnet %(book)s : le ticket n° %(first)s, premier de la séance, n'a pas reçu le timbre à date et le "
+                "trait bleu de l'employé chargé des carnets.") % {"book": book, "first": book.next_number})
         if not book.next_number - 1 <= last <= book.last_number:
             raise ValidationError(_("Carnet %(book)s : le dernier ticket détaché est entre le n° %(first)s et le n° "
                                     "%(last)s.") % {"book": book, "first": book.next_number - 1,

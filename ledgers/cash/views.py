@@ -12,8 +12,38 @@ from ledgers.core.models import Seance, TableSession
 from ledgers.core.selectors import open_seances
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 
-from . import bbj, box_holders, changeurs, forms, selectors, services, sfe, table_cagnottes
-from .models import BadBeatCount, BadBeatStop, BadBeatTable, ControlDay, Orphan, Slip, SlipBook, TableCount
+from . import (
+    baccara,
+    bbj,
+    box_holders,
+    changeurs,
+    electronic,
+    forms,
+    plaques,
+    selectors,
+    services,
+    sfe,
+    table_cagnottes,
+    tickets,
+)
+from .models import (
+    BadBeatCount,
+    BadBeatStop,
+    BadBeatTable,
+    CardTableNumber,
+    CercleDeviceDay,
+    ChipCensus,
+    ChipSeries,
+    ControlDay,
+    ElectronicDevice,
+    LevyMachine,
+    Orphan,
+    Slip,
+    SlipBook,
+    StationResult,
+    TableCount,
+    TicketBook,
+)
 
 
 class CashFormView(EstablishmentRequiredMixin, ServiceFormView):
@@ -490,3 +520,238 @@ class BoxHolderView(CashFormView):
 
     def perform(self, form):
         return box_holders.box_holder_designate(session=self.session, actor=self.request.user, **form.cleaned_data)
+# --- modèle 16 (COUNT-58) and ticket books (COUNT-39 to COUNT-41) ------------------------------
+
+class PlaquesView(CashFormView):
+    """Modèle 16: the series in the reserve and in service, the censuses, and the census form."""
+
+    form_class = forms.ChipCensusForm
+    template_name = "cash/plaques.html"
+    title = _("Registre des plaques, jetons et cartes de paiement (modèle 16)")
+    submit = _("Inscrire le recensement")
+
+    def get_context_data(self, **kwargs):
+        est = self.establishment
+        return super().get_context_data(
+            series=ChipSeries.objects.filter(establishment=est), censuses=ChipCensus.objects.filter(establishment=est),
+            due=plaques.censuses_due(est), taken_in_charge=plaques.taken_in_charge(est), **kwargs)
+
+    def get_success_url(self) -> str:
+        return reverse("cash:plaques")
+
+    def perform(self, form):
+        return plaques.chip_census_record(establishment=self.establishment, actor=self.request.user,
+                                          **form.cleaned_data)
+
+
+class ChipSeriesView(CashFormView):
+    form_class = forms.ChipSeriesForm
+    title = _("Séries de plaques, jetons ou cartes mises en service")
+
+    def get_success_url(self) -> str:
+        return reverse("cash:plaques")
+
+    def perform(self, form):
+        return plaques.chip_series_record(establishment=self.establishment, actor=self.request.user,
+                                          **form.cleaned_data)
+
+
+class ChipAllocateView(CashFormView):
+    form_class = forms.ChipAllocateForm
+
+    @cached_property
+    def series(self) -> ChipSeries:
+        return get_object_or_404(ChipSeries, pk=self.kwargs["pk"], establishment=self.establishment)
+
+    @property
+    def title(self):
+        return _("Répartition entre la réserve générale et le service — %(series)s") % {"series": self.series}
+
+    def get_initial(self):
+        return {"in_service_series": self.series.in_service_series}
+
+    def get_success_url(self) -> str:
+        return reverse("cash:plaques")
+
+    def perform(self, form):
+        return plaques.chip_series_allocate(series=self.series, actor=self.request.user, **form.cleaned_data)
+
+
+class TicketsView(CashFormView):
+    """Register of the ticket books: the card-table number series, the books and their stamps, the
+    levy machines; the form numbers a card table."""
+
+    form_class = forms.CardTableNumberForm
+    template_name = "cash/tickets.html"
+    title = _("Carnets de tickets et numéros des tables de cartes")
+    submit = _("Inscrire le numéro d'ordre")
+
+    def get_context_data(self, **kwargs):
+        est = self.establishment
+        return super().get_context_data(
+            numbers=CardTableNumber.objects.filter(table__establishment=est).select_related("table"),
+            unnumbered=tickets.unnumbered_card_tables(est),
+            books=TicketBook.objects.filter(establishment=est, finished_on__isnull=True).select_related("table"),
+            machines=LevyMachine.objects.filter(table__establishment=est).select_related("table"), **kwargs)
+
+    def get_success_url(self) -> str:
+        return reverse("cash:tickets")
+
+    def perform(self, form):
+        return tickets.card_table_number(actor=self.request.user, **form.cleaned_data)
+
+
+class TicketStampView(CashFormView):
+    form_class = forms.TicketStampForm
+    submit = _("Apposer le timbre à date")
+
+    @cached_property
+    def book(self) -> TicketBook:
+        return get_object_or_404(TicketBook, pk=self.kwargs["pk"], establishment=self.establishment)
+
+    @property
+    def title(self):
+        return _("Timbre à date du début de séance — carnet %(book)s, ticket n° %(first)s") % {
+            "book": self.book, "first": self.book.next_number}
+
+    def get_success_url(self) -> str:
+        return reverse("cash:tickets")
+
+    def perform(self, form):
+        return tickets.ticket_seance_stamp(book=self.book, actor=self.request.user, **form.cleaned_data)
+
+
+class LevyMachineView(CashFormView):
+    form_class = forms.LevyMachineForm
+    title = _("Machine automatique agréée d'enregistrement des retenues")
+
+    def get_success_url(self) -> str:
+        return reverse("cash:tickets")
+
+    def perform(self, form):
+        return tickets.levy_machine_activate(actor=self.request.user, **form.cleaned_data)
+
+
+class MachineHistoryView(CashFormView):
+    form_class = forms.MachineHistoryForm
+    submit = _("Inscrire la cagnotte calculée")
+
+    @property
+    def title(self):
+        return _("Historique de la machine et cagnotte calculée — table %(table)s") % {
+            "table": self.session.table.number}
+
+    def perform(self, form):
+        return tickets.cagnotte_machine_compute(session=self.session, actor=self.request.user, **form.cleaned_data)
+
+
+# --- modèle 10 bis (COUNT-51) ----------------------------------------------------------------
+
+class DevicesView(CashFormView):
+    """The electronic contrepartie devices, their recent days and visas; the form adds a device."""
+
+    form_class = forms.DeviceForm
+    template_name = "cash/devices.html"
+    title = _("Jeux de contrepartie électroniques (registre modèle 10 bis)")
+
+    def get_context_data(self, **kwargs):
+        devices = ElectronicDevice.objects.filter(establishment=self.establishment)
+        results = StationResult.objects.filter(device__establishment=self.establishment).select_related("device")
+        cercle_days = CercleDeviceDay.objects.filter(device__establishment=self.establishment).select_related("device")
+        return super().get_context_data(devices=devices, results=results.order_by("-date", "device", "station")[:50],
+                                        cercle_days=cercle_days.order_by("-date")[:50], **kwargs)
+
+    def get_success_url(self) -> str:
+        return reverse("cash:devices")
+
+    def perform(self, form):
+        return electronic.device_register(establishment=self.establishment, actor=self.request.user,
+                                          **form.cleaned_data)
+
+
+class DeviceFormView(CashFormView):
+    @cached_property
+    def device(self) -> ElectronicDevice:
+        return get_object_or_404(ElectronicDevice, pk=self.kwargs["pk"], establishment=self.establishment)
+
+    def get_success_url(self) -> str:
+        return reverse("cash:devices")
+
+
+class StationResultView(DeviceFormView):
+    form_class = forms.StationResultForm
+
+    @property
+    def title(self):
+        return _("Résultat d'un poste de jeu — appareil %(device)s") % {"device": self.device}
+
+    def perform(self, form):
+        return electronic.station_result_record(device=self.device, actor=self.request.user, **form.cleaned_data)
+
+
+class DeviceVisaView(DeviceFormView):
+    form_class = forms.DeviceVisaForm
+    submit = _("Viser")
+
+    @property
+    def title(self):
+        return _("Visa journalier du modèle 10 bis — appareil %(device)s") % {"device": self.device}
+
+    def perform(self, form):
+        return electronic.device_day_visa(device=self.device, actor=self.request.user, date=form.cleaned_data["date"])
+
+
+
+class CercleDayView(DeviceFormView):
+    form_class = forms.CercleDayForm
+
+    @property
+    def title(self):
+        return _("État journalier (modèle 7) et carnet 11 quater — appareil %(device)s") % {"device": self.device}
+
+    def perform(self, form):
+        return electronic.cercle_day_record(device=self.device, actor=self.request.user, **form.cleaned_data)
+
+
+class CercleCertifyView(CashFormView):
+    form_class = forms.CercleCertifyForm
+    submit = _("Certifier")
+
+    @cached_property
+    def day(self) -> CercleDeviceDay:
+        return get_object_or_404(CercleDeviceDay.objects.select_related("device"), pk=self.kwargs["pk"],
+                                 device__establishment=self.establishment)
+
+    @property
+    def title(self):
+        return _("Certification du carnet 11 quater — %(day)s") % {"day": self.day}
+
+    def get_success_url(self) -> str:
+        return reverse("cash:devices")
+
+    def perform(self, form):
+        return electronic.cercle_day_certify(day=self.day, actor=self.request.user, words=form.cleaned_data["words"])
+
+
+
+class BankerView(CashFormView):
+    """Baccara à deux tableaux: the banker who takes the bank, his name heading his operations."""
+
+    form_class = forms.BankerForm
+
+    @property
+    def title(self):
+        return _("Banquier de la table %(table)s") % {"table": self.session.table.number}
+
+    def perform(self, form):
+        return baccara.banker_segment_start(session=self.session, banker=form.cleaned_data["banker"],
+                                            actor=self.request.user)
+
+
+
+class BaccaraBankView(CashFormView):
+    form_class = forms.BaccaraBankForm
+    title = _("Mention du carnet modèle 11 : baccara à banque limitée ou ouverte")
+
+    def perform(self, form):
+        return baccara.baccara_bank_record(actor=self.request.user, **form.cleaned_data)

@@ -182,6 +182,9 @@ PROFILES: dict[str, Profile] = {
             # SET-44: the count-room route, off until the police's validation is recorded
             # ({"reference", "service", "validated_on"}, count_room_validation_record).
             "SET-44": None,
+            # SET-45: the census of plaques, chips and payment cards at the start and in the middle of
+            # each season (art. 81), as (month, day): by default 1 November and 1 May.
+            "SET-45": {"start": (11, 1), "middle": (5, 1)},
             # Slots: drop-reconciliation threshold (SLOT-11); police notice lead before a planned
             # move (SLOT-33: "before", no delay stated); SFM visit interval in days of operation
             # (SET-38); the slot fleet threshold (SET-43); the social-contribution threshold (SET-19,

@@ -17,9 +17,11 @@ from ledgers.cash.registers import (
     CARNET_CAGNOTTES,
     CARNET_ORPHELINS,
     CARNET_PRELEVEMENTS,
+    CARNETS_TICKETS,
     REGISTRE_BBJ,
     REGISTRE_CHANGE,
     REGISTRE_CONTROLE,
+    REGISTRE_PLAQUES,
 )
 from ledgers.core.authz import save_audited
 from ledgers.core.roles import Role
@@ -31,7 +33,7 @@ from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, ma
 
 FR_ROLES = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.CROUPIER,
             Role.CHEF_TABLE, Role.CHEF_PARTIE, Role.CHANGEUR, Role.CONTROLE_INTERIEUR, Role.COMPTABLE_TRESOR,
-            Role.POLICE)
+            Role.POLICE, Role.GARDIEN_CARNETS, Role.COMPTABILITE)
 MC_ROLES = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.INSPECTEUR, Role.CAISSIER, Role.CAISSIER_PRINCIPAL,
             Role.CROUPIER, Role.CHEF_TABLE, Role.CHANGEUR, Role.COMMISSAIRE)
 FR_TABLES = {"RA1": "roulette", "RA2": "roulette", "B1": "boule", "B2": "boule", "TH1": "texas_holdem"}
@@ -89,7 +91,7 @@ def fro(fr):
             services.table_box_record(table=table, box_id=f"CI-{number}", key_reference=f"K-{number}",
                                       actor=org.director)
     for kind in (BONS_CAISSE.code, REGISTRE_CONTROLE.code, REGISTRE_BBJ.code, CARNET_ORPHELINS.code,
-                 CARNET_PRELEVEMENTS.code, INCIDENT_REGISTER.code):
+                 CARNET_PRELEVEMENTS.code, INCIDENT_REGISTER.code, REGISTRE_PLAQUES.code, CARNETS_TICKETS.code):
         org.open_register(kind)
     org.open_register(REGISTRE_CHANGE.code, org.desk.code)
     return org

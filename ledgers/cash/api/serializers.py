@@ -8,25 +8,36 @@ from ledgers.core.models import GamingTable, Location, TableSession
 
 from .. import rules
 from ..models import (
+    BaccaraBank,
     BadBeatConfig,
     BadBeatCount,
     BadBeatStop,
     BadBeatTable,
     BadBeatWin,
+    BankerSegment,
     BoxHolderDesignation,
     CagnotteCount,
+    CardTableNumber,
+    CercleDeviceDay,
     ChangeurFloat,
     ChangeurFloatFix,
+    ChipCensus,
+    ChipSeries,
     ControlDay,
+    DeviceDay,
+    ElectronicDevice,
+    LevyMachine,
     Orphan,
     SfeAdvance,
     Slip,
     SlipBook,
+    StationResult,
     TableBox,
     TableCagnotte,
     TableCount,
     TableFloat,
     TicketBook,
+    TicketStamp,
 )
 
 # Numbers are stored in PostgreSQL integers: a larger one is bad input (400), not a database error.
@@ -451,3 +462,183 @@ class BoxHolderOutput(serializers.ModelSerializer):
     class Meta:
         model = BoxHolderDesignation
         fields = ("id", "table_session", "employee", "designated_at")
+# --- modèle 16 (COUNT-58) and ticket books (COUNT-39 to COUNT-41) ------------------------------
+
+class SeriesPieceSerializer(serializers.Serializer):
+    value = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    quantity = serializers.IntegerField(min_value=1, max_value=INT_MAX)
+
+
+class ChipSeriesInput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=ChipSeries.Kind.choices)
+    description = serializers.CharField(max_length=200)
+    manufacturer = serializers.CharField(max_length=150)
+    series_count = serializers.IntegerField(min_value=1, max_value=INT_MAX)
+    reserve_series = serializers.IntegerField(min_value=0, max_value=INT_MAX)
+    pieces = SeriesPieceSerializer(many=True, required=False, default=list)
+    cards_per_series = serializers.IntegerField(min_value=0, max_value=INT_MAX, default=0)
+
+
+class ChipSeriesOutput(serializers.ModelSerializer):
+    class Meta:
+        model = ChipSeries
+        fields = ("id", "kind", "description", "manufacturer", "series_count", "pieces", "cards_per_series",
+                  "reserve_series", "in_service_series")
+
+
+class ChipAllocateInput(serializers.Serializer):
+    in_service_series = serializers.IntegerField(min_value=0, max_value=INT_MAX)
+
+
+class CensusLineSerializer(serializers.Serializer):
+    series = EstablishmentPK(queryset=ChipSeries.objects.all())
+    value = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0, default=0)
+    quantity = serializers.IntegerField(min_value=0, max_value=INT_MAX)
+
+
+class ChipCensusInput(serializers.Serializer):
+    census_date = serializers.DateField()
+    counted = CensusLineSerializer(many=True, allow_empty=False)
+    counted_by = serializers.CharField(max_length=300)
+    account_balance = serializers.DecimalField(max_digits=14, decimal_places=2)
+
+
+class ChipCensusOutput(serializers.ModelSerializer):
+    class Meta:
+        model = ChipCensus
+        fields = ("id", "season", "period", "census_date", "lines", "counted_total", "taken_in_charge",
+                  "player_held", "account_balance", "counted_by", "flags")
+
+
+class CardTableNumberInput(serializers.Serializer):
+    table = EstablishmentPK(queryset=GamingTable.objects.all())
+    serial = serializers.IntegerField(min_value=1, max_value=INT_MAX)
+
+
+class CardTableNumberOutput(serializers.ModelSerializer):
+    class Meta:
+        model = CardTableNumber
+        fields = ("id", "table", "season", "serial")
+
+
+class TicketStampInput(serializers.Serializer):
+    book = EstablishmentPK(queryset=TicketBook.objects.all())
+    blue_line = serializers.BooleanField()
+
+
+class TicketStampOutput(serializers.ModelSerializer):
+    class Meta:
+        model = TicketStamp
+        fields = ("id", "book", "kind", "first_ticket", "stamped_on", "blue_line")
+
+
+class LevyMachineInput(serializers.Serializer):
+    table = EstablishmentPK(queryset=GamingTable.objects.all())
+    approval_reference = serializers.CharField(max_length=80, allow_blank=True)
+
+
+class LevyMachineOutput(serializers.ModelSerializer):
+    class Meta:
+        model = LevyMachine
+        fields = ("id", "table", "approval_reference", "activated_at")
+
+
+class PartieSerializer(serializers.Serializer):
+    time = serializers.TimeField()
+    pot = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    levy = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    win = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+
+
+class MachineHistoryInput(serializers.Serializer):
+    table_session = session_field()
+    history_total = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    printout_reference = serializers.CharField(max_length=120, allow_blank=True)
+    parties = PartieSerializer(many=True, required=False, default=list)
+
+
+# --- modèle 10 bis (COUNT-51) ----------------------------------------------------------------
+
+class DeviceInput(serializers.Serializer):
+    family = serializers.ChoiceField(choices=ElectronicDevice.Family.choices,
+                                     default=ElectronicDevice.Family.CONTREPARTIE)
+    number = serializers.CharField(max_length=30)
+    game = serializers.CharField(max_length=100)
+    stations = serializers.IntegerField(min_value=1, max_value=1000)
+
+
+class DeviceOutput(serializers.ModelSerializer):
+    class Meta:
+        model = ElectronicDevice
+        fields = ("id", "family", "number", "game", "stations")
+
+
+class StationResultInput(serializers.Serializer):
+    device = EstablishmentPK(queryset=ElectronicDevice.objects.all())
+    date = serializers.DateField()
+    station = serializers.IntegerField(min_value=1, max_value=1000)
+    avances = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    physical_count = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    units_in = serializers.IntegerField(min_value=0, max_value=INT_MAX)
+    units_out = serializers.IntegerField(min_value=0, max_value=INT_MAX)
+    unit_stake = serializers.DecimalField(max_digits=8, decimal_places=2, min_value=0)
+    tickets_issued = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    product = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True, default=None)
+
+
+class StationResultOutput(serializers.ModelSerializer):
+    class Meta:
+        model = StationResult
+        fields = ("id", "device", "date", "station", "avances", "physical_count", "electronic_count",
+                  "tickets_issued", "product")
+
+
+class DeviceDayInput(serializers.Serializer):
+    date = serializers.DateField()
+
+
+class DeviceDayOutput(serializers.ModelSerializer):
+    class Meta:
+        model = DeviceDay
+        fields = ("id", "device", "date", "product", "visa_seq")
+
+
+class CercleDayInput(serializers.Serializer):
+    device = EstablishmentPK(queryset=ElectronicDevice.objects.all())
+    date = serializers.DateField()
+    parties = serializers.IntegerField(min_value=0, max_value=INT_MAX)
+    levies = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+
+
+class CercleCertifyInput(serializers.Serializer):
+    words = serializers.CharField(max_length=40, allow_blank=True)
+
+
+class CercleDayOutput(serializers.ModelSerializer):
+    class Meta:
+        model = CercleDeviceDay
+        fields = ("id", "device", "date", "parties", "levies", "certification", "certified_at")
+
+
+# --- baccara à deux tableaux (COUNT-54) -------------------------------------------------------
+
+class BaccaraBankInput(serializers.Serializer):
+    table = EstablishmentPK(queryset=GamingTable.objects.all())
+    kind = serializers.CharField(max_length=10)
+
+
+class BaccaraBankOutput(serializers.ModelSerializer):
+    class Meta:
+        model = BaccaraBank
+        fields = ("id", "table", "kind")
+
+
+class BankerSegmentInput(serializers.Serializer):
+    table_session = session_field()
+    banker = serializers.CharField(max_length=150, allow_blank=True)
+
+
+class BankerSegmentOutput(serializers.ModelSerializer):
+    class Meta:
+        model = BankerSegment
+        fields = ("id", "table_session", "banker", "started_at")

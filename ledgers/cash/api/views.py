@@ -15,8 +15,20 @@ from ledgers.core.countersign import countersigner_from
 from ledgers.core.models import Establishment
 from ledgers.core.selectors import current_establishment
 
-from .. import bbj, box_holders, changeurs, selectors, services, sfe, table_cagnottes
-from ..models import BadBeatStop, ControlDay, Orphan, Slip, TableCount
+from .. import (
+    baccara,
+    bbj,
+    box_holders,
+    changeurs,
+    electronic,
+    plaques,
+    selectors,
+    services,
+    sfe,
+    table_cagnottes,
+    tickets,
+)
+from ..models import BadBeatStop, CercleDeviceDay, ChipSeries, ControlDay, ElectronicDevice, Orphan, Slip, TableCount
 from . import serializers as s
 
 
@@ -238,6 +250,87 @@ BoxHolderView = action("BoxHolderView", s.BoxHolderInput, s.BoxHolderOutput, _bo
 SfeAdvanceView = action("SfeAdvanceView", s.SfeAdvanceInput, s.SfeAdvanceOutput, _sfe_advance)
 TableCagnotteView = action("TableCagnotteView", s.TableCagnotteInput, s.TableCagnotteOutput, _table_cagnotte)
 BadBeatWinView = action("BadBeatWinView", s.BadBeatWinInput, s.BadBeatWinOutput, _bbj_win)
+def _chip_series(request, est, data):
+    return plaques.chip_series_record(establishment=est, actor=request.user, **{
+        **data, "pieces": [{**p, "value": str(p["value"])} for p in data["pieces"]]})
+
+
+def _chip_allocate(request, est, data, pk):
+    return plaques.chip_series_allocate(series=get_object_or_404(ChipSeries, pk=pk, establishment=est),
+                                        actor=request.user, **data)
+
+
+def _chip_census(request, est, data):
+    counted = [{**line, "value": str(line["value"])} for line in data["counted"]]
+    return plaques.chip_census_record(establishment=est, actor=request.user, **{**data, "counted": counted})
+
+
+def _card_number(request, est, data):
+    return tickets.card_table_number(actor=request.user, **data)
+
+
+def _ticket_stamp(request, est, data):
+    return tickets.ticket_seance_stamp(actor=request.user, **data)
+
+
+def _levy_machine(request, est, data):
+    return tickets.levy_machine_activate(actor=request.user, **data)
+
+
+def _machine_history(request, est, data):
+    return tickets.cagnotte_machine_compute(session=data["table_session"], history_total=data["history_total"],
+                                            printout_reference=data["printout_reference"], parties=data["parties"],
+                                            actor=request.user)
+
+
+ChipSeriesView = action("ChipSeriesView", s.ChipSeriesInput, s.ChipSeriesOutput, _chip_series)
+ChipAllocateView = action("ChipAllocateView", s.ChipAllocateInput, s.ChipSeriesOutput, _chip_allocate)
+ChipCensusView = action("ChipCensusView", s.ChipCensusInput, s.ChipCensusOutput, _chip_census)
+CardTableNumberView = action("CardTableNumberView", s.CardTableNumberInput, s.CardTableNumberOutput, _card_number)
+TicketStampView = action("TicketStampView", s.TicketStampInput, s.TicketStampOutput, _ticket_stamp)
+LevyMachineView = action("LevyMachineView", s.LevyMachineInput, s.LevyMachineOutput, _levy_machine)
+MachineHistoryView = action("MachineHistoryView", s.MachineHistoryInput, s.CagnotteOutput, _machine_history)
+
+
+def _device(request, est, data):
+    return electronic.device_register(establishment=est, actor=request.user, **data)
+
+
+def _station(request, est, data):
+    return electronic.station_result_record(actor=request.user, **data)
+
+
+def _device_visa(request, est, data, pk):
+    return electronic.device_day_visa(device=get_object_or_404(ElectronicDevice, pk=pk, establishment=est),
+                                      actor=request.user, **data)
+
+
+def _cercle_day(request, est, data):
+    return electronic.cercle_day_record(actor=request.user, **data)
+
+
+def _cercle_certify(request, est, data, pk):
+    return electronic.cercle_day_certify(day=get_object_or_404(CercleDeviceDay, pk=pk, device__establishment=est),
+                                         actor=request.user, **data)
+
+
+DeviceView = action("DeviceView", s.DeviceInput, s.DeviceOutput, _device)
+StationResultView = action("StationResultView", s.StationResultInput, s.StationResultOutput, _station)
+DeviceDayVisaView = action("DeviceDayVisaView", s.DeviceDayInput, s.DeviceDayOutput, _device_visa)
+CercleDayView = action("CercleDayView", s.CercleDayInput, s.CercleDayOutput, _cercle_day)
+CercleCertifyView = action("CercleCertifyView", s.CercleCertifyInput, s.CercleDayOutput, _cercle_certify)
+
+
+def _baccara_bank(request, est, data):
+    return baccara.baccara_bank_record(actor=request.user, **data)
+
+
+def _banker(request, est, data):
+    return baccara.banker_segment_start(session=data["table_session"], banker=data["banker"], actor=request.user)
+
+
+BaccaraBankView = action("BaccaraBankView", s.BaccaraBankInput, s.BaccaraBankOutput, _baccara_bank)
+BankerSegmentView = action("BankerSegmentView", s.BankerSegmentInput, s.BankerSegmentOutput, _banker)
 
 
 class RakeView(APIView):

@@ -1,0 +1,70 @@
+"""FR baccara à deux tableaux: the bank-type mention on the carnet modèle 11 and a banker segment,
+headed by the banker's name, for every banker of the séance (COUNT-54)."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from ledgers.cash import baccara
+from ledgers.cash.models import BaccaraBank
+from ledgers.cash.registers import CARNET_CAGNOTTES
+from ledgers.core.errors import RuleViolation
+from ledgers.core.roles import Role
+from ledgers.registers.selectors import current_register
+from tests.factories import GamingTableFactory
+
+
+@pytest.fixture
+def bac(fro):
+    fro.tables["BD1"] = GamingTableFactory(establishment=fro.est, room=fro.room, number="BD1",
+                                           game="baccara_deux_tableaux")
+    fro.open_register(CARNET_CAGNOTTES.code, "BD1")
+    return fro
+
+
+def test_count_54_bank_type_mention_before_any_banker(bac):
+    session = bac.session("BD1", open_=False)
+    with pytest.raises(RuleViolation) as no_mention:
+        baccara.banker_segment_start(session=session, banker="M. Dupont", actor=bac.director)
+    assert no_mention.value.code == "COUNT-54"
+    with pytest.raises(RuleViolation) as unknown:
+        baccara.baccara_bank_record(table=bac.tables["BD1"], kind="mixte", actor=bac.director)
+    assert unknown.value.code == "COUNT-54"
+    baccara.baccara_bank_record(table=bac.tables["BD1"], kind=BaccaraBank.Kind.LIMITED, actor=bac.director)
+    first = current_register(bac.est, CARNET_CAGNOTTES.code, "BD1").entries.filter(kind="record").first()
+    assert first.payload["certification"] == "Baccara à banque limitée"
+    with pytest.raises(RuleViolation) as nameless:
+        baccara.banker_segment_start(session=session, banker="  ", actor=bac.director)
+    assert nameless.value.code == "COUNT-54"
+
+
+def test_count_54_each_banker_heads_his_segment(bac):
+    baccara.baccara_bank_record(table=bac.tables["BD1"], kind=BaccaraBank.Kind.OPEN, actor=bac.director)
+    session = bac.session("BD1", open_=False)  # the first banker is written at the start of the séance
+    baccara.banker_segment_start(session=session, banker="M. Dupont", actor=bac.director)
+    baccara.banker_segment_start(session=session, banker="Mme Martin", actor=bac[Role.COMITE])
+    assert [s.banker for s in session.banker_segments.all()] == ["M. Dupont", "Mme Martin"]
+    bankers = [e.payload["col3"]["bankers"] for e in current_register(bac.est, CARNET_CAGNOTTES.code, "BD1")
+               .entries.filter(kind="record", payload__line="banker")]
+    assert bankers == ["M. Dupont", "Mme Martin"]
+
+
+def test_count_54_through_the_api_and_pages(client, bac):
+    api = APIClient()
+    api.force_authenticate(bac.director)
+    assert api.post("/api/v1/cash/baccara-banks/", {"table": bac.tables["BD1"].pk, "kind": "ouverte"},
+                    format="json").status_code == 201
+    session = bac.session("BD1", open_=False)
+    nameless = api.post("/api/v1/cash/banker-segments/", {"table_session": session.pk, "banker": ""}, format="json")
+    assert nameless.status_code == 409 and nameless.json()["code"] == "COUNT-54"
+    client.force_login(bac.director)
+    assert client.get(f"/caisses/tables/{session.pk}/banquier/").status_code == 200
+    assert client.post(f"/caisses/tables/{session.pk}/banquier/", {"banker": "M. Durand"}).status_code == 302
+    assert session.banker_segments.get().banker == "M. Durand"
+
+
+def test_count_54_bank_mention_page(client, bac):
+    client.force_login(bac.director)
+    assert client.get("/caisses/baccara/mention/").status_code == 200
+    assert client.post("/caisses/baccara/mention/", {"table": bac.tables["BD1"].pk,
+                                                     "kind": "limitee"}).status_code == 302
+    assert BaccaraBank.objects.get().kind == "limitee"
