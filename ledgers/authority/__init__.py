@@ -61,16 +61,16 @@ Registers (REG-*)
   ``custody/services.destruction_complete`` (refusals CARD-11 / DICE-07).
 - REG-25 séance closing: ``core/seances.py`` and the séance page, hooks per app.
 - REG-26 who cotes and paraphs the art. 69 forms: SET-26 ``by_form``, ``RegisterKind``.
-- REG-28 (level AMB-54: the authenticated signature of the conventions bound to the entry hash):
-  traceability is the REG-20 hash chain of every register, and the art. 69 forms kept here
-  (modèles 10, 11, 12, 13, 29) are register kinds. Each modèle 29 entry is refused without the
-  cashier and a comité member (another person); the comité member signs by re-authenticating
-  (password and TOTP code, ``core/countersign``) in the page and the API, and both signatures are
-  in the entry's payload, which its hash binds (tests ``test_reg_28_*``). The certification of the
-  modèle 10 encaisse and the daily visas of modèle 12 re-authenticate in the UI (``ReauthMixin``);
-  register visas too (``registers/forms.VisaForm``). Partial: the writer of the line (the cashier of modèle 29, the
-  certifier through the API) signs by the authenticated session or token, not a fresh
-  re-authentication per entry; a qualified signature (eIDAS) is not built (AMB-54: level to confirm).
+- REG-28 done (level AMB-54: the signature of the conventions, section 1.4: named user, role,
+  time, hash of the signed content, re-authentication): traceability is the REG-20 hash chain of
+  every register, and the art. 69 forms kept here (modèles 10, 10 bis, 11, 11 quater, 12, 13) and
+  modèle 29 are register kinds. Each modèle 29 entry is signed by its writer (password again,
+  ``ReauthMixin`` in the pages, ``password`` in the API) and visaed by a comité member, another
+  person, who re-authenticates too (``core/countersign``); both signatures are in the entry's
+  payload, which its hash binds. The art. 69 certifications and visas (modèle 10 count, modèle 12
+  daily visas, modèle 10 bis visa, modèle 11 quater certification) re-authenticate in the pages
+  and in the API (``cash/api/serializers.Signature``). A qualified (eIDAS) signature is not built:
+  AMB-54 leaves its level to confirm, and the default it names is this one.
 - REG-43 retention and season archives: ``retention.py``, ``archive.py``, docs/verify_export.py.
 - REG-44, REG-45 police registers: ``authority`` Observation, LiaisonQuestion.
 """

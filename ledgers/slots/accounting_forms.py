@@ -1,10 +1,11 @@
-"""Forms of FR slot accounting: the comité member visas at this terminal with their password
-(``CountersignMixin``), the logged-in cashier writes."""
+"""Forms of FR slot accounting: the logged-in cashier writes and signs with their password again
+(``ReauthMixin``), the comité member visas at this terminal with theirs (``CountersignMixin``):
+each modèle 29 entry bears both electronic signatures (art. 73, REG-28)."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.countersign import CountersignMixin
+from ledgers.core.countersign import CountersignMixin, ReauthMixin
 from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Room
 from ledgers.core.roles import Role
@@ -16,9 +17,15 @@ AMOUNT = {"max_digits": 14, "decimal_places": 2}
 COMITE_LABEL = _("Membre du comité de direction")
 
 
-class VisaForm(CountersignMixin, EstablishmentForm):
+class VisaForm(ReauthMixin, CountersignMixin, EstablishmentForm):
     def setup(self) -> None:
         self.add_countersignature("comite", COMITE_LABEL)
+
+    def clean(self):
+        cleaned = super().clean()
+        for field in ("password", "otp_token"):  # the writer has signed; the services take people, not secrets
+            cleaned.pop(field, None)
+        return cleaned
 
 
 class AvanceForm(VisaForm):

@@ -65,13 +65,29 @@ def test_reg_28_the_comite_member_signs_by_re_authenticating(fr_room, machine):
     api = APIClient()
     api.force_authenticate(fr_room["caissier"])
     body = {"reason": "hopper_empty", "denomination": "pièces de 1 €", "amount": "200",
-            "refilled_by": fr_room["employe_jeux"].pk, "comite_username": fr_room["comite"].username}
+            "refilled_by": fr_room["employe_jeux"].pk, "comite_username": fr_room["comite"].username,
+            "password": DEFAULT_PASSWORD}
     wrong = api.post(f"/api/v1/slots/machines/{machine.pk}/avances/", {**body, "comite_password": "faux"},
                      format="json")
     assert wrong.status_code == 400 and not AccountingLine.objects.exists()
     signed = api.post(f"/api/v1/slots/machines/{machine.pk}/avances/", {**body, "comite_password": DEFAULT_PASSWORD},
                       format="json")
     assert signed.status_code == 201 and AccountingLine.objects.count() == 1
+
+
+def test_reg_28_the_writer_signs_each_modele_29_entry_by_re_authenticating(fr_room, machine):
+    api = APIClient()
+    api.force_authenticate(fr_room["caissier"])
+    body = {"reason": "hopper_empty", "denomination": "pièces de 1 €", "amount": "200",
+            "refilled_by": fr_room["employe_jeux"].pk, "comite_username": fr_room["comite"].username,
+            "comite_password": DEFAULT_PASSWORD}
+    url = f"/api/v1/slots/machines/{machine.pk}/avances/"
+    assert api.post(url, body, format="json").status_code == 400
+    wrong = api.post(url, {**body, "password": "faux"}, format="json")
+    assert wrong.status_code == 400 and "password" in wrong.json() and not AccountingLine.objects.exists()
+    assert api.post(url, {**body, "password": DEFAULT_PASSWORD}, format="json").status_code == 201
+    line = AccountingLine.objects.get()
+    assert line.cashier == fr_room["caissier"] and line.entry.payload["signature"]
 
 
 def test_reg_28_the_modele_29_kind_is_fr_and_paraphed(fr_room):

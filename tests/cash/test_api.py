@@ -62,15 +62,19 @@ def test_slips_counts_and_control_day_through_the_api(api, fro):
     second = api(fro[Role.CAISSIER]).post(f"{API}counts/", {"table_session": session.pk, "breakdown": PLAQUES},
                                           format="json")
     assert second.json()["status"] == TableCount.Status.AGREED
-    refused = api(fro[Role.CAISSIER_PRINCIPAL]).post(f"{API}counts/{second.json()['id']}/certify/",
-                                                     {"words": "exact"}, format="json")
+    signed = {"words": "exact", "password": DEFAULT_PASSWORD}
+    refused = api(fro[Role.CAISSIER_PRINCIPAL]).post(f"{API}counts/{second.json()['id']}/certify/", signed,
+                                                     format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "COUNT-15"
-    certified = api(fro[Role.COMITE]).post(f"{API}counts/{second.json()['id']}/certify/", {"words": "exact"},
-                                           format="json")
+    unsigned = api(fro[Role.COMITE]).post(f"{API}counts/{second.json()['id']}/certify/",
+                                          {**signed, "password": "faux"}, format="json")
+    assert unsigned.status_code == 400 and "password" in unsigned.json()  # REG-28: a signature re-authenticates
+    certified = api(fro[Role.COMITE]).post(f"{API}counts/{second.json()['id']}/certify/", signed, format="json")
     assert certified.status_code == 201 and certified.json()["result"] == "0.00"
     day = api(fro[Role.CAISSIER_PRINCIPAL]).post(f"{API}control-days/", {"date": fro.day.isoformat()}, format="json")
     assert day.status_code == 201 and day.json()["total_words"] == "zéro euro"
     for user in (fro.director, fro[Role.COMITE]):
-        visa = api(user).post(f"{API}control-days/{day.json()['id']}/visa/", {}, format="json")
+        visa = api(user).post(f"{API}control-days/{day.json()['id']}/visa/", {"password": DEFAULT_PASSWORD},
+                              format="json")
         assert visa.status_code == 201
     assert ControlDay.objects.get().status == ControlDay.Status.VISAED

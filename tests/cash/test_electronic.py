@@ -14,6 +14,7 @@ from ledgers.cash.registers import CARNET_11_QUATER, ETAT_JOURNALIER_7, REGISTRE
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register
+from tests.factories import DEFAULT_PASSWORD
 
 
 def device(org, number="ER1"):
@@ -77,8 +78,8 @@ def test_count_51_through_the_api_and_pages(client, fro):
     assert refused.status_code == 409 and refused.json()["code"] == "COUNT-51"
     assert api.post("/api/v1/cash/station-results/", {**line, "product": "0"}, format="json").status_code == 201
     api.force_authenticate(fro[Role.COMITE])
-    visa = api.post(f"/api/v1/cash/electronic-devices/{made.json()['id']}/visa/", {"date": str(fro.day)},
-                    format="json")
+    visa = api.post(f"/api/v1/cash/electronic-devices/{made.json()['id']}/visa/",
+                    {"date": str(fro.day), "password": DEFAULT_PASSWORD}, format="json")
     assert visa.status_code == 201 and visa.json()["product"] == "0.00"
     client.force_login(fro[Role.CAISSIER])
     page = client.get("/caisses/jeux-electroniques/")
@@ -131,7 +132,8 @@ def test_count_55_through_the_api_and_pages(client, fro):
                                                         "levies": "45"}, format="json")
     assert day.status_code == 201
     api.force_authenticate(fro[Role.COMITE])
-    wrong = api.post(f"/api/v1/cash/cercle-device-days/{day.json()['id']}/certify/", {"words": "ok"}, format="json")
+    wrong = api.post(f"/api/v1/cash/cercle-device-days/{day.json()['id']}/certify/",
+                     {"words": "ok", "password": DEFAULT_PASSWORD}, format="json")
     assert wrong.status_code == 409 and wrong.json()["code"] == "COUNT-55"
     client.force_login(fro[Role.COMITE])
     page = client.get("/caisses/jeux-electroniques/")

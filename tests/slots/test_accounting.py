@@ -130,7 +130,8 @@ def test_slot_42_avance_page_with_the_comite_visa(client, fr_room, machine):
                          ("carnet_payment", {})]:
         assert client.get(reverse(f"slots:{name}", kwargs=kwargs)).status_code == 200, name
     body = {"reason": "hopper_empty", "denomination": "1 €", "amount": "100", "refilled_by": fr_room["employe_jeux"].pk,
-            "comite_username": fr_room["superviseur"].username, "comite_password": DEFAULT_PASSWORD}
+            "comite_username": fr_room["superviseur"].username, "comite_password": DEFAULT_PASSWORD,
+            "password": DEFAULT_PASSWORD}
     refused = client.post(reverse("slots:avance", args=[machine.pk]), body)
     assert refused.status_code == 409 and "SLOT-42" in refused.content.decode()
     done = client.post(reverse("slots:avance", args=[machine.pk]),
@@ -147,7 +148,8 @@ def test_slot_55_api_count_with_the_comite_visa(fr_room, machine):
 
     api = APIClient()
     api.force_authenticate(fr_room["caissier"])
-    visa = {"comite_username": fr_room["comite"].username, "comite_password": DEFAULT_PASSWORD}
+    visa = {"comite_username": fr_room["comite"].username, "comite_password": DEFAULT_PASSWORD,
+            "password": DEFAULT_PASSWORD}
     base = f"/api/v1/slots/machines/{machine.pk}/"
     avance = api.post(f"{base}avances/", {"reason": "new_machine", "denomination": "1 €", "amount": "300",
                                          "refilled_by": fr_room["employe_jeux"].pk, **visa}, format="json")
@@ -259,7 +261,7 @@ def test_slot_56_statement_page_and_api(client, fr_room, machine, october_31):
     client.force_login(director)
     assert client.get(reverse("slots:statement")).status_code == 200
     body = {"year": 2026, "month": 10, "total": "41", "comite_username": fr_room["comite"].username,
-            "comite_password": DEFAULT_PASSWORD}
+            "comite_password": DEFAULT_PASSWORD, "password": DEFAULT_PASSWORD}
     refused = client.post(reverse("slots:statement"), body)
     assert refused.status_code == 409 and "SLOT-56" in refused.content.decode()
     api = APIClient()
@@ -321,7 +323,7 @@ def test_slot_47_meter_statement_page_and_api(client, fr_room, october_31):
     client.force_login(employee)
     assert client.get(reverse("slots:meter_statement")).status_code == 200
     body = {"year": 2026, "month": 10, "comite_username": fr_room["superviseur"].username,
-            "comite_password": DEFAULT_PASSWORD}
+            "comite_password": DEFAULT_PASSWORD, "password": DEFAULT_PASSWORD}
     refused = client.post(reverse("slots:meter_statement"), body)
     assert refused.status_code == 409 and "SLOT-47" in refused.content.decode()
     api = APIClient()

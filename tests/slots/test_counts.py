@@ -175,7 +175,7 @@ def test_slot_46_count_page_and_api(client, fr):
     api = APIClient()
     api.force_authenticate(fr["caissier"])
     body = {"machine": machine.pk, "coins": "10.00", "comite_username": fr["comite"].username,
-            "comite_password": DEFAULT_PASSWORD}
+            "comite_password": DEFAULT_PASSWORD, "password": DEFAULT_PASSWORD}
     done = api.post(f"/api/v1/slots/counts/{count.pk}/lines/", body, format="json")
     assert done.status_code == 201 and done.json()["coins"] == "10.00"
     api.force_authenticate(fr["comite"])

@@ -148,7 +148,16 @@ class EncaisseCountOutput(serializers.ModelSerializer):
         return data
 
 
-class CertifyInput(serializers.Serializer):
+class Signature(serializers.Serializer):
+    """An act that is a signature (a certification, a visa: REG-28): the caller types their password
+    again, and their authenticator code when they have one."""
+
+    password = serializers.CharField(write_only=True, help_text=_("Mot de passe du signataire (signature)."))
+    otp_token = serializers.CharField(required=False, allow_blank=True, default="", write_only=True,
+                                      help_text=_("Code d'authentification, si le signataire en a un."))
+
+
+class CertifyInput(Signature):
     words = serializers.CharField()
     encaisse = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
                                        default=None)
@@ -169,7 +178,7 @@ class ControlCloseInput(serializers.Serializer):
     date = serializers.DateField()
 
 
-class VisaInput(serializers.Serializer):
+class VisaInput(Signature):
     statement = serializers.CharField(required=False, allow_blank=True, default="")
 
 
@@ -593,7 +602,7 @@ class StationResultOutput(serializers.ModelSerializer):
                   "tickets_issued", "product")
 
 
-class DeviceDayInput(serializers.Serializer):
+class DeviceDayInput(Signature):
     date = serializers.DateField()
 
 
@@ -610,7 +619,7 @@ class CercleDayInput(serializers.Serializer):
     levies = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
 
 
-class CercleCertifyInput(serializers.Serializer):
+class CercleCertifyInput(Signature):
     words = serializers.CharField(max_length=40, allow_blank=True)
 
 

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ledgers.core.api import RuleViolationSerializer
+from ledgers.core.authz import reauthenticate
 from ledgers.core.countersign import countersigner_from
 from ledgers.core.models import Establishment
 from ledgers.core.selectors import current_establishment
@@ -52,7 +53,11 @@ class Action(APIView):
         est = establishment_of(request)
         given = self.input_class(data=request.data, context={"establishment": est, "request": request})
         given.is_valid(raise_exception=True)
-        result = self.perform(request, est, given.validated_data, **kwargs)
+        data = dict(given.validated_data)
+        if "password" in data:  # a signature (REG-28): the caller's password again, then the act
+            reauthenticate(request._request, user=request.user, password=data.pop("password"),
+                           otp_token=data.pop("otp_token", ""))
+        result = self.perform(request, est, data, **kwargs)
         return Response(self.output_class(result).data, status=status.HTTP_201_CREATED)
 
 

@@ -1,11 +1,14 @@
-"""Slot accounting API (FR): bons d'avance machine and the lines of modèle 29. The comité member's
-visa is their username and password in the request (``comite_username``, ``comite_password``)."""
+"""Slot accounting API (FR): bons d'avance machine and the lines of modèle 29. Each is signed twice
+(art. 73, REG-28): the writer types their password again (``password``, ``otp_token``) and the
+comité member's visa is their username and password (``comite_username``, ``comite_password``)."""
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 
 from ledgers.core.api import EstablishmentPK
+from ledgers.core.authz import reauthenticate
 from ledgers.core.countersign import countersignature_serializer, countersigner_from
 from ledgers.dice.api.views import ESTABLISHMENT
 
@@ -13,7 +16,12 @@ from .. import accounting, selectors
 from ..models import AccountingLine, JackpotPayment, MachineAvance, MeterStatement, MonthlyStatement
 from .views import ActionView, _member
 
-Visa = countersignature_serializer("comite")
+
+class Visa(countersignature_serializer("comite")):
+    password = serializers.CharField(write_only=True, help_text=_("Mot de passe du signataire (signature)."))
+    otp_token = serializers.CharField(required=False, allow_blank=True, default="", write_only=True,
+                                      help_text=_("Code d'authentification, si le signataire en a un."))
+
 AMOUNT = {"max_digits": 14, "decimal_places": 2}
 
 
@@ -63,10 +71,13 @@ class VisaedView(ActionView):
     output_serializer = SlotAccountingLineSerializer
 
     def visa(self, data: dict) -> dict:
-        """The service's inputs: the comité member authenticated, the password fields dropped."""
+        """The service's inputs: the writer's signature and the comité member's visa authenticated
+        (REG-28: an electronic signature on each modèle 29 entry), the password fields dropped."""
+        reauthenticate(self.request._request, user=self.request.user, password=data["password"],
+                       otp_token=data.get("otp_token", ""))
         comite = countersigner_from(self.request, data, "comite")
-        return {**{k: v for k, v in data.items() if not k.startswith("comite_")}, "comite": comite,
-                "actor": self.request.user}
+        return {**{k: v for k, v in data.items() if not k.startswith("comite_") and k not in ("password", "otp_token")},
+                "comite": comite, "actor": self.request.user}
 
     def machine(self, pk: int):
         return get_object_or_404(selectors.machines_of(self.establishment), pk=pk)

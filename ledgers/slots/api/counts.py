@@ -2,10 +2,12 @@
 member's visa as their username and password (``comite_username``, ``comite_password``)."""
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 
 from ledgers.core.api import EstablishmentPK
+from ledgers.core.authz import reauthenticate
 from ledgers.core.countersign import countersignature_serializer, countersigner_from
 from ledgers.core.models import Seance
 from ledgers.dice.api.views import ESTABLISHMENT
@@ -33,6 +35,11 @@ class SlotCountSerializer(serializers.ModelSerializer):
 
 
 class SlotCountLineInputSerializer(countersignature_serializer("comite", required=False)):
+    # FR: the line is the machine's modèle 29 entry, signed by its writer (REG-28).
+    password = serializers.CharField(required=False, allow_blank=True, write_only=True,
+                                     help_text=_("Mot de passe du signataire (signature)."))
+    otp_token = serializers.CharField(required=False, allow_blank=True, default="", write_only=True,
+                                      help_text=_("Code d'authentification, si le signataire en a un."))
     machine = EstablishmentPK(queryset=Machine.objects.all())
     coins = serializers.DecimalField(default=0, **AMOUNT)
     bills = serializers.DecimalField(default=0, **AMOUNT)
@@ -73,8 +80,11 @@ class CountLineView(CountView):
     input_serializer, output_serializer = SlotCountLineInputSerializer, SlotCountLineSerializer
 
     def perform(self, data, pk):
+        if self.establishment.jurisdiction == "FR":  # the line is a modèle 29 entry: its writer signs (REG-28)
+            reauthenticate(self.request._request, user=self.request.user, password=data.get("password", ""),
+                           otp_token=data.get("otp_token", ""))
         comite = countersigner_from(self.request, data, "comite")
-        inputs = {k: v for k, v in data.items() if not k.startswith("comite_")}
+        inputs = {k: v for k, v in data.items() if not k.startswith("comite_") and k not in ("password", "otp_token")}
         return counts.slot_count_line(count=self.count(pk), actor=self.request.user, comite=comite, **inputs)
 
 
