@@ -217,6 +217,15 @@ SPECTACULAR_SETTINGS = {
         "IncidentStatusEnum": "ledgers.incidents.models.Incident.Status",
         "SeanceStatusEnum": "ledgers.core.models.Seance.Status",
         "TableSessionStatusEnum": "ledgers.core.models.TableSession.Status",
+        "SeancePeriodEnum": "ledgers.core.models.SeancePeriod",
+        "ObservationNatureEnum": "ledgers.authority.models.Observation.Nature",
+        "ChipSeriesKindEnum": "ledgers.cash.models.ChipSeries.Kind",
+        "TechnologyEnum": "ledgers.slots.models.Machine.Technology",  # meters' nature: the same two values
+        "SlotCountKindEnum": "ledgers.slots.models.SlotCount.Kind",
+        "ChangePointKindEnum": "ledgers.slots.models.ChangePoint.Kind",
+        "OpenClosedEnum": "ledgers.slots.models.ChangeAssignment.Status",  # and the slot counts' status
+        "CounterfeitKindEnum": "ledgers.slots.models.CounterfeitItem.Kind",
+        "JpmTransmissionReasonEnum": "ledgers.slots.models.JpmTransmission.Reason",
     },
 }
 

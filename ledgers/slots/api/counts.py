@@ -27,7 +27,7 @@ class SlotCountOpenSerializer(serializers.Serializer):
     releve = EstablishmentPK(queryset=Releve.objects.all(), required=False, allow_null=True)
 
 
-class SlotCountSerializer(serializers.ModelSerializer):
+class SlotCountSessionSerializer(serializers.ModelSerializer):
     class Meta:
         model = SlotCount
         fields = ("id", "kind", "status", "day", "seance", "denomination", "releve", "floats", "opened_at", "opened_by",
@@ -66,9 +66,9 @@ class CountView(ActionView):
         return get_object_or_404(SlotCount, pk=pk, establishment=self.establishment)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotCountOpenSerializer, responses={201: SlotCountSerializer})
+@extend_schema(parameters=[ESTABLISHMENT], request=SlotCountOpenSerializer, responses={201: SlotCountSessionSerializer})
 class CountOpenView(CountView):
-    input_serializer, output_serializer = SlotCountOpenSerializer, SlotCountSerializer
+    input_serializer, output_serializer = SlotCountOpenSerializer, SlotCountSessionSerializer
 
     def perform(self, data):
         return counts.slot_count_open(establishment=self.establishment, actor=self.request.user, **data)
@@ -88,9 +88,10 @@ class CountLineView(CountView):
         return counts.slot_count_line(count=self.count(pk), actor=self.request.user, comite=comite, **inputs)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotCountCloseSerializer, responses={201: SlotCountSerializer})
+@extend_schema(parameters=[ESTABLISHMENT], request=SlotCountCloseSerializer,
+               responses={201: SlotCountSessionSerializer})
 class CountCloseView(CountView):
-    input_serializer, output_serializer = SlotCountCloseSerializer, SlotCountSerializer
+    input_serializer, output_serializer = SlotCountCloseSerializer, SlotCountSessionSerializer
 
     def perform(self, data, pk):
         return counts.slot_count_close(count=self.count(pk), actor=self.request.user, floats=data.get("floats"))
