@@ -106,10 +106,15 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-49 implemented: one carnet d'avances per box, numbered like it, a second open volume
   refused.
 - COUNT-50 implemented: only certified carnets are carried to modèle 12.
-- COUNT-51 partial (electronic.py): one registre de comptabilité modèle 10 bis per device,
+- COUNT-51 implemented (electronic.py): one registre de comptabilité modèle 10 bis per device,
   numbered like it (coté et paraphé, REG-26), a line per station and day whose product must follow
   art. 70-1, the daily visa by a comité member, and modèle 12 refusing a device day not visaed and
-  carrying the visaed product; not done: the monthly meter statement modèle 33.
+  carrying the visaed product. The état mensuel du relevé des compteurs modèle 33 (art. 69 b: one
+  per establishment, coté et paraphé) is drawn up once the month is over from modèle 10 bis: per
+  device its stations' units in and out, unit stakes and electronic count, and its product; refused
+  while a device day of the month is not visaed (art. 70-1), certified by the cash desk and a
+  comité member (the text names no signer), one per month. The stations' meters are the daily
+  differences recorded in modèle 10 bis: no cumulative meter index is kept for these devices.
 - COUNT-52 implemented: cols. 1 to 8 computed on the carnet before the count, with the directeur
   responsable or a comité member; interruption, resumption and new-book lines during play.
 - COUNT-53 implemented: col. 15 = max(col. 8, col. 9) per table, surplus balanced by tickets,

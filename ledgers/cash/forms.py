@@ -428,6 +428,15 @@ class DeviceVisaForm(ReauthMixin, CashForm):
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
 
 
+class MeterStatementForm(ReauthMixin, CashForm):
+    year = forms.IntegerField(label=_("Année"), min_value=2000, max_value=2100)
+    month = forms.IntegerField(label=_("Mois"), min_value=1, max_value=12)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.add_countersignature("comite", _("Membre du comité de direction"))
+
+
 class CercleDayForm(CashForm):
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     parties = forms.IntegerField(label=_("Parties"), min_value=0)

@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from ledgers.core.models import Establishment, GamingTable, Location, TableSession
+from ledgers.slots.models import CertifiedMonthlyStatement
 
 MONEY = {"max_digits": 14, "decimal_places": 2}
 
@@ -824,3 +825,22 @@ class BankerSegment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_session} — {self.banker}"
+
+
+class ElectronicMeterStatement(CertifiedMonthlyStatement):
+    """FR état mensuel du relevé des compteurs des jeux électroniques (modèle 33, art. 69 b,
+    COUNT-51): one line per electronic contrepartie device that ran during the month, its stations'
+    meters (units in and out, unit stake, electronic count) and the product summed from its visaed
+    modèle 10 bis days; drawn up by the cash desk and certified with a comité member. Lines:
+    [{device, game, days, product, stations: [{station, units_in, units_out, unit_stake, electronic}]}].
+    Append-only."""
+
+    total = models.DecimalField(_("produit brut du mois"), max_digits=16, decimal_places=2)
+    drawn_up_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                    verbose_name=_("établi par"))
+
+    class Meta(CertifiedMonthlyStatement.Meta):
+        verbose_name = _("état mensuel du relevé des compteurs des jeux électroniques")
+        verbose_name_plural = _("états mensuels du relevé des compteurs des jeux électroniques")
+        constraints = [models.UniqueConstraint(fields=["establishment", "year", "month"],
+                                               name="electronic_statement_33_month_unique")]

@@ -49,6 +49,7 @@ urlpatterns = [
     path("jeux-electroniques/<int:pk>/journee/", views.CercleDayView.as_view(), name="cercle_day"),
     path("jeux-electroniques/journees/<int:pk>/certification/", views.CercleCertifyView.as_view(),
          name="cercle_certify"),
+    path("jeux-electroniques/etat-mensuel/", views.MeterStatementView.as_view(), name="meter_statement"),
     path("jeux-electroniques/<int:pk>/visa/", views.DeviceVisaView.as_view(), name="device_visa"),
     path("tables/<int:pk>/banquier/", views.BankerView.as_view(), name="banker"),
     path("baccara/mention/", views.BaccaraBankView.as_view(), name="baccara_bank"),

@@ -36,6 +36,7 @@ from .models import (
     ChipSeries,
     ControlDay,
     ElectronicDevice,
+    ElectronicMeterStatement,
     LevyMachine,
     Orphan,
     Slip,
@@ -658,8 +659,10 @@ class DevicesView(CashFormView):
         devices = ElectronicDevice.objects.filter(establishment=self.establishment)
         results = StationResult.objects.filter(device__establishment=self.establishment).select_related("device")
         cercle_days = CercleDeviceDay.objects.filter(device__establishment=self.establishment).select_related("device")
+        statements = ElectronicMeterStatement.objects.filter(establishment=self.establishment)
         return super().get_context_data(devices=devices, results=results.order_by("-date", "device", "station")[:50],
-                                        cercle_days=cercle_days.order_by("-date")[:50], **kwargs)
+                                        cercle_days=cercle_days.order_by("-date")[:50], statements=statements[:24],
+                                        **kwargs)
 
     def get_success_url(self) -> str:
         return reverse("cash:devices")
@@ -700,6 +703,20 @@ class DeviceVisaView(DeviceFormView):
     def perform(self, form):
         return electronic.device_day_visa(device=self.device, actor=self.request.user, date=form.cleaned_data["date"])
 
+
+class MeterStatementView(CashFormView):
+    form_class = forms.MeterStatementForm
+    title = _("État mensuel du relevé des compteurs des jeux électroniques (modèle 33)")
+    submit = _("Certifier")
+
+    def get_success_url(self) -> str:
+        return reverse("cash:devices")
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return electronic.meter_statement_certify(establishment=self.establishment, year=data["year"],
+                                                  month=data["month"], comite=data.get("comite"),
+                                                  actor=self.request.user)
 
 
 class CercleDayView(DeviceFormView):

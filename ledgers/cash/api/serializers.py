@@ -26,6 +26,7 @@ from ..models import (
     ControlDay,
     DeviceDay,
     ElectronicDevice,
+    ElectronicMeterStatement,
     LevyMachine,
     Orphan,
     SfeAdvance,
@@ -610,6 +611,18 @@ class DeviceDayOutput(serializers.ModelSerializer):
     class Meta:
         model = DeviceDay
         fields = ("id", "device", "date", "product", "visa_seq")
+
+
+class MeterStatementInput(Signature):
+    year = serializers.IntegerField(min_value=2000, max_value=2100)
+    month = serializers.IntegerField(min_value=1, max_value=12)
+    locals().update(countersignature_inputs("comite"))
+
+
+class MeterStatementOutput(serializers.ModelSerializer):
+    class Meta:
+        model = ElectronicMeterStatement
+        fields = ("id", "year", "month", "lines", "total", "drawn_up_by", "comite", "certified_at")
 
 
 class CercleDayInput(serializers.Serializer):

@@ -45,6 +45,7 @@ urlpatterns = [
     path("cagnottes/machine-history/", views.MachineHistoryView.as_view(), name="cash-machine-history"),
     path("electronic-devices/", views.DeviceView.as_view(), name="cash-electronic-device"),
     path("electronic-devices/<int:pk>/visa/", views.DeviceDayVisaView.as_view(), name="cash-electronic-visa"),
+    path("electronic-meter-statements/", views.MeterStatementView.as_view(), name="cash-electronic-statement"),
     path("cercle-device-days/", views.CercleDayView.as_view(), name="cash-cercle-day"),
     path("cercle-device-days/<int:pk>/certify/", views.CercleCertifyView.as_view(), name="cash-cercle-certify"),
     path("station-results/", views.StationResultView.as_view(), name="cash-station-result"),

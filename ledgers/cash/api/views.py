@@ -319,9 +319,15 @@ def _cercle_certify(request, est, data, pk):
                                          actor=request.user, **data)
 
 
+def _meter_statement(request, est, data):
+    return electronic.meter_statement_certify(establishment=est, year=data["year"], month=data["month"],
+                                              comite=countersigner_from(request, data, "comite"), actor=request.user)
+
+
 DeviceView = action("DeviceView", s.DeviceInput, s.DeviceOutput, _device)
 StationResultView = action("StationResultView", s.StationResultInput, s.StationResultOutput, _station)
 DeviceDayVisaView = action("DeviceDayVisaView", s.DeviceDayInput, s.DeviceDayOutput, _device_visa)
+MeterStatementView = action("MeterStatementView", s.MeterStatementInput, s.MeterStatementOutput, _meter_statement)
 CercleDayView = action("CercleDayView", s.CercleDayInput, s.CercleDayOutput, _cercle_day)
 CercleCertifyView = action("CercleCertifyView", s.CercleCertifyInput, s.CercleDayOutput, _cercle_certify)
 
