@@ -122,8 +122,7 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-54 implemented (baccara.py): the carnet modèle 11 of a baccara à deux tableaux table bears
   the "banque limitée / ouverte" mention before any banker; each banker's segment is headed by his
   name (col. 3, the croupiers and changeurs in col. 3 bis); no cagnotte computed for a partie
-  without a banker (that refusal is not covered by a test: a closed baccara partie needs a sabot,
-  SHOE-12).
+  without a banker (test_count_54_no_cagnotte_computed_for_a_partie_without_a_banker).
 - COUNT-55 implemented (electronic.py): per electronic cercle device the modèle 7 daily statement
   and the carnet 11 quater numbered like it (coté et paraphé, REG-26), the game on every line; the
   levies "certifié exact" by a comité member, modèle 12 refusing a device day not yet certified.

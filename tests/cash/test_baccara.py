@@ -4,13 +4,16 @@ headed by the banker's name, for every banker of the séance (COUNT-54)."""
 import pytest
 from rest_framework.test import APIClient
 
-from ledgers.cash import baccara
+from ledgers.cash import baccara, services
 from ledgers.cash.models import BaccaraBank
 from ledgers.cash.registers import CARNET_CAGNOTTES
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
+from ledgers.core.services import table_session_open
+from ledgers.equipment.services import shoe_allocate, shoe_return
 from ledgers.registers.selectors import current_register
-from tests.factories import GamingTableFactory
+from tests import sabots
+from tests.factories import GamingTableFactory, LocationFactory
 
 
 @pytest.fixture
@@ -68,3 +71,20 @@ def test_count_54_bank_mention_page(client, bac):
     assert client.post("/caisses/baccara/mention/", {"table": bac.tables["BD1"].pk,
                                                      "kind": "limitee"}).status_code == 302
     assert BaccaraBank.objects.get().kind == "limitee"
+
+
+def test_count_54_no_cagnotte_computed_for_a_partie_without_a_banker(bac):
+    baccara.baccara_bank_record(table=bac.tables["BD1"], kind=BaccaraBank.Kind.LIMITED, actor=bac.director)
+    sabots.open_equipment_volumes(bac.est, bac.users, director=bac.director)
+    cabinet = LocationFactory(establishment=bac.est, code="armoire-sabots", name="Armoire à sabots",
+                              kind="shoe_cabinet", room=bac.room)
+    (shoe,) = sabots.receive_shoes(bac.est, ["1"], location=cabinet, actor=bac.director,
+                                   model=sabots.shoe_model(bac.est, actor=bac.director))
+    session = bac.session("BD1", open_=False)
+    shoe_allocate(session=session, shoe=shoe, actor=bac.director)  # SHOE-12: the table opens with its sabot
+    session = table_session_open(session=session, actor=bac.director)
+    shoe_return(shoes=[shoe], to_location=cabinet, actor=bac.director)  # SHOE-09: back before the partie ends
+    bac.close(session)
+    with pytest.raises(RuleViolation) as bankerless:
+        services.cagnotte_compute(session=session, detached=[], actor=bac.director)
+    assert bankerless.value.code == "COUNT-54"
