@@ -48,9 +48,10 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-25 implemented: the register is append-only and hash-chained (REG-20).
 - COUNT-26 implemented: one change register per gaming cash desk, numbered like it, a second open
   volume refused; no exchange at a desk without its open register.
-- COUNT-27 partial: a ravitaillement bon refuses banknotes among the chips requested and a foreign
-  currency (the bons are table change transactions, in euros); not done: the nomenclature of the
-  banker's somme en banque at cercle games, which no record of the system holds.
+- COUNT-27 implemented: a ravitaillement bon refuses banknotes among the chips requested and a
+  foreign currency (the bons are table change transactions, in euros); at baccara à deux tableaux
+  each banker's segment is written with the nomenclature of his somme en banque, a banknote line
+  refused (baccara.py). Not covered: the bank of other cercle games, where no banker is recorded.
 - COUNT-28 implemented: the directeur responsable fixes the sum of a cercle table's changeur box;
   the box of each changeur and table-partie, equal to that sum, is written in the table's carnet
   modèle 11 (changeurs.py); a ravitaillement bon at a cercle table is refused to anyone but a

@@ -450,6 +450,7 @@ class CercleCertifyForm(ReauthMixin, CashForm):
 
 class BankerForm(CashForm):
     banker = forms.CharField(label=_("Nom du banquier"), max_length=150, required=False)
+    bank = BreakdownField(label=_("Somme en banque (jetons et plaques)"))
 
 
 class BaccaraBankForm(CashForm):

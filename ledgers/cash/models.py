@@ -810,11 +810,15 @@ class BaccaraBank(models.Model):
 
 class BankerSegment(models.Model):
     """FR baccara à deux tableaux (art. 71, COUNT-54): the operations of one banker during a
-    table-partie, headed by his name (col. 3; the croupiers and changeurs go to col. 3 bis).
+    table-partie, headed by his name (col. 3; the croupiers and changeurs go to col. 3 bis), with the
+    nomenclature of his somme en banque, chips and plaques only (art. 37, COUNT-27).
     Append-only: a segment ends where the next one starts."""
 
     table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="banker_segments")
     banker = models.CharField(_("banquier"), max_length=150)
+    # Art. 37 (COUNT-27): the somme en banque of a cercle game holds only chips or plaques.
+    bank = models.JSONField(_("somme en banque (nomenclature)"), default=list)
+    bank_amount = models.DecimalField(_("somme en banque"), **MONEY, default=0)
     started_at = models.DateTimeField(_("début"))
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
 

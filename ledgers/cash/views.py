@@ -762,7 +762,7 @@ class BankerView(CashFormView):
 
     def perform(self, form):
         return baccara.banker_segment_start(session=self.session, banker=form.cleaned_data["banker"],
-                                            actor=self.request.user)
+                                            bank=form.cleaned_data["bank"], actor=self.request.user)
 
 
 

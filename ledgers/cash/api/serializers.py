@@ -658,9 +658,10 @@ class BaccaraBankOutput(serializers.ModelSerializer):
 class BankerSegmentInput(serializers.Serializer):
     table_session = session_field()
     banker = serializers.CharField(max_length=150, allow_blank=True)
+    bank = LineSerializer(many=True)
 
 
 class BankerSegmentOutput(serializers.ModelSerializer):
     class Meta:
         model = BankerSegment
-        fields = ("id", "table_session", "banker", "started_at")
+        fields = ("id", "table_session", "banker", "bank", "bank_amount", "started_at")

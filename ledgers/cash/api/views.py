@@ -337,7 +337,8 @@ def _baccara_bank(request, est, data):
 
 
 def _banker(request, est, data):
-    return baccara.banker_segment_start(session=data["table_session"], banker=data["banker"], actor=request.user)
+    return baccara.banker_segment_start(session=data["table_session"], banker=data["banker"], bank=_lines(data, "bank"),
+                                        actor=request.user)
 
 
 BaccaraBankView = action("BaccaraBankView", s.BaccaraBankInput, s.BaccaraBankOutput, _baccara_bank)
