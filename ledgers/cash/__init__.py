@@ -100,7 +100,9 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
   AMB-50), its increment (amount above the starting value) written to the orphans (carnet 11 bis)
   in the same transaction; reassignment to a new BBJ refused after 31 October of the stop's season;
   while a breakdown is open (INC-15) payouts are refused, and a retenue for a partie played wholly
-  during a breakdown. Not done: a temporary voluntary suspension (no rule attaches to it).
+  during a breakdown. The temporary voluntary stop, "possible at any time", is written with its
+  time and who decided it, and so is its resumption (bbj.py); while it lasts payouts are refused,
+  and a retenue for a partie played wholly during it (the BBJ is not running).
 - COUNT-48 implemented: one numbered payment bon per player present, the winner named, the game,
   table, combination, date and time and every amount in the registre du BBJ, signed by the cashier
   and countersigned by the comité member who controls the payment.

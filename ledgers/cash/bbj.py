@@ -1,5 +1,5 @@
 """Bad beat jackpot after its activation (COUNT-46): its versioned conditions (COUNT-44,
-COUNT-45), its stops (final voluntary stop, technical breakdown: COUNT-47, INC-15), its wins paid
+COUNT-45), its stops (final or temporary voluntary stop, technical breakdown: COUNT-47, INC-15), its wins paid
 by bons (COUNT-48), and the expected displayed amount of each séance (COUNT-24). Every write
 goes to the registre du bad beat jackpot (modèle 8 quater) in the same transaction."""
 
@@ -26,7 +26,7 @@ from ledgers.registers.services import display_name, register_language
 from . import rules
 from .models import BadBeatConfig, BadBeatStop, BadBeatTable, BadBeatWin, Orphan
 from .registers import CARNET_ORPHELINS, REGISTRE_BBJ
-from .selectors import current_amount, current_config, final_stop, open_breakdown
+from .selectors import current_amount, current_config, final_stop, open_breakdown, open_suspension
 from .services import CASHIERS, _session_fields, _write, orphan_record
 
 BBJ_MANAGERS = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)
@@ -233,6 +233,41 @@ def bad_beat_restore(*, stop: BadBeatStop, restored_at: datetime.datetime, actor
     return stop
 
 
+@transaction.atomic
+def bad_beat_suspend(*, jackpot: BadBeatTable, actor: AbstractBaseUser) -> BadBeatStop:
+    """A temporary voluntary stop of the BBJ, "possible at any time" (art. 56-3-2, COUNT-47): written
+    with its time and who decided it; until it is resumed the table takes no BBJ retenue and pays
+    no BBJ. The increment stays with the jackpot (only a final stop sends it to the orphans)."""
+    jackpot = _locked(jackpot)
+    est = jackpot.table.establishment
+    role = require_role(actor, est, BBJ_MANAGERS)
+    if final_stop(jackpot) is not None:
+        raise ValidationError(_("Ce bad beat jackpot est déjà arrêté définitivement."))
+    if open_suspension(jackpot) is not None or open_breakdown(jackpot) is not None:
+        raise ValidationError(_("Ce bad beat jackpot est déjà arrêté."))
+    stop = save_audited(BadBeatStop(jackpot=jackpot, kind=BadBeatStop.Kind.SUSPENSION, stopped_at=timezone.now(),
+                                    recorded_by=actor), actor=actor, reason="arrêt volontaire temporaire")
+    _entry(jackpot, actor=actor, role=role, event=_("Arrêt volontaire temporaire à %(at)s : jeu sans incrémentation "
+                                                    "ni gain du jackpot")
+           % {"at": est.localtime(stop.stopped_at).strftime("%d/%m/%Y %H:%M")})
+    return stop
+
+
+@transaction.atomic
+def bad_beat_resume(*, stop: BadBeatStop, actor: AbstractBaseUser) -> BadBeatStop:
+    """The BBJ runs again after a temporary voluntary stop: the resumption's time and who decided it."""
+    stop = BadBeatStop.objects.select_for_update().select_related("jackpot__table__establishment").get(pk=stop.pk)
+    est = stop.jackpot.table.establishment
+    role = require_role(actor, est, BBJ_MANAGERS)
+    if open_suspension(stop.jackpot) != stop:
+        raise ValidationError(_("Cet arrêt temporaire n'est pas en cours."))
+    stop.restored_at, stop.restored_by = timezone.now(), actor
+    save_audited(stop, actor=actor, reason="reprise")
+    _entry(stop.jackpot, actor=actor, role=role, event=_("Reprise du bad beat jackpot à %(at)s")
+           % {"at": est.localtime(stop.restored_at).strftime("%d/%m/%Y %H:%M")})
+    return stop
+
+
 # --- wins (COUNT-44, COUNT-48) --------------------------------------------------------------------
 
 @transaction.atomic
@@ -261,6 +296,9 @@ def bad_beat_win(*, session: TableSession, combination: str, pot: Decimal, amoun
     if open_breakdown(jackpot) is not None:
         raise RuleViolation("COUNT-47", _("Le système du bad beat jackpot est en panne (INC-15) : les joueurs ne "
                                           "peuvent prétendre au gain de la cagnotte."))
+    if open_suspension(jackpot) is not None:
+        raise RuleViolation("COUNT-47", _("Le bad beat jackpot est arrêté volontairement : aucun gain n'est payé "
+                                          "avant sa reprise."))
     config = current_config(jackpot)
     if config is None or final_stop(jackpot) is not None:
         raise RuleViolation("COUNT-44", _("Aucun bad beat jackpot en cours à cette table : ses conditions (pot "

@@ -208,7 +208,7 @@ def meter_statement_certify(*, establishment: Establishment, year: int, month: i
     role = require_role(actor, est, ETAT_MENSUEL_33.record_roles)
     if comite is None or comite.pk == actor.pk:
         raise RuleViolation("COUNT-51", _("L'état est certifié par un membre du comité de direction avec son "
-                                          "rédacteur."), article="FR-2007 art. 69")
+                                          "rédacteur."), article="Arrêté du 14 mai 2007 art. 69")
     role_named_by_text(comite, est, (Role.COMITE,), "COUNT-51", _(
         "L'état est certifié par un membre du comité de direction."))
     last_day = datetime.date(year, month, calendar.monthrange(year, month)[1])
@@ -224,7 +224,7 @@ def meter_statement_certify(*, establishment: Establishment, year: int, month: i
     if missing:
         raise RuleViolation("COUNT-51", _("Le registre de comptabilité est visé chaque jour par un membre du comité "
                                           "de direction ; journées non visées : %(days)s.")
-                            % {"days": ", ".join(missing)}, article="FR-2007 art. 70-1")
+                            % {"days": ", ".join(missing)}, article="Arrêté du 14 mai 2007 art. 70-1")
     lines = meter_statement_lines(est, year, month)
     if not lines:
         raise ValidationError(_("Aucun poste n'est inscrit au registre de comptabilité ce mois-ci."))

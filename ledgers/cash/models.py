@@ -393,12 +393,14 @@ class BadBeatConfig(models.Model):
 
 class BadBeatStop(models.Model):
     """A stop of a BBJ (art. 56-3-2, COUNT-47): the final voluntary stop, its increment written to
-    the orphans after the Minister's notice; or a technical breakdown (INC-15), the police informed
-    at once, play going on without increments or payouts until ``restored_at``."""
+    the orphans after the Minister's notice; a temporary voluntary stop, resumed at ``restored_at``
+    by ``restored_by``; or a technical breakdown (INC-15), the police informed at once. While a
+    temporary stop or a breakdown lasts, play goes on without increments or payouts."""
 
     class Kind(models.TextChoices):
         FINAL = "final", _("Arrêt définitif volontaire")
         BREAKDOWN = "breakdown", _("Arrêt involontaire (panne technique)")
+        SUSPENSION = "suspension", _("Arrêt volontaire temporaire")
 
     jackpot = models.ForeignKey(BadBeatTable, on_delete=models.PROTECT, related_name="stops")
     kind = models.CharField(_("nature"), max_length=10, choices=Kind.choices)
@@ -412,6 +414,8 @@ class BadBeatStop(models.Model):
     police_informed_at = models.DateTimeField(_("police judiciaire informée le"), null=True, blank=True)
     police_service = models.CharField(_("service de police informé"), max_length=150, blank=True)
     restored_at = models.DateTimeField(_("rétabli le"), null=True, blank=True)
+    restored_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="+", verbose_name=_("repris par"))
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     history = HistoricalRecords()
 

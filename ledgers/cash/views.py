@@ -402,6 +402,7 @@ class BadBeatJackpotView(BadBeatJackpotMixin, EstablishmentRequiredMixin, Templa
         return super().get_context_data(
             jackpot=jackpot, configs=jackpot.configs.order_by("-version"), stops=jackpot.stops.all(),
             wins=jackpot.wins.select_related("table_session__seance"), breakdown=selectors.open_breakdown(jackpot),
+            suspension=selectors.open_suspension(jackpot),
             counts=BadBeatCount.objects.filter(table_session__table=jackpot.table).select_related(
                 "table_session__seance").order_by("-recorded_at")[:20], jurisdiction="FR", **kwargs)
 
@@ -456,6 +457,33 @@ class BadBeatRestoreView(BadBeatJackpotMixin, CashFormView):
 
     def perform(self, form):
         return bbj.bad_beat_restore(stop=self.stop, actor=self.request.user, **form.cleaned_data)
+
+
+class BadBeatSuspendView(BadBeatJackpotMixin, CashFormView):
+    form_class = forms.CashForm
+    submit = _("Arrêter temporairement")
+    intro = _("Le jeu continue sans retenue ni gain du bad beat jackpot jusqu'à sa reprise (art. 56-3-2).")
+
+    @property
+    def title(self):
+        return _("Arrêt volontaire temporaire du bad beat jackpot — table %(table)s") % {
+            "table": self.jackpot.table.number}
+
+    def perform(self, form):
+        return bbj.bad_beat_suspend(jackpot=self.jackpot, actor=self.request.user)
+
+
+class BadBeatResumeView(BadBeatJackpotMixin, CashFormView):
+    form_class = forms.CashForm
+    submit = _("Reprendre")
+
+    @property
+    def title(self):
+        return _("Reprise du bad beat jackpot — table %(table)s") % {"table": self.jackpot.table.number}
+
+    def perform(self, form):
+        return bbj.bad_beat_resume(stop=get_object_or_404(BadBeatStop, pk=self.kwargs["stop"], jackpot=self.jackpot),
+                                   actor=self.request.user)
 
 
 class BadBeatWinView(CashFormView):

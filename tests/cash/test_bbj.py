@@ -272,3 +272,31 @@ def test_count_48_bbj_pages_and_api(client, fro, jackpot):
                 f"/caisses/bad-beat-jackpot/{jackpot.pk}/arret-definitif/",
                 f"/caisses/bad-beat-jackpot/{jackpot.pk}/panne/", f"/caisses/tables/{session.pk}/bad-beat-gain/"):
         assert client.get(url).status_code == 200, url
+
+
+def test_count_47_temporary_voluntary_stop_refuses_retenues_and_payouts_until_resumed(client, fro, jackpot):
+    configure(fro, jackpot)
+    stop = bbj.bad_beat_suspend(jackpot=jackpot, actor=fro[Role.COMITE])
+    session = fro.session("TH1")
+    with pytest.raises(RuleViolation) as payout:
+        win(fro, session)
+    assert (payout.value.code, payout.value.article) == ("COUNT-47", "Arrêté du 14 mai 2007 art. 56-3-2")
+    fro.close(session)
+    with pytest.raises(RuleViolation) as retenue:  # the partie was played wholly during the stop
+        bbj_count(fro, session, retained="80", displayed="1080")
+    assert retenue.value.code == "COUNT-47" and not BadBeatCount.objects.exists()
+    client.force_login(fro.director)
+    resume = f"/caisses/bad-beat-jackpot/{jackpot.pk}/arrets-temporaires/{stop.pk}/reprise/"
+    assert resume in client.get(f"/caisses/bad-beat-jackpot/{jackpot.pk}/").content.decode()
+    assert client.post(resume).status_code == 302
+    stop.refresh_from_db()
+    assert stop.restored_at is not None and stop.restored_by == fro.director
+    events = [e.payload["event"] for e in bbj_entries(fro)[-2:]]
+    assert events[0].startswith("Arrêt volontaire temporaire à") and events[1].startswith("Reprise du bad beat jackpot")
+    assert win(fro, fro.session("TH1", seance=fro.seance(day=1))).amount == Decimal("2000.00")
+    api = APIClient()
+    api.force_authenticate(fro[Role.COMITE])
+    made = api.post("/api/v1/cash/bad-beat-jackpot/suspensions/", {"jackpot": jackpot.pk}, format="json")
+    assert made.status_code == 201 and made.json()["kind"] == "suspension"
+    resumed = api.post(f"/api/v1/cash/bad-beat-jackpot/suspensions/{made.json()['id']}/resume/", {}, format="json")
+    assert resumed.status_code == 201 and resumed.json()["restored_by"] == fro[Role.COMITE].pk

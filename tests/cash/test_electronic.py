@@ -169,7 +169,7 @@ def test_count_51_modele_33_monthly_meter_statement_only_from_visaed_days(client
     assert alone.value.code == "COUNT-51"
     with pytest.raises(RuleViolation) as unvisaed:
         electronic.meter_statement_certify(**month, comite=fro[Role.COMITE], actor=fro[Role.CAISSIER])
-    assert (unvisaed.value.code, unvisaed.value.article) == ("COUNT-51", "FR-2007 art. 70-1")
+    assert (unvisaed.value.code, unvisaed.value.article) == ("COUNT-51", "Arrêté du 14 mai 2007 art. 70-1")
     assert "ER1 03/03/2026" in unvisaed.value.message
     electronic.device_day_visa(device=made, date=later, actor=fro["comite2"])
     statement = electronic.meter_statement_certify(**month, comite=fro[Role.COMITE], actor=fro[Role.CAISSIER])

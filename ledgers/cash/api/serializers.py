@@ -390,11 +390,19 @@ class BadBeatRestoreInput(serializers.Serializer):
     restored_at = serializers.DateTimeField(validators=[bounded_datetime])
 
 
+class BadBeatSuspendInput(serializers.Serializer):
+    jackpot = jackpot_field()
+
+
+class BadBeatResumeInput(serializers.Serializer):
+    """The resumption of a temporary stop is taken at the time it is recorded."""
+
+
 class BadBeatStopOutput(serializers.ModelSerializer):
     class Meta:
         model = BadBeatStop
         fields = ("id", "jackpot", "kind", "stopped_at", "increment", "minister_notified_at", "minister_reference",
-                  "orphan", "incident", "police_informed_at", "police_service", "restored_at")
+                  "orphan", "incident", "police_informed_at", "police_service", "restored_at", "restored_by")
 
 
 class BadBeatWinInput(serializers.Serializer):

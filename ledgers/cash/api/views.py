@@ -215,6 +215,15 @@ def _bbj_restore(request, est, data, pk):
     return bbj.bad_beat_restore(stop=stop, actor=request.user, **data)
 
 
+def _bbj_suspend(request, est, data):
+    return bbj.bad_beat_suspend(actor=request.user, **data)
+
+
+def _bbj_resume(request, est, data, pk):
+    return bbj.bad_beat_resume(stop=get_object_or_404(BadBeatStop, pk=pk, jackpot__table__establishment=est),
+                               actor=request.user)
+
+
 def _bbj_win(request, est, data):
     return bbj.bad_beat_win(
         session=data["table_session"], combination=data["combination"], pot=data["pot"], amount=data["amount"],
@@ -226,6 +235,8 @@ BadBeatConfigView = action("BadBeatConfigView", s.BadBeatConfigInput, s.BadBeatC
 BadBeatFinalStopView = action("BadBeatFinalStopView", s.BadBeatFinalStopInput, s.BadBeatStopOutput, _bbj_final_stop)
 BadBeatBreakdownView = action("BadBeatBreakdownView", s.BadBeatBreakdownInput, s.BadBeatStopOutput, _bbj_breakdown)
 BadBeatRestoreView = action("BadBeatRestoreView", s.BadBeatRestoreInput, s.BadBeatStopOutput, _bbj_restore)
+BadBeatSuspendView = action("BadBeatSuspendView", s.BadBeatSuspendInput, s.BadBeatStopOutput, _bbj_suspend)
+BadBeatResumeView = action("BadBeatResumeView", s.BadBeatResumeInput, s.BadBeatStopOutput, _bbj_resume)
 def _table_cagnotte(request, est, data):
     return table_cagnottes.table_cagnotte_record(actor=request.user, **data)
 
