@@ -94,8 +94,12 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
   side-pot rule, restart 0 € or the starting value), a new version refused until a final stop, a
   restart value other than the configured one refused. The display of the conditions (REG-23) is
   not recorded here.
-- COUNT-46 partial: a table runs the BBJ only with an approved machine and a BBJ cagnotte
-  built into it; not done: importing the machine's per-partie log.
+- COUNT-46 implemented: a table runs the BBJ only with an approved machine and a BBJ cagnotte
+  built into it; the machine's per-partie log of a table-partie (time, pot, house and BBJ
+  retenues, wins paid, BBJ amount, payments to each player) is imported from its CSV export (format
+  in the bbj.py docstring) once the partie's retenue is in the registre du BBJ, stored, and a sum
+  of BBJ retenues other than that retenue, or payments other than the wins paid, flagged on the
+  register line and the BBJ page. The machine's link to the casino network is not recorded.
 - COUNT-47 implemented: final stop only with the Minister's notice at least SET-42 before (48 h,
   AMB-50), its increment (amount above the starting value) written to the orphans (carnet 11 bis)
   in the same transaction; reassignment to a new BBJ refused after 31 October of the stop's season;

@@ -209,6 +209,16 @@ class BadBeatForm(CashForm):
         self.add_countersignature("comite", _("Membre du comité de direction"))
 
 
+class BadBeatLogForm(CashForm):
+    file = forms.FileField(label=_("Historique de la machine agréée (export CSV)"))
+
+    def clean_file(self) -> str:
+        try:
+            return self.cleaned_data["file"].read().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise forms.ValidationError(_("Le fichier doit être encodé en UTF-8.")) from exc
+
+
 class OrphanForm(CashForm):
     category = forms.ChoiceField(label=_("Nature"), choices=Orphan.Category.choices)
     amount = forms.DecimalField(label=_("Montant (€)"), min_value=0, decimal_places=2)

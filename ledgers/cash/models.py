@@ -852,3 +852,26 @@ class ElectronicMeterStatement(CertifiedMonthlyStatement):
         verbose_name_plural = _("états mensuels du relevé des compteurs des jeux électroniques")
         constraints = [models.UniqueConstraint(fields=["establishment", "year", "month"],
                                                name="electronic_statement_33_month_unique")]
+
+
+class BadBeatLog(models.Model):
+    """FR: the per-partie log of a BBJ table's approved machine for one table-partie (art. 56-3-1,
+    COUNT-46), imported from its CSV export: per partie the time, the pot, the house and BBJ
+    retenues, the wins paid, the BBJ amount and its payments to each player. The sum of its BBJ
+    retenues is compared with the retenue written in the registre du BBJ (a difference is flagged).
+    Rows: [{time, pot, house, bbj, wins, bbj_amount, payments: [amount]}]. Append-only."""
+
+    table_session = models.OneToOneField(TableSession, on_delete=models.PROTECT, related_name="bad_beat_log")
+    rows = models.JSONField(_("parties"))
+    bbj_total = models.DecimalField(_("retenues du bad beat jackpot de l'historique"), **MONEY)
+    house_total = models.DecimalField(_("retenues de l'établissement de l'historique"), **MONEY)
+    flags = models.JSONField(_("signalements"), default=list, blank=True)
+    imported_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    imported_at = models.DateTimeField(_("importé le"))
+
+    class Meta:
+        verbose_name = _("historique de la machine du bad beat jackpot")
+        verbose_name_plural = _("historiques des machines du bad beat jackpot")
+
+    def __str__(self) -> str:
+        return str(self.table_session)

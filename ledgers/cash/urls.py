@@ -34,6 +34,7 @@ urlpatterns = [
     path("bad-beat-jackpot/<int:pk>/panne/", views.BadBeatBreakdownView.as_view(), name="bbj_breakdown"),
     path("bad-beat-jackpot/<int:pk>/pannes/<int:stop>/retablissement/", views.BadBeatRestoreView.as_view(),
          name="bbj_restore"),
+    path("tables/<int:pk>/bad-beat-historique/", views.BadBeatLogView.as_view(), name="bbj_log"),
     path("tables/<int:pk>/bad-beat-gain/", views.BadBeatWinView.as_view(), name="bbj_win"),
     path("cagnottes/nouvelle/", views.TableCagnotteView.as_view(), name="table_cagnotte"),
     path("tables/<int:pk>/avance-sfe/", views.SfeAdvanceView.as_view(), name="sfe_advance"),

@@ -347,6 +347,25 @@ class BadBeatView(CashFormView):
                                         actor=self.request.user, comite=data.get("comite"))
 
 
+class BadBeatLogView(CashFormView):
+    form_class = forms.BadBeatLogForm
+    submit = _("Importer")
+    intro = _("En-tête : heure,pot,retenue_maison,retenue_bbj,gains_payes,montant_bbj,paiements (paiements séparés "
+              "par des points-virgules).")
+
+    @property
+    def title(self):
+        return _("Historique de la machine du bad beat jackpot — table %(table)s") % {
+            "table": self.session.table.number}
+
+    def get_success_url(self) -> str:
+        return reverse("cash:bbj", args=[self.session.table.bad_beat_jackpot.pk])
+
+    def perform(self, form):
+        return bbj.bad_beat_log_import(session=self.session, content=form.cleaned_data["file"],
+                                       actor=self.request.user)
+
+
 class OrphanView(CashFormView):
     form_class = forms.OrphanForm
     title = _("Orphelin versé à la caisse (carnet modèle 11 bis)")
@@ -404,7 +423,8 @@ class BadBeatJackpotView(BadBeatJackpotMixin, EstablishmentRequiredMixin, Templa
             wins=jackpot.wins.select_related("table_session__seance"), breakdown=selectors.open_breakdown(jackpot),
             suspension=selectors.open_suspension(jackpot),
             counts=BadBeatCount.objects.filter(table_session__table=jackpot.table).select_related(
-                "table_session__seance").order_by("-recorded_at")[:20], jurisdiction="FR", **kwargs)
+                "table_session__seance", "table_session__bad_beat_log").order_by("-recorded_at")[:20],
+            jurisdiction="FR", **kwargs)
 
 
 class BadBeatConfigView(BadBeatJackpotMixin, CashFormView):

@@ -11,6 +11,7 @@ from ..models import (
     BaccaraBank,
     BadBeatConfig,
     BadBeatCount,
+    BadBeatLog,
     BadBeatStop,
     BadBeatTable,
     BadBeatWin,
@@ -388,6 +389,19 @@ class BadBeatBreakdownInput(serializers.Serializer):
 
 class BadBeatRestoreInput(serializers.Serializer):
     restored_at = serializers.DateTimeField(validators=[bounded_datetime])
+
+
+class BadBeatLogInput(serializers.Serializer):
+    table_session = session_field()
+    csv = serializers.CharField(trim_whitespace=False, help_text=_(
+        "Export CSV de la machine agréée : en-tête heure,pot,retenue_maison,retenue_bbj,gains_payes,montant_bbj,"
+        "paiements ; une ligne par partie (COUNT-46)."))
+
+
+class BadBeatLogOutput(serializers.ModelSerializer):
+    class Meta:
+        model = BadBeatLog
+        fields = ("id", "table_session", "rows", "bbj_total", "house_total", "flags", "imported_at")
 
 
 class BadBeatSuspendInput(serializers.Serializer):

@@ -19,6 +19,7 @@ urlpatterns = [
     path("bad-beat-jackpot/", views.BadBeatView.as_view(), name="cash-bad-beat"),
     path("bad-beat-jackpot/configs/", views.BadBeatConfigView.as_view(), name="cash-bbj-config"),
     path("bad-beat-jackpot/final-stops/", views.BadBeatFinalStopView.as_view(), name="cash-bbj-final-stop"),
+    path("bad-beat-jackpot/logs/", views.BadBeatLogView.as_view(), name="cash-bbj-log"),
     path("bad-beat-jackpot/suspensions/", views.BadBeatSuspendView.as_view(), name="cash-bbj-suspend"),
     path("bad-beat-jackpot/suspensions/<int:pk>/resume/", views.BadBeatResumeView.as_view(), name="cash-bbj-resume"),
     path("bad-beat-jackpot/breakdowns/", views.BadBeatBreakdownView.as_view(), name="cash-bbj-breakdown"),

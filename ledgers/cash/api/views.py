@@ -224,6 +224,10 @@ def _bbj_resume(request, est, data, pk):
                                actor=request.user)
 
 
+def _bbj_log(request, est, data):
+    return bbj.bad_beat_log_import(session=data["table_session"], content=data["csv"], actor=request.user)
+
+
 def _bbj_win(request, est, data):
     return bbj.bad_beat_win(
         session=data["table_session"], combination=data["combination"], pot=data["pot"], amount=data["amount"],
@@ -235,6 +239,7 @@ BadBeatConfigView = action("BadBeatConfigView", s.BadBeatConfigInput, s.BadBeatC
 BadBeatFinalStopView = action("BadBeatFinalStopView", s.BadBeatFinalStopInput, s.BadBeatStopOutput, _bbj_final_stop)
 BadBeatBreakdownView = action("BadBeatBreakdownView", s.BadBeatBreakdownInput, s.BadBeatStopOutput, _bbj_breakdown)
 BadBeatRestoreView = action("BadBeatRestoreView", s.BadBeatRestoreInput, s.BadBeatStopOutput, _bbj_restore)
+BadBeatLogView = action("BadBeatLogView", s.BadBeatLogInput, s.BadBeatLogOutput, _bbj_log)
 BadBeatSuspendView = action("BadBeatSuspendView", s.BadBeatSuspendInput, s.BadBeatStopOutput, _bbj_suspend)
 BadBeatResumeView = action("BadBeatResumeView", s.BadBeatResumeInput, s.BadBeatStopOutput, _bbj_resume)
 def _table_cagnotte(request, est, data):
