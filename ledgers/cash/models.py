@@ -845,7 +845,7 @@ class ElectronicMeterStatement(CertifiedMonthlyStatement):
 
     total = models.DecimalField(_("produit brut du mois"), max_digits=16, decimal_places=2)
     drawn_up_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                    verbose_name=_("établi par"))
+                                    verbose_name=_("rédigé par"))
 
     class Meta(CertifiedMonthlyStatement.Meta):
         verbose_name = _("état mensuel du relevé des compteurs des jeux électroniques")

@@ -495,7 +495,7 @@ class BadBeatSuspendView(BadBeatJackpotMixin, CashFormView):
 
 class BadBeatResumeView(BadBeatJackpotMixin, CashFormView):
     form_class = forms.CashForm
-    submit = _("Reprendre")
+    submit = _("Reprendre le bad beat jackpot")
 
     @property
     def title(self):

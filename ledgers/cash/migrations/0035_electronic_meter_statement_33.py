@@ -25,7 +25,7 @@ class Migration(migrations.Migration):
                 ('certified_at', models.DateTimeField(verbose_name='certifié le')),
                 ('total', models.DecimalField(decimal_places=2, max_digits=16, verbose_name='produit brut du mois')),
                 ('comite', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='membre du comité de direction')),
-                ('drawn_up_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='établi par')),
+                ('drawn_up_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='rédigé par')),
                 ('entry', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='registers.entry')),
                 ('establishment', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='core.establishment')),
             ],
