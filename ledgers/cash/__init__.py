@@ -48,9 +48,10 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-25 implemented: the register is append-only and hash-chained (REG-20).
 - COUNT-26 implemented: one change register per gaming cash desk, numbered like it, a second open
   volume refused; no exchange at a desk without its open register.
-- COUNT-27 partial: a ravitaillement bon refuses banknotes among the chips requested and a foreign
-  currency (the bons are table change transactions, in euros); not done: the nomenclature of the
-  banker's somme en banque at cercle games, which no record of the system holds.
+- COUNT-27 implemented: a ravitaillement bon refuses banknotes among the chips requested and a
+  foreign currency (the bons are table change transactions, in euros); at baccara à deux tableaux
+  each banker's segment is written with the nomenclature of his somme en banque, a banknote line
+  refused (baccara.py). Not covered: the bank of other cercle games, where no banker is recorded.
 - COUNT-28 implemented: the directeur responsable fixes the sum of a cercle table's changeur box;
   the box of each changeur and table-partie, equal to that sum, is written in the table's carnet
   modèle 11 (changeurs.py); a ravitaillement bon at a cercle table is refused to anyone but a
@@ -93,23 +94,34 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
   side-pot rule, restart 0 € or the starting value), a new version refused until a final stop, a
   restart value other than the configured one refused. The display of the conditions (REG-23) is
   not recorded here.
-- COUNT-46 partial: a table runs the BBJ only with an approved machine and a BBJ cagnotte
-  built into it; not done: importing the machine's per-partie log.
+- COUNT-46 implemented: a table runs the BBJ only with an approved machine and a BBJ cagnotte
+  built into it; the machine's per-partie log of a table-partie (time, pot, house and BBJ
+  retenues, wins paid, BBJ amount, payments to each player) is imported from its CSV export (format
+  in the bbj.py docstring) once the partie's retenue is in the registre du BBJ, stored, and a sum
+  of BBJ retenues other than that retenue, or payments other than the wins paid, flagged on the
+  register line and the BBJ page. The machine's link to the casino network is not recorded.
 - COUNT-47 implemented: final stop only with the Minister's notice at least SET-42 before (48 h,
   AMB-50), its increment (amount above the starting value) written to the orphans (carnet 11 bis)
   in the same transaction; reassignment to a new BBJ refused after 31 October of the stop's season;
   while a breakdown is open (INC-15) payouts are refused, and a retenue for a partie played wholly
-  during a breakdown. Not done: a temporary voluntary suspension (no rule attaches to it).
+  during a breakdown. The temporary voluntary stop, "possible at any time", is written with its
+  time and who decided it, and so is its resumption (bbj.py); while it lasts payouts are refused,
+  and a retenue for a partie played wholly during it (the BBJ is not running).
 - COUNT-48 implemented: one numbered payment bon per player present, the winner named, the game,
   table, combination, date and time and every amount in the registre du BBJ, signed by the cashier
   and countersigned by the comité member who controls the payment.
 - COUNT-49 implemented: one carnet d'avances per box, numbered like it, a second open volume
   refused.
 - COUNT-50 implemented: only certified carnets are carried to modèle 12.
-- COUNT-51 partial (electronic.py): one registre de comptabilité modèle 10 bis per device,
+- COUNT-51 implemented (electronic.py): one registre de comptabilité modèle 10 bis per device,
   numbered like it (coté et paraphé, REG-26), a line per station and day whose product must follow
   art. 70-1, the daily visa by a comité member, and modèle 12 refusing a device day not visaed and
-  carrying the visaed product; not done: the monthly meter statement modèle 33.
+  carrying the visaed product. The état mensuel du relevé des compteurs modèle 33 (art. 69 b: one
+  per establishment, coté et paraphé) is drawn up once the month is over from modèle 10 bis: per
+  device its stations' units in and out, unit stakes and electronic count, and its product; refused
+  while a device day of the month is not visaed (art. 70-1), certified by the cash desk and a
+  comité member (the text names no signer), one per month. The stations' meters are the daily
+  differences recorded in modèle 10 bis: no cumulative meter index is kept for these devices.
 - COUNT-52 implemented: cols. 1 to 8 computed on the carnet before the count, with the directeur
   responsable or a comité member; interruption, resumption and new-book lines during play.
 - COUNT-53 implemented: col. 15 = max(col. 8, col. 9) per table, surplus balanced by tickets,
@@ -117,8 +129,7 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-54 implemented (baccara.py): the carnet modèle 11 of a baccara à deux tableaux table bears
   the "banque limitée / ouverte" mention before any banker; each banker's segment is headed by his
   name (col. 3, the croupiers and changeurs in col. 3 bis); no cagnotte computed for a partie
-  without a banker (that refusal is not covered by a test: a closed baccara partie needs a sabot,
-  SHOE-12).
+  without a banker (test_count_54_no_cagnotte_computed_for_a_partie_without_a_banker).
 - COUNT-55 implemented (electronic.py): per electronic cercle device the modèle 7 daily statement
   and the carnet 11 quater numbered like it (coté et paraphé, REG-26), the game on every line; the
   levies "certifié exact" by a comité member, modèle 12 refusing a device day not yet certified.

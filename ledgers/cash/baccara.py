@@ -2,7 +2,10 @@
 "Baccara à banque limitée" or "Baccara à banque ouverte"; the banker's name is written at the start
 of each séance and each successive banker's operations are described separately, headed by his
 name (column 3 the bankers, column 3 bis the croupiers and changeurs). The cagnotte of such a
-table is not computed while its partie has no banker segment."""
+table is not computed while its partie has no banker segment. Each banker's somme en banque is
+written with its nomenclature, chips or plaques only (art. 37, COUNT-27)."""
+
+from collections.abc import Iterable
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -15,6 +18,7 @@ from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import GamingTable, TableSession
 from ledgers.registers.services import register_language
 
+from . import rules
 from .models import BaccaraBank, BankerSegment
 from .registers import CARNET_CAGNOTTES
 from .services import _cagnotte_entry, _write
@@ -47,9 +51,11 @@ def baccara_bank_record(*, table: GamingTable, kind: str, actor: AbstractBaseUse
 
 
 @transaction.atomic
-def banker_segment_start(*, session: TableSession, banker: str, actor: AbstractBaseUser) -> BankerSegment:
+def banker_segment_start(*, session: TableSession, banker: str, bank: Iterable[dict],
+                         actor: AbstractBaseUser) -> BankerSegment:
     """A banker takes the bank: at the start of the séance, then at each change, his name heads
-    the description of his operations (col. 3, COUNT-54)."""
+    the description of his operations (col. 3, COUNT-54), with the nomenclature of his somme en
+    banque, which holds only chips or plaques (art. 37, COUNT-27)."""
     session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
     table = session.table
     _french_deux_tableaux(table)
@@ -63,12 +69,21 @@ def banker_segment_start(*, session: TableSession, banker: str, actor: AbstractB
     if session.status == TableSession.Status.CLOSED:
         # The first banker is written at the start of the séance, possibly before the table opens.
         raise ValidationError(_("La partie de cette table est terminée."))
-    segment = BankerSegment.objects.create(table_session=session, banker=banker.strip(), started_at=timezone.now(),
-                                           recorded_by=actor)
+    lines = rules.clean_breakdown(bank)
+    if not lines:
+        raise ValidationError({"bank": _("Inscrivez la somme en banque du banquier, valeur par valeur.")})
+    if rules.has_banknotes(lines):
+        raise RuleViolation("COUNT-27", _("Aux jeux de cercle, la somme en banque ne doit comprendre que des jetons "
+                                          "ou plaques : pas de billets de banque."))
+    segment = BankerSegment.objects.create(table_session=session, banker=banker.strip(), bank=lines,
+                                           bank_amount=rules.within_money_limit(rules.breakdown_total(lines)),
+                                           started_at=timezone.now(), recorded_by=actor)
     with register_language():
         payload = {"line": "banker", "event": str(_("Banquier")), "col3": {"bankers": segment.banker},
-                   "certification": str(_("Banquier %(banker)s dès %(time)s")
+                   "certification": str(_("Banquier %(banker)s dès %(time)s ; somme en banque %(amount)s € : "
+                                          "%(lines)s")
                                         % {"banker": segment.banker,
-                                           "time": session.seance.establishment.localtime().strftime("%H:%M")})}
+                                           "time": session.seance.establishment.localtime().strftime("%H:%M"),
+                                           "amount": segment.bank_amount, "lines": rules.breakdown_text(lines)})}
     _cagnotte_entry(session, actor=actor, role=role, payload=payload)
     return segment

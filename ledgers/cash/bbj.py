@@ -1,12 +1,27 @@
 """Bad beat jackpot after its activation (COUNT-46): its versioned conditions (COUNT-44,
-COUNT-45), its stops (final voluntary stop, technical breakdown: COUNT-47, INC-15), its wins paid
-by bons (COUNT-48), and the expected displayed amount of each séance (COUNT-24). Every write
-goes to the registre du bad beat jackpot (modèle 8 quater) in the same transaction."""
+COUNT-45), its stops (final or temporary voluntary stop, technical breakdown: COUNT-47, INC-15), its wins paid
+by bons (COUNT-48), the expected displayed amount of each séance (COUNT-24) and the import of the
+approved machine's per-partie log (COUNT-46). Every write goes to the registre du bad beat jackpot
+(modèle 8 quater) in the same transaction.
 
+The machine's log of a table-partie is imported as CSV (UTF-8, comma-separated, decimals with a
+point), one line per partie under this header line:
+
+    heure,pot,retenue_maison,retenue_bbj,gains_payes,montant_bbj,paiements
+    21:04:12,120.00,6.00,1.20,112.80,1501.20,
+    21:30:00,90.00,4.50,0.90,84.60,2000.00,1000.00;500.00;500.00
+
+``heure`` the partie's time (HH:MM or HH:MM:SS), ``pot`` the pot, ``retenue_maison`` and
+``retenue_bbj`` the house and BBJ retenues, ``gains_payes`` the wins paid, ``montant_bbj`` the BBJ
+amount after the partie, ``paiements`` the BBJ paid to each player (semicolon-separated, empty when
+the BBJ was not won)."""
+
+import csv
 import datetime
 from collections.abc import Sequence
 from decimal import Decimal
 
+import tablib
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -15,7 +30,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.authority.selectors import house_rules_in_force
 from ledgers.core.authz import require_role, role_named_by_text, save_audited
-from ledgers.core.errors import RuleViolation
+from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import TableSession
 from ledgers.core.roles import Role
 from ledgers.incidents.models import Incident, IncidentNotice
@@ -24,9 +39,9 @@ from ledgers.registers.models import Entry
 from ledgers.registers.services import display_name, register_language
 
 from . import rules
-from .models import BadBeatConfig, BadBeatStop, BadBeatTable, BadBeatWin, Orphan
+from .models import BadBeatConfig, BadBeatCount, BadBeatLog, BadBeatStop, BadBeatTable, BadBeatWin, Orphan
 from .registers import CARNET_ORPHELINS, REGISTRE_BBJ
-from .selectors import current_amount, current_config, final_stop, open_breakdown
+from .selectors import current_amount, current_config, final_stop, open_breakdown, open_suspension
 from .services import CASHIERS, _session_fields, _write, orphan_record
 
 BBJ_MANAGERS = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)
@@ -233,6 +248,41 @@ def bad_beat_restore(*, stop: BadBeatStop, restored_at: datetime.datetime, actor
     return stop
 
 
+@transaction.atomic
+def bad_beat_suspend(*, jackpot: BadBeatTable, actor: AbstractBaseUser) -> BadBeatStop:
+    """A temporary voluntary stop of the BBJ, "possible at any time" (art. 56-3-2, COUNT-47): written
+    with its time and who decided it; until it is resumed the table takes no BBJ retenue and pays
+    no BBJ. The increment stays with the jackpot (only a final stop sends it to the orphans)."""
+    jackpot = _locked(jackpot)
+    est = jackpot.table.establishment
+    role = require_role(actor, est, BBJ_MANAGERS)
+    if final_stop(jackpot) is not None:
+        raise ValidationError(_("Ce bad beat jackpot est déjà arrêté définitivement."))
+    if open_suspension(jackpot) is not None or open_breakdown(jackpot) is not None:
+        raise ValidationError(_("Ce bad beat jackpot est déjà arrêté."))
+    stop = save_audited(BadBeatStop(jackpot=jackpot, kind=BadBeatStop.Kind.SUSPENSION, stopped_at=timezone.now(),
+                                    recorded_by=actor), actor=actor, reason="arrêt volontaire temporaire")
+    _entry(jackpot, actor=actor, role=role, event=_("Arrêt volontaire temporaire à %(at)s : jeu sans incrémentation "
+                                                    "ni gain du jackpot")
+           % {"at": est.localtime(stop.stopped_at).strftime("%d/%m/%Y %H:%M")})
+    return stop
+
+
+@transaction.atomic
+def bad_beat_resume(*, stop: BadBeatStop, actor: AbstractBaseUser) -> BadBeatStop:
+    """The BBJ runs again after a temporary voluntary stop: the resumption's time and who decided it."""
+    stop = BadBeatStop.objects.select_for_update().select_related("jackpot__table__establishment").get(pk=stop.pk)
+    est = stop.jackpot.table.establishment
+    role = require_role(actor, est, BBJ_MANAGERS)
+    if open_suspension(stop.jackpot) != stop:
+        raise ValidationError(_("Cet arrêt temporaire n'est pas en cours."))
+    stop.restored_at, stop.restored_by = timezone.now(), actor
+    save_audited(stop, actor=actor, reason="reprise")
+    _entry(stop.jackpot, actor=actor, role=role, event=_("Reprise du bad beat jackpot à %(at)s")
+           % {"at": est.localtime(stop.restored_at).strftime("%d/%m/%Y %H:%M")})
+    return stop
+
+
 # --- wins (COUNT-44, COUNT-48) --------------------------------------------------------------------
 
 @transaction.atomic
@@ -261,6 +311,9 @@ def bad_beat_win(*, session: TableSession, combination: str, pot: Decimal, amoun
     if open_breakdown(jackpot) is not None:
         raise RuleViolation("COUNT-47", _("Le système du bad beat jackpot est en panne (INC-15) : les joueurs ne "
                                           "peuvent prétendre au gain de la cagnotte."))
+    if open_suspension(jackpot) is not None:
+        raise RuleViolation("COUNT-47", _("Le bad beat jackpot est arrêté volontairement : aucun gain n'est payé "
+                                          "avant sa reprise."))
     config = current_config(jackpot)
     if config is None or final_stop(jackpot) is not None:
         raise RuleViolation("COUNT-44", _("Aucun bad beat jackpot en cours à cette table : ses conditions (pot "
@@ -307,3 +360,74 @@ def _next_bon(est) -> int:
     """Payment bons are numbered in one series per establishment, without gaps (REG-42, BP)."""
     last = (BadBeatWin.objects.filter(jackpot__table__establishment=est).order_by("-won_at", "-pk").first())
     return last.bons[-1]["number"] + 1 if last else 1
+
+
+# --- the approved machine's per-partie log (COUNT-46) ---------------------------------------------
+
+LOG_COLUMNS = ("heure", "pot", "retenue_maison", "retenue_bbj", "gains_payes", "montant_bbj", "paiements")
+
+
+def _log_rows(content: str) -> list[dict]:
+    """The CSV export's lines (format in the module docstring), amounts checked; bad input is a
+    ValidationError naming the line."""
+    try:
+        data = tablib.Dataset().load(content.lstrip("\ufeff"), format="csv")
+    except (tablib.InvalidDimensions, csv.Error) as exc:  # lines of unequal length, broken quoting
+        raise ValidationError(_("Fichier CSV illisible.")) from exc
+    headers = tuple((h or "").strip().lower() for h in data.headers or ())
+    if headers != LOG_COLUMNS:
+        raise ValidationError(_("En-tête attendu : %(columns)s.") % {"columns": ",".join(LOG_COLUMNS)})
+    rows = []
+    for number, line in enumerate(data.dict, start=2):
+        try:
+            time = datetime.time.fromisoformat(line["heure"].strip()).isoformat()
+            amounts = {key: rules.money(line[column]) for key, column in (
+                ("pot", "pot"), ("house", "retenue_maison"), ("bbj", "retenue_bbj"), ("wins", "gains_payes"),
+                ("bbj_amount", "montant_bbj"))}
+            payments = [rules.money(p) for p in (line["paiements"] or "").split(";") if p.strip()]
+        except (ValueError, AttributeError, ValidationError) as exc:
+            raise ValidationError(_("Ligne %(n)s du fichier illisible.") % {"n": number}) from exc
+        rows.append({"time": time, **{k: str(v) for k, v in amounts.items()},
+                     "payments": [str(p) for p in payments]})
+    if not rows:
+        raise ValidationError(_("Le fichier ne contient aucune partie."))
+    return rows
+
+
+@transaction.atomic
+def bad_beat_log_import(*, session: TableSession, content: str, actor: AbstractBaseUser) -> BadBeatLog:
+    """The approved machine records per table and partie the time, pot, house and BBJ retenues, wins
+    paid, BBJ amount and its payments (art. 56-3-1, COUNT-46): its export for a table-partie is
+    stored once the partie's BBJ retenue is in the register, and a sum of BBJ retenues other than
+    that retenue, or BBJ payments other than the wins paid at the cash desk, is flagged."""
+    session = TableSession.objects.select_related("seance__establishment", "table").get(pk=session.pk)
+    est = session.seance.establishment
+    jackpot = getattr(session.table, "bad_beat_jackpot", None)
+    if est.jurisdiction != "FR" or jackpot is None:
+        raise ValidationError(_("Cette table ne joue pas le bad beat jackpot."))
+    role = require_role(actor, est, (*CASHIERS, *BBJ_MANAGERS))
+    count = BadBeatCount.objects.filter(table_session=session).first()
+    if count is None:
+        raise ValidationError(_("Inscrivez d'abord la retenue du bad beat jackpot de cette partie au registre."))
+    if BadBeatLog.objects.filter(table_session=session).exists():
+        raise impossible(_("L'historique de la machine de cette partie est déjà importé."))
+    rows = _log_rows(content)
+    bbj_total = rules.within_money_limit(sum((Decimal(r["bbj"]) for r in rows), Decimal("0.00")))
+    house_total = rules.within_money_limit(sum((Decimal(r["house"]) for r in rows), Decimal("0.00")))
+    paid = sum((Decimal(p) for r in rows for p in r["payments"]), Decimal("0.00"))
+    won = sum((w.amount for w in session.bad_beat_wins.all()), Decimal("0.00"))
+    flags = []
+    with register_language():
+        if bbj_total != count.retained:
+            flags.append(str(_("COUNT-46 : retenues du bad beat jackpot de l'historique %(log)s € ≠ retenue inscrite "
+                               "au registre %(retained)s €.") % {"log": bbj_total, "retained": count.retained}))
+        if paid != won:
+            flags.append(str(_("COUNT-46 : paiements du bad beat jackpot de l'historique %(log)s € ≠ gains payés à la "
+                               "caisse %(won)s €.") % {"log": paid, "won": won}))
+    log = BadBeatLog.objects.create(table_session=session, rows=rows, bbj_total=bbj_total, house_total=house_total,
+                                    flags=flags, imported_by=actor, imported_at=timezone.now())
+    _entry(jackpot, actor=actor, role=role, session=session, statement=str(bbj_total), flags=flags, event=_(
+        "Historique de la machine agréée %(approval)s : %(parties)s parties, retenues de l'établissement %(house)s €, "
+        "retenues du bad beat jackpot %(bbj)s €") % {"approval": jackpot.machine_approval, "parties": len(rows),
+                                                      "house": house_total, "bbj": bbj_total})
+    return log

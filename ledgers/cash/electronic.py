@@ -1,10 +1,12 @@
 """FR electronic games. Contrepartie (art. 69 b, 70-1, COUNT-51): one registre de comptabilité
 modèle 10 bis per device, numbered like it, where the cash desk writes each station's day; a
 comité member visas the day, and only a visaed day's product is carried to modèle 12
-(``services.control_day_close``). The monthly meter statement (modèle 33) is not kept here.
+(``services.control_day_close``); each month the meters of its stations and its visaed product go
+to the état mensuel du relevé des compteurs modèle 33 of the establishment.
 Cercle (art. 69 c, 71-1, COUNT-55): the modèle 7 daily statement and the carnet 11 quater of the
 device, whose levies a comité member certifies "certifié exact" before they are carried."""
 
+import calendar
 import datetime
 from decimal import Decimal
 
@@ -24,8 +26,8 @@ from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, register_language, visa_sign
 
 from . import rules
-from .models import CercleDeviceDay, DeviceDay, ElectronicDevice, StationResult
-from .registers import CARNET_11_QUATER, ETAT_JOURNALIER_7, REGISTRE_10_BIS
+from .models import CercleDeviceDay, DeviceDay, ElectronicDevice, ElectronicMeterStatement, StationResult
+from .registers import CARNET_11_QUATER, ETAT_JOURNALIER_7, ETAT_MENSUEL_33, REGISTRE_10_BIS
 from .services import _write
 
 
@@ -167,3 +169,80 @@ def cercle_day_certify(*, day: CercleDeviceDay, words: str, actor: AbstractBaseU
                    "signed_by": f"{display_name(actor)} ({Role(role).label})"}
     _write(est, CARNET_11_QUATER.code, actor=actor, role=role, payload=payload, qualifier=day.device.number)
     return day
+
+
+def meter_statement_lines(establishment: Establishment, year: int, month: int) -> list[dict]:
+    """Modèle 33's lines: per contrepartie device, its stations' meters over the month's modèle 10 bis
+    days (units in and out summed, the unit stakes, the electronic count) and the devices' product."""
+    results = (StationResult.objects.filter(device__establishment=establishment, date__year=year, date__month=month)
+               .select_related("device").order_by("device__number", "station", "date"))
+    devices: dict[ElectronicDevice, dict[int, list[StationResult]]] = {}
+    for result in results:
+        devices.setdefault(result.device, {}).setdefault(result.station, []).append(result)
+    lines = []
+    for device, stations in devices.items():
+        rows = [r for station in stations.values() for r in station]
+        lines.append({
+            "device": device.number, "game": device.game, "days": len({r.date for r in rows}),
+            "product": str(sum((r.product for r in rows), Decimal("0.00"))),
+            "stations": [{"station": number, "units_in": sum(r.units_in for r in station),
+                          "units_out": sum(r.units_out for r in station),
+                          "unit_stake": " / ".join(sorted({str(r.unit_stake) for r in station})),
+                          "electronic": str(sum((r.electronic_count for r in station), Decimal("0.00")))}
+                         for number, station in stations.items()],
+        })
+    return lines
+
+
+@transaction.atomic
+def meter_statement_certify(*, establishment: Establishment, year: int, month: int,
+                            comite: AbstractBaseUser | None, actor: AbstractBaseUser) -> ElectronicMeterStatement:
+    """The état mensuel du relevé des compteurs modèle 33 (art. 69 b, COUNT-51), drawn up from the
+    month's modèle 10 bis once the month is over: it takes only days a comité member has visaed
+    (art. 70-1: the register is visaed every day), so a device day not visaed holds it. The text
+    names no signer: the cash desk that keeps modèle 10 bis draws it up and the comité member who
+    visas it certifies it with him (both sign electronically, art. 69)."""
+    est = establishment
+    if est.jurisdiction != "FR":
+        raise ValidationError(_("L'état mensuel modèle 33 est tenu dans les casinos français."))
+    role = require_role(actor, est, ETAT_MENSUEL_33.record_roles)
+    if comite is None or comite.pk == actor.pk:
+        raise RuleViolation("COUNT-51", _("L'état est certifié par un membre du comité de direction avec son "
+                                          "rédacteur."), article="Arrêté du 14 mai 2007 art. 69")
+    role_named_by_text(comite, est, (Role.COMITE,), "COUNT-51", _(
+        "L'état est certifié par un membre du comité de direction."))
+    last_day = datetime.date(year, month, calendar.monthrange(year, month)[1])
+    if est.localtime().date() < last_day:
+        raise ValidationError(_("L'état mensuel est établi à la fin du mois."))
+    if ElectronicMeterStatement.objects.filter(establishment=est, year=year, month=month).exists():
+        raise impossible(_("L'état mensuel du relevé des compteurs de ce mois est déjà certifié."))
+    days = (StationResult.objects.filter(device__establishment=est, date__year=year, date__month=month)
+            .values_list("device__number", "date").distinct().order_by("device__number", "date"))
+    visaed = set(DeviceDay.objects.filter(device__establishment=est, date__year=year, date__month=month)
+                 .values_list("device__number", "date"))
+    missing = [f"{number} {date:%d/%m/%Y}" for number, date in days if (number, date) not in visaed]
+    if missing:
+        raise RuleViolation("COUNT-51", _("Le registre de comptabilité est visé chaque jour par un membre du comité "
+                                          "de direction ; journées non visées : %(days)s.")
+                            % {"days": ", ".join(missing)}, article="Arrêté du 14 mai 2007 art. 70-1")
+    lines = meter_statement_lines(est, year, month)
+    if not lines:
+        raise ValidationError(_("Aucun poste n'est inscrit au registre de comptabilité ce mois-ci."))
+    total = rules.within_money_limit(sum((Decimal(line["product"]) for line in lines), Decimal("0.00")))
+    period = f"{month:02d}/{year}"
+    with register_language():
+        for line in lines:
+            meters = " ; ".join(_("poste %(n)s : %(in)s / %(out)s × %(stake)s €")
+                                % {"n": s["station"], "in": s["units_in"], "out": s["units_out"],
+                                   "stake": s["unit_stake"]} for s in line["stations"])
+            electronic = sum((Decimal(s["electronic"]) for s in line["stations"]), Decimal("0.00"))
+            _write(est, ETAT_MENSUEL_33.code, actor=actor, role=role, payload={
+                "month": period, "device": line["device"], "game": line["game"], "meters": meters,
+                "electronic": str(electronic), "product": line["product"], "signed_by": ""})
+        signatures = f"{display_name(actor)} ({Role(role).label}) ; {display_name(comite)} ({Role.COMITE.label})"
+        entry = _write(est, ETAT_MENSUEL_33.code, actor=actor, role=role, payload={
+            "month": period, "device": "", "game": str(_("Total du mois — certifié")), "meters": "",
+            "electronic": "", "product": str(total), "signed_by": signatures})
+    return ElectronicMeterStatement.objects.create(establishment=est, year=year, month=month, lines=lines,
+                                                   total=total, drawn_up_by=actor, comite=comite,
+                                                   certified_at=entry.recorded_at, entry=entry)

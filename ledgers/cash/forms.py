@@ -209,6 +209,16 @@ class BadBeatForm(CashForm):
         self.add_countersignature("comite", _("Membre du comité de direction"))
 
 
+class BadBeatLogForm(CashForm):
+    file = forms.FileField(label=_("Historique de la machine agréée (export CSV)"))
+
+    def clean_file(self) -> str:
+        try:
+            return self.cleaned_data["file"].read().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise forms.ValidationError(_("Le fichier doit être encodé en UTF-8.")) from exc
+
+
 class OrphanForm(CashForm):
     category = forms.ChoiceField(label=_("Nature"), choices=Orphan.Category.choices)
     amount = forms.DecimalField(label=_("Montant (€)"), min_value=0, decimal_places=2)
@@ -428,6 +438,15 @@ class DeviceVisaForm(ReauthMixin, CashForm):
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
 
 
+class MeterStatementForm(ReauthMixin, CashForm):
+    year = forms.IntegerField(label=_("Année"), min_value=2000, max_value=2100)
+    month = forms.IntegerField(label=_("Mois"), min_value=1, max_value=12)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.add_countersignature("comite", _("Membre du comité de direction"))
+
+
 class CercleDayForm(CashForm):
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     parties = forms.IntegerField(label=_("Parties"), min_value=0)
@@ -441,6 +460,7 @@ class CercleCertifyForm(ReauthMixin, CashForm):
 
 class BankerForm(CashForm):
     banker = forms.CharField(label=_("Nom du banquier"), max_length=150, required=False)
+    bank = BreakdownField(label=_("Somme en banque (jetons et plaques)"))
 
 
 class BaccaraBankForm(CashForm):

@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from ledgers.core.models import Establishment, GamingTable, Location, TableSession
+from ledgers.slots.models import CertifiedMonthlyStatement
 
 MONEY = {"max_digits": 14, "decimal_places": 2}
 
@@ -392,12 +393,14 @@ class BadBeatConfig(models.Model):
 
 class BadBeatStop(models.Model):
     """A stop of a BBJ (art. 56-3-2, COUNT-47): the final voluntary stop, its increment written to
-    the orphans after the Minister's notice; or a technical breakdown (INC-15), the police informed
-    at once, play going on without increments or payouts until ``restored_at``."""
+    the orphans after the Minister's notice; a temporary voluntary stop, resumed at ``restored_at``
+    by ``restored_by``; or a technical breakdown (INC-15), the police informed at once. While a
+    temporary stop or a breakdown lasts, play goes on without increments or payouts."""
 
     class Kind(models.TextChoices):
         FINAL = "final", _("Arrêt définitif volontaire")
         BREAKDOWN = "breakdown", _("Arrêt involontaire (panne technique)")
+        SUSPENSION = "suspension", _("Arrêt volontaire temporaire")
 
     jackpot = models.ForeignKey(BadBeatTable, on_delete=models.PROTECT, related_name="stops")
     kind = models.CharField(_("nature"), max_length=10, choices=Kind.choices)
@@ -411,6 +414,8 @@ class BadBeatStop(models.Model):
     police_informed_at = models.DateTimeField(_("police judiciaire informée le"), null=True, blank=True)
     police_service = models.CharField(_("service de police informé"), max_length=150, blank=True)
     restored_at = models.DateTimeField(_("rétabli le"), null=True, blank=True)
+    restored_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="+", verbose_name=_("repris par"))
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     history = HistoricalRecords()
 
@@ -809,11 +814,15 @@ class BaccaraBank(models.Model):
 
 class BankerSegment(models.Model):
     """FR baccara à deux tableaux (art. 71, COUNT-54): the operations of one banker during a
-    table-partie, headed by his name (col. 3; the croupiers and changeurs go to col. 3 bis).
+    table-partie, headed by his name (col. 3; the croupiers and changeurs go to col. 3 bis), with the
+    nomenclature of his somme en banque, chips and plaques only (art. 37, COUNT-27).
     Append-only: a segment ends where the next one starts."""
 
     table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="banker_segments")
     banker = models.CharField(_("banquier"), max_length=150)
+    # Art. 37 (COUNT-27): the somme en banque of a cercle game holds only chips or plaques.
+    bank = models.JSONField(_("somme en banque (nomenclature)"), default=list)
+    bank_amount = models.DecimalField(_("somme en banque"), **MONEY, default=0)
     started_at = models.DateTimeField(_("début"))
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
 
@@ -824,3 +833,45 @@ class BankerSegment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_session} — {self.banker}"
+
+
+class ElectronicMeterStatement(CertifiedMonthlyStatement):
+    """FR état mensuel du relevé des compteurs des jeux électroniques (modèle 33, art. 69 b,
+    COUNT-51): one line per electronic contrepartie device that ran during the month, its stations'
+    meters (units in and out, unit stake, electronic count) and the product summed from its visaed
+    modèle 10 bis days; drawn up by the cash desk and certified with a comité member. Lines:
+    [{device, game, days, product, stations: [{station, units_in, units_out, unit_stake, electronic}]}].
+    Append-only."""
+
+    total = models.DecimalField(_("produit brut du mois"), max_digits=16, decimal_places=2)
+    drawn_up_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                    verbose_name=_("rédigé par"))
+
+    class Meta(CertifiedMonthlyStatement.Meta):
+        verbose_name = _("état mensuel du relevé des compteurs des jeux électroniques")
+        verbose_name_plural = _("états mensuels du relevé des compteurs des jeux électroniques")
+        constraints = [models.UniqueConstraint(fields=["establishment", "year", "month"],
+                                               name="electronic_statement_33_month_unique")]
+
+
+class BadBeatLog(models.Model):
+    """FR: the per-partie log of a BBJ table's approved machine for one table-partie (art. 56-3-1,
+    COUNT-46), imported from its CSV export: per partie the time, the pot, the house and BBJ
+    retenues, the wins paid, the BBJ amount and its payments to each player. The sum of its BBJ
+    retenues is compared with the retenue written in the registre du BBJ (a difference is flagged).
+    Rows: [{time, pot, house, bbj, wins, bbj_amount, payments: [amount]}]. Append-only."""
+
+    table_session = models.OneToOneField(TableSession, on_delete=models.PROTECT, related_name="bad_beat_log")
+    rows = models.JSONField(_("parties"))
+    bbj_total = models.DecimalField(_("retenues du bad beat jackpot de l'historique"), **MONEY)
+    house_total = models.DecimalField(_("retenues de l'établissement de l'historique"), **MONEY)
+    flags = models.JSONField(_("signalements"), default=list, blank=True)
+    imported_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    imported_at = models.DateTimeField(_("importé le"))
+
+    class Meta:
+        verbose_name = _("historique de la machine du bad beat jackpot")
+        verbose_name_plural = _("historiques des machines du bad beat jackpot")
+
+    def __str__(self) -> str:
+        return str(self.table_session)

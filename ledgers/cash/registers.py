@@ -418,3 +418,32 @@ CARNET_11_QUATER = register_kind(
         one_open_volume="COUNT-55",  # one carnet per device, numbered like it (art. 71-1)
     )
 )
+
+# FR état mensuel du relevé des compteurs des jeux électroniques (modèle 33), one per establishment:
+# each month a line per contrepartie device (its stations' units in and out, unit stake, electronic
+# count, and the product of its visaed modèle 10 bis days), then the month's total signed by the
+# cash desk and the comité member (art. 69 b, COUNT-51). Coté et paraphé by the Interior ministry
+# control officials (art. 69, REG-26).
+ETAT_MENSUEL_33 = register_kind(
+    RegisterKind(
+        code="etat_mensuel_33",
+        title=_("État mensuel du relevé des compteurs des jeux électroniques"),
+        purpose=_("Relever chaque mois les compteurs des postes de chaque appareil de jeu de contrepartie "
+                  "électronique et le produit de ses journées visées."),
+        columns=(
+            Column("month", _("Mois"), 0.6),
+            Column("device", _("Appareil n°"), 0.7),
+            Column("game", _("Jeu"), 1.1),
+            Column("meters", _("Compteurs des postes : unités entrées / sorties × mise unitaire"), 3.0),
+            Column("electronic", _("Comptée électronique"), 0.9),
+            Column("product", _("Produit"), 0.9),
+            Column("signed_by", _("Signatures"), 1.6),
+        ),
+        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.COMPTABILITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.CONTROLE_INTERIEUR,),
+        visa_roles=(Role.CONTROLE_INTERIEUR,),
+        requirements=("COUNT-51", "REG-26"),
+        form="modèle 33",
+    )
+)

@@ -216,6 +216,15 @@ def open_breakdown(jackpot: BadBeatTable) -> BadBeatStop | None:
     return jackpot.stops.filter(kind=BadBeatStop.Kind.BREAKDOWN, restored_at__isnull=True).first()
 
 
+def open_suspension(jackpot: BadBeatTable) -> BadBeatStop | None:
+    """The temporary voluntary stop in course; a final stop since ends the jackpot it suspended."""
+    stops = jackpot.stops.filter(kind=BadBeatStop.Kind.SUSPENSION, restored_at__isnull=True)
+    last_final = jackpot.stops.filter(kind=BadBeatStop.Kind.FINAL).order_by("-stopped_at").first()
+    if last_final is not None:
+        stops = stops.filter(stopped_at__gt=last_final.stopped_at)
+    return stops.first()
+
+
 def expected_display(jackpot: BadBeatTable, *, retained: Decimal, before: BadBeatCount | None = None) -> dict | None:
     """COUNT-24: the amount the jackpot should display after a séance that retained ``retained``:
     the previous displayed amount (or the starting value and reassigned increment of a new BBJ),
@@ -236,14 +245,15 @@ def expected_display(jackpot: BadBeatTable, *, retained: Decimal, before: BadBea
             "expected": base + retained - paid + restarted}
 
 
-def breakdown_covers(session: TableSession) -> bool:
-    """The BBJ of the table was broken down for the whole partie: no increment could be taken (COUNT-47)."""
+def stop_covering(session: TableSession) -> BadBeatStop | None:
+    """The breakdown or temporary stop of the table's BBJ that lasted the whole partie: no increment
+    could be taken (COUNT-47)."""
     jackpot = getattr(session.table, "bad_beat_jackpot", None)
     if jackpot is None or session.opened_at is None:
-        return False
+        return None
     end = session.closed_at or timezone.now()
-    return jackpot.stops.filter(kind=BadBeatStop.Kind.BREAKDOWN, stopped_at__lte=session.opened_at).exclude(
-        restored_at__lt=end).exists()
+    return jackpot.stops.filter(kind__in=(BadBeatStop.Kind.BREAKDOWN, BadBeatStop.Kind.SUSPENSION),
+                                stopped_at__lte=session.opened_at).exclude(restored_at__lt=end).first()
 
 
 def current_amount(jackpot: BadBeatTable) -> Decimal:

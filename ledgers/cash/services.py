@@ -30,6 +30,7 @@ from ledgers.slots.accounting import month_slot_total
 from . import rules, selectors
 from .models import (
     BadBeatCount,
+    BadBeatStop,
     BadBeatTable,
     BoxHolderDesignation,
     CagnotteCount,
@@ -998,9 +999,13 @@ def bad_beat_record(*, session: TableSession, counted: Decimal, statement: Decim
         raise ValidationError(_("Le bad beat jackpot de cette partie est déjà inscrit."))
     counted, statement, displayed = rules.money(counted), rules.money(statement), rules.money(displayed)
     retained = max(counted, statement)
-    if retained and selectors.breakdown_covers(session):
+    covering = selectors.stop_covering(session) if retained else None
+    if covering is not None and covering.kind == BadBeatStop.Kind.BREAKDOWN:
         raise RuleViolation("COUNT-47", _("Le système du bad beat jackpot était en panne pendant toute la partie "
                                           "(INC-15) : aucune retenue d'incrémentation n'a pu être prélevée."))
+    if covering is not None:
+        raise RuleViolation("COUNT-47", _("Le bad beat jackpot était arrêté volontairement pendant toute la partie : "
+                                          "aucune retenue d'incrémentation n'a pu être prélevée."))
     flags = []
     jackpot = getattr(session.table, "bad_beat_jackpot", None)  # the reverse one-to-one raises when there is none
     expected = selectors.expected_display(jackpot, retained=retained) if jackpot else None

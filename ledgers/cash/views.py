@@ -36,6 +36,7 @@ from .models import (
     ChipSeries,
     ControlDay,
     ElectronicDevice,
+    ElectronicMeterStatement,
     LevyMachine,
     Orphan,
     Slip,
@@ -346,6 +347,25 @@ class BadBeatView(CashFormView):
                                         actor=self.request.user, comite=data.get("comite"))
 
 
+class BadBeatLogView(CashFormView):
+    form_class = forms.BadBeatLogForm
+    submit = _("Importer")
+    intro = _("En-tête : heure,pot,retenue_maison,retenue_bbj,gains_payes,montant_bbj,paiements (paiements séparés "
+              "par des points-virgules).")
+
+    @property
+    def title(self):
+        return _("Historique de la machine du bad beat jackpot — table %(table)s") % {
+            "table": self.session.table.number}
+
+    def get_success_url(self) -> str:
+        return reverse("cash:bbj", args=[self.session.table.bad_beat_jackpot.pk])
+
+    def perform(self, form):
+        return bbj.bad_beat_log_import(session=self.session, content=form.cleaned_data["file"],
+                                       actor=self.request.user)
+
+
 class OrphanView(CashFormView):
     form_class = forms.OrphanForm
     title = _("Orphelin versé à la caisse (carnet modèle 11 bis)")
@@ -401,8 +421,10 @@ class BadBeatJackpotView(BadBeatJackpotMixin, EstablishmentRequiredMixin, Templa
         return super().get_context_data(
             jackpot=jackpot, configs=jackpot.configs.order_by("-version"), stops=jackpot.stops.all(),
             wins=jackpot.wins.select_related("table_session__seance"), breakdown=selectors.open_breakdown(jackpot),
+            suspension=selectors.open_suspension(jackpot),
             counts=BadBeatCount.objects.filter(table_session__table=jackpot.table).select_related(
-                "table_session__seance").order_by("-recorded_at")[:20], jurisdiction="FR", **kwargs)
+                "table_session__seance", "table_session__bad_beat_log").order_by("-recorded_at")[:20],
+            jurisdiction="FR", **kwargs)
 
 
 class BadBeatConfigView(BadBeatJackpotMixin, CashFormView):
@@ -455,6 +477,33 @@ class BadBeatRestoreView(BadBeatJackpotMixin, CashFormView):
 
     def perform(self, form):
         return bbj.bad_beat_restore(stop=self.stop, actor=self.request.user, **form.cleaned_data)
+
+
+class BadBeatSuspendView(BadBeatJackpotMixin, CashFormView):
+    form_class = forms.CashForm
+    submit = _("Arrêter temporairement")
+    intro = _("Le jeu continue sans retenue ni gain du bad beat jackpot jusqu'à sa reprise (art. 56-3-2).")
+
+    @property
+    def title(self):
+        return _("Arrêt volontaire temporaire du bad beat jackpot — table %(table)s") % {
+            "table": self.jackpot.table.number}
+
+    def perform(self, form):
+        return bbj.bad_beat_suspend(jackpot=self.jackpot, actor=self.request.user)
+
+
+class BadBeatResumeView(BadBeatJackpotMixin, CashFormView):
+    form_class = forms.CashForm
+    submit = _("Reprendre le bad beat jackpot")
+
+    @property
+    def title(self):
+        return _("Reprise du bad beat jackpot — table %(table)s") % {"table": self.jackpot.table.number}
+
+    def perform(self, form):
+        return bbj.bad_beat_resume(stop=get_object_or_404(BadBeatStop, pk=self.kwargs["stop"], jackpot=self.jackpot),
+                                   actor=self.request.user)
 
 
 class BadBeatWinView(CashFormView):
@@ -658,8 +707,10 @@ class DevicesView(CashFormView):
         devices = ElectronicDevice.objects.filter(establishment=self.establishment)
         results = StationResult.objects.filter(device__establishment=self.establishment).select_related("device")
         cercle_days = CercleDeviceDay.objects.filter(device__establishment=self.establishment).select_related("device")
+        statements = ElectronicMeterStatement.objects.filter(establishment=self.establishment)
         return super().get_context_data(devices=devices, results=results.order_by("-date", "device", "station")[:50],
-                                        cercle_days=cercle_days.order_by("-date")[:50], **kwargs)
+                                        cercle_days=cercle_days.order_by("-date")[:50], statements=statements[:24],
+                                        **kwargs)
 
     def get_success_url(self) -> str:
         return reverse("cash:devices")
@@ -700,6 +751,20 @@ class DeviceVisaView(DeviceFormView):
     def perform(self, form):
         return electronic.device_day_visa(device=self.device, actor=self.request.user, date=form.cleaned_data["date"])
 
+
+class MeterStatementView(CashFormView):
+    form_class = forms.MeterStatementForm
+    title = _("État mensuel du relevé des compteurs des jeux électroniques (modèle 33)")
+    submit = _("Certifier")
+
+    def get_success_url(self) -> str:
+        return reverse("cash:devices")
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return electronic.meter_statement_certify(establishment=self.establishment, year=data["year"],
+                                                  month=data["month"], comite=data.get("comite"),
+                                                  actor=self.request.user)
 
 
 class CercleDayView(DeviceFormView):
@@ -745,7 +810,7 @@ class BankerView(CashFormView):
 
     def perform(self, form):
         return baccara.banker_segment_start(session=self.session, banker=form.cleaned_data["banker"],
-                                            actor=self.request.user)
+                                            bank=form.cleaned_data["bank"], actor=self.request.user)
 
 
 

@@ -7,13 +7,15 @@ import datetime
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from ledgers.authority.registers import HOUSE_RULES
 from ledgers.authority.services import house_rules_publish
 from ledgers.cash import bbj, rules, selectors, services
-from ledgers.cash.models import BadBeatConfig, BadBeatCount, BadBeatStop, BadBeatWin, Orphan
+from ledgers.cash.models import BadBeatConfig, BadBeatCount, BadBeatLog, BadBeatStop, BadBeatWin, Orphan
 from ledgers.cash.registers import CARNET_ORPHELINS, REGISTRE_BBJ
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
@@ -272,3 +274,66 @@ def test_count_48_bbj_pages_and_api(client, fro, jackpot):
                 f"/caisses/bad-beat-jackpot/{jackpot.pk}/arret-definitif/",
                 f"/caisses/bad-beat-jackpot/{jackpot.pk}/panne/", f"/caisses/tables/{session.pk}/bad-beat-gain/"):
         assert client.get(url).status_code == 200, url
+
+
+def test_count_47_temporary_voluntary_stop_refuses_retenues_and_payouts_until_resumed(client, fro, jackpot):
+    configure(fro, jackpot)
+    stop = bbj.bad_beat_suspend(jackpot=jackpot, actor=fro[Role.COMITE])
+    session = fro.session("TH1")
+    with pytest.raises(RuleViolation) as payout:
+        win(fro, session)
+    assert (payout.value.code, payout.value.article) == ("COUNT-47", "Arrêté du 14 mai 2007 art. 56-3-2")
+    fro.close(session)
+    with pytest.raises(RuleViolation) as retenue:  # the partie was played wholly during the stop
+        bbj_count(fro, session, retained="80", displayed="1080")
+    assert retenue.value.code == "COUNT-47" and not BadBeatCount.objects.exists()
+    client.force_login(fro.director)
+    resume = f"/caisses/bad-beat-jackpot/{jackpot.pk}/arrets-temporaires/{stop.pk}/reprise/"
+    assert resume in client.get(f"/caisses/bad-beat-jackpot/{jackpot.pk}/").content.decode()
+    assert client.post(resume).status_code == 302
+    stop.refresh_from_db()
+    assert stop.restored_at is not None and stop.restored_by == fro.director
+    events = [e.payload["event"] for e in bbj_entries(fro)[-2:]]
+    assert events[0].startswith("Arrêt volontaire temporaire à") and events[1].startswith("Reprise du bad beat jackpot")
+    assert win(fro, fro.session("TH1", seance=fro.seance(day=1))).amount == Decimal("2000.00")
+    api = APIClient()
+    api.force_authenticate(fro[Role.COMITE])
+    made = api.post("/api/v1/cash/bad-beat-jackpot/suspensions/", {"jackpot": jackpot.pk}, format="json")
+    assert made.status_code == 201 and made.json()["kind"] == "suspension"
+    resumed = api.post(f"/api/v1/cash/bad-beat-jackpot/suspensions/{made.json()['id']}/resume/", {}, format="json")
+    assert resumed.status_code == 201 and resumed.json()["restored_by"] == fro[Role.COMITE].pk
+
+
+# --- COUNT-46 machine log -------------------------------------------------------------------------
+
+LOG = ("heure,pot,retenue_maison,retenue_bbj,gains_payes,montant_bbj,paiements\n"
+       "21:04:12,120.00,6.00,1.20,112.80,1001.20,\n"
+       "21:30,90.00,4.50,0.90,84.60,1002.10,\n")
+
+
+def test_count_46_machine_log_imported_and_compared_with_the_register_retenue(client, fro, jackpot):
+    configure(fro, jackpot)
+    session = fro.close(fro.session("TH1"))
+    with pytest.raises(ValidationError):  # the retenue is written in the register first
+        bbj.bad_beat_log_import(session=session, content=LOG, actor=fro[Role.CAISSIER])
+    bbj_count(fro, session, retained="2.00", displayed="1002.00")
+    api = APIClient()
+    api.force_authenticate(fro[Role.CAISSIER])
+    bad = api.post("/api/v1/cash/bad-beat-jackpot/logs/", {"table_session": session.pk,
+                                                           "csv": "heure,pot\n21:00,10\n"}, format="json")
+    assert bad.status_code == 400 and not BadBeatLog.objects.exists()
+    client.force_login(fro[Role.CAISSIER])
+    posted = client.post(f"/caisses/tables/{session.pk}/bad-beat-historique/",
+                         {"file": SimpleUploadedFile("th1.csv", LOG.encode(), content_type="text/csv")})
+    assert posted.status_code == 302
+    log = BadBeatLog.objects.get(table_session=session)
+    assert (log.bbj_total, log.house_total, len(log.rows)) == (Decimal("2.10"), Decimal("10.50"), 2)
+    assert log.rows[1] == {"time": "21:30:00", "pot": "90.00", "house": "4.50", "bbj": "0.90", "wins": "84.60",
+                           "bbj_amount": "1002.10", "payments": []}
+    assert log.flags == ["COUNT-46 : retenues du bad beat jackpot de l'historique 2.10 € ≠ retenue inscrite au "
+                         "registre 2.00 €."]
+    entry = bbj_entries(fro)[-1]
+    assert entry.payload["statement"] == "2.10" and entry.payload["flags"] == log.flags
+    assert "2.10 €" in client.get(f"/caisses/bad-beat-jackpot/{jackpot.pk}/").content.decode()
+    with pytest.raises(RuleViolation):  # once per partie
+        bbj.bad_beat_log_import(session=session, content=LOG, actor=fro[Role.CAISSIER])

@@ -2,6 +2,7 @@
 formula, the daily visa of a comité member and the carry to modèle 12 (COUNT-51); the modèle 7
 daily statement and carnet 11 quater of cercle devices, certified before the carry (COUNT-55)."""
 
+import datetime
 from decimal import Decimal
 
 import pytest
@@ -10,10 +11,17 @@ from rest_framework.test import APIClient
 
 from ledgers.cash import electronic, services
 from ledgers.cash.models import ElectronicDevice
-from ledgers.cash.registers import CARNET_11_QUATER, ETAT_JOURNALIER_7, REGISTRE_10_BIS, REGISTRE_CONTROLE
+from ledgers.cash.registers import (
+    CARNET_11_QUATER,
+    ETAT_JOURNALIER_7,
+    ETAT_MENSUEL_33,
+    REGISTRE_10_BIS,
+    REGISTRE_CONTROLE,
+)
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register
+from tests.cash.test_e2e import printed
 from tests.factories import DEFAULT_PASSWORD
 
 
@@ -142,3 +150,56 @@ def test_count_55_through_the_api_and_pages(client, fro):
     client.force_login(fro[Role.CAISSIER])
     assert client.post(f"/caisses/jeux-electroniques/{made.pk}/journee/", {
         "date": "2026-03-03", "parties": "5", "levies": "75"}).status_code == 302
+
+
+def test_count_51_modele_33_monthly_meter_statement_only_from_visaed_days(client, fro):
+    made = device(fro)
+    fro.open_register(ETAT_MENSUEL_33.code)
+    station(fro, made, 1)  # 400 − 100 units × 2 € → product 800
+    station(fro, made, 2, units_in=50, units_out=10, physical_count=Decimal(0), avances=Decimal(0),
+            tickets_issued=Decimal(0))  # 80
+    electronic.device_day_visa(device=made, date=fro.day, actor=fro[Role.COMITE])
+    later = fro.day + datetime.timedelta(days=1)
+    electronic.station_result_record(device=made, date=later, station=1, avances=Decimal(0), units_in=10,
+                                     units_out=0, unit_stake=Decimal(2), physical_count=Decimal(0),
+                                     tickets_issued=Decimal(0), actor=fro[Role.CAISSIER])  # 20
+    month = {"establishment": fro.est, "year": 2026, "month": 3}
+    with pytest.raises(RuleViolation) as alone:  # certified with a comité member, another person
+        electronic.meter_statement_certify(**month, comite=None, actor=fro[Role.CAISSIER])
+    assert alone.value.code == "COUNT-51"
+    with pytest.raises(RuleViolation) as unvisaed:
+        electronic.meter_statement_certify(**month, comite=fro[Role.COMITE], actor=fro[Role.CAISSIER])
+    assert (unvisaed.value.code, unvisaed.value.article) == ("COUNT-51", "Arrêté du 14 mai 2007 art. 70-1")
+    assert "ER1 03/03/2026" in unvisaed.value.message
+    electronic.device_day_visa(device=made, date=later, actor=fro["comite2"])
+    statement = electronic.meter_statement_certify(**month, comite=fro[Role.COMITE], actor=fro[Role.CAISSIER])
+    assert statement.total == Decimal("900.00") and statement.entry.payload["product"] == "900.00"
+    (line,) = statement.lines
+    assert (line["device"], line["days"], line["product"]) == ("ER1", 2, "900.00")
+    assert line["stations"][0] == {"station": 1, "units_in": 410, "units_out": 100, "unit_stake": "2.00",
+                                   "electronic": "620.00"}
+    register = current_register(fro.est, ETAT_MENSUEL_33.code)
+    assert [e.payload["product"] for e in register.entries.filter(kind="record")] == ["900.00", "900.00"]
+    assert ETAT_MENSUEL_33.paraph_roles_for("FR") == (Role.CONTROLE_INTERIEUR,)  # REG-26
+    with pytest.raises(RuleViolation):  # once per month
+        electronic.meter_statement_certify(**month, comite=fro[Role.COMITE], actor=fro[Role.CAISSIER])
+    text = printed(register)
+    assert "poste 1 : 410 / 100 × 2.00 €" in text and "Total du mois" in text
+    client.force_login(fro[Role.CAISSIER])
+    assert "900,00" in client.get("/caisses/jeux-electroniques/").content.decode()
+    assert client.get("/caisses/jeux-electroniques/etat-mensuel/").status_code == 200
+
+
+def test_count_51_modele_33_through_the_api(fro):
+    made = device(fro)
+    fro.open_register(ETAT_MENSUEL_33.code)
+    station(fro, made, 1)
+    api = APIClient()
+    api.force_authenticate(fro[Role.CAISSIER])
+    body = {"year": 2026, "month": 3, "password": DEFAULT_PASSWORD, "comite_username": fro[Role.COMITE].username,
+            "comite_password": DEFAULT_PASSWORD}
+    refused = api.post("/api/v1/cash/electronic-meter-statements/", body, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "COUNT-51"
+    electronic.device_day_visa(device=made, date=fro.day, actor=fro[Role.COMITE])
+    made_statement = api.post("/api/v1/cash/electronic-meter-statements/", body, format="json")
+    assert made_statement.status_code == 201 and made_statement.json()["total"] == "800.00"

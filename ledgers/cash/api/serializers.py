@@ -11,6 +11,7 @@ from ..models import (
     BaccaraBank,
     BadBeatConfig,
     BadBeatCount,
+    BadBeatLog,
     BadBeatStop,
     BadBeatTable,
     BadBeatWin,
@@ -26,6 +27,7 @@ from ..models import (
     ControlDay,
     DeviceDay,
     ElectronicDevice,
+    ElectronicMeterStatement,
     LevyMachine,
     Orphan,
     SfeAdvance,
@@ -389,11 +391,32 @@ class BadBeatRestoreInput(serializers.Serializer):
     restored_at = serializers.DateTimeField(validators=[bounded_datetime])
 
 
+class BadBeatLogInput(serializers.Serializer):
+    table_session = session_field()
+    csv = serializers.CharField(trim_whitespace=False, help_text=_(
+        "Export CSV de la machine agréée : en-tête heure,pot,retenue_maison,retenue_bbj,gains_payes,montant_bbj,"
+        "paiements ; une ligne par partie (COUNT-46)."))
+
+
+class BadBeatLogOutput(serializers.ModelSerializer):
+    class Meta:
+        model = BadBeatLog
+        fields = ("id", "table_session", "rows", "bbj_total", "house_total", "flags", "imported_at")
+
+
+class BadBeatSuspendInput(serializers.Serializer):
+    jackpot = jackpot_field()
+
+
+class BadBeatResumeInput(serializers.Serializer):
+    """The resumption of a temporary stop is taken at the time it is recorded."""
+
+
 class BadBeatStopOutput(serializers.ModelSerializer):
     class Meta:
         model = BadBeatStop
         fields = ("id", "jackpot", "kind", "stopped_at", "increment", "minister_notified_at", "minister_reference",
-                  "orphan", "incident", "police_informed_at", "police_service", "restored_at")
+                  "orphan", "incident", "police_informed_at", "police_service", "restored_at", "restored_by")
 
 
 class BadBeatWinInput(serializers.Serializer):
@@ -612,6 +635,18 @@ class DeviceDayOutput(serializers.ModelSerializer):
         fields = ("id", "device", "date", "product", "visa_seq")
 
 
+class MeterStatementInput(Signature):
+    year = serializers.IntegerField(min_value=2000, max_value=2100)
+    month = serializers.IntegerField(min_value=1, max_value=12)
+    locals().update(countersignature_inputs("comite"))
+
+
+class MeterStatementOutput(serializers.ModelSerializer):
+    class Meta:
+        model = ElectronicMeterStatement
+        fields = ("id", "year", "month", "lines", "total", "drawn_up_by", "comite", "certified_at")
+
+
 class CercleDayInput(serializers.Serializer):
     device = EstablishmentPK(queryset=ElectronicDevice.objects.all())
     date = serializers.DateField()
@@ -645,9 +680,10 @@ class BaccaraBankOutput(serializers.ModelSerializer):
 class BankerSegmentInput(serializers.Serializer):
     table_session = session_field()
     banker = serializers.CharField(max_length=150, allow_blank=True)
+    bank = LineSerializer(many=True)
 
 
 class BankerSegmentOutput(serializers.ModelSerializer):
     class Meta:
         model = BankerSegment
-        fields = ("id", "table_session", "banker", "started_at")
+        fields = ("id", "table_session", "banker", "bank", "bank_amount", "started_at")

@@ -215,6 +215,19 @@ def _bbj_restore(request, est, data, pk):
     return bbj.bad_beat_restore(stop=stop, actor=request.user, **data)
 
 
+def _bbj_suspend(request, est, data):
+    return bbj.bad_beat_suspend(actor=request.user, **data)
+
+
+def _bbj_resume(request, est, data, pk):
+    return bbj.bad_beat_resume(stop=get_object_or_404(BadBeatStop, pk=pk, jackpot__table__establishment=est),
+                               actor=request.user)
+
+
+def _bbj_log(request, est, data):
+    return bbj.bad_beat_log_import(session=data["table_session"], content=data["csv"], actor=request.user)
+
+
 def _bbj_win(request, est, data):
     return bbj.bad_beat_win(
         session=data["table_session"], combination=data["combination"], pot=data["pot"], amount=data["amount"],
@@ -226,6 +239,9 @@ BadBeatConfigView = action("BadBeatConfigView", s.BadBeatConfigInput, s.BadBeatC
 BadBeatFinalStopView = action("BadBeatFinalStopView", s.BadBeatFinalStopInput, s.BadBeatStopOutput, _bbj_final_stop)
 BadBeatBreakdownView = action("BadBeatBreakdownView", s.BadBeatBreakdownInput, s.BadBeatStopOutput, _bbj_breakdown)
 BadBeatRestoreView = action("BadBeatRestoreView", s.BadBeatRestoreInput, s.BadBeatStopOutput, _bbj_restore)
+BadBeatLogView = action("BadBeatLogView", s.BadBeatLogInput, s.BadBeatLogOutput, _bbj_log)
+BadBeatSuspendView = action("BadBeatSuspendView", s.BadBeatSuspendInput, s.BadBeatStopOutput, _bbj_suspend)
+BadBeatResumeView = action("BadBeatResumeView", s.BadBeatResumeInput, s.BadBeatStopOutput, _bbj_resume)
 def _table_cagnotte(request, est, data):
     return table_cagnottes.table_cagnotte_record(actor=request.user, **data)
 
@@ -319,9 +335,15 @@ def _cercle_certify(request, est, data, pk):
                                          actor=request.user, **data)
 
 
+def _meter_statement(request, est, data):
+    return electronic.meter_statement_certify(establishment=est, year=data["year"], month=data["month"],
+                                              comite=countersigner_from(request, data, "comite"), actor=request.user)
+
+
 DeviceView = action("DeviceView", s.DeviceInput, s.DeviceOutput, _device)
 StationResultView = action("StationResultView", s.StationResultInput, s.StationResultOutput, _station)
 DeviceDayVisaView = action("DeviceDayVisaView", s.DeviceDayInput, s.DeviceDayOutput, _device_visa)
+MeterStatementView = action("MeterStatementView", s.MeterStatementInput, s.MeterStatementOutput, _meter_statement)
 CercleDayView = action("CercleDayView", s.CercleDayInput, s.CercleDayOutput, _cercle_day)
 CercleCertifyView = action("CercleCertifyView", s.CercleCertifyInput, s.CercleDayOutput, _cercle_certify)
 
@@ -331,7 +353,8 @@ def _baccara_bank(request, est, data):
 
 
 def _banker(request, est, data):
-    return baccara.banker_segment_start(session=data["table_session"], banker=data["banker"], actor=request.user)
+    return baccara.banker_segment_start(session=data["table_session"], banker=data["banker"], bank=_lines(data, "bank"),
+                                        actor=request.user)
 
 
 BaccaraBankView = action("BaccaraBankView", s.BaccaraBankInput, s.BaccaraBankOutput, _baccara_bank)
