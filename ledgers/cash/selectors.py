@@ -197,6 +197,19 @@ def bad_beat_uncounted(seance: Seance) -> QuerySet[TableSession]:
                                        bad_beat__isnull=True).exclude(status=TableSession.Status.PREPARING)
 
 
+def cagnottes_waiting(establishment: Establishment) -> QuerySet[CagnotteCount]:
+    """Cagnottes computed from their tickets and not yet opened and counted (COUNT-08, COUNT-43)."""
+    return CagnotteCount.objects.filter(table_session__seance__establishment=establishment,
+                                        status=CagnotteCount.Status.COMPUTED).select_related("table_session__table")
+
+
+def bad_beat_waiting(establishment: Establishment) -> QuerySet[TableSession]:
+    """Closed table-parties of a BBJ table whose count and displayed amount are not entered (COUNT-24)."""
+    return (TableSession.objects.filter(seance__establishment=establishment, table__bad_beat_jackpot__isnull=False,
+                                        bad_beat__isnull=True, status=TableSession.Status.CLOSED)
+            .select_related("table"))
+
+
 # --- bad beat jackpot (COUNT-24, COUNT-44 to COUNT-48) ------------------------------------------
 
 def current_config(jackpot: BadBeatTable) -> BadBeatConfig | None:
