@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
+from ledgers.core.games import Family
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
 
 from . import rules
@@ -91,6 +92,16 @@ def is_certified(session: TableSession) -> bool:
 def uncounted_sessions(seance: Seance) -> list[TableSession]:
     """Table-parties of the séance that received a float and have no certified count."""
     return [s for s in seance_sessions(seance).filter(floats__isnull=False).distinct() if not is_certified(s)]
+
+
+def played_without_float(seance: Seance) -> list[TableSession]:
+    """Table-parties that opened without the float the texts give them: FR every contrepartie table
+    (art. 42, COUNT-34), MC a table whose somme mise en banque the Direction fixed (COUNT-01)."""
+    sessions = (seance_sessions(seance).exclude(status=TableSession.Status.PREPARING)
+                .filter(floats__isnull=True).distinct())
+    if seance.establishment.jurisdiction == "FR":
+        return [s for s in sessions if s.table.game_info.family == Family.CONTREPARTIE]
+    return [s for s in sessions if fixed_bank(s.table) is not None]
 
 
 def uncentralised_slips(seance: Seance) -> QuerySet[Slip]:
