@@ -33,7 +33,10 @@ def cash_waiting(request: HttpRequest, establishment: Establishment) -> Panel | 
         items += [(str(_("Second comptage de la table %(table)s") % {"table": c.table_session.table.number}),
                    reverse("cash:count", args=[c.table_session_id])) for c in counts if c.status == "awaiting"]
     if roles & set(CERTIFIERS[establishment.jurisdiction]):
-        items += [(str(_("Encaisse de la table %(table)s à certifier") % {"table": c.table_session.table.number}),
+        # A difference between the two blind counts is escalated to the certifier, who settles it.
+        escalated, agreed = (_("Écart entre les deux comptages de la table %(table)s à trancher"),
+                             _("Encaisse de la table %(table)s à certifier"))
+        items += [(str((escalated if c.status == "escalated" else agreed) % {"table": c.table_session.table.number}),
                    reverse("cash:certify", args=[c.table_session_id])) for c in counts if c.status != "awaiting"]
     if roles & set(CAGNOTTE_CONTROLLERS[establishment.jurisdiction]):
         items += [(str(_("Cagnotte de la table %(table)s à ouvrir et compter")

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 from ledgers.cash import services
 from ledgers.core.roles import Role
-from tests.cash.conftest import book, changeur_box, fr_avance, plaques
+from tests.cash.conftest import book, changeur_box, counted, fr_avance, plaques
 from tests.cash.test_cagnottes import computed_poker
 
 
@@ -55,3 +55,11 @@ def test_count_43_count_24_cagnottes_and_bad_beat_jackpots_waiting_for_their_cou
                              present=["Croupier"], actor=fro[Role.CAISSIER], comite=fro[Role.COMITE])
     comite = panel(client, fro[Role.COMITE])
     assert "Cagnotte de la table TH1" not in comite and "Bad beat jackpot de la table TH1" not in comite
+
+
+def test_a_difference_between_the_blind_counts_is_escalated_to_the_certifiers(client, fro):
+    session = fro.session("RA1")
+    fr_avance(fro, session)
+    fro.close(session)
+    counted(fro, session, 150_000, second=149_000)
+    assert "Écart entre les deux comptages de la table RA1 à trancher" in panel(client, fro[Role.COMITE])
