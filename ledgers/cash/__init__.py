@@ -5,7 +5,8 @@ name (REG-09, REG-10, REG-13, REG-14, REG-29, REG-30, REG-31, REG-32, REG-33, RE
 
 Status of every COUNT row (implemented / partial: what is missing / ruled out: why / not done):
 
-- COUNT-01 implemented: somme mise en banque fixed per table (SET-06), breakdown = amount, no cash.
+- COUNT-01 implemented: somme mise en banque fixed per table (SET-06), breakdown = amount, no cash; a
+  table with a fixed sum that played without it is flagged at the séance closing (hooks.py).
 - COUNT-02 implemented: no change slip at a table that is not open.
 - COUNT-03 implemented: banknote lines refused in floats and slips.
 - COUNT-04 implemented: numbered change slips, inspecteur's signature, equal totals, gaps reported.
@@ -16,7 +17,7 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
   incident (INC-01).
 - COUNT-09 implemented by COUNT-08's flow: no per-coup entry (the stubs are the evidence), and the
   cagnotte is counted only after the tickets detached from each book are computed, the count then
-  compared with them (test_count_08_count_09_mc_no_cagnotte_opened_before_the_ticket_book_check). Not done:
+  compared with them (test_count_08_count_09_reg_13_mc_no_cagnotte_opened_before_the_ticket_book_check). Not done:
   the BP that ticket denominations represent any levy amount (no levy unit is set by the text).
 - COUNT-10 implemented: at MC trente et quarante the certification takes the refait insurance
   premiums (zero if none) and writes them on their own line of the table result.
@@ -65,9 +66,11 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-33 implemented: box numbered like the table, avance fixed for the day, top-ups equal.
   Ruled out: the art. 53 exception, base text not in the corpus.
 - COUNT-34 implemented: avance counted, called aloud, signed by the directeur responsable or a
-  comité member.
-- COUNT-35 implemented: count-room route only with the police validation (SET-44) and CCTV
-  reference.
+  comité member; a contrepartie table-partie played without its avance is flagged at the séance
+  closing (the avance is entered on the open partie, so play before it cannot be refused). Not done:
+  the BP check of the transport box against a register of boxes (no such register exists).
+- COUNT-35 implemented: count-room route only with the police validation (SET-44), the CCTV
+  reference, and for a table where cash was changed (banknotes in the encaisse).
 - COUNT-36 implemented: tips counted with the encaisse. Ruled out: "performed slowly enough to be
   followed" is a manner of doing that software cannot observe (the CCTV reference is required).
 - COUNT-37 implemented: no avance before the table's locked built-in box (and the locked coffret
@@ -112,7 +115,9 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
   and countersigned by the comité member who controls the payment.
 - COUNT-49 implemented: one carnet d'avances per box, numbered like it, a second open volume
   refused.
-- COUNT-50 implemented: only certified carnets are carried to modèle 12.
+- COUNT-50 implemented: only certified carnets are carried to modèle 12. Ruled out by construction:
+  "a reversible table needs a new carnet" (a table's game is fixed when it is created, so another
+  game is another table, with its own carnet numbered like it).
 - COUNT-51 implemented (electronic.py): one registre de comptabilité modèle 10 bis per device,
   numbered like it (coté et paraphé, REG-26), a line per station and day whose product must follow
   art. 70-1, the daily visa by a comité member, and modèle 12 refusing a device day not visaed and
@@ -134,7 +139,10 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
   and the carnet 11 quater numbered like it (coté et paraphé, REG-26), the game on every line; the
   levies "certifié exact" by a comité member, modèle 12 refusing a device day not yet certified.
 - COUNT-56 implemented: modèle 12 by carry-forward only, closed in words, two visas.
-- COUNT-57 implemented: modèle 13 sheet per season month, closed with the modèle 35 total.
+- COUNT-57 partial: modèle 13 sheet per season month, daily lines only from visaed modèle 12 days,
+  closed with the modèle 35 total, the gross product since 1 November. Not done: the bases of the
+  State, commune, EPCI and social levies with their calculation elements (their rates and
+  abatements are set by tax law outside the corpus).
 - COUNT-58 implemented (plaques.py): registre des plaques, jetons et cartes de paiement (modèle 16,
   REG-36): series with description, manufacturer, values and number per value, reserve and service;
   the census at season start and mid-season (SET-45), due ones shown on the page and the dashboard;

@@ -2,7 +2,8 @@
 served, the cashier the bons to serve and the counts where a second count is missing, the
 caissier principal the bons to centralise and the days of modèle 12 to close, the certifiers
 (FR directeur responsable and comité members, MC inspecteur and Direction des Jeux) the counts to
-certify and the days to visa."""
+certify, the cagnottes to open and count and the days to visa; FR the cashiers and comité members
+the bad beat jackpots to count, whose displayed amount the séance waits for (COUNT-24)."""
 
 from django.http import HttpRequest
 from django.urls import reverse
@@ -15,7 +16,7 @@ from ledgers.core.roles import Role
 
 from . import selectors
 from .plaques import PLAQUE_KEEPERS, censuses_due
-from .services import CASHIERS, CERTIFIERS, CONTROL_KEEPERS, CONTROL_VISAS
+from .services import CAGNOTTE_CONTROLLERS, CASHIERS, CERTIFIERS, CONTROL_KEEPERS, CONTROL_VISAS
 
 
 @dashboard_panel
@@ -32,8 +33,20 @@ def cash_waiting(request: HttpRequest, establishment: Establishment) -> Panel | 
         items += [(str(_("Second comptage de la table %(table)s") % {"table": c.table_session.table.number}),
                    reverse("cash:count", args=[c.table_session_id])) for c in counts if c.status == "awaiting"]
     if roles & set(CERTIFIERS[establishment.jurisdiction]):
-        items += [(str(_("Encaisse de la table %(table)s à certifier") % {"table": c.table_session.table.number}),
+        # A difference between the two blind counts is escalated to the certifier, who settles it.
+        escalated, agreed = (_("Écart entre les deux comptages de la table %(table)s à trancher"),
+                             _("Encaisse de la table %(table)s à certifier"))
+        items += [(str((escalated if c.status == "escalated" else agreed) % {"table": c.table_session.table.number}),
                    reverse("cash:certify", args=[c.table_session_id])) for c in counts if c.status != "awaiting"]
+    if roles & set(CAGNOTTE_CONTROLLERS[establishment.jurisdiction]):
+        items += [(str(_("Cagnotte de la table %(table)s à ouvrir et compter")
+                       % {"table": c.table_session.table.number}),
+                   reverse("cash:cagnotte_count", args=[c.table_session_id]))
+                  for c in selectors.cagnottes_waiting(establishment)]
+    if roles & {Role.COMITE, *CASHIERS}:
+        items += [(str(_("Bad beat jackpot de la table %(table)s à compter (montant affiché)")
+                       % {"table": s.table.number}), reverse("cash:bad_beat", args=[s.pk]))
+                  for s in selectors.bad_beat_waiting(establishment)]
     if establishment.jurisdiction == "FR":
         day = selectors.day_to_close(establishment) if roles & set(CONTROL_KEEPERS) else None
         if day is not None:

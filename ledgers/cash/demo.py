@@ -1,8 +1,11 @@
 """Demo table cash: a month of night séances at Monte-Carlo (blackjack banks, change slips, the
 chemin de fer cagnotte checked against its tickets, a shortfall every fifth night) and
-Nice (roulette avances, registre de contrôle closed in words and visaed every day), through the
-services. The night séances are this seeder's own, so every table-partie it plays is closed with
-its certified count. Idempotent: a night séance that exists already is skipped."""
+Nice (roulette avances, registre de contrôle closed in words and visaed every day; one night the
+texas hold'em table's cagnotte is 10 € short of its tickets (INC-17) and its bad beat jackpot is
+counted against the certified statement; an orphan in carnet modèle 11 bis), through the
+services. Bad beat jackpots and orphans are French rules only (arts. 41, 56-3). The night séances
+are this seeder's own, so every table-partie it plays is closed with its certified count.
+Idempotent: a night séance that exists already is skipped."""
 
 import datetime
 from decimal import Decimal
@@ -11,22 +14,29 @@ from typing import TextIO
 from django.db import transaction
 from django.utils import timezone
 
+from ledgers.authority import displays
+from ledgers.authority.registers import DISPLAYS
+from ledgers.authority.services import display_post
 from ledgers.core.authz import save_audited
 from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
-from ledgers.core.models import Establishment, Location, LocationKind, Seance, SeancePeriod
+from ledgers.core.models import Establishment, GamingTable, Location, LocationKind, Seance, SeancePeriod
 from ledgers.core.roles import Role
 from ledgers.core.services import (
+    gaming_table_create,
     seance_close,
     seance_open,
     table_session_close,
     table_session_open,
     table_session_prepare,
 )
+from ledgers.equipment.volumes import open_volume
 from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open
 
 from . import plaques, services
-from .models import ChipSeries, ControlDay, SlipBook, TableBox, TicketBook
+from .models import BadBeatTable, ChipSeries, ControlDay, Orphan, SlipBook, TableBox, TicketBook
+
+SEED_AFTER = ("ledgers.authority",)  # the French tables' displays (REG-23) before they open
 
 DAYS = 30
 PERIOD = SeancePeriod.NUIT
@@ -42,11 +52,16 @@ REGISTERS = {
            ("registre_change", "caisse", Role.DIRECTEUR_RESPONSABLE, Role.COMPTABLE_TRESOR, "M.G."),
            ("registre_controle", "", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
            ("incidents", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
-           ("registre_plaques", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D.")],
+           ("registre_plaques", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+           ("carnet_cagnottes", "TH1", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
+           ("carnets_tickets", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+           ("registre_bbj", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+           ("carnet_orphelins", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D.")],
 }
 TABLES = {"MC": ("BJ1", "BJ2"), "FR": ("RA1",)}
 MC_BANK = Decimal(40_000)
 FR_STAKE = Decimal(5)  # roulette at 5 €: avance ≥ 15 000 × 5 = 75 000 € (art. 49)
+POKER_NIGHT = 2  # the night (days ago) the Nice texas hold'em table plays, with its BBJ
 
 
 def _registers(est: Establishment) -> None:
@@ -110,6 +125,8 @@ def _play_night(est: Establishment, date: datetime.date, day: int, slip_book: Sl
         services.count_certify(count=count, actor=certifier, words="certifié exact" if fr else "vu")
     if not fr:
         _chemin_de_fer(est, seance, day, director)
+    elif day == POKER_NIGHT:
+        _poker_night(est, seance, director)
     seance_close(seance=seance, actor=director)
     if fr:
         control = services.control_day_close(establishment=est, date=date,
@@ -136,6 +153,45 @@ def _chemin_de_fer(est: Establishment, seance: Seance, day: int, director) -> No
     counted = cagnotte.computed - (5 if day % 5 == 0 else 0)
     services.cagnotte_count(session=session, breakdown=[{"value": "5", "quantity": int(counted // 5), "kind": "jeton"}],
                             actor=inspecteur)
+
+
+def _poker_table(est: Establishment) -> GamingTable:
+    """Nice's texas hold'em table in the cercle room, its displays posted (REG-23, COUNT-20, COUNT-45)."""
+    director = demo_user(est, Role.DIRECTEUR_RESPONSABLE)
+    table = est.tables.filter(number="TH1").first() or gaming_table_create(
+        room=est.rooms.get(code="cercle"), number="TH1", game="texas_holdem", actor=director)
+    open_volume(est, DISPLAYS.code, "", director=director, authority=director, paraphe="D.R.")
+    for required in displays.missing(displays.table_items(table, with_bbj=True), displays.posted_items(table=table)):
+        display_post(establishment=est, actor=demo_user(est, Role.COMITE), item=required.item, table=table,
+                     posted_on=timezone.localdate() - datetime.timedelta(days=DAYS + 1))
+    return table
+
+
+def _poker_night(est: Establishment, seance: Seance, director) -> None:
+    """The texas hold'em table: 60 tickets of 5 € detached, the cagnotte found 10 € short, borne by
+    the cash desk (COUNT-53, INC-17); its bad beat jackpot counted 5 € above the certified statement,
+    the higher amount retained (COUNT-21 to COUNT-24, INC-10)."""
+    table = est.tables.get(number="TH1")
+    comite = demo_user(est, Role.COMITE)
+    book = services.ticket_book_register(table=table, cover_number="TH1", ticket_value=Decimal(5), first_number=1,
+                                         last_number=500, actor=demo_user(est, Role.GARDIEN_CARNETS))
+    session = table_session_open(session=table_session_prepare(seance=seance, table=table, actor=director),
+                                 actor=director)
+    table_session_close(session=session, actor=director)
+    services.cagnotte_compute(session=session, detached=[{"book": book, "last_number": 60}], actor=comite)
+    services.cagnotte_count(session=session, breakdown=[{"value": "5", "quantity": 58, "kind": "jeton"}],
+                            actor=comite, words="certifié exact")
+    services.bad_beat_record(session=session, counted=Decimal("185"), statement=Decimal("180"),
+                             displayed=Decimal("185"), present=["Kevin Martinez", "Laurent Ciais"],
+                             actor=demo_user(est, Role.CAISSIER), comite=comite)
+
+
+def _orphan(est: Establishment) -> None:
+    """A 100 € plaque found under a roulette table, paid into the cash desk (COUNT-30, COUNT-31)."""
+    if not Orphan.objects.filter(establishment=est).exists():
+        services.orphan_record(establishment=est, category=Orphan.Category.FLOOR, amount=Decimal(100),
+                               place="Sous la table RA1", found_by="Romain Faraut", paid_into="Caisse",
+                               actor=demo_user(est, Role.CAISSIER))
 
 
 def _plaques(est: Establishment) -> None:
@@ -167,7 +223,12 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
         est = Establishment.objects.filter(code=code).first()
         if est is None:
             continue
+        poker = _poker_table(est) if est.jurisdiction == "FR" else None
         _registers(est)
+        if poker is not None and not BadBeatTable.objects.filter(table=poker).exists():
+            # Its bad beat jackpot runs on an approved machine with a built-in cagnotte (COUNT-46).
+            services.bad_beat_activate(table=poker, machine_approval="Agrément BBJ n° 2025-114",
+                                       cagnotte_number="BBJ-TH1", actor=demo_user(est, Role.DIRECTEUR_RESPONSABLE))
         desk = Location.objects.filter(establishment=est, kind=LocationKind.CAISSE_CENTRALE).order_by("code").first()
         slip_book = None
         if est.jurisdiction == "MC":
@@ -185,6 +246,7 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
                     services.table_box_record(table=table, box_id=f"CI-{number}", key_reference=f"CL-{number}",
                                               actor=demo_user(est, Role.DIRECTEUR_RESPONSABLE))
             _plaques(est)
+            _orphan(est)
         played = 0
         for day in range(days, 0, -1):
             date = today - datetime.timedelta(days=day)

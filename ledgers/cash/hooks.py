@@ -3,7 +3,8 @@ end-of-séance count: FR COUNT-15 ("refuse closing the table's séance without a
 entry"), MC COUNT-05 (the banknote box leaves the table only at the count); FR also when every
 ravitaillement bon is centralised (COUNT-29) and every cagnotte computed is counted (COUNT-43,
 MC COUNT-08), and at each bad beat jackpot table once its displayed amount is entered and
-validated (COUNT-24: "refuse closing the séance without it"). REG-25 lists them on the closing page."""
+validated (COUNT-24: "refuse closing the séance without it"). REG-25 lists them on the closing page,
+with the flag of a table-partie played without its float (FR COUNT-34, MC COUNT-01)."""
 
 from collections.abc import Iterator
 
@@ -22,6 +23,12 @@ def counts_certified(seance: Seance) -> Iterator[Missing]:
     for session in selectors.uncounted_sessions(seance):
         yield Missing(_("comptée certifiée de la table %(table)s") % {"table": session.table.number}, code,
                       reverse("cash:count", args=[session.pk]))
+    for session in selectors.played_without_float(seance):
+        # FLAG, not a refusal: the text forbids play before the signed avance (COUNT-34), which the
+        # float entry on the open partie cannot prevent; the closing page names the table instead.
+        yield Missing(_("avance de la table %(table)s non inscrite au carnet") % {"table": session.table.number},
+                      "COUNT-34" if seance.establishment.jurisdiction == "FR" else "COUNT-01",
+                      reverse("cash:float", args=[session.pk]), flag=True)
     for cagnotte in selectors.uncounted_cagnottes(seance).select_related("table_session__table"):
         yield Missing(_("cagnotte de la table %(table)s à compter") % {"table": cagnotte.table_session.table.number},
                       "COUNT-43" if seance.establishment.jurisdiction == "FR" else "COUNT-08", reverse("cash:day"))

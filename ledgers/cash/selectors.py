@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
+from ledgers.core.games import Family
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
 
 from . import rules
@@ -91,6 +92,16 @@ def is_certified(session: TableSession) -> bool:
 def uncounted_sessions(seance: Seance) -> list[TableSession]:
     """Table-parties of the séance that received a float and have no certified count."""
     return [s for s in seance_sessions(seance).filter(floats__isnull=False).distinct() if not is_certified(s)]
+
+
+def played_without_float(seance: Seance) -> list[TableSession]:
+    """Table-parties that opened without the float the texts give them: FR every contrepartie table
+    (art. 42, COUNT-34), MC a table whose somme mise en banque the Direction fixed (COUNT-01)."""
+    sessions = (seance_sessions(seance).exclude(status=TableSession.Status.PREPARING)
+                .filter(floats__isnull=True).distinct())
+    if seance.establishment.jurisdiction == "FR":
+        return [s for s in sessions if s.table.game_info.family == Family.CONTREPARTIE]
+    return [s for s in sessions if fixed_bank(s.table) is not None]
 
 
 def uncentralised_slips(seance: Seance) -> QuerySet[Slip]:
@@ -195,6 +206,19 @@ def bad_beat_uncounted(seance: Seance) -> QuerySet[TableSession]:
     """Table-parties of a BBJ table without their count and displayed amount (COUNT-24)."""
     return TableSession.objects.filter(seance=seance, table__bad_beat_jackpot__isnull=False,
                                        bad_beat__isnull=True).exclude(status=TableSession.Status.PREPARING)
+
+
+def cagnottes_waiting(establishment: Establishment) -> QuerySet[CagnotteCount]:
+    """Cagnottes computed from their tickets and not yet opened and counted (COUNT-08, COUNT-43)."""
+    return CagnotteCount.objects.filter(table_session__seance__establishment=establishment,
+                                        status=CagnotteCount.Status.COMPUTED).select_related("table_session__table")
+
+
+def bad_beat_waiting(establishment: Establishment) -> QuerySet[TableSession]:
+    """Closed table-parties of a BBJ table whose count and displayed amount are not entered (COUNT-24)."""
+    return (TableSession.objects.filter(seance__establishment=establishment, table__bad_beat_jackpot__isnull=False,
+                                        bad_beat__isnull=True, status=TableSession.Status.CLOSED)
+            .select_related("table"))
 
 
 # --- bad beat jackpot (COUNT-24, COUNT-44 to COUNT-48) ------------------------------------------

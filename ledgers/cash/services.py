@@ -485,7 +485,7 @@ def count_record(
     count = TableCount.objects.select_for_update().filter(table_session=session).first()
     if count is None:
         if est.jurisdiction == "FR":
-            _check_fr_count_route(est, tips=tips, count_room=count_room, cctv_reference=cctv_reference)
+            _check_fr_count_route(est, tips=tips, count_room=count_room, cctv_reference=cctv_reference, lines=lines)
         count = TableCount(table_session=session, first_by=actor, first_breakdown=lines, first_total=total,
                            tips=rules.money(tips or 0), present=[p.strip() for p in present if p.strip()],
                            called_aloud=called_aloud, count_room=count_room, cctv_reference=cctv_reference.strip())
@@ -502,7 +502,8 @@ def count_record(
     return save_audited(count, actor=actor, reason="second comptage")
 
 
-def _check_fr_count_route(est: Establishment, *, tips: Decimal | None, count_room: bool, cctv_reference: str) -> None:
+def _check_fr_count_route(est: Establishment, *, tips: Decimal | None, count_room: bool, cctv_reference: str,
+                          lines: list[dict]) -> None:
     if tips is None:
         raise RuleViolation("COUNT-36", _("Les pourboires de la table sont comptés et inscrits avec l'encaisse "
                                           "(zéro s'il n'y en a pas)."))
@@ -514,6 +515,12 @@ def _check_fr_count_route(est: Establishment, *, tips: Decimal | None, count_roo
         if not cctv_reference.strip():
             raise RuleViolation("COUNT-35", _("Indiquez la caméra et l'enregistrement de vidéoprotection de la "
                                               "comptée."))
+        if not rules.has_banknotes(lines):
+            # Art. 43 opens the route only "lorsque des espèces ont été changées à la table": the
+            # banknotes of the coffret in the encaisse are that change's record.
+            raise RuleViolation("COUNT-35", _("La comptée en salle de comptage ne vaut que pour une table où des "
+                                              "espèces ont été changées pendant la séance : l'encaisse ne contient "
+                                              "aucun billet."))
 
 
 @transaction.atomic

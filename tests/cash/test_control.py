@@ -36,7 +36,7 @@ def test_count_56_amounts_in_words(amount, words):
     assert rules.amount_in_words(Decimal(amount)) == words
 
 
-def test_count_56_day_carried_totalled_and_closed_in_words(fro):
+def test_count_56_reg_34_day_carried_totalled_and_closed_in_words(fro):
     day_played(fro)
     day = services.control_day_close(establishment=fro.est, date=fro.day, actor=fro[Role.CAISSIER_PRINCIPAL])
     assert day.total == Decimal("3500.00") and day.total_words == "trois mille cinq cents euros"

@@ -10,6 +10,7 @@ from ledgers.cash import services
 from ledgers.cash.models import TableCount
 from ledgers.cash.registers import BANQUE_TABLES, CARNET_AVANCES
 from ledgers.core.errors import RuleViolation
+from ledgers.core.hooks import seance_flags
 from ledgers.core.roles import Role
 from ledgers.core.services import seance_close
 from ledgers.registers.selectors import current_register
@@ -124,10 +125,23 @@ def test_reg_25_the_seance_cannot_close_while_a_tables_count_is_missing(fro):
     assert seance_close(seance=seance, actor=fro.director).status == "closed"
 
 
-def test_a_table_without_a_float_does_not_hold_the_seance(mco):
+def cash_flags(seance):
+    return [m for m in seance_flags(seance) if m.code.startswith("COUNT-")]
+
+
+def test_count_01_count_34_a_table_played_without_its_float_is_flagged_at_the_closing(mco, fro):
     seance = mco.seance()
     mco.session("BJ2", seance=seance)
-    assert seance_close(seance=seance, actor=mco.director).status == "closed"
+    mco.session("CF1", seance=seance)  # a cercle table: no bank
+    assert [(str(m.what), m.code) for m in cash_flags(seance)] == [("avance de la table BJ2 non inscrite au carnet",
+                                                                     "COUNT-01")]
+    assert seance_close(seance=seance, actor=mco.director).status == "closed"  # a flag, not a refusal
+    fr_seance = fro.seance()
+    fro.session("TH1", seance=fr_seance)
+    played = fro.session("RA1", seance=fr_seance)
+    assert [m.code for m in cash_flags(fr_seance)] == ["COUNT-34"]
+    fr_avance(fro, played)
+    assert not cash_flags(fr_seance)
 
 
 def test_count_36_tips_counted_and_recorded_with_the_encaisse(fro):
@@ -146,7 +160,8 @@ def test_count_36_tips_counted_and_recorded_with_the_encaisse(fro):
 
 def test_count_35_count_room_only_after_the_police_validation_and_under_cctv(fro):
     session = closed_with_avance(fro)
-    fields = {"session": session, "breakdown": plaques(150_000), "actor": fro[Role.CAISSIER], "present": ["A"],
+    cash = [*plaques(149_500), {"value": "500", "quantity": 1, "kind": "billet"}]  # cash changed at the table
+    fields = {"session": session, "breakdown": cash, "actor": fro[Role.CAISSIER], "present": ["A"],
               "called_aloud": True, "tips": Decimal(0), "count_room": True}
     with pytest.raises(RuleViolation) as unvalidated:
         services.count_record(**fields, cctv_reference="Caméra 4, 23:10")
@@ -161,5 +176,8 @@ def test_count_35_count_room_only_after_the_police_validation_and_under_cctv(fro
     with pytest.raises(RuleViolation) as no_cctv:
         services.count_record(**fields)
     assert no_cctv.value.code == "COUNT-35"
+    with pytest.raises(RuleViolation) as no_cash:
+        services.count_record(**{**fields, "breakdown": plaques(150_000)}, cctv_reference="Caméra 4, 23:10")
+    assert no_cash.value.code == "COUNT-35" and "aucun billet" in str(no_cash.value)
     count = services.count_record(**fields, cctv_reference="Caméra 4, 23:10")
     assert count.count_room and count.cctv_reference == "Caméra 4, 23:10"

@@ -1,9 +1,12 @@
 """The changeur, the cashiers, the caissier principal, the comité members and the directeur
 responsable see what waits for them at the cash desks."""
 
+from decimal import Decimal
+
 from ledgers.cash import services
 from ledgers.core.roles import Role
-from tests.cash.conftest import book, changeur_box, fr_avance, plaques
+from tests.cash.conftest import book, changeur_box, counted, fr_avance, plaques
+from tests.cash.test_cagnottes import computed_poker
 
 
 def panel(client, user) -> str:
@@ -36,3 +39,27 @@ def test_each_role_sees_the_counts_and_slips_waiting_for_it(client, fro):
     assert "Registre de contrôle du 02/03/2026 à viser" in panel(client, fro[Role.COMITE])
     services.control_day_visa(day=day, actor=fro[Role.COMITE])
     assert "à viser" not in panel(client, fro[Role.COMITE]) and "à viser" in panel(client, fro.director)
+
+
+def test_count_43_count_24_cagnottes_and_bad_beat_jackpots_waiting_for_their_count(client, fro):
+    services.bad_beat_activate(table=fro.tables["TH1"], machine_approval="BBJ-A1", cagnotte_number="C-TH1",
+                               actor=fro.director)
+    session = computed_poker(fro)
+    comite = panel(client, fro[Role.COMITE])
+    assert "Cagnotte de la table TH1 à ouvrir et compter" in comite
+    assert "Cagnotte de la table TH1" not in panel(client, fro[Role.CAISSIER])  # opened only before the comité
+    assert "Bad beat jackpot de la table TH1 à compter" in panel(client, fro[Role.CAISSIER])
+    services.cagnotte_count(session=session, breakdown=plaques(200, 100), actor=fro[Role.COMITE],
+                            words="certifié exact")
+    services.bad_beat_record(session=session, counted=Decimal(50), statement=Decimal(50), displayed=Decimal(50),
+                             present=["Croupier"], actor=fro[Role.CAISSIER], comite=fro[Role.COMITE])
+    comite = panel(client, fro[Role.COMITE])
+    assert "Cagnotte de la table TH1" not in comite and "Bad beat jackpot de la table TH1" not in comite
+
+
+def test_a_difference_between_the_blind_counts_is_escalated_to_the_certifiers(client, fro):
+    session = fro.session("RA1")
+    fr_avance(fro, session)
+    fro.close(session)
+    counted(fro, session, 150_000, second=149_000)
+    assert "Écart entre les deux comptages de la table RA1 à trancher" in panel(client, fro[Role.COMITE])

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from ledgers.cash import selectors, services
+from ledgers.cash import rules, selectors, services
 from ledgers.cash.models import TableBox, TableFloat
 from ledgers.cash.registers import CARNET_AVANCES
 from ledgers.cash.rules import season_start
@@ -33,6 +33,13 @@ def test_count_12_minimum_avance_is_the_art_49_multiple_times_the_minimum_stake(
     fro.tables[table.number] = table
     session = fro.session(table.number, stake="10", open_=False)
     assert selectors.minimum_avance(session) == Decimal(multiple * 10)
+
+
+@pytest.mark.parametrize(("game", "multiple"), [("vingt_trois", 10_000), ("roulette_anglaise", 15_000)])
+def test_count_12_multiples_of_the_text_for_games_without_a_table_yet(game, multiple):
+    # The two art. 49 games the game catalogue has no table for: the figure is ready for them.
+    assert rules.ART_49_MULTIPLES[game] == multiple
+    assert set(rules.ART_49_MULTIPLES) == {g for g, _m in ART_49} | {"vingt_trois", "roulette_anglaise"}
 
 
 def test_count_12_catalogue_example_blackjack_at_10_euros_needs_30000(fro):

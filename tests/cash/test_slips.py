@@ -82,7 +82,7 @@ def test_count_26_no_exchange_at_a_desk_without_its_change_register(fro):
     assert slip.status == Slip.Status.WRITTEN
 
 
-def test_count_26_change_register_numbered_like_its_desk_and_paraphed_by_the_comptable_du_tresor(fro):
+def test_count_26_reg_29_change_register_numbered_like_its_desk_paraphed_by_the_comptable_du_tresor(fro):
     register = current_register(fro.est, REGISTRE_CHANGE.code, fro.desk.code)
     assert register.qualifier == fro.desk.code and fro.desk.code.upper() in register.number
     assert register.entries.get(seq=1).role == Role.COMPTABLE_TRESOR
