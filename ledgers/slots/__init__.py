@@ -68,8 +68,9 @@ The FR progressive-jackpot and orphan rows (implemented / partial: what is missi
   35 does not subtract the withdrawal bons).
 - SLOT-43 implemented (``unclaimed.py``): état de rapprochement modèle 31 per meter reading, a line
   for every machine read; a shortfall posted to orphans and modèle 29 in the same transaction (no
-  reconciliation without its orphans entry); an excess flagged; a closed relève without its modèle
-  31 is flagged on the dashboard (the relève's closing itself is not gated).
+  reconciliation without its orphans entry); an excess flagged. The relève does not close while a
+  machine read has no modèle 31 line (``services.releve_close``), and no meter is read into it once
+  its modèle 31 is drawn up; the dashboard lists the relèves waiting for their modèle 31.
 - SLOT-44 implemented: TITO tickets imported from the approved system, redemption refused after
   SET-37 (end of issue day + 8); the expiry run posts every expired ticket to modèle 11 bis and the
   machine's modèle 29; the séance does not close while an expired ticket is unposted.

@@ -31,7 +31,8 @@ def slots_waiting(request: HttpRequest, establishment: Establishment) -> Panel |
         "overdue": selectors.overdue_revisions(establishment),
         "copy_overdue": selectors.files_copy_overdue(establishment),
         "events": selectors.flagged_events(establishment).count(),
-        # FR: SCCJ transmissions overdue (SLOT-39), relèves without modèle 31 (SLOT-43), tickets to expire (SLOT-44).
+        # FR: SCCJ transmissions overdue (SLOT-39), relèves waiting for their modèle 31 (SLOT-43),
+        # tickets to expire (SLOT-44).
         "transmissions": progressives.transmissions_due(establishment) if establishment.jurisdiction == "FR" else [],
         "unreconciled": unclaimed.unreconciled_releves(establishment).count(),
         "expired": unclaimed.expired_unposted(establishment).count() if establishment.jurisdiction == "FR" else 0,

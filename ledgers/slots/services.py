@@ -63,6 +63,7 @@ from .models import (
     PaymentMethod,
     Place,
     RamClear,
+    ReconciliationLine,
     Releve,
     SfmVisit,
     Socle,
@@ -600,6 +601,10 @@ def releve_readings_import(*, releve: Releve, rows: Iterable[ReadingRow], actor:
     releve = Releve.objects.select_for_update().get(pk=releve.pk)
     if releve.status != Releve.Status.OPEN:
         raise RuleViolation("SLOT-24", _("Cette relève est close."))
+    if ReconciliationLine.objects.filter(reconciliation__releve=releve).exists():
+        # SLOT-43: a machine read after the modèle 31 would have no line in it.
+        raise RuleViolation("SLOT-43", _("L'état de rapprochement modèle 31 de cette relève est établi : "
+                                         "relevez les autres compteurs dans une nouvelle relève."))
     rows = list(rows)
     if not rows:
         raise ValidationError(_("Aucun relevé."))
@@ -731,6 +736,17 @@ def _releve_line(releve: Releve, *, actor: AbstractBaseUser, role: str, event: A
                         role=_writer(METER_READINGS, role), payload=payload)
 
 
+def _require_reconciled(releve: Releve) -> None:
+    """SLOT-43 (FR): a meter reading closes only once its état de rapprochement modèle 31 has a line
+    for every machine read (its shortfalls already in orphans, written with it)."""
+    read = set(releve.readings.values_list("meter__machine_id", flat=True))
+    lines = set(ReconciliationLine.objects.filter(reconciliation__releve=releve).values_list("machine_id", flat=True))
+    if missing := read - lines:
+        numbers = sorted(m.number for m in Machine.objects.filter(pk__in=missing))
+        raise RuleViolation("SLOT-43", _("Machines relevées sans ligne à l'état de rapprochement modèle 31 : "
+                                         "%(m)s. Établissez-le avant de clore la relève.") % {"m": ", ".join(numbers)})
+
+
 @transaction.atomic
 def releve_close(*, releve: Releve, actor: AbstractBaseUser, sworn_agent: AbstractBaseUser | None = None) -> Releve:
     """A relève carried out while the room operates is closed only with a sworn agent recorded (SLOT-23)."""
@@ -746,6 +762,8 @@ def releve_close(*, releve: Releve, actor: AbstractBaseUser, sworn_agent: Abstra
     if releve.during_operation and releve.sworn_agent_id is None:
         raise RuleViolation("SLOT-23", _("Une relève effectuée pendant l'exploitation est sécurisée par un agent "
                                          "assermenté : indiquez-le avant de la clore."))
+    if est.jurisdiction == "FR":
+        _require_reconciled(releve)
     releve.status, releve.closed_at = Releve.Status.CLOSED, timezone.now()
     save_audited(releve, actor=actor, reason="clôture")
     _releve_line(releve, actor=actor, role=role, event=_("Clôture de la relève"), at=releve.closed_at,
