@@ -62,10 +62,11 @@ The FR progressive-jackpot and orphan rows (implemented / partial: what is missi
   machine here (SLOT-35), annotates modèle 28 S with both meters of every machine and draws up one
   bon d'incrémentation per connected machine (cashier + comité member, numbered) with its modèle
   29 line (art. 73 annotation), in one transaction; restart only with every bon.
-- SLOT-41 partial: global stop (Minister informed on the day at the latest, this casino's share
+- SLOT-41 implemented: global stop (Minister informed on the day at the latest, this casino's share
   to orphans, recovery by a new JPM before 31 October) and withdrawal (≥ 15 days' notice, one bon
-  per machine on the day). Not done: the month-end deduction from the gross gaming product (modèle
-  35 does not subtract the withdrawal bons).
+  per machine on the day); the month's modèle 35 shows each machine's withdrawal bons (column
+  ``jpm_deduction``, in the API and the printed line) and subtracts them from its total, the gross
+  gaming product carried to modèle 13 (``accounting.statement_certify``).
 - SLOT-43 implemented (``unclaimed.py``): état de rapprochement modèle 31 per meter reading, a line
   for every machine read; a shortfall posted to orphans and modèle 29 in the same transaction (no
   reconciliation without its orphans entry); an excess flagged. The relève does not close while a

@@ -807,9 +807,10 @@ class CertifiedMonthlyStatement(models.Model):
 class MonthlyStatement(CertifiedMonthlyStatement):
     """The état récapitulatif mensuel modèle 35 (FR SLOT-56, REG-41): one line per machine from its
     modèle 29 counts of the month, certified by the casino director and a comité member (two
-    persons); its total is carried to the carnet des prélèvements modèle 13 (COUNT-57).
+    persons); its total, less the bons d'incrémentation of a JPM withdrawal during the month
+    (``jpm_deduction``, SLOT-41), is carried to the carnet des prélèvements modèle 13 (COUNT-57).
     Lines: [{machine, location, casino, maker, counts, avances, payments, tickets, unclaimed,
-    unit_stake, rate, product}]."""
+    unit_stake, rate, product, jpm_deduction}]."""
 
     total = models.DecimalField(_("produit réel des jeux du mois (€)"), max_digits=16, decimal_places=2)
     director = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("directeur"))

@@ -1,6 +1,7 @@
 """FR progressive jackpots: the registre des jackpots progressifs (SLOT-36), voluntary stops
 (SLOT-37) and the multisite jackpot (JPM) with its modèle 28 S (SLOT-38 to SLOT-41)."""
 
+import calendar
 import datetime
 import hashlib
 import io
@@ -16,7 +17,7 @@ from ledgers.core.services import seance_close, seance_open
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.verification import verify_register
 from ledgers.reports.documents import register_pdf
-from ledgers.slots import progressives, services
+from ledgers.slots import accounting, progressives, services
 from ledgers.slots.models import AccountingLine, IncrementBon, Progressive
 from tests.factories import make_user, open_register
 
@@ -398,7 +399,7 @@ def test_slot_41_global_stop_share_to_orphans_minister_immediately(room):
     assert stop.increment == Decimal("2.00") and stop.orphan.amount == Decimal("2.00")
 
 
-def test_slot_41_withdrawal_notice_and_one_bon_per_machine(room):
+def test_slot_41_withdrawal_notice_one_bon_per_machine_deducted_in_modele_35(room, monkeypatch):
     jackpot = _jpm(room)
     first, second = jackpot.machines.order_by("casino_number")
     progressives.jpm_reading_record(
@@ -424,6 +425,21 @@ def test_slot_41_withdrawal_notice_and_one_bon_per_machine(room):
     assert stop.increment == Decimal("0.40") and AccountingLine.objects.filter(kind="increment").count() == 2
     jackpot.refresh_from_db()
     assert jackpot.status == "left"
+    # Month end: modèle 35 deducts the withdrawal bons from the month's gaming product (art. 68-20-2).
+    accounting.count_record(machine=first, physical=Decimal("100"), comite=room["comite"], actor=room["caissier"])
+    open_register(room.est, "slot_recapitulatif_35")
+    last = today.replace(day=calendar.monthrange(today.year, today.month)[1])
+    month_end = timezone.make_aware(datetime.datetime.combine(last, datetime.time(22)))
+    monkeypatch.setattr(timezone, "now", lambda: month_end)
+    month = {"establishment": room.est, "year": today.year, "month": today.month, "comite": room["comite"]}
+    with pytest.raises(RuleViolation):
+        accounting.statement_certify(actor=room["directeur_responsable"], total=Decimal("100"), **month)
+    statement = accounting.statement_certify(actor=room["directeur_responsable"], total=Decimal("99.60"), **month)
+    assert {line["casino"]: (line["product"], line["jpm_deduction"]) for line in statement.lines} == {
+        first.casino_number: ("100.00", "0.10"),
+        second.casino_number: ("0.00", "0.30"),
+    }
+    assert "68-20-2) : 0.40 €" in statement.entry.payload["detail"]
 
 
 def test_reg_37_reg_40_registers_print_and_verify(room):
