@@ -50,10 +50,16 @@ The FR progressive-jackpot and orphan rows (implemented / partial: what is missi
   modèle 11 bis (``ledgers.cash`` orphan services), the Minister notified ≥ SET-42 (15 days)
   before (recorded on the stop: date and reference, not in ``authority``); recovery until 31
   October of the season, closing the orphans line.
-- SLOT-38 partial: identical machines only (make, type, game name, payment programme, new machine
-  fields) at creation and connection; the daily modèle 28 S line with every connected machine's
-  electronic "entrées" meter, required for the day's séance closing. Not done: the gate "refuse
-  opening the slot room without it" (the code has no slot-room opening act), modèle 26 "JPM".
+- SLOT-38 implemented: identical machines only (make, type, game name, payment programme, new
+  machine fields) at creation and connection; the daily modèle 28 S line with every connected
+  machine's electronic "entrées" meter (typed from the machines, so written before the opening):
+  the séance of a casino member of a JPM in service does not open without the day's line (a
+  ``core.hooks.on_seance_opening`` check; the séance is the room's opening act), nor its last
+  séance of the day close. Modèle 26 "JPM" is a volume of modèle 26 per JPM (qualifier
+  ``JPM-<code>``), opened with the JPM: its putting in service, each machine connected (also in
+  the machine's fiche 34), and the incidents, repairs, maintenance and SFM interventions on the
+  system (``jpm_technical_record``, page and API), a repair or SFM intervention countersigned as
+  SLOT-34, an SFM intervention signed by an approved technician (SLOT-53).
 - SLOT-39 implemented: CSV export of the figures from modèle 28 S (electromechanical "entrées" from
   the last meter reading), transmission record by the directeur responsable with the file's
   SHA-256; month ends and wins with no transmission after TRANSMISSION_DAYS are flagged on the

@@ -124,6 +124,13 @@ class SheetForm(EstablishmentForm):
 MOVE_COUNTERSIGNERS = ("comite", "technicien", "sfm")  # SLOT-34, FR repair moves
 
 
+def move_countersignature_fields() -> dict[str, forms.Field]:
+    """The optional SLOT-34 countersignatures: comité member, mechanic or employee, SFM technician."""
+    labels = (_("Membre du comité"), _("Mécanicien ou employé chargé"), _("Technicien de la SFM"))
+    return {name: field for prefix, label in zip(MOVE_COUNTERSIGNERS, labels, strict=True)
+            for name, field in countersignature_fields(prefix, label, required=False).items()}
+
+
 def split_move_countersignatures(request, data: dict) -> tuple[list, dict]:
     """(the countersigners who typed their password at this terminal, the move's other inputs)."""
     found = (countersigner_from(request, data, prefix) for prefix in MOVE_COUNTERSIGNERS)
@@ -144,9 +151,7 @@ class MoveForm(EstablishmentForm):
         self.fields["to_socle"].queryset = Socle.objects.filter(establishment=self.establishment, active=True,
                                                                 machine__isnull=True)
         if self.jurisdiction == "FR":
-            for prefix, label in zip(MOVE_COUNTERSIGNERS, (_("Membre du comité"), _("Mécanicien ou employé chargé"),
-                                                           _("Technicien de la SFM")), strict=True):
-                self.fields.update(countersignature_fields(prefix, label, required=False))
+            self.fields.update(move_countersignature_fields())
 
     def move(self) -> tuple[list, dict]:
         return split_move_countersignatures(self.request, self.cleaned_data)

@@ -118,11 +118,12 @@ def _fiche(machine: Machine) -> Register:
 
 
 def _append(kinds: dict, machine: Machine | None, est: Establishment, *, actor: AbstractBaseUser, role: str,
-            event: Any, at: datetime.datetime, detail: str, **extra: Any) -> Entry:
-    """One line in the register ``kinds`` names for the jurisdiction, and (FR) the machine's fiche 34."""
+            event: Any, at: datetime.datetime, detail: str, register_qualifier: str = "", **extra: Any) -> Entry:
+    """One line in the register ``kinds`` names for the jurisdiction (the volume ``register_qualifier``
+    names, e.g. a JPM's modèle 26), and (FR) the machine's fiche 34."""
     with register_language():
         payload = _line(machine, event=event, at=at, detail=detail, actor=actor, role=role, est=est, **extra)
-    register = current_register(est, kinds[est.jurisdiction].code)
+    register = current_register(est, kinds[est.jurisdiction].code, register_qualifier)
     entry = entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
     if est.jurisdiction == "FR" and machine is not None:
         fiche = _fiche(machine)
@@ -462,16 +463,25 @@ def _move_countersignatures(est: Establishment, reason: str, *, actor: AbstractB
     """FR: a removal for repair or a return is countersigned by the comité member (AMB-55: any
     comité member) and the mechanic, or the employee in charge where ≤ SET-43 machines run, and by
     the SFM technician who took part (SLOT-34). Returns the signatures, actor first."""
-    people = {user.pk: user for user in (actor, *signers)}
     if est.jurisdiction != "FR" or reason not in COUNTERSIGNED_MOVES:
         return []
+    return countersignatures(est, actor=actor, signers=signers, code="SLOT-34", message=_(
+        "Ce déplacement est contresigné par le membre du comité et par le mécanicien (ou l'employé chargé de "
+        "l'opération)."))
+
+
+def countersignatures(est: Establishment, *, actor: AbstractBaseUser, signers: Sequence[AbstractBaseUser],
+                      code: str, message: Any) -> list[str]:
+    """The modèle 26 countersignatures of SLOT-34: a comité member and the mechanic (or the employee
+    in charge where ≤ SET-43 machines run) among the actor and the signers, else ``code`` refuses;
+    the SFM technician signs too where he took part. Returns the signatures, actor first."""
+    people = {user.pk: user for user in (actor, *signers)}
     held = {pk: roles_of(user, est) for pk, user in people.items()}
     technicians = (Role.MECANICIEN,) + ((Role.EMPLOYE_JEUX,) if selectors.installed_count(est)
                                         <= (est.setting("SET-43") or 75) else ())
     if not any(Role.COMITE in roles for roles in held.values()) or not any(
             set(technicians) & roles for roles in held.values()):
-        raise RuleViolation("SLOT-34", _("Ce déplacement est contresigné par le membre du comité et par le "
-                                         "mécanicien (ou l'employé chargé de l'opération)."))
+        raise RuleViolation(code, message)
     order = (Role.COMITE, Role.MECANICIEN, Role.EMPLOYE_JEUX, Role.TECHNICIEN_SFM, *INVENTORY_ROLES["FR"])
     return [_signature(user, next((str(r) for r in order if r in held[pk]), sorted(held[pk])[0]))
             for pk, user in people.items() if held[pk]]

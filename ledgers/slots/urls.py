@@ -64,6 +64,7 @@ urlpatterns = [
     path("jackpots-progressifs/reprise/", progressive_views.RecoverView.as_view(), name="progressive_recover"),
     path("jpm/releve/", progressive_views.JpmReadingView.as_view(), name="jpm_reading"),
     path("jpm/machine/", progressive_views.JpmConnectView.as_view(), name="jpm_connect"),
+    path("jpm/controle-technique/", progressive_views.JpmTechnicalView.as_view(), name="jpm_technical"),
     path("jpm/gain/", progressive_views.JpmWinView.as_view(), name="jpm_win"),
     path("jpm/remise-en-service/", progressive_views.JpmRestartView.as_view(), name="jpm_restart"),
     path("jpm/sccj/", progressive_views.TransmissionView.as_view(), name="jpm_transmission"),

@@ -153,6 +153,7 @@ def test_slot_36_44_pages_and_api(client, room):
         ("progressive_recover", {}),
         ("jpm_reading", {}),
         ("jpm_connect", {}),
+        ("jpm_technical", {}),
         ("jpm_win", {}),
         ("jpm_restart", {}),
         ("jpm_transmission", {}),

@@ -50,6 +50,7 @@ urlpatterns = [
     path("progressives/recoveries/", progressives.RecoverView.as_view(), name="slots-progressive-recover"),
     path("jpm/readings/", progressives.JpmReadingView.as_view(), name="slots-jpm-reading"),
     path("jpm/connections/", progressives.JpmConnectView.as_view(), name="slots-jpm-connect"),
+    path("jpm/technical-entries/", progressives.JpmTechnicalView.as_view(), name="slots-jpm-technical"),
     path("jpm/wins/", progressives.JpmWinView.as_view(), name="slots-jpm-win"),
     path("jpm/restarts/", progressives.JpmRestartView.as_view(), name="slots-jpm-restart"),
     path("jpm/transmissions/", progressives.TransmissionView.as_view(), name="slots-jpm-transmission"),
