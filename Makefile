@@ -29,11 +29,12 @@ serve: install
 	$(PY) manage.py collectstatic --noinput -v0
 	$(PY) manage.py runserver $(HOST)
 
-## test: the whole suite on DATABASE_URL (SQLite by default; PostgreSQL-only tests need PostgreSQL)
+## test: the whole suite on DATABASE_URL (SQLite by default; PostgreSQL-only tests need PostgreSQL),
+## one pytest-xdist worker per core, each with its own test database (a file's tests stay together)
 test: install
 	$(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n auto --dist loadfile $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -16,7 +16,7 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
   incident (INC-01).
 - COUNT-09 implemented by COUNT-08's flow: no per-coup entry (the stubs are the evidence), and the
   cagnotte is counted only after the tickets detached from each book are computed, the count then
-  compared with them (test_count_08_mc_no_cagnotte_opened_before_the_ticket_book_check). Not done:
+  compared with them (test_count_08_count_09_mc_no_cagnotte_opened_before_the_ticket_book_check). Not done:
   the BP that ticket denominations represent any levy amount (no levy unit is set by the text).
 - COUNT-10 implemented: at MC trente et quarante the certification takes the refait insurance
   premiums (zero if none) and writes them on their own line of the table result.

@@ -119,3 +119,22 @@ def test_count_46_bbj_activation_through_the_api(fro):
     assert refused.status_code == 409 and refused.json()["code"] == "COUNT-46"
     done = client.post("/api/v1/cash/bad-beat-jackpot/tables/", {**body, "machine_approval": "AGR-1"}, format="json")
     assert done.status_code == 201 and done.json()["machine_approval"] == "AGR-1"
+
+
+def test_count_25_the_bbj_register_kept_by_computer_is_traceable_and_unalterable(fro):
+    """Art. 56-3-1 allows the register by computer if operations can be traced: its entries form a
+    hash chain that verifies, and the database refuses to alter them or the count behind them."""
+    from django.db import DatabaseError, transaction
+
+    from ledgers.registers.verification import verify_register
+
+    record = bbj(fro, fro.close(fro.session("TH1")))
+    register = current_register(fro.est, REGISTRE_BBJ.code)
+    entry = register.entries.filter(kind="record").get()
+    assert verify_register(register) is None and entry.actor_user == fro[Role.CAISSIER]
+    with pytest.raises(DatabaseError), transaction.atomic():
+        type(entry).objects.filter(pk=entry.pk).update(payload={})
+    with pytest.raises(DatabaseError), transaction.atomic():
+        BadBeatCount.objects.filter(pk=record.pk).update(counted=Decimal("1"))
+    record.refresh_from_db()
+    assert record.counted == Decimal("1200.00")

@@ -53,7 +53,7 @@ def test_count_07_mc_one_active_ticket_book_per_chemin_de_fer_table(mco):
     assert refused.value.code == "COUNT-07"
 
 
-def test_count_08_mc_no_cagnotte_opened_before_the_ticket_book_check(mco):
+def test_count_08_count_09_mc_no_cagnotte_opened_before_the_ticket_book_check(mco):
     book = ticket_book(mco, "CF1", cover="CF-A")
     session = played(mco, "CF1")
     with pytest.raises(RuleViolation) as refused:

@@ -27,7 +27,7 @@ def ravitaillement(org, session, slip_book, number=1, supervisor=None, **kwargs)
                                actor=org[Role.CHANGEUR], supervisor=supervisor or org[Role.CHEF_PARTIE], **kwargs)
 
 
-def test_count_29_bon_signed_by_the_changeur_and_a_supervisor_then_served_by_a_cashier(fro):
+def test_count_29_reg_33_bon_signed_by_the_changeur_and_a_supervisor_then_served_by_a_cashier(fro):
     session = fro.session("TH1")
     slip = ravitaillement(fro, session, book(fro))
     assert slip.total == 5000 and slip.supervisor_role == Role.CHEF_PARTIE

@@ -262,7 +262,7 @@ def test_shoe_05_12_set_20_same_shoe_same_table_within_window_flagged_and_report
     assert carnet[1]["flags"] and carnet[1]["sabot"]["number"] == "1"
 
 
-def test_shoe_06_allocation_recorded_in_carnet_avances(fro):
+def test_shoe_06_count_16_allocation_recorded_in_carnet_avances(fro):
     (shoe,) = receive_shoes(fro, ["3"])
     bj = session(fro, "BJ1")
     services.shoe_allocate(session=bj, shoe=shoe, actor=fro.users[Role.EMPLOYE_RESPONSABLE])

@@ -30,7 +30,7 @@ def test_slot_14_door_opened_only_by_an_identified_mechanic(mc_room):
     assert closed.status == "closed" and closed.history.count() == 2
 
 
-def test_slot_15_envelope_of_the_day_and_no_edit_after(mc_room):
+def test_slot_15_reg_16_envelope_of_the_day_and_no_edit_after(mc_room):
     machine = mc_room.on_floor()
     sheet = services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason="Écran")
     today = timezone.localdate()

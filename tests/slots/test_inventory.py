@@ -285,3 +285,31 @@ def test_slot_34_fr_repair_moves_countersigned(fr_room):
     back = services.machine_move(machine=machine, to_place="floor", to_socle=fr_room.socle(), reason="repair_return",
                                  actor=fr_room["comite"], signers=[fr_room["employe_jeux"]])
     assert back.entry.payload["countersigned"]  # ≤ 75 machines: the employee in charge may sign
+
+
+def test_slot_51_moves_interventions_resets_and_sfm_visits_go_day_by_day_into_modele_26(fr_room):
+    """Each act of art. 68-29 writes its modèle 26 line in its own transaction; with no open
+    modèle 26 (coté et paraphé) the act itself is refused and nothing of it is kept."""
+    from ledgers.keys.services import key_register
+    from ledgers.registers.services import register_close
+
+    machine = fr_room.on_floor(media=("coins",))
+    sheet = services.intervention_open(machine=machine, actor=fr_room["mecanicien"], reason="Bourrage monnayeur")
+    key_register(establishment=fr_room.est, actor=fr_room.keeper, code="RK-51", lock_type="reset",
+                 opens="Réinitialisation", asset_ref=machine.number, custodian=fr_room["comite"])
+    zeros = {m.key_at: 0 for m in machine.meters.all()}
+    clear = services.ram_clear_record(machine=machine, actor=fr_room["comite"], witness=fr_room["mecanicien"],
+                                      reset_key="RK-51", reason="Panne mémoire", before=zeros, after=zeros)
+    visit = services.sfm_visit_record(establishment=fr_room.est, machines=[machine], actor=fr_room["technicien_sfm"],
+                                      remarks="RAS", limits={})
+    register = fr_room.registers["slot_controle_technique"]
+    lines = list(register.entries.filter(kind="record").order_by("seq"))[-4:]  # after approvals, inventory, socle
+    assert [e.payload["event"] for e in lines] == [
+        "Mise en place", "Ouverture de la machine", "Remise à zéro de la mémoire", "Visite de révision de la SFM"]
+    assert (MachineMove.objects.get(machine=machine).entry, clear.entry, visit.entry) == (lines[0], lines[2], lines[3])
+    assert str(sheet.pk) in lines[1].payload["detail"]
+
+    register_close(register=register, actor=fr_room.keeper)
+    with pytest.raises(RuleViolation):
+        services.intervention_open(machine=machine, actor=fr_room["mecanicien"], reason="Porte")
+    assert machine.interventions.count() == 1

@@ -58,7 +58,7 @@ def test_slot_35_fr_payment_controlled_by_comite_on_numbered_bon(fr_room):
     assert first.flags == [] and second.flags == ["SLOT-35"]  # not above the automatic payment limit
 
 
-def test_inc_04_dispute_decided_after_hearing_the_mechanic(mc_room):
+def test_inc_04_slot_18_dispute_decided_after_hearing_the_mechanic(mc_room):
     machine = mc_room.on_floor()
     kwargs = {"machine": machine, "claim": "Trois cerises non payées", "mechanic": mc_room["mecanicien"],
               "decision": "Complément accordé"}
