@@ -669,8 +669,8 @@ class FileCopy(models.Model):
 
 class MonitoringEvent(models.Model):
     """An event exported by the real-time monitoring system (door, bill box or socle opened, RAM
-    reset), matched on import against the interventions, relèves and RAM clears: an event nothing
-    explains is flagged (SLOT-14, SLOT-24, SLOT-29, SLOT-53)."""
+    reset), matched on import against the interventions, relèves and RAM clears, and the key
+    hand-over out at that moment: an event nothing explains is flagged (SLOT-14, SLOT-24, SLOT-29, SLOT-53)."""
 
     class Kind(models.TextChoices):
         DOOR = "door_open", _("Porte ouverte")
@@ -684,6 +684,9 @@ class MonitoringEvent(models.Model):
     intervention = models.ForeignKey(Intervention, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     releve = models.ForeignKey(Releve, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     ram_clear = models.ForeignKey(RamClear, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    # The hand-over of a key serving the machine or its socle that was out at that moment (KEY-05, KEY-02).
+    key_issue = models.ForeignKey("keys.KeyIssue", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                  verbose_name=_("remise de clé"))
     flag = models.CharField(_("signalement"), max_length=12, blank=True)  # the requirement ID, when unexplained
     imported_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
 

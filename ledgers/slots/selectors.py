@@ -191,6 +191,12 @@ def files_copy_overdue(est: Establishment, today: datetime.date | None = None) -
     return days if days > limit else None
 
 
+def recent_events(est: Establishment, limit: int = 100) -> QuerySet[MonitoringEvent]:
+    """The monitoring events last imported, latest first, with what explains them and the key out."""
+    return MonitoringEvent.objects.filter(machine__establishment=est).select_related(
+        "machine", "intervention", "releve", "ram_clear", "key_issue__key", "key_issue__holder")[:limit]
+
+
 def flagged_events(est: Establishment) -> QuerySet[MonitoringEvent]:
     """Monitoring events no intervention, relève or RAM clear explains."""
     return MonitoringEvent.objects.filter(machine__establishment=est).exclude(flag="").select_related("machine")

@@ -29,6 +29,8 @@ from ledgers.core.models import Establishment, Room
 from ledgers.core.roles import DIRECTORATE, Role
 from ledgers.incidents.models import Incident
 from ledgers.incidents.services import incident_open
+from ledgers.keys.models import KeyIssue
+from ledgers.keys.selectors import holdings
 from ledgers.registers.kinds import RegisterKind
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
@@ -1192,8 +1194,24 @@ class EventRow:
 EVENT_MARGIN = datetime.timedelta(minutes=10)
 
 
+def _key_out(event: EventRow, machine: Machine) -> KeyIssue | None:
+    """The hand-over of a key serving the machine (door, parts, bill box) or its socle that was out
+    when the event occurred, give or take the margin: who held the key that opened it."""
+    refs = [machine.number] + ([machine.socle.number] if machine.socle_id else [])
+    start, end = event.occurred_at - EVENT_MARGIN, event.occurred_at + EVENT_MARGIN
+    return next((issue for ref in refs for issue in holdings(machine.establishment, start=start, end=end,
+                                                             asset_ref=ref)), None)
+
+
 def _explained(event: EventRow, machine: Machine) -> dict[str, Any]:
-    """The record that explains an event, as MonitoringEvent fields, or its flag."""
+    """The record that explains an event, as MonitoringEvent fields, or its flag; an opening also
+    gets the key hand-over it matches."""
+    if event.kind == MonitoringEvent.Kind.RESET:
+        return _record_of(event, machine)
+    return {**_record_of(event, machine), "key_issue": _key_out(event, machine)}
+
+
+def _record_of(event: EventRow, machine: Machine) -> dict[str, Any]:
     start, end = event.occurred_at + EVENT_MARGIN, event.occurred_at - EVENT_MARGIN
     if event.kind == MonitoringEvent.Kind.DOOR:
         sheet = (Intervention.objects.filter(machine=machine, stopped_at__lte=start)
@@ -1212,8 +1230,10 @@ def _explained(event: EventRow, machine: Machine) -> dict[str, Any]:
 def monitoring_events_import(*, establishment: Establishment, rows: Sequence[EventRow],
                              actor: AbstractBaseUser) -> list[MonitoringEvent]:
     """Events exported by the monitoring system, each matched against the interventions (door),
-    the relèves (bill box, socle) and the RAM clears (reset); unexplained ones are flagged with
-    the requirement they break. All rows or none; an event already imported is skipped."""
+    the relèves (bill box, socle) and the RAM clears (reset), and an opening against the key
+    hand-overs (who held a key of the machine or its socle then); unexplained ones are flagged with
+    the requirement they break, naming the key holder if any. All rows or none; an event already
+    imported is skipped."""
     est = establishment
     role = require_role(actor, est, (Role.SUPERVISEUR, Role.DIRECTEUR_EXPLOITATION, Role.COMITE,
                                      Role.DIRECTEUR_RESPONSABLE))
@@ -1236,7 +1256,8 @@ def monitoring_events_import(*, establishment: Establishment, rows: Sequence[Eve
         payload = _line(None, event=_("Import des événements de surveillance"), at=timezone.now(), detail=detail,
                         actor=actor, role=role, est=est,
                         flags=[f"{e.machine.number} {e.kind} {est.localtime(e.occurred_at):%Y-%m-%d %H:%M} {e.flag}"
-                               for e in flagged])
+                               + (f" — {_('clé')} {e.key_issue.key.code} : {display_name(e.key_issue.holder)}"
+                                  if e.key_issue else "") for e in flagged])
     register = current_register(est, METER_READINGS.code)
     entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
     return created

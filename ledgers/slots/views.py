@@ -303,6 +303,10 @@ class EventsImportView(ServiceFormView):
     form_class = forms.EventsForm
     title = _("Import des événements du système de surveillance")
     submit = _("Importer")
+    template_name = "slots/events.html"
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(events=selectors.recent_events(self.establishment), **kwargs)
 
     def perform(self, form):
         return services.monitoring_events_import(establishment=self.establishment, rows=form.cleaned_data["file"],

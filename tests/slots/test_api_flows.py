@@ -7,8 +7,10 @@ from decimal import Decimal
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from ledgers.core.models import Location
 from ledgers.keys.services import key_register
 from ledgers.registers.models import Entry
+from ledgers.slots import services
 from ledgers.slots.models import BoxExchange, Orphan, PaymentDispute, RamClear, Socle, TopUp
 
 from .conftest import photo
@@ -154,3 +156,30 @@ def test_slot_19_inc_05_api_orphan_and_the_customer_who_took_it_excluded(mc_room
     assert "exclu" in Orphan.objects.get(pk=done.json()["id"]).entry.payload["detail"]
     no_place = _api(mc_room["superviseur"]).post(f"{API}orphans/", {**body, "machine": None}, format="json")
     assert no_place.status_code == 400
+
+
+def test_slot_14_key_05_api_door_events_matched_against_interventions_and_key_hand_overs(mc_room):
+    """An opening the monitoring system exports is matched against the open intervention and the
+    machine key the superviseur handed to the mechanic; one nothing explains is flagged."""
+    from ledgers.keys.services import key_issue
+
+    machine = mc_room.on_floor()
+    door = key_register(establishment=mc_room.est, actor=mc_room.keeper, code="M-1", lock_type="machine_door",
+                        opens="porte", asset_ref=machine.number,
+                        home=Location.objects.get(establishment=mc_room.est, kind="coffre"))
+    sheet = services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason="Porte : contrôle")
+    handed = key_issue(key=door, actor=mc_room["superviseur"], holder=mc_room["mecanicien"],
+                       purpose_type="slots.intervention", purpose_id=sheet.pk,
+                       due_at=timezone.now() + datetime.timedelta(hours=2))
+    now = timezone.now()
+    rows = [{"machine": machine.number, "event": "door_open", "at": now.isoformat()},
+            {"machine": machine.number, "event": "door_open", "at": (now - datetime.timedelta(hours=6)).isoformat()}]
+    done = _api(mc_room["superviseur"]).post(f"{API}events/", {"rows": rows}, format="json")
+    assert done.status_code == 201, done.content
+    matched, night = done.json()
+    assert (matched["intervention"], matched["key_issue"], matched["key"], matched["flag"]) == (
+        sheet.pk, handed.pk, "M-1", "")
+    assert (night["intervention"], night["key_issue"], night["flag"]) == (None, None, "SLOT-14")
+    bad = _api(mc_room["superviseur"]).post(f"{API}events/", {"rows": [{**rows[0], "machine": "NOPE"}]},
+                                            format="json")
+    assert bad.status_code == 400

@@ -334,3 +334,25 @@ class SlotOrphanSerializer(serializers.ModelSerializer):
         model = m.Orphan
         fields = ("id", "kind", "machine", "place", "amount", "found_at", "found_by", "disposal", "taken_by",
                   "excluded_at")
+
+
+class SlotEventRowSerializer(serializers.Serializer):
+    machine = serializers.CharField(max_length=40, help_text="the machine's number (SBM number MC, casino number FR)")
+    event = serializers.ChoiceField(choices=m.MonitoringEvent.Kind.choices)
+    at = serializers.DateTimeField()
+
+
+class SlotEventsImportSerializer(serializers.Serializer):
+    rows = SlotEventRowSerializer(many=True, allow_empty=False)
+
+
+class SlotEventSerializer(serializers.ModelSerializer):
+    machine = serializers.CharField(source="machine.number", read_only=True)
+    kind = serializers.CharField(read_only=True)
+    key = serializers.CharField(source="key_issue.key.code", default=None, read_only=True)
+    key_holder = serializers.IntegerField(source="key_issue.holder_id", default=None, read_only=True)
+
+    class Meta:
+        model = m.MonitoringEvent
+        fields = ("id", "machine", "kind", "occurred_at", "intervention", "releve", "ram_clear", "key_issue", "key",
+                  "key_holder", "flag")

@@ -60,5 +60,6 @@ urlpatterns = [
     path("tickets/expiries/", progressives.TicketsExpireView.as_view(), name="slots-tickets-expire"),
     path("releves/<int:pk>/reconciliation/", progressives.ReconciliationView.as_view(),
          name="slots-reconciliation"),
+    path("events/", views.EventsImportView.as_view(), name="slots-events-import"),
     *router.urls,
 ]

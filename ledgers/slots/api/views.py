@@ -247,3 +247,17 @@ class OrphanView(ServiceView):
 
     def call(self, data):
         return services.orphan_record(establishment=self.establishment, actor=self.request.user, **data)
+
+
+@_described(s.SlotEventsImportSerializer, s.SlotEventSerializer(many=True))
+class EventsImportView(ServiceView):
+    """The monitoring system's door, bill-box, socle and reset events, matched against the
+    interventions, relèves, RAM clears and key hand-overs; the unexplained ones flagged (SLOT-14,
+    SLOT-24, SLOT-53, INC-12). All rows or none; an event already imported is skipped."""
+
+    def call(self, data):
+        rows = [services.EventRow(row["machine"], row["event"], row["at"], n) for n, row in enumerate(data["rows"], 1)]
+        return services.monitoring_events_import(establishment=self.establishment, rows=rows, actor=self.request.user)
+
+    def output(self, result):
+        return s.SlotEventSerializer(result, many=True).data
