@@ -27,7 +27,7 @@ from .models import (
     Socle,
     StaffApproval,
 )
-from .rules import required_meters
+from .rules import VARIANCE_PRESET_LABELS, required_meters
 from .services import MachineInput, MeterSpec
 
 LOCAL_DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -360,3 +360,22 @@ class SocleWithdrawForm(ReauthMixin, CountersignMixin, EstablishmentForm):
         self.fields["key"].queryset = Key.objects.filter(establishment=self.establishment, lock_type=LockType.SOCLE,
                                                          status=Key.Status.IN_SERVICE)
         self.add_countersignature("receiver", _("Caissier principal (reçoit la serrure et la clé)"), required=False)
+
+
+class VarianceThresholdForm(EstablishmentForm):
+    """The reconciliation threshold (SLOT-11): a preset, or the establishment's own figures."""
+
+    preset = forms.ChoiceField(label=_("Réglage"), required=False,
+                               choices=[("", _("Seuil propre à l'établissement (ci-dessous)")),
+                                        *VARIANCE_PRESET_LABELS.items()])
+    amount = forms.DecimalField(label=_("Écart signalé au-delà de (€)"), max_digits=12, decimal_places=2,
+                                required=False)
+    percent = forms.DecimalField(label=_("Écart signalé au-delà de (%)"), max_digits=5, decimal_places=2,
+                                 required=False)
+
+
+class JackpotThresholdForm(EstablishmentForm):
+    """MC: the amount above which a win is paid only on an identity document, from its date (SLOT-16)."""
+
+    amount = forms.DecimalField(label=_("Montant (€)"), max_digits=12, decimal_places=2)
+    effective_from = forms.DateTimeField(label=_("En vigueur le"), widget=LOCAL_DATETIME)

@@ -16,6 +16,7 @@ from .models import (
     DropCount,
     FileCopy,
     Intervention,
+    JackpotThreshold,
     Machine,
     Meter,
     MeterCode,
@@ -189,6 +190,11 @@ def files_copy_overdue(est: Establishment, today: datetime.date | None = None) -
         return None
     days = (today - est.localtime(since).date()).days
     return days if days > limit else None
+
+
+def jackpot_thresholds(est: Establishment) -> QuerySet[JackpotThreshold]:
+    """The identity thresholds fixed by the Direction, latest effective date first (SLOT-16)."""
+    return JackpotThreshold.objects.filter(establishment=est).select_related("set_by")
 
 
 def recent_events(est: Establishment, limit: int = 100) -> QuerySet[MonitoringEvent]:

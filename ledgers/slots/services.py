@@ -818,6 +818,47 @@ def variance_threshold(est: Establishment) -> dict[str, Decimal | None]:
     return {key: (Decimal(str(chosen[key])) if chosen.get(key) is not None else None) for key in ("amount", "percent")}
 
 
+# Who chooses the reconciliation threshold: the Direction that directs the relèves and counts.
+THRESHOLD_ROLES = {"MC": (Role.DIRECTEUR_EXPLOITATION,), "FR": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)}
+
+
+@transaction.atomic
+def variance_threshold_choose(
+    *, establishment: Establishment, actor: AbstractBaseUser, preset: str = "", amount: Decimal | None = None,
+    percent: Decimal | None = None,
+) -> dict[str, Decimal | None]:
+    """The establishment chooses its reconciliation threshold (SLOT-11): a preset (its
+    jurisdiction's or a stricter one such as 2 % or 100 €) or its own amount and/or percentage;
+    the counts that follow are flagged against it, each keeping the threshold it was checked
+    against. The choice is a line of the relèves register."""
+    est = Establishment.objects.select_for_update().get(pk=establishment.pk)
+    role = require_role(actor, est, THRESHOLD_ROLES[est.jurisdiction])
+    if preset:
+        if preset not in VARIANCE_PRESETS:
+            raise ValidationError({"preset": _("Réglage inconnu.")})
+        chosen: dict[str, Any] = {"preset": preset}
+    else:
+        if amount is None and percent is None:
+            raise ValidationError(_("Choisissez un réglage, ou un montant et/ou un pourcentage."))
+        if (amount is not None and amount <= 0) or (percent is not None and percent <= 0):
+            raise ValidationError(_("Le seuil est positif."))
+        chosen = {"amount": str(amount) if amount is not None else None,
+                  "percent": str(percent) if percent is not None else None}
+    est.options = {**est.options, "SLOT-11": chosen}
+    save_audited(est, actor=actor, reason="seuil d'écart des comptages (SLOT-11)")
+    threshold = variance_threshold(est)
+    shown = " / ".join(f"{threshold[k]} {unit}" for k, unit in (("percent", "%"), ("amount", "€"))
+                       if threshold[k] is not None)
+    with register_language():
+        payload = _line(None, event=_("Seuil d'écart des comptages"), at=timezone.now(), actor=actor, role=role,
+                        est=est, detail=f"{_('au-delà de')} {shown}", threshold={k: (str(v) if v is not None else None)
+                                                                                for k, v in threshold.items()})
+    register = current_register(est, METER_READINGS.code)
+    entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
+    establishment.options = est.options
+    return threshold
+
+
 def reconcile(expected: Decimal, counted: Decimal, threshold: dict[str, Decimal | None]
               ) -> tuple[Decimal, Decimal | None, bool]:
     """(variance, variance %, flagged): flagged when the amount or the percentage exceeds its limit."""
@@ -1019,6 +1060,8 @@ def jackpot_threshold_set(*, establishment: Establishment, amount: Decimal, effe
     """A new identity threshold fixed by the Direction (SET-18), from its effective date; the past
     payments keep the threshold of their time."""
     role = require_role(actor, establishment, INVENTORY_ROLES[establishment.jurisdiction])
+    if establishment.jurisdiction != "MC":  # AMB-28: the French texts set no identity threshold
+        raise ValidationError(_("Le seuil d'identification des gagnants est une règle monégasque."))
     if amount <= 0:
         raise ValidationError({"amount": _("Montant positif attendu.")})
     with register_language():

@@ -317,6 +317,45 @@ class EventsImportView(ServiceFormView):
         return str(_("%(n)s événements importés, %(f)s non expliqués") % {"n": len(self.result), "f": flagged})
 
 
+class VarianceThresholdView(ServiceFormView):
+    """The reconciliation threshold the establishment chooses (SLOT-11)."""
+
+    form_class = forms.VarianceThresholdForm
+    title = _("Seuil d'écart des comptages")
+    template_name = "slots/thresholds.html"
+
+    def get_context_data(self, **kwargs):
+        threshold = services.variance_threshold(self.establishment)
+        current = " / ".join(f"{threshold[k]} {unit}" for k, unit in (("percent", "%"), ("amount", "€"))
+                             if threshold[k] is not None)
+        return super().get_context_data(current=current, **kwargs)
+
+    def perform(self, form):
+        return services.variance_threshold_choose(establishment=self.establishment, actor=self.request.user,
+                                                  **form.cleaned_data)
+
+    def get_success_url(self) -> str:
+        return reverse("slots:variance_threshold")
+
+
+class JackpotThresholdView(ServiceFormView):
+    """MC: the identity threshold fixed by the Direction, versioned by its effective date (SLOT-16)."""
+
+    form_class = forms.JackpotThresholdForm
+    title = _("Seuil d'identification des gagnants")
+    template_name = "slots/thresholds.html"
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(history=selectors.jackpot_thresholds(self.establishment), **kwargs)
+
+    def perform(self, form):
+        return services.jackpot_threshold_set(establishment=self.establishment, actor=self.request.user,
+                                              **form.cleaned_data)
+
+    def get_success_url(self) -> str:
+        return reverse("slots:jackpot_threshold")
+
+
 class SocleWithdrawView(ServiceFormView):
     form_class = forms.SocleWithdrawForm
     title = _("Socle sorti de l'exploitation : remise de la serrure et de la clé")

@@ -4,6 +4,7 @@ refusal of the texts answers 409 with its requirement ID and article."""
 import datetime
 from decimal import Decimal
 
+from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -183,3 +184,15 @@ def test_slot_14_key_05_api_door_events_matched_against_interventions_and_key_ha
     bad = _api(mc_room["superviseur"]).post(f"{API}events/", {"rows": [{**rows[0], "machine": "NOPE"}]},
                                             format="json")
     assert bad.status_code == 400
+
+
+def test_slot_16_api_identity_threshold_fixed_by_the_direction_from_its_date(client, mc_room):
+    machine = mc_room.on_floor()
+    body = {"amount": "1000.00", "effective_from": (timezone.now() - datetime.timedelta(days=1)).isoformat()}
+    assert _api(mc_room["superviseur"]).post(f"{API}jackpot-thresholds/", body, format="json").status_code == 403
+    fixed = _api(mc_room["directeur_exploitation"]).post(f"{API}jackpot-thresholds/", body, format="json")
+    assert fixed.status_code == 201 and fixed.json()["amount"] == "1000.00"
+    pay = {"machine": machine.pk, "amount": "1500.00", "method": "cash"}
+    _refused(_api(mc_room["superviseur"]).post(f"{API}jackpots/", pay, format="json"), "SLOT-16")
+    client.force_login(mc_room["directeur_exploitation"])
+    assert "1000,00" in client.get(reverse("slots:jackpot_threshold")).content.decode()

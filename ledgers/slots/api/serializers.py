@@ -14,7 +14,7 @@ from ledgers.keys.models import Key
 from .. import models as m
 from ..forms import MOVE_COUNTERSIGNERS
 from ..models import DropCount, Intervention, JackpotPayment, Machine, MachineMove, Meter, Releve, Socle
-from ..rules import required_meters
+from ..rules import VARIANCE_PRESETS, required_meters
 from ..services import MachineInput, MeterSpec
 
 
@@ -356,3 +356,26 @@ class SlotEventSerializer(serializers.ModelSerializer):
         model = m.MonitoringEvent
         fields = ("id", "machine", "kind", "occurred_at", "intervention", "releve", "ram_clear", "key_issue", "key",
                   "key_holder", "flag")
+
+
+class SlotVarianceThresholdInputSerializer(serializers.Serializer):
+    preset = serializers.ChoiceField(choices=list(VARIANCE_PRESETS), required=False, allow_blank=True, default="",
+                                     help_text="a preset; empty for the establishment's own amount and/or percent")
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2, required=False, allow_null=True, default=None)
+    percent = serializers.DecimalField(max_digits=5, decimal_places=2, required=False, allow_null=True, default=None)
+
+
+class SlotVarianceThresholdSerializer(serializers.Serializer):
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2, allow_null=True)
+    percent = serializers.DecimalField(max_digits=5, decimal_places=2, allow_null=True)
+
+
+class SlotJackpotThresholdInputSerializer(serializers.Serializer):
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2)
+    effective_from = serializers.DateTimeField()
+
+
+class SlotJackpotThresholdSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = m.JackpotThreshold
+        fields = ("id", "amount", "effective_from", "set_by")

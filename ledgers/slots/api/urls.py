@@ -61,5 +61,7 @@ urlpatterns = [
     path("releves/<int:pk>/reconciliation/", progressives.ReconciliationView.as_view(),
          name="slots-reconciliation"),
     path("events/", views.EventsImportView.as_view(), name="slots-events-import"),
+    path("variance-threshold/", views.VarianceThresholdView.as_view(), name="slots-variance-threshold"),
+    path("jackpot-thresholds/", views.JackpotThresholdView.as_view(), name="slots-jackpot-threshold"),
     *router.urls,
 ]

@@ -261,3 +261,19 @@ class EventsImportView(ServiceView):
 
     def output(self, result):
         return s.SlotEventSerializer(result, many=True).data
+
+
+@_described(s.SlotVarianceThresholdInputSerializer, s.SlotVarianceThresholdSerializer)
+class VarianceThresholdView(ServiceView):
+    """The reconciliation threshold the establishment chooses: a preset or its own figures (SLOT-11)."""
+
+    def call(self, data):
+        return services.variance_threshold_choose(establishment=self.establishment, actor=self.request.user, **data)
+
+
+@_described(s.SlotJackpotThresholdInputSerializer, s.SlotJackpotThresholdSerializer)
+class JackpotThresholdView(ServiceView):
+    """MC: the identity threshold fixed by the Direction from its effective date (SLOT-16)."""
+
+    def call(self, data):
+        return services.jackpot_threshold_set(establishment=self.establishment, actor=self.request.user, **data)
