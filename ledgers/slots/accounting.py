@@ -142,6 +142,13 @@ def avance_issue(*, machine: Machine, amount: Decimal, denomination: str, reason
                                         cashier=actor, comite=comite, refilled_by=refilled_by, line=line)
 
 
+def payments_to_post(establishment: Establishment) -> QuerySet[JackpotPayment]:
+    """The wins paid at the cash desk whose bon is not yet in the machine's modèle 29 with the
+    comité member's visa (SLOT-35, SLOT-55): the jackpots the cashier and comité still control."""
+    return JackpotPayment.objects.filter(machine__establishment=establishment,
+                                         accounting_line__isnull=True).select_related("machine")
+
+
 @transaction.atomic
 def payment_post(*, payment: JackpotPayment, comite: AbstractBaseUser | None,
                  actor: AbstractBaseUser) -> AccountingLine:

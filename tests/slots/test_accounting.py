@@ -5,6 +5,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from ledgers.core.errors import RuleViolation
 from ledgers.slots import accounting, services
@@ -117,6 +118,17 @@ def test_slot_55_payment_posted_once_and_carnet_is_french_only(fr_room, machine,
     mc_cashier = make_user(mc_room.est, "caissier", username="caissier-mc-2")
     with pytest.raises(ValidationError):
         accounting.tickets_record(machine=mc_machine, amount=Decimal("1"), comite=mc_cashier, actor=mc_room["caissier"])
+
+
+def test_slot_35_slot_55_dashboard_lists_the_jackpots_awaiting_the_comite_visa(client, fr_room, machine):
+    cashier, comite = fr_room["caissier"], fr_room["comite"]
+    payment = services.jackpot_pay(machine=machine, amount=Decimal("800"), method="cash", actor=cashier,
+                                   controller=comite)
+    client.force_login(comite)
+    waiting = f"Bon de paiement n° {payment.bon_number} ({machine.number}"
+    assert waiting in client.get(reverse("dashboard")).content.decode()
+    accounting.payment_post(payment=payment, comite=comite, actor=cashier)
+    assert waiting not in client.get(reverse("dashboard")).content.decode()
 
 
 def test_slot_42_avance_page_with_the_comite_visa(client, fr_room, machine):
