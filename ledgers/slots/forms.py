@@ -141,7 +141,10 @@ def split_move_countersignatures(request, data: dict) -> tuple[list, dict]:
 class MoveForm(EstablishmentForm):
     to_place = forms.ChoiceField(label=_("Vers"), choices=Place.choices)
     to_socle = forms.ModelChoiceField(label=_("Socle"), queryset=Socle.objects.none(), required=False)
-    reason = forms.ChoiceField(label=_("Motif"), choices=MachineMove.Reason.choices)
+    reason = forms.ChoiceField(label=_("Motif"), choices=[
+        c for c in MachineMove.Reason.choices if c[0] != MachineMove.Reason.REPLACEMENT])
+    replaced_by = forms.ModelChoiceField(label=_("Remplacée par la machine de réserve"), required=False,
+                                         queryset=Machine.objects.none())
     moved_at = forms.DateTimeField(label=_("Heure du déplacement"), widget=LOCAL_DATETIME, required=False)
     police_informed_at = forms.DateTimeField(label=_("Police informée le"), widget=LOCAL_DATETIME, required=False)
     police_reference = forms.CharField(label=_("Référence de l'information"), max_length=100, required=False)
@@ -150,6 +153,8 @@ class MoveForm(EstablishmentForm):
     def setup(self) -> None:
         self.fields["to_socle"].queryset = Socle.objects.filter(establishment=self.establishment, active=True,
                                                                 machine__isnull=True)
+        self.fields["replaced_by"].queryset = Machine.objects.filter(establishment=self.establishment).exclude(
+            place=Place.FLOOR).exclude(status=Machine.Status.RETIRED)
         if self.jurisdiction == "FR":
             self.fields.update(move_countersignature_fields())
 

@@ -180,6 +180,7 @@ class MachineMove(models.Model):
         BREAKDOWN = "breakdown", _("Panne")
         INCIDENT = "incident", _("Incident technique")
         REPAIR_RETURN = "repair_return", _("Retour de réparation")
+        REPLACEMENT = "replacement", _("Remplacement par une machine de réserve")
 
     machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="moves")
     moved_at = models.DateTimeField(_("déplacée le"))

@@ -397,12 +397,15 @@ def _check_commissionable(machine: Machine) -> None:
 def machine_move(
     *, machine: Machine, to_place: str, actor: AbstractBaseUser, reason: str, moved_at: datetime.datetime | None = None,
     to_socle: Socle | None = None, police_informed_at: datetime.datetime | None = None, police_reference: str = "",
-    observations: str = "", signers: Sequence[AbstractBaseUser] = (),
+    observations: str = "", signers: Sequence[AbstractBaseUser] = (), replaced_by: Machine | None = None,
+    replacing: Machine | None = None,
 ) -> MachineMove:
     """Move a machine between the floor (on a socle), the store and the workshop, with a snapshot of
     its meters (SLOT-04). Onto the floor it must be fit for operation; FR: a planned move needs
     the police informed beforehand (SLOT-33), a breakdown or incident its reason; the move is the
-    modèle 26 line (SLOT-34, SLOT-51)."""
+    modèle 26 line (SLOT-34, SLOT-51). With ``replaced_by``, a machine taken off the floor is
+    replaced on its socle by that reserve machine in the same act: two lines, each naming both
+    machines' numbers, the replacement countersigned like a repair (SLOT-34)."""
     est = machine.establishment
     role = require_role(actor, est, (*INVENTORY_ROLES[est.jurisdiction], Role.SUPERVISEUR, Role.MECANICIEN))
     machine = Machine.objects.select_for_update().get(pk=machine.pk)
@@ -431,6 +434,15 @@ def machine_move(
                                              "que le service de police compétent en ait été informé."))
         if reason in (MachineMove.Reason.BREAKDOWN, MachineMove.Reason.INCIDENT) and not observations.strip():
             raise RuleViolation("SLOT-33", _("Un déplacement pour panne ou incident technique en indique la cause."))
+    if replaced_by is not None:
+        replaced_by = Machine.objects.select_for_update().get(pk=replaced_by.pk)
+        if (machine.place != Place.FLOOR or to_place == Place.FLOOR or replaced_by.establishment_id != est.pk
+                or replaced_by.place == Place.FLOOR or replaced_by.status == Machine.Status.RETIRED):
+            raise ValidationError({"replaced_by": _("Une machine retirée de la salle est remplacée par une machine de "
+                                                    "réserve (magasin ou atelier).")})
+        observations = f"{observations.strip()} — {_('remplacée par')} {_identity(replaced_by)}".lstrip(" —")
+    if (reason == MachineMove.Reason.REPLACEMENT) != (replacing is not None):  # ``replacing``: set by the act itself
+        raise ValidationError({"reason": _("Un remplacement se fait depuis la machine retirée de la salle.")})
     if reason == MachineMove.Reason.REPAIR_RETURN and not machine.moves.filter(to_place=Place.WORKSHOP).exists():
         raise RuleViolation("SLOT-34", _("Un retour de réparation suppose un retrait pour réparation inscrit."))
     countersigned = _move_countersignatures(est, reason, actor=actor, signers=signers)
@@ -448,16 +460,28 @@ def machine_move(
                f"{f' ({to_socle})' if to_socle else ''}{police}{notes}",
         meters=snapshot, countersigned=countersigned,
     )
-    return MachineMove.objects.create(
+    move = MachineMove.objects.create(
         machine=machine, moved_at=moved_at, from_place=from_place, from_socle=from_socle, to_place=to_place,
         to_socle=to_socle, reason=reason, police_informed_at=police_informed_at,
         police_reference=police_reference.strip(), meters=snapshot, recorded_by=actor,
         observations=observations.strip(), entry=entry,
     )
+    if replaced_by is not None:
+        machine_move(machine=replaced_by, to_place=Place.FLOOR, to_socle=from_socle, actor=actor, moved_at=moved_at,
+                     reason=MachineMove.Reason.REPLACEMENT, signers=signers, replacing=machine,
+                     observations=f"{_('en remplacement de')} {_identity(machine)}")
+    return move
 
 
-# FR moves that modèle 26 countersigns (SLOT-34): removal for repair and return after repair.
-COUNTERSIGNED_MOVES = (MachineMove.Reason.BREAKDOWN, MachineMove.Reason.INCIDENT, MachineMove.Reason.REPAIR_RETURN)
+def _identity(machine: Machine) -> str:
+    """The machine's number and its maker's, as modèle 26 names both machines of a replacement."""
+    return f"{machine.number} ({_('n° fabricant')} {machine.maker_number or machine.maker_serial})"
+
+
+# FR moves that modèle 26 countersigns (SLOT-34): removal for repair, return after repair and the
+# reserve machine put in place of another.
+COUNTERSIGNED_MOVES = (MachineMove.Reason.BREAKDOWN, MachineMove.Reason.INCIDENT, MachineMove.Reason.REPAIR_RETURN,
+                       MachineMove.Reason.REPLACEMENT)
 
 
 def _move_countersignatures(est: Establishment, reason: str, *, actor: AbstractBaseUser,

@@ -5,6 +5,7 @@ import datetime
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from ledgers.core.errors import RuleViolation
@@ -285,6 +286,27 @@ def test_slot_34_fr_repair_moves_countersigned(fr_room):
     back = services.machine_move(machine=machine, to_place="floor", to_socle=fr_room.socle(), reason="repair_return",
                                  actor=fr_room["comite"], signers=[fr_room["employe_jeux"]])
     assert back.entry.payload["countersigned"]  # ≤ 75 machines: the employee in charge may sign
+
+
+def test_slot_34_fr_replacement_by_a_reserve_machine_names_both_machines_countersigned(fr_room):
+    machine, reserve = fr_room.on_floor(), fr_room.register_machine()
+    socle = machine.socle
+    kwargs = {"machine": machine, "to_place": "workshop", "reason": "breakdown", "observations": "Écran HS",
+              "replaced_by": reserve}
+    with pytest.raises(RuleViolation) as exc:  # the reserve machine's line is countersigned too
+        services.machine_move(actor=fr_room["comite"], **kwargs)
+    assert exc.value.code == "SLOT-34"
+    with pytest.raises(ValidationError):  # a replacement is recorded from the machine taken off the floor
+        services.machine_move(machine=reserve, to_place="floor", to_socle=fr_room.socle(), reason="replacement",
+                              actor=fr_room["comite"], signers=[fr_room["mecanicien"]])
+    out = services.machine_move(actor=fr_room["comite"], signers=[fr_room["mecanicien"]], **kwargs)
+    reserve.refresh_from_db()
+    into = reserve.moves.get()
+    assert reserve.socle == socle and reserve.status == "in_service" and into.reason == "replacement"
+    assert out.entry.register.kind == into.entry.register.kind == "slot_controle_technique"
+    assert out.entry.payload["countersigned"] and into.entry.payload["countersigned"]
+    assert f"remplacée par {reserve.number} (n° fabricant {reserve.maker_number})" in out.entry.payload["detail"]
+    assert f"en remplacement de {machine.number} (n° fabricant {machine.maker_number})" in into.entry.payload["detail"]
 
 
 def test_slot_51_moves_interventions_resets_and_sfm_visits_go_day_by_day_into_modele_26(fr_room):

@@ -100,6 +100,8 @@ class SlotMoveInputSerializer(*(countersignature_serializer(prefix, required=Fal
     police_informed_at = serializers.DateTimeField(required=False, allow_null=True)
     police_reference = serializers.CharField(required=False, allow_blank=True, default="")
     observations = serializers.CharField(required=False, allow_blank=True, default="")
+    replaced_by = EstablishmentPK(queryset=Machine.objects.all(), required=False, allow_null=True,
+                                  help_text="the reserve machine put on the socle of the machine taken off the floor")
 
 
 class SlotMoveSerializer(serializers.ModelSerializer):
