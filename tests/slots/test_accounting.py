@@ -235,6 +235,21 @@ def test_slot_56_modele_35_certified_by_director_and_comite_total_of_modele_29(f
         accounting.statement_certify(comite=comite, actor=director, **month)
 
 
+def test_reg_41_modeles_32_and_35_kept_in_volumes_coted_by_the_control_officials(fr_room, machine, october_31):
+    cashier, comite, director = fr_room["caissier"], fr_room["comite"], fr_room["directeur_responsable"]
+    accounting.count_record(machine=machine, physical=Decimal("100"), comite=comite, actor=cashier)
+    month = {"establishment": fr_room.est, "year": 2026, "month": 10, "comite": comite, "actor": director}
+    with pytest.raises(RuleViolation) as exc:  # no modèle 35 volume coté et paraphé yet
+        accounting.statement_certify(total=Decimal("100"), **month)
+    assert exc.value.code == "REG-26"
+    for kind, form in (("slot_recapitulatif_35", "modèle 35"), ("slot_releve_32", "modèle 32")):
+        register = open_register(fr_room.est, kind)
+        assert register.kind_info.form == form
+        assert register.kind_info.paraph_roles_for("FR") == ("controle_interieur",)
+    statement = accounting.statement_certify(total=Decimal("100"), **month)
+    assert statement.entry.register.kind == "slot_recapitulatif_35"
+
+
 def test_slot_56_modele_35_not_before_the_last_day_of_the_month(fr_room, october_31):
     open_register(fr_room.est, "slot_recapitulatif_35")
     with pytest.raises(ValidationError):

@@ -183,13 +183,17 @@ def test_slot_25_insertion_limit_above_payment_limit_refused(fr_room):
     assert exc.value.code == "SLOT-25"
 
 
-def test_slot_52_fr_fiche_34_opened_and_written(fr_room):
+def test_slot_52_reg_39_fr_fiche_34_opened_and_written_by_the_direction(fr_room):
     machine = fr_room.on_floor()
+    services.machine_move(machine=machine, to_place="store", reason="planned", actor=fr_room["comite"],
+                          police_informed_at=timezone.now() - datetime.timedelta(hours=1), police_reference="PN-1")
     fiche = Register.objects.get(kind="slot_fiche_34", qualifier=machine.casino_number)
     opening = fiche.entries.get(seq=1)
     assert opening.kind == "opening" and opening.role == "directeur_responsable"
-    events = list(fiche.entries.filter(kind="record").values_list("payload__event", flat=True))
-    assert events == ["Inscription à l'inventaire", "Fiche technique", "Mise en place"]
+    records = fiche.entries.filter(kind="record")
+    assert [e.payload["event"] for e in records] == [
+        "Inscription à l'inventaire", "Fiche technique", "Mise en place", "Déplacement prévu"]
+    assert {e.role for e in records} <= {"directeur_responsable", "comite"}  # signed by the Direction (REG-39)
 
 
 def test_slot_52_fr_casino_numbers_required(fr_room):
@@ -309,7 +313,7 @@ def test_slot_34_fr_replacement_by_a_reserve_machine_names_both_machines_counter
     assert f"en remplacement de {machine.number} (n° fabricant {machine.maker_number})" in into.entry.payload["detail"]
 
 
-def test_slot_51_moves_interventions_resets_and_sfm_visits_go_day_by_day_into_modele_26(fr_room):
+def test_slot_51_reg_38_moves_interventions_resets_and_sfm_visits_go_day_by_day_into_modele_26(fr_room):
     """Each act of art. 68-29 writes its modèle 26 line in its own transaction; with no open
     modèle 26 (coté et paraphé) the act itself is refused and nothing of it is kept."""
     from ledgers.keys.services import key_register
