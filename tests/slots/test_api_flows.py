@@ -196,3 +196,30 @@ def test_slot_16_api_identity_threshold_fixed_by_the_direction_from_its_date(cli
     _refused(_api(mc_room["superviseur"]).post(f"{API}jackpots/", pay, format="json"), "SLOT-16")
     client.force_login(mc_room["directeur_exploitation"])
     assert "1000,00" in client.get(reverse("slots:jackpot_threshold")).content.decode()
+
+
+def test_slot_08_slot_09_api_hopper_lid_and_copy_of_the_files(mc_room):
+    machine = mc_room.register_machine(hopper=True)
+    api = _api(mc_room["superviseur"])
+    assert api.post(f"{API}machines/{machine.pk}/hopper-lid/", {}, format="json").status_code == 201
+    machine.refresh_from_db()
+    assert machine.hopper_lid_confirmed_by == mc_room["superviseur"]
+    body = {"received_by": mc_room["superviseur"].pk}
+    _refused(_api(mc_room["directeur_exploitation"]).post(f"{API}files-copies/", body, format="json"), "SLOT-08")
+    body = {"received_by": mc_room["secretariat_general"].pk}
+    copy = _api(mc_room["directeur_exploitation"]).post(f"{API}files-copies/", body, format="json")
+    assert copy.status_code == 201 and copy.json()["covers_seq"] > 1
+
+
+def test_slot_53_slot_54_api_approval_and_sfm_revision_visit_with_the_limits(fr_room):
+    machine = fr_room.on_floor()
+    sfm = fr_room["technicien_sfm"]
+    approval = {"user": fr_room["superviseur"].pk, "kind": "slot_staff", "reference": "AGR-9",
+                "issuer": "Ministère de l'intérieur", "valid_from": "2026-01-01"}
+    assert _api(fr_room["superviseur"]).post(f"{API}approvals/", approval, format="json").status_code == 403
+    assert _api(fr_room.keeper).post(f"{API}approvals/", approval, format="json").status_code == 201
+    visit = {"machines": [machine.pk], "remarks": "Limites conformes"}
+    _refused(_api(sfm).post(f"{API}sfm-visits/", visit, format="json"), "SLOT-54")  # its limits not checked
+    limits = {machine.number: {"insertion_limit": "100", "payment_limit": "1500"}}
+    done = _api(sfm).post(f"{API}sfm-visits/", {**visit, "limits": limits}, format="json")
+    assert done.status_code == 201 and done.json()["limits"][machine.number]["payment_limit"] == "1500.00"

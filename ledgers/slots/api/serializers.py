@@ -381,3 +381,55 @@ class SlotJackpotThresholdSerializer(serializers.ModelSerializer):
     class Meta:
         model = m.JackpotThreshold
         fields = ("id", "amount", "effective_from", "set_by")
+
+
+class SlotHopperLidSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Machine
+        fields = ("id", "hopper", "hopper_lid_confirmed_by", "hopper_lid_confirmed_at")
+
+
+class SlotLimitsSerializer(serializers.Serializer):
+    insertion_limit = serializers.DecimalField(max_digits=14, decimal_places=2)
+    payment_limit = serializers.DecimalField(max_digits=14, decimal_places=2)
+
+
+class SlotSfmVisitInputSerializer(serializers.Serializer):
+    machines = EstablishmentPK(queryset=Machine.objects.all(), many=True, allow_empty=False)
+    remarks = serializers.CharField(max_length=4000)
+    limits = serializers.DictField(child=SlotLimitsSerializer(), required=False, default=dict,
+                                   help_text="per machine number: the insertion and payment limits checked")
+    visited_at = serializers.DateTimeField(required=False)
+
+
+class SlotSfmVisitSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = m.SfmVisit
+        fields = ("id", "visited_at", "technician", "approval", "machines", "limits", "remarks")
+
+
+class SlotFilesCopyInputSerializer(serializers.Serializer):
+    received_by = serializers.IntegerField(help_text="the Secrétariat Général member's user id", **USER_ID)
+
+
+class SlotFilesCopySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = m.FileCopy
+        fields = ("id", "delivered_at", "covers_seq", "covers_hash", "delivered_by", "received_by")
+
+
+class SlotApprovalInputSerializer(serializers.Serializer):
+    user = serializers.IntegerField(help_text="the approved person's user id", **USER_ID)
+    kind = serializers.ChoiceField(choices=m.StaffApproval.Kind.choices)
+    reference = serializers.CharField(max_length=100)
+    issuer = serializers.CharField(max_length=200)
+    valid_from = serializers.DateField()
+    valid_until = serializers.DateField(required=False, allow_null=True, default=None)
+
+
+class SlotApprovalSerializer(serializers.ModelSerializer):
+    kind = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = m.StaffApproval
+        fields = ("id", "user", "kind", "reference", "issuer", "valid_from", "valid_until")

@@ -63,5 +63,9 @@ urlpatterns = [
     path("events/", views.EventsImportView.as_view(), name="slots-events-import"),
     path("variance-threshold/", views.VarianceThresholdView.as_view(), name="slots-variance-threshold"),
     path("jackpot-thresholds/", views.JackpotThresholdView.as_view(), name="slots-jackpot-threshold"),
+    path("machines/<int:pk>/hopper-lid/", views.HopperLidView.as_view(), name="slots-hopper-lid"),
+    path("sfm-visits/", views.SfmVisitView.as_view(), name="slots-sfm-visit"),
+    path("files-copies/", views.FilesCopyView.as_view(), name="slots-files-copy"),
+    path("approvals/", views.ApprovalView.as_view(), name="slots-approval"),
     *router.urls,
 ]

@@ -277,3 +277,41 @@ class JackpotThresholdView(ServiceView):
 
     def call(self, data):
         return services.jackpot_threshold_set(establishment=self.establishment, actor=self.request.user, **data)
+
+
+@_described(s.SlotEmptySerializer, s.SlotHopperLidSerializer)
+class HopperLidView(ServiceView):
+    """MC: the fixed lid of the machine's hopper confirmed, before it goes in service (SLOT-09)."""
+
+    def call(self, data, pk):
+        machine = get_object_or_404(Machine, pk=pk, establishment=self.establishment)
+        return services.hopper_lid_confirm(machine=machine, actor=self.request.user)
+
+
+@_described(s.SlotSfmVisitInputSerializer, s.SlotSfmVisitSerializer)
+class SfmVisitView(ServiceView):
+    """FR: the SFM's revision visit with the limits checked, in modèle 26 and each fiche 34 (SLOT-54)."""
+
+    def call(self, data):
+        limits = {number: {k: str(v) for k, v in seen.items()} for number, seen in data.pop("limits").items()}
+        return services.sfm_visit_record(establishment=self.establishment, actor=self.request.user, limits=limits,
+                                         **data)
+
+
+@_described(s.SlotFilesCopyInputSerializer, s.SlotFilesCopySerializer)
+class FilesCopyView(ServiceView):
+    """MC: a copy of the slot files handed to the Secrétariat Général (SLOT-08)."""
+
+    def call(self, data):
+        return services.files_copy_deliver(establishment=self.establishment, actor=self.request.user,
+                                           received_by=_member(self.establishment, data["received_by"]))
+
+
+@_described(s.SlotApprovalInputSerializer, s.SlotApprovalSerializer)
+class ApprovalView(ServiceView):
+    """A ministerial approval of slot staff (FR SLOT-50) or of an SFM technician (SLOT-53)."""
+
+    def call(self, data):
+        user = _member(self.establishment, data.pop("user"))
+        return services.staff_approval_record(establishment=self.establishment, actor=self.request.user, user=user,
+                                              **data)
