@@ -1,5 +1,47 @@
 """Slot machines. Where the catalogue rows below stand (tests named after the IDs in tests/slots):
 
+- SLOT-01 to 09 done (MC): the inventory file (``services.machine_register``: media and stations,
+  maker serial and SBM number once, type, location from the controlled list, photo, certified RTP
+  or levy % with its date, technical sheet versioned and required before service), the socle file
+  (numbers fixed once and for all), every meter of every station declared (SLOT-05, 06), the
+  Secrétariat Général copy with its outdated flag (SLOT-08), the hopper lid before service
+  (SLOT-09); page and API for each.
+- SLOT-11 done: each relève's counted drop per machine against its meter deltas, variance in
+  amount and percent, flagged above the threshold the Direction chooses (``variance_threshold_
+  choose``, page and API: the MC and FR presets, stricter ones such as 2 % or 100 €, or its own
+  figures; each count keeps the threshold it was checked against). The texts fix no figure.
+- SLOT-12, 13, 30, 31 done: banknotes only with a bill box and its meter (and its lock's key,
+  KEY-09), TITO / card meters, FR seven-digit meters of type A and B.
+- SLOT-14, 15, 53 done: a door opened only by the signed-in mechanic (FR also the approved SFM
+  technician) on his fiche / bon d'intervention; MC the superviseur's daily envelope, days not
+  handed over on the dashboard; monitoring-system events (door, bill box, socle, reset: CSV page
+  and API) matched against the interventions, relèves, RAM clears and the key hand-overs (who held
+  a key of the machine or its socle then), the unexplained ones flagged and listed.
+- SLOT-16 to 20 done (MC): the identity threshold fixed by the Direction, versioned by its
+  effective date (page and API), payments in cash / cheque / transfer, disputes decided after
+  hearing the mechanic (INC-04), orphans never paid to staff and the exclusion (INC-05), top-ups in
+  the cahier des compléments (REG-17).
+- SLOT-22 to 25 done: the superviseur directs relèves and pays MC jackpots; a relève during play
+  closes only with a sworn agent; boxes exchanged only during an open relève; FR insertion limit ≤
+  payment limit ≤ SET-19.
+- SLOT-29 done by the authority app (the art. 68-11 devices and displays, required before service).
+- SLOT-32, INC-12 done: rollover from the meter's digit count; any other fall opens the meter
+  incident, unless a RAM clear (its own act: reset key, every meter before and after, reason,
+  modèle 26) explains it.
+- SLOT-33, 34 done (FR): a planned move only after the police notice (lead: setting SLOT-33), a
+  breakdown move with its cause; each move snapshots the meters; repairs, returns and the
+  replacement by a reserve machine (``machine_move(replaced_by=…)``: both lines name both
+  machines) written in modèle 26 and countersigned.
+- SLOT-35, 42, 47, 55, 56 done (FR): bons de paiement controlled by a comité member, numbered
+  without gaps (REG-42), awaiting their modèle 29 visa on the dashboard; bons d'avance; modèle 29
+  per machine; modèle 32 and modèle 35 certified and carried to modèle 13 (REG-41).
+- SLOT-50 partial (FR): slot staff need a valid ministerial approval to open a machine; the
+  minimum presences at the room's opening (comité member, cashier and, above SET-43 machines, a
+  mechanic) are not recorded nor checked: no per-séance staffing record exists yet.
+- SLOT-51, 52, 54 done (FR): modèle 26 day by day (REG-38), fiche modèle 34 per machine signed by
+  the Direction (REG-39), the SFM revision visit with the limits checked, overdue machines on the
+  dashboard.
+
 - SLOT-10 done (MC): the drop type of each machine, a cash box or bucket in the socle or a
   pneumatic conveyor to the count room (``Machine.drop_type``, inventory line, machine page, API).
   The text sets no check.
