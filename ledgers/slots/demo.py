@@ -2,8 +2,8 @@
 activity through the services: a relève every day with its meters and counts, interventions (MC:
 the day's sheets handed over in the evening envelope), a jackpot above the identity threshold
 (MC) or above the automatic payment limit (FR), an orphan, a count above the variance threshold,
-the change points and, at Nice, the SFM's revision visit, the counterfeit box, a progressive
-jackpot and TITO tickets.
+a door opening the monitoring system saw with no intervention, the change points and, at Nice,
+the SFM's revision visit, the counterfeit box, a progressive jackpot and TITO tickets.
 
 Idempotent: an establishment that already has slot machines is left as it is.
 """
@@ -153,6 +153,12 @@ def _month(est: Establishment, room: Room, machines: list[Machine], start: datet
                 services.transmittal_hand_over(establishment=est, date=est.localtime(sheet.stopped_at).date(),
                                                actor=supervisor,
                                                received_by=demo_user(est, Role.DIRECTEUR_EXPLOITATION))
+    # The monitoring system's export: the last sheet's door opening, explained, and one at night
+    # that no intervention explains, flagged (SLOT-14 / SLOT-53).
+    night = start + datetime.timedelta(days=DAYS - 1, hours=27)
+    services.monitoring_events_import(establishment=est, actor=supervisor, rows=[
+        services.EventRow(sheet.machine.number, "door_open", sheet.stopped_at + datetime.timedelta(minutes=2)),
+        services.EventRow(machines[7].number, "door_open", night)])
 
 
 def _payments(est: Establishment, machines: list[Machine], start: datetime.datetime) -> None:
