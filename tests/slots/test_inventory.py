@@ -213,9 +213,17 @@ def test_slot_33_planned_move_without_police_notice_refused(fr_room):
         services.machine_move(machine=machine, to_place="store", actor=fr_room.keeper, reason="planned",
                               moved_at=now, police_informed_at=now + datetime.timedelta(minutes=5),
                               police_reference="Mail 12")
-    move = services.machine_move(machine=machine, to_place="store", actor=fr_room.keeper, reason="planned",
-                                 moved_at=now, police_informed_at=now - datetime.timedelta(hours=2),
-                                 police_reference="Mail 12")
+    planned = {"machine": machine, "to_place": "store", "actor": fr_room.keeper, "reason": "planned", "moved_at": now,
+               "police_informed_at": now - datetime.timedelta(hours=2), "police_reference": "Mail 12"}
+    est = machine.establishment
+    est.options = {"SLOT-33": {"notice_lead_minutes": 180}}  # the establishment's notice lead: 3 hours
+    est.save()
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_move(**planned)
+    assert exc.value.code == "SLOT-33"
+    est.options = {}
+    est.save()
+    move = services.machine_move(**planned)
     machine.refresh_from_db()
     assert machine.socle is None and machine.status == "out_of_service"
     assert "police" in move.entry.payload["detail"]
@@ -239,7 +247,7 @@ def test_slot_34_return_without_removal_refused(fr_room):
     assert exc.value.code == "SLOT-34"
 
 
-def test_move_snapshots_the_meters(mc_room):
+def test_slot_04_move_snapshots_the_meters(mc_room):
     machine = mc_room.on_floor()
     mc_room.read(machine, 500)
     move = services.machine_move(machine=machine, to_place="workshop", actor=mc_room.keeper, reason="breakdown")
