@@ -17,7 +17,9 @@ from django.utils.functional import Promise
 from .errors import RuleViolation
 
 if TYPE_CHECKING:
-    from .models import Seance, TableSession
+    import datetime
+
+    from .models import Establishment, Seance, TableSession
 
 Check = Callable[["TableSession"], None]
 
@@ -71,6 +73,23 @@ def closing_refusals(session: "TableSession") -> list[RuleViolation]:
         except RuleViolation as exc:
             refusals.append(exc)
     return refusals
+
+
+# Checks before a séance opens: ``check(establishment, date)`` raises ``RuleViolation`` to refuse
+# (e.g. FR SLOT-38: a JPM member's room opens only once the day's modèle 28 S line is written).
+SeanceOpeningCheck = Callable[["Establishment", "datetime.date"], None]
+_seance_opening_checks: list[SeanceOpeningCheck] = []
+
+
+def on_seance_opening(check: SeanceOpeningCheck) -> SeanceOpeningCheck:
+    if check not in _seance_opening_checks:
+        _seance_opening_checks.append(check)
+    return check
+
+
+def run_seance_opening_checks(establishment: "Establishment", date: "datetime.date") -> None:
+    for check in _seance_opening_checks:
+        check(establishment, date)
 
 
 def on_seance_closing(check: SeanceCheck) -> SeanceCheck:

@@ -194,6 +194,10 @@ PROFILES: dict[str, Profile] = {
             "SET-38": 120,
             "SET-43": 75,
             "SET-19": None,
+            # INC-16: an urgent SFM anomaly is reported to the police "sans délai"; the text fixes no
+            # figure: minutes after the anomaly beyond which the information is flagged (1 hour, the
+            # project's default, to confirm with the police service).
+            "INC-16": 60,
         },
     ),
 }

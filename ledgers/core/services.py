@@ -39,6 +39,7 @@ def seance_open(
     require_role(actor, establishment, SEANCE_MANAGERS)
     if Seance.objects.filter(establishment=establishment, date=date, period=period).exists():
         raise ValidationError(_("Cette séance est déjà ouverte (ou clôturée) pour cette date et cette période."))
+    hooks.run_seance_opening_checks(establishment, date)
     seance = Seance(establishment=establishment, date=date, period=period, opened_at=timezone.now())
     return save_audited(seance, actor=actor, reason="ouverture de séance")
 

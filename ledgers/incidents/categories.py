@@ -24,6 +24,10 @@ class Category:
     decision_required: dict[str, bool] = field(default_factory=lambda: {"MC": True, "FR": False})
     # The channels a required notice must use, per jurisdiction (none: any), e.g. a written report.
     notice_channels: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # The establishment setting holding the delay (minutes after the incident is found) within which
+    # the required notices are due, per jurisdiction: a later or still missing notice is flagged,
+    # not refused (e.g. INC-16, "sans délai" when urgent).
+    notice_delay_setting: dict[str, str] = field(default_factory=dict)
 
 
 CATEGORIES: CodeRegistry[Category] = CodeRegistry("incident category")

@@ -1,5 +1,8 @@
+import datetime
+
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import Model, QuerySet
+from django.utils import timezone
 
 from ledgers.core.models import Establishment
 
@@ -32,3 +35,20 @@ def missing_notices(incident: Incident) -> list[str]:
     informed = {notice.recipient_role for notice in incident.notices.all()
                 if not channels or notice.channel in channels}
     return [role for role in required if role not in informed]
+
+
+def late_notices(incident: Incident, now: datetime.datetime | None = None) -> list[str]:
+    """The required recipients (role codes) informed later than the category's delay after the
+    incident was found, or not informed yet once it has passed: a FLAG (``notice_delay_setting``)."""
+    category, est = get_category(incident.category), incident.establishment
+    code = category.notice_delay_setting.get(est.jurisdiction)
+    minutes = est.setting(code) if code else None
+    if minutes is None:
+        return []
+    deadline = incident.found_at + datetime.timedelta(minutes=minutes)
+    first: dict[str, datetime.datetime] = {}
+    for notice in incident.notices.all():
+        if notice.recipient_role not in first or notice.notified_at < first[notice.recipient_role]:
+            first[notice.recipient_role] = notice.notified_at
+    now = now or timezone.now()
+    return [role for role in category.notices.get(est.jurisdiction, ()) if first.get(role, now) > deadline]

@@ -14,7 +14,7 @@ from . import services
 from .categories import get_category
 from .forms import CloseForm, DecisionForm, NoticeForm
 from .models import Incident
-from .selectors import missing_notices
+from .selectors import late_notices, missing_notices
 
 
 class IncidentListView(EstablishmentRequiredMixin, ListView):
@@ -24,7 +24,14 @@ class IncidentListView(EstablishmentRequiredMixin, ListView):
 
     def get_queryset(self):
         qs = Incident.objects.filter(establishment=self.establishment).prefetch_related("notices")
+        qs = qs.select_related("establishment")
         return qs if self.request.GET.get("all") else qs.filter(status=Incident.Status.OPEN)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        for incident in context["incidents"]:  # the notices given after the category's delay (a flag)
+            incident.late = [Role(r).label for r in late_notices(incident)]
+        return context
 
 
 class IncidentActView(EstablishmentRequiredMixin, ServiceFormView):
@@ -50,6 +57,7 @@ class IncidentActView(EstablishmentRequiredMixin, ServiceFormView):
         context.update(
             incident=incident, category=info, subjects=incident.subjects.all(), notices=incident.notices.all(),
             missing=[Role(r).label for r in missing_notices(incident)], act=self.act,
+            late=[Role(r).label for r in late_notices(incident)],
             notice_form=forms["notify"], decision_form=forms["decide"], close_form=forms["close"],
         )
         return context

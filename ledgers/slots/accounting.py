@@ -31,6 +31,7 @@ from ledgers.registers.services import display_name, entry_append, register_lang
 
 from .models import (
     AccountingLine,
+    IncrementBon,
     JackpotPayment,
     Machine,
     MachineAvance,
@@ -38,6 +39,7 @@ from .models import (
     MeterStatement,
     MonthlyStatement,
     Place,
+    ProgressiveStop,
 )
 from .registers import ACCOUNTING_29, METER_STATEMENT_32, STATEMENT_35
 from .services import _line, _signature
@@ -140,6 +142,13 @@ def avance_issue(*, machine: Machine, amount: Decimal, denomination: str, reason
                                         cashier=actor, comite=comite, refilled_by=refilled_by, line=line)
 
 
+def payments_to_post(establishment: Establishment) -> QuerySet[JackpotPayment]:
+    """The wins paid at the cash desk whose bon is not yet in the machine's modèle 29 with the
+    comité member's visa (SLOT-35, SLOT-55): the jackpots the cashier and comité still control."""
+    return JackpotPayment.objects.filter(machine__establishment=establishment,
+                                         accounting_line__isnull=True).select_related("machine")
+
+
 @transaction.atomic
 def payment_post(*, payment: JackpotPayment, comite: AbstractBaseUser | None,
                  actor: AbstractBaseUser) -> AccountingLine:
@@ -215,16 +224,28 @@ def count_record(*, machine: Machine, physical: Decimal, comite: AbstractBaseUse
                    tickets=totals[Kind.TICKETS])
 
 
+def withdrawal_bons(establishment: Establishment, year: int, month: int) -> QuerySet[IncrementBon]:
+    """The bons d'incrémentation drawn up on the day this casino left a JPM during the month: art.
+    68-20-2 deducts them from the month's gross gaming product (SLOT-41)."""
+    return IncrementBon.objects.filter(establishment=establishment, stop__kind=ProgressiveStop.Kind.WITHDRAWAL,
+                                       stop__stop_date__year=year, stop__stop_date__month=month)
+
+
 def statement_lines(establishment: Establishment, year: int, month: int) -> list[dict[str, str]]:
     """Modèle 35's lines: per machine, the month's modèle 29 counts summed (counts, avances,
-    payment bons, tickets issued, unclaimed wins, product), with its unit stake and payout rate."""
+    payment bons, tickets issued, unclaimed wins, product), with its unit stake and payout rate,
+    and the JPM withdrawal bons to deduct (SLOT-41)."""
     lines = []
     counts = AccountingLine.objects.filter(machine__establishment=establishment, kind=Kind.COUNT, day__year=year,
                                            day__month=month).select_related("machine")
     by_machine: dict[Machine, list[AccountingLine]] = {}
     for line in counts.order_by("machine__casino_number", "recorded_at"):
         by_machine.setdefault(line.machine, []).append(line)
-    for machine, rows in by_machine.items():
+    deductions: dict[Machine, Decimal] = {}
+    for bon in withdrawal_bons(establishment, year, month).select_related("machine"):
+        deductions[bon.machine] = deductions.get(bon.machine, Decimal("0")) + bon.share
+        by_machine.setdefault(bon.machine, [])
+    for machine, rows in sorted(by_machine.items(), key=lambda item: item[0].casino_number):
         def total(name: str, rows: list[AccountingLine] = rows) -> str:
             return str(sum((getattr(row, name) or Decimal("0") for row in rows), Decimal("0")).quantize(CENT))
         lines.append({
@@ -234,6 +255,7 @@ def statement_lines(establishment: Establishment, year: int, month: int) -> list
             "avances": total("avances"), "payments": total("payments"), "tickets": total("tickets"),
             "unclaimed": total("unclaimed"), "unit_stake": str(machine.credit_value or ""),
             "rate": str(machine.rtp_percent if machine.rtp_percent is not None else ""), "product": total("amount"),
+            "jpm_deduction": str(deductions.get(machine, Decimal("0")).quantize(CENT)),
         })
     return lines
 
@@ -243,7 +265,8 @@ def statement_certify(*, establishment: Establishment, year: int, month: int, co
                       actor: AbstractBaseUser, total: Decimal | None = None) -> MonthlyStatement:
     """The état récapitulatif mensuel modèle 35 (SLOT-56), drawn up on the month's last day from
     modèle 29 and certified by the casino director and a comité member, two different persons.
-    A total declared by the director must be the sum of the month's modèle 29 products."""
+    A total declared by the director must be the sum of the month's modèle 29 products less the
+    bons d'incrémentation of a withdrawal from a JPM during the month (SLOT-41, art. 68-20-2)."""
     est = establishment
     if est.jurisdiction != "FR":
         raise ValidationError(_("L'état récapitulatif modèle 35 est tenu dans les casinos français."))
@@ -257,14 +280,21 @@ def statement_certify(*, establishment: Establishment, year: int, month: int, co
     if MonthlyStatement.objects.filter(establishment=est, year=year, month=month).exists():
         raise ValidationError(_("L'état récapitulatif de ce mois est déjà certifié."))
     lines = statement_lines(est, year, month)
-    computed = sum((Decimal(line["product"]) for line in lines), Decimal("0")).quantize(CENT)
+    deduction = sum((Decimal(line["jpm_deduction"]) for line in lines), Decimal("0"))
+    computed = (sum((Decimal(line["product"]) for line in lines), Decimal("0")) - deduction).quantize(CENT)
     if total is not None and total != computed:
         raise RuleViolation("SLOT-56", _("Le total de l'état est la somme des produits du mois inscrits aux carnets de "
-                                         "comptabilité : %(t)s €.") % {"t": computed})
+                                         "comptabilité, moins les bons d'incrémentation du retrait d'un JPM : "
+                                         "%(t)s €.") % {"t": computed})
+    detail = f"{month:02d}/{year} — {len(lines)} {_('machine(s)')} — " + " ; ".join(
+        f"{line['casino']} : {line['product']} €"
+        + (f" − {line['jpm_deduction']} €" if Decimal(line["jpm_deduction"]) else "") for line in lines)
+    if deduction:
+        label = _("déduction bons d'incrémentation JPM (art. 68-20-2)")
+        detail += f" — {label} : {deduction.quantize(CENT)} €"
     entry = _visaed_entry(est, current_register(est, STATEMENT_35.code), None, event=_("État récapitulatif mensuel"),
                           at=now, actor=actor, role=Role.DIRECTEUR_RESPONSABLE, comite=comite, amount=str(computed),
-                          detail=f"{month:02d}/{year} — {len(lines)} {_('machine(s)')} — "
-                                 + " ; ".join(f"{line['casino']} : {line['product']} €" for line in lines))
+                          detail=detail)
     return MonthlyStatement.objects.create(establishment=est, year=year, month=month, lines=lines, total=computed,
                                            director=actor, comite=comite, certified_at=now, entry=entry)
 

@@ -10,6 +10,7 @@ from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Room
 from ledgers.core.roles import Role
 
+from .accounting import payments_to_post
 from .forms import people
 from .models import JackpotPayment, MachineAvance
 
@@ -44,8 +45,7 @@ class PaymentPostForm(VisaForm):
     payment = forms.ModelChoiceField(label=_("Bon de paiement"), queryset=JackpotPayment.objects.none())
 
     def setup(self) -> None:
-        self.fields["payment"].queryset = JackpotPayment.objects.filter(
-            machine__establishment=self.establishment, accounting_line__isnull=True)
+        self.fields["payment"].queryset = payments_to_post(self.establishment)
         super().setup()
 
 

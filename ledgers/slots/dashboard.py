@@ -2,7 +2,9 @@
 incidents, flagged counts, (MC) days whose sheets are not handed over yet, (FR) machines overdue
 for their SFM revision visit (SLOT-54), (MC) an outdated Secrétariat Général copy (SLOT-08); (FR) for
 the cashier and the comité too: SCCJ transmissions overdue (SLOT-39), relèves without their
-état de rapprochement (SLOT-43), expired tickets not yet posted to orphans (SLOT-44)."""
+état de rapprochement (SLOT-43), expired tickets not yet posted to orphans (SLOT-44), wins paid at the cash desk
+awaiting their modèle 29 visa (the jackpots to control, SLOT-35, SLOT-55), the month-end count due
+on the month's last day (SLOT-46)."""
 
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
@@ -12,7 +14,7 @@ from ledgers.core.dashboard import Panel, dashboard_panel
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 
-from . import progressives, selectors, unclaimed
+from . import accounting, counts, progressives, selectors, unclaimed
 
 CONCERNED = {Role.SUPERVISEUR, Role.MECANICIEN, Role.DIRECTEUR_EXPLOITATION, Role.TECHNICIEN_SFM, Role.CAISSIER,
              Role.COMITE, Role.DIRECTEUR_RESPONSABLE}
@@ -22,6 +24,7 @@ CONCERNED = {Role.SUPERVISEUR, Role.MECANICIEN, Role.DIRECTEUR_EXPLOITATION, Rol
 def slots_waiting(request: HttpRequest, establishment: Establishment) -> Panel | None:
     if not roles_of(request.user, establishment) & CONCERNED:
         return None
+    today = establishment.localtime().date()
     context = {
         "releves": list(selectors.open_releves(establishment)),
         "interventions": list(selectors.open_interventions(establishment)),
@@ -31,10 +34,16 @@ def slots_waiting(request: HttpRequest, establishment: Establishment) -> Panel |
         "overdue": selectors.overdue_revisions(establishment),
         "copy_overdue": selectors.files_copy_overdue(establishment),
         "events": selectors.flagged_events(establishment).count(),
-        # FR: SCCJ transmissions overdue (SLOT-39), relèves without modèle 31 (SLOT-43), tickets to expire (SLOT-44).
+        # FR: SCCJ transmissions overdue (SLOT-39), relèves waiting for their modèle 31 (SLOT-43),
+        # tickets to expire (SLOT-44).
         "transmissions": progressives.transmissions_due(establishment) if establishment.jurisdiction == "FR" else [],
         "unreconciled": unclaimed.unreconciled_releves(establishment).count(),
         "expired": unclaimed.expired_unposted(establishment).count() if establishment.jurisdiction == "FR" else 0,
+        # FR: wins paid at the cash desk not yet in modèle 29 with the comité visa (the jackpots to
+        # control, SLOT-35, SLOT-55); on the month's last day, the month-end count not closed (SLOT-46).
+        "to_post": list(accounting.payments_to_post(establishment)[:20]) if establishment.jurisdiction == "FR" else [],
+        "month_end_due": establishment.jurisdiction == "FR" and counts.is_last_day(today)
+                         and counts.month_end_count(establishment, today.year, today.month) is None,
     }
     if not any(context.values()):
         return None

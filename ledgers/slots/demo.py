@@ -2,8 +2,8 @@
 activity through the services: a relève every day with its meters and counts, interventions (MC:
 the day's sheets handed over in the evening envelope), a jackpot above the identity threshold
 (MC) or above the automatic payment limit (FR), an orphan, a count above the variance threshold,
-the change points and, at Nice, the SFM's revision visit, the counterfeit box, a progressive
-jackpot and TITO tickets.
+a door opening the monitoring system saw with no intervention, the change points and, at Nice,
+the SFM's revision visit, the counterfeit box, a progressive jackpot and TITO tickets.
 
 Idempotent: an establishment that already has slot machines is left as it is.
 """
@@ -114,9 +114,11 @@ def _rows(machines: list[Machine], day: int) -> list[services.ReadingRow]:
     rows = []
     for n, machine in enumerate(machines, start=1):
         for meter in machine.meters.all():
-            step = {"in": 9000, "out": 8200, "jackpots": 300, "cash_box": 2500, "bills": 4000,
-                    "ticket_in": 1500, "ticket_out": 1200}.get(meter.code, 100)
-            rows.append(services.ReadingRow(machine.number, meter.station, meter.key, 100_000 + day * (step + n * 37)))
+            step = {"in": 9000, "out": 8200, "cash_box": 2500, "bills": 4000,
+                    "ticket_in": 1500, "ticket_out": 1200}.get(meter.code, 100) + n * 37
+            if meter.code == "jackpots":  # no hand-paid jackpot: modèle 31 finds no unclaimed win (SLOT-43)
+                step = 0
+            rows.append(services.ReadingRow(machine.number, meter.station, meter.key, 100_000 + day * step))
     return rows
 
 
@@ -137,6 +139,9 @@ def _month(est: Establishment, room: Room, machines: list[Machine], start: datet
                 amount = selectors.expected_drop(releve, machine)
                 short = Decimal("45.00") if (day, n) == (DAYS - 3, 4) else Decimal("0")  # the variance flag
                 services.drop_count_record(releve=releve, machine=machine, counted=amount - short, actor=counter)
+        if jur == "FR":  # the état de rapprochement modèle 31 before the closing (SLOT-43)
+            unclaimed.reconciliation_draw_up(releve=releve, actor=demo_user(est, Role.CAISSIER),
+                                             comite=demo_user(est, Role.COMITE))
         services.releve_close(releve=releve, actor=supervisor)
         if day % 4 == 2:
             machine = machines[day % len(machines)]
@@ -148,6 +153,12 @@ def _month(est: Establishment, room: Room, machines: list[Machine], start: datet
                 services.transmittal_hand_over(establishment=est, date=est.localtime(sheet.stopped_at).date(),
                                                actor=supervisor,
                                                received_by=demo_user(est, Role.DIRECTEUR_EXPLOITATION))
+    # The monitoring system's export: the last sheet's door opening, explained, and one at night
+    # that no intervention explains, flagged (SLOT-14 / SLOT-53).
+    night = start + datetime.timedelta(days=DAYS - 1, hours=27)
+    services.monitoring_events_import(establishment=est, actor=supervisor, rows=[
+        services.EventRow(sheet.machine.number, "door_open", sheet.stopped_at + datetime.timedelta(minutes=2)),
+        services.EventRow(machines[7].number, "door_open", night)])
 
 
 def _payments(est: Establishment, machines: list[Machine], start: datetime.datetime) -> None:

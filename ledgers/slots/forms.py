@@ -27,7 +27,7 @@ from .models import (
     Socle,
     StaffApproval,
 )
-from .rules import required_meters
+from .rules import VARIANCE_PRESET_LABELS, required_meters
 from .services import MachineInput, MeterSpec
 
 LOCAL_DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -124,6 +124,13 @@ class SheetForm(EstablishmentForm):
 MOVE_COUNTERSIGNERS = ("comite", "technicien", "sfm")  # SLOT-34, FR repair moves
 
 
+def move_countersignature_fields() -> dict[str, forms.Field]:
+    """The optional SLOT-34 countersignatures: comité member, mechanic or employee, SFM technician."""
+    labels = (_("Membre du comité"), _("Mécanicien ou employé chargé"), _("Technicien de la SFM"))
+    return {name: field for prefix, label in zip(MOVE_COUNTERSIGNERS, labels, strict=True)
+            for name, field in countersignature_fields(prefix, label, required=False).items()}
+
+
 def split_move_countersignatures(request, data: dict) -> tuple[list, dict]:
     """(the countersigners who typed their password at this terminal, the move's other inputs)."""
     found = (countersigner_from(request, data, prefix) for prefix in MOVE_COUNTERSIGNERS)
@@ -134,7 +141,10 @@ def split_move_countersignatures(request, data: dict) -> tuple[list, dict]:
 class MoveForm(EstablishmentForm):
     to_place = forms.ChoiceField(label=_("Vers"), choices=Place.choices)
     to_socle = forms.ModelChoiceField(label=_("Socle"), queryset=Socle.objects.none(), required=False)
-    reason = forms.ChoiceField(label=_("Motif"), choices=MachineMove.Reason.choices)
+    reason = forms.ChoiceField(label=_("Motif"), choices=[
+        c for c in MachineMove.Reason.choices if c[0] != MachineMove.Reason.REPLACEMENT])
+    replaced_by = forms.ModelChoiceField(label=_("Remplacée par la machine de réserve"), required=False,
+                                         queryset=Machine.objects.none())
     moved_at = forms.DateTimeField(label=_("Heure du déplacement"), widget=LOCAL_DATETIME, required=False)
     police_informed_at = forms.DateTimeField(label=_("Police informée le"), widget=LOCAL_DATETIME, required=False)
     police_reference = forms.CharField(label=_("Référence de l'information"), max_length=100, required=False)
@@ -143,10 +153,10 @@ class MoveForm(EstablishmentForm):
     def setup(self) -> None:
         self.fields["to_socle"].queryset = Socle.objects.filter(establishment=self.establishment, active=True,
                                                                 machine__isnull=True)
+        self.fields["replaced_by"].queryset = Machine.objects.filter(establishment=self.establishment).exclude(
+            place=Place.FLOOR).exclude(status=Machine.Status.RETIRED)
         if self.jurisdiction == "FR":
-            for prefix, label in zip(MOVE_COUNTERSIGNERS, (_("Membre du comité"), _("Mécanicien ou employé chargé"),
-                                                           _("Technicien de la SFM")), strict=True):
-                self.fields.update(countersignature_fields(prefix, label, required=False))
+            self.fields.update(move_countersignature_fields())
 
     def move(self) -> tuple[list, dict]:
         return split_move_countersignatures(self.request, self.cleaned_data)
@@ -355,3 +365,22 @@ class SocleWithdrawForm(ReauthMixin, CountersignMixin, EstablishmentForm):
         self.fields["key"].queryset = Key.objects.filter(establishment=self.establishment, lock_type=LockType.SOCLE,
                                                          status=Key.Status.IN_SERVICE)
         self.add_countersignature("receiver", _("Caissier principal (reçoit la serrure et la clé)"), required=False)
+
+
+class VarianceThresholdForm(EstablishmentForm):
+    """The reconciliation threshold (SLOT-11): a preset, or the establishment's own figures."""
+
+    preset = forms.ChoiceField(label=_("Réglage"), required=False,
+                               choices=[("", _("Seuil propre à l'établissement (ci-dessous)")),
+                                        *VARIANCE_PRESET_LABELS.items()])
+    amount = forms.DecimalField(label=_("Écart signalé au-delà de (€)"), max_digits=12, decimal_places=2,
+                                required=False)
+    percent = forms.DecimalField(label=_("Écart signalé au-delà de (%)"), max_digits=5, decimal_places=2,
+                                 required=False)
+
+
+class JackpotThresholdForm(EstablishmentForm):
+    """MC: the amount above which a win is paid only on an identity document, from its date (SLOT-16)."""
+
+    amount = forms.DecimalField(label=_("Montant (€)"), max_digits=12, decimal_places=2)
+    effective_from = forms.DateTimeField(label=_("En vigueur le"), widget=LOCAL_DATETIME)

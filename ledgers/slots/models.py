@@ -180,6 +180,7 @@ class MachineMove(models.Model):
         BREAKDOWN = "breakdown", _("Panne")
         INCIDENT = "incident", _("Incident technique")
         REPAIR_RETURN = "repair_return", _("Retour de réparation")
+        REPLACEMENT = "replacement", _("Remplacement par une machine de réserve")
 
     machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="moves")
     moved_at = models.DateTimeField(_("déplacée le"))
@@ -669,8 +670,8 @@ class FileCopy(models.Model):
 
 class MonitoringEvent(models.Model):
     """An event exported by the real-time monitoring system (door, bill box or socle opened, RAM
-    reset), matched on import against the interventions, relèves and RAM clears: an event nothing
-    explains is flagged (SLOT-14, SLOT-24, SLOT-29, SLOT-53)."""
+    reset), matched on import against the interventions, relèves and RAM clears, and the key
+    hand-over out at that moment: an event nothing explains is flagged (SLOT-14, SLOT-24, SLOT-29, SLOT-53)."""
 
     class Kind(models.TextChoices):
         DOOR = "door_open", _("Porte ouverte")
@@ -684,6 +685,9 @@ class MonitoringEvent(models.Model):
     intervention = models.ForeignKey(Intervention, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     releve = models.ForeignKey(Releve, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     ram_clear = models.ForeignKey(RamClear, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    # The hand-over of a key serving the machine or its socle that was out at that moment (KEY-05, KEY-02).
+    key_issue = models.ForeignKey("keys.KeyIssue", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                  verbose_name=_("remise de clé"))
     flag = models.CharField(_("signalement"), max_length=12, blank=True)  # the requirement ID, when unexplained
     imported_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
 
@@ -807,9 +811,10 @@ class CertifiedMonthlyStatement(models.Model):
 class MonthlyStatement(CertifiedMonthlyStatement):
     """The état récapitulatif mensuel modèle 35 (FR SLOT-56, REG-41): one line per machine from its
     modèle 29 counts of the month, certified by the casino director and a comité member (two
-    persons); its total is carried to the carnet des prélèvements modèle 13 (COUNT-57).
+    persons); its total, less the bons d'incrémentation of a JPM withdrawal during the month
+    (``jpm_deduction``, SLOT-41), is carried to the carnet des prélèvements modèle 13 (COUNT-57).
     Lines: [{machine, location, casino, maker, counts, avances, payments, tickets, unclaimed,
-    unit_stake, rate, product}]."""
+    unit_stake, rate, product, jpm_deduction}]."""
 
     total = models.DecimalField(_("produit réel des jeux du mois (€)"), max_digits=16, decimal_places=2)
     director = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("directeur"))

@@ -12,8 +12,9 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.forms import EstablishmentForm
 
 from .accounting_forms import AMOUNT, VisaForm
+from .forms import LOCAL_DATETIME, move_countersignature_fields, split_move_countersignatures
 from .models import Machine, Progressive, ProgressiveStop
-from .progressives import active_progressives
+from .progressives import TechnicalNature, active_progressives
 from .unclaimed import TicketRow
 
 DATE = forms.DateInput(attrs={"type": "date"})
@@ -119,6 +120,22 @@ class JpmConnectForm(EstablishmentForm):
     def setup(self) -> None:
         self.fields["jackpot"].queryset = _progressives(self, multisite=True)
         self.fields["machine"].queryset = Machine.objects.filter(establishment=self.establishment)
+
+
+class JpmTechnicalForm(EstablishmentForm):
+    """A line of the JPM's modèle 26: repairs and SFM interventions countersigned at this terminal."""
+
+    jackpot = forms.ModelChoiceField(label=_("JPM"), queryset=Progressive.objects.none())
+    nature = forms.ChoiceField(label=_("Nature"), choices=TechnicalNature.choices)
+    description = forms.CharField(label=_("Description, travaux"), widget=forms.Textarea(attrs={"rows": 3}))
+    occurred_at = forms.DateTimeField(label=_("Date et heure"), widget=LOCAL_DATETIME, required=False)
+
+    def setup(self) -> None:
+        self.fields["jackpot"].queryset = Progressive.objects.filter(establishment=self.establishment, multisite=True)
+        self.fields.update(move_countersignature_fields())
+
+    def signed(self) -> tuple[list, dict]:
+        return split_move_countersignatures(self.request, self.cleaned_data)
 
 
 class JpmWinForm(VisaForm):

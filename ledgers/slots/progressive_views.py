@@ -90,6 +90,14 @@ class JpmConnectView(ActView):
         return progressives.jpm_connect(**self.inputs(form))
 
 
+class JpmTechnicalView(ActView):
+    form_class, title = f.JpmTechnicalForm, _("Registre de contrôle technique « JPM » (modèle 26)")
+
+    def perform(self, form):
+        signers, data = form.signed()
+        return progressives.jpm_technical_record(actor=self.request.user, signers=signers, **data)
+
+
 class JpmWinView(ActView):
     form_class, title = f.JpmWinForm, _("Gain du JPM")
 

@@ -8,7 +8,10 @@
   October of the season.
 - SLOT-38: the multisite jackpot (JPM) on identical machines only, and its registre modèle 28 S
   filled every day before the opening with the displayed amount and each connected machine's
-  electronic "entrées" meter.
+  electronic "entrées" meter: the séance of a member casino does not open without the day's line
+  (``on_seance_opening``). Its registre de contrôle technique modèle 26 "JPM" is a volume of
+  modèle 26 (qualifier ``JPM-<code>``) opened with the JPM: its putting in service, each machine
+  connected, and the incidents, repairs, maintenance and SFM interventions on the system.
 - SLOT-39: the month-end and win figures the directeur responsable sends the SCCJ (CSV export and
   its transmission record with the file's digest).
 - SLOT-40: a JPM won: the machines stop, the bon de paiement on the winning machine (SLOT-35),
@@ -28,7 +31,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Max
 from django.urls import reverse
 from django.utils import timezone
@@ -38,12 +41,18 @@ from ledgers.cash import services as cash_services
 from ledgers.cash.models import Orphan
 from ledgers.core.authz import require_role, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
-from ledgers.core.hooks import Missing, on_seance_closing
+from ledgers.core.hooks import Missing, on_seance_closing, on_seance_opening
 from ledgers.core.models import Establishment, Seance
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
 from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append, register_language
+from ledgers.registers.services import (
+    display_name,
+    entry_append,
+    register_create,
+    register_language,
+    register_open,
+)
 
 from . import services
 from .accounting import CENT, Kind
@@ -61,7 +70,7 @@ from .models import (
     ProgressiveReading,
     ProgressiveStop,
 )
-from .registers import JPM_28S, PROGRESSIVES
+from .registers import JPM_28S, PROGRESSIVES, TECHNICAL_CONTROL, TECHNICAL_KIND
 
 KEEPERS = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)
 READERS = (Role.CAISSIER, Role.COMITE, Role.DIRECTEUR_RESPONSABLE, Role.EMPLOYE_JEUX)
@@ -209,6 +218,9 @@ def progressive_create(
         detail=progressive.name,
         **{"meters" if multisite else "machines": numbers},
     )
+    if multisite:
+        _technical_register_open(progressive, actor)
+        _technical_line(progressive, None, actor=actor, role=role, event=_("Mise en service du JPM"), detail=numbers)
     return progressive
 
 
@@ -233,7 +245,124 @@ def jpm_connect(*, jackpot: Progressive, machine: Machine, actor: AbstractBaseUs
         detail=f"{machine.number} — {machine.maker} {machine.game_name}",
         meters="",
     )
+    _technical_line(jackpot, machine, actor=actor, role=role, event=_("Machine reliée au JPM"), detail="")
     return jackpot
+
+
+# --- registre de contrôle technique "JPM" modèle 26 (SLOT-38, art. 68-29-1) ----------------------
+
+
+class TechnicalNature(models.TextChoices):
+    """What modèle 26 "JPM" records day by day about the system, as modèle 26 (SLOT-51)."""
+
+    INCIDENT = "incident", _("Incident technique")
+    REPAIR = "repair", _("Réparation")
+    MAINTENANCE = "maintenance", _("Entretien")
+    SFM = "sfm", _("Intervention de la SFM")
+
+
+# Countersigned as the modèle 26 repair moves (SLOT-34): comité member and mechanic (or employee).
+COUNTERSIGNED = (TechnicalNature.REPAIR, TechnicalNature.SFM)
+
+
+def technical_qualifier(jackpot: Progressive) -> str:
+    return f"JPM-{jackpot.code}"
+
+
+def _technical_register_open(jackpot: Progressive, actor: AbstractBaseUser) -> None:
+    """Modèle 26 "JPM", opened with the JPM by its keeper (as each machine's fiche 34)."""
+    with register_language():
+        title = f"{TECHNICAL_CONTROL.title} — JPM {jackpot.code} ({_('modèle 26 « JPM »')})"
+    register = register_create(
+        establishment=jackpot.establishment,
+        kind=TECHNICAL_CONTROL.code,
+        actor=actor,
+        qualifier=technical_qualifier(jackpot),
+        title=title,
+    )
+    register_open(register=register, actor=actor, paraphe=display_name(actor))
+
+
+def _technical_line(
+    jackpot: Progressive,
+    machine: Machine | None,
+    *,
+    actor: AbstractBaseUser,
+    role: str,
+    event: Any,
+    detail: str,
+    at: datetime.datetime | None = None,
+    **extra: Any,
+) -> Entry:
+    """A line of the JPM's modèle 26 (and, for a machine, of its fiche 34)."""
+    return services._append(
+        TECHNICAL_KIND,
+        machine,
+        jackpot.establishment,
+        actor=actor,
+        role=role,
+        event=event,
+        at=at or timezone.now(),
+        detail=f"JPM {jackpot.code}" + (f" — {detail}" if detail else ""),
+        register_qualifier=technical_qualifier(jackpot),
+        jackpot=jackpot.code,
+        **extra,
+    )
+
+
+@transaction.atomic
+def jpm_technical_record(
+    *,
+    jackpot: Progressive,
+    nature: str,
+    description: str,
+    actor: AbstractBaseUser,
+    signers: Sequence[AbstractBaseUser] = (),
+    occurred_at: datetime.datetime | None = None,
+) -> Entry:
+    """An incident, repair, maintenance or SFM intervention on the JPM system, in its modèle 26
+    "JPM" (SLOT-38, SLOT-51). A repair or an SFM intervention is countersigned by a comité member
+    and the mechanic or employee in charge (as SLOT-34); an SFM intervention is signed by an SFM
+    technician with a valid approval (SLOT-53)."""
+    est = jackpot.establishment
+    _fr(est)
+    role = require_role(actor, est, TECHNICAL_CONTROL.record_roles)
+    if not jackpot.multisite:
+        raise ValidationError(_("Ce jackpot n'est pas un JPM."))
+    if nature not in TechnicalNature.values:
+        raise ValidationError({"nature": _("Nature inconnue.")})
+    if not description.strip():
+        raise ValidationError({"description": _("Décrivez l'opération.")})
+    occurred_at = occurred_at or timezone.now()
+    countersigned: list[str] = []
+    if nature in COUNTERSIGNED:
+        countersigned = services.countersignatures(
+            est,
+            actor=actor,
+            signers=signers,
+            code="SLOT-38",
+            message=_(
+                "Cette opération sur le JPM est contresignée par le membre du comité et par le mécanicien "
+                "(ou l'employé chargé de l'opération)."
+            ),
+        )
+    detail = description.strip()
+    if nature == TechnicalNature.SFM:
+        technician = next((u for u in (actor, *signers) if Role.TECHNICIEN_SFM in roles_of(u, est)), None)
+        if technician is None:
+            raise RuleViolation("SLOT-53", _("Une intervention de la SFM est signée par son technicien agréé."))
+        approval = services._approval(est, technician, Role.TECHNICIEN_SFM, est.localtime(occurred_at).date())
+        detail += f" — {display_name(technician)}, {_('agrément')} {approval.reference}"
+    return _technical_line(
+        jackpot,
+        None,
+        actor=actor,
+        role=role,
+        event=TechnicalNature(nature).label,
+        detail=detail,
+        at=occurred_at,
+        countersigned=countersigned,
+    )
 
 
 def _explained_fall(progressive: Progressive, since: datetime.datetime) -> bool:
@@ -316,6 +445,26 @@ def progressives_recorded(seance: Seance) -> Iterator[Missing]:
     for jackpot in active_progressives(est, multisite=True).filter(**started).exclude(jpm_readings__day=seance.date):
         yield Missing(
             _("relevé du JPM %(code)s au modèle 28 S") % {"code": jackpot.code}, "SLOT-38", reverse("slots:jpm_reading")
+        )
+
+
+@on_seance_opening
+def jpm_read_before_opening(establishment: Establishment, date: datetime.date) -> None:
+    """SLOT-38: a member casino's séance opens only once every JPM in service has the day's modèle
+    28 S line (filled "before the opening", art. 68-20-2)."""
+    if establishment.jurisdiction != "FR":
+        return
+    unread = (
+        active_progressives(establishment, multisite=True)
+        .filter(created_at__date__lte=date)
+        .exclude(jpm_readings__day=date)
+        .order_by("code")
+    )
+    if codes := [jackpot.code for jackpot in unread]:
+        raise RuleViolation(
+            "SLOT-38",
+            _("Le registre modèle 28 S est renseigné avant l'ouverture : relevé du %(d)s manquant pour %(c)s.")
+            % {"d": f"{date:%d/%m/%Y}", "c": ", ".join(codes)},
         )
 
 

@@ -3,7 +3,9 @@ closing): MC the sworn surveillance agents report any incident to their hierarch
 superviseur responsible for operations (AM 88-384 art. 23-2, INC-06); FR the SFM's staff inform the
 police of any anomaly of the machines or approved systems, without delay when urgent, otherwise by
 written report (FR-2007 art. 68-30, INC-16). The incident closes only once the required notices
-are recorded (``ledgers.incidents.selectors.missing_notices``)."""
+are recorded (``ledgers.incidents.selectors.missing_notices``); an urgent anomaly whose police
+information comes later than the establishment's INC-16 setting after it was found (or has not come
+by then) is flagged on the incidents list and page (``late_notices``)."""
 
 import datetime
 
@@ -37,6 +39,7 @@ URGENT_ANOMALY = incident_category(
         label=_("Anomalie urgente d'une machine à sous ou d'un système agréé"),
         requirement={"MC": "INC-16", "FR": "INC-16"},
         notices={"FR": (Role.POLICE,)},
+        notice_delay_setting={"FR": "INC-16"},  # "sans délai": informed later than the setting is flagged
     )
 )
 ANOMALY = incident_category(

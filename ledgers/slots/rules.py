@@ -63,6 +63,14 @@ VARIANCE_PRESETS: dict[str, dict[str, Decimal | None]] = {
     "FR": {"amount": Decimal("150"), "percent": Decimal("3")},
     "strict_2pc": {"amount": None, "percent": Decimal("2")},
     "strict_100": {"amount": Decimal("100"), "percent": None},
+    "strict_2pc_100": {"amount": Decimal("100"), "percent": Decimal("2")},
+}
+VARIANCE_PRESET_LABELS = {
+    "MC": _("Réglage monégasque : 5 % ou 200 €"),
+    "FR": _("Réglage français : 3 % ou 150 €"),
+    "strict_2pc": _("Strict : 2 %"),
+    "strict_100": _("Strict : 100 €"),
+    "strict_2pc_100": _("Strict : 2 % ou 100 €"),
 }
 
 # A fall in a meter's value is read as a rollover at capacity only when the increase it implies

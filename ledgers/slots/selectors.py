@@ -16,6 +16,7 @@ from .models import (
     DropCount,
     FileCopy,
     Intervention,
+    JackpotThreshold,
     Machine,
     Meter,
     MeterCode,
@@ -189,6 +190,17 @@ def files_copy_overdue(est: Establishment, today: datetime.date | None = None) -
         return None
     days = (today - est.localtime(since).date()).days
     return days if days > limit else None
+
+
+def jackpot_thresholds(est: Establishment) -> QuerySet[JackpotThreshold]:
+    """The identity thresholds fixed by the Direction, latest effective date first (SLOT-16)."""
+    return JackpotThreshold.objects.filter(establishment=est).select_related("set_by")
+
+
+def recent_events(est: Establishment, limit: int = 100) -> QuerySet[MonitoringEvent]:
+    """The monitoring events last imported, latest first, with what explains them and the key out."""
+    return MonitoringEvent.objects.filter(machine__establishment=est).select_related(
+        "machine", "intervention", "releve", "ram_clear", "key_issue__key", "key_issue__holder")[:limit]
 
 
 def flagged_events(est: Establishment) -> QuerySet[MonitoringEvent]:

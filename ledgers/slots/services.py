@@ -29,6 +29,8 @@ from ledgers.core.models import Establishment, Room
 from ledgers.core.roles import DIRECTORATE, Role
 from ledgers.incidents.models import Incident
 from ledgers.incidents.services import incident_open
+from ledgers.keys.models import KeyIssue
+from ledgers.keys.selectors import holdings
 from ledgers.registers.kinds import RegisterKind
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
@@ -63,6 +65,7 @@ from .models import (
     PaymentMethod,
     Place,
     RamClear,
+    ReconciliationLine,
     Releve,
     SfmVisit,
     Socle,
@@ -117,11 +120,12 @@ def _fiche(machine: Machine) -> Register:
 
 
 def _append(kinds: dict, machine: Machine | None, est: Establishment, *, actor: AbstractBaseUser, role: str,
-            event: Any, at: datetime.datetime, detail: str, **extra: Any) -> Entry:
-    """One line in the register ``kinds`` names for the jurisdiction, and (FR) the machine's fiche 34."""
+            event: Any, at: datetime.datetime, detail: str, register_qualifier: str = "", **extra: Any) -> Entry:
+    """One line in the register ``kinds`` names for the jurisdiction (the volume ``register_qualifier``
+    names, e.g. a JPM's modèle 26), and (FR) the machine's fiche 34."""
     with register_language():
         payload = _line(machine, event=event, at=at, detail=detail, actor=actor, role=role, est=est, **extra)
-    register = current_register(est, kinds[est.jurisdiction].code)
+    register = current_register(est, kinds[est.jurisdiction].code, register_qualifier)
     entry = entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
     if est.jurisdiction == "FR" and machine is not None:
         fiche = _fiche(machine)
@@ -393,12 +397,15 @@ def _check_commissionable(machine: Machine) -> None:
 def machine_move(
     *, machine: Machine, to_place: str, actor: AbstractBaseUser, reason: str, moved_at: datetime.datetime | None = None,
     to_socle: Socle | None = None, police_informed_at: datetime.datetime | None = None, police_reference: str = "",
-    observations: str = "", signers: Sequence[AbstractBaseUser] = (),
+    observations: str = "", signers: Sequence[AbstractBaseUser] = (), replaced_by: Machine | None = None,
+    replacing: Machine | None = None,
 ) -> MachineMove:
     """Move a machine between the floor (on a socle), the store and the workshop, with a snapshot of
     its meters (SLOT-04). Onto the floor it must be fit for operation; FR: a planned move needs
     the police informed beforehand (SLOT-33), a breakdown or incident its reason; the move is the
-    modèle 26 line (SLOT-34, SLOT-51)."""
+    modèle 26 line (SLOT-34, SLOT-51). With ``replaced_by``, a machine taken off the floor is
+    replaced on its socle by that reserve machine in the same act: two lines, each naming both
+    machines' numbers, the replacement countersigned like a repair (SLOT-34)."""
     est = machine.establishment
     role = require_role(actor, est, (*INVENTORY_ROLES[est.jurisdiction], Role.SUPERVISEUR, Role.MECANICIEN))
     machine = Machine.objects.select_for_update().get(pk=machine.pk)
@@ -427,6 +434,15 @@ def machine_move(
                                              "que le service de police compétent en ait été informé."))
         if reason in (MachineMove.Reason.BREAKDOWN, MachineMove.Reason.INCIDENT) and not observations.strip():
             raise RuleViolation("SLOT-33", _("Un déplacement pour panne ou incident technique en indique la cause."))
+    if replaced_by is not None:
+        replaced_by = Machine.objects.select_for_update().get(pk=replaced_by.pk)
+        if (machine.place != Place.FLOOR or to_place == Place.FLOOR or replaced_by.establishment_id != est.pk
+                or replaced_by.place == Place.FLOOR or replaced_by.status == Machine.Status.RETIRED):
+            raise ValidationError({"replaced_by": _("Une machine retirée de la salle est remplacée par une machine de "
+                                                    "réserve (magasin ou atelier).")})
+        observations = f"{observations.strip()} — {_('remplacée par')} {_identity(replaced_by)}".lstrip(" —")
+    if (reason == MachineMove.Reason.REPLACEMENT) != (replacing is not None):  # ``replacing``: set by the act itself
+        raise ValidationError({"reason": _("Un remplacement se fait depuis la machine retirée de la salle.")})
     if reason == MachineMove.Reason.REPAIR_RETURN and not machine.moves.filter(to_place=Place.WORKSHOP).exists():
         raise RuleViolation("SLOT-34", _("Un retour de réparation suppose un retrait pour réparation inscrit."))
     countersigned = _move_countersignatures(est, reason, actor=actor, signers=signers)
@@ -444,16 +460,28 @@ def machine_move(
                f"{f' ({to_socle})' if to_socle else ''}{police}{notes}",
         meters=snapshot, countersigned=countersigned,
     )
-    return MachineMove.objects.create(
+    move = MachineMove.objects.create(
         machine=machine, moved_at=moved_at, from_place=from_place, from_socle=from_socle, to_place=to_place,
         to_socle=to_socle, reason=reason, police_informed_at=police_informed_at,
         police_reference=police_reference.strip(), meters=snapshot, recorded_by=actor,
         observations=observations.strip(), entry=entry,
     )
+    if replaced_by is not None:
+        machine_move(machine=replaced_by, to_place=Place.FLOOR, to_socle=from_socle, actor=actor, moved_at=moved_at,
+                     reason=MachineMove.Reason.REPLACEMENT, signers=signers, replacing=machine,
+                     observations=f"{_('en remplacement de')} {_identity(machine)}")
+    return move
 
 
-# FR moves that modèle 26 countersigns (SLOT-34): removal for repair and return after repair.
-COUNTERSIGNED_MOVES = (MachineMove.Reason.BREAKDOWN, MachineMove.Reason.INCIDENT, MachineMove.Reason.REPAIR_RETURN)
+def _identity(machine: Machine) -> str:
+    """The machine's number and its maker's, as modèle 26 names both machines of a replacement."""
+    return f"{machine.number} ({_('n° fabricant')} {machine.maker_number or machine.maker_serial})"
+
+
+# FR moves that modèle 26 countersigns (SLOT-34): removal for repair, return after repair and the
+# reserve machine put in place of another.
+COUNTERSIGNED_MOVES = (MachineMove.Reason.BREAKDOWN, MachineMove.Reason.INCIDENT, MachineMove.Reason.REPAIR_RETURN,
+                       MachineMove.Reason.REPLACEMENT)
 
 
 def _move_countersignatures(est: Establishment, reason: str, *, actor: AbstractBaseUser,
@@ -461,16 +489,25 @@ def _move_countersignatures(est: Establishment, reason: str, *, actor: AbstractB
     """FR: a removal for repair or a return is countersigned by the comité member (AMB-55: any
     comité member) and the mechanic, or the employee in charge where ≤ SET-43 machines run, and by
     the SFM technician who took part (SLOT-34). Returns the signatures, actor first."""
-    people = {user.pk: user for user in (actor, *signers)}
     if est.jurisdiction != "FR" or reason not in COUNTERSIGNED_MOVES:
         return []
+    return countersignatures(est, actor=actor, signers=signers, code="SLOT-34", message=_(
+        "Ce déplacement est contresigné par le membre du comité et par le mécanicien (ou l'employé chargé de "
+        "l'opération)."))
+
+
+def countersignatures(est: Establishment, *, actor: AbstractBaseUser, signers: Sequence[AbstractBaseUser],
+                      code: str, message: Any) -> list[str]:
+    """The modèle 26 countersignatures of SLOT-34: a comité member and the mechanic (or the employee
+    in charge where ≤ SET-43 machines run) among the actor and the signers, else ``code`` refuses;
+    the SFM technician signs too where he took part. Returns the signatures, actor first."""
+    people = {user.pk: user for user in (actor, *signers)}
     held = {pk: roles_of(user, est) for pk, user in people.items()}
     technicians = (Role.MECANICIEN,) + ((Role.EMPLOYE_JEUX,) if selectors.installed_count(est)
                                         <= (est.setting("SET-43") or 75) else ())
     if not any(Role.COMITE in roles for roles in held.values()) or not any(
             set(technicians) & roles for roles in held.values()):
-        raise RuleViolation("SLOT-34", _("Ce déplacement est contresigné par le membre du comité et par le "
-                                         "mécanicien (ou l'employé chargé de l'opération)."))
+        raise RuleViolation(code, message)
     order = (Role.COMITE, Role.MECANICIEN, Role.EMPLOYE_JEUX, Role.TECHNICIEN_SFM, *INVENTORY_ROLES["FR"])
     return [_signature(user, next((str(r) for r in order if r in held[pk]), sorted(held[pk])[0]))
             for pk, user in people.items() if held[pk]]
@@ -600,6 +637,10 @@ def releve_readings_import(*, releve: Releve, rows: Iterable[ReadingRow], actor:
     releve = Releve.objects.select_for_update().get(pk=releve.pk)
     if releve.status != Releve.Status.OPEN:
         raise RuleViolation("SLOT-24", _("Cette relève est close."))
+    if ReconciliationLine.objects.filter(reconciliation__releve=releve).exists():
+        # SLOT-43: a machine read after the modèle 31 would have no line in it.
+        raise RuleViolation("SLOT-43", _("L'état de rapprochement modèle 31 de cette relève est établi : "
+                                         "relevez les autres compteurs dans une nouvelle relève."))
     rows = list(rows)
     if not rows:
         raise ValidationError(_("Aucun relevé."))
@@ -731,6 +772,17 @@ def _releve_line(releve: Releve, *, actor: AbstractBaseUser, role: str, event: A
                         role=_writer(METER_READINGS, role), payload=payload)
 
 
+def _require_reconciled(releve: Releve) -> None:
+    """SLOT-43 (FR): a meter reading closes only once its état de rapprochement modèle 31 has a line
+    for every machine read (its shortfalls already in orphans, written with it)."""
+    read = set(releve.readings.values_list("meter__machine_id", flat=True))
+    lines = set(ReconciliationLine.objects.filter(reconciliation__releve=releve).values_list("machine_id", flat=True))
+    if missing := read - lines:
+        numbers = sorted(m.number for m in Machine.objects.filter(pk__in=missing))
+        raise RuleViolation("SLOT-43", _("Machines relevées sans ligne à l'état de rapprochement modèle 31 : "
+                                         "%(m)s. Établissez-le avant de clore la relève.") % {"m": ", ".join(numbers)})
+
+
 @transaction.atomic
 def releve_close(*, releve: Releve, actor: AbstractBaseUser, sworn_agent: AbstractBaseUser | None = None) -> Releve:
     """A relève carried out while the room operates is closed only with a sworn agent recorded (SLOT-23)."""
@@ -746,6 +798,8 @@ def releve_close(*, releve: Releve, actor: AbstractBaseUser, sworn_agent: Abstra
     if releve.during_operation and releve.sworn_agent_id is None:
         raise RuleViolation("SLOT-23", _("Une relève effectuée pendant l'exploitation est sécurisée par un agent "
                                          "assermenté : indiquez-le avant de la clore."))
+    if est.jurisdiction == "FR":
+        _require_reconciled(releve)
     releve.status, releve.closed_at = Releve.Status.CLOSED, timezone.now()
     save_audited(releve, actor=actor, reason="clôture")
     _releve_line(releve, actor=actor, role=role, event=_("Clôture de la relève"), at=releve.closed_at,
@@ -786,6 +840,47 @@ def variance_threshold(est: Establishment) -> dict[str, Decimal | None]:
     if "preset" in chosen:
         return VARIANCE_PRESETS[chosen["preset"]]
     return {key: (Decimal(str(chosen[key])) if chosen.get(key) is not None else None) for key in ("amount", "percent")}
+
+
+# Who chooses the reconciliation threshold: the Direction that directs the relèves and counts.
+THRESHOLD_ROLES = {"MC": (Role.DIRECTEUR_EXPLOITATION,), "FR": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)}
+
+
+@transaction.atomic
+def variance_threshold_choose(
+    *, establishment: Establishment, actor: AbstractBaseUser, preset: str = "", amount: Decimal | None = None,
+    percent: Decimal | None = None,
+) -> dict[str, Decimal | None]:
+    """The establishment chooses its reconciliation threshold (SLOT-11): a preset (its
+    jurisdiction's or a stricter one such as 2 % or 100 €) or its own amount and/or percentage;
+    the counts that follow are flagged against it, each keeping the threshold it was checked
+    against. The choice is a line of the relèves register."""
+    est = Establishment.objects.select_for_update().get(pk=establishment.pk)
+    role = require_role(actor, est, THRESHOLD_ROLES[est.jurisdiction])
+    if preset:
+        if preset not in VARIANCE_PRESETS:
+            raise ValidationError({"preset": _("Réglage inconnu.")})
+        chosen: dict[str, Any] = {"preset": preset}
+    else:
+        if amount is None and percent is None:
+            raise ValidationError(_("Choisissez un réglage, ou un montant et/ou un pourcentage."))
+        if (amount is not None and amount <= 0) or (percent is not None and percent <= 0):
+            raise ValidationError(_("Le seuil est positif."))
+        chosen = {"amount": str(amount) if amount is not None else None,
+                  "percent": str(percent) if percent is not None else None}
+    est.options = {**est.options, "SLOT-11": chosen}
+    save_audited(est, actor=actor, reason="seuil d'écart des comptages (SLOT-11)")
+    threshold = variance_threshold(est)
+    shown = " / ".join(f"{threshold[k]} {unit}" for k, unit in (("percent", "%"), ("amount", "€"))
+                       if threshold[k] is not None)
+    with register_language():
+        payload = _line(None, event=_("Seuil d'écart des comptages"), at=timezone.now(), actor=actor, role=role,
+                        est=est, detail=f"{_('au-delà de')} {shown}", threshold={k: (str(v) if v is not None else None)
+                                                                                for k, v in threshold.items()})
+    register = current_register(est, METER_READINGS.code)
+    entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
+    establishment.options = est.options
+    return threshold
 
 
 def reconcile(expected: Decimal, counted: Decimal, threshold: dict[str, Decimal | None]
@@ -989,6 +1084,8 @@ def jackpot_threshold_set(*, establishment: Establishment, amount: Decimal, effe
     """A new identity threshold fixed by the Direction (SET-18), from its effective date; the past
     payments keep the threshold of their time."""
     role = require_role(actor, establishment, INVENTORY_ROLES[establishment.jurisdiction])
+    if establishment.jurisdiction != "MC":  # AMB-28: the French texts set no identity threshold
+        raise ValidationError(_("Le seuil d'identification des gagnants est une règle monégasque."))
     if amount <= 0:
         raise ValidationError({"amount": _("Montant positif attendu.")})
     with register_language():
@@ -1164,8 +1261,24 @@ class EventRow:
 EVENT_MARGIN = datetime.timedelta(minutes=10)
 
 
+def _key_out(event: EventRow, machine: Machine) -> KeyIssue | None:
+    """The hand-over of a key serving the machine (door, parts, bill box) or its socle that was out
+    when the event occurred, give or take the margin: who held the key that opened it."""
+    refs = [machine.number] + ([machine.socle.number] if machine.socle_id else [])
+    start, end = event.occurred_at - EVENT_MARGIN, event.occurred_at + EVENT_MARGIN
+    return next((issue for ref in refs for issue in holdings(machine.establishment, start=start, end=end,
+                                                             asset_ref=ref)), None)
+
+
 def _explained(event: EventRow, machine: Machine) -> dict[str, Any]:
-    """The record that explains an event, as MonitoringEvent fields, or its flag."""
+    """The record that explains an event, as MonitoringEvent fields, or its flag; an opening also
+    gets the key hand-over it matches."""
+    if event.kind == MonitoringEvent.Kind.RESET:
+        return _record_of(event, machine)
+    return {**_record_of(event, machine), "key_issue": _key_out(event, machine)}
+
+
+def _record_of(event: EventRow, machine: Machine) -> dict[str, Any]:
     start, end = event.occurred_at + EVENT_MARGIN, event.occurred_at - EVENT_MARGIN
     if event.kind == MonitoringEvent.Kind.DOOR:
         sheet = (Intervention.objects.filter(machine=machine, stopped_at__lte=start)
@@ -1184,8 +1297,10 @@ def _explained(event: EventRow, machine: Machine) -> dict[str, Any]:
 def monitoring_events_import(*, establishment: Establishment, rows: Sequence[EventRow],
                              actor: AbstractBaseUser) -> list[MonitoringEvent]:
     """Events exported by the monitoring system, each matched against the interventions (door),
-    the relèves (bill box, socle) and the RAM clears (reset); unexplained ones are flagged with
-    the requirement they break. All rows or none; an event already imported is skipped."""
+    the relèves (bill box, socle) and the RAM clears (reset), and an opening against the key
+    hand-overs (who held a key of the machine or its socle then); unexplained ones are flagged with
+    the requirement they break, naming the key holder if any. All rows or none; an event already
+    imported is skipped."""
     est = establishment
     role = require_role(actor, est, (Role.SUPERVISEUR, Role.DIRECTEUR_EXPLOITATION, Role.COMITE,
                                      Role.DIRECTEUR_RESPONSABLE))
@@ -1208,7 +1323,8 @@ def monitoring_events_import(*, establishment: Establishment, rows: Sequence[Eve
         payload = _line(None, event=_("Import des événements de surveillance"), at=timezone.now(), detail=detail,
                         actor=actor, role=role, est=est,
                         flags=[f"{e.machine.number} {e.kind} {est.localtime(e.occurred_at):%Y-%m-%d %H:%M} {e.flag}"
-                               for e in flagged])
+                               + (f" — {_('clé')} {e.key_issue.key.code} : {display_name(e.key_issue.holder)}"
+                                  if e.key_issue else "") for e in flagged])
     register = current_register(est, METER_READINGS.code)
     entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
     return created

@@ -5,7 +5,8 @@
   its manual-jackpot and cumulative-prize meter since the previous reading against the cash-desk
   payments of its modèle 29; a shortfall of payments is unclaimed wins, posted in the same
   transaction (so the reading cannot be reconciled without its orphans entry); payments above the
-  meters are flagged, and so are closed relèves without their modèle 31 (dashboard).
+  meters are flagged. The relève closes only with its modèle 31 (``services.releve_close``); the
+  dashboard lists the relèves waiting for it.
 - SLOT-44: TITO tickets imported from the approved cashless system; a ticket not redeemed within
   SET-37 days after its issue date expires: never redeemed, posted to orphans by the expiry run.
 
@@ -306,9 +307,8 @@ def expired_tickets_posted(seance: Seance) -> Iterator[Missing]:
 
 
 def unreconciled_releves(est: Establishment) -> QuerySet[Releve]:
-    """SLOT-43 flag: FR relèves closed with meter readings and no état de rapprochement."""
+    """SLOT-43: FR relèves with meter readings still waiting for their état de rapprochement (they
+    do not close without it)."""
     if est.jurisdiction != "FR":
         return Releve.objects.none()
-    return Releve.objects.filter(
-        establishment=est, status=Releve.Status.CLOSED, readings__isnull=False, reconciliation__isnull=True
-    ).distinct()
+    return Releve.objects.filter(establishment=est, readings__isnull=False, reconciliation__isnull=True).distinct()

@@ -303,6 +303,10 @@ class EventsImportView(ServiceFormView):
     form_class = forms.EventsForm
     title = _("Import des événements du système de surveillance")
     submit = _("Importer")
+    template_name = "slots/events.html"
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(events=selectors.recent_events(self.establishment), **kwargs)
 
     def perform(self, form):
         return services.monitoring_events_import(establishment=self.establishment, rows=form.cleaned_data["file"],
@@ -311,6 +315,45 @@ class EventsImportView(ServiceFormView):
     def get_success_message(self) -> str:
         flagged = sum(1 for event in self.result if event.flag)
         return str(_("%(n)s événements importés, %(f)s non expliqués") % {"n": len(self.result), "f": flagged})
+
+
+class VarianceThresholdView(ServiceFormView):
+    """The reconciliation threshold the establishment chooses (SLOT-11)."""
+
+    form_class = forms.VarianceThresholdForm
+    title = _("Seuil d'écart des comptages")
+    template_name = "slots/thresholds.html"
+
+    def get_context_data(self, **kwargs):
+        threshold = services.variance_threshold(self.establishment)
+        current = " / ".join(f"{threshold[k]} {unit}" for k, unit in (("percent", "%"), ("amount", "€"))
+                             if threshold[k] is not None)
+        return super().get_context_data(current=current, **kwargs)
+
+    def perform(self, form):
+        return services.variance_threshold_choose(establishment=self.establishment, actor=self.request.user,
+                                                  **form.cleaned_data)
+
+    def get_success_url(self) -> str:
+        return reverse("slots:variance_threshold")
+
+
+class JackpotThresholdView(ServiceFormView):
+    """MC: the identity threshold fixed by the Direction, versioned by its effective date (SLOT-16)."""
+
+    form_class = forms.JackpotThresholdForm
+    title = _("Seuil d'identification des gagnants")
+    template_name = "slots/thresholds.html"
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(history=selectors.jackpot_thresholds(self.establishment), **kwargs)
+
+    def perform(self, form):
+        return services.jackpot_threshold_set(establishment=self.establishment, actor=self.request.user,
+                                              **form.cleaned_data)
+
+    def get_success_url(self) -> str:
+        return reverse("slots:jackpot_threshold")
 
 
 class SocleWithdrawView(ServiceFormView):

@@ -5,6 +5,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from ledgers.core.errors import RuleViolation
 from ledgers.slots import accounting, services
@@ -119,6 +120,17 @@ def test_slot_55_payment_posted_once_and_carnet_is_french_only(fr_room, machine,
         accounting.tickets_record(machine=mc_machine, amount=Decimal("1"), comite=mc_cashier, actor=mc_room["caissier"])
 
 
+def test_slot_35_slot_55_dashboard_lists_the_jackpots_awaiting_the_comite_visa(client, fr_room, machine):
+    cashier, comite = fr_room["caissier"], fr_room["comite"]
+    payment = services.jackpot_pay(machine=machine, amount=Decimal("800"), method="cash", actor=cashier,
+                                   controller=comite)
+    client.force_login(comite)
+    waiting = f"Bon de paiement n° {payment.bon_number} ({machine.number}"
+    assert waiting in client.get(reverse("dashboard")).content.decode()
+    accounting.payment_post(payment=payment, comite=comite, actor=cashier)
+    assert waiting not in client.get(reverse("dashboard")).content.decode()
+
+
 def test_slot_42_avance_page_with_the_comite_visa(client, fr_room, machine):
     from django.urls import reverse
 
@@ -221,6 +233,21 @@ def test_slot_56_modele_35_certified_by_director_and_comite_total_of_modele_29(f
     assert accounting.month_slot_total(fr_room.est, 2026, 10) == Decimal("1560.00")
     with pytest.raises(ValidationError):  # certified once
         accounting.statement_certify(comite=comite, actor=director, **month)
+
+
+def test_reg_41_modeles_32_and_35_kept_in_volumes_coted_by_the_control_officials(fr_room, machine, october_31):
+    cashier, comite, director = fr_room["caissier"], fr_room["comite"], fr_room["directeur_responsable"]
+    accounting.count_record(machine=machine, physical=Decimal("100"), comite=comite, actor=cashier)
+    month = {"establishment": fr_room.est, "year": 2026, "month": 10, "comite": comite, "actor": director}
+    with pytest.raises(RuleViolation) as exc:  # no modèle 35 volume coté et paraphé yet
+        accounting.statement_certify(total=Decimal("100"), **month)
+    assert exc.value.code == "REG-26"
+    for kind, form in (("slot_recapitulatif_35", "modèle 35"), ("slot_releve_32", "modèle 32")):
+        register = open_register(fr_room.est, kind)
+        assert register.kind_info.form == form
+        assert register.kind_info.paraph_roles_for("FR") == ("controle_interieur",)
+    statement = accounting.statement_certify(total=Decimal("100"), **month)
+    assert statement.entry.register.kind == "slot_recapitulatif_35"
 
 
 def test_slot_56_modele_35_not_before_the_last_day_of_the_month(fr_room, october_31):

@@ -4,11 +4,14 @@ refusal of the texts answers 409 with its requirement ID and article."""
 import datetime
 from decimal import Decimal
 
+from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from ledgers.core.models import Location
 from ledgers.keys.services import key_register
 from ledgers.registers.models import Entry
+from ledgers.slots import services
 from ledgers.slots.models import BoxExchange, Orphan, PaymentDispute, RamClear, Socle, TopUp
 
 from .conftest import photo
@@ -154,3 +157,69 @@ def test_slot_19_inc_05_api_orphan_and_the_customer_who_took_it_excluded(mc_room
     assert "exclu" in Orphan.objects.get(pk=done.json()["id"]).entry.payload["detail"]
     no_place = _api(mc_room["superviseur"]).post(f"{API}orphans/", {**body, "machine": None}, format="json")
     assert no_place.status_code == 400
+
+
+def test_slot_14_key_05_api_door_events_matched_against_interventions_and_key_hand_overs(mc_room):
+    """An opening the monitoring system exports is matched against the open intervention and the
+    machine key the superviseur handed to the mechanic; one nothing explains is flagged."""
+    from ledgers.keys.services import key_issue
+
+    machine = mc_room.on_floor()
+    door = key_register(establishment=mc_room.est, actor=mc_room.keeper, code="M-1", lock_type="machine_door",
+                        opens="porte", asset_ref=machine.number,
+                        home=Location.objects.get(establishment=mc_room.est, kind="coffre"))
+    sheet = services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason="Porte : contrôle")
+    handed = key_issue(key=door, actor=mc_room["superviseur"], holder=mc_room["mecanicien"],
+                       purpose_type="slots.intervention", purpose_id=sheet.pk,
+                       due_at=timezone.now() + datetime.timedelta(hours=2))
+    now = timezone.now()
+    rows = [{"machine": machine.number, "event": "door_open", "at": now.isoformat()},
+            {"machine": machine.number, "event": "door_open", "at": (now - datetime.timedelta(hours=6)).isoformat()}]
+    done = _api(mc_room["superviseur"]).post(f"{API}events/", {"rows": rows}, format="json")
+    assert done.status_code == 201, done.content
+    matched, night = done.json()
+    assert (matched["intervention"], matched["key_issue"], matched["key"], matched["flag"]) == (
+        sheet.pk, handed.pk, "M-1", "")
+    assert (night["intervention"], night["key_issue"], night["flag"]) == (None, None, "SLOT-14")
+    bad = _api(mc_room["superviseur"]).post(f"{API}events/", {"rows": [{**rows[0], "machine": "NOPE"}]},
+                                            format="json")
+    assert bad.status_code == 400
+
+
+def test_slot_16_api_identity_threshold_fixed_by_the_direction_from_its_date(client, mc_room):
+    machine = mc_room.on_floor()
+    body = {"amount": "1000.00", "effective_from": (timezone.now() - datetime.timedelta(days=1)).isoformat()}
+    assert _api(mc_room["superviseur"]).post(f"{API}jackpot-thresholds/", body, format="json").status_code == 403
+    fixed = _api(mc_room["directeur_exploitation"]).post(f"{API}jackpot-thresholds/", body, format="json")
+    assert fixed.status_code == 201 and fixed.json()["amount"] == "1000.00"
+    pay = {"machine": machine.pk, "amount": "1500.00", "method": "cash"}
+    _refused(_api(mc_room["superviseur"]).post(f"{API}jackpots/", pay, format="json"), "SLOT-16")
+    client.force_login(mc_room["directeur_exploitation"])
+    assert "1000,00" in client.get(reverse("slots:jackpot_threshold")).content.decode()
+
+
+def test_slot_08_slot_09_api_hopper_lid_and_copy_of_the_files(mc_room):
+    machine = mc_room.register_machine(hopper=True)
+    api = _api(mc_room["superviseur"])
+    assert api.post(f"{API}machines/{machine.pk}/hopper-lid/", {}, format="json").status_code == 201
+    machine.refresh_from_db()
+    assert machine.hopper_lid_confirmed_by == mc_room["superviseur"]
+    body = {"received_by": mc_room["superviseur"].pk}
+    _refused(_api(mc_room["directeur_exploitation"]).post(f"{API}files-copies/", body, format="json"), "SLOT-08")
+    body = {"received_by": mc_room["secretariat_general"].pk}
+    copy = _api(mc_room["directeur_exploitation"]).post(f"{API}files-copies/", body, format="json")
+    assert copy.status_code == 201 and copy.json()["covers_seq"] > 1
+
+
+def test_slot_53_slot_54_api_approval_and_sfm_revision_visit_with_the_limits(fr_room):
+    machine = fr_room.on_floor()
+    sfm = fr_room["technicien_sfm"]
+    approval = {"user": fr_room["superviseur"].pk, "kind": "slot_staff", "reference": "AGR-9",
+                "issuer": "Ministère de l'intérieur", "valid_from": "2026-01-01"}
+    assert _api(fr_room["superviseur"]).post(f"{API}approvals/", approval, format="json").status_code == 403
+    assert _api(fr_room.keeper).post(f"{API}approvals/", approval, format="json").status_code == 201
+    visit = {"machines": [machine.pk], "remarks": "Limites conformes"}
+    _refused(_api(sfm).post(f"{API}sfm-visits/", visit, format="json"), "SLOT-54")  # its limits not checked
+    limits = {machine.number: {"insertion_limit": "100", "payment_limit": "1500"}}
+    done = _api(sfm).post(f"{API}sfm-visits/", {**visit, "limits": limits}, format="json")
+    assert done.status_code == 201 and done.json()["limits"][machine.number]["payment_limit"] == "1500.00"

@@ -88,7 +88,7 @@ def test_slot_46_cashless_machine_electronic_units_read(fr):
     assert line.accounting_line.electronic == Decimal("60.00")
 
 
-def test_slot_46_month_end_count_on_the_last_day_and_before_modele_32(fr, clock):
+def test_slot_46_month_end_count_on_the_last_day_and_before_modele_32(client, fr, clock):
     open_register(fr.est, "slot_releve_32")
     machine = _machine(fr)
     fr.read(machine, value=500)
@@ -97,6 +97,9 @@ def test_slot_46_month_end_count_on_the_last_day_and_before_modele_32(fr, clock)
         _open(fr, "month_end")
     assert exc.value.code == "SLOT-46"
     clock[0] = NOV_30
+    client.force_login(fr["comite"])
+    due = "Comptée de fin de mois à faire aujourd'hui"
+    assert due in client.get(reverse("dashboard")).content.decode()
     month = {"establishment": fr.est, "year": 2026, "month": 11, "comite": fr["comite"],
              "actor": fr["employe_jeux"]}
     with pytest.raises(RuleViolation) as exc:  # the month closes only with its month-end count
@@ -107,6 +110,7 @@ def test_slot_46_month_end_count_on_the_last_day_and_before_modele_32(fr, clock)
     with pytest.raises(RuleViolation):  # open is not enough
         accounting.meter_statement_certify(**month)
     counts.slot_count_close(count=count, actor=fr["comite"])
+    assert due not in client.get(reverse("dashboard")).content.decode()
     assert accounting.meter_statement_certify(**month).lines[0]["casino"] == machine.casino_number
 
 

@@ -13,8 +13,8 @@ from ledgers.registers.models import Register
 from ledgers.registers.services import visa_sign
 from ledgers.registers.verification import verify_register
 from ledgers.reports.documents import register_pdf
-from ledgers.slots import selectors, services
-from tests.factories import make_user
+from ledgers.slots import selectors, services, unclaimed
+from tests.factories import make_user, open_register
 
 pytestmark = pytest.mark.django_db
 
@@ -32,6 +32,9 @@ def _journey(org, *, paid_by, controller=None, visa_role):
                           actor=org["superviseur"])
     expected = selectors.expected_drop(releve, machine)
     count = services.drop_count_record(releve=releve, machine=machine, counted=expected, actor=org["superviseur"])
+    if org.est.jurisdiction == "FR":  # its état de rapprochement modèle 31 first (SLOT-43)
+        open_register(org.est, "slot_rapprochement_31")
+        unclaimed.reconciliation_draw_up(releve=releve, actor=org["caissier"], comite=org["comite"])
     services.releve_close(releve=releve, actor=org["superviseur"])
     assert expected == Decimal("200.00") and not count.flagged and payment.amount == Decimal("1200")
     authority = make_user(org.est, visa_role)

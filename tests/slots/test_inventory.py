@@ -5,6 +5,7 @@ import datetime
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from ledgers.core.errors import RuleViolation
@@ -182,13 +183,17 @@ def test_slot_25_insertion_limit_above_payment_limit_refused(fr_room):
     assert exc.value.code == "SLOT-25"
 
 
-def test_slot_52_fr_fiche_34_opened_and_written(fr_room):
+def test_slot_52_reg_39_fr_fiche_34_opened_and_written_by_the_direction(fr_room):
     machine = fr_room.on_floor()
+    services.machine_move(machine=machine, to_place="store", reason="planned", actor=fr_room["comite"],
+                          police_informed_at=timezone.now() - datetime.timedelta(hours=1), police_reference="PN-1")
     fiche = Register.objects.get(kind="slot_fiche_34", qualifier=machine.casino_number)
     opening = fiche.entries.get(seq=1)
     assert opening.kind == "opening" and opening.role == "directeur_responsable"
-    events = list(fiche.entries.filter(kind="record").values_list("payload__event", flat=True))
-    assert events == ["Inscription à l'inventaire", "Fiche technique", "Mise en place"]
+    records = fiche.entries.filter(kind="record")
+    assert [e.payload["event"] for e in records] == [
+        "Inscription à l'inventaire", "Fiche technique", "Mise en place", "Déplacement prévu"]
+    assert {e.role for e in records} <= {"directeur_responsable", "comite"}  # signed by the Direction (REG-39)
 
 
 def test_slot_52_fr_casino_numbers_required(fr_room):
@@ -208,9 +213,17 @@ def test_slot_33_planned_move_without_police_notice_refused(fr_room):
         services.machine_move(machine=machine, to_place="store", actor=fr_room.keeper, reason="planned",
                               moved_at=now, police_informed_at=now + datetime.timedelta(minutes=5),
                               police_reference="Mail 12")
-    move = services.machine_move(machine=machine, to_place="store", actor=fr_room.keeper, reason="planned",
-                                 moved_at=now, police_informed_at=now - datetime.timedelta(hours=2),
-                                 police_reference="Mail 12")
+    planned = {"machine": machine, "to_place": "store", "actor": fr_room.keeper, "reason": "planned", "moved_at": now,
+               "police_informed_at": now - datetime.timedelta(hours=2), "police_reference": "Mail 12"}
+    est = machine.establishment
+    est.options = {"SLOT-33": {"notice_lead_minutes": 180}}  # the establishment's notice lead: 3 hours
+    est.save()
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_move(**planned)
+    assert exc.value.code == "SLOT-33"
+    est.options = {}
+    est.save()
+    move = services.machine_move(**planned)
     machine.refresh_from_db()
     assert machine.socle is None and machine.status == "out_of_service"
     assert "police" in move.entry.payload["detail"]
@@ -234,7 +247,7 @@ def test_slot_34_return_without_removal_refused(fr_room):
     assert exc.value.code == "SLOT-34"
 
 
-def test_move_snapshots_the_meters(mc_room):
+def test_slot_04_move_snapshots_the_meters(mc_room):
     machine = mc_room.on_floor()
     mc_room.read(machine, 500)
     move = services.machine_move(machine=machine, to_place="workshop", actor=mc_room.keeper, reason="breakdown")
@@ -287,7 +300,28 @@ def test_slot_34_fr_repair_moves_countersigned(fr_room):
     assert back.entry.payload["countersigned"]  # ≤ 75 machines: the employee in charge may sign
 
 
-def test_slot_51_moves_interventions_resets_and_sfm_visits_go_day_by_day_into_modele_26(fr_room):
+def test_slot_34_fr_replacement_by_a_reserve_machine_names_both_machines_countersigned(fr_room):
+    machine, reserve = fr_room.on_floor(), fr_room.register_machine()
+    socle = machine.socle
+    kwargs = {"machine": machine, "to_place": "workshop", "reason": "breakdown", "observations": "Écran HS",
+              "replaced_by": reserve}
+    with pytest.raises(RuleViolation) as exc:  # the reserve machine's line is countersigned too
+        services.machine_move(actor=fr_room["comite"], **kwargs)
+    assert exc.value.code == "SLOT-34"
+    with pytest.raises(ValidationError):  # a replacement is recorded from the machine taken off the floor
+        services.machine_move(machine=reserve, to_place="floor", to_socle=fr_room.socle(), reason="replacement",
+                              actor=fr_room["comite"], signers=[fr_room["mecanicien"]])
+    out = services.machine_move(actor=fr_room["comite"], signers=[fr_room["mecanicien"]], **kwargs)
+    reserve.refresh_from_db()
+    into = reserve.moves.get()
+    assert reserve.socle == socle and reserve.status == "in_service" and into.reason == "replacement"
+    assert out.entry.register.kind == into.entry.register.kind == "slot_controle_technique"
+    assert out.entry.payload["countersigned"] and into.entry.payload["countersigned"]
+    assert f"remplacée par {reserve.number} (n° fabricant {reserve.maker_number})" in out.entry.payload["detail"]
+    assert f"en remplacement de {machine.number} (n° fabricant {machine.maker_number})" in into.entry.payload["detail"]
+
+
+def test_slot_51_reg_38_moves_interventions_resets_and_sfm_visits_go_day_by_day_into_modele_26(fr_room):
     """Each act of art. 68-29 writes its modèle 26 line in its own transaction; with no open
     modèle 26 (coté et paraphé) the act itself is refused and nothing of it is kept."""
     from ledgers.keys.services import key_register

@@ -7,7 +7,9 @@ import pytest
 from django.utils import timezone
 
 from ledgers.core.errors import RuleViolation
+from ledgers.registers.verification import verify_register
 from ledgers.slots import services
+from ledgers.slots.models import TopUp
 
 pytestmark = pytest.mark.django_db
 
@@ -93,3 +95,22 @@ def test_slot_19_orphan_never_paid_to_staff_and_inc_05_exclusion(mc_room):
     assert exc.value.code == "SLOT-19"
     orphan = services.orphan_record(taken_by="Client au poste 12", **kwargs)
     assert orphan.excluded_at is not None and "exclu" in orphan.entry.payload["detail"]
+
+
+def test_reg_17_top_ups_written_only_in_a_cahier_coted_by_the_directeur_exploitation(mc_room):
+    from ledgers.registers.services import register_close
+    from tests.factories import open_register
+
+    machine = mc_room.on_floor()
+    top_up = {"machine": machine, "combination": "3 BAR", "amount_due": Decimal("100"),
+              "paid_by_machine": Decimal("60"), "difference": Decimal("40"), "customer": "M. X",
+              "mechanic_opinion": "Trémie vide", "actor": mc_room["superviseur"]}
+    cahier = mc_room.registers["slot_complements"]
+    assert cahier.kind_info.paraph_roles_for("MC") == ("directeur_exploitation",)
+    register_close(register=cahier, actor=mc_room["directeur_exploitation"])
+    with pytest.raises(RuleViolation):  # no cahier open: no top-up
+        services.top_up_pay(**top_up)
+    assert not TopUp.objects.exists()
+    second = open_register(mc_room.est, "slot_complements")
+    paid = services.top_up_pay(**top_up)
+    assert paid.entry.register == second and verify_register(second) is None

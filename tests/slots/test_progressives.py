@@ -1,6 +1,7 @@
 """FR progressive jackpots: the registre des jackpots progressifs (SLOT-36), voluntary stops
 (SLOT-37) and the multisite jackpot (JPM) with its modèle 28 S (SLOT-38 to SLOT-41)."""
 
+import calendar
 import datetime
 import hashlib
 import io
@@ -9,6 +10,7 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from ledgers.cash.models import Orphan
 from ledgers.core.errors import RuleViolation
@@ -16,9 +18,9 @@ from ledgers.core.services import seance_close, seance_open
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.verification import verify_register
 from ledgers.reports.documents import register_pdf
-from ledgers.slots import progressives, services
+from ledgers.slots import accounting, progressives, services
 from ledgers.slots.models import AccountingLine, IncrementBon, Progressive
-from tests.factories import make_user, open_register
+from tests.factories import DEFAULT_PASSWORD, make_user, open_register
 
 pytestmark = pytest.mark.django_db
 IDENTITY = {
@@ -228,7 +230,7 @@ def test_slot_38_only_identical_machines(room):
     assert jackpot.machines.count() == 3
 
 
-def test_slot_38_daily_28s_with_every_connected_machine(room):
+def test_slot_38_daily_28s_with_every_connected_machine_before_the_opening(room):
     jackpot = _jpm(room)
     first, second = jackpot.machines.order_by("casino_number")
     with pytest.raises(RuleViolation) as exc:
@@ -245,12 +247,47 @@ def test_slot_38_daily_28s_with_every_connected_machine(room):
     assert reading.entry.register.kind == "slot_jpm_28s" and reading.entry.register.kind_info.form == "modèle 28 S"
     assert f"{first.number} : 100" in reading.entry.payload["meters"]
     manager = make_user(room.est, "directeur_responsable")
-    seance = seance_open(
-        establishment=room.est, date=timezone.localdate() + datetime.timedelta(days=1), period="soiree", actor=manager
-    )
+    tomorrow = timezone.localdate() + datetime.timedelta(days=1)
     with pytest.raises(RuleViolation) as exc:
-        seance_close(seance=seance, actor=manager)
-    assert "SLOT-38" in exc.value.message
+        seance_open(establishment=room.est, date=tomorrow, period="soiree", actor=manager)
+    assert exc.value.code == "SLOT-38" and "JPM1" in exc.value.message
+    progressives.jpm_reading_record(
+        jackpot=jackpot,
+        displayed=Decimal("10600"),
+        meters={first.number: 150, second.number: 260},
+        actor=room["employe_jeux"],
+        day=tomorrow,
+    )
+    assert seance_open(establishment=room.est, date=tomorrow, period="soiree", actor=manager).status == "open"
+
+
+def test_slot_38_modele_26_jpm_register_of_the_system(room):
+    jackpot = _jpm(room)
+    machine = _machine(room)
+    progressives.jpm_connect(jackpot=jackpot, machine=machine, actor=room["comite"])
+    register = Register.objects.get(establishment=room.est, kind="slot_controle_technique", qualifier="JPM-JPM1")
+    assert register.status == "open" and "JPM1" in register.title
+    repair = {"jackpot": jackpot, "nature": "repair", "description": "Afficheur du JPM remplacé"}
+    with pytest.raises(RuleViolation) as exc:  # countersigned as SLOT-34
+        progressives.jpm_technical_record(actor=room["mecanicien"], **repair)
+    assert exc.value.code == "SLOT-38"
+    entry = progressives.jpm_technical_record(actor=room["mecanicien"], signers=[room["comite"]], **repair)
+    assert entry.register == register and len(entry.payload["countersigned"]) == 2
+    api = APIClient()  # an SFM intervention, through the API with the countersignatures
+    sfm = {"jackpot": jackpot.pk, "nature": "sfm", "description": "Contrôle du contrôleur JPM"}
+    sfm |= {f"{prefix}_password": DEFAULT_PASSWORD for prefix in ("comite", "technicien")}
+    sfm |= {"comite_username": room["comite"].username, "technicien_username": room["mecanicien"].username}
+    api.force_authenticate(room["employe_jeux"])
+    refused = api.post("/api/v1/slots/jpm/technical-entries/", sfm, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "SLOT-53"
+    api.force_authenticate(room["technicien_sfm"])
+    done = api.post("/api/v1/slots/jpm/technical-entries/", sfm, format="json")
+    assert done.status_code == 201 and "AGR-technicien_sfm" in done.json()["payload"]["detail"]
+    events = list(register.entries.filter(kind="record").values_list("payload__event", flat=True))
+    assert events == ["Mise en service du JPM", "Machine reliée au JPM", "Réparation", "Intervention de la SFM"]
+    fiche = Register.objects.get(kind="slot_fiche_34", qualifier=machine.casino_number)
+    assert fiche.entries.filter(payload__event="Machine reliée au JPM").exists()
+    assert verify_register(register) is None
 
 
 def _won(room, jackpot, winner=None):
@@ -398,7 +435,7 @@ def test_slot_41_global_stop_share_to_orphans_minister_immediately(room):
     assert stop.increment == Decimal("2.00") and stop.orphan.amount == Decimal("2.00")
 
 
-def test_slot_41_withdrawal_notice_and_one_bon_per_machine(room):
+def test_slot_41_withdrawal_notice_one_bon_per_machine_deducted_in_modele_35(room, monkeypatch):
     jackpot = _jpm(room)
     first, second = jackpot.machines.order_by("casino_number")
     progressives.jpm_reading_record(
@@ -424,6 +461,21 @@ def test_slot_41_withdrawal_notice_and_one_bon_per_machine(room):
     assert stop.increment == Decimal("0.40") and AccountingLine.objects.filter(kind="increment").count() == 2
     jackpot.refresh_from_db()
     assert jackpot.status == "left"
+    # Month end: modèle 35 deducts the withdrawal bons from the month's gaming product (art. 68-20-2).
+    accounting.count_record(machine=first, physical=Decimal("100"), comite=room["comite"], actor=room["caissier"])
+    open_register(room.est, "slot_recapitulatif_35")
+    last = today.replace(day=calendar.monthrange(today.year, today.month)[1])
+    month_end = timezone.make_aware(datetime.datetime.combine(last, datetime.time(22)))
+    monkeypatch.setattr(timezone, "now", lambda: month_end)
+    month = {"establishment": room.est, "year": today.year, "month": today.month, "comite": room["comite"]}
+    with pytest.raises(RuleViolation):
+        accounting.statement_certify(actor=room["directeur_responsable"], total=Decimal("100"), **month)
+    statement = accounting.statement_certify(actor=room["directeur_responsable"], total=Decimal("99.60"), **month)
+    assert {line["casino"]: (line["product"], line["jpm_deduction"]) for line in statement.lines} == {
+        first.casino_number: ("100.00", "0.10"),
+        second.casino_number: ("0.00", "0.30"),
+    }
+    assert "68-20-2) : 0.40 €" in statement.entry.payload["detail"]
 
 
 def test_reg_37_reg_40_registers_print_and_verify(room):

@@ -3,8 +3,10 @@
 from decimal import Decimal
 
 import pytest
+from rest_framework.test import APIClient
 
 from ledgers.core.errors import RuleViolation
+from ledgers.registers.models import Entry
 from ledgers.slots import services
 from ledgers.slots.models import Releve
 
@@ -70,11 +72,21 @@ def test_slot_11_variance_above_percent_flagged_with_amount_and_percent(mc_room)
     assert "AU-DELÀ DU SEUIL" in count.entry.payload["detail"]
 
 
-def test_slot_11_stricter_preset_chosen_by_the_establishment(mc_room):
-    mc_room.est.options = {"SLOT-11": {"preset": "strict_2pc"}}
-    mc_room.est.save()
-    count = _counted_releve(mc_room, counted=Decimal("97.00"))
-    assert count.flagged and count.threshold == {"amount": None, "percent": "2"}
+def test_slot_11_stricter_preset_chosen_by_the_direction_through_the_api(mc_room):
+    api = APIClient()
+    api.force_authenticate(mc_room["superviseur"])
+    assert api.post("/api/v1/slots/variance-threshold/", {"preset": "strict_2pc"}, format="json").status_code == 403
+    api.force_authenticate(mc_room["directeur_exploitation"])
+    chosen = api.post("/api/v1/slots/variance-threshold/", {"preset": "strict_2pc_100"}, format="json")
+    assert chosen.status_code == 201 and chosen.json() == {"amount": "100.00", "percent": "2.00"}
+    line = Entry.objects.filter(register__kind="slot_releves", payload__event="Seuil d'écart des comptages").get()
+    assert line.payload["threshold"] == {"amount": "100", "percent": "2"}
+    mc_room.est.refresh_from_db()
+    count = _counted_releve(mc_room, counted=Decimal("97.00"))  # 3 € short, 3 %: above 2 %
+    assert count.flagged and count.threshold == {"amount": "100", "percent": "2"}
+    own = api.post("/api/v1/slots/variance-threshold/", {"amount": "5"}, format="json")
+    assert own.status_code == 201 and own.json() == {"amount": "5.00", "percent": None}
+    assert api.post("/api/v1/slots/variance-threshold/", {}, format="json").status_code == 400
 
 
 def test_slot_11_amount_threshold(mc_room):

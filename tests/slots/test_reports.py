@@ -2,6 +2,7 @@
 hierarchy and to the superviseur (INC-06); FR the SFM's staff to the police, without delay when
 urgent, otherwise by written report (INC-16)."""
 
+import datetime
 
 import pytest
 from django.urls import reverse
@@ -9,6 +10,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from ledgers.core.errors import RuleViolation
+from ledgers.incidents.selectors import late_notices
 from ledgers.incidents.services import incident_close, incident_decide, incident_notify
 from ledgers.slots import reports
 
@@ -61,6 +63,26 @@ def test_inc_16_sfm_anomaly_police_informed_urgent_at_once_otherwise_by_written_
                                     actor=sfm, machine=machine)
     _notify(urgent, "police", sfm, channel="phone")
     assert incident_close(incident=urgent, actor=fr_room["directeur_responsable"]).status == "closed"
+
+
+def test_inc_16_urgent_anomaly_police_informed_after_the_delay_flagged(client, fr_room):
+    sfm, now = fr_room["technicien_sfm"], timezone.now()
+    late = reports.anomaly_report(establishment=fr_room.est, description="Paiements erratiques", urgent=True,
+                                  actor=sfm, system="SYS-AGREE-1", found_at=now - datetime.timedelta(minutes=90))
+    prompt = reports.anomaly_report(establishment=fr_room.est, description="Écran figé", urgent=True, actor=sfm,
+                                    system="SYS-AGREE-1", found_at=now - datetime.timedelta(minutes=30))
+    assert late_notices(late) == ["police"] and late_notices(prompt) == []  # not informed 90 min after
+    _notify(late, "police", sfm)
+    _notify(prompt, "police", sfm)
+    assert late_notices(late) == ["police"] and late_notices(prompt) == []  # the default 60 minutes (INC-16)
+    late.establishment.options = {"INC-16": 120}  # the establishment's own delay
+    assert late_notices(late) == []
+    client.force_login(fr_room["directeur_responsable"])
+    assert client.get(reverse("incidents:list")).content.decode().count("Information tardive") == 1
+    api = APIClient()
+    api.force_authenticate(fr_room["directeur_responsable"])
+    listed = {i["id"]: i["late_notices"] for i in api.get("/api/v1/incidents/").json()["results"]}
+    assert listed[late.pk] == ["police"] and listed[prompt.pk] == []
 
 
 def test_inc_06_inc_16_report_page_and_api(client, mc_room, fr_room):

@@ -30,7 +30,8 @@ def test_pages_answer_for_both_jurisdictions(client, mc_room, fr_room):
                                  ("box", {"pk": releve.pk}), ("count", {"pk": releve.pk}),
                                  ("releve_close", {"pk": releve.pk}), ("approval", {}), ("transmittal", {}),
                                  ("sfm_visit", {}), ("jackpot", {}), ("dispute", {}), ("top_up", {}),
-                                 ("orphan", {}), ("files_copy", {}), ("events_import", {})]:
+                                 ("orphan", {}), ("files_copy", {}), ("events_import", {}),
+                                 ("variance_threshold", {}), ("jackpot_threshold", {})]:
                 assert client.get(reverse(f"slots:{name}", kwargs=kwargs)).status_code == 200, name
             assert "Machines à sous" in client.get(reverse("dashboard")).content.decode()
 

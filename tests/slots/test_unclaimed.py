@@ -13,7 +13,7 @@ from ledgers.cash.models import Orphan
 from ledgers.core.errors import RuleViolation
 from ledgers.core.services import seance_close, seance_open
 from ledgers.slots import accounting, progressives, services, unclaimed
-from ledgers.slots.models import AccountingLine, Progressive, Reconciliation, Ticket
+from ledgers.slots.models import AccountingLine, Progressive, Ticket
 from tests.factories import make_user, open_register
 
 pytestmark = pytest.mark.django_db
@@ -126,14 +126,19 @@ def test_slot_43_shortfall_to_orphans_and_modele_29_excess_flagged(room):
     assert reconciliation.entry.register.kind_info.form == "modèle 31"
 
 
-def test_slot_43_closed_reading_without_modele_31_flagged(room):
+def test_slot_43_reading_not_closed_without_modele_31(room):
     machine = _carnet_machine(room)
     releve = room.releve()
     room.read(machine, 100, releve=releve)
-    services.releve_close(releve=releve, actor=room["superviseur"])
+    with pytest.raises(RuleViolation) as exc:
+        services.releve_close(releve=releve, actor=room["superviseur"])
+    assert exc.value.code == "SLOT-43" and machine.number in exc.value.message
     assert list(unclaimed.unreconciled_releves(room.est)) == [releve]
     unclaimed.reconciliation_draw_up(releve=releve, actor=room["caissier"], comite=room["comite"])
-    assert Reconciliation.objects.filter(releve=releve).exists()
+    with pytest.raises(RuleViolation) as exc:  # a machine read now would have no modèle 31 line
+        room.read(_carnet_machine(room), 100, releve=releve)
+    assert exc.value.code == "SLOT-43"
+    assert services.releve_close(releve=releve, actor=room["superviseur"]).status == "closed"
     assert not unclaimed.unreconciled_releves(room.est).exists()
 
 
@@ -148,6 +153,7 @@ def test_slot_36_44_pages_and_api(client, room):
         ("progressive_recover", {}),
         ("jpm_reading", {}),
         ("jpm_connect", {}),
+        ("jpm_technical", {}),
         ("jpm_win", {}),
         ("jpm_restart", {}),
         ("jpm_transmission", {}),

@@ -3,6 +3,7 @@ from rest_framework import serializers
 from ledgers.core.roles import Role
 
 from ..models import Incident, IncidentNotice, IncidentSubject
+from ..selectors import late_notices
 
 
 class NoticeSerializer(serializers.ModelSerializer):
@@ -30,12 +31,18 @@ class IncidentRefSerializer(serializers.ModelSerializer):
 class IncidentSerializer(serializers.ModelSerializer):
     notices = NoticeSerializer(many=True, read_only=True)
     subjects = SubjectSerializer(many=True, read_only=True)
+    late_notices = serializers.SerializerMethodField(
+        help_text="Recipients (roles) informed after the category's delay, or not yet once it has passed (a flag)"
+    )
 
     class Meta:
         model = Incident
         fields = ["id", "category", "requirement", "status", "found_at", "found_by", "description", "circumstances",
                   "table_session", "location", "decision", "decided_by", "decided_at", "closed_at", "notices",
-                  "subjects"]
+                  "subjects", "late_notices"]
+
+    def get_late_notices(self, incident: Incident) -> list[str]:
+        return late_notices(incident)
 
 
 class NoticeInput(serializers.Serializer):

@@ -23,7 +23,8 @@ class IncidentsMixin:
         est = self.request.establishment
         if est is None:
             raise Http404
-        return Incident.objects.filter(establishment=est).prefetch_related("notices", "subjects__content_type")
+        return (Incident.objects.filter(establishment=est).select_related("establishment")
+                .prefetch_related("notices", "subjects__content_type"))
 
     def incident(self) -> Incident:
         return get_object_or_404(self.incidents(), pk=self.kwargs["pk"])

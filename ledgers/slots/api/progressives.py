@@ -7,9 +7,12 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 
 from ledgers.core.api import EstablishmentPK
+from ledgers.core.countersign import countersignature_serializer
 from ledgers.dice.api.views import ESTABLISHMENT
+from ledgers.registers.api.serializers import EntrySerializer
 
 from .. import progressives, unclaimed
+from ..forms import MOVE_COUNTERSIGNERS, split_move_countersignatures
 from ..models import (
     JpmReading,
     JpmTransmission,
@@ -204,6 +207,27 @@ class JpmConnectView(Act):
 
     def perform(self, data):
         return progressives.jpm_connect(**self.inputs(data))
+
+
+class SlotJpmTechnicalInputSerializer(
+    *(countersignature_serializer(prefix, required=False) for prefix in MOVE_COUNTERSIGNERS)
+):
+    """A line of the JPM's modèle 26; repairs and SFM interventions take the countersignatures of
+    the comité member, the mechanic (or employee) and the SFM technician (SLOT-38, SLOT-34)."""
+
+    jackpot = _progressive(multisite=True)
+    nature = serializers.ChoiceField(choices=progressives.TechnicalNature.choices)
+    description = serializers.CharField(max_length=2000)
+    occurred_at = serializers.DateTimeField(required=False)
+
+
+@extend_schema(parameters=[ESTABLISHMENT], request=SlotJpmTechnicalInputSerializer, responses={201: EntrySerializer})
+class JpmTechnicalView(ActionView):
+    input_serializer, output_serializer = SlotJpmTechnicalInputSerializer, EntrySerializer
+
+    def perform(self, data):
+        signers, data = split_move_countersignatures(self.request, data)
+        return progressives.jpm_technical_record(actor=self.request.user, signers=signers, **data)
 
 
 class SlotJpmMetersSerializer(serializers.Serializer):

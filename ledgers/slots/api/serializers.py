@@ -14,7 +14,7 @@ from ledgers.keys.models import Key
 from .. import models as m
 from ..forms import MOVE_COUNTERSIGNERS
 from ..models import DropCount, Intervention, JackpotPayment, Machine, MachineMove, Meter, Releve, Socle
-from ..rules import required_meters
+from ..rules import VARIANCE_PRESETS, required_meters
 from ..services import MachineInput, MeterSpec
 
 
@@ -100,6 +100,8 @@ class SlotMoveInputSerializer(*(countersignature_serializer(prefix, required=Fal
     police_informed_at = serializers.DateTimeField(required=False, allow_null=True)
     police_reference = serializers.CharField(required=False, allow_blank=True, default="")
     observations = serializers.CharField(required=False, allow_blank=True, default="")
+    replaced_by = EstablishmentPK(queryset=Machine.objects.all(), required=False, allow_null=True,
+                                  help_text="the reserve machine put on the socle of the machine taken off the floor")
 
 
 class SlotMoveSerializer(serializers.ModelSerializer):
@@ -334,3 +336,100 @@ class SlotOrphanSerializer(serializers.ModelSerializer):
         model = m.Orphan
         fields = ("id", "kind", "machine", "place", "amount", "found_at", "found_by", "disposal", "taken_by",
                   "excluded_at")
+
+
+class SlotEventRowSerializer(serializers.Serializer):
+    machine = serializers.CharField(max_length=40, help_text="the machine's number (SBM number MC, casino number FR)")
+    event = serializers.ChoiceField(choices=m.MonitoringEvent.Kind.choices)
+    at = serializers.DateTimeField()
+
+
+class SlotEventsImportSerializer(serializers.Serializer):
+    rows = SlotEventRowSerializer(many=True, allow_empty=False)
+
+
+class SlotEventSerializer(serializers.ModelSerializer):
+    machine = serializers.CharField(source="machine.number", read_only=True)
+    kind = serializers.CharField(read_only=True)
+    key = serializers.CharField(source="key_issue.key.code", default=None, read_only=True)
+    key_holder = serializers.IntegerField(source="key_issue.holder_id", default=None, read_only=True)
+
+    class Meta:
+        model = m.MonitoringEvent
+        fields = ("id", "machine", "kind", "occurred_at", "intervention", "releve", "ram_clear", "key_issue", "key",
+                  "key_holder", "flag")
+
+
+class SlotVarianceThresholdInputSerializer(serializers.Serializer):
+    preset = serializers.ChoiceField(choices=list(VARIANCE_PRESETS), required=False, allow_blank=True, default="",
+                                     help_text="a preset; empty for the establishment's own amount and/or percent")
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2, required=False, allow_null=True, default=None)
+    percent = serializers.DecimalField(max_digits=5, decimal_places=2, required=False, allow_null=True, default=None)
+
+
+class SlotVarianceThresholdSerializer(serializers.Serializer):
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2, allow_null=True)
+    percent = serializers.DecimalField(max_digits=5, decimal_places=2, allow_null=True)
+
+
+class SlotJackpotThresholdInputSerializer(serializers.Serializer):
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2)
+    effective_from = serializers.DateTimeField()
+
+
+class SlotJackpotThresholdSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = m.JackpotThreshold
+        fields = ("id", "amount", "effective_from", "set_by")
+
+
+class SlotHopperLidSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Machine
+        fields = ("id", "hopper", "hopper_lid_confirmed_by", "hopper_lid_confirmed_at")
+
+
+class SlotLimitsSerializer(serializers.Serializer):
+    insertion_limit = serializers.DecimalField(max_digits=14, decimal_places=2)
+    payment_limit = serializers.DecimalField(max_digits=14, decimal_places=2)
+
+
+class SlotSfmVisitInputSerializer(serializers.Serializer):
+    machines = EstablishmentPK(queryset=Machine.objects.all(), many=True, allow_empty=False)
+    remarks = serializers.CharField(max_length=4000)
+    limits = serializers.DictField(child=SlotLimitsSerializer(), required=False, default=dict,
+                                   help_text="per machine number: the insertion and payment limits checked")
+    visited_at = serializers.DateTimeField(required=False)
+
+
+class SlotSfmVisitSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = m.SfmVisit
+        fields = ("id", "visited_at", "technician", "approval", "machines", "limits", "remarks")
+
+
+class SlotFilesCopyInputSerializer(serializers.Serializer):
+    received_by = serializers.IntegerField(help_text="the Secrétariat Général member's user id", **USER_ID)
+
+
+class SlotFilesCopySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = m.FileCopy
+        fields = ("id", "delivered_at", "covers_seq", "covers_hash", "delivered_by", "received_by")
+
+
+class SlotApprovalInputSerializer(serializers.Serializer):
+    user = serializers.IntegerField(help_text="the approved person's user id", **USER_ID)
+    kind = serializers.ChoiceField(choices=m.StaffApproval.Kind.choices)
+    reference = serializers.CharField(max_length=100)
+    issuer = serializers.CharField(max_length=200)
+    valid_from = serializers.DateField()
+    valid_until = serializers.DateField(required=False, allow_null=True, default=None)
+
+
+class SlotApprovalSerializer(serializers.ModelSerializer):
+    kind = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = m.StaffApproval
+        fields = ("id", "user", "kind", "reference", "issuer", "valid_from", "valid_until")

@@ -247,3 +247,71 @@ class OrphanView(ServiceView):
 
     def call(self, data):
         return services.orphan_record(establishment=self.establishment, actor=self.request.user, **data)
+
+
+@_described(s.SlotEventsImportSerializer, s.SlotEventSerializer(many=True))
+class EventsImportView(ServiceView):
+    """The monitoring system's door, bill-box, socle and reset events, matched against the
+    interventions, relèves, RAM clears and key hand-overs; the unexplained ones flagged (SLOT-14,
+    SLOT-24, SLOT-53, INC-12). All rows or none; an event already imported is skipped."""
+
+    def call(self, data):
+        rows = [services.EventRow(row["machine"], row["event"], row["at"], n) for n, row in enumerate(data["rows"], 1)]
+        return services.monitoring_events_import(establishment=self.establishment, rows=rows, actor=self.request.user)
+
+    def output(self, result):
+        return s.SlotEventSerializer(result, many=True).data
+
+
+@_described(s.SlotVarianceThresholdInputSerializer, s.SlotVarianceThresholdSerializer)
+class VarianceThresholdView(ServiceView):
+    """The reconciliation threshold the establishment chooses: a preset or its own figures (SLOT-11)."""
+
+    def call(self, data):
+        return services.variance_threshold_choose(establishment=self.establishment, actor=self.request.user, **data)
+
+
+@_described(s.SlotJackpotThresholdInputSerializer, s.SlotJackpotThresholdSerializer)
+class JackpotThresholdView(ServiceView):
+    """MC: the identity threshold fixed by the Direction from its effective date (SLOT-16)."""
+
+    def call(self, data):
+        return services.jackpot_threshold_set(establishment=self.establishment, actor=self.request.user, **data)
+
+
+@_described(s.SlotEmptySerializer, s.SlotHopperLidSerializer)
+class HopperLidView(ServiceView):
+    """MC: the fixed lid of the machine's hopper confirmed, before it goes in service (SLOT-09)."""
+
+    def call(self, data, pk):
+        machine = get_object_or_404(Machine, pk=pk, establishment=self.establishment)
+        return services.hopper_lid_confirm(machine=machine, actor=self.request.user)
+
+
+@_described(s.SlotSfmVisitInputSerializer, s.SlotSfmVisitSerializer)
+class SfmVisitView(ServiceView):
+    """FR: the SFM's revision visit with the limits checked, in modèle 26 and each fiche 34 (SLOT-54)."""
+
+    def call(self, data):
+        limits = {number: {k: str(v) for k, v in seen.items()} for number, seen in data.pop("limits").items()}
+        return services.sfm_visit_record(establishment=self.establishment, actor=self.request.user, limits=limits,
+                                         **data)
+
+
+@_described(s.SlotFilesCopyInputSerializer, s.SlotFilesCopySerializer)
+class FilesCopyView(ServiceView):
+    """MC: a copy of the slot files handed to the Secrétariat Général (SLOT-08)."""
+
+    def call(self, data):
+        return services.files_copy_deliver(establishment=self.establishment, actor=self.request.user,
+                                           received_by=_member(self.establishment, data["received_by"]))
+
+
+@_described(s.SlotApprovalInputSerializer, s.SlotApprovalSerializer)
+class ApprovalView(ServiceView):
+    """A ministerial approval of slot staff (FR SLOT-50) or of an SFM technician (SLOT-53)."""
+
+    def call(self, data):
+        user = _member(self.establishment, data.pop("user"))
+        return services.staff_approval_record(establishment=self.establishment, actor=self.request.user, user=user,
+                                              **data)
