@@ -35,9 +35,15 @@
 - SLOT-35, 42, 47, 55, 56 done (FR): bons de paiement controlled by a comité member, numbered
   without gaps (REG-42), awaiting their modèle 29 visa on the dashboard; bons d'avance; modèle 29
   per machine; modèle 32 and modèle 35 certified and carried to modèle 13 (REG-41).
-- SLOT-50 partial (FR): slot staff need a valid ministerial approval to open a machine; the
-  minimum presences at the room's opening (comité member, cashier and, above SET-43 machines, a
-  mechanic) are not recorded nor checked: no per-séance staffing record exists yet.
+- SLOT-50 done (FR): slot staff need a valid ministerial approval to open a machine; the slot
+  room's staffing per gaming day (``staffing``, register ``slot_caisse``, page and API): the comité
+  member assigned to the control of the games, the cashier and the mechanic (required above SET-43
+  machines) or, at most SET-43, the employee or cashier in charge of maintenance with his prior
+  training recorded; each, the comité member included ("tous ces personnels"), holds a valid
+  ministerial approval (``StaffApproval``) on the day, else refused. With machines in operation the
+  séance (the room's opening act) opens only with the day's staffing and, above SET-43, its
+  mechanic (a ``core.hooks.on_seance_opening`` check); the dashboard shows today's staffing missing.
+  No entrance-controller role exists: the slot gaming employee stands for him.
 - SLOT-51, 52, 54 done (FR): modèle 26 day by day (REG-38), fiche modèle 34 per machine signed by
   the Direction (REG-39), the SFM revision visit with the limits checked, overdue machines on the
   dashboard.

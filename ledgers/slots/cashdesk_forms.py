@@ -9,8 +9,9 @@ from ledgers.core.roles import Role
 
 from .accounting_forms import AMOUNT
 from .cashdesk import JUSTIFICATION_ITEMS
-from .forms import people
+from .forms import DATE, people
 from .models import ChangeMovement, ChangePoint, CommonDeskValidation, CounterfeitItem
+from .staffing import fleet_threshold
 
 SIGNED = {"max_digits": 14, "decimal_places": 2}
 
@@ -85,3 +86,28 @@ class CommonDeskForm(EstablishmentForm):
     validator_name = forms.CharField(label=_("Chef du service de police judiciaire"), max_length=200, required=False)
     cash = forms.DecimalField(label=_("Espèces de l'encaisse (€)"), initial=0, min_value=0, **AMOUNT)
     chips = forms.DecimalField(label=_("Jetons de l'encaisse (€)"), initial=0, min_value=0, **AMOUNT)
+
+
+class StaffingForm(EstablishmentForm):
+    """The day's slot-room staffing (FR SLOT-50)."""
+
+    date = forms.DateField(label=_("Journée"), widget=DATE)
+    comite = forms.ModelChoiceField(label=_("Membre du comité de direction affecté au contrôle des jeux"),
+                                    queryset=Seance.objects.none())
+    cashier = forms.ModelChoiceField(label=_("Caissier"), queryset=Seance.objects.none())
+    maintainer = forms.ModelChoiceField(label=_("Mécanicien ou employé chargé de l'entretien"), required=False,
+                                        queryset=Seance.objects.none())
+    training = forms.CharField(label=_("Formation préalable à l'entretien"), max_length=200, required=False)
+
+    def setup(self) -> None:
+        est = self.establishment
+        self.fields["date"].initial = est.localtime().date()
+        threshold = {"n": fleet_threshold(est)}
+        self.fields["maintainer"].help_text = _("Un mécanicien est obligatoire au-delà de %(n)s machines en "
+                                                "exploitation.") % threshold
+        self.fields["training"].help_text = _("Pour l'employé ou le caissier chargé de l'entretien et du dépannage "
+                                              "courants (%(n)s machines au plus).") % threshold
+        self.fields["comite"].queryset = people(est, Role.COMITE, Role.DIRECTEUR_RESPONSABLE)
+        self.fields["cashier"].queryset = people(est, Role.CAISSIER, Role.CAISSIER_PRINCIPAL)
+        self.fields["maintainer"].queryset = people(est, Role.MECANICIEN, Role.EMPLOYE_JEUX, Role.CAISSIER,
+                                                    Role.CAISSIER_PRINCIPAL)

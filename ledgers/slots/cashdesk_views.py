@@ -7,8 +7,8 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
-from . import cashdesk, cashdesk_forms
-from .models import ChangeAssignment, ChangePoint, CounterfeitItem
+from . import cashdesk, cashdesk_forms, staffing
+from .models import ChangeAssignment, ChangePoint, CounterfeitItem, SlotStaffing
 from .views import ServiceFormView, SlotsView
 
 
@@ -119,3 +119,23 @@ class CommonDeskView(CashDeskFormView):
     def perform(self, form):
         return cashdesk.common_desk_enable(establishment=self.establishment, actor=self.request.user,
                                            **form.cleaned_data)
+
+
+class StaffingView(ServiceFormView):
+    """FR SLOT-50: the day's slot-room staffing, before the séance opens, and the days recorded."""
+
+    template_name = "slots/staffing.html"
+    form_class = cashdesk_forms.StaffingForm
+    title = _("Personnel de la salle des machines")
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(staffings=SlotStaffing.objects.filter(establishment=self.establishment)
+                                        .select_related("comite", "cashier", "maintainer", "cashier_approval")[:60],
+                                        **kwargs)
+
+    def get_success_url(self) -> str:
+        return reverse("slots:staffing")
+
+    def perform(self, form):
+        return staffing.staffing_record(establishment=self.establishment, actor=self.request.user,
+                                        **form.cleaned_data)

@@ -4,7 +4,7 @@ for their SFM revision visit (SLOT-54), (MC) an outdated Secrétariat Général 
 the cashier and the comité too: SCCJ transmissions overdue (SLOT-39), relèves without their
 état de rapprochement (SLOT-43), expired tickets not yet posted to orphans (SLOT-44), wins paid at the cash desk
 awaiting their modèle 29 visa (the jackpots to control, SLOT-35, SLOT-55), the month-end count due
-on the month's last day (SLOT-46)."""
+on the month's last day (SLOT-46); (FR) today's slot-room staffing not recorded (SLOT-50)."""
 
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
@@ -14,7 +14,7 @@ from ledgers.core.dashboard import Panel, dashboard_panel
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 
-from . import accounting, counts, progressives, selectors, unclaimed
+from . import accounting, counts, progressives, selectors, staffing, unclaimed
 
 CONCERNED = {Role.SUPERVISEUR, Role.MECANICIEN, Role.DIRECTEUR_EXPLOITATION, Role.TECHNICIEN_SFM, Role.CAISSIER,
              Role.COMITE, Role.DIRECTEUR_RESPONSABLE}
@@ -44,6 +44,8 @@ def slots_waiting(request: HttpRequest, establishment: Establishment) -> Panel |
         "to_post": list(accounting.payments_to_post(establishment)[:20]) if establishment.jurisdiction == "FR" else [],
         "month_end_due": establishment.jurisdiction == "FR" and counts.is_last_day(today)
                          and counts.month_end_count(establishment, today.year, today.month) is None,
+        # FR: machines in operation and no staffing for today yet (SLOT-50).
+        "unstaffed": staffing.staffing_missing(establishment, today),
     }
     if not any(context.values()):
         return None

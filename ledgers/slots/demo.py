@@ -3,7 +3,8 @@ activity through the services: a relève every day with its meters and counts, i
 the day's sheets handed over in the evening envelope), a jackpot above the identity threshold
 (MC) or above the automatic payment limit (FR), an orphan, a count above the variance threshold,
 a door opening the monitoring system saw with no intervention, the change points and, at Nice,
-the SFM's revision visit, the counterfeit box, a progressive jackpot and TITO tickets.
+the SFM's revision visit, the counterfeit box, a progressive jackpot and TITO tickets, and the slot
+room's staffing of each day (SLOT-50), before the séances the later seeders open.
 
 Idempotent: an establishment that already has slot machines is left as it is.
 """
@@ -27,12 +28,13 @@ from ledgers.keys import demo as keys_demo
 from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open
 
-from . import cashdesk, progressives, selectors, services, unclaimed
-from .models import Machine, Meter
+from . import cashdesk, progressives, selectors, services, staffing, unclaimed
+from .models import Machine, Meter, StaffApproval
 from .rules import required_meters
 
 DAYS = 30
 MACHINES = 12
+STAFFED_AHEAD = 7  # FR: the slot-room staffing is planned a week ahead (SLOT-50)
 # (kind, role that creates it, role that cotes and paraphs it, paraphe)
 REGISTERS = {
     "MC": [("slot_fichiers", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
@@ -207,17 +209,43 @@ def _progressives(est: Establishment, machines: list[Machine]) -> None:
 
 
 def _approvals(est: Establishment, since: datetime.date) -> None:
+    """The ministerial approvals of the slot staff (SLOT-50: the comité member and the cashier of
+    the room too) and of the SFM technician (SLOT-53), each once."""
     keeper = demo_user(est, KEEPER[est.jurisdiction])
-    staff = ((Role.MECANICIEN, "slot_staff"), (Role.EMPLOYE_JEUX, "slot_staff"), (Role.TECHNICIEN_SFM, "sfm"))
+    staff = ((Role.MECANICIEN, "slot_staff"), (Role.EMPLOYE_JEUX, "slot_staff"), (Role.TECHNICIEN_SFM, "sfm"),
+             (Role.COMITE, "slot_staff"), (Role.CAISSIER, "slot_staff"))
     for role, kind in staff:
-        services.staff_approval_record(establishment=est, user=demo_user(est, role), kind=kind,
+        user = demo_user(est, role)
+        if StaffApproval.objects.filter(establishment=est, user=user, kind=kind).exists():
+            continue
+        services.staff_approval_record(establishment=est, user=user, kind=kind,
                                        reference=f"AGR-{est.code.upper()}-{role[:4].upper()}",
                                        issuer="Ministère de l'intérieur", valid_from=since, actor=keeper)
+
+
+def _staffing(est: Establishment, since: datetime.date) -> int:
+    """FR: the slot room's staffing of every day of the demo month and of the coming week (SLOT-50),
+    so that the séances the other seeders open, on this run or a later one, find it."""
+    _approvals(est, since - datetime.timedelta(days=365))
+    today = timezone.localdate()
+    people = {"comite": demo_user(est, Role.COMITE), "cashier": demo_user(est, Role.CAISSIER),
+              "maintainer": demo_user(est, Role.MECANICIEN), "actor": demo_user(est, KEEPER["FR"])}
+    recorded = 0
+    for day in range((today - since).days + STAFFED_AHEAD + 1):
+        date = since + datetime.timedelta(days=day)
+        if staffing.staffing_of(est, date) is None:
+            staffing.staffing_record(establishment=est, date=date, **people)
+            recorded += 1
+    return recorded
 
 
 def seed(stdout: TextIO) -> None:
     for code in (DEMO_MC, DEMO_FR):
         est = Establishment.objects.get(code=code)
+        if est.jurisdiction == "FR":
+            _registers(est)
+            staffed = _staffing(est, timezone.localdate() - datetime.timedelta(days=DAYS + 1))
+            stdout.write(f"  {est.name}: {staffed} journée(s) de personnel de la salle des machines inscrite(s)\n")
         if Machine.objects.filter(establishment=est).exists():
             continue
         with transaction.atomic():
@@ -225,8 +253,6 @@ def seed(stdout: TextIO) -> None:
             room = (Room.objects.filter(establishment=est, code="machines").first()
                     or room_create(establishment=est, code="machines", name="Salle des machines à sous", actor=None))
             start = timezone.now() - datetime.timedelta(days=DAYS + 1)
-            if est.jurisdiction == "FR":
-                _approvals(est, start.date() - datetime.timedelta(days=365))
             machines = _machines(est, room, start)
             _month(est, room, machines, start)
             _payments(est, machines, start)

@@ -229,7 +229,7 @@ CHANGE_POINTS = register_kind(
         record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.CHANGEUR, Role.SUPERVISEUR,
                       Role.DIRECTEUR_EXPLOITATION, *DIRECTORATE),
         paraph_roles=(Role.DIRECTEUR_EXPLOITATION, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
-        requirements=("SLOT-21", "SLOT-48", "SLOT-49", "SLOT-45"),
+        requirements=("SLOT-21", "SLOT-48", "SLOT-49", "SLOT-45", "SLOT-50"),
     )
 )
 

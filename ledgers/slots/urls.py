@@ -58,6 +58,7 @@ urlpatterns = [
     path("caisse/caisse-commune/", cashdesk_views.CommonDeskView.as_view(), name="common_desk"),
     path("caisse/fausses-pieces/", cashdesk_views.CounterfeitView.as_view(), name="counterfeit"),
     path("caisse/fausses-pieces/destruction/", cashdesk_views.DestructionView.as_view(), name="counterfeit_destroy"),
+    path("personnel/", cashdesk_views.StaffingView.as_view(), name="staffing"),
     path("jackpots-progressifs/", progressive_views.ProgressivesView.as_view(), name="progressives"),
     path("jackpots-progressifs/nouveau/", progressive_views.ProgressiveCreateView.as_view(), name="progressive_create"),
     path("jackpots-progressifs/releve/", progressive_views.ProgressiveReadingView.as_view(),

@@ -14,10 +14,12 @@ from PIL import Image
 
 from ledgers.core.models import Establishment, Location, Room
 from ledgers.keys.services import key_register
+from ledgers.registers.models import Register
 from ledgers.slots import services
 from ledgers.slots.locks import required_locks
 from ledgers.slots.models import Machine, MeterReading, Socle
 from ledgers.slots.rules import required_meters
+from ledgers.slots.staffing import staffing_record
 from tests.factories import LocationFactory, RoomFactory, make_user, open_register, post_displays
 
 MC_ROLES = ("directeur_exploitation", "superviseur", "mecanicien", "agent_surveillance", "employe_jeux",
@@ -107,6 +109,14 @@ class SlotRoom:
         machine.refresh_from_db()
         return machine
 
+    def staff(self, date: datetime.date | None = None, **people):
+        """FR: the day's slot-room staffing (SLOT-50), before a séance opens with machines in service:
+        the comité member, the cashier and the mechanic unless ``people`` says otherwise."""
+        people = {"comite": self["comite"], "cashier": self["caissier"], "maintainer": self["mecanicien"], **people}
+        if not Register.objects.filter(establishment=self.est, kind="slot_caisse").exists():
+            open_register(self.est, "slot_caisse")
+        return staffing_record(establishment=self.est, date=date or timezone.localdate(), actor=self.keeper, **people)
+
     def releve(self, *, during_operation=False):
         return services.releve_open(establishment=self.est, room=self.room, actor=self["superviseur"],
                                     during_operation=during_operation,
@@ -147,7 +157,7 @@ def mc_room(mc):
 @pytest.fixture
 def fr_room(fr):
     org = _room(fr, FR_ROLES, FR_KINDS)
-    for role in ("mecanicien", "employe_jeux", "technicien_sfm"):
+    for role in ("mecanicien", "employe_jeux", "technicien_sfm", "comite", "caissier"):
         services.staff_approval_record(
             establishment=fr, user=org[role], kind="sfm" if role == "technicien_sfm" else "slot_staff",
             reference=f"AGR-{role}", issuer="Ministère de l'intérieur", valid_from=timezone.localdate()

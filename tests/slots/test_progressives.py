@@ -119,6 +119,8 @@ def test_slot_36_gaming_day_not_closed_without_every_active_progressive(room):
     progressive = _local(room)
     _local(room, code="PJ2")
     manager = make_user(room.est, "directeur_responsable")
+    for day in (1, 0):  # the room's staffing before it opens (SLOT-50)
+        room.staff(timezone.localdate() - datetime.timedelta(days=day))
     yesterday = seance_open(
         establishment=room.est, date=timezone.localdate() - datetime.timedelta(days=1), period="soiree", actor=manager
     )
@@ -248,6 +250,7 @@ def test_slot_38_daily_28s_with_every_connected_machine_before_the_opening(room)
     assert f"{first.number} : 100" in reading.entry.payload["meters"]
     manager = make_user(room.est, "directeur_responsable")
     tomorrow = timezone.localdate() + datetime.timedelta(days=1)
+    room.staff(tomorrow)
     with pytest.raises(RuleViolation) as exc:
         seance_open(establishment=room.est, date=tomorrow, period="soiree", actor=manager)
     assert exc.value.code == "SLOT-38" and "JPM1" in exc.value.message

@@ -75,6 +75,7 @@ def test_slot_44_expiry_run_posts_to_orphans_and_modele_29(room):
 def test_slot_44_seance_not_closed_before_the_expiry_run(room):
     _import(room, _tito(room), 10)
     manager = make_user(room.est, "directeur_responsable")
+    room.staff()
     seance = seance_open(establishment=room.est, date=timezone.localdate(), period="soiree", actor=manager)
     with pytest.raises(RuleViolation) as exc:
         seance_close(seance=seance, actor=manager)

@@ -9,7 +9,7 @@ from ledgers.core.api import EstablishmentPK
 from ledgers.core.models import Seance
 from ledgers.dice.api.views import ESTABLISHMENT
 
-from .. import cashdesk
+from .. import cashdesk, staffing
 from ..models import (
     ChangeAssignment,
     ChangeMovement,
@@ -18,6 +18,7 @@ from ..models import (
     CounterfeitDestruction,
     CounterfeitItem,
     EncaisseJustification,
+    SlotStaffing,
 )
 from .views import ActionView, _member
 
@@ -222,3 +223,35 @@ class CommonDeskView(PointView):
 
     def perform(self, data):
         return cashdesk.common_desk_enable(establishment=self.establishment, actor=self.request.user, **data)
+
+
+class SlotStaffingInputSerializer(serializers.Serializer):
+    date = serializers.DateField()
+    comite = serializers.IntegerField(min_value=1, max_value=2**31 - 1, help_text="the comité member's user id")
+    cashier = serializers.IntegerField(min_value=1, max_value=2**31 - 1, help_text="the cashier's user id")
+    maintainer = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False, allow_null=True,
+                                          help_text="the mechanic's (or trained employee's) user id; required above "
+                                                    "SET-43 machines")
+    training = serializers.CharField(max_length=200, required=False, allow_blank=True,
+                                     help_text="the trained employee's prior training (at most SET-43 machines)")
+
+
+class SlotStaffingSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = SlotStaffing
+        fields = ("id", "date", "machines", "comite", "comite_approval", "cashier", "cashier_approval", "maintainer",
+                  "maintainer_role", "maintainer_approval", "training", "recorded_at", "recorded_by")
+
+
+@extend_schema(parameters=[ESTABLISHMENT], request=SlotStaffingInputSerializer,
+               responses={201: SlotStaffingSerializer})
+class StaffingView(PointView):
+    """FR SLOT-50: the day's slot-room staffing, before the séance opens."""
+
+    input_serializer, output_serializer = SlotStaffingInputSerializer, SlotStaffingSerializer
+
+    def perform(self, data):
+        est = self.establishment
+        people = {key: _member(est, data.get(key)) for key in ("comite", "cashier", "maintainer")}
+        return staffing.staffing_record(establishment=est, date=data["date"], actor=self.request.user,
+                                        training=data.get("training", ""), **people)

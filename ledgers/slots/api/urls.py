@@ -43,6 +43,7 @@ urlpatterns = [
     path("common-desks/", cashdesk.CommonDeskView.as_view(), name="slots-common-desk"),
     path("counterfeits/", cashdesk.CounterfeitView.as_view(), name="slots-counterfeit"),
     path("counterfeits/destructions/", cashdesk.DestructionView.as_view(), name="slots-counterfeit-destroy"),
+    path("staffing/", cashdesk.StaffingView.as_view(), name="slots-staffing"),
     path("incident-reports/", reports.ReportView.as_view(), name="slots-incident-report"),
     path("progressives/", progressives.ProgressiveCreateView.as_view(), name="slots-progressive-create"),
     path("progressives/readings/", progressives.ProgressiveReadingView.as_view(), name="slots-progressive-reading"),
