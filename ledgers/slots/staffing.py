@@ -60,7 +60,7 @@ def staffing_missing(est: Establishment, date: datetime.date) -> bool:
     )
 
 
-def _person(est: Establishment, user: AbstractBaseUser | None, roles: tuple[str, ...], what) -> str:
+def _person(est: Establishment, user: AbstractBaseUser | None, roles: tuple[str, ...], what: object) -> str:
     role = next((str(r) for r in roles if user is not None and r in roles_of(user, est)), None)
     if role is None:
         raise RuleViolation("SLOT-50", _("%(what)s n'a pas cette qualité dans l'établissement.") % {"what": what})
