@@ -50,7 +50,9 @@ from .models import (
 from .specs import ROTATION_GAMES, TEXT_SPECS
 from .volumes import open_volume, paraphing_roles, required_volumes
 
-SEED_AFTER = ("ledgers.authority",)  # the French tables' rules displays (REG-23) before they open
+# The French tables' rules displays (REG-23) before they open; the slot room's staffing of each day
+# (SLOT-50) before any séance opens where machines are in service, on a re-seed too.
+SEED_AFTER = ("ledgers.authority", "ledgers.slots")
 
 DAYS = 30
 PERIOD = SeancePeriod.APRES_MIDI
