@@ -41,7 +41,9 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-18, COUNT-19 implemented: rake calculator (rules.rake, API /cash/rake/).
 - COUNT-20 implemented: a texas hold'em table opens only with its rake rate posted (authority REG-23 checklist).
 - COUNT-21, COUNT-22, COUNT-23 implemented (registre du bad beat jackpot modèle 8 quater); a
-  difference opens an INC-10 incident.
+  difference opens an INC-10 incident; an entry made later than the establishment's COUNT-22
+  setting (minutes after the end of the partie; 30 by default, the text says "immédiatement": to
+  confirm) is flagged on the count and its register line.
 - COUNT-24 implemented: the displayed amount is entered and validated by the comité member, the
   séance does not close while a BBJ table's is missing (hooks.py), and a displayed amount other
   than previous + retenues − payouts (+ restart values) is flagged on the count and in the register
