@@ -41,7 +41,9 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
 - COUNT-18, COUNT-19 implemented: rake calculator (rules.rake, API /cash/rake/).
 - COUNT-20 implemented: a texas hold'em table opens only with its rake rate posted (authority REG-23 checklist).
 - COUNT-21, COUNT-22, COUNT-23 implemented (registre du bad beat jackpot modèle 8 quater); a
-  difference opens an INC-10 incident.
+  difference opens an INC-10 incident; an entry made later than the establishment's COUNT-22
+  setting (minutes after the end of the partie; 30 by default, the text says "immédiatement": to
+  confirm) is flagged on the count and its register line.
 - COUNT-24 implemented: the displayed amount is entered and validated by the comité member, the
   séance does not close while a BBJ table's is missing (hooks.py), and a displayed amount other
   than previous + retenues − payouts (+ restart values) is flagged on the count and in the register
@@ -139,10 +141,10 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
   and the carnet 11 quater numbered like it (coté et paraphé, REG-26), the game on every line; the
   levies "certifié exact" by a comité member, modèle 12 refusing a device day not yet certified.
 - COUNT-56 implemented: modèle 12 by carry-forward only, closed in words, two visas.
-- COUNT-57 partial: modèle 13 sheet per season month, daily lines only from visaed modèle 12 days,
-  closed with the modèle 35 total, the gross product since 1 November. Not done: the bases of the
-  State, commune, EPCI and social levies with their calculation elements (their rates and
-  abatements are set by tax law outside the corpus).
+- COUNT-57 implemented: modèle 13 sheet per season month, daily lines only from visaed modèle 12
+  days, closed with the modèle 35 total, the gross gaming product since 1 November (the base the
+  levies are computed on). Ruled out: the State, commune, EPCI and social levies' calculation
+  elements (rates, abatements), set by tax law outside the corpus.
 - COUNT-58 implemented (plaques.py): registre des plaques, jetons et cartes de paiement (modèle 16,
   REG-36): series with description, manufacturer, values and number per value, reserve and service;
   the census at season start and mid-season (SET-45), due ones shown on the page and the dashboard;

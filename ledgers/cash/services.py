@@ -1021,10 +1021,17 @@ def bad_beat_record(*, session: TableSession, counted: Decimal, statement: Decim
             flags.append(str(_("COUNT-24 : montant affiché %(displayed)s € ≠ %(previous)s € précédent + %(retained)s € "
                                "de retenues − %(paid)s € payés + %(restarted)s € de redémarrage = %(expected)s €.")
                              % {"displayed": displayed, **expected}))
+    recorded_at = timezone.now()
+    delay = est.setting("COUNT-22")
+    if delay is not None and session.closed_at and recorded_at - session.closed_at > datetime.timedelta(minutes=delay):
+        with register_language():
+            flags.append(str(_("COUNT-22 : retenue inscrite %(minutes)s min après la fin de la partie (délai "
+                               "fixé : %(delay)s min).") % {
+                "minutes": int((recorded_at - session.closed_at).total_seconds() // 60), "delay": delay}))
     record = BadBeatCount.objects.create(
         table_session=session, counted=counted, statement=statement, retained=retained,
         adjustment=max(counted - statement, Decimal("0.00")), contribution=max(statement - counted, Decimal("0.00")),
-        displayed=displayed, present=present, flags=flags, cashier=actor, comite=comite, recorded_at=timezone.now())
+        displayed=displayed, present=present, flags=flags, cashier=actor, comite=comite, recorded_at=recorded_at)
     with register_language():
         if record.adjustment:
             difference = str(_("INC-10 : excédent de %(amount)s € saisi en retenue complémentaire par le croupier.")

@@ -198,6 +198,10 @@ PROFILES: dict[str, Profile] = {
             # figure: minutes after the anomaly beyond which the information is flagged (1 hour, the
             # project's default, to confirm with the police service).
             "INC-16": 60,
+            # COUNT-22: the cashier enters the BBJ retenue "immédiatement" after the count; the text
+            # fixes no figure: minutes after the end of the partie beyond which the entry is flagged
+            # (30, the project's default, to confirm).
+            "COUNT-22": 30,
         },
     ),
 }

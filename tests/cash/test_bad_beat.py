@@ -2,6 +2,7 @@
 member, the certified statement, the higher amount retained, the amount displayed validated
 (COUNT-21 to COUNT-24; REG-10; INC-10)."""
 
+import datetime
 from decimal import Decimal
 
 import pytest
@@ -50,7 +51,7 @@ def test_count_22_entered_by_the_cashier_against_the_statement_certified_by_a_co
     record = bbj(fro, session)
     entry = current_register(fro.est, REGISTRE_BBJ.code).entries.filter(kind="record").get()
     assert entry.payload["retained"] == "1200.00" and "Membre du comité" in entry.payload["comite"]
-    assert record.cashier == fro[Role.CAISSIER]
+    assert record.cashier == fro[Role.CAISSIER] and record.flags == []  # entered at once (COUNT-22)
 
 
 @pytest.mark.parametrize(("counted", "statement", "retained", "adjustment", "contribution"), [
@@ -138,3 +139,20 @@ def test_count_25_the_bbj_register_kept_by_computer_is_traceable_and_unalterable
         BadBeatCount.objects.filter(pk=record.pk).update(counted=Decimal("1"))
     record.refresh_from_db()
     assert record.counted == Decimal("1200.00")
+
+
+def test_count_22_an_entry_made_long_after_the_end_of_the_partie_is_flagged(fro):
+    """The cashier enters the retenue "immédiatement": past the COUNT-22 setting the count and its
+    register line carry the flag (an entry at once carries none: the COUNT-22 test above)."""
+    from django.utils import timezone
+
+    from ledgers.core.models import TableSession
+
+    fro.est.options = {**fro.est.options, "COUNT-22": 15}
+    fro.est.save()
+    late = fro.close(fro.session("TH1"))
+    TableSession.objects.filter(pk=late.pk).update(closed_at=timezone.now() - datetime.timedelta(minutes=40))
+    record = bbj(fro, late)
+    assert [f.split(" :")[0] for f in record.flags] == ["COUNT-22"] and "40 min" in record.flags[0]
+    line = current_register(fro.est, REGISTRE_BBJ.code).entries.filter(kind="record").order_by("seq").last()
+    assert line.payload["flags"] == record.flags
