@@ -19,6 +19,17 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_session_outlives_the_suite(django_db_setup, django_db_blocker):
+    """The concurrency tests' threads and the Celery worker's thread open connections of their own;
+    one still closing when the suite ends would keep the test database from being dropped."""
+    yield
+    if connection.vendor == "postgresql":
+        with django_db_blocker.unblock(), connection.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                           "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+
+
 @pytest.fixture
 def mc(db):
     return EstablishmentFactory(code="mcb", name="Casino de Monte-Carlo (démo)", jurisdiction="MC")
