@@ -97,8 +97,8 @@ Status of every COUNT row (implemented / partial: what is missing / ruled out: w
   règlement intérieur version in force (none in force: refused), a pot below it refused.
 - COUNT-45 implemented: versioned conditions (starting value, increment type and value, rounding,
   side-pot rule, restart 0 € or the starting value), a new version refused until a final stop, a
-  restart value other than the configured one refused. The display of the conditions (REG-23) is
-  not recorded here.
+  restart value other than the configured one refused. The conditions posted (REG-23) are an item
+  of the table's display checklist (ledgers.authority.displays), required before the BBJ starts.
 - COUNT-46 implemented: a table runs the BBJ only with an approved machine and a BBJ cagnotte
   built into it; the machine's per-partie log of a table-partie (time, pot, house and BBJ
   retenues, wins paid, BBJ amount, payments to each player) is imported from its CSV export (format
