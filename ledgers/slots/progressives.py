@@ -680,7 +680,7 @@ def jpm_win_record(
         amount=amount,
         detail=detail,
         comite=comite,
-        meters=" ; ".join(f"{n} : {v['electronic']} / {v['electromechanical']}" for n, v in values.items()),
+        meters=_meters_text({n: f"{v['electronic']} / {v['electromechanical']}" for n, v in values.items()}),
     )
     win = JpmWin.objects.create(
         jackpot=jackpot,
