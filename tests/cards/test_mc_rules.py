@@ -115,7 +115,7 @@ def test_card_05_depot_day_not_closed_before_the_next_seance_is_flagged(mcw: Wor
     assert DepotDay.objects.filter(location=mcw.annex).count() == 1
 
 
-def test_card_06_scj_verifies_at_any_time_visas_and_a_discrepancy_opens_an_incident(mcw: World):
+def test_card_06_inc_11_scj_verifies_at_any_time_visas_and_a_discrepancy_opens_an_incident(mcw: World):
     (_a, _b) = mcw.receive(mcw.spec(), mcw.spec())
     ok = custody.stock_verification_record(domain=CARDS, establishment=mcw.est, counted={}, actor=mcw.scj)
     assert not ok.discrepancy and ok.incident is None

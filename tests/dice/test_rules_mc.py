@@ -132,7 +132,7 @@ def test_dice_04_annex_ledger_records_daily_depot_movements(mc_org):
     assert refused.value.code == "DICE-04"
 
 
-def test_dice_05_scj_verifies_stock_at_any_time_and_visas_registers_and_orders(mc_org):
+def test_dice_05_inc_11_scj_verifies_stock_at_any_time_and_visas_registers_and_orders(mc_org):
     supplier = supplier_register(establishment=mc_org.est, domain=DICE, name="Fournisseur",
                                  actor=mc_org["directeur_jeux"])
     order = purchase_order_issue(establishment=mc_org.est, domain=DICE, supplier=supplier,

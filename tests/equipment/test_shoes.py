@@ -186,7 +186,7 @@ def test_shoe_11_inventory_on_reserved_pages_and_shoe_not_inventoried_refused(fr
 
 
 @pytest.mark.parametrize(("table", "code"), [("PB1", "SHOE-04"), ("BJ1", "SHOE-07"), ("CF1", "SHOE-08")])
-def test_shoe_04_07_08_non_approved_model_refused(fro, table, code):
+def test_shoe_04_shoe_07_shoe_08_non_approved_model_refused(fro, table, code):
     (shoe,) = receive_shoes(fro, ["1"], model=shoe_model(fro, approved=False))
     with pytest.raises(RuleViolation) as exc:
         services.shoe_allocate(session=session(fro, table), shoe=shoe, actor=fro.users[Role.DIRECTEUR_RESPONSABLE])

@@ -52,7 +52,7 @@ def test_shuf_03_commissioning_without_malfunction_signal_refused(mco):
     assert log(mco.est)[-1]["event"] == "Mise en service"
 
 
-def test_shuf_04_08_machine_type_drives_mc_eligibility(mco):
+def test_shuf_04_shuf_08_machine_type_drives_mc_eligibility(mco):
     batch = shuffler(mco, machine_type=MachineType.BATCH, number="M1")
     dealer = shuffler(mco, machine_type=MachineType.CONTINUOUS, number="M2")
     bj = services.socle_create(table=mco.tables["BJ1"], code="S1", actor=mco.director)

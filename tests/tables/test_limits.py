@@ -88,7 +88,7 @@ def test_game_33_ultimate_holdem_maximum_10_20_or_30_times(frc):
     limits(frc, "UT1", minimum_stake=D("10"), maximum_stake=D("300"))
 
 
-def test_game_32_and_game_06_seat_maximums(frc):
+def test_game_32_game_06_game_16_seat_maximums(frc):
     with refused("GAME-32"):
         limits(frc, "UT1", seats=8, minimum_stake=D("10"), maximum_stake=D("100"))
     with refused("GAME-06"):
