@@ -34,6 +34,7 @@ serve: install
 test: install
 	$(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/pytest -n auto --dist loadfile $(PYTEST_ARGS)
 
 lint: install

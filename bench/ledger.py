@@ -55,8 +55,19 @@ from ledgers.registers.services import (  # noqa: E402
 from ledgers.registers.synthetic import synthetic_payloads  # noqa: E402
 from ledgers.registers.verification import snapshot, verify_register  # noqa: E402
 
-COLUMNS = ("register_id", "seq", "recorded_at", "actor_user_id", "actor", "role", "kind", "payload", "corrects_id",
-           "prev_hash", "entry_hash")
+COLUMNS = (
+    "register_id",
+    "seq",
+    "recorded_at",
+    "actor_user_id",
+    "actor",
+    "role",
+    "kind",
+    "payload",
+    "corrects_id",
+    "prev_hash",
+    "entry_hash",
+)
 KIND = "main_courante"
 WRITER_ROLE = Role.INSPECTEUR
 
@@ -112,7 +123,7 @@ def raw_appends(raw: psycopg.Connection, insert: str, rows: list[tuple]) -> None
 
 def chunks(items: list, rounds: int) -> list[list]:
     size = -(-len(items) // rounds)
-    return [items[i:i + size] for i in range(0, len(items), size)]
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 def raw_verify(raw: psycopg.Connection, register: Register) -> int:
@@ -127,9 +138,17 @@ def raw_verify(raw: psycopg.Connection, register: Register) -> int:
             [register.pk],
         )
         for seq, at, actor, role, kind, payload, corrects, prev_hash, stored in cursor:
-            document = {"register": register.number, "seq": seq, "recorded_at": at.strftime(TIMESTAMP_FORMAT),
-                        "actor": actor, "role": role, "kind": kind, "payload": payload, "corrects": corrects,
-                        "prev_hash": prev_hash}
+            document = {
+                "register": register.number,
+                "seq": seq,
+                "recorded_at": at.strftime(TIMESTAMP_FORMAT),
+                "actor": actor,
+                "role": role,
+                "kind": kind,
+                "payload": payload,
+                "corrects": corrects,
+                "prev_hash": prev_hash,
+            }
             canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
             digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
             if seq != count + 1 or prev_hash != prev or digest != stored:
@@ -156,10 +175,14 @@ def main() -> None:
     table = f"bench_entry_{os.getpid()}"
     raw = raw_connection()
     raw.execute(f"CREATE TABLE {table} (LIKE registers_entry INCLUDING ALL)")
-    for column, target in (("register_id", "registers_register"), ("actor_user_id", "auth_user"),
-                           ("corrects_id", table)):
-        raw.execute(f"ALTER TABLE {table} ADD FOREIGN KEY ({column}) REFERENCES {target} (id) "
-                    "DEFERRABLE INITIALLY DEFERRED")
+    for column, target in (
+        ("register_id", "registers_register"),
+        ("actor_user_id", "auth_user"),
+        ("corrects_id", table),
+    ):
+        raw.execute(
+            f"ALTER TABLE {table} ADD FOREIGN KEY ({column}) REFERENCES {target} (id) DEFERRABLE INITIALLY DEFERRED"
+        )
     raw.commit()
     insert = f"INSERT INTO {table} ({', '.join(COLUMNS)}) VALUES ({', '.join(['%s'] * len(COLUMNS))})"
     # Engine and baseline alternate in rounds, so that a change in the machine's load during the
@@ -181,8 +204,11 @@ def main() -> None:
         # (b) one bulk call (one transaction) per round
         for part in chunks(bulk_payloads, args.rounds):
             first = bulk_register.head_seq + 1
-            t_engine_bulk += timed(lambda part=part: entries_bulk_append(
-                register=bulk_register, actor=writer, role=WRITER_ROLE, payloads=part, batch_size=args.batch))
+            t_engine_bulk += timed(
+                lambda part=part: entries_bulk_append(
+                    register=bulk_register, actor=writer, role=WRITER_ROLE, payloads=part, batch_size=args.batch
+                )
+            )
             rows = stored_rows(bulk_register, first, bulk_register.head_seq)
 
             def raw_bulk(rows=rows):
@@ -222,15 +248,19 @@ def main() -> None:
         ("bulk append", rate(args.bulk, t_engine_bulk), rate(args.bulk, t_raw_bulk), 0.5),
         ("verification", rate(verified, t_engine_verify), rate(verified, t_raw_verify), None),
     ]
-    print(f"PostgreSQL {connection.pg_version}, {args.single} single, {args.bulk} bulk (batch {args.batch}), "
-          f"{args.rounds} rounds")
+    print(
+        f"PostgreSQL {connection.pg_version}, {args.single} single, {args.bulk} bulk (batch {args.batch}), "
+        f"{args.rounds} rounds"
+    )
     print(f"{'':16}{'engine/s':>12}{'raw/s':>12}{'ratio':>8}  goal")
     for name, engine, baseline, goal in results:
         verdict = "" if goal is None else f"≥ {goal}x  {'met' if engine / baseline >= goal else 'NOT MET'}"
         print(f"{name:16}{engine:12.0f}{baseline:12.0f}{engine / baseline:7.2f}x  {verdict}")
     bad = [finding for _label, finding in objects if finding is not None]
-    print(f"objects check   {rate(object_rows, t_objects):12.0f} rows/s: {object_rows} object and history rows in "
-          f"{t_objects:.2f} s, {t_objects / t_engine_verify:.2f}x the time of (c); {len(bad)} finding(s)")
+    print(
+        f"objects check   {rate(object_rows, t_objects):12.0f} rows/s: {object_rows} object and history rows in "
+        f"{t_objects:.2f} s, {t_objects / t_engine_verify:.2f}x the time of (c); {len(bad)} finding(s)"
+    )
 
 
 if __name__ == "__main__":

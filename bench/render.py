@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino_compliance.settings")
 
+
 def payloads(count: int):
     """Realistic main courante entries (a time, a subject, a short observation), as seed_volume writes."""
     from ledgers.registers.kinds import get_kind
@@ -61,11 +62,13 @@ def ensure_register(size: int) -> str:
             username=f"bench-{role}", defaults={"first_name": "Banc", "last_name": role.replace("_", " ").title()}
         )
         membership_grant(user=users[role], establishment=est, role=role, actor=None)
-    register = services.register_create(establishment=est, kind="main_courante", actor=users["directeur_jeux"],
-                                        qualifier=qualifier)
+    register = services.register_create(
+        establishment=est, kind="main_courante", actor=users["directeur_jeux"], qualifier=qualifier
+    )
     services.register_open(register=register, actor=users["commissaire"], paraphe="B. C.")
-    services.entries_bulk_append(register=register, actor=users["inspecteur"], role="inspecteur",
-                                 payloads=payloads(size - 1))
+    services.entries_bulk_append(
+        register=register, actor=users["inspecteur"], role="inspecteur", payloads=payloads(size - 1)
+    )
     return register.number
 
 
@@ -88,9 +91,14 @@ def child_render(number: str, out: str) -> dict:
         for f in files:
             f.close()
     seconds, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    return {"seconds": seconds, "cpu": cpu, "pages": sum(v.pages for v in volumes),
-            "content_pages": sum(v.content_pages for v in volumes), "volumes": len(volumes),
-            "bytes": sum(os.path.getsize(f.name) for f in files)}
+    return {
+        "seconds": seconds,
+        "cpu": cpu,
+        "pages": sum(v.pages for v in volumes),
+        "content_pages": sum(v.content_pages for v in volumes),
+        "volumes": len(volumes),
+        "bytes": sum(os.path.getsize(f.name) for f in files),
+    }
 
 
 def child_canvas(number: str, out: str, rows_per_page: int, wrapped: bool) -> dict:
@@ -107,18 +115,26 @@ def child_canvas(number: str, out: str, rows_per_page: int, wrapped: bool) -> di
     register_fonts()
     register = Register.objects.get(number=number)
     keys = [col.key for col in register.kind_info.columns]
-    table = Table.build([("", 40.0, 0), ("", 84.0, 0), *(("", None, c.width) for c in register.kind_info.columns),
-                         ("", 140.0, 0)])
+    table = Table.build(
+        [("", 40.0, 0), ("", 84.0, 0), *(("", None, c.width) for c in register.kind_info.columns), ("", 140.0, 0)]
+    )
     wall, cpu = time.perf_counter(), time.process_time()
     c = Canvas(out, pagesize=(PAGE_WIDTH, PAGE_HEIGHT), invariant=1)
     c.setFont(REGULAR, 8)
-    rows = Entry.objects.filter(register=register).order_by("seq").values_list(
-        "seq", "recorded_at", "actor", "role", "payload")
+    rows = (
+        Entry.objects.filter(register=register)
+        .order_by("seq")
+        .values_list("seq", "recorded_at", "actor", "role", "payload")
+    )
     on_page, pages = 0, 1
     y = BODY_TOP
     for seq, recorded_at, actor, role, payload in rows.iterator(chunk_size=2000):
-        cells = [str(seq), recorded_at.strftime("%d/%m/%Y %H:%M:%S"), *(str(payload.get(k, "")) for k in keys),
-                 f"{actor} — {role}"]
+        cells = [
+            str(seq),
+            recorded_at.strftime("%d/%m/%Y %H:%M:%S"),
+            *(str(payload.get(k, "")) for k in keys),
+            f"{actor} — {role}",
+        ]
         depth = 1
         for x, width, text in zip(table.xs, table.widths, cells, strict=True):
             lines = simpleSplit(text, REGULAR, 8, width - 6) if wrapped else [text]
@@ -165,8 +181,10 @@ def main() -> None:
 
     from django.db import connection
 
-    print(f"database: {connection.vendor}; best of {args.repeat} interleaved runs, each in its own process; "
-          "wall-clock seconds (CPU seconds of the Python process in brackets)")
+    print(
+        f"database: {connection.vendor}; best of {args.repeat} interleaved runs, each in its own process; "
+        "wall-clock seconds (CPU seconds of the Python process in brackets)"
+    )
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:
@@ -186,7 +204,10 @@ def main() -> None:
             cpu = {mode: min(r["cpu"] for r in rs) for mode, rs in runs.items()}
             rss = {mode: max(r["max_rss_mb"] for r in rs) for mode, rs in runs.items()}
             row = {
-                "entries": size, "pages": pages, "volumes": volumes, "rows_per_page": int(per_page),
+                "entries": size,
+                "pages": pages,
+                "volumes": volumes,
+                "rows_per_page": int(per_page),
                 "pdf_mb": round(pdf_mb, 2),
                 **{f"{mode}_s": round(best[mode], 3) for mode in MODES},
                 **{f"{mode}_cpu_s": round(cpu[mode], 3) for mode in MODES},
@@ -196,20 +217,26 @@ def main() -> None:
                 "cpu_ratio_vs_canvas": round(cpu["render"] / cpu["canvas"], 3),
             }
             results.append(row)
-            print(f"{size:>6} entries, {pages} pages in {volumes} volume(s), {per_page} entries a page, "
-                  f"PDF {pdf_mb:.1f} MB")
+            print(
+                f"{size:>6} entries, {pages} pages in {volumes} volume(s), {per_page} entries a page, "
+                f"PDF {pdf_mb:.1f} MB"
+            )
             for mode in MODES:
                 print(f"  {mode:<15} {best[mode]:7.3f} s ({cpu[mode]:6.3f})   peak RSS {rss[mode]:5.0f} MB")
-            print(f"  ratio render / canvas {row['ratio_vs_canvas']:.2f}, render / canvas-wrapped "
-                  f"{row['ratio_vs_canvas_wrapped']:.2f} (goal ≤ 1.25); CPU render / canvas "
-                  f"{row['cpu_ratio_vs_canvas']:.2f} (steadier on a shared machine)")
+            print(
+                f"  ratio render / canvas {row['ratio_vs_canvas']:.2f}, render / canvas-wrapped "
+                f"{row['ratio_vs_canvas_wrapped']:.2f} (goal ≤ 1.25); CPU render / canvas "
+                f"{row['cpu_ratio_vs_canvas']:.2f} (steadier on a shared machine)"
+            )
     if len(results) > 1:
         small, large = results[0], results[-1]
         scale = large["entries"] / small["entries"]
-        print(f"linearity {small['entries']} → {large['entries']} entries (×{scale:.0f}): "
-              f"render ×{large['render_s'] / small['render_s']:.2f}, "
-              f"canvas ×{large['canvas_s'] / small['canvas_s']:.2f}; render peak RSS {small['render_rss_mb']:.0f} → "
-              f"{large['render_rss_mb']:.0f} MB (goal < 200 MB, flat)")
+        print(
+            f"linearity {small['entries']} → {large['entries']} entries (×{scale:.0f}): "
+            f"render ×{large['render_s'] / small['render_s']:.2f}, "
+            f"canvas ×{large['canvas_s'] / small['canvas_s']:.2f}; render peak RSS {small['render_rss_mb']:.0f} → "
+            f"{large['render_rss_mb']:.0f} MB (goal < 200 MB, flat)"
+        )
     results_dir = ROOT / "bench" / "results"
     results_dir.mkdir(exist_ok=True)
     (results_dir / "render.json").write_text(json.dumps(results, indent=2))

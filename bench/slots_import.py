@@ -61,10 +61,31 @@ from ledgers.slots.registers import METER_READINGS  # noqa: E402
 from ledgers.slots.services import ReadingRow, releve_open, releve_readings_import  # noqa: E402
 
 CODES = ("in", "out", "jackpots", "cash_box", "bills")
-ENTRY_COLUMNS = ("register_id", "seq", "recorded_at", "actor_user_id", "actor", "role", "kind", "payload",
-                 "corrects_id", "prev_hash", "entry_hash")
-COLUMNS = ("meter_id", "releve_id", "ram_clear_id", "source", "read_at", "value", "delta", "rollover", "incident_id",
-           "read_by_id")
+ENTRY_COLUMNS = (
+    "register_id",
+    "seq",
+    "recorded_at",
+    "actor_user_id",
+    "actor",
+    "role",
+    "kind",
+    "payload",
+    "corrects_id",
+    "prev_hash",
+    "entry_hash",
+)
+COLUMNS = (
+    "meter_id",
+    "releve_id",
+    "ram_clear_id",
+    "source",
+    "read_at",
+    "value",
+    "delta",
+    "rollover",
+    "incident_id",
+    "read_by_id",
+)
 
 
 def raw_connection() -> psycopg.Connection:
@@ -87,9 +108,21 @@ def room_of(size: int):
     # Inventory set-up is not what is measured: machines and meters go in directly.
     now = timezone.now()
     machines = Machine.objects.bulk_create(
-        Machine(establishment=est, machine_type="Vidéo", technology="electronic", maker="Banc", maker_serial=f"S{n}",
-                sbm_number=f"M{n:05d}", media=["coins", "banknotes"], stations=1, rtp_percent=Decimal("92"),
-                rate_date=now.date(), registered_at=now, status="in_service", place="floor")
+        Machine(
+            establishment=est,
+            machine_type="Vidéo",
+            technology="electronic",
+            maker="Banc",
+            maker_serial=f"S{n}",
+            sbm_number=f"M{n:05d}",
+            media=["coins", "banknotes"],
+            stations=1,
+            rtp_percent=Decimal("92"),
+            rate_date=now.date(),
+            registered_at=now,
+            status="in_service",
+            place="floor",
+        )
         for n in range(size)
     )
     Meter.objects.bulk_create(Meter(machine=m, station=1, code=c, digits=8) for m in machines for c in CODES)
@@ -97,14 +130,20 @@ def room_of(size: int):
 
 
 def rows_for(numbers: list[str], base: int) -> list[ReadingRow]:
-    return [ReadingRow(number, 1, code, base + n * 7 + i) for n, number in enumerate(numbers)
-            for i, code in enumerate(CODES)]
+    return [
+        ReadingRow(number, 1, code, base + n * 7 + i)
+        for n, number in enumerate(numbers)
+        for i, code in enumerate(CODES)
+    ]
 
 
 def measure(size: int) -> tuple[float, float, float, float, int]:
     est, room, supervisor, register, numbers = room_of(size)
-    releve_readings_import(releve=releve_open(establishment=est, room=room, actor=supervisor, during_operation=False),
-                           rows=rows_for(numbers, 1000), actor=supervisor)
+    releve_readings_import(
+        releve=releve_open(establishment=est, room=room, actor=supervisor, during_operation=False),
+        rows=rows_for(numbers, 1000),
+        actor=supervisor,
+    )
     releve = releve_open(establishment=est, room=room, actor=supervisor, during_operation=False)
     rows = rows_for(numbers, 5000)
     gc.collect()
@@ -117,9 +156,12 @@ def measure(size: int) -> tuple[float, float, float, float, int]:
     finally:
         gc.enable()
     stored = list(MeterReading.objects.filter(releve=releve).order_by("pk").values_list(*COLUMNS))
-    lines = [tuple(Jsonb(v) if isinstance(v, dict) else v for v in line)
-             for line in Entry.objects.filter(register=register, payload__releve=releve.pk).order_by("seq")
-             .values_list(*ENTRY_COLUMNS)]
+    lines = [
+        tuple(Jsonb(v) if isinstance(v, dict) else v for v in line)
+        for line in Entry.objects.filter(register=register, payload__releve=releve.pk)
+        .order_by("seq")
+        .values_list(*ENTRY_COLUMNS)
+    ]
     baseline = raw_insert([("slots_meterreading", COLUMNS, stored)])
     bare = raw_insert([("slots_meterreading", COLUMNS, stored)], bare=True)
     written = raw_insert([("slots_meterreading", COLUMNS, stored), ("registers_entry", ENTRY_COLUMNS, lines)])
@@ -139,14 +181,22 @@ def raw_insert(tables: list[tuple[str, tuple, list]], *, bare: bool = False) -> 
         for copy, (table, _columns, _rows) in zip(copies, tables, strict=True):
             raw.execute(f"CREATE TABLE {copy} (LIKE {table} INCLUDING ALL)")
             if not bare:
-                for (definition,) in raw.execute("SELECT pg_get_constraintdef(oid) FROM pg_constraint "
-                                                 "WHERE conrelid = %s::regclass AND contype = 'f'", [table]).fetchall():
+                for (definition,) in raw.execute(
+                    "SELECT pg_get_constraintdef(oid) FROM pg_constraint "
+                    "WHERE conrelid = %s::regclass AND contype = 'f'",
+                    [table],
+                ).fetchall():
                     raw.execute(f"ALTER TABLE {copy} ADD {definition}")
-                for name, definition in raw.execute("SELECT tgname, pg_get_triggerdef(oid) FROM pg_trigger "
-                                                    "WHERE tgrelid = %s::regclass AND NOT tgisinternal",
-                                                    [table]).fetchall():
-                    raw.execute(definition.replace(f" ON public.{table} ", f" ON {copy} ")
-                                .replace(f"TRIGGER {name} ", f"TRIGGER {copy}_{name} ", 1))
+                for name, definition in raw.execute(
+                    "SELECT tgname, pg_get_triggerdef(oid) FROM pg_trigger "
+                    "WHERE tgrelid = %s::regclass AND NOT tgisinternal",
+                    [table],
+                ).fetchall():
+                    raw.execute(
+                        definition.replace(f" ON public.{table} ", f" ON {copy} ").replace(
+                            f"TRIGGER {name} ", f"TRIGGER {copy}_{name} ", 1
+                        )
+                    )
         raw.commit()
         gc.collect()
         gc.disable()
@@ -173,13 +223,18 @@ def main() -> None:
     parser.add_argument("--machines", type=int, nargs="+", default=[1000, 5000])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    print(f"{'machines':>9} {'rows':>7} {'import s':>9} {'raw s':>7} {'bare s':>7} {'raw+lines s':>12} "
-          f"{'rows/s':>8} {'ratio':>6} {'ratio bare':>11} {'ratio w/ lines':>15}")
+    print(
+        f"{'machines':>9} {'rows':>7} {'import s':>9} {'raw s':>7} {'bare s':>7} {'raw+lines s':>12} "
+        f"{'rows/s':>8} {'ratio':>6} {'ratio bare':>11} {'ratio w/ lines':>15}"
+    )
     for size in args.machines:
         runs = sorted((measure(size) for _ in range(args.repeat)), key=lambda run: run[1] / run[0])
         ours, baseline, bare, written, rows = runs[len(runs) // 2]  # the run of median ratio
-        print(f"{size:>9} {rows:>7} {ours:>9.3f} {baseline:>7.3f} {bare:>7.3f} {written:>12.3f} {rows / ours:>8.0f} "
-              f"{baseline / ours:>6.2f} {bare / ours:>11.2f} {written / ours:>15.2f}")
+        print(
+            f"{size:>9} {rows:>7} {ours:>9.3f} {baseline:>7.3f} {bare:>7.3f} {written:>12.3f} {rows / ours:>8.0f} "
+            f"{baseline / ours:>6.2f} {bare / ours:>11.2f} {written / ours:>15.2f}"
+        )
+
 
 if __name__ == "__main__":
     main()

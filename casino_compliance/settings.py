@@ -245,8 +245,10 @@ CELERY_BEAT_SCHEDULE = {
     # Daily séance reports for the séances closed since the last run (ledgers.reports).
     "daily-seance-reports": {"task": "ledgers.reports.tasks.daily_reports_task", "schedule": 15 * 60.0},
     # Daily sealed checkpoint of every register that moved (ledgers.registers, docs/operations.md §6).
-    "seal-register-checkpoints": {"task": "ledgers.registers.tasks.checkpoints_seal_task",
-                                  "schedule": crontab(hour=5, minute=0)},
+    "seal-register-checkpoints": {
+        "task": "ledgers.registers.tasks.checkpoints_seal_task",
+        "schedule": crontab(hour=5, minute=0),
+    },
     # Report jobs the broker never got, or whose worker stopped (ledgers.reports.services).
     "report-jobs-recovery": {"task": "ledgers.reports.tasks.report_jobs_recover_task", "schedule": 5 * 60.0},
 }

@@ -1,10 +1,13 @@
 """python verify_export.py REGISTER.jsonl [EARLIER.jsonl] | MANIFEST.json (docs/archive-format.md)."""
+
 import hashlib
 import json
 import pathlib
 import sys
 
 HASHED = ("register", "seq", "recorded_at", "actor", "role", "kind", "payload", "corrects", "prev_hash")
+
+
 def verify(path, earlier=None):  # earlier: an export kept before, whose lines must all still be there
     prev, hashes, seq = "0" * 64, {}, 0  # the genesis hash: 64 zeros
     for seq, line in enumerate(path.open(encoding="utf-8"), start=1):
@@ -25,11 +28,14 @@ def verify(path, earlier=None):  # earlier: an export kept before, whose lines m
     if earlier and earlier.readline():
         sys.exit(f"seq {seq + 1}: missing since the earlier export (entries cut off the end)")
     return seq, prev
+
+
 path = pathlib.Path(sys.argv[1])
 files = json.loads(path.read_text(encoding="utf-8"))["files"] if path.suffix == ".json" else None
 for f in files or ():  # a manifest: each file's digest, and each export's chain, count and last hash
     if hashlib.sha256((path.parent / f["name"]).read_bytes()).hexdigest() != f["sha256"] or (
-            "head_hash" in f and verify(path.parent / f["name"]) != (f["entries"], f["head_hash"])):
+        "head_hash" in f and verify(path.parent / f["name"]) != (f["entries"], f["head_hash"])
+    ):
         sys.exit(f"{f['name']}: does not match the manifest (SHA-256, entry count or last hash)")
 earlier = open(sys.argv[2], encoding="utf-8") if len(sys.argv) > 2 else None
 print(f"OK {len(files)} files" if files is not None else "OK {} entries, last hash {}".format(*verify(path, earlier)))

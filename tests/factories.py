@@ -86,12 +86,19 @@ def post_displays(*subjects) -> None:
         required = table_items(subject, with_bbj=True) if is_table else machine_items(subject)
         if not required:
             continue
-        if not Register.objects.filter(establishment=est, kind="affichages_reglementaires",
-                                       status=Register.Status.OPEN).exists():
+        if not Register.objects.filter(
+            establishment=est, kind="affichages_reglementaires", status=Register.Status.OPEN
+        ).exists():
             open_register(est, "affichages_reglementaires")
         username = f"affichages-{est.code}"
-        checker = get_user_model().objects.filter(username=username).first() or make_user(est, "comite",
-                                                                                          username=username)
+        checker = get_user_model().objects.filter(username=username).first() or make_user(
+            est, "comite", username=username
+        )
         for item in required:
-            display_post(establishment=est, actor=checker, item=item.item, posted_on=est.localtime().date(),
-                         **({"table": subject} if is_table else {"machine": subject}))
+            display_post(
+                establishment=est,
+                actor=checker,
+                item=item.item,
+                posted_on=est.localtime().date(),
+                **({"table": subject} if is_table else {"machine": subject}),
+            )

@@ -15,8 +15,9 @@ from ledgers.equipment.volumes import open_volume, paraphing_roles, required_vol
 from tests.factories import make_user
 
 
-def open_equipment_volumes(establishment: Establishment, users: Mapping[str, AbstractBaseUser], *,
-                           director: AbstractBaseUser) -> None:
+def open_equipment_volumes(
+    establishment: Establishment, users: Mapping[str, AbstractBaseUser], *, director: AbstractBaseUser
+) -> None:
     """Every volume the sabot, shuffler and wheel flows write in, coté et paraphé by the first of
     ``users`` (role → user) who may paraph it, else by a new user holding the kind's authority role
     (the carnet d'avances is paraphed by the Interior ministry control officials); a volume already
@@ -33,17 +34,33 @@ def open_equipment_volumes(establishment: Establishment, users: Mapping[str, Abs
 def shoe_model(establishment: Establishment, *, actor: AbstractBaseUser, approved: bool = True) -> ApprovedModel:
     """The establishment's sabot model, with (or without) its approval reference."""
     name = "Sabot 6 jeux" if approved else "Sabot sans agrément"
-    existing = ApprovedModel.objects.filter(establishment=establishment, kind=ApprovedModel.Kind.SHOE,
-                                            name=name).first()
+    existing = ApprovedModel.objects.filter(
+        establishment=establishment, kind=ApprovedModel.Kind.SHOE, name=name
+    ).first()
     return existing or services.approved_model_register(
-        establishment=establishment, kind=ApprovedModel.Kind.SHOE, manufacturer="Cartamundi", name=name,
-        actor=actor, approval_reference="AM-2019-041" if approved else "",
+        establishment=establishment,
+        kind=ApprovedModel.Kind.SHOE,
+        manufacturer="Cartamundi",
+        name=name,
+        actor=actor,
+        approval_reference="AM-2019-041" if approved else "",
         approval_issuer="Ministre de l'intérieur",
     )
 
 
-def receive_shoes(establishment: Establishment, numbers: Sequence[str], *, location: Location,
-                  model: ApprovedModel, actor: AbstractBaseUser) -> list[Shoe]:
+def receive_shoes(
+    establishment: Establishment,
+    numbers: Sequence[str],
+    *,
+    location: Location,
+    model: ApprovedModel,
+    actor: AbstractBaseUser,
+) -> list[Shoe]:
     """Sabots numbered ``numbers`` taken into stock at ``location``."""
-    return services.shoe_receive(establishment=establishment, model=model, location=location,
-                                 shoes=[(n, f"SN-{n}") for n in numbers], actor=actor)
+    return services.shoe_receive(
+        establishment=establishment,
+        model=model,
+        location=location,
+        shoes=[(n, f"SN-{n}") for n in numbers],
+        actor=actor,
+    )

@@ -18,29 +18,68 @@ class Verifier:
 
 VERIFIERS: dict[str, tuple[Verifier, ...]] = {
     "MC": (
-        Verifier(Role.SCJ, _("Vérifie à tout moment les stocks de cartes et de dés, vise les registres concernés et "
-                             "les bons de commande."), "000 art. 1 al. 1, 2"),
-        Verifier(Role.SCJ, _("Peut assister aux destructions et neutralisations, et au contrôle des carnets de "
-                             "tickets de la cagnotte."), "000 art. 1.1, 2, 11.7"),
-        Verifier(Role.COMMISSAIRE, _("Cote et paraphe les registres de prise en charge des cartes et des dés."),
-                 "000 art. 1 al. 1, 2"),
+        Verifier(
+            Role.SCJ,
+            _(
+                "Vérifie à tout moment les stocks de cartes et de dés, vise les registres concernés et "
+                "les bons de commande."
+            ),
+            "000 art. 1 al. 1, 2",
+        ),
+        Verifier(
+            Role.SCJ,
+            _(
+                "Peut assister aux destructions et neutralisations, et au contrôle des carnets de "
+                "tickets de la cagnotte."
+            ),
+            "000 art. 1.1, 2, 11.7",
+        ),
+        Verifier(
+            Role.COMMISSAIRE,
+            _("Cote et paraphe les registres de prise en charge des cartes et des dés."),
+            "000 art. 1 al. 1, 2",
+        ),
     ),
     "FR": (
-        Verifier(Role.POLICE, _("Vise le carnet modèle 19 et les bons de commande modèle 21 (cartes et dés), assiste "
-                                "aux destructions et les vise ; peut exiger à tout moment l'ouverture de l'armoire "
-                                "des cartes."), "FR-2007 art. 39 ; 003 art. 28 (55-22)"),
-        Verifier(Role.POLICE, _("Inscrit chaque visite de vérification au registre spécial d'observations."),
-                 "FR-2007 art. 92"),
-        Verifier(Role.CHEF_POLICE, _("Cote, paraphe et vise le registre spécial d'observations et le registre de "
-                                     "liaison ; répond aux questions du directeur responsable."),
-                 "FR-2007 art. 92, 92-1"),
-        Verifier(Role.AGENT_VERIFICATEUR, _("Consulte tous les documents de comptabilité de l'année courante et des "
-                                            "dix années précédentes et leurs pièces justificatives ; peut se faire "
-                                            "justifier les fonds en caisse."), "FR-2007 art. 80"),
-        Verifier(Role.CONTROLE_INTERIEUR, _("Cote et paraphe les registres et carnets de l'article 69 ; peut viser "
-                                            "les carnets d'avances."), "FR-2007 art. 69, 70"),
-        Verifier(Role.COMPTABLE_TRESOR, _("Cote et paraphe les registres de change (version citée)."),
-                 "FR-2007 art. 36"),
+        Verifier(
+            Role.POLICE,
+            _(
+                "Vise le carnet modèle 19 et les bons de commande modèle 21 (cartes et dés), assiste "
+                "aux destructions et les vise ; peut exiger à tout moment l'ouverture de l'armoire "
+                "des cartes."
+            ),
+            "FR-2007 art. 39 ; 003 art. 28 (55-22)",
+        ),
+        Verifier(
+            Role.POLICE,
+            _("Inscrit chaque visite de vérification au registre spécial d'observations."),
+            "FR-2007 art. 92",
+        ),
+        Verifier(
+            Role.CHEF_POLICE,
+            _(
+                "Cote, paraphe et vise le registre spécial d'observations et le registre de "
+                "liaison ; répond aux questions du directeur responsable."
+            ),
+            "FR-2007 art. 92, 92-1",
+        ),
+        Verifier(
+            Role.AGENT_VERIFICATEUR,
+            _(
+                "Consulte tous les documents de comptabilité de l'année courante et des "
+                "dix années précédentes et leurs pièces justificatives ; peut se faire "
+                "justifier les fonds en caisse."
+            ),
+            "FR-2007 art. 80",
+        ),
+        Verifier(
+            Role.CONTROLE_INTERIEUR,
+            _("Cote et paraphe les registres et carnets de l'article 69 ; peut viser les carnets d'avances."),
+            "FR-2007 art. 69, 70",
+        ),
+        Verifier(
+            Role.COMPTABLE_TRESOR, _("Cote et paraphe les registres de change (version citée)."), "FR-2007 art. 36"
+        ),
     ),
 }
 

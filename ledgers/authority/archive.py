@@ -30,8 +30,13 @@ def season_registers(establishment: Establishment, season: int) -> QuerySet[Regi
     zone = ZoneInfo(establishment.timezone)
     since = datetime.datetime.combine(first, datetime.time.min, zone)
     until = datetime.datetime.combine(last + datetime.timedelta(days=1), datetime.time.min, zone)
-    return (Register.objects.filter(establishment=establishment, entries__recorded_at__gte=since,
-                                    entries__recorded_at__lt=until).distinct().order_by("number"))
+    return (
+        Register.objects.filter(
+            establishment=establishment, entries__recorded_at__gte=since, entries__recorded_at__lt=until
+        )
+        .distinct()
+        .order_by("number")
+    )
 
 
 def _digest(path: Path) -> str:
@@ -56,18 +61,39 @@ def build_archive(establishment: Establishment, season: int, directory: Path, *,
                 entries += 1
                 head = line
         head_hash = json.loads(head)["entry_hash"] if head else None
-        files.append({"name": jsonl.name, "register": register.number, "sha256": _digest(jsonl),
-                      "bytes": jsonl.stat().st_size, "entries": entries, "head_hash": head_hash})
+        files.append(
+            {
+                "name": jsonl.name,
+                "register": register.number,
+                "sha256": _digest(jsonl),
+                "bytes": jsonl.stat().st_size,
+                "entries": entries,
+                "head_hash": head_hash,
+            }
+        )
         pdf = directory / f"{register.number}.pdf"
         with pdf.open("wb") as out:
             register_pdf(register, out, lang=settings.LANGUAGE_CODE, sealed=sealed)
-        files.append({"name": pdf.name, "register": register.number, "sha256": _digest(pdf),
-                      "bytes": pdf.stat().st_size, "sealed": sealed})
+        files.append(
+            {
+                "name": pdf.name,
+                "register": register.number,
+                "sha256": _digest(pdf),
+                "bytes": pdf.stat().st_size,
+                "sealed": sealed,
+            }
+        )
     manifest = {
-        "format": FORMAT, "establishment": establishment.code, "jurisdiction": establishment.jurisdiction,
-        "season": period_label(establishment, season), "from": first.isoformat(), "to": last.isoformat(),
-        "created_at": timezone.now().isoformat(timespec="seconds"), "files": files,
+        "format": FORMAT,
+        "establishment": establishment.code,
+        "jurisdiction": establishment.jurisdiction,
+        "season": period_label(establishment, season),
+        "from": first.isoformat(),
+        "to": last.isoformat(),
+        "created_at": timezone.now().isoformat(timespec="seconds"),
+        "files": files,
     }
-    (directory / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                      encoding="utf-8")
+    (directory / MANIFEST).write_text(
+        json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    )
     return manifest

@@ -37,15 +37,24 @@ class AuthorisationFigures:
 def authorisation_figures(establishment: Establishment, on: datetime.date) -> AuthorisationFigures:
     """The figures as they stood at the end of ``on`` (the establishment's local day)."""
     moment = datetime.datetime.combine(on, datetime.time.max, tzinfo=ZoneInfo(establishment.timezone))
-    tables = Counter(t.game for t in GamingTable.history.as_of(moment).filter(establishment=establishment,
-                                                                              active=True))
+    tables = Counter(t.game for t in GamingTable.history.as_of(moment).filter(establishment=establishment, active=True))
     then = Establishment.history.as_of(moment).filter(pk=establishment.pk).first()
     minimums = (then.setting("SET-08") or {}) if then is not None else {}
-    games = [GameFigures(game=code, label=str(GAMES[code].label) if code in GAMES else code, tables=tables[code],
-                         authorised_minimum=Decimal(str(minimums[code])) if code in minimums else None)
-             for code in sorted(set(tables) | set(minimums))]
-    machines = Machine.history.as_of(moment).filter(establishment=establishment,
-                                                    status=Machine.Status.IN_SERVICE).count()
-    electronic = list(declarations_of(establishment).filter(operation=Declaration.Operation.ELECTRONIC,
-                                                            implementation_date__lte=on).order_by("number"))
+    games = [
+        GameFigures(
+            game=code,
+            label=str(GAMES[code].label) if code in GAMES else code,
+            tables=tables[code],
+            authorised_minimum=Decimal(str(minimums[code])) if code in minimums else None,
+        )
+        for code in sorted(set(tables) | set(minimums))
+    ]
+    machines = (
+        Machine.history.as_of(moment).filter(establishment=establishment, status=Machine.Status.IN_SERVICE).count()
+    )
+    electronic = list(
+        declarations_of(establishment)
+        .filter(operation=Declaration.Operation.ELECTRONIC, implementation_date__lte=on)
+        .order_by("number")
+    )
     return AuthorisationFigures(on=on, games=games, slot_machines=machines, electronic_forms=electronic)

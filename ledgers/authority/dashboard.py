@@ -24,8 +24,12 @@ def police_registers(request: HttpRequest, establishment: Establishment) -> Pane
     questions = list(selectors.liaison_unanswered(establishment))
     if not awaiting and not questions:
         return None
-    return Panel(_("Registres de la police"), "authority/_panel_police.html",
-                 {"awaiting": awaiting, "overdue": overdue, "questions": questions}, order=25)
+    return Panel(
+        _("Registres de la police"),
+        "authority/_panel_police.html",
+        {"awaiting": awaiting, "overdue": overdue, "questions": questions},
+        order=25,
+    )
 
 
 @dashboard_panel
@@ -38,8 +42,12 @@ def approvals_attention(request: HttpRequest, establishment: Establishment) -> P
     declarations = list(selectors.declarations_without_follow_up(establishment))
     if not rows and not declarations:
         return None
-    return Panel(_("Agréments et déclarations"), "authority/_panel_approvals.html",
-                 {"rows": rows, "declarations": declarations}, order=26)
+    return Panel(
+        _("Agréments et déclarations"),
+        "authority/_panel_approvals.html",
+        {"rows": rows, "declarations": declarations},
+        order=26,
+    )
 
 
 @dashboard_panel
@@ -51,8 +59,9 @@ def called_bets_without_scj(request: HttpRequest, establishment: Establishment) 
     bets = list(selectors.called_bets_without_scj(establishment)[:20])
     if not bets:
         return None
-    return Panel(_("Annonces complexes : SCJ non informé"), "authority/_panel_called_bets.html", {"bets": bets},
-                 order=27)
+    return Panel(
+        _("Annonces complexes : SCJ non informé"), "authority/_panel_called_bets.html", {"bets": bets}, order=27
+    )
 
 
 @dashboard_panel
@@ -64,5 +73,9 @@ def split_aces_unexplained(request: HttpRequest, establishment: Establishment) -
     readings = list(selectors.progressive_unexplained(establishment)[:20])
     if not readings:
         return None
-    return Panel(_("Progressif Split Aces : écarts inexpliqués"), "authority/_panel_split_aces.html",
-                 {"readings": readings}, order=28)
+    return Panel(
+        _("Progressif Split Aces : écarts inexpliqués"),
+        "authority/_panel_split_aces.html",
+        {"readings": readings},
+        order=28,
+    )

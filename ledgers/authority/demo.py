@@ -41,8 +41,13 @@ def post_machine_displays(machine: Machine) -> None:
     checker = demo_user(est, Role.COMITE)
     posted = displays.posted_items(machine=machine)
     for required in displays.missing(displays.machine_items(machine), posted):
-        services.display_post(establishment=est, actor=checker, item=required.item, machine=machine,
-                              posted_on=est.localtime(timezone.now()).date())
+        services.display_post(
+            establishment=est,
+            actor=checker,
+            item=required.item,
+            machine=machine,
+            posted_on=est.localtime(timezone.now()).date(),
+        )
 
 
 def _seed_displays(est: Establishment, director: AbstractBaseUser) -> None:
@@ -51,8 +56,9 @@ def _seed_displays(est: Establishment, director: AbstractBaseUser) -> None:
     posted_on = est.localtime(timezone.now()).date() - datetime.timedelta(days=60)
     for table in GamingTable.objects.filter(establishment=est, active=True).order_by("number"):
         for required in displays.missing(displays.table_items(table), displays.posted_items(table=table)):
-            services.display_post(establishment=est, actor=checker, item=required.item, table=table,
-                                  posted_on=posted_on)
+            services.display_post(
+                establishment=est, actor=checker, item=required.item, table=table, posted_on=posted_on
+            )
 
 
 def _seed_monaco(stdout: TextIO) -> None:
@@ -63,17 +69,31 @@ def _seed_monaco(stdout: TextIO) -> None:
     for kind in (SPLIT_ACES.code, BANKERS.code):
         open_volume(est, kind, "", director=director, authority=director, paraphe="D.J.")
     today = est.localtime(timezone.now()).date()
-    tables = list(GamingTable.objects.filter(establishment=est, game="blackjack").order_by("number")
-                  .values_list("number", flat=True)[:2])
+    tables = list(
+        GamingTable.objects.filter(establishment=est, game="blackjack")
+        .order_by("number")
+        .values_list("number", flat=True)[:2]
+    )
     if tables and not ProgressiveConfig.objects.filter(establishment=est).exists():
         services.progressive_configure(
-            establishment=est, actor=director, effective_from=today - datetime.timedelta(days=90),
+            establishment=est,
+            actor=director,
+            effective_from=today - datetime.timedelta(days=90),
             combinations="Paire d'as séparée : 50 fois la mise ; deux paires d'as : progressif mineur ; trois as : "
-                         "progressif majeur", stake=Decimal("5"), percentage=Decimal("12"), tables=tables)
+            "progressif majeur",
+            stake=Decimal("5"),
+            percentage=Decimal("12"),
+            tables=tables,
+        )
     if not ApprovedBanker.objects.filter(establishment=est).exists():
-        services.banker_approve(establishment=est, actor=director, full_name="Alexandre Varenne",
-                                birth_date=datetime.date(1968, 3, 14), identity_document="Passeport MC 0412788",
-                                approved_on=today - datetime.timedelta(days=200))
+        services.banker_approve(
+            establishment=est,
+            actor=director,
+            full_name="Alexandre Varenne",
+            birth_date=datetime.date(1968, 3, 14),
+            identity_document="Passeport MC 0412788",
+            approved_on=today - datetime.timedelta(days=200),
+        )
     stdout.write("authority: Split Aces progressive and approved bankers of Monte-Carlo\n")
 
 
@@ -82,8 +102,9 @@ def seed(stdout: TextIO) -> None:
     est = Establishment.objects.filter(code=DEMO_FR).first()
     if est is None:
         return
-    director, chief, agent = (demo_user(est, role) for role in
-                              (Role.DIRECTEUR_RESPONSABLE, Role.CHEF_POLICE, Role.POLICE))
+    director, chief, agent = (
+        demo_user(est, role) for role in (Role.DIRECTEUR_RESPONSABLE, Role.CHEF_POLICE, Role.POLICE)
+    )
     for kind in (OBSERVATIONS.code, LIAISON.code):
         open_volume(est, kind, "", director=director, authority=chief, paraphe="C.P.")
     for kind in (DECLARATIONS.code, HOUSE_RULES.code):
@@ -91,33 +112,60 @@ def seed(stdout: TextIO) -> None:
     if not Observation.objects.filter(establishment=est).exists():
         now = timezone.now()
         first = services.observation_record(
-            establishment=est, actor=agent, visited_at=now - datetime.timedelta(days=5),
-            agents="Brigadier-chef Martin", operations="Vérification de l'armoire « dépôt des cartes » et du carnet 19",
-            nature=Observation.Nature.OBSERVATION, text="Deux sixains reçus hier non encore inscrits au carnet 19.")
-        services.observation_follow_up(observation=first, actor=director,
-                                       text="Sixains inscrits le jour même ; rappel écrit au service des cartes.")
+            establishment=est,
+            actor=agent,
+            visited_at=now - datetime.timedelta(days=5),
+            agents="Brigadier-chef Martin",
+            operations="Vérification de l'armoire « dépôt des cartes » et du carnet 19",
+            nature=Observation.Nature.OBSERVATION,
+            text="Deux sixains reçus hier non encore inscrits au carnet 19.",
+        )
+        services.observation_follow_up(
+            observation=first,
+            actor=director,
+            text="Sixains inscrits le jour même ; rappel écrit au service des cartes.",
+        )
         services.observation_record(
-            establishment=est, actor=agent, visited_at=now - datetime.timedelta(days=1),
-            agents="Brigadier-chef Martin, gardien de la paix Leroy", operations="Contrôle de l'affichage en salle",
-            nature=Observation.Nature.INSTRUCTION, text="Afficher le taux de la cagnotte du poker à chaque table.")
+            establishment=est,
+            actor=agent,
+            visited_at=now - datetime.timedelta(days=1),
+            agents="Brigadier-chef Martin, gardien de la paix Leroy",
+            operations="Contrôle de l'affichage en salle",
+            nature=Observation.Nature.INSTRUCTION,
+            text="Afficher le taux de la cagnotte du poker à chaque table.",
+        )
     if not LiaisonQuestion.objects.filter(establishment=est).exists():
         question = services.liaison_ask(
-            establishment=est, actor=director, subject="Article 68-19",
-            question="Le déplacement d'une machine hors des heures d'ouverture doit-il être signalé la veille ?")
-        services.liaison_answer(question=question, actor=chief,
-                                answer="Oui : le service est informé avant tout déplacement, quelle que soit l'heure.")
+            establishment=est,
+            actor=director,
+            subject="Article 68-19",
+            question="Le déplacement d'une machine hors des heures d'ouverture doit-il être signalé la veille ?",
+        )
+        services.liaison_answer(
+            question=question,
+            actor=chief,
+            answer="Oui : le service est informé avant tout déplacement, quelle que soit l'heure.",
+        )
     if not Declaration.objects.filter(establishment=est).exists():
         sent = est.localtime(timezone.now()).date() - datetime.timedelta(days=20)
         services.declaration_record(
-            establishment=est, actor=director, operation=Declaration.Operation.DISTRIBUTION,
+            establishment=est,
+            actor=director,
+            operation=Declaration.Operation.DISTRIBUTION,
             details="Mise minimale des tables de black-jack portée de 5 € à 10 € le vendredi et le samedi soir.",
-            sent_on=sent, recipients=Declaration.Recipient.values, proof="LRAR 1A 178 342 9921 4",
-            implementation_date=sent + datetime.timedelta(days=15))
+            sent_on=sent,
+            recipients=Declaration.Recipient.values,
+            proof="LRAR 1A 178 342 9921 4",
+            implementation_date=sent + datetime.timedelta(days=15),
+        )
     if not HouseRulesVersion.objects.filter(establishment=est).exists():
         services.house_rules_publish(
-            establishment=est, actor=director, effective_from=est.localtime(timezone.now()).date(),
+            establishment=est,
+            actor=director,
+            effective_from=est.localtime(timezone.now()).date(),
             reference="Règlement intérieur des jeux, affiché à l'entrée de la salle des jeux",
-            options=[HouseOption.SURRENDER, HouseOption.LL_SEATED])
+            options=[HouseOption.SURRENDER, HouseOption.LL_SEATED],
+        )
         table = GamingTable.objects.filter(establishment=est, game="blackjack").order_by("number").first()
         if table is not None:
             services.table_option_set(table=table, option=HouseOption.SURRENDER, enabled=True, actor=director)

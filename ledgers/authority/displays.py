@@ -64,8 +64,9 @@ def machine_items(machine) -> tuple[Required, ...]:
 
 
 def posted_items(*, table: GamingTable | None = None, machine=None) -> set[str]:
-    lines = RulesDisplay.objects.filter(table=table) if table is not None else RulesDisplay.objects.filter(
-        machine=machine)
+    lines = (
+        RulesDisplay.objects.filter(table=table) if table is not None else RulesDisplay.objects.filter(machine=machine)
+    )
     return set(lines.values_list("item", flat=True))
 
 
@@ -76,10 +77,12 @@ def missing(required: tuple[Required, ...], posted: set[str]) -> list[Required]:
 def _refuse(gaps: list[Required], subject: str) -> None:
     if gaps:
         first = gaps[0]
-        raise RuleViolation(first.code, _("%(subject)s : affichage ou dispositif manquant au registre des affichages "
-                                          "— %(items)s.") % {
-            "subject": subject, "items": " ; ".join(str(DisplayItem(g.item).label) for g in gaps)},
-            article=first.article)
+        raise RuleViolation(
+            first.code,
+            _("%(subject)s : affichage ou dispositif manquant au registre des affichages — %(items)s.")
+            % {"subject": subject, "items": " ; ".join(str(DisplayItem(g.item).label) for g in gaps)},
+            article=first.article,
+        )
 
 
 def require_table_displays(table: GamingTable) -> None:

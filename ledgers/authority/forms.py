@@ -48,8 +48,9 @@ class DeclarationForm(forms.Form):
     operation = forms.ChoiceField(label=_("Opération"), choices=Declaration.Operation.choices)
     details = forms.CharField(label=_("Détail de l'opération"), widget=TEXT)
     sent_on = forms.DateField(label=_("Envoyée le"), widget=DATE)
-    recipients = forms.MultipleChoiceField(label=_("Destinataires"), choices=Declaration.Recipient.choices,
-                                           widget=forms.CheckboxSelectMultiple)
+    recipients = forms.MultipleChoiceField(
+        label=_("Destinataires"), choices=Declaration.Recipient.choices, widget=forms.CheckboxSelectMultiple
+    )
     proof = forms.CharField(label=_("Preuve de l'envoi"), max_length=250)
     implementation_date = forms.DateField(label=_("Mise en œuvre le"), widget=DATE)
     tournament_until = forms.DateField(label=_("Fin du tournoi (7°)"), widget=DATE, required=False)
@@ -69,9 +70,13 @@ class CalledBetForm(forms.Form):
     def __init__(self, *args, establishment, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["session"].queryset = TableSession.objects.filter(
-            seance__establishment=establishment, status=TableSession.Status.OPEN).select_related("table", "seance")
-        self.fields["inspecteur"].queryset = get_user_model().objects.filter(
-            memberships__establishment=establishment, memberships__role=Role.INSPECTEUR).distinct()
+            seance__establishment=establishment, status=TableSession.Status.OPEN
+        ).select_related("table", "seance")
+        self.fields["inspecteur"].queryset = (
+            get_user_model()
+            .objects.filter(memberships__establishment=establishment, memberships__role=Role.INSPECTEUR)
+            .distinct()
+        )
 
 
 class CalledBetVisaForm(forms.Form):
@@ -82,8 +87,12 @@ class CalledBetVisaForm(forms.Form):
 class HouseRulesForm(forms.Form):
     effective_from = forms.DateField(label=_("En vigueur le"), widget=DATE)
     reference = forms.CharField(label=_("Référence du texte affiché"), max_length=250)
-    options = forms.MultipleChoiceField(label=_("Options écrites dans le règlement"), choices=HouseOption.choices,
-                                        widget=forms.CheckboxSelectMultiple, required=False)
+    options = forms.MultipleChoiceField(
+        label=_("Options écrites dans le règlement"),
+        choices=HouseOption.choices,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
 
 
 class TableOptionForm(forms.Form):
@@ -108,7 +117,8 @@ class DisplayForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["table"].queryset = GamingTable.objects.filter(establishment=establishment, active=True)
         self.fields["machine"].queryset = Machine.objects.filter(establishment=establishment).exclude(
-            status=Machine.Status.RETIRED)
+            status=Machine.Status.RETIRED
+        )
 
 
 class ProgressiveConfigForm(forms.Form):
@@ -117,8 +127,13 @@ class ProgressiveConfigForm(forms.Form):
     effective_from = forms.DateField(label=_("En vigueur le"), widget=DATE)
     combinations = forms.CharField(label=_("Combinaisons gagnantes et gains"), widget=TEXT)
     stake = forms.DecimalField(label=_("Montant de la mise"), max_digits=10, decimal_places=2, min_value=0)
-    percentage = forms.DecimalField(label=_("Pourcentage des enjeux affecté au progressif"), max_digits=5,
-                                    decimal_places=2, min_value=0, max_value=100)
+    percentage = forms.DecimalField(
+        label=_("Pourcentage des enjeux affecté au progressif"),
+        max_digits=5,
+        decimal_places=2,
+        min_value=0,
+        max_value=100,
+    )
     tables = forms.CharField(label=_("Tables reliées (numéros séparés par des virgules)"), max_length=500)
 
     def clean_tables(self):
@@ -129,8 +144,13 @@ class ProgressiveReadingForm(forms.Form):
     seance = forms.ModelChoiceField(label=_("Séance"), queryset=Seance.objects.none())
     moment = forms.ChoiceField(label=_("Moment"), choices=ProgressiveReading.Moment.choices)
     amount = forms.DecimalField(label=_("Montant du progressif"), max_digits=14, decimal_places=2, min_value=0)
-    stakes = forms.DecimalField(label=_("Mises Split Aces de la séance (à la clôture)"), max_digits=14,
-                                decimal_places=2, min_value=0, required=False)
+    stakes = forms.DecimalField(
+        label=_("Mises Split Aces de la séance (à la clôture)"),
+        max_digits=14,
+        decimal_places=2,
+        min_value=0,
+        required=False,
+    )
 
     def __init__(self, *args, establishment, **kwargs):
         super().__init__(*args, **kwargs)

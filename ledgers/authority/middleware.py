@@ -40,9 +40,18 @@ class RegulatorAccessLogMiddleware:
         if action is None or response.status_code != 200 or not request.user.is_authenticated:
             return response
         establishment_id, target = _target(match.view_name, match.kwargs)
-        roles = sorted(Membership.objects.filter(user=request.user, establishment_id=establishment_id,
-                                                 role__in=REGULATOR_ROLES).values_list("role", flat=True))
+        roles = sorted(
+            Membership.objects.filter(
+                user=request.user, establishment_id=establishment_id, role__in=REGULATOR_ROLES
+            ).values_list("role", flat=True)
+        )
         if roles:
-            AccessLog.objects.create(establishment_id=establishment_id, user=request.user, roles=",".join(roles),
-                                     action=action, target=target[:200], path=request.get_full_path()[:500])
+            AccessLog.objects.create(
+                establishment_id=establishment_id,
+                user=request.user,
+                roles=",".join(roles),
+                action=action,
+                target=target[:200],
+                path=request.get_full_path()[:500],
+            )
         return response

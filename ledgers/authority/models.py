@@ -32,8 +32,9 @@ class Observation(models.Model):
     entry_seq = models.PositiveBigIntegerField(_("entrée"))
     due_on = models.DateField(_("suite à mentionner au plus tard le"), null=True, blank=True)
     follow_up = models.TextField(_("suite réservée"), blank=True)
-    follow_up_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                     related_name="+")
+    follow_up_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     follow_up_at = models.DateTimeField(_("suite mentionnée le"), null=True, blank=True)
     follow_up_seq = models.PositiveBigIntegerField(_("entrée de la suite"), null=True, blank=True)
     history = HistoricalRecords()
@@ -65,8 +66,9 @@ class LiaisonQuestion(models.Model):
     asked_at = models.DateTimeField(_("posée le"))
     question_seq = models.PositiveBigIntegerField(_("entrée de la question"))
     answer = models.TextField(_("réponse"), blank=True)
-    answered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                    related_name="+")
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     answered_at = models.DateTimeField(_("répondue le"), null=True, blank=True)
     answer_seq = models.PositiveBigIntegerField(_("entrée de la réponse"), null=True, blank=True)
     history = HistoricalRecords()
@@ -130,8 +132,9 @@ class SeasonArchive(models.Model):
     manifest_sha256 = models.CharField(_("empreinte du manifeste"), max_length=64, blank=True)
     registers = models.JSONField(_("registres archivés"), default=dict)  # number → head hash archived
     error = models.TextField(_("erreur"), blank=True)
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                     related_name="+")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(_("demandé le"), auto_now_add=True)
     finished_at = models.DateTimeField(_("terminé le"), null=True, blank=True)
     history = HistoricalRecords()
@@ -170,8 +173,10 @@ class Declaration(models.Model):
         REPLACE_TABLES = "2", _("2° Remplacement de tables d'un jeu autorisé par des tables d'un nouveau jeu")
         NEW_GAME = "3", _("3° Exploitation d'un nouveau jeu de table")
         ELECTRONIC = "5", _("5° Exploitation d'une forme électronique de jeux de table autorisés")
-        DISTRIBUTION = "6", _("6° Modification de la répartition des tables, des mises minimales ou des limites "
-                              "horaires")
+        DISTRIBUTION = (
+            "6",
+            _("6° Modification de la répartition des tables, des mises minimales ou des limites horaires"),
+        )
         POKER_TOURNAMENT = "7", _("7° Tables de poker supplémentaires pour un tournoi déclaré")
 
     class Recipient(models.TextChoices):
@@ -225,14 +230,16 @@ class CalledBet(models.Model):
     number = models.PositiveIntegerField(_("n°"))
     content = models.TextField(_("annonce"))
     player = models.CharField(_("joueur"), max_length=200, blank=True)
-    inspecteur = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                   verbose_name=_("inspecteur présent"))
+    inspecteur = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("inspecteur présent")
+    )
     written_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     handed_at = models.DateTimeField(_("remise le"))
     entry_seq = models.PositiveBigIntegerField(_("entrée"))
     status = models.CharField(_("statut"), max_length=12, choices=Status.choices, default=Status.HANDED)
-    visa_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                related_name="+")
+    visa_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     visaed_at = models.DateTimeField(_("visée le"), null=True, blank=True)
     scj_informed_at = models.DateTimeField(_("SCJ informé le"), null=True, blank=True)
     scj_channel = models.CharField(_("moyen"), max_length=100, blank=True)
@@ -315,8 +322,10 @@ class DisplayItem(models.TextChoices):
     SLOT_RULES = "slot_rules", _("Règles du jeu énoncées en français")
     SLOT_STAKE = "slot_stake", _("Valeur unitaire des mises")
     SLOT_PAYOUTS = "slot_payouts", _("Combinaisons gagnantes et montant des paiements")
-    SLOT_FRONT_LIGHT = "slot_front_light", _("Affichage lumineux sur le front de la machine (jackpot non payé par "
-                                             "la machine)")
+    SLOT_FRONT_LIGHT = (
+        "slot_front_light",
+        _("Affichage lumineux sur le front de la machine (jackpot non payé par la machine)"),
+    )
     SLOT_LOCK = "slot_lock", _("Blocage électronique après un jackpot à paiement manuel")
     SLOT_TOP_LIGHT = "slot_top_light", _("Voyant lumineux au-dessus de la machine (porte ouverte)")
 
@@ -326,14 +335,17 @@ class RulesDisplay(models.Model):
     the date it was posted and who checked it. Append-only: a display put up again is a new line."""
 
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
-    table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                              verbose_name=_("table"))
-    machine = models.ForeignKey("slots.Machine", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                verbose_name=_("machine"))
+    table = models.ForeignKey(
+        GamingTable, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("table")
+    )
+    machine = models.ForeignKey(
+        "slots.Machine", on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("machine")
+    )
     item = models.CharField(_("affichage"), max_length=20, choices=DisplayItem.choices)
     posted_on = models.DateField(_("affiché le"))
-    checked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                   verbose_name=_("vérifié par"))
+    checked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("vérifié par")
+    )
     recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
     entry_seq = models.PositiveBigIntegerField(_("entrée"))
 
@@ -341,8 +353,11 @@ class RulesDisplay(models.Model):
         verbose_name = _("affichage réglementaire")
         verbose_name_plural = _("affichages réglementaires")
         ordering = ["-recorded_at", "-pk"]
-        constraints = [models.CheckConstraint(
-            condition=models.Q(table__isnull=True) ^ models.Q(machine__isnull=True), name="display_one_subject")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(table__isnull=True) ^ models.Q(machine__isnull=True), name="display_one_subject"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.table or self.machine} — {self.get_item_display()}"
@@ -358,11 +373,11 @@ class ProgressiveConfig(models.Model):
     effective_from = models.DateField(_("en vigueur le"))
     combinations = models.TextField(_("combinaisons gagnantes et gains"))
     stake = models.DecimalField(_("montant de la mise"), max_digits=10, decimal_places=2)
-    percentage = models.DecimalField(_("pourcentage des enjeux affecté au progressif"), max_digits=5,
-                                     decimal_places=2)
+    percentage = models.DecimalField(_("pourcentage des enjeux affecté au progressif"), max_digits=5, decimal_places=2)
     tables = models.JSONField(_("tables reliées"), default=list)  # table numbers
-    approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                    verbose_name=_("approuvée par"))
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("approuvée par")
+    )
     recorded_at = models.DateTimeField(_("inscrite le"), auto_now_add=True)
     entry_seq = models.PositiveBigIntegerField(_("entrée"))
 
@@ -388,11 +403,13 @@ class ProgressiveReading(models.Model):
     seance = models.ForeignKey(Seance, on_delete=models.PROTECT, related_name="+", verbose_name=_("séance"))
     moment = models.CharField(_("moment"), max_length=10, choices=Moment.choices)
     amount = models.DecimalField(_("montant du progressif"), max_digits=14, decimal_places=2)
-    stakes = models.DecimalField(_("mises Split Aces de la séance"), max_digits=14, decimal_places=2, null=True,
-                                 blank=True)
+    stakes = models.DecimalField(
+        _("mises Split Aces de la séance"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
     config = models.ForeignKey(ProgressiveConfig, on_delete=models.PROTECT, related_name="+")
-    unexplained = models.DecimalField(_("écart inexpliqué"), max_digits=16, decimal_places=2, null=True,
-                                      blank=True)  # stakes and payouts can exceed one amount
+    unexplained = models.DecimalField(
+        _("écart inexpliqué"), max_digits=16, decimal_places=2, null=True, blank=True
+    )  # stakes and payouts can exceed one amount
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(_("relevé le"), auto_now_add=True)
     entry_seq = models.PositiveBigIntegerField(_("entrée"))
@@ -438,8 +455,9 @@ class ApprovedBanker(models.Model):
     birth_date = models.DateField(_("date de naissance"))
     identity_document = models.CharField(_("pièce d'identité"), max_length=200)
     approved_on = models.DateField(_("agréé le"))
-    approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                    verbose_name=_("agréé par"))
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("agréé par")
+    )
     entry_seq = models.PositiveBigIntegerField(_("entrée"))
     withdrawn_on = models.DateField(_("agrément retiré le"), null=True, blank=True)
     history = HistoricalRecords()

@@ -16,8 +16,10 @@ OBSERVATIONS = register_kind(
     RegisterKind(
         code="observations_police",
         title=_("Registre spécial d'observations"),
-        purpose=_("Inscrire chaque visite de vérification des agents de surveillance, leurs observations, "
-                  "instructions ou injonctions, et la suite que leur réserve le directeur responsable."),
+        purpose=_(
+            "Inscrire chaque visite de vérification des agents de surveillance, leurs observations, "
+            "instructions ou injonctions, et la suite que leur réserve le directeur responsable."
+        ),
         columns=(
             Column("observation", _("Observation n°"), 0.7),
             Column("visited_at", _("Jour et heure de la visite"), 1.1),
@@ -42,8 +44,10 @@ LIAISON = register_kind(
     RegisterKind(
         code="registre_liaison",
         title=_("Registre de liaison"),
-        purpose=_("Inscrire les demandes de précisions et les questions du directeur responsable au service "
-                  "de police judiciaire territorialement compétent, et ses réponses."),
+        purpose=_(
+            "Inscrire les demandes de précisions et les questions du directeur responsable au service "
+            "de police judiciaire territorialement compétent, et ses réponses."
+        ),
         columns=(
             Column("question", _("Question n°"), 0.7),
             Column("event", _("Inscription"), 0.9),
@@ -66,8 +70,10 @@ DECLARATIONS = register_kind(
     RegisterKind(
         code="declarations_prealables",
         title=_("Registre des déclarations préalables"),
-        purpose=_("Inscrire chaque déclaration préalable détaillée, sa date d'envoi aux trois destinataires, sa "
-                  "date de mise en œuvre et la suite donnée (modification de l'arrêté d'autorisation)."),
+        purpose=_(
+            "Inscrire chaque déclaration préalable détaillée, sa date d'envoi aux trois destinataires, sa "
+            "date de mise en œuvre et la suite donnée (modification de l'arrêté d'autorisation)."
+        ),
         columns=(
             Column("declaration", _("Déclaration n°"), 0.7),
             Column("event", _("Inscription"), 0.9),
@@ -90,8 +96,10 @@ CALLED_BETS = register_kind(
     RegisterKind(
         code="annonces_complexes",
         title=_("Registre des annonces marquées complexes"),
-        purpose=_("Conserver chaque annonce complexe remise par écrit, le visa de la direction des jeux, "
-                  "l'information du Service de Contrôle des Jeux et l'inspecteur présent."),
+        purpose=_(
+            "Conserver chaque annonce complexe remise par écrit, le visa de la direction des jeux, "
+            "l'information du Service de Contrôle des Jeux et l'inspecteur présent."
+        ),
         columns=(
             Column("bet", _("Annonce n°"), 0.6),
             Column("event", _("Inscription"), 0.9),
@@ -115,8 +123,10 @@ HOUSE_RULES = register_kind(
     RegisterKind(
         code="reglement_interieur",
         title=_("Registre du règlement intérieur et des options de jeu"),
-        purpose=_("Inscrire chaque version du règlement intérieur affiché, sa date d'effet et les options qu'il "
-                  "prévoit, puis chaque option mise en œuvre ou retirée à une table."),
+        purpose=_(
+            "Inscrire chaque version du règlement intérieur affiché, sa date d'effet et les options qu'il "
+            "prévoit, puis chaque option mise en œuvre ou retirée à une table."
+        ),
         columns=(
             Column("version", _("Version"), 0.6),
             Column("event", _("Inscription"), 1.0),
@@ -138,8 +148,10 @@ DISPLAYS = register_kind(
     RegisterKind(
         code="affichages_reglementaires",
         title=_("Registre des affichages réglementaires"),
-        purpose=_("Inscrire, par table et par machine à sous, chaque affichage que les textes imposent et chaque "
-                  "dispositif obligatoire des machines : la date de sa mise en place et qui l'a vérifié."),
+        purpose=_(
+            "Inscrire, par table et par machine à sous, chaque affichage que les textes imposent et chaque "
+            "dispositif obligatoire des machines : la date de sa mise en place et qui l'a vérifié."
+        ),
         columns=(
             Column("subject", _("Table ou machine"), 1.0),
             Column("item", _("Affichage"), 3.4),
@@ -160,8 +172,10 @@ SPLIT_ACES = register_kind(
     RegisterKind(
         code="progressif_split_aces",
         title=_("Registre du jackpot progressif Split Aces"),
-        purpose=_("Inscrire chaque configuration du progressif approuvée par la Direction des Jeux, le montant du "
-                  "progressif à l'ouverture et à la clôture de chaque séance et chaque jackpot payé."),
+        purpose=_(
+            "Inscrire chaque configuration du progressif approuvée par la Direction des Jeux, le montant du "
+            "progressif à l'ouverture et à la clôture de chaque séance et chaque jackpot payé."
+        ),
         columns=(
             Column("event", _("Inscription"), 1.0),
             Column("seance", _("Séance"), 1.0),
@@ -183,8 +197,10 @@ BANKERS = register_kind(
     RegisterKind(
         code="banquiers_agrees",
         title=_("Registre des banquiers agréés (banque à tout va)"),
-        purpose=_("Inscrire l'identité de chaque banquier agréé par la Direction, la date de son agrément, "
-                  "l'officier qui l'a agréé et le retrait de l'agrément."),
+        purpose=_(
+            "Inscrire l'identité de chaque banquier agréé par la Direction, la date de son agrément, "
+            "l'officier qui l'a agréé et le retrait de l'agrément."
+        ),
         columns=(
             Column("banker", _("Banquier n°"), 0.6),
             Column("event", _("Inscription"), 0.9),

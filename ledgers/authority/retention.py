@@ -51,8 +51,9 @@ class RetentionPolicy:
 def policy_for(establishment: Establishment, kind: str) -> RetentionPolicy:
     """The same for every kind: the text allows no exception (art. 80: "sans exception aucune")."""
     get_kind(kind)  # an unknown kind is an error, not a policy
-    return RetentionPolicy(kind=kind, periods=int(establishment.setting("SET-39")["periods"]),
-                           article=ARTICLE[establishment.jurisdiction])
+    return RetentionPolicy(
+        kind=kind, periods=int(establishment.setting("SET-39")["periods"]), article=ARTICLE[establishment.jurisdiction]
+    )
 
 
 def retention_end(register: Register) -> datetime.date | None:
@@ -68,6 +69,11 @@ def purge_refusal(register: Register, today: datetime.date) -> str | None:
     """Why the register may not be purged on ``today`` (None when its term is over)."""
     end = retention_end(register)
     if end is not None and today <= end:
-        return str(_("Le registre %(number)s est conservé jusqu'au %(end)s : l'année en cours et les dix "
-                      "précédentes, sans exception.") % {"number": register.number, "end": end.strftime("%d/%m/%Y")})
+        return str(
+            _(
+                "Le registre %(number)s est conservé jusqu'au %(end)s : l'année en cours et les dix "
+                "précédentes, sans exception."
+            )
+            % {"number": register.number, "end": end.strftime("%d/%m/%Y")}
+        )
     return None

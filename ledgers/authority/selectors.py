@@ -61,22 +61,29 @@ def approvals_overview(establishment: Establishment, on: datetime.date | None = 
     """Every declared approval source with its approvals and their status on ``on`` (AUTH-06):
     [(source, [(approval, status), …]), …]."""
     on = on or establishment.localtime(timezone.now()).date()
-    return [(source, [(approval, approval.status(on)) for approval in source.approvals(establishment)])
-            for source in SOURCES]
+    return [
+        (source, [(approval, approval.status(on)) for approval in source.approvals(establishment)])
+        for source in SOURCES
+    ]
 
 
 def approvals_needing_attention(establishment: Establishment, on: datetime.date | None = None) -> list[tuple]:
     """(source, approval, status) of the approvals missing, expired or expiring (AUTH-06)."""
-    return [(source, approval, status) for source, rows in approvals_overview(establishment, on)
-            for approval, status in rows if status in ("missing", "expired", "expiring")]
+    return [
+        (source, approval, status)
+        for source, rows in approvals_overview(establishment, on)
+        for approval, status in rows
+        if status in ("missing", "expired", "expiring")
+    ]
 
 
 def declarations_of(establishment: Establishment) -> QuerySet[Declaration]:
     return Declaration.objects.filter(establishment=establishment).select_related("declared_by")
 
 
-def declaration_implemented(establishment: Establishment, operation: str, *, on: datetime.date,
-                             after: datetime.date | None = None) -> Declaration | None:
+def declaration_implemented(
+    establishment: Establishment, operation: str, *, on: datetime.date, after: datetime.date | None = None
+) -> Declaration | None:
     """The latest declaration of ``operation`` whose implementation date is reached by ``on`` (and
     falls after ``after``, when the change must be newer than a given state): what lets a declared
     operation be applied to the live configuration (AUTH-01)."""
@@ -86,17 +93,18 @@ def declaration_implemented(establishment: Establishment, operation: str, *, on:
     return declared.order_by("-implementation_date", "-number").first()
 
 
-def declarations_without_follow_up(establishment: Establishment,
-                                   today: datetime.date | None = None) -> QuerySet[Declaration]:
+def declarations_without_follow_up(
+    establishment: Establishment, today: datetime.date | None = None
+) -> QuerySet[Declaration]:
     """Declarations implemented with no follow-up recorded (AUTH-02 flag)."""
     today = today or establishment.localtime(timezone.now()).date()
-    return declarations_of(establishment).filter(follow_up=Declaration.FollowUp.PENDING,
-                                                 implementation_date__lte=today)
+    return declarations_of(establishment).filter(follow_up=Declaration.FollowUp.PENDING, implementation_date__lte=today)
 
 
 def called_bets_of(establishment: Establishment) -> QuerySet[CalledBet]:
     return CalledBet.objects.filter(table_session__seance__establishment=establishment).select_related(
-        "table_session__table", "table_session__seance", "inspecteur", "visa_by")
+        "table_session__table", "table_session__seance", "inspecteur", "visa_by"
+    )
 
 
 def called_bets_without_scj(establishment: Establishment) -> QuerySet[CalledBet]:
@@ -107,8 +115,11 @@ def called_bets_without_scj(establishment: Establishment) -> QuerySet[CalledBet]
 def house_rules_in_force(establishment: Establishment, on: datetime.date | None = None) -> HouseRulesVersion | None:
     """The règlement intérieur version in force on ``on`` (REG-19: the one shown to inspectors)."""
     on = on or establishment.localtime(timezone.now()).date()
-    return (HouseRulesVersion.objects.filter(establishment=establishment, effective_from__lte=on)
-            .order_by("-effective_from", "-version").first())
+    return (
+        HouseRulesVersion.objects.filter(establishment=establishment, effective_from__lte=on)
+        .order_by("-effective_from", "-version")
+        .first()
+    )
 
 
 def table_options_in_force(establishment: Establishment) -> dict[tuple[str, str], TableOptionChange]:
@@ -124,8 +135,11 @@ def display_checklists(establishment: Establishment) -> list[dict]:
     """Every FR table and slot machine that needs displays (REG-23, SLOT-29), with each required
     item and its latest posting (None while missing): [{"subject", "lines": [(required, line)]}]."""
     posted: dict[tuple, RulesDisplay] = {}
-    for line in RulesDisplay.objects.filter(establishment=establishment).select_related("checked_by").order_by(
-            "recorded_at", "pk"):
+    for line in (
+        RulesDisplay.objects.filter(establishment=establishment)
+        .select_related("checked_by")
+        .order_by("recorded_at", "pk")
+    ):
         posted[(line.table_id, line.machine_id, line.item)] = line
     rows = []
     tables = GamingTable.objects.filter(establishment=establishment, active=True).order_by("number")
@@ -135,16 +149,18 @@ def display_checklists(establishment: Establishment) -> list[dict]:
     machines = Machine.objects.filter(establishment=establishment).exclude(status=Machine.Status.RETIRED)
     for machine in machines.order_by("casino_number", "pk"):
         if required := displays.machine_items(machine):
-            rows.append({"subject": machine,
-                         "lines": [(r, posted.get((None, machine.pk, r.item))) for r in required]})
+            rows.append({"subject": machine, "lines": [(r, posted.get((None, machine.pk, r.item))) for r in required]})
     return rows
 
 
 def progressive_in_force(establishment: Establishment, on: datetime.date | None = None) -> ProgressiveConfig | None:
     """The Split Aces configuration in force on ``on`` (GAME-04)."""
     on = on or establishment.localtime(timezone.now()).date()
-    return (ProgressiveConfig.objects.filter(establishment=establishment, effective_from__lte=on)
-            .order_by("-effective_from", "-version").first())
+    return (
+        ProgressiveConfig.objects.filter(establishment=establishment, effective_from__lte=on)
+        .order_by("-effective_from", "-version")
+        .first()
+    )
 
 
 def progressive_readings(establishment: Establishment) -> QuerySet[ProgressiveReading]:
@@ -166,5 +182,8 @@ def bankers_of(establishment: Establishment) -> QuerySet[ApprovedBanker]:
 
 def bankers_approved(establishment: Establishment, on: datetime.date) -> QuerySet[ApprovedBanker]:
     """The bankers whose approval holds on ``on`` (GAME-31)."""
-    return bankers_of(establishment).filter(approved_on__lte=on).filter(
-        Q(withdrawn_on__isnull=True) | Q(withdrawn_on__gt=on))
+    return (
+        bankers_of(establishment)
+        .filter(approved_on__lte=on)
+        .filter(Q(withdrawn_on__isnull=True) | Q(withdrawn_on__gt=on))
+    )

@@ -90,7 +90,9 @@ class AccessView(EstablishmentRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs):
         return super().get_context_data(
             verifiers=[(v, Role(v.role).label) for v in VERIFIERS[self.establishment.jurisdiction]],
-            log=selectors.access_log(self.establishment)[:200], **kwargs)
+            log=selectors.access_log(self.establishment)[:200],
+            **kwargs,
+        )
 
 
 class PoliceView(EstablishmentRequiredMixin, TemplateView):
@@ -102,25 +104,31 @@ class PoliceView(EstablishmentRequiredMixin, TemplateView):
         est = self.establishment
         overdue = set(selectors.observations_overdue(est).values_list("pk", flat=True))
         return super().get_context_data(
-            observations=selectors.observations_of(est)[:100], overdue=overdue,
-            questions=selectors.liaison_of(est)[:100], roles=self.roles,
-            kinds=(OBSERVATIONS, LIAISON), **kwargs,
+            observations=selectors.observations_of(est)[:100],
+            overdue=overdue,
+            questions=selectors.liaison_of(est)[:100],
+            roles=self.roles,
+            kinds=(OBSERVATIONS, LIAISON),
+            **kwargs,
         )
 
 
 class ObservationCreateView(AuthorityForm):
     form_class = forms.ObservationForm
     title = _("Inscrire une visite au registre spécial d'observations")
-    intro = _("Jour et heure de la visite, nature des opérations effectuées et, s'il y a lieu, les observations, "
-              "instructions ou injonctions formulées (art. 92).")
+    intro = _(
+        "Jour et heure de la visite, nature des opérations effectuées et, s'il y a lieu, les observations, "
+        "instructions ou injonctions formulées (art. 92)."
+    )
     success_message = _("Visite inscrite au registre spécial d'observations.")
 
     def get_initial(self):
         return {"visited_at": timezone.localtime().replace(second=0, microsecond=0)}
 
     def perform(self, form):
-        return services.observation_record(establishment=self.establishment, actor=self.request.user,
-                                           **form.cleaned_data)
+        return services.observation_record(
+            establishment=self.establishment, actor=self.request.user, **form.cleaned_data
+        )
 
 
 class FollowUpView(AuthorityForm):
@@ -135,15 +143,18 @@ class FollowUpView(AuthorityForm):
         return super().get_context_data(observation=self.observation(), **kwargs)
 
     def perform(self, form):
-        return services.observation_follow_up(observation=self.observation(), actor=self.request.user,
-                                              text=form.cleaned_data["text"])
+        return services.observation_follow_up(
+            observation=self.observation(), actor=self.request.user, text=form.cleaned_data["text"]
+        )
 
 
 class QuestionCreateView(AuthorityForm):
     form_class = forms.QuestionForm
     title = _("Poser une question au registre de liaison")
-    intro = _("Demande de précisions sur la réglementation, difficulté d'application, remarque ou question "
-              "relative à l'exploitation (art. 92-1).")
+    intro = _(
+        "Demande de précisions sur la réglementation, difficulté d'application, remarque ou question "
+        "relative à l'exploitation (art. 92-1)."
+    )
     success_message = _("Question inscrite au registre de liaison.")
 
     def perform(self, form):
@@ -162,8 +173,9 @@ class AnswerView(AuthorityForm):
         return super().get_context_data(question=self.question(), **kwargs)
 
     def perform(self, form):
-        return services.liaison_answer(question=self.question(), actor=self.request.user,
-                                       answer=form.cleaned_data["answer"])
+        return services.liaison_answer(
+            question=self.question(), actor=self.request.user, answer=form.cleaned_data["answer"]
+        )
 
 
 class ArchivesView(AuthorityForm):
@@ -184,11 +196,14 @@ class ArchivesView(AuthorityForm):
         return super().get_context_data(
             archives=selectors.archives_of(self.establishment)[:50],
             terms=[(register, retention_end(register)) for register in registers[:200]],
-            purge_form=kwargs.pop("purge_form", None) or forms.PurgeForm(), **kwargs)
+            purge_form=kwargs.pop("purge_form", None) or forms.PurgeForm(),
+            **kwargs,
+        )
 
     def perform(self, form):
-        return services.archive_request(establishment=self.establishment, actor=self.request.user,
-                                        season=form.cleaned_data["season"])
+        return services.archive_request(
+            establishment=self.establishment, actor=self.request.user, season=form.cleaned_data["season"]
+        )
 
 
 class PurgeView(ArchivesView):
@@ -212,13 +227,20 @@ def archive_file(request, pk: int) -> FileResponse:
     if not roles_of(request.user, establishment) & set(services.ARCHIVERS):
         raise PermissionDenied(_("Les archives sont remises à la Direction et aux agents vérificateurs."))
     archive = get_object_or_404(selectors.archives_of(establishment), pk=pk, status=SeasonArchive.Status.DONE)
-    return FileResponse(archive.file.open("rb"), as_attachment=True, filename=PurePath(archive.file.name).name,
-                        content_type="application/zip")
+    return FileResponse(
+        archive.file.open("rb"),
+        as_attachment=True,
+        filename=PurePath(archive.file.name).name,
+        content_type="application/zip",
+    )
 
 
 STATUS_LABELS = {
-    "missing": _("Sans agrément"), "not_yet": _("Pas encore en vigueur"), "expired": _("Expiré"),
-    "expiring": _("Expire bientôt"), "valid": _("En vigueur"),
+    "missing": _("Sans agrément"),
+    "not_yet": _("Pas encore en vigueur"),
+    "expired": _("Expiré"),
+    "expiring": _("Expire bientôt"),
+    "valid": _("En vigueur"),
 }
 
 
@@ -228,8 +250,9 @@ class ApprovalsView(EstablishmentRequiredMixin, TemplateView):
     template_name = "authority/approvals.html"
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(overview=selectors.approvals_overview(self.establishment),
-                                        labels=STATUS_LABELS, **kwargs)
+        return super().get_context_data(
+            overview=selectors.approvals_overview(self.establishment), labels=STATUS_LABELS, **kwargs
+        )
 
 
 class DeclarationsView(AuthorityForm):
@@ -245,12 +268,14 @@ class DeclarationsView(AuthorityForm):
 
     def get_context_data(self, **kwargs):
         overdue = set(selectors.declarations_without_follow_up(self.establishment).values_list("pk", flat=True))
-        return super().get_context_data(declarations=selectors.declarations_of(self.establishment)[:100],
-                                        overdue=overdue, **kwargs)
+        return super().get_context_data(
+            declarations=selectors.declarations_of(self.establishment)[:100], overdue=overdue, **kwargs
+        )
 
     def perform(self, form):
-        return services.declaration_record(establishment=self.establishment, actor=self.request.user,
-                                           **form.cleaned_data)
+        return services.declaration_record(
+            establishment=self.establishment, actor=self.request.user, **form.cleaned_data
+        )
 
 
 class DeclarationFollowUpView(AuthorityForm):
@@ -276,13 +301,19 @@ class CalledBetsView(AuthorityForm):
         return {**super().get_form_kwargs(), "establishment": self.establishment}
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(bets=selectors.called_bets_of(self.establishment)[:100],
-                                        visa_form=forms.CalledBetVisaForm(), **kwargs)
+        return super().get_context_data(
+            bets=selectors.called_bets_of(self.establishment)[:100], visa_form=forms.CalledBetVisaForm(), **kwargs
+        )
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.called_bet_record(session=data["session"], actor=self.request.user, content=data["content"],
-                                          inspecteur=data["inspecteur"], player=data["player"])
+        return services.called_bet_record(
+            session=data["session"],
+            actor=self.request.user,
+            content=data["content"],
+            inspecteur=data["inspecteur"],
+            player=data["player"],
+        )
 
 
 class CalledBetVisaView(AuthorityForm):
@@ -309,13 +340,18 @@ class HouseRulesView(AuthorityForm):
         est = self.establishment
         option_form = kwargs.pop("option_form", None) or forms.TableOptionForm(establishment=est)
         return super().get_context_data(
-            in_force=selectors.house_rules_in_force(est), option_form=option_form,
+            in_force=selectors.house_rules_in_force(est),
+            option_form=option_form,
             versions=HouseRulesVersion.objects.filter(establishment=est).order_by("-version")[:20],
-            options_labels=dict(HouseOption.choices), table_options=selectors.table_options_in_force(est), **kwargs)
+            options_labels=dict(HouseOption.choices),
+            table_options=selectors.table_options_in_force(est),
+            **kwargs,
+        )
 
     def perform(self, form):
-        return services.house_rules_publish(establishment=self.establishment, actor=self.request.user,
-                                            **form.cleaned_data)
+        return services.house_rules_publish(
+            establishment=self.establishment, actor=self.request.user, **form.cleaned_data
+        )
 
 
 class TableOptionView(HouseRulesView):
@@ -369,14 +405,19 @@ class SplitAcesView(AuthorityForm):
         reading_form = kwargs.pop("reading_form", None) or forms.ProgressiveReadingForm(establishment=est)
         payout_form = kwargs.pop("payout_form", None) or forms.ProgressivePayoutForm(establishment=est)
         return super().get_context_data(
-            in_force=selectors.progressive_in_force(est), reading_form=reading_form, payout_form=payout_form,
+            in_force=selectors.progressive_in_force(est),
+            reading_form=reading_form,
+            payout_form=payout_form,
             versions=ProgressiveConfig.objects.filter(establishment=est).order_by("-version")[:20],
-            readings=selectors.progressive_readings(est)[:40], payouts=selectors.progressive_payouts(est)[:40],
-            **kwargs)
+            readings=selectors.progressive_readings(est)[:40],
+            payouts=selectors.progressive_payouts(est)[:40],
+            **kwargs,
+        )
 
     def perform(self, form):
-        return services.progressive_configure(establishment=self.establishment, actor=self.request.user,
-                                              **form.cleaned_data)
+        return services.progressive_configure(
+            establishment=self.establishment, actor=self.request.user, **form.cleaned_data
+        )
 
 
 class ProgressiveReadingView(SplitAcesView):
@@ -415,12 +456,14 @@ class BankersView(AuthorityForm):
     def get_context_data(self, **kwargs):
         if self.establishment.jurisdiction != "MC":
             raise Http404
-        return super().get_context_data(bankers=selectors.bankers_of(self.establishment)[:200],
-                                        today=self.establishment.localtime().date(), **kwargs)
+        return super().get_context_data(
+            bankers=selectors.bankers_of(self.establishment)[:200],
+            today=self.establishment.localtime().date(),
+            **kwargs,
+        )
 
     def perform(self, form):
-        return services.banker_approve(establishment=self.establishment, actor=self.request.user,
-                                       **form.cleaned_data)
+        return services.banker_approve(establishment=self.establishment, actor=self.request.user, **form.cleaned_data)
 
 
 class BankerWithdrawView(AuthorityForm):

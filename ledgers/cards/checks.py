@@ -21,15 +21,28 @@ def cards_ready_for_play(session: TableSession) -> None:
         done = selectors.session_events(session, Kind.PAE_CONFIRMATION if unit.pae else Kind.SECOND_CONTROL)
         if not done.filter(unit=unit, ok=True).exists():
             if unit.pae:
-                raise RuleViolation("CARD-22", _("%(unit)s (prêt à l'emploi) : le second brassage et le second mélange "
-                                                 "à table ne sont pas confirmés.") % {"unit": unit})
-            raise RuleViolation(rule_id(est, "CARD-15", "CARD-36"),
-                                _("%(unit)s n'a pas reçu son contrôle à table (cartes étalées, vérifiées dans l'ordre "
-                                  "du fabricant) : la table ne peut ouvrir.") % {"unit": unit})
+                raise RuleViolation(
+                    "CARD-22",
+                    _(
+                        "%(unit)s (prêt à l'emploi) : le second brassage et le second mélange "
+                        "à table ne sont pas confirmés."
+                    )
+                    % {"unit": unit},
+                )
+            raise RuleViolation(
+                rule_id(est, "CARD-15", "CARD-36"),
+                _(
+                    "%(unit)s n'a pas reçu son contrôle à table (cartes étalées, vérifiées dans l'ordre "
+                    "du fabricant) : la table ne peut ouvrir."
+                )
+                % {"unit": unit},
+            )
         if selectors.card_incidents(est).filter(subjects__object_id=unit.pk).exists():
-            raise RuleViolation(rule_id(est, "CARD-19", "CARD-38"),
-                                _("%(unit)s est en quarantaine (incident ouvert) : rentrez-le avant d'ouvrir la table.")
-                                % {"unit": unit})
+            raise RuleViolation(
+                rule_id(est, "CARD-19", "CARD-38"),
+                _("%(unit)s est en quarantaine (incident ouvert) : rentrez-le avant d'ouvrir la table.")
+                % {"unit": unit},
+            )
 
 
 def cards_back_before_closing(session: TableSession) -> None:
@@ -42,5 +55,7 @@ def cards_back_before_closing(session: TableSession) -> None:
     serials = ", ".join(u.serial for u in out)
     if est.jurisdiction == "MC":
         raise RuleViolation("CARD-18", _("Cartes non rentrées au dépôt : %(s)s.") % {"s": serials})
-    raise RuleViolation("CARD-37", _("Cartes non remises dans l'ordre du fabricant, examinées et rentrées à "
-                                     "l'armoire : %(s)s.") % {"s": serials})
+    raise RuleViolation(
+        "CARD-37",
+        _("Cartes non remises dans l'ordre du fabricant, examinées et rentrées à l'armoire : %(s)s.") % {"s": serials},
+    )

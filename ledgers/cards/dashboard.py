@@ -25,19 +25,27 @@ def _counts(title: Promise, link: str, lines: list[tuple[Promise, int]]) -> Pane
 def card_room(request: HttpRequest, establishment: Establishment) -> Panel | None:
     if not roles_of(request.user, establishment) & set(DEPOT_CONTROLLERS[establishment.jurisdiction]):
         return None
-    return _counts(_("Journée du cartier"), "cards:day", [
-        (_("Cartes en service aux tables"), selectors.issued_units(establishment).count()),
-        (_("En attente de contrôle"), selectors.awaiting_control(establishment).count()),
-        (_("En attente de destruction"), selectors.awaiting_destruction(establishment).count()),
-    ])
+    return _counts(
+        _("Journée du cartier"),
+        "cards:day",
+        [
+            (_("Cartes en service aux tables"), selectors.issued_units(establishment).count()),
+            (_("En attente de contrôle"), selectors.awaiting_control(establishment).count()),
+            (_("En attente de destruction"), selectors.awaiting_destruction(establishment).count()),
+        ],
+    )
 
 
 @dashboard_panel
 def card_inspection(request: HttpRequest, establishment: Establishment) -> Panel | None:
     if Role.INSPECTEUR not in roles_of(request.user, establishment):
         return None
-    return _counts(_("File de l'inspecteur"), "cards:inspector", [
-        (_("Rentrées à surveiller"), selectors.issued_units(establishment).count()),
-        (_("Échanges de cartes à rapprocher"), selectors.open_exchanges(establishment).count()),
-        (_("Incidents de cartes ouverts"), selectors.card_incidents(establishment).count()),
-    ])
+    return _counts(
+        _("File de l'inspecteur"),
+        "cards:inspector",
+        [
+            (_("Rentrées à surveiller"), selectors.issued_units(establishment).count()),
+            (_("Échanges de cartes à rapprocher"), selectors.open_exchanges(establishment).count()),
+            (_("Incidents de cartes ouverts"), selectors.card_incidents(establishment).count()),
+        ],
+    )

@@ -63,16 +63,28 @@ _NEW, _PERFECT, _REUSE = Freshness.NEW, Freshness.PERFECT, Freshness.REUSE
 
 DECK_RULES: dict[tuple[str, str], DeckRule] = {
     # Monaco, AM 88-384 and AM 2006-371
-    ("MC", "blackjack"): DeckRule("GAME-01", (C(6),), _PERFECT, direction_fixed=True,
-                                  note=_("Nombre fixé par la Direction (art. 5.1).")),
-    ("MC", "blackjack_one_deck"): DeckRule("GAME-09", (C(1),), _NEW,
-                                           note=_("Un jeu neuf à chaque séance (AM 2006-371 art. 1).")),
-    ("MC", "punto_banco"): DeckRule("GAME-12", (C(8), C(6)), _PERFECT, direction_fixed=True,
-                                    note=_("Nombre fixé par la Direction ; six jeux avec un mélangeur distributeur.")),
+    ("MC", "blackjack"): DeckRule(
+        "GAME-01", (C(6),), _PERFECT, direction_fixed=True, note=_("Nombre fixé par la Direction (art. 5.1).")
+    ),
+    ("MC", "blackjack_one_deck"): DeckRule(
+        "GAME-09", (C(1),), _NEW, note=_("Un jeu neuf à chaque séance (AM 2006-371 art. 1).")
+    ),
+    ("MC", "punto_banco"): DeckRule(
+        "GAME-12",
+        (C(8), C(6)),
+        _PERFECT,
+        direction_fixed=True,
+        note=_("Nombre fixé par la Direction ; six jeux avec un mélangeur distributeur."),
+    ),
     ("MC", "trente_quarante"): DeckRule("GAME-23", (C(6),), _PERFECT),
     ("MC", "chemin_de_fer"): DeckRule("GAME-26", (C(6, (3, 3)),), _PERFECT),
-    ("MC", "banque_tout_va"): DeckRule("GAME-30", (C(6, (3, 3)),), _NEW, whole_sixain=True,
-                                       note=_("Un sixain complet de cartes neuves à chaque séance (art. 12.1).")),
+    ("MC", "banque_tout_va"): DeckRule(
+        "GAME-30",
+        (C(6, (3, 3)),),
+        _NEW,
+        whole_sixain=True,
+        note=_("Un sixain complet de cartes neuves à chaque séance (art. 12.1)."),
+    ),
     ("MC", "baccara_deux_tableaux"): DeckRule("CARD-01", (C(6, (3, 3)),), _PERFECT, direction_fixed=True),
     ("MC", "ultimate_holdem"): DeckRule("CARD-01", (C(1),), _PERFECT, direction_fixed=True),
     ("MC", "three_card_poker"): DeckRule("CARD-01", (C(1),), _PERFECT, direction_fixed=True),
@@ -82,16 +94,25 @@ DECK_RULES: dict[tuple[str, str], DeckRule] = {
     # France, arrêté du 14 mai 2007
     ("FR", "blackjack"): DeckRule("GAME-05", (C(6, (3, 3)),), _PERFECT, whole_sixain=True, plain_back=True),
     ("FR", "punto_banco"): DeckRule("GAME-14", (C(6, (3, 3)),), _REUSE, whole_sixain=True, plain_back=True),
-    ("FR", "ultimate_holdem"): DeckRule("GAME-32", (C(1), C(2, (1, 1))), _PERFECT,
-                                        note=_("Deux jeux, un rouge et un bleu, avec un mélangeur (art. 40-1 A).")),
+    ("FR", "ultimate_holdem"): DeckRule(
+        "GAME-32",
+        (C(1), C(2, (1, 1))),
+        _PERFECT,
+        note=_("Deux jeux, un rouge et un bleu, avec un mélangeur (art. 40-1 A)."),
+    ),
     ("FR", "three_card_poker"): DeckRule("GAME-34", (C(1),), _NEW),
     ("FR", "chemin_de_fer"): DeckRule("GAME-39", (C(6, (3, 3)),), _REUSE, whole_sixain=True),
-    ("FR", "baccara_deux_tableaux"): DeckRule("GAME-40", (C(3, (2, 1)), C(6, (3, 3))), _NEW,
-                                              note=_("Banque limitée : 3 jeux (2 + 1) ; banque ouverte : 6 (3 + 3).")),
+    ("FR", "baccara_deux_tableaux"): DeckRule(
+        "GAME-40",
+        (C(3, (2, 1)), C(6, (3, 3))),
+        _NEW,
+        note=_("Banque limitée : 3 jeux (2 + 1) ; banque ouverte : 6 (3 + 3)."),
+    ),
     ("FR", "trente_quarante"): DeckRule("CARD-39", (), _PERFECT),
     ("FR", "stud_poker"): DeckRule("CARD-39", (), _PERFECT),
-    ("FR", "texas_holdem"): DeckRule("CARD-39", (), _PERFECT,
-                                     note=_("Avec un mélangeur : deux jeux plastifiés, un rouge et un bleu.")),
+    ("FR", "texas_holdem"): DeckRule(
+        "CARD-39", (), _PERFECT, note=_("Avec un mélangeur : deux jeux plastifiés, un rouge et un bleu.")
+    ),
     ("FR", "bataille"): DeckRule("CARD-39", (), _PERFECT),
 }
 
@@ -109,8 +130,15 @@ def rule_for(establishment: Establishment, game: str) -> DeckRule | None:
     if fixed is None:
         return rule
     numbers = fixed if isinstance(fixed, list | tuple) else [fixed]
-    return DeckRule(rule.requirement, tuple(C(int(n)) for n in numbers), rule.freshness, rule.whole_sixain,
-                    rule.plain_back, rule.direction_fixed, rule.note)
+    return DeckRule(
+        rule.requirement,
+        tuple(C(int(n)) for n in numbers),
+        rule.freshness,
+        rule.whole_sixain,
+        rule.plain_back,
+        rule.direction_fixed,
+        rule.note,
+    )
 
 
 def rules_table(establishment: Establishment) -> list[tuple[str, DeckRule]]:

@@ -46,8 +46,12 @@ from .services import ReceivedDeck, ReceivedUnit
 
 SEED_AFTER = ("ledgers.equipment",)  # the sabots of the French tables
 SEANCES = 12  # séances over the last four weeks, one every other evening, and today's
-PARAPHE = {Role.COMMISSAIRE: "C.O.", Role.POLICE: "C.V.", Role.DIRECTEUR_JEUX: "B.M.",
-           Role.DIRECTEUR_RESPONSABLE: "F.D."}
+PARAPHE = {
+    Role.COMMISSAIRE: "C.O.",
+    Role.POLICE: "C.V.",
+    Role.DIRECTEUR_JEUX: "B.M.",
+    Role.DIRECTEUR_RESPONSABLE: "F.D.",
+}
 
 
 def seed(*, stdout: TextIO, seances: int = SEANCES) -> None:
@@ -90,8 +94,13 @@ class _Casino:
         if CardUnit.objects.filter(establishment=self.est).exists():
             self.stdout.write(f"{self.est.name} : cartes déjà présentes, rien à faire")
             return
-        self.depot = Location.objects.filter(establishment=self.est, kind="depot_principal" if self.mc
-                                             else "card_cabinet", active=True).order_by("code").first()
+        self.depot = (
+            Location.objects.filter(
+                establishment=self.est, kind="depot_principal" if self.mc else "card_cabinet", active=True
+            )
+            .order_by("code")
+            .first()
+        )
         self.maker = self.approved_supplier()
         self.stock()
         first = timezone.localdate() - datetime.timedelta(days=2 * seances)
@@ -101,8 +110,10 @@ class _Casino:
                 self.evening(seance, n)
         self.month_end()
         self.today(self._seance(timezone.localdate()))
-        self.stdout.write(f"{self.est.name} : {CardUnit.objects.filter(establishment=self.est, parent=None).count()} "
-                          f"unités de cartes, {self._entries()} inscriptions aux registres des cartes")
+        self.stdout.write(
+            f"{self.est.name} : {CardUnit.objects.filter(establishment=self.est, parent=None).count()} "
+            f"unités de cartes, {self._entries()} inscriptions aux registres des cartes"
+        )
 
     # --- set-up --------------------------------------------------------------------------
 
@@ -110,26 +121,37 @@ class _Casino:
         for kind, qualifier, paraphing in self.registers:
             register = Register.objects.filter(establishment=self.est, kind=kind, qualifier=qualifier).first()
             if register is None:
-                register = register_create(establishment=self.est, kind=kind, qualifier=qualifier,
-                                           actor=self.director)
+                register = register_create(establishment=self.est, kind=kind, qualifier=qualifier, actor=self.director)
             if register.status == Register.Status.AWAITING_OPENING:
                 register_open(register=register, actor=self.user(paraphing), paraphe=PARAPHE[paraphing])
 
     def approved_supplier(self) -> Supplier:
         name, reference = self.supplier
-        return Supplier.objects.filter(establishment=self.est, domain=CARDS.code, name=name).first() or \
-            custody.supplier_register(establishment=self.est, domain=CARDS, name=name, actor=self.director,
-                                      approval_reference=reference, approval_issuer="Ministre de l'intérieur",
-                                      approved_from=datetime.date(2022, 1, 1))
+        return Supplier.objects.filter(
+            establishment=self.est, domain=CARDS.code, name=name
+        ).first() or custody.supplier_register(
+            establishment=self.est,
+            domain=CARDS,
+            name=name,
+            actor=self.director,
+            approval_reference=reference,
+            approval_issuer="Ministre de l'intérieur",
+            approved_from=datetime.date(2022, 1, 1),
+        )
 
     def order(self, lines: dict[str, int], *, visa: bool = True, send: bool = True) -> PurchaseOrder:
         order = custody.purchase_order_issue(
-            establishment=self.est, domain=CARDS, supplier=self.maker, actor=self.director,
-            lines=[{"category": c, "quantity": q} for c, q in lines.items()], carnet="" if self.mc else "21-0042",
+            establishment=self.est,
+            domain=CARDS,
+            supplier=self.maker,
+            actor=self.director,
+            lines=[{"category": c, "quantity": q} for c, q in lines.items()],
+            carnet="" if self.mc else "21-0042",
         )
         if visa:
-            order = custody.purchase_order_visa(order=order, actor=self.user(self.authority_role),
-                                                statement="Vu et visé")
+            order = custody.purchase_order_visa(
+                order=order, actor=self.user(self.authority_role), statement="Vu et visé"
+            )
         if send:
             order = custody.purchase_order_send(order=order, domain=CARDS, actor=self.director)
         return order
@@ -141,14 +163,25 @@ class _Casino:
         if unit_type == "jeu":
             return ReceivedUnit(unit_type="jeu", serial=serial, back_colour=colours[self.serial % 2])
         count = 6 if unit_type == "sixain" else 8
-        return ReceivedUnit(unit_type=unit_type, serial=serial, decks=tuple(
-            ReceivedDeck(f"{serial}-{i}", colours[0] if i <= count // 2 else colours[1]) for i in range(1, count + 1)
-        ))
+        return ReceivedUnit(
+            unit_type=unit_type,
+            serial=serial,
+            decks=tuple(
+                ReceivedDeck(f"{serial}-{i}", colours[0] if i <= count // 2 else colours[1])
+                for i in range(1, count + 1)
+            ),
+        )
 
     def receive(self, specs: list[ReceivedUnit], order: PurchaseOrder | None, location: Location | None = None):
-        return services.cards_receive(establishment=self.est, location=location or self.depot, supplier=self.maker,
-                                      units=specs, actor=self.user(self.receiver_role), order=order,
-                                      delivery_note=f"BL {order.number if order else 'sans bon'}")
+        return services.cards_receive(
+            establishment=self.est,
+            location=location or self.depot,
+            supplier=self.maker,
+            units=specs,
+            actor=self.user(self.receiver_role),
+            order=order,
+            delivery_note=f"BL {order.number if order else 'sans bon'}",
+        )
 
     def _seance(self, date: datetime.date) -> Seance | None:
         seance = Seance.objects.filter(establishment=self.est, date=date, period="soiree").first()
@@ -161,8 +194,16 @@ class _Casino:
 
     # --- one table during one séance ------------------------------------------------------
 
-    def play(self, seance: Seance, game: str, units: list[CardUnit], *, super_prive: bool = False,
-             during=None, close: bool = True) -> TableSession | None:
+    def play(
+        self,
+        seance: Seance,
+        game: str,
+        units: list[CardUnit],
+        *,
+        super_prive: bool = False,
+        during=None,
+        close: bool = True,
+    ) -> TableSession | None:
         table = self.table(game, super_prive)
         if table is None:
             return None
@@ -181,10 +222,16 @@ class _Casino:
                 services.cards_pae_confirm(unit=unit, actor=croupier, shuffler="MD-07")
                 continue
             if any(d.is_new for d in unit.decks()):
-                services.cards_unseal(unit=unit, actor=croupier, seal_intact=True, video_camera="CAM-12",
-                                      video_reference=f"{seance.date:%Y%m%d}-{table.number}")
-            services.cards_table_control(unit=unit, actor=croupier, complete=True, order_intact=True,
-                                         witnesses=self.chef_name)
+                services.cards_unseal(
+                    unit=unit,
+                    actor=croupier,
+                    seal_intact=True,
+                    video_camera="CAM-12",
+                    video_reference=f"{seance.date:%Y%m%d}-{table.number}",
+                )
+            services.cards_table_control(
+                unit=unit, actor=croupier, complete=True, order_intact=True, witnesses=self.chef_name
+            )
         if shoe is not None:
             equipment.shoe_allocate(session=session, shoe=shoe, actor=self.keeper, received_by=self.chef_name)
         table_session_open(session=session, actor=manager)
@@ -199,27 +246,43 @@ class _Casino:
         croupier = self.user(Role.CROUPIER)
         if not self.mc:  # FR: put back in order and examined at the table (CARD-37)
             for unit in units:
-                services.cards_post_control(unit=unit, actor=croupier, complete=True, order_restored=True,
-                                            marks_found=False)
-        services.cards_return(units=units, to_location=self.return_depot(units[0]), actor=self.keeper,
-                              returned_by="Équipe de la table", inspecteur=self.user(Role.INSPECTEUR) if self.mc
-                              else None)
+                services.cards_post_control(
+                    unit=unit, actor=croupier, complete=True, order_restored=True, marks_found=False
+                )
+        services.cards_return(
+            units=units,
+            to_location=self.return_depot(units[0]),
+            actor=self.keeper,
+            returned_by="Équipe de la table",
+            inspecteur=self.user(Role.INSPECTEUR) if self.mc else None,
+        )
         shoes = list(Shoe.objects.filter(table_session=session))
         if shoes:  # FR: the sabot back in the cabinet before the partie ends (SHOE-09)
-            equipment.shoe_return(shoes=shoes, to_location=self.depot, actor=self.keeper,
-                                  returned_by="Équipe de la table")
+            equipment.shoe_return(
+                shoes=shoes, to_location=self.depot, actor=self.keeper, returned_by="Équipe de la table"
+            )
         table_session_close(session=session, actor=self.user(self.table_manager_role))
         if self.mc and control:  # MC: the cartiers control after the séance, in the depot (CARD-14)
             for unit in units:
-                services.cards_post_control(unit=CardUnit.objects.get(pk=unit.pk), actor=self.user(Role.CARTIER),
-                                            complete=True, order_restored=True, marks_found=False)
+                services.cards_post_control(
+                    unit=CardUnit.objects.get(pk=unit.pk),
+                    actor=self.user(Role.CARTIER),
+                    complete=True,
+                    order_restored=True,
+                    marks_found=False,
+                )
 
     def return_depot(self, unit: CardUnit) -> Location:
         return self.depot
 
     def _entries(self) -> int:
-        return sum(r.head_seq for r in Register.objects.filter(establishment=self.est, kind__in=[
-            "prise_en_charge", "carnet_19", "comptabilite_annexe", "bons_commande", "cartes_service"]))
+        return sum(
+            r.head_seq
+            for r in Register.objects.filter(
+                establishment=self.est,
+                kind__in=["prise_en_charge", "carnet_19", "comptabilite_annexe", "bons_commande", "cartes_service"],
+            )
+        )
 
 
 class _Monaco(_Casino):
@@ -242,24 +305,40 @@ class _Monaco(_Casino):
         self.annex = Location.objects.filter(establishment=self.est, kind="depot_annexe").order_by("code").first()
         self.dcc = Location.objects.filter(establishment=self.est, kind="dcc").order_by("code").first()
         first = self.order({"sixain": 20, "huitain": 3, "jeu": 16})
-        self.receive([self.spec() for _n in range(20)] + [self.spec("huitain") for _n in range(3)]
-                     + [self.spec("jeu") for _n in range(16)], first)
+        self.receive(
+            [self.spec() for _n in range(20)]
+            + [self.spec("huitain") for _n in range(3)]
+            + [self.spec("jeu") for _n in range(16)],
+            first,
+        )
         second = self.order({"sixain": 12})
         self.receive([self.spec() for _n in range(10)], second)  # two short: CARD-07 flag
         self.order({"sixain": 6, "jeu": 12}, visa=False, send=False)  # awaits the SCJ visa
-        sixains = list(CardUnit.objects.filter(establishment=self.est, unit_type="sixain", parent=None)
-                       .order_by("serial"))
+        sixains = list(
+            CardUnit.objects.filter(establishment=self.est, unit_type="sixain", parent=None).order_by("serial")
+        )
         self.house = sixains[:3]  # blackjack, chemin de fer, spare for exchanges
         self.tout_va = sixains[3:]
-        self.decks = list(CardUnit.objects.filter(establishment=self.est, unit_type="jeu", parent=None)
-                          .order_by("serial"))
+        self.decks = list(
+            CardUnit.objects.filter(establishment=self.est, unit_type="jeu", parent=None).order_by("serial")
+        )
         self.huitains = list(CardUnit.objects.filter(establishment=self.est, unit_type="huitain").order_by("serial"))
         if self.dcc is not None:
-            custody.items_transfer(domain=CARDS, items=self.huitains, to_location=self.dcc, actor=self.keeper,
-                                   received_by="Isabelle Gastaud, DCC")
+            custody.items_transfer(
+                domain=CARDS,
+                items=self.huitains,
+                to_location=self.dcc,
+                actor=self.keeper,
+                received_by="Isabelle Gastaud, DCC",
+            )
         if self.annex is not None:
-            custody.items_transfer(domain=CARDS, items=self.house, to_location=self.annex, actor=self.keeper,
-                                   received_by="Jean-Marc Rossi, cartier")
+            custody.items_transfer(
+                domain=CARDS,
+                items=self.house,
+                to_location=self.annex,
+                actor=self.keeper,
+                received_by="Jean-Marc Rossi, cartier",
+            )
 
     def return_depot(self, unit: CardUnit) -> Location:
         if unit.unit_type == "huitain" and self.dcc is not None:
@@ -279,69 +358,131 @@ class _Monaco(_Casino):
             self.play(seance, "banque_tout_va", [self.tout_va.pop(0)])
         if self.dcc is not None and self.huitains:
             huitain = self.huitains[n % len(self.huitains)]
-            services.cards_pae_prepare(units=[huitain], actor=self.user(Role.DCC_STAFF), checked_by="Isabelle Gastaud",
-                                       shuffled_by="Isabelle Gastaud", method="shuffler", shuffler="MD-07",
-                                       video_camera="CAM-DCC-1", video_reference=f"DCC-{seance.date:%Y%m%d}")
+            services.cards_pae_prepare(
+                units=[huitain],
+                actor=self.user(Role.DCC_STAFF),
+                checked_by="Isabelle Gastaud",
+                shuffled_by="Isabelle Gastaud",
+                method="shuffler",
+                shuffler="MD-07",
+                video_camera="CAM-DCC-1",
+                video_reference=f"DCC-{seance.date:%Y%m%d}",
+            )
             self.play(seance, "punto_banco", [huitain], super_prive=True)
         if n == 1:
             self.marked(seance, chemin)
 
     def exchange(self, seance: Seance, spare: CardUnit):
         def during(session: TableSession, units: list[CardUnit]) -> None:
-            services.cards_replacement_designate(seance=seance, room=session.table.room, unit=spare,
-                                                 actor=self.user(Role.INSPECTEUR))
-            exchange = services.cards_exchange(
-                table_unit=units[0].members.order_by("position").first(), replacement_unit=spare.members.first(),
-                card="Dame de cœur", croupier="Lucas Bertrand", shown_both_sides=True, actor=self.user(Role.INSPECTEUR),
+            services.cards_replacement_designate(
+                seance=seance, room=session.table.room, unit=spare, actor=self.user(Role.INSPECTEUR)
             )
-            services.cards_exchange_reconcile(exchange=exchange, actor=self.user(Role.CARTIER),
-                                              note="Carte détériorée replacée dans le jeu du sixain de remplacement, "
-                                                   "retiré au dépôt principal.")
+            exchange = services.cards_exchange(
+                table_unit=units[0].members.order_by("position").first(),
+                replacement_unit=spare.members.first(),
+                card="Dame de cœur",
+                croupier="Lucas Bertrand",
+                shown_both_sides=True,
+                actor=self.user(Role.INSPECTEUR),
+            )
+            services.cards_exchange_reconcile(
+                exchange=exchange,
+                actor=self.user(Role.CARTIER),
+                note="Carte détériorée replacée dans le jeu du sixain de remplacement, retiré au dépôt principal.",
+            )
+
         return during
 
     def marked(self, seance: Seance, chemin: CardUnit) -> None:
         """A marked card found in the chemin de fer sixain: the sixain is replaced and an incident
         goes to the inspecteur, the directeur des jeux and the SCJ; decided and closed."""
         incident = services.cards_anomaly_report(
-            units=[chemin], anomaly="marked", cards="Roi de pique (trace d'ongle)", actor=self.user(Role.CARTIER),
+            units=[chemin],
+            anomaly="marked",
+            cards="Roi de pique (trace d'ongle)",
+            actor=self.user(Role.CARTIER),
             circumstances=f"Constatée au contrôle après la séance du {seance.date:%d/%m/%Y}.",
         )
         now = timezone.now()
         for role, name in ((Role.INSPECTEUR, "Philippe Lanteri"), (Role.DIRECTEUR_JEUX, "Bernard Médecin")):
-            incident_notify(incident=incident, recipient_role=role, recipient_name=name, channel="in_person",
-                            notified_at=now, actor=self.user(Role.CARTIER))
-        incident_notify(incident=incident, recipient_role=Role.SCJ, recipient_name="Hélène Blanchi", channel="phone",
-                        notified_at=now, actor=self.director)
-        incident_decide(incident=incident, decision="Sixain conservé au dépôt principal pour examen puis destruction ; "
-                                                    "visionnage des enregistrements demandé.", actor=self.director)
+            incident_notify(
+                incident=incident,
+                recipient_role=role,
+                recipient_name=name,
+                channel="in_person",
+                notified_at=now,
+                actor=self.user(Role.CARTIER),
+            )
+        incident_notify(
+            incident=incident,
+            recipient_role=Role.SCJ,
+            recipient_name="Hélène Blanchi",
+            channel="phone",
+            notified_at=now,
+            actor=self.director,
+        )
+        incident_decide(
+            incident=incident,
+            decision="Sixain conservé au dépôt principal pour examen puis destruction ; "
+            "visionnage des enregistrements demandé.",
+            actor=self.director,
+        )
         incident_close(incident=incident, actor=self.director)
         self.house[1] = self.tout_va.pop(0)
 
     def month_end(self) -> None:
-        used = [u for u in CardUnit.objects.filter(establishment=self.est, parent=None, status="in_stock",
-                                                   is_new=False).order_by("serial")
-                if u not in self.house and u.unit_type != "huitain"]
-        services.cards_withdraw(units=used, status="out_of_use", reason="Jeux usagés après une séance",
-                                actor=self.keeper)
+        used = [
+            u
+            for u in CardUnit.objects.filter(
+                establishment=self.est, parent=None, status="in_stock", is_new=False
+            ).order_by("serial")
+            if u not in self.house and u.unit_type != "huitain"
+        ]
+        services.cards_withdraw(
+            units=used, status="out_of_use", reason="Jeux usagés après une séance", actor=self.keeper
+        )
         destroy = used[: len(used) // 2]
         if destroy:
-            session = services.cards_destruction_plan(establishment=self.est, units=destroy, method="neutralisation",
-                                                      planned_at=timezone.now(), actor=self.director)
-            custody.destruction_notify(session=session, notified_at=timezone.now() - datetime.timedelta(hours=26),
-                                       channel="email", reference="Courriel au Service de Contrôle des Jeux",
-                                       actor=self.director)
-            services.cards_destruction_complete(session=session, actor=self.director, witness=self.user(Role.SCJ),
-                                                observations="Neutralisation par perforation, agent du SCJ présent.")
+            session = services.cards_destruction_plan(
+                establishment=self.est,
+                units=destroy,
+                method="neutralisation",
+                planned_at=timezone.now(),
+                actor=self.director,
+            )
+            custody.destruction_notify(
+                session=session,
+                notified_at=timezone.now() - datetime.timedelta(hours=26),
+                channel="email",
+                reference="Courriel au Service de Contrôle des Jeux",
+                actor=self.director,
+            )
+            services.cards_destruction_complete(
+                session=session,
+                actor=self.director,
+                witness=self.user(Role.SCJ),
+                observations="Neutralisation par perforation, agent du SCJ présent.",
+            )
         scj = self.user(Role.SCJ)
-        for order in PurchaseOrder.objects.filter(establishment=self.est, domain=CARDS.code, visa_at__isnull=True,
-                                                  status=PurchaseOrder.Status.SENT):
+        for order in PurchaseOrder.objects.filter(
+            establishment=self.est, domain=CARDS.code, visa_at__isnull=True, status=PurchaseOrder.Status.SENT
+        ):
             custody.purchase_order_visa(order=order, actor=scj)
         custody.depot_day_close(domain=CARDS, establishment=self.est, date=timezone.localdate(), actor=self.keeper)
-        custody.stock_verification_record(domain=CARDS, establishment=self.est, counted={}, actor=scj,
-                                          remarks="Vérification inopinée du stock de cartes : conforme.")
+        custody.stock_verification_record(
+            domain=CARDS,
+            establishment=self.est,
+            counted={},
+            actor=scj,
+            remarks="Vérification inopinée du stock de cartes : conforme.",
+        )
         service = Register.objects.get(establishment=self.est, kind="cartes_service", status="open")
-        visa_sign(register=service, actor=self.user(Role.SOUS_DIRECTEUR), up_to_seq=service.head_seq,
-                  statement="Vu et vérifié, registre des cartes en service.")
+        visa_sign(
+            register=service,
+            actor=self.user(Role.SOUS_DIRECTEUR),
+            up_to_seq=service.head_seq,
+            statement="Vu et vérifié, registre des cartes en service.",
+        )
 
     def today(self, seance: Seance | None) -> None:
         if seance is None:
@@ -403,32 +544,64 @@ class _Nice(_Casino):
         croupier = self.user(Role.CROUPIER)
         session = table_session_prepare(seance=seance, table=table, actor=self.user(self.table_manager_role))
         services.cards_issue(table_session=session, units=[spare], actor=self.keeper, received_by=self.chef_name)
-        services.cards_unseal(unit=spare, actor=croupier, seal_intact=False, video_camera="CAM-04",
-                              video_reference=f"{seance.date:%Y%m%d}-BJ-2105", notes="Bande déchirée à l'ouverture.")
-        services.cards_post_control(unit=CardUnit.objects.get(pk=spare.pk), actor=croupier, complete=True,
-                                    order_restored=True, marks_found=False)
-        services.cards_return(units=[spare], to_location=self.depot, actor=self.keeper,
-                              returned_by="Kevin Martinez, croupier")
+        services.cards_unseal(
+            unit=spare,
+            actor=croupier,
+            seal_intact=False,
+            video_camera="CAM-04",
+            video_reference=f"{seance.date:%Y%m%d}-BJ-2105",
+            notes="Bande déchirée à l'ouverture.",
+        )
+        services.cards_post_control(
+            unit=CardUnit.objects.get(pk=spare.pk),
+            actor=croupier,
+            complete=True,
+            order_restored=True,
+            marks_found=False,
+        )
+        services.cards_return(
+            units=[spare], to_location=self.depot, actor=self.keeper, returned_by="Kevin Martinez, croupier"
+        )
         for incident in incidents_of(spare):
-            incident_notify(incident=incident, recipient_role=Role.POLICE, recipient_name="Claire Vidal",
-                            channel="in_person", notified_at=timezone.now(), actor=self.director)
+            incident_notify(
+                incident=incident,
+                recipient_role=Role.POLICE,
+                recipient_name="Claire Vidal",
+                channel="in_person",
+                notified_at=timezone.now(),
+                actor=self.director,
+            )
 
     def month_end(self) -> None:
         worn = [self.house[2]]
-        services.cards_withdraw(units=worn, status="out_of_use", reason="Dos usés après un mois de séances",
-                                actor=self.keeper)
-        session = services.cards_destruction_plan(establishment=self.est, units=worn, method="destruction",
-                                                  planned_at=timezone.now(), actor=self.director)
-        services.cards_destruction_complete(session=session, actor=self.director, witness=self.user(Role.POLICE),
-                                            observations="Destruction par broyage en présence du fonctionnaire de "
-                                                         "police, qui a vérifié les jeux et visé le carnet.")
+        services.cards_withdraw(
+            units=worn, status="out_of_use", reason="Dos usés après un mois de séances", actor=self.keeper
+        )
+        session = services.cards_destruction_plan(
+            establishment=self.est, units=worn, method="destruction", planned_at=timezone.now(), actor=self.director
+        )
+        services.cards_destruction_complete(
+            session=session,
+            actor=self.director,
+            witness=self.user(Role.POLICE),
+            observations="Destruction par broyage en présence du fonctionnaire de "
+            "police, qui a vérifié les jeux et visé le carnet.",
+        )
         self.house[2] = self.spares.pop(0)
         police = self.user(Role.POLICE)
-        services.cards_stock_verification(establishment=self.est, counted={}, actor=police,
-                                          remarks="Ouverture de l'armoire à la demande du fonctionnaire : conforme.")
+        services.cards_stock_verification(
+            establishment=self.est,
+            counted={},
+            actor=police,
+            remarks="Ouverture de l'armoire à la demande du fonctionnaire : conforme.",
+        )
         service = Register.objects.get(establishment=self.est, kind="cartes_service", status="open")
-        visa_sign(register=service, actor=self.user(Role.POLICE), up_to_seq=service.head_seq,
-                  statement="Vu lors du contrôle de l'armoire à cartes.")
+        visa_sign(
+            register=service,
+            actor=self.user(Role.POLICE),
+            up_to_seq=service.head_seq,
+            statement="Vu lors du contrôle de l'armoire à cartes.",
+        )
 
     def today(self, seance: Seance | None) -> None:
         if seance is None:
@@ -437,5 +610,6 @@ class _Nice(_Casino):
         table = self.table("punto_banco")
         if table is not None:
             session = table_session_prepare(seance=seance, table=table, actor=self.user(Role.COMITE))
-            services.cards_issue(table_session=session, units=[self.house[1]], actor=self.keeper,
-                                 received_by=self.chef_name)
+            services.cards_issue(
+                table_session=session, units=[self.house[1]], actor=self.keeper, received_by=self.chef_name
+            )

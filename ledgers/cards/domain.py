@@ -45,14 +45,23 @@ def destruction_checks(session: DestructionSession, items: Sequence[CardUnit]) -
             raise ValueError(_("Un jeu d'un sixain est détruit avec son sixain."))
         if open_incidents_for(unit).exists():
             code = rule_id(est, "CARD-17", "CARD-39") if unit.status == "marked" else rule_id(est, "CARD-19", "CARD-38")
-            raise RuleViolation(code, _("%(unit)s fait l'objet d'un incident ouvert : il est conservé pour examen "
-                                        "jusqu'à la clôture de l'incident.") % {"unit": unit})
+            raise RuleViolation(
+                code,
+                _(
+                    "%(unit)s fait l'objet d'un incident ouvert : il est conservé pour examen "
+                    "jusqu'à la clôture de l'incident."
+                )
+                % {"unit": unit},
+            )
         incomplete = not unit.complete or any(not deck.complete for deck in unit.decks())
         if incomplete and not _accounted_for(unit):
             raise RuleViolation(
                 rule_id(est, "CARD-09", "CARD-30"),
-                _("%(unit)s est incomplet : il ne peut être détruit que rattaché à un incident d'anomalie de cartes "
-                  "clos.") % {"unit": unit},
+                _(
+                    "%(unit)s est incomplet : il ne peut être détruit que rattaché à un incident d'anomalie de cartes "
+                    "clos."
+                )
+                % {"unit": unit},
             )
 
 
@@ -60,7 +69,9 @@ def _accounted_for(unit: CardUnit) -> bool:
     ct = ContentType.objects.get_for_model(CardUnit)
     ids = [unit.pk, *unit.members.values_list("pk", flat=True)]
     return Incident.objects.filter(
-        category=CARD_ANOMALY.code, status=Incident.Status.CLOSED, subjects__content_type=ct,
+        category=CARD_ANOMALY.code,
+        status=Incident.Status.CLOSED,
+        subjects__content_type=ct,
         subjects__object_id__in=ids,
     ).exists()
 

@@ -33,8 +33,10 @@ class UnitsChoiceField(forms.ModelMultipleChoiceField):
 
 
 def _unit_label(unit: CardUnit) -> str:
-    where = str(unit.table_session.table) if unit.table_session_id else (
-        str(unit.location) if unit.location_id else (str(unit.parent.location) if unit.parent_id else "")
+    where = (
+        str(unit.table_session.table)
+        if unit.table_session_id
+        else (str(unit.location) if unit.location_id else (str(unit.parent.location) if unit.parent_id else ""))
     )
     colour = f" — {unit.back_colour}" if unit.back_colour else ""
     return f"{unit}{colour} — {where}"
@@ -42,14 +44,20 @@ def _unit_label(unit: CardUnit) -> str:
 
 # --- Suppliers and orders ------------------------------------------------------------------------
 
+
 class SupplierForm(EstablishmentForm):
     name = forms.CharField(label=_("Raison sociale du fabricant"), max_length=200)
-    approval_reference = forms.CharField(label=_("Référence de l'agrément"), max_length=200, required=False,
-                                         help_text=_("France : agrément du ministre de l'intérieur (art. 39)."))
+    approval_reference = forms.CharField(
+        label=_("Référence de l'agrément"),
+        max_length=200,
+        required=False,
+        help_text=_("France : agrément du ministre de l'intérieur (art. 39)."),
+    )
     approval_issuer = forms.CharField(label=_("Autorité d'agrément"), max_length=200, required=False)
     approved_from = forms.DateField(label=_("Agréé du"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    approved_until = forms.DateField(label=_("Agréé jusqu'au"), required=False,
-                                     widget=forms.DateInput(attrs={"type": "date"}))
+    approved_until = forms.DateField(
+        label=_("Agréé jusqu'au"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
 
 
 class OrderForm(EstablishmentForm):
@@ -60,16 +68,18 @@ class OrderForm(EstablishmentForm):
     jeu = forms.IntegerField(label=_("Jeux à l'unité"), min_value=0, initial=0)
 
     def setup(self) -> None:
-        self.fields["supplier"].queryset = Supplier.objects.filter(establishment=self.establishment,
-                                                                   domain=CARDS.code)
+        self.fields["supplier"].queryset = Supplier.objects.filter(establishment=self.establishment, domain=CARDS.code)
         if self.establishment.jurisdiction == "FR":
             del self.fields["huitain"], self.fields["jeu"]
         else:
             self.fields["carnet"].label = _("Carnet n° (facultatif)")
 
     def lines(self) -> list[dict]:
-        return [{"category": c, "quantity": self.cleaned_data[c]} for c, _label in Category.choices
-                if self.cleaned_data.get(c)]
+        return [
+            {"category": c, "quantity": self.cleaned_data[c]}
+            for c, _label in Category.choices
+            if self.cleaned_data.get(c)
+        ]
 
 
 class OrderVisaForm(ReauthMixin, EstablishmentForm):
@@ -83,22 +93,32 @@ class ConfirmForm(EstablishmentForm):
 
 # --- Receipt, transfer, day close ----------------------------------------------------------------
 
+
 class ReceiveForm(EstablishmentForm):
     order = forms.ModelChoiceField(label=_("Bon de commande"), queryset=PurchaseOrder.objects.none(), required=False)
     supplier = forms.ModelChoiceField(label=_("Fabricant"), queryset=Supplier.objects.none())
     location = forms.ModelChoiceField(label=_("Dépôt de réception"), queryset=selectors.Location.objects.none())
     unit_type = forms.ChoiceField(label=_("Type d'unité"), choices=UnitType.choices, initial=UnitType.SIXAIN)
     colour_a = forms.CharField(label=_("Couleur du dos (1re moitié des jeux)"), max_length=30, initial=_("rouge"))
-    colour_b = forms.CharField(label=_("Couleur du dos (2e moitié des jeux)"), max_length=30, initial=_("bleu"),
-                               required=False)
-    numbers = forms.CharField(
-        label=_("Numéros d'ordre"), required=False, widget=forms.Textarea(attrs={"rows": 6, "class": "mono"}),
-        help_text=_("Une unité par ligne : le numéro du sixain (ou huitain) suivi des numéros de ses jeux, séparés "
-                    "par des espaces ; pour un jeu à l'unité, son seul numéro."),
+    colour_b = forms.CharField(
+        label=_("Couleur du dos (2e moitié des jeux)"), max_length=30, initial=_("bleu"), required=False
     )
-    unnumbered = forms.IntegerField(label=_("Sixains non numérotés (banque à tout va)"), min_value=0, initial=0,
-                                    required=False,
-                                    help_text=_("Un numéro interne est attribué et l'unité est signalée (AMB-05)."))
+    numbers = forms.CharField(
+        label=_("Numéros d'ordre"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6, "class": "mono"}),
+        help_text=_(
+            "Une unité par ligne : le numéro du sixain (ou huitain) suivi des numéros de ses jeux, séparés "
+            "par des espaces ; pour un jeu à l'unité, son seul numéro."
+        ),
+    )
+    unnumbered = forms.IntegerField(
+        label=_("Sixains non numérotés (banque à tout va)"),
+        min_value=0,
+        initial=0,
+        required=False,
+        help_text=_("Un numéro interne est attribué et l'unité est signalée (AMB-05)."),
+    )
     plain_back = forms.BooleanField(label=_("Tarotage à teinte unie"), initial=True, required=False)
     design = forms.CharField(label=_("Modèle / marque"), max_length=100, required=False)
     hidden_mark = forms.BooleanField(label=_("Marque indécelable à l'œil nu"), required=False)
@@ -127,9 +147,14 @@ class ReceiveForm(EstablishmentForm):
         unit_type = data["unit_type"]
         count = {"sixain": 6, "huitain": 8, "jeu": 1}[unit_type]
         colours = [data["colour_a"].strip()] * (count // 2 or 1) + [(data["colour_b"] or data["colour_a"]).strip()] * (
-            count - (count // 2 or 1))
-        common = {"plain_back": data["plain_back"], "design": data["design"], "hidden_mark": data["hidden_mark"],
-                  "hidden_mark_description": data["hidden_mark_description"]}
+            count - (count // 2 or 1)
+        )
+        common = {
+            "plain_back": data["plain_back"],
+            "design": data["design"],
+            "hidden_mark": data["hidden_mark"],
+            "hidden_mark_description": data["hidden_mark_description"],
+        }
         units = []
         for line in data["numbers"].splitlines():
             numbers = line.split()
@@ -138,13 +163,16 @@ class ReceiveForm(EstablishmentForm):
             if unit_type == UnitType.DECK:
                 units.append(ReceivedUnit(unit_type=unit_type, serial=numbers[0], back_colour=colours[0], **common))
             else:
-                decks = tuple(ReceivedDeck(serial, colours[i] if i < count else colours[-1])
-                              for i, serial in enumerate(numbers[1:]))
+                decks = tuple(
+                    ReceivedDeck(serial, colours[i] if i < count else colours[-1])
+                    for i, serial in enumerate(numbers[1:])
+                )
                 units.append(ReceivedUnit(unit_type=unit_type, serial=numbers[0], decks=decks, **common))
         for _n in range(data.get("unnumbered") or 0):
             decks = tuple(ReceivedDeck("", colours[i]) for i in range(count)) if unit_type != UnitType.DECK else ()
-            units.append(ReceivedUnit(unit_type=unit_type, decks=decks, back_colour=colours[0], unnumbered=True,
-                                      **common))
+            units.append(
+                ReceivedUnit(unit_type=unit_type, decks=decks, back_colour=colours[0], unnumbered=True, **common)
+            )
         return units
 
 
@@ -164,10 +192,14 @@ class DepotDayForm(EstablishmentForm):
 
 # --- Tables ----------------------------------------------------------------------------------
 
+
 class IssueForm(EstablishmentForm):
     table_session = forms.ModelChoiceField(label=_("Table (partie)"), queryset=selectors.TableSession.objects.none())
-    units = UnitsChoiceField(label=_("Unités à sortir"), queryset=CardUnit.objects.none(),
-                             help_text=_("Un sixain entier, ou des jeux d'un sixain pour un jeu à un seul jeu."))
+    units = UnitsChoiceField(
+        label=_("Unités à sortir"),
+        queryset=CardUnit.objects.none(),
+        help_text=_("Un sixain entier, ou des jeux d'un sixain pour un jeu à un seul jeu."),
+    )
     received_by = forms.CharField(label=_("Reçu par (croupier ou chef de table)"), max_length=150)
 
     def setup(self) -> None:
@@ -267,8 +299,11 @@ class ExchangeForm(EstablishmentForm):
 
 
 class ReconcileForm(EstablishmentForm):
-    note = forms.CharField(label=_("Rapprochement"), max_length=300,
-                           initial=_("Carte détériorée replacée dans le jeu du sixain de remplacement, retiré."))
+    note = forms.CharField(
+        label=_("Rapprochement"),
+        max_length=300,
+        initial=_("Carte détériorée replacée dans le jeu du sixain de remplacement, retiré."),
+    )
 
 
 class ReturnForm(CountersignMixin, EstablishmentForm):
@@ -285,8 +320,9 @@ class ReturnForm(CountersignMixin, EstablishmentForm):
 
 class WithdrawForm(EstablishmentForm):
     units = UnitsChoiceField(label=_("Unités"), queryset=CardUnit.objects.none())
-    status = forms.ChoiceField(label=_("Nouvel état"),
-                               choices=[(s, ItemStatus(s).label) for s in sorted(WITHDRAWN_STATUSES)])
+    status = forms.ChoiceField(
+        label=_("Nouvel état"), choices=[(s, ItemStatus(s).label) for s in sorted(WITHDRAWN_STATUSES)]
+    )
     reason = forms.CharField(label=_("Motif"), max_length=300)
 
     def setup(self) -> None:
@@ -297,19 +333,23 @@ class AnomalyForm(EstablishmentForm):
     units = UnitsChoiceField(label=_("Unités concernées"), queryset=CardUnit.objects.none())
     anomaly = forms.ChoiceField(label=_("Anomalie"), choices=Anomaly.choices)
     cards = forms.CharField(label=_("Carte(s)"), max_length=200)
-    circumstances = forms.CharField(label=_("Circonstances (toutes indications utiles)"),
-                                    widget=forms.Textarea(attrs={"rows": 3}))
+    circumstances = forms.CharField(
+        label=_("Circonstances (toutes indications utiles)"), widget=forms.Textarea(attrs={"rows": 3})
+    )
     found_at = forms.DateTimeField(label=_("Constatée le"), required=False, widget=DATETIME)
 
     def setup(self) -> None:
-        self.fields["units"].queryset = selectors.units_of(self.establishment).exclude(
-            status__in=["destroyed", "neutralised", "returned_to_supplier"]
-        ).order_by("serial")
+        self.fields["units"].queryset = (
+            selectors.units_of(self.establishment)
+            .exclude(status__in=["destroyed", "neutralised", "returned_to_supplier"])
+            .order_by("serial")
+        )
 
 
 class ReshuffleForm(EstablishmentForm):
-    table_session = forms.ModelChoiceField(label=_("Table (réservée à un seul joueur)"),
-                                           queryset=selectors.TableSession.objects.none())
+    table_session = forms.ModelChoiceField(
+        label=_("Table (réservée à un seul joueur)"), queryset=selectors.TableSession.objects.none()
+    )
     reason = forms.CharField(label=_("Motif (notamment sécurité du jeu)"), widget=forms.Textarea(attrs={"rows": 2}))
 
     def setup(self) -> None:
@@ -324,8 +364,9 @@ class DestructionPlanForm(EstablishmentForm):
     def setup(self) -> None:
         self.fields["units"].queryset = selectors.awaiting_destruction(self.establishment)
         if self.establishment.jurisdiction == "FR":
-            self.fields["method"].choices = [(DestructionSession.Method.DESTRUCTION,
-                                              DestructionSession.Method.DESTRUCTION.label)]
+            self.fields["method"].choices = [
+                (DestructionSession.Method.DESTRUCTION, DestructionSession.Method.DESTRUCTION.label)
+            ]
 
 
 class DestructionNotifyForm(EstablishmentForm):
@@ -335,8 +376,11 @@ class DestructionNotifyForm(EstablishmentForm):
 
 
 class DestructionCompleteForm(CountersignMixin, EstablishmentForm):
-    withheld = UnitsChoiceField(label=_("Unités retenues (incomplètes, cartes marquées ou détériorées)"),
-                                queryset=CardUnit.objects.none(), required=False)
+    withheld = UnitsChoiceField(
+        label=_("Unités retenues (incomplètes, cartes marquées ou détériorées)"),
+        queryset=CardUnit.objects.none(),
+        required=False,
+    )
     finding = forms.CharField(label=_("Constatation"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
     observations = forms.CharField(label=_("Observations"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
@@ -363,8 +407,9 @@ class VerificationForm(ReauthMixin, EstablishmentForm):
         for line in selectors.stock_statement(self.establishment).lines:
             name = f"count_{line.location_id or 'table'}_{line.category}"
             self.keys[name] = (line.location_id, line.category)
-            self.fields[name] = forms.IntegerField(label=f"{line.place} — {Category(line.category).label}",
-                                                   min_value=0, initial=line.count)
+            self.fields[name] = forms.IntegerField(
+                label=f"{line.place} — {Category(line.category).label}", min_value=0, initial=line.count
+            )
         self.order_fields([*self.keys, "opened_by", "remarks", "password", "otp_token"])
         if self.establishment.jurisdiction == "FR":  # the holder of the cabinet's key is named (KEY-11)
             del self.fields["opened_by"]

@@ -59,7 +59,11 @@ class ShuffleMethod(models.TextChoices):
 class CardUnit(TrackedItem):
     unit_type = models.CharField(_("type d'unité"), max_length=10, choices=UnitType.choices)
     parent = models.ForeignKey(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="members",
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="members",
         verbose_name=_("sixain ou huitain d'appartenance"),
     )
     position = models.PositiveSmallIntegerField(_("rang dans le sixain"), null=True, blank=True)
@@ -73,7 +77,11 @@ class CardUnit(TrackedItem):
     complete = models.BooleanField(_("complet"), default=True)
     completeness_checked_at = models.DateTimeField(_("complétude vérifiée le"), null=True, blank=True)
     completeness_checked_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name=_("complétude vérifiée par"),
     )
     pae = models.BooleanField(_("prêt à l'emploi"), default=False)
@@ -139,10 +147,17 @@ class CardEvent(models.Model):
 
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
     kind = models.CharField(_("opération"), max_length=20, choices=Kind.choices)
-    unit = models.ForeignKey(CardUnit, on_delete=models.PROTECT, null=True, blank=True, related_name="events",
-                             verbose_name=_("unité"))
-    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, null=True, blank=True,
-                                      related_name="+", verbose_name=_("partie de table"))
+    unit = models.ForeignKey(
+        CardUnit, on_delete=models.PROTECT, null=True, blank=True, related_name="events", verbose_name=_("unité")
+    )
+    table_session = models.ForeignKey(
+        TableSession,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("partie de table"),
+    )
     at = models.DateTimeField(_("le"))
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     role = models.CharField(_("rôle"), max_length=30)
@@ -188,19 +203,23 @@ class CardExchange(models.Model):
     sixain (CARD-16); reconciled afterwards by the cartier."""
 
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
-    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="+",
-                                      verbose_name=_("partie de table"))
-    table_unit = models.ForeignKey(CardUnit, on_delete=models.PROTECT, related_name="+",
-                                   verbose_name=_("jeu de la table"))
-    replacement_unit = models.ForeignKey(CardUnit, on_delete=models.PROTECT, related_name="+",
-                                         verbose_name=_("jeu de remplacement"))
+    table_session = models.ForeignKey(
+        TableSession, on_delete=models.PROTECT, related_name="+", verbose_name=_("partie de table")
+    )
+    table_unit = models.ForeignKey(
+        CardUnit, on_delete=models.PROTECT, related_name="+", verbose_name=_("jeu de la table")
+    )
+    replacement_unit = models.ForeignKey(
+        CardUnit, on_delete=models.PROTECT, related_name="+", verbose_name=_("jeu de remplacement")
+    )
     card = models.CharField(_("carte (rang et couleur)"), max_length=40)
     croupier = models.CharField(_("croupier"), max_length=150)
     inspecteur = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     exchanged_at = models.DateTimeField(_("échangée le"))
     reconciled_at = models.DateTimeField(_("rapprochée le"), null=True, blank=True)
-    reconciled_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                      related_name="+")
+    reconciled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     reconciliation = models.CharField(_("rapprochement"), max_length=300, blank=True)
     history = HistoricalRecords()
 

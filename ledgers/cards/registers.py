@@ -10,8 +10,17 @@ from ledgers.registers.kinds import Column, RegisterKind, register_kind
 # Who writes a line: the card room, the table staff, the inspecteur, the Direction; FR the
 # holder of the single key of the card cabinet (directeur responsable or comité member).
 WRITERS = (
-    Role.CARTIER, Role.DCC_STAFF, Role.CROUPIER, Role.CHEF_TABLE, Role.CHEF_PARTIE, Role.INSPECTEUR,
-    Role.SOUS_DIRECTEUR, Role.DIRECTEUR_JEUX, Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.EMPLOYE_RESPONSABLE,
+    Role.CARTIER,
+    Role.DCC_STAFF,
+    Role.CROUPIER,
+    Role.CHEF_TABLE,
+    Role.CHEF_PARTIE,
+    Role.INSPECTEUR,
+    Role.SOUS_DIRECTEUR,
+    Role.DIRECTEUR_JEUX,
+    Role.DIRECTEUR_RESPONSABLE,
+    Role.COMITE,
+    Role.EMPLOYE_RESPONSABLE,
 )
 
 CARDS_IN_SERVICE = register_kind(
@@ -34,13 +43,31 @@ CARDS_IN_SERVICE = register_kind(
         ),
         record_roles=WRITERS,
         visa_roles=(
-            Role.INSPECTEUR, Role.SOUS_DIRECTEUR, Role.DIRECTEUR_JEUX, Role.DIRECTEUR_RESPONSABLE, Role.COMITE,
-            Role.SCJ, Role.COMMISSAIRE, Role.POLICE,
+            Role.INSPECTEUR,
+            Role.SOUS_DIRECTEUR,
+            Role.DIRECTEUR_JEUX,
+            Role.DIRECTEUR_RESPONSABLE,
+            Role.COMITE,
+            Role.SCJ,
+            Role.COMMISSAIRE,
+            Role.POLICE,
         ),
         paraph_roles=(Role.DIRECTEUR_JEUX, Role.DIRECTEUR_RESPONSABLE),
         requirements=(
-            "REG-20", "CARD-12", "CARD-13", "CARD-14", "CARD-15", "CARD-16", "CARD-18", "CARD-20", "CARD-22",
-            "CARD-23", "CARD-34", "CARD-35", "CARD-36", "CARD-37",
+            "REG-20",
+            "CARD-12",
+            "CARD-13",
+            "CARD-14",
+            "CARD-15",
+            "CARD-16",
+            "CARD-18",
+            "CARD-20",
+            "CARD-22",
+            "CARD-23",
+            "CARD-34",
+            "CARD-35",
+            "CARD-36",
+            "CARD-37",
         ),
     )
 )

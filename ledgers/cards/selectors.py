@@ -115,13 +115,19 @@ def live_sessions(establishment: Establishment) -> QuerySet[TableSession]:
 
 
 def card_incidents(establishment: Establishment) -> QuerySet[Incident]:
-    return Incident.objects.filter(
-        establishment=establishment, status=Incident.Status.OPEN,
-        subjects__content_type=ContentType.objects.get_for_model(CardUnit),
-    ).distinct().order_by("-found_at")
+    return (
+        Incident.objects.filter(
+            establishment=establishment,
+            status=Incident.Status.OPEN,
+            subjects__content_type=ContentType.objects.get_for_model(CardUnit),
+        )
+        .distinct()
+        .order_by("-found_at")
+    )
 
 
 # --- The cartier's day, the inspecteur's queue --------------------------------------------------
+
 
 @dataclass
 class TableCards:
@@ -139,7 +145,8 @@ def out_at_tables(establishment: Establishment) -> list[TableCards]:
             continue
         done = set(
             CardEvent.objects.filter(
-                table_session=session, ok=True,
+                table_session=session,
+                ok=True,
                 kind__in=(CardEvent.Kind.SECOND_CONTROL, CardEvent.Kind.PAE_CONFIRMATION),
             ).values_list("unit_id", flat=True)
         )
@@ -154,7 +161,8 @@ def awaiting_control(establishment: Establishment) -> QuerySet[CardUnit]:
 def awaiting_destruction(establishment: Establishment) -> QuerySet[CardUnit]:
     """Withdrawn units not yet in a planned destruction session."""
     planned = DestructionItem.objects.filter(
-        session__establishment=establishment, session__status=DestructionSession.Status.PLANNED,
+        session__establishment=establishment,
+        session__status=DestructionSession.Status.PLANNED,
         content_type=ContentType.objects.get_for_model(CardUnit),
     ).values_list("object_id", flat=True)
     return (
@@ -209,6 +217,7 @@ def visas_due(establishment: Establishment, roles: set[str]) -> list[VisaDue]:
 
 # --- Stock statement -------------------------------------------------------------------------
 
+
 @dataclass
 class StockLine:
     place: str
@@ -232,8 +241,11 @@ class StockStatement:
 
     def differences(self) -> list[tuple[str, int, int]]:
         cats = sorted(set(self.book) | set(self.located))
-        return [(c, self.book.get(c, 0), self.located.get(c, 0)) for c in cats
-                if self.book.get(c, 0) != self.located.get(c, 0)]
+        return [
+            (c, self.book.get(c, 0), self.located.get(c, 0))
+            for c in cats
+            if self.book.get(c, 0) != self.located.get(c, 0)
+        ]
 
 
 def stock_statement(establishment: Establishment) -> StockStatement:
@@ -243,8 +255,9 @@ def stock_statement(establishment: Establishment) -> StockStatement:
     names = dict(Location.objects.filter(establishment=establishment).values_list("pk", "name"))
     lines = [
         StockLine(names.get(loc, str(_("En table"))) if loc else str(_("En table")), loc, category, n)
-        for (loc, category), n in sorted(located.items(), key=lambda kv: (kv[0][0] is None, str(names.get(kv[0][0])),
-                                                                          kv[0][1]))
+        for (loc, category), n in sorted(
+            located.items(), key=lambda kv: (kv[0][0] is None, str(names.get(kv[0][0])), kv[0][1])
+        )
     ]
     totals: Counter = Counter()
     for (_loc, category), n in located.items():
@@ -252,12 +265,17 @@ def stock_statement(establishment: Establishment) -> StockStatement:
     book = {c: n for c, n in book_stock(CARDS, establishment).items() if n}
     located_totals = dict(totals)
     return StockStatement(
-        at=timezone.now(), lines=lines, book=book, located=located_totals, balanced=book == located_totals,
+        at=timezone.now(),
+        lines=lines,
+        book=book,
+        located=located_totals,
+        balanced=book == located_totals,
         categories=CARDS.categories(),
     )
 
 
 # --- Exceptions (FLAG checks) ------------------------------------------------------------------
+
 
 @dataclass
 class Flag:
@@ -310,8 +328,14 @@ def _stock_flags(est: Establishment) -> list[Flag]:
     statement = stock_statement(est)
     code = "CARD-04" if est.jurisdiction == "MC" else "CARD-29"
     return [
-        Flag(code, str(_("Catégorie « %(cat)s » : stock comptable %(book)s ≠ unités localisées %(located)s.")
-                       % {"cat": cat, "book": book, "located": located}), statement.at)
+        Flag(
+            code,
+            str(
+                _("Catégorie « %(cat)s » : stock comptable %(book)s ≠ unités localisées %(located)s.")
+                % {"cat": cat, "book": book, "located": located}
+            ),
+            statement.at,
+        )
         for cat, book, located in statement.differences()
     ]
 
@@ -322,14 +346,28 @@ def _unit_flags(est: Establishment) -> list[Flag]:
     for unit in units_of(est).filter(complete=False).exclude(status__in=GONE_STATUSES):
         flags.append(Flag(code, str(_("Unité marquée incomplète.")), unit.completeness_checked_at, str(unit), unit))
     for unit in units_of(est).filter(internal_serial=True, parent__isnull=True).exclude(status__in=GONE_STATUSES):
-        flags.append(Flag("CARD-02", str(_("Unité sans numéro du fabricant : numéro interne (AMB-05).")),
-                          unit.received_at, str(unit), unit))
+        flags.append(
+            Flag(
+                "CARD-02",
+                str(_("Unité sans numéro du fabricant : numéro interne (AMB-05).")),
+                unit.received_at,
+                str(unit),
+                unit,
+            )
+        )
     period = (est.setting("SET-05") or {}).get("destruction_period_days")
     if period:
         limit = timezone.now() - datetime.timedelta(days=period)
         for unit in units_of(est).filter(status__in=WITHDRAWN_STATUSES, withdrawn_at__lt=limit, parent__isnull=True):
-            flags.append(Flag("CARD-10", str(_("Hors d'usage depuis plus de %(days)s jours, non détruit.")
-                                             % {"days": period}), unit.withdrawn_at, str(unit), unit))
+            flags.append(
+                Flag(
+                    "CARD-10",
+                    str(_("Hors d'usage depuis plus de %(days)s jours, non détruit.") % {"days": period}),
+                    unit.withdrawn_at,
+                    str(unit),
+                    unit,
+                )
+            )
     return flags
 
 
@@ -346,21 +384,39 @@ def _lead_time_flags(est: Establishment) -> list[Flag]:
     for event in issues:
         minutes = (event.table_session.opened_at - event.at).total_seconds() / 60
         if minutes > lead:
-            flags.append(Flag(code, str(_("Sortie %(m)s min avant l'ouverture de la table %(table)s (bonne pratique : "
-                                          "%(lead)s min au plus).") % {"m": int(minutes),
-                                                                       "table": event.table_session.table,
-                                                                       "lead": lead}),
-                              event.at, str(event.unit), event.unit))
+            flags.append(
+                Flag(
+                    code,
+                    str(
+                        _(
+                            "Sortie %(m)s min avant l'ouverture de la table %(table)s (bonne pratique : "
+                            "%(lead)s min au plus)."
+                        )
+                        % {"m": int(minutes), "table": event.table_session.table, "lead": lead}
+                    ),
+                    event.at,
+                    str(event.unit),
+                    event.unit,
+                )
+            )
     return flags
 
 
 def _exchange_flags(est: Establishment) -> list[Flag]:
     rows = open_exchanges(est).select_related("table_unit", "replacement_unit", "table_session__seance")
     return [
-        Flag("CARD-16", str(_("Échange non rapproché : %(card)s entre %(a)s et %(b)s.")
-                            % {"card": x.card, "a": x.table_unit, "b": x.replacement_unit}),
-             x.exchanged_at, str(x.table_unit), x.table_unit)
-        for x in rows if x.table_session.seance.status == Seance.Status.CLOSED
+        Flag(
+            "CARD-16",
+            str(
+                _("Échange non rapproché : %(card)s entre %(a)s et %(b)s.")
+                % {"card": x.card, "a": x.table_unit, "b": x.replacement_unit}
+            ),
+            x.exchanged_at,
+            str(x.table_unit),
+            x.table_unit,
+        )
+        for x in rows
+        if x.table_session.seance.status == Seance.Status.CLOSED
     ]
 
 
@@ -374,16 +430,21 @@ def _notice_flags(est: Establishment) -> list[Flag]:
     authority, code = ("scj", "INC-01") if est.jurisdiction == "MC" else ("police", "INC-13")
     limit = datetime.timedelta(minutes=est.setting(NOTICE_OPTION) or NOTICE_DEFAULT_MINUTES)
     flags, now = [], timezone.now()
-    incidents = Incident.objects.filter(
-        establishment=est, subjects__content_type=ContentType.objects.get_for_model(CardUnit)
-    ).distinct().prefetch_related("notices")
+    incidents = (
+        Incident.objects.filter(establishment=est, subjects__content_type=ContentType.objects.get_for_model(CardUnit))
+        .distinct()
+        .prefetch_related("notices")
+    )
     for incident in incidents:
         notices = [n.notified_at for n in incident.notices.all() if n.recipient_role == authority]
         informed = min(notices) if notices else None
         if (informed or now) - incident.found_at > limit and (informed or incident.status == Incident.Status.OPEN):
             late = int(((informed or now) - incident.found_at).total_seconds() // 60)
-            text = (_("%(i)s : autorité informée %(m)s min après la constatation.") if informed
-                    else _("%(i)s : autorité non encore informée, %(m)s min après la constatation."))
+            text = (
+                _("%(i)s : autorité informée %(m)s min après la constatation.")
+                if informed
+                else _("%(i)s : autorité non encore informée, %(m)s min après la constatation.")
+            )
             flags.append(Flag(code, str(text % {"i": incident, "m": late}), incident.found_at, str(incident)))
     return flags
 
@@ -391,8 +452,9 @@ def _notice_flags(est: Establishment) -> list[Flag]:
 def _depot_day_flags(est: Establishment) -> list[Flag]:
     """Days with depot transfers that were not closed before a later séance opened (CARD-05)."""
     try:
-        register = Register.objects.get(establishment=est, kind=CARDS.annex_kind, qualifier=CARDS.code,
-                                        status=Register.Status.OPEN)
+        register = Register.objects.get(
+            establishment=est, kind=CARDS.annex_kind, qualifier=CARDS.code, status=Register.Status.OPEN
+        )
     except (Register.DoesNotExist, Register.MultipleObjectsReturned):
         return []
     days = set()
@@ -404,8 +466,16 @@ def _depot_day_flags(est: Establishment) -> list[Flag]:
     for day in sorted(days - closed):
         later = Seance.objects.filter(establishment=est, date__gt=day).order_by("opened_at").first()
         if later is not None:
-            flags.append(Flag("CARD-05", str(_("Journée du %(d)s non arrêtée avant la séance du %(s)s.")
-                                             % {"d": day.strftime("%d/%m/%Y"), "s": later}), later.opened_at))
+            flags.append(
+                Flag(
+                    "CARD-05",
+                    str(
+                        _("Journée du %(d)s non arrêtée avant la séance du %(s)s.")
+                        % {"d": day.strftime("%d/%m/%Y"), "s": later}
+                    ),
+                    later.opened_at,
+                )
+            )
     return flags
 
 
@@ -415,58 +485,85 @@ def _order_flags(est: Establishment) -> list[Flag]:
     if last is None:
         return []
     return [
-        Flag("CARD-07", str(_("%(order)s non visé lors de la vérification du %(d)s.")
-                            % {"order": order, "d": last.verified_at.strftime("%d/%m/%Y")}), last.verified_at)
+        Flag(
+            "CARD-07",
+            str(
+                _("%(order)s non visé lors de la vérification du %(d)s.")
+                % {"order": order, "d": last.verified_at.strftime("%d/%m/%Y")}
+            ),
+            last.verified_at,
+        )
         for order in purchase_orders(est).filter(visa_at__isnull=True, issued_at__lt=last.verified_at)
     ]
 
 
 def events_of(unit: CardUnit) -> QuerySet[CardEvent]:
-    return CardEvent.objects.filter(Q(unit=unit) | Q(unit__parent=unit)).select_related(
-        "actor", "table_session__table", "entry__register"
-    ).order_by("-at", "-pk")
+    return (
+        CardEvent.objects.filter(Q(unit=unit) | Q(unit__parent=unit))
+        .select_related("actor", "table_session__table", "entry__register")
+        .order_by("-at", "-pk")
+    )
 
 
 # --- Choices offered by the forms --------------------------------------------------------------
 
+
 def issuable_units(establishment: Establishment) -> QuerySet[CardUnit]:
     """Units in a depot that may leave for a table: whole units, and single decks of a sixain."""
-    return units_of(establishment).filter(status=ItemStatus.IN_STOCK, table_session__isnull=True).filter(
-        Q(parent__isnull=True) | Q(parent__status=ItemStatus.IN_STOCK, parent__table_session__isnull=True)
-    ).order_by("serial")
+    return (
+        units_of(establishment)
+        .filter(status=ItemStatus.IN_STOCK, table_session__isnull=True)
+        .filter(Q(parent__isnull=True) | Q(parent__status=ItemStatus.IN_STOCK, parent__table_session__isnull=True))
+        .order_by("serial")
+    )
 
 
 def depot_units(establishment: Establishment) -> QuerySet[CardUnit]:
     """Whole units kept in a depot (not at a table, not gone)."""
-    return units_of(establishment).filter(parent__isnull=True, table_session__isnull=True).exclude(
-        status__in=GONE_STATUSES
-    ).order_by("serial")
+    return (
+        units_of(establishment)
+        .filter(parent__isnull=True, table_session__isnull=True)
+        .exclude(status__in=GONE_STATUSES)
+        .order_by("serial")
+    )
 
 
 def issued_units(establishment: Establishment) -> QuerySet[CardUnit]:
     """Units out at live tables, as issued (whole units or single decks)."""
-    return units_of(establishment).filter(
-        table_session__isnull=False, table_session__status__in=[TableSession.Status.PREPARING,
-                                                                TableSession.Status.OPEN]
-    ).exclude(parent__table_session=F("table_session")).order_by("table_session__table__number", "serial")
+    return (
+        units_of(establishment)
+        .filter(
+            table_session__isnull=False,
+            table_session__status__in=[TableSession.Status.PREPARING, TableSession.Status.OPEN],
+        )
+        .exclude(parent__table_session=F("table_session"))
+        .order_by("table_session__table__number", "serial")
+    )
 
 
 def decks_at_tables(establishment: Establishment) -> QuerySet[CardUnit]:
     """Every deck at a live table, single or inside an issued sixain (for a card exchange)."""
-    return units_of(establishment).filter(
-        unit_type="jeu", table_session__status__in=[TableSession.Status.PREPARING, TableSession.Status.OPEN]
-    ).order_by("serial")
+    return (
+        units_of(establishment)
+        .filter(unit_type="jeu", table_session__status__in=[TableSession.Status.PREPARING, TableSession.Status.OPEN])
+        .order_by("serial")
+    )
 
 
 def replacement_decks(establishment: Establishment) -> QuerySet[CardUnit]:
     """The designated replacement sixains of open séances and their decks."""
-    ids = ReplacementSixain.objects.filter(seance__establishment=establishment,
-                                           seance__status=Seance.Status.OPEN).values_list("unit_id", flat=True)
+    ids = ReplacementSixain.objects.filter(
+        seance__establishment=establishment, seance__status=Seance.Status.OPEN
+    ).values_list("unit_id", flat=True)
     return units_of(establishment).filter(Q(pk__in=ids) | Q(parent_id__in=ids)).order_by("serial")
 
 
 def incidents_of(unit: CardUnit) -> QuerySet[Incident]:
     ids = [unit.pk, *unit.members.values_list("pk", flat=True)]
-    return Incident.objects.filter(
-        subjects__content_type=ContentType.objects.get_for_model(CardUnit), subjects__object_id__in=ids
-    ).distinct().order_by("-found_at")
+    return (
+        Incident.objects.filter(
+            subjects__content_type=ContentType.objects.get_for_model(CardUnit), subjects__object_id__in=ids
+        )
+        .distinct()
+        .order_by("-found_at")
+    )

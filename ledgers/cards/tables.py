@@ -11,8 +11,19 @@ class CardUnitTable(tables.Table):
 
     class Meta:
         model = CardUnit
-        fields = ("serial", "unit_type", "parent", "back_colour", "supplier", "status", "place", "is_new", "pae",
-                  "complete", "flags")
+        fields = (
+            "serial",
+            "unit_type",
+            "parent",
+            "back_colour",
+            "supplier",
+            "status",
+            "place",
+            "is_new",
+            "pae",
+            "complete",
+            "flags",
+        )
         attrs = {"class": "table"}
 
     def render_place(self, record: CardUnit) -> str:

@@ -32,6 +32,7 @@ class CardsMixin(EstablishmentRequiredMixin):
 
 # --- Overview pages -------------------------------------------------------------------------
 
+
 class DayView(CardsMixin, TemplateView):
     """The cartier's day: what is out, what awaits control, what awaits destruction."""
 
@@ -64,7 +65,8 @@ class InspectorView(CardsMixin, TemplateView):
             tables=selectors.out_at_tables(est),
             incidents=selectors.card_incidents(est).prefetch_related("notices"),
             exchanges=selectors.open_exchanges(est).select_related(
-                "table_unit", "replacement_unit", "table_session__table"),
+                "table_unit", "replacement_unit", "table_session__table"
+            ),
             visas=selectors.visas_due(est, self.roles),
             exceptions_count=len(selectors.exceptions(est)),
         )
@@ -99,8 +101,9 @@ class RulesView(CardsMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["rules"] = [(label, rule, REQUIREMENTS[rule.requirement].article)
-                            for label, rule in rules_table(self.establishment)]
+        context["rules"] = [
+            (label, rule, REQUIREMENTS[rule.requirement].article) for label, rule in rules_table(self.establishment)
+        ]
         return context
 
 
@@ -120,8 +123,12 @@ class UnitDetailView(CardsMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         unit = get_object_or_404(selectors.units_of(self.establishment), pk=kwargs["pk"])
-        context.update(unit=unit, members=unit.members.order_by("position"), events=selectors.events_of(unit)[:200],
-                       incidents=selectors.incidents_of(unit))
+        context.update(
+            unit=unit,
+            members=unit.members.order_by("position"),
+            events=selectors.events_of(unit)[:200],
+            incidents=selectors.incidents_of(unit),
+        )
         return context
 
 
@@ -130,8 +137,10 @@ class OrderListView(CardsMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context.update(orders=selectors.purchase_orders(self.establishment),
-                       suppliers=Supplier.objects.filter(establishment=self.establishment, domain=CARDS.code))
+        context.update(
+            orders=selectors.purchase_orders(self.establishment),
+            suppliers=Supplier.objects.filter(establishment=self.establishment, domain=CARDS.code),
+        )
         return context
 
 
@@ -145,6 +154,7 @@ class DestructionListView(CardsMixin, TemplateView):
 
 
 # --- Flow forms -----------------------------------------------------------------------------
+
 
 class FlowView(CardsMixin, ServiceFormView):
     """One form, one service; the aside cites the requirements the service applies."""
@@ -169,8 +179,12 @@ class FlowView(CardsMixin, ServiceFormView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context.update(title=self.title, intro=self.intro, submit=self.submit,
-                       requirements=[(code, REQUIREMENTS[code]) for code in self.requirements])
+        context.update(
+            title=self.title,
+            intro=self.intro,
+            submit=self.submit,
+            requirements=[(code, REQUIREMENTS[code]) for code in self.requirements],
+        )
         return context
 
 
@@ -182,8 +196,9 @@ class SupplierCreateView(FlowView):
     success_url = reverse_lazy("cards:orders")
 
     def perform(self, form):
-        return custody.supplier_register(establishment=self.establishment, domain=CARDS, actor=self.request.user,
-                                         **form.cleaned_data)
+        return custody.supplier_register(
+            establishment=self.establishment, domain=CARDS, actor=self.request.user, **form.cleaned_data
+        )
 
 
 class OrderCreateView(FlowView):
@@ -195,8 +210,12 @@ class OrderCreateView(FlowView):
 
     def perform(self, form):
         return custody.purchase_order_issue(
-            establishment=self.establishment, domain=CARDS, supplier=form.cleaned_data["supplier"],
-            lines=form.lines(), carnet=form.cleaned_data["carnet"], actor=self.request.user,
+            establishment=self.establishment,
+            domain=CARDS,
+            supplier=form.cleaned_data["supplier"],
+            lines=form.lines(),
+            carnet=form.cleaned_data["carnet"],
+            actor=self.request.user,
         )
 
 
@@ -220,8 +239,9 @@ class OrderVisaView(OrderMixin, FlowView):
     submit = _("Viser")
 
     def perform(self, form):
-        return custody.purchase_order_visa(order=self.order, actor=self.request.user,
-                                           statement=form.cleaned_data["statement"])
+        return custody.purchase_order_visa(
+            order=self.order, actor=self.request.user, statement=form.cleaned_data["statement"]
+        )
 
 
 class OrderSendView(OrderMixin, FlowView):
@@ -239,16 +259,23 @@ class OrderSendView(OrderMixin, FlowView):
 class ReceiveView(FlowView):
     form_class = forms.ReceiveForm
     title = _("Réception de cartes (prise en charge)")
-    intro = _("Les numéros d'ordre sont reportés au registre de prise en charge (Monaco) ou au carnet de prise en "
-              "charge modèle 19 (France).")
+    intro = _(
+        "Les numéros d'ordre sont reportés au registre de prise en charge (Monaco) ou au carnet de prise en "
+        "charge modèle 19 (France)."
+    )
     requirements = ("CARD-02", "CARD-03", "CARD-04", "CARD-25", "CARD-26", "CARD-32", "CARD-33")
     success_message = _("Cartes prises en charge.")
 
     def perform(self, form):
         data = form.cleaned_data
         return services.cards_receive(
-            establishment=self.establishment, location=data["location"], supplier=data["supplier"],
-            units=form.units(), actor=self.request.user, order=data["order"], delivery_note=data["delivery_note"],
+            establishment=self.establishment,
+            location=data["location"],
+            supplier=data["supplier"],
+            units=form.units(),
+            actor=self.request.user,
+            order=data["order"],
+            delivery_note=data["delivery_note"],
         )
 
 
@@ -260,8 +287,13 @@ class TransferView(FlowView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return custody.items_transfer(domain=CARDS, items=list(data["units"]), to_location=data["to_location"],
-                                      actor=self.request.user, received_by=data["received_by"])
+        return custody.items_transfer(
+            domain=CARDS,
+            items=list(data["units"]),
+            to_location=data["to_location"],
+            actor=self.request.user,
+            received_by=data["received_by"],
+        )
 
 
 class DepotDayView(FlowView):
@@ -277,23 +309,29 @@ class DepotDayView(FlowView):
         return {"date": timezone.localdate(), **super().get_initial()}
 
     def perform(self, form):
-        return custody.depot_day_close(domain=CARDS, establishment=self.establishment,
-                                       date=form.cleaned_data["date"], actor=self.request.user)
+        return custody.depot_day_close(
+            domain=CARDS, establishment=self.establishment, date=form.cleaned_data["date"], actor=self.request.user
+        )
 
 
 class IssueView(FlowView):
     form_class = forms.IssueForm
     title = _("Sortie de cartes pour une table")
-    intro = _("Les cartes ne sortent du dépôt qu'au moment où il en est fait usage, pour une partie de table "
-              "préparée ou ouverte, dans la composition exigée par le jeu.")
-    requirements = ("CARD-12", "CARD-14", "CARD-17", "CARD-19", "CARD-20", "CARD-21", "CARD-34", "CARD-38",
-                    "CARD-39")
+    intro = _(
+        "Les cartes ne sortent du dépôt qu'au moment où il en est fait usage, pour une partie de table "
+        "préparée ou ouverte, dans la composition exigée par le jeu."
+    )
+    requirements = ("CARD-12", "CARD-14", "CARD-17", "CARD-19", "CARD-20", "CARD-21", "CARD-34", "CARD-38", "CARD-39")
     success_message = _("Cartes sorties pour la table.")
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.cards_issue(table_session=data["table_session"], units=list(data["units"]),
-                                    actor=self.request.user, received_by=data["received_by"])
+        return services.cards_issue(
+            table_session=data["table_session"],
+            units=list(data["units"]),
+            actor=self.request.user,
+            received_by=data["received_by"],
+        )
 
 
 class UnsealView(FlowView):
@@ -381,8 +419,10 @@ class DesignateView(FlowView):
 class ExchangeView(FlowView):
     form_class = forms.ExchangeForm
     title = _("Échange d'une carte détériorée")
-    intro = _("Le croupier montre la carte recto et verso ; l'inspecteur la remplace aussitôt par une carte du sixain "
-              "prévu à cet effet.")
+    intro = _(
+        "Le croupier montre la carte recto et verso ; l'inspecteur la remplace aussitôt par une carte du sixain "
+        "prévu à cet effet."
+    )
     requirements = ("CARD-16",)
     success_message = _("Échange inscrit.")
 
@@ -404,23 +444,30 @@ class ReconcileView(FlowView):
         return {**super().get_context_data(**kwargs), "subject": self.exchange}
 
     def perform(self, form):
-        return services.cards_exchange_reconcile(exchange=self.exchange, actor=self.request.user,
-                                                 note=form.cleaned_data["note"])
+        return services.cards_exchange_reconcile(
+            exchange=self.exchange, actor=self.request.user, note=form.cleaned_data["note"]
+        )
 
 
 class ReturnView(FlowView):
     form_class = forms.ReturnForm
     title = _("Rentrée des cartes au dépôt")
-    intro = _("Monaco : sous la surveillance de l'inspecteur de service, qui contresigne. France : après le contrôle "
-              "d'après-partie, par le détenteur de la clé de l'armoire.")
+    intro = _(
+        "Monaco : sous la surveillance de l'inspecteur de service, qui contresigne. France : après le contrôle "
+        "d'après-partie, par le détenteur de la clé de l'armoire."
+    )
     requirements = ("CARD-18", "CARD-37", "CARD-08", "CARD-17", "CARD-28")
     success_message = _("Rentrée inscrite.")
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.cards_return(units=list(data["units"]), to_location=data["to_location"],
-                                     actor=self.request.user, returned_by=data["returned_by"],
-                                     inspecteur=forms.signer_of(form))
+        return services.cards_return(
+            units=list(data["units"]),
+            to_location=data["to_location"],
+            actor=self.request.user,
+            returned_by=data["returned_by"],
+            inspecteur=forms.signer_of(form),
+        )
 
 
 class WithdrawView(FlowView):
@@ -431,23 +478,31 @@ class WithdrawView(FlowView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.cards_withdraw(units=list(data["units"]), status=data["status"], reason=data["reason"],
-                                       actor=self.request.user)
+        return services.cards_withdraw(
+            units=list(data["units"]), status=data["status"], reason=data["reason"], actor=self.request.user
+        )
 
 
 class AnomalyView(FlowView):
     form_class = forms.AnomalyForm
     title = _("Signaler une anomalie de cartes")
-    intro = _("Carte manquante, en surnombre, marquée ou paraissant étrangère au jeu : signalement immédiat ; les "
-              "unités sont mises en quarantaine.")
+    intro = _(
+        "Carte manquante, en surnombre, marquée ou paraissant étrangère au jeu : signalement immédiat ; les "
+        "unités sont mises en quarantaine."
+    )
     requirements = ("CARD-19", "CARD-38", "INC-02", "INC-13")
     success_message = _("Anomalie signalée : incident ouvert.")
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.cards_anomaly_report(units=list(data["units"]), anomaly=data["anomaly"], cards=data["cards"],
-                                             circumstances=data["circumstances"], found_at=data["found_at"],
-                                             actor=self.request.user)
+        return services.cards_anomaly_report(
+            units=list(data["units"]),
+            anomaly=data["anomaly"],
+            cards=data["cards"],
+            circumstances=data["circumstances"],
+            found_at=data["found_at"],
+            actor=self.request.user,
+        )
 
     def get_success_url(self):
         return reverse("incidents:detail", args=[self.result.pk])
@@ -472,9 +527,13 @@ class DestructionPlanView(FlowView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.cards_destruction_plan(establishment=self.establishment, units=list(data["units"]),
-                                               method=data["method"], planned_at=data["planned_at"],
-                                               actor=self.request.user)
+        return services.cards_destruction_plan(
+            establishment=self.establishment,
+            units=list(data["units"]),
+            method=data["method"],
+            planned_at=data["planned_at"],
+            actor=self.request.user,
+        )
 
 
 class DestructionMixin:
@@ -503,8 +562,10 @@ class DestructionNotifyView(DestructionMixin, FlowView):
 class DestructionCompleteView(DestructionMixin, FlowView):
     form_class = forms.DestructionCompleteForm
     title = _("Procès-verbal de destruction")
-    intro = _("France : en présence d'un fonctionnaire de police qui vérifie que les jeux sont complets et sans carte "
-              "marquée ou détériorée, et vise le carnet modèle 19.")
+    intro = _(
+        "France : en présence d'un fonctionnaire de police qui vérifie que les jeux sont complets et sans carte "
+        "marquée ou détériorée, et vise le carnet modèle 19."
+    )
     requirements = ("CARD-09", "CARD-11", "CARD-17", "CARD-30", "CARD-31", "CARD-39")
     success_message = _("Destruction effectuée et inscrite en sortie définitive.")
     success_url = reverse_lazy("cards:destructions")
@@ -516,8 +577,12 @@ class DestructionCompleteView(DestructionMixin, FlowView):
     def perform(self, form):
         data = form.cleaned_data
         return services.cards_destruction_complete(
-            session=self.session, actor=self.request.user, witness=forms.signer_of(form),
-            withheld=list(data["withheld"]), finding=data["finding"], observations=data["observations"],
+            session=self.session,
+            actor=self.request.user,
+            witness=forms.signer_of(form),
+            withheld=list(data["withheld"]),
+            finding=data["finding"],
+            observations=data["observations"],
         )
 
 
@@ -533,6 +598,9 @@ class VerificationView(FlowView):
     def perform(self, form):
         data = form.cleaned_data
         return services.cards_stock_verification(
-            establishment=self.establishment, counted=form.counted(), actor=self.request.user,
-            opened_by=data.get("opened_by", ""), remarks=data["remarks"],
+            establishment=self.establishment,
+            counted=form.counted(),
+            actor=self.request.user,
+            opened_by=data.get("opened_by", ""),
+            remarks=data["remarks"],
         )

@@ -37,22 +37,27 @@ def baccara_bank_record(*, table: GamingTable, kind: str, actor: AbstractBaseUse
     _french_deux_tableaux(table)
     role = require_role(actor, table.establishment, CARNET_CAGNOTTES.record_roles)
     if kind not in BaccaraBank.Kind.values:
-        raise RuleViolation("COUNT-54", _("Le carnet porte la mention « Baccara à banque limitée » ou « Baccara à "
-                                          "banque ouverte »."))
+        raise RuleViolation(
+            "COUNT-54", _("Le carnet porte la mention « Baccara à banque limitée » ou « Baccara à banque ouverte ».")
+        )
     if BaccaraBank.objects.filter(table=table).exists():
         raise impossible(_("La mention de la banque de la table %(table)s est déjà portée.") % {"table": table.number})
     bank = BaccaraBank.objects.create(table=table, kind=kind, recorded_by=actor, recorded_at=timezone.now())
     with register_language():
-        payload = {"date": timezone.localdate().isoformat(), "table": table.number,
-                   "event": str(_("Mention du carnet")), "certification": str(bank.get_kind_display())}
-    _write(table.establishment, CARNET_CAGNOTTES.code, actor=actor, role=role, payload=payload,
-           qualifier=table.number)
+        payload = {
+            "date": timezone.localdate().isoformat(),
+            "table": table.number,
+            "event": str(_("Mention du carnet")),
+            "certification": str(bank.get_kind_display()),
+        }
+    _write(table.establishment, CARNET_CAGNOTTES.code, actor=actor, role=role, payload=payload, qualifier=table.number)
     return bank
 
 
 @transaction.atomic
-def banker_segment_start(*, session: TableSession, banker: str, bank: Iterable[dict],
-                         actor: AbstractBaseUser) -> BankerSegment:
+def banker_segment_start(
+    *, session: TableSession, banker: str, bank: Iterable[dict], actor: AbstractBaseUser
+) -> BankerSegment:
     """A banker takes the bank: at the start of the séance, then at each change, his name heads
     the description of his operations (col. 3, COUNT-54), with the nomenclature of his somme en
     banque, which holds only chips or plaques (art. 37, COUNT-27)."""
@@ -61,9 +66,14 @@ def banker_segment_start(*, session: TableSession, banker: str, bank: Iterable[d
     _french_deux_tableaux(table)
     role = require_role(actor, session.seance.establishment, CARNET_CAGNOTTES.record_roles)
     if not BaccaraBank.objects.filter(table=table).exists():
-        raise RuleViolation("COUNT-54", _("Le carnet de la table %(table)s ne porte pas encore la mention « Baccara "
-                                          "à banque limitée » ou « Baccara à banque ouverte ».")
-                            % {"table": table.number})
+        raise RuleViolation(
+            "COUNT-54",
+            _(
+                "Le carnet de la table %(table)s ne porte pas encore la mention « Baccara "
+                "à banque limitée » ou « Baccara à banque ouverte »."
+            )
+            % {"table": table.number},
+        )
     if not banker.strip():
         raise RuleViolation("COUNT-54", _("Le nom du banquier est inscrit en tête de ses opérations."))
     if session.status == TableSession.Status.CLOSED:
@@ -73,17 +83,35 @@ def banker_segment_start(*, session: TableSession, banker: str, bank: Iterable[d
     if not lines:
         raise ValidationError({"bank": _("Inscrivez la somme en banque du banquier, valeur par valeur.")})
     if rules.has_banknotes(lines):
-        raise RuleViolation("COUNT-27", _("Aux jeux de cercle, la somme en banque ne doit comprendre que des jetons "
-                                          "ou plaques : pas de billets de banque."))
-    segment = BankerSegment.objects.create(table_session=session, banker=banker.strip(), bank=lines,
-                                           bank_amount=rules.within_money_limit(rules.breakdown_total(lines)),
-                                           started_at=timezone.now(), recorded_by=actor)
+        raise RuleViolation(
+            "COUNT-27",
+            _(
+                "Aux jeux de cercle, la somme en banque ne doit comprendre que des jetons "
+                "ou plaques : pas de billets de banque."
+            ),
+        )
+    segment = BankerSegment.objects.create(
+        table_session=session,
+        banker=banker.strip(),
+        bank=lines,
+        bank_amount=rules.within_money_limit(rules.breakdown_total(lines)),
+        started_at=timezone.now(),
+        recorded_by=actor,
+    )
     with register_language():
-        payload = {"line": "banker", "event": str(_("Banquier")), "col3": {"bankers": segment.banker},
-                   "certification": str(_("Banquier %(banker)s dès %(time)s ; somme en banque %(amount)s € : "
-                                          "%(lines)s")
-                                        % {"banker": segment.banker,
-                                           "time": session.seance.establishment.localtime().strftime("%H:%M"),
-                                           "amount": segment.bank_amount, "lines": rules.breakdown_text(lines)})}
+        payload = {
+            "line": "banker",
+            "event": str(_("Banquier")),
+            "col3": {"bankers": segment.banker},
+            "certification": str(
+                _("Banquier %(banker)s dès %(time)s ; somme en banque %(amount)s € : %(lines)s")
+                % {
+                    "banker": segment.banker,
+                    "time": session.seance.establishment.localtime().strftime("%H:%M"),
+                    "amount": segment.bank_amount,
+                    "lines": rules.breakdown_text(lines),
+                }
+            ),
+        }
     _cagnotte_entry(session, actor=actor, role=role, payload=payload)
     return segment

@@ -27,27 +27,38 @@ BOX_HOLDERS = (Role.CHEF_PARTIE, Role.EMPLOYE_RESPONSABLE, Role.CROUPIER)
 
 
 @transaction.atomic
-def box_holder_designate(*, session: TableSession, employee: AbstractBaseUser,
-                         actor: AbstractBaseUser) -> BoxHolderDesignation:
+def box_holder_designate(
+    *, session: TableSession, employee: AbstractBaseUser, actor: AbstractBaseUser
+) -> BoxHolderDesignation:
     """Designate, for a table-partie without chef de table, the employee in charge of its box."""
-    session = TableSession.objects.select_for_update().select_related("seance__establishment", "table").get(
-        pk=session.pk)
+    session = (
+        TableSession.objects.select_for_update().select_related("seance__establishment", "table").get(pk=session.pk)
+    )
     est = session.seance.establishment
     if est.jurisdiction != "FR" or session.table.game_info.family != Family.CONTREPARTIE:
         raise ValidationError(_("La caisse d'une table de contrepartie française."))
     role = require_role(actor, est, FLOAT_SIGNERS["FR"])
-    employee_role = role_named_by_text(employee, est, BOX_HOLDERS, "COUNT-13", _(
-        "La caisse est confiée à un employé de jeux chargé de cette responsabilité."))
+    employee_role = role_named_by_text(
+        employee,
+        est,
+        BOX_HOLDERS,
+        "COUNT-13",
+        _("La caisse est confiée à un employé de jeux chargé de cette responsabilité."),
+    )
     if session.status == TableSession.Status.CLOSED:
         raise ValidationError(_("La partie de cette table est terminée."))
     if on_duty(session, Position.CHEF_TABLE).exists():
         raise RuleViolation("COUNT-13", _("Un chef de table est en poste : la caisse est à sa disposition."))
     if BoxHolderDesignation.objects.filter(table_session=session).exists():
         raise ValidationError(_("L'employé chargé de cette caisse est déjà désigné pour la partie."))
-    designation = BoxHolderDesignation.objects.create(table_session=session, employee=employee, designated_by=actor,
-                                                      designated_at=timezone.now())
+    designation = BoxHolderDesignation.objects.create(
+        table_session=session, employee=employee, designated_by=actor, designated_at=timezone.now()
+    )
     with register_language():
-        payload = {"event": str(_("Désignation de l'employé chargé de la caisse")),
-                   "breakdown": f"{display_name(employee)} ({Role(employee_role).label})", "amount": ""}
+        payload = {
+            "event": str(_("Désignation de l'employé chargé de la caisse")),
+            "breakdown": f"{display_name(employee)} ({Role(employee_role).label})",
+            "amount": "",
+        }
     _carnet_entry(session, actor=actor, role=role, payload=payload)
     return designation

@@ -39,8 +39,13 @@ def fixed_amount(table: GamingTable) -> Decimal | None:
 def changeur_float_fix(*, table: GamingTable, amount: Decimal, actor: AbstractBaseUser) -> ChangeurFloatFix:
     """The directeur responsable fixes the sum of the changeur's cash box at a cercle table."""
     _cercle_fr(table)
-    role_named_by_text(actor, table.establishment, (Role.DIRECTEUR_RESPONSABLE,), "COUNT-28", _(
-        "La somme de la caisse du changeur est fixée par le directeur responsable."))
+    role_named_by_text(
+        actor,
+        table.establishment,
+        (Role.DIRECTEUR_RESPONSABLE,),
+        "COUNT-28",
+        _("La somme de la caisse du changeur est fixée par le directeur responsable."),
+    )
     amount = rules.money(amount)
     if amount <= 0:
         raise ValidationError({"amount": _("Un montant positif.")})
@@ -48,17 +53,24 @@ def changeur_float_fix(*, table: GamingTable, amount: Decimal, actor: AbstractBa
 
 
 @transaction.atomic
-def changeur_float_record(*, session: TableSession, changeur: AbstractBaseUser, breakdown: Iterable[dict],
-                          actor: AbstractBaseUser) -> ChangeurFloat:
+def changeur_float_record(
+    *, session: TableSession, changeur: AbstractBaseUser, breakdown: Iterable[dict], actor: AbstractBaseUser
+) -> ChangeurFloat:
     """The changeur's cash box of a table-partie, of the sum fixed by the directeur responsable,
     written in the table's carnet modèle 11 before he changes (COUNT-28)."""
-    session = TableSession.objects.select_for_update().select_related("seance__establishment", "table").get(
-        pk=session.pk)
+    session = (
+        TableSession.objects.select_for_update().select_related("seance__establishment", "table").get(pk=session.pk)
+    )
     table, est = session.table, session.seance.establishment
     _cercle_fr(table)
     role = require_role(actor, est, CARNET_CAGNOTTES.record_roles)
-    role_named_by_text(changeur, est, (Role.CHANGEUR,), "COUNT-28", _(
-        "Le change à la table est fait par un employé chargé exclusivement de cette fonction : le changeur."))
+    role_named_by_text(
+        changeur,
+        est,
+        (Role.CHANGEUR,),
+        "COUNT-28",
+        _("Le change à la table est fait par un employé chargé exclusivement de cette fonction : le changeur."),
+    )
     if session.status == TableSession.Status.CLOSED:
         raise ValidationError(_("La partie de cette table est terminée."))
     if ChangeurFloat.objects.filter(table_session=session, changeur=changeur).exists():
@@ -67,16 +79,29 @@ def changeur_float_record(*, session: TableSession, changeur: AbstractBaseUser, 
     amount = rules.breakdown_total(lines)
     fixed = fixed_amount(table)
     if fixed is None or amount != fixed:
-        raise RuleViolation("COUNT-28", _("La caisse du changeur contient la somme fixée par le directeur responsable "
-                                          "(%(fixed)s €), non %(amount)s €.") % {"fixed": fixed or "—",
-                                                                                 "amount": amount})
-    box = ChangeurFloat.objects.create(table_session=session, changeur=changeur, amount=amount, breakdown=lines,
-                                       recorded_by=actor, recorded_at=timezone.now())
+        raise RuleViolation(
+            "COUNT-28",
+            _(
+                "La caisse du changeur contient la somme fixée par le directeur responsable "
+                "(%(fixed)s €), non %(amount)s €."
+            )
+            % {"fixed": fixed or "—", "amount": amount},
+        )
+    box = ChangeurFloat.objects.create(
+        table_session=session,
+        changeur=changeur,
+        amount=amount,
+        breakdown=lines,
+        recorded_by=actor,
+        recorded_at=timezone.now(),
+    )
     with register_language():
-        payload = {"col3": {"names": display_name(changeur)},
-                   "certification": str(_("Caisse du changeur %(name)s : %(amount)s € (%(breakdown)s)")
-                                        % {"name": display_name(changeur), "amount": amount,
-                                           "breakdown": rules.breakdown_text(lines)})}
+        payload = {
+            "col3": {"names": display_name(changeur)},
+            "certification": str(
+                _("Caisse du changeur %(name)s : %(amount)s € (%(breakdown)s)")
+                % {"name": display_name(changeur), "amount": amount, "breakdown": rules.breakdown_text(lines)}
+            ),
+        }
     _cagnotte_entry(session, actor=actor, role=role, payload=payload)
     return box
-

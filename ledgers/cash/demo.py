@@ -42,21 +42,25 @@ DAYS = 30
 PERIOD = SeancePeriod.NUIT
 # (kind, qualifier, role that creates it, role that cotes and paraphs it, paraphe)
 REGISTERS = {
-    "MC": [("banque_tables", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
-           ("bons_caisse", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
-           ("cagnottes_mc", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
-           # The cagnotte shortfall opens a game incident (COUNT-08, INC-01).
-           ("incidents", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M.")],
-    "FR": [("carnet_avances", "RA1", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
-           ("bons_caisse", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
-           ("registre_change", "caisse", Role.DIRECTEUR_RESPONSABLE, Role.COMPTABLE_TRESOR, "M.G."),
-           ("registre_controle", "", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
-           ("incidents", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
-           ("registre_plaques", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
-           ("carnet_cagnottes", "TH1", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
-           ("carnets_tickets", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
-           ("registre_bbj", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
-           ("carnet_orphelins", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D.")],
+    "MC": [
+        ("banque_tables", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
+        ("bons_caisse", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
+        ("cagnottes_mc", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
+        # The cagnotte shortfall opens a game incident (COUNT-08, INC-01).
+        ("incidents", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
+    ],
+    "FR": [
+        ("carnet_avances", "RA1", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
+        ("bons_caisse", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+        ("registre_change", "caisse", Role.DIRECTEUR_RESPONSABLE, Role.COMPTABLE_TRESOR, "M.G."),
+        ("registre_controle", "", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
+        ("incidents", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+        ("registre_plaques", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+        ("carnet_cagnottes", "TH1", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
+        ("carnets_tickets", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+        ("registre_bbj", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+        ("carnet_orphelins", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+    ],
 }
 TABLES = {"MC": ("BJ1", "BJ2"), "FR": ("RA1",)}
 MC_BANK = Decimal(40_000)
@@ -66,8 +70,11 @@ POKER_NIGHT = 2  # the night (days ago) the Nice texas hold'em table plays, with
 
 def _registers(est: Establishment) -> None:
     for kind, qualifier, creator, authority, paraphe in REGISTERS[est.jurisdiction]:
-        register = (Register.objects.filter(establishment=est, kind=kind, qualifier=qualifier)
-                    .exclude(status=Register.Status.CLOSED).first())
+        register = (
+            Register.objects.filter(establishment=est, kind=kind, qualifier=qualifier)
+            .exclude(status=Register.Status.CLOSED)
+            .first()
+        )
         if register is None:
             register = register_create(establishment=est, kind=kind, qualifier=qualifier, actor=demo_user(est, creator))
         if register.status == Register.Status.AWAITING_OPENING:
@@ -85,8 +92,7 @@ def _swing(day: int, table_index: int) -> Decimal:
     return Decimal(((day * 7919 + table_index * 104729) % 23 - 7) * 750)
 
 
-def _play_night(est: Establishment, date: datetime.date, day: int, slip_book: SlipBook | None,
-                desk: Location) -> None:
+def _play_night(est: Establishment, date: datetime.date, day: int, slip_book: SlipBook | None, desk: Location) -> None:
     fr = est.jurisdiction == "FR"
     director = demo_user(est, Role.DIRECTEUR_RESPONSABLE if fr else Role.DIRECTEUR_JEUX)
     seance = seance_open(establishment=est, date=date, period=PERIOD, actor=director)
@@ -101,25 +107,47 @@ def _play_night(est: Establishment, date: datetime.date, day: int, slip_book: Sl
         previous = session.table.sessions.exclude(pk=session.pk).filter(count__status="certified").exists()
         note = "Encaisse de la séance précédente remise à la caisse centrale" if previous else ""
         if fr:
-            services.float_record(session=session, breakdown=_lines(avance), actor=director, box_number=number,
-                                  transport_box=f"BT-{number}", counted_by="Kevin Martinez", called_aloud=True,
-                                  carry_note=note, carnet_on_table=True)
+            services.float_record(
+                session=session,
+                breakdown=_lines(avance),
+                actor=director,
+                box_number=number,
+                transport_box=f"BT-{number}",
+                counted_by="Kevin Martinez",
+                called_aloud=True,
+                carry_note=note,
+                carnet_on_table=True,
+            )
         else:
-            services.float_record(session=session, breakdown=_lines(avance), actor=demo_user(est, Role.CAISSIER),
-                                  receiver=demo_user(est, Role.CHEF_TABLE), carry_note=note)
+            services.float_record(
+                session=session,
+                breakdown=_lines(avance),
+                actor=demo_user(est, Role.CAISSIER),
+                receiver=demo_user(est, Role.CHEF_TABLE),
+                carry_note=note,
+            )
             if slip_book is not None and day % 5 == 0:
                 number_next = slip_book.slips.count() + slip_book.first_number
                 slip = services.slip_write(
-                    book=slip_book, number=number_next, session=session,
+                    book=slip_book,
+                    number=number_next,
+                    session=session,
                     requested=[{"value": "100", "quantity": 50, "kind": "jeton"}],
                     handed=[{"value": "5000", "quantity": 1, "kind": "plaque"}],
-                    actor=demo_user(est, Role.CHEF_TABLE), supervisor=demo_user(est, Role.INSPECTEUR))
+                    actor=demo_user(est, Role.CHEF_TABLE),
+                    supervisor=demo_user(est, Role.INSPECTEUR),
+                )
                 services.slip_serve(slip=slip, desk=desk, actor=demo_user(est, Role.CAISSIER))
         table_session_close(session=session, actor=director)
         encaisse = _lines(avance + _swing(day, index))
-        services.count_record(session=session, breakdown=encaisse, actor=demo_user(est, Role.CROUPIER),
-                              present=["Croupier de la table", "Chef de table"], called_aloud=True,
-                              tips=Decimal(day * 10))
+        services.count_record(
+            session=session,
+            breakdown=encaisse,
+            actor=demo_user(est, Role.CROUPIER),
+            present=["Croupier de la table", "Chef de table"],
+            called_aloud=True,
+            tips=Decimal(day * 10),
+        )
         count = services.count_record(session=session, breakdown=encaisse, actor=demo_user(est, Role.CAISSIER))
         certifier = demo_user(est, Role.COMITE if fr else Role.INSPECTEUR)
         services.count_certify(count=count, actor=certifier, words="certifié exact" if fr else "vu")
@@ -129,8 +157,9 @@ def _play_night(est: Establishment, date: datetime.date, day: int, slip_book: Sl
         _poker_night(est, seance, director)
     seance_close(seance=seance, actor=director)
     if fr:
-        control = services.control_day_close(establishment=est, date=date,
-                                             actor=demo_user(est, Role.CAISSIER_PRINCIPAL))
+        control = services.control_day_close(
+            establishment=est, date=date, actor=demo_user(est, Role.CAISSIER_PRINCIPAL)
+        )
         services.control_day_visa(day=control, actor=director)
         services.control_day_visa(day=control, actor=demo_user(est, Role.COMITE))
 
@@ -141,29 +170,43 @@ def _chemin_de_fer(est: Establishment, seance: Seance, day: int, director) -> No
     table = est.tables.get(number="CF1")
     inspecteur = demo_user(est, Role.INSPECTEUR)
     book = TicketBook.objects.filter(table=table, finished_on__isnull=True).first() or services.ticket_book_register(
-        table=table, cover_number=f"CF1-{TicketBook.objects.filter(table=table).count() + 1:03d}",
-        ticket_value=Decimal(5), first_number=1, last_number=1000, actor=inspecteur)
-    session = table_session_open(session=table_session_prepare(seance=seance, table=table, actor=director),
-                                 actor=director)
+        table=table,
+        cover_number=f"CF1-{TicketBook.objects.filter(table=table).count() + 1:03d}",
+        ticket_value=Decimal(5),
+        first_number=1,
+        last_number=1000,
+        actor=inspecteur,
+    )
+    session = table_session_open(
+        session=table_session_prepare(seance=seance, table=table, actor=director), actor=director
+    )
     table_session_close(session=session, actor=director)
     tickets = 20 + day % 7
     last = min(book.next_number + tickets - 1, book.last_number)
-    cagnotte = services.cagnotte_compute(session=session, detached=[{"book": book, "last_number": last}],
-                                         actor=inspecteur)
+    cagnotte = services.cagnotte_compute(
+        session=session, detached=[{"book": book, "last_number": last}], actor=inspecteur
+    )
     counted = cagnotte.computed - (5 if day % 5 == 0 else 0)
-    services.cagnotte_count(session=session, breakdown=[{"value": "5", "quantity": int(counted // 5), "kind": "jeton"}],
-                            actor=inspecteur)
+    services.cagnotte_count(
+        session=session, breakdown=[{"value": "5", "quantity": int(counted // 5), "kind": "jeton"}], actor=inspecteur
+    )
 
 
 def _poker_table(est: Establishment) -> GamingTable:
     """Nice's texas hold'em table in the cercle room, its displays posted (REG-23, COUNT-20, COUNT-45)."""
     director = demo_user(est, Role.DIRECTEUR_RESPONSABLE)
     table = est.tables.filter(number="TH1").first() or gaming_table_create(
-        room=est.rooms.get(code="cercle"), number="TH1", game="texas_holdem", actor=director)
+        room=est.rooms.get(code="cercle"), number="TH1", game="texas_holdem", actor=director
+    )
     open_volume(est, DISPLAYS.code, "", director=director, authority=director, paraphe="D.R.")
     for required in displays.missing(displays.table_items(table, with_bbj=True), displays.posted_items(table=table)):
-        display_post(establishment=est, actor=demo_user(est, Role.COMITE), item=required.item, table=table,
-                     posted_on=timezone.localdate() - datetime.timedelta(days=DAYS + 1))
+        display_post(
+            establishment=est,
+            actor=demo_user(est, Role.COMITE),
+            item=required.item,
+            table=table,
+            posted_on=timezone.localdate() - datetime.timedelta(days=DAYS + 1),
+        )
     return table
 
 
@@ -173,25 +216,48 @@ def _poker_night(est: Establishment, seance: Seance, director) -> None:
     the higher amount retained (COUNT-21 to COUNT-24, INC-10)."""
     table = est.tables.get(number="TH1")
     comite = demo_user(est, Role.COMITE)
-    book = services.ticket_book_register(table=table, cover_number="TH1", ticket_value=Decimal(5), first_number=1,
-                                         last_number=500, actor=demo_user(est, Role.GARDIEN_CARNETS))
-    session = table_session_open(session=table_session_prepare(seance=seance, table=table, actor=director),
-                                 actor=director)
+    book = services.ticket_book_register(
+        table=table,
+        cover_number="TH1",
+        ticket_value=Decimal(5),
+        first_number=1,
+        last_number=500,
+        actor=demo_user(est, Role.GARDIEN_CARNETS),
+    )
+    session = table_session_open(
+        session=table_session_prepare(seance=seance, table=table, actor=director), actor=director
+    )
     table_session_close(session=session, actor=director)
     services.cagnotte_compute(session=session, detached=[{"book": book, "last_number": 60}], actor=comite)
-    services.cagnotte_count(session=session, breakdown=[{"value": "5", "quantity": 58, "kind": "jeton"}],
-                            actor=comite, words="certifié exact")
-    services.bad_beat_record(session=session, counted=Decimal("185"), statement=Decimal("180"),
-                             displayed=Decimal("185"), present=["Kevin Martinez", "Laurent Ciais"],
-                             actor=demo_user(est, Role.CAISSIER), comite=comite)
+    services.cagnotte_count(
+        session=session,
+        breakdown=[{"value": "5", "quantity": 58, "kind": "jeton"}],
+        actor=comite,
+        words="certifié exact",
+    )
+    services.bad_beat_record(
+        session=session,
+        counted=Decimal("185"),
+        statement=Decimal("180"),
+        displayed=Decimal("185"),
+        present=["Kevin Martinez", "Laurent Ciais"],
+        actor=demo_user(est, Role.CAISSIER),
+        comite=comite,
+    )
 
 
 def _orphan(est: Establishment) -> None:
     """A 100 € plaque found under a roulette table, paid into the cash desk (COUNT-30, COUNT-31)."""
     if not Orphan.objects.filter(establishment=est).exists():
-        services.orphan_record(establishment=est, category=Orphan.Category.FLOOR, amount=Decimal(100),
-                               place="Sous la table RA1", found_by="Romain Faraut", paid_into="Caisse",
-                               actor=demo_user(est, Role.CAISSIER))
+        services.orphan_record(
+            establishment=est,
+            category=Orphan.Category.FLOOR,
+            amount=Decimal(100),
+            place="Sous la table RA1",
+            found_by="Romain Faraut",
+            paid_into="Caisse",
+            actor=demo_user(est, Role.CAISSIER),
+        )
 
 
 def _plaques(est: Establishment) -> None:
@@ -199,21 +265,41 @@ def _plaques(est: Establishment) -> None:
     players hold 2 000 € more than the account says (COUNT-58 flag)."""
     keeper = demo_user(est, Role.CAISSIER_PRINCIPAL)
     if not ChipSeries.objects.filter(establishment=est).exists():
-        plaques.chip_series_record(establishment=est, kind=ChipSeries.Kind.PLAQUE, description="Plaques nacrées",
-                                   manufacturer="Bourgogne et Grasset", series_count=3, reserve_series=1,
-                                   pieces=[{"value": "1000", "quantity": 100}, {"value": "500", "quantity": 100}],
-                                   actor=keeper)
-        plaques.chip_series_record(establishment=est, kind=ChipSeries.Kind.JETON, description="Jetons ronds",
-                                   manufacturer="Bourgogne et Grasset", series_count=4, reserve_series=2,
-                                   pieces=[{"value": "100", "quantity": 500}, {"value": "5", "quantity": 1000}],
-                                   actor=keeper)
+        plaques.chip_series_record(
+            establishment=est,
+            kind=ChipSeries.Kind.PLAQUE,
+            description="Plaques nacrées",
+            manufacturer="Bourgogne et Grasset",
+            series_count=3,
+            reserve_series=1,
+            pieces=[{"value": "1000", "quantity": 100}, {"value": "500", "quantity": 100}],
+            actor=keeper,
+        )
+        plaques.chip_series_record(
+            establishment=est,
+            kind=ChipSeries.Kind.JETON,
+            description="Jetons ronds",
+            manufacturer="Bourgogne et Grasset",
+            series_count=4,
+            reserve_series=2,
+            pieces=[{"value": "100", "quantity": 500}, {"value": "5", "quantity": 1000}],
+            actor=keeper,
+        )
     for day, _period in plaques.censuses_due(est):
-        counted = [{"series": series.pk, "value": piece["value"], "quantity": piece["quantity"] * 2 - 10}
-                   for series in ChipSeries.objects.filter(establishment=est) for piece in series.pieces]
+        counted = [
+            {"series": series.pk, "value": piece["value"], "quantity": piece["quantity"] * 2 - 10}
+            for series in ChipSeries.objects.filter(establishment=est)
+            for piece in series.pieces
+        ]
         held = plaques.taken_in_charge(est) - sum(Decimal(line["value"]) * line["quantity"] for line in counted)
-        plaques.chip_census_record(establishment=est, census_date=day, counted=counted,
-                                   counted_by="Caissier principal et membre du comité de direction",
-                                   account_balance=held - 2000, actor=keeper)
+        plaques.chip_census_record(
+            establishment=est,
+            census_date=day,
+            counted=counted,
+            counted_by="Caissier principal et membre du comité de direction",
+            account_balance=held - 2000,
+            actor=keeper,
+        )
 
 
 @transaction.atomic
@@ -227,24 +313,38 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
         _registers(est)
         if poker is not None and not BadBeatTable.objects.filter(table=poker).exists():
             # Its bad beat jackpot runs on an approved machine with a built-in cagnotte (COUNT-46).
-            services.bad_beat_activate(table=poker, machine_approval="Agrément BBJ n° 2025-114",
-                                       cagnotte_number="BBJ-TH1", actor=demo_user(est, Role.DIRECTEUR_RESPONSABLE))
+            services.bad_beat_activate(
+                table=poker,
+                machine_approval="Agrément BBJ n° 2025-114",
+                cagnotte_number="BBJ-TH1",
+                actor=demo_user(est, Role.DIRECTEUR_RESPONSABLE),
+            )
         desk = Location.objects.filter(establishment=est, kind=LocationKind.CAISSE_CENTRALE).order_by("code").first()
         slip_book = None
         if est.jurisdiction == "MC":
             for number in TABLES["MC"]:
                 if est.setting("SET-06").get(number) is None:
-                    est = services.float_amount_fix(table=est.tables.get(number=number), amount=MC_BANK,
-                                                    actor=demo_user(est, Role.DIRECTEUR_JEUX))
-            slip_book = SlipBook.objects.filter(establishment=est, number="BC-001").first() or \
-                services.slip_book_open(establishment=est, kind=SlipBook.Kind.CHANGE, number="BC-001", first_number=1,
-                                        last_number=100, actor=demo_user(est, Role.DIRECTEUR_JEUX))
+                    est = services.float_amount_fix(
+                        table=est.tables.get(number=number), amount=MC_BANK, actor=demo_user(est, Role.DIRECTEUR_JEUX)
+                    )
+            slip_book = SlipBook.objects.filter(establishment=est, number="BC-001").first() or services.slip_book_open(
+                establishment=est,
+                kind=SlipBook.Kind.CHANGE,
+                number="BC-001",
+                first_number=1,
+                last_number=100,
+                actor=demo_user(est, Role.DIRECTEUR_JEUX),
+            )
         else:
             for number in TABLES["FR"]:  # the locked box built into the table (COUNT-37)
                 table = est.tables.get(number=number)
                 if not TableBox.objects.filter(table=table).exists():
-                    services.table_box_record(table=table, box_id=f"CI-{number}", key_reference=f"CL-{number}",
-                                              actor=demo_user(est, Role.DIRECTEUR_RESPONSABLE))
+                    services.table_box_record(
+                        table=table,
+                        box_id=f"CI-{number}",
+                        key_reference=f"CL-{number}",
+                        actor=demo_user(est, Role.DIRECTEUR_RESPONSABLE),
+                    )
             _plaques(est)
             _orphan(est)
         played = 0
@@ -255,5 +355,7 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
             _play_night(est, date, day, slip_book, desk)
             played += 1
         closed = ControlDay.objects.filter(establishment=est).count()
-        stdout.write(f"{est.name}: {played} séance(s) de nuit avec avances et comptées certifiées ; "
-                     f"{closed} journée(s) du registre de contrôle")
+        stdout.write(
+            f"{est.name}: {played} séance(s) de nuit avec avances et comptées certifiées ; "
+            f"{closed} journée(s) du registre de contrôle"
+        )

@@ -36,17 +36,20 @@ class CashForm(CountersignMixin, forms.Form):
 
 
 class FloatForm(CashForm):
-    kind = forms.ChoiceField(label=_("Nature"), choices=[("initial", _("Avance initiale")),
-                                                         ("top_up", _("Avance complémentaire"))])
+    kind = forms.ChoiceField(
+        label=_("Nature"), choices=[("initial", _("Avance initiale")), ("top_up", _("Avance complémentaire"))]
+    )
     breakdown = BreakdownField(label=_("Nomenclature"))
     box_number = forms.CharField(label=_("Caisse n°"), max_length=20, required=False)
     transport_box = forms.CharField(label=_("Boîte de transport"), max_length=40, required=False)
     counted_by = forms.CharField(label=_("Compté par (croupier)"), max_length=150, required=False)
     called_aloud = forms.BooleanField(label=_("Somme annoncée à haute voix"), required=False)
-    carry_note = forms.CharField(label=_("Écart avec la comptée précédente"), widget=forms.Textarea(attrs={"rows": 2}),
-                                 required=False)
+    carry_note = forms.CharField(
+        label=_("Écart avec la comptée précédente"), widget=forms.Textarea(attrs={"rows": 2}), required=False
+    )
     carnet_on_table = forms.BooleanField(
-        label=_("Carnet d'avances posé sur la table devant le chef de partie ou le chef de table"), required=False)
+        label=_("Carnet d'avances posé sur la table devant le chef de partie ou le chef de table"), required=False
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -55,8 +58,9 @@ class FloatForm(CashForm):
                 del self.fields[name]
             self.add_countersignature("receiver", _("Chef de table qui reçoit"))
         else:
-            self.add_countersignature("receiver", _("Chef de table ou employé désigné qui reçoit la caisse"),
-                                      required=False)
+            self.add_countersignature(
+                "receiver", _("Chef de table ou employé désigné qui reçoit la caisse"), required=False
+            )
 
 
 class FixBankForm(CashForm):
@@ -96,8 +100,9 @@ class DeskForm(CashForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["desk"].queryset = Location.objects.filter(establishment=self.establishment,
-                                                               kind=LocationKind.CAISSE_CENTRALE)
+        self.fields["desk"].queryset = Location.objects.filter(
+            establishment=self.establishment, kind=LocationKind.CAISSE_CENTRALE
+        )
 
 
 class SlipVoidForm(CashForm):
@@ -114,21 +119,27 @@ class SlipVoidForm(CashForm):
 class CountForm(CashForm):
     breakdown = BreakdownField(label=_("Encaisse comptée"))
     tips = forms.DecimalField(label=_("Pourboires (€)"), min_value=0, decimal_places=2, required=False)
-    present = forms.CharField(label=_("Employés de la table présents (un par ligne)"), required=False,
-                              widget=forms.Textarea(attrs={"rows": 3}))
+    present = forms.CharField(
+        label=_("Employés de la table présents (un par ligne)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
     called_aloud = forms.BooleanField(label=_("Encaisse annoncée à haute voix"), required=False)
     count_room = forms.BooleanField(label=_("Comptée en salle de comptage"), required=False)
-    cctv_reference = forms.CharField(label=_("Caméra et enregistrement de vidéoprotection"), max_length=120,
-                                     required=False)
+    cctv_reference = forms.CharField(
+        label=_("Caméra et enregistrement de vidéoprotection"), max_length=120, required=False
+    )
 
 
 class CertifyForm(ReauthMixin, CashForm):
     words = forms.CharField(label=_("Mention"), max_length=40, initial="exact")
     encaisse = forms.DecimalField(label=_("Encaisse retenue après recomptage (€)"), decimal_places=2, required=False)
-    resolution = forms.CharField(label=_("Explication de l'écart"), widget=forms.Textarea(attrs={"rows": 2}),
-                                 required=False)
-    insurance_premiums = forms.DecimalField(label=_("Primes d'assurance refait (€)"), min_value=0, decimal_places=2,
-                                            required=False)
+    resolution = forms.CharField(
+        label=_("Explication de l'écart"), widget=forms.Textarea(attrs={"rows": 2}), required=False
+    )
+    insurance_premiums = forms.DecimalField(
+        label=_("Primes d'assurance refait (€)"), min_value=0, decimal_places=2, required=False
+    )
 
     def __init__(self, *args, session=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -141,8 +152,9 @@ class RakeForm(forms.Form):
     game = forms.ChoiceField(label=_("Jeu"), choices=[(g, g.replace("_", " ").title()) for g in RAKE_GAMES])
     cave = forms.DecimalField(label=_("Cave initiale (€)"), min_value=0, decimal_places=2)
     pot = forms.DecimalField(label=_("Montant effectif du pot (€)"), min_value=0, decimal_places=2)
-    recorded = forms.DecimalField(label=_("Cagnotte prélevée (€, facultatif)"), min_value=0, decimal_places=2,
-                                  required=False)
+    recorded = forms.DecimalField(
+        label=_("Cagnotte prélevée (€, facultatif)"), min_value=0, decimal_places=2, required=False
+    )
 
 
 class ControlCloseForm(CashForm):
@@ -168,9 +180,11 @@ class TicketBookForm(CashForm):
 class CagnotteComputeForm(CashForm):
     """One line per book used: "couverture dernier-ticket-détaché"."""
 
-    detached = forms.CharField(label=_("Dernier ticket détaché de chaque carnet"), widget=forms.Textarea(
-        attrs={"rows": 3}), help_text=_("Une ligne par carnet : « numéro de couverture  dernier ticket », "
-                                        "par ex. « TH1 140 »."))
+    detached = forms.CharField(
+        label=_("Dernier ticket détaché de chaque carnet"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Une ligne par carnet : « numéro de couverture  dernier ticket », par ex. « TH1 140 »."),
+    )
 
     def __init__(self, *args, session=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -184,8 +198,9 @@ class CagnotteComputeForm(CashForm):
             if not parts:
                 continue
             if len(parts) != 2 or parts[0] not in books or not parts[1].isdigit():
-                raise forms.ValidationError(_("Ligne illisible ou carnet inconnu à cette table : « %(line)s ».")
-                                            % {"line": raw.strip()})
+                raise forms.ValidationError(
+                    _("Ligne illisible ou carnet inconnu à cette table : « %(line)s ».") % {"line": raw.strip()}
+                )
             lines.append({"book": books[parts[0]], "last_number": int(parts[1])})
         return lines
 
@@ -193,16 +208,16 @@ class CagnotteComputeForm(CashForm):
 class CagnotteCountForm(CashForm):
     breakdown = BreakdownField(label=_("Cagnotte comptée"))
     words = forms.CharField(label=_("Mention"), max_length=40, initial="certifié exact", required=False)
-    balancing_ticket = forms.IntegerField(label=_("Dernier ticket d'équilibre (col. 13)"), min_value=1,
-                                          required=False)
+    balancing_ticket = forms.IntegerField(label=_("Dernier ticket d'équilibre (col. 13)"), min_value=1, required=False)
 
 
 class BadBeatForm(CashForm):
     counted = forms.DecimalField(label=_("Cagnotte du bad beat jackpot comptée (€)"), min_value=0, decimal_places=2)
     statement = forms.DecimalField(label=_("Relevé informatique (€)"), min_value=0, decimal_places=2)
     displayed = forms.DecimalField(label=_("Montant affiché en fin de séance (€)"), min_value=0, decimal_places=2)
-    present = forms.CharField(label=_("Employés de la table présents (un par ligne)"),
-                              widget=forms.Textarea(attrs={"rows": 3}))
+    present = forms.CharField(
+        label=_("Employés de la table présents (un par ligne)"), widget=forms.Textarea(attrs={"rows": 3})
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -266,8 +281,7 @@ class BadBeatFinalStopForm(CashForm):
 
 class BadBeatBreakdownForm(CashForm):
     down_at = forms.DateTimeField(label=_("Heure de la panne"), widget=DATETIME)
-    police_informed_at = forms.DateTimeField(label=_("Police judiciaire informée le"), widget=DATETIME,
-                                             required=False)
+    police_informed_at = forms.DateTimeField(label=_("Police judiciaire informée le"), widget=DATETIME, required=False)
     police_service = forms.CharField(label=_("Service de police informé"), max_length=150, required=False)
 
 
@@ -281,8 +295,10 @@ class BadBeatWinForm(CashForm):
     amount = forms.DecimalField(label=_("Montant du bad beat jackpot (€)"), min_value=0, decimal_places=2)
     players_present = forms.IntegerField(label=_("Joueurs présents à la table"), min_value=1, max_value=20)
     winner_name = forms.CharField(label=_("Gagnant du lot principal (nom et prénom)"), max_length=200)
-    bons = forms.CharField(label=_("Bons de paiement (€), un par ligne, celui du gagnant en premier"),
-                           widget=forms.Textarea(attrs={"rows": 5}))
+    bons = forms.CharField(
+        label=_("Bons de paiement (€), un par ligne, celui du gagnant en premier"),
+        widget=forms.Textarea(attrs={"rows": 5}),
+    )
     restart_value = forms.DecimalField(label=_("Valeur de redémarrage (€)"), min_value=0, decimal_places=2)
 
     def __init__(self, *args, **kwargs):
@@ -290,8 +306,11 @@ class BadBeatWinForm(CashForm):
         self.add_countersignature("comite", _("Membre du comité de direction"))
 
     def clean_bons(self):
-        return [rules.money(line.strip().replace(",", ".")) for line in self.cleaned_data["bons"].splitlines()
-                if line.strip()]
+        return [
+            rules.money(line.strip().replace(",", "."))
+            for line in self.cleaned_data["bons"].splitlines()
+            if line.strip()
+        ]
 
 
 class TableCagnotteForm(CashForm):
@@ -324,8 +343,11 @@ class ChangeurFloatForm(CashForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["changeur"].queryset = get_user_model().objects.filter(
-            memberships__establishment=self.establishment, memberships__role=Role.CHANGEUR).distinct()
+        self.fields["changeur"].queryset = (
+            get_user_model()
+            .objects.filter(memberships__establishment=self.establishment, memberships__role=Role.CHANGEUR)
+            .distinct()
+        )
 
 
 class BoxHolderForm(CashForm):
@@ -333,10 +355,18 @@ class BoxHolderForm(CashForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["employee"].queryset = get_user_model().objects.filter(
-            memberships__establishment=self.establishment,
-            memberships__role__in=[Role.CHEF_PARTIE, Role.EMPLOYE_RESPONSABLE, Role.CROUPIER]).distinct()
+        self.fields["employee"].queryset = (
+            get_user_model()
+            .objects.filter(
+                memberships__establishment=self.establishment,
+                memberships__role__in=[Role.CHEF_PARTIE, Role.EMPLOYE_RESPONSABLE, Role.CROUPIER],
+            )
+            .distinct()
+        )
+
+
 # --- modèle 16 (COUNT-58) and ticket books (COUNT-39 to COUNT-41) ------------------------------
+
 
 class ChipSeriesForm(CashForm):
     kind = forms.ChoiceField(label=_("Nature"), choices=ChipSeries.Kind.choices)
@@ -344,16 +374,21 @@ class ChipSeriesForm(CashForm):
     manufacturer = forms.CharField(label=_("Fabricant"), max_length=150)
     series_count = forms.IntegerField(label=_("Nombre de séries"), min_value=1, max_value=1_000_000)
     reserve_series = forms.IntegerField(label=_("Séries à la réserve générale"), min_value=0, max_value=1_000_000)
-    pieces = forms.CharField(label=_("Valeurs et nombre par valeur d'une série"), required=False,
-                             widget=forms.Textarea(attrs={"rows": 4}),
-                             help_text=_("Plaques et jetons : une ligne « valeur x quantité » par valeur."))
-    cards_per_series = forms.IntegerField(label=_("Cartes par série"), min_value=0, max_value=1_000_000,
-                                          required=False)
+    pieces = forms.CharField(
+        label=_("Valeurs et nombre par valeur d'une série"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_("Plaques et jetons : une ligne « valeur x quantité » par valeur."),
+    )
+    cards_per_series = forms.IntegerField(label=_("Cartes par série"), min_value=0, max_value=1_000_000, required=False)
 
     def clean_pieces(self):
         text = self.cleaned_data["pieces"]
-        return [{"value": line["value"], "quantity": line["quantity"]}
-                for line in rules.parse_breakdown(text)] if text.strip() else []
+        return (
+            [{"value": line["value"], "quantity": line["quantity"]} for line in rules.parse_breakdown(text)]
+            if text.strip()
+            else []
+        )
 
     def clean_cards_per_series(self):
         return self.cleaned_data["cards_per_series"] or 0
@@ -365,11 +400,19 @@ class ChipAllocateForm(CashForm):
 
 class ChipCensusForm(CashForm):
     census_date = forms.DateField(label=_("Date du recensement"), widget=forms.DateInput(attrs={"type": "date"}))
-    counted = forms.CharField(label=_("Pièces recensées"), widget=forms.Textarea(attrs={"rows": 5}), help_text=_(
-        "Une ligne par série et valeur : « n° de série  valeur  quantité » (cartes : « n° de série  0  quantité »)."))
+    counted = forms.CharField(
+        label=_("Pièces recensées"),
+        widget=forms.Textarea(attrs={"rows": 5}),
+        help_text=_(
+            "Une ligne par série et valeur : « n° de série  valeur  quantité » (cartes : « n° de série  0  quantité »)."
+        ),
+    )
     counted_by = forms.CharField(label=_("Recensé par"), max_length=300)
-    account_balance = forms.DecimalField(label=_("Solde créditeur du compte « plaques, jetons et cartes de paiement » "
-                                                 "(€)"), decimal_places=2, max_digits=14)
+    account_balance = forms.DecimalField(
+        label=_("Solde créditeur du compte « plaques, jetons et cartes de paiement » (€)"),
+        decimal_places=2,
+        max_digits=14,
+    )
 
     def clean_counted(self):
         lines = []
@@ -393,8 +436,9 @@ class CardTableNumberForm(CashForm):
 
 
 class TicketStampForm(CashForm):
-    blue_line = forms.BooleanField(label=_("Trait au crayon bleu tracé après les tickets de la séance précédente"),
-                                   required=False)
+    blue_line = forms.BooleanField(
+        label=_("Trait au crayon bleu tracé après les tickets de la séance précédente"), required=False
+    )
 
 
 class LevyMachineForm(CashForm):
@@ -407,12 +451,14 @@ class LevyMachineForm(CashForm):
 
 
 class MachineHistoryForm(CashForm):
-    history_total = forms.DecimalField(label=_("Total de l'historique édité (€)"), min_value=0, decimal_places=2,
-                                       max_digits=14)
+    history_total = forms.DecimalField(
+        label=_("Total de l'historique édité (€)"), min_value=0, decimal_places=2, max_digits=14
+    )
     printout_reference = forms.CharField(label=_("Référence de l'historique"), max_length=120, required=False)
 
 
 # --- modèle 10 bis (COUNT-51) ----------------------------------------------------------------
+
 
 class DeviceForm(CashForm):
     family = forms.ChoiceField(label=_("Famille"), choices=ElectronicDevice.Family.choices)
@@ -425,8 +471,7 @@ class StationResultForm(CashForm):
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     station = forms.IntegerField(label=_("Poste de jeu"), min_value=1, max_value=1000)
     avances = forms.DecimalField(label=_("Avances de la caisse (€)"), min_value=0, decimal_places=2, max_digits=14)
-    physical_count = forms.DecimalField(label=_("Comptée physique (€)"), min_value=0, decimal_places=2,
-                                        max_digits=14)
+    physical_count = forms.DecimalField(label=_("Comptée physique (€)"), min_value=0, decimal_places=2, max_digits=14)
     units_in = forms.IntegerField(label=_("Unités entrées"), min_value=0)
     units_out = forms.IntegerField(label=_("Unités sorties"), min_value=0)
     unit_stake = forms.DecimalField(label=_("Mise unitaire (€)"), min_value=0, decimal_places=2, max_digits=8)
@@ -450,8 +495,9 @@ class MeterStatementForm(ReauthMixin, CashForm):
 class CercleDayForm(CashForm):
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     parties = forms.IntegerField(label=_("Parties"), min_value=0)
-    levies = forms.DecimalField(label=_("Retenues au profit de la cagnotte (€)"), min_value=0, decimal_places=2,
-                                max_digits=14)
+    levies = forms.DecimalField(
+        label=_("Retenues au profit de la cagnotte (€)"), min_value=0, decimal_places=2, max_digits=14
+    )
 
 
 class CercleCertifyForm(ReauthMixin, CashForm):

@@ -21,19 +21,31 @@ from . import selectors
 def counts_certified(seance: Seance) -> Iterator[Missing]:
     code = "COUNT-15" if seance.establishment.jurisdiction == "FR" else "COUNT-05"
     for session in selectors.uncounted_sessions(seance):
-        yield Missing(_("comptée certifiée de la table %(table)s") % {"table": session.table.number}, code,
-                      reverse("cash:count", args=[session.pk]))
+        yield Missing(
+            _("comptée certifiée de la table %(table)s") % {"table": session.table.number},
+            code,
+            reverse("cash:count", args=[session.pk]),
+        )
     for session in selectors.played_without_float(seance):
         # FLAG, not a refusal: the text forbids play before the signed avance (COUNT-34), which the
         # float entry on the open partie cannot prevent; the closing page names the table instead.
-        yield Missing(_("avance de la table %(table)s non inscrite au carnet") % {"table": session.table.number},
-                      "COUNT-34" if seance.establishment.jurisdiction == "FR" else "COUNT-01",
-                      reverse("cash:float", args=[session.pk]), flag=True)
+        yield Missing(
+            _("avance de la table %(table)s non inscrite au carnet") % {"table": session.table.number},
+            "COUNT-34" if seance.establishment.jurisdiction == "FR" else "COUNT-01",
+            reverse("cash:float", args=[session.pk]),
+            flag=True,
+        )
     for cagnotte in selectors.uncounted_cagnottes(seance).select_related("table_session__table"):
-        yield Missing(_("cagnotte de la table %(table)s à compter") % {"table": cagnotte.table_session.table.number},
-                      "COUNT-43" if seance.establishment.jurisdiction == "FR" else "COUNT-08", reverse("cash:day"))
+        yield Missing(
+            _("cagnotte de la table %(table)s à compter") % {"table": cagnotte.table_session.table.number},
+            "COUNT-43" if seance.establishment.jurisdiction == "FR" else "COUNT-08",
+            reverse("cash:day"),
+        )
     if selectors.uncentralised_slips(seance).exists():
         yield Missing(_("bons de ravitaillement à centraliser"), "COUNT-29", reverse("cash:day"))
     for session in selectors.bad_beat_uncounted(seance).select_related("table"):
-        yield Missing(_("montant affiché du bad beat jackpot de la table %(table)s") % {"table": session.table.number},
-                      "COUNT-24", reverse("cash:bad_beat", args=[session.pk]))
+        yield Missing(
+            _("montant affiché du bad beat jackpot de la table %(table)s") % {"table": session.table.number},
+            "COUNT-24",
+            reverse("cash:bad_beat", args=[session.pk]),
+        )

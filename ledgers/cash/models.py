@@ -31,8 +31,9 @@ class TableFloat(models.Model):
     recorded_at = models.DateTimeField(_("inscrit le"))
     signed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     signed_role = models.CharField(_("qualité"), max_length=30)
-    received_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                    related_name="+")
+    received_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     flags = models.JSONField(_("signalements"), default=list, blank=True)
     # FR boule, vingt-trois, roue de la chance: the carnet stays on the table (art. 43, COUNT-14)
     carnet_on_table = models.BooleanField(_("carnet posé sur la table"), default=False)
@@ -41,8 +42,11 @@ class TableFloat(models.Model):
         verbose_name = _("avance de table")
         verbose_name_plural = _("avances de table")
         ordering = ["recorded_at"]
-        constraints = [models.UniqueConstraint(fields=["table_session"], condition=models.Q(kind="initial"),
-                                               name="one_initial_float_per_session")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table_session"], condition=models.Q(kind="initial"), name="one_initial_float_per_session"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} — {self.table_session}"
@@ -82,8 +86,9 @@ class Slip(models.Model):
 
     book = models.ForeignKey(SlipBook, on_delete=models.PROTECT, related_name="slips")
     number = models.PositiveIntegerField(_("bon n°"))
-    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, null=True, blank=True,
-                                      related_name="slips")
+    table_session = models.ForeignKey(
+        TableSession, on_delete=models.PROTECT, null=True, blank=True, related_name="slips"
+    )
     status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.WRITTEN)
     requested = models.JSONField(_("demandé"), default=list)
     handed = models.JSONField(_("remis en échange"), default=list)
@@ -93,8 +98,9 @@ class Slip(models.Model):
     supervisor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
     supervisor_role = models.CharField(_("qualité du signataire"), max_length=30, blank=True)
     runner = models.CharField(_("porteur"), max_length=150, blank=True)
-    served_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                  related_name="+")
+    served_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     served_at = models.DateTimeField(_("servi le"), null=True, blank=True)
     desk = models.ForeignKey(Location, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     centralised_at = models.DateTimeField(_("centralisé le"), null=True, blank=True)
@@ -127,8 +133,9 @@ class TableCount(models.Model):
     first_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     first_breakdown = models.JSONField(_("premier comptage"))
     first_total = models.DecimalField(_("premier total"), **MONEY)
-    second_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                  related_name="+")
+    second_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     second_breakdown = models.JSONField(_("second comptage"), null=True, blank=True)
     second_total = models.DecimalField(_("second total"), **MONEY, null=True, blank=True)
     tips = models.DecimalField(_("pourboires"), **MONEY, default=0)
@@ -141,8 +148,9 @@ class TableCount(models.Model):
     # MC trente et quarante: refait insurance premiums, a table receipt on its own line (COUNT-10)
     insurance_premiums = models.DecimalField(_("primes d'assurance refait"), **MONEY, null=True, blank=True)
     resolution = models.TextField(_("règlement de l'écart"), blank=True)
-    certified_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                     related_name="+")
+    certified_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     certified_role = models.CharField(_("qualité du certificateur"), max_length=30, blank=True)
     certification = models.CharField(_("mention"), max_length=40, blank=True)
     certified_at = models.DateTimeField(_("certifiée le"), null=True, blank=True)
@@ -231,8 +239,9 @@ class CagnotteCount(models.Model):
     shortfall = models.DecimalField(_("manquant à la charge de la caisse (col. 11)"), **MONEY, default=0)
     balancing_ticket = models.PositiveIntegerField(_("dernier ticket d'équilibre (col. 13)"), null=True, blank=True)
     retained = models.DecimalField(_("report au modèle 12 (col. 15)"), **MONEY, null=True, blank=True)
-    counted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                   related_name="+")
+    counted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     certification = models.CharField(_("mention"), max_length=40, blank=True)
     counted_at = models.DateTimeField(_("comptée le"), null=True, blank=True)
     history = HistoricalRecords()
@@ -376,8 +385,9 @@ class BadBeatConfig(models.Model):
     house_rules_version = models.PositiveIntegerField(_("version du règlement intérieur"))
     restart = models.CharField(_("redémarrage après un gain"), max_length=10, choices=Restart.choices)
     reassigned = models.DecimalField(_("incrément réaffecté"), **MONEY, default=0)
-    reassigned_from = models.ForeignKey("BadBeatStop", on_delete=models.PROTECT, null=True, blank=True,
-                                        related_name="+")
+    reassigned_from = models.ForeignKey(
+        "BadBeatStop", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     effective_at = models.DateTimeField(_("en vigueur le"))
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
 
@@ -409,13 +419,20 @@ class BadBeatStop(models.Model):
     minister_notified_at = models.DateTimeField(_("ministre de l'intérieur informé le"), null=True, blank=True)
     minister_reference = models.CharField(_("référence de l'information du ministre"), max_length=120, blank=True)
     orphan = models.ForeignKey(Orphan, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
-    incident = models.ForeignKey("incidents.Incident", on_delete=models.PROTECT, null=True, blank=True,
-                                 related_name="+")
+    incident = models.ForeignKey(
+        "incidents.Incident", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     police_informed_at = models.DateTimeField(_("police judiciaire informée le"), null=True, blank=True)
     police_service = models.CharField(_("service de police informé"), max_length=150, blank=True)
     restored_at = models.DateTimeField(_("rétabli le"), null=True, blank=True)
-    restored_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                    related_name="+", verbose_name=_("repris par"))
+    restored_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("repris par"),
+    )
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     history = HistoricalRecords()
 
@@ -614,8 +631,9 @@ class ChipCensus(models.Model):
     class Meta:
         verbose_name = _("recensement des plaques, jetons et cartes")
         verbose_name_plural = _("recensements des plaques, jetons et cartes")
-        constraints = [models.UniqueConstraint(fields=["establishment", "season", "period"],
-                                               name="one_chip_census_per_period")]
+        constraints = [
+            models.UniqueConstraint(fields=["establishment", "season", "period"], name="one_chip_census_per_period")
+        ]
         ordering = ["-census_date"]
 
     def __str__(self) -> str:
@@ -775,8 +793,9 @@ class CercleDeviceDay(models.Model):
     levies = models.DecimalField(_("retenues au profit de la cagnotte"), **MONEY)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(_("inscrit le"))
-    certified_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                     related_name="+")
+    certified_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     certification = models.CharField(_("mention"), max_length=40, blank=True)
     certified_at = models.DateTimeField(_("certifiée le"), null=True, blank=True)
     history = HistoricalRecords()
@@ -844,14 +863,18 @@ class ElectronicMeterStatement(CertifiedMonthlyStatement):
     Append-only."""
 
     total = models.DecimalField(_("produit brut du mois"), max_digits=16, decimal_places=2)
-    drawn_up_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                    verbose_name=_("rédigé par"))
+    drawn_up_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("rédigé par")
+    )
 
     class Meta(CertifiedMonthlyStatement.Meta):
         verbose_name = _("état mensuel du relevé des compteurs des jeux électroniques")
         verbose_name_plural = _("états mensuels du relevé des compteurs des jeux électroniques")
-        constraints = [models.UniqueConstraint(fields=["establishment", "year", "month"],
-                                               name="electronic_statement_33_month_unique")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["establishment", "year", "month"], name="electronic_statement_33_month_unique"
+            )
+        ]
 
 
 class BadBeatLog(models.Model):

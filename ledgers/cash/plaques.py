@@ -51,8 +51,9 @@ def series_value(series: ChipSeries) -> Decimal:
 
 
 def taken_in_charge(est: Establishment) -> Decimal:
-    return sum((series_value(s) * s.in_service_series for s in ChipSeries.objects.filter(establishment=est)),
-               Decimal("0.00"))
+    return sum(
+        (series_value(s) * s.in_service_series for s in ChipSeries.objects.filter(establishment=est)), Decimal("0.00")
+    )
 
 
 def _pieces_text(series: ChipSeries) -> str:
@@ -62,22 +63,35 @@ def _pieces_text(series: ChipSeries) -> str:
 
 
 def _series_text(series: ChipSeries) -> str:
-    return str(_("%(total)s séries : %(reserve)s en réserve, %(service)s en service")
-               % {"total": series.series_count, "reserve": series.reserve_series,
-                  "service": series.in_service_series})
+    return str(
+        _("%(total)s séries : %(reserve)s en réserve, %(service)s en service")
+        % {"total": series.series_count, "reserve": series.reserve_series, "service": series.in_service_series}
+    )
 
 
 def _entry(est: Establishment, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
     with register_language():
-        body = {"date": timezone.localdate().isoformat(), **payload,
-                "signed_by": f"{display_name(actor)} ({Role(role).label})"}
+        body = {
+            "date": timezone.localdate().isoformat(),
+            **payload,
+            "signed_by": f"{display_name(actor)} ({Role(role).label})",
+        }
     return _write(est, REGISTRE_PLAQUES.code, actor=actor, role=role, payload=body)
 
 
 @transaction.atomic
-def chip_series_record(*, establishment: Establishment, kind: str, description: str, manufacturer: str,
-                       series_count: int, reserve_series: int, actor: AbstractBaseUser,
-                       pieces: Iterable[dict] = (), cards_per_series: int = 0) -> ChipSeries:
+def chip_series_record(
+    *,
+    establishment: Establishment,
+    kind: str,
+    description: str,
+    manufacturer: str,
+    series_count: int,
+    reserve_series: int,
+    actor: AbstractBaseUser,
+    pieces: Iterable[dict] = (),
+    cards_per_series: int = 0,
+) -> ChipSeries:
     """Series put into service, written in modèle 16 with their description, manufacturer,
     number, values and number per value, and how many stay in the general reserve (COUNT-58)."""
     _fr(establishment)
@@ -85,8 +99,9 @@ def chip_series_record(*, establishment: Establishment, kind: str, description: 
     if kind not in ChipSeries.Kind.values:
         raise ValidationError(_("Nature inconnue."))
     if not description.strip() or not manufacturer.strip():
-        raise RuleViolation("COUNT-58", _("Le registre comporte une description sommaire des séries et l'indication "
-                                          "du fabricant."))
+        raise RuleViolation(
+            "COUNT-58", _("Le registre comporte une description sommaire des séries et l'indication du fabricant.")
+        )
     if series_count < 1 or not 0 <= reserve_series <= series_count:
         raise ValidationError(_("Le nombre de séries à la réserve est compris entre 0 et le nombre de séries."))
     if kind == ChipSeries.Kind.CARTE:
@@ -98,17 +113,34 @@ def chip_series_record(*, establishment: Establishment, kind: str, description: 
         lines = _clean_pieces(kind, pieces)
         cards_per_series = 0
     rules.within_money_limit(sum((Decimal(p["value"]) * p["quantity"] for p in lines), Decimal(0)) * series_count)
-    series = save_audited(ChipSeries(
-        establishment=establishment, kind=kind, description=description.strip(), manufacturer=manufacturer.strip(),
-        series_count=series_count, pieces=lines, cards_per_series=cards_per_series, reserve_series=reserve_series,
-        in_service_series=series_count - reserve_series, recorded_by=actor, recorded_at=timezone.now(),
-    ), actor=actor, reason="séries mises en service")
+    series = save_audited(
+        ChipSeries(
+            establishment=establishment,
+            kind=kind,
+            description=description.strip(),
+            manufacturer=manufacturer.strip(),
+            series_count=series_count,
+            pieces=lines,
+            cards_per_series=cards_per_series,
+            reserve_series=reserve_series,
+            in_service_series=series_count - reserve_series,
+            recorded_by=actor,
+            recorded_at=timezone.now(),
+        ),
+        actor=actor,
+        reason="séries mises en service",
+    )
     with register_language():
-        payload = {"event": str(_("Séries mises en service")), "series_id": series.pk,
-                   "kind": str(series.get_kind_display()),
-                   "description": f"{series.description} — {series.manufacturer}", "series": _series_text(series),
-                   "pieces": _pieces_text(series), "amounts": str(series_value(series) * series.in_service_series),
-                   "flags": []}
+        payload = {
+            "event": str(_("Séries mises en service")),
+            "series_id": series.pk,
+            "kind": str(series.get_kind_display()),
+            "description": f"{series.description} — {series.manufacturer}",
+            "series": _series_text(series),
+            "pieces": _pieces_text(series),
+            "amounts": str(series_value(series) * series.in_service_series),
+            "flags": [],
+        }
     _entry(establishment, actor=actor, role=role, payload=payload)
     return series
 
@@ -127,11 +159,16 @@ def chip_series_allocate(*, series: ChipSeries, in_service_series: int, actor: A
     series.reserve_series = series.series_count - in_service_series
     save_audited(series, actor=actor, reason="répartition réserve / service")
     with register_language():
-        payload = {"event": str(_("Répartition entre la réserve générale et le service")), "series_id": series.pk,
-                   "kind": str(series.get_kind_display()),
-                   "description": f"{series.description} — {series.manufacturer}", "series": _series_text(series),
-                   "pieces": _pieces_text(series), "amounts": str(series_value(series) * series.in_service_series),
-                   "flags": []}
+        payload = {
+            "event": str(_("Répartition entre la réserve générale et le service")),
+            "series_id": series.pk,
+            "kind": str(series.get_kind_display()),
+            "description": f"{series.description} — {series.manufacturer}",
+            "series": _series_text(series),
+            "pieces": _pieces_text(series),
+            "amounts": str(series_value(series) * series.in_service_series),
+            "flags": [],
+        }
     _entry(est, actor=actor, role=role, payload=payload)
     return series
 
@@ -160,13 +197,21 @@ def censuses_due(est: Establishment, today: datetime.date | None = None) -> list
     today = today or timezone.localdate()
     season = rules.season_start(today)
     done = set(ChipCensus.objects.filter(establishment=est, season=season).values_list("period", flat=True))
-    return sorted((due, period) for period, due in census_dates(est, season).items()
-                  if due <= today and period not in done)
+    return sorted(
+        (due, period) for period, due in census_dates(est, season).items() if due <= today and period not in done
+    )
 
 
 @transaction.atomic
-def chip_census_record(*, establishment: Establishment, census_date: datetime.date, counted: Iterable[dict],
-                       counted_by: str, account_balance: Decimal, actor: AbstractBaseUser) -> ChipCensus:
+def chip_census_record(
+    *,
+    establishment: Establishment,
+    census_date: datetime.date,
+    counted: Iterable[dict],
+    counted_by: str,
+    account_balance: Decimal,
+    actor: AbstractBaseUser,
+) -> ChipCensus:
     """The census of the plaques, chips and payment cards in service, written in modèle 16 with
     the amount players hold (taken in charge − counted); FLAG when it differs from the credit
     balance of the "plaques, jetons et cartes de paiement" account (COUNT-58)."""
@@ -194,8 +239,9 @@ def chip_census_record(*, establishment: Establishment, census_date: datetime.da
         else:
             value = rules.money(line.get("value"))
             if str(value) not in {p["value"] for p in series.pieces}:
-                raise ValidationError(_("La série %(series)s n'a pas de valeur %(value)s €.")
-                                      % {"series": series, "value": value})
+                raise ValidationError(
+                    _("La série %(series)s n'a pas de valeur %(value)s €.") % {"series": series, "value": value}
+                )
         lines.append({"series": series.pk, "label": str(series), "value": str(value), "quantity": quantity})
         total += value * quantity
     if not lines:
@@ -206,21 +252,45 @@ def chip_census_record(*, establishment: Establishment, census_date: datetime.da
     flags = []
     with register_language():
         if held != balance:
-            flags.append(str(_("Montant conservé par les joueurs (%(held)s €) différent du solde créditeur du compte "
-                               "« plaques, jetons et cartes de paiement » (%(balance)s €).")
-                             % {"held": held, "balance": balance}))
+            flags.append(
+                str(
+                    _(
+                        "Montant conservé par les joueurs (%(held)s €) différent du solde créditeur du compte "
+                        "« plaques, jetons et cartes de paiement » (%(balance)s €)."
+                    )
+                    % {"held": held, "balance": balance}
+                )
+            )
     census = ChipCensus.objects.create(
-        establishment=establishment, season=season, period=period, census_date=census_date, lines=lines,
-        counted_total=total, taken_in_charge=charged, player_held=held, account_balance=balance,
-        counted_by=counted_by.strip(), flags=flags, recorded_by=actor, recorded_at=timezone.now(),
+        establishment=establishment,
+        season=season,
+        period=period,
+        census_date=census_date,
+        lines=lines,
+        counted_total=total,
+        taken_in_charge=charged,
+        player_held=held,
+        account_balance=balance,
+        counted_by=counted_by.strip(),
+        flags=flags,
+        recorded_by=actor,
+        recorded_at=timezone.now(),
     )
     with register_language():
-        payload = {"event": str(_("Recensement : %(period)s") % {"period": census.get_period_display()}),
-                   "date": census_date.isoformat(), "census": census.pk,
-                   "pieces": " ; ".join(f"{line['label']} : {line['quantity']} × {line['value']} €" for line in lines),
-                   "amounts": str(_("pris en charge %(charged)s € ; recensé %(total)s € ; conservé par les joueurs "
-                                    "%(held)s € ; solde du compte %(balance)s €")
-                                  % {"charged": charged, "total": total, "held": held, "balance": balance}),
-                   "counted_by": census.counted_by, "flags": flags}
+        payload = {
+            "event": str(_("Recensement : %(period)s") % {"period": census.get_period_display()}),
+            "date": census_date.isoformat(),
+            "census": census.pk,
+            "pieces": " ; ".join(f"{line['label']} : {line['quantity']} × {line['value']} €" for line in lines),
+            "amounts": str(
+                _(
+                    "pris en charge %(charged)s € ; recensé %(total)s € ; conservé par les joueurs "
+                    "%(held)s € ; solde du compte %(balance)s €"
+                )
+                % {"charged": charged, "total": total, "held": held, "balance": balance}
+            ),
+            "counted_by": census.counted_by,
+            "flags": flags,
+        }
     _entry(establishment, actor=actor, role=role, payload=payload)
     return census

@@ -14,14 +14,22 @@ from .models import TableCount
 
 
 def _open_counts(est: Establishment) -> QuerySet[TableCount]:
-    return TableCount.objects.filter(table_session__seance__establishment=est).exclude(
-        status=TableCount.Status.CERTIFIED).select_related("table_session")
+    return (
+        TableCount.objects.filter(table_session__seance__establishment=est)
+        .exclude(status=TableCount.Status.CERTIFIED)
+        .select_related("table_session")
+    )
 
 
 TABLE_COUNT = PurposeType(
-    code="cash.table_count", kind=PurposeKind.COUNT, label=_("comptée de fin de séance"), model="cash.TableCount",
+    code="cash.table_count",
+    kind=PurposeKind.COUNT,
+    label=_("comptée de fin de séance"),
+    model="cash.TableCount",
     is_open=lambda count: count.status != TableCount.Status.CERTIFIED,
-    establishment=attrgetter("table_session.seance.establishment"), describe=str, open_objects=_open_counts,
+    establishment=attrgetter("table_session.seance.establishment"),
+    describe=str,
+    open_objects=_open_counts,
 )
 
 

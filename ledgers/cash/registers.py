@@ -33,8 +33,17 @@ CARNET_AVANCES = register_kind(
         jurisdictions=("FR",),
         paraph_roles=(Role.CONTROLE_INTERIEUR,),
         visa_roles=(Role.CONTROLE_INTERIEUR,),
-        requirements=("REG-09", "REG-26", "COUNT-12", "COUNT-15", "COUNT-34", "COUNT-49", "COUNT-50", "SHOE-06",
-                      "AMB-49"),
+        requirements=(
+            "REG-09",
+            "REG-26",
+            "COUNT-12",
+            "COUNT-15",
+            "COUNT-34",
+            "COUNT-49",
+            "COUNT-50",
+            "SHOE-06",
+            "AMB-49",
+        ),
         form="modèle 10",
         one_open_volume="COUNT-49",  # one open carnet per box, numbered like it (art. 70)
     )
@@ -48,8 +57,13 @@ BANQUE_TABLES = register_kind(
         title=_("Registre des sommes mises en banque et des comptées"),
         purpose=_("Inscrire par séance la somme mise en banque de chaque table et la comptée de fin de séance."),
         columns=FLOAT_COLUMNS,
-        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.INSPECTEUR, Role.SOUS_DIRECTEUR,
-                      Role.DIRECTEUR_JEUX),
+        record_roles=(
+            Role.CAISSIER,
+            Role.CAISSIER_PRINCIPAL,
+            Role.INSPECTEUR,
+            Role.SOUS_DIRECTEUR,
+            Role.DIRECTEUR_JEUX,
+        ),
         jurisdictions=("MC",),
         paraph_roles=(Role.DIRECTEUR_JEUX,),
         requirements=("COUNT-01", "COUNT-05"),
@@ -74,8 +88,17 @@ BONS_CAISSE = register_kind(
             Column("total", _("Total"), 0.7),
             Column("signatures", _("Signatures"), 2.0),
         ),
-        record_roles=(Role.CHEF_TABLE, Role.CHANGEUR, Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.INSPECTEUR,
-                      Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        record_roles=(
+            Role.CHEF_TABLE,
+            Role.CHANGEUR,
+            Role.CAISSIER,
+            Role.CAISSIER_PRINCIPAL,
+            Role.INSPECTEUR,
+            Role.DIRECTEUR_JEUX,
+            Role.SOUS_DIRECTEUR,
+            Role.DIRECTEUR_RESPONSABLE,
+            Role.COMITE,
+        ),
         paraph_roles=(Role.DIRECTEUR_JEUX, Role.DIRECTEUR_RESPONSABLE),
         requirements=("REG-14", "REG-33", "COUNT-04", "COUNT-06", "COUNT-29"),
     )
@@ -222,8 +245,19 @@ REGISTRE_BBJ = register_kind(
         record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
         jurisdictions=("FR",),
         paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
-        requirements=("REG-10", "COUNT-21", "COUNT-22", "COUNT-23", "COUNT-24", "COUNT-25", "COUNT-44", "COUNT-45",
-                      "COUNT-47", "COUNT-48", "INC-15"),
+        requirements=(
+            "REG-10",
+            "COUNT-21",
+            "COUNT-22",
+            "COUNT-23",
+            "COUNT-24",
+            "COUNT-25",
+            "COUNT-44",
+            "COUNT-45",
+            "COUNT-47",
+            "COUNT-48",
+            "INC-15",
+        ),
         form="modèle 8 quater",
     )
 )
@@ -262,8 +296,10 @@ CARNET_PRELEVEMENTS = register_kind(
     RegisterKind(
         code="carnet_prelevements",
         title=_("Carnet des prélèvements"),
-        purpose=_("Reporter chaque mois, feuille par feuille, les résultats journaliers et le produit brut des jeux "
-                  "de la saison."),
+        purpose=_(
+            "Reporter chaque mois, feuille par feuille, les résultats journaliers et le produit brut des jeux "
+            "de la saison."
+        ),
         columns=(
             Column("sheet", _("Feuille n°"), 0.5),
             Column("date", _("Date"), 0.8),
@@ -290,8 +326,10 @@ REGISTRE_PLAQUES = register_kind(
     RegisterKind(
         code="registre_plaques",
         title=_("Registre des plaques, jetons et cartes de paiement"),
-        purpose=_("Inscrire les séries mises en service, leur répartition entre la réserve générale et le service, "
-                  "et les recensements de début et de mi-saison."),
+        purpose=_(
+            "Inscrire les séries mises en service, leur répartition entre la réserve générale et le service, "
+            "et les recensements de début et de mi-saison."
+        ),
         columns=(
             Column("date", _("Date"), 0.8),
             Column("event", _("Opération"), 1.2),
@@ -319,8 +357,10 @@ CARNETS_TICKETS = register_kind(
     RegisterKind(
         code="carnets_tickets",
         title=_("Registre des carnets de tickets et des tables de cartes"),
-        purpose=_("Inscrire la série des numéros des tables de cartes, la mise en service des carnets de tickets, "
-                  "les timbres à date et traits bleus de chaque séance, et les machines de retenue agréées."),
+        purpose=_(
+            "Inscrire la série des numéros des tables de cartes, la mise en service des carnets de tickets, "
+            "les timbres à date et traits bleus de chaque séance, et les machines de retenue agréées."
+        ),
         columns=(
             Column("date", _("Date"), 0.8),
             Column("event", _("Opération"), 1.6),
@@ -346,8 +386,10 @@ REGISTRE_10_BIS = register_kind(
     RegisterKind(
         code="registre_10_bis",
         title=_("Registre de comptabilité des jeux de contrepartie électroniques"),
-        purpose=_("Inscrire au jour le jour, poste par poste, les avances, les comptées physique et électronique, les "
-                  "tickets émis et le produit de l'appareil."),
+        purpose=_(
+            "Inscrire au jour le jour, poste par poste, les avances, les comptées physique et électronique, les "
+            "tickets émis et le produit de l'appareil."
+        ),
         columns=(
             Column("date", _("Date"), 0.8),
             Column("station", _("Poste"), 0.5),
@@ -428,8 +470,10 @@ ETAT_MENSUEL_33 = register_kind(
     RegisterKind(
         code="etat_mensuel_33",
         title=_("État mensuel du relevé des compteurs des jeux électroniques"),
-        purpose=_("Relever chaque mois les compteurs des postes de chaque appareil de jeu de contrepartie "
-                  "électronique et le produit de ses journées visées."),
+        purpose=_(
+            "Relever chaque mois les compteurs des postes de chaque appareil de jeu de contrepartie "
+            "électronique et le produit de ses journées visées."
+        ),
         columns=(
             Column("month", _("Mois"), 0.6),
             Column("device", _("Appareil n°"), 0.7),

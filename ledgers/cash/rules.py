@@ -16,35 +16,64 @@ CENT = Decimal("0.01")
 
 # A cagnotte whose count differs from its computation: FR col. 9 ≠ col. 8 (art. 71, INC-17); MC a
 # difference at the ticket-book check opens a game incident decided by the Direction (COUNT-08, INC-01).
-CAGNOTTE_DIFFERENCE = incident_category(Category(
-    code="cagnotte_difference", label=_("Écart de cagnotte (comptée ≠ calculée)"),
-    requirement={"MC": "INC-01", "FR": "INC-17"}, notices={"MC": (Role.SCJ,)}))
+CAGNOTTE_DIFFERENCE = incident_category(
+    Category(
+        code="cagnotte_difference",
+        label=_("Écart de cagnotte (comptée ≠ calculée)"),
+        requirement={"MC": "INC-01", "FR": "INC-17"},
+        notices={"MC": (Role.SCJ,)},
+    )
+)
 # The BBJ cagnotte differs from the certified computer statement (art. 56-3-1, INC-10).
-BBJ_DIFFERENCE = incident_category(Category(
-    code="bbj_difference", label=_("Écart entre la cagnotte du bad beat jackpot et le relevé certifié"),
-    requirement={"MC": "INC-10", "FR": "INC-10"}))
+BBJ_DIFFERENCE = incident_category(
+    Category(
+        code="bbj_difference",
+        label=_("Écart entre la cagnotte du bad beat jackpot et le relevé certifié"),
+        requirement={"MC": "INC-10", "FR": "INC-10"},
+    )
+)
 # The BBJ system stops on a technical breakdown: the judicial police is informed without delay (art. 56-3-2, INC-15).
-BBJ_BREAKDOWN = incident_category(Category(
-    code="bbj_breakdown", label=_("Panne technique du bad beat jackpot"), requirement={"FR": "INC-15"},
-    notices={"FR": (Role.POLICE,)}))
+BBJ_BREAKDOWN = incident_category(
+    Category(
+        code="bbj_breakdown",
+        label=_("Panne technique du bad beat jackpot"),
+        requirement={"FR": "INC-15"},
+        notices={"FR": (Role.POLICE,)},
+    )
+)
 
 # FR art. 49 (003 art. 23; 55-20, 55-21-1): minimum avance = multiple × minimum stake practised
 # (COUNT-12, SET-07). Keys are the game codes of ledgers.core.games; roulette anglaise and
 # vingt-trois are in the text although no table of theirs exists in the game catalogue yet.
 # An establishment may override one (AMB-47) in options["SET-07"].
 ART_49_MULTIPLES: dict[str, int] = {
-    "roulette": 15_000, "trente_quarante": 20_000, "roulette_americaine": 15_000, "blackjack": 3_000,
-    "craps": 15_000, "roulette_anglaise": 15_000, "punto_banco": 3_000, "stud_poker": 3_000,
-    "texas_holdem": 3_000, "boule": 4_000, "vingt_trois": 10_000, "bataille": 3_000, "roue_chance": 5_000,
-    "ultimate_holdem": 5_000, "three_card_poker": 3_000, "rampo": 15_000,
+    "roulette": 15_000,
+    "trente_quarante": 20_000,
+    "roulette_americaine": 15_000,
+    "blackjack": 3_000,
+    "craps": 15_000,
+    "roulette_anglaise": 15_000,
+    "punto_banco": 3_000,
+    "stud_poker": 3_000,
+    "texas_holdem": 3_000,
+    "boule": 4_000,
+    "vingt_trois": 10_000,
+    "bataille": 3_000,
+    "roue_chance": 5_000,
+    "ultimate_holdem": 5_000,
+    "three_card_poker": 3_000,
+    "rampo": 15_000,
 }
 # Boule, vingt-trois and roue de la chance: one uniform avance for all the boxes (art. 42, COUNT-14).
 BOULE_GROUP = frozenset({"boule", "vingt_trois", "roue_chance"})
 
 # Rake caps by initial buy-in, "à partir de" read as ≥ (COUNT-18, AMB-24): no cap below 500 €.
 RAKE_CAPS: tuple[tuple[Decimal, Decimal], ...] = (
-    (Decimal(50_000), Decimal("0.01")), (Decimal(10_000), Decimal("0.03")), (Decimal(5_000), Decimal("0.05")),
-    (Decimal(1_000), Decimal("0.10")), (Decimal(500), Decimal("0.15")),
+    (Decimal(50_000), Decimal("0.01")),
+    (Decimal(10_000), Decimal("0.03")),
+    (Decimal(5_000), Decimal("0.05")),
+    (Decimal(1_000), Decimal("0.10")),
+    (Decimal(500), Decimal("0.15")),
 )
 CAP_LAST, ROUND_LAST = "cap_last", "round_last"  # SET-17
 
@@ -82,8 +111,10 @@ def clean_breakdown(lines) -> list[dict]:
         merged[(kind, value)] = merged.get((kind, value), 0) + quantity
     if not merged:
         raise ValidationError(_("La nomenclature est vide."))
-    return [{"kind": kind, "value": str(value), "quantity": qty}
-            for (kind, value), qty in sorted(merged.items(), key=lambda item: (-item[0][1], item[0][0]))]
+    return [
+        {"kind": kind, "value": str(value), "quantity": qty}
+        for (kind, value), qty in sorted(merged.items(), key=lambda item: (-item[0][1], item[0][0]))
+    ]
 
 
 def parse_breakdown(text: str) -> list[dict]:
@@ -95,10 +126,16 @@ def parse_breakdown(text: str) -> list[dict]:
             continue
         parts = raw.replace("×", "x").replace("*", "x").split()
         if len(parts) < 3 or parts[1].lower() != "x":
-            raise ValidationError(_("Ligne illisible : « %(line)s » (attendu : valeur x quantité [nature]).")
-                                  % {"line": raw})
-        lines.append({"value": parts[0].replace(",", "."), "quantity": parts[2],
-                      "kind": parts[3].lower() if len(parts) > 3 else Piece.CHIP})
+            raise ValidationError(
+                _("Ligne illisible : « %(line)s » (attendu : valeur x quantité [nature]).") % {"line": raw}
+            )
+        lines.append(
+            {
+                "value": parts[0].replace(",", "."),
+                "quantity": parts[2],
+                "kind": parts[3].lower() if len(parts) > 3 else Piece.CHIP,
+            }
+        )
     return clean_breakdown(lines)
 
 
@@ -184,6 +221,8 @@ def bbj_split(amount: Decimal, players: int) -> list[Decimal]:
 def season_end(day: datetime.date) -> datetime.date:
     """31 October closing the gaming season containing ``day`` (SET-40)."""
     return datetime.date(season_start(day).year + 1, 10, 31)
+
+
 MONEY_LIMIT = Decimal(10) ** 12  # the money columns hold 14 digits, 2 of them cents
 
 

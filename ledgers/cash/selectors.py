@@ -36,17 +36,23 @@ def art_49_multiple(table: GamingTable) -> int:
     """The art. 49 multiple of the table's game (SET-07), an establishment override first."""
     multiples = {**rules.ART_49_MULTIPLES, **(table.establishment.setting("SET-07") or {})}
     if table.game not in multiples:
-        raise ValidationError(_("L'article 49 ne donne pas de multiple pour le jeu %(game)s.")
-                              % {"game": table.get_game_display()})
+        raise ValidationError(
+            _("L'article 49 ne donne pas de multiple pour le jeu %(game)s.") % {"game": table.get_game_display()}
+        )
     return int(multiples[table.game])
 
 
 def minimum_avance(session: TableSession) -> Decimal:
     """FR minimum avance: multiple × the minimum stake in force at the table-partie (COUNT-12)."""
     if session.minimum_stake is None:
-        raise RuleViolation("COUNT-12", _(
-            "La mise minimale pratiquée à la table %(table)s n'est pas inscrite pour cette partie : l'avance "
-            "minimale de l'article 49 ne peut être calculée.") % {"table": session.table.number})
+        raise RuleViolation(
+            "COUNT-12",
+            _(
+                "La mise minimale pratiquée à la table %(table)s n'est pas inscrite pour cette partie : l'avance "
+                "minimale de l'article 49 ne peut être calculée."
+            )
+            % {"table": session.table.number},
+        )
     return (art_49_multiple(session.table) * session.minimum_stake).quantize(rules.CENT)
 
 
@@ -57,27 +63,44 @@ def fixed_bank(table: GamingTable) -> Decimal | None:
 
 
 def initial_floats_on(establishment: Establishment, date: datetime.date) -> QuerySet[TableFloat]:
-    return TableFloat.objects.filter(table_session__seance__establishment=establishment,
-                                     table_session__seance__date=date, kind=TableFloat.Kind.INITIAL)
+    return TableFloat.objects.filter(
+        table_session__seance__establishment=establishment,
+        table_session__seance__date=date,
+        kind=TableFloat.Kind.INITIAL,
+    )
 
 
 def season_first_float(table: GamingTable, date: datetime.date) -> TableFloat | None:
     """The table's first avance of the season (financial year) containing ``date`` (COUNT-37)."""
-    return (TableFloat.objects.filter(table_session__table=table, kind=TableFloat.Kind.INITIAL,
-                                      table_session__seance__date__gte=rules.season_start(date),
-                                      table_session__seance__date__lte=date)
-            .order_by("recorded_at").first())
+    return (
+        TableFloat.objects.filter(
+            table_session__table=table,
+            kind=TableFloat.Kind.INITIAL,
+            table_session__seance__date__gte=rules.season_start(date),
+            table_session__seance__date__lte=date,
+        )
+        .order_by("recorded_at")
+        .first()
+    )
 
 
 def previous_count(table: GamingTable, session: TableSession) -> TableCount | None:
     """The table's last certified closing count before ``session``: the next opening carries it."""
-    return (TableCount.objects.filter(table_session__table=table, status=TableCount.Status.CERTIFIED)
-            .exclude(table_session=session).order_by("-certified_at").first())
+    return (
+        TableCount.objects.filter(table_session__table=table, status=TableCount.Status.CERTIFIED)
+        .exclude(table_session=session)
+        .order_by("-certified_at")
+        .first()
+    )
 
 
 def sessions_with_floats(establishment: Establishment, date: datetime.date) -> QuerySet[TableSession]:
-    return (TableSession.objects.filter(seance__establishment=establishment, seance__date=date, floats__isnull=False)
-            .distinct().select_related("seance", "table", "count").order_by("seance__opened_at", "table__number"))
+    return (
+        TableSession.objects.filter(seance__establishment=establishment, seance__date=date, floats__isnull=False)
+        .distinct()
+        .select_related("seance", "table", "count")
+        .order_by("seance__opened_at", "table__number")
+    )
 
 
 def seance_sessions(seance: Seance) -> QuerySet[TableSession]:
@@ -97,22 +120,30 @@ def uncounted_sessions(seance: Seance) -> list[TableSession]:
 def played_without_float(seance: Seance) -> list[TableSession]:
     """Table-parties that opened without the float the texts give them: FR every contrepartie table
     (art. 42, COUNT-34), MC a table whose somme mise en banque the Direction fixed (COUNT-01)."""
-    sessions = (seance_sessions(seance).exclude(status=TableSession.Status.PREPARING)
-                .filter(floats__isnull=True).distinct())
+    sessions = (
+        seance_sessions(seance).exclude(status=TableSession.Status.PREPARING).filter(floats__isnull=True).distinct()
+    )
     if seance.establishment.jurisdiction == "FR":
         return [s for s in sessions if s.table.game_info.family == Family.CONTREPARTIE]
     return [s for s in sessions if fixed_bank(s.table) is not None]
 
 
 def uncentralised_slips(seance: Seance) -> QuerySet[Slip]:
-    return Slip.objects.filter(table_session__seance=seance, book__kind=SlipBook.Kind.RAVITAILLEMENT,
-                               status=Slip.Status.SERVED, centralised_at__isnull=True)
+    return Slip.objects.filter(
+        table_session__seance=seance,
+        book__kind=SlipBook.Kind.RAVITAILLEMENT,
+        status=Slip.Status.SERVED,
+        centralised_at__isnull=True,
+    )
 
 
 def previous_control_day(establishment: Establishment, date: datetime.date) -> ControlDay | None:
     """The last closed day of the same season before ``date`` (its season total is carried)."""
-    return (ControlDay.objects.filter(establishment=establishment, date__lt=date,
-                                      date__gte=rules.season_start(date)).order_by("-date").first())
+    return (
+        ControlDay.objects.filter(establishment=establishment, date__lt=date, date__gte=rules.season_start(date))
+        .order_by("-date")
+        .first()
+    )
 
 
 def slip_exceptions(establishment: Establishment) -> list[dict]:
@@ -134,21 +165,28 @@ def slip_exceptions(establishment: Establishment) -> list[dict]:
 
 def float_flags(establishment: Establishment) -> QuerySet[TableFloat]:
     """Floats that carry a report (COUNT-37 minimum changed in the season, carry differences)."""
-    return (TableFloat.objects.filter(table_session__seance__establishment=establishment).exclude(flags=[])
-            .select_related("table_session__seance", "table_session__table").order_by("-recorded_at"))
+    return (
+        TableFloat.objects.filter(table_session__seance__establishment=establishment)
+        .exclude(flags=[])
+        .select_related("table_session__seance", "table_session__table")
+        .order_by("-recorded_at")
+    )
 
 
 def counts_waiting(establishment: Establishment) -> QuerySet[TableCount]:
-    return (TableCount.objects.filter(table_session__seance__establishment=establishment)
-            .exclude(status=TableCount.Status.CERTIFIED)
-            .select_related("table_session__seance", "table_session__table"))
+    return (
+        TableCount.objects.filter(table_session__seance__establishment=establishment)
+        .exclude(status=TableCount.Status.CERTIFIED)
+        .select_related("table_session__seance", "table_session__table")
+    )
 
 
 RAKE_GAMES = ("texas_holdem", "omaha")
 
 
-def rake_for(establishment: Establishment, *, game: str, pot: Decimal, cave: Decimal,
-             recorded: Decimal | None = None) -> dict:
+def rake_for(
+    establishment: Establishment, *, game: str, pot: Decimal, cave: Decimal, recorded: Decimal | None = None
+) -> dict:
     """The rake allowed on a pot (COUNT-18, COUNT-19) with the jurisdiction's SET-16 rates and
     SET-17 order; ``recorded``: a rake taken, flagged when above the allowed amount."""
     rates = establishment.setting("SET-16") or {}
@@ -159,20 +197,33 @@ def rake_for(establishment: Establishment, *, game: str, pot: Decimal, cave: Dec
     order = establishment.setting("SET-17") or rules.CAP_LAST
     allowed = rules.rake(pot=pot, cave=cave, rate_percent=rate, order=order)
     cap = rules.rake_cap(cave)
-    return {"game": game, "pot": str(pot), "cave": str(cave), "rate_percent": str(rate),
-            "cap": str(cap) if cap is not None else None, "order": order, "rake": str(allowed),
-            "over": recorded is not None and rules.money(recorded) > allowed}
+    return {
+        "game": game,
+        "pot": str(pot),
+        "cave": str(cave),
+        "rate_percent": str(rate),
+        "cap": str(cap) if cap is not None else None,
+        "order": order,
+        "rake": str(allowed),
+        "over": recorded is not None and rules.money(recorded) > allowed,
+    }
 
 
 def slips_to_serve(establishment: Establishment) -> QuerySet[Slip]:
-    return (Slip.objects.filter(book__establishment=establishment, status=Slip.Status.WRITTEN)
-            .select_related("book", "table_session__table").order_by("book__number", "number"))
+    return (
+        Slip.objects.filter(book__establishment=establishment, status=Slip.Status.WRITTEN)
+        .select_related("book", "table_session__table")
+        .order_by("book__number", "number")
+    )
 
 
 def seances_with_uncentralised_slips(establishment: Establishment) -> QuerySet[Seance]:
-    return Seance.objects.filter(establishment=establishment, table_sessions__slips__status=Slip.Status.SERVED,
-                                 table_sessions__slips__centralised_at__isnull=True,
-                                 table_sessions__slips__book__kind=SlipBook.Kind.RAVITAILLEMENT).distinct()
+    return Seance.objects.filter(
+        establishment=establishment,
+        table_sessions__slips__status=Slip.Status.SERVED,
+        table_sessions__slips__centralised_at__isnull=True,
+        table_sessions__slips__book__kind=SlipBook.Kind.RAVITAILLEMENT,
+    ).distinct()
 
 
 def days_to_visa(establishment: Establishment, user) -> list[ControlDay]:
@@ -184,8 +235,12 @@ def days_to_visa(establishment: Establishment, user) -> list[ControlDay]:
 def day_to_close(establishment: Establishment) -> datetime.date | None:
     """The first past day whose tables all have certified counts and that modèle 12 has not closed."""
     closed = set(ControlDay.objects.filter(establishment=establishment).values_list("date", flat=True))
-    played = (TableSession.objects.filter(seance__establishment=establishment, floats__isnull=False)
-              .values_list("seance__date", flat=True).distinct().order_by("seance__date"))
+    played = (
+        TableSession.objects.filter(seance__establishment=establishment, floats__isnull=False)
+        .values_list("seance__date", flat=True)
+        .distinct()
+        .order_by("seance__date")
+    )
     for date in played:
         if date not in closed:
             return date if all(is_certified(s) for s in sessions_with_floats(establishment, date)) else None
@@ -193,9 +248,9 @@ def day_to_close(establishment: Establishment) -> datetime.date | None:
 
 
 def cagnottes_on(establishment: Establishment, date: datetime.date) -> QuerySet[CagnotteCount]:
-    return CagnotteCount.objects.filter(table_session__seance__establishment=establishment,
-                                        table_session__seance__date=date).select_related(
-        "table_session__seance", "table_session__table")
+    return CagnotteCount.objects.filter(
+        table_session__seance__establishment=establishment, table_session__seance__date=date
+    ).select_related("table_session__seance", "table_session__table")
 
 
 def uncounted_cagnottes(seance: Seance) -> QuerySet[CagnotteCount]:
@@ -204,24 +259,30 @@ def uncounted_cagnottes(seance: Seance) -> QuerySet[CagnotteCount]:
 
 def bad_beat_uncounted(seance: Seance) -> QuerySet[TableSession]:
     """Table-parties of a BBJ table without their count and displayed amount (COUNT-24)."""
-    return TableSession.objects.filter(seance=seance, table__bad_beat_jackpot__isnull=False,
-                                       bad_beat__isnull=True).exclude(status=TableSession.Status.PREPARING)
+    return TableSession.objects.filter(
+        seance=seance, table__bad_beat_jackpot__isnull=False, bad_beat__isnull=True
+    ).exclude(status=TableSession.Status.PREPARING)
 
 
 def cagnottes_waiting(establishment: Establishment) -> QuerySet[CagnotteCount]:
     """Cagnottes computed from their tickets and not yet opened and counted (COUNT-08, COUNT-43)."""
-    return CagnotteCount.objects.filter(table_session__seance__establishment=establishment,
-                                        status=CagnotteCount.Status.COMPUTED).select_related("table_session__table")
+    return CagnotteCount.objects.filter(
+        table_session__seance__establishment=establishment, status=CagnotteCount.Status.COMPUTED
+    ).select_related("table_session__table")
 
 
 def bad_beat_waiting(establishment: Establishment) -> QuerySet[TableSession]:
     """Closed table-parties of a BBJ table whose count and displayed amount are not entered (COUNT-24)."""
-    return (TableSession.objects.filter(seance__establishment=establishment, table__bad_beat_jackpot__isnull=False,
-                                        bad_beat__isnull=True, status=TableSession.Status.CLOSED)
-            .select_related("table"))
+    return TableSession.objects.filter(
+        seance__establishment=establishment,
+        table__bad_beat_jackpot__isnull=False,
+        bad_beat__isnull=True,
+        status=TableSession.Status.CLOSED,
+    ).select_related("table")
 
 
 # --- bad beat jackpot (COUNT-24, COUNT-44 to COUNT-48) ------------------------------------------
+
 
 def current_config(jackpot: BadBeatTable) -> BadBeatConfig | None:
     return jackpot.configs.order_by("-version").first()
@@ -254,8 +315,12 @@ def expected_display(jackpot: BadBeatTable, *, retained: Decimal, before: BadBea
     the previous displayed amount (or the starting value and reassigned increment of a new BBJ),
     plus the retenues, less the payouts of the wins since, plus their restart values. None when
     nothing is known to start from."""
-    last_count = (BadBeatCount.objects.filter(table_session__table=jackpot.table)
-                  .exclude(pk=getattr(before, "pk", None)).order_by("-recorded_at").first())
+    last_count = (
+        BadBeatCount.objects.filter(table_session__table=jackpot.table)
+        .exclude(pk=getattr(before, "pk", None))
+        .order_by("-recorded_at")
+        .first()
+    )
     config = current_config(jackpot)
     if config is not None and (last_count is None or config.effective_at > last_count.recorded_at):
         base, since = config.starting_value + config.reassigned, config.effective_at
@@ -265,8 +330,13 @@ def expected_display(jackpot: BadBeatTable, *, retained: Decimal, before: BadBea
         return None
     wins = jackpot.wins.filter(won_at__gte=since).aggregate(paid=Sum("amount"), restarted=Sum("restart_value"))
     paid, restarted = wins["paid"] or Decimal("0.00"), wins["restarted"] or Decimal("0.00")
-    return {"previous": base, "retained": retained, "paid": paid, "restarted": restarted,
-            "expected": base + retained - paid + restarted}
+    return {
+        "previous": base,
+        "retained": retained,
+        "paid": paid,
+        "restarted": restarted,
+        "expected": base + retained - paid + restarted,
+    }
 
 
 def stop_covering(session: TableSession) -> BadBeatStop | None:
@@ -276,8 +346,13 @@ def stop_covering(session: TableSession) -> BadBeatStop | None:
     if jackpot is None or session.opened_at is None:
         return None
     end = session.closed_at or timezone.now()
-    return jackpot.stops.filter(kind__in=(BadBeatStop.Kind.BREAKDOWN, BadBeatStop.Kind.SUSPENSION),
-                                stopped_at__lte=session.opened_at).exclude(restored_at__lt=end).first()
+    return (
+        jackpot.stops.filter(
+            kind__in=(BadBeatStop.Kind.BREAKDOWN, BadBeatStop.Kind.SUSPENSION), stopped_at__lte=session.opened_at
+        )
+        .exclude(restored_at__lt=end)
+        .first()
+    )
 
 
 def current_amount(jackpot: BadBeatTable) -> Decimal:
@@ -288,8 +363,14 @@ def current_amount(jackpot: BadBeatTable) -> Decimal:
 
 def bad_beat_flags(establishment: Establishment) -> QuerySet[BadBeatCount]:
     """BBJ counts whose displayed amount breaks the continuity (COUNT-24 FLAG)."""
-    return (BadBeatCount.objects.filter(table_session__seance__establishment=establishment).exclude(flags=[])
-            .select_related("table_session__seance", "table_session__table").order_by("-recorded_at"))
+    return (
+        BadBeatCount.objects.filter(table_session__seance__establishment=establishment)
+        .exclude(flags=[])
+        .select_related("table_session__seance", "table_session__table")
+        .order_by("-recorded_at")
+    )
+
+
 def seance_stamp_missing(book) -> bool:
     """FR art. 56-1 (COUNT-40): the keeper has not date-stamped the stub of the book's next ticket,
     the first one this cagnotte séance detaches (at put into service, or since the last count)."""

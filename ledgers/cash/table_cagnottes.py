@@ -36,13 +36,19 @@ def table_cagnotte_record(*, table: GamingTable, number: str, actor: AbstractBas
     role = require_role(actor, est, (Role.DIRECTEUR_RESPONSABLE, Role.COMITE))
     number = number.strip()
     if number != table.number:
-        raise RuleViolation(requirement_of(table), _(
-            "La cagnotte porte le même numéro que sa table (%(table)s), non %(number)s.")
-            % {"table": table.number, "number": number or "—"})
+        raise RuleViolation(
+            requirement_of(table),
+            _("La cagnotte porte le même numéro que sa table (%(table)s), non %(number)s.")
+            % {"table": table.number, "number": number or "—"},
+        )
     cagnotte = TableCagnotte.objects.create(table=table, number=number, recorded_by=actor, recorded_at=timezone.now())
     with register_language():
-        payload = {"date": est.localtime(cagnotte.recorded_at).date().isoformat(), "seance": "", "table": table.number,
-                   "certification": str(_("Cagnotte n° %(number)s mise en service") % {"number": number}),
-                   "signed_by": f"{display_name(actor)} ({Role(role).label})"}
+        payload = {
+            "date": est.localtime(cagnotte.recorded_at).date().isoformat(),
+            "seance": "",
+            "table": table.number,
+            "certification": str(_("Cagnotte n° %(number)s mise en service") % {"number": number}),
+            "signed_by": f"{display_name(actor)} ({Role(role).label})",
+        }
     _write(est, CARNET_CAGNOTTES.code, actor=actor, role=role, payload=payload, qualifier=table.number)
     return cagnotte

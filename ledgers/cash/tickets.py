@@ -46,8 +46,11 @@ def is_card_table(table: GamingTable) -> bool:
 
 def _entry(est: Establishment, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
     with register_language():
-        body = {"date": timezone.localdate().isoformat(), **payload,
-                "signed_by": f"{display_name(actor)} ({Role(role).label})"}
+        body = {
+            "date": timezone.localdate().isoformat(),
+            **payload,
+            "signed_by": f"{display_name(actor)} ({Role(role).label})",
+        }
     return _write(est, CARNETS_TICKETS.code, actor=actor, role=role, payload=body)
 
 
@@ -62,8 +65,9 @@ def card_table_number(*, table: GamingTable, serial: int, actor: AbstractBaseUse
     form one unbroken series without duplicates and never change during the season (COUNT-39)."""
     est = Establishment.objects.select_for_update().get(pk=table.establishment_id)  # one series at a time
     if est.jurisdiction != "FR" or not is_card_table(table):
-        raise ValidationError(_("Seules les tables des jeux de cartes de cercle françaises reçoivent un numéro d'ordre "
-                                "de la série."))
+        raise ValidationError(
+            _("Seules les tables des jeux de cartes de cercle françaises reçoivent un numéro d'ordre de la série.")
+        )
     role = require_role(actor, est, TABLE_NUMBERERS)
     season = rules.season_start(timezone.localdate())
     numbers = CardTableNumber.objects.filter(table__establishment=est, season=season)
@@ -71,24 +75,42 @@ def card_table_number(*, table: GamingTable, serial: int, actor: AbstractBaseUse
     if current is not None:
         if current.serial == serial:
             raise impossible(_("La table %(table)s porte déjà ce numéro d'ordre.") % {"table": table.number})
-        raise RuleViolation("COUNT-39", _("Le numéro d'ordre de la table %(table)s (%(serial)s) ne change jamais en "
-                                          "cours de saison.") % {"table": table.number, "serial": current.serial})
+        raise RuleViolation(
+            "COUNT-39",
+            _("Le numéro d'ordre de la table %(table)s (%(serial)s) ne change jamais en cours de saison.")
+            % {"table": table.number, "serial": current.serial},
+        )
     taken = numbers.filter(serial=serial).select_related("table").first()
     if taken is not None:
-        raise RuleViolation("COUNT-39", _("Le numéro d'ordre %(serial)s est déjà celui de la table %(table)s.")
-                            % {"serial": serial, "table": taken.table.number})
+        raise RuleViolation(
+            "COUNT-39",
+            _("Le numéro d'ordre %(serial)s est déjà celui de la table %(table)s.")
+            % {"serial": serial, "table": taken.table.number},
+        )
     expected = (numbers.aggregate(top=Max("serial"))["top"] or 0) + 1
     if serial != expected:
-        raise RuleViolation("COUNT-39", _("Les numéros des tables de cartes forment une série unique et "
-                                          "ininterrompue : le prochain est le %(expected)s.") % {"expected": expected})
-    number = CardTableNumber.objects.create(table=table, season=season, serial=serial, recorded_by=actor,
-                                            recorded_at=timezone.now())
+        raise RuleViolation(
+            "COUNT-39",
+            _(
+                "Les numéros des tables de cartes forment une série unique et "
+                "ininterrompue : le prochain est le %(expected)s."
+            )
+            % {"expected": expected},
+        )
+    number = CardTableNumber.objects.create(
+        table=table, season=season, serial=serial, recorded_by=actor, recorded_at=timezone.now()
+    )
     with register_language():
-        payload = {"event": str(_("Numéro d'ordre de la table de cartes")), "table": table.number,
-                   "serial": serial, "season": season.isoformat(),
-                   "detail": str(_("%(game)s — n° d'ordre %(serial)s, saison commençant le %(season)s")
-                                 % {"game": table.get_game_display(), "serial": serial,
-                                    "season": f"{season:%d/%m/%Y}"})}
+        payload = {
+            "event": str(_("Numéro d'ordre de la table de cartes")),
+            "table": table.number,
+            "serial": serial,
+            "season": season.isoformat(),
+            "detail": str(
+                _("%(game)s — n° d'ordre %(serial)s, saison commençant le %(season)s")
+                % {"game": table.get_game_display(), "serial": serial, "season": f"{season:%d/%m/%Y}"}
+            ),
+        }
     _entry(est, actor=actor, role=role, payload=payload)
     return number
 
@@ -96,8 +118,9 @@ def card_table_number(*, table: GamingTable, serial: int, actor: AbstractBaseUse
 def unnumbered_card_tables(est: Establishment) -> list[GamingTable]:
     """Card tables in service without a serial number this season: the series leaves none out."""
     season = rules.season_start(timezone.localdate())
-    numbered = set(CardTableNumber.objects.filter(table__establishment=est, season=season)
-                   .values_list("table_id", flat=True))
+    numbered = set(
+        CardTableNumber.objects.filter(table__establishment=est, season=season).values_list("table_id", flat=True)
+    )
     return [t for t in est.tables.filter(active=True) if is_card_table(t) and t.pk not in numbered]
 
 
@@ -114,14 +137,27 @@ def ticket_seance_stamp(*, book: TicketBook, actor: AbstractBaseUser, blue_line:
     if book.next_number > book.last_number:
         raise impossible(_("Le carnet %(book)s est terminé.") % {"book": book})
     if TicketStamp.objects.filter(book=book, first_ticket=book.next_number).exists():
-        raise impossible(_("Le ticket n° %(first)s porte déjà le timbre à date : la cagnotte n'a pas été comptée "
-                           "depuis, c'est la même séance.") % {"first": book.next_number})
+        raise impossible(
+            _(
+                "Le ticket n° %(first)s porte déjà le timbre à date : la cagnotte n'a pas été comptée "
+                "depuis, c'est la même séance."
+            )
+            % {"first": book.next_number}
+        )
     if not blue_line:
-        raise RuleViolation("COUNT-40", _("Un trait au crayon bleu sépare les tickets de la séance précédente de ceux "
-                                          "de la nouvelle séance."))
-    stamp = TicketStamp.objects.create(book=book, kind=TicketStamp.Kind.SEANCE_START, first_ticket=book.next_number,
-                                       stamped_on=timezone.localdate(), blue_line=True, keeper=actor,
-                                       recorded_at=timezone.now())
+        raise RuleViolation(
+            "COUNT-40",
+            _("Un trait au crayon bleu sépare les tickets de la séance précédente de ceux de la nouvelle séance."),
+        )
+    stamp = TicketStamp.objects.create(
+        book=book,
+        kind=TicketStamp.Kind.SEANCE_START,
+        first_ticket=book.next_number,
+        stamped_on=timezone.localdate(),
+        blue_line=True,
+        keeper=actor,
+        recorded_at=timezone.now(),
+    )
     ticket_stamp_entry(stamp, role=role)
     return stamp
 
@@ -133,22 +169,34 @@ def levy_machine_activate(*, table: GamingTable, approval_reference: str, actor:
     _french_cercle(table)
     role = require_role(actor, table.establishment, TABLE_NUMBERERS)
     if not approval_reference.strip():
-        raise RuleViolation("COUNT-41", _("Seule une machine automatique agréée enregistre les retenues : indiquez la "
-                                          "référence de son agrément."))
+        raise RuleViolation(
+            "COUNT-41",
+            _("Seule une machine automatique agréée enregistre les retenues : indiquez la référence de son agrément."),
+        )
     if LevyMachine.objects.filter(table=table).exists():
         raise impossible(_("La table %(table)s a déjà sa machine de retenue.") % {"table": table.number})
-    machine = LevyMachine.objects.create(table=table, approval_reference=approval_reference.strip(),
-                                         activated_by=actor, activated_at=timezone.now())
+    machine = LevyMachine.objects.create(
+        table=table, approval_reference=approval_reference.strip(), activated_by=actor, activated_at=timezone.now()
+    )
     with register_language():
-        payload = {"event": str(_("Machine de retenue agréée mise en service")), "table": table.number,
-                   "detail": str(_("Agrément %(approval)s") % {"approval": machine.approval_reference})}
+        payload = {
+            "event": str(_("Machine de retenue agréée mise en service")),
+            "table": table.number,
+            "detail": str(_("Agrément %(approval)s") % {"approval": machine.approval_reference}),
+        }
     _entry(table.establishment, actor=actor, role=role, payload=payload)
     return machine
 
 
 @transaction.atomic
-def cagnotte_machine_compute(*, session: TableSession, history_total: Decimal, printout_reference: str,
-                             actor: AbstractBaseUser, parties: Sequence[dict] = ()) -> CagnotteCount:
+def cagnotte_machine_compute(
+    *,
+    session: TableSession,
+    history_total: Decimal,
+    printout_reference: str,
+    actor: AbstractBaseUser,
+    parties: Sequence[dict] = (),
+) -> CagnotteCount:
     """At the end of the séance the machine's printed history totals the levies: that total is the
     computed cagnotte (modèle 11 col. 8, art. 71); the per-partie log, when imported, must add up
     to it (COUNT-41)."""
@@ -156,34 +204,77 @@ def cagnotte_machine_compute(*, session: TableSession, history_total: Decimal, p
     est, table = session.seance.establishment, session.table
     if est.jurisdiction != "FR":
         raise ValidationError(_("Ceci concerne les tables de jeux de cercle françaises."))
-    role = role_named_by_text(actor, est, CAGNOTTE_CONTROLLERS["FR"], "COUNT-52", _(
-        "Les tickets sont vérifiés et la cagnotte calculée en présence du directeur responsable ou d'un membre du "
-        "comité de direction."))
+    role = role_named_by_text(
+        actor,
+        est,
+        CAGNOTTE_CONTROLLERS["FR"],
+        "COUNT-52",
+        _(
+            "Les tickets sont vérifiés et la cagnotte calculée en présence du directeur responsable ou d'un membre du "
+            "comité de direction."
+        ),
+    )
     machine = LevyMachine.objects.filter(table=table).first()
     if machine is None:
-        raise RuleViolation("COUNT-41", _("La table %(table)s n'a pas de machine de retenue agréée : la cagnotte se "
-                                          "calcule d'après les tickets détachés.") % {"table": table.number})
+        raise RuleViolation(
+            "COUNT-41",
+            _(
+                "La table %(table)s n'a pas de machine de retenue agréée : la cagnotte se "
+                "calcule d'après les tickets détachés."
+            )
+            % {"table": table.number},
+        )
     if session.status != TableSession.Status.CLOSED:
         raise ValidationError(_("La cagnotte se calcule à la fin de la partie."))
     if CagnotteCount.objects.filter(table_session=session).exists():
         raise ValidationError(_("La cagnotte de cette partie est déjà calculée."))
     if not printout_reference.strip():
-        raise RuleViolation("COUNT-41", _("La sommation des retenues se fait par l'édition d'un historique : indiquez "
-                                          "sa référence."))
+        raise RuleViolation(
+            "COUNT-41", _("La sommation des retenues se fait par l'édition d'un historique : indiquez sa référence.")
+        )
     total = rules.money(history_total)
-    log = [{"time": str(p["time"]), "pot": str(rules.money(p["pot"])), "levy": str(rules.money(p["levy"])),
-            "win": str(rules.money(p["win"]))} for p in parties]
+    log = [
+        {
+            "time": str(p["time"]),
+            "pot": str(rules.money(p["pot"])),
+            "levy": str(rules.money(p["levy"])),
+            "win": str(rules.money(p["win"])),
+        }
+        for p in parties
+    ]
     if log and sum(Decimal(p["levy"]) for p in log) != total:
-        raise RuleViolation("COUNT-41", _("Le total de l'historique (%(total)s €) n'est pas la somme des retenues des "
-                                          "parties enregistrées.") % {"total": total})
-    cagnotte = save_audited(CagnotteCount(
-        table_session=session, computed=total, computed_by=actor, computed_at=timezone.now(),
-        tickets=[{"machine": machine.approval_reference, "history": printout_reference.strip(), "parties": len(log),
-                  "log": log, "amount": str(total)}]), actor=actor, reason="historique de la machine")
+        raise RuleViolation(
+            "COUNT-41",
+            _("Le total de l'historique (%(total)s €) n'est pas la somme des retenues des parties enregistrées.")
+            % {"total": total},
+        )
+    cagnotte = save_audited(
+        CagnotteCount(
+            table_session=session,
+            computed=total,
+            computed_by=actor,
+            computed_at=timezone.now(),
+            tickets=[
+                {
+                    "machine": machine.approval_reference,
+                    "history": printout_reference.strip(),
+                    "parties": len(log),
+                    "log": log,
+                    "amount": str(total),
+                }
+            ],
+        ),
+        actor=actor,
+        reason="historique de la machine",
+    )
     with register_language():
-        payload = {"event": str(_("Historique de la machine agréée et cagnotte calculée")), "col8": str(total),
-                   "tickets": str(_("Historique %(ref)s de la machine %(approval)s : %(parties)s parties")
-                                  % {"ref": printout_reference.strip(), "approval": machine.approval_reference,
-                                     "parties": len(log)})}
+        payload = {
+            "event": str(_("Historique de la machine agréée et cagnotte calculée")),
+            "col8": str(total),
+            "tickets": str(
+                _("Historique %(ref)s de la machine %(approval)s : %(parties)s parties")
+                % {"ref": printout_reference.strip(), "approval": machine.approval_reference, "parties": len(log)}
+            ),
+        }
     _cagnotte_entry(session, actor=actor, role=role, payload=payload)
     return cagnotte

@@ -29,11 +29,17 @@ urlpatterns = [
     path("bad-beat-jackpot/<int:pk>/conditions/", views.BadBeatConfigView.as_view(), name="bbj_config"),
     path("bad-beat-jackpot/<int:pk>/arret-definitif/", views.BadBeatFinalStopView.as_view(), name="bbj_final_stop"),
     path("bad-beat-jackpot/<int:pk>/arret-temporaire/", views.BadBeatSuspendView.as_view(), name="bbj_suspend"),
-    path("bad-beat-jackpot/<int:pk>/arrets-temporaires/<int:stop>/reprise/", views.BadBeatResumeView.as_view(),
-         name="bbj_resume"),
+    path(
+        "bad-beat-jackpot/<int:pk>/arrets-temporaires/<int:stop>/reprise/",
+        views.BadBeatResumeView.as_view(),
+        name="bbj_resume",
+    ),
     path("bad-beat-jackpot/<int:pk>/panne/", views.BadBeatBreakdownView.as_view(), name="bbj_breakdown"),
-    path("bad-beat-jackpot/<int:pk>/pannes/<int:stop>/retablissement/", views.BadBeatRestoreView.as_view(),
-         name="bbj_restore"),
+    path(
+        "bad-beat-jackpot/<int:pk>/pannes/<int:stop>/retablissement/",
+        views.BadBeatRestoreView.as_view(),
+        name="bbj_restore",
+    ),
     path("tables/<int:pk>/bad-beat-historique/", views.BadBeatLogView.as_view(), name="bbj_log"),
     path("tables/<int:pk>/bad-beat-gain/", views.BadBeatWinView.as_view(), name="bbj_win"),
     path("cagnottes/nouvelle/", views.TableCagnotteView.as_view(), name="table_cagnotte"),
@@ -51,8 +57,9 @@ urlpatterns = [
     path("jeux-electroniques/", views.DevicesView.as_view(), name="devices"),
     path("jeux-electroniques/<int:pk>/poste/", views.StationResultView.as_view(), name="station_result"),
     path("jeux-electroniques/<int:pk>/journee/", views.CercleDayView.as_view(), name="cercle_day"),
-    path("jeux-electroniques/journees/<int:pk>/certification/", views.CercleCertifyView.as_view(),
-         name="cercle_certify"),
+    path(
+        "jeux-electroniques/journees/<int:pk>/certification/", views.CercleCertifyView.as_view(), name="cercle_certify"
+    ),
     path("jeux-electroniques/etat-mensuel/", views.MeterStatementView.as_view(), name="meter_statement"),
     path("jeux-electroniques/<int:pk>/visa/", views.DeviceVisaView.as_view(), name="device_visa"),
     path("tables/<int:pk>/banquier/", views.BankerView.as_view(), name="banker"),

@@ -65,8 +65,11 @@ class CashFormView(EstablishmentRequiredMixin, ServiceFormView):
 
     @cached_property
     def session(self) -> TableSession:
-        return get_object_or_404(TableSession.objects.select_related("seance", "table"), pk=self.kwargs["pk"],
-                                 seance__establishment=self.establishment)
+        return get_object_or_404(
+            TableSession.objects.select_related("seance", "table"),
+            pk=self.kwargs["pk"],
+            seance__establishment=self.establishment,
+        )
 
 
 class DayView(EstablishmentRequiredMixin, TemplateView):
@@ -78,9 +81,13 @@ class DayView(EstablishmentRequiredMixin, TemplateView):
         est = self.establishment
         seances = [(seance, list(selectors.seance_sessions(seance))) for seance in open_seances(est)]
         return super().get_context_data(
-            seances=seances, books=SlipBook.objects.filter(establishment=est),
+            seances=seances,
+            books=SlipBook.objects.filter(establishment=est),
             slips=selectors.slips_to_serve(est),
-            waiting=selectors.counts_waiting(est), jurisdiction=est.jurisdiction, **kwargs)
+            waiting=selectors.counts_waiting(est),
+            jurisdiction=est.jurisdiction,
+            **kwargs,
+        )
 
 
 class FloatView(CashFormView):
@@ -97,11 +104,18 @@ class FloatView(CashFormView):
     def perform(self, form):
         data = form.cleaned_data
         return services.float_record(
-            session=self.session, breakdown=data["breakdown"], actor=self.request.user,
-            kind=data.get("kind") or "initial", box_number=data.get("box_number", ""),
-            transport_box=data.get("transport_box", ""), counted_by=data.get("counted_by", ""),
-            called_aloud=data.get("called_aloud", False), receiver=data.get("receiver"),
-            carry_note=data.get("carry_note", ""), carnet_on_table=data.get("carnet_on_table", False))
+            session=self.session,
+            breakdown=data["breakdown"],
+            actor=self.request.user,
+            kind=data.get("kind") or "initial",
+            box_number=data.get("box_number", ""),
+            transport_box=data.get("transport_box", ""),
+            counted_by=data.get("counted_by", ""),
+            called_aloud=data.get("called_aloud", False),
+            receiver=data.get("receiver"),
+            carry_note=data.get("carry_note", ""),
+            carnet_on_table=data.get("carnet_on_table", False),
+        )
 
 
 class FixBankView(CashFormView):
@@ -109,8 +123,9 @@ class FixBankView(CashFormView):
     title = _("Somme mise en banque fixée par la Direction des Jeux")
 
     def perform(self, form):
-        return services.float_amount_fix(table=form.cleaned_data["table"], amount=form.cleaned_data["amount"],
-                                         actor=self.request.user)
+        return services.float_amount_fix(
+            table=form.cleaned_data["table"], amount=form.cleaned_data["amount"], actor=self.request.user
+        )
 
 
 class SlipBookView(CashFormView):
@@ -118,9 +133,11 @@ class SlipBookView(CashFormView):
     title = _("Mise en service d'un carnet de bons")
 
     def perform(self, form):
-        return services.slip_book_open(establishment=self.establishment, actor=self.request.user,
-                                       **{k: form.cleaned_data[k] for k in ("kind", "number", "first_number",
-                                                                           "last_number")})
+        return services.slip_book_open(
+            establishment=self.establishment,
+            actor=self.request.user,
+            **{k: form.cleaned_data[k] for k in ("kind", "number", "first_number", "last_number")},
+        )
 
 
 class SlipWriteView(CashFormView):
@@ -129,16 +146,24 @@ class SlipWriteView(CashFormView):
     success_message = _("Bon rédigé et contresigné.")
 
     def get_form_kwargs(self):
-        sessions = TableSession.objects.filter(seance__establishment=self.establishment,
-                                               status=TableSession.Status.OPEN).select_related("table", "seance")
+        sessions = TableSession.objects.filter(
+            seance__establishment=self.establishment, status=TableSession.Status.OPEN
+        ).select_related("table", "seance")
         return {**super().get_form_kwargs(), "sessions": sessions}
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.slip_write(book=data["book"], number=data["number"], session=data["table_session"],
-                                   requested=data["requested"], handed=data["handed"], actor=self.request.user,
-                                   supervisor=data.get("supervisor"), runner=data.get("runner", ""),
-                                   currency=data.get("currency") or "EUR")
+        return services.slip_write(
+            book=data["book"],
+            number=data["number"],
+            session=data["table_session"],
+            requested=data["requested"],
+            handed=data["handed"],
+            actor=self.request.user,
+            supervisor=data.get("supervisor"),
+            runner=data.get("runner", ""),
+            currency=data.get("currency") or "EUR",
+        )
 
 
 class SlipServeView(CashFormView):
@@ -163,8 +188,13 @@ class SlipVoidView(CashFormView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.slip_void(book=data["book"], number=data["number"], actor=self.request.user,
-                                  cosigner=data.get("cosigner"), reason=data["reason"])
+        return services.slip_void(
+            book=data["book"],
+            number=data["number"],
+            actor=self.request.user,
+            cosigner=data.get("cosigner"),
+            reason=data["reason"],
+        )
 
 
 class CentraliseView(CashFormView):
@@ -192,11 +222,16 @@ class CountView(CashFormView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.count_record(session=self.session, breakdown=data["breakdown"], actor=self.request.user,
-                                     tips=data.get("tips"), present=data.get("present", "").splitlines(),
-                                     called_aloud=data.get("called_aloud", False),
-                                     count_room=data.get("count_room", False),
-                                     cctv_reference=data.get("cctv_reference", ""))
+        return services.count_record(
+            session=self.session,
+            breakdown=data["breakdown"],
+            actor=self.request.user,
+            tips=data.get("tips"),
+            present=data.get("present", "").splitlines(),
+            called_aloud=data.get("called_aloud", False),
+            count_room=data.get("count_room", False),
+            cctv_reference=data.get("cctv_reference", ""),
+        )
 
 
 class CertifyView(CashFormView):
@@ -215,9 +250,14 @@ class CertifyView(CashFormView):
     def perform(self, form):
         data = form.cleaned_data
         count = get_object_or_404(TableCount, table_session=self.session)
-        return services.count_certify(count=count, actor=self.request.user, words=data["words"],
-                                      resolution=data.get("resolution", ""), encaisse=data.get("encaisse"),
-                                      insurance_premiums=data.get("insurance_premiums"))
+        return services.count_certify(
+            count=count,
+            actor=self.request.user,
+            words=data["words"],
+            resolution=data.get("resolution", ""),
+            encaisse=data.get("encaisse"),
+            insurance_premiums=data.get("insurance_premiums"),
+        )
 
     def get_form_kwargs(self):
         return {**super().get_form_kwargs(), "session": self.session}
@@ -259,8 +299,9 @@ class ControlView(CashFormView):
         return reverse("cash:control")
 
     def perform(self, form):
-        return services.control_day_close(establishment=self.establishment, date=form.cleaned_data["date"],
-                                          actor=self.request.user)
+        return services.control_day_close(
+            establishment=self.establishment, date=form.cleaned_data["date"], actor=self.request.user
+        )
 
 
 class ControlVisaView(CashFormView):
@@ -279,8 +320,9 @@ class ControlVisaView(CashFormView):
         return reverse("cash:control")
 
     def perform(self, form):
-        return services.control_day_visa(day=self.day, actor=self.request.user,
-                                         statement=form.cleaned_data.get("statement", ""))
+        return services.control_day_visa(
+            day=self.day, actor=self.request.user, statement=form.cleaned_data.get("statement", "")
+        )
 
 
 class ExceptionsView(EstablishmentRequiredMixin, TemplateView):
@@ -290,8 +332,12 @@ class ExceptionsView(EstablishmentRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         est = self.establishment
-        return super().get_context_data(slips=selectors.slip_exceptions(est), floats=selectors.float_flags(est),
-                                        bad_beats=selectors.bad_beat_flags(est), **kwargs)
+        return super().get_context_data(
+            slips=selectors.slip_exceptions(est),
+            floats=selectors.float_flags(est),
+            bad_beats=selectors.bad_beat_flags(est),
+            **kwargs,
+        )
 
 
 class TicketBookView(CashFormView):
@@ -314,8 +360,9 @@ class CagnotteComputeView(CashFormView):
         return {**super().get_form_kwargs(), "session": self.session}
 
     def perform(self, form):
-        return services.cagnotte_compute(session=self.session, detached=form.cleaned_data["detached"],
-                                         actor=self.request.user)
+        return services.cagnotte_compute(
+            session=self.session, detached=form.cleaned_data["detached"], actor=self.request.user
+        )
 
 
 class CagnotteCountView(CashFormView):
@@ -328,8 +375,13 @@ class CagnotteCountView(CashFormView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.cagnotte_count(session=self.session, breakdown=data["breakdown"], actor=self.request.user,
-                                       words=data.get("words", ""), balancing_ticket=data.get("balancing_ticket"))
+        return services.cagnotte_count(
+            session=self.session,
+            breakdown=data["breakdown"],
+            actor=self.request.user,
+            words=data.get("words", ""),
+            balancing_ticket=data.get("balancing_ticket"),
+        )
 
 
 class BadBeatView(CashFormView):
@@ -342,28 +394,36 @@ class BadBeatView(CashFormView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.bad_beat_record(session=self.session, counted=data["counted"], statement=data["statement"],
-                                        displayed=data["displayed"], present=data["present"].splitlines(),
-                                        actor=self.request.user, comite=data.get("comite"))
+        return services.bad_beat_record(
+            session=self.session,
+            counted=data["counted"],
+            statement=data["statement"],
+            displayed=data["displayed"],
+            present=data["present"].splitlines(),
+            actor=self.request.user,
+            comite=data.get("comite"),
+        )
 
 
 class BadBeatLogView(CashFormView):
     form_class = forms.BadBeatLogForm
     submit = _("Importer")
-    intro = _("En-tête : heure,pot,retenue_maison,retenue_bbj,gains_payes,montant_bbj,paiements (paiements séparés "
-              "par des points-virgules).")
+    intro = _(
+        "En-tête : heure,pot,retenue_maison,retenue_bbj,gains_payes,montant_bbj,paiements (paiements séparés "
+        "par des points-virgules)."
+    )
 
     @property
     def title(self):
         return _("Historique de la machine du bad beat jackpot — table %(table)s") % {
-            "table": self.session.table.number}
+            "table": self.session.table.number
+        }
 
     def get_success_url(self) -> str:
         return reverse("cash:bbj", args=[self.session.table.bad_beat_jackpot.pk])
 
     def perform(self, form):
-        return bbj.bad_beat_log_import(session=self.session, content=form.cleaned_data["file"],
-                                       actor=self.request.user)
+        return bbj.bad_beat_log_import(session=self.session, content=form.cleaned_data["file"], actor=self.request.user)
 
 
 class OrphanView(CashFormView):
@@ -395,17 +455,18 @@ class LevyMonthView(CashFormView):
     submit = _("Reporter et arrêter le mois")
 
     def perform(self, form):
-        return services.levy_month_close(establishment=self.establishment, actor=self.request.user,
-                                         **form.cleaned_data)
+        return services.levy_month_close(establishment=self.establishment, actor=self.request.user, **form.cleaned_data)
 
 
 # --- bad beat jackpot (COUNT-44 to COUNT-48, INC-15) ----------------------------------------------
 
+
 class BadBeatJackpotMixin:
     @cached_property
     def jackpot(self) -> BadBeatTable:
-        return get_object_or_404(BadBeatTable.objects.select_related("table"), pk=self.kwargs["pk"],
-                                 table__establishment=self.establishment)
+        return get_object_or_404(
+            BadBeatTable.objects.select_related("table"), pk=self.kwargs["pk"], table__establishment=self.establishment
+        )
 
     def get_success_url(self) -> str:
         return reverse("cash:bbj", args=[self.jackpot.pk])
@@ -419,12 +480,18 @@ class BadBeatJackpotView(BadBeatJackpotMixin, EstablishmentRequiredMixin, Templa
     def get_context_data(self, **kwargs):
         jackpot = self.jackpot
         return super().get_context_data(
-            jackpot=jackpot, configs=jackpot.configs.order_by("-version"), stops=jackpot.stops.all(),
-            wins=jackpot.wins.select_related("table_session__seance"), breakdown=selectors.open_breakdown(jackpot),
+            jackpot=jackpot,
+            configs=jackpot.configs.order_by("-version"),
+            stops=jackpot.stops.all(),
+            wins=jackpot.wins.select_related("table_session__seance"),
+            breakdown=selectors.open_breakdown(jackpot),
             suspension=selectors.open_suspension(jackpot),
-            counts=BadBeatCount.objects.filter(table_session__table=jackpot.table).select_related(
-                "table_session__seance", "table_session__bad_beat_log").order_by("-recorded_at")[:20],
-            jurisdiction="FR", **kwargs)
+            counts=BadBeatCount.objects.filter(table_session__table=jackpot.table)
+            .select_related("table_session__seance", "table_session__bad_beat_log")
+            .order_by("-recorded_at")[:20],
+            jurisdiction="FR",
+            **kwargs,
+        )
 
 
 class BadBeatConfigView(BadBeatJackpotMixin, CashFormView):
@@ -487,7 +554,8 @@ class BadBeatSuspendView(BadBeatJackpotMixin, CashFormView):
     @property
     def title(self):
         return _("Arrêt volontaire temporaire du bad beat jackpot — table %(table)s") % {
-            "table": self.jackpot.table.number}
+            "table": self.jackpot.table.number
+        }
 
     def perform(self, form):
         return bbj.bad_beat_suspend(jackpot=self.jackpot, actor=self.request.user)
@@ -502,8 +570,9 @@ class BadBeatResumeView(BadBeatJackpotMixin, CashFormView):
         return _("Reprise du bad beat jackpot — table %(table)s") % {"table": self.jackpot.table.number}
 
     def perform(self, form):
-        return bbj.bad_beat_resume(stop=get_object_or_404(BadBeatStop, pk=self.kwargs["stop"], jackpot=self.jackpot),
-                                   actor=self.request.user)
+        return bbj.bad_beat_resume(
+            stop=get_object_or_404(BadBeatStop, pk=self.kwargs["stop"], jackpot=self.jackpot), actor=self.request.user
+        )
 
 
 class BadBeatWinView(CashFormView):
@@ -517,9 +586,17 @@ class BadBeatWinView(CashFormView):
     def perform(self, form):
         data = form.cleaned_data
         return bbj.bad_beat_win(
-            session=self.session, combination=data["combination"], pot=data["pot"], amount=data["amount"],
-            players_present=data["players_present"], bons=data["bons"], winner_name=data["winner_name"],
-            restart_value=data["restart_value"], actor=self.request.user, comite=data.get("comite"))
+            session=self.session,
+            combination=data["combination"],
+            pot=data["pot"],
+            amount=data["amount"],
+            players_present=data["players_present"],
+            bons=data["bons"],
+            winner_name=data["winner_name"],
+            restart_value=data["restart_value"],
+            actor=self.request.user,
+            comite=data.get("comite"),
+        )
 
 
 class TableCagnotteView(CashFormView):
@@ -569,7 +646,10 @@ class BoxHolderView(CashFormView):
 
     def perform(self, form):
         return box_holders.box_holder_designate(session=self.session, actor=self.request.user, **form.cleaned_data)
+
+
 # --- modèle 16 (COUNT-58) and ticket books (COUNT-39 to COUNT-41) ------------------------------
+
 
 class PlaquesView(CashFormView):
     """Modèle 16: the series in the reserve and in service, the censuses, and the census form."""
@@ -582,15 +662,20 @@ class PlaquesView(CashFormView):
     def get_context_data(self, **kwargs):
         est = self.establishment
         return super().get_context_data(
-            series=ChipSeries.objects.filter(establishment=est), censuses=ChipCensus.objects.filter(establishment=est),
-            due=plaques.censuses_due(est), taken_in_charge=plaques.taken_in_charge(est), **kwargs)
+            series=ChipSeries.objects.filter(establishment=est),
+            censuses=ChipCensus.objects.filter(establishment=est),
+            due=plaques.censuses_due(est),
+            taken_in_charge=plaques.taken_in_charge(est),
+            **kwargs,
+        )
 
     def get_success_url(self) -> str:
         return reverse("cash:plaques")
 
     def perform(self, form):
-        return plaques.chip_census_record(establishment=self.establishment, actor=self.request.user,
-                                          **form.cleaned_data)
+        return plaques.chip_census_record(
+            establishment=self.establishment, actor=self.request.user, **form.cleaned_data
+        )
 
 
 class ChipSeriesView(CashFormView):
@@ -601,8 +686,9 @@ class ChipSeriesView(CashFormView):
         return reverse("cash:plaques")
 
     def perform(self, form):
-        return plaques.chip_series_record(establishment=self.establishment, actor=self.request.user,
-                                          **form.cleaned_data)
+        return plaques.chip_series_record(
+            establishment=self.establishment, actor=self.request.user, **form.cleaned_data
+        )
 
 
 class ChipAllocateView(CashFormView):
@@ -641,7 +727,9 @@ class TicketsView(CashFormView):
             numbers=CardTableNumber.objects.filter(table__establishment=est).select_related("table"),
             unnumbered=tickets.unnumbered_card_tables(est),
             books=TicketBook.objects.filter(establishment=est, finished_on__isnull=True).select_related("table"),
-            machines=LevyMachine.objects.filter(table__establishment=est).select_related("table"), **kwargs)
+            machines=LevyMachine.objects.filter(table__establishment=est).select_related("table"),
+            **kwargs,
+        )
 
     def get_success_url(self) -> str:
         return reverse("cash:tickets")
@@ -661,7 +749,9 @@ class TicketStampView(CashFormView):
     @property
     def title(self):
         return _("Timbre à date du début de séance — carnet %(book)s, ticket n° %(first)s") % {
-            "book": self.book, "first": self.book.next_number}
+            "book": self.book,
+            "first": self.book.next_number,
+        }
 
     def get_success_url(self) -> str:
         return reverse("cash:tickets")
@@ -688,13 +778,15 @@ class MachineHistoryView(CashFormView):
     @property
     def title(self):
         return _("Historique de la machine et cagnotte calculée — table %(table)s") % {
-            "table": self.session.table.number}
+            "table": self.session.table.number
+        }
 
     def perform(self, form):
         return tickets.cagnotte_machine_compute(session=self.session, actor=self.request.user, **form.cleaned_data)
 
 
 # --- modèle 10 bis (COUNT-51) ----------------------------------------------------------------
+
 
 class DevicesView(CashFormView):
     """The electronic contrepartie devices, their recent days and visas; the form adds a device."""
@@ -708,16 +800,21 @@ class DevicesView(CashFormView):
         results = StationResult.objects.filter(device__establishment=self.establishment).select_related("device")
         cercle_days = CercleDeviceDay.objects.filter(device__establishment=self.establishment).select_related("device")
         statements = ElectronicMeterStatement.objects.filter(establishment=self.establishment)
-        return super().get_context_data(devices=devices, results=results.order_by("-date", "device", "station")[:50],
-                                        cercle_days=cercle_days.order_by("-date")[:50], statements=statements[:24],
-                                        **kwargs)
+        return super().get_context_data(
+            devices=devices,
+            results=results.order_by("-date", "device", "station")[:50],
+            cercle_days=cercle_days.order_by("-date")[:50],
+            statements=statements[:24],
+            **kwargs,
+        )
 
     def get_success_url(self) -> str:
         return reverse("cash:devices")
 
     def perform(self, form):
-        return electronic.device_register(establishment=self.establishment, actor=self.request.user,
-                                          **form.cleaned_data)
+        return electronic.device_register(
+            establishment=self.establishment, actor=self.request.user, **form.cleaned_data
+        )
 
 
 class DeviceFormView(CashFormView):
@@ -762,9 +859,13 @@ class MeterStatementView(CashFormView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return electronic.meter_statement_certify(establishment=self.establishment, year=data["year"],
-                                                  month=data["month"], comite=data.get("comite"),
-                                                  actor=self.request.user)
+        return electronic.meter_statement_certify(
+            establishment=self.establishment,
+            year=data["year"],
+            month=data["month"],
+            comite=data.get("comite"),
+            actor=self.request.user,
+        )
 
 
 class CercleDayView(DeviceFormView):
@@ -784,8 +885,11 @@ class CercleCertifyView(CashFormView):
 
     @cached_property
     def day(self) -> CercleDeviceDay:
-        return get_object_or_404(CercleDeviceDay.objects.select_related("device"), pk=self.kwargs["pk"],
-                                 device__establishment=self.establishment)
+        return get_object_or_404(
+            CercleDeviceDay.objects.select_related("device"),
+            pk=self.kwargs["pk"],
+            device__establishment=self.establishment,
+        )
 
     @property
     def title(self):
@@ -798,7 +902,6 @@ class CercleCertifyView(CashFormView):
         return electronic.cercle_day_certify(day=self.day, actor=self.request.user, words=form.cleaned_data["words"])
 
 
-
 class BankerView(CashFormView):
     """Baccara à deux tableaux: the banker who takes the bank, his name heading his operations."""
 
@@ -809,9 +912,12 @@ class BankerView(CashFormView):
         return _("Banquier de la table %(table)s") % {"table": self.session.table.number}
 
     def perform(self, form):
-        return baccara.banker_segment_start(session=self.session, banker=form.cleaned_data["banker"],
-                                            bank=form.cleaned_data["bank"], actor=self.request.user)
-
+        return baccara.banker_segment_start(
+            session=self.session,
+            banker=form.cleaned_data["banker"],
+            bank=form.cleaned_data["bank"],
+            actor=self.request.user,
+        )
 
 
 class BaccaraBankView(CashFormView):

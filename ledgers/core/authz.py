@@ -61,7 +61,10 @@ def check_text_lengths(obj: Model) -> None:
         value = getattr(obj, field.attname)
         if isinstance(value, str) and len(value) > limit:
             errors[field.name] = _("%(field)s : %(limit)s caractères au plus (%(length)s reçus).") % {
-                "field": capfirst(field.verbose_name), "limit": limit, "length": len(value)}
+                "field": capfirst(field.verbose_name),
+                "limit": limit,
+                "length": len(value),
+            }
     if errors:
         raise ValidationError(errors)
 
@@ -92,8 +95,9 @@ def reauthenticate(request: HttpRequest, *, user: AbstractBaseUser, password: st
         raise ValidationError({"otp_token": _("Code d'authentification incorrect ou expiré : signature refusée.")})
 
 
-def role_named_by_text(user: AbstractBaseUser, establishment: Establishment, allowed: Iterable[str], code: str,
-                       message) -> str:
+def role_named_by_text(
+    user: AbstractBaseUser, establishment: Establishment, allowed: Iterable[str], code: str, message
+) -> str:
     """The role of ``user`` among those a text names for an act, else the text's refusal
     (RuleViolation ``code``, not a mere 403): who acts is itself the rule."""
     held = roles_of(user, establishment)

@@ -26,8 +26,9 @@ def _http(request) -> HttpRequest:
     return getattr(request, "_request", request)  # a DRF request wraps the HttpRequest
 
 
-def countersigner(request: HttpRequest, *, username: str, password: str, otp_token: str = "",
-                  field: str = "signer") -> AbstractBaseUser:
+def countersigner(
+    request: HttpRequest, *, username: str, password: str, otp_token: str = "", field: str = "signer"
+) -> AbstractBaseUser:
     """The user who countersigns, authenticated; a ValidationError on ``<field>_password`` (or
     ``<field>_otp``) else: nothing is signed."""
     user = authenticate(_http(request), username=username.strip(), password=password)
@@ -43,23 +44,34 @@ def countersigner_from(request: HttpRequest, data: dict, prefix: str) -> Abstrac
     username = (data.get(f"{prefix}_username") or "").strip()
     if not username:
         return None
-    return countersigner(request, username=username, password=data.get(f"{prefix}_password") or "",
-                         otp_token=data.get(f"{prefix}_otp") or "", field=prefix)
+    return countersigner(
+        request,
+        username=username,
+        password=data.get(f"{prefix}_password") or "",
+        otp_token=data.get(f"{prefix}_otp") or "",
+        field=prefix,
+    )
 
 
 def countersignature_fields(prefix: str, label, *, required: bool = True) -> dict[str, forms.Field]:
     """The form fields of one countersignature: ``<prefix>_username``, ``_password``, ``_otp``."""
     return {
         f"{prefix}_username": forms.CharField(
-            label=_("%(who)s — identifiant") % {"who": label}, max_length=150, required=required,
+            label=_("%(who)s — identifiant") % {"who": label},
+            max_length=150,
+            required=required,
         ),
         f"{prefix}_password": forms.CharField(
-            label=_("%(who)s — mot de passe") % {"who": label}, strip=False, required=required,
+            label=_("%(who)s — mot de passe") % {"who": label},
+            strip=False,
+            required=required,
             widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
         ),
         f"{prefix}_otp": forms.CharField(
-            label=_("%(who)s — code d'authentification (s'il en a un)") % {"who": label}, max_length=16,
-            required=False, widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}),
+            label=_("%(who)s — code d'authentification (s'il en a un)") % {"who": label},
+            max_length=16,
+            required=False,
+            widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}),
         ),
     }
 
@@ -68,16 +80,20 @@ def countersignature_inputs(prefix: str, *, required: bool = True) -> dict[str, 
     """The API input fields of one countersignature (same names as the form's)."""
     return {
         f"{prefix}_username": serializers.CharField(required=required, allow_blank=not required),
-        f"{prefix}_password": serializers.CharField(required=required, allow_blank=not required, write_only=True,
-                                                    style={"input_type": "password"}),
+        f"{prefix}_password": serializers.CharField(
+            required=required, allow_blank=not required, write_only=True, style={"input_type": "password"}
+        ),
         f"{prefix}_otp": serializers.CharField(required=False, allow_blank=True, write_only=True),
     }
 
 
 def countersignature_serializer(prefix: str, *, required: bool = True) -> type[serializers.Serializer]:
     """An API input base declaring one countersignature (``countersignature_inputs``)."""
-    return type(f"{prefix.title().replace('_', '')}Countersignature", (serializers.Serializer,),
-                countersignature_inputs(prefix, required=required))
+    return type(
+        f"{prefix.title().replace('_', '')}Countersignature",
+        (serializers.Serializer,),
+        countersignature_inputs(prefix, required=required),
+    )
 
 
 class CountersignMixin(forms.Form):
@@ -104,10 +120,17 @@ class ReauthMixin(forms.Form):
     """A signature by the logged-in user (a visa, a verification): their password again, and their
     authenticator code when they have one. Needs ``self.request`` before ``__init__`` returns."""
 
-    password = forms.CharField(label=_("Votre mot de passe (signature)"), strip=False,
-                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
-    otp_token = forms.CharField(label=_("Code d'authentification (application)"), required=False, max_length=16,
-                                widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}))
+    password = forms.CharField(
+        label=_("Votre mot de passe (signature)"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    otp_token = forms.CharField(
+        label=_("Code d'authentification (application)"),
+        required=False,
+        max_length=16,
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}),
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -117,6 +140,10 @@ class ReauthMixin(forms.Form):
     def clean(self):
         cleaned = super().clean()
         if "password" in cleaned:
-            reauthenticate(self.request, user=self.request.user, password=cleaned["password"],
-                           otp_token=cleaned.get("otp_token", ""))
+            reauthenticate(
+                self.request,
+                user=self.request.user,
+                password=cleaned["password"],
+                otp_token=cleaned.get("otp_token", ""),
+            )
         return cleaned

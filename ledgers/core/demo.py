@@ -50,14 +50,22 @@ ORGANISATION = {
         "jurisdiction": "MC",
         "timezone": "Europe/Monaco",
         "address": "Place du Casino\n98000 Monaco",
-        "rooms": [("europe", "Salle Europe"), ("ameriques", "Salle des Amériques"),
-                  ("touzet", "Salons Touzet (super privé)")],
+        "rooms": [
+            ("europe", "Salle Europe"),
+            ("ameriques", "Salle des Amériques"),
+            ("touzet", "Salons Touzet (super privé)"),
+        ],
         "tables": [
-            ("europe", "BJ1", "blackjack", False), ("europe", "BJ2", "blackjack", False),
-            ("europe", "R1", "roulette", False), ("europe", "R2", "roulette", False),
-            ("europe", "CF1", "chemin_de_fer", False), ("europe", "TV1", "banque_tout_va", False),
-            ("ameriques", "PB1", "punto_banco", False), ("ameriques", "CR1", "craps", False),
-            ("ameriques", "TCP1", "three_card_poker", False), ("ameriques", "UTH1", "ultimate_holdem", False),
+            ("europe", "BJ1", "blackjack", False),
+            ("europe", "BJ2", "blackjack", False),
+            ("europe", "R1", "roulette", False),
+            ("europe", "R2", "roulette", False),
+            ("europe", "CF1", "chemin_de_fer", False),
+            ("europe", "TV1", "banque_tout_va", False),
+            ("ameriques", "PB1", "punto_banco", False),
+            ("ameriques", "CR1", "craps", False),
+            ("ameriques", "TCP1", "three_card_poker", False),
+            ("ameriques", "UTH1", "ultimate_holdem", False),
             ("ameriques", "BJOD1", "blackjack_one_deck", False),
             ("touzet", "SP1", "punto_banco", True),
         ],
@@ -102,10 +110,14 @@ ORGANISATION = {
         "address": "Promenade des Anglais\n06000 Nice",
         "rooms": [("salle-jeux", "Salle des jeux"), ("cercle", "Salon de cercle")],
         "tables": [
-            ("salle-jeux", "BJ1", "blackjack", False), ("salle-jeux", "BJ2", "blackjack", False),
-            ("salle-jeux", "RA1", "roulette", False), ("salle-jeux", "PB1", "punto_banco", False),
-            ("salle-jeux", "RP1", "rampo", False), ("salle-jeux", "RC1", "roue_chance", False),
-            ("salle-jeux", "TCP1", "three_card_poker", False), ("salle-jeux", "UTH1", "ultimate_holdem", False),
+            ("salle-jeux", "BJ1", "blackjack", False),
+            ("salle-jeux", "BJ2", "blackjack", False),
+            ("salle-jeux", "RA1", "roulette", False),
+            ("salle-jeux", "PB1", "punto_banco", False),
+            ("salle-jeux", "RP1", "rampo", False),
+            ("salle-jeux", "RC1", "roue_chance", False),
+            ("salle-jeux", "TCP1", "three_card_poker", False),
+            ("salle-jeux", "UTH1", "ultimate_holdem", False),
             ("cercle", "CF1", "chemin_de_fer", False),
         ],
         "locations": [
@@ -160,8 +172,12 @@ def seed(stdout: TextIO) -> None:
     users = get_user_model().objects
     for code, org in ORGANISATION.items():
         est = Establishment.objects.filter(code=code).first() or establishment_create(
-            code=code, name=org["name"], jurisdiction=org["jurisdiction"], timezone_name=org["timezone"],
-            address=org["address"], actor=None,
+            code=code,
+            name=org["name"],
+            jurisdiction=org["jurisdiction"],
+            timezone_name=org["timezone"],
+            address=org["address"],
+            actor=None,
         )
         rooms = {room.code: room for room in est.rooms.all()}
         for room_code, name in org["rooms"]:
@@ -170,21 +186,30 @@ def seed(stdout: TextIO) -> None:
         tables = set(est.tables.values_list("number", flat=True))
         for room_code, number, game, super_prive in org["tables"]:
             if number not in tables:
-                gaming_table_create(room=rooms[room_code], number=number, game=game, super_prive=super_prive,
-                                    actor=None)
+                gaming_table_create(
+                    room=rooms[room_code], number=number, game=game, super_prive=super_prive, actor=None
+                )
         locations = set(est.locations.values_list("code", flat=True))
         for loc_code, name, kind, room_code in org["locations"]:
             if loc_code not in locations:
-                location_create(establishment=est, code=loc_code, name=name, kind=kind,
-                                room=rooms[room_code] if room_code else None, actor=None)
+                location_create(
+                    establishment=est,
+                    code=loc_code,
+                    name=name,
+                    kind=kind,
+                    room=rooms[room_code] if room_code else None,
+                    actor=None,
+                )
         for role, (first_name, last_name) in org["people"].items():
             username = demo_username(code, role)
             user = users.filter(username=username).first() or users.create_user(
                 username=username, password=DEMO_PASSWORD, first_name=first_name, last_name=last_name
             )
             membership_grant(user=user, establishment=est, role=role, actor=None)
-        stdout.write(f"{est.name}: {len(rooms)} salles, {est.tables.count()} tables, "
-                     f"{est.locations.count()} emplacements, {len(org['people'])} utilisateurs de démonstration")
+        stdout.write(
+            f"{est.name}: {len(rooms)} salles, {est.tables.count()} tables, "
+            f"{est.locations.count()} emplacements, {len(org['people'])} utilisateurs de démonstration"
+        )
 
 
 @transaction.atomic

@@ -50,8 +50,10 @@ PROFILES: dict[str, Profile] = {
             # Shuffler eligibility, game → machine types (SHUF-08): "batch" mélangeur,
             # "continuous" mélangeur distributeur.
             "SET-34": {
-                "blackjack": ("continuous",), "trente_quarante": ("continuous",),
-                "punto_banco": ("batch", "continuous"), "blackjack_one_deck": ("batch",),
+                "blackjack": ("continuous",),
+                "trente_quarante": ("continuous",),
+                "punto_banco": ("batch", "continuous"),
+                "blackjack_one_deck": ("batch",),
             },
             "SET-47": (Role.DIRECTEUR_JEUX,),
             # Roulette and boule launchers (WHEEL-09, art. 8.1, 10.1; the catalogue leaves the
@@ -65,17 +67,35 @@ PROFILES: dict[str, Profile] = {
             # holders, who hands them over, what they leave for (purpose kinds).
             "SET-35": {"holders": (Role.CARTIER, Role.SOUS_DIRECTEUR, Role.DIRECTEUR_JEUX), "copies": None},
             "SET-36": {
-                "machine_door": {"code": "KEY-04", "home": "coffre", "holders": (Role.MECANICIEN, Role.SUPERVISEUR),
-                                 "givers": (Role.SUPERVISEUR,), "giver_code": "KEY-05",
-                                 "purposes": ("intervention", "releve")},
-                "socle": {"code": "KEY-02", "home": "caisse_centrale",
-                          "holders": (Role.SUPERVISEUR, Role.MECANICIEN, Role.EMPLOYE_JEUX),
-                          "givers": (Role.CAISSIER_PRINCIPAL, Role.CAISSIER), "purposes": ("releve",)},
-                "bill_release": {"code": "KEY-02", "home": "caisse_centrale",
-                                 "holders": (Role.SUPERVISEUR, Role.MECANICIEN, Role.EMPLOYE_JEUX),
-                                 "givers": (Role.CAISSIER_PRINCIPAL, Role.CAISSIER), "purposes": ("releve",)},
-                "bill_content": {"code": "KEY-03", "home": "comptabilite", "holders": (),
-                                 "givers": (Role.COMPTABILITE,), "purposes": ("count",)},
+                "machine_door": {
+                    "code": "KEY-04",
+                    "home": "coffre",
+                    "holders": (Role.MECANICIEN, Role.SUPERVISEUR),
+                    "givers": (Role.SUPERVISEUR,),
+                    "giver_code": "KEY-05",
+                    "purposes": ("intervention", "releve"),
+                },
+                "socle": {
+                    "code": "KEY-02",
+                    "home": "caisse_centrale",
+                    "holders": (Role.SUPERVISEUR, Role.MECANICIEN, Role.EMPLOYE_JEUX),
+                    "givers": (Role.CAISSIER_PRINCIPAL, Role.CAISSIER),
+                    "purposes": ("releve",),
+                },
+                "bill_release": {
+                    "code": "KEY-02",
+                    "home": "caisse_centrale",
+                    "holders": (Role.SUPERVISEUR, Role.MECANICIEN, Role.EMPLOYE_JEUX),
+                    "givers": (Role.CAISSIER_PRINCIPAL, Role.CAISSIER),
+                    "purposes": ("releve",),
+                },
+                "bill_content": {
+                    "code": "KEY-03",
+                    "home": "comptabilite",
+                    "holders": (),
+                    "givers": (Role.COMPTABILITE,),
+                    "purposes": ("count",),
+                },
             },
             # Best-practice key checks (switchable): bill-box keys refused to slot-floor roles (KEY-03);
             # dual control: lock type → (people releasing, "same" people or "first" one taking back).
@@ -124,8 +144,15 @@ PROFILES: dict[str, Profile] = {
             # Shuffler eligibility (art. 40-1 as amended; three-card poker through 55-21): SHUF-09.
             "SET-34": {
                 game: ("batch", "continuous")
-                for game in ("stud_poker", "blackjack", "punto_banco", "texas_holdem", "bataille", "ultimate_holdem",
-                             "three_card_poker")
+                for game in (
+                    "stud_poker",
+                    "blackjack",
+                    "punto_banco",
+                    "texas_holdem",
+                    "bataille",
+                    "ultimate_holdem",
+                    "three_card_poker",
+                )
             },
             "SET-47": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
             # Baccara and blackjack sabot allocation by a comité member: allowed, and flagged (AMB-49).
@@ -134,19 +161,36 @@ PROFILES: dict[str, Profile] = {
             # SET-36: slot keys, art. 68-14 (KEY-13 to KEY-16): holders, who hands them over, purposes.
             "SET-35": {"holders": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE), "copies": 1},
             "SET-36": {
-                "upper": {"code": "KEY-13", "holders": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
-                          "givers": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
-                          "purposes": ("intervention", "releve", "count")},
-                "lower": {"code": "KEY-13", "holders": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
-                          "givers": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
-                          "purposes": ("intervention", "releve", "count")},
-                "bill_content": {"code": "KEY-14", "holders": (Role.CAISSIER, Role.CAISSIER_PRINCIPAL),
-                                 "givers": (Role.CAISSIER, Role.CAISSIER_PRINCIPAL), "purposes": ("count",)},
-                "reset": {"code": "KEY-15", "holders": (Role.COMITE,), "givers": (Role.COMITE,),
-                          "purposes": ("intervention",)},
-                "logic_board": {"code": "KEY-16", "holders": (Role.TECHNICIEN_SFM, Role.POLICE, Role.CHEF_POLICE),
-                                "givers": (Role.TECHNICIEN_SFM, Role.POLICE, Role.CHEF_POLICE),
-                                "purposes": ("intervention",)},
+                "upper": {
+                    "code": "KEY-13",
+                    "holders": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+                    "givers": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+                    "purposes": ("intervention", "releve", "count"),
+                },
+                "lower": {
+                    "code": "KEY-13",
+                    "holders": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+                    "givers": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+                    "purposes": ("intervention", "releve", "count"),
+                },
+                "bill_content": {
+                    "code": "KEY-14",
+                    "holders": (Role.CAISSIER, Role.CAISSIER_PRINCIPAL),
+                    "givers": (Role.CAISSIER, Role.CAISSIER_PRINCIPAL),
+                    "purposes": ("count",),
+                },
+                "reset": {
+                    "code": "KEY-15",
+                    "holders": (Role.COMITE,),
+                    "givers": (Role.COMITE,),
+                    "purposes": ("intervention",),
+                },
+                "logic_board": {
+                    "code": "KEY-16",
+                    "holders": (Role.TECHNICIEN_SFM, Role.POLICE, Role.CHEF_POLICE),
+                    "givers": (Role.TECHNICIEN_SFM, Role.POLICE, Role.CHEF_POLICE),
+                    "purposes": ("intervention",),
+                },
             },
             # Best-practice key checks (switchable): one key ID for one lock type (KEY-12); the upper-part
             # opening rule in every casino, whatever its fleet (AMB-51); dual control as in Monaco.
@@ -158,12 +202,23 @@ PROFILES: dict[str, Profile] = {
             "SET-10": {"ultimate_holdem": 2, "three_card_poker": 2},
             # Who cotes and paraphs, by official form number: the art. 69 registers and carnets are
             # coted and paraphed by the Interior ministry's control officials, not the police (REG-26).
-            "SET-26": {"by_form": {
-                form: (Role.CONTROLE_INTERIEUR,) for form in (
-                    "modèle 10", "modèle 10 bis", "modèle 11", "modèle 11 ter", "modèle 11 quater", "modèle 12",
-                    "modèle 29", "modèle 32", "modèle 33", "modèle 35",
-                )
-            }},
+            "SET-26": {
+                "by_form": {
+                    form: (Role.CONTROLE_INTERIEUR,)
+                    for form in (
+                        "modèle 10",
+                        "modèle 10 bis",
+                        "modèle 11",
+                        "modèle 11 ter",
+                        "modèle 11 quater",
+                        "modèle 12",
+                        "modèle 29",
+                        "modèle 32",
+                        "modèle 33",
+                        "modèle 35",
+                    )
+                }
+            },
             # Registre spécial d'observations: the follow-up is due within 8 calendar days of the
             # visit (art. 92, AMB-52); the roles that may write it besides the directeur responsable.
             "SET-41": {"days": 8, "replacements": ()},

@@ -75,8 +75,13 @@ class LocationKind(models.TextChoices):
 
 
 DEPOT_KINDS = frozenset(
-    {LocationKind.DEPOT_PRINCIPAL, LocationKind.DEPOT_ANNEXE, LocationKind.DCC, LocationKind.CARD_CABINET,
-     LocationKind.SHOE_CABINET}
+    {
+        LocationKind.DEPOT_PRINCIPAL,
+        LocationKind.DEPOT_ANNEXE,
+        LocationKind.DCC,
+        LocationKind.CARD_CABINET,
+        LocationKind.SHOE_CABINET,
+    }
 )
 
 
@@ -89,7 +94,11 @@ class Location(models.Model):
     kind = models.CharField(_("type"), max_length=30, choices=LocationKind.choices)
     room = models.ForeignKey(Room, on_delete=models.PROTECT, null=True, blank=True, related_name="locations")
     responsible = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name=_("responsable"),
     )
     active = models.BooleanField(_("en service"), default=True)

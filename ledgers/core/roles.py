@@ -46,9 +46,16 @@ class Role(models.TextChoices):
     COMPTABLE_TRESOR = "comptable_tresor", _("Comptable du Trésor, chef de poste")
 
 
-REGULATOR_ROLES = frozenset({
-    Role.COMMISSAIRE, Role.SCJ, Role.POLICE, Role.CHEF_POLICE, Role.CONTROLE_INTERIEUR, Role.AGENT_VERIFICATEUR,
-    Role.COMPTABLE_TRESOR,
-})
+REGULATOR_ROLES = frozenset(
+    {
+        Role.COMMISSAIRE,
+        Role.SCJ,
+        Role.POLICE,
+        Role.CHEF_POLICE,
+        Role.CONTROLE_INTERIEUR,
+        Role.AGENT_VERIFICATEUR,
+        Role.COMPTABLE_TRESOR,
+    }
+)
 # The games directorate: who manages the organisation and creates registers.
 DIRECTORATE = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.DIRECTEUR_RESPONSABLE, Role.COMITE)

@@ -37,8 +37,18 @@ class TableSessionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = TableSession
-        fields = ["id", "seance", "table", "table_number", "game", "status", "opened_at", "closed_at",
-                  "minimum_stake", "maximum_stake"]
+        fields = [
+            "id",
+            "seance",
+            "table",
+            "table_number",
+            "game",
+            "status",
+            "opened_at",
+            "closed_at",
+            "minimum_stake",
+            "maximum_stake",
+        ]
         read_only_fields = fields
 
 
@@ -108,8 +118,13 @@ class EstablishmentScoped:
 REFUSED = {409: RuleViolationSerializer}
 
 
-class SeanceViewSet(EstablishmentScoped, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
-                    viewsets.GenericViewSet):
+class SeanceViewSet(
+    EstablishmentScoped,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
     """Séances of the caller's establishment. POST opens one (Direction, inspecteurs)."""
 
     queryset = Seance.objects.none()  # for the schema; get_queryset scopes to the establishment
@@ -124,8 +139,9 @@ class SeanceViewSet(EstablishmentScoped, mixins.ListModelMixin, mixins.RetrieveM
         return SeanceDetailSerializer if self.action in ("retrieve", "close") else SeanceSerializer
 
     def perform_create(self, serializer) -> None:
-        serializer.instance = seance_open(establishment=self.establishment, actor=self.request.user,
-                                          **serializer.validated_data)
+        serializer.instance = seance_open(
+            establishment=self.establishment, actor=self.request.user, **serializer.validated_data
+        )
 
     @extend_schema(request=None, responses={200: SeanceDetailSerializer, **REFUSED})
     @action(detail=True, methods=["post"])
@@ -145,8 +161,9 @@ class SeanceViewSet(EstablishmentScoped, mixins.ListModelMixin, mixins.RetrieveM
         return Response(TableSessionSerializer(session).data, status=status.HTTP_201_CREATED)
 
 
-class TableSessionViewSet(EstablishmentScoped, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                          viewsets.GenericViewSet):
+class TableSessionViewSet(
+    EstablishmentScoped, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
     """Table-parties of the caller's establishment; open and close them (the domains may refuse)."""
 
     queryset = TableSession.objects.none()

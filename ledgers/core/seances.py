@@ -62,12 +62,15 @@ def table_parties_closable(seance: Seance) -> Iterator[hooks.Missing]:
     """Each table-partie still open or in preparation must be able to end: every refusal its
     closing checks give is a missing record. The séance closing then ends those parties."""
     sessions = seance.table_sessions.exclude(status=TableSession.Status.CLOSED).select_related(
-        "table", "seance__establishment")
+        "table", "seance__establishment"
+    )
     for session in sessions.order_by("table__number"):
         for refusal in hooks.closing_refusals(session):
-            yield hooks.Missing(_("Table %(table)s : %(message)s") % {"table": session.table.number,
-                                                                       "message": refusal.message},
-                                refusal.code, table_session_url(session))
+            yield hooks.Missing(
+                _("Table %(table)s : %(message)s") % {"table": session.table.number, "message": refusal.message},
+                refusal.code,
+                table_session_url(session),
+            )
 
 
 @dashboard_panel

@@ -31,8 +31,9 @@ def current_establishment(request: HttpRequest) -> Establishment | None:
 def depots(establishment: Establishment, kinds: Mapping[str, Iterable[str]]) -> QuerySet[Location]:
     """The active places of the establishment where a domain's objects may be kept when not at a
     table; ``kinds`` is the domain's ``depot_kinds`` (location kinds by jurisdiction)."""
-    return Location.objects.filter(establishment=establishment, active=True,
-                                   kind__in=kinds.get(establishment.jurisdiction, ())).order_by("code")
+    return Location.objects.filter(
+        establishment=establishment, active=True, kind__in=kinds.get(establishment.jurisdiction, ())
+    ).order_by("code")
 
 
 def open_seances(establishment: Establishment) -> QuerySet[Seance]:
@@ -102,5 +103,9 @@ def seances_of(establishment: Establishment) -> QuerySet[Seance]:
 
 def unprepared_tables(seance: Seance) -> QuerySet[GamingTable]:
     """The establishment's tables in service that have no table-partie in this séance yet."""
-    return GamingTable.objects.filter(establishment=seance.establishment, active=True).exclude(
-        sessions__seance=seance).select_related("room").order_by("room__code", "number")
+    return (
+        GamingTable.objects.filter(establishment=seance.establishment, active=True)
+        .exclude(sessions__seance=seance)
+        .select_related("room")
+        .order_by("room__code", "number")
+    )

@@ -33,9 +33,7 @@ def membership_grant(
 
 
 @transaction.atomic
-def seance_open(
-    *, establishment: Establishment, date: datetime.date, period: str, actor: AbstractBaseUser
-) -> Seance:
+def seance_open(*, establishment: Establishment, date: datetime.date, period: str, actor: AbstractBaseUser) -> Seance:
     require_role(actor, establishment, SEANCE_MANAGERS)
     if Seance.objects.filter(establishment=establishment, date=date, period=period).exists():
         raise ValidationError(_("Cette séance est déjà ouverte (ou clôturée) pour cette date et cette période."))
@@ -54,8 +52,11 @@ def seance_close(*, seance: Seance, actor: AbstractBaseUser) -> Seance:
     # included, through their closing checks: ledgers.core.seances); then the parties end.
     missing = hooks.seance_missing(seance)
     if missing:
-        raise RuleViolation("REG-25", _("La séance ne peut être clôturée : %(missing)s.")
-                            % {"missing": " ; ".join(f"{m.what} ({m.code})" for m in missing)})
+        raise RuleViolation(
+            "REG-25",
+            _("La séance ne peut être clôturée : %(missing)s.")
+            % {"missing": " ; ".join(f"{m.what} ({m.code})" for m in missing)},
+        )
     for session in seance.table_sessions.exclude(status=TableSession.Status.CLOSED):
         table_session_close(session=session, actor=actor)
     seance.status, seance.closed_at = Seance.Status.CLOSED, timezone.now()
@@ -103,6 +104,7 @@ def table_session_close(*, session: TableSession, actor: AbstractBaseUser) -> Ta
 # Set-up of the organisation. ``actor=None`` is the command line (seed_demo, an administrator's
 # script); a person doing it in the application must belong to the directorate.
 
+
 def _require_setup(actor: AbstractBaseUser | None, establishment: Establishment) -> None:
     if actor is not None and not actor.is_superuser:
         require_role(actor, establishment, DIRECTORATE)
@@ -110,7 +112,12 @@ def _require_setup(actor: AbstractBaseUser | None, establishment: Establishment)
 
 @transaction.atomic
 def establishment_create(
-    *, code: str, name: str, jurisdiction: str, actor: AbstractBaseUser | None, timezone_name: str = "Europe/Monaco",
+    *,
+    code: str,
+    name: str,
+    jurisdiction: str,
+    actor: AbstractBaseUser | None,
+    timezone_name: str = "Europe/Monaco",
     address: str = "",
 ) -> Establishment:
     if actor is not None and not actor.is_superuser:
@@ -130,7 +137,12 @@ def room_create(*, establishment: Establishment, code: str, name: str, actor: Ab
 
 @transaction.atomic
 def location_create(
-    *, establishment: Establishment, code: str, name: str, kind: str, actor: AbstractBaseUser | None,
+    *,
+    establishment: Establishment,
+    code: str,
+    name: str,
+    kind: str,
+    actor: AbstractBaseUser | None,
     room: Room | None = None,
 ) -> Location:
     _require_setup(actor, establishment)

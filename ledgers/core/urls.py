@@ -10,7 +10,8 @@ urlpatterns = [
     path("etablissement/", views.EstablishmentView.as_view(), name="establishment"),
     path("etablissement/choisir/", views.EstablishmentSwitchView.as_view(), name="establishment-switch"),
     path(
-        "historique/<str:app_label>/<str:model_name>/<int:pk>/", views.ObjectHistoryView.as_view(),
+        "historique/<str:app_label>/<str:model_name>/<int:pk>/",
+        views.ObjectHistoryView.as_view(),
         name="object-history",
     ),
 ]
@@ -20,8 +21,12 @@ urlpatterns += [
     path("seances/<int:pk>/cloture/", views.SeanceCloseView.as_view(), name="seance-close"),
     path("seances/<int:pk>/tables/", views.TablePrepareView.as_view(), name="seance-prepare"),
     path("seances/tables/<int:pk>/", views.TableSessionView.as_view(), name="seance-table"),
-    path("seances/tables/<int:pk>/ouverture/", views.TableSessionActView.as_view(action="open"),
-         name="seance-table-open"),
-    path("seances/tables/<int:pk>/fin-de-partie/", views.TableSessionActView.as_view(action="close"),
-         name="seance-table-close"),
+    path(
+        "seances/tables/<int:pk>/ouverture/", views.TableSessionActView.as_view(action="open"), name="seance-table-open"
+    ),
+    path(
+        "seances/tables/<int:pk>/fin-de-partie/",
+        views.TableSessionActView.as_view(action="close"),
+        name="seance-table-close",
+    ),
 ]

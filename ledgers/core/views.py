@@ -109,6 +109,7 @@ class ObjectHistoryView(LoginRequiredMixin, TemplateView):
 
 # --- Séances and table-parties ------------------------------------------------------------------
 
+
 def refusal(exc: Exception) -> tuple[dict, int]:
     """The context and status of a refused act: a rule (409), a role (403), bad input (400)."""
     if isinstance(exc, RuleViolation):
@@ -132,8 +133,11 @@ class SeanceListView(EstablishmentRequiredMixin, ServiceFormView):
         return {"date": timezone.localdate(), "period": SeancePeriod.SOIREE}
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(seances=seances_of(self.establishment)[:60],
-                                        can_manage=bool(set(self.roles) & set(SEANCE_MANAGERS)), **kwargs)
+        return super().get_context_data(
+            seances=seances_of(self.establishment)[:60],
+            can_manage=bool(set(self.roles) & set(SEANCE_MANAGERS)),
+            **kwargs,
+        )
 
     def perform(self, form):
         return seance_open(establishment=self.establishment, actor=self.request.user, **form.cleaned_data)
@@ -153,12 +157,16 @@ class SeanceView(EstablishmentRequiredMixin, TemplateView):
         sessions = seance.table_sessions.select_related("table__room").order_by("table__number")
         is_open = seance.status == Seance.Status.OPEN
         return super().get_context_data(
-            seance=seance, sessions=sessions, missing=hooks.seance_missing(seance) if is_open else [],
+            seance=seance,
+            sessions=sessions,
+            missing=hooks.seance_missing(seance) if is_open else [],
             flags=hooks.seance_flags(seance) if is_open else [],
             checklist=checklist(self.establishment.jurisdiction),
             prepare_form=TablePrepareForm(seance=seance) if is_open else None,
             can_manage=bool(set(self.roles) & set(SEANCE_MANAGERS)),
-            can_run_tables=bool(set(self.roles) & set(TABLE_MANAGERS)), **kwargs)
+            can_run_tables=bool(set(self.roles) & set(TABLE_MANAGERS)),
+            **kwargs,
+        )
 
 
 class SeanceActView(EstablishmentRequiredMixin, View):
@@ -225,11 +233,17 @@ class TableSessionView(EstablishmentRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs):
         session = get_object_or_404(
             TableSession.objects.select_related("seance__establishment", "table__room"),
-            pk=self.kwargs["pk"], seance__establishment=self.establishment)
+            pk=self.kwargs["pk"],
+            seance__establishment=self.establishment,
+        )
         return super().get_context_data(
-            session=session, links=domain_links(session), panels=hooks.table_page_panels(self.request, session),
+            session=session,
+            links=domain_links(session),
+            panels=hooks.table_page_panels(self.request, session),
             refusals=hooks.closing_refusals(session) if session.status != TableSession.Status.CLOSED else [],
-            can_run_tables=bool(set(self.roles) & set(TABLE_MANAGERS)), **kwargs)
+            can_run_tables=bool(set(self.roles) & set(TABLE_MANAGERS)),
+            **kwargs,
+        )
 
 
 class TableSessionActView(SeanceActView):

@@ -19,13 +19,20 @@ def _supplier_url(domain: str) -> str:
 def supplier_approvals(establishment):
     for supplier in Supplier.objects.filter(establishment=establishment).order_by("domain", "name"):
         yield Approval(
-            subject=f"{supplier.name} ({get_domain(supplier.domain).label})", reference=supplier.approval_reference,
-            issuer=supplier.approval_issuer, valid_from=supplier.approved_from, valid_until=supplier.approved_until,
+            subject=f"{supplier.name} ({get_domain(supplier.domain).label})",
+            reference=supplier.approval_reference,
+            issuer=supplier.approval_issuer,
+            valid_from=supplier.approved_from,
+            valid_until=supplier.approved_until,
             url=_supplier_url(supplier.domain),
         )
 
 
-SUPPLIERS = approval_source(ApprovalSource(
-    code="suppliers", label=_("Fabricants et fournisseurs agréés (cartes, dés)"), requirement="AUTH-06",
-    approvals=supplier_approvals,
-))
+SUPPLIERS = approval_source(
+    ApprovalSource(
+        code="suppliers",
+        label=_("Fabricants et fournisseurs agréés (cartes, dés)"),
+        requirement="AUTH-06",
+        approvals=supplier_approvals,
+    )
+)

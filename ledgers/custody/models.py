@@ -116,16 +116,35 @@ class TrackedItem(models.Model):
 
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
     serial = models.CharField(_("numéro d'ordre"), max_length=60)
-    supplier = models.ForeignKey(Supplier, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                 verbose_name=_("fabricant / fournisseur"))
+    supplier = models.ForeignKey(
+        Supplier,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("fabricant / fournisseur"),
+    )
     category = models.CharField(_("catégorie"), max_length=60)
     status = models.CharField(_("statut"), max_length=24, choices=ItemStatus.choices, default=ItemStatus.IN_STOCK)
-    location = models.ForeignKey(Location, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                 verbose_name=_("emplacement"))
-    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, null=True, blank=True,
-                                      related_name="+", verbose_name=_("partie de table"))
-    purchase_order = models.ForeignKey(PurchaseOrder, on_delete=models.PROTECT, null=True, blank=True,
-                                       related_name="+", verbose_name=_("bon de commande"))
+    location = models.ForeignKey(
+        Location, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("emplacement")
+    )
+    table_session = models.ForeignKey(
+        TableSession,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("partie de table"),
+    )
+    purchase_order = models.ForeignKey(
+        PurchaseOrder,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("bon de commande"),
+    )
     received_at = models.DateTimeField(_("reçu le"))
 
     class Meta:
@@ -181,20 +200,36 @@ class DestructionSession(models.Model):
     domain = models.CharField(_("matériel"), max_length=20)
     method = models.CharField(_("mode"), max_length=16, choices=Method.choices)
     planned_at = models.DateTimeField(_("prévue le"))
-    officer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                verbose_name=_("responsable de la Direction"))
+    officer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("responsable de la Direction"),
+    )
     status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.PLANNED)
     # Prior information of the authority (MC: SCJ, CARD-11 / DICE-07)
     notified_at = models.DateTimeField(_("autorité informée le"), null=True, blank=True)
     notice_channel = models.CharField(_("moyen d'information"), max_length=40, blank=True)
     notice_reference = models.CharField(_("référence de l'information"), max_length=200, blank=True)
     performed_at = models.DateTimeField(_("effectuée le"), null=True, blank=True)
-    witness = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                related_name="+", verbose_name=_("en présence de"))
+    witness = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("en présence de"),
+    )
     witness_role = models.CharField(_("qualité du témoin"), max_length=30, blank=True)
     # MC dice: the inspecteur in whose presence the operation takes place, who signs it (DICE-07)
-    inspector = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                  related_name="+", verbose_name=_("inspecteur présent"))
+    inspector = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("inspecteur présent"),
+    )
     # Domain checks (completeness, marks, loaded or tampered dice…): {name: bool | str}
     checks = models.JSONField(_("constatations"), default=dict, blank=True)
     observations = models.TextField(_("observations"), blank=True)
@@ -238,8 +273,9 @@ class StockVerification(models.Model):
     # [{"location": str, "category": str, "book": int, "located": int, "counted": int}]
     lines = models.JSONField(_("lignes"))
     discrepancy = models.BooleanField(_("écart constaté"), default=False)
-    incident = models.ForeignKey("incidents.Incident", on_delete=models.PROTECT, null=True, blank=True,
-                                 related_name="+")
+    incident = models.ForeignKey(
+        "incidents.Incident", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     remarks = models.TextField(_("observations"), blank=True)
 
     class Meta:

@@ -112,7 +112,12 @@ TABLE_MOVEMENTS = register_kind(
             Column("signed_by", _("Signature"), 1.1),
         ),
         record_roles=(
-            *KEEPERS, Role.INSPECTEUR, Role.CHEF_TABLE, Role.CHEF_PARTIE, Role.DIRECTEUR_RESPONSABLE, Role.COMITE,
+            *KEEPERS,
+            Role.INSPECTEUR,
+            Role.CHEF_TABLE,
+            Role.CHEF_PARTIE,
+            Role.DIRECTEUR_RESPONSABLE,
+            Role.COMITE,
             Role.EMPLOYE_RESPONSABLE,
         ),
         paraph_roles=(Role.DIRECTEUR_JEUX, Role.DIRECTEUR_RESPONSABLE),

@@ -68,46 +68,73 @@ def _serials(items: Sequence[TrackedItem]) -> list[str]:
 
 # --- Suppliers and purchase orders -------------------------------------------------------------
 
+
 @transaction.atomic
 def supplier_register(
-    *, establishment: Establishment, domain: CustodyDomain, name: str, actor: AbstractBaseUser,
-    approval_reference: str = "", approval_issuer: str = "", approved_from: datetime.date | None = None,
+    *,
+    establishment: Establishment,
+    domain: CustodyDomain,
+    name: str,
+    actor: AbstractBaseUser,
+    approval_reference: str = "",
+    approval_issuer: str = "",
+    approved_from: datetime.date | None = None,
     approved_until: datetime.date | None = None,
 ) -> Supplier:
     require_role(actor, establishment, DIRECTION[establishment.jurisdiction])
     supplier = Supplier(
-        establishment=establishment, domain=domain.code, name=name.strip(), approval_reference=approval_reference,
-        approval_issuer=approval_issuer, approved_from=approved_from, approved_until=approved_until,
+        establishment=establishment,
+        domain=domain.code,
+        name=name.strip(),
+        approval_reference=approval_reference,
+        approval_issuer=approval_issuer,
+        approved_from=approved_from,
+        approved_until=approved_until,
     )
     return save_audited(supplier, actor=actor, reason="enregistrement")
 
 
 def _check_supplier(domain: CustodyDomain, supplier: Supplier, on: datetime.date) -> None:
     if not supplier.approval_valid(on):
-        _refuse(domain, "supplier_approval", supplier.establishment,
-                _("Le fournisseur « %(name)s » n'a pas d'agrément valide au %(date)s.")
-                % {"name": supplier.name, "date": on.strftime("%d/%m/%Y")})
+        _refuse(
+            domain,
+            "supplier_approval",
+            supplier.establishment,
+            _("Le fournisseur « %(name)s » n'a pas d'agrément valide au %(date)s.")
+            % {"name": supplier.name, "date": on.strftime("%d/%m/%Y")},
+        )
 
 
 def _order_entry(order: PurchaseOrder, *, actor: AbstractBaseUser, role: str, event: Promise) -> None:
     register = current_register(order.establishment, PURCHASE_ORDERS.code, order.domain)
     with register_language():
         event = str(event)
-    entry_append(register=register, actor=actor, role=role, payload={
-        "order": str(order),
-        "number": order.number,
-        "carnet": order.carnet,
-        "event": event,
-        "supplier": order.supplier.name,
-        "lines": [f"{line['category']} × {line['quantity']}" for line in order.lines],
-        "visa": f"{order.visa_statement} — {display_name(order.visa_by)}" if order.visa_by else "",
-    })
+    entry_append(
+        register=register,
+        actor=actor,
+        role=role,
+        payload={
+            "order": str(order),
+            "number": order.number,
+            "carnet": order.carnet,
+            "event": event,
+            "supplier": order.supplier.name,
+            "lines": [f"{line['category']} × {line['quantity']}" for line in order.lines],
+            "visa": f"{order.visa_statement} — {display_name(order.visa_by)}" if order.visa_by else "",
+        },
+    )
 
 
 @transaction.atomic
 def purchase_order_issue(
-    *, establishment: Establishment, domain: CustodyDomain, supplier: Supplier, lines: list[dict],
-    actor: AbstractBaseUser, carnet: str = "", number: int | None = None,
+    *,
+    establishment: Establishment,
+    domain: CustodyDomain,
+    supplier: Supplier,
+    lines: list[dict],
+    actor: AbstractBaseUser,
+    carnet: str = "",
+    number: int | None = None,
 ) -> PurchaseOrder:
     """Issue a bon de commande. Numbers run without gaps within a carnet (CARD-33, DICE-16)."""
     role = require_role(actor, establishment, DIRECTION[establishment.jurisdiction])
@@ -122,18 +149,29 @@ def purchase_order_issue(
         _refuse(domain, "order_visa", establishment, _("Le numéro du carnet modèle 21 est obligatoire."))
     last = (
         PurchaseOrder.objects.filter(establishment=establishment, domain=domain.code, carnet=carnet)
-        .order_by("-number").values_list("number", flat=True).first()
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
     ) or 0
     if number is None:
         number = last + 1
     elif number != last + 1:
-        _refuse(domain, "order_visa", establishment,
-                _("Numérotation sans lacune : le prochain bon de ce carnet est le n° %(next)s.") % {"next": last + 1})
+        _refuse(
+            domain,
+            "order_visa",
+            establishment,
+            _("Numérotation sans lacune : le prochain bon de ce carnet est le n° %(next)s.") % {"next": last + 1},
+        )
         raise ValueError(_("Le prochain bon de ce carnet est le n° %(next)s.") % {"next": last + 1})
     order = PurchaseOrder(
-        establishment=establishment, domain=domain.code, supplier=supplier, carnet=carnet.strip(), number=number,
+        establishment=establishment,
+        domain=domain.code,
+        supplier=supplier,
+        carnet=carnet.strip(),
+        number=number,
         lines=[{"category": str(line["category"]), "quantity": int(line["quantity"])} for line in lines],
-        issued_at=timezone.now(), issued_by=actor,
+        issued_at=timezone.now(),
+        issued_by=actor,
     )
     save_audited(order, actor=actor, reason="établissement")
     _order_entry(order, actor=actor, role=role, event=_("Établissement du bon"))
@@ -174,13 +212,15 @@ def purchase_order_send(*, order: PurchaseOrder, domain: CustodyDomain, actor: A
 
 # --- Intake registers: definitive IN and OUT -----------------------------------------------------
 
+
 def _intake_register(domain: CustodyDomain, est: Establishment, category: str) -> Register:
     kind, qualifier = domain.intake_register(est, category)
     return current_register(est, kind, qualifier)
 
 
-def check_receivable(domain: CustodyDomain, order: PurchaseOrder | None, supplier: Supplier | None,
-                     est: Establishment) -> list[dict]:
+def check_receivable(
+    domain: CustodyDomain, order: PurchaseOrder | None, supplier: Supplier | None, est: Establishment
+) -> list[dict]:
     """Refuse a receipt the texts forbid; return the flags (allowed, but reported) it raises."""
     flags: list[dict] = []
     supplier = supplier or (order.supplier if order is not None else None)  # the order's supplier is checked too
@@ -200,8 +240,15 @@ def check_receivable(domain: CustodyDomain, order: PurchaseOrder | None, supplie
 
 @transaction.atomic
 def intake_record_in(
-    *, domain: CustodyDomain, establishment: Establishment, items: Sequence[TrackedItem], actor: AbstractBaseUser,
-    role: str, order: PurchaseOrder | None = None, delivery_note: str = "", flags: Sequence[dict] = (),
+    *,
+    domain: CustodyDomain,
+    establishment: Establishment,
+    items: Sequence[TrackedItem],
+    actor: AbstractBaseUser,
+    role: str,
+    order: PurchaseOrder | None = None,
+    delivery_note: str = "",
+    flags: Sequence[dict] = (),
     details: dict[str, list] | None = None,
 ) -> None:
     """Write the IN entries (one per category) for objects just received; ``details`` may carry
@@ -216,21 +263,29 @@ def intake_record_in(
             received = domain.stock_items().filter(purchase_order=order, category=category).count()
             ordered = order.ordered_quantity(category)
             if received != ordered:
-                extra_flags.append({
-                    "code": _rule(domain, "order_quantity", establishment) or _rule(domain, "intake", establishment),
-                    "text": _french(_("Quantité reçue %(r)s ≠ quantité commandée %(o)s"), r=received, o=ordered),
-                })
-        entry_append(register=register, actor=actor, role=role, payload={
-            "movement": "IN",
-            "category": category,
-            "quantity": len(group),
-            "serials": _serials(group),
-            "supplier": group[0].supplier.name if group[0].supplier_id else "",
-            "order": str(order) if order else "",
-            "delivery_note": delivery_note,
-            "details": (details or {}).get(category, []),
-            "flags": extra_flags,
-        })
+                extra_flags.append(
+                    {
+                        "code": _rule(domain, "order_quantity", establishment)
+                        or _rule(domain, "intake", establishment),
+                        "text": _french(_("Quantité reçue %(r)s ≠ quantité commandée %(o)s"), r=received, o=ordered),
+                    }
+                )
+        entry_append(
+            register=register,
+            actor=actor,
+            role=role,
+            payload={
+                "movement": "IN",
+                "category": category,
+                "quantity": len(group),
+                "serials": _serials(group),
+                "supplier": group[0].supplier.name if group[0].supplier_id else "",
+                "order": str(order) if order else "",
+                "delivery_note": delivery_note,
+                "details": (details or {}).get(category, []),
+                "flags": extra_flags,
+            },
+        )
     if order is not None and all(
         domain.stock_items().filter(purchase_order=order, category=line["category"]).count() >= line["quantity"]
         for line in order.lines
@@ -240,8 +295,16 @@ def intake_record_in(
 
 
 def _record_out(
-    *, domain: CustodyDomain, establishment: Establishment, items: Sequence[TrackedItem], actor: AbstractBaseUser,
-    role: str, reason: str, reference: str, new_status: str, details: dict | None = None,
+    *,
+    domain: CustodyDomain,
+    establishment: Establishment,
+    items: Sequence[TrackedItem],
+    actor: AbstractBaseUser,
+    role: str,
+    reason: str,
+    reference: str,
+    new_status: str,
+    details: dict | None = None,
 ) -> list:
     entries = []
     by_category: dict[str, list[TrackedItem]] = defaultdict(list)
@@ -249,15 +312,22 @@ def _record_out(
         by_category[item.category].append(item)
     for category, group in by_category.items():
         register = _intake_register(domain, establishment, category)
-        entries.append(entry_append(register=register, actor=actor, role=role, payload={
-            "movement": "OUT",
-            "category": category,
-            "quantity": len(group),
-            "serials": _serials(group),
-            "reason": reason,
-            "reference": reference,
-            **(details or {}),
-        }))
+        entries.append(
+            entry_append(
+                register=register,
+                actor=actor,
+                role=role,
+                payload={
+                    "movement": "OUT",
+                    "category": category,
+                    "quantity": len(group),
+                    "serials": _serials(group),
+                    "reason": reason,
+                    "reference": reference,
+                    **(details or {}),
+                },
+            )
+        )
     for item in items:
         item.status, item.location, item.table_session = new_status, None, None
         save_audited(item, actor=actor, reason=reason)
@@ -266,26 +336,38 @@ def _record_out(
 
 # --- Places: depots, transfers, daily annex ledger ----------------------------------------------
 
+
 def check_location(domain: CustodyDomain, location: Location, item: TrackedItem | None = None) -> None:
     """Objects not at a table are kept only in the domain's depots (CARD-08, CARD-28, DICE-06…);
     withdrawn objects go to the main depot (CARD-17, SHOE-03)."""
     est = location.establishment
     allowed = domain.depot_kinds.get(est.jurisdiction, frozenset())
     if location.kind not in allowed or not location.active:
-        _refuse(domain, "location", est, _("« %(loc)s » n'est pas un dépôt autorisé pour ce matériel.")
-                % {"loc": location})
+        _refuse(
+            domain, "location", est, _("« %(loc)s » n'est pas un dépôt autorisé pour ce matériel.") % {"loc": location}
+        )
         raise ValueError(_("« %(loc)s » n'est pas un dépôt autorisé pour ce matériel.") % {"loc": location})
     if (
-        item is not None and item.status in WITHDRAWN_STATUSES and est.jurisdiction == "MC"
+        item is not None
+        and item.status in WITHDRAWN_STATUSES
+        and est.jurisdiction == "MC"
         and location.kind != LocationKind.DEPOT_PRINCIPAL
     ):
-        _refuse(domain, "out_of_use_location", est,
-                _("Un matériel hors d'usage, marqué ou détérioré ne peut être placé qu'au dépôt principal."))
+        _refuse(
+            domain,
+            "out_of_use_location",
+            est,
+            _("Un matériel hors d'usage, marqué ou détérioré ne peut être placé qu'au dépôt principal."),
+        )
 
 
 @transaction.atomic
 def items_transfer(
-    *, domain: CustodyDomain, items: Sequence[TrackedItem], to_location: Location, actor: AbstractBaseUser,
+    *,
+    domain: CustodyDomain,
+    items: Sequence[TrackedItem],
+    to_location: Location,
+    actor: AbstractBaseUser,
     received_by: str = "",
 ) -> list[TrackedItem]:
     """Move objects between depots; each transfer is a line of the daily annex ledger (CARD-05)."""
@@ -305,26 +387,36 @@ def items_transfer(
         raise ValueError(_("Le dépôt de destination doit différer du dépôt d'origine."))
     for item in locked:
         if item.status in GONE_STATUSES or item.table_session_id or item.location_id != origin.pk:
-            _refuse(domain, "transfer", est, _("« %(item)s » n'est pas en stock au dépôt d'origine : stock négatif "
-                                               "impossible.") % {"item": item.serial})
+            _refuse(
+                domain,
+                "transfer",
+                est,
+                _("« %(item)s » n'est pas en stock au dépôt d'origine : stock négatif impossible.")
+                % {"item": item.serial},
+            )
         check_location(domain, to_location, item)
     for item in locked:
         item.location = to_location
         save_audited(item, actor=actor, reason="transfert")
     register = current_register(est, domain.annex_kind, domain.code)
     categories = dict(Counter(item.category for item in locked))
-    entry_append(register=register, actor=actor, role=role, payload={
-        "movement": "TRANSFER",
-        "operation": _french(_("Transfert")),
-        "date": timezone.localdate().isoformat(),
-        "from": origin.name,
-        "to": to_location.name,
-        "categories": categories,
-        "quantities": [f"{category} × {n}" for category, n in sorted(categories.items())],
-        "serials": _serials(locked),
-        "handed_over_by": display_name(actor),
-        "received_by": received_by,
-    })
+    entry_append(
+        register=register,
+        actor=actor,
+        role=role,
+        payload={
+            "movement": "TRANSFER",
+            "operation": _french(_("Transfert")),
+            "date": timezone.localdate().isoformat(),
+            "from": origin.name,
+            "to": to_location.name,
+            "categories": categories,
+            "quantities": [f"{category} × {n}" for category, n in sorted(categories.items())],
+            "serials": _serials(locked),
+            "handed_over_by": display_name(actor),
+            "received_by": received_by,
+        },
+    )
     return locked
 
 
@@ -358,39 +450,58 @@ def depot_day_close(
     stock = located_stock(domain, establishment)
     days = []
     depots = Location.objects.filter(
-        establishment=establishment, kind__in=domain.depot_kinds.get(establishment.jurisdiction, ()),
+        establishment=establishment,
+        kind__in=domain.depot_kinds.get(establishment.jurisdiction, ()),
     ).order_by("code")
     for depot in depots:
         previous = DepotDay.objects.filter(domain=domain.code, location=depot, date__lt=date).order_by("-date").first()
         closing = {cat: n for (loc, cat), n in stock.items() if loc == depot.pk}
         day = DepotDay.objects.create(
-            establishment=establishment, domain=domain.code, location=depot, date=date,
-            opening=previous.closing if previous else {}, transfers_in=dict(moves_in[depot.name]),
-            transfers_out=dict(moves_out[depot.name]), closing=closing, closed_by=actor, closed_at=timezone.now(),
+            establishment=establishment,
+            domain=domain.code,
+            location=depot,
+            date=date,
+            opening=previous.closing if previous else {},
+            transfers_in=dict(moves_in[depot.name]),
+            transfers_out=dict(moves_out[depot.name]),
+            closing=closing,
+            closed_by=actor,
+            closed_at=timezone.now(),
         )
-        entry_append(register=register, actor=actor, role=role, payload={
-            "movement": "DAY_CLOSE",
-            "operation": _french(_("Arrêté de la journée")),
-            "date": date.isoformat(),
-            "depot": depot.name,
-            "from": depot.name,
-            "opening": day.opening,
-            "in": day.transfers_in,
-            "out": day.transfers_out,
-            "closing": closing,
-            # printed form: one line per category
-            "quantities": [
-                _french(_("%(cat)s : ouverture %(o)s, entrées %(i)s, sorties %(x)s, clôture %(c)s"),
-                        cat=category, o=day.opening.get(category, 0), i=day.transfers_in.get(category, 0),
-                        x=day.transfers_out.get(category, 0), c=closing.get(category, 0))
-                for category in sorted(set(day.opening) | set(day.transfers_in) | set(closing))
-            ],
-        })
+        entry_append(
+            register=register,
+            actor=actor,
+            role=role,
+            payload={
+                "movement": "DAY_CLOSE",
+                "operation": _french(_("Arrêté de la journée")),
+                "date": date.isoformat(),
+                "depot": depot.name,
+                "from": depot.name,
+                "opening": day.opening,
+                "in": day.transfers_in,
+                "out": day.transfers_out,
+                "closing": closing,
+                # printed form: one line per category
+                "quantities": [
+                    _french(
+                        _("%(cat)s : ouverture %(o)s, entrées %(i)s, sorties %(x)s, clôture %(c)s"),
+                        cat=category,
+                        o=day.opening.get(category, 0),
+                        i=day.transfers_in.get(category, 0),
+                        x=day.transfers_out.get(category, 0),
+                        c=closing.get(category, 0),
+                    )
+                    for category in sorted(set(day.opening) | set(day.transfers_in) | set(closing))
+                ],
+            },
+        )
         days.append(day)
     return days
 
 
 # --- Use at the tables: issue from a depot, return at the end of the partie ---------------------
+
 
 def _lock_items(items: Sequence[TrackedItem]) -> list[TrackedItem]:
     if not items:
@@ -401,8 +512,14 @@ def _lock_items(items: Sequence[TrackedItem]) -> list[TrackedItem]:
 
 @transaction.atomic
 def items_issue(
-    *, domain: CustodyDomain, items: Sequence[TrackedItem], session: TableSession, actor: AbstractBaseUser,
-    role: str, received_by: str = "", extra: dict | None = None,
+    *,
+    domain: CustodyDomain,
+    items: Sequence[TrackedItem],
+    session: TableSession,
+    actor: AbstractBaseUser,
+    role: str,
+    received_by: str = "",
+    extra: dict | None = None,
 ) -> list[TrackedItem]:
     """Take objects out of their depot for use at a table-partie that is being prepared or is open,
     at the moment of use (CARD-12, SHOE-02). The calling domain service has checked the actor's
@@ -412,7 +529,8 @@ def items_issue(
     est = session.seance.establishment
     if session.status == TableSession.Status.CLOSED or session.seance.status != Seance.Status.OPEN:
         message = _("La table %(table)s n'a pas de partie ouverte : aucune sortie de matériel.") % {
-            "table": session.table}
+            "table": session.table
+        }
         _refuse(domain, "issue", est, message)
         raise ValueError(message)
     locked = _lock_items(items)
@@ -433,28 +551,40 @@ def items_issue(
     for item in locked:
         item.location, item.table_session, item.status = None, session, ItemStatus.ISSUED
         save_audited(item, actor=actor, reason="sortie en table")
-    entry_append(register=current_register(est, TABLE_MOVEMENTS.code, domain.code), actor=actor, role=role, payload={
-        "movement": "ISSUE",
-        "date": session.seance.date.isoformat(),
-        "table": session.table.number,
-        "seance": _french(session.seance),
-        "table_session": session.pk,
-        "categories": dict(Counter(item.category for item in locked)),
-        "serials": _serials(locked),
-        "from": ", ".join(origins),
-        "to": "",
-        "handled_by": display_name(actor),
-        "received_by": received_by.strip(),
-        "signed_by": display_name(actor),
-        **(extra or {}),
-    })
+    entry_append(
+        register=current_register(est, TABLE_MOVEMENTS.code, domain.code),
+        actor=actor,
+        role=role,
+        payload={
+            "movement": "ISSUE",
+            "date": session.seance.date.isoformat(),
+            "table": session.table.number,
+            "seance": _french(session.seance),
+            "table_session": session.pk,
+            "categories": dict(Counter(item.category for item in locked)),
+            "serials": _serials(locked),
+            "from": ", ".join(origins),
+            "to": "",
+            "handled_by": display_name(actor),
+            "received_by": received_by.strip(),
+            "signed_by": display_name(actor),
+            **(extra or {}),
+        },
+    )
     return locked
 
 
 @transaction.atomic
 def items_return(
-    *, domain: CustodyDomain, items: Sequence[TrackedItem], to_location: Location, actor: AbstractBaseUser,
-    role: str, returned_by: str = "", status: str = ItemStatus.IN_STOCK, extra: dict | None = None,
+    *,
+    domain: CustodyDomain,
+    items: Sequence[TrackedItem],
+    to_location: Location,
+    actor: AbstractBaseUser,
+    role: str,
+    returned_by: str = "",
+    status: str = ItemStatus.IN_STOCK,
+    extra: dict | None = None,
 ) -> list[TrackedItem]:
     """Put objects back in a depot at the end of the partie (CARD-18, SHOE-02: MC, under the
     surveillance of the inspecteur de service, who signs: the caller passes his role). ``status``
@@ -472,21 +602,26 @@ def items_return(
         item.table_session, item.location, item.status = None, to_location, status
         save_audited(item, actor=actor, reason="rentrée au dépôt")
     first = min(sessions, key=lambda s: s.pk)
-    entry_append(register=current_register(est, TABLE_MOVEMENTS.code, domain.code), actor=actor, role=role, payload={
-        "movement": "RETURN",
-        "date": first.seance.date.isoformat(),
-        "table": ", ".join(sorted(s.table.number for s in sessions)),
-        "seance": _french(first.seance),
-        "table_session": first.pk if len(sessions) == 1 else None,
-        "categories": dict(Counter(item.category for item in locked)),
-        "serials": _serials(locked),
-        "from": "",
-        "to": to_location.name,
-        "handled_by": returned_by.strip() or display_name(actor),
-        "received_by": "",
-        "signed_by": display_name(actor),
-        **(extra or {}),
-    })
+    entry_append(
+        register=current_register(est, TABLE_MOVEMENTS.code, domain.code),
+        actor=actor,
+        role=role,
+        payload={
+            "movement": "RETURN",
+            "date": first.seance.date.isoformat(),
+            "table": ", ".join(sorted(s.table.number for s in sessions)),
+            "seance": _french(first.seance),
+            "table_session": first.pk if len(sessions) == 1 else None,
+            "categories": dict(Counter(item.category for item in locked)),
+            "serials": _serials(locked),
+            "from": "",
+            "to": to_location.name,
+            "handled_by": returned_by.strip() or display_name(actor),
+            "received_by": "",
+            "signed_by": display_name(actor),
+            **(extra or {}),
+        },
+    )
     return locked
 
 
@@ -500,16 +635,26 @@ def check_all_returned(session: TableSession) -> None:
             continue
         left = list(domain.model.objects.filter(table_session=session).exclude(status__in=GONE_STATUSES)[:5])
         if left:
-            raise RuleViolation(code, _("Fin de partie impossible : %(items)s n'a pas été rentré au dépôt.")
-                                % {"items": ", ".join(str(item) for item in left)})
+            raise RuleViolation(
+                code,
+                _("Fin de partie impossible : %(items)s n'a pas été rentré au dépôt.")
+                % {"items": ", ".join(str(item) for item in left)},
+            )
 
 
 # --- Verification at any time ---------------------------------------------------------------
 
+
 @transaction.atomic
 def stock_verification_record(
-    *, domain: CustodyDomain, establishment: Establishment, counted: dict[tuple[int, str], int],
-    actor: AbstractBaseUser, opened_by: str = "", remarks: str = "", visa: bool = True,
+    *,
+    domain: CustodyDomain,
+    establishment: Establishment,
+    counted: dict[tuple[int, str], int],
+    actor: AbstractBaseUser,
+    opened_by: str = "",
+    remarks: str = "",
+    visa: bool = True,
     orders_seen: Sequence[PurchaseOrder] = (),
 ) -> StockVerification:
     """The authority compares the counted stock with the located objects and the book stock
@@ -525,27 +670,51 @@ def stock_verification_record(
         loc, category = key
         n_located, n_counted = located.get(key, 0), counted.get(key, located.get(key, 0))
         discrepancy |= n_located != n_counted
-        lines.append({"location": names.get(loc, _french(_("En table"))) if loc else _french(_("En table")),
-                      "category": category, "located": n_located, "counted": n_counted})
+        lines.append(
+            {
+                "location": names.get(loc, _french(_("En table"))) if loc else _french(_("En table")),
+                "category": category,
+                "located": n_located,
+                "counted": n_counted,
+            }
+        )
     totals: Counter = Counter()
     for (_loc, category), n in located.items():
         totals[category] += n
     for category in sorted(set(book) | set(totals)):
         if book.get(category, 0) != totals.get(category, 0):
             discrepancy = True
-        lines.append({"location": _french(_("Stock comptable")), "category": category,
-                      "book": book.get(category, 0), "located": totals.get(category, 0)})
+        lines.append(
+            {
+                "location": _french(_("Stock comptable")),
+                "category": category,
+                "book": book.get(category, 0),
+                "located": totals.get(category, 0),
+            }
+        )
     incident = None
     if discrepancy:
         incident = incident_open(
-            establishment=establishment, category=CUSTODY_CHECK.code, actor=actor,
-            description=_french(_("Écart entre le stock compté, le stock localisé et le stock comptable (%(domain)s)."),
-                                domain=_french(domain.label)),
+            establishment=establishment,
+            category=CUSTODY_CHECK.code,
+            actor=actor,
+            description=_french(
+                _("Écart entre le stock compté, le stock localisé et le stock comptable (%(domain)s)."),
+                domain=_french(domain.label),
+            ),
             circumstances=remarks,
         )
     verification = StockVerification.objects.create(
-        establishment=establishment, domain=domain.code, verified_at=timezone.now(), agent=actor, agent_role=role,
-        opened_by=opened_by, lines=lines, discrepancy=discrepancy, incident=incident, remarks=remarks,
+        establishment=establishment,
+        domain=domain.code,
+        verified_at=timezone.now(),
+        agent=actor,
+        agent_role=role,
+        opened_by=opened_by,
+        lines=lines,
+        discrepancy=discrepancy,
+        incident=incident,
+        remarks=remarks,
     )
     for order in orders_seen:
         if order.establishment_id != establishment.pk or order.domain != domain.code:
@@ -574,25 +743,37 @@ def _registers_concerned(domain: CustodyDomain, est: Establishment) -> list[Regi
 
 # --- Destruction ---------------------------------------------------------------------------
 
+
 @transaction.atomic
 def destruction_plan(
-    *, domain: CustodyDomain, establishment: Establishment, method: str, planned_at: datetime.datetime,
-    items: Sequence[TrackedItem], actor: AbstractBaseUser,
+    *,
+    domain: CustodyDomain,
+    establishment: Establishment,
+    method: str,
+    planned_at: datetime.datetime,
+    items: Sequence[TrackedItem],
+    actor: AbstractBaseUser,
 ) -> DestructionSession:
     """Plan a destruction (FR: destruction only, no neutralisation) of withdrawn objects."""
     require_role(actor, establishment, DIRECTION[establishment.jurisdiction])
     if not items:
         raise ValueError(_("Une séance de destruction porte au moins un objet."))
     if establishment.jurisdiction == "FR" and method != DestructionSession.Method.DESTRUCTION:
-        _refuse(domain, "destruction_method", establishment,
-                _("En France la neutralisation n'est pas admise : seule la destruction est possible."))
+        _refuse(
+            domain,
+            "destruction_method",
+            establishment,
+            _("En France la neutralisation n'est pas admise : seule la destruction est possible."),
+        )
     for item in items:
         if item.status in GONE_STATUSES or item.table_session_id:
             raise ValueError(_("« %(item)s » n'est pas en dépôt.") % {"item": item.serial})
     session = save_audited(
-        DestructionSession(establishment=establishment, domain=domain.code, method=method, planned_at=planned_at,
-                           officer=actor),
-        actor=actor, reason="programmation",
+        DestructionSession(
+            establishment=establishment, domain=domain.code, method=method, planned_at=planned_at, officer=actor
+        ),
+        actor=actor,
+        reason="programmation",
     )
     ct = ContentType.objects.get_for_model(type(items[0]))
     DestructionItem.objects.bulk_create(
@@ -603,7 +784,11 @@ def destruction_plan(
 
 @transaction.atomic
 def destruction_notify(
-    *, session: DestructionSession, notified_at: datetime.datetime, channel: str, reference: str,
+    *,
+    session: DestructionSession,
+    notified_at: datetime.datetime,
+    channel: str,
+    reference: str,
     actor: AbstractBaseUser,
 ) -> DestructionSession:
     """Record the prior information of the authority (MC: the SCJ, CARD-11 / DICE-07)."""
@@ -624,9 +809,16 @@ def session_items(session: DestructionSession, domain: CustodyDomain) -> list[Tr
 
 @transaction.atomic
 def destruction_complete(
-    *, session: DestructionSession, domain: CustodyDomain, actor: AbstractBaseUser,
-    witness: AbstractBaseUser | None = None, checks: dict | None = None, observations: str = "",
-    inspector: AbstractBaseUser | None = None, withheld: Sequence[TrackedItem] = (), finding: str = "",
+    *,
+    session: DestructionSession,
+    domain: CustodyDomain,
+    actor: AbstractBaseUser,
+    witness: AbstractBaseUser | None = None,
+    checks: dict | None = None,
+    observations: str = "",
+    inspector: AbstractBaseUser | None = None,
+    withheld: Sequence[TrackedItem] = (),
+    finding: str = "",
 ) -> DestructionSession:
     """Perform the destruction: the OUT entries of the intake registers, the objects gone.
 
@@ -649,19 +841,34 @@ def destruction_complete(
     if est.jurisdiction == "MC":
         notice = datetime.timedelta(minutes=(est.setting("SET-05") or {}).get("scj_notice_minutes", 0))
         if session.notified_at is None or session.notified_at > now - notice:
-            _refuse(domain, "destruction_notice", est,
-                    _("Le Service de Contrôle des Jeux doit être informé avant la destruction ou la neutralisation "
-                      "(préavis minimal : %(minutes)s min).") % {"minutes": int(notice.total_seconds() // 60)})
+            _refuse(
+                domain,
+                "destruction_notice",
+                est,
+                _(
+                    "Le Service de Contrôle des Jeux doit être informé avant la destruction ou la neutralisation "
+                    "(préavis minimal : %(minutes)s min)."
+                )
+                % {"minutes": int(notice.total_seconds() // 60)},
+            )
     witness_role = ""
     if witness is not None:
         witness_role = require_role(witness, est, AUTHORITY[est.jurisdiction])
     elif est.jurisdiction == "FR":
-        _refuse(domain, "destruction_witness", est,
-                _("La destruction s'effectue en présence d'un fonctionnaire de police qui vise le carnet."))
+        _refuse(
+            domain,
+            "destruction_witness",
+            est,
+            _("La destruction s'effectue en présence d'un fonctionnaire de police qui vise le carnet."),
+        )
     if _rule(domain, "destruction_inspector", est):
         if inspector is None:
-            _refuse(domain, "destruction_inspector", est,
-                    _("La destruction ou la neutralisation s'effectue en présence d'un inspecteur, qui la signe."))
+            _refuse(
+                domain,
+                "destruction_inspector",
+                est,
+                _("La destruction ou la neutralisation s'effectue en présence d'un inspecteur, qui la signe."),
+            )
         require_role(inspector, est, (Role.INSPECTEUR,))
     session.checks, session.observations = dict(checks or {}), observations
     items = session_items(session, domain)
@@ -673,15 +880,20 @@ def destruction_complete(
             raise ValueError(_("Décrivez la constatation qui fait retenir ces objets."))
         kept = [item for item in items if item.pk in held]
         incident = incident_open(
-            establishment=est, category=CUSTODY_CHECK.code, actor=actor, subjects=kept,
-            description=finding.strip(), circumstances=str(session),
+            establishment=est,
+            category=CUSTODY_CHECK.code,
+            actor=actor,
+            subjects=kept,
+            description=finding.strip(),
+            circumstances=str(session),
         )
         session.checks.update(withheld=_serials(kept), incident=incident.pk)
         items = [item for item in items if item.pk not in held]
     if domain.destruction_checks is not None:
         domain.destruction_checks(session, items)
-    new_status = (ItemStatus.NEUTRALISED if session.method == DestructionSession.Method.NEUTRALISATION
-                  else ItemStatus.DESTROYED)
+    new_status = (
+        ItemStatus.NEUTRALISED if session.method == DestructionSession.Method.NEUTRALISATION else ItemStatus.DESTROYED
+    )
     details = {
         "officer": display_name(actor),
         "inspector": display_name(inspector) if inspector is not None else "",
@@ -691,17 +903,30 @@ def destruction_complete(
         "observations": observations,
     }
     entries = _record_out(
-        domain=domain, establishment=est, items=items, actor=actor, role=role,
-        reason=_french(session.get_method_display()), reference=f"{session} — {format_timestamp(now)}",
-        new_status=new_status, details=details,
+        domain=domain,
+        establishment=est,
+        items=items,
+        actor=actor,
+        role=role,
+        reason=_french(session.get_method_display()),
+        reference=f"{session} — {format_timestamp(now)}",
+        new_status=new_status,
+        details=details,
     )
     session.status, session.performed_at, session.witness, session.witness_role = (
-        DestructionSession.Status.COMPLETED, now, witness, witness_role
+        DestructionSession.Status.COMPLETED,
+        now,
+        witness,
+        witness_role,
     )
     session.inspector = inspector
     save_audited(session, actor=actor, reason="exécution")
     if witness is not None and est.jurisdiction == "FR":
         for entry in entries:
-            visa_sign(register=entry.register, actor=witness, up_to_seq=entry.seq,
-                      statement=_french(_("Destruction effectuée en ma présence ; contrôle effectué.")))
+            visa_sign(
+                register=entry.register,
+                actor=witness,
+                up_to_seq=entry.seq,
+                statement=_french(_("Destruction effectuée en ma présence ; contrôle effectué.")),
+            )
     return session

@@ -33,12 +33,16 @@ def check_destroyable(establishment: Establishment, dice: Sequence) -> None:
     code = rule("destruction", establishment.jurisdiction)
     for die in dice:
         if die.status not in WITHDRAWN_STATUSES:
-            raise RuleViolation(code, _("Le dé n° %(die)s n'est ni usagé ni abîmé : il ne peut être détruit.")
-                                % {"die": die.designation})
+            raise RuleViolation(
+                code,
+                _("Le dé n° %(die)s n'est ni usagé ni abîmé : il ne peut être détruit.") % {"die": die.designation},
+            )
         if has_open_incident(die):
-            raise RuleViolation("INC-09", _("Le dé n° %(die)s fait l'objet d'un incident ouvert : il est en "
-                                            "quarantaine.")
-                                % {"die": die.designation})
+            raise RuleViolation(
+                "INC-09",
+                _("Le dé n° %(die)s fait l'objet d'un incident ouvert : il est en quarantaine.")
+                % {"die": die.designation},
+            )
 
 
 def destruction_checks(session: DestructionSession, dice: Sequence) -> None:
@@ -48,11 +52,17 @@ def destruction_checks(session: DestructionSession, dice: Sequence) -> None:
         # The police officer checks that the dice are neither loaded nor tampered with (DICE-19).
         checks = session.checks or {}
         if not isinstance(checks.get("loaded"), bool) or not isinstance(checks.get("tampered"), bool):
-            raise RuleViolation("DICE-19", _("Le résultat du contrôle (dés plombés, dés pipés) par le fonctionnaire "
-                                             "de police doit être consigné."))
+            raise RuleViolation(
+                "DICE-19",
+                _(
+                    "Le résultat du contrôle (dés plombés, dés pipés) par le fonctionnaire "
+                    "de police doit être consigné."
+                ),
+            )
         if checks["loaded"] or checks["tampered"]:
-            raise RuleViolation("DICE-19", _("Des dés plombés ou pipés ne sont pas détruits : un incident doit être "
-                                             "ouvert."))
+            raise RuleViolation(
+                "DICE-19", _("Des dés plombés ou pipés ne sont pas détruits : un incident doit être ouvert.")
+            )
 
 
 DICE = custody_domain(

@@ -38,30 +38,35 @@ def resolve_dice(est: Establishment, serials: list[str], field: str) -> list[Die
     found = {die.serial: die for die in dice_of(est).filter(serial__in=serials)}
     unknown = [s for s in serials if s not in found]
     if unknown:
-        raise ValidationError({field: _("Numéro d'ordre inconnu dans cet établissement : %(s)s.")
-                               % {"s": ", ".join(unknown)}})
+        raise ValidationError(
+            {field: _("Numéro d'ordre inconnu dans cet établissement : %(s)s.") % {"s": ", ".join(unknown)}}
+        )
     return [found[s] for s in serials]
 
 
 # --- receipt -------------------------------------------------------------------------------------
 
+
 class ReceiptForm(EstablishmentForm):
     location = forms.ModelChoiceField(label=_("Dépôt de destination"), queryset=Location.objects.none())
     order = forms.ModelChoiceField(label=_("Bon de commande"), queryset=PurchaseOrder.objects.none(), required=False)
-    supplier = forms.ModelChoiceField(label=_("Fournisseur (sans bon de commande)"), queryset=Supplier.objects.none(),
-                                      required=False)
+    supplier = forms.ModelChoiceField(
+        label=_("Fournisseur (sans bon de commande)"), queryset=Supplier.objects.none(), required=False
+    )
     delivery_note = forms.CharField(label=_("Bon de livraison"), max_length=100, required=False)
     sigle = forms.CharField(label=_("Sigle du casino"), max_length=20)
     lines = forms.CharField(
-        label=_("Dés reçus, un par ligne"), widget=forms.Textarea(attrs={"rows": 8, "class": "mono"}),
+        label=_("Dés reçus, un par ligne"),
+        widget=forms.Textarea(attrs={"rows": 8, "class": "mono"}),
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         est = self.establishment
         self.fields["location"].queryset = depots(est, DICE.depot_kinds)
-        self.fields["order"].queryset = PurchaseOrder.objects.filter(
-            establishment=est, domain=DICE.code).exclude(status=PurchaseOrder.Status.RECEIVED)
+        self.fields["order"].queryset = PurchaseOrder.objects.filter(establishment=est, domain=DICE.code).exclude(
+            status=PurchaseOrder.Status.RECEIVED
+        )
         self.fields["supplier"].queryset = Supplier.objects.filter(establishment=est, domain=DICE.code)
         if self.jurisdiction == "FR":
             del self.fields["supplier"]
@@ -76,8 +81,11 @@ class ReceiptForm(EstablishmentForm):
             self.fields[f"check_{key}"] = forms.BooleanField(label=label, required=False)
 
     def clean_lines(self) -> list[list[str]]:
-        rows = [[cell.strip() for cell in line.split(";")] for line in self.cleaned_data["lines"].splitlines()
-                if line.strip()]
+        rows = [
+            [cell.strip() for cell in line.split(";")]
+            for line in self.cleaned_data["lines"].splitlines()
+            if line.strip()
+        ]
         width = 3 if self.jurisdiction == "FR" else 1
         if any(len(row) < width for row in rows):
             raise ValidationError(_("Chaque ligne porte : numéro d'ordre ; couleur ; côté en mm."))
@@ -94,8 +102,16 @@ class ReceiptForm(EstablishmentForm):
                 except InvalidOperation as exc:
                     raise ValidationError({"lines": _("Côté illisible : « %(v)s ».") % {"v": row[2]}}) from exc
                 pair = row[3] if len(row) > 3 and row[3] else f"#{index // 2}"
-                result.append(DieInput(serial=row[0], sigle=data["sigle"], colour=row[1], side_mm=side,
-                                       inspection=inspection, pair=pair))
+                result.append(
+                    DieInput(
+                        serial=row[0],
+                        sigle=data["sigle"],
+                        colour=row[1],
+                        side_mm=side,
+                        inspection=inspection,
+                        pair=pair,
+                    )
+                )
             else:
                 sigle = row[1] if len(row) > 1 and row[1] else data["sigle"]
                 result.append(DieInput(serial=row[0], sigle=sigle, inspection=inspection))
@@ -109,6 +125,7 @@ class PairsCapForm(EstablishmentForm):
 
 # --- allocation, swaps, end check ----------------------------------------------------------------
 
+
 class AllocationForm(CountersignMixin, EstablishmentForm):
     supplementary = forms.BooleanField(label=_("Dotation complémentaire en cours de séance"), required=False)
     observations = forms.CharField(label=_("Observations"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
@@ -121,10 +138,12 @@ class AllocationForm(CountersignMixin, EstablishmentForm):
             signer = _("Sous-directeur")
         else:
             pairs = DicePair.objects.filter(establishment=self.establishment).order_by("number")
-            self.fields["pair_in_play"] = forms.ModelChoiceField(label=_("Paire en jeu"), queryset=pairs,
-                                                                 required=False)
+            self.fields["pair_in_play"] = forms.ModelChoiceField(
+                label=_("Paire en jeu"), queryset=pairs, required=False
+            )
             self.fields["pair_reserve"] = forms.ModelChoiceField(
-                label=_("Paire de réserve (seule paire d'une dotation complémentaire)"), queryset=pairs, required=False)
+                label=_("Paire de réserve (seule paire d'une dotation complémentaire)"), queryset=pairs, required=False
+            )
             signer = _("Directeur responsable ou membre du comité")
         self.add_countersignature("signer", signer)
         self.order_fields(["dice", "pair_in_play", "pair_reserve", "supplementary", "observations"])
@@ -156,9 +175,11 @@ class SwapForm(EstablishmentForm):
         else:
             self.fields["pair_in"] = forms.ModelChoiceField(
                 label=_("Paire mise en jeu (la paire de réserve)"),
-                queryset=DicePair.objects.filter(establishment=self.establishment).order_by("number"))
-            self.fields["during_rampo_attempt"] = forms.BooleanField(label=_("Pendant une tentative de rampo"),
-                                                                     required=False)
+                queryset=DicePair.objects.filter(establishment=self.establishment).order_by("number"),
+            )
+            self.fields["during_rampo_attempt"] = forms.BooleanField(
+                label=_("Pendant une tentative de rampo"), required=False
+            )
             reserve = dice_at_table(session).filter(play_role="reserve").values_list("pair", flat=True).first()
             self.fields["pair_in"].initial = reserve
             self.order_fields(["pair_in", "reason", "damaged", "during_rampo_attempt"])
@@ -185,14 +206,17 @@ class EndCheckForm(CountersignMixin, EstablishmentForm):
         self.dice = list(dice_at_table(session))
         tri = [("", "—"), ("yes", _("conforme")), ("no", _("non conforme"))]
         for die in self.dice:
-            self.fields[f"result_{die.pk}"] = forms.ChoiceField(label=die.designation, choices=Result.CHOICES,
-                                                                initial=Result.OK)
+            self.fields[f"result_{die.pk}"] = forms.ChoiceField(
+                label=die.designation, choices=Result.CHOICES, initial=Result.OK
+            )
             if self.jurisdiction == "FR":
-                self.fields[f"micrometer_{die.pk}"] = forms.CharField(label=_("Micromètre (mm)"), required=False,
-                                                                      max_length=10)
+                self.fields[f"micrometer_{die.pk}"] = forms.CharField(
+                    label=_("Micromètre (mm)"), required=False, max_length=10
+                )
                 self.fields[f"square_{die.pk}"] = forms.ChoiceField(label=_("Équerre"), choices=tri, required=False)
-                self.fields[f"balance_{die.pk}"] = forms.ChoiceField(label=_("Balancing caliper"), choices=tri,
-                                                                     required=False)
+                self.fields[f"balance_{die.pk}"] = forms.ChoiceField(
+                    label=_("Balancing caliper"), choices=tri, required=False
+                )
             self.fields[f"remark_{die.pk}"] = forms.CharField(label=_("Remarque"), required=False, max_length=200)
         if self.jurisdiction == "FR":
             self.fields["micrometer"] = forms.CharField(label=_("Micromètre utilisé (n°)"), required=False)
@@ -204,8 +228,9 @@ class EndCheckForm(CountersignMixin, EstablishmentForm):
 
     def rows(self) -> list[tuple[Die, list]]:
         """One row per die for the check sheet: its result, measurements and remark fields."""
-        return [(die, [self[f"{n}_{die.pk}"] for n in self.PER_DIE if f"{n}_{die.pk}" in self.fields])
-                for die in self.dice]
+        return [
+            (die, [self[f"{n}_{die.pk}"] for n in self.PER_DIE if f"{n}_{die.pk}" in self.fields]) for die in self.dice
+        ]
 
     def other_fields(self) -> list:
         per_die = {f"{n}_{die.pk}" for die in self.dice for n in self.PER_DIE}
@@ -215,10 +240,14 @@ class EndCheckForm(CountersignMixin, EstablishmentForm):
         data = self.cleaned_data
         as_bool = {"yes": True, "no": False, "": None}
         return [
-            DieResult(die=die, result=data[f"result_{die.pk}"], remark=data.get(f"remark_{die.pk}", ""),
-                      micrometer=data.get(f"micrometer_{die.pk}", ""),
-                      square_ok=as_bool[data.get(f"square_{die.pk}", "")],
-                      balance_ok=as_bool[data.get(f"balance_{die.pk}", "")])
+            DieResult(
+                die=die,
+                result=data[f"result_{die.pk}"],
+                remark=data.get(f"remark_{die.pk}", ""),
+                micrometer=data.get(f"micrometer_{die.pk}", ""),
+                square_ok=as_bool[data.get(f"square_{die.pk}", "")],
+                balance_ok=as_bool[data.get(f"balance_{die.pk}", "")],
+            )
             for die in self.dice
         ]
 
@@ -239,6 +268,7 @@ class WithdrawForm(EstablishmentForm):
 
 
 # --- depots, orders, suppliers, verification --------------------------------------------------------
+
 
 class TransferForm(WithdrawForm):
     to_location = forms.ModelChoiceField(label=_("Dépôt de destination"), queryset=Location.objects.none())
@@ -261,13 +291,14 @@ class DayCloseForm(EstablishmentForm):
 
 class SupplierForm(EstablishmentForm):
     name = forms.CharField(label=_("Raison sociale"), max_length=200)
-    approval_reference = forms.CharField(label=_("Référence de l'agrément du ministre de l'intérieur"),
-                                         max_length=200, required=False)
+    approval_reference = forms.CharField(
+        label=_("Référence de l'agrément du ministre de l'intérieur"), max_length=200, required=False
+    )
     approval_issuer = forms.CharField(label=_("Autorité d'agrément"), max_length=200, required=False)
-    approved_from = forms.DateField(label=_("Agréé du"), required=False,
-                                    widget=forms.DateInput(attrs={"type": "date"}))
-    approved_until = forms.DateField(label=_("Agréé jusqu'au"), required=False,
-                                     widget=forms.DateInput(attrs={"type": "date"}))
+    approved_from = forms.DateField(label=_("Agréé du"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    approved_until = forms.DateField(
+        label=_("Agréé jusqu'au"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
 
 
 class OrderForm(EstablishmentForm):
@@ -297,8 +328,9 @@ class ConfirmForm(EstablishmentForm):
 
 
 class VerificationForm(EstablishmentForm):
-    opened_by = forms.CharField(label=_("Dépôt ou armoire ouvert par (détenteur de la clé)"), max_length=200,
-                                required=False)
+    opened_by = forms.CharField(
+        label=_("Dépôt ou armoire ouvert par (détenteur de la clé)"), max_length=200, required=False
+    )
     remarks = forms.CharField(label=_("Observations"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
     def __init__(self, *args, **kwargs):
@@ -309,13 +341,19 @@ class VerificationForm(EstablishmentForm):
         for index, (location_id, _category) in enumerate(self.keys):
             label = names.get(location_id) if location_id else _("En service aux tables")
             self.fields[f"counted_{index}"] = forms.IntegerField(
-                label=_("%(place)s : dés comptés") % {"place": label}, min_value=0,
-                initial=statement.by_location[self.keys[index]])
+                label=_("%(place)s : dés comptés") % {"place": label},
+                min_value=0,
+                initial=statement.by_location[self.keys[index]],
+            )
         if self.jurisdiction == "MC":
             self.fields["orders_seen"] = forms.ModelMultipleChoiceField(
-                label=_("Bons de commande vus et visés"), required=False, widget=forms.CheckboxSelectMultiple,
-                queryset=PurchaseOrder.objects.filter(establishment=self.establishment, domain=DICE.code,
-                                                      visa_at__isnull=True))
+                label=_("Bons de commande vus et visés"),
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+                queryset=PurchaseOrder.objects.filter(
+                    establishment=self.establishment, domain=DICE.code, visa_at__isnull=True
+                ),
+            )
 
     def counted(self) -> dict:
         return {key: self.cleaned_data[f"counted_{i}"] for i, key in enumerate(self.keys)}
@@ -323,9 +361,11 @@ class VerificationForm(EstablishmentForm):
 
 # --- destruction -------------------------------------------------------------------------------
 
+
 class DestructionPlanForm(EstablishmentForm):
-    dice = forms.ModelMultipleChoiceField(label=_("Dés usagés ou abîmés"), queryset=Die.objects.none(),
-                                          widget=forms.CheckboxSelectMultiple)
+    dice = forms.ModelMultipleChoiceField(
+        label=_("Dés usagés ou abîmés"), queryset=Die.objects.none(), widget=forms.CheckboxSelectMultiple
+    )
     method = forms.ChoiceField(label=_("Mode"), choices=DestructionSession.Method.choices)
     planned_at = forms.DateTimeField(label=_("Prévue le"), widget=LOCAL_DATETIME)
 
@@ -356,8 +396,9 @@ class DestructionCompleteForm(CountersignMixin, EstablishmentForm):
             yes_no = [("", "—"), ("no", _("Non")), ("yes", _("Oui"))]
             self.fields["loaded"] = forms.ChoiceField(label=_("Dés plombés ?"), choices=yes_no, required=False)
             self.fields["tampered"] = forms.ChoiceField(label=_("Dés pipés ?"), choices=yes_no, required=False)
-            self.fields["police_service"] = forms.CharField(label=_("Service du fonctionnaire de police"),
-                                                            max_length=200, required=False)
+            self.fields["police_service"] = forms.CharField(
+                label=_("Service du fonctionnaire de police"), max_length=200, required=False
+            )
 
     def finding(self, name: str) -> bool | None:
         return {"yes": True, "no": False}.get(self.cleaned_data.get(name, ""))

@@ -17,9 +17,11 @@ def signed_allocation_before_opening(session: TableSession) -> None:
     if not is_dice_session(session):
         return
     if regular_allocation(session) is None:  # an allocation exists only once signed
-        raise RuleViolation(rule("signature", session.table.establishment.jurisdiction),
-                            _("La table %(table)s ne peut ouvrir sans sa dotation en dés signée pour la séance.")
-                            % {"table": session.table.number})
+        raise RuleViolation(
+            rule("signature", session.table.establishment.jurisdiction),
+            _("La table %(table)s ne peut ouvrir sans sa dotation en dés signée pour la séance.")
+            % {"table": session.table.number},
+        )
 
 
 @on_table_closing
@@ -27,6 +29,8 @@ def dice_checked_before_closing(session: TableSession) -> None:
     if not is_dice_session(session) or regular_allocation(session) is None:
         return
     if not DiceCheck.objects.filter(table_session=session).exists():
-        raise RuleViolation(rule("end_check", session.table.establishment.jurisdiction),
-                            _("La partie de la table %(table)s ne peut être close sans le contrôle des dés de fin de "
-                              "séance.") % {"table": session.table.number})
+        raise RuleViolation(
+            rule("end_check", session.table.establishment.jurisdiction),
+            _("La partie de la table %(table)s ne peut être close sans le contrôle des dés de fin de séance.")
+            % {"table": session.table.number},
+        )

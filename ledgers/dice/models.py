@@ -43,8 +43,9 @@ class Die(TrackedItem):
     side_mm = models.DecimalField(_("côté (mm)"), max_digits=5, decimal_places=2, null=True, blank=True)
     # The receipt inspection checklist (DICE-01, DICE-13): {point: True}
     inspection = models.JSONField(_("contrôle à la réception"), default=dict)
-    pair = models.ForeignKey(DicePair, on_delete=models.PROTECT, null=True, blank=True, related_name="dice",
-                             verbose_name=_("paire"))
+    pair = models.ForeignKey(
+        DicePair, on_delete=models.PROTECT, null=True, blank=True, related_name="dice", verbose_name=_("paire")
+    )
     play_role = models.CharField(_("rôle à la table"), max_length=10, choices=PlayRole.choices, blank=True)
     # Number of allocations received; 0 means new, never allocated (DICE-08).
     services = models.PositiveIntegerField(_("dotations"), default=0)
@@ -88,14 +89,16 @@ class DiceAllocation(models.Model):
         SUPPLEMENTARY = "supplementary", _("Dotation complémentaire")
 
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
-    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="dice_allocations",
-                                      verbose_name=_("partie de table"))
+    table_session = models.ForeignKey(
+        TableSession, on_delete=models.PROTECT, related_name="dice_allocations", verbose_name=_("partie de table")
+    )
     kind = models.CharField(_("nature"), max_length=14, choices=Kind.choices)
     recorded_at = models.DateTimeField(_("mise en service le"))
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_role = models.CharField(_("en qualité de"), max_length=30)
-    signed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                  verbose_name=_("signée par"))
+    signed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("signée par")
+    )
     signed_role = models.CharField(_("signataire en qualité de"), max_length=30)
     flags = models.JSONField(_("signalements"), default=list, blank=True)
     observations = models.TextField(_("observations"), blank=True)
@@ -106,8 +109,9 @@ class DiceAllocation(models.Model):
         verbose_name_plural = _("dotations en dés")
         ordering = ["-recorded_at"]
         constraints = [
-            models.UniqueConstraint(fields=["table_session"], condition=models.Q(kind="regular"),
-                                    name="dice_one_regular_allocation"),
+            models.UniqueConstraint(
+                fields=["table_session"], condition=models.Q(kind="regular"), name="dice_one_regular_allocation"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -148,8 +152,9 @@ class DiceSwap(models.Model):
     damaged = models.JSONField(_("dés abîmés"), default=list)  # [serial]
     during_rampo_attempt = models.BooleanField(_("pendant une tentative de rampo"), default=False)
     observations = models.TextField(_("observations"), blank=True)
-    incident = models.ForeignKey("incidents.Incident", on_delete=models.PROTECT, null=True, blank=True,
-                                 related_name="+")
+    incident = models.ForeignKey(
+        "incidents.Incident", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
 
     class Meta:
@@ -167,18 +172,26 @@ class DiceCheck(models.Model):
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
     table_session = models.OneToOneField(TableSession, on_delete=models.PROTECT, related_name="dice_check")
     checked_at = models.DateTimeField(_("contrôlé le"))
-    checker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                verbose_name=_("contrôle effectué par"))
+    checker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("contrôle effectué par")
+    )
     checker_role = models.CharField(_("en qualité de"), max_length=30)
-    cosigner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                 related_name="+", verbose_name=_("cosignataire"))
+    cosigner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("cosignataire"),
+    )
     cosigner_role = models.CharField(_("cosignataire en qualité de"), max_length=30, blank=True)
     # [{"serial", "sigle", "result": ok|anomaly|missing, "passed", "micrometer", "square", "balance", "remark"}]
     results = models.JSONField(_("résultats"))
     instruments = models.JSONField(_("instruments"), default=dict, blank=True)  # FR: micrometer, square, balance
     observations = models.TextField(_("observations"), blank=True)
-    incident = models.ForeignKey("incidents.Incident", on_delete=models.PROTECT, null=True, blank=True,
-                                 related_name="+")
+    incident = models.ForeignKey(
+        "incidents.Incident", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
 
     class Meta:

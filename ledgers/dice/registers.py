@@ -24,8 +24,10 @@ DICE_SERVICE = register_kind(
     RegisterKind(
         code="des_en_service",
         title=_("Registre des dés en service aux tables de craps"),
-        purpose=_("Inscrire les numéros et sigles des dés en service à chaque table de craps, la dotation signée "
-                  "par le sous-directeur, les changements de dés et le contrôle de fin de séance."),
+        purpose=_(
+            "Inscrire les numéros et sigles des dés en service à chaque table de craps, la dotation signée "
+            "par le sous-directeur, les changements de dés et le contrôle de fin de séance."
+        ),
         columns=(
             *_COMMON,
             Column("dice", _("Dés (numéro d'ordre / sigle)"), 3.0),
@@ -47,9 +49,11 @@ RAMPO_REGISTER = register_kind(
     RegisterKind(
         code="rampo_special",
         title=_("Registre spécial des dés en service au rampo"),
-        purpose=_("Inscrire les numéros, sigles et couleurs des dés en service à chaque table de rampo, la dotation "
-                  "signée, les changements de dés et le contrôle de fin de séance au micromètre, à l'équerre et au "
-                  "« balancing caliper »."),
+        purpose=_(
+            "Inscrire les numéros, sigles et couleurs des dés en service à chaque table de rampo, la dotation "
+            "signée, les changements de dés et le contrôle de fin de séance au micromètre, à l'équerre et au "
+            "« balancing caliper »."
+        ),
         columns=(
             *_COMMON,
             Column("dice", _("Dés (numéro d'ordre / sigle / couleur)"), 3.2),

@@ -52,8 +52,9 @@ def regular_allocation(session: TableSession) -> DiceAllocation | None:
 
 
 def _before(seance: Seance, prefix: str = "") -> Q:
-    return Q(**{f"{prefix}date__lt": seance.date}) | Q(**{f"{prefix}date": seance.date,
-                                                         f"{prefix}opened_at__lt": seance.opened_at})
+    return Q(**{f"{prefix}date__lt": seance.date}) | Q(
+        **{f"{prefix}date": seance.date, f"{prefix}opened_at__lt": seance.opened_at}
+    )
 
 
 def used_at_previous_seance(session: TableSession) -> set[int]:
@@ -65,12 +66,14 @@ def used_at_previous_seance(session: TableSession) -> set[int]:
     if est.setting("SET-13") == "same_table":
         previous = (
             TableSession.objects.filter(_before(seance, "seance__"), table=session.table)
-            .order_by("-seance__date", "-seance__opened_at").first()
+            .order_by("-seance__date", "-seance__opened_at")
+            .first()
         )
         sessions = [previous] if previous else []
     else:
-        previous_seance = (Seance.objects.filter(_before(seance), establishment=est)
-                           .order_by("-date", "-opened_at").first())
+        previous_seance = (
+            Seance.objects.filter(_before(seance), establishment=est).order_by("-date", "-opened_at").first()
+        )
         sessions = list(TableSession.objects.filter(seance=previous_seance)) if previous_seance else []
     return set(AllocatedDie.objects.filter(allocation__table_session__in=sessions).values_list("die_id", flat=True))
 
@@ -100,8 +103,9 @@ def quarantined_ids(establishment: Establishment) -> set[int]:
 
     ct = ContentType.objects.get_for_model(Die)
     return set(
-        IncidentSubject.objects.filter(content_type=ct, incident__status="open", incident__establishment=establishment)
-        .values_list("object_id", flat=True)
+        IncidentSubject.objects.filter(
+            content_type=ct, incident__status="open", incident__establishment=establishment
+        ).values_list("object_id", flat=True)
     )
 
 
@@ -110,12 +114,15 @@ def destruction_queue(establishment: Establishment) -> QuerySet[Die]:
     from django.contrib.contenttypes.models import ContentType
 
     planned = DestructionItem.objects.filter(
-        session__status=DestructionSession.Status.PLANNED, content_type=ContentType.objects.get_for_model(Die),
+        session__status=DestructionSession.Status.PLANNED,
+        content_type=ContentType.objects.get_for_model(Die),
         object_id=OuterRef("pk"),
     )
     return (
-        dice_of(establishment).filter(status__in=WITHDRAWN_STATUSES, table_session__isnull=True)
-        .exclude(Exists(planned)).order_by("received_at", "serial")
+        dice_of(establishment)
+        .filter(status__in=WITHDRAWN_STATUSES, table_session__isnull=True)
+        .exclude(Exists(planned))
+        .order_by("received_at", "serial")
     )
 
 
@@ -164,7 +171,8 @@ def stock_statement(establishment: Establishment) -> StockStatement:
     lines: dict[str, StockLine] = {}
     by_location: Counter = Counter()
     rows = (
-        Die.objects.filter(establishment=establishment).exclude(status__in=GONE_STATUSES)
+        Die.objects.filter(establishment=establishment)
+        .exclude(status__in=GONE_STATUSES)
         .values_list("location__name", "location_id", "table_session_id", "status", "services", "category")
     )
     for name, location_id, session_id, status, services, category in rows:
@@ -199,12 +207,17 @@ def stock_statement(establishment: Establishment) -> StockStatement:
 def sessions_with_dice(establishment: Establishment, date: datetime.date) -> QuerySet[TableSession]:
     """The dice tables' sessions of the séances of ``date``, with their allocations, swaps and check."""
     return (
-        TableSession.objects.filter(seance__establishment=establishment, seance__date=date,
-                                    table__game=DICE_GAME[establishment.jurisdiction])
+        TableSession.objects.filter(
+            seance__establishment=establishment, seance__date=date, table__game=DICE_GAME[establishment.jurisdiction]
+        )
         .select_related("seance", "table", "dice_check")
         .prefetch_related(
-            Prefetch("dice_allocations", queryset=DiceAllocation.objects.select_related("signed_by")
-                     .prefetch_related("lines__die").order_by("recorded_at")),
+            Prefetch(
+                "dice_allocations",
+                queryset=DiceAllocation.objects.select_related("signed_by")
+                .prefetch_related("lines__die")
+                .order_by("recorded_at"),
+            ),
             "dice_swaps",
         )
         .order_by("seance__opened_at", "table__number")
@@ -229,12 +242,17 @@ def unclosed_annex_days(establishment: Establishment) -> list[datetime.date]:
     if establishment.jurisdiction != "MC" or DICE.annex_kind is None:
         return []
     moved = set(
-        Entry.objects.filter(register__establishment=establishment, register__kind=DICE.annex_kind,
-                             register__qualifier=DICE.code, kind="record", payload__movement="TRANSFER")
-        .values_list("payload__date", flat=True)
+        Entry.objects.filter(
+            register__establishment=establishment,
+            register__kind=DICE.annex_kind,
+            register__qualifier=DICE.code,
+            kind="record",
+            payload__movement="TRANSFER",
+        ).values_list("payload__date", flat=True)
     )
-    closed = set(DepotDay.objects.filter(domain=DICE.code, location__establishment=establishment)
-                 .values_list("date", flat=True))
+    closed = set(
+        DepotDay.objects.filter(domain=DICE.code, location__establishment=establishment).values_list("date", flat=True)
+    )
     today = timezone.localdate()
     return sorted(day for day in map(datetime.date.fromisoformat, moved) if day < today and day not in closed)
 

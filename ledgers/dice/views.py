@@ -49,8 +49,9 @@ class DiceView(LoginRequiredMixin):
         return context
 
     def session_or_404(self, pk: int) -> TableSession:
-        return get_object_or_404(TableSession.objects.select_related("seance", "table"), pk=pk,
-                                 seance__establishment=self.establishment)
+        return get_object_or_404(
+            TableSession.objects.select_related("seance", "table"), pk=pk, seance__establishment=self.establishment
+        )
 
 
 def refusal_context(exc: Exception) -> dict[str, Any]:
@@ -82,6 +83,7 @@ class ServiceFormView(DiceView, service_views.ServiceFormView):
 
 # --- the day, a table, the stock --------------------------------------------------------------
 
+
 class DayView(DiceView, TemplateView):
     """The dice day of the cartier and the sous-directeur: the dice tables of the séances, their
     allocation, swaps and check, the stock, the destruction queue and open dice incidents."""
@@ -102,13 +104,22 @@ class DayView(DiceView, TemplateView):
         sessions = list(selectors.sessions_with_dice(est, date))
         prepared = {(s.seance_id, s.table_id) for s in sessions}
         seances = open_seances(est).order_by("date", "opened_at")
-        unprepared = [(seance, table) for seance in seances for table in selectors.dice_tables(est)
-                      if (seance.pk, table.pk) not in prepared]
+        unprepared = [
+            (seance, table)
+            for seance in seances
+            for table in selectors.dice_tables(est)
+            if (seance.pk, table.pk) not in prepared
+        ]
         return super().get_context_data(
-            date=date, previous=date - datetime.timedelta(days=1), next=date + datetime.timedelta(days=1),
-            sessions=sessions, unprepared=unprepared, statement=selectors.stock_statement(est),
+            date=date,
+            previous=date - datetime.timedelta(days=1),
+            next=date + datetime.timedelta(days=1),
+            sessions=sessions,
+            unprepared=unprepared,
+            statement=selectors.stock_statement(est),
             incidents=open_incidents(est).filter(category="dice_anomaly"),
-            unclosed_days=selectors.unclosed_annex_days(est), **kwargs,
+            unclosed_days=selectors.unclosed_annex_days(est),
+            **kwargs,
         )
 
 
@@ -119,8 +130,12 @@ class SessionView(DiceView, TemplateView):
         session = self.session_or_404(self.kwargs["pk"])
         allocations = session.dice_allocations.prefetch_related("lines__die").order_by("recorded_at")
         return super().get_context_data(
-            session=session, allocations=allocations, dice=selectors.dice_at_table(session),
-            swaps=session.dice_swaps.all(), check=getattr(session, "dice_check", None), **kwargs,
+            session=session,
+            allocations=allocations,
+            dice=selectors.dice_at_table(session),
+            swaps=session.dice_swaps.all(),
+            check=getattr(session, "dice_check", None),
+            **kwargs,
         )
 
 
@@ -149,7 +164,8 @@ class SessionPrepareView(DiceView, View):
         try:
             session = table_session_prepare(
                 seance=get_object_or_404(Seance, pk=seance, establishment=self.establishment),
-                table=get_object_or_404(selectors.dice_tables(self.establishment), pk=table), actor=request.user,
+                table=get_object_or_404(selectors.dice_tables(self.establishment), pk=table),
+                actor=request.user,
             )
         except (PermissionDenied, ValueError) as exc:
             messages.error(request, str(exc))
@@ -163,7 +179,8 @@ class StockView(DiceView, TemplateView):
     def get_context_data(self, **kwargs):
         est = self.establishment
         return super().get_context_data(
-            statement=selectors.stock_statement(est), queue=selectors.destruction_queue(est), **kwargs)
+            statement=selectors.stock_statement(est), queue=selectors.destruction_queue(est), **kwargs
+        )
 
 
 class DieListView(DiceView, SingleTableMixin, FilterView):
@@ -190,12 +207,16 @@ class DieDetailView(DiceView, DetailView):
         die = self.object
         return super().get_context_data(
             history=die.history.select_related("history_user").order_by("-history_date")[:50],
-            allocations=die.allocations.select_related("allocation__table_session__table",
-                                                       "allocation__table_session__seance"),
-            incidents=selectors.die_incidents(die), **kwargs)
+            allocations=die.allocations.select_related(
+                "allocation__table_session__table", "allocation__table_session__seance"
+            ),
+            incidents=selectors.die_incidents(die),
+            **kwargs,
+        )
 
 
 # --- receipt, allocation, swap, check, withdrawal --------------------------------------------------
+
 
 class ReceiptView(ServiceFormView):
     form_class = forms.ReceiptForm
@@ -205,8 +226,13 @@ class ReceiptView(ServiceFormView):
     def perform(self, form):
         data = form.cleaned_data
         return services.dice_receive(
-            establishment=self.establishment, location=data["location"], dice=form.dice(), actor=self.request.user,
-            order=data.get("order"), supplier=data.get("supplier"), delivery_note=data["delivery_note"],
+            establishment=self.establishment,
+            location=data["location"],
+            dice=form.dice(),
+            actor=self.request.user,
+            order=data.get("order"),
+            supplier=data.get("supplier"),
+            delivery_note=data["delivery_note"],
         )
 
     def get_success_message(self) -> str:
@@ -224,8 +250,7 @@ class SessionFormView(ServiceFormView):
         return {**super().get_form_kwargs(), "session": self.session}
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(session=self.session, at_table=selectors.dice_at_table(self.session),
-                                        **kwargs)
+        return super().get_context_data(session=self.session, at_table=selectors.dice_at_table(self.session), **kwargs)
 
     def get_success_url(self) -> str:
         return reverse("dice:session", kwargs={"pk": self.session.pk})
@@ -240,8 +265,12 @@ class AllocationView(SessionFormView):
     def perform(self, form):
         data = form.cleaned_data
         return services.dice_allocate(
-            session=self.session, actor=self.request.user, signer=form.cleaned_data.get("signer"),
-            dice=data.get("dice_objects", ()), pairs=data.get("pairs", ()), supplementary=data["supplementary"],
+            session=self.session,
+            actor=self.request.user,
+            signer=form.cleaned_data.get("signer"),
+            dice=data.get("dice_objects", ()),
+            pairs=data.get("pairs", ()),
+            supplementary=data["supplementary"],
             observations=data["observations"],
         )
 
@@ -250,8 +279,11 @@ class AllocationView(SessionFormView):
 
     def get_context_data(self, **kwargs):
         est = self.establishment
-        available = (selectors.new_dice(est)[:40] if est.jurisdiction == "MC"
-                     else selectors.allocatable_pairs(est).prefetch_related("dice"))
+        available = (
+            selectors.new_dice(est)[:40]
+            if est.jurisdiction == "MC"
+            else selectors.allocatable_pairs(est).prefetch_related("dice")
+        )
         return super().get_context_data(available=available, **kwargs)
 
     def get_success_message(self) -> str:
@@ -265,9 +297,13 @@ class SwapView(SessionFormView):
     def perform(self, form):
         data = form.cleaned_data
         return services.dice_swap(
-            session=self.session, brought_in=data.get("brought_in_objects", []), reason=data["reason"],
-            actor=self.request.user, withdrawn=data.get("withdrawn_objects", []),
-            damaged=data.get("damaged_objects", []), during_rampo_attempt=data.get("during_rampo_attempt", False),
+            session=self.session,
+            brought_in=data.get("brought_in_objects", []),
+            reason=data["reason"],
+            actor=self.request.user,
+            withdrawn=data.get("withdrawn_objects", []),
+            damaged=data.get("damaged_objects", []),
+            during_rampo_attempt=data.get("during_rampo_attempt", False),
             observations=data["observations"],
         )
 
@@ -280,8 +316,11 @@ class EndCheckView(SessionFormView):
 
     def perform(self, form):
         return services.dice_end_check(
-            session=self.session, results=form.results(), actor=self.request.user,
-            return_to=form.cleaned_data["return_to"], observations=form.cleaned_data["observations"],
+            session=self.session,
+            results=form.results(),
+            actor=self.request.user,
+            return_to=form.cleaned_data["return_to"],
+            observations=form.cleaned_data["observations"],
             cosigner=form.cleaned_data.get("cosigner") if self.establishment.jurisdiction == "FR" else None,
             instruments=form.instruments() if self.establishment.jurisdiction == "FR" else None,
         )
@@ -299,8 +338,9 @@ class WithdrawView(ServiceFormView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.dice_withdraw(dice=data["dice_objects"], reason=data["reason"], actor=self.request.user,
-                                      observations=data["observations"])
+        return services.dice_withdraw(
+            dice=data["dice_objects"], reason=data["reason"], actor=self.request.user, observations=data["observations"]
+        )
 
     success_name = "dice:stock"
 
@@ -313,13 +353,15 @@ class PairsCapView(ServiceFormView):
         return self.establishment.setting("SET-14") or {}
 
     def perform(self, form):
-        return services.dice_pairs_cap_set(establishment=self.establishment, actor=self.request.user,
-                                           **form.cleaned_data)
+        return services.dice_pairs_cap_set(
+            establishment=self.establishment, actor=self.request.user, **form.cleaned_data
+        )
 
     success_name = "dice:stock"
 
 
 # --- depots, suppliers, orders, verification (shared custody services) ----------------------------
+
 
 class TransferView(ServiceFormView):
     form_class = forms.TransferForm
@@ -327,8 +369,13 @@ class TransferView(ServiceFormView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return custody.items_transfer(domain=DICE, items=data["dice_objects"], to_location=data["to_location"],
-                                      actor=self.request.user, received_by=data["received_by"])
+        return custody.items_transfer(
+            domain=DICE,
+            items=data["dice_objects"],
+            to_location=data["to_location"],
+            actor=self.request.user,
+            received_by=data["received_by"],
+        )
 
     success_name = "dice:stock"
 
@@ -339,8 +386,9 @@ class DayCloseView(ServiceFormView):
     submit = _("Arrêter la journée")
 
     def perform(self, form):
-        return custody.depot_day_close(domain=DICE, establishment=self.establishment, date=form.cleaned_data["date"],
-                                       actor=self.request.user)
+        return custody.depot_day_close(
+            domain=DICE, establishment=self.establishment, date=form.cleaned_data["date"], actor=self.request.user
+        )
 
     success_name = "dice:stock"
 
@@ -353,8 +401,9 @@ class SupplierListView(DiceView, SingleTableMixin, TemplateView):
         return self.establishment.suppliers.filter(domain=DICE.code)
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(title=_("Fournisseurs de dés"), create_url=reverse("dice:supplier_create"),
-                                        **kwargs)
+        return super().get_context_data(
+            title=_("Fournisseurs de dés"), create_url=reverse("dice:supplier_create"), **kwargs
+        )
 
 
 class SupplierCreateView(ServiceFormView):
@@ -362,8 +411,9 @@ class SupplierCreateView(ServiceFormView):
     title = _("Nouveau fournisseur de dés")
 
     def perform(self, form):
-        return custody.supplier_register(establishment=self.establishment, domain=DICE, actor=self.request.user,
-                                         **form.cleaned_data)
+        return custody.supplier_register(
+            establishment=self.establishment, domain=DICE, actor=self.request.user, **form.cleaned_data
+        )
 
     success_name = "dice:suppliers"
 
@@ -374,11 +424,13 @@ class OrderListView(DiceView, SingleTableMixin, TemplateView):
 
     def get_table_data(self):
         return PurchaseOrder.objects.filter(establishment=self.establishment, domain=DICE.code).select_related(
-            "supplier", "visa_by")
+            "supplier", "visa_by"
+        )
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(title=_("Bons de commande de dés"), create_url=reverse("dice:order_create"),
-                                        **kwargs)
+        return super().get_context_data(
+            title=_("Bons de commande de dés"), create_url=reverse("dice:order_create"), **kwargs
+        )
 
 
 class OrderCreateView(ServiceFormView):
@@ -387,16 +439,23 @@ class OrderCreateView(ServiceFormView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return custody.purchase_order_issue(establishment=self.establishment, domain=DICE, supplier=data["supplier"],
-                                            lines=form.lines(), carnet=data.get("carnet", ""), actor=self.request.user)
+        return custody.purchase_order_issue(
+            establishment=self.establishment,
+            domain=DICE,
+            supplier=data["supplier"],
+            lines=form.lines(),
+            carnet=data.get("carnet", ""),
+            actor=self.request.user,
+        )
 
     success_name = "dice:orders"
 
 
 class OrderActionView(ServiceFormView):
     def get_order(self) -> PurchaseOrder:
-        return get_object_or_404(PurchaseOrder, pk=self.kwargs["pk"], establishment=self.establishment,
-                                 domain=DICE.code)
+        return get_object_or_404(
+            PurchaseOrder, pk=self.kwargs["pk"], establishment=self.establishment, domain=DICE.code
+        )
 
     def get_context_data(self, **kwargs):
         return super().get_context_data(intro=str(self.get_order()), **kwargs)
@@ -410,8 +469,9 @@ class OrderVisaView(OrderActionView):
     submit = _("Viser")
 
     def perform(self, form):
-        return custody.purchase_order_visa(order=self.get_order(), actor=self.request.user,
-                                           statement=form.cleaned_data["statement"])
+        return custody.purchase_order_visa(
+            order=self.get_order(), actor=self.request.user, statement=form.cleaned_data["statement"]
+        )
 
 
 class OrderSendView(OrderActionView):
@@ -431,8 +491,13 @@ class VerificationView(ServiceFormView):
     def perform(self, form):
         data = form.cleaned_data
         return custody.stock_verification_record(
-            domain=DICE, establishment=self.establishment, counted=form.counted(), actor=self.request.user,
-            opened_by=data["opened_by"], remarks=data["remarks"], orders_seen=data.get("orders_seen", ()),
+            domain=DICE,
+            establishment=self.establishment,
+            counted=form.counted(),
+            actor=self.request.user,
+            opened_by=data["opened_by"],
+            remarks=data["remarks"],
+            orders_seen=data.get("orders_seen", ()),
         )
 
     def get_success_message(self) -> str:
@@ -445,6 +510,7 @@ class VerificationView(ServiceFormView):
 
 # --- destruction -------------------------------------------------------------------------------
 
+
 class DestructionListView(DiceView, SingleTableMixin, TemplateView):
     template_name = "dice/list.html"
     table_class = DestructionTable
@@ -453,8 +519,9 @@ class DestructionListView(DiceView, SingleTableMixin, TemplateView):
         return selectors.destruction_sessions(self.establishment)
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(title=_("Destructions de dés"), create_url=reverse("dice:destruction_plan"),
-                                        **kwargs)
+        return super().get_context_data(
+            title=_("Destructions de dés"), create_url=reverse("dice:destruction_plan"), **kwargs
+        )
 
 
 class DestructionPlanView(ServiceFormView):
@@ -466,9 +533,13 @@ class DestructionPlanView(ServiceFormView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.dice_destruction_plan(establishment=self.establishment, dice=list(data["dice"]),
-                                              planned_at=data["planned_at"], method=data["method"],
-                                              actor=self.request.user)
+        return services.dice_destruction_plan(
+            establishment=self.establishment,
+            dice=list(data["dice"]),
+            planned_at=data["planned_at"],
+            method=data["method"],
+            actor=self.request.user,
+        )
 
     def get_success_url(self) -> str:
         return reverse("dice:destruction", kwargs={"pk": self.result.pk})
@@ -491,8 +562,9 @@ class DestructionActionView(ServiceFormView):
 
     def get_context_data(self, **kwargs):
         destruction = self.get_destruction()
-        return super().get_context_data(intro=str(destruction), destruction=destruction,
-                                        dice=selectors.destruction_dice(destruction), **kwargs)
+        return super().get_context_data(
+            intro=str(destruction), destruction=destruction, dice=selectors.destruction_dice(destruction), **kwargs
+        )
 
     def get_success_url(self) -> str:
         return reverse("dice:destruction", kwargs={"pk": self.kwargs["pk"]})
@@ -503,8 +575,7 @@ class DestructionNotifyView(DestructionActionView):
     title = _("Information préalable du Service de Contrôle des Jeux")
 
     def perform(self, form):
-        return custody.destruction_notify(session=self.get_destruction(), actor=self.request.user,
-                                          **form.cleaned_data)
+        return custody.destruction_notify(session=self.get_destruction(), actor=self.request.user, **form.cleaned_data)
 
 
 class DestructionCompleteView(DestructionActionView):
@@ -516,14 +587,17 @@ class DestructionCompleteView(DestructionActionView):
     def perform(self, form):
         fr = self.establishment.jurisdiction == "FR"
         return services.dice_destruction_complete(
-            session=self.get_destruction(), actor=self.request.user, witness=form.cleaned_data.get("witness"),
+            session=self.get_destruction(),
+            actor=self.request.user,
+            witness=form.cleaned_data.get("witness"),
             inspector=None if fr else form.cleaned_data.get("inspector"),
-            loaded=form.finding("loaded") if fr else None, tampered=form.finding("tampered") if fr else None,
-            police_service=form.cleaned_data.get("police_service", ""), observations=form.cleaned_data["observations"],
+            loaded=form.finding("loaded") if fr else None,
+            tampered=form.finding("tampered") if fr else None,
+            police_service=form.cleaned_data.get("police_service", ""),
+            observations=form.cleaned_data["observations"],
         )
 
     def get_success_message(self) -> str:
         if self.result.status == DestructionSession.Status.PLANNED:
             return str(_("Dés plombés ou pipés : destruction suspendue, incident ouvert."))
         return str(_("Destruction effectuée et inscrite au registre."))
-

@@ -11,13 +11,20 @@ from .models import ApprovedModel
 def model_approvals(establishment):
     for model in ApprovedModel.objects.filter(establishment=establishment).order_by("kind", "manufacturer", "name"):
         yield Approval(
-            subject=f"{model.get_kind_display()} {model}", reference=model.approval_reference,
-            issuer=model.approval_issuer, valid_from=model.approved_on, valid_until=model.approved_until,
+            subject=f"{model.get_kind_display()} {model}",
+            reference=model.approval_reference,
+            issuer=model.approval_issuer,
+            valid_from=model.approved_on,
+            valid_until=model.approved_until,
             url=reverse("equipment:model_list"),
         )
 
 
-MODELS = approval_source(ApprovalSource(
-    code="equipment_models", label=_("Modèles agréés de sabots et de mélangeurs"), requirement="AUTH-06",
-    approvals=model_approvals,
-))
+MODELS = approval_source(
+    ApprovalSource(
+        code="equipment_models",
+        label=_("Modèles agréés de sabots et de mélangeurs"),
+        requirement="AUTH-06",
+        approvals=model_approvals,
+    )
+)

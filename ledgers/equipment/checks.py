@@ -37,8 +37,11 @@ def check_shoe_allocated(session: TableSession) -> None:
         return
     if ShufflerUse.objects.filter(table_session=session, opening__embout=True).exists():
         return
-    raise RuleViolation("SHOE-12", _("Aucun sabot n'a été affecté à la table %(table)s pour cette séance : "
-                                     "affectez-le avant l'ouverture.") % {"table": session.table})
+    raise RuleViolation(
+        "SHOE-12",
+        _("Aucun sabot n'a été affecté à la table %(table)s pour cette séance : affectez-le avant l'ouverture.")
+        % {"table": session.table},
+    )
 
 
 def check_wheel_ready(session: TableSession) -> None:
@@ -51,18 +54,23 @@ def check_wheel_ready(session: TableSession) -> None:
     code = rule[0]
     wheel = Wheel.objects.filter(table=session.table).first()
     if wheel is None or wheel.status != AssetStatus.IN_SERVICE:
-        raise RuleViolation(code, _("Aucun matériel en service n'est installé à la table %(table)s.")
-                            % {"table": session.table})
+        raise RuleViolation(
+            code, _("Aucun matériel en service n'est installé à la table %(table)s.") % {"table": session.table}
+        )
     if has_open_incident(wheel):
-        raise RuleViolation("INC-08", _("Le %(wheel)s fait l'objet d'un incident ouvert : la table reste fermée.")
-                            % {"wheel": wheel})
+        raise RuleViolation(
+            "INC-08", _("Le %(wheel)s fait l'objet d'un incident ouvert : la table reste fermée.") % {"wheel": wheel}
+        )
     latest = WheelCheck.objects.filter(table_session=session, wheel=wheel).order_by("-checked_at").first()
     if latest is None:
-        raise RuleViolation(code, _("Le %(wheel)s n'a pas été vérifié avant la séance : la table ne peut ouvrir.")
-                            % {"wheel": wheel})
+        raise RuleViolation(
+            code, _("Le %(wheel)s n'a pas été vérifié avant la séance : la table ne peut ouvrir.") % {"wheel": wheel}
+        )
     if not latest.passed:
-        raise RuleViolation("INC-08", _("La dernière vérification du %(wheel)s n'est pas conforme : la table reste "
-                                        "fermée.") % {"wheel": wheel})
+        raise RuleViolation(
+            "INC-08",
+            _("La dernière vérification du %(wheel)s n'est pas conforme : la table reste fermée.") % {"wheel": wheel},
+        )
 
 
 def check_shuffler_started(session: TableSession) -> None:
@@ -76,9 +84,14 @@ def check_shuffler_started(session: TableSession) -> None:
         if has_open_incident(shuffler):
             continue
         if not ShufflerUse.objects.filter(table_session=session, shuffler=shuffler).exists():
-            raise RuleViolation(SHUFFLER_DISPLAY_FR[game][0], _(
-                "Le %(machine)s n'a pas été mis en marche avec ses vérifications d'ouverture (affichage, jeux "
-                "comptés).") % {"machine": shuffler})
+            raise RuleViolation(
+                SHUFFLER_DISPLAY_FR[game][0],
+                _(
+                    "Le %(machine)s n'a pas été mis en marche avec ses vérifications d'ouverture (affichage, jeux "
+                    "comptés)."
+                )
+                % {"machine": shuffler},
+            )
 
 
 def check_shuffler_ended(session: TableSession) -> None:
@@ -92,8 +105,14 @@ def check_shuffler_ended(session: TableSession) -> None:
             code = SHUFFLER_DISPLAY_FR[session.table.game][0]
         else:
             code = "SHUF-13"
-        raise RuleViolation(code, _("Fin de partie impossible : la fin de séance du %(machine)s (capot ouvert, "
-                                    "mélangeur vide) n'est pas confirmée.") % {"machine": use.shuffler})
+        raise RuleViolation(
+            code,
+            _(
+                "Fin de partie impossible : la fin de séance du %(machine)s (capot ouvert, "
+                "mélangeur vide) n'est pas confirmée."
+            )
+            % {"machine": use.shuffler},
+        )
 
 
 def check_lid_locked(session: TableSession) -> None:
@@ -102,8 +121,13 @@ def check_lid_locked(session: TableSession) -> None:
     if session.table.game not in LID_GAMES[est.jurisdiction] or session.opened_at is None:
         return  # a table that never opened (a failed check kept it closed) has no partie to end
     if not LidLock.objects.filter(table_session=session).exists():
-        raise RuleViolation("WHEEL-02", _("Fin de partie impossible : le cylindre doit être recouvert de son "
-                                          "couvercle fermé à clé, et la clé remise à son détenteur."))
+        raise RuleViolation(
+            "WHEEL-02",
+            _(
+                "Fin de partie impossible : le cylindre doit être recouvert de son "
+                "couvercle fermé à clé, et la clé remise à son détenteur."
+            ),
+        )
 
 
 _COLOURS = {"rouge": "rouge", "red": "rouge", "bleu": "bleu", "blue": "bleu"}
@@ -123,12 +147,21 @@ def shuffler_deck_check(*, table_session: TableSession, decks: Sequence[Mapping[
         return
     backs = [_COLOURS.get(str(deck.get("back", "")).strip().lower(), str(deck.get("back", ""))) for deck in decks]
     if game == "ultimate_holdem" and (len(decks) != 2 or len(set(backs)) != 2):
-        raise RuleViolation("SHUF-10", _("Avec un mélangeur, l'ultimate hold'em se joue avec deux jeux de format "
-                                         "américain de couleurs de dos différentes."))
+        raise RuleViolation(
+            "SHUF-10",
+            _(
+                "Avec un mélangeur, l'ultimate hold'em se joue avec deux jeux de format "
+                "américain de couleurs de dos différentes."
+            ),
+        )
     if len(decks) != 2 or sorted(backs) != ["bleu", "rouge"]:
         raise RuleViolation("SHUF-12", _("Avec un mélangeur, deux jeux sont requis : l'un rouge, l'autre bleu."))
     for deck in decks:
-        if str(deck.get("material", "")).strip().lower() not in _PLASTIC or not str(
-                deck.get("approval_reference", "")).strip():
-            raise RuleViolation("SHUF-12", _("Les cartes utilisées avec un mélangeur sont plastifiées et soumises à "
-                                             "agrément préalable."))
+        if (
+            str(deck.get("material", "")).strip().lower() not in _PLASTIC
+            or not str(deck.get("approval_reference", "")).strip()
+        ):
+            raise RuleViolation(
+                "SHUF-12",
+                _("Les cartes utilisées avec un mélangeur sont plastifiées et soumises à agrément préalable."),
+            )

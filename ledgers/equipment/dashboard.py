@@ -24,5 +24,6 @@ def equipment_waiting(request: HttpRequest, establishment: Establishment) -> Pan
     stopped = list(Shuffler.objects.filter(establishment=establishment, status=AssetStatus.OUT_OF_SERVICE))
     if not waiting and not stopped:
         return None
-    return Panel(_("Matériel de jeu"), "equipment/_panel_waiting.html", {"waiting": waiting, "stopped": stopped},
-                 order=40)
+    return Panel(
+        _("Matériel de jeu"), "equipment/_panel_waiting.html", {"waiting": waiting, "stopped": stopped}, order=40
+    )

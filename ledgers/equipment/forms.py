@@ -43,6 +43,7 @@ class SessionField(forms.ModelChoiceField):
 
 # --- Models and sabots ---------------------------------------------------------------------------
 
+
 class ApprovedModelForm(EstablishmentForm):
     kind = forms.ChoiceField(label=_("Matériel"), choices=ApprovedModel.Kind.choices)
     manufacturer = forms.CharField(label=_("Fabricant"), max_length=200)
@@ -50,22 +51,25 @@ class ApprovedModelForm(EstablishmentForm):
     approval_reference = forms.CharField(label=_("Référence de l'agrément"), max_length=200, required=False)
     approval_issuer = forms.CharField(label=_("Autorité d'agrément"), max_length=200, required=False)
     approved_on = forms.DateField(label=_("Agréé le"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    approved_until = forms.DateField(label=_("Agréé jusqu'au"), required=False,
-                                     widget=forms.DateInput(attrs={"type": "date"}))
+    approved_until = forms.DateField(
+        label=_("Agréé jusqu'au"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
 
 
 class ShoeReceiveForm(EstablishmentForm):
     model = forms.ModelChoiceField(label=_("Modèle"), queryset=ApprovedModel.objects.none())
     location = forms.ModelChoiceField(label=_("Rangé dans"), queryset=Location.objects.none())
     numbers = forms.CharField(
-        label=_("Sabots reçus"), widget=forms.Textarea(attrs={"rows": 4}),
+        label=_("Sabots reçus"),
+        widget=forms.Textarea(attrs={"rows": 4}),
         help_text=_("Un sabot par ligne : numéro donné par l'établissement ; numéro de série du fabricant."),
     )
     delivery_note = forms.CharField(label=_("Bon de livraison"), required=False, max_length=200)
 
     def setup(self) -> None:
-        self.fields["model"].queryset = ApprovedModel.objects.filter(establishment=self.establishment,
-                                                                     kind=ApprovedModel.Kind.SHOE)
+        self.fields["model"].queryset = ApprovedModel.objects.filter(
+            establishment=self.establishment, kind=ApprovedModel.Kind.SHOE
+        )
         self.fields["location"].queryset = depots(self.establishment, SHOES.depot_kinds)
 
     def clean_numbers(self) -> list[tuple[str, str]]:
@@ -85,14 +89,19 @@ class ShoeUpdateForm(EstablishmentForm):
     maker_serial = forms.CharField(label=_("Numéro de série du fabricant"), max_length=100, required=False)
 
     def setup(self) -> None:
-        self.fields["model"].queryset = ApprovedModel.objects.filter(establishment=self.establishment,
-                                                                     kind=ApprovedModel.Kind.SHOE)
+        self.fields["model"].queryset = ApprovedModel.objects.filter(
+            establishment=self.establishment, kind=ApprovedModel.Kind.SHOE
+        )
 
 
 class ShoeWithdrawForm(EstablishmentForm):
     reason = forms.CharField(label=_("Motif"), max_length=300)
-    to_location = forms.ModelChoiceField(label=_("Rangé dans"), queryset=Location.objects.none(), required=False,
-                                         help_text=_("Monaco : le dépôt principal."))
+    to_location = forms.ModelChoiceField(
+        label=_("Rangé dans"),
+        queryset=Location.objects.none(),
+        required=False,
+        help_text=_("Monaco : le dépôt principal."),
+    )
 
     def setup(self) -> None:
         self.fields["to_location"].queryset = depots(self.establishment, SHOES.depot_kinds)
@@ -109,14 +118,16 @@ class ShoeAllocateForm(EstablishmentForm):
 
 
 class ShoeReturnForm(EstablishmentForm):
-    shoes = forms.ModelMultipleChoiceField(label=_("Sabots rentrés"), queryset=Shoe.objects.none(),
-                                           widget=forms.CheckboxSelectMultiple)
+    shoes = forms.ModelMultipleChoiceField(
+        label=_("Sabots rentrés"), queryset=Shoe.objects.none(), widget=forms.CheckboxSelectMultiple
+    )
     to_location = forms.ModelChoiceField(label=_("Rangés dans"), queryset=Location.objects.none())
     returned_by = forms.CharField(label=_("Rangés par (employés)"), max_length=200, required=False)
 
     def setup(self) -> None:
         self.fields["shoes"].queryset = Shoe.objects.filter(
-            establishment=self.establishment, table_session__isnull=False).select_related("table_session__table")
+            establishment=self.establishment, table_session__isnull=False
+        ).select_related("table_session__table")
         self.fields["shoes"].label_from_instance = lambda shoe: f"{shoe} — {shoe.table_session.table}"
         self.fields["to_location"].queryset = depots(self.establishment, SHOES.depot_kinds)
 
@@ -124,17 +135,20 @@ class ShoeReturnForm(EstablishmentForm):
 class DestructionPlanForm(EstablishmentForm):
     method = forms.ChoiceField(label=_("Mode"), choices=DestructionSession.Method.choices)
     planned_at = forms.DateTimeField(label=_("Prévue le"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
-    shoes = forms.ModelMultipleChoiceField(label=_("Sabots hors d'usage"), queryset=Shoe.objects.none(),
-                                           widget=forms.CheckboxSelectMultiple)
+    shoes = forms.ModelMultipleChoiceField(
+        label=_("Sabots hors d'usage"), queryset=Shoe.objects.none(), widget=forms.CheckboxSelectMultiple
+    )
 
     def setup(self) -> None:
-        self.fields["shoes"].queryset = Shoe.objects.filter(establishment=self.establishment,
-                                                            status__in=WITHDRAWN_STATUSES)
+        self.fields["shoes"].queryset = Shoe.objects.filter(
+            establishment=self.establishment, status__in=WITHDRAWN_STATUSES
+        )
 
 
 class DestructionNotifyForm(EstablishmentForm):
-    notified_at = forms.DateTimeField(label=_("Service de Contrôle des Jeux informé le"),
-                                      widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    notified_at = forms.DateTimeField(
+        label=_("Service de Contrôle des Jeux informé le"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
     channel = forms.ChoiceField(label=_("Moyen"), choices=IncidentNotice.Channel.choices)
     reference = forms.CharField(label=_("Référence"), max_length=200, required=False)
 
@@ -148,6 +162,7 @@ class DestructionCompleteForm(CountersignMixin, EstablishmentForm):
 
 # --- Shufflers ---------------------------------------------------------------------------------
 
+
 class ShufflerRegisterForm(EstablishmentForm):
     number = forms.CharField(label=_("Numéro d'inventaire"), max_length=40)
     serial = forms.CharField(label=_("Numéro de série"), max_length=100)
@@ -156,15 +171,18 @@ class ShufflerRegisterForm(EstablishmentForm):
     embout = forms.BooleanField(label=_("Muni de l'embout distributeur de black jack"), required=False)
 
     def setup(self) -> None:
-        self.fields["model"].queryset = ApprovedModel.objects.filter(establishment=self.establishment,
-                                                                     kind=ApprovedModel.Kind.SHUFFLER)
+        self.fields["model"].queryset = ApprovedModel.objects.filter(
+            establishment=self.establishment, kind=ApprovedModel.Kind.SHUFFLER
+        )
 
 
 class ShufflerCommissionForm(EstablishmentForm):
     card_access_protection = forms.BooleanField(
-        label=_("Protection empêchant l'accès aux cartes pendant les cycles de mélange vérifiée"), required=False)
+        label=_("Protection empêchant l'accès aux cartes pendant les cycles de mélange vérifiée"), required=False
+    )
     malfunction_signal = forms.BooleanField(
-        label=_("Dispositif lumineux ou sonore de dysfonctionnement vérifié"), required=False)
+        label=_("Dispositif lumineux ou sonore de dysfonctionnement vérifié"), required=False
+    )
     observations = forms.CharField(label=_("Observations"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
 
@@ -181,7 +199,8 @@ class ShufflerMountForm(EstablishmentForm):
 
     def setup(self) -> None:
         self.fields["socle"].queryset = Socle.objects.filter(
-            table__establishment=self.establishment, shuffler__isnull=True).select_related("table")
+            table__establishment=self.establishment, shuffler__isnull=True
+        ).select_related("table")
 
 
 class ConfirmForm(EstablishmentForm):
@@ -190,8 +209,11 @@ class ConfirmForm(EstablishmentForm):
 
 class ShufflerMalfunctionForm(EstablishmentForm):
     description = forms.CharField(label=_("Dysfonctionnement signalé"), widget=forms.Textarea(attrs={"rows": 2}))
-    action_taken = forms.CharField(label=_("Mesures prises (cartes récupérées et contrôlées, machine retirée…)"),
-                                   required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    action_taken = forms.CharField(
+        label=_("Mesures prises (cartes récupérées et contrôlées, machine retirée…)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
     session = SessionField(label=_("À la table"), queryset=TableSession.objects.none(), required=False)
 
     def setup(self) -> None:
@@ -202,15 +224,20 @@ class ShufflerUseStartForm(EstablishmentForm):
     session = SessionField(label=_("Table et séance"), queryset=TableSession.objects.none())
     shuffler = forms.ModelChoiceField(label=_("Mélangeur"), queryset=Shuffler.objects.none())
     embout = forms.BooleanField(label=_("Embout distributeur en place"), required=False)
-    display = forms.CharField(label=_("Affichage de l'écran"), max_length=60, required=False,
-                              help_text=_("France : « black jack 6 jeux » ou « 6 jeux »."))
+    display = forms.CharField(
+        label=_("Affichage de l'écran"),
+        max_length=60,
+        required=False,
+        help_text=_("France : « black jack 6 jeux » ou « 6 jeux »."),
+    )
     decks_counted = forms.IntegerField(label=_("Jeux comptés et vérifiés"), min_value=0, required=False)
     observations = forms.CharField(label=_("Observations"), required=False)
 
     def setup(self) -> None:
         self.fields["session"].queryset = selectors.live_sessions(self.establishment)
         self.fields["shuffler"].queryset = Shuffler.objects.filter(
-            establishment=self.establishment, socle__isnull=False).select_related("socle__table")
+            establishment=self.establishment, socle__isnull=False
+        ).select_related("socle__table")
 
 
 class ShufflerUseEndForm(EstablishmentForm):
@@ -222,6 +249,7 @@ class ShufflerUseEndForm(EstablishmentForm):
 
 
 # --- Wheels ---------------------------------------------------------------------------------
+
 
 def _pairs(text: str, field: str) -> dict[str, str]:
     pairs = {}
@@ -244,8 +272,12 @@ class WheelRegisterForm(EstablishmentForm):
     numbers = forms.IntegerField(label=_("Numéros"), required=False)
     rows = forms.IntegerField(label=_("Rangées"), required=False)
     colours = forms.CharField(label=_("Couleurs des numéros"), required=False, help_text=_("1 = noir, 2 = rouge…"))
-    segments = forms.CharField(label=_("Cases par sorte"), required=False, widget=forms.Textarea(attrs={"rows": 2}),
-                               help_text=_("orange = 24, vert = 12…"))
+    segments = forms.CharField(
+        label=_("Cases par sorte"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("orange = 24, vert = 12…"),
+    )
 
     def setup(self) -> None:
         kinds = KINDS_BY_JURISDICTION[self.establishment.jurisdiction]
@@ -268,11 +300,17 @@ class WheelRegisterForm(EstablishmentForm):
         data = super().clean()
         kind = data.get("kind")
         if kind in (WheelKind.ROULETTE_EUROPEENNE, WheelKind.ROULETTE_AMERICAINE):
-            data["spec"] = {"pockets": data.get("pockets"), "obstacles": data.get("obstacles"),
-                            "zeros": [z.strip() for z in (data.get("zeros") or "").split(",") if z.strip()]}
+            data["spec"] = {
+                "pockets": data.get("pockets"),
+                "obstacles": data.get("obstacles"),
+                "zeros": [z.strip() for z in (data.get("zeros") or "").split(",") if z.strip()],
+            }
         elif kind == WheelKind.BOULE:
-            data["spec"] = {"numbers": data.get("numbers"), "rows": data.get("rows"),
-                            "colours": _pairs(data.get("colours") or "", "colours")}
+            data["spec"] = {
+                "numbers": data.get("numbers"),
+                "rows": data.get("rows"),
+                "colours": _pairs(data.get("colours") or "", "colours"),
+            }
         elif kind:
             counts = {}
             for label, value in _pairs(data.get("segments") or "", "segments").items():
@@ -292,22 +330,26 @@ class WheelInstallForm(EstablishmentForm):
 
     def setup(self) -> None:
         games = [game for game, kind in WHEEL_FOR_GAME.items() if kind == self.kind]
-        self.fields["table"].queryset = GamingTable.objects.filter(establishment=self.establishment, game__in=games,
-                                                                   active=True)
+        self.fields["table"].queryset = GamingTable.objects.filter(
+            establishment=self.establishment, game__in=games, active=True
+        )
 
 
 class WheelCheckForm(CountersignMixin, EstablishmentForm):
     session = SessionField(label=_("Table et séance"), queryset=TableSession.objects.none())
-    points = forms.CharField(label=_("Points vérifiés"), widget=forms.Textarea(attrs={"rows": 3}),
-                             help_text=_("Un point par ligne."))
-    passed = forms.TypedChoiceField(label=_("Résultat"), coerce=lambda v: v == "1",
-                                    choices=[("1", _("Conforme")), ("0", _("Non conforme"))])
+    points = forms.CharField(
+        label=_("Points vérifiés"), widget=forms.Textarea(attrs={"rows": 3}), help_text=_("Un point par ligne.")
+    )
+    passed = forms.TypedChoiceField(
+        label=_("Résultat"), coerce=lambda v: v == "1", choices=[("1", _("Conforme")), ("0", _("Non conforme"))]
+    )
     observations = forms.CharField(label=_("Observations"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
     def setup(self) -> None:
         games = CHECK_RULES[self.establishment.jurisdiction]
         self.fields["session"].queryset = selectors.live_sessions(self.establishment).filter(
-            table__game__in=games, status=TableSession.Status.PREPARING)
+            table__game__in=games, status=TableSession.Status.PREPARING
+        )
         self.add_countersignature("cosigner", _("Cosignataire"))
 
     def clean(self):
@@ -322,12 +364,13 @@ class LidLockForm(CountersignMixin, EstablishmentForm):
     def setup(self) -> None:
         games = LID_GAMES[self.establishment.jurisdiction]
         self.fields["session"].queryset = selectors.live_sessions(self.establishment).filter(
-            table__game__in=games, status=TableSession.Status.OPEN)
-        self.add_countersignature("key_holder", _("Détenteur de la clé (laisser vide si c'est vous)"),
-                                  required=False)
+            table__game__in=games, status=TableSession.Status.OPEN
+        )
+        self.add_countersignature("key_holder", _("Détenteur de la clé (laisser vide si c'est vous)"), required=False)
 
 
 # --- Launchers at roulette and boule (WHEEL-09) -----------------------------------------------------
+
 
 class StaffField(forms.ModelChoiceField):
     def label_from_instance(self, obj: AbstractBaseUser) -> str:
@@ -352,7 +395,8 @@ class LaunchRosterForm(EstablishmentForm):
         croupiers = selectors.launch_staff(self.establishment, ROSTER_MEMBERS)
         for position in range(1, self.PLACES + 1):
             self.fields[f"place_{position}"] = StaffField(
-                label=_("%(n)s. croupier") % {"n": position}, queryset=croupiers, required=False)
+                label=_("%(n)s. croupier") % {"n": position}, queryset=croupiers, required=False
+            )
         self.order_fields(["session", *(f"place_{n}" for n in range(1, self.PLACES + 1)), "note"])
 
     def clean(self):
@@ -364,14 +408,16 @@ class LaunchRosterForm(EstablishmentForm):
 class LaunchTurnForm(EstablishmentForm):
     session = SessionField(label=_("Table et séance"), queryset=TableSession.objects.none())
     launcher = StaffField(label=_("Lanceur"), queryset=get_user_model().objects.none())
-    started_at = forms.DateTimeField(label=_("Lance depuis"), required=False,
-                                     widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-                                     help_text=_("Laissez vide pour maintenant."))
+    started_at = forms.DateTimeField(
+        label=_("Lance depuis"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text=_("Laissez vide pour maintenant."),
+    )
     observations = forms.CharField(label=_("Observations"), max_length=300, required=False)
 
     def setup(self) -> None:
-        self.fields["session"].queryset = _rotation_sessions(self.establishment).filter(
-            status=TableSession.Status.OPEN)
+        self.fields["session"].queryset = _rotation_sessions(self.establishment).filter(status=TableSession.Status.OPEN)
         self.fields["launcher"].queryset = selectors.launch_staff(self.establishment, LAUNCH_STAFF)
 
 
@@ -379,5 +425,3 @@ class RepeatedPairsForm(forms.Form):
     date_from = forms.DateField(label=_("Du"), widget=forms.DateInput(attrs={"type": "date"}))
     date_to = forms.DateField(label=_("Au"), widget=forms.DateInput(attrs={"type": "date"}))
     minimum = forms.IntegerField(label=_("Au moins"), min_value=2, initial=2)
-
-

@@ -35,8 +35,9 @@ class ApprovedModel(models.Model):
         verbose_name_plural = _("modèles agréés")
         ordering = ["kind", "manufacturer", "name"]
         constraints = [
-            models.UniqueConstraint(fields=["establishment", "kind", "manufacturer", "name"],
-                                    name="approved_model_unique"),
+            models.UniqueConstraint(
+                fields=["establishment", "kind", "manufacturer", "name"], name="approved_model_unique"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -54,8 +55,7 @@ class Shoe(TrackedItem):
     """A sabot. ``serial`` holds the number the establishment gives it (SHOE-10: numbered by the
     casino, unique, never renumbered); the maker's serial number is kept beside it."""
 
-    model = models.ForeignKey(ApprovedModel, on_delete=models.PROTECT, related_name="shoes",
-                              verbose_name=_("modèle"))
+    model = models.ForeignKey(ApprovedModel, on_delete=models.PROTECT, related_name="shoes", verbose_name=_("modèle"))
     maker_serial = models.CharField(_("numéro de série du fabricant"), max_length=100, blank=True)
     history = HistoricalRecords()
 
@@ -77,8 +77,9 @@ class ShoeAllocation(models.Model):
     table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="shoe_allocations")
     shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, related_name="allocations")
     allocated_at = models.DateTimeField(_("affecté le"))
-    allocated_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                     verbose_name=_("affecté par"))
+    allocated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("affecté par")
+    )
     role = models.CharField(_("qualité"), max_length=30)
     # [{"code": "SHOE-12", "text": "..."}]: allowed, but reported (FLAG)
     flags = models.JSONField(_("signalements"), default=list, blank=True)
@@ -131,20 +132,22 @@ class Shuffler(models.Model):
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
     number = models.CharField(_("numéro d'inventaire"), max_length=40)
     serial = models.CharField(_("numéro de série"), max_length=100)
-    model = models.ForeignKey(ApprovedModel, on_delete=models.PROTECT, related_name="shufflers",
-                              verbose_name=_("modèle"))
+    model = models.ForeignKey(
+        ApprovedModel, on_delete=models.PROTECT, related_name="shufflers", verbose_name=_("modèle")
+    )
     machine_type = models.CharField(_("type"), max_length=12, choices=MachineType.choices)
     embout = models.BooleanField(_("embout distributeur de black jack"), default=False)
-    status = models.CharField(_("statut"), max_length=16, choices=AssetStatus.choices,
-                              default=AssetStatus.REGISTERED)
-    socle = models.OneToOneField(Socle, on_delete=models.PROTECT, null=True, blank=True, related_name="shuffler",
-                                 verbose_name=_("socle"))
+    status = models.CharField(_("statut"), max_length=16, choices=AssetStatus.choices, default=AssetStatus.REGISTERED)
+    socle = models.OneToOneField(
+        Socle, on_delete=models.PROTECT, null=True, blank=True, related_name="shuffler", verbose_name=_("socle")
+    )
     # Commissioning checklist (SHUF-02, SHUF-03)
     card_access_protection = models.BooleanField(_("protection empêchant l'accès aux cartes"), default=False)
     malfunction_signal = models.BooleanField(_("signal lumineux ou sonore de dysfonctionnement"), default=False)
     commissioned_at = models.DateTimeField(_("mis en service le"), null=True, blank=True)
-    commissioned_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                        related_name="+")
+    commissioned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -169,8 +172,9 @@ class ShufflerUse(models.Model):
     # {"embout": bool, "display": str, "decks_counted": int}
     opening = models.JSONField(_("vérifications d'ouverture"), default=dict)
     ended_at = models.DateTimeField(_("fin de séance le"), null=True, blank=True)
-    ended_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                 related_name="+")
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     # {"hood_opened": bool, "empty": bool, "cards_removed": bool, "disconnected": bool}
     closing = models.JSONField(_("vérifications de fin de séance"), default=dict)
     end_confirmed = models.BooleanField(_("fin de séance confirmée"), default=False)
@@ -205,10 +209,15 @@ class Wheel(models.Model):
     # roulettes: {"pockets", "zeros", "obstacles"}; boule: {"numbers", "rows", "colours"};
     # wheels: {"segments": {label: count}}
     spec = models.JSONField(_("caractéristiques"))
-    status = models.CharField(_("statut"), max_length=16, choices=AssetStatus.choices,
-                              default=AssetStatus.REGISTERED)
-    table = models.OneToOneField(GamingTable, on_delete=models.PROTECT, null=True, blank=True,
-                                 related_name="wheel", verbose_name=_("installé à la table"))
+    status = models.CharField(_("statut"), max_length=16, choices=AssetStatus.choices, default=AssetStatus.REGISTERED)
+    table = models.OneToOneField(
+        GamingTable,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="wheel",
+        verbose_name=_("installé à la table"),
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -257,8 +266,9 @@ class LidLock(models.Model):
     locked_at = models.DateTimeField(_("fermé le"))
     locked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     locked_by_role = models.CharField(_("qualité"), max_length=30)
-    key_holder = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                   verbose_name=_("clé remise à"))
+    key_holder = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("clé remise à")
+    )
     key_holder_role = models.CharField(_("qualité du détenteur"), max_length=30)
 
     class Meta:
@@ -279,8 +289,9 @@ class LaunchRoster(models.Model):
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
     table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="launch_rosters")
     set_at = models.DateTimeField(_("établi le"))
-    set_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                               verbose_name=_("établi par"))
+    set_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("établi par")
+    )
     set_by_role = models.CharField(_("qualité"), max_length=30)
     note = models.TextField(_("observations"), blank=True)
 
@@ -298,8 +309,9 @@ class LaunchRosterPlace(models.Model):
 
     roster = models.ForeignKey(LaunchRoster, on_delete=models.PROTECT, related_name="places")
     position = models.PositiveSmallIntegerField(_("rang"))
-    croupier = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                 verbose_name=_("croupier"))
+    croupier = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("croupier")
+    )
 
     class Meta:
         verbose_name = _("place dans l'ordre de roulement")
@@ -321,14 +333,22 @@ class LaunchTurn(models.Model):
 
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
     table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="launch_turns")
-    launcher = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                 verbose_name=_("lanceur"))
+    launcher = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("lanceur")
+    )
     started_at = models.DateTimeField(_("lance depuis"))
-    roster = models.ForeignKey(LaunchRoster, on_delete=models.PROTECT, null=True, blank=True, related_name="turns",
-                               verbose_name=_("ordre de roulement en vigueur"))
+    roster = models.ForeignKey(
+        LaunchRoster,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="turns",
+        verbose_name=_("ordre de roulement en vigueur"),
+    )
     recorded_at = models.DateTimeField(_("inscrit le"))
-    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                    verbose_name=_("inscrit par"))
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("inscrit par")
+    )
     recorded_by_role = models.CharField(_("qualité"), max_length=30)
     observations = models.TextField(_("observations"), blank=True)
     # [{"code": "WHEEL-09", "text": "..."}]: allowed, but reported (FLAG)

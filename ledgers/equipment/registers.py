@@ -12,8 +12,10 @@ MATERIEL_JEU = register_kind(
     RegisterKind(
         code="materiel_jeu",
         title=_("Registre du matériel de jeu (sabots, mélangeurs, cylindres et roues)"),
-        purpose=_("Suivre chaque matériel de jeu : enregistrement, mise en service, installation, utilisation, "
-                  "dysfonctionnements et retrait."),
+        purpose=_(
+            "Suivre chaque matériel de jeu : enregistrement, mise en service, installation, utilisation, "
+            "dysfonctionnements et retrait."
+        ),
         columns=(
             Column("event", _("Opération"), 1.4),
             Column("equipment", _("Matériel"), 1.6),
@@ -23,8 +25,15 @@ MATERIEL_JEU = register_kind(
             Column("signed_by", _("Signature"), 1.2),
         ),
         record_roles=(
-            *DIRECTORATE, Role.INSPECTEUR, Role.CARTIER, Role.CROUPIER, Role.CHEF_TABLE, Role.CHEF_PARTIE,
-            Role.ENTRETIEN, Role.MECANICIEN, Role.EMPLOYE_RESPONSABLE,
+            *DIRECTORATE,
+            Role.INSPECTEUR,
+            Role.CARTIER,
+            Role.CROUPIER,
+            Role.CHEF_TABLE,
+            Role.CHEF_PARTIE,
+            Role.ENTRETIEN,
+            Role.MECANICIEN,
+            Role.EMPLOYE_RESPONSABLE,
         ),
         paraph_roles=(Role.DIRECTEUR_JEUX, Role.DIRECTEUR_RESPONSABLE),
         requirements=("SHUF-01", "SHUF-02", "SHUF-03", "SHUF-05", "SHUF-11", "SHUF-13", "SHOE-03", "WHEEL-01"),
@@ -91,8 +100,10 @@ ROULEMENT_LANCEURS = register_kind(
     RegisterKind(
         code="roulement_lanceurs",
         title=_("Registre des ordres de roulement et des relèves au lancement (roulette et boule)"),
-        purpose=_("Consigner l'ordre de roulement établi par la Direction des Jeux pour chaque table et chaque "
-                  "séance, puis le lanceur de chaque tour et les relèves."),
+        purpose=_(
+            "Consigner l'ordre de roulement établi par la Direction des Jeux pour chaque table et chaque "
+            "séance, puis le lanceur de chaque tour et les relèves."
+        ),
         columns=(  # the author (Direction des Jeux or chef de table) is printed with every entry
             Column("seance", _("Séance"), 1.1),
             Column("table", _("Table"), 0.7),

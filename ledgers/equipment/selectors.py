@@ -84,25 +84,37 @@ def repeated_pairs(
     that shows whether the same sabots go systematically to the same tables (SHOE-05, SHOE-12)."""
     rows = (
         ShoeAllocation.objects.filter(
-            establishment=establishment, table_session__seance__date__gte=date_from,
+            establishment=establishment,
+            table_session__seance__date__gte=date_from,
             table_session__seance__date__lte=date_to,
         )
         .values("shoe__serial", "table_session__table__number")
-        .annotate(count=Count("id"), first=Min("table_session__seance__date"), last=Max("table_session__seance__date"),
-                  flagged=Count("id", filter=~Q(flags=[])))
+        .annotate(
+            count=Count("id"),
+            first=Min("table_session__seance__date"),
+            last=Max("table_session__seance__date"),
+            flagged=Count("id", filter=~Q(flags=[])),
+        )
         .filter(count__gte=minimum)
         .order_by("-count", "shoe__serial", "table_session__table__number")
     )
     return [
-        {"shoe": row["shoe__serial"], "table": row["table_session__table__number"], "count": row["count"],
-         "first": row["first"], "last": row["last"], "flagged": row["flagged"]}
+        {
+            "shoe": row["shoe__serial"],
+            "table": row["table_session__table__number"],
+            "count": row["count"],
+            "first": row["first"],
+            "last": row["last"],
+            "flagged": row["flagged"],
+        }
         for row in rows
     ]
 
 
 def flagged_allocations(establishment: Establishment) -> QuerySet[ShoeAllocation]:
     return (
-        ShoeAllocation.objects.filter(establishment=establishment).exclude(flags=[])
+        ShoeAllocation.objects.filter(establishment=establishment)
+        .exclude(flags=[])
         .select_related("shoe", "table_session__table", "table_session__seance", "allocated_by")
     )
 
@@ -158,8 +170,9 @@ def table_overview(establishment: Establishment) -> list[TableEquipment]:
     tables = GamingTable.objects.filter(establishment=establishment, active=True).select_related("room")
     for table in tables.order_by("number"):
         session = sessions.get(table.pk)
-        row = TableEquipment(table=table, session=session, shufflers=shufflers.get(table.pk, []),
-                             wheel=wheels.get(table.pk))
+        row = TableEquipment(
+            table=table, session=session, shufflers=shufflers.get(table.pk, []), wheel=wheels.get(table.pk)
+        )
         if session is not None:
             row.shoes = shoes_by_session.get(session.pk, [])
             row.uses = uses.get(session.pk, [])
@@ -184,17 +197,25 @@ def waiting_at_tables(establishment: Establishment) -> list[tuple[TableSession, 
     rotation = ROTATION_GAMES[establishment.jurisdiction]
     rostered = set(LaunchRoster.objects.filter(establishment=establishment).values_list("table_session", flat=True))
     with_shoe = set(Shoe.objects.filter(table_session__isnull=False).values_list("table_session", flat=True))
-    checked = set(WheelCheck.objects.filter(establishment=establishment, passed=True)
-                  .values_list("table_session", flat=True))
-    open_uses = set(ShufflerUse.objects.filter(table_session__seance__establishment=establishment,
-                                               end_confirmed=False).values_list("table_session", flat=True))
+    checked = set(
+        WheelCheck.objects.filter(establishment=establishment, passed=True).values_list("table_session", flat=True)
+    )
+    open_uses = set(
+        ShufflerUse.objects.filter(table_session__seance__establishment=establishment, end_confirmed=False).values_list(
+            "table_session", flat=True
+        )
+    )
     waiting = []
     for session in live_sessions(establishment):
         game = session.table.game
         if session.status == TableSession.Status.PREPARING and game in checks and session.pk not in checked:
             waiting.append((session, "check"))
-        if (establishment.jurisdiction == "FR" and session.status == TableSession.Status.PREPARING
-                and game in SHOE_GAMES_FR and session.pk not in with_shoe):
+        if (
+            establishment.jurisdiction == "FR"
+            and session.status == TableSession.Status.PREPARING
+            and game in SHOE_GAMES_FR
+            and session.pk not in with_shoe
+        ):
             waiting.append((session, "shoe"))
         if establishment.jurisdiction == "FR" and session.pk in open_uses:
             waiting.append((session, "shuffler_end"))
@@ -205,11 +226,14 @@ def waiting_at_tables(establishment: Establishment) -> list[tuple[TableSession, 
 
 # --- Launchers at roulette and boule (WHEEL-09) ------------------------------------------------------
 
+
 def launch_staff(establishment: Establishment, roles: Sequence[str]) -> QuerySet:
     """The users holding one of ``roles`` here, by name."""
     return (
-        get_user_model().objects.filter(memberships__establishment=establishment, memberships__role__in=roles)
-        .distinct().order_by("last_name", "first_name", "username")
+        get_user_model()
+        .objects.filter(memberships__establishment=establishment, memberships__role__in=roles)
+        .distinct()
+        .order_by("last_name", "first_name", "username")
     )
 
 
@@ -251,6 +275,7 @@ def launch_counts(session: TableSession) -> list[tuple[AbstractBaseUser, int]]:
 
 # --- Exceptions (FLAG checks) ----------------------------------------------------------------------
 
+
 @dataclass
 class EquipmentFlag:
     """One flag raised by an equipment record: allowed, but reported to inspectors and authorities."""
@@ -270,12 +295,20 @@ def exceptions(establishment: Establishment) -> list[EquipmentFlag]:
     """The flags of the sabot allocations (SHOE-05, SHOE-12, AMB-49) and of the launch turns
     (WHEEL-09), newest first."""
     rows = [
-        EquipmentFlag(flag["code"], flag["text"], allocation.allocated_at, allocation.table_session,
-                      str(allocation.shoe))
-        for allocation in flagged_allocations(establishment) for flag in allocation.flags
+        EquipmentFlag(
+            flag["code"], flag["text"], allocation.allocated_at, allocation.table_session, str(allocation.shoe)
+        )
+        for allocation in flagged_allocations(establishment)
+        for flag in allocation.flags
     ]
-    turns = (LaunchTurn.objects.filter(establishment=establishment).exclude(flags=[])
-             .select_related("launcher", "table_session__table", "table_session__seance"))
-    rows += [EquipmentFlag(flag["code"], flag["text"], turn.started_at, turn.table_session, display_name(turn.launcher))
-             for turn in turns for flag in turn.flags]
+    turns = (
+        LaunchTurn.objects.filter(establishment=establishment)
+        .exclude(flags=[])
+        .select_related("launcher", "table_session__table", "table_session__seance")
+    )
+    rows += [
+        EquipmentFlag(flag["code"], flag["text"], turn.started_at, turn.table_session, display_name(turn.launcher))
+        for turn in turns
+        for flag in turn.flags
+    ]
     return sorted(rows, key=lambda row: row.at, reverse=True)

@@ -100,22 +100,41 @@ def custody_input_errors() -> Iterator[None]:
         raise ValidationError(str(exc)) from exc
 
 
-
-def _record(est: Establishment, kind: str, *, actor: AbstractBaseUser, role: str, payload: dict,
-            qualifier: str = "") -> Entry:
+def _record(
+    est: Establishment, kind: str, *, actor: AbstractBaseUser, role: str, payload: dict, qualifier: str = ""
+) -> Entry:
     return entry_append(register=current_register(est, kind, qualifier), actor=actor, role=role, payload=payload)
 
 
 def _session_fields(session: TableSession) -> dict[str, Any]:
-    return {"date": session.seance.date.isoformat(), "seance": _fr(session.seance), "table": session.table.number,
-            "table_session": session.pk}
+    return {
+        "date": session.seance.date.isoformat(),
+        "seance": _fr(session.seance),
+        "table": session.table.number,
+        "table_session": session.pk,
+    }
 
 
-def _equipment_entry(est: Establishment, *, actor: AbstractBaseUser, role: str, event, equipment: Any,
-                     details: Any = "", session: TableSession | None = None, table_number: str = "") -> Entry:
+def _equipment_entry(
+    est: Establishment,
+    *,
+    actor: AbstractBaseUser,
+    role: str,
+    event,
+    equipment: Any,
+    details: Any = "",
+    session: TableSession | None = None,
+    table_number: str = "",
+) -> Entry:
     """An entry of the register of the equipment's life (MATERIEL_JEU)."""
-    payload = {"event": _fr(event), "equipment": _fr(equipment), "details": details if isinstance(details, list)
-               else _fr(details), "signed_by": display_name(actor), "table": table_number, "seance": ""}
+    payload = {
+        "event": _fr(event),
+        "equipment": _fr(equipment),
+        "details": details if isinstance(details, list) else _fr(details),
+        "signed_by": display_name(actor),
+        "table": table_number,
+        "seance": "",
+    }
     if session is not None:
         payload.update(_session_fields(session))
     return _record(est, MATERIEL_JEU.code, actor=actor, role=role, payload=payload)
@@ -130,10 +149,18 @@ def _live_session(session: TableSession) -> TableSession:
 
 # --- Approved models (SET-33, SHUF-01, SHUF-11, AMB-29) ------------------------------------------
 
+
 @transaction.atomic
 def approved_model_register(
-    *, establishment: Establishment, kind: str, manufacturer: str, name: str, actor: AbstractBaseUser,
-    approval_reference: str = "", approval_issuer: str = "", approved_on: datetime.date | None = None,
+    *,
+    establishment: Establishment,
+    kind: str,
+    manufacturer: str,
+    name: str,
+    actor: AbstractBaseUser,
+    approval_reference: str = "",
+    approval_issuer: str = "",
+    approved_on: datetime.date | None = None,
     approved_until: datetime.date | None = None,
 ) -> ApprovedModel:
     """Record a model of sabot or shuffler with its approval reference and issuer."""
@@ -142,26 +169,49 @@ def approved_model_register(
         raise ValidationError({"kind": _("Type de matériel inconnu.")})
     if not manufacturer.strip() or not name.strip():
         raise ValidationError(_("Le fabricant et le modèle sont obligatoires."))
-    if ApprovedModel.objects.filter(establishment=establishment, kind=kind, manufacturer=manufacturer.strip(),
-                                    name=name.strip()).exists():
+    if ApprovedModel.objects.filter(
+        establishment=establishment, kind=kind, manufacturer=manufacturer.strip(), name=name.strip()
+    ).exists():
         raise ValidationError(_("Ce modèle est déjà enregistré."))
-    model = save_audited(ApprovedModel(
-        establishment=establishment, kind=kind, manufacturer=manufacturer.strip(), name=name.strip(),
-        approval_reference=approval_reference.strip(), approval_issuer=approval_issuer.strip(), approved_on=approved_on,
-        approved_until=approved_until,
-    ), actor=actor, reason="enregistrement")
-    approval = (
-        _fr(_("Agrément %(ref)s délivré par %(issuer)s le %(date)s") % {
-            "ref": model.approval_reference, "issuer": model.approval_issuer or "—",
-            "date": approved_on.strftime("%d/%m/%Y") if approved_on else "—"})
-        if model.is_approved else _fr(_("Sans référence d'agrément"))
+    model = save_audited(
+        ApprovedModel(
+            establishment=establishment,
+            kind=kind,
+            manufacturer=manufacturer.strip(),
+            name=name.strip(),
+            approval_reference=approval_reference.strip(),
+            approval_issuer=approval_issuer.strip(),
+            approved_on=approved_on,
+            approved_until=approved_until,
+        ),
+        actor=actor,
+        reason="enregistrement",
     )
-    _equipment_entry(establishment, actor=actor, role=role, event=_("Enregistrement d'un modèle"),
-                     equipment=f"{model.get_kind_display()} {model}", details=approval)
+    approval = (
+        _fr(
+            _("Agrément %(ref)s délivré par %(issuer)s le %(date)s")
+            % {
+                "ref": model.approval_reference,
+                "issuer": model.approval_issuer or "—",
+                "date": approved_on.strftime("%d/%m/%Y") if approved_on else "—",
+            }
+        )
+        if model.is_approved
+        else _fr(_("Sans référence d'agrément"))
+    )
+    _equipment_entry(
+        establishment,
+        actor=actor,
+        role=role,
+        event=_("Enregistrement d'un modèle"),
+        equipment=f"{model.get_kind_display()} {model}",
+        details=approval,
+    )
     return model
 
 
 # --- Sabots: intake, sheet, use at the tables, withdrawal ------------------------------------------
+
 
 def _numbering_rule(est: Establishment) -> str:
     return "SHOE-10" if est.jurisdiction == "FR" else "SHOE-01"
@@ -169,8 +219,13 @@ def _numbering_rule(est: Establishment) -> str:
 
 @transaction.atomic
 def shoe_receive(
-    *, establishment: Establishment, model: ApprovedModel, location: Location, shoes: Sequence[tuple[str, str]],
-    actor: AbstractBaseUser, delivery_note: str = "",
+    *,
+    establishment: Establishment,
+    model: ApprovedModel,
+    location: Location,
+    shoes: Sequence[tuple[str, str]],
+    actor: AbstractBaseUser,
+    delivery_note: str = "",
 ) -> list[Shoe]:
     """Take sabots into stock: each gets the establishment's number (SHOE-10; MC: an ID, SHOE-01),
     goes into a depot (SHOE-02, SHOE-09) and into the inventory of the intake register (SHOE-11).
@@ -187,21 +242,39 @@ def shoe_receive(
     taken = set(Shoe.objects.filter(establishment=establishment, serial__in=numbers).values_list("serial", flat=True))
     taken |= {n for n in numbers if numbers.count(n) > 1}
     if taken:
-        raise RuleViolation(code, _("Numéro déjà attribué à un autre sabot : %(numbers)s.")
-                            % {"numbers": ", ".join(sorted(taken))})
+        raise RuleViolation(
+            code, _("Numéro déjà attribué à un autre sabot : %(numbers)s.") % {"numbers": ", ".join(sorted(taken))}
+        )
     with custody_input_errors():
         custody.check_location(SHOES, location)
     now = timezone.now()
     created = [
-        save_audited(Shoe(
-            establishment=establishment, serial=number, maker_serial=serial.strip(), model=model,
-            category=SHOE_CATEGORY, status=ItemStatus.IN_STOCK, location=location, received_at=now,
-        ), actor=actor, reason="prise en charge")
+        save_audited(
+            Shoe(
+                establishment=establishment,
+                serial=number,
+                maker_serial=serial.strip(),
+                model=model,
+                category=SHOE_CATEGORY,
+                status=ItemStatus.IN_STOCK,
+                location=location,
+                received_at=now,
+            ),
+            actor=actor,
+            reason="prise en charge",
+        )
         for number, (_n, serial) in zip(numbers, shoes, strict=True)
     ]
     details = [f"{shoe.serial} — {model} — {_fr(_('série'))} {shoe.maker_serial or '—'}" for shoe in created]
-    custody.intake_record_in(domain=SHOES, establishment=establishment, items=created, actor=actor, role=role,
-                             delivery_note=delivery_note, details={SHOE_CATEGORY: details})
+    custody.intake_record_in(
+        domain=SHOES,
+        establishment=establishment,
+        items=created,
+        actor=actor,
+        role=role,
+        delivery_note=delivery_note,
+        details={SHOE_CATEGORY: details},
+    )
     return created
 
 
@@ -214,15 +287,24 @@ def shoe_update(
     est = shoe.establishment
     role = require_role(actor, est, custody.domain_writer_roles(SHOES, est))
     if number.strip() != shoe.serial:
-        raise RuleViolation(_numbering_rule(est), _("Un sabot garde le numéro qui lui a été donné : il n'est jamais "
-                                                    "renuméroté (n° %(number)s).") % {"number": shoe.serial})
+        raise RuleViolation(
+            _numbering_rule(est),
+            _("Un sabot garde le numéro qui lui a été donné : il n'est jamais renuméroté (n° %(number)s).")
+            % {"number": shoe.serial},
+        )
     if model.establishment_id != est.pk or model.kind != ApprovedModel.Kind.SHOE:
         raise ValidationError({"model": _("Ce modèle n'est pas un modèle de sabot de cet établissement.")})
     before = f"{shoe.model} / {shoe.maker_serial or '—'}"
     shoe.model, shoe.maker_serial = model, maker_serial.strip()
     save_audited(shoe, actor=actor, reason="mise à jour de la fiche")
-    _equipment_entry(est, actor=actor, role=role, event=_("Mise à jour de la fiche"), equipment=shoe,
-                     details=f"{before} → {shoe.model} / {shoe.maker_serial or '—'}")
+    _equipment_entry(
+        est,
+        actor=actor,
+        role=role,
+        event=_("Mise à jour de la fiche"),
+        equipment=shoe,
+        details=f"{before} → {shoe.model} / {shoe.maker_serial or '—'}",
+    )
     return shoe
 
 
@@ -231,9 +313,14 @@ def _fr_allocator(actor: AbstractBaseUser, est: Establishment, game: str) -> tup
     member's allocation raises at baccara and blackjack."""
     rules = SHOE_GAMES_FR[game]
     if game == "punto_banco":
-        allowed, message = PUNTO_BANCO_ALLOCATORS, _(
-            "Au punto banco, les sabots sont affectés par le directeur responsable, un membre du comité de direction "
-            "ou un employé responsable.")
+        allowed, message = (
+            PUNTO_BANCO_ALLOCATORS,
+            _(
+                "Au punto banco, les sabots sont affectés par le directeur responsable, un membre "
+                "du comité de direction "
+                "ou un employé responsable."
+            ),
+        )
     else:
         comite = (est.setting("AMB-49") or {}).get("comite_allocates", True)
         allowed = (*ART_58_ALLOCATORS, Role.COMITE) if comite else ART_58_ALLOCATORS
@@ -241,9 +328,18 @@ def _fr_allocator(actor: AbstractBaseUser, est: Establishment, game: str) -> tup
     role = role_named_by_text(actor, est, allowed, rules["allocators"], message)
     flags = []
     if role == Role.COMITE and game != "punto_banco":
-        flags.append({"code": "AMB-49", "text": _fr(_(
-            "Affectation par un membre du comité de direction (l'article 58 nomme le directeur ou un employé "
-            "responsable)."))})
+        flags.append(
+            {
+                "code": "AMB-49",
+                "text": _fr(
+                    _(
+                        "Affectation par un membre du comité de direction (l'article 58 nomme le "
+                        "directeur ou un employé "
+                        "responsable)."
+                    )
+                ),
+            }
+        )
     return role, flags
 
 
@@ -263,8 +359,11 @@ def shoe_allocate(
     if session.status == TableSession.Status.CLOSED or session.seance.status != Seance.Status.OPEN:
         # Sabots leave the depot only for a partie about to be played (SHOE-02) and are kept
         # nowhere else than in the cabinets unless allocated to an open table (SHOE-09).
-        raise RuleViolation("SHOE-09" if est.jurisdiction == "FR" else "SHOE-02", _(
-            "La table %(table)s n'a pas de partie ouverte : aucun sabot ne peut lui être affecté.") % {"table": table})
+        raise RuleViolation(
+            "SHOE-09" if est.jurisdiction == "FR" else "SHOE-02",
+            _("La table %(table)s n'a pas de partie ouverte : aucun sabot ne peut lui être affecté.")
+            % {"table": table},
+        )
     shoe = Shoe.objects.select_for_update().select_related("model").get(pk=shoe.pk)
     if shoe.establishment_id != est.pk:
         raise ValidationError(_("Ce sabot n'appartient pas à cet établissement."))
@@ -274,33 +373,60 @@ def shoe_allocate(
             raise ValidationError(_("Le jeu de cette table ne se joue pas avec un sabot."))
         role, flags = _fr_allocator(actor, est, table.game)
         if not shoe.model.is_approved:
-            raise RuleViolation(SHOE_GAMES_FR[table.game]["approval"], _(
-                "Le %(shoe)s est d'un modèle (%(model)s) sans agrément du ministre de l'intérieur.")
-                % {"shoe": shoe, "model": shoe.model})
+            raise RuleViolation(
+                SHOE_GAMES_FR[table.game]["approval"],
+                _("Le %(shoe)s est d'un modèle (%(model)s) sans agrément du ministre de l'intérieur.")
+                % {"shoe": shoe, "model": shoe.model},
+            )
         require_current_approval(shoe.model, est)
         if shoe.serial not in selectors.shoe_inventory(est):
-            raise RuleViolation("SHOE-11", _(
-                "Le %(shoe)s n'est pas inscrit à l'inventaire des sabots du carnet de prise en charge.")
-                % {"shoe": shoe})
+            raise RuleViolation(
+                "SHOE-11",
+                _("Le %(shoe)s n'est pas inscrit à l'inventaire des sabots du carnet de prise en charge.")
+                % {"shoe": shoe},
+            )
         window = int(est.setting("SET-20") or 0)
         repeat = selectors.recent_allocation(shoe, table, session.seance, window)
         if repeat is not None:
-            flags.append({"code": SHOE_GAMES_FR[table.game]["allocators"], "text": _fr(_(
-                "Même sabot à la même table qu'à la séance du %(seance)s (fenêtre : %(n)s séance(s)).")
-                % {"seance": repeat.table_session.seance, "n": window})})
+            flags.append(
+                {
+                    "code": SHOE_GAMES_FR[table.game]["allocators"],
+                    "text": _fr(
+                        _("Même sabot à la même table qu'à la séance du %(seance)s (fenêtre : %(n)s séance(s)).")
+                        % {"seance": repeat.table_session.seance, "n": window}
+                    ),
+                }
+            )
     else:
         if Equipment.CARDS not in table.game_info.equipment:
             raise ValidationError(_("Le jeu de cette table ne se joue pas avec des cartes."))
-        role = role_named_by_text(actor, est, (Role.CARTIER,), "SHOE-02", _(
-            "Les sabots sont sortis des dépôts par le cartier au moment où il en est fait usage."))
+        role = role_named_by_text(
+            actor,
+            est,
+            (Role.CARTIER,),
+            "SHOE-02",
+            _("Les sabots sont sortis des dépôts par le cartier au moment où il en est fait usage."),
+        )
     if Shoe.objects.filter(table_session=session).exists():
         raise impossible(_("Un sabot est déjà en service à cette table : rentrez-le d'abord."))
     with custody_input_errors():
-        custody.items_issue(domain=SHOES, items=[shoe], session=session, actor=actor, role=role,
-                            received_by=received_by, extra={"model": str(shoe.model), "flags": flags})
+        custody.items_issue(
+            domain=SHOES,
+            items=[shoe],
+            session=session,
+            actor=actor,
+            role=role,
+            received_by=received_by,
+            extra={"model": str(shoe.model), "flags": flags},
+        )
     allocation = ShoeAllocation.objects.create(
-        establishment=est, table_session=session, shoe=shoe, allocated_at=timezone.now(), allocated_by=actor,
-        role=role, flags=flags,
+        establishment=est,
+        table_session=session,
+        shoe=shoe,
+        allocated_at=timezone.now(),
+        allocated_by=actor,
+        role=role,
+        flags=flags,
     )
     if est.jurisdiction == "FR":
         _carnet_entry(session, shoe, actor=actor, role=role, flags=flags)
@@ -312,14 +438,20 @@ def _carnet_entry(session: TableSession, shoe: Shoe, *, actor: AbstractBaseUser,
     est, table = session.seance.establishment, session.table
     kind = SHOE_GAMES_FR[table.game]["carnet"]
     allocator = display_name(actor)
-    payload: dict[str, Any] = {**_session_fields(session), "event": _fr(_("Affectation du sabot")),
-                               "flags": [flag["text"] for flag in flags]}
+    payload: dict[str, Any] = {
+        **_session_fields(session),
+        "event": _fr(_("Affectation du sabot")),
+        "flags": [flag["text"] for flag in flags],
+    }
     if kind == CARNET_AVANCES.code:
-        payload["sabot"] = {"number": shoe.serial, "model": str(shoe.model), "allocated_by": allocator,
-                            "role": _fr(Role(role).label)}
+        payload["sabot"] = {
+            "number": shoe.serial,
+            "model": str(shoe.model),
+            "allocated_by": allocator,
+            "role": _fr(Role(role).label),
+        }
     else:  # modèle 11, column 3: beside the names of the croupiers and changeurs (AMB-49)
-        payload["col3"] = {"sabot": shoe.serial, "allocated_by": f"{allocator} ({_fr(Role(role).label)})",
-                           "names": []}
+        payload["col3"] = {"sabot": shoe.serial, "allocated_by": f"{allocator} ({_fr(Role(role).label)})", "names": []}
     _record(est, kind, actor=actor, role=role, payload=payload, qualifier=table.number)
 
 
@@ -332,19 +464,23 @@ def shoe_return(
     cabinet (SHOE-09)."""
     est = to_location.establishment
     if est.jurisdiction == "MC":
-        role = role_named_by_text(actor, est, (Role.INSPECTEUR,), "SHOE-02", _(
-            "Les sabots sont rangés au dépôt sous la surveillance de l'inspecteur de service, qui signe la rentrée."))
+        role = role_named_by_text(
+            actor,
+            est,
+            (Role.INSPECTEUR,),
+            "SHOE-02",
+            _("Les sabots sont rangés au dépôt sous la surveillance de l'inspecteur de service, qui signe la rentrée."),
+        )
     else:
         role = require_role(actor, est, FR_SHOE_KEEPERS)
     with custody_input_errors():
-        return custody.items_return(domain=SHOES, items=list(shoes), to_location=to_location, actor=actor, role=role,
-                                    returned_by=returned_by)
+        return custody.items_return(
+            domain=SHOES, items=list(shoes), to_location=to_location, actor=actor, role=role, returned_by=returned_by
+        )
 
 
 @transaction.atomic
-def shoe_withdraw(
-    *, shoe: Shoe, actor: AbstractBaseUser, reason: str, to_location: Location | None = None
-) -> Shoe:
+def shoe_withdraw(*, shoe: Shoe, actor: AbstractBaseUser, reason: str, to_location: Location | None = None) -> Shoe:
     """Declare a sabot out of use; MC: it goes to the main depot for examination and later
     destruction or neutralisation (SHOE-03), the move written in the annex ledger."""
     shoe = Shoe.objects.select_for_update().get(pk=shoe.pk)
@@ -353,8 +489,10 @@ def shoe_withdraw(
     if not reason.strip():
         raise ValidationError({"reason": _("Indiquez pourquoi le sabot est hors d'usage.")})
     if shoe.status != ItemStatus.IN_STOCK or shoe.location_id is None:
-        raise RuleViolation("SHOE-03" if est.jurisdiction == "MC" else "SHOE-09",
-                            _("Seul un sabot rangé en dépôt peut être déclaré hors d'usage."))
+        raise RuleViolation(
+            "SHOE-03" if est.jurisdiction == "MC" else "SHOE-09",
+            _("Seul un sabot rangé en dépôt peut être déclaré hors d'usage."),
+        )
     target = to_location or shoe.location
     origin = shoe.location
     shoe.status = ItemStatus.OUT_OF_USE
@@ -368,19 +506,29 @@ def shoe_withdraw(
             custody.check_location(SHOES, target, shoe)
             shoe.location = target
             save_audited(shoe, actor=actor, reason="rangement")
-    _equipment_entry(est, actor=actor, role=role, event=_("Mise hors d'usage"), equipment=shoe,
-                     details=f"{reason.strip()} — {target}")
+    _equipment_entry(
+        est,
+        actor=actor,
+        role=role,
+        event=_("Mise hors d'usage"),
+        equipment=shoe,
+        details=f"{reason.strip()} — {target}",
+    )
     return shoe
 
 
 # --- Shufflers -------------------------------------------------------------------------------
 
+
 def require_current_approval(model: ApprovedModel, est: Establishment) -> None:
     """An approval with an end date is refused once expired (AUTH-06): the model's sabots and
     shufflers go out of service until it is renewed."""
     if model.approval_expired(est.localtime(timezone.now()).date()):
-        raise RuleViolation("AUTH-06", _("L'agrément %(ref)s du modèle %(model)s a expiré le %(date)s.") % {
-            "ref": model.approval_reference, "model": model, "date": model.approved_until.strftime("%d/%m/%Y")})
+        raise RuleViolation(
+            "AUTH-06",
+            _("L'agrément %(ref)s du modèle %(model)s a expiré le %(date)s.")
+            % {"ref": model.approval_reference, "model": model, "date": model.approved_until.strftime("%d/%m/%Y")},
+        )
 
 
 def _shuffler_approval_rule(est: Establishment) -> str:
@@ -392,15 +540,23 @@ def check_shuffler_eligible(shuffler: Shuffler, table: GamingTable) -> None:
     est = table.establishment
     allowed = (est.setting("SET-34") or {}).get(table.game, ())
     if shuffler.machine_type not in allowed:
-        raise RuleViolation("SHUF-09" if est.jurisdiction == "FR" else "SHUF-08", _(
-            "Un %(type)s n'est pas autorisé au jeu « %(game)s ».")
-            % {"type": shuffler.get_machine_type_display().lower(), "game": table.get_game_display()})
+        raise RuleViolation(
+            "SHUF-09" if est.jurisdiction == "FR" else "SHUF-08",
+            _("Un %(type)s n'est pas autorisé au jeu « %(game)s ».")
+            % {"type": shuffler.get_machine_type_display().lower(), "game": table.get_game_display()},
+        )
 
 
 @transaction.atomic
 def shuffler_register(
-    *, establishment: Establishment, number: str, serial: str, model: ApprovedModel, machine_type: str,
-    actor: AbstractBaseUser, embout: bool = False,
+    *,
+    establishment: Establishment,
+    number: str,
+    serial: str,
+    model: ApprovedModel,
+    machine_type: str,
+    actor: AbstractBaseUser,
+    embout: bool = False,
 ) -> Shuffler:
     """Register a shuffler or shuffler-dealer (SHUF-04), awaiting its putting into service."""
     role = require_role(actor, establishment, MANAGERS[establishment.jurisdiction])
@@ -410,18 +566,36 @@ def shuffler_register(
         raise ValidationError(_("Le numéro d'inventaire et le numéro de série sont obligatoires."))
     if Shuffler.objects.filter(establishment=establishment, number=number.strip()).exists():
         raise ValidationError({"number": _("Ce numéro d'inventaire est déjà attribué.")})
-    shuffler = save_audited(Shuffler(
-        establishment=establishment, number=number.strip(), serial=serial.strip(), model=model,
-        machine_type=machine_type, embout=embout,
-    ), actor=actor, reason="enregistrement")
-    _equipment_entry(establishment, actor=actor, role=role, event=_("Enregistrement"), equipment=shuffler,
-                     details=f"{model} — {_fr(_('série'))} {shuffler.serial}")
+    shuffler = save_audited(
+        Shuffler(
+            establishment=establishment,
+            number=number.strip(),
+            serial=serial.strip(),
+            model=model,
+            machine_type=machine_type,
+            embout=embout,
+        ),
+        actor=actor,
+        reason="enregistrement",
+    )
+    _equipment_entry(
+        establishment,
+        actor=actor,
+        role=role,
+        event=_("Enregistrement"),
+        equipment=shuffler,
+        details=f"{model} — {_fr(_('série'))} {shuffler.serial}",
+    )
     return shuffler
 
 
 @transaction.atomic
 def shuffler_commission(
-    *, shuffler: Shuffler, actor: AbstractBaseUser, card_access_protection: bool, malfunction_signal: bool,
+    *,
+    shuffler: Shuffler,
+    actor: AbstractBaseUser,
+    card_access_protection: bool,
+    malfunction_signal: bool,
     observations: str = "",
 ) -> Shuffler:
     """Put a shuffler into service: an approved model (SHUF-01, SHUF-11, AMB-29) and, in Monaco, the
@@ -433,22 +607,33 @@ def shuffler_commission(
     if shuffler.status != AssetStatus.REGISTERED:
         raise impossible(_("Ce mélangeur a déjà été mis en service."))
     if not shuffler.model.is_approved:
-        raise RuleViolation(_shuffler_approval_rule(est), _(
-            "Le modèle %(model)s n'a pas de référence d'agrément : mise en service impossible.")
-            % {"model": shuffler.model})
+        raise RuleViolation(
+            _shuffler_approval_rule(est),
+            _("Le modèle %(model)s n'a pas de référence d'agrément : mise en service impossible.")
+            % {"model": shuffler.model},
+        )
     require_current_approval(shuffler.model, est)
     if est.jurisdiction == "MC" and not card_access_protection:
-        raise RuleViolation("SHUF-02", _(
-            "Le mélangeur doit être muni d'une protection empêchant l'accès aux cartes pendant les cycles de mélange."))
+        raise RuleViolation(
+            "SHUF-02",
+            _(
+                "Le mélangeur doit être muni d'une protection empêchant l'accès aux cartes pendant "
+                "les cycles de mélange."
+            ),
+        )
     if est.jurisdiction == "MC" and not malfunction_signal:
-        raise RuleViolation("SHUF-03", _(
-            "Le mélangeur doit être muni d'un dispositif lumineux ou sonore signalant les dysfonctionnements."))
+        raise RuleViolation(
+            "SHUF-03",
+            _("Le mélangeur doit être muni d'un dispositif lumineux ou sonore signalant les dysfonctionnements."),
+        )
     shuffler.card_access_protection, shuffler.malfunction_signal = card_access_protection, malfunction_signal
     shuffler.status, shuffler.commissioned_at, shuffler.commissioned_by = AssetStatus.IN_SERVICE, timezone.now(), actor
     save_audited(shuffler, actor=actor, reason="mise en service")
     details = [
-        _fr(_("Agrément : %(ref)s (%(issuer)s)") % {"ref": shuffler.model.approval_reference,
-                                                   "issuer": shuffler.model.approval_issuer or "—"}),
+        _fr(
+            _("Agrément : %(ref)s (%(issuer)s)")
+            % {"ref": shuffler.model.approval_reference, "issuer": shuffler.model.approval_issuer or "—"}
+        ),
         _fr(_("Protection d'accès aux cartes : %(v)s") % {"v": _("oui") if card_access_protection else _("non")}),
         _fr(_("Signal de dysfonctionnement : %(v)s") % {"v": _("oui") if malfunction_signal else _("non")}),
     ] + ([observations.strip()] if observations.strip() else [])
@@ -466,8 +651,15 @@ def socle_create(*, table: GamingTable, code: str, actor: AbstractBaseUser) -> S
     if Socle.objects.filter(table=table, code=code.strip()).exists():
         raise ValidationError({"code": _("Ce socle existe déjà à cette table.")})
     socle = save_audited(Socle(table=table, code=code.strip()), actor=actor, reason="création")
-    _equipment_entry(est, actor=actor, role=role, event=_("Socle fixé à la table"), equipment=socle,
-                     details="", table_number=table.number)
+    _equipment_entry(
+        est,
+        actor=actor,
+        role=role,
+        event=_("Socle fixé à la table"),
+        equipment=socle,
+        details="",
+        table_number=table.number,
+    )
     return socle
 
 
@@ -489,8 +681,15 @@ def shuffler_mount(*, shuffler: Shuffler, socle: Socle, actor: AbstractBaseUser)
     check_shuffler_eligible(shuffler, socle.table)
     shuffler.socle = socle
     save_audited(shuffler, actor=actor, reason="installation")
-    _equipment_entry(est, actor=actor, role=role, event=_("Installation sur socle"), equipment=shuffler,
-                     details=_fr(socle), table_number=socle.table.number)
+    _equipment_entry(
+        est,
+        actor=actor,
+        role=role,
+        event=_("Installation sur socle"),
+        equipment=shuffler,
+        details=_fr(socle),
+        table_number=socle.table.number,
+    )
     return shuffler
 
 
@@ -506,8 +705,15 @@ def shuffler_unmount(*, shuffler: Shuffler, actor: AbstractBaseUser) -> Shuffler
     socle = shuffler.socle
     shuffler.socle = None
     save_audited(shuffler, actor=actor, reason="dépose")
-    _equipment_entry(est, actor=actor, role=role, event=_("Dépose du socle"), equipment=shuffler,
-                     details=_fr(socle), table_number=socle.table.number)
+    _equipment_entry(
+        est,
+        actor=actor,
+        role=role,
+        event=_("Dépose du socle"),
+        equipment=shuffler,
+        details=_fr(socle),
+        table_number=socle.table.number,
+    )
     return shuffler
 
 
@@ -516,23 +722,34 @@ def _usable(shuffler: Shuffler, table: GamingTable) -> None:
     mounted on that table's socle (SHUF-05) and allowed for its game (SHUF-08, SHUF-09)."""
     est = table.establishment
     if shuffler.status == AssetStatus.OUT_OF_SERVICE or has_open_incident(shuffler):
-        raise RuleViolation("INC-07", _(
-            "Le %(machine)s est hors service jusqu'à la levée de l'incident de dysfonctionnement.")
-            % {"machine": shuffler})
+        raise RuleViolation(
+            "INC-07",
+            _("Le %(machine)s est hors service jusqu'à la levée de l'incident de dysfonctionnement.")
+            % {"machine": shuffler},
+        )
     if shuffler.status != AssetStatus.IN_SERVICE:
-        raise RuleViolation(_shuffler_approval_rule(est), _("Le %(machine)s n'a pas été mis en service.")
-                            % {"machine": shuffler})
+        raise RuleViolation(
+            _shuffler_approval_rule(est), _("Le %(machine)s n'a pas été mis en service.") % {"machine": shuffler}
+        )
     if shuffler.socle_id is None or shuffler.socle.table_id != table.pk:
-        raise RuleViolation("SHUF-11" if est.jurisdiction == "FR" else "SHUF-05", _(
-            "Le %(machine)s n'est pas fixé sur le socle de la table %(table)s.")
-            % {"machine": shuffler, "table": table})
+        raise RuleViolation(
+            "SHUF-11" if est.jurisdiction == "FR" else "SHUF-05",
+            _("Le %(machine)s n'est pas fixé sur le socle de la table %(table)s.")
+            % {"machine": shuffler, "table": table},
+        )
     check_shuffler_eligible(shuffler, table)
 
 
 @transaction.atomic
 def shuffler_use_start(
-    *, session: TableSession, shuffler: Shuffler, actor: AbstractBaseUser, embout: bool = False,
-    display: str = "", decks_counted: int | None = None, observations: str = "",
+    *,
+    session: TableSession,
+    shuffler: Shuffler,
+    actor: AbstractBaseUser,
+    embout: bool = False,
+    display: str = "",
+    decks_counted: int | None = None,
+    observations: str = "",
 ) -> ShufflerUse:
     """Start a shuffler for the séance. FR blackjack (SHUF-14): embout distributeur fitted, display
     set to "black jack 6 jeux", six decks counted and checked; FR punto banco (SHUF-15): display
@@ -548,38 +765,63 @@ def shuffler_use_start(
     if est.jurisdiction == "FR" and table.game in SHUFFLER_DISPLAY_FR:
         code, expected = SHUFFLER_DISPLAY_FR[table.game]
         if table.game == "blackjack" and not (embout and shuffler.embout):
-            raise RuleViolation(code, _("Au black jack, le mélangeur doit être muni de l'embout distributeur prévu "
-                                        "pour ce jeu."))
+            raise RuleViolation(
+                code, _("Au black jack, le mélangeur doit être muni de l'embout distributeur prévu pour ce jeu.")
+            )
         if normalise_display(display) != expected:
-            raise RuleViolation(code, _("L'écran du mélangeur doit afficher « %(expected)s ».")
-                                % {"expected": expected})
+            raise RuleViolation(
+                code, _("L'écran du mélangeur doit afficher « %(expected)s ».") % {"expected": expected}
+            )
         if decks_counted != SHUFFLER_DECKS_FR:
             raise RuleViolation(code, _("Les six jeux doivent être comptés et vérifiés avant d'être introduits."))
-    use = save_audited(ShufflerUse(
-        table_session=session, shuffler=shuffler, started_at=timezone.now(), started_by=actor,
-        opening={"embout": embout, "display": display.strip(), "decks_counted": decks_counted},
-    ), actor=actor, reason="mise en marche")
+    use = save_audited(
+        ShufflerUse(
+            table_session=session,
+            shuffler=shuffler,
+            started_at=timezone.now(),
+            started_by=actor,
+            opening={"embout": embout, "display": display.strip(), "decks_counted": decks_counted},
+        ),
+        actor=actor,
+        reason="mise en marche",
+    )
     details = [
         _fr(_("Embout distributeur : %(v)s") % {"v": _("oui") if embout else _("non")}),
         _fr(_("Affichage : %(v)s") % {"v": display.strip() or "—"}),
         _fr(_("Jeux comptés : %(v)s") % {"v": decks_counted if decks_counted is not None else "—"}),
     ] + ([observations.strip()] if observations.strip() else [])
-    _equipment_entry(est, actor=actor, role=role, event=_("Mise en marche pour la séance"), equipment=shuffler,
-                     details=details, session=session)
+    _equipment_entry(
+        est,
+        actor=actor,
+        role=role,
+        event=_("Mise en marche pour la séance"),
+        equipment=shuffler,
+        details=details,
+        session=session,
+    )
     return use
 
 
 @transaction.atomic
 def shuffler_use_end(
-    *, use: ShufflerUse, actor: AbstractBaseUser, hood_opened: bool, empty: bool, cards_removed: bool = False,
-    disconnected: bool = False, observations: str = "",
+    *,
+    use: ShufflerUse,
+    actor: AbstractBaseUser,
+    hood_opened: bool,
+    empty: bool,
+    cards_removed: bool = False,
+    disconnected: bool = False,
+    observations: str = "",
 ) -> ShufflerUse:
     """End of séance at a shuffler. FR: the hood is opened so the players see no card is left
     inside (SHUF-13; a card found opens a card-anomaly incident, INC-13, and the machine must be
     emptied and shown again); at blackjack and punto banco the cards are taken out by hand and
     the machine is disconnected (SHUF-14, SHUF-15)."""
-    use = ShufflerUse.objects.select_for_update().select_related("table_session__seance", "table_session__table",
-                                                                 "shuffler").get(pk=use.pk)
+    use = (
+        ShufflerUse.objects.select_for_update()
+        .select_related("table_session__seance", "table_session__table", "shuffler")
+        .get(pk=use.pk)
+    )
     session = use.table_session
     est, table = session.seance.establishment, session.table
     role = require_role(actor, est, TABLE_STAFF)
@@ -589,35 +831,55 @@ def shuffler_use_end(
         raise ValidationError(_("La partie de la table %(table)s est terminée.") % {"table": table})
     if est.jurisdiction == "FR":
         if not hood_opened:
-            raise RuleViolation("SHUF-13", _("En fin de séance, le croupier ouvre le capot du mélangeur pour que les "
-                                             "joueurs constatent qu'aucune carte ne s'y trouve."))
+            raise RuleViolation(
+                "SHUF-13",
+                _(
+                    "En fin de séance, le croupier ouvre le capot du mélangeur pour que les "
+                    "joueurs constatent qu'aucune carte ne s'y trouve."
+                ),
+            )
         if table.game in SHUFFLER_DISPLAY_FR and not (cards_removed and disconnected):
-            raise RuleViolation(SHUFFLER_DISPLAY_FR[table.game][0], _(
-                "En fin de séance, les cartes sont retirées à la main et le mélangeur est déconnecté."))
+            raise RuleViolation(
+                SHUFFLER_DISPLAY_FR[table.game][0],
+                _("En fin de séance, les cartes sont retirées à la main et le mélangeur est déconnecté."),
+            )
     incident = None
     if hood_opened and not empty:
         incident = incident_open(
-            establishment=est, category=CARD_ANOMALY.code, actor=actor, table_session=session,
-            description=_fr(_("Carte(s) trouvée(s) dans le %(machine)s à l'ouverture du capot en fin de séance.")
-                            % {"machine": use.shuffler}),
+            establishment=est,
+            category=CARD_ANOMALY.code,
+            actor=actor,
+            table_session=session,
+            description=_fr(
+                _("Carte(s) trouvée(s) dans le %(machine)s à l'ouverture du capot en fin de séance.")
+                % {"machine": use.shuffler}
+            ),
             circumstances=observations,
         )
-    use.closing = {"hood_opened": hood_opened, "empty": empty, "cards_removed": cards_removed,
-                   "disconnected": disconnected,
-                   "incident": incident.pk if incident else use.closing.get("incident")}
+    use.closing = {
+        "hood_opened": hood_opened,
+        "empty": empty,
+        "cards_removed": cards_removed,
+        "disconnected": disconnected,
+        "incident": incident.pk if incident else use.closing.get("incident"),
+    }
     use.ended_at, use.ended_by = timezone.now(), actor
     use.end_confirmed = empty and (hood_opened or est.jurisdiction == "MC")
     save_audited(use, actor=actor, reason="fin de séance")
     yes_no = {True: _("oui"), False: _("non")}
-    details = [
-        _fr(_("Capot ouvert : %(v)s") % {"v": yes_no[hood_opened]}),
-        _fr(_("Mélangeur vide : %(v)s") % {"v": yes_no[empty]}),
-        _fr(_("Cartes retirées : %(v)s") % {"v": yes_no[cards_removed]}),
-        _fr(_("Déconnecté : %(v)s") % {"v": yes_no[disconnected]}),
-    ] + ([_fr(_("Incident n° %(n)s ouvert") % {"n": incident.pk})] if incident else []) + (
-        [observations.strip()] if observations.strip() else [])
-    _equipment_entry(est, actor=actor, role=role, event=_("Fin de séance"), equipment=use.shuffler, details=details,
-                     session=session)
+    details = (
+        [
+            _fr(_("Capot ouvert : %(v)s") % {"v": yes_no[hood_opened]}),
+            _fr(_("Mélangeur vide : %(v)s") % {"v": yes_no[empty]}),
+            _fr(_("Cartes retirées : %(v)s") % {"v": yes_no[cards_removed]}),
+            _fr(_("Déconnecté : %(v)s") % {"v": yes_no[disconnected]}),
+        ]
+        + ([_fr(_("Incident n° %(n)s ouvert") % {"n": incident.pk})] if incident else [])
+        + ([observations.strip()] if observations.strip() else [])
+    )
+    _equipment_entry(
+        est, actor=actor, role=role, event=_("Fin de séance"), equipment=use.shuffler, details=details, session=session
+    )
     return use
 
 
@@ -625,26 +887,46 @@ def shuffler_use_end(
 def shuffler_pause_record(*, use: ShufflerUse, actor: AbstractBaseUser, cover_fitted: bool = True) -> Entry:
     """MC: play stops for lack of players — the cards stay in the shuffler-dealer and a cover is put
     on the insertion slot (SHUF-07, optional record)."""
-    use = ShufflerUse.objects.select_related("table_session__seance", "table_session__table", "shuffler").get(
-        pk=use.pk)
+    use = ShufflerUse.objects.select_related("table_session__seance", "table_session__table", "shuffler").get(pk=use.pk)
     session = use.table_session
     est = session.seance.establishment
     role = require_role(actor, est, TABLE_STAFF)
-    if (est.jurisdiction != "MC" or session.table.game not in PAUSE_GAMES_MC
-            or use.shuffler.machine_type != "continuous"):
-        raise ValidationError(_("Cette mention concerne le mélangeur distributeur au black-jack, au trente et "
-                                "quarante et au punto banco (Monaco)."))
+    if (
+        est.jurisdiction != "MC"
+        or session.table.game not in PAUSE_GAMES_MC
+        or use.shuffler.machine_type != "continuous"
+    ):
+        raise ValidationError(
+            _(
+                "Cette mention concerne le mélangeur distributeur au black-jack, au trente et "
+                "quarante et au punto banco (Monaco)."
+            )
+        )
     if session.status != TableSession.Status.OPEN:
         raise ValidationError(_("La table n'est pas ouverte."))
-    details = _("Partie interrompue, cartes laissées dans l'appareil, cache posé sur la fente d'introduction") \
-        if cover_fitted else _("Partie interrompue, cache non posé")
-    return _equipment_entry(est, actor=actor, role=role, event=_("Interruption de la partie"),
-                            equipment=use.shuffler, details=details, session=session)
+    details = (
+        _("Partie interrompue, cartes laissées dans l'appareil, cache posé sur la fente d'introduction")
+        if cover_fitted
+        else _("Partie interrompue, cache non posé")
+    )
+    return _equipment_entry(
+        est,
+        actor=actor,
+        role=role,
+        event=_("Interruption de la partie"),
+        equipment=use.shuffler,
+        details=details,
+        session=session,
+    )
 
 
 @transaction.atomic
 def shuffler_malfunction_report(
-    *, shuffler: Shuffler, actor: AbstractBaseUser, description: str, action_taken: str = "",
+    *,
+    shuffler: Shuffler,
+    actor: AbstractBaseUser,
+    description: str,
+    action_taken: str = "",
     session: TableSession | None = None,
 ) -> Incident:
     """The machine signalled a malfunction: an incident opens (INC-07) and the shuffler is out of
@@ -655,15 +937,29 @@ def shuffler_malfunction_report(
     if not description.strip():
         raise ValidationError({"description": _("Décrivez le dysfonctionnement signalé.")})
     incident = incident_open(
-        establishment=est, category=SHUFFLER_MALFUNCTION.code, actor=actor, subjects=[shuffler],
-        description=description, circumstances=action_taken, table_session=session,
+        establishment=est,
+        category=SHUFFLER_MALFUNCTION.code,
+        actor=actor,
+        subjects=[shuffler],
+        description=description,
+        circumstances=action_taken,
+        table_session=session,
     )
     shuffler.status = AssetStatus.OUT_OF_SERVICE
     save_audited(shuffler, actor=actor, reason="dysfonctionnement")
-    _equipment_entry(est, actor=actor, role=role, event=_("Dysfonctionnement — mise hors service"),
-                     equipment=shuffler, session=session,
-                     details=[description.strip(), *([action_taken.strip()] if action_taken.strip() else []),
-                              _fr(_("Incident n° %(n)s") % {"n": incident.pk})])
+    _equipment_entry(
+        est,
+        actor=actor,
+        role=role,
+        event=_("Dysfonctionnement — mise hors service"),
+        equipment=shuffler,
+        session=session,
+        details=[
+            description.strip(),
+            *([action_taken.strip()] if action_taken.strip() else []),
+            _fr(_("Incident n° %(n)s") % {"n": incident.pk}),
+        ],
+    )
     return incident
 
 
@@ -676,8 +972,9 @@ def shuffler_return_to_service(*, shuffler: Shuffler, actor: AbstractBaseUser) -
     if shuffler.status != AssetStatus.OUT_OF_SERVICE:
         raise ValidationError(_("Ce mélangeur n'est pas hors service."))
     if has_open_incident(shuffler):
-        raise RuleViolation("INC-07", _("L'incident de dysfonctionnement n'est pas clos : le mélangeur reste hors "
-                                        "service."))
+        raise RuleViolation(
+            "INC-07", _("L'incident de dysfonctionnement n'est pas clos : le mélangeur reste hors service.")
+        )
     shuffler.status = AssetStatus.IN_SERVICE
     save_audited(shuffler, actor=actor, reason="remise en service")
     _equipment_entry(est, actor=actor, role=role, event=_("Remise en service"), equipment=shuffler)
@@ -685,6 +982,7 @@ def shuffler_return_to_service(*, shuffler: Shuffler, actor: AbstractBaseUser) -
 
 
 # --- Wheels --------------------------------------------------------------------------------------
+
 
 def _spec_details(wheel: Wheel) -> list[str]:
     return [f"{key} : {value}" for key, value in sorted(wheel.spec.items())]
@@ -702,12 +1000,20 @@ def wheel_register(
         raise ValidationError({"number": _("Le numéro d'inventaire est obligatoire.")})
     if Wheel.objects.filter(establishment=establishment, number=number.strip()).exists():
         raise ValidationError({"number": _("Ce numéro d'inventaire est déjà attribué.")})
-    wheel = save_audited(Wheel(
-        establishment=establishment, number=number.strip(), serial=serial.strip(), kind=kind,
-        spec=clean_spec(kind, spec),
-    ), actor=actor, reason="enregistrement")
-    _equipment_entry(establishment, actor=actor, role=role, event=_("Enregistrement"), equipment=wheel,
-                     details=_spec_details(wheel))
+    wheel = save_audited(
+        Wheel(
+            establishment=establishment,
+            number=number.strip(),
+            serial=serial.strip(),
+            kind=kind,
+            spec=clean_spec(kind, spec),
+        ),
+        actor=actor,
+        reason="enregistrement",
+    )
+    _equipment_entry(
+        establishment, actor=actor, role=role, event=_("Enregistrement"), equipment=wheel, details=_spec_details(wheel)
+    )
     return wheel
 
 
@@ -723,8 +1029,14 @@ def wheel_commission(*, wheel: Wheel, actor: AbstractBaseUser) -> Wheel:
     validate_spec(wheel.kind, wheel.spec, est.jurisdiction)
     wheel.status = AssetStatus.IN_SERVICE
     save_audited(wheel, actor=actor, reason="mise en service")
-    _equipment_entry(est, actor=actor, role=role, event=_("Mise en service — caractéristiques conformes"),
-                     equipment=wheel, details=_spec_details(wheel))
+    _equipment_entry(
+        est,
+        actor=actor,
+        role=role,
+        event=_("Mise en service — caractéristiques conformes"),
+        equipment=wheel,
+        details=_spec_details(wheel),
+    )
     return wheel
 
 
@@ -739,19 +1051,22 @@ def wheel_install(*, wheel: Wheel, table: GamingTable, actor: AbstractBaseUser) 
     if WHEEL_FOR_GAME.get(table.game) != wheel.kind:
         raise ValidationError(_("Ce matériel ne sert pas au jeu de cette table."))
     if wheel.status != AssetStatus.IN_SERVICE:
-        raise ValidationError(_("Le matériel doit être mis en service (caractéristiques validées) avant d'être "
-                                "installé."))
+        raise ValidationError(
+            _("Le matériel doit être mis en service (caractéristiques validées) avant d'être installé.")
+        )
     if Wheel.objects.filter(table=table).exclude(pk=wheel.pk).exists():
         raise ValidationError(_("Un autre matériel est installé à cette table."))
     wheel.table = table
     save_audited(wheel, actor=actor, reason="installation")
-    _equipment_entry(est, actor=actor, role=role, event=_("Installation à la table"), equipment=wheel,
-                     table_number=table.number)
+    _equipment_entry(
+        est, actor=actor, role=role, event=_("Installation à la table"), equipment=wheel, table_number=table.number
+    )
     return wheel
 
 
-def _pair_roles(actor: AbstractBaseUser, cosigner: AbstractBaseUser, est: Establishment, roles: tuple[str, str],
-                code: str) -> tuple[str, str]:
+def _pair_roles(
+    actor: AbstractBaseUser, cosigner: AbstractBaseUser, est: Establishment, roles: tuple[str, str], code: str
+) -> tuple[str, str]:
     """The two signatories of a check hold the two roles the text names, one each."""
     mine, theirs = roles_of(actor, est), roles_of(cosigner, est)
     first, second = roles
@@ -760,14 +1075,22 @@ def _pair_roles(actor: AbstractBaseUser, cosigner: AbstractBaseUser, est: Establ
             return first, second
         if second in mine and first in theirs:
             return second, first
-    raise RuleViolation(code, _("La vérification est faite et signée par deux personnes : %(a)s et %(b)s.")
-                        % {"a": Role(first).label, "b": Role(second).label})
+    raise RuleViolation(
+        code,
+        _("La vérification est faite et signée par deux personnes : %(a)s et %(b)s.")
+        % {"a": Role(first).label, "b": Role(second).label},
+    )
 
 
 @transaction.atomic
 def wheel_check_record(
-    *, session: TableSession, actor: AbstractBaseUser, cosigner: AbstractBaseUser, points: Sequence[str],
-    passed: bool, observations: str = "",
+    *,
+    session: TableSession,
+    actor: AbstractBaseUser,
+    cosigner: AbstractBaseUser,
+    points: Sequence[str],
+    passed: bool,
+    observations: str = "",
 ) -> WheelCheck:
     """The check before the séance, signed by both people the text names (MC WHEEL-06: maintenance
     staff in the presence of an inspecteur, REG-12; FR WHEEL-08: a comité member and the croupier,
@@ -793,24 +1116,43 @@ def wheel_check_record(
     incident = None
     if not passed:
         incident = incident_open(
-            establishment=est, category=EQUIPMENT_CHECK.code, actor=actor, subjects=[wheel], table_session=session,
+            establishment=est,
+            category=EQUIPMENT_CHECK.code,
+            actor=actor,
+            subjects=[wheel],
+            table_session=session,
             description=_fr(_("Vérification avant séance non conforme : %(wheel)s.") % {"wheel": wheel}),
             circumstances=observations,
         )
     check = WheelCheck.objects.create(
-        establishment=est, table_session=session, wheel=wheel, checked_at=timezone.now(), points=points,
-        passed=passed, observations=observations.strip(), signer=actor, signer_role=actor_role, cosigner=cosigner,
-        cosigner_role=cosigner_role, incident=incident,
+        establishment=est,
+        table_session=session,
+        wheel=wheel,
+        checked_at=timezone.now(),
+        points=points,
+        passed=passed,
+        observations=observations.strip(),
+        signer=actor,
+        signer_role=actor_role,
+        cosigner=cosigner,
+        cosigner_role=cosigner_role,
+        incident=incident,
     )
     names = {actor_role: display_name(actor), cosigner_role: display_name(cosigner)}
     payload = {
-        **_session_fields(session), "wheel": _fr(wheel), "points": points,
-        "result": _fr(_("conforme") if passed else _("non conforme")), "observations": check.observations,
+        **_session_fields(session),
+        "wheel": _fr(wheel),
+        "points": points,
+        "result": _fr(_("conforme") if passed else _("non conforme")),
+        "observations": check.observations,
         "incident": incident.pk if incident else None,
     }
     if est.jurisdiction == "MC":
-        payload.update(event=_fr(_("Vérification avant séance")), technician=names[Role.ENTRETIEN],
-                       inspecteur=names[Role.INSPECTEUR])
+        payload.update(
+            event=_fr(_("Vérification avant séance")),
+            technician=names[Role.ENTRETIEN],
+            inspecteur=names[Role.INSPECTEUR],
+        )
         _record(est, VERIFICATIONS_MATERIEL.code, actor=actor, role=actor_role, payload=payload)
     else:
         payload.update(comite=names[Role.COMITE], croupier=names[Role.CROUPIER])
@@ -829,9 +1171,14 @@ def wheel_lid_lock(*, session: TableSession, actor: AbstractBaseUser, key_holder
         raise ValidationError(_("Cette table n'a pas de cylindre fermé à clé."))
     role = require_role(actor, est, (Role.CROUPIER, Role.CHEF_TABLE, Role.INSPECTEUR))
     holders = tuple(est.setting("SET-31") or ())
-    key_role = role_named_by_text(key_holder, est, holders, "KEY-08", _(
-        "La clé du couvercle est remise à son détenteur désigné (%(roles)s).")
-        % {"roles": ", ".join(str(Role(r).label) for r in holders) or "—"})
+    key_role = role_named_by_text(
+        key_holder,
+        est,
+        holders,
+        "KEY-08",
+        _("La clé du couvercle est remise à son détenteur désigné (%(roles)s).")
+        % {"roles": ", ".join(str(Role(r).label) for r in holders) or "—"},
+    )
     if session.status != TableSession.Status.OPEN:
         raise ValidationError(_("Le cylindre se ferme à la fin de la partie, table ouverte."))
     if LidLock.objects.filter(table_session=session).exists():
@@ -840,20 +1187,35 @@ def wheel_lid_lock(*, session: TableSession, actor: AbstractBaseUser, key_holder
     if wheel is None:
         raise ValidationError(_("Aucun cylindre n'est installé à cette table."))
     lock = LidLock.objects.create(
-        table_session=session, wheel=wheel, locked_at=timezone.now(), locked_by=actor, locked_by_role=role,
-        key_holder=key_holder, key_holder_role=key_role,
+        table_session=session,
+        wheel=wheel,
+        locked_at=timezone.now(),
+        locked_by=actor,
+        locked_by_role=role,
+        key_holder=key_holder,
+        key_holder_role=key_role,
     )
-    _record(est, VERIFICATIONS_MATERIEL.code, actor=actor, role=role, payload={
-        **_session_fields(session), "wheel": _fr(wheel), "event": _fr(_("Fermeture du cylindre")),
-        "points": [_fr(_("Couvercle posé et fermé à clé")), _fr(_("Clé remise à son détenteur"))],
-        "result": _fr(_("fermé")), "observations": "", "technician": display_name(actor),
-        "inspecteur": f"{display_name(key_holder)} ({_fr(Role(key_role).label)})",
-    })
+    _record(
+        est,
+        VERIFICATIONS_MATERIEL.code,
+        actor=actor,
+        role=role,
+        payload={
+            **_session_fields(session),
+            "wheel": _fr(wheel),
+            "event": _fr(_("Fermeture du cylindre")),
+            "points": [_fr(_("Couvercle posé et fermé à clé")), _fr(_("Clé remise à son détenteur"))],
+            "result": _fr(_("fermé")),
+            "observations": "",
+            "technician": display_name(actor),
+            "inspecteur": f"{display_name(key_holder)} ({_fr(Role(key_role).label)})",
+        },
+    )
     return lock
 
 
-
 # --- Launching the ball at roulette and boule (WHEEL-09) -------------------------------------------
+
 
 def _rotation_session(session: TableSession) -> TableSession:
     session = _live_session(session)
@@ -875,35 +1237,68 @@ def launch_roster_set(
     relieve each other. Setting it again during the séance replaces it from then on."""
     session = _rotation_session(session)
     est = session.seance.establishment
-    role = role_named_by_text(actor, est, ROSTER_SETTERS, "WHEEL-09", _(
-        "L'ordre de roulement est établi par la Direction des Jeux (directeur des jeux ou sous-directeur)."))
+    role = role_named_by_text(
+        actor,
+        est,
+        ROSTER_SETTERS,
+        "WHEEL-09",
+        _("L'ordre de roulement est établi par la Direction des Jeux (directeur des jeux ou sous-directeur)."),
+    )
     order = list(croupiers)
     if len({user.pk for user in order}) != len(order):
         raise ValidationError(_("Un croupier ne figure qu'une fois dans l'ordre de roulement."))
     for user in order:
         if not roles_of(user, est) & set(ROSTER_MEMBERS):
-            raise RuleViolation("WHEEL-09", _(
-                "%(name)s n'est pas croupier : seuls les croupiers affectés au jeu sont chargés successivement du "
-                "lancement.") % {"name": display_name(user)})
+            raise RuleViolation(
+                "WHEEL-09",
+                _(
+                    "%(name)s n'est pas croupier : seuls les croupiers affectés au jeu sont chargés successivement du "
+                    "lancement."
+                )
+                % {"name": display_name(user)},
+            )
     if len(order) < 2:
-        raise RuleViolation("WHEEL-09", _(
-            "L'ordre de roulement comprend au moins deux croupiers : aucun ne peut être spécialisé dans le lancement."))
+        raise RuleViolation(
+            "WHEEL-09",
+            _(
+                "L'ordre de roulement comprend au moins deux croupiers : aucun ne peut être "
+                "spécialisé dans le lancement."
+            ),
+        )
     replaces = session.launch_rosters.exists()
-    roster = LaunchRoster.objects.create(establishment=est, table_session=session, set_at=timezone.now(),
-                                         set_by=actor, set_by_role=role, note=note.strip())
+    roster = LaunchRoster.objects.create(
+        establishment=est,
+        table_session=session,
+        set_at=timezone.now(),
+        set_by=actor,
+        set_by_role=role,
+        note=note.strip(),
+    )
     LaunchRosterPlace.objects.bulk_create(
-        LaunchRosterPlace(roster=roster, position=position, croupier=user) for position, user in enumerate(order, 1))
-    _record(est, ROULEMENT_LANCEURS.code, actor=actor, role=role, payload={
-        **_session_fields(session), "roster": roster.pk,
-        "event": _fr(_("Nouvel ordre de roulement") if replaces else _("Ordre de roulement")),
-        "order": [f"{position}. {display_name(user)}" for position, user in enumerate(order, 1)],
-        "launcher": "", "since": _clock(roster.set_at, est), "flags": [], "observations": roster.note,
-    })
+        LaunchRosterPlace(roster=roster, position=position, croupier=user) for position, user in enumerate(order, 1)
+    )
+    _record(
+        est,
+        ROULEMENT_LANCEURS.code,
+        actor=actor,
+        role=role,
+        payload={
+            **_session_fields(session),
+            "roster": roster.pk,
+            "event": _fr(_("Nouvel ordre de roulement") if replaces else _("Ordre de roulement")),
+            "order": [f"{position}. {display_name(user)}" for position, user in enumerate(order, 1)],
+            "launcher": "",
+            "since": _clock(roster.set_at, est),
+            "flags": [],
+            "observations": roster.note,
+        },
+    )
     return roster
 
 
-def _launch_flags(est: Establishment, roster: LaunchRoster | None, turns: Sequence[LaunchTurn],
-                  launcher: AbstractBaseUser) -> list[dict]:
+def _launch_flags(
+    est: Establishment, roster: LaunchRoster | None, turns: Sequence[LaunchTurn], launcher: AbstractBaseUser
+) -> list[dict]:
     """What a new turn of ``launcher`` after ``turns`` reports (WHEEL-09): a launcher outside the
     order in force, or a pattern of specialisation — more consecutive turns, or a larger share of
     the partie's turns, than the establishment's thresholds (setting "WHEEL-09")."""
@@ -915,26 +1310,42 @@ def _launch_flags(est: Establishment, roster: LaunchRoster | None, turns: Sequen
     texts = []
     with translation.override("fr"):  # flags are part of the register entry
         if roster is None:
-            texts.append(_("Aucun ordre de roulement établi par la Direction des Jeux : %(name)s lance hors "
-                           "roulement.") % {"name": name})
+            texts.append(
+                _("Aucun ordre de roulement établi par la Direction des Jeux : %(name)s lance hors roulement.")
+                % {"name": name}
+            )
         elif not any(place.croupier_id == launcher.pk for place in roster.places.all()):
-            texts.append(_("%(name)s n'est pas inscrit à l'ordre de roulement établi à %(at)s.")
-                         % {"name": name, "at": _clock(roster.set_at, est)})
+            texts.append(
+                _("%(name)s n'est pas inscrit à l'ordre de roulement établi à %(at)s.")
+                % {"name": name, "at": _clock(roster.set_at, est)}
+            )
         if limits.get("max_consecutive") is not None and run > limits["max_consecutive"]:
-            texts.append(_("%(name)s lance pour le %(n)se tour consécutif (plus de %(max)s de suite) : "
-                           "spécialisation dans le lancement.")
-                         % {"name": name, "n": run, "max": limits["max_consecutive"]})
+            texts.append(
+                _(
+                    "%(name)s lance pour le %(n)se tour consécutif (plus de %(max)s de suite) : "
+                    "spécialisation dans le lancement."
+                )
+                % {"name": name, "n": run, "max": limits["max_consecutive"]}
+            )
         if share is not None and total >= limits.get("min_turns", 0) and mine > math.ceil(total * share / 100):
-            texts.append(_("%(name)s a lancé %(mine)s des %(total)s tours de la partie (plus de %(max)s %%) : "
-                           "spécialisation dans le lancement.")
-                         % {"name": name, "mine": mine, "total": total, "max": share})
+            texts.append(
+                _(
+                    "%(name)s a lancé %(mine)s des %(total)s tours de la partie (plus de %(max)s %%) : "
+                    "spécialisation dans le lancement."
+                )
+                % {"name": name, "mine": mine, "total": total, "max": share}
+            )
     return [{"code": "WHEEL-09", "text": text} for text in texts]
 
 
 @transaction.atomic
 def launch_turn_record(
-    *, session: TableSession, launcher: AbstractBaseUser, actor: AbstractBaseUser,
-    started_at: datetime.datetime | None = None, observations: str = "",
+    *,
+    session: TableSession,
+    launcher: AbstractBaseUser,
+    actor: AbstractBaseUser,
+    started_at: datetime.datetime | None = None,
+    observations: str = "",
 ) -> LaunchTurn:
     """Who launches the ball from when at a roulette or boule table-partie — the first launcher,
     then each relief — written by the chef de table (at boule, the chef de partie). Allowed in any
@@ -946,21 +1357,39 @@ def launch_turn_record(
     if session.status != TableSession.Status.OPEN:
         raise ValidationError(_("Les lanceurs s'inscrivent pendant la partie, table ouverte."))
     if not roles_of(launcher, est) & set(LAUNCH_STAFF):
-        raise ValidationError({"launcher": _("%(name)s ne fait pas partie du personnel des tables de cet "
-                                             "établissement.") % {"name": display_name(launcher)}})
+        raise ValidationError(
+            {
+                "launcher": _("%(name)s ne fait pas partie du personnel des tables de cet établissement.")
+                % {"name": display_name(launcher)}
+            }
+        )
     now = timezone.now()
     started_at = started_at or now
     turns = list(selectors.launch_turns(session))
     if started_at > now:
         raise ValidationError({"started_at": _("L'heure de prise du lancement ne peut être dans le futur.")})
     if started_at < (turns[-1].started_at if turns else session.opened_at):
-        raise ValidationError({"started_at": _("Les tours s'inscrivent dans l'ordre : cette heure précède le tour "
-                                               "précédent ou l'ouverture de la table.")})
+        raise ValidationError(
+            {
+                "started_at": _(
+                    "Les tours s'inscrivent dans l'ordre : cette heure précède le tour "
+                    "précédent ou l'ouverture de la table."
+                )
+            }
+        )
     roster = selectors.roster_in_force(session, started_at)
     flags = _launch_flags(est, roster, turns, launcher)
     turn = LaunchTurn.objects.create(
-        establishment=est, table_session=session, launcher=launcher, started_at=started_at, roster=roster,
-        recorded_at=now, recorded_by=actor, recorded_by_role=role, observations=observations.strip(), flags=flags,
+        establishment=est,
+        table_session=session,
+        launcher=launcher,
+        started_at=started_at,
+        roster=roster,
+        recorded_at=now,
+        recorded_by=actor,
+        recorded_by_role=role,
+        observations=observations.strip(),
+        flags=flags,
     )
     previous = turns[-1].launcher if turns else None
     with translation.override("fr"):
@@ -970,9 +1399,20 @@ def launch_turn_record(
             event = str(_("Nouveau tour du même lanceur"))
         else:
             event = _("Relève de %(name)s") % {"name": display_name(previous)}
-    _record(est, ROULEMENT_LANCEURS.code, actor=actor, role=role, payload={
-        **_session_fields(session), "roster": roster.pk if roster else None, "event": event, "order": [],
-        "launcher": display_name(launcher), "since": _clock(started_at, est),
-        "flags": [f"{flag['code']} : {flag['text']}" for flag in flags], "observations": turn.observations,
-    })
+    _record(
+        est,
+        ROULEMENT_LANCEURS.code,
+        actor=actor,
+        role=role,
+        payload={
+            **_session_fields(session),
+            "roster": roster.pk if roster else None,
+            "event": event,
+            "order": [],
+            "launcher": display_name(launcher),
+            "since": _clock(started_at, est),
+            "flags": [f"{flag['code']} : {flag['text']}" for flag in flags],
+            "observations": turn.observations,
+        },
+    )
     return turn

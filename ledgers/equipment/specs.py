@@ -28,8 +28,10 @@ WHEEL_FOR_GAME: dict[str, str] = {
 # with an inspecteur; FR the roue de la chance (WHEEL-08, REG-11), by a comité member with the
 # croupier. (requirement, the two roles that sign)
 CHECK_RULES: dict[str, dict[str, tuple[str, tuple[str, str]]]] = {
-    "MC": {game: ("WHEEL-06", (Role.ENTRETIEN, Role.INSPECTEUR))
-           for game in ("roulette", "roulette_americaine", "boule", "grande_roue")},
+    "MC": {
+        game: ("WHEEL-06", (Role.ENTRETIEN, Role.INSPECTEUR))
+        for game in ("roulette", "roulette_americaine", "boule", "grande_roue")
+    },
     "FR": {"roue_chance": ("WHEEL-08", (Role.COMITE, Role.CROUPIER))},
 }
 
@@ -71,8 +73,17 @@ SHUFFLER_POKER_FR = frozenset({"stud_poker", "texas_holdem", "ultimate_holdem"})
 # MC SHUF-07: with a shuffler-dealer at these games, a pause is recorded with the cover fitted.
 PAUSE_GAMES_MC = frozenset({"blackjack", "trente_quarante", "punto_banco"})
 
-BOULE_COLOURS = {"1": "noir", "3": "noir", "6": "noir", "8": "noir",
-                 "2": "rouge", "4": "rouge", "7": "rouge", "9": "rouge", "5": "jaune"}
+BOULE_COLOURS = {
+    "1": "noir",
+    "3": "noir",
+    "6": "noir",
+    "8": "noir",
+    "2": "rouge",
+    "4": "rouge",
+    "7": "rouge",
+    "9": "rouge",
+    "5": "jaune",
+}
 GRANDE_ROUE_SEGMENTS = {"joker_noir": 1, "joker_jaune": 1, "20": 2, "10": 4, "5": 7, "2": 15, "1": 24}
 ROUE_CHANCE_SEGMENTS = {"orange": 24, "vert": 12, "bleu": 8, "rouge": 4, "violet": 2, "blanc": 1, "noir": 1}
 
@@ -114,14 +125,20 @@ def clean_spec(kind: str, spec: Mapping[str, Any]) -> dict[str, Any]:
         zeros = spec.get("zeros")
         if not isinstance(zeros, list) or not all(isinstance(z, str) for z in zeros):
             raise ValidationError({"zeros": _("Indiquez les zéros du cylindre (0, 00).")})
-        return {"pockets": _int(spec, "pockets"), "zeros": [z.strip() for z in zeros],
-                "obstacles": _int(spec, "obstacles")}
+        return {
+            "pockets": _int(spec, "pockets"),
+            "zeros": [z.strip() for z in zeros],
+            "obstacles": _int(spec, "obstacles"),
+        }
     if kind == WheelKind.BOULE:
         colours = spec.get("colours")
         if not isinstance(colours, dict):
             raise ValidationError({"colours": _("Indiquez la couleur de chaque numéro.")})
-        return {"numbers": _int(spec, "numbers"), "rows": _int(spec, "rows"),
-                "colours": {str(k).strip(): str(v).strip().lower() for k, v in colours.items()}}
+        return {
+            "numbers": _int(spec, "numbers"),
+            "rows": _int(spec, "rows"),
+            "colours": {str(k).strip(): str(v).strip().lower() for k, v in colours.items()},
+        }
     if kind in (WheelKind.GRANDE_ROUE, WheelKind.ROUE_CHANCE):
         return {"segments": _counts(spec)}
     raise ValidationError({"kind": _("Type d'appareil inconnu.")})
@@ -135,32 +152,52 @@ def validate_spec(kind: str, spec: Mapping[str, Any], jurisdiction: str) -> None
     """Refuse to put into service equipment whose recorded specification differs from the text."""
     if jurisdiction == "MC" and kind == WheelKind.ROULETTE_EUROPEENNE:
         if spec["pockets"] != 37 or spec["zeros"] != ["0"] or spec["obstacles"] != 7:
-            raise RuleViolation("WHEEL-01", _(
-                "Roulette européenne : 37 cases (36 numéros et un seul zéro) et exactement 7 obstacles "
-                "(relevé : %(p)s cases, zéros %(z)s, %(o)s obstacles).")
-                % {"p": spec["pockets"], "z": "/".join(spec["zeros"]) or "—", "o": spec["obstacles"]})
+            raise RuleViolation(
+                "WHEEL-01",
+                _(
+                    "Roulette européenne : 37 cases (36 numéros et un seul zéro) et exactement 7 obstacles "
+                    "(relevé : %(p)s cases, zéros %(z)s, %(o)s obstacles)."
+                )
+                % {"p": spec["pockets"], "z": "/".join(spec["zeros"]) or "—", "o": spec["obstacles"]},
+            )
     elif jurisdiction == "MC" and kind == WheelKind.ROULETTE_AMERICAINE:
         if spec["pockets"] != 38 or sorted(spec["zeros"]) != ["0", "00"] or spec["obstacles"] < 7:
-            raise RuleViolation("WHEEL-03", _(
-                "Roulette américaine : 38 cases avec un zéro et un double zéro, et au moins 7 obstacles "
-                "(relevé : %(p)s cases, zéros %(z)s, %(o)s obstacles).")
-                % {"p": spec["pockets"], "z": "/".join(spec["zeros"]) or "—", "o": spec["obstacles"]})
+            raise RuleViolation(
+                "WHEEL-03",
+                _(
+                    "Roulette américaine : 38 cases avec un zéro et un double zéro, et au moins 7 obstacles "
+                    "(relevé : %(p)s cases, zéros %(z)s, %(o)s obstacles)."
+                )
+                % {"p": spec["pockets"], "z": "/".join(spec["zeros"]) or "—", "o": spec["obstacles"]},
+            )
     elif jurisdiction == "MC" and kind == WheelKind.BOULE:
         if spec["numbers"] != 9 or spec["rows"] not in (2, 4) or spec["colours"] != BOULE_COLOURS:
-            raise RuleViolation("WHEEL-04", _(
-                "Boule : seuls les plateaux à 9 numéros sont autorisés, sur deux ou quatre rangées ; 1, 3, 6 et 8 "
-                "noirs, 2, 4, 7 et 9 rouges, 5 jaune."))
+            raise RuleViolation(
+                "WHEEL-04",
+                _(
+                    "Boule : seuls les plateaux à 9 numéros sont autorisés, sur deux ou quatre rangées ; 1, 3, 6 et 8 "
+                    "noirs, 2, 4, 7 et 9 rouges, 5 jaune."
+                ),
+            )
     elif jurisdiction == "MC" and kind == WheelKind.GRANDE_ROUE:
         if spec["segments"] != GRANDE_ROUE_SEGMENTS:
-            raise RuleViolation("WHEEL-05", _(
-                "Grande roue : 54 cases — 1 joker noir, 1 joker jaune, 2 × 20, 4 × 10, 7 × 5, 15 × 2, 24 × 1 "
-                "(relevé : %(got)s ; total %(total)s).")
-                % {"got": _describe(spec["segments"]), "total": sum(spec["segments"].values())})
+            raise RuleViolation(
+                "WHEEL-05",
+                _(
+                    "Grande roue : 54 cases — 1 joker noir, 1 joker jaune, 2 × 20, 4 × 10, 7 × 5, 15 × 2, 24 × 1 "
+                    "(relevé : %(got)s ; total %(total)s)."
+                )
+                % {"got": _describe(spec["segments"]), "total": sum(spec["segments"].values())},
+            )
     elif jurisdiction == "FR" and kind == WheelKind.ROUE_CHANCE and spec["segments"] != ROUE_CHANCE_SEGMENTS:
-        raise RuleViolation("WHEEL-07", _(
-            "Roue de la chance : 52 segments — 24 orange, 12 verts, 8 bleus, 4 rouges, 2 violets, 1 blanc, 1 noir "
-            "(relevé : %(got)s ; total %(total)s).")
-            % {"got": _describe(spec["segments"]), "total": sum(spec["segments"].values())})
+        raise RuleViolation(
+            "WHEEL-07",
+            _(
+                "Roue de la chance : 52 segments — 24 orange, 12 verts, 8 bleus, 4 rouges, 2 violets, 1 blanc, 1 noir "
+                "(relevé : %(got)s ; total %(total)s)."
+            )
+            % {"got": _describe(spec["segments"]), "total": sum(spec["segments"].values())},
+        )
 
 
 def normalise_display(text: str) -> str:

@@ -20,27 +20,31 @@ urlpatterns = [
     path("sabots/<int:pk>/hors-usage/", views.ShoeWithdrawView.as_view(), name="shoe_withdraw"),
     path("sabots/destructions/", views.DestructionListView.as_view(), name="destruction_list"),
     path("sabots/destructions/programmer/", views.DestructionPlanView.as_view(), name="destruction_plan"),
-    path("sabots/destructions/<int:pk>/information/", views.DestructionNotifyView.as_view(),
-         name="destruction_notify"),
-    path("sabots/destructions/<int:pk>/execution/", views.DestructionCompleteView.as_view(),
-         name="destruction_complete"),
+    path("sabots/destructions/<int:pk>/information/", views.DestructionNotifyView.as_view(), name="destruction_notify"),
+    path(
+        "sabots/destructions/<int:pk>/execution/", views.DestructionCompleteView.as_view(), name="destruction_complete"
+    ),
     # Shufflers
     path("melangeurs/", views.ShufflerListView.as_view(), name="shuffler_list"),
     path("melangeurs/nouveau/", views.ShufflerCreateView.as_view(), name="shuffler_create"),
     path("melangeurs/socles/nouveau/", views.SocleCreateView.as_view(), name="socle_create"),
     path("melangeurs/mise-en-marche/", views.ShufflerUseStartView.as_view(), name="shuffler_use_start"),
-    path("melangeurs/utilisations/<int:pk>/fin-de-seance/", views.ShufflerUseEndView.as_view(),
-         name="shuffler_use_end"),
-    path("melangeurs/utilisations/<int:pk>/interruption/", views.ShufflerPauseView.as_view(),
-         name="shuffler_pause"),
+    path(
+        "melangeurs/utilisations/<int:pk>/fin-de-seance/", views.ShufflerUseEndView.as_view(), name="shuffler_use_end"
+    ),
+    path("melangeurs/utilisations/<int:pk>/interruption/", views.ShufflerPauseView.as_view(), name="shuffler_pause"),
     path("melangeurs/<int:pk>/", views.ShufflerDetailView.as_view(), name="shuffler_detail"),
     path("melangeurs/<int:pk>/mise-en-service/", views.ShufflerCommissionView.as_view(), name="shuffler_commission"),
     path("melangeurs/<int:pk>/installation/", views.ShufflerMountView.as_view(), name="shuffler_mount"),
     path("melangeurs/<int:pk>/depose/", views.ShufflerUnmountView.as_view(), name="shuffler_unmount"),
-    path("melangeurs/<int:pk>/dysfonctionnement/", views.ShufflerMalfunctionView.as_view(),
-         name="shuffler_malfunction"),
-    path("melangeurs/<int:pk>/remise-en-service/", views.ShufflerReturnToServiceView.as_view(),
-         name="shuffler_return_to_service"),
+    path(
+        "melangeurs/<int:pk>/dysfonctionnement/", views.ShufflerMalfunctionView.as_view(), name="shuffler_malfunction"
+    ),
+    path(
+        "melangeurs/<int:pk>/remise-en-service/",
+        views.ShufflerReturnToServiceView.as_view(),
+        name="shuffler_return_to_service",
+    ),
     # Wheels
     path("cylindres/", views.WheelListView.as_view(), name="wheel_list"),
     path("cylindres/nouveau/", views.WheelCreateView.as_view(), name="wheel_create"),

@@ -56,8 +56,11 @@ class EquipmentFormView(EstablishmentRequiredMixin, ServiceFormView):
 
     def get_context_data(self, **kwargs) -> dict[str, Any]:
         return super().get_context_data(
-            title=self.title, submit_label=self.submit_label, subject=self.subject(),
-            requirements=[(code, REQUIREMENTS[code].article) for code in self.requirements], **kwargs,
+            title=self.title,
+            submit_label=self.submit_label,
+            subject=self.subject(),
+            requirements=[(code, REQUIREMENTS[code].article) for code in self.requirements],
+            **kwargs,
         )
 
     def subject(self) -> Any:
@@ -110,19 +113,27 @@ class ObjectServiceView(EquipmentFormView):
 
 # --- Overview ---------------------------------------------------------------------------------
 
+
 class OverviewView(EstablishmentRequiredMixin, TemplateView):
     template_name = "equipment/overview.html"
 
     def get_context_data(self, **kwargs) -> dict[str, Any]:
-        opened = set(Register.objects.filter(establishment=self.establishment, status=Register.Status.OPEN)
-                     .values_list("kind", "qualifier"))
+        opened = set(
+            Register.objects.filter(establishment=self.establishment, status=Register.Status.OPEN).values_list(
+                "kind", "qualifier"
+            )
+        )
         return super().get_context_data(
             rows=selectors.table_overview(self.establishment),
-            missing=[(kind, qualifier) for kind, qualifier in required_volumes(self.establishment)
-                     if (kind, qualifier) not in opened],
+            missing=[
+                (kind, qualifier)
+                for kind, qualifier in required_volumes(self.establishment)
+                if (kind, qualifier) not in opened
+            ],
             flagged=selectors.exceptions(self.establishment)[:20],
             incidents=open_incidents(self.establishment).filter(
-                category__in=("shuffler_malfunction", "equipment_check")),
+                category__in=("shuffler_malfunction", "equipment_check")
+            ),
             **kwargs,
         )
 
@@ -134,13 +145,21 @@ class TableEquipmentView(EstablishmentRequiredMixin, TemplateView):
         table = get_object_or_404(GamingTable, establishment=self.establishment, pk=self.kwargs["pk"])
         row = next(r for r in selectors.table_overview(self.establishment) if r.table.pk == table.pk)
         allocations = ShoeAllocation.objects.filter(table_session__table=table).select_related(
-            "shoe", "table_session__seance", "table_session__table", "allocated_by")[:30]
+            "shoe", "table_session__seance", "table_session__table", "allocated_by"
+        )[:30]
         checks = WheelCheck.objects.filter(table_session__table=table).select_related(
-            "wheel", "table_session__seance", "signer", "cosigner")[:30]
+            "wheel", "table_session__seance", "signer", "cosigner"
+        )[:30]
         return super().get_context_data(
-            row=row, allocations=AllocationTable(allocations), checks=WheelCheckTable(checks),
+            row=row,
+            allocations=AllocationTable(allocations),
+            checks=WheelCheckTable(checks),
             uses=ShufflerUse.objects.filter(table_session__table=table).select_related(
-                "shuffler", "table_session__seance")[:30], rotation=self.rotation(row), **kwargs)
+                "shuffler", "table_session__seance"
+            )[:30],
+            rotation=self.rotation(row),
+            **kwargs,
+        )
 
     def rotation(self, row: selectors.TableEquipment) -> dict[str, Any] | None:
         """MC roulette and boule: the ordre de roulement in force, the launch turns of the partie,
@@ -150,19 +169,30 @@ class TableEquipmentView(EstablishmentRequiredMixin, TemplateView):
             return None
         form = None
         if session.status == session.Status.OPEN:
-            form = forms.LaunchTurnForm(establishment=self.establishment, request=self.request, initial={
-                "session": session.pk, "launcher": selectors.next_launcher(session)})
-        return {"roster": selectors.roster_in_force(session), "turns": LaunchTurnTable(selectors.launch_turns(session)),
-                "counts": selectors.launch_counts(session), "form": form}
+            form = forms.LaunchTurnForm(
+                establishment=self.establishment,
+                request=self.request,
+                initial={"session": session.pk, "launcher": selectors.next_launcher(session)},
+            )
+        return {
+            "roster": selectors.roster_in_force(session),
+            "turns": LaunchTurnTable(selectors.launch_turns(session)),
+            "counts": selectors.launch_counts(session),
+            "form": form,
+        }
 
 
 # --- Models ------------------------------------------------------------------------------------
 
+
 class ApprovedModelListView(EstablishmentRequiredMixin, SingleTableMixin, TemplateView):
     template_name = "equipment/list.html"
     table_class = ApprovedModelTable
-    extra_context = {"title": _("Modèles agréés"), "create_url": "equipment:model_create",
-                     "create_label": _("Enregistrer un modèle")}
+    extra_context = {
+        "title": _("Modèles agréés"),
+        "create_url": "equipment:model_create",
+        "create_label": _("Enregistrer un modèle"),
+    }
 
     def get_table_data(self):
         return ApprovedModel.objects.filter(establishment=self.establishment)
@@ -175,10 +205,16 @@ class ApprovedModelCreateView(EquipmentFormView):
 
     def act(self, data):
         return services.approved_model_register(
-            establishment=self.establishment, kind=data["kind"], manufacturer=data["manufacturer"], name=data["name"],
-            actor=self.request.user, approval_reference=data["approval_reference"],
-            approval_issuer=data["approval_issuer"], approved_on=data["approved_on"],
-            approved_until=data["approved_until"])
+            establishment=self.establishment,
+            kind=data["kind"],
+            manufacturer=data["manufacturer"],
+            name=data["name"],
+            actor=self.request.user,
+            approval_reference=data["approval_reference"],
+            approval_issuer=data["approval_issuer"],
+            approved_on=data["approved_on"],
+            approved_until=data["approved_until"],
+        )
 
     def success_url_for(self, result):
         return reverse("equipment:model_list")
@@ -186,16 +222,21 @@ class ApprovedModelCreateView(EquipmentFormView):
 
 # --- Sabots ------------------------------------------------------------------------------------
 
+
 class ShoeListView(EstablishmentRequiredMixin, SingleTableMixin, FilterView):
     template_name = "equipment/list.html"
     table_class = ShoeTable
     filterset_class = ShoeFilter
-    extra_context = {"title": _("Sabots"), "create_url": "equipment:shoe_receive",
-                     "create_label": _("Prendre en charge des sabots")}
+    extra_context = {
+        "title": _("Sabots"),
+        "create_url": "equipment:shoe_receive",
+        "create_label": _("Prendre en charge des sabots"),
+    }
 
     def get_queryset(self):
-        return Shoe.objects.filter(establishment=self.establishment).select_related("model", "location",
-                                                                          "table_session__table")
+        return Shoe.objects.filter(establishment=self.establishment).select_related(
+            "model", "location", "table_session__table"
+        )
 
 
 class ShoeDetailView(EstablishmentRequiredMixin, DetailView):
@@ -206,8 +247,9 @@ class ShoeDetailView(EstablishmentRequiredMixin, DetailView):
         return Shoe.objects.filter(establishment=self.establishment).select_related("model", "location")
 
     def get_context_data(self, **kwargs):
-        allocations = self.object.allocations.select_related("table_session__seance", "table_session__table",
-                                                             "allocated_by", "shoe")
+        allocations = self.object.allocations.select_related(
+            "table_session__seance", "table_session__table", "allocated_by", "shoe"
+        )
         return super().get_context_data(allocations=AllocationTable(allocations), **kwargs)
 
 
@@ -218,9 +260,14 @@ class ShoeReceiveView(EquipmentFormView):
     success_message = _("Sabots pris en charge et inscrits à l'inventaire.")
 
     def act(self, data):
-        return services.shoe_receive(establishment=self.establishment, model=data["model"], location=data["location"],
-                                     shoes=data["numbers"], actor=self.request.user,
-                                     delivery_note=data["delivery_note"])
+        return services.shoe_receive(
+            establishment=self.establishment,
+            model=data["model"],
+            location=data["location"],
+            shoes=data["numbers"],
+            actor=self.request.user,
+            delivery_note=data["delivery_note"],
+        )
 
     def success_url_for(self, result):
         return reverse("equipment:shoe_list")
@@ -236,8 +283,13 @@ class ShoeUpdateView(ObjectServiceView):
         return {"number": self.object.serial, "model": self.object.model, "maker_serial": self.object.maker_serial}
 
     def act(self, data):
-        return services.shoe_update(shoe=self.object, actor=self.request.user, number=data["number"],
-                                    model=data["model"], maker_serial=data["maker_serial"])
+        return services.shoe_update(
+            shoe=self.object,
+            actor=self.request.user,
+            number=data["number"],
+            model=data["model"],
+            maker_serial=data["maker_serial"],
+        )
 
     def success_url_for(self, result):
         return reverse("equipment:shoe_detail", args=[result.pk])
@@ -250,8 +302,9 @@ class ShoeWithdrawView(ObjectServiceView):
     requirements = ("SHOE-03",)
 
     def act(self, data):
-        return services.shoe_withdraw(shoe=self.object, actor=self.request.user, reason=data["reason"],
-                                      to_location=data["to_location"])
+        return services.shoe_withdraw(
+            shoe=self.object, actor=self.request.user, reason=data["reason"], to_location=data["to_location"]
+        )
 
     def success_url_for(self, result):
         return reverse("equipment:shoe_detail", args=[result.pk])
@@ -260,13 +313,13 @@ class ShoeWithdrawView(ObjectServiceView):
 class ShoeAllocateView(TableFlowView):
     form_class = forms.ShoeAllocateForm
     title = _("Sortie ou affectation d'un sabot à une table")
-    requirements = ("SHOE-02", "SHOE-04", "SHOE-05", "SHOE-06", "SHOE-07", "SHOE-08", "SHOE-11", "SHOE-12",
-                    "SHOE-13")
+    requirements = ("SHOE-02", "SHOE-04", "SHOE-05", "SHOE-06", "SHOE-07", "SHOE-08", "SHOE-11", "SHOE-12", "SHOE-13")
     success_message = _("Sabot affecté à la table.")
 
     def act(self, data):
-        allocation = services.shoe_allocate(session=data["session"], shoe=data["shoe"], actor=self.request.user,
-                                            received_by=data["received_by"])
+        allocation = services.shoe_allocate(
+            session=data["session"], shoe=data["shoe"], actor=self.request.user, received_by=data["received_by"]
+        )
         self.report_flags(allocation.flags)
         return allocation
 
@@ -278,8 +331,12 @@ class ShoeReturnView(EquipmentFormView):
     success_message = _("Sabots rentrés au dépôt.")
 
     def act(self, data):
-        return services.shoe_return(shoes=list(data["shoes"]), to_location=data["to_location"],
-                                    actor=self.request.user, returned_by=data["returned_by"])
+        return services.shoe_return(
+            shoes=list(data["shoes"]),
+            to_location=data["to_location"],
+            actor=self.request.user,
+            returned_by=data["returned_by"],
+        )
 
 
 class RepeatedPairsView(EstablishmentRequiredMixin, TemplateView):
@@ -289,8 +346,9 @@ class RepeatedPairsView(EstablishmentRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         today = timezone.localdate()
-        form = forms.RepeatedPairsForm(self.request.GET or {"date_from": today - datetime.timedelta(days=30),
-                                                           "date_to": today, "minimum": 2})
+        form = forms.RepeatedPairsForm(
+            self.request.GET or {"date_from": today - datetime.timedelta(days=30), "date_to": today, "minimum": 2}
+        )
         rows = []
         if form.is_valid():
             data = form.cleaned_data
@@ -304,7 +362,8 @@ class DestructionListView(EstablishmentRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         sessions = DestructionSession.objects.filter(
-            establishment=self.establishment, domain=SHOES.code).prefetch_related("items")
+            establishment=self.establishment, domain=SHOES.code
+        ).prefetch_related("items")
         return super().get_context_data(sessions=sessions, **kwargs)
 
 
@@ -314,9 +373,14 @@ class DestructionPlanView(EquipmentFormView):
     requirements = ("SHOE-03", "CARD-10", "CARD-11")
 
     def act(self, data):
-        return custody.destruction_plan(domain=SHOES, establishment=self.establishment, method=data["method"],
-                                        planned_at=data["planned_at"], items=list(data["shoes"]),
-                                        actor=self.request.user)
+        return custody.destruction_plan(
+            domain=SHOES,
+            establishment=self.establishment,
+            method=data["method"],
+            planned_at=data["planned_at"],
+            items=list(data["shoes"]),
+            actor=self.request.user,
+        )
 
     def success_url_for(self, result):
         return reverse("equipment:destruction_list")
@@ -338,9 +402,13 @@ class DestructionNotifyView(DestructionStepView):
     requirements = ("SHOE-03", "CARD-11")
 
     def act(self, data):
-        return custody.destruction_notify(session=self.object, notified_at=data["notified_at"],
-                                          channel=data["channel"], reference=data["reference"],
-                                          actor=self.request.user)
+        return custody.destruction_notify(
+            session=self.object,
+            notified_at=data["notified_at"],
+            channel=data["channel"],
+            reference=data["reference"],
+            actor=self.request.user,
+        )
 
 
 class DestructionCompleteView(DestructionStepView):
@@ -350,18 +418,27 @@ class DestructionCompleteView(DestructionStepView):
     submit_label = _("Détruire et inscrire les sorties")
 
     def act(self, data):
-        return custody.destruction_complete(session=self.object, domain=SHOES, actor=self.request.user,
-                                            witness=data["witness"], observations=data["observations"])
+        return custody.destruction_complete(
+            session=self.object,
+            domain=SHOES,
+            actor=self.request.user,
+            witness=data["witness"],
+            observations=data["observations"],
+        )
 
 
 # --- Shufflers -------------------------------------------------------------------------------
+
 
 class ShufflerListView(EstablishmentRequiredMixin, SingleTableMixin, FilterView):
     template_name = "equipment/list.html"
     table_class = ShufflerTable
     filterset_class = ShufflerFilter
-    extra_context = {"title": _("Mélangeurs et mélangeurs distributeurs"), "create_url": "equipment:shuffler_create",
-                     "create_label": _("Enregistrer un mélangeur")}
+    extra_context = {
+        "title": _("Mélangeurs et mélangeurs distributeurs"),
+        "create_url": "equipment:shuffler_create",
+        "create_label": _("Enregistrer un mélangeur"),
+    }
 
     def get_queryset(self):
         return Shuffler.objects.filter(establishment=self.establishment).select_related("model", "socle__table")
@@ -376,7 +453,8 @@ class ShufflerDetailView(EstablishmentRequiredMixin, DetailView):
 
     def get_context_data(self, **kwargs):
         return super().get_context_data(
-            uses=self.object.uses.select_related("table_session__seance", "table_session__table")[:30], **kwargs)
+            uses=self.object.uses.select_related("table_session__seance", "table_session__table")[:30], **kwargs
+        )
 
 
 class ShufflerCreateView(EquipmentFormView):
@@ -386,8 +464,14 @@ class ShufflerCreateView(EquipmentFormView):
 
     def act(self, data):
         return services.shuffler_register(
-            establishment=self.establishment, number=data["number"], serial=data["serial"], model=data["model"],
-            machine_type=data["machine_type"], actor=self.request.user, embout=data["embout"])
+            establishment=self.establishment,
+            number=data["number"],
+            serial=data["serial"],
+            model=data["model"],
+            machine_type=data["machine_type"],
+            actor=self.request.user,
+            embout=data["embout"],
+        )
 
     def success_url_for(self, result):
         return reverse("equipment:shuffler_detail", args=[result.pk])
@@ -406,10 +490,13 @@ class ShufflerCommissionView(ShufflerObjectView):
     requirements = ("SHUF-01", "SHUF-02", "SHUF-03", "SHUF-11")
 
     def act(self, data):
-        return services.shuffler_commission(shuffler=self.object, actor=self.request.user,
-                                            card_access_protection=data["card_access_protection"],
-                                            malfunction_signal=data["malfunction_signal"],
-                                            observations=data["observations"])
+        return services.shuffler_commission(
+            shuffler=self.object,
+            actor=self.request.user,
+            card_access_protection=data["card_access_protection"],
+            malfunction_signal=data["malfunction_signal"],
+            observations=data["observations"],
+        )
 
 
 class ShufflerMountView(ShufflerObjectView):
@@ -436,9 +523,13 @@ class ShufflerMalfunctionView(ShufflerObjectView):
     success_message = _("Incident ouvert : le mélangeur est hors service.")
 
     def act(self, data):
-        return services.shuffler_malfunction_report(shuffler=self.object, actor=self.request.user,
-                                                    description=data["description"],
-                                                    action_taken=data["action_taken"], session=data["session"])
+        return services.shuffler_malfunction_report(
+            shuffler=self.object,
+            actor=self.request.user,
+            description=data["description"],
+            action_taken=data["action_taken"],
+            session=data["session"],
+        )
 
 
 class ShufflerReturnToServiceView(ShufflerObjectView):
@@ -472,8 +563,14 @@ class ShufflerUseStartView(TableFlowView):
 
     def act(self, data):
         return services.shuffler_use_start(
-            session=data["session"], shuffler=data["shuffler"], actor=self.request.user, embout=data["embout"],
-            display=data["display"], decks_counted=data["decks_counted"], observations=data["observations"])
+            session=data["session"],
+            shuffler=data["shuffler"],
+            actor=self.request.user,
+            embout=data["embout"],
+            display=data["display"],
+            decks_counted=data["decks_counted"],
+            observations=data["observations"],
+        )
 
 
 class ShufflerUseView(ObjectServiceView):
@@ -492,9 +589,15 @@ class ShufflerUseEndView(ShufflerUseView):
     requirements = ("SHUF-13", "SHUF-14", "SHUF-15", "INC-13")
 
     def act(self, data):
-        return services.shuffler_use_end(use=self.object, actor=self.request.user, hood_opened=data["hood_opened"],
-                                         empty=data["empty"], cards_removed=data["cards_removed"],
-                                         disconnected=data["disconnected"], observations=data["observations"])
+        return services.shuffler_use_end(
+            use=self.object,
+            actor=self.request.user,
+            hood_opened=data["hood_opened"],
+            empty=data["empty"],
+            cards_removed=data["cards_removed"],
+            disconnected=data["disconnected"],
+            observations=data["observations"],
+        )
 
 
 class ShufflerPauseView(ShufflerUseView):
@@ -508,12 +611,16 @@ class ShufflerPauseView(ShufflerUseView):
 
 # --- Wheels -----------------------------------------------------------------------------------
 
+
 class WheelListView(EstablishmentRequiredMixin, SingleTableMixin, FilterView):
     template_name = "equipment/list.html"
     table_class = WheelTable
     filterset_class = WheelFilter
-    extra_context = {"title": _("Cylindres, plateaux et roues"), "create_url": "equipment:wheel_create",
-                     "create_label": _("Enregistrer un matériel")}
+    extra_context = {
+        "title": _("Cylindres, plateaux et roues"),
+        "create_url": "equipment:wheel_create",
+        "create_label": _("Enregistrer un matériel"),
+    }
 
     def get_queryset(self):
         return Wheel.objects.filter(establishment=self.establishment).select_related("table")
@@ -549,8 +656,14 @@ class WheelCreateView(EquipmentFormView):
         return [self.template_name]
 
     def act(self, data):
-        return services.wheel_register(establishment=self.establishment, number=data["number"], kind=data["kind"],
-                                       spec=data["spec"], actor=self.request.user, serial=data["serial"])
+        return services.wheel_register(
+            establishment=self.establishment,
+            number=data["number"],
+            kind=data["kind"],
+            spec=data["spec"],
+            actor=self.request.user,
+            serial=data["serial"],
+        )
 
     def success_url_for(self, result):
         return reverse("equipment:wheel_detail", args=[result.pk])
@@ -590,12 +703,20 @@ class WheelCheckView(TableFlowView):
     submit_label = _("Signer la vérification")
 
     def act(self, data):
-        check = services.wheel_check_record(session=data["session"], actor=self.request.user,
-                                            cosigner=data["cosigner"], points=data["points_list"],
-                                            passed=data["passed"], observations=data["observations"])
+        check = services.wheel_check_record(
+            session=data["session"],
+            actor=self.request.user,
+            cosigner=data["cosigner"],
+            points=data["points_list"],
+            passed=data["passed"],
+            observations=data["observations"],
+        )
         if check.incident:
-            messages.error(self.request, _("Vérification non conforme : incident n° %(n)s ouvert, la table reste "
-                                           "fermée.") % {"n": check.incident.pk})
+            messages.error(
+                self.request,
+                _("Vérification non conforme : incident n° %(n)s ouvert, la table reste fermée.")
+                % {"n": check.incident.pk},
+            )
         return check
 
 
@@ -605,11 +726,13 @@ class LidLockView(TableFlowView):
     requirements = ("WHEEL-02", "KEY-08")
 
     def act(self, data):
-        return services.wheel_lid_lock(session=data["session"], actor=self.request.user,
-                                       key_holder=data["key_holder"] or self.request.user)
+        return services.wheel_lid_lock(
+            session=data["session"], actor=self.request.user, key_holder=data["key_holder"] or self.request.user
+        )
 
 
 # --- Launchers at roulette and boule (WHEEL-09) --------------------------------------------------
+
 
 class LaunchRosterView(TableFlowView):
     form_class = forms.LaunchRosterForm
@@ -621,16 +744,18 @@ class LaunchRosterView(TableFlowView):
         """The table-partie asked for, and the order in force there, to start from."""
         initial = super().get_initial()
         session_id = initial["session"] or ""
-        table_session = (selectors.live_sessions(self.establishment).filter(pk=session_id).first()
-                         if session_id.isdigit() else None)
+        table_session = (
+            selectors.live_sessions(self.establishment).filter(pk=session_id).first() if session_id.isdigit() else None
+        )
         roster = selectors.roster_in_force(table_session) if table_session else None
         if roster is not None:
             initial.update({f"place_{place.position}": place.croupier_id for place in roster.places.all()})
         return initial
 
     def act(self, data):
-        return services.launch_roster_set(session=data["session"], croupiers=data["croupiers"],
-                                          actor=self.request.user, note=data["note"])
+        return services.launch_roster_set(
+            session=data["session"], croupiers=data["croupiers"], actor=self.request.user, note=data["note"]
+        )
 
 
 class LaunchTurnView(TableFlowView):
@@ -640,8 +765,13 @@ class LaunchTurnView(TableFlowView):
     success_message = _("Tour de lancement inscrit.")
 
     def act(self, data):
-        turn = services.launch_turn_record(session=data["session"], launcher=data["launcher"], actor=self.request.user,
-                                           started_at=data["started_at"], observations=data["observations"])
+        turn = services.launch_turn_record(
+            session=data["session"],
+            launcher=data["launcher"],
+            actor=self.request.user,
+            started_at=data["started_at"],
+            observations=data["observations"],
+        )
         self.report_flags(turn.flags)
         return turn
 

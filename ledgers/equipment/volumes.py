@@ -16,21 +16,35 @@ def required_volumes(establishment: Establishment) -> list[tuple[str, str]]:
 
     common = [("materiel_jeu", ""), ("sorties_tables", "shoes"), ("incidents", "")]
     if establishment.jurisdiction == "MC":
-        return [*common, ("prise_en_charge", "sabots"), ("comptabilite_annexe", "shoes"),
-                ("verifications_materiel", ""), ("roulement_lanceurs", "")]
-    carnets = [(SHOE_GAMES_FR[game]["carnet"], number)
-               for number, game in establishment.tables.filter(game__in=SHOE_GAMES_FR).values_list("number", "game")]
+        return [
+            *common,
+            ("prise_en_charge", "sabots"),
+            ("comptabilite_annexe", "shoes"),
+            ("verifications_materiel", ""),
+            ("roulement_lanceurs", ""),
+        ]
+    carnets = [
+        (SHOE_GAMES_FR[game]["carnet"], number)
+        for number, game in establishment.tables.filter(game__in=SHOE_GAMES_FR).values_list("number", "game")
+    ]
     return [*common, ("carnet_19", "sabots"), ("main_courante_roue", ""), *sorted(carnets)]
 
 
 def open_volume(
-    establishment: Establishment, kind: str, qualifier: str, *, director: AbstractBaseUser,
-    authority: AbstractBaseUser, paraphe: str,
+    establishment: Establishment,
+    kind: str,
+    qualifier: str,
+    *,
+    director: AbstractBaseUser,
+    authority: AbstractBaseUser,
+    paraphe: str,
 ) -> Register:
     """The open volume of ``kind``/``qualifier``, created and coté et paraphé if there is none."""
     register = (
         Register.objects.filter(establishment=establishment, kind=kind, qualifier=qualifier)
-        .exclude(status=Register.Status.CLOSED).order_by("number").first()
+        .exclude(status=Register.Status.CLOSED)
+        .order_by("number")
+        .first()
     )
     if register is None:
         register = register_create(establishment=establishment, kind=kind, qualifier=qualifier, actor=director)

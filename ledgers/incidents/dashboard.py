@@ -22,8 +22,9 @@ CONCERNED = {
 def incidents_open(request: HttpRequest, establishment: Establishment) -> Panel | None:
     if not roles_of(request.user, establishment) & CONCERNED[establishment.jurisdiction]:
         return None
-    incidents = (open_incidents(establishment).select_related("establishment").prefetch_related("notices")
-                 .order_by("-found_at"))
+    incidents = (
+        open_incidents(establishment).select_related("establishment").prefetch_related("notices").order_by("-found_at")
+    )
     rows = [(incident, [Role(r).label for r in missing_notices(incident)]) for incident in incidents]
     if not rows:
         return None

@@ -23,11 +23,19 @@ class Incident(models.Model):
     description = models.TextField(_("description"))
     circumstances = models.TextField(_("circonstances"), blank=True)
     table_session = models.ForeignKey(
-        TableSession, on_delete=models.PROTECT, null=True, blank=True, related_name="incidents",
+        TableSession,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="incidents",
         verbose_name=_("partie de table"),
     )
     location = models.ForeignKey(
-        Location, on_delete=models.PROTECT, null=True, blank=True, related_name="incidents",
+        Location,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="incidents",
         verbose_name=_("emplacement"),
     )
     decision = models.TextField(_("décision"), blank=True)

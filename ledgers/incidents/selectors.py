@@ -32,8 +32,9 @@ def missing_notices(incident: Incident) -> list[str]:
     category, jurisdiction = get_category(incident.category), incident.establishment.jurisdiction
     required = category.notices.get(jurisdiction, ())
     channels = category.notice_channels.get(jurisdiction)
-    informed = {notice.recipient_role for notice in incident.notices.all()
-                if not channels or notice.channel in channels}
+    informed = {
+        notice.recipient_role for notice in incident.notices.all() if not channels or notice.channel in channels
+    }
     return [role for role in required if role not in informed]
 
 

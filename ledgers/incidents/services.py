@@ -28,8 +28,9 @@ from .selectors import missing_notices
 DECIDERS = {"MC": (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR), "FR": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)}
 
 
-def _record(incident: Incident, *, actor: AbstractBaseUser, role: str, event: str, text: str,
-            notice: str = "", **extra) -> None:
+def _record(
+    incident: Incident, *, actor: AbstractBaseUser, role: str, event: str, text: str, notice: str = "", **extra
+) -> None:
     register = current_register(incident.establishment, INCIDENT_REGISTER.code)
     payload = {
         "incident": incident.pk,
@@ -79,16 +80,23 @@ def incident_open(
     labels = []
     for obj in subjects:
         IncidentSubject.objects.create(
-            incident=incident, content_type=ContentType.objects.get_for_model(obj), object_id=obj.pk,
+            incident=incident,
+            content_type=ContentType.objects.get_for_model(obj),
+            object_id=obj.pk,
             label=str(obj)[:200],
         )
         labels.append(str(obj))
     with register_language():
         _record(
-            incident, actor=actor, role=role, event=str(_("Ouverture")),
+            incident,
+            actor=actor,
+            role=role,
+            event=str(_("Ouverture")),
             text=f"{incident.description}" + (f" — {incident.circumstances}" if incident.circumstances else ""),
-            found_at=format_timestamp(incident.found_at), subjects=labels,
-            table=str(table_session) if table_session else "", location=str(location) if location else "",
+            found_at=format_timestamp(incident.found_at),
+            subjects=labels,
+            table=str(table_session) if table_session else "",
+            location=str(location) if location else "",
         )
     return incident
 
@@ -116,17 +124,28 @@ def incident_notify(
     info, jurisdiction = get_category(incident.category), incident.establishment.jurisdiction
     channels = info.notice_channels.get(jurisdiction)
     if channels and channel not in channels and recipient_role in info.notices.get(jurisdiction, ()):
-        raise RuleViolation(incident.requirement, _("Cette information se fait par : %(channels)s.") % {
-            "channels": ", ".join(str(IncidentNotice.Channel(c).label) for c in channels)})
+        raise RuleViolation(
+            incident.requirement,
+            _("Cette information se fait par : %(channels)s.")
+            % {"channels": ", ".join(str(IncidentNotice.Channel(c).label) for c in channels)},
+        )
     notice = IncidentNotice.objects.create(
-        incident=incident, recipient_role=recipient_role, recipient_name=recipient_name.strip(),
-        notified_at=notified_at, channel=channel, recorded_by=actor,
+        incident=incident,
+        recipient_role=recipient_role,
+        recipient_name=recipient_name.strip(),
+        notified_at=notified_at,
+        channel=channel,
+        recorded_by=actor,
     )
     with register_language():
         _record(
-            incident, actor=actor, role=role, event=str(_("Information")),
+            incident,
+            actor=actor,
+            role=role,
+            event=str(_("Information")),
             text=f"{notice.get_channel_display()} — {notice.recipient_name}",
-            notice=str(Role(recipient_role).label), notified_at=format_timestamp(notified_at),
+            notice=str(Role(recipient_role).label),
+            notified_at=format_timestamp(notified_at),
         )
     return notice
 
@@ -144,8 +163,14 @@ def incident_decide(*, incident: Incident, decision: str, actor: AbstractBaseUse
     incident.decision, incident.decided_by, incident.decided_at = decision.strip(), actor, timezone.now()
     save_audited(incident, actor=actor, reason="décision")
     with register_language():
-        _record(incident, actor=actor, role=role, event=str(_("Décision")), text=incident.decision,
-                decided_by=display_name(actor))
+        _record(
+            incident,
+            actor=actor,
+            role=role,
+            event=str(_("Décision")),
+            text=incident.decision,
+            decided_by=display_name(actor),
+        )
     return incident
 
 

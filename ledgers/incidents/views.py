@@ -55,10 +55,16 @@ class IncidentActView(EstablishmentRequiredMixin, ServiceFormView):
         forms = {"notify": NoticeForm(initial=self.get_initial()), "decide": DecisionForm(), "close": CloseForm()}
         forms[self.act] = context["form"]
         context.update(
-            incident=incident, category=info, subjects=incident.subjects.all(), notices=incident.notices.all(),
-            missing=[Role(r).label for r in missing_notices(incident)], act=self.act,
+            incident=incident,
+            category=info,
+            subjects=incident.subjects.all(),
+            notices=incident.notices.all(),
+            missing=[Role(r).label for r in missing_notices(incident)],
+            act=self.act,
             late=[Role(r).label for r in late_notices(incident)],
-            notice_form=forms["notify"], decision_form=forms["decide"], close_form=forms["close"],
+            notice_form=forms["notify"],
+            decision_form=forms["decide"],
+            close_form=forms["close"],
         )
         return context
 

@@ -31,40 +31,79 @@ KEYS = {
     DEMO_MC: [
         ("MC-PM-01", "machine_door", "Portes des machines, rangée A", "{machines}", 2, "coffre", None, ""),
         ("MC-SO-01", "socle", "Socles, rangée A", "{socles}", 1, "caisse-centrale", None, ""),
-        ("MC-BR-01", "bill_release", "Blocs lecteurs de billets, rangée A", "{machines}", 1, "caisse-centrale",
-         None, ""),
+        (
+            "MC-BR-01",
+            "bill_release",
+            "Blocs lecteurs de billets, rangée A",
+            "{machines}",
+            1,
+            "caisse-centrale",
+            None,
+            "",
+        ),
         ("MC-BB-01", "bill_content", "Boîtes à billets, rangée A", "{machines}", 1, "comptabilite", None, ""),
         ("MC-CY-RO1", "cylinder_lid", "Couvercle du cylindre", "RO1", 1, None, Role.INSPECTEUR, ""),
         ("MC-DEP-01", "card_cabinet", "Dépôt principal des cartes", "depot-principal", 2, None, Role.CARTIER, ""),
     ],
     DEMO_FR: [
-        ("FR-ARM-01", "card_cabinet", "Armoire « dépôt des cartes »", "armoire-cartes", 1, None,
-         Role.DIRECTEUR_RESPONSABLE, ""),
-        ("FR-HA-01", "upper", "Parties supérieures des machines", "{machines}", 1, None, Role.DIRECTEUR_RESPONSABLE,
-         ""),
+        (
+            "FR-ARM-01",
+            "card_cabinet",
+            "Armoire « dépôt des cartes »",
+            "armoire-cartes",
+            1,
+            None,
+            Role.DIRECTEUR_RESPONSABLE,
+            "",
+        ),
+        (
+            "FR-HA-01",
+            "upper",
+            "Parties supérieures des machines",
+            "{machines}",
+            1,
+            None,
+            Role.DIRECTEUR_RESPONSABLE,
+            "",
+        ),
         ("FR-BA-01", "lower", "Parties inférieures des machines", "{machines}", 1, None, Role.COMITE, ""),
         ("FR-BB-01", "bill_content", "Boîtes à billets et à tickets", "{machines}", 1, None, Role.CAISSIER, ""),
         ("FR-RZ-01", "reset", "Réinitialisation des machines", "{machines}", 1, None, Role.COMITE, ""),
-        ("FR-CL-01", "logic_board", "Cartes logiques", "{machines}", 1, None, Role.TECHNICIEN_SFM,
-         "SFM Côte d'Azur — agrément n° 2021-014"),
+        (
+            "FR-CL-01",
+            "logic_board",
+            "Cartes logiques",
+            "{machines}",
+            1,
+            None,
+            Role.TECHNICIEN_SFM,
+            "SFM Côte d'Azur — agrément n° 2021-014",
+        ),
     ],
 }
 # code, giver role, holder role, hours until due (a second: overdue at once), purpose, witness role
 ISSUES = {
-    DEMO_MC: [("MC-DEP-01", Role.CARTIER, Role.SOUS_DIRECTEUR, 6, "core.seance", None),
-              ("MC-CY-RO1", Role.DIRECTEUR_JEUX, Role.INSPECTEUR, 1 / 3600, "core.seance", None),
-              ("MC-SO-01", Role.CAISSIER_PRINCIPAL, Role.SUPERVISEUR, 2, "slots.releve", None),
-              ("MC-PM-01", Role.SUPERVISEUR, Role.MECANICIEN, 1, "slots.intervention", None)],
-    DEMO_FR: [("FR-ARM-01", Role.DIRECTEUR_RESPONSABLE, Role.COMITE, 1 / 3600, "core.seance", None),
-              ("FR-HA-01", Role.DIRECTEUR_RESPONSABLE, Role.COMITE, 1, "slots.intervention", Role.MECANICIEN)],
+    DEMO_MC: [
+        ("MC-DEP-01", Role.CARTIER, Role.SOUS_DIRECTEUR, 6, "core.seance", None),
+        ("MC-CY-RO1", Role.DIRECTEUR_JEUX, Role.INSPECTEUR, 1 / 3600, "core.seance", None),
+        ("MC-SO-01", Role.CAISSIER_PRINCIPAL, Role.SUPERVISEUR, 2, "slots.releve", None),
+        ("MC-PM-01", Role.SUPERVISEUR, Role.MECANICIEN, 1, "slots.intervention", None),
+    ],
+    DEMO_FR: [
+        ("FR-ARM-01", Role.DIRECTEUR_RESPONSABLE, Role.COMITE, 1 / 3600, "core.seance", None),
+        ("FR-HA-01", Role.DIRECTEUR_RESPONSABLE, Role.COMITE, 1, "slots.intervention", Role.MECANICIEN),
+    ],
 }
 ADMIN = {DEMO_MC: Role.DIRECTEUR_JEUX, DEMO_FR: Role.DIRECTEUR_RESPONSABLE}
 
 
 def _register(est: Establishment) -> None:
     admin = demo_user(est, ADMIN[est.code])
-    register = Register.objects.filter(establishment=est, kind=REGISTRE_CLES.code).exclude(
-        status=Register.Status.CLOSED).first()
+    register = (
+        Register.objects.filter(establishment=est, kind=REGISTRE_CLES.code)
+        .exclude(status=Register.Status.CLOSED)
+        .first()
+    )
     if register is None:
         register = register_create(establishment=est, kind=REGISTRE_CLES.code, actor=admin)
     if register.status == Register.Status.AWAITING_OPENING:
@@ -77,8 +116,9 @@ def _today_seance(est: Establishment) -> Seance:
     return seance or seance_open(establishment=est, date=today, period="soiree", actor=demo_user(est, ADMIN[est.code]))
 
 
-def register_keys(est: Establishment, *, machines: str = "", socles: str = "",
-                  lock_types: frozenset[str] | None = None) -> None:
+def register_keys(
+    est: Establishment, *, machines: str = "", socles: str = "", lock_types: frozenset[str] | None = None
+) -> None:
     """Register the demo keys not yet registered (of ``lock_types`` only, when given: the card
     demo registers the cabinet key, KEY-11); ``machines`` and ``socles``: the slot room's numbers
     (comma separated) the slot keys serve."""
@@ -90,10 +130,17 @@ def register_keys(est: Establishment, *, machines: str = "", socles: str = "",
         if lock_types is not None and lock_type not in lock_types:
             continue
         services.key_register(
-            establishment=est, actor=admin, code=code, lock_type=lock_type, opens=opens,
-            asset_ref=asset.format(machines=machines, socles=socles), copies=copies,
+            establishment=est,
+            actor=admin,
+            code=code,
+            lock_type=lock_type,
+            opens=opens,
+            asset_ref=asset.format(machines=machines, socles=socles),
+            copies=copies,
             home=Location.objects.get(establishment=est, code=home) if home else None,
-            custodian=demo_user(est, custodian) if custodian else None, holder_organisation=organisation)
+            custodian=demo_user(est, custodian) if custodian else None,
+            holder_organisation=organisation,
+        )
 
 
 def _slot_purposes(est: Establishment) -> dict[str, int]:
@@ -105,12 +152,16 @@ def _slot_purposes(est: Establishment) -> dict[str, int]:
     releve = Releve.objects.filter(establishment=est, status=Releve.Status.OPEN).first()
     machine = Machine.objects.filter(establishment=est, status=Machine.Status.IN_SERVICE).first()
     if releve is None and machine is not None:
-        releve = slots.releve_open(establishment=est, room=machine.socle.room, during_operation=False,
-                                   actor=demo_user(est, Role.SUPERVISEUR))
+        releve = slots.releve_open(
+            establishment=est, room=machine.socle.room, during_operation=False, actor=demo_user(est, Role.SUPERVISEUR)
+        )
     sheet = Intervention.objects.filter(machine__establishment=est, status=Intervention.Status.OPEN).first()
     if sheet is None and machine is not None:
-        sheet = slots.intervention_open(machine=machine, actor=demo_user(est, Role.MECANICIEN),
-                                        reason="Porte principale : contrôle du lecteur de billets")
+        sheet = slots.intervention_open(
+            machine=machine,
+            actor=demo_user(est, Role.MECANICIEN),
+            reason="Porte principale : contrôle du lecteur de billets",
+        )
     if releve is not None:
         found["slots.releve"] = releve.pk
     if sheet is not None:
@@ -127,10 +178,15 @@ def _seed(est: Establishment) -> int:
         key = Key.objects.get(establishment=est, code=code)
         if key.issues.exists() or purpose not in purposes:
             continue
-        services.key_issue(key=key, actor=demo_user(est, giver), holder=demo_user(est, holder),
-                           purpose_type=purpose, purpose_id=purposes[purpose],
-                           due_at=timezone.now() + datetime.timedelta(hours=hours),
-                           witness=demo_user(est, witness) if witness else None)
+        services.key_issue(
+            key=key,
+            actor=demo_user(est, giver),
+            holder=demo_user(est, holder),
+            purpose_type=purpose,
+            purpose_id=purposes[purpose],
+            due_at=timezone.now() + datetime.timedelta(hours=hours),
+            witness=demo_user(est, witness) if witness else None,
+        )
         issued += 1
     return issued
 

@@ -30,8 +30,9 @@ class KeyForm(EstablishmentForm):
     copies = forms.IntegerField(label=_("Nombre d'exemplaires"), min_value=1, initial=1)
     home = forms.ModelChoiceField(label=_("Lieu de garde"), queryset=Location.objects.none(), required=False)
     custodian = forms.ModelChoiceField(label=_("Gardien"), queryset=get_user_model().objects.none(), required=False)
-    holder_organisation = forms.CharField(label=_("Organisme détenteur (carte logique : SFM et agrément, police)"),
-                                          max_length=200, required=False)
+    holder_organisation = forms.CharField(
+        label=_("Organisme détenteur (carte logique : SFM et agrément, police)"), max_length=200, required=False
+    )
 
     def setup(self) -> None:
         self.fields["home"].queryset = Location.objects.filter(establishment=self.establishment, active=True)
@@ -44,8 +45,10 @@ class PurposeField(forms.ChoiceField):
     def __init__(self, est, **kwargs):
         choices = [("", "—")]
         for kind in purpose_types():
-            choices += [(f"{kind.code}:{obj.pk}", f"{kind.label} — {kind.describe(obj)}")
-                        for obj in kind.open_objects(est)[:200]]
+            choices += [
+                (f"{kind.code}:{obj.pk}", f"{kind.label} — {kind.describe(obj)}")
+                for obj in kind.open_objects(est)[:200]
+            ]
         super().__init__(choices=choices, **kwargs)
 
     def clean(self, value):
@@ -62,14 +65,14 @@ class IssueForm(ReauthMixin, CountersignMixin, EstablishmentForm):
     note = forms.CharField(label=_("Observations"), max_length=300, required=False)
 
     def setup(self) -> None:
-        self.fields["key"].queryset = Key.objects.filter(establishment=self.establishment,
-                                                         status=Key.Status.IN_SERVICE)
+        self.fields["key"].queryset = Key.objects.filter(establishment=self.establishment, status=Key.Status.IN_SERVICE)
         self.fields["purpose"] = PurposeField(self.establishment, label=_("Pour (objet ouvert)"))
         self.add_countersignature("holder", _("Détenteur (prend la clé)"))
         self.add_countersignature("co1", _("Deuxième personne remettant la clé (si requise)"), required=False)
         self.add_countersignature("co2", _("Troisième personne remettant la clé (si requise)"), required=False)
-        self.add_countersignature("witness", _("Mécanicien ou employé présent (ouverture de la partie supérieure)"),
-                                  required=False)
+        self.add_countersignature(
+            "witness", _("Mécanicien ou employé présent (ouverture de la partie supérieure)"), required=False
+        )
 
 
 class ReturnForm(ReauthMixin, CountersignMixin, EstablishmentForm):
@@ -88,8 +91,9 @@ class SurrenderForm(ReauthMixin, CountersignMixin, EstablishmentForm):
     reason = forms.CharField(label=_("Motif technique"), max_length=300)
 
     def setup(self) -> None:
-        self.fields["key"].queryset = Key.objects.filter(establishment=self.establishment, lock_type=LockType.SOCLE,
-                                                         status=Key.Status.IN_SERVICE)
+        self.fields["key"].queryset = Key.objects.filter(
+            establishment=self.establishment, lock_type=LockType.SOCLE, status=Key.Status.IN_SERVICE
+        )
         self.add_countersignature("receiver", _("Caissier principal (reçoit la serrure et la clé)"))
 
 
@@ -97,8 +101,11 @@ class InventoryForm(ReauthMixin, EstablishmentForm):
     """Blind: one field per key, with nothing said about how many copies should be there."""
 
     def setup(self) -> None:
-        self.keys = list(Key.objects.filter(establishment=self.establishment).exclude(status=Key.Status.RETIRED)
-                         .order_by("code", "lock_type"))
+        self.keys = list(
+            Key.objects.filter(establishment=self.establishment)
+            .exclude(status=Key.Status.RETIRED)
+            .order_by("code", "lock_type")
+        )
         for key in self.keys:
             self.fields[f"key_{key.pk}"] = forms.IntegerField(label=str(key), min_value=0)
 

@@ -21,16 +21,27 @@ from .purposes import TABLE_PARTIE
 
 @on_table_closing
 def lid_key_returned(session: TableSession) -> None:
-    out = KeyIssue.objects.filter(purpose_type=TABLE_PARTIE.code, purpose_id=session.pk,
-                                  key__lock_type=LockType.CYLINDER_LID, returned_at__isnull=True).first()
+    out = KeyIssue.objects.filter(
+        purpose_type=TABLE_PARTIE.code,
+        purpose_id=session.pk,
+        key__lock_type=LockType.CYLINDER_LID,
+        returned_at__isnull=True,
+    ).first()
     if out is not None:
-        raise RuleViolation("KEY-08", _("Fin de partie impossible : la clé du couvercle %(key)s doit être rendue à sa "
-                                        "garde.") % {"key": out.key.code})
+        raise RuleViolation(
+            "KEY-08",
+            _("Fin de partie impossible : la clé du couvercle %(key)s doit être rendue à sa garde.")
+            % {"key": out.key.code},
+        )
 
 
 @on_seance_closing
 def machine_keys_out(seance: Seance) -> Iterator[Missing]:
     for issue in selectors.out_at_closing(seance.establishment):
-        yield Missing(_("Clé %(key)s encore sortie chez %(holder)s (%(purpose)s)") % {
-            "key": issue.key.code, "holder": display_name(issue.holder), "purpose": issue.purpose_label},
-            "KEY-05", reverse("keys:return", args=[issue.pk]), flag=True)
+        yield Missing(
+            _("Clé %(key)s encore sortie chez %(holder)s (%(purpose)s)")
+            % {"key": issue.key.code, "holder": display_name(issue.holder), "purpose": issue.purpose_label},
+            "KEY-05",
+            reverse("keys:return", args=[issue.pk]),
+            flag=True,
+        )

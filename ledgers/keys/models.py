@@ -30,13 +30,24 @@ class Key(models.Model):
     code = models.CharField(_("identifiant de la clé"), max_length=40)
     lock_type = models.CharField(_("type de serrure"), max_length=20, choices=LockType.choices)
     opens = models.CharField(_("ce qu'elle ouvre"), max_length=200)
-    asset_ref = models.CharField(_("matériel (référence)"), max_length=400, blank=True,
-                                 help_text=_("Machine, socle, armoire… : la référence du matériel servi."))
+    asset_ref = models.CharField(
+        _("matériel (référence)"),
+        max_length=400,
+        blank=True,
+        help_text=_("Machine, socle, armoire… : la référence du matériel servi."),
+    )
     copies = models.PositiveSmallIntegerField(_("nombre d'exemplaires"), default=1)
-    home = models.ForeignKey(Location, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                             verbose_name=_("lieu de garde"))
-    custodian = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                  related_name="+", verbose_name=_("gardien"))
+    home = models.ForeignKey(
+        Location, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("lieu de garde")
+    )
+    custodian = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("gardien"),
+    )
     custodian_role = models.CharField(_("qualité du gardien"), max_length=30, blank=True)
     # KEY-16: the organisation holding a logic-board key (the SFM with its approval, the police service).
     holder_organisation = models.CharField(_("organisme détenteur"), max_length=200, blank=True)
@@ -68,19 +79,33 @@ class KeyIssue(models.Model):
     purpose_type = models.CharField(_("type d'objet"), max_length=40)
     purpose_id = models.PositiveBigIntegerField(_("objet n°"))
     purpose_label = models.CharField(_("objet"), max_length=200)
-    holder = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                               verbose_name=_("détenteur"))
+    holder = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("détenteur")
+    )
     holder_role = models.CharField(_("qualité du détenteur"), max_length=30)
-    issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                  verbose_name=_("remise par"))
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("remise par")
+    )
     issued_by_role = models.CharField(_("qualité"), max_length=30)
     issued_at = models.DateTimeField(_("sortie le"))
     due_at = models.DateTimeField(_("à rendre le"))
     returned_at = models.DateTimeField(_("rendue le"), null=True, blank=True)
-    returned_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                    related_name="+", verbose_name=_("rendue par"))
-    received_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                    related_name="+", verbose_name=_("reçue par"))
+    returned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("rendue par"),
+    )
+    received_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("reçue par"),
+    )
     note = models.CharField(_("observations"), max_length=300, blank=True)
     history = HistoricalRecords()
 
@@ -131,11 +156,13 @@ class SocleKeySurrender(models.Model):
     socle_ref = models.CharField(_("socle"), max_length=60)
     lock_ref = models.CharField(_("serrure"), max_length=60)
     reason = models.CharField(_("motif technique"), max_length=300)
-    handed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                  verbose_name=_("remise par"))
+    handed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("remise par")
+    )
     handed_by_role = models.CharField(_("qualité"), max_length=30)
-    received_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                    verbose_name=_("caissier principal"))
+    received_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("caissier principal")
+    )
     surrendered_at = models.DateTimeField(_("remise le"))
 
     class Meta:

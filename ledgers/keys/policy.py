@@ -35,8 +35,18 @@ class LockType(models.TextChoices):
 
 
 # Whose keys are sensitive: a person holding several of them at once is reported (sanity report).
-SENSITIVE = frozenset({LockType.SOCLE, LockType.BILL_RELEASE, LockType.BILL_CONTENT, LockType.UPPER, LockType.LOWER,
-                       LockType.RESET, LockType.LOGIC_BOARD, LockType.CARD_CABINET})
+SENSITIVE = frozenset(
+    {
+        LockType.SOCLE,
+        LockType.BILL_RELEASE,
+        LockType.BILL_CONTENT,
+        LockType.UPPER,
+        LockType.LOWER,
+        LockType.RESET,
+        LockType.LOGIC_BOARD,
+        LockType.CARD_CABINET,
+    }
+)
 # Slot-floor roles, refused the bill-box content keys in Monaco (KEY-03, BP).
 SLOT_FLOOR = frozenset({Role.SUPERVISEUR, Role.MECANICIEN, Role.CHANGEUR, Role.EMPLOYE_JEUX})
 # Who keeps the register of keys: the Direction and the slot operations director.
@@ -77,20 +87,40 @@ def rule_for(est: Establishment, lock_type: str) -> Rule:
     jurisdiction = est.jurisdiction
     if lock_type == LockType.CYLINDER_LID:
         holders = _roles(est.setting("SET-31"))
-        return Rule("KEY-08", None, holders, (*KEY_ADMIN, Role.INSPECTEUR, *holders),
-                    frozenset({PurposeKind.TABLE_PARTIE, PurposeKind.SEANCE}), bp=jurisdiction != "MC")
+        return Rule(
+            "KEY-08",
+            None,
+            holders,
+            (*KEY_ADMIN, Role.INSPECTEUR, *holders),
+            frozenset({PurposeKind.TABLE_PARTIE, PurposeKind.SEANCE}),
+            bp=jurisdiction != "MC",
+        )
     if lock_type == LockType.CARD_CABINET:
         cabinet = est.setting("SET-35") or {}
         holders = _roles(cabinet.get("holders"))
-        return Rule("KEY-11" if jurisdiction == "FR" else "KEY-10", cabinet.get("home"), holders, holders,
-                    frozenset({PurposeKind.SEANCE, PurposeKind.TABLE_PARTIE}), max_copies=cabinet.get("copies"),
-                    bp=jurisdiction != "FR", personal=jurisdiction == "FR")
+        return Rule(
+            "KEY-11" if jurisdiction == "FR" else "KEY-10",
+            cabinet.get("home"),
+            holders,
+            holders,
+            frozenset({PurposeKind.SEANCE, PurposeKind.TABLE_PARTIE}),
+            max_copies=cabinet.get("copies"),
+            bp=jurisdiction != "FR",
+            personal=jurisdiction == "FR",
+        )
     custody = (est.setting("SET-36") or {}).get(lock_type)
     if custody is None:
         return Rule("KEY-01", None, (), KEY_ADMIN, None, bp=True)
-    return Rule(custody["code"], custody.get("home"), _roles(custody.get("holders")), _roles(custody["givers"]),
-                _kinds(custody.get("purposes")), giver_code=custody.get("giver_code", ""),
-                purpose_code=custody.get("purpose_code", ""), personal=not custody.get("home"))
+    return Rule(
+        custody["code"],
+        custody.get("home"),
+        _roles(custody.get("holders")),
+        _roles(custody["givers"]),
+        _kinds(custody.get("purposes")),
+        giver_code=custody.get("giver_code", ""),
+        purpose_code=custody.get("purpose_code", ""),
+        personal=not custody.get("home"),
+    )
 
 
 def bp(est: Establishment, check: str) -> bool:

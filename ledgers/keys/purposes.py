@@ -114,18 +114,32 @@ def _open_seances(est: "Establishment") -> QuerySet:
 def _live_sessions(est: "Establishment") -> QuerySet:
     from ledgers.core.models import TableSession
 
-    return TableSession.objects.filter(seance__establishment=est).exclude(
-        status=TableSession.Status.CLOSED).select_related("seance", "table")
+    return (
+        TableSession.objects.filter(seance__establishment=est)
+        .exclude(status=TableSession.Status.CLOSED)
+        .select_related("seance", "table")
+    )
 
 
 # The séance and the table-partie (the card cabinet key, KEY-11; the roulette lid key, KEY-08).
 SEANCE = PurposeType(
-    code="core.seance", kind=PurposeKind.SEANCE, label=_("Séance"), model="core.Seance", is_open=_seance_open,
-    establishment=attrgetter("establishment"), describe=str, open_objects=_open_seances,
+    code="core.seance",
+    kind=PurposeKind.SEANCE,
+    label=_("Séance"),
+    model="core.Seance",
+    is_open=_seance_open,
+    establishment=attrgetter("establishment"),
+    describe=str,
+    open_objects=_open_seances,
 )
 TABLE_PARTIE = PurposeType(
-    code="core.table_partie", kind=PurposeKind.TABLE_PARTIE, label=_("Partie de table"), model="core.TableSession",
-    is_open=attrgetter("is_live"), establishment=attrgetter("seance.establishment"), describe=str,
+    code="core.table_partie",
+    kind=PurposeKind.TABLE_PARTIE,
+    label=_("Partie de table"),
+    model="core.TableSession",
+    is_open=attrgetter("is_live"),
+    establishment=attrgetter("seance.establishment"),
+    describe=str,
     open_objects=_live_sessions,
 )
 

@@ -13,8 +13,10 @@ REGISTRE_CLES = register_kind(
     RegisterKind(
         code="registre_cles",
         title=_("Registre des clés"),
-        purpose=_("Inscrire chaque clé réglementée, chaque remise et chaque restitution, avec son motif, son détenteur "
-                  "et les signatures, ainsi que les inventaires des clés."),
+        purpose=_(
+            "Inscrire chaque clé réglementée, chaque remise et chaque restitution, avec son motif, son détenteur "
+            "et les signatures, ainsi que les inventaires des clés."
+        ),
         columns=(
             Column("event", _("Opération"), 1.1),
             Column("at", _("Date et heure"), 0.9),
@@ -25,10 +27,24 @@ REGISTRE_CLES = register_kind(
             Column("signatures", _("Signatures"), 2.0),
             Column("observations", _("Observations"), 1.4),
         ),
-        record_roles=tuple(dict.fromkeys((
-            *KEY_ADMIN, Role.SUPERVISEUR, Role.MECANICIEN, Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.COMPTABILITE,
-            Role.INSPECTEUR, Role.CARTIER, Role.EMPLOYE_JEUX, Role.TECHNICIEN_SFM, Role.POLICE, Role.CHEF_POLICE,
-        ))),
+        record_roles=tuple(
+            dict.fromkeys(
+                (
+                    *KEY_ADMIN,
+                    Role.SUPERVISEUR,
+                    Role.MECANICIEN,
+                    Role.CAISSIER,
+                    Role.CAISSIER_PRINCIPAL,
+                    Role.COMPTABILITE,
+                    Role.INSPECTEUR,
+                    Role.CARTIER,
+                    Role.EMPLOYE_JEUX,
+                    Role.TECHNICIEN_SFM,
+                    Role.POLICE,
+                    Role.CHEF_POLICE,
+                )
+            )
+        ),
         paraph_roles=(*DIRECTORATE, Role.COMMISSAIRE, Role.POLICE),
         requirements=("KEY-01", "KEY-02", "KEY-05", "KEY-07", "KEY-11", "KEY-13", "KEY-17"),
     )

@@ -28,7 +28,8 @@ def keys_of(est: Establishment) -> QuerySet[Key]:
 
 def issues_of(est: Establishment) -> QuerySet[KeyIssue]:
     return KeyIssue.objects.filter(key__establishment=est).select_related(
-        "key", "holder", "issued_by", "returned_by", "received_by")
+        "key", "holder", "issued_by", "returned_by", "received_by"
+    )
 
 
 def out_issues(est: Establishment) -> QuerySet[KeyIssue]:
@@ -69,14 +70,19 @@ def out_at_closing(est: Establishment) -> list[KeyIssue]:
     return [issue for issue in out_issues(est) if rule_for(est, issue.key.lock_type).giver_code == "KEY-05"]
 
 
-def exceptions(est: Establishment, *, now: datetime.datetime | None = None,
-               lock_types: frozenset[str] | None = None) -> list[KeyException]:
+def exceptions(
+    est: Establishment, *, now: datetime.datetime | None = None, lock_types: frozenset[str] | None = None
+) -> list[KeyException]:
     """Every key out past its due time (with how late), still out after its purpose closed
     (KEY-02 for socle and bill-box release keys, KEY-05 for machine keys), or a machine key still
     out when a séance closed (KEY-05); latest due first."""
     now = now or timezone.now()
-    last_closing = Seance.objects.filter(establishment=est, status=Seance.Status.CLOSED).order_by(
-        "-closed_at").values_list("closed_at", flat=True).first()
+    last_closing = (
+        Seance.objects.filter(establishment=est, status=Seance.Status.CLOSED)
+        .order_by("-closed_at")
+        .values_list("closed_at", flat=True)
+        .first()
+    )
     at_closing = {issue.pk for issue in out_at_closing(est) if last_closing and issue.issued_at < last_closing}
     found = []
     for issue in out_issues(est):
@@ -86,8 +92,11 @@ def exceptions(est: Establishment, *, now: datetime.datetime | None = None,
         closed = not purpose_open(issue)
         if late is None and not closed and issue.pk not in at_closing:
             continue
-        reasons = [str(_("en retard")) if late else "", str(_("objet clos, clé non rendue")) if closed else "",
-                   str(_("encore sortie à la clôture de la séance")) if issue.pk in at_closing else ""]
+        reasons = [
+            str(_("en retard")) if late else "",
+            str(_("objet clos, clé non rendue")) if closed else "",
+            str(_("encore sortie à la clôture de la séance")) if issue.pk in at_closing else "",
+        ]
         found.append(KeyException(issue, _flag_code(est, issue), " ; ".join(filter(None, reasons)), late))
     return sorted(found, key=lambda e: e.issue.due_at)
 
@@ -108,8 +117,9 @@ def _serving(keys: QuerySet[Key], asset_ref: str) -> list[Key]:
     return [key for key in keys.filter(asset_ref__contains=asset_ref.strip()) if asset_ref.strip() in key.assets]
 
 
-def holdings(est: Establishment, *, start: datetime.datetime, end: datetime.datetime, key: Key | None = None,
-             asset_ref: str = "") -> QuerySet[KeyIssue]:
+def holdings(
+    est: Establishment, *, start: datetime.datetime, end: datetime.datetime, key: Key | None = None, asset_ref: str = ""
+) -> QuerySet[KeyIssue]:
     """Who held which key when: every hand-over overlapping [start, end], per key or per asset."""
     found = issues_of(est).filter(issued_at__lte=end).filter(Q(returned_at__isnull=True) | Q(returned_at__gte=start))
     if key is not None:

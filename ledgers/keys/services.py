@@ -70,12 +70,35 @@ def _at(est: Establishment, moment: datetime.datetime | None) -> str:
     return est.localtime(moment).strftime("%Y-%m-%d %H:%M") if moment else ""
 
 
-def _record(est: Establishment, *, actor: AbstractBaseUser, role: str, event, key: Key | None, at, purpose: str = "",
-            holder: str = "", due: str = "", signatures: Sequence[str] = (), observations: str = "") -> Entry:
-    return entry_append(register=current_register(est, REGISTRE_CLES.code), actor=actor, role=role, payload={
-        "event": _fr(event), "at": _at(est, at), "key": _key_label(key) if key else "", "purpose": purpose,
-        "holder": holder, "due": due, "signatures": list(signatures), "observations": observations,
-    })
+def _record(
+    est: Establishment,
+    *,
+    actor: AbstractBaseUser,
+    role: str,
+    event,
+    key: Key | None,
+    at,
+    purpose: str = "",
+    holder: str = "",
+    due: str = "",
+    signatures: Sequence[str] = (),
+    observations: str = "",
+) -> Entry:
+    return entry_append(
+        register=current_register(est, REGISTRE_CLES.code),
+        actor=actor,
+        role=role,
+        payload={
+            "event": _fr(event),
+            "at": _at(est, at),
+            "key": _key_label(key) if key else "",
+            "purpose": purpose,
+            "holder": holder,
+            "due": due,
+            "signatures": list(signatures),
+            "observations": observations,
+        },
+    )
 
 
 def _refuse(rule: Rule, message, code: str = "") -> None:
@@ -87,25 +110,45 @@ def _refuse(rule: Rule, message, code: str = "") -> None:
 
 # --- the register of keys -------------------------------------------------------------------
 
+
 def _check_one_lock_type(est: Establishment, code: str, lock_type: str) -> None:
     """KEY-01 (MC): one key ID, one lock type; KEY-12 (FR): the same, best practice (setting KEY-BP)."""
     others = Key.objects.filter(establishment=est, code=code).exclude(lock_type=lock_type)
     if not others.exists():
         return
     if est.jurisdiction == "MC":
-        raise RuleViolation("KEY-01", _("La clé %(code)s ferme déjà une serrure d'un autre type : la machine, le "
-                                        "socle, le bloc lecteur de billets et les boîtes à billets ont des clés "
-                                        "distinctes.")
-                            % {"code": code})
+        raise RuleViolation(
+            "KEY-01",
+            _(
+                "La clé %(code)s ferme déjà une serrure d'un autre type : la machine, le "
+                "socle, le bloc lecteur de billets et les boîtes à billets ont des clés "
+                "distinctes."
+            )
+            % {"code": code},
+        )
     if policy.bp(est, "KEY-12"):
-        raise RuleViolation("KEY-12", _("La clé %(code)s ferme déjà une serrure d'un autre type : un identifiant de "
-                                        "clé par type de serrure (bonne pratique).") % {"code": code})
+        raise RuleViolation(
+            "KEY-12",
+            _(
+                "La clé %(code)s ferme déjà une serrure d'un autre type : un identifiant de "
+                "clé par type de serrure (bonne pratique)."
+            )
+            % {"code": code},
+        )
 
 
 @transaction.atomic
 def key_register(
-    *, establishment: Establishment, actor: AbstractBaseUser, code: str, lock_type: str, opens: str,
-    asset_ref: str = "", copies: int = 1, home: Location | None = None, custodian: AbstractBaseUser | None = None,
+    *,
+    establishment: Establishment,
+    actor: AbstractBaseUser,
+    code: str,
+    lock_type: str,
+    opens: str,
+    asset_ref: str = "",
+    copies: int = 1,
+    home: Location | None = None,
+    custodian: AbstractBaseUser | None = None,
     holder_organisation: str = "",
 ) -> Key:
     """Enter a key in the register with its home and custodian as the texts require (KEY-01 to
@@ -127,56 +170,105 @@ def key_register(
     rule = rule_for(est, lock_type)
     type_label = LockType(lock_type).label
     if rule.home_kind and (home is None or home.kind != rule.home_kind):
-        _refuse(rule, _("Les clés « %(type)s » sont gardées à : %(home)s.")
-                % {"type": type_label, "home": LocationKind(rule.home_kind).label})
+        _refuse(
+            rule,
+            _("Les clés « %(type)s » sont gardées à : %(home)s.")
+            % {"type": type_label, "home": LocationKind(rule.home_kind).label},
+        )
     custodian_role = ""
     if custodian is not None:
         custodian_role = _held(custodian, est, rule.holders) if rule.holders else _member_role(custodian, est)
         if custodian_role is None:
-            _refuse(rule, _("Les clés « %(type)s » ne peuvent être gardées que par : %(roles)s.")
-                    % {"type": type_label, "roles": _roles_label(rule.holders)})
+            _refuse(
+                rule,
+                _("Les clés « %(type)s » ne peuvent être gardées que par : %(roles)s.")
+                % {"type": type_label, "roles": _roles_label(rule.holders)},
+            )
     elif rule.personal:
-        _refuse(rule, _("Les clés « %(type)s » sont détenues par une personne nommée (%(roles)s) : indiquez-la.")
-                % {"type": type_label, "roles": _roles_label(rule.holders)})
+        _refuse(
+            rule,
+            _("Les clés « %(type)s » sont détenues par une personne nommée (%(roles)s) : indiquez-la.")
+            % {"type": type_label, "roles": _roles_label(rule.holders)},
+        )
     if lock_type == LockType.LOGIC_BOARD and not holder_organisation.strip():
-        _refuse(rule, _("Une clé d'accès à la carte logique est détenue par la SFM (référence de son agrément) ou par "
-                        "le service de police des jeux : indiquez l'organisme."))
+        _refuse(
+            rule,
+            _(
+                "Une clé d'accès à la carte logique est détenue par la SFM (référence de son agrément) ou par "
+                "le service de police des jeux : indiquez l'organisme."
+            ),
+        )
     if rule.max_copies is not None:
         twin = Key.objects.filter(establishment=est, lock_type=lock_type, asset_ref=asset_ref).exclude(
-            status=Key.Status.RETIRED)
+            status=Key.Status.RETIRED
+        )
         if copies > rule.max_copies or twin.exists():
-            _refuse(rule, _("L'armoire n'a qu'une clé, en un seul exemplaire : un second exemplaire ou une seconde clé "
-                            "est refusé."))
-    key = Key(establishment=est, code=code, lock_type=lock_type, opens=opens.strip(), asset_ref=asset_ref,
-              copies=copies, home=home, custodian=custodian, custodian_role=custodian_role or "",
-              holder_organisation=holder_organisation.strip())
+            _refuse(
+                rule,
+                _(
+                    "L'armoire n'a qu'une clé, en un seul exemplaire : un second exemplaire ou une seconde clé "
+                    "est refusé."
+                ),
+            )
+    key = Key(
+        establishment=est,
+        code=code,
+        lock_type=lock_type,
+        opens=opens.strip(),
+        asset_ref=asset_ref,
+        copies=copies,
+        home=home,
+        custodian=custodian,
+        custodian_role=custodian_role or "",
+        holder_organisation=holder_organisation.strip(),
+    )
     save_audited(key, actor=actor)
-    custody = " — ".join(filter(None, [str(home or ""), _signed(custodian, custodian_role) if custodian else "",
-                                       key.holder_organisation]))
-    _record(est, actor=actor, role=role, event=_("Inscription de la clé"), key=key, at=key.registered_at,
-            holder=custody, signatures=[_signed(actor, role)],
-            observations=_fr(_("%(n)d exemplaire(s)") % {"n": copies}))
+    custody = " — ".join(
+        filter(
+            None, [str(home or ""), _signed(custodian, custodian_role) if custodian else "", key.holder_organisation]
+        )
+    )
+    _record(
+        est,
+        actor=actor,
+        role=role,
+        event=_("Inscription de la clé"),
+        key=key,
+        at=key.registered_at,
+        holder=custody,
+        signatures=[_signed(actor, role)],
+        observations=_fr(_("%(n)d exemplaire(s)") % {"n": copies}),
+    )
     return key
 
 
 # --- hand-over and return ---------------------------------------------------------------------
 
+
 def _purpose(est: Establishment, rule: Rule, purpose_type: str, purpose_id: int):
     """The open purpose a key leaves for (never nothing): its type and object."""
     kind = get_purpose_type(purpose_type)
     if kind is None:
-        raise ValidationError(_("Motif inconnu : une clé ne sort que pour un objet enregistré (relève, intervention, "
-                                "comptée, séance…)."))
+        raise ValidationError(
+            _("Motif inconnu : une clé ne sort que pour un objet enregistré (relève, intervention, comptée, séance…).")
+        )
     if rule.purposes is not None and kind.kind not in rule.purposes:
-        _refuse(rule, _("Cette clé ne sort que pour : %(kinds)s.")
-                % {"kinds": ", ".join(str(PurposeKind(k).label) for k in sorted(rule.purposes))},
-                code=rule.purpose_code or ("" if rule.bp else rule.code))
+        _refuse(
+            rule,
+            _("Cette clé ne sort que pour : %(kinds)s.")
+            % {"kinds": ", ".join(str(PurposeKind(k).label) for k in sorted(rule.purposes))},
+            code=rule.purpose_code or ("" if rule.bp else rule.code),
+        )
     obj = kind.get(purpose_id)
     if obj is None or kind.establishment(obj).pk != est.pk:
         raise ValidationError(_("Objet introuvable dans cet établissement."))
     if not kind.is_open(obj):
-        _refuse(rule, _("%(purpose)s n'est pas en cours : la clé ne sort que pendant l'opération qui la justifie.")
-                % {"purpose": kind.describe(obj)}, code=rule.purpose_code or ("" if rule.bp else rule.code))
+        _refuse(
+            rule,
+            _("%(purpose)s n'est pas en cours : la clé ne sort que pendant l'opération qui la justifie.")
+            % {"purpose": kind.describe(obj)},
+            code=rule.purpose_code or ("" if rule.bp else rule.code),
+        )
     return kind, obj
 
 
@@ -196,8 +288,15 @@ def _upper_witness_roles(est: Establishment) -> tuple[str, ...] | None:
 
 @transaction.atomic
 def key_issue(
-    *, key: Key, actor: AbstractBaseUser, holder: AbstractBaseUser, purpose_type: str, purpose_id: int,
-    due_at: datetime.datetime, co_releasers: Sequence[AbstractBaseUser] = (), witness: AbstractBaseUser | None = None,
+    *,
+    key: Key,
+    actor: AbstractBaseUser,
+    holder: AbstractBaseUser,
+    purpose_type: str,
+    purpose_id: int,
+    due_at: datetime.datetime,
+    co_releasers: Sequence[AbstractBaseUser] = (),
+    witness: AbstractBaseUser | None = None,
     note: str = "",
 ) -> KeyIssue:
     """Hand one copy of ``key`` to ``holder`` for an open purpose, due back at ``due_at``. ``actor``
@@ -211,28 +310,50 @@ def key_issue(
         raise ValidationError(_("La clé %(code)s n'est pas en service.") % {"code": key.code})
     giver_role = _held(actor, est, rule.givers)
     if giver_role is None:
-        _refuse(rule, _("Les clés « %(type)s » ne sont remises que par : %(roles)s.")
-                % {"type": type_label, "roles": _roles_label(rule.givers)}, code=rule.giver_code)
+        _refuse(
+            rule,
+            _("Les clés « %(type)s » ne sont remises que par : %(roles)s.")
+            % {"type": type_label, "roles": _roles_label(rule.givers)},
+            code=rule.giver_code,
+        )
     releasers = [actor, *co_releasers]
     needed, _back = policy.dual_control(est, key.lock_type)
     if len({user.pk for user in releasers}) != len(releasers) or len(releasers) != needed:
-        raise ValidationError(_("Cette clé est remise par %(n)d personne(s) distinctes (contrôle à plusieurs, bonne "
-                                "pratique).") % {"n": needed})
+        raise ValidationError(
+            _("Cette clé est remise par %(n)d personne(s) distinctes (contrôle à plusieurs, bonne pratique).")
+            % {"n": needed}
+        )
     release_roles = [giver_role]
     for user in co_releasers:
         role = _held(user, est, rule.givers)
         if role is None:
-            _refuse(rule, _("Les clés « %(type)s » ne sont remises que par : %(roles)s.")
-                    % {"type": type_label, "roles": _roles_label(rule.givers)}, code=rule.giver_code)
+            _refuse(
+                rule,
+                _("Les clés « %(type)s » ne sont remises que par : %(roles)s.")
+                % {"type": type_label, "roles": _roles_label(rule.givers)},
+                code=rule.giver_code,
+            )
         release_roles.append(role)
     holder_role = _held(holder, est, rule.holders) if rule.holders else _member_role(holder, est)
     if holder_role is None:
-        _refuse(rule, _("Les clés « %(type)s » ne peuvent être détenues que par : %(roles)s.")
-                % {"type": type_label, "roles": _roles_label(rule.holders)})
-    if (key.lock_type == LockType.BILL_CONTENT and est.jurisdiction == "MC" and policy.bp(est, "KEY-03")
-            and roles_of(holder, est) & policy.SLOT_FLOOR):
-        raise RuleViolation("KEY-03", _("Les clés des boîtes à billets, détenues par la comptabilité générale, ne sont "
-                                        "pas confiées au personnel de la salle des machines (bonne pratique)."))
+        _refuse(
+            rule,
+            _("Les clés « %(type)s » ne peuvent être détenues que par : %(roles)s.")
+            % {"type": type_label, "roles": _roles_label(rule.holders)},
+        )
+    if (
+        key.lock_type == LockType.BILL_CONTENT
+        and est.jurisdiction == "MC"
+        and policy.bp(est, "KEY-03")
+        and roles_of(holder, est) & policy.SLOT_FLOOR
+    ):
+        raise RuleViolation(
+            "KEY-03",
+            _(
+                "Les clés des boîtes à billets, détenues par la comptabilité générale, ne sont "
+                "pas confiées au personnel de la salle des machines (bonne pratique)."
+            ),
+        )
     kind, obj = _purpose(est, rule, purpose_type, purpose_id)
     now = timezone.now()
     if due_at <= now:
@@ -243,35 +364,67 @@ def key_issue(
         if roles is not None:
             witness_role = _held(witness, est, roles) if witness is not None else None
             if witness_role is None or witness.pk == holder.pk:
-                raise RuleViolation("KEY-17", _("L'ouverture de la partie supérieure demande la présence du directeur "
-                                                "responsable ou d'un membre du comité de direction (le détenteur) et "
-                                                "de : %(roles)s.") % {"roles": _roles_label(roles)})
+                raise RuleViolation(
+                    "KEY-17",
+                    _(
+                        "L'ouverture de la partie supérieure demande la présence du directeur "
+                        "responsable ou d'un membre du comité de direction (le détenteur) et "
+                        "de : %(roles)s."
+                    )
+                    % {"roles": _roles_label(roles)},
+                )
     if key.issues.filter(returned_at__isnull=True).count() >= key.copies:
         raise ValidationError(_("Tous les exemplaires de la clé %(code)s sont sortis.") % {"code": key.code})
-    issue = KeyIssue(key=key, purpose_type=kind.code, purpose_id=obj.pk, purpose_label=kind.describe(obj)[:200],
-                     holder=holder, holder_role=holder_role, issued_by=actor, issued_by_role=giver_role,
-                     issued_at=now, due_at=due_at, note=note.strip())
+    issue = KeyIssue(
+        key=key,
+        purpose_type=kind.code,
+        purpose_id=obj.pk,
+        purpose_label=kind.describe(obj)[:200],
+        holder=holder,
+        holder_role=holder_role,
+        issued_by=actor,
+        issued_by_role=giver_role,
+        issued_at=now,
+        due_at=due_at,
+        note=note.strip(),
+    )
     save_audited(issue, actor=actor)
-    signatures = [KeySignature(issue=issue, act=KeySignature.Act.RELEASE, user=user, role=role, signed_at=now,
-                               position=n) for n, (user, role) in enumerate(zip(releasers, release_roles, strict=True),
-                                                                              start=1)]
-    signatures.append(KeySignature(issue=issue, act=KeySignature.Act.TAKE, user=holder, role=holder_role,
-                                   signed_at=now))
+    signatures = [
+        KeySignature(issue=issue, act=KeySignature.Act.RELEASE, user=user, role=role, signed_at=now, position=n)
+        for n, (user, role) in enumerate(zip(releasers, release_roles, strict=True), start=1)
+    ]
+    signatures.append(
+        KeySignature(issue=issue, act=KeySignature.Act.TAKE, user=holder, role=holder_role, signed_at=now)
+    )
     if witness_role:
-        signatures.append(KeySignature(issue=issue, act=KeySignature.Act.WITNESS, user=witness, role=witness_role,
-                                       signed_at=now))
+        signatures.append(
+            KeySignature(issue=issue, act=KeySignature.Act.WITNESS, user=witness, role=witness_role, signed_at=now)
+        )
     KeySignature.objects.bulk_create(signatures)
-    _record(est, actor=actor, role=giver_role, event=_("Remise de la clé"), key=key, at=now,
-            purpose=f"{_fr(kind.label)} : {issue.purpose_label}", holder=_signed(holder, holder_role),
-            due=_at(est, due_at), signatures=[_fr(s.get_act_display()) + " : " + _signed(s.user, s.role)
-                                              for s in signatures], observations=issue.note)
+    _record(
+        est,
+        actor=actor,
+        role=giver_role,
+        event=_("Remise de la clé"),
+        key=key,
+        at=now,
+        purpose=f"{_fr(kind.label)} : {issue.purpose_label}",
+        holder=_signed(holder, holder_role),
+        due=_at(est, due_at),
+        signatures=[_fr(s.get_act_display()) + " : " + _signed(s.user, s.role) for s in signatures],
+        observations=issue.note,
+    )
     return issue
 
 
 @transaction.atomic
 def key_return(
-    *, issue: KeyIssue, actor: AbstractBaseUser, returned_by: AbstractBaseUser,
-    co_receivers: Sequence[AbstractBaseUser] = (), note: str = "",
+    *,
+    issue: KeyIssue,
+    actor: AbstractBaseUser,
+    returned_by: AbstractBaseUser,
+    co_receivers: Sequence[AbstractBaseUser] = (),
+    note: str = "",
 ) -> KeyIssue:
     """The holder (``returned_by``) hands the copy back; ``actor`` (and ``co_receivers``) take it
     back: the same people who released it, or the same first person (dual control, KEY-BP)."""
@@ -280,40 +433,62 @@ def key_return(
     if not issue.is_out:
         raise ValidationError(_("Cette clé a déjà été rendue."))
     if returned_by.pk != issue.holder_id:
-        raise ValidationError(_("La clé est rendue par celui qui la détient (%(holder)s).")
-                              % {"holder": display_name(issue.holder)})
+        raise ValidationError(
+            _("La clé est rendue par celui qui la détient (%(holder)s).") % {"holder": display_name(issue.holder)}
+        )
     releases = list(issue.signatures.filter(act=KeySignature.Act.RELEASE).order_by("position"))
     receivers = [actor, *co_receivers]
     _needed, back = policy.dual_control(est, key.lock_type)
     same = {s.user_id for s in releases} == {u.pk for u in receivers} and len(receivers) == len(releases)
     if (back == SAME and not same) or (back == FIRST and (actor.pk != releases[0].user_id or co_receivers)):
-        raise ValidationError(_("La clé revient à %(who)s (contrôle à plusieurs, bonne pratique).") % {
-            "who": ", ".join(display_name(s.user) for s in (releases if back == SAME else releases[:1]))})
+        raise ValidationError(
+            _("La clé revient à %(who)s (contrôle à plusieurs, bonne pratique).")
+            % {"who": ", ".join(display_name(s.user) for s in (releases if back == SAME else releases[:1]))}
+        )
     roles = {s.user_id: s.role for s in releases}
     now = timezone.now()
     issue.returned_at, issue.returned_by, issue.received_by = now, returned_by, actor
     if note.strip():
         issue.note = f"{issue.note} / {note.strip()}".strip(" /")[:300]
     save_audited(issue, actor=actor)
-    signatures = [KeySignature(issue=issue, act=KeySignature.Act.RETURN, user=returned_by, role=issue.holder_role,
-                               signed_at=now)]
-    signatures += [KeySignature(issue=issue, act=KeySignature.Act.RECEIVE, user=user, role=roles[user.pk],
-                                signed_at=now, position=n) for n, user in enumerate(receivers, start=1)]
+    signatures = [
+        KeySignature(issue=issue, act=KeySignature.Act.RETURN, user=returned_by, role=issue.holder_role, signed_at=now)
+    ]
+    signatures += [
+        KeySignature(
+            issue=issue, act=KeySignature.Act.RECEIVE, user=user, role=roles[user.pk], signed_at=now, position=n
+        )
+        for n, user in enumerate(receivers, start=1)
+    ]
     KeySignature.objects.bulk_create(signatures)
     late = now > issue.due_at
-    _record(est, actor=actor, role=roles[actor.pk], event=_("Restitution de la clé"), key=key, at=now,
-            purpose=f"{_fr(get_purpose_type(issue.purpose_type).label)} : {issue.purpose_label}",
-            holder=_signed(returned_by, issue.holder_role), due=_at(est, issue.due_at),
-            signatures=[_fr(s.get_act_display()) + " : " + _signed(s.user, s.role) for s in signatures],
-            observations=" / ".join(filter(None, [_fr(_("rendue en retard")) if late else "", note.strip()])))
+    _record(
+        est,
+        actor=actor,
+        role=roles[actor.pk],
+        event=_("Restitution de la clé"),
+        key=key,
+        at=now,
+        purpose=f"{_fr(get_purpose_type(issue.purpose_type).label)} : {issue.purpose_label}",
+        holder=_signed(returned_by, issue.holder_role),
+        due=_at(est, issue.due_at),
+        signatures=[_fr(s.get_act_display()) + " : " + _signed(s.user, s.role) for s in signatures],
+        observations=" / ".join(filter(None, [_fr(_("rendue en retard")) if late else "", note.strip()])),
+    )
     return issue
 
 
 # --- socle out of operation (KEY-07) --------------------------------------------------------------
 
+
 @transaction.atomic
 def socle_key_surrender(
-    *, key: Key, actor: AbstractBaseUser, receiver: AbstractBaseUser | None, socle_ref: str, lock_ref: str,
+    *,
+    key: Key,
+    actor: AbstractBaseUser,
+    receiver: AbstractBaseUser | None,
+    socle_ref: str,
+    lock_ref: str,
     reason: str,
 ) -> SocleKeySurrender:
     """A socle taken out of operation for technical reasons: its lock and key handed to the
@@ -327,8 +502,13 @@ def socle_key_surrender(
         raise ValidationError(_("Le socle, la serrure et le motif technique sont obligatoires."))
     receiver_role = _held(receiver, est, (Role.CAISSIER_PRINCIPAL,)) if receiver is not None else None
     if receiver_role is None:
-        raise RuleViolation("KEY-07", _("La serrure et la clé d'un socle sorti de l'exploitation sont remises au "
-                                        "caissier principal de la caisse centrale."))
+        raise RuleViolation(
+            "KEY-07",
+            _(
+                "La serrure et la clé d'un socle sorti de l'exploitation sont remises au "
+                "caissier principal de la caisse centrale."
+            ),
+        )
     caisse = Location.objects.filter(establishment=est, kind=LocationKind.CAISSE_CENTRALE, active=True).first()
     if caisse is None:
         raise RuleViolation("KEY-07", _("Aucune caisse centrale n'est enregistrée dans l'établissement."))
@@ -336,21 +516,41 @@ def socle_key_surrender(
         raise ValidationError(_("La clé est sortie : elle doit d'abord être rendue."))
     now = timezone.now()
     surrender = SocleKeySurrender.objects.create(
-        key=key, socle_ref=socle_ref.strip(), lock_ref=lock_ref.strip(), reason=reason.strip(), handed_by=actor,
-        handed_by_role=role, received_by=receiver, surrendered_at=now)
+        key=key,
+        socle_ref=socle_ref.strip(),
+        lock_ref=lock_ref.strip(),
+        reason=reason.strip(),
+        handed_by=actor,
+        handed_by_role=role,
+        received_by=receiver,
+        surrendered_at=now,
+    )
     key.status, key.home, key.custodian, key.custodian_role = Key.Status.SURRENDERED, caisse, receiver, receiver_role
     save_audited(key, actor=actor, reason="KEY-07")
-    _record(est, actor=actor, role=role, event=_("Socle sorti de l'exploitation : serrure et clé remises"), key=key,
-            at=now, purpose=f"{surrender.socle_ref} — {surrender.lock_ref}", holder=_signed(receiver, receiver_role),
-            signatures=[_signed(actor, role), _signed(receiver, receiver_role)], observations=surrender.reason)
+    _record(
+        est,
+        actor=actor,
+        role=role,
+        event=_("Socle sorti de l'exploitation : serrure et clé remises"),
+        key=key,
+        at=now,
+        purpose=f"{surrender.socle_ref} — {surrender.lock_ref}",
+        holder=_signed(receiver, receiver_role),
+        signatures=[_signed(actor, role), _signed(receiver, receiver_role)],
+        observations=surrender.reason,
+    )
     return surrender
 
 
 # --- blind inventory --------------------------------------------------------------------------
 
+
 @transaction.atomic
 def key_inventory_record(
-    *, establishment: Establishment, actor: AbstractBaseUser, counted: Mapping[int, int],
+    *,
+    establishment: Establishment,
+    actor: AbstractBaseUser,
+    counted: Mapping[int, int],
 ) -> KeyInventory:
     """A blind inventory of every key's copies in their homes (``counted``: key id → copies found).
     Expected: the copies less those out; a surrendered socle key is expected with the caissier
@@ -363,18 +563,46 @@ def key_inventory_record(
         raise ValidationError(_("Inventaire incomplet : clés non comptées : %(keys)s.") % {"keys": ", ".join(missing)})
     if any(value < 0 for value in counted.values()):
         raise ValidationError(_("Un nombre d'exemplaires ne peut être négatif."))
-    out = dict(KeyIssue.objects.filter(key__in=keys, returned_at__isnull=True).values_list("key").annotate(
-        n=Count("id")))
-    lines = [{"key": key.pk, "code": key.code, "lock_type": key.lock_type, "expected": key.copies - out.get(key.pk, 0),
-              "counted": int(counted[key.pk])} for key in keys]
+    out = dict(
+        KeyIssue.objects.filter(key__in=keys, returned_at__isnull=True).values_list("key").annotate(n=Count("id"))
+    )
+    lines = [
+        {
+            "key": key.pk,
+            "code": key.code,
+            "lock_type": key.lock_type,
+            "expected": key.copies - out.get(key.pk, 0),
+            "counted": int(counted[key.pk]),
+        }
+        for key in keys
+    ]
     now = timezone.now()
     inventory = KeyInventory.objects.create(
-        establishment=est, counted_at=now, counted_by=actor, counted_by_role=role, lines=lines,
-        differences=sum(1 for line in lines if line["counted"] != line["expected"]))
-    _record(est, actor=actor, role=role, event=_("Inventaire des clés (à l'aveugle)"), key=None, at=now,
-            signatures=[_signed(actor, role)],
-            observations=_fr(_("%(n)d clé(s) comptée(s), %(d)d écart(s) : %(lines)s") % {
-                "n": len(lines), "d": inventory.differences,
-                "lines": ", ".join(f"{line['code']} {line['counted']}/{line['expected']}"
-                                   for line in inventory.difference_lines()) or "—"}))
+        establishment=est,
+        counted_at=now,
+        counted_by=actor,
+        counted_by_role=role,
+        lines=lines,
+        differences=sum(1 for line in lines if line["counted"] != line["expected"]),
+    )
+    _record(
+        est,
+        actor=actor,
+        role=role,
+        event=_("Inventaire des clés (à l'aveugle)"),
+        key=None,
+        at=now,
+        signatures=[_signed(actor, role)],
+        observations=_fr(
+            _("%(n)d clé(s) comptée(s), %(d)d écart(s) : %(lines)s")
+            % {
+                "n": len(lines),
+                "d": inventory.differences,
+                "lines": ", ".join(
+                    f"{line['code']} {line['counted']}/{line['expected']}" for line in inventory.difference_lines()
+                )
+                or "—",
+            }
+        ),
+    )
     return inventory

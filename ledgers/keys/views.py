@@ -39,8 +39,12 @@ class KeyListView(EstablishmentRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         out = {issue.key_id: issue for issue in selectors.out_issues(self.establishment)}
-        return super().get_context_data(keys=selectors.keys_of(self.establishment), out=out,
-                                        out_issues=selectors.out_issues(self.establishment), **kwargs)
+        return super().get_context_data(
+            keys=selectors.keys_of(self.establishment),
+            out=out,
+            out_issues=selectors.out_issues(self.establishment),
+            **kwargs,
+        )
 
 
 class KeyDetailView(EstablishmentRequiredMixin, TemplateView):
@@ -48,8 +52,11 @@ class KeyDetailView(EstablishmentRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         key = get_object_or_404(selectors.keys_of(self.establishment), pk=self.kwargs["pk"])
-        return super().get_context_data(key=key, issues=selectors.issues_of(self.establishment).filter(key=key)
-                                        .prefetch_related("signatures__user"), **kwargs)
+        return super().get_context_data(
+            key=key,
+            issues=selectors.issues_of(self.establishment).filter(key=key).prefetch_related("signatures__user"),
+            **kwargs,
+        )
 
 
 class KeyCreateView(FormView):
@@ -64,8 +71,10 @@ class KeyCreateView(FormView):
 class IssueView(FormView):
     form_class = forms.IssueForm
     title = _("Remettre une clé")
-    intro = _("La clé sort pour un objet ouvert (relève, intervention, comptée, séance…), jusqu'à l'heure de retour "
-              "prévue. Le détenteur et, si la clé le demande, les autres personnes signent avec leur mot de passe.")
+    intro = _(
+        "La clé sort pour un objet ouvert (relève, intervention, comptée, séance…), jusqu'à l'heure de retour "
+        "prévue. Le détenteur et, si la clé le demande, les autres personnes signent avec leur mot de passe."
+    )
     success_message = _("Remise de la clé inscrite au registre.")
 
     def get_initial(self):
@@ -74,10 +83,17 @@ class IssueView(FormView):
     def perform(self, form):
         data = form.cleaned_data
         purpose_type, purpose_id = data["purpose"]
-        return services.key_issue(key=data["key"], actor=self.request.user, holder=data["holder"],
-                                  co_releasers=_signers(data, "co1", "co2"), witness=data.get("witness"),
-                                  purpose_type=purpose_type, purpose_id=purpose_id, due_at=data["due_at"],
-                                  note=data["note"])
+        return services.key_issue(
+            key=data["key"],
+            actor=self.request.user,
+            holder=data["holder"],
+            co_releasers=_signers(data, "co1", "co2"),
+            witness=data.get("witness"),
+            purpose_type=purpose_type,
+            purpose_id=purpose_id,
+            due_at=data["due_at"],
+            note=data["note"],
+        )
 
 
 class ReturnView(FormView):
@@ -93,8 +109,13 @@ class ReturnView(FormView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.key_return(issue=self.get_issue(), actor=self.request.user, returned_by=data["holder"],
-                                   co_receivers=_signers(data, "co1", "co2"), note=data["note"])
+        return services.key_return(
+            issue=self.get_issue(),
+            actor=self.request.user,
+            returned_by=data["holder"],
+            co_receivers=_signers(data, "co1", "co2"),
+            note=data["note"],
+        )
 
 
 class SurrenderView(FormView):
@@ -104,21 +125,29 @@ class SurrenderView(FormView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.socle_key_surrender(key=data["key"], actor=self.request.user, receiver=data["receiver"],
-                                            socle_ref=data["socle_ref"], lock_ref=data["lock_ref"],
-                                            reason=data["reason"])
+        return services.socle_key_surrender(
+            key=data["key"],
+            actor=self.request.user,
+            receiver=data["receiver"],
+            socle_ref=data["socle_ref"],
+            lock_ref=data["lock_ref"],
+            reason=data["reason"],
+        )
 
 
 class InventoryView(FormView):
     form_class = forms.InventoryForm
     title = _("Inventaire des clés (à l'aveugle)")
-    intro = _("Comptez les exemplaires présents de chaque clé dans son lieu de garde ; les écarts apparaissent une "
-              "fois l'inventaire enregistré.")
+    intro = _(
+        "Comptez les exemplaires présents de chaque clé dans son lieu de garde ; les écarts apparaissent une "
+        "fois l'inventaire enregistré."
+    )
     success_message = _("Inventaire des clés enregistré.")
 
     def perform(self, form):
-        return services.key_inventory_record(establishment=self.establishment, actor=self.request.user,
-                                             counted=form.counted())
+        return services.key_inventory_record(
+            establishment=self.establishment, actor=self.request.user, counted=form.counted()
+        )
 
     def get_success_url(self) -> str:
         return reverse("keys:sanity")
@@ -141,8 +170,9 @@ class HoldingsView(EstablishmentRequiredMixin, TemplateView):
         rows = None
         if form.is_valid():
             data = form.cleaned_data
-            rows = selectors.holdings(self.establishment, start=data["start"], end=data["end"], key=data["key"],
-                                      asset_ref=data["asset_ref"]).prefetch_related("signatures__user")
+            rows = selectors.holdings(
+                self.establishment, start=data["start"], end=data["end"], key=data["key"], asset_ref=data["asset_ref"]
+            ).prefetch_related("signatures__user")
         return super().get_context_data(form=form, rows=rows, **kwargs)
 
 
@@ -151,4 +181,3 @@ class SanityView(EstablishmentRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         return super().get_context_data(report=selectors.sanity(self.establishment), **kwargs)
-

@@ -25,8 +25,7 @@ def checkpoint_key() -> bytes:
 
 
 def checkpoint_bytes(*, register: str, seq: int, entry_hash: str, created_at: datetime) -> bytes:
-    document = {"register": register, "seq": seq, "entry_hash": entry_hash,
-                "created_at": format_timestamp(created_at)}
+    document = {"register": register, "seq": seq, "entry_hash": entry_hash, "created_at": format_timestamp(created_at)}
     return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 

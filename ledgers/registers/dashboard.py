@@ -14,8 +14,9 @@ def awaiting_opening(request: HttpRequest, establishment: Establishment) -> Pane
     registers = selectors.registers_awaiting_opening(request.user, establishment)
     if not registers:
         return None
-    return Panel(_("Registres à coter et parapher"), "registers/_panel_awaiting_opening.html",
-                 {"registers": registers}, order=10)
+    return Panel(
+        _("Registres à coter et parapher"), "registers/_panel_awaiting_opening.html", {"registers": registers}, order=10
+    )
 
 
 @dashboard_panel
@@ -31,5 +32,6 @@ def recent_entries(request: HttpRequest, establishment: Establishment) -> Panel 
     entries = list(selectors.recent_entries_by(request.user, establishment))
     if not entries:
         return None
-    return Panel(_("Mes dernières inscriptions"), "registers/_panel_recent_entries.html",
-                 {"entries": entries}, order=90)
+    return Panel(
+        _("Mes dernières inscriptions"), "registers/_panel_recent_entries.html", {"entries": entries}, order=90
+    )

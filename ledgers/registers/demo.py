@@ -18,21 +18,39 @@ from .models import EntryKind, Register
 DAYS = 21
 # Per jurisdiction: who creates, cotes and paraphs, writes, corrects and visas the main courante.
 CAST = {
-    DEMO_MC: {"director": Role.DIRECTEUR_JEUX, "authority": Role.COMMISSAIRE, "paraphe": "C.O.",
-              "writers": (Role.INSPECTEUR, Role.CHEF_PARTIE, Role.SOUS_DIRECTEUR), "approver": Role.DIRECTEUR_JEUX,
-              "visa": Role.SCJ},
-    DEMO_FR: {"director": Role.DIRECTEUR_RESPONSABLE, "authority": Role.POLICE, "paraphe": "C.V.",
-              "writers": (Role.COMITE, Role.CHEF_PARTIE, Role.DIRECTEUR_RESPONSABLE),
-              "approver": Role.DIRECTEUR_RESPONSABLE, "visa": Role.POLICE},
+    DEMO_MC: {
+        "director": Role.DIRECTEUR_JEUX,
+        "authority": Role.COMMISSAIRE,
+        "paraphe": "C.O.",
+        "writers": (Role.INSPECTEUR, Role.CHEF_PARTIE, Role.SOUS_DIRECTEUR),
+        "approver": Role.DIRECTEUR_JEUX,
+        "visa": Role.SCJ,
+    },
+    DEMO_FR: {
+        "director": Role.DIRECTEUR_RESPONSABLE,
+        "authority": Role.POLICE,
+        "paraphe": "C.V.",
+        "writers": (Role.COMITE, Role.CHEF_PARTIE, Role.DIRECTEUR_RESPONSABLE),
+        "approver": Role.DIRECTEUR_RESPONSABLE,
+        "visa": Role.POLICE,
+    },
 }
 
 # (hour, subject, text): a séance's usual facts; {table} is filled with one of the casino's tables.
 FACTS = [
-    ("14:00", "Ouverture de la séance", "Ouverture de la séance de l'après-midi. Personnel au complet, "
-     "contrôles d'ouverture effectués sans observation."),
+    (
+        "14:00",
+        "Ouverture de la séance",
+        "Ouverture de la séance de l'après-midi. Personnel au complet, "
+        "contrôles d'ouverture effectués sans observation.",
+    ),
     ("15:40", "Ouverture de table", "Ouverture de la table {table} à la demande de la clientèle."),
-    ("17:25", "Incident de jeu", "Contestation d'un client à la table {table} sur le paiement d'un coup. "
-     "Visionnage des images par l'inspecteur : paiement confirmé, client informé."),
+    (
+        "17:25",
+        "Incident de jeu",
+        "Contestation d'un client à la table {table} sur le paiement d'un coup. "
+        "Visionnage des images par l'inspecteur : paiement confirmé, client informé.",
+    ),
     ("19:10", "Changement de croupier", "Remplacement du croupier de la table {table} pour raison de santé."),
     ("21:45", "Observation", "Carte abîmée signalée à la table {table}, échangée par l'inspecteur de service."),
     ("23:30", "Visite du service de contrôle", "Passage du service de contrôle en salle, aucune observation."),
@@ -43,8 +61,9 @@ FACTS = [
 def _main_courante(est: Establishment, cast: dict) -> Register:
     register = est.registers.filter(kind=MAIN_COURANTE.code).order_by("number").first()
     if register is None:
-        register = services.register_create(establishment=est, kind=MAIN_COURANTE.code,
-                                            actor=demo_user(est, cast["director"]))
+        register = services.register_create(
+            establishment=est, kind=MAIN_COURANTE.code, actor=demo_user(est, cast["director"])
+        )
     if register.status == Register.Status.AWAITING_OPENING:
         services.register_open(register=register, actor=demo_user(est, cast["authority"]), paraphe=cast["paraphe"])
         register.refresh_from_db()
@@ -63,8 +82,11 @@ def _facts(est: Establishment, register: Register, cast: dict) -> None:
                 continue
             when = date + datetime.timedelta(days=1) if hour < "12:00" else date
             services.main_courante_record(
-                register=register, actor=writers[(day + n) % len(writers)], event_at=f"{when:%Y-%m-%d} {hour}",
-                subject=subject, text=text.format(table=tables[(day * 3 + n) % len(tables)]),
+                register=register,
+                actor=writers[(day + n) % len(writers)],
+                event_at=f"{when:%Y-%m-%d} {hour}",
+                subject=subject,
+                text=text.format(table=tables[(day * 3 + n) % len(tables)]),
             )
 
 
@@ -74,14 +96,20 @@ def _correct_and_visa(est: Establishment, register: Register, cast: dict) -> Non
         wrong = records.filter(payload__subject="Ouverture de table").first()
         corrected = {**wrong.payload, "event_at": wrong.payload["event_at"][:11] + "15:50"}
         services.entry_correct(
-            entry=wrong, actor=demo_user(est, cast["approver"]), payload=corrected,
+            entry=wrong,
+            actor=demo_user(est, cast["approver"]),
+            payload=corrected,
             reason="Heure d'ouverture de la table mal reportée (15 h 50 et non 15 h 40).",
             approval=f"Approuvé la correction de l'heure de l'entrée numéro {wrong.seq}.",
         )
     if not register.entries.filter(kind=EntryKind.VISA).exists():
         register.refresh_from_db()
-        services.visa_sign(register=register, actor=demo_user(est, cast["visa"]),
-                           up_to_seq=register.head_seq * 2 // 3, statement="Vu et vérifié lors du contrôle.")
+        services.visa_sign(
+            register=register,
+            actor=demo_user(est, cast["visa"]),
+            up_to_seq=register.head_seq * 2 // 3,
+            statement="Vu et vérifié lors du contrôle.",
+        )
 
 
 @transaction.atomic

@@ -33,16 +33,22 @@ EXEMPT: dict[str, tuple[str, tuple[str, ...]]] = {
     # transactions): their acts are not register entries today. Remove a line when its service
     # starts writing one, and the check holds that model too.
     "core.Seance": ("séance opening and closing (core services) write no entry", ()),
-    "slots.Ticket": ("TITO tickets are imported and redeemed from the approved cashless system's journal and "
-                     "write no entry; their expiry does (modèles 11 bis and 29, SLOT-44)", ()),
-    "core.TableSession": ("table-partie preparation, opening and closing (core services) write no entry; "
-                          "the domains' hooks may", ()),
+    "slots.Ticket": (
+        "TITO tickets are imported and redeemed from the approved cashless system's journal and "
+        "write no entry; their expiry does (modèles 11 bis and 29, SLOT-44)",
+        (),
+    ),
+    "core.TableSession": (
+        "table-partie preparation, opening and closing (core services) write no entry; the domains' hooks may",
+        (),
+    ),
     "custody.Supplier": ("the approved suppliers list: set-up, no entry", ()),
-    "custody.DestructionSession": ("planning and notice to the authority write no entry; the destruction "
-                                   "itself writes the OUT entries", ()),
+    "custody.DestructionSession": (
+        "planning and notice to the authority write no entry; the destruction itself writes the OUT entries",
+        (),
+    ),
     "registers.Register": ("a volume's creation has no entry yet; its opening and closing acts are entries", ()),
-    "reports.ReportJob": ("a rendering job: operational state; its progress is written without history",
-                          ("progress",)),
+    "reports.ReportJob": ("a rendering job: operational state; its progress is written without history", ("progress",)),
 }
 
 CHUNK = 2000
@@ -79,8 +85,14 @@ def _compared_fields(model: type[Model], history: type[Model]) -> list[str]:
     kept = {f.attname for f in history._meta.concrete_fields}
     exempt = EXEMPT.get(model._meta.label, ("", ()))[1]
     pk = model._meta.pk.attname
-    return [pk, *(f.attname for f in model._meta.concrete_fields
-                  if f.attname in kept and f.attname != pk and f.attname not in exempt)]
+    return [
+        pk,
+        *(
+            f.attname
+            for f in model._meta.concrete_fields
+            if f.attname in kept and f.attname != pk and f.attname not in exempt
+        ),
+    ]
 
 
 def check_state(model: type[Model], history: type[Model]) -> ObjectFinding | None:
@@ -91,20 +103,38 @@ def check_state(model: type[Model], history: type[Model]) -> ObjectFinding | Non
     pk = fields[0]
     latest = history.objects.values(pk).annotate(last=Max("history_id")).values("last")
     rows = model._base_manager.order_by(pk).values_list(*fields).iterator(chunk_size=CHUNK)
-    logged = (history.objects.filter(history_id__in=Subquery(latest)).order_by(pk)
-              .values_list("history_type", *fields).iterator(chunk_size=CHUNK))
+    logged = (
+        history.objects.filter(history_id__in=Subquery(latest))
+        .order_by(pk)
+        .values_list("history_type", *fields)
+        .iterator(chunk_size=CHUNK)
+    )
     for row, log in _merge(rows, logged):
         if log is None or log[0] == "-":
-            return ObjectFinding(label, row[0], "no_history", str(
-                _("objet sans historique (écrit hors des services)") if log is None
-                else _("objet présent mais supprimé selon son historique")))
+            return ObjectFinding(
+                label,
+                row[0],
+                "no_history",
+                str(
+                    _("objet sans historique (écrit hors des services)")
+                    if log is None
+                    else _("objet présent mais supprimé selon son historique")
+                ),
+            )
         if row is None:
             return ObjectFinding(label, log[1], "deleted", str(_("objet supprimé sans historique de suppression")))
         for attname, now, then in zip(fields[1:], row[1:], log[2:], strict=True):
             if now != then:
-                return ObjectFinding(label, row[0], "state", str(
-                    _("l'état actuel diffère du dernier historique (« %(then)s » → « %(now)s »)")
-                    % {"then": then, "now": now}), field=names[attname])
+                return ObjectFinding(
+                    label,
+                    row[0],
+                    "state",
+                    str(
+                        _("l'état actuel diffère du dernier historique (« %(then)s » → « %(now)s »)")
+                        % {"then": then, "now": now}
+                    ),
+                    field=names[attname],
+                )
     return None
 
 
@@ -156,9 +186,16 @@ def check_transactions(limit_per_model: int = 1) -> list[ObjectFinding]:
         cursor.execute(sql, [limit_per_model])
         found = cursor.fetchall()
     return [
-        ObjectFinding(by_table[table]._meta.label, by_table[table]._meta.pk.to_python(pk), "transaction", str(
-            _("historique n° %(hid)s écrit les déclencheurs désactivés") % {"hid": hid} if txid is None
-            else _("historique n° %(hid)s écrit sans entrée de registre dans la même transaction") % {"hid": hid}))
+        ObjectFinding(
+            by_table[table]._meta.label,
+            by_table[table]._meta.pk.to_python(pk),
+            "transaction",
+            str(
+                _("historique n° %(hid)s écrit les déclencheurs désactivés") % {"hid": hid}
+                if txid is None
+                else _("historique n° %(hid)s écrit sans entrée de registre dans la même transaction") % {"hid": hid}
+            ),
+        )
         for table, hid, pk, txid in found
     ]
 

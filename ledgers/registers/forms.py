@@ -10,11 +10,14 @@ from .models import Entry
 class RegisterCreateForm(forms.Form):
     kind = forms.ChoiceField(label=_("Type de registre"))
     qualifier = forms.CharField(
-        label=_("Catégorie"), max_length=100, required=False,
+        label=_("Catégorie"),
+        max_length=100,
+        required=False,
         help_text=_("Par exemple la catégorie de cartes d'un registre de prise en charge."),
     )
-    title = forms.CharField(label=_("Intitulé"), max_length=250, required=False,
-                            help_text=_("Laisser vide pour l'intitulé réglementaire."))
+    title = forms.CharField(
+        label=_("Intitulé"), max_length=250, required=False, help_text=_("Laisser vide pour l'intitulé réglementaire.")
+    )
 
     def __init__(self, *args, establishment, **kwargs):
         super().__init__(*args, **kwargs)
@@ -35,7 +38,9 @@ class MainCouranteForm(forms.Form):
 class RegisterOpenForm(forms.Form):
     paraphe = forms.CharField(label=_("Paraphe"), max_length=20, help_text=_("Vos initiales, portées sur chaque page."))
     statement = forms.CharField(
-        label=_("Mention de cote et paraphe"), required=False, widget=forms.Textarea(attrs={"rows": 4}),
+        label=_("Mention de cote et paraphe"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
         help_text=_("Laisser vide pour la mention réglementaire « Le présent registre … coté et paraphé par … »."),
     )
 
@@ -50,8 +55,12 @@ class ReauthForm(ReauthMixin):
 
 class VisaForm(ReauthForm):
     up_to_seq = forms.IntegerField(label=_("Viser jusqu'à l'entrée n°"), min_value=1)
-    statement = forms.CharField(label=_("Mention du visa"), required=False, initial=_("Vu et vérifié."),
-                                widget=forms.Textarea(attrs={"rows": 2}))
+    statement = forms.CharField(
+        label=_("Mention du visa"),
+        required=False,
+        initial=_("Vu et vérifié."),
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
     field_order = ["up_to_seq", "statement", "password", "otp_token"]
 
 
@@ -61,7 +70,7 @@ class CorrectionForm(forms.Form):
     reason = forms.CharField(label=_("Motif de la correction"), widget=forms.Textarea(attrs={"rows": 2}))
     approval = forms.CharField(
         label=_("Approbation en toutes lettres"),
-        help_text=_("Par exemple : « Approuvé la correction de l'entrée numéro douze ».")
+        help_text=_("Par exemple : « Approuvé la correction de l'entrée numéro douze »."),
     )
 
     def __init__(self, *args, entry: Entry, **kwargs):
@@ -70,7 +79,9 @@ class CorrectionForm(forms.Form):
         self.columns = entry.register.kind_info.columns
         for column in self.columns:
             self.fields[self.field_name(column.key)] = forms.CharField(
-                label=column.label, required=False, initial=column.value(current),
+                label=column.label,
+                required=False,
+                initial=column.value(current),
                 widget=forms.Textarea(attrs={"rows": 2}) if column.width >= 3 else forms.TextInput(),
             )
 
@@ -91,7 +102,9 @@ class CorrectionForm(forms.Form):
 
 class RegisterCloseForm(forms.Form):
     statement = forms.CharField(
-        label=_("Mention de clôture"), required=False, widget=forms.Textarea(attrs={"rows": 2}),
+        label=_("Mention de clôture"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_("Laisser vide pour « Arrêté et clos le présent registre à l'entrée n° … »."),
     )
     confirm = forms.BooleanField(label=_("Je confirme la clôture définitive de ce registre."))

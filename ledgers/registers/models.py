@@ -66,7 +66,11 @@ class Entry(models.Model):
     kind = models.CharField(_("nature"), max_length=12, choices=EntryKind.choices)
     payload = models.JSONField(_("contenu"))
     corrects = models.ForeignKey(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="corrections",
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="corrections",
         verbose_name=_("corrige l'entrée"),
     )
     prev_hash = models.CharField(_("empreinte précédente"), max_length=64)

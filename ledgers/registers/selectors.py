@@ -75,8 +75,9 @@ class EntryPage:
         return self.entries[-1].seq if self.entries else None
 
 
-def entry_page(register: Register, *, after: int | None = None, before: int | None = None,
-               size: int = PAGE_SIZE) -> EntryPage:
+def entry_page(
+    register: Register, *, after: int | None = None, before: int | None = None, size: int = PAGE_SIZE
+) -> EntryPage:
     """A page of entries by keyset on ``seq`` (never OFFSET: a register may hold millions of
     entries). ``before`` wins over ``after``; neither: the first page."""
     entries = (
@@ -98,9 +99,7 @@ def entry_page(register: Register, *, after: int | None = None, before: int | No
 
 def visaed_up_to(register: Register) -> int:
     """The last seq covered by a visa (0: none)."""
-    payload = (
-        register.entries.filter(kind=EntryKind.VISA).order_by("-seq").values_list("payload", flat=True).first()
-    )
+    payload = register.entries.filter(kind=EntryKind.VISA).order_by("-seq").values_list("payload", flat=True).first()
     return payload["covers_seq"] if payload else 0
 
 
@@ -199,8 +198,16 @@ def record_actor(register: Register) -> tuple[AbstractBaseUser, str] | None:
 
 # What a printed row needs, and nothing more.
 PRINT_FIELDS = (
-    "seq", "recorded_at", "actor", "actor_user__first_name", "actor_user__last_name", "role", "kind",
-    "payload", "corrects__seq", "entry_hash",
+    "seq",
+    "recorded_at",
+    "actor",
+    "actor_user__first_name",
+    "actor_user__last_name",
+    "role",
+    "kind",
+    "payload",
+    "corrects__seq",
+    "entry_hash",
 )
 
 
@@ -250,5 +257,6 @@ def entries_for_print(
             seq__gte=start, seq__lt=stop
         ):
             name = f"{first_name} {last_name}".strip() if first_name or last_name else actor
-            yield PrintedEntry(seq, recorded_at, name, role, kind, payload, corrects, entry_hash,
-                               tuple(corrected_by.get(seq, ())))
+            yield PrintedEntry(
+                seq, recorded_at, name, role, kind, payload, corrects, entry_hash, tuple(corrected_by.get(seq, ()))
+            )

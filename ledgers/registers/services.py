@@ -54,8 +54,15 @@ def _lock_head(register: Register) -> Register:
 
 
 def _entry_values(
-    register: Register, *, seq: int, prev_hash: str, actor: AbstractBaseUser, role: str, kind: str,
-    payload: dict[str, Any], corrects: Entry | None,
+    register: Register,
+    *,
+    seq: int,
+    prev_hash: str,
+    actor: AbstractBaseUser,
+    role: str,
+    kind: str,
+    payload: dict[str, Any],
+    corrects: Entry | None,
 ) -> dict[str, Any]:
     """The stored fields of a new entry (by attname), its hash computed over their canonical form.
     The caller has checked the payload (check_payload)."""
@@ -88,7 +95,8 @@ def _entry_values(
 def _require_open(register: Register) -> None:
     if register.status == Register.Status.AWAITING_OPENING:
         raise RuleViolation(
-            "REG-01", _("Le registre %(number)s n'a pas encore été coté et paraphé : aucune inscription possible.")
+            "REG-01",
+            _("Le registre %(number)s n'a pas encore été coté et paraphé : aucune inscription possible.")
             % {"number": register.number},
         )
     if register.status == Register.Status.CLOSED:
@@ -102,8 +110,9 @@ def _require_writer(register: Register, role: str) -> None:
         raise ValueError(f"role {role!r} does not write in {register.kind!r} registers")
 
 
-def _stored(register: Register, values: dict[str, Any], entry_id: int, *, actor: AbstractBaseUser,
-            corrects: Entry | None) -> Entry:
+def _stored(
+    register: Register, values: dict[str, Any], entry_id: int, *, actor: AbstractBaseUser, corrects: Entry | None
+) -> Entry:
     """The Entry just written (no query), and its register's head moved on the caller's instance."""
     entry = Entry(pk=entry_id, **values)
     entry._state.adding, entry._state.db = False, connection.alias  # stored: a save() would be an UPDATE
@@ -113,25 +122,44 @@ def _stored(register: Register, values: dict[str, Any], entry_id: int, *, actor:
 
 
 def _append(
-    register: Register, *, actor: AbstractBaseUser, role: str, kind: str, payload: dict[str, Any],
+    register: Register,
+    *,
+    actor: AbstractBaseUser,
+    role: str,
+    kind: str,
+    payload: dict[str, Any],
     corrects: Entry | None = None,
 ) -> Entry:
     """Append one entry to a register whose row this transaction has locked, and move its head."""
     check_payload(payload)
-    values = _entry_values(register, seq=register.head_seq + 1, prev_hash=register.head_hash, actor=actor,
-                           role=role, kind=kind, payload=payload, corrects=corrects)
+    values = _entry_values(
+        register,
+        seq=register.head_seq + 1,
+        prev_hash=register.head_hash,
+        actor=actor,
+        role=role,
+        kind=kind,
+        payload=payload,
+        corrects=corrects,
+    )
     return _stored(register, values, store.append(store.row(**values)), actor=actor, corrects=corrects)
 
 
-def _append_record(
-    register: Register, *, actor: AbstractBaseUser, role: str, payload: dict[str, Any]
-) -> Entry | None:
+def _append_record(register: Register, *, actor: AbstractBaseUser, role: str, payload: dict[str, Any]) -> Entry | None:
     """Append a record entry; None, with nothing written, when the register is not open."""
     if register.status == Register.Status.OPEN:
         # The usual case: the caller's view of the head is current, and one statement locks the
         # register, checks that, writes the entry and moves the head (see store.append_if_head).
-        values = _entry_values(register, seq=register.head_seq + 1, prev_hash=register.head_hash, actor=actor,
-                               role=role, kind=EntryKind.RECORD, payload=payload, corrects=None)
+        values = _entry_values(
+            register,
+            seq=register.head_seq + 1,
+            prev_hash=register.head_hash,
+            actor=actor,
+            role=role,
+            kind=EntryKind.RECORD,
+            payload=payload,
+            corrects=None,
+        )
         entry_id = store.append_if_head(store.row(**values), status=Register.Status.OPEN)
         if entry_id is not None:
             return _stored(register, values, entry_id, actor=actor, corrects=None)
@@ -141,9 +169,7 @@ def _append_record(
     return _append(register, actor=actor, role=role, kind=EntryKind.RECORD, payload=payload)
 
 
-def entry_append(
-    *, register: Register, actor: AbstractBaseUser, role: str, payload: dict[str, Any]
-) -> Entry:
+def entry_append(*, register: Register, actor: AbstractBaseUser, role: str, payload: dict[str, Any]) -> Entry:
     """Append a record entry, in the caller's transaction. The caller has checked the actor's
     role for its own act; the register kind must accept that role as a writer. ``register``
     comes back with its new head.
@@ -163,7 +189,11 @@ def entry_append(
 
 @transaction.atomic
 def entries_bulk_append(
-    *, register: Register, actor: AbstractBaseUser, role: str, payloads: Iterable[dict[str, Any]],
+    *,
+    register: Register,
+    actor: AbstractBaseUser,
+    role: str,
+    payloads: Iterable[dict[str, Any]],
     batch_size: int = 2000,
 ) -> int:
     """Append many record entries under one lock (imports, volume seeding). Same chain, same
@@ -175,8 +205,16 @@ def entries_bulk_append(
     for payload in payloads:
         check_payload(payload)
         seq += 1
-        values = _entry_values(register, seq=seq, prev_hash=prev, actor=actor, role=role, kind=EntryKind.RECORD,
-                               payload=payload, corrects=None)
+        values = _entry_values(
+            register,
+            seq=seq,
+            prev_hash=prev,
+            actor=actor,
+            role=role,
+            kind=EntryKind.RECORD,
+            payload=payload,
+            corrects=None,
+        )
         prev = values["entry_hash"]
         batch.append(store.row(**values))
         if len(batch) >= batch_size:
@@ -194,7 +232,11 @@ def entries_bulk_append(
 
 @transaction.atomic
 def register_create(
-    *, establishment: Establishment, kind: str, actor: AbstractBaseUser, qualifier: str = "",
+    *,
+    establishment: Establishment,
+    kind: str,
+    actor: AbstractBaseUser,
+    qualifier: str = "",
     title: str = "",
 ) -> Register:
     """Create a register volume, awaiting the authority's cote and paraphe."""
@@ -223,18 +265,28 @@ def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, 
     paraphers = info.paraph_roles_for(est.jurisdiction)
     rule = info.paraph_requirement_for(est.jurisdiction, register.qualifier)
     if rule and not roles_of(actor, est) & set(paraphers):
-        raise RuleViolation(rule, _("Ce registre est coté et paraphé par : %(roles)s.")
-                            % {"roles": ", ".join(str(est.profile.authority_names.get(r) or Role(r).label)
-                                                  for r in paraphers)})
+        raise RuleViolation(
+            rule,
+            _("Ce registre est coté et paraphé par : %(roles)s.")
+            % {"roles": ", ".join(str(est.profile.authority_names.get(r) or Role(r).label) for r in paraphers)},
+        )
     role = require_role(actor, est, paraphers)
     if register.status != Register.Status.AWAITING_OPENING:
         raise RuleViolation("REG-01", _("Ce registre a déjà été coté et paraphé."))
-    if info.one_open_volume and Register.objects.filter(
-        establishment=est, kind=register.kind, qualifier=register.qualifier, status=Register.Status.OPEN
-    ).exists():
-        raise RuleViolation(info.one_open_volume, _("Un volume de ce registre est déjà ouvert pour « %(qualifier)s » : "
-                                                    "clôturez-le avant d'ouvrir le suivant.")
-                            % {"qualifier": register.qualifier or est.name})
+    if (
+        info.one_open_volume
+        and Register.objects.filter(
+            establishment=est, kind=register.kind, qualifier=register.qualifier, status=Register.Status.OPEN
+        ).exists()
+    ):
+        raise RuleViolation(
+            info.one_open_volume,
+            _(
+                "Un volume de ce registre est déjà ouvert pour « %(qualifier)s » : "
+                "clôturez-le avant d'ouvrir le suivant."
+            )
+            % {"qualifier": register.qualifier or est.name},
+        )
     if not paraphe.strip():
         raise RuleViolation("REG-01", _("Le paraphe de l'autorité est obligatoire."))
     name = display_name(actor)
@@ -275,9 +327,8 @@ def register_close(*, register: Register, actor: AbstractBaseUser, statement: st
     role = require_role(actor, est, (*DIRECTORATE, *register.kind_info.paraph_roles_for(est.jurisdiction)))
     _require_open(register)
     payload = {
-        "statement": statement or str(
-            _("Arrêté et clos le présent registre à l'entrée n° %(seq)s.") % {"seq": register.head_seq + 1}
-        ),
+        "statement": statement
+        or str(_("Arrêté et clos le présent registre à l'entrée n° %(seq)s.") % {"seq": register.head_seq + 1}),
         "signer": display_name(actor),
         "entries": register.head_seq + 1,
     }
@@ -319,8 +370,9 @@ def visa_sign(*, register: Register, actor: AbstractBaseUser, up_to_seq: int, st
     role = require_role(actor, est, register.kind_info.visa_roles_for(est.jurisdiction))
     _require_open(register)
     if not 1 <= up_to_seq <= register.head_seq:
-        raise RuleViolation("REG-04", _("Le visa doit porter sur une entrée existante (1 à %(head)s).")
-                            % {"head": register.head_seq})
+        raise RuleViolation(
+            "REG-04", _("Le visa doit porter sur une entrée existante (1 à %(head)s).") % {"head": register.head_seq}
+        )
     entries = register.entries
     start = visaed_up_to(register) + 1
     if up_to_seq < start:
@@ -334,8 +386,12 @@ def visa_sign(*, register: Register, actor: AbstractBaseUser, up_to_seq: int, st
     )
     if own is not None:
         raise RuleViolation(
-            "REG-04", _("Vous avez inscrit l'entrée n° %(seq)s : un visa ne peut être donné par l'auteur des "
-                        "entrées qu'il couvre.") % {"seq": own},
+            "REG-04",
+            _(
+                "Vous avez inscrit l'entrée n° %(seq)s : un visa ne peut être donné par l'auteur des "
+                "entrées qu'il couvre."
+            )
+            % {"seq": own},
         )
     covered = entries.get(seq=up_to_seq)
     payload = {
@@ -376,9 +432,12 @@ def checkpoints_seal(*, registers: QuerySet[Register] | None = None) -> list[Che
     checkpoint is taken from: a checkpoint never seals a chain that does not verify, which is
     returned as its Finding instead."""
     key = checkpoint_key()
-    moved = ((Register.objects.all() if registers is None else registers)
-             .annotate(sealed=Coalesce(Max("checkpoints__seq"), 0))
-             .filter(head_seq__gt=F("sealed")).order_by("number"))
+    moved = (
+        (Register.objects.all() if registers is None else registers)
+        .annotate(sealed=Coalesce(Max("checkpoints__seq"), 0))
+        .filter(head_seq__gt=F("sealed"))
+        .order_by("number")
+    )
     return [_checkpoint_seal(register, key) for register in moved]
 
 
@@ -389,8 +448,9 @@ def _checkpoint_seal(register: Register, key: bytes) -> Checkpoint | Finding:
             return finding
         seq, digest = Entry.objects.filter(register=register).order_by("-seq").values_list("seq", "entry_hash")[0]
         fields = {"seq": seq, "entry_hash": digest, "created_at": timezone.now()}
-        checkpoint = Checkpoint(register=register, mac=checkpoint_mac(key, register=register.number, **fields),
-                                **fields)
+        checkpoint = Checkpoint(
+            register=register, mac=checkpoint_mac(key, register=register.number, **fields), **fields
+        )
         # Two runs at once seal the same seq twice: the second one is a no-op.
         Checkpoint.objects.bulk_create([checkpoint], ignore_conflicts=True)
         return checkpoint

@@ -21,8 +21,19 @@ from django.db import connection
 
 from .models import Entry, Register
 
-FIELDS = ("register", "seq", "recorded_at", "actor_user", "actor", "role", "kind", "payload", "corrects", "prev_hash",
-          "entry_hash")
+FIELDS = (
+    "register",
+    "seq",
+    "recorded_at",
+    "actor_user",
+    "actor",
+    "role",
+    "kind",
+    "payload",
+    "corrects",
+    "prev_hash",
+    "entry_hash",
+)
 
 
 class Head(NamedTuple):
@@ -49,11 +60,14 @@ def _sql(vendor: str) -> dict[str, str]:
     if vendor == "postgresql":
         # Typed placeholders: in INSERT … SELECT the values are not typed by a VALUES list.
         typed = ", ".join(f"%s::{f.cast_db_type(connection)}" for f in fields)
-        moved = (f"UPDATE {registers} SET {head} WHERE {q('id')} = %s AND {q('head_seq')} = %s "
-                 f"AND {q('head_hash')} = %s AND {status} = %s RETURNING {q('id')}")
+        moved = (
+            f"UPDATE {registers} SET {head} WHERE {q('id')} = %s AND {q('head_seq')} = %s "
+            f"AND {q('head_hash')} = %s AND {status} = %s RETURNING {q('id')}"
+        )
         sql["append"] = f"WITH moved AS ({sql['move']}) {sql['insert']} RETURNING {q('id')}"
-        sql["append_if_head"] = f"WITH moved AS ({moved}) INSERT INTO {entries} ({columns}) " \
-                                f"SELECT {typed} FROM moved RETURNING {q('id')}"
+        sql["append_if_head"] = (
+            f"WITH moved AS ({moved}) INSERT INTO {entries} ({columns}) SELECT {typed} FROM moved RETURNING {q('id')}"
+        )
         sql["copy"] = f"COPY {entries} ({columns}) FROM STDIN"
     return sql
 
@@ -69,13 +83,34 @@ def lock_head(register_id: int) -> Head:
 
 
 def row(
-    *, register_id: int, seq: int, recorded_at: datetime.datetime, actor_user_id: int | None, actor: str, role: str,
-    kind: str, payload: Any, corrects_id: int | None, prev_hash: str, entry_hash: str,
+    *,
+    register_id: int,
+    seq: int,
+    recorded_at: datetime.datetime,
+    actor_user_id: int | None,
+    actor: str,
+    role: str,
+    kind: str,
+    payload: Any,
+    corrects_id: int | None,
+    prev_hash: str,
+    entry_hash: str,
 ) -> tuple:
     """The database values of an entry, in FIELDS order, adapted as Django adapts them."""
     ops = connection.ops
-    return (register_id, seq, ops.adapt_datetimefield_value(recorded_at), actor_user_id, actor, role, kind,
-            ops.adapt_json_value(payload, None), corrects_id, prev_hash, entry_hash)
+    return (
+        register_id,
+        seq,
+        ops.adapt_datetimefield_value(recorded_at),
+        actor_user_id,
+        actor,
+        role,
+        kind,
+        ops.adapt_json_value(payload, None),
+        corrects_id,
+        prev_hash,
+        entry_hash,
+    )
 
 
 def append(values: tuple) -> int:

@@ -17,8 +17,18 @@ from typing import Any
 from .kinds import RegisterKind
 from .services import EVENT_AT_FORMAT
 
-PEOPLE = ("Jean Martin", "Sophie Bérard", "Luc Grimaldi", "Anaïs Lefèvre", "Marc Rossi", "Élodie Caron",
-          "Paul Dumas", "Chloé Fabre", "Henri Garnier", "Inès Moreau")
+PEOPLE = (
+    "Jean Martin",
+    "Sophie Bérard",
+    "Luc Grimaldi",
+    "Anaïs Lefèvre",
+    "Marc Rossi",
+    "Élodie Caron",
+    "Paul Dumas",
+    "Chloé Fabre",
+    "Henri Garnier",
+    "Inès Moreau",
+)
 ROLES = ("Cartier", "Croupier", "Chef de table", "Inspecteur", "Sous-directeur des jeux", "Technicien")
 TABLES = ("BJ1", "BJ2", "BJ3", "PB1", "PB2", "R1", "R2", "R3", "CF1", "TQ1", "UTH1", "3CP1")
 SEANCES = ("matinée", "après-midi", "soirée")
@@ -26,8 +36,15 @@ SUPPLIERS = ("Cartes de France SA", "Grimaud", "Fournier", "Dés de Monte-Carlo"
 PLACES = ("Dépôt principal", "Dépôt annexe", "Dépôt Central des Cartes", "Armoire « dépôt des cartes »")
 CATEGORIES = ("sixain", "huitain", "jeu")
 COLOURS = ("rouge", "bleu", "vert", "noir")
-SUBJECTS = ("Ouverture de table", "Fermeture de table", "Contrôle", "Observation", "Incident", "Relève",
-            "Visite du SCJ")
+SUBJECTS = (
+    "Ouverture de table",
+    "Fermeture de table",
+    "Contrôle",
+    "Observation",
+    "Incident",
+    "Relève",
+    "Visite du SCJ",
+)
 OBSERVATIONS = (
     "Rien à signaler.",
     "Carte abîmée remplacée depuis le sixain désigné.",
@@ -36,8 +53,14 @@ OBSERVATIONS = (
     "Écart de 0,50 € régularisé à la caisse.",
     "Présence de l'agent du Service de Contrôle des Jeux.",
 )
-WHEEL_POINTS = ("Niveau du cylindre", "Rotation libre", "Cases et frettes", "Bille conforme", "Scellés intacts",
-                "Couvercle et serrure")
+WHEEL_POINTS = (
+    "Niveau du cylindre",
+    "Rotation libre",
+    "Cases et frettes",
+    "Bille conforme",
+    "Scellés intacts",
+    "Couvercle et serrure",
+)
 
 Value = Callable[[random.Random, int, datetime.datetime], Any]
 

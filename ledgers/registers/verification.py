@@ -84,15 +84,20 @@ def verify_register(register: Register) -> Finding | None:
 def _sealed(register: Register, finding) -> dict[int, tuple[str, str]] | Finding:
     """The register's checkpoints as {seq: (hash, local date)}, or the first one whose seal does
     not verify under the key (forged, or written by something that does not hold the key)."""
-    rows = Checkpoint.objects.filter(register=register).order_by("seq").values_list(
-        "seq", "entry_hash", "created_at", "mac")
+    rows = (
+        Checkpoint.objects.filter(register=register)
+        .order_by("seq")
+        .values_list("seq", "entry_hash", "created_at", "mac")
+    )
     sealed, key = {}, None
     for seq, digest, created_at, mac in rows:
         key = key or checkpoint_key()
         if not mac_valid(key, mac, register=register.number, seq=seq, entry_hash=digest, created_at=created_at):
-            return finding(seq, "checkpoint_mac",
-                           _("le point de contrôle du n° %(seq)s n'a pas de sceau valide (faux ou autre clé)")
-                           % {"seq": seq})
+            return finding(
+                seq,
+                "checkpoint_mac",
+                _("le point de contrôle du n° %(seq)s n'a pas de sceau valide (faux ou autre clé)") % {"seq": seq},
+            )
         sealed[seq] = (digest, format_timestamp(created_at))
     return sealed
 
@@ -117,8 +122,11 @@ def verify_in_snapshot(register: Register) -> Finding | None:
     for row in scan(register):
         seq = row["seq"]
         if seq != expected_seq:
-            return finding(expected_seq, "missing",
-                           _("entrée manquante (l'entrée suivante conservée est le n° %(next)s)") % {"next": seq})
+            return finding(
+                expected_seq,
+                "missing",
+                _("entrée manquante (l'entrée suivante conservée est le n° %(next)s)") % {"next": seq},
+            )
         if row["prev_hash"] != prev:
             return finding(seq, "prev_hash", _("l'empreinte précédente ne correspond pas à l'entrée précédente"))
         stored = row.pop("entry_hash")
@@ -127,14 +135,18 @@ def verify_in_snapshot(register: Register) -> Finding | None:
             return finding(seq, "entry_hash", _("l'empreinte ne correspond pas au contenu de l'entrée"))
         if seq in sealed and sealed[seq][0] != computed:
             # Re-hashed consistently from some earlier entry on: only the sealed copy shows it.
-            return finding(seq, "checkpoint_hash", _("l'entrée ne correspond plus au point de contrôle scellé le "
-                                                     "%(date)s") % {"date": sealed[seq][1]})
+            return finding(
+                seq,
+                "checkpoint_hash",
+                _("l'entrée ne correspond plus au point de contrôle scellé le %(date)s") % {"date": sealed[seq][1]},
+            )
         kind = row["kind"]
         if seq == 1 and kind != EntryKind.OPENING:
             return finding(seq, "opening", _("la première entrée n'est pas l'acte d'ouverture"))
         if closing is not None:
-            return finding(seq, "after_closing",
-                           _("entrée postérieure à l'acte de clôture (n° %(seq)s)") % {"seq": closing})
+            return finding(
+                seq, "after_closing", _("entrée postérieure à l'acte de clôture (n° %(seq)s)") % {"seq": closing}
+            )
         if row["corrects"] is not None and not 1 <= row["corrects"] < seq:
             return finding(seq, "corrects", _("la correction désigne une entrée hors des entrées précédentes"))
         if kind == EntryKind.VISA:
@@ -143,11 +155,16 @@ def verify_in_snapshot(register: Register) -> Finding | None:
             if type(covers) is not int or not 1 <= covers < seq:
                 return finding(seq, "visa_range", _("le visa ne porte sur aucune entrée précédente"))
             if start != visaed + 1 or covers < start:
-                return finding(seq, "visa_range", _("la plage du visa ne suit pas le visa précédent (attendu : "
-                                                    "à partir du n° %(start)s)") % {"start": visaed + 1})
+                return finding(
+                    seq,
+                    "visa_range",
+                    _("la plage du visa ne suit pas le visa précédent (attendu : à partir du n° %(start)s)")
+                    % {"start": visaed + 1},
+                )
             if kept.get(covers) != payload.get("covers_hash"):
-                return finding(seq, "visa_hash",
-                               _("l'empreinte visée ne correspond plus à l'entrée n° %(seq)s") % {"seq": covers})
+                return finding(
+                    seq, "visa_hash", _("l'empreinte visée ne correspond plus à l'entrée n° %(seq)s") % {"seq": covers}
+                )
             visaed = covers
         elif kind == EntryKind.CLOSING:
             closing = seq
@@ -158,18 +175,23 @@ def verify_in_snapshot(register: Register) -> Finding | None:
     beyond = [seq for seq in sealed if seq > last_seq]
     if beyond:
         # Entries removed from the end, the head moved back with them.
-        return finding(last_seq + 1, "checkpoint_missing",
-                       _("la chaîne s'arrête au n° %(last)s mais un point de contrôle scellé le %(date)s porte "
-                         "sur le n° %(seq)s") % {"last": last_seq, "seq": max(beyond), "date": sealed[max(beyond)][1]})
+        return finding(
+            last_seq + 1,
+            "checkpoint_missing",
+            _("la chaîne s'arrête au n° %(last)s mais un point de contrôle scellé le %(date)s porte sur le n° %(seq)s")
+            % {"last": last_seq, "seq": max(beyond), "date": sealed[max(beyond)][1]},
+        )
     if last_seq != head_seq:
         return finding(
-            min(last_seq, head_seq) + 1, "head_seq",
+            min(last_seq, head_seq) + 1,
+            "head_seq",
             _("la tête du registre est le n° %(head)s mais la chaîne s'arrête au n° %(last)s")
             % {"head": head_seq, "last": last_seq},
         )
     if prev != head_hash:
-        return finding(last_seq, "head_hash",
-                       _("l'empreinte de tête du registre ne correspond pas à la dernière entrée"))
+        return finding(
+            last_seq, "head_hash", _("l'empreinte de tête du registre ne correspond pas à la dernière entrée")
+        )
     return None
 
 
@@ -199,12 +221,14 @@ def verify_against_export(lines: Iterable[str]) -> Finding | None:
                     number = exported["register"]
                     register = Register.objects.filter(number=number).first()
                     if register is None:
-                        return Finding(str(number), None, "export_register",
-                                       str(_("registre exporté absent de la base")))
+                        return Finding(
+                            str(number), None, "export_register", str(_("registre exporté absent de la base"))
+                        )
                     current = _lines(register)
             except (ValueError, KeyError, TypeError):
-                return Finding(str(number or "?"), None, "export_format",
-                               str(_("ligne %(n)s de l'export illisible") % {"n": n}))
+                return Finding(
+                    str(number or "?"), None, "export_format", str(_("ligne %(n)s de l'export illisible") % {"n": n})
+                )
             now = next(current, None)
             if now is None:
                 return Finding(number, seq, "export_missing", str(_("entrée exportée absente de la base")))

@@ -116,8 +116,11 @@ class RegisterCreateView(EstablishmentMixin, ServiceFormView):
     def perform(self, form):
         data = form.cleaned_data
         return services.register_create(
-            establishment=self.establishment, kind=data["kind"], actor=self.request.user,
-            qualifier=data["qualifier"], title=data["title"],
+            establishment=self.establishment,
+            kind=data["kind"],
+            actor=self.request.user,
+            qualifier=data["qualifier"],
+            title=data["title"],
         )
 
     def get_success_url(self):
@@ -132,8 +135,12 @@ class RegisterActMixin(RegisterMixin):
 
     def get(self, request, *args, **kwargs):
         if self.action not in selectors.register_actions(request.user, self.register):
-            raise PermissionDenied(_("Vos rôles ne vous permettent pas cet acte sur ce registre, ou le registre "
-                                     "n'est pas dans l'état qui le permet."))
+            raise PermissionDenied(
+                _(
+                    "Vos rôles ne vous permettent pas cet acte sur ce registre, ou le registre "
+                    "n'est pas dans l'état qui le permet."
+                )
+            )
         return super().get(request, *args, **kwargs)
 
     def get_success_url(self):
@@ -162,7 +169,10 @@ class MainCouranteRecordView(RegisterActMixin, ServiceFormView):
     def perform(self, form):
         data = form.cleaned_data
         return services.main_courante_record(
-            register=self.register, actor=self.request.user, subject=data["subject"], text=data["text"],
+            register=self.register,
+            actor=self.request.user,
+            subject=data["subject"],
+            text=data["text"],
             event_at=timezone.localtime(data["event_at"]).strftime(services.EVENT_AT_FORMAT),
         )
 
@@ -187,8 +197,9 @@ class VisaView(RegisterActMixin, ServiceFormView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.visa_sign(register=self.register, actor=self.request.user, up_to_seq=data["up_to_seq"],
-                                  statement=data["statement"])
+        return services.visa_sign(
+            register=self.register, actor=self.request.user, up_to_seq=data["up_to_seq"], statement=data["statement"]
+        )
 
 
 class CorrectionView(RegisterActMixin, ServiceFormView):
@@ -209,8 +220,13 @@ class CorrectionView(RegisterActMixin, ServiceFormView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.entry_correct(entry=self.entry, actor=self.request.user, reason=data["reason"],
-                                      approval=data["approval"], payload=form.corrected_payload())
+        return services.entry_correct(
+            entry=self.entry,
+            actor=self.request.user,
+            reason=data["reason"],
+            approval=data["approval"],
+            payload=form.corrected_payload(),
+        )
 
     def get_success_url(self):
         return reverse("registers:entry", args=[self.register.number, self.result.seq])
@@ -223,5 +239,6 @@ class RegisterCloseView(RegisterActMixin, ServiceFormView):
     success_message = _("Registre clos.")
 
     def perform(self, form):
-        return services.register_close(register=self.register, actor=self.request.user,
-                                       statement=form.cleaned_data["statement"])
+        return services.register_close(
+            register=self.register, actor=self.request.user, statement=form.cleaned_data["statement"]
+        )

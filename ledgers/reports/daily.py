@@ -30,8 +30,9 @@ from ledgers.registers.printing.formats import Formatter
 from .sections import daily_sections
 
 
-def render_daily(seance: Seance, out: BinaryIO, *, lang: str | None = None,
-                 progress: document.Progress | None = None) -> int:
+def render_daily(
+    seance: Seance, out: BinaryIO, *, lang: str | None = None, progress: document.Progress | None = None
+) -> int:
     """Draw the report of ``seance`` into ``out``; return its page count."""
     lang = lang or settings.LANGUAGE_CODE
     with translation.override(lang):
@@ -45,7 +46,8 @@ class DailyPrint:
         self.establishment = seance.establishment
         self.fmt = Formatter(self.establishment, lang)
         self.heading = _("Rapport de la séance du %(date)s — %(period)s") % {
-            "date": self.fmt.date(seance.date), "period": seance.get_period_display(),
+            "date": self.fmt.date(seance.date),
+            "period": seance.get_period_display(),
         }
 
     def info(self) -> document.DocInfo:
@@ -61,8 +63,10 @@ class DailyPrint:
     def blocks(self) -> Iterator[Block]:
         seance = self.seance
         closed = self.fmt.datetime(seance.closed_at) if seance.closed_at else _("séance en cours")
-        yield para(_("Séance ouverte le %(opened)s, clôturée le %(closed)s.")
-                   % {"opened": self.fmt.datetime(seance.opened_at), "closed": closed})
+        yield para(
+            _("Séance ouverte le %(opened)s, clôturée le %(closed)s.")
+            % {"opened": self.fmt.datetime(seance.opened_at), "closed": closed}
+        )
         for provider in daily_sections():
             for section in provider(seance, self.fmt):
                 yield from self._section(section)
@@ -83,8 +87,14 @@ class DailyPrint:
             yield from table.rows(cells)
 
     def header(self, c: Canvas, page: int, total: int) -> None:
-        page_header(c, page, total, title=self.establishment.name, subtitle=self.heading,
-                    note=self.establishment.get_jurisdiction_display())
+        page_header(
+            c,
+            page,
+            total,
+            title=self.establishment.name,
+            subtitle=self.heading,
+            note=self.establishment.get_jurisdiction_display(),
+        )
 
     def footer(self, c: Canvas, page: int, total: int, mark: tuple[int, str] | None) -> None:
         reuse_form(c, "footer", self._footer)
@@ -96,8 +106,11 @@ class DailyPrint:
         c.line(BODY_LEFT, MARGIN + 24, right, MARGIN + 24)
         c.setFillColorRGB(*MUTED)
         c.setFont(REGULAR, 7)
-        c.drawString(BODY_LEFT, MARGIN + 12, _("Établi à partir des registres électroniques ; chaque inscription "
-                                               "y reste vérifiable par son empreinte."))
+        c.drawString(
+            BODY_LEFT,
+            MARGIN + 12,
+            _("Établi à partir des registres électroniques ; chaque inscription y reste vérifiable par son empreinte."),
+        )
 
     def close(self, c: Canvas, y: float) -> None:
         """Nothing to strike: the report is not a register."""

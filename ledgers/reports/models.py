@@ -27,18 +27,32 @@ class ReportJob(models.Model):
         FAILED = "failed", _("Échec")
 
     class Notice(models.TextChoices):
-        BROKER_DOWN = "broker_down", _("Le service d'impression est injoignable : la demande est enregistrée et "
-                                       "partira automatiquement dès son retour.")
+        BROKER_DOWN = (
+            "broker_down",
+            _(
+                "Le service d'impression est injoignable : la demande est enregistrée et "
+                "partira automatiquement dès son retour."
+            ),
+        )
         RESENT = "resent", _("Le service d'impression s'est interrompu pendant ce travail : il a été relancé.")
 
     kind = models.CharField(_("nature"), max_length=20, choices=Kind.choices)
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="report_jobs")
     register = models.ForeignKey(
-        Register, on_delete=models.PROTECT, null=True, blank=True, related_name="report_jobs",
+        Register,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="report_jobs",
         verbose_name=_("registre"),
     )
     seance = models.ForeignKey(
-        Seance, on_delete=models.PROTECT, null=True, blank=True, related_name="report_jobs", verbose_name=_("séance"),
+        Seance,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="report_jobs",
+        verbose_name=_("séance"),
     )
     parameters = models.JSONField(_("paramètres"), default=dict)  # {"lang": "fr", "sealed": false}
     # The state the document shows (e.g. register number, head seq and hash, language, seal): a
@@ -55,7 +69,11 @@ class ReportJob(models.Model):
     # Written by the worker as it renders: a running job whose heartbeat stops has lost its worker.
     heartbeat_at = models.DateTimeField(_("dernier signe de vie"), null=True, blank=True)
     requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="report_jobs",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="report_jobs",
         verbose_name=_("demandé par"),
     )
     created_at = models.DateTimeField(_("demandé le"), auto_now_add=True)

@@ -83,12 +83,14 @@ def demo_certificate_create(establishment: Establishment) -> tuple[Path, bool]:
     if path.exists():
         return path, False
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    name = x509.Name([
-        x509.NameAttribute(NameOID.COUNTRY_NAME, establishment.jurisdiction),
-        x509.NameAttribute(NameOID.ORGANIZATION_NAME, establishment.name[:64]),  # X.509 caps names at 64
-        x509.NameAttribute(NameOID.ORGANIZATIONAL_UNIT_NAME, "Sceau de démonstration"),
-        x509.NameAttribute(NameOID.COMMON_NAME, establishment.name[:64]),
-    ])
+    name = x509.Name(
+        [
+            x509.NameAttribute(NameOID.COUNTRY_NAME, establishment.jurisdiction),
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, establishment.name[:64]),  # X.509 caps names at 64
+            x509.NameAttribute(NameOID.ORGANIZATIONAL_UNIT_NAME, "Sceau de démonstration"),
+            x509.NameAttribute(NameOID.COMMON_NAME, establishment.name[:64]),
+        ]
+    )
     now = datetime.now(UTC)
     certificate = (
         x509.CertificateBuilder()
@@ -101,16 +103,21 @@ def demo_certificate_create(establishment: Establishment) -> tuple[Path, bool]:
         .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
         .add_extension(
             x509.KeyUsage(
-                digital_signature=True, content_commitment=True, key_encipherment=False, data_encipherment=False,
-                key_agreement=False, key_cert_sign=False, crl_sign=False, encipher_only=False, decipher_only=False,
+                digital_signature=True,
+                content_commitment=True,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=False,
+                crl_sign=False,
+                encipher_only=False,
+                decipher_only=False,
             ),
             critical=True,
         )
         .sign(key, hashes.SHA256())
     )
-    data = pkcs12.serialize_key_and_certificates(
-        establishment.code.encode(), key, certificate, None, NoEncryption()
-    )
+    data = pkcs12.serialize_key_and_certificates(establishment.code.encode(), key, certificate, None, NoEncryption())
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".tmp")
     partial.write_bytes(data)

@@ -67,7 +67,9 @@ def register_entries(seance: Seance, fmt: Formatter) -> Iterator[Section]:
             title=_("Registre n° %(number)s — %(title)s : %(count)s inscription(s)")
             % {"number": register.number, "title": register.title, "count": count},
             columns=(
-                (_("N°"), 40.0, 0), (_("Inscrit le"), 84.0, 0), (_("Nature"), 90.0, 0),
+                (_("N°"), 40.0, 0),
+                (_("Inscrit le"), 84.0, 0),
+                (_("Nature"), 90.0, 0),
                 *((str(col.label), None, col.width) for col in kind.columns),
                 (_("Inscrit par"), author_width(kind.columns), 0),
             ),
@@ -86,7 +88,8 @@ def _entry_cells(entry: PrintedEntry, kind: RegisterKind, fmt: Formatter) -> lis
         values = [fmt.value(lookup(p.get("corrected") or {}, col.key)) for col in kind.columns]
     elif entry.kind == EntryKind.VISA:
         nature = _("Visa des entrées n° %(start)s à %(end)s") % {
-            "start": p.get("covers_from"), "end": p.get("covers_seq"),
+            "start": p.get("covers_from"),
+            "end": p.get("covers_seq"),
         }
         values = [p.get("statement", ""), *[""] * (len(values) - 1)]
     elif entry.kind in (EntryKind.OPENING, EntryKind.CLOSING):
@@ -103,8 +106,11 @@ def visas_pending(seance: Seance, fmt: Formatter) -> Iterator[Section]:
     yield Section(
         title=_("Visas en attente"),
         columns=(
-            (_("Registre"), 170.0, 0), (_("Intitulé"), None, 1.0), (_("Dernière entrée"), 80.0, 0),
-            (_("Visé jusqu'au n°"), 80.0, 0), (_("Entrées à viser"), 80.0, 0),
+            (_("Registre"), 170.0, 0),
+            (_("Intitulé"), None, 1.0),
+            (_("Dernière entrée"), 80.0, 0),
+            (_("Visé jusqu'au n°"), 80.0, 0),
+            (_("Entrées à viser"), 80.0, 0),
         ),
         rows=_visa_backlog(seance.establishment),
         empty=_("Toutes les entrées des registres ouverts sont visées."),
@@ -133,8 +139,11 @@ def open_incidents(seance: Seance, fmt: Formatter) -> Iterator[Section]:
     yield Section(
         title=_("Incidents ouverts"),
         columns=(
-            (_("N°"), 40.0, 0), (_("Constaté le"), 84.0, 0), (_("Catégorie"), None, 1.2),
-            (_("Exigence"), 60.0, 0), (_("Description"), None, 3.0),
+            (_("N°"), 40.0, 0),
+            (_("Constaté le"), 84.0, 0),
+            (_("Catégorie"), None, 1.2),
+            (_("Exigence"), 60.0, 0),
+            (_("Description"), None, 3.0),
         ),
         rows=(
             (str(i.pk), fmt.datetime(i.found_at), label(i.category), i.requirement, i.description)

@@ -80,10 +80,14 @@ def report_request_register(
             raise ValidationError({"sealed": str(exc)}) from exc
     head_seq, head_hash = Register.objects.filter(pk=register.pk).values_list("head_seq", "head_hash").get()
     job = ReportJob(
-        kind=ReportJob.Kind.REGISTER, establishment=establishment, register=register, requested_by=actor,
+        kind=ReportJob.Kind.REGISTER,
+        establishment=establishment,
+        register=register,
+        requested_by=actor,
         parameters={"lang": lang, "sealed": sealed},
-        fingerprint=register_fingerprint(number=register.number, head_seq=head_seq, head_hash=head_hash,
-                                         lang=lang, sealed=sealed),
+        fingerprint=register_fingerprint(
+            number=register.number, head_seq=head_seq, head_hash=head_hash, lang=lang, sealed=sealed
+        ),
     )
     return _request(job, actor=actor)
 
@@ -111,8 +115,12 @@ def _daily_job(seance: Seance, *, lang: str, actor: AbstractBaseUser | None) -> 
     if seance.status != Seance.Status.CLOSED:
         raise ValidationError(_("Le rapport de séance s'établit une fois la séance clôturée."))
     return ReportJob(
-        kind=ReportJob.Kind.DAILY, establishment=seance.establishment, seance=seance, requested_by=actor,
-        parameters={"lang": lang}, fingerprint=daily_fingerprint(seance=seance, lang=lang),
+        kind=ReportJob.Kind.DAILY,
+        establishment=seance.establishment,
+        seance=seance,
+        requested_by=actor,
+        parameters={"lang": lang},
+        fingerprint=daily_fingerprint(seance=seance, lang=lang),
     )
 
 
@@ -137,8 +145,7 @@ def report_send(job_id: int) -> bool:
         report_run_task.apply_async((job_id,), retry=False)
     except (BrokerUnreachable, OSError):
         logger.warning("report job %s: broker unreachable, left queued", job_id, exc_info=True)
-        ReportJob.objects.filter(pk=job_id, status=ReportJob.Status.QUEUED).update(
-            notice=ReportJob.Notice.BROKER_DOWN)
+        ReportJob.objects.filter(pk=job_id, status=ReportJob.Status.QUEUED).update(notice=ReportJob.Notice.BROKER_DOWN)
         return False
     ReportJob.objects.filter(pk=job_id).update(sent_at=timezone.now(), attempts=F("attempts") + 1)
     ReportJob.objects.filter(pk=job_id, notice=ReportJob.Notice.BROKER_DOWN).update(notice="")
@@ -153,7 +160,8 @@ def report_jobs_recover(*, now: datetime | None = None) -> dict[str, list[int]]:
     stale = now - timedelta(minutes=settings.REPORTS_HEARTBEAT_TIMEOUT_MINUTES)
     done: dict[str, list[int]] = {"resent": [], "failed": []}
     silent = ReportJob.objects.filter(status=ReportJob.Status.RUNNING).filter(
-        Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True, started_at__lt=stale))
+        Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True, started_at__lt=stale)
+    )
     for pk in silent.values_list("pk", flat=True):
         outcome = _stopped(pk, stale=stale, now=now)
         if outcome:
@@ -176,9 +184,13 @@ def _stopped(pk: int, *, stale: datetime, now: datetime) -> str:
         return ""  # it moved meanwhile
     if job.attempts >= settings.REPORTS_MAX_ATTEMPTS:
         job.status, job.finished_at = ReportJob.Status.FAILED, now
-        job.error = str(_("Le service d'impression s'est arrêté pendant ce travail (aucun signe de vie depuis le "
-                          "%(since)s), après %(n)s envois : demandez à nouveau le document.")
-                        % {"since": timezone.localtime(last_sign).strftime("%d/%m/%Y %H:%M"), "n": job.attempts})
+        job.error = str(
+            _(
+                "Le service d'impression s'est arrêté pendant ce travail (aucun signe de vie depuis le "
+                "%(since)s), après %(n)s envois : demandez à nouveau le document."
+            )
+            % {"since": timezone.localtime(last_sign).strftime("%d/%m/%Y %H:%M"), "n": job.attempts}
+        )
         save_audited(job, actor=None, reason="sans signe de vie : échec")
         return "failed"
     job.status, job.progress, job.notice, job.heartbeat_at = ReportJob.Status.QUEUED, 0, ReportJob.Notice.RESENT, None
@@ -190,7 +202,9 @@ def _stopped(pk: int, *, stale: datetime, now: datetime) -> str:
 def _printed(fingerprint: str) -> ReportJob | None:
     return (
         ReportJob.objects.filter(fingerprint=fingerprint, status=ReportJob.Status.DONE)
-        .exclude(file="").order_by("-finished_at", "-pk").first()
+        .exclude(file="")
+        .order_by("-finished_at", "-pk")
+        .first()
     )
 
 
@@ -237,8 +251,13 @@ def _produce(job: ReportJob) -> None:
             sealed = bool(job.parameters.get("sealed"))
             rendered = register_pdf(register, out, lang=lang, sealed=sealed, progress=progress, actor=job.requested_by)
             # The register may have moved since the request: the fingerprint is the state printed.
-            fingerprint = register_fingerprint(number=register.number, head_seq=rendered.head_seq,
-                                               head_hash=rendered.head_hash, lang=lang, sealed=sealed)
+            fingerprint = register_fingerprint(
+                number=register.number,
+                head_seq=rendered.head_seq,
+                head_hash=rendered.head_hash,
+                lang=lang,
+                sealed=sealed,
+            )
             name = f"registre-{register.number}-{rendered.head_seq}-{lang}{'-scelle' if sealed else ''}.pdf"
         else:
             seance = Seance.objects.select_related("establishment").get(pk=job.seance_id)

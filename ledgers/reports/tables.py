@@ -7,8 +7,11 @@ from .models import ReportJob
 
 
 class ReportJobTable(tables.Table):
-    created_at = tables.DateTimeColumn(verbose_name=_("Demandé le"), format="d/m/Y H:i",
-                                       linkify=lambda record: reverse("reports:job", args=[record.pk]))
+    created_at = tables.DateTimeColumn(
+        verbose_name=_("Demandé le"),
+        format="d/m/Y H:i",
+        linkify=lambda record: reverse("reports:job", args=[record.pk]),
+    )
     subject = tables.Column(verbose_name=_("Objet"), empty_values=(), orderable=False)
     progress = tables.Column(verbose_name=_("Avancement"))
     download = tables.Column(verbose_name="", empty_values=(), orderable=False)

@@ -6,8 +6,13 @@ from celery import shared_task
 
 from .services import TRANSIENT_ERRORS, daily_reports_schedule, report_jobs_recover, report_run
 
-RETRY = {"autoretry_for": TRANSIENT_ERRORS, "retry_backoff": 5, "retry_backoff_max": 600, "retry_jitter": True,
-         "max_retries": 5}
+RETRY = {
+    "autoretry_for": TRANSIENT_ERRORS,
+    "retry_backoff": 5,
+    "retry_backoff_max": 600,
+    "retry_jitter": True,
+    "max_retries": 5,
+}
 
 
 @shared_task(bind=True, acks_late=True, **RETRY)

@@ -38,14 +38,18 @@ def register_print(request: HttpRequest, number: str) -> HttpResponse:
             form.add_error(None, exc)
         else:
             return redirect("reports:job", pk=job.pk)
-    return render(request, "reports/register_print.html", {"register": register, "form": form},
-                  status=400 if form.errors else 200)
+    return render(
+        request, "reports/register_print.html", {"register": register, "form": form}, status=400 if form.errors else 200
+    )
 
 
 @login_required
 def daily_request(request: HttpRequest) -> HttpResponse:
-    form = DailyReportForm(request.POST or None, establishment=request.establishment,
-                           initial={"lang": request.LANGUAGE_CODE, "seance": request.GET.get("seance")})
+    form = DailyReportForm(
+        request.POST or None,
+        establishment=request.establishment,
+        initial={"lang": request.LANGUAGE_CODE, "seance": request.GET.get("seance")},
+    )
     if request.method == "POST" and form.is_valid():
         try:
             job = services.report_request_daily(actor=request.user, **form.cleaned_data)
@@ -75,5 +79,6 @@ def job_file(request: HttpRequest, pk: int) -> FileResponse:
     job = _job(request, pk)
     if job.status != ReportJob.Status.DONE or not job.file:
         raise Http404
-    return FileResponse(job.file.open("rb"), as_attachment=True, filename=PurePath(job.file.name).name,
-                        content_type="application/pdf")
+    return FileResponse(
+        job.file.open("rb"), as_attachment=True, filename=PurePath(job.file.name).name, content_type="application/pdf"
+    )

@@ -36,8 +36,9 @@ class AvanceForm(VisaForm):
     refilled_by = forms.ModelChoiceField(label=_("Rechargée par"), queryset=Room.objects.none())
 
     def setup(self) -> None:
-        self.fields["refilled_by"].queryset = people(self.establishment, Role.EMPLOYE_JEUX, Role.CHANGEUR,
-                                                     Role.MECANICIEN)
+        self.fields["refilled_by"].queryset = people(
+            self.establishment, Role.EMPLOYE_JEUX, Role.CHANGEUR, Role.MECANICIEN
+        )
         super().setup()
 
 
@@ -68,5 +69,6 @@ class MonthForm(VisaForm):
 
 
 class StatementForm(MonthForm):
-    total = forms.DecimalField(label=_("Total du produit réel des jeux (€)"), required=False, max_digits=16,
-                               decimal_places=2)
+    total = forms.DecimalField(
+        label=_("Total du produit réel des jeux (€)"), required=False, max_digits=16, decimal_places=2
+    )

@@ -18,8 +18,11 @@ class CarnetView(SlotsView, DetailView):
 
     def get_context_data(self, **kwargs):
         machine = self.object
-        return super().get_context_data(lines=machine.accounting_lines.select_related("cashier", "comite"),
-                                        open_totals=accounting.open_totals(machine), **kwargs)
+        return super().get_context_data(
+            lines=machine.accounting_lines.select_related("cashier", "comite"),
+            open_totals=accounting.open_totals(machine),
+            **kwargs,
+        )
 
 
 class MachineActView(MachineFormView):
@@ -62,8 +65,9 @@ class PaymentPostView(ServiceFormView):
     title = _("Paiement à la caisse au carnet de comptabilité")
 
     def perform(self, form):
-        return accounting.payment_post(payment=form.cleaned_data["payment"], comite=form.cleaned_data["comite"],
-                                       actor=self.request.user)
+        return accounting.payment_post(
+            payment=form.cleaned_data["payment"], comite=form.cleaned_data["comite"], actor=self.request.user
+        )
 
     def get_success_url(self) -> str:
         return reverse("slots:carnet", args=[self.result.machine_id])

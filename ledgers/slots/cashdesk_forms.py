@@ -29,10 +29,12 @@ class AssignForm(EstablishmentForm):
     person = forms.ModelChoiceField(label=_("Affecté"), queryset=Seance.objects.none())
 
     def setup(self) -> None:
-        self.fields["seance"].queryset = Seance.objects.filter(establishment=self.establishment,
-                                                               status=Seance.Status.OPEN)
-        self.fields["person"].queryset = people(self.establishment, Role.CAISSIER, Role.CAISSIER_PRINCIPAL,
-                                                Role.CHANGEUR)
+        self.fields["seance"].queryset = Seance.objects.filter(
+            establishment=self.establishment, status=Seance.Status.OPEN
+        )
+        self.fields["person"].queryset = people(
+            self.establishment, Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.CHANGEUR
+        )
 
 
 ACCOUNTS = [("", "—"), ("table", _("Jeux de table")), ("slot", _("Machines à sous"))]
@@ -81,8 +83,9 @@ class CommonDeskForm(EstablishmentForm):
     route = forms.ChoiceField(label=_("Cas"), choices=CommonDeskValidation.Route.choices)
     contiguous_tables = forms.BooleanField(label=_("Jeux de table dans des lieux contigus"), required=False)
     validation_reference = forms.CharField(label=_("Référence de la validation"), max_length=100, required=False)
-    validation_date = forms.DateField(label=_("Date de la validation"), required=False,
-                                      widget=forms.DateInput(attrs={"type": "date"}))
+    validation_date = forms.DateField(
+        label=_("Date de la validation"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
     validator_name = forms.CharField(label=_("Chef du service de police judiciaire"), max_length=200, required=False)
     cash = forms.DecimalField(label=_("Espèces de l'encaisse (€)"), initial=0, min_value=0, **AMOUNT)
     chips = forms.DecimalField(label=_("Jetons de l'encaisse (€)"), initial=0, min_value=0, **AMOUNT)
@@ -92,22 +95,28 @@ class StaffingForm(EstablishmentForm):
     """The day's slot-room staffing (FR SLOT-50)."""
 
     date = forms.DateField(label=_("Journée"), widget=DATE)
-    comite = forms.ModelChoiceField(label=_("Membre du comité de direction affecté au contrôle des jeux"),
-                                    queryset=Seance.objects.none())
+    comite = forms.ModelChoiceField(
+        label=_("Membre du comité de direction affecté au contrôle des jeux"), queryset=Seance.objects.none()
+    )
     cashier = forms.ModelChoiceField(label=_("Caissier"), queryset=Seance.objects.none())
-    maintainer = forms.ModelChoiceField(label=_("Mécanicien ou employé chargé de l'entretien"), required=False,
-                                        queryset=Seance.objects.none())
+    maintainer = forms.ModelChoiceField(
+        label=_("Mécanicien ou employé chargé de l'entretien"), required=False, queryset=Seance.objects.none()
+    )
     training = forms.CharField(label=_("Formation préalable à l'entretien"), max_length=200, required=False)
 
     def setup(self) -> None:
         est = self.establishment
         self.fields["date"].initial = est.localtime().date()
         threshold = {"n": fleet_threshold(est)}
-        self.fields["maintainer"].help_text = _("Un mécanicien est obligatoire au-delà de %(n)s machines en "
-                                                "exploitation.") % threshold
-        self.fields["training"].help_text = _("Pour l'employé ou le caissier chargé de l'entretien et du dépannage "
-                                              "courants (%(n)s machines au plus).") % threshold
+        self.fields["maintainer"].help_text = (
+            _("Un mécanicien est obligatoire au-delà de %(n)s machines en exploitation.") % threshold
+        )
+        self.fields["training"].help_text = (
+            _("Pour l'employé ou le caissier chargé de l'entretien et du dépannage courants (%(n)s machines au plus).")
+            % threshold
+        )
         self.fields["comite"].queryset = people(est, Role.COMITE, Role.DIRECTEUR_RESPONSABLE)
         self.fields["cashier"].queryset = people(est, Role.CAISSIER, Role.CAISSIER_PRINCIPAL)
-        self.fields["maintainer"].queryset = people(est, Role.MECANICIEN, Role.EMPLOYE_JEUX, Role.CAISSIER,
-                                                    Role.CAISSIER_PRINCIPAL)
+        self.fields["maintainer"].queryset = people(
+            est, Role.MECANICIEN, Role.EMPLOYE_JEUX, Role.CAISSIER, Role.CAISSIER_PRINCIPAL
+        )

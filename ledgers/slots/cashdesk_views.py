@@ -20,9 +20,11 @@ class CashDeskView(SlotsView, TemplateView):
         return super().get_context_data(
             points=ChangePoint.objects.filter(establishment=est),
             assignments=ChangeAssignment.objects.filter(point__establishment=est).select_related(
-                "point", "seance", "person")[:50],
+                "point", "seance", "person"
+            )[:50],
             counterfeits=CounterfeitItem.objects.filter(establishment=est).select_related("destruction")[:50],
-            **kwargs)
+            **kwargs,
+        )
 
 
 class CashDeskFormView(ServiceFormView):
@@ -35,8 +37,9 @@ class ChangePointView(CashDeskFormView):
     title = _("Nouveau point de change")
 
     def perform(self, form):
-        return cashdesk.change_point_create(establishment=self.establishment, actor=self.request.user,
-                                           **form.cleaned_data)
+        return cashdesk.change_point_create(
+            establishment=self.establishment, actor=self.request.user, **form.cleaned_data
+        )
 
 
 class PointFormView(CashDeskFormView):
@@ -90,8 +93,9 @@ class AssignmentCloseView(AssignmentFormView):
     submit = _("Clore")
 
     def perform(self, form):
-        return cashdesk.change_assignment_close(assignment=self.assignment, actor=self.request.user,
-                                                **form.cleaned_data)
+        return cashdesk.change_assignment_close(
+            assignment=self.assignment, actor=self.request.user, **form.cleaned_data
+        )
 
 
 class CounterfeitView(CashDeskFormView):
@@ -99,8 +103,9 @@ class CounterfeitView(CashDeskFormView):
     title = _("Versement au coffret des fausses pièces")
 
     def perform(self, form):
-        return cashdesk.counterfeit_deposit(establishment=self.establishment, actor=self.request.user,
-                                            **form.cleaned_data)
+        return cashdesk.counterfeit_deposit(
+            establishment=self.establishment, actor=self.request.user, **form.cleaned_data
+        )
 
 
 class DestructionView(CashDeskFormView):
@@ -108,8 +113,9 @@ class DestructionView(CashDeskFormView):
     title = _("Destruction des fausses pièces")
 
     def perform(self, form):
-        return cashdesk.counterfeit_destroy(establishment=self.establishment, actor=self.request.user,
-                                            **form.cleaned_data)
+        return cashdesk.counterfeit_destroy(
+            establishment=self.establishment, actor=self.request.user, **form.cleaned_data
+        )
 
 
 class CommonDeskView(CashDeskFormView):
@@ -117,8 +123,9 @@ class CommonDeskView(CashDeskFormView):
     title = _("Caisse commune")
 
     def perform(self, form):
-        return cashdesk.common_desk_enable(establishment=self.establishment, actor=self.request.user,
-                                           **form.cleaned_data)
+        return cashdesk.common_desk_enable(
+            establishment=self.establishment, actor=self.request.user, **form.cleaned_data
+        )
 
 
 class StaffingView(ServiceFormView):
@@ -129,13 +136,15 @@ class StaffingView(ServiceFormView):
     title = _("Personnel de la salle des machines")
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(staffings=SlotStaffing.objects.filter(establishment=self.establishment)
-                                        .select_related("comite", "cashier", "maintainer", "cashier_approval")[:60],
-                                        **kwargs)
+        return super().get_context_data(
+            staffings=SlotStaffing.objects.filter(establishment=self.establishment).select_related(
+                "comite", "cashier", "maintainer", "cashier_approval"
+            )[:60],
+            **kwargs,
+        )
 
     def get_success_url(self) -> str:
         return reverse("slots:staffing")
 
     def perform(self, form):
-        return staffing.staffing_record(establishment=self.establishment, actor=self.request.user,
-                                        **form.cleaned_data)
+        return staffing.staffing_record(establishment=self.establishment, actor=self.request.user, **form.cleaned_data)

@@ -51,8 +51,9 @@ LIMIT = Decimal("1e12")
 WHO_COUNTS = _("Seuls le caissier ou les responsables de la comptée ouvrent et closent une comptée.")
 
 
-def _entry(count: SlotCount, *, actor: AbstractBaseUser, role: str, event: object, at: datetime.datetime,
-           detail: str) -> Entry:
+def _entry(
+    count: SlotCount, *, actor: AbstractBaseUser, role: str, event: object, at: datetime.datetime, detail: str
+) -> Entry:
     est = count.establishment
     with register_language():
         payload = _line(None, event=event, at=at, detail=detail, actor=actor, role=role, est=est, count=count.pk)
@@ -66,8 +67,13 @@ def is_last_day(day: datetime.date) -> bool:
 
 def _last_counted_at(machine: Machine, before: datetime.datetime) -> datetime.datetime | None:
     """When the machine was last counted in a closed session before ``before``."""
-    line = (SlotCountLine.objects.filter(machine=machine, count__status=SlotCount.Status.CLOSED,
-                                         count__closed_at__lt=before).order_by("-recorded_at").first())
+    line = (
+        SlotCountLine.objects.filter(
+            machine=machine, count__status=SlotCount.Status.CLOSED, count__closed_at__lt=before
+        )
+        .order_by("-recorded_at")
+        .first()
+    )
     return line.recorded_at if line else None
 
 
@@ -80,7 +86,8 @@ def ran_since_last_count(machine: Machine, at: datetime.datetime) -> bool:
         return history.filter(status=Machine.Status.IN_SERVICE).exists()
     at_count = history.filter(history_date__lte=since).order_by("-history_date", "-history_id").first()
     return (at_count is not None and at_count.status == Machine.Status.IN_SERVICE) or history.filter(
-        history_date__gt=since, status=Machine.Status.IN_SERVICE).exists()
+        history_date__gt=since, status=Machine.Status.IN_SERVICE
+    ).exists()
 
 
 def machines_due(count: SlotCount) -> list[Machine]:
@@ -102,15 +109,20 @@ def open_counts(establishment: Establishment) -> QuerySet[SlotCount]:
 
 
 @transaction.atomic
-def slot_count_open(*, establishment: Establishment, kind: str, actor: AbstractBaseUser,
-                    seance: Seance | None = None, denomination: Decimal | None = None,
-                    releve: Releve | None = None) -> SlotCount:
+def slot_count_open(
+    *,
+    establishment: Establishment,
+    kind: str,
+    actor: AbstractBaseUser,
+    seance: Seance | None = None,
+    denomination: Decimal | None = None,
+    releve: Releve | None = None,
+) -> SlotCount:
     """Open a count session. FR: a month-end count is dated on the month's last day; a count of a
     denomination (during the séance, or its general count at the end) names the open séance and
     the denomination. MC: the count of the boxes of a relève."""
     est = establishment
-    role = _require(actor, est, COUNT_SESSION_ROLES[est.jurisdiction], "SLOT-46",
-                    WHO_COUNTS)
+    role = _require(actor, est, COUNT_SESSION_ROLES[est.jurisdiction], "SLOT-46", WHO_COUNTS)
     if kind not in Kind.values:
         raise ValidationError({"kind": _("Type de comptée inconnu.")})
     now = timezone.now()
@@ -130,10 +142,26 @@ def slot_count_open(*, establishment: Establishment, kind: str, actor: AbstractB
                 raise ValidationError({"denomination": _("La dénomination des machines comptées est obligatoire.")})
         else:
             denomination = None
-    count = save_audited(SlotCount(establishment=est, kind=kind, day=day, seance=seance, denomination=denomination,
-                                   releve=releve, opened_at=now, opened_by=actor), actor=actor, reason="ouverture")
-    detail = str(Kind(kind).label) + (f" — {denomination} €" if denomination else "") + (
-        f" — {seance}" if seance else "") + (f" — {releve}" if releve else "")
+    count = save_audited(
+        SlotCount(
+            establishment=est,
+            kind=kind,
+            day=day,
+            seance=seance,
+            denomination=denomination,
+            releve=releve,
+            opened_at=now,
+            opened_by=actor,
+        ),
+        actor=actor,
+        reason="ouverture",
+    )
+    detail = (
+        str(Kind(kind).label)
+        + (f" — {denomination} €" if denomination else "")
+        + (f" — {seance}" if seance else "")
+        + (f" — {releve}" if releve else "")
+    )
     _entry(count, actor=actor, role=role, event=_("Ouverture de la comptée"), at=now, detail=detail)
     return count
 
@@ -146,10 +174,20 @@ def _open(count: SlotCount) -> SlotCount:
 
 
 @transaction.atomic
-def slot_count_line(*, count: SlotCount, machine: Machine, actor: AbstractBaseUser, coins: Decimal = Decimal("0"),
-                    bills: Decimal = Decimal("0"), tickets: Decimal = Decimal("0"), units_in: int | None = None,
-                    units_out: int | None = None, hopper: Decimal | None = None, unclaimed: Decimal = Decimal("0"),
-                    comite: AbstractBaseUser | None = None) -> SlotCountLine:
+def slot_count_line(
+    *,
+    count: SlotCount,
+    machine: Machine,
+    actor: AbstractBaseUser,
+    coins: Decimal = Decimal("0"),
+    bills: Decimal = Decimal("0"),
+    tickets: Decimal = Decimal("0"),
+    units_in: int | None = None,
+    units_out: int | None = None,
+    hopper: Decimal | None = None,
+    unclaimed: Decimal = Decimal("0"),
+    comite: AbstractBaseUser | None = None,
+) -> SlotCountLine:
     """One machine counted: its coin or chip, bill and ticket boxes; on a cashless machine the
     electronic units in and out read (SLOT-46); at the season end its hopper. FR: written in its
     modèle 29 by the cashier with the comité member's visa; MC: its drop reconciled (SLOT-11)."""
@@ -166,8 +204,9 @@ def slot_count_line(*, count: SlotCount, machine: Machine, actor: AbstractBaseUs
     if physical >= LIMIT:
         raise ValidationError(_("Montant hors limites."))
     now = timezone.now()
-    line = SlotCountLine(count=count, machine=machine, coins=coins, bills=bills, tickets=tickets,
-                         recorded_at=now, recorded_by=actor)
+    line = SlotCountLine(
+        count=count, machine=machine, coins=coins, bills=bills, tickets=tickets, recorded_at=now, recorded_by=actor
+    )
     if est.jurisdiction == "MC":
         if DropCount.objects.filter(releve=count.releve, machine=machine).exists():
             raise ValidationError(_("Cette machine est déjà comptée pour la relève."))
@@ -175,15 +214,25 @@ def slot_count_line(*, count: SlotCount, machine: Machine, actor: AbstractBaseUs
         line.drop_count, line.entry = drop, drop.entry
     else:
         if count.kind in BY_DENOMINATION and machine.credit_value != count.denomination:
-            raise RuleViolation("SLOT-46", _("La machine %(m)s n'est pas de la dénomination comptée.")
-                                % {"m": machine.number})
+            raise RuleViolation(
+                "SLOT-46", _("La machine %(m)s n'est pas de la dénomination comptée.") % {"m": machine.number}
+            )
         if machine.cashless and (units_in is None or units_out is None):
-            raise RuleViolation("SLOT-46", _("Machine sans numéraire : les compteurs des unités électroniques entrées "
-                                             "et sorties sont relevés."))
+            raise RuleViolation(
+                "SLOT-46",
+                _("Machine sans numéraire : les compteurs des unités électroniques entrées et sorties sont relevés."),
+            )
         if count.kind == Kind.SEASON_END and machine.hopper and hopper is None:
             raise RuleViolation("SLOT-46", _("Le dernier jour de la saison, la trémie de la machine est comptée."))
-        accounted = accounting.count_record(machine=machine, physical=physical, comite=comite, actor=actor,
-                                            units_in=units_in or 0, units_out=units_out or 0, unclaimed=unclaimed)
+        accounted = accounting.count_record(
+            machine=machine,
+            physical=physical,
+            comite=comite,
+            actor=actor,
+            units_in=units_in or 0,
+            units_out=units_out or 0,
+            unclaimed=unclaimed,
+        )
         line.units_in, line.units_out, line.hopper = units_in, units_out, hopper
         line.accounting_line, line.entry = accounted, accounted.entry
     line.save()
@@ -196,15 +245,19 @@ def slot_count_close(*, count: SlotCount, actor: AbstractBaseUser, floats: Decim
     (SLOT-46); the season-end count takes the cash floats (fonds de caisse) too."""
     count = _open(count)
     est = count.establishment
-    role = _require(actor, est, COUNT_SESSION_ROLES[est.jurisdiction], "SLOT-46",
-                    WHO_COUNTS)
+    role = _require(actor, est, COUNT_SESSION_ROLES[est.jurisdiction], "SLOT-46", WHO_COUNTS)
     if not count.lines.exists() and (est.jurisdiction == "MC" or count.kind not in GENERAL):
         raise ValidationError(_("Aucune machine n'a été comptée."))
     if est.jurisdiction == "FR":
         if count.kind in GENERAL and (missing := uncovered(count)):
-            raise RuleViolation("SLOT-46", _("La comptée concerne toutes les machines ayant fonctionné depuis la "
-                                             "dernière comptée ; non comptées : %(m)s.")
-                                % {"m": ", ".join(m.number for m in missing)})
+            raise RuleViolation(
+                "SLOT-46",
+                _(
+                    "La comptée concerne toutes les machines ayant fonctionné depuis la "
+                    "dernière comptée ; non comptées : %(m)s."
+                )
+                % {"m": ", ".join(m.number for m in missing)},
+            )
         if count.kind == Kind.SEASON_END:
             if floats is None:
                 raise RuleViolation("SLOT-46", _("Le dernier jour de la saison, les fonds de caisse sont comptés."))
@@ -215,7 +268,8 @@ def slot_count_close(*, count: SlotCount, actor: AbstractBaseUser, floats: Decim
     save_audited(count, actor=actor, reason="clôture")
     lines = count.lines.select_related("machine").order_by("machine__casino_number", "machine__sbm_number")
     detail = " ; ".join(f"{line.machine.number} : {line.total} €" for line in lines) + (
-        f" — {_('fonds de caisse')} {count.floats} €" if count.floats is not None else "")
+        f" — {_('fonds de caisse')} {count.floats} €" if count.floats is not None else ""
+    )
     _entry(count, actor=actor, role=role, event=_("Clôture de la comptée"), at=count.closed_at, detail=detail)
     return count
 
@@ -223,16 +277,21 @@ def slot_count_close(*, count: SlotCount, actor: AbstractBaseUser, floats: Decim
 def month_end_count(establishment: Establishment, year: int, month: int) -> SlotCount | None:
     """The closed count dated on the month's last day (a month-end or season-end count)."""
     last = datetime.date(year, month, calendar.monthrange(year, month)[1])
-    return SlotCount.objects.filter(establishment=establishment, status=SlotCount.Status.CLOSED, day=last,
-                                    kind__in=(Kind.MONTH_END, Kind.SEASON_END)).first()
+    return SlotCount.objects.filter(
+        establishment=establishment,
+        status=SlotCount.Status.CLOSED,
+        day=last,
+        kind__in=(Kind.MONTH_END, Kind.SEASON_END),
+    ).first()
 
 
 def check_month_end_count(establishment: Establishment, year: int, month: int) -> None:
     """The month closes (modèle 32, read at the month-end count: art. 68-25) only once its
     month-end count is closed (SLOT-46)."""
     if month_end_count(establishment, year, month) is None:
-        raise RuleViolation("SLOT-46", _("Aucune comptée de fin de mois close le dernier jour du mois : le mois ne "
-                                         "peut être arrêté."))
+        raise RuleViolation(
+            "SLOT-46", _("Aucune comptée de fin de mois close le dernier jour du mois : le mois ne peut être arrêté.")
+        )
 
 
 def denominations_without_general_count(seance: Seance) -> list[Decimal]:
@@ -240,7 +299,9 @@ def denominations_without_general_count(seance: Seance) -> list[Decimal]:
     counts = SlotCount.objects.filter(seance=seance, status=SlotCount.Status.CLOSED)
     missing = []
     for intra in counts.filter(kind=Kind.INTRA_SEANCE).order_by("denomination", "closed_at"):
-        if not counts.filter(kind=Kind.DENOMINATION_END, denomination=intra.denomination,
-                             pk__gt=intra.pk).exists() and intra.denomination not in missing:
+        if (
+            not counts.filter(kind=Kind.DENOMINATION_END, denomination=intra.denomination, pk__gt=intra.pk).exists()
+            and intra.denomination not in missing
+        ):
             missing.append(intra.denomination)
     return missing

@@ -18,8 +18,9 @@ class CountOpenForm(EstablishmentForm):
     releve = forms.ModelChoiceField(label=_("Relève"), queryset=Releve.objects.none(), required=False)
 
     def setup(self) -> None:
-        self.fields["seance"].queryset = Seance.objects.filter(establishment=self.establishment,
-                                                               status=Seance.Status.OPEN)
+        self.fields["seance"].queryset = Seance.objects.filter(
+            establishment=self.establishment, status=Seance.Status.OPEN
+        )
         self.fields["releve"].queryset = Releve.objects.filter(establishment=self.establishment)
         if self.jurisdiction == "MC":
             self.fields["kind"].choices = [(SlotCount.Kind.AS_NEEDED, SlotCount.Kind.AS_NEEDED.label)]

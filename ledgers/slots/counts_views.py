@@ -16,8 +16,9 @@ class CountListView(SlotsView, TemplateView):
     template_name = "slots/counts.html"
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(counts=SlotCount.objects.filter(establishment=self.establishment)[:50],
-                                        **kwargs)
+        return super().get_context_data(
+            counts=SlotCount.objects.filter(establishment=self.establishment)[:50], **kwargs
+        )
 
 
 class CountDetailView(SlotsView, DetailView):

@@ -16,8 +16,15 @@ from ledgers.core.roles import Role
 
 from . import accounting, counts, progressives, selectors, staffing, unclaimed
 
-CONCERNED = {Role.SUPERVISEUR, Role.MECANICIEN, Role.DIRECTEUR_EXPLOITATION, Role.TECHNICIEN_SFM, Role.CAISSIER,
-             Role.COMITE, Role.DIRECTEUR_RESPONSABLE}
+CONCERNED = {
+    Role.SUPERVISEUR,
+    Role.MECANICIEN,
+    Role.DIRECTEUR_EXPLOITATION,
+    Role.TECHNICIEN_SFM,
+    Role.CAISSIER,
+    Role.COMITE,
+    Role.DIRECTEUR_RESPONSABLE,
+}
 
 
 @dashboard_panel
@@ -42,8 +49,9 @@ def slots_waiting(request: HttpRequest, establishment: Establishment) -> Panel |
         # FR: wins paid at the cash desk not yet in modèle 29 with the comité visa (the jackpots to
         # control, SLOT-35, SLOT-55); on the month's last day, the month-end count not closed (SLOT-46).
         "to_post": list(accounting.payments_to_post(establishment)[:20]) if establishment.jurisdiction == "FR" else [],
-        "month_end_due": establishment.jurisdiction == "FR" and counts.is_last_day(today)
-                         and counts.month_end_count(establishment, today.year, today.month) is None,
+        "month_end_due": establishment.jurisdiction == "FR"
+        and counts.is_last_day(today)
+        and counts.month_end_count(establishment, today.year, today.month) is None,
         # FR: machines in operation and no staffing for today yet (SLOT-50).
         "unstaffed": staffing.staffing_missing(establishment, today),
     }

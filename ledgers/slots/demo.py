@@ -37,23 +37,27 @@ MACHINES = 12
 STAFFED_AHEAD = 7  # FR: the slot-room staffing is planned a week ahead (SLOT-50)
 # (kind, role that creates it, role that cotes and paraphs it, paraphe)
 REGISTERS = {
-    "MC": [("slot_fichiers", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
-           ("slot_interventions", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
-           ("slot_releves", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
-           ("slot_jackpots", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
-           ("slot_complements", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
-           ("incidents", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
-           ("slot_caisse", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
-           ("slot_comptees", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R.")],
-    "FR": [("slot_controle_technique", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
-           ("slot_releves", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
-           ("slot_jackpots", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
-           ("incidents", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
-           ("slot_caisse", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
-           ("slot_comptees", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
-           ("slot_jackpots_progressifs", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
-           ("slot_jpm_28s", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
-           ("slot_rapprochement_31", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D.")],
+    "MC": [
+        ("slot_fichiers", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
+        ("slot_interventions", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
+        ("slot_releves", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
+        ("slot_jackpots", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
+        ("slot_complements", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
+        ("incidents", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
+        ("slot_caisse", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
+        ("slot_comptees", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_EXPLOITATION, "J.-P.R."),
+    ],
+    "FR": [
+        ("slot_controle_technique", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+        ("slot_releves", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+        ("slot_jackpots", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+        ("incidents", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+        ("slot_caisse", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+        ("slot_comptees", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+        ("slot_jackpots_progressifs", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+        ("slot_jpm_28s", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+        ("slot_rapprochement_31", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+    ],
 }
 KEEPER = {"MC": Role.DIRECTEUR_EXPLOITATION, "FR": Role.DIRECTEUR_RESPONSABLE}
 GAMES = ["Vidéo rouleaux 5×3", "Vidéo poker", "Rouleaux mécaniques", "Multi-jeux"]
@@ -61,8 +65,12 @@ GAMES = ["Vidéo rouleaux 5×3", "Vidéo poker", "Rouleaux mécaniques", "Multi-
 
 def _registers(est: Establishment) -> None:
     for kind, creator, authority, paraphe in REGISTERS[est.jurisdiction]:
-        register = (Register.objects.filter(establishment=est, kind=kind, qualifier="")
-                    .exclude(status=Register.Status.CLOSED).order_by("number").first())
+        register = (
+            Register.objects.filter(establishment=est, kind=kind, qualifier="")
+            .exclude(status=Register.Status.CLOSED)
+            .order_by("number")
+            .first()
+        )
         if register is None:
             register = register_create(establishment=est, kind=kind, actor=demo_user(est, creator))
         if register.status == Register.Status.AWAITING_OPENING:
@@ -84,30 +92,48 @@ def _machines(est: Establishment, room: Room, at: datetime.datetime) -> list[Mac
     jur = est.jurisdiction
     keeper = demo_user(est, KEEPER[jur])
     # The keys of their locks first: a machine goes in service only with them registered (KEY-09, KEY-12).
-    keys_demo.register_keys(est, machines=",".join(_number(jur, n) for n in range(1, MACHINES + 1)),
-                            socles=",".join(f"{n:03d}" for n in range(1, MACHINES + 1)))
+    keys_demo.register_keys(
+        est,
+        machines=",".join(_number(jur, n) for n in range(1, MACHINES + 1)),
+        socles=",".join(f"{n:03d}" for n in range(1, MACHINES + 1)),
+    )
     machines = []
     for n in range(1, MACHINES + 1):
         media = ["coins", "banknotes"] if n % 3 else ["banknotes", "tito"]
-        ids = ({"sbm_number": _number(jur, n)} if jur == "MC" else
-               {"casino_number": _number(jur, n), "maker_number": f"IGT-{7000 + n}", "location_number": f"A{n:02d}"})
-        data = services.MachineInput(
-            machine_type=GAMES[n % len(GAMES)], technology="electronic", maker="IGT",
-            maker_serial=f"{est.code}-{n:05d}",
-            media=media, stations=1, rate_date=at.date(), rtp_percent=Decimal("92.00") + n % 5,
-            credit_value=Decimal("0.10"), bill_box=f"BB-{n:03d}",
-            approved_system="SAS-AGREE-2024" if "tito" in media else "", insertion_limit=Decimal("100"),
-            payment_limit=Decimal("1500"), characteristics=f"{GAMES[n % len(GAMES)]}, mise de 0,10 € à 5 €",
-            meters=[services.MeterSpec(code, 8, nature) for code, nature in required_meters(jur, media)], **ids,
+        ids = (
+            {"sbm_number": _number(jur, n)}
+            if jur == "MC"
+            else {"casino_number": _number(jur, n), "maker_number": f"IGT-{7000 + n}", "location_number": f"A{n:02d}"}
         )
-        machine = services.machine_register(establishment=est, data=data, actor=keeper,
-                                            photo=_photo() if jur == "MC" else None)
-        socle = services.socle_create(establishment=est, room=room, number=f"{n:03d}", actor=keeper,
-                                      position=f"Allée {1 + (n - 1) // 4}")
+        data = services.MachineInput(
+            machine_type=GAMES[n % len(GAMES)],
+            technology="electronic",
+            maker="IGT",
+            maker_serial=f"{est.code}-{n:05d}",
+            media=media,
+            stations=1,
+            rate_date=at.date(),
+            rtp_percent=Decimal("92.00") + n % 5,
+            credit_value=Decimal("0.10"),
+            bill_box=f"BB-{n:03d}",
+            approved_system="SAS-AGREE-2024" if "tito" in media else "",
+            insertion_limit=Decimal("100"),
+            payment_limit=Decimal("1500"),
+            characteristics=f"{GAMES[n % len(GAMES)]}, mise de 0,10 € à 5 €",
+            meters=[services.MeterSpec(code, 8, nature) for code, nature in required_meters(jur, media)],
+            **ids,
+        )
+        machine = services.machine_register(
+            establishment=est, data=data, actor=keeper, photo=_photo() if jur == "MC" else None
+        )
+        socle = services.socle_create(
+            establishment=est, room=room, number=f"{n:03d}", actor=keeper, position=f"Allée {1 + (n - 1) // 4}"
+        )
         if jur == "FR":  # the art. 68-11 devices and displays first (SLOT-29, REG-23)
             post_machine_displays(machine)
-        services.machine_move(machine=machine, to_place="floor", to_socle=socle, actor=keeper, reason="commissioning",
-                              moved_at=at)
+        services.machine_move(
+            machine=machine, to_place="floor", to_socle=socle, actor=keeper, reason="commissioning", moved_at=at
+        )
         machines.append(machine)
     return machines
 
@@ -116,8 +142,14 @@ def _rows(machines: list[Machine], day: int) -> list[services.ReadingRow]:
     rows = []
     for n, machine in enumerate(machines, start=1):
         for meter in machine.meters.all():
-            step = {"in": 9000, "out": 8200, "cash_box": 2500, "bills": 4000,
-                    "ticket_in": 1500, "ticket_out": 1200}.get(meter.code, 100) + n * 37
+            step = {
+                "in": 9000,
+                "out": 8200,
+                "cash_box": 2500,
+                "bills": 4000,
+                "ticket_in": 1500,
+                "ticket_out": 1200,
+            }.get(meter.code, 100) + n * 37
             if meter.code == "jackpots":  # no hand-paid jackpot: modèle 31 finds no unclaimed win (SLOT-43)
                 step = 0
             rows.append(services.ReadingRow(machine.number, meter.station, meter.key, 100_000 + day * step))
@@ -130,52 +162,99 @@ def _month(est: Establishment, room: Room, machines: list[Machine], start: datet
     counter = demo_user(est, Role.SUPERVISEUR)
     for day in range(DAYS + 1):
         at = start + datetime.timedelta(days=day, hours=9)
-        releve = services.releve_open(establishment=est, room=room, actor=supervisor, during_operation=False,
-                                      started_at=at)
+        releve = services.releve_open(
+            establishment=est, room=room, actor=supervisor, during_operation=False, started_at=at
+        )
         services.releve_readings_import(releve=releve, rows=_rows(machines, day), actor=supervisor, read_at=at)
         if day:
             for n, machine in enumerate(machines, start=1):
-                services.box_exchange(releve=releve, machine=machine, box="bill", removed=machine.bill_box,
-                                      replaced_by=f"BB-{n:03d}-{day:02d}", actor=supervisor)
+                services.box_exchange(
+                    releve=releve,
+                    machine=machine,
+                    box="bill",
+                    removed=machine.bill_box,
+                    replaced_by=f"BB-{n:03d}-{day:02d}",
+                    actor=supervisor,
+                )
                 machine.refresh_from_db()
                 amount = selectors.expected_drop(releve, machine)
                 short = Decimal("45.00") if (day, n) == (DAYS - 3, 4) else Decimal("0")  # the variance flag
                 services.drop_count_record(releve=releve, machine=machine, counted=amount - short, actor=counter)
         if jur == "FR":  # the état de rapprochement modèle 31 before the closing (SLOT-43)
-            unclaimed.reconciliation_draw_up(releve=releve, actor=demo_user(est, Role.CAISSIER),
-                                             comite=demo_user(est, Role.COMITE))
+            unclaimed.reconciliation_draw_up(
+                releve=releve, actor=demo_user(est, Role.CAISSIER), comite=demo_user(est, Role.COMITE)
+            )
         services.releve_close(releve=releve, actor=supervisor)
         if day % 4 == 2:
             machine = machines[day % len(machines)]
-            sheet = services.intervention_open(machine=machine, actor=mechanic, reason="Bourrage du lecteur de billets",
-                                               stopped_at=at + datetime.timedelta(hours=5))
-            services.intervention_close(intervention=sheet, actor=mechanic, work_done="Lecteur nettoyé et testé",
-                                        ended_at=at + datetime.timedelta(hours=5, minutes=25))
+            sheet = services.intervention_open(
+                machine=machine,
+                actor=mechanic,
+                reason="Bourrage du lecteur de billets",
+                stopped_at=at + datetime.timedelta(hours=5),
+            )
+            services.intervention_close(
+                intervention=sheet,
+                actor=mechanic,
+                work_done="Lecteur nettoyé et testé",
+                ended_at=at + datetime.timedelta(hours=5, minutes=25),
+            )
             if jur == "MC":
-                services.transmittal_hand_over(establishment=est, date=est.localtime(sheet.stopped_at).date(),
-                                               actor=supervisor,
-                                               received_by=demo_user(est, Role.DIRECTEUR_EXPLOITATION))
+                services.transmittal_hand_over(
+                    establishment=est,
+                    date=est.localtime(sheet.stopped_at).date(),
+                    actor=supervisor,
+                    received_by=demo_user(est, Role.DIRECTEUR_EXPLOITATION),
+                )
     # The monitoring system's export: the last sheet's door opening, explained, and one at night
     # that no intervention explains, flagged (SLOT-14 / SLOT-53).
     night = start + datetime.timedelta(days=DAYS - 1, hours=27)
-    services.monitoring_events_import(establishment=est, actor=supervisor, rows=[
-        services.EventRow(sheet.machine.number, "door_open", sheet.stopped_at + datetime.timedelta(minutes=2)),
-        services.EventRow(machines[7].number, "door_open", night)])
+    services.monitoring_events_import(
+        establishment=est,
+        actor=supervisor,
+        rows=[
+            services.EventRow(sheet.machine.number, "door_open", sheet.stopped_at + datetime.timedelta(minutes=2)),
+            services.EventRow(machines[7].number, "door_open", night),
+        ],
+    )
 
 
 def _payments(est: Establishment, machines: list[Machine], start: datetime.datetime) -> None:
     jur = est.jurisdiction
     if jur == "MC":
-        services.jackpot_threshold_set(establishment=est, amount=Decimal("2000"), effective_from=start,
-                                       actor=demo_user(est, Role.DIRECTEUR_EXPLOITATION))
-        services.jackpot_pay(machine=machines[2], amount=Decimal("4850"), method="cheque",
-                             combination="5 × Couronne", id_type="Passeport", id_number="FR19AB12345",
-                             pre_check="Machine contrôlée par le mécanicien", actor=demo_user(est, Role.SUPERVISEUR))
+        services.jackpot_threshold_set(
+            establishment=est,
+            amount=Decimal("2000"),
+            effective_from=start,
+            actor=demo_user(est, Role.DIRECTEUR_EXPLOITATION),
+        )
+        services.jackpot_pay(
+            machine=machines[2],
+            amount=Decimal("4850"),
+            method="cheque",
+            combination="5 × Couronne",
+            id_type="Passeport",
+            id_number="FR19AB12345",
+            pre_check="Machine contrôlée par le mécanicien",
+            actor=demo_user(est, Role.SUPERVISEUR),
+        )
     else:
-        services.jackpot_pay(machine=machines[2], amount=Decimal("3200"), method="cash", combination="7-7-7",
-                             actor=demo_user(est, Role.CAISSIER), controller=demo_user(est, Role.COMITE))
-    services.orphan_record(establishment=est, kind="credits", amount=Decimal("3.40"), machine=machines[5],
-                           disposal="Crédits relevés et versés à la caisse", actor=demo_user(est, Role.SUPERVISEUR))
+        services.jackpot_pay(
+            machine=machines[2],
+            amount=Decimal("3200"),
+            method="cash",
+            combination="7-7-7",
+            actor=demo_user(est, Role.CAISSIER),
+            controller=demo_user(est, Role.COMITE),
+        )
+    services.orphan_record(
+        establishment=est,
+        kind="credits",
+        amount=Decimal("3.40"),
+        machine=machines[5],
+        disposal="Crédits relevés et versés à la caisse",
+        actor=demo_user(est, Role.SUPERVISEUR),
+    )
 
 
 def _change_points(est: Establishment) -> None:
@@ -184,27 +263,54 @@ def _change_points(est: Establishment) -> None:
     needs its cashier named at every séance, which the other demos' séances do not do.)"""
     keeper = demo_user(est, KEEPER[est.jurisdiction])
     if est.jurisdiction == "MC":
-        cashdesk.change_point_create(establishment=est, kind="desk", name="Caisse des machines",
-                                     cash=Decimal("20000"), chips=Decimal("10000"), actor=keeper)
-    cashdesk.change_point_create(establishment=est, kind="itinerant", name="Changeur rangées A-B",
-                                 fixed_sum=Decimal("2000"), actor=keeper)
+        cashdesk.change_point_create(
+            establishment=est,
+            kind="desk",
+            name="Caisse des machines",
+            cash=Decimal("20000"),
+            chips=Decimal("10000"),
+            actor=keeper,
+        )
+    cashdesk.change_point_create(
+        establishment=est, kind="itinerant", name="Changeur rangées A-B", fixed_sum=Decimal("2000"), actor=keeper
+    )
     if est.jurisdiction == "FR":
-        cashdesk.counterfeit_deposit(establishment=est, kind="foreign", description="Pièce de 1 franc suisse",
-                                     quantity=1, found_during="count", found_by=demo_user(est, Role.EMPLOYE_JEUX),
-                                     actor=demo_user(est, Role.CAISSIER))
+        cashdesk.counterfeit_deposit(
+            establishment=est,
+            kind="foreign",
+            description="Pièce de 1 franc suisse",
+            quantity=1,
+            found_during="count",
+            found_by=demo_user(est, Role.EMPLOYE_JEUX),
+            actor=demo_user(est, Role.CAISSIER),
+        )
+
+
 def _progressives(est: Establishment, machines: list[Machine]) -> None:
     """FR: a local progressive on three machines with today's displayed amount (SLOT-36), and TITO
     tickets from the approved system, one redeemed at the cash desk (SLOT-44)."""
     progressive = progressives.progressive_create(
-        establishment=est, code="PJ-1", name="Jackpot progressif de l'allée 1", start_amount=Decimal("5000"),
-        machines=machines[:3], actor=demo_user(est, Role.COMITE))
+        establishment=est,
+        code="PJ-1",
+        name="Jackpot progressif de l'allée 1",
+        start_amount=Decimal("5000"),
+        machines=machines[:3],
+        actor=demo_user(est, Role.COMITE),
+    )
     cashier = demo_user(est, Role.CAISSIER)
     progressives.progressive_reading_record(progressive=progressive, displayed=Decimal("5312.40"), actor=cashier)
     tito = next(m for m in machines if "tito" in m.media)
     now = timezone.now()
-    unclaimed.tickets_import(establishment=est, actor=cashier, rows=[
-        unclaimed.TicketRow(f"TK-{n:04d}", now - datetime.timedelta(days=n), Decimal(12 * n),
-                            tito.number if n % 2 else "") for n in range(1, 5)])
+    unclaimed.tickets_import(
+        establishment=est,
+        actor=cashier,
+        rows=[
+            unclaimed.TicketRow(
+                f"TK-{n:04d}", now - datetime.timedelta(days=n), Decimal(12 * n), tito.number if n % 2 else ""
+            )
+            for n in range(1, 5)
+        ],
+    )
     unclaimed.ticket_redeem(establishment=est, number="TK-0001", actor=cashier)
 
 
@@ -212,15 +318,26 @@ def _approvals(est: Establishment, since: datetime.date) -> None:
     """The ministerial approvals of the slot staff (SLOT-50: the comité member and the cashier of
     the room too) and of the SFM technician (SLOT-53), each once."""
     keeper = demo_user(est, KEEPER[est.jurisdiction])
-    staff = ((Role.MECANICIEN, "slot_staff"), (Role.EMPLOYE_JEUX, "slot_staff"), (Role.TECHNICIEN_SFM, "sfm"),
-             (Role.COMITE, "slot_staff"), (Role.CAISSIER, "slot_staff"))
+    staff = (
+        (Role.MECANICIEN, "slot_staff"),
+        (Role.EMPLOYE_JEUX, "slot_staff"),
+        (Role.TECHNICIEN_SFM, "sfm"),
+        (Role.COMITE, "slot_staff"),
+        (Role.CAISSIER, "slot_staff"),
+    )
     for role, kind in staff:
         user = demo_user(est, role)
         if StaffApproval.objects.filter(establishment=est, user=user, kind=kind).exists():
             continue
-        services.staff_approval_record(establishment=est, user=user, kind=kind,
-                                       reference=f"AGR-{est.code.upper()}-{role[:4].upper()}",
-                                       issuer="Ministère de l'intérieur", valid_from=since, actor=keeper)
+        services.staff_approval_record(
+            establishment=est,
+            user=user,
+            kind=kind,
+            reference=f"AGR-{est.code.upper()}-{role[:4].upper()}",
+            issuer="Ministère de l'intérieur",
+            valid_from=since,
+            actor=keeper,
+        )
 
 
 def _staffing(est: Establishment, since: datetime.date) -> int:
@@ -228,8 +345,12 @@ def _staffing(est: Establishment, since: datetime.date) -> int:
     so that the séances the other seeders open, on this run or a later one, find it."""
     _approvals(est, since - datetime.timedelta(days=365))
     today = timezone.localdate()
-    people = {"comite": demo_user(est, Role.COMITE), "cashier": demo_user(est, Role.CAISSIER),
-              "maintainer": demo_user(est, Role.MECANICIEN), "actor": demo_user(est, KEEPER["FR"])}
+    people = {
+        "comite": demo_user(est, Role.COMITE),
+        "cashier": demo_user(est, Role.CAISSIER),
+        "maintainer": demo_user(est, Role.MECANICIEN),
+        "actor": demo_user(est, KEEPER["FR"]),
+    }
     recorded = 0
     for day in range((today - since).days + STAFFED_AHEAD + 1):
         date = since + datetime.timedelta(days=day)
@@ -250,8 +371,9 @@ def seed(stdout: TextIO) -> None:
             continue
         with transaction.atomic():
             _registers(est)
-            room = (Room.objects.filter(establishment=est, code="machines").first()
-                    or room_create(establishment=est, code="machines", name="Salle des machines à sous", actor=None))
+            room = Room.objects.filter(establishment=est, code="machines").first() or room_create(
+                establishment=est, code="machines", name="Salle des machines à sous", actor=None
+            )
             start = timezone.now() - datetime.timedelta(days=DAYS + 1)
             machines = _machines(est, room, start)
             _month(est, room, machines, start)
@@ -261,8 +383,13 @@ def seed(stdout: TextIO) -> None:
                 _progressives(est, machines)
                 acceptors = [m for m in machines if "tito" in m.media or "banknotes" in m.media]
                 services.sfm_visit_record(
-                    establishment=est, machines=machines, actor=demo_user(est, Role.TECHNICIEN_SFM),
+                    establishment=est,
+                    machines=machines,
+                    actor=demo_user(est, Role.TECHNICIEN_SFM),
                     remarks="Limites conformes, compteurs vérifiés",
-                    limits={m.number: {"insertion_limit": "100", "payment_limit": "1500"} for m in acceptors})
-        stdout.write(f"  {est.name}: {MACHINES} machines, {DAYS} relèves, "
-                     f"{Meter.objects.filter(machine__establishment=est).count()} compteurs\n")
+                    limits={m.number: {"insertion_limit": "100", "payment_limit": "1500"} for m in acceptors},
+                )
+        stdout.write(
+            f"  {est.name}: {MACHINES} machines, {DAYS} relèves, "
+            f"{Meter.objects.filter(machine__establishment=est).count()} compteurs\n"
+        )

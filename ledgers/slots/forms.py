@@ -57,33 +57,40 @@ class MachineForm(EstablishmentForm):
     casino_number = forms.CharField(label=_("Numéro casino"), max_length=30, required=False)
     maker_number = forms.CharField(label=_("Numéro fabricant"), max_length=60, required=False)
     location_number = forms.CharField(label=_("Numéro d'emplacement"), max_length=30, required=False)
-    media = forms.MultipleChoiceField(label=_("Moyens de paiement acceptés"), choices=Medium.choices,
-                                      widget=forms.CheckboxSelectMultiple, required=False)
+    media = forms.MultipleChoiceField(
+        label=_("Moyens de paiement acceptés"),
+        choices=Medium.choices,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
     stations = forms.IntegerField(label=_("Postes de jeu"), min_value=1, initial=1)
-    rtp_percent = forms.DecimalField(label=_("Taux de redistribution certifié (%)"), required=False,
-                                     max_digits=5, decimal_places=2)
-    levy_percent = forms.DecimalField(label=_("Pourcentage de prélèvement (%)"), required=False, max_digits=5,
-                                      decimal_places=2)
+    rtp_percent = forms.DecimalField(
+        label=_("Taux de redistribution certifié (%)"), required=False, max_digits=5, decimal_places=2
+    )
+    levy_percent = forms.DecimalField(
+        label=_("Pourcentage de prélèvement (%)"), required=False, max_digits=5, decimal_places=2
+    )
     rate_date = forms.DateField(label=_("Date de mise à jour du taux"), widget=DATE)
-    credit_value = forms.DecimalField(label=_("Valeur du crédit (€)"), initial="0.01", max_digits=10,
-                                      decimal_places=2)
+    credit_value = forms.DecimalField(label=_("Valeur du crédit (€)"), initial="0.01", max_digits=10, decimal_places=2)
     hopper = forms.BooleanField(label=_("Trémie"), required=False)
     bill_box = forms.CharField(label=_("Boîte à billets (n°)"), max_length=30, required=False)
-    drop_type = forms.ChoiceField(label=_("Évacuation des pièces et jetons"), required=False,
-                                  choices=[("", "—"), *Machine.DropType.choices])
-    approved_system = forms.CharField(label=_("Système informatique agréé (référence)"), max_length=100,
-                                      required=False)
+    drop_type = forms.ChoiceField(
+        label=_("Évacuation des pièces et jetons"), required=False, choices=[("", "—"), *Machine.DropType.choices]
+    )
+    approved_system = forms.CharField(label=_("Système informatique agréé (référence)"), max_length=100, required=False)
     game_name = forms.CharField(label=_("Nom du jeu"), max_length=100, required=False)
     payment_programme = forms.CharField(label=_("Programme de paiement"), max_length=100, required=False)
     insertion_limit = forms.DecimalField(label=_("Limite d'insertion (€)"), required=False)
     payment_limit = forms.DecimalField(label=_("Limite de paiement automatique (€)"), required=False)
     digits = forms.IntegerField(label=_("Chiffres des compteurs"), min_value=1, max_value=15, initial=8)
     other_meters = forms.CharField(
-        label=_("Autres compteurs (un par ligne : code[:em][:libellé] chiffres)"), required=False,
+        label=_("Autres compteurs (un par ligne : code[:em][:libellé] chiffres)"),
+        required=False,
         widget=forms.Textarea(attrs={"rows": 2, "class": "mono"}),
     )
-    characteristics = forms.CharField(label=_("Fiche technique : caractéristiques"), widget=forms.Textarea(
-        attrs={"rows": 3}))
+    characteristics = forms.CharField(
+        label=_("Fiche technique : caractéristiques"), widget=forms.Textarea(attrs={"rows": 3})
+    )
     photo = forms.ImageField(label=_("Photographie"), required=False)
 
     def clean_other_meters(self) -> list[MeterSpec]:
@@ -103,8 +110,10 @@ class MachineForm(EstablishmentForm):
 
     def machine_input(self) -> MachineInput:
         data = dict(self.cleaned_data)
-        specs = [MeterSpec(code, data["digits"], nature)
-                 for code, nature in required_meters(self.jurisdiction, data["media"], hopper=data["hopper"])]
+        specs = [
+            MeterSpec(code, data["digits"], nature)
+            for code, nature in required_meters(self.jurisdiction, data["media"], hopper=data["hopper"])
+        ]
         specs += data.pop("other_meters")
         for name in ("digits", "photo"):
             data.pop(name)
@@ -127,8 +136,11 @@ MOVE_COUNTERSIGNERS = ("comite", "technicien", "sfm")  # SLOT-34, FR repair move
 def move_countersignature_fields() -> dict[str, forms.Field]:
     """The optional SLOT-34 countersignatures: comité member, mechanic or employee, SFM technician."""
     labels = (_("Membre du comité"), _("Mécanicien ou employé chargé"), _("Technicien de la SFM"))
-    return {name: field for prefix, label in zip(MOVE_COUNTERSIGNERS, labels, strict=True)
-            for name, field in countersignature_fields(prefix, label, required=False).items()}
+    return {
+        name: field
+        for prefix, label in zip(MOVE_COUNTERSIGNERS, labels, strict=True)
+        for name, field in countersignature_fields(prefix, label, required=False).items()
+    }
 
 
 def split_move_countersignatures(request, data: dict) -> tuple[list, dict]:
@@ -141,20 +153,26 @@ def split_move_countersignatures(request, data: dict) -> tuple[list, dict]:
 class MoveForm(EstablishmentForm):
     to_place = forms.ChoiceField(label=_("Vers"), choices=Place.choices)
     to_socle = forms.ModelChoiceField(label=_("Socle"), queryset=Socle.objects.none(), required=False)
-    reason = forms.ChoiceField(label=_("Motif"), choices=[
-        c for c in MachineMove.Reason.choices if c[0] != MachineMove.Reason.REPLACEMENT])
-    replaced_by = forms.ModelChoiceField(label=_("Remplacée par la machine de réserve"), required=False,
-                                         queryset=Machine.objects.none())
+    reason = forms.ChoiceField(
+        label=_("Motif"), choices=[c for c in MachineMove.Reason.choices if c[0] != MachineMove.Reason.REPLACEMENT]
+    )
+    replaced_by = forms.ModelChoiceField(
+        label=_("Remplacée par la machine de réserve"), required=False, queryset=Machine.objects.none()
+    )
     moved_at = forms.DateTimeField(label=_("Heure du déplacement"), widget=LOCAL_DATETIME, required=False)
     police_informed_at = forms.DateTimeField(label=_("Police informée le"), widget=LOCAL_DATETIME, required=False)
     police_reference = forms.CharField(label=_("Référence de l'information"), max_length=100, required=False)
     observations = forms.CharField(label=_("Observations"), widget=forms.Textarea(attrs={"rows": 2}), required=False)
 
     def setup(self) -> None:
-        self.fields["to_socle"].queryset = Socle.objects.filter(establishment=self.establishment, active=True,
-                                                                machine__isnull=True)
-        self.fields["replaced_by"].queryset = Machine.objects.filter(establishment=self.establishment).exclude(
-            place=Place.FLOOR).exclude(status=Machine.Status.RETIRED)
+        self.fields["to_socle"].queryset = Socle.objects.filter(
+            establishment=self.establishment, active=True, machine__isnull=True
+        )
+        self.fields["replaced_by"].queryset = (
+            Machine.objects.filter(establishment=self.establishment)
+            .exclude(place=Place.FLOOR)
+            .exclude(status=Machine.Status.RETIRED)
+        )
         if self.jurisdiction == "FR":
             self.fields.update(move_countersignature_fields())
 
@@ -165,16 +183,21 @@ class MoveForm(EstablishmentForm):
 class RamClearForm(EstablishmentForm):
     reset_key = forms.CharField(label=_("Clé de remise à zéro"), max_length=60)
     reason = forms.CharField(label=_("Motif"), widget=forms.Textarea(attrs={"rows": 2}))
-    before = forms.CharField(label=_("Compteurs avant (poste:compteur valeur, un par ligne)"),
-                             widget=forms.Textarea(attrs={"rows": 6, "class": "mono"}))
-    after = forms.CharField(label=_("Compteurs après (poste:compteur valeur, un par ligne)"),
-                            widget=forms.Textarea(attrs={"rows": 6, "class": "mono"}))
+    before = forms.CharField(
+        label=_("Compteurs avant (poste:compteur valeur, un par ligne)"),
+        widget=forms.Textarea(attrs={"rows": 6, "class": "mono"}),
+    )
+    after = forms.CharField(
+        label=_("Compteurs après (poste:compteur valeur, un par ligne)"),
+        widget=forms.Textarea(attrs={"rows": 6, "class": "mono"}),
+    )
 
     @staticmethod
     def _values(text: str) -> dict[str, int]:
         try:
-            return {key: int(value) for key, value in (line.rsplit(None, 1) for line in text.splitlines()
-                                                       if line.strip())}
+            return {
+                key: int(value) for key, value in (line.rsplit(None, 1) for line in text.splitlines() if line.strip())
+            }
         except ValueError as exc:
             raise ValidationError(_("Une ligne par compteur : « poste:compteur valeur ».")) from exc
 
@@ -210,8 +233,9 @@ class BoxForm(EstablishmentForm):
     replaced_by = forms.CharField(label=_("Boîte mise en place (n°)"), max_length=30)
 
     def setup(self) -> None:
-        self.fields["machine"].queryset = Machine.objects.filter(establishment=self.establishment,
-                                                                 status=Machine.Status.IN_SERVICE)
+        self.fields["machine"].queryset = Machine.objects.filter(
+            establishment=self.establishment, status=Machine.Status.IN_SERVICE
+        )
 
 
 class CountForm(BoxForm):
@@ -256,26 +280,39 @@ class ApprovalForm(EstablishmentForm):
     valid_until = forms.DateField(label=_("Valable jusqu'au"), widget=DATE, required=False)
 
     def setup(self) -> None:
-        self.fields["user"].queryset = people(self.establishment, Role.MECANICIEN, Role.TECHNICIEN_SFM,
-                                              Role.CAISSIER, Role.EMPLOYE_JEUX, Role.COMITE, Role.SUPERVISEUR)
+        self.fields["user"].queryset = people(
+            self.establishment,
+            Role.MECANICIEN,
+            Role.TECHNICIEN_SFM,
+            Role.CAISSIER,
+            Role.EMPLOYE_JEUX,
+            Role.COMITE,
+            Role.SUPERVISEUR,
+        )
 
 
 class SfmVisitForm(EstablishmentForm):
     machines = forms.ModelMultipleChoiceField(label=_("Machines visitées"), queryset=Machine.objects.none())
     limits = forms.CharField(
         label=_("Limites contrôlées (une ligne par machine : numéro limite_d'insertion limite_de_paiement)"),
-        required=False, widget=forms.Textarea(attrs={"rows": 4, "class": "mono"}))
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "class": "mono"}),
+    )
     remarks = forms.CharField(label=_("Remarques et conclusions"), widget=forms.Textarea(attrs={"rows": 3}))
 
     def setup(self) -> None:
-        self.fields["machines"].queryset = Machine.objects.filter(establishment=self.establishment,
-                                                                  status=Machine.Status.IN_SERVICE)
+        self.fields["machines"].queryset = Machine.objects.filter(
+            establishment=self.establishment, status=Machine.Status.IN_SERVICE
+        )
 
     def clean_limits(self) -> dict[str, dict[str, str]]:
         try:
-            return {number: {"insertion_limit": insertion, "payment_limit": payment}
-                    for number, insertion, payment in (line.split() for line in
-                                                       self.cleaned_data["limits"].splitlines() if line.strip())}
+            return {
+                number: {"insertion_limit": insertion, "payment_limit": payment}
+                for number, insertion, payment in (
+                    line.split() for line in self.cleaned_data["limits"].splitlines() if line.strip()
+                )
+            }
         except ValueError as exc:
             raise ValidationError(_("Une ligne par machine : numéro, limite d'insertion, limite de paiement.")) from exc
 
@@ -294,10 +331,12 @@ class JackpotForm(MachineChoiceForm):
     method = forms.ChoiceField(label=_("Mode de paiement"), choices=PaymentMethod.choices)
     id_type = forms.CharField(label=_("Pièce d'identité"), max_length=60, required=False)
     id_number = forms.CharField(label=_("Numéro de la pièce"), max_length=60, required=False)
-    pre_check = forms.CharField(label=_("Contrôle préalable de la machine"), required=False,
-                                widget=forms.Textarea(attrs={"rows": 2}))
-    controller = forms.ModelChoiceField(label=_("Contrôlé par (membre du comité)"), queryset=Room.objects.none(),
-                                        required=False)
+    pre_check = forms.CharField(
+        label=_("Contrôle préalable de la machine"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    controller = forms.ModelChoiceField(
+        label=_("Contrôlé par (membre du comité)"), queryset=Room.objects.none(), required=False
+    )
 
     def setup(self) -> None:
         super().setup()
@@ -362,21 +401,26 @@ class SocleWithdrawForm(ReauthMixin, CountersignMixin, EstablishmentForm):
 
     def setup(self) -> None:
         self.fields["socle"].queryset = Socle.objects.filter(establishment=self.establishment, active=True)
-        self.fields["key"].queryset = Key.objects.filter(establishment=self.establishment, lock_type=LockType.SOCLE,
-                                                         status=Key.Status.IN_SERVICE)
+        self.fields["key"].queryset = Key.objects.filter(
+            establishment=self.establishment, lock_type=LockType.SOCLE, status=Key.Status.IN_SERVICE
+        )
         self.add_countersignature("receiver", _("Caissier principal (reçoit la serrure et la clé)"), required=False)
 
 
 class VarianceThresholdForm(EstablishmentForm):
     """The reconciliation threshold (SLOT-11): a preset, or the establishment's own figures."""
 
-    preset = forms.ChoiceField(label=_("Réglage"), required=False,
-                               choices=[("", _("Seuil propre à l'établissement (ci-dessous)")),
-                                        *VARIANCE_PRESET_LABELS.items()])
-    amount = forms.DecimalField(label=_("Écart signalé au-delà de (€)"), max_digits=12, decimal_places=2,
-                                required=False)
-    percent = forms.DecimalField(label=_("Écart signalé au-delà de (%)"), max_digits=5, decimal_places=2,
-                                 required=False)
+    preset = forms.ChoiceField(
+        label=_("Réglage"),
+        required=False,
+        choices=[("", _("Seuil propre à l'établissement (ci-dessous)")), *VARIANCE_PRESET_LABELS.items()],
+    )
+    amount = forms.DecimalField(
+        label=_("Écart signalé au-delà de (€)"), max_digits=12, decimal_places=2, required=False
+    )
+    percent = forms.DecimalField(
+        label=_("Écart signalé au-delà de (%)"), max_digits=5, decimal_places=2, required=False
+    )
 
 
 class JackpotThresholdForm(EstablishmentForm):

@@ -16,8 +16,11 @@ from .counts import denominations_without_general_count
 @on_seance_closing
 def denominations_counted(seance: Seance) -> Iterator[Missing]:
     for denomination in denominations_without_general_count(seance):
-        yield Missing(_("comptée générale des machines de %(d)s € en fin de séance") % {"d": denomination},
-                      "SLOT-46", reverse("slots:counts"))
+        yield Missing(
+            _("comptée générale des machines de %(d)s € en fin de séance") % {"d": denomination},
+            "SLOT-46",
+            reverse("slots:counts"),
+        )
 
 
 @on_seance_closing
@@ -27,7 +30,10 @@ def encaisses_restored(seance: Seance) -> Iterator[Missing]:
     from .cashdesk import open_assignments, unstaffed_desks
 
     for assignment in open_assignments(seance):
-        yield Missing(_("encaisse de %(point)s à reconstituer") % {"point": assignment.point}, "SLOT-49",
-                      reverse("slots:cashdesk"))
+        yield Missing(
+            _("encaisse de %(point)s à reconstituer") % {"point": assignment.point},
+            "SLOT-49",
+            reverse("slots:cashdesk"),
+        )
     for point in unstaffed_desks(seance):
         yield Missing(_("caissier nommé pour %(point)s") % {"point": point}, "SLOT-48", reverse("slots:cashdesk"))

@@ -24,8 +24,15 @@ def parse_csv(text: str) -> list[ReadingRow]:
     for record in reader:
         line = reader.line_num
         try:
-            rows.append(ReadingRow(machine=record["machine"].strip(), station=int(record["station"]),
-                                   meter=record["meter"].strip(), value=int(record["value"]), line=line))
+            rows.append(
+                ReadingRow(
+                    machine=record["machine"].strip(),
+                    station=int(record["station"]),
+                    meter=record["meter"].strip(),
+                    value=int(record["value"]),
+                    line=line,
+                )
+            )
         except (TypeError, ValueError, AttributeError):
             errors.append(str(_("ligne %(n)s : numéro de poste ou valeur illisible.") % {"n": line}))
     if errors:

@@ -36,8 +36,11 @@ def check_lock_keys(machine: Machine) -> None:
     found = lock_keys(machine.establishment, machine.number)
     for lock_type, code in required_locks(machine):
         if not found.get(lock_type):
-            raise RuleViolation(code, _("La machine %(m)s n'a pas de serrure « %(lock)s » inscrite au registre des "
-                                        "clés.") % {"m": machine.number, "lock": LockType(lock_type).label})
+            raise RuleViolation(
+                code,
+                _("La machine %(m)s n'a pas de serrure « %(lock)s » inscrite au registre des clés.")
+                % {"m": machine.number, "lock": LockType(lock_type).label},
+            )
 
 
 def check_reset_key(machine: Machine, reset_key: str, actor: AbstractBaseUser) -> None:
@@ -45,15 +48,30 @@ def check_reset_key(machine: Machine, reset_key: str, actor: AbstractBaseUser) -
     machine, and the comité member recording the reset holds it (KEY-15)."""
     if machine.establishment.jurisdiction != "FR":
         return
-    key = next((k for k in lock_keys(machine.establishment, machine.number).get(LockType.RESET, [])
-                if k.code == reset_key.strip()), None)
+    key = next(
+        (
+            k
+            for k in lock_keys(machine.establishment, machine.number).get(LockType.RESET, [])
+            if k.code == reset_key.strip()
+        ),
+        None,
+    )
     if key is None:
-        raise RuleViolation("KEY-15", _("La clé de réinitialisation %(k)s n'est pas inscrite au registre des clés pour "
-                                        "la machine %(m)s.") % {"k": reset_key.strip(), "m": machine.number})
+        raise RuleViolation(
+            "KEY-15",
+            _("La clé de réinitialisation %(k)s n'est pas inscrite au registre des clés pour la machine %(m)s.")
+            % {"k": reset_key.strip(), "m": machine.number},
+        )
     holder = holder_now(key)
     if holder is None or holder.pk != actor.pk:
-        raise RuleViolation("KEY-15", _("La clé de réinitialisation %(k)s est détenue par un autre membre du comité de "
-                                        "direction : c'est lui qui l'utilise.") % {"k": key.code})
+        raise RuleViolation(
+            "KEY-15",
+            _(
+                "La clé de réinitialisation %(k)s est détenue par un autre membre du comité de "
+                "direction : c'est lui qui l'utilise."
+            )
+            % {"k": key.code},
+        )
 
 
 @transaction.atomic
@@ -72,24 +90,46 @@ def socle_withdraw(*, socle: Socle, actor: AbstractBaseUser, reason: str) -> Soc
     if Machine.objects.filter(socle=socle).exists():
         raise ValidationError(_("Une machine est installée sur ce socle : déplacez-la d'abord."))
     if est.jurisdiction == "MC" and not socle_surrendered(est, socle.number):
-        raise RuleViolation("KEY-07", _("La serrure et la clé du socle %(n)s doivent d'abord être remises au caissier "
-                                        "principal de la caisse centrale.") % {"n": socle.number})
+        raise RuleViolation(
+            "KEY-07",
+            _(
+                "La serrure et la clé du socle %(n)s doivent d'abord être remises au caissier "
+                "principal de la caisse centrale."
+            )
+            % {"n": socle.number},
+        )
     socle.active = False
     save_audited(socle, actor=actor, reason="KEY-07")
-    _append(INVENTORY_KIND, None, est, actor=actor, role=role, event=_("Socle sorti de l'exploitation"),
-            at=timezone.now(), detail=f"{socle} — {reason.strip()}")
+    _append(
+        INVENTORY_KIND,
+        None,
+        est,
+        actor=actor,
+        role=role,
+        event=_("Socle sorti de l'exploitation"),
+        at=timezone.now(),
+        detail=f"{socle} — {reason.strip()}",
+    )
     return socle
 
 
 @transaction.atomic
-def socle_withdraw_handing_over(*, socle: Socle, actor: AbstractBaseUser, reason: str, key: Key | None = None,
-                                receiver: AbstractBaseUser | None = None, lock_ref: str = "") -> Socle:
+def socle_withdraw_handing_over(
+    *,
+    socle: Socle,
+    actor: AbstractBaseUser,
+    reason: str,
+    key: Key | None = None,
+    receiver: AbstractBaseUser | None = None,
+    lock_ref: str = "",
+) -> Socle:
     """The socle withdrawal page and API: the socle's lock and key handed to the caissier principal
     (``receiver``, authenticated by the caller) and the socle out of operation, both or neither
     (KEY-07). Without a key, only a socle whose key was surrendered before goes out in Monaco."""
     if key is not None:
         if key.establishment_id != socle.establishment_id or (key.assets and socle.number not in key.assets):
             raise ValidationError({"key": _("Cette clé n'est pas celle du socle %(n)s.") % {"n": socle.number}})
-        socle_key_surrender(key=key, actor=actor, receiver=receiver, socle_ref=socle.number, lock_ref=lock_ref,
-                            reason=reason)
+        socle_key_surrender(
+            key=key, actor=actor, receiver=receiver, socle_ref=socle.number, lock_ref=lock_ref, reason=reason
+        )
     return socle_withdraw(socle=socle, actor=actor, reason=reason)

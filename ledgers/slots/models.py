@@ -89,32 +89,45 @@ class Machine(models.Model):
     stations = models.PositiveSmallIntegerField(_("postes de jeu"), default=1)
     # Theoretical return certified by the maker, or the levy % where players play against each
     # other (SLOT-04), with the date of its last update.
-    rtp_percent = models.DecimalField(_("taux de redistribution certifié (%)"), max_digits=5, decimal_places=2,
-                                      null=True, blank=True)
-    levy_percent = models.DecimalField(_("pourcentage de prélèvement (%)"), max_digits=5, decimal_places=2,
-                                       null=True, blank=True)
+    rtp_percent = models.DecimalField(
+        _("taux de redistribution certifié (%)"), max_digits=5, decimal_places=2, null=True, blank=True
+    )
+    levy_percent = models.DecimalField(
+        _("pourcentage de prélèvement (%)"), max_digits=5, decimal_places=2, null=True, blank=True
+    )
     rate_date = models.DateField(_("date de mise à jour du taux"))
     photo = models.ImageField(_("photographie"), upload_to="slots/machines/%Y/", blank=True)
-    credit_value = models.DecimalField(_("valeur du crédit (€)"), max_digits=10, decimal_places=2,
-                                       default=Decimal("0.01"))
+    credit_value = models.DecimalField(
+        _("valeur du crédit (€)"), max_digits=10, decimal_places=2, default=Decimal("0.01")
+    )
     hopper = models.BooleanField(_("trémie"), default=False)
-    hopper_lid_confirmed_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True,
-                                                related_name="+", verbose_name=_("couvercle de trémie constaté par"))
+    hopper_lid_confirmed_by = models.ForeignKey(
+        USER,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("couvercle de trémie constaté par"),
+    )
     hopper_lid_confirmed_at = models.DateTimeField(_("couvercle constaté le"), null=True, blank=True)
     bill_box = models.CharField(_("boîte à billets (n°)"), max_length=30, blank=True)  # SLOT-12
-    drop_type = models.CharField(_("évacuation des pièces et jetons"), max_length=10, choices=DropType.choices,
-                                 blank=True)  # SLOT-10
+    drop_type = models.CharField(
+        _("évacuation des pièces et jetons"), max_length=10, choices=DropType.choices, blank=True
+    )  # SLOT-10
     approved_system = models.CharField(_("système informatique agréé (référence)"), max_length=100, blank=True)
     # FR JPM (SLOT-38): connected machines are identical in make, type, name and payment programme.
     game_name = models.CharField(_("nom du jeu"), max_length=100, blank=True)
     payment_programme = models.CharField(_("programme de paiement"), max_length=100, blank=True)
-    insertion_limit = models.DecimalField(_("limite d'insertion (€)"), max_digits=10, decimal_places=2, null=True,
-                                          blank=True)
-    payment_limit = models.DecimalField(_("limite de paiement automatique (€)"), max_digits=10, decimal_places=2,
-                                        null=True, blank=True)
+    insertion_limit = models.DecimalField(
+        _("limite d'insertion (€)"), max_digits=10, decimal_places=2, null=True, blank=True
+    )
+    payment_limit = models.DecimalField(
+        _("limite de paiement automatique (€)"), max_digits=10, decimal_places=2, null=True, blank=True
+    )
     place = models.CharField(_("lieu"), max_length=10, choices=Place.choices, default=Place.STORE)
-    socle = models.OneToOneField(Socle, on_delete=models.PROTECT, null=True, blank=True, related_name="machine",
-                                 verbose_name=_("socle"))
+    socle = models.OneToOneField(
+        Socle, on_delete=models.PROTECT, null=True, blank=True, related_name="machine", verbose_name=_("socle")
+    )
     status = models.CharField(_("statut"), max_length=20, choices=Status.choices, default=Status.REGISTERED)
     registered_at = models.DateTimeField(_("inscrite le"))
     history = HistoricalRecords()
@@ -124,12 +137,19 @@ class Machine(models.Model):
         verbose_name_plural = _("machines à sous")
         ordering = ["establishment", "casino_number", "sbm_number"]
         constraints = [
-            models.UniqueConstraint(fields=["establishment", "sbm_number"], condition=~models.Q(sbm_number=""),
-                                    name="slot_machine_sbm_unique"),
-            models.UniqueConstraint(fields=["establishment", "casino_number"],
-                                    condition=~models.Q(casino_number=""), name="slot_machine_casino_no_unique"),
-            models.UniqueConstraint(fields=["establishment", "maker", "maker_serial"],
-                                    name="slot_machine_serial_unique"),
+            models.UniqueConstraint(
+                fields=["establishment", "sbm_number"],
+                condition=~models.Q(sbm_number=""),
+                name="slot_machine_sbm_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["establishment", "casino_number"],
+                condition=~models.Q(casino_number=""),
+                name="slot_machine_casino_no_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["establishment", "maker", "maker_serial"], name="slot_machine_serial_unique"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -152,10 +172,10 @@ class TechnicalSheet(models.Model):
     machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="sheets")
     version = models.PositiveIntegerField(_("version"))
     characteristics = models.TextField(_("caractéristiques"))
-    rtp_percent = models.DecimalField(_("taux de redistribution (%)"), max_digits=5, decimal_places=2, null=True,
-                                      blank=True)
-    levy_percent = models.DecimalField(_("prélèvement (%)"), max_digits=5, decimal_places=2, null=True,
-                                       blank=True)
+    rtp_percent = models.DecimalField(
+        _("taux de redistribution (%)"), max_digits=5, decimal_places=2, null=True, blank=True
+    )
+    levy_percent = models.DecimalField(_("prélèvement (%)"), max_digits=5, decimal_places=2, null=True, blank=True)
     recorded_at = models.DateTimeField(_("établie le"))
     recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
     entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
@@ -248,8 +268,7 @@ class Meter(models.Model):
         verbose_name_plural = _("compteurs")
         ordering = ["machine", "station", "code", "nature"]
         constraints = [
-            models.UniqueConstraint(fields=["machine", "station", "code", "nature", "label"],
-                                    name="slot_meter_unique"),
+            models.UniqueConstraint(fields=["machine", "station", "code", "nature", "label"], name="slot_meter_unique"),
         ]
 
     def __str__(self) -> str:
@@ -266,7 +285,7 @@ class Meter(models.Model):
 
     @property
     def capacity(self) -> int:
-        return 10 ** self.digits
+        return 10**self.digits
 
 
 class RamClear(models.Model):
@@ -275,10 +294,10 @@ class RamClear(models.Model):
 
     machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="ram_clears")
     performed_at = models.DateTimeField(_("effectué le"))
-    performed_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
-                                     verbose_name=_("effectué par"))
-    witness = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                verbose_name=_("en présence de"))
+    performed_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("effectué par"))
+    witness = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("en présence de")
+    )
     reset_key = models.CharField(_("clé de remise à zéro"), max_length=60)
     reason = models.TextField(_("motif"))
     meters_before = models.JSONField(_("compteurs avant"))  # {meter key@station: value}
@@ -308,11 +327,11 @@ class Releve(models.Model):
     status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.OPEN)
     started_at = models.DateTimeField(_("commencée le"))
     closed_at = models.DateTimeField(_("close le"), null=True, blank=True)
-    directed_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
-                                    verbose_name=_("dirigée par"))
+    directed_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("dirigée par"))
     during_operation = models.BooleanField(_("salle en exploitation"), default=False)
-    sworn_agent = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                    verbose_name=_("agent assermenté"))
+    sworn_agent = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("agent assermenté")
+    )
     staff = models.TextField(_("personnel présent"), blank=True)
     history = HistoricalRecords()
 
@@ -340,15 +359,17 @@ class MeterReading(models.Model):
     # never deleted, so the other foreign keys need none.
     meter = models.ForeignKey(Meter, on_delete=models.PROTECT, related_name="readings", db_index=False)
     releve = models.ForeignKey(Releve, on_delete=models.PROTECT, null=True, blank=True, related_name="readings")
-    ram_clear = models.ForeignKey(RamClear, on_delete=models.PROTECT, null=True, blank=True,
-                                  related_name="readings", db_index=False)
+    ram_clear = models.ForeignKey(
+        RamClear, on_delete=models.PROTECT, null=True, blank=True, related_name="readings", db_index=False
+    )
     source = models.CharField(_("origine"), max_length=12, choices=Source.choices)
     read_at = models.DateTimeField(_("relevé le"))
     value = models.BigIntegerField(_("valeur"))
     delta = models.BigIntegerField(_("écart"), null=True, blank=True)
     rollover = models.BooleanField(_("passage par zéro"), default=False)
-    incident = models.ForeignKey("incidents.Incident", on_delete=models.PROTECT, null=True, blank=True,
-                                 related_name="+", db_index=False)
+    incident = models.ForeignKey(
+        "incidents.Incident", on_delete=models.PROTECT, null=True, blank=True, related_name="+", db_index=False
+    )
     read_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", db_index=False)
 
     class Meta:
@@ -444,14 +465,16 @@ class Intervention(models.Model):
     status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.OPEN)
     technician = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("intervenant"))
     technician_role = models.CharField(_("en qualité de"), max_length=30)
-    approval = models.ForeignKey("StaffApproval", on_delete=models.PROTECT, null=True, blank=True,
-                                 related_name="+", verbose_name=_("agrément"))
+    approval = models.ForeignKey(
+        "StaffApproval", on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("agrément")
+    )
     stopped_at = models.DateTimeField(_("machine arrêtée à"))
     reason = models.TextField(_("motif"))
     ended_at = models.DateTimeField(_("fin d'intervention"), null=True, blank=True)
     work_done = models.TextField(_("travaux effectués"), blank=True)
-    transmittal = models.ForeignKey(DailyTransmittal, on_delete=models.PROTECT, null=True, blank=True,
-                                    related_name="sheets")
+    transmittal = models.ForeignKey(
+        DailyTransmittal, on_delete=models.PROTECT, null=True, blank=True, related_name="sheets"
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -552,8 +575,9 @@ class JackpotPayment(models.Model):
     id_number = models.CharField(_("numéro de la pièce"), max_length=60, blank=True)
     pre_check = models.TextField(_("contrôle préalable de la machine"), blank=True)
     paid_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("payé par"))
-    controlled_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                      verbose_name=_("contrôlé par"))
+    controlled_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("contrôlé par")
+    )
     bon_number = models.PositiveIntegerField(_("bon de paiement n°"), null=True, blank=True)
     flags = models.JSONField(_("signalements"), default=list, blank=True)
     entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
@@ -630,8 +654,9 @@ class Orphan(models.Model):
     amount = models.DecimalField(_("montant (€)"), max_digits=14, decimal_places=2)
     found_at = models.DateTimeField(_("trouvé le"))
     found_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("trouvé par"))
-    witness = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                verbose_name=_("témoin"))
+    witness = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("témoin")
+    )
     disposal = models.TextField(_("suite donnée"))
     # INC-05: the customer who took it, excluded from the room immediately.
     taken_by = models.CharField(_("pris par (client)"), max_length=200, blank=True)
@@ -686,8 +711,14 @@ class MonitoringEvent(models.Model):
     releve = models.ForeignKey(Releve, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     ram_clear = models.ForeignKey(RamClear, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     # The hand-over of a key serving the machine or its socle that was out at that moment (KEY-05, KEY-02).
-    key_issue = models.ForeignKey("keys.KeyIssue", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                  verbose_name=_("remise de clé"))
+    key_issue = models.ForeignKey(
+        "keys.KeyIssue",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("remise de clé"),
+    )
     flag = models.CharField(_("signalement"), max_length=12, blank=True)  # the requirement ID, when unexplained
     imported_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
 
@@ -728,19 +759,22 @@ class AccountingLine(models.Model):
     physical = models.DecimalField(_("comptage physique (€)"), max_digits=14, decimal_places=2, null=True, blank=True)
     units_in = models.BigIntegerField(_("unités entrées"), null=True, blank=True)
     units_out = models.BigIntegerField(_("unités sorties"), null=True, blank=True)
-    electronic = models.DecimalField(_("comptage électronique (€)"), max_digits=14, decimal_places=2, null=True,
-                                     blank=True)
+    electronic = models.DecimalField(
+        _("comptage électronique (€)"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
     avances = models.DecimalField(_("avances (€)"), max_digits=14, decimal_places=2, null=True, blank=True)
-    payments = models.DecimalField(_("paiements à la caisse (€)"), max_digits=14, decimal_places=2, null=True,
-                                   blank=True)
-    unclaimed = models.DecimalField(_("gains non réclamés (€)"), max_digits=14, decimal_places=2, null=True,
-                                    blank=True)
+    payments = models.DecimalField(
+        _("paiements à la caisse (€)"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
+    unclaimed = models.DecimalField(_("gains non réclamés (€)"), max_digits=14, decimal_places=2, null=True, blank=True)
     tickets = models.DecimalField(_("tickets émis (€)"), max_digits=14, decimal_places=2, null=True, blank=True)
-    jackpot = models.OneToOneField(JackpotPayment, on_delete=models.PROTECT, null=True, blank=True,
-                                   related_name="accounting_line")
+    jackpot = models.OneToOneField(
+        JackpotPayment, on_delete=models.PROTECT, null=True, blank=True, related_name="accounting_line"
+    )
     cashier = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("caissier"))
-    comite = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
-                               verbose_name=_("membre du comité de direction"))
+    comite = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("membre du comité de direction")
+    )
     entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
 
     class Meta:
@@ -770,18 +804,17 @@ class MachineAvance(models.Model):
     denomination = models.CharField(_("valeur des pièces ou jetons"), max_length=30)
     amount = models.DecimalField(_("montant (€)"), max_digits=14, decimal_places=2)
     cashier = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("caissier"))
-    comite = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
-                               verbose_name=_("membre du comité de direction"))
-    refilled_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
-                                    verbose_name=_("rechargée par"))
+    comite = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("membre du comité de direction")
+    )
+    refilled_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("rechargée par"))
     line = models.OneToOneField(AccountingLine, on_delete=models.PROTECT, related_name="avance")
 
     class Meta:
         verbose_name = _("bon d'avance machine")
         verbose_name_plural = _("bons d'avance machine")
         ordering = ["establishment", "bon_number"]
-        constraints = [models.UniqueConstraint(fields=["establishment", "bon_number"],
-                                               name="slot_avance_bon_unique")]
+        constraints = [models.UniqueConstraint(fields=["establishment", "bon_number"], name="slot_avance_bon_unique")]
 
     def __str__(self) -> str:
         return f"n° {self.bon_number} — {self.machine.number} — {self.amount} €"
@@ -795,8 +828,9 @@ class CertifiedMonthlyStatement(models.Model):
     year = models.PositiveSmallIntegerField(_("année"))
     month = models.PositiveSmallIntegerField(_("mois"))
     lines = models.JSONField(_("lignes"))
-    comite = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
-                               verbose_name=_("membre du comité de direction"))
+    comite = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("membre du comité de direction")
+    )
     certified_at = models.DateTimeField(_("certifié le"))
     entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
 
@@ -822,8 +856,9 @@ class MonthlyStatement(CertifiedMonthlyStatement):
     class Meta(CertifiedMonthlyStatement.Meta):
         verbose_name = _("état récapitulatif mensuel")
         verbose_name_plural = _("états récapitulatifs mensuels")
-        constraints = [models.UniqueConstraint(fields=["establishment", "year", "month"],
-                                               name="slot_statement_35_month_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["establishment", "year", "month"], name="slot_statement_35_month_unique")
+        ]
 
     def __str__(self) -> str:
         return f"{super().__str__()} — {self.total} €"
@@ -841,8 +876,9 @@ class MeterStatement(CertifiedMonthlyStatement):
     class Meta(CertifiedMonthlyStatement.Meta):
         verbose_name = _("état mensuel du relevé des compteurs")
         verbose_name_plural = _("états mensuels du relevé des compteurs")
-        constraints = [models.UniqueConstraint(fields=["establishment", "year", "month"],
-                                               name="slot_statement_32_month_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["establishment", "year", "month"], name="slot_statement_32_month_unique")
+        ]
 
 
 class SlotCount(models.Model):
@@ -866,19 +902,22 @@ class SlotCount(models.Model):
     kind = models.CharField(_("type de comptée"), max_length=20, choices=Kind.choices)
     status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.OPEN)
     day = models.DateField(_("journée"))
-    seance = models.ForeignKey("core.Seance", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                               verbose_name=_("séance"))
-    denomination = models.DecimalField(_("dénomination (€)"), max_digits=10, decimal_places=2, null=True,
-                                       blank=True)
-    releve = models.ForeignKey(Releve, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                               verbose_name=_("relève"))
-    floats = models.DecimalField(_("fonds de caisse comptés (€)"), max_digits=14, decimal_places=2, null=True,
-                                 blank=True)
+    seance = models.ForeignKey(
+        "core.Seance", on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("séance")
+    )
+    denomination = models.DecimalField(_("dénomination (€)"), max_digits=10, decimal_places=2, null=True, blank=True)
+    releve = models.ForeignKey(
+        Releve, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("relève")
+    )
+    floats = models.DecimalField(
+        _("fonds de caisse comptés (€)"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
     opened_at = models.DateTimeField(_("ouverte le"))
     opened_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("ouverte par"))
     closed_at = models.DateTimeField(_("close le"), null=True, blank=True)
-    closed_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                  verbose_name=_("close par"))
+    closed_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("close par")
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -902,8 +941,9 @@ class SlotCountLine(models.Model):
     units_in = models.BigIntegerField(_("unités entrées"), null=True, blank=True)
     units_out = models.BigIntegerField(_("unités sorties"), null=True, blank=True)
     hopper = models.DecimalField(_("trémie (€)"), max_digits=14, decimal_places=2, null=True, blank=True)
-    accounting_line = models.OneToOneField(AccountingLine, on_delete=models.PROTECT, null=True, blank=True,
-                                           related_name="+")
+    accounting_line = models.OneToOneField(
+        AccountingLine, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     drop_count = models.OneToOneField(DropCount, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     recorded_at = models.DateTimeField(_("comptée le"))
     recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
@@ -974,10 +1014,12 @@ class ChangeAssignment(models.Model):
     status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.OPEN)
     opening_cash = models.DecimalField(_("espèces à l'ouverture (€)"), max_digits=14, decimal_places=2)
     opening_chips = models.DecimalField(_("jetons à l'ouverture (€)"), max_digits=14, decimal_places=2)
-    closing_cash = models.DecimalField(_("espèces en fin de séance (€)"), max_digits=14, decimal_places=2, null=True,
-                                       blank=True)
-    closing_chips = models.DecimalField(_("jetons en fin de séance (€)"), max_digits=14, decimal_places=2, null=True,
-                                        blank=True)
+    closing_cash = models.DecimalField(
+        _("espèces en fin de séance (€)"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
+    closing_chips = models.DecimalField(
+        _("jetons en fin de séance (€)"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
     opened_at = models.DateTimeField(_("ouverte le"))
     closed_at = models.DateTimeField(_("close le"), null=True, blank=True)
     assigned_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
@@ -1019,9 +1061,12 @@ class ChangeMovement(models.Model):
     chips = models.DecimalField(_("jetons (€)"), max_digits=14, decimal_places=2, default=Decimal("0"))
     counterpart = models.CharField(_("avec"), max_length=15, choices=Counterpart.choices, blank=True)
     # At a common desk, the account the operation is posted to: table games or slots (SLOT-26).
-    account = models.CharField(_("comptabilité"), max_length=6, choices=[("table", _("Jeux de table")),
-                                                                           ("slot", _("Machines à sous"))],
-                               blank=True)
+    account = models.CharField(
+        _("comptabilité"),
+        max_length=6,
+        choices=[("table", _("Jeux de table")), ("slot", _("Machines à sous"))],
+        blank=True,
+    )
     recorded_at = models.DateTimeField(_("inscrit le"))
     recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
     entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
@@ -1100,8 +1145,9 @@ class CounterfeitItem(models.Model):
     found_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("trouvée par"))
     deposited_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("versée par"))
     # Set once, by the destruction (the only way out of the box).
-    destruction = models.ForeignKey(CounterfeitDestruction, on_delete=models.PROTECT, null=True, blank=True,
-                                    related_name="items")
+    destruction = models.ForeignKey(
+        CounterfeitDestruction, on_delete=models.PROTECT, null=True, blank=True, related_name="items"
+    )
     entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
     history = HistoricalRecords()
 
@@ -1160,8 +1206,9 @@ class Progressive(models.Model):
     multisite = models.BooleanField(_("jackpot progressif multisites (JPM)"), default=False)
     machines = models.ManyToManyField(Machine, related_name="progressives", blank=True, verbose_name=_("machines"))
     start_amount = models.DecimalField(_("montant de départ (€)"), max_digits=14, decimal_places=2)
-    increment_percent = models.DecimalField(_("taux d'incrémentation (%)"), max_digits=6, decimal_places=3,
-                                            default=Decimal("0"))
+    increment_percent = models.DecimalField(
+        _("taux d'incrémentation (%)"), max_digits=6, decimal_places=3, default=Decimal("0")
+    )
     # JPM: what every connected machine must be (SLOT-38), and the member casinos.
     maker = models.CharField(_("fabricant"), max_length=100, blank=True)
     machine_type = models.CharField(_("type de machine"), max_length=100, blank=True)
@@ -1220,13 +1267,25 @@ class ProgressiveStop(models.Model):
     kind = models.CharField(_("nature"), max_length=10, choices=Kind.choices)
     stop_date = models.DateField(_("date de l'arrêt"))
     increment = models.DecimalField(_("incrémentation (€)"), max_digits=14, decimal_places=2)
-    target = models.ForeignKey(Progressive, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                               verbose_name=_("jackpot bénéficiaire"))
+    target = models.ForeignKey(
+        Progressive,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("jackpot bénéficiaire"),
+    )
     minister_notified_on = models.DateField(_("ministre de l'intérieur informé le"))
     minister_reference = models.CharField(_("référence de l'information"), max_length=100)
     orphan = models.ForeignKey("cash.Orphan", on_delete=models.PROTECT, null=True, blank=True, related_name="+")
-    recovered_to = models.ForeignKey(Progressive, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                     verbose_name=_("incrémentation reprise par"))
+    recovered_to = models.ForeignKey(
+        Progressive,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("incrémentation reprise par"),
+    )
     recovered_on = models.DateField(_("reprise le"), null=True, blank=True)
     recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(_("inscrit le"))
@@ -1273,15 +1332,18 @@ class JpmWin(models.Model):
     jackpot = models.ForeignKey(Progressive, on_delete=models.PROTECT, related_name="wins")
     won_at = models.DateTimeField(_("gagné le"))
     amount = models.DecimalField(_("montant gagné (€)"), max_digits=14, decimal_places=2)
-    winning_machine = models.ForeignKey(Machine, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                        verbose_name=_("machine gagnante"))
+    winning_machine = models.ForeignKey(
+        Machine, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("machine gagnante")
+    )
     winning_casino = models.CharField(_("casino payeur"), max_length=200)
     meters = models.JSONField(_("compteurs « entrées »"))  # {casino number: {"electronic": n, "electromechanical": n}}
-    payment = models.OneToOneField(JackpotPayment, on_delete=models.PROTECT, null=True, blank=True,
-                                   related_name="jpm_win")
+    payment = models.OneToOneField(
+        JackpotPayment, on_delete=models.PROTECT, null=True, blank=True, related_name="jpm_win"
+    )
     cashier = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("caissier"))
-    comite = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
-                               verbose_name=_("membre du comité de direction"))
+    comite = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("membre du comité de direction")
+    )
     entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
 
     class Meta:
@@ -1306,20 +1368,23 @@ class IncrementBon(models.Model):
     stop = models.ForeignKey(ProgressiveStop, on_delete=models.PROTECT, null=True, blank=True, related_name="bons")
     machine = models.ForeignKey(Machine, on_delete=models.PROTECT, related_name="+")
     share = models.DecimalField(_("part des incrémentations (€)"), max_digits=14, decimal_places=2)
-    start_amount = models.DecimalField(_("montant de départ (€)"), max_digits=14, decimal_places=2, null=True,
-                                       blank=True)
+    start_amount = models.DecimalField(
+        _("montant de départ (€)"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
     issued_at = models.DateTimeField(_("établi le"))
     cashier = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("caissier"))
-    comite = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
-                               verbose_name=_("membre du comité de direction"))
+    comite = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("membre du comité de direction")
+    )
     line = models.OneToOneField(AccountingLine, on_delete=models.PROTECT, related_name="increment_bon")
 
     class Meta:
         verbose_name = _("bon d'incrémentation")
         verbose_name_plural = _("bons d'incrémentation")
         ordering = ["establishment", "bon_number"]
-        constraints = [models.UniqueConstraint(fields=["establishment", "bon_number"],
-                                               name="slot_increment_bon_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["establishment", "bon_number"], name="slot_increment_bon_unique")
+        ]
 
     def __str__(self) -> str:
         return f"n° {self.bon_number} — {self.machine.number} — {self.share} €"
@@ -1370,8 +1435,9 @@ class Ticket(models.Model):
     number = models.CharField(_("numéro du ticket"), max_length=40)
     issued_at = models.DateTimeField(_("émis le"))
     amount = models.DecimalField(_("montant (€)"), max_digits=14, decimal_places=2)
-    machine = models.ForeignKey(Machine, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                verbose_name=_("machine émettrice"))  # none: issued by the cash desk
+    machine = models.ForeignKey(
+        Machine, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("machine émettrice")
+    )  # none: issued by the cash desk
     status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.ISSUED)
     redeemed_at = models.DateTimeField(_("payé le"), null=True, blank=True)
     redeemed_by = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
@@ -1396,8 +1462,9 @@ class Reconciliation(models.Model):
     releve = models.OneToOneField(Releve, on_delete=models.PROTECT, related_name="reconciliation")
     drawn_up_at = models.DateTimeField(_("établi le"))
     cashier = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("caissier"))
-    comite = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
-                               verbose_name=_("membre du comité de direction"))
+    comite = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("membre du comité de direction")
+    )
     entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
 
     class Meta:
@@ -1423,8 +1490,9 @@ class ReconciliationLine(models.Model):
     difference = models.DecimalField(_("différence (€)"), max_digits=14, decimal_places=2)
     flagged = models.BooleanField(_("paiements supérieurs au compteur"), default=False)
     orphan = models.ForeignKey("cash.Orphan", on_delete=models.PROTECT, null=True, blank=True, related_name="+")
-    accounting_line = models.OneToOneField(AccountingLine, on_delete=models.PROTECT, null=True, blank=True,
-                                           related_name="reconciliation_line")
+    accounting_line = models.OneToOneField(
+        AccountingLine, on_delete=models.PROTECT, null=True, blank=True, related_name="reconciliation_line"
+    )
 
     class Meta:
         verbose_name = _("ligne de l'état de rapprochement")
@@ -1444,16 +1512,24 @@ class SlotStaffing(models.Model):
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
     date = models.DateField(_("journée"))
     machines = models.PositiveIntegerField(_("machines en exploitation"))
-    comite = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+",
-                               verbose_name=_("membre du comité de direction"))
+    comite = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("membre du comité de direction")
+    )
     comite_approval = models.ForeignKey(StaffApproval, on_delete=models.PROTECT, related_name="+")
     cashier = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("caissier"))
     cashier_approval = models.ForeignKey(StaffApproval, on_delete=models.PROTECT, related_name="+")
-    maintainer = models.ForeignKey(USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                   verbose_name=_("mécanicien ou employé chargé de l'entretien"))
+    maintainer = models.ForeignKey(
+        USER,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("mécanicien ou employé chargé de l'entretien"),
+    )
     maintainer_role = models.CharField(_("en qualité de"), max_length=30, blank=True)
-    maintainer_approval = models.ForeignKey(StaffApproval, on_delete=models.PROTECT, null=True, blank=True,
-                                            related_name="+")
+    maintainer_approval = models.ForeignKey(
+        StaffApproval, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     training = models.CharField(_("formation préalable à l'entretien"), max_length=200, blank=True)
     recorded_at = models.DateTimeField(_("inscrite le"))
     recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")

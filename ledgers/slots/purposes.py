@@ -21,27 +21,43 @@ def _open_releves(est: Establishment) -> QuerySet[Releve]:
 
 def _open_interventions(est: Establishment) -> QuerySet[Intervention]:
     return Intervention.objects.filter(machine__establishment=est, status=Intervention.Status.OPEN).select_related(
-        "machine")
+        "machine"
+    )
 
 
 RELEVE = PurposeType(
-    code="slots.releve", kind=PurposeKind.RELEVE, label=_("Relève"), model="slots.Releve",
-    is_open=lambda releve: releve.status == Releve.Status.OPEN, establishment=attrgetter("establishment"),
-    describe=str, open_objects=_open_releves,
+    code="slots.releve",
+    kind=PurposeKind.RELEVE,
+    label=_("Relève"),
+    model="slots.Releve",
+    is_open=lambda releve: releve.status == Releve.Status.OPEN,
+    establishment=attrgetter("establishment"),
+    describe=str,
+    open_objects=_open_releves,
 )
 INTERVENTION = PurposeType(
-    code="slots.intervention", kind=PurposeKind.INTERVENTION, label=_("Intervention"), model="slots.Intervention",
-    is_open=lambda sheet: sheet.status == Intervention.Status.OPEN, establishment=attrgetter("machine.establishment"),
-    describe=str, open_objects=_open_interventions,
+    code="slots.intervention",
+    kind=PurposeKind.INTERVENTION,
+    label=_("Intervention"),
+    model="slots.Intervention",
+    is_open=lambda sheet: sheet.status == Intervention.Status.OPEN,
+    establishment=attrgetter("machine.establishment"),
+    describe=str,
+    open_objects=_open_interventions,
 )
 
 
 # The slot count session (SLOT-46): the bill-box content keys leave comptabilité générale (MC,
 # KEY-03) or the cashier (FR, KEY-14) only for a count.
 SLOT_COUNT = PurposeType(
-    code="slots.count", kind=PurposeKind.COUNT, label=_("Comptée des machines à sous"), model="slots.SlotCount",
-    is_open=lambda count: count.status == SlotCount.Status.OPEN, establishment=attrgetter("establishment"),
-    describe=str, open_objects=lambda est: SlotCount.objects.filter(establishment=est, status=SlotCount.Status.OPEN),
+    code="slots.count",
+    kind=PurposeKind.COUNT,
+    label=_("Comptée des machines à sous"),
+    model="slots.SlotCount",
+    is_open=lambda count: count.status == SlotCount.Status.OPEN,
+    establishment=attrgetter("establishment"),
+    describe=str,
+    open_objects=lambda est: SlotCount.objects.filter(establishment=est, status=SlotCount.Status.OPEN),
 )
 
 

@@ -24,8 +24,10 @@ SLOT_FILES = register_kind(
     RegisterKind(
         code="slot_fichiers",
         title=_("Fichiers des machines à sous (socles, inventaire, fiches techniques)"),
-        purpose=_("Tenir à jour le fichier des socles, l'inventaire des machines, leurs fiches techniques et "
-                  "leurs déplacements."),
+        purpose=_(
+            "Tenir à jour le fichier des socles, l'inventaire des machines, leurs fiches techniques et "
+            "leurs déplacements."
+        ),
         columns=(*_LINE, Column("detail", _("Détail"), 4.0), Column("signature", _("Signature"), 1.4)),
         record_roles=(Role.DIRECTEUR_EXPLOITATION, *DIRECTORATE, Role.SUPERVISEUR, Role.MECANICIEN),
         jurisdictions=("MC",),
@@ -38,9 +40,11 @@ INTERVENTION_SHEETS = register_kind(
     RegisterKind(
         code="slot_interventions",
         title=_("Fiches d'intervention sur les machines à sous"),
-        purpose=_("Inscrire les ouvertures de machines par les mécaniciens, l'heure d'arrêt, le motif, les "
-                  "travaux, les remises à zéro et la remise quotidienne des fiches à la Direction de "
-                  "l'exploitation."),
+        purpose=_(
+            "Inscrire les ouvertures de machines par les mécaniciens, l'heure d'arrêt, le motif, les "
+            "travaux, les remises à zéro et la remise quotidienne des fiches à la Direction de "
+            "l'exploitation."
+        ),
         columns=(*_LINE, Column("detail", _("Motif, travaux"), 4.0), Column("signature", _("Signature"), 1.4)),
         record_roles=(Role.MECANICIEN, Role.SUPERVISEUR, Role.DIRECTEUR_EXPLOITATION),
         jurisdictions=("MC",),
@@ -53,12 +57,19 @@ TECHNICAL_CONTROL = register_kind(
     RegisterKind(
         code="slot_controle_technique",
         title=_("Registre de contrôle technique des machines à sous"),
-        purpose=_("Inscrire jour par jour les déplacements de machines, incidents techniques, réparations, "
-                  "entretiens, remises à zéro, interventions et visites de la SFM."),
-        columns=(*_LINE, Column("detail", _("Nature, motif, travaux"), 4.0),
-                 Column("signature", _("Signatures"), 1.6)),
-        record_roles=(Role.COMITE, Role.DIRECTEUR_RESPONSABLE, Role.MECANICIEN, Role.EMPLOYE_JEUX,
-                      Role.TECHNICIEN_SFM, Role.SUPERVISEUR),
+        purpose=_(
+            "Inscrire jour par jour les déplacements de machines, incidents techniques, réparations, "
+            "entretiens, remises à zéro, interventions et visites de la SFM."
+        ),
+        columns=(*_LINE, Column("detail", _("Nature, motif, travaux"), 4.0), Column("signature", _("Signatures"), 1.6)),
+        record_roles=(
+            Role.COMITE,
+            Role.DIRECTEUR_RESPONSABLE,
+            Role.MECANICIEN,
+            Role.EMPLOYE_JEUX,
+            Role.TECHNICIEN_SFM,
+            Role.SUPERVISEUR,
+        ),
         jurisdictions=("FR",),
         paraph_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.POLICE),
         requirements=("REG-38", "SLOT-33", "SLOT-34", "SLOT-51", "SLOT-53", "SLOT-54"),
@@ -70,11 +81,19 @@ MACHINE_FICHE = register_kind(
     RegisterKind(
         code="slot_fiche_34",
         title=_("Fiche technique d'inventaire de la machine"),
-        purpose=_("Retracer toutes les opérations ayant affecté la machine, de sa mise en service à la fin de "
-                  "son exploitation."),
+        purpose=_(
+            "Retracer toutes les opérations ayant affecté la machine, de sa mise en service à la fin de "
+            "son exploitation."
+        ),
         columns=(*_LINE, Column("detail", _("Opération"), 4.0), Column("signature", _("Signature"), 1.4)),
-        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.MECANICIEN, Role.EMPLOYE_JEUX,
-                      Role.TECHNICIEN_SFM, Role.SUPERVISEUR),
+        record_roles=(
+            Role.DIRECTEUR_RESPONSABLE,
+            Role.COMITE,
+            Role.MECANICIEN,
+            Role.EMPLOYE_JEUX,
+            Role.TECHNICIEN_SFM,
+            Role.SUPERVISEUR,
+        ),
         jurisdictions=("FR",),
         paraph_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
         visa_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.POLICE),
@@ -87,12 +106,23 @@ METER_READINGS = register_kind(
     RegisterKind(
         code="slot_releves",
         title=_("Relevés des compteurs des machines à sous"),
-        purpose=_("Inscrire à chaque relève les compteurs de chaque poste de chaque machine, les boîtes retirées "
-                  "et remplacées et le rapprochement avec le comptage."),
-        columns=(*_LINE, Column("station", _("Poste"), 0.5), Column("meters", _("Compteurs"), 4.0),
-                 Column("detail", _("Écarts, boîtes"), 1.8)),
-        record_roles=(Role.SUPERVISEUR, Role.EMPLOYE_JEUX, Role.COMITE, Role.DIRECTEUR_RESPONSABLE,
-                      Role.DIRECTEUR_EXPLOITATION),
+        purpose=_(
+            "Inscrire à chaque relève les compteurs de chaque poste de chaque machine, les boîtes retirées "
+            "et remplacées et le rapprochement avec le comptage."
+        ),
+        columns=(
+            *_LINE,
+            Column("station", _("Poste"), 0.5),
+            Column("meters", _("Compteurs"), 4.0),
+            Column("detail", _("Écarts, boîtes"), 1.8),
+        ),
+        record_roles=(
+            Role.SUPERVISEUR,
+            Role.EMPLOYE_JEUX,
+            Role.COMITE,
+            Role.DIRECTEUR_RESPONSABLE,
+            Role.DIRECTEUR_EXPLOITATION,
+        ),
         paraph_roles=(Role.DIRECTEUR_EXPLOITATION, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
         requirements=("SLOT-05", "SLOT-06", "SLOT-24", "SLOT-30", "SLOT-31", "SLOT-32"),
     )
@@ -109,11 +139,13 @@ JACKPOTS = register_kind(
     RegisterKind(
         code="slot_jackpots",
         title=_("Registre des jackpots et gains cumulés"),
-        purpose=_("Inscrire les paiements manuels de jackpots et gains cumulés, les contestations et les "
-                  "orphelins."),
-        columns=(*_LINE, Column("amount", _("Montant"), 0.9), Column("detail", _("Combinaison, identité, décision"),
-                                                                       3.4),
-                 Column("signature", _("Signatures"), 1.8)),
+        purpose=_("Inscrire les paiements manuels de jackpots et gains cumulés, les contestations et les orphelins."),
+        columns=(
+            *_LINE,
+            Column("amount", _("Montant"), 0.9),
+            Column("detail", _("Combinaison, identité, décision"), 3.4),
+            Column("signature", _("Signatures"), 1.8),
+        ),
         record_roles=(Role.SUPERVISEUR, Role.CAISSIER, Role.COMITE, Role.MECANICIEN, Role.CHANGEUR),
         paraph_roles=(Role.DIRECTEUR_EXPLOITATION, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
         requirements=("REG-37", "SLOT-16", "SLOT-17", "SLOT-18", "SLOT-19", "SLOT-35"),
@@ -124,11 +156,16 @@ TOP_UPS = register_kind(
     RegisterKind(
         code="slot_complements",
         title=_("Cahier des compléments de paiement"),
-        purpose=_("Inscrire les compléments payés par le superviseur lorsqu'une machine a moins payé que la "
-                  "combinaison gagnante."),
-        columns=(*_LINE, Column("amount", _("Complément"), 0.9), Column("detail", _("Combinaison, dû, payé, avis"),
-                                                                          3.4),
-                 Column("signature", _("Signature"), 1.4)),
+        purpose=_(
+            "Inscrire les compléments payés par le superviseur lorsqu'une machine a moins payé que la "
+            "combinaison gagnante."
+        ),
+        columns=(
+            *_LINE,
+            Column("amount", _("Complément"), 0.9),
+            Column("detail", _("Combinaison, dû, payé, avis"), 3.4),
+            Column("signature", _("Signature"), 1.4),
+        ),
         record_roles=(Role.SUPERVISEUR,),
         jurisdictions=("MC",),
         paraph_roles=(Role.DIRECTEUR_EXPLOITATION,),
@@ -143,11 +180,17 @@ ACCOUNTING_29 = register_kind(
     RegisterKind(
         code="slot_comptabilite_29",
         title=_("Carnet de comptabilité de la machine"),
-        purpose=_("Inscrire jour par jour les avances à la machine, les tickets émis et les gains payés à la "
-                  "caisse et, à chaque comptage, les comptages physique et électronique, les gains non réclamés "
-                  "et le produit réel des jeux."),
-        columns=(*_LINE, Column("amount", _("Montant"), 0.9), Column("detail", _("Détail"), 3.4),
-                 Column("signature", _("Visas"), 1.8)),
+        purpose=_(
+            "Inscrire jour par jour les avances à la machine, les tickets émis et les gains payés à la "
+            "caisse et, à chaque comptage, les comptages physique et électronique, les gains non réclamés "
+            "et le produit réel des jeux."
+        ),
+        columns=(
+            *_LINE,
+            Column("amount", _("Montant"), 0.9),
+            Column("detail", _("Détail"), 3.4),
+            Column("signature", _("Visas"), 1.8),
+        ),
         record_roles=(Role.CAISSIER,),
         jurisdictions=("FR",),
         paraph_roles=(Role.CONTROLE_INTERIEUR,),
@@ -163,11 +206,17 @@ STATEMENT_35 = register_kind(
     RegisterKind(
         code="slot_recapitulatif_35",
         title=_("État récapitulatif mensuel du produit des machines à sous"),
-        purpose=_("Récapituler chaque dernier jour du mois, machine par machine, les résultats du carnet de "
-                  "comptabilité et le produit réel des jeux, total reporté au carnet des prélèvements."),
-        columns=(Column("event", _("Opération"), 1.4), Column("at", _("Date et heure"), 1.0),
-                 Column("amount", _("Montant"), 0.9), Column("detail", _("Détail"), 4.0),
-                 Column("signature", _("Signatures"), 1.8)),
+        purpose=_(
+            "Récapituler chaque dernier jour du mois, machine par machine, les résultats du carnet de "
+            "comptabilité et le produit réel des jeux, total reporté au carnet des prélèvements."
+        ),
+        columns=(
+            Column("event", _("Opération"), 1.4),
+            Column("at", _("Date et heure"), 1.0),
+            Column("amount", _("Montant"), 0.9),
+            Column("detail", _("Détail"), 4.0),
+            Column("signature", _("Signatures"), 1.8),
+        ),
         record_roles=(Role.DIRECTEUR_RESPONSABLE,),
         jurisdictions=("FR",),
         paraph_roles=(Role.CONTROLE_INTERIEUR,),
@@ -183,10 +232,16 @@ METER_STATEMENT_32 = register_kind(
     RegisterKind(
         code="slot_releve_32",
         title=_("État mensuel du relevé des compteurs"),
-        purpose=_("Inscrire au comptage de fin de mois les compteurs de chaque machine du parc du mois, y compris "
-                  "les machines sorties du parc pendant le mois."),
-        columns=(Column("event", _("Opération"), 1.4), Column("at", _("Date et heure"), 1.0),
-                 Column("detail", _("Détail"), 4.8), Column("signature", _("Signatures"), 1.8)),
+        purpose=_(
+            "Inscrire au comptage de fin de mois les compteurs de chaque machine du parc du mois, y compris "
+            "les machines sorties du parc pendant le mois."
+        ),
+        columns=(
+            Column("event", _("Opération"), 1.4),
+            Column("at", _("Date et heure"), 1.0),
+            Column("detail", _("Détail"), 4.8),
+            Column("signature", _("Signatures"), 1.8),
+        ),
         record_roles=(Role.EMPLOYE_JEUX,),
         jurisdictions=("FR",),
         paraph_roles=(Role.CONTROLE_INTERIEUR,),
@@ -202,12 +257,24 @@ SLOT_COUNTS = register_kind(
     RegisterKind(
         code="slot_comptees",
         title=_("Comptées des machines à sous"),
-        purpose=_("Inscrire l'ouverture et la clôture de chaque comptée des boîtes des machines à sous, son type "
-                  "et les machines comptées."),
-        columns=(Column("event", _("Opération"), 1.4), Column("at", _("Date et heure"), 1.0),
-                 Column("detail", _("Détail"), 4.8), Column("signature", _("Signature"), 1.4)),
-        record_roles=(Role.COMITE, Role.CAISSIER, Role.DIRECTEUR_RESPONSABLE, Role.SUPERVISEUR, Role.COMPTABILITE,
-                      Role.DIRECTEUR_EXPLOITATION),
+        purpose=_(
+            "Inscrire l'ouverture et la clôture de chaque comptée des boîtes des machines à sous, son type "
+            "et les machines comptées."
+        ),
+        columns=(
+            Column("event", _("Opération"), 1.4),
+            Column("at", _("Date et heure"), 1.0),
+            Column("detail", _("Détail"), 4.8),
+            Column("signature", _("Signature"), 1.4),
+        ),
+        record_roles=(
+            Role.COMITE,
+            Role.CAISSIER,
+            Role.DIRECTEUR_RESPONSABLE,
+            Role.SUPERVISEUR,
+            Role.COMPTABILITE,
+            Role.DIRECTEUR_EXPLOITATION,
+        ),
         paraph_roles=(Role.DIRECTEUR_EXPLOITATION, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
         requirements=("SLOT-46",),
     )
@@ -220,14 +287,26 @@ CHANGE_POINTS = register_kind(
     RegisterKind(
         code="slot_caisse",
         title=_("Registre de la caisse et des points de change des machines à sous"),
-        purpose=_("Inscrire les points de change, les affectations de chaque séance, les changes, les "
-                  "justifications de l'encaisse et sa reconstitution après chaque séance, le coffret des fausses "
-                  "pièces et leur destruction."),
-        columns=(Column("event", _("Opération"), 1.4), Column("at", _("Date et heure"), 1.0),
-                 Column("amount", _("Montant"), 0.9), Column("detail", _("Détail"), 3.9),
-                 Column("signature", _("Signature"), 1.4)),
-        record_roles=(Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.CHANGEUR, Role.SUPERVISEUR,
-                      Role.DIRECTEUR_EXPLOITATION, *DIRECTORATE),
+        purpose=_(
+            "Inscrire les points de change, les affectations de chaque séance, les changes, les "
+            "justifications de l'encaisse et sa reconstitution après chaque séance, le coffret des fausses "
+            "pièces et leur destruction."
+        ),
+        columns=(
+            Column("event", _("Opération"), 1.4),
+            Column("at", _("Date et heure"), 1.0),
+            Column("amount", _("Montant"), 0.9),
+            Column("detail", _("Détail"), 3.9),
+            Column("signature", _("Signature"), 1.4),
+        ),
+        record_roles=(
+            Role.CAISSIER,
+            Role.CAISSIER_PRINCIPAL,
+            Role.CHANGEUR,
+            Role.SUPERVISEUR,
+            Role.DIRECTEUR_EXPLOITATION,
+            *DIRECTORATE,
+        ),
         paraph_roles=(Role.DIRECTEUR_EXPLOITATION, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
         requirements=("SLOT-21", "SLOT-48", "SLOT-49", "SLOT-45", "SLOT-50"),
     )
@@ -240,12 +319,19 @@ PROGRESSIVES = register_kind(
     RegisterKind(
         code="slot_jackpots_progressifs",
         title=_("Registre des jackpots progressifs"),
-        purpose=_("Inscrire chaque jour, à la fermeture des jeux, le montant affiché de chaque jackpot progressif, "
-                  "et ses arrêts et transferts."),
-        columns=(Column("event", _("Opération"), 1.3), Column("at", _("Date et heure"), 1.0),
-                 Column("jackpot", _("Jackpot"), 1.0), Column("machines", _("Machines"), 1.6),
-                 Column("amount", _("Montant"), 0.9), Column("detail", _("Détail"), 2.2),
-                 Column("signature", _("Rédacteur"), 1.4)),
+        purpose=_(
+            "Inscrire chaque jour, à la fermeture des jeux, le montant affiché de chaque jackpot progressif, "
+            "et ses arrêts et transferts."
+        ),
+        columns=(
+            Column("event", _("Opération"), 1.3),
+            Column("at", _("Date et heure"), 1.0),
+            Column("jackpot", _("Jackpot"), 1.0),
+            Column("machines", _("Machines"), 1.6),
+            Column("amount", _("Montant"), 0.9),
+            Column("detail", _("Détail"), 2.2),
+            Column("signature", _("Rédacteur"), 1.4),
+        ),
         record_roles=(Role.CAISSIER, Role.COMITE, Role.DIRECTEUR_RESPONSABLE, Role.EMPLOYE_JEUX),
         jurisdictions=("FR",),
         paraph_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
@@ -260,12 +346,19 @@ JPM_28S = register_kind(
     RegisterKind(
         code="slot_jpm_28s",
         title=_("Registre du relevé des jackpots progressifs multisites"),
-        purpose=_("Inscrire chaque jour, avant l'ouverture, le montant affiché du JPM et le compteur « entrées » de "
-                  "chaque machine reliée ; annoter chaque gain et ses bons d'incrémentation."),
-        columns=(Column("event", _("Opération"), 1.3), Column("at", _("Date et heure"), 1.0),
-                 Column("jackpot", _("Jackpot"), 0.9), Column("amount", _("Montant"), 0.9),
-                 Column("meters", _("Compteurs « entrées »"), 2.6), Column("detail", _("Détail"), 1.8),
-                 Column("signature", _("Signatures"), 1.4)),
+        purpose=_(
+            "Inscrire chaque jour, avant l'ouverture, le montant affiché du JPM et le compteur « entrées » de "
+            "chaque machine reliée ; annoter chaque gain et ses bons d'incrémentation."
+        ),
+        columns=(
+            Column("event", _("Opération"), 1.3),
+            Column("at", _("Date et heure"), 1.0),
+            Column("jackpot", _("Jackpot"), 0.9),
+            Column("amount", _("Montant"), 0.9),
+            Column("meters", _("Compteurs « entrées »"), 2.6),
+            Column("detail", _("Détail"), 1.8),
+            Column("signature", _("Signatures"), 1.4),
+        ),
         record_roles=(Role.CAISSIER, Role.COMITE, Role.DIRECTEUR_RESPONSABLE, Role.EMPLOYE_JEUX),
         jurisdictions=("FR",),
         paraph_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
@@ -280,11 +373,17 @@ RECONCILIATION_31 = register_kind(
     RegisterKind(
         code="slot_rapprochement_31",
         title=_("État de rapprochement des compteurs et des paiements"),
-        purpose=_("Rapprocher à chaque relevé, machine par machine, les compteurs de jackpots et de gains cumulés des "
-                  "paiements à la caisse inscrits au carnet de comptabilité."),
-        columns=(Column("event", _("Opération"), 1.2), Column("at", _("Date et heure"), 1.0),
-                 Column("amount", _("Montant"), 0.9), Column("detail", _("Détail"), 4.4),
-                 Column("signature", _("Signatures"), 1.6)),
+        purpose=_(
+            "Rapprocher à chaque relevé, machine par machine, les compteurs de jackpots et de gains cumulés des "
+            "paiements à la caisse inscrits au carnet de comptabilité."
+        ),
+        columns=(
+            Column("event", _("Opération"), 1.2),
+            Column("at", _("Date et heure"), 1.0),
+            Column("amount", _("Montant"), 0.9),
+            Column("detail", _("Détail"), 4.4),
+            Column("signature", _("Signatures"), 1.6),
+        ),
         record_roles=(Role.CAISSIER,),
         jurisdictions=("FR",),
         paraph_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE),

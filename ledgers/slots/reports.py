@@ -53,34 +53,66 @@ ANOMALY = incident_category(
 )
 
 
-def surveillance_incident_report(*, establishment: Establishment, description: str, actor: AbstractBaseUser,
-                                 machine: Machine | None = None, circumstances: str = "",
-                                 found_at: datetime.datetime | None = None) -> Incident:
+def surveillance_incident_report(
+    *,
+    establishment: Establishment,
+    description: str,
+    actor: AbstractBaseUser,
+    machine: Machine | None = None,
+    circumstances: str = "",
+    found_at: datetime.datetime | None = None,
+) -> Incident:
     """MC: a sworn surveillance agent reports an incident; it closes only once both his hierarchy
     and the superviseur are recorded as informed (INC-06)."""
     if establishment.jurisdiction != "MC":
         raise ValidationError(_("Ce compte rendu des agents de surveillance est prévu à Monaco."))
-    _require(actor, establishment, (Role.AGENT_SURVEILLANCE,), "INC-06",
-             _("Ce compte rendu est fait par un agent de surveillance assermenté."))
-    return incident_open(establishment=establishment, category=SURVEILLANCE_INCIDENT.code, description=description,
-                         actor=actor, subjects=[machine] if machine else [], circumstances=circumstances,
-                         found_at=found_at)
+    _require(
+        actor,
+        establishment,
+        (Role.AGENT_SURVEILLANCE,),
+        "INC-06",
+        _("Ce compte rendu est fait par un agent de surveillance assermenté."),
+    )
+    return incident_open(
+        establishment=establishment,
+        category=SURVEILLANCE_INCIDENT.code,
+        description=description,
+        actor=actor,
+        subjects=[machine] if machine else [],
+        circumstances=circumstances,
+        found_at=found_at,
+    )
 
 
-def anomaly_report(*, establishment: Establishment, description: str, urgent: bool, actor: AbstractBaseUser,
-                   machine: Machine | None = None, system: str = "",
-                   found_at: datetime.datetime | None = None) -> Incident:
+def anomaly_report(
+    *,
+    establishment: Establishment,
+    description: str,
+    urgent: bool,
+    actor: AbstractBaseUser,
+    machine: Machine | None = None,
+    system: str = "",
+    found_at: datetime.datetime | None = None,
+) -> Incident:
     """FR: an anomaly of a machine or an approved computer system found by the SFM's staff; it
     closes only once the police's information is recorded: urgent, at once by any channel,
     otherwise by a written report (INC-16)."""
     if establishment.jurisdiction != "FR":
         raise ValidationError(_("L'information de la police par la SFM est prévue en France."))
-    _require(actor, establishment, (Role.TECHNICIEN_SFM,), "INC-16",
-             _("Ce signalement est fait par le personnel de la SFM."))
+    _require(
+        actor, establishment, (Role.TECHNICIEN_SFM,), "INC-16", _("Ce signalement est fait par le personnel de la SFM.")
+    )
     if machine is None and not system.strip():
         raise ValidationError(_("Indiquez la machine ou le système informatique agréé concerné."))
     if machine is not None and machine.establishment_id != establishment.pk:
         raise ValidationError(_("Machine inconnue."))
     category = URGENT_ANOMALY if urgent else ANOMALY
-    return incident_open(establishment=establishment, category=category.code, description=description, actor=actor,
-                         subjects=[machine] if machine else [], circumstances=system.strip(), found_at=found_at)
+    return incident_open(
+        establishment=establishment,
+        category=category.code,
+        description=description,
+        actor=actor,
+        subjects=[machine] if machine else [],
+        circumstances=system.strip(),
+        found_at=found_at,
+    )

@@ -36,8 +36,9 @@ class ReportView(ServiceFormView):
         return _("Signalement d'anomalie à la police")
 
     def perform(self, form):
-        report = (reports.surveillance_incident_report if self.establishment.jurisdiction == "MC"
-                  else reports.anomaly_report)
+        report = (
+            reports.surveillance_incident_report if self.establishment.jurisdiction == "MC" else reports.anomaly_report
+        )
         return report(establishment=self.establishment, actor=self.request.user, **form.cleaned_data)
 
     def get_success_url(self) -> str:

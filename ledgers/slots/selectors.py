@@ -83,7 +83,7 @@ class MeterRef:
 
     @property
     def capacity(self) -> int:
-        return 10 ** self.digits
+        return 10**self.digits
 
 
 def meters_by_key(est: Establishment, numbers: Iterable[str]) -> dict[tuple[str, int, str], MeterRef]:
@@ -108,21 +108,27 @@ def meters_by_key(est: Establishment, numbers: Iterable[str]) -> dict[tuple[str,
 
 
 def valid_approval(est: Establishment, user, kind: str, on: datetime.date) -> StaffApproval | None:
-    return (StaffApproval.objects.filter(establishment=est, user=user, kind=kind, valid_from__lte=on)
-            .filter(Q(valid_until__isnull=True) | Q(valid_until__gte=on)).order_by("-valid_from").first())
+    return (
+        StaffApproval.objects.filter(establishment=est, user=user, kind=kind, valid_from__lte=on)
+        .filter(Q(valid_until__isnull=True) | Q(valid_until__gte=on))
+        .order_by("-valid_from")
+        .first()
+    )
 
 
 def sheets_of_day(est: Establishment, date: datetime.date) -> QuerySet[Intervention]:
     """The intervention sheets whose machine was stopped that day (establishment's clock)."""
     tz = est.localtime().tzinfo
     start = datetime.datetime.combine(date, datetime.time.min, tzinfo=tz)
-    return Intervention.objects.filter(machine__establishment=est, stopped_at__gte=start,
-                                       stopped_at__lt=start + datetime.timedelta(days=1)).order_by("pk")
+    return Intervention.objects.filter(
+        machine__establishment=est, stopped_at__gte=start, stopped_at__lt=start + datetime.timedelta(days=1)
+    ).order_by("pk")
 
 
 def open_interventions(est: Establishment) -> QuerySet[Intervention]:
     return Intervention.objects.filter(machine__establishment=est, status=Intervention.Status.OPEN).select_related(
-        "machine", "technician")
+        "machine", "technician"
+    )
 
 
 def open_releves(est: Establishment) -> QuerySet[Releve]:
@@ -140,8 +146,9 @@ def meter_incidents(est: Establishment):
 def untransmitted_days(est: Establishment) -> list[datetime.date]:
     """MC: past days with sheets not yet handed over in an envelope (SLOT-15 flag)."""
     today = timezone.localdate()
-    stops = (Intervention.objects.filter(machine__establishment=est, transmittal__isnull=True)
-             .values_list("stopped_at", flat=True))
+    stops = Intervention.objects.filter(machine__establishment=est, transmittal__isnull=True).values_list(
+        "stopped_at", flat=True
+    )
     return sorted({est.localtime(s).date() for s in stops if est.localtime(s).date() < today})
 
 
@@ -155,7 +162,8 @@ def overdue_revisions(est: Establishment, today: datetime.date | None = None) ->
     today = today or timezone.localdate()
     limit = int(est.setting("SET-38") or 120)
     machines = Machine.objects.filter(establishment=est, status=Machine.Status.IN_SERVICE).annotate(
-        last_visit=Max("sfm_visits__visited_at"), first_in=Min("moves__moved_at"))  # max/min: joins harmless
+        last_visit=Max("sfm_visits__visited_at"), first_in=Min("moves__moved_at")
+    )  # max/min: joins harmless
     overdue = []
     for machine in machines:
         since = machine.last_visit or machine.first_in
@@ -172,8 +180,12 @@ DROP_METERS = (MeterCode.CASH_BOX, MeterCode.BILLS, MeterCode.TICKET_IN)
 def expected_drop(releve: Releve, machine: Machine) -> Decimal:
     """What the machine's boxes should hold for a relève: the increase of its electronic receipts,
     bills and ticket-in meters, in credits × credit value (SLOT-11)."""
-    credits = releve.readings.filter(meter__machine=machine, meter__code__in=DROP_METERS,
-                                     meter__nature=Meter.Nature.ELECTRONIC).aggregate(n=Sum("delta"))["n"] or 0
+    credits = (
+        releve.readings.filter(
+            meter__machine=machine, meter__code__in=DROP_METERS, meter__nature=Meter.Nature.ELECTRONIC
+        ).aggregate(n=Sum("delta"))["n"]
+        or 0
+    )
     return (Decimal(credits) * machine.credit_value).quantize(Decimal("0.01"))
 
 
@@ -200,7 +212,8 @@ def jackpot_thresholds(est: Establishment) -> QuerySet[JackpotThreshold]:
 def recent_events(est: Establishment, limit: int = 100) -> QuerySet[MonitoringEvent]:
     """The monitoring events last imported, latest first, with what explains them and the key out."""
     return MonitoringEvent.objects.filter(machine__establishment=est).select_related(
-        "machine", "intervention", "releve", "ram_clear", "key_issue__key", "key_issue__holder")[:limit]
+        "machine", "intervention", "releve", "ram_clear", "key_issue__key", "key_issue__holder"
+    )[:limit]
 
 
 def flagged_events(est: Establishment) -> QuerySet[MonitoringEvent]:

@@ -49,20 +49,20 @@ urlpatterns = [
     path("caisse/points/nouveau/", cashdesk_views.ChangePointView.as_view(), name="change_point"),
     path("caisse/points/<int:pk>/affectation/", cashdesk_views.AssignView.as_view(), name="change_assign"),
     path("caisse/points/<int:pk>/change/", cashdesk_views.ChangeView.as_view(), name="change"),
-    path("caisse/affectations/<int:pk>/justification/", cashdesk_views.JustifyView.as_view(),
-         name="encaisse_justify"),
-    path("caisse/affectations/<int:pk>/reconstitution/", cashdesk_views.RestoreView.as_view(),
-         name="encaisse_restore"),
-    path("caisse/affectations/<int:pk>/cloture/", cashdesk_views.AssignmentCloseView.as_view(),
-         name="assignment_close"),
+    path("caisse/affectations/<int:pk>/justification/", cashdesk_views.JustifyView.as_view(), name="encaisse_justify"),
+    path("caisse/affectations/<int:pk>/reconstitution/", cashdesk_views.RestoreView.as_view(), name="encaisse_restore"),
+    path(
+        "caisse/affectations/<int:pk>/cloture/", cashdesk_views.AssignmentCloseView.as_view(), name="assignment_close"
+    ),
     path("caisse/caisse-commune/", cashdesk_views.CommonDeskView.as_view(), name="common_desk"),
     path("caisse/fausses-pieces/", cashdesk_views.CounterfeitView.as_view(), name="counterfeit"),
     path("caisse/fausses-pieces/destruction/", cashdesk_views.DestructionView.as_view(), name="counterfeit_destroy"),
     path("personnel/", cashdesk_views.StaffingView.as_view(), name="staffing"),
     path("jackpots-progressifs/", progressive_views.ProgressivesView.as_view(), name="progressives"),
     path("jackpots-progressifs/nouveau/", progressive_views.ProgressiveCreateView.as_view(), name="progressive_create"),
-    path("jackpots-progressifs/releve/", progressive_views.ProgressiveReadingView.as_view(),
-         name="progressive_reading"),
+    path(
+        "jackpots-progressifs/releve/", progressive_views.ProgressiveReadingView.as_view(), name="progressive_reading"
+    ),
     path("jackpots-progressifs/arret/", progressive_views.ProgressiveStopView.as_view(), name="progressive_stop"),
     path("jackpots-progressifs/reprise/", progressive_views.RecoverView.as_view(), name="progressive_recover"),
     path("jpm/releve/", progressive_views.JpmReadingView.as_view(), name="jpm_reading"),

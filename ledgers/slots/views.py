@@ -42,9 +42,13 @@ class MachineListView(SlotsView, TemplateView):
     def get_context_data(self, **kwargs):
         est = self.establishment
         return super().get_context_data(
-            machines=selectors.machines_of(est), socles=selectors.socles_of(est),
-            releves=selectors.open_releves(est), interventions=selectors.open_interventions(est),
-            flagged=selectors.flagged_counts(est)[:20], **kwargs)
+            machines=selectors.machines_of(est),
+            socles=selectors.socles_of(est),
+            releves=selectors.open_releves(est),
+            interventions=selectors.open_interventions(est),
+            flagged=selectors.flagged_counts(est)[:20],
+            **kwargs,
+        )
 
 
 class MachineDetailView(SlotsView, DetailView):
@@ -56,9 +60,13 @@ class MachineDetailView(SlotsView, DetailView):
 
     def get_context_data(self, **kwargs):
         machine = self.object
-        return super().get_context_data(last=selectors.last_values_of(machine), moves=machine.moves.all()[:20],
-                                        sheets=machine.sheets.all(), interventions=machine.interventions.all()[:20],
-                                        **kwargs)
+        return super().get_context_data(
+            last=selectors.last_values_of(machine),
+            moves=machine.moves.all()[:20],
+            sheets=machine.sheets.all(),
+            interventions=machine.interventions.all()[:20],
+            **kwargs,
+        )
 
 
 class ReleveDetailView(SlotsView, DetailView):
@@ -72,7 +80,10 @@ class ReleveDetailView(SlotsView, DetailView):
         releve = self.object
         return super().get_context_data(
             readings=releve.readings.select_related("meter__machine").order_by("meter__machine_id", "meter_id")[:500],
-            boxes=releve.boxes.select_related("machine"), counts=releve.counts.select_related("machine"), **kwargs)
+            boxes=releve.boxes.select_related("machine"),
+            counts=releve.counts.select_related("machine"),
+            **kwargs,
+        )
 
 
 class MachineFormView(ServiceFormView):
@@ -105,8 +116,13 @@ class SocleCreateView(ServiceFormView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.socle_create(establishment=self.establishment, room=data["room"], number=data["number"],
-                                     position=data["position"], actor=self.request.user)
+        return services.socle_create(
+            establishment=self.establishment,
+            room=data["room"],
+            number=data["number"],
+            position=data["position"],
+            actor=self.request.user,
+        )
 
 
 class MachineRegisterView(ServiceFormView):
@@ -114,8 +130,12 @@ class MachineRegisterView(ServiceFormView):
     title = _("Inscription d'une machine à l'inventaire")
 
     def perform(self, form):
-        return services.machine_register(establishment=self.establishment, data=form.machine_input(),
-                                         actor=self.request.user, photo=form.cleaned_data.get("photo"))
+        return services.machine_register(
+            establishment=self.establishment,
+            data=form.machine_input(),
+            actor=self.request.user,
+            photo=form.cleaned_data.get("photo"),
+        )
 
     def get_success_url(self) -> str:
         return reverse("slots:machine", kwargs={"pk": self.result.pk})
@@ -164,8 +184,9 @@ class InterventionOpenView(MachineFormView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return services.intervention_open(machine=self.machine, actor=self.request.user, reason=data["reason"],
-                                          stopped_at=data.get("stopped_at"))
+        return services.intervention_open(
+            machine=self.machine, actor=self.request.user, reason=data["reason"], stopped_at=data.get("stopped_at")
+        )
 
 
 class InterventionCloseView(ServiceFormView):
@@ -177,8 +198,9 @@ class InterventionCloseView(ServiceFormView):
         return get_object_or_404(Intervention, pk=self.kwargs["pk"], machine__establishment=self.establishment)
 
     def perform(self, form):
-        return services.intervention_close(intervention=self.intervention, actor=self.request.user,
-                                           work_done=form.cleaned_data["work_done"])
+        return services.intervention_close(
+            intervention=self.intervention, actor=self.request.user, work_done=form.cleaned_data["work_done"]
+        )
 
 
 class ReleveOpenView(ServiceFormView):
@@ -198,8 +220,9 @@ class ImportView(ReleveFormView):
     submit = _("Importer")
 
     def perform(self, form):
-        return services.releve_readings_import(releve=self.releve, rows=form.cleaned_data["file"],
-                                               actor=self.request.user)
+        return services.releve_readings_import(
+            releve=self.releve, rows=form.cleaned_data["file"], actor=self.request.user
+        )
 
     def get_success_message(self) -> str:
         return str(_("%(n)s relevés enregistrés.") % {"n": self.result.readings})
@@ -226,8 +249,9 @@ class ReleveCloseView(ReleveFormView):
     title = _("Clôture de la relève")
 
     def perform(self, form):
-        return services.releve_close(releve=self.releve, actor=self.request.user,
-                                     sworn_agent=form.cleaned_data.get("sworn_agent"))
+        return services.releve_close(
+            releve=self.releve, actor=self.request.user, sworn_agent=form.cleaned_data.get("sworn_agent")
+        )
 
 
 class TransmittalView(ServiceFormView):
@@ -235,8 +259,9 @@ class TransmittalView(ServiceFormView):
     title = _("Remise des fiches du jour à la Direction de l'exploitation")
 
     def perform(self, form):
-        return services.transmittal_hand_over(establishment=self.establishment, actor=self.request.user,
-                                              **form.cleaned_data)
+        return services.transmittal_hand_over(
+            establishment=self.establishment, actor=self.request.user, **form.cleaned_data
+        )
 
 
 class ApprovalView(ServiceFormView):
@@ -244,8 +269,9 @@ class ApprovalView(ServiceFormView):
     title = _("Agrément d'un membre du personnel")
 
     def perform(self, form):
-        return services.staff_approval_record(establishment=self.establishment, actor=self.request.user,
-                                              **form.cleaned_data)
+        return services.staff_approval_record(
+            establishment=self.establishment, actor=self.request.user, **form.cleaned_data
+        )
 
 
 class SfmVisitView(ServiceFormView):
@@ -253,8 +279,7 @@ class SfmVisitView(ServiceFormView):
     title = _("Visite de révision de la SFM")
 
     def perform(self, form):
-        return services.sfm_visit_record(establishment=self.establishment, actor=self.request.user,
-                                         **form.cleaned_data)
+        return services.sfm_visit_record(establishment=self.establishment, actor=self.request.user, **form.cleaned_data)
 
 
 class JackpotView(ServiceFormView):
@@ -286,8 +311,7 @@ class OrphanView(ServiceFormView):
     title = _("Orphelin")
 
     def perform(self, form):
-        return services.orphan_record(establishment=self.establishment, actor=self.request.user,
-                                      **form.cleaned_data)
+        return services.orphan_record(establishment=self.establishment, actor=self.request.user, **form.cleaned_data)
 
 
 class FilesCopyView(ServiceFormView):
@@ -295,8 +319,9 @@ class FilesCopyView(ServiceFormView):
     title = _("Copie des fichiers au Secrétariat Général")
 
     def perform(self, form):
-        return services.files_copy_deliver(establishment=self.establishment, actor=self.request.user,
-                                           received_by=form.cleaned_data["received_by"])
+        return services.files_copy_deliver(
+            establishment=self.establishment, actor=self.request.user, received_by=form.cleaned_data["received_by"]
+        )
 
 
 class EventsImportView(ServiceFormView):
@@ -309,8 +334,9 @@ class EventsImportView(ServiceFormView):
         return super().get_context_data(events=selectors.recent_events(self.establishment), **kwargs)
 
     def perform(self, form):
-        return services.monitoring_events_import(establishment=self.establishment, rows=form.cleaned_data["file"],
-                                                 actor=self.request.user)
+        return services.monitoring_events_import(
+            establishment=self.establishment, rows=form.cleaned_data["file"], actor=self.request.user
+        )
 
     def get_success_message(self) -> str:
         flagged = sum(1 for event in self.result if event.flag)
@@ -326,13 +352,15 @@ class VarianceThresholdView(ServiceFormView):
 
     def get_context_data(self, **kwargs):
         threshold = services.variance_threshold(self.establishment)
-        current = " / ".join(f"{threshold[k]} {unit}" for k, unit in (("percent", "%"), ("amount", "€"))
-                             if threshold[k] is not None)
+        current = " / ".join(
+            f"{threshold[k]} {unit}" for k, unit in (("percent", "%"), ("amount", "€")) if threshold[k] is not None
+        )
         return super().get_context_data(current=current, **kwargs)
 
     def perform(self, form):
-        return services.variance_threshold_choose(establishment=self.establishment, actor=self.request.user,
-                                                  **form.cleaned_data)
+        return services.variance_threshold_choose(
+            establishment=self.establishment, actor=self.request.user, **form.cleaned_data
+        )
 
     def get_success_url(self) -> str:
         return reverse("slots:variance_threshold")
@@ -349,8 +377,9 @@ class JackpotThresholdView(ServiceFormView):
         return super().get_context_data(history=selectors.jackpot_thresholds(self.establishment), **kwargs)
 
     def perform(self, form):
-        return services.jackpot_threshold_set(establishment=self.establishment, actor=self.request.user,
-                                              **form.cleaned_data)
+        return services.jackpot_threshold_set(
+            establishment=self.establishment, actor=self.request.user, **form.cleaned_data
+        )
 
     def get_success_url(self) -> str:
         return reverse("slots:jackpot_threshold")
@@ -362,6 +391,11 @@ class SocleWithdrawView(ServiceFormView):
 
     def perform(self, form):
         data = form.cleaned_data
-        return locks.socle_withdraw_handing_over(socle=data["socle"], actor=self.request.user, reason=data["reason"],
-                                                 key=data["key"], receiver=data["receiver"],
-                                                 lock_ref=data["lock_ref"])
+        return locks.socle_withdraw_handing_over(
+            socle=data["socle"],
+            actor=self.request.user,
+            reason=data["reason"],
+            key=data["key"],
+            receiver=data["receiver"],
+            lock_ref=data["lock_ref"],
+        )

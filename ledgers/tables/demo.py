@@ -38,18 +38,40 @@ D = Decimal
 # Per establishment: the director (who also fixes the stakes), and the tables with their staff
 # ((position, demo user key)), seats and stakes.
 PLAN = {
-    DEMO_MC: (Role.DIRECTEUR_JEUX, [
-        ("BJ2", [("chef_table", "chef"), ("croupier", "croupier")], 7,
-         {"minimum_stake": D("25"), "maximum_stake": D("5000")}),
-        ("PB1", [("chef_table", "chef"), ("croupier", "croupier2")], 7,
-         {"minimum_stake": D("50"), "maximum_stake": D("10000")}),
-    ]),
-    DEMO_FR: (Role.DIRECTEUR_RESPONSABLE, [
-        ("TCP1", [("chef_table", "chef"), ("tailleur", "croupier")], 7,
-         {"minimum_stake": D("5"), "maximum_stake": D("250")}),
-        ("UTH1", [("chef_table", "chef"), ("croupier", "croupier2")], 7,
-         {"minimum_stake": D("10"), "maximum_stake": D("200")}),
-    ]),
+    DEMO_MC: (
+        Role.DIRECTEUR_JEUX,
+        [
+            (
+                "BJ2",
+                [("chef_table", "chef"), ("croupier", "croupier")],
+                7,
+                {"minimum_stake": D("25"), "maximum_stake": D("5000")},
+            ),
+            (
+                "PB1",
+                [("chef_table", "chef"), ("croupier", "croupier2")],
+                7,
+                {"minimum_stake": D("50"), "maximum_stake": D("10000")},
+            ),
+        ],
+    ),
+    DEMO_FR: (
+        Role.DIRECTEUR_RESPONSABLE,
+        [
+            (
+                "TCP1",
+                [("chef_table", "chef"), ("tailleur", "croupier")],
+                7,
+                {"minimum_stake": D("5"), "maximum_stake": D("250")},
+            ),
+            (
+                "UTH1",
+                [("chef_table", "chef"), ("croupier", "croupier2")],
+                7,
+                {"minimum_stake": D("10"), "maximum_stake": D("200")},
+            ),
+        ],
+    ),
 }
 EXTRA = {"croupier2": ("Emma", "Lorenzi"), "croupier3": ("Noé", "Cassini")}  # relief croupiers
 
@@ -60,14 +82,16 @@ def _people(est: Establishment) -> dict:
     for key, (first, last) in EXTRA.items():
         username = demo_username(est.code, key)
         people[key] = users.filter(username=username).first() or users.create_user(
-            username=username, password=DEMO_PASSWORD, first_name=first, last_name=last)
+            username=username, password=DEMO_PASSWORD, first_name=first, last_name=last
+        )
         membership_grant(user=people[key], establishment=est, role=Role.CROUPIER, actor=None)
     return people
 
 
 def _register(est: Establishment, director) -> None:
-    register = Register.objects.filter(establishment=est, kind=TABLE_LOG.code).exclude(
-        status=Register.Status.CLOSED).first()
+    register = (
+        Register.objects.filter(establishment=est, kind=TABLE_LOG.code).exclude(status=Register.Status.CLOSED).first()
+    )
     if register is None:
         register = register_create(establishment=est, kind=TABLE_LOG.code, actor=director)
     if register.status == Register.Status.AWAITING_OPENING:
@@ -80,15 +104,19 @@ def _play(est, seance: Seance, number: str, staff, seats: int, stakes: dict, dir
     if TableSession.objects.filter(seance=seance, table=table).exists():
         return False  # another seeder's partie, or ours already played
     session = table_session_prepare(seance=seance, table=table, actor=director)
-    opening = timezone.now() if not past else timezone.make_aware(
-        datetime.datetime.combine(seance.date, datetime.time(20, 0)))
+    opening = (
+        timezone.now()
+        if not past
+        else timezone.make_aware(datetime.datetime.combine(seance.date, datetime.time(20, 0)))
+    )
     for position, key in staff:
         services.staff_assign(session=session, position=position, person=people[key], actor=director, at=opening)
     services.table_limits_set(session=session, actor=director, seats=seats, **stakes)
     table_session_open(session=session, actor=director)
     dealer = StaffAssignment.objects.get(table_session=session, person=people[staff[1][1]])
-    services.staff_relieve(assignment=dealer, person=people["croupier3"], actor=director,
-                           at=opening + datetime.timedelta(hours=1))
+    services.staff_relieve(
+        assignment=dealer, person=people["croupier3"], actor=director, at=opening + datetime.timedelta(hours=1)
+    )
     if past:
         table_session_close(session=session, actor=director)
     return True
@@ -111,6 +139,8 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
                 seance = seance_open(establishment=est, date=date, period="soiree", actor=director)
             if seance.status != Seance.Status.OPEN:
                 continue
-            played += sum(_play(est, seance, number, staff, seats, stakes, director, people, past=back > 0)
-                          for number, staff, seats, stakes in tables)
+            played += sum(
+                _play(est, seance, number, staff, seats, stakes, director, people, past=back > 0)
+                for number, staff, seats, stakes in tables
+            )
         stdout.write(f"{est.name}: {played} partie(s) de table avec personnel et limites")

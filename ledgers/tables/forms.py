@@ -12,8 +12,12 @@ from .rules import Position
 
 
 def staff_choices(establishment: Establishment):
-    return get_user_model().objects.filter(memberships__establishment=establishment).distinct().order_by(
-        "last_name", "first_name", "username")
+    return (
+        get_user_model()
+        .objects.filter(memberships__establishment=establishment)
+        .distinct()
+        .order_by("last_name", "first_name", "username")
+    )
 
 
 class PersonField(forms.ModelChoiceField):
@@ -38,7 +42,8 @@ class ReliefForm(forms.Form):
     def __init__(self, *args, establishment: Establishment, session: TableSession, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["assignment"].queryset = StaffAssignment.objects.filter(
-            table_session=session, ended_at__isnull=True).select_related("person")
+            table_session=session, ended_at__isnull=True
+        ).select_related("person")
         self.fields["person"].queryset = staff_choices(establishment)
 
 
@@ -46,22 +51,34 @@ class LimitsForm(forms.Form):
     seats = forms.IntegerField(label=_("Places"), min_value=1, max_value=99)
     players = forms.IntegerField(label=_("Joueurs assis à l'ouverture"), min_value=0, max_value=99, required=False)
     minimum_stake = forms.DecimalField(label=_("Mise minimale (€)"), min_value=0, max_digits=12, decimal_places=2)
-    maximum_stake = forms.DecimalField(label=_("Mise maximale (€)"), min_value=0, max_digits=12, decimal_places=2,
-                                       required=False)
-    agreement_reference = forms.CharField(label=_("Référence de l'accord de l'Administration"), required=False,
-                                          max_length=200)
+    maximum_stake = forms.DecimalField(
+        label=_("Mise maximale (€)"), min_value=0, max_digits=12, decimal_places=2, required=False
+    )
+    agreement_reference = forms.CharField(
+        label=_("Référence de l'accord de l'Administration"), required=False, max_length=200
+    )
     display_updated = forms.BooleanField(label=_("Affichage de la table mis à jour"), required=False)
 
     def __init__(self, *args, session: TableSession, **kwargs) -> None:
-        kwargs.setdefault("initial", {"seats": session.table.seats, "minimum_stake": session.minimum_stake,
-                                      "maximum_stake": session.maximum_stake})
+        kwargs.setdefault(
+            "initial",
+            {
+                "seats": session.table.seats,
+                "minimum_stake": session.minimum_stake,
+                "maximum_stake": session.maximum_stake,
+            },
+        )
         super().__init__(*args, **kwargs)
         limits = rules.LIMITS.get((session.seance.establishment.jurisdiction, session.table.game))
         self.bets = list(limits.bets) if limits else []
         for bet in self.bets:
             self.fields[f"bet_{bet}"] = forms.DecimalField(
-                label=_("Mise « %(bet)s » (€)") % {"bet": rules.BET_LABELS[bet]}, min_value=0, max_digits=12,
-                decimal_places=2, required=False)
+                label=_("Mise « %(bet)s » (€)") % {"bet": rules.BET_LABELS[bet]},
+                min_value=0,
+                max_digits=12,
+                decimal_places=2,
+                required=False,
+            )
         if (session.seance.establishment.jurisdiction, session.table.game) not in rules.MIN_PLAYERS:
             del self.fields["players"]
         if not (limits and (limits.agreement or limits.notified)):
@@ -70,8 +87,8 @@ class LimitsForm(forms.Form):
             self.fields["agreement_reference"].label = _("Référence de l'information donnée à l'autorité concédante")
         if limits and limits.pay_tables:
             self.fields["pay_table"] = forms.ChoiceField(
-                label=_("Table de paiement"), required=False,
-                choices=[("", "—"), *((t, t) for t in limits.pay_tables)])
+                label=_("Table de paiement"), required=False, choices=[("", "—"), *((t, t) for t in limits.pay_tables)]
+            )
 
     def service_kwargs(self) -> dict:
         data = dict(self.cleaned_data)
@@ -85,8 +102,10 @@ class LimitsForm(forms.Form):
 class ExtensionForm(forms.Form):
     """GAME-29: chemin de fer going on past the closing time."""
 
-    new_end = forms.DateTimeField(label=_("Nouvelle heure de fin"),
-                                  widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"))
+    new_end = forms.DateTimeField(
+        label=_("Nouvelle heure de fin"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
     reason = forms.CharField(label=_("Joueurs présents et activité"), max_length=300)
 
 

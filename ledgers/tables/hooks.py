@@ -25,8 +25,11 @@ def staffed_as_the_text_says(session: TableSession) -> None:
     gaps = selectors.composition_gaps(session)
     if gaps:
         staffing = rules.staffing_for(session.table, selectors.seats_of(session))
-        raise RuleViolation(staffing.code, _("La table %(table)s ne peut ouvrir : personnel incomplet (%(gaps)s).")
-                            % {"table": session.table.number, "gaps": " ; ".join(gaps)})
+        raise RuleViolation(
+            staffing.code,
+            _("La table %(table)s ne peut ouvrir : personnel incomplet (%(gaps)s).")
+            % {"table": session.table.number, "gaps": " ; ".join(gaps)},
+        )
 
 
 @on_table_opening
@@ -51,9 +54,18 @@ def two_seances_a_day(session: TableSession) -> None:
     if (seance.establishment.jurisdiction, session.table.game) not in rules.SEANCES_PER_DAY:
         return
     code, most = rules.SEANCES_PER_DAY[(seance.establishment.jurisdiction, session.table.game)]
-    others = (TableSession.objects.filter(seance__establishment=seance.establishment, seance__date=seance.date,
-                                          table__game=session.table.game, opened_at__isnull=False)
-              .exclude(seance=seance).values("seance").distinct().count())
+    others = (
+        TableSession.objects.filter(
+            seance__establishment=seance.establishment,
+            seance__date=seance.date,
+            table__game=session.table.game,
+            opened_at__isnull=False,
+        )
+        .exclude(seance=seance)
+        .values("seance")
+        .distinct()
+        .count()
+    )
     if others >= most:
         raise RuleViolation(code, _("Ce jeu se joue en %(n)s séances par jour au plus.") % {"n": most})
 
@@ -72,19 +84,29 @@ def staff_and_limits_panel(request: HttpRequest, session: TableSession) -> str:
     can_staff = live and bool(roles_of(request.user, est) & set(TABLE_MANAGERS))
     can_limit = live and bool(roles_of(request.user, est) & set(rules.LIMIT_SETTERS[est.jurisdiction]))
     staffing = rules.staffing_for(session.table, selectors.seats_of(session))
-    composition = [(rules.Position(p).label, low, high) for p, (low, high) in staffing.positions.items()
-                   ] if staffing else []
-    return render_to_string("tables/_panel.html", {
-        "session": session, "staff": selectors.staff_of(session), "limits": selectors.limits_of(session),
-        "staffing": staffing, "composition": composition, "gaps": selectors.composition_gaps(session),
-        "limit_rule": rules.LIMITS.get((est.jurisdiction, session.table.game)),
-        "seat_rule": rules.SEATS.get((est.jurisdiction, session.table.game)),
-        "assign_form": AssignForm(establishment=est, prefix="assign") if can_staff else None,
-        "relief_form": ReliefForm(establishment=est, session=session, prefix="relief") if can_staff else None,
-        "limits_form": LimitsForm(session=session, prefix="limits") if can_limit else None,
-        "mc_game": session.table.game if est.jurisdiction == "MC" else "",
-        "extensions": selectors.extensions_of(session), "banker": selectors.banker_of(session),
-        "closing_time": selectors.closing_time(session.seance),
-        "extension_form": ExtensionForm(prefix="extension") if can_staff else None,
-        "banker_form": BankerForm(session=session, prefix="banker") if can_staff else None,
-    }, request=request)
+    composition = (
+        [(rules.Position(p).label, low, high) for p, (low, high) in staffing.positions.items()] if staffing else []
+    )
+    return render_to_string(
+        "tables/_panel.html",
+        {
+            "session": session,
+            "staff": selectors.staff_of(session),
+            "limits": selectors.limits_of(session),
+            "staffing": staffing,
+            "composition": composition,
+            "gaps": selectors.composition_gaps(session),
+            "limit_rule": rules.LIMITS.get((est.jurisdiction, session.table.game)),
+            "seat_rule": rules.SEATS.get((est.jurisdiction, session.table.game)),
+            "assign_form": AssignForm(establishment=est, prefix="assign") if can_staff else None,
+            "relief_form": ReliefForm(establishment=est, session=session, prefix="relief") if can_staff else None,
+            "limits_form": LimitsForm(session=session, prefix="limits") if can_limit else None,
+            "mc_game": session.table.game if est.jurisdiction == "MC" else "",
+            "extensions": selectors.extensions_of(session),
+            "banker": selectors.banker_of(session),
+            "closing_time": selectors.closing_time(session.seance),
+            "extension_form": ExtensionForm(prefix="extension") if can_staff else None,
+            "banker_form": BankerForm(session=session, prefix="banker") if can_staff else None,
+        },
+        request=request,
+    )

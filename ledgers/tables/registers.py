@@ -15,9 +15,11 @@ TABLE_LOG = register_kind(
     RegisterKind(
         code="parties_de_table",
         title=_("Registre des parties de table : personnel, relèves et limites"),
-        purpose=_("Inscrire, par table et par séance, le personnel de la table (postes, personnes, heures de "
-                  "début et de fin, relèves), le nombre de places et les mises minimale et maximale fixées à "
-                  "l'ouverture et leurs changements."),
+        purpose=_(
+            "Inscrire, par table et par séance, le personnel de la table (postes, personnes, heures de "
+            "début et de fin, relèves), le nombre de places et les mises minimale et maximale fixées à "
+            "l'ouverture et leurs changements."
+        ),
         columns=(
             Column("event", _("Opération"), 1.2),
             Column("date", _("Date"), 0.8),
@@ -28,8 +30,15 @@ TABLE_LOG = register_kind(
             Column("signature", _("Nom et qualité"), 1.6),
             Column("flags", _("Signalements"), 1.6),
         ),
-        record_roles=(Role.CHEF_TABLE, Role.CHEF_PARTIE, Role.INSPECTEUR, Role.SOUS_DIRECTEUR, Role.DIRECTEUR_JEUX,
-                      Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        record_roles=(
+            Role.CHEF_TABLE,
+            Role.CHEF_PARTIE,
+            Role.INSPECTEUR,
+            Role.SOUS_DIRECTEUR,
+            Role.DIRECTEUR_JEUX,
+            Role.DIRECTEUR_RESPONSABLE,
+            Role.COMITE,
+        ),
         paraph_roles=(Role.DIRECTEUR_JEUX, Role.DIRECTEUR_RESPONSABLE),
         requirements=("GAME-02", "GAME-13", "GAME-15", "GAME-17", "GAME-18", "GAME-25", "GAME-33", "GAME-35"),
     )

@@ -61,12 +61,12 @@ STAFFING: dict[tuple[str, str], tuple[Staffing, ...]] = {
     ("MC", "grande_roue"): (Staffing("GAME-22", {P.CROUPIER: (1, 1)}),),
     ("MC", "trente_quarante"): (
         Staffing("GAME-23", {P.CROUPIER: (1, 1), P.CHEF_TABLE: (1, 1)}, "mini", lambda seats: seats <= 7),
-        Staffing("GAME-23", {P.CHEF_TABLE: (1, 1), P.BOUT_DE_TABLE: (0, 1), P.CONTROLEUR: (1, 1),
-                             P.TAILLEUR: (1, 1)}),
+        Staffing("GAME-23", {P.CHEF_TABLE: (1, 1), P.BOUT_DE_TABLE: (0, 1), P.CONTROLEUR: (1, 1), P.TAILLEUR: (1, 1)}),
     ),
     ("MC", "chemin_de_fer"): (Staffing("GAME-27", {P.INSPECTEUR: (1, 1), P.CROUPIER: (1, 1), P.CHANGEUR: (1, 2)}),),
-    ("MC", "banque_tout_va"): (Staffing("GAME-31", {P.INSPECTEUR: (1, 2), P.CROUPIER: (1, 1), P.CHANGEUR: (1, 2),
-                                                    P.CARTIER: (1, 1)}),),
+    ("MC", "banque_tout_va"): (
+        Staffing("GAME-31", {P.INSPECTEUR: (1, 2), P.CROUPIER: (1, 1), P.CHANGEUR: (1, 2), P.CARTIER: (1, 1)}),
+    ),
     ("FR", "punto_banco"): (
         Staffing("GAME-15", {P.CROUPIER: (1, 1), P.CHEF_TABLE: (1, 1), P.CHEF_PARTIE: (1, 1)}, "7", _small(7)),
         Staffing("GAME-15", {P.CHEF_TABLE: (1, 1), P.TAILLEUR: (1, 1), P.PAYEUR: (2, 2), P.CHEF_PARTIE: (1, 1)}),
@@ -145,22 +145,27 @@ class Limits:
 
 LIMITS: dict[tuple[str, str], Limits] = {
     # Lucky ladies (55-4 5°): pay table A or B for the whole partie, with the side bet's limits.
-    ("FR", "blackjack"): Limits("GAME-08", pay_tables=("A", "B"),
-                                bets={"lucky_ladies_min": None, "lucky_ladies_max": None}),
+    ("FR", "blackjack"): Limits(
+        "GAME-08", pay_tables=("A", "B"), bets={"lucky_ladies_min": None, "lucky_ladies_max": None}
+    ),
     # AUTH-05 (000 art. 10.2, 11.9): the MC authority links are the boule limits' agreement with the
     # Administration and the chemin de fer garage threshold notified to the autorité concédante; their
     # references are kept on the limits record and in the table-partie log.
     ("MC", "boule"): Limits("GAME-25", agreement=True, no_aggregate=True),
     ("FR", "rampo"): Limits("GAME-18", authorised=True, bets={"numbers": 40, "colours": 200}),
     ("FR", "ultimate_holdem"): Limits("GAME-33", authorised=True, multiples=(10, 20, 30), change="display"),
-    ("FR", "three_card_poker"): Limits("GAME-35", floor=Decimal(1), authorised=True,
-                                       multiples=(10, 20, 25, 50, 100), change="display"),
-    ("FR", "roue_chance"): Limits("GAME-37", authorised=True, change="locked", bets={
-        "orange": 100, "green": 50, "blue": 25, "red": 12, "violet": 10, "white_black": 5}),
+    ("FR", "three_card_poker"): Limits(
+        "GAME-35", floor=Decimal(1), authorised=True, multiples=(10, 20, 25, 50, 100), change="display"
+    ),
+    ("FR", "roue_chance"): Limits(
+        "GAME-37",
+        authorised=True,
+        change="locked",
+        bets={"orange": 100, "green": 50, "blue": 25, "red": 12, "violet": 10, "white_black": 5},
+    ),
     # The bancos: a maximum per table fixed by the Direction (SET-24); a garage allowed below it only
     # once the autorité concédante is told from which banco (000 art. 11.8, 11.9).
-    ("MC", "chemin_de_fer"): Limits("GAME-28", bets={"banco_max": None, "garage_from": None},
-                                    notified="garage_from"),
+    ("MC", "chemin_de_fer"): Limits("GAME-28", bets={"banco_max": None, "garage_from": None}, notified="garage_from"),
     # The casino fixes the minimum and maximum of the initial stake or bancos (chemin de fer) and of
     # the banks (à deux tableaux, banque limitée).
     ("FR", "chemin_de_fer"): Limits("GAME-41", floor=Decimal(1), bets={"banco_min": None, "banco_max": None}),
@@ -181,11 +186,21 @@ SEANCES_PER_DAY = {("MC", "banque_tout_va"): ("GAME-30", 2)}
 # that is the text's own option, not a change of the minimum stakes to declare (AUTH-01).
 RAISED_AT_OPENING = {("FR", "roue_chance")}
 BET_LABELS = {
-    "numbers": _("numéros"), "colours": _("couleurs"), "orange": _("orange"), "green": _("vert"),
-    "blue": _("bleu"), "red": _("rouge"), "violet": _("violet"), "white_black": _("blanc ou noir"),
-    "lucky_ladies_min": _("lucky ladies, minimum"), "lucky_ladies_max": _("lucky ladies, maximum"),
-    "banco_min": _("banco, minimum"), "banco_max": _("banco, maximum"), "garage_from": _("garage à partir de"),
-    "bank_min": _("banque, minimum"), "bank_max": _("banque, maximum"),
+    "numbers": _("numéros"),
+    "colours": _("couleurs"),
+    "orange": _("orange"),
+    "green": _("vert"),
+    "blue": _("bleu"),
+    "red": _("rouge"),
+    "violet": _("violet"),
+    "white_black": _("blanc ou noir"),
+    "lucky_ladies_min": _("lucky ladies, minimum"),
+    "lucky_ladies_max": _("lucky ladies, maximum"),
+    "banco_min": _("banco, minimum"),
+    "banco_max": _("banco, maximum"),
+    "garage_from": _("garage à partir de"),
+    "bank_min": _("banque, minimum"),
+    "bank_max": _("banque, maximum"),
 }
 
 # Who fixes the limits at opening: FR the directeur responsable (55-20-1, 55-21-1, 55-22-2, 46-1,

@@ -22,8 +22,11 @@ def on_duty(session: TableSession, position: str | None = None) -> QuerySet[Staf
 
 def on_duty_at(session: TableSession, position: str, moment: datetime.datetime) -> QuerySet[StaffAssignment]:
     """Who held ``position`` at the table at ``moment`` (e.g. the inspecteur a called bet needs, GAME-20)."""
-    return staff_of(session).filter(position=position, started_at__lte=moment).filter(
-        Q(ended_at__isnull=True) | Q(ended_at__gt=moment))
+    return (
+        staff_of(session)
+        .filter(position=position, started_at__lte=moment)
+        .filter(Q(ended_at__isnull=True) | Q(ended_at__gt=moment))
+    )
 
 
 def limits_of(session: TableSession) -> QuerySet[TableLimits]:
@@ -39,21 +42,32 @@ def exceptions(establishment: Establishment) -> list[tuple[str, str, TableSessio
     """FLAG rows for the exceptions list, (requirement, what, table-partie): flagged assignments
     and reliefs (GAME-10, 15, 42), and table-parties opened with no staff logged although their
     text fixes a composition."""
-    duties = StaffAssignment.objects.filter(table_session__seance__establishment=establishment).exclude(
-        flags=[]).select_related("table_session__table", "person")
+    duties = (
+        StaffAssignment.objects.filter(table_session__seance__establishment=establishment)
+        .exclude(flags=[])
+        .select_related("table_session__table", "person")
+    )
     rows = [(flag["code"], f"{duty} — {flag['text']}", duty.table_session) for duty in duties for flag in duty.flags]
-    unstaffed = TableSession.objects.filter(seance__establishment=establishment, opened_at__isnull=False,
-                                            staff__isnull=True).select_related("table", "seance")
+    unstaffed = TableSession.objects.filter(
+        seance__establishment=establishment, opened_at__isnull=False, staff__isnull=True
+    ).select_related("table", "seance")
     for session in unstaffed:
         staffing = staffing_for(session.table, seats_of(session))
         if staffing is not None:
             rows.append((staffing.code, str(_("Table ouverte sans personnel inscrit")), session))
-    rows += [("GAME-29", str(_("Partie fermée après l'heure de fermeture sans prolongation inscrite")), session)
-             for session in closed_late_without_extension(establishment)]
-    rows += [("GAME-31", str(_("Banque à tout va ouverte sans banquier agréé désigné")), session)
-             for session in TableSession.objects.filter(
-                 seance__establishment=establishment, opened_at__isnull=False, table__game="banque_tout_va",
-                 bankers__isnull=True).select_related("table", "seance")]
+    rows += [
+        ("GAME-29", str(_("Partie fermée après l'heure de fermeture sans prolongation inscrite")), session)
+        for session in closed_late_without_extension(establishment)
+    ]
+    rows += [
+        ("GAME-31", str(_("Banque à tout va ouverte sans banquier agréé désigné")), session)
+        for session in TableSession.objects.filter(
+            seance__establishment=establishment,
+            opened_at__isnull=False,
+            table__game="banque_tout_va",
+            bankers__isnull=True,
+        ).select_related("table", "seance")
+    ]
     return rows
 
 
@@ -75,16 +89,21 @@ def closed_late_without_extension(establishment: Establishment, days: int = 90) 
         return []
     late = []
     since = establishment.localtime().date() - datetime.timedelta(days=days)
-    closed = TableSession.objects.filter(seance__establishment=establishment, closed_at__isnull=False,
-                                         seance__date__gte=since).select_related("seance__establishment", "table")
+    closed = TableSession.objects.filter(
+        seance__establishment=establishment, closed_at__isnull=False, seance__date__gte=since
+    ).select_related("seance__establishment", "table")
     extended = {}
     for extension in ClosingExtension.objects.filter(table_session__in=closed):
-        extended[extension.table_session_id] = max(extension.new_end, extended.get(extension.table_session_id,
-                                                                                   extension.new_end))
+        extended[extension.table_session_id] = max(
+            extension.new_end, extended.get(extension.table_session_id, extension.new_end)
+        )
     for session in closed:
         closing = closing_time(session.seance)
-        if closing is not None and session.closed_at > closing and not (
-                session.pk in extended and session.closed_at <= extended[session.pk]):
+        if (
+            closing is not None
+            and session.closed_at > closing
+            and not (session.pk in extended and session.closed_at <= extended[session.pk])
+        ):
             late.append(session)
     return late
 

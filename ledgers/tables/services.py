@@ -33,22 +33,36 @@ from .selectors import seats_of
 
 
 def _live(session: TableSession) -> TableSession:
-    session = TableSession.objects.select_for_update().select_related("seance__establishment", "table").get(
-        pk=session.pk)
+    session = (
+        TableSession.objects.select_for_update().select_related("seance__establishment", "table").get(pk=session.pk)
+    )
     if session.status == TableSession.Status.CLOSED or session.seance.status != Seance.Status.OPEN:
         raise ValidationError(_("La partie de la table %(table)s est terminée.") % {"table": session.table.number})
     return session
 
 
-def _entry(session: TableSession, *, actor: AbstractBaseUser, role: str, event, detail: str,
-           at: datetime.datetime, flags: list[dict[str, str]] = ()) -> None:
+def _entry(
+    session: TableSession,
+    *,
+    actor: AbstractBaseUser,
+    role: str,
+    event,
+    detail: str,
+    at: datetime.datetime,
+    flags: list[dict[str, str]] = (),
+) -> None:
     est = session.seance.establishment
     with register_language():
         payload = {
-            "event": str(event), "date": session.seance.date.isoformat(),
-            "seance": str(session.seance.get_period_display()), "table": session.table.number,
-            "table_session": session.pk, "time": est.localtime(at).strftime("%H:%M"), "detail": str(detail),
-            "signature": display_name(actor), "flags": [f"{f['code']} : {f['text']}" for f in flags],
+            "event": str(event),
+            "date": session.seance.date.isoformat(),
+            "seance": str(session.seance.get_period_display()),
+            "table": session.table.number,
+            "table_session": session.pk,
+            "time": est.localtime(at).strftime("%H:%M"),
+            "detail": str(detail),
+            "signature": display_name(actor),
+            "flags": [f"{f['code']} : {f['text']}" for f in flags],
         }
     entry_append(register=current_register(est, TABLE_LOG.code), actor=actor, role=role, payload=payload)
 
@@ -62,22 +76,25 @@ def _check_assignment(session: TableSession, position: str, person: AbstractBase
     """Refuse what the composition forbids; return the flags (FLAG rows) of this assignment."""
     est, table = session.seance.establishment, session.table
     if not roles_of(person, est):
-        raise ValidationError(_("%(person)s n'appartient pas au personnel de l'établissement.")
-                              % {"person": display_name(person)})
+        raise ValidationError(
+            _("%(person)s n'appartient pas au personnel de l'établissement.") % {"person": display_name(person)}
+        )
     if selectors.on_duty(session).filter(person=person).exists():
         raise ValidationError(_("%(person)s est déjà de service à cette table.") % {"person": display_name(person)})
     staffing = rules.staffing_for(table, seats_of(session))
     if staffing is not None and position != Position.VALET_DE_PIED:
         bounds = staffing.positions.get(position)
         if bounds is None or selectors.on_duty(session, position).count() + 1 > bounds[1]:
-            raise RuleViolation(staffing.code, _("La composition de la table %(table)s (%(game)s) ne prévoit pas un "
-                                                 "%(position)s de plus.") % {
-                "table": table.number, "game": table.get_game_display(), "position": Position(position).label})
+            raise RuleViolation(
+                staffing.code,
+                _("La composition de la table %(table)s (%(game)s) ne prévoit pas un %(position)s de plus.")
+                % {"table": table.number, "game": table.get_game_display(), "position": Position(position).label},
+            )
     if position == Position.CHEF_TABLE:
         cap = (est.setting("SET-10") or {}).get(table.game)
         duties = StaffAssignment.objects.filter(
-            person=person, position=Position.CHEF_TABLE, ended_at__isnull=True,
-            table_session__seance=session.seance).exclude(table_session__status=TableSession.Status.CLOSED)
+            person=person, position=Position.CHEF_TABLE, ended_at__isnull=True, table_session__seance=session.seance
+        ).exclude(table_session__status=TableSession.Status.CLOSED)
         if cap is not None and duties.count() + 1 > cap:
             code = rules.STAFFING[(est.jurisdiction, table.game)][0].code
             raise RuleViolation(code, _("Un chef de table contrôle au plus %(n)s tables à ce jeu.") % {"n": cap})
@@ -97,18 +114,32 @@ def _footmen_flags(session: TableSession) -> list[dict[str, str]]:
     room_sessions = TableSession.objects.filter(seance=session.seance, table__room=table.room, table__game__in=games)
     tables = room_sessions.exclude(status=TableSession.Status.CLOSED).count()
     allowed = math.ceil(tables / per) if fraction else tables // per
-    footmen = StaffAssignment.objects.filter(table_session__in=room_sessions, position=Position.VALET_DE_PIED,
-                                             ended_at__isnull=True).count() + 1
+    footmen = (
+        StaffAssignment.objects.filter(
+            table_session__in=room_sessions, position=Position.VALET_DE_PIED, ended_at__isnull=True
+        ).count()
+        + 1
+    )
     if footmen <= allowed:
         return []
     with register_language():  # the flag is written in the register
-        return [{"code": code, "text": str(_("%(n)s valets de pied pour %(t)s tables ouvertes dans la salle.")
-                                           % {"n": footmen, "t": tables})}]
+        return [
+            {
+                "code": code,
+                "text": str(
+                    _("%(n)s valets de pied pour %(t)s tables ouvertes dans la salle.") % {"n": footmen, "t": tables}
+                ),
+            }
+        ]
 
 
 @transaction.atomic
 def staff_assign(
-    *, session: TableSession, position: str, person: AbstractBaseUser, actor: AbstractBaseUser,
+    *,
+    session: TableSession,
+    position: str,
+    person: AbstractBaseUser,
+    actor: AbstractBaseUser,
     at: datetime.datetime | None = None,
 ) -> StaffAssignment:
     """Put ``person`` at ``position`` of the table-partie (chef de table, inspecteur, Direction)."""
@@ -117,16 +148,32 @@ def staff_assign(
     Position(position)  # ValueError on an unknown position
     flags = _check_assignment(session, position, person)
     at = at or timezone.now()
-    duty = save_audited(StaffAssignment(table_session=session, position=position, person=person, started_at=at,
-                                        recorded_by=actor, flags=flags), actor=actor, reason="affectation")
-    _entry(session, actor=actor, role=role, event=_("Prise de poste"), at=at, flags=flags,
-           detail=f"{_label(position)} : {display_name(person)}")
+    duty = save_audited(
+        StaffAssignment(
+            table_session=session, position=position, person=person, started_at=at, recorded_by=actor, flags=flags
+        ),
+        actor=actor,
+        reason="affectation",
+    )
+    _entry(
+        session,
+        actor=actor,
+        role=role,
+        event=_("Prise de poste"),
+        at=at,
+        flags=flags,
+        detail=f"{_label(position)} : {display_name(person)}",
+    )
     return duty
 
 
 @transaction.atomic
 def staff_relieve(
-    *, assignment: StaffAssignment, person: AbstractBaseUser, actor: AbstractBaseUser, at_break: bool = True,
+    *,
+    assignment: StaffAssignment,
+    person: AbstractBaseUser,
+    actor: AbstractBaseUser,
+    at_break: bool = True,
     at: datetime.datetime | None = None,
 ) -> StaffAssignment:
     """Relief: ``person`` takes over ``assignment``'s position at ``at``. ``at_break``: at the end
@@ -141,8 +188,11 @@ def staff_relieve(
     relief = rules.RELIEF.get((est.jurisdiction, session.table.game))
     if relief is not None and assignment.position in rules.DEALERS and not at_break:
         code, mode = relief
-        message = (_("Le croupier n'est relevé qu'en fin de paquet.") if code == "GAME-10"
-                   else _("Le croupier ne peut être relevé pendant un coup (donne, jeu ou paiements)."))
+        message = (
+            _("Le croupier n'est relevé qu'en fin de paquet.")
+            if code == "GAME-10"
+            else _("Le croupier ne peut être relevé pendant un coup (donne, jeu ou paiements).")
+        )
         if mode == "refuse":
             raise RuleViolation(code, message)
         with register_language():
@@ -153,17 +203,36 @@ def staff_relieve(
     assignment.ended_at = at
     save_audited(assignment, actor=actor, reason="relève")
     flags += _check_assignment(session, assignment.position, person)
-    successor = save_audited(StaffAssignment(
-        table_session=session, position=assignment.position, person=person, started_at=at, relief_of=assignment,
-        at_break=at_break, recorded_by=actor, flags=flags), actor=actor, reason="relève")
-    _entry(session, actor=actor, role=role, event=pgettext_lazy("staff relief", "Relève"), at=at, flags=flags,
-           detail=f"{_label(assignment.position)} : {display_name(person)} ← {display_name(assignment.person)}")
+    successor = save_audited(
+        StaffAssignment(
+            table_session=session,
+            position=assignment.position,
+            person=person,
+            started_at=at,
+            relief_of=assignment,
+            at_break=at_break,
+            recorded_by=actor,
+            flags=flags,
+        ),
+        actor=actor,
+        reason="relève",
+    )
+    _entry(
+        session,
+        actor=actor,
+        role=role,
+        event=pgettext_lazy("staff relief", "Relève"),
+        at=at,
+        flags=flags,
+        detail=f"{_label(assignment.position)} : {display_name(person)} ← {display_name(assignment.person)}",
+    )
     return successor
 
 
 @transaction.atomic
-def staff_release(*, assignment: StaffAssignment, actor: AbstractBaseUser,
-                  at: datetime.datetime | None = None) -> StaffAssignment:
+def staff_release(
+    *, assignment: StaffAssignment, actor: AbstractBaseUser, at: datetime.datetime | None = None
+) -> StaffAssignment:
     """End a duty without a successor (the table closes, a position is no longer needed)."""
     assignment = StaffAssignment.objects.select_for_update().get(pk=assignment.pk)
     session = assignment.table_session
@@ -172,21 +241,39 @@ def staff_release(*, assignment: StaffAssignment, actor: AbstractBaseUser,
         raise ValidationError(_("Cette personne n'est plus de service à cette table."))
     assignment.ended_at = at or timezone.now()
     save_audited(assignment, actor=actor, reason="fin de service")
-    _entry(session, actor=actor, role=role, event=_("Fin de service"), at=assignment.ended_at,
-           detail=f"{_label(assignment.position)} : {display_name(assignment.person)}")
+    _entry(
+        session,
+        actor=actor,
+        role=role,
+        event=_("Fin de service"),
+        at=assignment.ended_at,
+        detail=f"{_label(assignment.position)} : {display_name(assignment.person)}",
+    )
     return assignment
 
 
 # --- Seats and stakes ---------------------------------------------------------------------------
 
-def _check_limits(session: TableSession, *, seats: int, minimum: Decimal, maximum: Decimal | None,
-                  bet_maximums: Mapping[str, Decimal], agreement_reference: str, pay_table: str) -> None:
+
+def _check_limits(
+    session: TableSession,
+    *,
+    seats: int,
+    minimum: Decimal,
+    maximum: Decimal | None,
+    bet_maximums: Mapping[str, Decimal],
+    agreement_reference: str,
+    pay_table: str,
+) -> None:
     est, game = session.seance.establishment, session.table.game
     key = (est.jurisdiction, game)
     seat_rule = rules.SEATS.get(key)
     if seat_rule is not None and not seat_rule.minimum <= seats <= (seat_rule.maximum or seats):
-        raise RuleViolation(seat_rule.code, _("Cette table se joue avec %(low)s à %(high)s places.")
-                            % {"low": seat_rule.minimum, "high": seat_rule.maximum})
+        raise RuleViolation(
+            seat_rule.code,
+            _("Cette table se joue avec %(low)s à %(high)s places.")
+            % {"low": seat_rule.minimum, "high": seat_rule.maximum},
+        )
     if minimum <= 0 or (maximum is not None and maximum < minimum):
         raise ValidationError(_("La mise minimale doit être positive et ne pas dépasser la mise maximale."))
     limits = rules.LIMITS.get(key)
@@ -200,32 +287,55 @@ def _check_limits(session: TableSession, *, seats: int, minimum: Decimal, maximu
     if pay_table and pay_table not in limits.pay_tables:
         raise ValidationError(_("Table de paiement inconnue pour ce jeu."))
     if limits.pay_tables and bet_maximums and not pay_table:
-        raise RuleViolation(limits.code, _("Le directeur responsable choisit la table de paiement (%(tables)s) pour "
-                                           "toute la partie.") % {"tables": " / ".join(limits.pay_tables)})
+        raise RuleViolation(
+            limits.code,
+            _("Le directeur responsable choisit la table de paiement (%(tables)s) pour toute la partie.")
+            % {"tables": " / ".join(limits.pay_tables)},
+        )
     if limits.floor is not None and minimum < limits.floor:
-        raise RuleViolation(limits.code, _("La mise minimale ne peut être inférieure à %(floor)s €.")
-                            % {"floor": limits.floor})
+        raise RuleViolation(
+            limits.code, _("La mise minimale ne peut être inférieure à %(floor)s €.") % {"floor": limits.floor}
+        )
     authorised = (est.setting("SET-08") or {}).get(game)
     if limits.authorised and authorised is not None and minimum < Decimal(str(authorised)):
-        raise RuleViolation("AUTH-04", _("La mise minimale ne peut être inférieure au minimum de l'arrêté "
-                                         "d'autorisation (%(min)s €).") % {"min": authorised})
+        raise RuleViolation(
+            "AUTH-04",
+            _("La mise minimale ne peut être inférieure au minimum de l'arrêté d'autorisation (%(min)s €).")
+            % {"min": authorised},
+        )
     if limits.agreement and not agreement_reference.strip():
-        raise RuleViolation(limits.code, _("Les limites sont fixées en accord avec l'Administration : indiquez la "
-                                           "référence de l'accord."))
+        raise RuleViolation(
+            limits.code,
+            _("Les limites sont fixées en accord avec l'Administration : indiquez la référence de l'accord."),
+        )
     if limits.notified in bet_maximums and not agreement_reference.strip():
-        raise RuleViolation(limits.code, _("« %(bet)s » : indiquez la référence de l'information donnée à l'autorité "
-                                           "concédante.") % {"bet": rules.BET_LABELS[limits.notified]})
+        raise RuleViolation(
+            limits.code,
+            _("« %(bet)s » : indiquez la référence de l'information donnée à l'autorité concédante.")
+            % {"bet": rules.BET_LABELS[limits.notified]},
+        )
     if limits.no_aggregate and "aggregate" in bet_maximums:
-        raise RuleViolation(limits.code, _("La direction ne peut fixer de maximum au total des mises de différents "
-                                           "joueurs : le maximum s'entend par joueur et par cylindre."))
+        raise RuleViolation(
+            limits.code,
+            _(
+                "La direction ne peut fixer de maximum au total des mises de différents "
+                "joueurs : le maximum s'entend par joueur et par cylindre."
+            ),
+        )
     if limits.multiples and (maximum is None or maximum not in {minimum * m for m in limits.multiples}):
-        raise RuleViolation(limits.code, _("La mise maximale est de %(multiples)s fois la mise minimale.")
-                            % {"multiples": ", ".join(str(m) for m in limits.multiples)})
+        raise RuleViolation(
+            limits.code,
+            _("La mise maximale est de %(multiples)s fois la mise minimale.")
+            % {"multiples": ", ".join(str(m) for m in limits.multiples)},
+        )
     for bet, times in limits.bets.items():
         amount = bet_maximums.get(bet)
         if amount is not None and times is not None and amount > minimum * times:
-            raise RuleViolation(limits.code, _("Le maximum « %(bet)s » ne peut dépasser %(times)s fois la mise "
-                                               "minimale.") % {"bet": rules.BET_LABELS[bet], "times": times})
+            raise RuleViolation(
+                limits.code,
+                _("Le maximum « %(bet)s » ne peut dépasser %(times)s fois la mise minimale.")
+                % {"bet": rules.BET_LABELS[bet], "times": times},
+            )
 
 
 def _check_declared_minimum(session: TableSession, minimum: Decimal) -> None:
@@ -237,24 +347,45 @@ def _check_declared_minimum(session: TableSession, minimum: Decimal) -> None:
     est = session.seance.establishment
     if est.jurisdiction != "FR" or (est.jurisdiction, session.table.game) in rules.RAISED_AT_OPENING:
         return
-    previous = (TableSession.objects.filter(table=session.table, minimum_stake__isnull=False,
-                                            seance__date__lte=session.seance.date)
-                .exclude(pk=session.pk).order_by("-seance__date", "-opened_at", "-pk").first())
+    previous = (
+        TableSession.objects.filter(
+            table=session.table, minimum_stake__isnull=False, seance__date__lte=session.seance.date
+        )
+        .exclude(pk=session.pk)
+        .order_by("-seance__date", "-opened_at", "-pk")
+        .first()
+    )
     if previous is None or previous.minimum_stake == minimum:
         return
-    if declaration_implemented(est, Declaration.Operation.DISTRIBUTION, on=session.seance.date,
-                               after=previous.seance.date) is None:
-        raise RuleViolation("AUTH-01", _(
-            "La mise minimale de la table passe de %(old)s € à %(new)s € : ce changement exige une déclaration "
-            "préalable (6°) dont la date de mise en œuvre est atteinte.")
-            % {"old": previous.minimum_stake, "new": minimum})
+    if (
+        declaration_implemented(
+            est, Declaration.Operation.DISTRIBUTION, on=session.seance.date, after=previous.seance.date
+        )
+        is None
+    ):
+        raise RuleViolation(
+            "AUTH-01",
+            _(
+                "La mise minimale de la table passe de %(old)s € à %(new)s € : ce changement exige une déclaration "
+                "préalable (6°) dont la date de mise en œuvre est atteinte."
+            )
+            % {"old": previous.minimum_stake, "new": minimum},
+        )
 
 
 @transaction.atomic
 def table_limits_set(
-    *, session: TableSession, actor: AbstractBaseUser, minimum_stake: Decimal, maximum_stake: Decimal | None = None,
-    seats: int | None = None, bet_maximums: Mapping[str, Decimal] | None = None, agreement_reference: str = "",
-    display_updated: bool = False, pay_table: str = "", players: int | None = None,
+    *,
+    session: TableSession,
+    actor: AbstractBaseUser,
+    minimum_stake: Decimal,
+    maximum_stake: Decimal | None = None,
+    seats: int | None = None,
+    bet_maximums: Mapping[str, Decimal] | None = None,
+    agreement_reference: str = "",
+    display_updated: bool = False,
+    pay_table: str = "",
+    players: int | None = None,
 ) -> TableLimits:
     """Fix the seats and the stakes of a table-partie, by whom the text names (``LIMIT_SETTERS``),
     within the text's bounds. Before opening they are the stakes at opening (kept on the table-partie,
@@ -266,14 +397,23 @@ def table_limits_set(
     setters, held = rules.LIMIT_SETTERS[est.jurisdiction], roles_of(actor, est)
     role = next((str(r) for r in setters if r in held), None)
     if role is None:
-        raise RuleViolation(code, _("Les limites de mise sont fixées par : %(roles)s.")
-                            % {"roles": ", ".join(str(r.label) for r in setters)})
+        raise RuleViolation(
+            code,
+            _("Les limites de mise sont fixées par : %(roles)s.") % {"roles": ", ".join(str(r.label) for r in setters)},
+        )
     seats = seats or seats_of(session)
     if players is not None and players > seats:
         raise ValidationError(_("Plus de joueurs assis que de places."))
     bets = {k: Decimal(str(v)) for k, v in (bet_maximums or {}).items() if v not in (None, "")}
-    _check_limits(session, seats=seats, minimum=minimum_stake, maximum=maximum_stake, bet_maximums=bets,
-                  agreement_reference=agreement_reference, pay_table=pay_table)
+    _check_limits(
+        session,
+        seats=seats,
+        minimum=minimum_stake,
+        maximum=maximum_stake,
+        bet_maximums=bets,
+        agreement_reference=agreement_reference,
+        pay_table=pay_table,
+    )
     during_play = session.status == TableSession.Status.OPEN
     if not during_play:
         _check_declared_minimum(session, minimum_stake)
@@ -282,23 +422,39 @@ def table_limits_set(
         if limits.pay_tables and in_force is not None and in_force.pay_table != pay_table:
             raise RuleViolation(limits.code, _("La table de paiement est choisie pour toute la partie."))
         if limits.change == "locked":
-            raise RuleViolation("GAME-38", _("Les limites fixées à l'ouverture ne changent pas avant la séance du "
-                                             "lendemain."))
+            raise RuleViolation(
+                "GAME-38", _("Les limites fixées à l'ouverture ne changent pas avant la séance du lendemain.")
+            )
         if limits.change == "display" and not display_updated:
-            raise RuleViolation(limits.code, _("Le changement en cours de séance exige que l'affichage de la table "
-                                               "le montre."))
+            raise RuleViolation(
+                limits.code, _("Le changement en cours de séance exige que l'affichage de la table le montre.")
+            )
     now = timezone.now()
     record = TableLimits.objects.create(
-        table_session=session, seats=seats, players=players, minimum_stake=minimum_stake, maximum_stake=maximum_stake,
-        bet_maximums={k: str(v) for k, v in bets.items()}, pay_table=pay_table,
+        table_session=session,
+        seats=seats,
+        players=players,
+        minimum_stake=minimum_stake,
+        maximum_stake=maximum_stake,
+        bet_maximums={k: str(v) for k, v in bets.items()},
+        pay_table=pay_table,
         agreement_reference=agreement_reference.strip(),
-        display_updated=display_updated, during_play=during_play, set_at=now, set_by=actor)
+        display_updated=display_updated,
+        during_play=during_play,
+        set_at=now,
+        set_by=actor,
+    )
     if not during_play:
         session.minimum_stake, session.maximum_stake = minimum_stake, maximum_stake
         save_audited(session, actor=actor, reason="limites de mise")
-    _entry(session, actor=actor, role=role, at=now,
-           event=_("Changement de limites") if during_play else _("Limites à l'ouverture"),
-           detail=_limits_text(record))
+    _entry(
+        session,
+        actor=actor,
+        role=role,
+        at=now,
+        event=_("Changement de limites") if during_play else _("Limites à l'ouverture"),
+        detail=_limits_text(record),
+    )
     return record
 
 
@@ -325,28 +481,44 @@ DIRECTION_DES_JEUX = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR)
 
 
 @transaction.atomic
-def closing_extension_record(*, session: TableSession, actor: AbstractBaseUser, new_end: datetime.datetime,
-                             reason: str) -> ClosingExtension:
+def closing_extension_record(
+    *, session: TableSession, actor: AbstractBaseUser, new_end: datetime.datetime, reason: str
+) -> ClosingExtension:
     """The Direction des Jeux lets a chemin de fer table-partie go on past the closing time, the
     players present and the activity justifying it (000 art. 11.10, GAME-29)."""
     session = _live(session)
     est = session.seance.establishment
     if est.jurisdiction != "MC" or session.table.game != "chemin_de_fer":
-        raise RuleViolation("GAME-29", _("Seule une partie de chemin de fer monégasque se poursuit au-delà de l'heure "
-                                         "de fermeture."))
-    role = role_named_by_text(actor, est, DIRECTION_DES_JEUX, "GAME-29", _(
-        "La prolongation est laissée à l'appréciation de la Direction des Jeux."))
+        raise RuleViolation(
+            "GAME-29", _("Seule une partie de chemin de fer monégasque se poursuit au-delà de l'heure de fermeture.")
+        )
+    role = role_named_by_text(
+        actor,
+        est,
+        DIRECTION_DES_JEUX,
+        "GAME-29",
+        _("La prolongation est laissée à l'appréciation de la Direction des Jeux."),
+    )
     if not reason.strip():
-        raise ValidationError({"reason": _("Indiquez les joueurs présents et l'activité qui justifient la "
-                                           "prolongation.")})
+        raise ValidationError(
+            {"reason": _("Indiquez les joueurs présents et l'activité qui justifient la prolongation.")}
+        )
     closing = selectors.closing_time(session.seance)
     if closing is None or not closing < new_end <= closing + datetime.timedelta(hours=12):
-        raise ValidationError({"new_end": _("La nouvelle heure de fin suit l'heure de fermeture de la séance, de "
-                                            "douze heures au plus.")})
-    extension = ClosingExtension.objects.create(table_session=session, new_end=new_end, reason=reason.strip(),
-                                                decided_by=actor)
-    _entry(session, actor=actor, role=role, at=timezone.now(), event=_("Prolongation de la partie"),
-           detail=f"{est.localtime(new_end):%Y-%m-%d %H:%M} — {reason.strip()}")
+        raise ValidationError(
+            {"new_end": _("La nouvelle heure de fin suit l'heure de fermeture de la séance, de douze heures au plus.")}
+        )
+    extension = ClosingExtension.objects.create(
+        table_session=session, new_end=new_end, reason=reason.strip(), decided_by=actor
+    )
+    _entry(
+        session,
+        actor=actor,
+        role=role,
+        at=timezone.now(),
+        event=_("Prolongation de la partie"),
+        detail=f"{est.localtime(new_end):%Y-%m-%d %H:%M} — {reason.strip()}",
+    )
     return extension
 
 
@@ -361,9 +533,17 @@ def banker_name(*, session: TableSession, actor: AbstractBaseUser, banker: Appro
     role = require_role(actor, est, TABLE_MANAGERS)
     banker = ApprovedBanker.objects.get(pk=banker.pk)  # the register's state now, withdrawals included
     if banker.establishment_id != est.pk or not banker.approved(session.seance.date):
-        raise RuleViolation("GAME-31", _("%(banker)s n'est pas un banquier agréé par la Direction à cette date.")
-                            % {"banker": banker.full_name})
+        raise RuleViolation(
+            "GAME-31",
+            _("%(banker)s n'est pas un banquier agréé par la Direction à cette date.") % {"banker": banker.full_name},
+        )
     named = PartieBanker.objects.create(table_session=session, banker=banker, named_by=actor)
-    _entry(session, actor=actor, role=role, at=named.named_at, event=_("Banquier"),
-           detail=f"{banker} — {_('agréé le')} {banker.approved_on:%d/%m/%Y}")
+    _entry(
+        session,
+        actor=actor,
+        role=role,
+        at=named.named_at,
+        event=_("Banquier"),
+        detail=f"{banker} — {_('agréé le')} {banker.approved_on:%d/%m/%Y}",
+    )
     return named

@@ -23,8 +23,9 @@ class TableFormView(TableSessionActView):
     def valid(self, request: HttpRequest):
         form = self.form(request)
         if not form.is_valid():
-            raise ValidationError([f"{form.fields[f].label if f in form.fields else ''} : {' '.join(e)}"
-                                   for f, e in form.errors.items()])
+            raise ValidationError(
+                [f"{form.fields[f].label if f in form.fields else ''} : {' '.join(e)}" for f, e in form.errors.items()]
+            )
         return form
 
 
@@ -62,8 +63,7 @@ class ExtensionView(TableFormView):
         return ExtensionForm(request.POST, prefix="extension")
 
     def act(self, request: HttpRequest, seance: Seance) -> None:
-        services.closing_extension_record(session=self.session, actor=request.user,
-                                          **self.valid(request).cleaned_data)
+        services.closing_extension_record(session=self.session, actor=request.user, **self.valid(request).cleaned_data)
         messages.success(request, _("Prolongation inscrite."))
 
 

@@ -33,8 +33,9 @@ def test_hundred_thousand_characters_are_a_clear_400(director):
     assert "200 caractères au plus" in str(refused.json())
 
 
-@pytest.mark.parametrize("url", ["/api/v1/registers/?kind=a%00b", "/api/v1/registers/MC%00X/entries/",
-                                 "/registres/?q=%00", "/des/%00/"])
+@pytest.mark.parametrize(
+    "url", ["/api/v1/registers/?kind=a%00b", "/api/v1/registers/MC%00X/entries/", "/registres/?q=%00", "/des/%00/"]
+)
 def test_nul_byte_in_the_address_is_a_400(director, client, mc, user_in, url):
     client.force_login(user_in(mc, Role.DIRECTEUR_JEUX))
     response = (director if url.startswith("/api/") else client).get(url)
@@ -44,8 +45,9 @@ def test_nul_byte_in_the_address_is_a_400(director, client, mc, user_in, url):
 
 def test_hundred_thousand_character_free_text_is_a_clear_400(director, mc, user_in):
     open_register(mc, "incidents")
-    incident = incident_open(establishment=mc, category="game", description="Coup contesté",
-                             actor=user_in(mc, Role.DIRECTEUR_JEUX))
+    incident = incident_open(
+        establishment=mc, category="game", description="Coup contesté", actor=user_in(mc, Role.DIRECTEUR_JEUX)
+    )
     refused = director.post(f"/api/v1/incidents/{incident.pk}/decision/", {"decision": "x" * 100_000}, format="json")
     assert refused.status_code == 400
     assert "10000 caractères au plus" in str(refused.json())
@@ -53,8 +55,9 @@ def test_hundred_thousand_character_free_text_is_a_clear_400(director, mc, user_
     assert incident.decision == ""
 
 
-@pytest.mark.parametrize("body", [{"dice": ["D1"], "to_location": "dép\x00ot"},
-                                  {"dice": ["D\x00"], "to_location": "x"}])
+@pytest.mark.parametrize(
+    "body", [{"dice": ["D1"], "to_location": "dép\x00ot"}, {"dice": ["D\x00"], "to_location": "x"}]
+)
 def test_nul_byte_in_a_json_lookup_is_a_400(director, body):
     assert director.post("/api/v1/dice/transfers/", body, format="json").status_code == 400
 

@@ -33,8 +33,14 @@ def _server_errors(operation, headers: dict[str, str], sent: list[int]) -> list[
     found: list[str] = []
 
     @given(case=operation.as_strategy())
-    @settings(max_examples=MAX_EXAMPLES, deadline=None, database=None, derandomize=True,
-              phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=MAX_EXAMPLES,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     def run(case) -> None:
         with transaction.atomic():
             response = case.call(headers=headers)
@@ -43,8 +49,11 @@ def _server_errors(operation, headers: dict[str, str], sent: list[int]) -> list[
         try:
             case.validate_response(response, checks=[not_a_server_error])
         except (AssertionError, BaseExceptionGroup):  # a failed check: collected, reported at the end
-            found.append(f"{case.method} {case.formatted_path} → {response.status_code} "
-                         f"query={case.query!r} body={case.body!r}"[:1000])
+            found.append(
+                f"{case.method} {case.formatted_path} → {response.status_code} query={case.query!r} body={case.body!r}"[
+                    :1000
+                ]
+            )
 
     run()
     return found
@@ -84,6 +93,8 @@ def _run(schema, headers: dict[str, str]) -> tuple[list[str], int]:
     for result in schema.get_all_operations():
         operations += 1
         errors += _server_errors(result.ok(), headers, sent)
-    print(f"schemathesis: {operations} operations, {len(sent)} requests, "
-          f"{sum(1 for code in sent if code >= 500)} server errors")
+    print(
+        f"schemathesis: {operations} operations, {len(sent)} requests, "
+        f"{sum(1 for code in sent if code >= 500)} server errors"
+    )
     return errors, operations

@@ -8,8 +8,15 @@ from ledgers.core.roles import Role
 from tests.factories import make_user, open_register
 from tests.slots.conftest import _media, fr_room  # noqa: F401  (a French slot room, for SLOT-29)
 
-FR_CAST = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.POLICE, Role.CHEF_POLICE, Role.CONTROLE_INTERIEUR,
-           Role.AGENT_VERIFICATEUR, Role.INSPECTEUR)
+FR_CAST = (
+    Role.DIRECTEUR_RESPONSABLE,
+    Role.COMITE,
+    Role.POLICE,
+    Role.CHEF_POLICE,
+    Role.CONTROLE_INTERIEUR,
+    Role.AGENT_VERIFICATEUR,
+    Role.INSPECTEUR,
+)
 MC_CAST = (Role.DIRECTEUR_JEUX, Role.SCJ, Role.COMMISSAIRE, Role.INSPECTEUR, Role.CARTIER)
 
 

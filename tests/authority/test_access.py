@@ -20,7 +20,8 @@ def report_files(settings, tmp_path):
 def test_reg_22_verifiers_are_regulators_of_each_jurisdiction():
     assert {v.role for v in VERIFIERS["MC"]} == {Role.SCJ, Role.COMMISSAIRE}
     assert {Role.POLICE, Role.CHEF_POLICE, Role.AGENT_VERIFICATEUR, Role.CONTROLE_INTERIEUR} <= {
-        v.role for v in VERIFIERS["FR"]}
+        v.role for v in VERIFIERS["FR"]
+    }
     assert all(v.role in REGULATOR_ROLES for table in VERIFIERS.values() for v in table)
 
 
@@ -34,7 +35,9 @@ def test_reg_22_regulator_reads_are_logged_staff_reads_are_not(client, mco):
     assert client.get(reverse("registers:entry", args=[register.number, 1])).status_code == 200
     log = list(AccessLog.objects.order_by("pk"))
     assert [(a.user, a.action, a.target) for a in log] == [
-        (mco.scj, "read", register.number), (mco.scj, "read", f"{register.number} n° 1")]
+        (mco.scj, "read", register.number),
+        (mco.scj, "read", f"{register.number} n° 1"),
+    ]
     assert log[0].roles == Role.SCJ and log[0].establishment == mco.est
 
 

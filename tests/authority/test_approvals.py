@@ -35,14 +35,29 @@ def test_auth_06_custody_and_equipment_declare_their_sources():
 def test_auth_06_overview_and_dashboard_flag_expiring_and_expired(client, fro):
     today, director, minister = timezone.localdate(), fro.directeur_responsable, "Ministre de l'intérieur"
     open_register(fro.est, "materiel_jeu")
-    supplier_register(establishment=fro.est, domain=get_domain("cards"), name="Cartamundi", actor=director,
-                      approval_reference="AGR-C", approval_issuer=minister,
-                      approved_until=today - datetime.timedelta(days=2))
-    for kind, maker, name, days in ((ApprovedModel.Kind.SHOE, "Cartamundi", "Sabot 6", 10),
-                                    (ApprovedModel.Kind.SHUFFLER, "Shuffle Master", "MD3", 400)):
-        approved_model_register(establishment=fro.est, kind=kind, manufacturer=maker, name=name, actor=director,
-                                approval_reference=f"AM-{days}", approval_issuer=minister,
-                                approved_until=today + datetime.timedelta(days=days))
+    supplier_register(
+        establishment=fro.est,
+        domain=get_domain("cards"),
+        name="Cartamundi",
+        actor=director,
+        approval_reference="AGR-C",
+        approval_issuer=minister,
+        approved_until=today - datetime.timedelta(days=2),
+    )
+    for kind, maker, name, days in (
+        (ApprovedModel.Kind.SHOE, "Cartamundi", "Sabot 6", 10),
+        (ApprovedModel.Kind.SHUFFLER, "Shuffle Master", "MD3", 400),
+    ):
+        approved_model_register(
+            establishment=fro.est,
+            kind=kind,
+            manufacturer=maker,
+            name=name,
+            actor=director,
+            approval_reference=f"AM-{days}",
+            approval_issuer=minister,
+            approved_until=today + datetime.timedelta(days=days),
+        )
     attention = {(approval.subject, status) for _s, approval, status in selectors.approvals_needing_attention(fro.est)}
     assert attention == {("Cartamundi (Cartes)", "expired"), ("Sabot Cartamundi Sabot 6", "expiring")}
     client.force_login(fro.directeur_responsable)

@@ -27,11 +27,18 @@ def test_auth_03_figures_at_any_date(fr_room, client):  # noqa: F811
     fr_room.on_floor()
     fr_room.register_machine()  # registered, not yet in service
     open_register(est, "declarations_prealables")
-    declare = dict(establishment=est, actor=director, sent_on=today - datetime.timedelta(days=20),
-                   recipients=Declaration.Recipient.values, proof="LRAR 2", operation="5")
+    declare = dict(
+        establishment=est,
+        actor=director,
+        sent_on=today - datetime.timedelta(days=20),
+        recipients=Declaration.Recipient.values,
+        proof="LRAR 2",
+        operation="5",
+    )
     declaration_record(details="Roulette électronique", implementation_date=today, **declare)
-    declaration_record(details="Black jack électronique", implementation_date=today + datetime.timedelta(days=5),
-                       **declare)
+    declaration_record(
+        details="Black jack électronique", implementation_date=today + datetime.timedelta(days=5), **declare
+    )
 
     now = authorisation_figures(est, today)
     by_game = {g.game: (g.tables, g.authorised_minimum) for g in now.games}

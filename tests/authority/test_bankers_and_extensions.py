@@ -35,9 +35,14 @@ def session(mco, registers):
 
 
 def approve(mco, name="Jean Banquier", days=-30, actor=None):
-    return services.banker_approve(establishment=mco.est, actor=actor or mco.directeur_jeux, full_name=name,
-                                   birth_date=datetime.date(1970, 5, 1), identity_document="Passeport 12AB34",
-                                   approved_on=TODAY + datetime.timedelta(days=days))
+    return services.banker_approve(
+        establishment=mco.est,
+        actor=actor or mco.directeur_jeux,
+        full_name=name,
+        birth_date=datetime.date(1970, 5, 1),
+        identity_document="Passeport 12AB34",
+        approved_on=TODAY + datetime.timedelta(days=days),
+    )
 
 
 def test_game_31_register_of_approved_bankers(mco, registers):
@@ -94,12 +99,20 @@ def test_game_31_api_and_page(client, mco, session):
     api.force_authenticate(mco.directeur_jeux)
     refused = api.post("/api/v1/tables/bankers/", {"table_session": session.pk, "banker": banker.pk}, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "GAME-31"
-    created = api.post("/api/v1/authority/bankers/", {"full_name": "Jean Banquier", "birth_date": "1970-05-01",
-                                                      "identity_document": "CNI 99", "approved_on": TODAY.isoformat()},
-                       format="json")
+    created = api.post(
+        "/api/v1/authority/bankers/",
+        {
+            "full_name": "Jean Banquier",
+            "birth_date": "1970-05-01",
+            "identity_document": "CNI 99",
+            "approved_on": TODAY.isoformat(),
+        },
+        format="json",
+    )
     assert created.status_code == 201
-    named = api.post("/api/v1/tables/bankers/", {"table_session": session.pk, "banker": created.json()["id"]},
-                     format="json")
+    named = api.post(
+        "/api/v1/tables/bankers/", {"table_session": session.pk, "banker": created.json()["id"]}, format="json"
+    )
     assert named.status_code == 201 and named.json()["banker_name"] == "Jean Banquier"
     client.force_login(mco.directeur_jeux)
     assert "Paul Retiré" in client.get(reverse("authority:bankers")).content.decode()
@@ -115,8 +128,9 @@ def late_partie(mco, registers):
     mco.est.save()
     table = GamingTableFactory(establishment=mco.est, number="CF1", game="chemin_de_fer")
     seance = seance_open(establishment=mco.est, date=closing.date(), period="soiree", actor=mco.directeur_jeux)
-    return table_session_open(session=table_session_prepare(seance=seance, table=table, actor=mco.directeur_jeux),
-                              actor=mco.directeur_jeux)
+    return table_session_open(
+        session=table_session_prepare(seance=seance, table=table, actor=mco.directeur_jeux), actor=mco.directeur_jeux
+    )
 
 
 def test_game_29_closing_after_the_closing_time_without_extension_flagged(mco, late_partie):
@@ -130,9 +144,12 @@ def test_game_29_extension_by_the_direction_des_jeux(mco, late_partie):
     with pytest.raises(RuleViolation) as refused:
         closing_extension_record(session=late_partie, actor=mco.inspecteur, new_end=timezone.now(), reason="8 joueurs")
     assert refused.value.code == "GAME-29"
-    extension = closing_extension_record(session=late_partie, actor=mco.directeur_jeux,
-                                         new_end=timezone.now() + datetime.timedelta(hours=1),
-                                         reason="8 joueurs, partie animée")
+    extension = closing_extension_record(
+        session=late_partie,
+        actor=mco.directeur_jeux,
+        new_end=timezone.now() + datetime.timedelta(hours=1),
+        reason="8 joueurs, partie animée",
+    )
     assert extension.new_end > closing
     assert registers_entry(mco, "parties_de_table").payload["event"] == "Prolongation de la partie"
     table_session_close(session=late_partie, actor=mco.directeur_jeux)
@@ -141,15 +158,25 @@ def test_game_29_extension_by_the_direction_des_jeux(mco, late_partie):
 
 def test_game_29_only_chemin_de_fer_and_api(mco, late_partie, session):
     with pytest.raises(RuleViolation) as refused:  # banque à tout va is not extended
-        closing_extension_record(session=session, actor=mco.directeur_jeux,
-                                 new_end=timezone.now() + datetime.timedelta(hours=1), reason="x")
+        closing_extension_record(
+            session=session, actor=mco.directeur_jeux, new_end=timezone.now() + datetime.timedelta(hours=1), reason="x"
+        )
     assert refused.value.code == "GAME-29"
     api = APIClient()
     api.force_authenticate(mco.directeur_jeux)
-    early = api.post("/api/v1/tables/extensions/", {"table_session": late_partie.pk, "reason": "x",
-                                                     "new_end": "2000-01-01T20:00:00Z"}, format="json")
+    early = api.post(
+        "/api/v1/tables/extensions/",
+        {"table_session": late_partie.pk, "reason": "x", "new_end": "2000-01-01T20:00:00Z"},
+        format="json",
+    )
     assert early.status_code == 400  # before the closing time: no extension
-    done = api.post("/api/v1/tables/extensions/", {
-        "table_session": late_partie.pk, "reason": "6 joueurs",
-        "new_end": (timezone.now() + datetime.timedelta(hours=2)).isoformat()}, format="json")
+    done = api.post(
+        "/api/v1/tables/extensions/",
+        {
+            "table_session": late_partie.pk,
+            "reason": "6 joueurs",
+            "new_end": (timezone.now() + datetime.timedelta(hours=2)).isoformat(),
+        },
+        format="json",
+    )
     assert done.status_code == 201 and ClosingExtension.objects.count() == 1

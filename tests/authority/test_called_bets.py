@@ -22,8 +22,11 @@ def live(mco):
     """An open roulette table-partie and the register of the called bets."""
     register = open_register(mco.est, "annonces_complexes")
     seance = seance_open(establishment=mco.est, date=timezone.localdate(), period="soiree", actor=mco.directeur_jeux)
-    session = table_session_prepare(seance=seance, table=GamingTableFactory(establishment=mco.est, number="R1",
-                                                                            game="roulette"), actor=mco.directeur_jeux)
+    session = table_session_prepare(
+        seance=seance,
+        table=GamingTableFactory(establishment=mco.est, number="R1", game="roulette"),
+        actor=mco.directeur_jeux,
+    )
     session.status, session.opened_at = TableSession.Status.OPEN, timezone.now()
     save_audited(session, actor=mco.directeur_jeux)
     mco.chef_table = make_user(mco.est, "chef_table")
@@ -31,8 +34,13 @@ def live(mco):
 
 
 def hand(mco, session, **kwargs):
-    return services.called_bet_record(session=session, actor=mco.chef_table, content="Finales 3 et 6 à cheval, 20 €",
-                                      inspecteur=kwargs.pop("inspecteur", mco.inspecteur), **kwargs)
+    return services.called_bet_record(
+        session=session,
+        actor=mco.chef_table,
+        content="Finales 3 et 6 à cheval, 20 €",
+        inspecteur=kwargs.pop("inspecteur", mco.inspecteur),
+        **kwargs,
+    )
 
 
 def test_reg_18_written_bet_kept_with_the_table_partie(mco, live):
@@ -58,8 +66,9 @@ def test_game_20_authorised_only_by_the_direction_visa(mco, live):
         assert refused.value.code == "GAME-20"
     bet.refresh_from_db()
     assert bet.status == CalledBet.Status.HANDED
-    done = services.called_bet_authorise(bet=bet, actor=mco.directeur_jeux, scj_informed_at=timezone.now(),
-                                         scj_channel="téléphone")
+    done = services.called_bet_authorise(
+        bet=bet, actor=mco.directeur_jeux, scj_informed_at=timezone.now(), scj_channel="téléphone"
+    )
     assert done.status == CalledBet.Status.AUTHORISED and done.visa_by == mco.directeur_jeux
     with pytest.raises(RuleViolation):
         services.called_bet_authorise(bet=bet, actor=mco.directeur_jeux)
@@ -73,8 +82,7 @@ def test_game_20_scj_not_informed_flagged(client, mco, live):
     assert "SCJ non informé" in client.get(reverse("dashboard")).content.decode()
     assert register.entries.order_by("-seq").first().payload["flags"][0]["code"] == "GAME-20"
     with pytest.raises(ValidationError):
-        services.called_bet_authorise(bet=hand(mco, session), actor=mco.directeur_jeux,
-                                      scj_informed_at=timezone.now())
+        services.called_bet_authorise(bet=hand(mco, session), actor=mco.directeur_jeux, scj_informed_at=timezone.now())
 
 
 def test_game_20_closed_partie_and_other_roles_refused(mco, live):
@@ -90,15 +98,20 @@ def test_game_20_closed_partie_and_other_roles_refused(mco, live):
 def test_game_20_ui_and_api(client, mco, live):
     session, _register = live
     client.force_login(mco.chef_table)
-    response = client.post(reverse("authority:called_bets"), {
-        "session": session.pk, "content": "Orphelins à cheval", "inspecteur": mco.inspecteur.pk})
+    response = client.post(
+        reverse("authority:called_bets"),
+        {"session": session.pk, "content": "Orphelins à cheval", "inspecteur": mco.inspecteur.pk},
+    )
     assert response.status_code == 302
     bet = CalledBet.objects.get()
     refused = client.post(reverse("authority:called_bet_visa", args=[bet.pk]), {})
     assert refused.status_code == 409 and b"GAME-20" in refused.content
     api = APIClient()
     api.force_authenticate(mco.directeur_jeux)
-    done = api.post(f"/api/v1/authority/called-bets/{bet.pk}/visa/",
-                    {"scj_informed_at": timezone.now().isoformat(), "scj_channel": "courriel"}, format="json")
+    done = api.post(
+        f"/api/v1/authority/called-bets/{bet.pk}/visa/",
+        {"scj_informed_at": timezone.now().isoformat(), "scj_channel": "courriel"},
+        format="json",
+    )
     assert done.status_code == 201 and done.json()["status"] == "authorised"
     assert [b["number"] for b in api.get("/api/v1/authority/called-bets/").json()["results"]] == [1]

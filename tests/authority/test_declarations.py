@@ -25,9 +25,16 @@ def register(fro):
 def declare(fro, *, days=15, sent_ago=0, actor=None, recipients=ALL, operation="6", **extra):
     sent = timezone.localdate() - datetime.timedelta(days=sent_ago)
     return services.declaration_record(
-        establishment=fro.est, actor=actor or fro.directeur_responsable, operation=operation,
-        details="Mise minimale de la roulette portée à 5 €", sent_on=sent, recipients=recipients,
-        proof="LRAR 1A 234 567 8901 2", implementation_date=sent + datetime.timedelta(days=days), **extra)
+        establishment=fro.est,
+        actor=actor or fro.directeur_responsable,
+        operation=operation,
+        details="Mise minimale de la roulette portée à 5 €",
+        sent_on=sent,
+        recipients=recipients,
+        proof="LRAR 1A 234 567 8901 2",
+        implementation_date=sent + datetime.timedelta(days=days),
+        **extra,
+    )
 
 
 def test_auth_01_declaration_fifteen_days_ahead_recorded(fro, register):
@@ -75,8 +82,10 @@ def test_auth_02_implemented_without_follow_up_flagged_then_followed_up(client, 
     assert list(selectors.declarations_without_follow_up(fro.est)) == [implemented]
     client.force_login(fro.directeur_responsable)
     assert "Sans suite enregistrée" in client.get(reverse("dashboard")).content.decode()
-    response = client.post(reverse("authority:declaration_follow_up", args=[implemented.pk]),
-                           {"follow_up": "amended", "note": "Arrêté modificatif du 3 mars"})
+    response = client.post(
+        reverse("authority:declaration_follow_up", args=[implemented.pk]),
+        {"follow_up": "amended", "note": "Arrêté modificatif du 3 mars"},
+    )
     assert response.status_code == 302
     assert not selectors.declarations_without_follow_up(fro.est).exists()
     assert register.entries.order_by("-seq").first().payload["follow_up"] == "Arrêté d'autorisation modifié"
@@ -85,15 +94,31 @@ def test_auth_02_implemented_without_follow_up_flagged_then_followed_up(client, 
 def test_auth_01_ui_and_api_refusals(client, fro, register):
     client.force_login(fro.directeur_responsable)
     today = timezone.localdate()
-    response = client.post(reverse("authority:declarations"), {
-        "operation": "3", "details": "Ouverture du three card poker", "sent_on": today.isoformat(),
-        "recipients": ALL, "proof": "LRAR", "implementation_date": (today + datetime.timedelta(days=3)).isoformat()})
+    response = client.post(
+        reverse("authority:declarations"),
+        {
+            "operation": "3",
+            "details": "Ouverture du three card poker",
+            "sent_on": today.isoformat(),
+            "recipients": ALL,
+            "proof": "LRAR",
+            "implementation_date": (today + datetime.timedelta(days=3)).isoformat(),
+        },
+    )
     assert response.status_code == 409 and b"AUTH-01" in response.content
     api = APIClient()
     api.force_authenticate(fro.directeur_responsable)
-    created = api.post("/api/v1/authority/declarations/", {
-        "operation": "3", "details": "Ouverture du three card poker", "sent_on": today.isoformat(),
-        "recipients": ALL, "proof": "LRAR", "implementation_date": (today + datetime.timedelta(days=15)).isoformat()},
-        format="json")
+    created = api.post(
+        "/api/v1/authority/declarations/",
+        {
+            "operation": "3",
+            "details": "Ouverture du three card poker",
+            "sent_on": today.isoformat(),
+            "recipients": ALL,
+            "proof": "LRAR",
+            "implementation_date": (today + datetime.timedelta(days=15)).isoformat(),
+        },
+        format="json",
+    )
     assert created.status_code == 201, created.content
     assert created.json()["follow_up"] == "pending"

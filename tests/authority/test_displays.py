@@ -42,11 +42,14 @@ def opening(fro, seance, table):
     return table_session_open(session=session, actor=fro.directeur_responsable)
 
 
-@pytest.mark.parametrize(("game", "item", "article"), [
-    ("ultimate_holdem", DisplayItem.ART_55_20, "art. 35 C 7° ter c"),
-    ("three_card_poker", DisplayItem.ART_55_21, "art. 35 C 7° ter d"),
-    ("texas_holdem", DisplayItem.RAKE_RATE, "art. 57-2"),
-])
+@pytest.mark.parametrize(
+    ("game", "item", "article"),
+    [
+        ("ultimate_holdem", DisplayItem.ART_55_20, "art. 35 C 7° ter c"),
+        ("three_card_poker", DisplayItem.ART_55_21, "art. 35 C 7° ter d"),
+        ("texas_holdem", DisplayItem.RAKE_RATE, "art. 57-2"),
+    ],
+)
 def test_reg_23_table_opens_only_with_its_display_posted(fro, register, seance, game, item, article):
     table = GamingTableFactory(establishment=fro.est, number="T1", game=game)
     with pytest.raises(RuleViolation) as refused:
@@ -59,10 +62,13 @@ def test_reg_23_table_opens_only_with_its_display_posted(fro, register, seance, 
     assert entry.payload["subject"] == "Table T1" and entry.payload["posted_on"] == TODAY.isoformat()
 
 
-@pytest.mark.parametrize(("game", "item", "article"), [
-    ("roue_chance", DisplayItem.ROUE_RULES, "art. 35 A"),
-    ("rampo", DisplayItem.ART_55_22, "art. 35 C 7° ter e"),
-])
+@pytest.mark.parametrize(
+    ("game", "item", "article"),
+    [
+        ("roue_chance", DisplayItem.ROUE_RULES, "art. 35 A"),
+        ("rampo", DisplayItem.ART_55_22, "art. 35 C 7° ter e"),
+    ],
+)
 def test_reg_23_opening_check_of_wheel_and_dice_games(fro, register, seance, game, item, article):
     """The roue and rampo tables also wait for their wheel and dice: the display check alone."""
     table = GamingTableFactory(establishment=fro.est, number="T1", game=game)
@@ -97,8 +103,9 @@ def test_count_45_bad_beat_jackpot_starts_only_with_its_increment_displayed(fro,
     table = GamingTableFactory(establishment=fro.est, number="TH1", game="texas_holdem")
     post(fro, DisplayItem.RAKE_RATE, table=table)
     with pytest.raises(RuleViolation) as refused:
-        bad_beat_activate(table=table, machine_approval="AGR-1", cagnotte_number="BBJ-1",
-                          actor=fro.directeur_responsable)
+        bad_beat_activate(
+            table=table, machine_approval="AGR-1", cagnotte_number="BBJ-1", actor=fro.directeur_responsable
+        )
     assert refused.value.code == "REG-23" and "56-3-1" in refused.value.article
     post(fro, DisplayItem.BBJ_INCREMENT, table=table)
     bad_beat_activate(table=table, machine_approval="AGR-1", cagnotte_number="BBJ-1", actor=fro.directeur_responsable)
@@ -112,16 +119,22 @@ def test_count_45_bad_beat_jackpot_starts_only_with_its_increment_displayed(fro,
 def test_reg_23_who_checks_what_applies_and_when(fro, register):
     table = GamingTableFactory(establishment=fro.est, number="RC1", game="roue_chance")
     with pytest.raises(RuleViolation) as refused:
-        services.display_post(establishment=fro.est, actor=fro.inspecteur, item=DisplayItem.ROUE_RULES,
-                              posted_on=TODAY, table=table)
+        services.display_post(
+            establishment=fro.est, actor=fro.inspecteur, item=DisplayItem.ROUE_RULES, posted_on=TODAY, table=table
+        )
     assert refused.value.code == "REG-23"
     with pytest.raises(ValidationError):  # not a roue de la chance display
         post(fro, DisplayItem.ART_55_22, table=table)
     with pytest.raises(ValidationError):  # a BBJ only at a cercle table
         post(fro, DisplayItem.BBJ_INCREMENT, table=table)
     with pytest.raises(ValidationError):
-        services.display_post(establishment=fro.est, actor=fro.comite, item=DisplayItem.ROUE_RULES,
-                              posted_on=TODAY + datetime.timedelta(days=1), table=table)
+        services.display_post(
+            establishment=fro.est,
+            actor=fro.comite,
+            item=DisplayItem.ROUE_RULES,
+            posted_on=TODAY + datetime.timedelta(days=1),
+            table=table,
+        )
     with pytest.raises(ValidationError):  # a table or a machine, not neither
         services.display_post(establishment=fro.est, actor=fro.comite, item=DisplayItem.ROUE_RULES, posted_on=TODAY)
     assert not RulesDisplay.objects.exists() and register.entries.filter(kind="record").count() == 0
@@ -134,19 +147,22 @@ def test_slot_29_machine_in_service_only_with_the_devices_and_displays(fr_room):
     org.lock_keys(machine)
     socle = org.socle()
     with pytest.raises(RuleViolation) as refused:
-        slot_services.machine_move(machine=machine, to_place="floor", to_socle=socle, actor=org.keeper,
-                                   reason="commissioning")
+        slot_services.machine_move(
+            machine=machine, to_place="floor", to_socle=socle, actor=org.keeper, reason="commissioning"
+        )
     assert refused.value.code == "SLOT-29" and refused.value.article == "Arrêté du 14 mai 2007 art. 68-11"
     for item in (DisplayItem.SLOT_FRONT_LIGHT, DisplayItem.SLOT_LOCK, DisplayItem.SLOT_TOP_LIGHT):
         services.display_post(establishment=org.est, actor=org["comite"], item=item, posted_on=TODAY, machine=machine)
     with pytest.raises(RuleViolation) as refused:  # the devices are there, the rules are not displayed
-        slot_services.machine_move(machine=machine, to_place="floor", to_socle=socle, actor=org.keeper,
-                                   reason="commissioning")
+        slot_services.machine_move(
+            machine=machine, to_place="floor", to_socle=socle, actor=org.keeper, reason="commissioning"
+        )
     assert refused.value.code == "REG-23" and "Règles du jeu énoncées en français" in refused.value.message
     for item in (DisplayItem.SLOT_RULES, DisplayItem.SLOT_STAKE, DisplayItem.SLOT_PAYOUTS):
         services.display_post(establishment=org.est, actor=org["comite"], item=item, posted_on=TODAY, machine=machine)
-    slot_services.machine_move(machine=machine, to_place="floor", to_socle=socle, actor=org.keeper,
-                               reason="commissioning")
+    slot_services.machine_move(
+        machine=machine, to_place="floor", to_socle=socle, actor=org.keeper, reason="commissioning"
+    )
     machine.refresh_from_db()
     assert machine.status == machine.Status.IN_SERVICE
 
@@ -156,20 +172,31 @@ def test_reg_23_page_and_api(client, fro, register):
     client.force_login(fro.comite)
     page = client.get(reverse("authority:displays"))
     assert page.status_code == 200 and "UT1" in page.content.decode()
-    response = client.post(reverse("authority:displays"), {"table": table.pk, "item": DisplayItem.ART_55_20,
-                                                           "posted_on": TODAY.isoformat()})
+    response = client.post(
+        reverse("authority:displays"),
+        {"table": table.pk, "item": DisplayItem.ART_55_20, "posted_on": TODAY.isoformat()},
+    )
     assert response.status_code == 302
     api = APIClient()
     api.force_authenticate(fro.comite)
-    created = api.post("/api/v1/authority/displays/", {"table": "UT1", "item": DisplayItem.ART_55_20,
-                                                       "posted_on": TODAY.isoformat()}, format="json")
+    created = api.post(
+        "/api/v1/authority/displays/",
+        {"table": "UT1", "item": DisplayItem.ART_55_20, "posted_on": TODAY.isoformat()},
+        format="json",
+    )
     assert created.status_code == 201 and created.json()["table"] == "UT1"
-    wrong = api.post("/api/v1/authority/displays/", {"table": "UT1", "item": DisplayItem.RAKE_RATE,
-                                                     "posted_on": TODAY.isoformat()}, format="json")
+    wrong = api.post(
+        "/api/v1/authority/displays/",
+        {"table": "UT1", "item": DisplayItem.RAKE_RATE, "posted_on": TODAY.isoformat()},
+        format="json",
+    )
     assert wrong.status_code == 400
     api.force_authenticate(fro.inspecteur)
-    refused = api.post("/api/v1/authority/displays/", {"table": "UT1", "item": DisplayItem.ART_55_20,
-                                                       "posted_on": TODAY.isoformat()}, format="json")
+    refused = api.post(
+        "/api/v1/authority/displays/",
+        {"table": "UT1", "item": DisplayItem.ART_55_20, "posted_on": TODAY.isoformat()},
+        format="json",
+    )
     assert refused.status_code == 409 and refused.json()["code"] == "REG-23"
     assert RulesDisplay.objects.filter(table=table).count() == 2
     assert api.get("/api/v1/authority/displays/").json()["results"][0]["item"] == DisplayItem.ART_55_20

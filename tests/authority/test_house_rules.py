@@ -27,9 +27,13 @@ def table(fro):
 
 
 def publish(fro, days=0, options=(HouseOption.SURRENDER,)):
-    return services.house_rules_publish(establishment=fro.est, actor=fro.directeur_responsable,
-                                        effective_from=TODAY + datetime.timedelta(days=days),
-                                        reference="Règlement affiché en salle", options=options)
+    return services.house_rules_publish(
+        establishment=fro.est,
+        actor=fro.directeur_responsable,
+        effective_from=TODAY + datetime.timedelta(days=days),
+        reference="Règlement affiché en salle",
+        options=options,
+    )
 
 
 def test_reg_19_versions_and_the_one_in_force(fro, register):
@@ -46,8 +50,9 @@ def test_reg_19_versions_and_the_one_in_force(fro, register):
 
 def test_reg_19_signed_by_the_directeur_responsable(fro, register):
     with pytest.raises(RuleViolation) as refused:
-        services.house_rules_publish(establishment=fro.est, actor=fro.comite, effective_from=TODAY,
-                                     reference="R", options=())
+        services.house_rules_publish(
+            establishment=fro.est, actor=fro.comite, effective_from=TODAY, reference="R", options=()
+        )
     assert refused.value.code == "REG-19"
 
 
@@ -73,8 +78,9 @@ def test_game_07_ui_refusal_shows_the_requirement(client, fro, register, table):
     client.force_login(fro.directeur_responsable)
     page = client.get(reverse("authority:house_rules"))
     assert page.status_code == 200 and "Abandon après les deux premières cartes" in page.content.decode()
-    refused = client.post(reverse("authority:table_option"), {"table": table.pk, "option": "no_draw_21",
-                                                              "enabled": "on"})
+    refused = client.post(
+        reverse("authority:table_option"), {"table": table.pk, "option": "no_draw_21", "enabled": "on"}
+    )
     assert refused.status_code == 409 and b"GAME-07" in refused.content
     done = client.post(reverse("authority:table_option"), {"table": table.pk, "option": "surrender", "enabled": "on"})
     assert done.status_code == 302
@@ -85,12 +91,21 @@ def test_game_07_api(fro, register, table):
 
     api = APIClient()
     api.force_authenticate(fro.directeur_responsable)
-    created = api.post("/api/v1/authority/house-rules/", {"effective_from": TODAY.isoformat(), "reference": "R1",
-                                                          "options": ["surrender"]}, format="json")
+    created = api.post(
+        "/api/v1/authority/house-rules/",
+        {"effective_from": TODAY.isoformat(), "reference": "R1", "options": ["surrender"]},
+        format="json",
+    )
     assert created.status_code == 201 and created.json()["version"] == 1
-    refused = api.post("/api/v1/authority/table-options/",
-                       {"table": "BJ1", "house_option": "ll_seated", "enabled": True}, format="json")
+    refused = api.post(
+        "/api/v1/authority/table-options/",
+        {"table": "BJ1", "house_option": "ll_seated", "enabled": True},
+        format="json",
+    )
     assert refused.status_code == 409 and refused.json()["code"] == "GAME-07"
-    done = api.post("/api/v1/authority/table-options/",
-                    {"table": "BJ1", "house_option": "surrender", "enabled": True}, format="json")
+    done = api.post(
+        "/api/v1/authority/table-options/",
+        {"table": "BJ1", "house_option": "surrender", "enabled": True},
+        format="json",
+    )
     assert done.status_code == 201 and done.json()["table"] == "BJ1"

@@ -17,9 +17,13 @@ from ledgers.registers.verification import verify_register
 
 def observe(fro, *, nature=Observation.Nature.INJUNCTION, days_ago=0, actor=None):
     return services.observation_record(
-        establishment=fro.est, actor=actor or fro.police, visited_at=timezone.now() - datetime.timedelta(days=days_ago),
-        agents="Brigadier Martin, lieutenant Robert", operations="Contrôle de l'armoire des cartes",
-        nature=nature, text="Tenir la clé unique de l'armoire sur soi.",
+        establishment=fro.est,
+        actor=actor or fro.police,
+        visited_at=timezone.now() - datetime.timedelta(days=days_ago),
+        agents="Brigadier Martin, lieutenant Robert",
+        operations="Contrôle de l'armoire des cartes",
+        nature=nature,
+        text="Tenir la clé unique de l'armoire sur soi.",
     )
 
 
@@ -68,8 +72,11 @@ def test_reg_44_only_police_agents_write_observations(fro, police_registers, rol
 
 def test_reg_44_follow_up_by_directeur_responsable_opposite_the_observation(fro, police_registers):
     observation = observe(fro)
-    done = services.observation_follow_up(observation=observation, actor=fro.directeur_responsable,
-                                          text="Clé remise au directeur responsable, consigne affichée.")
+    done = services.observation_follow_up(
+        observation=observation,
+        actor=fro.directeur_responsable,
+        text="Clé remise au directeur responsable, consigne affichée.",
+    )
     entry = Entry.objects.get(register=police_registers[0], seq=done.follow_up_seq)
     assert entry.payload["refers_to_seq"] == observation.entry_seq
     assert entry.payload["late"] is False and entry.payload["flags"] == []
@@ -124,8 +131,12 @@ def test_reg_44_visa_by_the_dcpj_chief(fro, police_registers):
 
 
 def test_reg_45_directeur_asks_the_service_answers(fro, police_registers):
-    question = services.liaison_ask(establishment=fro.est, actor=fro.directeur_responsable,
-                                    subject="Art. 68-19", question="Le déplacement d'une machine la nuit ?")
+    question = services.liaison_ask(
+        establishment=fro.est,
+        actor=fro.directeur_responsable,
+        subject="Art. 68-19",
+        question="Le déplacement d'une machine la nuit ?",
+    )
     answered = services.liaison_answer(question=question, actor=fro.chef_police, answer="Prévenir la veille.")
     register = police_registers[1]
     entries = list(register.entries.filter(kind="record").order_by("seq"))
@@ -144,8 +155,7 @@ def test_reg_45_only_the_directeur_responsable_asks(fro, police_registers, role)
 
 
 def test_reg_45_only_the_service_answers_once(fro, police_registers):
-    question = services.liaison_ask(establishment=fro.est, actor=fro.directeur_responsable, subject="S",
-                                    question="Q")
+    question = services.liaison_ask(establishment=fro.est, actor=fro.directeur_responsable, subject="S", question="Q")
     with pytest.raises(RuleViolation) as refused:
         services.liaison_answer(question=question, actor=fro.directeur_responsable, answer="Moi-même.")
     assert refused.value.code == "REG-45"

@@ -14,10 +14,16 @@ def test_reg_44_ui_agent_writes_and_directeur_follows_up(client, fro, police_reg
     client.force_login(fro.police)
     page = client.get(reverse("authority:police"))
     assert page.status_code == 200 and reverse("authority:observation_create").encode() in page.content
-    response = client.post(reverse("authority:observation_create"), {
-        "visited_at": timezone.localtime().strftime("%Y-%m-%dT%H:%M"), "agents": "Brigadier Martin",
-        "operations": "Vérification des carnets", "nature": "observation", "text": "Carnet 11 non arrêté.",
-    })
+    response = client.post(
+        reverse("authority:observation_create"),
+        {
+            "visited_at": timezone.localtime().strftime("%Y-%m-%dT%H:%M"),
+            "agents": "Brigadier Martin",
+            "operations": "Vérification des carnets",
+            "nature": "observation",
+            "text": "Carnet 11 non arrêté.",
+        },
+    )
     assert response.status_code == 302
     observation = Observation.objects.get()
     client.force_login(fro.directeur_responsable)
@@ -31,19 +37,31 @@ def test_reg_44_ui_agent_writes_and_directeur_follows_up(client, fro, police_reg
 
 def test_reg_44_ui_refusal_shows_the_requirement(client, fro, police_registers):
     client.force_login(fro.directeur_responsable)
-    response = client.post(reverse("authority:observation_create"), {
-        "visited_at": timezone.localtime().strftime("%Y-%m-%dT%H:%M"), "agents": "Moi",
-        "operations": "Rien", "nature": "observation", "text": "Auto-observation.",
-    })
+    response = client.post(
+        reverse("authority:observation_create"),
+        {
+            "visited_at": timezone.localtime().strftime("%Y-%m-%dT%H:%M"),
+            "agents": "Moi",
+            "operations": "Rien",
+            "nature": "observation",
+            "text": "Auto-observation.",
+        },
+    )
     assert response.status_code == 409
     assert b"REG-44" in response.content and b"Auto-observation." in response.content  # input kept
     assert not Observation.objects.exists()
 
 
 def test_reg_44_dashboard_flags_overdue(client, fro, police_registers):
-    services.observation_record(establishment=fro.est, actor=fro.police, agents="A", operations="O",
-                                visited_at=timezone.now() - datetime.timedelta(days=9), nature="injunction",
-                                text="Injonction.")
+    services.observation_record(
+        establishment=fro.est,
+        actor=fro.police,
+        agents="A",
+        operations="O",
+        visited_at=timezone.now() - datetime.timedelta(days=9),
+        nature="injunction",
+        text="Injonction.",
+    )
     client.force_login(fro.directeur_responsable)
     assert b"Suite en retard" in client.get(reverse("dashboard")).content
 
@@ -51,15 +69,15 @@ def test_reg_44_dashboard_flags_overdue(client, fro, police_registers):
 def test_reg_45_api_question_and_answer(fro, police_registers):
     api = APIClient()
     api.force_authenticate(fro.directeur_responsable)
-    created = api.post("/api/v1/authority/liaison/", {"subject": "Art. 43", "question": "Encaisse en salle ?"},
-                       format="json")
+    created = api.post(
+        "/api/v1/authority/liaison/", {"subject": "Art. 43", "question": "Encaisse en salle ?"}, format="json"
+    )
     assert created.status_code == 201, created.content
     pk = created.json()["id"]
     refused = api.post(f"/api/v1/authority/liaison/{pk}/answer/", {"answer": "Oui."}, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "REG-45"
     api.force_authenticate(fro.chef_police)
-    answered = api.post(f"/api/v1/authority/liaison/{pk}/answer/", {"answer": "Validation préalable."},
-                        format="json")
+    answered = api.post(f"/api/v1/authority/liaison/{pk}/answer/", {"answer": "Validation préalable."}, format="json")
     assert answered.status_code == 201 and answered.json()["answer_seq"] == 3
     listed = api.get("/api/v1/authority/liaison/").json()["results"]
     assert [q["number"] for q in listed] == [1]
@@ -69,10 +87,17 @@ def test_reg_45_api_question_and_answer(fro, police_registers):
 def test_reg_44_api_observation_and_follow_up(fro, police_registers):
     api = APIClient()
     api.force_authenticate(fro.police)
-    created = api.post("/api/v1/authority/observations/", {
-        "visited_at": timezone.now().isoformat(), "agents": "B. Martin", "operations": "Contrôle",
-        "nature": "instruction", "text": "Afficher le règlement.",
-    }, format="json")
+    created = api.post(
+        "/api/v1/authority/observations/",
+        {
+            "visited_at": timezone.now().isoformat(),
+            "agents": "B. Martin",
+            "operations": "Contrôle",
+            "nature": "instruction",
+            "text": "Afficher le règlement.",
+        },
+        format="json",
+    )
     assert created.status_code == 201, created.content
     pk = created.json()["id"]
     refused = api.post(f"/api/v1/authority/observations/{pk}/follow-up/", {"text": "Fait."}, format="json")

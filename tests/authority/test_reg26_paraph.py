@@ -36,9 +36,16 @@ def test_reg_26_future_art_69_kinds_follow_their_form(fro):
     """A kind declared later with an art. 69 form (e.g. modèle 29) gets the officials, even if it names others."""
     from ledgers.registers.kinds import Column, RegisterKind
 
-    kind = RegisterKind(code="test_m29", title="Carnet 29", purpose="test", columns=(Column("x", "x", 1),),
-                        record_roles=(Role.CAISSIER,), jurisdictions=("FR",), paraph_roles=(Role.POLICE,),
-                        form="modèle 29")
+    kind = RegisterKind(
+        code="test_m29",
+        title="Carnet 29",
+        purpose="test",
+        columns=(Column("x", "x", 1),),
+        record_roles=(Role.CAISSIER,),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.POLICE,),
+        form="modèle 29",
+    )
     assert kind.paraph_roles_for("FR") == (Role.CONTROLE_INTERIEUR,)
     assert kind.paraph_requirement_for("FR") == "REG-26"
 

@@ -27,9 +27,16 @@ def machine(fr_room):
 
 
 def _avance(fr_room, machine, **overrides):
-    values = {"machine": machine, "amount": Decimal("200"), "denomination": "pièces de 1 €",
-              "reason": "hopper_empty", "refilled_by": fr_room["employe_jeux"], "comite": fr_room["comite"],
-              "actor": fr_room["caissier"], **overrides}
+    values = {
+        "machine": machine,
+        "amount": Decimal("200"),
+        "denomination": "pièces de 1 €",
+        "reason": "hopper_empty",
+        "refilled_by": fr_room["employe_jeux"],
+        "comite": fr_room["comite"],
+        "actor": fr_room["caissier"],
+        **overrides,
+    }
     return accounting.avance_issue(**values)
 
 
@@ -48,8 +55,13 @@ def test_reg_28_modele_29_entry_signatures_bound_to_its_hash(fr_room, machine):
     assert entry.actor_user == fr_room["caissier"] and entry.role == "caissier"
     fields = entry.hashed_fields()
     assert entry_hash(**fields) == entry.entry_hash
-    forged = {**fields, "payload": {**entry.payload, "signature": signature.replace(
-        fr_room["comite"].get_full_name(), "Quelqu'un d'autre")}}
+    forged = {
+        **fields,
+        "payload": {
+            **entry.payload,
+            "signature": signature.replace(fr_room["comite"].get_full_name(), "Quelqu'un d'autre"),
+        },
+    }
     assert entry_hash(**forged) != entry.entry_hash  # the signatures cannot change without breaking the chain
     assert verify_register(entry.register) is None
 
@@ -64,23 +76,35 @@ def test_reg_28_modele_29_entry_refused_without_its_signatures(fr_room, machine)
 def test_reg_28_the_comite_member_signs_by_re_authenticating(fr_room, machine):
     api = APIClient()
     api.force_authenticate(fr_room["caissier"])
-    body = {"reason": "hopper_empty", "denomination": "pièces de 1 €", "amount": "200",
-            "refilled_by": fr_room["employe_jeux"].pk, "comite_username": fr_room["comite"].username,
-            "password": DEFAULT_PASSWORD}
-    wrong = api.post(f"/api/v1/slots/machines/{machine.pk}/avances/", {**body, "comite_password": "faux"},
-                     format="json")
+    body = {
+        "reason": "hopper_empty",
+        "denomination": "pièces de 1 €",
+        "amount": "200",
+        "refilled_by": fr_room["employe_jeux"].pk,
+        "comite_username": fr_room["comite"].username,
+        "password": DEFAULT_PASSWORD,
+    }
+    wrong = api.post(
+        f"/api/v1/slots/machines/{machine.pk}/avances/", {**body, "comite_password": "faux"}, format="json"
+    )
     assert wrong.status_code == 400 and not AccountingLine.objects.exists()
-    signed = api.post(f"/api/v1/slots/machines/{machine.pk}/avances/", {**body, "comite_password": DEFAULT_PASSWORD},
-                      format="json")
+    signed = api.post(
+        f"/api/v1/slots/machines/{machine.pk}/avances/", {**body, "comite_password": DEFAULT_PASSWORD}, format="json"
+    )
     assert signed.status_code == 201 and AccountingLine.objects.count() == 1
 
 
 def test_reg_28_the_writer_signs_each_modele_29_entry_by_re_authenticating(fr_room, machine):
     api = APIClient()
     api.force_authenticate(fr_room["caissier"])
-    body = {"reason": "hopper_empty", "denomination": "pièces de 1 €", "amount": "200",
-            "refilled_by": fr_room["employe_jeux"].pk, "comite_username": fr_room["comite"].username,
-            "comite_password": DEFAULT_PASSWORD}
+    body = {
+        "reason": "hopper_empty",
+        "denomination": "pièces de 1 €",
+        "amount": "200",
+        "refilled_by": fr_room["employe_jeux"].pk,
+        "comite_username": fr_room["comite"].username,
+        "comite_password": DEFAULT_PASSWORD,
+    }
     url = f"/api/v1/slots/machines/{machine.pk}/avances/"
     assert api.post(url, body, format="json").status_code == 400
     wrong = api.post(url, {**body, "password": "faux"}, format="json")

@@ -40,8 +40,12 @@ def filled(est, writer, count=3, close_by=None):
     register = open_register(est, "main_courante")
     role = writer.memberships.values_list("role", flat=True).first()
     for i in range(count):
-        entry_append(register=register, actor=writer, role=role,
-                     payload={"event_at": "2026-03-15 21:00", "subject": f"Fait {i}", "text": "Relation."})
+        entry_append(
+            register=register,
+            actor=writer,
+            role=role,
+            payload={"event_at": "2026-03-15 21:00", "subject": f"Fait {i}", "text": "Relation."},
+        )
     if close_by is not None:
         register_close(register=register, actor=close_by)
     register.refresh_from_db()
@@ -56,12 +60,15 @@ def current_season(est) -> int:
     return retention.period_of(est, est.localtime(timezone.now()).date())
 
 
-@pytest.mark.parametrize(("jurisdiction", "day", "term"), [
-    ("FR", datetime.date(2026, 3, 15), datetime.date(2036, 10, 31)),
-    ("FR", datetime.date(2026, 11, 2), datetime.date(2037, 10, 31)),
-    ("FR", datetime.date(2026, 10, 31), datetime.date(2036, 10, 31)),
-    ("MC", datetime.date(2026, 3, 15), datetime.date(2036, 12, 31)),
-])
+@pytest.mark.parametrize(
+    ("jurisdiction", "day", "term"),
+    [
+        ("FR", datetime.date(2026, 3, 15), datetime.date(2036, 10, 31)),
+        ("FR", datetime.date(2026, 11, 2), datetime.date(2037, 10, 31)),
+        ("FR", datetime.date(2026, 10, 31), datetime.date(2036, 10, 31)),
+        ("MC", datetime.date(2026, 3, 15), datetime.date(2036, 12, 31)),
+    ],
+)
 def test_reg_43_term_is_the_end_of_the_tenth_period_after(fr, mc, jurisdiction, day, term):
     est = fr if jurisdiction == "FR" else mc
     for kind in ("main_courante", "carnet_avances" if jurisdiction == "FR" else "prise_en_charge"):
@@ -89,8 +96,10 @@ def test_reg_43_purge_after_term_needs_closed_register_and_archive(fro, files):
     with pytest.raises(RuleViolation, match="archive"):
         services.register_purge(register=register, actor=fro.directeur_responsable, today=after)
     demo_certificate_create(fro.est)
-    archive = save_audited(SeasonArchive(establishment=fro.est, season=current_season(fro.est),
-                                         requested_by=fro.directeur_responsable), actor=fro.directeur_responsable)
+    archive = save_audited(
+        SeasonArchive(establishment=fro.est, season=current_season(fro.est), requested_by=fro.directeur_responsable),
+        actor=fro.directeur_responsable,
+    )
     assert services.archive_run(archive_id=archive.pk).status == SeasonArchive.Status.DONE
     clearance = services.register_purge(register=register, actor=fro.directeur_responsable, today=after)
     assert (clearance.register, clearance.archive) == (register, archive)
@@ -100,18 +109,20 @@ def test_reg_43_purge_after_term_needs_closed_register_and_archive(fro, files):
 def test_reg_43_archive_only_of_a_closed_season(fro, files):
     demo_certificate_create(fro.est)
     with pytest.raises(ValidationError):
-        services.archive_request(establishment=fro.est, season=current_season(fro.est),
-                                 actor=fro.directeur_responsable)
-    past = services.archive_request(establishment=fro.est, season=current_season(fro.est) - 1,
-                                    actor=fro.agent_verificateur)
+        services.archive_request(establishment=fro.est, season=current_season(fro.est), actor=fro.directeur_responsable)
+    past = services.archive_request(
+        establishment=fro.est, season=current_season(fro.est) - 1, actor=fro.agent_verificateur
+    )
     assert past.status == SeasonArchive.Status.QUEUED
 
 
 def test_reg_43_archive_job_zip_verifies_offline(fro, files):
     register = filled(fro.est, fro.inspecteur, count=4)
     demo_certificate_create(fro.est)
-    archive = save_audited(SeasonArchive(establishment=fro.est, season=current_season(fro.est),
-                                         requested_by=fro.directeur_responsable), actor=fro.directeur_responsable)
+    archive = save_audited(
+        SeasonArchive(establishment=fro.est, season=current_season(fro.est), requested_by=fro.directeur_responsable),
+        actor=fro.directeur_responsable,
+    )
     archive = services.archive_run(archive_id=archive.pk)
     assert archive.status == SeasonArchive.Status.DONE, archive.error
     assert archive.registers == {register.number: register.head_hash}
@@ -134,15 +145,24 @@ def test_reg_43_tampered_archive_file_is_named(fro, files):
     export.write_text(export.read_text(encoding="utf-8").replace("Fait 1", "Fait 9"), encoding="utf-8")
     result = audit(files / "a" / "manifest.json")
     assert result.returncode == 1
-    assert result.stderr.strip() == f"{register.number}.jsonl: does not match the manifest (SHA-256, entry count or " \
-                                    "last hash)"
+    assert (
+        result.stderr.strip() == f"{register.number}.jsonl: does not match the manifest (SHA-256, entry count or "
+        "last hash)"
+    )
 
 
 def test_reg_43_archive_season_command(fro, files):
     filled(fro.est, fro.inspecteur)
     out = io.StringIO()
-    call_command("archive_season", fro.est.code, str(current_season(fro.est)), "--out", str(files / "cmd"),
-                 "--unsealed", stdout=out)
+    call_command(
+        "archive_season",
+        fro.est.code,
+        str(current_season(fro.est)),
+        "--out",
+        str(files / "cmd"),
+        "--unsealed",
+        stdout=out,
+    )
     assert "2 files" in out.getvalue()
     assert audit(files / "cmd" / "manifest.json").returncode == 0
 
@@ -155,8 +175,10 @@ def test_reg_43_ui_purge_refusal_and_archive_download_logged(client, fro, files)
     refused = client.post(reverse("authority:purge"), {"number": register.number})
     assert refused.status_code == 409 and b"REG-43" in refused.content
     demo_certificate_create(fro.est)
-    archive = save_audited(SeasonArchive(establishment=fro.est, season=current_season(fro.est),
-                                         requested_by=fro.directeur_responsable), actor=fro.directeur_responsable)
+    archive = save_audited(
+        SeasonArchive(establishment=fro.est, season=current_season(fro.est), requested_by=fro.directeur_responsable),
+        actor=fro.directeur_responsable,
+    )
     services.archive_run(archive_id=archive.pk)
     client.force_login(fro.agent_verificateur)
     download = client.get(reverse("authority:archive_file", args=[archive.pk]))

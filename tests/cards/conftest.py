@@ -33,12 +33,40 @@ def refused(code: str, fn, *args, **kwargs) -> RuleViolation:
     assert exc.value.code == code, exc.value
     return exc.value
 
-MC_ROLES = (Role.CARTIER, Role.DCC_STAFF, Role.CROUPIER, Role.CHEF_TABLE, Role.INSPECTEUR, Role.SOUS_DIRECTEUR,
-            Role.DIRECTEUR_JEUX, Role.SCJ, Role.COMMISSAIRE)
-FR_ROLES = (Role.CARTIER, Role.CROUPIER, Role.CHEF_TABLE, Role.DIRECTEUR_RESPONSABLE, Role.COMITE,
-            Role.EMPLOYE_RESPONSABLE, Role.POLICE, Role.CONTROLE_INTERIEUR)
-GAMES = ("blackjack", "blackjack_one_deck", "punto_banco", "chemin_de_fer", "banque_tout_va", "three_card_poker",
-         "ultimate_holdem", "baccara_deux_tableaux", "trente_quarante", "roulette")
+
+MC_ROLES = (
+    Role.CARTIER,
+    Role.DCC_STAFF,
+    Role.CROUPIER,
+    Role.CHEF_TABLE,
+    Role.INSPECTEUR,
+    Role.SOUS_DIRECTEUR,
+    Role.DIRECTEUR_JEUX,
+    Role.SCJ,
+    Role.COMMISSAIRE,
+)
+FR_ROLES = (
+    Role.CARTIER,
+    Role.CROUPIER,
+    Role.CHEF_TABLE,
+    Role.DIRECTEUR_RESPONSABLE,
+    Role.COMITE,
+    Role.EMPLOYE_RESPONSABLE,
+    Role.POLICE,
+    Role.CONTROLE_INTERIEUR,
+)
+GAMES = (
+    "blackjack",
+    "blackjack_one_deck",
+    "punto_banco",
+    "chemin_de_fer",
+    "banque_tout_va",
+    "three_card_poker",
+    "ultimate_holdem",
+    "baccara_deux_tableaux",
+    "trente_quarante",
+    "roulette",
+)
 
 
 class World:
@@ -53,21 +81,30 @@ class World:
         self.room = RoomFactory(establishment=est, code="salle", name="Salle Europe")
         self.sp_room = RoomFactory(establishment=est, code="sp", name="Salon super privé")
         if self.mc:
-            self.depot = LocationFactory(establishment=est, code="principal", name="Dépôt principal",
-                                         kind="depot_principal")
-            self.annex = LocationFactory(establishment=est, code="annexe", name="Dépôt annexe", kind="depot_annexe",
-                                         room=self.room)
+            self.depot = LocationFactory(
+                establishment=est, code="principal", name="Dépôt principal", kind="depot_principal"
+            )
+            self.annex = LocationFactory(
+                establishment=est, code="annexe", name="Dépôt annexe", kind="depot_annexe", room=self.room
+            )
             self.dcc = LocationFactory(establishment=est, code="dcc", name="Dépôt Central des Cartes", kind="dcc")
         else:
-            self.depot = LocationFactory(establishment=est, code="armoire", name="Armoire « dépôt des cartes »",
-                                         kind="card_cabinet", room=self.room)
+            self.depot = LocationFactory(
+                establishment=est,
+                code="armoire",
+                name="Armoire « dépôt des cartes »",
+                kind="card_cabinet",
+                room=self.room,
+            )
             self.annex = self.dcc = None
         self.tables = {}
         for game in GAMES:
-            self.tables[game] = GamingTableFactory(establishment=est, room=self.room, number=game[:10].upper(),
-                                                   game=game)
-        self.tables["super_prive"] = GamingTableFactory(establishment=est, room=self.sp_room, number="SP1",
-                                                        game="punto_banco", super_prive=True)
+            self.tables[game] = GamingTableFactory(
+                establishment=est, room=self.room, number=game[:10].upper(), game=game
+            )
+        self.tables["super_prive"] = GamingTableFactory(
+            establishment=est, room=self.sp_room, number="SP1", game="punto_banco", super_prive=True
+        )
         post_displays(*self.tables.values())  # FR: the rules displays first (REG-23)
         self.registers = {}
         if self.mc:
@@ -78,15 +115,25 @@ class World:
             self.registers["carnet"] = open_register(est, "carnet_19", "cartes")
             # the cabinet's single key, held by the directeur responsable, who opens it (KEY-11)
             self.registers["keys"] = open_register(est, "registre_cles")
-            self.cabinet_key = key_register(establishment=est, actor=self.director, code="ARM-1",
-                                            lock_type="card_cabinet", opens="Armoire « dépôt des cartes »",
-                                            asset_ref=self.depot.code, custodian=self.director)
+            self.cabinet_key = key_register(
+                establishment=est,
+                actor=self.director,
+                code="ARM-1",
+                lock_type="card_cabinet",
+                opens="Armoire « dépôt des cartes »",
+                asset_ref=self.depot.code,
+                custodian=self.director,
+            )
         self.registers["orders"] = open_register(est, "bons_commande", "cards")
         self.registers["service"] = open_register(est, "cartes_service")
         self.registers["incidents"] = open_register(est, "incidents")
         self.supplier = custody.supplier_register(
-            establishment=est, domain=CARDS, name="Cartes de France SA", actor=self.director,
-            approval_reference="Agrément ministériel 2024-17", approval_issuer="Ministre de l'intérieur",
+            establishment=est,
+            domain=CARDS,
+            name="Cartes de France SA",
+            actor=self.director,
+            approval_reference="Agrément ministériel 2024-17",
+            approval_issuer="Ministre de l'intérieur",
             approved_from=datetime.date(2024, 1, 1),
         )
         self.seance = self.new_seance()
@@ -115,16 +162,24 @@ class World:
 
     # --- flows
     def new_seance(self, days_ago=0, period="soiree"):
-        return seance_open(establishment=self.est, date=timezone.localdate() - datetime.timedelta(days=days_ago),
-                           period=period, actor=self.director)
+        return seance_open(
+            establishment=self.est,
+            date=timezone.localdate() - datetime.timedelta(days=days_ago),
+            period=period,
+            actor=self.director,
+        )
 
     def session(self, game="blackjack", seance: Seance | None = None) -> TableSession:
         return table_session_prepare(seance=seance or self.seance, table=self.tables[game], actor=self.director)
 
     def order(self, lines=(("sixain", 2),), visa=True):
         order = custody.purchase_order_issue(
-            establishment=self.est, domain=CARDS, supplier=self.supplier, actor=self.director,
-            lines=[{"category": c, "quantity": q} for c, q in lines], carnet="" if self.mc else "21-A",
+            establishment=self.est,
+            domain=CARDS,
+            supplier=self.supplier,
+            actor=self.director,
+            lines=[{"category": c, "quantity": q} for c, q in lines],
+            carnet="" if self.mc else "21-A",
         )
         if visa:
             order = custody.purchase_order_visa(order=order, actor=self.authority, statement="Vu")
@@ -138,8 +193,9 @@ class World:
             return ReceivedUnit(unit_type="jeu", serial=serial, back_colour=colours[0], **extra)
         count = 6 if unit_type == "sixain" else 8
         half = count // 2
-        decks = tuple(ReceivedDeck(f"{serial}-{i}", colours[0] if i <= half else colours[1])
-                      for i in range(1, count + 1))
+        decks = tuple(
+            ReceivedDeck(f"{serial}-{i}", colours[0] if i <= half else colours[1]) for i in range(1, count + 1)
+        )
         return ReceivedUnit(unit_type=unit_type, serial=serial, decks=decks, **extra)
 
     def receive(self, *specs, order=None, location=None) -> list[CardUnit]:
@@ -150,21 +206,28 @@ class World:
                 counts[s.unit_type] = counts.get(s.unit_type, 0) + 1
             order = self.order(tuple(counts.items()))
         return services.cards_receive(
-            establishment=self.est, location=location or self.depot, supplier=self.supplier, units=list(specs),
-            actor=self.receiver, order=order, delivery_note="BL 42",
+            establishment=self.est,
+            location=location or self.depot,
+            supplier=self.supplier,
+            units=list(specs),
+            actor=self.receiver,
+            order=order,
+            delivery_note="BL 42",
         )
 
     def issue(self, session, *units, actor=None):
-        return services.cards_issue(table_session=session, units=list(units), actor=actor or self.keeper,
-                                    received_by="M. Croupier")
+        return services.cards_issue(
+            table_session=session, units=list(units), actor=actor or self.keeper, received_by="M. Croupier"
+        )
 
     def ready(self, session, *units):
         """Unseal new decks and pass the table control of each unit."""
         for unit in units:
             unit.refresh_from_db()
             if unit.is_new:
-                services.cards_unseal(unit=unit, actor=self.croupier, seal_intact=True, video_camera="CAM-3",
-                                      video_reference="REC-0001")
+                services.cards_unseal(
+                    unit=unit, actor=self.croupier, seal_intact=True, video_camera="CAM-3", video_reference="REC-0001"
+                )
             services.cards_table_control(unit=unit, actor=self.croupier, complete=True, order_intact=True)
 
     def open_table(self, game="blackjack", *units):
@@ -198,22 +261,37 @@ class World:
         """One more sabot into the sabot cabinet; the first time, the volumes and the approved model."""
         if self.shoe_cabinet is None:
             sabots.open_equipment_volumes(self.est, self.u, director=self.director)
-            self.shoe_cabinet = LocationFactory(establishment=self.est, code="armoire-sabots", name="Armoire à sabots",
-                                                kind="shoe_cabinet", room=self.room)
+            self.shoe_cabinet = LocationFactory(
+                establishment=self.est,
+                code="armoire-sabots",
+                name="Armoire à sabots",
+                kind="shoe_cabinet",
+                room=self.room,
+            )
         number = str(Shoe.objects.filter(establishment=self.est).count() + 1)
-        return sabots.receive_shoes(self.est, [number], location=self.shoe_cabinet, actor=self.receiver,
-                                    model=sabots.shoe_model(self.est, actor=self.director))
+        return sabots.receive_shoes(
+            self.est,
+            [number],
+            location=self.shoe_cabinet,
+            actor=self.receiver,
+            model=sabots.shoe_model(self.est, actor=self.director),
+        )
 
     def give_back(self, *units, to=None):
         """End of partie: FR post-partie control at the table; return (MC under the inspecteur)."""
         units = [CardUnit.objects.get(pk=u.pk) for u in units]
         if not self.mc:
             for unit in units:
-                services.cards_post_control(unit=unit, actor=self.croupier, complete=True, order_restored=True,
-                                            marks_found=False)
-        return services.cards_return(units=units, to_location=to or self.depot, actor=self.keeper,
-                                     returned_by="M. Croupier",
-                                     inspecteur=self.u[Role.INSPECTEUR] if self.mc else None)
+                services.cards_post_control(
+                    unit=unit, actor=self.croupier, complete=True, order_restored=True, marks_found=False
+                )
+        return services.cards_return(
+            units=units,
+            to_location=to or self.depot,
+            actor=self.keeper,
+            returned_by="M. Croupier",
+            inspecteur=self.u[Role.INSPECTEUR] if self.mc else None,
+        )
 
 
 @pytest.fixture

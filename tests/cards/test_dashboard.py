@@ -45,10 +45,17 @@ def test_inspecteur_panel_counts_returns_exchanges_and_card_incidents(client, mc
     (table_sixain, spare, odd) = mcw.receive(mcw.spec(), mcw.spec(), mcw.spec())
     services.cards_replacement_designate(seance=mcw.seance, room=mcw.room, unit=spare, actor=mcw.inspecteur)
     mcw.open_table("blackjack", table_sixain)
-    services.cards_exchange(table_unit=table_sixain.members.first(), replacement_unit=spare.members.first(),
-                            card="Dame de cœur", croupier="M. C", shown_both_sides=True, actor=mcw.inspecteur)
-    services.cards_anomaly_report(units=[odd], anomaly="marked", cards="Valet de trèfle", circumstances="contrôle",
-                                  actor=mcw.cartier)
+    services.cards_exchange(
+        table_unit=table_sixain.members.first(),
+        replacement_unit=spare.members.first(),
+        card="Dame de cœur",
+        croupier="M. C",
+        shown_both_sides=True,
+        actor=mcw.inspecteur,
+    )
+    services.cards_anomaly_report(
+        units=[odd], anomaly="marked", cards="Valet de trèfle", circumstances="contrôle", actor=mcw.cartier
+    )
     page = dashboard(client, mcw.inspecteur)
     assert INSPECTOR in page and reverse("cards:inspector") in page
     assert line("Rentrées à surveiller", 1) in page

@@ -30,8 +30,14 @@ def organisation(db):
 
 
 def _snapshot():
-    return (CardUnit.objects.count(), CardEvent.objects.count(), Entry.objects.count(), Incident.objects.count(),
-            DestructionSession.objects.count(), StockVerification.objects.count())
+    return (
+        CardUnit.objects.count(),
+        CardEvent.objects.count(),
+        Entry.objects.count(),
+        Incident.objects.count(),
+        DestructionSession.objects.count(),
+        StockVerification.objects.count(),
+    )
 
 
 def test_seed_runs_stays_idempotent_and_every_register_verifies(organisation):
@@ -51,16 +57,31 @@ def test_seed_runs_stays_idempotent_and_every_register_verifies(organisation):
         assert selectors.out_at_tables(est), "today's séance has cards out"
     mc = Establishment.objects.get(code=DEMO_MC)
     kinds = set(CardEvent.objects.filter(establishment=mc).values_list("kind", flat=True))
-    assert {"issue", "unsealing", "second_control", "pae_preparation", "pae_confirmation", "exchange",
-            "reconciliation", "return", "post_control", "anomaly", "withdrawal"} <= kinds
+    assert {
+        "issue",
+        "unsealing",
+        "second_control",
+        "pae_preparation",
+        "pae_confirmation",
+        "exchange",
+        "reconciliation",
+        "return",
+        "post_control",
+        "anomaly",
+        "withdrawal",
+    } <= kinds
     assert Incident.objects.filter(establishment=mc, status="closed", requirement="INC-02").exists()
     fr = Establishment.objects.get(code=DEMO_FR)
     assert Incident.objects.filter(establishment=fr, requirement="INC-14").exists()
     # the French sabot games played with their sabot (SHOE-12), back in the cabinet after the partie
     # (SHOE-09) but for today's blackjack, still open
-    played = TableSession.objects.filter(seance__establishment=fr, table__game__in=SHOE_GAMES_FR,
-                                         opened_at__isnull=False)
+    played = TableSession.objects.filter(
+        seance__establishment=fr, table__game__in=SHOE_GAMES_FR, opened_at__isnull=False
+    )
     assert played.count() > 3
     assert all(ShoeAllocation.objects.filter(table_session=session).exists() for session in played)
-    assert list(Shoe.objects.filter(establishment=fr, table_session__isnull=False)
-                .values_list("table_session__table__game", "table_session__status")) == [("blackjack", "open")]
+    assert list(
+        Shoe.objects.filter(establishment=fr, table_session__isnull=False).values_list(
+            "table_session__table__game", "table_session__status"
+        )
+    ) == [("blackjack", "open")]

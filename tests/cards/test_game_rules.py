@@ -1,7 +1,6 @@
 """Per-game deck rules (SET-02 decks, SET-03 freshness), enforced when cards are issued to a
 table session: one test per GAME row about decks."""
 
-
 from ledgers.cards import services
 from ledgers.cards.deck_rules import DECK_RULES, rule_for, rules_table
 from ledgers.cards.models import CardUnit
@@ -40,10 +39,13 @@ def test_game_05_fr_blackjack_one_sixain_three_and_three_colours_in_perfect_cond
     decks = list(odd.members.order_by("position"))
     session = frw.session("blackjack")
     _refused("GAME-05", frw.issue, session, *decks)  # six decks, but not a whole sixain
-    (lopsided,) = frw.receive(type(frw.spec())(
-        unit_type="sixain", serial="S-LOP",
-        decks=tuple(type(frw.spec().decks[0])(f"S-LOP-{i}", "rouge" if i <= 4 else "bleu") for i in range(1, 7)),
-    ))
+    (lopsided,) = frw.receive(
+        type(frw.spec())(
+            unit_type="sixain",
+            serial="S-LOP",
+            decks=tuple(type(frw.spec().decks[0])(f"S-LOP-{i}", "rouge" if i <= 4 else "bleu") for i in range(1, 7)),
+        )
+    )
     _refused("GAME-05", frw.issue, session, lopsided)  # 4 + 2
     services.cards_withdraw(units=[worn], status="out_of_use", reason="usé", actor=frw.directeur_responsable)
     _refused("GAME-05", frw.issue, session, worn)
@@ -56,8 +58,9 @@ def test_game_09_black_jack_one_deck_a_new_deck_each_seance(mcw: World):
     session = mcw.open_table("blackjack_one_deck", deck)
     mcw.give_back(deck)
     table_session_close(session=session, actor=mcw.director)
-    services.cards_post_control(unit=CardUnit.objects.get(pk=deck.pk), actor=mcw.cartier, complete=True,
-                                order_restored=True, marks_found=False)
+    services.cards_post_control(
+        unit=CardUnit.objects.get(pk=deck.pk), actor=mcw.cartier, complete=True, order_restored=True, marks_found=False
+    )
     next_seance = mcw.new_seance(days_ago=-1)
     session = mcw.session("blackjack_one_deck", seance=next_seance)
     _refused("GAME-09", mcw.issue, session, deck)
@@ -74,8 +77,9 @@ def test_game_12_mc_punto_banco_eight_decks_or_six_with_a_shuffler_dealer(mcw: W
 
 def test_game_14_fr_punto_banco_plain_backed_sixain_not_reused_once_imperfect(frw: World):
     (sixain, worn) = frw.receive(frw.spec(), frw.spec())
-    services.cards_withdraw(units=[worn], status="out_of_use", reason="n'est plus parfait",
-                            actor=frw.directeur_responsable)
+    services.cards_withdraw(
+        units=[worn], status="out_of_use", reason="n'est plus parfait", actor=frw.directeur_responsable
+    )
     _refused("GAME-14", frw.issue, frw.session("punto_banco"), worn)
     _refused("GAME-14", frw.issue, frw.session("punto_banco"), *list(sixain.members.all())[:3])
     frw.issue(frw.session("punto_banco"), sixain)
@@ -99,8 +103,9 @@ def test_game_30_banque_a_tout_va_a_complete_new_sixain_each_of_two_seances(mcw:
     session = mcw.open_table("blackjack", used)
     mcw.give_back(used)
     table_session_close(session=session, actor=mcw.director)
-    services.cards_post_control(unit=CardUnit.objects.get(pk=used.pk), actor=mcw.cartier, complete=True,
-                                order_restored=True, marks_found=False)
+    services.cards_post_control(
+        unit=CardUnit.objects.get(pk=used.pk), actor=mcw.cartier, complete=True, order_restored=True, marks_found=False
+    )
     tav = mcw.session("banque_tout_va")
     _refused("GAME-30", mcw.issue, tav, used)
     _refused("GAME-30", mcw.issue, tav, *list(fresh.members.all()))

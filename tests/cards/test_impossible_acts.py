@@ -27,9 +27,11 @@ def test_card_08_card_28_issuing_a_destroyed_unit_is_409(world: World):
     (unit,) = world.receive(world.spec())
     unit.status = ItemStatus.DESTROYED
     save_audited(unit, actor=world.director, reason="destruction")
-    response = _client(world.keeper).post(f"{API}issues/", {"table_session": world.session().pk,
-                                                             "units": [unit.pk], "received_by": "M. Croupier"},
-                                          format="json")
+    response = _client(world.keeper).post(
+        f"{API}issues/",
+        {"table_session": world.session().pk, "units": [unit.pk], "received_by": "M. Croupier"},
+        format="json",
+    )
     expected = ("CARD-08", "AM 88-384 art. 1.1") if world.mc else ("CARD-28", "Arrêté du 14 mai 2007 art. 39")
     _refused(response, *expected)
     unit.refresh_from_db()
@@ -39,23 +41,34 @@ def test_card_08_card_28_issuing_a_destroyed_unit_is_409(world: World):
 def test_card_08_issuing_a_unit_already_at_a_table_is_409(mcw: World):
     (unit,) = mcw.receive(mcw.spec())
     mcw.issue(mcw.session("blackjack"), unit)
-    response = _client(mcw.cartier).post(f"{API}issues/", {"table_session": mcw.session("punto_banco").pk,
-                                                            "units": [unit.pk], "received_by": "M. Croupier"},
-                                         format="json")
+    response = _client(mcw.cartier).post(
+        f"{API}issues/",
+        {"table_session": mcw.session("punto_banco").pk, "units": [unit.pk], "received_by": "M. Croupier"},
+        format="json",
+    )
     _refused(response, "CARD-08", "AM 88-384 art. 1.1")
 
 
 def test_card_08_returning_cards_that_are_not_out_is_409(mcw: World):
     (unit,) = mcw.receive(mcw.spec())
-    response = _client(mcw.cartier).post(f"{API}returns/", {
-        "units": [unit.pk], "to_location": mcw.depot.pk, "returned_by": "M. Croupier",
-        "signer_username": mcw.inspecteur.username, "signer_password": DEFAULT_PASSWORD}, format="json")
+    response = _client(mcw.cartier).post(
+        f"{API}returns/",
+        {
+            "units": [unit.pk],
+            "to_location": mcw.depot.pk,
+            "returned_by": "M. Croupier",
+            "signer_username": mcw.inspecteur.username,
+            "signer_password": DEFAULT_PASSWORD,
+        },
+        format="json",
+    )
     _refused(response, "CARD-08", "AM 88-384 art. 1.1")
 
 
 def test_card_08_withdrawing_a_unit_at_a_table_is_409(mcw: World):
     (unit,) = mcw.receive(mcw.spec())
     mcw.issue(mcw.session(), unit)
-    response = _client(mcw.cartier).post(f"{API}withdrawals/", {"units": [unit.pk], "status": "damaged",
-                                                                 "reason": "Coin corné"}, format="json")
+    response = _client(mcw.cartier).post(
+        f"{API}withdrawals/", {"units": [unit.pk], "status": "damaged", "reason": "Coin corné"}, format="json"
+    )
     _refused(response, "CARD-08", "AM 88-384 art. 1.1")

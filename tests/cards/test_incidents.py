@@ -17,16 +17,26 @@ from tests.cards.conftest import World
 
 
 def _notify(incident, role, actor):
-    incident_notify(incident=incident, recipient_role=role, recipient_name=f"M. {role}", channel="phone",
-                    notified_at=timezone.now(), actor=actor)
+    incident_notify(
+        incident=incident,
+        recipient_role=role,
+        recipient_name=f"M. {role}",
+        channel="phone",
+        notified_at=timezone.now(),
+        actor=actor,
+    )
 
 
 def test_inc_02_card_anomaly_quarantines_and_needs_inspecteur_directeur_and_scj(mcw: World):
     (a,) = mcw.receive()
     session = mcw.open_table("blackjack", a)
     incident = services.cards_anomaly_report(
-        units=[a], anomaly="missing", cards="Sept de carreau", circumstances="Comptée en fin de taille",
-        actor=mcw.croupier, found_at=timezone.now() - datetime.timedelta(minutes=5),
+        units=[a],
+        anomaly="missing",
+        cards="Sept de carreau",
+        circumstances="Comptée en fin de taille",
+        actor=mcw.croupier,
+        found_at=timezone.now() - datetime.timedelta(minutes=5),
     )
     assert incident.requirement == "INC-02" and incident.table_session == session
     a.refresh_from_db()
@@ -49,8 +59,14 @@ def test_inc_02_card_anomaly_quarantines_and_needs_inspecteur_directeur_and_scj(
 def test_inc_13_fr_anomaly_is_reported_to_the_police(frw: World):
     (a,) = frw.receive()
     frw.open_table("blackjack", a)
-    services.cards_post_control(unit=a, actor=frw.croupier, complete=True, order_restored=True, marks_found=True,
-                                marks_description="Marque au feutre sur le dos des rois")
+    services.cards_post_control(
+        unit=a,
+        actor=frw.croupier,
+        complete=True,
+        order_restored=True,
+        marks_found=True,
+        marks_description="Marque au feutre sur le dos des rois",
+    )
     incident = Incident.objects.get(subjects__object_id=a.pk)
     assert incident.requirement == "INC-13"
     with pytest.raises(RuleViolation) as refused:
@@ -67,12 +83,21 @@ def test_inc_14_broken_seal_failed_destruction_check_and_cabinet_discrepancy(frw
     frw.issue(session, a)
     services.cards_unseal(unit=a, actor=frw.croupier, seal_intact=False, video_camera="CAM-1", video_reference="R-9")
     services.cards_withdraw(units=[b], status="out_of_use", reason="usé", actor=frw.directeur_responsable)
-    destruction = services.cards_destruction_plan(establishment=frw.est, units=[b], method="destruction",
-                                                  planned_at=timezone.now(), actor=frw.director)
-    services.cards_destruction_complete(session=destruction, actor=frw.director, witness=frw.police, withheld=[b],
-                                        finding="Jeu incomplet : il manque le deux de trèfle")
+    destruction = services.cards_destruction_plan(
+        establishment=frw.est, units=[b], method="destruction", planned_at=timezone.now(), actor=frw.director
+    )
+    services.cards_destruction_complete(
+        session=destruction,
+        actor=frw.director,
+        witness=frw.police,
+        withheld=[b],
+        finding="Jeu incomplet : il manque le deux de trèfle",
+    )
     verification = custody.stock_verification_record(
-        domain=CARDS, establishment=frw.est, counted={(frw.depot.pk, "sixain"): 0}, actor=frw.police,
+        domain=CARDS,
+        establishment=frw.est,
+        counted={(frw.depot.pk, "sixain"): 0},
+        actor=frw.police,
     )
     requirements = set(Incident.objects.filter(establishment=frw.est).values_list("requirement", flat=True))
     assert requirements == {"INC-14"}
@@ -94,11 +119,18 @@ def test_flags_are_recorded_and_listed_as_exceptions(mcw: World):
 def test_inc_13_late_police_information_is_flagged(frw: World):
     (a,) = frw.receive()
     found = timezone.now() - datetime.timedelta(hours=3)
-    incident = services.cards_anomaly_report(units=[a], anomaly="missing", cards="Trois de cœur",
-                                             circumstances="comptée", actor=frw.croupier, found_at=found)
+    incident = services.cards_anomaly_report(
+        units=[a], anomaly="missing", cards="Trois de cœur", circumstances="comptée", actor=frw.croupier, found_at=found
+    )
     assert any(f.code == "INC-13" and "non encore informée" in f.text for f in selectors.exceptions(frw.est))
-    incident_notify(incident=incident, recipient_role="police", recipient_name="Cne Vidal", channel="phone",
-                    notified_at=found + datetime.timedelta(minutes=20), actor=frw.director)
+    incident_notify(
+        incident=incident,
+        recipient_role="police",
+        recipient_name="Cne Vidal",
+        channel="phone",
+        notified_at=found + datetime.timedelta(minutes=20),
+        actor=frw.director,
+    )
     assert not any(f.code == "INC-13" for f in selectors.exceptions(frw.est))
     frw.est.options = {"card_incident_notice_minutes": 10}
     frw.est.save()

@@ -52,8 +52,9 @@ def test_card_02_unnumbered_sixain_gets_an_internal_number_and_is_flagged(mcw: W
 
 def test_card_03_receipt_is_written_by_the_cartier(mcw: World):
     with pytest.raises(PermissionDenied):
-        services.cards_receive(establishment=mcw.est, location=mcw.depot, supplier=mcw.supplier,
-                               units=[mcw.spec()], actor=mcw.director)
+        services.cards_receive(
+            establishment=mcw.est, location=mcw.depot, supplier=mcw.supplier, units=[mcw.spec()], actor=mcw.director
+        )
     _refused("CARD-03", mcw.receive, mcw.spec(serial=" "))
 
 
@@ -144,8 +145,16 @@ def test_card_07_order_still_without_visa_after_a_verification_is_flagged(mcw: W
 
 def test_card_07_order_numbers_run_without_gaps(mcw: World):
     mcw.order()
-    _refused("CARD-07", custody.purchase_order_issue, establishment=mcw.est, domain=CARDS, supplier=mcw.supplier,
-             actor=mcw.director, lines=[{"category": "sixain", "quantity": 1}], number=5)
+    _refused(
+        "CARD-07",
+        custody.purchase_order_issue,
+        establishment=mcw.est,
+        domain=CARDS,
+        supplier=mcw.supplier,
+        actor=mcw.director,
+        lines=[{"category": "sixain", "quantity": 1}],
+        number=5,
+    )
 
 
 def test_card_08_cards_are_kept_only_in_card_depots(mcw: World):
@@ -156,24 +165,34 @@ def test_card_08_cards_are_kept_only_in_card_depots(mcw: World):
     (unit,) = mcw.receive()
     session = mcw.session()
     mcw.issue(session, unit)
-    _refused("CARD-08", services.cards_return, units=[unit], to_location=vault, actor=mcw.cartier,
-             returned_by="X", inspecteur=mcw.inspecteur)
+    _refused(
+        "CARD-08",
+        services.cards_return,
+        units=[unit],
+        to_location=vault,
+        actor=mcw.cartier,
+        returned_by="X",
+        inspecteur=mcw.inspecteur,
+    )
 
 
 def _planned(w: World, *units, minutes_ago=10):
-    session = services.cards_destruction_plan(establishment=w.est, units=list(units), method="destruction",
-                                              planned_at=timezone.now(), actor=w.director)
+    session = services.cards_destruction_plan(
+        establishment=w.est, units=list(units), method="destruction", planned_at=timezone.now(), actor=w.director
+    )
     if w.mc:
         notified_at = timezone.now() - datetime.timedelta(minutes=minutes_ago)
-        custody.destruction_notify(session=session, notified_at=notified_at, channel="email",
-                                   reference="courriel au SCJ", actor=w.director)
+        custody.destruction_notify(
+            session=session, notified_at=notified_at, channel="email", reference="courriel au SCJ", actor=w.director
+        )
     return session
 
 
 def test_card_09_incomplete_unit_is_destroyed_only_with_a_closed_anomaly_incident(mcw: World):
     (unit,) = mcw.receive()
-    incident = services.cards_anomaly_report(units=[unit], anomaly="missing", cards="As de pique",
-                                             circumstances="constaté à l'inventaire", actor=mcw.cartier)
+    incident = services.cards_anomaly_report(
+        units=[unit], anomaly="missing", cards="As de pique", circumstances="constaté à l'inventaire", actor=mcw.cartier
+    )
     services.cards_withdraw(units=[unit], status="out_of_use", reason="jeu incomplet", actor=mcw.cartier)
     session = _planned(mcw, unit)
     _refused("CARD-19", services.cards_destruction_complete, session=session, actor=mcw.director)
@@ -181,8 +200,14 @@ def test_card_09_incomplete_unit_is_destroyed_only_with_a_closed_anomaly_inciden
 
     incident_decide(incident=incident, decision="Sixain détruit après examen", actor=mcw.director)
     for role in ("inspecteur", "directeur_jeux", "scj"):
-        incident_notify(incident=incident, recipient_role=role, recipient_name=role, channel="phone",
-                        notified_at=timezone.now(), actor=mcw.director)
+        incident_notify(
+            incident=incident,
+            recipient_role=role,
+            recipient_name=role,
+            channel="phone",
+            notified_at=timezone.now(),
+            actor=mcw.director,
+        )
     incident_close(incident=incident, actor=mcw.director)
     services.cards_destruction_complete(session=session, actor=mcw.director)
     unit.refresh_from_db()
@@ -200,8 +225,14 @@ def test_card_09_incomplete_unit_without_incident_cannot_be_destroyed(mcw: World
 
     incident_decide(incident=incident, decision="Carte retrouvée sous la table, jeu retiré", actor=mcw.director)
     for role in ("inspecteur", "directeur_jeux", "scj"):
-        incident_notify(incident=incident, recipient_role=role, recipient_name=role, channel="phone",
-                        notified_at=timezone.now(), actor=mcw.director)
+        incident_notify(
+            incident=incident,
+            recipient_role=role,
+            recipient_name=role,
+            channel="phone",
+            notified_at=timezone.now(),
+            actor=mcw.director,
+        )
     incident_close(incident=incident, actor=mcw.director)
     assert any(f.code == "CARD-09" for f in selectors.exceptions(mcw.est))
     session = _planned(mcw, unit)
@@ -225,13 +256,19 @@ def test_card_10_out_of_use_stock_older_than_the_period_is_flagged(mcw: World):
 def test_card_11_destruction_without_prior_scj_notice_refused(mcw: World):
     (unit,) = mcw.receive()
     services.cards_withdraw(units=[unit], status="damaged", reason="cartes abîmées", actor=mcw.cartier)
-    session = services.cards_destruction_plan(establishment=mcw.est, units=[unit], method="neutralisation",
-                                              planned_at=timezone.now(), actor=mcw.director)
+    session = services.cards_destruction_plan(
+        establishment=mcw.est, units=[unit], method="neutralisation", planned_at=timezone.now(), actor=mcw.director
+    )
     _refused("CARD-11", services.cards_destruction_complete, session=session, actor=mcw.director)
     mcw.est.options = {"SET-05": {"scj_notice_minutes": 60}}
     mcw.est.save()
-    custody.destruction_notify(session=session, notified_at=timezone.now() - datetime.timedelta(minutes=5),
-                               channel="email", reference="courriel", actor=mcw.director)
+    custody.destruction_notify(
+        session=session,
+        notified_at=timezone.now() - datetime.timedelta(minutes=5),
+        channel="email",
+        reference="courriel",
+        actor=mcw.director,
+    )
     _refused("CARD-11", services.cards_destruction_complete, session=session, actor=mcw.director)
     unit.refresh_from_db()
     assert unit.status == ItemStatus.DAMAGED
@@ -287,8 +324,14 @@ def test_card_14_marks_found_at_the_control_mark_the_unit_and_open_an_incident(m
     mcw.issue(session, a)
     mcw.ready(session, a)
     mcw.give_back(a, to=mcw.annex)
-    services.cards_post_control(unit=a, actor=mcw.cartier, complete=True, order_restored=True, marks_found=True,
-                                marks_description="Traces d'ongle sur les as")
+    services.cards_post_control(
+        unit=a,
+        actor=mcw.cartier,
+        complete=True,
+        order_restored=True,
+        marks_found=True,
+        marks_description="Traces d'ongle sur les as",
+    )
     a.refresh_from_db()
     assert a.status == ItemStatus.MARKED and a.location == mcw.depot  # moved to the main depot (CARD-17)
     assert Incident.objects.get(subjects__object_id=a.pk).requirement == "INC-02"
@@ -300,8 +343,9 @@ def test_card_15_table_cannot_open_without_the_second_control(mcw: World):
     mcw.issue(session, a)
     services.cards_unseal(unit=a, actor=mcw.croupier, seal_intact=True)
     _refused("CARD-15", table_session_open, session=session, actor=mcw.director)
-    services.cards_table_control(unit=a, actor=mcw.croupier, complete=True, order_intact=True,
-                                 witnesses="M. Chef de table")
+    services.cards_table_control(
+        unit=a, actor=mcw.croupier, complete=True, order_intact=True, witnesses="M. Chef de table"
+    )
     assert table_session_open(session=session, actor=mcw.director).status == "open"
 
 
@@ -316,17 +360,45 @@ def test_card_16_damaged_card_is_exchanged_from_the_designated_sixain_only(mcw: 
     (table_sixain, other) = mcw.receive(mcw.spec(), mcw.spec())
     session = mcw.open_table("blackjack", table_sixain)
     deck = table_sixain.members.first()
-    _refused("CARD-16", services.cards_exchange, table_unit=deck, replacement_unit=other.members.first(),
-             card="Dame de cœur", croupier="M. C", shown_both_sides=True, actor=mcw.inspecteur)
+    _refused(
+        "CARD-16",
+        services.cards_exchange,
+        table_unit=deck,
+        replacement_unit=other.members.first(),
+        card="Dame de cœur",
+        croupier="M. C",
+        shown_both_sides=True,
+        actor=mcw.inspecteur,
+    )
     (spare,) = mcw.receive()
     services.cards_replacement_designate(seance=mcw.seance, room=mcw.room, unit=spare, actor=mcw.inspecteur)
-    _refused("CARD-16", services.cards_exchange, table_unit=deck, replacement_unit=other.members.first(),
-             card="Dame de cœur", croupier="M. C", shown_both_sides=True, actor=mcw.inspecteur)
+    _refused(
+        "CARD-16",
+        services.cards_exchange,
+        table_unit=deck,
+        replacement_unit=other.members.first(),
+        card="Dame de cœur",
+        croupier="M. C",
+        shown_both_sides=True,
+        actor=mcw.inspecteur,
+    )
     with pytest.raises(PermissionDenied):
-        services.cards_exchange(table_unit=deck, replacement_unit=spare.members.first(), card="Dame de cœur",
-                                croupier="M. C", shown_both_sides=True, actor=mcw.cartier)
-    exchange = services.cards_exchange(table_unit=deck, replacement_unit=spare.members.first(), card="Dame de cœur",
-                                       croupier="M. C", shown_both_sides=True, actor=mcw.inspecteur)
+        services.cards_exchange(
+            table_unit=deck,
+            replacement_unit=spare.members.first(),
+            card="Dame de cœur",
+            croupier="M. C",
+            shown_both_sides=True,
+            actor=mcw.cartier,
+        )
+    exchange = services.cards_exchange(
+        table_unit=deck,
+        replacement_unit=spare.members.first(),
+        card="Dame de cœur",
+        croupier="M. C",
+        shown_both_sides=True,
+        actor=mcw.inspecteur,
+    )
     deck.refresh_from_db()
     spare.refresh_from_db()
     assert deck.contains_exchanged_card and spare.contains_exchanged_card
@@ -335,12 +407,19 @@ def test_card_16_damaged_card_is_exchanged_from_the_designated_sixain_only(mcw: 
 
 def test_card_16_unreconciled_exchange_is_flagged_at_the_post_seance_control(mcw: World):
     _session, table_sixain, spare = _exchange_setup(mcw)
-    services.cards_exchange(table_unit=table_sixain.members.first(), replacement_unit=spare, card="Roi de trèfle",
-                            croupier="M. C", shown_both_sides=True, actor=mcw.inspecteur)
+    services.cards_exchange(
+        table_unit=table_sixain.members.first(),
+        replacement_unit=spare,
+        card="Roi de trèfle",
+        croupier="M. C",
+        shown_both_sides=True,
+        actor=mcw.inspecteur,
+    )
     mcw.give_back(table_sixain)
     table_sixain.refresh_from_db()
-    services.cards_post_control(unit=table_sixain, actor=mcw.cartier, complete=True, order_restored=True,
-                                marks_found=False)
+    services.cards_post_control(
+        unit=table_sixain, actor=mcw.cartier, complete=True, order_restored=True, marks_found=False
+    )
     control = CardEvent.objects.get(kind="post_control", unit=table_sixain)
     assert control.flags[0]["code"] == "CARD-16"
     assert control.entry.payload["flags"] == [f"CARD-16 : {control.flags[0]['text']}"]
@@ -349,11 +428,17 @@ def test_card_16_unreconciled_exchange_is_flagged_at_the_post_seance_control(mcw
 
 def test_card_16_reconciliation_withdraws_the_replacement_sixain(mcw: World):
     _session, table_sixain, spare = _exchange_setup(mcw)
-    exchange = services.cards_exchange(table_unit=table_sixain.members.first(), replacement_unit=spare,
-                                       card="Roi de trèfle", croupier="M. C", shown_both_sides=True,
-                                       actor=mcw.inspecteur)
-    services.cards_exchange_reconcile(exchange=exchange, actor=mcw.cartier,
-                                      note="Carte détériorée replacée dans le sixain de remplacement")
+    exchange = services.cards_exchange(
+        table_unit=table_sixain.members.first(),
+        replacement_unit=spare,
+        card="Roi de trèfle",
+        croupier="M. C",
+        shown_both_sides=True,
+        actor=mcw.inspecteur,
+    )
+    services.cards_exchange_reconcile(
+        exchange=exchange, actor=mcw.cartier, note="Carte détériorée replacée dans le sixain de remplacement"
+    )
     spare.refresh_from_db()
     assert spare.status == ItemStatus.DAMAGED and spare.location == mcw.depot
     exchange.refresh_from_db()
@@ -367,8 +452,9 @@ def test_card_17_withdrawn_units_are_not_issued_and_stay_out_of_annex_depots(mcw
     assert a.location == mcw.depot  # moved to the main depot, through the annex ledger
     _refused("CARD-17", mcw.issue, mcw.session("three_card_poker"), a.members.first())
     _refused("CARD-17", custody.items_transfer, domain=CARDS, items=[a], to_location=mcw.annex, actor=mcw.cartier)
-    services.cards_anomaly_report(units=[b], anomaly="marked", cards="As de cœur", circumstances="contrôle",
-                                  actor=mcw.cartier)
+    services.cards_anomaly_report(
+        units=[b], anomaly="marked", cards="As de cœur", circumstances="contrôle", actor=mcw.cartier
+    )
     b.refresh_from_db()
     assert b.status == ItemStatus.MARKED and b.location == mcw.depot
     session = _planned(mcw, b)
@@ -379,11 +465,13 @@ def test_card_18_table_cannot_close_while_cards_are_out_and_return_needs_the_ins
     (a,) = mcw.receive()
     session = mcw.open_table("blackjack", a)
     _refused("CARD-18", table_session_close, session=session, actor=mcw.director)
-    _refused("CARD-18", services.cards_return, units=[a], to_location=mcw.depot, actor=mcw.cartier,
-             returned_by="M. Croupier")
+    _refused(
+        "CARD-18", services.cards_return, units=[a], to_location=mcw.depot, actor=mcw.cartier, returned_by="M. Croupier"
+    )
     with pytest.raises(PermissionDenied):
-        services.cards_return(units=[a], to_location=mcw.depot, actor=mcw.cartier, returned_by="M. Croupier",
-                              inspecteur=mcw.croupier)
+        services.cards_return(
+            units=[a], to_location=mcw.depot, actor=mcw.cartier, returned_by="M. Croupier", inspecteur=mcw.croupier
+        )
     mcw.give_back(a)
     assert table_session_close(session=session, actor=mcw.director).status == "closed"
     entry = CardEvent.objects.get(kind="return", unit=a).entry
@@ -392,15 +480,24 @@ def test_card_18_table_cannot_close_while_cards_are_out_and_return_needs_the_ins
 
 def test_card_19_quarantined_unit_cannot_be_issued_until_the_incident_is_closed(mcw: World):
     (a,) = mcw.receive()
-    services.cards_anomaly_report(units=[a], anomaly="foreign", cards="Valet au dos différent",
-                                  circumstances="vu au déballage", actor=mcw.cartier)
+    services.cards_anomaly_report(
+        units=[a], anomaly="foreign", cards="Valet au dos différent", circumstances="vu au déballage", actor=mcw.cartier
+    )
     assert has_open_incident(a)
     _refused("CARD-19", mcw.issue, mcw.session(), a)
 
 
 def _pae(w: World, unit, **overrides):
-    fields = dict(units=[unit], actor=w.dcc_staff, checked_by="Mme Gastaud", shuffled_by="M. Roux", method="shuffler",
-                  shuffler="MD-12", video_camera="CAM-DCC-2", video_reference="2026-03-01 14:02")
+    fields = dict(
+        units=[unit],
+        actor=w.dcc_staff,
+        checked_by="Mme Gastaud",
+        shuffled_by="M. Roux",
+        method="shuffler",
+        shuffler="MD-12",
+        video_camera="CAM-DCC-2",
+        video_reference="2026-03-01 14:02",
+    )
     fields.update(overrides)
     return services.cards_pae_prepare(**fields)
 
@@ -450,8 +547,9 @@ def test_card_23_new_shuffle_mid_taille_needs_a_reason(mcw: World):
     (a,) = mcw.receive()
     session = mcw.open_table("blackjack", a)
     _refused("CARD-23", services.cards_reshuffle_order, table_session=session, reason=" ", actor=mcw.director)
-    event = services.cards_reshuffle_order(table_session=session, reason="Sécurité du jeu : joueur unique contestant",
-                                           actor=mcw.director)
+    event = services.cards_reshuffle_order(
+        table_session=session, reason="Sécurité du jeu : joueur unique contestant", actor=mcw.director
+    )
     assert event.entry.payload["result"].startswith("Sécurité")
 
 
@@ -460,8 +558,9 @@ def test_register_entries_verify_after_a_seance(mcw: World):
     session = mcw.open_table("blackjack", a)
     mcw.give_back(a)
     table_session_close(session=session, actor=mcw.director)
-    services.cards_post_control(unit=CardUnit.objects.get(pk=a.pk), actor=mcw.cartier, complete=True,
-                                order_restored=True, marks_found=False)
+    services.cards_post_control(
+        unit=CardUnit.objects.get(pk=a.pk), actor=mcw.cartier, complete=True, order_restored=True, marks_found=False
+    )
     for register in Register.objects.filter(establishment=mcw.est):
         assert verify_register(register) is None, register
     service = mcw.registers["service"]

@@ -15,11 +15,15 @@ def test_shuf_06_second_control_required_with_a_shuffler(mcw: World):
     open_register(mcw.est, "materiel_jeu")
     tables = {
         # punto banco with a mélangeur: eight decks, a sixain and two single decks
-        "punto_banco": (mounted_shuffler(mcw, "punto_banco", machine_type=MachineType.BATCH, number="M1"),
-                        (mcw.spec(), mcw.spec("jeu"), mcw.spec("jeu"))),
+        "punto_banco": (
+            mounted_shuffler(mcw, "punto_banco", machine_type=MachineType.BATCH, number="M1"),
+            (mcw.spec(), mcw.spec("jeu"), mcw.spec("jeu")),
+        ),
         # black-jack with a mélangeur distributeur: one sixain
-        "blackjack": (mounted_shuffler(mcw, "blackjack", machine_type=MachineType.CONTINUOUS, number="M2"),
-                      (mcw.spec(),)),
+        "blackjack": (
+            mounted_shuffler(mcw, "blackjack", machine_type=MachineType.CONTINUOUS, number="M2"),
+            (mcw.spec(),),
+        ),
     }
     for game, (machine, specs) in tables.items():
         units = mcw.receive(*specs)

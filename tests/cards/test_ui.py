@@ -11,9 +11,29 @@ from ledgers.incidents.models import Incident
 from tests.cards.conftest import World
 from tests.factories import DEFAULT_PASSWORD
 
-PAGES = ["day", "inspector", "stock", "exceptions", "rules", "units", "orders", "destructions", "supplier-create",
-         "order-create", "receive", "issue", "unseal", "table-control", "first-control", "post-control", "return",
-         "withdraw", "anomaly", "destruction-plan", "verify"]
+PAGES = [
+    "day",
+    "inspector",
+    "stock",
+    "exceptions",
+    "rules",
+    "units",
+    "orders",
+    "destructions",
+    "supplier-create",
+    "order-create",
+    "receive",
+    "issue",
+    "unseal",
+    "table-control",
+    "first-control",
+    "post-control",
+    "return",
+    "withdraw",
+    "anomaly",
+    "destruction-plan",
+    "verify",
+]
 MC_PAGES = ["transfer", "depot-day", "pae-prepare", "pae-confirm", "designate", "exchange", "reshuffle"]
 
 
@@ -29,10 +49,12 @@ def busy(world: World):
     world.open_table("blackjack", out)
     from ledgers.cards import services
 
-    services.cards_withdraw(units=[old], status="out_of_use", reason="usé", actor=world.keeper
-                            if not world.mc else world.cartier)
-    services.cards_anomaly_report(units=[odd], anomaly="surplus", cards="As de cœur", circumstances="inventaire",
-                                  actor=world.u["cartier"])
+    services.cards_withdraw(
+        units=[old], status="out_of_use", reason="usé", actor=world.keeper if not world.mc else world.cartier
+    )
+    services.cards_anomaly_report(
+        units=[odd], anomaly="surplus", cards="As de cœur", circumstances="inventaire", actor=world.u["cartier"]
+    )
     return world
 
 
@@ -78,8 +100,9 @@ def test_inspector_queue_lists_returns_incidents_and_visas(client, mcw: World):
     mcw.open_table("blackjack", a)
     from ledgers.cards import services
 
-    incident = services.cards_anomaly_report(units=[b], anomaly="marked", cards="Valet de trèfle",
-                                             circumstances="contrôle", actor=mcw.cartier)
+    incident = services.cards_anomaly_report(
+        units=[b], anomaly="marked", cards="Valet de trèfle", circumstances="contrôle", actor=mcw.cartier
+    )
     html = login(client, mcw.inspecteur).get(reverse("cards:inspector")).content.decode()
     assert "Surveiller la rentrée" in html and a.serial in html
     assert f"Incident n° {incident.pk}" in html
@@ -89,8 +112,9 @@ def test_inspector_queue_lists_returns_incidents_and_visas(client, mcw: World):
 def test_issue_refusal_shows_id_and_article_and_keeps_the_input(client, mcw: World):
     (a,) = mcw.receive()
     session = mcw.session("roulette")
-    response = login(client, mcw.cartier).post(reverse("cards:issue"), {
-        "table_session": session.pk, "units": [a.pk], "received_by": "Mme Marchetti"})
+    response = login(client, mcw.cartier).post(
+        reverse("cards:issue"), {"table_session": session.pk, "units": [a.pk], "received_by": "Mme Marchetti"}
+    )
     assert response.status_code == 409
     html = response.content.decode()
     assert "CARD-01" in html and "AM 88-384 art. 1 al. 1" in html
@@ -104,11 +128,19 @@ def test_role_refusal_is_shown_as_403(client, mcw: World):
 
 
 def test_receive_form_parses_sixain_lines(client, mcw: World):
-    response = login(client, mcw.cartier).post(reverse("cards:receive"), {
-        "supplier": mcw.supplier.pk, "location": mcw.depot.pk, "unit_type": "sixain", "colour_a": "rouge",
-        "colour_b": "bleu", "plain_back": "on", "delivery_note": "BL 12",
-        "numbers": "S-UI-1 A1 A2 A3 A4 A5 A6\nS-UI-2 B1 B2 B3 B4 B5 B6\n",
-    })
+    response = login(client, mcw.cartier).post(
+        reverse("cards:receive"),
+        {
+            "supplier": mcw.supplier.pk,
+            "location": mcw.depot.pk,
+            "unit_type": "sixain",
+            "colour_a": "rouge",
+            "colour_b": "bleu",
+            "plain_back": "on",
+            "delivery_note": "BL 12",
+            "numbers": "S-UI-1 A1 A2 A3 A4 A5 A6\nS-UI-2 B1 B2 B3 B4 B5 B6\n",
+        },
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     sixain = CardUnit.objects.get(serial="S-UI-1")
     assert sixain.colours() == [3, 3] and sixain.members.get(position=4).back_colour == "bleu"
@@ -118,29 +150,62 @@ def test_flow_forms_post_to_their_services(client, mcw: World):
     login(client, mcw.cartier)
     (a, spare) = mcw.receive(mcw.spec(), mcw.spec())
     session = mcw.session()
-    assert client.post(reverse("cards:issue"), {"table_session": session.pk, "units": [a.pk],
-                                                "received_by": "M. B"}).status_code == 302
+    assert (
+        client.post(
+            reverse("cards:issue"), {"table_session": session.pk, "units": [a.pk], "received_by": "M. B"}
+        ).status_code
+        == 302
+    )
     login(client, mcw.croupier)
     assert client.post(reverse("cards:unseal"), {"unit": a.pk, "seal_intact": "on"}).status_code == 302
-    assert client.post(reverse("cards:table-control"), {"unit": a.pk, "complete": "on",
-                                                        "order_intact": "on"}).status_code == 302
+    assert (
+        client.post(reverse("cards:table-control"), {"unit": a.pk, "complete": "on", "order_intact": "on"}).status_code
+        == 302
+    )
     login(client, mcw.inspecteur)
-    assert client.post(reverse("cards:designate"), {"seance": mcw.seance.pk, "room": mcw.room.pk,
-                                                    "unit": spare.pk}).status_code == 302
+    assert (
+        client.post(
+            reverse("cards:designate"), {"seance": mcw.seance.pk, "room": mcw.room.pk, "unit": spare.pk}
+        ).status_code
+        == 302
+    )
     deck = a.members.first()
-    assert client.post(reverse("cards:exchange"), {
-        "table_unit": deck.pk, "replacement_unit": spare.members.first().pk, "card": "Dix de cœur",
-        "croupier": "M. B", "shown_both_sides": "on"}).status_code == 302
+    assert (
+        client.post(
+            reverse("cards:exchange"),
+            {
+                "table_unit": deck.pk,
+                "replacement_unit": spare.members.first().pk,
+                "card": "Dix de cœur",
+                "croupier": "M. B",
+                "shown_both_sides": "on",
+            },
+        ).status_code
+        == 302
+    )
     exchange = CardExchange.objects.get()
     login(client, mcw.cartier)
-    response = client.post(reverse("cards:return"), {"units": [a.pk], "to_location": mcw.depot.pk,
-                                                     "returned_by": "M. B", "signer_username": mcw.inspecteur.username,
-                                                     "signer_password": DEFAULT_PASSWORD})
+    response = client.post(
+        reverse("cards:return"),
+        {
+            "units": [a.pk],
+            "to_location": mcw.depot.pk,
+            "returned_by": "M. B",
+            "signer_username": mcw.inspecteur.username,
+            "signer_password": DEFAULT_PASSWORD,
+        },
+    )
     assert response.status_code == 302
-    assert client.post(reverse("cards:reconcile", args=[exchange.pk]),
-                       {"note": "Carte replacée dans le sixain de remplacement"}).status_code == 302
-    assert client.post(reverse("cards:post-control"), {"unit": a.pk, "complete": "on",
-                                                       "order_restored": "on"}).status_code == 302
+    assert (
+        client.post(
+            reverse("cards:reconcile", args=[exchange.pk]), {"note": "Carte replacée dans le sixain de remplacement"}
+        ).status_code
+        == 302
+    )
+    assert (
+        client.post(reverse("cards:post-control"), {"unit": a.pk, "complete": "on", "order_restored": "on"}).status_code
+        == 302
+    )
     a.refresh_from_db()
     assert a.status == ItemStatus.IN_STOCK
 
@@ -151,16 +216,22 @@ def test_destruction_pages_mc_with_scj_notice(client, mcw: World):
 
     services.cards_withdraw(units=[a], status="out_of_use", reason="usé", actor=mcw.cartier)
     login(client, mcw.director)
-    response = client.post(reverse("cards:destruction-plan"), {"units": [a.pk], "method": "neutralisation",
-                                                               "planned_at": "2030-01-01T10:00"})
+    response = client.post(
+        reverse("cards:destruction-plan"),
+        {"units": [a.pk], "method": "neutralisation", "planned_at": "2030-01-01T10:00"},
+    )
     assert response.status_code == 302
     session = DestructionSession.objects.get()
     response = client.post(reverse("cards:destruction-complete", args=[session.pk]), {})
     assert response.status_code == 409 and "CARD-11" in response.content.decode()
     notified = timezone.localtime() - timezone.timedelta(minutes=30)
-    assert client.post(reverse("cards:destruction-notify", args=[session.pk]), {
-        "notified_at": notified.strftime("%Y-%m-%dT%H:%M"), "channel": "email",
-        "reference": "courriel du 1er"}).status_code == 302
+    assert (
+        client.post(
+            reverse("cards:destruction-notify", args=[session.pk]),
+            {"notified_at": notified.strftime("%Y-%m-%dT%H:%M"), "channel": "email", "reference": "courriel du 1er"},
+        ).status_code
+        == 302
+    )
     assert client.post(reverse("cards:destruction-complete", args=[session.pk]), {}).status_code == 302
     a.refresh_from_db()
     assert a.status == ItemStatus.NEUTRALISED
@@ -173,8 +244,7 @@ def test_verification_page_signed_by_the_police_visas_the_carnet(client, frw: Wo
     field = next(name for name in page.context["form"].fields if name.startswith("count_"))
     response = client.post(reverse("cards:verify"), {field: 0, "password": "faux", "opened_by": "M. Delorme"})
     assert response.status_code == 200 and "signature refusée" in response.content.decode()
-    response = client.post(reverse("cards:verify"), {field: 0, "password": DEFAULT_PASSWORD,
-                                                     "opened_by": "M. Delorme"})
+    response = client.post(reverse("cards:verify"), {field: 0, "password": DEFAULT_PASSWORD, "opened_by": "M. Delorme"})
     assert response.status_code == 302
     assert Incident.objects.get(establishment=frw.est).requirement == "INC-14"
 
@@ -189,8 +259,9 @@ def test_incident_forms_record_notices_decision_and_closing(client, mcw: World):
     (a,) = mcw.receive()
     from ledgers.cards import services
 
-    incident = services.cards_anomaly_report(units=[a], anomaly="missing", cards="Deux de pique",
-                                             circumstances="contrôle", actor=mcw.cartier)
+    incident = services.cards_anomaly_report(
+        units=[a], anomaly="missing", cards="Deux de pique", circumstances="contrôle", actor=mcw.cartier
+    )
     login(client, mcw.director)
     url = reverse("incidents:detail", args=[incident.pk])
     response = client.post(reverse("incidents:close", args=[incident.pk]), {"confirm": "on"})
@@ -198,8 +269,9 @@ def test_incident_forms_record_notices_decision_and_closing(client, mcw: World):
     client.post(reverse("incidents:decide", args=[incident.pk]), {"decision": "Sixain retiré"})
     now = timezone.localtime().strftime("%Y-%m-%dT%H:%M")
     for role in ("inspecteur", "directeur_jeux", "scj"):
-        response = client.post(url, {"recipient_role": role, "recipient_name": role, "notified_at": now,
-                                     "channel": "phone"})
+        response = client.post(
+            url, {"recipient_role": role, "recipient_name": role, "notified_at": now, "channel": "phone"}
+        )
         assert response.status_code == 302
     assert client.post(reverse("incidents:close", args=[incident.pk]), {"confirm": "on"}).status_code == 302
     incident.refresh_from_db()

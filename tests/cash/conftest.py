@@ -31,11 +31,32 @@ from ledgers.registers.kinds import get_kind
 from ledgers.registers.services import register_create, register_open
 from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user, post_displays
 
-FR_ROLES = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.CROUPIER,
-            Role.CHEF_TABLE, Role.CHEF_PARTIE, Role.CHANGEUR, Role.CONTROLE_INTERIEUR, Role.COMPTABLE_TRESOR,
-            Role.POLICE, Role.GARDIEN_CARNETS, Role.COMPTABILITE)
-MC_ROLES = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.INSPECTEUR, Role.CAISSIER, Role.CAISSIER_PRINCIPAL,
-            Role.CROUPIER, Role.CHEF_TABLE, Role.CHANGEUR, Role.COMMISSAIRE)
+FR_ROLES = (
+    Role.DIRECTEUR_RESPONSABLE,
+    Role.COMITE,
+    Role.CAISSIER,
+    Role.CAISSIER_PRINCIPAL,
+    Role.CROUPIER,
+    Role.CHEF_TABLE,
+    Role.CHEF_PARTIE,
+    Role.CHANGEUR,
+    Role.CONTROLE_INTERIEUR,
+    Role.COMPTABLE_TRESOR,
+    Role.POLICE,
+    Role.GARDIEN_CARNETS,
+    Role.COMPTABILITE,
+)
+MC_ROLES = (
+    Role.DIRECTEUR_JEUX,
+    Role.SOUS_DIRECTEUR,
+    Role.INSPECTEUR,
+    Role.CAISSIER,
+    Role.CAISSIER_PRINCIPAL,
+    Role.CROUPIER,
+    Role.CHEF_TABLE,
+    Role.CHANGEUR,
+    Role.COMMISSAIRE,
+)
 FR_TABLES = {"RA1": "roulette", "RA2": "roulette", "B1": "boule", "B2": "boule", "TH1": "texas_holdem"}
 MC_TABLES = {"BJ1": "blackjack", "BJ2": "blackjack", "CF1": "chemin_de_fer"}
 
@@ -45,12 +66,12 @@ class Org(SimpleNamespace):
         return self.users[role]
 
     def seance(self, day: int = 0, period: str = "soiree"):
-        return seance_open(establishment=self.est, date=self.day + datetime.timedelta(days=day), period=period,
-                           actor=self.director)
+        return seance_open(
+            establishment=self.est, date=self.day + datetime.timedelta(days=day), period=period, actor=self.director
+        )
 
     def session(self, number: str, seance=None, stake: str | None = "10", open_: bool = True):
-        session = table_session_prepare(seance=seance or self.seance(), table=self.tables[number],
-                                        actor=self.director)
+        session = table_session_prepare(seance=seance or self.seance(), table=self.tables[number], actor=self.director)
         if stake is not None:
             session.minimum_stake = Decimal(stake)
             save_audited(session, actor=self.director)
@@ -71,8 +92,10 @@ def build(est, roles, tables):
     room = RoomFactory(establishment=est, code="salle", name="Salle des jeux")
     org = Org(est=est, room=room, day=datetime.date(2026, 3, 2))
     org.users = {role: make_user(est, role, username=f"{role}-{est.code}") for role in roles}
-    org.tables = {number: GamingTableFactory(establishment=est, room=room, number=number, game=game)
-                  for number, game in tables.items()}
+    org.tables = {
+        number: GamingTableFactory(establishment=est, room=room, number=number, game=game)
+        for number, game in tables.items()
+    }
     post_displays(*org.tables.values())  # FR: the rake rate displayed first (REG-23, COUNT-20)
     org.desk = LocationFactory(establishment=est, code="caisse-1", name="Caisse 1", kind="caisse_centrale", room=room)
     org.director = org.users[Role.DIRECTEUR_JEUX if est.jurisdiction == "MC" else Role.DIRECTEUR_RESPONSABLE]
@@ -88,10 +111,19 @@ def fro(fr):
         carnet = CARNET_AVANCES if table.game_info.family == "contrepartie" else CARNET_CAGNOTTES
         org.open_register(carnet.code, number)
         if carnet is CARNET_AVANCES:  # the locked box built into the table (COUNT-37)
-            services.table_box_record(table=table, box_id=f"CI-{number}", key_reference=f"K-{number}",
-                                      actor=org.director)
-    for kind in (BONS_CAISSE.code, REGISTRE_CONTROLE.code, REGISTRE_BBJ.code, CARNET_ORPHELINS.code,
-                 CARNET_PRELEVEMENTS.code, INCIDENT_REGISTER.code, REGISTRE_PLAQUES.code, CARNETS_TICKETS.code):
+            services.table_box_record(
+                table=table, box_id=f"CI-{number}", key_reference=f"K-{number}", actor=org.director
+            )
+    for kind in (
+        BONS_CAISSE.code,
+        REGISTRE_CONTROLE.code,
+        REGISTRE_BBJ.code,
+        CARNET_ORPHELINS.code,
+        CARNET_PRELEVEMENTS.code,
+        INCIDENT_REGISTER.code,
+        REGISTRE_PLAQUES.code,
+        CARNETS_TICKETS.code,
+    ):
         org.open_register(kind)
     org.open_register(REGISTRE_CHANGE.code, org.desk.code)
     return org
@@ -118,8 +150,14 @@ def plaques(total: int, value: int = 1000) -> list[dict]:
 
 def fr_avance(org, session, amount: int = 150_000, **kwargs):
     """An FR avance signed by the directeur responsable, counted by the croupier and called aloud."""
-    fields = {"box_number": session.table.number, "counted_by": "Croupier Test", "called_aloud": True,
-              "transport_box": "BT-1", "carnet_on_table": True, **kwargs}
+    fields = {
+        "box_number": session.table.number,
+        "counted_by": "Croupier Test",
+        "called_aloud": True,
+        "transport_box": "BT-1",
+        "carnet_on_table": True,
+        **kwargs,
+    }
     return services.float_record(session=session, breakdown=plaques(amount), actor=org.director, **fields)
 
 
@@ -130,10 +168,17 @@ def mc_bank(org, session, amount: int = 50_000, **kwargs):
 
 def counted(org, session, total: int, second: int | None = None, first_by=None, second_by=None):
     """Both blind counts of a closed table-partie: the croupier's, then the cashier's."""
-    services.count_record(session=session, breakdown=plaques(total), actor=first_by or org[Role.CROUPIER],
-                          present=["Croupier Test", "Chef Test"], called_aloud=True, tips=Decimal(0))
-    return services.count_record(session=session, breakdown=plaques(total if second is None else second),
-                                 actor=second_by or org[Role.CAISSIER])
+    services.count_record(
+        session=session,
+        breakdown=plaques(total),
+        actor=first_by or org[Role.CROUPIER],
+        present=["Croupier Test", "Chef Test"],
+        called_aloud=True,
+        tips=Decimal(0),
+    )
+    return services.count_record(
+        session=session, breakdown=plaques(total if second is None else second), actor=second_by or org[Role.CAISSIER]
+    )
 
 
 def certified(org, session, total: int, **kwargs):
@@ -143,8 +188,9 @@ def certified(org, session, total: int, **kwargs):
 
 
 def book(org, kind=SlipBook.Kind.RAVITAILLEMENT, number="B-1", first=1, last=50):
-    return services.slip_book_open(establishment=org.est, kind=kind, number=number, first_number=first,
-                                   last_number=last, actor=org.director)
+    return services.slip_book_open(
+        establishment=org.est, kind=kind, number=number, first_number=first, last_number=last, actor=org.director
+    )
 
 
 def changeur_box(org, session, amount: int = 5_000):
@@ -155,5 +201,6 @@ def changeur_box(org, session, amount: int = 5_000):
         return existing
     if changeurs.fixed_amount(session.table) is None:
         changeurs.changeur_float_fix(table=session.table, amount=Decimal(amount), actor=org.director)
-    return changeurs.changeur_float_record(session=session, changeur=org[Role.CHANGEUR], breakdown=plaques(amount),
-                                           actor=org.director)
+    return changeurs.changeur_float_record(
+        session=session, changeur=org[Role.CHANGEUR], breakdown=plaques(amount), actor=org.director
+    )

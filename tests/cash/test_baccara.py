@@ -21,8 +21,9 @@ BANK = plaques(20_000)
 
 @pytest.fixture
 def bac(fro):
-    fro.tables["BD1"] = GamingTableFactory(establishment=fro.est, room=fro.room, number="BD1",
-                                           game="baccara_deux_tableaux")
+    fro.tables["BD1"] = GamingTableFactory(
+        establishment=fro.est, room=fro.room, number="BD1", game="baccara_deux_tableaux"
+    )
     fro.open_register(CARNET_CAGNOTTES.code, "BD1")
     return fro
 
@@ -49,16 +50,24 @@ def test_count_54_each_banker_heads_his_segment(bac):
     baccara.banker_segment_start(session=session, banker="M. Dupont", bank=BANK, actor=bac.director)
     baccara.banker_segment_start(session=session, banker="Mme Martin", bank=plaques(30_000), actor=bac[Role.COMITE])
     assert [s.banker for s in session.banker_segments.all()] == ["M. Dupont", "Mme Martin"]
-    bankers = [e.payload["col3"]["bankers"] for e in current_register(bac.est, CARNET_CAGNOTTES.code, "BD1")
-               .entries.filter(kind="record", payload__line="banker")]
+    bankers = [
+        e.payload["col3"]["bankers"]
+        for e in current_register(bac.est, CARNET_CAGNOTTES.code, "BD1").entries.filter(
+            kind="record", payload__line="banker"
+        )
+    ]
     assert bankers == ["M. Dupont", "Mme Martin"]
 
 
 def test_count_54_through_the_api_and_pages(client, bac):
     api = APIClient()
     api.force_authenticate(bac.director)
-    assert api.post("/api/v1/cash/baccara-banks/", {"table": bac.tables["BD1"].pk, "kind": "ouverte"},
-                    format="json").status_code == 201
+    assert (
+        api.post(
+            "/api/v1/cash/baccara-banks/", {"table": bac.tables["BD1"].pk, "kind": "ouverte"}, format="json"
+        ).status_code
+        == 201
+    )
     session = bac.session("BD1", open_=False)
     segment = {"table_session": session.pk, "banker": "", "bank": BANK}
     nameless = api.post("/api/v1/cash/banker-segments/", segment, format="json")
@@ -73,18 +82,21 @@ def test_count_54_through_the_api_and_pages(client, bac):
 def test_count_54_bank_mention_page(client, bac):
     client.force_login(bac.director)
     assert client.get("/caisses/baccara/mention/").status_code == 200
-    assert client.post("/caisses/baccara/mention/", {"table": bac.tables["BD1"].pk,
-                                                     "kind": "limitee"}).status_code == 302
+    assert (
+        client.post("/caisses/baccara/mention/", {"table": bac.tables["BD1"].pk, "kind": "limitee"}).status_code == 302
+    )
     assert BaccaraBank.objects.get().kind == "limitee"
 
 
 def test_count_54_no_cagnotte_computed_for_a_partie_without_a_banker(bac):
     baccara.baccara_bank_record(table=bac.tables["BD1"], kind=BaccaraBank.Kind.LIMITED, actor=bac.director)
     sabots.open_equipment_volumes(bac.est, bac.users, director=bac.director)
-    cabinet = LocationFactory(establishment=bac.est, code="armoire-sabots", name="Armoire à sabots",
-                              kind="shoe_cabinet", room=bac.room)
-    (shoe,) = sabots.receive_shoes(bac.est, ["1"], location=cabinet, actor=bac.director,
-                                   model=sabots.shoe_model(bac.est, actor=bac.director))
+    cabinet = LocationFactory(
+        establishment=bac.est, code="armoire-sabots", name="Armoire à sabots", kind="shoe_cabinet", room=bac.room
+    )
+    (shoe,) = sabots.receive_shoes(
+        bac.est, ["1"], location=cabinet, actor=bac.director, model=sabots.shoe_model(bac.est, actor=bac.director)
+    )
     session = bac.session("BD1", open_=False)
     shoe_allocate(session=session, shoe=shoe, actor=bac.director)  # SHOE-12: the table opens with its sabot
     session = table_session_open(session=session, actor=bac.director)
@@ -99,8 +111,12 @@ def test_count_27_banker_bank_holds_only_chips_or_plaques(client, bac):
     baccara.baccara_bank_record(table=bac.tables["BD1"], kind=BaccaraBank.Kind.OPEN, actor=bac.director)
     session = bac.session("BD1", open_=False)
     with pytest.raises(RuleViolation) as banknotes:
-        baccara.banker_segment_start(session=session, banker="M. Dupont", actor=bac.director,
-                                     bank=[*BANK, {"value": "500", "quantity": 2, "kind": "billet"}])
+        baccara.banker_segment_start(
+            session=session,
+            banker="M. Dupont",
+            actor=bac.director,
+            bank=[*BANK, {"value": "500", "quantity": 2, "kind": "billet"}],
+        )
     assert banknotes.value.code == "COUNT-27"
     assert not session.banker_segments.exists()
     segment = baccara.banker_segment_start(session=session, banker="M. Dupont", bank=BANK, actor=bac.director)
@@ -108,12 +124,19 @@ def test_count_27_banker_bank_holds_only_chips_or_plaques(client, bac):
     line = current_register(bac.est, CARNET_CAGNOTTES.code, "BD1").entries.filter(payload__line="banker").get()
     assert "somme en banque 20000.00 €" in line.payload["certification"]
     client.force_login(bac.director)
-    refused = client.post(f"/caisses/tables/{session.pk}/banquier/", {"banker": "Mme Martin",
-                                                                      "bank": "1000 x 10 plaque\n500 x 4 billet"})
+    refused = client.post(
+        f"/caisses/tables/{session.pk}/banquier/", {"banker": "Mme Martin", "bank": "1000 x 10 plaque\n500 x 4 billet"}
+    )
     assert refused.status_code == 409 and "COUNT-27" in refused.content.decode()
     api = APIClient()
     api.force_authenticate(bac.director)
-    answer = api.post("/api/v1/cash/banker-segments/", {"table_session": session.pk, "banker": "Mme Martin",
-                                                         "bank": [{"value": "500", "quantity": 4, "kind": "billet"}]},
-                      format="json")
+    answer = api.post(
+        "/api/v1/cash/banker-segments/",
+        {
+            "table_session": session.pk,
+            "banker": "Mme Martin",
+            "bank": [{"value": "500", "quantity": 4, "kind": "billet"}],
+        },
+        format="json",
+    )
     assert answer.status_code == 409 and answer.json()["code"] == "COUNT-27"

@@ -20,8 +20,13 @@ from tests.factories import DEFAULT_PASSWORD
 
 
 def bbj(org, session, counted="1200", statement="1200", **kwargs):
-    fields = {"displayed": Decimal("25400"), "present": ["Croupier", "Chef de table"], "actor": org[Role.CAISSIER],
-              "comite": org[Role.COMITE], **kwargs}
+    fields = {
+        "displayed": Decimal("25400"),
+        "present": ["Croupier", "Chef de table"],
+        "actor": org[Role.CAISSIER],
+        "comite": org[Role.COMITE],
+        **kwargs,
+    }
     return services.bad_beat_record(session=session, counted=Decimal(counted), statement=Decimal(statement), **fields)
 
 
@@ -54,15 +59,21 @@ def test_count_22_entered_by_the_cashier_against_the_statement_certified_by_a_co
     assert record.cashier == fro[Role.CAISSIER] and record.flags == []  # entered at once (COUNT-22)
 
 
-@pytest.mark.parametrize(("counted", "statement", "retained", "adjustment", "contribution"), [
-    ("1250", "1200", "1250.00", "50.00", "0.00"),   # surplus: keyed into the machine as extra retenue
-    ("1150", "1200", "1200.00", "0.00", "50.00"),   # shortfall: borne by the casino's cash desk
-    ("1200", "1200", "1200.00", "0.00", "0.00"),
-])
+@pytest.mark.parametrize(
+    ("counted", "statement", "retained", "adjustment", "contribution"),
+    [
+        ("1250", "1200", "1250.00", "50.00", "0.00"),  # surplus: keyed into the machine as extra retenue
+        ("1150", "1200", "1200.00", "0.00", "50.00"),  # shortfall: borne by the casino's cash desk
+        ("1200", "1200", "1200.00", "0.00", "0.00"),
+    ],
+)
 def test_count_23_inc_10_the_higher_amount_is_retained(fro, counted, statement, retained, adjustment, contribution):
     record = bbj(fro, fro.close(fro.session("TH1")), counted=counted, statement=statement)
-    assert (str(record.retained), str(record.adjustment), str(record.contribution)) == (retained, adjustment,
-                                                                                        contribution)
+    assert (str(record.retained), str(record.adjustment), str(record.contribution)) == (
+        retained,
+        adjustment,
+        contribution,
+    )
     difference = current_register(fro.est, REGISTRE_BBJ.code).entries.filter(kind="record").get().payload["difference"]
     assert ("INC-10" in difference) == (counted != statement)
     incidents = Incident.objects.filter(table_session=record.table_session, requirement="INC-10")
@@ -81,29 +92,40 @@ def test_bad_beat_page_and_api(client, fro):
     assert client.get(f"/caisses/tables/{session.pk}/bad-beat-jackpot/").status_code == 200
     api = APIClient()
     api.force_authenticate(fro[Role.CAISSIER])
-    body = {"table_session": session.pk, "counted": "900", "statement": "1000", "displayed": "18000",
-            "present": ["Croupier"]}
+    body = {
+        "table_session": session.pk,
+        "counted": "900",
+        "statement": "1000",
+        "displayed": "18000",
+        "present": ["Croupier"],
+    }
     refused = api.post("/api/v1/cash/bad-beat-jackpot/", body, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "COUNT-21"
-    response = api.post("/api/v1/cash/bad-beat-jackpot/", {**body, "comite_username": fro[Role.COMITE].username,
-                                                           "comite_password": DEFAULT_PASSWORD}, format="json")
+    response = api.post(
+        "/api/v1/cash/bad-beat-jackpot/",
+        {**body, "comite_username": fro[Role.COMITE].username, "comite_password": DEFAULT_PASSWORD},
+        format="json",
+    )
     assert response.status_code == 201 and response.json()["contribution"] == "100.00"
 
 
 def test_count_46_bbj_runs_only_with_an_approved_machine_and_a_built_in_cagnotte(fro):
     with pytest.raises(RuleViolation) as refused:
-        services.bad_beat_activate(table=fro.tables["TH1"], machine_approval="", cagnotte_number="BBJ-TH1",
-                                   actor=fro[Role.COMITE])
+        services.bad_beat_activate(
+            table=fro.tables["TH1"], machine_approval="", cagnotte_number="BBJ-TH1", actor=fro[Role.COMITE]
+        )
     assert refused.value.code == "COUNT-46" and not BadBeatTable.objects.exists()
-    services.bad_beat_activate(table=fro.tables["TH1"], machine_approval="AGR-2025-12", cagnotte_number="BBJ-TH1",
-                               actor=fro[Role.COMITE])
+    services.bad_beat_activate(
+        table=fro.tables["TH1"], machine_approval="AGR-2025-12", cagnotte_number="BBJ-TH1", actor=fro[Role.COMITE]
+    )
     entry = current_register(fro.est, REGISTRE_BBJ.code).entries.filter(kind="record").get()
     assert "AGR-2025-12" in entry.payload["difference"]
 
 
 def test_count_24_seance_not_closed_without_the_bbj_displayed_amount(fro):
-    services.bad_beat_activate(table=fro.tables["TH1"], machine_approval="AGR-2025-12", cagnotte_number="BBJ-TH1",
-                               actor=fro[Role.COMITE])
+    services.bad_beat_activate(
+        table=fro.tables["TH1"], machine_approval="AGR-2025-12", cagnotte_number="BBJ-TH1", actor=fro[Role.COMITE]
+    )
     session = fro.close(fro.session("TH1"))
     with pytest.raises(RuleViolation) as refused:
         seance_close(seance=session.seance, actor=fro.director)

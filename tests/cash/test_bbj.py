@@ -27,31 +27,57 @@ from tests.factories import DEFAULT_PASSWORD
 @pytest.fixture
 def jackpot(fro):
     fro.open_register(HOUSE_RULES.code)
-    house_rules_publish(establishment=fro.est, actor=fro.director, effective_from=datetime.date(2026, 1, 1),
-                        reference="RI 2026", options=[])
-    return services.bad_beat_activate(table=fro.tables["TH1"], machine_approval="AGR-1", cagnotte_number="BBJ-TH1",
-                                      actor=fro[Role.COMITE])
+    house_rules_publish(
+        establishment=fro.est,
+        actor=fro.director,
+        effective_from=datetime.date(2026, 1, 1),
+        reference="RI 2026",
+        options=[],
+    )
+    return services.bad_beat_activate(
+        table=fro.tables["TH1"], machine_approval="AGR-1", cagnotte_number="BBJ-TH1", actor=fro[Role.COMITE]
+    )
 
 
 def configure(fro, jackpot, **kwargs):
-    fields = {"starting_value": Decimal("1000"), "increment_kind": BadBeatConfig.Increment.PERCENT,
-              "increment_value": Decimal("1"), "rounding": "à l'euro inférieur", "side_pot_rule": "pot principal",
-              "minimum_pot": Decimal("40"), "restart": BadBeatConfig.Restart.START, "actor": fro[Role.COMITE],
-              **kwargs}
+    fields = {
+        "starting_value": Decimal("1000"),
+        "increment_kind": BadBeatConfig.Increment.PERCENT,
+        "increment_value": Decimal("1"),
+        "rounding": "à l'euro inférieur",
+        "side_pot_rule": "pot principal",
+        "minimum_pot": Decimal("40"),
+        "restart": BadBeatConfig.Restart.START,
+        "actor": fro[Role.COMITE],
+        **kwargs,
+    }
     return bbj.bad_beat_configure(jackpot=jackpot, **fields)
 
 
 def win(fro, session, amount="2000", players=4, bons=None, **kwargs):
-    fields = {"combination": "carré de 8 contre quinte flush", "pot": Decimal("120"), "winner_name": "Martin Paul",
-              "restart_value": Decimal("1000"), "actor": fro[Role.CAISSIER], "comite": fro[Role.COMITE], **kwargs}
+    fields = {
+        "combination": "carré de 8 contre quinte flush",
+        "pot": Decimal("120"),
+        "winner_name": "Martin Paul",
+        "restart_value": Decimal("1000"),
+        "actor": fro[Role.CAISSIER],
+        "comite": fro[Role.COMITE],
+        **kwargs,
+    }
     bons = rules.bbj_split(Decimal(amount), players) if bons is None else bons
     return bbj.bad_beat_win(session=session, amount=Decimal(amount), players_present=players, bons=bons, **fields)
 
 
 def bbj_count(fro, session, retained="500", displayed="1500"):
-    return services.bad_beat_record(session=session, counted=Decimal(retained), statement=Decimal(retained),
-                                    displayed=Decimal(displayed), present=["Croupier"], actor=fro[Role.CAISSIER],
-                                    comite=fro[Role.COMITE])
+    return services.bad_beat_record(
+        session=session,
+        counted=Decimal(retained),
+        statement=Decimal(retained),
+        displayed=Decimal(displayed),
+        present=["Croupier"],
+        actor=fro[Role.CAISSIER],
+        comite=fro[Role.COMITE],
+    )
 
 
 def bbj_entries(fro):
@@ -60,23 +86,34 @@ def bbj_entries(fro):
 
 # --- COUNT-44, COUNT-45 -------------------------------------------------------------------------
 
+
 def test_count_44_split_half_to_the_winner_half_shared_among_all_players_present():
-    assert rules.bbj_split(Decimal("2000.00"), 4) == [Decimal("1250.00"), Decimal("250.00"), Decimal("250.00"),
-                                                       Decimal("250.00")]
+    assert rules.bbj_split(Decimal("2000.00"), 4) == [
+        Decimal("1250.00"),
+        Decimal("250.00"),
+        Decimal("250.00"),
+        Decimal("250.00"),
+    ]
     # cents that do not divide go to the main prize: the bons add up to the jackpot
     split = rules.bbj_split(Decimal("1000.00"), 3)
     assert split == [Decimal("666.68"), Decimal("166.66"), Decimal("166.66")] and sum(split) == Decimal("1000.00")
 
 
 def test_count_44_minimum_pot_from_the_house_rules_in_force(fro):
-    activation = services.bad_beat_activate(table=fro.tables["TH1"], machine_approval="AGR-1",
-                                            cagnotte_number="BBJ-TH1", actor=fro[Role.COMITE])
+    activation = services.bad_beat_activate(
+        table=fro.tables["TH1"], machine_approval="AGR-1", cagnotte_number="BBJ-TH1", actor=fro[Role.COMITE]
+    )
     with pytest.raises(RuleViolation) as refused:
         configure(fro, activation)
     assert refused.value.code == "COUNT-44" and not BadBeatConfig.objects.exists()
     fro.open_register(HOUSE_RULES.code)
-    house_rules_publish(establishment=fro.est, actor=fro.director, effective_from=datetime.date(2026, 1, 1),
-                        reference="RI 2026", options=[])
+    house_rules_publish(
+        establishment=fro.est,
+        actor=fro.director,
+        effective_from=datetime.date(2026, 1, 1),
+        reference="RI 2026",
+        options=[],
+    )
     assert configure(fro, activation).house_rules_version == 1
 
 
@@ -114,6 +151,7 @@ def test_count_45_restart_value_zero_or_the_starting_value_as_configured(fro, ja
 
 # --- COUNT-48 -----------------------------------------------------------------------------------
 
+
 def test_count_48_one_bon_per_player_both_signatures_and_the_winner_named(fro, jackpot):
     configure(fro, jackpot)
     session = fro.session("TH1")
@@ -143,16 +181,25 @@ def test_count_48_one_bon_per_player_both_signatures_and_the_winner_named(fro, j
 
 # --- COUNT-47, INC-15 ---------------------------------------------------------------------------
 
+
 def test_count_47_final_stop_needs_the_minister_notice_48_hours_before_and_writes_the_orphan(fro, jackpot):
     configure(fro, jackpot)
     bbj_count(fro, fro.close(fro.session("TH1")), retained="500", displayed="1500")
     now = timezone.now()
     with pytest.raises(RuleViolation) as late:
-        bbj.bad_beat_stop_final(jackpot=jackpot, minister_notified_at=now - datetime.timedelta(hours=47),
-                                minister_reference="courrier 12", actor=fro[Role.COMITE])
+        bbj.bad_beat_stop_final(
+            jackpot=jackpot,
+            minister_notified_at=now - datetime.timedelta(hours=47),
+            minister_reference="courrier 12",
+            actor=fro[Role.COMITE],
+        )
     assert late.value.code == "COUNT-47" and not BadBeatStop.objects.exists()
-    stop = bbj.bad_beat_stop_final(jackpot=jackpot, minister_notified_at=now - datetime.timedelta(hours=49),
-                                   minister_reference="courrier 12", actor=fro[Role.COMITE])
+    stop = bbj.bad_beat_stop_final(
+        jackpot=jackpot,
+        minister_notified_at=now - datetime.timedelta(hours=49),
+        minister_reference="courrier 12",
+        actor=fro[Role.COMITE],
+    )
     assert stop.increment == Decimal("500.00") and stop.orphan.amount == Decimal("500.00")
     assert stop.orphan.category == Orphan.Category.JACKPOT_INCREMENT
     orphan_entry = current_register(fro.est, CARNET_ORPHELINS.code).entries.get(seq=stop.orphan.entry_seq)
@@ -165,8 +212,12 @@ def test_count_47_final_stop_needs_the_minister_notice_48_hours_before_and_write
 def test_count_47_reassignment_only_until_31_october_of_the_season(fro, jackpot, monkeypatch):
     configure(fro, jackpot)
     bbj_count(fro, fro.close(fro.session("TH1")), retained="300", displayed="1300")
-    stop = bbj.bad_beat_stop_final(jackpot=jackpot, minister_notified_at=timezone.now() - datetime.timedelta(days=3),
-                                   minister_reference="courrier 13", actor=fro[Role.COMITE])
+    stop = bbj.bad_beat_stop_final(
+        jackpot=jackpot,
+        minister_notified_at=timezone.now() - datetime.timedelta(days=3),
+        minister_reference="courrier 13",
+        actor=fro[Role.COMITE],
+    )
     # a year later the 31 October of the stop's season is past
     later = timezone.now() + datetime.timedelta(days=366)
     monkeypatch.setattr(timezone, "now", lambda: later)
@@ -188,11 +239,17 @@ def test_inc_15_breakdown_needs_the_police_information_and_stops_increments_and_
     session = fro.session("TH1")
     down = timezone.now() - datetime.timedelta(minutes=10)
     with pytest.raises(RuleViolation) as silent:
-        bbj.bad_beat_breakdown(jackpot=jackpot, down_at=down, police_informed_at=None, police_service="",
-                               actor=fro[Role.COMITE])
+        bbj.bad_beat_breakdown(
+            jackpot=jackpot, down_at=down, police_informed_at=None, police_service="", actor=fro[Role.COMITE]
+        )
     assert silent.value.code == "INC-15" and not Incident.objects.filter(requirement="INC-15").exists()
-    stop = bbj.bad_beat_breakdown(jackpot=jackpot, down_at=down, police_informed_at=down + datetime.timedelta(
-        minutes=2), police_service="SRPJ Nice", actor=fro[Role.COMITE])
+    stop = bbj.bad_beat_breakdown(
+        jackpot=jackpot,
+        down_at=down,
+        police_informed_at=down + datetime.timedelta(minutes=2),
+        police_service="SRPJ Nice",
+        actor=fro[Role.COMITE],
+    )
     incident = stop.incident
     assert incident.requirement == "INC-15" and incident.status == Incident.Status.OPEN
     assert incident.notices.get().recipient_role == Role.POLICE
@@ -208,8 +265,9 @@ def test_inc_15_breakdown_needs_the_police_information_and_stops_increments_and_
 def test_count_47_no_increment_retained_for_a_partie_played_during_a_breakdown(fro, jackpot):
     configure(fro, jackpot)
     down = timezone.now() - datetime.timedelta(minutes=5)
-    bbj.bad_beat_breakdown(jackpot=jackpot, down_at=down, police_informed_at=down, police_service="SRPJ",
-                           actor=fro[Role.COMITE])
+    bbj.bad_beat_breakdown(
+        jackpot=jackpot, down_at=down, police_informed_at=down, police_service="SRPJ", actor=fro[Role.COMITE]
+    )
     session = fro.close(fro.session("TH1"))
     with pytest.raises(RuleViolation) as refused:
         bbj_count(fro, session, retained="80", displayed="1080")
@@ -218,6 +276,7 @@ def test_count_47_no_increment_retained_for_a_partie_played_during_a_breakdown(f
 
 
 # --- COUNT-24 continuity --------------------------------------------------------------------------
+
 
 def test_count_24_displayed_amount_flagged_unless_previous_plus_retenues_minus_payouts(fro, jackpot):
     configure(fro, jackpot)
@@ -229,50 +288,80 @@ def test_count_24_displayed_amount_flagged_unless_previous_plus_retenues_minus_p
     assert second.flags and "1200.00" in second.flags[0]
     assert "COUNT-24" in bbj_entries(fro)[-1].payload["flags"][0]
     assert list(selectors.bad_beat_flags(fro.est)) == [second]
-    third = bbj_count(fro, fro.close(fro.session("TH1", seance=fro.seance(day=2))), retained="100",
-                      displayed="1350")
+    third = bbj_count(fro, fro.close(fro.session("TH1", seance=fro.seance(day=2))), retained="100", displayed="1350")
     assert third.flags == []
 
 
 # --- pages and API --------------------------------------------------------------------------------
 
+
 def test_count_48_bbj_pages_and_api(client, fro, jackpot):
     api = APIClient()
     api.force_authenticate(fro[Role.COMITE])
-    config = {"jackpot": jackpot.pk, "starting_value": "1000", "increment_kind": "percent", "increment_value": "1",
-              "rounding": "euro", "side_pot_rule": "principal", "minimum_pot": "40", "restart": "start"}
+    config = {
+        "jackpot": jackpot.pk,
+        "starting_value": "1000",
+        "increment_kind": "percent",
+        "increment_value": "1",
+        "rounding": "euro",
+        "side_pot_rule": "principal",
+        "minimum_pot": "40",
+        "restart": "start",
+    }
     assert api.post("/api/v1/cash/bad-beat-jackpot/configs/", config, format="json").status_code == 201
     again = api.post("/api/v1/cash/bad-beat-jackpot/configs/", config, format="json")
     assert again.status_code == 409 and again.json()["code"] == "COUNT-45"
     session = fro.session("TH1")
     api.force_authenticate(fro[Role.CAISSIER])
-    body = {"table_session": session.pk, "combination": "carré de 7", "pot": "80", "amount": "1000",
-            "players_present": 2, "bons": ["750.00", "250.00"], "winner_name": "Durand Anne",
-            "restart_value": "1000"}
+    body = {
+        "table_session": session.pk,
+        "combination": "carré de 7",
+        "pot": "80",
+        "amount": "1000",
+        "players_present": 2,
+        "bons": ["750.00", "250.00"],
+        "winner_name": "Durand Anne",
+        "restart_value": "1000",
+    }
     refused = api.post("/api/v1/cash/bad-beat-jackpot/wins/", body, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "COUNT-48"
-    done = api.post("/api/v1/cash/bad-beat-jackpot/wins/", {**body, "comite_username": fro[Role.COMITE].username,
-                                                            "comite_password": DEFAULT_PASSWORD}, format="json")
+    done = api.post(
+        "/api/v1/cash/bad-beat-jackpot/wins/",
+        {**body, "comite_username": fro[Role.COMITE].username, "comite_password": DEFAULT_PASSWORD},
+        format="json",
+    )
     assert done.status_code == 201 and done.json()["bons"][0]["amount"] == "750.00"
     api.force_authenticate(fro[Role.COMITE])
     down = (timezone.now() - datetime.timedelta(minutes=1)).isoformat()
     breakdown = {"jackpot": jackpot.pk, "down_at": down, "police_informed_at": None, "police_service": ""}
     silent = api.post("/api/v1/cash/bad-beat-jackpot/breakdowns/", breakdown, format="json")
     assert silent.status_code == 409 and silent.json()["code"] == "INC-15"
-    made = api.post("/api/v1/cash/bad-beat-jackpot/breakdowns/",
-                    {**breakdown, "police_informed_at": down, "police_service": "SRPJ"}, format="json")
+    made = api.post(
+        "/api/v1/cash/bad-beat-jackpot/breakdowns/",
+        {**breakdown, "police_informed_at": down, "police_service": "SRPJ"},
+        format="json",
+    )
     assert made.status_code == 201
-    restored = api.post(f"/api/v1/cash/bad-beat-jackpot/breakdowns/{made.json()['id']}/restore/",
-                        {"restored_at": timezone.now().isoformat()}, format="json")
+    restored = api.post(
+        f"/api/v1/cash/bad-beat-jackpot/breakdowns/{made.json()['id']}/restore/",
+        {"restored_at": timezone.now().isoformat()},
+        format="json",
+    )
     assert restored.status_code == 201 and restored.json()["restored_at"]
-    stop = api.post("/api/v1/cash/bad-beat-jackpot/final-stops/",
-                    {"jackpot": jackpot.pk, "minister_notified_at": timezone.now().isoformat(),
-                     "minister_reference": "lettre"}, format="json")
+    stop = api.post(
+        "/api/v1/cash/bad-beat-jackpot/final-stops/",
+        {"jackpot": jackpot.pk, "minister_notified_at": timezone.now().isoformat(), "minister_reference": "lettre"},
+        format="json",
+    )
     assert stop.status_code == 409 and stop.json()["code"] == "COUNT-47"
     client.force_login(fro[Role.COMITE])
-    for url in (f"/caisses/bad-beat-jackpot/{jackpot.pk}/", f"/caisses/bad-beat-jackpot/{jackpot.pk}/conditions/",
-                f"/caisses/bad-beat-jackpot/{jackpot.pk}/arret-definitif/",
-                f"/caisses/bad-beat-jackpot/{jackpot.pk}/panne/", f"/caisses/tables/{session.pk}/bad-beat-gain/"):
+    for url in (
+        f"/caisses/bad-beat-jackpot/{jackpot.pk}/",
+        f"/caisses/bad-beat-jackpot/{jackpot.pk}/conditions/",
+        f"/caisses/bad-beat-jackpot/{jackpot.pk}/arret-definitif/",
+        f"/caisses/bad-beat-jackpot/{jackpot.pk}/panne/",
+        f"/caisses/tables/{session.pk}/bad-beat-gain/",
+    ):
         assert client.get(url).status_code == 200, url
 
 
@@ -306,9 +395,11 @@ def test_count_47_temporary_voluntary_stop_refuses_retenues_and_payouts_until_re
 
 # --- COUNT-46 machine log -------------------------------------------------------------------------
 
-LOG = ("heure,pot,retenue_maison,retenue_bbj,gains_payes,montant_bbj,paiements\n"
-       "21:04:12,120.00,6.00,1.20,112.80,1001.20,\n"
-       "21:30,90.00,4.50,0.90,84.60,1002.10,\n")
+LOG = (
+    "heure,pot,retenue_maison,retenue_bbj,gains_payes,montant_bbj,paiements\n"
+    "21:04:12,120.00,6.00,1.20,112.80,1001.20,\n"
+    "21:30,90.00,4.50,0.90,84.60,1002.10,\n"
+)
 
 
 def test_count_46_machine_log_imported_and_compared_with_the_register_retenue(client, fro, jackpot):
@@ -319,19 +410,32 @@ def test_count_46_machine_log_imported_and_compared_with_the_register_retenue(cl
     bbj_count(fro, session, retained="2.00", displayed="1002.00")
     api = APIClient()
     api.force_authenticate(fro[Role.CAISSIER])
-    bad = api.post("/api/v1/cash/bad-beat-jackpot/logs/", {"table_session": session.pk,
-                                                           "csv": "heure,pot\n21:00,10\n"}, format="json")
+    bad = api.post(
+        "/api/v1/cash/bad-beat-jackpot/logs/",
+        {"table_session": session.pk, "csv": "heure,pot\n21:00,10\n"},
+        format="json",
+    )
     assert bad.status_code == 400 and not BadBeatLog.objects.exists()
     client.force_login(fro[Role.CAISSIER])
-    posted = client.post(f"/caisses/tables/{session.pk}/bad-beat-historique/",
-                         {"file": SimpleUploadedFile("th1.csv", LOG.encode(), content_type="text/csv")})
+    posted = client.post(
+        f"/caisses/tables/{session.pk}/bad-beat-historique/",
+        {"file": SimpleUploadedFile("th1.csv", LOG.encode(), content_type="text/csv")},
+    )
     assert posted.status_code == 302
     log = BadBeatLog.objects.get(table_session=session)
     assert (log.bbj_total, log.house_total, len(log.rows)) == (Decimal("2.10"), Decimal("10.50"), 2)
-    assert log.rows[1] == {"time": "21:30:00", "pot": "90.00", "house": "4.50", "bbj": "0.90", "wins": "84.60",
-                           "bbj_amount": "1002.10", "payments": []}
-    assert log.flags == ["COUNT-46 : retenues du bad beat jackpot de l'historique 2.10 € ≠ retenue inscrite au "
-                         "registre 2.00 €."]
+    assert log.rows[1] == {
+        "time": "21:30:00",
+        "pot": "90.00",
+        "house": "4.50",
+        "bbj": "0.90",
+        "wins": "84.60",
+        "bbj_amount": "1002.10",
+        "payments": [],
+    }
+    assert log.flags == [
+        "COUNT-46 : retenues du bad beat jackpot de l'historique 2.10 € ≠ retenue inscrite au registre 2.00 €."
+    ]
     entry = bbj_entries(fro)[-1]
     assert entry.payload["statement"] == "2.10" and entry.payload["flags"] == log.flags
     assert "2.10 €" in client.get(f"/caisses/bad-beat-jackpot/{jackpot.pk}/").content.decode()

@@ -47,11 +47,17 @@ def test_count_13_designation_page_and_api(client, fro):
     session = fro.session("RA1")
     api = APIClient()
     api.force_authenticate(fro.director)
-    refused = api.post("/api/v1/cash/box-holders/", {"table_session": session.pk,
-                                                     "employee": fro[Role.CAISSIER].username}, format="json")
+    refused = api.post(
+        "/api/v1/cash/box-holders/",
+        {"table_session": session.pk, "employee": fro[Role.CAISSIER].username},
+        format="json",
+    )
     assert refused.status_code == 409 and refused.json()["code"] == "COUNT-13"
-    done = api.post("/api/v1/cash/box-holders/", {"table_session": session.pk,
-                                                  "employee": fro[Role.CHEF_PARTIE].username}, format="json")
+    done = api.post(
+        "/api/v1/cash/box-holders/",
+        {"table_session": session.pk, "employee": fro[Role.CHEF_PARTIE].username},
+        format="json",
+    )
     assert done.status_code == 201
     client.force_login(fro.director)
     assert client.get(f"/caisses/tables/{session.pk}/employe-caisse/").status_code == 200

@@ -22,9 +22,14 @@ from tests.factories import GamingTableFactory, post_displays
 
 def ticket_book(org, number, cover=None, value="5", first=1, last=500):
     keeper = org[Role.GARDIEN_CARNETS] if org.est.jurisdiction == "FR" else org.director
-    return services.ticket_book_register(table=org.tables[number], cover_number=cover or number,
-                                         ticket_value=Decimal(value), first_number=first, last_number=last,
-                                         actor=keeper)
+    return services.ticket_book_register(
+        table=org.tables[number],
+        cover_number=cover or number,
+        ticket_value=Decimal(value),
+        first_number=first,
+        last_number=last,
+        actor=keeper,
+    )
 
 
 def played(org, number, seance=None):
@@ -59,26 +64,32 @@ def test_count_08_count_09_reg_13_mc_no_cagnotte_opened_before_the_ticket_book_c
     with pytest.raises(RuleViolation) as refused:
         services.cagnotte_count(session=session, breakdown=plaques(500, 100), actor=mco[Role.INSPECTEUR])
     assert refused.value.code == "COUNT-08"
-    computed = services.cagnotte_compute(session=session, detached=[{"book": book, "last_number": 100}],
-                                         actor=mco[Role.INSPECTEUR])
+    computed = services.cagnotte_compute(
+        session=session, detached=[{"book": book, "last_number": 100}], actor=mco[Role.INSPECTEUR]
+    )
     assert computed.computed == Decimal("500.00") and computed.tickets[0]["tickets"] == 100
     counted = services.cagnotte_count(session=session, breakdown=plaques(495, 100), actor=mco[Role.INSPECTEUR])
     assert counted.shortfall == Decimal("5.00") and counted.retained == Decimal("500.00")
     events = [e.payload["event"] for e in current_register(mco.est, CAGNOTTES_MC.code).entries.filter(kind="record")]
-    assert events == ["Carnet de tickets mis en service", "Vérification des tickets et calcul de la cagnotte",
-                      "Comptage de la cagnotte"]
+    assert events == [
+        "Carnet de tickets mis en service",
+        "Vérification des tickets et calcul de la cagnotte",
+        "Comptage de la cagnotte",
+    ]
 
 
 def test_count_52_fr_cagnotte_computed_before_the_directeur_or_a_comite_member(fro):
     book = ticket_book(fro, "TH1")
     session = played(fro, "TH1")
     with pytest.raises(RuleViolation) as refused:
-        services.cagnotte_compute(session=session, detached=[{"book": book, "last_number": 40}],
-                                  actor=fro[Role.CAISSIER])
+        services.cagnotte_compute(
+            session=session, detached=[{"book": book, "last_number": 40}], actor=fro[Role.CAISSIER]
+        )
     assert refused.value.code == "COUNT-52"
     with pytest.raises(RuleViolation) as early:
-        services.cagnotte_count(session=session, breakdown=plaques(200, 100), actor=fro[Role.COMITE],
-                                words="certifié exact")
+        services.cagnotte_count(
+            session=session, breakdown=plaques(200, 100), actor=fro[Role.COMITE], words="certifié exact"
+        )
     assert early.value.code == "COUNT-52"
 
 
@@ -88,22 +99,25 @@ def test_count_39_a_book_is_used_only_at_its_table(fro):
     post_displays(fro.tables["TH2"])  # the rake rate displayed (REG-23, COUNT-20)
     session = played(fro, "TH2")
     with pytest.raises(RuleViolation) as refused:
-        services.cagnotte_compute(session=session, detached=[{"book": other, "last_number": 10}],
-                                  actor=fro[Role.COMITE])
+        services.cagnotte_compute(
+            session=session, detached=[{"book": other, "last_number": 10}], actor=fro[Role.COMITE]
+        )
     assert refused.value.code == "COUNT-39"
 
 
 def test_count_43_cagnotte_counted_and_certified_exact_by_the_directeur_or_a_comite_member(fro):
     session = computed_poker(fro)
     with pytest.raises(RuleViolation) as refused:
-        services.cagnotte_count(session=session, breakdown=plaques(200, 100), actor=fro[Role.CAISSIER],
-                                words="certifié exact")
+        services.cagnotte_count(
+            session=session, breakdown=plaques(200, 100), actor=fro[Role.CAISSIER], words="certifié exact"
+        )
     assert refused.value.code == "COUNT-43"
     with pytest.raises(RuleViolation) as words:
         services.cagnotte_count(session=session, breakdown=plaques(200, 100), actor=fro[Role.COMITE], words="exact")
     assert words.value.code == "COUNT-43"
-    cagnotte = services.cagnotte_count(session=session, breakdown=plaques(200, 100), actor=fro[Role.COMITE],
-                                       words="Certifié exact")
+    cagnotte = services.cagnotte_count(
+        session=session, breakdown=plaques(200, 100), actor=fro[Role.COMITE], words="Certifié exact"
+    )
     assert cagnotte.retained == Decimal("200.00") and cagnotte.surplus == cagnotte.shortfall == 0
     page = current_register(fro.est, CARNET_CAGNOTTES.code, "TH1").entries.filter(kind="record").last()
     assert page.payload["col8"] == page.payload["col9"] == page.payload["col15"] == "200.00"
@@ -113,19 +127,25 @@ def test_count_43_cagnotte_counted_and_certified_exact_by_the_directeur_or_a_com
 def test_count_53_inc_17_surplus_balanced_by_tickets_and_the_higher_amount_carried(fro):
     session = computed_poker(fro)
     with pytest.raises(RuleViolation) as refused:
-        services.cagnotte_count(session=session, breakdown=plaques(215, 100), actor=fro[Role.COMITE],
-                                words="certifié exact")
+        services.cagnotte_count(
+            session=session, breakdown=plaques(215, 100), actor=fro[Role.COMITE], words="certifié exact"
+        )
     assert refused.value.code == "COUNT-53"
-    cagnotte = services.cagnotte_count(session=session, breakdown=plaques(215, 100), actor=fro[Role.COMITE],
-                                       words="certifié exact", balancing_ticket=43)
-    assert (cagnotte.surplus, cagnotte.balancing_ticket, cagnotte.retained) == (Decimal("15.00"), 43,
-                                                                                Decimal("215.00"))
+    cagnotte = services.cagnotte_count(
+        session=session,
+        breakdown=plaques(215, 100),
+        actor=fro[Role.COMITE],
+        words="certifié exact",
+        balancing_ticket=43,
+    )
+    assert (cagnotte.surplus, cagnotte.balancing_ticket, cagnotte.retained) == (Decimal("15.00"), 43, Decimal("215.00"))
 
 
 def test_count_53_inc_17_shortfall_borne_by_the_cash_desk_and_the_computed_amount_carried(fro):
     session = computed_poker(fro)
-    cagnotte = services.cagnotte_count(session=session, breakdown=plaques(190, 100), actor=fro[Role.COMITE],
-                                       words="certifié exact")
+    cagnotte = services.cagnotte_count(
+        session=session, breakdown=plaques(190, 100), actor=fro[Role.COMITE], words="certifié exact"
+    )
     assert cagnotte.shortfall == Decimal("10.00") and cagnotte.retained == Decimal("200.00")
     page = current_register(fro.est, CARNET_CAGNOTTES.code, "TH1").entries.filter(kind="record").last()
     assert page.payload["col11"] == "10.00" and "supporté par la caisse" in page.payload["certification"]
@@ -146,11 +166,13 @@ def test_count_53_cagnotte_carried_to_modele_12_without_compensation(fro):
     with pytest.raises(RuleViolation) as early:
         services.control_day_close(establishment=fro.est, date=fro.day, actor=fro[Role.CAISSIER_PRINCIPAL])
     assert early.value.code == "COUNT-53"
-    services.cagnotte_count(session=poker, breakdown=plaques(200, 100), actor=fro[Role.COMITE],
-                            words="certifié exact")
+    services.cagnotte_count(session=poker, breakdown=plaques(200, 100), actor=fro[Role.COMITE], words="certifié exact")
     day = services.control_day_close(establishment=fro.est, date=fro.day, actor=fro[Role.CAISSIER_PRINCIPAL])
-    assert (day.contrepartie_total, day.cercle_total, day.total) == (Decimal("-1000.00"), Decimal("200.00"),
-                                                                    Decimal("-800.00"))
+    assert (day.contrepartie_total, day.cercle_total, day.total) == (
+        Decimal("-1000.00"),
+        Decimal("200.00"),
+        Decimal("-800.00"),
+    )
     assert day.total_words == "moins huit cents euros"
 
 
@@ -162,8 +184,9 @@ def test_tickets_detached_run_on_from_the_last_seance(fro):
     tickets.ticket_seance_stamp(book=book, actor=fro[Role.GARDIEN_CARNETS], blue_line=True)  # COUNT-40
     with pytest.raises(ValidationError):
         services.cagnotte_compute(session=second, detached=[{"book": book, "last_number": 51}], actor=fro[Role.COMITE])
-    cagnotte = services.cagnotte_compute(session=second, detached=[{"book": book, "last_number": 50}],
-                                         actor=fro[Role.COMITE])
+    cagnotte = services.cagnotte_compute(
+        session=second, detached=[{"book": book, "last_number": 50}], actor=fro[Role.COMITE]
+    )
     assert cagnotte.tickets[0]["first"] == 41 and cagnotte.computed == Decimal("50.00")
     book.refresh_from_db()
     assert book.finished_on == second.seance.date
@@ -172,65 +195,107 @@ def test_tickets_detached_run_on_from_the_last_seance(fro):
 
 def test_cagnotte_pages_from_ticket_book_to_certified_count(client, fro):
     client.force_login(fro[Role.GARDIEN_CARNETS])
-    assert client.post("/caisses/carnets-tickets/nouveau/", {
-        "table": fro.tables["TH1"].pk, "cover_number": "TH1", "ticket_value": "5", "first_number": 1,
-        "last_number": 500}).status_code == 302
+    assert (
+        client.post(
+            "/caisses/carnets-tickets/nouveau/",
+            {
+                "table": fro.tables["TH1"].pk,
+                "cover_number": "TH1",
+                "ticket_value": "5",
+                "first_number": 1,
+                "last_number": 500,
+            },
+        ).status_code
+        == 302
+    )
     session = played(fro, "TH1")
     client.force_login(fro[Role.COMITE])
-    for url in (f"/caisses/tables/{session.pk}/cagnotte/calcul/", f"/caisses/tables/{session.pk}/cagnotte/comptage/",
-                "/caisses/carnets-tickets/nouveau/"):
+    for url in (
+        f"/caisses/tables/{session.pk}/cagnotte/calcul/",
+        f"/caisses/tables/{session.pk}/cagnotte/comptage/",
+        "/caisses/carnets-tickets/nouveau/",
+    ):
         assert client.get(url).status_code == 200, url
-    early = client.post(f"/caisses/tables/{session.pk}/cagnotte/comptage/", {"breakdown": "100 x 2",
-                                                                             "words": "certifié exact"})
+    early = client.post(
+        f"/caisses/tables/{session.pk}/cagnotte/comptage/", {"breakdown": "100 x 2", "words": "certifié exact"}
+    )
     assert early.status_code == 409 and "COUNT-52" in early.content.decode()
     assert client.post(f"/caisses/tables/{session.pk}/cagnotte/calcul/", {"detached": "TH1 40"}).status_code == 302
-    assert client.post(f"/caisses/tables/{session.pk}/cagnotte/comptage/", {
-        "breakdown": "100 x 2", "words": "certifié exact"}).status_code == 302
+    assert (
+        client.post(
+            f"/caisses/tables/{session.pk}/cagnotte/comptage/", {"breakdown": "100 x 2", "words": "certifié exact"}
+        ).status_code
+        == 302
+    )
     assert CagnotteCount.objects.get().retained == Decimal("200.00")
 
 
 def test_cagnotte_through_the_api(fro):
     client = APIClient()
     client.force_authenticate(fro[Role.GARDIEN_CARNETS])
-    book = client.post("/api/v1/cash/ticket-books/", {"table": fro.tables["TH1"].pk, "cover_number": "TH9",
-                                                      "ticket_value": "5", "first_number": 1, "last_number": 100},
-                       format="json")
+    book = client.post(
+        "/api/v1/cash/ticket-books/",
+        {
+            "table": fro.tables["TH1"].pk,
+            "cover_number": "TH9",
+            "ticket_value": "5",
+            "first_number": 1,
+            "last_number": 100,
+        },
+        format="json",
+    )
     assert book.status_code == 409 and book.json()["code"] == "COUNT-39"
-    book = client.post("/api/v1/cash/ticket-books/", {"table": fro.tables["TH1"].pk, "cover_number": "TH1",
-                                                      "ticket_value": "5", "first_number": 1, "last_number": 100},
-                       format="json")
+    book = client.post(
+        "/api/v1/cash/ticket-books/",
+        {
+            "table": fro.tables["TH1"].pk,
+            "cover_number": "TH1",
+            "ticket_value": "5",
+            "first_number": 1,
+            "last_number": 100,
+        },
+        format="json",
+    )
     client.force_authenticate(fro.director)
     session = played(fro, "TH1")
-    computed = client.post("/api/v1/cash/cagnottes/compute/", {
-        "table_session": session.pk, "detached": [{"book": book.json()["id"], "last_number": 10}]}, format="json")
+    computed = client.post(
+        "/api/v1/cash/cagnottes/compute/",
+        {"table_session": session.pk, "detached": [{"book": book.json()["id"], "last_number": 10}]},
+        format="json",
+    )
     assert computed.status_code == 201 and computed.json()["computed"] == "50.00"
-    counted = client.post("/api/v1/cash/cagnottes/count/", {
-        "table_session": session.pk, "breakdown": [{"value": "10", "quantity": 4}], "words": "certifié exact"},
-        format="json")
+    counted = client.post(
+        "/api/v1/cash/cagnottes/count/",
+        {"table_session": session.pk, "breakdown": [{"value": "10", "quantity": 4}], "words": "certifié exact"},
+        format="json",
+    )
     assert counted.status_code == 201
     assert (counted.json()["shortfall"], counted.json()["retained"]) == ("10.00", "50.00")
 
 
 def test_inc_17_a_cercle_cagnotte_difference_opens_an_incident_on_the_table(fro):
     session = computed_poker(fro)
-    services.cagnotte_count(session=session, breakdown=plaques(190, 100), actor=fro[Role.COMITE],
-                            words="certifié exact")
+    services.cagnotte_count(
+        session=session, breakdown=plaques(190, 100), actor=fro[Role.COMITE], words="certifié exact"
+    )
     incident = Incident.objects.get(table_session=session)
     assert (incident.category, incident.requirement) == (CAGNOTTE_DIFFERENCE.code, "INC-17")
     assert "190.00" in incident.description and "200.00" in incident.description
 
 
 def test_inc_17_a_cagnotte_that_matches_opens_no_incident(fro):
-    services.cagnotte_count(session=computed_poker(fro), breakdown=plaques(200, 100), actor=fro[Role.COMITE],
-                            words="certifié exact")
+    services.cagnotte_count(
+        session=computed_poker(fro), breakdown=plaques(200, 100), actor=fro[Role.COMITE], words="certifié exact"
+    )
     assert not Incident.objects.exists()
 
 
 def test_count_08_mc_a_cagnotte_difference_opens_a_game_incident(mco):
     book = ticket_book(mco, "CF1", cover="CF-A")
     session = played(mco, "CF1")
-    services.cagnotte_compute(session=session, detached=[{"book": book, "last_number": 100}],
-                              actor=mco[Role.INSPECTEUR])
+    services.cagnotte_compute(
+        session=session, detached=[{"book": book, "last_number": 100}], actor=mco[Role.INSPECTEUR]
+    )
     services.cagnotte_count(session=session, breakdown=plaques(495, 100), actor=mco[Role.INSPECTEUR])
     assert Incident.objects.get(table_session=session).requirement == "INC-01"
 
@@ -248,8 +313,14 @@ def test_count_52_interruption_resumption_and_new_book_lines_during_play(fro):
         services.cagnotte_play_line(session=session, line="new_book", actor=fro[Role.COMITE])
     assert no_book.value.code == "COUNT-52"
     other = GamingTableFactory(establishment=fro.est, room=fro.room, number="TH2", game="texas_holdem")
-    stranger = services.ticket_book_register(table=other, cover_number="TH2", ticket_value=Decimal("5"),
-                                             first_number=1, last_number=10, actor=fro[Role.GARDIEN_CARNETS])
+    stranger = services.ticket_book_register(
+        table=other,
+        cover_number="TH2",
+        ticket_value=Decimal("5"),
+        first_number=1,
+        last_number=10,
+        actor=fro[Role.GARDIEN_CARNETS],
+    )
     with pytest.raises(RuleViolation) as elsewhere:
         services.cagnotte_play_line(session=session, line="new_book", book=stranger, actor=fro[Role.COMITE])
     assert elsewhere.value.code == "COUNT-39"
@@ -259,9 +330,11 @@ def test_count_52_interruption_resumption_and_new_book_lines_during_play(fro):
     assert [p["line"] for p in lines] == ["interruption", "resumption", "new_book"]
     assert lines[2]["tickets"] == "TH1 : 10.00 € n° 101"
     fro.close(session)
-    computed = services.cagnotte_compute(session=session, detached=[{"book": first, "last_number": 10},
-                                                                     {"book": second, "last_number": 105}],
-                                         actor=fro[Role.COMITE])
+    computed = services.cagnotte_compute(
+        session=session,
+        detached=[{"book": first, "last_number": 10}, {"book": second, "last_number": 105}],
+        actor=fro[Role.COMITE],
+    )
     assert computed.computed == Decimal("100.00")  # 10 × 5 € + 5 × 10 €
 
 
@@ -270,9 +343,13 @@ def test_count_52_lines_during_play_through_the_api(fro):
     session = fro.session("TH1")
     client = APIClient()
     client.force_authenticate(fro[Role.COMITE])
-    refused = client.post("/api/v1/cash/cagnottes/lines/", {"table_session": session.pk, "line": "new_book"},
-                          format="json")
+    refused = client.post(
+        "/api/v1/cash/cagnottes/lines/", {"table_session": session.pk, "line": "new_book"}, format="json"
+    )
     assert refused.status_code == 409 and refused.json()["code"] == "COUNT-52"
-    done = client.post("/api/v1/cash/cagnottes/lines/", {"table_session": session.pk, "line": "new_book",
-                                                         "book": book.pk}, format="json")
+    done = client.post(
+        "/api/v1/cash/cagnottes/lines/",
+        {"table_session": session.pk, "line": "new_book", "book": book.pk},
+        format="json",
+    )
     assert done.status_code == 201 and done.json()["payload"]["tickets"] == "TH1 : 5.00 € n° 1"

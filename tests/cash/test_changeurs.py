@@ -22,31 +22,43 @@ NOTES = [{"value": "500", "quantity": 10, "kind": "billet"}]
 
 def bon(org, session, actor=None, **kwargs):
     slip_book = SlipBook.objects.filter(establishment=org.est).first() or book(org)
-    return services.slip_write(book=slip_book, number=1, session=session, requested=CHIPS, handed=NOTES,
-                               actor=actor or org[Role.CHANGEUR], supervisor=org[Role.CHEF_PARTIE], **kwargs)
+    return services.slip_write(
+        book=slip_book,
+        number=1,
+        session=session,
+        requested=CHIPS,
+        handed=NOTES,
+        actor=actor or org[Role.CHANGEUR],
+        supervisor=org[Role.CHEF_PARTIE],
+        **kwargs,
+    )
 
 
 def test_count_28_changeur_float_fixed_by_the_directeur_responsable_and_written_in_modele_11(fro):
     session = fro.session("TH1")
     table = session.table
     with pytest.raises(RuleViolation) as not_fixed:
-        changeurs.changeur_float_record(session=session, changeur=fro[Role.CHANGEUR], breakdown=plaques(5000),
-                                        actor=fro.director)
+        changeurs.changeur_float_record(
+            session=session, changeur=fro[Role.CHANGEUR], breakdown=plaques(5000), actor=fro.director
+        )
     assert not_fixed.value.code == "COUNT-28"
     with pytest.raises(RuleViolation) as comite:
         changeurs.changeur_float_fix(table=table, amount=Decimal("5000"), actor=fro[Role.COMITE])
     assert comite.value.code == "COUNT-28"
     changeurs.changeur_float_fix(table=table, amount=Decimal("5000"), actor=fro.director)
     with pytest.raises(RuleViolation) as different:
-        changeurs.changeur_float_record(session=session, changeur=fro[Role.CHANGEUR], breakdown=plaques(4000),
-                                        actor=fro.director)
+        changeurs.changeur_float_record(
+            session=session, changeur=fro[Role.CHANGEUR], breakdown=plaques(4000), actor=fro.director
+        )
     assert different.value.code == "COUNT-28"
     with pytest.raises(RuleViolation) as croupier:
-        changeurs.changeur_float_record(session=session, changeur=fro[Role.CROUPIER], breakdown=plaques(5000),
-                                        actor=fro.director)
+        changeurs.changeur_float_record(
+            session=session, changeur=fro[Role.CROUPIER], breakdown=plaques(5000), actor=fro.director
+        )
     assert croupier.value.code == "COUNT-28" and not ChangeurFloat.objects.exists()
-    box = changeurs.changeur_float_record(session=session, changeur=fro[Role.CHANGEUR], breakdown=plaques(5000),
-                                          actor=fro.director)
+    box = changeurs.changeur_float_record(
+        session=session, changeur=fro[Role.CHANGEUR], breakdown=plaques(5000), actor=fro.director
+    )
     entry = current_register(fro.est, CARNET_CAGNOTTES.code, "TH1").entries.filter(kind="record").get()
     assert box.amount == Decimal("5000.00") and "5000.00" in entry.payload["certification"]
 
@@ -60,8 +72,15 @@ def test_count_28_no_change_before_the_changeurs_box_is_written_nor_by_another_e
     assert bon(fro, session).number == 1
     other = make_user(fro.est, Role.CHANGEUR, username="changeur3-frn")
     with pytest.raises(RuleViolation) as stranger:
-        services.slip_write(book=Slip.objects.get().book, number=2, session=session, requested=CHIPS, handed=NOTES,
-                            actor=other, supervisor=fro[Role.CHEF_PARTIE])
+        services.slip_write(
+            book=Slip.objects.get().book,
+            number=2,
+            session=session,
+            requested=CHIPS,
+            handed=NOTES,
+            actor=other,
+            supervisor=fro[Role.CHEF_PARTIE],
+        )
     assert stranger.value.code == "COUNT-28"
 
 
@@ -77,11 +96,15 @@ def test_count_28_changeur_box_page_and_api(client, fro):
     session = fro.session("TH1")
     api = APIClient()
     api.force_authenticate(fro.director)
-    fixed = api.post("/api/v1/cash/changeur-float-amounts/", {"table": session.table.pk, "amount": "3000"},
-                     format="json")
+    fixed = api.post(
+        "/api/v1/cash/changeur-float-amounts/", {"table": session.table.pk, "amount": "3000"}, format="json"
+    )
     assert fixed.status_code == 201
-    body = {"table_session": session.pk, "changeur": fro[Role.CHANGEUR].username,
-            "breakdown": [{"value": "1000", "quantity": 2, "kind": "plaque"}]}
+    body = {
+        "table_session": session.pk,
+        "changeur": fro[Role.CHANGEUR].username,
+        "breakdown": [{"value": "1000", "quantity": 2, "kind": "plaque"}],
+    }
     refused = api.post("/api/v1/cash/changeur-floats/", body, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "COUNT-28"
     body["breakdown"][0]["quantity"] = 3

@@ -26,12 +26,19 @@ def day_played(org, day=0, results=(("RA1", 150_000, 162_500), ("B1", 40_000, 31
     return seance
 
 
-@pytest.mark.parametrize(("amount", "words"), [
-    ("1", "un euro"), ("0", "zéro euro"), ("80", "quatre-vingts euros"), ("81.50", "quatre-vingt-un euros et "
-                                                                         "cinquante centimes"),
-    ("3500", "trois mille cinq cents euros"), ("1000000", "un million d'euros"),
-    ("2080.01", "deux mille quatre-vingts euros et un centime"), ("-9000", "moins neuf mille euros"),
-])
+@pytest.mark.parametrize(
+    ("amount", "words"),
+    [
+        ("1", "un euro"),
+        ("0", "zéro euro"),
+        ("80", "quatre-vingts euros"),
+        ("81.50", "quatre-vingt-un euros et cinquante centimes"),
+        ("3500", "trois mille cinq cents euros"),
+        ("1000000", "un million d'euros"),
+        ("2080.01", "deux mille quatre-vingts euros et un centime"),
+        ("-9000", "moins neuf mille euros"),
+    ],
+)
 def test_count_56_amounts_in_words(amount, words):
     assert rules.amount_in_words(Decimal(amount)) == words
 
@@ -44,7 +51,10 @@ def test_count_56_reg_34_day_carried_totalled_and_closed_in_words(fro):
     register = current_register(fro.est, REGISTRE_CONTROLE.code)
     lines = [e.payload for e in register.entries.filter(kind="record").order_by("seq")]
     assert [(p.get("table"), p["result"], p["carried"]) for p in lines] == [
-        ("B1", "-9000.00", "-9000.00"), ("RA1", "12500.00", "3500.00"), (None, "3500.00", "3500.00")]
+        ("B1", "-9000.00", "-9000.00"),
+        ("RA1", "12500.00", "3500.00"),
+        (None, "3500.00", "3500.00"),
+    ]
     assert "trois mille cinq cents euros" in lines[-1]["total_words"]
     assert [e.seq for e in register.entries.order_by("seq")] == list(range(1, register.head_seq + 1))  # no gap
     assert verify_register(register) is None

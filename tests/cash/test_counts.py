@@ -41,8 +41,14 @@ def test_count_05_mc_box_opened_only_at_the_end_of_the_seance(mco):
 
 def test_blind_double_count_the_second_counter_does_not_see_the_first(fro, client):
     session = closed_with_avance(fro)
-    first = services.count_record(session=session, breakdown=plaques(160_000), actor=fro[Role.CROUPIER],
-                                  present=["A"], called_aloud=True, tips=Decimal(120))
+    first = services.count_record(
+        session=session,
+        breakdown=plaques(160_000),
+        actor=fro[Role.CROUPIER],
+        present=["A"],
+        called_aloud=True,
+        tips=Decimal(120),
+    )
     assert first.status == TableCount.Status.AWAITING_SECOND
     client.force_login(fro[Role.CAISSIER])
     page = client.get(f"/caisses/tables/{session.pk}/comptee/")
@@ -59,8 +65,13 @@ def test_a_difference_between_the_two_counts_is_escalated_and_settled_with_a_not
     assert count.status == TableCount.Status.ESCALATED and count.encaisse is None
     with pytest.raises(ValidationError):
         services.count_certify(count=count, actor=fro[Role.COMITE], words="exact")
-    certified = services.count_certify(count=count, actor=fro[Role.COMITE], words="exact",
-                                       encaisse=Decimal("160000"), resolution="Recompté : une plaque sous le tapis")
+    certified = services.count_certify(
+        count=count,
+        actor=fro[Role.COMITE],
+        words="exact",
+        encaisse=Decimal("160000"),
+        resolution="Recompté : une plaque sous le tapis",
+    )
     assert certified.encaisse == Decimal("160000.00") and certified.result == Decimal("10000.00")
 
 
@@ -133,8 +144,9 @@ def test_count_01_count_34_a_table_played_without_its_float_is_flagged_at_the_cl
     seance = mco.seance()
     mco.session("BJ2", seance=seance)
     mco.session("CF1", seance=seance)  # a cercle table: no bank
-    assert [(str(m.what), m.code) for m in cash_flags(seance)] == [("avance de la table BJ2 non inscrite au carnet",
-                                                                     "COUNT-01")]
+    assert [(str(m.what), m.code) for m in cash_flags(seance)] == [
+        ("avance de la table BJ2 non inscrite au carnet", "COUNT-01")
+    ]
     assert seance_close(seance=seance, actor=mco.director).status == "closed"  # a flag, not a refusal
     fr_seance = fro.seance()
     fro.session("TH1", seance=fr_seance)
@@ -147,11 +159,18 @@ def test_count_01_count_34_a_table_played_without_its_float_is_flagged_at_the_cl
 def test_count_36_tips_counted_and_recorded_with_the_encaisse(fro):
     session = closed_with_avance(fro)
     with pytest.raises(RuleViolation) as refused:
-        services.count_record(session=session, breakdown=plaques(150_000), actor=fro[Role.CROUPIER],
-                              present=["A"], called_aloud=True)
+        services.count_record(
+            session=session, breakdown=plaques(150_000), actor=fro[Role.CROUPIER], present=["A"], called_aloud=True
+        )
     assert refused.value.code == "COUNT-36"
-    services.count_record(session=session, breakdown=plaques(150_000), actor=fro[Role.CROUPIER], present=["A"],
-                          called_aloud=True, tips=Decimal(340))
+    services.count_record(
+        session=session,
+        breakdown=plaques(150_000),
+        actor=fro[Role.CROUPIER],
+        present=["A"],
+        called_aloud=True,
+        tips=Decimal(340),
+    )
     count = services.count_record(session=session, breakdown=plaques(150_000), actor=fro[Role.CAISSIER])
     services.count_certify(count=count, actor=fro[Role.COMITE], words="exact")
     entry = current_register(fro.est, CARNET_AVANCES.code, "RA1").entries.filter(kind="record").last()
@@ -161,16 +180,25 @@ def test_count_36_tips_counted_and_recorded_with_the_encaisse(fro):
 def test_count_35_count_room_only_after_the_police_validation_and_under_cctv(fro):
     session = closed_with_avance(fro)
     cash = [*plaques(149_500), {"value": "500", "quantity": 1, "kind": "billet"}]  # cash changed at the table
-    fields = {"session": session, "breakdown": cash, "actor": fro[Role.CAISSIER], "present": ["A"],
-              "called_aloud": True, "tips": Decimal(0), "count_room": True}
+    fields = {
+        "session": session,
+        "breakdown": cash,
+        "actor": fro[Role.CAISSIER],
+        "present": ["A"],
+        "called_aloud": True,
+        "tips": Decimal(0),
+        "count_room": True,
+    }
     with pytest.raises(RuleViolation) as unvalidated:
         services.count_record(**fields, cctv_reference="Caméra 4, 23:10")
     assert unvalidated.value.code == "COUNT-35"
     with pytest.raises(ValidationError):
-        services.count_room_validation_record(establishment=fro.est, reference="", validated_on=fro.day,
-                                              service="SRPJ Nice", actor=fro.director)
-    services.count_room_validation_record(establishment=fro.est, reference="DCPJ-2026-17", validated_on=fro.day,
-                                          service="SRPJ Nice", actor=fro.director)
+        services.count_room_validation_record(
+            establishment=fro.est, reference="", validated_on=fro.day, service="SRPJ Nice", actor=fro.director
+        )
+    services.count_room_validation_record(
+        establishment=fro.est, reference="DCPJ-2026-17", validated_on=fro.day, service="SRPJ Nice", actor=fro.director
+    )
     fro.est.refresh_from_db()
     session.refresh_from_db()
     with pytest.raises(RuleViolation) as no_cctv:

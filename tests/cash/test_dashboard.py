@@ -18,14 +18,21 @@ def test_each_role_sees_the_counts_and_slips_waiting_for_it(client, fro):
     seance = fro.seance()
     poker = fro.session("TH1", seance=seance)
     changeur_box(fro, poker)
-    services.slip_write(book=book(fro), number=1, session=poker, requested=plaques(500, 100),
-                        handed=[{"value": "500", "quantity": 1, "kind": "billet"}], actor=fro[Role.CHANGEUR],
-                        supervisor=fro[Role.CHEF_TABLE])
+    services.slip_write(
+        book=book(fro),
+        number=1,
+        session=poker,
+        requested=plaques(500, 100),
+        handed=[{"value": "500", "quantity": 1, "kind": "billet"}],
+        actor=fro[Role.CHANGEUR],
+        supervisor=fro[Role.CHEF_TABLE],
+    )
     roulette = fro.session("RA1", seance=seance)
     fr_avance(fro, roulette)
     fro.close(roulette)
-    services.count_record(session=roulette, breakdown=plaques(150_000), actor=fro[Role.CROUPIER], present=["C"], tips=0,
-                          called_aloud=True)
+    services.count_record(
+        session=roulette, breakdown=plaques(150_000), actor=fro[Role.CROUPIER], present=["C"], tips=0, called_aloud=True
+    )
     assert "Bon B-1 n° 1 à servir" in panel(client, fro[Role.CHANGEUR])
     cashier = panel(client, fro[Role.CAISSIER])
     assert "Bon B-1 n° 1 à servir" in cashier and "Second comptage de la table RA1" in cashier
@@ -42,17 +49,26 @@ def test_each_role_sees_the_counts_and_slips_waiting_for_it(client, fro):
 
 
 def test_count_43_count_24_cagnottes_and_bad_beat_jackpots_waiting_for_their_count(client, fro):
-    services.bad_beat_activate(table=fro.tables["TH1"], machine_approval="BBJ-A1", cagnotte_number="C-TH1",
-                               actor=fro.director)
+    services.bad_beat_activate(
+        table=fro.tables["TH1"], machine_approval="BBJ-A1", cagnotte_number="C-TH1", actor=fro.director
+    )
     session = computed_poker(fro)
     comite = panel(client, fro[Role.COMITE])
     assert "Cagnotte de la table TH1 à ouvrir et compter" in comite
     assert "Cagnotte de la table TH1" not in panel(client, fro[Role.CAISSIER])  # opened only before the comité
     assert "Bad beat jackpot de la table TH1 à compter" in panel(client, fro[Role.CAISSIER])
-    services.cagnotte_count(session=session, breakdown=plaques(200, 100), actor=fro[Role.COMITE],
-                            words="certifié exact")
-    services.bad_beat_record(session=session, counted=Decimal(50), statement=Decimal(50), displayed=Decimal(50),
-                             present=["Croupier"], actor=fro[Role.CAISSIER], comite=fro[Role.COMITE])
+    services.cagnotte_count(
+        session=session, breakdown=plaques(200, 100), actor=fro[Role.COMITE], words="certifié exact"
+    )
+    services.bad_beat_record(
+        session=session,
+        counted=Decimal(50),
+        statement=Decimal(50),
+        displayed=Decimal(50),
+        present=["Croupier"],
+        actor=fro[Role.CAISSIER],
+        comite=fro[Role.COMITE],
+    )
     comite = panel(client, fro[Role.COMITE])
     assert "Cagnotte de la table TH1" not in comite and "Bad beat jackpot de la table TH1" not in comite
 

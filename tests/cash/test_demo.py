@@ -26,17 +26,29 @@ def test_demo_seed_runs_is_idempotent_and_every_register_verifies(db):
     assert TableFloat.objects.count() == 5 * 3 and TableCount.objects.filter(status="certified").count() == 15
     # MC chemin de fer every night, FR texas hold'em one night: a difference in each casino.
     assert CagnotteCount.objects.filter(status="counted").count() == 6
-    assert {c.table_session.seance.establishment.jurisdiction
-            for c in CagnotteCount.objects.filter(shortfall__gt=0)} == {"MC", "FR"}
+    assert {
+        c.table_session.seance.establishment.jurisdiction for c in CagnotteCount.objects.filter(shortfall__gt=0)
+    } == {"MC", "FR"}
     assert BadBeatCount.objects.get().retained == 185 and Orphan.objects.count() == 1
     assert ControlDay.objects.filter(status="visaed").count() == 5 and Slip.objects.filter(status="served").exists()
     entries = Entry.objects.count()
     demo.seed(stdout=io.StringIO(), days=5)
     assert Entry.objects.count() == entries
-    for register in Register.objects.filter(kind__in=["carnet_avances", "banque_tables", "registre_controle",
-                                                      "bons_caisse", "registre_change", "cagnottes_mc",
-                                                      "registre_plaques", "carnet_cagnottes", "registre_bbj",
-                                                      "carnet_orphelins", "carnets_tickets"]):
+    for register in Register.objects.filter(
+        kind__in=[
+            "carnet_avances",
+            "banque_tables",
+            "registre_controle",
+            "bons_caisse",
+            "registre_change",
+            "cagnottes_mc",
+            "registre_plaques",
+            "carnet_cagnottes",
+            "registre_bbj",
+            "carnet_orphelins",
+            "carnets_tickets",
+        ]
+    ):
         assert verify_register(register) is None, register
     assert "journée(s) du registre de contrôle" in out.getvalue()
     censuses = list(ChipCensus.objects.all())  # COUNT-58: the players' amount differs from the account

@@ -34,9 +34,15 @@ def test_fr_float_slips_count_carnet_modele_12_in_words_visas_and_print(fro):
     roulette, poker = fro.session("RA1", seance=seance), fro.session("TH1", seance=seance)
     fr_avance(fro, roulette, 150_000)
     changeur_box(fro, poker)
-    slip = services.slip_write(book=book(fro), number=1, session=poker, requested=CHIPS,
-                               handed=[{"value": "2000", "quantity": 1, "kind": "plaque"}], actor=fro[Role.CHANGEUR],
-                               supervisor=fro[Role.COMITE])
+    slip = services.slip_write(
+        book=book(fro),
+        number=1,
+        session=poker,
+        requested=CHIPS,
+        handed=[{"value": "2000", "quantity": 1, "kind": "plaque"}],
+        actor=fro[Role.CHANGEUR],
+        supervisor=fro[Role.COMITE],
+    )
     services.slip_serve(slip=slip, desk=fro.desk, actor=fro[Role.CAISSIER])
     fro.close(poker)
     fro.close(roulette)
@@ -50,8 +56,12 @@ def test_fr_float_slips_count_carnet_modele_12_in_words_visas_and_print(fro):
     services.control_day_visa(day=day, actor=fro["comite2"])
     carnet = current_register(fro.est, CARNET_AVANCES.code, "RA1")
     control = current_register(fro.est, REGISTRE_CONTROLE.code)
-    for register in (carnet, control, current_register(fro.est, BONS_CAISSE.code),
-                     current_register(fro.est, REGISTRE_CHANGE.code, fro.desk.code)):
+    for register in (
+        carnet,
+        control,
+        current_register(fro.est, BONS_CAISSE.code),
+        current_register(fro.est, REGISTRE_CHANGE.code, fro.desk.code),
+    ):
         assert verify_register(register) is None, register
     text = printed(control)
     assert "vingt et un mille deux cent cinquante euros" in text and "Visa" in text
@@ -62,9 +72,15 @@ def test_mc_bank_change_slip_count_and_print(mco):
     seance = mco.seance()
     session = mco.session("BJ1", seance=seance)
     mc_bank(mco, session, 50_000)
-    slip = services.slip_write(book=book(mco, kind=SlipBook.Kind.CHANGE, number="C-1"), number=1, session=session,
-                               requested=CHIPS, handed=[{"value": "2000", "quantity": 1, "kind": "plaque"}],
-                               actor=mco[Role.CHEF_TABLE], supervisor=mco[Role.INSPECTEUR])
+    slip = services.slip_write(
+        book=book(mco, kind=SlipBook.Kind.CHANGE, number="C-1"),
+        number=1,
+        session=session,
+        requested=CHIPS,
+        handed=[{"value": "2000", "quantity": 1, "kind": "plaque"}],
+        actor=mco[Role.CHEF_TABLE],
+        supervisor=mco[Role.INSPECTEUR],
+    )
     services.slip_serve(slip=slip, desk=mco.desk, actor=mco[Role.CAISSIER])
     mco.close(session)
     count = certified(mco, session, 47_500)

@@ -20,10 +20,22 @@ from tests.cash.conftest import certified, fr_avance, mc_bank, plaques
 from tests.factories import GamingTableFactory
 
 # Art. 49 (003 art. 23), the text's own multiples, for the FR games that have tables here.
-ART_49 = [("roulette", 15_000), ("trente_quarante", 20_000), ("roulette_americaine", 15_000), ("blackjack", 3_000),
-          ("craps", 15_000), ("punto_banco", 3_000), ("stud_poker", 3_000), ("texas_holdem", 3_000),
-          ("boule", 4_000), ("bataille", 3_000), ("roue_chance", 5_000), ("ultimate_holdem", 5_000),
-          ("three_card_poker", 3_000), ("rampo", 15_000)]
+ART_49 = [
+    ("roulette", 15_000),
+    ("trente_quarante", 20_000),
+    ("roulette_americaine", 15_000),
+    ("blackjack", 3_000),
+    ("craps", 15_000),
+    ("punto_banco", 3_000),
+    ("stud_poker", 3_000),
+    ("texas_holdem", 3_000),
+    ("boule", 4_000),
+    ("bataille", 3_000),
+    ("roue_chance", 5_000),
+    ("ultimate_holdem", 5_000),
+    ("three_card_poker", 3_000),
+    ("rampo", 15_000),
+]
 
 
 @pytest.mark.parametrize(("game", "multiple"), ART_49)
@@ -97,11 +109,23 @@ def test_count_33_avance_cannot_vary_within_the_same_day(fro):
 def test_count_34_avance_signed_by_the_directeur_responsable_or_a_comite_member(fro):
     session = fro.session("RA1")
     with pytest.raises(RuleViolation) as refused:
-        services.float_record(session=session, breakdown=plaques(150_000), actor=fro[Role.CAISSIER],
-                              box_number="RA1", counted_by="C", called_aloud=True)
+        services.float_record(
+            session=session,
+            breakdown=plaques(150_000),
+            actor=fro[Role.CAISSIER],
+            box_number="RA1",
+            counted_by="C",
+            called_aloud=True,
+        )
     assert refused.value.code == "COUNT-34"
-    avance = services.float_record(session=session, breakdown=plaques(150_000), actor=fro[Role.COMITE],
-                                   box_number="RA1", counted_by="C", called_aloud=True)
+    avance = services.float_record(
+        session=session,
+        breakdown=plaques(150_000),
+        actor=fro[Role.COMITE],
+        box_number="RA1",
+        counted_by="C",
+        called_aloud=True,
+    )
     assert avance.signed_role == Role.COMITE
 
 
@@ -116,8 +140,9 @@ def test_count_34_no_banknotes_in_an_avance(fro):
     session = fro.session("RA1")
     lines = [*plaques(149_000), {"value": "500", "quantity": 2, "kind": "billet"}]
     with pytest.raises(RuleViolation) as refused:
-        services.float_record(session=session, breakdown=lines, actor=fro.director, box_number="RA1",
-                              counted_by="C", called_aloud=True)
+        services.float_record(
+            session=session, breakdown=lines, actor=fro.director, box_number="RA1", counted_by="C", called_aloud=True
+        )
     assert refused.value.code == "COUNT-34"
 
 
@@ -160,8 +185,9 @@ def test_reg_26_no_avance_without_a_carnet_cote_et_paraphe(fro):
     table = GamingTableFactory(establishment=fro.est, room=fro.room, number="RA9", game="roulette")
     fro.tables["RA9"] = table
     # The box is in place (COUNT-37), only the carnet is missing.
-    TableBox.objects.create(table=table, box_id="CI-9", key_reference="K-9", recorded_by=fro.director,
-                            recorded_at=timezone.now())
+    TableBox.objects.create(
+        table=table, box_id="CI-9", key_reference="K-9", recorded_by=fro.director, recorded_at=timezone.now()
+    )
     session = fro.session("RA9")
     with pytest.raises(RuleViolation) as refused:
         fr_avance(fro, session)
@@ -202,8 +228,7 @@ def test_count_01_mc_bank_holds_no_cash(mco):
     session = mco.session("BJ1")
     lines = [*plaques(49_000), {"value": "500", "quantity": 2, "kind": "billet"}]
     with pytest.raises(RuleViolation) as refused:
-        services.float_record(session=session, breakdown=lines, actor=mco[Role.CAISSIER],
-                              receiver=mco[Role.CHEF_TABLE])
+        services.float_record(session=session, breakdown=lines, actor=mco[Role.CAISSIER], receiver=mco[Role.CHEF_TABLE])
     assert refused.value.code == "COUNT-01"
 
 
@@ -225,11 +250,19 @@ def test_count_37_no_avance_before_the_tables_locked_built_in_box(fro):
         services.table_box_record(table=table, box_id="CI-9", key_reference=" ", actor=fro.director)
     assert no_key.value.code == "COUNT-37"
     with pytest.raises(RuleViolation) as no_coffret:
-        services.table_box_record(table=table, box_id="CI-9", key_reference="K-9", banknotes_accepted=True,
-                                  actor=fro.director)
+        services.table_box_record(
+            table=table, box_id="CI-9", key_reference="K-9", banknotes_accepted=True, actor=fro.director
+        )
     assert no_coffret.value.code == "COUNT-37"
-    box = services.table_box_record(table=table, box_id="CI-9", key_reference="K-9", banknotes_accepted=True,
-                                    coffret_id="CB-9", coffret_key_reference="KB-9", actor=fro.director)
+    box = services.table_box_record(
+        table=table,
+        box_id="CI-9",
+        key_reference="K-9",
+        banknotes_accepted=True,
+        coffret_id="CB-9",
+        coffret_key_reference="KB-9",
+        actor=fro.director,
+    )
     assert box.coffret_id == "CB-9"
     entry = current_register(fro.est, CARNET_AVANCES.code, "RA9").entries.filter(kind="record").get()
     assert "CI-9" in entry.payload["breakdown"] and "CB-9" in entry.payload["breakdown"]
@@ -244,6 +277,7 @@ def test_count_37_table_box_through_the_api(fro):
     body = {"table": fro.tables["RA9"].pk, "box_id": "CI-9", "key_reference": "K-9", "banknotes_accepted": True}
     refused = client.post("/api/v1/cash/table-boxes/", body, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "COUNT-37"
-    done = client.post("/api/v1/cash/table-boxes/", {**body, "coffret_id": "CB-9", "coffret_key_reference": "KB-9"},
-                       format="json")
+    done = client.post(
+        "/api/v1/cash/table-boxes/", {**body, "coffret_id": "CB-9", "coffret_key_reference": "KB-9"}, format="json"
+    )
     assert done.status_code == 201 and done.json()["coffret_id"] == "CB-9"

@@ -31,11 +31,15 @@ def test_count_57_month_sheet_from_visaed_days_with_the_modele_35_total(fro):
     with pytest.raises(RuleViolation) as no_slots:
         services.levy_month_close(establishment=fro.est, year=2026, month=3, slot_total=None, actor=keeper)
     assert no_slots.value.code == "COUNT-57"
-    assert services.levy_month_close(establishment=fro.est, year=2026, month=3, slot_total=Decimal(1000),
-                                     actor=keeper) == 5
+    assert (
+        services.levy_month_close(establishment=fro.est, year=2026, month=3, slot_total=Decimal(1000), actor=keeper)
+        == 5
+    )
     lines = [e.payload for e in current_register(fro.est, CARNET_PRELEVEMENTS.code).entries.filter(kind="record")]
     assert [(p["event"], p["total"], p["season_total"]) for p in lines] == [
-        ("day", "3500.00", "3500.00"), ("month", "4500.00", "4500.00")]
+        ("day", "3500.00", "3500.00"),
+        ("month", "4500.00", "4500.00"),
+    ]
 
 
 def test_levy_sheet_page_and_api(client, fro):

@@ -28,8 +28,9 @@ def test_count_10_refait_premiums_entered_as_a_separate_line_of_the_table_result
     with pytest.raises(RuleViolation) as refused:
         services.count_certify(count=count, actor=mco[Role.INSPECTEUR], words="vu")
     assert refused.value.code == "COUNT-10"
-    certified = services.count_certify(count=count, actor=mco[Role.INSPECTEUR], words="vu",
-                                       insurance_premiums=Decimal("120"))
+    certified = services.count_certify(
+        count=count, actor=mco[Role.INSPECTEUR], words="vu", insurance_premiums=Decimal("120")
+    )
     assert certified.insurance_premiums == Decimal("120.00") and certified.result == Decimal("3000.00")
     last = current_register(mco.est, BANQUE_TABLES.code).entries.filter(kind="record").order_by("-seq").first()
     assert last.payload["amount"] == "120.00" and "refait" in last.payload["event"]
@@ -48,15 +49,22 @@ def test_count_10_no_premiums_at_other_tables(mco):
 def test_count_11_sfe_advance_needs_the_sfe_authorisation(mco):
     session = mco.session("CF1")
     with pytest.raises(RuleViolation) as refused:
-        sfe_advance_record(session=session, customer="M. Dupont", amount=Decimal("5000"), authorisation=" ",
-                           actor=mco[Role.CHANGEUR])
+        sfe_advance_record(
+            session=session, customer="M. Dupont", amount=Decimal("5000"), authorisation=" ", actor=mco[Role.CHANGEUR]
+        )
     assert refused.value.code == "COUNT-11"
     with pytest.raises(RuleViolation) as croupier:
-        sfe_advance_record(session=session, customer="M. Dupont", amount=Decimal("5000"), authorisation="SFE-1",
-                           actor=mco[Role.CROUPIER])
+        sfe_advance_record(
+            session=session,
+            customer="M. Dupont",
+            amount=Decimal("5000"),
+            authorisation="SFE-1",
+            actor=mco[Role.CROUPIER],
+        )
     assert croupier.value.code == "COUNT-11" and not SfeAdvance.objects.exists()
-    advance = sfe_advance_record(session=session, customer="M. Dupont", amount=Decimal("5000"),
-                                 authorisation="SFE-1", actor=mco[Role.CHANGEUR])
+    advance = sfe_advance_record(
+        session=session, customer="M. Dupont", amount=Decimal("5000"), authorisation="SFE-1", actor=mco[Role.CHANGEUR]
+    )
     entry = current_register(mco.est, BONS_CAISSE.code).entries.filter(kind="record").get()
     assert advance.amount == Decimal("5000.00") and "SFE-1" in entry.payload["requested"]
 

@@ -12,18 +12,18 @@ D = Decimal
 # (game, cave initiale, pot, rake): texas hold'em 4 %, omaha 2 %, rounded up to the next half
 # euro, capped at 15 / 10 / 5 / 3 / 1 % of the buy-in from 500 / 1 000 / 5 000 / 10 000 / 50 000 €.
 CASES = [
-    ("texas_holdem", "500", "237", "9.50"),        # 9.48 → 9.50, below the 75 € cap
-    ("texas_holdem", "500", "3000", "75.00"),      # 120 → capped at 15 % of 500
-    ("texas_holdem", "200", "1234", "49.50"),      # no cap below 500 € (catalogue example)
+    ("texas_holdem", "500", "237", "9.50"),  # 9.48 → 9.50, below the 75 € cap
+    ("texas_holdem", "500", "3000", "75.00"),  # 120 → capped at 15 % of 500
+    ("texas_holdem", "200", "1234", "49.50"),  # no cap below 500 € (catalogue example)
     ("texas_holdem", "499.99", "10000", "400.00"),  # still no cap just under 500 €
-    ("texas_holdem", "1000", "3000", "100.00"),    # 10 % of 1 000
-    ("texas_holdem", "5000", "10000", "250.00"),   # 5 % of 5 000
-    ("texas_holdem", "4999", "20000", "499.90"),   # the bands are not monotonic (AMB-24)
+    ("texas_holdem", "1000", "3000", "100.00"),  # 10 % of 1 000
+    ("texas_holdem", "5000", "10000", "250.00"),  # 5 % of 5 000
+    ("texas_holdem", "4999", "20000", "499.90"),  # the bands are not monotonic (AMB-24)
     ("texas_holdem", "10000", "20000", "300.00"),  # 3 % of 10 000
     ("texas_holdem", "50000", "100000", "500.00"),  # 1 % of 50 000
-    ("omaha", "500", "237", "5.00"),               # 2 % : 4.74 → 5.00
-    ("omaha", "500", "5000", "75.00"),             # 100 → capped
-    ("omaha", "1000", "1010", "20.50"),            # 20.20 → 20.50
+    ("omaha", "500", "237", "5.00"),  # 2 % : 4.74 → 5.00
+    ("omaha", "500", "5000", "75.00"),  # 100 → capped
+    ("omaha", "1000", "1010", "20.50"),  # 20.20 → 20.50
 ]
 
 

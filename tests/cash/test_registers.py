@@ -34,8 +34,9 @@ def kept(org, kind, qualifier="") -> str:
 
 def test_reg_30_reg_32_carnet_modele_11_and_ticket_books_printed(fro):
     session = computed_poker(fro)
-    services.cagnotte_count(session=session, breakdown=plaques(190, 100), actor=fro[Role.COMITE],
-                            words="certifié exact")
+    services.cagnotte_count(
+        session=session, breakdown=plaques(190, 100), actor=fro[Role.COMITE], words="certifié exact"
+    )
     carnet = kept(fro, CARNET_CAGNOTTES.code, "TH1")
     assert "modèle 11" in carnet and "certifié exact" in carnet and "supporté par la caisse" in carnet
     books = kept(fro, CARNETS_TICKETS.code)
@@ -43,19 +44,38 @@ def test_reg_30_reg_32_carnet_modele_11_and_ticket_books_printed(fro):
 
 
 def test_reg_31_carnet_modele_11_bis_printed_with_the_orphan_and_its_restitution(fro):
-    orphan = services.orphan_record(establishment=fro.est, category="floor", amount=Decimal(100), place="Salle",
-                                    found_by="Agent Test", paid_into="caisse-1", actor=fro[Role.CAISSIER])
-    services.orphan_restitute(orphan=orphan, amount=Decimal(100), name="M. Martin", address="1 rue de Nice",
-                              proof="Vidéo 21:14, caméra 3", actor=fro[Role.CAISSIER])
+    orphan = services.orphan_record(
+        establishment=fro.est,
+        category="floor",
+        amount=Decimal(100),
+        place="Salle",
+        found_by="Agent Test",
+        paid_into="caisse-1",
+        actor=fro[Role.CAISSIER],
+    )
+    services.orphan_restitute(
+        orphan=orphan,
+        amount=Decimal(100),
+        name="M. Martin",
+        address="1 rue de Nice",
+        proof="Vidéo 21:14, caméra 3",
+        actor=fro[Role.CAISSIER],
+    )
     text = kept(fro, CARNET_ORPHELINS.code)
     assert "modèle 11 bis" in text and "M. Martin" in text and "Vidéo 21:14" in text
 
 
 def test_reg_10_registre_modele_8_quater_printed_with_the_displayed_amount(fro):
     session = fro.close(fro.session("TH1"))
-    services.bad_beat_record(session=session, counted=Decimal(1250), statement=Decimal(1200),
-                             displayed=Decimal(25400), present=["Croupier Test"], actor=fro[Role.CAISSIER],
-                             comite=fro[Role.COMITE])
+    services.bad_beat_record(
+        session=session,
+        counted=Decimal(1250),
+        statement=Decimal(1200),
+        displayed=Decimal(25400),
+        present=["Croupier Test"],
+        actor=fro[Role.CAISSIER],
+        comite=fro[Role.COMITE],
+    )
     text = kept(fro, REGISTRE_BBJ.code)
     assert "modèle 8 quater" in text and "INC-10" in text and "25400" in text.replace(" ", "")
 
@@ -65,8 +85,12 @@ def test_reg_35_carnet_modele_13_sheet_printed(fro):
     day = services.control_day_close(establishment=fro.est, date=fro.day, actor=fro[Role.CAISSIER_PRINCIPAL])
     services.control_day_visa(day=day, actor=fro.director)
     services.control_day_visa(day=day, actor=fro[Role.COMITE])
-    assert services.levy_month_close(establishment=fro.est, year=2026, month=3, slot_total=Decimal(1000),
-                                     actor=fro[Role.CAISSIER_PRINCIPAL]) == 5
+    assert (
+        services.levy_month_close(
+            establishment=fro.est, year=2026, month=3, slot_total=Decimal(1000), actor=fro[Role.CAISSIER_PRINCIPAL]
+        )
+        == 5
+    )
     text = kept(fro, CARNET_PRELEVEMENTS.code)
     assert "modèle 13" in text and "4500" in text.replace(" ", "")
 

@@ -23,8 +23,16 @@ NOTES = [{"value": "500", "quantity": 10, "kind": "billet"}]
 
 def ravitaillement(org, session, slip_book, number=1, supervisor=None, **kwargs):
     changeur_box(org, session)
-    return services.slip_write(book=slip_book, number=number, session=session, requested=CHIPS, handed=NOTES,
-                               actor=org[Role.CHANGEUR], supervisor=supervisor or org[Role.CHEF_PARTIE], **kwargs)
+    return services.slip_write(
+        book=slip_book,
+        number=number,
+        session=session,
+        requested=CHIPS,
+        handed=NOTES,
+        actor=org[Role.CHANGEUR],
+        supervisor=supervisor or org[Role.CHEF_PARTIE],
+        **kwargs,
+    )
 
 
 def test_count_29_reg_33_bon_signed_by_the_changeur_and_a_supervisor_then_served_by_a_cashier(fro):
@@ -42,8 +50,15 @@ def test_count_29_reg_33_bon_signed_by_the_changeur_and_a_supervisor_then_served
 def test_count_29_bon_without_the_supervisors_signature_refused(fro):
     session = fro.session("TH1")
     with pytest.raises(RuleViolation) as refused:
-        services.slip_write(book=book(fro), number=1, session=session, requested=CHIPS, handed=NOTES,
-                            actor=fro[Role.CHANGEUR], supervisor=None)
+        services.slip_write(
+            book=book(fro),
+            number=1,
+            session=session,
+            requested=CHIPS,
+            handed=NOTES,
+            actor=fro[Role.CHANGEUR],
+            supervisor=None,
+        )
     assert refused.value.code == "COUNT-29"
     with pytest.raises(RuleViolation):
         ravitaillement(fro, session, SlipBook.objects.get(), supervisor=fro[Role.CAISSIER])
@@ -53,9 +68,15 @@ def test_count_29_bon_without_the_supervisors_signature_refused(fro):
 def test_count_29_value_handed_over_must_equal_the_chips_requested(fro):
     session = fro.session("TH1")
     with pytest.raises(RuleViolation) as refused:
-        services.slip_write(book=book(fro), number=1, session=session, requested=CHIPS,
-                            handed=[{"value": "500", "quantity": 9, "kind": "billet"}], actor=fro[Role.CHANGEUR],
-                            supervisor=fro[Role.COMITE])
+        services.slip_write(
+            book=book(fro),
+            number=1,
+            session=session,
+            requested=CHIPS,
+            handed=[{"value": "500", "quantity": 9, "kind": "billet"}],
+            actor=fro[Role.CHANGEUR],
+            supervisor=fro[Role.COMITE],
+        )
     assert refused.value.code == "COUNT-29"
 
 
@@ -93,11 +114,25 @@ def test_count_04_mc_change_slip_signed_by_the_inspecteur_at_an_open_table(mco):
     session = mco.session("BJ1")
     plaque = [{"value": "5000", "quantity": 1, "kind": "plaque"}]
     with pytest.raises(RuleViolation) as refused:
-        services.slip_write(book=change_book, number=1, session=session, requested=CHIPS, handed=plaque,
-                            actor=mco[Role.CHEF_TABLE], supervisor=mco[Role.CROUPIER])
+        services.slip_write(
+            book=change_book,
+            number=1,
+            session=session,
+            requested=CHIPS,
+            handed=plaque,
+            actor=mco[Role.CHEF_TABLE],
+            supervisor=mco[Role.CROUPIER],
+        )
     assert refused.value.code == "COUNT-04"
-    slip = services.slip_write(book=change_book, number=1, session=session, requested=CHIPS, handed=plaque,
-                               actor=mco[Role.CHEF_TABLE], supervisor=mco[Role.INSPECTEUR])
+    slip = services.slip_write(
+        book=change_book,
+        number=1,
+        session=session,
+        requested=CHIPS,
+        handed=plaque,
+        actor=mco[Role.CHEF_TABLE],
+        supervisor=mco[Role.INSPECTEUR],
+    )
     served = services.slip_serve(slip=slip, desk=mco.desk, actor=mco[Role.CAISSIER])
     assert served.served_by == mco[Role.CAISSIER]
 
@@ -105,25 +140,44 @@ def test_count_04_mc_change_slip_signed_by_the_inspecteur_at_an_open_table(mco):
 def test_count_02_mc_no_change_slip_for_a_table_that_is_not_playing(mco):
     session = mco.session("BJ1", open_=False)
     with pytest.raises(RuleViolation) as refused:
-        services.slip_write(book=book(mco, kind=SlipBook.Kind.CHANGE, number="C-1"), number=1, session=session,
-                            requested=CHIPS, handed=[{"value": "5000", "quantity": 1, "kind": "plaque"}],
-                            actor=mco[Role.CHEF_TABLE], supervisor=mco[Role.INSPECTEUR])
+        services.slip_write(
+            book=book(mco, kind=SlipBook.Kind.CHANGE, number="C-1"),
+            number=1,
+            session=session,
+            requested=CHIPS,
+            handed=[{"value": "5000", "quantity": 1, "kind": "plaque"}],
+            actor=mco[Role.CHEF_TABLE],
+            supervisor=mco[Role.INSPECTEUR],
+        )
     assert refused.value.code == "COUNT-02"
 
 
 def test_count_06_mc_changeur_slip_signed_by_the_inspecteur(mco):
     session = mco.session("CF1")
-    slip = services.slip_write(book=book(mco, kind=SlipBook.Kind.CHANGEUR, number="CH-1"), number=1,
-                               session=session, requested=CHIPS, handed=NOTES, actor=mco[Role.CHANGEUR],
-                               supervisor=mco[Role.INSPECTEUR])
+    slip = services.slip_write(
+        book=book(mco, kind=SlipBook.Kind.CHANGEUR, number="CH-1"),
+        number=1,
+        session=session,
+        requested=CHIPS,
+        handed=NOTES,
+        actor=mco[Role.CHANGEUR],
+        supervisor=mco[Role.INSPECTEUR],
+    )
     assert slip.supervisor_role == Role.INSPECTEUR
 
 
 def test_count_03_no_banknotes_requested_from_the_cash_desk(mco):
     session = mco.session("CF1")
     with pytest.raises(RuleViolation) as refused:
-        services.slip_write(book=book(mco, kind=SlipBook.Kind.CHANGEUR, number="CH-1"), number=1, session=session,
-                            requested=NOTES, handed=CHIPS, actor=mco[Role.CHANGEUR], supervisor=mco[Role.INSPECTEUR])
+        services.slip_write(
+            book=book(mco, kind=SlipBook.Kind.CHANGEUR, number="CH-1"),
+            number=1,
+            session=session,
+            requested=NOTES,
+            handed=CHIPS,
+            actor=mco[Role.CHANGEUR],
+            supervisor=mco[Role.INSPECTEUR],
+        )
     assert refused.value.code == "COUNT-03"
 
 
@@ -147,8 +201,9 @@ def test_reg_14_a_void_needs_two_signatures_and_is_reported(fro):
         services.slip_void(book=slip_book, number=2, actor=fro.director, cosigner=fro.director, reason="déchiré")
     with pytest.raises(ValidationError):
         services.slip_void(book=slip_book, number=2, actor=fro.director, cosigner=None, reason="déchiré")
-    voided = services.slip_void(book=slip_book, number=2, actor=fro.director, cosigner=fro[Role.COMITE],
-                                reason="déchiré")
+    voided = services.slip_void(
+        book=slip_book, number=2, actor=fro.director, cosigner=fro[Role.COMITE], reason="déchiré"
+    )
     assert voided.status == Slip.Status.VOID and len(voided.voided_by) == 2
     assert ravitaillement(fro, session, slip_book, number=3).number == 3  # the series goes on after the void
     reported = [str(row["what"]) for row in selectors.slip_exceptions(fro.est)]
@@ -167,10 +222,13 @@ def test_slip_books_are_kept_by_their_jurisdiction(fro):
         book(fro, kind=SlipBook.Kind.CHANGE)
 
 
-@pytest.mark.parametrize(("kind", "qualifier", "code"), [
-    (REGISTRE_CHANGE.code, "caisse-1", "COUNT-26"),   # one change register per gaming cash desk
-    (CARNET_AVANCES.code, "RA1", "COUNT-49"),         # one carnet d'avances per box
-])
+@pytest.mark.parametrize(
+    ("kind", "qualifier", "code"),
+    [
+        (REGISTRE_CHANGE.code, "caisse-1", "COUNT-26"),  # one change register per gaming cash desk
+        (CARNET_AVANCES.code, "RA1", "COUNT-49"),  # one carnet d'avances per box
+    ],
+)
 def test_count_26_count_49_a_second_open_volume_for_one_desk_or_box_refused(fro, kind, qualifier, code):
     first = current_register(fro.est, kind, qualifier)
     second = register_create(establishment=fro.est, kind=kind, qualifier=qualifier, actor=fro.director)

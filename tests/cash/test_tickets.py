@@ -17,24 +17,36 @@ from tests.factories import GamingTableFactory
 
 
 def book(org, number="TH1", first=1, last=500):
-    return services.ticket_book_register(table=org.tables[number], cover_number=number, ticket_value=Decimal(5),
-                                         first_number=first, last_number=last, actor=org[Role.GARDIEN_CARNETS])
+    return services.ticket_book_register(
+        table=org.tables[number],
+        cover_number=number,
+        ticket_value=Decimal(5),
+        first_number=first,
+        last_number=last,
+        actor=org[Role.GARDIEN_CARNETS],
+    )
 
 
 def compute(org, session, book_, last):
-    return services.cagnotte_compute(session=session, detached=[{"book": book_, "last_number": last}],
-                                     actor=org[Role.COMITE])
+    return services.cagnotte_compute(
+        session=session, detached=[{"book": book_, "last_number": last}], actor=org[Role.COMITE]
+    )
 
 
 def test_count_40_only_the_keeper_puts_a_book_into_service_with_its_date_stamp(fro):
     with pytest.raises(RuleViolation) as refused:
-        services.ticket_book_register(table=fro.tables["TH1"], cover_number="TH1", ticket_value=Decimal(5),
-                                      first_number=1, last_number=100, actor=fro.director)
+        services.ticket_book_register(
+            table=fro.tables["TH1"],
+            cover_number="TH1",
+            ticket_value=Decimal(5),
+            first_number=1,
+            last_number=100,
+            actor=fro.director,
+        )
     assert refused.value.code == "COUNT-40"
     made = book(fro)
     stamp = made.stamps.get()
-    assert (stamp.kind, stamp.first_ticket, stamp.keeper) == (TicketStamp.Kind.IN_SERVICE, 1,
-                                                               fro[Role.GARDIEN_CARNETS])
+    assert (stamp.kind, stamp.first_ticket, stamp.keeper) == (TicketStamp.Kind.IN_SERVICE, 1, fro[Role.GARDIEN_CARNETS])
     entry = current_register(fro.est, CARNETS_TICKETS.code).entries.filter(kind="record").get()
     assert entry.payload["book"] == "TH1" and entry.role == Role.GARDIEN_CARNETS
 
@@ -66,10 +78,14 @@ def test_count_38_per_seance_stub_records_in_the_books_register(fro):
     made = book(fro)
     compute(fro, fro.close(fro.session("TH1", seance=fro.seance(day=0))), made, 40)
     tickets.ticket_seance_stamp(book=made, actor=fro[Role.GARDIEN_CARNETS], blue_line=True)
-    events = [(e.payload["event"], e.payload["tickets"].split(" ")[1])
-              for e in current_register(fro.est, CARNETS_TICKETS.code).entries.filter(kind="record")]
-    assert events == [("Mise en service (timbre sur le premier ticket)", "1"),
-                      ("Début de séance (timbre et trait bleu)", "41")]
+    events = [
+        (e.payload["event"], e.payload["tickets"].split(" ")[1])
+        for e in current_register(fro.est, CARNETS_TICKETS.code).entries.filter(kind="record")
+    ]
+    assert events == [
+        ("Mise en service (timbre sur le premier ticket)", "1"),
+        ("Début de séance (timbre et trait bleu)", "41"),
+    ]
 
 
 def test_count_39_card_table_series_unbroken_without_duplicates_never_renumbered(fro):
@@ -96,22 +112,31 @@ def test_count_41_levy_machine_needs_approval_and_its_history_is_the_computed_ca
     assert unapproved.value.code == "COUNT-41"
     session = fro.close(fro.session("TH1"))
     with pytest.raises(RuleViolation) as no_machine:
-        tickets.cagnotte_machine_compute(session=session, history_total=Decimal(30), printout_reference="H-1",
-                                         actor=fro[Role.COMITE])
+        tickets.cagnotte_machine_compute(
+            session=session, history_total=Decimal(30), printout_reference="H-1", actor=fro[Role.COMITE]
+        )
     assert no_machine.value.code == "COUNT-41"
     tickets.levy_machine_activate(table=table, approval_reference="AGR-2026-7", actor=fro.director)
     made = book(fro)
     with pytest.raises(RuleViolation) as by_tickets:
         compute(fro, session, made, 10)
     assert by_tickets.value.code == "COUNT-41"
-    parties = [{"time": "21:05", "pot": "200", "levy": "10", "win": "190"},
-               {"time": "21:12", "pot": "400", "levy": "20", "win": "380"}]
+    parties = [
+        {"time": "21:05", "pot": "200", "levy": "10", "win": "190"},
+        {"time": "21:12", "pot": "400", "levy": "20", "win": "380"},
+    ]
     with pytest.raises(RuleViolation) as mismatch:
-        tickets.cagnotte_machine_compute(session=session, history_total=Decimal(35), printout_reference="H-1",
-                                         parties=parties, actor=fro[Role.COMITE])
+        tickets.cagnotte_machine_compute(
+            session=session,
+            history_total=Decimal(35),
+            printout_reference="H-1",
+            parties=parties,
+            actor=fro[Role.COMITE],
+        )
     assert mismatch.value.code == "COUNT-41"
-    cagnotte = tickets.cagnotte_machine_compute(session=session, history_total=Decimal(30), printout_reference="H-1",
-                                                parties=parties, actor=fro[Role.COMITE])
+    cagnotte = tickets.cagnotte_machine_compute(
+        session=session, history_total=Decimal(30), printout_reference="H-1", parties=parties, actor=fro[Role.COMITE]
+    )
     assert cagnotte.computed == Decimal("30.00") and cagnotte.tickets[0]["parties"] == 2
     entry = current_register(fro.est, CARNET_CAGNOTTES.code, "TH1").entries.filter(kind="record").last()
     assert entry.payload["col8"] == "30.00"
@@ -120,13 +145,17 @@ def test_count_41_levy_machine_needs_approval_and_its_history_is_the_computed_ca
 def test_count_39_to_41_through_the_api_and_pages(client, fro):
     api = APIClient()
     api.force_authenticate(fro.director)
-    numbered = api.post("/api/v1/cash/card-table-numbers/", {"table": fro.tables["TH1"].pk, "serial": 2},
-                        format="json")
+    numbered = api.post("/api/v1/cash/card-table-numbers/", {"table": fro.tables["TH1"].pk, "serial": 2}, format="json")
     assert numbered.status_code == 409 and numbered.json()["code"] == "COUNT-39"
-    assert api.post("/api/v1/cash/card-table-numbers/", {"table": fro.tables["TH1"].pk, "serial": 1},
-                    format="json").status_code == 201
-    machine = api.post("/api/v1/cash/levy-machines/", {"table": fro.tables["TH1"].pk, "approval_reference": ""},
-                       format="json")
+    assert (
+        api.post(
+            "/api/v1/cash/card-table-numbers/", {"table": fro.tables["TH1"].pk, "serial": 1}, format="json"
+        ).status_code
+        == 201
+    )
+    machine = api.post(
+        "/api/v1/cash/levy-machines/", {"table": fro.tables["TH1"].pk, "approval_reference": ""}, format="json"
+    )
     assert machine.status_code == 409 and machine.json()["code"] == "COUNT-41"
     made = book(fro)
     api.force_authenticate(fro[Role.GARDIEN_CARNETS])
@@ -137,9 +166,14 @@ def test_count_39_to_41_through_the_api_and_pages(client, fro):
     assert page.status_code == 200 and "TH1" in page.content.decode()
     assert client.get(f"/caisses/carnets-tickets/{made.pk}/timbre/").status_code == 200
     client.force_login(fro.director)
-    assert client.post("/caisses/machines-retenue/nouvelle/", {"table": fro.tables["TH1"].pk,
-                                                               "approval_reference": "AGR-1"}).status_code == 302
+    assert (
+        client.post(
+            "/caisses/machines-retenue/nouvelle/", {"table": fro.tables["TH1"].pk, "approval_reference": "AGR-1"}
+        ).status_code
+        == 302
+    )
     session = fro.close(fro.session("TH1"))
-    history = client.post(f"/caisses/tables/{session.pk}/cagnotte/historique/",
-                          {"history_total": "45", "printout_reference": "H-9"})
+    history = client.post(
+        f"/caisses/tables/{session.pk}/cagnotte/historique/", {"history_total": "45", "printout_reference": "H-9"}
+    )
     assert history.status_code == 302 and session.cagnotte.computed == Decimal("45.00")

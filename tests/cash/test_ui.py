@@ -13,18 +13,32 @@ def test_pages_answer_for_both_jurisdictions(client, fro, mco):
     for org in (fro, mco):
         session = org.session(next(iter(org.tables)))
         client.force_login(org.director)
-        for url in ["/caisses/", f"/caisses/tables/{session.pk}/avance/", f"/caisses/tables/{session.pk}/comptee/",
-                    f"/caisses/tables/{session.pk}/certification/", "/caisses/bons/nouveau/",
-                    "/caisses/bons/carnets/nouveau/", "/caisses/bons/annulation/", "/caisses/cagnotte-poker/",
-                    "/caisses/signalements/", "/caisses/somme-en-banque/", "/caisses/registre-controle/"]:
+        for url in [
+            "/caisses/",
+            f"/caisses/tables/{session.pk}/avance/",
+            f"/caisses/tables/{session.pk}/comptee/",
+            f"/caisses/tables/{session.pk}/certification/",
+            "/caisses/bons/nouveau/",
+            "/caisses/bons/carnets/nouveau/",
+            "/caisses/bons/annulation/",
+            "/caisses/cagnotte-poker/",
+            "/caisses/signalements/",
+            "/caisses/somme-en-banque/",
+            "/caisses/registre-controle/",
+        ]:
             assert client.get(url).status_code == 200, url
 
 
 def test_float_form_refusal_shows_the_requirement_and_keeps_the_input(client, fro):
     session = fro.session("RA1")
     client.force_login(fro.director)
-    data = {"kind": "initial", "breakdown": "1000 x 100 plaque", "box_number": "RA1", "counted_by": "Croupier",
-            "called_aloud": "on"}
+    data = {
+        "kind": "initial",
+        "breakdown": "1000 x 100 plaque",
+        "box_number": "RA1",
+        "counted_by": "Croupier",
+        "called_aloud": "on",
+    }
     response = client.post(f"/caisses/tables/{session.pk}/avance/", data)
     assert response.status_code == 409
     body = response.content.decode()
@@ -37,9 +51,14 @@ def test_float_form_refusal_shows_the_requirement_and_keeps_the_input(client, fr
 def test_mc_bank_form_with_the_chef_de_table_countersignature(client, mco):
     session = mco.session("BJ1")
     client.force_login(mco[Role.CAISSIER])
-    response = client.post(f"/caisses/tables/{session.pk}/avance/", {
-        "breakdown": "5000 x 10 plaque", "receiver_username": mco[Role.CHEF_TABLE].username,
-        "receiver_password": DEFAULT_PASSWORD})
+    response = client.post(
+        f"/caisses/tables/{session.pk}/avance/",
+        {
+            "breakdown": "5000 x 10 plaque",
+            "receiver_username": mco[Role.CHEF_TABLE].username,
+            "receiver_password": DEFAULT_PASSWORD,
+        },
+    )
     assert response.status_code == 302
     assert TableFloat.objects.get().received_by == mco[Role.CHEF_TABLE]
 
@@ -50,10 +69,18 @@ def test_slip_count_certify_and_control_through_the_pages(client, fro):
     slip_book = book(fro)
     changeur_box(fro, poker)
     client.force_login(fro[Role.CHANGEUR])
-    response = client.post("/caisses/bons/nouveau/", {
-        "book": slip_book.pk, "number": 1, "table_session": poker.pk, "requested": "100 x 50",
-        "handed": "500 x 10 billet", "supervisor_username": fro[Role.CHEF_PARTIE].username,
-        "supervisor_password": DEFAULT_PASSWORD})
+    response = client.post(
+        "/caisses/bons/nouveau/",
+        {
+            "book": slip_book.pk,
+            "number": 1,
+            "table_session": poker.pk,
+            "requested": "100 x 50",
+            "handed": "500 x 10 billet",
+            "supervisor_username": fro[Role.CHEF_PARTIE].username,
+            "supervisor_password": DEFAULT_PASSWORD,
+        },
+    )
     assert response.status_code == 302, response.content.decode()
     slip = Slip.objects.get()
     client.force_login(fro[Role.CAISSIER])
@@ -63,14 +90,19 @@ def test_slip_count_certify_and_control_through_the_pages(client, fro):
     fr_avance(fro, session)
     fro.close(session)
     client.force_login(fro[Role.CROUPIER])
-    assert client.post(f"/caisses/tables/{session.pk}/comptee/", {
-        "breakdown": "1000 x 151 plaque", "present": "Croupier\nChef", "called_aloud": "on",
-        "tips": "0"}).status_code == 302
+    assert (
+        client.post(
+            f"/caisses/tables/{session.pk}/comptee/",
+            {"breakdown": "1000 x 151 plaque", "present": "Croupier\nChef", "called_aloud": "on", "tips": "0"},
+        ).status_code
+        == 302
+    )
     client.force_login(fro[Role.CAISSIER])
     assert client.post(f"/caisses/tables/{session.pk}/comptee/", {"breakdown": "1000 x 151 plaque"}).status_code == 302
     client.force_login(fro[Role.COMITE])
-    response = client.post(f"/caisses/tables/{session.pk}/certification/", {"words": "exact",
-                                                                            "password": DEFAULT_PASSWORD})
+    response = client.post(
+        f"/caisses/tables/{session.pk}/certification/", {"words": "exact", "password": DEFAULT_PASSWORD}
+    )
     assert response.status_code == 302
     assert TableCount.objects.get().status == TableCount.Status.CERTIFIED
     client.force_login(fro[Role.CAISSIER_PRINCIPAL])

@@ -49,8 +49,9 @@ def bj1(mc):
 
 def test_reg_25_an_open_table_partie_that_cannot_end_is_missing(mc, director, bj1, cards_out):
     seance = seance_open(establishment=mc, date=DAY, period="soiree", actor=director)
-    session = table_session_open(session=table_session_prepare(seance=seance, table=bj1, actor=director),
-                                 actor=director)
+    session = table_session_open(
+        session=table_session_prepare(seance=seance, table=bj1, actor=director), actor=director
+    )
     missing = hooks.seance_missing(seance)
     assert [(m.code, m.url) for m in missing] == [("CARD-18", reverse("seance-table", kwargs={"pk": session.pk}))]
     assert "BJ1" in str(missing[0].what) and "MC00001" in str(missing[0].what)

@@ -92,12 +92,24 @@ def test_api_token_expires(mc, user_in):
 def test_check_deploy_is_clean_with_production_settings():
     """``manage.py check --deploy`` with a production-like environment: not one warning."""
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    env.update(DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="registres.casino.example",
-               CSRF_TRUSTED_ORIGINS="https://registres.casino.example", SECURE_PROXY_SSL="1",
-               SECURE_HSTS_PRELOAD="1", LEDGERS_CHECKPOINT_KEY=secrets.token_urlsafe(32),
-               DJANGO_SETTINGS_MODULE="casino_compliance.settings")
-    done = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-                          cwd=settings.BASE_DIR, env=env, capture_output=True, text=True, timeout=120)
+    env.update(
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="registres.casino.example",
+        CSRF_TRUSTED_ORIGINS="https://registres.casino.example",
+        SECURE_PROXY_SSL="1",
+        SECURE_HSTS_PRELOAD="1",
+        LEDGERS_CHECKPOINT_KEY=secrets.token_urlsafe(32),
+        DJANGO_SETTINGS_MODULE="casino_compliance.settings",
+    )
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr + done.stdout
     assert "no issues" in done.stdout
 

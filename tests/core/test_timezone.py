@@ -8,8 +8,9 @@ from tests.registers.ui_setup import main_courante, monaco_cast
 
 
 def test_register_page_shows_times_on_the_establishments_clock(db, client, user_in):
-    est = EstablishmentFactory(code="fdf", name="Casino de Fort-de-France", jurisdiction="FR",
-                               timezone="America/Martinique")
+    est = EstablishmentFactory(
+        code="fdf", name="Casino de Fort-de-France", jurisdiction="FR", timezone="America/Martinique"
+    )
     cast = monaco_cast(est, user_in)
     register = main_courante(est, cast, entries=1)
     entry = Entry.objects.get(register=register, seq=2)

@@ -36,8 +36,15 @@ def test_a_french_string_has_one_english_translation_across_the_apps():
 
 def test_every_app_with_french_strings_has_its_english_catalogue():
     """A refusal raised by a shared service (custody, incidents…) reaches English readers too."""
-    translated = [config for config in ledgers_apps()
-                  if any("django.utils.translation" in path.read_text(encoding="utf-8")
-                         for path in Path(config.path).rglob("*.py"))]
-    assert [config.name for config in translated
-            if not (Path(config.path) / "locale" / "en" / "LC_MESSAGES" / "django.mo").exists()] == []
+    translated = [
+        config
+        for config in ledgers_apps()
+        if any(
+            "django.utils.translation" in path.read_text(encoding="utf-8") for path in Path(config.path).rglob("*.py")
+        )
+    ]
+    assert [
+        config.name
+        for config in translated
+        if not (Path(config.path) / "locale" / "en" / "LC_MESSAGES" / "django.mo").exists()
+    ] == []

@@ -17,6 +17,7 @@ def text(response) -> str:
 
 # Login, logout, language ---------------------------------------------------------------------------------------
 
+
 def test_login_page_is_french_by_default(client):
     response = client.get(reverse("login"))
     assert response.status_code == 200
@@ -48,6 +49,7 @@ def test_language_switch_to_english(client, mc, user_in):
 
 # Dashboard and establishment switcher -------------------------------------------------------------------------
 
+
 def test_dashboard_of_a_user_without_establishment(client, django_user_model):
     client.force_login(django_user_model.objects.create_user("orphelin", password=DEFAULT_PASSWORD))
     assert "aucun établissement" in text(client.get(reverse("dashboard")))
@@ -72,11 +74,14 @@ def test_switching_to_an_establishment_of_others_is_404(client, mc, fr, user_in)
 
 def test_switch_ignores_a_foreign_next_url(client, mc, user_in):
     client.force_login(user_in(mc, "inspecteur"))
-    response = client.post(reverse("establishment-switch"), {"establishment": mc.pk, "next": "https://ailleurs.example/"})
+    response = client.post(
+        reverse("establishment-switch"), {"establishment": mc.pk, "next": "https://ailleurs.example/"}
+    )
     assert response.url == "/"
 
 
 # Establishment page and object history --------------------------------------------------------------------------
+
 
 @pytest.fixture
 def floor(mc, user_in):

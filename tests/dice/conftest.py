@@ -15,8 +15,7 @@ from ledgers.dice.rules import CHECKLIST
 from ledgers.dice.services import DieInput, dice_allocate, dice_receive
 from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user, open_register, post_displays
 
-MC_ROLES = ("cartier", "chef_table", "inspecteur", "sous_directeur", "directeur_jeux", "scj", "commissaire",
-            "croupier")
+MC_ROLES = ("cartier", "chef_table", "inspecteur", "sous_directeur", "directeur_jeux", "scj", "commissaire", "croupier")
 FR_ROLES = ("employe_responsable", "chef_table", "directeur_responsable", "comite", "police", "croupier")
 PASSED = {key: True for key in CHECKLIST}
 
@@ -63,14 +62,19 @@ def mc_org(mc):
         est=mc,
         table=GamingTableFactory(establishment=mc, room=room, number="CR1", game="craps"),
         other_table=GamingTableFactory(establishment=mc, room=room, number="CR2", game="craps"),
-        depot=LocationFactory(establishment=mc, code="depot-principal", name="Dépôt principal",
-                              kind="depot_principal"),
-        annex=LocationFactory(establishment=mc, code="depot-annexe", name="Dépôt annexe", kind="depot_annexe",
-                              room=room),
+        depot=LocationFactory(establishment=mc, code="depot-principal", name="Dépôt principal", kind="depot_principal"),
+        annex=LocationFactory(
+            establishment=mc, code="depot-annexe", name="Dépôt annexe", kind="depot_annexe", room=room
+        ),
         users=_users(mc, MC_ROLES),
     )
-    for kind, qualifier in (("prise_en_charge", "des"), ("comptabilite_annexe", "dice"), ("bons_commande", "dice"),
-                            ("des_en_service", ""), ("incidents", "")):
+    for kind, qualifier in (
+        ("prise_en_charge", "des"),
+        ("comptabilite_annexe", "dice"),
+        ("bons_commande", "dice"),
+        ("des_en_service", ""),
+        ("incidents", ""),
+    ):
         org.registers[kind] = open_register(mc, kind, qualifier)
     return org
 
@@ -84,12 +88,12 @@ def fr_org(fr):
         est=fr,
         table=GamingTableFactory(establishment=fr, room=room, number="RP1", game="rampo"),
         other_table=GamingTableFactory(establishment=fr, room=room, number="RP2", game="rampo"),
-        depot=LocationFactory(establishment=fr, code="armoire-cartes", name="Armoire « dépôt des cartes »",
-                              kind="card_cabinet", room=room),
+        depot=LocationFactory(
+            establishment=fr, code="armoire-cartes", name="Armoire « dépôt des cartes »", kind="card_cabinet", room=room
+        ),
         users=_users(fr, FR_ROLES),
     )
-    for kind, qualifier in (("carnet_19", "des"), ("bons_commande", "dice"), ("rampo_special", ""),
-                            ("incidents", "")):
+    for kind, qualifier in (("carnet_19", "des"), ("bons_commande", "dice"), ("rampo_special", ""), ("incidents", "")):
         org.registers[kind] = open_register(fr, kind, qualifier)
     post_displays(org.table, org.other_table)  # the rampo texts displayed first (REG-23)
     return org
@@ -103,14 +107,17 @@ def fr_inputs(org: Org, pairs: int, colours=("rouge", "vert"), side=Decimal("22.
     inputs = []
     for p in range(pairs):
         key = f"p{org._seq[0]}-{p}"
-        inputs += [DieInput(serial=org.serial(), sigle="CNI", colour=colour, side_mm=side, inspection=PASSED, pair=key)
-                   for colour in colours]
+        inputs += [
+            DieInput(serial=org.serial(), sigle="CNI", colour=colour, side_mm=side, inspection=PASSED, pair=key)
+            for colour in colours
+        ]
     return inputs
 
 
 def receive_mc(org: Org, n: int = 5, location=None) -> list[Die]:
-    return dice_receive(establishment=org.est, location=location or org.depot, dice=mc_inputs(org, n),
-                        actor=org["cartier"])
+    return dice_receive(
+        establishment=org.est, location=location or org.depot, dice=mc_inputs(org, n), actor=org["cartier"]
+    )
 
 
 def fr_order(org: Org, pairs: int = 2):
@@ -119,19 +126,34 @@ def fr_order(org: Org, pairs: int = 2):
 
     name = "Fabrique de dés agréée"
     supplier = org.est.suppliers.filter(domain="dice", name=name).first() or supplier_register(
-        establishment=org.est, domain=DICE, name=name, actor=org["directeur_responsable"],
-        approval_reference="Agrément n° 12/2024", approval_issuer="Ministre de l'intérieur",
+        establishment=org.est,
+        domain=DICE,
+        name=name,
+        actor=org["directeur_responsable"],
+        approval_reference="Agrément n° 12/2024",
+        approval_issuer="Ministre de l'intérieur",
         approved_from=datetime.date(2024, 1, 1),
     )
-    order = purchase_order_issue(establishment=org.est, domain=DICE, supplier=supplier, carnet="21-001",
-                                 lines=[{"category": "des", "quantity": pairs * 2}], actor=org["directeur_responsable"])
+    order = purchase_order_issue(
+        establishment=org.est,
+        domain=DICE,
+        supplier=supplier,
+        carnet="21-001",
+        lines=[{"category": "des", "quantity": pairs * 2}],
+        actor=org["directeur_responsable"],
+    )
     return purchase_order_visa(order=order, actor=org["police"], statement="Vu, commissaire de police")
 
 
 def receive_fr(org: Org, pairs: int = 2) -> list[DicePair]:
     order = fr_order(org, pairs)
-    dice = dice_receive(establishment=org.est, location=org.depot, dice=fr_inputs(org, pairs),
-                        actor=org["employe_responsable"], order=order)
+    dice = dice_receive(
+        establishment=org.est,
+        location=org.depot,
+        dice=fr_inputs(org, pairs),
+        actor=org["employe_responsable"],
+        order=order,
+    )
     return list(DicePair.objects.filter(dice__in=dice).distinct().order_by("number"))
 
 

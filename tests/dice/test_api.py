@@ -22,6 +22,7 @@ def api():
         client = APIClient()
         client.force_authenticate(user)
         return client
+
     return as_user
 
 
@@ -32,13 +33,27 @@ def test_dice_10_allocation_without_signature_answers_409_with_code_and_article(
     response = client.post(f"{API}allocations/new/", {"table_session": session.pk, "dice": serials}, format="json")
     assert response.status_code == 409
     assert response.json()["code"] == "DICE-10" and response.json()["article"] == "AM 88-384 art. 2"
-    response = client.post(f"{API}allocations/new/", {
-        "table_session": session.pk, "dice": serials, "signer_username": mc_org["sous_directeur"].username,
-        "signer_password": "faux"}, format="json")
+    response = client.post(
+        f"{API}allocations/new/",
+        {
+            "table_session": session.pk,
+            "dice": serials,
+            "signer_username": mc_org["sous_directeur"].username,
+            "signer_password": "faux",
+        },
+        format="json",
+    )
     assert response.status_code == 400 and "signer_password" in response.json()
-    response = client.post(f"{API}allocations/new/", {
-        "table_session": session.pk, "dice": serials, "signer_username": mc_org["sous_directeur"].username,
-        "signer_password": DEFAULT_PASSWORD}, format="json")
+    response = client.post(
+        f"{API}allocations/new/",
+        {
+            "table_session": session.pk,
+            "dice": serials,
+            "signer_username": mc_org["sous_directeur"].username,
+            "signer_password": DEFAULT_PASSWORD,
+        },
+        format="json",
+    )
     assert response.status_code == 201, response.json()
     body = response.json()
     assert body["signed_role"] == "sous_directeur" and [line["serial"] for line in body["lines"]] == serials
@@ -52,13 +67,22 @@ def test_receipt_swap_check_and_reads_through_the_api(api, mc_org):
     dice = [{"serial": f"API-{n}", "sigle": "SBM", "inspection": PASSED} for n in range(5)]
     response = cartier.post(f"{API}receipts/", {"location": mc_org.depot.code, "dice": dice}, format="json")
     assert response.status_code == 201 and len(response.json()) == 5
-    bad = cartier.post(f"{API}receipts/", {"location": mc_org.depot.code, "dice": [
-        {"serial": "API-9", "sigle": "SBM", "inspection": {**PASSED, "polished": False}}]}, format="json")
+    bad = cartier.post(
+        f"{API}receipts/",
+        {
+            "location": mc_org.depot.code,
+            "dice": [{"serial": "API-9", "sigle": "SBM", "inspection": {**PASSED, "polished": False}}],
+        },
+        format="json",
+    )
     assert bad.status_code == 409 and bad.json()["code"] == "DICE-01"
     unknown = cartier.post(f"{API}transfers/", {"dice": ["NOPE"], "to_location": mc_org.annex.code}, format="json")
     assert unknown.status_code == 400
-    moved = cartier.post(f"{API}transfers/", {"dice": ["API-0", "API-1", "API-2", "API-3", "API-4"],
-                                               "to_location": mc_org.annex.code}, format="json")
+    moved = cartier.post(
+        f"{API}transfers/",
+        {"dice": ["API-0", "API-1", "API-2", "API-3", "API-4"], "to_location": mc_org.annex.code},
+        format="json",
+    )
     assert moved.status_code == 201
     days = cartier.post(f"{API}annex-days/", {"date": timezone.localdate().isoformat()}, format="json")
     assert days.status_code == 201 and {d["depot"] for d in days.json()} == {"depot-principal", "depot-annexe"}
@@ -66,13 +90,22 @@ def test_receipt_swap_check_and_reads_through_the_api(api, mc_org):
     allocate_mc(mc_org, session, list(Die.objects.order_by("serial")))
     open_table(mc_org, session)
     chef = api(mc_org["chef_table"])
-    swap = chef.post(f"{API}swaps/new/", {"table_session": session.pk, "withdrawn": ["API-0"],
-                                          "brought_in": ["API-1"], "reason": "fell"}, format="json")
+    swap = chef.post(
+        f"{API}swaps/new/",
+        {"table_session": session.pk, "withdrawn": ["API-0"], "brought_in": ["API-1"], "reason": "fell"},
+        format="json",
+    )
     assert swap.status_code == 201 and swap.json()["withdrawn"] == ["API-0"]
     sd = api(mc_org["sous_directeur"])
-    check = sd.post(f"{API}checks/new/", {
-        "table_session": session.pk, "return_to": mc_org.depot.code,
-        "results": [{"serial": f"API-{n}", "result": "ok"} for n in range(5)]}, format="json")
+    check = sd.post(
+        f"{API}checks/new/",
+        {
+            "table_session": session.pk,
+            "return_to": mc_org.depot.code,
+            "results": [{"serial": f"API-{n}", "result": "ok"} for n in range(5)],
+        },
+        format="json",
+    )
     assert check.status_code == 201 and check.json()["checker"] == mc_org["sous_directeur"].username
     assert sd.get(f"{API}dice/?status=out_of_use").json()["results"][0]["is_new"] is False
     stock = sd.get(f"{API}stock/").json()
@@ -83,20 +116,31 @@ def test_receipt_swap_check_and_reads_through_the_api(api, mc_org):
 
 def test_mc_destruction_and_verification_through_the_api(api, mc_org):
     dice = receive_mc(mc_org, 2)
-    api(mc_org["cartier"]).post(f"{API}withdrawals/", {"dice": [d.serial for d in dice], "reason": "used"},
-                                format="json")
+    api(mc_org["cartier"]).post(
+        f"{API}withdrawals/", {"dice": [d.serial for d in dice], "reason": "used"}, format="json"
+    )
     director = api(mc_org["directeur_jeux"])
-    plan = director.post(f"{API}destructions/new/", {"dice": [d.serial for d in dice], "method": "neutralisation",
-                                                     "planned_at": timezone.now().isoformat()}, format="json")
+    plan = director.post(
+        f"{API}destructions/new/",
+        {"dice": [d.serial for d in dice], "method": "neutralisation", "planned_at": timezone.now().isoformat()},
+        format="json",
+    )
     assert plan.status_code == 201
     pk = plan.json()["id"]
     refused = director.post(f"{API}destructions/{pk}/complete/", {}, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "DICE-07"
     notified = (timezone.now() - datetime.timedelta(minutes=30)).isoformat()
-    assert director.post(f"{API}destructions/{pk}/notify/", {"notified_at": notified, "channel": "phone"},
-                         format="json").status_code == 201
-    done = director.post(f"{API}destructions/{pk}/complete/", {
-        "inspector_username": mc_org["inspecteur"].username, "inspector_password": DEFAULT_PASSWORD}, format="json")
+    assert (
+        director.post(
+            f"{API}destructions/{pk}/notify/", {"notified_at": notified, "channel": "phone"}, format="json"
+        ).status_code
+        == 201
+    )
+    done = director.post(
+        f"{API}destructions/{pk}/complete/",
+        {"inspector_username": mc_org["inspecteur"].username, "inspector_password": DEFAULT_PASSWORD},
+        format="json",
+    )
     assert done.status_code == 201 and done.json()["status"] == DestructionSession.Status.COMPLETED
     scj = api(mc_org["scj"])
     verification = scj.post(f"{API}verifications/", {"counted": []}, format="json")
@@ -105,37 +149,69 @@ def test_mc_destruction_and_verification_through_the_api(api, mc_org):
 
 def test_fr_flows_through_the_api(api, fr_org):
     director = api(fr_org["directeur_responsable"])
-    supplier = director.post(f"{API}suppliers/", {"name": "Dés de France", "approval_reference": "AG-2025-3",
-                                                  "approved_from": "2025-01-01"}, format="json").json()
-    order = director.post(f"{API}orders/", {"supplier": supplier["id"], "carnet": "21-009", "quantity": 4},
-                          format="json").json()
+    supplier = director.post(
+        f"{API}suppliers/",
+        {"name": "Dés de France", "approval_reference": "AG-2025-3", "approved_from": "2025-01-01"},
+        format="json",
+    ).json()
+    order = director.post(
+        f"{API}orders/", {"supplier": supplier["id"], "carnet": "21-009", "quantity": 4}, format="json"
+    ).json()
     refused = director.post(f"{API}orders/{order['id']}/send/", {}, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "DICE-16"
     assert director.post(f"{API}orders/{order['id']}/visa/", {}, format="json").status_code == 403
     police = api(fr_org["police"])
     assert police.post(f"{API}orders/{order['id']}/visa/", {"statement": "Vu"}, format="json").status_code == 201
     assert director.post(f"{API}orders/{order['id']}/send/", {}, format="json").status_code == 201
-    dice = [{"serial": f"FR-{n}", "sigle": "CNI", "colour": colour, "side_mm": "21.5", "pair": str(n // 2),
-             "inspection": PASSED} for n, colour in enumerate(["rouge", "vert", "jaune", "bleu"])]
+    dice = [
+        {
+            "serial": f"FR-{n}",
+            "sigle": "CNI",
+            "colour": colour,
+            "side_mm": "21.5",
+            "pair": str(n // 2),
+            "inspection": PASSED,
+        }
+        for n, colour in enumerate(["rouge", "vert", "jaune", "bleu"])
+    ]
     receipt = api(fr_org["employe_responsable"]).post(
-        f"{API}receipts/", {"location": fr_org.depot.code, "order": order["id"], "dice": dice}, format="json")
+        f"{API}receipts/", {"location": fr_org.depot.code, "order": order["id"], "dice": dice}, format="json"
+    )
     assert receipt.status_code == 201 and [d["pair"] for d in receipt.json()] == [1, 1, 2, 2]
     cap = director.post(f"{API}pairs-cap/", {"max_pairs": 20, "reference": "DM 2026"}, format="json")
     assert cap.json() == {"pairs_held": 2, "pairs_max": 20}
     session = fr_org.session()
-    allocation = api(fr_org["chef_table"]).post(f"{API}allocations/new/", {
-        "table_session": session.pk, "pairs": [1, 2], "signer_username": fr_org["comite"].username,
-        "signer_password": DEFAULT_PASSWORD}, format="json")
+    allocation = api(fr_org["chef_table"]).post(
+        f"{API}allocations/new/",
+        {
+            "table_session": session.pk,
+            "pairs": [1, 2],
+            "signer_username": fr_org["comite"].username,
+            "signer_password": DEFAULT_PASSWORD,
+        },
+        format="json",
+    )
     assert allocation.status_code == 201
     open_table(fr_org, session)
     results = [{"serial": d["serial"], "micrometer": "21.5", "square_ok": True, "balance_ok": True} for d in dice]
-    check = director.post(f"{API}checks/new/", {"table_session": session.pk, "return_to": fr_org.depot.code,
-                                                "results": results}, format="json")
+    check = director.post(
+        f"{API}checks/new/",
+        {"table_session": session.pk, "return_to": fr_org.depot.code, "results": results},
+        format="json",
+    )
     assert check.status_code == 409 and check.json()["code"] == "DICE-25"
-    check = director.post(f"{API}checks/new/", {
-        "table_session": session.pk, "return_to": fr_org.depot.code, "results": results,
-        "instruments": {"micrometer": "M", "square": "E", "balance": "B"},
-        "cosigner_username": fr_org["chef_table"].username, "cosigner_password": DEFAULT_PASSWORD}, format="json")
+    check = director.post(
+        f"{API}checks/new/",
+        {
+            "table_session": session.pk,
+            "return_to": fr_org.depot.code,
+            "results": results,
+            "instruments": {"micrometer": "M", "square": "E", "balance": "B"},
+            "cosigner_username": fr_org["chef_table"].username,
+            "cosigner_password": DEFAULT_PASSWORD,
+        },
+        format="json",
+    )
     assert check.status_code == 201 and check.json()["cosigner_role"] == "chef_table"
 
 

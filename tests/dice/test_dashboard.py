@@ -20,8 +20,10 @@ def test_dice_panel_lists_allocation_and_end_check_due_today_and_the_destruction
         page = dashboard(client, mc_org[role])
         assert "Journée des dés" in page and reverse("dice:day") in page
         assert f'{reverse("dice:allocate", args=[to_allocate.pk])}">{to_allocate.table}</a> — Dotation à signer' in page
-        assert (f'{reverse("dice:end_check", args=[allocated.pk])}">{allocated.table}</a> — '
-                "Contrôle de fin de séance à faire") in page
+        assert (
+            f'{reverse("dice:end_check", args=[allocated.pk])}">{allocated.table}</a> — '
+            "Contrôle de fin de séance à faire"
+        ) in page
         assert "Dés en attente de destruction : 2." in page
     assert "Journée des dés" not in dashboard(client, mc_org["inspecteur"])
 

@@ -37,12 +37,18 @@ def demo_organisation(db):
     ameriques = RoomFactory(establishment=mc, code="ameriques")
     GamingTableFactory(establishment=mc, room=ameriques, number="CR1", game="craps")
     LocationFactory(establishment=mc, code="depot-principal", kind="depot_principal", name="Dépôt principal")
-    LocationFactory(establishment=mc, code="depot-ameriques", kind="depot_annexe", room=ameriques,
-                    name="Dépôt annexe — salle des Amériques")
+    LocationFactory(
+        establishment=mc,
+        code="depot-ameriques",
+        kind="depot_annexe",
+        room=ameriques,
+        name="Dépôt annexe — salle des Amériques",
+    )
     salle = RoomFactory(establishment=fr, code="salle-jeux")
     post_displays(GamingTableFactory(establishment=fr, room=salle, number="RP1", game="rampo"))  # REG-23
-    LocationFactory(establishment=fr, code="armoire-cartes", kind="card_cabinet", room=salle,
-                    name="Armoire « dépôt des cartes »")
+    LocationFactory(
+        establishment=fr, code="armoire-cartes", kind="card_cabinet", room=salle, name="Armoire « dépôt des cartes »"
+    )
     for est in (mc, fr):
         for role in ROLES[est.code]:
             make_user(est, role, username=demo_username(est.code, role)).set_password(DEMO_PASSWORD)
@@ -50,8 +56,15 @@ def demo_organisation(db):
 
 
 def counts():
-    return [Die.objects.count(), DiceAllocation.objects.count(), DiceCheck.objects.count(), DiceSwap.objects.count(),
-            DestructionSession.objects.count(), Entry.objects.count(), Incident.objects.count()]
+    return [
+        Die.objects.count(),
+        DiceAllocation.objects.count(),
+        DiceCheck.objects.count(),
+        DiceSwap.objects.count(),
+        DestructionSession.objects.count(),
+        Entry.objects.count(),
+        Incident.objects.count(),
+    ]
 
 
 @pytest.mark.postgresql

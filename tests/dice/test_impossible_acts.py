@@ -29,9 +29,16 @@ def test_dice_06_allocating_a_destroyed_die_is_409(mc_org):
     dice = receive_mc(mc_org, 5)
     dice[0].status = ItemStatus.DESTROYED
     save_audited(dice[0], actor=mc_org["cartier"], reason="destruction")
-    response = api(mc_org["cartier"]).post(f"{API}allocations/new/", {
-        "table_session": mc_org.session().pk, "dice": [d.serial for d in dice],
-        "signer_username": mc_org["sous_directeur"].username, "signer_password": DEFAULT_PASSWORD}, format="json")
+    response = api(mc_org["cartier"]).post(
+        f"{API}allocations/new/",
+        {
+            "table_session": mc_org.session().pk,
+            "dice": [d.serial for d in dice],
+            "signer_username": mc_org["sous_directeur"].username,
+            "signer_password": DEFAULT_PASSWORD,
+        },
+        format="json",
+    )
     _refused(response, "DICE-06")
 
 
@@ -39,8 +46,9 @@ def test_dice_06_withdrawing_a_die_at_a_table_is_409(mc_org):
     session = mc_org.session()
     allocation = allocate_mc(mc_org, session)
     die = allocation.lines.first().die
-    response = api(mc_org["cartier"]).post(f"{API}withdrawals/", {"dice": [die.serial], "reason": "used"},
-                                           format="json")
+    response = api(mc_org["cartier"]).post(
+        f"{API}withdrawals/", {"dice": [die.serial], "reason": "used"}, format="json"
+    )
     _refused(response, "DICE-06")
 
 
@@ -49,8 +57,11 @@ def _checked(org):
     session = org.session()
     dice = [line.die for line in allocate_mc(org, session).lines.all()]
     open_table(org, session)
-    body = {"table_session": session.pk, "return_to": org.depot.code,
-            "results": [{"serial": d.serial, "result": "ok"} for d in dice]}
+    body = {
+        "table_session": session.pk,
+        "return_to": org.depot.code,
+        "results": [{"serial": d.serial, "result": "ok"} for d in dice],
+    }
     assert api(org["sous_directeur"]).post(f"{API}checks/new/", body, format="json").status_code == 201
     return session, body
 
@@ -79,8 +90,15 @@ def test_reg_20_opening_a_table_partie_twice_is_refused(mc_org):
 def test_reg_20_allocating_dice_to_a_closed_table_is_409(mc_org):
     session, _body = _checked(mc_org)
     table_session_close(session=session, actor=mc_org["sous_directeur"])
-    response = api(mc_org["cartier"]).post(f"{API}allocations/new/", {
-        "table_session": session.pk, "dice": [d.serial for d in receive_mc(mc_org, 5)],
-        "signer_username": mc_org["sous_directeur"].username, "signer_password": DEFAULT_PASSWORD}, format="json")
+    response = api(mc_org["cartier"]).post(
+        f"{API}allocations/new/",
+        {
+            "table_session": session.pk,
+            "dice": [d.serial for d in receive_mc(mc_org, 5)],
+            "signer_username": mc_org["sous_directeur"].username,
+            "signer_password": DEFAULT_PASSWORD,
+        },
+        format="json",
+    )
     assert response.status_code == 409, response.json()
     assert response.json()["code"] == STATE_RULE

@@ -44,8 +44,14 @@ def results_ok(dice, **overrides):
 
 def end_check(org, session, results=None):
     dice = list(Die.objects.filter(table_session=session))
-    return dice_end_check(session=session, results=results or results_ok(dice), actor=org["directeur_responsable"],
-                          cosigner=org["chef_table"], return_to=org.depot, instruments=INSTRUMENTS)
+    return dice_end_check(
+        session=session,
+        results=results or results_ok(dice),
+        actor=org["directeur_responsable"],
+        cosigner=org["chef_table"],
+        return_to=org.depot,
+        instruments=INSTRUMENTS,
+    )
 
 
 def play_seance(org, pairs, days_ago=0, table=None):
@@ -58,11 +64,17 @@ def play_seance(org, pairs, days_ago=0, table=None):
 
 
 def receive(org, inputs, order=None):
-    return dice_receive(establishment=org.est, location=org.depot, dice=inputs, actor=org["employe_responsable"],
-                        order=order or fr_order(org, len(inputs) // 2 or 1))
+    return dice_receive(
+        establishment=org.est,
+        location=org.depot,
+        dice=inputs,
+        actor=org["employe_responsable"],
+        order=order or fr_order(org, len(inputs) // 2 or 1),
+    )
 
 
 # --- receipt -------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("side", ["19.90", "25.10"])
 def test_dice_13_side_outside_20_to_25_mm_refused(fr_org, side):
@@ -80,13 +92,31 @@ def test_dice_13_pair_of_the_same_colour_refused(fr_org):
 
 def test_dice_13_numero_sigle_and_inspection_required(fr_org):
     inputs = fr_inputs(fr_org, 1)
-    no_sigle = [inputs[0], DieInput(serial=inputs[1].serial, sigle="", colour="vert", side_mm=Decimal(22),
-                                    inspection=PASSED, pair=inputs[1].pair)]
+    no_sigle = [
+        inputs[0],
+        DieInput(
+            serial=inputs[1].serial,
+            sigle="",
+            colour="vert",
+            side_mm=Decimal(22),
+            inspection=PASSED,
+            pair=inputs[1].pair,
+        ),
+    ]
     with pytest.raises(RuleViolation) as refused:
         receive(fr_org, no_sigle)
     assert refused.value.code == "DICE-13"
-    concave = [inputs[0], DieInput(serial=inputs[1].serial, sigle="CNI", colour="vert", side_mm=Decimal(22),
-                                   inspection={**PASSED, "flush_spots": False}, pair=inputs[1].pair)]
+    concave = [
+        inputs[0],
+        DieInput(
+            serial=inputs[1].serial,
+            sigle="CNI",
+            colour="vert",
+            side_mm=Decimal(22),
+            inspection={**PASSED, "flush_spots": False},
+            pair=inputs[1].pair,
+        ),
+    ]
     with pytest.raises(RuleViolation) as refused:
         receive(fr_org, concave)
     assert refused.value.code == "DICE-13" and "points marqués à ras" in str(refused.value)
@@ -95,8 +125,12 @@ def test_dice_13_numero_sigle_and_inspection_required(fr_org):
 
 
 def test_dice_14_receipt_above_the_ministerial_maximum_refused(fr_org):
-    dice_pairs_cap_set(establishment=fr_org.est, max_pairs=3, reference="Décision ministérielle du 2 mars 2026",
-                       actor=fr_org["directeur_responsable"])
+    dice_pairs_cap_set(
+        establishment=fr_org.est,
+        max_pairs=3,
+        reference="Décision ministérielle du 2 mars 2026",
+        actor=fr_org["directeur_responsable"],
+    )
     fr_org.est.refresh_from_db()
     receive_fr(fr_org, 2)
     with pytest.raises(RuleViolation) as refused:
@@ -112,8 +146,9 @@ def test_dice_14_receipt_above_the_ministerial_maximum_refused(fr_org):
 
 
 def test_dice_14_pairs_awaiting_destruction_still_count(fr_org):
-    dice_pairs_cap_set(establishment=fr_org.est, max_pairs=2, reference="DM 2026-12",
-                       actor=fr_org["directeur_responsable"])
+    dice_pairs_cap_set(
+        establishment=fr_org.est, max_pairs=2, reference="DM 2026-12", actor=fr_org["directeur_responsable"]
+    )
     fr_org.est.refresh_from_db()
     pairs = receive_fr(fr_org, 2)
     dice_withdraw(dice=list(pairs[0].dice.all()), reason="used", actor=fr_org["employe_responsable"])
@@ -123,11 +158,18 @@ def test_dice_14_pairs_awaiting_destruction_still_count(fr_org):
 
 
 def test_dice_15_supplier_without_valid_approval_refused(fr_org):
-    unapproved = supplier_register(establishment=fr_org.est, domain=DICE, name="Sans agrément",
-                                   actor=fr_org["directeur_responsable"])
+    unapproved = supplier_register(
+        establishment=fr_org.est, domain=DICE, name="Sans agrément", actor=fr_org["directeur_responsable"]
+    )
     with pytest.raises(RuleViolation) as refused:
-        purchase_order_issue(establishment=fr_org.est, domain=DICE, supplier=unapproved, carnet="21-001",
-                             lines=[{"category": "des", "quantity": 2}], actor=fr_org["directeur_responsable"])
+        purchase_order_issue(
+            establishment=fr_org.est,
+            domain=DICE,
+            supplier=unapproved,
+            carnet="21-001",
+            lines=[{"category": "des", "quantity": 2}],
+            actor=fr_org["directeur_responsable"],
+        )
     assert refused.value.code == "DICE-15"
     order = fr_order(fr_org, 1)
     supplier = order.supplier
@@ -141,15 +183,34 @@ def test_dice_15_supplier_without_valid_approval_refused(fr_org):
 def test_dice_16_order_from_carnet_21_visaed_by_the_police(fr_org):
     supplier = fr_order(fr_org, 1).supplier
     with pytest.raises(RuleViolation) as refused:  # a carnet modèle 21 number is required
-        purchase_order_issue(establishment=fr_org.est, domain=DICE, supplier=supplier, carnet="",
-                             lines=[{"category": "des", "quantity": 2}], actor=fr_org["directeur_responsable"])
+        purchase_order_issue(
+            establishment=fr_org.est,
+            domain=DICE,
+            supplier=supplier,
+            carnet="",
+            lines=[{"category": "des", "quantity": 2}],
+            actor=fr_org["directeur_responsable"],
+        )
     assert refused.value.code == "DICE-16"
     with pytest.raises(RuleViolation) as refused:  # no gap in the numbering
-        purchase_order_issue(establishment=fr_org.est, domain=DICE, supplier=supplier, carnet="21-001", number=5,
-                             lines=[{"category": "des", "quantity": 2}], actor=fr_org["directeur_responsable"])
+        purchase_order_issue(
+            establishment=fr_org.est,
+            domain=DICE,
+            supplier=supplier,
+            carnet="21-001",
+            number=5,
+            lines=[{"category": "des", "quantity": 2}],
+            actor=fr_org["directeur_responsable"],
+        )
     assert refused.value.code == "DICE-16"
-    order = purchase_order_issue(establishment=fr_org.est, domain=DICE, supplier=supplier, carnet="21-001",
-                                 lines=[{"category": "des", "quantity": 2}], actor=fr_org["directeur_responsable"])
+    order = purchase_order_issue(
+        establishment=fr_org.est,
+        domain=DICE,
+        supplier=supplier,
+        carnet="21-001",
+        lines=[{"category": "des", "quantity": 2}],
+        actor=fr_org["directeur_responsable"],
+    )
     assert order.number == 2
     with pytest.raises(RuleViolation) as refused:
         purchase_order_send(order=order, domain=DICE, actor=fr_org["directeur_responsable"])
@@ -164,8 +225,21 @@ def test_dice_17_receipt_copied_into_modele_19_dice_section(fr_org):
     order = fr_order(fr_org, 1)
     inputs = fr_inputs(fr_org, 1)
     with pytest.raises(RuleViolation) as refused:  # the colour is one of the fields copied
-        receive(fr_org, [inputs[0], DieInput(serial=inputs[1].serial, sigle="CNI", colour="", side_mm=Decimal(22),
-                                             inspection=PASSED, pair=inputs[1].pair)], order=order)
+        receive(
+            fr_org,
+            [
+                inputs[0],
+                DieInput(
+                    serial=inputs[1].serial,
+                    sigle="CNI",
+                    colour="",
+                    side_mm=Decimal(22),
+                    inspection=PASSED,
+                    pair=inputs[1].pair,
+                ),
+            ],
+            order=order,
+        )
     assert refused.value.code == "DICE-17"
     dice = receive(fr_org, inputs, order=order)
     (entry,) = records(fr_org.registers["carnet_19"])
@@ -179,8 +253,13 @@ def test_dice_17_receipt_copied_into_modele_19_dice_section(fr_org):
 def test_dice_18_dice_only_in_the_card_cabinet(fr_org):
     coffre = LocationFactory(establishment=fr_org.est, kind="coffre", name="Coffre")
     with pytest.raises(RuleViolation) as refused:
-        dice_receive(establishment=fr_org.est, location=coffre, dice=fr_inputs(fr_org, 1),
-                     actor=fr_org["employe_responsable"], order=fr_order(fr_org, 1))
+        dice_receive(
+            establishment=fr_org.est,
+            location=coffre,
+            dice=fr_inputs(fr_org, 1),
+            actor=fr_org["employe_responsable"],
+            order=fr_order(fr_org, 1),
+        )
     assert refused.value.code == "DICE-18"
 
 
@@ -188,20 +267,31 @@ def test_dice_19_destruction_only_before_a_police_officer_who_checks_and_visas(f
     pairs = receive_fr(fr_org, 1)
     dice = dice_withdraw(dice=list(pairs[0].dice.all()), reason="used", actor=fr_org["employe_responsable"])
     with pytest.raises(RuleViolation) as refused:
-        dice_destruction_plan(establishment=fr_org.est, dice=dice, planned_at=timezone.now(),
-                              actor=fr_org["directeur_responsable"], method=DestructionSession.Method.NEUTRALISATION)
+        dice_destruction_plan(
+            establishment=fr_org.est,
+            dice=dice,
+            planned_at=timezone.now(),
+            actor=fr_org["directeur_responsable"],
+            method=DestructionSession.Method.NEUTRALISATION,
+        )
     assert refused.value.code == "DICE-19"
-    session = dice_destruction_plan(establishment=fr_org.est, dice=dice, planned_at=timezone.now(),
-                                    actor=fr_org["directeur_responsable"])
+    session = dice_destruction_plan(
+        establishment=fr_org.est, dice=dice, planned_at=timezone.now(), actor=fr_org["directeur_responsable"]
+    )
     with pytest.raises(RuleViolation) as refused:  # the check for loaded / tampered dice is recorded
         dice_destruction_complete(session=session, actor=fr_org["directeur_responsable"], witness=fr_org["police"])
     assert refused.value.code == "DICE-19"
     with pytest.raises(RuleViolation) as refused:  # before a police officer
-        dice_destruction_complete(session=session, actor=fr_org["directeur_responsable"], loaded=False,
-                                  tampered=False)
+        dice_destruction_complete(session=session, actor=fr_org["directeur_responsable"], loaded=False, tampered=False)
     assert refused.value.code == "DICE-19"
-    dice_destruction_complete(session=session, actor=fr_org["directeur_responsable"], witness=fr_org["police"],
-                              loaded=False, tampered=False, police_service="DTPJ Nice, section des courses et jeux")
+    dice_destruction_complete(
+        session=session,
+        actor=fr_org["directeur_responsable"],
+        witness=fr_org["police"],
+        loaded=False,
+        tampered=False,
+        police_service="DTPJ Nice, section des courses et jeux",
+    )
     carnet = fr_org.registers["carnet_19"]
     out = carnet.entries.filter(kind="record").order_by("-seq").first()
     visa = carnet.entries.order_by("-seq").first()
@@ -215,20 +305,28 @@ def test_dice_19_destruction_only_before_a_police_officer_who_checks_and_visas(f
 def test_dice_19_loaded_die_is_not_destroyed_and_opens_an_incident(fr_org):
     pairs = receive_fr(fr_org, 1)
     dice = dice_withdraw(dice=list(pairs[0].dice.all()), reason="damaged", actor=fr_org["employe_responsable"])
-    session = dice_destruction_plan(establishment=fr_org.est, dice=dice, planned_at=timezone.now(),
-                                    actor=fr_org["directeur_responsable"])
-    result = dice_destruction_complete(session=session, actor=fr_org["directeur_responsable"],
-                                       witness=fr_org["police"], loaded=True, tampered=False)
+    session = dice_destruction_plan(
+        establishment=fr_org.est, dice=dice, planned_at=timezone.now(), actor=fr_org["directeur_responsable"]
+    )
+    result = dice_destruction_complete(
+        session=session, actor=fr_org["directeur_responsable"], witness=fr_org["police"], loaded=True, tampered=False
+    )
     assert result.status == DestructionSession.Status.PLANNED
     assert all(has_open_incident(d) for d in dice)
     assert not Die.objects.filter(status=ItemStatus.DESTROYED).exists()
     with pytest.raises(RuleViolation) as refused:  # quarantined until the incident is closed
-        dice_destruction_complete(session=session, actor=fr_org["directeur_responsable"], witness=fr_org["police"],
-                                  loaded=False, tampered=False)
+        dice_destruction_complete(
+            session=session,
+            actor=fr_org["directeur_responsable"],
+            witness=fr_org["police"],
+            loaded=False,
+            tampered=False,
+        )
     assert refused.value.code == "INC-09"
 
 
 # --- allocation and service ----------------------------------------------------------------------
+
 
 def test_dice_20_exactly_two_pairs_none_from_the_previous_seance(fr_org):
     pairs = receive_fr(fr_org, 4)
@@ -278,14 +376,21 @@ def test_dice_21_one_pair_in_play_one_in_reserve_no_third_pair_without_signed_al
         dice_swap(session=session, brought_in=list(pairs[2].dice.all()), reason="shooter", actor=fr_org["chef_table"])
     assert refused.value.code == "DICE-21"
     with pytest.raises(RuleViolation) as refused:  # the reserve pair is still there
-        dice_allocate(session=session, pairs=[pairs[2]], actor=fr_org["chef_table"],
-                      signer=fr_org["comite"], supplementary=True)
+        dice_allocate(
+            session=session, pairs=[pairs[2]], actor=fr_org["chef_table"], signer=fr_org["comite"], supplementary=True
+        )
     assert refused.value.code == "DICE-21"
     in_play = list(pairs[0].dice.all())
-    dice_swap(session=session, brought_in=list(pairs[1].dice.all()), reason="damaged", damaged=in_play[:1],
-              actor=fr_org["chef_table"])
-    extra = dice_allocate(session=session, pairs=[pairs[2]], actor=fr_org["chef_table"], signer=fr_org["comite"],
-                          supplementary=True)
+    dice_swap(
+        session=session,
+        brought_in=list(pairs[1].dice.all()),
+        reason="damaged",
+        damaged=in_play[:1],
+        actor=fr_org["chef_table"],
+    )
+    extra = dice_allocate(
+        session=session, pairs=[pairs[2]], actor=fr_org["chef_table"], signer=fr_org["comite"], supplementary=True
+    )
     assert {line.role for line in extra.lines.all()} == {PlayRole.RESERVE}
 
 
@@ -314,7 +419,8 @@ def test_dice_23_allocation_signed_by_the_directeur_responsable_or_a_comite_memb
     allocation = dice_allocate(session=session, pairs=pairs, actor=fr_org["chef_table"], signer=fr_org["comite"])
     assert allocation.signed_role == "comite"
     assert records(fr_org.registers["rampo_special"])[0]["signatures"] == [
-        "Comite Test — Membre du comité de direction"]
+        "Comite Test — Membre du comité de direction"
+    ]
     open_table(fr_org, session)
 
 
@@ -328,8 +434,14 @@ def test_dice_24_micrometer_square_and_balance_results_for_each_die(fr_org):
         end_check(fr_org, session, [*results_ok(dice[:3]), DieResult(die=dice[3], micrometer="22", square_ok=True)])
     assert refused.value.code == "DICE-24"
     with pytest.raises(RuleViolation) as refused:  # the instruments are named
-        dice_end_check(session=session, results=results_ok(dice), actor=fr_org["directeur_responsable"],
-                       cosigner=fr_org["chef_table"], return_to=fr_org.depot, instruments={"micrometer": "MIC-01"})
+        dice_end_check(
+            session=session,
+            results=results_ok(dice),
+            actor=fr_org["directeur_responsable"],
+            cosigner=fr_org["chef_table"],
+            return_to=fr_org.depot,
+            instruments={"micrometer": "MIC-01"},
+        )
     assert refused.value.code == "DICE-24"
     results = [DieResult(die=dice[0], micrometer="22.0", square_ok=True, balance_ok=False), *results_ok(dice[1:])]
     check = end_check(fr_org, session, results)
@@ -352,17 +464,31 @@ def test_dice_25_closing_refused_without_both_signatures(fr_org):
     dice = list(Die.objects.filter(table_session=session))
     for cosigner in (None, fr_org["comite"]):
         with pytest.raises(RuleViolation) as refused:
-            dice_end_check(session=session, results=results_ok(dice), actor=fr_org["directeur_responsable"],
-                           cosigner=cosigner, return_to=fr_org.depot, instruments=INSTRUMENTS)
+            dice_end_check(
+                session=session,
+                results=results_ok(dice),
+                actor=fr_org["directeur_responsable"],
+                cosigner=cosigner,
+                return_to=fr_org.depot,
+                instruments=INSTRUMENTS,
+            )
         assert refused.value.code == "DICE-25"
     with pytest.raises(RuleViolation) as refused:  # the chef de table alone does not sign for the direction
-        dice_end_check(session=session, results=results_ok(dice), actor=fr_org["chef_table"],
-                       cosigner=fr_org["chef_table"], return_to=fr_org.depot, instruments=INSTRUMENTS)
+        dice_end_check(
+            session=session,
+            results=results_ok(dice),
+            actor=fr_org["chef_table"],
+            cosigner=fr_org["chef_table"],
+            return_to=fr_org.depot,
+            instruments=INSTRUMENTS,
+        )
     assert refused.value.code == "DICE-25"
     end_check(fr_org, session)
     entry = records(fr_org.registers["rampo_special"])[-1]
-    assert entry["signatures"] == ["Directeur_responsable Test — Directeur responsable",
-                                   "Chef_table Test — Chef de table"]
+    assert entry["signatures"] == [
+        "Directeur_responsable Test — Directeur responsable",
+        "Chef_table Test — Chef de table",
+    ]
     table_session_close(session=session, actor=fr_org["directeur_responsable"])
 
 
@@ -375,8 +501,9 @@ def test_dice_26_only_the_reserve_pair_comes_into_play(fr_org):
     with pytest.raises(RuleViolation) as refused:  # the pair in play is not a replacement
         dice_swap(session=session, brought_in=in_play, reason="shooter", actor=fr_org["chef_table"])
     assert refused.value.code == "DICE-26"
-    swap = dice_swap(session=session, brought_in=reserve, reason="shooter", during_rampo_attempt=True,
-                     actor=fr_org["chef_table"])
+    swap = dice_swap(
+        session=session, brought_in=reserve, reason="shooter", during_rampo_attempt=True, actor=fr_org["chef_table"]
+    )
     assert swap.withdrawn == [d.serial for d in in_play]
     entry = records(fr_org.registers["rampo_special"])[-1]
     assert entry["flags"][0]["code"] == "DICE-26"  # a swap during a rampo attempt is reported

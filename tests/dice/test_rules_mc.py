@@ -57,18 +57,21 @@ def play_seance(org, days_ago=0, table=None):
     allocation = allocate_mc(org, session)
     open_table(org, session)
     dice = [line.die for line in allocation.lines.all()]
-    dice_end_check(session=session, results=[DieResult(die=d) for d in dice], actor=org["sous_directeur"],
-                   return_to=org.depot)
+    dice_end_check(
+        session=session, results=[DieResult(die=d) for d in dice], actor=org["sous_directeur"], return_to=org.depot
+    )
     table_session_close(session=session, actor=org["sous_directeur"])
     return dice
 
 
 # --- receipt -------------------------------------------------------------------------------------
 
+
 def test_dice_01_die_failing_the_receipt_inspection_is_refused(mc_org):
     inputs = mc_inputs(mc_org, 3)
-    inputs[1] = type(inputs[1])(serial=inputs[1].serial, sigle="SBM",
-                                inspection={**PASSED, "sharp_corners": False})  # rounded corners
+    inputs[1] = type(inputs[1])(
+        serial=inputs[1].serial, sigle="SBM", inspection={**PASSED, "sharp_corners": False}
+    )  # rounded corners
     with pytest.raises(RuleViolation) as refused:
         dice_receive(establishment=mc_org.est, location=mc_org.depot, dice=inputs, actor=mc_org["cartier"])
     assert refused.value.code == "DICE-01"
@@ -108,16 +111,21 @@ def test_dice_03_receipt_refused_without_an_open_intake_register(mc):
     depot = LocationFactory(establishment=mc, kind="depot_principal")
     cartier = make_user(mc, "cartier")
     with pytest.raises(RuleViolation) as refused:
-        dice_receive(establishment=mc, location=depot, dice=[DieInput(serial="X1", sigle="SBM", inspection=PASSED)],
-                     actor=cartier)
+        dice_receive(
+            establishment=mc,
+            location=depot,
+            dice=[DieInput(serial="X1", sigle="SBM", inspection=PASSED)],
+            actor=cartier,
+        )
     assert refused.value.code == "REG-01"
     assert not Die.objects.exists()
 
 
 def test_dice_04_annex_ledger_records_daily_depot_movements(mc_org):
     dice = receive_mc(mc_org, 5)
-    items_transfer(domain=DICE, items=dice[:3], to_location=mc_org.annex, actor=mc_org["cartier"],
-                   received_by="Chef de table")
+    items_transfer(
+        domain=DICE, items=dice[:3], to_location=mc_org.annex, actor=mc_org["cartier"], received_by="Chef de table"
+    )
     assert Die.objects.filter(location=mc_org.annex).count() == 3
     days = depot_day_close(domain=DICE, establishment=mc_org.est, date=timezone.localdate(), actor=mc_org["cartier"])
     closing = {day.location.code: day.closing for day in days}
@@ -133,16 +141,26 @@ def test_dice_04_annex_ledger_records_daily_depot_movements(mc_org):
 
 
 def test_dice_05_inc_11_scj_verifies_stock_at_any_time_and_visas_registers_and_orders(mc_org):
-    supplier = supplier_register(establishment=mc_org.est, domain=DICE, name="Fournisseur",
-                                 actor=mc_org["directeur_jeux"])
-    order = purchase_order_issue(establishment=mc_org.est, domain=DICE, supplier=supplier,
-                                 lines=[{"category": "des", "quantity": 5}], actor=mc_org["directeur_jeux"])
-    dice_receive(establishment=mc_org.est, location=mc_org.depot, dice=mc_inputs(mc_org, 5), actor=mc_org["cartier"],
-                 order=order)
+    supplier = supplier_register(
+        establishment=mc_org.est, domain=DICE, name="Fournisseur", actor=mc_org["directeur_jeux"]
+    )
+    order = purchase_order_issue(
+        establishment=mc_org.est,
+        domain=DICE,
+        supplier=supplier,
+        lines=[{"category": "des", "quantity": 5}],
+        actor=mc_org["directeur_jeux"],
+    )
+    dice_receive(
+        establishment=mc_org.est, location=mc_org.depot, dice=mc_inputs(mc_org, 5), actor=mc_org["cartier"], order=order
+    )
     statement = stock_statement(mc_org.est)
     assert statement.book == statement.located == 5 and statement.balanced
     verification = stock_verification_record(
-        domain=DICE, establishment=mc_org.est, counted=statement.by_location, actor=mc_org["scj"],
+        domain=DICE,
+        establishment=mc_org.est,
+        counted=statement.by_location,
+        actor=mc_org["scj"],
         orders_seen=[order],
     )
     assert not verification.discrepancy
@@ -152,8 +170,9 @@ def test_dice_05_inc_11_scj_verifies_stock_at_any_time_and_visas_registers_and_o
     assert intake.entries.filter(kind="visa", actor="scj-mcb").exists()
     # A discrepancy opens an incident in the same transaction (INC-11), recorded by the agent.
     short = {key: n - 1 for key, n in statement.by_location.items()}
-    verification = stock_verification_record(domain=DICE, establishment=mc_org.est, counted=short,
-                                              actor=mc_org["scj"], visa=False)
+    verification = stock_verification_record(
+        domain=DICE, establishment=mc_org.est, counted=short, actor=mc_org["scj"], visa=False
+    )
     assert verification.discrepancy and verification.incident.requirement == "INC-11"
 
 
@@ -171,20 +190,31 @@ def test_dice_06_dice_only_in_the_main_or_annex_depots(mc_org):
 def test_dice_07_destruction_needs_prior_scj_information_and_an_inspecteur(mc_org):
     used = play_seance(mc_org, days_ago=1)
     assert set(destruction_queue(mc_org.est)) == set(used)
-    session = dice_destruction_plan(establishment=mc_org.est, dice=used, actor=mc_org["directeur_jeux"],
-                                    planned_at=timezone.now(), method=DestructionSession.Method.NEUTRALISATION)
+    session = dice_destruction_plan(
+        establishment=mc_org.est,
+        dice=used,
+        actor=mc_org["directeur_jeux"],
+        planned_at=timezone.now(),
+        method=DestructionSession.Method.NEUTRALISATION,
+    )
     with pytest.raises(RuleViolation) as refused:
         dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"])
     assert refused.value.code == "DICE-07" and "informé" in str(refused.value)
-    destruction_notify(session=session, notified_at=timezone.now() - datetime.timedelta(hours=2), channel="email",
-                       reference="Courriel au SCJ", actor=mc_org["directeur_jeux"])
+    destruction_notify(
+        session=session,
+        notified_at=timezone.now() - datetime.timedelta(hours=2),
+        channel="email",
+        reference="Courriel au SCJ",
+        actor=mc_org["directeur_jeux"],
+    )
     with pytest.raises(RuleViolation) as refused:
         dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"])
     assert refused.value.code == "DICE-07" and "inspecteur" in str(refused.value)
     with pytest.raises(PermissionDenied):  # the one who signs must be an inspecteur
         dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["cartier"])
-    dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"],
-                              witness=mc_org["scj"])
+    dice_destruction_complete(
+        session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"], witness=mc_org["scj"]
+    )
     session.refresh_from_db()
     assert session.status == DestructionSession.Status.COMPLETED and session.inspector == mc_org["inspecteur"]
     assert set(Die.objects.values_list("status", flat=True)) == {ItemStatus.NEUTRALISED}
@@ -197,12 +227,14 @@ def test_dice_07_destruction_needs_prior_scj_information_and_an_inspecteur(mc_or
 def test_dice_07_only_used_or_damaged_dice_are_destroyed(mc_org):
     new = receive_mc(mc_org, 2)
     with pytest.raises(RuleViolation) as refused:
-        dice_destruction_plan(establishment=mc_org.est, dice=new, actor=mc_org["directeur_jeux"],
-                              planned_at=timezone.now())
+        dice_destruction_plan(
+            establishment=mc_org.est, dice=new, actor=mc_org["directeur_jeux"], planned_at=timezone.now()
+        )
     assert refused.value.code == "DICE-07"
 
 
 # --- allocation and service ----------------------------------------------------------------------
+
 
 def test_dice_08_five_dice_per_craps_table_per_seance(mc_org):
     session = mc_org.session()
@@ -241,14 +273,24 @@ def test_dice_08_supplementary_allocation_is_flagged_or_refused_by_setting(mc_or
     session = mc_org.session()
     allocate_mc(mc_org, session)
     open_table(mc_org, session)
-    extra = dice_allocate(session=session, dice=receive_mc(mc_org, 2), actor=mc_org["chef_table"],
-                          signer=mc_org["sous_directeur"], supplementary=True)
+    extra = dice_allocate(
+        session=session,
+        dice=receive_mc(mc_org, 2),
+        actor=mc_org["chef_table"],
+        signer=mc_org["sous_directeur"],
+        supplementary=True,
+    )
     assert extra.kind == DiceAllocation.Kind.SUPPLEMENTARY and extra.flags[0]["code"] == "DICE-08"
     mc_org.est.options = {"SET-12": {"supplementary": "refuse"}}
     mc_org.est.save()
     with pytest.raises(RuleViolation) as refused:
-        dice_allocate(session=session, dice=receive_mc(mc_org, 1), actor=mc_org["chef_table"],
-                      signer=mc_org["sous_directeur"], supplementary=True)
+        dice_allocate(
+            session=session,
+            dice=receive_mc(mc_org, 1),
+            actor=mc_org["chef_table"],
+            signer=mc_org["sous_directeur"],
+            supplementary=True,
+        )
     assert refused.value.code == "DICE-08"
 
 
@@ -293,18 +335,33 @@ def test_dice_11_closing_refused_without_the_sous_directeurs_end_check(mc_org):
         table_session_close(session=session, actor=mc_org["sous_directeur"])
     assert refused.value.code == "DICE-11"
     with pytest.raises(RuleViolation) as refused:  # only the sous-directeur checks and signs
-        dice_end_check(session=session, results=[DieResult(die=d) for d in dice], actor=mc_org["inspecteur"],
-                       return_to=mc_org.depot)
+        dice_end_check(
+            session=session,
+            results=[DieResult(die=d) for d in dice],
+            actor=mc_org["inspecteur"],
+            return_to=mc_org.depot,
+        )
     assert refused.value.code == "DICE-11"
     with pytest.raises(RuleViolation) as refused:  # every die gets a result
-        dice_end_check(session=session, results=[DieResult(die=d) for d in dice[:4]],
-                       actor=mc_org["sous_directeur"], return_to=mc_org.depot)
+        dice_end_check(
+            session=session,
+            results=[DieResult(die=d) for d in dice[:4]],
+            actor=mc_org["sous_directeur"],
+            return_to=mc_org.depot,
+        )
     assert refused.value.code == "DICE-11"
-    results = [DieResult(die=dice[0], result=Result.MISSING), DieResult(die=dice[1], result=Result.ANOMALY,
-                                                                        remark="Angle ébréché")]
+    results = [
+        DieResult(die=dice[0], result=Result.MISSING),
+        DieResult(die=dice[1], result=Result.ANOMALY, remark="Angle ébréché"),
+    ]
     results += [DieResult(die=d) for d in dice[2:]]
-    check = dice_end_check(session=session, results=results, actor=mc_org["sous_directeur"], return_to=mc_org.depot,
-                           observations="Dé tombé non retrouvé")
+    check = dice_end_check(
+        session=session,
+        results=results,
+        actor=mc_org["sous_directeur"],
+        return_to=mc_org.depot,
+        observations="Dé tombé non retrouvé",
+    )
     assert check.incident.category == "dice_anomaly" and check.incident.requirement == "INC-09"
     statuses = dict(Die.objects.values_list("serial", "status"))
     assert statuses[dice[1].serial] == ItemStatus.DAMAGED
@@ -325,15 +382,21 @@ def test_dice_12_only_dice_allocated_to_that_table_come_into_play(mc_org):
     other = mc_org.session(seance, table=mc_org.other_table)
     theirs = [line.die for line in allocate_mc(mc_org, other).lines.all()]
     with pytest.raises(RuleViolation) as refused:
-        dice_swap(session=session, withdrawn=[mine[0]], brought_in=[theirs[0]], reason="shooter",
-                  actor=mc_org["chef_table"])
+        dice_swap(
+            session=session, withdrawn=[mine[0]], brought_in=[theirs[0]], reason="shooter", actor=mc_org["chef_table"]
+        )
     assert refused.value.code == "DICE-12"
-    swap = dice_swap(session=session, withdrawn=[mine[0]], brought_in=[mine[3]], reason="damaged",
-                     damaged=[mine[0]], actor=mc_org["chef_table"])
+    swap = dice_swap(
+        session=session,
+        withdrawn=[mine[0]],
+        brought_in=[mine[3]],
+        reason="damaged",
+        damaged=[mine[0]],
+        actor=mc_org["chef_table"],
+    )
     assert swap.incident is not None and Die.objects.get(pk=mine[0].pk).status == ItemStatus.DAMAGED
     with pytest.raises(RuleViolation) as refused:  # a damaged die does not come back into play
-        dice_swap(session=session, withdrawn=[mine[3]], brought_in=[mine[0]], reason="fell",
-                  actor=mc_org["chef_table"])
+        dice_swap(session=session, withdrawn=[mine[3]], brought_in=[mine[0]], reason="fell", actor=mc_org["chef_table"])
     assert refused.value.code == "DICE-12"
     entry = records(mc_org.registers["des_en_service"])[-1]
     assert entry["event"] == "Changement de dés" and entry["withdrawn"] == [mine[0].serial]
@@ -347,8 +410,12 @@ def test_inc_09_quarantined_die_is_neither_allocated_nor_destroyed(mc_org):
     results = [DieResult(die=dice[0], result=Result.ANOMALY)] + [DieResult(die=d) for d in dice[1:]]
     check = dice_end_check(session=session, results=results, actor=mc_org["sous_directeur"], return_to=mc_org.depot)
     with pytest.raises(RuleViolation) as refused:
-        dice_destruction_plan(establishment=mc_org.est, dice=[Die.objects.get(pk=dice[0].pk)],
-                              actor=mc_org["directeur_jeux"], planned_at=timezone.now())
+        dice_destruction_plan(
+            establishment=mc_org.est,
+            dice=[Die.objects.get(pk=dice[0].pk)],
+            actor=mc_org["directeur_jeux"],
+            planned_at=timezone.now(),
+        )
     assert refused.value.code == "INC-09"
     assert Incident.objects.get(pk=check.incident.pk).subjects.count() == 1
 
@@ -361,7 +428,6 @@ def test_craps_registers_verify_and_check_is_unique(mc_org):
         assert verify_register(register) is None
     assert set(Die.objects.values_list("play_role", flat=True)) == {""}
     assert PlayRole.SERVICE in dict(PlayRole.choices)
-
 
 
 def test_reg_05_dice_in_service_register_coted_by_the_commissaire_per_set_26(mc):
@@ -389,14 +455,19 @@ def test_dice_07_minimum_notice_to_the_scj_per_set_05(mc_org):
     mc_org.est.save()
     dice = receive_mc(mc_org, 1)
     dice_withdraw(dice=dice, reason="damaged", actor=mc_org["cartier"])
-    session = dice_destruction_plan(establishment=mc_org.est, dice=dice, actor=mc_org["directeur_jeux"],
-                                    planned_at=timezone.now())
-    destruction_notify(session=session, notified_at=timezone.now() - datetime.timedelta(minutes=30), channel="phone",
-                       reference="", actor=mc_org["directeur_jeux"])
+    session = dice_destruction_plan(
+        establishment=mc_org.est, dice=dice, actor=mc_org["directeur_jeux"], planned_at=timezone.now()
+    )
+    destruction_notify(
+        session=session,
+        notified_at=timezone.now() - datetime.timedelta(minutes=30),
+        channel="phone",
+        reference="",
+        actor=mc_org["directeur_jeux"],
+    )
     with pytest.raises(RuleViolation) as refused:
         dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"])
     assert refused.value.code == "DICE-07" and "120 min" in str(refused.value)
-
 
 
 def test_dice_04_depot_day_not_closed_is_flagged(mc_org, client):
@@ -405,9 +476,20 @@ def test_dice_04_depot_day_not_closed_is_flagged(mc_org, client):
     assert unclosed_annex_days(mc_org.est) == []  # today's day is closed tonight
     # A transfer written yesterday, as the cartier would have recorded it then.
     yesterday = timezone.localdate() - datetime.timedelta(days=1)
-    entry_append(register=mc_org.registers["comptabilite_annexe"], actor=mc_org["cartier"], role="cartier",
-                 payload={"movement": "TRANSFER", "date": yesterday.isoformat(), "from": "Dépôt principal",
-                          "to": "Dépôt annexe", "categories": {"des": 1}, "serials": ["X"], "received_by": ""})
+    entry_append(
+        register=mc_org.registers["comptabilite_annexe"],
+        actor=mc_org["cartier"],
+        role="cartier",
+        payload={
+            "movement": "TRANSFER",
+            "date": yesterday.isoformat(),
+            "from": "Dépôt principal",
+            "to": "Dépôt annexe",
+            "categories": {"des": 1},
+            "serials": ["X"],
+            "received_by": "",
+        },
+    )
     assert unclosed_annex_days(mc_org.est) == [yesterday]
     client.force_login(mc_org["cartier"])
     assert "DICE-04" in client.get(reverse("dice:day")).content.decode()
@@ -416,8 +498,9 @@ def test_dice_04_depot_day_not_closed_is_flagged(mc_org, client):
 
 
 def test_reg_02_dice_intake_register_cote_et_paraphe_by_the_commissaire_only(mc):
-    register = register_create(establishment=mc, kind="prise_en_charge", qualifier=DICE_CATEGORY,
-                               actor=make_user(mc, "directeur_jeux"))
+    register = register_create(
+        establishment=mc, kind="prise_en_charge", qualifier=DICE_CATEGORY, actor=make_user(mc, "directeur_jeux")
+    )
     for role in ("scj", "cartier"):
         with pytest.raises(RuleViolation) as refused:
             register_open(register=register, actor=make_user(mc, role), paraphe="X")
@@ -428,14 +511,24 @@ def test_reg_02_dice_intake_register_cote_et_paraphe_by_the_commissaire_only(mc)
 
 def test_reg_24_destruction_minutes_need_the_prior_scj_notice_and_say_it(mc_org):
     used = play_seance(mc_org, days_ago=1)
-    session = dice_destruction_plan(establishment=mc_org.est, dice=used, actor=mc_org["directeur_jeux"],
-                                    planned_at=timezone.now(), method=DestructionSession.Method.DESTRUCTION)
+    session = dice_destruction_plan(
+        establishment=mc_org.est,
+        dice=used,
+        actor=mc_org["directeur_jeux"],
+        planned_at=timezone.now(),
+        method=DestructionSession.Method.DESTRUCTION,
+    )
     with pytest.raises(RuleViolation) as refused:
         dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"])
     assert refused.value.code == "DICE-07" and not Die.objects.filter(status=ItemStatus.DESTROYED).exists()
     notified = timezone.now() - datetime.timedelta(hours=2)
-    destruction_notify(session=session, notified_at=notified, channel="email", reference="Courriel au SCJ",
-                       actor=mc_org["directeur_jeux"])
+    destruction_notify(
+        session=session,
+        notified_at=notified,
+        channel="email",
+        reference="Courriel au SCJ",
+        actor=mc_org["directeur_jeux"],
+    )
     dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"])
     minutes = records(mc_org.registers["prise_en_charge"])[-1]
     assert minutes["movement"] == "OUT" and minutes["notified_at"] and minutes["inspector"] == "Inspecteur Test"

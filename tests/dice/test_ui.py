@@ -30,11 +30,25 @@ def test_pages_answer_for_both_jurisdictions(client, mc_org, fr_org):
     for org, session, user in ((mc_org, mc_session, "sous_directeur"), (fr_org, fr_session, "directeur_responsable")):
         login(client, org[user])
         die = Die.objects.filter(establishment=org.est).first()
-        for name, kwargs in [("day", {}), ("stock", {}), ("list", {}), ("die", {"pk": die.pk}), ("receive", {}),
-                             ("withdraw", {}), ("suppliers", {}), ("supplier_create", {}), ("orders", {}),
-                             ("order_create", {}), ("destructions", {}), ("destruction_plan", {}),
-                             ("verification", {}), ("session", {"pk": session.pk}), ("swap", {"pk": session.pk}),
-                             ("end_check", {"pk": session.pk}), ("allocate", {"pk": session.pk})]:
+        for name, kwargs in [
+            ("day", {}),
+            ("stock", {}),
+            ("list", {}),
+            ("die", {"pk": die.pk}),
+            ("receive", {}),
+            ("withdraw", {}),
+            ("suppliers", {}),
+            ("supplier_create", {}),
+            ("orders", {}),
+            ("order_create", {}),
+            ("destructions", {}),
+            ("destruction_plan", {}),
+            ("verification", {}),
+            ("session", {"pk": session.pk}),
+            ("swap", {"pk": session.pk}),
+            ("end_check", {"pk": session.pk}),
+            ("allocate", {"pk": session.pk}),
+        ]:
             response = client.get(reverse(f"dice:{name}", kwargs=kwargs))
             assert response.status_code == 200, name
     login(client, mc_org["cartier"])
@@ -46,8 +60,13 @@ def test_pages_answer_for_both_jurisdictions(client, mc_org, fr_org):
 
 def test_receipt_refused_shows_id_and_article_and_keeps_input(client, mc_org):
     login(client, mc_org["cartier"])
-    data = {"location": mc_org.depot.pk, "sigle": "SBM", "lines": "A-0001\nA-0002", "delivery_note": "BL 77",
-            **{k: v for k, v in CHECKS.items() if k != "check_flush_spots"}}
+    data = {
+        "location": mc_org.depot.pk,
+        "sigle": "SBM",
+        "lines": "A-0001\nA-0002",
+        "delivery_note": "BL 77",
+        **{k: v for k, v in CHECKS.items() if k != "check_flush_spots"},
+    }
     response = client.post(reverse("dice:receive"), data)
     assert response.status_code == 409
     text = response.content.decode()
@@ -64,13 +83,27 @@ def test_fr_receipt_in_pairs(client, fr_org):
 
     order = fr_order(fr_org, 1)
     login(client, fr_org["employe_responsable"])
-    response = client.post(reverse("dice:receive"), {
-        "location": fr_org.depot.pk, "order": order.pk, "sigle": "CNI", "lines": "R-1 ; rouge ; 22\nR-2 ; rouge ; 22",
-        **CHECKS})
+    response = client.post(
+        reverse("dice:receive"),
+        {
+            "location": fr_org.depot.pk,
+            "order": order.pk,
+            "sigle": "CNI",
+            "lines": "R-1 ; rouge ; 22\nR-2 ; rouge ; 22",
+            **CHECKS,
+        },
+    )
     assert response.status_code == 409 and "DICE-13" in response.content.decode()
-    response = client.post(reverse("dice:receive"), {
-        "location": fr_org.depot.pk, "order": order.pk, "sigle": "CNI", "lines": "R-1 ; rouge ; 22\nR-2 ; vert ; 22,5",
-        **CHECKS})
+    response = client.post(
+        reverse("dice:receive"),
+        {
+            "location": fr_org.depot.pk,
+            "order": order.pk,
+            "sigle": "CNI",
+            "lines": "R-1 ; rouge ; 22\nR-2 ; vert ; 22,5",
+            **CHECKS,
+        },
+    )
     assert response.status_code == 302
     assert Die.objects.get(serial="R-2").side_mm == 22.5
 
@@ -80,19 +113,24 @@ def test_allocation_countersigned_by_the_sous_directeur(client, mc_org):
     serials = " ".join(d.serial for d in receive_mc(mc_org, 5))
     login(client, mc_org["cartier"])
     url = reverse("dice:allocate", kwargs={"pk": session.pk})
-    wrong_role = client.post(url, {"dice": serials, "signer_username": mc_org["chef_table"].username,
-                                   "signer_password": DEFAULT_PASSWORD})
+    wrong_role = client.post(
+        url, {"dice": serials, "signer_username": mc_org["chef_table"].username, "signer_password": DEFAULT_PASSWORD}
+    )
     assert wrong_role.status_code == 409
     assert "DICE-10" in wrong_role.content.decode() and serials in wrong_role.content.decode()
-    bad_password = client.post(url, {"dice": serials, "signer_username": mc_org["sous_directeur"].username,
-                                     "signer_password": "faux"})
+    bad_password = client.post(
+        url, {"dice": serials, "signer_username": mc_org["sous_directeur"].username, "signer_password": "faux"}
+    )
     assert bad_password.status_code == 200 and "signature refusée" in bad_password.content.decode()
-    unknown = client.post(url, {"dice": "NOPE", "signer_username": mc_org["sous_directeur"].username,
-                                "signer_password": DEFAULT_PASSWORD})
+    unknown = client.post(
+        url, {"dice": "NOPE", "signer_username": mc_org["sous_directeur"].username, "signer_password": DEFAULT_PASSWORD}
+    )
     assert "Numéro d&#x27;ordre inconnu" in unknown.content.decode()
     assert not DiceAllocation.objects.exists()
-    ok = client.post(url, {"dice": serials, "signer_username": mc_org["sous_directeur"].username,
-                           "signer_password": DEFAULT_PASSWORD})
+    ok = client.post(
+        url,
+        {"dice": serials, "signer_username": mc_org["sous_directeur"].username, "signer_password": DEFAULT_PASSWORD},
+    )
     assert ok.status_code == 302
     allocation = DiceAllocation.objects.get()
     assert allocation.signed_by == mc_org["sous_directeur"] and allocation.recorded_by == mc_org["cartier"]
@@ -122,15 +160,18 @@ def test_mc_swap_and_end_check_pages(client, mc_org):
     open_table(mc_org, session)
     login(client, mc_org["chef_table"])
     outsider = receive_mc(mc_org, 1)[0]
-    refused = client.post(reverse("dice:swap", kwargs={"pk": session.pk}),
-                          {"withdrawn": dice[0].serial, "brought_in": outsider.serial, "reason": "fell"})
+    refused = client.post(
+        reverse("dice:swap", kwargs={"pk": session.pk}),
+        {"withdrawn": dice[0].serial, "brought_in": outsider.serial, "reason": "fell"},
+    )
     assert refused.status_code == 409 and "DICE-12" in refused.content.decode()
-    ok = client.post(reverse("dice:swap", kwargs={"pk": session.pk}),
-                     {"withdrawn": dice[0].serial, "brought_in": dice[1].serial, "reason": "shooter"})
+    ok = client.post(
+        reverse("dice:swap", kwargs={"pk": session.pk}),
+        {"withdrawn": dice[0].serial, "brought_in": dice[1].serial, "reason": "shooter"},
+    )
     assert ok.status_code == 302 and DiceSwap.objects.count() == 1
     login(client, mc_org["sous_directeur"])
-    data = {"return_to": mc_org.depot.pk, "observations": "RAS",
-            **{f"result_{d.pk}": "ok" for d in dice}}
+    data = {"return_to": mc_org.depot.pk, "observations": "RAS", **{f"result_{d.pk}": "ok" for d in dice}}
     assert client.post(reverse("dice:end_check", kwargs={"pk": session.pk}), data).status_code == 302
     assert DiceCheck.objects.get().checker == mc_org["sous_directeur"]
     assert client.post(reverse("dice:session_close", kwargs={"pk": session.pk})).status_code == 302
@@ -146,14 +187,19 @@ def test_fr_end_check_needs_the_chef_de_tables_signature(client, fr_org):
     login(client, fr_org["directeur_responsable"])
     data = {"return_to": fr_org.depot.pk, "micrometer": "MIC-1", "square": "EQ-1", "balance": "BC-1"}
     for die in dice:
-        data |= {f"result_{die.pk}": "ok", f"micrometer_{die.pk}": "22.0", f"square_{die.pk}": "yes",
-                 f"balance_{die.pk}": "yes"}
+        data |= {
+            f"result_{die.pk}": "ok",
+            f"micrometer_{die.pk}": "22.0",
+            f"square_{die.pk}": "yes",
+            f"balance_{die.pk}": "yes",
+        }
     url = reverse("dice:end_check", kwargs={"pk": session.pk})
     refused = client.post(url, data)
     assert refused.status_code == 409 and "DICE-25" in refused.content.decode()
     assert 'value="MIC-1"' in refused.content.decode()
-    ok = client.post(url, {**data, "cosigner_username": fr_org["chef_table"].username,
-                           "cosigner_password": DEFAULT_PASSWORD})
+    ok = client.post(
+        url, {**data, "cosigner_username": fr_org["chef_table"].username, "cosigner_password": DEFAULT_PASSWORD}
+    )
     assert ok.status_code == 302
     assert DiceCheck.objects.get().cosigner == fr_org["chef_table"]
 
@@ -162,16 +208,25 @@ def test_fr_allocation_swap_and_pairs_cap_pages(client, fr_org):
     pairs = receive_fr(fr_org, 2)
     session = fr_org.session()
     login(client, fr_org["chef_table"])
-    response = client.post(reverse("dice:allocate", kwargs={"pk": session.pk}), {
-        "pair_in_play": pairs[0].pk, "pair_reserve": pairs[1].pk,
-        "signer_username": fr_org["comite"].username, "signer_password": DEFAULT_PASSWORD})
+    response = client.post(
+        reverse("dice:allocate", kwargs={"pk": session.pk}),
+        {
+            "pair_in_play": pairs[0].pk,
+            "pair_reserve": pairs[1].pk,
+            "signer_username": fr_org["comite"].username,
+            "signer_password": DEFAULT_PASSWORD,
+        },
+    )
     assert response.status_code == 302
     open_table(fr_org, session)
-    response = client.post(reverse("dice:swap", kwargs={"pk": session.pk}),
-                           {"pair_in": pairs[0].pk, "reason": "shooter"})
+    response = client.post(
+        reverse("dice:swap", kwargs={"pk": session.pk}), {"pair_in": pairs[0].pk, "reason": "shooter"}
+    )
     assert response.status_code == 409 and "DICE-26" in response.content.decode()
-    response = client.post(reverse("dice:swap", kwargs={"pk": session.pk}),
-                           {"pair_in": pairs[1].pk, "reason": "shooter", "during_rampo_attempt": "on"})
+    response = client.post(
+        reverse("dice:swap", kwargs={"pk": session.pk}),
+        {"pair_in": pairs[1].pk, "reason": "shooter", "during_rampo_attempt": "on"},
+    )
     assert response.status_code == 302
     login(client, fr_org["directeur_responsable"])
     response = client.post(reverse("dice:pairs_cap"), {"max_pairs": 12, "reference": "DM du 1er mars 2026"})
@@ -185,9 +240,14 @@ def test_mc_destruction_pages_need_scj_notice_and_the_inspecteur(client, mc_org)
     login(client, mc_org["cartier"])
     client.post(reverse("dice:withdraw"), {"dice": " ".join(d.serial for d in dice), "reason": "damaged"})
     login(client, mc_org["directeur_jeux"])
-    response = client.post(reverse("dice:destruction_plan"), {
-        "dice": [d.pk for d in dice], "method": "destruction",
-        "planned_at": timezone.localtime().strftime("%Y-%m-%dT%H:%M")})
+    response = client.post(
+        reverse("dice:destruction_plan"),
+        {
+            "dice": [d.pk for d in dice],
+            "method": "destruction",
+            "planned_at": timezone.localtime().strftime("%Y-%m-%dT%H:%M"),
+        },
+    )
     destruction = DestructionSession.objects.get()
     assert response.status_code == 302
     complete = reverse("dice:destruction_complete", kwargs={"pk": destruction.pk})
@@ -195,8 +255,10 @@ def test_mc_destruction_pages_need_scj_notice_and_the_inspecteur(client, mc_org)
     refused = client.post(complete, inspector)
     assert refused.status_code == 409 and "DICE-07" in refused.content.decode()
     notified = (timezone.localtime() - datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
-    response = client.post(reverse("dice:destruction_notify", kwargs={"pk": destruction.pk}),
-                           {"notified_at": notified, "channel": "email", "reference": "courriel n° 12"})
+    response = client.post(
+        reverse("dice:destruction_notify", kwargs={"pk": destruction.pk}),
+        {"notified_at": notified, "channel": "email", "reference": "courriel n° 12"},
+    )
     assert response.status_code == 302
     refused = client.post(complete, {})
     assert refused.status_code == 409 and "inspecteur" in refused.content.decode()
@@ -212,15 +274,26 @@ def test_fr_destruction_page_before_the_police(client, fr_org):
     client.post(reverse("dice:withdraw"), {"dice": pairs[0].dice.first().serial, "reason": "used"})
     login(client, fr_org["directeur_responsable"])
     planned = timezone.localtime().strftime("%Y-%m-%dT%H:%M")
-    refused = client.post(reverse("dice:destruction_plan"), {
-        "dice": [d.pk for d in pairs[0].dice.all()], "method": "neutralisation", "planned_at": planned})
+    refused = client.post(
+        reverse("dice:destruction_plan"),
+        {"dice": [d.pk for d in pairs[0].dice.all()], "method": "neutralisation", "planned_at": planned},
+    )
     assert refused.status_code == 409 and "DICE-19" in refused.content.decode()
-    client.post(reverse("dice:destruction_plan"), {
-        "dice": [d.pk for d in pairs[0].dice.all()], "method": "destruction", "planned_at": planned})
+    client.post(
+        reverse("dice:destruction_plan"),
+        {"dice": [d.pk for d in pairs[0].dice.all()], "method": "destruction", "planned_at": planned},
+    )
     destruction = DestructionSession.objects.get()
-    response = client.post(reverse("dice:destruction_complete", kwargs={"pk": destruction.pk}), {
-        "witness_username": fr_org["police"].username, "witness_password": DEFAULT_PASSWORD,
-        "loaded": "no", "tampered": "no", "police_service": "SCCJ"})
+    response = client.post(
+        reverse("dice:destruction_complete", kwargs={"pk": destruction.pk}),
+        {
+            "witness_username": fr_org["police"].username,
+            "witness_password": DEFAULT_PASSWORD,
+            "loaded": "no",
+            "tampered": "no",
+            "police_service": "SCCJ",
+        },
+    )
     assert response.status_code == 302
     destruction.refresh_from_db()
     assert destruction.status == DestructionSession.Status.COMPLETED and destruction.witness == fr_org["police"]
@@ -256,10 +329,13 @@ def test_entries_are_written_in_french_when_the_user_reads_english(client, mc_or
     login(client, mc_org["cartier"])
     client.cookies["django_language"] = "en"
     url = reverse("dice:allocate", kwargs={"pk": session.pk})
-    refused = client.post(url, {"dice": serials, "signer_username": mc_org["chef_table"].username,
-                                "signer_password": DEFAULT_PASSWORD})
+    refused = client.post(
+        url, {"dice": serials, "signer_username": mc_org["chef_table"].username, "signer_password": DEFAULT_PASSWORD}
+    )
     assert "Only Deputy director may sign" in refused.content.decode()  # the refusal in the user's language
-    client.post(url, {"dice": serials, "signer_username": mc_org["sous_directeur"].username,
-                      "signer_password": DEFAULT_PASSWORD})
+    client.post(
+        url,
+        {"dice": serials, "signer_username": mc_org["sous_directeur"].username, "signer_password": DEFAULT_PASSWORD},
+    )
     entry = mc_org.registers["des_en_service"].entries.filter(kind="record").get()
     assert entry.payload["event"] == "Dotation de la séance" and entry.payload["detail"] == "5 dés neufs"

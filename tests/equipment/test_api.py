@@ -24,8 +24,11 @@ def test_shoe_10_duplicate_number_through_the_api_409(api, fro):
     assert response.status_code == 201 and response.json()[0]["number"] == "1"
     response = api.post("/api/v1/equipment/shoes/receive/", body, format="json")
     assert response.status_code == 409
-    assert response.json() == {"code": "SHOE-10", "article": REQUIREMENTS["SHOE-10"].article,
-                               "detail": response.json()["detail"]}
+    assert response.json() == {
+        "code": "SHOE-10",
+        "article": REQUIREMENTS["SHOE-10"].article,
+        "detail": response.json()["detail"],
+    }
     assert Shoe.objects.count() == 1
 
 
@@ -33,13 +36,13 @@ def test_allocation_and_reads_through_the_api(api, fro):
     (shoe,) = receive_shoes(fro, ["2"])
     pb = session(fro, "PB1")
     api.force_authenticate(fro.users[Role.DIRECTEUR_RESPONSABLE])
-    response = api.post("/api/v1/equipment/shoes/allocate/", {"table_session": pb.pk, "shoe": shoe.pk},
-                        format="json")
+    response = api.post("/api/v1/equipment/shoes/allocate/", {"table_session": pb.pk, "shoe": shoe.pk}, format="json")
     assert response.status_code == 201 and response.json()["table"] == "PB1"
     assert api.get("/api/v1/equipment/allocations/").json()["results"][0]["shoe"] == "2"
     assert api.get(f"/api/v1/equipment/shoes/{shoe.pk}/").json()["status"] == "issued"
-    report = api.get("/api/v1/equipment/shoes/repeated-pairs/", {"date_from": "2026-01-01", "date_to": "2026-12-31",
-                                                                 "minimum": 2})
+    report = api.get(
+        "/api/v1/equipment/shoes/repeated-pairs/", {"date_from": "2026-01-01", "date_to": "2026-12-31", "minimum": 2}
+    )
     assert report.status_code == 200 and report.json() == []
 
 
@@ -53,17 +56,28 @@ def test_api_is_scoped_to_the_establishment(api, fro, mco):
 
 def test_wheel_flow_through_the_api(api, mco):
     api.force_authenticate(mco.director)
-    response = api.post("/api/v1/equipment/wheels/register/", {
-        "number": "C9", "kind": WheelKind.ROULETTE_EUROPEENNE, "spec": {"pockets": 37, "zeros": ["0"],
-                                                                        "obstacles": 6}}, format="json")
+    response = api.post(
+        "/api/v1/equipment/wheels/register/",
+        {
+            "number": "C9",
+            "kind": WheelKind.ROULETTE_EUROPEENNE,
+            "spec": {"pockets": 37, "zeros": ["0"], "obstacles": 6},
+        },
+        format="json",
+    )
     assert response.status_code == 201
     refused = api.post(f"/api/v1/equipment/wheels/{response.json()['id']}/commission/", {}, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "WHEEL-01"
     wheel(mco, WheelKind.ROULETTE_EUROPEENNE, table="R1")
     r1 = session(mco, "R1")
     api.force_authenticate(mco.users[Role.ENTRETIEN])
-    body = {"table_session": r1.pk, "points": ["Pivot"], "passed": True,
-            "cosigner_username": mco.users[Role.INSPECTEUR].username, "cosigner_password": "nope"}
+    body = {
+        "table_session": r1.pk,
+        "points": ["Pivot"],
+        "passed": True,
+        "cosigner_username": mco.users[Role.INSPECTEUR].username,
+        "cosigner_password": "nope",
+    }
     assert api.post("/api/v1/equipment/wheel-checks/record/", body, format="json").status_code == 400
     body["cosigner_password"] = DEFAULT_PASSWORD
     response = api.post("/api/v1/equipment/wheel-checks/record/", body, format="json")
@@ -73,8 +87,9 @@ def test_wheel_flow_through_the_api(api, mco):
 
 def test_permission_denied_is_403(api, mco):
     api.force_authenticate(mco.users[Role.CROUPIER])
-    response = api.post("/api/v1/equipment/models/register/", {"kind": "shoe", "manufacturer": "X", "name": "Y"},
-                        format="json")
+    response = api.post(
+        "/api/v1/equipment/models/register/", {"kind": "shoe", "manufacturer": "X", "name": "Y"}, format="json"
+    )
     assert response.status_code == 403
 
 

@@ -35,21 +35,33 @@ def test_auth_06_expired_shuffler_model_commission_and_use_refused(fro):
     machine = shuffler(fro, commission=False)
     expire(machine.model, fro.director)
     with pytest.raises(RuleViolation) as refused:
-        services.shuffler_commission(shuffler=machine, actor=fro.director, card_access_protection=True,
-                                     malfunction_signal=True)
+        services.shuffler_commission(
+            shuffler=machine, actor=fro.director, card_access_protection=True, malfunction_signal=True
+        )
     assert refused.value.code == "AUTH-06"
     mounted = mounted_shuffler(fro, "PB1", number="M2", machine_type=MachineType.BATCH)
     expire(mounted.model, fro.director)
     with pytest.raises(RuleViolation) as refused:
-        services.shuffler_use_start(session=session(fro, "PB1"), shuffler=mounted, actor=fro.users[Role.CROUPIER],
-                                    display="6 jeux", decks_counted=6)
+        services.shuffler_use_start(
+            session=session(fro, "PB1"),
+            shuffler=mounted,
+            actor=fro.users[Role.CROUPIER],
+            display="6 jeux",
+            decks_counted=6,
+        )
     assert refused.value.code == "AUTH-06"
 
 
 def test_auth_06_approval_valid_until_its_last_day(fro):
     model = services.approved_model_register(
-        establishment=fro.est, kind=ApprovedModel.Kind.SHOE, manufacturer="Cartamundi", name="Sabot 2030",
-        actor=fro.director, approval_reference="AM-2030", approval_issuer="Ministre de l'intérieur",
-        approved_until=timezone.localdate())
+        establishment=fro.est,
+        kind=ApprovedModel.Kind.SHOE,
+        manufacturer="Cartamundi",
+        name="Sabot 2030",
+        actor=fro.director,
+        approval_reference="AM-2030",
+        approval_issuer="Ministre de l'intérieur",
+        approved_until=timezone.localdate(),
+    )
     assert not model.approval_expired(timezone.localdate())
     assert model.approval_expired(timezone.localdate() + datetime.timedelta(days=1))

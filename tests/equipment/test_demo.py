@@ -25,16 +25,50 @@ from tests.factories import (
 DAYS = 12  # every event of the demo month happens in its first twelve days
 
 ORG = {
-    DEMO_MC: ("MC", {"europe": ["BJ1:blackjack", "R1:roulette", "R2:roulette"], "ameriques": ["PB1:punto_banco"]},
-              [("depot-principal", "depot_principal", None), ("depot-europe", "depot_annexe", "europe"),
-               ("depot-ameriques", "depot_annexe", "ameriques")],
-              (Role.CARTIER, Role.CROUPIER, Role.CHEF_TABLE, Role.INSPECTEUR, Role.SOUS_DIRECTEUR, Role.DIRECTEUR_JEUX,
-               Role.ENTRETIEN, Role.COMMISSAIRE, Role.SCJ)),
-    DEMO_FR: ("FR", {"salle-jeux": ["BJ1:blackjack", "BJ2:blackjack", "PB1:punto_banco", "RC1:roue_chance",
-                                    "RA1:roulette", "UTH1:ultimate_holdem"], "cercle": ["CF1:chemin_de_fer"]},
-              [("armoire-cartes", "card_cabinet", "salle-jeux")],
-              (Role.CROUPIER, Role.CHEF_TABLE, Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.EMPLOYE_RESPONSABLE,
-               Role.POLICE, Role.CONTROLE_INTERIEUR)),
+    DEMO_MC: (
+        "MC",
+        {"europe": ["BJ1:blackjack", "R1:roulette", "R2:roulette"], "ameriques": ["PB1:punto_banco"]},
+        [
+            ("depot-principal", "depot_principal", None),
+            ("depot-europe", "depot_annexe", "europe"),
+            ("depot-ameriques", "depot_annexe", "ameriques"),
+        ],
+        (
+            Role.CARTIER,
+            Role.CROUPIER,
+            Role.CHEF_TABLE,
+            Role.INSPECTEUR,
+            Role.SOUS_DIRECTEUR,
+            Role.DIRECTEUR_JEUX,
+            Role.ENTRETIEN,
+            Role.COMMISSAIRE,
+            Role.SCJ,
+        ),
+    ),
+    DEMO_FR: (
+        "FR",
+        {
+            "salle-jeux": [
+                "BJ1:blackjack",
+                "BJ2:blackjack",
+                "PB1:punto_banco",
+                "RC1:roue_chance",
+                "RA1:roulette",
+                "UTH1:ultimate_holdem",
+            ],
+            "cercle": ["CF1:chemin_de_fer"],
+        },
+        [("armoire-cartes", "card_cabinet", "salle-jeux")],
+        (
+            Role.CROUPIER,
+            Role.CHEF_TABLE,
+            Role.DIRECTEUR_RESPONSABLE,
+            Role.COMITE,
+            Role.EMPLOYE_RESPONSABLE,
+            Role.POLICE,
+            Role.CONTROLE_INTERIEUR,
+        ),
+    ),
 }
 
 
@@ -47,15 +81,23 @@ def build_demo_organisation():
                 number, game = spec.split(":")
                 GamingTableFactory(establishment=est, room=room_objs[room], number=number, game=game)
         for loc_code, kind, room in locations:
-            LocationFactory(establishment=est, code=loc_code, name=loc_code, kind=kind,
-                            room=room_objs[room] if room else None)
+            LocationFactory(
+                establishment=est, code=loc_code, name=loc_code, kind=kind, room=room_objs[room] if room else None
+            )
         for role in roles:
             make_user(est, role, username=demo_username(code, role))
 
 
 def counts():
-    return (Shoe.objects.count(), ShoeAllocation.objects.count(), ShufflerUse.objects.count(),
-            WheelCheck.objects.count(), LaunchTurn.objects.count(), Incident.objects.count(), Entry.objects.count())
+    return (
+        Shoe.objects.count(),
+        ShoeAllocation.objects.count(),
+        ShufflerUse.objects.count(),
+        WheelCheck.objects.count(),
+        LaunchTurn.objects.count(),
+        Incident.objects.count(),
+        Entry.objects.count(),
+    )
 
 
 @pytest.mark.postgresql
@@ -75,9 +117,10 @@ def test_demo_seed_runs_is_idempotent_and_every_register_verifies(db):
     assert Shoe.objects.filter(status__in=("destroyed", "neutralised")).count() == 2
     # MC roulettes: an ordre de roulement per open table-partie; three days depart from it (WHEEL-09).
     assert LaunchRoster.objects.count() == 2 * DAYS - 1  # R2 stays closed after its failed check
-    flagged = {(t.table_session.seance.date, t.table_session.table.number)
-               for t in LaunchTurn.objects.exclude(flags=[]).select_related("table_session__seance",
-                                                                           "table_session__table")}
+    flagged = {
+        (t.table_session.seance.date, t.table_session.table.number)
+        for t in LaunchTurn.objects.exclude(flags=[]).select_related("table_session__seance", "table_session__table")
+    }
     assert len(flagged) == 3
     for register in Register.objects.all():
         assert verify_register(register) is None, register.number

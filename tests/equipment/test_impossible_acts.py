@@ -27,7 +27,10 @@ def test_shoe_03_withdrawing_a_sabot_twice_is_409(mco):
 
 def test_reg_20_commissioning_a_shuffler_twice_is_409(mco):
     machine = shuffler(mco)  # commissioned
-    response = _client(mco.director).post(f"{API}shufflers/{machine.pk}/commission/", {
-        "card_access_protection": True, "malfunction_signal": True}, format="json")
+    response = _client(mco.director).post(
+        f"{API}shufflers/{machine.pk}/commission/",
+        {"card_access_protection": True, "malfunction_signal": True},
+        format="json",
+    )
     assert response.status_code == 409, response.json()
     assert response.json()["code"] == STATE_RULE and response.json()["article"]

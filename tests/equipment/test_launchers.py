@@ -25,15 +25,17 @@ from .conftest import open_wheel_table, seance, session, wheel
 
 
 def records(est):
-    return [e.payload for e in current_register(est, "roulement_lanceurs").entries.filter(kind="record")
-            .order_by("seq")]
+    return [
+        e.payload for e in current_register(est, "roulement_lanceurs").entries.filter(kind="record").order_by("seq")
+    ]
 
 
 @pytest.fixture
 def crew(mco):
     """Four croupiers of the establishment, first names A to D."""
-    return [make_user(mco.est, Role.CROUPIER, username=f"croupier-{n}", first_name=n, last_name="Croupier")
-            for n in "ABCD"]
+    return [
+        make_user(mco.est, Role.CROUPIER, username=f"croupier-{n}", first_name=n, last_name="Croupier") for n in "ABCD"
+    ]
 
 
 @pytest.fixture
@@ -42,13 +44,16 @@ def r1(mco):
 
 
 def roster(org, table_session, croupiers, actor=None):
-    return services.launch_roster_set(session=table_session, croupiers=croupiers,
-                                      actor=actor or org.users[Role.SOUS_DIRECTEUR])
+    return services.launch_roster_set(
+        session=table_session, croupiers=croupiers, actor=actor or org.users[Role.SOUS_DIRECTEUR]
+    )
 
 
 def turns(org, table_session, *launchers):
-    return [services.launch_turn_record(session=table_session, launcher=launcher, actor=org.users[Role.CHEF_TABLE])
-            for launcher in launchers]
+    return [
+        services.launch_turn_record(session=table_session, launcher=launcher, actor=org.users[Role.CHEF_TABLE])
+        for launcher in launchers
+    ]
 
 
 def texts(turn):
@@ -108,14 +113,21 @@ def test_wheel_09_launcher_outside_roster_flagged(mco, crew, r1):
     assert LaunchTurn.objects.filter(table_session=r1).count() == 4
     entries = records(mco.est)
     chef_name = display_name(mco.users[Role.CHEF_TABLE])
-    assert [e["event"] for e in entries] == ["Premier lanceur de la partie", "Ordre de roulement",
-                                              "Relève de A Croupier", "Relève de C Croupier",
-                                              f"Relève de {chef_name}"]
+    assert [e["event"] for e in entries] == [
+        "Premier lanceur de la partie",
+        "Ordre de roulement",
+        "Relève de A Croupier",
+        "Relève de C Croupier",
+        f"Relève de {chef_name}",
+    ]
     assert entries[2]["launcher"] == "C Croupier" and entries[2]["flags"][0].startswith("WHEEL-09 : C Croupier")
     assert entries[4]["flags"] == []
     flagged = selectors.exceptions(mco.est)
-    assert [(f.code, f.subject) for f in flagged] == [("WHEEL-09", chef_name),
-                                                     ("WHEEL-09", "C Croupier"), ("WHEEL-09", "A Croupier")]
+    assert [(f.code, f.subject) for f in flagged] == [
+        ("WHEEL-09", chef_name),
+        ("WHEEL-09", "C Croupier"),
+        ("WHEEL-09", "A Croupier"),
+    ]
     assert flagged[0].article == "AM 88-384 art. 8.1, 10.1"
     printed = render_register(current_register(mco.est, "roulement_lanceurs"), io.BytesIO())  # its columns print
     assert printed.pages >= 1 and printed.head_seq == 6
@@ -126,12 +138,14 @@ def test_wheel_09_specialisation_flagged(mco, crew, r1):
     roster(mco, r1, [a, b, c])
     first, second, third = turns(mco, r1, a, a, a)
     assert first.flags == second.flags == []  # SET "WHEEL-09": up to 2 turns in a row
-    assert texts(third) == ["A Croupier lance pour le 3e tour consécutif (plus de 2 de suite) : spécialisation "
-                            "dans le lancement."]
+    assert texts(third) == [
+        "A Croupier lance pour le 3e tour consécutif (plus de 2 de suite) : spécialisation dans le lancement."
+    ]
     relief, fifth = turns(mco, r1, b, a)  # 4 of the 5 turns for A: more than 50 % of the partie
     assert relief.flags == []
-    assert texts(fifth) == ["A Croupier a lancé 4 des 5 tours de la partie (plus de 50 %) : spécialisation dans "
-                            "le lancement."]
+    assert texts(fifth) == [
+        "A Croupier a lancé 4 des 5 tours de la partie (plus de 50 %) : spécialisation dans le lancement."
+    ]
     # The establishment sets its own thresholds; a threshold left out is not checked.
     mco.est.options = {"WHEEL-09": {"max_consecutive": 5}}
     mco.est.save()
@@ -168,8 +182,9 @@ def test_wheel_09_log_kept_by_the_chef_de_table_in_order_during_the_partie(mco, 
     with pytest.raises(ValidationError):
         services.launch_turn_record(session=r1, launcher=a, actor=chef, started_at=now + datetime.timedelta(hours=1))
     with pytest.raises(ValidationError):
-        services.launch_turn_record(session=r1, launcher=a, actor=chef, started_at=r1.opened_at
-                                    - datetime.timedelta(minutes=1))
+        services.launch_turn_record(
+            session=r1, launcher=a, actor=chef, started_at=r1.opened_at - datetime.timedelta(minutes=1)
+        )
     services.launch_turn_record(session=r1, launcher=a, actor=chef)
     with pytest.raises(ValidationError):  # before the previous turn
         services.launch_turn_record(session=r1, launcher=b, actor=chef, started_at=now)
@@ -194,16 +209,20 @@ def test_wheel_09_launcher_outside_roster_flagged_through_the_api(mco, crew, r1)
     body = {"table_session": r1.pk, "croupiers": [b.pk, a.pk]}
     refused = api.post("/api/v1/equipment/launch-rosters/set/", body, format="json")
     assert refused.status_code == 409
-    assert refused.json() == {"code": "WHEEL-09", "article": REQUIREMENTS["WHEEL-09"].article,
-                              "detail": refused.json()["detail"]}
+    assert refused.json() == {
+        "code": "WHEEL-09",
+        "article": REQUIREMENTS["WHEEL-09"].article,
+        "detail": refused.json()["detail"],
+    }
     assert not LaunchRoster.objects.exists()
     api.force_authenticate(mco.users[Role.SOUS_DIRECTEUR])
     response = api.post("/api/v1/equipment/launch-rosters/set/", body, format="json")
     assert response.status_code == 201
     assert [(p["position"], p["id"]) for p in response.json()["croupiers"]] == [(1, b.pk), (2, a.pk)]
     api.force_authenticate(mco.users[Role.CHEF_TABLE])
-    response = api.post("/api/v1/equipment/launch-turns/record/", {"table_session": r1.pk, "launcher": c.pk},
-                        format="json")
+    response = api.post(
+        "/api/v1/equipment/launch-turns/record/", {"table_session": r1.pk, "launcher": c.pk}, format="json"
+    )
     assert response.status_code == 201
     turn = response.json()
     assert turn["launcher_name"] == "C Croupier" and [f["code"] for f in turn["flags"]] == ["WHEEL-09"]
@@ -212,8 +231,9 @@ def test_wheel_09_launcher_outside_roster_flagged_through_the_api(mco, crew, r1)
     assert flag["code"] == "WHEEL-09" and flag["table"] == "R1" and flag["subject"] == "C Croupier"
     # A user of another establishment is not a launcher here (400, nothing written).
     stranger = make_user(EstablishmentFactory(code="other", jurisdiction="MC"), Role.CROUPIER)
-    response = api.post("/api/v1/equipment/launch-turns/record/", {"table_session": r1.pk, "launcher": stranger.pk},
-                        format="json")
+    response = api.post(
+        "/api/v1/equipment/launch-turns/record/", {"table_session": r1.pk, "launcher": stranger.pk}, format="json"
+    )
     assert response.status_code == 400 and LaunchTurn.objects.count() == 1
 
 

@@ -26,6 +26,7 @@ def entries(est, kind, qualifier=""):
 
 # --- MC -------------------------------------------------------------------------------------
 
+
 def test_shoe_01_number_required_and_unique(mco):
     with pytest.raises(RuleViolation) as exc:
         receive_shoes(mco, [" "])
@@ -52,8 +53,7 @@ def test_shoe_02_issued_by_cartier_to_live_partie_and_returned_under_inspecteur(
     with pytest.raises(RuleViolation) as exc:
         services.shoe_allocate(session=pb, shoe=shoe, actor=mco.users[Role.CROUPIER])
     assert exc.value.code == "SHOE-02"
-    services.shoe_allocate(session=pb, shoe=shoe, actor=mco.users[Role.CARTIER],
-                           received_by="Chef de table")
+    services.shoe_allocate(session=pb, shoe=shoe, actor=mco.users[Role.CARTIER], received_by="Chef de table")
     shoe.refresh_from_db()
     assert shoe.status == ItemStatus.ISSUED and shoe.table_session == pb and shoe.location is None
     table_session_open(session=pb, actor=mco.director)
@@ -61,11 +61,14 @@ def test_shoe_02_issued_by_cartier_to_live_partie_and_returned_under_inspecteur(
         table_session_close(session=pb, actor=mco.director)
     assert exc.value.code == "SHOE-02"
     with pytest.raises(RuleViolation) as exc:
-        services.shoe_return(shoes=[shoe], to_location=mco.locations["depot-principal"],
-                             actor=mco.users[Role.CARTIER])
+        services.shoe_return(shoes=[shoe], to_location=mco.locations["depot-principal"], actor=mco.users[Role.CARTIER])
     assert exc.value.code == "SHOE-02"
-    services.shoe_return(shoes=[shoe], to_location=mco.locations["depot-principal"],
-                         actor=mco.users[Role.INSPECTEUR], returned_by="Croupier, chef de table")
+    services.shoe_return(
+        shoes=[shoe],
+        to_location=mco.locations["depot-principal"],
+        actor=mco.users[Role.INSPECTEUR],
+        returned_by="Croupier, chef de table",
+    )
     table_session_close(session=pb, actor=mco.director)
     issue, back = entries(mco.est, "sorties_tables", "shoes")
     assert issue["movement"] == "ISSUE" and issue["table"] == "PB1" and issue["from"] == "Dépôt annexe"
@@ -93,8 +96,9 @@ def test_shoe_03_out_of_use_goes_to_main_depot_and_is_not_issued(mco):
     assert exc.value.code == "SHOE-03"
     shoe.refresh_from_db()
     assert shoe.status == ItemStatus.IN_STOCK  # the refusal changed nothing
-    services.shoe_withdraw(shoe=shoe, actor=keeper, reason="Orifice ébréché",
-                           to_location=mco.locations["depot-principal"])
+    services.shoe_withdraw(
+        shoe=shoe, actor=keeper, reason="Orifice ébréché", to_location=mco.locations["depot-principal"]
+    )
     shoe.refresh_from_db()
     assert shoe.status == ItemStatus.OUT_OF_USE and shoe.location == mco.locations["depot-principal"]
     (transfer,) = entries(mco.est, "comptabilite_annexe", "shoes")
@@ -106,20 +110,34 @@ def test_shoe_03_out_of_use_goes_to_main_depot_and_is_not_issued(mco):
         custody.items_transfer(domain=SHOES, items=[shoe], to_location=mco.locations["depot-annexe"], actor=keeper)
     assert exc.value.code == "SHOE-03"
     # Destruction: only withdrawn sabots, the SCJ informed beforehand, OUT entries in the intake register.
-    plan = custody.destruction_plan(domain=SHOES, establishment=mco.est, method="neutralisation",
-                                    planned_at=shoe.received_at, items=[shoe, other], actor=mco.director)
+    plan = custody.destruction_plan(
+        domain=SHOES,
+        establishment=mco.est,
+        method="neutralisation",
+        planned_at=shoe.received_at,
+        items=[shoe, other],
+        actor=mco.director,
+    )
     with pytest.raises(RuleViolation) as exc:
         custody.destruction_complete(session=plan, domain=SHOES, actor=mco.director)
     assert exc.value.code == "SHOE-03"  # SCJ not informed
-    custody.destruction_notify(session=plan, notified_at=shoe.received_at, channel="email", reference="SCJ-12",
-                               actor=mco.director)
+    custody.destruction_notify(
+        session=plan, notified_at=shoe.received_at, channel="email", reference="SCJ-12", actor=mco.director
+    )
     with pytest.raises(RuleViolation) as exc:
         custody.destruction_complete(session=plan, domain=SHOES, actor=mco.director)
     assert exc.value.code == "SHOE-03"  # S2 was never declared out of use
-    plan = custody.destruction_plan(domain=SHOES, establishment=mco.est, method="neutralisation",
-                                    planned_at=shoe.received_at, items=[shoe], actor=mco.director)
-    custody.destruction_notify(session=plan, notified_at=shoe.received_at, channel="email", reference="SCJ-13",
-                               actor=mco.director)
+    plan = custody.destruction_plan(
+        domain=SHOES,
+        establishment=mco.est,
+        method="neutralisation",
+        planned_at=shoe.received_at,
+        items=[shoe],
+        actor=mco.director,
+    )
+    custody.destruction_notify(
+        session=plan, notified_at=shoe.received_at, channel="email", reference="SCJ-13", actor=mco.director
+    )
     custody.destruction_complete(session=plan, domain=SHOES, actor=mco.director, witness=mco.users[Role.SCJ])
     shoe.refresh_from_db()
     assert shoe.status == ItemStatus.NEUTRALISED
@@ -131,19 +149,21 @@ def test_shoe_stock_verification_by_scj(mco):
     """Shared verification: counted = located = book → no incident, registers visaed."""
     (shoe,) = receive_shoes(mco, ["S1"])
     counted = {(mco.locations["depot-principal"].pk, "sabot"): 1}
-    verification = custody.stock_verification_record(domain=SHOES, establishment=mco.est, counted=counted,
-                                                      actor=mco.users[Role.SCJ])
+    verification = custody.stock_verification_record(
+        domain=SHOES, establishment=mco.est, counted=counted, actor=mco.users[Role.SCJ]
+    )
     assert not verification.discrepancy
     intake = current_register(mco.est, "prise_en_charge", "sabots")
     assert intake.entries.filter(kind="visa").count() == 1
     # A missing sabot: the discrepancy opens an incident in the same transaction.
-    verification = custody.stock_verification_record(domain=SHOES, establishment=mco.est,
-                                                      counted={(shoe.location_id, "sabot"): 0},
-                                                      actor=mco.users[Role.SCJ])
+    verification = custody.stock_verification_record(
+        domain=SHOES, establishment=mco.est, counted={(shoe.location_id, "sabot"): 0}, actor=mco.users[Role.SCJ]
+    )
     assert verification.discrepancy and verification.incident is not None
 
 
 # --- FR -------------------------------------------------------------------------------------
+
 
 def test_shoe_09_fr_kept_in_card_or_sabot_cabinet(fro):
     with pytest.raises(RuleViolation) as exc:
@@ -177,8 +197,14 @@ def test_shoe_11_inventory_on_reserved_pages_and_shoe_not_inventoried_refused(fr
     assert section.entries.filter(kind="record").count() == 1
     assert selectors.shoe_inventory(fro.est) == {"1"}
     # A sabot found in the cabinet that nobody took into the inventory is not used.
-    stray = Shoe.objects.create(establishment=fro.est, serial="99", model=shoe.model, category="sabot",
-                                location=fro.locations["armoire"], received_at=shoe.received_at)
+    stray = Shoe.objects.create(
+        establishment=fro.est,
+        serial="99",
+        model=shoe.model,
+        category="sabot",
+        location=fro.locations["armoire"],
+        received_at=shoe.received_at,
+    )
     with pytest.raises(RuleViolation) as exc:
         services.shoe_allocate(session=session(fro, "PB1"), shoe=stray, actor=fro.users[Role.DIRECTEUR_RESPONSABLE])
     assert exc.value.code == "SHOE-11"
@@ -201,8 +227,7 @@ def test_shoe_05_punto_banco_allocators(fro):
     with pytest.raises(RuleViolation) as exc:
         services.shoe_allocate(session=session(fro, "PB1", s1), shoe=shoes[0], actor=fro.users[Role.CROUPIER])
     assert exc.value.code == "SHOE-05"
-    allocation = services.shoe_allocate(session=session(fro, "PB1", s1), shoe=shoes[0],
-                                        actor=fro.users[Role.COMITE])
+    allocation = services.shoe_allocate(session=session(fro, "PB1", s1), shoe=shoes[0], actor=fro.users[Role.COMITE])
     assert allocation.role == Role.COMITE and allocation.flags == []
 
 
@@ -219,8 +244,7 @@ def test_shoe_12_baccara_and_blackjack_allocators_comite_flagged(fro):
     with pytest.raises(RuleViolation) as exc:
         services.shoe_allocate(session=session(fro, "CF1", s1), shoe=shoes[2], actor=fro.users[Role.COMITE])
     assert exc.value.code == "SHOE-12"
-    services.shoe_allocate(session=session(fro, "CF1", s1), shoe=shoes[2],
-                           actor=fro.users[Role.EMPLOYE_RESPONSABLE])
+    services.shoe_allocate(session=session(fro, "CF1", s1), shoe=shoes[2], actor=fro.users[Role.EMPLOYE_RESPONSABLE])
 
 
 def test_shoe_12_table_opening_without_allocation_refused(fro):
@@ -292,19 +316,27 @@ def test_shoe_09_fr_table_close_refused_until_shoe_back_in_cabinet(fro):
     with pytest.raises(PermissionDenied):
         services.shoe_return(shoes=[shoe], to_location=fro.locations["armoire"], actor=fro.users[Role.CROUPIER])
     with pytest.raises(RuleViolation) as exc:
-        services.shoe_return(shoes=[shoe], to_location=fro.locations["magasin"],
-                             actor=fro.users[Role.DIRECTEUR_RESPONSABLE])
+        services.shoe_return(
+            shoes=[shoe], to_location=fro.locations["magasin"], actor=fro.users[Role.DIRECTEUR_RESPONSABLE]
+        )
     assert exc.value.code == "SHOE-09"
-    services.shoe_return(shoes=[shoe], to_location=fro.locations["armoire-sabots"],
-                         actor=fro.users[Role.DIRECTEUR_RESPONSABLE])
+    services.shoe_return(
+        shoes=[shoe], to_location=fro.locations["armoire-sabots"], actor=fro.users[Role.DIRECTEUR_RESPONSABLE]
+    )
     assert table_session_close(session=pb, actor=fro.director).status == "closed"
 
 
 def test_fr_shoe_destruction_writes_out_in_sabot_section(fro):
     (shoe,) = receive_shoes(fro, ["1"])
     services.shoe_withdraw(shoe=shoe, actor=fro.users[Role.EMPLOYE_RESPONSABLE], reason="Fendu")
-    plan = custody.destruction_plan(domain=SHOES, establishment=fro.est, method=DestructionSession.Method.DESTRUCTION,
-                                    planned_at=shoe.received_at, items=[shoe], actor=fro.director)
+    plan = custody.destruction_plan(
+        domain=SHOES,
+        establishment=fro.est,
+        method=DestructionSession.Method.DESTRUCTION,
+        planned_at=shoe.received_at,
+        items=[shoe],
+        actor=fro.director,
+    )
     custody.destruction_complete(session=plan, domain=SHOES, actor=fro.director)
     assert selectors.shoe_inventory(fro.est) == set()
     assert book_stock(SHOES, fro.est) == {"sabot": 0}
@@ -315,16 +347,22 @@ def test_reg_06_sabot_section_of_modele_19_kept_apart_from_the_cards(fro):
     stock and inventory read only the sabot pages (SHOE-11, REG-06)."""
     from ledgers.registers.services import entry_append
 
-    cards = open_volume(fro.est, "carnet_19", "cartes", director=fro.director, authority=fro.users[Role.POLICE],
-                        paraphe="P.")
-    entry_append(register=cards, actor=fro.director, role=Role.DIRECTEUR_RESPONSABLE, payload={
-        "movement": "IN", "category": "sixain", "quantity": 4, "serials": ["A1", "A2", "A3", "A4"]})
+    cards = open_volume(
+        fro.est, "carnet_19", "cartes", director=fro.director, authority=fro.users[Role.POLICE], paraphe="P."
+    )
+    entry_append(
+        register=cards,
+        actor=fro.director,
+        role=Role.DIRECTEUR_RESPONSABLE,
+        payload={"movement": "IN", "category": "sixain", "quantity": 4, "serials": ["A1", "A2", "A3", "A4"]},
+    )
     receive_shoes(fro, ["1", "2"])
     assert book_stock(SHOES, fro.est) == {"sabot": 2}
     assert selectors.shoe_inventory(fro.est) == {"1", "2"}
     counted = {(fro.locations["armoire"].pk, "sabot"): 2}
-    verification = custody.stock_verification_record(domain=SHOES, establishment=fro.est, counted=counted,
-                                                      actor=fro.users[Role.POLICE])
+    verification = custody.stock_verification_record(
+        domain=SHOES, establishment=fro.est, counted=counted, actor=fro.users[Role.POLICE]
+    )
     assert not verification.discrepancy
     assert cards.entries.filter(kind="visa").count() == 0  # the police visaed the sabot pages only
     assert current_register(fro.est, "carnet_19", "sabots").entries.filter(kind="visa").count() == 1
@@ -333,14 +371,23 @@ def test_reg_06_sabot_section_of_modele_19_kept_apart_from_the_cards(fro):
 def test_mc_annex_ledger_day_close_for_sabots(mco):
     receive_shoes(mco, ["S1", "S2"], location_code="depot-principal")
     shoe = Shoe.objects.get(serial="S1")
-    custody.items_transfer(domain=SHOES, items=[shoe], to_location=mco.locations["depot-annexe"],
-                           actor=mco.users[Role.CARTIER], received_by="Cartier de la salle")
-    days = custody.depot_day_close(domain=SHOES, establishment=mco.est, date=shoe.received_at.date(),
-                                   actor=mco.users[Role.CARTIER])
+    custody.items_transfer(
+        domain=SHOES,
+        items=[shoe],
+        to_location=mco.locations["depot-annexe"],
+        actor=mco.users[Role.CARTIER],
+        received_by="Cartier de la salle",
+    )
+    days = custody.depot_day_close(
+        domain=SHOES, establishment=mco.est, date=shoe.received_at.date(), actor=mco.users[Role.CARTIER]
+    )
     closing = {day.location.code: day.closing for day in days}
     assert closing == {"depot-annexe": {"sabot": 1}, "depot-principal": {"sabot": 1}}
     assert [p["movement"] for p in entries(mco.est, "comptabilite_annexe", "shoes")] == [
-        "TRANSFER", "DAY_CLOSE", "DAY_CLOSE"]
+        "TRANSFER",
+        "DAY_CLOSE",
+        "DAY_CLOSE",
+    ]
 
 
 @pytest.mark.postgresql

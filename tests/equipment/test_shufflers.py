@@ -24,8 +24,9 @@ def log(est):
 def test_shuf_01_commissioning_without_approval_refused(mco):
     machine = shuffler(mco, approved=False, commission=False)
     with pytest.raises(RuleViolation) as exc:
-        services.shuffler_commission(shuffler=machine, actor=mco.director, card_access_protection=True,
-                                     malfunction_signal=True)
+        services.shuffler_commission(
+            shuffler=machine, actor=mco.director, card_access_protection=True, malfunction_signal=True
+        )
     assert exc.value.code == "SHUF-01"
     machine.refresh_from_db()
     assert machine.status == AssetStatus.REGISTERED
@@ -34,19 +35,22 @@ def test_shuf_01_commissioning_without_approval_refused(mco):
 def test_shuf_02_commissioning_without_card_access_protection_refused(mco):
     machine = shuffler(mco, commission=False)
     with pytest.raises(RuleViolation) as exc:
-        services.shuffler_commission(shuffler=machine, actor=mco.users[Role.INSPECTEUR],
-                                     card_access_protection=False, malfunction_signal=True)
+        services.shuffler_commission(
+            shuffler=machine, actor=mco.users[Role.INSPECTEUR], card_access_protection=False, malfunction_signal=True
+        )
     assert exc.value.code == "SHUF-02"
 
 
 def test_shuf_03_commissioning_without_malfunction_signal_refused(mco):
     machine = shuffler(mco, commission=False)
     with pytest.raises(RuleViolation) as exc:
-        services.shuffler_commission(shuffler=machine, actor=mco.director, card_access_protection=True,
-                                     malfunction_signal=False)
+        services.shuffler_commission(
+            shuffler=machine, actor=mco.director, card_access_protection=True, malfunction_signal=False
+        )
     assert exc.value.code == "SHUF-03"
-    services.shuffler_commission(shuffler=machine, actor=mco.director, card_access_protection=True,
-                                 malfunction_signal=True)
+    services.shuffler_commission(
+        shuffler=machine, actor=mco.director, card_access_protection=True, malfunction_signal=True
+    )
     machine.refresh_from_db()
     assert machine.status == AssetStatus.IN_SERVICE
     assert log(mco.est)[-1]["event"] == "Mise en service"
@@ -70,8 +74,9 @@ def test_shuf_05_use_only_on_the_socle_of_that_table(mco):
     with pytest.raises(RuleViolation) as exc:
         services.shuffler_use_start(session=bj, shuffler=machine, actor=mco.users[Role.CROUPIER])
     assert exc.value.code == "SHUF-05"
-    use = services.shuffler_use_start(session=session(mco, "PB1", bj.seance), shuffler=machine,
-                                      actor=mco.users[Role.CROUPIER])
+    use = services.shuffler_use_start(
+        session=session(mco, "PB1", bj.seance), shuffler=machine, actor=mco.users[Role.CROUPIER]
+    )
     assert use.table_session.table.number == "PB1"
     assert log(mco.est)[-1]["table"] == "PB1"
 
@@ -98,13 +103,15 @@ def test_shuf_09_fr_game_outside_the_list_refused(fro):
 def test_shuf_11_fr_shuffler_without_approval_refused(fro):
     machine = shuffler(fro, approved=False, commission=False)
     with pytest.raises(RuleViolation) as exc:
-        services.shuffler_commission(shuffler=machine, actor=fro.director, card_access_protection=False,
-                                     malfunction_signal=False)
+        services.shuffler_commission(
+            shuffler=machine, actor=fro.director, card_access_protection=False, malfunction_signal=False
+        )
     assert exc.value.code == "SHUF-11"
     # FR does not impose the MC checklist: an approved machine goes into service without it.
     approved = shuffler(fro, number="M2", commission=False)
-    services.shuffler_commission(shuffler=approved, actor=fro.director, card_access_protection=False,
-                                 malfunction_signal=False)
+    services.shuffler_commission(
+        shuffler=approved, actor=fro.director, card_access_protection=False, malfunction_signal=False
+    )
 
 
 def test_shuf_11_fr_use_at_a_table_without_the_shuffler_refused(fro):
@@ -169,14 +176,17 @@ def test_shuf_14_blackjack_opening_and_closing_checklists(fro):
     with pytest.raises(RuleViolation) as exc:
         table_session_open(session=bj, actor=fro.director)  # shuffler fixed on the table, not started
     assert exc.value.code == "SHUF-14"
-    for kwargs in ({"embout": False, "display": "black jack 6 jeux", "decks_counted": 6},
-                   {"embout": True, "display": "6 jeux", "decks_counted": 6},
-                   {"embout": True, "display": "black jack 6 jeux", "decks_counted": 5}):
+    for kwargs in (
+        {"embout": False, "display": "black jack 6 jeux", "decks_counted": 6},
+        {"embout": True, "display": "6 jeux", "decks_counted": 6},
+        {"embout": True, "display": "black jack 6 jeux", "decks_counted": 5},
+    ):
         with pytest.raises(RuleViolation) as exc:
             services.shuffler_use_start(session=bj, shuffler=machine, actor=croupier, **kwargs)
         assert exc.value.code == "SHUF-14"
-    use = services.shuffler_use_start(session=bj, shuffler=machine, actor=croupier, embout=True,
-                                      display="« Black Jack 6 jeux »", decks_counted=6)
+    use = services.shuffler_use_start(
+        session=bj, shuffler=machine, actor=croupier, embout=True, display="« Black Jack 6 jeux »", decks_counted=6
+    )
     table_session_open(session=bj, actor=fro.director)  # the shuffler deals in place of a sabot
     with pytest.raises(RuleViolation) as exc:
         table_session_close(session=bj, actor=fro.director)
@@ -184,8 +194,9 @@ def test_shuf_14_blackjack_opening_and_closing_checklists(fro):
     with pytest.raises(RuleViolation) as exc:
         services.shuffler_use_end(use=use, actor=croupier, hood_opened=True, empty=True, cards_removed=True)
     assert exc.value.code == "SHUF-14"
-    services.shuffler_use_end(use=use, actor=croupier, hood_opened=True, empty=True, cards_removed=True,
-                              disconnected=True)
+    services.shuffler_use_end(
+        use=use, actor=croupier, hood_opened=True, empty=True, cards_removed=True, disconnected=True
+    )
     table_session_close(session=bj, actor=fro.director)
 
 
@@ -193,11 +204,13 @@ def test_shuf_15_punto_banco_display_six_decks(fro):
     machine = mounted_shuffler(fro, "PB1")
     pb = session(fro, "PB1")
     with pytest.raises(RuleViolation) as exc:
-        services.shuffler_use_start(session=pb, shuffler=machine, actor=fro.users[Role.CROUPIER],
-                                    display="black jack 6 jeux", decks_counted=6)
+        services.shuffler_use_start(
+            session=pb, shuffler=machine, actor=fro.users[Role.CROUPIER], display="black jack 6 jeux", decks_counted=6
+        )
     assert exc.value.code == "SHUF-15"
-    services.shuffler_use_start(session=pb, shuffler=machine, actor=fro.users[Role.CROUPIER], display="6 jeux",
-                                decks_counted=6)
+    services.shuffler_use_start(
+        session=pb, shuffler=machine, actor=fro.users[Role.CROUPIER], display="6 jeux", decks_counted=6
+    )
     # Punto banco still needs its sabot allocated (SHOE-12).
     with pytest.raises(RuleViolation) as exc:
         table_session_open(session=pb, actor=fro.director)
@@ -210,9 +223,13 @@ def test_shuf_15_punto_banco_display_six_decks(fro):
 def test_inc_07_malfunction_puts_the_shuffler_out_of_service_until_cleared(mco):
     machine = mounted_shuffler(mco, "PB1")
     pb = session(mco, "PB1")
-    incident = services.shuffler_malfunction_report(shuffler=machine, actor=mco.users[Role.CROUPIER],
-                                                    description="Voyant rouge allumé, cartes bloquées",
-                                                    action_taken="Cartes récupérées et contrôlées", session=pb)
+    incident = services.shuffler_malfunction_report(
+        shuffler=machine,
+        actor=mco.users[Role.CROUPIER],
+        description="Voyant rouge allumé, cartes bloquées",
+        action_taken="Cartes récupérées et contrôlées",
+        session=pb,
+    )
     machine.refresh_from_db()
     assert machine.status == AssetStatus.OUT_OF_SERVICE and incident.requirement == "INC-07"
     with pytest.raises(RuleViolation) as exc:
@@ -221,14 +238,23 @@ def test_inc_07_malfunction_puts_the_shuffler_out_of_service_until_cleared(mco):
     with pytest.raises(RuleViolation) as exc:
         services.shuffler_return_to_service(shuffler=machine, actor=mco.director)
     assert exc.value.code == "INC-07"
-    incident_notify(incident=incident, recipient_role=Role.INSPECTEUR, recipient_name="Inspecteur de service",
-                    notified_at=incident.found_at, channel="in_person", actor=mco.users[Role.CROUPIER])
+    incident_notify(
+        incident=incident,
+        recipient_role=Role.INSPECTEUR,
+        recipient_name="Inspecteur de service",
+        notified_at=incident.found_at,
+        channel="in_person",
+        actor=mco.users[Role.CROUPIER],
+    )
     incident_decide(incident=incident, decision="Machine déposée pour révision.", actor=mco.director)
     incident_close(incident=incident, actor=mco.director)
     services.shuffler_return_to_service(shuffler=machine, actor=mco.director)
     services.shuffler_use_start(session=pb, shuffler=machine, actor=mco.users[Role.CROUPIER])
     assert [p["event"] for p in log(mco.est)][-3:] == [
-        "Dysfonctionnement — mise hors service", "Remise en service", "Mise en marche pour la séance"]
+        "Dysfonctionnement — mise hors service",
+        "Remise en service",
+        "Mise en marche pour la séance",
+    ]
 
 
 def test_shuffler_mounted_twice_refused(mco):

@@ -13,10 +13,29 @@ from tests.factories import DEFAULT_PASSWORD
 
 from .conftest import mounted_shuffler, receive_shoes, session, shoe_model, wheel
 
-PAGES = ["overview", "model_list", "shoe_list", "shoe_receive", "shoe_allocate", "shoe_return", "repeated_pairs",
-         "destruction_list", "destruction_plan", "shuffler_list", "shuffler_create", "socle_create",
-         "shuffler_use_start", "wheel_list", "wheel_create", "wheel_check", "lid_lock", "model_create",
-         "launch_roster", "launch_turn", "exceptions"]
+PAGES = [
+    "overview",
+    "model_list",
+    "shoe_list",
+    "shoe_receive",
+    "shoe_allocate",
+    "shoe_return",
+    "repeated_pairs",
+    "destruction_list",
+    "destruction_plan",
+    "shuffler_list",
+    "shuffler_create",
+    "socle_create",
+    "shuffler_use_start",
+    "wheel_list",
+    "wheel_create",
+    "wheel_check",
+    "lid_lock",
+    "model_create",
+    "launch_roster",
+    "launch_turn",
+    "exceptions",
+]
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -33,12 +52,16 @@ def test_object_pages_render(client, mco):
     cylinder = wheel(mco, WheelKind.ROULETTE_EUROPEENNE, table="R1")
     pb = session(mco, "PB1")
     client.force_login(mco.director)
-    for url in (reverse("equipment:shoe_detail", args=[shoe.pk]), reverse("equipment:shoe_update", args=[shoe.pk]),
-                reverse("equipment:shoe_withdraw", args=[shoe.pk]),
-                reverse("equipment:shuffler_detail", args=[machine.pk]),
-                reverse("equipment:shuffler_malfunction", args=[machine.pk]),
-                reverse("equipment:wheel_detail", args=[cylinder.pk]),
-                reverse("equipment:table", args=[pb.table_id]), reverse("equipment:table", args=[cylinder.table_id])):
+    for url in (
+        reverse("equipment:shoe_detail", args=[shoe.pk]),
+        reverse("equipment:shoe_update", args=[shoe.pk]),
+        reverse("equipment:shoe_withdraw", args=[shoe.pk]),
+        reverse("equipment:shuffler_detail", args=[machine.pk]),
+        reverse("equipment:shuffler_malfunction", args=[machine.pk]),
+        reverse("equipment:wheel_detail", args=[cylinder.pk]),
+        reverse("equipment:table", args=[pb.table_id]),
+        reverse("equipment:table", args=[cylinder.table_id]),
+    ):
         assert client.get(url).status_code == 200, url
 
 
@@ -57,9 +80,14 @@ def test_overview_shows_each_table_and_its_equipment(client, mco):
 def test_receive_form_records_shoes(client, fro):
     model = shoe_model(fro)
     client.force_login(fro.users[Role.EMPLOYE_RESPONSABLE])
-    response = client.post(reverse("equipment:shoe_receive"), {
-        "model": model.pk, "location": fro.locations["armoire"].pk, "numbers": "11; SN-11\n12; SN-12",
-    })
+    response = client.post(
+        reverse("equipment:shoe_receive"),
+        {
+            "model": model.pk,
+            "location": fro.locations["armoire"].pk,
+            "numbers": "11; SN-11\n12; SN-12",
+        },
+    )
     assert response.status_code == 302
     assert set(Shoe.objects.values_list("serial", "maker_serial")) == {("11", "SN-11"), ("12", "SN-12")}
 
@@ -67,10 +95,15 @@ def test_receive_form_records_shoes(client, fro):
 def test_refusal_shows_id_and_article_and_keeps_input(client, fro):
     (shoe,) = receive_shoes(fro, ["11"])
     client.force_login(fro.users[Role.EMPLOYE_RESPONSABLE])
-    response = client.post(reverse("equipment:shoe_receive"), {
-        "model": shoe.model.pk, "location": fro.locations["armoire"].pk, "numbers": "11; SN-DOUBLE",
-        "delivery_note": "BL-2026-118",
-    })
+    response = client.post(
+        reverse("equipment:shoe_receive"),
+        {
+            "model": shoe.model.pk,
+            "location": fro.locations["armoire"].pk,
+            "numbers": "11; SN-DOUBLE",
+            "delivery_note": "BL-2026-118",
+        },
+    )
     page = response.content.decode()
     assert response.status_code == 409
     assert "SHOE-10" in page and REQUIREMENTS["SHOE-10"].article in page
@@ -94,8 +127,13 @@ def test_wheel_check_form_countersigned_by_the_inspecteur(client, mco):
     wheel(mco, WheelKind.ROULETTE_EUROPEENNE, table="R1")
     r1 = session(mco, "R1")
     client.force_login(mco.users[Role.ENTRETIEN])
-    data = {"session": r1.pk, "points": "Pivot\nCloisons\nObstacles", "passed": "1",
-            "cosigner_username": mco.users[Role.INSPECTEUR].username, "cosigner_password": "wrong"}
+    data = {
+        "session": r1.pk,
+        "points": "Pivot\nCloisons\nObstacles",
+        "passed": "1",
+        "cosigner_username": mco.users[Role.INSPECTEUR].username,
+        "cosigner_password": "wrong",
+    }
     response = client.post(reverse("equipment:wheel_check"), data)
     assert response.status_code == 200 and "signature refusée" in response.content.decode()
     assert not WheelCheck.objects.exists()
@@ -107,8 +145,9 @@ def test_wheel_check_form_countersigned_by_the_inspecteur(client, mco):
 
 def test_wheel_form_reloads_the_text_specification_with_htmx(client, mco):
     client.force_login(mco.director)
-    response = client.get(reverse("equipment:wheel_create"), {"kind": "grande_roue", "number": "GR-4"},
-                          HTTP_HX_REQUEST="true")
+    response = client.get(
+        reverse("equipment:wheel_create"), {"kind": "grande_roue", "number": "GR-4"}, HTTP_HX_REQUEST="true"
+    )
     page = response.content.decode()
     assert "<html" not in page and "joker_noir = 1" in page and "24" in page
     assert 'value="GR-4"' in page  # what was typed stays
@@ -116,9 +155,14 @@ def test_wheel_form_reloads_the_text_specification_with_htmx(client, mco):
 
 def test_wheel_form_refuses_wrong_segments_with_article(client, mco):
     client.force_login(mco.director)
-    response = client.post(reverse("equipment:wheel_create"), {
-        "number": "GR-9", "kind": "grande_roue",
-        "segments": "joker_noir = 1, joker_jaune = 1, 20 = 2, 10 = 4, 5 = 7, 2 = 15, 1 = 25"})
+    response = client.post(
+        reverse("equipment:wheel_create"),
+        {
+            "number": "GR-9",
+            "kind": "grande_roue",
+            "segments": "joker_noir = 1, joker_jaune = 1, 20 = 2, 10 = 4, 5 = 7, 2 = 15, 1 = 25",
+        },
+    )
     assert response.status_code == 302
     machine = Wheel.objects.get(number="GR-9")
     response = client.post(reverse("equipment:wheel_commission", args=[machine.pk]), {"confirm": "on"})
@@ -131,15 +175,21 @@ def test_lid_lock_form_with_key_holder(client, mco):
     from ledgers.core.services import table_session_open
     from ledgers.equipment import services
 
-    services.wheel_check_record(session=r1, actor=mco.users[Role.ENTRETIEN], cosigner=mco.users[Role.INSPECTEUR],
-                                points=["Pivot"], passed=True)
+    services.wheel_check_record(
+        session=r1, actor=mco.users[Role.ENTRETIEN], cosigner=mco.users[Role.INSPECTEUR], points=["Pivot"], passed=True
+    )
     table_session_open(session=r1, actor=mco.director)
     client.force_login(mco.users[Role.CROUPIER])
     response = client.post(reverse("equipment:lid_lock"), {"session": r1.pk})
     assert response.status_code == 409 and "KEY-08" in response.content.decode()
-    response = client.post(reverse("equipment:lid_lock"), {
-        "session": r1.pk, "key_holder_username": mco.users[Role.INSPECTEUR].username,
-        "key_holder_password": DEFAULT_PASSWORD})
+    response = client.post(
+        reverse("equipment:lid_lock"),
+        {
+            "session": r1.pk,
+            "key_holder_username": mco.users[Role.INSPECTEUR].username,
+            "key_holder_password": DEFAULT_PASSWORD,
+        },
+    )
     assert response.status_code == 302
 
 
@@ -167,8 +217,9 @@ def test_registers_are_written_in_french_whatever_the_interface_language(client,
     pb = session(fro, "PB1")
     client.force_login(fro.users[Role.EMPLOYE_RESPONSABLE])
     try:
-        response = client.post(reverse("equipment:shoe_allocate"), {"session": pb.pk, "shoe": shoe.pk},
-                                HTTP_ACCEPT_LANGUAGE="en")
+        response = client.post(
+            reverse("equipment:shoe_allocate"), {"session": pb.pk, "shoe": shoe.pk}, HTTP_ACCEPT_LANGUAGE="en"
+        )
     finally:
         translation.activate(settings.LANGUAGE_CODE)
     assert response.status_code == 302

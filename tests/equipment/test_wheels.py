@@ -31,16 +31,19 @@ def refused(org, kind, spec):
 
 def test_wheel_01_european_roulette_exactly_37_pockets_one_zero_seven_obstacles(mco):
     assert refused(mco, WheelKind.ROULETTE_EUROPEENNE, {"pockets": 37, "zeros": ["0"], "obstacles": 8}) == "WHEEL-01"
-    assert refused(mco, WheelKind.ROULETTE_EUROPEENNE, {"pockets": 38, "zeros": ["0", "00"], "obstacles": 7}
-                   ) == "WHEEL-01"
+    assert (
+        refused(mco, WheelKind.ROULETTE_EUROPEENNE, {"pockets": 38, "zeros": ["0", "00"], "obstacles": 7}) == "WHEEL-01"
+    )
     assert wheel(mco, WheelKind.ROULETTE_EUROPEENNE, number="C2").status == AssetStatus.IN_SERVICE
 
 
 def test_wheel_03_american_roulette_38_pockets_0_and_00_at_least_seven_obstacles(mco):
-    assert refused(mco, WheelKind.ROULETTE_AMERICAINE, {"pockets": 38, "zeros": ["0", "00"], "obstacles": 6}
-                   ) == "WHEEL-03"
-    ok = wheel(mco, WheelKind.ROULETTE_AMERICAINE, number="A2", spec={"pockets": 38, "zeros": ["00", "0"],
-                                                                       "obstacles": 12})
+    assert (
+        refused(mco, WheelKind.ROULETTE_AMERICAINE, {"pockets": 38, "zeros": ["0", "00"], "obstacles": 6}) == "WHEEL-03"
+    )
+    ok = wheel(
+        mco, WheelKind.ROULETTE_AMERICAINE, number="A2", spec={"pockets": 38, "zeros": ["00", "0"], "obstacles": 12}
+    )
     assert ok.status == AssetStatus.IN_SERVICE
 
 
@@ -82,8 +85,13 @@ def test_wheel_06_reg_12_mc_check_by_maintenance_with_inspecteur_before_opening(
         with pytest.raises(RuleViolation) as exc:
             services.wheel_check_record(session=r1, actor=actor, cosigner=cosigner, points=["Pivot"], passed=True)
         assert exc.value.code == "WHEEL-06"
-    check = services.wheel_check_record(session=r1, actor=inspecteur, cosigner=technician,
-                                        points=["Pivot", "Cloisons", "Obstacles", "Planéité"], passed=True)
+    check = services.wheel_check_record(
+        session=r1,
+        actor=inspecteur,
+        cosigner=technician,
+        points=["Pivot", "Cloisons", "Obstacles", "Planéité"],
+        passed=True,
+    )
     assert (check.signer_role, check.cosigner_role) == (Role.INSPECTEUR, Role.ENTRETIEN)
     table_session_open(session=r1, actor=mco.director)
     (entry,) = current_register(mco.est, "verifications_materiel").entries.filter(kind="record")
@@ -95,15 +103,27 @@ def test_inc_08_failed_check_opens_incident_and_table_stays_closed(mco):
     machine = wheel(mco, WheelKind.GRANDE_ROUE, table="GR1")
     gr = session(mco, "GR1")
     technician, inspecteur = mco.users[Role.ENTRETIEN], mco.users[Role.INSPECTEUR]
-    check = services.wheel_check_record(session=gr, actor=technician, cosigner=inspecteur, points=["Indicateur"],
-                                        passed=False, observations="Indicateur voilé")
+    check = services.wheel_check_record(
+        session=gr,
+        actor=technician,
+        cosigner=inspecteur,
+        points=["Indicateur"],
+        passed=False,
+        observations="Indicateur voilé",
+    )
     assert check.incident.requirement == "INC-08" and check.incident.subjects.get().object_id == machine.pk
     with pytest.raises(RuleViolation) as exc:
         table_session_open(session=gr, actor=mco.director)
     assert exc.value.code == "INC-08"
     incident = check.incident
-    incident_notify(incident=incident, recipient_role=Role.INSPECTEUR, recipient_name="Inspecteur",
-                    notified_at=incident.found_at, channel="in_person", actor=technician)
+    incident_notify(
+        incident=incident,
+        recipient_role=Role.INSPECTEUR,
+        recipient_name="Inspecteur",
+        notified_at=incident.found_at,
+        channel="in_person",
+        actor=technician,
+    )
     incident_decide(incident=incident, decision="Indicateur remplacé.", actor=mco.director)
     incident_close(incident=incident, actor=mco.director)
     with pytest.raises(RuleViolation) as exc:
@@ -121,11 +141,21 @@ def test_wheel_08_reg_11_fr_roue_de_la_chance_checked_by_comite_and_croupier_in_
         table_session_open(session=rc, actor=fro.director)
     assert exc.value.code == "WHEEL-08"
     with pytest.raises(RuleViolation) as exc:
-        services.wheel_check_record(session=rc, actor=fro.users[Role.DIRECTEUR_RESPONSABLE],
-                                    cosigner=fro.users[Role.CROUPIER], points=["Rotation"], passed=True)
+        services.wheel_check_record(
+            session=rc,
+            actor=fro.users[Role.DIRECTEUR_RESPONSABLE],
+            cosigner=fro.users[Role.CROUPIER],
+            points=["Rotation"],
+            passed=True,
+        )
     assert exc.value.code == "WHEEL-08"
-    services.wheel_check_record(session=rc, actor=fro.users[Role.CROUPIER], cosigner=fro.users[Role.COMITE],
-                                points=["Rotation libre", "Marqueur fixe", "52 segments"], passed=True)
+    services.wheel_check_record(
+        session=rc,
+        actor=fro.users[Role.CROUPIER],
+        cosigner=fro.users[Role.COMITE],
+        points=["Rotation libre", "Marqueur fixe", "52 segments"],
+        passed=True,
+    )
     table_session_open(session=rc, actor=fro.director)
     (entry,) = current_register(fro.est, "main_courante_roue").entries.filter(kind="record")
     assert entry.payload["comite"] == fro.users[Role.COMITE].get_full_name()
@@ -170,5 +200,6 @@ def test_wheel_check_needs_an_installed_wheel_and_is_before_opening(mco):
     gr = session(mco, "B1")
     other = make_user(mco.est, Role.ENTRETIEN)
     with pytest.raises(ValidationError):
-        services.wheel_check_record(session=gr, actor=other, cosigner=mco.users[Role.INSPECTEUR], points=["x"],
-                                    passed=True)
+        services.wheel_check_record(
+            session=gr, actor=other, cosigner=mco.users[Role.INSPECTEUR], points=["x"], passed=True
+        )

@@ -10,11 +10,22 @@ from tests.factories import LocationFactory, open_register
 def test_open_incidents_panel_lists_the_missing_informations_for_the_direction(mc, user_in, client):
     open_register(mc, "incidents")
     cartier, director = user_in(mc, "cartier"), user_in(mc, "directeur_jeux")
-    incident = incident_open(establishment=mc, category="card_anomaly", description="Carte manquante", actor=cartier,
-                             subjects=[LocationFactory(establishment=mc)],
-                             found_at=timezone.now() - datetime.timedelta(minutes=10))
-    incident_notify(incident=incident, recipient_role="inspecteur", recipient_name="M. Inspecteur", channel="phone",
-                    actor=cartier, notified_at=timezone.now() - datetime.timedelta(minutes=1))
+    incident = incident_open(
+        establishment=mc,
+        category="card_anomaly",
+        description="Carte manquante",
+        actor=cartier,
+        subjects=[LocationFactory(establishment=mc)],
+        found_at=timezone.now() - datetime.timedelta(minutes=10),
+    )
+    incident_notify(
+        incident=incident,
+        recipient_role="inspecteur",
+        recipient_name="M. Inspecteur",
+        channel="phone",
+        actor=cartier,
+        notified_at=timezone.now() - datetime.timedelta(minutes=1),
+    )
     game = incident_open(establishment=mc, category="game", description="Coup contesté", actor=director)
     client.force_login(director)
     page = client.get(reverse("dashboard")).content.decode()
@@ -34,7 +45,13 @@ def test_open_incidents_panel_for_the_police_in_france_and_gone_once_closed(fr, 
     page = client.get(reverse("dashboard")).content.decode()
     assert reverse("incidents:detail", args=[incident.pk]) in page
     assert "Reste à informer avant la clôture : Fonctionnaire de police des jeux" in page
-    incident_notify(incident=incident, recipient_role="police", recipient_name="Cdt Martin", channel="phone",
-                    actor=director, notified_at=timezone.now())
+    incident_notify(
+        incident=incident,
+        recipient_role="police",
+        recipient_name="Cdt Martin",
+        channel="phone",
+        actor=director,
+        notified_at=timezone.now(),
+    )
     incident_close(incident=incident, actor=director)
     assert "Incidents ouverts" not in client.get(reverse("dashboard")).content.decode()

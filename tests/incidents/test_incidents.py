@@ -23,7 +23,11 @@ def fr_incidents(fr):
 
 def _notify(incident, role, actor, minutes_ago=1):
     return incident_notify(
-        incident=incident, recipient_role=role, recipient_name=f"M. {role}", channel="phone", actor=actor,
+        incident=incident,
+        recipient_role=role,
+        recipient_name=f"M. {role}",
+        channel="phone",
+        actor=actor,
         notified_at=timezone.now() - datetime.timedelta(minutes=minutes_ago),
     )
 
@@ -33,8 +37,12 @@ def test_inc_02_card_anomaly_needs_the_three_informations_before_closing(mc, mc_
     director = user_in(mc, "directeur_jeux")
     depot = LocationFactory(establishment=mc)
     incident = incident_open(
-        establishment=mc, category="card_anomaly", description="Carte manquante au contrôle", actor=cartier,
-        subjects=[depot], found_at=timezone.now() - datetime.timedelta(minutes=10),
+        establishment=mc,
+        category="card_anomaly",
+        description="Carte manquante au contrôle",
+        actor=cartier,
+        subjects=[depot],
+        found_at=timezone.now() - datetime.timedelta(minutes=10),
     )
     assert incident.requirement == "INC-02"
     assert has_open_incident(depot)
@@ -67,7 +75,10 @@ def test_inc_13_fr_card_anomaly_needs_police_information(fr, fr_incidents, user_
     croupier = user_in(fr, "croupier")
     director = user_in(fr, "directeur_responsable")
     incident = incident_open(
-        establishment=fr, category="card_anomaly", description="Carte marquée", actor=croupier,
+        establishment=fr,
+        category="card_anomaly",
+        description="Carte marquée",
+        actor=croupier,
         found_at=timezone.now() - datetime.timedelta(minutes=5),
     )
     assert incident.requirement == "INC-13"
@@ -82,8 +93,13 @@ def test_inc_13_fr_card_anomaly_needs_police_information(fr, fr_incidents, user_
 def test_every_incident_step_is_a_register_entry(fr, fr_incidents, user_in):
     croupier = user_in(fr, "croupier")
     director = user_in(fr, "directeur_responsable")
-    incident = incident_open(establishment=fr, category="card_anomaly", description="Carte étrangère",
-                             actor=croupier, found_at=timezone.now() - datetime.timedelta(minutes=3))
+    incident = incident_open(
+        establishment=fr,
+        category="card_anomaly",
+        description="Carte étrangère",
+        actor=croupier,
+        found_at=timezone.now() - datetime.timedelta(minutes=3),
+    )
     _notify(incident, "police", croupier)
     incident_decide(incident=incident, decision="Jeu saisi", actor=director)
     incident_close(incident=incident, actor=director)

@@ -16,18 +16,43 @@ from ledgers.keys.services import key_register
 from tests.factories import LocationFactory, make_user, open_register
 
 for _kind in (PurposeKind.RELEVE, PurposeKind.INTERVENTION, PurposeKind.COUNT):
-    purpose_type(PurposeType(
-        code=f"test.{_kind}", kind=_kind, label=f"Test {_kind}", model="core.Seance",
-        is_open=lambda seance: seance.status == Seance.Status.OPEN,
-        establishment=lambda seance: seance.establishment,
-        describe=lambda seance, kind=_kind: f"{kind} {seance.pk}",
-        open_objects=lambda est: Seance.objects.filter(establishment=est, status=Seance.Status.OPEN),
-    ))
+    purpose_type(
+        PurposeType(
+            code=f"test.{_kind}",
+            kind=_kind,
+            label=f"Test {_kind}",
+            model="core.Seance",
+            is_open=lambda seance: seance.status == Seance.Status.OPEN,
+            establishment=lambda seance: seance.establishment,
+            describe=lambda seance, kind=_kind: f"{kind} {seance.pk}",
+            open_objects=lambda est: Seance.objects.filter(establishment=est, status=Seance.Status.OPEN),
+        )
+    )
 
-MC_ROLES = ("superviseur", "mecanicien", "caissier_principal", "caissier", "comptabilite", "directeur_jeux",
-            "sous_directeur", "inspecteur", "cartier", "directeur_exploitation", "employe_jeux")
-FR_ROLES = ("directeur_responsable", "comite", "mecanicien", "caissier", "caissier_principal", "employe_jeux",
-            "technicien_sfm", "police", "croupier")
+MC_ROLES = (
+    "superviseur",
+    "mecanicien",
+    "caissier_principal",
+    "caissier",
+    "comptabilite",
+    "directeur_jeux",
+    "sous_directeur",
+    "inspecteur",
+    "cartier",
+    "directeur_exploitation",
+    "employe_jeux",
+)
+FR_ROLES = (
+    "directeur_responsable",
+    "comite",
+    "mecanicien",
+    "caissier",
+    "caissier_principal",
+    "employe_jeux",
+    "technicien_sfm",
+    "police",
+    "croupier",
+)
 PERIODS = ("matin", "apres_midi", "soiree", "nuit")
 
 
@@ -81,7 +106,8 @@ def mc_org(mc):
 @pytest.fixture
 def fr_org(fr):
     org = Org(fr, {role: make_user(fr, role, username=f"{role}-{fr.code}") for role in FR_ROLES})
-    org.homes["card_cabinet"] = LocationFactory(establishment=fr, code="armoire", name="Dépôt des cartes",
-                                                kind="card_cabinet")
+    org.homes["card_cabinet"] = LocationFactory(
+        establishment=fr, code="armoire", name="Dépôt des cartes", kind="card_cabinet"
+    )
     open_register(fr, "registre_cles")
     return org

@@ -23,7 +23,10 @@ def test_demo_keys_out_and_one_overdue_idempotent(db):
     demo.seed(io.StringIO())
     assert (Key.objects.count(), KeyIssue.objects.count()) == counts == (12, 6)
     assert set(KeyIssue.objects.values_list("key__code", "purpose_type")) >= {
-        ("MC-SO-01", "slots.releve"), ("MC-PM-01", "slots.intervention"), ("FR-HA-01", "slots.intervention")}
+        ("MC-SO-01", "slots.releve"),
+        ("MC-PM-01", "slots.intervention"),
+        ("FR-HA-01", "slots.intervention"),
+    }
     assert Key.objects.get(code="MC-BB-01").assets[0] == "SBM-001"
     time.sleep(1.1)
     mc, fr = Establishment.objects.get(code=DEMO_MC), Establishment.objects.get(code=DEMO_FR)

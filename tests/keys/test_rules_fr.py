@@ -32,12 +32,24 @@ def test_key_11_card_cabinet_key_holder_directeur_or_comite(fr_org):
     key = fr_org.key("ARM-1", "card_cabinet", asset_ref="armoire", custodian=fr_org["directeur_responsable"])
     seance = fr_org.operation()
     with pytest.raises(RuleViolation) as exc:  # an issue of cards needs the cabinet opened by its key holder
-        key_issue(key=key, actor=fr_org["directeur_responsable"], holder=fr_org["croupier"],
-                  purpose_type="core.seance", purpose_id=seance.pk, due_at=due())
+        key_issue(
+            key=key,
+            actor=fr_org["directeur_responsable"],
+            holder=fr_org["croupier"],
+            purpose_type="core.seance",
+            purpose_id=seance.pk,
+            due_at=due(),
+        )
     assert exc.value.code == "KEY-11"
     assert selectors.holder_now(key) == fr_org["directeur_responsable"]
-    issue = key_issue(key=key, actor=fr_org["directeur_responsable"], holder=fr_org["comite"],
-                      purpose_type="core.seance", purpose_id=seance.pk, due_at=due())
+    issue = key_issue(
+        key=key,
+        actor=fr_org["directeur_responsable"],
+        holder=fr_org["comite"],
+        purpose_type="core.seance",
+        purpose_id=seance.pk,
+        due_at=due(),
+    )
     assert issue.holder_role == "comite" and selectors.holder_now(key) == fr_org["comite"]
 
 
@@ -57,8 +69,14 @@ def test_key_13_upper_and_lower_keys_held_by_comite_or_directeur(fr_org):
     assert exc.value.code == "KEY-13"
     key = fr_org.key("L-1", "lower", custodian=fr_org["comite"])
     with pytest.raises(RuleViolation) as exc:
-        key_issue(key=key, actor=fr_org["comite"], holder=fr_org["mecanicien"], purpose_type="test.count",
-                  purpose_id=fr_org.operation().pk, due_at=due())
+        key_issue(
+            key=key,
+            actor=fr_org["comite"],
+            holder=fr_org["mecanicien"],
+            purpose_type="test.count",
+            purpose_id=fr_org.operation().pk,
+            due_at=due(),
+        )
     assert exc.value.code == "KEY-13"
 
 
@@ -76,8 +94,14 @@ def test_key_15_reset_keys_held_by_comite_members_only(fr_org):
     assert exc.value.code == "KEY-15"
     key = fr_org.key("R-1", "reset", custodian=fr_org["comite"])
     with pytest.raises(RuleViolation) as exc:
-        key_issue(key=key, actor=fr_org["comite"], holder=fr_org["mecanicien"], purpose_type="test.intervention",
-                  purpose_id=fr_org.operation().pk, due_at=due())
+        key_issue(
+            key=key,
+            actor=fr_org["comite"],
+            holder=fr_org["mecanicien"],
+            purpose_type="test.intervention",
+            purpose_id=fr_org.operation().pk,
+            due_at=due(),
+        )
     assert exc.value.code == "KEY-15"
 
 
@@ -87,8 +111,9 @@ def test_key_16_logic_board_keys_only_sfm_or_police(fr_org):
     assert exc.value.code == "KEY-16"
     with pytest.raises(RuleViolation):  # the holding organisation is named
         fr_org.key("LB-1", "logic_board", custodian=fr_org["technicien_sfm"])
-    key = fr_org.key("LB-1", "logic_board", custodian=fr_org["technicien_sfm"],
-                     holder_organisation="SFM Jeux — agrément 2024-17")
+    key = fr_org.key(
+        "LB-1", "logic_board", custodian=fr_org["technicien_sfm"], holder_organisation="SFM Jeux — agrément 2024-17"
+    )
     assert key.holder_organisation.startswith("SFM")
 
 
@@ -115,8 +140,14 @@ def large_casino():
 def test_key_17_upper_part_opening_needs_the_mechanic_present(fr_org, large_casino):
     key = _upper(fr_org)
     intervention = fr_org.operation()
-    kwargs = dict(key=key, actor=fr_org["directeur_responsable"], holder=fr_org["directeur_responsable"],
-                  purpose_type="test.intervention", purpose_id=intervention.pk, due_at=due())
+    kwargs = dict(
+        key=key,
+        actor=fr_org["directeur_responsable"],
+        holder=fr_org["directeur_responsable"],
+        purpose_type="test.intervention",
+        purpose_id=intervention.pk,
+        due_at=due(),
+    )
     with pytest.raises(RuleViolation) as exc:
         key_issue(**kwargs)
     assert exc.value.code == "KEY-17"
@@ -130,8 +161,15 @@ def test_key_17_upper_part_opening_needs_the_mechanic_present(fr_org, large_casi
 def test_key_17_employee_in_charge_in_a_small_casino(fr_org):
     key = _upper(fr_org)
     with _fleet(40):
-        issue = key_issue(key=key, actor=fr_org["comite"], holder=fr_org["comite"], witness=fr_org["employe_jeux"],
-                          purpose_type="test.intervention", purpose_id=fr_org.operation().pk, due_at=due())
+        issue = key_issue(
+            key=key,
+            actor=fr_org["comite"],
+            holder=fr_org["comite"],
+            witness=fr_org["employe_jeux"],
+            purpose_type="test.intervention",
+            purpose_id=fr_org.operation().pk,
+            due_at=due(),
+        )
     assert issue.holder_role == "comite"
 
 
@@ -139,15 +177,27 @@ def test_key_17_amb_51_looser_reading_switchable(fr_org, large_casino):
     key = _upper(fr_org)
     fr_org.est.options = {"KEY-BP": {"KEY-12": True, "AMB-51": False}}
     fr_org.est.save()
-    assert key_issue(key=key, actor=fr_org["comite"], holder=fr_org["comite"], purpose_type="test.intervention",
-                     purpose_id=fr_org.operation().pk, due_at=due())
+    assert key_issue(
+        key=key,
+        actor=fr_org["comite"],
+        holder=fr_org["comite"],
+        purpose_type="test.intervention",
+        purpose_id=fr_org.operation().pk,
+        due_at=due(),
+    )
 
 
 def test_key_13_return_to_the_first_releaser(fr_org):
     key = _upper(fr_org)
-    issue = key_issue(key=key, actor=fr_org["directeur_responsable"], holder=fr_org["comite"],
-                      witness=fr_org["mecanicien"], purpose_type="test.intervention",
-                      purpose_id=fr_org.operation().pk, due_at=due())
+    issue = key_issue(
+        key=key,
+        actor=fr_org["directeur_responsable"],
+        holder=fr_org["comite"],
+        witness=fr_org["mecanicien"],
+        purpose_type="test.intervention",
+        purpose_id=fr_org.operation().pk,
+        due_at=due(),
+    )
     with pytest.raises(ValidationError):
         key_return(issue=issue, actor=fr_org["comite"], returned_by=fr_org["comite"])
     key_return(issue=issue, actor=fr_org["directeur_responsable"], returned_by=fr_org["comite"])

@@ -45,14 +45,26 @@ def test_key_02_socle_key_out_only_for_an_open_releve(mc_org):
     key = mc_org.key("S-1", "socle", home=mc_org.homes["caisse_centrale"])
     seance = mc_org.operation()
     with pytest.raises(RuleViolation) as exc:  # an intervention is not a relève
-        key_issue(key=key, actor=mc_org["caissier_principal"], holder=mc_org["superviseur"],
-                  purpose_type="test.intervention", purpose_id=seance.pk, due_at=due())
+        key_issue(
+            key=key,
+            actor=mc_org["caissier_principal"],
+            holder=mc_org["superviseur"],
+            purpose_type="test.intervention",
+            purpose_id=seance.pk,
+            due_at=due(),
+        )
     assert exc.value.code == "KEY-02"
     releve = mc_org.operation()
     mc_org.close(releve)
     with pytest.raises(RuleViolation) as exc:  # a closed relève
-        key_issue(key=key, actor=mc_org["caissier_principal"], holder=mc_org["superviseur"],
-                  purpose_type="test.releve", purpose_id=releve.pk, due_at=due())
+        key_issue(
+            key=key,
+            actor=mc_org["caissier_principal"],
+            holder=mc_org["superviseur"],
+            purpose_type="test.releve",
+            purpose_id=releve.pk,
+            due_at=due(),
+        )
     assert exc.value.code == "KEY-02"
     assert not KeyIssue.objects.exists()
 
@@ -60,8 +72,14 @@ def test_key_02_socle_key_out_only_for_an_open_releve(mc_org):
 def test_key_02_key_still_out_when_releve_closes_is_flagged(mc_org):
     key = mc_org.key("S-1", "bill_release", home=mc_org.homes["caisse_centrale"])
     releve = mc_org.operation()
-    issue = key_issue(key=key, actor=mc_org["caissier"], holder=mc_org["superviseur"], purpose_type="test.releve",
-                      purpose_id=releve.pk, due_at=due())
+    issue = key_issue(
+        key=key,
+        actor=mc_org["caissier"],
+        holder=mc_org["superviseur"],
+        purpose_type="test.releve",
+        purpose_id=releve.pk,
+        due_at=due(),
+    )
     assert selectors.exceptions(mc_org.est) == []
     mc_org.close(releve)
     [flag] = selectors.exceptions(mc_org.est)
@@ -79,8 +97,14 @@ def test_key_03_bill_box_key_refused_to_slot_floor_roles_bp_switchable(mc_org):
     key = mc_org.key("B-1", "bill_content", home=mc_org.homes["comptabilite"])
     count = mc_org.operation()
     second = mc_org.user("comptabilite")
-    kwargs = dict(key=key, actor=mc_org["comptabilite"], co_releasers=[second], purpose_type="test.count",
-                  purpose_id=count.pk, due_at=due())
+    kwargs = dict(
+        key=key,
+        actor=mc_org["comptabilite"],
+        co_releasers=[second],
+        purpose_type="test.count",
+        purpose_id=count.pk,
+        due_at=due(),
+    )
     with pytest.raises(RuleViolation) as exc:
         key_issue(holder=mc_org["mecanicien"], **kwargs)
     assert exc.value.code == "KEY-03"
@@ -101,19 +125,37 @@ def test_key_05_machine_key_handed_only_by_a_superviseur(mc_org):
     key = mc_org.key("M-1", "machine_door", home=mc_org.homes["coffre"])
     intervention = mc_org.operation()
     with pytest.raises(RuleViolation) as exc:
-        key_issue(key=key, actor=mc_org["caissier_principal"], holder=mc_org["mecanicien"],
-                  purpose_type="test.intervention", purpose_id=intervention.pk, due_at=due())
+        key_issue(
+            key=key,
+            actor=mc_org["caissier_principal"],
+            holder=mc_org["mecanicien"],
+            purpose_type="test.intervention",
+            purpose_id=intervention.pk,
+            due_at=due(),
+        )
     assert exc.value.code == "KEY-05"
-    issue = key_issue(key=key, actor=mc_org["superviseur"], holder=mc_org["mecanicien"],
-                      purpose_type="test.intervention", purpose_id=intervention.pk, due_at=due())
+    issue = key_issue(
+        key=key,
+        actor=mc_org["superviseur"],
+        holder=mc_org["mecanicien"],
+        purpose_type="test.intervention",
+        purpose_id=intervention.pk,
+        due_at=due(),
+    )
     assert issue.issued_by_role == "superviseur" and issue.holder_role == "mecanicien"
 
 
 def test_key_05_machine_key_out_after_intervention_closed_is_flagged(mc_org):
     key = mc_org.key("M-1", "machine_door", home=mc_org.homes["coffre"])
     intervention = mc_org.operation()
-    key_issue(key=key, actor=mc_org["superviseur"], holder=mc_org["mecanicien"], purpose_type="test.intervention",
-              purpose_id=intervention.pk, due_at=due())
+    key_issue(
+        key=key,
+        actor=mc_org["superviseur"],
+        holder=mc_org["mecanicien"],
+        purpose_type="test.intervention",
+        purpose_id=intervention.pk,
+        due_at=due(),
+    )
     mc_org.close(intervention)
     [flag] = selectors.exceptions(mc_org.est)
     assert flag.code == "KEY-05"
@@ -122,27 +164,51 @@ def test_key_05_machine_key_out_after_intervention_closed_is_flagged(mc_org):
 def test_key_05_holder_role_refused(mc_org):
     key = mc_org.key("M-1", "machine_door", home=mc_org.homes["coffre"])
     with pytest.raises(RuleViolation) as exc:
-        key_issue(key=key, actor=mc_org["superviseur"], holder=mc_org["caissier"], purpose_type="test.intervention",
-                  purpose_id=mc_org.operation().pk, due_at=due())
+        key_issue(
+            key=key,
+            actor=mc_org["superviseur"],
+            holder=mc_org["caissier"],
+            purpose_type="test.intervention",
+            purpose_id=mc_org.operation().pk,
+            due_at=due(),
+        )
     assert exc.value.code == "KEY-04"
 
 
 def test_key_07_socle_out_of_operation_key_to_the_caissier_principal(mc_org):
     key = mc_org.key("S-9", "socle", home=mc_org.homes["caisse_centrale"], asset_ref="SOC-9")
     with pytest.raises(RuleViolation) as exc:
-        socle_key_surrender(key=key, actor=mc_org["superviseur"], receiver=mc_org["caissier"], socle_ref="SOC-9",
-                            lock_ref="L-9", reason="serrure grippée")
+        socle_key_surrender(
+            key=key,
+            actor=mc_org["superviseur"],
+            receiver=mc_org["caissier"],
+            socle_ref="SOC-9",
+            lock_ref="L-9",
+            reason="serrure grippée",
+        )
     assert exc.value.code == "KEY-07"
-    surrender = socle_key_surrender(key=key, actor=mc_org["superviseur"], receiver=mc_org["caissier_principal"],
-                                    socle_ref="SOC-9", lock_ref="L-9", reason="serrure grippée")
+    surrender = socle_key_surrender(
+        key=key,
+        actor=mc_org["superviseur"],
+        receiver=mc_org["caissier_principal"],
+        socle_ref="SOC-9",
+        lock_ref="L-9",
+        reason="serrure grippée",
+    )
     key.refresh_from_db()
     assert key.status == Key.Status.SURRENDERED and key.custodian == mc_org["caissier_principal"]
     assert surrender.received_by == mc_org["caissier_principal"]
     assert "Socle sorti" in entries(mc_org)[-1]["event"]
     assert selectors.socle_surrendered(mc_org.est, "SOC-9") and not selectors.socle_surrendered(mc_org.est, "SOC-1")
     with pytest.raises(ValidationError):  # no longer in service: it does not go out
-        key_issue(key=key, actor=mc_org["caissier_principal"], holder=mc_org["superviseur"],
-                  purpose_type="test.releve", purpose_id=mc_org.operation().pk, due_at=due())
+        key_issue(
+            key=key,
+            actor=mc_org["caissier_principal"],
+            holder=mc_org["superviseur"],
+            purpose_type="test.releve",
+            purpose_id=mc_org.operation().pk,
+            due_at=due(),
+        )
 
 
 def test_key_08_lid_key_holder_per_set_31(mc_org, mc):
@@ -150,31 +216,61 @@ def test_key_08_lid_key_holder_per_set_31(mc_org, mc):
     table = GamingTableFactory(establishment=mc, number="RO1", game="roulette")
     session = table_session_prepare(seance=mc_org.operation(), table=table, actor=mc_org.director)
     with pytest.raises(RuleViolation) as exc:
-        key_issue(key=key, actor=mc_org["directeur_jeux"], holder=mc_org["cartier"],
-                  purpose_type="core.table_partie", purpose_id=session.pk, due_at=due())
+        key_issue(
+            key=key,
+            actor=mc_org["directeur_jeux"],
+            holder=mc_org["cartier"],
+            purpose_type="core.table_partie",
+            purpose_id=session.pk,
+            due_at=due(),
+        )
     assert exc.value.code == "KEY-08"
-    issue = key_issue(key=key, actor=mc_org["directeur_jeux"], holder=mc_org["inspecteur"],
-                      purpose_type="core.table_partie", purpose_id=session.pk, due_at=due())
+    issue = key_issue(
+        key=key,
+        actor=mc_org["directeur_jeux"],
+        holder=mc_org["inspecteur"],
+        purpose_type="core.table_partie",
+        purpose_id=session.pk,
+        due_at=due(),
+    )
     assert issue.purpose_label == str(session)
 
 
 def test_key_10_mc_card_depot_key_holders_are_best_practice(mc_org):
     key = mc_org.key("DEP-1", "card_cabinet", copies=2)
     seance = mc_org.operation()
-    issue = key_issue(key=key, actor=mc_org["cartier"], holder=mc_org["sous_directeur"], purpose_type="core.seance",
-                      purpose_id=seance.pk, due_at=due())
+    issue = key_issue(
+        key=key,
+        actor=mc_org["cartier"],
+        holder=mc_org["sous_directeur"],
+        purpose_type="core.seance",
+        purpose_id=seance.pk,
+        due_at=due(),
+    )
     assert issue.holder_role == "sous_directeur"
     with pytest.raises(ValidationError):  # BP only: a bad request, no catalogue refusal
-        key_issue(key=key, actor=mc_org["cartier"], holder=mc_org["mecanicien"], purpose_type="core.seance",
-                  purpose_id=seance.pk, due_at=due())
+        key_issue(
+            key=key,
+            actor=mc_org["cartier"],
+            holder=mc_org["mecanicien"],
+            purpose_type="core.seance",
+            purpose_id=seance.pk,
+            due_at=due(),
+        )
 
 
 def test_key_hand_over_never_linked_to_nothing(mc_org):
     key = mc_org.key("M-1", "machine_door", home=mc_org.homes["coffre"])
     for purpose_type, purpose_id in (("unknown", 1), ("test.intervention", 999999)):
         with pytest.raises(ValidationError):
-            key_issue(key=key, actor=mc_org["superviseur"], holder=mc_org["mecanicien"], purpose_type=purpose_type,
-                      purpose_id=purpose_id, due_at=due())
+            key_issue(
+                key=key,
+                actor=mc_org["superviseur"],
+                holder=mc_org["mecanicien"],
+                purpose_type=purpose_type,
+                purpose_id=purpose_id,
+                due_at=due(),
+            )
 
 
 def test_dual_control_release_by_two_and_return_to_the_same_two(mc_org):
@@ -182,10 +278,23 @@ def test_dual_control_release_by_two_and_return_to_the_same_two(mc_org):
     second = mc_org.user("comptabilite")
     count = mc_org.operation()
     with pytest.raises(ValidationError):  # one person is not enough
-        key_issue(key=key, actor=mc_org["comptabilite"], holder=mc_org["caissier"], purpose_type="test.count",
-                  purpose_id=count.pk, due_at=due())
-    issue = key_issue(key=key, actor=mc_org["comptabilite"], co_releasers=[second], holder=mc_org["caissier"],
-                      purpose_type="test.count", purpose_id=count.pk, due_at=due())
+        key_issue(
+            key=key,
+            actor=mc_org["comptabilite"],
+            holder=mc_org["caissier"],
+            purpose_type="test.count",
+            purpose_id=count.pk,
+            due_at=due(),
+        )
+    issue = key_issue(
+        key=key,
+        actor=mc_org["comptabilite"],
+        co_releasers=[second],
+        holder=mc_org["caissier"],
+        purpose_type="test.count",
+        purpose_id=count.pk,
+        due_at=due(),
+    )
     assert issue.signatures.filter(act="release").count() == 2
     with pytest.raises(ValidationError):  # the first alone does not take it back under "same"
         key_return(issue=issue, actor=mc_org["comptabilite"], returned_by=mc_org["caissier"])
@@ -197,8 +306,14 @@ def test_dual_control_release_by_two_and_return_to_the_same_two(mc_org):
 def test_dual_control_return_to_the_first_person(mc_org):
     key = mc_org.key("M-1", "machine_door", home=mc_org.homes["coffre"])
     other = mc_org.user("superviseur")
-    issue = key_issue(key=key, actor=mc_org["superviseur"], holder=mc_org["mecanicien"],
-                      purpose_type="test.intervention", purpose_id=mc_org.operation().pk, due_at=due())
+    issue = key_issue(
+        key=key,
+        actor=mc_org["superviseur"],
+        holder=mc_org["mecanicien"],
+        purpose_type="test.intervention",
+        purpose_id=mc_org.operation().pk,
+        due_at=due(),
+    )
     with pytest.raises(ValidationError):
         key_return(issue=issue, actor=other, returned_by=mc_org["mecanicien"])
     with pytest.raises(ValidationError):  # returned by its holder
@@ -209,8 +324,14 @@ def test_dual_control_return_to_the_first_person(mc_org):
 
 def test_every_copy_out_refused(mc_org):
     key = mc_org.key("M-1", "machine_door", home=mc_org.homes["coffre"])
-    kwargs = dict(key=key, actor=mc_org["superviseur"], holder=mc_org["mecanicien"], purpose_type="test.intervention",
-                  purpose_id=mc_org.operation().pk, due_at=due())
+    kwargs = dict(
+        key=key,
+        actor=mc_org["superviseur"],
+        holder=mc_org["mecanicien"],
+        purpose_type="test.intervention",
+        purpose_id=mc_org.operation().pk,
+        due_at=due(),
+    )
     key_issue(**kwargs)
     with pytest.raises(ValidationError):
         key_issue(**kwargs)
@@ -222,8 +343,14 @@ def test_overdue_key_with_its_lateness(mc_org):
     from django.utils import timezone
 
     key = mc_org.key("M-1", "machine_door", home=mc_org.homes["coffre"])
-    issue = key_issue(key=key, actor=mc_org["superviseur"], holder=mc_org["mecanicien"],
-                      purpose_type="test.intervention", purpose_id=mc_org.operation().pk, due_at=due(1))
+    issue = key_issue(
+        key=key,
+        actor=mc_org["superviseur"],
+        holder=mc_org["mecanicien"],
+        purpose_type="test.intervention",
+        purpose_id=mc_org.operation().pk,
+        due_at=due(1),
+    )
     later = timezone.now() + datetime.timedelta(hours=3, minutes=30)
     [flag] = selectors.exceptions(mc_org.est, now=later)
     assert flag.issue == issue and flag.late_label == "2 h 30"
@@ -234,8 +361,14 @@ def test_sanity_several_sensitive_keys_and_no_holder_left(mc_org):
     b = mc_org.key("S-2", "bill_release", home=mc_org.homes["caisse_centrale"])
     releve = mc_org.operation()
     for key in (a, b):
-        key_issue(key=key, actor=mc_org["caissier"], holder=mc_org["superviseur"], purpose_type="test.releve",
-                  purpose_id=releve.pk, due_at=due())
+        key_issue(
+            key=key,
+            actor=mc_org["caissier"],
+            holder=mc_org["superviseur"],
+            purpose_type="test.releve",
+            purpose_id=releve.pk,
+            due_at=due(),
+        )
     report = selectors.sanity(mc_org.est)
     assert [(user, len(issues)) for user, issues in report.several_sensitive] == [(mc_org["superviseur"], 2)]
     assert report.no_holder_left == [] and report.inventory_due
@@ -247,12 +380,19 @@ def test_sanity_several_sensitive_keys_and_no_holder_left(mc_org):
 def test_blind_inventory_with_differences(mc_org):
     m = mc_org.key("M-1", "machine_door", home=mc_org.homes["coffre"], copies=2)
     s = mc_org.key("S-1", "socle", home=mc_org.homes["caisse_centrale"])
-    key_issue(key=m, actor=mc_org["superviseur"], holder=mc_org["mecanicien"], purpose_type="test.intervention",
-              purpose_id=mc_org.operation().pk, due_at=due())
+    key_issue(
+        key=m,
+        actor=mc_org["superviseur"],
+        holder=mc_org["mecanicien"],
+        purpose_type="test.intervention",
+        purpose_id=mc_org.operation().pk,
+        due_at=due(),
+    )
     with pytest.raises(ValidationError):  # every key is counted
         key_inventory_record(establishment=mc_org.est, actor=mc_org["directeur_jeux"], counted={m.pk: 1})
-    inventory = key_inventory_record(establishment=mc_org.est, actor=mc_org["directeur_jeux"],
-                                     counted={m.pk: 1, s.pk: 0})
+    inventory = key_inventory_record(
+        establishment=mc_org.est, actor=mc_org["directeur_jeux"], counted={m.pk: 1, s.pk: 0}
+    )
     assert inventory.differences == 1
     assert [line["code"] for line in inventory.difference_lines()] == ["S-1"]
     report = selectors.sanity(mc_org.est)
@@ -265,8 +405,14 @@ def test_key_08_partie_ends_only_once_the_lid_key_is_back(mc_org, mc):
     key = mc_org.key("LID-2", "cylinder_lid", asset_ref="RO2")
     table = GamingTableFactory(establishment=mc, number="RO2", game="roulette")
     session = table_session_prepare(seance=mc_org.operation(), table=table, actor=mc_org.director)
-    issue = key_issue(key=key, actor=mc_org["directeur_jeux"], holder=mc_org["inspecteur"],
-                      purpose_type="core.table_partie", purpose_id=session.pk, due_at=due())
+    issue = key_issue(
+        key=key,
+        actor=mc_org["directeur_jeux"],
+        holder=mc_org["inspecteur"],
+        purpose_type="core.table_partie",
+        purpose_id=session.pk,
+        due_at=due(),
+    )
     with pytest.raises(RuleViolation) as exc:
         table_session_close(session=session, actor=mc_org.director)
     assert exc.value.code == "KEY-08"

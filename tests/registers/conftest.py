@@ -42,8 +42,9 @@ def staff_for(establishment: Establishment, make_user) -> Staff:
 
 
 def opened_register(establishment: Establishment, staff: Staff, *, qualifier: str = "") -> Register:
-    register = register_create(establishment=establishment, kind="main_courante", actor=staff.director,
-                               qualifier=qualifier)
+    register = register_create(
+        establishment=establishment, kind="main_courante", actor=staff.director, qualifier=qualifier
+    )
     register_open(register=register, actor=staff.authority, paraphe="J.D.")
     register.refresh_from_db()
     return register

@@ -15,27 +15,39 @@ LONG = (
 )
 
 
-def filled_register(establishment, *, records: int = 40, visa_after: int = 10, correct: int | None = 5,
-                    close: bool = False) -> Register:
+def filled_register(
+    establishment, *, records: int = 40, visa_after: int = 10, correct: int | None = 5, close: bool = False
+) -> Register:
     """A main courante: opening act (seq 1), ``records`` records, a visa after record
     ``visa_after`` (if any), a correction of entry ``correct`` (if any), a closing act if asked."""
     register = open_register(establishment, "main_courante")
     inspector = make_user(establishment, "inspecteur")
     for i in range(1, records + 1):
-        services.entry_append(register=register, actor=inspector, role="inspecteur", payload={
-            "event_at": f"2025-03-14T21:{i % 60:02d}:00",
-            "subject": f"Fait n° {i}",
-            "text": f"{LONG} {ACCENTS}" if i % 3 == 0 else f"Ouverture de la table n° {i}.",
-        })
+        services.entry_append(
+            register=register,
+            actor=inspector,
+            role="inspecteur",
+            payload={
+                "event_at": f"2025-03-14T21:{i % 60:02d}:00",
+                "subject": f"Fait n° {i}",
+                "text": f"{LONG} {ACCENTS}" if i % 3 == 0 else f"Ouverture de la table n° {i}.",
+            },
+        )
         if i == visa_after:
             register.refresh_from_db()
             visa_role = register.kind_info.visa_roles_for(establishment.jurisdiction)[0]
-            services.visa_sign(register=register, actor=make_user(establishment, visa_role),
-                               up_to_seq=register.head_seq, statement="Vu et vérifié sans observation.")
+            services.visa_sign(
+                register=register,
+                actor=make_user(establishment, visa_role),
+                up_to_seq=register.head_seq,
+                statement="Vu et vérifié sans observation.",
+            )
     if correct is not None:
         approver = make_user(establishment, establishment.setting("SET-47")[0])
         services.entry_correct(
-            entry=Entry.objects.get(register=register, seq=correct), actor=approver, reason="erreur de table",
+            entry=Entry.objects.get(register=register, seq=correct),
+            actor=approver,
+            reason="erreur de table",
             approval="approuvé : lire table numéro quatre",
             payload={"event_at": "2025-03-14T21:03:00", "subject": "Fait corrigé", "text": "Table n° 4."},
         )

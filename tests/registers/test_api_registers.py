@@ -66,8 +66,12 @@ def test_visa_201_with_token_auth_and_reauthentication(cast, register):
 
 def test_reg_04_visa_over_own_entries_is_409(mc, cast, register, user_in):
     both = user_in(mc, "scj", "inspecteur")
-    services.entries_bulk_append(register=register, actor=both, role="inspecteur",
-                                 payloads=[{"event_at": "2026-03-09 10:00", "subject": "S", "text": "T"}])
+    services.entries_bulk_append(
+        register=register,
+        actor=both,
+        role="inspecteur",
+        payloads=[{"event_at": "2026-03-09 10:00", "subject": "S", "text": "T"}],
+    )
     response = api_as(both).post(visas_url(register), {"up_to_seq": 5, "password": DEFAULT_PASSWORD})
     assert response.status_code == 409
     body = response.json()
@@ -81,11 +85,14 @@ def test_visa_by_a_role_without_visa_is_403(mc, register, user_in):
     assert response.status_code == 403
 
 
-@pytest.mark.parametrize("data,field", [
-    ({"up_to_seq": 2, "password": "faux"}, "password"),
-    ({"password": DEFAULT_PASSWORD}, "up_to_seq"),
-    ({"up_to_seq": 2}, "password"),
-])
+@pytest.mark.parametrize(
+    "data,field",
+    [
+        ({"up_to_seq": 2, "password": "faux"}, "password"),
+        ({"password": DEFAULT_PASSWORD}, "up_to_seq"),
+        ({"up_to_seq": 2}, "password"),
+    ],
+)
 def test_visa_bad_input_or_failed_reauthentication_is_400(cast, register, data, field):
     response = api_as(cast.visa).post(visas_url(register), data)
     assert response.status_code == 400 and field in response.json()

@@ -48,8 +48,9 @@ def refused(sql: str) -> str:
 @pytest.mark.postgresql
 def test_reg_20_the_application_role_appends(mc_register, mc_staff, app_role):
     entry_append(register=mc_register, actor=mc_staff.writer, role=mc_staff.writer_role, payload={"a": 1})
-    entries_bulk_append(register=mc_register, actor=mc_staff.writer, role=mc_staff.writer_role,
-                        payloads=[{"b": i} for i in range(3)])
+    entries_bulk_append(
+        register=mc_register, actor=mc_staff.writer, role=mc_staff.writer_role, payloads=[{"b": i} for i in range(3)]
+    )
     visa_sign(register=mc_register, actor=mc_staff.visa, up_to_seq=5, statement="Vu.")
     assert verify_register(mc_register) is None
     assert Entry.objects.filter(register=mc_register).count() == 6
@@ -59,8 +60,7 @@ def test_reg_20_the_application_role_appends(mc_register, mc_staff, app_role):
 @pytest.mark.parametrize("model", LEDGER_MODELS, ids=lambda m: m._meta.db_table)
 def test_reg_20_the_application_role_cannot_change_a_ledger(model, app_role):
     table, pk = model._meta.db_table, model._meta.pk.column
-    for sql in (f'UPDATE "{table}" SET "{pk}" = "{pk}"',
-                f'DELETE FROM "{table}"', f'TRUNCATE "{table}"'):
+    for sql in (f'UPDATE "{table}" SET "{pk}" = "{pk}"', f'DELETE FROM "{table}"', f'TRUNCATE "{table}"'):
         assert "permission denied" in refused(sql)
     assert "must be owner" in refused(f'ALTER TABLE "{table}" DISABLE TRIGGER USER')
 
@@ -79,7 +79,10 @@ def test_reg_20_the_application_role_seals_but_cannot_forge(mc_register, mc_staf
     with connection.cursor() as cursor:
         cursor.execute("SELECT txid_current()")
         (txid,) = cursor.fetchone()
-        cursor.execute("INSERT INTO registers_checkpoint (register_id, seq, entry_hash, created_at, mac, ledgers_txid) "
-                       "VALUES (%s, 1, %s, now(), %s, 1) RETURNING ledgers_txid", [mc_register.pk, "0" * 64, "0" * 64])
+        cursor.execute(
+            "INSERT INTO registers_checkpoint (register_id, seq, entry_hash, created_at, mac, ledgers_txid) "
+            "VALUES (%s, 1, %s, now(), %s, 1) RETURNING ledgers_txid",
+            [mc_register.pk, "0" * 64, "0" * 64],
+        )
         assert cursor.fetchone() == (txid,)
     assert (verify_register(mc_register).seq, verify_register(mc_register).code) == (1, "checkpoint_mac")

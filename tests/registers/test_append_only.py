@@ -17,15 +17,32 @@ from tests.registers.conftest import HISTORY_MODELS, LEDGER_MODELS
 
 # One plausible value per column type, for a row the test can then try to change.
 DUMMIES = {
-    "AutoField": None, "BigAutoField": None, "SmallAutoField": None,
-    "CharField": "x", "SlugField": "x", "TextField": "x", "EmailField": "x@example.org",
-    "URLField": "https://example.org", "GenericIPAddressField": "127.0.0.1", "FilePathField": "x",
-    "FileField": "x", "ImageField": "x",
-    "BooleanField": False, "JSONField": {},
-    "IntegerField": 1, "BigIntegerField": 1, "SmallIntegerField": 1, "PositiveIntegerField": 1,
-    "PositiveBigIntegerField": 1, "PositiveSmallIntegerField": 1,
-    "DecimalField": decimal.Decimal("1"), "FloatField": 1.0, "DurationField": datetime.timedelta(1),
-    "DateField": datetime.date(2026, 1, 1), "TimeField": datetime.time(12), "UUIDField": uuid.uuid4(),
+    "AutoField": None,
+    "BigAutoField": None,
+    "SmallAutoField": None,
+    "CharField": "x",
+    "SlugField": "x",
+    "TextField": "x",
+    "EmailField": "x@example.org",
+    "URLField": "https://example.org",
+    "GenericIPAddressField": "127.0.0.1",
+    "FilePathField": "x",
+    "FileField": "x",
+    "ImageField": "x",
+    "BooleanField": False,
+    "JSONField": {},
+    "IntegerField": 1,
+    "BigIntegerField": 1,
+    "SmallIntegerField": 1,
+    "PositiveIntegerField": 1,
+    "PositiveBigIntegerField": 1,
+    "PositiveSmallIntegerField": 1,
+    "DecimalField": decimal.Decimal("1"),
+    "FloatField": 1.0,
+    "DurationField": datetime.timedelta(1),
+    "DateField": datetime.date(2026, 1, 1),
+    "TimeField": datetime.time(12),
+    "UUIDField": uuid.uuid4(),
 }
 
 
@@ -89,8 +106,13 @@ def test_reg_20_truncate_refused_on_postgresql(model):
     """Through a connection of its own, without the ``ledgers.test_flush`` flag that the test
     settings give Django's connections (see ledgers/core/db.py)."""
     settings = connection.settings_dict
-    params = {"dbname": settings["NAME"], "user": settings["USER"], "host": settings["HOST"] or None,
-              "port": settings["PORT"] or None, "password": settings["PASSWORD"] or None}
+    params = {
+        "dbname": settings["NAME"],
+        "user": settings["USER"],
+        "host": settings["HOST"] or None,
+        "port": settings["PORT"] or None,
+        "password": settings["PASSWORD"] or None,
+    }
     with psycopg.connect(**{k: v for k, v in params.items() if v is not None}) as raw:
         raw.execute("SET lock_timeout = '5s'")
         assert raw.execute("SELECT current_setting('ledgers.test_flush', true)").fetchone()[0] in (None, "")

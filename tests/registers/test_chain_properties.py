@@ -50,8 +50,9 @@ def append_all(register, staff, ops) -> int:
             entry_append(register=register, actor=staff.writer, role=staff.writer_role, payload=data)
             count += 1
         else:
-            count += entries_bulk_append(register=register, actor=staff.writer, role=staff.writer_role,
-                                         payloads=data, batch_size=4)
+            count += entries_bulk_append(
+                register=register, actor=staff.writer, role=staff.writer_role, payloads=data, batch_size=4
+            )
     return count
 
 
@@ -94,7 +95,7 @@ def tamper(register, how: str, seq: int, data) -> int:
     elif how == "actor":
         run_sql("UPDATE registers_entry SET actor = %s WHERE id = %s", [entry.actor + "x", entry.pk])
     elif how == "recorded_at":
-        shift = data.draw(st.integers(-10**9, 10**9).filter(bool), label="microseconds")
+        shift = data.draw(st.integers(-(10**9), 10**9).filter(bool), label="microseconds")
         with triggers_bypassed():
             Entry.objects.filter(pk=entry.pk).update(
                 recorded_at=entry.recorded_at + datetime.timedelta(microseconds=shift)
@@ -151,11 +152,26 @@ def test_reg_20_forged_entries_beyond_the_head_are_detected(mc_register, mc_staf
     entry_append(register=mc_register, actor=mc_staff.writer, role=mc_staff.writer_role, payload={"i": 1})
     mc_register.refresh_from_db()
     # A well-formed entry 3 inserted behind the service's back: the head does not know it.
-    fields = dict(register=mc_register.number, seq=3, recorded_at="2026-01-01T00:00:00.000000Z", actor="x",
-                  role="inspecteur", kind="record", payload={}, corrects=None, prev_hash=mc_register.head_hash)
+    fields = dict(
+        register=mc_register.number,
+        seq=3,
+        recorded_at="2026-01-01T00:00:00.000000Z",
+        actor="x",
+        role="inspecteur",
+        kind="record",
+        payload={},
+        corrects=None,
+        prev_hash=mc_register.head_hash,
+    )
     Entry.objects.create(
-        register=mc_register, seq=3, recorded_at=datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC), actor="x",
-        role="inspecteur", kind="record", payload={}, prev_hash=mc_register.head_hash,
+        register=mc_register,
+        seq=3,
+        recorded_at=datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC),
+        actor="x",
+        role="inspecteur",
+        kind="record",
+        payload={},
+        prev_hash=mc_register.head_hash,
         entry_hash=hashlib.sha256(canonical_bytes(**fields)).hexdigest(),
     )
     finding = verify_register(mc_register)
@@ -164,8 +180,9 @@ def test_reg_20_forged_entries_beyond_the_head_are_detected(mc_register, mc_staf
 
 @pytest.mark.django_db
 def test_reg_20_registers_are_read_page_by_page(mc_register, mc_staff, django_assert_num_queries):
-    entries_bulk_append(register=mc_register, actor=mc_staff.writer, role=mc_staff.writer_role,
-                        payloads=({"n": i} for i in range(24)))
+    entries_bulk_append(
+        register=mc_register, actor=mc_staff.writer, role=mc_staff.writer_role, payloads=({"n": i} for i in range(24))
+    )
     with django_assert_num_queries(1 + 5):  # the last seq, then 5 pages of 5 entries
         assert [row["seq"] for row in scan(mc_register, page_size=5)] == list(range(1, 26))
     with django_assert_num_queries(5):  # the head, the checkpoints, the seqs visas cover, the last seq, one page

@@ -35,8 +35,12 @@ def run(name: str, *args) -> str:
 
 def fill(register, staff, count: int) -> None:
     for i in range(count):
-        entry_append(register=register, actor=staff.writer, role=staff.writer_role,
-                     payload={"subject": f"Fait n° {i}", "détail": {"montant": "12.50", "liste": [i, None, True]}})
+        entry_append(
+            register=register,
+            actor=staff.writer,
+            role=staff.writer_role,
+            payload={"subject": f"Fait n° {i}", "détail": {"montant": "12.50", "liste": [i, None, True]}},
+        )
 
 
 @pytest.fixture
@@ -121,8 +125,13 @@ def rehash(lines: list[str]) -> None:
 @pytest.mark.django_db
 def test_export_register_round_trip(mc_register, mc_staff, tmp_path):
     fill(mc_register, mc_staff, 3)
-    entry_correct(entry=Entry.objects.get(register=mc_register, seq=2), actor=mc_staff.director,
-                  reason="Erreur de montant", approval="Approuvé : douze euros", payload={"montant": "12.00"})
+    entry_correct(
+        entry=Entry.objects.get(register=mc_register, seq=2),
+        actor=mc_staff.director,
+        reason="Erreur de montant",
+        approval="Approuvé : douze euros",
+        payload={"montant": "12.00"},
+    )
     visa_sign(register=mc_register, actor=mc_staff.visa, up_to_seq=5, statement="Vu et vérifié — « RAS ».")
     lines = run("export_register", mc_register.number).splitlines()
     assert len(lines) == 6
@@ -130,8 +139,18 @@ def test_export_register_round_trip(mc_register, mc_staff, tmp_path):
     stored = {e.seq: e for e in Entry.objects.filter(register=mc_register).select_related("corrects")}
     for line in lines:
         entry = json.loads(line)
-        assert set(entry) == {"register", "seq", "recorded_at", "actor", "role", "kind", "payload", "corrects",
-                              "prev_hash", "entry_hash"}
+        assert set(entry) == {
+            "register",
+            "seq",
+            "recorded_at",
+            "actor",
+            "role",
+            "kind",
+            "payload",
+            "corrects",
+            "prev_hash",
+            "entry_hash",
+        }
         assert entry == {**stored[entry["seq"]].hashed_fields(), "entry_hash": stored[entry["seq"]].entry_hash}
     assert json.loads(lines[4])["corrects"] == 2
     assert "« RAS »" in lines[5]  # UTF-8 as written, no ASCII escapes
@@ -139,8 +158,12 @@ def test_export_register_round_trip(mc_register, mc_staff, tmp_path):
     call_command("export_register", mc_register.number, "--out", str(tmp_path / "one"), stderr=io.StringIO())
     written = (tmp_path / "one" / f"{mc_register.number}.jsonl").read_text(encoding="utf-8")
     assert written.splitlines() == lines and written.endswith("\n")
-    audit = subprocess.run([sys.executable, str(VERIFY_EXPORT), str(tmp_path / "one" / f"{mc_register.number}.jsonl")],
-                           capture_output=True, text=True, check=False)
+    audit = subprocess.run(
+        [sys.executable, str(VERIFY_EXPORT), str(tmp_path / "one" / f"{mc_register.number}.jsonl")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert audit.returncode == 0, audit.stderr
     assert audit.stdout.strip() == f"OK 6 entries, last hash {json.loads(lines[-1])['entry_hash']}"
 
@@ -166,8 +189,12 @@ def test_reg_20_auditor_script_names_a_tampered_entry(mc_register, mc_staff, tmp
     with triggers_bypassed():
         Entry.objects.filter(register=mc_register, seq=3).update(payload={"subject": "autre chose"})
     call_command("export_register", mc_register.number, "--out", str(tmp_path), stderr=io.StringIO())
-    audit = subprocess.run([sys.executable, str(VERIFY_EXPORT), str(tmp_path / f"{mc_register.number}.jsonl")],
-                           capture_output=True, text=True, check=False)
+    audit = subprocess.run(
+        [sys.executable, str(VERIFY_EXPORT), str(tmp_path / f"{mc_register.number}.jsonl")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert audit.returncode == 1
     assert audit.stderr.strip() == "seq 3: entry_hash does not match the entry's content"
 
@@ -215,12 +242,21 @@ def test_reg_01_seed_volume_refuses_a_register_not_yet_paraphed(mc, mc_staff):
 def test_reg_20_verify_ledgers_exit_status(registers):
     """The real process exit status, as a nightly job sees it."""
     db = connection.settings_dict
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "casino_compliance.test_settings",
-           "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"}
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "casino_compliance.test_settings",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+    }
 
     def verify():
-        return subprocess.run([sys.executable, "manage.py", "verify_ledgers"], cwd=ROOT, env=env,
-                              capture_output=True, text=True, check=False)
+        return subprocess.run(
+            [sys.executable, "manage.py", "verify_ledgers"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
 
     ok = verify()
     assert ok.returncode == 0, ok.stderr

@@ -24,8 +24,12 @@ def test_reg_20_concurrent_writers_make_one_gapless_chain(mc, mc_staff):
         try:
             start.wait()
             for i in range(APPENDS):
-                entry_append(register=register, actor=mc_staff.writer, role=mc_staff.writer_role,
-                             payload={"writer": writer, "i": i})
+                entry_append(
+                    register=register,
+                    actor=mc_staff.writer,
+                    role=mc_staff.writer_role,
+                    payload={"writer": writer, "i": i},
+                )
         except BaseException as exc:  # reported by the main thread
             errors.append(exc)
         finally:

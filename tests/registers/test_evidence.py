@@ -38,8 +38,9 @@ mc_org = dice_setup.mc_org  # the dice fixture: a Monaco casino with depots and 
 def move_head(register, seq: int, digest: str) -> None:
     """What the application's role may do: the register row is writable."""
     with connection.cursor() as cursor:
-        cursor.execute("UPDATE registers_register SET head_seq = %s, head_hash = %s WHERE id = %s",
-                       [seq, digest, register.pk])
+        cursor.execute(
+            "UPDATE registers_register SET head_seq = %s, head_hash = %s WHERE id = %s", [seq, digest, register.pk]
+        )
 
 
 def truncate(register, keep: int) -> None:
@@ -54,7 +55,7 @@ def rewrite(register, start: int, payload: dict) -> None:
     rows = list(scan(register))
     prev = rows[start - 2]["entry_hash"] if start > 1 else GENESIS_HASH
     with triggers_bypassed(), connection.cursor() as cursor:
-        for row in rows[start - 1:]:
+        for row in rows[start - 1 :]:
             row.pop("entry_hash")
             row["prev_hash"] = prev
             if row["seq"] == start:
@@ -69,8 +70,9 @@ def rewrite(register, start: int, payload: dict) -> None:
 
 
 def append(register, staff, count: int) -> None:
-    entries_bulk_append(register=register, actor=staff.writer, role=staff.writer_role,
-                        payloads=[{"n": i} for i in range(count)])
+    entries_bulk_append(
+        register=register, actor=staff.writer, role=staff.writer_role, payloads=[{"n": i} for i in range(count)]
+    )
 
 
 def sealed_one(register) -> Checkpoint:
@@ -81,12 +83,15 @@ def sealed_one(register) -> Checkpoint:
 
 # --- checkpoints ---------------------------------------------------------------------------------
 
+
 @pytest.mark.django_db
 @PROPERTY_SETTINGS
-@given(before=st.integers(0, 8), after=st.integers(0, 5), attack=st.sampled_from(["truncate", "rewrite"]),
-       data=st.data())
-def test_reg_20_truncation_or_consistent_rewrite_under_a_checkpoint_is_detected(mc, mc_staff, before, after, attack,
-                                                                               data):
+@given(
+    before=st.integers(0, 8), after=st.integers(0, 5), attack=st.sampled_from(["truncate", "rewrite"]), data=st.data()
+)
+def test_reg_20_truncation_or_consistent_rewrite_under_a_checkpoint_is_detected(
+    mc, mc_staff, before, after, attack, data
+):
     with transaction.atomic():
         register = opened_register(mc, mc_staff)
         append(register, mc_staff, before)
@@ -121,8 +126,9 @@ def test_reg_20_a_forged_checkpoint_is_detected(mc_register, mc_staff):
     # The application's role may insert a checkpoint of the truncated chain, but not seal it.
     entry = Entry.objects.get(register=mc_register, seq=3)
     fields = {"seq": 3, "entry_hash": entry.entry_hash, "created_at": entry.recorded_at}
-    Checkpoint.objects.create(register=mc_register, mac=checkpoint_mac(b"guessed", register=mc_register.number,
-                                                                       **fields), **fields)
+    Checkpoint.objects.create(
+        register=mc_register, mac=checkpoint_mac(b"guessed", register=mc_register.number, **fields), **fields
+    )
     finding = verify_register(mc_register)
     assert (finding.seq, finding.code) == (3, "checkpoint_mac")
     assert "sceau valide" in finding.reason
@@ -192,9 +198,11 @@ def test_checkpoints_need_the_key(mc_register, mc_staff):
 
 # --- earlier exports -----------------------------------------------------------------------------
 
+
 @pytest.mark.django_db
-@pytest.mark.parametrize("attack,expected", [("none", None), ("rewrite", (3, "export_changed")),
-                                             ("truncate", (4, "export_missing"))])
+@pytest.mark.parametrize(
+    "attack,expected", [("none", None), ("rewrite", (3, "export_changed")), ("truncate", (4, "export_missing"))]
+)
 def test_reg_20_an_earlier_export_must_still_be_there(mc_register, mc_staff, attack, expected):
     append(mc_register, mc_staff, 4)
     exported = list(export_lines(mc_register))
@@ -206,7 +214,8 @@ def test_reg_20_an_earlier_export_must_still_be_there(mc_register, mc_staff, att
     assert verify_register(mc_register) is None  # the chain alone sees nothing
     finding = verify_against_export(exported)
     assert ((finding.register, finding.seq, finding.code) if finding else None) == (
-        (mc_register.number, *expected) if expected else None)
+        (mc_register.number, *expected) if expected else None
+    )
 
 
 @pytest.mark.django_db
@@ -227,14 +236,14 @@ def test_verify_ledgers_against_a_directory_of_exports(mc, mc_staff, tmp_path):
     rewrite(first, 2, {"forged": True})
     out = io.StringIO()
     with pytest.raises(CommandError, match=f"{first.number} n° 2 : l'entrée diffère de celle de l'export"):
-        call_command("verify_ledgers", "--chain-only", "--against", str(tmp_path / f"{first.number}.jsonl"),
-                     stdout=out)
+        call_command("verify_ledgers", "--chain-only", "--against", str(tmp_path / f"{first.number}.jsonl"), stdout=out)
     assert f"OK\t{first.number}" in out.getvalue()  # the chain and the head are consistent
     with pytest.raises(CommandError, match="introuvable"):
         call_command("verify_ledgers", "--against", str(tmp_path / "nothing.jsonl"), stdout=io.StringIO())
 
 
 # --- objects and their history -------------------------------------------------------------------
+
 
 def test_every_exemption_names_a_tracked_model_and_a_reason():
     labels = {model._meta.label for model, _history in tracked_models()}
@@ -254,11 +263,15 @@ def test_reg_20_a_direct_update_of_a_die_is_reported_with_model_pk_and_field(mc_
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("sql,code", [
-    ("UPDATE dice_die SET status = 'destroyed' WHERE id = %s", "state"),
-    ("DELETE FROM dice_die WHERE id = %s", "deleted"),
-    ("DELETE FROM dice_historicaldie WHERE id = %s", "no_history"),
-], ids=["status", "row-deleted", "history-deleted"])
+@pytest.mark.parametrize(
+    "sql,code",
+    [
+        ("UPDATE dice_die SET status = 'destroyed' WHERE id = %s", "state"),
+        ("DELETE FROM dice_die WHERE id = %s", "deleted"),
+        ("DELETE FROM dice_historicaldie WHERE id = %s", "no_history"),
+    ],
+    ids=["status", "row-deleted", "history-deleted"],
+)
 def test_reg_20_a_die_changed_behind_the_services_is_reported(mc_org, sql, code):
     die = dice_setup.receive_mc(mc_org, 2)[0]
     run_sql(sql, [die.pk])
@@ -325,9 +338,11 @@ def test_every_ledger_row_is_stamped_with_its_transaction(mc_register, mc_staff)
         cursor.execute("SELECT DISTINCT ledgers_txid FROM registers_entry WHERE register_id = %s", [mc_register.pk])
         assert cursor.fetchall() == [(txid,)]
         # A client cannot choose the value: the trigger overrides it.
-        cursor.execute("INSERT INTO core_historicalroom (id, code, name, establishment_id, history_date, "
-                       "history_type, ledgers_txid) VALUES (999, 'x', 'x', %s, now(), '+', 1) RETURNING ledgers_txid",
-                       [mc_register.establishment_id])
+        cursor.execute(
+            "INSERT INTO core_historicalroom (id, code, name, establishment_id, history_date, "
+            "history_type, ledgers_txid) VALUES (999, 'x', 'x', %s, now(), '+', 1) RETURNING ledgers_txid",
+            [mc_register.establishment_id],
+        )
         assert cursor.fetchone()[0] == txid
 
 
@@ -340,15 +355,22 @@ def test_every_ledger_table_carries_the_transaction_stamp():
     tables = append_only_tables(connection)
     assert {model._meta.db_table for model in LEDGER_MODELS} <= set(tables)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT DISTINCT event_object_table FROM information_schema.triggers "
-                       "WHERE trigger_name = event_object_table || '_txid'")
+        cursor.execute(
+            "SELECT DISTINCT event_object_table FROM information_schema.triggers "
+            "WHERE trigger_name = event_object_table || '_txid'"
+        )
         assert {name for (name,) in cursor.fetchall()} == set(tables)
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("attack,error", [("none", ""), ("rewrite", "seq 2: changed since the earlier export"),
-                                          ("truncate", "seq 4: missing since the earlier export (entries cut off "
-                                                       "the end)")])
+@pytest.mark.parametrize(
+    "attack,error",
+    [
+        ("none", ""),
+        ("rewrite", "seq 2: changed since the earlier export"),
+        ("truncate", "seq 4: missing since the earlier export (entries cut off the end)"),
+    ],
+)
 def test_reg_20_auditor_script_holds_an_export_to_an_earlier_one(mc_register, mc_staff, tmp_path, attack, error):
     from tests.registers.test_commands import VERIFY_EXPORT
 
@@ -361,8 +383,9 @@ def test_reg_20_auditor_script_holds_an_export_to_an_earlier_one(mc_register, mc
         truncate(mc_register, 3)
     now = tmp_path / "now.jsonl"
     now.write_text("".join(line + "\n" for line in export_lines(mc_register)), encoding="utf-8")
-    audit = subprocess.run([sys.executable, str(VERIFY_EXPORT), str(now), str(earlier)], capture_output=True,
-                           text=True, check=False)
+    audit = subprocess.run(
+        [sys.executable, str(VERIFY_EXPORT), str(now), str(earlier)], capture_output=True, text=True, check=False
+    )
     assert (audit.returncode, audit.stderr.strip()) == ((1, error) if error else (0, ""))
 
 

@@ -47,7 +47,8 @@ def test_reg_20_checkpoint_example_is_what_the_code_computes():
     (sealed,) = blocks("checkpoint")
     fields = json.loads(sealed)
     fields["created_at"] = datetime.datetime.strptime(fields["created_at"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(
-        tzinfo=datetime.UTC)
+        tzinfo=datetime.UTC
+    )
     assert checkpoint_bytes(**fields) == sealed.strip("\n").encode("utf-8")
     assert fields["entry_hash"] == re.findall(r"`entry_hash = ([0-9a-f]{64})`", DOC)[2]  # the visa of §4
     (mac,) = re.findall(r"`mac = ([0-9a-f]{64})`", DOC)

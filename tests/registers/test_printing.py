@@ -54,8 +54,13 @@ def test_reg_21_cover_first(register):
     pages = page_texts(render(register))
     cover = pages[0]
     assert f"Registre n° {register.number} — tome 1" in cover
-    for text in ("Casino de Monte-Carlo", "Main courante de la direction des jeux", "Principauté de Monaco",
-                 f"Nombre de pages\n{len(pages)}", f"n° 1 à {register.head_seq}"):
+    for text in (
+        "Casino de Monte-Carlo",
+        "Main courante de la direction des jeux",
+        "Principauté de Monaco",
+        f"Nombre de pages\n{len(pages)}",
+        f"n° 1 à {register.head_seq}",
+    ):
         assert text in cover
     assert f"Le présent tome comporte {len(pages)} pages, numérotées de 1 à {len(pages)}" in cover
 
@@ -133,8 +138,12 @@ def test_same_state_same_bytes(register):
     first = render(register)
     assert render(register) == first
     assert PdfReader(io.BytesIO(first)).metadata["/CreationDate"].startswith("D:2")
-    services.entry_append(register=register, actor=make_user(register.establishment, "inspecteur"),
-                          role="inspecteur", payload={"subject": "Encore", "text": "Un fait de plus."})
+    services.entry_append(
+        register=register,
+        actor=make_user(register.establishment, "inspecteur"),
+        role="inspecteur",
+        payload={"subject": "Encore", "text": "Un fait de plus."},
+    )
     register.refresh_from_db()
     assert render(register) != first
 
@@ -154,8 +163,12 @@ def test_english_when_asked(register):
 def test_long_text_wraps_and_a_row_taller_than_a_page_continues(mc):
     register = open_register(mc, "main_courante")
     words = [f"mot{i:04d}" for i in range(1500)]
-    services.entry_append(register=register, actor=make_user(mc, "inspecteur"), role="inspecteur",
-                          payload={"subject": "Rapport", "text": " ".join(words), "event_at": "x" * 300})
+    services.entry_append(
+        register=register,
+        actor=make_user(mc, "inspecteur"),
+        role="inspecteur",
+        payload={"subject": "Rapport", "text": " ".join(words), "event_at": "x" * 300},
+    )
     register.refresh_from_db()
     pages = page_texts(render(register))
     assert len(pages) >= 3
@@ -176,8 +189,12 @@ PRINTING_KIND = register_kind(
 
 def test_dotted_keys_lists_and_booleans(mc):
     register = open_register(mc, PRINTING_KIND.code)
-    services.entry_append(register=register, actor=make_user(mc, "inspecteur"), role="inspecteur",
-                          payload={"deck": {"serial": "JX-0042"}, "items": ["as", "roi"], "ok": True})
+    services.entry_append(
+        register=register,
+        actor=make_user(mc, "inspecteur"),
+        role="inspecteur",
+        payload={"deck": {"serial": "JX-0042"}, "items": ["as", "roi"], "ok": True},
+    )
     register.refresh_from_db()
     text = page_texts(render(register))[1]
     assert "JX-0042" in text and "as, roi" in text and "oui" in text

@@ -78,8 +78,12 @@ def test_reg_01_paraphe_required(mc, mc_staff):
 def test_reg_01_opening_act_is_the_first_entry_and_happens_once(mc, mc_staff):
     register = register_create(establishment=mc, kind="main_courante", actor=mc_staff.director)
     opening = register_open(register=register, actor=mc_staff.authority, paraphe=" J.D. ")
-    assert (opening.seq, opening.kind, opening.role, opening.prev_hash) == (1, EntryKind.OPENING, Role.COMMISSAIRE,
-                                                                           GENESIS_HASH)
+    assert (opening.seq, opening.kind, opening.role, opening.prev_hash) == (
+        1,
+        EntryKind.OPENING,
+        Role.COMMISSAIRE,
+        GENESIS_HASH,
+    )
     assert opening.payload["paraphe"] == "J.D."
     assert opening.payload["authority"] == mc_staff.authority.get_full_name()
     assert register.number in opening.payload["statement"]
@@ -183,7 +187,7 @@ def rewrite_and_rechain(register: Register, seq: int, payload: dict) -> None:
     rows = list(scan(register))
     prev = rows[seq - 2]["entry_hash"]
     with triggers_bypassed():
-        for row in rows[seq - 1:]:
+        for row in rows[seq - 1 :]:
             row.pop("entry_hash")
             row["prev_hash"] = prev
             if row["seq"] == seq:
@@ -227,8 +231,7 @@ def test_reg_20_no_entry_after_closing(mc_register, mc_staff):
     for attempt in (
         lambda: record(mc_register, mc_staff),
         lambda: visa_sign(register=mc_register, actor=mc_staff.visa, up_to_seq=3, statement="Vu."),
-        lambda: entry_correct(entry=entry, actor=mc_staff.director, reason="erreur", approval="approuvé",
-                              payload={}),
+        lambda: entry_correct(entry=entry, actor=mc_staff.director, reason="erreur", approval="approuvé", payload={}),
         lambda: register_close(register=mc_register, actor=mc_staff.director),
     ):
         with pytest.raises(RuleViolation, match="REG-20"):
@@ -262,16 +265,24 @@ def test_reg_20_recorded_at_keeps_microseconds(mc_register, mc_staff):
 
 @pytest.mark.parametrize(
     "payload",
-    [{"amount": 1.5}, {"nested": [{"x": 1e3}]}, {"at": datetime.datetime(2026, 1, 1)}, {1: "x"},
-     {"text": "a\x00b"}, {"text": "\ud800"}, {"tuple": (1, 2)}],
+    [
+        {"amount": 1.5},
+        {"nested": [{"x": 1e3}]},
+        {"at": datetime.datetime(2026, 1, 1)},
+        {1: "x"},
+        {"text": "a\x00b"},
+        {"text": "\ud800"},
+        {"tuple": (1, 2)},
+    ],
     ids=["float", "nested-float", "datetime", "int-key", "nul", "surrogate", "tuple"],
 )
 def test_reg_20_payload_types_checked(mc_register, mc_staff, payload):
     with pytest.raises(ValidationError):
         record(mc_register, mc_staff, **{"p": payload})
     with pytest.raises(ValidationError):
-        entries_bulk_append(register=mc_register, actor=mc_staff.writer, role=mc_staff.writer_role,
-                            payloads=[{"ok": True}, payload])
+        entries_bulk_append(
+            register=mc_register, actor=mc_staff.writer, role=mc_staff.writer_role, payloads=[{"ok": True}, payload]
+        )
     assert unchanged(mc_register, 1)
 
 
@@ -287,8 +298,13 @@ def test_register_volumes_are_numbered_per_qualifier(mc, mc_staff):
         register_create(establishment=mc, kind="main_courante", actor=mc_staff.director, qualifier=q).number
         for q in ("", "", "salon", "salon", "")
     ]
-    assert numbers == ["MCB-MAINCOURANTE-001", "MCB-MAINCOURANTE-002", "MCB-MAINCOURANTE-SALON-001",
-                       "MCB-MAINCOURANTE-SALON-002", "MCB-MAINCOURANTE-003"]
+    assert numbers == [
+        "MCB-MAINCOURANTE-001",
+        "MCB-MAINCOURANTE-002",
+        "MCB-MAINCOURANTE-SALON-001",
+        "MCB-MAINCOURANTE-SALON-002",
+        "MCB-MAINCOURANTE-003",
+    ]
 
 
 # REG-27: corrections are counter-entries, approved in words by a SET-47 role
@@ -297,8 +313,13 @@ def test_register_volumes_are_numbered_per_qualifier(mc, mc_staff):
 def test_reg_27_correction_points_to_the_corrected_entry(mc_register, mc_staff):
     wrong = record(mc_register, mc_staff, amount="1000.00")
     record(mc_register, mc_staff)
-    correction = entry_correct(entry=wrong, actor=mc_staff.director, reason=" Erreur de saisie ",
-                               approval="Approuvé : mille euros ramenés à cent euros", payload={"amount": "100.00"})
+    correction = entry_correct(
+        entry=wrong,
+        actor=mc_staff.director,
+        reason=" Erreur de saisie ",
+        approval="Approuvé : mille euros ramenés à cent euros",
+        payload={"amount": "100.00"},
+    )
     assert (correction.kind, correction.corrects, correction.seq) == (EntryKind.CORRECTION, wrong, 4)
     assert correction.payload == {
         "reason": "Erreur de saisie",
@@ -310,8 +331,9 @@ def test_reg_27_correction_points_to_the_corrected_entry(mc_register, mc_staff):
     wrong.refresh_from_db()
     assert wrong.payload == {"amount": "1000.00"}  # the original stays as it was written
     assert verify_register(mc_register) is None
-    again = entry_correct(entry=correction, actor=mc_staff.director, reason="Encore", approval="Approuvé",
-                          payload={"amount": "110.00"})
+    again = entry_correct(
+        entry=correction, actor=mc_staff.director, reason="Encore", approval="Approuvé", payload={"amount": "110.00"}
+    )
     assert again.corrects == correction
 
 
@@ -329,8 +351,7 @@ def test_reg_27_approver_role_per_set_47_mc(mc, mc_register, mc_staff, user_in):
         with pytest.raises(PermissionDenied):
             entry_correct(entry=entry, actor=user_in(mc, role), reason="Erreur", approval="Approuvé", payload={})
     assert unchanged(mc_register, 2)
-    correction = entry_correct(entry=entry, actor=mc_staff.director, reason="Erreur", approval="Approuvé",
-                               payload={})
+    correction = entry_correct(entry=entry, actor=mc_staff.director, reason="Erreur", approval="Approuvé", payload={})
     assert correction.role == Role.DIRECTEUR_JEUX
 
 
@@ -338,11 +359,13 @@ def test_reg_27_approver_role_per_set_47_fr(fr, fr_staff, user_in):
     register = opened_register(fr, fr_staff)
     entry = record(register, fr_staff)
     with pytest.raises(PermissionDenied):
-        entry_correct(entry=entry, actor=user_in(fr, Role.DIRECTEUR_JEUX), reason="Erreur", approval="Approuvé",
-                      payload={})
+        entry_correct(
+            entry=entry, actor=user_in(fr, Role.DIRECTEUR_JEUX), reason="Erreur", approval="Approuvé", payload={}
+        )
     for role in (Role.DIRECTEUR_RESPONSABLE, Role.COMITE):
-        correction = entry_correct(entry=entry, actor=user_in(fr, role), reason="Erreur", approval="Approuvé",
-                                   payload={})
+        correction = entry_correct(
+            entry=entry, actor=user_in(fr, role), reason="Erreur", approval="Approuvé", payload={}
+        )
         assert correction.role == role
 
 
@@ -352,8 +375,9 @@ def test_reg_27_set_47_override_by_the_establishment(user_in):
     entry = record(opened_register(est, staff), staff)
     with pytest.raises(PermissionDenied):
         entry_correct(entry=entry, actor=staff.director, reason="Erreur", approval="Approuvé", payload={})
-    correction = entry_correct(entry=entry, actor=user_in(est, Role.SOUS_DIRECTEUR), reason="Erreur",
-                               approval="Approuvé", payload={})
+    correction = entry_correct(
+        entry=entry, actor=user_in(est, Role.SOUS_DIRECTEUR), reason="Erreur", approval="Approuvé", payload={}
+    )
     assert correction.role == Role.SOUS_DIRECTEUR
 
 
@@ -369,8 +393,9 @@ def test_reg_27_only_inscriptions_are_corrected(mc_register, mc_staff):
 def test_reg_27_corrected_payload_types_checked(mc_register, mc_staff):
     entry = record(mc_register, mc_staff)
     with pytest.raises(ValidationError):
-        entry_correct(entry=entry, actor=mc_staff.director, reason="Erreur", approval="Approuvé",
-                      payload={"amount": 10.5})
+        entry_correct(
+            entry=entry, actor=mc_staff.director, reason="Erreur", approval="Approuvé", payload={"amount": 10.5}
+        )
     assert unchanged(mc_register, 2)
 
 
@@ -380,8 +405,12 @@ def test_reg_20_the_entry_and_its_change_share_one_transaction(mc, mc_register, 
 
     with pytest.raises(Refused), transaction.atomic():
         seance = seance_open(establishment=mc, date=datetime.date(2026, 3, 1), period="soiree", actor=mc_staff.director)
-        entry_append(register=mc_register, actor=mc_staff.writer, role=mc_staff.writer_role,
-                     payload={"subject": "Ouverture de la séance", "seance": seance.pk})
+        entry_append(
+            register=mc_register,
+            actor=mc_staff.writer,
+            role=mc_staff.writer_role,
+            payload={"subject": "Ouverture de la séance", "seance": seance.pk},
+        )
         raise Refused  # anything that fails after the entry: the change and its entry go together
     assert not Seance.objects.exists()
     assert unchanged(mc_register, 1)
@@ -410,8 +439,9 @@ def test_reg_20_a_stale_register_instance_still_appends_at_the_head(mc_register,
 
 
 @pytest.mark.postgresql
-def test_reg_20_an_append_inside_a_domain_transaction_is_one_statement(mc_register, mc_staff,
-                                                                        django_assert_num_queries):
+def test_reg_20_an_append_inside_a_domain_transaction_is_one_statement(
+    mc_register, mc_staff, django_assert_num_queries
+):
     """Lock, check of the head, insert and head move in one statement; no savepoint round trips."""
     record(mc_register, mc_staff)
     with django_assert_num_queries(1):

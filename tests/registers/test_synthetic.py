@@ -18,13 +18,22 @@ START = datetime.datetime(2025, 3, 14, 20, 0)
 def entries_per_page(kind, count: int = 300) -> float:
     """How many synthetic entries of ``kind`` a printed page holds, as the register prints them."""
     fmt = Formatter(Establishment(code="x", name="x", jurisdiction="MC", timezone="Europe/Monaco"), "fr")
-    table = Table.build([("N°", 40.0, 0), ("Inscrit le", 84.0, 0),
-                         *((str(c.label), None, c.width) for c in kind.columns),
-                         ("Inscrit par", author_width(kind.columns), 0)])
+    table = Table.build(
+        [
+            ("N°", 40.0, 0),
+            ("Inscrit le", 84.0, 0),
+            *((str(c.label), None, c.width) for c in kind.columns),
+            ("Inscrit par", author_width(kind.columns), 0),
+        ]
+    )
     height = 0.0
     for payload in synthetic_payloads(kind, count, start=START):
-        cells = ["1234", "14/03/2025 20:00:00", *(fmt.value(lookup(payload, c.key)) for c in kind.columns),
-                 "Jean Martin — Inspecteur"]
+        cells = [
+            "1234",
+            "14/03/2025 20:00:00",
+            *(fmt.value(lookup(payload, c.key)) for c in kind.columns),
+            "Jean Martin — Inspecteur",
+        ]
         height += sum(block.height for block in table.rows(cells))
     return BODY_HEIGHT * count / height
 

@@ -30,6 +30,7 @@ def detail_url(register, **query):
 
 # Register list ------------------------------------------------------------------------------------------------------
 
+
 def test_register_list_filters_by_kind_status_and_text(client, mc, cast, register):
     awaiting = services.register_create(establishment=mc, kind="main_courante", actor=cast.director)
     login(client, cast.visa)
@@ -49,9 +50,11 @@ def test_register_list_shows_only_the_current_establishment(client, mc, fr, cast
 
 # Register creation and opening act --------------------------------------------------------------------------------
 
+
 def test_directorate_creates_a_register_awaiting_paraphe(client, mc, cast):
-    response = login(client, cast.director).post(reverse("registers:create"), {"kind": "main_courante",
-                                                                                "qualifier": "", "title": ""})
+    response = login(client, cast.director).post(
+        reverse("registers:create"), {"kind": "main_courante", "qualifier": "", "title": ""}
+    )
     created = Register.objects.get(establishment=mc)
     assert response.status_code == 302 and response.url == detail_url(created)
     assert created.status == Register.Status.AWAITING_OPENING
@@ -59,8 +62,9 @@ def test_directorate_creates_a_register_awaiting_paraphe(client, mc, cast):
 
 def test_register_creation_refused_to_a_croupier_keeps_the_input(client, mc, user_in):
     croupier = user_in(mc, "croupier")
-    response = login(client, croupier).post(reverse("registers:create"),
-                                            {"kind": "main_courante", "title": "Mon intitulé"})
+    response = login(client, croupier).post(
+        reverse("registers:create"), {"kind": "main_courante", "title": "Mon intitulé"}
+    )
     assert response.status_code == 403
     page = response.content.decode()
     assert "Action refusée" in page and "Directeur des jeux" in page and 'value="Mon intitulé"' in page
@@ -81,8 +85,9 @@ def test_authority_cotes_and_paraphs_from_the_dashboard(client, mc, cast):
 
 
 def test_reg_01_second_opening_refused_shows_code_article_and_keeps_input(client, cast, register):
-    response = login(client, cast.authority).post(reverse("registers:open", args=[register.number]),
-                                                  {"paraphe": "X.Y.", "statement": "Mention saisie"})
+    response = login(client, cast.authority).post(
+        reverse("registers:open", args=[register.number]), {"paraphe": "X.Y.", "statement": "Mention saisie"}
+    )
     page = response.content.decode()
     shown = text(response)
     assert response.status_code == 409
@@ -99,6 +104,7 @@ def test_opening_form_refused_to_whom_does_not_paraph(client, mc, cast):
 
 
 # Register detail: keyset paging, corrections, visas ------------------------------------------------------------
+
 
 def seqs_on(response) -> list[int]:
     return [e.seq for e in response.context["page"].entries]
@@ -120,9 +126,13 @@ def test_register_detail_pages_by_keyset(client, mc, cast):
 
 
 def test_register_detail_shows_columns_corrections_in_red_and_visas(client, mc, cast, register):
-    services.entry_correct(entry=register.entries.get(seq=2), actor=cast.director, reason="Erreur de table",
-                           approval="Approuvé la correction de l'entrée numéro deux",
-                           payload={"event_at": "2026-03-01 14:00", "subject": "Fait corrigé", "text": "Texte juste"})
+    services.entry_correct(
+        entry=register.entries.get(seq=2),
+        actor=cast.director,
+        reason="Erreur de table",
+        approval="Approuvé la correction de l'entrée numéro deux",
+        payload={"event_at": "2026-03-01 14:00", "subject": "Fait corrigé", "text": "Texte juste"},
+    )
     services.visa_sign(register=register, actor=cast.visa, up_to_seq=5, statement="Vu au contrôle")
     page = login(client, cast.visa).get(detail_url(register)).content.decode()
     assert "Relation des faits" in page and "Date et heure du fait" in page  # the kind's columns
@@ -133,8 +143,13 @@ def test_register_detail_shows_columns_corrections_in_red_and_visas(client, mc, 
 
 
 def test_entry_detail_shows_hashes_visa_and_corrections(client, mc, cast, register):
-    correction = services.entry_correct(entry=register.entries.get(seq=3), actor=cast.director, reason="Faute",
-                                        approval="Approuvé en toutes lettres", payload={"subject": "Juste"})
+    correction = services.entry_correct(
+        entry=register.entries.get(seq=3),
+        actor=cast.director,
+        reason="Faute",
+        approval="Approuvé en toutes lettres",
+        payload={"subject": "Juste"},
+    )
     visa = services.visa_sign(register=register, actor=cast.visa, up_to_seq=4, statement="Vu")
     entry = register.entries.get(seq=3)
     page = login(client, cast.visa).get(reverse("registers:entry", args=[register.number, 3])).content.decode()
@@ -148,20 +163,25 @@ def test_entry_detail_unknown_seq_is_404(client, cast, register):
 
 # Visa with re-authentication ---------------------------------------------------------------------------------------
 
+
 def test_visa_form_defaults_to_head_and_signs_after_reauthentication(client, cast, register):
     login(client, cast.visa)
     form = client.get(reverse("registers:visa", args=[register.number])).context["form"]
     assert form["up_to_seq"].value() == register.head_seq and "otp_token" not in form.fields
-    response = client.post(reverse("registers:visa", args=[register.number]),
-                           {"up_to_seq": 4, "statement": "Vu", "password": DEFAULT_PASSWORD})
+    response = client.post(
+        reverse("registers:visa", args=[register.number]),
+        {"up_to_seq": 4, "statement": "Vu", "password": DEFAULT_PASSWORD},
+    )
     assert response.status_code == 302
     visa = register.entries.get(kind=EntryKind.VISA)
     assert visa.payload["covers_seq"] == 4 and visa.actor_user == cast.visa
 
 
 def test_visa_refused_on_wrong_password_keeps_input(client, cast, register):
-    response = login(client, cast.visa).post(reverse("registers:visa", args=[register.number]),
-                                             {"up_to_seq": 3, "statement": "Ma mention", "password": "faux"})
+    response = login(client, cast.visa).post(
+        reverse("registers:visa", args=[register.number]),
+        {"up_to_seq": 3, "statement": "Ma mention", "password": "faux"},
+    )
     page = response.content.decode()
     assert response.status_code == 200 and "Mot de passe incorrect" in page
     assert "Ma mention" in page and 'value="3"' in page
@@ -186,10 +206,16 @@ def test_visa_requires_the_totp_code_of_a_confirmed_device(client, cast, registe
 
 def test_reg_04_visa_by_the_author_refused_shows_rule_and_keeps_input(client, mc, cast, register, user_in):
     both = user_in(mc, "scj", "inspecteur")
-    services.entries_bulk_append(register=register, actor=both, role="inspecteur",
-                                 payloads=[{"event_at": "2026-03-09 10:00", "subject": "S", "text": "T"}])
-    response = login(client, both).post(reverse("registers:visa", args=[register.number]),
-                                        {"up_to_seq": 5, "statement": "Ma mention", "password": DEFAULT_PASSWORD})
+    services.entries_bulk_append(
+        register=register,
+        actor=both,
+        role="inspecteur",
+        payloads=[{"event_at": "2026-03-09 10:00", "subject": "S", "text": "T"}],
+    )
+    response = login(client, both).post(
+        reverse("registers:visa", args=[register.number]),
+        {"up_to_seq": 5, "statement": "Ma mention", "password": DEFAULT_PASSWORD},
+    )
     page = text(response)
     assert response.status_code == 409
     assert f"REG-04 — {REQUIREMENTS['REG-04'].article} : " in page and "entrée n° 5" in page and "Ma mention" in page
@@ -203,17 +229,26 @@ def test_visa_form_refused_to_a_croupier(client, mc, register, user_in):
 
 # Correction, closing act, main courante -------------------------------------------------------------------------
 
+
 def test_correction_form_prefills_columns_and_appends_a_counter_entry(client, cast, register):
     url = reverse("registers:correct", args=[register.number, 2])
     login(client, cast.director)
     form = client.get(url).context["form"]
     assert form["col__subject"].value() == "Fait 1"
-    response = client.post(url, {"reason": "Mauvaise table", "approval": "Approuvé la correction de l'entrée deux",
-                                 "col__event_at": "2026-03-01 14:00", "col__subject": "Fait 1 corrigé",
-                                 "col__text": "Relation exacte."})
+    response = client.post(
+        url,
+        {
+            "reason": "Mauvaise table",
+            "approval": "Approuvé la correction de l'entrée deux",
+            "col__event_at": "2026-03-01 14:00",
+            "col__subject": "Fait 1 corrigé",
+            "col__text": "Relation exacte.",
+        },
+    )
     correction = register.entries.get(kind=EntryKind.CORRECTION)
-    assert response.status_code == 302 and response.url == reverse("registers:entry",
-                                                                   args=[register.number, correction.seq])
+    assert response.status_code == 302 and response.url == reverse(
+        "registers:entry", args=[register.number, correction.seq]
+    )
     assert correction.corrects.seq == 2 and correction.payload["corrected"]["subject"] == "Fait 1 corrigé"
     assert correction.payload["approval"] == "Approuvé la correction de l'entrée deux"
 
@@ -256,10 +291,19 @@ def test_main_courante_fact_recorded_from_the_form(client, cast, register):
 
 # Scoping -------------------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name,args", [
-    ("registers:detail", []), ("registers:entry", [2]), ("registers:visa", []), ("registers:open", []),
-    ("registers:close", []), ("registers:correct", [2]), ("registers:record", []),
-])
+
+@pytest.mark.parametrize(
+    "name,args",
+    [
+        ("registers:detail", []),
+        ("registers:entry", [2]),
+        ("registers:visa", []),
+        ("registers:open", []),
+        ("registers:close", []),
+        ("registers:correct", [2]),
+        ("registers:record", []),
+    ],
+)
 def test_other_establishment_gets_404(client, fr, register, user_in, name, args):
     police = user_in(fr, "police", "directeur_responsable")
     assert login(client, police).get(reverse(name, args=[register.number, *args])).status_code == 404

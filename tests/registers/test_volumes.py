@@ -89,8 +89,12 @@ def test_reg_21_a_complete_volume_keeps_its_bytes_when_the_register_grows(regist
     first = one(register, volume=1)
     writer = make_user(register.establishment, "inspecteur")
     for i in range(30):
-        services.entry_append(register=register, actor=writer, role="inspecteur",
-                              payload={"event_at": "2025-03-15T01:00:00", "subject": f"Suite {i}", "text": "Fait."})
+        services.entry_append(
+            register=register,
+            actor=writer,
+            role="inspecteur",
+            payload={"event_at": "2025-03-15T01:00:00", "subject": f"Suite {i}", "text": "Fait."},
+        )
     register.refresh_from_db()
     assert one(register, volume=1) == first
 
@@ -106,17 +110,23 @@ def test_reg_21_reprint_is_a_duplicata_recorded_as_such(register):
     assert all("DUPLICATA" in text for text in page_texts(duplicate.getvalue()))
     assert again.getvalue() == duplicate.getvalue()
     prints = list(VolumePrint.objects.filter(register=register).order_by("pk"))
-    assert [(p.volume, p.last_seq, p.duplicate) for p in prints] == [(1, register.head_seq, False),
-                                                                     (1, register.head_seq, True),
-                                                                     (1, register.head_seq, True)]
+    assert [(p.volume, p.last_seq, p.duplicate) for p in prints] == [
+        (1, register.head_seq, False),
+        (1, register.head_seq, True),
+        (1, register.head_seq, True),
+    ]
     assert prints[0].digest == hashlib.sha256(original.getvalue()).hexdigest()
     assert prints[0].printed_by == reader and prints[2].printed_by is None
 
 
 def test_reg_21_a_new_state_prints_a_new_original(register):
     volume_print(register=register, out=io.BytesIO(), actor=None)
-    services.entry_append(register=register, actor=make_user(register.establishment, "inspecteur"),
-                          role="inspecteur", payload={"subject": "Encore", "text": "Un fait de plus."})
+    services.entry_append(
+        register=register,
+        actor=make_user(register.establishment, "inspecteur"),
+        role="inspecteur",
+        payload={"subject": "Encore", "text": "Un fait de plus."},
+    )
     register.refresh_from_db()
     out = io.BytesIO()
     volume_print(register=register, out=out, actor=None)
@@ -129,8 +139,9 @@ def test_reg_21_print_history_is_append_only(register):
     with pytest.raises(Exception, match="append-only table"), transaction.atomic():
         VolumePrint.objects.filter(pk=printed.pk).update(duplicate=True)
     with pytest.raises(IntegrityError), transaction.atomic():  # one original per state
-        VolumePrint.objects.create(register=register, volume=1, last_seq=printed.last_seq, lang="fr", pages=1,
-                                   digest="0" * 64)
+        VolumePrint.objects.create(
+            register=register, volume=1, last_seq=printed.last_seq, lang="fr", pages=1, digest="0" * 64
+        )
 
 
 @SMALL_VOLUMES
@@ -160,8 +171,7 @@ def test_reg_21_volume_in_use_or_already_paraphed_refused(register):
     with pytest.raises(ValidationError):
         volume_paraphe(register=register, volume=len(volumes) + 1, actor=signer, paraphe="C. G.")
     with pytest.raises(PermissionDenied):
-        volume_paraphe(register=register, volume=2, actor=make_user(register.establishment, "inspecteur"),
-                       paraphe="X")
+        volume_paraphe(register=register, volume=2, actor=make_user(register.establishment, "inspecteur"), paraphe="X")
     assert VolumeParaphe.objects.filter(register=register).count() == 1
 
 

@@ -16,8 +16,11 @@ def api():
 def test_print_a_register_through_the_api(api, register, user_in, django_capture_on_commit_callbacks):
     api.force_authenticate(user_in(register.establishment, "scj"))
     with django_capture_on_commit_callbacks(execute=True):
-        response = api.post("/api/v1/reports/", {"kind": "register", "register": register.number, "sealed": False,
-                                                 "lang": "fr"}, format="json")
+        response = api.post(
+            "/api/v1/reports/",
+            {"kind": "register", "register": register.number, "sealed": False, "lang": "fr"},
+            format="json",
+        )
     assert response.status_code == 202
     job_id = response.data["id"]
     detail = api.get(f"/api/v1/reports/{job_id}/")
@@ -32,8 +35,9 @@ def test_print_a_register_through_the_api(api, register, user_in, django_capture
 
 def test_a_queued_job_answers_202_and_has_no_file_yet(api, register, user_in):
     api.force_authenticate(user_in(register.establishment, "scj"))
-    response = api.post("/api/v1/reports/", {"kind": "register", "register": register.number}, format="json",
-                        HTTP_ACCEPT_LANGUAGE="en")
+    response = api.post(
+        "/api/v1/reports/", {"kind": "register", "register": register.number}, format="json", HTTP_ACCEPT_LANGUAGE="en"
+    )
     assert response.status_code == 202 and response.data["status"] == "queued" and response.data["file_url"] is None
     assert response.data["parameters"] == {"lang": "en", "sealed": False}  # the reader's language by default
     assert api.get(f"/api/v1/reports/{response.data['id']}/file/").status_code == 404
@@ -42,11 +46,17 @@ def test_a_queued_job_answers_202_and_has_no_file_yet(api, register, user_in):
 def test_bad_requests(api, register, fr, user_in):
     api.force_authenticate(user_in(register.establishment, "scj"))
     assert api.post("/api/v1/reports/", {"kind": "register"}, format="json").status_code == 400
-    assert api.post("/api/v1/reports/", {"kind": "register", "register": register.number, "lang": "de"},
-                    format="json").status_code == 400
+    assert (
+        api.post(
+            "/api/v1/reports/", {"kind": "register", "register": register.number, "lang": "de"}, format="json"
+        ).status_code
+        == 400
+    )
     api.force_authenticate(user_in(fr, "police"))
-    assert api.post("/api/v1/reports/", {"kind": "register", "register": register.number},
-                    format="json").status_code == 404
+    assert (
+        api.post("/api/v1/reports/", {"kind": "register", "register": register.number}, format="json").status_code
+        == 404
+    )
     assert not ReportJob.objects.exists()
 
 

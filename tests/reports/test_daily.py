@@ -25,8 +25,9 @@ def day(mc):
     seance = seance_open(establishment=mc, date=datetime.date(2026, 3, 14), period="soiree", actor=director)
     inspector = make_user(mc, "inspecteur")
     for text in ("Ouverture de la table n° 3 ; fonds de 15 000 €.", "Fermeture de la table n° 3."):
-        registers.entry_append(register=register, actor=inspector, role="inspecteur",
-                               payload={"subject": "Table", "text": text})
+        registers.entry_append(
+            register=register, actor=inspector, role="inspecteur", payload={"subject": "Table", "text": text}
+        )
     return seance, register, director
 
 
@@ -50,8 +51,12 @@ def test_daily_report_prints_each_register_s_entries_of_the_seance(day):
 def test_daily_report_lists_visas_pending_and_open_incidents(day, mc):
     seance, register, director = day
     open_register(mc, "incidents")
-    incident_open(establishment=mc, category="game", description="Contestation d'un coup à la table n° 3",
-                  actor=make_user(mc, "inspecteur"))
+    incident_open(
+        establishment=mc,
+        category="game",
+        description="Contestation d'un coup à la table n° 3",
+        actor=make_user(mc, "inspecteur"),
+    )
     seance = seance_close(seance=seance, actor=director)
     text = report(seance)
     assert "Visas en attente" in text

@@ -27,8 +27,9 @@ def test_printed_register_runs_through_the_task_to_a_file(register, user_in, dja
     assert (job.status, job.progress, job.error) == (ReportJob.Status.DONE, 100, "")
     pages = page_texts(job.file.read())
     assert f"Page 1 / {len(pages)}" in pages[0] and register.number in pages[0]
-    assert job.fingerprint == register_fingerprint(number=register.number, head_seq=register.head_seq,
-                                                   head_hash=register.head_hash, lang="fr", sealed=False)
+    assert job.fingerprint == register_fingerprint(
+        number=register.number, head_seq=register.head_seq, head_hash=register.head_hash, lang="fr", sealed=False
+    )
     # Every change of status is in the job's history, attributed to the person who asked.
     history = list(job.history.order_by("history_date").values_list("status", "history_user"))
     assert history == [("queued", reader.pk), ("running", reader.pk), ("done", reader.pk)]
@@ -41,11 +42,16 @@ def test_same_register_state_reuses_the_printed_file(register, user_in, django_c
     assert second.pk != first.pk and second.status == ReportJob.Status.DONE
     assert second.file.name == first.file.name
     # Another language or a new entry is another document.
-    english, callbacks = ask(register, user_in(register.establishment, "scj"), django_capture_on_commit_callbacks,
-                             lang="en")
+    english, callbacks = ask(
+        register, user_in(register.establishment, "scj"), django_capture_on_commit_callbacks, lang="en"
+    )
     assert len(callbacks) == 1 and english.file.name != first.file.name
-    registers.entry_append(register=register, actor=make_user(register.establishment, "inspecteur"),
-                           role="inspecteur", payload={"subject": "Nouveau fait"})
+    registers.entry_append(
+        register=register,
+        actor=make_user(register.establishment, "inspecteur"),
+        role="inspecteur",
+        payload={"subject": "Nouveau fait"},
+    )
     later, callbacks = ask(register, user_in(register.establishment, "scj"), django_capture_on_commit_callbacks)
     assert len(callbacks) == 1 and later.fingerprint != first.fingerprint and later.file.name != first.file.name
 

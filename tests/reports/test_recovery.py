@@ -35,8 +35,9 @@ def _drop_broker_pools():
     app._pool = None
 
 
-def test_print_request_with_redis_down_is_kept_queued_and_says_so(register, user_in, client, broker_down,
-                                                                   django_capture_on_commit_callbacks):
+def test_print_request_with_redis_down_is_kept_queued_and_says_so(
+    register, user_in, client, broker_down, django_capture_on_commit_callbacks
+):
     client.force_login(user_in(register.establishment, "inspecteur"))
     started = time.monotonic()
     with django_capture_on_commit_callbacks(execute=True):
@@ -49,13 +50,15 @@ def test_print_request_with_redis_down_is_kept_queued_and_says_so(register, user
     assert "injoignable" in page and "partira automatiquement" in page
 
 
-def test_api_print_request_with_redis_down_answers_202_queued(register, user_in, broker_down,
-                                                              django_capture_on_commit_callbacks):
+def test_api_print_request_with_redis_down_answers_202_queued(
+    register, user_in, broker_down, django_capture_on_commit_callbacks
+):
     api = APIClient()
     api.force_authenticate(user_in(register.establishment, "inspecteur"))
     with django_capture_on_commit_callbacks(execute=True):
-        response = api.post("/api/v1/reports/", {"kind": "register", "register": register.number, "lang": "fr"},
-                            format="json")
+        response = api.post(
+            "/api/v1/reports/", {"kind": "register", "register": register.number, "lang": "fr"}, format="json"
+        )
     assert response.status_code == 202, response.content
     job = api.get(f"/api/v1/reports/{response.json()['id']}/").json()
     assert job["status"] == "queued" and "injoignable" in job["notice"]

@@ -64,8 +64,10 @@ def test_a_refused_seal_keeps_the_form(client, register, user_in, settings):
 
 def test_seance_report_from_the_ui(client, mc, django_capture_on_commit_callbacks):
     director = make_user(mc, "directeur_jeux")
-    seance = seance_close(seance=seance_open(establishment=mc, date=datetime.date(2026, 3, 14), period="soiree",
-                                             actor=director), actor=director)
+    seance = seance_close(
+        seance=seance_open(establishment=mc, date=datetime.date(2026, 3, 14), period="soiree", actor=director),
+        actor=director,
+    )
     client.force_login(director)
     form = client.get(reverse("reports:daily_request")).content.decode()
     assert f'<option value="{seance.pk}">' in form

@@ -23,15 +23,26 @@ def machine(fr_room):
 
 
 def _avance(fr_room, machine, **overrides):
-    values = {"machine": machine, "amount": Decimal("200"), "denomination": "pièces de 1 €",
-              "reason": "hopper_empty", "refilled_by": fr_room["employe_jeux"], "comite": fr_room["comite"],
-              "actor": fr_room["caissier"], **overrides}
+    values = {
+        "machine": machine,
+        "amount": Decimal("200"),
+        "denomination": "pièces de 1 €",
+        "reason": "hopper_empty",
+        "refilled_by": fr_room["employe_jeux"],
+        "comite": fr_room["comite"],
+        "actor": fr_room["caissier"],
+        **overrides,
+    }
     return accounting.avance_issue(**values)
 
 
 def test_slot_42_bon_needs_cashier_and_comite_signatures(fr_room, machine):
-    for overrides in ({"comite": None}, {"comite": fr_room["superviseur"]}, {"actor": fr_room["superviseur"]},
-                      {"comite": fr_room["caissier"]}):
+    for overrides in (
+        {"comite": None},
+        {"comite": fr_room["superviseur"]},
+        {"actor": fr_room["superviseur"]},
+        {"comite": fr_room["caissier"]},
+    ):
         with pytest.raises(RuleViolation) as exc:
             _avance(fr_room, machine, **overrides)
         assert exc.value.code == "SLOT-42"
@@ -76,30 +87,44 @@ def test_slot_55_entry_refused_without_both_visas(fr_room, machine):
             accounting.tickets_record(machine=machine, amount=Decimal("30"), comite=comite, actor=fr_room["caissier"])
         assert exc.value.code == "SLOT-55"
     with pytest.raises(RuleViolation):
-        accounting.count_record(machine=machine, physical=Decimal("100"), comite=fr_room["comite"],
-                                actor=fr_room["comite"])
+        accounting.count_record(
+            machine=machine, physical=Decimal("100"), comite=fr_room["comite"], actor=fr_room["comite"]
+        )
     assert not AccountingLine.objects.exists()
 
 
 def test_slot_55_product_per_count_follows_the_formula(fr_room, machine):
     cashier, comite = fr_room["caissier"], fr_room["comite"]
-    _avance(fr_room, machine)                                                    # 200
-    payment = services.jackpot_pay(machine=machine, amount=Decimal("800"), method="cash", actor=cashier,
-                                   controller=comite)
+    _avance(fr_room, machine)  # 200
+    payment = services.jackpot_pay(
+        machine=machine, amount=Decimal("800"), method="cash", actor=cashier, controller=comite
+    )
     with pytest.raises(RuleViolation) as exc:  # the cash-desk payment is not in modèle 29 yet
         accounting.count_record(machine=machine, physical=Decimal("5000"), comite=comite, actor=cashier)
     assert exc.value.code == "SLOT-55"
-    accounting.payment_post(payment=payment, comite=comite, actor=cashier)          # 800
+    accounting.payment_post(payment=payment, comite=comite, actor=cashier)  # 800
     accounting.tickets_record(machine=machine, amount=Decimal("150"), comite=comite, actor=cashier)
-    kwargs = {"machine": machine, "physical": Decimal("5000"), "units_in": 12000, "units_out": 2000,
-              "unclaimed": Decimal("50"), "comite": comite, "actor": cashier}
+    kwargs = {
+        "machine": machine,
+        "physical": Decimal("5000"),
+        "units_in": 12000,
+        "units_out": 2000,
+        "unclaimed": Decimal("50"),
+        "comite": comite,
+        "actor": cashier,
+    }
     # 5000 + (12000 − 2000) × 0.10 − 200 − 800 − 50 − 150 = 4800
     with pytest.raises(RuleViolation) as exc:
         accounting.count_record(product=Decimal("5000"), **kwargs)
     assert exc.value.code == "SLOT-55"
     count = accounting.count_record(product=Decimal("4800.00"), **kwargs)
     assert (count.electronic, count.avances, count.payments, count.tickets, count.amount) == (
-        Decimal("1000.00"), Decimal("200"), Decimal("800"), Decimal("150"), Decimal("4800.00"))
+        Decimal("1000.00"),
+        Decimal("200"),
+        Decimal("800"),
+        Decimal("150"),
+        Decimal("4800.00"),
+    )
     assert "Membre du comité" in count.entry.payload["signature"]
     # the bons were cash values until this count: the next count starts from zero
     assert not accounting.open_lines(machine).exists()
@@ -109,8 +134,9 @@ def test_slot_55_product_per_count_follows_the_formula(fr_room, machine):
 
 def test_slot_55_payment_posted_once_and_carnet_is_french_only(fr_room, machine, mc_room):
     cashier, comite = fr_room["caissier"], fr_room["comite"]
-    payment = services.jackpot_pay(machine=machine, amount=Decimal("800"), method="cash", actor=cashier,
-                                   controller=comite)
+    payment = services.jackpot_pay(
+        machine=machine, amount=Decimal("800"), method="cash", actor=cashier, controller=comite
+    )
     accounting.payment_post(payment=payment, comite=comite, actor=cashier)
     with pytest.raises(ValidationError):
         accounting.payment_post(payment=payment, comite=comite, actor=cashier)
@@ -122,8 +148,9 @@ def test_slot_55_payment_posted_once_and_carnet_is_french_only(fr_room, machine,
 
 def test_slot_35_slot_55_dashboard_lists_the_jackpots_awaiting_the_comite_visa(client, fr_room, machine):
     cashier, comite = fr_room["caissier"], fr_room["comite"]
-    payment = services.jackpot_pay(machine=machine, amount=Decimal("800"), method="cash", actor=cashier,
-                                   controller=comite)
+    payment = services.jackpot_pay(
+        machine=machine, amount=Decimal("800"), method="cash", actor=cashier, controller=comite
+    )
     client.force_login(comite)
     waiting = f"Bon de paiement n° {payment.bon_number} ({machine.number}"
     assert waiting in client.get(reverse("dashboard")).content.decode()
@@ -137,17 +164,28 @@ def test_slot_42_avance_page_with_the_comite_visa(client, fr_room, machine):
     from tests.factories import DEFAULT_PASSWORD
 
     client.force_login(fr_room["caissier"])
-    for name, kwargs in [("carnet", {"pk": machine.pk}), ("avance", {"pk": machine.pk}),
-                         ("carnet_tickets", {"pk": machine.pk}), ("carnet_count", {"pk": machine.pk}),
-                         ("carnet_payment", {})]:
+    for name, kwargs in [
+        ("carnet", {"pk": machine.pk}),
+        ("avance", {"pk": machine.pk}),
+        ("carnet_tickets", {"pk": machine.pk}),
+        ("carnet_count", {"pk": machine.pk}),
+        ("carnet_payment", {}),
+    ]:
         assert client.get(reverse(f"slots:{name}", kwargs=kwargs)).status_code == 200, name
-    body = {"reason": "hopper_empty", "denomination": "1 €", "amount": "100", "refilled_by": fr_room["employe_jeux"].pk,
-            "comite_username": fr_room["superviseur"].username, "comite_password": DEFAULT_PASSWORD,
-            "password": DEFAULT_PASSWORD}
+    body = {
+        "reason": "hopper_empty",
+        "denomination": "1 €",
+        "amount": "100",
+        "refilled_by": fr_room["employe_jeux"].pk,
+        "comite_username": fr_room["superviseur"].username,
+        "comite_password": DEFAULT_PASSWORD,
+        "password": DEFAULT_PASSWORD,
+    }
     refused = client.post(reverse("slots:avance", args=[machine.pk]), body)
     assert refused.status_code == 409 and "SLOT-42" in refused.content.decode()
-    done = client.post(reverse("slots:avance", args=[machine.pk]),
-                       {**body, "comite_username": fr_room["comite"].username})
+    done = client.post(
+        reverse("slots:avance", args=[machine.pk]), {**body, "comite_username": fr_room["comite"].username}
+    )
     assert done.status_code == 302 and MachineAvance.objects.get().bon_number == 1
     page = client.get(reverse("slots:carnet", args=[machine.pk])).content.decode()
     assert "100" in page and "Membre du comité" in page
@@ -160,11 +198,23 @@ def test_slot_55_api_count_with_the_comite_visa(fr_room, machine):
 
     api = APIClient()
     api.force_authenticate(fr_room["caissier"])
-    visa = {"comite_username": fr_room["comite"].username, "comite_password": DEFAULT_PASSWORD,
-            "password": DEFAULT_PASSWORD}
+    visa = {
+        "comite_username": fr_room["comite"].username,
+        "comite_password": DEFAULT_PASSWORD,
+        "password": DEFAULT_PASSWORD,
+    }
     base = f"/api/v1/slots/machines/{machine.pk}/"
-    avance = api.post(f"{base}avances/", {"reason": "new_machine", "denomination": "1 €", "amount": "300",
-                                         "refilled_by": fr_room["employe_jeux"].pk, **visa}, format="json")
+    avance = api.post(
+        f"{base}avances/",
+        {
+            "reason": "new_machine",
+            "denomination": "1 €",
+            "amount": "300",
+            "refilled_by": fr_room["employe_jeux"].pk,
+            **visa,
+        },
+        format="json",
+    )
     assert avance.status_code == 201 and avance.json()["bon_number"] == 1
     assert api.post(f"{base}carnet/tickets/", {"amount": "20", **visa}, format="json").status_code == 201
     wrong = api.post(f"{base}carnet/counts/", {"physical": "1000", "product": "1000", **visa}, format="json")
@@ -185,8 +235,9 @@ def month_end_count(fr_room, *machines):
     count = counts.slot_count_open(establishment=fr_room.est, kind="month_end", actor=fr_room["comite"])
     for machine in machines:
         open_register(fr_room.est, "slot_comptabilite_29", machine.casino_number)
-        counts.slot_count_line(count=count, machine=machine, coins=Decimal("10"), actor=fr_room["caissier"],
-                               comite=fr_room["comite"])
+        counts.slot_count_line(
+            count=count, machine=machine, coins=Decimal("10"), actor=fr_room["caissier"], comite=fr_room["comite"]
+        )
     return counts.slot_count_close(count=count, actor=fr_room["comite"])
 
 
@@ -210,12 +261,17 @@ def test_slot_56_modele_35_certified_by_director_and_comite_total_of_modele_29(f
     other = fr_room.on_floor()
     open_register(fr_room.est, "slot_comptabilite_29", other.casino_number)
     _avance(fr_room, machine)
-    accounting.count_record(machine=machine, physical=Decimal("1000"), comite=comite, actor=cashier)   # 800
-    accounting.count_record(machine=machine, physical=Decimal("500"), comite=comite, actor=cashier)    # 500
+    accounting.count_record(machine=machine, physical=Decimal("1000"), comite=comite, actor=cashier)  # 800
+    accounting.count_record(machine=machine, physical=Decimal("500"), comite=comite, actor=cashier)  # 500
     accounting.count_record(machine=other, physical=Decimal("250"), units_in=100, comite=comite, actor=cashier)  # 260
     month = {"establishment": fr_room.est, "year": 2026, "month": 10}
-    for actor, visa in ((director, None), (director, director), (director, fr_room["superviseur"]),
-                        (comite, comite), (cashier, comite)):
+    for actor, visa in (
+        (director, None),
+        (director, director),
+        (director, fr_room["superviseur"]),
+        (comite, comite),
+        (cashier, comite),
+    ):
         with pytest.raises(RuleViolation) as exc:
             accounting.statement_certify(comite=visa, actor=actor, **month)
         assert exc.value.code == "SLOT-56"
@@ -227,7 +283,11 @@ def test_slot_56_modele_35_certified_by_director_and_comite_total_of_modele_29(f
     assert statement.total == Decimal("1560.00") and len(statement.lines) == 2
     line = next(row for row in statement.lines if row["casino"] == machine.casino_number)
     assert (line["counts"], line["avances"], line["product"], line["maker"]) == (
-        "1500.00", "200.00", "1300.00", machine.maker_number)
+        "1500.00",
+        "200.00",
+        "1300.00",
+        machine.maker_number,
+    )
     assert statement.entry.register.kind_info.form == "modèle 35"
     assert "Membre du comité" in statement.entry.payload["signature"]
     assert accounting.month_slot_total(fr_room.est, 2026, 10) == Decimal("1560.00")
@@ -253,8 +313,13 @@ def test_reg_41_modeles_32_and_35_kept_in_volumes_coted_by_the_control_officials
 def test_slot_56_modele_35_not_before_the_last_day_of_the_month(fr_room, october_31):
     open_register(fr_room.est, "slot_recapitulatif_35")
     with pytest.raises(ValidationError):
-        accounting.statement_certify(establishment=fr_room.est, year=2026, month=11, comite=fr_room["comite"],
-                                     actor=fr_room["directeur_responsable"])
+        accounting.statement_certify(
+            establishment=fr_room.est,
+            year=2026,
+            month=11,
+            comite=fr_room["comite"],
+            actor=fr_room["directeur_responsable"],
+        )
 
 
 def test_slot_56_modele_35_total_carried_to_modele_13(fr_room, machine, october_31):
@@ -263,10 +328,12 @@ def test_slot_56_modele_35_total_carried_to_modele_13(fr_room, machine, october_
     keeper = make_user(fr_room.est, "caissier_principal", username="cp-fr")
     open_register(fr_room.est, "slot_recapitulatif_35")
     register = open_register(fr_room.est, "carnet_prelevements")
-    accounting.count_record(machine=machine, physical=Decimal("900"), comite=fr_room["comite"],
-                            actor=fr_room["caissier"])
-    accounting.statement_certify(establishment=fr_room.est, year=2026, month=10, comite=fr_room["comite"],
-                                 actor=fr_room["directeur_responsable"])
+    accounting.count_record(
+        machine=machine, physical=Decimal("900"), comite=fr_room["comite"], actor=fr_room["caissier"]
+    )
+    accounting.statement_certify(
+        establishment=fr_room.est, year=2026, month=10, comite=fr_room["comite"], actor=fr_room["directeur_responsable"]
+    )
     month = {"establishment": fr_room.est, "year": 2026, "month": 10, "actor": keeper}
     with pytest.raises(RuleViolation) as exc:
         levy_month_close(slot_total=Decimal("100"), **month)
@@ -282,13 +349,20 @@ def test_slot_56_statement_page_and_api(client, fr_room, machine, october_31):
     from tests.factories import DEFAULT_PASSWORD
 
     open_register(fr_room.est, "slot_recapitulatif_35")
-    accounting.count_record(machine=machine, physical=Decimal("40"), comite=fr_room["comite"],
-                            actor=fr_room["caissier"])
+    accounting.count_record(
+        machine=machine, physical=Decimal("40"), comite=fr_room["comite"], actor=fr_room["caissier"]
+    )
     director = fr_room["directeur_responsable"]
     client.force_login(director)
     assert client.get(reverse("slots:statement")).status_code == 200
-    body = {"year": 2026, "month": 10, "total": "41", "comite_username": fr_room["comite"].username,
-            "comite_password": DEFAULT_PASSWORD, "password": DEFAULT_PASSWORD}
+    body = {
+        "year": 2026,
+        "month": 10,
+        "total": "41",
+        "comite_username": fr_room["comite"].username,
+        "comite_password": DEFAULT_PASSWORD,
+        "password": DEFAULT_PASSWORD,
+    }
     refused = client.post(reverse("slots:statement"), body)
     assert refused.status_code == 409 and "SLOT-56" in refused.content.decode()
     api = APIClient()
@@ -297,8 +371,7 @@ def test_slot_56_statement_page_and_api(client, fr_room, machine, october_31):
     assert done.status_code == 201 and done.json()["total"] == "40.00"
 
 
-def test_slot_47_modele_32_certified_by_employee_and_comite_line_per_fleet_machine(fr_room, october_31,
-                                                                                  monkeypatch):
+def test_slot_47_modele_32_certified_by_employee_and_comite_line_per_fleet_machine(fr_room, october_31, monkeypatch):
     import datetime
 
     from django.utils import timezone
@@ -321,8 +394,13 @@ def test_slot_47_modele_32_certified_by_employee_and_comite_line_per_fleet_machi
         accounting.meter_statement_certify(comite=comite, actor=employee, **month)
     assert exc.value.code == "SLOT-47" and unread.number in str(exc.value) and read.number not in str(exc.value)
     fr_room.read(unread, value=77, releve=releve)
-    for actor, visa in ((employee, None), (employee, employee), (comite, comite), (employee, fr_room["superviseur"]),
-                        (fr_room["caissier"], comite)):
+    for actor, visa in (
+        (employee, None),
+        (employee, employee),
+        (comite, comite),
+        (employee, fr_room["superviseur"]),
+        (fr_room["caissier"], comite),
+    ):
         with pytest.raises(RuleViolation) as exc:
             accounting.meter_statement_certify(comite=visa, actor=actor, **month)
         assert exc.value.code == "SLOT-47"
@@ -349,12 +427,18 @@ def test_slot_47_meter_statement_page_and_api(client, fr_room, october_31):
     employee = fr_room["employe_jeux"]
     client.force_login(employee)
     assert client.get(reverse("slots:meter_statement")).status_code == 200
-    body = {"year": 2026, "month": 10, "comite_username": fr_room["superviseur"].username,
-            "comite_password": DEFAULT_PASSWORD, "password": DEFAULT_PASSWORD}
+    body = {
+        "year": 2026,
+        "month": 10,
+        "comite_username": fr_room["superviseur"].username,
+        "comite_password": DEFAULT_PASSWORD,
+        "password": DEFAULT_PASSWORD,
+    }
     refused = client.post(reverse("slots:meter_statement"), body)
     assert refused.status_code == 409 and "SLOT-47" in refused.content.decode()
     api = APIClient()
     api.force_authenticate(employee)
-    done = api.post("/api/v1/slots/meter-statements/", {**body, "comite_username": fr_room["comite"].username},
-                    format="json")
+    done = api.post(
+        "/api/v1/slots/meter-statements/", {**body, "comite_username": fr_room["comite"].username}, format="json"
+    )
     assert done.status_code == 201 and done.json()["lines"] == []

@@ -37,15 +37,20 @@ def test_slot_03_api_socle_created_once_and_never_renumbered(mc_room):
     assert created.status_code == 201 and created.json()["number"] == "S-42"
     assert Socle.objects.get(pk=created.json()["id"]).active
     _refused(api.post(f"{API}socles/", body, format="json"), "SLOT-03")
-    assert _api(mc_room["mecanicien"]).post(f"{API}socles/", {**body, "number": "S-43"},
-                                            format="json").status_code == 403
+    assert (
+        _api(mc_room["mecanicien"]).post(f"{API}socles/", {**body, "number": "S-43"}, format="json").status_code == 403
+    )
 
 
 def _machine_body(room, **extra) -> dict:
     data = room.machine_input()
     body = {name: value for name, value in vars(data).items() if name != "meters"}
-    body.update(rate_date=data.rate_date.isoformat(), rtp_percent=str(data.rtp_percent),
-                credit_value=str(data.credit_value), digits=8)
+    body.update(
+        rate_date=data.rate_date.isoformat(),
+        rtp_percent=str(data.rtp_percent),
+        credit_value=str(data.credit_value),
+        digits=8,
+    )
     return {**{k: v for k, v in body.items() if v is not None}, **extra}
 
 
@@ -73,19 +78,32 @@ def test_slot_07_api_technical_sheet_new_version(mc_room):
     assert sheet.status_code == 201 and sheet.json()["version"] == 2
     machine.refresh_from_db()
     assert machine.rtp_percent == Decimal("93.00")
-    _refused(api.post(url, {"characteristics": "Deux taux", "rtp_percent": "93.00", "levy_percent": "5.00"},
-                      format="json"), "SLOT-07")
+    _refused(
+        api.post(url, {"characteristics": "Deux taux", "rtp_percent": "93.00", "levy_percent": "5.00"}, format="json"),
+        "SLOT-07",
+    )
 
 
 def test_key_15_api_ram_clear_by_the_comite_member_holding_the_reset_key(fr_room):
     machine = fr_room.on_floor()
     keys = [m.key_at for m in machine.meters.all()]
-    body = {"reset_key": "RK-1", "reason": "Panne mémoire", "before": {k: 5 for k in keys},
-            "after": {k: 0 for k in keys}}
+    body = {
+        "reset_key": "RK-1",
+        "reason": "Panne mémoire",
+        "before": {k: 5 for k in keys},
+        "after": {k: 0 for k in keys},
+    }
     url = f"{API}machines/{machine.pk}/ram-clears/"
     _refused(_api(fr_room["comite"]).post(url, body, format="json"), "KEY-15")  # no such key registered
-    key_register(establishment=fr_room.est, actor=fr_room.keeper, code="RK-1", lock_type="reset",
-                 opens="Réinitialisation", asset_ref=machine.number, custodian=fr_room["comite"])
+    key_register(
+        establishment=fr_room.est,
+        actor=fr_room.keeper,
+        code="RK-1",
+        lock_type="reset",
+        opens="Réinitialisation",
+        asset_ref=machine.number,
+        custodian=fr_room["comite"],
+    )
     done = _api(fr_room["comite"]).post(url, body, format="json")
     assert done.status_code == 201 and RamClear.objects.get(pk=done.json()["id"]).readings.count() == 2 * len(keys)
     bad = _api(fr_room["comite"]).post(url, {**body, "before": {}}, format="json")
@@ -120,15 +138,24 @@ def test_slot_15_api_daily_envelope_of_the_superviseur(mc_room, fr_room):
     done = api.post(f"{API}transmittals/", body, format="json")
     assert done.status_code == 201 and done.json()["date"] == body["date"]
     assert api.post(f"{API}transmittals/", body, format="json").status_code == 400  # handed over already
-    other_day = {**body, "date": (timezone.localdate() - datetime.timedelta(days=1)).isoformat(),
-                 "received_by": fr_room["directeur_responsable"].pk}
+    other_day = {
+        **body,
+        "date": (timezone.localdate() - datetime.timedelta(days=1)).isoformat(),
+        "received_by": fr_room["directeur_responsable"].pk,
+    }
     assert _api(fr_room["superviseur"]).post(f"{API}transmittals/", other_day, format="json").status_code == 400
 
 
 def test_inc_04_api_contested_payment_decided_after_hearing_the_mechanic(mc_room):
     machine = mc_room.on_floor()
-    body = {"machine": machine.pk, "claim": "Gain non payé", "mechanic": mc_room["mecanicien"].pk,
-            "mechanic_statement": "Panne d'affichage", "decision": "Payé", "amount_paid": "20.00"}
+    body = {
+        "machine": machine.pk,
+        "claim": "Gain non payé",
+        "mechanic": mc_room["mecanicien"].pk,
+        "mechanic_statement": "Panne d'affichage",
+        "decision": "Payé",
+        "amount_paid": "20.00",
+    }
     _refused(_api(mc_room["mecanicien"]).post(f"{API}disputes/", body, format="json"), "INC-04")
     done = _api(mc_room["superviseur"]).post(f"{API}disputes/", body, format="json")
     assert done.status_code == 201
@@ -137,8 +164,15 @@ def test_inc_04_api_contested_payment_decided_after_hearing_the_mechanic(mc_room
 
 def test_slot_20_api_top_up_is_the_positive_difference(mc_room):
     machine = mc_room.on_floor()
-    body = {"machine": machine.pk, "combination": "3 BAR", "amount_due": "100.00", "paid_by_machine": "60.00",
-            "difference": "30.00", "customer": "M. X", "mechanic_opinion": "Trémie vide"}
+    body = {
+        "machine": machine.pk,
+        "combination": "3 BAR",
+        "amount_due": "100.00",
+        "paid_by_machine": "60.00",
+        "difference": "30.00",
+        "customer": "M. X",
+        "mechanic_opinion": "Trémie vide",
+    }
     api = _api(mc_room["superviseur"])
     _refused(api.post(f"{API}top-ups/", body, format="json"), "SLOT-20")
     before = Entry.objects.count()
@@ -149,8 +183,13 @@ def test_slot_20_api_top_up_is_the_positive_difference(mc_room):
 
 def test_slot_19_inc_05_api_orphan_and_the_customer_who_took_it_excluded(mc_room):
     machine = mc_room.on_floor()
-    body = {"kind": "credits", "amount": "12.50", "machine": machine.pk, "disposal": "Versé à la caisse",
-            "taken_by": "Client au poste 12"}
+    body = {
+        "kind": "credits",
+        "amount": "12.50",
+        "machine": machine.pk,
+        "disposal": "Versé à la caisse",
+        "taken_by": "Client au poste 12",
+    }
     assert _api(mc_room["directeur_jeux"]).post(f"{API}orphans/", body, format="json").status_code == 403
     done = _api(mc_room["superviseur"]).post(f"{API}orphans/", body, format="json")
     assert done.status_code == 201 and done.json()["excluded_at"] is not None
@@ -165,24 +204,40 @@ def test_slot_14_key_05_api_door_events_matched_against_interventions_and_key_ha
     from ledgers.keys.services import key_issue
 
     machine = mc_room.on_floor()
-    door = key_register(establishment=mc_room.est, actor=mc_room.keeper, code="M-1", lock_type="machine_door",
-                        opens="porte", asset_ref=machine.number,
-                        home=Location.objects.get(establishment=mc_room.est, kind="coffre"))
+    door = key_register(
+        establishment=mc_room.est,
+        actor=mc_room.keeper,
+        code="M-1",
+        lock_type="machine_door",
+        opens="porte",
+        asset_ref=machine.number,
+        home=Location.objects.get(establishment=mc_room.est, kind="coffre"),
+    )
     sheet = services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason="Porte : contrôle")
-    handed = key_issue(key=door, actor=mc_room["superviseur"], holder=mc_room["mecanicien"],
-                       purpose_type="slots.intervention", purpose_id=sheet.pk,
-                       due_at=timezone.now() + datetime.timedelta(hours=2))
+    handed = key_issue(
+        key=door,
+        actor=mc_room["superviseur"],
+        holder=mc_room["mecanicien"],
+        purpose_type="slots.intervention",
+        purpose_id=sheet.pk,
+        due_at=timezone.now() + datetime.timedelta(hours=2),
+    )
     now = timezone.now()
-    rows = [{"machine": machine.number, "event": "door_open", "at": now.isoformat()},
-            {"machine": machine.number, "event": "door_open", "at": (now - datetime.timedelta(hours=6)).isoformat()}]
+    rows = [
+        {"machine": machine.number, "event": "door_open", "at": now.isoformat()},
+        {"machine": machine.number, "event": "door_open", "at": (now - datetime.timedelta(hours=6)).isoformat()},
+    ]
     done = _api(mc_room["superviseur"]).post(f"{API}events/", {"rows": rows}, format="json")
     assert done.status_code == 201, done.content
     matched, night = done.json()
     assert (matched["intervention"], matched["key_issue"], matched["key"], matched["flag"]) == (
-        sheet.pk, handed.pk, "M-1", "")
+        sheet.pk,
+        handed.pk,
+        "M-1",
+        "",
+    )
     assert (night["intervention"], night["key_issue"], night["flag"]) == (None, None, "SLOT-14")
-    bad = _api(mc_room["superviseur"]).post(f"{API}events/", {"rows": [{**rows[0], "machine": "NOPE"}]},
-                                            format="json")
+    bad = _api(mc_room["superviseur"]).post(f"{API}events/", {"rows": [{**rows[0], "machine": "NOPE"}]}, format="json")
     assert bad.status_code == 400
 
 
@@ -214,8 +269,13 @@ def test_slot_08_slot_09_api_hopper_lid_and_copy_of_the_files(mc_room):
 def test_slot_53_slot_54_api_approval_and_sfm_revision_visit_with_the_limits(fr_room):
     machine = fr_room.on_floor()
     sfm = fr_room["technicien_sfm"]
-    approval = {"user": fr_room["superviseur"].pk, "kind": "slot_staff", "reference": "AGR-9",
-                "issuer": "Ministère de l'intérieur", "valid_from": "2026-01-01"}
+    approval = {
+        "user": fr_room["superviseur"].pk,
+        "kind": "slot_staff",
+        "reference": "AGR-9",
+        "issuer": "Ministère de l'intérieur",
+        "valid_from": "2026-01-01",
+    }
     assert _api(fr_room["superviseur"]).post(f"{API}approvals/", approval, format="json").status_code == 403
     assert _api(fr_room.keeper).post(f"{API}approvals/", approval, format="json").status_code == 201
     visit = {"machines": [machine.pk], "remarks": "Limites conformes"}

@@ -45,8 +45,13 @@ def _machine(room, **kwargs):
 
 
 def _line(room, count, machine, **values):
-    return counts.slot_count_line(count=count, machine=machine, actor=room["caissier"], comite=room["comite"],
-                                  **{"coins": Decimal("100"), **values})
+    return counts.slot_count_line(
+        count=count,
+        machine=machine,
+        actor=room["caissier"],
+        comite=room["comite"],
+        **{"coins": Decimal("100"), **values},
+    )
 
 
 def _open(room, kind="as_needed", **kwargs):
@@ -70,9 +75,14 @@ def test_slot_46_count_covers_every_machine_that_ran_since_its_last_count(fr, cl
     assert closing.closed_by == fr["comite"]
     # a machine taken off the floor after the count ran since it: it is due at the next one
     clock[0] += datetime.timedelta(hours=1)
-    services.machine_move(machine=other, to_place="store", actor=fr.keeper, reason="breakdown",
-                          signers=[fr["comite"], fr["mecanicien"]],
-                          observations="Lecteur de billets en panne")
+    services.machine_move(
+        machine=other,
+        to_place="store",
+        actor=fr.keeper,
+        reason="breakdown",
+        signers=[fr["comite"], fr["mecanicien"]],
+        observations="Lecteur de billets en panne",
+    )
     fr.register_machine()
     nxt = _open(fr)
     assert {m.pk for m in counts.machines_due(nxt)} == {ran.pk, other.pk}
@@ -100,8 +110,7 @@ def test_slot_46_month_end_count_on_the_last_day_and_before_modele_32(client, fr
     client.force_login(fr["comite"])
     due = "Comptée de fin de mois à faire aujourd'hui"
     assert due in client.get(reverse("dashboard")).content.decode()
-    month = {"establishment": fr.est, "year": 2026, "month": 11, "comite": fr["comite"],
-             "actor": fr["employe_jeux"]}
+    month = {"establishment": fr.est, "year": 2026, "month": 11, "comite": fr["comite"], "actor": fr["employe_jeux"]}
     with pytest.raises(RuleViolation) as exc:  # the month closes only with its month-end count
         accounting.meter_statement_certify(**month)
     assert exc.value.code == "SLOT-46"
@@ -140,8 +149,9 @@ def test_slot_46_denomination_counted_during_the_seance_needs_its_general_count_
 def test_slot_46_season_end_counts_floats_and_hoppers(fr):
     machine = fr.register_machine(hopper=True)
     services.hopper_lid_confirm(machine=machine, actor=fr["mecanicien"])
-    services.machine_move(machine=machine, to_place="floor", to_socle=fr.socle(), actor=fr.keeper,
-                          reason="commissioning")
+    services.machine_move(
+        machine=machine, to_place="floor", to_socle=fr.socle(), actor=fr.keeper, reason="commissioning"
+    )
     open_register(fr.est, "slot_comptabilite_29", machine.casino_number)
     count = _open(fr, "season_end")
     with pytest.raises(RuleViolation) as exc:
@@ -160,11 +170,11 @@ def test_slot_46_mc_count_of_a_releve_boxes_reconciles_each_drop(mc_room, clock)
     machine = mc_room.on_floor()
     releve = mc_room.releve()
     with pytest.raises(RuleViolation) as exc:  # a slot-floor mechanic opens no count
-        counts.slot_count_open(establishment=mc_room.est, kind="as_needed", releve=releve,
-                               actor=mc_room["mecanicien"])
+        counts.slot_count_open(establishment=mc_room.est, kind="as_needed", releve=releve, actor=mc_room["mecanicien"])
     assert exc.value.code == "SLOT-46"
-    count = counts.slot_count_open(establishment=mc_room.est, kind="as_needed", releve=releve,
-                                   actor=mc_room["superviseur"])
+    count = counts.slot_count_open(
+        establishment=mc_room.est, kind="as_needed", releve=releve, actor=mc_room["superviseur"]
+    )
     line = counts.slot_count_line(count=count, machine=machine, actor=mc_room["superviseur"], bills=Decimal("20"))
     assert line.drop_count.counted == Decimal("20") and line.drop_count.releve == releve
     counts.slot_count_close(count=count, actor=mc_room["superviseur"])
@@ -179,14 +189,20 @@ def test_slot_46_count_page_and_api(client, fr):
     assert client.get(reverse("slots:slot_count", args=[count.pk])).status_code == 200
     api = APIClient()
     api.force_authenticate(fr["caissier"])
-    body = {"machine": machine.pk, "coins": "10.00", "comite_username": fr["comite"].username,
-            "comite_password": DEFAULT_PASSWORD, "password": DEFAULT_PASSWORD}
+    body = {
+        "machine": machine.pk,
+        "coins": "10.00",
+        "comite_username": fr["comite"].username,
+        "comite_password": DEFAULT_PASSWORD,
+        "password": DEFAULT_PASSWORD,
+    }
     done = api.post(f"/api/v1/slots/counts/{count.pk}/lines/", body, format="json")
     assert done.status_code == 201 and done.json()["coins"] == "10.00"
     api.force_authenticate(fr["comite"])
     other = _machine(fr)
     refused = api.post(f"/api/v1/slots/counts/{count.pk}/close/", {}, format="json")
-    assert refused.status_code == 409 and refused.json()["code"] == "SLOT-46" and other.number in refused.json()[
-        "detail"]
+    assert (
+        refused.status_code == 409 and refused.json()["code"] == "SLOT-46" and other.number in refused.json()["detail"]
+    )
     opened = api.post("/api/v1/slots/counts/", {"kind": "month_end"}, format="json")
     assert opened.status_code == 201 and opened.json()["kind"] == "month_end"

@@ -24,12 +24,21 @@ def _journey(org, *, paid_by, controller=None, visa_role):
     org.read(machine, 1000)
     sheet = services.intervention_open(machine=machine, actor=org["mecanicien"], reason="Accepteur bloqué")
     services.intervention_close(intervention=sheet, actor=org["mecanicien"], work_done="Billet retiré")
-    payment = services.jackpot_pay(machine=machine, amount=Decimal("1200"), method="cash", combination="3 × 7",
-                                   actor=org[paid_by], controller=controller, id_type="CNI", id_number="X1")
+    payment = services.jackpot_pay(
+        machine=machine,
+        amount=Decimal("1200"),
+        method="cash",
+        combination="3 × 7",
+        actor=org[paid_by],
+        controller=controller,
+        id_type="CNI",
+        id_number="X1",
+    )
     releve = org.releve(during_operation=True)
     org.read(machine, 1000, releve=releve, bills=3000)
-    services.box_exchange(releve=releve, machine=machine, box="bill", removed="BB-1", replaced_by="BB-2",
-                          actor=org["superviseur"])
+    services.box_exchange(
+        releve=releve, machine=machine, box="bill", removed="BB-1", replaced_by="BB-2", actor=org["superviseur"]
+    )
     expected = selectors.expected_drop(releve, machine)
     count = services.drop_count_record(releve=releve, machine=machine, counted=expected, actor=org["superviseur"])
     if org.est.jurisdiction == "FR":  # its état de rapprochement modèle 31 first (SLOT-43)
@@ -50,9 +59,12 @@ def _journey(org, *, paid_by, controller=None, visa_role):
 
 def test_e2e_mc_machine_to_printed_register(mc_room):
     machine = _journey(mc_room, paid_by="superviseur", visa_role="scj")
-    envelope = services.transmittal_hand_over(establishment=mc_room.est, date=timezone.localdate(),
-                                              actor=mc_room["superviseur"],
-                                              received_by=mc_room["directeur_exploitation"])
+    envelope = services.transmittal_hand_over(
+        establishment=mc_room.est,
+        date=timezone.localdate(),
+        actor=mc_room["superviseur"],
+        received_by=mc_room["directeur_exploitation"],
+    )
     assert envelope.sheets.count() == 1 and machine.socle is not None
 
 

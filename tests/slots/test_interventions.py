@@ -66,10 +66,16 @@ def test_slot_50_fr_staff_without_valid_approval_refused(fr_room):
     with pytest.raises(RuleViolation) as exc:
         services.intervention_open(machine=machine, actor=newcomer, reason="Panne")
     assert exc.value.code == "SLOT-50"
-    services.staff_approval_record(establishment=fr_room.est, user=newcomer, kind="slot_staff", reference="A-9",
-                                   issuer="Ministère", valid_from=timezone.localdate() - datetime.timedelta(days=400),
-                                   valid_until=timezone.localdate() - datetime.timedelta(days=1),
-                                   actor=fr_room.keeper)
+    services.staff_approval_record(
+        establishment=fr_room.est,
+        user=newcomer,
+        kind="slot_staff",
+        reference="A-9",
+        issuer="Ministère",
+        valid_from=timezone.localdate() - datetime.timedelta(days=400),
+        valid_until=timezone.localdate() - datetime.timedelta(days=1),
+        actor=fr_room.keeper,
+    )
     with pytest.raises(RuleViolation):
         services.intervention_open(machine=machine, actor=newcomer, reason="Panne")
 
@@ -87,9 +93,12 @@ def test_slot_54_sfm_visit_checks_limits_and_flags_overdue(fr_room):
     assert exc.value.code == "SLOT-54"
     with pytest.raises(RuleViolation):
         services.sfm_visit_record(actor=fr_room["mecanicien"], limits={}, **kwargs)
-    visit = services.sfm_visit_record(actor=fr_room["technicien_sfm"], **kwargs, limits={
-        bills.number: {"insertion_limit": "100", "payment_limit": "500"}},
-        visited_at=timezone.now() + datetime.timedelta(days=100))
+    visit = services.sfm_visit_record(
+        actor=fr_room["technicien_sfm"],
+        **kwargs,
+        limits={bills.number: {"insertion_limit": "100", "payment_limit": "500"}},
+        visited_at=timezone.now() + datetime.timedelta(days=100),
+    )
     assert visit.limits[bills.number]["compliant"] and coins.number not in visit.limits
     assert visit.entry.register.kind == "slot_controle_technique"
     assert overdue_revisions(fr_room.est, later) == []
@@ -107,16 +116,26 @@ def test_slot_14_and_24_monitoring_events_without_a_record_flagged(mc_room):
     tz = ZoneInfo(mc_room.est.timezone)
     during = timezone.localtime(sheet.stopped_at, tz).strftime("%Y-%m-%d %H:%M:%S")
     night = (timezone.localtime(sheet.stopped_at, tz) - datetime.timedelta(hours=6)).strftime("%Y-%m-%d %H:%M:%S")
-    text = (f"machine,event,at\n{machine.number},door_open,{during}\n{machine.number},door_open,{night}\n"
-            f"{machine.number},bill_box_open,{night}\n")
-    events = services.monitoring_events_import(establishment=mc_room.est, rows=parse_events_csv(text, tz),
-                                               actor=mc_room["superviseur"])
-    assert [(e.kind, e.flag) for e in events] == [("door_open", ""), ("door_open", "SLOT-14"),
-                                                  ("bill_box_open", "SLOT-24")]
+    text = (
+        f"machine,event,at\n{machine.number},door_open,{during}\n{machine.number},door_open,{night}\n"
+        f"{machine.number},bill_box_open,{night}\n"
+    )
+    events = services.monitoring_events_import(
+        establishment=mc_room.est, rows=parse_events_csv(text, tz), actor=mc_room["superviseur"]
+    )
+    assert [(e.kind, e.flag) for e in events] == [
+        ("door_open", ""),
+        ("door_open", "SLOT-14"),
+        ("bill_box_open", "SLOT-24"),
+    ]
     assert events[0].intervention == sheet
-    again = services.monitoring_events_import(establishment=mc_room.est, rows=parse_events_csv(text, tz),
-                                              actor=mc_room["superviseur"])
+    again = services.monitoring_events_import(
+        establishment=mc_room.est, rows=parse_events_csv(text, tz), actor=mc_room["superviseur"]
+    )
     assert again == []
     with pytest.raises(services.ReadingErrors):
-        services.monitoring_events_import(establishment=mc_room.est, rows=parse_events_csv(
-            f"machine,event,at\nNOPE,door_open,{night}\n", tz), actor=mc_room["superviseur"])
+        services.monitoring_events_import(
+            establishment=mc_room.est,
+            rows=parse_events_csv(f"machine,event,at\nNOPE,door_open,{night}\n", tz),
+            actor=mc_room["superviseur"],
+        )

@@ -40,8 +40,9 @@ def test_reg_15_mc_inventory_line_in_the_slot_files(mc_room):
 
 def test_slot_01_media_required(mc_room):
     with pytest.raises(RuleViolation) as exc:
-        services.machine_register(establishment=mc_room.est, data=mc_room.machine_input(media=()),
-                                  actor=mc_room.keeper, photo=photo())
+        services.machine_register(
+            establishment=mc_room.est, data=mc_room.machine_input(media=()), actor=mc_room.keeper, photo=photo()
+        )
     assert exc.value.code == "SLOT-01"
 
 
@@ -57,8 +58,9 @@ def test_slot_02_duplicate_sbm_id_refused(mc_room):
 
 def test_slot_02_sbm_number_required(mc_room):
     with pytest.raises(RuleViolation) as exc:
-        services.machine_register(establishment=mc_room.est, data=mc_room.machine_input(sbm_number=""),
-                                  actor=mc_room.keeper, photo=photo())
+        services.machine_register(
+            establishment=mc_room.est, data=mc_room.machine_input(sbm_number=""), actor=mc_room.keeper, photo=photo()
+        )
     assert exc.value.code == "SLOT-02"
 
 
@@ -67,8 +69,9 @@ def test_slot_04_photo_and_rate_required(mc_room):
         services.machine_register(establishment=mc_room.est, data=mc_room.machine_input(), actor=mc_room.keeper)
     assert exc.value.code == "SLOT-04"
     with pytest.raises(RuleViolation) as exc:
-        services.machine_register(establishment=mc_room.est, data=mc_room.machine_input(rtp_percent=None),
-                                  actor=mc_room.keeper, photo=photo())
+        services.machine_register(
+            establishment=mc_room.est, data=mc_room.machine_input(rtp_percent=None), actor=mc_room.keeper, photo=photo()
+        )
     assert exc.value.code == "SLOT-04"
     assert not Machine.objects.exists()
 
@@ -82,8 +85,9 @@ def test_slot_04_location_outside_controlled_list_refused(mc_room):
 
 def test_slot_07_technical_sheet_versioned(mc_room):
     machine = mc_room.register_machine()
-    sheet = services.technical_sheet_record(machine=machine, actor=mc_room.keeper, characteristics="Nouveau jeu",
-                                            rtp_percent=Decimal("94.00"))
+    sheet = services.technical_sheet_record(
+        machine=machine, actor=mc_room.keeper, characteristics="Nouveau jeu", rtp_percent=Decimal("94.00")
+    )
     machine.refresh_from_db()
     assert sheet.version == 2 and machine.rtp_percent == Decimal("94.00")
     assert list(machine.sheets.values_list("version", flat=True)) == [2, 1]
@@ -96,12 +100,14 @@ def test_slot_09_hopper_without_lid_not_put_in_service(mc_room):
     machine = mc_room.register_machine(hopper=True)
     socle = mc_room.socle()
     with pytest.raises(RuleViolation) as exc:
-        services.machine_move(machine=machine, to_place="floor", to_socle=socle, actor=mc_room.keeper,
-                              reason="commissioning")
+        services.machine_move(
+            machine=machine, to_place="floor", to_socle=socle, actor=mc_room.keeper, reason="commissioning"
+        )
     assert exc.value.code == "SLOT-09"
     services.hopper_lid_confirm(machine=machine, actor=mc_room["mecanicien"])
-    services.machine_move(machine=machine, to_place="floor", to_socle=socle, actor=mc_room.keeper,
-                          reason="commissioning")
+    services.machine_move(
+        machine=machine, to_place="floor", to_socle=socle, actor=mc_room.keeper, reason="commissioning"
+    )
     machine.refresh_from_db()
     assert machine.status == "in_service" and machine.socle == socle
 
@@ -109,8 +115,9 @@ def test_slot_09_hopper_without_lid_not_put_in_service(mc_room):
 def test_slot_12_banknotes_need_bill_box_and_meter(mc_room):
     machine = mc_room.register_machine(bill_box="")
     with pytest.raises(RuleViolation) as exc:
-        services.machine_move(machine=machine, to_place="floor", to_socle=mc_room.socle(), actor=mc_room.keeper,
-                              reason="commissioning")
+        services.machine_move(
+            machine=machine, to_place="floor", to_socle=mc_room.socle(), actor=mc_room.keeper, reason="commissioning"
+        )
     assert exc.value.code == "SLOT-12"
 
 
@@ -119,54 +126,65 @@ def test_slot_13_tito_needs_ticket_meters(mc_room):
     data = services.MachineInput(**{**vars(data), "meters": [m for m in data.meters if m.code != "ticket_out"]})
     machine = services.machine_register(establishment=mc_room.est, data=data, actor=mc_room.keeper, photo=photo())
     with pytest.raises(RuleViolation) as exc:
-        services.machine_move(machine=machine, to_place="floor", to_socle=mc_room.socle(), actor=mc_room.keeper,
-                              reason="commissioning")
+        services.machine_move(
+            machine=machine, to_place="floor", to_socle=mc_room.socle(), actor=mc_room.keeper, reason="commissioning"
+        )
     assert exc.value.code == "SLOT-13"
 
 
 def test_slot_05_every_station_has_the_four_meters(mc_room):
     data = mc_room.machine_input(stations=2)
-    data = services.MachineInput(**{**vars(data), "meters": [services.MeterSpec("in", 8, station=1),
-                                                             *[m for m in data.meters if m.code != "in"]]})
+    data = services.MachineInput(
+        **{
+            **vars(data),
+            "meters": [services.MeterSpec("in", 8, station=1), *[m for m in data.meters if m.code != "in"]],
+        }
+    )
     machine = services.machine_register(establishment=mc_room.est, data=data, actor=mc_room.keeper, photo=photo())
     assert Meter.objects.filter(machine=machine, code="out").count() == 2
     with pytest.raises(RuleViolation) as exc:
-        services.machine_move(machine=machine, to_place="floor", to_socle=mc_room.socle(), actor=mc_room.keeper,
-                              reason="commissioning")
+        services.machine_move(
+            machine=machine, to_place="floor", to_socle=mc_room.socle(), actor=mc_room.keeper, reason="commissioning"
+        )
     assert exc.value.code == "SLOT-05"
 
 
 def test_slot_06_other_meters_declared_and_logged(mc_room):
     machine = mc_room.on_floor()
-    meters = services.meters_declare(machine=machine, specs=[services.MeterSpec("other", 8, label="games")],
-                                     actor=mc_room.keeper)
+    meters = services.meters_declare(
+        machine=machine, specs=[services.MeterSpec("other", 8, label="games")], actor=mc_room.keeper
+    )
     assert meters[0].key == "other:games"
 
 
 def test_slot_30_fr_type_a_meter_of_six_digits_refused(fr_room):
     machine = fr_room.register_machine(digits=6)
     with pytest.raises(RuleViolation) as exc:
-        services.machine_move(machine=machine, to_place="floor", to_socle=fr_room.socle(), actor=fr_room.keeper,
-                              reason="commissioning")
+        services.machine_move(
+            machine=machine, to_place="floor", to_socle=fr_room.socle(), actor=fr_room.keeper, reason="commissioning"
+        )
     assert exc.value.code == "SLOT-30"
 
 
 def test_slot_30_fr_type_a_needs_electromechanical_meters(fr_room):
     data = fr_room.machine_input()
-    data = services.MachineInput(**{**vars(data), "meters": [m for m in data.meters
-                                                             if not (m.code == "out" and m.nature != "electronic")]})
+    data = services.MachineInput(
+        **{**vars(data), "meters": [m for m in data.meters if not (m.code == "out" and m.nature != "electronic")]}
+    )
     machine = services.machine_register(establishment=fr_room.est, data=data, actor=fr_room.keeper)
     with pytest.raises(RuleViolation) as exc:
-        services.machine_move(machine=machine, to_place="floor", to_socle=fr_room.socle(), actor=fr_room.keeper,
-                              reason="commissioning")
+        services.machine_move(
+            machine=machine, to_place="floor", to_socle=fr_room.socle(), actor=fr_room.keeper, reason="commissioning"
+        )
     assert exc.value.code == "SLOT-30"
 
 
 def test_slot_31_fr_tito_needs_approved_system(fr_room):
     machine = fr_room.register_machine(media=("tito", "banknotes"), approved_system="")
     with pytest.raises(RuleViolation) as exc:
-        services.machine_move(machine=machine, to_place="floor", to_socle=fr_room.socle(), actor=fr_room.keeper,
-                              reason="commissioning")
+        services.machine_move(
+            machine=machine, to_place="floor", to_socle=fr_room.socle(), actor=fr_room.keeper, reason="commissioning"
+        )
     assert exc.value.code == "SLOT-31"
     ok = fr_room.on_floor(media=("tito", "banknotes"))
     assert ok.status == "in_service" and ok.cashless
@@ -185,14 +203,24 @@ def test_slot_25_insertion_limit_above_payment_limit_refused(fr_room):
 
 def test_slot_52_reg_39_fr_fiche_34_opened_and_written_by_the_direction(fr_room):
     machine = fr_room.on_floor()
-    services.machine_move(machine=machine, to_place="store", reason="planned", actor=fr_room["comite"],
-                          police_informed_at=timezone.now() - datetime.timedelta(hours=1), police_reference="PN-1")
+    services.machine_move(
+        machine=machine,
+        to_place="store",
+        reason="planned",
+        actor=fr_room["comite"],
+        police_informed_at=timezone.now() - datetime.timedelta(hours=1),
+        police_reference="PN-1",
+    )
     fiche = Register.objects.get(kind="slot_fiche_34", qualifier=machine.casino_number)
     opening = fiche.entries.get(seq=1)
     assert opening.kind == "opening" and opening.role == "directeur_responsable"
     records = fiche.entries.filter(kind="record")
     assert [e.payload["event"] for e in records] == [
-        "Inscription à l'inventaire", "Fiche technique", "Mise en place", "Déplacement prévu"]
+        "Inscription à l'inventaire",
+        "Fiche technique",
+        "Mise en place",
+        "Déplacement prévu",
+    ]
     assert {e.role for e in records} <= {"directeur_responsable", "comite"}  # signed by the Direction (REG-39)
 
 
@@ -206,15 +234,27 @@ def test_slot_33_planned_move_without_police_notice_refused(fr_room):
     machine = fr_room.on_floor()
     now = timezone.now()
     with pytest.raises(RuleViolation) as exc:
-        services.machine_move(machine=machine, to_place="store", actor=fr_room.keeper, reason="planned",
-                              moved_at=now)
+        services.machine_move(machine=machine, to_place="store", actor=fr_room.keeper, reason="planned", moved_at=now)
     assert exc.value.code == "SLOT-33"
     with pytest.raises(RuleViolation):
-        services.machine_move(machine=machine, to_place="store", actor=fr_room.keeper, reason="planned",
-                              moved_at=now, police_informed_at=now + datetime.timedelta(minutes=5),
-                              police_reference="Mail 12")
-    planned = {"machine": machine, "to_place": "store", "actor": fr_room.keeper, "reason": "planned", "moved_at": now,
-               "police_informed_at": now - datetime.timedelta(hours=2), "police_reference": "Mail 12"}
+        services.machine_move(
+            machine=machine,
+            to_place="store",
+            actor=fr_room.keeper,
+            reason="planned",
+            moved_at=now,
+            police_informed_at=now + datetime.timedelta(minutes=5),
+            police_reference="Mail 12",
+        )
+    planned = {
+        "machine": machine,
+        "to_place": "store",
+        "actor": fr_room.keeper,
+        "reason": "planned",
+        "moved_at": now,
+        "police_informed_at": now - datetime.timedelta(hours=2),
+        "police_reference": "Mail 12",
+    }
     est = machine.establishment
     est.options = {"SLOT-33": {"notice_lead_minutes": 180}}  # the establishment's notice lead: 3 hours
     est.save()
@@ -234,16 +274,23 @@ def test_slot_33_breakdown_move_needs_its_cause(fr_room):
     with pytest.raises(RuleViolation) as exc:
         services.machine_move(machine=machine, to_place="workshop", actor=fr_room.keeper, reason="breakdown")
     assert exc.value.code == "SLOT-33"
-    move = services.machine_move(machine=machine, to_place="workshop", actor=fr_room["comite"], reason="breakdown",
-                                 observations="Écran noir", signers=[fr_room["mecanicien"]])
+    move = services.machine_move(
+        machine=machine,
+        to_place="workshop",
+        actor=fr_room["comite"],
+        reason="breakdown",
+        observations="Écran noir",
+        signers=[fr_room["mecanicien"]],
+    )
     assert move.entry.register.kind == "slot_controle_technique"
 
 
 def test_slot_34_return_without_removal_refused(fr_room):
     machine = fr_room.register_machine()
     with pytest.raises(RuleViolation) as exc:
-        services.machine_move(machine=machine, to_place="floor", to_socle=fr_room.socle(), actor=fr_room.keeper,
-                              reason="repair_return")
+        services.machine_move(
+            machine=machine, to_place="floor", to_socle=fr_room.socle(), actor=fr_room.keeper, reason="repair_return"
+        )
     assert exc.value.code == "SLOT-34"
 
 
@@ -258,12 +305,12 @@ def test_slot_04_move_snapshots_the_meters(mc_room):
 def test_socle_holds_one_machine(mc_room):
     socle = mc_room.socle()
     first = mc_room.register_machine()
-    services.machine_move(machine=first, to_place="floor", to_socle=socle, actor=mc_room.keeper,
-                          reason="commissioning")
+    services.machine_move(machine=first, to_place="floor", to_socle=socle, actor=mc_room.keeper, reason="commissioning")
     second = mc_room.register_machine()
     with pytest.raises(Exception, match="porte déjà"):
-        services.machine_move(machine=second, to_place="floor", to_socle=socle, actor=mc_room.keeper,
-                              reason="commissioning")
+        services.machine_move(
+            machine=second, to_place="floor", to_socle=socle, actor=mc_room.keeper, reason="commissioning"
+        )
 
 
 def test_slot_08_copy_to_secretariat_general_and_outdated_flag(mc_room):
@@ -277,8 +324,9 @@ def test_slot_08_copy_to_secretariat_general_and_outdated_flag(mc_room):
     assert exc.value.code == "SLOT-08"
     register = mc_room.registers["slot_fichiers"]
     register.refresh_from_db()
-    copy = services.files_copy_deliver(establishment=mc_room.est, actor=mc_room.keeper,
-                                       received_by=mc_room["secretariat_general"])
+    copy = services.files_copy_deliver(
+        establishment=mc_room.est, actor=mc_room.keeper, received_by=mc_room["secretariat_general"]
+    )
     assert (copy.covers_seq, copy.covers_hash) == (register.head_seq, register.head_hash)
     assert files_copy_overdue(mc_room.est, timezone.localdate() + datetime.timedelta(days=30)) is None
 
@@ -291,26 +339,44 @@ def test_slot_34_fr_repair_moves_countersigned(fr_room):
     assert exc.value.code == "SLOT-34"
     with pytest.raises(RuleViolation):
         services.machine_move(actor=fr_room["comite"], signers=[fr_room["superviseur"]], **kwargs)
-    move = services.machine_move(actor=fr_room["comite"], signers=[fr_room["mecanicien"], fr_room["technicien_sfm"]],
-                                 **kwargs)
+    move = services.machine_move(
+        actor=fr_room["comite"], signers=[fr_room["mecanicien"], fr_room["technicien_sfm"]], **kwargs
+    )
     signed = move.entry.payload["countersigned"]
     assert len(signed) == 3 and "Membre du comité de direction" in signed[0] and "SFM" in signed[2]
-    back = services.machine_move(machine=machine, to_place="floor", to_socle=fr_room.socle(), reason="repair_return",
-                                 actor=fr_room["comite"], signers=[fr_room["employe_jeux"]])
+    back = services.machine_move(
+        machine=machine,
+        to_place="floor",
+        to_socle=fr_room.socle(),
+        reason="repair_return",
+        actor=fr_room["comite"],
+        signers=[fr_room["employe_jeux"]],
+    )
     assert back.entry.payload["countersigned"]  # ≤ 75 machines: the employee in charge may sign
 
 
 def test_slot_34_fr_replacement_by_a_reserve_machine_names_both_machines_countersigned(fr_room):
     machine, reserve = fr_room.on_floor(), fr_room.register_machine()
     socle = machine.socle
-    kwargs = {"machine": machine, "to_place": "workshop", "reason": "breakdown", "observations": "Écran HS",
-              "replaced_by": reserve}
+    kwargs = {
+        "machine": machine,
+        "to_place": "workshop",
+        "reason": "breakdown",
+        "observations": "Écran HS",
+        "replaced_by": reserve,
+    }
     with pytest.raises(RuleViolation) as exc:  # the reserve machine's line is countersigned too
         services.machine_move(actor=fr_room["comite"], **kwargs)
     assert exc.value.code == "SLOT-34"
     with pytest.raises(ValidationError):  # a replacement is recorded from the machine taken off the floor
-        services.machine_move(machine=reserve, to_place="floor", to_socle=fr_room.socle(), reason="replacement",
-                              actor=fr_room["comite"], signers=[fr_room["mecanicien"]])
+        services.machine_move(
+            machine=reserve,
+            to_place="floor",
+            to_socle=fr_room.socle(),
+            reason="replacement",
+            actor=fr_room["comite"],
+            signers=[fr_room["mecanicien"]],
+        )
     out = services.machine_move(actor=fr_room["comite"], signers=[fr_room["mecanicien"]], **kwargs)
     reserve.refresh_from_db()
     into = reserve.moves.get()
@@ -329,17 +395,36 @@ def test_slot_51_reg_38_moves_interventions_resets_and_sfm_visits_go_day_by_day_
 
     machine = fr_room.on_floor(media=("coins",))
     sheet = services.intervention_open(machine=machine, actor=fr_room["mecanicien"], reason="Bourrage monnayeur")
-    key_register(establishment=fr_room.est, actor=fr_room.keeper, code="RK-51", lock_type="reset",
-                 opens="Réinitialisation", asset_ref=machine.number, custodian=fr_room["comite"])
+    key_register(
+        establishment=fr_room.est,
+        actor=fr_room.keeper,
+        code="RK-51",
+        lock_type="reset",
+        opens="Réinitialisation",
+        asset_ref=machine.number,
+        custodian=fr_room["comite"],
+    )
     zeros = {m.key_at: 0 for m in machine.meters.all()}
-    clear = services.ram_clear_record(machine=machine, actor=fr_room["comite"], witness=fr_room["mecanicien"],
-                                      reset_key="RK-51", reason="Panne mémoire", before=zeros, after=zeros)
-    visit = services.sfm_visit_record(establishment=fr_room.est, machines=[machine], actor=fr_room["technicien_sfm"],
-                                      remarks="RAS", limits={})
+    clear = services.ram_clear_record(
+        machine=machine,
+        actor=fr_room["comite"],
+        witness=fr_room["mecanicien"],
+        reset_key="RK-51",
+        reason="Panne mémoire",
+        before=zeros,
+        after=zeros,
+    )
+    visit = services.sfm_visit_record(
+        establishment=fr_room.est, machines=[machine], actor=fr_room["technicien_sfm"], remarks="RAS", limits={}
+    )
     register = fr_room.registers["slot_controle_technique"]
     lines = list(register.entries.filter(kind="record").order_by("seq"))[-4:]  # after approvals, inventory, socle
     assert [e.payload["event"] for e in lines] == [
-        "Mise en place", "Ouverture de la machine", "Remise à zéro de la mémoire", "Visite de révision de la SFM"]
+        "Mise en place",
+        "Ouverture de la machine",
+        "Remise à zéro de la mémoire",
+        "Visite de révision de la SFM",
+    ]
     assert (MachineMove.objects.get(machine=machine).entry, clear.entry, visit.entry) == (lines[0], lines[2], lines[3])
     assert str(sheet.pk) in lines[1].payload["detail"]
 

@@ -32,8 +32,15 @@ def _home(room, kind: str) -> Location:
 
 
 def _key(room, code: str, lock_type: str, asset: str, **custody):
-    return key_register(establishment=room.est, actor=room.keeper, code=code, lock_type=lock_type,
-                        opens=f"{lock_type} {asset}", asset_ref=asset, **custody)
+    return key_register(
+        establishment=room.est,
+        actor=room.keeper,
+        code=code,
+        lock_type=lock_type,
+        opens=f"{lock_type} {asset}",
+        asset_ref=asset,
+        **custody,
+    )
 
 
 def test_key_02_key_05_mc_releve_socle_keys_out_and_back_and_intervention_machine_key(client, mc_room):
@@ -43,24 +50,50 @@ def test_key_02_key_05_mc_releve_socle_keys_out_and_back_and_intervention_machin
     door_key = _key(mc_room, "M-1", "machine_door", f"{machine.number},SBM9999", home=_home(mc_room, "coffre"))
     sheet = services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason="Lecteur bloqué")
     with pytest.raises(RuleViolation) as refused:  # a socle key leaves the caisse centrale only for a relève
-        key_issue(key=socle_key, actor=cashier, holder=mc_room["superviseur"], purpose_type="slots.intervention",
-                  purpose_id=sheet.pk, due_at=_due())
+        key_issue(
+            key=socle_key,
+            actor=cashier,
+            holder=mc_room["superviseur"],
+            purpose_type="slots.intervention",
+            purpose_id=sheet.pk,
+            due_at=_due(),
+        )
     assert refused.value.code == "KEY-02"
     releve = mc_room.releve()
-    out = key_issue(key=socle_key, actor=cashier, holder=mc_room["superviseur"], purpose_type="slots.releve",
-                    purpose_id=releve.pk, due_at=_due())
+    out = key_issue(
+        key=socle_key,
+        actor=cashier,
+        holder=mc_room["superviseur"],
+        purpose_type="slots.releve",
+        purpose_id=releve.pk,
+        due_at=_due(),
+    )
     assert out.purpose_label == str(releve) and selectors.exceptions(mc_room.est) == []
     key_return(issue=out, actor=cashier, returned_by=mc_room["superviseur"])
     services.releve_close(releve=releve, actor=mc_room["superviseur"])
 
     with pytest.raises(RuleViolation) as refused:  # only a superviseur hands the machine keys to the mechanic
-        key_issue(key=door_key, actor=mc_room["mecanicien"], holder=mc_room["mecanicien"],
-                  purpose_type="slots.intervention", purpose_id=sheet.pk, due_at=_due())
+        key_issue(
+            key=door_key,
+            actor=mc_room["mecanicien"],
+            holder=mc_room["mecanicien"],
+            purpose_type="slots.intervention",
+            purpose_id=sheet.pk,
+            due_at=_due(),
+        )
     assert refused.value.code == "KEY-05"
-    handed = key_issue(key=door_key, actor=mc_room["superviseur"], holder=mc_room["mecanicien"],
-                       purpose_type="slots.intervention", purpose_id=sheet.pk, due_at=_due())
-    assert [i.key.code for i in selectors.holdings(mc_room.est, start=handed.issued_at, end=_due(),
-                                                   asset_ref=machine.number)] == ["M-1"]
+    handed = key_issue(
+        key=door_key,
+        actor=mc_room["superviseur"],
+        holder=mc_room["mecanicien"],
+        purpose_type="slots.intervention",
+        purpose_id=sheet.pk,
+        due_at=_due(),
+    )
+    assert [
+        i.key.code
+        for i in selectors.holdings(mc_room.est, start=handed.issued_at, end=_due(), asset_ref=machine.number)
+    ] == ["M-1"]
     key_return(issue=handed, actor=mc_room["superviseur"], returned_by=mc_room["mecanicien"])
     services.intervention_close(intervention=sheet, actor=mc_room["mecanicien"], work_done="Lecteur nettoyé")
     assert not selectors.out_issues(mc_room.est).exists()
@@ -71,8 +104,14 @@ def test_key_02_socle_key_still_out_when_its_releve_closes_is_flagged(mc_room):
     cashier = make_user(mc_room.est, "caissier_principal", username="cp-mc")
     socle_key = _key(mc_room, "S-1", "socle", machine.socle.number, home=_home(mc_room, "caisse_centrale"))
     releve = mc_room.releve()
-    key_issue(key=socle_key, actor=cashier, holder=mc_room["superviseur"], purpose_type="slots.releve",
-              purpose_id=releve.pk, due_at=_due())
+    key_issue(
+        key=socle_key,
+        actor=cashier,
+        holder=mc_room["superviseur"],
+        purpose_type="slots.releve",
+        purpose_id=releve.pk,
+        due_at=_due(),
+    )
     services.releve_close(releve=releve, actor=mc_room["superviseur"])
     [flag] = selectors.exceptions(mc_room.est)
     assert (flag.code, flag.issue.key.code, flag.late_by) == ("KEY-02", "S-1", None)
@@ -82,8 +121,14 @@ def test_key_05_overdue_machine_key_on_the_dashboard(client, mc_room):
     machine = mc_room.on_floor()
     door_key = _key(mc_room, "M-1", "machine_door", machine.number, home=_home(mc_room, "coffre"))
     sheet = services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason="Porte forcée")
-    key_issue(key=door_key, actor=mc_room["superviseur"], holder=mc_room["mecanicien"],
-              purpose_type="slots.intervention", purpose_id=sheet.pk, due_at=_due(1 / 3600))
+    key_issue(
+        key=door_key,
+        actor=mc_room["superviseur"],
+        holder=mc_room["mecanicien"],
+        purpose_type="slots.intervention",
+        purpose_id=sheet.pk,
+        due_at=_due(1 / 3600),
+    )
     time.sleep(1.1)
     client.force_login(mc_room["directeur_jeux"])
     page = client.get(reverse("dashboard")).content.decode()
@@ -99,48 +144,77 @@ def test_key_13_key_17_fr_intervention_upper_key_out_and_back_with_the_mechanic_
     sheet = services.intervention_open(machine=machine, actor=fr_room["mecanicien"], reason="Écran noir")
     director, comite = fr_room["directeur_responsable"], fr_room["comite"]
     with pytest.raises(RuleViolation) as refused:
-        key_issue(key=upper, actor=director, holder=comite, purpose_type="slots.intervention", purpose_id=sheet.pk,
-                  due_at=_due())
+        key_issue(
+            key=upper,
+            actor=director,
+            holder=comite,
+            purpose_type="slots.intervention",
+            purpose_id=sheet.pk,
+            due_at=_due(),
+        )
     assert refused.value.code == "KEY-17"
     with pytest.raises(RuleViolation) as refused:
-        key_issue(key=upper, actor=director, holder=fr_room["mecanicien"], purpose_type="slots.intervention",
-                  purpose_id=sheet.pk, due_at=_due(), witness=fr_room["employe_jeux"])
+        key_issue(
+            key=upper,
+            actor=director,
+            holder=fr_room["mecanicien"],
+            purpose_type="slots.intervention",
+            purpose_id=sheet.pk,
+            due_at=_due(),
+            witness=fr_room["employe_jeux"],
+        )
     assert refused.value.code == "KEY-13"
-    out = key_issue(key=upper, actor=director, holder=comite, purpose_type="slots.intervention",
-                    purpose_id=sheet.pk, due_at=_due(), witness=fr_room["mecanicien"])
+    out = key_issue(
+        key=upper,
+        actor=director,
+        holder=comite,
+        purpose_type="slots.intervention",
+        purpose_id=sheet.pk,
+        due_at=_due(),
+        witness=fr_room["mecanicien"],
+    )
     key_return(issue=out, actor=director, returned_by=comite)
     services.intervention_close(intervention=sheet, actor=fr_room["mecanicien"], work_done="Carte écran remplacée")
     assert selectors.exceptions(fr_room.est) == []
 
 
 def test_key_09_mc_machine_in_service_only_with_its_bill_box_lock_key(mc_room):
-    machine = services.machine_register(establishment=mc_room.est, data=mc_room.machine_input(), actor=mc_room.keeper,
-                                        photo=photo())
+    machine = services.machine_register(
+        establishment=mc_room.est, data=mc_room.machine_input(), actor=mc_room.keeper, photo=photo()
+    )
     with pytest.raises(RuleViolation) as refused:
-        services.machine_move(machine=machine, to_place="floor", to_socle=mc_room.socle(), actor=mc_room.keeper,
-                              reason="commissioning")
+        services.machine_move(
+            machine=machine, to_place="floor", to_socle=mc_room.socle(), actor=mc_room.keeper, reason="commissioning"
+        )
     assert refused.value.code == "KEY-09"
     _key(mc_room, "BB-9", "bill_content", f"SBM0001, {machine.number}", home=_home(mc_room, "comptabilite"))
-    services.machine_move(machine=machine, to_place="floor", to_socle=mc_room.socle(), actor=mc_room.keeper,
-                          reason="commissioning")
+    services.machine_move(
+        machine=machine, to_place="floor", to_socle=mc_room.socle(), actor=mc_room.keeper, reason="commissioning"
+    )
     machine.refresh_from_db()
     assert machine.status == machine.Status.IN_SERVICE
 
 
 def test_key_12_fr_machine_in_service_only_with_upper_lower_and_device_locks(fr_room):
-    machine = services.machine_register(establishment=fr_room.est, data=fr_room.machine_input(media=("tito",)),
-                                        actor=fr_room.keeper)
+    machine = services.machine_register(
+        establishment=fr_room.est, data=fr_room.machine_input(media=("tito",)), actor=fr_room.keeper
+    )
     post_displays(machine)  # the art. 68-11 devices and displays (SLOT-29)
     director = fr_room["directeur_responsable"]
-    for code, lock_type, custodian in (("U-1", "upper", director), ("L-1", "lower", director),
-                                       ("B-1", "bill_content", fr_room["caissier"])):
+    for code, lock_type, custodian in (
+        ("U-1", "upper", director),
+        ("L-1", "lower", director),
+        ("B-1", "bill_content", fr_room["caissier"]),
+    ):
         with pytest.raises(RuleViolation) as refused:
-            services.machine_move(machine=machine, to_place="floor", to_socle=fr_room.socle(), actor=director,
-                                  reason="commissioning")
+            services.machine_move(
+                machine=machine, to_place="floor", to_socle=fr_room.socle(), actor=director, reason="commissioning"
+            )
         assert refused.value.code == "KEY-12" and str(LockType(lock_type).label) in str(refused.value.message)
         _key(fr_room, code, lock_type, machine.number, custodian=custodian)
-    services.machine_move(machine=machine, to_place="floor", to_socle=fr_room.socle(), actor=director,
-                          reason="commissioning")
+    services.machine_move(
+        machine=machine, to_place="floor", to_socle=fr_room.socle(), actor=director, reason="commissioning"
+    )
 
 
 def test_key_07_socle_out_of_operation_only_once_its_key_went_to_the_caissier_principal(mc_room):
@@ -152,8 +226,14 @@ def test_key_07_socle_out_of_operation_only_once_its_key_went_to_the_caissier_pr
     socle.refresh_from_db()
     assert socle.active
     cashier = make_user(mc_room.est, "caissier_principal", username="cp-mc")
-    socle_key_surrender(key=key, actor=mc_room["superviseur"], receiver=cashier, socle_ref=socle.number,
-                        lock_ref="SER-7", reason="Serrure grippée")
+    socle_key_surrender(
+        key=key,
+        actor=mc_room["superviseur"],
+        receiver=cashier,
+        socle_ref=socle.number,
+        lock_ref="SER-7",
+        reason="Serrure grippée",
+    )
     socle_withdraw(socle=socle, actor=mc_room.keeper, reason="Serrure grippée")
     socle.refresh_from_db()
     assert not socle.active
@@ -173,9 +253,14 @@ def test_key_06_key_17_door_opening_with_no_mechanic_login_or_record_flagged(jur
     machine = room.on_floor()
     sheet = services.intervention_open(machine=machine, actor=room["mecanicien"], reason="Porte : contrôle")
     unexplained = sheet.stopped_at - datetime.timedelta(hours=6)
-    events = services.monitoring_events_import(establishment=room.est, actor=room["superviseur"], rows=[
-        services.EventRow(machine.number, "door_open", sheet.stopped_at),
-        services.EventRow(machine.number, "door_open", unexplained)])
+    events = services.monitoring_events_import(
+        establishment=room.est,
+        actor=room["superviseur"],
+        rows=[
+            services.EventRow(machine.number, "door_open", sheet.stopped_at),
+            services.EventRow(machine.number, "door_open", unexplained),
+        ],
+    )
     matched, flagged = sorted(events, key=lambda e: e.occurred_at, reverse=True)
     assert matched.intervention.technician == room["mecanicien"] and matched.flag == ""
     assert flagged.flag == {"KEY-06": "SLOT-14", "KEY-17": "SLOT-53"}[code]
@@ -188,11 +273,18 @@ def test_key_05_machine_key_still_out_flagged_at_the_seance_closing_which_goes_o
     machine = mc_room.on_floor()
     door_key = _key(mc_room, "M-1", "machine_door", machine.number, home=_home(mc_room, "coffre"))
     sheet = services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason="Porte forcée")
-    out = key_issue(key=door_key, actor=mc_room["superviseur"], holder=mc_room["mecanicien"],
-                    purpose_type="slots.intervention", purpose_id=sheet.pk, due_at=_due())
+    out = key_issue(
+        key=door_key,
+        actor=mc_room["superviseur"],
+        holder=mc_room["mecanicien"],
+        purpose_type="slots.intervention",
+        purpose_id=sheet.pk,
+        due_at=_due(),
+    )
     director = mc_room["directeur_jeux"]
-    seance = seance_open(establishment=mc_room.est, date=timezone.localdate(), period=SeancePeriod.values[0],
-                         actor=director)
+    seance = seance_open(
+        establishment=mc_room.est, date=timezone.localdate(), period=SeancePeriod.values[0], actor=director
+    )
     assert selectors.exceptions(mc_room.est) == []  # neither late nor its intervention closed
     client.force_login(director)
     page = client.get(reverse("seance", kwargs={"pk": seance.pk})).content.decode()
@@ -217,14 +309,22 @@ def test_key_07_socle_withdrawal_page_hands_lock_and_key_to_the_caissier_princip
     data = {"socle": socle.pk, "reason": "Serrure grippée", "lock_ref": "SER-7", "password": DEFAULT_PASSWORD}
     refused = client.post(url, data)  # no lock and key handed over
     assert refused.status_code == 409 and "KEY-07" in refused.content.decode()
-    refused = client.post(url, {**data, "key": key.pk, "receiver_username": mc_room["caissier"].username,
-                                "receiver_password": DEFAULT_PASSWORD})  # a cashier, not the caissier principal
+    refused = client.post(
+        url,
+        {
+            **data,
+            "key": key.pk,
+            "receiver_username": mc_room["caissier"].username,
+            "receiver_password": DEFAULT_PASSWORD,
+        },
+    )  # a cashier, not the caissier principal
     assert refused.status_code == 409 and "KEY-07" in refused.content.decode()
     socle.refresh_from_db()
     assert socle.active and not key.surrenders.exists()
     before = Entry.objects.count()
-    done = client.post(url, {**data, "key": key.pk, "receiver_username": cashier.username,
-                             "receiver_password": DEFAULT_PASSWORD})
+    done = client.post(
+        url, {**data, "key": key.pk, "receiver_username": cashier.username, "receiver_password": DEFAULT_PASSWORD}
+    )
     assert done.status_code == 302
     socle.refresh_from_db()
     key.refresh_from_db()
@@ -248,11 +348,16 @@ def test_key_07_socle_withdrawal_api(mc_room):
     refused = api.post(url, body, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "KEY-07"
     before = Entry.objects.count()
-    done = api.post(url, {**body, "key": key.pk, "receiver_username": cashier.username,
-                          "receiver_password": DEFAULT_PASSWORD}, format="json")
+    done = api.post(
+        url,
+        {**body, "key": key.pk, "receiver_username": cashier.username, "receiver_password": DEFAULT_PASSWORD},
+        format="json",
+    )
     assert done.status_code == 201 and done.json()["active"] is False
     assert Entry.objects.count() == before + 2
     assert api.post(url, body, format="json").status_code == 400  # out of operation already: not a choice
+
+
 def test_key_03_mc_bill_box_content_key_out_only_for_an_open_slot_count(mc_room):
     """The bill-box content key leaves comptabilité générale for the slot room's drop count: not for
     a relève, not to the slot floor, not once the count is closed (KEY-03)."""
@@ -267,12 +372,15 @@ def test_key_03_mc_bill_box_content_key_out_only_for_an_open_slot_count(mc_room)
     key = Key.objects.get(establishment=mc_room.est, code=f"bill_content-{machine.number}")
     accounts, second = (make_user(mc_room.est, "comptabilite", username=f"cg{n}-mc") for n in (1, 2))
     releve = mc_room.releve()
-    count = counts.slot_count_open(establishment=mc_room.est, kind="as_needed", releve=releve,
-                                   actor=mc_room["superviseur"])
+    count = counts.slot_count_open(
+        establishment=mc_room.est, kind="as_needed", releve=releve, actor=mc_room["superviseur"]
+    )
     assert get_purpose_type("slots.count").kind == "count"
     out = {"key": key, "actor": accounts, "co_releasers": [second], "holder": accounts, "due_at": _due()}
-    for refused_kwargs in ({"purpose_type": "slots.releve", "purpose_id": releve.pk},  # a relève is no count
-                           {"purpose_type": "slots.count", "purpose_id": count.pk, "holder": mc_room["superviseur"]}):
+    for refused_kwargs in (
+        {"purpose_type": "slots.releve", "purpose_id": releve.pk},  # a relève is no count
+        {"purpose_type": "slots.count", "purpose_id": count.pk, "holder": mc_room["superviseur"]},
+    ):
         with pytest.raises(RuleViolation) as refused:
             key_issue(**{**out, **refused_kwargs})
         assert refused.value.code == "KEY-03"
@@ -302,8 +410,10 @@ def test_key_14_fr_bill_box_key_held_by_the_cashier_out_only_for_an_open_slot_co
     sheet = services.intervention_open(machine=machine, actor=fr_room["mecanicien"], reason="Lecteur bloqué")
     cashier = fr_room["caissier"]
     out = {"key": key, "actor": cashier, "due_at": _due()}
-    for refused_kwargs in ({"holder": cashier, "purpose_type": "slots.intervention", "purpose_id": sheet.pk},
-                           {"holder": fr_room["comite"], "purpose_type": "slots.count", "purpose_id": count.pk}):
+    for refused_kwargs in (
+        {"holder": cashier, "purpose_type": "slots.intervention", "purpose_id": sheet.pk},
+        {"holder": fr_room["comite"], "purpose_type": "slots.count", "purpose_id": count.pk},
+    ):
         with pytest.raises(RuleViolation) as refused:
             key_issue(**{**out, **refused_kwargs})
         assert refused.value.code == "KEY-14"

@@ -63,9 +63,14 @@ def test_inc_12_fall_after_ram_clear_accepted(mc_room):
     machine = mc_room.on_floor()
     mc_room.read(machine, 1000)
     keys = [m.key_at for m in machine.meters.all()]
-    clear = services.ram_clear_record(machine=machine, actor=mc_room["mecanicien"], reset_key="RK-7",
-                                      reason="Carte mère remplacée", before={k: 1200 for k in keys},
-                                      after={k: 0 for k in keys})
+    clear = services.ram_clear_record(
+        machine=machine,
+        actor=mc_room["mecanicien"],
+        reset_key="RK-7",
+        reason="Carte mère remplacée",
+        before={k: 1200 for k in keys},
+        after={k: 0 for k in keys},
+    )
     readings = mc_room.read(machine, 30)
     assert {r.delta for r in readings} == {30}
     assert not Incident.objects.exists()
@@ -76,23 +81,36 @@ def test_inc_12_fall_after_ram_clear_accepted(mc_room):
 def test_ram_clear_requires_every_meter(mc_room):
     machine = mc_room.on_floor()
     with pytest.raises(Exception, match="chaque compteur"):
-        services.ram_clear_record(machine=machine, actor=mc_room["mecanicien"], reset_key="RK", reason="x",
-                                  before={}, after={})
+        services.ram_clear_record(
+            machine=machine, actor=mc_room["mecanicien"], reset_key="RK", reason="x", before={}, after={}
+        )
 
 
 def test_key_15_fr_ram_clear_only_by_comite(fr_room):
     machine = fr_room.on_floor()
     keys = [m.key_at for m in machine.meters.all()]
-    kwargs = {"machine": machine, "reset_key": "RK-1", "reason": "Panne mémoire", "before": {k: 0 for k in keys},
-              "after": {k: 0 for k in keys}}
+    kwargs = {
+        "machine": machine,
+        "reset_key": "RK-1",
+        "reason": "Panne mémoire",
+        "before": {k: 0 for k in keys},
+        "after": {k: 0 for k in keys},
+    }
     with pytest.raises(RuleViolation) as exc:
         services.ram_clear_record(actor=fr_room["mecanicien"], **kwargs)
     assert exc.value.code == "KEY-15"
     with pytest.raises(RuleViolation) as exc:  # the reset key must be in the register of keys
         services.ram_clear_record(actor=fr_room["comite"], witness=fr_room["mecanicien"], **kwargs)
     assert exc.value.code == "KEY-15"
-    key_register(establishment=fr_room.est, actor=fr_room.keeper, code="RK-1", lock_type="reset",
-                 opens="Réinitialisation", asset_ref=machine.number, custodian=fr_room["comite"])
+    key_register(
+        establishment=fr_room.est,
+        actor=fr_room.keeper,
+        code="RK-1",
+        lock_type="reset",
+        opens="Réinitialisation",
+        asset_ref=machine.number,
+        custodian=fr_room["comite"],
+    )
     clear = services.ram_clear_record(actor=fr_room["comite"], witness=fr_room["mecanicien"], **kwargs)
     assert clear.entry.register.kind == "slot_controle_technique"
 
@@ -100,8 +118,10 @@ def test_key_15_fr_ram_clear_only_by_comite(fr_room):
 def test_import_names_every_bad_row_and_writes_nothing(mc_room):
     machine = mc_room.on_floor()
     rows = mc_room.rows(machine)
-    bad = [services.ReadingRow(machine.number, 1, "nope", 5, line=7),
-           services.ReadingRow(machine.number, 1, rows[0].meter, 10**9, line=8)]
+    bad = [
+        services.ReadingRow(machine.number, 1, "nope", 5, line=7),
+        services.ReadingRow(machine.number, 1, rows[0].meter, 10**9, line=8),
+    ]
     with pytest.raises(services.ReadingErrors) as exc:
         services.releve_readings_import(releve=mc_room.releve(), rows=rows[1:] + bad, actor=mc_room["superviseur"])
     assert len(exc.value.messages) == 2 and "ligne 7" in exc.value.messages[0]
@@ -114,11 +134,13 @@ def test_room_import_one_lock_one_line_per_station_chain_intact(mc_room):
 
     machines = [mc_room.on_floor() for _ in range(3)]
     text = "machine,station,meter,value\n" + "\n".join(
-        f"{m.number},{meter.station},{meter.key},{10 + n}" for n, m in enumerate(machines) for meter in m.meters.all())
+        f"{m.number},{meter.station},{meter.key},{10 + n}" for n, m in enumerate(machines) for meter in m.meters.all()
+    )
     register = mc_room.registers["slot_releves"]
     head = register.entries.count()
-    result = services.releve_readings_import(releve=mc_room.releve(), rows=parse_csv(text),
-                                             actor=mc_room["superviseur"])
+    result = services.releve_readings_import(
+        releve=mc_room.releve(), rows=parse_csv(text), actor=mc_room["superviseur"]
+    )
     assert result.readings == sum(m.meters.count() for m in machines) and result.lines == 3
     assert register.entries.count() == head + 1 + 3  # the relève opening, then one line per machine
     assert verify_register(register) is None

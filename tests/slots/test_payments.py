@@ -17,10 +17,18 @@ pytestmark = pytest.mark.django_db
 def test_slot_16_identity_required_above_threshold_in_force(mc_room):
     machine = mc_room.on_floor()
     now = timezone.now()
-    services.jackpot_threshold_set(establishment=mc_room.est, amount=Decimal("2000"),
-                                   effective_from=now - datetime.timedelta(days=10), actor=mc_room.keeper)
-    services.jackpot_threshold_set(establishment=mc_room.est, amount=Decimal("1000"),
-                                   effective_from=now - datetime.timedelta(days=1), actor=mc_room.keeper)
+    services.jackpot_threshold_set(
+        establishment=mc_room.est,
+        amount=Decimal("2000"),
+        effective_from=now - datetime.timedelta(days=10),
+        actor=mc_room.keeper,
+    )
+    services.jackpot_threshold_set(
+        establishment=mc_room.est,
+        amount=Decimal("1000"),
+        effective_from=now - datetime.timedelta(days=1),
+        actor=mc_room.keeper,
+    )
     pay = {"machine": machine, "method": "cash", "actor": mc_room["superviseur"]}
     with pytest.raises(RuleViolation) as exc:
         services.jackpot_pay(amount=Decimal("1500"), **pay)
@@ -62,8 +70,12 @@ def test_slot_35_fr_payment_controlled_by_comite_on_numbered_bon(fr_room):
 
 def test_inc_04_slot_18_dispute_decided_after_hearing_the_mechanic(mc_room):
     machine = mc_room.on_floor()
-    kwargs = {"machine": machine, "claim": "Trois cerises non payées", "mechanic": mc_room["mecanicien"],
-              "decision": "Complément accordé"}
+    kwargs = {
+        "machine": machine,
+        "claim": "Trois cerises non payées",
+        "mechanic": mc_room["mecanicien"],
+        "decision": "Complément accordé",
+    }
     with pytest.raises(RuleViolation) as exc:
         services.dispute_decide(mechanic_statement=" ", actor=mc_room["superviseur"], **kwargs)
     assert exc.value.code == "INC-04"
@@ -75,9 +87,15 @@ def test_inc_04_slot_18_dispute_decided_after_hearing_the_mechanic(mc_room):
 
 def test_slot_20_top_up_is_the_positive_difference(mc_room):
     machine = mc_room.on_floor()
-    kwargs = {"machine": machine, "combination": "3 BAR", "amount_due": Decimal("100"),
-              "paid_by_machine": Decimal("60"), "customer": "M. X", "mechanic_opinion": "Trémie vide",
-              "actor": mc_room["superviseur"]}
+    kwargs = {
+        "machine": machine,
+        "combination": "3 BAR",
+        "amount_due": Decimal("100"),
+        "paid_by_machine": Decimal("60"),
+        "customer": "M. X",
+        "mechanic_opinion": "Trémie vide",
+        "actor": mc_room["superviseur"],
+    }
     for wrong in (Decimal("30"), Decimal("0")):
         with pytest.raises(RuleViolation) as exc:
             services.top_up_pay(difference=wrong, **kwargs)
@@ -88,8 +106,14 @@ def test_slot_20_top_up_is_the_positive_difference(mc_room):
 
 def test_slot_19_orphan_never_paid_to_staff_and_inc_05_exclusion(mc_room):
     machine = mc_room.on_floor()
-    kwargs = {"establishment": mc_room.est, "kind": "credits", "amount": Decimal("12.50"), "machine": machine,
-              "disposal": "Versé à la caisse", "actor": mc_room["superviseur"]}
+    kwargs = {
+        "establishment": mc_room.est,
+        "kind": "credits",
+        "amount": Decimal("12.50"),
+        "machine": machine,
+        "disposal": "Versé à la caisse",
+        "actor": mc_room["superviseur"],
+    }
     with pytest.raises(RuleViolation) as exc:
         services.orphan_record(payee=mc_room["mecanicien"], **kwargs)
     assert exc.value.code == "SLOT-19"
@@ -102,9 +126,16 @@ def test_reg_17_top_ups_written_only_in_a_cahier_coted_by_the_directeur_exploita
     from tests.factories import open_register
 
     machine = mc_room.on_floor()
-    top_up = {"machine": machine, "combination": "3 BAR", "amount_due": Decimal("100"),
-              "paid_by_machine": Decimal("60"), "difference": Decimal("40"), "customer": "M. X",
-              "mechanic_opinion": "Trémie vide", "actor": mc_room["superviseur"]}
+    top_up = {
+        "machine": machine,
+        "combination": "3 BAR",
+        "amount_due": Decimal("100"),
+        "paid_by_machine": Decimal("60"),
+        "difference": Decimal("40"),
+        "customer": "M. X",
+        "mechanic_opinion": "Trémie vide",
+        "actor": mc_room["superviseur"],
+    }
     cahier = mc_room.registers["slot_complements"]
     assert cahier.kind_info.paraph_roles_for("MC") == ("directeur_exploitation",)
     register_close(register=cahier, actor=mc_room["directeur_exploitation"])

@@ -15,36 +15,41 @@ pytestmark = pytest.mark.django_db
 
 def test_slot_22_only_a_superviseur_directs_a_releve(mc_room):
     with pytest.raises(RuleViolation) as exc:
-        services.releve_open(establishment=mc_room.est, room=mc_room.room, actor=mc_room["mecanicien"],
-                             during_operation=False)
+        services.releve_open(
+            establishment=mc_room.est, room=mc_room.room, actor=mc_room["mecanicien"], during_operation=False
+        )
     assert exc.value.code == "SLOT-22"
     assert not Releve.objects.exists()
 
 
 def test_slot_23_releve_during_operation_closed_only_with_sworn_agent(mc_room):
-    releve = services.releve_open(establishment=mc_room.est, room=mc_room.room, actor=mc_room["superviseur"],
-                                  during_operation=True)
+    releve = services.releve_open(
+        establishment=mc_room.est, room=mc_room.room, actor=mc_room["superviseur"], during_operation=True
+    )
     with pytest.raises(RuleViolation) as exc:
         services.releve_close(releve=releve, actor=mc_room["superviseur"])
     assert exc.value.code == "SLOT-23"
     with pytest.raises(RuleViolation):
         services.releve_close(releve=releve, actor=mc_room["superviseur"], sworn_agent=mc_room["mecanicien"])
-    closed = services.releve_close(releve=releve, actor=mc_room["superviseur"],
-                                   sworn_agent=mc_room["agent_surveillance"])
+    closed = services.releve_close(
+        releve=releve, actor=mc_room["superviseur"], sworn_agent=mc_room["agent_surveillance"]
+    )
     assert closed.status == "closed" and closed.sworn_agent == mc_room["agent_surveillance"]
 
 
 def test_slot_24_boxes_exchanged_only_during_an_open_releve(mc_room):
     machine = mc_room.on_floor()
     releve = mc_room.releve()
-    exchange = services.box_exchange(releve=releve, machine=machine, box="bill", removed="BB-1", replaced_by="BB-2",
-                                     actor=mc_room["superviseur"])
+    exchange = services.box_exchange(
+        releve=releve, machine=machine, box="bill", removed="BB-1", replaced_by="BB-2", actor=mc_room["superviseur"]
+    )
     machine.refresh_from_db()
     assert machine.bill_box == "BB-2" and exchange.entry.register.kind == "slot_releves"
     services.releve_close(releve=releve, actor=mc_room["superviseur"])
     with pytest.raises(RuleViolation) as exc:
-        services.box_exchange(releve=releve, machine=machine, box="cash", removed="CB-1", replaced_by="CB-2",
-                              actor=mc_room["superviseur"])
+        services.box_exchange(
+            releve=releve, machine=machine, box="cash", removed="CB-1", replaced_by="CB-2", actor=mc_room["superviseur"]
+        )
     assert exc.value.code == "SLOT-24"
     with pytest.raises(RuleViolation) as exc:
         mc_room.read(machine, 10, releve=releve)

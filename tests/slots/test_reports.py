@@ -18,20 +18,27 @@ pytestmark = pytest.mark.django_db
 
 
 def _notify(incident, role, actor, channel="phone"):
-    return incident_notify(incident=incident, recipient_role=role, recipient_name="M. Dupont", channel=channel,
-                           notified_at=timezone.now(),
-                           actor=actor)
+    return incident_notify(
+        incident=incident,
+        recipient_role=role,
+        recipient_name="M. Dupont",
+        channel=channel,
+        notified_at=timezone.now(),
+        actor=actor,
+    )
 
 
 def test_inc_06_surveillance_agent_reports_to_hierarchy_and_superviseur(mc_room):
     machine = mc_room.on_floor()
     agent, directeur = mc_room["agent_surveillance"], mc_room["directeur_jeux"]
     with pytest.raises(RuleViolation) as exc:  # the report is the sworn agent's
-        reports.surveillance_incident_report(establishment=mc_room.est, description="Client agressif",
-                                             actor=mc_room["superviseur"], machine=machine)
+        reports.surveillance_incident_report(
+            establishment=mc_room.est, description="Client agressif", actor=mc_room["superviseur"], machine=machine
+        )
     assert exc.value.code == "INC-06"
-    incident = reports.surveillance_incident_report(establishment=mc_room.est, description="Client agressif",
-                                                    actor=agent, machine=machine)
+    incident = reports.surveillance_incident_report(
+        establishment=mc_room.est, description="Client agressif", actor=agent, machine=machine
+    )
     assert incident.requirement == "INC-06" and incident.subjects.get().label == str(machine)
     incident_decide(incident=incident, decision="Client exclu", actor=directeur)
     _notify(incident, "superviseur", agent)
@@ -46,11 +53,17 @@ def test_inc_16_sfm_anomaly_police_informed_urgent_at_once_otherwise_by_written_
     machine = fr_room.on_floor()
     sfm = fr_room["technicien_sfm"]
     with pytest.raises(RuleViolation) as exc:
-        reports.anomaly_report(establishment=fr_room.est, description="Écran figé", urgent=False,
-                               actor=fr_room["employe_jeux"], machine=machine)
+        reports.anomaly_report(
+            establishment=fr_room.est,
+            description="Écran figé",
+            urgent=False,
+            actor=fr_room["employe_jeux"],
+            machine=machine,
+        )
     assert exc.value.code == "INC-16"
-    written = reports.anomaly_report(establishment=fr_room.est, description="Compteur irrégulier", urgent=False,
-                                     actor=sfm, system="SYS-AGREE-1")
+    written = reports.anomaly_report(
+        establishment=fr_room.est, description="Compteur irrégulier", urgent=False, actor=sfm, system="SYS-AGREE-1"
+    )
     with pytest.raises(RuleViolation) as exc:  # not urgent: a written report, not a phone call
         _notify(written, "police", sfm, channel="phone")
     assert exc.value.code == "INC-16"
@@ -59,18 +72,31 @@ def test_inc_16_sfm_anomaly_police_informed_urgent_at_once_otherwise_by_written_
     assert exc.value.code == "INC-16"
     _notify(written, "police", sfm, channel="written")
     assert incident_close(incident=written, actor=fr_room["directeur_responsable"]).status == "closed"
-    urgent = reports.anomaly_report(establishment=fr_room.est, description="Paiements erratiques", urgent=True,
-                                    actor=sfm, machine=machine)
+    urgent = reports.anomaly_report(
+        establishment=fr_room.est, description="Paiements erratiques", urgent=True, actor=sfm, machine=machine
+    )
     _notify(urgent, "police", sfm, channel="phone")
     assert incident_close(incident=urgent, actor=fr_room["directeur_responsable"]).status == "closed"
 
 
 def test_inc_16_urgent_anomaly_police_informed_after_the_delay_flagged(client, fr_room):
     sfm, now = fr_room["technicien_sfm"], timezone.now()
-    late = reports.anomaly_report(establishment=fr_room.est, description="Paiements erratiques", urgent=True,
-                                  actor=sfm, system="SYS-AGREE-1", found_at=now - datetime.timedelta(minutes=90))
-    prompt = reports.anomaly_report(establishment=fr_room.est, description="Écran figé", urgent=True, actor=sfm,
-                                    system="SYS-AGREE-1", found_at=now - datetime.timedelta(minutes=30))
+    late = reports.anomaly_report(
+        establishment=fr_room.est,
+        description="Paiements erratiques",
+        urgent=True,
+        actor=sfm,
+        system="SYS-AGREE-1",
+        found_at=now - datetime.timedelta(minutes=90),
+    )
+    prompt = reports.anomaly_report(
+        establishment=fr_room.est,
+        description="Écran figé",
+        urgent=True,
+        actor=sfm,
+        system="SYS-AGREE-1",
+        found_at=now - datetime.timedelta(minutes=30),
+    )
     assert late_notices(late) == ["police"] and late_notices(prompt) == []  # not informed 90 min after
     _notify(late, "police", sfm)
     _notify(prompt, "police", sfm)
@@ -92,10 +118,10 @@ def test_inc_06_inc_16_report_page_and_api(client, mc_room, fr_room):
     assert sent.status_code == 302
     api = APIClient()
     api.force_authenticate(fr_room["employe_jeux"])
-    refused = api.post("/api/v1/slots/incident-reports/", {"description": "Écran figé", "system": "SYS-1"},
-                       format="json")
+    refused = api.post(
+        "/api/v1/slots/incident-reports/", {"description": "Écran figé", "system": "SYS-1"}, format="json"
+    )
     assert refused.status_code == 409 and refused.json()["code"] == "INC-16"
     api.force_authenticate(fr_room["technicien_sfm"])
-    done = api.post("/api/v1/slots/incident-reports/", {"description": "Écran figé", "system": "SYS-1"},
-                    format="json")
+    done = api.post("/api/v1/slots/incident-reports/", {"description": "Écran figé", "system": "SYS-1"}, format="json")
     assert done.status_code == 201 and done.json()["requirement"] == "INC-16"

@@ -22,26 +22,56 @@ def test_pages_answer_for_both_jurisdictions(client, mc_room, fr_room):
         sheet = services.intervention_open(machine=machine, actor=org["mecanicien"], reason="Test")
         for user in (org.keeper, org["superviseur"]):
             client.force_login(user)
-            for name, kwargs in [("machines", {}), ("socle_create", {}), ("machine_register", {}),
-                                 ("machine", {"pk": machine.pk}), ("sheet", {"pk": machine.pk}),
-                                 ("move", {"pk": machine.pk}), ("ram_clear", {"pk": machine.pk}),
-                                 ("intervention_open", {"pk": machine.pk}), ("intervention_close", {"pk": sheet.pk}),
-                                 ("releve_open", {}), ("releve", {"pk": releve.pk}), ("import", {"pk": releve.pk}),
-                                 ("box", {"pk": releve.pk}), ("count", {"pk": releve.pk}),
-                                 ("releve_close", {"pk": releve.pk}), ("approval", {}), ("transmittal", {}),
-                                 ("sfm_visit", {}), ("jackpot", {}), ("dispute", {}), ("top_up", {}),
-                                 ("orphan", {}), ("files_copy", {}), ("events_import", {}),
-                                 ("variance_threshold", {}), ("jackpot_threshold", {})]:
+            for name, kwargs in [
+                ("machines", {}),
+                ("socle_create", {}),
+                ("machine_register", {}),
+                ("machine", {"pk": machine.pk}),
+                ("sheet", {"pk": machine.pk}),
+                ("move", {"pk": machine.pk}),
+                ("ram_clear", {"pk": machine.pk}),
+                ("intervention_open", {"pk": machine.pk}),
+                ("intervention_close", {"pk": sheet.pk}),
+                ("releve_open", {}),
+                ("releve", {"pk": releve.pk}),
+                ("import", {"pk": releve.pk}),
+                ("box", {"pk": releve.pk}),
+                ("count", {"pk": releve.pk}),
+                ("releve_close", {"pk": releve.pk}),
+                ("approval", {}),
+                ("transmittal", {}),
+                ("sfm_visit", {}),
+                ("jackpot", {}),
+                ("dispute", {}),
+                ("top_up", {}),
+                ("orphan", {}),
+                ("files_copy", {}),
+                ("events_import", {}),
+                ("variance_threshold", {}),
+                ("jackpot_threshold", {}),
+            ]:
                 assert client.get(reverse(f"slots:{name}", kwargs=kwargs)).status_code == 200, name
             assert "Machines à sous" in client.get(reverse("dashboard")).content.decode()
 
 
 def test_register_a_machine_through_the_page_with_its_photo(client, mc_room):
     client.force_login(mc_room.keeper)
-    data = {"machine_type": "Vidéo", "technology": "electronic", "maker": "IGT", "maker_serial": "X1",
-            "sbm_number": "SBM9", "media": ["coins"], "stations": 1, "rtp_percent": "93", "rate_date": "2026-01-01",
-            "credit_value": "0.01", "digits": 8, "characteristics": "3 rouleaux", "other_meters": "other:games 8",
-            "photo": SimpleUploadedFile("m.png", PNG, content_type="image/png")}
+    data = {
+        "machine_type": "Vidéo",
+        "technology": "electronic",
+        "maker": "IGT",
+        "maker_serial": "X1",
+        "sbm_number": "SBM9",
+        "media": ["coins"],
+        "stations": 1,
+        "rtp_percent": "93",
+        "rate_date": "2026-01-01",
+        "credit_value": "0.01",
+        "digits": 8,
+        "characteristics": "3 rouleaux",
+        "other_meters": "other:games 8",
+        "photo": SimpleUploadedFile("m.png", PNG, content_type="image/png"),
+    }
     response = client.post(reverse("slots:machine_register"), data)
     assert response.status_code == 302, response.context["form"].errors
     machine = Machine.objects.get(sbm_number="SBM9")
@@ -58,12 +88,15 @@ def test_csv_import_page_all_rows_or_none(client, mc_room):
     client.force_login(mc_room["superviseur"])
     lines = ["machine;station;meter;value"] + [f"{machine.number};1;{m.key};42" for m in machine.meters.all()]
     bad = "\n".join([*lines, f"{machine.number};1;unknown;1"])
-    response = client.post(reverse("slots:import", kwargs={"pk": releve.pk}),
-                           {"file": SimpleUploadedFile("r.csv", bad.encode())})
+    response = client.post(
+        reverse("slots:import", kwargs={"pk": releve.pk}), {"file": SimpleUploadedFile("r.csv", bad.encode())}
+    )
     assert response.status_code == 200 and "ligne" in response.content.decode()
     assert not MeterReading.objects.exists()
-    response = client.post(reverse("slots:import", kwargs={"pk": releve.pk}),
-                           {"file": SimpleUploadedFile("r.csv", "\n".join(lines).encode())})
+    response = client.post(
+        reverse("slots:import", kwargs={"pk": releve.pk}),
+        {"file": SimpleUploadedFile("r.csv", "\n".join(lines).encode())},
+    )
     assert response.status_code == 302
     assert MeterReading.objects.filter(releve=releve).count() == machine.meters.count()
 
@@ -76,14 +109,12 @@ def test_api_releve_import_count_and_refusal(mc_room):
     assert refused.status_code == 409 and refused.json()["code"] == "SLOT-22"
     api.force_authenticate(mc_room["superviseur"])
     releve = api.post(f"{API}releves/", {"room": mc_room.room.pk}, format="json").json()
-    rows = [{"machine": machine.number, "station": m.station, "meter": m.key, "value": 7}
-            for m in machine.meters.all()]
+    rows = [{"machine": machine.number, "station": m.station, "meter": m.key, "value": 7} for m in machine.meters.all()]
     response = api.post(f"{API}releves/{releve['id']}/readings/", {"rows": rows}, format="json")
     assert response.status_code == 201 and response.json() == {"count": len(rows), "lines": 1, "incidents": []}
     bad = api.post(f"{API}releves/{releve['id']}/readings/", {"rows": [{**rows[0], "meter": "zz"}]}, format="json")
     assert bad.status_code == 400
-    count = api.post(f"{API}releves/{releve['id']}/counts/", {"machine": machine.pk, "counted": "0.00"},
-                     format="json")
+    count = api.post(f"{API}releves/{releve['id']}/counts/", {"machine": machine.pk, "counted": "0.00"}, format="json")
     assert count.status_code == 201 and count.json()["flagged"] is False
     listed = api.get(f"{API}machines/").json()["results"]
     assert listed[0]["number"] == machine.number and listed[0]["meters"]
@@ -96,12 +127,14 @@ def test_jackpot_page_refusal_shows_its_code(client, mc_room):
 
     machine = mc_room.on_floor()
     client.force_login(mc_room["mecanicien"])
-    response = client.post(reverse("slots:jackpot"), {"machine": machine.pk, "station": 1, "amount": "50",
-                                                      "method": "cash"})
+    response = client.post(
+        reverse("slots:jackpot"), {"machine": machine.pk, "station": 1, "amount": "50", "method": "cash"}
+    )
     assert response.status_code == 409 and "SLOT-22" in response.content.decode()
     client.force_login(mc_room["superviseur"])
-    response = client.post(reverse("slots:jackpot"), {"machine": machine.pk, "station": 1, "amount": "50",
-                                                      "method": "cash"})
+    response = client.post(
+        reverse("slots:jackpot"), {"machine": machine.pk, "station": 1, "amount": "50", "method": "cash"}
+    )
     assert response.status_code == 302 and JackpotPayment.objects.count() == 1
 
 
@@ -125,8 +158,9 @@ def test_fr_repair_move_page_with_countersignatures(client, fr_room):
     data = {"to_place": "workshop", "reason": "breakdown", "observations": "Écran noir"}
     response = client.post(url, data)
     assert response.status_code == 409 and "SLOT-34" in response.content.decode()
-    response = client.post(url, {**data, "technicien_username": fr_room["mecanicien"].username,
-                                 "technicien_password": DEFAULT_PASSWORD})
+    response = client.post(
+        url, {**data, "technicien_username": fr_room["mecanicien"].username, "technicien_password": DEFAULT_PASSWORD}
+    )
     assert response.status_code == 302
     machine.refresh_from_db()
     assert machine.place == "workshop"

@@ -46,18 +46,40 @@ def _casino(est, director_role, tables, roles) -> Casino:
 
 @pytest.fixture
 def mcc(mc):
-    return _casino(mc, "directeur_jeux", [
-        ("BJ1", "blackjack", 7), ("BJ2", "blackjack", 7), ("OD1", "blackjack_one_deck", 7),
-        ("PB1", "punto_banco", 14), ("PB9", "punto_banco", 9), ("CR1", "craps", 12), ("BO1", "boule", 20),
-        ("CF1", "chemin_de_fer", 10),
-    ], ("directeur_jeux", "sous_directeur", "inspecteur", "changeur", "croupier"))
+    return _casino(
+        mc,
+        "directeur_jeux",
+        [
+            ("BJ1", "blackjack", 7),
+            ("BJ2", "blackjack", 7),
+            ("OD1", "blackjack_one_deck", 7),
+            ("PB1", "punto_banco", 14),
+            ("PB9", "punto_banco", 9),
+            ("CR1", "craps", 12),
+            ("BO1", "boule", 20),
+            ("CF1", "chemin_de_fer", 10),
+        ],
+        ("directeur_jeux", "sous_directeur", "inspecteur", "changeur", "croupier"),
+    )
 
 
 @pytest.fixture
 def frc(fr):
-    return _casino(fr, "directeur_responsable", [
-        ("BJ1", "blackjack", 7), ("PB1", "punto_banco", 16), ("PB2", "punto_banco", 7), ("PB3", "punto_banco", 16),
-        ("UT1", "ultimate_holdem", 7), ("UT2", "ultimate_holdem", 7), ("UT3", "ultimate_holdem", 7),
-        ("TC1", "three_card_poker", 7), ("RP1", "rampo", 8), ("RC1", "roue_chance", 12),
-        ("CF1", "chemin_de_fer", 10),
-    ], ("directeur_responsable", "comite", "chef_partie", "changeur", "croupier"))
+    return _casino(
+        fr,
+        "directeur_responsable",
+        [
+            ("BJ1", "blackjack", 7),
+            ("PB1", "punto_banco", 16),
+            ("PB2", "punto_banco", 7),
+            ("PB3", "punto_banco", 16),
+            ("UT1", "ultimate_holdem", 7),
+            ("UT2", "ultimate_holdem", 7),
+            ("UT3", "ultimate_holdem", 7),
+            ("TC1", "three_card_poker", 7),
+            ("RP1", "rampo", 8),
+            ("RC1", "roue_chance", 12),
+            ("CF1", "chemin_de_fer", 10),
+        ],
+        ("directeur_responsable", "comite", "chef_partie", "changeur", "croupier"),
+    )

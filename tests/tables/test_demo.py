@@ -23,7 +23,8 @@ def test_demo_seances_have_staff_reliefs_and_limits_and_reseeding_changes_nothin
         assert sessions.count() == 2 * (demo.DAYS + 1)
         assert all(s.minimum_stake is not None for s in sessions)
         assert StaffAssignment.objects.filter(table_session__in=sessions, relief_of__isnull=False).count() == 2 * (
-            demo.DAYS + 1)
+            demo.DAYS + 1
+        )
         assert sessions.filter(status=TableSession.Status.OPEN).count() == 2  # today's
         register = Register.objects.get(establishment=est, kind="parties_de_table")
         assert register.head_seq > 20 and verify_register(register) is None

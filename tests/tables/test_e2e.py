@@ -39,8 +39,12 @@ def run_seance(client, org, director, staff: list[tuple[str, str]], limits: dict
     people = {}
     for position, username in staff:
         people[username] = make_user(org.est, "croupier" if position == "croupier" else position, username=username)
-        ok(client.post(reverse("tables:assign", kwargs={"pk": session.pk}),
-                       {"assign-position": position, "assign-person": people[username].pk}))
+        ok(
+            client.post(
+                reverse("tables:assign", kwargs={"pk": session.pk}),
+                {"assign-position": position, "assign-person": people[username].pk},
+            )
+        )
     ok(client.post(reverse("tables:limits", kwargs={"pk": session.pk}), {f"limits-{k}": v for k, v in limits.items()}))
     (allocate_mc if org.est.jurisdiction == "MC" else allocate_fr)(org, session)
     ok(client.post(reverse("seance-table-open", kwargs={"pk": session.pk})))
@@ -48,8 +52,12 @@ def run_seance(client, org, director, staff: list[tuple[str, str]], limits: dict
     # Play: the croupier is relieved.
     dealer = StaffAssignment.objects.get(table_session=session, person=people["croupier-a"])
     relief = make_user(org.est, "croupier", username="croupier-relief")
-    ok(client.post(reverse("tables:relieve", kwargs={"pk": session.pk}), {
-        "relief-assignment": dealer.pk, "relief-person": relief.pk, "relief-at_break": "on"}))
+    ok(
+        client.post(
+            reverse("tables:relieve", kwargs={"pk": session.pk}),
+            {"relief-assignment": dealer.pk, "relief-person": relief.pk, "relief-at_break": "on"},
+        )
+    )
 
     page = text(client.get(reverse("seance", kwargs={"pk": seance.pk})))
     assert "REG-25" in page and missing_code in page
@@ -69,16 +77,28 @@ def run_seance(client, org, director, staff: list[tuple[str, str]], limits: dict
 
 def test_reg_25_monaco_craps_seance_end_to_end(client, mc_org):
     org = mc_org
-    staff = [("chef_table", "chef-a"), ("croupier", "croupier-a"), ("croupier", "croupier-b"),
-             ("croupier", "croupier-c")]
+    staff = [
+        ("chef_table", "chef-a"),
+        ("croupier", "croupier-a"),
+        ("croupier", "croupier-b"),
+        ("croupier", "croupier-c"),
+    ]
 
     def end_check(session):
         dice = list(Die.objects.filter(table_session=session))
-        dice_end_check(session=session, results=[DieResult(die=d) for d in dice], actor=org["sous_directeur"],
-                       return_to=org.depot)
+        dice_end_check(
+            session=session, results=[DieResult(die=d) for d in dice], actor=org["sous_directeur"], return_to=org.depot
+        )
 
-    events = run_seance(client, org, org["sous_directeur"], staff,
-                        {"seats": 12, "minimum_stake": "10", "maximum_stake": "2000"}, "DICE-11", end_check)
+    events = run_seance(
+        client,
+        org,
+        org["sous_directeur"],
+        staff,
+        {"seats": 12, "minimum_stake": "10", "maximum_stake": "2000"},
+        "DICE-11",
+        end_check,
+    )
     assert events == ["Prise de poste"] * 4 + ["Limites à l'ouverture", "Relève"]
 
 
@@ -87,7 +107,13 @@ def test_reg_25_france_rampo_seance_end_to_end(client, fr_org):
 
     org = fr_org
     staff = [("chef_table", "chef-a"), ("croupier", "croupier-a")]
-    events = run_seance(client, org, org["directeur_responsable"], staff,
-                        {"seats": 8, "minimum_stake": "2", "maximum_stake": "80", "bet_numbers": "80",
-                         "bet_colours": "400"}, "DICE-25", lambda session: end_check(org, session))
+    events = run_seance(
+        client,
+        org,
+        org["directeur_responsable"],
+        staff,
+        {"seats": 8, "minimum_stake": "2", "maximum_stake": "80", "bet_numbers": "80", "bet_colours": "400"},
+        "DICE-25",
+        lambda session: end_check(org, session),
+    )
     assert events == ["Prise de poste"] * 2 + ["Limites à l'ouverture", "Relève"]

@@ -108,8 +108,9 @@ def test_game_18_rampo_maximums_40_times_on_numbers_200_times_on_colours(frc):
         limits(frc, "RP1", minimum_stake=D("2"), bet_maximums={"colours": D("402")})
     with refused("GAME-18"):
         limits(frc, "RP1", seats=9, minimum_stake=D("2"))
-    record = limits(frc, "RP1", minimum_stake=D("2"), maximum_stake=D("80"),
-                    bet_maximums={"numbers": D("80"), "colours": D("400")})
+    record = limits(
+        frc, "RP1", minimum_stake=D("2"), maximum_stake=D("80"), bet_maximums={"numbers": D("80"), "colours": D("400")}
+    )
     assert record.bet_maximums == {"numbers": "80", "colours": "400"}
     with pytest.raises(ValidationError):
         limits(frc, "RP1", minimum_stake=D("2"), bet_maximums={"douzaine": D("10")})
@@ -120,8 +121,9 @@ def test_game_37_and_game_38_roue_de_la_chance_per_colour_and_locked_after_openi
         limits(frc, "RC1", minimum_stake=D("1"), bet_maximums={"white_black": D("6")})
     with refused("GAME-36"):
         limits(frc, "RC1", seats=13, minimum_stake=D("1"))
-    session = limits(frc, "RC1", minimum_stake=D("1"), bet_maximums={"orange": D("100"), "white_black": D("5")}
-                     ).table_session
+    session = limits(
+        frc, "RC1", minimum_stake=D("1"), bet_maximums={"orange": D("100"), "white_black": D("5")}
+    ).table_session
     # Opened (the wheel's own opening checks are the equipment's, WHEEL-08).
     session.status = TableSession.Status.OPEN
     save_audited(session, actor=frc.director)
@@ -139,16 +141,21 @@ def test_game_25_auth_05_boule_agreement_reference_and_no_aggregate_maximum(mcc)
     with refused("GAME-25"):
         limits(mcc, "BO1", minimum_stake=D("2"), maximum_stake=D("300"))
     with refused("GAME-25"):
-        limits(mcc, "BO1", minimum_stake=D("2"), maximum_stake=D("300"), agreement_reference="Lettre 2026-14",
-               bet_maximums={"aggregate": D("2000")})
+        limits(
+            mcc,
+            "BO1",
+            minimum_stake=D("2"),
+            maximum_stake=D("300"),
+            agreement_reference="Lettre 2026-14",
+            bet_maximums={"aggregate": D("2000")},
+        )
     record = limits(mcc, "BO1", minimum_stake=D("2"), maximum_stake=D("300"), agreement_reference="Lettre 2026-14")
     assert record.agreement_reference == "Lettre 2026-14"
 
 
 def test_limits_set_by_whom_the_text_names(frc, mcc):
     with refused("GAME-35"):  # FR: the directeur responsable, not a comité member
-        table_limits_set(session=frc.session("TC1"), actor=frc["comite"], minimum_stake=D("5"),
-                         maximum_stake=D("50"))
+        table_limits_set(session=frc.session("TC1"), actor=frc["comite"], minimum_stake=D("5"), maximum_stake=D("50"))
     with refused("GAME-25"):  # MC: the direction des jeux, not an inspecteur
         table_limits_set(session=mcc.session("BJ1"), actor=mcc["inspecteur"], minimum_stake=D("5"))
     assert table_limits_set(session=mcc.session("BJ1"), actor=mcc["sous_directeur"], minimum_stake=D("5"))
@@ -168,14 +175,21 @@ def test_limits_bad_input(frc):
 
 def test_game_08_lucky_ladies_pay_table_for_the_whole_partie_by_the_directeur_responsable(frc):
     with refused("GAME-08"):  # side-bet limits without the pay table chosen
-        limits(frc, "BJ1", minimum_stake=D("10"), bet_maximums={"lucky_ladies_min": D("5"),
-                                                                "lucky_ladies_max": D("50")})
+        limits(
+            frc, "BJ1", minimum_stake=D("10"), bet_maximums={"lucky_ladies_min": D("5"), "lucky_ladies_max": D("50")}
+        )
     with pytest.raises(ValidationError):
         limits(frc, "BJ1", minimum_stake=D("10"), pay_table="C")
     with refused("GAME-08"):
         table_limits_set(session=frc.session("BJ1"), actor=frc["comite"], minimum_stake=D("10"), pay_table="A")
-    record = limits(frc, "BJ1", minimum_stake=D("10"), maximum_stake=D("1000"), pay_table="A",
-                    bet_maximums={"lucky_ladies_min": D("5"), "lucky_ladies_max": D("50")})
+    record = limits(
+        frc,
+        "BJ1",
+        minimum_stake=D("10"),
+        maximum_stake=D("1000"),
+        pay_table="A",
+        bet_maximums={"lucky_ladies_min": D("5"), "lucky_ladies_max": D("50")},
+    )
     session = record.table_session
     session.status = TableSession.Status.OPEN  # (the sabot's opening checks are the equipment's)
     save_audited(session, actor=frc.director)
@@ -202,8 +216,13 @@ def test_game_26_chemin_de_fer_begins_only_with_four_seated_players(mcc):
 def test_game_28_auth_05_garage_threshold_only_with_the_notification_to_the_authority(mcc):
     with refused("GAME-28"):
         limits(mcc, "CF1", minimum_stake=D("100"), bet_maximums={"banco_max": D("50000"), "garage_from": D("20000")})
-    record = limits(mcc, "CF1", minimum_stake=D("100"), agreement_reference="Courrier 2026-031",
-                    bet_maximums={"banco_max": D("50000"), "garage_from": D("20000")})
+    record = limits(
+        mcc,
+        "CF1",
+        minimum_stake=D("100"),
+        agreement_reference="Courrier 2026-031",
+        bet_maximums={"banco_max": D("50000"), "garage_from": D("20000")},
+    )
     assert record.bet_maximums == {"banco_max": "50000", "garage_from": "20000"}
     assert limits(mcc, "CF1", minimum_stake=D("100"), bet_maximums={"banco_max": D("50000")})
 
@@ -227,8 +246,15 @@ def test_auth_01_minimum_stake_change_refused_without_an_implemented_declaration
         limits(frc, "BJ1", minimum_stake=D("15"))
     assert TableLimits.objects.filter(minimum_stake=D("15")).count() == 0
     sent = DAY - datetime.timedelta(days=10)
-    declare = partial(declaration_record, establishment=frc.est, actor=frc.director, details="BJ1 : 15 €",
-                      sent_on=sent, recipients=Declaration.Recipient.values, proof="LRAR 1")
+    declare = partial(
+        declaration_record,
+        establishment=frc.est,
+        actor=frc.director,
+        details="BJ1 : 15 €",
+        sent_on=sent,
+        recipients=Declaration.Recipient.values,
+        proof="LRAR 1",
+    )
     declare(operation="3", implementation_date=DAY + datetime.timedelta(days=6))  # another operation
     declare(operation="6", implementation_date=DAY + datetime.timedelta(days=8))  # not reached yet
     with refused("AUTH-01"):
@@ -245,17 +271,22 @@ def test_auth_01_roue_minimum_raised_at_opening_needs_no_declaration_mc_needs_no
     _next_seance(frc, DAY + datetime.timedelta(days=1))
     assert limits(frc, "RC1", minimum_stake=D("5"))  # GAME-38: the directeur responsable raises it
     limits(mcc, "BJ1", minimum_stake=D("10"))
-    mcc.seance = seance_open(establishment=mcc.est, date=DAY + datetime.timedelta(days=1), period="soiree",
-                             actor=mcc.director)
+    mcc.seance = seance_open(
+        establishment=mcc.est, date=DAY + datetime.timedelta(days=1), period="soiree", actor=mcc.director
+    )
     assert limits(mcc, "BJ1", minimum_stake=D("25"))
 
 
 def test_game_30_banque_a_tout_va_two_seances_a_day(mcc):
-    table = GamingTableFactory(establishment=mcc.est, room=mcc.tables["BJ1"].room, number="BTV1",
-                               game="banque_tout_va", seats=10)
+    table = GamingTableFactory(
+        establishment=mcc.est, room=mcc.tables["BJ1"].room, number="BTV1", game="banque_tout_va", seats=10
+    )
     for period in ("apres_midi", "soiree", "nuit"):
-        seance = mcc.seance if period == "soiree" else seance_open(establishment=mcc.est, date=DAY, period=period,
-                                                                      actor=mcc.director)
+        seance = (
+            mcc.seance
+            if period == "soiree"
+            else seance_open(establishment=mcc.est, date=DAY, period=period, actor=mcc.director)
+        )
         session = table_session_prepare(seance=seance, table=table, actor=mcc.director)
         if period == "nuit":
             with refused("GAME-30"):

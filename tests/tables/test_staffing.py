@@ -17,9 +17,13 @@ from tests.factories import make_user
 
 
 def assign(casino, number_or_session, position, person):
-    session = (casino.session(number_or_session) if isinstance(number_or_session, str) else number_or_session)
-    return staff_assign(session=session, position=position, person=casino[person], actor=casino["inspecteur"]
-                        if "inspecteur" in casino.users else casino.director)
+    session = casino.session(number_or_session) if isinstance(number_or_session, str) else number_or_session
+    return staff_assign(
+        session=session,
+        position=position,
+        person=casino[person],
+        actor=casino["inspecteur"] if "inspecteur" in casino.users else casino.director,
+    )
 
 
 def refused(code):
@@ -53,8 +57,13 @@ def test_game_02_entries_in_the_table_partie_log(mcc):
 
 def test_game_13_punto_banco_big_table_and_seven_or_nine_seat_table(mcc):
     big = mcc.session("PB1")
-    for position, person in (("chef_table", "chef1"), ("inspecteur", "inspecteur"), ("tailleur", "croupier1"),
-                             ("payeur", "croupier2"), ("payeur", "croupier3")):
+    for position, person in (
+        ("chef_table", "chef1"),
+        ("inspecteur", "inspecteur"),
+        ("tailleur", "croupier1"),
+        ("payeur", "croupier2"),
+        ("payeur", "croupier3"),
+    ):
         assign(mcc, big, position, person)
     with refused("GAME-13"):
         assign(mcc, big, "payeur", "croupier4")
@@ -129,8 +138,13 @@ def test_game_34_three_card_poker_chef_de_table_and_croupier_tailleur(frc):
 
 def test_game_15_fr_punto_banco_staff_and_footmen_at_most_one_per_two_tables(frc):
     pb = frc.session("PB1")
-    for position, person in (("chef_table", "chef1"), ("tailleur", "croupier1"), ("payeur", "croupier2"),
-                             ("payeur", "croupier3"), ("chef_partie", "chef_partie")):
+    for position, person in (
+        ("chef_table", "chef1"),
+        ("tailleur", "croupier1"),
+        ("payeur", "croupier2"),
+        ("payeur", "croupier3"),
+        ("chef_partie", "chef_partie"),
+    ):
         assign(frc, pb, position, person)
     staffed_as_the_text_says(pb)  # (the table opens once its sabot is allocated, SHOE-12)
     frc.session("PB3")
@@ -187,16 +201,19 @@ def test_staff_input_errors(frc, mc, user_in):
     with pytest.raises(ValidationError):
         staff_relieve(assignment=duty, person=frc["croupier2"], actor=frc.director)
     with pytest.raises(ValidationError):
-        staff_relieve(assignment=cf.staff.get(), person=frc["croupier2"], actor=frc.director,
-                      at=duty.started_at - datetime.timedelta(minutes=1))
+        staff_relieve(
+            assignment=cf.staff.get(),
+            person=frc["croupier2"],
+            actor=frc.director,
+            at=duty.started_at - datetime.timedelta(minutes=1),
+        )
 
 
 def test_a_croupier_may_not_log_the_staff(frc):
     from django.core.exceptions import PermissionDenied
 
     with pytest.raises(PermissionDenied):
-        staff_assign(session=frc.session("CF1"), position="croupier", person=frc["croupier1"],
-                     actor=frc["croupier"])
+        staff_assign(session=frc.session("CF1"), position="croupier", person=frc["croupier1"], actor=frc["croupier"])
 
 
 def test_game_10_flags_on_the_dashboard_of_the_inspecteur_and_the_scj(client, mcc, user_in):
@@ -209,14 +226,17 @@ def test_game_10_flags_on_the_dashboard_of_the_inspecteur_and_the_scj(client, mc
         assert "Parties de table : signalements" in page and "GAME-10" in page
 
 
-@pytest.mark.parametrize(("code", "game", "seats", "complete"), [
-    ("GAME-19", "roulette", 8, {"chef_table": 1, "croupier": 2, "bout_de_table": 1}),
-    ("GAME-21", "roulette_americaine", 8, {"croupier": 2, "chef_table": 1}),  # or one with a sorting machine
-    ("GAME-22", "grande_roue", 8, {"croupier": 1}),
-    ("GAME-23", "trente_quarante", 12, {"chef_table": 1, "controleur": 1, "tailleur": 1}),
-    ("GAME-23", "trente_quarante", 7, {"chef_table": 1, "croupier": 1}),
-    ("GAME-31", "banque_tout_va", 10, {"inspecteur": 1, "croupier": 1, "changeur": 1, "cartier": 1}),
-])
+@pytest.mark.parametrize(
+    ("code", "game", "seats", "complete"),
+    [
+        ("GAME-19", "roulette", 8, {"chef_table": 1, "croupier": 2, "bout_de_table": 1}),
+        ("GAME-21", "roulette_americaine", 8, {"croupier": 2, "chef_table": 1}),  # or one with a sorting machine
+        ("GAME-22", "grande_roue", 8, {"croupier": 1}),
+        ("GAME-23", "trente_quarante", 12, {"chef_table": 1, "controleur": 1, "tailleur": 1}),
+        ("GAME-23", "trente_quarante", 7, {"chef_table": 1, "croupier": 1}),
+        ("GAME-31", "banque_tout_va", 10, {"inspecteur": 1, "croupier": 1, "changeur": 1, "cartier": 1}),
+    ],
+)
 def test_game_19_game_21_mc_compositions_required_at_opening(mc, user_in, code, game, seats, complete):
     from ledgers.core.services import seance_open, table_session_prepare
     from ledgers.tables.selectors import composition_gaps
@@ -225,8 +245,9 @@ def test_game_19_game_21_mc_compositions_required_at_opening(mc, user_in, code, 
     open_register(mc, "parties_de_table")
     director = user_in(mc, "directeur_jeux")
     seance = seance_open(establishment=mc, date=datetime.date(2026, 11, 6), period="soiree", actor=director)
-    session = table_session_prepare(seance=seance, table=GamingTableFactory(establishment=mc, game=game, seats=seats),
-                                    actor=director)
+    session = table_session_prepare(
+        seance=seance, table=GamingTableFactory(establishment=mc, game=game, seats=seats), actor=director
+    )
     people = iter(user_in(mc, "croupier") for _ in range(6))
     positions = [p for p, n in complete.items() for _ in range(n)]
     for position in positions[:-1]:
@@ -252,8 +273,7 @@ def test_game_36_roue_de_la_chance_one_croupier(frc):
 def test_game_20_who_was_the_inspecteur_on_duty_at_a_given_time(mcc):
     session = mcc.session("CF1")
     start = timezone.now() - datetime.timedelta(hours=2)
-    duty = staff_assign(session=session, position="inspecteur", person=mcc["inspecteur"], actor=mcc.director,
-                        at=start)
+    duty = staff_assign(session=session, position="inspecteur", person=mcc["inspecteur"], actor=mcc.director, at=start)
     relief = make_user(mcc.est, "inspecteur", username="inspecteur-b")
     staff_relieve(assignment=duty, person=relief, actor=mcc.director, at=start + datetime.timedelta(hours=1))
     at = start + datetime.timedelta(minutes=30)

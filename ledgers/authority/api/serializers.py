@@ -25,8 +25,20 @@ from ..models import (
 class ObservationSerializer(serializers.ModelSerializer):
     class Meta:
         model = Observation
-        fields = ("id", "number", "visited_at", "agents", "operations", "nature", "text", "entry_seq", "due_on",
-                  "follow_up", "follow_up_at", "follow_up_seq")
+        fields = (
+            "id",
+            "number",
+            "visited_at",
+            "agents",
+            "operations",
+            "nature",
+            "text",
+            "entry_seq",
+            "due_on",
+            "follow_up",
+            "follow_up_at",
+            "follow_up_seq",
+        )
 
 
 class ObservationInput(serializers.Serializer):
@@ -44,8 +56,17 @@ class FollowUpInput(serializers.Serializer):
 class LiaisonSerializer(serializers.ModelSerializer):
     class Meta:
         model = LiaisonQuestion
-        fields = ("id", "number", "subject", "question", "asked_at", "question_seq", "answer", "answered_at",
-                  "answer_seq")
+        fields = (
+            "id",
+            "number",
+            "subject",
+            "question",
+            "asked_at",
+            "question_seq",
+            "answer",
+            "answered_at",
+            "answer_seq",
+        )
 
 
 class QuestionInput(serializers.Serializer):
@@ -90,8 +111,20 @@ class PurgeClearanceSerializer(serializers.ModelSerializer):
 class DeclarationSerializer(serializers.ModelSerializer):
     class Meta:
         model = Declaration
-        fields = ("id", "number", "operation", "details", "sent_on", "recipients", "proof", "implementation_date",
-                  "tournament_until", "entry_seq", "follow_up", "follow_up_note")
+        fields = (
+            "id",
+            "number",
+            "operation",
+            "details",
+            "sent_on",
+            "recipients",
+            "proof",
+            "implementation_date",
+            "tournament_until",
+            "entry_seq",
+            "follow_up",
+            "follow_up_note",
+        )
 
 
 class DeclarationInput(serializers.Serializer):
@@ -114,8 +147,21 @@ class CalledBetSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = CalledBet
-        fields = ("id", "number", "table_session", "table", "content", "player", "inspecteur", "handed_at", "status",
-                  "visaed_at", "scj_informed_at", "scj_channel", "entry_seq")
+        fields = (
+            "id",
+            "number",
+            "table_session",
+            "table",
+            "content",
+            "player",
+            "inspecteur",
+            "handed_at",
+            "status",
+            "visaed_at",
+            "scj_informed_at",
+            "scj_channel",
+            "entry_seq",
+        )
 
 
 class CalledBetInput(serializers.Serializer):
@@ -168,10 +214,12 @@ class RulesDisplaySerializer(serializers.ModelSerializer):
 
 
 class RulesDisplayInput(serializers.Serializer):
-    table = serializers.CharField(max_length=20, required=False, allow_blank=True, default="",
-                                  help_text="numéro de la table")
-    machine = serializers.CharField(max_length=30, required=False, allow_blank=True, default="",
-                                    help_text="numéro casino de la machine")
+    table = serializers.CharField(
+        max_length=20, required=False, allow_blank=True, default="", help_text="numéro de la table"
+    )
+    machine = serializers.CharField(
+        max_length=30, required=False, allow_blank=True, default="", help_text="numéro casino de la machine"
+    )
     item = serializers.ChoiceField(choices=DisplayItem.choices)
     posted_on = serializers.DateField()
 
@@ -179,16 +227,27 @@ class RulesDisplayInput(serializers.Serializer):
 class ProgressiveConfigSerializer(serializers.ModelSerializer):
     class Meta:
         model = ProgressiveConfig
-        fields = ("id", "version", "effective_from", "combinations", "stake", "percentage", "tables", "approved_by",
-                  "recorded_at", "entry_seq")
+        fields = (
+            "id",
+            "version",
+            "effective_from",
+            "combinations",
+            "stake",
+            "percentage",
+            "tables",
+            "approved_by",
+            "recorded_at",
+            "entry_seq",
+        )
 
 
 class ProgressiveConfigInput(serializers.Serializer):
     effective_from = serializers.DateField(required=False, allow_null=True, default=None)
     combinations = serializers.CharField(max_length=5000)
     stake = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=Decimal("0.01"))
-    percentage = serializers.DecimalField(max_digits=5, decimal_places=2, min_value=Decimal("0.01"),
-                                          max_value=Decimal("100"))
+    percentage = serializers.DecimalField(
+        max_digits=5, decimal_places=2, min_value=Decimal("0.01"), max_value=Decimal("100")
+    )
     tables = serializers.ListField(child=serializers.CharField(max_length=20), max_length=100)
 
 
@@ -202,8 +261,9 @@ class ProgressiveReadingInput(serializers.Serializer):
     seance = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
     moment = serializers.ChoiceField(choices=ProgressiveReading.Moment.choices)
     amount = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=Decimal("0"))
-    stakes = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=Decimal("0"), required=False,
-                                      allow_null=True, default=None)
+    stakes = serializers.DecimalField(
+        max_digits=14, decimal_places=2, min_value=Decimal("0"), required=False, allow_null=True, default=None
+    )
 
 
 class ProgressivePayoutSerializer(serializers.ModelSerializer):
@@ -225,8 +285,17 @@ class ProgressivePayoutInput(serializers.Serializer):
 class ApprovedBankerSerializer(serializers.ModelSerializer):
     class Meta:
         model = ApprovedBanker
-        fields = ("id", "number", "full_name", "birth_date", "identity_document", "approved_on", "approved_by",
-                  "withdrawn_on", "entry_seq")
+        fields = (
+            "id",
+            "number",
+            "full_name",
+            "birth_date",
+            "identity_document",
+            "approved_on",
+            "approved_by",
+            "withdrawn_on",
+            "entry_seq",
+        )
 
 
 class BankerApproveInput(serializers.Serializer):

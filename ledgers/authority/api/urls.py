@@ -11,8 +11,9 @@ urlpatterns = [
     path("archives/", views.ArchiveList.as_view(), name="authority-archives"),
     path("archives/<int:pk>/file/", views.ArchiveFile.as_view(), name="authority-archive-file"),
     path("declarations/", views.DeclarationList.as_view(), name="authority-declarations"),
-    path("declarations/<int:pk>/follow-up/", views.DeclarationFollowUp.as_view(),
-         name="authority-declaration-follow-up"),
+    path(
+        "declarations/<int:pk>/follow-up/", views.DeclarationFollowUp.as_view(), name="authority-declaration-follow-up"
+    ),
     path("called-bets/", views.CalledBetList.as_view(), name="authority-called-bets"),
     path("called-bets/<int:pk>/visa/", views.CalledBetVisa.as_view(), name="authority-called-bet-visa"),
     path("house-rules/", views.HouseRulesList.as_view(), name="authority-house-rules"),

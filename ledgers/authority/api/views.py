@@ -71,8 +71,9 @@ class Scoped(generics.GenericAPIView):
     def post(self, request: Request, **kwargs) -> Response:
         data = self.input_class(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response(self.get_serializer(self.perform(data.validated_data, **kwargs)).data,
-                        status=status.HTTP_201_CREATED)
+        return Response(
+            self.get_serializer(self.perform(data.validated_data, **kwargs)).data, status=status.HTTP_201_CREATED
+        )
 
 
 class ObservationsMixin:
@@ -91,16 +92,18 @@ class LiaisonMixin:
         return selectors.liaison_of(establishment)
 
 
-@extend_schema(methods=["POST"], request=s.ObservationInput,
-               responses={201: s.ObservationSerializer, 409: RuleViolationSerializer})
+@extend_schema(
+    methods=["POST"], request=s.ObservationInput, responses={201: s.ObservationSerializer, 409: RuleViolationSerializer}
+)
 class ObservationList(ObservationsMixin, Scoped, generics.ListAPIView):
     """The registre spécial d'observations; POST: a police surveillance agent writes a visit."""
 
     input_class = s.ObservationInput
 
     def perform(self, data, **kwargs):
-        return services.observation_record(establishment=establishment_of(self.request), actor=self.request.user,
-                                           **data)
+        return services.observation_record(
+            establishment=establishment_of(self.request), actor=self.request.user, **data
+        )
 
 
 @extend_schema(request=s.FollowUpInput, responses={201: s.ObservationSerializer, 409: RuleViolationSerializer})
@@ -110,12 +113,14 @@ class ObservationFollowUp(ObservationsMixin, Scoped):
     input_class = s.FollowUpInput
 
     def perform(self, data, *, pk: int):
-        return services.observation_follow_up(observation=get_object_or_404(self.get_queryset(), pk=pk),
-                                              actor=self.request.user, text=data["text"])
+        return services.observation_follow_up(
+            observation=get_object_or_404(self.get_queryset(), pk=pk), actor=self.request.user, text=data["text"]
+        )
 
 
-@extend_schema(methods=["POST"], request=s.QuestionInput,
-               responses={201: s.LiaisonSerializer, 409: RuleViolationSerializer})
+@extend_schema(
+    methods=["POST"], request=s.QuestionInput, responses={201: s.LiaisonSerializer, 409: RuleViolationSerializer}
+)
 class LiaisonList(LiaisonMixin, Scoped, generics.ListAPIView):
     """The registre de liaison; POST: the directeur responsable asks."""
 
@@ -132,8 +137,9 @@ class LiaisonAnswer(LiaisonMixin, Scoped):
     input_class = s.AnswerInput
 
     def perform(self, data, *, pk: int):
-        return services.liaison_answer(question=get_object_or_404(self.get_queryset(), pk=pk),
-                                       actor=self.request.user, answer=data["answer"])
+        return services.liaison_answer(
+            question=get_object_or_404(self.get_queryset(), pk=pk), actor=self.request.user, answer=data["answer"]
+        )
 
 
 class AccessLogList(generics.ListAPIView):
@@ -162,8 +168,7 @@ class ArchiveList(Scoped, generics.ListAPIView):
         return selectors.archives_of(establishment)
 
     def perform(self, data, **kwargs):
-        return services.archive_request(establishment=establishment_of(self.request), actor=self.request.user,
-                                        **data)
+        return services.archive_request(establishment=establishment_of(self.request), actor=self.request.user, **data)
 
 
 class ArchiveFile(generics.GenericAPIView):
@@ -200,16 +205,18 @@ class DeclarationsMixin:
         return selectors.declarations_of(establishment)
 
 
-@extend_schema(methods=["POST"], request=s.DeclarationInput,
-               responses={201: s.DeclarationSerializer, 409: RuleViolationSerializer})
+@extend_schema(
+    methods=["POST"], request=s.DeclarationInput, responses={201: s.DeclarationSerializer, 409: RuleViolationSerializer}
+)
 class DeclarationList(DeclarationsMixin, Scoped, generics.ListAPIView):
     """AUTH-01: the prior declarations; POST records one (sent 15 days at least before implementation)."""
 
     input_class = s.DeclarationInput
 
     def perform(self, data, **kwargs):
-        return services.declaration_record(establishment=establishment_of(self.request), actor=self.request.user,
-                                           **data)
+        return services.declaration_record(
+            establishment=establishment_of(self.request), actor=self.request.user, **data
+        )
 
 
 @extend_schema(request=s.DeclarationFollowUpInput, responses={201: s.DeclarationSerializer})
@@ -219,8 +226,9 @@ class DeclarationFollowUp(DeclarationsMixin, Scoped):
     input_class = s.DeclarationFollowUpInput
 
     def perform(self, data, *, pk: int):
-        return services.declaration_follow_up(declaration=get_object_or_404(self.get_queryset(), pk=pk),
-                                              actor=self.request.user, **data)
+        return services.declaration_follow_up(
+            declaration=get_object_or_404(self.get_queryset(), pk=pk), actor=self.request.user, **data
+        )
 
 
 class CalledBetsMixin:
@@ -231,8 +239,9 @@ class CalledBetsMixin:
         return selectors.called_bets_of(establishment)
 
 
-@extend_schema(methods=["POST"], request=s.CalledBetInput,
-               responses={201: s.CalledBetSerializer, 409: RuleViolationSerializer})
+@extend_schema(
+    methods=["POST"], request=s.CalledBetInput, responses={201: s.CalledBetSerializer, 409: RuleViolationSerializer}
+)
 class CalledBetList(CalledBetsMixin, Scoped, generics.ListAPIView):
     """GAME-20, REG-18: complex called bets; POST: one handed in writing at an open table-partie."""
 
@@ -242,8 +251,13 @@ class CalledBetList(CalledBetsMixin, Scoped, generics.ListAPIView):
         est = establishment_of(self.request)
         session = get_object_or_404(TableSession, seance__establishment=est, pk=data["table_session"])
         inspecteur = get_object_or_404(get_user_model(), memberships__establishment=est, pk=data["inspecteur"])
-        return services.called_bet_record(session=session, actor=self.request.user, content=data["content"],
-                                          inspecteur=inspecteur, player=data["player"])
+        return services.called_bet_record(
+            session=session,
+            actor=self.request.user,
+            content=data["content"],
+            inspecteur=inspecteur,
+            player=data["player"],
+        )
 
 
 @extend_schema(request=s.CalledBetVisaInput, responses={201: s.CalledBetSerializer, 409: RuleViolationSerializer})
@@ -253,12 +267,14 @@ class CalledBetVisa(CalledBetsMixin, Scoped):
     input_class = s.CalledBetVisaInput
 
     def perform(self, data, *, pk: int):
-        return services.called_bet_authorise(bet=get_object_or_404(self.get_queryset(), pk=pk),
-                                             actor=self.request.user, **data)
+        return services.called_bet_authorise(
+            bet=get_object_or_404(self.get_queryset(), pk=pk), actor=self.request.user, **data
+        )
 
 
-@extend_schema(methods=["POST"], request=s.HouseRulesInput,
-               responses={201: s.HouseRulesSerializer, 409: RuleViolationSerializer})
+@extend_schema(
+    methods=["POST"], request=s.HouseRulesInput, responses={201: s.HouseRulesSerializer, 409: RuleViolationSerializer}
+)
 class HouseRulesList(Scoped, generics.ListAPIView):
     """REG-19: the règlement intérieur's versions; POST a new one (directeur responsable)."""
 
@@ -270,8 +286,9 @@ class HouseRulesList(Scoped, generics.ListAPIView):
         return HouseRulesVersion.objects.filter(establishment=establishment)
 
     def perform(self, data, **kwargs):
-        return services.house_rules_publish(establishment=establishment_of(self.request), actor=self.request.user,
-                                            **data)
+        return services.house_rules_publish(
+            establishment=establishment_of(self.request), actor=self.request.user, **data
+        )
 
 
 @extend_schema(request=s.TableOptionInput, responses={201: s.TableOptionSerializer, 409: RuleViolationSerializer})
@@ -287,12 +304,16 @@ class TableOptionSet(Scoped):
 
     def perform(self, data, **kwargs):
         table = get_object_or_404(GamingTable, establishment=establishment_of(self.request), number=data["table"])
-        return services.table_option_set(table=table, option=data["house_option"], enabled=data["enabled"],
-                                         actor=self.request.user)
+        return services.table_option_set(
+            table=table, option=data["house_option"], enabled=data["enabled"], actor=self.request.user
+        )
 
 
-@extend_schema(methods=["POST"], request=s.RulesDisplayInput,
-               responses={201: s.RulesDisplaySerializer, 409: RuleViolationSerializer})
+@extend_schema(
+    methods=["POST"],
+    request=s.RulesDisplayInput,
+    responses={201: s.RulesDisplaySerializer, 409: RuleViolationSerializer},
+)
 class DisplayList(Scoped, generics.ListAPIView):
     """REG-23, SLOT-29 (FR): the display checklists' lines; POST one, for a table or a machine."""
 
@@ -306,14 +327,24 @@ class DisplayList(Scoped, generics.ListAPIView):
     def perform(self, data, **kwargs):
         est = establishment_of(self.request)
         table = get_object_or_404(GamingTable, establishment=est, number=data["table"]) if data["table"] else None
-        machine = (get_object_or_404(Machine, establishment=est, casino_number=data["machine"])
-                   if data["machine"] else None)
-        return services.display_post(establishment=est, actor=self.request.user, item=data["item"],
-                                     posted_on=data["posted_on"], table=table, machine=machine)
+        machine = (
+            get_object_or_404(Machine, establishment=est, casino_number=data["machine"]) if data["machine"] else None
+        )
+        return services.display_post(
+            establishment=est,
+            actor=self.request.user,
+            item=data["item"],
+            posted_on=data["posted_on"],
+            table=table,
+            machine=machine,
+        )
 
 
-@extend_schema(methods=["POST"], request=s.ProgressiveConfigInput,
-               responses={201: s.ProgressiveConfigSerializer, 409: RuleViolationSerializer})
+@extend_schema(
+    methods=["POST"],
+    request=s.ProgressiveConfigInput,
+    responses={201: s.ProgressiveConfigSerializer, 409: RuleViolationSerializer},
+)
 class ProgressiveConfigList(Scoped, generics.ListAPIView):
     """GAME-04 (MC): the Split Aces configurations; POST a new version (Direction des Jeux)."""
 
@@ -325,12 +356,16 @@ class ProgressiveConfigList(Scoped, generics.ListAPIView):
         return ProgressiveConfig.objects.filter(establishment=establishment)
 
     def perform(self, data, **kwargs):
-        return services.progressive_configure(establishment=establishment_of(self.request), actor=self.request.user,
-                                              **data)
+        return services.progressive_configure(
+            establishment=establishment_of(self.request), actor=self.request.user, **data
+        )
 
 
-@extend_schema(methods=["POST"], request=s.ProgressiveReadingInput,
-               responses={201: s.ProgressiveReadingSerializer, 409: RuleViolationSerializer})
+@extend_schema(
+    methods=["POST"],
+    request=s.ProgressiveReadingInput,
+    responses={201: s.ProgressiveReadingSerializer, 409: RuleViolationSerializer},
+)
 class ProgressiveReadingList(Scoped, generics.ListAPIView):
     """GAME-04: the progressive amount at each séance's opening and closing."""
 
@@ -346,8 +381,11 @@ class ProgressiveReadingList(Scoped, generics.ListAPIView):
         return services.progressive_read(seance=seance, actor=self.request.user, **data)
 
 
-@extend_schema(methods=["POST"], request=s.ProgressivePayoutInput,
-               responses={201: s.ProgressivePayoutSerializer, 409: RuleViolationSerializer})
+@extend_schema(
+    methods=["POST"],
+    request=s.ProgressivePayoutInput,
+    responses={201: s.ProgressivePayoutSerializer, 409: RuleViolationSerializer},
+)
 class ProgressivePayoutList(Scoped, generics.ListAPIView):
     """GAME-04: the Split Aces jackpots paid (table, time, amount, winner)."""
 
@@ -373,8 +411,11 @@ class BankersMixin:
         return selectors.bankers_of(establishment)
 
 
-@extend_schema(methods=["POST"], request=s.BankerApproveInput,
-               responses={201: s.ApprovedBankerSerializer, 409: RuleViolationSerializer})
+@extend_schema(
+    methods=["POST"],
+    request=s.BankerApproveInput,
+    responses={201: s.ApprovedBankerSerializer, 409: RuleViolationSerializer},
+)
 class BankerList(BankersMixin, Scoped, generics.ListAPIView):
     """GAME-31 (MC): the register of approved bankers; POST an approval (Direction des Jeux)."""
 
@@ -391,5 +432,6 @@ class BankerWithdraw(BankersMixin, Scoped):
     input_class = s.BankerWithdrawInput
 
     def perform(self, data, *, pk: int):
-        return services.banker_withdraw(banker=get_object_or_404(self.get_queryset(), pk=pk), actor=self.request.user,
-                                        **data)
+        return services.banker_withdraw(
+            banker=get_object_or_404(self.get_queryset(), pk=pk), actor=self.request.user, **data
+        )

@@ -31,14 +31,20 @@ def session_field(**kwargs):
 
 class SignatureSerializer(serializers.Serializer):
     password = serializers.CharField(write_only=True, help_text=_("Mot de passe du signataire (signature)."))
-    otp_token = serializers.CharField(required=False, allow_blank=True, default="", write_only=True,
-                                      help_text=_("Code d'authentification, si le signataire en a un."))
+    otp_token = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        write_only=True,
+        help_text=_("Code d'authentification, si le signataire en a un."),
+    )
 
 
 CountersignSerializer = countersignature_serializer("signer", required=False)
 
 
 # --- Reads -----------------------------------------------------------------------------------
+
 
 class CardUnitSerializer(serializers.ModelSerializer):
     location = serializers.StringRelatedField()
@@ -47,10 +53,34 @@ class CardUnitSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = CardUnit
-        fields = ["id", "serial", "unit_type", "category", "parent", "position", "back_colour", "plain_back",
-                  "design", "hidden_mark", "hidden_mark_description", "is_new", "condition", "complete", "pae",
-                  "contains_exchanged_card", "internal_serial", "status", "location", "table_session", "place",
-                  "supplier", "purchase_order", "received_at", "withdrawn_at", "withdrawal_reason"]
+        fields = [
+            "id",
+            "serial",
+            "unit_type",
+            "category",
+            "parent",
+            "position",
+            "back_colour",
+            "plain_back",
+            "design",
+            "hidden_mark",
+            "hidden_mark_description",
+            "is_new",
+            "condition",
+            "complete",
+            "pae",
+            "contains_exchanged_card",
+            "internal_serial",
+            "status",
+            "location",
+            "table_session",
+            "place",
+            "supplier",
+            "purchase_order",
+            "received_at",
+            "withdrawn_at",
+            "withdrawal_reason",
+        ]
 
 
 class CardEventSerializer(serializers.ModelSerializer):
@@ -60,15 +90,38 @@ class CardEventSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = CardEvent
-        fields = ["id", "kind", "unit", "table_session", "at", "actor", "role", "ok", "details", "flags", "register",
-                  "seq"]
+        fields = [
+            "id",
+            "kind",
+            "unit",
+            "table_session",
+            "at",
+            "actor",
+            "role",
+            "ok",
+            "details",
+            "flags",
+            "register",
+            "seq",
+        ]
 
 
 class CardExchangeSerializer(serializers.ModelSerializer):
     class Meta:
         model = CardExchange
-        fields = ["id", "table_session", "table_unit", "replacement_unit", "card", "croupier", "inspecteur",
-                  "exchanged_at", "reconciled_at", "reconciled_by", "reconciliation"]
+        fields = [
+            "id",
+            "table_session",
+            "table_unit",
+            "replacement_unit",
+            "card",
+            "croupier",
+            "inspecteur",
+            "exchanged_at",
+            "reconciled_at",
+            "reconciled_by",
+            "reconciliation",
+        ]
 
 
 class SupplierSerializer(serializers.ModelSerializer):
@@ -80,8 +133,21 @@ class SupplierSerializer(serializers.ModelSerializer):
 class PurchaseOrderSerializer(serializers.ModelSerializer):
     class Meta:
         model = PurchaseOrder
-        fields = ["id", "supplier", "carnet", "number", "lines", "issued_at", "issued_by", "status", "visa_by",
-                  "visa_role", "visa_at", "visa_statement", "sent_at"]
+        fields = [
+            "id",
+            "supplier",
+            "carnet",
+            "number",
+            "lines",
+            "issued_at",
+            "issued_by",
+            "status",
+            "visa_by",
+            "visa_role",
+            "visa_at",
+            "visa_statement",
+            "sent_at",
+        ]
 
 
 class DestructionSessionSerializer(serializers.ModelSerializer):
@@ -89,8 +155,22 @@ class DestructionSessionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = DestructionSession
-        fields = ["id", "method", "planned_at", "officer", "status", "notified_at", "notice_channel",
-                  "notice_reference", "performed_at", "witness", "witness_role", "checks", "observations", "items"]
+        fields = [
+            "id",
+            "method",
+            "planned_at",
+            "officer",
+            "status",
+            "notified_at",
+            "notice_channel",
+            "notice_reference",
+            "performed_at",
+            "witness",
+            "witness_role",
+            "checks",
+            "observations",
+            "items",
+        ]
 
     def get_items(self, session) -> list[int]:
         return list(session.items.values_list("object_id", flat=True))
@@ -99,8 +179,17 @@ class DestructionSessionSerializer(serializers.ModelSerializer):
 class StockVerificationSerializer(serializers.ModelSerializer):
     class Meta:
         model = StockVerification
-        fields = ["id", "verified_at", "agent", "agent_role", "opened_by", "lines", "discrepancy", "incident",
-                  "remarks"]
+        fields = [
+            "id",
+            "verified_at",
+            "agent",
+            "agent_role",
+            "opened_by",
+            "lines",
+            "discrepancy",
+            "incident",
+            "remarks",
+        ]
 
 
 class StockLineSerializer(serializers.Serializer):
@@ -137,6 +226,7 @@ class DeckRuleSerializer(serializers.Serializer):
 
 
 # --- Inputs ----------------------------------------------------------------------------------
+
 
 class SupplierInput(serializers.Serializer):
     name = serializers.CharField(max_length=200)
@@ -186,8 +276,7 @@ class UnitInput(serializers.Serializer):
 class ReceiptInput(serializers.Serializer):
     location = location_field()
     supplier = EstablishmentPK(Supplier.objects.filter(domain="cards"))
-    order = EstablishmentPK(PurchaseOrder.objects.filter(domain="cards"), required=False,
-                            allow_null=True, default=None)
+    order = EstablishmentPK(PurchaseOrder.objects.filter(domain="cards"), required=False, allow_null=True, default=None)
     delivery_note = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
     units = UnitInput(many=True, allow_empty=False)
 
@@ -277,8 +366,7 @@ class ReturnInput(CountersignSerializer):
 
 class WithdrawInput(serializers.Serializer):
     units = units_field()
-    status = serializers.ChoiceField(choices=[(s, ItemStatus(s).label) for s in
-                                              ("out_of_use", "marked", "damaged")])
+    status = serializers.ChoiceField(choices=[(s, ItemStatus(s).label) for s in ("out_of_use", "marked", "damaged")])
     reason = serializers.CharField(max_length=300)
 
 

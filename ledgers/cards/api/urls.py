@@ -35,8 +35,7 @@ urlpatterns = [
     path("destructions/", views.DestructionList.as_view(), name="cards-api-destructions"),
     path("destructions/new/", views.DestructionPlan.as_view(), name="cards-api-destruction-plan"),
     path("destructions/<int:pk>/notify/", views.DestructionNotify.as_view(), name="cards-api-destruction-notify"),
-    path("destructions/<int:pk>/complete/", views.DestructionComplete.as_view(),
-         name="cards-api-destruction-complete"),
+    path("destructions/<int:pk>/complete/", views.DestructionComplete.as_view(), name="cards-api-destruction-complete"),
     path("verifications/", views.VerificationList.as_view(), name="cards-api-verifications"),
     path("verifications/new/", views.Verification.as_view(), name="cards-api-verification-create"),
 ]

@@ -44,6 +44,7 @@ class EstablishmentAPIMixin:
 
 # --- Reads -----------------------------------------------------------------------------------
 
+
 class UnitFilter(filters.FilterSet):
     serial = filters.CharFilter(lookup_expr="icontains")
 
@@ -131,13 +132,23 @@ class ExceptionsView(EstablishmentAPIMixin, APIView):
 class RulesView(EstablishmentAPIMixin, APIView):
     @extend_schema(responses=s.DeckRuleSerializer(many=True))
     def get(self, request):
-        rows = [{"game": label, "requirement": r.requirement, "compositions": r.describe(),
-                 "freshness": r.freshness, "whole_sixain": r.whole_sixain, "plain_back": r.plain_back,
-                 "direction_fixed": r.direction_fixed} for label, r in rules_table(self.establishment)]
+        rows = [
+            {
+                "game": label,
+                "requirement": r.requirement,
+                "compositions": r.describe(),
+                "freshness": r.freshness,
+                "whole_sixain": r.whole_sixain,
+                "plain_back": r.plain_back,
+                "direction_fixed": r.direction_fixed,
+            }
+            for label, r in rules_table(self.establishment)
+        ]
         return Response(s.DeckRuleSerializer(rows, many=True).data)
 
 
 # --- Flows -----------------------------------------------------------------------------------
+
 
 class ActionView(EstablishmentAPIMixin, APIView):
     """POST: validate the input, call one service, answer 201 with the changed object(s)."""
@@ -167,33 +178,43 @@ class ActionView(EstablishmentAPIMixin, APIView):
 
     def check_signature(self, data: dict) -> None:
         """A visa or a verification is a signature: the caller types their password again."""
-        reauthenticate(self.request._request, user=self.request.user, password=data["password"],
-                       otp_token=data["otp_token"])
+        reauthenticate(
+            self.request._request, user=self.request.user, password=data["password"], otp_token=data["otp_token"]
+        )
 
 
 def flow(input_class, output_class=s.CardUnitSerializer, many=False):
     """Declare a flow endpoint's input and output (and its OpenAPI schema)."""
+
     def decorate(view):
         view.input_class, view.output_class, view.many = input_class, output_class, many
         schema = extend_schema(request=input_class, responses={201: output_class(many=many)})
         return extend_schema_view(post=schema)(view)
+
     return decorate
 
 
 @flow(s.SupplierInput, s.SupplierSerializer)
 class SupplierCreate(ActionView):
     def perform(self, data):
-        return custody.supplier_register(establishment=self.establishment, domain=CARDS, actor=self.request.user,
-                                         **data)
+        return custody.supplier_register(
+            establishment=self.establishment, domain=CARDS, actor=self.request.user, **data
+        )
 
 
 @flow(s.OrderInput, s.PurchaseOrderSerializer)
 class OrderCreate(ActionView):
     def perform(self, data):
         lines = [dict(line) for line in data["lines"]]
-        return custody.purchase_order_issue(establishment=self.establishment, domain=CARDS, supplier=data["supplier"],
-                                            lines=lines, carnet=data["carnet"], number=data["number"],
-                                            actor=self.request.user)
+        return custody.purchase_order_issue(
+            establishment=self.establishment,
+            domain=CARDS,
+            supplier=data["supplier"],
+            lines=lines,
+            carnet=data["carnet"],
+            number=data["number"],
+            actor=self.request.user,
+        )
 
 
 class OrderMixin:
@@ -217,18 +238,31 @@ class OrderSend(OrderMixin, ActionView):
 @flow(s.ReceiptInput, many=True)
 class Receipt(ActionView):
     def perform(self, data):
-        units = [services.ReceivedUnit(**{**u, "decks": tuple(services.ReceivedDeck(**d) for d in u["decks"])})
-                 for u in data["units"]]
-        return services.cards_receive(establishment=self.establishment, location=data["location"],
-                                      supplier=data["supplier"], units=units, actor=self.request.user,
-                                      order=data["order"], delivery_note=data["delivery_note"])
+        units = [
+            services.ReceivedUnit(**{**u, "decks": tuple(services.ReceivedDeck(**d) for d in u["decks"])})
+            for u in data["units"]
+        ]
+        return services.cards_receive(
+            establishment=self.establishment,
+            location=data["location"],
+            supplier=data["supplier"],
+            units=units,
+            actor=self.request.user,
+            order=data["order"],
+            delivery_note=data["delivery_note"],
+        )
 
 
 @flow(s.TransferInput, many=True)
 class Transfer(ActionView):
     def perform(self, data):
-        return custody.items_transfer(domain=CARDS, items=list(data["units"]), to_location=data["to_location"],
-                                      actor=self.request.user, received_by=data["received_by"])
+        return custody.items_transfer(
+            domain=CARDS,
+            items=list(data["units"]),
+            to_location=data["to_location"],
+            actor=self.request.user,
+            received_by=data["received_by"],
+        )
 
 
 class DepotDaySerializer(s.serializers.Serializer):
@@ -243,15 +277,20 @@ class DepotDaySerializer(s.serializers.Serializer):
 @flow(s.DepotDayInput, DepotDaySerializer, many=True)
 class DepotDayClose(ActionView):
     def perform(self, data):
-        return custody.depot_day_close(domain=CARDS, establishment=self.establishment, date=data["date"],
-                                       actor=self.request.user)
+        return custody.depot_day_close(
+            domain=CARDS, establishment=self.establishment, date=data["date"], actor=self.request.user
+        )
 
 
 @flow(s.IssueInput, many=True)
 class Issue(ActionView):
     def perform(self, data):
-        return services.cards_issue(table_session=data["table_session"], units=list(data["units"]),
-                                    actor=self.request.user, received_by=data["received_by"])
+        return services.cards_issue(
+            table_session=data["table_session"],
+            units=list(data["units"]),
+            actor=self.request.user,
+            received_by=data["received_by"],
+        )
 
 
 @flow(s.UnsealInput)
@@ -319,16 +358,21 @@ class Reconcile(ActionView):
 @flow(s.ReturnInput, many=True)
 class Return(ActionView):
     def perform(self, data):
-        return services.cards_return(units=list(data["units"]), to_location=data["to_location"],
-                                     actor=self.request.user, returned_by=data["returned_by"],
-                                     inspecteur=self.signer(data))
+        return services.cards_return(
+            units=list(data["units"]),
+            to_location=data["to_location"],
+            actor=self.request.user,
+            returned_by=data["returned_by"],
+            inspecteur=self.signer(data),
+        )
 
 
 @flow(s.WithdrawInput, many=True)
 class Withdraw(ActionView):
     def perform(self, data):
-        return services.cards_withdraw(units=list(data["units"]), status=data["status"], reason=data["reason"],
-                                       actor=self.request.user)
+        return services.cards_withdraw(
+            units=list(data["units"]), status=data["status"], reason=data["reason"], actor=self.request.user
+        )
 
 
 @flow(s.AnomalyInput, IncidentRefSerializer)
@@ -346,9 +390,13 @@ class Reshuffle(ActionView):
 @flow(s.DestructionPlanInput, s.DestructionSessionSerializer)
 class DestructionPlan(ActionView):
     def perform(self, data):
-        return services.cards_destruction_plan(establishment=self.establishment, units=list(data["units"]),
-                                               method=data["method"], planned_at=data["planned_at"],
-                                               actor=self.request.user)
+        return services.cards_destruction_plan(
+            establishment=self.establishment,
+            units=list(data["units"]),
+            method=data["method"],
+            planned_at=data["planned_at"],
+            actor=self.request.user,
+        )
 
 
 class DestructionMixin:
@@ -366,8 +414,12 @@ class DestructionNotify(DestructionMixin, ActionView):
 class DestructionComplete(DestructionMixin, ActionView):
     def perform(self, data):
         return services.cards_destruction_complete(
-            session=self.session(), actor=self.request.user, witness=self.signer(data),
-            withheld=list(data["withheld"]), finding=data["finding"], observations=data["observations"],
+            session=self.session(),
+            actor=self.request.user,
+            witness=self.signer(data),
+            withheld=list(data["withheld"]),
+            finding=data["finding"],
+            observations=data["observations"],
         )
 
 
@@ -376,6 +428,10 @@ class Verification(ActionView):
     def perform(self, data):
         self.check_signature(data)
         counted = {(c["location"].pk if c["location"] else None, c["category"]): c["count"] for c in data["counted"]}
-        return services.cards_stock_verification(establishment=self.establishment, counted=counted,
-                                                 actor=self.request.user, opened_by=data["opened_by"],
-                                                 remarks=data["remarks"])
+        return services.cards_stock_verification(
+            establishment=self.establishment,
+            counted=counted,
+            actor=self.request.user,
+            opened_by=data["opened_by"],
+            remarks=data["remarks"],
+        )

@@ -72,8 +72,17 @@ class FloatInput(serializers.Serializer):
 class FloatOutput(serializers.ModelSerializer):
     class Meta:
         model = TableFloat
-        fields = ("id", "table_session", "kind", "amount", "required", "breakdown", "box_number", "signed_role",
-                  "flags")
+        fields = (
+            "id",
+            "table_session",
+            "kind",
+            "amount",
+            "required",
+            "breakdown",
+            "box_number",
+            "signed_role",
+            "flags",
+        )
 
 
 class SlipBookInput(serializers.Serializer):
@@ -105,8 +114,20 @@ class SlipOutput(serializers.ModelSerializer):
 
     class Meta:
         model = Slip
-        fields = ("id", "book", "number", "status", "table_session", "total", "requested", "handed",
-                  "supervisor_role", "served_at", "void_reason", "voided_by")
+        fields = (
+            "id",
+            "book",
+            "number",
+            "status",
+            "table_session",
+            "total",
+            "requested",
+            "handed",
+            "supervisor_role",
+            "served_at",
+            "void_reason",
+            "voided_by",
+        )
 
 
 class ServeInput(serializers.Serializer):
@@ -140,8 +161,20 @@ class EncaisseCountOutput(serializers.ModelSerializer):
 
     class Meta:
         model = TableCount
-        fields = ("id", "table_session", "status", "first_total", "second_total", "encaisse", "result", "tips",
-                  "certification", "certified_role", "resolution", "insurance_premiums")
+        fields = (
+            "id",
+            "table_session",
+            "status",
+            "first_total",
+            "second_total",
+            "encaisse",
+            "result",
+            "tips",
+            "certification",
+            "certified_role",
+            "resolution",
+            "insurance_premiums",
+        )
 
     def to_representation(self, count):
         data = super().to_representation(count)
@@ -155,25 +188,29 @@ class Signature(serializers.Serializer):
     again, and their authenticator code when they have one."""
 
     password = serializers.CharField(write_only=True, help_text=_("Mot de passe du signataire (signature)."))
-    otp_token = serializers.CharField(required=False, allow_blank=True, default="", write_only=True,
-                                      help_text=_("Code d'authentification, si le signataire en a un."))
+    otp_token = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        write_only=True,
+        help_text=_("Code d'authentification, si le signataire en a un."),
+    )
 
 
 class CertifyInput(Signature):
     words = serializers.CharField()
-    encaisse = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
-                                       default=None)
+    encaisse = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True, default=None)
     resolution = serializers.CharField(required=False, allow_blank=True, default="")
-    insurance_premiums = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0, required=False,
-                                                  allow_null=True, default=None)
+    insurance_premiums = serializers.DecimalField(
+        max_digits=14, decimal_places=2, min_value=0, required=False, allow_null=True, default=None
+    )
 
 
 class RakeQuery(serializers.Serializer):
     game = serializers.CharField()
     pot = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
     cave = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
-    recorded = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
-                                        default=None)
+    recorded = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True, default=None)
 
 
 class ControlCloseInput(serializers.Serializer):
@@ -187,8 +224,17 @@ class VisaInput(Signature):
 class ControlDayOutput(serializers.ModelSerializer):
     class Meta:
         model = ControlDay
-        fields = ("id", "date", "status", "contrepartie_total", "cercle_total", "total", "total_words",
-                  "season_total", "visas")
+        fields = (
+            "id",
+            "date",
+            "status",
+            "contrepartie_total",
+            "cercle_total",
+            "total",
+            "total_words",
+            "season_total",
+            "visas",
+        )
 
 
 class TableBoxInput(serializers.Serializer):
@@ -203,8 +249,16 @@ class TableBoxInput(serializers.Serializer):
 class TableBoxOutput(serializers.ModelSerializer):
     class Meta:
         model = TableBox
-        fields = ("id", "table", "box_id", "key_reference", "banknotes_accepted", "coffret_id",
-                  "coffret_key_reference", "recorded_at")
+        fields = (
+            "id",
+            "table",
+            "box_id",
+            "key_reference",
+            "banknotes_accepted",
+            "coffret_id",
+            "coffret_key_reference",
+            "recorded_at",
+        )
 
 
 class TicketBookInput(serializers.Serializer):
@@ -218,8 +272,16 @@ class TicketBookInput(serializers.Serializer):
 class TicketBookOutput(serializers.ModelSerializer):
     class Meta:
         model = TicketBook
-        fields = ("id", "table", "cover_number", "ticket_value", "first_number", "last_number", "next_number",
-                  "finished_on")
+        fields = (
+            "id",
+            "table",
+            "cover_number",
+            "ticket_value",
+            "first_number",
+            "last_number",
+            "next_number",
+            "finished_on",
+        )
 
 
 class DetachedSerializer(serializers.Serializer):
@@ -242,8 +304,19 @@ class CagnotteCountInput(serializers.Serializer):
 class CagnotteOutput(serializers.ModelSerializer):
     class Meta:
         model = CagnotteCount
-        fields = ("id", "table_session", "status", "tickets", "computed", "counted", "surplus", "shortfall",
-                  "balancing_ticket", "retained", "certification")
+        fields = (
+            "id",
+            "table_session",
+            "status",
+            "tickets",
+            "computed",
+            "counted",
+            "surplus",
+            "shortfall",
+            "balancing_ticket",
+            "retained",
+            "certification",
+        )
 
 
 class BadBeatInput(serializers.Serializer):
@@ -258,17 +331,26 @@ class BadBeatInput(serializers.Serializer):
 class BadBeatOutput(serializers.ModelSerializer):
     class Meta:
         model = BadBeatCount
-        fields = ("id", "table_session", "counted", "statement", "retained", "adjustment", "contribution",
-                  "displayed", "present")
+        fields = (
+            "id",
+            "table_session",
+            "counted",
+            "statement",
+            "retained",
+            "adjustment",
+            "contribution",
+            "displayed",
+            "present",
+        )
 
 
 class OrphanInput(serializers.Serializer):
     category = serializers.ChoiceField(choices=Orphan.Category.choices)
     amount = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
-    initial_stake = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
-                                            default=None)
-    winnings = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
-                                       default=None)
+    initial_stake = serializers.DecimalField(
+        max_digits=14, decimal_places=2, required=False, allow_null=True, default=None
+    )
+    winnings = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True, default=None)
     place = serializers.CharField()
     found_by = serializers.CharField()
     witness = serializers.CharField(required=False, allow_blank=True, default="")
@@ -285,8 +367,18 @@ class RestitutionInput(serializers.Serializer):
 class OrphanOutput(serializers.ModelSerializer):
     class Meta:
         model = Orphan
-        fields = ("id", "category", "amount", "initial_stake", "winnings", "place", "paid_into", "entry_seq",
-                  "refunded", "restitutions")
+        fields = (
+            "id",
+            "category",
+            "amount",
+            "initial_stake",
+            "winnings",
+            "place",
+            "paid_into",
+            "entry_seq",
+            "refunded",
+            "restitutions",
+        )
 
 
 class BadBeatTableInput(serializers.Serializer):
@@ -331,8 +423,9 @@ class CarnetEntryOutput(serializers.Serializer):
 class LevyMonthInput(serializers.Serializer):
     year = serializers.IntegerField(min_value=2000, max_value=INT_MAX)
     month = serializers.IntegerField(min_value=1, max_value=12)
-    slot_total = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
-                                         default=None)
+    slot_total = serializers.DecimalField(
+        max_digits=14, decimal_places=2, required=False, allow_null=True, default=None
+    )
 
 
 class LevySheetOutput(serializers.Serializer):
@@ -340,6 +433,7 @@ class LevySheetOutput(serializers.Serializer):
 
 
 # --- bad beat jackpot (COUNT-44 to COUNT-48, INC-15) ----------------------------------------------
+
 
 def jackpot_field() -> EstablishmentPK:
     return EstablishmentPK(queryset=BadBeatTable.objects.all(), path="table__establishment")
@@ -370,8 +464,21 @@ class BadBeatConfigInput(serializers.Serializer):
 class BadBeatConfigOutput(serializers.ModelSerializer):
     class Meta:
         model = BadBeatConfig
-        fields = ("id", "jackpot", "version", "starting_value", "increment_kind", "increment_value", "rounding",
-                  "side_pot_rule", "minimum_pot", "house_rules_version", "restart", "reassigned", "effective_at")
+        fields = (
+            "id",
+            "jackpot",
+            "version",
+            "starting_value",
+            "increment_kind",
+            "increment_value",
+            "rounding",
+            "side_pot_rule",
+            "minimum_pot",
+            "house_rules_version",
+            "restart",
+            "reassigned",
+            "effective_at",
+        )
 
 
 class BadBeatFinalStopInput(serializers.Serializer):
@@ -393,9 +500,13 @@ class BadBeatRestoreInput(serializers.Serializer):
 
 class BadBeatLogInput(serializers.Serializer):
     table_session = session_field()
-    csv = serializers.CharField(trim_whitespace=False, help_text=_(
-        "Export CSV de la machine agréée : en-tête heure,pot,retenue_maison,retenue_bbj,gains_payes,montant_bbj,"
-        "paiements ; une ligne par partie (COUNT-46)."))
+    csv = serializers.CharField(
+        trim_whitespace=False,
+        help_text=_(
+            "Export CSV de la machine agréée : en-tête heure,pot,retenue_maison,retenue_bbj,gains_payes,montant_bbj,"
+            "paiements ; une ligne par partie (COUNT-46)."
+        ),
+    )
 
 
 class BadBeatLogOutput(serializers.ModelSerializer):
@@ -415,8 +526,21 @@ class BadBeatResumeInput(serializers.Serializer):
 class BadBeatStopOutput(serializers.ModelSerializer):
     class Meta:
         model = BadBeatStop
-        fields = ("id", "jackpot", "kind", "stopped_at", "increment", "minister_notified_at", "minister_reference",
-                  "orphan", "incident", "police_informed_at", "police_service", "restored_at", "restored_by")
+        fields = (
+            "id",
+            "jackpot",
+            "kind",
+            "stopped_at",
+            "increment",
+            "minister_notified_at",
+            "minister_reference",
+            "orphan",
+            "incident",
+            "police_informed_at",
+            "police_service",
+            "restored_at",
+            "restored_by",
+        )
 
 
 class BadBeatWinInput(serializers.Serializer):
@@ -434,8 +558,19 @@ class BadBeatWinInput(serializers.Serializer):
 class BadBeatWinOutput(serializers.ModelSerializer):
     class Meta:
         model = BadBeatWin
-        fields = ("id", "jackpot", "table_session", "won_at", "combination", "pot", "amount", "players_present",
-                  "winner_name", "bons", "restart_value")
+        fields = (
+            "id",
+            "jackpot",
+            "table_session",
+            "won_at",
+            "combination",
+            "pot",
+            "amount",
+            "players_present",
+            "winner_name",
+            "bons",
+            "restart_value",
+        )
 
 
 class TableCagnotteInput(serializers.Serializer):
@@ -494,7 +629,10 @@ class BoxHolderOutput(serializers.ModelSerializer):
     class Meta:
         model = BoxHolderDesignation
         fields = ("id", "table_session", "employee", "designated_at")
+
+
 # --- modèle 16 (COUNT-58) and ticket books (COUNT-39 to COUNT-41) ------------------------------
+
 
 class SeriesPieceSerializer(serializers.Serializer):
     value = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
@@ -514,8 +652,17 @@ class ChipSeriesInput(serializers.Serializer):
 class ChipSeriesOutput(serializers.ModelSerializer):
     class Meta:
         model = ChipSeries
-        fields = ("id", "kind", "description", "manufacturer", "series_count", "pieces", "cards_per_series",
-                  "reserve_series", "in_service_series")
+        fields = (
+            "id",
+            "kind",
+            "description",
+            "manufacturer",
+            "series_count",
+            "pieces",
+            "cards_per_series",
+            "reserve_series",
+            "in_service_series",
+        )
 
 
 class ChipAllocateInput(serializers.Serializer):
@@ -538,8 +685,19 @@ class ChipCensusInput(serializers.Serializer):
 class ChipCensusOutput(serializers.ModelSerializer):
     class Meta:
         model = ChipCensus
-        fields = ("id", "season", "period", "census_date", "lines", "counted_total", "taken_in_charge",
-                  "player_held", "account_balance", "counted_by", "flags")
+        fields = (
+            "id",
+            "season",
+            "period",
+            "census_date",
+            "lines",
+            "counted_total",
+            "taken_in_charge",
+            "player_held",
+            "account_balance",
+            "counted_by",
+            "flags",
+        )
 
 
 class CardTableNumberInput(serializers.Serializer):
@@ -591,9 +749,11 @@ class MachineHistoryInput(serializers.Serializer):
 
 # --- modèle 10 bis (COUNT-51) ----------------------------------------------------------------
 
+
 class DeviceInput(serializers.Serializer):
-    family = serializers.ChoiceField(choices=ElectronicDevice.Family.choices,
-                                     default=ElectronicDevice.Family.CONTREPARTIE)
+    family = serializers.ChoiceField(
+        choices=ElectronicDevice.Family.choices, default=ElectronicDevice.Family.CONTREPARTIE
+    )
     number = serializers.CharField(max_length=30)
     game = serializers.CharField(max_length=100)
     stations = serializers.IntegerField(min_value=1, max_value=1000)
@@ -621,8 +781,17 @@ class StationResultInput(serializers.Serializer):
 class StationResultOutput(serializers.ModelSerializer):
     class Meta:
         model = StationResult
-        fields = ("id", "device", "date", "station", "avances", "physical_count", "electronic_count",
-                  "tickets_issued", "product")
+        fields = (
+            "id",
+            "device",
+            "date",
+            "station",
+            "avances",
+            "physical_count",
+            "electronic_count",
+            "tickets_issued",
+            "product",
+        )
 
 
 class DeviceDayInput(Signature):
@@ -665,6 +834,7 @@ class CercleDayOutput(serializers.ModelSerializer):
 
 
 # --- baccara à deux tableaux (COUNT-54) -------------------------------------------------------
+
 
 class BaccaraBankInput(serializers.Serializer):
     table = EstablishmentPK(queryset=GamingTable.objects.all())

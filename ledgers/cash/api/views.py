@@ -55,15 +55,17 @@ class Action(APIView):
         given.is_valid(raise_exception=True)
         data = dict(given.validated_data)
         if "password" in data:  # a signature (REG-28): the caller's password again, then the act
-            reauthenticate(request._request, user=request.user, password=data.pop("password"),
-                           otp_token=data.pop("otp_token", ""))
+            reauthenticate(
+                request._request, user=request.user, password=data.pop("password"), otp_token=data.pop("otp_token", "")
+            )
         result = self.perform(request, est, data, **kwargs)
         return Response(self.output_class(result).data, status=status.HTTP_201_CREATED)
 
 
 def action(name: str, input_class, output_class, perform) -> type[Action]:
-    view = type(name, (Action,), {"input_class": input_class, "output_class": output_class,
-                                  "perform": staticmethod(perform)})
+    view = type(
+        name, (Action,), {"input_class": input_class, "output_class": output_class, "perform": staticmethod(perform)}
+    )
     return extend_schema(request=input_class, responses={201: output_class, 409: RuleViolationSerializer})(view)
 
 
@@ -73,10 +75,18 @@ def _lines(data: dict, key: str) -> list[dict]:
 
 def _float(request, est, data):
     return services.float_record(
-        session=data["table_session"], breakdown=_lines(data, "breakdown"), actor=request.user, kind=data["kind"],
-        box_number=data["box_number"], transport_box=data["transport_box"], counted_by=data["counted_by"],
-        called_aloud=data["called_aloud"], carry_note=data["carry_note"], carnet_on_table=data["carnet_on_table"],
-        receiver=countersigner_from(request, data, "receiver"))
+        session=data["table_session"],
+        breakdown=_lines(data, "breakdown"),
+        actor=request.user,
+        kind=data["kind"],
+        box_number=data["box_number"],
+        transport_box=data["transport_box"],
+        counted_by=data["counted_by"],
+        called_aloud=data["called_aloud"],
+        carry_note=data["carry_note"],
+        carnet_on_table=data["carnet_on_table"],
+        receiver=countersigner_from(request, data, "receiver"),
+    )
 
 
 def _book(request, est, data):
@@ -85,26 +95,45 @@ def _book(request, est, data):
 
 def _slip(request, est, data):
     return services.slip_write(
-        book=data["book"], number=data["number"], session=data["table_session"], requested=_lines(data, "requested"),
-        handed=_lines(data, "handed"), actor=request.user, runner=data["runner"], currency=data["currency"],
-        supervisor=countersigner_from(request, data, "supervisor"))
+        book=data["book"],
+        number=data["number"],
+        session=data["table_session"],
+        requested=_lines(data, "requested"),
+        handed=_lines(data, "handed"),
+        actor=request.user,
+        runner=data["runner"],
+        currency=data["currency"],
+        supervisor=countersigner_from(request, data, "supervisor"),
+    )
 
 
 def _serve(request, est, data, pk):
-    return services.slip_serve(slip=get_object_or_404(Slip, pk=pk, book__establishment=est), desk=data["desk"],
-                               actor=request.user)
+    return services.slip_serve(
+        slip=get_object_or_404(Slip, pk=pk, book__establishment=est), desk=data["desk"], actor=request.user
+    )
 
 
 def _void(request, est, data):
-    return services.slip_void(book=data["book"], number=data["number"], reason=data["reason"], actor=request.user,
-                              cosigner=countersigner_from(request, data, "cosigner"))
+    return services.slip_void(
+        book=data["book"],
+        number=data["number"],
+        reason=data["reason"],
+        actor=request.user,
+        cosigner=countersigner_from(request, data, "cosigner"),
+    )
 
 
 def _count(request, est, data):
-    return services.count_record(session=data["table_session"], breakdown=_lines(data, "breakdown"),
-                                 actor=request.user, tips=data["tips"], present=data["present"],
-                                 called_aloud=data["called_aloud"], count_room=data["count_room"],
-                                 cctv_reference=data["cctv_reference"])
+    return services.count_record(
+        session=data["table_session"],
+        breakdown=_lines(data, "breakdown"),
+        actor=request.user,
+        tips=data["tips"],
+        present=data["present"],
+        called_aloud=data["called_aloud"],
+        count_room=data["count_room"],
+        cctv_reference=data["cctv_reference"],
+    )
 
 
 def _certify(request, est, data, pk):
@@ -134,15 +163,25 @@ def _cagnotte_compute(request, est, data):
 
 
 def _cagnotte_count(request, est, data):
-    return services.cagnotte_count(session=data["table_session"], breakdown=_lines(data, "breakdown"),
-                                   actor=request.user, words=data["words"], balancing_ticket=data["balancing_ticket"])
+    return services.cagnotte_count(
+        session=data["table_session"],
+        breakdown=_lines(data, "breakdown"),
+        actor=request.user,
+        words=data["words"],
+        balancing_ticket=data["balancing_ticket"],
+    )
 
 
 def _bad_beat(request, est, data):
     return services.bad_beat_record(
-        session=data["table_session"], counted=data["counted"], statement=data["statement"],
-        displayed=data["displayed"], present=data["present"], actor=request.user,
-        comite=countersigner_from(request, data, "comite"))
+        session=data["table_session"],
+        counted=data["counted"],
+        statement=data["statement"],
+        displayed=data["displayed"],
+        present=data["present"],
+        actor=request.user,
+        comite=countersigner_from(request, data, "comite"),
+    )
 
 
 def _orphan(request, est, data):
@@ -150,8 +189,9 @@ def _orphan(request, est, data):
 
 
 def _restitution(request, est, data, pk):
-    return services.orphan_restitute(orphan=get_object_or_404(Orphan, pk=pk, establishment=est),
-                                     actor=request.user, **data)
+    return services.orphan_restitute(
+        orphan=get_object_or_404(Orphan, pk=pk, establishment=est), actor=request.user, **data
+    )
 
 
 def _bad_beat_table(request, est, data):
@@ -159,8 +199,9 @@ def _bad_beat_table(request, est, data):
 
 
 def _play_line(request, est, data):
-    return services.cagnotte_play_line(session=data["table_session"], line=data["line"], book=data["book"],
-                                       actor=request.user)
+    return services.cagnotte_play_line(
+        session=data["table_session"], line=data["line"], book=data["book"], actor=request.user
+    )
 
 
 def _tirelire(request, est, data):
@@ -220,8 +261,9 @@ def _bbj_suspend(request, est, data):
 
 
 def _bbj_resume(request, est, data, pk):
-    return bbj.bad_beat_resume(stop=get_object_or_404(BadBeatStop, pk=pk, jackpot__table__establishment=est),
-                               actor=request.user)
+    return bbj.bad_beat_resume(
+        stop=get_object_or_404(BadBeatStop, pk=pk, jackpot__table__establishment=est), actor=request.user
+    )
 
 
 def _bbj_log(request, est, data):
@@ -230,9 +272,17 @@ def _bbj_log(request, est, data):
 
 def _bbj_win(request, est, data):
     return bbj.bad_beat_win(
-        session=data["table_session"], combination=data["combination"], pot=data["pot"], amount=data["amount"],
-        players_present=data["players_present"], bons=data["bons"], winner_name=data["winner_name"],
-        restart_value=data["restart_value"], actor=request.user, comite=countersigner_from(request, data, "comite"))
+        session=data["table_session"],
+        combination=data["combination"],
+        pot=data["pot"],
+        amount=data["amount"],
+        players_present=data["players_present"],
+        bons=data["bons"],
+        winner_name=data["winner_name"],
+        restart_value=data["restart_value"],
+        actor=request.user,
+        comite=countersigner_from(request, data, "comite"),
+    )
 
 
 BadBeatConfigView = action("BadBeatConfigView", s.BadBeatConfigInput, s.BadBeatConfigOutput, _bbj_config)
@@ -242,6 +292,8 @@ BadBeatRestoreView = action("BadBeatRestoreView", s.BadBeatRestoreInput, s.BadBe
 BadBeatLogView = action("BadBeatLogView", s.BadBeatLogInput, s.BadBeatLogOutput, _bbj_log)
 BadBeatSuspendView = action("BadBeatSuspendView", s.BadBeatSuspendInput, s.BadBeatStopOutput, _bbj_suspend)
 BadBeatResumeView = action("BadBeatResumeView", s.BadBeatResumeInput, s.BadBeatStopOutput, _bbj_resume)
+
+
 def _table_cagnotte(request, est, data):
     return table_cagnottes.table_cagnotte_record(actor=request.user, **data)
 
@@ -255,30 +307,42 @@ def _changeur_fix(request, est, data):
 
 
 def _changeur_float(request, est, data):
-    return changeurs.changeur_float_record(session=data["table_session"], changeur=data["changeur"],
-                                           breakdown=_lines(data, "breakdown"), actor=request.user)
+    return changeurs.changeur_float_record(
+        session=data["table_session"],
+        changeur=data["changeur"],
+        breakdown=_lines(data, "breakdown"),
+        actor=request.user,
+    )
 
 
-ChangeurFloatFixView = action("ChangeurFloatFixView", s.ChangeurFloatFixInput, s.ChangeurFloatFixOutput,
-                              _changeur_fix)
+ChangeurFloatFixView = action("ChangeurFloatFixView", s.ChangeurFloatFixInput, s.ChangeurFloatFixOutput, _changeur_fix)
 ChangeurFloatView = action("ChangeurFloatView", s.ChangeurFloatInput, s.ChangeurFloatOutput, _changeur_float)
+
+
 def _box_holder(request, est, data):
-    return box_holders.box_holder_designate(session=data["table_session"], employee=data["employee"],
-                                            actor=request.user)
+    return box_holders.box_holder_designate(
+        session=data["table_session"], employee=data["employee"], actor=request.user
+    )
 
 
 BoxHolderView = action("BoxHolderView", s.BoxHolderInput, s.BoxHolderOutput, _box_holder)
 SfeAdvanceView = action("SfeAdvanceView", s.SfeAdvanceInput, s.SfeAdvanceOutput, _sfe_advance)
 TableCagnotteView = action("TableCagnotteView", s.TableCagnotteInput, s.TableCagnotteOutput, _table_cagnotte)
 BadBeatWinView = action("BadBeatWinView", s.BadBeatWinInput, s.BadBeatWinOutput, _bbj_win)
+
+
 def _chip_series(request, est, data):
-    return plaques.chip_series_record(establishment=est, actor=request.user, **{
-        **data, "pieces": [{**p, "value": str(p["value"])} for p in data["pieces"]]})
+    return plaques.chip_series_record(
+        establishment=est,
+        actor=request.user,
+        **{**data, "pieces": [{**p, "value": str(p["value"])} for p in data["pieces"]]},
+    )
 
 
 def _chip_allocate(request, est, data, pk):
-    return plaques.chip_series_allocate(series=get_object_or_404(ChipSeries, pk=pk, establishment=est),
-                                        actor=request.user, **data)
+    return plaques.chip_series_allocate(
+        series=get_object_or_404(ChipSeries, pk=pk, establishment=est), actor=request.user, **data
+    )
 
 
 def _chip_census(request, est, data):
@@ -299,9 +363,13 @@ def _levy_machine(request, est, data):
 
 
 def _machine_history(request, est, data):
-    return tickets.cagnotte_machine_compute(session=data["table_session"], history_total=data["history_total"],
-                                            printout_reference=data["printout_reference"], parties=data["parties"],
-                                            actor=request.user)
+    return tickets.cagnotte_machine_compute(
+        session=data["table_session"],
+        history_total=data["history_total"],
+        printout_reference=data["printout_reference"],
+        parties=data["parties"],
+        actor=request.user,
+    )
 
 
 ChipSeriesView = action("ChipSeriesView", s.ChipSeriesInput, s.ChipSeriesOutput, _chip_series)
@@ -322,8 +390,9 @@ def _station(request, est, data):
 
 
 def _device_visa(request, est, data, pk):
-    return electronic.device_day_visa(device=get_object_or_404(ElectronicDevice, pk=pk, establishment=est),
-                                      actor=request.user, **data)
+    return electronic.device_day_visa(
+        device=get_object_or_404(ElectronicDevice, pk=pk, establishment=est), actor=request.user, **data
+    )
 
 
 def _cercle_day(request, est, data):
@@ -331,13 +400,19 @@ def _cercle_day(request, est, data):
 
 
 def _cercle_certify(request, est, data, pk):
-    return electronic.cercle_day_certify(day=get_object_or_404(CercleDeviceDay, pk=pk, device__establishment=est),
-                                         actor=request.user, **data)
+    return electronic.cercle_day_certify(
+        day=get_object_or_404(CercleDeviceDay, pk=pk, device__establishment=est), actor=request.user, **data
+    )
 
 
 def _meter_statement(request, est, data):
-    return electronic.meter_statement_certify(establishment=est, year=data["year"], month=data["month"],
-                                              comite=countersigner_from(request, data, "comite"), actor=request.user)
+    return electronic.meter_statement_certify(
+        establishment=est,
+        year=data["year"],
+        month=data["month"],
+        comite=countersigner_from(request, data, "comite"),
+        actor=request.user,
+    )
 
 
 DeviceView = action("DeviceView", s.DeviceInput, s.DeviceOutput, _device)
@@ -353,8 +428,9 @@ def _baccara_bank(request, est, data):
 
 
 def _banker(request, est, data):
-    return baccara.banker_segment_start(session=data["table_session"], banker=data["banker"], bank=_lines(data, "bank"),
-                                        actor=request.user)
+    return baccara.banker_segment_start(
+        session=data["table_session"], banker=data["banker"], bank=_lines(data, "bank"), actor=request.user
+    )
 
 
 BaccaraBankView = action("BaccaraBankView", s.BaccaraBankInput, s.BaccaraBankOutput, _baccara_bank)

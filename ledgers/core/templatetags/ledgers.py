@@ -10,4 +10,3 @@ def history_url(obj: Model) -> str:
     """Link to the history page of a tracked object."""
     meta = obj._meta
     return reverse("object-history", args=[meta.app_label, meta.model_name, obj.pk])
-

@@ -17,6 +17,7 @@ from ..services import DieInput, DieResult, Result, WithdrawReason
 
 # --- output ----------------------------------------------------------------------------------
 
+
 class DieSerializer(serializers.ModelSerializer):
     pair = serializers.IntegerField(source="pair.number", default=None, read_only=True)
     location = serializers.CharField(source="location.code", default=None, read_only=True)
@@ -24,8 +25,22 @@ class DieSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Die
-        fields = ("id", "serial", "sigle", "colour", "side_mm", "pair", "status", "play_role", "is_new", "services",
-                  "location", "table_session", "received_at", "purchase_order")
+        fields = (
+            "id",
+            "serial",
+            "sigle",
+            "colour",
+            "side_mm",
+            "pair",
+            "status",
+            "play_role",
+            "is_new",
+            "services",
+            "location",
+            "table_session",
+            "received_at",
+            "purchase_order",
+        )
 
 
 class AllocatedDieSerializer(serializers.ModelSerializer):
@@ -48,15 +63,39 @@ class AllocationSerializer(EntryRefMixin, serializers.ModelSerializer):
 
     class Meta:
         model = DiceAllocation
-        fields = ("id", "table_session", "kind", "recorded_at", "recorded_role", "signed_by", "signed_role", "flags",
-                  "observations", "lines", "register", "entry_seq")
+        fields = (
+            "id",
+            "table_session",
+            "kind",
+            "recorded_at",
+            "recorded_role",
+            "signed_by",
+            "signed_role",
+            "flags",
+            "observations",
+            "lines",
+            "register",
+            "entry_seq",
+        )
 
 
 class SwapSerializer(EntryRefMixin, serializers.ModelSerializer):
     class Meta:
         model = DiceSwap
-        fields = ("id", "table_session", "swapped_at", "reason", "withdrawn", "brought_in", "damaged",
-                  "during_rampo_attempt", "observations", "incident", "register", "entry_seq")
+        fields = (
+            "id",
+            "table_session",
+            "swapped_at",
+            "reason",
+            "withdrawn",
+            "brought_in",
+            "damaged",
+            "during_rampo_attempt",
+            "observations",
+            "incident",
+            "register",
+            "entry_seq",
+        )
 
 
 class CheckSerializer(EntryRefMixin, serializers.ModelSerializer):
@@ -65,8 +104,21 @@ class CheckSerializer(EntryRefMixin, serializers.ModelSerializer):
 
     class Meta:
         model = DiceCheck
-        fields = ("id", "table_session", "checked_at", "checker", "checker_role", "cosigner", "cosigner_role",
-                  "results", "instruments", "observations", "incident", "register", "entry_seq")
+        fields = (
+            "id",
+            "table_session",
+            "checked_at",
+            "checker",
+            "checker_role",
+            "cosigner",
+            "cosigner_role",
+            "results",
+            "instruments",
+            "observations",
+            "incident",
+            "register",
+            "entry_seq",
+        )
 
 
 class DestructionSerializer(serializers.ModelSerializer):
@@ -74,19 +126,47 @@ class DestructionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = DestructionSession
-        fields = ("id", "method", "status", "planned_at", "notified_at", "performed_at", "officer", "inspector",
-                  "witness", "witness_role", "checks", "observations", "dice")
+        fields = (
+            "id",
+            "method",
+            "status",
+            "planned_at",
+            "notified_at",
+            "performed_at",
+            "officer",
+            "inspector",
+            "witness",
+            "witness_role",
+            "checks",
+            "observations",
+            "dice",
+        )
 
     def get_dice(self, obj) -> list[str]:
-        return list(Die.objects.filter(pk__in=obj.items.values_list("object_id", flat=True))
-                    .order_by("serial").values_list("serial", flat=True))
+        return list(
+            Die.objects.filter(pk__in=obj.items.values_list("object_id", flat=True))
+            .order_by("serial")
+            .values_list("serial", flat=True)
+        )
 
 
 class OrderSerializer(serializers.ModelSerializer):
     class Meta:
         model = PurchaseOrder
-        fields = ("id", "carnet", "number", "supplier", "lines", "status", "issued_at", "visa_by", "visa_role",
-                  "visa_at", "visa_statement", "sent_at")
+        fields = (
+            "id",
+            "carnet",
+            "number",
+            "supplier",
+            "lines",
+            "status",
+            "issued_at",
+            "visa_by",
+            "visa_role",
+            "visa_at",
+            "visa_statement",
+            "sent_at",
+        )
 
 
 class DiceSupplierSerializer(serializers.ModelSerializer):
@@ -105,6 +185,7 @@ class VerificationResultSerializer(serializers.Serializer):
 
 # --- references ------------------------------------------------------------------------------
 
+
 class SerialsField(serializers.ListField):
     """Numéros d'ordre → dice of the establishment (400 for an unknown one)."""
 
@@ -112,8 +193,9 @@ class SerialsField(serializers.ListField):
 
     def to_internal_value(self, data):
         serials = super().to_internal_value(data)
-        found = {d.serial: d for d in Die.objects.filter(establishment=self.context["establishment"],
-                                                         serial__in=serials)}
+        found = {
+            d.serial: d for d in Die.objects.filter(establishment=self.context["establishment"], serial__in=serials)
+        }
         unknown = [s for s in serials if s not in found]
         if unknown:
             raise serializers.ValidationError(_("Numéro d'ordre inconnu : %(s)s.") % {"s": ", ".join(unknown)})
@@ -133,6 +215,7 @@ def with_fields(name: str, base: type, fields: dict) -> type:
 
 
 # --- input -----------------------------------------------------------------------------------
+
 
 class DieInputSerializer(serializers.Serializer):
     serial = serializers.CharField(allow_blank=True)
@@ -164,22 +247,30 @@ class PairsField(serializers.ListField):
 
     def to_internal_value(self, data):
         numbers = super().to_internal_value(data)
-        found = {p.number: p for p in DicePair.objects.filter(establishment=self.context["establishment"],
-                                                              number__in=numbers)}
+        found = {
+            p.number: p
+            for p in DicePair.objects.filter(establishment=self.context["establishment"], number__in=numbers)
+        }
         unknown = [str(n) for n in numbers if n not in found]
         if unknown:
             raise serializers.ValidationError(_("Paire inconnue : %(s)s.") % {"s": ", ".join(unknown)})
         return [found[n] for n in numbers]
 
 
-AllocationInput = with_fields("AllocationInput", serializers.Serializer, {
-    "table_session": EstablishmentPK(TableSession.objects.all(), "seance__establishment"),
-    "dice": SerialsField(required=False, default=list),
-    "pairs": PairsField(required=False, default=list, help_text=_("Rampo : la paire en jeu puis la paire de réserve.")),
-    "supplementary": serializers.BooleanField(required=False, default=False),
-    "observations": serializers.CharField(required=False, allow_blank=True, default=""),
-    **countersignature_inputs("signer", required=False),
-})
+AllocationInput = with_fields(
+    "AllocationInput",
+    serializers.Serializer,
+    {
+        "table_session": EstablishmentPK(TableSession.objects.all(), "seance__establishment"),
+        "dice": SerialsField(required=False, default=list),
+        "pairs": PairsField(
+            required=False, default=list, help_text=_("Rampo : la paire en jeu puis la paire de réserve.")
+        ),
+        "supplementary": serializers.BooleanField(required=False, default=False),
+        "observations": serializers.CharField(required=False, allow_blank=True, default=""),
+        **countersignature_inputs("signer", required=False),
+    },
+)
 
 
 class SwapInput(serializers.Serializer):
@@ -201,15 +292,23 @@ class ResultInput(serializers.Serializer):
     remark = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-EndCheckInput = with_fields("EndCheckInput", serializers.Serializer, {
-    "table_session": EstablishmentPK(TableSession.objects.all(), "seance__establishment"),
-    "return_to": LocationField(),
-    "results": ResultInput(many=True),
-    "instruments": serializers.DictField(child=serializers.CharField(allow_blank=True), required=False, default=dict,
-                                         help_text="micrometer, square, balance"),
-    "observations": serializers.CharField(required=False, allow_blank=True, default=""),
-    **countersignature_inputs("cosigner", required=False),
-})
+EndCheckInput = with_fields(
+    "EndCheckInput",
+    serializers.Serializer,
+    {
+        "table_session": EstablishmentPK(TableSession.objects.all(), "seance__establishment"),
+        "return_to": LocationField(),
+        "results": ResultInput(many=True),
+        "instruments": serializers.DictField(
+            child=serializers.CharField(allow_blank=True),
+            required=False,
+            default=dict,
+            help_text="micrometer, square, balance",
+        ),
+        "observations": serializers.CharField(required=False, allow_blank=True, default=""),
+        **countersignature_inputs("cosigner", required=False),
+    },
+)
 
 
 def results_of(data: dict, est) -> list[DieResult]:
@@ -257,8 +356,9 @@ class DiceOrderVisaInput(serializers.Serializer):
 
 class DiceDestructionPlanInput(serializers.Serializer):
     dice = SerialsField()
-    method = serializers.ChoiceField(choices=DestructionSession.Method.choices,
-                                     default=DestructionSession.Method.DESTRUCTION)
+    method = serializers.ChoiceField(
+        choices=DestructionSession.Method.choices, default=DestructionSession.Method.DESTRUCTION
+    )
     planned_at = serializers.DateTimeField()
 
 
@@ -268,14 +368,18 @@ class DiceDestructionNotifyInput(serializers.Serializer):
     reference = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-DiceDestructionCompleteInput = with_fields("DiceDestructionCompleteInput", serializers.Serializer, {
-    "loaded": serializers.BooleanField(required=False, allow_null=True, default=None),
-    "tampered": serializers.BooleanField(required=False, allow_null=True, default=None),
-    "police_service": serializers.CharField(required=False, allow_blank=True, default=""),
-    "observations": serializers.CharField(required=False, allow_blank=True, default=""),
-    **countersignature_inputs("witness", required=False),
-    **countersignature_inputs("inspector", required=False),
-})
+DiceDestructionCompleteInput = with_fields(
+    "DiceDestructionCompleteInput",
+    serializers.Serializer,
+    {
+        "loaded": serializers.BooleanField(required=False, allow_null=True, default=None),
+        "tampered": serializers.BooleanField(required=False, allow_null=True, default=None),
+        "police_service": serializers.CharField(required=False, allow_blank=True, default=""),
+        "observations": serializers.CharField(required=False, allow_blank=True, default=""),
+        **countersignature_inputs("witness", required=False),
+        **countersignature_inputs("inspector", required=False),
+    },
+)
 
 
 class DiceCountInput(serializers.Serializer):

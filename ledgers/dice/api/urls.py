@@ -26,8 +26,7 @@ urlpatterns = [
     path("orders/<int:pk>/send/", views.OrderSendView.as_view(), name="dice-order-send"),
     path("destructions/new/", views.DestructionPlanView.as_view(), name="dice-destruction-plan"),
     path("destructions/<int:pk>/notify/", views.DestructionNotifyView.as_view(), name="dice-destruction-notify"),
-    path("destructions/<int:pk>/complete/", views.DestructionCompleteView.as_view(),
-         name="dice-destruction-complete"),
+    path("destructions/<int:pk>/complete/", views.DestructionCompleteView.as_view(), name="dice-destruction-complete"),
     path("verifications/", views.VerificationView.as_view(), name="dice-verification"),
     *router.urls,
 ]

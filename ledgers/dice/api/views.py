@@ -24,8 +24,9 @@ from ..domain import DICE
 from ..models import DiceAllocation, DiceCheck, DiceSwap, Die
 from . import serializers as s
 
-ESTABLISHMENT = OpenApiParameter("establishment", str, description="Code de l'établissement (par défaut : le "
-                                                                   "premier de l'utilisateur).")
+ESTABLISHMENT = OpenApiParameter(
+    "establishment", str, description="Code de l'établissement (par défaut : le premier de l'utilisateur)."
+)
 
 
 def api_establishment(request: Request) -> Establishment:
@@ -65,8 +66,13 @@ class DieViewSet(EstablishmentViewSet):
 
     model = Die
     serializer_class = s.DieSerializer
-    filterset_fields = {"status": ["exact"], "serial": ["exact", "icontains"], "location__code": ["exact"],
-                        "services": ["exact"], "table_session": ["exact"]}
+    filterset_fields = {
+        "status": ["exact"],
+        "serial": ["exact", "icontains"],
+        "location__code": ["exact"],
+        "services": ["exact"],
+        "table_session": ["exact"],
+    }
 
     def scoped(self):
         return selectors.dice_of(self.establishment)
@@ -78,8 +84,11 @@ class AllocationViewSet(EstablishmentViewSet):
     filterset_fields = ("table_session", "kind")
 
     def scoped(self):
-        return (DiceAllocation.objects.filter(establishment=self.establishment)
-                .select_related("signed_by", "entry__register").prefetch_related("lines__die"))
+        return (
+            DiceAllocation.objects.filter(establishment=self.establishment)
+            .select_related("signed_by", "entry__register")
+            .prefetch_related("lines__die")
+        )
 
 
 class SwapViewSet(EstablishmentViewSet):
@@ -98,7 +107,8 @@ class CheckViewSet(EstablishmentViewSet):
 
     def scoped(self):
         return DiceCheck.objects.filter(establishment=self.establishment).select_related(
-            "checker", "cosigner", "entry__register")
+            "checker", "cosigner", "entry__register"
+        )
 
 
 class DestructionViewSet(EstablishmentViewSet):
@@ -115,17 +125,33 @@ class StockView(APIView):
     def get(self, request: Request) -> Response:
         """On-demand statement: per place, book stock, located dice, FR pairs held, destruction queue."""
         statement = selectors.stock_statement(api_establishment(request))
-        return Response({
-            "lines": [{"place": line.place, "new": line.new, "used": line.used, "damaged": line.damaged,
-                       "at_table": line.at_table, "total": line.total} for line in statement.lines],
-            "book": statement.book, "located": statement.located, "balanced": statement.balanced,
-            "pairs_held": statement.pairs_held, "pairs_max": statement.pairs_max,
-            "pairs_reference": statement.pairs_reference, "destruction_queue": statement.queue,
-            "quarantined": statement.quarantined,
-        })
+        return Response(
+            {
+                "lines": [
+                    {
+                        "place": line.place,
+                        "new": line.new,
+                        "used": line.used,
+                        "damaged": line.damaged,
+                        "at_table": line.at_table,
+                        "total": line.total,
+                    }
+                    for line in statement.lines
+                ],
+                "book": statement.book,
+                "located": statement.located,
+                "balanced": statement.balanced,
+                "pairs_held": statement.pairs_held,
+                "pairs_max": statement.pairs_max,
+                "pairs_reference": statement.pairs_reference,
+                "destruction_queue": statement.queue,
+                "quarantined": statement.quarantined,
+            }
+        )
 
 
 # --- actions -------------------------------------------------------------------------------------
+
 
 class Action(APIView):
     """Validate ``input_serializer``, call ``perform``, answer 201 with ``output_serializer``."""
@@ -149,10 +175,17 @@ class Action(APIView):
 
 
 def action(name: str, input_serializer, output_serializer, perform, many: bool = False) -> type[Action]:
-    view = type(name, (Action,), {"input_serializer": input_serializer, "output_serializer": output_serializer,
-                                  "many": many, "perform": staticmethod(perform)})
-    return extend_schema(request=input_serializer, responses={201: output_serializer},
-                         parameters=[ESTABLISHMENT])(view)
+    view = type(
+        name,
+        (Action,),
+        {
+            "input_serializer": input_serializer,
+            "output_serializer": output_serializer,
+            "many": many,
+            "perform": staticmethod(perform),
+        },
+    )
+    return extend_schema(request=input_serializer, responses={201: output_serializer}, parameters=[ESTABLISHMENT])(view)
 
 
 def _receive(request, est, data):
@@ -166,8 +199,13 @@ def _pairs_cap(request, est, data):
 
 def _allocate(request, est, data):
     return services.dice_allocate(
-        session=data["table_session"], actor=request.user, signer=countersigner_from(request, data, "signer"),
-        dice=data["dice"], pairs=data["pairs"], supplementary=data["supplementary"], observations=data["observations"],
+        session=data["table_session"],
+        actor=request.user,
+        signer=countersigner_from(request, data, "signer"),
+        dice=data["dice"],
+        pairs=data["pairs"],
+        supplementary=data["supplementary"],
+        observations=data["observations"],
     )
 
 
@@ -177,8 +215,12 @@ def _swap(request, est, data):
 
 def _end_check(request, est, data):
     return services.dice_end_check(
-        session=data["table_session"], results=s.results_of(data, est), actor=request.user,
-        return_to=data["return_to"], observations=data["observations"], instruments=data["instruments"],
+        session=data["table_session"],
+        results=s.results_of(data, est),
+        actor=request.user,
+        return_to=data["return_to"],
+        observations=data["observations"],
+        instruments=data["instruments"],
         cosigner=countersigner_from(request, data, "cosigner"),
     )
 
@@ -188,14 +230,28 @@ def _withdraw(request, est, data):
 
 
 def _transfer(request, est, data):
-    return custody.items_transfer(domain=DICE, items=data["dice"], to_location=data["to_location"],
-                                  actor=request.user, received_by=data["received_by"])
+    return custody.items_transfer(
+        domain=DICE,
+        items=data["dice"],
+        to_location=data["to_location"],
+        actor=request.user,
+        received_by=data["received_by"],
+    )
 
 
 def _day_close(request, est, data):
     days = custody.depot_day_close(domain=DICE, establishment=est, date=data["date"], actor=request.user)
-    return [{"depot": day.location.code, "date": day.date, "opening": day.opening, "in": day.transfers_in,
-             "out": day.transfers_out, "closing": day.closing} for day in days]
+    return [
+        {
+            "depot": day.location.code,
+            "date": day.date,
+            "opening": day.opening,
+            "in": day.transfers_in,
+            "out": day.transfers_out,
+            "closing": day.closing,
+        }
+        for day in days
+    ]
 
 
 def _supplier(request, est, data):
@@ -204,8 +260,14 @@ def _supplier(request, est, data):
 
 def _order(request, est, data):
     lines = [{"category": "des", "quantity": data["quantity"]}]
-    return custody.purchase_order_issue(establishment=est, domain=DICE, supplier=data["supplier"],
-                                        carnet=data["carnet"], lines=lines, actor=request.user)
+    return custody.purchase_order_issue(
+        establishment=est,
+        domain=DICE,
+        supplier=data["supplier"],
+        carnet=data["carnet"],
+        lines=lines,
+        actor=request.user,
+    )
 
 
 def _order_of(est: Establishment, pk: int) -> PurchaseOrder:
@@ -234,9 +296,14 @@ def _destruction_notify(request, est, data, pk):
 
 def _destruction_complete(request, est, data, pk):
     return services.dice_destruction_complete(
-        session=_destruction_of(est, pk), actor=request.user, witness=countersigner_from(request, data, "witness"),
-        inspector=countersigner_from(request, data, "inspector"), loaded=data["loaded"], tampered=data["tampered"],
-        police_service=data["police_service"], observations=data["observations"],
+        session=_destruction_of(est, pk),
+        actor=request.user,
+        witness=countersigner_from(request, data, "witness"),
+        inspector=countersigner_from(request, data, "inspector"),
+        loaded=data["loaded"],
+        tampered=data["tampered"],
+        police_service=data["police_service"],
+        observations=data["observations"],
     )
 
 
@@ -247,8 +314,15 @@ def _verification(request, est, data):
         raise ValidationError({"counted": f"Emplacement inconnu : {', '.join(unknown)}"})
     counted = {(codes.get(row["location"]), "des"): row["count"] for row in data["counted"]}
     orders = list(PurchaseOrder.objects.filter(establishment=est, domain=DICE.code, pk__in=data["orders_seen"]))
-    return custody.stock_verification_record(domain=DICE, establishment=est, counted=counted, actor=request.user,
-                                             opened_by=data["opened_by"], remarks=data["remarks"], orders_seen=orders)
+    return custody.stock_verification_record(
+        domain=DICE,
+        establishment=est,
+        counted=counted,
+        actor=request.user,
+        opened_by=data["opened_by"],
+        remarks=data["remarks"],
+        orders_seen=orders,
+    )
 
 
 class DayCloseOutput(serializers.Serializer):
@@ -275,11 +349,13 @@ SupplierCreateView = action("SupplierCreateView", s.DiceSupplierInput, s.DiceSup
 OrderCreateView = action("OrderCreateView", s.DiceOrderInput, s.OrderSerializer, _order)
 OrderVisaView = action("OrderVisaView", s.DiceOrderVisaInput, s.OrderSerializer, _order_visa)
 OrderSendView = action("OrderSendView", s.DiceOrderVisaInput, s.OrderSerializer, _order_send)
-DestructionPlanView = action("DestructionPlanView", s.DiceDestructionPlanInput, s.DestructionSerializer,
-                             _destruction_plan)
-DestructionNotifyView = action("DestructionNotifyView", s.DiceDestructionNotifyInput, s.DestructionSerializer,
-                               _destruction_notify)
-DestructionCompleteView = action("DestructionCompleteView", s.DiceDestructionCompleteInput, s.DestructionSerializer,
-                                 _destruction_complete)
+DestructionPlanView = action(
+    "DestructionPlanView", s.DiceDestructionPlanInput, s.DestructionSerializer, _destruction_plan
+)
+DestructionNotifyView = action(
+    "DestructionNotifyView", s.DiceDestructionNotifyInput, s.DestructionSerializer, _destruction_notify
+)
+DestructionCompleteView = action(
+    "DestructionCompleteView", s.DiceDestructionCompleteInput, s.DestructionSerializer, _destruction_complete
+)
 VerificationView = action("VerificationView", s.DiceVerificationInput, s.VerificationResultSerializer, _verification)
-

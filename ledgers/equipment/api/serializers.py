@@ -33,11 +33,21 @@ def _session_field(**kwargs) -> EstablishmentPK:
 
 # --- Output -------------------------------------------------------------------------------------
 
+
 class ApprovedModelSerializer(serializers.ModelSerializer):
     class Meta:
         model = ApprovedModel
-        fields = ("id", "kind", "manufacturer", "name", "approval_reference", "approval_issuer", "approved_on",
-                  "approved_until", "is_approved")
+        fields = (
+            "id",
+            "kind",
+            "manufacturer",
+            "name",
+            "approval_reference",
+            "approval_issuer",
+            "approved_on",
+            "approved_until",
+            "is_approved",
+        )
 
 
 class ShoeSerializer(serializers.ModelSerializer):
@@ -47,8 +57,17 @@ class ShoeSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Shoe
-        fields = ("id", "number", "maker_serial", "model", "model_id", "status", "location", "table_session",
-                  "received_at")
+        fields = (
+            "id",
+            "number",
+            "maker_serial",
+            "model",
+            "model_id",
+            "status",
+            "location",
+            "table_session",
+            "received_at",
+        )
 
 
 class ShoeAllocationSerializer(serializers.ModelSerializer):
@@ -72,8 +91,20 @@ class ShufflerSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Shuffler
-        fields = ("id", "number", "serial", "model", "machine_type", "embout", "status", "socle", "table",
-                  "card_access_protection", "malfunction_signal", "commissioned_at")
+        fields = (
+            "id",
+            "number",
+            "serial",
+            "model",
+            "machine_type",
+            "embout",
+            "status",
+            "socle",
+            "table",
+            "card_access_protection",
+            "malfunction_signal",
+            "commissioned_at",
+        )
 
 
 class SocleSerializer(serializers.ModelSerializer):
@@ -97,15 +128,35 @@ class WheelSerializer(serializers.ModelSerializer):
 class WheelCheckSerializer(serializers.ModelSerializer):
     class Meta:
         model = WheelCheck
-        fields = ("id", "table_session", "wheel", "checked_at", "points", "passed", "observations", "signer",
-                  "signer_role", "cosigner", "cosigner_role", "incident")
+        fields = (
+            "id",
+            "table_session",
+            "wheel",
+            "checked_at",
+            "points",
+            "passed",
+            "observations",
+            "signer",
+            "signer_role",
+            "cosigner",
+            "cosigner_role",
+            "incident",
+        )
 
 
 class LidLockSerializer(serializers.ModelSerializer):
     class Meta:
         model = LidLock
-        fields = ("id", "table_session", "wheel", "locked_at", "locked_by", "locked_by_role", "key_holder",
-                  "key_holder_role")
+        fields = (
+            "id",
+            "table_session",
+            "wheel",
+            "locked_at",
+            "locked_by",
+            "locked_by_role",
+            "key_holder",
+            "key_holder_role",
+        )
 
 
 class ShoeDestructionSessionSerializer(serializers.ModelSerializer):
@@ -132,8 +183,10 @@ class LaunchRosterSerializer(serializers.ModelSerializer):
 
     def get_croupiers(self, obj) -> list[dict]:
         """The croupiers in their order: position, user id and name."""
-        return [{"position": place.position, "id": place.croupier_id, "name": display_name(place.croupier)}
-                for place in obj.places.all()]
+        return [
+            {"position": place.position, "id": place.croupier_id, "name": display_name(place.croupier)}
+            for place in obj.places.all()
+        ]
 
 
 class LaunchTurnSerializer(serializers.ModelSerializer):
@@ -141,8 +194,19 @@ class LaunchTurnSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = LaunchTurn
-        fields = ("id", "table_session", "launcher", "launcher_name", "started_at", "roster", "recorded_at",
-                  "recorded_by", "recorded_by_role", "observations", "flags")
+        fields = (
+            "id",
+            "table_session",
+            "launcher",
+            "launcher_name",
+            "started_at",
+            "roster",
+            "recorded_at",
+            "recorded_by",
+            "recorded_by_role",
+            "observations",
+            "flags",
+        )
 
     def get_launcher_name(self, obj) -> str:
         return display_name(obj.launcher)
@@ -160,6 +224,7 @@ class EquipmentFlagSerializer(serializers.Serializer):
 
 
 # --- Input -------------------------------------------------------------------------------------
+
 
 class ApprovedModelInput(serializers.Serializer):
     kind = serializers.ChoiceField(choices=ApprovedModel.Kind.choices)

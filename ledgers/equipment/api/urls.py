@@ -25,8 +25,11 @@ urlpatterns = [
     path("shufflers/<int:pk>/mount/", views.ShufflerMount.as_view(), name="shuffler-mount"),
     path("shufflers/<int:pk>/unmount/", views.ShufflerUnmount.as_view(), name="shuffler-unmount"),
     path("shufflers/<int:pk>/malfunction/", views.ShufflerMalfunction.as_view(), name="shuffler-malfunction"),
-    path("shufflers/<int:pk>/return-to-service/", views.ShufflerReturnToService.as_view(),
-         name="shuffler-return-to-service"),
+    path(
+        "shufflers/<int:pk>/return-to-service/",
+        views.ShufflerReturnToService.as_view(),
+        name="shuffler-return-to-service",
+    ),
     path("socles/", views.SocleCreate.as_view(), name="socle-create"),
     path("shuffler-uses/", views.ShufflerUseList.as_view(), name="shuffler-use-list"),
     path("shuffler-uses/start/", views.ShufflerUseStart.as_view(), name="shuffler-use-start"),

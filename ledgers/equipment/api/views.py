@@ -72,8 +72,10 @@ class ServiceAPIView(EstablishmentAPIMixin, generics.GenericAPIView):
             return self.run(request)
 
         post.__doc__ = cls.__doc__
-        cls.post = extend_schema(request=cls.input_class, responses={
-            201: cls.output_class, 400: None, 403: None, 409: RuleViolationSerializer})(post)
+        cls.post = extend_schema(
+            request=cls.input_class,
+            responses={201: cls.output_class, 400: None, 403: None, 409: RuleViolationSerializer},
+        )(post)
 
     def get_serializer_class(self):
         return self.input_class
@@ -115,6 +117,7 @@ class ScopedDetailView(EstablishmentAPIMixin, generics.RetrieveAPIView):
 
 # --- Reads ---------------------------------------------------------------------------------------
 
+
 class ApprovedModelList(ScopedListView):
     model, serializer_class = ApprovedModel, s.ApprovedModelSerializer
 
@@ -131,8 +134,11 @@ class AllocationList(ScopedListView):
     model, serializer_class = ShoeAllocation, s.ShoeAllocationSerializer
 
     def get_queryset(self):
-        return super().get_queryset().select_related("shoe", "table_session__table", "table_session__seance",
-                                                     "allocated_by")
+        return (
+            super()
+            .get_queryset()
+            .select_related("shoe", "table_session__table", "table_session__seance", "allocated_by")
+        )
 
 
 class ShufflerList(ScopedListView):
@@ -154,12 +160,21 @@ class WheelCheckList(ScopedListView):
 class RepeatedPairs(EstablishmentAPIMixin, APIView):
     """Sabot × table pairs allocated at least ``minimum`` times over the period (SHOE-05, SHOE-12)."""
 
-    @extend_schema(parameters=[OpenApiParameter("date_from", str), OpenApiParameter("date_to", str),
-                               OpenApiParameter("minimum", int)], responses=s.RepeatedPairSerializer(many=True))
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("date_from", str),
+            OpenApiParameter("date_to", str),
+            OpenApiParameter("minimum", int),
+        ],
+        responses=s.RepeatedPairSerializer(many=True),
+    )
     def get(self, request: Request) -> Response:
         params = serializers.Serializer()
-        params.fields.update(date_from=serializers.DateField(), date_to=serializers.DateField(),
-                             minimum=serializers.IntegerField(min_value=2, default=2))
+        params.fields.update(
+            date_from=serializers.DateField(),
+            date_to=serializers.DateField(),
+            minimum=serializers.IntegerField(min_value=2, default=2),
+        )
         params.initial_data = request.query_params
         params.is_valid(raise_exception=True)
         rows = selectors.repeated_pairs(self.establishment, **params.validated_data)
@@ -191,6 +206,7 @@ class Exceptions(EstablishmentAPIMixin, APIView):
 
 # --- Flows ---------------------------------------------------------------------------------------
 
+
 class ApprovedModelRegister(ServiceAPIView):
     """Record a model of sabot or shuffler with its approval (SET-33, SHUF-01, SHUF-11)."""
 
@@ -207,9 +223,13 @@ class ShoeReceive(ServiceAPIView):
 
     def perform(self, data):
         return services.shoe_receive(
-            establishment=self.establishment, model=data["model"], location=data["location"],
-            shoes=[(line["number"], line["maker_serial"]) for line in data["shoes"]], actor=self.request.user,
-            delivery_note=data["delivery_note"])
+            establishment=self.establishment,
+            model=data["model"],
+            location=data["location"],
+            shoes=[(line["number"], line["maker_serial"]) for line in data["shoes"]],
+            actor=self.request.user,
+            delivery_note=data["delivery_note"],
+        )
 
 
 class ShoeUpdate(ServiceAPIView):
@@ -236,8 +256,9 @@ class ShoeAllocate(ServiceAPIView):
     input_class, output_class = s.ShoeAllocateInput, s.ShoeAllocationSerializer
 
     def perform(self, data):
-        return services.shoe_allocate(session=data["table_session"], shoe=data["shoe"], actor=self.request.user,
-                                      received_by=data["received_by"])
+        return services.shoe_allocate(
+            session=data["table_session"], shoe=data["shoe"], actor=self.request.user, received_by=data["received_by"]
+        )
 
 
 class ShoeReturn(ServiceAPIView):
@@ -246,8 +267,12 @@ class ShoeReturn(ServiceAPIView):
     input_class, output_class = s.ShoeReturnInput, s.ShoeSerializer
 
     def perform(self, data):
-        return services.shoe_return(shoes=list(data["shoes"]), to_location=data["to_location"],
-                                    actor=self.request.user, returned_by=data["returned_by"])
+        return services.shoe_return(
+            shoes=list(data["shoes"]),
+            to_location=data["to_location"],
+            actor=self.request.user,
+            returned_by=data["returned_by"],
+        )
 
 
 class DestructionPlan(ServiceAPIView):
@@ -256,9 +281,14 @@ class DestructionPlan(ServiceAPIView):
     input_class, output_class = s.ShoeDestructionPlanInput, s.ShoeDestructionSessionSerializer
 
     def perform(self, data):
-        return custody.destruction_plan(domain=SHOES, establishment=self.establishment, method=data["method"],
-                                        planned_at=data["planned_at"], items=list(data["shoes"]),
-                                        actor=self.request.user)
+        return custody.destruction_plan(
+            domain=SHOES,
+            establishment=self.establishment,
+            method=data["method"],
+            planned_at=data["planned_at"],
+            items=list(data["shoes"]),
+            actor=self.request.user,
+        )
 
 
 class DestructionStep(ServiceAPIView):
@@ -266,8 +296,9 @@ class DestructionStep(ServiceAPIView):
 
     @cached_property
     def object(self):
-        return get_object_or_404(DestructionSession, establishment=self.establishment, domain=SHOES.code,
-                                 pk=self.kwargs["pk"])
+        return get_object_or_404(
+            DestructionSession, establishment=self.establishment, domain=SHOES.code, pk=self.kwargs["pk"]
+        )
 
 
 class DestructionNotify(DestructionStep):
@@ -285,8 +316,13 @@ class DestructionComplete(DestructionStep):
     input_class = s.ShoeDestructionCompleteInput
 
     def perform(self, data):
-        return custody.destruction_complete(session=self.object, domain=SHOES, actor=self.request.user,
-                                            witness=data["witness"], observations=data["observations"])
+        return custody.destruction_complete(
+            session=self.object,
+            domain=SHOES,
+            actor=self.request.user,
+            witness=data["witness"],
+            observations=data["observations"],
+        )
 
 
 class ShufflerRegister(ServiceAPIView):
@@ -341,8 +377,12 @@ class ShufflerMalfunction(ServiceAPIView):
 
     def perform(self, data):
         return services.shuffler_malfunction_report(
-            shuffler=self.object, actor=self.request.user, description=data["description"],
-            action_taken=data["action_taken"], session=data["table_session"])
+            shuffler=self.object,
+            actor=self.request.user,
+            description=data["description"],
+            action_taken=data["action_taken"],
+            session=data["table_session"],
+        )
 
 
 class ShufflerReturnToService(ServiceAPIView):
@@ -417,9 +457,14 @@ class WheelCheckRecord(ServiceAPIView):
     input_class, output_class = s.WheelCheckInput, s.WheelCheckSerializer
 
     def perform(self, data):
-        return services.wheel_check_record(session=data["table_session"], actor=self.request.user,
-                                           cosigner=data["cosigner"], points=data["points"], passed=data["passed"],
-                                           observations=data["observations"])
+        return services.wheel_check_record(
+            session=data["table_session"],
+            actor=self.request.user,
+            cosigner=data["cosigner"],
+            points=data["points"],
+            passed=data["passed"],
+            observations=data["observations"],
+        )
 
 
 class LidLockRecord(ServiceAPIView):
@@ -428,8 +473,9 @@ class LidLockRecord(ServiceAPIView):
     input_class, output_class = s.LidLockInput, s.LidLockSerializer
 
     def perform(self, data):
-        return services.wheel_lid_lock(session=data["table_session"], actor=self.request.user,
-                                       key_holder=data["key_holder"] or self.request.user)
+        return services.wheel_lid_lock(
+            session=data["table_session"], actor=self.request.user, key_holder=data["key_holder"] or self.request.user
+        )
 
 
 class LaunchRosterSet(ServiceAPIView):
@@ -439,8 +485,9 @@ class LaunchRosterSet(ServiceAPIView):
     input_class, output_class = s.LaunchRosterInput, s.LaunchRosterSerializer
 
     def perform(self, data):
-        return services.launch_roster_set(session=data["table_session"], croupiers=data["croupiers"],
-                                          actor=self.request.user, note=data["note"])
+        return services.launch_roster_set(
+            session=data["table_session"], croupiers=data["croupiers"], actor=self.request.user, note=data["note"]
+        )
 
 
 class LaunchTurnRecord(ServiceAPIView):
@@ -450,6 +497,10 @@ class LaunchTurnRecord(ServiceAPIView):
     input_class, output_class = s.LaunchTurnInput, s.LaunchTurnSerializer
 
     def perform(self, data):
-        return services.launch_turn_record(session=data["table_session"], launcher=data["launcher"],
-                                           actor=self.request.user, started_at=data["started_at"],
-                                           observations=data["observations"])
+        return services.launch_turn_record(
+            session=data["table_session"],
+            launcher=data["launcher"],
+            actor=self.request.user,
+            started_at=data["started_at"],
+            observations=data["observations"],
+        )

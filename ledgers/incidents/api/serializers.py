@@ -37,9 +37,25 @@ class IncidentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Incident
-        fields = ["id", "category", "requirement", "status", "found_at", "found_by", "description", "circumstances",
-                  "table_session", "location", "decision", "decided_by", "decided_at", "closed_at", "notices",
-                  "subjects", "late_notices"]
+        fields = [
+            "id",
+            "category",
+            "requirement",
+            "status",
+            "found_at",
+            "found_by",
+            "description",
+            "circumstances",
+            "table_session",
+            "location",
+            "decision",
+            "decided_by",
+            "decided_at",
+            "closed_at",
+            "notices",
+            "subjects",
+            "late_notices",
+        ]
 
     def get_late_notices(self, incident: Incident) -> list[str]:
         return late_notices(incident)

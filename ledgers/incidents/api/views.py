@@ -23,8 +23,11 @@ class IncidentsMixin:
         est = self.request.establishment
         if est is None:
             raise Http404
-        return (Incident.objects.filter(establishment=est).select_related("establishment")
-                .prefetch_related("notices", "subjects__content_type"))
+        return (
+            Incident.objects.filter(establishment=est)
+            .select_related("establishment")
+            .prefetch_related("notices", "subjects__content_type")
+        )
 
     def incident(self) -> Incident:
         return get_object_or_404(self.incidents(), pk=self.kwargs["pk"])
@@ -69,8 +72,12 @@ class IncidentDecide(IncidentsMixin, APIView):
     def post(self, request, pk):
         data = DecisionInput(data=request.data)
         data.is_valid(raise_exception=True)
-        incident = _call(services.incident_decide, incident=self.incident(), actor=request.user,
-                         decision=data.validated_data["decision"])
+        incident = _call(
+            services.incident_decide,
+            incident=self.incident(),
+            actor=request.user,
+            decision=data.validated_data["decision"],
+        )
         return Response(IncidentSerializer(incident).data, status=status.HTTP_201_CREATED)
 
 

@@ -19,8 +19,20 @@ class KeySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Key
-        fields = ("id", "code", "lock_type", "opens", "asset_ref", "copies", "home", "custodian", "custodian_role",
-                  "holder_organisation", "status", "registered_at")
+        fields = (
+            "id",
+            "code",
+            "lock_type",
+            "opens",
+            "asset_ref",
+            "copies",
+            "home",
+            "custodian",
+            "custodian_role",
+            "holder_organisation",
+            "status",
+            "registered_at",
+        )
 
 
 class KeySignatureSerializer(serializers.ModelSerializer):
@@ -38,8 +50,20 @@ class KeyIssueSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = KeyIssue
-        fields = ("id", "key", "purpose_type", "purpose_id", "purpose_label", "holder", "holder_role", "issued_at",
-                  "due_at", "returned_at", "note", "signatures")
+        fields = (
+            "id",
+            "key",
+            "purpose_type",
+            "purpose_id",
+            "purpose_label",
+            "holder",
+            "holder_role",
+            "issued_at",
+            "due_at",
+            "returned_at",
+            "note",
+            "signatures",
+        )
 
 
 class KeySurrenderSerializer(serializers.ModelSerializer):
@@ -118,7 +142,8 @@ class _SurrenderBase(ReauthInput):
     reason = serializers.CharField(max_length=300)
 
 
-KeyIssueInput = _with_signers("KeyIssueInput", _IssueBase,
-                              {"holder": True, "co1": False, "co2": False, "witness": False})
+KeyIssueInput = _with_signers(
+    "KeyIssueInput", _IssueBase, {"holder": True, "co1": False, "co2": False, "witness": False}
+)
 KeyReturnInput = _with_signers("KeyReturnInput", _ReturnBase, {"holder": True, "co1": False, "co2": False})
 KeySurrenderInput = _with_signers("KeySurrenderInput", _SurrenderBase, {"receiver": True})

@@ -83,8 +83,12 @@ class Write(Scoped, APIView):
             data.is_valid(raise_exception=True)
             values = dict(data.validated_data)
             if cls.reauth:
-                reauthenticate(request._request, user=request.user, password=values.pop("password"),
-                               otp_token=values.pop("otp_token", ""))
+                reauthenticate(
+                    request._request,
+                    user=request.user,
+                    password=values.pop("password"),
+                    otp_token=values.pop("otp_token", ""),
+                )
             signed = {p: countersigner_from(request, values, p) for p in cls.signers}
             for prefix in cls.signers:
                 for suffix in ("_username", "_password", "_otp"):
@@ -93,8 +97,10 @@ class Write(Scoped, APIView):
             return Response(cls.output_class(result).data, status=status.HTTP_201_CREATED)
 
         post.__doc__ = cls.__doc__
-        cls.post = extend_schema(request=cls.input_class, responses={
-            201: cls.output_class, 400: None, 403: None, 409: RuleViolationSerializer})(post)
+        cls.post = extend_schema(
+            request=cls.input_class,
+            responses={201: cls.output_class, 400: None, 403: None, 409: RuleViolationSerializer},
+        )(post)
 
 
 class KeyCreate(Write):
@@ -112,8 +118,13 @@ class IssueCreate(Write):
     input_class, output_class, signers = s.KeyIssueInput, s.KeyIssueSerializer, ("holder", "co1", "co2", "witness")
 
     def perform(self, est, values, signed):
-        return services.key_issue(actor=self.request.user, holder=signed["holder"], witness=signed["witness"],
-                                  co_releasers=[u for u in (signed["co1"], signed["co2"]) if u], **values)
+        return services.key_issue(
+            actor=self.request.user,
+            holder=signed["holder"],
+            witness=signed["witness"],
+            co_releasers=[u for u in (signed["co1"], signed["co2"]) if u],
+            **values,
+        )
 
 
 class IssueReturn(Write):
@@ -123,8 +134,13 @@ class IssueReturn(Write):
 
     def perform(self, est, values, signed, pk):
         issue = get_object_or_404(KeyIssue, pk=pk, key__establishment=est)
-        return services.key_return(issue=issue, actor=self.request.user, returned_by=signed["holder"],
-                                   co_receivers=[u for u in (signed["co1"], signed["co2"]) if u], **values)
+        return services.key_return(
+            issue=issue,
+            actor=self.request.user,
+            returned_by=signed["holder"],
+            co_receivers=[u for u in (signed["co1"], signed["co2"]) if u],
+            **values,
+        )
 
 
 class SurrenderCreate(Write):

@@ -10,8 +10,18 @@ class RegisterSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Register
-        fields = ["number", "establishment", "kind", "kind_title", "title", "qualifier", "status", "head_seq",
-                  "head_hash", "created_at"]
+        fields = [
+            "number",
+            "establishment",
+            "kind",
+            "kind_title",
+            "title",
+            "qualifier",
+            "status",
+            "head_seq",
+            "head_hash",
+            "created_at",
+        ]
         read_only_fields = fields
 
     def get_kind_title(self, register: Register) -> str:
@@ -26,15 +36,33 @@ class EntrySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Entry
-        fields = ["register", "seq", "recorded_at", "actor", "role", "kind", "payload", "corrects", "prev_hash",
-                  "entry_hash"]
+        fields = [
+            "register",
+            "seq",
+            "recorded_at",
+            "actor",
+            "role",
+            "kind",
+            "payload",
+            "corrects",
+            "prev_hash",
+            "entry_hash",
+        ]
         read_only_fields = fields
 
 
 class VisaRequestSerializer(serializers.Serializer):
     up_to_seq = serializers.IntegerField(min_value=1, help_text=_("Dernière entrée couverte par le visa."))
     statement = serializers.CharField(required=False, allow_blank=True, default="")
-    password = serializers.CharField(write_only=True, style={"input_type": "password"},
-                                     help_text=_("Mot de passe du signataire (réauthentification)."))
-    otp_token = serializers.CharField(required=False, allow_blank=True, default="", write_only=True,
-                                      help_text=_("Code TOTP, si le signataire a un appareil confirmé."))
+    password = serializers.CharField(
+        write_only=True,
+        style={"input_type": "password"},
+        help_text=_("Mot de passe du signataire (réauthentification)."),
+    )
+    otp_token = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        write_only=True,
+        help_text=_("Code TOTP, si le signataire a un appareil confirmé."),
+    )

@@ -9,6 +9,9 @@ router.register("registers", RegisterViewSet, basename="register")
 urlpatterns = [
     *router.urls,
     path("registers/<str:register_number>/entries/", EntryViewSet.as_view({"get": "list"}), name="entry-list"),
-    path("registers/<str:register_number>/entries/<int:seq>/", EntryViewSet.as_view({"get": "retrieve"}),
-         name="entry-detail"),
+    path(
+        "registers/<str:register_number>/entries/<int:seq>/",
+        EntryViewSet.as_view({"get": "retrieve"}),
+        name="entry-detail",
+    ),
 ]

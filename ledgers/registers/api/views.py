@@ -46,10 +46,18 @@ class RegisterViewSet(viewsets.ReadOnlyModelViewSet):
         register = self.get_object()
         data = self.get_serializer(data=request.data)
         data.is_valid(raise_exception=True)
-        reauthenticate(request._request, user=request.user, password=data.validated_data["password"],
-                       otp_token=data.validated_data["otp_token"])
-        entry = services.visa_sign(register=register, actor=request.user, up_to_seq=data.validated_data["up_to_seq"],
-                                   statement=data.validated_data["statement"])
+        reauthenticate(
+            request._request,
+            user=request.user,
+            password=data.validated_data["password"],
+            otp_token=data.validated_data["otp_token"],
+        )
+        entry = services.visa_sign(
+            register=register,
+            actor=request.user,
+            up_to_seq=data.validated_data["up_to_seq"],
+            statement=data.validated_data["statement"],
+        )
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 

@@ -27,10 +27,8 @@ class VolumeParapheSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = VolumeParaphe
-        fields = ["volume", "last_seq", "lang", "pages", "page_digests", "authority", "role", "paraphe",
-                  "paraphed_at"]
-        read_only_fields = ["volume", "last_seq", "lang", "pages", "page_digests", "authority", "role",
-                            "paraphed_at"]
+        fields = ["volume", "last_seq", "lang", "pages", "page_digests", "authority", "role", "paraphe", "paraphed_at"]
+        read_only_fields = ["volume", "last_seq", "lang", "pages", "page_digests", "authority", "role", "paraphed_at"]
 
 
 class ParapheRequestSerializer(serializers.Serializer):
@@ -81,15 +79,18 @@ class VolumeParapheCreate(generics.GenericAPIView):
         params = ParapheRequestSerializer(data=request.data)
         params.is_valid(raise_exception=True)
         register = register_for(request.user, register_number)
-        record = services.volume_paraphe(register=register, volume=volume, actor=request.user,
-                                         paraphe=params.validated_data["paraphe"])
+        record = services.volume_paraphe(
+            register=register, volume=volume, actor=request.user, paraphe=params.validated_data["paraphe"]
+        )
         return Response(VolumeParapheSerializer(record).data, status=status.HTTP_201_CREATED)
 
 
 urlpatterns = [
     path("registers/<str:register_number>/volumes/prints/", VolumePrintList.as_view(), name="api-volume-prints"),
-    path("registers/<str:register_number>/volumes/paraphes/", VolumeParapheList.as_view(),
-         name="api-volume-paraphes"),
-    path("registers/<str:register_number>/volumes/<int:volume>/paraphe/", VolumeParapheCreate.as_view(),
-         name="api-volume-paraphe"),
+    path("registers/<str:register_number>/volumes/paraphes/", VolumeParapheList.as_view(), name="api-volume-paraphes"),
+    path(
+        "registers/<str:register_number>/volumes/<int:volume>/paraphe/",
+        VolumeParapheCreate.as_view(),
+        name="api-volume-paraphe",
+    ),
 ]

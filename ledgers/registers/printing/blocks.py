@@ -116,7 +116,7 @@ def _cut(word: str, width: float, measure: Callable[[str], float]) -> Iterator[s
     start = 0
     while start < len(word):
         end = start + 1
-        while end < len(word) and measure(word[start:end + 1]) <= width:
+        while end < len(word) and measure(word[start : end + 1]) <= width:
             end += 1
         yield word[start:end]
         start = end
@@ -222,7 +222,7 @@ class Table:
         for start in range(0, total, ROW_LINES):
             stop = min(total, start + ROW_LINES)
             part_cells = tuple(tuple(c[start:stop]) for c in wrapped) if start < depth else ()
-            part_notes = tuple(note_lines[max(0, start - depth):max(0, stop - depth)])
+            part_notes = tuple(note_lines[max(0, start - depth) : max(0, stop - depth)])
             _, height = row_heights(min(stop, depth) - start, len(part_notes))
             data = (part_cells, color, part_notes, note_color)
             blocks.append(Block("row", height, data, mark if stop == total else None))
@@ -306,8 +306,15 @@ class Painter:
             self.canvas.setLineWidth(0.4)
             self.canvas.lines(self.rules)
 
-    def _lines(self, x: float, top: float, lines: Sequence[str], font: str = REGULAR, size: float = SIZE,
-               leading: float = LEADING) -> None:
+    def _lines(
+        self,
+        x: float,
+        top: float,
+        lines: Sequence[str],
+        font: str = REGULAR,
+        size: float = SIZE,
+        leading: float = LEADING,
+    ) -> None:
         t = self.text
         if self.font != (font, size, leading):
             t.setFont(font, size, leading)
@@ -392,8 +399,13 @@ class Painter:
         c.setStrokeColorRGB(*RULE)
         c.setLineWidth(0.4)
         right, bottom = xs[-1] + widths[-1], BODY_TOP - height
-        c.lines([(xs[0], BODY_TOP, right, BODY_TOP), (xs[0], bottom, right, bottom),
-                 *((x, BODY_TOP, x, bottom) for x in (*xs, right))])
+        c.lines(
+            [
+                (xs[0], BODY_TOP, right, BODY_TOP),
+                (xs[0], bottom, right, bottom),
+                *((x, BODY_TOP, x, bottom) for x in (*xs, right)),
+            ]
+        )
 
     def row(self, top: float, height: float, data: tuple) -> None:
         cells, color, notes, note_color = data

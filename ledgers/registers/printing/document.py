@@ -102,8 +102,16 @@ def render(
             total += 1
         spool.seek(0)
         c = _canvas(out, info)
-        _draw_pages(c, Painter(c, total), _replay(spool), frame, first=1, total=total, mark=None,
-                    progress=_draw_progress(progress, total))
+        _draw_pages(
+            c,
+            Painter(c, total),
+            _replay(spool),
+            frame,
+            first=1,
+            total=total,
+            mark=None,
+            progress=_draw_progress(progress, total),
+        )
         c.save()
     return total
 
@@ -157,21 +165,39 @@ def render_volumes(
     return volumes
 
 
-def _draw_volume(out: BinaryIO, volume: Volume, pages: Iterator[Page], end: Block | None, frame: VolumeFrame,
-                 duplicate: str, progress: Progress | None) -> None:
+def _draw_volume(
+    out: BinaryIO,
+    volume: Volume,
+    pages: Iterator[Page],
+    end: Block | None,
+    frame: VolumeFrame,
+    duplicate: str,
+    progress: Progress | None,
+) -> None:
     c = _canvas(out, frame.info(volume))
     total = volume.pages
     painter = Painter(c, total)
     _draw_single(c, painter, frame, frame.cover(volume), page=1, total=total, mark=volume.before, stamp=duplicate)
-    _draw_pages(c, painter, pages, frame, first=2, total=1 + volume.content_pages, mark=volume.before,
-                progress=progress, stamp=duplicate, page_total=total)
+    _draw_pages(
+        c,
+        painter,
+        pages,
+        frame,
+        first=2,
+        total=1 + volume.content_pages,
+        mark=volume.before,
+        progress=progress,
+        stamp=duplicate,
+        page_total=total,
+    )
     if end is not None:
         _draw_single(c, painter, frame, end, page=total, total=total, mark=volume.last, stamp=duplicate)
     c.save()
 
 
-def _draw_single(c: Canvas, painter: Painter, frame: Frame, block: Block, *, page: int, total: int,
-                 mark: Mark | None, stamp: str) -> None:
+def _draw_single(
+    c: Canvas, painter: Painter, frame: Frame, block: Block, *, page: int, total: int, mark: Mark | None, stamp: str
+) -> None:
     """A page of its own (a volume's cover or closing page): one block under the header."""
     if stamp:
         watermark(c, stamp)
@@ -271,8 +297,19 @@ def _canvas(out: BinaryIO, info: DocInfo) -> Canvas:
     return c
 
 
-def _draw_pages(c: Canvas, painter: Painter, pages: Iterator[Page], frame: Frame, *, first: int, total: int,
-                mark: Mark | None, progress: Progress | None, stamp: str = "", page_total: int = 0) -> None:
+def _draw_pages(
+    c: Canvas,
+    painter: Painter,
+    pages: Iterator[Page],
+    frame: Frame,
+    *,
+    first: int,
+    total: int,
+    mark: Mark | None,
+    progress: Progress | None,
+    stamp: str = "",
+    page_total: int = 0,
+) -> None:
     """Draw laid-out pages numbered ``first``.. ``total`` (the last one ends the content) of a
     document of ``page_total`` pages (``total`` when the content is the whole document)."""
     page_total = page_total or total

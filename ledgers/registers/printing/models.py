@@ -17,8 +17,9 @@ class VolumeState(models.Model):
     """A volume of a register as printed: which one, up to which entry, in which language, on
     how many pages."""
 
-    register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="%(class)ss",
-                                 verbose_name=_("registre"))
+    register = models.ForeignKey(
+        Register, on_delete=models.PROTECT, related_name="%(class)ss", verbose_name=_("registre")
+    )
     volume = models.PositiveIntegerField(_("tome"))
     last_seq = models.PositiveIntegerField(_("dernière entrée"))
     lang = models.CharField(_("langue"), max_length=8)
@@ -35,8 +36,14 @@ class VolumePrint(VolumeState):
 
     duplicate = models.BooleanField(_("duplicata"), default=False)
     digest = models.CharField(_("empreinte du fichier"), max_length=64)
-    printed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                   related_name="+", verbose_name=_("imprimé par"))
+    printed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("imprimé par"),
+    )
     printed_at = models.DateTimeField(_("imprimé le"), default=timezone.now)
 
     class Meta:
@@ -44,8 +51,11 @@ class VolumePrint(VolumeState):
         verbose_name_plural = _("impressions de tomes")
         ordering = ["register", "volume", "printed_at", "pk"]
         constraints = [
-            models.UniqueConstraint(fields=["register", "volume", "last_seq", "lang"], condition=Q(duplicate=False),
-                                    name="volume_print_one_original"),
+            models.UniqueConstraint(
+                fields=["register", "volume", "last_seq", "lang"],
+                condition=Q(duplicate=False),
+                name="volume_print_one_original",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -57,8 +67,9 @@ class VolumeParaphe(VolumeState):
     digest of each of its pages are frozen; a later print that differs is refused (REG-21)."""
 
     page_digests = models.JSONField(_("empreintes des pages"))
-    authority = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-                                  verbose_name=_("autorité"))
+    authority = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("autorité")
+    )
     role = models.CharField(_("qualité"), max_length=40)
     paraphe = models.CharField(_("paraphe"), max_length=20)
     paraphed_at = models.DateTimeField(_("paraphé le"), default=timezone.now)

@@ -76,8 +76,13 @@ class Rendered:
 
 
 def render_register(
-    register: Register, out: BinaryIO, *, volume: int | None = None, lang: str | None = None,
-    progress: document.Progress | None = None, stamp: Callable[[Volume], str] | None = None,
+    register: Register,
+    out: BinaryIO,
+    *,
+    volume: int | None = None,
+    lang: str | None = None,
+    progress: document.Progress | None = None,
+    stamp: Callable[[Volume], str] | None = None,
     with_digests: bool = False,
 ) -> Rendered:
     """Print volume ``volume`` of ``register`` as it stands now (entries up to its current
@@ -88,18 +93,31 @@ def render_register(
     def wanted(v: Volume) -> bool:
         return v.number == volume if volume is not None else not v.complete
 
-    volumes, head_seq, head_hash = _render(register, lambda v: out if wanted(v) else None, lang=lang,
-                                           progress=progress, stamp=stamp, stop=wanted, with_digests=with_digests)
+    volumes, head_seq, head_hash = _render(
+        register,
+        lambda v: out if wanted(v) else None,
+        lang=lang,
+        progress=progress,
+        stamp=stamp,
+        stop=wanted,
+        with_digests=with_digests,
+    )
     drawn = next((v for v in volumes if wanted(v)), None)
     if drawn is None:
-        raise NoSuchVolume(_("Le registre n° %(number)s ne compte que %(count)s tome(s).")
-                           % {"number": register.number, "count": len(volumes)})
+        raise NoSuchVolume(
+            _("Le registre n° %(number)s ne compte que %(count)s tome(s).")
+            % {"number": register.number, "count": len(volumes)}
+        )
     return Rendered(drawn.pages, head_seq, head_hash, drawn)
 
 
 def render_register_volumes(
-    register: Register, output: Callable[[Volume], BinaryIO | None], *, lang: str | None = None,
-    progress: document.Progress | None = None, stop: Callable[[Volume], bool] = lambda v: False,
+    register: Register,
+    output: Callable[[Volume], BinaryIO | None],
+    *,
+    lang: str | None = None,
+    progress: document.Progress | None = None,
+    stop: Callable[[Volume], bool] = lambda v: False,
     with_digests: bool = False,
 ) -> list[Volume]:
     """Lay out ``register`` volume by volume in one pass, and print those for which
@@ -107,16 +125,30 @@ def render_register_volumes(
     return _render(register, output, lang=lang, progress=progress, stop=stop, with_digests=with_digests)[0]
 
 
-def _render(register: Register, output: Callable[[Volume], BinaryIO | None], *, lang: str | None,
-            progress: document.Progress | None, stamp: Callable[[Volume], str] | None = None,
-            stop: Callable[[Volume], bool], with_digests: bool) -> tuple[list[Volume], int, str]:
+def _render(
+    register: Register,
+    output: Callable[[Volume], BinaryIO | None],
+    *,
+    lang: str | None,
+    progress: document.Progress | None,
+    stamp: Callable[[Volume], str] | None = None,
+    stop: Callable[[Volume], bool],
+    with_digests: bool,
+) -> tuple[list[Volume], int, str]:
     head_seq, head_hash = Register.objects.filter(pk=register.pk).values_list("head_seq", "head_hash").get()
     lang = lang or settings.LANGUAGE_CODE
     with translation.override(lang):
         printed = RegisterPrint(register, head_seq=head_seq, head_hash=head_hash, lang=lang)
         volumes = document.render_volumes(
-            printed.blocks(), frame=printed, capacity=volume_capacity(), output=output, stamp=stamp, stop=stop,
-            with_digests=with_digests, progress=progress, expected_marks=head_seq,
+            printed.blocks(),
+            frame=printed,
+            capacity=volume_capacity(),
+            output=output,
+            stamp=stamp,
+            stop=stop,
+            with_digests=with_digests,
+            progress=progress,
+            expected_marks=head_seq,
         )
     return volumes, head_seq, head_hash
 
@@ -133,7 +165,8 @@ class RegisterPrint:
         self.jurisdiction = self.establishment.get_jurisdiction_display()
         opening = (
             Entry.objects.filter(register=register, seq=1, kind=EntryKind.OPENING)
-            .values_list("payload", "role").first()
+            .values_list("payload", "role")
+            .first()
         )
         self.opening_payload, self.opening_role = opening if opening else ({}, "")
         last = Entry.objects.filter(register=register, seq=head_seq).values_list("recorded_at", flat=True).first()
@@ -158,9 +191,8 @@ class RegisterPrint:
         language (and, for the volume in use, the head, which is its last entry)."""
         seq, digest = volume.last or (0, "")
         return document.DocInfo(
-            title=_("%(number)s — %(title)s — tome %(volume)s") % {"number": self.register.number,
-                                                                   "title": self.register.title,
-                                                                   "volume": volume.number},
+            title=_("%(number)s — %(title)s — tome %(volume)s")
+            % {"number": self.register.number, "title": self.register.title, "volume": volume.number},
             subject=str(self.kind.title),
             author=self.establishment.name,
             created=self._recorded_at(seq) if seq else self.register.created_at,
@@ -185,15 +217,27 @@ class RegisterPrint:
             (_("Nombre de pages"), PAGES),
             (_("Entrées"), _("n° %(first)s à %(last)s") % {"first": first, "last": last} if last >= first else "—"),
             (_("Date"), self.fmt.datetime(self._recorded_at(first)) if last >= first else ""),
-            ("", _("Le présent tome comporte %(pages)s pages, numérotées de 1 à %(pages)s, la présente couverture "
-                   "comprise.") % {"pages": PAGES}),
+            (
+                "",
+                _(
+                    "Le présent tome comporte %(pages)s pages, numérotées de 1 à %(pages)s, la présente couverture "
+                    "comprise."
+                )
+                % {"pages": PAGES},
+            ),
         ]
         if volume.before:
-            fields.append(("", _("Il fait suite au tome n° %(previous)s, clos à l'entrée n° %(seq)s, empreinte "
-                                 "%(hash)s.") % {"previous": volume.number - 1, "seq": volume.before[0],
-                                                 "hash": volume.before[1]}))
-        return box(_("Registre n° %(number)s — tome %(volume)s") % {"number": self.register.number,
-                                                                    "volume": volume.number}, fields)
+            fields.append(
+                (
+                    "",
+                    _("Il fait suite au tome n° %(previous)s, clos à l'entrée n° %(seq)s, empreinte %(hash)s.")
+                    % {"previous": volume.number - 1, "seq": volume.before[0], "hash": volume.before[1]},
+                )
+            )
+        return box(
+            _("Registre n° %(number)s — tome %(volume)s") % {"number": self.register.number, "volume": volume.number},
+            fields,
+        )
 
     def volume_end(self, volume: Volume) -> Block | None:
         """The closing statement of a volume a later one continues, for the authority to sign;
@@ -204,9 +248,14 @@ class RegisterPrint:
         return box(
             _("Clôture du tome n° %(volume)s") % {"volume": volume.number},
             [
-                ("", _("Le présent tome, de %(pages)s pages, est clos à l'entrée n° %(seq)s, empreinte %(hash)s. "
-                       "Le registre se poursuit au tome n° %(next)s.")
-                 % {"pages": PAGES, "seq": seq, "hash": digest, "next": volume.number + 1}),
+                (
+                    "",
+                    _(
+                        "Le présent tome, de %(pages)s pages, est clos à l'entrée n° %(seq)s, empreinte %(hash)s. "
+                        "Le registre se poursuit au tome n° %(next)s."
+                    )
+                    % {"pages": PAGES, "seq": seq, "hash": digest, "next": volume.number + 1},
+                ),
                 (_("Autorité"), ""),
                 (_("Date"), ""),
                 (_("Signature"), ""),
@@ -261,8 +310,7 @@ class RegisterPrint:
             (_("Paraphe"), p.get("paraphe", "")),
             (_("Date"), self.fmt.datetime(entry.recorded_at)),
             ("", p.get("statement", "")),
-            ("", _("Le présent exemplaire comporte %(pages)s pages, numérotées de 1 à %(pages)s.")
-             % {"pages": PAGES}),
+            ("", _("Le présent exemplaire comporte %(pages)s pages, numérotées de 1 à %(pages)s.") % {"pages": PAGES}),
             (_("Empreinte"), _("entrée n° 1 : %(hash)s") % {"hash": entry.entry_hash}),
         ]
         return box(_("Acte d'ouverture — cote et paraphe"), fields, mark=(entry.seq, entry.entry_hash))
@@ -277,36 +325,56 @@ class RegisterPrint:
         ]
 
     def _row(self, entry: PrintedEntry) -> list[Block]:
-        notes = [
-            _("Entrée corrigée par l'entrée n° %(seq)s.") % {"seq": seq} for seq in entry.corrected_by
-        ]
+        notes = [_("Entrée corrigée par l'entrée n° %(seq)s.") % {"seq": seq} for seq in entry.corrected_by]
         mark = (entry.seq, entry.entry_hash)
         if entry.kind != EntryKind.CORRECTION:
             return self.table.rows(self._cells(entry, entry.payload, str(entry.seq)), notes=notes, mark=mark)
         p = entry.payload
         seq_text = _("%(seq)s\n→ n° %(corrected)s") % {"seq": entry.seq, "corrected": entry.corrects}
-        notes.insert(0, _(
-            "Correction de l'entrée n° %(corrected)s — motif : %(reason)s — approuvée en toutes lettres : "
-            "« %(approval)s » par %(approver)s."
-        ) % {"corrected": entry.corrects, "reason": p.get("reason", ""), "approval": p.get("approval", ""),
-             "approver": p.get("approved_by", entry.actor)})
-        return self.table.rows(self._cells(entry, p.get("corrected") or {}, seq_text), color=RED, notes=notes,
-                               mark=mark)
+        notes.insert(
+            0,
+            _(
+                "Correction de l'entrée n° %(corrected)s — motif : %(reason)s — approuvée en toutes lettres : "
+                "« %(approval)s » par %(approver)s."
+            )
+            % {
+                "corrected": entry.corrects,
+                "reason": p.get("reason", ""),
+                "approval": p.get("approval", ""),
+                "approver": p.get("approved_by", entry.actor),
+            },
+        )
+        return self.table.rows(
+            self._cells(entry, p.get("corrected") or {}, seq_text), color=RED, notes=notes, mark=mark
+        )
 
     def _visa(self, entry: PrintedEntry) -> Block:
         p = entry.payload
         fields = [
             (_("Visé par"), f"{p.get('signer', entry.actor)}, {self.fmt.role(entry.role)}"),
             (_("Le"), self.fmt.datetime(entry.recorded_at)),
-            (_("Entrées visées"), _("n° %(start)s à %(end)s — empreinte de l'entrée n° %(end)s : %(hash)s")
-             % {"start": p.get("covers_from", 1), "end": p.get("covers_seq"),
-                "hash": str(p.get("covers_hash", ""))[:DIGEST_CHARS]}),
+            (
+                _("Entrées visées"),
+                _("n° %(start)s à %(end)s — empreinte de l'entrée n° %(end)s : %(hash)s")
+                % {
+                    "start": p.get("covers_from", 1),
+                    "end": p.get("covers_seq"),
+                    "hash": str(p.get("covers_hash", ""))[:DIGEST_CHARS],
+                },
+            ),
             ("", f"« {p.get('statement', '')} »"),
         ]
         first = self.table.widths[0]
-        return box(_("Visa — entrée n° %(seq)s") % {"seq": entry.seq}, fields, color=BLUE, fill=STAMP_FILL,
-                   label_width=80.0, indent=first, width=min(BODY_WIDTH - first, 430.0),
-                   mark=(entry.seq, entry.entry_hash))
+        return box(
+            _("Visa — entrée n° %(seq)s") % {"seq": entry.seq},
+            fields,
+            color=BLUE,
+            fill=STAMP_FILL,
+            label_width=80.0,
+            indent=first,
+            width=min(BODY_WIDTH - first, 430.0),
+            mark=(entry.seq, entry.entry_hash),
+        )
 
     def _closing(self, entry: PrintedEntry) -> Block:
         p = entry.payload
@@ -317,17 +385,27 @@ class RegisterPrint:
             ("", p.get("statement", "")),
             (_("Empreinte"), _("entrée n° %(seq)s : %(hash)s") % {"seq": entry.seq, "hash": entry.entry_hash}),
         ]
-        return box(_("Acte de clôture — entrée n° %(seq)s") % {"seq": entry.seq}, fields,
-                   mark=(entry.seq, entry.entry_hash))
+        return box(
+            _("Acte de clôture — entrée n° %(seq)s") % {"seq": entry.seq}, fields, mark=(entry.seq, entry.entry_hash)
+        )
 
     def _in_use(self) -> Block:
         return box(
             _("Registre en cours"),
             [
-                ("", _("Registre en cours — dernière entrée n° %(seq)s, empreinte %(hash)s.")
-                 % {"seq": self.head_seq, "hash": self.head_hash}),
-                ("", _("Exemplaire imprimé en l'état du %(date)s ; les entrées suivantes figureront sur une "
-                       "nouvelle impression.") % {"date": self.fmt.datetime(self.state_date)}),
+                (
+                    "",
+                    _("Registre en cours — dernière entrée n° %(seq)s, empreinte %(hash)s.")
+                    % {"seq": self.head_seq, "hash": self.head_hash},
+                ),
+                (
+                    "",
+                    _(
+                        "Exemplaire imprimé en l'état du %(date)s ; les entrées suivantes figureront sur une "
+                        "nouvelle impression."
+                    )
+                    % {"date": self.fmt.datetime(self.state_date)},
+                ),
             ],
         )
 
@@ -335,9 +413,12 @@ class RegisterPrint:
 
     def header(self, c: Canvas, page: int, total: int) -> None:
         page_header(
-            c, page, total, title=self.establishment.name,
-            subtitle=_("Registre n° %(number)s — %(title)s") % {"number": self.register.number,
-                                                                 "title": self.register.title},
+            c,
+            page,
+            total,
+            title=self.establishment.name,
+            subtitle=_("Registre n° %(number)s — %(title)s")
+            % {"number": self.register.number, "title": self.register.title},
             note=" — ".join(filter(None, [self.kind.form, self.jurisdiction])),
         )
 
@@ -373,8 +454,11 @@ class RegisterPrint:
         c.setFont(REGULAR, 6.5)
         c.drawString(BODY_LEFT + 4, bottom + height - 9, _("Coté et paraphé par"))
         c.drawString(BODY_LEFT + 224, bottom + height - 9, _("Paraphe"))
-        c.drawRightString(right, bottom + 2, _("SHA-256 de l'entrée, 16 premiers caractères ; registre chaîné, "
-                                              "vérifiable contre l'export électronique"))
+        c.drawRightString(
+            right,
+            bottom + 2,
+            _("SHA-256 de l'entrée, 16 premiers caractères ; registre chaîné, vérifiable contre l'export électronique"),
+        )
         c.setFillColorRGB(*INK)
         p = self.opening_payload
         if p:

@@ -43,8 +43,13 @@ class _Hashing:
 
 
 def volume_print(
-    *, register: Register, out: BinaryIO, actor: AbstractBaseUser | None, volume: int | None = None,
-    lang: str | None = None, progress: Progress | None = None,
+    *,
+    register: Register,
+    out: BinaryIO,
+    actor: AbstractBaseUser | None,
+    volume: int | None = None,
+    lang: str | None = None,
+    progress: Progress | None = None,
 ) -> tuple[Rendered, VolumePrint]:
     """Print volume ``volume`` of ``register`` (by default the one in use) into ``out`` and record
     the print: the original of its state, or a duplicate. ``actor`` None: a print by the system
@@ -64,13 +69,20 @@ def volume_print(
 
     paraphed = VolumeParaphe.objects.filter(register=register, lang=lang).exists()  # pages to compare
     try:
-        rendered = render_register(register, sink, volume=volume, lang=lang, progress=progress, stamp=stamp,
-                                   with_digests=paraphed)
+        rendered = render_register(
+            register, sink, volume=volume, lang=lang, progress=progress, stamp=stamp, with_digests=paraphed
+        )
     except NoSuchVolume as exc:
         raise ValidationError({"volume": str(exc)}) from exc
     printed = VolumePrint(
-        register=register, volume=rendered.volume.number, last_seq=_last_seq(rendered.volume), lang=lang,
-        pages=rendered.pages, duplicate=seen["duplicate"], digest=sink.sha.hexdigest(), printed_by=actor,
+        register=register,
+        volume=rendered.volume.number,
+        last_seq=_last_seq(rendered.volume),
+        lang=lang,
+        pages=rendered.pages,
+        duplicate=seen["duplicate"],
+        digest=sink.sha.hexdigest(),
+        printed_by=actor,
     )
     try:
         with transaction.atomic():
@@ -87,7 +99,12 @@ def volume_print(
 
 @transaction.atomic
 def volume_paraphe(
-    *, register: Register, volume: int, actor: AbstractBaseUser, paraphe: str, lang: str | None = None,
+    *,
+    register: Register,
+    volume: int,
+    actor: AbstractBaseUser,
+    paraphe: str,
+    lang: str | None = None,
 ) -> VolumeParaphe:
     """The authority paraphs volume ``volume``, whose pages are all written (a later volume
     continues it, or the register is closed): its page count and the content of its pages, as
@@ -99,19 +116,34 @@ def volume_paraphe(
     if VolumeParaphe.objects.filter(register=register, volume=volume).exists():
         raise RuleViolation("REG-21", _("Le tome n° %(volume)s a déjà été paraphé.") % {"volume": volume})
     lang = lang or settings.LANGUAGE_CODE
-    volumes = render_register_volumes(register, lambda v: None, lang=lang, stop=lambda v: v.number >= volume,
-                                      with_digests=True)
+    volumes = render_register_volumes(
+        register, lambda v: None, lang=lang, stop=lambda v: v.number >= volume, with_digests=True
+    )
     if volume < 1 or len(volumes) < volume:
-        raise ValidationError({"volume": _("Le registre n° %(number)s ne compte que %(count)s tome(s).")
-                                         % {"number": register.number, "count": len(volumes)}})
+        raise ValidationError(
+            {
+                "volume": _("Le registre n° %(number)s ne compte que %(count)s tome(s).")
+                % {"number": register.number, "count": len(volumes)}
+            }
+        )
     laid_out = volumes[volume - 1]
     closed = Register.objects.filter(pk=register.pk, status=Register.Status.CLOSED).exists()
     if not laid_out.complete and not closed:
-        raise RuleViolation("REG-21", _("Le tome n° %(volume)s est en cours : il se paraphe une fois toutes ses pages "
-                                        "écrites.") % {"volume": volume})
+        raise RuleViolation(
+            "REG-21",
+            _("Le tome n° %(volume)s est en cours : il se paraphe une fois toutes ses pages écrites.")
+            % {"volume": volume},
+        )
     record = VolumeParaphe(
-        register=register, volume=volume, last_seq=_last_seq(laid_out), lang=lang, pages=laid_out.pages,
-        page_digests=list(laid_out.page_digests), authority=actor, role=role, paraphe=paraphe.strip(),
+        register=register,
+        volume=volume,
+        last_seq=_last_seq(laid_out),
+        lang=lang,
+        pages=laid_out.pages,
+        page_digests=list(laid_out.page_digests),
+        authority=actor,
+        role=role,
+        paraphe=paraphe.strip(),
     )
     try:
         with transaction.atomic():
@@ -126,10 +158,14 @@ def _check_paraphe(register: Register, volume: Volume, lang: str) -> None:
     if paraphed is None:
         return
     if volume.pages != paraphed.pages or list(volume.page_digests) != paraphed.page_digests:
-        raise RuleViolation("REG-21", _(
-            "Le tome n° %(volume)s a été paraphé avec %(pages)s pages : une impression dont les pages diffèrent "
-            "(%(now)s pages ici) est refusée."
-        ) % {"volume": volume.number, "pages": paraphed.pages, "now": volume.pages})
+        raise RuleViolation(
+            "REG-21",
+            _(
+                "Le tome n° %(volume)s a été paraphé avec %(pages)s pages : une impression dont les pages diffèrent "
+                "(%(now)s pages ici) est refusée."
+            )
+            % {"volume": volume.number, "pages": paraphed.pages, "now": volume.pages},
+        )
 
 
 def _last_seq(volume: Volume) -> int:

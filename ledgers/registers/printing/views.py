@@ -28,8 +28,9 @@ class VolumesView(RegisterMixin, ServiceFormView):
         context.update(
             prints=self.register.volumeprints.select_related("printed_by").order_by("printed_at", "pk"),
             paraphes=self.register.volumeparaphes.select_related("authority").order_by("volume"),
-            can_paraphe=bool(roles_of(self.request.user, est)
-                             & set(self.register.kind_info.paraph_roles_for(est.jurisdiction))),
+            can_paraphe=bool(
+                roles_of(self.request.user, est) & set(self.register.kind_info.paraph_roles_for(est.jurisdiction))
+            ),
         )
         return context
 

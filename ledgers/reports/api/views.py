@@ -41,11 +41,15 @@ class ReportJobList(generics.ListCreateAPIView):
         lang = data.get("lang") or request.LANGUAGE_CODE  # the reader's language (Accept-Language, cookie)
         if data["kind"] == ReportJob.Kind.REGISTER:
             register = register_for(request.user, data["register"])
-            job = services.report_request_register(register=register, actor=request.user, lang=lang,
-                                                   sealed=data["sealed"])
+            job = services.report_request_register(
+                register=register, actor=request.user, lang=lang, sealed=data["sealed"]
+            )
         else:
-            seance = get_object_or_404(Seance.objects.select_related("establishment"), pk=data["seance"],
-                                       establishment__in=establishments_for(request.user))
+            seance = get_object_or_404(
+                Seance.objects.select_related("establishment"),
+                pk=data["seance"],
+                establishment__in=establishments_for(request.user),
+            )
             job = services.report_request_daily(seance=seance, actor=request.user, lang=lang)
         job.refresh_from_db()  # eager mode: the job may already have run on commit
         body = ReportJobSerializer(job, context={"request": request}).data
@@ -72,5 +76,9 @@ class ReportJobFile(generics.GenericAPIView):
         job = self.get_object()
         if job.status != ReportJob.Status.DONE or not job.file:
             raise Http404
-        return FileResponse(job.file.open("rb"), as_attachment=True, filename=PurePath(job.file.name).name,
-                            content_type="application/pdf")
+        return FileResponse(
+            job.file.open("rb"),
+            as_attachment=True,
+            filename=PurePath(job.file.name).name,
+            content_type="application/pdf",
+        )

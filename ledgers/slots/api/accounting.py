@@ -19,8 +19,14 @@ from .views import ActionView, _member
 
 class Visa(countersignature_serializer("comite")):
     password = serializers.CharField(write_only=True, help_text=_("Mot de passe du signataire (signature)."))
-    otp_token = serializers.CharField(required=False, allow_blank=True, default="", write_only=True,
-                                      help_text=_("Code d'authentification, si le signataire en a un."))
+    otp_token = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        write_only=True,
+        help_text=_("Code d'authentification, si le signataire en a un."),
+    )
+
 
 AMOUNT = {"max_digits": 14, "decimal_places": 2}
 
@@ -37,8 +43,19 @@ class SlotAvanceSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = MachineAvance
-        fields = ("id", "bon_number", "machine", "reason", "issued_at", "denomination", "amount", "cashier", "comite",
-                  "refilled_by", "line")
+        fields = (
+            "id",
+            "bon_number",
+            "machine",
+            "reason",
+            "issued_at",
+            "denomination",
+            "amount",
+            "cashier",
+            "comite",
+            "refilled_by",
+            "line",
+        )
 
 
 class SlotTicketsInputSerializer(Visa):
@@ -63,8 +80,25 @@ class SlotAccountingLineSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = AccountingLine
-        fields = ("id", "machine", "kind", "day", "recorded_at", "amount", "physical", "units_in", "units_out",
-                  "electronic", "avances", "payments", "unclaimed", "tickets", "jackpot", "cashier", "comite")
+        fields = (
+            "id",
+            "machine",
+            "kind",
+            "day",
+            "recorded_at",
+            "amount",
+            "physical",
+            "units_in",
+            "units_out",
+            "electronic",
+            "avances",
+            "payments",
+            "unclaimed",
+            "tickets",
+            "jackpot",
+            "cashier",
+            "comite",
+        )
 
 
 class VisaedView(ActionView):
@@ -73,11 +107,18 @@ class VisaedView(ActionView):
     def visa(self, data: dict) -> dict:
         """The service's inputs: the writer's signature and the comité member's visa authenticated
         (REG-28: an electronic signature on each modèle 29 entry), the password fields dropped."""
-        reauthenticate(self.request._request, user=self.request.user, password=data["password"],
-                       otp_token=data.get("otp_token", ""))
+        reauthenticate(
+            self.request._request,
+            user=self.request.user,
+            password=data["password"],
+            otp_token=data.get("otp_token", ""),
+        )
         comite = countersigner_from(self.request, data, "comite")
-        return {**{k: v for k, v in data.items() if not k.startswith("comite_") and k not in ("password", "otp_token")},
-                "comite": comite, "actor": self.request.user}
+        return {
+            **{k: v for k, v in data.items() if not k.startswith("comite_") and k not in ("password", "otp_token")},
+            "comite": comite,
+            "actor": self.request.user,
+        }
 
     def machine(self, pk: int):
         return get_object_or_404(selectors.machines_of(self.establishment), pk=pk)
@@ -93,8 +134,9 @@ class AvanceView(VisaedView):
         return accounting.avance_issue(machine=self.machine(pk), **inputs)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotTicketsInputSerializer,
-               responses={201: SlotAccountingLineSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotTicketsInputSerializer, responses={201: SlotAccountingLineSerializer}
+)
 class TicketsView(VisaedView):
     input_serializer = SlotTicketsInputSerializer
 
@@ -102,8 +144,9 @@ class TicketsView(VisaedView):
         return accounting.tickets_record(machine=self.machine(pk), **self.visa(data))
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotCarnetCountInputSerializer,
-               responses={201: SlotAccountingLineSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotCarnetCountInputSerializer, responses={201: SlotAccountingLineSerializer}
+)
 class CountView(VisaedView):
     input_serializer = SlotCarnetCountInputSerializer
 
@@ -111,8 +154,9 @@ class CountView(VisaedView):
         return accounting.count_record(machine=self.machine(pk), **self.visa(data))
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotPaymentPostInputSerializer,
-               responses={201: SlotAccountingLineSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotPaymentPostInputSerializer, responses={201: SlotAccountingLineSerializer}
+)
 class PaymentPostView(VisaedView):
     input_serializer = SlotPaymentPostInputSerializer
 
@@ -135,8 +179,9 @@ class SlotStatementSerializer(serializers.ModelSerializer):
         fields = ("id", "year", "month", "lines", "total", "director", "comite", "certified_at")
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotStatementInputSerializer,
-               responses={201: SlotStatementSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotStatementInputSerializer, responses={201: SlotStatementSerializer}
+)
 class StatementView(VisaedView):
     input_serializer, output_serializer = SlotStatementInputSerializer, SlotStatementSerializer
 
@@ -150,8 +195,9 @@ class SlotMeterStatementSerializer(serializers.ModelSerializer):
         fields = ("id", "year", "month", "lines", "employee", "comite", "certified_at")
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotMonthInputSerializer,
-               responses={201: SlotMeterStatementSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotMonthInputSerializer, responses={201: SlotMeterStatementSerializer}
+)
 class MeterStatementView(VisaedView):
     input_serializer, output_serializer = SlotMonthInputSerializer, SlotMeterStatementSerializer
 

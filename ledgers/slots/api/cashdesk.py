@@ -23,7 +23,7 @@ from ..models import (
 from .views import ActionView, _member
 
 AMOUNT = {"max_digits": 14, "decimal_places": 2, "min_value": 0}
-SIGNED = {"max_digits": 14, "decimal_places": 2, "min_value": -10**11, "max_value": 10**11}
+SIGNED = {"max_digits": 14, "decimal_places": 2, "min_value": -(10**11), "max_value": 10**11}
 
 
 class SlotChangePointInputSerializer(serializers.Serializer):
@@ -48,36 +48,75 @@ class SlotAssignInputSerializer(serializers.Serializer):
 class SlotAssignmentSerializer(serializers.ModelSerializer):
     class Meta:
         model = ChangeAssignment
-        fields = ("id", "point", "seance", "person", "status", "opening_cash", "opening_chips", "closing_cash",
-                  "closing_chips", "opened_at", "closed_at")
+        fields = (
+            "id",
+            "point",
+            "seance",
+            "person",
+            "status",
+            "opening_cash",
+            "opening_chips",
+            "closing_cash",
+            "closing_chips",
+            "opened_at",
+            "closed_at",
+        )
 
 
 class SlotChangeInputSerializer(serializers.Serializer):
     amount = serializers.DecimalField(**AMOUNT)
     given = serializers.ChoiceField(choices=ChangeMovement.Given.choices)
-    tendered = EstablishmentPK(queryset=CounterfeitItem.objects.all(), required=False, allow_null=True,
-                               help_text="FR: an item of the counterfeit box the player tenders (refused)")
-    account = serializers.ChoiceField(choices=[("table", "table"), ("slot", "slot")], required=False,
-                                      allow_blank=True, help_text="FR common desk: the account posted to")
+    tendered = EstablishmentPK(
+        queryset=CounterfeitItem.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="FR: an item of the counterfeit box the player tenders (refused)",
+    )
+    account = serializers.ChoiceField(
+        choices=[("table", "table"), ("slot", "slot")],
+        required=False,
+        allow_blank=True,
+        help_text="FR common desk: the account posted to",
+    )
 
 
 class SlotChangeMovementSerializer(serializers.ModelSerializer):
     class Meta:
         model = ChangeMovement
-        fields = ("id", "assignment", "kind", "amount", "given", "cash", "chips", "counterpart", "recorded_at",
-                  "recorded_by")
+        fields = (
+            "id",
+            "assignment",
+            "kind",
+            "amount",
+            "given",
+            "cash",
+            "chips",
+            "counterpart",
+            "recorded_at",
+            "recorded_by",
+        )
 
 
 class SlotJustifyInputSerializer(serializers.Serializer):
-    items = serializers.DictField(child=serializers.DecimalField(**AMOUNT),
-                                  help_text="item → amount: " + ", ".join(cashdesk.JUSTIFICATION_ITEMS))
+    items = serializers.DictField(
+        child=serializers.DecimalField(**AMOUNT), help_text="item → amount: " + ", ".join(cashdesk.JUSTIFICATION_ITEMS)
+    )
 
 
 class SlotJustificationSerializer(serializers.ModelSerializer):
     class Meta:
         model = EncaisseJustification
-        fields = ("id", "assignment", "items", "total", "expected", "difference", "open_bons", "justified_at",
-                  "justified_by")
+        fields = (
+            "id",
+            "assignment",
+            "items",
+            "total",
+            "expected",
+            "difference",
+            "open_bons",
+            "justified_at",
+            "justified_by",
+        )
 
 
 class SlotRestoreInputSerializer(serializers.Serializer):
@@ -99,8 +138,9 @@ class PointView(ActionView):
         return get_object_or_404(ChangeAssignment, pk=pk, point__establishment=self.establishment)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotChangePointInputSerializer,
-               responses={201: SlotChangePointSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotChangePointInputSerializer, responses={201: SlotChangePointSerializer}
+)
 class ChangePointView(PointView):
     input_serializer, output_serializer = SlotChangePointInputSerializer, SlotChangePointSerializer
 
@@ -108,18 +148,22 @@ class ChangePointView(PointView):
         return cashdesk.change_point_create(establishment=self.establishment, actor=self.request.user, **data)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotAssignInputSerializer,
-               responses={201: SlotAssignmentSerializer})
+@extend_schema(parameters=[ESTABLISHMENT], request=SlotAssignInputSerializer, responses={201: SlotAssignmentSerializer})
 class AssignView(PointView):
     input_serializer, output_serializer = SlotAssignInputSerializer, SlotAssignmentSerializer
 
     def perform(self, data, pk):
-        return cashdesk.change_assign(point=self.point(pk), seance=data["seance"],
-                                      person=_member(self.establishment, data["person"]), actor=self.request.user)
+        return cashdesk.change_assign(
+            point=self.point(pk),
+            seance=data["seance"],
+            person=_member(self.establishment, data["person"]),
+            actor=self.request.user,
+        )
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotChangeInputSerializer,
-               responses={201: SlotChangeMovementSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotChangeInputSerializer, responses={201: SlotChangeMovementSerializer}
+)
 class ChangeView(PointView):
     input_serializer, output_serializer = SlotChangeInputSerializer, SlotChangeMovementSerializer
 
@@ -127,8 +171,9 @@ class ChangeView(PointView):
         return cashdesk.change_record(point=self.point(pk), actor=self.request.user, **data)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotJustifyInputSerializer,
-               responses={201: SlotJustificationSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotJustifyInputSerializer, responses={201: SlotJustificationSerializer}
+)
 class JustifyView(PointView):
     input_serializer, output_serializer = SlotJustifyInputSerializer, SlotJustificationSerializer
 
@@ -136,8 +181,9 @@ class JustifyView(PointView):
         return cashdesk.encaisse_justify(assignment=self.assignment(pk), items=data["items"], actor=self.request.user)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotRestoreInputSerializer,
-               responses={201: SlotChangeMovementSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotRestoreInputSerializer, responses={201: SlotChangeMovementSerializer}
+)
 class RestoreView(PointView):
     input_serializer, output_serializer = SlotRestoreInputSerializer, SlotChangeMovementSerializer
 
@@ -145,8 +191,9 @@ class RestoreView(PointView):
         return cashdesk.encaisse_restore(assignment=self.assignment(pk), actor=self.request.user, **data)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotAssignmentCloseInputSerializer,
-               responses={201: SlotAssignmentSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotAssignmentCloseInputSerializer, responses={201: SlotAssignmentSerializer}
+)
 class AssignmentCloseView(PointView):
     input_serializer, output_serializer = SlotAssignmentCloseInputSerializer, SlotAssignmentSerializer
 
@@ -165,8 +212,17 @@ class SlotCounterfeitInputSerializer(serializers.Serializer):
 class SlotCounterfeitSerializer(serializers.ModelSerializer):
     class Meta:
         model = CounterfeitItem
-        fields = ("id", "kind", "description", "quantity", "found_during", "found_at", "found_by", "deposited_by",
-                  "destruction")
+        fields = (
+            "id",
+            "kind",
+            "description",
+            "quantity",
+            "found_during",
+            "found_at",
+            "found_by",
+            "deposited_by",
+            "destruction",
+        )
 
 
 class SlotDestructionInputSerializer(serializers.Serializer):
@@ -179,18 +235,23 @@ class SlotDestructionSerializer(serializers.ModelSerializer):
         fields = ("id", "year_end", "destroyed_at", "controller_name", "recorded_by")
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotCounterfeitInputSerializer,
-               responses={201: SlotCounterfeitSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotCounterfeitInputSerializer, responses={201: SlotCounterfeitSerializer}
+)
 class CounterfeitView(PointView):
     input_serializer, output_serializer = SlotCounterfeitInputSerializer, SlotCounterfeitSerializer
 
     def perform(self, data):
-        return cashdesk.counterfeit_deposit(establishment=self.establishment, actor=self.request.user,
-                                            **{**data, "found_by": _member(self.establishment, data["found_by"])})
+        return cashdesk.counterfeit_deposit(
+            establishment=self.establishment,
+            actor=self.request.user,
+            **{**data, "found_by": _member(self.establishment, data["found_by"])},
+        )
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotDestructionInputSerializer,
-               responses={201: SlotDestructionSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotDestructionInputSerializer, responses={201: SlotDestructionSerializer}
+)
 class DestructionView(PointView):
     input_serializer, output_serializer = SlotDestructionInputSerializer, SlotDestructionSerializer
 
@@ -212,12 +273,23 @@ class SlotCommonDeskInputSerializer(serializers.Serializer):
 class SlotCommonDeskSerializer(serializers.ModelSerializer):
     class Meta:
         model = CommonDeskValidation
-        fields = ("id", "point", "route", "machines", "contiguous_tables", "validation_reference", "validation_date",
-                  "validator_name", "recorded_at", "recorded_by")
+        fields = (
+            "id",
+            "point",
+            "route",
+            "machines",
+            "contiguous_tables",
+            "validation_reference",
+            "validation_date",
+            "validator_name",
+            "recorded_at",
+            "recorded_by",
+        )
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotCommonDeskInputSerializer,
-               responses={201: SlotCommonDeskSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=SlotCommonDeskInputSerializer, responses={201: SlotCommonDeskSerializer}
+)
 class CommonDeskView(PointView):
     input_serializer, output_serializer = SlotCommonDeskInputSerializer, SlotCommonDeskSerializer
 
@@ -229,22 +301,42 @@ class SlotStaffingInputSerializer(serializers.Serializer):
     date = serializers.DateField()
     comite = serializers.IntegerField(min_value=1, max_value=2**31 - 1, help_text="the comité member's user id")
     cashier = serializers.IntegerField(min_value=1, max_value=2**31 - 1, help_text="the cashier's user id")
-    maintainer = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False, allow_null=True,
-                                          help_text="the mechanic's (or trained employee's) user id; required above "
-                                                    "SET-43 machines")
-    training = serializers.CharField(max_length=200, required=False, allow_blank=True,
-                                     help_text="the trained employee's prior training (at most SET-43 machines)")
+    maintainer = serializers.IntegerField(
+        min_value=1,
+        max_value=2**31 - 1,
+        required=False,
+        allow_null=True,
+        help_text="the mechanic's (or trained employee's) user id; required above SET-43 machines",
+    )
+    training = serializers.CharField(
+        max_length=200,
+        required=False,
+        allow_blank=True,
+        help_text="the trained employee's prior training (at most SET-43 machines)",
+    )
 
 
 class SlotStaffingSerializer(serializers.ModelSerializer):
     class Meta:
         model = SlotStaffing
-        fields = ("id", "date", "machines", "comite", "comite_approval", "cashier", "cashier_approval", "maintainer",
-                  "maintainer_role", "maintainer_approval", "training", "recorded_at", "recorded_by")
+        fields = (
+            "id",
+            "date",
+            "machines",
+            "comite",
+            "comite_approval",
+            "cashier",
+            "cashier_approval",
+            "maintainer",
+            "maintainer_role",
+            "maintainer_approval",
+            "training",
+            "recorded_at",
+            "recorded_by",
+        )
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotStaffingInputSerializer,
-               responses={201: SlotStaffingSerializer})
+@extend_schema(parameters=[ESTABLISHMENT], request=SlotStaffingInputSerializer, responses={201: SlotStaffingSerializer})
 class StaffingView(PointView):
     """FR SLOT-50: the day's slot-room staffing, before the séance opens."""
 
@@ -253,5 +345,6 @@ class StaffingView(PointView):
     def perform(self, data):
         est = self.establishment
         people = {key: _member(est, data.get(key)) for key in ("comite", "cashier", "maintainer")}
-        return staffing.staffing_record(establishment=est, date=data["date"], actor=self.request.user,
-                                        training=data.get("training", ""), **people)
+        return staffing.staffing_record(
+            establishment=est, date=data["date"], actor=self.request.user, training=data.get("training", ""), **people
+        )

@@ -25,6 +25,7 @@ class SlotEmptySerializer(serializers.Serializer):
 class SlotMeterSerializer(serializers.ModelSerializer):
     code = serializers.CharField(read_only=True)
     nature = serializers.CharField(read_only=True)
+
     class Meta:
         model = Meter
         fields = ("id", "station", "code", "nature", "label", "digits", "key", "active")
@@ -39,10 +40,31 @@ class SlotMachineSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Machine
-        fields = ("id", "number", "machine_type", "technology", "maker", "maker_serial", "sbm_number",
-                  "casino_number", "maker_number", "location_number", "media", "stations", "rtp_percent",
-                  "levy_percent", "rate_date", "credit_value", "hopper", "bill_box", "place", "socle", "status",
-                  "meters", "drop_type")
+        fields = (
+            "id",
+            "number",
+            "machine_type",
+            "technology",
+            "maker",
+            "maker_serial",
+            "sbm_number",
+            "casino_number",
+            "maker_number",
+            "location_number",
+            "media",
+            "stations",
+            "rtp_percent",
+            "levy_percent",
+            "rate_date",
+            "credit_value",
+            "hopper",
+            "bill_box",
+            "place",
+            "socle",
+            "status",
+            "meters",
+            "drop_type",
+        )
 
 
 class SlotReadingRowSerializer(serializers.Serializer):
@@ -71,10 +93,10 @@ class SlotReleveOpenSerializer(serializers.Serializer):
 
 class SlotReleveSerializer(serializers.ModelSerializer):
     status = serializers.CharField(read_only=True)
+
     class Meta:
         model = Releve
-        fields = ("id", "room", "status", "started_at", "closed_at", "directed_by", "during_operation",
-                  "sworn_agent")
+        fields = ("id", "room", "status", "started_at", "closed_at", "directed_by", "during_operation", "sworn_agent")
 
 
 class SlotCountInputSerializer(serializers.Serializer):
@@ -85,8 +107,17 @@ class SlotCountInputSerializer(serializers.Serializer):
 class SlotCountSerializer(serializers.ModelSerializer):
     class Meta:
         model = DropCount
-        fields = ("id", "releve", "machine", "counted", "expected", "variance", "variance_percent", "flagged",
-                  "threshold")
+        fields = (
+            "id",
+            "releve",
+            "machine",
+            "counted",
+            "expected",
+            "variance",
+            "variance_percent",
+            "flagged",
+            "threshold",
+        )
 
 
 class SlotMoveInputSerializer(*(countersignature_serializer(prefix, required=False) for prefix in MOVE_COUNTERSIGNERS)):
@@ -100,18 +131,32 @@ class SlotMoveInputSerializer(*(countersignature_serializer(prefix, required=Fal
     police_informed_at = serializers.DateTimeField(required=False, allow_null=True)
     police_reference = serializers.CharField(required=False, allow_blank=True, default="")
     observations = serializers.CharField(required=False, allow_blank=True, default="")
-    replaced_by = EstablishmentPK(queryset=Machine.objects.all(), required=False, allow_null=True,
-                                  help_text="the reserve machine put on the socle of the machine taken off the floor")
+    replaced_by = EstablishmentPK(
+        queryset=Machine.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="the reserve machine put on the socle of the machine taken off the floor",
+    )
 
 
 class SlotMoveSerializer(serializers.ModelSerializer):
     from_place = serializers.CharField(read_only=True)
     to_place = serializers.CharField(read_only=True)
     reason = serializers.CharField(read_only=True)
+
     class Meta:
         model = MachineMove
-        fields = ("id", "machine", "moved_at", "from_place", "to_place", "to_socle", "reason", "police_informed_at",
-                  "meters")
+        fields = (
+            "id",
+            "machine",
+            "moved_at",
+            "from_place",
+            "to_place",
+            "to_socle",
+            "reason",
+            "police_informed_at",
+            "meters",
+        )
 
 
 class SlotInterventionOpenSerializer(serializers.Serializer):
@@ -126,10 +171,21 @@ class SlotInterventionCloseSerializer(serializers.Serializer):
 
 class SlotInterventionSerializer(serializers.ModelSerializer):
     status = serializers.CharField(read_only=True)
+
     class Meta:
         model = Intervention
-        fields = ("id", "machine", "status", "technician", "technician_role", "stopped_at", "reason", "ended_at",
-                  "work_done", "transmittal")
+        fields = (
+            "id",
+            "machine",
+            "status",
+            "technician",
+            "technician_role",
+            "stopped_at",
+            "reason",
+            "ended_at",
+            "work_done",
+            "transmittal",
+        )
 
 
 class SlotJackpotInputSerializer(serializers.Serializer):
@@ -146,10 +202,22 @@ class SlotJackpotInputSerializer(serializers.Serializer):
 
 class SlotJackpotSerializer(serializers.ModelSerializer):
     method = serializers.CharField(read_only=True)
+
     class Meta:
         model = JackpotPayment
-        fields = ("id", "machine", "station", "paid_at", "amount", "combination", "method", "paid_by",
-                  "controlled_by", "bon_number", "flags")
+        fields = (
+            "id",
+            "machine",
+            "station",
+            "paid_at",
+            "amount",
+            "combination",
+            "method",
+            "paid_by",
+            "controlled_by",
+            "bon_number",
+            "flags",
+        )
 
 
 class SlotSocleSerializer(serializers.ModelSerializer):
@@ -201,20 +269,25 @@ class SlotMachineInputSerializer(serializers.Serializer):
     location_number = serializers.CharField(max_length=30, required=False, allow_blank=True, default="")
     media = serializers.ListField(child=serializers.ChoiceField(choices=m.Medium.choices), max_length=len(m.Medium))
     stations = serializers.IntegerField(min_value=1, max_value=99)
-    rtp_percent = serializers.DecimalField(max_digits=5, decimal_places=2, required=False, allow_null=True,
-                                           default=None)
-    levy_percent = serializers.DecimalField(max_digits=5, decimal_places=2, required=False, allow_null=True,
-                                            default=None)
+    rtp_percent = serializers.DecimalField(
+        max_digits=5, decimal_places=2, required=False, allow_null=True, default=None
+    )
+    levy_percent = serializers.DecimalField(
+        max_digits=5, decimal_places=2, required=False, allow_null=True, default=None
+    )
     rate_date = serializers.DateField()
-    credit_value = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=Decimal("0.01"),
-                                            default=Decimal("0.01"))
+    credit_value = serializers.DecimalField(
+        max_digits=10, decimal_places=2, min_value=Decimal("0.01"), default=Decimal("0.01")
+    )
     hopper = serializers.BooleanField(default=False)
     bill_box = serializers.CharField(max_length=30, required=False, allow_blank=True, default="")
     approved_system = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
-    insertion_limit = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
-                                               default=None)
-    payment_limit = serializers.DecimalField(max_digits=14, decimal_places=2, required=False, allow_null=True,
-                                             default=None)
+    insertion_limit = serializers.DecimalField(
+        max_digits=14, decimal_places=2, required=False, allow_null=True, default=None
+    )
+    payment_limit = serializers.DecimalField(
+        max_digits=14, decimal_places=2, required=False, allow_null=True, default=None
+    )
     characteristics = serializers.CharField(max_length=2000)
     digits = serializers.IntegerField(min_value=1, max_value=15, default=8)
     other_meters = SlotOtherMeterSerializer(many=True, required=False, default=list, max_length=50)
@@ -224,18 +297,24 @@ class SlotMachineInputSerializer(serializers.Serializer):
         data = dict(self.validated_data)
         digits, others = data.pop("digits"), data.pop("other_meters")
         data.pop("photo")
-        specs = [MeterSpec(code, digits, nature) for code, nature in
-                 required_meters(self.context["establishment"].jurisdiction, data["media"], hopper=data["hopper"])]
+        specs = [
+            MeterSpec(code, digits, nature)
+            for code, nature in required_meters(
+                self.context["establishment"].jurisdiction, data["media"], hopper=data["hopper"]
+            )
+        ]
         specs += [MeterSpec(m["code"], m["digits"], m["nature"], m["label"]) for m in others]
         return MachineInput(meters=specs, **data)
 
 
 class SlotSheetInputSerializer(serializers.Serializer):
     characteristics = serializers.CharField(max_length=2000)
-    rtp_percent = serializers.DecimalField(max_digits=5, decimal_places=2, required=False, allow_null=True,
-                                           default=None)
-    levy_percent = serializers.DecimalField(max_digits=5, decimal_places=2, required=False, allow_null=True,
-                                            default=None)
+    rtp_percent = serializers.DecimalField(
+        max_digits=5, decimal_places=2, required=False, allow_null=True, default=None
+    )
+    levy_percent = serializers.DecimalField(
+        max_digits=5, decimal_places=2, required=False, allow_null=True, default=None
+    )
 
 
 class SlotSheetSerializer(serializers.ModelSerializer):
@@ -256,8 +335,16 @@ class SlotRamClearInputSerializer(serializers.Serializer):
 class SlotRamClearSerializer(serializers.ModelSerializer):
     class Meta:
         model = m.RamClear
-        fields = ("id", "machine", "performed_at", "performed_by", "reset_key", "reason", "meters_before",
-                  "meters_after")
+        fields = (
+            "id",
+            "machine",
+            "performed_at",
+            "performed_by",
+            "reset_key",
+            "reason",
+            "meters_before",
+            "meters_after",
+        )
 
 
 class SlotBoxInputSerializer(serializers.Serializer):
@@ -292,15 +379,25 @@ class SlotDisputeInputSerializer(serializers.Serializer):
     mechanic = serializers.IntegerField(help_text="the mechanic heard: user id", **USER_ID)
     mechanic_statement = serializers.CharField(max_length=1000)
     decision = serializers.CharField(max_length=1000)
-    amount_paid = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=Decimal("0"),
-                                           default=Decimal("0"))
+    amount_paid = serializers.DecimalField(
+        max_digits=14, decimal_places=2, min_value=Decimal("0"), default=Decimal("0")
+    )
 
 
 class SlotDisputeSerializer(serializers.ModelSerializer):
     class Meta:
         model = m.PaymentDispute
-        fields = ("id", "machine", "claim", "mechanic", "mechanic_statement", "decision", "amount_paid",
-                  "decided_by", "decided_at")
+        fields = (
+            "id",
+            "machine",
+            "claim",
+            "mechanic",
+            "mechanic_statement",
+            "decision",
+            "amount_paid",
+            "decided_by",
+            "decided_at",
+        )
 
 
 class SlotTopUpInputSerializer(serializers.Serializer):
@@ -316,8 +413,18 @@ class SlotTopUpInputSerializer(serializers.Serializer):
 class SlotTopUpSerializer(serializers.ModelSerializer):
     class Meta:
         model = m.TopUp
-        fields = ("id", "machine", "paid_at", "combination", "amount_due", "paid_by_machine", "difference",
-                  "customer", "mechanic_opinion", "paid_by")
+        fields = (
+            "id",
+            "machine",
+            "paid_at",
+            "combination",
+            "amount_due",
+            "paid_by_machine",
+            "difference",
+            "customer",
+            "mechanic_opinion",
+            "paid_by",
+        )
 
 
 class SlotOrphanInputSerializer(serializers.Serializer):
@@ -334,8 +441,18 @@ class SlotOrphanSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = m.Orphan
-        fields = ("id", "kind", "machine", "place", "amount", "found_at", "found_by", "disposal", "taken_by",
-                  "excluded_at")
+        fields = (
+            "id",
+            "kind",
+            "machine",
+            "place",
+            "amount",
+            "found_at",
+            "found_by",
+            "disposal",
+            "taken_by",
+            "excluded_at",
+        )
 
 
 class SlotEventRowSerializer(serializers.Serializer):
@@ -356,13 +473,29 @@ class SlotEventSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = m.MonitoringEvent
-        fields = ("id", "machine", "kind", "occurred_at", "intervention", "releve", "ram_clear", "key_issue", "key",
-                  "key_holder", "flag")
+        fields = (
+            "id",
+            "machine",
+            "kind",
+            "occurred_at",
+            "intervention",
+            "releve",
+            "ram_clear",
+            "key_issue",
+            "key",
+            "key_holder",
+            "flag",
+        )
 
 
 class SlotVarianceThresholdInputSerializer(serializers.Serializer):
-    preset = serializers.ChoiceField(choices=list(VARIANCE_PRESETS), required=False, allow_blank=True, default="",
-                                     help_text="a preset; empty for the establishment's own amount and/or percent")
+    preset = serializers.ChoiceField(
+        choices=list(VARIANCE_PRESETS),
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="a preset; empty for the establishment's own amount and/or percent",
+    )
     amount = serializers.DecimalField(max_digits=12, decimal_places=2, required=False, allow_null=True, default=None)
     percent = serializers.DecimalField(max_digits=5, decimal_places=2, required=False, allow_null=True, default=None)
 
@@ -397,8 +530,12 @@ class SlotLimitsSerializer(serializers.Serializer):
 class SlotSfmVisitInputSerializer(serializers.Serializer):
     machines = EstablishmentPK(queryset=Machine.objects.all(), many=True, allow_empty=False)
     remarks = serializers.CharField(max_length=4000)
-    limits = serializers.DictField(child=SlotLimitsSerializer(), required=False, default=dict,
-                                   help_text="per machine number: the insertion and payment limits checked")
+    limits = serializers.DictField(
+        child=SlotLimitsSerializer(),
+        required=False,
+        default=dict,
+        help_text="per machine number: the insertion and payment limits checked",
+    )
     visited_at = serializers.DateTimeField(required=False)
 
 

@@ -58,9 +58,14 @@ class ReleveOpenView(ActionView):
 
     def perform(self, data):
         est = self.establishment
-        return services.releve_open(establishment=est, room=get_object_or_404(Room, pk=data["room"], establishment=est),
-                                    actor=self.request.user, during_operation=data["during_operation"],
-                                    sworn_agent=_member(est, data.get("sworn_agent")), staff=data["staff"])
+        return services.releve_open(
+            establishment=est,
+            room=get_object_or_404(Room, pk=data["room"], establishment=est),
+            actor=self.request.user,
+            during_operation=data["during_operation"],
+            sworn_agent=_member(est, data.get("sworn_agent")),
+            staff=data["staff"],
+        )
 
 
 @extend_schema(parameters=[ESTABLISHMENT], request=None, responses={201: s.SlotReleveSerializer})
@@ -72,8 +77,9 @@ class ReleveCloseView(ActionView):
         return services.releve_close(releve=releve, actor=self.request.user)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=s.SlotReadingsImportSerializer,
-               responses={201: s.SlotImportResultSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=s.SlotReadingsImportSerializer, responses={201: s.SlotImportResultSerializer}
+)
 class ReadingsImportView(ActionView):
     """A relève's meters, a machine or a whole room, in one call: all rows or none."""
 
@@ -107,8 +113,9 @@ class MoveView(ActionView):
         return services.machine_move(machine=machine, actor=self.request.user, signers=signers, **data)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=s.SlotInterventionOpenSerializer,
-               responses={201: s.SlotInterventionSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=s.SlotInterventionOpenSerializer, responses={201: s.SlotInterventionSerializer}
+)
 class InterventionOpenView(ActionView):
     input_serializer, output_serializer = s.SlotInterventionOpenSerializer, s.SlotInterventionSerializer
 
@@ -116,8 +123,9 @@ class InterventionOpenView(ActionView):
         return services.intervention_open(actor=self.request.user, **data)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=s.SlotInterventionCloseSerializer,
-               responses={201: s.SlotInterventionSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=s.SlotInterventionCloseSerializer, responses={201: s.SlotInterventionSerializer}
+)
 class InterventionCloseView(ActionView):
     input_serializer, output_serializer = s.SlotInterventionCloseSerializer, s.SlotInterventionSerializer
 
@@ -126,8 +134,9 @@ class InterventionCloseView(ActionView):
         return services.intervention_close(intervention=intervention, actor=self.request.user, **data)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=s.SlotJackpotInputSerializer,
-               responses={201: s.SlotJackpotSerializer})
+@extend_schema(
+    parameters=[ESTABLISHMENT], request=s.SlotJackpotInputSerializer, responses={201: s.SlotJackpotSerializer}
+)
 class JackpotView(ActionView):
     input_serializer, output_serializer = s.SlotJackpotInputSerializer, s.SlotJackpotSerializer
 
@@ -147,6 +156,7 @@ class SocleWithdrawView(Write):
 
 # --- the flows that had only a page ------------------------------------------------------------
 
+
 class ServiceView(ActionView):
     """An ``ActionView`` whose service may find the input bad (``ValueError``): 400, not 500."""
 
@@ -159,10 +169,15 @@ class ServiceView(ActionView):
 
 def _described(input_serializer, output_serializer):
     """Declare the view's input and output, and its OpenAPI schema (refusals: 409)."""
+
     def decorate(view):
         view.input_serializer, view.output_serializer = input_serializer, output_serializer
-        return extend_schema(parameters=[ESTABLISHMENT], request=input_serializer, responses={
-            201: output_serializer, 400: None, 403: None, 409: RuleViolationSerializer})(view)
+        return extend_schema(
+            parameters=[ESTABLISHMENT],
+            request=input_serializer,
+            responses={201: output_serializer, 400: None, 403: None, 409: RuleViolationSerializer},
+        )(view)
+
     return decorate
 
 
@@ -182,8 +197,12 @@ class MachineRegisterView(ServiceView):
         self.establishment = api_establishment(request)
         data = self.input_serializer(data=request.data, context={"establishment": self.establishment})
         data.is_valid(raise_exception=True)
-        machine = services.machine_register(establishment=self.establishment, data=data.machine_input(),
-                                            actor=request.user, photo=data.validated_data["photo"])
+        machine = services.machine_register(
+            establishment=self.establishment,
+            data=data.machine_input(),
+            actor=request.user,
+            photo=data.validated_data["photo"],
+        )
         return Response(self.output(machine), status=status.HTTP_201_CREATED)
 
 
@@ -219,9 +238,12 @@ class TransmittalView(ServiceView):
     """MC: the superviseur's envelope of the day's intervention sheets to the Direction (SLOT-15)."""
 
     def call(self, data):
-        return services.transmittal_hand_over(establishment=self.establishment, actor=self.request.user,
-                                              date=data["date"], received_by=_member(self.establishment,
-                                                                                     data["received_by"]))
+        return services.transmittal_hand_over(
+            establishment=self.establishment,
+            actor=self.request.user,
+            date=data["date"],
+            received_by=_member(self.establishment, data["received_by"]),
+        )
 
 
 @_described(s.SlotDisputeInputSerializer, s.SlotDisputeSerializer)
@@ -294,8 +316,9 @@ class SfmVisitView(ServiceView):
 
     def call(self, data):
         limits = {number: {k: str(v) for k, v in seen.items()} for number, seen in data.pop("limits").items()}
-        return services.sfm_visit_record(establishment=self.establishment, actor=self.request.user, limits=limits,
-                                         **data)
+        return services.sfm_visit_record(
+            establishment=self.establishment, actor=self.request.user, limits=limits, **data
+        )
 
 
 @_described(s.SlotFilesCopyInputSerializer, s.SlotFilesCopySerializer)
@@ -303,8 +326,11 @@ class FilesCopyView(ServiceView):
     """MC: a copy of the slot files handed to the Secrétariat Général (SLOT-08)."""
 
     def call(self, data):
-        return services.files_copy_deliver(establishment=self.establishment, actor=self.request.user,
-                                           received_by=_member(self.establishment, data["received_by"]))
+        return services.files_copy_deliver(
+            establishment=self.establishment,
+            actor=self.request.user,
+            received_by=_member(self.establishment, data["received_by"]),
+        )
 
 
 @_described(s.SlotApprovalInputSerializer, s.SlotApprovalSerializer)
@@ -313,5 +339,6 @@ class ApprovalView(ServiceView):
 
     def call(self, data):
         user = _member(self.establishment, data.pop("user"))
-        return services.staff_approval_record(establishment=self.establishment, actor=self.request.user, user=user,
-                                              **data)
+        return services.staff_approval_record(
+            establishment=self.establishment, actor=self.request.user, user=user, **data
+        )

@@ -28,8 +28,18 @@ class StaffAssignmentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = StaffAssignment
-        fields = ["id", "table_session", "position", "person", "person_name", "started_at", "ended_at", "relief_of",
-                  "at_break", "flags"]
+        fields = [
+            "id",
+            "table_session",
+            "position",
+            "person",
+            "person_name",
+            "started_at",
+            "ended_at",
+            "relief_of",
+            "at_break",
+            "flags",
+        ]
         read_only_fields = fields
 
 
@@ -47,24 +57,47 @@ class RelieveSerializer(serializers.Serializer):
 class TableLimitsSerializer(serializers.ModelSerializer):
     class Meta:
         model = TableLimits
-        fields = ["id", "table_session", "seats", "players", "minimum_stake", "maximum_stake", "bet_maximums",
-                  "pay_table", "agreement_reference", "display_updated", "during_play", "set_at", "set_by"]
+        fields = [
+            "id",
+            "table_session",
+            "seats",
+            "players",
+            "minimum_stake",
+            "maximum_stake",
+            "bet_maximums",
+            "pay_table",
+            "agreement_reference",
+            "display_updated",
+            "during_play",
+            "set_at",
+            "set_by",
+        ]
         read_only_fields = fields
 
 
 class LimitsSetSerializer(serializers.Serializer):
     table_session = session_field()
     seats = serializers.IntegerField(min_value=1, max_value=99, required=False)
-    players = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True,
-                                       help_text="Seated players at opening (MC chemin de fer: at least 4, GAME-26)")
+    players = serializers.IntegerField(
+        min_value=0,
+        max_value=99,
+        required=False,
+        allow_null=True,
+        help_text="Seated players at opening (MC chemin de fer: at least 4, GAME-26)",
+    )
     minimum_stake = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0)
-    maximum_stake = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0, required=False,
-                                             allow_null=True)
-    bet_maximums = serializers.DictField(child=serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0),
-                                         required=False, help_text="Per kind of bet, e.g. {\"numbers\": 400}")
+    maximum_stake = serializers.DecimalField(
+        max_digits=12, decimal_places=2, min_value=0, required=False, allow_null=True
+    )
+    bet_maximums = serializers.DictField(
+        child=serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0),
+        required=False,
+        help_text='Per kind of bet, e.g. {"numbers": 400}',
+    )
     agreement_reference = serializers.CharField(required=False, allow_blank=True, max_length=200)
-    pay_table = serializers.ChoiceField(choices=["A", "B"], required=False, allow_blank=True,
-                                        help_text="Lucky ladies pay table (FR blackjack, GAME-08)")
+    pay_table = serializers.ChoiceField(
+        choices=["A", "B"], required=False, allow_blank=True, help_text="Lucky ladies pay table (FR blackjack, GAME-08)"
+    )
     display_updated = serializers.BooleanField(required=False, default=False)
 
 

@@ -51,8 +51,9 @@ class StaffViewSet(ScopedViewSet):
     @extend_schema(request=s.RelieveSerializer, responses={201: s.StaffAssignmentSerializer, **REFUSED})
     @action(detail=True, methods=["post"])
     def relieve(self, request: Request, pk: int) -> Response:
-        duty = services.staff_relieve(assignment=self.get_object(), actor=request.user,
-                                      **self.run(s.RelieveSerializer, request))
+        duty = services.staff_relieve(
+            assignment=self.get_object(), actor=request.user, **self.run(s.RelieveSerializer, request)
+        )
         return Response(self.get_serializer(duty).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={200: s.StaffAssignmentSerializer, **REFUSED})

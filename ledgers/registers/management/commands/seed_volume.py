@@ -21,8 +21,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("number", metavar="NUMBER", help=_("Numéro du registre."))
         parser.add_argument("--entries", type=int, required=True, metavar="N", help=_("Nombre d'entrées à ajouter."))
-        parser.add_argument("--batch", type=int, default=2000, metavar="B",
-                            help=_("Entrées par INSERT groupé (2000 par défaut)."))
+        parser.add_argument(
+            "--batch", type=int, default=2000, metavar="B", help=_("Entrées par INSERT groupé (2000 par défaut).")
+        )
 
     def handle(self, *args, number: str, entries: int, batch: int, **options) -> None:
         if entries < 1 or batch < 1:
@@ -34,10 +35,15 @@ class Command(BaseCommand):
         writer = record_actor(register)
         if writer is None:
             raise CommandError(
-                _("Aucun utilisateur de %(establishment)s ne détient de rôle d'inscription pour les registres "
-                  "« %(kind)s » (%(roles)s).")
-                % {"establishment": register.establishment.code, "kind": register.kind,
-                   "roles": ", ".join(register.kind_info.record_roles)}
+                _(
+                    "Aucun utilisateur de %(establishment)s ne détient de rôle d'inscription pour les registres "
+                    "« %(kind)s » (%(roles)s)."
+                )
+                % {
+                    "establishment": register.establishment.code,
+                    "kind": register.kind,
+                    "roles": ", ".join(register.kind_info.record_roles),
+                }
             )
         actor, role = writer
         # One fact a minute, the last one now, in the establishment's time.
@@ -45,13 +51,17 @@ class Command(BaseCommand):
         start = now - datetime.timedelta(minutes=entries)
         payloads = synthetic_payloads(register.kind_info, entries, start=start)
         try:
-            count = entries_bulk_append(register=register, actor=actor, role=role, payloads=payloads,
-                                        batch_size=batch)
+            count = entries_bulk_append(register=register, actor=actor, role=role, payloads=payloads, batch_size=batch)
         except RuleViolation as exc:
             raise CommandError(str(exc)) from exc
         register.refresh_from_db()
         self.stdout.write(
             _("%(count)s entrées ajoutées à %(number)s par %(actor)s (%(role)s) ; tête : n° %(head)s.")
-            % {"count": count, "number": register.number, "actor": actor.get_username(), "role": role,
-               "head": register.head_seq}
+            % {
+                "count": count,
+                "number": register.number,
+                "actor": actor.get_username(),
+                "role": role,
+                "head": register.head_seq,
+            }
         )

@@ -24,11 +24,22 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("numbers", nargs="*", metavar="NUMBER", help=_("Numéros des registres (tous si omis)."))
-        parser.add_argument("--against", action="append", default=[], type=Path, metavar="EXPORT",
-                            help=_("Export JSON Lines antérieur (fichier, ou répertoire de fichiers .jsonl) "
-                                   "dont chaque ligne doit se retrouver à l'identique ; répétable."))
-        parser.add_argument("--chain-only", action="store_true",
-                            help=_("Ne vérifie que les registres, pas les objets et leurs historiques."))
+        parser.add_argument(
+            "--against",
+            action="append",
+            default=[],
+            type=Path,
+            metavar="EXPORT",
+            help=_(
+                "Export JSON Lines antérieur (fichier, ou répertoire de fichiers .jsonl) "
+                "dont chaque ligne doit se retrouver à l'identique ; répétable."
+            ),
+        )
+        parser.add_argument(
+            "--chain-only",
+            action="store_true",
+            help=_("Ne vérifie que les registres, pas les objets et leurs historiques."),
+        )
 
     def handle(self, *args, **options) -> None:
         try:

@@ -4,8 +4,10 @@ from ledgers.reports.services import report_jobs_recover
 
 
 class Command(BaseCommand):
-    help = ("Renvoie les rapports restés en attente (service d'impression injoignable) et relance ou marque en "
-            "échec ceux dont le travail n'a plus donné signe de vie (la tâche périodique fait de même).")
+    help = (
+        "Renvoie les rapports restés en attente (service d'impression injoignable) et relance ou marque en "
+        "échec ceux dont le travail n'a plus donné signe de vie (la tâche périodique fait de même)."
+    )
 
     def handle(self, *args, **options):
         done = report_jobs_recover()
