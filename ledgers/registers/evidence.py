@@ -175,12 +175,15 @@ def check_transactions(limit_per_model: int = 1) -> list[ObjectFinding]:
         )
     if not branches:
         return []
+    # The NOT EXISTS stands alone in its branch so the planner makes it one hash anti-join
+    # (inside an OR it became a lookup per history row).
     sql = (
         f"WITH h AS MATERIALIZED ({' UNION ALL '.join(branches)}), "
-        f"bad AS (SELECT tbl, hid, pk, txid, row_number() OVER (PARTITION BY tbl ORDER BY hid) AS n FROM h "
-        f"WHERE txid IS NULL OR (txid <> 0 AND NOT EXISTS "
-        f"(SELECT 1 FROM {q(Entry._meta.db_table)} e WHERE e.{q(TXID_COLUMN)} = h.txid))) "
-        f"SELECT tbl, hid, pk, txid FROM bad WHERE n <= %s ORDER BY tbl, hid"
+        f"bad AS (SELECT tbl, hid, pk, txid FROM h WHERE txid IS NULL UNION ALL "
+        f"SELECT tbl, hid, pk, txid FROM h WHERE txid <> 0 AND NOT EXISTS "
+        f"(SELECT 1 FROM {q(Entry._meta.db_table)} e WHERE e.{q(TXID_COLUMN)} = h.txid)), "
+        f"ranked AS (SELECT tbl, hid, pk, txid, row_number() OVER (PARTITION BY tbl ORDER BY hid) AS n FROM bad) "
+        f"SELECT tbl, hid, pk, txid FROM ranked WHERE n <= %s ORDER BY tbl, hid"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [limit_per_model])

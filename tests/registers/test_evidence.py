@@ -395,3 +395,16 @@ def test_deploy_check_warns_without_the_checkpoint_key():
     assert checkpoint_key_check(None) == []
     with override_settings(LEDGERS_CHECKPOINT_KEY=""):
         assert [w.id for w in checkpoint_key_check(None)] == ["registers.W001"]
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db
+def test_entries_are_indexed_by_their_transaction_for_the_transaction_check():
+    """The daily verification joins every history row to the entries by transaction id: without
+    this index the check scanned the entries once per history row."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT indexdef FROM pg_indexes WHERE tablename = 'registers_entry' AND indexname = 'registers_entry_txid_idx'"
+        )
+        (definition,) = cursor.fetchone()
+    assert "(ledgers_txid)" in definition
