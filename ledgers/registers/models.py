@@ -27,8 +27,13 @@ class Register(models.Model):
     status = models.CharField(_("statut"), max_length=10, choices=Status.choices, default=Status.AWAITING_OPENING)
     head_seq = models.PositiveBigIntegerField(_("dernière entrée"), default=0)
     head_hash = models.CharField(_("empreinte de tête"), max_length=64, default=GENESIS_HASH)
+    # Kept by the opening act and every visa, so that what awaits a visa is read, never counted:
+    # head_seq - visaed_seq - acts_after_visa (the opening act and the visas after visaed_seq are
+    # not entries to visa; only records, corrections and the closing act follow them).
+    visaed_seq = models.PositiveBigIntegerField(_("visé jusqu'au n°"), default=0)
+    acts_after_visa = models.PositiveIntegerField(_("actes non soumis au visa après le dernier visé"), default=0)
     created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
-    history = HistoricalRecords(excluded_fields=["head_seq", "head_hash"])
+    history = HistoricalRecords(excluded_fields=["head_seq", "head_hash", "visaed_seq", "acts_after_visa"])
 
     class Meta:
         verbose_name = _("registre")
@@ -38,6 +43,11 @@ class Register(models.Model):
 
     def __str__(self) -> str:
         return f"{self.number} — {self.title}"
+
+    @property
+    def unvisaed(self) -> int:
+        """Entries not yet covered by a visa (the opening act and the visas are not counted)."""
+        return self.head_seq - self.visaed_seq - self.acts_after_visa
 
     @property
     def kind_info(self) -> RegisterKind:

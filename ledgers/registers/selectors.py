@@ -103,12 +103,6 @@ def visaed_up_to(register: Register) -> int:
     return payload["covers_seq"] if payload else 0
 
 
-def unvisaed_count(register: Register) -> int:
-    """Entries not yet covered by a visa (the authority's own opening act and visas are not counted)."""
-    entries = register.entries.filter(seq__gt=visaed_up_to(register))
-    return entries.exclude(kind__in=[EntryKind.OPENING, EntryKind.VISA]).count()
-
-
 def covering_visa(entry: Entry) -> Entry | None:
     """The first visa whose range includes ``entry``."""
     visas = entry.register.entries.filter(kind=EntryKind.VISA, seq__gt=entry.seq).order_by("seq")
@@ -154,13 +148,11 @@ def registers_awaiting_visa(user: AbstractBaseUser, establishment: Establishment
     """Open registers the user may visa, with their count of entries not yet visaed."""
     held = roles_of(user, establishment)
     open_registers = establishment.registers.filter(status=Register.Status.OPEN).order_by("number")
-    pending = []
-    for register in open_registers:
-        if held & set(register.kind_info.visa_roles_for(establishment.jurisdiction)):
-            count = unvisaed_count(register)
-            if count:
-                pending.append((register, count))
-    return pending
+    return [
+        (register, register.unvisaed)
+        for register in open_registers
+        if register.unvisaed and held & set(register.kind_info.visa_roles_for(establishment.jurisdiction))
+    ]
 
 
 def recent_entries_by(user: AbstractBaseUser, establishment: Establishment, limit: int = 10) -> QuerySet[Entry]:

@@ -315,6 +315,7 @@ def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, 
     }
     entry = _append(register, actor=actor, role=role, kind=EntryKind.OPENING, payload=payload)
     register.status = Register.Status.OPEN
+    register.acts_after_visa = 1  # the opening act awaits no visa
     save_audited(register, actor=actor, reason="cote et paraphe")
     return entry
 
@@ -401,7 +402,15 @@ def visa_sign(*, register: Register, actor: AbstractBaseUser, up_to_seq: int, st
         "statement": statement.strip() or str(_("Vu et vérifié.")),
         "signer": display_name(actor),
     }
-    return _append(register, actor=actor, role=role, kind=EntryKind.VISA, payload=payload)
+    visa = _append(register, actor=actor, role=role, kind=EntryKind.VISA, payload=payload)
+    # What awaits the next visa, kept on the register row (Register.unvisaed): the visas signed
+    # after the entries they cover, this one included, are not themselves to be visaed.
+    register.visaed_seq = up_to_seq
+    register.acts_after_visa = entries.filter(kind=EntryKind.VISA, seq__gt=up_to_seq).count()
+    Register.objects.filter(pk=register.pk).update(
+        visaed_seq=register.visaed_seq, acts_after_visa=register.acts_after_visa
+    )
+    return visa
 
 
 @transaction.atomic

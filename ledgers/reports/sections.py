@@ -21,7 +21,7 @@ from ledgers.registers.kinds import RegisterKind
 from ledgers.registers.models import EntryKind, Register
 from ledgers.registers.printing.formats import Formatter, lookup
 from ledgers.registers.printing.register import author_width
-from ledgers.registers.selectors import PrintedEntry, entries_for_print, unvisaed_count, visaed_up_to
+from ledgers.registers.selectors import PrintedEntry, entries_for_print
 
 Column = tuple[str, float | None, float]  # label, fixed width in points or None, relative weight
 
@@ -119,10 +119,9 @@ def visas_pending(seance: Seance, fmt: Formatter) -> Iterator[Section]:
 
 def _visa_backlog(establishment) -> Iterator[tuple[str, ...]]:
     for register in establishment.registers.filter(status=Register.Status.OPEN).order_by("number"):
-        pending = unvisaed_count(register)
-        if pending:
-            covered = visaed_up_to(register)
-            yield register.number, register.title, str(register.head_seq), str(covered or "—"), str(pending)
+        if register.unvisaed:
+            covered = register.visaed_seq
+            yield register.number, register.title, str(register.head_seq), str(covered or "—"), str(register.unvisaed)
 
 
 def open_incidents(seance: Seance, fmt: Formatter) -> Iterator[Section]:
