@@ -1,6 +1,7 @@
 """Who acts, in which role."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.contrib.auth import authenticate
@@ -21,7 +22,24 @@ from .roles import Role
 def roles_of(user: AbstractBaseUser, establishment: Establishment) -> set[str]:
     if not user.is_authenticated:
         return set()
-    return set(Membership.objects.filter(user=user, establishment=establishment).values_list("role", flat=True))
+    remembered = getattr(user, "_remembered_roles", None)
+    if remembered is not None and establishment.pk in remembered:
+        return set(remembered[establishment.pk])
+    held = set(Membership.objects.filter(user=user, establishment=establishment).values_list("role", flat=True))
+    if remembered is not None:
+        remembered[establishment.pk] = frozenset(held)
+    return held
+
+
+@contextmanager
+def roles_remembered(user: AbstractBaseUser) -> Iterator[None]:
+    """Within the block, ``roles_of(user, …)`` reads the memberships once per establishment: for a
+    page that asks many times and changes none (the dashboard's panels)."""
+    user._remembered_roles = {}
+    try:
+        yield
+    finally:
+        del user._remembered_roles
 
 
 def require_role(user: AbstractBaseUser, establishment: Establishment, allowed: Iterable[str]) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.functional import Promise
 
+from .authz import roles_remembered
 from .models import Establishment
 
 
@@ -36,5 +37,6 @@ def dashboard_panel(provider: Provider) -> Provider:
 
 
 def panels_for(request: HttpRequest, establishment: Establishment) -> list[Panel]:
-    panels = (provider(request, establishment) for provider in _providers)
+    with roles_remembered(request.user):  # every provider asks for the user's roles
+        panels = [provider(request, establishment) for provider in _providers]
     return sorted((p for p in panels if p is not None), key=lambda p: p.order)

@@ -195,18 +195,17 @@ def waiting_at_tables(establishment: Establishment) -> list[tuple[TableSession, 
 
     checks = CHECK_RULES[establishment.jurisdiction]
     rotation = ROTATION_GAMES[establishment.jurisdiction]
-    rostered = set(LaunchRoster.objects.filter(establishment=establishment).values_list("table_session", flat=True))
-    with_shoe = set(Shoe.objects.filter(table_session__isnull=False).values_list("table_session", flat=True))
-    checked = set(
-        WheelCheck.objects.filter(establishment=establishment, passed=True).values_list("table_session", flat=True)
-    )
+    # Only the live table-parties' rows: the history of every past partie is never read.
+    live = list(live_sessions(establishment))
+    ids = [session.pk for session in live]
+    rostered = set(LaunchRoster.objects.filter(table_session__in=ids).values_list("table_session", flat=True))
+    with_shoe = set(Shoe.objects.filter(table_session__in=ids).values_list("table_session", flat=True))
+    checked = set(WheelCheck.objects.filter(table_session__in=ids, passed=True).values_list("table_session", flat=True))
     open_uses = set(
-        ShufflerUse.objects.filter(table_session__seance__establishment=establishment, end_confirmed=False).values_list(
-            "table_session", flat=True
-        )
+        ShufflerUse.objects.filter(table_session__in=ids, end_confirmed=False).values_list("table_session", flat=True)
     )
     waiting = []
-    for session in live_sessions(establishment):
+    for session in live:
         game = session.table.game
         if session.status == TableSession.Status.PREPARING and game in checks and session.pk not in checked:
             waiting.append((session, "check"))

@@ -1,7 +1,7 @@
 import datetime
 from zoneinfo import ZoneInfo
 
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.models import Establishment, Seance, TableSession
@@ -38,35 +38,40 @@ def seats_of(session: TableSession) -> int:
     return latest.seats if latest is not None else session.table.seats
 
 
-def exceptions(establishment: Establishment) -> list[tuple[str, str, TableSession]]:
-    """FLAG rows for the exceptions list, (requirement, what, table-partie): flagged assignments
-    and reliefs (GAME-10, 15, 42), and table-parties opened with no staff logged although their
-    text fixes a composition."""
+def with_seats(sessions: QuerySet[TableSession]) -> QuerySet[TableSession]:
+    """``sessions`` annotated with ``limits_seats``: the seats of their latest limits (None where
+    none were fixed, the table's own seats then apply, as in ``seats_of``), in the same query."""
+    latest = TableLimits.objects.filter(table_session=OuterRef("pk")).order_by("-set_at", "-pk").values("seats")[:1]
+    return sessions.annotate(limits_seats=Subquery(latest))
+
+
+def exceptions(establishment: Establishment, days: int = 90) -> list[tuple[str, str, TableSession]]:
+    """FLAG rows for the exceptions list, (requirement, what, table-partie), over the séances of
+    the last ``days`` days: flagged assignments and reliefs (GAME-10, 15, 42), and table-parties
+    opened with no staff logged although their text fixes a composition. A fixed number of
+    queries, whatever the history."""
+    since = establishment.localtime().date() - datetime.timedelta(days=days)
+    sessions = TableSession.objects.filter(
+        seance__establishment=establishment, seance__date__gte=since, opened_at__isnull=False
+    ).select_related("table__establishment", "seance")
     duties = (
         StaffAssignment.objects.filter(table_session__seance__establishment=establishment)
+        .filter(table_session__seance__date__gte=since)
         .exclude(flags=[])
-        .select_related("table_session__table", "person")
+        .select_related("table_session__table", "table_session__seance", "person")
     )
     rows = [(flag["code"], f"{duty} — {flag['text']}", duty.table_session) for duty in duties for flag in duty.flags]
-    unstaffed = TableSession.objects.filter(
-        seance__establishment=establishment, opened_at__isnull=False, staff__isnull=True
-    ).select_related("table", "seance")
-    for session in unstaffed:
-        staffing = staffing_for(session.table, seats_of(session))
+    for session in with_seats(sessions.filter(staff__isnull=True)):
+        staffing = staffing_for(session.table, session.limits_seats)
         if staffing is not None:
             rows.append((staffing.code, str(_("Table ouverte sans personnel inscrit")), session))
     rows += [
         ("GAME-29", str(_("Partie fermée après l'heure de fermeture sans prolongation inscrite")), session)
-        for session in closed_late_without_extension(establishment)
+        for session in closed_late_without_extension(establishment, days=days)
     ]
     rows += [
         ("GAME-31", str(_("Banque à tout va ouverte sans banquier agréé désigné")), session)
-        for session in TableSession.objects.filter(
-            seance__establishment=establishment,
-            opened_at__isnull=False,
-            table__game="banque_tout_va",
-            bankers__isnull=True,
-        ).select_related("table", "seance")
+        for session in sessions.filter(table__game="banque_tout_va", bankers__isnull=True)
     ]
     return rows
 
