@@ -58,7 +58,7 @@ def seed(*, stdout: TextIO, seances: int = SEANCES) -> None:
     for code, seeder in ((DEMO_MC, _Monaco), (DEMO_FR, _Nice)):
         est = Establishment.objects.filter(code=code).first()
         if est is None:
-            stdout.write(f"cartes : établissement {code} absent, rien à faire")
+            stdout.write(f"{code} : établissement absent, cartes non créées")
             continue
         with transaction.atomic():
             seeder(est, stdout).run(seances)

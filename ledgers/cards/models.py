@@ -112,7 +112,7 @@ class CardUnit(TrackedItem):
         """The 52-card decks of this unit (itself when it is a deck)."""
         if self.unit_type == UnitType.DECK:
             return [self]
-        return list(self.members.order_by("position"))
+        return sorted(self.members.all(), key=lambda deck: deck.position or 0)  # the prefetched decks if any
 
     def colours(self) -> list[int]:
         """How many decks of each back colour, largest first: [3, 3] for a 3 + 3 sixain."""

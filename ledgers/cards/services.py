@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.utils import bulk_update_with_history
 
-from ledgers.core.authz import require_role, save_audited
+from ledgers.core.authz import check_text_lengths, require_role, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, Location, LocationKind, Room, Seance, TableSession
 from ledgers.core.roles import Role
@@ -152,9 +153,19 @@ def _lock(units: Iterable[CardUnit], est: Establishment) -> list[CardUnit]:
     ids = [u.pk for u in units]
     if not ids:
         raise ValueError(_("Choisissez au moins une unité de cartes."))
-    locked = list(CardUnit.objects.select_for_update().filter(pk__in=ids).order_by("serial"))
+    # The decks of each unit come with it (one query for all): the checks and the movement read
+    # them from there rather than asking again for each.
+    locked = list(
+        CardUnit.objects.select_for_update(of=("self",))
+        .filter(pk__in=ids)
+        .select_related("location", "table_session__table", "table_session__seance")
+        .prefetch_related(Prefetch("members", queryset=CardUnit.objects.order_by("position")))
+        .order_by("serial")
+    )
     if len(locked) != len(set(ids)) or any(u.establishment_id != est.pk for u in locked):
         raise ValueError(_("Unité de cartes inconnue dans cet établissement."))
+    for unit in locked:
+        unit.establishment = est
     return locked
 
 
@@ -162,19 +173,23 @@ def _set(unit: CardUnit, *, actor: AbstractBaseUser, reason: str, follow: bool =
     """Change a unit and, when ``follow``, the decks that follow it (status, table, freshness)."""
     for name, value in fields.items():
         setattr(unit, name, value)
-    save_audited(unit, actor=actor, reason=reason)
-    if follow and unit.unit_type != UnitType.DECK:
-        followed = {k: v for k, v in fields.items() if k != "location"}
-        decks = list(unit.members.all())
-        for deck in decks:
-            for name, value in followed.items():
+    if not follow or unit.unit_type == UnitType.DECK:
+        save_audited(unit, actor=actor, reason=reason)
+        return
+    # The unit and its decks in one UPDATE and one INSERT of their history rows; the decks keep
+    # their own location (a deck of a unit has none: it is where its unit is).
+    decks = list(unit.members.all())
+    for deck in decks:
+        for name, value in fields.items():
+            if name != "location":
                 setattr(deck, name, value)
-        _save_decks(decks, fields=list(followed), actor=actor, reason=reason)
+    check_text_lengths(unit)
+    _save_decks([unit, *decks], fields=list(fields), actor=actor, reason=reason)
 
 
 def _save_decks(decks: list[CardUnit], *, fields: list[str], actor: AbstractBaseUser, reason: str) -> None:
-    """The decks of a unit in one UPDATE and one INSERT of their history rows, attributed to
-    ``actor`` with ``reason`` as ``save_audited`` would (a huitain: 2 queries instead of 16)."""
+    """Units (a unit and its decks) in one UPDATE and one INSERT of their history rows, attributed
+    to ``actor`` with ``reason`` as ``save_audited`` would (a huitain: 2 queries instead of 18)."""
     if decks and fields:
         bulk_update_with_history(
             decks, CardUnit, fields, default_user=actor, default_change_reason=reason, default_date=timezone.now()
@@ -253,7 +268,7 @@ def _live_session(unit: CardUnit, est: Establishment, code_mc: str, code_fr: str
 
 def _quarantined(unit: CardUnit) -> bool:
     """Under an open incident, itself, one of its decks or its sixain (CARD-19 / CARD-38)."""
-    ids = [unit.pk, *unit.members.values_list("pk", flat=True)] + ([unit.parent_id] if unit.parent_id else [])
+    ids = [unit.pk, *(deck.pk for deck in unit.members.all())] + ([unit.parent_id] if unit.parent_id else [])
     return selectors.card_incidents(unit.establishment).filter(subjects__object_id__in=ids).exists()
 
 
@@ -560,7 +575,7 @@ def cards_issue(
     for unit in units:
         _check_issuable(unit, est, session, rule)
     opener = _cabinet_opener(est, next((u.location for u in units if u.location_id), None))
-    present = [*selectors.units_at(session), *units]
+    present = [*selectors.units_at(session).prefetch_related("members"), *units]
     if rule is not None:
         _check_composition(rule, present, session)
     if game == "banque_tout_va":
@@ -617,7 +632,7 @@ def _check_issuable(unit: CardUnit, est: Establishment, session: TableSession, r
         parent = unit.parent
         if parent.table_session_id or parent.status != ItemStatus.IN_STOCK:
             raise ValueError(_("Le sixain de %(unit)s n'est pas en dépôt.") % {"unit": unit})
-    elif unit.members.exclude(status=unit.status).exists() or unit.members.filter(table_session__isnull=False).exists():
+    elif any(deck.status != unit.status or deck.table_session_id for deck in unit.members.all()):
         raise ValueError(
             _("Un jeu de %(unit)s est en service ou attend son contrôle : il doit d'abord être rentré et contrôlé.")
             % {"unit": unit}
