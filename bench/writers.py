@@ -1,0 +1,166 @@
+"""Concurrent appends: 1 and then 8 writers, each on its own register, against a raw psycopg anchor
+doing the same work with the chain lock, same run.
+
+    DATABASE_URL=postgres://… python bench/writers.py [--entries 300] [--writers 8]
+
+Engine: each writer thread appends ``--entries`` entries with ``entry_append``, one transaction per
+entry, to its own open register. Anchor: each thread, on its own raw connection, writes the same
+rows again in one transaction per entry that locks a scratch head row (``SELECT … FOR UPDATE``),
+inserts the entry into a scratch copy of the entries table and moves the head. Both sides are
+timed wall-clock from the first thread's start to the last one's end; the ratio is engine entries
+per second over anchor entries per second (goals: 1 writer ≥ 0.6x, 8 writers ≥ 0.4x). Afterwards
+every engine register must be gapless (head = entries + opening act) and verify.
+
+It creates a scratch establishment (kept: ledger rows are append-only) and drops its scratch
+tables. Run it on a scratch database.
+"""
+
+import argparse
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from django.contrib.auth import get_user_model
+from django.db import connection, connections, transaction
+from django.utils import timezone
+from ledger import COLUMNS, raw_connection, stored_rows  # sets Django up
+
+from ledgers.core.roles import Role
+from ledgers.core.services import establishment_create, membership_grant
+from ledgers.registers.models import Register
+from ledgers.registers.services import entry_append, register_create, register_open
+from ledgers.registers.synthetic import synthetic_payloads
+from ledgers.registers.verification import verify_register
+
+KIND = "main_courante"
+WRITER_ROLE = Role.INSPECTEUR
+
+
+def scratch(count: int) -> tuple[list[Register], object]:
+    code = f"writers{int(time.time())}"
+    est = establishment_create(code=code, name=f"Banc d'essai {code}", jurisdiction="MC", actor=None)
+    users = {}
+    for role in (Role.DIRECTEUR_JEUX, Role.COMMISSAIRE, WRITER_ROLE):
+        user = get_user_model().objects.create_user(username=f"{code}.{role}", first_name=role, last_name="Banc")
+        membership_grant(user=user, establishment=est, role=role, actor=None)
+        users[role] = user
+    registers = []
+    for n in range(count):
+        register = register_create(establishment=est, kind=KIND, actor=users[Role.DIRECTEUR_JEUX], qualifier=f"w{n}")
+        register_open(register=register, actor=users[Role.COMMISSAIRE], paraphe="B.E.")
+        registers.append(Register.objects.get(pk=register.pk))
+    return registers, users[WRITER_ROLE]
+
+
+def in_threads(work) -> float:
+    """Run ``work`` (one callable per thread) at once; the wall-clock seconds of the whole."""
+    start = threading.Barrier(len(work) + 1)
+    errors: list[BaseException] = []
+
+    def run(job):
+        start.wait()
+        try:
+            job()
+        except BaseException as exc:  # reported after the join
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(job,)) for job in work]
+    for thread in threads:
+        thread.start()
+    start.wait()
+    began = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+    return time.perf_counter() - began
+
+
+def engine_job(register: Register, writer, payloads: list[dict]):
+    def job():
+        try:
+            for payload in payloads:
+                with transaction.atomic():
+                    entry_append(register=register, actor=writer, role=WRITER_ROLE, payload=payload)
+        finally:
+            connections.close_all()  # this thread's connection
+
+    return job
+
+
+def anchor_job(rows: list[tuple], head_table: str, entry_table: str, head_id: int):
+    insert = f"INSERT INTO {entry_table} ({', '.join(COLUMNS)}) VALUES ({', '.join(['%s'] * len(COLUMNS))})"
+    lock = f"SELECT head_seq, head_hash FROM {head_table} WHERE id = %s FOR UPDATE"
+    move = f"UPDATE {head_table} SET head_seq = %s, head_hash = %s WHERE id = %s"
+
+    def job():
+        raw = raw_connection()
+        try:
+            with raw.cursor() as cursor:
+                for row in rows:
+                    cursor.execute(lock, [head_id])
+                    cursor.fetchone()
+                    cursor.execute(insert, row)
+                    cursor.execute(move, [row[1], row[-1], head_id])
+                    raw.commit()
+        finally:
+            raw.close()
+
+    return job
+
+
+def measure(registers: list[Register], writer, entries: int, tables: tuple[str, str]) -> tuple[float, float]:
+    """Entries per second of the engine and of the anchor, one thread per register."""
+    payloads = {r.pk: list(synthetic_payloads(r.kind_info, entries, start=timezone.now())) for r in registers}
+    firsts = {r.pk: r.head_seq + 1 for r in registers}
+    t_engine = in_threads([engine_job(r, writer, payloads[r.pk]) for r in registers])
+    for r in registers:
+        r.refresh_from_db()
+    rows = {r.pk: stored_rows(r, firsts[r.pk], r.head_seq) for r in registers}
+    t_anchor = in_threads([anchor_job(rows[r.pk], *tables, r.pk) for r in registers])
+    total = entries * len(registers)
+    return total / t_engine, total / t_anchor
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--entries", type=int, default=300, help="entries per writer")
+    parser.add_argument("--writers", type=int, default=8)
+    args = parser.parse_args()
+    if connection.vendor != "postgresql":
+        raise SystemExit("bench/writers.py measures PostgreSQL: set DATABASE_URL=postgres://…")
+    registers, writer = scratch(args.writers)
+    head_table, entry_table = f"bench_head_{os.getpid()}", f"bench_entry_{os.getpid()}"
+    raw = raw_connection()
+    raw.execute(f"CREATE TABLE {entry_table} (LIKE registers_entry INCLUDING ALL)")
+    raw.execute(f"CREATE TABLE {head_table} (id bigint PRIMARY KEY, head_seq bigint, head_hash text)")
+    raw.executemany(f"INSERT INTO {head_table} VALUES (%s, 0, '')", [(r.pk,) for r in registers])
+    raw.commit()
+    results = []
+    try:
+        for writers, goal in ((1, 0.6), (args.writers, 0.4)):
+            engine, anchor = measure(registers[:writers], writer, args.entries, (head_table, entry_table))
+            results.append((writers, engine, anchor, goal))
+    finally:
+        raw.execute(f"DROP TABLE IF EXISTS {entry_table}")
+        raw.execute(f"DROP TABLE IF EXISTS {head_table}")
+        raw.commit()
+        raw.close()
+    expected = {r.pk: 1 + args.entries * (2 if i == 0 else 1) for i, r in enumerate(registers)}
+    for register in registers:
+        register.refresh_from_db()
+        assert register.head_seq == expected[register.pk] == register.entries.count(), register.number
+        assert verify_register(register) is None, register.number
+    print(f"PostgreSQL {connection.pg_version}, {args.entries} entries per writer, one transaction each")
+    print(f"{'writers':>8}{'engine/s':>12}{'anchor/s':>12}{'ratio':>8}  goal")
+    for writers, engine, anchor, goal in results:
+        verdict = "met" if engine / anchor >= goal else "NOT MET"
+        print(f"{writers:8}{engine:12.0f}{anchor:12.0f}{engine / anchor:7.2f}x  ≥ {goal}x  {verdict}")
+    print(f"{len(registers)} registers gapless and verified")
+
+
+if __name__ == "__main__":
+    main()
