@@ -20,7 +20,7 @@ migrate: install
 	$(PY) manage.py migrate --noinput
 
 seed: migrate
-	$(PY) manage.py seed_demo
+	$(PY) manage.py seed_demo --url http://$(HOST)/
 
 ## demo: install, migrate, seed a demo casino, print the logins, serve on http://$(HOST)/
 demo: seed serve

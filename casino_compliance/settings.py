@@ -119,6 +119,12 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'd
 if "DATABASE_URL" not in env.ENVIRON:
     VAR_DIR.mkdir(exist_ok=True)  # a fresh clone has no var/ yet (it is not versioned)
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Write-ahead log: pages are read while a writer works, and a commit appends to the log
+    # instead of syncing a rollback journal (NORMAL is the setting SQLite documents for WAL).
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [

@@ -94,7 +94,7 @@ def _seed_monaco(stdout: TextIO) -> None:
             identity_document="Passeport MC 0412788",
             approved_on=today - datetime.timedelta(days=200),
         )
-    stdout.write("authority: Split Aces progressive and approved bankers of Monte-Carlo\n")
+    stdout.write(f"{est.name} : progressif Split Aces et banquiers agréés")
 
 
 def seed(stdout: TextIO) -> None:
@@ -170,4 +170,4 @@ def seed(stdout: TextIO) -> None:
         if table is not None:
             services.table_option_set(table=table, option=HouseOption.SURRENDER, enabled=True, actor=director)
     _seed_displays(est, director)
-    stdout.write("authority: police registers, prior declarations, house rules and displays of Nice\n")
+    stdout.write(f"{est.name} : registres de la police, déclarations préalables, règlement intérieur et affichages")

@@ -356,6 +356,6 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
             played += 1
         closed = ControlDay.objects.filter(establishment=est).count()
         stdout.write(
-            f"{est.name}: {played} séance(s) de nuit avec avances et comptées certifiées ; "
+            f"{est.name} : {played} séance(s) de nuit avec avances et comptées certifiées ; "
             f"{closed} journée(s) du registre de contrôle"
         )

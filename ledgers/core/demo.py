@@ -10,9 +10,11 @@ that period to itself). Once every seeder has played, ``seed_demo`` closes the p
 open (``close_past_seances``); today's stays open.
 """
 
+from functools import cache
 from typing import TextIO
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -39,6 +41,20 @@ def demo_username(establishment_code: str, role: str) -> str:
 
 def demo_user(establishment: Establishment, role: str) -> AbstractBaseUser:
     return get_user_model().objects.get(username=demo_username(establishment.code, role))
+
+
+@cache
+def _demo_password_hash() -> str:
+    """The demo password hashed once for every demo account: each hash costs the hasher's full work."""
+    return make_password(DEMO_PASSWORD)
+
+
+def demo_account(username: str, first_name: str, last_name: str) -> AbstractBaseUser:
+    """The demo user ``username``, created with the demo password if missing."""
+    users = get_user_model().objects
+    return users.filter(username=username).first() or users.create(
+        username=username, password=_demo_password_hash(), first_name=first_name, last_name=last_name
+    )
 
 
 _L = LocationKind
@@ -169,7 +185,6 @@ def demo_logins() -> list[tuple[str, str, str]]:
 @transaction.atomic
 def seed(stdout: TextIO) -> None:
     """The two demo establishments with their rooms, tables, depots and one user per role."""
-    users = get_user_model().objects
     for code, org in ORGANISATION.items():
         est = Establishment.objects.filter(code=code).first() or establishment_create(
             code=code,
@@ -202,12 +217,10 @@ def seed(stdout: TextIO) -> None:
                 )
         for role, (first_name, last_name) in org["people"].items():
             username = demo_username(code, role)
-            user = users.filter(username=username).first() or users.create_user(
-                username=username, password=DEMO_PASSWORD, first_name=first_name, last_name=last_name
-            )
+            user = demo_account(username, first_name, last_name)
             membership_grant(user=user, establishment=est, role=role, actor=None)
         stdout.write(
-            f"{est.name}: {len(rooms)} salles, {est.tables.count()} tables, "
+            f"{est.name} : {len(rooms)} salles, {est.tables.count()} tables, "
             f"{est.locations.count()} emplacements, {len(org['people'])} utilisateurs de démonstration"
         )
 
@@ -227,4 +240,4 @@ def close_past_seances(stdout: TextIO) -> None:
             seance_close(seance=seance, actor=director)
             closed += 1
         if closed:
-            stdout.write(f"{est.name}: {closed} séance(s) passée(s) clôturée(s)")
+            stdout.write(f"{est.name} : {closed} séance(s) passée(s) clôturée(s)")

@@ -407,6 +407,6 @@ def seed(stdout: TextIO) -> None:
             played = _fr_rampo(est)
         statement = selectors.stock_statement(est)
         stdout.write(
-            f"{est.name}: {played} séances de dés ajoutées, {statement.located} dés détenus "
+            f"{est.name} : {played} séance(s) de dés ajoutées, {statement.located} dés détenus "
             f"(stock comptable {statement.book})"
         )

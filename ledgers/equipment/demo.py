@@ -19,7 +19,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.utils import timezone
 
-from ledgers.core.demo import DEMO_FR, DEMO_MC, DEMO_PASSWORD, demo_user
+from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_account, demo_user
 from ledgers.core.models import Establishment, GamingTable, Location, Seance, SeancePeriod, TableSession
 from ledgers.core.roles import Role
 from ledgers.core.services import (
@@ -367,13 +367,10 @@ def _end_of_partie(casino: Casino, seance: Seance) -> None:
 
 def _croupiers(casino: Casino) -> list[AbstractBaseUser]:
     """The demo croupier and the other roulette croupiers of the plan (created once)."""
-    users = get_user_model().objects
     crew = [casino.user(Role.CROUPIER)]
     for name, first_name, last_name in casino.plan.get("croupiers", []):
         username = f"{name}.{casino.est.code}"
-        user = users.filter(username=username).first() or users.create_user(
-            username=username, password=DEMO_PASSWORD, first_name=first_name, last_name=last_name
-        )
+        user = demo_account(username, first_name, last_name)
         membership_grant(user=user, establishment=casino.est, role=Role.CROUPIER, actor=None)
         crew.append(user)
     return crew
@@ -499,7 +496,7 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
     for code, plan in PLANS.items():
         est = Establishment.objects.filter(code=code).first()
         if est is None:
-            stdout.write(f"{code}: établissement absent, matériel non créé")
+            stdout.write(f"{code} : établissement absent, matériel non créé")
             continue
         with transaction.atomic():
             casino = Casino(est, plan)
@@ -508,7 +505,7 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
             first_day = timezone.localdate() - datetime.timedelta(days=days)
             seeded = sum(_history_day(casino, day, first_day + datetime.timedelta(days=day)) for day in range(days))
         stdout.write(
-            f"{est.name}: {Shoe.objects.filter(establishment=est).count()} sabots, "
+            f"{est.name} : {Shoe.objects.filter(establishment=est).count()} sabots, "
             f"{Shuffler.objects.filter(establishment=est).count()} mélangeurs, "
             f"{Wheel.objects.filter(establishment=est).count()} cylindres et roues, "
             f"{seeded} séance(s) d'historique ajoutée(s)"

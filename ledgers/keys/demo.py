@@ -197,4 +197,4 @@ def seed(stdout: TextIO) -> None:
         if est is None:
             continue
         issued = _seed(est)
-        stdout.write(f"  keys {code}: {Key.objects.filter(establishment=est).count()} keys, {issued} handed out\n")
+        stdout.write(f"{est.name} : {Key.objects.filter(establishment=est).count()} clés, {issued} remise(s) en cours")

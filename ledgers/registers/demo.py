@@ -121,4 +121,4 @@ def seed(stdout: TextIO) -> None:
             _facts(est, register, cast)
         _correct_and_visa(est, register, cast)
         register.refresh_from_db()
-        stdout.write(f"{est.name}: {register.number}, {register.head_seq} entrées")
+        stdout.write(f"{est.name} : {register.number}, {register.head_seq} entrées")

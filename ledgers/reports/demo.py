@@ -10,4 +10,4 @@ def seed(*, stdout) -> None:
     for establishment in Establishment.objects.order_by("code"):
         path, created = demo_certificate_create(establishment)
         if created:
-            stdout.write(f"Certificat de scellement de démonstration : {establishment.name} → {path}")
+            stdout.write(f"{establishment.name} : certificat de scellement de démonstration → {path}")

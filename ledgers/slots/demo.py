@@ -366,7 +366,7 @@ def seed(stdout: TextIO) -> None:
         if est.jurisdiction == "FR":
             _registers(est)
             staffed = _staffing(est, timezone.localdate() - datetime.timedelta(days=DAYS + 1))
-            stdout.write(f"  {est.name}: {staffed} journée(s) de personnel de la salle des machines inscrite(s)\n")
+            stdout.write(f"{est.name} : {staffed} journée(s) de personnel de la salle des machines inscrite(s)")
         if Machine.objects.filter(establishment=est).exists():
             continue
         with transaction.atomic():
@@ -390,6 +390,6 @@ def seed(stdout: TextIO) -> None:
                     limits={m.number: {"insertion_limit": "100", "payment_limit": "1500"} for m in acceptors},
                 )
         stdout.write(
-            f"  {est.name}: {MACHINES} machines, {DAYS} relèves, "
-            f"{Meter.objects.filter(machine__establishment=est).count()} compteurs\n"
+            f"{est.name} : {MACHINES} machines, {DAYS} relèves, "
+            f"{Meter.objects.filter(machine__establishment=est).count()} compteurs"
         )

@@ -10,11 +10,10 @@ import datetime
 from decimal import Decimal
 from typing import TextIO
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from ledgers.core.demo import DEMO_FR, DEMO_MC, DEMO_PASSWORD, demo_user, demo_username
+from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_account, demo_user, demo_username
 from ledgers.core.models import Establishment, Seance, TableSession
 from ledgers.core.roles import Role
 from ledgers.core.services import (
@@ -77,13 +76,10 @@ EXTRA = {"croupier2": ("Emma", "Lorenzi"), "croupier3": ("Noé", "Cassini")}  # 
 
 
 def _people(est: Establishment) -> dict:
-    users = get_user_model().objects
     people = {"chef": demo_user(est, Role.CHEF_TABLE), "croupier": demo_user(est, Role.CROUPIER)}
     for key, (first, last) in EXTRA.items():
         username = demo_username(est.code, key)
-        people[key] = users.filter(username=username).first() or users.create_user(
-            username=username, password=DEMO_PASSWORD, first_name=first, last_name=last
-        )
+        people[key] = demo_account(username, first, last)
         membership_grant(user=people[key], establishment=est, role=Role.CROUPIER, actor=None)
     return people
 
@@ -143,4 +139,4 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
                 _play(est, seance, number, staff, seats, stakes, director, people, past=back > 0)
                 for number, staff, seats, stakes in tables
             )
-        stdout.write(f"{est.name}: {played} partie(s) de table avec personnel et limites")
+        stdout.write(f"{est.name} : {played} partie(s) de table avec personnel et limites")
