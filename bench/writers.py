@@ -137,7 +137,8 @@ def main() -> None:
     raw = raw_connection()
     raw.execute(f"CREATE TABLE {entry_table} (LIKE registers_entry INCLUDING ALL)")
     raw.execute(f"CREATE TABLE {head_table} (id bigint PRIMARY KEY, head_seq bigint, head_hash text)")
-    raw.executemany(f"INSERT INTO {head_table} VALUES (%s, 0, '')", [(r.pk,) for r in registers])
+    with raw.cursor() as cursor:
+        cursor.executemany(f"INSERT INTO {head_table} VALUES (%s, 0, '')", [(r.pk,) for r in registers])
     raw.commit()
     results = []
     try:

@@ -30,8 +30,11 @@ class Register(models.Model):
     # Kept by the opening act and every visa, so that what awaits a visa is read, never counted:
     # head_seq - visaed_seq - acts_after_visa (the opening act and the visas after visaed_seq are
     # not entries to visa; only records, corrections and the closing act follow them).
-    visaed_seq = models.PositiveBigIntegerField(_("visé jusqu'au n°"), default=0)
-    acts_after_visa = models.PositiveIntegerField(_("actes non soumis au visa après le dernier visé"), default=0)
+    # (db_default: a row written by other means than this model, e.g. COPY, starts at 0 too)
+    visaed_seq = models.PositiveBigIntegerField(_("visé jusqu'au n°"), default=0, db_default=0)
+    acts_after_visa = models.PositiveIntegerField(
+        _("actes non soumis au visa après le dernier visé"), default=0, db_default=0
+    )
     created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
     history = HistoricalRecords(excluded_fields=["head_seq", "head_hash", "visaed_seq", "acts_after_visa"])
 

@@ -23,13 +23,13 @@ class Migration(migrations.Migration):
             model_name="register",
             name="acts_after_visa",
             field=models.PositiveIntegerField(
-                default=0, verbose_name="actes non soumis au visa après le dernier visé"
+                db_default=0, default=0, verbose_name="actes non soumis au visa après le dernier visé"
             ),
         ),
         migrations.AddField(
             model_name="register",
             name="visaed_seq",
-            field=models.PositiveBigIntegerField(default=0, verbose_name="visé jusqu'au n°"),
+            field=models.PositiveBigIntegerField(db_default=0, default=0, verbose_name="visé jusqu'au n°"),
         ),
         migrations.RunPython(mark_visas, migrations.RunPython.noop),
     ]
