@@ -10,10 +10,11 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from ledgers.core.demo import DEMO_FR, DEMO_MC, close_past_seances, demo_logins, demo_user
+from ledgers.core.demo import DEMO_FR, DEMO_MC, close_past_seances, demo_logins
 from ledgers.core.models import Establishment, TableSession
 from ledgers.core.roles import Role
 from ledgers.registers.models import Register
+from ledgers.registers.selectors import record_actor
 from ledgers.registers.services import entries_bulk_append
 from ledgers.registers.synthetic import synthetic_payloads
 from ledgers.tables import demo as tables_demo
@@ -55,9 +56,9 @@ def more_history() -> None:
     for code, _director in DIRECTORS:
         est = Establishment.objects.get(code=code)
         main = est.registers.get(kind="main_courante", status=Register.Status.OPEN)
-        writer = demo_user(est, Role.INSPECTEUR)
+        writer, role = record_actor(main)
         payloads = synthetic_payloads(main.kind_info, 300, start=timezone.now())
-        entries_bulk_append(register=main, actor=writer, role=Role.INSPECTEUR, payloads=payloads)
+        entries_bulk_append(register=main, actor=writer, role=role, payloads=payloads)
 
 
 def costs(client, assert_max, pages: list[tuple[str, str, int]]) -> dict[tuple[str, str], int]:
