@@ -18,4 +18,5 @@ class SlotsConfig(AppConfig):
 
         # The séance opening checks (SLOT-38, 50), the closing checks (SLOT-36, 38, 43, 44, 46, 48,
         # 49) and the incidents staff report (INC-06, INC-16).
-        from . import hooks, progressives, reports, staffing, unclaimed  # noqa: F401
+        from . import hooks  # noqa: F401
+        from .services import jpm, progressives, reports, staffing, unclaimed  # noqa: F401

@@ -28,9 +28,10 @@ from ledgers.keys import demo as keys_demo
 from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open
 
-from . import cashdesk, progressives, selectors, services, staffing, unclaimed
+from . import selectors, services
 from .models import Machine, Meter, StaffApproval
 from .rules import required_meters
+from .services import cashdesk, progressives, staffing, unclaimed
 
 DAYS = 30
 MACHINES = 12

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.hooks import Missing, on_seance_closing
 from ledgers.core.models import Seance
 
-from .counts import denominations_without_general_count
+from .services.counts import denominations_without_general_count
 
 
 @on_seance_closing
@@ -27,7 +27,7 @@ def denominations_counted(seance: Seance) -> Iterator[Missing]:
 def encaisses_restored(seance: Seance) -> Iterator[Missing]:
     """Every change point worked during the séance has its encaisse restored (SLOT-49); FR the slot
     desk had its named cashier (SLOT-48)."""
-    from .cashdesk import open_assignments, unstaffed_desks
+    from .services.cashdesk import open_assignments, unstaffed_desks
 
     for assignment in open_assignments(seance):
         yield Missing(

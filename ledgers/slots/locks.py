@@ -78,7 +78,7 @@ def check_reset_key(machine: Machine, reset_key: str, actor: AbstractBaseUser) -
 def socle_withdraw(*, socle: Socle, actor: AbstractBaseUser, reason: str) -> Socle:
     """Take a socle out of operation for technical reasons: only once its lock and key went to the
     caissier principal of the caisse centrale (KEY-07, ``ledgers.keys.services.socle_key_surrender``)."""
-    from .services import INVENTORY_ROLES, _append
+    from .services.common import INVENTORY_ROLES, _append
 
     est = socle.establishment
     role = require_role(actor, est, INVENTORY_ROLES[est.jurisdiction])
