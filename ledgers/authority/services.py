@@ -15,6 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.db import transaction
+from django.db.models import Model
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -27,7 +28,6 @@ from ledgers.registers.models import Register
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
 from ledgers.reports.sealing import SealUnavailable, certificate_source
-from ledgers.slots.models import Machine
 
 from . import displays, selectors
 from .archive import MANIFEST, build_archive
@@ -728,7 +728,7 @@ def display_post(
     item: str,
     posted_on: datetime.date,
     table: GamingTable | None = None,
-    machine: Machine | None = None,
+    machine: Model | None = None,
 ) -> RulesDisplay:
     """An item of a table's or a machine's display checklist (REG-23), checked by the directeur
     responsable or a comité member (SLOT-29: a comité member, BP): what, posted on which date."""

@@ -14,7 +14,6 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.cash.registers import CARNET_AVANCES
 from ledgers.core.authz import require_role, role_named_by_text, roles_of, save_audited
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.games import Equipment
@@ -436,14 +435,14 @@ def shoe_allocate(
 def _carnet_entry(session: TableSession, shoe: Shoe, *, actor: AbstractBaseUser, role: str, flags: list[dict]) -> None:
     """The mention of the allocation on the table's carnet: its page for this table-partie."""
     est, table = session.seance.establishment, session.table
-    kind = SHOE_GAMES_FR[table.game]["carnet"]
+    spec = SHOE_GAMES_FR[table.game]
     allocator = display_name(actor)
     payload: dict[str, Any] = {
         **_session_fields(session),
         "event": _fr(_("Affectation du sabot")),
         "flags": [flag["text"] for flag in flags],
     }
-    if kind == CARNET_AVANCES.code:
+    if spec["column"] == "sabot":  # the carnet d'avances' own sabot column
         payload["sabot"] = {
             "number": shoe.serial,
             "model": str(shoe.model),
@@ -452,7 +451,7 @@ def _carnet_entry(session: TableSession, shoe: Shoe, *, actor: AbstractBaseUser,
         }
     else:  # modèle 11, column 3: beside the names of the croupiers and changeurs (AMB-49)
         payload["col3"] = {"sabot": shoe.serial, "allocated_by": f"{allocator} ({_fr(Role(role).label)})", "names": []}
-    _record(est, kind, actor=actor, role=role, payload=payload, qualifier=table.number)
+    _record(est, spec["carnet"], actor=actor, role=role, payload=payload, qualifier=table.number)
 
 
 @transaction.atomic

@@ -7,10 +7,30 @@ from collections.abc import Iterator
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.hooks import Missing, on_seance_closing
+from ledgers.authority.displays import Fleet, declare_fleet
+from ledgers.core.hooks import SLOT_STATEMENT_TOTAL, Missing, on_seance_closing, provides_month_total
 from ledgers.core.models import Seance
 
+from .models import Machine
+from .services.accounting import month_slot_total
 from .services.counts import denominations_without_general_count
+
+provides_month_total(SLOT_STATEMENT_TOTAL)(month_slot_total)
+
+# The machines carry the art. 68-11 displays and count in the authorisation's figures.
+declare_fleet(
+    Fleet(
+        machines=lambda est: Machine.objects.filter(establishment=est),
+        active=lambda est: (
+            Machine.objects.filter(establishment=est)
+            .exclude(status=Machine.Status.RETIRED)
+            .order_by("casino_number", "pk")
+        ),
+        in_service_at=lambda est, moment: (
+            Machine.history.as_of(moment).filter(establishment=est, status=Machine.Status.IN_SERVICE).count()
+        ),
+    )
+)
 
 
 @on_seance_closing

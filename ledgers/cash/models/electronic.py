@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from ledgers.core.models import Establishment
-from ledgers.slots.models import CertifiedMonthlyStatement
+from ledgers.core.statements import CertifiedMonthlyStatement
 
 from .floats import MONEY
 

@@ -9,13 +9,12 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core import amounts
+from ledgers.core import amounts, hooks
 from ledgers.core.authz import require_role
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import entry_append
-from ledgers.slots.services.accounting import month_slot_total
 
 from .. import rules
 from ..models import ControlDay
@@ -37,7 +36,7 @@ def levy_month_close(
     if est.jurisdiction != "FR":
         raise ValidationError(_("Le carnet des prélèvements est un registre français."))
     # The slot total is carried from the certified modèle 35 (SLOT-56); a typed one must match it.
-    certified = month_slot_total(est, year, month)
+    certified = hooks.month_total(hooks.SLOT_STATEMENT_TOTAL, est, year, month)
     slot_total = certified if slot_total is None else slot_total
     if slot_total is None:
         raise RuleViolation("COUNT-57", _("Le mois ne se clôt qu'avec le total du modèle 35 des machines à sous."))

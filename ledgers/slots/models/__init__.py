@@ -1,6 +1,6 @@
 """Slot machines (appareils automatiques): the models, one module per topic."""
 
-from .accounting import AccountingLine, CertifiedMonthlyStatement, MachineAvance, MeterStatement, MonthlyStatement
+from .accounting import AccountingLine, MachineAvance, MeterStatement, MonthlyStatement
 from .cashdesk import (
     ChangeAssignment,
     ChangeMovement,
@@ -26,7 +26,6 @@ __all__ = [
     "USER",
     "AccountingLine",
     "BoxExchange",
-    "CertifiedMonthlyStatement",
     "ChangeAssignment",
     "ChangeMovement",
     "ChangePoint",

@@ -4,6 +4,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.models import Establishment
+from ledgers.core.statements import CertifiedMonthlyStatement
 
 from .machines import USER, Machine
 from .payments import JackpotPayment
@@ -95,28 +96,6 @@ class MachineAvance(models.Model):
 
     def __str__(self) -> str:
         return f"n° {self.bon_number} — {self.machine.number} — {self.amount} €"
-
-
-class CertifiedMonthlyStatement(models.Model):
-    """A month's statement of the fleet, one line per machine, certified by two persons of whom a
-    comité member; written once per establishment and month, with its register entry."""
-
-    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
-    year = models.PositiveSmallIntegerField(_("année"))
-    month = models.PositiveSmallIntegerField(_("mois"))
-    lines = models.JSONField(_("lignes"))
-    comite = models.ForeignKey(
-        USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("membre du comité de direction")
-    )
-    certified_at = models.DateTimeField(_("certifié le"))
-    entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")
-
-    class Meta:
-        abstract = True
-        ordering = ["establishment", "-year", "-month"]
-
-    def __str__(self) -> str:
-        return f"{self.month:02d}/{self.year}"
 
 
 class MonthlyStatement(CertifiedMonthlyStatement):
