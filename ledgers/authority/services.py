@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.authz import require_role, roles_of, save_audited
+from ledgers.core.authz import require_role, role_named_by_text, roles_of, save_audited
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
 from ledgers.core.roles import DIRECTORATE, Role
@@ -64,18 +64,6 @@ from .retention import period_bounds, policy_for, purge_refusal, retention_end
 logger = logging.getLogger(__name__)
 
 
-def require_role_by_text(
-    actor: AbstractBaseUser, establishment: Establishment, allowed: Iterable[str], code: str, message: str | Promise
-) -> str:
-    """The first of ``allowed`` the actor holds here; otherwise the text that reserves the act to
-    those roles refuses it (RuleViolation ``code``), rather than a bare permission error."""
-    held = roles_of(actor, establishment)
-    for role in allowed:
-        if role in held:
-            return str(role)
-    raise RuleViolation(code, message)
-
-
 def _require_fr(establishment: Establishment, what: str | Promise) -> None:
     if establishment.jurisdiction != "FR":
         raise ValidationError(_("%(what)s n'est tenu que dans les casinos français.") % {"what": what})
@@ -115,7 +103,7 @@ def observation_record(
     the operations, and any observations, instructions or injunctions (art. 92). Those call for a
     follow-up by the directeur responsable within SET-41 days."""
     _require_fr(establishment, OBSERVATIONS.title)
-    role = require_role_by_text(
+    role = role_named_by_text(
         actor,
         establishment,
         OBSERVATION_WRITERS,
@@ -175,7 +163,7 @@ def observation_follow_up(*, observation: Observation, actor: AbstractBaseUser, 
     observation = Observation.objects.select_for_update().select_related("establishment").get(pk=observation.pk)
     est = observation.establishment
     allowed = (Role.DIRECTEUR_RESPONSABLE, *((est.setting("SET-41") or {}).get("replacements") or ()))
-    role = require_role_by_text(
+    role = role_named_by_text(
         actor,
         est,
         allowed,
@@ -227,7 +215,7 @@ def liaison_ask(
 ) -> LiaisonQuestion:
     """The directeur responsable asks the territorial DCPJ service (art. 92-1)."""
     _require_fr(establishment, LIAISON.title)
-    role = require_role_by_text(
+    role = role_named_by_text(
         actor,
         establishment,
         (Role.DIRECTEUR_RESPONSABLE,),
@@ -268,7 +256,7 @@ def liaison_answer(*, question: LiaisonQuestion, actor: AbstractBaseUser, answer
     """The service's answer, written in the same register."""
     question = LiaisonQuestion.objects.select_for_update().select_related("establishment").get(pk=question.pk)
     est = question.establishment
-    role = require_role_by_text(
+    role = role_named_by_text(
         actor,
         est,
         (Role.CHEF_POLICE, Role.POLICE),
@@ -409,7 +397,7 @@ def declaration_record(
     """A detailed prior declaration, sent to the three recipients at least SET-28 days before the
     implementation date it states (003 art. 7, 9 bis)."""
     _require_fr(establishment, DECLARATIONS.title)
-    role = require_role_by_text(
+    role = role_named_by_text(
         actor,
         establishment,
         (Role.DIRECTEUR_RESPONSABLE,),
@@ -588,7 +576,7 @@ def called_bet_authorise(
         .get(pk=bet.pk)
     )
     est = bet.table_session.seance.establishment
-    role = require_role_by_text(
+    role = role_named_by_text(
         actor,
         est,
         BET_AUTHORISERS,
@@ -625,7 +613,7 @@ def house_rules_publish(
 ) -> HouseRulesVersion:
     """A new version of the posted règlement intérieur, signed by the directeur responsable."""
     _require_fr(establishment, HOUSE_RULES.title)
-    role = require_role_by_text(
+    role = role_named_by_text(
         actor,
         establishment,
         (Role.DIRECTEUR_RESPONSABLE,),
@@ -733,7 +721,7 @@ def display_post(
     """An item of a table's or a machine's display checklist (REG-23), checked by the directeur
     responsable or a comité member (SLOT-29: a comité member, BP): what, posted on which date."""
     _require_fr(establishment, DISPLAYS.title)
-    role = require_role_by_text(
+    role = role_named_by_text(
         actor,
         establishment,
         DISPLAY_CHECKERS,
@@ -833,7 +821,7 @@ def progressive_configure(
     _require_mc(establishment, SPLIT_ACES.title)
     if actor is None or effective_from is None:
         raise RuleViolation("GAME-04", _("Une configuration du progressif porte son auteur et sa date d'effet."))
-    role = require_role_by_text(
+    role = role_named_by_text(
         actor,
         establishment,
         PROGRESSIVE_APPROVERS,
@@ -1026,7 +1014,7 @@ def banker_approve(
 ) -> ApprovedBanker:
     """A banker approved by the Direction (000 art. 12.3), written in the register of approved bankers."""
     _require_mc(establishment, BANKERS.title)
-    role = require_role_by_text(
+    role = role_named_by_text(
         actor, establishment, BANKER_APPROVERS, "GAME-31", _("Le banquier est agréé par la Direction des Jeux.")
     )
     fields = _required(full_name=full_name, identity_document=identity_document)
@@ -1052,7 +1040,7 @@ def banker_approve(
 def banker_withdraw(*, banker: ApprovedBanker, actor: AbstractBaseUser, on: datetime.date) -> ApprovedBanker:
     """The Direction withdraws a banker's approval from ``on``."""
     banker = ApprovedBanker.objects.select_for_update().select_related("establishment").get(pk=banker.pk)
-    role = require_role_by_text(
+    role = role_named_by_text(
         actor, banker.establishment, BANKER_APPROVERS, "GAME-31", _("Le banquier est agréé par la Direction des Jeux.")
     )
     if banker.withdrawn_on is not None:

@@ -43,7 +43,7 @@ from ledgers.registers.services import display_name, entry_append, register_lang
 
 from . import selectors
 from .deck_rules import DeckRule, Freshness, rule_for, takes_cards
-from .domain import CARDS, rule_id
+from .domains import CARDS, rule_id
 from .models import (
     DECKS_IN,
     Anomaly,

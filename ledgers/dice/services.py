@@ -38,7 +38,7 @@ from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
 
-from .domain import CATEGORY, DICE, check_destroyable
+from .domains import CATEGORY, DICE, check_destroyable
 from .models import AllocatedDie, DiceAllocation, DiceCheck, DicePair, DiceSwap, Die, PlayRole
 from .registers import SERVICE_KIND
 from .rules import CHECKLIST, DICE_GAME, FR_PAIRS_PER_SEANCE, FR_SIDE_MM, MC_DICE_PER_SEANCE, rule

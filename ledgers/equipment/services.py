@@ -26,8 +26,7 @@ from ledgers.incidents.models import Incident
 from ledgers.incidents.selectors import has_open_incident
 from ledgers.incidents.services import incident_open
 from ledgers.registers.models import Entry
-from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append
+from ledgers.registers.services import display_name, entry_write
 
 from . import selectors
 from .domains import SHOE_CATEGORY, SHOES
@@ -99,12 +98,6 @@ def custody_input_errors() -> Iterator[None]:
         raise ValidationError(str(exc)) from exc
 
 
-def _record(
-    est: Establishment, kind: str, *, actor: AbstractBaseUser, role: str, payload: dict, qualifier: str = ""
-) -> Entry:
-    return entry_append(register=current_register(est, kind, qualifier), actor=actor, role=role, payload=payload)
-
-
 def _session_fields(session: TableSession) -> dict[str, Any]:
     return {
         "date": session.seance.date.isoformat(),
@@ -136,7 +129,7 @@ def _equipment_entry(
     }
     if session is not None:
         payload.update(_session_fields(session))
-    return _record(est, MATERIEL_JEU.code, actor=actor, role=role, payload=payload)
+    return entry_write(establishment=est, kind=MATERIEL_JEU.code, actor=actor, role=role, payload=payload)
 
 
 def _live_session(session: TableSession) -> TableSession:
@@ -451,7 +444,7 @@ def _carnet_entry(session: TableSession, shoe: Shoe, *, actor: AbstractBaseUser,
         }
     else:  # modèle 11, column 3: beside the names of the croupiers and changeurs (AMB-49)
         payload["col3"] = {"sabot": shoe.serial, "allocated_by": f"{allocator} ({_fr(Role(role).label)})", "names": []}
-    _record(est, spec["carnet"], actor=actor, role=role, payload=payload, qualifier=table.number)
+    entry_write(establishment=est, kind=spec["carnet"], actor=actor, role=role, payload=payload, qualifier=table.number)
 
 
 @transaction.atomic
@@ -1152,10 +1145,10 @@ def wheel_check_record(
             technician=names[Role.ENTRETIEN],
             inspecteur=names[Role.INSPECTEUR],
         )
-        _record(est, VERIFICATIONS_MATERIEL.code, actor=actor, role=actor_role, payload=payload)
+        entry_write(establishment=est, kind=VERIFICATIONS_MATERIEL.code, actor=actor, role=actor_role, payload=payload)
     else:
         payload.update(comite=names[Role.COMITE], croupier=names[Role.CROUPIER])
-        _record(est, MAIN_COURANTE_ROUE.code, actor=actor, role=actor_role, payload=payload)
+        entry_write(establishment=est, kind=MAIN_COURANTE_ROUE.code, actor=actor, role=actor_role, payload=payload)
     return check
 
 
@@ -1194,9 +1187,9 @@ def wheel_lid_lock(*, session: TableSession, actor: AbstractBaseUser, key_holder
         key_holder=key_holder,
         key_holder_role=key_role,
     )
-    _record(
-        est,
-        VERIFICATIONS_MATERIEL.code,
+    entry_write(
+        establishment=est,
+        kind=VERIFICATIONS_MATERIEL.code,
         actor=actor,
         role=role,
         payload={
@@ -1276,9 +1269,9 @@ def launch_roster_set(
     LaunchRosterPlace.objects.bulk_create(
         LaunchRosterPlace(roster=roster, position=position, croupier=user) for position, user in enumerate(order, 1)
     )
-    _record(
-        est,
-        ROULEMENT_LANCEURS.code,
+    entry_write(
+        establishment=est,
+        kind=ROULEMENT_LANCEURS.code,
         actor=actor,
         role=role,
         payload={
@@ -1398,9 +1391,9 @@ def launch_turn_record(
             event = str(_("Nouveau tour du même lanceur"))
         else:
             event = _("Relève de %(name)s") % {"name": display_name(previous)}
-    _record(
-        est,
-        ROULEMENT_LANCEURS.code,
+    entry_write(
+        establishment=est,
+        kind=ROULEMENT_LANCEURS.code,
         actor=actor,
         role=role,
         payload={

@@ -66,8 +66,7 @@ def fleet(est: Establishment) -> int:
     return Machine.objects.filter(establishment=est).exclude(status=Machine.Status.RETIRED).count()
 
 
-def declare() -> None:
-    purpose_type(RELEVE)
-    purpose_type(INTERVENTION)
-    purpose_type(SLOT_COUNT)
-    fleet_size_counter(fleet)
+purpose_type(RELEVE)
+purpose_type(INTERVENTION)
+purpose_type(SLOT_COUNT)
+fleet_size_counter(fleet)

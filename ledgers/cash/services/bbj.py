@@ -24,7 +24,7 @@ from ledgers.core.models import GamingTable, TableSession
 from ledgers.core.roles import Role
 from ledgers.incidents.services import incident_open
 from ledgers.registers.models import Entry
-from ledgers.registers.services import display_name, register_language
+from ledgers.registers.services import display_name, entry_write, register_language
 
 from .. import rules, selectors
 from ..models import BadBeatConfig, BadBeatCount, BadBeatLog, BadBeatStop, BadBeatTable, BadBeatWin, Orphan
@@ -33,7 +33,7 @@ from ..registers import (
     REGISTRE_BBJ,
 )
 from ..selectors import current_config, final_stop, open_breakdown, open_suspension
-from .common import CASHIERS, _session_fields, _write
+from .common import CASHIERS, _session_fields
 
 BBJ_MANAGERS = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)
 
@@ -60,7 +60,7 @@ def _entry(
             else {"date": est.localtime().date().isoformat(), "seance": "", "table": jackpot.table.number}
         )
         payload = {**fields, "event": str(event), "signed_by": _signed(actor, role), "comite": comite, **extra}
-    return _write(est, REGISTRE_BBJ.code, actor=actor, role=role, payload=payload)
+    return entry_write(establishment=est, kind=REGISTRE_BBJ.code, actor=actor, role=role, payload=payload)
 
 
 def _locked(jackpot: BadBeatTable) -> BadBeatTable:
@@ -202,7 +202,7 @@ def _orphan_reassign(stop: BadBeatStop, jackpot: BadBeatTable, *, actor: Abstrac
                 % {"table": jackpot.table.number, "seq": orphan.entry_seq}
             ),
         }
-    _write(est, CARNET_ORPHELINS.code, actor=actor, role=role, payload=payload)
+    entry_write(establishment=est, kind=CARNET_ORPHELINS.code, actor=actor, role=role, payload=payload)
     return left
 
 
@@ -501,7 +501,7 @@ def bad_beat_activate(
             ),
             "signed_by": f"{display_name(actor)} ({Role(role).label})",
         }
-    _write(est, REGISTRE_BBJ.code, actor=actor, role=role, payload=payload)
+    entry_write(establishment=est, kind=REGISTRE_BBJ.code, actor=actor, role=role, payload=payload)
     return activation
 
 
@@ -635,7 +635,7 @@ def bad_beat_record(
             "comite": f"{display_name(comite)} ({Role(Role.COMITE).label})",
             "flags": flags,
         }
-    _write(est, REGISTRE_BBJ.code, actor=actor, role=role, payload=payload)
+    entry_write(establishment=est, kind=REGISTRE_BBJ.code, actor=actor, role=role, payload=payload)
     if counted != statement:
         # The comité member present at the count opens it: the cashier does not write the incidents register.
         _difference_incident(

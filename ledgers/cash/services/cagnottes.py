@@ -14,7 +14,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.models import TableSession
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
-from ledgers.registers.services import display_name, register_language
+from ledgers.registers.services import display_name, entry_write, register_language
 
 from .. import breakdowns, rules, selectors
 from ..models import CagnotteCount, TicketBook
@@ -23,7 +23,7 @@ from ..registers import (
     CARNET_CAGNOTTES,
 )
 from .bbj import _difference_incident
-from .common import _session_fields, _write
+from .common import _session_fields
 
 # Who checks the tickets and opens the cagnotte: FR the directeur responsable or a comité member,
 # never anyone else (art. 56-2, 71); MC the inspecteur or the Direction des Jeux, an SCJ agent
@@ -39,9 +39,9 @@ def _cagnotte_entry(session: TableSession, *, actor: AbstractBaseUser, role: str
     fr = est.jurisdiction == "FR"
     with register_language():
         body = {**_session_fields(session), **payload, "signed_by": f"{display_name(actor)} ({Role(role).label})"}
-    return _write(
-        est,
-        CARNET_CAGNOTTES.code if fr else CAGNOTTES_MC.code,
+    return entry_write(
+        establishment=est,
+        kind=CARNET_CAGNOTTES.code if fr else CAGNOTTES_MC.code,
         actor=actor,
         role=role,
         payload=body,

@@ -3,12 +3,12 @@
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
 
 from ledgers.core.models import Establishment, GamingTable, TableSession
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
-from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append, register_language
+from ledgers.registers.services import display_name, entry_write, register_language
 
 from ..registers import (
     BANQUE_TABLES,
@@ -30,12 +30,6 @@ def _session_fields(session: TableSession) -> dict[str, Any]:
     }
 
 
-def _write(
-    est: Establishment, kind: str, *, actor: AbstractBaseUser, role: str, payload: dict, qualifier: str = ""
-) -> Entry:
-    return entry_append(register=current_register(est, kind, qualifier), actor=actor, role=role, payload=payload)
-
-
 def carnet_of(table: GamingTable) -> tuple[str, str]:
     """(kind, qualifier) of the volume a table's floats and counts go to: FR its own carnet
     d'avances numbered like the table (COUNT-49), MC the establishment's register."""
@@ -48,4 +42,18 @@ def _carnet_entry(session: TableSession, *, actor: AbstractBaseUser, role: str, 
     kind, qualifier = carnet_of(session.table)
     with register_language():
         body = {**_session_fields(session), **payload, "signed_by": f"{display_name(actor)} ({Role(role).label})"}
-    return _write(session.table.establishment, kind, actor=actor, role=role, payload=body, qualifier=qualifier)
+    return entry_write(
+        establishment=session.table.establishment, kind=kind, actor=actor, role=role, payload=body, qualifier=qualifier
+    )
+
+
+def _dated_entry(est: Establishment, kind: str, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
+    """A line of an establishment-wide register (modèle 16, the ticket books): today's date, the
+    payload, the signer."""
+    with register_language():
+        body = {
+            "date": timezone.localdate().isoformat(),
+            **payload,
+            "signed_by": f"{display_name(actor)} ({Role(role).label})",
+        }
+    return entry_write(establishment=est, kind=kind, actor=actor, role=role, payload=body)

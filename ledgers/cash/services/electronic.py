@@ -24,11 +24,10 @@ from ledgers.core.models import Establishment
 from ledgers.core.roles import DIRECTORATE, Role
 from ledgers.registers.models import Entry
 from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, register_language, visa_sign
+from ledgers.registers.services import display_name, entry_write, register_language, visa_sign
 
 from ..models import CercleDeviceDay, DeviceDay, ElectronicDevice, ElectronicMeterStatement, StationResult
 from ..registers import CARNET_11_QUATER, ETAT_JOURNALIER_7, ETAT_MENSUEL_33, REGISTRE_10_BIS
-from .common import _write
 
 
 def station_product(
@@ -145,7 +144,9 @@ def station_result_record(
             "product": str(computed),
             "signed_by": f"{display_name(actor)} ({Role(role).label})",
         }
-    _write(est, REGISTRE_10_BIS.code, actor=actor, role=role, payload=payload, qualifier=device.number)
+    entry_write(
+        establishment=est, kind=REGISTRE_10_BIS.code, actor=actor, role=role, payload=payload, qualifier=device.number
+    )
     return result
 
 
@@ -217,10 +218,17 @@ def cercle_day_record(
             "levies": str(day.levies),
             "signed_by": f"{display_name(actor)} ({Role(role).label})",
         }
-        _write(est, ETAT_JOURNALIER_7.code, actor=actor, role=role, payload=payload, qualifier=device.number)
-        _write(
-            est,
-            CARNET_11_QUATER.code,
+        entry_write(
+            establishment=est,
+            kind=ETAT_JOURNALIER_7.code,
+            actor=actor,
+            role=role,
+            payload=payload,
+            qualifier=device.number,
+        )
+        entry_write(
+            establishment=est,
+            kind=CARNET_11_QUATER.code,
             actor=actor,
             role=role,
             qualifier=device.number,
@@ -266,7 +274,14 @@ def cercle_day_certify(*, day: CercleDeviceDay, words: str, actor: AbstractBaseU
             "certification": f"{words} — {display_name(actor)}",
             "signed_by": f"{display_name(actor)} ({Role(role).label})",
         }
-    _write(est, CARNET_11_QUATER.code, actor=actor, role=role, payload=payload, qualifier=day.device.number)
+    entry_write(
+        establishment=est,
+        kind=CARNET_11_QUATER.code,
+        actor=actor,
+        role=role,
+        payload=payload,
+        qualifier=day.device.number,
+    )
     return day
 
 
@@ -367,9 +382,9 @@ def meter_statement_certify(
                 for s in line["stations"]
             )
             electronic = sum((Decimal(s["electronic"]) for s in line["stations"]), Decimal("0.00"))
-            _write(
-                est,
-                ETAT_MENSUEL_33.code,
+            entry_write(
+                establishment=est,
+                kind=ETAT_MENSUEL_33.code,
                 actor=actor,
                 role=role,
                 payload={
@@ -383,9 +398,9 @@ def meter_statement_certify(
                 },
             )
         signatures = f"{display_name(actor)} ({Role(role).label}) ; {display_name(comite)} ({Role.COMITE.label})"
-        entry = _write(
-            est,
-            ETAT_MENSUEL_33.code,
+        entry = entry_write(
+            establishment=est,
+            kind=ETAT_MENSUEL_33.code,
             actor=actor,
             role=role,
             payload={

@@ -19,14 +19,14 @@ from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append, register_language
+from ledgers.registers.services import display_name, entry_append, entry_write, register_language
 
 from .. import rules
 from ..models import Orphan
 from ..registers import (
     CARNET_ORPHELINS,
 )
-from .common import CASHIERS, _write
+from .common import CASHIERS
 
 ORPHAN_KEEPERS = (*CASHIERS, Role.DIRECTEUR_RESPONSABLE, Role.COMITE)
 
@@ -88,7 +88,9 @@ def orphan_record(
             "col9": "",
             "signed_by": f"{display_name(actor)} ({Role(role).label})",
         }
-    entry = _write(establishment, CARNET_ORPHELINS.code, actor=actor, role=role, payload=payload)
+    entry = entry_write(
+        establishment=establishment, kind=CARNET_ORPHELINS.code, actor=actor, role=role, payload=payload
+    )
     return save_audited(
         Orphan(
             establishment=establishment,
@@ -157,7 +159,7 @@ def orphan_restitute(
             ),
             "signed_by": f"{display_name(actor)} ({Role(role).label})",
         }
-    _write(est, CARNET_ORPHELINS.code, actor=actor, role=role, payload=payload)
+    entry_write(establishment=est, kind=CARNET_ORPHELINS.code, actor=actor, role=role, payload=payload)
     return orphan
 
 

@@ -23,14 +23,12 @@ from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.jurisdictions import PROFILES
 from ledgers.core.models import Establishment
-from ledgers.core.roles import Role
-from ledgers.registers.models import Entry
-from ledgers.registers.services import display_name, register_language
+from ledgers.registers.services import register_language
 
 from .. import breakdowns, rules
 from ..models import ChipCensus, ChipSeries
 from ..registers import REGISTRE_PLAQUES
-from .common import _write
+from .common import _dated_entry
 
 PLAQUE_KEEPERS = REGISTRE_PLAQUES.record_roles
 
@@ -68,16 +66,6 @@ def _series_text(series: ChipSeries) -> str:
         _("%(total)s séries : %(reserve)s en réserve, %(service)s en service")
         % {"total": series.series_count, "reserve": series.reserve_series, "service": series.in_service_series}
     )
-
-
-def _entry(est: Establishment, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
-    with register_language():
-        body = {
-            "date": timezone.localdate().isoformat(),
-            **payload,
-            "signed_by": f"{display_name(actor)} ({Role(role).label})",
-        }
-    return _write(est, REGISTRE_PLAQUES.code, actor=actor, role=role, payload=body)
 
 
 @transaction.atomic
@@ -142,7 +130,7 @@ def chip_series_record(
             "amounts": str(series_value(series) * series.in_service_series),
             "flags": [],
         }
-    _entry(establishment, actor=actor, role=role, payload=payload)
+    _dated_entry(establishment, REGISTRE_PLAQUES.code, actor=actor, role=role, payload=payload)
     return series
 
 
@@ -170,7 +158,7 @@ def chip_series_allocate(*, series: ChipSeries, in_service_series: int, actor: A
             "amounts": str(series_value(series) * series.in_service_series),
             "flags": [],
         }
-    _entry(est, actor=actor, role=role, payload=payload)
+    _dated_entry(est, REGISTRE_PLAQUES.code, actor=actor, role=role, payload=payload)
     return series
 
 
@@ -293,5 +281,5 @@ def chip_census_record(
             "counted_by": census.counted_by,
             "flags": flags,
         }
-    _entry(establishment, actor=actor, role=role, payload=payload)
+    _dated_entry(establishment, REGISTRE_PLAQUES.code, actor=actor, role=role, payload=payload)
     return census

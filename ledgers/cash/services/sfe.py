@@ -15,11 +15,10 @@ from ledgers.core.authz import role_named_by_text
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import TableSession
 from ledgers.core.roles import Role
-from ledgers.registers.services import display_name, register_language
+from ledgers.registers.services import display_name, entry_write, register_language
 
 from ..models import SfeAdvance
 from ..registers import BONS_CAISSE
-from .common import _write
 
 
 @transaction.atomic
@@ -69,5 +68,5 @@ def sfe_advance_record(
             "total": str(amount),
             "signatures": [f"{display_name(actor)} ({Role(role).label})"],
         }
-    _write(est, BONS_CAISSE.code, actor=actor, role=role, payload=payload)
+    entry_write(establishment=est, kind=BONS_CAISSE.code, actor=actor, role=role, payload=payload)
     return advance

@@ -16,7 +16,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
 from ledgers.core.models import Establishment, Location, Seance, TableSession
 from ledgers.core.roles import DIRECTORATE, Role
-from ledgers.registers.services import display_name, register_language
+from ledgers.registers.services import display_name, entry_write, register_language
 
 from .. import breakdowns, selectors
 from ..models import ChangeurFloat, Slip, SlipBook
@@ -24,7 +24,7 @@ from ..registers import (
     BONS_CAISSE,
     REGISTRE_CHANGE,
 )
-from .common import CASHIERS, _write
+from .common import CASHIERS
 
 BOOK_KEEPERS = (*DIRECTORATE, Role.CAISSIER_PRINCIPAL)
 
@@ -217,9 +217,9 @@ def slip_write(
         f"{display_name(actor)} ({Role(role).label})",
         f"{display_name(supervisor)} ({Role(supervisor_role).label})",
     ]
-    _write(
-        est,
-        BONS_CAISSE.code,
+    entry_write(
+        establishment=est,
+        kind=BONS_CAISSE.code,
         actor=actor,
         role=role,
         payload=_slip_payload(slip, _("Rédaction"), signatures=[str(s) for s in signatures]),
@@ -252,10 +252,12 @@ def slip_serve(*, slip: Slip, desk: Location, actor: AbstractBaseUser) -> Slip:
                 "total": str(slip.total),
                 "cashier": signer,
             }
-        _write(est, REGISTRE_CHANGE.code, actor=actor, role=role, payload=change, qualifier=desk.code)
-    _write(
-        est,
-        BONS_CAISSE.code,
+        entry_write(
+            establishment=est, kind=REGISTRE_CHANGE.code, actor=actor, role=role, payload=change, qualifier=desk.code
+        )
+    entry_write(
+        establishment=est,
+        kind=BONS_CAISSE.code,
         actor=actor,
         role=role,
         payload=_slip_payload(slip, _("Servi à la caisse"), signatures=[signer], desk=desk.code),
@@ -289,9 +291,9 @@ def slip_void(
     ]
     slip.status, slip.void_reason, slip.voided_by = Slip.Status.VOID, reason.strip(), [str(s) for s in signatures]
     save_audited(slip, actor=actor, reason="annulation")
-    _write(
-        est,
-        BONS_CAISSE.code,
+    entry_write(
+        establishment=est,
+        kind=BONS_CAISSE.code,
         actor=actor,
         role=role,
         payload=_slip_payload(slip, _("Annulé"), signatures=slip.voided_by, reason=slip.void_reason),
@@ -324,5 +326,5 @@ def slips_centralise(*, seance: Seance, desk: Location, actor: AbstractBaseUser)
                 "desk": desk.code,
                 "signatures": [f"{display_name(actor)} ({Role(role).label})"],
             }
-        _write(est, BONS_CAISSE.code, actor=actor, role=role, payload=payload)
+        entry_write(establishment=est, kind=BONS_CAISSE.code, actor=actor, role=role, payload=payload)
     return len(pending)

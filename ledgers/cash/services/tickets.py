@@ -21,7 +21,7 @@ from ledgers.core.games import GAMES, Equipment, Family
 from ledgers.core.models import Establishment, GamingTable, TableSession
 from ledgers.core.roles import DIRECTORATE, Role
 from ledgers.registers.models import Entry
-from ledgers.registers.services import display_name, register_language
+from ledgers.registers.services import display_name, entry_write, register_language
 
 from .. import rules
 from ..models import CagnotteCount, CardTableNumber, LevyMachine, TicketBook, TicketStamp
@@ -30,7 +30,7 @@ from ..registers import (
     CARNETS_TICKETS,
 )
 from .cagnottes import CAGNOTTE_CONTROLLERS, _cagnotte_entry
-from .common import _write
+from .common import _dated_entry
 
 TABLE_NUMBERERS = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)
 
@@ -44,16 +44,6 @@ CARD_CERCLE_GAMES = frozenset(code for code in CERCLE_GAMES if Equipment.CARDS i
 
 def is_card_table(table: GamingTable) -> bool:
     return table.game in CARD_CERCLE_GAMES
-
-
-def _entry(est: Establishment, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
-    with register_language():
-        body = {
-            "date": timezone.localdate().isoformat(),
-            **payload,
-            "signed_by": f"{display_name(actor)} ({Role(role).label})",
-        }
-    return _write(est, CARNETS_TICKETS.code, actor=actor, role=role, payload=body)
 
 
 def _french_cercle(table: GamingTable) -> None:
@@ -113,7 +103,7 @@ def card_table_number(*, table: GamingTable, serial: int, actor: AbstractBaseUse
                 % {"game": table.get_game_display(), "serial": serial, "season": f"{season:%d/%m/%Y}"}
             ),
         }
-    _entry(est, actor=actor, role=role, payload=payload)
+    _dated_entry(est, CARNETS_TICKETS.code, actor=actor, role=role, payload=payload)
     return number
 
 
@@ -186,7 +176,7 @@ def levy_machine_activate(*, table: GamingTable, approval_reference: str, actor:
             "table": table.number,
             "detail": str(_("Agrément %(approval)s") % {"approval": machine.approval_reference}),
         }
-    _entry(table.establishment, actor=actor, role=role, payload=payload)
+    _dated_entry(table.establishment, CARNETS_TICKETS.code, actor=actor, role=role, payload=payload)
     return machine
 
 
@@ -315,7 +305,9 @@ def ticket_stamp_entry(stamp: TicketStamp, *, role: str) -> Entry:
             "detail": str(_("Trait au crayon bleu")) if stamp.blue_line else "",
             "signed_by": f"{display_name(stamp.keeper)} ({Role(role).label})",
         }
-    return _write(book.establishment, CARNETS_TICKETS.code, actor=stamp.keeper, role=role, payload=payload)
+    return entry_write(
+        establishment=book.establishment, kind=CARNETS_TICKETS.code, actor=stamp.keeper, role=role, payload=payload
+    )
 
 
 @transaction.atomic
@@ -385,5 +377,5 @@ def ticket_book_register(
                 "tickets": f"{cover_number} : n° {first_number} à {last_number} × {book.ticket_value} €",
                 "signed_by": f"{display_name(actor)} ({Role(role).label})",
             }
-        _write(est, CAGNOTTES_MC.code, actor=actor, role=role, payload=payload)
+        entry_write(establishment=est, kind=CAGNOTTES_MC.code, actor=actor, role=role, payload=payload)
     return book

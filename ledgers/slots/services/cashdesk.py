@@ -26,13 +26,12 @@ from django.db.models import QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.authz import roles_of, save_audited
+from ledgers.core.authz import role_named_by_text, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, Seance
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
-from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append, register_language
+from ledgers.registers.services import display_name, entry_write, register_language
 
 from .. import selectors
 from ..models import (
@@ -49,7 +48,7 @@ from ..models import (
 )
 from ..registers import CHANGE_POINTS
 from . import accounting
-from .common import INVENTORY_ROLES, _line, _require
+from .common import INVENTORY_ROLES, _line
 
 Kind = ChangePoint.Kind
 LIMIT = Decimal("1e12")
@@ -109,7 +108,7 @@ def _entry(
             amount=str(amount) if amount is not None else "",
         )
     payload.pop("machine")
-    return entry_append(register=current_register(est, CHANGE_POINTS.code), actor=actor, role=role, payload=payload)
+    return entry_write(establishment=est, kind=CHANGE_POINTS.code, actor=actor, role=role, payload=payload)
 
 
 def _amount(name: str, value: Decimal | None, *, positive: bool = False) -> None:
@@ -133,7 +132,7 @@ def change_point_create(
     """A change point in the register (SLOT-21): FR an itinerant changer works with a fixed sum
     (SLOT-48); a desk's encaisse is set in cash and chips (SLOT-49)."""
     est = establishment
-    role = _require(
+    role = role_named_by_text(
         actor,
         est,
         ASSIGN_ROLES[est.jurisdiction],
@@ -219,7 +218,7 @@ def common_desk_enable(
     est = establishment
     if est.jurisdiction != "FR":
         raise ValidationError(_("La caisse commune est prévue dans les casinos français."))
-    role = _require(
+    role = role_named_by_text(
         actor,
         est,
         INVENTORY_ROLES["FR"],
@@ -288,7 +287,7 @@ def change_assign(
     MC the itinerant changeur (SLOT-21). The encaisse opens at the point's set cash and chips."""
     est = point.establishment
     code = _code(est)
-    role = _require(
+    role = role_named_by_text(
         actor,
         est,
         ASSIGN_ROLES[est.jurisdiction],
@@ -430,7 +429,7 @@ def encaisse_justify(
     bons of the carnets. The differences are recorded, not hidden."""
     assignment = ChangeAssignment.objects.select_for_update().get(pk=assignment.pk)
     est = assignment.point.establishment
-    role = _require(
+    role = role_named_by_text(
         actor,
         est,
         (*ASSIGNABLE[Kind.DESK], *ASSIGN_ROLES[est.jurisdiction]),
@@ -485,7 +484,7 @@ def encaisse_restore(
     the plaques-and-chips deposit account, recorded to restore the encaisse (SLOT-49)."""
     assignment = ChangeAssignment.objects.select_for_update().get(pk=assignment.pk)
     est = assignment.point.establishment
-    role = _require(
+    role = role_named_by_text(
         actor,
         est,
         (*ASSIGNABLE[Kind.DESK], *ASSIGN_ROLES[est.jurisdiction]),
@@ -539,7 +538,7 @@ def change_assignment_close(
     movements must give back its opening composition, or after a count its amount (SLOT-49)."""
     assignment = ChangeAssignment.objects.select_for_update().get(pk=assignment.pk)
     est = assignment.point.establishment
-    role = _require(
+    role = role_named_by_text(
         actor,
         est,
         (*ASSIGNABLE[Kind.DESK], *ASSIGN_ROLES[est.jurisdiction]),
@@ -625,7 +624,9 @@ def counterfeit_deposit(
     est = establishment
     if est.jurisdiction != "FR":
         raise ValidationError(_("Le coffret des fausses pièces est prévu dans les casinos français."))
-    role = _require(actor, est, BOX_KEEPERS, "SLOT-45", _("Le coffret des fausses pièces est détenu à la caisse."))
+    role = role_named_by_text(
+        actor, est, BOX_KEEPERS, "SLOT-45", _("Le coffret des fausses pièces est détenu à la caisse.")
+    )
     if kind not in CounterfeitItem.Kind.values or found_during not in CounterfeitItem.FoundDuring.values:
         raise ValidationError(_("Nature inconnue."))
     if not description.strip() or not 0 < quantity < 10**6:
@@ -686,7 +687,7 @@ def counterfeit_destroy(
     comptable du Trésor, chef de poste (SLOT-45; AMB-48: to confirm). Only the items found in a
     financial year now ended: none of the current year is destroyed before its end."""
     est = establishment
-    role = _require(
+    role = role_named_by_text(
         actor,
         est,
         DESTROYERS,

@@ -1,13 +1,10 @@
 """The roles the slot services check and the register lines they append."""
 
 import datetime
-from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from ledgers.core.authz import roles_of
-from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import DIRECTORATE, Role
 from ledgers.registers.kinds import RegisterKind
@@ -112,11 +109,3 @@ def _writer(register: Register | RegisterKind, role: str) -> str:
     keeper writing a reading line appears as himself)."""
     kind = register.kind_info if isinstance(register, Register) else register
     return role if role in kind.record_roles else kind.record_roles[0]
-
-
-def _require(user: AbstractBaseUser | None, est: Establishment, roles: Sequence[str], code: str, message: Any) -> str:
-    held = roles_of(user, est) if user is not None else set()
-    role = next((str(r) for r in roles if r in held), None)
-    if role is None:
-        raise RuleViolation(code, message)
-    return role

@@ -23,18 +23,17 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.authz import save_audited
+from ledgers.core.authz import role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, Seance
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
-from ledgers.registers.selectors import current_register
-from ledgers.registers.services import entry_append, register_language
+from ledgers.registers.services import entry_write, register_language
 
 from ..models import DropCount, Machine, Releve, SlotCount, SlotCountLine
 from ..registers import SLOT_COUNTS
 from . import accounting
-from .common import _line, _require
+from .common import _line
 from .releves import drop_count_record
 
 Kind = SlotCount.Kind
@@ -59,7 +58,7 @@ def _entry(
     with register_language():
         payload = _line(None, event=event, at=at, detail=detail, actor=actor, role=role, est=est, count=count.pk)
     payload.pop("machine")
-    return entry_append(register=current_register(est, SLOT_COUNTS.code), actor=actor, role=role, payload=payload)
+    return entry_write(establishment=est, kind=SLOT_COUNTS.code, actor=actor, role=role, payload=payload)
 
 
 def is_last_day(day: datetime.date) -> bool:
@@ -123,7 +122,7 @@ def slot_count_open(
     denomination (during the séance, or its general count at the end) names the open séance and
     the denomination. MC: the count of the boxes of a relève."""
     est = establishment
-    role = _require(actor, est, COUNT_SESSION_ROLES[est.jurisdiction], "SLOT-46", WHO_COUNTS)
+    role = role_named_by_text(actor, est, COUNT_SESSION_ROLES[est.jurisdiction], "SLOT-46", WHO_COUNTS)
     if kind not in Kind.values:
         raise ValidationError({"kind": _("Type de comptée inconnu.")})
     now = timezone.now()
@@ -246,7 +245,7 @@ def slot_count_close(*, count: SlotCount, actor: AbstractBaseUser, floats: Decim
     (SLOT-46); the season-end count takes the cash floats (fonds de caisse) too."""
     count = _open(count)
     est = count.establishment
-    role = _require(actor, est, COUNT_SESSION_ROLES[est.jurisdiction], "SLOT-46", WHO_COUNTS)
+    role = role_named_by_text(actor, est, COUNT_SESSION_ROLES[est.jurisdiction], "SLOT-46", WHO_COUNTS)
     if not count.lines.exists() and (est.jurisdiction == "MC" or count.kind not in GENERAL):
         raise ValidationError(_("Aucune machine n'a été comptée."))
     if est.jurisdiction == "FR":

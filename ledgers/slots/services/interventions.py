@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.authz import require_role, save_audited
+from ledgers.core.authz import require_role, role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
@@ -30,7 +30,7 @@ from ..models import (
     StaffApproval,
 )
 from ..registers import INVENTORY_KIND, TECHNICAL_KIND
-from .common import INTERVENTION_ROLES, INVENTORY_ROLES, _append, _fiche, _require, _writer
+from .common import INTERVENTION_ROLES, INVENTORY_ROLES, _append, _fiche, _writer
 
 
 @transaction.atomic
@@ -104,7 +104,7 @@ def intervention_open(
     roles = INTERVENTION_ROLES[est.jurisdiction]
     if est.jurisdiction == "FR" and selectors.installed_count(est) > (est.setting("SET-43") or 75):
         roles = tuple(r for r in roles if r != Role.EMPLOYE_JEUX)
-    role = _require(
+    role = role_named_by_text(
         actor,
         est,
         roles,
@@ -190,14 +190,14 @@ def transmittal_hand_over(
     est = establishment
     if est.jurisdiction != "MC":
         raise ValueError(_("L'enveloppe quotidienne des fiches d'intervention est une règle monégasque."))
-    role = _require(
+    role = role_named_by_text(
         actor,
         est,
         (Role.SUPERVISEUR,),
         "SLOT-15",
         _("Le superviseur remet les fiches du jour à la Direction de l'exploitation."),
     )
-    _require(
+    role_named_by_text(
         received_by,
         est,
         (Role.DIRECTEUR_EXPLOITATION,),
@@ -250,7 +250,7 @@ def sfm_visit_record(
     est = establishment
     if est.jurisdiction != "FR":
         raise ValueError(_("Les visites de révision de la SFM sont une règle française."))
-    role = _require(
+    role = role_named_by_text(
         actor, est, (Role.TECHNICIEN_SFM,), "SLOT-54", _("La visite de révision est faite par un technicien de la SFM.")
     )
     visited_at = visited_at or timezone.now()

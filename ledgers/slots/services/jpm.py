@@ -18,7 +18,6 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
-from ledgers.core.hooks import on_seance_opening
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
@@ -54,7 +53,6 @@ from .progressives import (
     _machines,
     _technical_line,
     _write,
-    active_progressives,
     increment_shares,
 )
 
@@ -141,26 +139,6 @@ def jpm_technical_record(
         at=occurred_at,
         countersigned=countersigned,
     )
-
-
-@on_seance_opening
-def jpm_read_before_opening(establishment: Establishment, date: datetime.date) -> None:
-    """SLOT-38: a member casino's séance opens only once every JPM in service has the day's modèle
-    28 S line (filled "before the opening", art. 68-20-2)."""
-    if establishment.jurisdiction != "FR":
-        return
-    unread = (
-        active_progressives(establishment, multisite=True)
-        .filter(created_at__date__lte=date)
-        .exclude(jpm_readings__day=date)
-        .order_by("code")
-    )
-    if codes := [jackpot.code for jackpot in unread]:
-        raise RuleViolation(
-            "SLOT-38",
-            _("Le registre modèle 28 S est renseigné avant l'ouverture : relevé du %(d)s manquant pour %(c)s.")
-            % {"d": f"{date:%d/%m/%Y}", "c": ", ".join(codes)},
-        )
 
 
 def _meter_values(jackpot: Progressive, meters: Mapping[str, Any], code: str) -> dict[str, int]:

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.authz import require_role, save_audited
+from ledgers.core.authz import require_role, role_named_by_text, save_audited
 from ledgers.incidents.models import Incident
 from ledgers.incidents.services import incident_open
 
@@ -26,7 +26,7 @@ from ..models import (
 )
 from ..registers import INVENTORY_KIND, TECHNICAL_KIND
 from ..rules import METER_ANOMALY, ROLLOVER_MAX_SHARE
-from .common import INVENTORY_ROLES, RAM_CLEAR_ROLES, _append, _require
+from .common import INVENTORY_ROLES, RAM_CLEAR_ROLES, _append
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ def ram_clear_record(
     role = (
         require_role(actor, est, RAM_CLEAR_ROLES[jur])
         if jur == "MC"
-        else _require(
+        else role_named_by_text(
             actor,
             est,
             RAM_CLEAR_ROLES[jur],

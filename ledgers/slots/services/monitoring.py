@@ -13,7 +13,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.authz import require_role, roles_of
+from ledgers.core.authz import require_role, role_named_by_text, roles_of
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
@@ -37,7 +37,7 @@ from ..models import (
     Releve,
 )
 from ..registers import INVENTORY_KIND, JACKPOTS, METER_READINGS, SLOT_FILES
-from .common import _append, _line, _require, _writer
+from .common import _append, _line, _writer
 from .releves import ReadingErrors
 
 
@@ -108,14 +108,14 @@ def files_copy_deliver(
     est = establishment
     if est.jurisdiction != "MC":
         raise ValueError(_("La copie des fichiers au Secrétariat Général est une règle monégasque."))
-    role = _require(
+    role = role_named_by_text(
         actor,
         est,
         (Role.DIRECTEUR_EXPLOITATION,),
         "SLOT-08",
         _("Les fichiers sont tenus par le Directeur de l'exploitation."),
     )
-    _require(
+    role_named_by_text(
         received_by, est, (Role.SECRETARIAT_GENERAL,), "SLOT-08", _("La copie est déposée au Secrétariat Général.")
     )
     register = current_register(est, SLOT_FILES.code)

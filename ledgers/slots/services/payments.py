@@ -11,7 +11,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.authz import require_role
+from ledgers.core.authz import require_role, role_named_by_text
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
@@ -32,7 +32,7 @@ from ..models import (
     TopUp,
 )
 from ..registers import JACKPOTS, TOP_UPS
-from .common import INVENTORY_ROLES, _line, _require, _writer
+from .common import INVENTORY_ROLES, _line, _writer
 
 PAY_ROLES = {"MC": (Role.SUPERVISEUR,), "FR": (Role.CAISSIER,)}
 
@@ -109,7 +109,7 @@ def jackpot_pay(
     flagged."""
     est = machine.establishment
     jur = est.jurisdiction
-    role = _require(
+    role = role_named_by_text(
         actor,
         est,
         PAY_ROLES[jur],
@@ -136,7 +136,7 @@ def jackpot_pay(
     else:
         if controller is None or controller.pk == actor.pk:
             raise RuleViolation("SLOT-35", _("Le paiement est contrôlé et signé par un membre du comité de direction."))
-        _require(
+        role_named_by_text(
             controller,
             est,
             (Role.COMITE,),
@@ -194,10 +194,10 @@ def dispute_decide(
 ) -> PaymentDispute:
     """The superviseur decides a payment dispute after hearing the mechanic (SLOT-18, INC-04)."""
     est = machine.establishment
-    role = _require(
+    role = role_named_by_text(
         actor, est, (Role.SUPERVISEUR,), "INC-04", _("Une contestation de paiement est tranchée par le superviseur.")
     )
-    _require(mechanic, est, (Role.MECANICIEN,), "INC-04", _("Le superviseur entend un mécanicien."))
+    role_named_by_text(mechanic, est, (Role.MECANICIEN,), "INC-04", _("Le superviseur entend un mécanicien."))
     if not mechanic_statement.strip():
         raise RuleViolation("INC-04", _("La décision suppose l'avis du mécanicien entendu."))
     if not claim.strip() or not decision.strip():
@@ -243,7 +243,7 @@ def top_up_pay(
     """The superviseur pays the difference between a winning combination and what the machine paid,
     written in the cahier des compléments (SLOT-20, REG-17)."""
     est = machine.establishment
-    role = _require(actor, est, (Role.SUPERVISEUR,), "SLOT-20", _("Le superviseur paie le complément."))
+    role = role_named_by_text(actor, est, (Role.SUPERVISEUR,), "SLOT-20", _("Le superviseur paie le complément."))
     if not (combination.strip() and customer.strip() and mechanic_opinion.strip()):
         raise RuleViolation("SLOT-20", _("La combinaison, le client et l'avis du mécanicien sont obligatoires."))
     if difference != amount_due - paid_by_machine or difference <= 0:

@@ -1,14 +1,13 @@
 """FR progressive jackpots: their creation, daily readings, stops and increments recovered."""
 
 import datetime
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -16,8 +15,7 @@ from ledgers.cash import services as cash_services
 from ledgers.cash.models import Orphan
 from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import RuleViolation
-from ledgers.core.hooks import Missing, on_seance_closing
-from ledgers.core.models import Establishment, Seance
+from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
 from ledgers.registers.selectors import current_register
@@ -305,32 +303,6 @@ def progressive_reading_record(
 
 def active_progressives(est: Establishment, *, multisite: bool):
     return Progressive.objects.filter(establishment=est, multisite=multisite, status=Progressive.Status.ACTIVE)
-
-
-@on_seance_closing
-def progressives_recorded(seance: Seance) -> Iterator[Missing]:
-    """SLOT-36: the last séance of the gaming day closes only when every active progressive's
-    displayed amount is in the register; SLOT-38: and every JPM's 28 S line of the day."""
-    est = seance.establishment
-    if (
-        est.jurisdiction != "FR"
-        or Seance.objects.filter(establishment=est, date=seance.date, status=Seance.Status.OPEN)
-        .exclude(pk=seance.pk)
-        .exists()
-    ):
-        return
-    # Only the jackpots in service on that day (created on or before it).
-    started = {"created_at__date__lte": seance.date}
-    for progressive in active_progressives(est, multisite=False).filter(**started).exclude(readings__day=seance.date):
-        yield Missing(
-            _("montant affiché du jackpot progressif %(code)s à la fermeture") % {"code": progressive.code},
-            "SLOT-36",
-            reverse("slots:progressive_reading"),
-        )
-    for jackpot in active_progressives(est, multisite=True).filter(**started).exclude(jpm_readings__day=seance.date):
-        yield Missing(
-            _("relevé du JPM %(code)s au modèle 28 S") % {"code": jackpot.code}, "SLOT-38", reverse("slots:jpm_reading")
-        )
 
 
 def _baseline(jackpot: Progressive, before: datetime.date | None = None) -> dict[str, int]:

@@ -12,7 +12,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.authz import require_role, save_audited
+from ledgers.core.authz import require_role, role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, Room
 from ledgers.core.roles import Role
@@ -37,7 +37,7 @@ from ..models import (
 )
 from ..registers import METER_READINGS
 from ..rules import VARIANCE_PRESETS
-from .common import COUNT_ROLES, READING_ROLES, _line, _require, _signature, _writer
+from .common import COUNT_ROLES, READING_ROLES, _line, _signature, _writer
 from .meters import _assess, _meter_incident
 
 
@@ -241,11 +241,13 @@ def releve_open(
     started_at: datetime.datetime | None = None,
 ) -> Releve:
     """Only a superviseur directs a relève (SLOT-22, SLOT-24)."""
-    role = _require(actor, establishment, (Role.SUPERVISEUR,), "SLOT-22", _("Seul un superviseur dirige une relève."))
+    role = role_named_by_text(
+        actor, establishment, (Role.SUPERVISEUR,), "SLOT-22", _("Seul un superviseur dirige une relève.")
+    )
     if room.establishment_id != establishment.pk:
         raise ValueError(_("Cette salle n'est pas dans l'établissement."))
     if sworn_agent is not None:
-        _require(
+        role_named_by_text(
             sworn_agent,
             establishment,
             (Role.AGENT_SURVEILLANCE,),
@@ -323,12 +325,12 @@ def _require_reconciled(releve: Releve) -> None:
 def releve_close(*, releve: Releve, actor: AbstractBaseUser, sworn_agent: AbstractBaseUser | None = None) -> Releve:
     """A relève carried out while the room operates is closed only with a sworn agent recorded (SLOT-23)."""
     est = releve.establishment
-    role = _require(actor, est, (Role.SUPERVISEUR,), "SLOT-22", _("Seul un superviseur dirige une relève."))
+    role = role_named_by_text(actor, est, (Role.SUPERVISEUR,), "SLOT-22", _("Seul un superviseur dirige une relève."))
     releve = Releve.objects.select_for_update().get(pk=releve.pk)
     if releve.status != Releve.Status.OPEN:
         raise ValueError(_("Cette relève est déjà close."))
     if sworn_agent is not None:
-        _require(
+        role_named_by_text(
             sworn_agent,
             est,
             (Role.AGENT_SURVEILLANCE,),

@@ -13,6 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.authz import role_named_by_text
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.incidents.categories import Category, incident_category
@@ -20,7 +21,6 @@ from ledgers.incidents.models import Incident, IncidentNotice
 from ledgers.incidents.services import incident_open
 
 from ..models import Machine
-from .common import _require
 
 # INC-06: the agents' hierarchy is the Direction des Casinos, which the control staff report to (art.
 # 23), held in this system by the directeur des jeux; and the superviseur of the slot room.
@@ -66,7 +66,7 @@ def surveillance_incident_report(
     and the superviseur are recorded as informed (INC-06)."""
     if establishment.jurisdiction != "MC":
         raise ValidationError(_("Ce compte rendu des agents de surveillance est prévu à Monaco."))
-    _require(
+    role_named_by_text(
         actor,
         establishment,
         (Role.AGENT_SURVEILLANCE,),
@@ -99,7 +99,7 @@ def anomaly_report(
     otherwise by a written report (INC-16)."""
     if establishment.jurisdiction != "FR":
         raise ValidationError(_("L'information de la police par la SFM est prévue en France."))
-    _require(
+    role_named_by_text(
         actor, establishment, (Role.TECHNICIEN_SFM,), "INC-16", _("Ce signalement est fait par le personnel de la SFM.")
     )
     if machine is None and not system.strip():

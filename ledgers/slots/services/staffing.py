@@ -20,9 +20,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.authz import roles_of, save_audited
+from ledgers.core.authz import role_named_by_text, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
-from ledgers.core.hooks import on_seance_opening
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.services import display_name
@@ -30,7 +29,6 @@ from ledgers.registers.services import display_name
 from .. import selectors
 from ..models import SlotStaffing
 from .cashdesk import ASSIGN_ROLES, _entry
-from .common import _require
 from .interventions import _approval
 
 ARTICLE = _(
@@ -85,7 +83,7 @@ def staffing_record(
     est = establishment
     if est.jurisdiction != "FR":
         raise ValidationError(_("Le personnel de la salle des machines (art. 68-27) concerne les casinos français."))
-    role = _require(
+    role = role_named_by_text(
         actor,
         est,
         ASSIGN_ROLES["FR"],
@@ -168,25 +166,3 @@ def staffing_record(
         actor=actor,
         reason="inscription",
     )
-
-
-@on_seance_opening
-def room_staffed(establishment: Establishment, date: datetime.date) -> None:
-    """SLOT-50: with machines in operation, the séance (the room's opening act) opens only with the
-    day's staffing and, above SET-43 machines, its mechanic."""
-    if establishment.jurisdiction != "FR" or not (machines := selectors.installed_count(establishment)):
-        return
-    staffing = staffing_of(establishment, date)
-    threshold = fleet_threshold(establishment)
-    if staffing is None:
-        raise RuleViolation(
-            "SLOT-50",
-            _("Personnel de la salle des machines non inscrit pour le %(d)s. ") % {"d": f"{date:%d/%m/%Y}"}
-            + str(ARTICLE % {"n": threshold}),
-        )
-    if machines > threshold and staffing.maintainer_role != Role.MECANICIEN:
-        raise RuleViolation(
-            "SLOT-50",
-            _("%(m)s machines en exploitation : un mécanicien est présent (plus de %(n)s machines).")
-            % {"m": machines, "n": threshold},
-        )

@@ -16,7 +16,7 @@ written there.
 """
 
 import datetime
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -24,7 +24,6 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import QuerySet, Sum
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -32,8 +31,7 @@ from ledgers.cash import services as cash_services
 from ledgers.cash.models import Orphan
 from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import RuleViolation
-from ledgers.core.hooks import Missing, on_seance_closing
-from ledgers.core.models import Establishment, Seance
+from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name
@@ -297,13 +295,6 @@ def reconciliation_draw_up(
             )
         row.save()
     return reconciliation
-
-
-@on_seance_closing
-def expired_tickets_posted(seance: Seance) -> Iterator[Missing]:
-    """SLOT-44: the séance closes only once the expiry run has posted every expired ticket."""
-    if seance.establishment.jurisdiction == "FR" and expired_unposted(seance.establishment).exists():
-        yield Missing(_("tickets périmés à inscrire aux orphelins"), "SLOT-44", reverse("slots:tickets_expire"))
 
 
 def unreconciled_releves(est: Establishment) -> QuerySet[Releve]:

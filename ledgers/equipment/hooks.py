@@ -1,5 +1,6 @@
-"""Preconditions the equipment rules put on table-parties (registered with ``ledgers.core.hooks``
-when the app is ready), and the deck check the cards domain calls when a shuffler is used."""
+"""What the equipment app wires into core's extension points: the preconditions its rules put on
+table-parties (the shuffler first: a started shuffler with its dealing attachment stands in for
+the sabot), and the deck check the cards domain calls when a shuffler is used."""
 
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -7,6 +8,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
+from ledgers.core.hooks import on_table_closing, on_table_opening
 from ledgers.core.models import TableSession
 from ledgers.incidents.selectors import has_open_incident
 
@@ -26,6 +28,29 @@ def session_uses_shuffler(session: TableSession) -> bool:
     return Shuffler.objects.filter(socle__table_id=session.table_id, status=AssetStatus.IN_SERVICE).exists()
 
 
+@on_table_opening
+def check_shuffler_started(session: TableSession) -> None:
+    """FR blackjack and punto banco: a shuffler fixed on the table is started with its opening
+    checklist before play (SHUF-14, SHUF-15)."""
+    est = _est(session)
+    game = session.table.game
+    if est.jurisdiction != "FR" or game not in SHUFFLER_DISPLAY_FR:
+        return
+    for shuffler in Shuffler.objects.filter(socle__table_id=session.table_id, status=AssetStatus.IN_SERVICE):
+        if has_open_incident(shuffler):
+            continue
+        if not ShufflerUse.objects.filter(table_session=session, shuffler=shuffler).exists():
+            raise RuleViolation(
+                SHUFFLER_DISPLAY_FR[game][0],
+                _(
+                    "Le %(machine)s n'a pas été mis en marche avec ses vérifications d'ouverture (affichage, jeux "
+                    "comptés)."
+                )
+                % {"machine": shuffler},
+            )
+
+
+@on_table_opening
 def check_shoe_allocated(session: TableSession) -> None:
     """FR: the sabot is allocated at the start of each séance, before the table opens (SHOE-12,
     recorded per SHOE-06 / SHOE-13) — unless a shuffler fitted with its dealing attachment deals
@@ -44,6 +69,7 @@ def check_shoe_allocated(session: TableSession) -> None:
     )
 
 
+@on_table_opening
 def check_wheel_ready(session: TableSession) -> None:
     """The wheel was checked before the séance, and passed (MC WHEEL-06, FR WHEEL-08); after a failed
     check the table stays closed (INC-08)."""
@@ -73,27 +99,7 @@ def check_wheel_ready(session: TableSession) -> None:
         )
 
 
-def check_shuffler_started(session: TableSession) -> None:
-    """FR blackjack and punto banco: a shuffler fixed on the table is started with its opening
-    checklist before play (SHUF-14, SHUF-15)."""
-    est = _est(session)
-    game = session.table.game
-    if est.jurisdiction != "FR" or game not in SHUFFLER_DISPLAY_FR:
-        return
-    for shuffler in Shuffler.objects.filter(socle__table_id=session.table_id, status=AssetStatus.IN_SERVICE):
-        if has_open_incident(shuffler):
-            continue
-        if not ShufflerUse.objects.filter(table_session=session, shuffler=shuffler).exists():
-            raise RuleViolation(
-                SHUFFLER_DISPLAY_FR[game][0],
-                _(
-                    "Le %(machine)s n'a pas été mis en marche avec ses vérifications d'ouverture (affichage, jeux "
-                    "comptés)."
-                )
-                % {"machine": shuffler},
-            )
-
-
+@on_table_closing
 def check_shuffler_ended(session: TableSession) -> None:
     """FR: no end of partie without the hood opened and the machine shown empty (SHUF-13), and at
     blackjack and punto banco the cards removed and the machine disconnected (SHUF-14, SHUF-15)."""
@@ -115,6 +121,7 @@ def check_shuffler_ended(session: TableSession) -> None:
         )
 
 
+@on_table_closing
 def check_lid_locked(session: TableSession) -> None:
     """MC roulette: no end of partie before the lid is locked and its key returned (WHEEL-02, KEY-08)."""
     est = _est(session)

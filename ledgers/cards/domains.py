@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, LocationKind
-from ledgers.custody.domains import CustodyDomain
+from ledgers.custody.domains import CustodyDomain, custody_domain
 from ledgers.custody.models import DestructionSession
 from ledgers.custody.registers import CARNET_19, COMPTABILITE_ANNEXE, PRISE_EN_CHARGE
 from ledgers.incidents.categories import CARD_ANOMALY
@@ -76,30 +76,32 @@ def _accounted_for(unit: CardUnit) -> bool:
     ).exists()
 
 
-CARDS = CustodyDomain(
-    code="cards",
-    label=_("Cartes"),
-    item_model="cards.CardUnit",
-    rules={
-        "supplier_approval": {"FR": "CARD-32"},
-        "order_visa": {"MC": "CARD-07", "FR": "CARD-33"},
-        "order_quantity": {"MC": "CARD-07"},
-        "intake": {"MC": "CARD-03", "FR": "CARD-26"},
-        "transfer": {"MC": "CARD-05"},
-        "location": {"MC": "CARD-08", "FR": "CARD-28"},
-        "out_of_use_location": {"MC": "CARD-17", "FR": "CARD-39"},
-        "destruction_notice": {"MC": "CARD-11"},
-        "destruction_witness": {"FR": "CARD-31"},
-        "destruction_method": {"FR": "CARD-31"},
-        "verification": {"MC": "CARD-06", "FR": "CARD-29"},
-    },
-    intake_register=intake_register,
-    depot_kinds={
-        "MC": frozenset({LocationKind.DEPOT_PRINCIPAL, LocationKind.DEPOT_ANNEXE, LocationKind.DCC}),
-        "FR": frozenset({LocationKind.CARD_CABINET}),
-    },
-    annex_kind=COMPTABILITE_ANNEXE.code,
-    destruction_checks=destruction_checks,
-    categories=categories,
-    stock_filter={"parent__isnull": True},
+CARDS = custody_domain(
+    CustodyDomain(
+        code="cards",
+        label=_("Cartes"),
+        item_model="cards.CardUnit",
+        rules={
+            "supplier_approval": {"FR": "CARD-32"},
+            "order_visa": {"MC": "CARD-07", "FR": "CARD-33"},
+            "order_quantity": {"MC": "CARD-07"},
+            "intake": {"MC": "CARD-03", "FR": "CARD-26"},
+            "transfer": {"MC": "CARD-05"},
+            "location": {"MC": "CARD-08", "FR": "CARD-28"},
+            "out_of_use_location": {"MC": "CARD-17", "FR": "CARD-39"},
+            "destruction_notice": {"MC": "CARD-11"},
+            "destruction_witness": {"FR": "CARD-31"},
+            "destruction_method": {"FR": "CARD-31"},
+            "verification": {"MC": "CARD-06", "FR": "CARD-29"},
+        },
+        intake_register=intake_register,
+        depot_kinds={
+            "MC": frozenset({LocationKind.DEPOT_PRINCIPAL, LocationKind.DEPOT_ANNEXE, LocationKind.DCC}),
+            "FR": frozenset({LocationKind.CARD_CABINET}),
+        },
+        annex_kind=COMPTABILITE_ANNEXE.code,
+        destruction_checks=destruction_checks,
+        categories=categories,
+        stock_filter={"parent__isnull": True},
+    )
 )

@@ -1,17 +1,20 @@
-"""Table opening and closing preconditions of the card domain (registered in CardsConfig.ready)."""
+"""What the cards app wires into core's extension points: the table opening and closing
+preconditions of the card domain."""
 
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
+from ledgers.core.hooks import on_table_closing, on_table_opening
 from ledgers.core.models import TableSession
 
 from . import selectors
-from .domain import rule_id
+from .domains import rule_id
 from .models import CardEvent
 
 Kind = CardEvent.Kind
 
 
+@on_table_opening
 def cards_ready_for_play(session: TableSession) -> None:
     """Before the table plays, every unit issued to it passed its control at the table: the second
     control (MC, CARD-15) / comptée et vérification (FR, CARD-36), or for a prêt-à-l'emploi deck
@@ -45,6 +48,7 @@ def cards_ready_for_play(session: TableSession) -> None:
             )
 
 
+@on_table_closing
 def cards_back_before_closing(session: TableSession) -> None:
     """Fin de partie only once every unit is back in a depot: MC under the inspecteur's surveillance
     (CARD-18); FR after its post-partie control (CARD-37)."""
