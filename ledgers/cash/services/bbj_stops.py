@@ -20,9 +20,8 @@ from ledgers.registers.services import display_name, register_language
 from .. import rules
 from ..models import BadBeatStop, BadBeatTable, Orphan
 from ..selectors import current_amount, current_config, final_stop, open_breakdown, open_suspension
-from .bbj import BBJ_MANAGERS, _locked
+from .bbj import BBJ_MANAGERS, _entry, _locked
 from .orphans import orphan_record
-from .tickets import _entry
 
 
 @transaction.atomic
