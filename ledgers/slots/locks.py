@@ -1,4 +1,4 @@
-"""The slot side of key custody (issue 9): the locks a machine needs before it goes in service,
+"""The slot side of key custody: the locks a machine needs before it goes in service,
 and a socle taken out of operation. A key serves the assets its ``asset_ref`` lists (comma
 separated): a machine by its number (SBM number in Monaco, casino number in France), a socle by
 its number; the lock type tells a socle key from a machine key of the same number."""
