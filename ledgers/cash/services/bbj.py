@@ -375,7 +375,7 @@ def _log_rows(content: str) -> list[dict]:
     for number, line in enumerate(data.dict, start=2):
         try:
             time = datetime.time.fromisoformat(line["heure"].strip()).isoformat()
-            amounts = {
+            values = {
                 key: amounts.money(line[column])
                 for key, column in (
                     ("pot", "pot"),
@@ -388,7 +388,7 @@ def _log_rows(content: str) -> list[dict]:
             payments = [amounts.money(p) for p in (line["paiements"] or "").split(";") if p.strip()]
         except (ValueError, AttributeError, ValidationError) as exc:
             raise ValidationError(_("Ligne %(n)s du fichier illisible.") % {"n": number}) from exc
-        rows.append({"time": time, **{k: str(v) for k, v in amounts.items()}, "payments": [str(p) for p in payments]})
+        rows.append({"time": time, **{k: str(v) for k, v in values.items()}, "payments": [str(p) for p in payments]})
     if not rows:
         raise ValidationError(_("Le fichier ne contient aucune partie."))
     return rows
