@@ -19,7 +19,9 @@ Then, each figure against a baseline measured in the same run:
 - pages: p50/p95 (ms) and queries of the home of every role, the busiest register's page (first
   and deep), the API entries list (first and deep cursor) and the visa page, through Django's
   test client (``--samples`` requests each);
-- printing the volume in use of the busiest register, with the entries it reads.
+- printing the volume in use of the busiest register twice, with the lowest entry each print
+  reads: the first lays out from the last stored volume boundary (from entry 1 if none), the
+  second from the boundaries the first stored.
 
 Figures go to bench/results/scale-<entries>.json and are printed as a table. Run it on a scratch
 database, never on a production one: the group stays (entries are append-only).
