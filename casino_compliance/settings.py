@@ -123,7 +123,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "django.contrib.auth.backends.ModelBackend",  # accounts of the application (the demo's)
+    "ledgers.core.directory.DirectoryBackend",  # the casino's directory, when LDAP_URL is set
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -142,6 +143,32 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 # (ledgers.core.middleware.client_ip); with none, REMOTE_ADDR alone (the header is then ignored).
 TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 AXES_CLIENT_IP_CALLABLE = "ledgers.core.middleware.client_ip"
+
+# Directory sign-in (django-python3-ldap; docs/operations.md "Directory"). Off without LDAP_URL.
+LDAP_AUTH_URL = env.list("LDAP_URL", default=[])
+LDAP_AUTH_USE_TLS = env.bool("LDAP_START_TLS", default=False)
+LDAP_AUTH_SEARCH_BASE = env("LDAP_USER_BASE", default="")
+LDAP_AUTH_OBJECT_CLASS = env("LDAP_USER_CLASS", default="inetOrgPerson")
+LDAP_AUTH_USER_FIELDS = {
+    "username": env("LDAP_USERNAME_ATTRIBUTE", default="uid"),
+    "first_name": "givenName",
+    "last_name": "sn",
+    "email": "mail",
+}
+LDAP_AUTH_USER_LOOKUP_FIELDS = ("username",)
+LDAP_AUTH_SYNC_USER_RELATIONS = "ledgers.core.directory.sync_user_relations"
+LDAP_AUTH_FORMAT_USERNAME = {
+    "openldap": "django_python3_ldap.utils.format_username_openldap",
+    "active_directory": "django_python3_ldap.utils.format_username_active_directory",
+    "active_directory_principal": "django_python3_ldap.utils.format_username_active_directory_principal",
+}[env("LDAP_USERNAME_FORMAT", default="openldap")]
+LDAP_AUTH_ACTIVE_DIRECTORY_DOMAIN = env("LDAP_AD_DOMAIN", default=None)
+LDAP_AUTH_CONNECTION_USERNAME = env("LDAP_BIND_USERNAME", default=None)  # the sync's service account
+LDAP_AUTH_CONNECTION_PASSWORD = env("LDAP_BIND_PASSWORD", default=None)
+LDAP_AUTH_CONNECT_TIMEOUT = LDAP_AUTH_RECEIVE_TIMEOUT = env.int("LDAP_TIMEOUT", default=5)
+LEDGERS_DIRECTORY_GROUP_BASE = env("LDAP_GROUP_BASE", default="")
+# {"cn=scj,ou=groups,dc=casino,dc=mc": ["montecarlo", "scj"], ...}: group DN → establishment code, role.
+LEDGERS_DIRECTORY_GROUPS = env.json("LDAP_GROUP_ROLES", default={})
 
 # French first, English available; every establishment has its own time zone for display.
 LANGUAGE_CODE = "fr"
@@ -251,6 +278,8 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Report jobs the broker never got, or whose worker stopped (ledgers.reports.services).
     "report-jobs-recovery": {"task": "ledgers.reports.tasks.report_jobs_recover_task", "schedule": 5 * 60.0},
+    # Directory accounts: memberships follow the groups, leavers disabled (ledgers.core.directory).
+    "directory-sync": {"task": "ledgers.core.tasks.directory_sync_task", "schedule": 15 * 60.0},
 }
 REPORTS_HEARTBEAT_TIMEOUT_MINUTES = env.int("REPORTS_HEARTBEAT_TIMEOUT_MINUTES", default=10)
 REPORTS_QUEUED_RESEND_MINUTES = env.int("REPORTS_QUEUED_RESEND_MINUTES", default=30)
