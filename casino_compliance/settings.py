@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "axes",
     "ledgers.core",
     "ledgers.registers",
+    "ledgers.notifications",
     "ledgers.incidents",
     "ledgers.custody",
     "ledgers.cards",
@@ -170,6 +171,21 @@ LEDGERS_DIRECTORY_GROUP_BASE = env("LDAP_GROUP_BASE", default="")
 # {"cn=scj,ou=groups,dc=casino,dc=mc": ["montecarlo", "scj"], ...}: group DN → establishment code, role.
 LEDGERS_DIRECTORY_GROUPS = env.json("LDAP_GROUP_ROLES", default={})
 
+# Mail (docs/operations.md "Mail"): EMAIL_URL names the casino's SMTP server, e.g.
+# smtp+tls://user:password@mail.casino.mc:587; without it the demo writes each mail as a file
+# in var/mail, shown on the notifications page.
+if "EMAIL_URL" in env.ENVIRON:
+    globals().update(env.email_url("EMAIL_URL"))
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = VAR_DIR / "mail"
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="registres@localhost")
+EMAIL_SUBJECT_PREFIX = env("EMAIL_SUBJECT_PREFIX", default="[Registres] ")
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+# A notice not acknowledged within this delay goes to the next level's subscribers.
+NOTIFICATIONS_ACKNOWLEDGE_MINUTES = env.int("NOTIFICATIONS_ACKNOWLEDGE_MINUTES", default=60)
+NOTIFICATIONS_SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")  # links in the mails
+
 # French first, English available; every establishment has its own time zone for display.
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", _("Français")), ("en", _("English"))]
@@ -256,7 +272,7 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5.html"
+DJANGO_TABLES2_TEMPLATE = "django_tables2/ledgers.html"  # bootstrap5 with the export links
 
 # Celery: Redis when REDIS_URL is set, otherwise eager in-process execution.
 REDIS_URL = env("REDIS_URL")
@@ -278,6 +294,9 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Report jobs the broker never got, or whose worker stopped (ledgers.reports.services).
     "report-jobs-recovery": {"task": "ledgers.reports.tasks.report_jobs_recover_task", "schedule": 5 * 60.0},
+    # The outbox: mails whose task was lost or whose retry has come (ledgers.notifications).
+    "mails-flush": {"task": "ledgers.notifications.tasks.mails_flush_task", "schedule": 60.0},
+    "notices-escalate": {"task": "ledgers.notifications.tasks.notices_escalate_task", "schedule": 5 * 60.0},
     # Directory accounts: memberships follow the groups, leavers disabled (ledgers.core.directory).
     "directory-sync": {"task": "ledgers.core.tasks.directory_sync_task", "schedule": 15 * 60.0},
 }

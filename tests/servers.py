@@ -78,3 +78,30 @@ class Slapd:
         if self.process is not None:
             self.process.terminate()
             self.process.wait(timeout=10)
+
+
+class SmtpServer:
+    """aiosmtpd on 127.0.0.1: ``messages`` holds what it accepted; stop and start it again to
+    play a mail server that is down for a while (same port)."""
+
+    def __init__(self) -> None:
+        from aiosmtpd.controller import Controller
+        from aiosmtpd.handlers import Message
+
+        messages = self.messages = []
+
+        class Keep(Message):
+            def handle_message(self, message) -> None:
+                messages.append(message)
+
+        self.port, self.handler, self.controller_class = free_port(), Keep(), Controller
+        self.controller = None
+
+    def start(self) -> None:
+        self.controller = self.controller_class(self.handler, hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+
+    def stop(self) -> None:
+        if self.controller is not None:
+            self.controller.stop()
+            self.controller = None

@@ -41,6 +41,7 @@ from ledgers.cash import services as cash_services
 from ledgers.cash.models import Orphan
 from ledgers.core.authz import require_role, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
+from ledgers.core.exports import neutralise
 from ledgers.core.hooks import Missing, on_seance_closing, on_seance_opening
 from ledgers.core.models import Establishment, Seance
 from ledgers.core.roles import Role
@@ -785,7 +786,7 @@ def transmission_csv(jackpot: Progressive, period_start: datetime.date, period_e
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\n")
     writer.writerow(["jpm", "du", "au", "montant_affiche"])
-    writer.writerow([jackpot.code, period_start.isoformat(), period_end.isoformat(), str(displayed)])
+    writer.writerow([neutralise(jackpot.code), period_start.isoformat(), period_end.isoformat(), str(displayed)])
     writer.writerow(
         [
             "casino",
@@ -798,7 +799,7 @@ def transmission_csv(jackpot: Progressive, period_start: datetime.date, period_e
         ]
     )
     for row in rows:
-        writer.writerow(row.values())
+        writer.writerow([neutralise(value) for value in row.values()])  # a casino number "=1+1" stays text
     return out.getvalue()
 
 
