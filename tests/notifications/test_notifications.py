@@ -10,6 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from ledgers.authority.models import Declaration
+from ledgers.authority.services import declaration_record
 from ledgers.incidents.models import IncidentNotice
 from ledgers.incidents.services import incident_open
 from ledgers.notifications import services
@@ -130,3 +132,27 @@ def test_acknowledge_through_the_api_and_only_by_a_recipient(mc, people, smtp, d
     answer = api.post(f"/api/v1/notifications/{notice.pk}/acknowledge/")
     assert answer.status_code == 200 and answer.json()["acknowledged_at"]
     assert api.post(f"/api/v1/notifications/{notice.pk}/acknowledge/").status_code == 409
+
+
+def test_auth_01_declaration_mailed_to_the_police_and_recorded(fr, user_in, smtp, django_capture_on_commit_callbacks):
+    register = open_register(fr, "declarations_prealables")
+    director = user_in(fr, "directeur_responsable")
+    user_in(fr, "police", email="police@casino.test")
+    smtp.start()
+    sent = timezone.localdate()
+    with django_capture_on_commit_callbacks(execute=True):
+        declaration = declaration_record(
+            establishment=fr,
+            actor=director,
+            operation="6",
+            details="Mise minimale de la roulette portée à 5 €",
+            sent_on=sent,
+            recipients=Declaration.Recipient.values,
+            proof="LRAR 1A 234 567 8901 2",
+            implementation_date=sent + datetime.timedelta(days=15),
+        )
+    [message] = smtp.messages
+    assert message["To"] == "police@casino.test" and "Déclaration préalable n° 1" in subject(message)
+    register.refresh_from_db()
+    notice_entry = register.entries.get(seq=register.head_seq)
+    assert notice_entry.seq == declaration.entry_seq + 1 and notice_entry.payload["event"] == "Notification"
