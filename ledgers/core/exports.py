@@ -82,3 +82,27 @@ class TableExportMixin(ExportMixin):
         if name == ExportMixin.export_name and model is not None:
             name = slugify(str(model._meta.verbose_name_plural))
         return f"{name}-{timezone.localdate():%Y-%m-%d}.{export_format}"
+
+
+class ListExportMixin:
+    """A list page without a django-tables2 table: ``?_export=csv`` or ``?_export=xlsx`` answers
+    ``export_headers()`` and ``export_rows(queryset)`` over the whole filtered list (all pages)."""
+
+    export_formats = FORMATS
+    export_name = "liste"
+
+    def export_headers(self) -> list:
+        raise NotImplementedError
+
+    def export_rows(self, queryset) -> Iterable[Sequence[Any]]:
+        raise NotImplementedError
+
+    def get(self, request, *args, **kwargs):
+        export_format = request.GET.get(ExportMixin.export_trigger_param)
+        if export_format in self.export_formats:
+            data = dataset(self.export_headers(), self.export_rows(self.get_queryset()), title=self.export_name)
+            return export_response(data, export_format, f"{self.export_name}-{timezone.localdate():%Y-%m-%d}")
+        return super().get(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(**kwargs) | {"export_formats": self.export_formats}

@@ -105,3 +105,20 @@ def test_register_list_exports_all_filtered_rows(client, register, django_assert
     assert rows[0][0] == "Numéro" and [row[0] for row in rows[1:]] == [register.number]
     ws = sheet(client.get(reverse("registers:list"), {"_export": "xlsx"}))
     assert ws.cell(row=2, column=1).value == register.number
+
+
+def test_incident_list_exports_every_incident_with_formulas_as_text(client, mc, user_in):
+    from ledgers.incidents.services import incident_open
+    from tests.factories import open_register
+
+    open_register(mc, "incidents")
+    director = user_in(mc, "directeur_jeux")
+    for n in range(3):
+        incident_open(establishment=mc, category="game", description=f"=1+{n}", actor=director)
+    client.force_login(director)
+    assert "_export=xlsx" in client.get(reverse("incidents:list")).content.decode()
+    rows = csv_rows(client.get(reverse("incidents:list"), {"_export": "csv"}))
+    assert rows[0] == ["Incident", "Exigence", "Constaté le", "Description", "Statut"]
+    assert sorted(row[3] for row in rows[1:]) == ["'=1+0", "'=1+1", "'=1+2"]
+    ws = sheet(client.get(reverse("incidents:list"), {"_export": "xlsx"}, HTTP_ACCEPT_LANGUAGE="en"))
+    assert ws.cell(row=1, column=2).value == "Requirement" and ws.max_row == 4
