@@ -89,7 +89,7 @@ def notice_send(
     *,
     establishment: Establishment,
     kind: str,
-    register: Register,
+    register: Register | Callable[[], Register],
     subject: str,
     body: str,
     actor: AbstractBaseUser,
@@ -99,11 +99,14 @@ def notice_send(
 ) -> Notice | None:
     """Notify the roles the texts name (``roles``) and those subscribed to ``kind`` at level 0;
     recorded in ``register`` by ``actor`` acting as ``role``, in the caller's transaction. None
-    when nobody holding those roles has an e-mail address (nothing was sent)."""
+    when nobody holding those roles has an e-mail address (nothing was sent). ``register`` may be
+    given as a callable, looked up only when there is someone to notify."""
     recipients = _recipients(establishment, set(roles) | set(_roles_at(establishment, kind, 0)))
     if not recipients:
         logger.warning("notice %r: no recipient with an e-mail address", subject)
         return None
+    if callable(register):
+        register = register()
     now = timezone.now()
     notice = Notice.objects.create(
         establishment=establishment,

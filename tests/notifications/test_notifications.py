@@ -18,16 +18,6 @@ from ledgers.notifications import services
 from ledgers.notifications.models import Mail, Notice, NoticeKind, Subscription
 from ledgers.registers.models import EntryKind
 from tests.factories import open_register
-from tests.servers import SmtpServer
-
-
-@pytest.fixture
-def smtp(settings):
-    server = SmtpServer()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", server.port, 5
-    yield server
-    server.stop()
 
 
 @pytest.fixture
