@@ -8,12 +8,5 @@ class CustodyConfig(AppConfig):
     verbose_name = _("Garde des matériels réglementés")
 
     def ready(self) -> None:
-        from ledgers.core.hooks import on_table_closing
-        from ledgers.notifications.models import NoticeKind
-        from ledgers.notifications.services import on_acknowledged
-
-        from . import approvals, registers  # noqa: F401
-        from .services import check_all_returned, destruction_notice_acknowledged
-
-        on_table_closing(check_all_returned)
-        on_acknowledged(NoticeKind.DESTRUCTION, destruction_notice_acknowledged)
+        # The register kinds, approval sources and hooks.
+        from . import approvals, hooks, registers  # noqa: F401
