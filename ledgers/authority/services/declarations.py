@@ -13,6 +13,8 @@ from ledgers.core.authz import require_role, role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
+from ledgers.notifications.models import NoticeKind
+from ledgers.notifications.services import notice_send
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
 
@@ -110,7 +112,23 @@ def declaration_record(
         declared_by=actor,
         entry_seq=entry.seq,
     )
-    return save_audited(declaration, actor=actor, reason="déclaration")
+    declaration = save_audited(declaration, actor=actor, reason="déclaration")
+    # The police in the casino and the territorial service see it at once, by e-mail (AUTH-01).
+    notice_send(
+        establishment=establishment,
+        kind=NoticeKind.DECLARATION,
+        register=register,
+        subject=str(
+            _("Déclaration préalable n° %(n)s — %(operation)s, mise en œuvre le %(date)s")
+            % {"n": number, "operation": payload["operation"], "date": implementation_date.strftime("%d/%m/%Y")}
+        ),
+        body=fields["details"],
+        actor=actor,
+        role=role,
+        roles=(Role.CHEF_POLICE, Role.POLICE),
+        about=f"authority.declaration:{declaration.pk}",
+    )
+    return declaration
 
 
 @transaction.atomic

@@ -15,6 +15,8 @@ from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.incidents.categories import CUSTODY_CHECK
 from ledgers.incidents.services import incident_open
+from ledgers.notifications.models import Notice, NoticeKind
+from ledgers.notifications.services import notice_send
 from ledgers.registers.chain import format_timestamp
 from ledgers.registers.models import Register
 from ledgers.registers.services import display_name, visa_sign
@@ -29,7 +31,7 @@ from ..models import (
 )
 from ..selectors import intake_registers
 from .common import AUTHORITY, DIRECTION, _french, _refuse, _rule, _serials
-from .intake import _record_out
+from .intake import _intake_register, _record_out
 
 
 def _registers_concerned(domain: CustodyDomain, est: Establishment) -> list[Register]:
@@ -50,7 +52,7 @@ def destruction_plan(
     actor: AbstractBaseUser,
 ) -> DestructionSession:
     """Plan a destruction (FR: destruction only, no neutralisation) of withdrawn objects."""
-    require_role(actor, establishment, DIRECTION[establishment.jurisdiction])
+    role = require_role(actor, establishment, DIRECTION[establishment.jurisdiction])
     if not items:
         raise ValueError(_("Une séance de destruction porte au moins un objet."))
     if establishment.jurisdiction == "FR" and method != DestructionSession.Method.DESTRUCTION:
@@ -74,7 +76,36 @@ def destruction_plan(
     DestructionItem.objects.bulk_create(
         [DestructionItem(session=session, content_type=ct, object_id=item.pk, label=str(item)[:200]) for item in items]
     )
+    # The authority is told of the destruction before it happens (MC: CARD-11, DICE-07; FR: the
+    # police officer who attends, CARD-31, DICE-19); its acknowledgement records it as informed.
+    when = establishment.localtime(planned_at)
+    notice_send(
+        establishment=establishment,
+        kind=NoticeKind.DESTRUCTION,
+        register=lambda: _intake_register(domain, establishment, items[0].category),
+        subject=_french(
+            _("Destruction prévue le %(date)s : %(count)s objet(s)"), date=f"{when:%d/%m/%Y %H:%M}", count=len(items)
+        ),
+        body="\n".join(str(item) for item in items),
+        actor=actor,
+        role=role,
+        roles=AUTHORITY[establishment.jurisdiction],
+        about=f"custody.destructionsession:{session.pk}",
+    )
     return session
+
+
+def destruction_notice_acknowledged(notice: Notice, actor: AbstractBaseUser, role: str) -> None:
+    """The authority acknowledged the e-mail of a planned destruction: informed when the mail
+    reached the mail server (in ``notice_acknowledge``'s transaction)."""
+    session = DestructionSession.objects.select_for_update().get(pk=int(notice.about.rpartition(":")[2]))
+    if session.status != DestructionSession.Status.PLANNED or session.notified_at is not None:
+        return
+    sent = notice.mails.filter(recipient=actor).exclude(sent_at=None).order_by("sent_at").first()
+    session.notified_at = sent.sent_at if sent else notice.created_at
+    session.notice_channel = _french(_("Courriel"))
+    session.notice_reference = _french(_("Notification n° %(n)s"), n=notice.pk)
+    save_audited(session, actor=actor, reason="information de l'autorité")
 
 
 @transaction.atomic

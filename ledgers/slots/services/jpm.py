@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
+from ledgers.core.exports import neutralise
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
@@ -427,7 +428,7 @@ def transmission_csv(jackpot: Progressive, period_start: datetime.date, period_e
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\n")
     writer.writerow(["jpm", "du", "au", "montant_affiche"])
-    writer.writerow([jackpot.code, period_start.isoformat(), period_end.isoformat(), str(displayed)])
+    writer.writerow([neutralise(jackpot.code), period_start.isoformat(), period_end.isoformat(), str(displayed)])
     writer.writerow(
         [
             "casino",
@@ -440,7 +441,7 @@ def transmission_csv(jackpot: Progressive, period_start: datetime.date, period_e
         ]
     )
     for row in rows:
-        writer.writerow(row.values())
+        writer.writerow([neutralise(value) for value in row.values()])  # a casino number "=1+1" stays text
     return out.getvalue()
 
 

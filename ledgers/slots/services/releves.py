@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation
+from ledgers.core.exports import neutralise
 from ledgers.core.models import Establishment, Room
 from ledgers.core.roles import Role
 from ledgers.incidents.models import Incident
@@ -69,7 +70,8 @@ def _parse_rows(
                 _row_error(
                     row,
                     _("compteur inconnu (%(m)s, poste %(s)s, %(k)s).")
-                    % {"m": row.machine, "s": row.station, "k": row.meter},
+                    # The file's own text, echoed back as a spreadsheet will not run it.
+                    % {"m": neutralise(row.machine), "s": row.station, "k": neutralise(row.meter)},
                 )
             )
         elif meter.id in seen:
