@@ -195,6 +195,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "GET_LIB_DOC_EXCLUDES": "ledgers.core.api.schema.lib_doc_excludes",
     # Several models have a "kind", "status" or "method" with their own choices: one enum name each.
     "ENUM_NAME_OVERRIDES": {
         "ShuffleMethodEnum": "ledgers.cards.models.ShuffleMethod",

@@ -2,10 +2,16 @@
 ``ServiceAction`` documents its input, its 201 and its refusals."""
 
 from drf_spectacular import openapi
+from drf_spectacular.plumbing import get_lib_doc_excludes
 
 from .actions import NoInput, ServiceAction
 from .errors import REFUSED
-from .scoping import ESTABLISHMENT, EstablishmentScoped
+from .scoping import ESTABLISHMENT, EstablishmentReadOnlyViewSet, EstablishmentScoped
+
+
+def lib_doc_excludes() -> list[type]:
+    """An operation is described by its own view's docstring, never by these shared classes'."""
+    return [*get_lib_doc_excludes(), ServiceAction, EstablishmentReadOnlyViewSet, EstablishmentScoped]
 
 
 class AutoSchema(openapi.AutoSchema):
