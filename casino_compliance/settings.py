@@ -209,7 +209,7 @@ SPECTACULAR_SETTINGS = {
         "ReportStatusEnum": "ledgers.reports.models.ReportJob.Status",
         "FloatKindEnum": "ledgers.cash.models.TableFloat.Kind",
         "SlipBookKindEnum": "ledgers.cash.models.SlipBook.Kind",
-        "PieceKindEnum": "ledgers.cash.rules.Piece.ALL",
+        "PieceKindEnum": "ledgers.cash.breakdowns.Piece.ALL",
         "OrphanCategoryEnum": "ledgers.cash.models.Orphan.Category",
         "CategoryEnum": "ledgers.cards.models.Category",  # the card units' category keeps its name
         "PurchaseOrderStatusEnum": "ledgers.custody.models.PurchaseOrder.Status",

@@ -24,7 +24,7 @@ from .chain import check_payload, entry_hash, format_timestamp
 from .checkpoints import checkpoint_key, checkpoint_mac
 from .kinds import DIRECTORATE, MAIN_COURANTE, get_kind
 from .models import Checkpoint, Entry, EntryKind, Register
-from .selectors import visaed_up_to
+from .selectors import current_register, visaed_up_to
 from .verification import Finding, snapshot, verify_in_snapshot
 
 EVENT_AT_FORMAT = "%Y-%m-%d %H:%M"  # local time of a fact, as written in a payload
@@ -185,6 +185,21 @@ def entry_append(*, register: Register, actor: AbstractBaseUser, role: str, payl
     if entry is None:
         _require_open(register)
     return entry
+
+
+def entry_write(
+    *,
+    establishment: Establishment,
+    kind: str,
+    actor: AbstractBaseUser,
+    role: str,
+    payload: dict[str, Any],
+    qualifier: str = "",
+) -> Entry:
+    """Append a record entry to the volume of ``kind`` in service here (the ``qualifier``'s, e.g.
+    a table's carnet), as ``entry_append`` does: the one way a domain writes a line of a kind."""
+    register = current_register(establishment, kind, qualifier)
+    return entry_append(register=register, actor=actor, role=role, payload=payload)
 
 
 @transaction.atomic

@@ -16,9 +16,8 @@ from ledgers.core.api.scoping import EstablishmentScoped
 from ledgers.core.authz import roles_of
 from ledgers.core.models import GamingTable, Seance, TableSession
 from ledgers.registers.models import Register
-from ledgers.slots.models import Machine
 
-from .. import selectors, services
+from .. import displays, selectors, services
 from ..models import (
     AccessLog,
     ApprovedBanker,
@@ -235,9 +234,7 @@ class DisplayList(ListAndWrite):
     def perform(self, data, **kwargs):
         est = self.establishment
         table = get_object_or_404(GamingTable, establishment=est, number=data["table"]) if data["table"] else None
-        machine = (
-            get_object_or_404(Machine, establishment=est, casino_number=data["machine"]) if data["machine"] else None
-        )
+        machine = get_object_or_404(displays.machines(est), casino_number=data["machine"]) if data["machine"] else None
         return services.display_post(
             establishment=est,
             actor=self.request.user,

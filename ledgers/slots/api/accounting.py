@@ -8,8 +8,8 @@ from ledgers.core.api.actions import ServiceAction, Signature
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_serializer
 
-from .. import accounting
 from ..models import AccountingLine, JackpotPayment, Machine, MachineAvance, MeterStatement, MonthlyStatement
+from ..services import accounting
 from .views import _member
 
 

@@ -7,7 +7,6 @@ from ledgers.core.api.actions import ServiceAction
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.models import Seance
 
-from .. import cashdesk, staffing
 from ..models import (
     ChangeAssignment,
     ChangeMovement,
@@ -18,6 +17,7 @@ from ..models import (
     EncaisseJustification,
     SlotStaffing,
 )
+from ..services import cashdesk, staffing
 from .views import _member
 
 AMOUNT = {"max_digits": 14, "decimal_places": 2, "min_value": 0}

@@ -10,8 +10,8 @@ from ledgers.core.authz import reauthenticate
 from ledgers.core.countersign import countersignature_serializer
 from ledgers.core.models import Seance
 
-from .. import counts
 from ..models import Machine, Releve, SlotCount, SlotCountLine
+from ..services import counts
 
 AMOUNT = {"max_digits": 14, "decimal_places": 2, "min_value": 0}
 

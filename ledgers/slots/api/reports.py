@@ -7,8 +7,8 @@ from ledgers.core.api.actions import ServiceAction
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.incidents.api.serializers import IncidentSerializer
 
-from .. import reports
 from ..models import Machine
+from ..services import reports
 
 
 class SlotIncidentReportSerializer(serializers.Serializer):
