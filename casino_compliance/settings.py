@@ -219,9 +219,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "ledgers.core.api.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.CursorPagination",
+    "DEFAULT_SCHEMA_CLASS": "ledgers.core.api.schema.AutoSchema",
+    "EXCEPTION_HANDLER": "ledgers.core.api.errors.exception_handler",
+    "DEFAULT_PAGINATION_CLASS": "ledgers.core.api.pagination.CursorPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
@@ -244,6 +244,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "GET_LIB_DOC_EXCLUDES": "ledgers.core.api.schema.lib_doc_excludes",
     # Several models have a "kind", "status" or "method" with their own choices: one enum name each.
     "ENUM_NAME_OVERRIDES": {
         "ShuffleMethodEnum": "ledgers.cards.models.ShuffleMethod",

@@ -4,7 +4,7 @@ location codes, pair numbers) inside the caller's establishment, and shape the o
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from ledgers.core.api import EstablishmentPK
+from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_inputs
 from ledgers.core.models import Location, TableSession
 from ledgers.custody.models import DestructionSession, PurchaseOrder, Supplier

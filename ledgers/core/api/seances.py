@@ -1,28 +1,26 @@
 """API of the séances and their table-parties: list and open séances, prepare, open and close
 table-parties, see what a séance still lacks (REG-25) and close it. Refusals answer 409
-{code, article, detail} (ledgers.core.api)."""
+{code, article, detail}."""
 
-from django.http import Http404
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
-from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from . import hooks
-from .api import EstablishmentPK, RuleViolationSerializer
-from .models import Establishment, GamingTable, Seance, TableSession
-from .selectors import seances_of
-from .services import (
+from ledgers.core import hooks
+from ledgers.core.models import GamingTable, Seance, TableSession
+from ledgers.core.selectors import seances_of
+from ledgers.core.services import (
     seance_close,
     seance_open,
     table_session_close,
     table_session_open,
     table_session_prepare,
 )
+
+from .errors import REFUSED
+from .scoping import EstablishmentPK, EstablishmentScoped
 
 
 class MissingSerializer(serializers.Serializer):
@@ -86,38 +84,6 @@ class PrepareSerializer(serializers.Serializer):
     table = EstablishmentPK(queryset=GamingTable.objects.all())
 
 
-class ByDate(CursorPagination):
-    ordering = ("-date", "-opened_at")
-
-
-class ById(CursorPagination):
-    ordering = "-id"
-
-
-class EstablishmentScoped:
-    @property
-    def establishment(self) -> Establishment:
-        if self.request.establishment is None:
-            raise Http404
-        return self.request.establishment
-
-    def handle_exception(self, exc):
-        # The core services refuse an impossible act on the state (a table already open…) with
-        # ValueError: bad input for the caller, 400.
-        if isinstance(exc, ValueError):
-            exc = ValidationError(str(exc))
-        return super().handle_exception(exc)
-
-    def get_serializer_context(self):
-        context = super().get_serializer_context()
-        if not getattr(self, "swagger_fake_view", False):
-            context["establishment"] = self.establishment
-        return context
-
-
-REFUSED = {409: RuleViolationSerializer}
-
-
 class SeanceViewSet(
     EstablishmentScoped,
     mixins.ListModelMixin,
@@ -127,12 +93,10 @@ class SeanceViewSet(
 ):
     """Séances of the caller's establishment. POST opens one (Direction, inspecteurs)."""
 
-    queryset = Seance.objects.none()  # for the schema; get_queryset scopes to the establishment
-    pagination_class = ByDate
+    queryset = Seance.objects.all()
+    ordering = ("-date", "-opened_at")
 
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):
-            return Seance.objects.none()
+    def scoped_queryset(self):
         return seances_of(self.establishment)
 
     def get_serializer_class(self):
@@ -166,26 +130,20 @@ class TableSessionViewSet(
 ):
     """Table-parties of the caller's establishment; open and close them (the domains may refuse)."""
 
-    queryset = TableSession.objects.none()
+    queryset = TableSession.objects.select_related("table")
+    scope = "seance__establishment"
     serializer_class = TableSessionSerializer
-    pagination_class = ById
     filterset_fields = ["seance", "status", "table"]
 
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):
-            return TableSession.objects.none()
-        return TableSession.objects.filter(seance__establishment=self.establishment).select_related("table")
-
-    def _act(self, change, pk: int) -> Response:
-        session = get_object_or_404(self.get_queryset(), pk=pk)
-        return Response(TableSessionSerializer(change(session=session, actor=self.request.user)).data)
+    def _act(self, change) -> Response:
+        return Response(TableSessionSerializer(change(session=self.get_object(), actor=self.request.user)).data)
 
     @extend_schema(request=None, responses={200: TableSessionSerializer, **REFUSED})
     @action(detail=True, methods=["post"])
     def open(self, request: Request, pk: int) -> Response:
-        return self._act(table_session_open, pk)
+        return self._act(table_session_open)
 
     @extend_schema(request=None, responses={200: TableSessionSerializer, **REFUSED})
     @action(detail=True, methods=["post"])
     def close(self, request: Request, pk: int) -> Response:
-        return self._act(table_session_close, pk)
+        return self._act(table_session_close)
