@@ -49,11 +49,11 @@ def _demo_password_hash() -> str:
     return make_password(DEMO_PASSWORD)
 
 
-def demo_account(username: str, first_name: str, last_name: str) -> AbstractBaseUser:
+def demo_account(username: str, first_name: str, last_name: str, email: str = "") -> AbstractBaseUser:
     """The demo user ``username``, created with the demo password if missing."""
     users = get_user_model().objects
     return users.filter(username=username).first() or users.create(
-        username=username, password=_demo_password_hash(), first_name=first_name, last_name=last_name
+        username=username, password=_demo_password_hash(), first_name=first_name, last_name=last_name, email=email
     )
 
 
@@ -217,7 +217,8 @@ def seed(stdout: TextIO) -> None:
                 )
         for role, (first_name, last_name) in org["people"].items():
             username = demo_username(code, role)
-            user = demo_account(username, first_name, last_name)
+            # An address so that the demo's notices are mailed (to files in var/mail).
+            user = demo_account(username, first_name, last_name, email=f"{username}@demo.invalid")
             membership_grant(user=user, establishment=est, role=role, actor=None)
         stdout.write(
             f"{est.name} : {len(rooms)} salles, {est.tables.count()} tables, "
