@@ -47,3 +47,16 @@ def person(user, role: str = "") -> str:
     if role in Role.values:
         return f"{name} ({Role(role).label})"
     return name
+
+
+@register.filter
+def money(value) -> str:
+    """An amount in euros in the active locale (grouped, two decimals), whether stored as a number
+    or as the text of a register entry's payload."""
+    if value is None or value == "":
+        return "—"
+    try:
+        amount = Decimal(str(value))
+    except ArithmeticError:
+        return str(value)
+    return f"{formats.number_format(amount, 2, use_l10n=True, force_grouping=True)}\N{NO-BREAK SPACE}€"
