@@ -83,7 +83,7 @@ def open_group(page, title: str) -> None:
 
 def visa(page, visited, submit: bool) -> None:
     open_group(page, "Entrées à viser")
-    page.locator("details.queue-group tr", has_text="Main courante").first.locator("a", has_text="Viser").click()
+    page.locator("details.queue-group li", has_text="Main courante").first.locator("a", has_text="Viser").click()
     page.wait_for_url("**/visa/")
     check(page, visited)
     assert page.locator("table.covered tbody tr").count() >= 1
