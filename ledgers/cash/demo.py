@@ -313,7 +313,9 @@ def _plaques(est: Establishment) -> None:
 @transaction.atomic
 def _ready_to_count(est: Establishment) -> TableSession | None:
     """Tonight's first cash table, played with its avance and ended, waiting for its count."""
-    seance = Seance.objects.filter(establishment=est, status=Seance.Status.OPEN).order_by("-date").first()
+    # Tonight's séance only: an earlier one still open is closed by the demo, which a partie left
+    # uncounted would refuse.
+    seance = Seance.objects.filter(establishment=est, status=Seance.Status.OPEN, date=timezone.localdate()).first()
     if seance is None:
         return None
     table = est.tables.get(number=TABLES[est.jurisdiction][0])
