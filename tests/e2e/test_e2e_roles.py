@@ -74,16 +74,17 @@ def home(browser, demo_url: str, code: str, role: str, size: str):
     return page
 
 
-def open_group(page, title: str) -> None:
+def open_group(page, title: str):
     """Open the home's line for ``title`` (a <details>) if it is closed."""
     group = page.locator("details.queue-group", has=page.locator(f"summary:has-text('{title}')"))
     if group.get_attribute("open") is None:
         group.locator("summary").click()
+    return group
 
 
 def visa(page, visited, submit: bool) -> None:
-    open_group(page, "Entrées à viser")
-    page.locator("details.queue-group li", has_text="Main courante").first.locator("a", has_text="Viser").click()
+    group = open_group(page, "Entrées à viser")
+    group.locator("li", has_text="Main courante").first.locator("a", has_text="Viser").click()
     page.wait_for_url("**/visa/")
     check(page, visited)
     assert page.locator("table.covered tbody tr").count() >= 1
