@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1:8000
 
-.PHONY: demo install migrate seed serve test lint bench
+.PHONY: demo install migrate seed serve test lint bench vendor
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -46,3 +46,12 @@ lint: install
 bench: install
 	$(PY) bench/ledger.py
 	$(PY) bench/render.py
+
+## vendor: copy the front-end packages pinned in package.json from node_modules into static/vendor
+## (Bootstrap, Tom Select) and tests/e2e/vendor (axe-core), each with its licence
+vendor:
+	npm ci --no-audit --no-fund
+	mkdir -p static/vendor/bootstrap static/vendor/tom-select tests/e2e/vendor/axe-core
+	cp node_modules/bootstrap/dist/css/bootstrap.min.css node_modules/bootstrap/dist/js/bootstrap.bundle.min.js node_modules/bootstrap/LICENSE static/vendor/bootstrap/
+	cp node_modules/tom-select/dist/css/tom-select.bootstrap5.min.css node_modules/tom-select/dist/js/tom-select.complete.min.js node_modules/tom-select/LICENSE static/vendor/tom-select/
+	cp node_modules/axe-core/axe.min.js node_modules/axe-core/LICENSE tests/e2e/vendor/axe-core/

@@ -56,6 +56,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_filters",
     "django_tables2",
+    "crispy_forms",
+    "crispy_bootstrap5",
     "django_htmx",
     "django_otp",
     "django_otp.plugins.otp_totp",
@@ -286,6 +288,8 @@ SPECTACULAR_SETTINGS = {
 }
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/ledgers.html"  # bootstrap5 with the export links
+CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
+CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 # Celery: Redis when REDIS_URL is set, otherwise eager in-process execution.
 REDIS_URL = env("REDIS_URL")

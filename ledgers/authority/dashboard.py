@@ -29,6 +29,7 @@ def police_registers(request: HttpRequest, establishment: Establishment) -> Pane
         "authority/_panel_police.html",
         {"awaiting": awaiting, "overdue": overdue, "questions": questions},
         order=25,
+        late=bool(overdue),
     )
 
 

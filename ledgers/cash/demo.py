@@ -19,7 +19,15 @@ from ledgers.authority.registers import DISPLAYS
 from ledgers.authority.services import display_post
 from ledgers.core.authz import save_audited
 from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
-from ledgers.core.models import Establishment, GamingTable, Location, LocationKind, Seance, SeancePeriod
+from ledgers.core.models import (
+    Establishment,
+    GamingTable,
+    Location,
+    LocationKind,
+    Seance,
+    SeancePeriod,
+    TableSession,
+)
 from ledgers.core.roles import Role
 from ledgers.core.services import (
     gaming_table_create,
@@ -304,6 +312,46 @@ def _plaques(est: Establishment) -> None:
 
 
 @transaction.atomic
+def _ready_to_count(est: Establishment) -> TableSession | None:
+    """Tonight's first cash table, played with its avance and ended, waiting for its count."""
+    # Tonight's séance only: an earlier one still open is closed by the demo, which a partie left
+    # uncounted would refuse.
+    seance = Seance.objects.filter(establishment=est, status=Seance.Status.OPEN, date=timezone.localdate()).first()
+    if seance is None:
+        return None
+    table = est.tables.get(number=TABLES[est.jurisdiction][0])
+    session = seance.table_sessions.filter(table=table).first()
+    if session is not None:
+        return session
+    fr = est.jurisdiction == "FR"
+    director = demo_user(est, Role.DIRECTEUR_RESPONSABLE if fr else Role.DIRECTEUR_JEUX)
+    session = table_session_prepare(seance=seance, table=table, actor=director)
+    if fr:
+        session.minimum_stake = FR_STAKE
+        save_audited(session, actor=director, reason="mise minimale de la partie")
+    session = table_session_open(session=session, actor=director)
+    avance = 15_000 * FR_STAKE if fr else MC_BANK
+    if fr:
+        services.float_record(
+            session=session,
+            breakdown=_lines(avance),
+            actor=director,
+            box_number=table.number,
+            transport_box=f"BT-{table.number}",
+            counted_by="Kevin Martinez",
+            called_aloud=True,
+            carnet_on_table=True,
+        )
+    else:
+        services.float_record(
+            session=session,
+            breakdown=_lines(avance),
+            actor=demo_user(est, Role.CAISSIER),
+            receiver=demo_user(est, Role.CHEF_TABLE),
+        )
+    return table_session_close(session=session, actor=director)
+
+
 def seed(*, stdout: TextIO, days: int = DAYS) -> None:
     today = timezone.localdate()
     for code in (DEMO_MC, DEMO_FR):
@@ -355,6 +403,9 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
                 continue
             _play_night(est, date, day, slip_book, desk)
             played += 1
+        waiting = _ready_to_count(est)
+        if waiting is not None:
+            stdout.write(f"{est.name} : la partie {waiting.table.number} de ce soir attend son comptage")
         closed = ControlDay.objects.filter(establishment=est).count()
         stdout.write(
             f"{est.name} : {played} séance(s) de nuit avec avances et comptées certifiées ; "

@@ -14,6 +14,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django_otp import match_token, user_has_device
 
+from .catalogue import REQUIREMENTS
 from .errors import RuleViolation
 from .models import Establishment, Membership
 from .roles import Role
@@ -50,6 +51,17 @@ def require_role(user: AbstractBaseUser, establishment: Establishment, allowed: 
             return str(role)
     labels = ", ".join(str(Role(r).label) for r in allowed)
     raise PermissionDenied(_("Cette opération est réservée aux rôles : %(roles)s.") % {"roles": labels})
+
+
+def reserved_to(roles: Iterable[str], requirement: str = "", establishment: Establishment | None = None) -> str:
+    """The refusal a page shows to whom may not act: the roles that may, and the row and article
+    that say so (when a row does)."""
+    names = establishment.profile.authority_names if establishment is not None else {}
+    labels = ", ".join(sorted(str(names.get(r) or Role(r).label) for r in roles)) or "—"
+    message = _("Cet acte est réservé aux rôles : %(roles)s.") % {"roles": labels}
+    if requirement:
+        message = f"{message} {requirement} — {REQUIREMENTS[requirement].article}"
+    return message
 
 
 def save_audited(obj: Model, *, actor: AbstractBaseUser | None, reason: str = "") -> Model:

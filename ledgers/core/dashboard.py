@@ -2,7 +2,8 @@
 
 Core does not know what waits for a user in each domain. An app registers a provider in its
 ``AppConfig.ready()``; the dashboard calls every provider with the request and the current
-establishment and shows the panels they return (``None``: nothing to show for this user).
+establishment and shows the panels they return (``None``: nothing to show for this user), late ones first, each as one
+line with its count that opens onto the panel.
 """
 
 from collections.abc import Callable
@@ -22,6 +23,15 @@ class Panel:
     template: str  # rendered with ``context`` plus the page's context
     context: dict[str, Any] = field(default_factory=dict)
     order: int = 100  # smaller first
+    late: bool = False  # something in it is overdue: shown before the rest
+    count: int | None = None  # None: the lengths of the lists in ``context``
+
+    @property
+    def size(self) -> int:
+        """How many things wait in this panel (the count shown on the home's line)."""
+        if self.count is not None:
+            return self.count
+        return sum(len(value) for value in self.context.values() if isinstance(value, list | tuple))
 
 
 Provider = Callable[[HttpRequest, Establishment], Panel | None]
@@ -39,4 +49,4 @@ def dashboard_panel(provider: Provider) -> Provider:
 def panels_for(request: HttpRequest, establishment: Establishment) -> list[Panel]:
     with roles_remembered(request.user):  # every provider asks for the user's roles
         panels = [provider(request, establishment) for provider in _providers]
-    return sorted((p for p in panels if p is not None), key=lambda p: p.order)
+    return sorted((p for p in panels if p is not None), key=lambda p: (not p.late, p.order))

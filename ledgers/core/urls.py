@@ -2,11 +2,13 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
+from .profile import ProfileView
 
 urlpatterns = [
     path("", views.DashboardView.as_view(), name="dashboard"),
     path("connexion/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
+    path("profil/", ProfileView.as_view(), name="profile"),
     path("etablissement/", views.EstablishmentView.as_view(), name="establishment"),
     path("etablissement/choisir/", views.EstablishmentSwitchView.as_view(), name="establishment-switch"),
     path(

@@ -18,4 +18,6 @@ def overdue_keys(request: HttpRequest, establishment: Establishment) -> Panel | 
     found = selectors.exceptions(establishment, lock_types=types)
     if not found:
         return None
-    return Panel(_("Clés en retard ou non rendues"), "keys/_panel_overdue.html", {"exceptions": found}, order=30)
+    return Panel(
+        _("Clés en retard ou non rendues"), "keys/_panel_overdue.html", {"exceptions": found}, order=30, late=True
+    )

@@ -7,6 +7,8 @@ from ledgers.core.dashboard import Panel, dashboard_panel
 from ledgers.core.models import Establishment
 
 from . import selectors
+from .kinds import MAIN_COURANTE
+from .models import Register
 
 
 @dashboard_panel
@@ -35,3 +37,14 @@ def recent_entries(request: HttpRequest, establishment: Establishment) -> Panel 
     return Panel(
         _("Mes dernières inscriptions"), "registers/_panel_recent_entries.html", {"entries": entries}, order=90
     )
+
+
+@dashboard_panel
+def main_courante(request: HttpRequest, establishment: Establishment) -> Panel | None:
+    """The act of the day for who writes the main courante: one button to inscribe a fact."""
+    register = (
+        establishment.registers.filter(kind=MAIN_COURANTE.code, status=Register.Status.OPEN).order_by("number").first()
+    )
+    if register is None or "record" not in selectors.register_actions(request.user, register):
+        return None
+    return Panel(_("Main courante"), "registers/_panel_main_courante.html", {"register": register}, order=15)

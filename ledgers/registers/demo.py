@@ -1,5 +1,6 @@
 """Demo registers: the main courante of each demo casino, coté et paraphé by the authority, three
-weeks of facts, a correction approved in words and one visa by the authority."""
+weeks of facts, a correction approved in words and one visa by the authority; and its next volume,
+waiting for the authority's cote et paraphe."""
 
 import datetime
 from typing import TextIO
@@ -112,6 +113,19 @@ def _correct_and_visa(est: Establishment, register: Register, cast: dict) -> Non
         )
 
 
+def _awaiting_authority(est: Establishment, cast: dict) -> Register:
+    """A register the authority has still to coter et parapher: the next volume of the main courante."""
+    waiting = est.registers.filter(status=Register.Status.AWAITING_OPENING).order_by("number").first()
+    if waiting is None:
+        waiting = services.register_create(
+            establishment=est,
+            kind=MAIN_COURANTE.code,
+            actor=demo_user(est, cast["director"]),
+            title="Main courante de la direction des jeux — volume suivant",
+        )
+    return waiting
+
+
 @transaction.atomic
 def seed(stdout: TextIO) -> None:
     for code, cast in CAST.items():
@@ -121,4 +135,7 @@ def seed(stdout: TextIO) -> None:
             _facts(est, register, cast)
         _correct_and_visa(est, register, cast)
         register.refresh_from_db()
-        stdout.write(f"{est.name} : {register.number}, {register.head_seq} entrées")
+        waiting = _awaiting_authority(est, cast)
+        stdout.write(
+            f"{est.name} : {register.number}, {register.head_seq} entrées ; {waiting.number} à coter et parapher"
+        )

@@ -113,25 +113,40 @@ def covering_visa(entry: Entry) -> Entry | None:
     return None
 
 
+@dataclass(frozen=True)
+class ActRule:
+    """Who may do an act on a register, in which state, and the catalogue row that says so."""
+
+    roles: frozenset[str]
+    status: str
+    requirement: str = ""
+
+
+def act_rules(register: Register) -> dict[str, ActRule]:
+    """The acts on this register and their rules: the roles the services require (``require_role``)."""
+    est = register.establishment
+    info = register.kind_info
+    paraphers = frozenset(info.paraph_roles_for(est.jurisdiction))
+    opened = Register.Status.OPEN
+    rules = {
+        "open": ActRule(
+            paraphers,
+            Register.Status.AWAITING_OPENING,
+            info.paraph_requirement_for(est.jurisdiction, register.qualifier) or "REG-01",
+        ),
+        "visa": ActRule(frozenset(info.visa_roles_for(est.jurisdiction)), opened, "REG-04"),
+        "correct": ActRule(frozenset(est.setting("SET-47") or ()), opened, "REG-27"),
+        "close": ActRule(frozenset(DIRECTORATE) | paraphers, opened),
+    }
+    if info.code == MAIN_COURANTE.code:
+        rules["record"] = ActRule(frozenset(info.record_roles), opened)
+    return rules
+
+
 def register_actions(user: AbstractBaseUser, register: Register) -> set[str]:
     """Which acts the user's roles allow on this register now (the services decide in the end)."""
-    est = register.establishment
-    held = roles_of(user, est)
-    info = register.kind_info
-    paraphers = set(info.paraph_roles_for(est.jurisdiction))
-    actions = set()
-    if register.status == Register.Status.AWAITING_OPENING and held & paraphers:
-        actions.add("open")
-    if register.status == Register.Status.OPEN:
-        if info.code == MAIN_COURANTE.code and held & set(info.record_roles):
-            actions.add("record")
-        if held & set(info.visa_roles_for(est.jurisdiction)):
-            actions.add("visa")
-        if held & set(est.setting("SET-47") or ()):
-            actions.add("correct")
-        if held & (set(DIRECTORATE) | paraphers):
-            actions.add("close")
-    return actions
+    held = roles_of(user, register.establishment)
+    return {act for act, rule in act_rules(register).items() if register.status == rule.status and held & rule.roles}
 
 
 def can_create_registers(user: AbstractBaseUser, establishment: Establishment) -> bool:

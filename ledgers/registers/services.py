@@ -307,13 +307,13 @@ def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, 
     name = display_name(actor)
     statement = statement or str(
         _(
-            "Le présent registre « %(title)s », n° %(number)s, destiné à %(purpose)s, a été coté et paraphé "
-            "par %(name)s, %(role)s, pour servir à %(establishment)s."
+            "Le présent registre « %(title)s », n° %(number)s, a été coté et paraphé par %(name)s, "
+            "%(role)s, pour l'établissement %(establishment)s. Objet du registre : %(purpose)s."
         )
         % {
             "title": register.title,
             "number": register.number,
-            "purpose": str(info.purpose).rstrip(".").lower(),
+            "purpose": str(info.purpose).rstrip("."),
             "name": name,
             "role": est.profile.authority_names.get(role) or Role(role).label,
             "establishment": est.name,

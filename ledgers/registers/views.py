@@ -11,6 +11,7 @@ from django.views.generic import TemplateView, View
 from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
+from ledgers.core.authz import reserved_to
 from ledgers.core.exports import FORMATS, TableExportMixin, export_response
 from ledgers.core.roles import Role
 from ledgers.core.service_views import ServiceFormView
@@ -67,19 +68,26 @@ def _keyset(value: str | None) -> int | None:
         return None
 
 
+def entries_with_cells(register, *, after: int | None, before: int | None = None) -> selectors.EntryPage:
+    """A page of entries, each record or correction with ``cells``: its values in the kind's columns."""
+    columns = register.kind_info.columns
+    page = selectors.entry_page(register, after=after, before=before)
+    for entry in page.entries:
+        if entry.kind in (EntryKind.RECORD, EntryKind.CORRECTION):
+            values = entry.payload.get("corrected", {}) if entry.kind == EntryKind.CORRECTION else entry.payload
+            entry.cells = [column.value(values) for column in columns]
+    return page
+
+
 class RegisterDetailView(RegisterMixin, TemplateView):
     template_name = "registers/register_detail.html"
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         columns = self.register.kind_info.columns
-        page = selectors.entry_page(
+        page = entries_with_cells(
             self.register, after=_keyset(self.request.GET.get("after")), before=_keyset(self.request.GET.get("before"))
         )
-        for entry in page.entries:
-            if entry.kind in (EntryKind.RECORD, EntryKind.CORRECTION):
-                values = entry.payload.get("corrected", {}) if entry.kind == EntryKind.CORRECTION else entry.payload
-                entry.cells = [column.value(values) for column in columns]
         context.update(
             columns=columns,
             page=page,
@@ -147,12 +155,13 @@ class RegisterActMixin(RegisterMixin):
 
     def get(self, request, *args, **kwargs):
         if self.action not in selectors.register_actions(request.user, self.register):
-            raise PermissionDenied(
-                _(
-                    "Vos rôles ne vous permettent pas cet acte sur ce registre, ou le registre "
-                    "n'est pas dans l'état qui le permet."
+            rule = selectors.act_rules(self.register).get(self.action)
+            if rule is None or self.register.status != rule.status:
+                raise PermissionDenied(
+                    _("Le registre est « %(status)s » : cet acte n'y est pas possible.")
+                    % {"status": self.register.get_status_display()}
                 )
-            )
+            raise PermissionDenied(reserved_to(rule.roles, rule.requirement, self.register.establishment))
         return super().get(request, *args, **kwargs)
 
     def get_success_url(self):
@@ -205,12 +214,28 @@ class VisaView(RegisterActMixin, ServiceFormView):
         return {"up_to_seq": self.register.head_seq}
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(visaed_up_to=selectors.visaed_up_to(self.register), **kwargs)
+        # What the visa signs, shown before the password: the entries it covers, and the head it seals.
+        visaed = selectors.visaed_up_to(self.register)
+        page = entries_with_cells(
+            self.register,
+            after=_keyset(self.request.GET.get("after")) or visaed,
+            before=_keyset(self.request.GET.get("before")),
+        )
+        return super().get_context_data(
+            visaed_up_to=visaed, page=page, columns=self.register.kind_info.columns, **kwargs
+        )
 
     def perform(self, form):
         data = form.cleaned_data
         return services.visa_sign(
             register=self.register, actor=self.request.user, up_to_seq=data["up_to_seq"], statement=data["statement"]
+        )
+
+    def get_success_url(self):
+        # The visaed range, ending on the visa itself.
+        return (
+            reverse("registers:detail", args=[self.register.number])
+            + f"?before={self.result.seq + 1}#e{self.result.seq}"
         )
 
 

@@ -31,7 +31,9 @@ def test_seed_demo_is_idempotent_and_its_ledgers_verify(db):
     assert mc.locations.filter(kind="dcc").exists() and fr.locations.filter(kind="card_cabinet").exists()
 
     for est in (mc, fr):
-        main = est.registers.get(kind="main_courante")
+        main = est.registers.get(kind="main_courante", status=Register.Status.OPEN)
+        # the next volume waits for the authority's cote et paraphe
+        assert est.registers.filter(status=Register.Status.AWAITING_OPENING).exists()
         assert main.status == Register.Status.OPEN and main.head_seq > 40
         assert main.entries.filter(kind=EntryKind.VISA).count() == 1
         assert main.entries.get(seq=1).role == est.profile.paraphing_role

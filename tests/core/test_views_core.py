@@ -29,7 +29,7 @@ def test_login_then_dashboard_then_logout(client, mc, user_in):
     response = client.post(reverse("login"), {"username": user.username, "password": DEFAULT_PASSWORD})
     assert response.status_code == 302 and response.url == reverse("dashboard")
     page = text(client.get(reverse("dashboard")))
-    assert "Tableau de bord" in page and mc.name in page and "Inspecteur" in page
+    assert "À faire" in page and mc.name in page and "Inspecteur" in page
     assert client.post(reverse("logout")).status_code == 302
     assert client.get(reverse("dashboard")).status_code == 302
 
@@ -44,7 +44,7 @@ def test_language_switch_to_english(client, mc, user_in):
     client.force_login(user_in(mc, "inspecteur"))
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
     page = text(client.get(reverse("dashboard")))
-    assert "Dashboard" in page and "Tableau de bord" not in page
+    assert "To do" in page and "À faire" not in page
 
 
 # Dashboard and establishment switcher -------------------------------------------------------------------------

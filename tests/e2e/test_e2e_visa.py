@@ -2,6 +2,7 @@
 re-authentication and finds it in the register."""
 
 import os
+import re
 import shutil
 
 import pytest
@@ -54,6 +55,9 @@ def test_scj_agent_signs_a_visa_in_the_browser(live_server, mc, user_in, browser
     page.wait_for_url(f"**/registres/{register.number}/")
     page.click("text=Viser")
     assert page.input_value("#id_up_to_seq") == "7"
+    # What the visa signs is shown before the password: the entries and the head's digest.
+    covered = page.locator("table.covered tbody tr")
+    assert covered.count() == 7 and register.head_hash in page.content()
 
     page.fill("#id_up_to_seq", "5")
     page.fill("#id_statement", "Vu lors du contrôle inopiné.")
@@ -64,7 +68,8 @@ def test_scj_agent_signs_a_visa_in_the_browser(live_server, mc, user_in, browser
 
     page.fill("#id_password", DEFAULT_PASSWORD)
     page.click("main button[type=submit]")
-    page.wait_for_url(f"**/registres/{register.number}/")
+    # Back on the register, on the page that ends with the visa.
+    page.wait_for_url(re.compile(rf"/registres/{register.number}/\?before=9#e8$"))
     visa_row = page.locator("tr.visa")
     assert "Vu lors du contrôle inopiné." in visa_row.inner_text() and "1 à 5" in visa_row.inner_text()
     assert "Visa enregistré." in page.content()

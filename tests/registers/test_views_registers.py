@@ -99,8 +99,10 @@ def test_reg_01_second_opening_refused_shows_code_article_and_keeps_input(client
 def test_opening_form_refused_to_whom_does_not_paraph(client, mc, cast):
     waiting = services.register_create(establishment=mc, kind="main_courante", actor=cast.director)
     response = login(client, cast.visa).get(reverse("registers:open", args=[waiting.number]))
+    page = response.content.decode()
+    # The refusal names who may act and the article that says so.
     assert response.status_code == 403
-    assert "Vos rôles ne vous permettent pas" in response.content.decode()
+    assert "réservé aux rôles : Commissaire du Gouvernement" in page and "REG-01 — AM 88-384 art. 1" in page
 
 
 # Register detail: keyset paging, corrections, visas ------------------------------------------------------------

@@ -1,6 +1,13 @@
+from datetime import date, datetime
+from decimal import Decimal
+
 from django import template
 from django.db.models import Model
 from django.urls import reverse
+from django.utils import formats
+from django.utils.translation import gettext as _
+
+from ledgers.core.roles import Role
 
 register = template.Library()
 
@@ -10,3 +17,46 @@ def history_url(obj: Model) -> str:
     """Link to the history page of a tracked object."""
     meta = obj._meta
     return reverse("object-history", args=[meta.app_label, meta.model_name, obj.pk])
+
+
+@register.filter
+def human(value) -> str:
+    """A stored value as a reader writes it: lists as lists, numbers and dates in the active locale,
+    yes/no in words, nothing as a dash (never a Python repr)."""
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, bool):
+        return _("oui") if value else _("non")
+    if isinstance(value, Decimal | float | int):
+        return formats.number_format(value, use_l10n=True, force_grouping=True)
+    if isinstance(value, datetime | date):
+        return formats.localize(value, use_l10n=True)
+    if isinstance(value, list | tuple | set):
+        return ", ".join(human(v) for v in value) or "—"
+    if isinstance(value, dict):
+        return " ; ".join(f"{k} : {human(v)}" for k, v in value.items()) or "—"
+    return str(value)
+
+
+@register.filter
+def person(user, role: str = "") -> str:
+    """A person as colleagues name them: full name (else login), with the role they acted in."""
+    if user is None:
+        return "—"
+    name = user.get_full_name() or user.get_username() if hasattr(user, "get_full_name") else str(user)
+    if role in Role.values:
+        return f"{name} ({Role(role).label})"
+    return name
+
+
+@register.filter
+def money(value) -> str:
+    """An amount in euros in the active locale (grouped, two decimals), whether stored as a number
+    or as the text of a register entry's payload."""
+    if value is None or value == "":
+        return "—"
+    try:
+        amount = Decimal(str(value))
+    except ArithmeticError:
+        return str(value)
+    return f"{formats.number_format(amount, 2, use_l10n=True, force_grouping=True)}\N{NO-BREAK SPACE}€"

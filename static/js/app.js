@@ -1,0 +1,18 @@
+// Searchable pick-lists (Tom Select): every multiple select (units chosen by typing or scanning
+// their number), and every long single select in a page's forms (people, tables, units).
+document.addEventListener("DOMContentLoaded", () => {
+  // A table wider than the screen scrolls inside itself: reachable with the keyboard too.
+  document.querySelectorAll("main table, main .table-responsive").forEach((el) => {
+    if (el.scrollWidth > el.clientWidth && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
+  });
+  if (!window.TomSelect) return;
+  document.querySelectorAll("main select").forEach((el) => {
+    if (el.tomselect || !(el.multiple || el.options.length > 12 || el.dataset.searchable !== undefined)) return;
+    new TomSelect(el, {
+      plugins: el.multiple ? ["remove_button"] : [],
+      maxOptions: null,
+      hidePlaceholder: true,
+      selectOnTab: true,
+    });
+  });
+});
