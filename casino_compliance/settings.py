@@ -113,6 +113,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "ledgers.core.context_processors.establishment",
+                "ledgers.registers.context_processors.menu",
             ],
         },
     },

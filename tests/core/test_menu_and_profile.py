@@ -5,7 +5,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from ledgers.core.navigation import menu_for
+from ledgers.registers.navigation import menu_for
 
 
 def labels(items) -> dict[str, bool]:

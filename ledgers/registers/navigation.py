@@ -15,8 +15,10 @@ from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from .roles import REGULATOR_ROLES
-from .services import SEANCE_MANAGERS, TABLE_MANAGERS
+from ledgers.core.roles import REGULATOR_ROLES
+from ledgers.core.services import SEANCE_MANAGERS, TABLE_MANAGERS
+
+from .kinds import RegisterKind
 
 
 @dataclass(frozen=True)
@@ -55,8 +57,6 @@ class MenuItem:
 
 def kinds_of(app_label: str, jurisdiction: str) -> list:
     """The register kinds an app declares in its ``registers`` module, for this jurisdiction."""
-    from ledgers.registers.kinds import RegisterKind
-
     module = import_module(f"{apps.get_app_config(app_label).name}.registers")
     return [k for k in vars(module).values() if isinstance(k, RegisterKind) and jurisdiction in k.jurisdictions]
 

@@ -1,0 +1,13 @@
+from django.http import HttpRequest
+
+from ledgers.core.authz import roles_of
+
+from .navigation import menu_for
+
+
+def menu(request: HttpRequest) -> dict:
+    """The menu of the user's roles in the current establishment (navigation.py)."""
+    est = getattr(request, "establishment", None)
+    if not est or not request.user.is_authenticated:  # a lazy object: test its truth, not identity
+        return {"my_menu": []}
+    return {"my_menu": menu_for(roles_of(request.user, est), est.jurisdiction)}
