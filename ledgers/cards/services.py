@@ -776,6 +776,7 @@ def cards_table_control(
     est = unit.establishment
     role = require_role(actor, est, TABLE_STAFF)
     (unit,) = _lock([unit], est)
+    # SHUF-06: the same control whether or not a shuffler or shuffler-dealer mixed the cards.
     session = _live_session(unit, est, "CARD-15", "CARD-36")
     if any(d.is_new for d in unit.decks()):
         raise RuleViolation(
@@ -1441,6 +1442,7 @@ def cards_exchange(
         _refuse_mc(
             est, "CARD-16", _("Le croupier montre ostensiblement la carte détériorée, recto et verso, avant l'échange.")
         )
+    # INC-03: the damaged card is replaced by the inspecteur, from the designated sixain only.
     designated = selectors.replacement_for(session.seance, session.table.room_id)
     if designated is None:
         _refuse_mc(

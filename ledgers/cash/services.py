@@ -905,6 +905,7 @@ def count_certify(
                 }
             )
         count.encaisse, count.resolution = rules.money(encaisse), resolution.strip()
+    # GAME-24: the refait insurance premiums (1 % of the insured stakes) are a table receipt.
     refait = not fr and session.table.game == "trente_quarante"
     if refait and insurance_premiums is None:
         raise RuleViolation(
@@ -1452,6 +1453,8 @@ def cagnotte_count(
         else _("La cagnotte est comptée sous le contrôle de l'inspecteur ou de la Direction des Jeux."),
     )
     cagnotte = CagnotteCount.objects.select_for_update().filter(table_session=session).first()
+    # COUNT-09: the levies of the coups are evidenced by the detached tickets only, so the count
+    # waits for their value, computed per book.
     if cagnotte is None:
         raise RuleViolation(
             "COUNT-52" if fr else "COUNT-08",

@@ -88,7 +88,7 @@ def test_card_04_book_stock_differing_from_located_units_is_flagged(mcw: World):
     assert any(f.code == "CARD-04" for f in selectors.exceptions(mcw.est))
 
 
-def test_card_05_transfers_go_to_the_annex_ledger_and_negative_stock_is_refused(mcw: World):
+def test_card_05_reg_03_transfers_go_to_the_annex_ledger_and_negative_stock_is_refused(mcw: World):
     (a, b) = mcw.receive(mcw.spec(), mcw.spec())
     custody.items_transfer(domain=CARDS, items=[a], to_location=mcw.annex, actor=mcw.cartier, received_by="M. X")
     entry = mcw.registers["annexe"].entries.order_by("-seq").first().payload
@@ -356,7 +356,7 @@ def _exchange_setup(w: World):
     return session, table_sixain, spare
 
 
-def test_card_16_damaged_card_is_exchanged_from_the_designated_sixain_only(mcw: World):
+def test_card_16_inc_03_damaged_card_is_exchanged_by_the_inspecteur_from_the_designated_sixain_only(mcw: World):
     (table_sixain, other) = mcw.receive(mcw.spec(), mcw.spec())
     session = mcw.open_table("blackjack", table_sixain)
     deck = table_sixain.members.first()
