@@ -404,7 +404,8 @@ def test_entries_are_indexed_by_their_transaction_for_the_transaction_check():
     this index the check scanned the entries once per history row."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT indexdef FROM pg_indexes WHERE tablename = 'registers_entry' AND indexname = 'registers_entry_txid_idx'"
+            "SELECT indexdef FROM pg_indexes "
+            "WHERE tablename = 'registers_entry' AND indexname = 'registers_entry_txid_idx'"
         )
         (definition,) = cursor.fetchone()
     assert "(ledgers_txid)" in definition
