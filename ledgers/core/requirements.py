@@ -33,8 +33,13 @@ DECISIONS: dict[str, str] = {
     # Cards and dice
     "CARD-10": "Destruction periodicity: SET-05 destruction_period_days (30 by default, the text says "
     "only 'depending on activity'); a depot whose last destruction is older is flagged.",
-    "CARD-11": "Minimum notice to the SCJ: SET-05 scj_notice_minutes (AMB-37: the text sets no lead time).",
-    "DICE-07": "As CARD-11 (SET-05 scj_notice_minutes, AMB-37).",
+    "CARD-11": "The notice to the SCJ is recorded by the system when it is given (never typed in); the "
+    "destruction is refused until SET-05 scj_notice_minutes have passed since it: a day by default, "
+    "time for an agent to attend (AMB-37: the text sets no lead time).",
+    "DICE-07": "As CARD-11: notice timestamped by the system, destruction refused before SET-05 "
+    "scj_notice_minutes (a day by default, AMB-37).",
+    "SLOT-35": "The comité member who controls a payment signs it at the terminal with his own password "
+    "(and authenticator code), through the countersignature every other co-signed act uses.",
     "CARD-02": "AMB-05: a sixain without a manufacturer number gets an internal tracking ID and is flagged.",
     "CARD-12": "AMB-03: ready-to-use decks default to the restrictive reading (punto banco in super "
     "privé salons only, SET-04) until compliance confirms the consolidated text.",
@@ -85,8 +90,9 @@ DECISIONS: dict[str, str] = {
     "the corpus: modèle 13 carries the gross gaming product they are computed on.",
     # Slots
     "SLOT-08": "The Secrétariat Général's copy is flagged when older than 30 days (option SLOT-08, BP).",
-    "SLOT-11": "The texts fix no threshold for a difference: the Direction chooses the one a count is "
-    "checked against (option SLOT-11).",
+    "SLOT-11": "Every difference between the counted drop and the meters is flagged; the texts fix no "
+    "figure, so none is assumed: the Direction grades the differences with a threshold of its choice "
+    "(option SLOT-11, presets or its own amount and/or percentage), none until it chooses.",
     "SLOT-33": "The police notice lead time before a planned move is the establishment option SLOT-33 "
     "(the text says 'préalablement' without a figure).",
     "SLOT-45": "Counterfeit coins destroyed only for ended financial years (option SLOT-45, 31 October by "
@@ -115,6 +121,8 @@ DECISIONS: dict[str, str] = {
     "(FR) or the Direction des Jeux (MC); MC annex ledger not paraphed, MC dice-in-service register "
     "paraphed (AMB-36).",
     "SET-42": "Read as a minimum notice (AMB-50).",
+    "SET-05": "MC minimum notice to the SCJ before a destruction: a day by default (the text sets none, "
+    "AMB-37); issue lead time 60 minutes; destruction periodicity 30 days (flag).",
 }
 
 # Settings the code holds in its structure rather than reading them per establishment.

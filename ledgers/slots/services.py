@@ -74,7 +74,14 @@ from .models import (
     TopUp,
 )
 from .registers import INVENTORY_KIND, JACKPOTS, MACHINE_FICHE, METER_READINGS, SLOT_FILES, TECHNICAL_KIND, TOP_UPS
-from .rules import FR_MIN_DIGITS, METER_ANOMALY, ROLLOVER_MAX_SHARE, VARIANCE_PRESETS, required_meters
+from .rules import (
+    FR_MIN_DIGITS,
+    METER_ANOMALY,
+    NO_GRADING,
+    ROLLOVER_MAX_SHARE,
+    VARIANCE_PRESETS,
+    required_meters,
+)
 
 # Who keeps the inventory: MC the Directeur de l'exploitation (SLOT-08) or the Direction; FR the
 # directeur responsable or a comité member (they sign the fiche modèle 34, SLOT-52).
@@ -1257,10 +1264,13 @@ def box_exchange(
 
 
 def variance_threshold(est: Establishment) -> dict[str, Decimal | None]:
-    """The establishment's threshold: a preset name or explicit {"amount", "percent"} (setting SLOT-11)."""
-    chosen = est.setting("SLOT-11") or {"preset": est.jurisdiction}
+    """The threshold grading the differences: a preset name or explicit {"amount", "percent"}
+    (option SLOT-11) chosen by the Direction; none until it chooses."""
+    chosen = est.setting("SLOT-11") or {}
     if "preset" in chosen:
-        return VARIANCE_PRESETS[chosen["preset"]]
+        return VARIANCE_PRESETS.get(chosen["preset"], NO_GRADING)
+    if not chosen:
+        return NO_GRADING
     return {key: (Decimal(str(chosen[key])) if chosen.get(key) is not None else None) for key in ("amount", "percent")}
 
 
@@ -1279,8 +1289,8 @@ def variance_threshold_choose(
 ) -> dict[str, Decimal | None]:
     """The establishment chooses its reconciliation threshold (SLOT-11): a preset (its
     jurisdiction's or a stricter one such as 2 % or 100 €) or its own amount and/or percentage;
-    the counts that follow are flagged against it, each keeping the threshold it was checked
-    against. The choice is a line of the relèves register."""
+    the differences of the counts that follow are graded against it, each count keeping the
+    threshold it was graded against. The choice is a line of the relèves register."""
     est = Establishment.objects.select_for_update().get(pk=establishment.pk)
     role = require_role(actor, est, THRESHOLD_ROLES[est.jurisdiction])
     if preset:
@@ -1322,7 +1332,8 @@ def variance_threshold_choose(
 def reconcile(
     expected: Decimal, counted: Decimal, threshold: dict[str, Decimal | None]
 ) -> tuple[Decimal, Decimal | None, bool]:
-    """(variance, variance %, flagged): flagged when the amount or the percentage exceeds its limit."""
+    """(variance, variance %, beyond): beyond the Direction's grading threshold when the amount or
+    the percentage exceeds its limit."""
     variance = counted - expected
     percent = ((variance / expected) * 100).quantize(Decimal("0.01"), ROUND_HALF_UP) if expected else None
     over_amount = threshold.get("amount") is not None and abs(variance) > threshold["amount"]
@@ -1335,8 +1346,8 @@ def reconcile(
 @transaction.atomic
 def drop_count_record(*, releve: Releve, machine: Machine, counted: Decimal, actor: AbstractBaseUser) -> DropCount:
     """The counted drop of a machine for a relève against its meters' deltas (electronic meters of
-    the boxes: receipts, bills, tickets in), with the variance in amount and percent, flagged
-    above the threshold (SLOT-11)."""
+    the boxes: receipts, bills, tickets in), with the variance in amount and percent: every
+    difference flagged, graded against the Direction's threshold (SLOT-11)."""
     est = releve.establishment
     role = require_role(actor, est, COUNT_ROLES)
     if counted < 0:
@@ -1345,7 +1356,7 @@ def drop_count_record(*, releve: Releve, machine: Machine, counted: Decimal, act
         raise ValueError(_("Cette machine est déjà comptée pour la relève."))
     expected = selectors.expected_drop(releve, machine)
     threshold = variance_threshold(est)
-    variance, percent, flagged = reconcile(expected, counted, threshold)
+    variance, percent, beyond = reconcile(expected, counted, threshold)
     now = timezone.now()
     shown = {k: (str(v) if v is not None else None) for k, v in threshold.items()}
     pct = f" ({percent} %)" if percent is not None else ""
@@ -1357,7 +1368,7 @@ def drop_count_record(*, releve: Releve, machine: Machine, counted: Decimal, act
         at=now,
         machine=machine,
         detail=f"{_('compté')} {counted} € — {_('compteurs')} {expected} € — {_('écart')} "
-        f"{variance} €{pct}" + (f" — {_('AU-DELÀ DU SEUIL')}" if flagged else ""),
+        f"{variance} €{pct}" + (f" — {_('AU-DELÀ DU SEUIL')}" if beyond else ""),
         threshold=shown,
     )
     return DropCount.objects.create(
@@ -1367,7 +1378,7 @@ def drop_count_record(*, releve: Releve, machine: Machine, counted: Decimal, act
         expected=expected,
         variance=variance,
         variance_percent=percent,
-        flagged=flagged,
+        flagged=variance != 0,
         threshold=shown,
         counted_at=now,
         counted_by=actor,

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ledgers.core.api import RuleViolationSerializer
+from ledgers.core.countersign import countersigner_from
 from ledgers.core.models import Membership, Room
 from ledgers.dice.api.views import ESTABLISHMENT, EstablishmentViewSet, api_establishment
 from ledgers.keys.api.views import Write
@@ -141,8 +142,10 @@ class JackpotView(ActionView):
     input_serializer, output_serializer = s.SlotJackpotInputSerializer, s.SlotJackpotSerializer
 
     def perform(self, data):
-        controller = _member(self.establishment, data.pop("controller", None))
-        return services.jackpot_pay(actor=self.request.user, controller=controller, **data)
+        # FR SLOT-35: the comité member controlling the payment signs with his password.
+        controller = countersigner_from(self.request, data, "controller")
+        payment = {k: v for k, v in data.items() if not k.startswith("controller_")}
+        return services.jackpot_pay(actor=self.request.user, controller=controller, **payment)
 
 
 class SocleWithdrawView(Write):
