@@ -109,6 +109,9 @@ DECISIONS: dict[str, str] = {
     "REG-28": "AMB-54: the electronic signature is the section 1.4 signature (named user, role, time, "
     "hash of the signed content, re-authentication) bound to the entry hash; a qualified (eIDAS) "
     "signature is not built until its level is confirmed.",
+    "REG-25": "MC 'intervention sheets handed over': the last séance open that day is refused while the "
+    "day's closed sheets are not in their envelope (SLOT-15); flagged only where the envelope cannot "
+    "be made: an intervention still under way, or a sheet opened after the day's envelope.",
     "REG-27": "AMB-54: a correction is a counter-entry with its reason and an approval in words by a "
     "SET-47 approver, printed in red.",
     "REG-43": "AMB-53: retention counted in seasons, the end computed per entry; never purged automatically.",

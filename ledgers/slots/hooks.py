@@ -1,6 +1,7 @@
 """The séance closes only once every denomination counted during it has its general count at the
 séance's end (FR-2007 art. 68-24, SLOT-46), and every change point's encaisse is restored (68-26,
-SLOT-49) with, in France, the slot desk's cashier named (SLOT-48)."""
+SLOT-49) with, in France, the slot desk's cashier named (SLOT-48); in Monaco the last séance of
+the day only once the day's intervention sheets are handed over (REG-25, SLOT-15)."""
 
 from collections.abc import Iterator
 
@@ -9,8 +10,11 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.hooks import Missing, on_seance_closing
 from ledgers.core.models import Seance
+from ledgers.core.selectors import last_open_of_day
 
 from .counts import denominations_without_general_count
+from .models import DailyTransmittal, Intervention
+from .selectors import sheets_of_day
 
 
 @on_seance_closing
@@ -37,3 +41,25 @@ def encaisses_restored(seance: Seance) -> Iterator[Missing]:
         )
     for point in unstaffed_desks(seance):
         yield Missing(_("caissier nommé pour %(point)s") % {"point": point}, "SLOT-48", reverse("slots:cashdesk"))
+
+
+@on_seance_closing
+def intervention_sheets_handed_over(seance: Seance) -> Iterator[Missing]:
+    """MC REG-25: the establishment's closing (its last séance open that day) waits for the day's
+    intervention sheets handed over in their envelope (SLOT-15). Flagged only, where the envelope
+    cannot be made: a sheet opened after it was handed over (the day has one envelope), or an
+    intervention still under way (its sheet is not closed)."""
+    est = seance.establishment
+    if (
+        est.jurisdiction != "MC"
+        or not last_open_of_day(seance)
+        or not sheets_of_day(est, seance.date).filter(transmittal__isnull=True).exists()
+    ):
+        return
+    if DailyTransmittal.objects.filter(establishment=est, date=seance.date).exists():
+        what, flag = _("fiche d'intervention du jour hors de l'enveloppe remise"), True
+    elif sheets_of_day(est, seance.date).filter(status=Intervention.Status.OPEN).exists():
+        what, flag = _("fiches d'intervention du jour non remises : une intervention est en cours"), True
+    else:
+        what, flag = _("fiches d'intervention du jour à remettre à la Direction de l'exploitation"), False
+    yield Missing(what, "SLOT-15", reverse("slots:transmittal"), flag=flag)

@@ -44,6 +44,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.hooks import Missing, on_seance_closing, on_seance_opening
 from ledgers.core.models import Establishment, Seance
 from ledgers.core.roles import Role
+from ledgers.core.selectors import last_open_of_day
 from ledgers.registers.models import Entry
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import (
@@ -427,12 +428,7 @@ def progressives_recorded(seance: Seance) -> Iterator[Missing]:
     """SLOT-36: the last séance of the gaming day closes only when every active progressive's
     displayed amount is in the register; SLOT-38: and every JPM's 28 S line of the day."""
     est = seance.establishment
-    if (
-        est.jurisdiction != "FR"
-        or Seance.objects.filter(establishment=est, date=seance.date, status=Seance.Status.OPEN)
-        .exclude(pk=seance.pk)
-        .exists()
-    ):
+    if est.jurisdiction != "FR" or not last_open_of_day(seance):
         return
     # Only the jackpots in service on that day (created on or before it).
     started = {"created_at__date__lte": seance.date}
