@@ -247,6 +247,7 @@ PROFILES: dict[str, Profile] = {
             # social-contribution threshold (SET-19, an external figure: None until configured).
             # The drop-reconciliation grading threshold (SLOT-11): none until the Direction chooses.
             "SLOT-33": {"notice_lead_minutes": 0},
+            "SET-37": 8,  # TITO validity: days after the issue day (68-22-1, AMB-52)
             "SET-38": 120,
             "SET-43": 75,
             "SET-19": None,

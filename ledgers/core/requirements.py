@@ -145,7 +145,6 @@ SETTINGS_HELD: dict[str, str] = {
     "SET-30": "Unused: the article it feeds (68-17) is not in the corpus (SLOT-27 ruled out).",
     "SET-32": "The display checklist items as data in `ledgers.authority.displays` (REG-23).",
     "SET-33": "Approved sabot and shuffler models with their approval, `equipment` (SHOE-04, SHUF-01).",
-    "SET-37": "`slots.unclaimed`: the end of the issue day + 8 days (AMB-52).",
     "SET-46": "Off: a cagnotte is counted only after its computation (`cash.services`); the art. 71 "
     "simultaneous route is not offered.",
     "SET-48": "`RegisterKind.form` of each register kind.",

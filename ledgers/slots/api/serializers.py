@@ -436,6 +436,12 @@ class SlotOrphanInputSerializer(serializers.Serializer):
     amount = serializers.DecimalField(max_digits=14, decimal_places=2)
     disposal = serializers.CharField(max_length=1000)
     taken_by = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    payee = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="the user id of the person it is remitted to: never a member of staff (SLOT-19)",
+    )
 
 
 class SlotOrphanSerializer(serializers.ModelSerializer):

@@ -2,6 +2,7 @@
 meter import, counts, moves, interventions. Rule violations answer 409 {"code", "article",
 "detail"} (ledgers.core.api); an import with bad rows answers 400 with every bad row."""
 
+from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -271,7 +272,10 @@ class OrphanView(ServiceView):
     """An orphan found, never paid to a member of staff (SLOT-19, INC-05)."""
 
     def call(self, data):
-        return services.orphan_record(establishment=self.establishment, actor=self.request.user, **data)
+        payee = data.pop("payee")
+        if payee is not None:
+            payee = get_object_or_404(get_user_model(), pk=payee)
+        return services.orphan_record(establishment=self.establishment, actor=self.request.user, payee=payee, **data)
 
 
 @_described(s.SlotEventsImportSerializer, s.SlotEventSerializer(many=True))
