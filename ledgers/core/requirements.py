@@ -101,6 +101,8 @@ DECISIONS: dict[str, str] = {
     "SLOT-54": "AMB-52: '120 days of operation' counted as the days the establishment was open (SET-38).",
     "INC-16": "'Without delay': an urgent anomaly's police information later than the option INC-16 "
     "(60 minutes by default, to confirm) is flagged.",
+    "SLOT-29": "The devices and displays are required before service (authority checklist); the flag of "
+    "a door-open signal with no intervention record is the monitoring import's SLOT-53 flag.",
     "SLOT-34": "AMB-55: 'membre du comité spécialisé' read as the comité member assigned to slot "
     "control; any comité member may sign when none is assigned (flagged).",
     "KEY-17": "AMB-51: the upper-part opening rule applies to every casino, the employee alternative "

@@ -153,7 +153,9 @@ class Scan:
         return [
             Source(path, _module(path, self.root), path.read_text(encoding="utf-8"))
             for path in sorted((self.root / "ledgers").rglob("*.py"))
-            if path.relative_to(self.root).as_posix() not in NOT_CITATIONS and "migrations" not in path.parts
+            if path.relative_to(self.root).as_posix() not in NOT_CITATIONS
+            and "migrations" not in path.parts
+            and path.name != "demo.py"  # the demo data acts through the services, it enforces nothing
         ]
 
     def problems(self) -> list[str]:
