@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "axes",
     "ledgers.core",
     "ledgers.registers",
+    "ledgers.notifications",
     "ledgers.incidents",
     "ledgers.custody",
     "ledgers.cards",
@@ -119,11 +120,18 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'd
 if "DATABASE_URL" not in env.ENVIRON:
     VAR_DIR.mkdir(exist_ok=True)  # a fresh clone has no var/ yet (it is not versioned)
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
+# A replica that full verifications read (``verify_ledgers --database replica``, docs/operations.md),
+# opened read-only whatever it is, so that nothing reading it can write there.
+if DATABASE_REPLICA_URL := env("DATABASE_REPLICA_URL", default=""):
+    DATABASES["replica"] = env.db_url_config(DATABASE_REPLICA_URL)
+    if DATABASES["replica"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["replica"].setdefault("OPTIONS", {})["options"] = "-c default_transaction_read_only=on"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "django.contrib.auth.backends.ModelBackend",  # accounts of the application (the demo's)
+    "ledgers.core.directory.DirectoryBackend",  # the casino's directory, when LDAP_URL is set
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -142,6 +150,47 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 # (ledgers.core.middleware.client_ip); with none, REMOTE_ADDR alone (the header is then ignored).
 TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 AXES_CLIENT_IP_CALLABLE = "ledgers.core.middleware.client_ip"
+
+# Directory sign-in (django-python3-ldap; docs/operations.md "Directory"). Off without LDAP_URL.
+LDAP_AUTH_URL = env.list("LDAP_URL", default=[])
+LDAP_AUTH_USE_TLS = env.bool("LDAP_START_TLS", default=False)
+LDAP_AUTH_SEARCH_BASE = env("LDAP_USER_BASE", default="")
+LDAP_AUTH_OBJECT_CLASS = env("LDAP_USER_CLASS", default="inetOrgPerson")
+LDAP_AUTH_USER_FIELDS = {
+    "username": env("LDAP_USERNAME_ATTRIBUTE", default="uid"),
+    "first_name": "givenName",
+    "last_name": "sn",
+    "email": "mail",
+}
+LDAP_AUTH_USER_LOOKUP_FIELDS = ("username",)
+LDAP_AUTH_SYNC_USER_RELATIONS = "ledgers.core.directory.sync_user_relations"
+LDAP_AUTH_FORMAT_USERNAME = {
+    "openldap": "django_python3_ldap.utils.format_username_openldap",
+    "active_directory": "django_python3_ldap.utils.format_username_active_directory",
+    "active_directory_principal": "django_python3_ldap.utils.format_username_active_directory_principal",
+}[env("LDAP_USERNAME_FORMAT", default="openldap")]
+LDAP_AUTH_ACTIVE_DIRECTORY_DOMAIN = env("LDAP_AD_DOMAIN", default=None)
+LDAP_AUTH_CONNECTION_USERNAME = env("LDAP_BIND_USERNAME", default=None)  # the sync's service account
+LDAP_AUTH_CONNECTION_PASSWORD = env("LDAP_BIND_PASSWORD", default=None)
+LDAP_AUTH_CONNECT_TIMEOUT = LDAP_AUTH_RECEIVE_TIMEOUT = env.int("LDAP_TIMEOUT", default=5)
+LEDGERS_DIRECTORY_GROUP_BASE = env("LDAP_GROUP_BASE", default="")
+# {"cn=scj,ou=groups,dc=casino,dc=mc": ["montecarlo", "scj"], ...}: group DN → establishment code, role.
+LEDGERS_DIRECTORY_GROUPS = env.json("LDAP_GROUP_ROLES", default={})
+
+# Mail (docs/operations.md "Mail"): EMAIL_URL names the casino's SMTP server, e.g.
+# smtp+tls://user:password@mail.casino.mc:587; without it the demo writes each mail as a file
+# in var/mail, shown on the notifications page.
+if "EMAIL_URL" in env.ENVIRON:
+    globals().update(env.email_url("EMAIL_URL"))
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = VAR_DIR / "mail"
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="registres@localhost")
+EMAIL_SUBJECT_PREFIX = env("EMAIL_SUBJECT_PREFIX", default="[Registres] ")
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+# A notice not acknowledged within this delay goes to the next level's subscribers.
+NOTIFICATIONS_ACKNOWLEDGE_MINUTES = env.int("NOTIFICATIONS_ACKNOWLEDGE_MINUTES", default=60)
+NOTIFICATIONS_SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")  # links in the mails
 
 # French first, English available; every establishment has its own time zone for display.
 LANGUAGE_CODE = "fr"
@@ -170,9 +219,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "ledgers.core.api.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.CursorPagination",
+    "DEFAULT_SCHEMA_CLASS": "ledgers.core.api.schema.AutoSchema",
+    "EXCEPTION_HANDLER": "ledgers.core.api.errors.exception_handler",
+    "DEFAULT_PAGINATION_CLASS": "ledgers.core.api.pagination.CursorPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
@@ -195,6 +244,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "GET_LIB_DOC_EXCLUDES": "ledgers.core.api.schema.lib_doc_excludes",
     # Several models have a "kind", "status" or "method" with their own choices: one enum name each.
     "ENUM_NAME_OVERRIDES": {
         "ShuffleMethodEnum": "ledgers.cards.models.ShuffleMethod",
@@ -208,7 +258,7 @@ SPECTACULAR_SETTINGS = {
         "ReportStatusEnum": "ledgers.reports.models.ReportJob.Status",
         "FloatKindEnum": "ledgers.cash.models.TableFloat.Kind",
         "SlipBookKindEnum": "ledgers.cash.models.SlipBook.Kind",
-        "PieceKindEnum": "ledgers.cash.rules.Piece.ALL",
+        "PieceKindEnum": "ledgers.cash.breakdowns.Piece.ALL",
         "OrphanCategoryEnum": "ledgers.cash.models.Orphan.Category",
         "CategoryEnum": "ledgers.cards.models.Category",  # the card units' category keeps its name
         "PurchaseOrderStatusEnum": "ledgers.custody.models.PurchaseOrder.Status",
@@ -229,7 +279,7 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5.html"
+DJANGO_TABLES2_TEMPLATE = "django_tables2/ledgers.html"  # bootstrap5 with the export links
 
 # Celery: Redis when REDIS_URL is set, otherwise eager in-process execution.
 REDIS_URL = env("REDIS_URL")
@@ -251,6 +301,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Report jobs the broker never got, or whose worker stopped (ledgers.reports.services).
     "report-jobs-recovery": {"task": "ledgers.reports.tasks.report_jobs_recover_task", "schedule": 5 * 60.0},
+    # The outbox: mails whose task was lost or whose retry has come (ledgers.notifications).
+    "mails-flush": {"task": "ledgers.notifications.tasks.mails_flush_task", "schedule": 60.0},
+    "notices-escalate": {"task": "ledgers.notifications.tasks.notices_escalate_task", "schedule": 5 * 60.0},
+    # Directory accounts: memberships follow the groups, leavers disabled (ledgers.core.directory).
+    "directory-sync": {"task": "ledgers.core.tasks.directory_sync_task", "schedule": 15 * 60.0},
 }
 REPORTS_HEARTBEAT_TIMEOUT_MINUTES = env.int("REPORTS_HEARTBEAT_TIMEOUT_MINUTES", default=10)
 REPORTS_QUEUED_RESEND_MINUTES = env.int("REPORTS_QUEUED_RESEND_MINUTES", default=30)

@@ -33,6 +33,19 @@ def _no_session_outlives_the_suite(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture
+def smtp(settings):
+    """A real SMTP server (aiosmtpd) on 127.0.0.1 that Django's mail goes to; not started: the
+    test starts it (and may stop it) to play a mail server that is up or down."""
+    from tests.servers import SmtpServer
+
+    server = SmtpServer()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", server.port, 5
+    yield server
+    server.stop()
+
+
+@pytest.fixture
 def mc(db):
     return EstablishmentFactory(code="mcb", name="Casino de Monte-Carlo (démo)", jurisdiction="MC")
 

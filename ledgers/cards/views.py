@@ -11,13 +11,14 @@ from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
 from ledgers.core.catalogue import REQUIREMENTS
+from ledgers.core.exports import TableExportMixin
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 from ledgers.custody import services as custody
 from ledgers.custody.models import DepotDay, PurchaseOrder, StockVerification, Supplier
 
 from . import forms, selectors, services
 from .deck_rules import rules_table
-from .domain import CARDS
+from .domains import CARDS
 from .filtersets import CardUnitFilter
 from .models import CardExchange
 from .tables import CardUnitTable
@@ -107,7 +108,7 @@ class RulesView(CardsMixin, TemplateView):
         return context
 
 
-class UnitListView(CardsMixin, SingleTableMixin, FilterView):
+class UnitListView(CardsMixin, TableExportMixin, SingleTableMixin, FilterView):
     table_class = CardUnitTable
     filterset_class = CardUnitFilter
     template_name = "cards/units.html"

@@ -1,8 +1,8 @@
 from rest_framework.routers import SimpleRouter
 
-from . import seance_api
+from .api import seances
 
 router = SimpleRouter()
-router.register("table-sessions", seance_api.TableSessionViewSet, basename="table-session")
-router.register("", seance_api.SeanceViewSet, basename="seance")
+router.register("table-sessions", seances.TableSessionViewSet, basename="table-session")
+router.register("", seances.SeanceViewSet, basename="seance")
 urlpatterns = router.urls

@@ -207,8 +207,13 @@ def seed(stdout: TextIO) -> None:
                 )
         for role, (first_name, last_name) in org["people"].items():
             username = demo_username(code, role)
+            # An address so that the demo's notices are mailed (to files in var/mail).
             user = users.filter(username=username).first() or users.create_user(
-                username=username, password=DEMO_PASSWORD, first_name=first_name, last_name=last_name
+                username=username,
+                password=DEMO_PASSWORD,
+                first_name=first_name,
+                last_name=last_name,
+                email=f"{username}@demo.invalid",
             )
             membership_grant(user=user, establishment=est, role=role, actor=None)
         stdout.write(

@@ -227,3 +227,22 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} — {self.get_role_display()} ({self.establishment})"
+
+
+class DirectoryAccount(models.Model):
+    """A user whose sign-in, roles and establishments come from the casino's directory (LDAP or
+    Active Directory): their memberships follow the directory's groups at each sign-in and each
+    directory sync, and the account is disabled when the directory no longer has them."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="directory_account")
+    dn = models.CharField(_("nom distinctif dans l'annuaire"), max_length=500)
+    synced_at = models.DateTimeField(_("synchronisé le"))
+    left_at = models.DateTimeField(_("sorti de l'annuaire le"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("compte de l'annuaire")
+        verbose_name_plural = _("comptes de l'annuaire")
+
+    def __str__(self) -> str:
+        return self.dn

@@ -1,6 +1,7 @@
 """Writes on the organisation: establishments, staff roles, séances and table sessions."""
 
 import datetime
+from collections.abc import Iterable
 
 from django.contrib.auth.models import AbstractBaseUser, Group
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -12,7 +13,7 @@ from . import hooks
 from .authz import require_role, save_audited
 from .errors import RuleViolation, impossible
 from .games import GAMES
-from .models import Establishment, GamingTable, Location, Membership, Room, Seance, TableSession
+from .models import DirectoryAccount, Establishment, GamingTable, Location, Membership, Room, Seance, TableSession
 from .roles import DIRECTORATE, Role
 
 SEANCE_MANAGERS = (*DIRECTORATE, Role.INSPECTEUR)
@@ -30,6 +31,50 @@ def membership_grant(
     # get_or_create: the groups come from a data migration, which a flushed database no longer has.
     user.groups.add(Group.objects.get_or_create(name=role)[0])
     return membership
+
+
+@transaction.atomic
+def membership_revoke(*, membership: Membership, actor: AbstractBaseUser | None, reason: str = "") -> None:
+    """Take a role away; the role's group goes when the user holds that role nowhere else."""
+    user, role = membership.user, membership.role
+    membership._history_user = actor
+    membership._change_reason = reason
+    membership.delete()
+    if not Membership.objects.filter(user=user, role=role).exists():
+        user.groups.remove(*Group.objects.filter(name=role))
+
+
+@transaction.atomic
+def directory_account_sync(
+    *, user: AbstractBaseUser, dn: str, grants: Iterable[tuple[Establishment, str]]
+) -> DirectoryAccount:
+    """Align a directory user's memberships on the (establishment, role) pairs their directory
+    groups map to; a user in no mapped group is disabled (the directory is the authority)."""
+    grants = set(grants)
+    for membership in Membership.objects.filter(user=user).select_related("establishment"):
+        if (membership.establishment, membership.role) not in grants:
+            membership_revoke(membership=membership, actor=None, reason="annuaire")
+    for establishment, role in grants:
+        membership_grant(user=user, establishment=establishment, role=role, actor=None)
+    active = bool(grants)
+    if user.is_active != active:
+        user.is_active = active
+        user.save(update_fields=["is_active"])
+    account = DirectoryAccount.objects.filter(user=user).first() or DirectoryAccount(user=user)
+    account.dn, account.synced_at, account.left_at = dn, timezone.now(), None
+    return save_audited(account, actor=None, reason="annuaire")
+
+
+@transaction.atomic
+def directory_account_leave(*, account: DirectoryAccount) -> DirectoryAccount:
+    """The directory no longer has this person: no more roles, no more sign-in (their open
+    sessions end too: the session backends refuse an inactive user)."""
+    for membership in Membership.objects.filter(user=account.user):
+        membership_revoke(membership=membership, actor=None, reason="sorti de l'annuaire")
+    account.user.is_active = False
+    account.user.save(update_fields=["is_active"])
+    account.left_at = timezone.now()
+    return save_audited(account, actor=None, reason="sorti de l'annuaire")
 
 
 @transaction.atomic

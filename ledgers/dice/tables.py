@@ -26,7 +26,9 @@ class SupplierTable(tables.Table):
 class OrderTable(tables.Table):
     order = tables.Column(accessor="pk", verbose_name=_("Bon"), orderable=False)
     lines = tables.Column(verbose_name=_("Désignation et quantités"), orderable=False)
-    actions = tables.TemplateColumn(template_name="dice/_order_actions.html", verbose_name="", orderable=False)
+    actions = tables.TemplateColumn(
+        template_name="dice/_order_actions.html", verbose_name="", orderable=False, exclude_from_export=True
+    )
 
     class Meta:
         model = PurchaseOrder

@@ -20,6 +20,7 @@ from django_tables2 import SingleTableMixin
 
 from ledgers.core import service_views
 from ledgers.core.errors import RuleViolation
+from ledgers.core.exports import TableExportMixin
 from ledgers.core.models import Seance, TableSession
 from ledgers.core.selectors import open_seances
 from ledgers.core.services import table_session_close, table_session_open, table_session_prepare
@@ -28,7 +29,7 @@ from ledgers.custody.models import DestructionSession, PurchaseOrder
 from ledgers.incidents.selectors import open_incidents
 
 from . import forms, selectors, services
-from .domain import DICE
+from .domains import DICE
 from .filtersets import DieFilter
 from .tables import DestructionTable, DieTable, OrderTable, SupplierTable
 
@@ -183,7 +184,7 @@ class StockView(DiceView, TemplateView):
         )
 
 
-class DieListView(DiceView, SingleTableMixin, FilterView):
+class DieListView(DiceView, TableExportMixin, SingleTableMixin, FilterView):
     template_name = "dice/list.html"
     table_class = DieTable
     filterset_class = DieFilter
@@ -393,7 +394,7 @@ class DayCloseView(ServiceFormView):
     success_name = "dice:stock"
 
 
-class SupplierListView(DiceView, SingleTableMixin, TemplateView):
+class SupplierListView(DiceView, TableExportMixin, SingleTableMixin, TemplateView):
     template_name = "dice/list.html"
     table_class = SupplierTable
 
@@ -418,7 +419,7 @@ class SupplierCreateView(ServiceFormView):
     success_name = "dice:suppliers"
 
 
-class OrderListView(DiceView, SingleTableMixin, TemplateView):
+class OrderListView(DiceView, TableExportMixin, SingleTableMixin, TemplateView):
     template_name = "dice/list.html"
     table_class = OrderTable
 
@@ -511,7 +512,7 @@ class VerificationView(ServiceFormView):
 # --- destruction -------------------------------------------------------------------------------
 
 
-class DestructionListView(DiceView, SingleTableMixin, TemplateView):
+class DestructionListView(DiceView, TableExportMixin, SingleTableMixin, TemplateView):
     template_name = "dice/list.html"
     table_class = DestructionTable
 

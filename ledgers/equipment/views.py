@@ -16,6 +16,7 @@ from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
 from ledgers.core.catalogue import REQUIREMENTS
+from ledgers.core.exports import TableExportMixin
 from ledgers.core.models import GamingTable
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 from ledgers.custody import services as custody
@@ -185,7 +186,7 @@ class TableEquipmentView(EstablishmentRequiredMixin, TemplateView):
 # --- Models ------------------------------------------------------------------------------------
 
 
-class ApprovedModelListView(EstablishmentRequiredMixin, SingleTableMixin, TemplateView):
+class ApprovedModelListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin, TemplateView):
     template_name = "equipment/list.html"
     table_class = ApprovedModelTable
     extra_context = {
@@ -223,7 +224,7 @@ class ApprovedModelCreateView(EquipmentFormView):
 # --- Sabots ------------------------------------------------------------------------------------
 
 
-class ShoeListView(EstablishmentRequiredMixin, SingleTableMixin, FilterView):
+class ShoeListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin, FilterView):
     template_name = "equipment/list.html"
     table_class = ShoeTable
     filterset_class = ShoeFilter
@@ -429,7 +430,7 @@ class DestructionCompleteView(DestructionStepView):
 # --- Shufflers -------------------------------------------------------------------------------
 
 
-class ShufflerListView(EstablishmentRequiredMixin, SingleTableMixin, FilterView):
+class ShufflerListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin, FilterView):
     template_name = "equipment/list.html"
     table_class = ShufflerTable
     filterset_class = ShufflerFilter
@@ -611,7 +612,7 @@ class ShufflerPauseView(ShufflerUseView):
 # --- Wheels -----------------------------------------------------------------------------------
 
 
-class WheelListView(EstablishmentRequiredMixin, SingleTableMixin, FilterView):
+class WheelListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin, FilterView):
     template_name = "equipment/list.html"
     table_class = WheelTable
     filterset_class = WheelFilter
@@ -775,7 +776,7 @@ class LaunchTurnView(TableFlowView):
         return turn
 
 
-class ExceptionsView(EstablishmentRequiredMixin, SingleTableMixin, TemplateView):
+class ExceptionsView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin, TemplateView):
     """What the equipment records flagged — allowed, but reported to inspectors and authorities:
     repeated or irregular sabot allocations, launchers outside the ordre de roulement and
     specialisation in launching."""

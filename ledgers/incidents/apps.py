@@ -8,4 +8,9 @@ class IncidentsConfig(AppConfig):
     verbose_name = _("Incidents")
 
     def ready(self) -> None:
-        from . import categories, dashboard, registers  # noqa: F401
+        from ledgers.notifications.models import NoticeKind
+        from ledgers.notifications.services import on_acknowledged
+
+        from . import categories, dashboard, registers, services  # noqa: F401
+
+        on_acknowledged(NoticeKind.INCIDENT, services.incident_notice_acknowledged)

@@ -16,6 +16,8 @@ from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, Location, TableSession
 from ledgers.core.roles import Role
+from ledgers.notifications.models import Notice, NoticeKind
+from ledgers.notifications.services import notice_send
 from ledgers.registers.chain import format_timestamp
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
@@ -98,7 +100,36 @@ def incident_open(
             table=str(table_session) if table_session else "",
             location=str(location) if location else "",
         )
+        # The persons and authorities the texts name are told at once, by e-mail (INC-01, INC-02).
+        notice_send(
+            establishment=establishment,
+            kind=NoticeKind.INCIDENT,
+            register=current_register(establishment, INCIDENT_REGISTER.code),
+            subject=str(_("Incident n° %(n)s — %(category)s") % {"n": incident.pk, "category": info.label}),
+            body=incident.description + (f"\n\n{incident.circumstances}" if incident.circumstances else ""),
+            actor=actor,
+            role=role,
+            roles=info.notices.get(establishment.jurisdiction, ()),
+            about=f"incidents.incident:{incident.pk}",
+        )
     return incident
+
+
+def incident_notice_acknowledged(notice: Notice, actor: AbstractBaseUser, role: str) -> None:
+    """A recipient acknowledged the e-mail of an incident: they are informed, by e-mail, since
+    the mail reached the server (in the caller's transaction: ``notice_acknowledge``)."""
+    incident = Incident.objects.filter(pk=int(notice.about.rpartition(":")[2])).first()
+    if incident is None or incident.status == Incident.Status.CLOSED:
+        return
+    sent = notice.mails.filter(recipient=actor).exclude(sent_at=None).order_by("sent_at").first()
+    IncidentNotice.objects.create(
+        incident=incident,
+        recipient_role=role,
+        recipient_name=display_name(actor),
+        notified_at=sent.sent_at if sent else notice.created_at,
+        channel=IncidentNotice.Channel.EMAIL,
+        recorded_by=actor,
+    )
 
 
 @transaction.atomic

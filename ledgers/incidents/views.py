@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import ListView
 
+from ledgers.core.exports import ListExportMixin
 from ledgers.core.roles import Role
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 
@@ -17,10 +18,25 @@ from .models import Incident
 from .selectors import late_notices, missing_notices
 
 
-class IncidentListView(EstablishmentRequiredMixin, ListView):
+class IncidentListView(EstablishmentRequiredMixin, ListExportMixin, ListView):
     template_name = "incidents/list.html"
     context_object_name = "incidents"
     paginate_by = 50
+    export_name = "incidents"
+
+    def export_headers(self) -> list:
+        return [_("Incident"), _("Exigence"), _("Constaté le"), _("Description"), _("Statut")]
+
+    def export_rows(self, queryset):
+        for incident in queryset:
+            found_at = self.establishment.localtime(incident.found_at)
+            yield [
+                str(incident),
+                incident.requirement,
+                f"{found_at:%d/%m/%Y %H:%M}",
+                incident.description,
+                incident.get_status_display(),
+            ]
 
     def get_queryset(self):
         qs = Incident.objects.filter(establishment=self.establishment).prefetch_related("notices")

@@ -10,6 +10,7 @@ urlpatterns = [
     path("<str:number>/", views.RegisterDetailView.as_view(), name="detail"),
     path("<str:number>/cote-et-paraphe/", views.RegisterOpenView.as_view(), name="open"),
     path("<str:number>/inscrire/", views.MainCouranteRecordView.as_view(), name="record"),
+    path("<str:number>/export.<str:export_format>", views.RegisterExportView.as_view(), name="export"),
     path("<str:number>/tomes/", VolumesView.as_view(), name="volumes"),
     path("<str:number>/visa/", views.VisaView.as_view(), name="visa"),
     path("<str:number>/cloture/", views.RegisterCloseView.as_view(), name="close"),

@@ -2,19 +2,22 @@
 
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
-from django.views.generic import TemplateView
+from django.views.generic import TemplateView, View
 from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
+from ledgers.core.exports import FORMATS, TableExportMixin, export_response
 from ledgers.core.roles import Role
 from ledgers.core.service_views import ServiceFormView
 from ledgers.core.views import EstablishmentMixin
 
 from . import selectors, services
+from .exports import register_dataset
 from .filtersets import RegisterFilter
 from .forms import (
     CorrectionForm,
@@ -28,7 +31,7 @@ from .models import EntryKind
 from .tables import RegisterTable
 
 
-class RegisterListView(EstablishmentMixin, SingleTableMixin, FilterView):
+class RegisterListView(EstablishmentMixin, TableExportMixin, SingleTableMixin, FilterView):
     table_class = RegisterTable
     filterset_class = RegisterFilter
     template_name = "registers/register_list.html"
@@ -84,6 +87,15 @@ class RegisterDetailView(RegisterMixin, TemplateView):
             visaed_up_to=selectors.visaed_up_to(self.register),
         )
         return context
+
+
+class RegisterExportView(RegisterMixin, View):
+    """The register's entries as a spreadsheet (CSV or XLSX)."""
+
+    def get(self, request, number: str, export_format: str):
+        if export_format not in FORMATS:
+            raise Http404
+        return export_response(register_dataset(self.register), export_format, self.register.number)
 
 
 class EntryDetailView(RegisterMixin, TemplateView):

@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
 from ledgers.cards import selectors, services
-from ledgers.cards.domain import CARDS
+from ledgers.cards.domains import CARDS
 from ledgers.cards.models import CardEvent, CardUnit
 from ledgers.core.errors import RuleViolation
 from ledgers.core.services import table_session_close, table_session_open
@@ -583,3 +583,29 @@ def test_register_entries_verify_after_a_seance(mcw: World):
     service = mcw.registers["service"]
     operations = list(service.entries.filter(kind="record").order_by("seq").values_list("payload__kind", flat=True))
     assert operations == ["issue", "unsealing", "second_control", "return", "post_control"]
+
+
+def test_card_11_scj_told_of_a_destruction_by_mail_and_informed_once_acknowledged(
+    mcw: World, smtp, django_capture_on_commit_callbacks
+):
+    from ledgers.notifications.models import Notice
+    from ledgers.notifications.services import notice_acknowledge
+
+    mcw.scj.email = "scj@casino.test"
+    mcw.scj.save()
+    (unit,) = mcw.receive()
+    services.cards_withdraw(units=[unit], status="out_of_use", reason="usé", actor=mcw.cartier)
+    smtp.start()
+    with django_capture_on_commit_callbacks(execute=True):
+        session = services.cards_destruction_plan(
+            establishment=mcw.est, units=[unit], method="destruction", planned_at=timezone.now(), actor=mcw.director
+        )
+    [message] = smtp.messages
+    assert message["To"] == "scj@casino.test"
+    notice = Notice.objects.get(about=f"custody.destructionsession:{session.pk}")
+    entry = notice.register.entries.get(seq=notice.register.head_seq)
+    assert entry.payload["event"] == "Notification" and entry.actor_user == mcw.director
+    _refused("CARD-11", services.cards_destruction_complete, session=session, actor=mcw.director)
+    notice_acknowledge(notice=notice, actor=mcw.scj)
+    session.refresh_from_db()
+    assert session.notified_at == notice.mails.get().sent_at and session.notice_channel == "Courriel"

@@ -157,3 +157,12 @@ def test_csv_header_and_unreadable_rows(mc_room):
         parse_csv("machine;station;meter;value\nSBM1;x;in;4\nSBM1;1;out;")
     assert len(exc.value.messages) == 2 and "ligne 2" in exc.value.messages[0]
     assert parse_csv("machine;station;meter;value\nSBM1;1;in:em;0073455")[0].value == 73455
+
+
+def test_import_echoes_the_file_text_as_a_spreadsheet_will_not_run_it(mc_room):
+    from ledgers.slots.imports import parse_csv
+
+    rows = parse_csv('machine,station,meter,value\n"=HYPERLINK(""http://x"")",1,@in,4\n')
+    with pytest.raises(services.ReadingErrors) as exc:
+        services.releve_readings_import(releve=mc_room.releve(), rows=rows, actor=mc_room["superviseur"])
+    assert '\'=HYPERLINK("http://x")' in exc.value.messages[0] and "'@in" in exc.value.messages[0]

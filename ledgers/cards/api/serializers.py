@@ -1,10 +1,10 @@
 """Shapes of the card API. Input serializers only validate (types, and that every referenced
 object belongs to the caller's establishment); the services decide and refuse."""
 
-from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from ledgers.core.api import EstablishmentPK
+from ledgers.core.api.actions import Signature
+from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_serializer
 from ledgers.core.models import Location, Room, Seance, TableSession
 from ledgers.custody.models import DestructionSession, ItemStatus, PurchaseOrder, StockVerification, Supplier
@@ -27,17 +27,6 @@ def location_field(**kwargs):
 
 def session_field(**kwargs):
     return EstablishmentPK(TableSession.objects.all(), "seance__establishment", **kwargs)
-
-
-class SignatureSerializer(serializers.Serializer):
-    password = serializers.CharField(write_only=True, help_text=_("Mot de passe du signataire (signature)."))
-    otp_token = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        default="",
-        write_only=True,
-        help_text=_("Code d'authentification, si le signataire en a un."),
-    )
 
 
 CountersignSerializer = countersignature_serializer("signer", required=False)
@@ -248,11 +237,7 @@ class OrderInput(serializers.Serializer):
     number = serializers.IntegerField(required=False, allow_null=True, default=None)
 
 
-class EmptyInput(serializers.Serializer):
-    pass
-
-
-class OrderVisaInput(SignatureSerializer):
+class OrderVisaInput(Signature):
     statement = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
 
@@ -408,7 +393,7 @@ class CountInput(serializers.Serializer):
     count = serializers.IntegerField(min_value=0)
 
 
-class VerificationInput(SignatureSerializer):
+class VerificationInput(Signature):
     counted = CountInput(many=True, required=False, default=list)
     opened_by = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     remarks = serializers.CharField(required=False, allow_blank=True, default="")

@@ -1,46 +1,23 @@
 """Card API: read endpoints and one POST endpoint per flow. Views call the services; a rule of the
-texts answers 409 {code, article, detail} (ledgers.core.api), a role 403, bad input 400."""
+texts answers 409 {code, article, detail}, a role 403, bad input 400."""
 
-from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import generics, status
-from rest_framework.exceptions import ValidationError as DRFValidationError
-from rest_framework.pagination import CursorPagination
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ledgers.core.authz import reauthenticate
-from ledgers.core.countersign import countersigner_from
+from ledgers.core.api.actions import NoInput, ServiceAction
+from ledgers.core.api.scoping import EstablishmentScoped
 from ledgers.custody import services as custody
 from ledgers.custody.models import DestructionSession, PurchaseOrder, StockVerification
 from ledgers.incidents.api.serializers import IncidentRefSerializer
 
 from .. import selectors, services
 from ..deck_rules import rules_table
-from ..domain import CARDS
+from ..domains import CARDS
 from ..models import CardEvent, CardExchange, CardUnit
 from . import serializers as s
-
-
-class ByPk(CursorPagination):
-    ordering = "-pk"
-
-
-class EstablishmentAPIMixin:
-    """The caller's establishment (the one chosen in the session, else their first)."""
-
-    @property
-    def establishment(self):
-        est = self.request.establishment
-        if est is None:
-            raise Http404
-        return est
-
-    def get_serializer_context(self):
-        return {**super().get_serializer_context(), "establishment": self.establishment}
-
 
 # --- Reads -----------------------------------------------------------------------------------
 
@@ -53,83 +30,68 @@ class UnitFilter(filters.FilterSet):
         fields = ["serial", "status", "unit_type", "category", "location", "table_session", "parent"]
 
 
-class UnitList(EstablishmentAPIMixin, generics.ListAPIView):
-    queryset = CardUnit.objects.none()  # for the schema; get_queryset scopes to the establishment
+class UnitList(EstablishmentScoped, generics.ListAPIView):
+    queryset = CardUnit.objects.all()
     serializer_class = s.CardUnitSerializer
-    pagination_class = ByPk
     filterset_class = UnitFilter
 
-    def get_queryset(self):
+    def scoped_queryset(self):
         return selectors.units_of(self.establishment)
 
 
-class UnitDetail(EstablishmentAPIMixin, generics.RetrieveAPIView):
-    queryset = CardUnit.objects.none()  # for the schema; get_queryset scopes to the establishment
+class UnitDetail(EstablishmentScoped, generics.RetrieveAPIView):
+    queryset = CardUnit.objects.all()
     serializer_class = s.CardUnitSerializer
 
-    def get_queryset(self):
+    def scoped_queryset(self):
         return selectors.units_of(self.establishment)
 
 
-class EventList(EstablishmentAPIMixin, generics.ListAPIView):
-    queryset = CardEvent.objects.none()  # for the schema; get_queryset scopes to the establishment
+class EventList(EstablishmentScoped, generics.ListAPIView):
+    queryset = CardEvent.objects.select_related("entry__register", "actor")
     serializer_class = s.CardEventSerializer
-    pagination_class = ByPk
     filterset_fields = ["kind", "unit", "table_session", "ok"]
 
-    def get_queryset(self):
-        return CardEvent.objects.filter(establishment=self.establishment).select_related("entry__register", "actor")
 
-
-class ExchangeList(EstablishmentAPIMixin, generics.ListAPIView):
-    queryset = CardExchange.objects.none()  # for the schema; get_queryset scopes to the establishment
+class ExchangeList(EstablishmentScoped, generics.ListAPIView):
+    queryset = CardExchange.objects.all()
     serializer_class = s.CardExchangeSerializer
-    pagination_class = ByPk
-
-    def get_queryset(self):
-        return CardExchange.objects.filter(establishment=self.establishment)
 
 
-class OrderList(EstablishmentAPIMixin, generics.ListAPIView):
-    queryset = PurchaseOrder.objects.none()  # for the schema; get_queryset scopes to the establishment
+class OrderList(EstablishmentScoped, generics.ListAPIView):
+    queryset = PurchaseOrder.objects.all()
     serializer_class = s.PurchaseOrderSerializer
-    pagination_class = ByPk
 
-    def get_queryset(self):
+    def scoped_queryset(self):
         return selectors.purchase_orders(self.establishment)
 
 
-class DestructionList(EstablishmentAPIMixin, generics.ListAPIView):
-    queryset = DestructionSession.objects.none()  # for the schema; get_queryset scopes to the establishment
+class DestructionList(EstablishmentScoped, generics.ListAPIView):
+    queryset = DestructionSession.objects.all()
     serializer_class = s.DestructionSessionSerializer
-    pagination_class = ByPk
 
-    def get_queryset(self):
+    def scoped_queryset(self):
         return selectors.destruction_sessions(self.establishment)
 
 
-class VerificationList(EstablishmentAPIMixin, generics.ListAPIView):
-    queryset = StockVerification.objects.none()  # for the schema; get_queryset scopes to the establishment
+class VerificationList(EstablishmentScoped, generics.ListAPIView):
+    queryset = StockVerification.objects.filter(domain=CARDS.code)
     serializer_class = s.StockVerificationSerializer
-    pagination_class = ByPk
-
-    def get_queryset(self):
-        return StockVerification.objects.filter(establishment=self.establishment, domain=CARDS.code)
 
 
-class StockView(EstablishmentAPIMixin, APIView):
+class StockView(EstablishmentScoped, APIView):
     @extend_schema(responses=s.StockStatementSerializer)
     def get(self, request):
         return Response(s.StockStatementSerializer(selectors.stock_statement(self.establishment)).data)
 
 
-class ExceptionsView(EstablishmentAPIMixin, APIView):
+class ExceptionsView(EstablishmentScoped, APIView):
     @extend_schema(responses=s.FlagSerializer(many=True))
     def get(self, request):
         return Response(s.FlagSerializer(selectors.exceptions(self.establishment), many=True).data)
 
 
-class RulesView(EstablishmentAPIMixin, APIView):
+class RulesView(EstablishmentScoped, APIView):
     @extend_schema(responses=s.DeckRuleSerializer(many=True))
     def get(self, request):
         rows = [
@@ -150,61 +112,28 @@ class RulesView(EstablishmentAPIMixin, APIView):
 # --- Flows -----------------------------------------------------------------------------------
 
 
-class ActionView(EstablishmentAPIMixin, APIView):
-    """POST: validate the input, call one service, answer 201 with the changed object(s)."""
+def flow(input_serializer, output_serializer=s.CardUnitSerializer, many=False, countersigners=()):
+    """A flow endpoint: its input, its output and who signs (see ``ServiceAction``)."""
 
-    input_class: type = None
-    output_class: type = s.CardUnitSerializer
-    many = False
+    def declare(view):
+        view.input_serializer, view.output_serializer, view.many = input_serializer, output_serializer, many
+        view.countersigners = countersigners
+        return view
 
-    def get_serializer_context(self):
-        return {"request": self.request, "view": self, "establishment": self.establishment}
-
-    def perform(self, data: dict):
-        raise NotImplementedError
-
-    def post(self, request, *args, **kwargs):
-        serializer = self.input_class(data=request.data, context=self.get_serializer_context())
-        serializer.is_valid(raise_exception=True)
-        try:
-            result = self.perform(serializer.validated_data)
-        except ValueError as exc:  # bad input the service found: not a rule of the texts
-            raise DRFValidationError({"detail": str(exc)}) from exc
-        return Response(self.output_class(result, many=self.many).data, status=status.HTTP_201_CREATED)
-
-    def signer(self, data: dict):
-        """The countersigning person (inspecteur, police officer…), authenticated here."""
-        return countersigner_from(self.request, data, "signer")
-
-    def check_signature(self, data: dict) -> None:
-        """A visa or a verification is a signature: the caller types their password again."""
-        reauthenticate(
-            self.request._request, user=self.request.user, password=data["password"], otp_token=data["otp_token"]
-        )
-
-
-def flow(input_class, output_class=s.CardUnitSerializer, many=False):
-    """Declare a flow endpoint's input and output (and its OpenAPI schema)."""
-
-    def decorate(view):
-        view.input_class, view.output_class, view.many = input_class, output_class, many
-        schema = extend_schema(request=input_class, responses={201: output_class(many=many)})
-        return extend_schema_view(post=schema)(view)
-
-    return decorate
+    return declare
 
 
 @flow(s.SupplierInput, s.SupplierSerializer)
-class SupplierCreate(ActionView):
-    def perform(self, data):
+class SupplierCreate(ServiceAction):
+    def perform(self, data, **kwargs):
         return custody.supplier_register(
             establishment=self.establishment, domain=CARDS, actor=self.request.user, **data
         )
 
 
 @flow(s.OrderInput, s.PurchaseOrderSerializer)
-class OrderCreate(ActionView):
-    def perform(self, data):
+class OrderCreate(ServiceAction):
+    def perform(self, data, **kwargs):
         lines = [dict(line) for line in data["lines"]]
         return custody.purchase_order_issue(
             establishment=self.establishment,
@@ -218,26 +147,29 @@ class OrderCreate(ActionView):
 
 
 class OrderMixin:
-    def order(self):
-        return get_object_or_404(selectors.purchase_orders(self.establishment), pk=self.kwargs["pk"])
+    queryset = PurchaseOrder.objects.all()
+
+    def scoped_queryset(self):
+        return selectors.purchase_orders(self.establishment)
 
 
 @flow(s.OrderVisaInput, s.PurchaseOrderSerializer)
-class OrderVisa(OrderMixin, ActionView):
-    def perform(self, data):
-        self.check_signature(data)
-        return custody.purchase_order_visa(order=self.order(), actor=self.request.user, statement=data["statement"])
+class OrderVisa(OrderMixin, ServiceAction):
+    def perform(self, data, **kwargs):
+        return custody.purchase_order_visa(
+            order=self.get_object(), actor=self.request.user, statement=data["statement"]
+        )
 
 
-@flow(s.EmptyInput, s.PurchaseOrderSerializer)
-class OrderSend(OrderMixin, ActionView):
-    def perform(self, data):
-        return custody.purchase_order_send(order=self.order(), domain=CARDS, actor=self.request.user)
+@flow(NoInput, s.PurchaseOrderSerializer)
+class OrderSend(OrderMixin, ServiceAction):
+    def perform(self, data, **kwargs):
+        return custody.purchase_order_send(order=self.get_object(), domain=CARDS, actor=self.request.user)
 
 
 @flow(s.ReceiptInput, many=True)
-class Receipt(ActionView):
-    def perform(self, data):
+class Receipt(ServiceAction):
+    def perform(self, data, **kwargs):
         units = [
             services.ReceivedUnit(**{**u, "decks": tuple(services.ReceivedDeck(**d) for d in u["decks"])})
             for u in data["units"]
@@ -254,8 +186,8 @@ class Receipt(ActionView):
 
 
 @flow(s.TransferInput, many=True)
-class Transfer(ActionView):
-    def perform(self, data):
+class Transfer(ServiceAction):
+    def perform(self, data, **kwargs):
         return custody.items_transfer(
             domain=CARDS,
             items=list(data["units"]),
@@ -275,16 +207,16 @@ class DepotDaySerializer(s.serializers.Serializer):
 
 
 @flow(s.DepotDayInput, DepotDaySerializer, many=True)
-class DepotDayClose(ActionView):
-    def perform(self, data):
+class DepotDayClose(ServiceAction):
+    def perform(self, data, **kwargs):
         return custody.depot_day_close(
             domain=CARDS, establishment=self.establishment, date=data["date"], actor=self.request.user
         )
 
 
 @flow(s.IssueInput, many=True)
-class Issue(ActionView):
-    def perform(self, data):
+class Issue(ServiceAction):
+    def perform(self, data, **kwargs):
         return services.cards_issue(
             table_session=data["table_session"],
             units=list(data["units"]),
@@ -294,38 +226,38 @@ class Issue(ActionView):
 
 
 @flow(s.UnsealInput)
-class Unseal(ActionView):
-    def perform(self, data):
+class Unseal(ServiceAction):
+    def perform(self, data, **kwargs):
         return services.cards_unseal(actor=self.request.user, **data)
 
 
 @flow(s.TableControlInput)
-class TableControl(ActionView):
-    def perform(self, data):
+class TableControl(ServiceAction):
+    def perform(self, data, **kwargs):
         return services.cards_table_control(actor=self.request.user, **data)
 
 
 @flow(s.ControlInput)
-class FirstControl(ActionView):
-    def perform(self, data):
+class FirstControl(ServiceAction):
+    def perform(self, data, **kwargs):
         return services.cards_first_control(actor=self.request.user, **data)
 
 
 @flow(s.ControlInput)
-class PostControl(ActionView):
-    def perform(self, data):
+class PostControl(ServiceAction):
+    def perform(self, data, **kwargs):
         return services.cards_post_control(actor=self.request.user, **data)
 
 
 @flow(s.PAEPrepareInput, many=True)
-class PAEPrepare(ActionView):
-    def perform(self, data):
+class PAEPrepare(ServiceAction):
+    def perform(self, data, **kwargs):
         return services.cards_pae_prepare(actor=self.request.user, **{**data, "units": list(data["units"])})
 
 
 @flow(s.PAEConfirmInput)
-class PAEConfirm(ActionView):
-    def perform(self, data):
+class PAEConfirm(ServiceAction):
+    def perform(self, data, **kwargs):
         return services.cards_pae_confirm(actor=self.request.user, **data)
 
 
@@ -337,59 +269,60 @@ class DesignationSerializer(s.serializers.Serializer):
 
 
 @flow(s.DesignateInput, DesignationSerializer)
-class Designate(ActionView):
-    def perform(self, data):
+class Designate(ServiceAction):
+    def perform(self, data, **kwargs):
         return services.cards_replacement_designate(actor=self.request.user, **data)
 
 
 @flow(s.ExchangeInput, s.CardExchangeSerializer)
-class Exchange(ActionView):
-    def perform(self, data):
+class Exchange(ServiceAction):
+    def perform(self, data, **kwargs):
         return services.cards_exchange(actor=self.request.user, **data)
 
 
 @flow(s.ReconcileInput, s.CardExchangeSerializer)
-class Reconcile(ActionView):
-    def perform(self, data):
-        exchange = get_object_or_404(CardExchange, establishment=self.establishment, pk=self.kwargs["pk"])
-        return services.cards_exchange_reconcile(exchange=exchange, actor=self.request.user, note=data["note"])
+class Reconcile(ServiceAction):
+    queryset = CardExchange.objects.all()
+
+    def perform(self, data, **kwargs):
+        return services.cards_exchange_reconcile(exchange=self.get_object(), actor=self.request.user, note=data["note"])
 
 
-@flow(s.ReturnInput, many=True)
-class Return(ActionView):
-    def perform(self, data):
+@flow(s.ReturnInput, many=True, countersigners=("signer",))
+class Return(ServiceAction):
+    def perform(self, data, **kwargs):
         return services.cards_return(
             units=list(data["units"]),
             to_location=data["to_location"],
             actor=self.request.user,
             returned_by=data["returned_by"],
-            inspecteur=self.signer(data),
+            inspecteur=self.signed["signer"],
         )
 
 
 @flow(s.WithdrawInput, many=True)
-class Withdraw(ActionView):
-    def perform(self, data):
+class Withdraw(ServiceAction):
+    def perform(self, data, **kwargs):
         return services.cards_withdraw(
             units=list(data["units"]), status=data["status"], reason=data["reason"], actor=self.request.user
         )
 
 
 @flow(s.AnomalyInput, IncidentRefSerializer)
-class AnomalyReport(ActionView):
-    def perform(self, data):
+class AnomalyReport(ServiceAction):
+    def perform(self, data, **kwargs):
         return services.cards_anomaly_report(actor=self.request.user, **{**data, "units": list(data["units"])})
 
 
 @flow(s.ReshuffleInput, s.CardEventSerializer)
-class Reshuffle(ActionView):
-    def perform(self, data):
+class Reshuffle(ServiceAction):
+    def perform(self, data, **kwargs):
         return services.cards_reshuffle_order(actor=self.request.user, **data)
 
 
 @flow(s.DestructionPlanInput, s.DestructionSessionSerializer)
-class DestructionPlan(ActionView):
-    def perform(self, data):
+class DestructionPlan(ServiceAction):
+    def perform(self, data, **kwargs):
         return services.cards_destruction_plan(
             establishment=self.establishment,
             units=list(data["units"]),
@@ -400,23 +333,25 @@ class DestructionPlan(ActionView):
 
 
 class DestructionMixin:
-    def session(self):
-        return get_object_or_404(selectors.destruction_sessions(self.establishment), pk=self.kwargs["pk"])
+    queryset = DestructionSession.objects.all()
+
+    def scoped_queryset(self):
+        return selectors.destruction_sessions(self.establishment)
 
 
 @flow(s.DestructionNotifyInput, s.DestructionSessionSerializer)
-class DestructionNotify(DestructionMixin, ActionView):
-    def perform(self, data):
-        return custody.destruction_notify(session=self.session(), actor=self.request.user, **data)
+class DestructionNotify(DestructionMixin, ServiceAction):
+    def perform(self, data, **kwargs):
+        return custody.destruction_notify(session=self.get_object(), actor=self.request.user, **data)
 
 
-@flow(s.DestructionCompleteInput, s.DestructionSessionSerializer)
-class DestructionComplete(DestructionMixin, ActionView):
-    def perform(self, data):
+@flow(s.DestructionCompleteInput, s.DestructionSessionSerializer, countersigners=("signer",))
+class DestructionComplete(DestructionMixin, ServiceAction):
+    def perform(self, data, **kwargs):
         return services.cards_destruction_complete(
-            session=self.session(),
+            session=self.get_object(),
             actor=self.request.user,
-            witness=self.signer(data),
+            witness=self.signed["signer"],
             withheld=list(data["withheld"]),
             finding=data["finding"],
             observations=data["observations"],
@@ -424,9 +359,8 @@ class DestructionComplete(DestructionMixin, ActionView):
 
 
 @flow(s.VerificationInput, s.StockVerificationSerializer)
-class Verification(ActionView):
-    def perform(self, data):
-        self.check_signature(data)
+class Verification(ServiceAction):
+    def perform(self, data, **kwargs):
         counted = {(c["location"].pk if c["location"] else None, c["category"]): c["count"] for c in data["counted"]}
         return services.cards_stock_verification(
             establishment=self.establishment,

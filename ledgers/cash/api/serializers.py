@@ -2,11 +2,12 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from ledgers.core.api import EstablishmentPK
+from ledgers.core.api.actions import Signature
+from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_inputs
 from ledgers.core.models import GamingTable, Location, TableSession
 
-from .. import rules
+from .. import breakdowns
 from ..models import (
     BaccaraBank,
     BadBeatConfig,
@@ -49,7 +50,7 @@ INT_MAX = 2_147_483_647
 class LineSerializer(serializers.Serializer):
     value = serializers.DecimalField(max_digits=14, decimal_places=2)
     quantity = serializers.IntegerField(min_value=1, max_value=INT_MAX)
-    kind = serializers.ChoiceField(choices=rules.Piece.ALL, default=rules.Piece.CHIP)
+    kind = serializers.ChoiceField(choices=breakdowns.Piece.ALL, default=breakdowns.Piece.CHIP)
 
 
 def session_field() -> EstablishmentPK:
@@ -181,20 +182,6 @@ class EncaisseCountOutput(serializers.ModelSerializer):
         if count.status == TableCount.Status.AWAITING_SECOND:
             data["first_total"] = None
         return data
-
-
-class Signature(serializers.Serializer):
-    """An act that is a signature (a certification, a visa: REG-28): the caller types their password
-    again, and their authenticator code when they have one."""
-
-    password = serializers.CharField(write_only=True, help_text=_("Mot de passe du signataire (signature)."))
-    otp_token = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        default="",
-        write_only=True,
-        help_text=_("Code d'authentification, si le signataire en a un."),
-    )
 
 
 class CertifyInput(Signature):

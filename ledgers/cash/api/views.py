@@ -1,72 +1,31 @@
 """Table cash API: one POST endpoint per flow, calling its service (201), and the rake
-calculator (GET). RuleViolation answers 409 with code, article and detail (ledgers.core.api)."""
+calculator (GET). RuleViolation answers 409 with code, article and detail."""
 
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ledgers.core.api import RuleViolationSerializer
-from ledgers.core.authz import reauthenticate
+from ledgers.core.api.actions import service_action as action
+from ledgers.core.api.scoping import EstablishmentScoped
 from ledgers.core.countersign import countersigner_from
-from ledgers.core.models import Establishment
-from ledgers.core.selectors import current_establishment
 
-from .. import (
+from .. import selectors, services
+from ..models import BadBeatStop, CercleDeviceDay, ChipSeries, ControlDay, ElectronicDevice, Orphan, Slip, TableCount
+from ..services import (
     baccara,
     bbj,
+    bbj_stops,
     box_holders,
     changeurs,
     electronic,
     plaques,
-    selectors,
-    services,
     sfe,
     table_cagnottes,
     tickets,
 )
-from ..models import BadBeatStop, CercleDeviceDay, ChipSeries, ControlDay, ElectronicDevice, Orphan, Slip, TableCount
 from . import serializers as s
-
-
-def establishment_of(request: Request) -> Establishment:
-    est = current_establishment(request)
-    if est is None:
-        raise PermissionDenied(_("Vous n'êtes affecté à aucun établissement."))
-    return est
-
-
-class Action(APIView):
-    """Validate ``input_class``, call ``perform(request, est, data, **url kwargs)``, answer 201."""
-
-    input_class: type[serializers.Serializer]
-    output_class: type[serializers.Serializer]
-
-    def perform(self, request: Request, est: Establishment, data: dict, **kwargs):
-        raise NotImplementedError
-
-    def post(self, request: Request, **kwargs) -> Response:
-        est = establishment_of(request)
-        given = self.input_class(data=request.data, context={"establishment": est, "request": request})
-        given.is_valid(raise_exception=True)
-        data = dict(given.validated_data)
-        if "password" in data:  # a signature (REG-28): the caller's password again, then the act
-            reauthenticate(
-                request._request, user=request.user, password=data.pop("password"), otp_token=data.pop("otp_token", "")
-            )
-        result = self.perform(request, est, data, **kwargs)
-        return Response(self.output_class(result).data, status=status.HTTP_201_CREATED)
-
-
-def action(name: str, input_class, output_class, perform) -> type[Action]:
-    view = type(
-        name, (Action,), {"input_class": input_class, "output_class": output_class, "perform": staticmethod(perform)}
-    )
-    return extend_schema(request=input_class, responses={201: output_class, 409: RuleViolationSerializer})(view)
 
 
 def _lines(data: dict, key: str) -> list[dict]:
@@ -244,24 +203,24 @@ def _bbj_config(request, est, data):
 
 
 def _bbj_final_stop(request, est, data):
-    return bbj.bad_beat_stop_final(actor=request.user, **data)
+    return bbj_stops.bad_beat_stop_final(actor=request.user, **data)
 
 
 def _bbj_breakdown(request, est, data):
-    return bbj.bad_beat_breakdown(actor=request.user, **data)
+    return bbj_stops.bad_beat_breakdown(actor=request.user, **data)
 
 
 def _bbj_restore(request, est, data, pk):
     stop = get_object_or_404(BadBeatStop, pk=pk, jackpot__table__establishment=est)
-    return bbj.bad_beat_restore(stop=stop, actor=request.user, **data)
+    return bbj_stops.bad_beat_restore(stop=stop, actor=request.user, **data)
 
 
 def _bbj_suspend(request, est, data):
-    return bbj.bad_beat_suspend(actor=request.user, **data)
+    return bbj_stops.bad_beat_suspend(actor=request.user, **data)
 
 
 def _bbj_resume(request, est, data, pk):
-    return bbj.bad_beat_resume(
+    return bbj_stops.bad_beat_resume(
         stop=get_object_or_404(BadBeatStop, pk=pk, jackpot__table__establishment=est), actor=request.user
     )
 
@@ -437,10 +396,10 @@ BaccaraBankView = action("BaccaraBankView", s.BaccaraBankInput, s.BaccaraBankOut
 BankerSegmentView = action("BankerSegmentView", s.BankerSegmentInput, s.BankerSegmentOutput, _banker)
 
 
-class RakeView(APIView):
+class RakeView(EstablishmentScoped, APIView):
     @extend_schema(parameters=[s.RakeQuery], responses=dict)
     def get(self, request: Request) -> Response:
         """The rake allowed on a pot (COUNT-18, COUNT-19); ``over`` flags a recorded rake above it."""
         query = s.RakeQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        return Response(selectors.rake_for(establishment_of(request), **query.validated_data))
+        return Response(selectors.rake_for(self.establishment, **query.validated_data))

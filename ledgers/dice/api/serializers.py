@@ -4,13 +4,13 @@ location codes, pair numbers) inside the caller's establishment, and shape the o
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from ledgers.core.api import EstablishmentPK
+from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_inputs
 from ledgers.core.models import Location, TableSession
 from ledgers.custody.models import DestructionSession, PurchaseOrder, Supplier
 from ledgers.incidents.models import IncidentNotice
 
-from ..domain import DICE
+from ..domains import DICE
 from ..models import AllocatedDie, DiceAllocation, DiceCheck, DicePair, DiceSwap, Die
 from ..rules import CHECKLIST
 from ..services import DieInput, DieResult, Result, WithdrawReason

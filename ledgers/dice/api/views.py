@@ -1,70 +1,32 @@
 """Dice API: read endpoints and one endpoint per flow. Each action validates its input, calls one
 service and answers 201 with the object; rule violations answer 409 {"code", "article",
-"detail"} (ledgers.core.api)."""
+"detail"}."""
 
-from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import mixins, serializers, status, viewsets
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
-from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ledgers.core.api.actions import service_action as action
+from ledgers.core.api.scoping import EstablishmentReadOnlyViewSet, EstablishmentScoped
 from ledgers.core.countersign import countersigner_from
 from ledgers.core.models import Establishment, Location
-from ledgers.core.selectors import current_establishment, establishments_for
 from ledgers.custody import services as custody
 from ledgers.custody.models import DestructionSession, PurchaseOrder
 
 from .. import selectors, services
-from ..domain import DICE
+from ..domains import DICE
 from ..models import DiceAllocation, DiceCheck, DiceSwap, Die
 from . import serializers as s
 
-ESTABLISHMENT = OpenApiParameter(
-    "establishment", str, description="Code de l'établissement (par défaut : le premier de l'utilisateur)."
-)
 
-
-def api_establishment(request: Request) -> Establishment:
-    code = request.query_params.get("establishment")
-    if code:
-        return get_object_or_404(establishments_for(request.user), code=code)
-    est = current_establishment(request)
-    if est is None:
-        raise PermissionDenied("Vous n'êtes affecté à aucun établissement.")
-    return est
-
-
-class ById(CursorPagination):
-    ordering = "-id"
-
-
-@extend_schema(parameters=[ESTABLISHMENT])
-class EstablishmentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    pagination_class = ById
-    model: type
-
-    def scoped(self) -> QuerySet:
-        raise NotImplementedError
-
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):  # schema generation: no user, no establishment
-            return self.model.objects.none()
-        return self.scoped()
-
-    @property
-    def establishment(self) -> Establishment:
-        return api_establishment(self.request)
-
-
-class DieViewSet(EstablishmentViewSet):
+class DieViewSet(EstablishmentReadOnlyViewSet):
     """The dice of the establishment (filter by status, location code, numéro d'ordre)."""
 
-    model = Die
+    queryset = Die.objects.all()
     serializer_class = s.DieSerializer
     filterset_fields = {
         "status": ["exact"],
@@ -74,57 +36,42 @@ class DieViewSet(EstablishmentViewSet):
         "table_session": ["exact"],
     }
 
-    def scoped(self):
+    def scoped_queryset(self):
         return selectors.dice_of(self.establishment)
 
 
-class AllocationViewSet(EstablishmentViewSet):
-    model = DiceAllocation
+class AllocationViewSet(EstablishmentReadOnlyViewSet):
+    queryset = DiceAllocation.objects.select_related("signed_by", "entry__register").prefetch_related("lines__die")
     serializer_class = s.AllocationSerializer
     filterset_fields = ("table_session", "kind")
 
-    def scoped(self):
-        return (
-            DiceAllocation.objects.filter(establishment=self.establishment)
-            .select_related("signed_by", "entry__register")
-            .prefetch_related("lines__die")
-        )
 
-
-class SwapViewSet(EstablishmentViewSet):
-    model = DiceSwap
+class SwapViewSet(EstablishmentReadOnlyViewSet):
+    queryset = DiceSwap.objects.select_related("entry__register")
     serializer_class = s.SwapSerializer
     filterset_fields = ("table_session", "reason")
 
-    def scoped(self):
-        return DiceSwap.objects.filter(establishment=self.establishment).select_related("entry__register")
 
-
-class CheckViewSet(EstablishmentViewSet):
-    model = DiceCheck
+class CheckViewSet(EstablishmentReadOnlyViewSet):
+    queryset = DiceCheck.objects.select_related("checker", "cosigner", "entry__register")
     serializer_class = s.CheckSerializer
     filterset_fields = ("table_session",)
 
-    def scoped(self):
-        return DiceCheck.objects.filter(establishment=self.establishment).select_related(
-            "checker", "cosigner", "entry__register"
-        )
 
-
-class DestructionViewSet(EstablishmentViewSet):
-    model = DestructionSession
+class DestructionViewSet(EstablishmentReadOnlyViewSet):
+    queryset = DestructionSession.objects.all()
     serializer_class = s.DestructionSerializer
     filterset_fields = ("status",)
 
-    def scoped(self):
+    def scoped_queryset(self):
         return selectors.destruction_sessions(self.establishment)
 
 
-class StockView(APIView):
-    @extend_schema(parameters=[ESTABLISHMENT], responses=dict)
+class StockView(EstablishmentScoped, APIView):
+    @extend_schema(responses=dict)
     def get(self, request: Request) -> Response:
         """On-demand statement: per place, book stock, located dice, FR pairs held, destruction queue."""
-        statement = selectors.stock_statement(api_establishment(request))
+        statement = selectors.stock_statement(self.establishment)
         return Response(
             {
                 "lines": [
@@ -151,41 +98,6 @@ class StockView(APIView):
 
 
 # --- actions -------------------------------------------------------------------------------------
-
-
-class Action(APIView):
-    """Validate ``input_serializer``, call ``perform``, answer 201 with ``output_serializer``."""
-
-    input_serializer: type[serializers.Serializer]
-    output_serializer: type[serializers.Serializer]
-    many = False
-
-    def perform(self, request: Request, est: Establishment, data: dict, **kwargs):
-        raise NotImplementedError
-
-    def post(self, request: Request, **kwargs) -> Response:
-        est = api_establishment(request)
-        given = self.input_serializer(data=request.data, context={"establishment": est, "request": request})
-        given.is_valid(raise_exception=True)
-        try:
-            result = self.perform(request, est, given.validated_data, **kwargs)
-        except ValueError as exc:  # bad input that is not a rule
-            raise ValidationError({"detail": str(exc)}) from exc
-        return Response(self.output_serializer(result, many=self.many).data, status=status.HTTP_201_CREATED)
-
-
-def action(name: str, input_serializer, output_serializer, perform, many: bool = False) -> type[Action]:
-    view = type(
-        name,
-        (Action,),
-        {
-            "input_serializer": input_serializer,
-            "output_serializer": output_serializer,
-            "many": many,
-            "perform": staticmethod(perform),
-        },
-    )
-    return extend_schema(request=input_serializer, responses={201: output_serializer}, parameters=[ESTABLISHMENT])(view)
 
 
 def _receive(request, est, data):

@@ -3,7 +3,7 @@
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from ledgers.core.api import EstablishmentPK
+from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_serializer, countersigner_from
 from ledgers.core.models import GamingTable, Location, TableSession
 from ledgers.custody.models import DestructionSession
@@ -313,10 +313,6 @@ class SocleInput(serializers.Serializer):
 
 class ShufflerMountInput(serializers.Serializer):
     socle = EstablishmentPK(Socle.objects.all(), "table__establishment")
-
-
-class EmptyInput(serializers.Serializer):
-    pass
 
 
 class MalfunctionInput(serializers.Serializer):

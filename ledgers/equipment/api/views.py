@@ -1,23 +1,14 @@
 """Equipment API: one endpoint per flow (POST, calling its service) and read endpoints.
-RuleViolation answers 409 with code, article and detail (ledgers.core.api)."""
+RuleViolation answers 409 with code, article and detail."""
 
-from typing import Any
-
-from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
-from django.shortcuts import get_object_or_404
-from django.utils.functional import cached_property
-from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import generics, serializers, status
-from rest_framework.pagination import CursorPagination
+from rest_framework import generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ledgers.core.api import RuleViolationSerializer
-from ledgers.core.models import Establishment
-from ledgers.core.selectors import current_establishment
+from ledgers.core.api.actions import ServiceAction
+from ledgers.core.api.scoping import EstablishmentScoped
 from ledgers.custody import services as custody
 from ledgers.custody.models import DestructionSession
 from ledgers.incidents.api.serializers import IncidentRefSerializer
@@ -39,125 +30,57 @@ from ..models import (
 from . import serializers as s
 
 
-class ByIdPagination(CursorPagination):
-    ordering = "-id"
+class ScopedListView(EstablishmentScoped, generics.ListAPIView):
+    pass
 
 
-class EstablishmentAPIMixin:
-    request: Request
-
-    @cached_property
-    def establishment(self) -> Establishment:
-        est = current_establishment(self.request)
-        if est is None:
-            raise PermissionDenied(_("Vous n'êtes affecté à aucun établissement."))
-        return est
-
-    def get_serializer_context(self) -> dict[str, Any]:
-        return {**super().get_serializer_context(), "establishment": self.establishment}
-
-
-class ServiceAPIView(EstablishmentAPIMixin, generics.GenericAPIView):
-    """POST: validate ``input_class``, call ``perform``, answer ``output_class`` (201)."""
-
-    input_class: type[serializers.Serializer] = s.EmptyInput
-    output_class: type[serializers.Serializer]
-    model: type | None = None  # the object in the URL, when there is one
-    scope = "establishment"
-
-    def __init_subclass__(cls, **kwargs) -> None:
-        super().__init_subclass__(**kwargs)
-
-        def post(self, request: Request, *args, **kwargs) -> Response:
-            return self.run(request)
-
-        post.__doc__ = cls.__doc__
-        cls.post = extend_schema(
-            request=cls.input_class,
-            responses={201: cls.output_class, 400: None, 403: None, 409: RuleViolationSerializer},
-        )(post)
-
-    def get_serializer_class(self):
-        return self.input_class
-
-    @cached_property
-    def object(self) -> Any:
-        return get_object_or_404(self.model.objects.filter(**{self.scope: self.establishment}), pk=self.kwargs["pk"])
-
-    def perform(self, data: dict[str, Any]) -> Any:
-        raise NotImplementedError
-
-    def run(self, request: Request) -> Response:
-        serializer = self.input_class(data=request.data, context=self.get_serializer_context())
-        serializer.is_valid(raise_exception=True)
-        with services.custody_input_errors():
-            result = self.perform(serializer.validated_data)
-        data = self.output_class(result, many=isinstance(result, list), context=self.get_serializer_context()).data
-        return Response(data, status=status.HTTP_201_CREATED)
-
-
-class ScopedListView(EstablishmentAPIMixin, generics.ListAPIView):
-    pagination_class = ByIdPagination
-    model: type
-    scope = "establishment"
-
-    def get_queryset(self) -> QuerySet:
-        if getattr(self, "swagger_fake_view", False):  # schema generation: no request user
-            return self.model.objects.none()
-        return self.model.objects.filter(**{self.scope: self.establishment})
-
-
-class ScopedDetailView(EstablishmentAPIMixin, generics.RetrieveAPIView):
-    model: type
-    scope = "establishment"
-
-    def get_queryset(self) -> QuerySet:
-        return self.model.objects.filter(**{self.scope: self.establishment})
+class ScopedDetailView(EstablishmentScoped, generics.RetrieveAPIView):
+    pass
 
 
 # --- Reads ---------------------------------------------------------------------------------------
 
 
 class ApprovedModelList(ScopedListView):
-    model, serializer_class = ApprovedModel, s.ApprovedModelSerializer
+    queryset, serializer_class = ApprovedModel.objects.all(), s.ApprovedModelSerializer
 
 
 class ShoeList(ScopedListView):
-    model, serializer_class, filterset_class = Shoe, s.ShoeSerializer, ShoeFilter
+    queryset, serializer_class, filterset_class = Shoe.objects.all(), s.ShoeSerializer, ShoeFilter
 
 
 class ShoeDetail(ScopedDetailView):
-    model, serializer_class = Shoe, s.ShoeSerializer
+    queryset, serializer_class = Shoe.objects.all(), s.ShoeSerializer
 
 
 class AllocationList(ScopedListView):
-    model, serializer_class = ShoeAllocation, s.ShoeAllocationSerializer
-
-    def get_queryset(self):
-        return (
-            super()
-            .get_queryset()
-            .select_related("shoe", "table_session__table", "table_session__seance", "allocated_by")
-        )
+    queryset = ShoeAllocation.objects.select_related(
+        "shoe", "table_session__table", "table_session__seance", "allocated_by"
+    )
+    serializer_class = s.ShoeAllocationSerializer
 
 
 class ShufflerList(ScopedListView):
-    model, serializer_class, filterset_class = Shuffler, s.ShufflerSerializer, ShufflerFilter
+    queryset, serializer_class, filterset_class = Shuffler.objects.all(), s.ShufflerSerializer, ShufflerFilter
 
 
 class ShufflerUseList(ScopedListView):
-    model, serializer_class, scope = ShufflerUse, s.ShufflerUseSerializer, "table_session__seance__establishment"
+    queryset, serializer_class, scope = (
+        ShufflerUse.objects.all(),
+        s.ShufflerUseSerializer,
+        "table_session__seance__establishment",
+    )
 
 
 class WheelList(ScopedListView):
-    model, serializer_class, filterset_class = Wheel, s.WheelSerializer, WheelFilter
+    queryset, serializer_class, filterset_class = Wheel.objects.all(), s.WheelSerializer, WheelFilter
 
 
 class WheelCheckList(ScopedListView):
-    model, serializer_class = WheelCheck, s.WheelCheckSerializer
+    queryset, serializer_class = WheelCheck.objects.all(), s.WheelCheckSerializer
 
 
-class RepeatedPairs(EstablishmentAPIMixin, APIView):
+class RepeatedPairs(EstablishmentScoped, APIView):
     """Sabot × table pairs allocated at least ``minimum`` times over the period (SHOE-05, SHOE-12)."""
 
     @extend_schema(
@@ -182,20 +105,14 @@ class RepeatedPairs(EstablishmentAPIMixin, APIView):
 
 
 class LaunchRosterList(ScopedListView):
-    model, serializer_class = LaunchRoster, s.LaunchRosterSerializer
-
-    def get_queryset(self):
-        return super().get_queryset().prefetch_related("places__croupier")
+    queryset, serializer_class = LaunchRoster.objects.prefetch_related("places__croupier"), s.LaunchRosterSerializer
 
 
 class LaunchTurnList(ScopedListView):
-    model, serializer_class = LaunchTurn, s.LaunchTurnSerializer
-
-    def get_queryset(self):
-        return super().get_queryset().select_related("launcher")
+    queryset, serializer_class = LaunchTurn.objects.select_related("launcher"), s.LaunchTurnSerializer
 
 
-class Exceptions(EstablishmentAPIMixin, APIView):
+class Exceptions(EstablishmentScoped, APIView):
     """What the equipment records flagged — allowed, but reported: sabot allocations (SHOE-05,
     SHOE-12, AMB-49) and launchers at roulette and boule (WHEEL-09). Newest first."""
 
@@ -207,21 +124,21 @@ class Exceptions(EstablishmentAPIMixin, APIView):
 # --- Flows ---------------------------------------------------------------------------------------
 
 
-class ApprovedModelRegister(ServiceAPIView):
+class ApprovedModelRegister(ServiceAction):
     """Record a model of sabot or shuffler with its approval (SET-33, SHUF-01, SHUF-11)."""
 
-    input_class, output_class = s.ApprovedModelInput, s.ApprovedModelSerializer
+    input_serializer, output_serializer = s.ApprovedModelInput, s.ApprovedModelSerializer
 
-    def perform(self, data):
+    def perform(self, data, **kwargs):
         return services.approved_model_register(establishment=self.establishment, actor=self.request.user, **data)
 
 
-class ShoeReceive(ServiceAPIView):
+class ShoeReceive(ServiceAction):
     """Take sabots into stock and into the inventory (SHOE-01, SHOE-09, SHOE-10, SHOE-11)."""
 
-    input_class, output_class = s.ShoeReceiveInput, s.ShoeSerializer
+    input_serializer, output_serializer, many = s.ShoeReceiveInput, s.ShoeSerializer, True
 
-    def perform(self, data):
+    def perform(self, data, **kwargs):
         return services.shoe_receive(
             establishment=self.establishment,
             model=data["model"],
@@ -232,41 +149,41 @@ class ShoeReceive(ServiceAPIView):
         )
 
 
-class ShoeUpdate(ServiceAPIView):
+class ShoeUpdate(ServiceAction):
     """Correct a sabot's sheet; never its number (SHOE-10)."""
 
-    input_class, output_class, model = s.ShoeUpdateInput, s.ShoeSerializer, Shoe
+    input_serializer, output_serializer, queryset = s.ShoeUpdateInput, s.ShoeSerializer, Shoe.objects.all()
 
-    def perform(self, data):
-        return services.shoe_update(shoe=self.object, actor=self.request.user, **data)
+    def perform(self, data, **kwargs):
+        return services.shoe_update(shoe=self.get_object(), actor=self.request.user, **data)
 
 
-class ShoeWithdraw(ServiceAPIView):
+class ShoeWithdraw(ServiceAction):
     """Declare a sabot out of use (SHOE-03)."""
 
-    input_class, output_class, model = s.ShoeWithdrawInput, s.ShoeSerializer, Shoe
+    input_serializer, output_serializer, queryset = s.ShoeWithdrawInput, s.ShoeSerializer, Shoe.objects.all()
 
-    def perform(self, data):
-        return services.shoe_withdraw(shoe=self.object, actor=self.request.user, **data)
+    def perform(self, data, **kwargs):
+        return services.shoe_withdraw(shoe=self.get_object(), actor=self.request.user, **data)
 
 
-class ShoeAllocate(ServiceAPIView):
+class ShoeAllocate(ServiceAction):
     """Put a sabot in service at a table-partie (SHOE-02, SHOE-04 to SHOE-08, SHOE-11 to SHOE-13)."""
 
-    input_class, output_class = s.ShoeAllocateInput, s.ShoeAllocationSerializer
+    input_serializer, output_serializer = s.ShoeAllocateInput, s.ShoeAllocationSerializer
 
-    def perform(self, data):
+    def perform(self, data, **kwargs):
         return services.shoe_allocate(
             session=data["table_session"], shoe=data["shoe"], actor=self.request.user, received_by=data["received_by"]
         )
 
 
-class ShoeReturn(ServiceAPIView):
+class ShoeReturn(ServiceAction):
     """Put sabots back in a depot at the end of the partie (SHOE-02, SHOE-09)."""
 
-    input_class, output_class = s.ShoeReturnInput, s.ShoeSerializer
+    input_serializer, output_serializer, many = s.ShoeReturnInput, s.ShoeSerializer, True
 
-    def perform(self, data):
+    def perform(self, data, **kwargs):
         return services.shoe_return(
             shoes=list(data["shoes"]),
             to_location=data["to_location"],
@@ -275,12 +192,12 @@ class ShoeReturn(ServiceAPIView):
         )
 
 
-class DestructionPlan(ServiceAPIView):
+class DestructionPlan(ServiceAction):
     """Plan a destruction or neutralisation of sabots declared out of use (SHOE-03)."""
 
-    input_class, output_class = s.ShoeDestructionPlanInput, s.ShoeDestructionSessionSerializer
+    input_serializer, output_serializer = s.ShoeDestructionPlanInput, s.ShoeDestructionSessionSerializer
 
-    def perform(self, data):
+    def perform(self, data, **kwargs):
         return custody.destruction_plan(
             domain=SHOES,
             establishment=self.establishment,
@@ -291,33 +208,30 @@ class DestructionPlan(ServiceAPIView):
         )
 
 
-class DestructionStep(ServiceAPIView):
-    model, output_class = DestructionSession, s.ShoeDestructionSessionSerializer
-
-    @cached_property
-    def object(self):
-        return get_object_or_404(
-            DestructionSession, establishment=self.establishment, domain=SHOES.code, pk=self.kwargs["pk"]
-        )
+class DestructionStep(ServiceAction):
+    queryset, output_serializer = (
+        DestructionSession.objects.filter(domain=SHOES.code),
+        s.ShoeDestructionSessionSerializer,
+    )
 
 
 class DestructionNotify(DestructionStep):
     """Record the prior information of the SCJ (MC, SHOE-03 as CARD-11)."""
 
-    input_class = s.ShoeDestructionNotifyInput
+    input_serializer = s.ShoeDestructionNotifyInput
 
-    def perform(self, data):
-        return custody.destruction_notify(session=self.object, actor=self.request.user, **data)
+    def perform(self, data, **kwargs):
+        return custody.destruction_notify(session=self.get_object(), actor=self.request.user, **data)
 
 
 class DestructionComplete(DestructionStep):
     """Perform the destruction: OUT entries in the sabots' intake register (SHOE-03, SHOE-11)."""
 
-    input_class = s.ShoeDestructionCompleteInput
+    input_serializer = s.ShoeDestructionCompleteInput
 
-    def perform(self, data):
+    def perform(self, data, **kwargs):
         return custody.destruction_complete(
-            session=self.object,
+            session=self.get_object(),
             domain=SHOES,
             actor=self.request.user,
             witness=data["witness"],
@@ -325,59 +239,63 @@ class DestructionComplete(DestructionStep):
         )
 
 
-class ShufflerRegister(ServiceAPIView):
+class ShufflerRegister(ServiceAction):
     """Register a shuffler or shuffler-dealer (SHUF-04)."""
 
-    input_class, output_class = s.ShufflerRegisterInput, s.ShufflerSerializer
+    input_serializer, output_serializer = s.ShufflerRegisterInput, s.ShufflerSerializer
 
-    def perform(self, data):
+    def perform(self, data, **kwargs):
         return services.shuffler_register(establishment=self.establishment, actor=self.request.user, **data)
 
 
-class ShufflerCommission(ServiceAPIView):
+class ShufflerCommission(ServiceAction):
     """Put a shuffler into service (SHUF-01, SHUF-02, SHUF-03, SHUF-11)."""
 
-    input_class, output_class, model = s.ShufflerCommissionInput, s.ShufflerSerializer, Shuffler
+    input_serializer, output_serializer, queryset = (
+        s.ShufflerCommissionInput,
+        s.ShufflerSerializer,
+        Shuffler.objects.all(),
+    )
 
-    def perform(self, data):
-        return services.shuffler_commission(shuffler=self.object, actor=self.request.user, **data)
+    def perform(self, data, **kwargs):
+        return services.shuffler_commission(shuffler=self.get_object(), actor=self.request.user, **data)
 
 
-class SocleCreate(ServiceAPIView):
+class SocleCreate(ServiceAction):
     """Record the socle attached to a table (SHUF-05)."""
 
-    input_class, output_class = s.SocleInput, s.SocleSerializer
+    input_serializer, output_serializer = s.SocleInput, s.SocleSerializer
 
-    def perform(self, data):
+    def perform(self, data, **kwargs):
         return services.socle_create(table=data["table"], code=data["code"], actor=self.request.user)
 
 
-class ShufflerMount(ServiceAPIView):
+class ShufflerMount(ServiceAction):
     """Fix a shuffler on a table's socle (SHUF-05, SHUF-08, SHUF-09)."""
 
-    input_class, output_class, model = s.ShufflerMountInput, s.ShufflerSerializer, Shuffler
+    input_serializer, output_serializer, queryset = s.ShufflerMountInput, s.ShufflerSerializer, Shuffler.objects.all()
 
-    def perform(self, data):
-        return services.shuffler_mount(shuffler=self.object, socle=data["socle"], actor=self.request.user)
+    def perform(self, data, **kwargs):
+        return services.shuffler_mount(shuffler=self.get_object(), socle=data["socle"], actor=self.request.user)
 
 
-class ShufflerUnmount(ServiceAPIView):
+class ShufflerUnmount(ServiceAction):
     """Take a shuffler off its socle."""
 
-    output_class, model = s.ShufflerSerializer, Shuffler
+    output_serializer, queryset = s.ShufflerSerializer, Shuffler.objects.all()
 
-    def perform(self, data):
-        return services.shuffler_unmount(shuffler=self.object, actor=self.request.user)
+    def perform(self, data, **kwargs):
+        return services.shuffler_unmount(shuffler=self.get_object(), actor=self.request.user)
 
 
-class ShufflerMalfunction(ServiceAPIView):
+class ShufflerMalfunction(ServiceAction):
     """Report a malfunction: incident opened, shuffler out of service (INC-07)."""
 
-    input_class, output_class, model = s.MalfunctionInput, IncidentRefSerializer, Shuffler
+    input_serializer, output_serializer, queryset = s.MalfunctionInput, IncidentRefSerializer, Shuffler.objects.all()
 
-    def perform(self, data):
+    def perform(self, data, **kwargs):
         return services.shuffler_malfunction_report(
-            shuffler=self.object,
+            shuffler=self.get_object(),
             actor=self.request.user,
             description=data["description"],
             action_taken=data["action_taken"],
@@ -385,78 +303,80 @@ class ShufflerMalfunction(ServiceAPIView):
         )
 
 
-class ShufflerReturnToService(ServiceAPIView):
+class ShufflerReturnToService(ServiceAction):
     """Back in service once the malfunction incident is closed (INC-07)."""
 
-    output_class, model = s.ShufflerSerializer, Shuffler
+    output_serializer, queryset = s.ShufflerSerializer, Shuffler.objects.all()
 
-    def perform(self, data):
-        return services.shuffler_return_to_service(shuffler=self.object, actor=self.request.user)
+    def perform(self, data, **kwargs):
+        return services.shuffler_return_to_service(shuffler=self.get_object(), actor=self.request.user)
 
 
-class ShufflerUseStart(ServiceAPIView):
+class ShufflerUseStart(ServiceAction):
     """Start a shuffler for the séance with its opening checklist (SHUF-05, SHUF-14, SHUF-15)."""
 
-    input_class, output_class = s.ShufflerUseStartInput, s.ShufflerUseSerializer
+    input_serializer, output_serializer = s.ShufflerUseStartInput, s.ShufflerUseSerializer
 
-    def perform(self, data):
+    def perform(self, data, **kwargs):
         return services.shuffler_use_start(session=data.pop("table_session"), actor=self.request.user, **data)
 
 
-class ShufflerUseStep(ServiceAPIView):
-    model, scope, output_class = ShufflerUse, "table_session__seance__establishment", s.ShufflerUseSerializer
+class ShufflerUseStep(ServiceAction):
+    queryset, scope = ShufflerUse.objects.all(), "table_session__seance__establishment"
+    output_serializer = s.ShufflerUseSerializer
 
 
 class ShufflerUseEnd(ShufflerUseStep):
     """End of séance at the shuffler: hood opened, empty, cards removed, disconnected (SHUF-13 to SHUF-15)."""
 
-    input_class = s.ShufflerUseEndInput
+    input_serializer = s.ShufflerUseEndInput
 
-    def perform(self, data):
-        return services.shuffler_use_end(use=self.object, actor=self.request.user, **data)
+    def perform(self, data, **kwargs):
+        return services.shuffler_use_end(use=self.get_object(), actor=self.request.user, **data)
 
 
 class ShufflerPause(ShufflerUseStep):
     """MC: play paused, cards left in the shuffler-dealer, cover fitted (SHUF-07)."""
 
-    def perform(self, data):
-        services.shuffler_pause_record(use=self.object, actor=self.request.user)
-        return self.object
+    def perform(self, data, **kwargs):
+        use = self.get_object()
+        services.shuffler_pause_record(use=use, actor=self.request.user)
+        return use
 
 
-class WheelRegister(ServiceAPIView):
+class WheelRegister(ServiceAction):
     """Record a roulette, boule plateau or wheel with its specification."""
 
-    input_class, output_class = s.WheelRegisterInput, s.WheelSerializer
+    input_serializer, output_serializer = s.WheelRegisterInput, s.WheelSerializer
 
-    def perform(self, data):
+    def perform(self, data, **kwargs):
         return services.wheel_register(establishment=self.establishment, actor=self.request.user, **data)
 
 
-class WheelCommission(ServiceAPIView):
+class WheelCommission(ServiceAction):
     """Put into service after validating the specification (WHEEL-01, 03, 04, 05, 07)."""
 
-    output_class, model = s.WheelSerializer, Wheel
+    output_serializer, queryset = s.WheelSerializer, Wheel.objects.all()
 
-    def perform(self, data):
-        return services.wheel_commission(wheel=self.object, actor=self.request.user)
+    def perform(self, data, **kwargs):
+        return services.wheel_commission(wheel=self.get_object(), actor=self.request.user)
 
 
-class WheelInstall(ServiceAPIView):
+class WheelInstall(ServiceAction):
     """Install a wheel at a table of its game."""
 
-    input_class, output_class, model = s.WheelInstallInput, s.WheelSerializer, Wheel
+    input_serializer, output_serializer, queryset = s.WheelInstallInput, s.WheelSerializer, Wheel.objects.all()
 
-    def perform(self, data):
-        return services.wheel_install(wheel=self.object, table=data["table"], actor=self.request.user)
+    def perform(self, data, **kwargs):
+        return services.wheel_install(wheel=self.get_object(), table=data["table"], actor=self.request.user)
 
 
-class WheelCheckRecord(ServiceAPIView):
+class WheelCheckRecord(ServiceAction):
     """The pre-séance check signed by both people the text names (WHEEL-06, WHEEL-08, INC-08)."""
 
-    input_class, output_class = s.WheelCheckInput, s.WheelCheckSerializer
+    input_serializer, output_serializer = s.WheelCheckInput, s.WheelCheckSerializer
 
-    def perform(self, data):
+    def perform(self, data, **kwargs):
         return services.wheel_check_record(
             session=data["table_session"],
             actor=self.request.user,
@@ -467,36 +387,36 @@ class WheelCheckRecord(ServiceAPIView):
         )
 
 
-class LidLockRecord(ServiceAPIView):
+class LidLockRecord(ServiceAction):
     """End of partie: lid locked, key returned to its holder (WHEEL-02, KEY-08)."""
 
-    input_class, output_class = s.LidLockInput, s.LidLockSerializer
+    input_serializer, output_serializer = s.LidLockInput, s.LidLockSerializer
 
-    def perform(self, data):
+    def perform(self, data, **kwargs):
         return services.wheel_lid_lock(
             session=data["table_session"], actor=self.request.user, key_holder=data["key_holder"] or self.request.user
         )
 
 
-class LaunchRosterSet(ServiceAPIView):
+class LaunchRosterSet(ServiceAction):
     """MC roulette and boule: the ordre de roulement of a table for the séance, set by the Direction
     des Jeux (WHEEL-09)."""
 
-    input_class, output_class = s.LaunchRosterInput, s.LaunchRosterSerializer
+    input_serializer, output_serializer = s.LaunchRosterInput, s.LaunchRosterSerializer
 
-    def perform(self, data):
+    def perform(self, data, **kwargs):
         return services.launch_roster_set(
             session=data["table_session"], croupiers=data["croupiers"], actor=self.request.user, note=data["note"]
         )
 
 
-class LaunchTurnRecord(ServiceAPIView):
+class LaunchTurnRecord(ServiceAction):
     """MC roulette and boule: who launches the ball from when (first launcher, reliefs), by the chef
     de table; a launcher outside the order or specialisation is recorded with its flags (WHEEL-09)."""
 
-    input_class, output_class = s.LaunchTurnInput, s.LaunchTurnSerializer
+    input_serializer, output_serializer = s.LaunchTurnInput, s.LaunchTurnSerializer
 
-    def perform(self, data):
+    def perform(self, data, **kwargs):
         return services.launch_turn_record(
             session=data["table_session"],
             launcher=data["launcher"],

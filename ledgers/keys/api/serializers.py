@@ -5,7 +5,8 @@ and the caller confirms with ``password`` (and ``otp_token``)."""
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from ledgers.core.api import EstablishmentPK
+from ledgers.core.api.actions import Signature
+from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_inputs
 from ledgers.core.models import Location
 
@@ -111,11 +112,6 @@ class KeyInput(serializers.Serializer):
     holder_organisation = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
 
 
-class ReauthInput(serializers.Serializer):
-    password = serializers.CharField(write_only=True, style={"input_type": "password"})
-    otp_token = serializers.CharField(write_only=True, required=False, default="", allow_blank=True)
-
-
 def _with_signers(name: str, base: type, required: dict[str, bool]) -> type:
     fields = {}
     for prefix, needed in required.items():
@@ -123,7 +119,7 @@ def _with_signers(name: str, base: type, required: dict[str, bool]) -> type:
     return type(name, (base,), {**fields, "__module__": __name__})
 
 
-class _IssueBase(ReauthInput):
+class _IssueBase(Signature):
     key = EstablishmentPK(queryset=Key.objects.all())
     purpose_type = serializers.CharField(max_length=40)
     purpose_id = serializers.IntegerField(min_value=1)
@@ -131,11 +127,11 @@ class _IssueBase(ReauthInput):
     note = serializers.CharField(max_length=300, required=False, default="", allow_blank=True)
 
 
-class _ReturnBase(ReauthInput):
+class _ReturnBase(Signature):
     note = serializers.CharField(max_length=300, required=False, default="", allow_blank=True)
 
 
-class _SurrenderBase(ReauthInput):
+class _SurrenderBase(Signature):
     key = EstablishmentPK(queryset=Key.objects.all())
     socle_ref = serializers.CharField(max_length=60)
     lock_ref = serializers.CharField(max_length=60)

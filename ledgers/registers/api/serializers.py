@@ -1,6 +1,8 @@
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from ledgers.core.api.actions import Signature
+
 from ..models import Entry, Register
 
 
@@ -51,18 +53,6 @@ class EntrySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class VisaRequestSerializer(serializers.Serializer):
+class VisaRequestSerializer(Signature):
     up_to_seq = serializers.IntegerField(min_value=1, help_text=_("Dernière entrée couverte par le visa."))
     statement = serializers.CharField(required=False, allow_blank=True, default="")
-    password = serializers.CharField(
-        write_only=True,
-        style={"input_type": "password"},
-        help_text=_("Mot de passe du signataire (réauthentification)."),
-    )
-    otp_token = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        default="",
-        write_only=True,
-        help_text=_("Code TOTP, si le signataire a un appareil confirmé."),
-    )

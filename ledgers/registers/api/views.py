@@ -1,10 +1,9 @@
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
-from ledgers.core.api import RuleViolationSerializer
+from ledgers.core.api.errors import RuleViolationSerializer
 from ledgers.core.authz import reauthenticate
 
 from .. import selectors, services
@@ -12,19 +11,11 @@ from ..models import Entry
 from .serializers import EntrySerializer, RegisterSerializer, VisaRequestSerializer
 
 
-class RegisterPagination(CursorPagination):
-    ordering = "number"
-
-
-class EntryPagination(CursorPagination):
-    ordering = "seq"
-
-
 class RegisterViewSet(viewsets.ReadOnlyModelViewSet):
     """Registers of the user's establishments."""
 
     serializer_class = RegisterSerializer
-    pagination_class = RegisterPagination
+    ordering = "number"
     lookup_field = "number"
     filterset_fields = ["kind", "status"]
 
@@ -65,7 +56,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     """Entries of one register, in seq order (cursor pagination: stable under appends)."""
 
     serializer_class = EntrySerializer
-    pagination_class = EntryPagination
+    ordering = "seq"
     lookup_field = "seq"
     lookup_value_regex = r"\d+"
     filterset_fields = ["kind"]

@@ -4,7 +4,6 @@ of a volume. Under ``/api/v1/registers/<number>/volumes/``."""
 from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
-from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -35,19 +34,11 @@ class ParapheRequestSerializer(serializers.Serializer):
     paraphe = serializers.CharField(max_length=20)
 
 
-class InPrintOrder(CursorPagination):
-    ordering = ("printed_at", "pk")
-
-
-class InVolumeOrder(CursorPagination):
-    ordering = ("volume",)
-
-
 class VolumePrintList(generics.ListAPIView):
     """Every print of the register's volumes, originals and duplicates, oldest first."""
 
     serializer_class = VolumePrintSerializer
-    pagination_class = InPrintOrder
+    ordering = ("printed_at", "pk")
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # schema generation: no register in the URL
@@ -60,7 +51,7 @@ class VolumeParapheList(generics.ListAPIView):
     """The paraphes of the register's volumes; POST to ``<volume>/paraphe/`` to paraphe one."""
 
     serializer_class = VolumeParapheSerializer
-    pagination_class = InVolumeOrder
+    ordering = "volume"
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):

@@ -5,7 +5,6 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, status
-from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -19,16 +18,12 @@ from ..selectors import reports_for
 from .serializers import ReportJobSerializer, ReportRequestSerializer
 
 
-class NewestFirst(CursorPagination):
-    ordering = "-created_at"
-
-
 class ReportJobList(generics.ListCreateAPIView):
     """Your reports; POST asks for one (a printed register or a séance report) and answers 202
     with the job to poll."""
 
     serializer_class = ReportJobSerializer
-    pagination_class = NewestFirst
+    ordering = "-created_at"
 
     def get_queryset(self):
         return reports_for(self.request.user).select_related("register")

@@ -2,30 +2,19 @@
 (art. 73, REG-28): the writer types their password again (``password``, ``otp_token``) and the
 comité member's visa is their username and password (``comite_username``, ``comite_password``)."""
 
-from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 
-from ledgers.core.api import EstablishmentPK
-from ledgers.core.authz import reauthenticate
-from ledgers.core.countersign import countersignature_serializer, countersigner_from
-from ledgers.dice.api.views import ESTABLISHMENT
+from ledgers.core.api.actions import ServiceAction, Signature
+from ledgers.core.api.scoping import EstablishmentPK
+from ledgers.core.countersign import countersignature_serializer
 
-from .. import accounting, selectors
-from ..models import AccountingLine, JackpotPayment, MachineAvance, MeterStatement, MonthlyStatement
-from .views import ActionView, _member
+from ..models import AccountingLine, JackpotPayment, Machine, MachineAvance, MeterStatement, MonthlyStatement
+from ..services import accounting
+from .views import _member
 
 
-class Visa(countersignature_serializer("comite")):
-    password = serializers.CharField(write_only=True, help_text=_("Mot de passe du signataire (signature)."))
-    otp_token = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        default="",
-        write_only=True,
-        help_text=_("Code d'authentification, si le signataire en a un."),
-    )
+class Visa(Signature, countersignature_serializer("comite")):
+    """The writer's signature and the comité member's visa (REG-28)."""
 
 
 AMOUNT = {"max_digits": 14, "decimal_places": 2}
@@ -101,62 +90,46 @@ class SlotAccountingLineSerializer(serializers.ModelSerializer):
         )
 
 
-class VisaedView(ActionView):
+class VisaedView(ServiceAction):
+    """A modèle 29 entry: the writer signs (a ``Visa`` input) and the comité member countersigns."""
+
     output_serializer = SlotAccountingLineSerializer
+    countersigners = ("comite",)
 
     def visa(self, data: dict) -> dict:
-        """The service's inputs: the writer's signature and the comité member's visa authenticated
-        (REG-28: an electronic signature on each modèle 29 entry), the password fields dropped."""
-        reauthenticate(
-            self.request._request,
-            user=self.request.user,
-            password=data["password"],
-            otp_token=data.get("otp_token", ""),
-        )
-        comite = countersigner_from(self.request, data, "comite")
-        return {
-            **{k: v for k, v in data.items() if not k.startswith("comite_") and k not in ("password", "otp_token")},
-            "comite": comite,
-            "actor": self.request.user,
-        }
-
-    def machine(self, pk: int):
-        return get_object_or_404(selectors.machines_of(self.establishment), pk=pk)
+        """The service's inputs: the data, the comité member and the writer."""
+        return {**data, "comite": self.signed["comite"], "actor": self.request.user}
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotAvanceInputSerializer, responses={201: SlotAvanceSerializer})
-class AvanceView(VisaedView):
+class MachineEntryView(VisaedView):
+    """A modèle 29 entry of the machine in the URL."""
+
+    queryset = Machine.objects.all()
+
+
+class AvanceView(MachineEntryView):
     input_serializer, output_serializer = SlotAvanceInputSerializer, SlotAvanceSerializer
 
     def perform(self, data, pk):
         inputs = self.visa(data)
         inputs["refilled_by"] = _member(self.establishment, inputs["refilled_by"])
-        return accounting.avance_issue(machine=self.machine(pk), **inputs)
+        return accounting.avance_issue(machine=self.get_object(), **inputs)
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotTicketsInputSerializer, responses={201: SlotAccountingLineSerializer}
-)
-class TicketsView(VisaedView):
+class TicketsView(MachineEntryView):
     input_serializer = SlotTicketsInputSerializer
 
     def perform(self, data, pk):
-        return accounting.tickets_record(machine=self.machine(pk), **self.visa(data))
+        return accounting.tickets_record(machine=self.get_object(), **self.visa(data))
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotCarnetCountInputSerializer, responses={201: SlotAccountingLineSerializer}
-)
-class CountView(VisaedView):
+class CountView(MachineEntryView):
     input_serializer = SlotCarnetCountInputSerializer
 
     def perform(self, data, pk):
-        return accounting.count_record(machine=self.machine(pk), **self.visa(data))
+        return accounting.count_record(machine=self.get_object(), **self.visa(data))
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotPaymentPostInputSerializer, responses={201: SlotAccountingLineSerializer}
-)
 class PaymentPostView(VisaedView):
     input_serializer = SlotPaymentPostInputSerializer
 
@@ -179,9 +152,6 @@ class SlotStatementSerializer(serializers.ModelSerializer):
         fields = ("id", "year", "month", "lines", "total", "director", "comite", "certified_at")
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotStatementInputSerializer, responses={201: SlotStatementSerializer}
-)
 class StatementView(VisaedView):
     input_serializer, output_serializer = SlotStatementInputSerializer, SlotStatementSerializer
 
@@ -195,9 +165,6 @@ class SlotMeterStatementSerializer(serializers.ModelSerializer):
         fields = ("id", "year", "month", "lines", "employee", "comite", "certified_at")
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotMonthInputSerializer, responses={201: SlotMeterStatementSerializer}
-)
 class MeterStatementView(VisaedView):
     input_serializer, output_serializer = SlotMonthInputSerializer, SlotMeterStatementSerializer
 

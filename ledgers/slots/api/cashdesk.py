@@ -1,15 +1,12 @@
 """Slot change points and cash desk API (SLOT-21, SLOT-48, SLOT-49): the register of change points,
 the séance's assignments, change given, the encaisse justified, restored and closed."""
 
-from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 
-from ledgers.core.api import EstablishmentPK
+from ledgers.core.api.actions import ServiceAction
+from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.models import Seance
-from ledgers.dice.api.views import ESTABLISHMENT
 
-from .. import cashdesk, staffing
 from ..models import (
     ChangeAssignment,
     ChangeMovement,
@@ -20,7 +17,8 @@ from ..models import (
     EncaisseJustification,
     SlotStaffing,
 )
-from .views import ActionView, _member
+from ..services import cashdesk, staffing
+from .views import _member
 
 AMOUNT = {"max_digits": 14, "decimal_places": 2, "min_value": 0}
 SIGNED = {"max_digits": 14, "decimal_places": 2, "min_value": -(10**11), "max_value": 10**11}
@@ -130,75 +128,63 @@ class SlotAssignmentCloseInputSerializer(serializers.Serializer):
     chips = serializers.DecimalField(**AMOUNT)
 
 
-class PointView(ActionView):
-    def point(self, pk: int) -> ChangePoint:
-        return get_object_or_404(ChangePoint, pk=pk, establishment=self.establishment)
+class PointView(ServiceAction):
+    """An act at the change point in the URL."""
 
-    def assignment(self, pk: int) -> ChangeAssignment:
-        return get_object_or_404(ChangeAssignment, pk=pk, point__establishment=self.establishment)
+    queryset = ChangePoint.objects.all()
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotChangePointInputSerializer, responses={201: SlotChangePointSerializer}
-)
-class ChangePointView(PointView):
+class AssignmentView(ServiceAction):
+    """An act on the assignment in the URL."""
+
+    queryset, scope = ChangeAssignment.objects.all(), "point__establishment"
+
+
+class ChangePointView(ServiceAction):
     input_serializer, output_serializer = SlotChangePointInputSerializer, SlotChangePointSerializer
 
     def perform(self, data):
         return cashdesk.change_point_create(establishment=self.establishment, actor=self.request.user, **data)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotAssignInputSerializer, responses={201: SlotAssignmentSerializer})
 class AssignView(PointView):
     input_serializer, output_serializer = SlotAssignInputSerializer, SlotAssignmentSerializer
 
     def perform(self, data, pk):
         return cashdesk.change_assign(
-            point=self.point(pk),
+            point=self.get_object(),
             seance=data["seance"],
             person=_member(self.establishment, data["person"]),
             actor=self.request.user,
         )
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotChangeInputSerializer, responses={201: SlotChangeMovementSerializer}
-)
 class ChangeView(PointView):
     input_serializer, output_serializer = SlotChangeInputSerializer, SlotChangeMovementSerializer
 
     def perform(self, data, pk):
-        return cashdesk.change_record(point=self.point(pk), actor=self.request.user, **data)
+        return cashdesk.change_record(point=self.get_object(), actor=self.request.user, **data)
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotJustifyInputSerializer, responses={201: SlotJustificationSerializer}
-)
-class JustifyView(PointView):
+class JustifyView(AssignmentView):
     input_serializer, output_serializer = SlotJustifyInputSerializer, SlotJustificationSerializer
 
     def perform(self, data, pk):
-        return cashdesk.encaisse_justify(assignment=self.assignment(pk), items=data["items"], actor=self.request.user)
+        return cashdesk.encaisse_justify(assignment=self.get_object(), items=data["items"], actor=self.request.user)
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotRestoreInputSerializer, responses={201: SlotChangeMovementSerializer}
-)
-class RestoreView(PointView):
+class RestoreView(AssignmentView):
     input_serializer, output_serializer = SlotRestoreInputSerializer, SlotChangeMovementSerializer
 
     def perform(self, data, pk):
-        return cashdesk.encaisse_restore(assignment=self.assignment(pk), actor=self.request.user, **data)
+        return cashdesk.encaisse_restore(assignment=self.get_object(), actor=self.request.user, **data)
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotAssignmentCloseInputSerializer, responses={201: SlotAssignmentSerializer}
-)
-class AssignmentCloseView(PointView):
+class AssignmentCloseView(AssignmentView):
     input_serializer, output_serializer = SlotAssignmentCloseInputSerializer, SlotAssignmentSerializer
 
     def perform(self, data, pk):
-        return cashdesk.change_assignment_close(assignment=self.assignment(pk), actor=self.request.user, **data)
+        return cashdesk.change_assignment_close(assignment=self.get_object(), actor=self.request.user, **data)
 
 
 class SlotCounterfeitInputSerializer(serializers.Serializer):
@@ -235,10 +221,7 @@ class SlotDestructionSerializer(serializers.ModelSerializer):
         fields = ("id", "year_end", "destroyed_at", "controller_name", "recorded_by")
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotCounterfeitInputSerializer, responses={201: SlotCounterfeitSerializer}
-)
-class CounterfeitView(PointView):
+class CounterfeitView(ServiceAction):
     input_serializer, output_serializer = SlotCounterfeitInputSerializer, SlotCounterfeitSerializer
 
     def perform(self, data):
@@ -249,10 +232,7 @@ class CounterfeitView(PointView):
         )
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotDestructionInputSerializer, responses={201: SlotDestructionSerializer}
-)
-class DestructionView(PointView):
+class DestructionView(ServiceAction):
     input_serializer, output_serializer = SlotDestructionInputSerializer, SlotDestructionSerializer
 
     def perform(self, data):
@@ -287,10 +267,7 @@ class SlotCommonDeskSerializer(serializers.ModelSerializer):
         )
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotCommonDeskInputSerializer, responses={201: SlotCommonDeskSerializer}
-)
-class CommonDeskView(PointView):
+class CommonDeskView(ServiceAction):
     input_serializer, output_serializer = SlotCommonDeskInputSerializer, SlotCommonDeskSerializer
 
     def perform(self, data):
@@ -336,8 +313,7 @@ class SlotStaffingSerializer(serializers.ModelSerializer):
         )
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotStaffingInputSerializer, responses={201: SlotStaffingSerializer})
-class StaffingView(PointView):
+class StaffingView(ServiceAction):
     """FR SLOT-50: the day's slot-room staffing, before the séance opens."""
 
     input_serializer, output_serializer = SlotStaffingInputSerializer, SlotStaffingSerializer

@@ -1,20 +1,17 @@
 """Slot count sessions API (SLOT-46): open, one line per machine, close. FR lines carry the comité
 member's visa as their username and password (``comite_username``, ``comite_password``)."""
 
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 
-from ledgers.core.api import EstablishmentPK
+from ledgers.core.api.actions import ServiceAction
+from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.authz import reauthenticate
-from ledgers.core.countersign import countersignature_serializer, countersigner_from
+from ledgers.core.countersign import countersignature_serializer
 from ledgers.core.models import Seance
-from ledgers.dice.api.views import ESTABLISHMENT
 
-from .. import counts
 from ..models import Machine, Releve, SlotCount, SlotCountLine
-from .views import ActionView
+from ..services import counts
 
 AMOUNT = {"max_digits": 14, "decimal_places": 2, "min_value": 0}
 
@@ -93,43 +90,29 @@ class SlotCountCloseSerializer(serializers.Serializer):
     floats = serializers.DecimalField(required=False, allow_null=True, **AMOUNT)
 
 
-class CountView(ActionView):
-    def count(self, pk: int) -> SlotCount:
-        return get_object_or_404(SlotCount, pk=pk, establishment=self.establishment)
-
-
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotCountOpenSerializer, responses={201: SlotCountSessionSerializer})
-class CountOpenView(CountView):
+class CountOpenView(ServiceAction):
     input_serializer, output_serializer = SlotCountOpenSerializer, SlotCountSessionSerializer
 
     def perform(self, data):
         return counts.slot_count_open(establishment=self.establishment, actor=self.request.user, **data)
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotCountLineInputSerializer, responses={201: SlotCountLineSerializer}
-)
-class CountLineView(CountView):
+class CountLineView(ServiceAction):
     input_serializer, output_serializer = SlotCountLineInputSerializer, SlotCountLineSerializer
+    queryset, countersigners = SlotCount.objects.all(), ("comite",)
 
     def perform(self, data, pk):
+        password, otp_token = data.pop("password", ""), data.pop("otp_token", "")
         if self.establishment.jurisdiction == "FR":  # the line is a modèle 29 entry: its writer signs (REG-28)
-            reauthenticate(
-                self.request._request,
-                user=self.request.user,
-                password=data.get("password", ""),
-                otp_token=data.get("otp_token", ""),
-            )
-        comite = countersigner_from(self.request, data, "comite")
-        inputs = {k: v for k, v in data.items() if not k.startswith("comite_") and k not in ("password", "otp_token")}
-        return counts.slot_count_line(count=self.count(pk), actor=self.request.user, comite=comite, **inputs)
+            reauthenticate(self.request._request, user=self.request.user, password=password, otp_token=otp_token)
+        return counts.slot_count_line(
+            count=self.get_object(), actor=self.request.user, comite=self.signed["comite"], **data
+        )
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotCountCloseSerializer, responses={201: SlotCountSessionSerializer}
-)
-class CountCloseView(CountView):
+class CountCloseView(ServiceAction):
     input_serializer, output_serializer = SlotCountCloseSerializer, SlotCountSessionSerializer
+    queryset = SlotCount.objects.all()
 
     def perform(self, data, pk):
-        return counts.slot_count_close(count=self.count(pk), actor=self.request.user, floats=data.get("floats"))
+        return counts.slot_count_close(count=self.get_object(), actor=self.request.user, floats=data.get("floats"))

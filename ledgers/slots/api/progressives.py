@@ -2,16 +2,13 @@
 TITO tickets and the état de rapprochement modèle 31. One endpoint per act; the comité member's
 signature is their username and password in the request (``comite_username``, ``comite_password``)."""
 
-from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 
-from ledgers.core.api import EstablishmentPK
+from ledgers.core.api.actions import ServiceAction
+from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_serializer
-from ledgers.dice.api.views import ESTABLISHMENT
 from ledgers.registers.api.serializers import EntrySerializer
 
-from .. import progressives, unclaimed
 from ..forms import MOVE_COUNTERSIGNERS, split_move_countersignatures
 from ..models import (
     JpmReading,
@@ -25,8 +22,8 @@ from ..models import (
     Releve,
     Ticket,
 )
+from ..services import jpm, progressives, unclaimed
 from .accounting import AMOUNT, Visa, VisaedView
-from .views import ActionView
 
 
 def meter() -> serializers.IntegerField:
@@ -75,14 +72,11 @@ class SlotProgressiveSerializer(serializers.ModelSerializer):
         )
 
 
-class Act(ActionView):
+class Act(ServiceAction):
     def inputs(self, data: dict) -> dict:
         return {**data, "actor": self.request.user}
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotProgressiveInputSerializer, responses={201: SlotProgressiveSerializer}
-)
 class ProgressiveCreateView(Act):
     input_serializer, output_serializer = SlotProgressiveInputSerializer, SlotProgressiveSerializer
 
@@ -102,11 +96,6 @@ class SlotProgressiveReadingSerializer(serializers.ModelSerializer):
         fields = ("id", "progressive", "day", "displayed", "read_at", "recorded_by", "flags")
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT],
-    request=SlotProgressiveReadingInputSerializer,
-    responses={201: SlotProgressiveReadingSerializer},
-)
 class ProgressiveReadingView(Act):
     input_serializer, output_serializer = SlotProgressiveReadingInputSerializer, SlotProgressiveReadingSerializer
 
@@ -144,11 +133,6 @@ class SlotProgressiveStopSerializer(serializers.ModelSerializer):
         )
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT],
-    request=SlotProgressiveStopInputSerializer,
-    responses={201: SlotProgressiveStopSerializer},
-)
 class ProgressiveStopView(Act):
     input_serializer, output_serializer = SlotProgressiveStopInputSerializer, SlotProgressiveStopSerializer
 
@@ -161,9 +145,6 @@ class SlotRecoverInputSerializer(serializers.Serializer):
     target = _progressive()
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotRecoverInputSerializer, responses={201: SlotProgressiveStopSerializer}
-)
 class RecoverView(Act):
     input_serializer, output_serializer = SlotRecoverInputSerializer, SlotProgressiveStopSerializer
 
@@ -184,14 +165,11 @@ class SlotJpmReadingSerializer(serializers.ModelSerializer):
         fields = ("id", "jackpot", "day", "displayed", "meters", "read_at", "recorded_by")
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotJpmReadingInputSerializer, responses={201: SlotJpmReadingSerializer}
-)
 class JpmReadingView(Act):
     input_serializer, output_serializer = SlotJpmReadingInputSerializer, SlotJpmReadingSerializer
 
     def perform(self, data):
-        return progressives.jpm_reading_record(**self.inputs(data))
+        return jpm.jpm_reading_record(**self.inputs(data))
 
 
 class SlotJpmConnectInputSerializer(serializers.Serializer):
@@ -199,14 +177,11 @@ class SlotJpmConnectInputSerializer(serializers.Serializer):
     machine = EstablishmentPK(queryset=Machine.objects.all())
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotJpmConnectInputSerializer, responses={201: SlotProgressiveSerializer}
-)
 class JpmConnectView(Act):
     input_serializer, output_serializer = SlotJpmConnectInputSerializer, SlotProgressiveSerializer
 
     def perform(self, data):
-        return progressives.jpm_connect(**self.inputs(data))
+        return jpm.jpm_connect(**self.inputs(data))
 
 
 class SlotJpmTechnicalInputSerializer(
@@ -221,13 +196,12 @@ class SlotJpmTechnicalInputSerializer(
     occurred_at = serializers.DateTimeField(required=False)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotJpmTechnicalInputSerializer, responses={201: EntrySerializer})
-class JpmTechnicalView(ActionView):
+class JpmTechnicalView(ServiceAction):
     input_serializer, output_serializer = SlotJpmTechnicalInputSerializer, EntrySerializer
 
     def perform(self, data):
         signers, data = split_move_countersignatures(self.request, data)
-        return progressives.jpm_technical_record(actor=self.request.user, signers=signers, **data)
+        return jpm.jpm_technical_record(actor=self.request.user, signers=signers, **data)
 
 
 class SlotJpmMetersSerializer(serializers.Serializer):
@@ -275,24 +249,22 @@ class SlotJpmWinSerializer(serializers.ModelSerializer):
         ]
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotJpmWinInputSerializer, responses={201: SlotJpmWinSerializer})
 class JpmWinView(VisaedView):
     input_serializer, output_serializer = SlotJpmWinInputSerializer, SlotJpmWinSerializer
 
     def perform(self, data):
-        return progressives.jpm_win_record(**self.visa(data))
+        return jpm.jpm_win_record(**self.visa(data))
 
 
 class SlotJpmInputSerializer(serializers.Serializer):
     jackpot = _progressive(multisite=True)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotJpmInputSerializer, responses={201: SlotProgressiveSerializer})
 class JpmRestartView(Act):
     input_serializer, output_serializer = SlotJpmInputSerializer, SlotProgressiveSerializer
 
     def perform(self, data):
-        return progressives.jpm_restart(**self.inputs(data))
+        return jpm.jpm_restart(**self.inputs(data))
 
 
 class SlotTransmissionInputSerializer(serializers.Serializer):
@@ -321,14 +293,11 @@ class SlotTransmissionSerializer(serializers.ModelSerializer):
         )
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotTransmissionInputSerializer, responses={201: SlotTransmissionSerializer}
-)
 class TransmissionView(Act):
     input_serializer, output_serializer = SlotTransmissionInputSerializer, SlotTransmissionSerializer
 
     def perform(self, data):
-        return progressives.jpm_transmission_record(**self.inputs(data))
+        return jpm.jpm_transmission_record(**self.inputs(data))
 
 
 class SlotWithdrawInputSerializer(Visa):
@@ -339,14 +308,11 @@ class SlotWithdrawInputSerializer(Visa):
     meters = serializers.DictField(child=meter())
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotWithdrawInputSerializer, responses={201: SlotProgressiveStopSerializer}
-)
 class WithdrawView(VisaedView):
     input_serializer, output_serializer = SlotWithdrawInputSerializer, SlotProgressiveStopSerializer
 
     def perform(self, data):
-        return progressives.jpm_withdraw(**self.visa(data))
+        return jpm.jpm_withdraw(**self.visa(data))
 
 
 class SlotTicketRowSerializer(serializers.Serializer):
@@ -370,7 +336,6 @@ class SlotTicketsSerializer(serializers.Serializer):
     tickets = SlotTicketSerializer(many=True)
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotTicketsImportSerializer, responses={201: SlotTicketsSerializer})
 class TicketsImportView(Act):
     input_serializer, output_serializer = SlotTicketsImportSerializer, SlotTicketsSerializer
 
@@ -385,9 +350,6 @@ class SlotTicketRedeemInputSerializer(serializers.Serializer):
     number = serializers.CharField(max_length=40)
 
 
-@extend_schema(
-    parameters=[ESTABLISHMENT], request=SlotTicketRedeemInputSerializer, responses={201: SlotTicketSerializer}
-)
 class TicketRedeemView(Act):
     input_serializer, output_serializer = SlotTicketRedeemInputSerializer, SlotTicketSerializer
 
@@ -395,7 +357,6 @@ class TicketRedeemView(Act):
         return unclaimed.ticket_redeem(establishment=self.establishment, **self.inputs(data))
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=Visa, responses={201: SlotTicketsSerializer})
 class TicketsExpireView(VisaedView):
     input_serializer, output_serializer = Visa, SlotTicketsSerializer
 
@@ -425,10 +386,10 @@ class SlotReconciliationSerializer(serializers.ModelSerializer):
         ]
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=Visa, responses={201: SlotReconciliationSerializer})
 class ReconciliationView(VisaedView):
+    queryset = Releve.objects.all()
     input_serializer, output_serializer = Visa, SlotReconciliationSerializer
 
     def perform(self, data, pk):
-        releve = get_object_or_404(Releve, pk=pk, establishment=self.establishment)
+        releve = self.get_object()
         return unclaimed.reconciliation_draw_up(releve=releve, **self.visa(data))

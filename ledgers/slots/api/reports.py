@@ -1,16 +1,14 @@
 """The slot staff's incident reports API (MC INC-06, FR INC-16); notices and closing go through the
 incidents API."""
 
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 
-from ledgers.core.api import EstablishmentPK
-from ledgers.dice.api.views import ESTABLISHMENT
+from ledgers.core.api.actions import ServiceAction
+from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.incidents.api.serializers import IncidentSerializer
 
-from .. import reports
 from ..models import Machine
-from .views import ActionView
+from ..services import reports
 
 
 class SlotIncidentReportSerializer(serializers.Serializer):
@@ -25,8 +23,7 @@ class SlotIncidentReportSerializer(serializers.Serializer):
     )
 
 
-@extend_schema(parameters=[ESTABLISHMENT], request=SlotIncidentReportSerializer, responses={201: IncidentSerializer})
-class ReportView(ActionView):
+class ReportView(ServiceAction):
     input_serializer, output_serializer = SlotIncidentReportSerializer, IncidentSerializer
 
     def perform(self, data):

@@ -5,10 +5,10 @@ from decimal import Decimal
 
 from rest_framework import serializers
 
-from ledgers.core.api import EstablishmentPK
+from ledgers.core.api.actions import Signature
+from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_serializer
 from ledgers.core.models import Room
-from ledgers.keys.api.serializers import ReauthInput
 from ledgers.keys.models import Key
 
 from .. import models as m
@@ -16,10 +16,6 @@ from ..forms import MOVE_COUNTERSIGNERS
 from ..models import DropCount, Intervention, JackpotPayment, Machine, MachineMove, Meter, Releve, Socle
 from ..rules import VARIANCE_PRESETS, required_meters
 from ..services import MachineInput, MeterSpec
-
-
-class SlotEmptySerializer(serializers.Serializer):
-    pass
 
 
 class SlotMeterSerializer(serializers.ModelSerializer):
@@ -228,7 +224,7 @@ class SlotSocleSerializer(serializers.ModelSerializer):
         fields = ("id", "number", "room", "position", "active", "created_at")
 
 
-class SlotSocleWithdrawInputSerializer(ReauthInput, countersignature_serializer("receiver", required=False)):
+class SlotSocleWithdrawInputSerializer(Signature, countersignature_serializer("receiver", required=False)):
     """The caller re-authenticates (``password``); the caissier principal receiving the lock and key
     signs with ``receiver_username`` / ``receiver_password`` (KEY-07)."""
 

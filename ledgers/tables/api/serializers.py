@@ -2,7 +2,7 @@ from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
 from ledgers.authority.models import ApprovedBanker
-from ledgers.core.api import EstablishmentPK
+from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.models import TableSession
 
 from ..models import ClosingExtension, PartieBanker, StaffAssignment, TableLimits

@@ -9,15 +9,23 @@ from ledgers.registers.verification import Finding
 class Command(BaseCommand):
     help = _(
         "Scelle un point de contrôle de chaque registre dont la tête a avancé depuis le dernier : le n° et "
-        "l'empreinte de sa dernière entrée, sous la clé LEDGERS_CHECKPOINT_KEY, après avoir vérifié tout le "
-        "registre. Une ligne par registre scellé (numéro, n°, empreinte, sceau) à conserver hors de la base ; "
+        "l'empreinte de sa dernière entrée, sous la clé LEDGERS_CHECKPOINT_KEY, après avoir vérifié le registre "
+        "depuis son dernier point de contrôle (tout le registre avec --full). Une ligne par registre scellé "
+        "(numéro, n°, empreinte, sceau) à conserver hors de la base ; "
         "code de sortie 1 si un registre en défaut n'a pas été scellé."
     )
 
-    def handle(self, *args, **options) -> None:
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--full",
+            action="store_true",
+            help=_("Vérifie chaque registre depuis son acte d'ouverture avant de le sceller."),
+        )
+
+    def handle(self, *args, full: bool, **options) -> None:
         refused = None
         try:
-            results = checkpoints_seal()
+            results = checkpoints_seal(full=full)
         except ImproperlyConfigured as exc:  # no checkpoint key here: say so, without a traceback
             raise CommandError(str(exc)) from exc
         for result in results:

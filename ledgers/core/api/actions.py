@@ -1,0 +1,104 @@
+"""The write endpoint of the API: one POST that validates its input, calls one service and answers
+201 with what the service made. Refusals are answered by ``errors.exception_handler``."""
+
+from collections.abc import Callable
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import generics, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from ledgers.core.authz import reauthenticate
+from ledgers.core.countersign import countersigner_from
+
+from .scoping import EstablishmentScoped
+
+COUNTERSIGNATURE_FIELDS = ("_username", "_password", "_otp")
+
+
+class NoInput(serializers.Serializer):
+    """An act whose URL says everything: no body."""
+
+
+class Signature(serializers.Serializer):
+    """The input of an act that is the caller's signature (a visa, a certification, a hand-over:
+    REG-28): they type their password again, and their authenticator code when they have one."""
+
+    password = serializers.CharField(
+        write_only=True, style={"input_type": "password"}, help_text=_("Mot de passe du signataire (signature).")
+    )
+    otp_token = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        write_only=True,
+        help_text=_("Code d'authentification, si le signataire en a un."),
+    )
+
+
+class ServiceAction(EstablishmentScoped, generics.GenericAPIView):
+    """POST: ``input_serializer`` validated (its context holds the caller's establishment), then
+    ``perform(data, **url kwargs)`` calls one service, then 201 with ``output_serializer`` of its
+    result (a list of them when ``many``).
+
+    - an input that is a ``Signature``: the caller's ``password`` (and ``otp_token``) checked again,
+      then dropped from ``data``.
+    - ``countersigners``: the prefixes of the people who countersign (``<prefix>_username``,
+      ``_password``, ``_otp``): authenticated, their fields dropped from ``data``, the users in
+      ``self.signed[prefix]`` (None when not given).
+    - ``queryset`` (and ``scope``): the objects the URL's ``pk`` may name, ``self.get_object()``
+      within the caller's establishment (404 otherwise).
+    """
+
+    input_serializer: type[serializers.Serializer] = NoInput
+    output_serializer: type[serializers.Serializer]
+    many = False
+    countersigners: tuple[str, ...] = ()
+
+    def perform(self, data: dict[str, Any], **kwargs) -> Any:
+        raise NotImplementedError
+
+    def post(self, request: Request, *args, **kwargs) -> Response:
+        given = self.input_serializer(data=request.data, context=self.get_serializer_context())
+        given.is_valid(raise_exception=True)
+        data = dict(given.validated_data)
+        if issubclass(self.input_serializer, Signature):
+            reauthenticate(
+                request._request,
+                user=request.user,
+                password=data.pop("password", ""),
+                otp_token=data.pop("otp_token", ""),
+            )
+        self.signed = {prefix: countersigner_from(request, data, prefix) for prefix in self.countersigners}
+        for prefix in self.countersigners:
+            for suffix in COUNTERSIGNATURE_FIELDS:
+                data.pop(prefix + suffix, None)
+        return Response(self.output(self.perform(data, **kwargs)), status=status.HTTP_201_CREATED)
+
+    def output(self, result: Any) -> Any:
+        return self.output_serializer(result, many=self.many, context=self.get_serializer_context()).data
+
+
+def service_action(
+    name: str,
+    input_serializer: type[serializers.Serializer],
+    output_serializer: type[serializers.Serializer],
+    call: Callable[..., Any],
+    *,
+    many: bool = False,
+) -> type[ServiceAction]:
+    """A ``ServiceAction`` whose ``perform`` is ``call(request, establishment, data, **url kwargs)``."""
+
+    def perform(self, data: dict[str, Any], **kwargs) -> Any:
+        return call(self.request, self.establishment, data, **kwargs)
+
+    attributes = {
+        "input_serializer": input_serializer,
+        "output_serializer": output_serializer,
+        "many": many,
+        "perform": perform,
+        "__doc__": call.__doc__,
+        "__module__": call.__module__,
+    }
+    return type(name, (ServiceAction,), attributes)

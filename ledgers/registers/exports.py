@@ -1,0 +1,51 @@
+"""A register as a spreadsheet (CSV, XLSX): one row per entry, the kind's columns in the active
+language, times in the establishment's time zone, every cell neutralised (ledgers.core.exports)."""
+
+from collections.abc import Iterator
+
+import tablib
+from django.utils.translation import gettext as _
+
+from ledgers.core.exports import dataset
+from ledgers.core.roles import Role
+
+from .models import Entry, EntryKind, Register
+
+
+def _rows(register: Register) -> Iterator[list]:
+    columns, roles = register.kind_info.columns, dict(Role.choices)
+    establishment = register.establishment
+    entries = register.entries.select_related("actor_user").order_by("seq")
+    for entry in entries.iterator(chunk_size=2000):
+        entry: Entry
+        if entry.kind in (EntryKind.RECORD, EntryKind.CORRECTION):
+            values = entry.payload.get("corrected", {}) if entry.kind == EntryKind.CORRECTION else entry.payload
+            cells, statement = [column.value(values) for column in columns], entry.payload.get("reason", "")
+        else:
+            cells, statement = [None] * len(columns), entry.payload.get("statement", "")
+        cells = ["" if value is None else value if isinstance(value, int | str) else str(value) for value in cells]
+        who = entry.actor_user.get_full_name() if entry.actor_user else ""
+        yield [
+            entry.seq,
+            f"{establishment.localtime(entry.recorded_at):%d/%m/%Y %H:%M:%S}",
+            who or entry.actor,
+            str(roles.get(entry.role, entry.role)),
+            entry.get_kind_display(),
+            *cells,
+            statement,
+            entry.entry_hash,
+        ]
+
+
+def register_dataset(register: Register) -> tablib.Dataset:
+    headers = [
+        _("N°"),
+        _("Inscrit le"),
+        _("Par"),
+        _("Rôle"),
+        _("Nature"),
+        *(column.label for column in register.kind_info.columns),
+        _("Mention"),
+        _("Empreinte"),
+    ]
+    return dataset(headers, _rows(register), title=register.number)

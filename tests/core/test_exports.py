@@ -1,0 +1,124 @@
+"""CSV and XLSX exports of registers and lists: the active language, and cells a spreadsheet would
+run as formulas written as text."""
+
+import csv
+import io
+
+import openpyxl
+import pytest
+from django.urls import reverse
+
+from ledgers.core.exports import neutralise
+from ledgers.registers import services
+from tests.registers.ui_setup import main_courante, monaco_cast
+
+FORMULA = '=HYPERLINK("http://evil","x")'
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("=1+1", "'=1+1"),
+        ("+33 cmd", "'+33 cmd"),
+        ("-2+3", "'-2+3"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\tx", "'\tx"),
+        ("\rx", "'\rx"),
+        ("-12,50", "-12,50"),  # a number stays a number
+        ("1 200.00", "1 200.00"),
+        ("Sabot n° 4", "Sabot n° 4"),
+        (42, 42),
+        (None, None),
+    ],
+)
+def test_neutralise(value, expected):
+    assert neutralise(value) == expected
+
+
+@pytest.fixture
+def register(mc, user_in):
+    cast = monaco_cast(mc, user_in)
+    register = main_courante(mc, cast, entries=2)
+    services.entries_bulk_append(
+        register=register,
+        actor=cast.writer,
+        role="inspecteur",
+        payloads=[{"event_at": "2026-03-02 10:00", "subject": FORMULA, "text": "@SUM(1)"}],
+    )
+    register.refresh_from_db()
+    return register, cast
+
+
+def csv_rows(response) -> list[list[str]]:
+    text = response.content.decode()
+    assert text.startswith("\ufeff")
+    delimiter = ";" if ";" in text.splitlines()[0] else ","
+
+    return list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter))
+
+
+def sheet(response):
+    assert response["Content-Type"] == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    return openpyxl.load_workbook(io.BytesIO(response.content)).active
+
+
+def test_register_entries_csv_in_french_with_formulas_as_text(client, register):
+    register, cast = register
+    client.force_login(cast.visa)
+    response = client.get(reverse("registers:export", args=[register.number, "csv"]))
+    assert response.status_code == 200 and 'filename="' in response["Content-Disposition"]
+    rows = csv_rows(response)
+    assert rows[0][:5] == ["N°", "Inscrit le", "Par", "Rôle", "Nature"] and rows[0][-1] == "Empreinte"
+    assert [row[0] for row in rows[1:]] == ["1", "2", "3", "4"]
+    last = rows[-1]
+    assert "'" + FORMULA in last and "'@SUM(1)" in last
+    assert last[-1] == register.entries.get(seq=4).entry_hash
+
+
+def test_register_entries_xlsx_in_english_keeps_text_cells(client, register):
+    register, cast = register
+    client.force_login(cast.visa)
+    response = client.get(reverse("registers:export", args=[register.number, "xlsx"]), HTTP_ACCEPT_LANGUAGE="en")
+    ws = sheet(response)
+    assert [cell.value for cell in ws[1]][:3] == ["No.", "Recorded at", "By"]
+    cells = [cell for cell in ws[ws.max_row] if cell.value == "'" + FORMULA]
+    assert cells and cells[0].data_type == "s"  # a string, not a formula
+    assert ws.max_row == 5
+
+
+def test_register_export_is_scoped_and_refuses_unknown_formats(client, register, fr, user_in):
+    register, cast = register
+    client.force_login(user_in(fr, "police"))
+    assert client.get(reverse("registers:export", args=[register.number, "csv"])).status_code == 404
+    client.force_login(cast.visa)
+    assert client.get(reverse("registers:export", args=[register.number, "ods"])).status_code == 404
+
+
+def test_register_list_exports_all_filtered_rows(client, register, django_assert_max_num_queries):
+    register, cast = register
+    client.force_login(cast.director)
+    page = client.get(reverse("registers:list")).content.decode()
+    assert "_export=csv" in page and "_export=xlsx" in page
+    with django_assert_max_num_queries(12):
+        response = client.get(reverse("registers:list"), {"_export": "csv"})
+    rows = csv_rows(response)
+    assert rows[0][0] == "Numéro" and [row[0] for row in rows[1:]] == [register.number]
+    ws = sheet(client.get(reverse("registers:list"), {"_export": "xlsx"}))
+    assert ws.cell(row=2, column=1).value == register.number
+
+
+def test_incident_list_exports_every_incident_with_formulas_as_text(client, mc, user_in):
+    from ledgers.incidents.services import incident_open
+    from tests.factories import open_register
+
+    open_register(mc, "incidents")
+    director = user_in(mc, "directeur_jeux")
+    for n in range(3):
+        incident_open(establishment=mc, category="game", description=f"=1+{n}", actor=director)
+    client.force_login(director)
+    assert "_export=xlsx" in client.get(reverse("incidents:list")).content.decode()
+    rows = csv_rows(client.get(reverse("incidents:list"), {"_export": "csv"}))
+    assert rows[0] == ["Incident", "Exigence", "Constaté le", "Description", "Statut"]
+    assert sorted(row[3] for row in rows[1:]) == ["'=1+0", "'=1+1", "'=1+2"]
+    ws = sheet(client.get(reverse("incidents:list"), {"_export": "xlsx"}, HTTP_ACCEPT_LANGUAGE="en"))
+    assert ws.cell(row=1, column=2).value == "Requirement" and ws.max_row == 4
