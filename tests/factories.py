@@ -102,3 +102,17 @@ def post_displays(*subjects) -> None:
                 posted_on=est.localtime().date(),
                 **({"table": subject} if is_table else {"machine": subject}),
             )
+
+
+def notice_aged(session, minutes: int = 24 * 60) -> None:
+    """Let ``minutes`` pass since the system recorded a destruction's notice to the authority (the
+    SET-05 lead time runs from it)."""
+    import datetime
+
+    from django.db.models import F
+
+    from ledgers.custody.models import DestructionSession
+
+    DestructionSession.objects.filter(pk=session.pk).update(
+        notified_at=F("notified_at") - datetime.timedelta(minutes=minutes)
+    )

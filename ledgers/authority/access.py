@@ -16,6 +16,7 @@ class Verifier:
     source: str
 
 
+# REG-22: who may verify what, per jurisdiction.
 VERIFIERS: dict[str, tuple[Verifier, ...]] = {
     "MC": (
         Verifier(

@@ -34,6 +34,7 @@ class AuthorisationFigures:
     electronic_forms: list[Declaration]
 
 
+# AUTH-03: the dossier's figures at any date.
 def authorisation_figures(establishment: Establishment, on: datetime.date) -> AuthorisationFigures:
     """The figures as they stood at the end of ``on`` (the establishment's local day)."""
     moment = datetime.datetime.combine(on, datetime.time.max, tzinfo=ZoneInfo(establishment.timezone))
@@ -49,6 +50,7 @@ def authorisation_figures(establishment: Establishment, on: datetime.date) -> Au
         )
         for code in sorted(set(tables) | set(minimums))
     ]
+    # SLOT-28: the slot machines installed (in service) on that day.
     machines = displays.machines_in_service_at(establishment, moment)
     electronic = list(
         declarations_of(establishment)

@@ -452,7 +452,6 @@ class _Monaco(_Casino):
             )
             custody.destruction_notify(
                 session=session,
-                notified_at=timezone.now() - datetime.timedelta(hours=26),
                 channel="email",
                 reference="Courriel au Service de Contrôle des Jeux",
                 actor=self.director,

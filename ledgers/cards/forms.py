@@ -370,7 +370,6 @@ class DestructionPlanForm(EstablishmentForm):
 
 
 class DestructionNotifyForm(EstablishmentForm):
-    notified_at = forms.DateTimeField(label=_("SCJ informé le"), widget=DATETIME)
     channel = forms.ChoiceField(label=_("Moyen"), choices=IncidentNotice.Channel.choices)
     reference = forms.CharField(label=_("Référence (courriel, nom de l'agent…)"), max_length=200)
 

@@ -194,6 +194,11 @@ def seed(stdout: TextIO) -> None:
             address=org["address"],
             actor=None,
         )
+        if est.jurisdiction == "MC" and "SET-05" not in est.options:
+            # The demo plays its days in one run: its Monaco casino gives the SCJ no lead time
+            # before a destruction (SET-05, the operator's figure).
+            est.options = {**est.options, "SET-05": {**est.profile.settings["SET-05"], "scj_notice_minutes": 0}}
+            est.save(update_fields=["options"])
         rooms = {room.code: room for room in est.rooms.all()}
         for room_code, name in org["rooms"]:
             if room_code not in rooms:

@@ -37,8 +37,10 @@ PROFILES: dict[str, Profile] = {
         },
         settings={
             "SET-04": "restrictive",  # PAE decks: punto banco in super privé salons only
-            # destruction_period_days: the operator's destruction periodicity (CARD-10 flag)
-            "SET-05": {"scj_notice_minutes": 0, "issue_lead_minutes": 60, "destruction_period_days": 30},
+            # destruction_period_days: the operator's destruction periodicity (CARD-10 flag);
+            # scj_notice_minutes: the least notice the SCJ gets before a destruction (CARD-11,
+            # DICE-07; the text sets none, AMB-37): a day, time enough for an agent to attend.
+            "SET-05": {"scj_notice_minutes": 1440, "issue_lead_minutes": 60, "destruction_period_days": 30},
             # AMB-08: a supplementary dice allocation during the séance ("flag": allowed and
             # reported; "refuse": refused).
             "SET-12": {"supplementary": "flag"},
@@ -113,9 +115,9 @@ PROFILES: dict[str, Profile] = {
             # Direction des Jeux (float_amount_fix); SET-16 no poker rake in the MC corpus (AMB-25).
             "SET-06": {},
             "SET-16": {},
-            # Slots: the drop-reconciliation threshold, a preset of ledgers.slots.rules or
-            # {"amount", "percent"} (SLOT-11; the texts fix no figure).
-            "SLOT-11": {"preset": "MC"},
+            # Slots: the threshold grading the drop-reconciliation differences, a preset of
+            # ledgers.slots.rules or {"amount", "percent"}, chosen by the Direction (SLOT-11; the
+            # texts fix no figure, so none by default: every difference is flagged, none graded).
             # The Secrétariat Général's copy of the slot files is flagged when older (SLOT-08, BP).
             "SLOT-08": {"max_age_days": 30},
         },
@@ -240,12 +242,12 @@ PROFILES: dict[str, Profile] = {
             # SET-45: the census of plaques, chips and payment cards at the start and in the middle of
             # each season (art. 81), as (month, day): by default 1 November and 1 May.
             "SET-45": {"start": (11, 1), "middle": (5, 1)},
-            # Slots: drop-reconciliation threshold (SLOT-11); police notice lead before a planned
-            # move (SLOT-33: "before", no delay stated); SFM visit interval in days of operation
-            # (SET-38); the slot fleet threshold (SET-43); the social-contribution threshold (SET-19,
-            # an external figure: None until configured).
-            "SLOT-11": {"preset": "FR"},
+            # Slots: police notice lead before a planned move (SLOT-33: "before", no delay stated);
+            # SFM visit interval in days of operation (SET-38); the slot fleet threshold (SET-43); the
+            # social-contribution threshold (SET-19, an external figure: None until configured).
+            # The drop-reconciliation grading threshold (SLOT-11): none until the Direction chooses.
             "SLOT-33": {"notice_lead_minutes": 0},
+            "SET-37": 8,  # TITO validity: days after the issue day (68-22-1, AMB-52)
             "SET-38": 120,
             "SET-43": 75,
             "SET-19": None,

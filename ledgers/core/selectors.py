@@ -40,6 +40,12 @@ def open_seances(establishment: Establishment) -> QuerySet[Seance]:
     return Seance.objects.filter(establishment=establishment, status=Seance.Status.OPEN)
 
 
+def last_open_of_day(seance: Seance) -> bool:
+    """Whether no other séance of the establishment is open on the séance's date: closing it
+    closes the gaming day."""
+    return not open_seances(seance.establishment).filter(date=seance.date).exclude(pk=seance.pk).exists()
+
+
 def establishment_of(obj: Model) -> Establishment | None:
     """The establishment a tracked object belongs to (``establishment`` field or property)."""
     if isinstance(obj, Establishment):

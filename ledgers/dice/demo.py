@@ -213,7 +213,6 @@ def _mc_destruction(est: Establishment, day: int) -> None:
     )
     custody.destruction_notify(
         session=session,
-        notified_at=timezone.now(),
         channel="email",
         actor=director,
         reference="Courriel au Service de Contrôle des Jeux",

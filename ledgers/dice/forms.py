@@ -378,7 +378,6 @@ class DestructionPlanForm(EstablishmentForm):
 
 
 class DestructionNotifyForm(EstablishmentForm):
-    notified_at = forms.DateTimeField(label=_("Service de Contrôle des Jeux informé le"), widget=LOCAL_DATETIME)
     channel = forms.ChoiceField(label=_("Moyen"), choices=IncidentNotice.Channel.choices)
     reference = forms.CharField(label=_("Référence (courriel, correspondant)"), max_length=200, required=False)
 

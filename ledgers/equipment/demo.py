@@ -443,7 +443,6 @@ def _custody_events(casino: Casino, day: int, date: datetime.date) -> None:
         if casino.est.jurisdiction == "MC":
             custody.destruction_notify(
                 session=plan_,
-                notified_at=planned,
                 channel="email",
                 reference=f"SCJ/{date:%Y}/{day:03d}",
                 actor=casino.director,

@@ -146,9 +146,6 @@ class DestructionPlanForm(EstablishmentForm):
 
 
 class DestructionNotifyForm(EstablishmentForm):
-    notified_at = forms.DateTimeField(
-        label=_("Service de Contrôle des Jeux informé le"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
-    )
     channel = forms.ChoiceField(label=_("Moyen"), choices=IncidentNotice.Channel.choices)
     reference = forms.CharField(label=_("Référence"), max_length=200, required=False)
 

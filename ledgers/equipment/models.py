@@ -115,7 +115,7 @@ class Socle(models.Model):
 
 class MachineType(models.TextChoices):
     BATCH = "batch", _("Mélangeur de cartes")
-    CONTINUOUS = "continuous", _("Mélangeur distributeur")
+    CONTINUOUS = "continuous", _("Mélangeur distributeur")  # SHUF-04; the type drives eligibility (SHUF-08)
 
 
 class AssetStatus(models.TextChoices):

@@ -405,7 +405,6 @@ class DestructionNotifyView(DestructionStepView):
     def act(self, data):
         return custody.destruction_notify(
             session=self.object,
-            notified_at=data["notified_at"],
             channel=data["channel"],
             reference=data["reference"],
             actor=self.request.user,

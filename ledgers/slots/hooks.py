@@ -1,7 +1,8 @@
 """What the slots app wires into the extension points of the apps below it: the séance opening
 checks (SLOT-38 the JPM's 28 S line, SLOT-50 the room's staffing), the séance closing checks
 (SLOT-36, 38 the progressives' readings, SLOT-44 expired tickets posted, SLOT-46 the general
-counts, SLOT-48 and 49 the change points), the certified modèle 35 total the carnet des
+counts, SLOT-48 and 49 the change points; MC REG-25, SLOT-15 the day's
+intervention sheets handed over), the certified modèle 35 total the carnet des
 prélèvements takes, and the fleet of machines that carry the art. 68-11 displays."""
 
 import datetime
@@ -15,9 +16,10 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.hooks import SLOT_STATEMENT_TOTAL, Missing, on_seance_closing, on_seance_opening, provides_month_total
 from ledgers.core.models import Establishment, Seance
 from ledgers.core.roles import Role
+from ledgers.core.selectors import last_open_of_day
 
 from . import selectors
-from .models import Machine
+from .models import DailyTransmittal, Intervention, Machine
 from .services.accounting import month_slot_total
 from .services.counts import denominations_without_general_count
 from .services.progressives import active_progressives
@@ -47,12 +49,7 @@ def progressives_recorded(seance: Seance) -> Iterator[Missing]:
     """SLOT-36: the last séance of the gaming day closes only when every active progressive's
     displayed amount is in the register; SLOT-38: and every JPM's 28 S line of the day."""
     est = seance.establishment
-    if (
-        est.jurisdiction != "FR"
-        or Seance.objects.filter(establishment=est, date=seance.date, status=Seance.Status.OPEN)
-        .exclude(pk=seance.pk)
-        .exists()
-    ):
+    if est.jurisdiction != "FR" or not last_open_of_day(seance):
         return
     # Only the jackpots in service on that day (created on or before it).
     started = {"created_at__date__lte": seance.date}
@@ -99,6 +96,28 @@ def encaisses_restored(seance: Seance) -> Iterator[Missing]:
         )
     for point in unstaffed_desks(seance):
         yield Missing(_("caissier nommé pour %(point)s") % {"point": point}, "SLOT-48", reverse("slots:cashdesk"))
+
+
+@on_seance_closing
+def intervention_sheets_handed_over(seance: Seance) -> Iterator[Missing]:
+    """MC REG-25: the establishment's closing (its last séance open that day) waits for the day's
+    intervention sheets handed over in their envelope (SLOT-15). Flagged only, where the envelope
+    cannot be made: a sheet opened after it was handed over (the day has one envelope), or an
+    intervention still under way (its sheet is not closed)."""
+    est = seance.establishment
+    if (
+        est.jurisdiction != "MC"
+        or not last_open_of_day(seance)
+        or not selectors.sheets_of_day(est, seance.date).filter(transmittal__isnull=True).exists()
+    ):
+        return
+    if DailyTransmittal.objects.filter(establishment=est, date=seance.date).exists():
+        what, flag = _("fiche d'intervention du jour hors de l'enveloppe remise"), True
+    elif selectors.sheets_of_day(est, seance.date).filter(status=Intervention.Status.OPEN).exists():
+        what, flag = _("fiches d'intervention du jour non remises : une intervention est en cours"), True
+    else:
+        what, flag = _("fiches d'intervention du jour à remettre à la Direction de l'exploitation"), False
+    yield Missing(what, "SLOT-15", reverse("slots:transmittal"), flag=flag)
 
 
 @on_seance_opening

@@ -55,19 +55,21 @@ def required_meters(jurisdiction: str, media: list[str], *, hopper: bool = False
     return pairs
 
 
-# Reconciliation of the meter deltas with the counted drop (SLOT-11): a variance is flagged when it
-# exceeds the amount OR the percentage of the chosen preset (the way US MICS set both). The texts
-# fix no figure: MC and FR presets are this project's defaults; the stricter ones are offered.
+# Reconciliation of the meter deltas with the counted drop (SLOT-11): every difference is flagged
+# (the text's FLAG). The texts fix no figure, so the Direction grades the differences with a
+# threshold of its choice: a difference beyond its amount OR its percentage (the way US MICS set
+# both) is graded "au-delà du seuil". Until it chooses one, nothing is graded.
+NO_GRADING: dict[str, Decimal | None] = {"amount": None, "percent": None}
 VARIANCE_PRESETS: dict[str, dict[str, Decimal | None]] = {
-    "MC": {"amount": Decimal("200"), "percent": Decimal("5")},
-    "FR": {"amount": Decimal("150"), "percent": Decimal("3")},
+    "5pc_200": {"amount": Decimal("200"), "percent": Decimal("5")},
+    "3pc_150": {"amount": Decimal("150"), "percent": Decimal("3")},
     "strict_2pc": {"amount": None, "percent": Decimal("2")},
     "strict_100": {"amount": Decimal("100"), "percent": None},
     "strict_2pc_100": {"amount": Decimal("100"), "percent": Decimal("2")},
 }
 VARIANCE_PRESET_LABELS = {
-    "MC": _("Réglage monégasque : 5 % ou 200 €"),
-    "FR": _("Réglage français : 3 % ou 150 €"),
+    "5pc_200": _("5 % ou 200 €"),
+    "3pc_150": _("3 % ou 150 €"),
     "strict_2pc": _("Strict : 2 %"),
     "strict_100": _("Strict : 100 €"),
     "strict_2pc_100": _("Strict : 2 % ou 100 €"),

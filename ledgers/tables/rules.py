@@ -104,6 +104,7 @@ class Seats:
     maximum: int | None = None
 
 
+# MC blackjack (GAME-03): the spots marked on the layout (the table's seats), no maximum.
 SEATS: dict[tuple[str, str], Seats] = {
     ("FR", "blackjack"): Seats("GAME-06", maximum=7),
     ("FR", "punto_banco"): Seats("GAME-16", maximum=16),
@@ -174,13 +175,6 @@ LIMITS: dict[tuple[str, str], Limits] = {
 
 # Séances a day at most, per game (GAME-30: banque à tout va, afternoon and evening).
 SEANCES_PER_DAY = {("MC", "banque_tout_va"): ("GAME-30", 2)}
-
-# Rows of Section 7 this app records nothing for, with the catalogue's reason:
-# - GAME-11 (BJ One Deck: at most 3 boxes, hands per deck by boxes played, no entry mid-deck, 6 for 5):
-#   the catalogue's record is the table's signage and it fixes no check; the ledgers keep no
-#   hand-by-hand play, so there is nothing to refuse (the hands for 4 boxes are unstated, AMB-19).
-# - GAME-24 (trente et quarante "refait" insurance, 1 % premium above the SET-23 threshold): no
-#   check in the catalogue; the premium is a table receipt counted with the table's result (COUNT-10).
 
 # Games whose minimum the directeur responsable may raise at the opening of the tables (GAME-38):
 # that is the text's own option, not a change of the minimum stakes to declare (AUTH-01).

@@ -2,8 +2,6 @@
 (MC) → issue → controls → return → damaged card → anomaly → destruction → stock statement
 balanced → visa. Every register verifies at the end."""
 
-import datetime
-
 import pytest
 from django.utils import timezone
 
@@ -18,6 +16,7 @@ from ledgers.incidents.services import incident_close, incident_decide, incident
 from ledgers.registers.models import EntryKind, Register
 from ledgers.registers.verification import verify_register
 from tests.cards.conftest import World
+from tests.factories import notice_aged
 
 
 @pytest.mark.postgresql
@@ -145,13 +144,8 @@ def test_seance_end_to_end(world: World):
         establishment=est, units=withdrawn, method="destruction", planned_at=timezone.now(), actor=w.director
     )
     if w.mc:
-        custody.destruction_notify(
-            session=session_d,
-            notified_at=timezone.now() - datetime.timedelta(hours=2),
-            channel="email",
-            reference="courriel au SCJ",
-            actor=w.director,
-        )
+        custody.destruction_notify(session=session_d, channel="email", reference="courriel au SCJ", actor=w.director)
+        notice_aged(session_d)
     services.cards_destruction_complete(session=session_d, actor=w.director, witness=w.authority)
     assert CardUnit.objects.get(pk=withdrawn[0].pk).status == ItemStatus.DESTROYED
     seance_close(seance=w.seance, actor=w.director)

@@ -208,7 +208,7 @@ def test_card_32_only_approved_manufacturers(frw: World):
     )
 
 
-def test_card_33_orders_from_carnet_21_visaed_by_the_police(frw: World):
+def test_card_33_reg_07_orders_from_carnet_21_visaed_by_the_police(frw: World):
     _refused(
         "CARD-33",
         custody.purchase_order_issue,

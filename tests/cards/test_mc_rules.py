@@ -9,6 +9,7 @@ from django.utils import timezone
 from ledgers.cards import selectors, services
 from ledgers.cards.domains import CARDS
 from ledgers.cards.models import CardEvent, CardUnit
+from ledgers.core.errors import RuleViolation
 from ledgers.core.services import table_session_close, table_session_open
 from ledgers.custody import services as custody
 from ledgers.custody.models import DepotDay, ItemStatus
@@ -19,6 +20,7 @@ from ledgers.registers.models import Register
 from ledgers.registers.verification import verify_register
 from tests.cards.conftest import World
 from tests.cards.conftest import refused as _refused
+from tests.factories import notice_aged
 
 
 def test_card_01_cards_are_refused_to_a_game_without_cards(mcw: World):
@@ -88,7 +90,7 @@ def test_card_04_book_stock_differing_from_located_units_is_flagged(mcw: World):
     assert any(f.code == "CARD-04" for f in selectors.exceptions(mcw.est))
 
 
-def test_card_05_transfers_go_to_the_annex_ledger_and_negative_stock_is_refused(mcw: World):
+def test_card_05_reg_03_transfers_go_to_the_annex_ledger_and_negative_stock_is_refused(mcw: World):
     (a, b) = mcw.receive(mcw.spec(), mcw.spec())
     custody.items_transfer(domain=CARDS, items=[a], to_location=mcw.annex, actor=mcw.cartier, received_by="M. X")
     entry = mcw.registers["annexe"].entries.order_by("-seq").first().payload
@@ -176,15 +178,13 @@ def test_card_08_cards_are_kept_only_in_card_depots(mcw: World):
     )
 
 
-def _planned(w: World, *units, minutes_ago=10):
+def _planned(w: World, *units):
     session = services.cards_destruction_plan(
         establishment=w.est, units=list(units), method="destruction", planned_at=timezone.now(), actor=w.director
     )
     if w.mc:
-        notified_at = timezone.now() - datetime.timedelta(minutes=minutes_ago)
-        custody.destruction_notify(
-            session=session, notified_at=notified_at, channel="email", reference="courriel au SCJ", actor=w.director
-        )
+        custody.destruction_notify(session=session, channel="email", reference="courriel au SCJ", actor=w.director)
+        notice_aged(session)
     return session
 
 
@@ -262,16 +262,33 @@ def test_card_11_destruction_without_prior_scj_notice_refused(mcw: World):
     _refused("CARD-11", services.cards_destruction_complete, session=session, actor=mcw.director)
     mcw.est.options = {"SET-05": {"scj_notice_minutes": 60}}
     mcw.est.save()
-    custody.destruction_notify(
-        session=session,
-        notified_at=timezone.now() - datetime.timedelta(minutes=5),
-        channel="email",
-        reference="courriel",
-        actor=mcw.director,
-    )
+    before = timezone.now()
+    custody.destruction_notify(session=session, channel="email", reference="courriel", actor=mcw.director)
+    session.refresh_from_db()
+    assert before <= session.notified_at <= timezone.now()  # the system's time, not a typed one
+    with pytest.raises(RuleViolation):  # given once: a second notice would move its time
+        custody.destruction_notify(session=session, channel="email", reference="encore", actor=mcw.director)
+    notice_aged(session, 59)
     _refused("CARD-11", services.cards_destruction_complete, session=session, actor=mcw.director)
     unit.refresh_from_db()
     assert unit.status == ItemStatus.DAMAGED
+    notice_aged(session, 1)
+    services.cards_destruction_complete(session=session, actor=mcw.director)
+    unit.refresh_from_db()
+    assert unit.status == ItemStatus.NEUTRALISED
+
+
+def test_card_11_monaco_minimum_notice_is_a_day_unless_the_operator_sets_another(mcw: World):
+    (unit,) = mcw.receive()
+    services.cards_withdraw(units=[unit], status="damaged", reason="cartes abîmées", actor=mcw.cartier)
+    session = services.cards_destruction_plan(
+        establishment=mcw.est, units=[unit], method="destruction", planned_at=timezone.now(), actor=mcw.director
+    )
+    custody.destruction_notify(session=session, channel="phone", reference="agent du SCJ", actor=mcw.director)
+    notice_aged(session, 23 * 60)
+    _refused("CARD-11", services.cards_destruction_complete, session=session, actor=mcw.director)
+    notice_aged(session, 60)
+    services.cards_destruction_complete(session=session, actor=mcw.director)
 
 
 def test_card_12_issue_to_closed_table_refused(mcw: World):
@@ -356,7 +373,7 @@ def _exchange_setup(w: World):
     return session, table_sixain, spare
 
 
-def test_card_16_damaged_card_is_exchanged_from_the_designated_sixain_only(mcw: World):
+def test_card_16_inc_03_damaged_card_is_exchanged_by_the_inspecteur_from_the_designated_sixain_only(mcw: World):
     (table_sixain, other) = mcw.receive(mcw.spec(), mcw.spec())
     session = mcw.open_table("blackjack", table_sixain)
     deck = table_sixain.members.first()

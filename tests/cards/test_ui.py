@@ -9,7 +9,7 @@ from ledgers.cards.models import CardEvent, CardExchange, CardUnit
 from ledgers.custody.models import DestructionSession, ItemStatus
 from ledgers.incidents.models import Incident
 from tests.cards.conftest import World
-from tests.factories import DEFAULT_PASSWORD
+from tests.factories import DEFAULT_PASSWORD, notice_aged
 
 PAGES = [
     "day",
@@ -224,14 +224,16 @@ def test_destruction_pages_mc_with_scj_notice(client, mcw: World):
     session = DestructionSession.objects.get()
     response = client.post(reverse("cards:destruction-complete", args=[session.pk]), {})
     assert response.status_code == 409 and "CARD-11" in response.content.decode()
-    notified = timezone.localtime() - timezone.timedelta(minutes=30)
     assert (
         client.post(
             reverse("cards:destruction-notify", args=[session.pk]),
-            {"notified_at": notified.strftime("%Y-%m-%dT%H:%M"), "channel": "email", "reference": "courriel du 1er"},
+            {"channel": "email", "reference": "courriel du 1er"},
         ).status_code
         == 302
     )
+    response = client.post(reverse("cards:destruction-complete", args=[session.pk]), {})
+    assert response.status_code == 409 and "CARD-11" in response.content.decode()  # before the notice's lead time
+    notice_aged(session)
     assert client.post(reverse("cards:destruction-complete", args=[session.pk]), {}).status_code == 302
     a.refresh_from_db()
     assert a.status == ItemStatus.NEUTRALISED

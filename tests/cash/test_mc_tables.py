@@ -17,7 +17,7 @@ from tests.cash.conftest import counted, mc_bank
 from tests.factories import GamingTableFactory
 
 
-def test_count_10_refait_premiums_entered_as_a_separate_line_of_the_table_result(mco):
+def test_count_10_game_24_refait_premiums_entered_as_a_separate_line_of_the_table_result(mco):
     table = GamingTableFactory(establishment=mco.est, room=mco.room, number="TQ1", game="trente_quarante")
     mco.tables["TQ1"] = table
     services.float_amount_fix(table=table, amount=Decimal("50000"), actor=mco.director)

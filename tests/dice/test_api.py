@@ -1,7 +1,5 @@
 """The dice API: each flow through its endpoint; refusals answer 409 with code and article."""
 
-import datetime
-
 import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -10,7 +8,7 @@ from ledgers.custody.models import DestructionSession
 from ledgers.dice.models import DiceAllocation, Die
 from ledgers.dice.rules import CHECKLIST
 from tests.dice.conftest import allocate_mc, open_table, receive_fr, receive_mc
-from tests.factories import DEFAULT_PASSWORD
+from tests.factories import DEFAULT_PASSWORD, notice_aged
 
 PASSED = {key: True for key in CHECKLIST}
 API = "/api/v1/dice/"
@@ -129,13 +127,8 @@ def test_mc_destruction_and_verification_through_the_api(api, mc_org):
     pk = plan.json()["id"]
     refused = director.post(f"{API}destructions/{pk}/complete/", {}, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "DICE-07"
-    notified = (timezone.now() - datetime.timedelta(minutes=30)).isoformat()
-    assert (
-        director.post(
-            f"{API}destructions/{pk}/notify/", {"notified_at": notified, "channel": "phone"}, format="json"
-        ).status_code
-        == 201
-    )
+    assert director.post(f"{API}destructions/{pk}/notify/", {"channel": "phone"}, format="json").status_code == 201
+    notice_aged(DestructionSession.objects.get(pk=pk))
     done = director.post(
         f"{API}destructions/{pk}/complete/",
         {"inspector_username": mc_org["inspecteur"].username, "inspector_password": DEFAULT_PASSWORD},

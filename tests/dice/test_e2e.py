@@ -2,8 +2,6 @@
 séance at Nice, from the purchase order to the destruction, each person signing with their own
 password; at the end every register verifies and the book stock equals the dice located."""
 
-import datetime
-
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -17,7 +15,7 @@ from ledgers.dice.selectors import stock_statement
 from ledgers.incidents.models import Incident
 from ledgers.incidents.services import incident_close, incident_decide, incident_notify
 from ledgers.registers.verification import verify_register
-from tests.factories import DEFAULT_PASSWORD
+from tests.factories import DEFAULT_PASSWORD, notice_aged
 
 pytestmark = pytest.mark.postgresql
 CHECKS = {f"check_{key}": "on" for key in CHECKLIST}
@@ -126,13 +124,10 @@ def test_craps_seance_end_to_end(mc_org):
     ok(
         director.post(
             reverse("dice:destruction_notify", kwargs={"pk": destruction.pk}),
-            {
-                "notified_at": (timezone.localtime() - datetime.timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M"),
-                "channel": "email",
-                "reference": "courriel",
-            },
+            {"channel": "email", "reference": "courriel"},
         )
     )
+    notice_aged(destruction)
     ok(
         director.post(
             reverse("dice:destruction_complete", kwargs={"pk": destruction.pk}),

@@ -394,7 +394,7 @@ def test_dice_21_one_pair_in_play_one_in_reserve_no_third_pair_without_signed_al
     assert {line.role for line in extra.lines.all()} == {PlayRole.RESERVE}
 
 
-def test_dice_22_special_register_entry_has_every_field(fr_org):
+def test_dice_22_reg_08_special_register_entry_has_every_field(fr_org):
     pairs = receive_fr(fr_org, 2)
     seance = fr_org.seance()
     allocate_fr(fr_org, fr_org.session(seance), pairs)

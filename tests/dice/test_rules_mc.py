@@ -44,7 +44,7 @@ from ledgers.registers.models import Entry
 from ledgers.registers.services import entry_append, register_create, register_open
 from ledgers.registers.verification import verify_register
 from tests.dice.conftest import PASSED, allocate_mc, mc_inputs, open_table, receive_mc
-from tests.factories import LocationFactory, make_user
+from tests.factories import LocationFactory, make_user, notice_aged
 
 
 def records(register):
@@ -200,13 +200,8 @@ def test_dice_07_destruction_needs_prior_scj_information_and_an_inspecteur(mc_or
     with pytest.raises(RuleViolation) as refused:
         dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"])
     assert refused.value.code == "DICE-07" and "informé" in str(refused.value)
-    destruction_notify(
-        session=session,
-        notified_at=timezone.now() - datetime.timedelta(hours=2),
-        channel="email",
-        reference="Courriel au SCJ",
-        actor=mc_org["directeur_jeux"],
-    )
+    destruction_notify(session=session, channel="email", reference="Courriel au SCJ", actor=mc_org["directeur_jeux"])
+    notice_aged(session)
     with pytest.raises(RuleViolation) as refused:
         dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"])
     assert refused.value.code == "DICE-07" and "inspecteur" in str(refused.value)
@@ -458,16 +453,13 @@ def test_dice_07_minimum_notice_to_the_scj_per_set_05(mc_org):
     session = dice_destruction_plan(
         establishment=mc_org.est, dice=dice, actor=mc_org["directeur_jeux"], planned_at=timezone.now()
     )
-    destruction_notify(
-        session=session,
-        notified_at=timezone.now() - datetime.timedelta(minutes=30),
-        channel="phone",
-        reference="",
-        actor=mc_org["directeur_jeux"],
-    )
+    destruction_notify(session=session, channel="phone", reference="", actor=mc_org["directeur_jeux"])
+    notice_aged(session, 30)
     with pytest.raises(RuleViolation) as refused:
         dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"])
     assert refused.value.code == "DICE-07" and "120 min" in str(refused.value)
+    notice_aged(session, 90)
+    dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"])
 
 
 def test_dice_04_depot_day_not_closed_is_flagged(mc_org, client):
@@ -521,14 +513,11 @@ def test_reg_24_destruction_minutes_need_the_prior_scj_notice_and_say_it(mc_org)
     with pytest.raises(RuleViolation) as refused:
         dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"])
     assert refused.value.code == "DICE-07" and not Die.objects.filter(status=ItemStatus.DESTROYED).exists()
-    notified = timezone.now() - datetime.timedelta(hours=2)
-    destruction_notify(
-        session=session,
-        notified_at=notified,
-        channel="email",
-        reference="Courriel au SCJ",
-        actor=mc_org["directeur_jeux"],
-    )
+    destruction_notify(session=session, channel="email", reference="Courriel au SCJ", actor=mc_org["directeur_jeux"])
+    with pytest.raises(RuleViolation) as refused:  # the SET-05 notice (a day by default) has not run yet
+        dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"])
+    assert refused.value.code == "DICE-07"
+    notice_aged(session)
     dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"])
     minutes = records(mc_org.registers["prise_en_charge"])[-1]
     assert minutes["movement"] == "OUT" and minutes["notified_at"] and minutes["inspector"] == "Inspecteur Test"

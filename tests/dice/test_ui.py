@@ -1,8 +1,6 @@
 """The dice pages: every flow answers, a refusal shows the requirement ID and article and keeps
 what was typed, countersignatures are authenticated."""
 
-import datetime
-
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -12,7 +10,7 @@ from ledgers.custody.models import DestructionSession
 from ledgers.dice.models import DiceAllocation, DiceCheck, DiceSwap, Die
 from ledgers.dice.rules import CHECKLIST
 from tests.dice.conftest import allocate_fr, allocate_mc, open_table, receive_fr, receive_mc
-from tests.factories import DEFAULT_PASSWORD
+from tests.factories import DEFAULT_PASSWORD, notice_aged
 
 CHECKS = {f"check_{key}": "on" for key in CHECKLIST}
 
@@ -254,12 +252,12 @@ def test_mc_destruction_pages_need_scj_notice_and_the_inspecteur(client, mc_org)
     inspector = {"inspector_username": mc_org["inspecteur"].username, "inspector_password": DEFAULT_PASSWORD}
     refused = client.post(complete, inspector)
     assert refused.status_code == 409 and "DICE-07" in refused.content.decode()
-    notified = (timezone.localtime() - datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
     response = client.post(
         reverse("dice:destruction_notify", kwargs={"pk": destruction.pk}),
-        {"notified_at": notified, "channel": "email", "reference": "courriel n° 12"},
+        {"channel": "email", "reference": "courriel n° 12"},
     )
     assert response.status_code == 302
+    notice_aged(destruction)
     refused = client.post(complete, {})
     assert refused.status_code == 409 and "inspecteur" in refused.content.decode()
     assert client.post(complete, inspector).status_code == 302

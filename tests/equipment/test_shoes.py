@@ -16,6 +16,7 @@ from ledgers.equipment.models import Shoe, ShoeAllocation
 from ledgers.equipment.volumes import open_volume
 from ledgers.registers.models import Register
 from ledgers.registers.selectors import current_register
+from tests.factories import notice_aged
 
 from .conftest import receive_shoes, seance, session, shoe_model
 
@@ -121,9 +122,8 @@ def test_shoe_03_out_of_use_goes_to_main_depot_and_is_not_issued(mco):
     with pytest.raises(RuleViolation) as exc:
         custody.destruction_complete(session=plan, domain=SHOES, actor=mco.director)
     assert exc.value.code == "SHOE-03"  # SCJ not informed
-    custody.destruction_notify(
-        session=plan, notified_at=shoe.received_at, channel="email", reference="SCJ-12", actor=mco.director
-    )
+    custody.destruction_notify(session=plan, channel="email", reference="SCJ-12", actor=mco.director)
+    notice_aged(plan)
     with pytest.raises(RuleViolation) as exc:
         custody.destruction_complete(session=plan, domain=SHOES, actor=mco.director)
     assert exc.value.code == "SHOE-03"  # S2 was never declared out of use
@@ -135,9 +135,8 @@ def test_shoe_03_out_of_use_goes_to_main_depot_and_is_not_issued(mco):
         items=[shoe],
         actor=mco.director,
     )
-    custody.destruction_notify(
-        session=plan, notified_at=shoe.received_at, channel="email", reference="SCJ-13", actor=mco.director
-    )
+    custody.destruction_notify(session=plan, channel="email", reference="SCJ-13", actor=mco.director)
+    notice_aged(plan)
     custody.destruction_complete(session=plan, domain=SHOES, actor=mco.director, witness=mco.users[Role.SCJ])
     shoe.refresh_from_db()
     assert shoe.status == ItemStatus.NEUTRALISED

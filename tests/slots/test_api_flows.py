@@ -196,6 +196,9 @@ def test_slot_19_inc_05_api_orphan_and_the_customer_who_took_it_excluded(mc_room
     assert "exclu" in Orphan.objects.get(pk=done.json()["id"]).entry.payload["detail"]
     no_place = _api(mc_room["superviseur"]).post(f"{API}orphans/", {**body, "machine": None}, format="json")
     assert no_place.status_code == 400
+    to_staff = {**body, "taken_by": "", "payee": mc_room["caissier"].pk}
+    refused = _api(mc_room["superviseur"]).post(f"{API}orphans/", to_staff, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "SLOT-19"
 
 
 def test_slot_14_key_05_api_door_events_matched_against_interventions_and_key_hand_overs(mc_room):

@@ -139,3 +139,34 @@ def test_slot_14_and_24_monitoring_events_without_a_record_flagged(mc_room):
             rows=parse_events_csv(f"machine,event,at\nNOPE,door_open,{night}\n", tz),
             actor=mc_room["superviseur"],
         )
+
+
+def test_reg_25_slot_15_mc_last_seance_of_the_day_closes_once_the_sheets_are_handed_over(mc_room):
+    from ledgers.core import hooks
+    from ledgers.core.models import Seance, SeancePeriod
+    from ledgers.core.services import seance_close, seance_open
+
+    machine = mc_room.on_floor()
+    sheet = services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason="Écran")
+    services.intervention_close(intervention=sheet, actor=mc_room["mecanicien"], work_done="Remplacé")
+    director, today = mc_room["directeur_jeux"], timezone.localdate()
+    first, last = (
+        seance_open(establishment=mc_room.est, date=today, period=period, actor=director)
+        for period in SeancePeriod.values[:2]
+    )
+    assert [m for m in hooks.seance_missing(first) if m.code == "SLOT-15"] == []  # another séance is still open
+    seance_close(seance=first, actor=director)
+    assert [m.code for m in hooks.seance_missing(last) if m.code == "SLOT-15"] == ["SLOT-15"]
+    with pytest.raises(RuleViolation):
+        seance_close(seance=last, actor=director)
+    services.transmittal_hand_over(
+        establishment=mc_room.est,
+        date=today,
+        actor=mc_room["superviseur"],
+        received_by=mc_room["directeur_exploitation"],
+    )
+    assert [m for m in hooks.seance_missing(last) if m.code == "SLOT-15"] == []
+    late = services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason="Bourrage")
+    services.intervention_close(intervention=late, actor=mc_room["mecanicien"], work_done="Dégagé")
+    assert [m.code for m in hooks.seance_flags(last) if m.code == "SLOT-15"] == ["SLOT-15"]
+    assert seance_close(seance=last, actor=director).status == Seance.Status.CLOSED

@@ -64,17 +64,24 @@ def _counted_releve(org, *, counted, bills_delta=1000):
     return services.drop_count_record(releve=releve, machine=machine, counted=counted, actor=org["superviseur"])
 
 
-def test_slot_11_variance_within_threshold_not_flagged(mc_room):
+def test_slot_11_every_difference_flagged_none_graded_until_the_direction_chooses(mc_room):
     count = _counted_releve(mc_room, counted=Decimal("99.00"))
     assert count.expected == Decimal("100.00") and count.variance == Decimal("-1.00")
-    assert count.variance_percent == Decimal("-1.00") and not count.flagged
+    assert count.variance_percent == Decimal("-1.00") and count.flagged
+    assert count.threshold == {"amount": None, "percent": None}
+    assert "AU-DELÀ DU SEUIL" not in count.entry.payload["detail"]
+    assert not _counted_releve(mc_room, counted=Decimal("100.00")).flagged
 
 
-def test_slot_11_variance_above_percent_flagged_with_amount_and_percent(mc_room):
+def test_slot_11_differences_graded_against_the_directions_threshold(mc_room):
+    mc_room.est.options = {"SLOT-11": {"preset": "5pc_200"}}
+    mc_room.est.save()
     count = _counted_releve(mc_room, counted=Decimal("80.00"))
     assert count.variance == Decimal("-20.00") and count.variance_percent == Decimal("-20.00")
     assert count.flagged and count.threshold == {"amount": "200", "percent": "5"}
     assert "AU-DELÀ DU SEUIL" in count.entry.payload["detail"]
+    below = _counted_releve(mc_room, counted=Decimal("99.00"))
+    assert below.flagged and "AU-DELÀ DU SEUIL" not in below.entry.payload["detail"]
 
 
 def test_slot_11_stricter_preset_chosen_by_the_direction_through_the_api(mc_room):

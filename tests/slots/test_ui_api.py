@@ -7,7 +7,8 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from ledgers.slots import services
-from ledgers.slots.models import Machine, MeterReading
+from ledgers.slots.models import JackpotPayment, Machine, MeterReading
+from tests.factories import DEFAULT_PASSWORD
 
 from .conftest import PNG
 
@@ -138,15 +139,32 @@ def test_jackpot_page_refusal_shows_its_code(client, mc_room):
     assert response.status_code == 302 and JackpotPayment.objects.count() == 1
 
 
-def test_api_fr_jackpot_needs_the_comite_member(fr_room):
+def test_slot_35_api_fr_jackpot_needs_the_comite_member_signing(fr_room):
     machine = fr_room.on_floor()
     api = APIClient()
     api.force_authenticate(fr_room["caissier"])
     body = {"machine": machine.pk, "amount": "2500.00", "method": "cash", "combination": "7-7-7"}
     refused = api.post(f"{API}jackpots/", body, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "SLOT-35"
-    paid = api.post(f"{API}jackpots/", {**body, "controller": fr_room["comite"].pk}, format="json")
+    # SLOT-35: the comité member signs with his password; naming him is not enough.
+    signer = {"controller_username": fr_room["comite"].username}
+    wrong = api.post(f"{API}jackpots/", {**body, **signer, "controller_password": "x"}, format="json")
+    assert wrong.status_code == 400 and "controller_password" in wrong.json()
+    paid = api.post(f"{API}jackpots/", {**body, **signer, "controller_password": DEFAULT_PASSWORD}, format="json")
     assert paid.status_code == 201 and paid.json()["bon_number"] == 1
+    assert paid.json()["controlled_by"] == fr_room["comite"].pk
+
+
+def test_slot_35_jackpot_page_comite_member_signs_with_his_password(client, fr_room):
+    machine = fr_room.on_floor()
+    client.force_login(fr_room["caissier"])
+    body = {"machine": machine.pk, "station": 1, "amount": "2500", "method": "cash", "combination": "7-7-7"}
+    signer = {"controller_username": fr_room["comite"].username}
+    response = client.post(reverse("slots:jackpot"), {**body, **signer, "controller_password": "x"})
+    assert response.status_code == 200 and not JackpotPayment.objects.exists()
+    response = client.post(reverse("slots:jackpot"), {**body, **signer, "controller_password": DEFAULT_PASSWORD})
+    assert response.status_code == 302
+    assert JackpotPayment.objects.get().controlled_by == fr_room["comite"]
 
 
 def test_fr_repair_move_page_with_countersignatures(client, fr_room):

@@ -55,6 +55,17 @@ def test_slot_44_expired_ticket_never_redeemed(room):
     )
 
 
+def test_slot_44_validity_is_the_set_37_setting(room):
+    machine = _tito(room)
+    old, today = _import(room, machine, 9, "OLD"), room.est.localtime().date()
+    assert unclaimed.expiry_date(room.est, old) == today - datetime.timedelta(days=1)
+    assert list(unclaimed.expired_unposted(room.est)) == [old]
+    room.est.options = {**room.est.options, "SET-37": 10}
+    room.est.save()
+    assert unclaimed.expiry_date(room.est, old) == today + datetime.timedelta(days=1)
+    assert list(unclaimed.expired_unposted(room.est)) == []
+
+
 def test_slot_44_expiry_run_posts_to_orphans_and_modele_29(room):
     machine = _tito(room)
     _import(room, machine, 10, "M1", Decimal("25"))

@@ -237,7 +237,7 @@ def test_game_10_flags_on_the_dashboard_of_the_inspecteur_and_the_scj(client, mc
         ("GAME-31", "banque_tout_va", 10, {"inspecteur": 1, "croupier": 1, "changeur": 1, "cartier": 1}),
     ],
 )
-def test_game_19_game_21_mc_compositions_required_at_opening(mc, user_in, code, game, seats, complete):
+def test_game_19_game_21_game_22_mc_compositions_required_at_opening(mc, user_in, code, game, seats, complete):
     from ledgers.core.services import seance_open, table_session_prepare
     from ledgers.tables.selectors import composition_gaps
     from tests.factories import GamingTableFactory, open_register

@@ -375,7 +375,8 @@ class DestructionPlanInput(serializers.Serializer):
 
 
 class DestructionNotifyInput(serializers.Serializer):
-    notified_at = serializers.DateTimeField()
+    """The notice is recorded at the time it is given (the request's)."""
+
     channel = serializers.ChoiceField(choices=IncidentNotice.Channel.choices)
     reference = serializers.CharField(max_length=200)
 

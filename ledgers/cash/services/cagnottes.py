@@ -230,6 +230,8 @@ def cagnotte_count(
         else _("La cagnotte est comptée sous le contrôle de l'inspecteur ou de la Direction des Jeux."),
     )
     cagnotte = CagnotteCount.objects.select_for_update().filter(table_session=session).first()
+    # COUNT-09: the levies of the coups are evidenced by the detached tickets only, so the count
+    # waits for their value, computed per book.
     if cagnotte is None:
         raise RuleViolation(
             "COUNT-52" if fr else "COUNT-08",

@@ -214,6 +214,7 @@ def count_certify(
                 }
             )
         count.encaisse, count.resolution = amounts.money(encaisse), resolution.strip()
+    # GAME-24: the refait insurance premiums (1 % of the insured stakes) are a table receipt.
     refait = not fr and session.table.game == "trente_quarante"
     if refait and insurance_premiums is None:
         raise RuleViolation(

@@ -112,19 +112,19 @@ def destruction_notice_acknowledged(notice: Notice, actor: AbstractBaseUser, rol
 def destruction_notify(
     *,
     session: DestructionSession,
-    notified_at: datetime.datetime,
     channel: str,
     reference: str,
     actor: AbstractBaseUser,
 ) -> DestructionSession:
-    """Record the prior information of the authority (MC: the SCJ, CARD-11 / DICE-07)."""
+    """Record the prior information of the authority (MC: the SCJ, CARD-11 / DICE-07) as it is
+    given: its time is the system's, never typed in, so it cannot be back-dated; given once."""
     session = DestructionSession.objects.select_for_update().get(pk=session.pk)
     require_role(actor, session.establishment, DIRECTION[session.establishment.jurisdiction])
     if session.status != DestructionSession.Status.PLANNED:
         raise impossible(_("Cette séance de destruction est déjà effectuée."))
-    if notified_at > timezone.now():
-        raise ValueError(_("L'heure d'information ne peut être dans le futur."))
-    session.notified_at, session.notice_channel, session.notice_reference = notified_at, channel, reference
+    if session.notified_at is not None:
+        raise impossible(_("L'autorité est déjà informée de cette séance de destruction."))
+    session.notified_at, session.notice_channel, session.notice_reference = timezone.now(), channel, reference
     return save_audited(session, actor=actor, reason="information de l'autorité")
 
 
@@ -165,17 +165,29 @@ def destruction_complete(
         raise impossible(_("Cette séance de destruction est déjà effectuée."))
     now = timezone.now()
     if est.jurisdiction == "MC":
+        # The minimum notice the operator sets (SET-05; the text sets none, AMB-37), counted from
+        # the notice the system recorded when it was given.
         notice = datetime.timedelta(minutes=(est.setting("SET-05") or {}).get("scj_notice_minutes", 0))
-        if session.notified_at is None or session.notified_at > now - notice:
+        if session.notified_at is None:
+            _refuse(
+                domain,
+                "destruction_notice",
+                est,
+                _("Le Service de Contrôle des Jeux doit être informé avant la destruction ou la neutralisation."),
+            )
+        if session.notified_at > now - notice:
             _refuse(
                 domain,
                 "destruction_notice",
                 est,
                 _(
-                    "Le Service de Contrôle des Jeux doit être informé avant la destruction ou la neutralisation "
-                    "(préavis minimal : %(minutes)s min)."
+                    "Préavis au Service de Contrôle des Jeux de %(minutes)s min : la destruction ou la "
+                    "neutralisation est possible à partir du %(at)s."
                 )
-                % {"minutes": int(notice.total_seconds() // 60)},
+                % {
+                    "minutes": int(notice.total_seconds() // 60),
+                    "at": est.localtime(session.notified_at + notice).strftime("%d/%m/%Y %H:%M"),
+                },
             )
     witness_role = ""
     if witness is not None:

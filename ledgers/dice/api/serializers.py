@@ -363,7 +363,8 @@ class DiceDestructionPlanInput(serializers.Serializer):
 
 
 class DiceDestructionNotifyInput(serializers.Serializer):
-    notified_at = serializers.DateTimeField()
+    """The notice is recorded at the time it is given (the request's)."""
+
     channel = serializers.ChoiceField(choices=IncidentNotice.Channel.choices)
     reference = serializers.CharField(required=False, allow_blank=True, default="")
 

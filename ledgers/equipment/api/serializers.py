@@ -278,7 +278,8 @@ class ShoeDestructionPlanInput(serializers.Serializer):
 
 
 class ShoeDestructionNotifyInput(serializers.Serializer):
-    notified_at = serializers.DateTimeField()
+    """The notice is recorded at the time it is given (the request's)."""
+
     channel = serializers.ChoiceField(choices=IncidentNotice.Channel.choices)
     reference = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 

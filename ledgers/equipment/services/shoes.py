@@ -249,7 +249,7 @@ def shoe_allocate(
         role=role,
         flags=flags,
     )
-    if est.jurisdiction == "FR":
+    if est.jurisdiction == "FR":  # COUNT-16: the allocation written in the table's carnet
         _carnet_entry(session, shoe, actor=actor, role=role, flags=flags)
     return allocation
 

@@ -184,7 +184,10 @@ class SlotInterventionSerializer(serializers.ModelSerializer):
         )
 
 
-class SlotJackpotInputSerializer(serializers.Serializer):
+class SlotJackpotInputSerializer(countersignature_serializer("controller", required=False)):
+    """FR: ``controller_username`` / ``_password`` (/ ``_otp``): the comité member who controls the
+    payment signs it (SLOT-35)."""
+
     machine = EstablishmentPK(queryset=Machine.objects.all())
     station = serializers.IntegerField(min_value=1, default=1)
     amount = serializers.DecimalField(max_digits=14, decimal_places=2)
@@ -193,7 +196,6 @@ class SlotJackpotInputSerializer(serializers.Serializer):
     id_type = serializers.CharField(required=False, allow_blank=True, default="")
     id_number = serializers.CharField(required=False, allow_blank=True, default="")
     pre_check = serializers.CharField(required=False, allow_blank=True, default="")
-    controller = serializers.IntegerField(required=False, allow_null=True, help_text="FR: the comité member's user id")
 
 
 class SlotJackpotSerializer(serializers.ModelSerializer):
@@ -430,6 +432,12 @@ class SlotOrphanInputSerializer(serializers.Serializer):
     amount = serializers.DecimalField(max_digits=14, decimal_places=2)
     disposal = serializers.CharField(max_length=1000)
     taken_by = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    payee = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="the user id of the person it is remitted to: never a member of staff (SLOT-19)",
+    )
 
 
 class SlotOrphanSerializer(serializers.ModelSerializer):

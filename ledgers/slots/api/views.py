@@ -2,6 +2,7 @@
 meter import, counts, moves, interventions. Rule violations answer 409 {"code", "article",
 "detail"}; an import with bad rows answers 400 with every bad row."""
 
+from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
 from rest_framework import status
 from rest_framework.response import Response
@@ -109,10 +110,11 @@ class InterventionCloseView(ServiceAction):
 
 class JackpotView(ServiceAction):
     input_serializer, output_serializer = s.SlotJackpotInputSerializer, s.SlotJackpotSerializer
+    # FR SLOT-35: the comité member controlling the payment signs with his password.
+    countersigners = ("controller",)
 
     def perform(self, data):
-        controller = _member(self.establishment, data.pop("controller", None))
-        return services.jackpot_pay(actor=self.request.user, controller=controller, **data)
+        return services.jackpot_pay(actor=self.request.user, controller=self.signed["controller"], **data)
 
 
 class SocleWithdrawView(ServiceAction):
@@ -229,7 +231,10 @@ class OrphanView(ServiceAction):
     input_serializer, output_serializer = s.SlotOrphanInputSerializer, s.SlotOrphanSerializer
 
     def perform(self, data):
-        return services.orphan_record(establishment=self.establishment, actor=self.request.user, **data)
+        payee = data.pop("payee")
+        if payee is not None:
+            payee = get_object_or_404(get_user_model(), pk=payee)
+        return services.orphan_record(establishment=self.establishment, actor=self.request.user, payee=payee, **data)
 
 
 class EventsImportView(ServiceAction):

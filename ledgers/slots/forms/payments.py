@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.countersign import CountersignMixin
 from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Room
 from ledgers.core.roles import Role
@@ -18,7 +19,7 @@ class MachineChoiceForm(EstablishmentForm):
         self.fields["machine"].queryset = Machine.objects.filter(establishment=self.establishment)
 
 
-class JackpotForm(MachineChoiceForm):
+class JackpotForm(CountersignMixin, MachineChoiceForm):
     station = forms.IntegerField(label=_("Poste"), min_value=1, initial=1)
     amount = forms.DecimalField(label=_("Montant (€)"), max_digits=14, decimal_places=2)
     combination = forms.CharField(label=_("Combinaison gagnante"), max_length=200, required=False)
@@ -28,13 +29,15 @@ class JackpotForm(MachineChoiceForm):
     pre_check = forms.CharField(
         label=_("Contrôle préalable de la machine"), required=False, widget=forms.Textarea(attrs={"rows": 2})
     )
-    controller = forms.ModelChoiceField(
-        label=_("Contrôlé par (membre du comité)"), queryset=Room.objects.none(), required=False
-    )
 
     def setup(self) -> None:
         super().setup()
-        self.fields["controller"].queryset = people(self.establishment, Role.COMITE)
+        # FR SLOT-35: the comité member who controls the payment signs it here, password again.
+        self.add_countersignature("controller", _("Contrôlé par (membre du comité)"), required=False)
+
+    def payment(self) -> dict:
+        """The payment's inputs, the controller authenticated (his typed credentials left out)."""
+        return {k: v for k, v in self.cleaned_data.items() if not k.startswith("controller_")}
 
 
 class DisputeForm(MachineChoiceForm):

@@ -181,6 +181,8 @@ def _record_of(event: EventRow, machine: Machine) -> dict[str, Any]:
             .filter(Q(ended_at__isnull=True) | Q(ended_at__gte=end))
             .first()
         )
+        # A door opened with no intervention opened by the signed-in mechanic: KEY-06 (MC), and the
+        # FR SLOT-29 flag of a door-open signal with no intervention record.
         flag = "SLOT-14" if machine.establishment.jurisdiction == "MC" else "SLOT-53"
         return {"intervention": sheet} if sheet else {"flag": flag}
     if event.kind == MonitoringEvent.Kind.RESET:

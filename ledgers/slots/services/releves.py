@@ -37,7 +37,7 @@ from ..models import (
     Releve,
 )
 from ..registers import METER_READINGS
-from ..rules import VARIANCE_PRESETS
+from ..rules import NO_GRADING, VARIANCE_PRESETS
 from .common import COUNT_ROLES, READING_ROLES, _line, _signature, _writer
 from .meters import _assess, _meter_incident
 
@@ -406,10 +406,13 @@ def box_exchange(
 
 
 def variance_threshold(est: Establishment) -> dict[str, Decimal | None]:
-    """The establishment's threshold: a preset name or explicit {"amount", "percent"} (setting SLOT-11)."""
-    chosen = est.setting("SLOT-11") or {"preset": est.jurisdiction}
+    """The threshold grading the differences: a preset name or explicit {"amount", "percent"}
+    (option SLOT-11) chosen by the Direction; none until it chooses."""
+    chosen = est.setting("SLOT-11") or {}
     if "preset" in chosen:
-        return VARIANCE_PRESETS[chosen["preset"]]
+        return VARIANCE_PRESETS.get(chosen["preset"], NO_GRADING)
+    if not chosen:
+        return NO_GRADING
     return {key: (Decimal(str(chosen[key])) if chosen.get(key) is not None else None) for key in ("amount", "percent")}
 
 
@@ -428,8 +431,8 @@ def variance_threshold_choose(
 ) -> dict[str, Decimal | None]:
     """The establishment chooses its reconciliation threshold (SLOT-11): a preset (its
     jurisdiction's or a stricter one such as 2 % or 100 €) or its own amount and/or percentage;
-    the counts that follow are flagged against it, each keeping the threshold it was checked
-    against. The choice is a line of the relèves register."""
+    the differences of the counts that follow are graded against it, each count keeping the
+    threshold it was graded against. The choice is a line of the relèves register."""
     est = Establishment.objects.select_for_update().get(pk=establishment.pk)
     role = require_role(actor, est, THRESHOLD_ROLES[est.jurisdiction])
     if preset:
@@ -471,7 +474,8 @@ def variance_threshold_choose(
 def reconcile(
     expected: Decimal, counted: Decimal, threshold: dict[str, Decimal | None]
 ) -> tuple[Decimal, Decimal | None, bool]:
-    """(variance, variance %, flagged): flagged when the amount or the percentage exceeds its limit."""
+    """(variance, variance %, beyond): beyond the Direction's grading threshold when the amount or
+    the percentage exceeds its limit."""
     variance = counted - expected
     percent = ((variance / expected) * 100).quantize(Decimal("0.01"), ROUND_HALF_UP) if expected else None
     over_amount = threshold.get("amount") is not None and abs(variance) > threshold["amount"]
@@ -484,8 +488,8 @@ def reconcile(
 @transaction.atomic
 def drop_count_record(*, releve: Releve, machine: Machine, counted: Decimal, actor: AbstractBaseUser) -> DropCount:
     """The counted drop of a machine for a relève against its meters' deltas (electronic meters of
-    the boxes: receipts, bills, tickets in), with the variance in amount and percent, flagged
-    above the threshold (SLOT-11)."""
+    the boxes: receipts, bills, tickets in), with the variance in amount and percent: every
+    difference flagged, graded against the Direction's threshold (SLOT-11)."""
     est = releve.establishment
     role = require_role(actor, est, COUNT_ROLES)
     if counted < 0:
@@ -494,7 +498,7 @@ def drop_count_record(*, releve: Releve, machine: Machine, counted: Decimal, act
         raise ValueError(_("Cette machine est déjà comptée pour la relève."))
     expected = selectors.expected_drop(releve, machine)
     threshold = variance_threshold(est)
-    variance, percent, flagged = reconcile(expected, counted, threshold)
+    variance, percent, beyond = reconcile(expected, counted, threshold)
     now = timezone.now()
     shown = {k: (str(v) if v is not None else None) for k, v in threshold.items()}
     pct = f" ({percent} %)" if percent is not None else ""
@@ -506,7 +510,7 @@ def drop_count_record(*, releve: Releve, machine: Machine, counted: Decimal, act
         at=now,
         machine=machine,
         detail=f"{_('compté')} {counted} € — {_('compteurs')} {expected} € — {_('écart')} "
-        f"{variance} €{pct}" + (f" — {_('AU-DELÀ DU SEUIL')}" if flagged else ""),
+        f"{variance} €{pct}" + (f" — {_('AU-DELÀ DU SEUIL')}" if beyond else ""),
         threshold=shown,
     )
     return DropCount.objects.create(
@@ -516,7 +520,7 @@ def drop_count_record(*, releve: Releve, machine: Machine, counted: Decimal, act
         expected=expected,
         variance=variance,
         variance_percent=percent,
-        flagged=flagged,
+        flagged=variance != 0,
         threshold=shown,
         counted_at=now,
         counted_by=actor,

@@ -52,8 +52,11 @@ from .accounting import CENT, Kind, _paired, _visaed_entry
 from .accounting import _append as carnet_append
 
 TICKET_DESK = (Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.COMITE, Role.DIRECTEUR_RESPONSABLE)
-# SET-37 (AMB-52): a ticket issued on day D expires at the end of day D + 8.
-TICKET_VALIDITY_DAYS = 8
+
+
+def validity_days(est: Establishment) -> int:
+    """SET-37 (AMB-52): a ticket issued on day D expires at the end of day D + this (8 in France)."""
+    return int(est.setting("SET-37") or 8)
 
 
 def _fr(est: Establishment) -> None:
@@ -92,13 +95,13 @@ class TicketRow:
 
 def expiry_date(est: Establishment, ticket: Ticket) -> datetime.date:
     """The last day the ticket may be redeemed (SET-37)."""
-    return est.localtime(ticket.issued_at).date() + datetime.timedelta(days=TICKET_VALIDITY_DAYS)
+    return est.localtime(ticket.issued_at).date() + datetime.timedelta(days=validity_days(est))
 
 
 def expired_unposted(est: Establishment, today: datetime.date | None = None) -> QuerySet[Ticket]:
     """Tickets past their expiry date not yet posted to orphans."""
     today = today or est.localtime().date()
-    first_valid_day = today - datetime.timedelta(days=TICKET_VALIDITY_DAYS)
+    first_valid_day = today - datetime.timedelta(days=validity_days(est))
     start = datetime.datetime.combine(first_valid_day, datetime.time(), tzinfo=est.localtime().tzinfo)
     return Ticket.objects.filter(establishment=est, status=Ticket.Status.ISSUED, issued_at__lt=start)
 

@@ -12,7 +12,7 @@ class JackpotView(ServiceFormView):
     title = _("Paiement manuel d'un jackpot")
 
     def perform(self, form):
-        return services.jackpot_pay(actor=self.request.user, **form.cleaned_data)
+        return services.jackpot_pay(actor=self.request.user, **form.payment())
 
 
 class DisputeView(ServiceFormView):
