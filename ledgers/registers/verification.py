@@ -18,8 +18,9 @@ from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 
 from .chain import GENESIS_HASH, canonical_bytes, format_timestamp
-from .checkpoints import checkpoint_key, mac_valid
-from .models import Checkpoint, Entry, EntryKind, Register
+from .checkpoints import checkpoint_bytes, checkpoint_key, mac_valid
+from .models import Checkpoint, Entry, EntryKind, Register, TreeHead
+from .signing import signature_valid
 
 SCAN_FIELDS = ("seq", "recorded_at", "actor", "role", "kind", "payload", "corrects__seq", "prev_hash", "entry_hash")
 ROW_KEYS = tuple(name.removesuffix("__seq") for name in SCAN_FIELDS)
@@ -87,12 +88,17 @@ def _sealed(register: Register, finding) -> dict[int, tuple[str, str]] | Finding
     rows = (
         Checkpoint.objects.filter(register=register)
         .order_by("seq")
-        .values_list("seq", "entry_hash", "created_at", "mac")
+        .values_list("seq", "entry_hash", "created_at", "mac", "key_id", "signature")
     )
     sealed, key = {}, None
-    for seq, digest, created_at, mac in rows:
-        key = key or checkpoint_key()
-        if not mac_valid(key, mac, register=register.number, seq=seq, entry_hash=digest, created_at=created_at):
+    for seq, digest, created_at, mac, key_id, signature in rows:
+        fields = {"register": register.number, "seq": seq, "entry_hash": digest, "created_at": created_at}
+        if key_id:
+            valid = signature_valid(key_id, signature, checkpoint_bytes(**fields))
+        else:  # sealed before signatures: an HMAC
+            key = key or checkpoint_key()
+            valid = mac_valid(key, mac, **fields)
+        if not valid:
             return finding(
                 seq,
                 "checkpoint_mac",
@@ -102,8 +108,26 @@ def _sealed(register: Register, finding) -> dict[int, tuple[str, str]] | Finding
     return sealed
 
 
-def verify_in_snapshot(register: Register) -> Finding | None:
-    """``verify_register`` in the caller's snapshot (the sealing of checkpoints verifies first)."""
+def tree_head_anchor(register: Register) -> dict[int, tuple[str, str]]:
+    """{seq: (hash, time)} of the register in its establishment's newest tree head: the head it
+    had then stays held even if its checkpoint rows are deleted (the tree heads' own signatures
+    and chain are checked by treeheads.verify_tree_heads)."""
+    newest = (
+        TreeHead.objects.filter(establishment_id=register.establishment_id)
+        .order_by("-number")
+        .values_list("leaves", "created_at")
+        .first()
+    )
+    if newest is None or register.number not in newest[0]:
+        return {}
+    seq, digest = newest[0][register.number]
+    return {seq: (digest, format_timestamp(newest[1]))}
+
+
+def verify_in_snapshot(register: Register, anchors: dict[int, tuple[str, str]] | None = None) -> Finding | None:
+    """``verify_register`` in the caller's snapshot (the sealing of checkpoints verifies first).
+    ``anchors``: more {seq: (hash, time)} the chain must hold, as sealed checkpoints (a tree head
+    that left the building); the newest tree head's are always added."""
     number = register.number
 
     def finding(seq: int | None, code: str, reason) -> Finding:
@@ -113,6 +137,9 @@ def verify_in_snapshot(register: Register) -> Finding | None:
     sealed = _sealed(register, finding)
     if isinstance(sealed, Finding):
         return sealed
+    for seq, anchor in {**tree_head_anchor(register), **(anchors or {})}.items():
+        if sealed.setdefault(seq, anchor)[0] != anchor[0]:
+            return finding(seq, "checkpoint_hash", _("le point de contrôle scellé diffère de la tête d'arbre signée"))
     entries = Entry.objects.filter(register=register)
     # The seqs that visas cover: the only hashes worth keeping while the chain streams by.
     covered = entries.filter(kind=EntryKind.VISA).values_list("payload__covers_seq", flat=True)

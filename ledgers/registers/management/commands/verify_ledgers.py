@@ -1,3 +1,4 @@
+import json
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -6,16 +7,20 @@ from django.db import connection
 from django.utils.translation import gettext as _  # eager: argparse needs real strings
 
 from ledgers.registers.evidence import verify_objects
+from ledgers.registers.integrity import verify_rows
 from ledgers.registers.models import Register
 from ledgers.registers.selectors import registers_named
+from ledgers.registers.treeheads import verify_against_tree_head, verify_tree_heads
 from ledgers.registers.verification import snapshot, verify_against_export, verify_register
 
 
 class Command(BaseCommand):
     help = _(
         "Vérifie la chaîne d'empreintes de tous les registres (ou de ceux nommés) : numéros d'ordre sans "
-        "lacune, empreintes, liens, visas, points de contrôle scellés et tête du registre ; avec --against, "
-        "qu'un export antérieur s'y retrouve à l'identique ; sans numéro ni --chain-only, que chaque objet "
+        "lacune, empreintes, liens, visas, points de contrôle et têtes d'arbre signés, tête du registre ; avec "
+        "--against, qu'un export antérieur s'y retrouve à l'identique ; avec --tree-head, que chaque registre "
+        "couvert par une tête d'arbre signée sortie de l'établissement la contient encore ; sans numéro ni "
+        "--chain-only, que chaque objet "
         "suivi est dans l'état de son dernier historique et que chaque historique d'un objet réglementé a "
         "été écrit avec une entrée de registre. Une ligne OK par registre ou modèle intègre ; code de sortie "
         "1 et nom du premier en défaut (registre et n° d'entrée, ou modèle, objet et champ), avec le motif, "
@@ -36,6 +41,14 @@ class Command(BaseCommand):
             ),
         )
         parser.add_argument(
+            "--tree-head",
+            action="append",
+            default=[],
+            type=Path,
+            metavar="FILE",
+            help=_("Tête d'arbre signée (JSON de seal_checkpoints --out) à laquelle tenir la base ; répétable."),
+        )
+        parser.add_argument(
             "--chain-only",
             action="store_true",
             help=_("Ne vérifie que les registres, pas les objets et leurs historiques."),
@@ -47,7 +60,9 @@ class Command(BaseCommand):
         except ImproperlyConfigured as exc:  # no checkpoint key here: say so, without a traceback
             raise CommandError(str(exc)) from exc
 
-    def verify(self, *, numbers: list[str], against: list[Path], chain_only: bool, **options) -> None:
+    def verify(
+        self, *, numbers: list[str], against: list[Path], tree_head: list[Path], chain_only: bool, **options
+    ) -> None:
         if numbers:
             registers, unknown = registers_named(numbers)
             if unknown:
@@ -72,9 +87,21 @@ class Command(BaseCommand):
             with path.open(encoding="utf-8") as lines:
                 finding = verify_against_export(lines)
             report(_("export %(path)s") % {"path": path}, finding)
+        for path in tree_head:
+            try:
+                document = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise CommandError(_("Tête d'arbre illisible : %(path)s") % {"path": path}) from exc
+            for label, finding in verify_against_tree_head(document):
+                report(label, finding)
+        if not numbers:
+            for label, finding in verify_tree_heads():
+                report(label, finding)
         if not numbers and not chain_only:
             with snapshot():
                 for label, finding in verify_objects():
+                    report(label, finding)
+                for label, finding in verify_rows():
                     report(label, finding)
             if connection.vendor != "postgresql":
                 self.stdout.write(_("NON VÉRIFIÉ\ttransactions des historiques (PostgreSQL seulement)"))
