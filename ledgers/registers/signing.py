@@ -95,3 +95,10 @@ def new_private_pem() -> str:
         .private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
         .decode("ascii")
     )
+
+
+def published_keys() -> list[dict]:
+    return [
+        {"key_id": kid, "algorithm": "Ed25519", "public_key": raw_public(key).hex()}
+        for kid, key in sorted(public_keys().items())
+    ]

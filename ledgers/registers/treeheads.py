@@ -24,7 +24,7 @@ from . import merkle, timestamps
 from .chain import GENESIS_HASH, format_timestamp
 from .models import Checkpoint, Register, TreeHead
 from .signing import current_key_id, sign, signature_valid
-from .verification import Finding, snapshot, verify_in_snapshot
+from .verification import Finding, scan_range, snapshot, verify_in_snapshot
 
 SIGNED = ("establishment", "number", "created_at", "size", "root", "prev", "tables", "key_id")
 
@@ -216,3 +216,33 @@ def verify_against_tree_head(doc: dict) -> Iterator[tuple[str, Finding | None]]:
 def newest_document(establishment: Establishment) -> dict | None:
     tree_head = TreeHead.objects.filter(establishment=establishment).order_by("-number").first()
     return document(tree_head) if tree_head else None
+
+
+def entry_proof(register: Register, seq: int) -> dict | None:
+    """Proof of entry ``seq``: the entries from it to the register's head in the newest tree head
+    that covers it (its chain position), the head's leaf index and Merkle audit path, and the
+    signed tree head (without its leaves); None while no tree head covers the entry."""
+    covering = (
+        TreeHead.objects.filter(
+            establishment_id=register.establishment_id, **{f"leaves__{register.number}__0__gte": seq}
+        )
+        .order_by("-number")
+        .first()
+    )
+    if covering is None:
+        return None
+    head = covering.leaves[register.number]
+    numbers = sorted(covering.leaves)
+    leaves = leaf_hashes(covering.leaves)
+    index = numbers.index(register.number)
+    tree_head = {key: value for key, value in document(covering).items() if key != "leaves"}
+    with snapshot():
+        entries = scan_range(register, seq, head[0])
+    return {
+        "register": register.number,
+        "head": head,
+        "leaf_index": index,
+        "audit_path": [p.hex() for p in merkle.inclusion_path(index, leaves)],
+        "tree_head": tree_head,
+        "entries": entries,
+    }

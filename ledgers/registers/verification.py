@@ -53,9 +53,19 @@ def scan(register: Register, page_size: int = 2000) -> Iterator[dict]:
     rows = entries.order_by("seq").values_list(*SCAN_FIELDS)
     for start in range(1, last + 1, page_size):
         for values in rows.filter(seq__gte=start, seq__lt=start + page_size):
-            row = dict(zip(ROW_KEYS, values, strict=True), register=register.number)
-            row["recorded_at"] = format_timestamp(row["recorded_at"])
-            yield row
+            yield _row(register.number, values)
+
+
+def _row(number: str, values: tuple) -> dict:
+    row = dict(zip(ROW_KEYS, values, strict=True), register=number)
+    row["recorded_at"] = format_timestamp(row["recorded_at"])
+    return row
+
+
+def scan_range(register: Register, first: int, last: int) -> list[dict]:
+    """Entries ``first``…``last`` of a register as scan() gives them (one bounded read)."""
+    rows = Entry.objects.filter(register=register, seq__gte=first, seq__lte=last).order_by("seq")
+    return [_row(register.number, values) for values in rows.values_list(*SCAN_FIELDS)]
 
 
 @contextmanager
