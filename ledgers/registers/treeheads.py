@@ -24,7 +24,7 @@ from . import merkle, timestamps
 from .chain import GENESIS_HASH, format_timestamp
 from .models import Checkpoint, Register, TreeHead
 from .signing import current_key_id, sign, signature_valid
-from .verification import Finding, scan_range, snapshot, verify_in_snapshot
+from .verification import Finding, scan_range, snapshot
 
 SIGNED = ("establishment", "number", "created_at", "size", "root", "prev", "tables", "key_id")
 
@@ -189,9 +189,10 @@ def verify_tree_heads() -> Iterator[tuple[str, Finding | None]]:
 
 
 def verify_against_tree_head(doc: dict) -> Iterator[tuple[str, Finding | None]]:
-    """Hold the database to a tree head that left the building: it stands on its own, the
-    database still has it (same hash), no append-only table lost rows it counted, and every
-    register it covers still holds that seq with that hash, the whole chain verifying."""
+    """Hold the database to a tree head that left the building, as a whole: it stands on its own,
+    the database still has it (same hash), no append-only table lost rows it counted, and every
+    register it covers still exists. Each register's chain is then held to its leaf by the
+    register verification (``tree_head_anchors``)."""
     label = f"{doc.get('establishment', '?')} tête d'arbre n° {doc.get('number', '?')}"
     if problem := document_problem(doc):
         yield label, Finding(label, None, "tree_head", problem)
@@ -203,14 +204,24 @@ def verify_against_tree_head(doc: dict) -> Iterator[tuple[str, Finding | None]]:
         yield label, Finding(lost[0], None, "rows_deleted", lost[1])
     else:
         yield label, None
-    when = doc["created_at"]
+    known = set(
+        Register.objects.filter(number__in=[leaf["register"] for leaf in doc["leaves"]]).values_list(
+            "number", flat=True
+        )
+    )
     for leaf in doc["leaves"]:
-        register = Register.objects.filter(number=leaf["register"]).first()
-        if register is None:
+        if leaf["register"] not in known:
             yield leaf["register"], Finding(leaf["register"], None, "register_missing", str(_("registre absent")))
-            continue
-        with snapshot():
-            yield register.number, verify_in_snapshot(register, anchors={leaf["seq"]: (leaf["hash"], when)})
+
+
+def tree_head_anchors(documents: list[dict]) -> dict[str, dict[int, tuple[str, str]]]:
+    """{register number: {seq: (hash, time)}} of the leaves of tree heads whose signature holds."""
+    anchors: dict[str, dict[int, tuple[str, str]]] = {}
+    for doc in documents:
+        if document_problem(doc) is None:
+            for leaf in doc["leaves"]:
+                anchors.setdefault(leaf["register"], {})[leaf["seq"]] = (leaf["hash"], doc["created_at"])
+    return anchors
 
 
 def newest_document(establishment: Establishment) -> dict | None:

@@ -86,10 +86,11 @@ def snapshot(*, read_only: bool = True) -> Iterator[None]:
         yield
 
 
-def verify_register(register: Register) -> Finding | None:
-    """Return the first problem found, or None when the register verifies."""
+def verify_register(register: Register, anchors: dict[int, tuple[str, str]] | None = None) -> Finding | None:
+    """Return the first problem found, or None when the register verifies (``anchors``: see
+    ``verify_in_snapshot``)."""
     with snapshot():
-        return verify_in_snapshot(register)
+        return verify_in_snapshot(register, anchors)
 
 
 def _sealed(register: Register, finding) -> dict[int, tuple[str, str]] | Finding:

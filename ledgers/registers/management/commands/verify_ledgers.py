@@ -10,7 +10,7 @@ from ledgers.registers.evidence import verify_objects
 from ledgers.registers.integrity import verify_rows
 from ledgers.registers.models import Register
 from ledgers.registers.selectors import registers_named
-from ledgers.registers.treeheads import verify_against_tree_head, verify_tree_heads
+from ledgers.registers.treeheads import tree_head_anchors, verify_against_tree_head, verify_tree_heads
 from ledgers.registers.verification import snapshot, verify_against_export, verify_register
 
 
@@ -79,19 +79,17 @@ class Command(BaseCommand):
                 self.stdout.write(f"ÉCHEC\t{finding}")
                 first_bad = first_bad or finding
 
+        heads = [self._tree_head(path) for path in tree_head]
+        anchors = tree_head_anchors(heads)
         # Everything is checked, so that one bad volume does not hide another; the first one
         # found is named in the exit message.
         for register in registers:
-            report(register.number, verify_register(register))
+            report(register.number, verify_register(register, anchors.get(register.number)))
         for path in self._exports(against):
             with path.open(encoding="utf-8") as lines:
                 finding = verify_against_export(lines)
             report(_("export %(path)s") % {"path": path}, finding)
-        for path in tree_head:
-            try:
-                document = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                raise CommandError(_("Tête d'arbre illisible : %(path)s") % {"path": path}) from exc
+        for document in heads:
             for label, finding in verify_against_tree_head(document):
                 report(label, finding)
         if not numbers:
@@ -107,6 +105,13 @@ class Command(BaseCommand):
                 self.stdout.write(_("NON VÉRIFIÉ\ttransactions des historiques (PostgreSQL seulement)"))
         if first_bad is not None:
             raise CommandError(_("En défaut : %(finding)s") % {"finding": first_bad})
+
+    @staticmethod
+    def _tree_head(path: Path) -> dict:
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise CommandError(_("Tête d'arbre illisible : %(path)s") % {"path": path}) from exc
 
     @staticmethod
     def _exports(paths: list[Path]) -> list[Path]:
