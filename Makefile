@@ -35,11 +35,13 @@ test: install
 	$(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/pytest -n auto --dist loadfile $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 bench: install
 	$(PY) bench/ledger.py

@@ -119,6 +119,12 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'd
 if "DATABASE_URL" not in env.ENVIRON:
     VAR_DIR.mkdir(exist_ok=True)  # a fresh clone has no var/ yet (it is not versioned)
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
+# A replica that full verifications read (``verify_ledgers --database replica``, docs/operations.md),
+# opened read-only whatever it is, so that nothing reading it can write there.
+if DATABASE_REPLICA_URL := env("DATABASE_REPLICA_URL", default=""):
+    DATABASES["replica"] = env.db_url_config(DATABASE_REPLICA_URL)
+    if DATABASES["replica"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["replica"].setdefault("OPTIONS", {})["options"] = "-c default_transaction_read_only=on"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [

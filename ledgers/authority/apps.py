@@ -8,5 +8,5 @@ class AuthorityConfig(AppConfig):
     verbose_name = _("Autorités et conformité")
 
     def ready(self) -> None:
-        # The police's register kinds and the dashboard panels.
+        # The register kinds and dashboard panels.
         from . import dashboard, registers  # noqa: F401

@@ -12,8 +12,8 @@ from zoneinfo import ZoneInfo
 
 from ledgers.core.games import GAMES
 from ledgers.core.models import Establishment, GamingTable
-from ledgers.slots.models import Machine
 
+from . import displays
 from .models import Declaration
 from .selectors import declarations_of
 
@@ -49,9 +49,7 @@ def authorisation_figures(establishment: Establishment, on: datetime.date) -> Au
         )
         for code in sorted(set(tables) | set(minimums))
     ]
-    machines = (
-        Machine.history.as_of(moment).filter(establishment=establishment, status=Machine.Status.IN_SERVICE).count()
-    )
+    machines = displays.machines_in_service_at(establishment, moment)
     electronic = list(
         declarations_of(establishment)
         .filter(operation=Declaration.Operation.ELECTRONIC, implementation_date__lte=on)

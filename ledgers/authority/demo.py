@@ -1,9 +1,9 @@
 """Demo: in Nice, the police's registers coté et paraphé by the DCPJ chief, two visits (one
 followed up, one still waiting), a question answered in the registre de liaison, a prior
 declaration implemented without its follow-up yet, the règlement intérieur in force, and the display
-checklist of every table that needs one (REG-23; the slots seeder posts its machines' with
-``post_machine_displays``). In Monte-Carlo: the Split Aces progressive's configuration (GAME-04)
-and the register of approved bankers (GAME-31).
+checklist of every table that needs one (REG-23; the slots seeder posts its machines'). In
+Monte-Carlo: the Split Aces progressive's configuration (GAME-04) and the register of approved
+bankers (GAME-31).
 
 Runs before the seeders that open tables (they name it in ``SEED_AFTER``)."""
 
@@ -18,7 +18,6 @@ from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
 from ledgers.core.models import Establishment, GamingTable
 from ledgers.core.roles import Role
 from ledgers.equipment.volumes import open_volume
-from ledgers.slots.models import Machine
 
 from . import displays, services
 from .models import (
@@ -31,23 +30,6 @@ from .models import (
     ProgressiveConfig,
 )
 from .registers import BANKERS, DECLARATIONS, DISPLAYS, HOUSE_RULES, LIAISON, OBSERVATIONS, SPLIT_ACES
-
-
-def post_machine_displays(machine: Machine) -> None:
-    """The art. 68-11 devices and displays of a French machine, checked by the comité member."""
-    est = machine.establishment
-    director = demo_user(est, Role.DIRECTEUR_RESPONSABLE)
-    open_volume(est, DISPLAYS.code, "", director=director, authority=director, paraphe="D.R.")
-    checker = demo_user(est, Role.COMITE)
-    posted = displays.posted_items(machine=machine)
-    for required in displays.missing(displays.machine_items(machine), posted):
-        services.display_post(
-            establishment=est,
-            actor=checker,
-            item=required.item,
-            machine=machine,
-            posted_on=est.localtime(timezone.now()).date(),
-        )
 
 
 def _seed_displays(est: Establishment, director: AbstractBaseUser) -> None:

@@ -3,13 +3,16 @@ items a table of each game, a table running the bad beat jackpot and a slot mach
 posted, with the requirement and article each comes from; and the checks that refuse a table
 opening, a BBJ starting or a machine going in service while one is missing."""
 
+import datetime
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
-from ledgers.core.models import GamingTable
+from ledgers.core.models import Establishment, GamingTable
 
 from .models import DisplayItem, RulesDisplay
 
@@ -104,3 +107,39 @@ def require_machine_displays(machine) -> None:
     required = machine_items(machine)
     if required:
         _refuse(missing(required, posted_items(machine=machine)), _("Machine %(n)s") % {"n": machine.number})
+
+
+@dataclass(frozen=True)
+class Fleet:
+    """How this app reaches the slot machines that carry displays: the slots app declares it when
+    ready, as it sits above this one. ``machines`` every machine of an establishment, ``active``
+    those not retired, ``in_service_at`` how many were in service at a moment (history)."""
+
+    machines: Callable[[Establishment], QuerySet]
+    active: Callable[[Establishment], QuerySet]
+    in_service_at: Callable[[Establishment, datetime.datetime], int]
+
+
+_fleets: list[Fleet] = []
+
+
+def declare_fleet(fleet: Fleet) -> Fleet:
+    _fleets[:] = [fleet]
+    return fleet
+
+
+def no_machines() -> QuerySet:
+    """The empty queryset of the model a display line names as its machine."""
+    return RulesDisplay._meta.get_field("machine").related_model.objects.none()
+
+
+def machines(establishment: Establishment) -> QuerySet:
+    return _fleets[0].machines(establishment) if _fleets else no_machines()
+
+
+def active_machines(establishment: Establishment) -> QuerySet:
+    return _fleets[0].active(establishment) if _fleets else no_machines()
+
+
+def machines_in_service_at(establishment: Establishment, moment: datetime.datetime) -> int:
+    return _fleets[0].in_service_at(establishment, moment) if _fleets else 0

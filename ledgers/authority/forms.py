@@ -4,8 +4,8 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.models import GamingTable, Seance, TableSession
 from ledgers.core.roles import Role
-from ledgers.slots.models import Machine
 
+from . import displays
 from .models import Declaration, DisplayItem, HouseOption, Observation, ProgressiveReading
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -109,16 +109,14 @@ class DisplayForm(forms.Form):
     """REG-23: a line of a table's or a machine's display checklist."""
 
     table = forms.ModelChoiceField(label=_("Table"), queryset=GamingTable.objects.none(), required=False)
-    machine = forms.ModelChoiceField(label=_("Machine"), queryset=Machine.objects.none(), required=False)
+    machine = forms.ModelChoiceField(label=_("Machine"), queryset=displays.no_machines(), required=False)
     item = forms.ChoiceField(label=_("Affichage"), choices=DisplayItem.choices)
     posted_on = forms.DateField(label=_("Affiché le"), widget=DATE)
 
     def __init__(self, *args, establishment, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["table"].queryset = GamingTable.objects.filter(establishment=establishment, active=True)
-        self.fields["machine"].queryset = Machine.objects.filter(establishment=establishment).exclude(
-            status=Machine.Status.RETIRED
-        )
+        self.fields["machine"].queryset = displays.active_machines(establishment)
 
 
 class ProgressiveConfigForm(forms.Form):

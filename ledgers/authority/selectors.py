@@ -7,7 +7,6 @@ from django.utils import timezone
 
 from ledgers.core.approvals import SOURCES
 from ledgers.core.models import Establishment, GamingTable
-from ledgers.slots.models import Machine
 
 from . import displays
 from .models import (
@@ -146,8 +145,7 @@ def display_checklists(establishment: Establishment) -> list[dict]:
     for table in tables:
         if required := displays.table_items(table):
             rows.append({"subject": table, "lines": [(r, posted.get((table.pk, None, r.item))) for r in required]})
-    machines = Machine.objects.filter(establishment=establishment).exclude(status=Machine.Status.RETIRED)
-    for machine in machines.order_by("casino_number", "pk"):
+    for machine in displays.active_machines(establishment):
         if required := displays.machine_items(machine):
             rows.append({"subject": machine, "lines": [(r, posted.get((None, machine.pk, r.item))) for r in required]})
     return rows

@@ -39,7 +39,7 @@ from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open, visa_sign
 
 from . import services
-from .domain import CARDS
+from .domains import CARDS
 from .models import CardUnit, Category
 from .selectors import incidents_of
 from .services import ReceivedDeck, ReceivedUnit

@@ -13,7 +13,7 @@ from ledgers.custody.models import WITHDRAWN_STATUSES, DestructionSession, ItemS
 from ledgers.incidents.models import IncidentNotice
 
 from . import selectors
-from .domain import CARDS
+from .domains import CARDS
 from .models import Anomaly, CardUnit, Category, ShuffleMethod, UnitType
 from .services import ReceivedDeck, ReceivedUnit
 

@@ -27,7 +27,7 @@ from ledgers.incidents.models import Incident
 from ledgers.registers.kinds import get_kind
 from ledgers.registers.models import EntryKind, Register
 
-from .domain import CARDS
+from .domains import CARDS
 from .models import CardEvent, CardExchange, CardUnit, ReplacementSixain
 from .registers import CARDS_IN_SERVICE
 

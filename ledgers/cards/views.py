@@ -17,7 +17,7 @@ from ledgers.custody.models import DepotDay, PurchaseOrder, StockVerification, S
 
 from . import forms, selectors, services
 from .deck_rules import rules_table
-from .domain import CARDS
+from .domains import CARDS
 from .filtersets import CardUnitFilter
 from .models import CardExchange
 from .tables import CardUnitTable

@@ -8,10 +8,5 @@ class CashConfig(AppConfig):
     verbose_name = _("Caisses des jeux")
 
     def ready(self) -> None:
-        # The register kinds, the séance closing check, the dashboard panel.
-        from . import dashboard, hooks, registers  # noqa: F401
-
-        # The table count as a key purpose (KEY-03, KEY-14).
-        from .purposes import declare
-
-        declare()
+        # The register kinds, key purposes, hooks and dashboard panels.
+        from . import dashboard, hooks, purposes, registers  # noqa: F401

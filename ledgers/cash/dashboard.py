@@ -15,8 +15,11 @@ from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 
 from . import selectors
-from .plaques import PLAQUE_KEEPERS, censuses_due
-from .services import CAGNOTTE_CONTROLLERS, CASHIERS, CERTIFIERS, CONTROL_KEEPERS, CONTROL_VISAS
+from .services.cagnottes import CAGNOTTE_CONTROLLERS
+from .services.common import CASHIERS
+from .services.control import CONTROL_KEEPERS, CONTROL_VISAS
+from .services.counts import CERTIFIERS
+from .services.plaques import PLAQUE_KEEPERS, censuses_due
 
 
 @dashboard_panel

@@ -33,8 +33,9 @@ from ledgers.equipment.volumes import open_volume
 from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open
 
-from . import plaques, services
+from . import services
 from .models import BadBeatTable, ChipSeries, ControlDay, Orphan, SlipBook, TableBox, TicketBook
+from .services import plaques
 
 SEED_AFTER = ("ledgers.authority",)  # the French tables' displays (REG-23) before they open
 

@@ -33,5 +33,4 @@ TABLE_COUNT = PurposeType(
 )
 
 
-def declare() -> None:
-    purpose_type(TABLE_COUNT)
+purpose_type(TABLE_COUNT)

@@ -3,16 +3,14 @@ poker rake (SET-16, SET-17), nomenclatures of chips and plaques, the gaming seas
 amounts written in words."""
 
 import datetime
-from decimal import ROUND_CEILING, ROUND_DOWN, Decimal, InvalidOperation
+from decimal import ROUND_DOWN, Decimal
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
-from num2words import num2words
 
+from ledgers.core.amounts import CENT, round_up_half_euro
 from ledgers.core.roles import Role
 from ledgers.incidents.categories import Category, incident_category
-
-CENT = Decimal("0.01")
 
 # A cagnotte whose count differs from its computation: FR col. 9 ≠ col. 8 (art. 71, INC-17); MC a
 # difference at the ticket-book check opens a game incident decided by the Direction (COUNT-08, INC-01).
@@ -78,83 +76,6 @@ RAKE_CAPS: tuple[tuple[Decimal, Decimal], ...] = (
 CAP_LAST, ROUND_LAST = "cap_last", "round_last"  # SET-17
 
 
-class Piece:
-    CHIP, PLAQUE, BANKNOTE = "jeton", "plaque", "billet"
-    ALL = (CHIP, PLAQUE, BANKNOTE)
-
-
-def money(value) -> Decimal:
-    try:
-        amount = Decimal(str(value)).quantize(CENT)
-    except (InvalidOperation, ValueError) as exc:
-        raise ValidationError(_("Montant invalide : %(value)s.") % {"value": value}) from exc
-    if amount < 0:
-        raise ValidationError(_("Un montant ne peut être négatif."))
-    return amount
-
-
-def clean_breakdown(lines) -> list[dict]:
-    """A nomenclature: [{"value", "quantity", "kind"}], values as strings with cents, merged by
-    (kind, value) and sorted by decreasing value."""
-    merged: dict[tuple[str, Decimal], int] = {}
-    for line in lines or ():
-        kind = line.get("kind", Piece.CHIP)
-        if kind not in Piece.ALL:
-            raise ValidationError(_("Nature inconnue : %(kind)s (jeton, plaque ou billet).") % {"kind": kind})
-        value = money(line.get("value"))
-        try:
-            quantity = int(line.get("quantity"))
-        except (TypeError, ValueError) as exc:
-            raise ValidationError(_("Quantité invalide.")) from exc
-        if value <= 0 or quantity <= 0:
-            raise ValidationError(_("Chaque ligne a une valeur et une quantité positives."))
-        merged[(kind, value)] = merged.get((kind, value), 0) + quantity
-    if not merged:
-        raise ValidationError(_("La nomenclature est vide."))
-    return [
-        {"kind": kind, "value": str(value), "quantity": qty}
-        for (kind, value), qty in sorted(merged.items(), key=lambda item: (-item[0][1], item[0][0]))
-    ]
-
-
-def parse_breakdown(text: str) -> list[dict]:
-    """Lines typed as "valeur x quantité [jeton|plaque|billet]", e.g. "1000 x 20 plaque"."""
-    lines = []
-    for raw in text.splitlines():
-        raw = raw.strip()
-        if not raw:
-            continue
-        parts = raw.replace("×", "x").replace("*", "x").split()
-        if len(parts) < 3 or parts[1].lower() != "x":
-            raise ValidationError(
-                _("Ligne illisible : « %(line)s » (attendu : valeur x quantité [nature]).") % {"line": raw}
-            )
-        lines.append(
-            {
-                "value": parts[0].replace(",", "."),
-                "quantity": parts[2],
-                "kind": parts[3].lower() if len(parts) > 3 else Piece.CHIP,
-            }
-        )
-    return clean_breakdown(lines)
-
-
-def breakdown_total(lines: list[dict]) -> Decimal:
-    return sum((Decimal(line["value"]) * line["quantity"] for line in lines), Decimal("0.00"))
-
-
-def breakdown_text(lines: list[dict]) -> str:
-    return " ; ".join(f"{line['quantity']} × {line['value']} € ({line['kind']})" for line in lines)
-
-
-def has_banknotes(lines: list[dict]) -> bool:
-    return any(line["kind"] == Piece.BANKNOTE for line in lines)
-
-
-def round_up_half_euro(amount: Decimal) -> Decimal:
-    return ((amount * 2).to_integral_value(rounding=ROUND_CEILING) / 2).quantize(CENT)
-
-
 def rake_cap(cave: Decimal) -> Decimal | None:
     for threshold, share in RAKE_CAPS:
         if cave >= threshold:
@@ -177,24 +98,6 @@ def rake(*, pot: Decimal, cave: Decimal, rate_percent: Decimal, order: str = CAP
 def season_start(day: datetime.date) -> datetime.date:
     """First day of the gaming season (financial year) containing ``day``: 1 November (SET-40)."""
     return datetime.date(day.year if day.month >= 11 else day.year - 1, 11, 1)
-
-
-def amount_in_words(amount: Decimal) -> str:
-    """An amount in euros written in French words, as a register is "arrêté en toutes lettres".
-    num2words writes the numbers; its currency mode reads integers as cents and writes "zéro
-    centimes" and "un million euros", so the euro grammar is done here."""
-    amount = Decimal(amount).quantize(CENT)
-    sign = "moins " if amount < 0 else ""
-    euros, cents = divmod(int(abs(amount) * 100), 100)
-    words = num2words(euros, lang="fr")
-    if euros >= 1_000_000 and euros % 1_000_000 == 0:
-        unit = "d'euros"
-    else:
-        unit = "euros" if euros > 1 else "euro"
-    text = f"{sign}{words} {unit}"
-    if cents:
-        text += f" et {num2words(cents, lang='fr')} centime{'s' if cents > 1 else ''}"
-    return text
 
 
 def season_sheet(month: int) -> int:
@@ -221,13 +124,3 @@ def bbj_split(amount: Decimal, players: int) -> list[Decimal]:
 def season_end(day: datetime.date) -> datetime.date:
     """31 October closing the gaming season containing ``day`` (SET-40)."""
     return datetime.date(season_start(day).year + 1, 10, 31)
-
-
-MONEY_LIMIT = Decimal(10) ** 12  # the money columns hold 14 digits, 2 of them cents
-
-
-def within_money_limit(amount: Decimal) -> Decimal:
-    """A computed amount the money columns can store, else bad input (400), not a database error."""
-    if abs(amount) >= MONEY_LIMIT:
-        raise ValidationError(_("Montant hors limites : %(value)s.") % {"value": amount})
-    return amount

@@ -8,6 +8,7 @@ from django.db.models import QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core import amounts
 from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
@@ -53,13 +54,13 @@ def minimum_avance(session: TableSession) -> Decimal:
             )
             % {"table": session.table.number},
         )
-    return (art_49_multiple(session.table) * session.minimum_stake).quantize(rules.CENT)
+    return (art_49_multiple(session.table) * session.minimum_stake).quantize(amounts.CENT)
 
 
 def fixed_bank(table: GamingTable) -> Decimal | None:
     """MC: the somme mise en banque fixed by the Direction des Jeux for the table (SET-06)."""
     fixed = (table.establishment.setting("SET-06") or {}).get(table.number)
-    return None if fixed is None else rules.money(fixed)
+    return None if fixed is None else amounts.money(fixed)
 
 
 def initial_floats_on(establishment: Establishment, date: datetime.date) -> QuerySet[TableFloat]:
@@ -192,7 +193,7 @@ def rake_for(
     rates = establishment.setting("SET-16") or {}
     if game not in rates:
         raise ValidationError(_("Aucun taux de cagnotte n'est configuré pour ce jeu (SET-16)."))
-    pot, cave = rules.money(pot), rules.money(cave)
+    pot, cave = amounts.money(pot), amounts.money(cave)
     rate = Decimal(str(rates[game]))
     order = establishment.setting("SET-17") or rules.CAP_LAST
     allowed = rules.rake(pot=pot, cave=cave, rate_percent=rate, order=order)
@@ -205,7 +206,7 @@ def rake_for(
         "cap": str(cap) if cap is not None else None,
         "order": order,
         "rake": str(allowed),
-        "over": recorded is not None and rules.money(recorded) > allowed,
+        "over": recorded is not None and amounts.money(recorded) > allowed,
     }
 
 

@@ -96,11 +96,12 @@ def reauthenticate(request: HttpRequest, *, user: AbstractBaseUser, password: st
 
 
 def role_named_by_text(
-    user: AbstractBaseUser, establishment: Establishment, allowed: Iterable[str], code: str, message
+    user: AbstractBaseUser | None, establishment: Establishment, allowed: Iterable[str], code: str, message
 ) -> str:
     """The role of ``user`` among those a text names for an act, else the text's refusal
-    (RuleViolation ``code``, not a mere 403): who acts is itself the rule."""
-    held = roles_of(user, establishment)
+    (RuleViolation ``code``, not a mere 403): who acts is itself the rule. A missing user (a
+    countersigner not given) is refused the same way."""
+    held = roles_of(user, establishment) if user is not None else set()
     for role in allowed:
         if role in held:
             return str(role)

@@ -18,6 +18,7 @@ from .errors import RuleViolation
 
 if TYPE_CHECKING:
     import datetime
+    from decimal import Decimal
 
     from .models import Establishment, Seance, TableSession
 
@@ -122,3 +123,25 @@ def on_table_page(panel: TablePanel) -> TablePanel:
 
 def table_page_panels(request: Any, session: "TableSession") -> list[str]:
     return [html for panel in _table_panels if (html := panel(request, session))]
+
+
+# Monthly totals one app certifies and another carries (FR: the modèle 35 slot total that the
+# carnet des prélèvements modèle 13 takes, COUNT-57): ``total(establishment, year, month)`` gives
+# the certified total, None while the month is not certified.
+MonthTotal = Callable[["Establishment", int, int], "Decimal | None"]
+_month_totals: dict[str, MonthTotal] = {}
+SLOT_STATEMENT_TOTAL = "slot_statement_35"
+
+
+def provides_month_total(name: str) -> Callable[[MonthTotal], MonthTotal]:
+    def declare(total: MonthTotal) -> MonthTotal:
+        _month_totals[name] = total
+        return total
+
+    return declare
+
+
+def month_total(name: str, establishment: "Establishment", year: int, month: int) -> "Decimal | None":
+    """The certified total ``name`` of the month, None while it is not certified or no app provides it."""
+    total = _month_totals.get(name)
+    return total(establishment, year, month) if total else None

@@ -8,9 +8,5 @@ class CustodyConfig(AppConfig):
     verbose_name = _("Garde des matériels réglementés")
 
     def ready(self) -> None:
-        from ledgers.core.hooks import on_table_closing
-
-        from . import approvals, registers  # noqa: F401
-        from .services import check_all_returned
-
-        on_table_closing(check_all_returned)
+        # The register kinds, approval sources and hooks.
+        from . import approvals, hooks, registers  # noqa: F401

@@ -8,5 +8,5 @@ class DiceConfig(AppConfig):
     verbose_name = _("Dés (craps, rampo)")
 
     def ready(self) -> None:
-        # The register kinds, the custody domain, the table opening / closing checks, the dashboard panel.
-        from . import dashboard, domain, hooks, registers  # noqa: F401
+        # The register kinds, custody domain, hooks and dashboard panels.
+        from . import dashboard, domains, hooks, registers  # noqa: F401

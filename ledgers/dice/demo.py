@@ -31,7 +31,7 @@ from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open
 
 from . import selectors, services
-from .domain import DICE
+from .domains import DICE
 from .models import DicePair, Die
 from .rules import CHECKLIST
 

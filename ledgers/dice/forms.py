@@ -15,7 +15,7 @@ from ledgers.core.selectors import depots
 from ledgers.custody.models import DestructionSession, PurchaseOrder, Supplier
 from ledgers.incidents.models import IncidentNotice
 
-from .domain import DICE
+from .domains import DICE
 from .models import DicePair, DiceSwap, Die
 from .rules import CHECKLIST
 from .selectors import dice_at_table, dice_of, stock_statement

@@ -21,7 +21,7 @@ from ledgers.incidents.models import IncidentSubject
 from ledgers.incidents.selectors import open_incidents_for
 from ledgers.registers.models import Entry
 
-from .domain import DICE
+from .domains import DICE
 from .models import AllocatedDie, DiceAllocation, DicePair, Die, PlayRole
 from .rules import DICE_GAME
 

@@ -28,7 +28,7 @@ from ledgers.custody.models import DestructionSession, PurchaseOrder
 from ledgers.incidents.selectors import open_incidents
 
 from . import forms, selectors, services
-from .domain import DICE
+from .domains import DICE
 from .filtersets import DieFilter
 from .tables import DestructionTable, DieTable, OrderTable, SupplierTable
 

@@ -50,13 +50,19 @@ LAUNCH_STAFF = (Role.CROUPIER, Role.CHEF_TABLE, Role.CHEF_PARTIE)
 # Who writes the launch and relief log at the table: the chef de table (at boule, the chef de partie).
 LAUNCH_LOG_KEEPERS = (Role.CHEF_TABLE, Role.CHEF_PARTIE)
 
-# FR sabots (art. 58, 57-13, 55-4): the carnet where the allocation is recorded, the approval
-# requirement of the sabot model and the rule that names the allocators.
+# FR sabots (art. 58, 57-13, 55-4): the carnet where the allocation is recorded (by its register
+# kind's code) and its column (the carnet d'avances' "sabot" column, or modèle 11's column 3), the
+# approval requirement of the sabot model and the rule that names the allocators.
 SHOE_GAMES_FR: dict[str, dict[str, str]] = {
-    "punto_banco": {"carnet": "carnet_avances", "approval": "SHOE-04", "allocators": "SHOE-05"},
-    "blackjack": {"carnet": "carnet_avances", "approval": "SHOE-07", "allocators": "SHOE-12"},
-    "chemin_de_fer": {"carnet": "carnet_cagnottes", "approval": "SHOE-08", "allocators": "SHOE-12"},
-    "baccara_deux_tableaux": {"carnet": "carnet_cagnottes", "approval": "SHOE-08", "allocators": "SHOE-12"},
+    "punto_banco": {"carnet": "carnet_avances", "column": "sabot", "approval": "SHOE-04", "allocators": "SHOE-05"},
+    "blackjack": {"carnet": "carnet_avances", "column": "sabot", "approval": "SHOE-07", "allocators": "SHOE-12"},
+    "chemin_de_fer": {"carnet": "carnet_cagnottes", "column": "col3", "approval": "SHOE-08", "allocators": "SHOE-12"},
+    "baccara_deux_tableaux": {
+        "carnet": "carnet_cagnottes",
+        "column": "col3",
+        "approval": "SHOE-08",
+        "allocators": "SHOE-12",
+    },
 }
 # Punto banco (57-13): directeur responsable, comité member or employé responsable. Baccara and
 # blackjack (art. 58): "le directeur ou un employé responsable"; a comité member is allowed by

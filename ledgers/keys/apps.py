@@ -8,8 +8,5 @@ class KeysConfig(AppConfig):
     verbose_name = _("Clés")
 
     def ready(self) -> None:
-        # The register kind, the dashboard panel, the table closing check, the core purposes.
-        from . import dashboard, hooks, registers  # noqa: F401
-        from .purposes import _declare_core_purposes
-
-        _declare_core_purposes()
+        # The register kind, the core purposes, hooks and dashboard panels.
+        from . import dashboard, hooks, purposes, registers  # noqa: F401

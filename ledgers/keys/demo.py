@@ -22,6 +22,7 @@ from ledgers.registers.services import register_create, register_open
 
 from . import services
 from .models import Key
+from .purposes import PURPOSES
 from .registers import REGISTRE_CLES
 
 SEED_AFTER = ("ledgers.cards", "ledgers.dice", "ledgers.equipment", "ledgers.slots")
@@ -143,36 +144,19 @@ def register_keys(
         )
 
 
-def _slot_purposes(est: Establishment) -> dict[str, int]:
-    """Today's relève and an intervention in the slot room, open (the slots seeder closes its own)."""
-    from ledgers.slots import services as slots
-    from ledgers.slots.models import Intervention, Machine, Releve
-
+def _open_purposes(est: Establishment) -> dict[str, int]:
+    """An open object of each purpose the apps declared (their seeders leave one open)."""
     found = {}
-    releve = Releve.objects.filter(establishment=est, status=Releve.Status.OPEN).first()
-    machine = Machine.objects.filter(establishment=est, status=Machine.Status.IN_SERVICE).first()
-    if releve is None and machine is not None:
-        releve = slots.releve_open(
-            establishment=est, room=machine.socle.room, during_operation=False, actor=demo_user(est, Role.SUPERVISEUR)
-        )
-    sheet = Intervention.objects.filter(machine__establishment=est, status=Intervention.Status.OPEN).first()
-    if sheet is None and machine is not None:
-        sheet = slots.intervention_open(
-            machine=machine,
-            actor=demo_user(est, Role.MECANICIEN),
-            reason="Porte principale : contrôle du lecteur de billets",
-        )
-    if releve is not None:
-        found["slots.releve"] = releve.pk
-    if sheet is not None:
-        found["slots.intervention"] = sheet.pk
+    for purpose in PURPOSES:
+        if (obj := purpose.open_objects(est).first()) is not None:
+            found[purpose.code] = obj.pk
     return found
 
 
 @transaction.atomic
 def _seed(est: Establishment) -> int:
     register_keys(est)
-    purposes = {"core.seance": _today_seance(est).pk, **_slot_purposes(est)}
+    purposes = {**_open_purposes(est), "core.seance": _today_seance(est).pk}
     issued = 0
     for code, giver, holder, hours, purpose, witness in ISSUES[est.code]:
         key = Key.objects.get(establishment=est, code=code)

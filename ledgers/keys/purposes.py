@@ -2,8 +2,8 @@
 
 Every key hand-over names its purpose (a relève, an intervention, a count, a séance, a
 table-partie…), never nothing, and the purpose must be open when the key goes out. The keys app
-does not import the apps that own those objects: each app declares its purpose types here, in
-its ``AppConfig.ready()``::
+does not import the apps that own those objects: each app declares its purpose types here, from
+its ``purposes`` module, which its ``AppConfig.ready()`` imports::
 
     from ledgers.keys.purposes import PurposeType, purpose_type
 
@@ -144,6 +144,5 @@ TABLE_PARTIE = PurposeType(
 )
 
 
-def _declare_core_purposes() -> None:
-    purpose_type(SEANCE)
-    purpose_type(TABLE_PARTIE)
+purpose_type(SEANCE)
+purpose_type(TABLE_PARTIE)

@@ -2,6 +2,12 @@
 
 canonical = UTF-8 JSON of {register, seq, recorded_at, actor, role, kind, payload, corrects,
 prev_hash}, keys sorted, separators (",", ":"), no ASCII escaping; entry_hash = sha256 hex.
+
+orjson writes these bytes several times faster than the standard library: for the values a
+payload may hold (``check_payload``) its output with sorted keys is byte for byte that of
+``json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` (tests hold the two
+together). What orjson refuses (integers beyond 64 bits, keys that are not text) goes through
+``json``, the reference.
 """
 
 import hashlib
@@ -9,6 +15,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
@@ -61,6 +68,23 @@ def check_payload(value: Any, path: str = "payload") -> None:
     )
 
 
+def canonical_json_reference(document: Any) -> bytes:
+    """The canonical form as the standard library writes it: the definition."""
+    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+# Dates and dataclasses go to json, which refuses them as the definition does.
+ORJSON_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
+def canonical_json(document: Any) -> bytes:
+    """Keys sorted, compact, UTF-8: the canonical form of any JSON value."""
+    try:
+        return orjson.dumps(document, option=ORJSON_OPTIONS)
+    except TypeError:  # orjson.JSONEncodeError: fall back on the reference
+        return canonical_json_reference(document)
+
+
 def canonical_bytes(
     *,
     register: str,
@@ -84,7 +108,7 @@ def canonical_bytes(
         "corrects": corrects,
         "prev_hash": prev_hash,
     }
-    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return canonical_json(document)
 
 
 def entry_hash(**fields: Any) -> str:

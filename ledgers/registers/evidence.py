@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.apps import apps
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Max, Model, Subquery
 from django.utils.translation import gettext_lazy as _
 
@@ -99,16 +99,17 @@ def _compared_fields(model: type[Model], history: type[Model]) -> list[str]:
     ]
 
 
-def check_state(model: type[Model], history: type[Model]) -> ObjectFinding | None:
+def check_state(model: type[Model], history: type[Model], using: str = DEFAULT_DB_ALIAS) -> ObjectFinding | None:
     """Each row of ``model`` equals its latest history row, and each object whose latest history
     row is not a deletion still exists: a merge of both, in pk order."""
     label, fields = model._meta.label, _compared_fields(model, history)
     names = {f.attname: f.name for f in model._meta.concrete_fields}
     pk = fields[0]
-    latest = history.objects.values(pk).annotate(last=Max("history_id")).values("last")
-    rows = model._base_manager.order_by(pk).values_list(*fields).iterator(chunk_size=CHUNK)
+    latest = history.objects.using(using).values(pk).annotate(last=Max("history_id")).values("last")
+    rows = model._base_manager.using(using).order_by(pk).values_list(*fields).iterator(chunk_size=CHUNK)
     logged = (
-        history.objects.filter(history_id__in=Subquery(latest))
+        history.objects.using(using)
+        .filter(history_id__in=Subquery(latest))
         .order_by(pk)
         .values_list("history_type", *fields)
         .iterator(chunk_size=CHUNK)
@@ -160,11 +161,12 @@ def _merge(rows: Iterator[tuple], logged: Iterator[tuple]) -> Iterator[tuple[tup
             row, log = next(rows, None), next(logged, None)
 
 
-def check_transactions(limit_per_model: int = 1) -> list[ObjectFinding]:
+def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS) -> list[ObjectFinding]:
     """History rows of regulated models that share their transaction with no register entry
     (PostgreSQL: the ``ledgers_txid`` column of ledgers.core.db; rows stamped 0 predate it; NULL
     means inserted with the triggers off). One anti-join of every history table against the
     entries, the first ``limit_per_model`` rows of each model by history id."""
+    connection = connections[using]
     if connection.vendor != "postgresql":
         return []
     q = connection.ops.quote_name
@@ -210,13 +212,13 @@ def check_transactions(limit_per_model: int = 1) -> list[ObjectFinding]:
 TRANSACTIONS = "transactions"
 
 
-def verify_objects() -> Iterator[tuple[str, ObjectFinding | None]]:
+def verify_objects(using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple[str, ObjectFinding | None]]:
     """(model label, its first problem or None) for every tracked model, then the transaction
     check: (TRANSACTIONS, None) when sound, one pair per model with a problem otherwise; nothing
     where it cannot run (SQLite)."""
     for model, history in tracked_models():
-        yield model._meta.label, check_state(model, history)
-    if connection.vendor != "postgresql":
+        yield model._meta.label, check_state(model, history, using)
+    if connections[using].vendor != "postgresql":
         return
-    findings = check_transactions()
+    findings = check_transactions(using=using)
     yield from ((finding.model, finding) for finding in findings) if findings else [(TRANSACTIONS, None)]

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.db import TXID_COLUMN, append_only_tables
@@ -22,38 +22,45 @@ TRANSACTION_WINDOW = "1 hour"
 
 
 def _q(name: str) -> str:
-    return connection.ops.quote_name(name)
+    return connections[DEFAULT_DB_ALIAS].ops.quote_name(name)
 
 
-def _one(sql: str, params: list | None = None) -> tuple | None:
-    with connection.cursor() as cursor:
+def _one(using: str, sql: str, params: list | None = None) -> tuple | None:
+    with connections[using].cursor() as cursor:
         cursor.execute(sql, params or [])
         return cursor.fetchone()
 
 
-def _entry_finding(code: str, reason, register_id: int, seq: int) -> Finding:
-    number = Entry.objects.filter(register_id=register_id, seq=seq).values_list("register__number", flat=True).first()
+def _entry_finding(using: str, code: str, reason, register_id: int, seq: int) -> Finding:
+    number = (
+        Entry.objects.using(using)
+        .filter(register_id=register_id, seq=seq)
+        .values_list("register__number", flat=True)
+        .first()
+    )
     return Finding(number or f"#{register_id}", seq, code, str(reason))
 
 
-def check_unstamped() -> Iterator[tuple[str, Finding | ObjectFinding | None]]:
+def check_unstamped(using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple[str, Finding | ObjectFinding | None]]:
     """Every append-only row carries the id of the transaction that inserted it: NULL means it went
     in with the triggers off (a forged entry, history row, checkpoint or tree head)."""
     models = {model._meta.db_table: model for model in apps.get_models()}
     entries = Entry._meta.db_table
-    for table in append_only_tables(connection):
+    for table in append_only_tables(connections[using]):
         model = models.get(table)
         if model is None:
             continue
         if table == entries:
-            row = _one(f"SELECT register_id, seq FROM {_q(table)} WHERE {_q(TXID_COLUMN)} IS NULL ORDER BY id LIMIT 1")
+            row = _one(
+                using, f"SELECT register_id, seq FROM {_q(table)} WHERE {_q(TXID_COLUMN)} IS NULL ORDER BY id LIMIT 1"
+            )
             yield (
                 model._meta.label,
-                row and _entry_finding("unstamped", _("entrée écrite les déclencheurs désactivés"), *row),
+                row and _entry_finding(using, "unstamped", _("entrée écrite les déclencheurs désactivés"), *row),
             )
             continue
         pk = model._meta.pk.column
-        row = _one(f"SELECT {_q(pk)} FROM {_q(table)} WHERE {_q(TXID_COLUMN)} IS NULL ORDER BY 1 LIMIT 1")
+        row = _one(using, f"SELECT {_q(pk)} FROM {_q(table)} WHERE {_q(TXID_COLUMN)} IS NULL ORDER BY 1 LIMIT 1")
         yield (
             model._meta.label,
             row
@@ -63,35 +70,37 @@ def check_unstamped() -> Iterator[tuple[str, Finding | ObjectFinding | None]]:
         )
 
 
-def check_entry_runs() -> Finding | None:
+def check_entry_runs(using: str = DEFAULT_DB_ALIAS) -> Finding | None:
     """A transaction holds the register's lock from its first append to its commit, so the entries
     it writes in one register are consecutive: an entry stamped with the id of a transaction
     whose other entries of that register are not next to it was not written by it."""
     row = _one(
+        using,
         f"SELECT register_id, max(seq) FROM {_q(Entry._meta.db_table)} WHERE {_q(TXID_COLUMN)} <> 0 "
         f"GROUP BY register_id, {_q(TXID_COLUMN)} HAVING max(seq) - min(seq) + 1 <> count(*) "
-        "ORDER BY 1, 2 LIMIT 1"
+        "ORDER BY 1, 2 LIMIT 1",
     )
     return row and _entry_finding(
-        "foreign_txid", _("entrée marquée d'une transaction dont les autres entrées ne la précèdent pas"), *row
+        using, "foreign_txid", _("entrée marquée d'une transaction dont les autres entrées ne la précèdent pas"), *row
     )
 
 
-def check_entry_actors() -> Finding | None:
+def check_entry_actors(using: str = DEFAULT_DB_ALIAS) -> Finding | None:
     """The author account kept beside an entry (used by maker ≠ checker) is the login its hash
     seals."""
     user = get_user_model()
     row = _one(
+        using,
         f"SELECT e.register_id, e.seq FROM {_q(Entry._meta.db_table)} e JOIN {_q(user._meta.db_table)} u "
         f"ON u.{_q(user._meta.pk.column)} = e.actor_user_id "
-        f"WHERE u.{_q(user._meta.get_field(user.USERNAME_FIELD).column)} <> e.actor ORDER BY 1, 2 LIMIT 1"
+        f"WHERE u.{_q(user._meta.get_field(user.USERNAME_FIELD).column)} <> e.actor ORDER BY 1, 2 LIMIT 1",
     )
     return row and _entry_finding(
-        "actor_user", _("le compte de l'auteur n'est pas l'auteur scellé par l'empreinte"), *row
+        using, "actor_user", _("le compte de l'auteur n'est pas l'auteur scellé par l'empreinte"), *row
     )
 
 
-def check_history_times() -> ObjectFinding | None:
+def check_history_times(using: str = DEFAULT_DB_ALIAS) -> ObjectFinding | None:
     """A history row's time lies within its transaction's entries' times (a history row forged
     later with an earlier transaction's id does not). One pass over the entries, one join."""
     by_table, branches = {}, []
@@ -106,12 +115,13 @@ def check_history_times() -> ObjectFinding | None:
     if not branches:
         return None
     row = _one(
+        using,
         f"WITH t AS MATERIALIZED (SELECT {_q(TXID_COLUMN)} AS txid, min(recorded_at) AS lo, max(recorded_at) AS hi "
         f"FROM {_q(Entry._meta.db_table)} WHERE {_q(TXID_COLUMN)} <> 0 GROUP BY 1), "
         f"h AS ({' UNION ALL '.join(branches)}) "
         "SELECT h.tbl, h.hid, h.pk FROM h JOIN t ON t.txid = h.txid "
         f"WHERE h.history_date NOT BETWEEN t.lo - interval '{TRANSACTION_WINDOW}' "
-        f"AND t.hi + interval '{TRANSACTION_WINDOW}' ORDER BY 1, 2 LIMIT 1"
+        f"AND t.hi + interval '{TRANSACTION_WINDOW}' ORDER BY 1, 2 LIMIT 1",
     )
     if row is None:
         return None
@@ -124,13 +134,13 @@ def check_history_times() -> ObjectFinding | None:
     )
 
 
-def verify_rows() -> Iterator[tuple[str, Finding | ObjectFinding | None]]:
-    """(name, first problem or None) of each row check; nothing on SQLite (no transaction ids).
-    Must run inside a transaction (``snapshot()``)."""
-    if connection.vendor != "postgresql":
+def verify_rows(using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple[str, Finding | ObjectFinding | None]]:
+    """(name, first problem or None) of each row check on the database ``using``; nothing on
+    SQLite (no transaction ids). Must run inside a transaction (``snapshot()``)."""
+    if connections[using].vendor != "postgresql":
         return
-    problems = [finding for _, finding in check_unstamped() if finding]
+    problems = [finding for _, finding in check_unstamped(using) if finding]
     yield "stamps", problems[0] if problems else None
-    yield "entry transactions", check_entry_runs()
-    yield "entry authors", check_entry_actors()
-    yield "history times", check_history_times()
+    yield "entry transactions", check_entry_runs(using)
+    yield "entry authors", check_entry_actors(using)
+    yield "history times", check_history_times(using)

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Count, F, Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
@@ -179,9 +180,9 @@ def registers_with_counts(*, establishment_code: str | None = None) -> QuerySet[
     return registers
 
 
-def registers_named(numbers: Sequence[str]) -> tuple[list[Register], list[str]]:
+def registers_named(numbers: Sequence[str], using: str = DEFAULT_DB_ALIAS) -> tuple[list[Register], list[str]]:
     """The registers with these numbers, in the order given, and the numbers that match none."""
-    found = Register.objects.select_related("establishment").in_bulk(numbers, field_name="number")
+    found = Register.objects.using(using).select_related("establishment").in_bulk(numbers, field_name="number")
     return [found[n] for n in numbers if n in found], [n for n in numbers if n not in found]
 
 

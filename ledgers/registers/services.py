@@ -24,7 +24,7 @@ from .chain import check_payload, entry_hash, format_timestamp
 from .checkpoints import checkpoint_bytes
 from .kinds import DIRECTORATE, MAIN_COURANTE, get_kind
 from .models import Checkpoint, Entry, EntryKind, Register
-from .selectors import visaed_up_to
+from .selectors import current_register, visaed_up_to
 from .signing import sign, signing_key
 from .verification import Finding, snapshot, verify_in_snapshot
 
@@ -186,6 +186,21 @@ def entry_append(*, register: Register, actor: AbstractBaseUser, role: str, payl
     if entry is None:
         _require_open(register)
     return entry
+
+
+def entry_write(
+    *,
+    establishment: Establishment,
+    kind: str,
+    actor: AbstractBaseUser,
+    role: str,
+    payload: dict[str, Any],
+    qualifier: str = "",
+) -> Entry:
+    """Append a record entry to the volume of ``kind`` in service here (the ``qualifier``'s, e.g.
+    a table's carnet), as ``entry_append`` does: the one way a domain writes a line of a kind."""
+    register = current_register(establishment, kind, qualifier)
+    return entry_append(register=register, actor=actor, role=role, payload=payload)
 
 
 @transaction.atomic
@@ -425,13 +440,14 @@ def main_courante_record(
     return entry_append(register=register, actor=actor, role=role, payload=payload)
 
 
-def checkpoints_seal(*, registers: QuerySet[Register] | None = None) -> list[Checkpoint | Finding]:
+def checkpoints_seal(*, registers: QuerySet[Register] | None = None, full: bool = False) -> list[Checkpoint | Finding]:
     """Seal a checkpoint of every register (of ``registers``, default all) whose head moved past
     its last checkpoint: the seq and hash of its last entry, signed with the Ed25519 key of
     ``LEDGERS_SIGNING_KEY`` (signing.py). A system act (the daily beat task, or ``seal_checkpoints``), one
-    transaction per register. Each register is verified in full first, in the snapshot the
-    checkpoint is taken from: a checkpoint never seals a chain that does not verify, which is
-    returned as its Finding instead."""
+    transaction per register. Each register is verified first, in the snapshot the checkpoint is
+    taken from: a checkpoint never seals a chain that does not verify, which is returned as its
+    Finding instead. The verification starts at the last checkpoint (whose signature covers what
+    precedes it), or at the opening act with ``full``."""
     signing_key()  # refuse before verifying anything when this process cannot sign
     moved = (
         (Register.objects.all() if registers is None else registers)
@@ -439,12 +455,12 @@ def checkpoints_seal(*, registers: QuerySet[Register] | None = None) -> list[Che
         .filter(head_seq__gt=F("sealed"))
         .order_by("number")
     )
-    return [_checkpoint_seal(register) for register in moved]
+    return [_checkpoint_seal(register, full=full) for register in moved]
 
 
-def _checkpoint_seal(register: Register) -> Checkpoint | Finding:
+def _checkpoint_seal(register: Register, *, full: bool) -> Checkpoint | Finding:
     with snapshot(read_only=False):
-        finding = verify_in_snapshot(register)
+        finding = verify_in_snapshot(register, since_checkpoint=not full)
         if finding is not None:
             return finding
         seq, digest = Entry.objects.filter(register=register).order_by("-seq").values_list("seq", "entry_hash")[0]

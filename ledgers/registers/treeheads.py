@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from datetime import datetime
 
 from django.apps import apps
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -104,11 +104,11 @@ def table_counts() -> dict[str, list[int]]:
     return counts
 
 
-def tables_problem(tables: dict[str, list[int]]) -> tuple[str, str] | None:
+def tables_problem(tables: dict[str, list[int]], using: str = DEFAULT_DB_ALIAS) -> tuple[str, str] | None:
     """(table, reason) for the first append-only table with fewer rows up to the recorded id than
     recorded (rows committed later with an older id can only make more)."""
-    pks, q = _pk_columns(), connection.ops.quote_name
-    with connection.cursor() as cursor:
+    pks, q = _pk_columns(), connections[using].ops.quote_name
+    with connections[using].cursor() as cursor:
         for table, (top, count) in sorted(tables.items()):
             if table not in pks:
                 continue
@@ -164,15 +164,17 @@ def tree_heads_seal(*, now: datetime | None = None) -> list[TreeHead]:
     return made
 
 
-def verify_tree_heads() -> Iterator[tuple[str, Finding | None]]:
+def verify_tree_heads(using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple[str, Finding | None]]:
     """Each establishment's tree heads: numbered 1, 2, 3…, each signed, hashed and rooted as it
     says, chained to the previous one; and no append-only table has lost rows that the newest
     counted."""
-    for establishment in Establishment.objects.filter(tree_heads__isnull=False).distinct().order_by("code"):
+    establishments = Establishment.objects.using(using).filter(tree_heads__isnull=False).distinct()
+    for establishment in establishments.order_by("code"):
         name = f"{establishment.code} têtes d'arbre"
         prev, expected, newest = GENESIS_HASH, 1, None
         found = None
-        for tree_head in TreeHead.objects.filter(establishment=establishment).order_by("number").iterator():
+        tree_heads = TreeHead.objects.using(using).filter(establishment=establishment).order_by("number")
+        for tree_head in tree_heads.iterator():
             doc = document(tree_head)
             problem = (
                 (_("tête d'arbre n° %(n)s manquante") % {"n": expected} if tree_head.number != expected else None)
@@ -183,12 +185,12 @@ def verify_tree_heads() -> Iterator[tuple[str, Finding | None]]:
                 found = Finding(name, tree_head.number, "tree_head", str(problem))
                 break
             prev, expected, newest = tree_head.tree_hash, expected + 1, tree_head
-        if found is None and newest is not None and (lost := tables_problem(newest.tables)):
+        if found is None and newest is not None and (lost := tables_problem(newest.tables, using)):
             found = Finding(lost[0], None, "rows_deleted", lost[1])
         yield name, found
 
 
-def verify_against_tree_head(doc: dict) -> Iterator[tuple[str, Finding | None]]:
+def verify_against_tree_head(doc: dict, using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple[str, Finding | None]]:
     """Hold the database to a tree head that left the building, as a whole: it stands on its own,
     the database still has it (same hash), no append-only table lost rows it counted, and every
     register it covers still exists. Each register's chain is then held to its leaf by the
@@ -197,17 +199,19 @@ def verify_against_tree_head(doc: dict) -> Iterator[tuple[str, Finding | None]]:
     if problem := document_problem(doc):
         yield label, Finding(label, None, "tree_head", problem)
         return
-    stored = TreeHead.objects.filter(establishment__code=doc["establishment"], number=doc["number"]).first()
+    stored = (
+        TreeHead.objects.using(using).filter(establishment__code=doc["establishment"], number=doc["number"]).first()
+    )
     if stored is None or stored.tree_hash != doc["hash"]:
         yield label, Finding(label, None, "tree_head_missing", str(_("absente de la base ou différente")))
-    elif lost := tables_problem(doc["tables"]):
+    elif lost := tables_problem(doc["tables"], using):
         yield label, Finding(lost[0], None, "rows_deleted", lost[1])
     else:
         yield label, None
     known = set(
-        Register.objects.filter(number__in=[leaf["register"] for leaf in doc["leaves"]]).values_list(
-            "number", flat=True
-        )
+        Register.objects.using(using)
+        .filter(number__in=[leaf["register"] for leaf in doc["leaves"]])
+        .values_list("number", flat=True)
     )
     for leaf in doc["leaves"]:
         if leaf["register"] not in known:

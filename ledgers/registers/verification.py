@@ -4,7 +4,13 @@ chain to its sealed checkpoints and to earlier exports.
 A register verifies in one database snapshot (REPEATABLE READ on PostgreSQL when called outside
 a transaction), so one that is being written to verifies as it stood when verification began
 instead of reporting the entries appended meanwhile. Memory stays flat whatever the size: entries
-are streamed and only the hashes that visas cover are kept.
+are streamed through a server-side cursor and only the hashes that visas cover are kept.
+
+Full verification walks every register from its opening act. Incremental verification
+(``since_checkpoint``) starts at the register's last sealed checkpoint: the entries up to it were
+verified when it was sealed and the seal holds their hash, so only that entry and those after it
+are read. Every function takes the database alias to read (``using``), so that a full
+verification can run against a read-only replica.
 """
 
 import hashlib
@@ -13,17 +19,18 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from django.db import connection, transaction
-from django.db.models import Max
+import orjson
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils.translation import gettext_lazy as _
 
-from .chain import GENESIS_HASH, canonical_bytes, format_timestamp
+from .chain import GENESIS_HASH, canonical_json, canonical_json_reference, format_timestamp
 from .checkpoints import checkpoint_bytes, checkpoint_key, mac_valid
 from .models import Checkpoint, Entry, EntryKind, Register, TreeHead
 from .signing import signature_valid
 
-SCAN_FIELDS = ("seq", "recorded_at", "actor", "role", "kind", "payload", "corrects__seq", "prev_hash", "entry_hash")
-ROW_KEYS = tuple(name.removesuffix("__seq") for name in SCAN_FIELDS)
+# The hashed fields in canonical order of a scanned row, then the stored entry_hash.
+ROW_KEYS = ("seq", "recorded_at", "actor", "role", "kind", "payload", "corrects", "prev_hash", "entry_hash")
+FETCH = 2000
 
 
 @dataclass(frozen=True)
@@ -40,45 +47,115 @@ class Finding:
         return f"{self.register}{where} : {self.reason}"
 
 
-def scan(register: Register, page_size: int = 2000) -> Iterator[dict]:
-    """Entries of a register in seq order, as the dicts that are hashed (+ entry_hash).
+def _scan_sql(vendor: str, *, bounded: bool = False) -> str:
+    table = connections[DEFAULT_DB_ALIAS].ops.quote_name(Entry._meta.db_table)
+    at, payload = "e.recorded_at", "e.payload"
+    if vendor == "postgresql":  # the timestamp already in its canonical text, the payload as text for orjson
+        at, payload = (
+            """to_char(e.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')""",
+            "e.payload::text",
+        )
+    # The corrected entry's seq is looked up for the corrections only.
+    corrects = (
+        f"CASE WHEN e.corrects_id IS NULL THEN NULL ELSE (SELECT c.seq FROM {table} c WHERE c.id = e.corrects_id) END"
+    )
+    bound = " AND e.seq <= %s" if bounded else ""
+    return (
+        f"SELECT e.seq, {at}, e.actor, e.role, e.kind, {payload}, {corrects}, e.prev_hash, e.entry_hash "
+        f"FROM {table} e WHERE e.register_id = %s AND e.seq >= %s{bound} ORDER BY e.seq"
+    )
 
-    Read in pages of consecutive seqs along the (register, seq) index rather than through one
-    server-side cursor: memory stays flat whatever the size, also behind a transaction-pooling
-    proxy, and each page is a bounded range whatever the planner's statistics say (LIMIT with
-    stale statistics can sort everything that follows). Inside ``snapshot()`` the pages are one
-    consistent view."""
-    entries = Entry.objects.filter(register=register)
-    last = entries.aggregate(last=Max("seq"))["last"] or 0
-    rows = entries.order_by("seq").values_list(*SCAN_FIELDS)
-    for start in range(1, last + 1, page_size):
-        for values in rows.filter(seq__gte=start, seq__lt=start + page_size):
-            yield _row(register.number, values)
+
+def _rows(
+    register: Register,
+    *,
+    start: int = 1,
+    last: int | None = None,
+    using: str = DEFAULT_DB_ALIAS,
+    fetch: int = FETCH,
+) -> Iterator[tuple]:
+    """The entries of a register from ``start`` on (to ``last``), in seq order, as tuples in
+    ROW_KEYS order: the timestamp as canonical text, the payload as stored text (``_hashed``
+    decodes it).
+
+    One ordered index scan through a server-side cursor (a chunked cursor: a plain one where
+    DISABLE_SERVER_SIDE_CURSORS says the pooler cannot keep one), ``fetch`` rows a round trip."""
+    connection = connections[using]
+    postgresql = connection.vendor == "postgresql"
+    with connection.chunked_cursor() as cursor:
+        bound = [] if last is None else [last]
+        cursor.execute(_scan_sql(connection.vendor, bounded=last is not None), [register.pk, start, *bound])
+        while batch := cursor.fetchmany(fetch):
+            if postgresql:
+                yield from batch
+                continue
+            for seq, at, *rest in batch:
+                yield seq, format_timestamp(connection.ops.convert_datetimefield_value(at, None, connection)), *rest
 
 
-def _row(number: str, values: tuple) -> dict:
-    row = dict(zip(ROW_KEYS, values, strict=True), register=number)
-    row["recorded_at"] = format_timestamp(row["recorded_at"])
-    return row
+def _document(number: str, row: tuple, payload) -> dict:
+    seq, at, actor, role, kind, _payload, corrects, prev_hash, _stored = row
+    return {
+        "register": number,
+        "seq": seq,
+        "recorded_at": at,
+        "actor": actor,
+        "role": role,
+        "kind": kind,
+        "payload": payload,
+        "corrects": corrects,
+        "prev_hash": prev_hash,
+    }
+
+
+def _hashed(number: str, row: tuple) -> tuple[str, object]:
+    """(sha256 of the canonical bytes, decoded payload) of a scanned row. The payload is decoded
+    with orjson; a hash that does not match the stored one is computed again with the reference
+    decoder and encoder before it is believed (orjson reads integers beyond 64 bits as floats):
+    a mismatch is reported only on the definition's bytes, and the payload returned is then the
+    reference decoder's."""
+    text = row[5]
+    try:
+        payload = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        payload = None
+    else:
+        digest = hashlib.sha256(canonical_json(_document(number, row, payload))).hexdigest()
+        if digest == row[8]:
+            return digest, payload
+    payload = json.loads(text)
+    return hashlib.sha256(canonical_json_reference(_document(number, row, payload))).hexdigest(), payload
+
+
+def _values(number: str, row: tuple) -> dict:
+    values = dict(zip(ROW_KEYS, row, strict=True), register=number)
+    values["payload"] = _hashed(number, row)[1]
+    return values
+
+
+def scan(register: Register, page_size: int = FETCH, *, using: str = DEFAULT_DB_ALIAS) -> Iterator[dict]:
+    """Entries of a register in seq order, as the dicts that are hashed (+ entry_hash)."""
+    for row in _rows(register, using=using, fetch=page_size):
+        yield _values(register.number, row)
 
 
 def scan_range(register: Register, first: int, last: int) -> list[dict]:
     """Entries ``first``…``last`` of a register as scan() gives them (one bounded read)."""
-    rows = Entry.objects.filter(register=register, seq__gte=first, seq__lte=last).order_by("seq")
-    return [_row(register.number, values) for values in rows.values_list(*SCAN_FIELDS)]
+    return [_values(register.number, row) for row in _rows(register, start=first, last=last)]
 
 
 @contextmanager
-def snapshot(*, read_only: bool = True) -> Iterator[None]:
+def snapshot(*, read_only: bool = True, using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
     """One consistent view of the database for a multi-query read (and, with ``read_only``
     False, the writes that depend on it).
 
     Inside a caller's transaction the caller decides what is seen; otherwise open a REPEATABLE
     READ transaction (PostgreSQL) or a plain one (SQLite reads in one snapshot)."""
+    connection = connections[using]
     if connection.in_atomic_block:
         yield
         return
-    with transaction.atomic():
+    with transaction.atomic(using=using):
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 mode = ", READ ONLY" if read_only else ""
@@ -86,18 +163,25 @@ def snapshot(*, read_only: bool = True) -> Iterator[None]:
         yield
 
 
-def verify_register(register: Register, anchors: dict[int, tuple[str, str]] | None = None) -> Finding | None:
-    """Return the first problem found, or None when the register verifies (``anchors``: see
-    ``verify_in_snapshot``)."""
-    with snapshot():
-        return verify_in_snapshot(register, anchors)
+def verify_register(
+    register: Register,
+    anchors: dict[int, tuple[str, str]] | None = None,
+    *,
+    since_checkpoint: bool = False,
+    using: str = DEFAULT_DB_ALIAS,
+) -> Finding | None:
+    """Return the first problem found, or None when the register verifies (``anchors`` and
+    ``since_checkpoint``: see ``verify_in_snapshot``)."""
+    with snapshot(using=using):
+        return verify_in_snapshot(register, anchors, since_checkpoint=since_checkpoint, using=using)
 
 
-def _sealed(register: Register, finding) -> dict[int, tuple[str, str]] | Finding:
+def _sealed(register: Register, finding, using: str = DEFAULT_DB_ALIAS) -> dict[int, tuple[str, str]] | Finding:
     """The register's checkpoints as {seq: (hash, local date)}, or the first one whose seal does
     not verify under the key (forged, or written by something that does not hold the key)."""
     rows = (
-        Checkpoint.objects.filter(register=register)
+        Checkpoint.objects.using(using)
+        .filter(register=register)
         .order_by("seq")
         .values_list("seq", "entry_hash", "created_at", "mac", "key_id", "signature")
     )
@@ -119,12 +203,13 @@ def _sealed(register: Register, finding) -> dict[int, tuple[str, str]] | Finding
     return sealed
 
 
-def tree_head_anchor(register: Register) -> dict[int, tuple[str, str]]:
+def tree_head_anchor(register: Register, using: str = DEFAULT_DB_ALIAS) -> dict[int, tuple[str, str]]:
     """{seq: (hash, time)} of the register in its establishment's newest tree head: the head it
     had then stays held even if its checkpoint rows are deleted (the tree heads' own signatures
     and chain are checked by treeheads.verify_tree_heads)."""
     newest = (
-        TreeHead.objects.filter(establishment_id=register.establishment_id)
+        TreeHead.objects.using(using)
+        .filter(establishment_id=register.establishment_id)
         .order_by("-number")
         .values_list("leaves", "created_at")
         .first()
@@ -135,40 +220,88 @@ def tree_head_anchor(register: Register) -> dict[int, tuple[str, str]]:
     return {seq: (digest, format_timestamp(newest[1]))}
 
 
-def verify_in_snapshot(register: Register, anchors: dict[int, tuple[str, str]] | None = None) -> Finding | None:
+@dataclass
+class _Walk:
+    """Where the walk of a chain starts: the first seq read, the hash it links to, and what the
+    entries before it leave behind (the end of the last visa's range, the closing act's seq)."""
+
+    start: int = 1
+    prev: str = GENESIS_HASH
+    visaed: int = 0
+    closing: int | None = None
+
+
+def _resume(register: Register, sealed: dict[int, tuple[str, str]], using: str) -> _Walk:
+    """Start at the last sealed checkpoint: its entry is read again (its hash must still be the
+    sealed one), linked to the previous entry as stored, which the seal covers."""
+    if not sealed:
+        return _Walk()
+    start = max(sealed)
+    entries = Entry.objects.using(using).filter(register=register, seq__lt=start)
+    prev = entries.filter(seq=start - 1).values_list("entry_hash", flat=True).first() or GENESIS_HASH
+    last_visa = entries.filter(kind=EntryKind.VISA).order_by("-seq").values_list("payload__covers_seq", flat=True)
+    closing = entries.filter(kind=EntryKind.CLOSING).values_list("seq", flat=True).first()
+    visaed = last_visa.first()
+    return _Walk(start=start, prev=prev, visaed=visaed if type(visaed) is int else 0, closing=closing)
+
+
+def verify_in_snapshot(
+    register: Register,
+    anchors: dict[int, tuple[str, str]] | None = None,
+    *,
+    since_checkpoint: bool = False,
+    using: str = DEFAULT_DB_ALIAS,
+) -> Finding | None:
     """``verify_register`` in the caller's snapshot (the sealing of checkpoints verifies first).
     ``anchors``: more {seq: (hash, time)} the chain must hold, as sealed checkpoints (a tree head
-    that left the building); the newest tree head's are always added."""
+    that left the building); the newest tree head's are always added. With ``since_checkpoint``
+    the walk starts at the last signed checkpoint, and the anchors before it are held to the
+    stored hashes."""
     number = register.number
 
     def finding(seq: int | None, code: str, reason) -> Finding:
         return Finding(number, seq, code, str(reason))
 
-    head_seq, head_hash = Register.objects.filter(pk=register.pk).values_list("head_seq", "head_hash").get()
-    sealed = _sealed(register, finding)
+    registers = Register.objects.using(using).filter(pk=register.pk)
+    head_seq, head_hash = registers.values_list("head_seq", "head_hash").get()
+    sealed = _sealed(register, finding, using)
     if isinstance(sealed, Finding):
         return sealed
-    for seq, anchor in {**tree_head_anchor(register), **(anchors or {})}.items():
+    # Resume only at a signed checkpoint; the tree heads' anchors are held below.
+    walk = _resume(register, sealed, using) if since_checkpoint else _Walk()
+    for seq, anchor in {**tree_head_anchor(register, using), **(anchors or {})}.items():
         if sealed.setdefault(seq, anchor)[0] != anchor[0]:
             return finding(seq, "checkpoint_hash", _("le point de contrôle scellé diffère de la tête d'arbre signée"))
-    entries = Entry.objects.filter(register=register)
-    # The seqs that visas cover: the only hashes worth keeping while the chain streams by.
-    covered = entries.filter(kind=EntryKind.VISA).values_list("payload__covers_seq", flat=True)
+    entries = Entry.objects.using(using).filter(register=register)
+    # Anchors before the start are held to the stored hashes, which the resumed checkpoint's
+    # seal covers through the chain.
+    earlier = [seq for seq in sealed if seq < walk.start]
+    for seq, digest in entries.filter(seq__in=earlier).values_list("seq", "entry_hash"):
+        if sealed[seq][0] != digest:
+            return finding(
+                seq,
+                "checkpoint_hash",
+                _("l'entrée ne correspond plus au point de contrôle scellé le %(date)s") % {"date": sealed[seq][1]},
+            )
+    # The seqs that the visas read cover: the only hashes worth keeping while the chain streams
+    # by (those before the start are taken as stored, which the checkpoint's seal covers).
+    covered = entries.filter(kind=EntryKind.VISA, seq__gte=walk.start).values_list("payload__covers_seq", flat=True)
     wanted = {seq for seq in covered if type(seq) is int}
-    kept: dict[int, str] = {}
-    expected_seq, prev, visaed, closing = 1, GENESIS_HASH, 0, None
-    for row in scan(register):
-        seq = row["seq"]
+    kept: dict[int, str] = dict(
+        entries.filter(seq__in=[seq for seq in wanted if seq < walk.start]).values_list("seq", "entry_hash")
+    )
+    expected_seq, prev, visaed, closing = walk.start, walk.prev, walk.visaed, walk.closing
+    for row in _rows(register, start=walk.start, using=using):
+        seq, kind, corrects, prev_hash, stored = row[0], row[4], row[6], row[7], row[8]
         if seq != expected_seq:
             return finding(
                 expected_seq,
                 "missing",
                 _("entrée manquante (l'entrée suivante conservée est le n° %(next)s)") % {"next": seq},
             )
-        if row["prev_hash"] != prev:
+        if prev_hash != prev:
             return finding(seq, "prev_hash", _("l'empreinte précédente ne correspond pas à l'entrée précédente"))
-        stored = row.pop("entry_hash")
-        computed = hashlib.sha256(canonical_bytes(**row)).hexdigest()
+        computed, payload = _hashed(number, row)
         if computed != stored:
             return finding(seq, "entry_hash", _("l'empreinte ne correspond pas au contenu de l'entrée"))
         if seq in sealed and sealed[seq][0] != computed:
@@ -178,17 +311,16 @@ def verify_in_snapshot(register: Register, anchors: dict[int, tuple[str, str]] |
                 "checkpoint_hash",
                 _("l'entrée ne correspond plus au point de contrôle scellé le %(date)s") % {"date": sealed[seq][1]},
             )
-        kind = row["kind"]
         if seq == 1 and kind != EntryKind.OPENING:
             return finding(seq, "opening", _("la première entrée n'est pas l'acte d'ouverture"))
         if closing is not None:
             return finding(
                 seq, "after_closing", _("entrée postérieure à l'acte de clôture (n° %(seq)s)") % {"seq": closing}
             )
-        if row["corrects"] is not None and not 1 <= row["corrects"] < seq:
+        if corrects is not None and not 1 <= corrects < seq:
             return finding(seq, "corrects", _("la correction désigne une entrée hors des entrées précédentes"))
         if kind == EntryKind.VISA:
-            payload = row["payload"] if isinstance(row["payload"], dict) else {}
+            payload = payload if isinstance(payload, dict) else {}
             covers, start = payload.get("covers_seq"), payload.get("covers_from")
             if type(covers) is not int or not 1 <= covers < seq:
                 return finding(seq, "visa_range", _("le visa ne porte sur aucune entrée précédente"))
@@ -233,9 +365,9 @@ def verify_in_snapshot(register: Register, anchors: dict[int, tuple[str, str]] |
     return None
 
 
-def _lines(register: Register) -> Iterator[str]:
-    for row in scan(register):
-        yield json.dumps(row, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def _lines(register: Register, using: str = DEFAULT_DB_ALIAS) -> Iterator[str]:
+    for row in scan(register, using=using):
+        yield canonical_json(row).decode("utf-8")
 
 
 def export_lines(register: Register) -> Iterator[str]:
@@ -244,11 +376,11 @@ def export_lines(register: Register) -> Iterator[str]:
         yield from _lines(register)
 
 
-def verify_against_export(lines: Iterable[str]) -> Finding | None:
+def verify_against_export(lines: Iterable[str], using: str = DEFAULT_DB_ALIAS) -> Finding | None:
     """Hold the registers to an earlier export of theirs: every exported line must still be the
     export line of the same entry, byte for byte (what was once exported can be neither changed
     nor removed, whatever the head says). Lines of several registers may follow one another."""
-    with snapshot():
+    with snapshot(using=using):
         number, current = None, iter(())
         for n, line in enumerate(lines, start=1):
             line = line.rstrip("\n")
@@ -257,12 +389,12 @@ def verify_against_export(lines: Iterable[str]) -> Finding | None:
                 seq = exported["seq"]
                 if exported["register"] != number:
                     number = exported["register"]
-                    register = Register.objects.filter(number=number).first()
+                    register = Register.objects.using(using).filter(number=number).first()
                     if register is None:
                         return Finding(
                             str(number), None, "export_register", str(_("registre exporté absent de la base"))
                         )
-                    current = _lines(register)
+                    current = _lines(register, using)
             except (ValueError, KeyError, TypeError):
                 return Finding(
                     str(number or "?"), None, "export_format", str(_("ligne %(n)s de l'export illisible") % {"n": n})

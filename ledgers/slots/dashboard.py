@@ -14,7 +14,8 @@ from ledgers.core.dashboard import Panel, dashboard_panel
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 
-from . import accounting, counts, progressives, selectors, staffing, unclaimed
+from . import selectors
+from .services import accounting, counts, jpm, staffing, unclaimed
 
 CONCERNED = {
     Role.SUPERVISEUR,
@@ -43,7 +44,7 @@ def slots_waiting(request: HttpRequest, establishment: Establishment) -> Panel |
         "events": selectors.flagged_events(establishment).count(),
         # FR: SCCJ transmissions overdue (SLOT-39), relèves waiting for their modèle 31 (SLOT-43),
         # tickets to expire (SLOT-44).
-        "transmissions": progressives.transmissions_due(establishment) if establishment.jurisdiction == "FR" else [],
+        "transmissions": jpm.transmissions_due(establishment) if establishment.jurisdiction == "FR" else [],
         "unreconciled": unclaimed.unreconciled_releves(establishment).count(),
         "expired": unclaimed.expired_unposted(establishment).count() if establishment.jurisdiction == "FR" else 0,
         # FR: wins paid at the cash desk not yet in modèle 29 with the comité visa (the jackpots to

@@ -19,18 +19,22 @@ from django.db import transaction
 from django.utils import timezone
 from PIL import Image
 
-from ledgers.authority.demo import post_machine_displays
+from ledgers.authority import displays
+from ledgers.authority import services as authority_services
+from ledgers.authority.registers import DISPLAYS
 from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
 from ledgers.core.models import Establishment, Room
 from ledgers.core.roles import Role
 from ledgers.core.services import room_create
+from ledgers.equipment.volumes import open_volume
 from ledgers.keys import demo as keys_demo
 from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open
 
-from . import cashdesk, progressives, selectors, services, staffing, unclaimed
-from .models import Machine, Meter, StaffApproval
+from . import selectors, services
+from .models import Intervention, Machine, Meter, Releve, StaffApproval
 from .rules import required_meters
+from .services import cashdesk, progressives, staffing, unclaimed
 
 DAYS = 30
 MACHINES = 12
@@ -136,6 +140,23 @@ def _machines(est: Establishment, room: Room, at: datetime.datetime) -> list[Mac
         )
         machines.append(machine)
     return machines
+
+
+def post_machine_displays(machine: Machine) -> None:
+    """The art. 68-11 devices and displays of a French machine, checked by the comité member."""
+    est = machine.establishment
+    director = demo_user(est, Role.DIRECTEUR_RESPONSABLE)
+    open_volume(est, DISPLAYS.code, "", director=director, authority=director, paraphe="D.R.")
+    checker = demo_user(est, Role.COMITE)
+    posted = displays.posted_items(machine=machine)
+    for required in displays.missing(displays.machine_items(machine), posted):
+        authority_services.display_post(
+            establishment=est,
+            actor=checker,
+            item=required.item,
+            machine=machine,
+            posted_on=est.localtime(timezone.now()).date(),
+        )
 
 
 def _rows(machines: list[Machine], day: int) -> list[services.ReadingRow]:
@@ -360,6 +381,24 @@ def _staffing(est: Establishment, since: datetime.date) -> int:
     return recorded
 
 
+def _open_for_keys(est: Establishment) -> None:
+    """Today's relève and an intervention left open, for the keys the keys seeder hands out for them
+    (the month's relèves and interventions above are closed)."""
+    machine = Machine.objects.filter(establishment=est, status=Machine.Status.IN_SERVICE).first()
+    if machine is None:
+        return
+    if not Releve.objects.filter(establishment=est, status=Releve.Status.OPEN).exists():
+        services.releve_open(
+            establishment=est, room=machine.socle.room, during_operation=False, actor=demo_user(est, Role.SUPERVISEUR)
+        )
+    if not Intervention.objects.filter(machine__establishment=est, status=Intervention.Status.OPEN).exists():
+        services.intervention_open(
+            machine=machine,
+            actor=demo_user(est, Role.MECANICIEN),
+            reason="Porte principale : contrôle du lecteur de billets",
+        )
+
+
 def seed(stdout: TextIO) -> None:
     for code in (DEMO_MC, DEMO_FR):
         est = Establishment.objects.get(code=code)
@@ -368,6 +407,7 @@ def seed(stdout: TextIO) -> None:
             staffed = _staffing(est, timezone.localdate() - datetime.timedelta(days=DAYS + 1))
             stdout.write(f"  {est.name}: {staffed} journée(s) de personnel de la salle des machines inscrite(s)\n")
         if Machine.objects.filter(establishment=est).exists():
+            _open_for_keys(est)
             continue
         with transaction.atomic():
             _registers(est)
@@ -393,3 +433,4 @@ def seed(stdout: TextIO) -> None:
             f"  {est.name}: {MACHINES} machines, {DAYS} relèves, "
             f"{Meter.objects.filter(machine__establishment=est).count()} compteurs\n"
         )
+        _open_for_keys(est)

@@ -7,7 +7,8 @@ import io
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from .services import EventRow, ReadingErrors, ReadingRow
+from .services.monitoring import EventRow
+from .services.releves import ReadingErrors, ReadingRow
 
 COLUMNS = ("machine", "station", "meter", "value")
 

@@ -1,4 +1,4 @@
-"""The slot side of key custody (issue 9): the locks a machine needs before it goes in service,
+"""The slot side of key custody: the locks a machine needs before it goes in service,
 and a socle taken out of operation. A key serves the assets its ``asset_ref`` lists (comma
 separated): a machine by its number (SBM number in Monaco, casino number in France), a socle by
 its number; the lock type tells a socle key from a machine key of the same number."""
@@ -78,7 +78,7 @@ def check_reset_key(machine: Machine, reset_key: str, actor: AbstractBaseUser) -
 def socle_withdraw(*, socle: Socle, actor: AbstractBaseUser, reason: str) -> Socle:
     """Take a socle out of operation for technical reasons: only once its lock and key went to the
     caissier principal of the caisse centrale (KEY-07, ``ledgers.keys.services.socle_key_surrender``)."""
-    from .services import INVENTORY_ROLES, _append
+    from .services.common import INVENTORY_ROLES, _append
 
     est = socle.establishment
     role = require_role(actor, est, INVENTORY_ROLES[est.jurisdiction])

@@ -1,4 +1,4 @@
-"""What the slot keys leave their home for, declared to the keys app (issue 9): a relève (socle
+"""What the slot keys leave their home for, declared to the keys app: a relève (socle
 and bill-box release keys, KEY-02; machine keys, KEY-05) and an intervention (machine keys,
 KEY-05; FR upper and lower parts, KEY-13, KEY-17); and how many machines the establishment runs
 (the upper-part opening rule, KEY-17, SET-43, AMB-51). The slots app depends on the keys app,
@@ -66,8 +66,7 @@ def fleet(est: Establishment) -> int:
     return Machine.objects.filter(establishment=est).exclude(status=Machine.Status.RETIRED).count()
 
 
-def declare() -> None:
-    purpose_type(RELEVE)
-    purpose_type(INTERVENTION)
-    purpose_type(SLOT_COUNT)
-    fleet_size_counter(fleet)
+purpose_type(RELEVE)
+purpose_type(INTERVENTION)
+purpose_type(SLOT_COUNT)
+fleet_size_counter(fleet)

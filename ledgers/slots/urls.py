@@ -1,6 +1,11 @@
 from django.urls import path
 
-from . import accounting_views, cashdesk_views, counts_views, progressive_views, reports_views, views
+from . import views
+from .views import accounting as accounting_views
+from .views import cashdesk as cashdesk_views
+from .views import counts as counts_views
+from .views import progressives as progressive_views
+from .views import reports as reports_views
 
 app_name = "slots"
 urlpatterns = [

@@ -22,8 +22,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance, TableSession
 from ledgers.core.roles import Role
 from ledgers.core.services import TABLE_MANAGERS
-from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append, register_language
+from ledgers.registers.services import display_name, entry_write, register_language
 
 from . import rules, selectors
 from .models import ClosingExtension, PartieBanker, StaffAssignment, TableLimits
@@ -64,7 +63,7 @@ def _entry(
             "signature": display_name(actor),
             "flags": [f"{f['code']} : {f['text']}" for f in flags],
         }
-    entry_append(register=current_register(est, TABLE_LOG.code), actor=actor, role=role, payload=payload)
+    entry_write(establishment=est, kind=TABLE_LOG.code, actor=actor, role=role, payload=payload)
 
 
 def _label(position: str) -> str:

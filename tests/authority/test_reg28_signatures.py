@@ -12,8 +12,8 @@ from ledgers.core.errors import RuleViolation
 from ledgers.registers.chain import entry_hash
 from ledgers.registers.kinds import all_kinds, get_kind
 from ledgers.registers.verification import verify_register
-from ledgers.slots import accounting
 from ledgers.slots.models import AccountingLine
+from ledgers.slots.services import accounting
 from tests.factories import DEFAULT_PASSWORD, open_register
 
 ART_69_FORMS = ("modèle 10", "modèle 11", "modèle 12", "modèle 13", "modèle 29")

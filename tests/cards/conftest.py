@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from ledgers.cards import services
-from ledgers.cards.domain import CARDS
+from ledgers.cards.domains import CARDS
 from ledgers.cards.models import CardUnit, Category
 from ledgers.cards.services import ReceivedDeck, ReceivedUnit
 from ledgers.core.errors import RuleViolation

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from ledgers.cards import selectors, services
-from ledgers.cards.domain import CARDS
+from ledgers.cards.domains import CARDS
 from ledgers.cards.models import CardEvent, CardUnit
 from ledgers.core.services import seance_close, table_session_close
 from ledgers.custody import services as custody

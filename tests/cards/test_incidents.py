@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from ledgers.cards import selectors, services
-from ledgers.cards.domain import CARDS
+from ledgers.cards.domains import CARDS
 from ledgers.core.errors import RuleViolation
 from ledgers.custody import services as custody
 from ledgers.incidents.models import Incident

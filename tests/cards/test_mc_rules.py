@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
 from ledgers.cards import selectors, services
-from ledgers.cards.domain import CARDS
+from ledgers.cards.domains import CARDS
 from ledgers.cards.models import CardEvent, CardUnit
 from ledgers.core.services import table_session_close, table_session_open
 from ledgers.custody import services as custody

@@ -5,7 +5,7 @@ import datetime
 
 from django.utils import timezone
 
-from ledgers.cards.domain import CARDS
+from ledgers.cards.domains import CARDS
 from ledgers.custody.selectors import book_stock, intake_registers
 from ledgers.incidents.services import incident_notify, incident_open
 from ledgers.registers.services import entry_append

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from ledgers.cash import changeurs, services
+from ledgers.cash import services
 from ledgers.cash.models import ChangeurFloat, SlipBook
 from ledgers.cash.registers import (
     BANQUE_TABLES,
@@ -23,6 +23,7 @@ from ledgers.cash.registers import (
     REGISTRE_CONTROLE,
     REGISTRE_PLAQUES,
 )
+from ledgers.cash.services import changeurs
 from ledgers.core.authz import save_audited
 from ledgers.core.roles import Role
 from ledgers.core.services import seance_open, table_session_close, table_session_open, table_session_prepare

@@ -4,9 +4,10 @@ headed by the banker's name, for every banker of the séance (COUNT-54)."""
 import pytest
 from rest_framework.test import APIClient
 
-from ledgers.cash import baccara, services
+from ledgers.cash import services
 from ledgers.cash.models import BaccaraBank
 from ledgers.cash.registers import CARNET_CAGNOTTES
+from ledgers.cash.services import baccara
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.core.services import table_session_open

@@ -14,9 +14,10 @@ from rest_framework.test import APIClient
 
 from ledgers.authority.registers import HOUSE_RULES
 from ledgers.authority.services import house_rules_publish
-from ledgers.cash import bbj, rules, selectors, services
+from ledgers.cash import rules, selectors, services
 from ledgers.cash.models import BadBeatConfig, BadBeatCount, BadBeatLog, BadBeatStop, BadBeatWin, Orphan
 from ledgers.cash.registers import CARNET_ORPHELINS, REGISTRE_BBJ
+from ledgers.cash.services import bbj, bbj_stops
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.incidents.models import Incident
@@ -187,14 +188,14 @@ def test_count_47_final_stop_needs_the_minister_notice_48_hours_before_and_write
     bbj_count(fro, fro.close(fro.session("TH1")), retained="500", displayed="1500")
     now = timezone.now()
     with pytest.raises(RuleViolation) as late:
-        bbj.bad_beat_stop_final(
+        bbj_stops.bad_beat_stop_final(
             jackpot=jackpot,
             minister_notified_at=now - datetime.timedelta(hours=47),
             minister_reference="courrier 12",
             actor=fro[Role.COMITE],
         )
     assert late.value.code == "COUNT-47" and not BadBeatStop.objects.exists()
-    stop = bbj.bad_beat_stop_final(
+    stop = bbj_stops.bad_beat_stop_final(
         jackpot=jackpot,
         minister_notified_at=now - datetime.timedelta(hours=49),
         minister_reference="courrier 12",
@@ -212,7 +213,7 @@ def test_count_47_final_stop_needs_the_minister_notice_48_hours_before_and_write
 def test_count_47_reassignment_only_until_31_october_of_the_season(fro, jackpot, monkeypatch):
     configure(fro, jackpot)
     bbj_count(fro, fro.close(fro.session("TH1")), retained="300", displayed="1300")
-    stop = bbj.bad_beat_stop_final(
+    stop = bbj_stops.bad_beat_stop_final(
         jackpot=jackpot,
         minister_notified_at=timezone.now() - datetime.timedelta(days=3),
         minister_reference="courrier 13",
@@ -239,11 +240,11 @@ def test_inc_15_breakdown_needs_the_police_information_and_stops_increments_and_
     session = fro.session("TH1")
     down = timezone.now() - datetime.timedelta(minutes=10)
     with pytest.raises(RuleViolation) as silent:
-        bbj.bad_beat_breakdown(
+        bbj_stops.bad_beat_breakdown(
             jackpot=jackpot, down_at=down, police_informed_at=None, police_service="", actor=fro[Role.COMITE]
         )
     assert silent.value.code == "INC-15" and not Incident.objects.filter(requirement="INC-15").exists()
-    stop = bbj.bad_beat_breakdown(
+    stop = bbj_stops.bad_beat_breakdown(
         jackpot=jackpot,
         down_at=down,
         police_informed_at=down + datetime.timedelta(minutes=2),
@@ -256,7 +257,7 @@ def test_inc_15_breakdown_needs_the_police_information_and_stops_increments_and_
     with pytest.raises(RuleViolation) as payout:
         win(fro, session)
     assert payout.value.code == "COUNT-47"
-    bbj.bad_beat_restore(stop=stop, restored_at=timezone.now(), actor=fro[Role.COMITE])
+    bbj_stops.bad_beat_restore(stop=stop, restored_at=timezone.now(), actor=fro[Role.COMITE])
     incident.refresh_from_db()
     assert incident.status == Incident.Status.CLOSED
     assert win(fro, session).amount == Decimal("2000.00")
@@ -265,7 +266,7 @@ def test_inc_15_breakdown_needs_the_police_information_and_stops_increments_and_
 def test_count_47_no_increment_retained_for_a_partie_played_during_a_breakdown(fro, jackpot):
     configure(fro, jackpot)
     down = timezone.now() - datetime.timedelta(minutes=5)
-    bbj.bad_beat_breakdown(
+    bbj_stops.bad_beat_breakdown(
         jackpot=jackpot, down_at=down, police_informed_at=down, police_service="SRPJ", actor=fro[Role.COMITE]
     )
     session = fro.close(fro.session("TH1"))
@@ -367,7 +368,7 @@ def test_count_48_bbj_pages_and_api(client, fro, jackpot):
 
 def test_count_47_temporary_voluntary_stop_refuses_retenues_and_payouts_until_resumed(client, fro, jackpot):
     configure(fro, jackpot)
-    stop = bbj.bad_beat_suspend(jackpot=jackpot, actor=fro[Role.COMITE])
+    stop = bbj_stops.bad_beat_suspend(jackpot=jackpot, actor=fro[Role.COMITE])
     session = fro.session("TH1")
     with pytest.raises(RuleViolation) as payout:
         win(fro, session)

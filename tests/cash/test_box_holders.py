@@ -4,9 +4,9 @@ de table is held by the gaming employee designated for the table-partie (COUNT-1
 import pytest
 from rest_framework.test import APIClient
 
-from ledgers.cash.box_holders import box_holder_designate
 from ledgers.cash.models import BoxHolderDesignation, TableFloat
 from ledgers.cash.registers import CARNET_AVANCES
+from ledgers.cash.services.box_holders import box_holder_designate
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register

@@ -7,10 +7,11 @@ import pytest
 from django.core.exceptions import ValidationError
 from rest_framework.test import APIClient
 
-from ledgers.cash import services, tickets
+from ledgers.cash import services
 from ledgers.cash.models import CagnotteCount
 from ledgers.cash.registers import CAGNOTTES_MC, CARNET_CAGNOTTES
 from ledgers.cash.rules import CAGNOTTE_DIFFERENCE
+from ledgers.cash.services import tickets
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.core.services import seance_close

@@ -6,9 +6,10 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 
-from ledgers.cash import rules, services
+from ledgers.cash import services
 from ledgers.cash.models import ControlDay
 from ledgers.cash.registers import REGISTRE_CONTROLE
+from ledgers.core import amounts
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register
@@ -40,7 +41,7 @@ def day_played(org, day=0, results=(("RA1", 150_000, 162_500), ("B1", 40_000, 31
     ],
 )
 def test_count_56_amounts_in_words(amount, words):
-    assert rules.amount_in_words(Decimal(amount)) == words
+    assert amounts.amount_in_words(Decimal(amount)) == words
 
 
 def test_count_56_reg_34_day_carried_totalled_and_closed_in_words(fro):

@@ -9,7 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from rest_framework.test import APIClient
 
-from ledgers.cash import electronic, services
+from ledgers.cash import services
 from ledgers.cash.models import ElectronicDevice
 from ledgers.cash.registers import (
     CARNET_11_QUATER,
@@ -18,6 +18,7 @@ from ledgers.cash.registers import (
     REGISTRE_10_BIS,
     REGISTRE_CONTROLE,
 )
+from ledgers.cash.services import electronic
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 from ledgers.cash import services
 from ledgers.cash.models import SfeAdvance
 from ledgers.cash.registers import BANQUE_TABLES, BONS_CAISSE
-from ledgers.cash.sfe import sfe_advance_record
+from ledgers.cash.services.sfe import sfe_advance_record
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register

@@ -8,9 +8,10 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from ledgers.cash import plaques, rules
+from ledgers.cash import rules
 from ledgers.cash.models import ChipCensus, ChipSeries
 from ledgers.cash.registers import REGISTRE_PLAQUES
+from ledgers.cash.services import plaques
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register

@@ -6,7 +6,7 @@ from rest_framework.test import APIClient
 
 from ledgers.cash.models import TableCagnotte
 from ledgers.cash.registers import CARNET_CAGNOTTES
-from ledgers.cash.table_cagnottes import table_cagnotte_record
+from ledgers.cash.services.table_cagnottes import table_cagnotte_record
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register

@@ -7,9 +7,10 @@ from decimal import Decimal
 import pytest
 from rest_framework.test import APIClient
 
-from ledgers.cash import services, tickets
+from ledgers.cash import services
 from ledgers.cash.models import TicketStamp
 from ledgers.cash.registers import CARNET_CAGNOTTES, CARNETS_TICKETS
+from ledgers.cash.services import tickets
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register

@@ -122,7 +122,7 @@ def receive_mc(org: Org, n: int = 5, location=None) -> list[Die]:
 
 def fr_order(org: Org, pairs: int = 2):
     from ledgers.custody.services import purchase_order_issue, purchase_order_visa, supplier_register
-    from ledgers.dice.domain import DICE
+    from ledgers.dice.domains import DICE
 
     name = "Fabrique de dés agréée"
     supplier = org.est.suppliers.filter(domain="dice", name=name).first() or supplier_register(

@@ -4,7 +4,7 @@ from django.utils import timezone
 
 from ledgers.custody.selectors import book_stock, intake_registers
 from ledgers.custody.services import depot_day_close, stock_verification_record
-from ledgers.dice.domain import DICE
+from ledgers.dice.domains import DICE
 from ledgers.dice.selectors import stock_statement
 from ledgers.registers.services import entry_append
 from tests.dice.conftest import receive_fr, receive_mc

@@ -12,7 +12,7 @@ from ledgers.core.services import table_session_close
 from ledgers.custody.models import DestructionSession, ItemStatus, PurchaseOrder
 from ledgers.custody.selectors import book_stock
 from ledgers.custody.services import purchase_order_issue, purchase_order_send, supplier_register
-from ledgers.dice.domain import DICE
+from ledgers.dice.domains import DICE
 from ledgers.dice.models import DicePair, Die, PlayRole
 from ledgers.dice.services import (
     DieInput,

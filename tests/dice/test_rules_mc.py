@@ -21,8 +21,8 @@ from ledgers.custody.services import (
     stock_verification_record,
     supplier_register,
 )
-from ledgers.dice.domain import CATEGORY as DICE_CATEGORY
-from ledgers.dice.domain import DICE
+from ledgers.dice.domains import CATEGORY as DICE_CATEGORY
+from ledgers.dice.domains import DICE
 from ledgers.dice.models import DiceAllocation, DiceCheck, Die, PlayRole
 from ledgers.dice.selectors import destruction_queue, stock_statement, unclosed_annex_days
 from ledgers.dice.services import (

@@ -8,7 +8,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.core.services import table_session_close, table_session_open
 from ledgers.equipment import services
-from ledgers.equipment.checks import session_uses_shuffler, shuffler_deck_check
+from ledgers.equipment.hooks import session_uses_shuffler, shuffler_deck_check
 from ledgers.equipment.models import AssetStatus, MachineType
 from ledgers.incidents.models import Incident
 from ledgers.incidents.services import incident_close, incident_decide, incident_notify

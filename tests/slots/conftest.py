@@ -19,7 +19,7 @@ from ledgers.slots import services
 from ledgers.slots.locks import required_locks
 from ledgers.slots.models import Machine, MeterReading, Socle
 from ledgers.slots.rules import required_meters
-from ledgers.slots.staffing import staffing_record
+from ledgers.slots.services.staffing import staffing_record
 from tests.factories import LocationFactory, RoomFactory, make_user, open_register, post_displays
 
 MC_ROLES = (

@@ -8,8 +8,9 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from ledgers.core.errors import RuleViolation
-from ledgers.slots import accounting, services
+from ledgers.slots import services
 from ledgers.slots.models import AccountingLine, MachineAvance
+from ledgers.slots.services import accounting
 from tests.factories import make_user, open_register
 
 pytestmark = pytest.mark.django_db
@@ -229,7 +230,7 @@ def test_slot_55_api_count_with_the_comite_visa(fr_room, machine):
 
 def month_end_count(fr_room, *machines):
     """The month-end count of the machines that ran, closed on the month's last day (SLOT-46)."""
-    from ledgers.slots import counts
+    from ledgers.slots.services import counts
 
     open_register(fr_room.est, "slot_comptees")
     count = counts.slot_count_open(establishment=fr_room.est, kind="month_end", actor=fr_room["comite"])

@@ -14,8 +14,9 @@ from ledgers.core import hooks
 from ledgers.core.errors import RuleViolation
 from ledgers.core.services import seance_open
 from ledgers.registers.models import Entry
-from ledgers.slots import accounting, cashdesk, counts, services
+from ledgers.slots import services
 from ledgers.slots.models import ChangeAssignment, ChangeMovement
+from ledgers.slots.services import accounting, cashdesk, counts
 from tests.factories import make_user, open_register
 
 pytestmark = pytest.mark.django_db

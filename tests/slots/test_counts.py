@@ -14,8 +14,9 @@ from rest_framework.test import APIClient
 from ledgers.core import hooks
 from ledgers.core.errors import RuleViolation
 from ledgers.core.services import seance_open
-from ledgers.slots import accounting, counts, services
+from ledgers.slots import services
 from ledgers.slots.models import AccountingLine, SlotCount
+from ledgers.slots.services import accounting, counts
 from tests.factories import DEFAULT_PASSWORD, open_register
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,8 @@ from ledgers.registers.models import Register
 from ledgers.registers.services import visa_sign
 from ledgers.registers.verification import verify_register
 from ledgers.reports.documents import register_pdf
-from ledgers.slots import selectors, services, unclaimed
+from ledgers.slots import selectors, services
+from ledgers.slots.services import unclaimed
 from tests.factories import make_user, open_register
 
 pytestmark = pytest.mark.django_db

@@ -364,7 +364,7 @@ def test_key_03_mc_bill_box_content_key_out_only_for_an_open_slot_count(mc_room)
     from decimal import Decimal
 
     from ledgers.keys.models import Key
-    from ledgers.slots import counts
+    from ledgers.slots.services import counts
     from tests.factories import open_register
 
     open_register(mc_room.est, "slot_comptees")
@@ -400,7 +400,7 @@ def test_key_14_fr_bill_box_key_held_by_the_cashier_out_only_for_an_open_slot_co
     """The cashier's bill and ticket box key goes out for the slot count session (KEY-14, SLOT-46),
     to a cashier only, and not for an intervention."""
     from ledgers.keys.models import Key
-    from ledgers.slots import counts
+    from ledgers.slots.services import counts
     from tests.factories import open_register
 
     open_register(fr_room.est, "slot_comptees")

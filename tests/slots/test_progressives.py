@@ -18,8 +18,9 @@ from ledgers.core.services import seance_close, seance_open
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.verification import verify_register
 from ledgers.reports.documents import register_pdf
-from ledgers.slots import accounting, progressives, services
+from ledgers.slots import services
 from ledgers.slots.models import AccountingLine, IncrementBon, Progressive
+from ledgers.slots.services import accounting, jpm, progressives
 from tests.factories import DEFAULT_PASSWORD, make_user, open_register
 
 pytestmark = pytest.mark.django_db
@@ -226,9 +227,9 @@ def test_slot_38_only_identical_machines(room):
     assert exc.value.code == "SLOT-38" and not Progressive.objects.exists()
     jackpot = _jpm(room)
     with pytest.raises(RuleViolation) as exc:
-        progressives.jpm_connect(jackpot=jackpot, machine=_machine(room, maker="IGT"), actor=room["comite"])
+        jpm.jpm_connect(jackpot=jackpot, machine=_machine(room, maker="IGT"), actor=room["comite"])
     assert exc.value.code == "SLOT-38"
-    progressives.jpm_connect(jackpot=jackpot, machine=_machine(room), actor=room["comite"])
+    jpm.jpm_connect(jackpot=jackpot, machine=_machine(room), actor=room["comite"])
     assert jackpot.machines.count() == 3
 
 
@@ -236,11 +237,11 @@ def test_slot_38_daily_28s_with_every_connected_machine_before_the_opening(room)
     jackpot = _jpm(room)
     first, second = jackpot.machines.order_by("casino_number")
     with pytest.raises(RuleViolation) as exc:
-        progressives.jpm_reading_record(
+        jpm.jpm_reading_record(
             jackpot=jackpot, displayed=Decimal("10500"), meters={first.number: 100}, actor=room["employe_jeux"]
         )
     assert exc.value.code == "SLOT-38"
-    reading = progressives.jpm_reading_record(
+    reading = jpm.jpm_reading_record(
         jackpot=jackpot,
         displayed=Decimal("10500"),
         meters={first.number: 100, second.number: 200},
@@ -254,7 +255,7 @@ def test_slot_38_daily_28s_with_every_connected_machine_before_the_opening(room)
     with pytest.raises(RuleViolation) as exc:
         seance_open(establishment=room.est, date=tomorrow, period="soiree", actor=manager)
     assert exc.value.code == "SLOT-38" and "JPM1" in exc.value.message
-    progressives.jpm_reading_record(
+    jpm.jpm_reading_record(
         jackpot=jackpot,
         displayed=Decimal("10600"),
         meters={first.number: 150, second.number: 260},
@@ -267,14 +268,14 @@ def test_slot_38_daily_28s_with_every_connected_machine_before_the_opening(room)
 def test_slot_38_modele_26_jpm_register_of_the_system(room):
     jackpot = _jpm(room)
     machine = _machine(room)
-    progressives.jpm_connect(jackpot=jackpot, machine=machine, actor=room["comite"])
+    jpm.jpm_connect(jackpot=jackpot, machine=machine, actor=room["comite"])
     register = Register.objects.get(establishment=room.est, kind="slot_controle_technique", qualifier="JPM-JPM1")
     assert register.status == "open" and "JPM1" in register.title
     repair = {"jackpot": jackpot, "nature": "repair", "description": "Afficheur du JPM remplacé"}
     with pytest.raises(RuleViolation) as exc:  # countersigned as SLOT-34
-        progressives.jpm_technical_record(actor=room["mecanicien"], **repair)
+        jpm.jpm_technical_record(actor=room["mecanicien"], **repair)
     assert exc.value.code == "SLOT-38"
-    entry = progressives.jpm_technical_record(actor=room["mecanicien"], signers=[room["comite"]], **repair)
+    entry = jpm.jpm_technical_record(actor=room["mecanicien"], signers=[room["comite"]], **repair)
     assert entry.register == register and len(entry.payload["countersigned"]) == 2
     api = APIClient()  # an SFM intervention, through the API with the countersignatures
     sfm = {"jackpot": jackpot.pk, "nature": "sfm", "description": "Contrôle du contrôleur JPM"}
@@ -295,7 +296,7 @@ def test_slot_38_modele_26_jpm_register_of_the_system(room):
 
 def _won(room, jackpot, winner=None):
     first, second = jackpot.machines.order_by("casino_number")
-    progressives.jpm_reading_record(
+    jpm.jpm_reading_record(
         jackpot=jackpot,
         displayed=Decimal("10500"),
         meters={first.number: 1000, second.number: 2000},
@@ -306,7 +307,7 @@ def _won(room, jackpot, winner=None):
         first.number: {"electronic": 11000, "electromechanical": 11005},
         second.number: {"electronic": 7000, "electromechanical": 7002},
     }
-    return progressives.jpm_win_record(
+    return jpm.jpm_win_record(
         jackpot=jackpot,
         amount=Decimal("12500"),
         meters=meters,
@@ -321,7 +322,7 @@ def test_slot_40_win_bons_per_machine_with_both_signatures(room):
     jackpot = _jpm(room)
     first, second = jackpot.machines.order_by("casino_number")
     with pytest.raises(RuleViolation) as exc:
-        progressives.jpm_win_record(
+        jpm.jpm_win_record(
             jackpot=jackpot,
             amount=Decimal("1"),
             meters={},
@@ -342,7 +343,7 @@ def test_slot_40_win_bons_per_machine_with_both_signatures(room):
     assert line.amount == Decimal("10010.00") and "12500" in line.entry.payload["detail"]
     jackpot.refresh_from_db()
     assert jackpot.status == "won"
-    progressives.jpm_restart(jackpot=jackpot, actor=room["comite"])
+    jpm.jpm_restart(jackpot=jackpot, actor=room["comite"])
     jackpot.refresh_from_db()
     assert jackpot.status == "active"
 
@@ -351,7 +352,7 @@ def test_slot_40_win_needs_both_meters_of_every_connected_machine(room):
     jackpot = _jpm(room)
     first, _second = jackpot.machines.order_by("casino_number")
     with pytest.raises(RuleViolation) as exc:
-        progressives.jpm_win_record(
+        jpm.jpm_win_record(
             jackpot=jackpot,
             amount=Decimal("1"),
             meters={first.number: {"electronic": 1, "electromechanical": 1}},
@@ -365,10 +366,10 @@ def test_slot_40_win_needs_both_meters_of_every_connected_machine(room):
 def test_slot_39_transmission_by_the_directeur_responsable_with_digest(room):
     jackpot = _jpm(room)
     _won(room, jackpot)
-    progressives.jpm_restart(jackpot=jackpot, actor=room["comite"])
+    jpm.jpm_restart(jackpot=jackpot, actor=room["comite"])
     today = timezone.localdate()
     first, second = jackpot.machines.order_by("casino_number")
-    progressives.jpm_reading_record(
+    jpm.jpm_reading_record(
         jackpot=jackpot,
         displayed=Decimal("10020"),
         meters={first.number: 1500, second.number: 2000},
@@ -382,33 +383,33 @@ def test_slot_39_transmission_by_the_directeur_responsable_with_digest(room):
         "recipient": "sccj@interieur.gouv.fr",
     }
     with pytest.raises(RuleViolation) as exc:
-        progressives.jpm_transmission_record(actor=room["comite"], **args)
+        jpm.jpm_transmission_record(actor=room["comite"], **args)
     assert exc.value.code == "SLOT-39"
-    sent = progressives.jpm_transmission_record(actor=room.keeper, **args)
+    sent = jpm.jpm_transmission_record(actor=room.keeper, **args)
     assert f"{first.casino_number};{first.location_number};1000;1500;;0.50" in sent.csv
     assert sent.digest == hashlib.sha256(sent.csv.encode()).hexdigest() and sent.digest in sent.entry.payload["detail"]
     later = today + datetime.timedelta(days=10)
-    assert not [r for j, r in progressives.transmissions_due(room.est, later) if j == jackpot and "gain" in r]
+    assert not [r for j, r in jpm.transmissions_due(room.est, later) if j == jackpot and "gain" in r]
 
 
 def test_slot_39_month_end_without_transmission_flagged(room):
     jackpot = _jpm(room)
     Progressive.objects.filter(pk=jackpot.pk).update(created_at=timezone.now() - datetime.timedelta(days=90))
-    due = progressives.transmissions_due(room.est, timezone.localdate().replace(day=1) + datetime.timedelta(days=5))
+    due = jpm.transmissions_due(room.est, timezone.localdate().replace(day=1) + datetime.timedelta(days=5))
     assert [j for j, _reason in due] == [jackpot]
 
 
 def test_slot_41_global_stop_share_to_orphans_minister_immediately(room):
     jackpot = _jpm(room)
     first, second = jackpot.machines.order_by("casino_number")
-    progressives.jpm_reading_record(
+    jpm.jpm_reading_record(
         jackpot=jackpot,
         displayed=Decimal("10500"),
         meters={first.number: 1000, second.number: 2000},
         actor=room["employe_jeux"],
         day=timezone.localdate() - datetime.timedelta(days=1),
     )
-    progressives.jpm_reading_record(
+    jpm.jpm_reading_record(
         jackpot=jackpot,
         displayed=Decimal("10600"),
         meters={first.number: 3000, second.number: 2000},
@@ -441,7 +442,7 @@ def test_slot_41_global_stop_share_to_orphans_minister_immediately(room):
 def test_slot_41_withdrawal_notice_one_bon_per_machine_deducted_in_modele_35(room, monkeypatch):
     jackpot = _jpm(room)
     first, second = jackpot.machines.order_by("casino_number")
-    progressives.jpm_reading_record(
+    jpm.jpm_reading_record(
         jackpot=jackpot,
         displayed=Decimal("10500"),
         meters={first.number: 1000, second.number: 2000},
@@ -457,9 +458,9 @@ def test_slot_41_withdrawal_notice_one_bon_per_machine_deducted_in_modele_35(roo
         "comite": room["comite"],
     }
     with pytest.raises(RuleViolation) as exc:
-        progressives.jpm_withdraw(minister_notified_on=today - datetime.timedelta(days=10), **args)
+        jpm.jpm_withdraw(minister_notified_on=today - datetime.timedelta(days=10), **args)
     assert exc.value.code == "SLOT-41"
-    stop = progressives.jpm_withdraw(minister_notified_on=today - datetime.timedelta(days=15), **args)
+    stop = jpm.jpm_withdraw(minister_notified_on=today - datetime.timedelta(days=15), **args)
     assert sorted(b.share for b in stop.bons.all()) == [Decimal("0.10"), Decimal("0.30")]
     assert stop.increment == Decimal("0.40") and AccountingLine.objects.filter(kind="increment").count() == 2
     jackpot.refresh_from_db()

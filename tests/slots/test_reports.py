@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from ledgers.core.errors import RuleViolation
 from ledgers.incidents.selectors import late_notices
 from ledgers.incidents.services import incident_close, incident_decide, incident_notify
-from ledgers.slots import reports
+from ledgers.slots.services import reports
 
 pytestmark = pytest.mark.django_db
 

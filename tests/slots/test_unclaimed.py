@@ -12,8 +12,9 @@ from rest_framework.test import APIClient
 from ledgers.cash.models import Orphan
 from ledgers.core.errors import RuleViolation
 from ledgers.core.services import seance_close, seance_open
-from ledgers.slots import accounting, progressives, services, unclaimed
+from ledgers.slots import services
 from ledgers.slots.models import AccountingLine, Progressive, Ticket
+from ledgers.slots.services import accounting, jpm, progressives, unclaimed
 from tests.factories import make_user, open_register
 
 pytestmark = pytest.mark.django_db
@@ -207,7 +208,7 @@ def test_slot_39_sccj_file_download(client, room):
     url = reverse("slots:jpm_transmission_csv", args=[jackpot.pk])
     today = timezone.localdate().isoformat()
     assert client.get(url, {"start": today, "end": today}).status_code == 400  # no modèle 28 S line yet
-    progressives.jpm_reading_record(
+    jpm.jpm_reading_record(
         jackpot=jackpot, displayed=Decimal("150"), meters={machine.number: 42}, actor=room["caissier"]
     )
     response = client.get(url, {"start": today, "end": today})

@@ -20,9 +20,8 @@ from ledgers.core.api import RuleViolationSerializer
 from ledgers.core.authz import roles_of
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
 from ledgers.registers.models import Register
-from ledgers.slots.models import Machine
 
-from .. import selectors, services
+from .. import displays, selectors, services
 from ..models import (
     AccessLog,
     ApprovedBanker,
@@ -327,9 +326,7 @@ class DisplayList(Scoped, generics.ListAPIView):
     def perform(self, data, **kwargs):
         est = establishment_of(self.request)
         table = get_object_or_404(GamingTable, establishment=est, number=data["table"]) if data["table"] else None
-        machine = (
-            get_object_or_404(Machine, establishment=est, casino_number=data["machine"]) if data["machine"] else None
-        )
+        machine = get_object_or_404(displays.machines(est), casino_number=data["machine"]) if data["machine"] else None
         return services.display_post(
             establishment=est,
             actor=self.request.user,

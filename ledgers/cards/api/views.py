@@ -19,7 +19,7 @@ from ledgers.incidents.api.serializers import IncidentRefSerializer
 
 from .. import selectors, services
 from ..deck_rules import rules_table
-from ..domain import CARDS
+from ..domains import CARDS
 from ..models import CardEvent, CardExchange, CardUnit
 from . import serializers as s
 

@@ -6,7 +6,7 @@ from ledgers.core.api import EstablishmentPK
 from ledgers.core.countersign import countersignature_inputs
 from ledgers.core.models import GamingTable, Location, TableSession
 
-from .. import rules
+from .. import breakdowns
 from ..models import (
     BaccaraBank,
     BadBeatConfig,
@@ -49,7 +49,7 @@ INT_MAX = 2_147_483_647
 class LineSerializer(serializers.Serializer):
     value = serializers.DecimalField(max_digits=14, decimal_places=2)
     quantity = serializers.IntegerField(min_value=1, max_value=INT_MAX)
-    kind = serializers.ChoiceField(choices=rules.Piece.ALL, default=rules.Piece.CHIP)
+    kind = serializers.ChoiceField(choices=breakdowns.Piece.ALL, default=breakdowns.Piece.CHIP)
 
 
 def session_field() -> EstablishmentPK:

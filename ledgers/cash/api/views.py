@@ -16,20 +16,20 @@ from ledgers.core.countersign import countersigner_from
 from ledgers.core.models import Establishment
 from ledgers.core.selectors import current_establishment
 
-from .. import (
+from .. import selectors, services
+from ..models import BadBeatStop, CercleDeviceDay, ChipSeries, ControlDay, ElectronicDevice, Orphan, Slip, TableCount
+from ..services import (
     baccara,
     bbj,
+    bbj_stops,
     box_holders,
     changeurs,
     electronic,
     plaques,
-    selectors,
-    services,
     sfe,
     table_cagnottes,
     tickets,
 )
-from ..models import BadBeatStop, CercleDeviceDay, ChipSeries, ControlDay, ElectronicDevice, Orphan, Slip, TableCount
 from . import serializers as s
 
 
@@ -244,24 +244,24 @@ def _bbj_config(request, est, data):
 
 
 def _bbj_final_stop(request, est, data):
-    return bbj.bad_beat_stop_final(actor=request.user, **data)
+    return bbj_stops.bad_beat_stop_final(actor=request.user, **data)
 
 
 def _bbj_breakdown(request, est, data):
-    return bbj.bad_beat_breakdown(actor=request.user, **data)
+    return bbj_stops.bad_beat_breakdown(actor=request.user, **data)
 
 
 def _bbj_restore(request, est, data, pk):
     stop = get_object_or_404(BadBeatStop, pk=pk, jackpot__table__establishment=est)
-    return bbj.bad_beat_restore(stop=stop, actor=request.user, **data)
+    return bbj_stops.bad_beat_restore(stop=stop, actor=request.user, **data)
 
 
 def _bbj_suspend(request, est, data):
-    return bbj.bad_beat_suspend(actor=request.user, **data)
+    return bbj_stops.bad_beat_suspend(actor=request.user, **data)
 
 
 def _bbj_resume(request, est, data, pk):
-    return bbj.bad_beat_resume(
+    return bbj_stops.bad_beat_resume(
         stop=get_object_or_404(BadBeatStop, pk=pk, jackpot__table__establishment=est), actor=request.user
     )
 

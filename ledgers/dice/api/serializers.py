@@ -10,7 +10,7 @@ from ledgers.core.models import Location, TableSession
 from ledgers.custody.models import DestructionSession, PurchaseOrder, Supplier
 from ledgers.incidents.models import IncidentNotice
 
-from ..domain import DICE
+from ..domains import DICE
 from ..models import AllocatedDie, DiceAllocation, DiceCheck, DicePair, DiceSwap, Die
 from ..rules import CHECKLIST
 from ..services import DieInput, DieResult, Result, WithdrawReason

@@ -20,7 +20,7 @@ from ledgers.custody import services as custody
 from ledgers.custody.models import DestructionSession, PurchaseOrder
 
 from .. import selectors, services
-from ..domain import DICE
+from ..domains import DICE
 from ..models import DiceAllocation, DiceCheck, DiceSwap, Die
 from . import serializers as s
 

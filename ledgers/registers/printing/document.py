@@ -72,6 +72,16 @@ class DocInfo:
 
 
 @dataclass(frozen=True)
+class Resume:
+    """A layout that starts at the first page of volume ``number + 1``: the volumes before it
+    ended at entry ``before``, inside a table whose head is ``head``."""
+
+    number: int
+    before: Mark
+    head: Block | None
+
+
+@dataclass(frozen=True)
 class Volume:
     number: int  # 1, 2, 3…
     content_pages: int  # pages of content (``capacity`` unless it is the last volume)
@@ -127,34 +137,46 @@ def render_volumes(
     with_digests: bool = False,
     progress: Progress | None = None,
     expected_marks: int = 0,
+    resume: Resume | None = None,
+    completed: Callable[[Volume, int], None] | None = None,
 ) -> list[Volume]:
     """Cut ``blocks`` into volumes of ``capacity`` pages of content and draw those for which
     ``output(volume)`` gives a file, each on its own canvas; return every volume laid out.
 
     ``stamp(volume)`` runs before a volume is drawn: it may refuse by raising, and gives the
     watermark to print across its pages ("" for none); ``stop(volume)``: lay out no further;
-    ``with_digests``: compute the digest of every page (to paraphe a volume or check it)."""
+    ``with_digests``: compute the digest of every page (to paraphe a volume or check it);
+    ``resume``: ``blocks`` start at a volume's first page, after the volumes it names;
+    ``completed(volume, carried)``: called for each complete volume, with the number of blocks
+    after its last mark (those of the next entry that it already printed)."""
     if capacity < 1:
         raise ValueError("a volume holds at least one page")
     register_fonts()
-    pages = _paginate(blocks, _layout_progress(progress, expected_marks))
+    pages = _paginate(blocks, _layout_progress(progress, expected_marks), head=resume.head if resume else None)
     volumes: list[Volume] = []
     page = next(pages, None)
-    mark: Mark | None = None
+    mark: Mark | None = resume.before if resume else None
+    skipped = resume.number if resume else 0
     while page is not None:
         with tempfile.TemporaryFile() as spool:
-            before, count, digests = mark, 0, []
+            before, count, digests, carried = mark, 0, [], 0
             while page is not None and count < capacity:
                 _spool(spool, page)
                 if with_digests:
                     digests.append(hashlib.sha256(repr(page).encode()).hexdigest())
-                mark = next((m for *_, m in reversed(page) if m is not None), mark)
+                for kind, _height, _data, block_mark in page:
+                    if block_mark is not None:
+                        mark, carried = block_mark, 0
+                    elif kind != "thead":  # the table head is repeated by the layout, not carried
+                        carried += 1
                 count += 1
                 page = next(pages, None)
-            volume = Volume(len(volumes) + 1, count, page is not None, before, mark, tuple(digests))
+            volume = Volume(skipped + len(volumes) + 1, count, page is not None, before, mark, tuple(digests))
             end = frame.volume_end(volume)
             volume = replace(volume, pages=1 + volume.content_pages + (end is not None))
             volumes.append(volume)
+            if volume.complete and completed is not None:
+                completed(volume, carried)
             out = output(volume)
             if out is not None:
                 text = stamp(volume) if stamp is not None else ""
@@ -209,10 +231,17 @@ def _draw_single(
     c.showPage()
 
 
-def _paginate(blocks: Iterable[Block], progress: Callable[[int], None] | None) -> Iterator[Page]:
-    """Cut the blocks into pages, in order; ``progress(seq)`` after each page with the last seq."""
-    used, head, last_mark = 0.0, None, 0
+def _paginate(
+    blocks: Iterable[Block], progress: Callable[[int], None] | None, *, head: Block | None = None
+) -> Iterator[Page]:
+    """Cut the blocks into pages, in order; ``progress(seq)`` after each page with the last seq.
+    ``head``: the blocks continue a table after a page break, so the first page starts as every
+    page after a break does (that head on top, then the first block whatever its height)."""
+    used, last_mark, fresh = 0.0, 0, head is not None
     content: Page = []
+    if head is not None:
+        content.append((head.kind, head.height, head.data, None))
+        used = head.height
     queue: deque[Block] = deque()
     source = iter(blocks)
     while True:
@@ -225,7 +254,7 @@ def _paginate(blocks: Iterable[Block], progress: Callable[[int], None] | None) -
         if block.repeat:
             head = block
         need = _kept_height(queue, source) if block.keep_with_next else block.height
-        if used and used + need > BODY_HEIGHT:
+        if used and used + need > BODY_HEIGHT and not fresh:
             yield content
             used, content = 0.0, []
             if progress is not None:
@@ -235,6 +264,7 @@ def _paginate(blocks: Iterable[Block], progress: Callable[[int], None] | None) -
                 used = head.height
         content.append((block.kind, block.height, block.data, block.mark))
         used += block.height
+        fresh = False
         if block.mark is not None:
             last_mark = block.mark[0]
         queue.popleft()

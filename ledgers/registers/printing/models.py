@@ -81,3 +81,32 @@ class VolumeParaphe(VolumeState):
 
     def __str__(self) -> str:
         return f"{self.register_id} t. {self.volume} : {self.pages} p."
+
+
+class VolumeBoundary(models.Model):
+    """Where a complete volume of a register's layout ends, stored the first time a layout
+    completes it: its entries (first to last, with the last one's hash), its page count, and how
+    many blocks of the next entry it already printed (a tall entry may run over the cut). The
+    next volume is laid out from there, without the entries before it, so that printing the
+    volume in use costs that volume whatever the register's history. A complete volume's cut is
+    final: it is stored once and never moves."""
+
+    register = models.ForeignKey(
+        Register, on_delete=models.PROTECT, related_name="volume_boundaries", verbose_name=_("registre")
+    )
+    lang = models.CharField(_("langue"), max_length=8)
+    volume = models.PositiveIntegerField(_("tome"))
+    first_seq = models.PositiveBigIntegerField(_("première entrée"))
+    last_seq = models.PositiveBigIntegerField(_("dernière entrée"))
+    last_hash = models.CharField(_("empreinte de la dernière entrée"), max_length=64)
+    pages = models.PositiveIntegerField(_("pages"))
+    carried = models.PositiveIntegerField(_("blocs de l'entrée suivante déjà imprimés"), default=0)
+
+    class Meta:
+        verbose_name = _("limites de tome")
+        verbose_name_plural = _("limites de tomes")
+        ordering = ["register", "lang", "volume"]
+        constraints = [models.UniqueConstraint(fields=["register", "lang", "volume"], name="volume_boundary_once")]
+
+    def __str__(self) -> str:
+        return f"{self.register_id} t. {self.volume} ({self.first_seq}–{self.last_seq}, {self.lang})"

@@ -9,6 +9,7 @@ approved in words); corrected entries stay printed. Last: the closing act, or th
 register still in use.
 """
 
+import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -49,6 +50,7 @@ from .blocks import (
 from .document import Volume
 from .fonts import BOLD, REGULAR
 from .formats import Formatter, lookup
+from .models import VolumeBoundary
 
 DIGEST_CHARS = 16  # hex characters of the last entry's hash printed in every page footer
 FOOTER_BOX = 38.0
@@ -96,6 +98,11 @@ def render_register(
     def wanted(v: Volume) -> bool:
         return v.number == volume if volume is not None else not v.complete
 
+    lang = lang or settings.LANGUAGE_CODE
+    # Laid out from the end of the last stored volume before the one wanted: the volume in use
+    # costs its own entries, not the register's history.
+    bounds = VolumeBoundary.objects.filter(register=register, lang=lang)
+    start = (bounds if volume is None else bounds.filter(volume__lt=volume)).order_by("-volume").first()
     volumes, head_seq, head_hash = _render(
         register,
         lambda v: out if wanted(v) else None,
@@ -104,12 +111,13 @@ def render_register(
         stamp=stamp,
         stop=wanted,
         with_digests=with_digests,
+        start=start,
     )
     drawn = next((v for v in volumes if wanted(v)), None)
     if drawn is None:
         raise NoSuchVolume(
             _("Le registre n° %(number)s ne compte que %(count)s tome(s).")
-            % {"number": register.number, "count": len(volumes)}
+            % {"number": register.number, "count": (start.volume if start else 0) + len(volumes)}
         )
     return Rendered(drawn.pages, head_seq, head_hash, drawn)
 
@@ -137,13 +145,35 @@ def _render(
     stamp: Callable[[Volume], str] | None = None,
     stop: Callable[[Volume], bool],
     with_digests: bool,
+    start: VolumeBoundary | None = None,
 ) -> tuple[list[Volume], int, str]:
+    """Lay out from the first entry, or from the end of volume ``start``; store the boundaries
+    of every volume the layout completes (the first layout that completes one)."""
     head_seq, head_hash = Register.objects.filter(pk=register.pk).values_list("head_seq", "head_hash").get()
     lang = lang or settings.LANGUAGE_CODE
+
+    def completed(volume: Volume, carried: int) -> None:
+        first = volume.before[0] + 1 if volume.before else 1
+        seq, digest = volume.last or (0, "")
+        boundary = VolumeBoundary(
+            register=register,
+            lang=lang,
+            volume=volume.number,
+            first_seq=first,
+            last_seq=seq,
+            last_hash=digest,
+            pages=volume.pages,
+            carried=carried,
+        )
+        VolumeBoundary.objects.bulk_create([boundary], ignore_conflicts=True)
+
     with translation.override(lang):
         printed = RegisterPrint(register, head_seq=head_seq, head_hash=head_hash, lang=lang)
+        resume = None
+        if start is not None:
+            resume = document.Resume(start.volume, (start.last_seq, start.last_hash), printed.table.head())
         volumes = document.render_volumes(
-            printed.blocks(),
+            printed.blocks(first=start.last_seq + 1 if start else 1, skip=start.carried if start else 0),
             frame=printed,
             capacity=volume_capacity(),
             output=output,
@@ -151,7 +181,9 @@ def _render(
             stop=stop,
             with_digests=with_digests,
             progress=progress,
-            expected_marks=head_seq,
+            expected_marks=head_seq - (start.last_seq if start else 0),
+            resume=resume,
+            completed=completed,
         )
     return volumes, head_seq, head_hash
 
@@ -275,24 +307,28 @@ class RegisterPrint:
 
     # --- blocks --------------------------------------------------------------------------------
 
-    def blocks(self) -> Iterator[Block]:
+    def blocks(self, *, first: int = 1, skip: int = 0) -> Iterator[Block]:
+        """The blocks of entries ``first``..head, less the ``skip`` first ones (printed at the
+        end of the volume before)."""
         if not self.head_seq:
             self.closed = True  # nothing to continue: no "in use" statement
             yield self._awaiting_opening()
             return
-        last_kind = None
-        for entry in entries_for_print(self.register, upto=self.head_seq):
-            last_kind = entry.kind
+        self.closed = False
+        yield from itertools.islice(self._entry_blocks(first), skip, None)
+
+    def _entry_blocks(self, first: int) -> Iterator[Block]:
+        for entry in entries_for_print(self.register, upto=self.head_seq, first=first):
             if entry.kind == EntryKind.OPENING:
                 yield self._opening(entry)
                 yield self.table.head()
             elif entry.kind == EntryKind.VISA:
                 yield self._visa(entry)
             elif entry.kind == EntryKind.CLOSING:
+                self.closed = True
                 yield self._closing(entry)
             else:
                 yield from self._row(entry)
-        self.closed = last_kind == EntryKind.CLOSING
 
     def _awaiting_opening(self) -> Block:
         return box(

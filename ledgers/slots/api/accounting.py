@@ -12,8 +12,9 @@ from ledgers.core.authz import reauthenticate
 from ledgers.core.countersign import countersignature_serializer, countersigner_from
 from ledgers.dice.api.views import ESTABLISHMENT
 
-from .. import accounting, selectors
+from .. import selectors
 from ..models import AccountingLine, JackpotPayment, MachineAvance, MeterStatement, MonthlyStatement
+from ..services import accounting
 from .views import ActionView, _member
 
 

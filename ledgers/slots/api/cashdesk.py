@@ -9,7 +9,6 @@ from ledgers.core.api import EstablishmentPK
 from ledgers.core.models import Seance
 from ledgers.dice.api.views import ESTABLISHMENT
 
-from .. import cashdesk, staffing
 from ..models import (
     ChangeAssignment,
     ChangeMovement,
@@ -20,6 +19,7 @@ from ..models import (
     EncaisseJustification,
     SlotStaffing,
 )
+from ..services import cashdesk, staffing
 from .views import ActionView, _member
 
 AMOUNT = {"max_digits": 14, "decimal_places": 2, "min_value": 0}

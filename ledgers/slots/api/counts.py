@@ -12,8 +12,8 @@ from ledgers.core.countersign import countersignature_serializer, countersigner_
 from ledgers.core.models import Seance
 from ledgers.dice.api.views import ESTABLISHMENT
 
-from .. import counts
 from ..models import Machine, Releve, SlotCount, SlotCountLine
+from ..services import counts
 from .views import ActionView
 
 AMOUNT = {"max_digits": 14, "decimal_places": 2, "min_value": 0}

@@ -11,7 +11,6 @@ from ledgers.core.countersign import countersignature_serializer
 from ledgers.dice.api.views import ESTABLISHMENT
 from ledgers.registers.api.serializers import EntrySerializer
 
-from .. import progressives, unclaimed
 from ..forms import MOVE_COUNTERSIGNERS, split_move_countersignatures
 from ..models import (
     JpmReading,
@@ -25,6 +24,7 @@ from ..models import (
     Releve,
     Ticket,
 )
+from ..services import jpm, progressives, unclaimed
 from .accounting import AMOUNT, Visa, VisaedView
 from .views import ActionView
 
@@ -191,7 +191,7 @@ class JpmReadingView(Act):
     input_serializer, output_serializer = SlotJpmReadingInputSerializer, SlotJpmReadingSerializer
 
     def perform(self, data):
-        return progressives.jpm_reading_record(**self.inputs(data))
+        return jpm.jpm_reading_record(**self.inputs(data))
 
 
 class SlotJpmConnectInputSerializer(serializers.Serializer):
@@ -206,7 +206,7 @@ class JpmConnectView(Act):
     input_serializer, output_serializer = SlotJpmConnectInputSerializer, SlotProgressiveSerializer
 
     def perform(self, data):
-        return progressives.jpm_connect(**self.inputs(data))
+        return jpm.jpm_connect(**self.inputs(data))
 
 
 class SlotJpmTechnicalInputSerializer(
@@ -227,7 +227,7 @@ class JpmTechnicalView(ActionView):
 
     def perform(self, data):
         signers, data = split_move_countersignatures(self.request, data)
-        return progressives.jpm_technical_record(actor=self.request.user, signers=signers, **data)
+        return jpm.jpm_technical_record(actor=self.request.user, signers=signers, **data)
 
 
 class SlotJpmMetersSerializer(serializers.Serializer):
@@ -280,7 +280,7 @@ class JpmWinView(VisaedView):
     input_serializer, output_serializer = SlotJpmWinInputSerializer, SlotJpmWinSerializer
 
     def perform(self, data):
-        return progressives.jpm_win_record(**self.visa(data))
+        return jpm.jpm_win_record(**self.visa(data))
 
 
 class SlotJpmInputSerializer(serializers.Serializer):
@@ -292,7 +292,7 @@ class JpmRestartView(Act):
     input_serializer, output_serializer = SlotJpmInputSerializer, SlotProgressiveSerializer
 
     def perform(self, data):
-        return progressives.jpm_restart(**self.inputs(data))
+        return jpm.jpm_restart(**self.inputs(data))
 
 
 class SlotTransmissionInputSerializer(serializers.Serializer):
@@ -328,7 +328,7 @@ class TransmissionView(Act):
     input_serializer, output_serializer = SlotTransmissionInputSerializer, SlotTransmissionSerializer
 
     def perform(self, data):
-        return progressives.jpm_transmission_record(**self.inputs(data))
+        return jpm.jpm_transmission_record(**self.inputs(data))
 
 
 class SlotWithdrawInputSerializer(Visa):
@@ -346,7 +346,7 @@ class WithdrawView(VisaedView):
     input_serializer, output_serializer = SlotWithdrawInputSerializer, SlotProgressiveStopSerializer
 
     def perform(self, data):
-        return progressives.jpm_withdraw(**self.visa(data))
+        return jpm.jpm_withdraw(**self.visa(data))
 
 
 class SlotTicketRowSerializer(serializers.Serializer):

@@ -8,8 +8,8 @@ from ledgers.core.api import EstablishmentPK
 from ledgers.dice.api.views import ESTABLISHMENT
 from ledgers.incidents.api.serializers import IncidentSerializer
 
-from .. import reports
 from ..models import Machine
+from ..services import reports
 from .views import ActionView
 
 

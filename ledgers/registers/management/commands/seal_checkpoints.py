@@ -15,12 +15,18 @@ class Command(BaseCommand):
     help = _(
         "Scelle un point de contrôle de chaque registre dont la tête a avancé depuis le dernier : le n° et "
         "l'empreinte de sa dernière entrée, signés par la clé Ed25519 LEDGERS_SIGNING_KEY, après avoir vérifié "
-        "tout le registre ; puis une tête d'arbre signée par établissement. Une ligne par registre scellé "
-        "(numéro, n°, empreinte, clé, signature) et par tête d'arbre à conserver hors de la base ; avec --out, "
-        "la dernière tête d'arbre en JSON ; code de sortie 1 si un registre en défaut n'a pas été scellé."
+        "le registre depuis son dernier point de contrôle (tout le registre avec --full) ; puis une tête "
+        "d'arbre signée par établissement. Une ligne par registre scellé (numéro, n°, empreinte, clé, "
+        "signature) et par tête d'arbre à conserver hors de la base ; avec --out, la dernière tête d'arbre en "
+        "JSON ; code de sortie 1 si un registre en défaut n'a pas été scellé."
     )
 
     def add_arguments(self, parser):
+        parser.add_argument(
+            "--full",
+            action="store_true",
+            help=_("Vérifie chaque registre depuis son acte d'ouverture avant de le sceller."),
+        )
         parser.add_argument(
             "--out", type=Path, metavar="FILE", help=_("Écrit la dernière tête d'arbre signée (JSON) dans FILE.")
         )
@@ -30,10 +36,10 @@ class Command(BaseCommand):
             help=_("Établissement dont la tête d'arbre est écrite (requis s'il y en a plusieurs)."),
         )
 
-    def handle(self, *args, out: Path | None, establishment: str | None, **options) -> None:
+    def handle(self, *args, full: bool, out: Path | None, establishment: str | None, **options) -> None:
         refused = None
         try:
-            results = checkpoints_seal()
+            results = checkpoints_seal(full=full)
             tree_heads = tree_heads_seal()
         except ImproperlyConfigured as exc:  # no signing key here: say so, without a traceback
             raise CommandError(str(exc)) from exc

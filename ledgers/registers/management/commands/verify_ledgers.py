@@ -3,7 +3,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils.translation import gettext as _  # eager: argparse needs real strings
 
 from ledgers.registers.evidence import verify_objects
@@ -24,7 +24,8 @@ class Command(BaseCommand):
         "suivi est dans l'état de son dernier historique et que chaque historique d'un objet réglementé a "
         "été écrit avec une entrée de registre. Une ligne OK par registre ou modèle intègre ; code de sortie "
         "1 et nom du premier en défaut (registre et n° d'entrée, ou modèle, objet et champ), avec le motif, "
-        "sinon."
+        "sinon. Avec --since-checkpoint, chaque chaîne n'est relue qu'à partir de son dernier point de contrôle "
+        "scellé ; avec --database, tout est lu sur cette base (une réplique en lecture seule)."
     )
 
     def add_arguments(self, parser):
@@ -53,6 +54,20 @@ class Command(BaseCommand):
             action="store_true",
             help=_("Ne vérifie que les registres, pas les objets et leurs historiques."),
         )
+        parser.add_argument(
+            "--since-checkpoint",
+            action="store_true",
+            help=_(
+                "Vérification incrémentale : chaque chaîne à partir de son dernier point de contrôle scellé "
+                "(les entrées antérieures ont été vérifiées au scellement et le sceau couvre leur empreinte)."
+            ),
+        )
+        parser.add_argument(
+            "--database",
+            default=DEFAULT_DB_ALIAS,
+            metavar="ALIAS",
+            help=_("Base à lire (alias de DATABASES, par exemple « replica ») ; rien n'y est écrit."),
+        )
 
     def handle(self, *args, **options) -> None:
         try:
@@ -61,14 +76,24 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from exc
 
     def verify(
-        self, *, numbers: list[str], against: list[Path], tree_head: list[Path], chain_only: bool, **options
+        self,
+        *,
+        numbers: list[str],
+        against: list[Path],
+        tree_head: list[Path],
+        chain_only: bool,
+        since_checkpoint: bool,
+        database: str,
+        **options,
     ) -> None:
+        if database not in connections:
+            raise CommandError(_("Base inconnue : %(alias)s") % {"alias": database})
         if numbers:
-            registers, unknown = registers_named(numbers)
+            registers, unknown = registers_named(numbers, using=database)
             if unknown:
                 raise CommandError(_("Registre inconnu : %(numbers)s") % {"numbers": ", ".join(unknown)})
         else:
-            registers = Register.objects.order_by("number")
+            registers = Register.objects.using(database).order_by("number")
         first_bad = None
 
         def report(name: str, finding) -> None:
@@ -84,24 +109,27 @@ class Command(BaseCommand):
         # Everything is checked, so that one bad volume does not hide another; the first one
         # found is named in the exit message.
         for register in registers:
-            report(register.number, verify_register(register, anchors.get(register.number)))
+            finding = verify_register(
+                register, anchors.get(register.number), since_checkpoint=since_checkpoint, using=database
+            )
+            report(register.number, finding)
         for path in self._exports(against):
             with path.open(encoding="utf-8") as lines:
-                finding = verify_against_export(lines)
+                finding = verify_against_export(lines, using=database)
             report(_("export %(path)s") % {"path": path}, finding)
         for document in heads:
-            for label, finding in verify_against_tree_head(document):
+            for label, finding in verify_against_tree_head(document, database):
                 report(label, finding)
         if not numbers:
-            for label, finding in verify_tree_heads():
+            for label, finding in verify_tree_heads(database):
                 report(label, finding)
         if not numbers and not chain_only:
-            with snapshot():
-                for label, finding in verify_objects():
+            with snapshot(using=database):
+                for label, finding in verify_objects(using=database):
                     report(label, finding)
-                for label, finding in verify_rows():
+                for label, finding in verify_rows(database):
                     report(label, finding)
-            if connection.vendor != "postgresql":
+            if connections[database].vendor != "postgresql":
                 self.stdout.write(_("NON VÉRIFIÉ\ttransactions des historiques (PostgreSQL seulement)"))
         if first_bad is not None:
             raise CommandError(_("En défaut : %(finding)s") % {"finding": first_bad})

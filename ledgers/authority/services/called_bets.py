@@ -1,0 +1,124 @@
+"""GAME-20, REG-18: complex called bets (Monaco)."""
+
+import datetime
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.authz import require_role, role_named_by_text, roles_of, save_audited
+from ledgers.core.errors import RuleViolation
+from ledgers.core.models import TableSession
+from ledgers.core.roles import Role
+from ledgers.registers.selectors import current_register
+from ledgers.registers.services import display_name, entry_append
+
+from ..models import (
+    CalledBet,
+)
+from ..registers import (
+    CALLED_BETS,
+)
+from .common import _required
+
+BET_WRITERS = (Role.CHEF_TABLE, Role.INSPECTEUR, Role.CROUPIER)
+
+
+BET_AUTHORISERS = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR)
+
+
+def _bet_payload(bet: CalledBet, actor: AbstractBaseUser, event: str) -> dict:
+    scj = (
+        f"{bet.table_session.seance.establishment.localtime(bet.scj_informed_at):%Y-%m-%d %H:%M} ({bet.scj_channel})"
+        if bet.scj_informed_at
+        else None
+    )
+    return {
+        "bet": bet.number,
+        "event": event,
+        "table": bet.table_session.table.number,
+        "seance": str(bet.table_session.seance),
+        "content": bet.content,
+        "player": bet.player,
+        "inspecteur": display_name(bet.inspecteur),
+        "scj": scj,
+        "signed_by": display_name(actor),
+    }
+
+
+@transaction.atomic
+def called_bet_record(
+    *, session: TableSession, actor: AbstractBaseUser, content: str, inspecteur: AbstractBaseUser, player: str = ""
+) -> CalledBet:
+    """A complex called bet handed in writing at an open table-partie, with the inspecteur present
+    (000 art. 8.3)."""
+    session = (
+        TableSession.objects.select_for_update().select_related("seance__establishment", "table").get(pk=session.pk)
+    )
+    est = session.seance.establishment
+    if est.jurisdiction != "MC":
+        raise ValidationError(_("Les annonces marquées complexes relèvent de la réglementation monégasque."))
+    role = require_role(actor, est, BET_WRITERS)
+    if session.status != TableSession.Status.OPEN:
+        raise ValidationError(_("La partie de cette table n'est pas ouverte."))
+    if Role.INSPECTEUR not in roles_of(inspecteur, est):
+        raise RuleViolation(
+            "GAME-20",
+            _("Une annonce complexe ne se joue qu'en présence d'un inspecteur : %(name)s n'est pas inspecteur ici.")
+            % {"name": display_name(inspecteur)},
+        )
+    fields = _required(content=content)
+    register = current_register(est, CALLED_BETS.code)
+    number = CalledBet.objects.filter(table_session__seance__establishment=est).count() + 1
+    bet = CalledBet(
+        table_session=session,
+        register=register,
+        number=number,
+        content=fields["content"],
+        player=player.strip(),
+        inspecteur=inspecteur,
+        written_by=actor,
+        handed_at=timezone.now(),
+        entry_seq=0,
+    )
+    bet.entry_seq = entry_append(
+        register=register, actor=actor, role=role, payload=_bet_payload(bet, actor, "remise par écrit")
+    ).seq
+    return save_audited(bet, actor=actor, reason="remise")
+
+
+@transaction.atomic
+def called_bet_authorise(
+    *, bet: CalledBet, actor: AbstractBaseUser, scj_informed_at: datetime.datetime | None = None, scj_channel: str = ""
+) -> CalledBet:
+    """The direction des jeux's visa on the written bet, which authorises it (GAME-20). The SCJ
+    must be informed as soon as possible: a visa without that information is flagged."""
+    bet = (
+        CalledBet.objects.select_for_update()
+        .select_related("table_session__seance__establishment", "table_session__table")
+        .get(pk=bet.pk)
+    )
+    est = bet.table_session.seance.establishment
+    role = role_named_by_text(
+        actor,
+        est,
+        BET_AUTHORISERS,
+        "GAME-20",
+        _("Seule la direction des jeux autorise une annonce complexe, en visant l'annonce écrite."),
+    )
+    if bet.status == CalledBet.Status.AUTHORISED:
+        raise RuleViolation("GAME-20", _("Cette annonce est déjà visée."))
+    if scj_informed_at is not None and not scj_channel.strip():
+        raise ValidationError({"scj_channel": _("Indiquez comment le SCJ a été informé.")})
+    bet.status, bet.visa_by, bet.visaed_at = CalledBet.Status.AUTHORISED, actor, timezone.now()
+    bet.scj_informed_at, bet.scj_channel = scj_informed_at, scj_channel.strip()
+    payload = _bet_payload(bet, actor, "visa de la direction")
+    payload["flags"] = (
+        []
+        if scj_informed_at
+        else [{"code": "GAME-20", "text": "Annonce visée sans information du Service de Contrôle des Jeux."}]
+    )
+    entry_append(register=bet.register, actor=actor, role=role, payload=payload)
+    return save_audited(bet, actor=actor, reason="visa")

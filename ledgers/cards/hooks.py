@@ -1,0 +1,65 @@
+"""What the cards app wires into core's extension points: the table opening and closing
+preconditions of the card domain."""
+
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.errors import RuleViolation
+from ledgers.core.hooks import on_table_closing, on_table_opening
+from ledgers.core.models import TableSession
+
+from . import selectors
+from .domains import rule_id
+from .models import CardEvent
+
+Kind = CardEvent.Kind
+
+
+@on_table_opening
+def cards_ready_for_play(session: TableSession) -> None:
+    """Before the table plays, every unit issued to it passed its control at the table: the second
+    control (MC, CARD-15) / comptée et vérification (FR, CARD-36), or for a prêt-à-l'emploi deck
+    the second mix and shuffle (CARD-22); none is under an open incident (CARD-19 / CARD-38)."""
+    est = session.seance.establishment
+    for unit in selectors.units_at(session):
+        done = selectors.session_events(session, Kind.PAE_CONFIRMATION if unit.pae else Kind.SECOND_CONTROL)
+        if not done.filter(unit=unit, ok=True).exists():
+            if unit.pae:
+                raise RuleViolation(
+                    "CARD-22",
+                    _(
+                        "%(unit)s (prêt à l'emploi) : le second brassage et le second mélange "
+                        "à table ne sont pas confirmés."
+                    )
+                    % {"unit": unit},
+                )
+            raise RuleViolation(
+                rule_id(est, "CARD-15", "CARD-36"),
+                _(
+                    "%(unit)s n'a pas reçu son contrôle à table (cartes étalées, vérifiées dans l'ordre "
+                    "du fabricant) : la table ne peut ouvrir."
+                )
+                % {"unit": unit},
+            )
+        if selectors.card_incidents(est).filter(subjects__object_id=unit.pk).exists():
+            raise RuleViolation(
+                rule_id(est, "CARD-19", "CARD-38"),
+                _("%(unit)s est en quarantaine (incident ouvert) : rentrez-le avant d'ouvrir la table.")
+                % {"unit": unit},
+            )
+
+
+@on_table_closing
+def cards_back_before_closing(session: TableSession) -> None:
+    """Fin de partie only once every unit is back in a depot: MC under the inspecteur's surveillance
+    (CARD-18); FR after its post-partie control (CARD-37)."""
+    est = session.seance.establishment
+    out = list(selectors.units_at(session))
+    if not out:
+        return
+    serials = ", ".join(u.serial for u in out)
+    if est.jurisdiction == "MC":
+        raise RuleViolation("CARD-18", _("Cartes non rentrées au dépôt : %(s)s.") % {"s": serials})
+    raise RuleViolation(
+        "CARD-37",
+        _("Cartes non remises dans l'ordre du fabricant, examinées et rentrées à l'armoire : %(s)s.") % {"s": serials},
+    )

@@ -1,0 +1,79 @@
+"""Destruction of cards (CARD-09 to CARD-11, CARD-30, CARD-31)."""
+
+import datetime
+from collections.abc import Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.models import Establishment
+from ledgers.custody import services as custody
+from ledgers.custody.models import (
+    WITHDRAWN_STATUSES,
+    DestructionSession,
+)
+
+from ..domains import CARDS
+from ..models import (
+    CardUnit,
+)
+from .common import _lock, _save_decks
+
+
+@transaction.atomic
+def cards_destruction_plan(
+    *,
+    establishment: Establishment,
+    units: Sequence[CardUnit],
+    method: str,
+    planned_at: datetime.datetime,
+    actor: AbstractBaseUser,
+) -> DestructionSession:
+    """Plan the destruction (or MC neutralisation) of withdrawn sixains and decks."""
+    units = _lock(units, establishment)
+    for unit in units:
+        if unit.parent_id:
+            raise ValueError(_("%(unit)s est détruit avec son sixain.") % {"unit": unit})
+        if unit.status not in WITHDRAWN_STATUSES:
+            raise ValueError(
+                _("%(unit)s doit d'abord être déclaré hors d'usage, marqué ou détérioré.") % {"unit": unit}
+            )
+    return custody.destruction_plan(
+        domain=CARDS, establishment=establishment, method=method, planned_at=planned_at, items=units, actor=actor
+    )
+
+
+@transaction.atomic
+def cards_destruction_complete(
+    *,
+    session: DestructionSession,
+    actor: AbstractBaseUser,
+    witness: AbstractBaseUser | None = None,
+    withheld: Sequence[CardUnit] = (),
+    finding: str = "",
+    observations: str = "",
+) -> DestructionSession:
+    """Destroy the session's units: OUT entries of the intake registers; FR the police officer
+    attends, checks completeness and marks, and visas the carnet modèle 19 (CARD-31). Units the
+    check finds incomplete or marked are withheld under an incident (INC-14)."""
+    session = custody.destruction_complete(
+        session=session,
+        domain=CARDS,
+        actor=actor,
+        witness=witness,
+        observations=observations,
+        withheld=withheld,
+        finding=finding,
+        checks={"complete_and_unmarked": not withheld},
+    )
+    destroyed = CardUnit.objects.filter(pk__in=session.items.values_list("object_id", flat=True)).exclude(
+        pk__in=[u.pk for u in withheld]
+    )
+    decks = []
+    for unit in destroyed.prefetch_related("members"):
+        for deck in unit.members.all():
+            deck.status = unit.status
+            decks.append(deck)
+    _save_decks(decks, fields=["status"], actor=actor, reason=str(session.get_method_display()))
+    return session

@@ -1,0 +1,50 @@
+"""Forms for the tables' counts, their certification and the rake."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.countersign import ReauthMixin
+
+from ..selectors import RAKE_GAMES
+from .common import BreakdownField, CashForm
+
+
+class CountForm(CashForm):
+    breakdown = BreakdownField(label=_("Encaisse comptée"))
+    tips = forms.DecimalField(label=_("Pourboires (€)"), min_value=0, decimal_places=2, required=False)
+    present = forms.CharField(
+        label=_("Employés de la table présents (un par ligne)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    called_aloud = forms.BooleanField(label=_("Encaisse annoncée à haute voix"), required=False)
+    count_room = forms.BooleanField(label=_("Comptée en salle de comptage"), required=False)
+    cctv_reference = forms.CharField(
+        label=_("Caméra et enregistrement de vidéoprotection"), max_length=120, required=False
+    )
+
+
+class CertifyForm(ReauthMixin, CashForm):
+    words = forms.CharField(label=_("Mention"), max_length=40, initial="exact")
+    encaisse = forms.DecimalField(label=_("Encaisse retenue après recomptage (€)"), decimal_places=2, required=False)
+    resolution = forms.CharField(
+        label=_("Explication de l'écart"), widget=forms.Textarea(attrs={"rows": 2}), required=False
+    )
+    insurance_premiums = forms.DecimalField(
+        label=_("Primes d'assurance refait (€)"), min_value=0, decimal_places=2, required=False
+    )
+
+    def __init__(self, *args, session=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Only MC trente et quarante takes refait insurance premiums (COUNT-10).
+        if session is None or session.table.game != "trente_quarante" or self.establishment.jurisdiction != "MC":
+            del self.fields["insurance_premiums"]
+
+
+class RakeForm(forms.Form):
+    game = forms.ChoiceField(label=_("Jeu"), choices=[(g, g.replace("_", " ").title()) for g in RAKE_GAMES])
+    cave = forms.DecimalField(label=_("Cave initiale (€)"), min_value=0, decimal_places=2)
+    pot = forms.DecimalField(label=_("Montant effectif du pot (€)"), min_value=0, decimal_places=2)
+    recorded = forms.DecimalField(
+        label=_("Cagnotte prélevée (€, facultatif)"), min_value=0, decimal_places=2, required=False
+    )

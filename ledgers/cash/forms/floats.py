@@ -1,0 +1,61 @@
+"""Forms for the tables' floats and cash boxes."""
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.roles import Role
+
+from .common import BreakdownField, CashForm
+
+
+class FloatForm(CashForm):
+    kind = forms.ChoiceField(
+        label=_("Nature"), choices=[("initial", _("Avance initiale")), ("top_up", _("Avance complémentaire"))]
+    )
+    breakdown = BreakdownField(label=_("Nomenclature"))
+    box_number = forms.CharField(label=_("Caisse n°"), max_length=20, required=False)
+    transport_box = forms.CharField(label=_("Boîte de transport"), max_length=40, required=False)
+    counted_by = forms.CharField(label=_("Compté par (croupier)"), max_length=150, required=False)
+    called_aloud = forms.BooleanField(label=_("Somme annoncée à haute voix"), required=False)
+    carry_note = forms.CharField(
+        label=_("Écart avec la comptée précédente"), widget=forms.Textarea(attrs={"rows": 2}), required=False
+    )
+    carnet_on_table = forms.BooleanField(
+        label=_("Carnet d'avances posé sur la table devant le chef de partie ou le chef de table"), required=False
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.establishment.jurisdiction == "MC":
+            for name in ("kind", "box_number", "transport_box", "counted_by", "called_aloud", "carnet_on_table"):
+                del self.fields[name]
+            self.add_countersignature("receiver", _("Chef de table qui reçoit"))
+        else:
+            self.add_countersignature(
+                "receiver", _("Chef de table ou employé désigné qui reçoit la caisse"), required=False
+            )
+
+
+class FixBankForm(CashForm):
+    table = forms.ModelChoiceField(label=_("Table"), queryset=None)
+    amount = forms.DecimalField(label=_("Somme mise en banque (€)"), min_value=0, decimal_places=2)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = self.establishment.tables.filter(active=True)
+
+
+class BoxHolderForm(CashForm):
+    employee = forms.ModelChoiceField(label=_("Employé chargé de la caisse"), queryset=None)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["employee"].queryset = (
+            get_user_model()
+            .objects.filter(
+                memberships__establishment=self.establishment,
+                memberships__role__in=[Role.CHEF_PARTIE, Role.EMPLOYE_RESPONSABLE, Role.CROUPIER],
+            )
+            .distinct()
+        )

@@ -1,0 +1,59 @@
+"""Forms for cash slips and SFE advances."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.models import Location, LocationKind
+
+from ..models import SlipBook
+from .common import BreakdownField, CashForm
+
+
+class SlipBookForm(CashForm):
+    kind = forms.ChoiceField(label=_("Nature"), choices=SlipBook.Kind.choices)
+    number = forms.CharField(label=_("Carnet n°"), max_length=30)
+    first_number = forms.IntegerField(label=_("Premier bon"), min_value=1)
+    last_number = forms.IntegerField(label=_("Dernier bon"), min_value=1)
+
+
+class SlipWriteForm(CashForm):
+    book = forms.ModelChoiceField(label=_("Carnet"), queryset=None)
+    number = forms.IntegerField(label=_("Bon n°"), min_value=1)
+    table_session = forms.ModelChoiceField(label=_("Table"), queryset=None)
+    requested = BreakdownField(label=_("Jetons et plaques demandés"))
+    handed = BreakdownField(label=_("Remis en échange (plaques, jetons ou billets)"))
+    runner = forms.CharField(label=_("Porteur"), max_length=150, required=False)
+    currency = forms.CharField(label=_("Devise des billets changés"), max_length=3, initial="EUR", required=False)
+
+    def __init__(self, *args, sessions=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["book"].queryset = SlipBook.objects.filter(establishment=self.establishment)
+        self.fields["table_session"].queryset = sessions
+        self.add_countersignature("supervisor", _("Contresignataire (inspecteur, chef de partie ou de table, comité)"))
+
+
+class DeskForm(CashForm):
+    desk = forms.ModelChoiceField(label=_("Caisse"), queryset=None)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["desk"].queryset = Location.objects.filter(
+            establishment=self.establishment, kind=LocationKind.CAISSE_CENTRALE
+        )
+
+
+class SlipVoidForm(CashForm):
+    book = forms.ModelChoiceField(label=_("Carnet"), queryset=None)
+    number = forms.IntegerField(label=_("Bon n°"), min_value=1)
+    reason = forms.CharField(label=_("Motif"), widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["book"].queryset = SlipBook.objects.filter(establishment=self.establishment)
+        self.add_countersignature("cosigner", _("Second signataire"))
+
+
+class SfeAdvanceForm(CashForm):
+    customer = forms.CharField(label=_("Client"), max_length=200)
+    amount = forms.DecimalField(label=_("Montant (€)"), min_value=0, decimal_places=2)
+    authorisation = forms.CharField(label=_("Autorisation de la SFE"), max_length=80)

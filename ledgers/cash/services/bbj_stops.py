@@ -1,0 +1,251 @@
+"""Bad beat jackpot stops: final or temporary voluntary stops, technical breakdowns and their restoring."""
+
+import datetime
+from decimal import Decimal
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.authz import require_role, save_audited
+from ledgers.core.errors import RuleViolation
+from ledgers.core.models import TableSession
+from ledgers.core.roles import Role
+from ledgers.incidents.models import Incident, IncidentNotice
+from ledgers.incidents.services import incident_close, incident_notify, incident_open
+from ledgers.registers.services import display_name, register_language
+
+from .. import rules
+from ..models import BadBeatStop, BadBeatTable, Orphan
+from ..selectors import current_amount, current_config, final_stop, open_breakdown, open_suspension
+from .bbj import BBJ_MANAGERS, _entry, _locked
+from .orphans import orphan_record
+
+
+@transaction.atomic
+def bad_beat_stop_final(
+    *, jackpot: BadBeatTable, minister_notified_at: datetime.datetime, minister_reference: str, actor: AbstractBaseUser
+) -> BadBeatStop:
+    """Stop the BBJ for good (art. 56-3-2, COUNT-47): the Minister of the Interior was told at least
+    SET-42 before (48 hours, AMB-50); the increment (the amount above the starting value) is written
+    to the orphans (carnet 11 bis) in the same transaction."""
+    jackpot = _locked(jackpot)
+    est = jackpot.table.establishment
+    role = require_role(actor, est, BBJ_MANAGERS)
+    if final_stop(jackpot) is not None:
+        raise ValidationError(_("Ce bad beat jackpot est déjà arrêté définitivement."))
+    now = timezone.now()
+    notice = rules.BBJ_FINAL_STOP_NOTICE
+    hours = (est.setting("SET-42") or {}).get("bbj_final_stop_hours")
+    if hours is not None:
+        notice = datetime.timedelta(hours=int(hours))
+    if minister_notified_at is None or not minister_reference.strip() or minister_notified_at > now - notice:
+        raise RuleViolation(
+            "COUNT-47",
+            _(
+                "Le ministre de l'intérieur est informé de l'arrêt définitif au moins "
+                "%(hours)s heures avant : indiquez la date et la référence de l'information."
+            )
+            % {"hours": int(notice.total_seconds() // 3600)},
+        )
+    if open_breakdown(jackpot) is not None:
+        raise ValidationError(_("Rétablissez d'abord le système en panne."))
+    config = current_config(jackpot)
+    increment = max(current_amount(jackpot) - (config.starting_value if config else Decimal("0.00")), Decimal("0.00"))
+    orphan = orphan_record(
+        establishment=est,
+        category=Orphan.Category.JACKPOT_INCREMENT,
+        amount=increment,
+        place=str(_("table %(table)s") % {"table": jackpot.table.number}),
+        found_by=display_name(actor),
+        paid_into=str(_("caisse")),
+        actor=actor,
+    )
+    stop = save_audited(
+        BadBeatStop(
+            jackpot=jackpot,
+            kind=BadBeatStop.Kind.FINAL,
+            stopped_at=now,
+            increment=increment,
+            minister_notified_at=minister_notified_at,
+            minister_reference=minister_reference.strip(),
+            orphan=orphan,
+            recorded_by=actor,
+        ),
+        actor=actor,
+        reason="arrêt définitif",
+    )
+    _entry(
+        jackpot,
+        actor=actor,
+        role=role,
+        event=_(
+            "Arrêt définitif : incrément de %(amount)s € enregistré aux orphelins (inscription n° %(seq)s) ; ministre "
+            "de l'intérieur informé le %(at)s (%(ref)s)"
+        )
+        % {
+            "amount": increment,
+            "seq": orphan.entry_seq,
+            "ref": stop.minister_reference,
+            "at": est.localtime(minister_notified_at).strftime("%d/%m/%Y %H:%M"),
+        },
+    )
+    return stop
+
+
+@transaction.atomic
+def bad_beat_breakdown(
+    *,
+    jackpot: BadBeatTable,
+    down_at: datetime.datetime,
+    police_informed_at: datetime.datetime | None,
+    police_service: str,
+    actor: AbstractBaseUser,
+    channel: str = IncidentNotice.Channel.PHONE,
+) -> BadBeatStop:
+    """The BBJ system stopped by a technical breakdown (art. 56-3-2, INC-15): play goes on without
+    increments, players cannot claim the jackpot, and the chief of the territorial judicial police
+    is told without delay — so the breakdown is recorded only with that information. It opens an
+    INC-15 incident that stays open until the system is restored."""
+    jackpot = _locked(jackpot)
+    est = jackpot.table.establishment
+    role = require_role(actor, est, BBJ_MANAGERS)
+    if open_breakdown(jackpot) is not None:
+        raise ValidationError(_("Une panne de ce bad beat jackpot est déjà en cours."))
+    if down_at > timezone.now():
+        raise ValidationError({"down_at": _("L'heure de la panne ne peut être dans le futur.")})
+    if police_informed_at is None or not police_service.strip():
+        raise RuleViolation(
+            "INC-15",
+            _(
+                "Le chef du service de police judiciaire territorialement compétent est "
+                "informé sans délai de la panne : indiquez l'heure et le service."
+            ),
+        )
+    session = jackpot.table.sessions.filter(status=TableSession.Status.OPEN).first()
+    with register_language():
+        description = str(
+            _(
+                "Panne technique du bad beat jackpot de la table %(table)s : le jeu continue sans "
+                "incrémentation ni gain du jackpot."
+            )
+            % {"table": jackpot.table.number}
+        )
+    incident = incident_open(
+        establishment=est,
+        category=rules.BBJ_BREAKDOWN.code,
+        description=description,
+        actor=actor,
+        found_at=down_at,
+        table_session=session,
+        subjects=[jackpot],
+    )
+    incident_notify(
+        incident=incident,
+        recipient_role=Role.POLICE,
+        recipient_name=police_service.strip(),
+        notified_at=police_informed_at,
+        channel=channel,
+        actor=actor,
+    )
+    stop = save_audited(
+        BadBeatStop(
+            jackpot=jackpot,
+            kind=BadBeatStop.Kind.BREAKDOWN,
+            stopped_at=down_at,
+            incident=incident,
+            police_informed_at=police_informed_at,
+            police_service=police_service.strip(),
+            recorded_by=actor,
+        ),
+        actor=actor,
+        reason="panne",
+    )
+    _entry(
+        jackpot,
+        actor=actor,
+        role=role,
+        session=session,
+        event=_(
+            "INC-15 : panne technique à %(down)s, police judiciaire (%(service)s) informée à %(informed)s ; jeu sans "
+            "incrémentation"
+        )
+        % {
+            "down": est.localtime(down_at).strftime("%d/%m/%Y %H:%M"),
+            "service": stop.police_service,
+            "informed": est.localtime(police_informed_at).strftime("%d/%m/%Y %H:%M"),
+        },
+    )
+    return stop
+
+
+@transaction.atomic
+def bad_beat_restore(*, stop: BadBeatStop, restored_at: datetime.datetime, actor: AbstractBaseUser) -> BadBeatStop:
+    """The BBJ system is working again: the INC-15 incident is closed, increments and payouts resume."""
+    stop = BadBeatStop.objects.select_for_update().select_related("jackpot__table__establishment").get(pk=stop.pk)
+    est = stop.jackpot.table.establishment
+    role = require_role(actor, est, BBJ_MANAGERS)
+    if stop.kind != BadBeatStop.Kind.BREAKDOWN or stop.restored_at is not None:
+        raise ValidationError(_("Cette panne n'est pas en cours."))
+    if not stop.stopped_at <= restored_at <= timezone.now():
+        raise ValidationError({"restored_at": _("Le rétablissement suit la panne et n'est pas dans le futur.")})
+    stop.restored_at = restored_at
+    save_audited(stop, actor=actor, reason="rétablissement")
+    if stop.incident is not None and stop.incident.status == Incident.Status.OPEN:
+        incident_close(incident=stop.incident, actor=actor)
+    _entry(
+        stop.jackpot,
+        actor=actor,
+        role=role,
+        event=_("INC-15 : système rétabli à %(at)s") % {"at": est.localtime(restored_at).strftime("%d/%m/%Y %H:%M")},
+    )
+    return stop
+
+
+@transaction.atomic
+def bad_beat_suspend(*, jackpot: BadBeatTable, actor: AbstractBaseUser) -> BadBeatStop:
+    """A temporary voluntary stop of the BBJ, "possible at any time" (art. 56-3-2, COUNT-47): written
+    with its time and who decided it; until it is resumed the table takes no BBJ retenue and pays
+    no BBJ. The increment stays with the jackpot (only a final stop sends it to the orphans)."""
+    jackpot = _locked(jackpot)
+    est = jackpot.table.establishment
+    role = require_role(actor, est, BBJ_MANAGERS)
+    if final_stop(jackpot) is not None:
+        raise ValidationError(_("Ce bad beat jackpot est déjà arrêté définitivement."))
+    if open_suspension(jackpot) is not None or open_breakdown(jackpot) is not None:
+        raise ValidationError(_("Ce bad beat jackpot est déjà arrêté."))
+    stop = save_audited(
+        BadBeatStop(jackpot=jackpot, kind=BadBeatStop.Kind.SUSPENSION, stopped_at=timezone.now(), recorded_by=actor),
+        actor=actor,
+        reason="arrêt volontaire temporaire",
+    )
+    _entry(
+        jackpot,
+        actor=actor,
+        role=role,
+        event=_("Arrêt volontaire temporaire à %(at)s : jeu sans incrémentation ni gain du jackpot")
+        % {"at": est.localtime(stop.stopped_at).strftime("%d/%m/%Y %H:%M")},
+    )
+    return stop
+
+
+@transaction.atomic
+def bad_beat_resume(*, stop: BadBeatStop, actor: AbstractBaseUser) -> BadBeatStop:
+    """The BBJ runs again after a temporary voluntary stop: the resumption's time and who decided it."""
+    stop = BadBeatStop.objects.select_for_update().select_related("jackpot__table__establishment").get(pk=stop.pk)
+    est = stop.jackpot.table.establishment
+    role = require_role(actor, est, BBJ_MANAGERS)
+    if open_suspension(stop.jackpot) != stop:
+        raise ValidationError(_("Cet arrêt temporaire n'est pas en cours."))
+    stop.restored_at, stop.restored_by = timezone.now(), actor
+    save_audited(stop, actor=actor, reason="reprise")
+    _entry(
+        stop.jackpot,
+        actor=actor,
+        role=role,
+        event=_("Reprise du bad beat jackpot à %(at)s")
+        % {"at": est.localtime(stop.restored_at).strftime("%d/%m/%Y %H:%M")},
+    )
+    return stop

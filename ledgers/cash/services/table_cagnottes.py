@@ -1,0 +1,55 @@
+"""FR: each cercle table has its own cagnotte bearing the table's number (art. 56-1, 57-2; COUNT-17
+for texas hold'em and omaha, COUNT-42 for baccara and écarté), recorded in the table's carnet
+modèle 11. Table numbers are unique in an establishment, so a cagnotte numbered like its table is
+never shared with another table."""
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.authz import require_role
+from ledgers.core.errors import RuleViolation
+from ledgers.core.games import Family
+from ledgers.core.models import GamingTable
+from ledgers.core.roles import Role
+from ledgers.registers.services import display_name, entry_write, register_language
+
+from ..models import TableCagnotte
+from ..registers import CARNET_CAGNOTTES
+
+POKER_GAMES = frozenset({"texas_holdem", "omaha"})  # COUNT-17, COUNT-19; baccara and écarté: COUNT-42
+
+
+def requirement_of(table: GamingTable) -> str:
+    return "COUNT-17" if table.game in POKER_GAMES else "COUNT-42"
+
+
+@transaction.atomic
+def table_cagnotte_record(*, table: GamingTable, number: str, actor: AbstractBaseUser) -> TableCagnotte:
+    """Put a cercle table's cagnotte into service: its number is the table's."""
+    est = table.establishment
+    if est.jurisdiction != "FR" or table.game_info.family != Family.CERCLE:
+        raise ValidationError(_("La cagnotte numérotée comme sa table est celle d'une table de cercle française."))
+    role = require_role(actor, est, (Role.DIRECTEUR_RESPONSABLE, Role.COMITE))
+    number = number.strip()
+    if number != table.number:
+        raise RuleViolation(
+            requirement_of(table),
+            _("La cagnotte porte le même numéro que sa table (%(table)s), non %(number)s.")
+            % {"table": table.number, "number": number or "—"},
+        )
+    cagnotte = TableCagnotte.objects.create(table=table, number=number, recorded_by=actor, recorded_at=timezone.now())
+    with register_language():
+        payload = {
+            "date": est.localtime(cagnotte.recorded_at).date().isoformat(),
+            "seance": "",
+            "table": table.number,
+            "certification": str(_("Cagnotte n° %(number)s mise en service") % {"number": number}),
+            "signed_by": f"{display_name(actor)} ({Role(role).label})",
+        }
+    entry_write(
+        establishment=est, kind=CARNET_CAGNOTTES.code, actor=actor, role=role, payload=payload, qualifier=table.number
+    )
+    return cagnotte

@@ -1,0 +1,57 @@
+"""The base of the table cash pages: a form calls one service; the day's page."""
+
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy as _
+from django.views.generic import TemplateView
+
+from ledgers.core.models import TableSession
+from ledgers.core.selectors import open_seances
+from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
+
+from .. import selectors
+from ..models import SlipBook
+
+
+class CashFormView(EstablishmentRequiredMixin, ServiceFormView):
+    template_name = "cash/form.html"
+    title = ""
+    intro = ""
+    submit = _("Enregistrer")
+    errors_on_fields = True
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "establishment": self.establishment, "request": self.request}
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(title=self.title, intro=self.intro, submit=self.submit, **kwargs)
+
+    def get_success_url(self) -> str:
+        return reverse("cash:day")
+
+    @cached_property
+    def session(self) -> TableSession:
+        return get_object_or_404(
+            TableSession.objects.select_related("seance", "table"),
+            pk=self.kwargs["pk"],
+            seance__establishment=self.establishment,
+        )
+
+
+class DayView(EstablishmentRequiredMixin, TemplateView):
+    """The tables of the open séances with their float and count, the slip books, what is waiting."""
+
+    template_name = "cash/day.html"
+
+    def get_context_data(self, **kwargs):
+        est = self.establishment
+        seances = [(seance, list(selectors.seance_sessions(seance))) for seance in open_seances(est)]
+        return super().get_context_data(
+            seances=seances,
+            books=SlipBook.objects.filter(establishment=est),
+            slips=selectors.slips_to_serve(est),
+            waiting=selectors.counts_waiting(est),
+            jurisdiction=est.jurisdiction,
+            **kwargs,
+        )

@@ -1,0 +1,58 @@
+"""Pages for the tables' floats and cash boxes."""
+
+from django.utils.translation import gettext_lazy as _
+
+from .. import forms, services
+from ..services import (
+    box_holders,
+)
+from .common import CashFormView
+
+
+class FloatView(CashFormView):
+    form_class = forms.FloatForm
+    success_message = _("Avance inscrite au carnet.")
+
+    @property
+    def title(self):
+        return _("Avance de la table %(table)s") % {"table": self.session.table.number}
+
+    def get_initial(self):
+        return {"box_number": self.session.table.number}
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.float_record(
+            session=self.session,
+            breakdown=data["breakdown"],
+            actor=self.request.user,
+            kind=data.get("kind") or "initial",
+            box_number=data.get("box_number", ""),
+            transport_box=data.get("transport_box", ""),
+            counted_by=data.get("counted_by", ""),
+            called_aloud=data.get("called_aloud", False),
+            receiver=data.get("receiver"),
+            carry_note=data.get("carry_note", ""),
+            carnet_on_table=data.get("carnet_on_table", False),
+        )
+
+
+class FixBankView(CashFormView):
+    form_class = forms.FixBankForm
+    title = _("Somme mise en banque fixée par la Direction des Jeux")
+
+    def perform(self, form):
+        return services.float_amount_fix(
+            table=form.cleaned_data["table"], amount=form.cleaned_data["amount"], actor=self.request.user
+        )
+
+
+class BoxHolderView(CashFormView):
+    form_class = forms.BoxHolderForm
+
+    @property
+    def title(self):
+        return _("Employé chargé de la caisse — table %(table)s") % {"table": self.session.table.number}
+
+    def perform(self, form):
+        return box_holders.box_holder_designate(session=self.session, actor=self.request.user, **form.cleaned_data)

@@ -1,0 +1,94 @@
+"""Pages for ticket books, their stamps and the levy machines."""
+
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy as _
+
+from .. import forms, services
+from ..models import CardTableNumber, LevyMachine, TicketBook
+from ..services import (
+    tickets,
+)
+from .common import CashFormView
+
+
+class TicketBookView(CashFormView):
+    form_class = forms.TicketBookForm
+    title = _("Mise en service d'un carnet de tickets")
+
+    def perform(self, form):
+        return services.ticket_book_register(actor=self.request.user, **form.cleaned_data)
+
+
+class TicketsView(CashFormView):
+    """Register of the ticket books: the card-table number series, the books and their stamps, the
+    levy machines; the form numbers a card table."""
+
+    form_class = forms.CardTableNumberForm
+    template_name = "cash/tickets.html"
+    title = _("Carnets de tickets et numéros des tables de cartes")
+    submit = _("Inscrire le numéro d'ordre")
+
+    def get_context_data(self, **kwargs):
+        est = self.establishment
+        return super().get_context_data(
+            numbers=CardTableNumber.objects.filter(table__establishment=est).select_related("table"),
+            unnumbered=tickets.unnumbered_card_tables(est),
+            books=TicketBook.objects.filter(establishment=est, finished_on__isnull=True).select_related("table"),
+            machines=LevyMachine.objects.filter(table__establishment=est).select_related("table"),
+            **kwargs,
+        )
+
+    def get_success_url(self) -> str:
+        return reverse("cash:tickets")
+
+    def perform(self, form):
+        return tickets.card_table_number(actor=self.request.user, **form.cleaned_data)
+
+
+class TicketStampView(CashFormView):
+    form_class = forms.TicketStampForm
+    submit = _("Apposer le timbre à date")
+
+    @cached_property
+    def book(self) -> TicketBook:
+        return get_object_or_404(TicketBook, pk=self.kwargs["pk"], establishment=self.establishment)
+
+    @property
+    def title(self):
+        return _("Timbre à date du début de séance — carnet %(book)s, ticket n° %(first)s") % {
+            "book": self.book,
+            "first": self.book.next_number,
+        }
+
+    def get_success_url(self) -> str:
+        return reverse("cash:tickets")
+
+    def perform(self, form):
+        return tickets.ticket_seance_stamp(book=self.book, actor=self.request.user, **form.cleaned_data)
+
+
+class LevyMachineView(CashFormView):
+    form_class = forms.LevyMachineForm
+    title = _("Machine automatique agréée d'enregistrement des retenues")
+
+    def get_success_url(self) -> str:
+        return reverse("cash:tickets")
+
+    def perform(self, form):
+        return tickets.levy_machine_activate(actor=self.request.user, **form.cleaned_data)
+
+
+class MachineHistoryView(CashFormView):
+    form_class = forms.MachineHistoryForm
+    submit = _("Inscrire la cagnotte calculée")
+
+    @property
+    def title(self):
+        return _("Historique de la machine et cagnotte calculée — table %(table)s") % {
+            "table": self.session.table.number
+        }
+
+    def perform(self, form):
+        return tickets.cagnotte_machine_compute(session=self.session, actor=self.request.user, **form.cleaned_data)

@@ -1,0 +1,227 @@
+"""Destruction."""
+
+import datetime
+from collections.abc import Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.contenttypes.models import ContentType
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.authz import require_role, save_audited
+from ledgers.core.errors import impossible
+from ledgers.core.models import Establishment
+from ledgers.core.roles import Role
+from ledgers.incidents.categories import CUSTODY_CHECK
+from ledgers.incidents.services import incident_open
+from ledgers.registers.chain import format_timestamp
+from ledgers.registers.models import Register
+from ledgers.registers.services import display_name, visa_sign
+
+from ..domains import CustodyDomain
+from ..models import (
+    GONE_STATUSES,
+    DestructionItem,
+    DestructionSession,
+    ItemStatus,
+    TrackedItem,
+)
+from ..selectors import intake_registers
+from .common import AUTHORITY, DIRECTION, _french, _refuse, _rule, _serials
+from .intake import _record_out
+
+
+def _registers_concerned(domain: CustodyDomain, est: Establishment) -> list[Register]:
+    registers = intake_registers(domain, est)
+    if domain.annex_kind and est.jurisdiction == "MC":
+        registers |= Register.objects.filter(establishment=est, kind=domain.annex_kind, qualifier=domain.code)
+    return list(registers.filter(status=Register.Status.OPEN).order_by("number"))
+
+
+@transaction.atomic
+def destruction_plan(
+    *,
+    domain: CustodyDomain,
+    establishment: Establishment,
+    method: str,
+    planned_at: datetime.datetime,
+    items: Sequence[TrackedItem],
+    actor: AbstractBaseUser,
+) -> DestructionSession:
+    """Plan a destruction (FR: destruction only, no neutralisation) of withdrawn objects."""
+    require_role(actor, establishment, DIRECTION[establishment.jurisdiction])
+    if not items:
+        raise ValueError(_("Une séance de destruction porte au moins un objet."))
+    if establishment.jurisdiction == "FR" and method != DestructionSession.Method.DESTRUCTION:
+        _refuse(
+            domain,
+            "destruction_method",
+            establishment,
+            _("En France la neutralisation n'est pas admise : seule la destruction est possible."),
+        )
+    for item in items:
+        if item.status in GONE_STATUSES or item.table_session_id:
+            raise ValueError(_("« %(item)s » n'est pas en dépôt.") % {"item": item.serial})
+    session = save_audited(
+        DestructionSession(
+            establishment=establishment, domain=domain.code, method=method, planned_at=planned_at, officer=actor
+        ),
+        actor=actor,
+        reason="programmation",
+    )
+    ct = ContentType.objects.get_for_model(type(items[0]))
+    DestructionItem.objects.bulk_create(
+        [DestructionItem(session=session, content_type=ct, object_id=item.pk, label=str(item)[:200]) for item in items]
+    )
+    return session
+
+
+@transaction.atomic
+def destruction_notify(
+    *,
+    session: DestructionSession,
+    notified_at: datetime.datetime,
+    channel: str,
+    reference: str,
+    actor: AbstractBaseUser,
+) -> DestructionSession:
+    """Record the prior information of the authority (MC: the SCJ, CARD-11 / DICE-07)."""
+    session = DestructionSession.objects.select_for_update().get(pk=session.pk)
+    require_role(actor, session.establishment, DIRECTION[session.establishment.jurisdiction])
+    if session.status != DestructionSession.Status.PLANNED:
+        raise impossible(_("Cette séance de destruction est déjà effectuée."))
+    if notified_at > timezone.now():
+        raise ValueError(_("L'heure d'information ne peut être dans le futur."))
+    session.notified_at, session.notice_channel, session.notice_reference = notified_at, channel, reference
+    return save_audited(session, actor=actor, reason="information de l'autorité")
+
+
+def session_items(session: DestructionSession, domain: CustodyDomain) -> list[TrackedItem]:
+    ids = list(session.items.values_list("object_id", flat=True))
+    return list(domain.model.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+
+
+@transaction.atomic
+def destruction_complete(
+    *,
+    session: DestructionSession,
+    domain: CustodyDomain,
+    actor: AbstractBaseUser,
+    witness: AbstractBaseUser | None = None,
+    checks: dict | None = None,
+    observations: str = "",
+    inspector: AbstractBaseUser | None = None,
+    withheld: Sequence[TrackedItem] = (),
+    finding: str = "",
+) -> DestructionSession:
+    """Perform the destruction: the OUT entries of the intake registers, the objects gone.
+
+    MC: the SCJ must have been informed before the operation starts, at least the SET-05 notice
+    beforehand (CARD-11, DICE-07); an SCJ agent may attend as witness; where the domain has a
+    ``destruction_inspector`` rule an inspecteur (authenticated by the caller) must be present and
+    sign (DICE-07). FR: a police officer must attend (``witness``, authenticated by the caller) and
+    visas the entries in the same transaction (CARD-31, DICE-19).
+
+    ``withheld``: objects of the session that the check at the destruction found non-compliant
+    (incomplete deck, marked card, loaded die…). An incident is opened on them in the same
+    transaction (INC-14) and they are not destroyed: they stay in custody, quarantined.
+    """
+    session = DestructionSession.objects.select_for_update().get(pk=session.pk)
+    est = session.establishment
+    role = require_role(actor, est, DIRECTION[est.jurisdiction])
+    if session.status != DestructionSession.Status.PLANNED:
+        raise impossible(_("Cette séance de destruction est déjà effectuée."))
+    now = timezone.now()
+    if est.jurisdiction == "MC":
+        notice = datetime.timedelta(minutes=(est.setting("SET-05") or {}).get("scj_notice_minutes", 0))
+        if session.notified_at is None or session.notified_at > now - notice:
+            _refuse(
+                domain,
+                "destruction_notice",
+                est,
+                _(
+                    "Le Service de Contrôle des Jeux doit être informé avant la destruction ou la neutralisation "
+                    "(préavis minimal : %(minutes)s min)."
+                )
+                % {"minutes": int(notice.total_seconds() // 60)},
+            )
+    witness_role = ""
+    if witness is not None:
+        witness_role = require_role(witness, est, AUTHORITY[est.jurisdiction])
+    elif est.jurisdiction == "FR":
+        _refuse(
+            domain,
+            "destruction_witness",
+            est,
+            _("La destruction s'effectue en présence d'un fonctionnaire de police qui vise le carnet."),
+        )
+    if _rule(domain, "destruction_inspector", est):
+        if inspector is None:
+            _refuse(
+                domain,
+                "destruction_inspector",
+                est,
+                _("La destruction ou la neutralisation s'effectue en présence d'un inspecteur, qui la signe."),
+            )
+        require_role(inspector, est, (Role.INSPECTEUR,))
+    session.checks, session.observations = dict(checks or {}), observations
+    items = session_items(session, domain)
+    held = {item.pk for item in withheld}
+    if held:
+        if not held <= {item.pk for item in items}:
+            raise ValueError(_("Un objet retenu n'appartient pas à cette séance de destruction."))
+        if not finding.strip():
+            raise ValueError(_("Décrivez la constatation qui fait retenir ces objets."))
+        kept = [item for item in items if item.pk in held]
+        incident = incident_open(
+            establishment=est,
+            category=CUSTODY_CHECK.code,
+            actor=actor,
+            subjects=kept,
+            description=finding.strip(),
+            circumstances=str(session),
+        )
+        session.checks.update(withheld=_serials(kept), incident=incident.pk)
+        items = [item for item in items if item.pk not in held]
+    if domain.destruction_checks is not None:
+        domain.destruction_checks(session, items)
+    new_status = (
+        ItemStatus.NEUTRALISED if session.method == DestructionSession.Method.NEUTRALISATION else ItemStatus.DESTROYED
+    )
+    details = {
+        "officer": display_name(actor),
+        "inspector": display_name(inspector) if inspector is not None else "",
+        "witness": f"{display_name(witness)} — {Role(witness_role).label}" if witness is not None else "",
+        "notified_at": format_timestamp(session.notified_at) if session.notified_at else "",
+        "checks": session.checks,
+        "observations": observations,
+    }
+    entries = _record_out(
+        domain=domain,
+        establishment=est,
+        items=items,
+        actor=actor,
+        role=role,
+        reason=_french(session.get_method_display()),
+        reference=f"{session} — {format_timestamp(now)}",
+        new_status=new_status,
+        details=details,
+    )
+    session.status, session.performed_at, session.witness, session.witness_role = (
+        DestructionSession.Status.COMPLETED,
+        now,
+        witness,
+        witness_role,
+    )
+    session.inspector = inspector
+    save_audited(session, actor=actor, reason="exécution")
+    if witness is not None and est.jurisdiction == "FR":
+        for entry in entries:
+            visa_sign(
+                register=entry.register,
+                actor=witness,
+                up_to_seq=entry.seq,
+                statement=_french(_("Destruction effectuée en ma présence ; contrôle effectué.")),
+            )
+    return session

@@ -1,0 +1,29 @@
+"""Writes on dice. Suppliers, purchase orders, depot transfers, the annex ledger, verification and
+the destruction steps are the shared custody services called with the ``DICE`` domain; these
+services add what only dice have: receipt with its inspection, pairs and cap, allocation per
+séance with its signature, swaps, the end-of-séance check, withdrawal, and the destruction
+checks of each jurisdiction."""
+
+from .allocation import dice_allocate
+from .checks import DieResult, Result, dice_end_check
+from .common import SWAP_ROLES, service_register
+from .destruction import WithdrawReason, dice_destruction_complete, dice_destruction_plan, dice_withdraw
+from .receipt import DieInput, dice_pairs_cap_set, dice_receive
+from .swaps import dice_swap
+
+__all__ = [
+    "SWAP_ROLES",
+    "DieInput",
+    "DieResult",
+    "Result",
+    "WithdrawReason",
+    "dice_allocate",
+    "dice_destruction_complete",
+    "dice_destruction_plan",
+    "dice_end_check",
+    "dice_pairs_cap_set",
+    "dice_receive",
+    "dice_swap",
+    "dice_withdraw",
+    "service_register",
+]

@@ -1,0 +1,338 @@
+"""Sabots: intake, sheet, allocation to the tables, return and withdrawal."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.authz import require_role, role_named_by_text, save_audited
+from ledgers.core.errors import RuleViolation, impossible
+from ledgers.core.games import Equipment
+from ledgers.core.models import Establishment, Location, Seance, TableSession
+from ledgers.core.roles import Role
+from ledgers.custody import services as custody
+from ledgers.custody.models import ItemStatus
+from ledgers.registers.services import display_name, entry_write
+
+from .. import selectors
+from ..domains import SHOE_CATEGORY, SHOES
+from ..models import (
+    ApprovedModel,
+    Shoe,
+    ShoeAllocation,
+)
+from ..specs import (
+    ART_58_ALLOCATORS,
+    PUNTO_BANCO_ALLOCATORS,
+    SHOE_GAMES_FR,
+)
+from .approved_models import require_current_approval
+from .common import FR_SHOE_KEEPERS, _equipment_entry, _fr, _session_fields, custody_input_errors
+
+
+def _numbering_rule(est: Establishment) -> str:
+    return "SHOE-10" if est.jurisdiction == "FR" else "SHOE-01"
+
+
+@transaction.atomic
+def shoe_receive(
+    *,
+    establishment: Establishment,
+    model: ApprovedModel,
+    location: Location,
+    shoes: Sequence[tuple[str, str]],
+    actor: AbstractBaseUser,
+    delivery_note: str = "",
+) -> list[Shoe]:
+    """Take sabots into stock: each gets the establishment's number (SHOE-10; MC: an ID, SHOE-01),
+    goes into a depot (SHOE-02, SHOE-09) and into the inventory of the intake register (SHOE-11).
+    ``shoes``: (casino number, maker's serial number) pairs."""
+    role = require_role(actor, establishment, custody.domain_writer_roles(SHOES, establishment))
+    if model.establishment_id != establishment.pk or model.kind != ApprovedModel.Kind.SHOE:
+        raise ValidationError({"model": _("Ce modèle n'est pas un modèle de sabot de cet établissement.")})
+    if not shoes:
+        raise ValidationError(_("Indiquez au moins un sabot."))
+    code = _numbering_rule(establishment)
+    numbers = [number.strip() for number, _serial in shoes]
+    if any(not number for number in numbers):
+        raise RuleViolation(code, _("Chaque sabot porte le numéro que lui donne l'établissement."))
+    taken = set(Shoe.objects.filter(establishment=establishment, serial__in=numbers).values_list("serial", flat=True))
+    taken |= {n for n in numbers if numbers.count(n) > 1}
+    if taken:
+        raise RuleViolation(
+            code, _("Numéro déjà attribué à un autre sabot : %(numbers)s.") % {"numbers": ", ".join(sorted(taken))}
+        )
+    with custody_input_errors():
+        custody.check_location(SHOES, location)
+    now = timezone.now()
+    created = [
+        save_audited(
+            Shoe(
+                establishment=establishment,
+                serial=number,
+                maker_serial=serial.strip(),
+                model=model,
+                category=SHOE_CATEGORY,
+                status=ItemStatus.IN_STOCK,
+                location=location,
+                received_at=now,
+            ),
+            actor=actor,
+            reason="prise en charge",
+        )
+        for number, (_n, serial) in zip(numbers, shoes, strict=True)
+    ]
+    details = [f"{shoe.serial} — {model} — {_fr(_('série'))} {shoe.maker_serial or '—'}" for shoe in created]
+    custody.intake_record_in(
+        domain=SHOES,
+        establishment=establishment,
+        items=created,
+        actor=actor,
+        role=role,
+        delivery_note=delivery_note,
+        details={SHOE_CATEGORY: details},
+    )
+    return created
+
+
+@transaction.atomic
+def shoe_update(
+    *, shoe: Shoe, actor: AbstractBaseUser, number: str, model: ApprovedModel, maker_serial: str = ""
+) -> Shoe:
+    """Correct the sheet of a sabot; its number never changes (SHOE-10: no renumbering)."""
+    shoe = Shoe.objects.select_for_update().get(pk=shoe.pk)
+    est = shoe.establishment
+    role = require_role(actor, est, custody.domain_writer_roles(SHOES, est))
+    if number.strip() != shoe.serial:
+        raise RuleViolation(
+            _numbering_rule(est),
+            _("Un sabot garde le numéro qui lui a été donné : il n'est jamais renuméroté (n° %(number)s).")
+            % {"number": shoe.serial},
+        )
+    if model.establishment_id != est.pk or model.kind != ApprovedModel.Kind.SHOE:
+        raise ValidationError({"model": _("Ce modèle n'est pas un modèle de sabot de cet établissement.")})
+    before = f"{shoe.model} / {shoe.maker_serial or '—'}"
+    shoe.model, shoe.maker_serial = model, maker_serial.strip()
+    save_audited(shoe, actor=actor, reason="mise à jour de la fiche")
+    _equipment_entry(
+        est,
+        actor=actor,
+        role=role,
+        event=_("Mise à jour de la fiche"),
+        equipment=shoe,
+        details=f"{before} → {shoe.model} / {shoe.maker_serial or '—'}",
+    )
+    return shoe
+
+
+def _fr_allocator(actor: AbstractBaseUser, est: Establishment, game: str) -> tuple[str, list[dict]]:
+    """FR: who may allocate a sabot at this game (SHOE-05, SHOE-12, AMB-49), and the flag a comité
+    member's allocation raises at baccara and blackjack."""
+    rules = SHOE_GAMES_FR[game]
+    if game == "punto_banco":
+        allowed, message = (
+            PUNTO_BANCO_ALLOCATORS,
+            _(
+                "Au punto banco, les sabots sont affectés par le directeur responsable, un membre "
+                "du comité de direction "
+                "ou un employé responsable."
+            ),
+        )
+    else:
+        comite = (est.setting("AMB-49") or {}).get("comite_allocates", True)
+        allowed = (*ART_58_ALLOCATORS, Role.COMITE) if comite else ART_58_ALLOCATORS
+        message = _("Les sabots sont affectés aux tables par le directeur ou un employé responsable.")
+    role = role_named_by_text(actor, est, allowed, rules["allocators"], message)
+    flags = []
+    if role == Role.COMITE and game != "punto_banco":
+        flags.append(
+            {
+                "code": "AMB-49",
+                "text": _fr(
+                    _(
+                        "Affectation par un membre du comité de direction (l'article 58 nomme le "
+                        "directeur ou un employé "
+                        "responsable)."
+                    )
+                ),
+            }
+        )
+    return role, flags
+
+
+@transaction.atomic
+def shoe_allocate(
+    *, session: TableSession, shoe: Shoe, actor: AbstractBaseUser, received_by: str = ""
+) -> ShoeAllocation:
+    """Put a sabot in service at a table-partie.
+
+    MC: the cartier takes it out of the depot at the moment of use (SHOE-02, CARD-12).
+    FR: the allocation at the start of the séance by the roles the texts name (SHOE-05, SHOE-12,
+    AMB-49), of an approved model (SHOE-04, SHOE-07, SHOE-08) that is in the inventory (SHOE-11),
+    flagged when the sabot went to the same table within the last SET-20 séances, and recorded in
+    the table's carnet d'avances (SHOE-06) or in column 3 of its modèle 11 (SHOE-13)."""
+    session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
+    est, table = session.seance.establishment, session.table
+    if session.status == TableSession.Status.CLOSED or session.seance.status != Seance.Status.OPEN:
+        # Sabots leave the depot only for a partie about to be played (SHOE-02) and are kept
+        # nowhere else than in the cabinets unless allocated to an open table (SHOE-09).
+        raise RuleViolation(
+            "SHOE-09" if est.jurisdiction == "FR" else "SHOE-02",
+            _("La table %(table)s n'a pas de partie ouverte : aucun sabot ne peut lui être affecté.")
+            % {"table": table},
+        )
+    shoe = Shoe.objects.select_for_update().select_related("model").get(pk=shoe.pk)
+    if shoe.establishment_id != est.pk:
+        raise ValidationError(_("Ce sabot n'appartient pas à cet établissement."))
+    flags: list[dict] = []
+    if est.jurisdiction == "FR":
+        if table.game not in SHOE_GAMES_FR:
+            raise ValidationError(_("Le jeu de cette table ne se joue pas avec un sabot."))
+        role, flags = _fr_allocator(actor, est, table.game)
+        if not shoe.model.is_approved:
+            raise RuleViolation(
+                SHOE_GAMES_FR[table.game]["approval"],
+                _("Le %(shoe)s est d'un modèle (%(model)s) sans agrément du ministre de l'intérieur.")
+                % {"shoe": shoe, "model": shoe.model},
+            )
+        require_current_approval(shoe.model, est)
+        if shoe.serial not in selectors.shoe_inventory(est):
+            raise RuleViolation(
+                "SHOE-11",
+                _("Le %(shoe)s n'est pas inscrit à l'inventaire des sabots du carnet de prise en charge.")
+                % {"shoe": shoe},
+            )
+        window = int(est.setting("SET-20") or 0)
+        repeat = selectors.recent_allocation(shoe, table, session.seance, window)
+        if repeat is not None:
+            flags.append(
+                {
+                    "code": SHOE_GAMES_FR[table.game]["allocators"],
+                    "text": _fr(
+                        _("Même sabot à la même table qu'à la séance du %(seance)s (fenêtre : %(n)s séance(s)).")
+                        % {"seance": repeat.table_session.seance, "n": window}
+                    ),
+                }
+            )
+    else:
+        if Equipment.CARDS not in table.game_info.equipment:
+            raise ValidationError(_("Le jeu de cette table ne se joue pas avec des cartes."))
+        role = role_named_by_text(
+            actor,
+            est,
+            (Role.CARTIER,),
+            "SHOE-02",
+            _("Les sabots sont sortis des dépôts par le cartier au moment où il en est fait usage."),
+        )
+    if Shoe.objects.filter(table_session=session).exists():
+        raise impossible(_("Un sabot est déjà en service à cette table : rentrez-le d'abord."))
+    with custody_input_errors():
+        custody.items_issue(
+            domain=SHOES,
+            items=[shoe],
+            session=session,
+            actor=actor,
+            role=role,
+            received_by=received_by,
+            extra={"model": str(shoe.model), "flags": flags},
+        )
+    allocation = ShoeAllocation.objects.create(
+        establishment=est,
+        table_session=session,
+        shoe=shoe,
+        allocated_at=timezone.now(),
+        allocated_by=actor,
+        role=role,
+        flags=flags,
+    )
+    if est.jurisdiction == "FR":
+        _carnet_entry(session, shoe, actor=actor, role=role, flags=flags)
+    return allocation
+
+
+def _carnet_entry(session: TableSession, shoe: Shoe, *, actor: AbstractBaseUser, role: str, flags: list[dict]) -> None:
+    """The mention of the allocation on the table's carnet: its page for this table-partie."""
+    est, table = session.seance.establishment, session.table
+    spec = SHOE_GAMES_FR[table.game]
+    allocator = display_name(actor)
+    payload: dict[str, Any] = {
+        **_session_fields(session),
+        "event": _fr(_("Affectation du sabot")),
+        "flags": [flag["text"] for flag in flags],
+    }
+    if spec["column"] == "sabot":  # the carnet d'avances' own sabot column
+        payload["sabot"] = {
+            "number": shoe.serial,
+            "model": str(shoe.model),
+            "allocated_by": allocator,
+            "role": _fr(Role(role).label),
+        }
+    else:  # modèle 11, column 3: beside the names of the croupiers and changeurs (AMB-49)
+        payload["col3"] = {"sabot": shoe.serial, "allocated_by": f"{allocator} ({_fr(Role(role).label)})", "names": []}
+    entry_write(establishment=est, kind=spec["carnet"], actor=actor, role=role, payload=payload, qualifier=table.number)
+
+
+@transaction.atomic
+def shoe_return(
+    *, shoes: Sequence[Shoe], to_location: Location, actor: AbstractBaseUser, returned_by: str = ""
+) -> list[Shoe]:
+    """Put sabots back in a depot at the end of the partie. MC: under the surveillance of the
+    inspecteur de service, who signs the return (SHOE-02); FR: into the card cabinet or the sabot
+    cabinet (SHOE-09)."""
+    est = to_location.establishment
+    if est.jurisdiction == "MC":
+        role = role_named_by_text(
+            actor,
+            est,
+            (Role.INSPECTEUR,),
+            "SHOE-02",
+            _("Les sabots sont rangés au dépôt sous la surveillance de l'inspecteur de service, qui signe la rentrée."),
+        )
+    else:
+        role = require_role(actor, est, FR_SHOE_KEEPERS)
+    with custody_input_errors():
+        return custody.items_return(
+            domain=SHOES, items=list(shoes), to_location=to_location, actor=actor, role=role, returned_by=returned_by
+        )
+
+
+@transaction.atomic
+def shoe_withdraw(*, shoe: Shoe, actor: AbstractBaseUser, reason: str, to_location: Location | None = None) -> Shoe:
+    """Declare a sabot out of use; MC: it goes to the main depot for examination and later
+    destruction or neutralisation (SHOE-03), the move written in the annex ledger."""
+    shoe = Shoe.objects.select_for_update().get(pk=shoe.pk)
+    est = shoe.establishment
+    role = require_role(actor, est, custody.domain_writer_roles(SHOES, est))
+    if not reason.strip():
+        raise ValidationError({"reason": _("Indiquez pourquoi le sabot est hors d'usage.")})
+    if shoe.status != ItemStatus.IN_STOCK or shoe.location_id is None:
+        raise RuleViolation(
+            "SHOE-03" if est.jurisdiction == "MC" else "SHOE-09",
+            _("Seul un sabot rangé en dépôt peut être déclaré hors d'usage."),
+        )
+    target = to_location or shoe.location
+    origin = shoe.location
+    shoe.status = ItemStatus.OUT_OF_USE
+    save_audited(shoe, actor=actor, reason="hors d'usage")
+    with custody_input_errors():
+        if target.pk == origin.pk:
+            custody.check_location(SHOES, target, shoe)
+        elif est.jurisdiction == "MC":
+            custody.items_transfer(domain=SHOES, items=[shoe], to_location=target, actor=actor)
+        else:
+            custody.check_location(SHOES, target, shoe)
+            shoe.location = target
+            save_audited(shoe, actor=actor, reason="rangement")
+    _equipment_entry(
+        est,
+        actor=actor,
+        role=role,
+        event=_("Mise hors d'usage"),
+        equipment=shoe,
+        details=f"{reason.strip()} — {target}",
+    )
+    return shoe

@@ -1,0 +1,88 @@
+"""Writes on slot machines, one module per topic. Every service checks the actor's role, the texts'
+rules, saves with its history and appends its register line in the same transaction."""
+
+from .common import COUNT_ROLES, INTERVENTION_ROLES, INVENTORY_ROLES, RAM_CLEAR_ROLES, READING_ROLES
+from .interventions import (
+    ACCEPTOR_MEDIA,
+    intervention_close,
+    intervention_open,
+    sfm_visit_record,
+    staff_approval_record,
+    transmittal_hand_over,
+)
+from .machines import (
+    COUNTERSIGNED_MOVES,
+    MachineInput,
+    countersignatures,
+    hopper_lid_confirm,
+    machine_move,
+    machine_register,
+    socle_create,
+    technical_sheet_record,
+)
+from .meters import MeterSpec, meters_declare, ram_clear_record
+from .monitoring import EVENT_MARGIN, EventRow, files_copy_deliver, monitoring_events_import, orphan_record
+from .payments import PAY_ROLES, dispute_decide, jackpot_pay, jackpot_threshold_set, top_up_pay
+from .releves import (
+    READING_COLUMNS,
+    THRESHOLD_ROLES,
+    ImportResult,
+    ReadingErrors,
+    ReadingRow,
+    box_exchange,
+    drop_count_record,
+    reconcile,
+    releve_close,
+    releve_open,
+    releve_readings_import,
+    variance_threshold,
+    variance_threshold_choose,
+)
+
+__all__ = [
+    "ACCEPTOR_MEDIA",
+    "COUNTERSIGNED_MOVES",
+    "COUNT_ROLES",
+    "EVENT_MARGIN",
+    "INTERVENTION_ROLES",
+    "INVENTORY_ROLES",
+    "PAY_ROLES",
+    "RAM_CLEAR_ROLES",
+    "READING_COLUMNS",
+    "READING_ROLES",
+    "THRESHOLD_ROLES",
+    "EventRow",
+    "ImportResult",
+    "MachineInput",
+    "MeterSpec",
+    "ReadingErrors",
+    "ReadingRow",
+    "box_exchange",
+    "countersignatures",
+    "dispute_decide",
+    "drop_count_record",
+    "files_copy_deliver",
+    "hopper_lid_confirm",
+    "intervention_close",
+    "intervention_open",
+    "jackpot_pay",
+    "jackpot_threshold_set",
+    "machine_move",
+    "machine_register",
+    "meters_declare",
+    "monitoring_events_import",
+    "orphan_record",
+    "ram_clear_record",
+    "reconcile",
+    "releve_close",
+    "releve_open",
+    "releve_readings_import",
+    "sfm_visit_record",
+    "socle_create",
+    "staff_approval_record",
+    "technical_sheet_record",
+    "top_up_pay",
+    "transmittal_hand_over",
+    "variance_threshold",
+    "variance_threshold_choose",
+]

@@ -1,0 +1,181 @@
+"""Pages of FR progressive jackpots, JPM, TITO tickets and modèle 31: the overview, and one form
+per act, each calling one service of ``progressives`` or ``unclaimed``."""
+
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.dateparse import parse_date
+from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy as _
+from django.views.generic import TemplateView
+
+from ledgers.core.errors import RuleViolation
+
+from ..forms import progressives as f
+from ..models import Progressive, Releve, Ticket
+from ..services import jpm, progressives, unclaimed
+from .common import ServiceFormView, SlotsView
+
+
+class ProgressivesView(SlotsView, TemplateView):
+    """The progressives and JPMs with their last lines, transmissions due, tickets to expire."""
+
+    template_name = "slots/progressives.html"
+
+    def get_context_data(self, **kwargs):
+        est = self.establishment
+        today = est.localtime().date()
+        return super().get_context_data(
+            today=today,
+            month_start=today.replace(day=1),
+            progressives=Progressive.objects.filter(establishment=est).prefetch_related(
+                "machines", "readings", "jpm_readings"
+            ),
+            due=jpm.transmissions_due(est),
+            expired=unclaimed.expired_unposted(est).count(),
+            tickets=Ticket.objects.filter(establishment=est).select_related("machine")[:50],
+            **kwargs,
+        )
+
+
+class ActView(ServiceFormView):
+    def get_success_url(self) -> str:
+        return reverse("slots:progressives")
+
+    def inputs(self, form) -> dict:
+        data = {k: v for k, v in form.cleaned_data.items() if not k.startswith("comite_")}
+        return {**data, "actor": self.request.user}
+
+
+class ProgressiveCreateView(ActView):
+    form_class, title = f.ProgressiveForm, _("Nouveau jackpot progressif")
+
+    def perform(self, form):
+        return progressives.progressive_create(establishment=self.establishment, **self.inputs(form))
+
+
+class ProgressiveReadingView(ActView):
+    form_class, title = f.ProgressiveReadingForm, _("Montant affiché à la fermeture")
+
+    def perform(self, form):
+        return progressives.progressive_reading_record(**self.inputs(form))
+
+
+class ProgressiveStopView(ActView):
+    form_class, title = f.ProgressiveStopForm, _("Arrêt du jackpot progressif")
+
+    def perform(self, form):
+        return progressives.progressive_stop(**self.inputs(form))
+
+
+class RecoverView(ActView):
+    form_class, title = f.RecoverForm, _("Reprise de l'incrémentation")
+
+    def perform(self, form):
+        return progressives.progressive_increment_recover(**self.inputs(form))
+
+
+class JpmReadingView(ActView):
+    form_class, title = f.JpmReadingForm, _("Relevé avant l'ouverture")
+
+    def perform(self, form):
+        return jpm.jpm_reading_record(**self.inputs(form))
+
+
+class JpmConnectView(ActView):
+    form_class, title = f.JpmConnectForm, _("Machine reliée au JPM")
+
+    def perform(self, form):
+        return jpm.jpm_connect(**self.inputs(form))
+
+
+class JpmTechnicalView(ActView):
+    form_class, title = f.JpmTechnicalForm, _("Registre de contrôle technique « JPM » (modèle 26)")
+
+    def perform(self, form):
+        signers, data = form.signed()
+        return jpm.jpm_technical_record(actor=self.request.user, signers=signers, **data)
+
+
+class JpmWinView(ActView):
+    form_class, title = f.JpmWinForm, _("Gain du JPM")
+
+    def perform(self, form):
+        return jpm.jpm_win_record(**self.inputs(form))
+
+
+class JpmRestartView(ActView):
+    form_class, title = f.JpmRestartForm, _("Remise en service après gain")
+
+    def perform(self, form):
+        return jpm.jpm_restart(**self.inputs(form))
+
+
+class TransmissionView(ActView):
+    form_class, title = f.TransmissionForm, _("Transmission au SCCJ")
+
+    def perform(self, form):
+        return jpm.jpm_transmission_record(**self.inputs(form))
+
+
+class TransmissionCsvView(SlotsView, TemplateView):
+    """The SLOT-39 file for a JPM and a period (?start=YYYY-MM-DD&end=YYYY-MM-DD), before sending."""
+
+    def get(self, request, pk):
+        jackpot = get_object_or_404(Progressive, pk=pk, establishment=self.establishment, multisite=True)
+        start, end = parse_date(request.GET.get("start", "")), parse_date(request.GET.get("end", ""))
+        if start is None or end is None:
+            return HttpResponse(_("Indiquez la période (start, end)."), status=400)
+        try:
+            content = jpm.transmission_csv(jackpot, start, end)
+        except (RuleViolation, ValidationError) as exc:
+            return HttpResponse(getattr(exc, "message", exc), status=400, content_type="text/plain")
+        response = HttpResponse(content, content_type="text/csv")
+        response["Content-Disposition"] = f'attachment; filename="jpm-{jackpot.pk}-{start}-{end}.csv"'
+        return response
+
+
+class WithdrawView(ActView):
+    form_class, title = f.WithdrawForm, _("Retrait du casino du JPM")
+
+    def perform(self, form):
+        return jpm.jpm_withdraw(**self.inputs(form))
+
+
+class TicketsImportView(ActView):
+    form_class, title = f.TicketsImportForm, _("Import des tickets émis")
+
+    def perform(self, form):
+        return unclaimed.tickets_import(establishment=self.establishment, **self.inputs(form))
+
+
+class TicketRedeemView(ActView):
+    form_class, title = f.TicketRedeemForm, _("Paiement d'un ticket")
+
+    def perform(self, form):
+        return unclaimed.ticket_redeem(establishment=self.establishment, **self.inputs(form))
+
+
+class TicketsExpireView(ActView):
+    form_class, title = f.TicketsExpireForm, _("Tickets périmés aux orphelins")
+
+    def perform(self, form):
+        return unclaimed.tickets_expire(establishment=self.establishment, **self.inputs(form))
+
+
+class ReconciliationView(ActView):
+    form_class, title = f.ReconciliationForm, _("État de rapprochement modèle 31")
+
+    @cached_property
+    def releve(self) -> Releve:
+        return get_object_or_404(Releve, pk=self.kwargs["pk"], establishment=self.establishment)
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(releve=self.releve, **kwargs)
+
+    def perform(self, form):
+        return unclaimed.reconciliation_draw_up(releve=self.releve, **self.inputs(form))
+
+    def get_success_url(self) -> str:
+        return reverse("slots:releve", args=[self.releve.pk])
