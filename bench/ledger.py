@@ -5,8 +5,8 @@
 (a) single appends: ``entry_append``, one transaction per entry, against raw INSERTs of the same
     rows with one commit per row;
 (b) bulk appends: ``entries_bulk_append`` against one raw ``executemany`` of the same rows;
-(c) verification: ``verify_register`` (with a sealed checkpoint after every bulk round, when
-    ``LEDGERS_CHECKPOINT_KEY`` is set or DEBUG on) against a
+(c) verification: ``verify_register`` (with a signed checkpoint after every bulk round, when
+    ``LEDGERS_SIGNING_KEY`` is set or DEBUG on) against a
     raw scan that rebuilds the same canonical bytes and checks the same sha256 links;
 (d) the checks beyond the chain (``verify_ledgers`` without ``--chain-only``): every tracked
     object against its latest history row and every history row against the entries'
@@ -170,11 +170,11 @@ def main() -> None:
     if connection.vendor != "postgresql":
         raise SystemExit("bench/ledger.py measures PostgreSQL: set DATABASE_URL=postgres://…")
 
-    # With DEBUG off there is no development key: without LEDGERS_CHECKPOINT_KEY nothing is sealed
-    # and (c) verifies the chain alone.
-    sealing = bool(settings.LEDGERS_CHECKPOINT_KEY)
+    # With DEBUG off there is no development key: without a signing key nothing is sealed and (c)
+    # verifies the chain alone.
+    sealing = bool(settings.LEDGERS_SIGNING_KEY or settings.LEDGERS_SIGNING_KEY_FILE)
     if not sealing:
-        print("LEDGERS_CHECKPOINT_KEY is not set: no checkpoint sealed, (c) verifies the chain only")
+        print("LEDGERS_SIGNING_KEY is not set: no checkpoint sealed, (c) verifies the chain only")
     (single_register, bulk_register), writer = scratch()
     start = timezone.now()
     single_payloads = list(synthetic_payloads(single_register.kind_info, args.single, start=start))

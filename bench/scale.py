@@ -318,8 +318,8 @@ def main() -> None:
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         raise SystemExit("bench/scale.py measures PostgreSQL: set DATABASE_URL=postgres://…")
-    if not settings.LEDGERS_CHECKPOINT_KEY:
-        raise SystemExit("set LEDGERS_CHECKPOINT_KEY (or run with DEBUG on): the group's registers are sealed")
+    if not (settings.LEDGERS_SIGNING_KEY or settings.LEDGERS_SIGNING_KEY_FILE):
+        raise SystemExit("set LEDGERS_SIGNING_KEY (or run with DEBUG on): the group's registers are sealed")
 
     registers = seed(args.establishments, args.entries, args.tag)
     total = sum(r.head_seq for r in registers)

@@ -335,6 +335,25 @@ LEDGERS_CHECKPOINT_KEY = env("LEDGERS_CHECKPOINT_KEY", default="") or (
     hashlib.sha256(f"ledgers-checkpoint:{SECRET_KEY}".encode()).hexdigest() if DEBUG else ""
 )
 
+# Ed25519 key that signs checkpoints and tree heads (docs/operations.md §6): PEM or hex seed in
+# LEDGERS_SIGNING_KEY, or a PEM file in LEDGERS_SIGNING_KEY_FILE, where checkpoints are sealed (the
+# beat worker); never in the database. With DEBUG on, a development key derived from SECRET_KEY;
+# with DEBUG off that development key is refused. LEDGERS_PUBLIC_KEYS: the earlier public keys (raw,
+# hex) kept published after a rotation, so that earlier seals still verify.
+DEV_SIGNING_KEY = hashlib.sha256(f"ledgers-signing:{DEV_SECRET_KEY}".encode()).hexdigest()
+LEDGERS_SIGNING_KEY_FILE = env("LEDGERS_SIGNING_KEY_FILE", default="")
+LEDGERS_SIGNING_KEY = env("LEDGERS_SIGNING_KEY", default="") or (
+    hashlib.sha256(f"ledgers-signing:{SECRET_KEY}".encode()).hexdigest()
+    if DEBUG and not LEDGERS_SIGNING_KEY_FILE
+    else ""
+)
+if not DEBUG and LEDGERS_SIGNING_KEY.strip() == DEV_SIGNING_KEY:
+    raise ImproperlyConfigured("LEDGERS_SIGNING_KEY must not be the development key (DEBUG is off).")
+LEDGERS_PUBLIC_KEYS = env.list("LEDGERS_PUBLIC_KEYS", default=[])
+# RFC 3161 time-stamping authority that dates every tree head (none: tree heads carry no token).
+LEDGERS_TSA_URL = env("LEDGERS_TSA_URL", default="")
+LEDGERS_TSA_ROOTS = env("LEDGERS_TSA_ROOTS", default="")  # PEM file of the authority's root certificates
+
 # Append-only guard: only the test settings turn this on. When on, the migrations install a
 # TRUNCATE guard that lets a connection flagged with "ledgers.test_flush=on" truncate (Django's
 # test flush); when off (every real deployment) there is no such way around it.

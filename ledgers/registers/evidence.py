@@ -48,7 +48,11 @@ EXEMPT: dict[str, tuple[str, tuple[str, ...]]] = {
         (),
     ),
     "registers.Register": ("a volume's creation has no entry yet; its opening and closing acts are entries", ()),
-    "reports.ReportJob": ("a rendering job: operational state; its progress is written without history", ("progress",)),
+    "reports.ReportJob": (
+        "a rendering job: operational state; its progress and the count and time of the messages sent "
+        "to the broker are written without history",
+        ("progress", "attempts", "sent_at"),
+    ),
 }
 
 CHUNK = 2000

@@ -122,16 +122,20 @@ class Entry(models.Model):
 
 class Checkpoint(models.Model):
     """A sealed copy of a register's chain at one point: the seq and hash of its last entry when
-    sealed, with an HMAC under a key the database does not hold (``LEDGERS_CHECKPOINT_KEY``, see
-    checkpoints.py). Append-only. The head kept in the register row moves with every append, so
-    whoever can write the database can move it; a checkpoint it cannot forge. Verification
+    sealed, with an Ed25519 signature by a key the database does not hold (``key_id`` names it,
+    see signing.py); checkpoints sealed before signatures carry an HMAC in ``mac`` instead
+    (``LEDGERS_CHECKPOINT_KEY``, checkpoints.py). Append-only. The head kept in the register row
+    moves with every append, so whoever can write the database can move it; a checkpoint it cannot
+    forge. Verification
     requires the chain to still hold every checkpointed seq with that same hash."""
 
     register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="checkpoints")
     seq = models.PositiveBigIntegerField(_("n°"))
     entry_hash = models.CharField(_("empreinte"), max_length=64)
     created_at = models.DateTimeField(_("scellé le"))
-    mac = models.CharField(_("sceau"), max_length=64)
+    mac = models.CharField(_("sceau HMAC"), max_length=64, blank=True)
+    key_id = models.CharField(_("clé"), max_length=16, blank=True)
+    signature = models.CharField(_("signature"), max_length=128, blank=True)
 
     class Meta:
         verbose_name = _("point de contrôle scellé")
@@ -141,3 +145,32 @@ class Checkpoint(models.Model):
 
     def __str__(self) -> str:
         return f"{self.register.number} n° {self.seq}"
+
+
+class TreeHead(models.Model):
+    """A signed tree head of one establishment: the Merkle root (RFC 6962) over the last sealed
+    checkpoint of each of its registers, the counts of the append-only tables, the time, and the
+    hash of the establishment's previous tree head, signed with Ed25519 and, when a time-stamping
+    authority is configured, dated by its RFC 3161 token. Append-only; tree heads form their own
+    chain (docs/ledger-format.md §11)."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="tree_heads")
+    number = models.PositiveBigIntegerField(_("n°"))
+    created_at = models.DateTimeField(_("scellé le"))
+    leaves = models.JSONField(_("têtes des registres"))  # {register number: [seq, entry hash]}
+    tables = models.JSONField(_("tables en ajout seul"))  # {table: [max id, rows up to it]}
+    root_hash = models.CharField(_("racine"), max_length=64)
+    prev_hash = models.CharField(_("tête d'arbre précédente"), max_length=64)
+    tree_hash = models.CharField(_("empreinte"), max_length=64)
+    key_id = models.CharField(_("clé"), max_length=16)
+    signature = models.CharField(_("signature"), max_length=128)
+    timestamp_token = models.TextField(_("jeton d'horodatage RFC 3161"), blank=True)
+
+    class Meta:
+        verbose_name = _("tête d'arbre signée")
+        verbose_name_plural = _("têtes d'arbre signées")
+        ordering = ["establishment", "number"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "number"], name="tree_head_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.establishment.code} n° {self.number}"

@@ -21,10 +21,11 @@ from ledgers.core.roles import Role
 
 from . import store
 from .chain import check_payload, entry_hash, format_timestamp
-from .checkpoints import checkpoint_key, checkpoint_mac
+from .checkpoints import checkpoint_bytes
 from .kinds import DIRECTORATE, MAIN_COURANTE, get_kind
 from .models import Checkpoint, Entry, EntryKind, Register
 from .selectors import current_register, visaed_up_to
+from .signing import sign, signing_key
 from .verification import Finding, snapshot, verify_in_snapshot
 
 EVENT_AT_FORMAT = "%Y-%m-%d %H:%M"  # local time of a fact, as written in a payload
@@ -450,32 +451,31 @@ def main_courante_record(
 
 def checkpoints_seal(*, registers: QuerySet[Register] | None = None, full: bool = False) -> list[Checkpoint | Finding]:
     """Seal a checkpoint of every register (of ``registers``, default all) whose head moved past
-    its last checkpoint: the seq and hash of its last entry, under the key of
-    ``LEDGERS_CHECKPOINT_KEY``. A system act (the daily beat task, or ``seal_checkpoints``), one
+    its last checkpoint: the seq and hash of its last entry, signed with the Ed25519 key of
+    ``LEDGERS_SIGNING_KEY`` (signing.py). A system act (the daily beat task, or ``seal_checkpoints``), one
     transaction per register. Each register is verified first, in the snapshot the checkpoint is
     taken from: a checkpoint never seals a chain that does not verify, which is returned as its
-    Finding instead. The verification starts at the last checkpoint (whose seal covers what
+    Finding instead. The verification starts at the last checkpoint (whose signature covers what
     precedes it), or at the opening act with ``full``."""
-    key = checkpoint_key()
+    signing_key()  # refuse before verifying anything when this process cannot sign
     moved = (
         (Register.objects.all() if registers is None else registers)
         .annotate(sealed=Coalesce(Max("checkpoints__seq"), 0))
         .filter(head_seq__gt=F("sealed"))
         .order_by("number")
     )
-    return [_checkpoint_seal(register, key, full=full) for register in moved]
+    return [_checkpoint_seal(register, full=full) for register in moved]
 
 
-def _checkpoint_seal(register: Register, key: bytes, *, full: bool) -> Checkpoint | Finding:
+def _checkpoint_seal(register: Register, *, full: bool) -> Checkpoint | Finding:
     with snapshot(read_only=False):
         finding = verify_in_snapshot(register, since_checkpoint=not full)
         if finding is not None:
             return finding
         seq, digest = Entry.objects.filter(register=register).order_by("-seq").values_list("seq", "entry_hash")[0]
         fields = {"seq": seq, "entry_hash": digest, "created_at": timezone.now()}
-        checkpoint = Checkpoint(
-            register=register, mac=checkpoint_mac(key, register=register.number, **fields), **fields
-        )
+        key_id, signature = sign(checkpoint_bytes(register=register.number, **fields))
+        checkpoint = Checkpoint(register=register, key_id=key_id, signature=signature, **fields)
         # Two runs at once seal the same seq twice: the second one is a no-op.
         Checkpoint.objects.bulk_create([checkpoint], ignore_conflicts=True)
         return checkpoint

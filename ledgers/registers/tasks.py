@@ -5,6 +5,7 @@ import logging
 from celery import shared_task
 
 from .services import checkpoints_seal
+from .treeheads import tree_heads_seal
 from .verification import Finding
 
 logger = logging.getLogger("ledgers.checkpoints")
@@ -12,10 +13,26 @@ logger = logging.getLogger("ledgers.checkpoints")
 
 @shared_task(acks_late=True)
 def checkpoints_seal_task() -> None:
-    """Seal, and log every checkpoint (ship this logger off the database host: each line is an
+    """Seal, and log every checkpoint and tree head (ship this logger off the database host: each line is an
     anchor) and every register refused because it does not verify."""
     for result in checkpoints_seal():
         if isinstance(result, Finding):
             logger.error("register not sealed: %s (%s)", result, result.code)
         else:
-            logger.info("sealed %s %s %s %s", result.register.number, result.seq, result.entry_hash, result.mac)
+            logger.info(
+                "sealed %s %s %s %s %s",
+                result.register.number,
+                result.seq,
+                result.entry_hash,
+                result.key_id,
+                result.signature,
+            )
+    for tree_head in tree_heads_seal():
+        logger.info(
+            "tree head %s %s %s %s %s",
+            tree_head.establishment.code,
+            tree_head.number,
+            tree_head.tree_hash,
+            tree_head.key_id,
+            tree_head.signature,
+        )

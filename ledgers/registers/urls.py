@@ -7,6 +7,7 @@ app_name = "registers"
 urlpatterns = [
     path("", views.RegisterListView.as_view(), name="list"),
     path("nouveau/", views.RegisterCreateView.as_view(), name="create"),
+    path("cles-publiques/", views.PublicKeysView.as_view(), name="public_keys"),
     path("<str:number>/", views.RegisterDetailView.as_view(), name="detail"),
     path("<str:number>/cote-et-paraphe/", views.RegisterOpenView.as_view(), name="open"),
     path("<str:number>/inscrire/", views.MainCouranteRecordView.as_view(), name="record"),

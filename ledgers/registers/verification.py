@@ -24,8 +24,9 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils.translation import gettext_lazy as _
 
 from .chain import GENESIS_HASH, canonical_json, canonical_json_reference, format_timestamp
-from .checkpoints import checkpoint_key, mac_valid
-from .models import Checkpoint, Entry, EntryKind, Register
+from .checkpoints import checkpoint_bytes, checkpoint_key, mac_valid
+from .models import Checkpoint, Entry, EntryKind, Register, TreeHead
+from .signing import signature_valid
 
 # The hashed fields in canonical order of a scanned row, then the stored entry_hash.
 ROW_KEYS = ("seq", "recorded_at", "actor", "role", "kind", "payload", "corrects", "prev_hash", "entry_hash")
@@ -46,7 +47,7 @@ class Finding:
         return f"{self.register}{where} : {self.reason}"
 
 
-def _scan_sql(vendor: str) -> str:
+def _scan_sql(vendor: str, *, bounded: bool = False) -> str:
     table = connections[DEFAULT_DB_ALIAS].ops.quote_name(Entry._meta.db_table)
     at, payload = "e.recorded_at", "e.payload"
     if vendor == "postgresql":  # the timestamp already in its canonical text, the payload as text for orjson
@@ -58,22 +59,32 @@ def _scan_sql(vendor: str) -> str:
     corrects = (
         f"CASE WHEN e.corrects_id IS NULL THEN NULL ELSE (SELECT c.seq FROM {table} c WHERE c.id = e.corrects_id) END"
     )
+    bound = " AND e.seq <= %s" if bounded else ""
     return (
         f"SELECT e.seq, {at}, e.actor, e.role, e.kind, {payload}, {corrects}, e.prev_hash, e.entry_hash "
-        f"FROM {table} e WHERE e.register_id = %s AND e.seq >= %s ORDER BY e.seq"
+        f"FROM {table} e WHERE e.register_id = %s AND e.seq >= %s{bound} ORDER BY e.seq"
     )
 
 
-def _rows(register: Register, *, start: int = 1, using: str = DEFAULT_DB_ALIAS, fetch: int = FETCH) -> Iterator[tuple]:
-    """The entries of a register from ``start`` on, in seq order, as tuples in ROW_KEYS order:
-    the timestamp as canonical text, the payload as stored text (``_decoded`` decodes it).
+def _rows(
+    register: Register,
+    *,
+    start: int = 1,
+    last: int | None = None,
+    using: str = DEFAULT_DB_ALIAS,
+    fetch: int = FETCH,
+) -> Iterator[tuple]:
+    """The entries of a register from ``start`` on (to ``last``), in seq order, as tuples in
+    ROW_KEYS order: the timestamp as canonical text, the payload as stored text (``_hashed``
+    decodes it).
 
     One ordered index scan through a server-side cursor (a chunked cursor: a plain one where
     DISABLE_SERVER_SIDE_CURSORS says the pooler cannot keep one), ``fetch`` rows a round trip."""
     connection = connections[using]
     postgresql = connection.vendor == "postgresql"
     with connection.chunked_cursor() as cursor:
-        cursor.execute(_scan_sql(connection.vendor), [register.pk, start])
+        bound = [] if last is None else [last]
+        cursor.execute(_scan_sql(connection.vendor, bounded=last is not None), [register.pk, start, *bound])
         while batch := cursor.fetchmany(fetch):
             if postgresql:
                 yield from batch
@@ -116,12 +127,21 @@ def _hashed(number: str, row: tuple) -> tuple[str, object]:
     return hashlib.sha256(canonical_json_reference(_document(number, row, payload))).hexdigest(), payload
 
 
+def _values(number: str, row: tuple) -> dict:
+    values = dict(zip(ROW_KEYS, row, strict=True), register=number)
+    values["payload"] = _hashed(number, row)[1]
+    return values
+
+
 def scan(register: Register, page_size: int = FETCH, *, using: str = DEFAULT_DB_ALIAS) -> Iterator[dict]:
     """Entries of a register in seq order, as the dicts that are hashed (+ entry_hash)."""
     for row in _rows(register, using=using, fetch=page_size):
-        values = dict(zip(ROW_KEYS, row, strict=True), register=register.number)
-        values["payload"] = _hashed(register.number, row)[1]
-        yield values
+        yield _values(register.number, row)
+
+
+def scan_range(register: Register, first: int, last: int) -> list[dict]:
+    """Entries ``first``…``last`` of a register as scan() gives them (one bounded read)."""
+    return [_values(register.number, row) for row in _rows(register, start=first, last=last)]
 
 
 @contextmanager
@@ -144,12 +164,16 @@ def snapshot(*, read_only: bool = True, using: str = DEFAULT_DB_ALIAS) -> Iterat
 
 
 def verify_register(
-    register: Register, *, since_checkpoint: bool = False, using: str = DEFAULT_DB_ALIAS
+    register: Register,
+    anchors: dict[int, tuple[str, str]] | None = None,
+    *,
+    since_checkpoint: bool = False,
+    using: str = DEFAULT_DB_ALIAS,
 ) -> Finding | None:
-    """Return the first problem found, or None when the register verifies; with
-    ``since_checkpoint``, from its last sealed checkpoint on."""
+    """Return the first problem found, or None when the register verifies (``anchors`` and
+    ``since_checkpoint``: see ``verify_in_snapshot``)."""
     with snapshot(using=using):
-        return verify_in_snapshot(register, since_checkpoint=since_checkpoint, using=using)
+        return verify_in_snapshot(register, anchors, since_checkpoint=since_checkpoint, using=using)
 
 
 def _sealed(register: Register, finding, using: str = DEFAULT_DB_ALIAS) -> dict[int, tuple[str, str]] | Finding:
@@ -159,12 +183,17 @@ def _sealed(register: Register, finding, using: str = DEFAULT_DB_ALIAS) -> dict[
         Checkpoint.objects.using(using)
         .filter(register=register)
         .order_by("seq")
-        .values_list("seq", "entry_hash", "created_at", "mac")
+        .values_list("seq", "entry_hash", "created_at", "mac", "key_id", "signature")
     )
     sealed, key = {}, None
-    for seq, digest, created_at, mac in rows:
-        key = key or checkpoint_key()
-        if not mac_valid(key, mac, register=register.number, seq=seq, entry_hash=digest, created_at=created_at):
+    for seq, digest, created_at, mac, key_id, signature in rows:
+        fields = {"register": register.number, "seq": seq, "entry_hash": digest, "created_at": created_at}
+        if key_id:
+            valid = signature_valid(key_id, signature, checkpoint_bytes(**fields))
+        else:  # sealed before signatures: an HMAC
+            key = key or checkpoint_key()
+            valid = mac_valid(key, mac, **fields)
+        if not valid:
             return finding(
                 seq,
                 "checkpoint_mac",
@@ -172,6 +201,23 @@ def _sealed(register: Register, finding, using: str = DEFAULT_DB_ALIAS) -> dict[
             )
         sealed[seq] = (digest, format_timestamp(created_at))
     return sealed
+
+
+def tree_head_anchor(register: Register, using: str = DEFAULT_DB_ALIAS) -> dict[int, tuple[str, str]]:
+    """{seq: (hash, time)} of the register in its establishment's newest tree head: the head it
+    had then stays held even if its checkpoint rows are deleted (the tree heads' own signatures
+    and chain are checked by treeheads.verify_tree_heads)."""
+    newest = (
+        TreeHead.objects.using(using)
+        .filter(establishment_id=register.establishment_id)
+        .order_by("-number")
+        .values_list("leaves", "created_at")
+        .first()
+    )
+    if newest is None or register.number not in newest[0]:
+        return {}
+    seq, digest = newest[0][register.number]
+    return {seq: (digest, format_timestamp(newest[1]))}
 
 
 @dataclass
@@ -200,9 +246,17 @@ def _resume(register: Register, sealed: dict[int, tuple[str, str]], using: str) 
 
 
 def verify_in_snapshot(
-    register: Register, *, since_checkpoint: bool = False, using: str = DEFAULT_DB_ALIAS
+    register: Register,
+    anchors: dict[int, tuple[str, str]] | None = None,
+    *,
+    since_checkpoint: bool = False,
+    using: str = DEFAULT_DB_ALIAS,
 ) -> Finding | None:
-    """``verify_register`` in the caller's snapshot (the sealing of checkpoints verifies first)."""
+    """``verify_register`` in the caller's snapshot (the sealing of checkpoints verifies first).
+    ``anchors``: more {seq: (hash, time)} the chain must hold, as sealed checkpoints (a tree head
+    that left the building); the newest tree head's are always added. With ``since_checkpoint``
+    the walk starts at the last signed checkpoint, and the anchors before it are held to the
+    stored hashes."""
     number = register.number
 
     def finding(seq: int | None, code: str, reason) -> Finding:
@@ -213,8 +267,22 @@ def verify_in_snapshot(
     sealed = _sealed(register, finding, using)
     if isinstance(sealed, Finding):
         return sealed
+    # Resume only at a signed checkpoint; the tree heads' anchors are held below.
     walk = _resume(register, sealed, using) if since_checkpoint else _Walk()
+    for seq, anchor in {**tree_head_anchor(register, using), **(anchors or {})}.items():
+        if sealed.setdefault(seq, anchor)[0] != anchor[0]:
+            return finding(seq, "checkpoint_hash", _("le point de contrôle scellé diffère de la tête d'arbre signée"))
     entries = Entry.objects.using(using).filter(register=register)
+    # Anchors before the start are held to the stored hashes, which the resumed checkpoint's
+    # seal covers through the chain.
+    earlier = [seq for seq in sealed if seq < walk.start]
+    for seq, digest in entries.filter(seq__in=earlier).values_list("seq", "entry_hash"):
+        if sealed[seq][0] != digest:
+            return finding(
+                seq,
+                "checkpoint_hash",
+                _("l'entrée ne correspond plus au point de contrôle scellé le %(date)s") % {"date": sealed[seq][1]},
+            )
     # The seqs that the visas read cover: the only hashes worth keeping while the chain streams
     # by (those before the start are taken as stored, which the checkpoint's seal covers).
     covered = entries.filter(kind=EntryKind.VISA, seq__gte=walk.start).values_list("payload__covers_seq", flat=True)

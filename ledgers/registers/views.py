@@ -29,6 +29,7 @@ from .forms import (
     VisaForm,
 )
 from .models import EntryKind
+from .signing import published_keys
 from .tables import RegisterTable
 
 
@@ -279,3 +280,13 @@ class RegisterCloseView(RegisterActMixin, ServiceFormView):
         return services.register_close(
             register=self.register, actor=self.request.user, statement=form.cleaned_data["statement"]
         )
+
+
+class PublicKeysView(TemplateView):
+    """The public keys that check the seals, for anyone (no login): an auditor compares them with
+    the ones handed over on paper."""
+
+    template_name = "registers/public_keys.html"
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(keys=published_keys(), **kwargs)

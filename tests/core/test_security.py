@@ -99,7 +99,7 @@ def test_check_deploy_is_clean_with_production_settings():
         CSRF_TRUSTED_ORIGINS="https://registres.casino.example",
         SECURE_PROXY_SSL="1",
         SECURE_HSTS_PRELOAD="1",
-        LEDGERS_CHECKPOINT_KEY=secrets.token_urlsafe(32),
+        LEDGERS_SIGNING_KEY=secrets.token_hex(32),
         DJANGO_SETTINGS_MODULE="casino_compliance.settings",
     )
     done = subprocess.run(

@@ -11,6 +11,7 @@ from django.db import DatabaseError, connection, transaction
 
 from ledgers.registers.models import Entry
 from ledgers.registers.services import checkpoints_seal, entries_bulk_append, entry_append, visa_sign
+from ledgers.registers.signing import current_key_id
 from ledgers.registers.verification import verify_register
 from tests.registers.conftest import LEDGER_MODELS
 
@@ -80,9 +81,10 @@ def test_reg_20_the_application_role_seals_but_cannot_forge(mc_register, mc_staf
         cursor.execute("SELECT txid_current()")
         (txid,) = cursor.fetchone()
         cursor.execute(
-            "INSERT INTO registers_checkpoint (register_id, seq, entry_hash, created_at, mac, ledgers_txid) "
-            "VALUES (%s, 1, %s, now(), %s, 1) RETURNING ledgers_txid",
-            [mc_register.pk, "0" * 64, "0" * 64],
+            "INSERT INTO registers_checkpoint "
+            "(register_id, seq, entry_hash, created_at, mac, key_id, signature, ledgers_txid) "
+            "VALUES (%s, 1, %s, now(), '', %s, %s, 1) RETURNING ledgers_txid",
+            [mc_register.pk, "0" * 64, current_key_id(), "0" * 128],
         )
         assert cursor.fetchone() == (txid,)
     assert (verify_register(mc_register).seq, verify_register(mc_register).code) == (1, "checkpoint_mac")

@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -27,6 +28,7 @@ from ledgers.registers.checkpoints import checkpoint_mac
 from ledgers.registers.evidence import EXEMPT, check_state, check_transactions, tracked_models
 from ledgers.registers.models import Checkpoint, Entry
 from ledgers.registers.services import checkpoints_seal, entries_bulk_append, entry_append
+from ledgers.registers.signing import load_private, raw_public
 from ledgers.registers.tasks import checkpoints_seal_task
 from ledgers.registers.verification import Finding, export_lines, scan, verify_against_export, verify_register
 from tests.registers.conftest import opened_register, triggers_bypassed
@@ -149,7 +151,11 @@ def test_seal_checkpoints_seals_only_registers_that_moved(mc, mc_staff):
     out = io.StringIO()
     call_command("seal_checkpoints", stdout=out)
     lines = sorted(out.getvalue().splitlines())
-    assert [line.split("\t")[:3] for line in lines] == [["SCELLÉ", first.number, "3"], ["SCELLÉ", second.number, "1"]]
+    assert [line.split("\t")[:3] for line in lines] == [
+        ["ARBRE", mc.code, "1"],
+        ["SCELLÉ", first.number, "3"],
+        ["SCELLÉ", second.number, "1"],
+    ]
     assert checkpoints_seal() == []  # nothing moved since
     append(second, mc_staff, 1)
     assert [(c.register_id, c.seq) for c in checkpoints_seal()] == [(second.pk, 2)]
@@ -175,25 +181,27 @@ def test_the_daily_task_seals_and_logs_each_checkpoint(mc_register, mc_staff, ca
     with caplog.at_level(logging.INFO, logger="ledgers.checkpoints"):
         checkpoints_seal_task.delay()
     checkpoint = Checkpoint.objects.get(register=mc_register)
-    assert f"sealed {mc_register.number} 2 {checkpoint.entry_hash} {checkpoint.mac}" in caplog.messages
+    assert (
+        f"sealed {mc_register.number} 2 {checkpoint.entry_hash} {checkpoint.key_id} {checkpoint.signature}"
+        in caplog.messages
+    )
+    assert any(message.startswith(f"tree head {mc_register.establishment.code} 1 ") for message in caplog.messages)
 
 
 @pytest.mark.django_db
-def test_checkpoints_need_the_key(mc_register, mc_staff):
+def test_sealing_needs_the_private_key_and_verifying_only_the_public_keys(mc_register, mc_staff):
     append(mc_register, mc_staff, 1)
-    with override_settings(LEDGERS_CHECKPOINT_KEY=""):
-        with pytest.raises(ImproperlyConfigured, match="LEDGERS_CHECKPOINT_KEY"):
+    with override_settings(LEDGERS_SIGNING_KEY=""):
+        with pytest.raises(ImproperlyConfigured, match="LEDGERS_SIGNING_KEY"):
             checkpoints_seal()
-        assert verify_register(mc_register) is None  # nothing sealed yet: nothing to check
+        with pytest.raises(CommandError, match="LEDGERS_SIGNING_KEY or LEDGERS_SIGNING_KEY_FILE must be set"):
+            call_command("seal_checkpoints", stdout=io.StringIO())
     sealed_one(mc_register)
-    with override_settings(LEDGERS_CHECKPOINT_KEY=""), pytest.raises(ImproperlyConfigured):
-        verify_register(mc_register)
-    with override_settings(LEDGERS_CHECKPOINT_KEY=""):
-        for command in ("verify_ledgers", "seal_checkpoints"):
-            with pytest.raises(CommandError, match="LEDGERS_CHECKPOINT_KEY must be set"):
-                call_command(command, stdout=io.StringIO())
-    with override_settings(LEDGERS_CHECKPOINT_KEY="another key"):
-        assert verify_register(mc_register).code == "checkpoint_mac"
+    public = raw_public(load_private(settings.LEDGERS_SIGNING_KEY).public_key()).hex()
+    with override_settings(LEDGERS_SIGNING_KEY="", LEDGERS_PUBLIC_KEYS=[public]):
+        assert verify_register(mc_register) is None
+    with override_settings(LEDGERS_SIGNING_KEY="", LEDGERS_PUBLIC_KEYS=[]):
+        assert verify_register(mc_register).code == "checkpoint_mac"  # an unknown key does not verify
 
 
 # --- earlier exports -----------------------------------------------------------------------------
@@ -389,12 +397,12 @@ def test_reg_20_auditor_script_holds_an_export_to_an_earlier_one(mc_register, mc
     assert (audit.returncode, audit.stderr.strip()) == ((1, error) if error else (0, ""))
 
 
-def test_deploy_check_warns_without_the_checkpoint_key():
-    from ledgers.registers.checks import checkpoint_key_check
+def test_deploy_check_warns_without_the_signing_key():
+    from ledgers.registers.checks import signing_key_check
 
-    assert checkpoint_key_check(None) == []
-    with override_settings(LEDGERS_CHECKPOINT_KEY=""):
-        assert [w.id for w in checkpoint_key_check(None)] == ["registers.W001"]
+    assert signing_key_check(None) == []
+    with override_settings(LEDGERS_SIGNING_KEY="", LEDGERS_SIGNING_KEY_FILE=""):
+        assert [w.id for w in signing_key_check(None)] == ["registers.W001"]
 
 
 @pytest.mark.postgresql

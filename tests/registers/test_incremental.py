@@ -4,6 +4,8 @@ The attacker is the owner with the triggers off, as in test_evidence: incrementa
 catches whatever changed at or after the last checkpoint, and trusts what precedes it, which the
 checkpoint's seal covers and a full verification (``--full``) re-reads."""
 
+import io
+import json
 import os
 import subprocess
 import sys
@@ -11,12 +13,16 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection
 
 from ledgers.registers.models import Entry
 from ledgers.registers.services import checkpoints_seal, visa_sign
+from ledgers.registers.treeheads import newest_document, tree_heads_seal
 from ledgers.registers.verification import Finding, verify_register
 from tests.registers.conftest import triggers_bypassed
+from tests.registers.test_chain_properties import run_sql
 from tests.registers.test_evidence import append, rewrite, sealed_one, truncate
 
 ROOT = Path(settings.BASE_DIR)
@@ -65,6 +71,31 @@ def test_reg_20_incremental_verification_holds_the_chain_to_the_checkpoint(mc_re
         expected = (6, "checkpoint_missing")
     finding = verify_register(mc_register, since_checkpoint=True)
     assert (finding.seq, finding.code) == expected
+
+
+@pytest.mark.django_db
+def test_reg_20_incremental_verification_holds_a_tree_head_leaf_before_the_checkpoint(mc_register, mc_staff, tmp_path):
+    """A tree head's leaf before the last checkpoint is held to the stored hash, even once the
+    checkpoint rows under it are gone: from the newest tree head, and from one that left the
+    building (``verify_ledgers --since-checkpoint --tree-head``)."""
+    append(mc_register, mc_staff, 5)
+    sealed_one(mc_register)  # seq 6
+    tree_heads_seal()
+    sent = tmp_path / "tree-head.json"
+    sent.write_text(json.dumps(newest_document(mc_register.establishment)), encoding="utf-8")
+    append(mc_register, mc_staff, 3)
+    sealed_one(mc_register)  # seq 9
+    assert verify_register(mc_register, since_checkpoint=True) is None
+    run_sql("DELETE FROM registers_checkpoint WHERE register_id = %s AND seq = 6", [mc_register.pk])
+    run_sql("UPDATE registers_entry SET entry_hash = %s WHERE register_id = %s AND seq = 6", ["f" * 64, mc_register.pk])
+    finding = verify_register(mc_register, since_checkpoint=True)
+    assert (finding.seq, finding.code) == (6, "checkpoint_hash")
+    tree_heads_seal()  # the newest tree head now holds seq 9: the sent one still holds seq 6
+    assert verify_register(mc_register, since_checkpoint=True) is None
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("verify_ledgers", mc_register.number, "--since-checkpoint", "--tree-head", str(sent), stdout=out)
+    assert f"ÉCHEC\t{mc_register.number} n° 6 : " in out.getvalue()
 
 
 @pytest.mark.django_db

@@ -1,13 +1,18 @@
+from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from ledgers.core.api.errors import RuleViolationSerializer
 from ledgers.core.authz import reauthenticate
 
 from .. import selectors, services
 from ..models import Entry
+from ..signing import published_keys
+from ..treeheads import entry_proof
 from .serializers import EntrySerializer, RegisterSerializer, VisaRequestSerializer
 
 
@@ -66,3 +71,26 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             return Entry.objects.none()
         register = selectors.register_for(self.request.user, self.kwargs["register_number"])
         return Entry.objects.filter(register=register).select_related("register", "corrects")
+
+
+class PublicKeysView(APIView):
+    """The public keys that check checkpoint and tree head signatures, by key id (earlier keys
+    included): public by nature, served to anyone."""
+
+    permission_classes = [AllowAny]
+    authentication_classes = []
+
+    @extend_schema(responses={200: OpenApiResponse(description="{keys: [{key_id, algorithm, public_key}]}")})
+    def get(self, request):
+        return Response({"keys": published_keys()})
+
+
+class EntryProofView(APIView):
+    """Proof of one entry up to a signed tree head (docs/ledger-format.md §12)."""
+
+    @extend_schema(responses={200: OpenApiResponse(description="La preuve (JSON)."), 404: None})
+    def get(self, request, register_number: str, seq: int):
+        proof = entry_proof(selectors.register_for(request.user, register_number), seq)
+        if proof is None:
+            raise Http404
+        return Response(proof)

@@ -18,9 +18,12 @@ from typing import BinaryIO
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
+from reportlab.graphics import renderPDF
+from reportlab.graphics.barcode.qr import QrCodeWidget
+from reportlab.graphics.shapes import Drawing
 from reportlab.pdfgen.canvas import Canvas
 
-from ..models import Entry, EntryKind, Register
+from ..models import Entry, EntryKind, Register, TreeHead
 from ..selectors import PrintedEntry, entries_for_print
 from . import document
 from .blocks import (
@@ -201,6 +204,14 @@ class RegisterPrint:
             .first()
         )
         self.opening_payload, self.opening_role = opening if opening else ({}, "")
+        # The newest signed tree head when printed: the page's QR code names it (ledger-format §13).
+        self.tree_head = (
+            TreeHead.objects.filter(establishment=self.establishment)
+            .order_by("-number")
+            .values_list("number", flat=True)
+            .first()
+            or 0
+        )
         last = Entry.objects.filter(register=register, seq=head_seq).values_list("recorded_at", flat=True).first()
         self.state_date = last or register.created_at
         self.table = Table.build(
@@ -476,6 +487,18 @@ class RegisterPrint:
             c.drawRightString(right, bottom - 9, _("Dernière entrée de la page : n° %(seq)s") % {"seq": seq})
             c.setFont(BOLD, 10)
             c.drawRightString(right, bottom - 22, _("Empreinte : %(digest)s") % {"digest": digest[:DIGEST_CHARS]})
+            self._qr(c, qr_payload(self.register.number, seq, digest, self.establishment.code, self.tree_head))
+
+    @staticmethod
+    def _qr(c: Canvas, text: str) -> None:
+        """The page's QR code, in the footer between the paraphe block and the digest."""
+        widget = QrCodeWidget(text, barLevel="M", barBorder=0)
+        x0, y0, x1, y1 = widget.getBounds()
+        drawing = Drawing(
+            FOOTER_BOX, FOOTER_BOX, transform=[FOOTER_BOX / (x1 - x0), 0, 0, FOOTER_BOX / (y1 - y0), 0, 0]
+        )
+        drawing.add(widget)
+        renderPDF.draw(drawing, c, BODY_LEFT + 310, MARGIN)
 
     def _footer(self, c: Canvas) -> None:
         bottom, height, right = MARGIN, FOOTER_BOX, PAGE_WIDTH - MARGIN
@@ -507,3 +530,8 @@ class RegisterPrint:
         else:
             c.setFont(REGULAR, 8)
             c.drawString(BODY_LEFT + 4, bottom + height - 19, _("Registre non encore coté et paraphé"))
+
+
+def qr_payload(register: str, seq: int, digest: str, establishment: str, tree_head: int) -> str:
+    """The text of a page's QR code (docs/ledger-format.md §13)."""
+    return f"LEDGER1;{register};{seq};{digest};{establishment};{tree_head}"

@@ -1,3 +1,4 @@
+import json
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -6,16 +7,20 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils.translation import gettext as _  # eager: argparse needs real strings
 
 from ledgers.registers.evidence import verify_objects
+from ledgers.registers.integrity import verify_rows
 from ledgers.registers.models import Register
 from ledgers.registers.selectors import registers_named
+from ledgers.registers.treeheads import tree_head_anchors, verify_against_tree_head, verify_tree_heads
 from ledgers.registers.verification import snapshot, verify_against_export, verify_register
 
 
 class Command(BaseCommand):
     help = _(
         "Vérifie la chaîne d'empreintes de tous les registres (ou de ceux nommés) : numéros d'ordre sans "
-        "lacune, empreintes, liens, visas, points de contrôle scellés et tête du registre ; avec --against, "
-        "qu'un export antérieur s'y retrouve à l'identique ; sans numéro ni --chain-only, que chaque objet "
+        "lacune, empreintes, liens, visas, points de contrôle et têtes d'arbre signés, tête du registre ; avec "
+        "--against, qu'un export antérieur s'y retrouve à l'identique ; avec --tree-head, que chaque registre "
+        "couvert par une tête d'arbre signée sortie de l'établissement la contient encore ; sans numéro ni "
+        "--chain-only, que chaque objet "
         "suivi est dans l'état de son dernier historique et que chaque historique d'un objet réglementé a "
         "été écrit avec une entrée de registre. Une ligne OK par registre ou modèle intègre ; code de sortie "
         "1 et nom du premier en défaut (registre et n° d'entrée, ou modèle, objet et champ), avec le motif, "
@@ -35,6 +40,14 @@ class Command(BaseCommand):
                 "Export JSON Lines antérieur (fichier, ou répertoire de fichiers .jsonl) "
                 "dont chaque ligne doit se retrouver à l'identique ; répétable."
             ),
+        )
+        parser.add_argument(
+            "--tree-head",
+            action="append",
+            default=[],
+            type=Path,
+            metavar="FILE",
+            help=_("Tête d'arbre signée (JSON de seal_checkpoints --out) à laquelle tenir la base ; répétable."),
         )
         parser.add_argument(
             "--chain-only",
@@ -67,6 +80,7 @@ class Command(BaseCommand):
         *,
         numbers: list[str],
         against: list[Path],
+        tree_head: list[Path],
         chain_only: bool,
         since_checkpoint: bool,
         database: str,
@@ -90,22 +104,42 @@ class Command(BaseCommand):
                 self.stdout.write(f"ÉCHEC\t{finding}")
                 first_bad = first_bad or finding
 
+        heads = [self._tree_head(path) for path in tree_head]
+        anchors = tree_head_anchors(heads)
         # Everything is checked, so that one bad volume does not hide another; the first one
         # found is named in the exit message.
         for register in registers:
-            report(register.number, verify_register(register, since_checkpoint=since_checkpoint, using=database))
+            finding = verify_register(
+                register, anchors.get(register.number), since_checkpoint=since_checkpoint, using=database
+            )
+            report(register.number, finding)
         for path in self._exports(against):
             with path.open(encoding="utf-8") as lines:
                 finding = verify_against_export(lines, using=database)
             report(_("export %(path)s") % {"path": path}, finding)
+        for document in heads:
+            for label, finding in verify_against_tree_head(document, database):
+                report(label, finding)
+        if not numbers:
+            for label, finding in verify_tree_heads(database):
+                report(label, finding)
         if not numbers and not chain_only:
             with snapshot(using=database):
                 for label, finding in verify_objects(using=database):
+                    report(label, finding)
+                for label, finding in verify_rows(database):
                     report(label, finding)
             if connections[database].vendor != "postgresql":
                 self.stdout.write(_("NON VÉRIFIÉ\ttransactions des historiques (PostgreSQL seulement)"))
         if first_bad is not None:
             raise CommandError(_("En défaut : %(finding)s") % {"finding": first_bad})
+
+    @staticmethod
+    def _tree_head(path: Path) -> dict:
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise CommandError(_("Tête d'arbre illisible : %(path)s") % {"path": path}) from exc
 
     @staticmethod
     def _exports(paths: list[Path]) -> list[Path]:

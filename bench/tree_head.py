@@ -1,0 +1,60 @@
+"""Sealing and verifying against a signed tree head on one big register, as ratios against the
+raw independent scan of bench/ledger.py over the same entries in the same run.
+
+    DATABASE_URL=postgres://… python bench/tree_head.py [--entries 1000000] [--batch 20000]
+
+Fills a scratch register through the bulk path (``entries_bulk_append``, synthetic payloads),
+then times ``seal_checkpoints --out`` (which verifies the register in full before sealing) and
+``verify_ledgers --chain-only --tree-head FILE NUMBER`` (the register verified, then held to the
+tree head). Run it on a scratch database, never on a production one: the rows stay."""
+
+import argparse
+import io
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from django.core.management import call_command
+from django.utils import timezone
+from ledger import WRITER_ROLE, raw_connection, raw_verify, scratch, timed  # sets Django up
+
+from ledgers.registers.services import entries_bulk_append
+from ledgers.registers.synthetic import synthetic_payloads
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--entries", type=int, default=1_000_000)
+    parser.add_argument("--batch", type=int, default=20_000)
+    args = parser.parse_args()
+    (_single, register), writer = scratch()
+    payloads = synthetic_payloads(register.kind_info, args.entries, start=timezone.now())
+    t_fill = 0.0
+    while register.head_seq < args.entries:
+        part = [next(payloads) for _ in range(min(args.batch, args.entries - register.head_seq))]
+        t_fill += timed(
+            lambda part=part: entries_bulk_append(register=register, actor=writer, role=WRITER_ROLE, payloads=part)
+        )
+    out = Path(tempfile.mkdtemp()) / "tree-head.json"
+    t_seal = timed(
+        lambda: call_command(
+            "seal_checkpoints", "--out", str(out), "--establishment", register.establishment.code, stdout=io.StringIO()
+        )
+    )
+    t_verify = timed(
+        lambda: call_command(
+            "verify_ledgers", "--chain-only", "--tree-head", str(out), register.number, stdout=io.StringIO()
+        )
+    )
+    raw = raw_connection()
+    t_raw = timed(lambda: raw_verify(raw, register))
+    raw.close()
+    print(f"entries {register.head_seq + 0}: bulk fill {t_fill:.1f} s")
+    print(f"seal_checkpoints --out: {t_seal:.1f} s ({t_seal / t_raw:.2f}x the raw scan, {t_raw:.1f} s)")
+    print(f"verify_ledgers --tree-head: {t_verify:.1f} s ({t_verify / t_raw:.2f}x the raw scan)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+"""Checks of the append-only rows themselves, beyond the chain (PostgreSQL; docs/ledger-format.md
+§10): rows inserted with the triggers switched off, entries slipped into another transaction's
+run, an entry's author account that is not the author its hash seals, and history rows whose
+transaction's entries were written at another time."""
+
+from collections.abc import Iterator
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.db import TXID_COLUMN, append_only_tables
+
+from .evidence import EXEMPT, ObjectFinding, tracked_models
+from .models import Entry
+from .verification import Finding
+
+# A history row and the entries of its transaction are written within one transaction: their
+# clocks cannot be further apart than the longest transaction (bulk imports included).
+TRANSACTION_WINDOW = "1 hour"
+
+
+def _q(name: str) -> str:
+    return connections[DEFAULT_DB_ALIAS].ops.quote_name(name)
+
+
+def _one(using: str, sql: str, params: list | None = None) -> tuple | None:
+    with connections[using].cursor() as cursor:
+        cursor.execute(sql, params or [])
+        return cursor.fetchone()
+
+
+def _entry_finding(using: str, code: str, reason, register_id: int, seq: int) -> Finding:
+    number = (
+        Entry.objects.using(using)
+        .filter(register_id=register_id, seq=seq)
+        .values_list("register__number", flat=True)
+        .first()
+    )
+    return Finding(number or f"#{register_id}", seq, code, str(reason))
+
+
+def check_unstamped(using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple[str, Finding | ObjectFinding | None]]:
+    """Every append-only row carries the id of the transaction that inserted it: NULL means it went
+    in with the triggers off (a forged entry, history row, checkpoint or tree head)."""
+    models = {model._meta.db_table: model for model in apps.get_models()}
+    entries = Entry._meta.db_table
+    for table in append_only_tables(connections[using]):
+        model = models.get(table)
+        if model is None:
+            continue
+        if table == entries:
+            row = _one(
+                using, f"SELECT register_id, seq FROM {_q(table)} WHERE {_q(TXID_COLUMN)} IS NULL ORDER BY id LIMIT 1"
+            )
+            yield (
+                model._meta.label,
+                row and _entry_finding(using, "unstamped", _("entrée écrite les déclencheurs désactivés"), *row),
+            )
+            continue
+        pk = model._meta.pk.column
+        row = _one(using, f"SELECT {_q(pk)} FROM {_q(table)} WHERE {_q(TXID_COLUMN)} IS NULL ORDER BY 1 LIMIT 1")
+        yield (
+            model._meta.label,
+            row
+            and ObjectFinding(
+                model._meta.label, row[0], "unstamped", str(_("ligne écrite les déclencheurs désactivés"))
+            ),
+        )
+
+
+def check_entry_runs(using: str = DEFAULT_DB_ALIAS) -> Finding | None:
+    """A transaction holds the register's lock from its first append to its commit, so the entries
+    it writes in one register are consecutive: an entry stamped with the id of a transaction
+    whose other entries of that register are not next to it was not written by it."""
+    row = _one(
+        using,
+        f"SELECT register_id, max(seq) FROM {_q(Entry._meta.db_table)} WHERE {_q(TXID_COLUMN)} <> 0 "
+        f"GROUP BY register_id, {_q(TXID_COLUMN)} HAVING max(seq) - min(seq) + 1 <> count(*) "
+        "ORDER BY 1, 2 LIMIT 1",
+    )
+    return row and _entry_finding(
+        using, "foreign_txid", _("entrée marquée d'une transaction dont les autres entrées ne la précèdent pas"), *row
+    )
+
+
+def check_entry_actors(using: str = DEFAULT_DB_ALIAS) -> Finding | None:
+    """The author account kept beside an entry (used by maker ≠ checker) is the login its hash
+    seals."""
+    user = get_user_model()
+    row = _one(
+        using,
+        f"SELECT e.register_id, e.seq FROM {_q(Entry._meta.db_table)} e JOIN {_q(user._meta.db_table)} u "
+        f"ON u.{_q(user._meta.pk.column)} = e.actor_user_id "
+        f"WHERE u.{_q(user._meta.get_field(user.USERNAME_FIELD).column)} <> e.actor ORDER BY 1, 2 LIMIT 1",
+    )
+    return row and _entry_finding(
+        using, "actor_user", _("le compte de l'auteur n'est pas l'auteur scellé par l'empreinte"), *row
+    )
+
+
+def check_history_times(using: str = DEFAULT_DB_ALIAS) -> ObjectFinding | None:
+    """A history row's time lies within its transaction's entries' times (a history row forged
+    later with an earlier transaction's id does not). One pass over the entries, one join."""
+    by_table, branches = {}, []
+    for model, history in tracked_models():
+        if model._meta.label not in EXEMPT:
+            by_table[history._meta.db_table] = model
+            branches.append(
+                f"SELECT '{history._meta.db_table}' AS tbl, history_id AS hid, "
+                f"{_q(model._meta.pk.column)}::text AS pk, {_q(TXID_COLUMN)} AS txid, history_date "
+                f"FROM {_q(history._meta.db_table)}"
+            )
+    if not branches:
+        return None
+    row = _one(
+        using,
+        f"WITH t AS MATERIALIZED (SELECT {_q(TXID_COLUMN)} AS txid, min(recorded_at) AS lo, max(recorded_at) AS hi "
+        f"FROM {_q(Entry._meta.db_table)} WHERE {_q(TXID_COLUMN)} <> 0 GROUP BY 1), "
+        f"h AS ({' UNION ALL '.join(branches)}) "
+        "SELECT h.tbl, h.hid, h.pk FROM h JOIN t ON t.txid = h.txid "
+        f"WHERE h.history_date NOT BETWEEN t.lo - interval '{TRANSACTION_WINDOW}' "
+        f"AND t.hi + interval '{TRANSACTION_WINDOW}' ORDER BY 1, 2 LIMIT 1",
+    )
+    if row is None:
+        return None
+    model = by_table[row[0]]
+    return ObjectFinding(
+        model._meta.label,
+        model._meta.pk.to_python(row[2]),
+        "history_time",
+        str(_("historique n° %(hid)s daté hors du temps des entrées de sa transaction") % {"hid": row[1]}),
+    )
+
+
+def verify_rows(using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple[str, Finding | ObjectFinding | None]]:
+    """(name, first problem or None) of each row check on the database ``using``; nothing on
+    SQLite (no transaction ids). Must run inside a transaction (``snapshot()``)."""
+    if connections[using].vendor != "postgresql":
+        return
+    problems = [finding for _, finding in check_unstamped(using) if finding]
+    yield "stamps", problems[0] if problems else None
+    yield "entry transactions", check_entry_runs(using)
+    yield "entry authors", check_entry_actors(using)
+    yield "history times", check_history_times(using)

@@ -1,0 +1,28 @@
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _  # eager: argparse needs real strings
+
+from ledgers.registers.models import Register
+from ledgers.registers.treeheads import entry_proof
+
+
+class Command(BaseCommand):
+    help = _(
+        "Preuve d'une entrée (JSON) : l'entrée et les suivantes jusqu'à la tête du registre, la position de "
+        "cette tête dans l'arbre de Merkle d'une tête d'arbre signée (chemin d'audit RFC 6962) et cette tête "
+        "d'arbre ; à vérifier avec docs/verify_export.py et la clé publique."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("register", metavar="REGISTER")
+        parser.add_argument("seq", type=int, metavar="SEQ")
+
+    def handle(self, *args, register: str, seq: int, **options) -> None:
+        found = Register.objects.filter(number=register).first()
+        if found is None:
+            raise CommandError(_("Registre inconnu : %(numbers)s") % {"numbers": register})
+        proof = entry_proof(found, seq)
+        if proof is None:
+            raise CommandError(_("Aucune tête d'arbre signée ne couvre encore cette entrée."))
+        self.stdout.write(json.dumps(proof, sort_keys=True, indent=1, ensure_ascii=False))

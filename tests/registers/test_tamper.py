@@ -1,0 +1,180 @@
+"""The tamper suite: every way an owner of the database (triggers off) could rewrite the evidence,
+each tried before any sealing and after a signed tree head left the building, and what
+``verify_ledgers`` (with ``--tree-head`` once there is one) names. Each act is its own
+transaction, as in production, so that rows carry distinct transaction ids.
+
+``None`` marks what nothing but an anchor can show: a consistent rewrite of entries written since
+the last seal (docs/ledger-format.md §8)."""
+
+import datetime
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection
+from django.utils import timezone
+
+import tests.dice.conftest as dice_setup
+from ledgers.dice.models import Die, HistoricalDie
+from ledgers.registers.models import Checkpoint, Entry, TreeHead
+from ledgers.registers.services import entry_append, visa_sign
+from tests.registers.conftest import opened_register, staff_for
+from tests.registers.test_chain_properties import run_sql
+from tests.registers.test_evidence import rewrite, truncate
+
+mc_org = dice_setup.mc_org
+
+pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
+
+
+def write(register, staff, count: int) -> None:
+    for n in range(count):  # one transaction each
+        entry_append(register=register, actor=staff.writer, role=staff.writer_role, payload={"n": n})
+
+
+def forge_entry(register, seq: int, *, txid_of: int | None = None) -> None:
+    """Insert an entry at ``seq`` with the triggers off (its transaction id NULL, or copied from
+    entry ``txid_of``), then re-hash from it and move the head: a consistent chain."""
+    model = Entry.objects.get(register=register, seq=1)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT ledgers_txid FROM registers_entry WHERE register_id = %s AND seq = %s", [register.pk, txid_of or 1]
+        )
+        txid = cursor.fetchone()[0] if txid_of else None
+    run_sql(
+        "INSERT INTO registers_entry (register_id, seq, recorded_at, actor, actor_user_id, role, kind, payload, "
+        "prev_hash, entry_hash, ledgers_txid) VALUES (%s, %s, now(), %s, %s, %s, 'record', '{}', '', '', %s)",
+        [register.pk, seq, model.actor, model.actor_user_id, model.role, txid],
+    )
+    rewrite(register, seq, {"forged": True})
+
+
+def shift_up(register, start: int) -> None:
+    run_sql("UPDATE registers_entry SET seq = seq + 1000 WHERE register_id = %s AND seq >= %s", [register.pk, start])
+    run_sql("UPDATE registers_entry SET seq = seq - 999 WHERE register_id = %s AND seq >= 1000", [register.pk])
+
+
+def swap(register, a: int, b: int) -> None:
+    """Exchange the contents of two entries and re-hash consistently from the first."""
+    first, second = (Entry.objects.get(register=register, seq=s).payload for s in (a, b))
+    rewrite(register, a, second)
+    rewrite(register, b, first)
+
+
+def forge_history(die: Die) -> None:
+    """Move a die behind the services and forge the history row that matches, stamped with the
+    transaction of a real act, two hours after it."""
+    latest = HistoricalDie.objects.filter(id=die.pk).latest("history_id")
+    run_sql("UPDATE dice_die SET status = 'destroyed' WHERE id = %s", [die.pk])
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT ledgers_txid FROM dice_historicaldie WHERE history_id = %s", [latest.pk])
+        (txid,) = cursor.fetchone()
+    columns = [f.column for f in HistoricalDie._meta.concrete_fields if f.column != "history_id"]
+    values = ", ".join("'destroyed'" if c == "status" else "%s" if c == "history_date" else f'"{c}"' for c in columns)
+    run_sql(
+        f"INSERT INTO dice_historicaldie ({', '.join(map(connection.ops.quote_name, columns))}, ledgers_txid) "
+        f"SELECT {values}, %s FROM dice_historicaldie WHERE history_id = %s",
+        [timezone.now() + datetime.timedelta(hours=2), txid, latest.pk],
+    )
+
+
+def tamper(case: str, register, staff, die: Die) -> None:
+    if case == "edit":
+        run_sql("UPDATE registers_entry SET payload = '{\"n\": 99}' WHERE register_id = %s AND seq = 3", [register.pk])
+    elif case == "delete":
+        run_sql("DELETE FROM registers_entry WHERE register_id = %s AND seq = 3", [register.pk])
+    elif case == "insert":
+        shift_up(register, 7)
+        forge_entry(register, 7)
+    elif case == "reorder":
+        swap(register, 7, 8)
+    elif case == "tail_cut":
+        truncate(register, 6)
+    elif case == "forged_tail":
+        forge_entry(register, register.entries.count() + 1)
+    elif case == "forged_tail_copied_txid":
+        forge_entry(register, register.entries.count() + 1, txid_of=2)
+    elif case == "visa_signer":
+        run_sql(
+            "UPDATE registers_entry SET actor_user_id = %s WHERE register_id = %s AND seq = 6",
+            [staff.writer.pk, register.pk],
+        )
+    elif case == "history_forged":
+        forge_history(die)
+    elif case == "history_deleted":
+        run_sql("DELETE FROM dice_historicaldie WHERE id = %s", [die.pk])
+    elif case == "checkpoints_deleted":
+        run_sql("DELETE FROM registers_checkpoint WHERE register_id = %s", [register.pk])
+        truncate(register, 6)
+
+
+# case: (before any seal, after a tree head left the building); each the start of the ÉCHEC line,
+# with {r} the register's number and {die} the die's pk.
+EXPECTED = {
+    "edit": ("{r} n° 3 : l'empreinte ne correspond pas", "{r} n° 3 : l'empreinte ne correspond pas"),
+    "delete": ("{r} n° 3 : entrée manquante", "{r} n° 3 : entrée manquante"),
+    "insert": ("{r} n° 7 : entrée écrite les déclencheurs désactivés", "{r} n° 8 : l'entrée ne correspond plus"),
+    "reorder": (None, "{r} n° 8 : l'entrée ne correspond plus"),
+    "tail_cut": (None, "{r} n° 7 : la chaîne s'arrête au n° 6"),
+    "forged_tail": ("{r} n° 9 : entrée écrite les déclencheurs", "{r} n° 11 : entrée écrite les déclencheurs"),
+    "forged_tail_copied_txid": ("{r} n° 9 : entrée marquée d'une transaction", "{r} n° 11 : entrée marquée d'une"),
+    "visa_signer": ("{r} n° 6 : le compte de l'auteur", "{r} n° 6 : le compte de l'auteur"),
+    "history_forged": ("dice.Die #{die} : historique n°", "dice.Die #{die} : historique n°"),
+    "history_deleted": ("dice.Die #{die} : objet sans historique", "dice.Die #{die} : objet sans historique"),
+    "checkpoints_deleted": (None, "{r} n° 7 : la chaîne s'arrête au n° 6"),
+}
+
+
+@pytest.mark.parametrize("sealed", [False, True], ids=["before_sealing", "after_sealing"])
+@pytest.mark.parametrize("case", list(EXPECTED))
+def test_reg_20_every_tampering_is_found_and_located(mc_org, user_in, tmp_path, case, sealed):
+    staff = staff_for(mc_org.est, user_in)
+    die = dice_setup.receive_mc(mc_org, 1)[0]
+    register = opened_register(mc_org.est, staff)
+    write(register, staff, 4)
+    visa_sign(register=register, actor=staff.visa, up_to_seq=5, statement="")
+    write(register, staff, 2)
+    head = tmp_path / "tree-head.json"
+    options = []
+    if sealed:
+        call_command("seal_checkpoints", "--out", str(head), stdout=io.StringIO())
+        leaves = {leaf["register"]: leaf["seq"] for leaf in json.loads(head.read_text())["leaves"]}
+        assert leaves[register.number] == 8
+        options = ["--tree-head", str(head)]
+        write(register, staff, 2)
+    call_command("verify_ledgers", *options, stdout=io.StringIO())  # sound before the attack
+    register.refresh_from_db()
+    tamper(case, register, staff, die)
+    expected = EXPECTED[case][sealed]
+    out = io.StringIO()
+    if expected is None:
+        call_command("verify_ledgers", *options, stdout=out)
+        return
+    with pytest.raises(CommandError):
+        call_command("verify_ledgers", *options, stdout=out)
+    failures = [line for line in out.getvalue().splitlines() if line.startswith("ÉCHEC")]
+    assert any(line.startswith(f"ÉCHEC\t{expected.format(r=register.number, die=die.pk)}") for line in failures), (
+        failures
+    )
+
+
+def test_reg_20_a_tree_head_that_left_the_building_shows_its_deleted_successors(mc_org, user_in, tmp_path):
+    """Checkpoint rows and the tree head itself deleted, the tail cut: only the file still knows."""
+    staff = staff_for(mc_org.est, user_in)
+    register = opened_register(mc_org.est, staff)
+    write(register, staff, 7)
+    head = tmp_path / "tree-head.json"
+    call_command("seal_checkpoints", "--out", str(head), stdout=io.StringIO())
+    run_sql("DELETE FROM registers_treehead", [])
+    run_sql("DELETE FROM registers_checkpoint", [])
+    truncate(register, 6)
+    call_command("verify_ledgers", "--chain-only", stdout=io.StringIO())  # the database alone is consistent
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("verify_ledgers", "--chain-only", "--tree-head", str(head), stdout=out)
+    text = out.getvalue()
+    assert f"ÉCHEC\t{register.number} n° 7 : la chaîne s'arrête au n° 6" in text
+    assert "absente de la base ou différente" in text
+    assert not Checkpoint.objects.exists() and not TreeHead.objects.exists()

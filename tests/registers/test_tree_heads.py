@@ -1,0 +1,165 @@
+"""Signed tree heads, public keys, rotation, proofs of one entry and the auditor's script that
+checks them with the public key alone."""
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import override_settings
+
+from ledgers.registers import merkle
+from ledgers.registers.models import TreeHead
+from ledgers.registers.printing.register import RegisterPrint, qr_payload, render_register
+from ledgers.registers.signing import load_private, new_private_pem, public_keys, raw_public
+from ledgers.registers.treeheads import document_problem, tree_heads_seal
+from ledgers.registers.verification import export_lines, verify_register
+from tests.registers.conftest import opened_register
+from tests.registers.test_evidence import append, rewrite
+
+VERIFY = settings.BASE_DIR / "docs" / "verify_export.py"
+
+
+def public_hex(private: str = "") -> str:
+    return raw_public(load_private(private or settings.LEDGERS_SIGNING_KEY).public_key()).hex()
+
+
+def audit(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(VERIFY), *map(str, args)], capture_output=True, text=True, check=False)
+
+
+def sealed_file(tmp_path, name: str = "tree-head.json"):
+    out = tmp_path / name
+    call_command("seal_checkpoints", "--out", str(out), stdout=io.StringIO())
+    return out
+
+
+def test_merkle_inclusion_proofs_of_rfc_6962_trees_of_every_shape():
+    for size in range(1, 18):
+        leaves = [merkle.leaf_hash(bytes([i])) for i in range(size)]
+        top = merkle.root(leaves)
+        for index in range(size):
+            path = merkle.inclusion_path(index, leaves)
+            assert merkle.inclusion_valid(leaves[index], index, size, path, top)
+            assert not merkle.inclusion_valid(merkle.leaf_hash(b"x"), index, size, path, top)
+    # RFC 6962 hashing: a two-leaf tree is SHA-256(0x01 ‖ leaf0 ‖ leaf1), leaves prefixed 0x00.
+    a, b = merkle.leaf_hash(b"a"), merkle.leaf_hash(b"b")
+    assert merkle.root([a, b]) == merkle.node_hash(a, b) and a != merkle.leaf_hash(b"\x00a")
+
+
+@pytest.mark.django_db
+def test_reg_20_tree_heads_chain_and_stand_on_their_own(mc, mc_staff, tmp_path):
+    first, second = opened_register(mc, mc_staff), opened_register(mc, mc_staff)
+    append(first, mc_staff, 3)
+    out = sealed_file(tmp_path)
+    head = json.loads(out.read_text())
+    assert head["number"] == 1 and head["prev"] == "0" * 64 and head["size"] == 2
+    assert [leaf["register"] for leaf in head["leaves"]] == sorted([first.number, second.number])
+    assert document_problem(head) is None
+    assert tree_heads_seal() == []  # nothing moved: no new tree head
+    append(second, mc_staff, 1)
+    call_command("seal_checkpoints", stdout=io.StringIO())
+    newer = TreeHead.objects.get(establishment=mc, number=2)
+    assert newer.prev_hash == head["hash"]
+    forged = {**head, "root": "0" * 64}
+    assert "signature" in document_problem(forged)
+    with override_settings(LEDGERS_SIGNING_KEY=new_private_pem()):
+        assert "clé inconnue" in document_problem(head)  # the earlier key is no longer published
+
+
+@pytest.mark.django_db
+def test_reg_20_rotation_keeps_earlier_seals_verifying(mc, mc_register, mc_staff, tmp_path):
+    append(mc_register, mc_staff, 2)
+    call_command("seal_checkpoints", stdout=io.StringIO())
+    earlier, newer = public_hex(), new_private_pem()
+    with override_settings(LEDGERS_SIGNING_KEY=newer, LEDGERS_PUBLIC_KEYS=[earlier]):
+        append(mc_register, mc_staff, 1)
+        out = sealed_file(tmp_path)
+        assert len(public_keys()) == 2
+        assert verify_register(mc_register) is None
+        call_command("verify_ledgers", "--tree-head", str(out), stdout=io.StringIO())
+    assert audit(out, public_hex(newer)).returncode == 0
+    with override_settings(LEDGERS_SIGNING_KEY=newer, LEDGERS_PUBLIC_KEYS=[]):
+        assert verify_register(mc_register).code == "checkpoint_mac"  # its key withdrawn: not verifiable
+
+
+def test_the_development_key_is_refused_when_debug_is_off():
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    env.update(DEBUG="0", SECRET_KEY="x" * 50, LEDGERS_SIGNING_KEY=settings.DEV_SIGNING_KEY)
+    done = subprocess.run(
+        [sys.executable, "-c", "import casino_compliance.settings"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode != 0 and "must not be the development key" in done.stderr
+
+
+@pytest.mark.django_db
+def test_reg_20_the_auditor_checks_a_tree_head_and_exports_with_the_public_key_alone(mc, mc_staff, tmp_path):
+    register = opened_register(mc, mc_staff)
+    append(register, mc_staff, 4)
+    out = sealed_file(tmp_path)
+    export = tmp_path / "export.jsonl"
+    export.write_text("".join(line + "\n" for line in export_lines(register)), encoding="utf-8")
+    done = audit(out, public_hex(), export)
+    assert (done.returncode, done.stdout.strip()) == (0, "OK tree head mcb n° 1, 1 exports")
+    assert audit(out, public_hex(new_private_pem())).returncode == 1  # another key: InvalidSignature
+    rewrite(register, 3, {"forged": True})
+    export.write_text("".join(line + "\n" for line in export_lines(register)), encoding="utf-8")
+    done = audit(out, public_hex(), export)
+    assert done.returncode == 1 and "n° 5: not the entry the tree head signed" in done.stderr
+    with pytest.raises(CommandError):
+        call_command("verify_ledgers", "--tree-head", str(out), stdout=(text := io.StringIO()))
+    assert f"ÉCHEC\t{register.number} n° 5 : l'entrée ne correspond plus" in text.getvalue()
+
+
+@pytest.mark.django_db
+def test_reg_20_proof_of_one_entry_checked_offline(mc, mc_staff, tmp_path, client, user_in):
+    register = opened_register(mc, mc_staff)
+    append(register, mc_staff, 5)
+    with pytest.raises(CommandError, match="Aucune tête d'arbre"):
+        call_command("prove_entry", register.number, "3", stdout=io.StringIO())
+    call_command("seal_checkpoints", stdout=io.StringIO())
+    call_command("prove_entry", register.number, "3", stdout=(text := io.StringIO()))
+    proof = json.loads(text.getvalue())
+    assert [e["seq"] for e in proof["entries"]] == [3, 4, 5, 6] and proof["head"][0] == 6
+    (tmp_path / "proof.json").write_text(text.getvalue(), encoding="utf-8")
+    done = audit(tmp_path / "proof.json", public_hex())
+    assert (done.returncode, done.stdout.strip()) == (0, f"OK {register.number} n° 3 in tree head n° 1")
+    proof["entries"][1]["payload"] = {"forged": True}
+    (tmp_path / "proof.json").write_text(json.dumps(proof), encoding="utf-8")
+    done = audit(tmp_path / "proof.json", public_hex())
+    assert done.returncode == 1 and "seq 4: the chain from the proved entry to the head is broken" in done.stderr
+    client.force_login(mc_staff.writer)
+    served = client.get(f"/api/v1/registers/{register.number}/entries/3/proof/")
+    assert served.status_code == 200 and served.json()["head"] == [6, proof["head"][1]]
+
+
+@pytest.mark.django_db
+def test_public_keys_are_served_to_anyone(client):
+    keys = client.get("/api/v1/registers/public-keys/").json()["keys"]
+    assert [k["public_key"] for k in keys] == [public_hex()]
+    page = client.get("/registres/cles-publiques/")
+    assert page.status_code == 200 and public_hex() in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_reg_21_a_page_qr_payload_checks_against_an_export(mc, mc_staff):
+    register = opened_register(mc, mc_staff)
+    append(register, mc_staff, 2)
+    call_command("seal_checkpoints", stdout=io.StringIO())
+    printer = RegisterPrint(register, head_seq=3, head_hash=register.entries.get(seq=3).entry_hash, lang="fr")
+    payload = qr_payload(register.number, 3, register.entries.get(seq=3).entry_hash, mc.code, printer.tree_head)
+    tag, number, seq, digest, code, tree_head = payload.split(";")
+    assert (tag, number, code, tree_head) == ("LEDGER1", register.number, "mcb", "1")
+    exported = {json.loads(line)["seq"]: json.loads(line)["entry_hash"] for line in export_lines(register)}
+    assert exported[int(seq)] == digest
+    assert render_register(register, io.BytesIO()).pages >= 1  # the footer draws it on every page
