@@ -1,4 +1,4 @@
-"""Key custody with the real slot objects (issue 9): keys out for a real relève and a real
+"""Key custody with the real slot objects: keys out for a real relève and a real
 intervention and back, overdue on the dashboard, still out when the relève closes; a machine in
 service only with its locks' keys registered; a socle out of operation only once its key went to
 the caissier principal."""
