@@ -182,6 +182,14 @@ def demo_logins() -> list[tuple[str, str, str]]:
     ]
 
 
+def without_destruction_lead(est: Establishment) -> None:
+    """The demo plays its days in one run: its Monaco casino gives the SCJ no lead time before a
+    destruction (SET-05, the operator's figure), unless one was set."""
+    if est.jurisdiction == "MC" and "SET-05" not in est.options:
+        est.options = {**est.options, "SET-05": {**est.profile.settings["SET-05"], "scj_notice_minutes": 0}}
+        est.save(update_fields=["options"])
+
+
 @transaction.atomic
 def seed(stdout: TextIO) -> None:
     """The two demo establishments with their rooms, tables, depots and one user per role."""
@@ -194,11 +202,7 @@ def seed(stdout: TextIO) -> None:
             address=org["address"],
             actor=None,
         )
-        if est.jurisdiction == "MC" and "SET-05" not in est.options:
-            # The demo plays its days in one run: its Monaco casino gives the SCJ no lead time
-            # before a destruction (SET-05, the operator's figure).
-            est.options = {**est.options, "SET-05": {**est.profile.settings["SET-05"], "scj_notice_minutes": 0}}
-            est.save(update_fields=["options"])
+        without_destruction_lead(est)
         rooms = {room.code: room for room in est.rooms.all()}
         for room_code, name in org["rooms"]:
             if room_code not in rooms:

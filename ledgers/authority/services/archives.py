@@ -45,7 +45,7 @@ def archive_request(*, establishment: Establishment, season: int, actor: Abstrac
     archive = save_audited(
         SeasonArchive(establishment=establishment, season=season, requested_by=actor), actor=actor, reason="demande"
     )
-    from .tasks import archive_run_task  # the tasks module imports this one
+    from ..tasks import archive_run_task  # the tasks module imports this one
 
     transaction.on_commit(partial(archive_run_task.delay, archive.pk))
     return archive

@@ -1,0 +1,9 @@
+from django.db import migrations
+
+from ledgers.core.db import AppendOnly
+
+
+class Migration(migrations.Migration):
+    dependencies = [("notifications", "0001_initial")]
+
+    operations = [AppendOnly("HistoricalSubscription"), AppendOnly("HistoricalNotice")]
