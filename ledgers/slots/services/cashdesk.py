@@ -420,6 +420,19 @@ def open_bons(est: Establishment) -> Decimal:
     return total
 
 
+def _open_assignment(
+    assignment: ChangeAssignment, actor: AbstractBaseUser, refusal: str
+) -> tuple[ChangeAssignment, Establishment, str]:
+    """The assignment locked, its establishment, and the role of the cashier or Direction member
+    acting on its encaisse (SLOT-49); refused once the assignment is closed."""
+    assignment = ChangeAssignment.objects.select_for_update().get(pk=assignment.pk)
+    est = assignment.point.establishment
+    role = role_named_by_text(actor, est, (*ASSIGNABLE[Kind.DESK], *ASSIGN_ROLES[est.jurisdiction]), "SLOT-49", refusal)
+    if assignment.status != ChangeAssignment.Status.OPEN:
+        raise ValidationError(_("Cette affectation est close."))
+    return assignment, est, role
+
+
 @transaction.atomic
 def encaisse_justify(
     *, assignment: ChangeAssignment, items: dict[str, Decimal], actor: AbstractBaseUser
@@ -427,17 +440,9 @@ def encaisse_justify(
     """The encaisse justified now by the listed items (SLOT-49): their total against the encaisse
     (the opening cash and chips and the restoring movements); the bons presented against the open
     bons of the carnets. The differences are recorded, not hidden."""
-    assignment = ChangeAssignment.objects.select_for_update().get(pk=assignment.pk)
-    est = assignment.point.establishment
-    role = role_named_by_text(
-        actor,
-        est,
-        (*ASSIGNABLE[Kind.DESK], *ASSIGN_ROLES[est.jurisdiction]),
-        "SLOT-49",
-        _("L'encaisse est justifiée par le caissier ou la direction."),
+    assignment, est, role = _open_assignment(
+        assignment, actor, _("L'encaisse est justifiée par le caissier ou la direction.")
     )
-    if assignment.status != ChangeAssignment.Status.OPEN:
-        raise ValidationError(_("Cette affectation est close."))
     unknown = set(items) - set(JUSTIFICATION_ITEMS)
     if unknown:
         raise ValidationError({"items": _("Pièce justificative inconnue : %(i)s.") % {"i": ", ".join(sorted(unknown))}})
@@ -482,17 +487,9 @@ def encaisse_restore(
 ) -> ChangeMovement:
     """A deposit (+) or withdrawal (−) of cash or chips between the desk and the caisse centrale or
     the plaques-and-chips deposit account, recorded to restore the encaisse (SLOT-49)."""
-    assignment = ChangeAssignment.objects.select_for_update().get(pk=assignment.pk)
-    est = assignment.point.establishment
-    role = role_named_by_text(
-        actor,
-        est,
-        (*ASSIGNABLE[Kind.DESK], *ASSIGN_ROLES[est.jurisdiction]),
-        "SLOT-49",
-        _("L'encaisse est reconstituée par le caissier ou la direction."),
+    assignment, est, role = _open_assignment(
+        assignment, actor, _("L'encaisse est reconstituée par le caissier ou la direction.")
     )
-    if assignment.status != ChangeAssignment.Status.OPEN:
-        raise ValidationError(_("Cette affectation est close."))
     if counterpart not in ChangeMovement.Counterpart.values:
         raise ValidationError({"counterpart": _("Nature inconnue.")})
     if (cash == 0 and chips == 0) or abs(cash) >= LIMIT or abs(chips) >= LIMIT:
@@ -536,17 +533,9 @@ def change_assignment_close(
 ) -> ChangeAssignment:
     """End of the séance at the point: the encaisse counted (cash, chips) plus the restoring
     movements must give back its opening composition, or after a count its amount (SLOT-49)."""
-    assignment = ChangeAssignment.objects.select_for_update().get(pk=assignment.pk)
-    est = assignment.point.establishment
-    role = role_named_by_text(
-        actor,
-        est,
-        (*ASSIGNABLE[Kind.DESK], *ASSIGN_ROLES[est.jurisdiction]),
-        "SLOT-49",
-        _("L'encaisse est reconstituée par le caissier ou la direction."),
+    assignment, est, role = _open_assignment(
+        assignment, actor, _("L'encaisse est reconstituée par le caissier ou la direction.")
     )
-    if assignment.status != ChangeAssignment.Status.OPEN:
-        raise ValidationError(_("Cette affectation est close."))
     _amount("cash", cash)
     _amount("chips", chips)
     moved = movements(assignment)
