@@ -114,6 +114,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "ledgers.core.context_processors.establishment",
                 "ledgers.registers.context_processors.menu",
+                "ledgers.notifications.context_processors.notices",
             ],
         },
     },
@@ -199,6 +200,8 @@ EMAIL_SUBJECT_PREFIX = env("EMAIL_SUBJECT_PREFIX", default="[Registres] ")
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
 # A notice not acknowledged within this delay goes to the next level's subscribers.
 NOTIFICATIONS_ACKNOWLEDGE_MINUTES = env.int("NOTIFICATIONS_ACKNOWLEDGE_MINUTES", default=60)
+# First wait before a refused mail is tried again, doubled at each attempt up to an hour.
+NOTIFICATIONS_RETRY_SECONDS = env.int("NOTIFICATIONS_RETRY_SECONDS", default=60)
 NOTIFICATIONS_SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")  # links in the mails
 
 # French first, English available; every establishment has its own time zone for display.
@@ -315,6 +318,8 @@ CELERY_BEAT_SCHEDULE = {
     # The outbox: mails whose task was lost or whose retry has come (ledgers.notifications).
     "mails-flush": {"task": "ledgers.notifications.tasks.mails_flush_task", "schedule": 60.0},
     "notices-escalate": {"task": "ledgers.notifications.tasks.notices_escalate_task", "schedule": 5 * 60.0},
+    # Keys out past their due time, or after their purpose closed: told once each (ledgers.keys).
+    "keys-overdue-notify": {"task": "ledgers.keys.tasks.keys_overdue_notify_task", "schedule": 5 * 60.0},
     # Directory accounts: memberships follow the groups, leavers disabled (ledgers.core.directory).
     "directory-sync": {"task": "ledgers.core.tasks.directory_sync_task", "schedule": 15 * 60.0},
 }

@@ -7,6 +7,7 @@ The views and the API authenticate every person other than the actor (``ledgers.
 and the actor's own password (``authz.reauthenticate``) before calling these services."""
 
 import datetime
+import logging
 from collections.abc import Mapping, Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -20,11 +21,13 @@ from ledgers.core.authz import require_role, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, Location, LocationKind
 from ledgers.core.roles import Role
+from ledgers.notifications.models import Notice, NoticeKind
+from ledgers.notifications.services import notice_send
 from ledgers.registers.models import Entry
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append
 
-from . import policy
+from . import policy, selectors
 from .models import Key, KeyInventory, KeyIssue, KeySignature, SocleKeySurrender
 from .policy import FIRST, KEY_ADMIN, SAME, LockType, Rule, rule_for
 from .purposes import PurposeKind, fleet_size, get_purpose_type
@@ -33,6 +36,8 @@ from .registers import REGISTRE_CLES
 SURRENDER_ROLES = (Role.SUPERVISEUR, Role.MECANICIEN, *KEY_ADMIN)
 INVENTORY_ROLES = (*KEY_ADMIN, Role.COMPTABILITE)
 UPPER_THRESHOLD = 75  # SET-43 default: the "75 machines à sous au plus" of art. 68-14
+
+logger = logging.getLogger(__name__)
 
 
 def _fr(value) -> str:
@@ -606,3 +611,76 @@ def key_inventory_record(
         ),
     )
     return inventory
+
+
+def _overdue_about(issue: KeyIssue) -> str:
+    return f"keys.keyissue:{issue.pk}"
+
+
+def keys_overdue_notify(*, now: datetime.datetime | None = None) -> int:
+    """Tell of every key out past its due time, still out after its purpose closed (KEY-02,
+    KEY-05) or at a séance's closing (KEY-05), once per hand-over: its holder and the roles that
+    hand that key over, by e-mail, and the subscribers of "key_overdue". A system act (the
+    periodic task): each notice is a line of the registre des clés signed by the system, in its
+    own transaction, so that an establishment without an open key register does not hold back
+    the others. The number of notices sent."""
+    now = now or timezone.now()
+    sent = 0
+    establishments = Establishment.objects.filter(
+        pk__in=KeyIssue.objects.filter(returned_at=None).values("key__establishment")
+    )
+    for est in establishments:
+        with translation.override("fr"):  # the reasons go into the register and the mail
+            found = selectors.exceptions(est, now=now)
+        told = set(
+            Notice.objects.filter(
+                establishment=est, kind=NoticeKind.KEY_OVERDUE, about__in=[_overdue_about(e.issue) for e in found]
+            ).values_list("about", flat=True)
+        )
+        for exception in found:
+            if _overdue_about(exception.issue) in told:
+                continue
+            try:
+                sent += _key_overdue_notice(est, exception) is not None
+            except RuleViolation:  # no key register open here: nothing can be recorded, so nothing is sent
+                logger.warning("key issue %s overdue: not notified", exception.issue.pk, exc_info=True)
+    return sent
+
+
+@transaction.atomic
+def _key_overdue_notice(est: Establishment, exception: selectors.KeyException) -> Notice | None:
+    issue = KeyIssue.objects.select_for_update().select_related("key", "holder").get(pk=exception.issue.pk)
+    about = _overdue_about(issue)
+    if issue.returned_at is not None or Notice.objects.filter(kind=NoticeKind.KEY_OVERDUE, about=about).exists():
+        return None  # returned, or told by a concurrent run
+    key, holder = _key_label(issue.key), _signed(issue.holder, issue.holder_role)
+    due = _at(est, issue.due_at)
+    subject = _fr(_("Clé non restituée : %(key)s — %(holder)s") % {"key": issue.key.code, "holder": holder})
+    body = "\n".join(
+        (
+            key,
+            _fr(_("Détenteur : %(holder)s") % {"holder": holder}),
+            _fr(_("À rendre le : %(due)s") % {"due": due}),
+            _fr(_("Motif de sortie : %(purpose)s") % {"purpose": issue.purpose_label}),
+            f"{exception.reason} ({exception.code})",
+        )
+    )
+    return notice_send(
+        establishment=est,
+        kind=NoticeKind.KEY_OVERDUE,
+        register=lambda: current_register(est, REGISTRE_CLES.code),
+        subject=subject,
+        body=body,
+        actor=None,
+        roles=rule_for(est, issue.key.lock_type).givers,
+        people=[(issue.holder, issue.holder_role)],
+        about=about,
+        columns={
+            "at": _at(est, timezone.now()),
+            "key": key,
+            "purpose": issue.purpose_label,
+            "holder": holder,
+            "due": due,
+            "observations": exception.reason,
+        },
+    )

@@ -50,7 +50,10 @@ class Notice(models.Model):
     # What it is about, for the app that sent it (an incident, a key…): "app.model:pk".
     about = models.CharField(_("objet concerné"), max_length=100, blank=True)
     created_at = models.DateTimeField(_("envoyée le"))
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # Empty for a notice the system sent by itself (an overdue key found by the periodic task).
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     level = models.PositiveSmallIntegerField(_("niveau"), default=0)
     acknowledge_by = models.DateTimeField(_("à accuser avant le"))
     acknowledged_at = models.DateTimeField(_("reçue le"), null=True, blank=True)

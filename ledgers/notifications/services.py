@@ -2,15 +2,18 @@
 outbox's delivery through Django's mail framework.
 
 A notice is an entry of the register concerned, written in the caller's transaction with who is
-notified; its mails are sent by Celery tasks once that transaction has committed, retried with
-backoff while the mail server refuses them (the outbox row stays ``pending`` until it is taken,
-and the beat's ``mails_flush`` resends whatever a lost task left behind). The recipient's
-acknowledgement is an entry of the same register.
+notified and when; its mails are sent by Celery tasks once that transaction has committed, retried
+with backoff while the mail server refuses them (the outbox row stays ``pending`` until it is
+taken, and the beat's ``mails_flush`` resends whatever a lost task left behind). The recipient's
+acknowledgement and each escalation are entries of the same register, whatever the notice. A
+notice no person sent (a periodic task's) and every escalation are signed by the system's marker
+(``registers.models.SYSTEM_ACTOR``).
 """
 
 import datetime
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -24,9 +27,11 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.authz import save_audited
 from ledgers.core.errors import impossible
 from ledgers.core.models import Establishment
+from ledgers.core.roles import Role
 from ledgers.registers.chain import format_timestamp
 from ledgers.registers.models import Register
-from ledgers.registers.services import display_name, entry_append, register_language
+from ledgers.registers.selectors import current_register
+from ledgers.registers.services import display_name, notification_entry_append, register_language
 
 from .models import Mail, Notice, Subscription
 
@@ -46,8 +51,12 @@ def _roles_at(establishment: Establishment, kind: str, level: int) -> list[str]:
     )
 
 
-def _recipients(establishment: Establishment, roles: Iterable[str]) -> list[tuple[AbstractBaseUser, str]]:
-    """The active holders of ``roles`` here who have an address, each once, with the role."""
+def _recipients(
+    establishment: Establishment, roles: Iterable[str], people: Iterable[tuple[AbstractBaseUser, str]] = ()
+) -> list[tuple[AbstractBaseUser, str]]:
+    """``people`` (named persons, with the role they are told in) then the active holders of
+    ``roles`` here, those who have an address, each once, with the role."""
+    named = [(user, str(role)) for user, role in people if user.is_active and user.email]
     roles = set(roles)
     users = (
         get_user_model()
@@ -57,12 +66,14 @@ def _recipients(establishment: Establishment, roles: Iterable[str]) -> list[tupl
         .order_by("pk")
         .prefetch_related("memberships")
     )
-    return [
+    seen = {user.pk for user, _role in named}
+    return named + [
         (
             user,
             next(m.role for m in user.memberships.all() if m.establishment_id == establishment.pk and m.role in roles),
         )
         for user in users
+        if user.pk not in seen
     ]
 
 
@@ -84,6 +95,19 @@ def _recipients_text(mails: Iterable[Mail]) -> list[str]:
     return [f"{display_name(mail.recipient)} ({mail.get_role_display()}) <{mail.address}>" for mail in mails]
 
 
+def _register_of(notice: Notice) -> Register:
+    """The volume a notice's later lines go to: its own, or the one in service of the same kind
+    once it is closed."""
+    register = notice.register
+    if register.status == Register.Status.CLOSED:
+        return current_register(notice.establishment, register.kind, register.qualifier)
+    return register
+
+
+def _notice_line(notice: Notice, event, **fields: Any) -> dict[str, Any]:
+    return {"event": str(event), "notice": notice.pk, "subject": notice.subject, "text": notice.subject, **fields}
+
+
 @transaction.atomic
 def notice_send(
     *,
@@ -92,16 +116,20 @@ def notice_send(
     register: Register | Callable[[], Register],
     subject: str,
     body: str,
-    actor: AbstractBaseUser,
-    role: str,
+    actor: AbstractBaseUser | None,
+    role: str = "",
     roles: Iterable[str] = (),
+    people: Iterable[tuple[AbstractBaseUser, str]] = (),
     about: str = "",
+    columns: Mapping[str, Any] | None = None,
 ) -> Notice | None:
-    """Notify the roles the texts name (``roles``) and those subscribed to ``kind`` at level 0;
-    recorded in ``register`` by ``actor`` acting as ``role``, in the caller's transaction. None
-    when nobody holding those roles has an e-mail address (nothing was sent). ``register`` may be
-    given as a callable, looked up only when there is someone to notify."""
-    recipients = _recipients(establishment, set(roles) | set(_roles_at(establishment, kind, 0)))
+    """Notify ``people`` (persons named, with their role), the roles the texts name (``roles``)
+    and those subscribed to ``kind`` at level 0; recorded in ``register`` by ``actor`` acting as
+    ``role`` (no actor: the system), in the caller's transaction, with ``columns`` (the register
+    kind's own columns, e.g. the key and its holder). None when nobody to notify has an e-mail
+    address (nothing was sent). ``register`` may be given as a callable, looked up only when
+    there is someone to notify."""
+    recipients = _recipients(establishment, set(roles) | set(_roles_at(establishment, kind, 0)), people)
     if not recipients:
         logger.warning("notice %r: no recipient with an e-mail address", subject)
         return None
@@ -121,25 +149,25 @@ def notice_send(
     )
     mails = _queue_mails(notice, recipients, 0)
     with register_language():
-        entry_append(
+        notification_entry_append(
             register=register,
             actor=actor,
             role=role,
-            payload={
-                "event": str(_("Notification")),
-                "notice": notice.pk,
-                "subject": notice.subject,
-                "text": notice.subject,
-                "recipients": _recipients_text(mails),
-                "notified_at": format_timestamp(now),
-            },
+            payload=_notice_line(
+                notice,
+                _("Notification"),
+                **(columns or {}),
+                recipients=_recipients_text(mails),
+                notified_at=format_timestamp(now),
+            ),
         )
     return notice
 
 
 @transaction.atomic
 def notice_acknowledge(*, notice: Notice, actor: AbstractBaseUser) -> Notice:
-    """The recipient confirms they have read the notice: recorded in the register concerned."""
+    """The recipient confirms they have read the notice: recorded in the register concerned, by
+    them in the role they were told in, whatever the notice."""
     notice = Notice.objects.select_for_update().get(pk=notice.pk)
     mail = notice.mails.filter(recipient=actor).order_by("level").first()
     if mail is None:
@@ -148,21 +176,18 @@ def notice_acknowledge(*, notice: Notice, actor: AbstractBaseUser) -> Notice:
         raise impossible(_("Cette notification a déjà été accusée."))
     notice.acknowledged_at, notice.acknowledged_by = timezone.now(), actor
     save_audited(notice, actor=actor, reason="accusé de réception")
-    register = notice.register
-    if mail.role in register.kind_info.record_roles:
-        with register_language():
-            entry_append(
-                register=register,
-                actor=actor,
-                role=mail.role,
-                payload={
-                    "event": str(_("Accusé de réception")),
-                    "notice": notice.pk,
-                    "subject": notice.subject,
-                    "text": notice.subject,
-                    "acknowledged_at": format_timestamp(notice.acknowledged_at),
-                },
-            )
+    with register_language():
+        notification_entry_append(
+            register=_register_of(notice),
+            actor=actor,
+            role=mail.role,
+            payload=_notice_line(
+                notice,
+                _("Accusé de réception"),
+                acknowledged_by=f"{display_name(actor)} ({Role(mail.role).label})",
+                acknowledged_at=format_timestamp(notice.acknowledged_at),
+            ),
+        )
     if callback := ACKNOWLEDGED.get(notice.kind):
         callback(notice, actor, mail.role)
     return notice
@@ -170,18 +195,33 @@ def notice_acknowledge(*, notice: Notice, actor: AbstractBaseUser) -> Notice:
 
 @transaction.atomic
 def notices_escalate(*, now: datetime.datetime | None = None) -> int:
-    """Notices not acknowledged in time go to the next level's subscribers; the count escalated."""
+    """Notices not acknowledged in time go to the next level's subscribers, each escalation a line
+    of the register concerned signed by the system (to whom, when); the count escalated."""
     now = now or timezone.now()
     escalated = 0
-    overdue = Notice.objects.select_for_update(skip_locked=True).filter(acknowledged_at=None, acknowledge_by__lte=now)
-    for notice in overdue:
+    overdue = Notice.objects.select_for_update(skip_locked=True, of=("self",)).filter(
+        acknowledged_at=None, acknowledge_by__lte=now
+    )
+    for notice in overdue.select_related("register", "establishment"):
         recipients = _recipients(notice.establishment, _roles_at(notice.establishment, notice.kind, notice.level + 1))
         if not recipients:
             continue
         notice.level += 1
         notice.acknowledge_by = now + datetime.timedelta(minutes=settings.NOTIFICATIONS_ACKNOWLEDGE_MINUTES)
         save_audited(notice, actor=None, reason="relance")
-        _queue_mails(notice, recipients, notice.level)
+        mails = _queue_mails(notice, recipients, notice.level)
+        with register_language():
+            notification_entry_append(
+                register=_register_of(notice),
+                actor=None,
+                payload=_notice_line(
+                    notice,
+                    _("Relance, faute d'accusé de réception"),
+                    level=notice.level,
+                    recipients=_recipients_text(mails),
+                    escalated_at=format_timestamp(now),
+                ),
+            )
         escalated += 1
     return escalated
 
@@ -204,7 +244,7 @@ def mail_deliver(*, mail_id: int) -> bool:
         try:
             message.send()
         except Exception as exc:  # whatever the backend raises: the mail stays in the outbox
-            delay = min(60 * 2 ** (mail.attempts - 1), 3600)
+            delay = min(settings.NOTIFICATIONS_RETRY_SECONDS * 2 ** (mail.attempts - 1), 3600)
             mail.last_error = f"{type(exc).__name__}: {exc}"[:2000]
             mail.next_attempt_at = timezone.now() + datetime.timedelta(seconds=delay)
             mail.save(update_fields=["attempts", "last_error", "next_attempt_at"])

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.db import TXID_COLUMN, append_only_tables
 
 from .evidence import EXEMPT, ObjectFinding, tracked_models
-from .models import Entry
+from .models import SYSTEM_ACTOR, SYSTEM_ROLE, Entry
 from .verification import Finding
 
 # A history row and the entries of its transaction are written within one transaction: their
@@ -95,8 +95,19 @@ def check_entry_actors(using: str = DEFAULT_DB_ALIAS) -> Finding | None:
         f"ON u.{_q(user._meta.pk.column)} = e.actor_user_id "
         f"WHERE u.{_q(user._meta.get_field(user.USERNAME_FIELD).column)} <> e.actor ORDER BY 1, 2 LIMIT 1",
     )
+    if row:
+        return _entry_finding(
+            using, "actor_user", _("le compte de l'auteur n'est pas l'auteur scellé par l'empreinte"), *row
+        )
+    # An entry without an account is the system's, and the system's marker has no account.
+    row = _one(
+        using,
+        f"SELECT register_id, seq FROM {_q(Entry._meta.db_table)} WHERE (actor_user_id IS NULL) <> "
+        "(actor = %s AND role = %s) ORDER BY 1, 2 LIMIT 1",
+        [SYSTEM_ACTOR, SYSTEM_ROLE],
+    )
     return row and _entry_finding(
-        using, "actor_user", _("le compte de l'auteur n'est pas l'auteur scellé par l'empreinte"), *row
+        using, "actor_user", _("entrée sans compte d'auteur qui n'est pas signée par le système"), *row
     )
 
 

@@ -57,6 +57,13 @@ class Register(models.Model):
         return get_kind(self.kind)
 
 
+# The author of an entry no person made (a notice the system sends, its escalation): hashed in
+# ``actor`` like a login, with no account (``actor_user`` empty). The brackets are refused in a
+# login, so no person can sign as the system; the integrity check pairs the marker with no account.
+SYSTEM_ACTOR = "[système]"
+SYSTEM_ROLE = "systeme"
+
+
 class EntryKind(models.TextChoices):
     OPENING = "opening", _("Acte d'ouverture")
     RECORD = "record", _("Inscription")

@@ -23,7 +23,7 @@ from . import store
 from .chain import check_payload, entry_hash, format_timestamp
 from .checkpoints import checkpoint_bytes
 from .kinds import DIRECTORATE, MAIN_COURANTE, get_kind
-from .models import Checkpoint, Entry, EntryKind, Register
+from .models import SYSTEM_ACTOR, SYSTEM_ROLE, Checkpoint, Entry, EntryKind, Register
 from .selectors import current_register, visaed_up_to
 from .signing import sign, signing_key
 from .verification import Finding, snapshot, verify_in_snapshot
@@ -59,21 +59,22 @@ def _entry_values(
     *,
     seq: int,
     prev_hash: str,
-    actor: AbstractBaseUser,
+    actor: AbstractBaseUser | None,
     role: str,
     kind: str,
     payload: dict[str, Any],
     corrects: Entry | None,
 ) -> dict[str, Any]:
     """The stored fields of a new entry (by attname), its hash computed over their canonical form.
-    The caller has checked the payload (check_payload)."""
+    The caller has checked the payload (check_payload). No ``actor``: the system's act, signed
+    with its marker (``notification_entry_append`` alone writes those)."""
     values = {
         "register_id": register.pk,
         "seq": seq,
         "recorded_at": timezone.now(),  # server time: entries are never back-dated (REG-20)
-        "actor_user_id": actor.pk,
-        "actor": actor.get_username(),
-        "role": str(role),
+        "actor_user_id": actor.pk if actor else None,
+        "actor": actor.get_username() if actor else SYSTEM_ACTOR,
+        "role": str(role) if actor else SYSTEM_ROLE,
         "kind": str(kind),
         "payload": payload,
         "corrects_id": corrects.pk if corrects else None,
@@ -112,7 +113,12 @@ def _require_writer(register: Register, role: str) -> None:
 
 
 def _stored(
-    register: Register, values: dict[str, Any], entry_id: int, *, actor: AbstractBaseUser, corrects: Entry | None
+    register: Register,
+    values: dict[str, Any],
+    entry_id: int,
+    *,
+    actor: AbstractBaseUser | None,
+    corrects: Entry | None,
 ) -> Entry:
     """The Entry just written (no query), and its register's head moved on the caller's instance."""
     entry = Entry(pk=entry_id, **values)
@@ -125,7 +131,7 @@ def _stored(
 def _append(
     register: Register,
     *,
-    actor: AbstractBaseUser,
+    actor: AbstractBaseUser | None,
     role: str,
     kind: str,
     payload: dict[str, Any],
@@ -146,7 +152,9 @@ def _append(
     return _stored(register, values, store.append(store.row(**values)), actor=actor, corrects=corrects)
 
 
-def _append_record(register: Register, *, actor: AbstractBaseUser, role: str, payload: dict[str, Any]) -> Entry | None:
+def _append_record(
+    register: Register, *, actor: AbstractBaseUser | None, role: str, payload: dict[str, Any]
+) -> Entry | None:
     """Append a record entry; None, with nothing written, when the register is not open."""
     if register.status == Register.Status.OPEN:
         # The usual case: the caller's view of the head is current, and one statement locks the
@@ -180,12 +188,30 @@ def entry_append(*, register: Register, actor: AbstractBaseUser, role: str, payl
     RELEASE round trips. Refusals (bad input, register not open) are raised outside the atomic
     block, so the caller's transaction stays usable after one."""
     _require_writer(register, role)
+    return _record_appended(register, actor=actor, role=role, payload=payload)
+
+
+def _record_appended(
+    register: Register, *, actor: AbstractBaseUser | None, role: str, payload: dict[str, Any]
+) -> Entry:
     check_payload(payload)
     with transaction.atomic(savepoint=False):
         entry = _append_record(register, actor=actor, role=role, payload=payload)
     if entry is None:
         _require_open(register)
     return entry
+
+
+def notification_entry_append(
+    *, register: Register, actor: AbstractBaseUser | None, role: str = "", payload: dict[str, Any]
+) -> Entry:
+    """Append the line of a notice in the register concerned, as ``entry_append`` does: the notice
+    sent, its escalation, its acknowledgement. The person acknowledging is the recipient, who need
+    not write in that register (the SCJ acknowledges a destruction written in the intake register),
+    so the kind's writers are not required; the notifications services alone call this, each for
+    its own act. Without ``actor`` (a periodic task's notice, an escalation) the line is signed
+    with the system's marker (``SYSTEM_ACTOR``, role ``SYSTEM_ROLE``), hashed like a login."""
+    return _record_appended(register, actor=actor, role=role, payload=payload)
 
 
 def entry_write(

@@ -16,7 +16,10 @@ from ledgers.incidents.models import IncidentNotice
 from ledgers.incidents.services import incident_open
 from ledgers.notifications import services
 from ledgers.notifications.models import Mail, Notice, NoticeKind, Subscription
-from ledgers.registers.models import EntryKind
+from ledgers.registers.chain import format_timestamp
+from ledgers.registers.integrity import check_entry_actors
+from ledgers.registers.models import SYSTEM_ACTOR, SYSTEM_ROLE, EntryKind
+from ledgers.registers.verification import snapshot, verify_register
 from tests.factories import open_register
 
 
@@ -127,7 +130,7 @@ def test_acknowledge_through_the_api_and_only_by_a_recipient(mc, people, smtp, d
 def test_auth_01_declaration_mailed_to_the_police_and_recorded(fr, user_in, smtp, django_capture_on_commit_callbacks):
     register = open_register(fr, "declarations_prealables")
     director = user_in(fr, "directeur_responsable")
-    user_in(fr, "police", email="police@casino.test")
+    police = user_in(fr, "police", email="police@casino.test")
     smtp.start()
     sent = timezone.localdate()
     with django_capture_on_commit_callbacks(execute=True):
@@ -146,3 +149,51 @@ def test_auth_01_declaration_mailed_to_the_police_and_recorded(fr, user_in, smtp
     register.refresh_from_db()
     notice_entry = register.entries.get(seq=register.head_seq)
     assert notice_entry.seq == declaration.entry_seq + 1 and notice_entry.payload["event"] == "Notification"
+    services.notice_acknowledge(notice=Notice.objects.get(), actor=police)
+    register.refresh_from_db()
+    receipt = register.entries.get(seq=register.head_seq)
+    assert receipt.payload["event"] == "Accusé de réception" and (receipt.actor_user, receipt.role) == (
+        police,
+        "police",
+    )
+    assert receipt.payload["acknowledged_by"] == "Police Test (Fonctionnaire de police des jeux)"
+
+
+def test_escalation_is_a_line_of_the_register_signed_by_the_system(
+    mc, people, smtp, django_capture_on_commit_callbacks
+):
+    Subscription.objects.create(establishment=mc, role="directeur_jeux", kind=NoticeKind.INCIDENT, level=1)
+    smtp.start()
+    open_game_incident(mc, people, django_capture_on_commit_callbacks)
+    notice = Notice.objects.get()
+    when = notice.acknowledge_by
+    with django_capture_on_commit_callbacks(execute=True):
+        services.notices_escalate(now=when)
+    register = notice.register
+    register.refresh_from_db()
+    line = register.entries.get(seq=register.head_seq)
+    assert (line.actor, line.actor_user, line.role) == (SYSTEM_ACTOR, None, SYSTEM_ROLE)
+    assert line.payload["event"] == "Relance, faute d'accusé de réception" and line.payload["level"] == 1
+    assert line.payload["recipients"] == ["Directeur_jeux Test (Directeur des jeux) <direction@casino.test>"]
+    assert line.payload["escalated_at"] == format_timestamp(when)
+    assert verify_register(register) is None
+    with snapshot():
+        assert check_entry_actors() is None
+
+
+def test_menu_links_to_the_notices_with_the_number_to_acknowledge(
+    client, mc, people, smtp, django_capture_on_commit_callbacks
+):
+    smtp.start()
+    open_game_incident(mc, people, django_capture_on_commit_callbacks)
+    link = f'href="{reverse("notifications:list")}"'
+    client.force_login(people["scj"])
+    page = client.get(reverse("registers:list")).content.decode()
+    assert link in page and 'title="À accuser">1</span>' in page
+    client.post(reverse("notifications:detail", args=[Notice.objects.get().pk]))
+    page = client.get(reverse("registers:list")).content.decode()
+    assert link in page and 'title="À accuser"' not in page  # acknowledged: the link stays, no count
+    client.force_login(people["directeur"])  # never mailed, not subscribed: no link
+    assert link not in client.get(reverse("registers:list")).content.decode()
+    Subscription.objects.create(establishment=mc, role="directeur_jeux", kind=NoticeKind.INCIDENT, level=1)
+    assert link in client.get(reverse("registers:list")).content.decode()  # subscribed: the link, before any notice

@@ -11,6 +11,8 @@ from django.utils.translation import gettext as _
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 
+from ..models import SYSTEM_ROLE
+
 DATETIME_FORMATS = {"fr": "%d/%m/%Y %H:%M:%S", "en": "%Y-%m-%d %H:%M:%S"}
 DATE_FORMATS = {"fr": "%d/%m/%Y", "en": "%Y-%m-%d"}
 # Payloads write dates and datetimes as ISO strings; these print in the reader's format.
@@ -54,6 +56,8 @@ class Formatter:
             names = self.establishment.profile.authority_names
             if code in names:
                 label = str(names[code])
+            elif code == SYSTEM_ROLE:
+                label = _("Système")
             else:
                 label = str(Role(code).label) if code in Role.values else code
             self._roles[code] = label

@@ -1,0 +1,11 @@
+from django.http import HttpRequest
+
+from . import selectors
+
+
+def notices(request: HttpRequest) -> dict:
+    """The menu's link to the notifications, for whoever receives notices, with the number still
+    to acknowledge (selectors.notices_menu)."""
+    if not request.user.is_authenticated:
+        return {}
+    return {"notices_menu": selectors.notices_menu(request.user, getattr(request, "establishment", None))}
