@@ -33,6 +33,43 @@ def _no_session_outlives_the_suite(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture
+def celery_on_redis(worker_id):
+    """A real Celery worker (a thread of this process, solo pool) taking the tasks from Redis, as
+    a deployment does; the other tests run the tasks eagerly. Its keys carry the pytest-xdist
+    worker's prefix, so that two such tests running at once neither purge nor take each other's
+    messages."""
+    import redis
+    from celery.contrib.testing.worker import start_worker
+    from django.conf import settings
+
+    from casino_compliance.celery import app
+
+    url = settings.REDIS_URL or "redis://127.0.0.1:6379/15"
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.exceptions.ConnectionError:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"no Redis at {url}")
+    saved = {key: app.conf[key] for key in ("broker_url", "task_always_eager", "broker_transport_options")}
+    options = {**saved["broker_transport_options"], "global_keyprefix": f"tests-{worker_id}:"}
+    app.conf.update(broker_url=url, task_always_eager=False, broker_transport_options=options)
+    _drop_broker_pools(app)  # an eager test may have built them for the in-memory broker
+    app.control.purge()  # nothing left over from an earlier run
+    try:
+        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
+            yield app
+    finally:
+        app.conf.update(saved)
+        _drop_broker_pools(app)
+
+
+def _drop_broker_pools(app):
+    app.amqp._producer_pool = None
+    app._pool = None
+
+
+@pytest.fixture
 def smtp(settings):
     """A real SMTP server (aiosmtpd) on 127.0.0.1 that Django's mail goes to; not started: the
     test starts it (and may stop it) to play a mail server that is up or down."""

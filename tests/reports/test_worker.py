@@ -1,45 +1,14 @@
 """One job through a real Celery worker and Redis (the deployment path); the other tests run the
 tasks eagerly, as a deployment without REDIS_URL does."""
 
-import os
 import time
 
 import pytest
-import redis
-from celery.contrib.testing.worker import start_worker
 from celery.signals import task_received
-from django.conf import settings
 
-from casino_compliance.celery import app
 from ledgers.reports.models import ReportJob
 from ledgers.reports.services import report_request_register
 from tests.registers.printed import filled_register, page_texts
-
-
-@pytest.fixture
-def celery_on_redis():
-    url = settings.REDIS_URL or "redis://127.0.0.1:6379/15"
-    try:
-        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
-    except redis.exceptions.ConnectionError:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"no Redis at {url}")
-    saved = {key: app.conf[key] for key in ("broker_url", "task_always_eager")}
-    app.conf.update(broker_url=url, task_always_eager=False)
-    _drop_broker_pools()  # an eager test may have built them for the in-memory broker
-    app.control.purge()  # nothing left over from an earlier run
-    try:
-        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
-            yield
-    finally:
-        app.conf.update(saved)
-        _drop_broker_pools()
-
-
-def _drop_broker_pools():
-    app.amqp._producer_pool = None
-    app._pool = None
 
 
 @pytest.mark.worker
