@@ -1,6 +1,8 @@
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.custody.tables import DestructionSessionTable, PurchaseOrderTable
+
 from .models import CardUnit
 
 
@@ -40,3 +42,22 @@ class CardUnitTable(tables.Table):
         if record.hidden_mark:
             marks.append(str(_("marque invisible")))
         return ", ".join(marks) or "—"
+
+
+class OrderTable(PurchaseOrderTable):
+    actions = tables.TemplateColumn(
+        template_name="cards/_order_actions.html", verbose_name="", orderable=False, exclude_from_export=True
+    )
+
+
+class DestructionTable(DestructionSessionTable):
+    items = tables.Column(accessor="pk", verbose_name=_("Unités"), orderable=False)
+    actions = tables.TemplateColumn(
+        template_name="cards/_destruction_actions.html", verbose_name="", orderable=False, exclude_from_export=True
+    )
+
+    def render_items(self, record):
+        items = super().render_items(record)
+        if withheld := record.checks.get("withheld"):
+            items += f" — {_('retenues')} : {', '.join(withheld)}"
+        return items

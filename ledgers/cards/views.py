@@ -21,7 +21,7 @@ from .deck_rules import rules_table
 from .domains import CARDS
 from .filtersets import CardUnitFilter
 from .models import CardExchange
-from .tables import CardUnitTable
+from .tables import CardUnitTable, DestructionTable, OrderTable
 
 
 class CardsMixin(EstablishmentRequiredMixin):
@@ -133,25 +133,27 @@ class UnitDetailView(CardsMixin, TemplateView):
         return context
 
 
-class OrderListView(CardsMixin, TemplateView):
+class OrderListView(CardsMixin, TableExportMixin, SingleTableMixin, TemplateView):
     template_name = "cards/orders.html"
+    table_class = OrderTable
+    export_name = "bons-de-commande-cartes"
+
+    def get_table_data(self):
+        return selectors.purchase_orders(self.establishment).order_by("-issued_at")
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context.update(
-            orders=selectors.purchase_orders(self.establishment),
-            suppliers=Supplier.objects.filter(establishment=self.establishment, domain=CARDS.code),
-        )
+        context["suppliers"] = Supplier.objects.filter(establishment=self.establishment, domain=CARDS.code)
         return context
 
 
-class DestructionListView(CardsMixin, TemplateView):
+class DestructionListView(CardsMixin, TableExportMixin, SingleTableMixin, TemplateView):
     template_name = "cards/destructions.html"
+    table_class = DestructionTable
+    export_name = "destructions-cartes"
 
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        context["sessions"] = selectors.destruction_sessions(self.establishment)
-        return context
+    def get_table_data(self):
+        return selectors.destruction_sessions(self.establishment).prefetch_related("items").order_by("-planned_at")
 
 
 # --- Flow forms -----------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.custody.models import DestructionSession, PurchaseOrder, Supplier
+from ledgers.custody.models import DestructionSession, Supplier
+from ledgers.custody.tables import PurchaseOrderTable
 
 from .models import Die
 
@@ -23,22 +24,10 @@ class SupplierTable(tables.Table):
         fields = ("name", "approval_reference", "approval_issuer", "approved_from", "approved_until")
 
 
-class OrderTable(tables.Table):
-    order = tables.Column(accessor="pk", verbose_name=_("Bon"), orderable=False)
-    lines = tables.Column(verbose_name=_("Désignation et quantités"), orderable=False)
+class OrderTable(PurchaseOrderTable):
     actions = tables.TemplateColumn(
         template_name="dice/_order_actions.html", verbose_name="", orderable=False, exclude_from_export=True
     )
-
-    class Meta:
-        model = PurchaseOrder
-        fields = ("order", "issued_at", "supplier", "lines", "status", "visa_by", "visa_at", "sent_at")
-
-    def render_order(self, record):
-        return str(record)
-
-    def render_lines(self, value):
-        return ", ".join(f"{line['category']} × {line['quantity']}" for line in value)
 
 
 class DestructionTable(tables.Table):

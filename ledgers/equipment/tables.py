@@ -1,6 +1,7 @@
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.custody.tables import DestructionSessionTable
 from ledgers.registers.services import display_name
 
 from .models import ApprovedModel, LaunchTurn, Shoe, ShoeAllocation, Shuffler, Wheel, WheelCheck
@@ -104,3 +105,13 @@ class ExceptionTable(tables.Table):
     class Meta:
         orderable = False
         empty_text = _("Aucun signalement.")
+
+
+class DestructionTable(DestructionSessionTable):
+    items = tables.Column(accessor="pk", verbose_name=_("Sabots"), orderable=False)
+    actions = tables.TemplateColumn(
+        template_name="equipment/_destruction_actions.html",
+        verbose_name="",
+        orderable=False,
+        exclude_from_export=True,
+    )

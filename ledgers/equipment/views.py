@@ -32,6 +32,7 @@ from .specs import ROTATION_GAMES
 from .tables import (
     AllocationTable,
     ApprovedModelTable,
+    DestructionTable,
     ExceptionTable,
     LaunchTurnTable,
     ShoeTable,
@@ -358,14 +359,18 @@ class RepeatedPairsView(EstablishmentRequiredMixin, TemplateView):
         return super().get_context_data(form=form, rows=rows, window=window, **kwargs)
 
 
-class DestructionListView(EstablishmentRequiredMixin, TemplateView):
+class DestructionListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin, TemplateView):
     template_name = "equipment/destructions.html"
+    table_class = DestructionTable
+    export_name = "destructions-sabots"
 
-    def get_context_data(self, **kwargs):
-        sessions = DestructionSession.objects.filter(
-            establishment=self.establishment, domain=SHOES.code
-        ).prefetch_related("items")
-        return super().get_context_data(sessions=sessions, **kwargs)
+    def get_table_data(self):
+        return (
+            DestructionSession.objects.filter(establishment=self.establishment, domain=SHOES.code)
+            .select_related("officer", "witness")
+            .prefetch_related("items")
+            .order_by("-planned_at")
+        )
 
 
 class DestructionPlanView(EquipmentFormView):

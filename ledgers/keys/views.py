@@ -4,14 +4,18 @@ form, call one service and show a refusal with its requirement ID without losing
 
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
+from django_tables2 import SingleTableMixin
 
 from ledgers.core import service_views
+from ledgers.core.exports import TableExportMixin
 from ledgers.core.service_views import EstablishmentRequiredMixin
 
 from . import forms, selectors, services
 from .models import KeyIssue
+from .tables import KeyTable
 
 
 class FormView(EstablishmentRequiredMixin, service_views.ServiceFormView):
@@ -34,17 +38,23 @@ def _signers(data: dict, *prefixes: str) -> list:
     return [data[p] for p in prefixes if data.get(p) is not None]
 
 
-class KeyListView(EstablishmentRequiredMixin, TemplateView):
+class KeyListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin, TemplateView):
     template_name = "keys/list.html"
+    table_class = KeyTable
+    export_name = "registre-des-cles"
+
+    @cached_property
+    def out_issues(self) -> list:
+        return list(selectors.out_issues(self.establishment))
+
+    def get_table_data(self):
+        return selectors.keys_of(self.establishment).order_by("code")
+
+    def get_table_kwargs(self):
+        return {"out": frozenset(issue.key_id for issue in self.out_issues)}
 
     def get_context_data(self, **kwargs):
-        out = {issue.key_id: issue for issue in selectors.out_issues(self.establishment)}
-        return super().get_context_data(
-            keys=selectors.keys_of(self.establishment),
-            out=out,
-            out_issues=selectors.out_issues(self.establishment),
-            **kwargs,
-        )
+        return super().get_context_data(out_issues=self.out_issues, **kwargs)
 
 
 class KeyDetailView(EstablishmentRequiredMixin, TemplateView):

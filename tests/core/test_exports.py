@@ -1,16 +1,13 @@
 """CSV and XLSX exports of registers and lists: the active language, and cells a spreadsheet would
 run as formulas written as text."""
 
-import csv
-import io
-
-import openpyxl
 import pytest
 from django.urls import reverse
 
 from ledgers.core.exports import neutralise
 from ledgers.registers import services
 from tests.registers.ui_setup import main_courante, monaco_cast
+from tests.spreadsheets import csv_rows, sheet
 
 FORMULA = '=HYPERLINK("http://evil","x")'
 
@@ -47,19 +44,6 @@ def register(mc, user_in):
     )
     register.refresh_from_db()
     return register, cast
-
-
-def csv_rows(response) -> list[list[str]]:
-    text = response.content.decode()
-    assert text.startswith("\ufeff")
-    delimiter = ";" if ";" in text.splitlines()[0] else ","
-
-    return list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter))
-
-
-def sheet(response):
-    assert response["Content-Type"] == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-    return openpyxl.load_workbook(io.BytesIO(response.content)).active
 
 
 def test_register_entries_csv_in_french_with_formulas_as_text(client, register):

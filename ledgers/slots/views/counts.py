@@ -6,20 +6,24 @@ from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView, TemplateView
+from django_tables2 import SingleTableMixin
+
+from ledgers.core.exports import TableExportMixin
 
 from ..forms import counts as counts_forms
 from ..models import SlotCount
 from ..services import counts
+from ..tables import CountTable
 from .common import ServiceFormView, SlotsView
 
 
-class CountListView(SlotsView, TemplateView):
+class CountListView(SlotsView, TableExportMixin, SingleTableMixin, TemplateView):
     template_name = "slots/counts.html"
+    table_class = CountTable
+    export_name = "comptees"
 
-    def get_context_data(self, **kwargs):
-        return super().get_context_data(
-            counts=SlotCount.objects.filter(establishment=self.establishment)[:50], **kwargs
-        )
+    def get_table_data(self):
+        return SlotCount.objects.filter(establishment=self.establishment)
 
 
 class CountDetailView(SlotsView, DetailView):

@@ -5,21 +5,29 @@ from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView, TemplateView
+from django_tables2 import SingleTableMixin
+
+from ledgers.core.exports import TableExportMixin
 
 from .. import forms, locks, selectors, services
 from ..models import Machine
+from ..tables import MachineTable
 from .common import ServiceFormView, SlotsView
 
 
-class MachineListView(SlotsView, TemplateView):
-    """The inventory file and the socle file (REG-15), what is under way in the room."""
+class MachineListView(SlotsView, TableExportMixin, SingleTableMixin, TemplateView):
+    """The inventory file (exported) and the socle file (REG-15), what is under way in the room."""
 
     template_name = "slots/machines.html"
+    table_class = MachineTable
+    export_name = "machines-a-sous"
+
+    def get_table_data(self):
+        return selectors.machines_of(self.establishment)
 
     def get_context_data(self, **kwargs):
         est = self.establishment
         return super().get_context_data(
-            machines=selectors.machines_of(est),
             socles=selectors.socles_of(est),
             releves=selectors.open_releves(est),
             interventions=selectors.open_interventions(est),
