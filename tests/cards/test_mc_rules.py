@@ -610,6 +610,7 @@ def test_card_11_scj_told_of_a_destruction_by_mail_and_informed_once_acknowledge
     session.refresh_from_db()
     assert session.notified_at == notice.mails.get().sent_at and session.notice_channel == "Courriel"
     # The SCJ does not write in the intake register, yet its acknowledgement is a line of it.
+    notice.register.refresh_from_db()
     receipt = notice.register.entries.get(seq=notice.register.head_seq)
     assert (receipt.payload["event"], receipt.actor_user, receipt.role) == ("Accusé de réception", mcw.scj, "scj")
     assert verify_register(notice.register) is None
