@@ -9,6 +9,7 @@ from ...models import BaccaraBank, BankerSegment
 from .common import LineSerializer, session_field
 
 
+# Baccara à deux tableaux (COUNT-54).
 class BaccaraBankInput(serializers.Serializer):
     table = EstablishmentPK(queryset=GamingTable.objects.all())
     kind = serializers.CharField(max_length=10)

@@ -11,6 +11,7 @@ from ...models import BadBeatConfig, BadBeatCount, BadBeatLog, BadBeatStop, BadB
 from .common import session_field
 
 
+# The bad beat jackpot's inputs and outputs (COUNT-44 to COUNT-48, INC-15).
 class BadBeatInput(serializers.Serializer):
     table_session = session_field()
     counted = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)

@@ -10,6 +10,7 @@ from ...models import CercleDeviceDay, DeviceDay, ElectronicDevice, ElectronicMe
 from .common import INT_MAX
 
 
+# Modèle 10 bis (COUNT-51).
 class DeviceInput(serializers.Serializer):
     family = serializers.ChoiceField(
         choices=ElectronicDevice.Family.choices, default=ElectronicDevice.Family.CONTREPARTIE

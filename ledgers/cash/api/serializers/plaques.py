@@ -8,6 +8,7 @@ from ...models import ChipCensus, ChipSeries
 from .common import INT_MAX
 
 
+# Modèle 16 (COUNT-58).
 class SeriesPieceSerializer(serializers.Serializer):
     value = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
     quantity = serializers.IntegerField(min_value=1, max_value=INT_MAX)

@@ -9,6 +9,7 @@ from ...models import CardTableNumber, LevyMachine, TicketBook, TicketStamp
 from .common import INT_MAX, session_field
 
 
+# Ticket books (COUNT-39 to COUNT-41).
 class TicketBookInput(serializers.Serializer):
     table = EstablishmentPK(queryset=GamingTable.objects.all())
     cover_number = serializers.CharField()
