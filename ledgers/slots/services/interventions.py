@@ -17,7 +17,6 @@ from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.services import (
     display_name,
-    entry_append,
 )
 
 from .. import selectors
@@ -30,7 +29,7 @@ from ..models import (
     StaffApproval,
 )
 from ..registers import INVENTORY_KIND, TECHNICAL_KIND
-from .common import INTERVENTION_ROLES, INVENTORY_ROLES, _append, _fiche, _writer
+from .common import INTERVENTION_ROLES, INVENTORY_ROLES, _append, _fiche_write
 
 
 @transaction.atomic
@@ -288,8 +287,7 @@ def sfm_visit_record(
         limits=checked,
     )
     for machine in machines:
-        fiche = _fiche(machine)
-        entry_append(register=fiche, actor=actor, role=_writer(fiche, role), payload=entry.payload)
+        _fiche_write(machine, entry.payload, actor=actor, role=role)
     visit = SfmVisit.objects.create(
         establishment=est,
         visited_at=visited_at,

@@ -23,7 +23,6 @@ from ledgers.registers.selectors import current_register
 from ledgers.registers.services import (
     display_name,
     entries_bulk_append,
-    entry_append,
     register_language,
 )
 
@@ -38,7 +37,7 @@ from ..models import (
 )
 from ..registers import METER_READINGS
 from ..rules import NO_GRADING, VARIANCE_PRESETS
-from .common import COUNT_ROLES, READING_ROLES, _line, _signature, _writer
+from .common import COUNT_ROLES, READING_ROLES, _line, _register_write, _signature, _writer
 from .meters import _assess, _meter_incident
 
 
@@ -298,12 +297,7 @@ def _releve_line(
         payload = _line(
             machine, event=event, at=at, detail=detail, actor=actor, role=role, est=est, releve=releve.pk, **extra
         )
-    return entry_append(
-        register=current_register(est, METER_READINGS.code),
-        actor=actor,
-        role=_writer(METER_READINGS, role),
-        payload=payload,
-    )
+    return _register_write(est, METER_READINGS, payload, actor=actor, role=role)
 
 
 def _require_reconciled(releve: Releve) -> None:
@@ -465,8 +459,7 @@ def variance_threshold_choose(
             detail=f"{_('au-delà de')} {shown}",
             threshold={k: (str(v) if v is not None else None) for k, v in threshold.items()},
         )
-    register = current_register(est, METER_READINGS.code)
-    entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
+    _register_write(est, METER_READINGS, payload, actor=actor, role=role)
     establishment.options = est.options
     return threshold
 
