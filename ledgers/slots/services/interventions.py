@@ -158,7 +158,7 @@ def intervention_close(
         raise RuleViolation("SLOT-14", _("La fiche est signée par le mécanicien qui a ouvert la machine."))
     role = intervention.technician_role
     if intervention.status != Intervention.Status.OPEN:
-        raise ValueError(_("Cette intervention est déjà close."))
+        raise ValidationError(_("Cette intervention est déjà close."))
     if not work_done.strip():
         raise RuleViolation("SLOT-53", _("Indiquez les travaux effectués."))
     intervention.ended_at = ended_at or timezone.now()
@@ -188,7 +188,7 @@ def transmittal_hand_over(
     de l'exploitation (SLOT-15, MC): every sheet of the day, none still open."""
     est = establishment
     if est.jurisdiction != "MC":
-        raise ValueError(_("L'enveloppe quotidienne des fiches d'intervention est une règle monégasque."))
+        raise ValidationError(_("L'enveloppe quotidienne des fiches d'intervention est une règle monégasque."))
     role = role_named_by_text(
         actor,
         est,
@@ -208,7 +208,7 @@ def transmittal_hand_over(
     if still_open:
         raise RuleViolation("SLOT-15", _("La fiche n° %(n)s du jour n'est pas close.") % {"n": still_open[0].pk})
     if DailyTransmittal.objects.filter(establishment=est, date=date).exists():
-        raise ValueError(_("Les fiches de ce jour ont déjà été remises."))
+        raise ValidationError(_("Les fiches de ce jour ont déjà été remises."))
     now = timezone.now()
     entry = _append(
         TECHNICAL_KIND,
@@ -248,7 +248,7 @@ def sfm_visit_record(
     limits checked ({number: {"insertion_limit", "payment_limit"}}), compared with SLOT-25."""
     est = establishment
     if est.jurisdiction != "FR":
-        raise ValueError(_("Les visites de révision de la SFM sont une règle française."))
+        raise ValidationError(_("Les visites de révision de la SFM sont une règle française."))
     role = role_named_by_text(
         actor, est, (Role.TECHNICIEN_SFM,), "SLOT-54", _("La visite de révision est faite par un technicien de la SFM.")
     )

@@ -105,7 +105,7 @@ def files_copy_deliver(
     identifies the version (its export: ``manage.py export_register``)."""
     est = establishment
     if est.jurisdiction != "MC":
-        raise ValueError(_("La copie des fichiers au Secrétariat Général est une règle monégasque."))
+        raise ValidationError(_("La copie des fichiers au Secrétariat Général est une règle monégasque."))
     role = role_named_by_text(
         actor,
         est,

@@ -246,7 +246,7 @@ def releve_open(
         actor, establishment, (Role.SUPERVISEUR,), "SLOT-22", _("Seul un superviseur dirige une relève.")
     )
     if room.establishment_id != establishment.pk:
-        raise ValueError(_("Cette salle n'est pas dans l'établissement."))
+        raise ValidationError(_("Cette salle n'est pas dans l'établissement."))
     if sworn_agent is not None:
         role_named_by_text(
             sworn_agent,
@@ -324,7 +324,7 @@ def releve_close(*, releve: Releve, actor: AbstractBaseUser, sworn_agent: Abstra
     role = role_named_by_text(actor, est, (Role.SUPERVISEUR,), "SLOT-22", _("Seul un superviseur dirige une relève."))
     releve = Releve.objects.select_for_update().get(pk=releve.pk)
     if releve.status != Releve.Status.OPEN:
-        raise ValueError(_("Cette relève est déjà close."))
+        raise ValidationError(_("Cette relève est déjà close."))
     if sworn_agent is not None:
         role_named_by_text(
             sworn_agent,
@@ -368,11 +368,11 @@ def box_exchange(
     if releve.status != Releve.Status.OPEN:
         raise RuleViolation("SLOT-24", _("Socles et boîtes ne s'ouvrent que pendant une relève en cours."))
     if machine.establishment_id != est.pk or box not in BoxExchange.Box.values:
-        raise ValueError(_("Machine ou boîte inconnue."))
+        raise ValidationError(_("Machine ou boîte inconnue."))
     if not removed.strip() or not replaced_by.strip():
         raise ValidationError(_("Les numéros de la boîte retirée et de la boîte mise en place sont obligatoires."))
     if BoxExchange.objects.filter(releve=releve, machine=machine, box=box).exists():
-        raise ValueError(_("Cette boîte a déjà été échangée pendant la relève."))
+        raise ValidationError(_("Cette boîte a déjà été échangée pendant la relève."))
     now = timezone.now()
     entry = _releve_line(
         releve,
@@ -488,7 +488,7 @@ def drop_count_record(*, releve: Releve, machine: Machine, counted: Decimal, act
     if counted < 0:
         raise ValidationError({"counted": _("Montant négatif.")})
     if DropCount.objects.filter(releve=releve, machine=machine).exists():
-        raise ValueError(_("Cette machine est déjà comptée pour la relève."))
+        raise ValidationError(_("Cette machine est déjà comptée pour la relève."))
     expected = selectors.expected_drop(releve, machine)
     threshold = variance_threshold(est)
     variance, percent, beyond = reconcile(expected, counted, threshold)
