@@ -8,4 +8,5 @@ class CoreConfig(AppConfig):
     verbose_name = _("Établissements et organisation")
 
     def ready(self) -> None:
-        from . import seances  # noqa: F401  (the séance closing check of the table-parties, REG-25)
+        # The séance closing check of the table-parties (REG-25) and the open séances panel.
+        from . import dashboard, hooks  # noqa: F401

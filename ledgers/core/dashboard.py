@@ -1,9 +1,10 @@
 """Dashboard panels contributed by the domain apps.
 
 Core does not know what waits for a user in each domain. An app registers a provider in its
-``AppConfig.ready()``; the dashboard calls every provider with the request and the current
-establishment and shows the panels they return (``None``: nothing to show for this user), late ones first, each as one
-line with its count that opens onto the panel.
+``dashboard.py``, which its ``AppConfig.ready()`` imports; the dashboard calls every provider with
+the request and the current establishment and shows the panels they return (``None``: nothing to
+show for this user), late ones first, each as one line with its count that opens onto the panel.
+Core's own panel, the séances still open, is the last one below.
 """
 
 from collections.abc import Callable
@@ -12,9 +13,13 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
-from .authz import roles_remembered
+from . import hooks
+from .authz import roles_of, roles_remembered
 from .models import Establishment
+from .selectors import open_seances
+from .services import SEANCE_MANAGERS
 
 
 @dataclass(frozen=True)
@@ -50,3 +55,14 @@ def panels_for(request: HttpRequest, establishment: Establishment) -> list[Panel
     with roles_remembered(request.user):  # every provider asks for the user's roles
         panels = [provider(request, establishment) for provider in _providers]
     return sorted((p for p in panels if p is not None), key=lambda p: (not p.late, p.order))
+
+
+@dashboard_panel
+def open_seances_panel(request: HttpRequest, establishment: Establishment) -> Panel | None:
+    """The séances still open, with how many records each still lacks, for those who close them."""
+    if not roles_of(request.user, establishment) & set(SEANCE_MANAGERS):
+        return None
+    rows = [(seance, len(hooks.seance_missing(seance))) for seance in open_seances(establishment).order_by("date")]
+    if not rows:
+        return None
+    return Panel(_("Séances ouvertes"), "core/_panel_seances.html", {"rows": rows}, order=10)

@@ -2,25 +2,29 @@
 
 Core must not import the domain apps, yet a table may open only when their rules allow it
 (second control done, dice allocation signed, wheel checked…), and a séance may close only when
-every mandatory record of its tables is complete (REG-25). Each app registers its checks in
-``AppConfig.ready()``: a table check raises ``RuleViolation`` to refuse; a séance check returns
-what is still missing, so that the closing page can list all of it at once, and what it only
-flags (``Missing.flag``).
+every mandatory record of its tables is complete (REG-25). Each app registers its checks in its
+``hooks.py``, which its ``AppConfig.ready()`` imports: a table check raises ``RuleViolation`` to
+refuse; a séance check returns what is still missing, so that the closing page can list all of it
+at once, and what it only flags (``Missing.flag``). Core's own séance check, the table-parties
+that cannot end, is the last one below.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from .errors import RuleViolation
+from .models import TableSession
+from .seances import table_session_url
 
 if TYPE_CHECKING:
     import datetime
     from decimal import Decimal
 
-    from .models import Establishment, Seance, TableSession
+    from .models import Establishment, Seance
 
 Check = Callable[["TableSession"], None]
 
@@ -145,3 +149,19 @@ def month_total(name: str, establishment: "Establishment", year: int, month: int
     """The certified total ``name`` of the month, None while it is not certified or no app provides it."""
     total = _month_totals.get(name)
     return total(establishment, year, month) if total else None
+
+
+@on_seance_closing
+def table_parties_closable(seance: "Seance") -> Iterator[Missing]:
+    """Each table-partie still open or in preparation must be able to end: every refusal its
+    closing checks give is a missing record. The séance closing then ends those parties."""
+    sessions = seance.table_sessions.exclude(status=TableSession.Status.CLOSED).select_related(
+        "table", "seance__establishment"
+    )
+    for session in sessions.order_by("table__number"):
+        for refusal in closing_refusals(session):
+            yield Missing(
+                _("Table %(table)s : %(message)s") % {"table": session.table.number, "message": refusal.message},
+                refusal.code,
+                table_session_url(session),
+            )

@@ -3,24 +3,18 @@
 The table-level records the texts require are what each domain's table closing checks enforce
 (cards and sabots returned, shufflers emptied, dice checked, lids locked…): core reports every
 refusal they would give for each table-partie still open, so no domain repeats its rule here.
-Domains with records that are not tied to a table-partie's end (count room, slots) register
+Core's own séance closing check (``hooks.table_parties_closable``) reports those refusals;
+domains with records that are not tied to a table-partie's end (count room, slots) register
 their own ``hooks.on_seance_closing`` check.
 """
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
-from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from . import hooks
-from .authz import roles_of
-from .dashboard import Panel, dashboard_panel
-from .models import Establishment, Seance, TableSession
-from .selectors import open_seances
-from .services import SEANCE_MANAGERS
+from .models import TableSession
 
 
 @dataclass(frozen=True)
@@ -55,30 +49,3 @@ def checklist(jurisdiction: str) -> list[tuple[str, str | Promise]]:
 
 def table_session_url(session: TableSession) -> str:
     return reverse("seance-table", kwargs={"pk": session.pk})
-
-
-@hooks.on_seance_closing
-def table_parties_closable(seance: Seance) -> Iterator[hooks.Missing]:
-    """Each table-partie still open or in preparation must be able to end: every refusal its
-    closing checks give is a missing record. The séance closing then ends those parties."""
-    sessions = seance.table_sessions.exclude(status=TableSession.Status.CLOSED).select_related(
-        "table", "seance__establishment"
-    )
-    for session in sessions.order_by("table__number"):
-        for refusal in hooks.closing_refusals(session):
-            yield hooks.Missing(
-                _("Table %(table)s : %(message)s") % {"table": session.table.number, "message": refusal.message},
-                refusal.code,
-                table_session_url(session),
-            )
-
-
-@dashboard_panel
-def open_seances_panel(request: HttpRequest, establishment: Establishment) -> Panel | None:
-    """The séances still open, with how many records each still lacks, for those who close them."""
-    if not roles_of(request.user, establishment) & set(SEANCE_MANAGERS):
-        return None
-    rows = [(seance, len(hooks.seance_missing(seance))) for seance in open_seances(establishment).order_by("date")]
-    if not rows:
-        return None
-    return Panel(_("Séances ouvertes"), "core/_panel_seances.html", {"rows": rows}, order=10)

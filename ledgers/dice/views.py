@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -58,7 +58,15 @@ class DiceView(LoginRequiredMixin):
 def refusal_context(exc: Exception) -> dict[str, Any]:
     if isinstance(exc, RuleViolation):
         return {"violation": exc}
-    return {"denied": str(exc)}
+    return {"denied": refusal_text(exc)}
+
+
+def refusal_text(exc: Exception) -> str:
+    return " ".join(exc.messages) if isinstance(exc, ValidationError) else str(exc)
+
+
+# What a service refuses with: a rule, a role, or bad input.
+REFUSALS = (RuleViolation, PermissionDenied, ValidationError, ValueError)
 
 
 class ServiceFormView(DiceView, service_views.ServiceFormView):
@@ -150,7 +158,7 @@ class SessionActionView(DiceView, View):
         change = table_session_open if self.action == "open" else table_session_close
         try:
             change(session=session, actor=request.user)
-        except (RuleViolation, PermissionDenied, ValueError) as exc:
+        except REFUSALS as exc:
             # The table page again, with the refusal (ID, article, message) above the dice.
             view = SessionView(request=request, kwargs={"pk": pk}, establishment=self.establishment)
             status = 409 if isinstance(exc, RuleViolation) else 403 if isinstance(exc, PermissionDenied) else 400
@@ -168,8 +176,8 @@ class SessionPrepareView(DiceView, View):
                 table=get_object_or_404(selectors.dice_tables(self.establishment), pk=table),
                 actor=request.user,
             )
-        except (PermissionDenied, ValueError) as exc:
-            messages.error(request, str(exc))
+        except REFUSALS as exc:
+            messages.error(request, refusal_text(exc))
             return redirect("dice:day")
         return redirect("dice:allocate", pk=session.pk)
 

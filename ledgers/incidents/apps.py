@@ -8,9 +8,5 @@ class IncidentsConfig(AppConfig):
     verbose_name = _("Incidents")
 
     def ready(self) -> None:
-        from ledgers.notifications.models import NoticeKind
-        from ledgers.notifications.services import on_acknowledged
-
-        from . import categories, dashboard, registers, services  # noqa: F401
-
-        on_acknowledged(NoticeKind.INCIDENT, services.incident_notice_acknowledged)
+        # The incident categories, register kind, hooks and dashboard panels.
+        from . import categories, dashboard, hooks, registers  # noqa: F401

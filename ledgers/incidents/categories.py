@@ -1,6 +1,6 @@
 """Incident categories: which requirement each follows and whom it must be reported to.
 
-Domain apps declare the categories they raise (``incident_category``) in their ``ready()``.
+Domain apps declare the categories they raise (``incident_category``) in their ``rules.py``.
 ``notices`` maps a jurisdiction to the recipients (role codes) whose information time must be
 recorded before the incident can be closed.
 """

@@ -10,4 +10,3 @@ class SlotsConfig(AppConfig):
     def ready(self) -> None:
         # The register kinds, incident categories, key purposes, hooks and dashboard panels.
         from . import dashboard, hooks, purposes, registers, rules  # noqa: F401
-        from .services import reports  # noqa: F401

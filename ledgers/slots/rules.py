@@ -1,5 +1,5 @@
-"""The slot rules that are data: the meter sets the texts require, the meter incident category,
-the reconciliation thresholds."""
+"""The slot rules that are data: the meter sets the texts require, the incident categories of the
+slot room, the reconciliation thresholds."""
 
 from decimal import Decimal
 
@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.roles import Role
 from ledgers.incidents.categories import Category, incident_category
+from ledgers.incidents.models import IncidentNotice
 
 from .models import Medium, MeterCode
 
@@ -20,6 +21,35 @@ METER_ANOMALY = incident_category(
         label=_("Anomalie de compteur de machine à sous"),
         requirement={"MC": "INC-12", "FR": "INC-12"},
         notices={"MC": (Role.DIRECTEUR_EXPLOITATION,), "FR": (Role.POLICE,)},
+    )
+)
+# INC-06: the agents' hierarchy is the Direction des Casinos, which the control staff report to (art.
+# 23), held in this system by the directeur des jeux; and the superviseur of the slot room.
+SURVEILLANCE_INCIDENT = incident_category(
+    Category(
+        code="slot_surveillance",
+        label=_("Incident constaté par un agent de surveillance des machines à sous"),
+        requirement={"MC": "INC-06", "FR": "INC-06"},
+        notices={"MC": (Role.DIRECTEUR_JEUX, Role.SUPERVISEUR)},
+    )
+)
+# INC-16: urgent, the police is informed without delay (any channel); otherwise by written report.
+URGENT_ANOMALY = incident_category(
+    Category(
+        code="slot_anomaly_urgent",
+        label=_("Anomalie urgente d'une machine à sous ou d'un système agréé"),
+        requirement={"MC": "INC-16", "FR": "INC-16"},
+        notices={"FR": (Role.POLICE,)},
+        notice_delay_setting={"FR": "INC-16"},  # "sans délai": informed later than the setting is flagged
+    )
+)
+ANOMALY = incident_category(
+    Category(
+        code="slot_anomaly",
+        label=_("Anomalie d'une machine à sous ou d'un système agréé"),
+        requirement={"MC": "INC-16", "FR": "INC-16"},
+        notices={"FR": (Role.POLICE,)},
+        notice_channels={"FR": (IncidentNotice.Channel.WRITTEN,)},
     )
 )
 

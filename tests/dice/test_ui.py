@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ledgers.core.models import TableSession
+from ledgers.core.services import seance_close
 from ledgers.custody.models import DestructionSession
 from ledgers.dice.models import DiceAllocation, DiceCheck, DiceSwap, Die
 from ledgers.dice.rules import CHECKLIST
@@ -150,6 +151,16 @@ def test_prepare_a_dice_table_from_the_day(client, mc_org):
     response = client.post(reverse("dice:prepare", kwargs={"seance": seance.pk, "table": mc_org.table.pk}))
     session = TableSession.objects.get(seance=seance, table=mc_org.table)
     assert response.status_code == 302 and response["Location"] == reverse("dice:allocate", kwargs={"pk": session.pk})
+
+
+def test_preparing_a_table_of_a_closed_seance_shows_the_refusal(client, mc_org):
+    seance = mc_org.seance()
+    seance_close(seance=seance, actor=mc_org["sous_directeur"])
+    login(client, mc_org["sous_directeur"])
+    response = client.post(reverse("dice:prepare", kwargs={"seance": seance.pk, "table": mc_org.table.pk}), follow=True)
+    assert response.redirect_chain == [(reverse("dice:day"), 302)]
+    assert "La séance est clôturée." in response.content.decode()
+    assert not TableSession.objects.filter(seance=seance, table=mc_org.table).exists()
 
 
 def test_mc_swap_and_end_check_pages(client, mc_org):

@@ -12,6 +12,7 @@ from ledgers.core.authz import require_role, role_named_by_text, roles_of, save_
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import TableSession
 from ledgers.core.roles import Role
+from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append
 
@@ -24,6 +25,11 @@ from ..registers import (
 from .common import _required
 
 BET_WRITERS = (Role.CHEF_TABLE, Role.INSPECTEUR, Role.CROUPIER)
+
+
+def _write(register: Register, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
+    """Every line of the register of complex announced bets is written here."""
+    return entry_append(register=register, actor=actor, role=role, payload=payload)
 
 
 BET_AUTHORISERS = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR)
@@ -83,9 +89,7 @@ def called_bet_record(
         handed_at=timezone.now(),
         entry_seq=0,
     )
-    bet.entry_seq = entry_append(
-        register=register, actor=actor, role=role, payload=_bet_payload(bet, actor, "remise par écrit")
-    ).seq
+    bet.entry_seq = _write(register, actor=actor, role=role, payload=_bet_payload(bet, actor, "remise par écrit")).seq
     return save_audited(bet, actor=actor, reason="remise")
 
 
@@ -120,5 +124,5 @@ def called_bet_authorise(
         if scj_informed_at
         else [{"code": "GAME-20", "text": "Annonce visée sans information du Service de Contrôle des Jeux."}]
     )
-    entry_append(register=bet.register, actor=actor, role=role, payload=payload)
+    _write(bet.register, actor=actor, role=role, payload=payload)
     return save_audited(bet, actor=actor, reason="visa")

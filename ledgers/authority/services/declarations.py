@@ -15,6 +15,7 @@ from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.notifications.models import NoticeKind
 from ledgers.notifications.services import notice_send
+from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
 
@@ -25,6 +26,11 @@ from ..registers import (
     DECLARATIONS,
 )
 from .common import _require_fr, _required
+
+
+def _write(register: Register, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
+    """Every line of the register of prior declarations is written here."""
+    return entry_append(register=register, actor=actor, role=role, payload=payload)
 
 
 @transaction.atomic
@@ -97,7 +103,7 @@ def declaration_record(
             "tournament_until": tournament_until.isoformat() if tournament_until else None,
             "signed_by": display_name(actor),
         }
-    entry = entry_append(register=register, actor=actor, role=role, payload=payload)
+    entry = _write(register, actor=actor, role=role, payload=payload)
     declaration = Declaration(
         establishment=establishment,
         register=register,
@@ -143,8 +149,8 @@ def declaration_follow_up(
         raise ValidationError({"follow_up": _("Suite inconnue.")})
     with register_language():
         label = str(Declaration.FollowUp(follow_up).label)
-    entry_append(
-        register=declaration.register,
+    _write(
+        declaration.register,
         actor=actor,
         role=role,
         payload={

@@ -12,6 +12,7 @@ from ledgers.core.authz import require_role, role_named_by_text
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, GamingTable
 from ledgers.core.roles import Role
+from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
 
@@ -25,6 +26,11 @@ from ..registers import (
     HOUSE_RULES,
 )
 from .common import _require_fr, _required
+
+
+def _write(register: Register, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
+    """Every line of the règlement intérieur register is written here."""
+    return entry_append(register=register, actor=actor, role=role, payload=payload)
 
 
 @transaction.atomic
@@ -62,8 +68,8 @@ def house_rules_publish(
     register = current_register(establishment, HOUSE_RULES.code)
     with register_language():
         labels = [str(HouseOption(o).label) for o in options]
-    entry = entry_append(
-        register=register,
+    entry = _write(
+        register,
         actor=actor,
         role=role,
         payload={
@@ -110,8 +116,8 @@ def table_option_set(*, table: GamingTable, option: str, enabled: bool, actor: A
         )
     with register_language():
         label = str(HouseOption(option).label)
-    entry_append(
-        register=current_register(est, HOUSE_RULES.code),
+    _write(
+        current_register(est, HOUSE_RULES.code),
         actor=actor,
         role=role,
         payload={

@@ -9,6 +9,7 @@ from ledgers.core.authz import role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
+from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append
 
@@ -19,6 +20,11 @@ from ..registers import (
     LIAISON,
 )
 from .common import _require_fr, _required
+
+
+def _write(register: Register, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
+    """Every line of the liaison register with the police is written here."""
+    return entry_append(register=register, actor=actor, role=role, payload=payload)
 
 
 @transaction.atomic
@@ -38,8 +44,8 @@ def liaison_ask(
     register = current_register(establishment, LIAISON.code)
     Establishment.objects.select_for_update().get(pk=establishment.pk)
     number = LiaisonQuestion.objects.filter(establishment=establishment).count() + 1
-    entry = entry_append(
-        register=register,
+    entry = _write(
+        register,
         actor=actor,
         role=role,
         payload={
@@ -81,8 +87,8 @@ def liaison_answer(*, question: LiaisonQuestion, actor: AbstractBaseUser, answer
             _("La question n° %(n)s a déjà sa réponse signée : elle ne se modifie plus.") % {"n": question.number},
         )
     fields = _required(answer=answer)
-    entry = entry_append(
-        register=question.register,
+    entry = _write(
+        question.register,
         actor=actor,
         role=role,
         payload={

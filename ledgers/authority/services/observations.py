@@ -12,6 +12,7 @@ from ledgers.core.authz import role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
+from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
 
@@ -23,6 +24,11 @@ from ..registers import (
     OBSERVATIONS,
 )
 from .common import _local, _require_fr, _required
+
+
+def _write(register: Register, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
+    """Every line of the police observations register is written here."""
+    return entry_append(register=register, actor=actor, role=role, payload=payload)
 
 
 def follow_up_days(establishment: Establishment) -> int:
@@ -80,7 +86,7 @@ def observation_record(
             "follow_up_due": due_on.isoformat() if due_on else None,
             "signed_by": display_name(actor),
         }
-    entry = entry_append(register=register, actor=actor, role=role, payload=payload)
+    entry = _write(register, actor=actor, role=role, payload=payload)
     observation = Observation(
         establishment=establishment,
         register=register,
@@ -141,7 +147,7 @@ def observation_follow_up(*, observation: Observation, actor: AbstractBaseUser, 
             if late
             else [],
         }
-    entry = entry_append(register=observation.register, actor=actor, role=role, payload=payload)
+    entry = _write(observation.register, actor=actor, role=role, payload=payload)
     observation.follow_up, observation.follow_up_by, observation.follow_up_at = fields["text"], actor, now
     observation.follow_up_seq = entry.seq
     return save_audited(observation, actor=actor, reason="suite réservée")

@@ -17,12 +17,12 @@ from ledgers.core import amounts
 from ledgers.core.authz import require_role
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import GamingTable, TableSession
-from ledgers.registers.services import entry_write, register_language
+from ledgers.registers.services import register_language
 
 from .. import breakdowns
 from ..models import BaccaraBank, BankerSegment
 from ..registers import CARNET_CAGNOTTES
-from .cagnottes import _cagnotte_entry
+from .cagnottes import _cagnotte_entry, _cagnotte_write
 
 DEUX_TABLEAUX = "baccara_deux_tableaux"
 
@@ -51,14 +51,7 @@ def baccara_bank_record(*, table: GamingTable, kind: str, actor: AbstractBaseUse
             "event": str(_("Mention du carnet")),
             "certification": str(bank.get_kind_display()),
         }
-    entry_write(
-        establishment=table.establishment,
-        kind=CARNET_CAGNOTTES.code,
-        actor=actor,
-        role=role,
-        payload=payload,
-        qualifier=table.number,
-    )
+    _cagnotte_write(table, actor=actor, role=role, payload=payload)
     return bank
 
 

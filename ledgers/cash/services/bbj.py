@@ -20,7 +20,7 @@ from ledgers.core import amounts
 from ledgers.core.authz import require_role, role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.games import Family
-from ledgers.core.models import GamingTable, TableSession
+from ledgers.core.models import Establishment, GamingTable, TableSession
 from ledgers.core.roles import Role
 from ledgers.incidents.services import incident_open
 from ledgers.registers.models import Entry
@@ -29,17 +29,22 @@ from ledgers.registers.services import display_name, entry_write, register_langu
 from .. import rules, selectors
 from ..models import BadBeatConfig, BadBeatCount, BadBeatLog, BadBeatStop, BadBeatTable, BadBeatWin, Orphan
 from ..registers import (
-    CARNET_ORPHELINS,
     REGISTRE_BBJ,
 )
 from ..selectors import current_config, final_stop, open_breakdown, open_suspension
 from .common import CASHIERS, _session_fields
+from .orphans import _orphans_write
 
 BBJ_MANAGERS = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)
 
 
 def _signed(user: AbstractBaseUser, role: str) -> str:
     return f"{display_name(user)} ({Role(role).label})"
+
+
+def _bbj_write(est: Establishment, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
+    """Every line of the registre du bad beat jackpot is written here."""
+    return entry_write(establishment=est, kind=REGISTRE_BBJ.code, actor=actor, role=role, payload=payload)
 
 
 def _entry(
@@ -60,7 +65,7 @@ def _entry(
             else {"date": est.localtime().date().isoformat(), "seance": "", "table": jackpot.table.number}
         )
         payload = {**fields, "event": str(event), "signed_by": _signed(actor, role), "comite": comite, **extra}
-    return entry_write(establishment=est, kind=REGISTRE_BBJ.code, actor=actor, role=role, payload=payload)
+    return _bbj_write(est, actor=actor, role=role, payload=payload)
 
 
 def _locked(jackpot: BadBeatTable) -> BadBeatTable:
@@ -202,7 +207,7 @@ def _orphan_reassign(stop: BadBeatStop, jackpot: BadBeatTable, *, actor: Abstrac
                 % {"table": jackpot.table.number, "seq": orphan.entry_seq}
             ),
         }
-    entry_write(establishment=est, kind=CARNET_ORPHELINS.code, actor=actor, role=role, payload=payload)
+    _orphans_write(est, actor=actor, role=role, payload=payload)
     return left
 
 
@@ -501,7 +506,7 @@ def bad_beat_activate(
             ),
             "signed_by": f"{display_name(actor)} ({Role(role).label})",
         }
-    entry_write(establishment=est, kind=REGISTRE_BBJ.code, actor=actor, role=role, payload=payload)
+    _bbj_write(est, actor=actor, role=role, payload=payload)
     return activation
 
 
@@ -635,7 +640,7 @@ def bad_beat_record(
             "comite": f"{display_name(comite)} ({Role(Role.COMITE).label})",
             "flags": flags,
         }
-    entry_write(establishment=est, kind=REGISTRE_BBJ.code, actor=actor, role=role, payload=payload)
+    _bbj_write(est, actor=actor, role=role, payload=payload)
     if counted != statement:
         # The comité member present at the count opens it: the cashier does not write the incidents register.
         _difference_incident(

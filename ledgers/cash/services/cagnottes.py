@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation
-from ledgers.core.models import TableSession
+from ledgers.core.models import GamingTable, TableSession
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
 from ledgers.registers.services import display_name, entry_write, register_language
@@ -35,17 +35,22 @@ CAGNOTTE_CONTROLLERS = {
 
 
 def _cagnotte_entry(session: TableSession, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
-    est = session.seance.establishment
-    fr = est.jurisdiction == "FR"
     with register_language():
         body = {**_session_fields(session), **payload, "signed_by": f"{display_name(actor)} ({Role(role).label})"}
+    return _cagnotte_write(session.table, actor=actor, role=role, payload=body)
+
+
+def _cagnotte_write(table: GamingTable, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
+    """Every line of the carnet des cagnottes (FR, the table's volume) and of the MC cagnottes
+    register is written here."""
+    fr = table.establishment.jurisdiction == "FR"
     return entry_write(
-        establishment=est,
+        establishment=table.establishment,
         kind=CARNET_CAGNOTTES.code if fr else CAGNOTTES_MC.code,
         actor=actor,
         role=role,
-        payload=body,
-        qualifier=session.table.number if fr else "",
+        payload=payload,
+        qualifier=table.number if fr else "",
     )
 
 

@@ -39,11 +39,17 @@ def carnet_of(table: GamingTable) -> tuple[str, str]:
 
 
 def _carnet_entry(session: TableSession, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
-    kind, qualifier = carnet_of(session.table)
     with register_language():
         body = {**_session_fields(session), **payload, "signed_by": f"{display_name(actor)} ({Role(role).label})"}
+    return _carnet_write(session.table, actor=actor, role=role, payload=body)
+
+
+def _carnet_write(table: GamingTable, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
+    """Every line of a table's carnet d'avances (FR) and of the MC banque des tables register is
+    written here (``carnet_of``)."""
+    kind, qualifier = carnet_of(table)
     return entry_write(
-        establishment=session.table.establishment, kind=kind, actor=actor, role=role, payload=body, qualifier=qualifier
+        establishment=table.establishment, kind=kind, actor=actor, role=role, payload=payload, qualifier=qualifier
     )
 
 

@@ -30,6 +30,13 @@ from ..models import CercleDeviceDay, DeviceDay, ElectronicDevice, ElectronicMet
 from ..registers import CARNET_11_QUATER, ETAT_JOURNALIER_7, ETAT_MENSUEL_33, REGISTRE_10_BIS
 
 
+def _quater_write(est: Establishment, *, actor: AbstractBaseUser, role: str, payload: dict, qualifier: str) -> Entry:
+    """Every line of the carnet modèle 11 quater (the device's volume, ``qualifier``) is written here."""
+    return entry_write(
+        establishment=est, kind=CARNET_11_QUATER.code, actor=actor, role=role, payload=payload, qualifier=qualifier
+    )
+
+
 def station_product(
     *, avances: Decimal, physical_count: Decimal, electronic_count: Decimal, tickets_issued: Decimal
 ) -> Decimal:
@@ -226,13 +233,12 @@ def cercle_day_record(
             payload=payload,
             qualifier=device.number,
         )
-        entry_write(
-            establishment=est,
-            kind=CARNET_11_QUATER.code,
+        _quater_write(
+            est,
             actor=actor,
             role=role,
-            qualifier=device.number,
             payload={**payload, "event": str(_("Retenues au profit de la cagnotte")), "certification": ""},
+            qualifier=device.number,
         )
     return day
 
@@ -274,14 +280,7 @@ def cercle_day_certify(*, day: CercleDeviceDay, words: str, actor: AbstractBaseU
             "certification": f"{words} — {display_name(actor)}",
             "signed_by": f"{display_name(actor)} ({Role(role).label})",
         }
-    entry_write(
-        establishment=est,
-        kind=CARNET_11_QUATER.code,
-        actor=actor,
-        role=role,
-        payload=payload,
-        qualifier=day.device.number,
-    )
+    _quater_write(est, actor=actor, role=role, payload=payload, qualifier=day.device.number)
     return day
 
 

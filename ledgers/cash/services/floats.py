@@ -15,11 +15,11 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
 from ledgers.core.models import Establishment, GamingTable, TableSession
 from ledgers.core.roles import Role
-from ledgers.registers.services import display_name, entry_write, register_language
+from ledgers.registers.services import display_name, register_language
 
 from .. import breakdowns, rules, selectors
 from ..models import BoxHolderDesignation, TableBox, TableFloat
-from .common import _carnet_entry, carnet_of
+from .common import _carnet_entry, _carnet_write
 
 # FR: the avance and its top-ups are signed by the directeur responsable or a comité member
 # (art. 43, COUNT-34); MC: the cash desk issues the somme mise en banque to the chef de table (art. 14).
@@ -224,8 +224,7 @@ def table_box_record(
             ),
             "signed_by": f"{display_name(actor)} ({Role(role).label})",
         }
-    kind, qualifier = carnet_of(table)
-    entry_write(establishment=est, kind=kind, actor=actor, role=role, payload=payload, qualifier=qualifier)
+    _carnet_write(table, actor=actor, role=role, payload=payload)
     return box
 
 

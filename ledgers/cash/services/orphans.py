@@ -19,7 +19,7 @@ from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append, entry_write, register_language
+from ledgers.registers.services import display_name, entry_append, register_language
 
 from .. import rules
 from ..models import Orphan
@@ -29,6 +29,15 @@ from ..registers import (
 from .common import CASHIERS
 
 ORPHAN_KEEPERS = (*CASHIERS, Role.DIRECTEUR_RESPONSABLE, Role.COMITE)
+
+
+def _orphans_write(
+    est: Establishment, *, actor: AbstractBaseUser, role: str, payload: dict, register: Register | None = None
+) -> Entry:
+    """Every line of the carnet des orphelins is written here (``register``: its volume, when the
+    caller holds it locked)."""
+    register = register or current_register(est, CARNET_ORPHELINS.code)
+    return entry_append(register=register, actor=actor, role=role, payload=payload)
 
 
 @transaction.atomic
@@ -88,9 +97,7 @@ def orphan_record(
             "col9": "",
             "signed_by": f"{display_name(actor)} ({Role(role).label})",
         }
-    entry = entry_write(
-        establishment=establishment, kind=CARNET_ORPHELINS.code, actor=actor, role=role, payload=payload
-    )
+    entry = _orphans_write(establishment, actor=actor, role=role, payload=payload)
     return save_audited(
         Orphan(
             establishment=establishment,
@@ -159,7 +166,7 @@ def orphan_restitute(
             ),
             "signed_by": f"{display_name(actor)} ({Role(role).label})",
         }
-    entry_write(establishment=est, kind=CARNET_ORPHELINS.code, actor=actor, role=role, payload=payload)
+    _orphans_write(est, actor=actor, role=role, payload=payload)
     return orphan
 
 
@@ -222,7 +229,7 @@ def tirelire_open(
             "col9": shortfall,
             "signed_by": f"{display_name(actor)} ({Role(role).label})",
         }
-    return entry_append(register=register, actor=actor, role=role, payload=payload)
+    return _orphans_write(establishment, actor=actor, role=role, payload=payload, register=register)
 
 
 @transaction.atomic
@@ -273,4 +280,4 @@ def orphans_season_clear(
             "col9": "",
             "signed_by": f"{display_name(actor)} ({Role(role).label})",
         }
-    return entry_append(register=register, actor=actor, role=role, payload=payload)
+    return _orphans_write(establishment, actor=actor, role=role, payload=payload, register=register)

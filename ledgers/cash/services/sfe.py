@@ -15,10 +15,10 @@ from ledgers.core.authz import role_named_by_text
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import TableSession
 from ledgers.core.roles import Role
-from ledgers.registers.services import display_name, entry_write, register_language
+from ledgers.registers.services import display_name, register_language
 
 from ..models import SfeAdvance
-from ..registers import BONS_CAISSE
+from .slips import _bons_write
 
 
 @transaction.atomic
@@ -68,5 +68,5 @@ def sfe_advance_record(
             "total": str(amount),
             "signatures": [f"{display_name(actor)} ({Role(role).label})"],
         }
-    entry_write(establishment=est, kind=BONS_CAISSE.code, actor=actor, role=role, payload=payload)
+    _bons_write(est, actor=actor, role=role, payload=payload)
     return advance

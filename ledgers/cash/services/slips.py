@@ -16,6 +16,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
 from ledgers.core.models import Establishment, Location, Seance, TableSession
 from ledgers.core.roles import DIRECTORATE, Role
+from ledgers.registers.models import Entry
 from ledgers.registers.services import display_name, entry_write, register_language
 
 from .. import breakdowns, selectors
@@ -82,6 +83,11 @@ def slip_book_open(
         opened_at=timezone.now(),
     )
     return save_audited(book, actor=actor, reason="mise en service")
+
+
+def _bons_write(est: Establishment, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
+    """Every line of the registre des bons de caisse is written here."""
+    return entry_write(establishment=est, kind=BONS_CAISSE.code, actor=actor, role=role, payload=payload)
 
 
 def _slip_payload(slip: Slip, event, **extra) -> dict[str, Any]:
@@ -217,9 +223,8 @@ def slip_write(
         f"{display_name(actor)} ({Role(role).label})",
         f"{display_name(supervisor)} ({Role(supervisor_role).label})",
     ]
-    entry_write(
-        establishment=est,
-        kind=BONS_CAISSE.code,
+    _bons_write(
+        est,
         actor=actor,
         role=role,
         payload=_slip_payload(slip, _("Rédaction"), signatures=[str(s) for s in signatures]),
@@ -255,9 +260,8 @@ def slip_serve(*, slip: Slip, desk: Location, actor: AbstractBaseUser) -> Slip:
         entry_write(
             establishment=est, kind=REGISTRE_CHANGE.code, actor=actor, role=role, payload=change, qualifier=desk.code
         )
-    entry_write(
-        establishment=est,
-        kind=BONS_CAISSE.code,
+    _bons_write(
+        est,
         actor=actor,
         role=role,
         payload=_slip_payload(slip, _("Servi à la caisse"), signatures=[signer], desk=desk.code),
@@ -291,9 +295,8 @@ def slip_void(
     ]
     slip.status, slip.void_reason, slip.voided_by = Slip.Status.VOID, reason.strip(), [str(s) for s in signatures]
     save_audited(slip, actor=actor, reason="annulation")
-    entry_write(
-        establishment=est,
-        kind=BONS_CAISSE.code,
+    _bons_write(
+        est,
         actor=actor,
         role=role,
         payload=_slip_payload(slip, _("Annulé"), signatures=slip.voided_by, reason=slip.void_reason),
@@ -326,5 +329,5 @@ def slips_centralise(*, seance: Seance, desk: Location, actor: AbstractBaseUser)
                 "desk": desk.code,
                 "signatures": [f"{display_name(actor)} ({Role(role).label})"],
             }
-        entry_write(establishment=est, kind=BONS_CAISSE.code, actor=actor, role=role, payload=payload)
+        _bons_write(est, actor=actor, role=role, payload=payload)
     return len(pending)

@@ -14,10 +14,10 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
 from ledgers.core.models import GamingTable
 from ledgers.core.roles import Role
-from ledgers.registers.services import display_name, entry_write, register_language
+from ledgers.registers.services import display_name, register_language
 
 from ..models import TableCagnotte
-from ..registers import CARNET_CAGNOTTES
+from .cagnottes import _cagnotte_write
 
 POKER_GAMES = frozenset({"texas_holdem", "omaha"})  # COUNT-17, COUNT-19; baccara and écarté: COUNT-42
 
@@ -49,7 +49,5 @@ def table_cagnotte_record(*, table: GamingTable, number: str, actor: AbstractBas
             "certification": str(_("Cagnotte n° %(number)s mise en service") % {"number": number}),
             "signed_by": f"{display_name(actor)} ({Role(role).label})",
         }
-    entry_write(
-        establishment=est, kind=CARNET_CAGNOTTES.code, actor=actor, role=role, payload=payload, qualifier=table.number
-    )
+    _cagnotte_write(table, actor=actor, role=role, payload=payload)
     return cagnotte

@@ -21,15 +21,14 @@ from ledgers.core.games import GAMES, Equipment, Family
 from ledgers.core.models import Establishment, GamingTable, TableSession
 from ledgers.core.roles import DIRECTORATE, Role
 from ledgers.registers.models import Entry
-from ledgers.registers.services import display_name, entry_write, register_language
+from ledgers.registers.services import display_name, register_language
 
 from .. import rules
 from ..models import CagnotteCount, CardTableNumber, LevyMachine, TicketBook, TicketStamp
 from ..registers import (
-    CAGNOTTES_MC,
     CARNETS_TICKETS,
 )
-from .cagnottes import CAGNOTTE_CONTROLLERS, _cagnotte_entry
+from .cagnottes import CAGNOTTE_CONTROLLERS, _cagnotte_entry, _cagnotte_write
 from .common import _dated_entry
 
 TABLE_NUMBERERS = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)
@@ -305,9 +304,7 @@ def ticket_stamp_entry(stamp: TicketStamp, *, role: str) -> Entry:
             "detail": str(_("Trait au crayon bleu")) if stamp.blue_line else "",
             "signed_by": f"{display_name(stamp.keeper)} ({Role(role).label})",
         }
-    return entry_write(
-        establishment=book.establishment, kind=CARNETS_TICKETS.code, actor=stamp.keeper, role=role, payload=payload
-    )
+    return _dated_entry(book.establishment, CARNETS_TICKETS.code, actor=stamp.keeper, role=role, payload=payload)
 
 
 @transaction.atomic
@@ -377,5 +374,5 @@ def ticket_book_register(
                 "tickets": f"{cover_number} : n° {first_number} à {last_number} × {book.ticket_value} €",
                 "signed_by": f"{display_name(actor)} ({Role(role).label})",
             }
-        entry_write(establishment=est, kind=CAGNOTTES_MC.code, actor=actor, role=role, payload=payload)
+        _cagnotte_write(table, actor=actor, role=role, payload=payload)
     return book

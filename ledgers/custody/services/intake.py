@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import save_audited
 from ledgers.core.models import Establishment
-from ledgers.registers.models import Register
+from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import entry_append
 
@@ -27,6 +27,12 @@ from .suppliers import _check_supplier
 def _intake_register(domain: CustodyDomain, est: Establishment, category: str) -> Register:
     kind, qualifier = domain.intake_register(est, category)
     return current_register(est, kind, qualifier)
+
+
+def _intake_write(register: Register, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
+    """Every line of a domain's intake register (``domain.intake_register``) is written here, in
+    the volume ``_intake_register`` gives."""
+    return entry_append(register=register, actor=actor, role=role, payload=payload)
 
 
 def check_receivable(
@@ -81,8 +87,8 @@ def intake_record_in(
                         "text": _french(_("Quantité reçue %(r)s ≠ quantité commandée %(o)s"), r=received, o=ordered),
                     }
                 )
-        entry_append(
-            register=register,
+        _intake_write(
+            register,
             actor=actor,
             role=role,
             payload={
@@ -124,8 +130,8 @@ def _record_out(
     for category, group in by_category.items():
         register = _intake_register(domain, establishment, category)
         entries.append(
-            entry_append(
-                register=register,
+            _intake_write(
+                register,
                 actor=actor,
                 role=role,
                 payload={

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, save_audited
 from ledgers.core.models import Establishment, Location, LocationKind
-from ledgers.registers.models import Register
+from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append
 
@@ -24,6 +24,12 @@ from ..models import (
 )
 from ..selectors import located_stock
 from .common import _french, _refuse, _serials
+
+
+def _annex_write(register: Register, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
+    """Every line of a domain's comptabilité annexe (its depots' movements and day closes) is
+    written here, in the domain's volume."""
+    return entry_append(register=register, actor=actor, role=role, payload=payload)
 
 
 def check_location(domain: CustodyDomain, location: Location, item: TrackedItem | None = None) -> None:
@@ -89,8 +95,8 @@ def items_transfer(
         save_audited(item, actor=actor, reason="transfert")
     register = current_register(est, domain.annex_kind, domain.code)
     categories = dict(Counter(item.category for item in locked))
-    entry_append(
-        register=register,
+    _annex_write(
+        register,
         actor=actor,
         role=role,
         payload={
@@ -157,8 +163,8 @@ def depot_day_close(
             closed_by=actor,
             closed_at=timezone.now(),
         )
-        entry_append(
-            register=register,
+        _annex_write(
+            register,
             actor=actor,
             role=role,
             payload={

@@ -9,8 +9,9 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import save_audited
 from ledgers.core.errors import RuleViolation
-from ledgers.core.models import Location, Seance, TableSession
+from ledgers.core.models import Establishment, Location, Seance, TableSession
 from ledgers.incidents.selectors import has_open_incident
+from ledgers.registers.models import Entry
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append
 
@@ -24,6 +25,15 @@ from ..models import (
 from ..registers import TABLE_MOVEMENTS
 from .common import _french, _refuse, _serials
 from .places import check_location
+
+
+def _movements_write(
+    est: Establishment, domain: CustodyDomain, *, actor: AbstractBaseUser, role: str, payload: dict
+) -> Entry:
+    """Every line of the registre des sorties en table (the domain's volume) is written here."""
+    return entry_append(
+        register=current_register(est, TABLE_MOVEMENTS.code, domain.code), actor=actor, role=role, payload=payload
+    )
 
 
 def _lock_items(items: Sequence[TrackedItem]) -> list[TrackedItem]:
@@ -74,8 +84,9 @@ def items_issue(
     for item in locked:
         item.location, item.table_session, item.status = None, session, ItemStatus.ISSUED
         save_audited(item, actor=actor, reason="sortie en table")
-    entry_append(
-        register=current_register(est, TABLE_MOVEMENTS.code, domain.code),
+    _movements_write(
+        est,
+        domain,
         actor=actor,
         role=role,
         payload={
@@ -125,8 +136,9 @@ def items_return(
         item.table_session, item.location, item.status = None, to_location, status
         save_audited(item, actor=actor, reason="rentrée au dépôt")
     first = min(sessions, key=lambda s: s.pk)
-    entry_append(
-        register=current_register(est, TABLE_MOVEMENTS.code, domain.code),
+    _movements_write(
+        est,
+        domain,
         actor=actor,
         role=role,
         payload={

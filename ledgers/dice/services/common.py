@@ -60,6 +60,11 @@ def service_register(est: Establishment) -> Register:
     return register
 
 
+def _service_write(register: Register, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
+    """Every line of the dice-in-service register is written here, in the volume ``service_register`` gives."""
+    return entry_append(register=register, actor=actor, role=role, payload=payload)
+
+
 def _service_entry(
     register: Register,
     session: TableSession,
@@ -85,7 +90,7 @@ def _service_entry(
         "observations": "",
         **extra,
     }
-    return entry_append(register=register, actor=actor, role=role, payload=payload)
+    return _service_write(register, actor=actor, role=role, payload=payload)
 
 
 def _require_dice_table(session: TableSession) -> None:

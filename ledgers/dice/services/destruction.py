@@ -20,11 +20,20 @@ from ledgers.custody.services import (
     destruction_plan,
     domain_writer_roles,
 )
-from ledgers.registers.services import display_name, entry_append, register_language
+from ledgers.registers.services import display_name, register_language
 
 from ..domains import DICE, check_destroyable
 from ..models import Die
-from .common import _anomaly, _local, _locked_dice, _serials, _signatory, _signature, service_register
+from .common import (
+    _anomaly,
+    _local,
+    _locked_dice,
+    _serials,
+    _service_write,
+    _signatory,
+    _signature,
+    service_register,
+)
 
 
 class WithdrawReason:
@@ -66,8 +75,8 @@ def dice_withdraw(*, dice: Sequence[Die], reason: str, actor: AbstractBaseUser, 
         save_audited(die, actor=actor, reason="retrait")
     with register_language():  # what is written in the registers is written in French
         now = timezone.now()
-        entry_append(
-            register=register,
+        _service_write(
+            register,
             actor=actor,
             role=role,
             payload={

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.authz import require_role, role_named_by_text, roles_of
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, TableSession
+from ledgers.registers.models import Entry
 from ledgers.registers.services import display_name, entry_write
 
 from .. import selectors
@@ -32,6 +33,11 @@ from ..specs import (
     ROTATION_GAMES,
 )
 from .common import _fr, _live_session, _session_fields
+
+
+def _roster_write(est: Establishment, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
+    """Every line of the roulement des lanceurs is written here."""
+    return entry_write(establishment=est, kind=ROULEMENT_LANCEURS.code, actor=actor, role=role, payload=payload)
 
 
 def _rotation_session(session: TableSession) -> TableSession:
@@ -94,9 +100,8 @@ def launch_roster_set(
     LaunchRosterPlace.objects.bulk_create(
         LaunchRosterPlace(roster=roster, position=position, croupier=user) for position, user in enumerate(order, 1)
     )
-    entry_write(
-        establishment=est,
-        kind=ROULEMENT_LANCEURS.code,
+    _roster_write(
+        est,
         actor=actor,
         role=role,
         payload={
@@ -216,9 +221,8 @@ def launch_turn_record(
             event = str(_("Nouveau tour du même lanceur"))
         else:
             event = _("Relève de %(name)s") % {"name": display_name(previous)}
-    entry_write(
-        establishment=est,
-        kind=ROULEMENT_LANCEURS.code,
+    _roster_write(
+        est,
         actor=actor,
         role=role,
         payload={

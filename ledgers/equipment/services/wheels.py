@@ -14,6 +14,7 @@ from ledgers.core.models import Establishment, GamingTable, TableSession
 from ledgers.core.roles import Role
 from ledgers.incidents.categories import EQUIPMENT_CHECK
 from ledgers.incidents.services import incident_open
+from ledgers.registers.models import Entry
 from ledgers.registers.services import display_name, entry_write
 
 from ..models import (
@@ -35,6 +36,11 @@ from ..specs import (
     validate_spec,
 )
 from .common import MANAGERS, _equipment_entry, _fr, _live_session, _session_fields
+
+
+def _verifications_write(est: Establishment, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
+    """Every line of the registre des vérifications du matériel is written here."""
+    return entry_write(establishment=est, kind=VERIFICATIONS_MATERIEL.code, actor=actor, role=role, payload=payload)
 
 
 def _spec_details(wheel: Wheel) -> list[str]:
@@ -206,7 +212,7 @@ def wheel_check_record(
             technician=names[Role.ENTRETIEN],
             inspecteur=names[Role.INSPECTEUR],
         )
-        entry_write(establishment=est, kind=VERIFICATIONS_MATERIEL.code, actor=actor, role=actor_role, payload=payload)
+        _verifications_write(est, actor=actor, role=actor_role, payload=payload)
     else:
         payload.update(comite=names[Role.COMITE], croupier=names[Role.CROUPIER])
         entry_write(establishment=est, kind=MAIN_COURANTE_ROUE.code, actor=actor, role=actor_role, payload=payload)
@@ -248,9 +254,8 @@ def wheel_lid_lock(*, session: TableSession, actor: AbstractBaseUser, key_holder
         key_holder=key_holder,
         key_holder_role=key_role,
     )
-    entry_write(
-        establishment=est,
-        kind=VERIFICATIONS_MATERIEL.code,
+    _verifications_write(
+        est,
         actor=actor,
         role=role,
         payload={

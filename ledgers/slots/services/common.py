@@ -75,10 +75,6 @@ def _line(
     }
 
 
-def _fiche(machine: Machine) -> Register:
-    return current_register(machine.establishment, MACHINE_FICHE.code, machine.casino_number)
-
-
 def _append(
     kinds: dict,
     machine: Machine | None,
@@ -96,12 +92,33 @@ def _append(
     names, e.g. a JPM's modèle 26), and (FR) the machine's fiche 34."""
     with register_language():
         payload = _line(machine, event=event, at=at, detail=detail, actor=actor, role=role, est=est, **extra)
-    register = current_register(est, kinds[est.jurisdiction].code, register_qualifier)
-    entry = entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
+    entry = _register_write(est, kinds[est.jurisdiction], payload, actor=actor, role=role, qualifier=register_qualifier)
     if est.jurisdiction == "FR" and machine is not None:
-        fiche = _fiche(machine)
-        entry_append(register=fiche, actor=actor, role=_writer(fiche, role), payload=payload)
+        _fiche_write(machine, payload, actor=actor, role=role)
     return entry
+
+
+def _register_write(
+    est: Establishment,
+    kind: RegisterKind,
+    payload: dict[str, Any],
+    *,
+    actor: AbstractBaseUser,
+    role: str,
+    qualifier: str = "",
+) -> Entry:
+    """Every line of a slot register is written here (the counts, the change points and the
+    visaed accounting lines apart, see ``counts``, ``cashdesk`` and ``accounting``): in the volume
+    of ``kind`` in service, the one ``qualifier`` names, in the role the register accepts."""
+    register = current_register(est, kind.code, qualifier)
+    return entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
+
+
+def _fiche_write(machine: Machine, payload: dict[str, Any], *, actor: AbstractBaseUser, role: str) -> Entry:
+    """The same line on the machine's fiche modèle 34 (FR)."""
+    return _register_write(
+        machine.establishment, MACHINE_FICHE, payload, actor=actor, role=role, qualifier=machine.casino_number
+    )
 
 
 def _writer(register: Register | RegisterKind, role: str) -> str:

@@ -17,7 +17,6 @@ from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.services import (
     display_name,
-    entry_append,
 )
 
 from .. import selectors
@@ -30,7 +29,7 @@ from ..models import (
     StaffApproval,
 )
 from ..registers import INVENTORY_KIND, TECHNICAL_KIND
-from .common import INTERVENTION_ROLES, INVENTORY_ROLES, _append, _fiche, _writer
+from .common import INTERVENTION_ROLES, INVENTORY_ROLES, _append, _fiche_write
 
 
 @transaction.atomic
@@ -159,7 +158,7 @@ def intervention_close(
         raise RuleViolation("SLOT-14", _("La fiche est signée par le mécanicien qui a ouvert la machine."))
     role = intervention.technician_role
     if intervention.status != Intervention.Status.OPEN:
-        raise ValueError(_("Cette intervention est déjà close."))
+        raise ValidationError(_("Cette intervention est déjà close."))
     if not work_done.strip():
         raise RuleViolation("SLOT-53", _("Indiquez les travaux effectués."))
     intervention.ended_at = ended_at or timezone.now()
@@ -189,7 +188,7 @@ def transmittal_hand_over(
     de l'exploitation (SLOT-15, MC): every sheet of the day, none still open."""
     est = establishment
     if est.jurisdiction != "MC":
-        raise ValueError(_("L'enveloppe quotidienne des fiches d'intervention est une règle monégasque."))
+        raise ValidationError(_("L'enveloppe quotidienne des fiches d'intervention est une règle monégasque."))
     role = role_named_by_text(
         actor,
         est,
@@ -209,7 +208,7 @@ def transmittal_hand_over(
     if still_open:
         raise RuleViolation("SLOT-15", _("La fiche n° %(n)s du jour n'est pas close.") % {"n": still_open[0].pk})
     if DailyTransmittal.objects.filter(establishment=est, date=date).exists():
-        raise ValueError(_("Les fiches de ce jour ont déjà été remises."))
+        raise ValidationError(_("Les fiches de ce jour ont déjà été remises."))
     now = timezone.now()
     entry = _append(
         TECHNICAL_KIND,
@@ -249,7 +248,7 @@ def sfm_visit_record(
     limits checked ({number: {"insertion_limit", "payment_limit"}}), compared with SLOT-25."""
     est = establishment
     if est.jurisdiction != "FR":
-        raise ValueError(_("Les visites de révision de la SFM sont une règle française."))
+        raise ValidationError(_("Les visites de révision de la SFM sont une règle française."))
     role = role_named_by_text(
         actor, est, (Role.TECHNICIEN_SFM,), "SLOT-54", _("La visite de révision est faite par un technicien de la SFM.")
     )
@@ -288,8 +287,7 @@ def sfm_visit_record(
         limits=checked,
     )
     for machine in machines:
-        fiche = _fiche(machine)
-        entry_append(register=fiche, actor=actor, role=_writer(fiche, role), payload=entry.payload)
+        _fiche_write(machine, entry.payload, actor=actor, role=role)
     visit = SfmVisit.objects.create(
         establishment=est,
         visited_at=visited_at,

@@ -53,7 +53,7 @@ def socle_create(
     if not number:
         raise ValidationError({"number": _("Le numéro du socle est obligatoire.")})
     if room.establishment_id != establishment.pk:
-        raise ValueError(_("Cette salle n'est pas dans l'établissement."))
+        raise ValidationError(_("Cette salle n'est pas dans l'établissement."))
     if Socle.objects.filter(establishment=establishment, number=number).exists():
         raise RuleViolation(
             "SLOT-03",
@@ -277,7 +277,7 @@ def hopper_lid_confirm(*, machine: Machine, actor: AbstractBaseUser) -> Machine:
     est = machine.establishment
     role = require_role(actor, est, (Role.MECANICIEN, Role.SUPERVISEUR, *INVENTORY_ROLES[est.jurisdiction]))
     if not machine.hopper:
-        raise ValueError(_("Cette machine n'a pas de trémie."))
+        raise ValidationError(_("Cette machine n'a pas de trémie."))
     now = timezone.now()
     machine.hopper_lid_confirmed_by, machine.hopper_lid_confirmed_at = actor, now
     save_audited(machine, actor=actor, reason="couvercle de trémie")
@@ -370,7 +370,7 @@ def machine_move(
     if reason not in MachineMove.Reason.values:
         raise ValidationError({"reason": _("Motif inconnu.")})
     if machine.status == Machine.Status.RETIRED:
-        raise ValueError(_("Cette machine est sortie du parc."))
+        raise ValidationError(_("Cette machine est sortie du parc."))
     if to_place == Place.FLOOR:
         if to_socle is None or to_socle.establishment_id != est.pk or not to_socle.active:
             raise ValidationError({"to_socle": _("Une machine en salle est installée sur un socle en service.")})

@@ -22,7 +22,6 @@ from ledgers.keys.selectors import holdings
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import (
     display_name,
-    entry_append,
     register_language,
 )
 
@@ -37,7 +36,7 @@ from ..models import (
     Releve,
 )
 from ..registers import INVENTORY_KIND, JACKPOTS, METER_READINGS, SLOT_FILES
-from .common import _append, _line, _writer
+from .common import _append, _line, _register_write
 from .releves import ReadingErrors
 
 
@@ -80,8 +79,7 @@ def orphan_record(
             amount=str(amount),
             detail=f"{Orphan.Kind(kind).label} — {place.strip() or machine} — {disposal.strip()}{exclusion}",
         )
-    register = current_register(est, JACKPOTS.code)
-    entry = entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
+    entry = _register_write(est, JACKPOTS, payload, actor=actor, role=role)
     return Orphan.objects.create(
         establishment=est,
         kind=kind,
@@ -107,7 +105,7 @@ def files_copy_deliver(
     identifies the version (its export: ``manage.py export_register``)."""
     est = establishment
     if est.jurisdiction != "MC":
-        raise ValueError(_("La copie des fichiers au Secrétariat Général est une règle monégasque."))
+        raise ValidationError(_("La copie des fichiers au Secrétariat Général est une règle monégasque."))
     role = role_named_by_text(
         actor,
         est,
@@ -248,6 +246,5 @@ def monitoring_events_import(
                 for e in flagged
             ],
         )
-    register = current_register(est, METER_READINGS.code)
-    entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
+    _register_write(est, METER_READINGS, payload, actor=actor, role=role)
     return created

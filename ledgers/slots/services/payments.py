@@ -16,10 +16,8 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
-from ledgers.registers.selectors import current_register
 from ledgers.registers.services import (
     display_name,
-    entry_append,
     register_language,
 )
 
@@ -32,7 +30,7 @@ from ..models import (
     TopUp,
 )
 from ..registers import JACKPOTS, TOP_UPS
-from .common import INVENTORY_ROLES, _line, _writer
+from .common import INVENTORY_ROLES, _line, _register_write
 
 PAY_ROLES = {"MC": (Role.SUPERVISEUR,), "FR": (Role.CAISSIER,)}
 
@@ -54,8 +52,7 @@ def _payment_line(
         payload = _line(
             machine, event=event, at=at, detail=detail, actor=actor, role=role, est=est, amount=str(amount), **extra
         )
-    register = current_register(est, kind.code)
-    return entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
+    return _register_write(est, kind, payload, actor=actor, role=role)
 
 
 @transaction.atomic
@@ -80,8 +77,7 @@ def jackpot_threshold_set(
             est=establishment,
             amount=str(amount),
         )
-    register = current_register(establishment, JACKPOTS.code)
-    entry = entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
+    entry = _register_write(establishment, JACKPOTS, payload, actor=actor, role=role)
     return JackpotThreshold.objects.create(
         establishment=establishment, amount=amount, effective_from=effective_from, set_by=actor, entry=entry
     )

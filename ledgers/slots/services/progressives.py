@@ -18,10 +18,8 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
-from ledgers.registers.selectors import current_register
 from ledgers.registers.services import (
     display_name,
-    entry_append,
     register_create,
     register_language,
     register_open,
@@ -36,7 +34,7 @@ from ..models import (
 )
 from ..registers import JPM_28S, PROGRESSIVES, TECHNICAL_CONTROL, TECHNICAL_KIND
 from .accounting import CENT
-from .common import _append, _line, _signature, _writer
+from .common import _append, _line, _register_write, _signature
 
 KEEPERS = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)
 
@@ -88,8 +86,7 @@ def _write(
         payload.pop("machine")
         if comite is not None:
             payload["signature"] = f"{payload['signature']} ; {_signature(comite, Role.COMITE)}"
-    register = current_register(est, kind.code)
-    return entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
+    return _register_write(est, kind, payload, actor=actor, role=role)
 
 
 def _machines(progressive: Progressive) -> list[Machine]:

@@ -23,7 +23,6 @@ from ledgers.registers.selectors import current_register
 from ledgers.registers.services import (
     display_name,
     entries_bulk_append,
-    entry_append,
     register_language,
 )
 
@@ -38,7 +37,7 @@ from ..models import (
 )
 from ..registers import METER_READINGS
 from ..rules import NO_GRADING, VARIANCE_PRESETS
-from .common import COUNT_ROLES, READING_ROLES, _line, _signature, _writer
+from .common import COUNT_ROLES, READING_ROLES, _line, _register_write, _signature, _writer
 from .meters import _assess, _meter_incident
 
 
@@ -247,7 +246,7 @@ def releve_open(
         actor, establishment, (Role.SUPERVISEUR,), "SLOT-22", _("Seul un superviseur dirige une relève.")
     )
     if room.establishment_id != establishment.pk:
-        raise ValueError(_("Cette salle n'est pas dans l'établissement."))
+        raise ValidationError(_("Cette salle n'est pas dans l'établissement."))
     if sworn_agent is not None:
         role_named_by_text(
             sworn_agent,
@@ -298,12 +297,7 @@ def _releve_line(
         payload = _line(
             machine, event=event, at=at, detail=detail, actor=actor, role=role, est=est, releve=releve.pk, **extra
         )
-    return entry_append(
-        register=current_register(est, METER_READINGS.code),
-        actor=actor,
-        role=_writer(METER_READINGS, role),
-        payload=payload,
-    )
+    return _register_write(est, METER_READINGS, payload, actor=actor, role=role)
 
 
 def _require_reconciled(releve: Releve) -> None:
@@ -330,7 +324,7 @@ def releve_close(*, releve: Releve, actor: AbstractBaseUser, sworn_agent: Abstra
     role = role_named_by_text(actor, est, (Role.SUPERVISEUR,), "SLOT-22", _("Seul un superviseur dirige une relève."))
     releve = Releve.objects.select_for_update().get(pk=releve.pk)
     if releve.status != Releve.Status.OPEN:
-        raise ValueError(_("Cette relève est déjà close."))
+        raise ValidationError(_("Cette relève est déjà close."))
     if sworn_agent is not None:
         role_named_by_text(
             sworn_agent,
@@ -374,11 +368,11 @@ def box_exchange(
     if releve.status != Releve.Status.OPEN:
         raise RuleViolation("SLOT-24", _("Socles et boîtes ne s'ouvrent que pendant une relève en cours."))
     if machine.establishment_id != est.pk or box not in BoxExchange.Box.values:
-        raise ValueError(_("Machine ou boîte inconnue."))
+        raise ValidationError(_("Machine ou boîte inconnue."))
     if not removed.strip() or not replaced_by.strip():
         raise ValidationError(_("Les numéros de la boîte retirée et de la boîte mise en place sont obligatoires."))
     if BoxExchange.objects.filter(releve=releve, machine=machine, box=box).exists():
-        raise ValueError(_("Cette boîte a déjà été échangée pendant la relève."))
+        raise ValidationError(_("Cette boîte a déjà été échangée pendant la relève."))
     now = timezone.now()
     entry = _releve_line(
         releve,
@@ -465,8 +459,7 @@ def variance_threshold_choose(
             detail=f"{_('au-delà de')} {shown}",
             threshold={k: (str(v) if v is not None else None) for k, v in threshold.items()},
         )
-    register = current_register(est, METER_READINGS.code)
-    entry_append(register=register, actor=actor, role=_writer(register, role), payload=payload)
+    _register_write(est, METER_READINGS, payload, actor=actor, role=role)
     establishment.options = est.options
     return threshold
 
@@ -495,7 +488,7 @@ def drop_count_record(*, releve: Releve, machine: Machine, counted: Decimal, act
     if counted < 0:
         raise ValidationError({"counted": _("Montant négatif.")})
     if DropCount.objects.filter(releve=releve, machine=machine).exists():
-        raise ValueError(_("Cette machine est déjà comptée pour la relève."))
+        raise ValidationError(_("Cette machine est déjà comptée pour la relève."))
     expected = selectors.expected_drop(releve, machine)
     threshold = variance_threshold(est)
     variance, percent, beyond = reconcile(expected, counted, threshold)

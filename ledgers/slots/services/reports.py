@@ -16,41 +16,11 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.authz import role_named_by_text
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
-from ledgers.incidents.categories import Category, incident_category
-from ledgers.incidents.models import Incident, IncidentNotice
+from ledgers.incidents.models import Incident
 from ledgers.incidents.services import incident_open
 
 from ..models import Machine
-
-# INC-06: the agents' hierarchy is the Direction des Casinos, which the control staff report to (art.
-# 23), held in this system by the directeur des jeux; and the superviseur of the slot room.
-SURVEILLANCE_INCIDENT = incident_category(
-    Category(
-        code="slot_surveillance",
-        label=_("Incident constaté par un agent de surveillance des machines à sous"),
-        requirement={"MC": "INC-06", "FR": "INC-06"},
-        notices={"MC": (Role.DIRECTEUR_JEUX, Role.SUPERVISEUR)},
-    )
-)
-# INC-16: urgent, the police is informed without delay (any channel); otherwise by written report.
-URGENT_ANOMALY = incident_category(
-    Category(
-        code="slot_anomaly_urgent",
-        label=_("Anomalie urgente d'une machine à sous ou d'un système agréé"),
-        requirement={"MC": "INC-16", "FR": "INC-16"},
-        notices={"FR": (Role.POLICE,)},
-        notice_delay_setting={"FR": "INC-16"},  # "sans délai": informed later than the setting is flagged
-    )
-)
-ANOMALY = incident_category(
-    Category(
-        code="slot_anomaly",
-        label=_("Anomalie d'une machine à sous ou d'un système agréé"),
-        requirement={"MC": "INC-16", "FR": "INC-16"},
-        notices={"FR": (Role.POLICE,)},
-        notice_channels={"FR": (IncidentNotice.Channel.WRITTEN,)},
-    )
-)
+from ..rules import ANOMALY, SURVEILLANCE_INCIDENT, URGENT_ANOMALY
 
 
 def surveillance_incident_report(
