@@ -11,10 +11,11 @@ from collections.abc import Iterator
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.hooks import Missing, on_seance_closing
+from ledgers.core.hooks import SHOE_ALLOCATED, Missing, on_seance_closing, records
 from ledgers.core.models import Seance
 
 from . import selectors
+from .services.sabots import shoe_allocation_write
 
 
 @on_seance_closing
@@ -49,3 +50,7 @@ def counts_certified(seance: Seance) -> Iterator[Missing]:
             "COUNT-24",
             reverse("cash:bad_beat", args=[session.pk]),
         )
+
+
+# FR: the sabot allocations the equipment app records are lines of the table's carnet (SHOE-06, SHOE-13).
+records(SHOE_ALLOCATED)(shoe_allocation_write)

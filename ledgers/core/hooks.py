@@ -151,6 +151,29 @@ def month_total(name: str, establishment: "Establishment", year: int, month: int
     return total(establishment, year, month) if total else None
 
 
+# An act of one app that is also a line of a register another app keeps (FR: a sabot's allocation
+# is written on the table's carnet d'avances or modèle 11, which the table cash keeps). The acting
+# app announces the act; the keeper of the register writes its own line in the same transaction.
+SHOE_ALLOCATED = "shoe_allocated"
+Recorder = Callable[..., None]
+_recorders: dict[str, list[Recorder]] = {}
+
+
+def records(event: str) -> Callable[[Recorder], Recorder]:
+    def declare(recorder: Recorder) -> Recorder:
+        if recorder not in _recorders.setdefault(event, []):
+            _recorders[event].append(recorder)
+        return recorder
+
+    return declare
+
+
+def announce(event: str, **facts: Any) -> None:
+    """Have every app that keeps a register line of ``event`` write it."""
+    for recorder in _recorders.get(event, ()):
+        recorder(**facts)
+
+
 @on_seance_closing
 def table_parties_closable(seance: "Seance") -> Iterator[Missing]:
     """Each table-partie still open or in preparation must be able to end: every refusal its

@@ -1,7 +1,6 @@
 """Sabots: intake, sheet, allocation to the tables, return and withdrawal."""
 
 from collections.abc import Sequence
-from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -9,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core import hooks
 from ledgers.core.authz import require_role, role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.games import Equipment
@@ -16,7 +16,6 @@ from ledgers.core.models import Establishment, Location, Seance, TableSession
 from ledgers.core.roles import Role
 from ledgers.custody import services as custody
 from ledgers.custody.models import ItemStatus
-from ledgers.registers.services import display_name, entry_write
 
 from .. import selectors
 from ..domains import SHOE_CATEGORY, SHOES
@@ -31,7 +30,7 @@ from ..specs import (
     SHOE_GAMES_FR,
 )
 from .approved_models import require_current_approval
-from .common import FR_SHOE_KEEPERS, _equipment_entry, _fr, _session_fields, custody_input_errors
+from .common import FR_SHOE_KEEPERS, _equipment_entry, _fr, custody_input_errors
 
 
 def _numbering_rule(est: Establishment) -> str:
@@ -249,31 +248,8 @@ def shoe_allocate(
         role=role,
         flags=flags,
     )
-    if est.jurisdiction == "FR":  # COUNT-16: the allocation written in the table's carnet
-        _carnet_entry(session, shoe, actor=actor, role=role, flags=flags)
+    hooks.announce(hooks.SHOE_ALLOCATED, allocation=allocation)  # the table's carnet keeps its line
     return allocation
-
-
-def _carnet_entry(session: TableSession, shoe: Shoe, *, actor: AbstractBaseUser, role: str, flags: list[dict]) -> None:
-    """The mention of the allocation on the table's carnet: its page for this table-partie."""
-    est, table = session.seance.establishment, session.table
-    spec = SHOE_GAMES_FR[table.game]
-    allocator = display_name(actor)
-    payload: dict[str, Any] = {
-        **_session_fields(session),
-        "event": _fr(_("Affectation du sabot")),
-        "flags": [flag["text"] for flag in flags],
-    }
-    if spec["column"] == "sabot":  # the carnet d'avances' own sabot column
-        payload["sabot"] = {
-            "number": shoe.serial,
-            "model": str(shoe.model),
-            "allocated_by": allocator,
-            "role": _fr(Role(role).label),
-        }
-    else:  # modèle 11, column 3: beside the names of the croupiers and changeurs (AMB-49)
-        payload["col3"] = {"sabot": shoe.serial, "allocated_by": f"{allocator} ({_fr(Role(role).label)})", "names": []}
-    entry_write(establishment=est, kind=spec["carnet"], actor=actor, role=role, payload=payload, qualifier=table.number)
 
 
 @transaction.atomic
