@@ -45,12 +45,13 @@ def ensure_register(size: int) -> str:
     from django.contrib.auth import get_user_model
 
     from ledgers.core.models import Establishment
-    from ledgers.core.services import membership_grant
+    from ledgers.core.services import establishment_create, membership_grant
     from ledgers.registers import services
     from ledgers.registers.models import Register
 
-    est, _ = Establishment.objects.get_or_create(
-        code="bench", defaults={"name": "Casino de banc d'essai", "jurisdiction": "MC"}
+    # Through its service, with its history, so that the database left verifies.
+    est = Establishment.objects.filter(code="bench").first() or establishment_create(
+        code="bench", name="Casino de banc d'essai", jurisdiction="MC", actor=None
     )
     qualifier = f"r{size}"  # realistic rows (the "b" registers of earlier runs had sentences in every column)
     register = Register.objects.filter(establishment=est, qualifier=qualifier, head_seq=size).first()

@@ -4,8 +4,9 @@ the same run.
     DATABASE_URL=postgres://… python bench/slots_import.py [--machines 1000 5000] [--repeat 3]
 
 For each room size, a scratch Monaco establishment gets N machines of five meters each (in, out,
-jackpots, cash box, bills: SLOT-05, SLOT-12) and a first relève (not timed) so that the timed one
-compares every value with a previous reading. Timed:
+jackpots, cash box, bills: SLOT-05, SLOT-12), entered through the inventory service as any machine
+is (so that ``verify_ledgers`` finds each with its history and register line), and a first relève
+(neither timed) so that the timed one compares every value with a previous reading. Timed:
 
 (a) ``releve_readings_import``: rows checked (known meter, capacity, every meter of each machine
     read), previous values fetched, deltas and rollovers computed, the readings written, one
@@ -31,6 +32,7 @@ Measured (2 cores shared with other work, PostgreSQL 15 local, median of 3):
 
 import argparse
 import gc
+import io
 import os
 import sys
 import time
@@ -46,19 +48,27 @@ django.setup()
 
 import psycopg  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.files.uploadedfile import SimpleUploadedFile  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
+from PIL import Image  # noqa: E402
 from psycopg.types.json import Jsonb  # noqa: E402
 
-from ledgers.core.models import Room  # noqa: E402
 from ledgers.core.roles import Role  # noqa: E402
-from ledgers.core.services import establishment_create, membership_grant  # noqa: E402
+from ledgers.core.services import establishment_create, membership_grant, room_create  # noqa: E402
 from ledgers.registers.models import Entry  # noqa: E402
 from ledgers.registers.services import register_create, register_open  # noqa: E402
 from ledgers.registers.verification import verify_register  # noqa: E402
-from ledgers.slots.models import Machine, Meter, MeterReading  # noqa: E402
-from ledgers.slots.registers import METER_READINGS  # noqa: E402
-from ledgers.slots.services import ReadingRow, releve_open, releve_readings_import  # noqa: E402
+from ledgers.slots.models import MeterReading  # noqa: E402
+from ledgers.slots.registers import METER_READINGS, SLOT_FILES  # noqa: E402
+from ledgers.slots.services import (  # noqa: E402
+    MachineInput,
+    MeterSpec,
+    ReadingRow,
+    machine_register,
+    releve_open,
+    releve_readings_import,
+)
 
 CODES = ("in", "out", "jackpots", "cash_box", "bills")
 ENTRY_COLUMNS = (
@@ -88,6 +98,15 @@ COLUMNS = (
 )
 
 
+def _png() -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (2, 2), "grey").save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+PHOTO = _png()  # the inventory photograph of each machine (SLOT-04)
+
+
 def raw_connection() -> psycopg.Connection:
     params = connection.get_connection_params()
     keep = ("dbname", "user", "password", "host", "port")
@@ -102,30 +121,34 @@ def room_of(size: int):
         user = get_user_model().objects.create_user(username=f"{code}.{role}", first_name=role, last_name="Banc")
         membership_grant(user=user, establishment=est, role=role, actor=None)
         users[role] = user
-    register = register_create(establishment=est, kind=METER_READINGS.code, actor=users[Role.DIRECTEUR_JEUX])
-    register_open(register=register, actor=users[Role.DIRECTEUR_EXPLOITATION], paraphe="B.E.")
-    room = Room.objects.create(establishment=est, code="slots", name="Salle des machines")
-    # Inventory set-up is not what is measured: machines and meters go in directly.
-    now = timezone.now()
-    machines = Machine.objects.bulk_create(
-        Machine(
+    registers = {}
+    for kind in (SLOT_FILES.code, METER_READINGS.code):
+        registers[kind] = register_create(establishment=est, kind=kind, actor=users[Role.DIRECTEUR_JEUX])
+        register_open(register=registers[kind], actor=users[Role.DIRECTEUR_EXPLOITATION], paraphe="B.E.")
+    register = registers[METER_READINGS.code]
+    room = room_create(establishment=est, code="slots", name="Salle des machines", actor=None)
+    # The inventory through its service (not timed): each machine with its meter set, its technical
+    # sheet and their register lines, so that the database verifies as any other.
+    machines = [
+        machine_register(
             establishment=est,
-            machine_type="Vidéo",
-            technology="electronic",
-            maker="Banc",
-            maker_serial=f"S{n}",
-            sbm_number=f"M{n:05d}",
-            media=["coins", "banknotes"],
-            stations=1,
-            rtp_percent=Decimal("92"),
-            rate_date=now.date(),
-            registered_at=now,
-            status="in_service",
-            place="floor",
+            data=MachineInput(
+                machine_type="Vidéo",
+                technology="electronic",
+                maker="Banc",
+                maker_serial=f"S{n}",
+                sbm_number=f"M{n:05d}",
+                media=["coins", "banknotes"],
+                stations=1,
+                rtp_percent=Decimal("92"),
+                rate_date=timezone.localdate(),
+                meters=[MeterSpec(code, 8) for code in CODES],
+            ),
+            actor=users[Role.DIRECTEUR_EXPLOITATION],
+            photo=SimpleUploadedFile("machine.png", PHOTO, content_type="image/png"),
         )
         for n in range(size)
-    )
-    Meter.objects.bulk_create(Meter(machine=m, station=1, code=c, digits=8) for m in machines for c in CODES)
+    ]
     return est, room, users[Role.SUPERVISEUR], register, [m.sbm_number for m in machines]
 
 

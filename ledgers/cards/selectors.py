@@ -23,7 +23,7 @@ from ledgers.custody.models import (
     StockVerification,
 )
 from ledgers.custody.selectors import book_stock, intake_registers, located_stock
-from ledgers.incidents.models import Incident
+from ledgers.incidents.models import Incident, IncidentSubject
 from ledgers.registers.kinds import get_kind
 from ledgers.registers.models import EntryKind, Register
 
@@ -123,6 +123,15 @@ def card_incidents(establishment: Establishment) -> QuerySet[Incident]:
         )
         .distinct()
         .order_by("-found_at")
+    )
+
+
+def under_open_incident(establishment: Establishment) -> QuerySet[IncidentSubject]:
+    """The card units an open incident of the establishment names (its quarantine)."""
+    return IncidentSubject.objects.filter(
+        incident__establishment=establishment,
+        incident__status=Incident.Status.OPEN,
+        content_type=ContentType.objects.get_for_model(CardUnit),
     )
 
 

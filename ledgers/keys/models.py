@@ -113,7 +113,11 @@ class KeyIssue(models.Model):
         verbose_name = _("sortie de clé")
         verbose_name_plural = _("sorties de clés")
         ordering = ["-issued_at"]
-        indexes = [models.Index(fields=["purpose_type", "purpose_id"])]
+        indexes = [
+            models.Index(fields=["purpose_type", "purpose_id"]),
+            # The keys out now, among every hand-over of the years (each key's holder, the homes).
+            models.Index(fields=["key"], condition=models.Q(returned_at__isnull=True), name="key_issue_out_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.key} → {self.holder}"

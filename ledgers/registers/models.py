@@ -108,6 +108,9 @@ class Entry(models.Model):
             # The visas of a register (the last one starts the next visa's range): a few rows
             # among millions, found without walking the register.
             models.Index(fields=["register", "seq"], condition=models.Q(kind="visa"), name="entry_visa_idx"),
+            # A user's latest entries (the home's "my recent entries"): read from the newest end
+            # rather than sorting every entry the user ever wrote.
+            models.Index(fields=["actor_user", "-recorded_at", "-id"], name="entry_actor_recent_idx"),
         ]
 
     def __str__(self) -> str:

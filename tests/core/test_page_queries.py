@@ -1,6 +1,9 @@
 """Every demo role's home, and the main list pages, with the full demo: under a fixed bound of
-queries (the homes ran one query per table-partie ever held), and the same count on every visit."""
+queries (the homes ran one query per table-partie ever held), the same count on every visit, and
+the same count again once every register holds many more lines, by every role that writes
+there: what a page reads does not grow with what the house has recorded."""
 
+import datetime
 from io import StringIO
 
 import pytest
@@ -8,9 +11,14 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_logins
+from ledgers.core.models import Membership
 from ledgers.core.roles import Role
+from ledgers.registers.models import Register
+from ledgers.registers.services import entries_bulk_append
+from ledgers.registers.synthetic import synthetic_payloads
 
 # The busiest home (FR directeur responsable, comité: about 90 with the demo, over 700 when each
 # table-partie ever held cost its own queries): every panel's reads, then the page's own.
@@ -59,3 +67,31 @@ def test_every_home_and_list_page_stays_under_its_query_bound(demo, db, client, 
     pages += [(f"{role}.{code}", reverse(name), LIST_QUERIES) for code, role in DIRECTORS for name in LISTS]
     costs(client, django_assert_max_num_queries, pages)  # caches warm (content types, sessions)
     assert costs(client, django_assert_max_num_queries, pages) == costs(client, django_assert_max_num_queries, pages)
+
+
+def more_history(per_register: int) -> None:
+    """``per_register`` more entries in every open register of the demo houses, written by each
+    demo user whose role writes there: the years of lines every home and list reads around."""
+    memberships = Membership.objects.filter(establishment__code__in=(DEMO_MC, DEMO_FR)).select_related("user")
+    start = timezone.now() - datetime.timedelta(days=365)
+    for register in Register.objects.filter(establishment__code__in=(DEMO_MC, DEMO_FR), status=Register.Status.OPEN):
+        writers = [m for m in memberships if m.establishment_id == register.establishment_id]
+        writers = [m for m in writers if m.role in register.kind_info.record_roles]
+        for membership in writers:
+            entries_bulk_append(
+                register=register,
+                actor=membership.user,
+                role=membership.role,
+                payloads=synthetic_payloads(register.kind_info, per_register // len(writers), start=start),
+            )
+
+
+def test_every_home_and_list_page_reads_as_much_after_more_history(demo, db, client, django_assert_max_num_queries):
+    pages = [(username, "/", HOME_QUERIES) for username, _role, _est in demo_logins()]
+    pages += [(f"{role}.{code}", reverse(name), LIST_QUERIES) for code, role in DIRECTORS for name in LISTS]
+    costs(client, django_assert_max_num_queries, pages)  # caches warm
+    before = costs(client, django_assert_max_num_queries, pages)
+    more_history(per_register=400)
+    costs(client, django_assert_max_num_queries, pages)
+    after = costs(client, django_assert_max_num_queries, pages)
+    assert {page: (before[page], after[page]) for page in before if before[page] != after[page]} == {}

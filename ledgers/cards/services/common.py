@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.utils import bulk_update_with_history
@@ -120,19 +120,31 @@ def _lock(units: Iterable[CardUnit], est: Establishment) -> list[CardUnit]:
     ids = [u.pk for u in units]
     if not ids:
         raise ValueError(_("Choisissez au moins une unité de cartes."))
-    # The decks of each unit come with it (one query for all): the checks and the movement read
-    # them from there rather than asking again for each.
-    locked = list(
+    # The units and their decks locked in one query (in serial order, as every movement locks
+    # them): the checks and the movement read each unit's decks from there rather than asking.
+    # Each row says whether an open incident names it or its sixain (CARD-19 / CARD-38, read by
+    # ``_quarantined``) in the same query.
+    incidents = selectors.under_open_incident(est)
+    rows = list(
         CardUnit.objects.select_for_update(of=("self",))
-        .filter(pk__in=ids)
+        .filter(Q(pk__in=ids) | Q(parent_id__in=ids))
         .select_related("location", "table_session__table", "table_session__seance")
-        .prefetch_related(Prefetch("members", queryset=CardUnit.objects.order_by("position")))
+        .annotate(
+            under_incident=Exists(incidents.filter(object_id=OuterRef("pk"))),
+            parent_under_incident=Exists(incidents.filter(object_id=OuterRef("parent_id"))),
+        )
         .order_by("serial")
     )
-    if len(locked) != len(set(ids)) or any(u.establishment_id != est.pk for u in locked):
+    wanted = set(ids)
+    locked = [u for u in rows if u.pk in wanted]
+    if len(locked) != len(wanted) or any(u.establishment_id != est.pk for u in locked):
         raise ValueError(_("Unité de cartes inconnue dans cet établissement."))
     for unit in locked:
         unit.establishment = est
+        members = unit.members.all()  # no query: filled from the rows locked above
+        members._result_cache = sorted((d for d in rows if d.parent_id == unit.pk), key=lambda d: d.position or 0)
+        members._prefetch_done = True
+        unit._prefetched_objects_cache = {"members": members}
     return locked
 
 
@@ -234,9 +246,9 @@ def _live_session(unit: CardUnit, est: Establishment, code_mc: str, code_fr: str
 
 
 def _quarantined(unit: CardUnit) -> bool:
-    """Under an open incident, itself, one of its decks or its sixain (CARD-19 / CARD-38)."""
-    ids = [unit.pk, *(deck.pk for deck in unit.members.all())] + ([unit.parent_id] if unit.parent_id else [])
-    return selectors.card_incidents(unit.establishment).filter(subjects__object_id__in=ids).exists()
+    """Under an open incident, itself, one of its decks or its sixain (CARD-19 / CARD-38): as
+    ``_lock`` read it with the unit."""
+    return unit.under_incident or unit.parent_under_incident or any(deck.under_incident for deck in unit.members.all())
 
 
 def _anomaly(

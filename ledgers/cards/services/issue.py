@@ -77,8 +77,8 @@ def cards_issue(
     for unit in units:
         _check_issuable(unit, est, session, rule)
     opener = _cabinet_opener(est, next((u.location for u in units if u.location_id), None))
-    present = [*selectors.units_at(session).prefetch_related("members"), *units]
     if rule is not None:
+        present = [*selectors.units_at(session).prefetch_related("members"), *units]
         _check_composition(rule, present, session)
     if game == "banque_tout_va":
         _check_two_seances(session)

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.authz import require_role
+from ledgers.core.authz import require_role, require_roles
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, Location
 from ledgers.core.roles import Role
@@ -56,12 +56,13 @@ def cards_return(
     inspecteur de service, who countersigns (``inspecteur``, authenticated by the caller; CARD-18).
     FR: after the post-partie control, by the key holder who opens the cabinet (CARD-37)."""
     est = to_location.establishment
-    role = require_role(actor, est, KEEPERS[est.jurisdiction])
+    checks = [(actor, KEEPERS[est.jurisdiction])] + ([(inspecteur, (Role.INSPECTEUR,))] if inspecteur else [])
+    role, *countersigning = require_roles(est, checks)
     if not returned_by.strip():
         raise ValueError(_("Indiquez les employés qui rapportent les cartes."))
     persons = [_person(actor, role), str(_("rapporté par %(n)s") % {"n": returned_by.strip()})]
     if inspecteur is not None:
-        persons.append(_person(inspecteur, require_role(inspecteur, est, (Role.INSPECTEUR,))))
+        persons.append(_person(inspecteur, countersigning[0]))
     elif best_practice(est, "CARD-18"):
         _refuse_mc(
             est,

@@ -51,6 +51,10 @@ class TableCount(models.Model):
     class Meta:
         verbose_name = _("comptée de fin de séance")
         verbose_name_plural = _("comptées de fin de séance")
+        # The counts still to certify, among one per table-partie ever held (the cashiers' homes).
+        indexes = [
+            models.Index(fields=["table_session"], condition=~models.Q(status="certified"), name="table_count_open_idx")
+        ]
 
     def __str__(self) -> str:
         return str(self.table_session)

@@ -125,6 +125,8 @@ class DropCount(models.Model):
         verbose_name = _("comptage de machine")
         verbose_name_plural = _("comptages de machines")
         constraints = [models.UniqueConstraint(fields=["releve", "machine"], name="slot_count_once")]
+        # The counts beyond the threshold among every count of the years (the dashboards count them).
+        indexes = [models.Index(fields=["releve"], condition=models.Q(flagged=True), name="slot_count_flagged_idx")]
 
     def __str__(self) -> str:
         return f"{self.machine} — {self.counted} €"
