@@ -191,6 +191,40 @@ CARNET_CAGNOTTES = register_kind(
     )
 )
 
+# FR poker (texas hold'em, omaha): the rake of each pot of a table-partie, at the rate posted at the
+# table and within the cap of the partie's buy-in (art. 57-2, 57-4-3, COUNT-18, COUNT-19), with the
+# time, the pot, the rake taken into the table's cagnotte and the gain paid, as art. 56-1 has an
+# approved machine trace them; the cagnotte's count is checked against their sum. The text names no
+# register: nobody is named to cote and paraph it (SET-26), the directeur responsable.
+RETENUES_POTS = register_kind(
+    RegisterKind(
+        code="retenues_pots",
+        title=_("Relevé des retenues par pot"),
+        purpose=_(
+            "Inscrire, par table et par partie, chaque pot, la retenue opérée au profit de la cagnotte et le gain versé."
+        ),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("seance", _("Séance"), 1.0),
+            Column("table", _("Table n°"), 0.5),
+            Column("pot_number", _("Pot n°"), 0.4),
+            Column("time", _("Heure"), 0.5),
+            Column("pot", _("Montant du pot"), 0.8),
+            Column("cave", _("Cave initiale"), 0.7),
+            Column("rate", _("Taux affiché"), 0.5),
+            Column("allowed", _("Retenue due"), 0.7),
+            Column("taken", _("Retenue opérée"), 0.7),
+            Column("gain", _("Gain versé"), 0.8),
+            Column("flags", _("Observations"), 1.6),
+            Column("signed_by", _("Croupier"), 1.2),
+        ),
+        record_roles=(Role.CROUPIER, Role.CHEF_TABLE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("COUNT-18", "COUNT-19"),
+    )
+)
+
 # MC chemin de fer: the ticket books of each table and the check of the tickets detached before
 # the cagnotte is opened, then its count (art. 11.7, REG-13). The text names no register.
 CAGNOTTES_MC = register_kind(

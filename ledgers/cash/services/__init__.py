@@ -9,6 +9,7 @@ from .control import CONTROL_KEEPERS, CONTROL_VISAS, control_day_close, control_
 from .counts import CERTIFICATION_WORDS, CERTIFIERS, count_certify, count_record, count_room_validation_record
 from .floats import FLOAT_FIXERS, FLOAT_SIGNERS, float_amount_fix, float_record, table_box_record
 from .levy import levy_month_close
+from .rakes import RAKE_TAKERS, pot_rake_record
 from .orphans import ORPHAN_KEEPERS, orphan_record, orphan_restitute, orphans_season_clear, tirelire_open
 from .slips import (
     BOOK_KEEPERS,
@@ -36,6 +37,7 @@ __all__ = [
     "KEEPER_ONLY",
     "ORPHAN_KEEPERS",
     "PLAY_LINES",
+    "RAKE_TAKERS",
     "SLIP_RULES",
     "TICKET_KEEPERS",
     "VOIDERS",
@@ -56,6 +58,7 @@ __all__ = [
     "orphan_record",
     "orphan_restitute",
     "orphans_season_clear",
+    "pot_rake_record",
     "slip_book_open",
     "slip_serve",
     "slip_void",

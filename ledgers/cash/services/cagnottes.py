@@ -275,8 +275,18 @@ def cagnotte_count(
             text=_("Cagnotte de la table %(table)s : comptée %(counted)s €, calculée %(computed)s € (col. 9 ≠ col. 8).")
             % {"table": session.table.number, "counted": counted, "computed": cagnotte.computed},
         )
+    # The pots' rakes recorded at the table go into this cagnotte: the count that differs from
+    # their sum is flagged (COUNT-18, COUNT-19).
+    raked = selectors.pot_rakes_total(session)
     with register_language():
         notes = []
+        if raked is not None and raked != counted:
+            notes.append(
+                str(
+                    _("Retenues inscrites pot par pot : %(raked)s € ; cagnotte comptée : %(counted)s €.")
+                    % {"raked": raked, "counted": counted}
+                )
+            )
         if shortfall:
             notes.append(
                 str(_("Manquant de %(amount)s € supporté par la caisse de l'établissement.") % {"amount": shortfall})
@@ -291,6 +301,7 @@ def cagnotte_count(
             "col15": str(cagnotte.retained),
             "difference": str(counted - cagnotte.computed),
             "breakdown": breakdowns.breakdown_text(lines),
+            "pot_rakes": str(raked) if raked is not None else None,
             "certification": " ".join([cagnotte.certification, *notes]),
         }
     _cagnotte_entry(session, actor=actor, role=role, payload=payload)
