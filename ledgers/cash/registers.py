@@ -201,7 +201,8 @@ RETENUES_POTS = register_kind(
         code="retenues_pots",
         title=_("Relevé des retenues par pot"),
         purpose=_(
-            "Inscrire, par table et par partie, chaque pot, la retenue opérée au profit de la cagnotte et le gain versé."
+            "Inscrire, par table et par partie, chaque pot, la retenue opérée au profit de la cagnotte "
+            "et le gain versé."
         ),
         columns=(
             Column("date", _("Date"), 0.8),

@@ -9,8 +9,8 @@ from .control import CONTROL_KEEPERS, CONTROL_VISAS, control_day_close, control_
 from .counts import CERTIFICATION_WORDS, CERTIFIERS, count_certify, count_record, count_room_validation_record
 from .floats import FLOAT_FIXERS, FLOAT_SIGNERS, float_amount_fix, float_record, table_box_record
 from .levy import levy_month_close
-from .rakes import RAKE_TAKERS, pot_rake_record
 from .orphans import ORPHAN_KEEPERS, orphan_record, orphan_restitute, orphans_season_clear, tirelire_open
+from .rakes import RAKE_TAKERS, pot_rake_record
 from .slips import (
     BOOK_KEEPERS,
     SLIP_RULES,
