@@ -1,5 +1,6 @@
 """The rake taken on each pot of a poker table-partie (COUNT-17, COUNT-18; art. 57-2, 56-1): the
-posted rate and the buy-in's cap, the line of the relevé des retenues par pot, the quick entry at the table, the API, and the cagnotte's count checked against the pots."""
+posted rate and the buy-in's cap, the line of the relevé des retenues par pot, the quick entry
+at the table, the API, and the cagnotte's count checked against the pots."""
 
 from decimal import Decimal
 
