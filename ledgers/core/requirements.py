@@ -61,8 +61,12 @@ DECISIONS: dict[str, str] = {
     "AUTH-03": "The number of tables requested (003 art. 4, 5) is the applicant's figure in the dossier "
     "sent to the Minister, not a fact of the establishment: the dossier figures are those installed, "
     "at any date.",
-    "AUTH-06": "Approvals and notices to the authorities in one overview (core/approvals.py); each act's "
-    "notice is recorded on the act that requires it.",
+    "AUTH-06": "Approvals in one overview (core/approvals.py), each gating its act. The notices to the "
+    "Minister of the Interior, the SCCJ and the police in one FR register (incidents AUTHORITY_NOTICES), "
+    "a line per notice written by the act that gives it: BBJ final stop, progressive and JPM stops and "
+    "withdrawal, JPM figures to the SCCJ, machine moves, the police informed of an incident, the prior "
+    "declarations (one line per recipient). The text names nobody to cote and paraph it: the "
+    "directeur responsable (SET-26).",
     # Cash
     "COUNT-09": "Ticket denominations able to represent any levy amount (BP) is not checked: the text "
     "sets no levy unit.",
@@ -70,6 +74,12 @@ DECISIONS: dict[str, str] = {
     "COUNT-17": "A cagnotte is put into service with its table's number (table numbers are unique, so "
     "never shared); art. 56-1 sets no time for it, so none is required before the first count.",
     "COUNT-42": "As COUNT-17 for baccara and écarté tables (AMB-57: every cercle table).",
+    "COUNT-18": "The rake of each pot is recorded at the table (relevé des retenues par pot, the record "
+    "art. 56-1 has an approved machine keep: time, pot, rake, gain paid): the buy-in is the partie's, given "
+    "with its first pot; the rake taken is the rake due unless the croupier says otherwise, and one that "
+    "differs from it, above or below, is recorded and flagged (the text fixes the rate, not a bound "
+    "only); the cagnotte's count that differs from the sum of the pots' rakes is flagged in modèle 11. "
+    "Omaha poker 4 high (COUNT-19) is not in the game catalogue: its rate is computed, no table plays it.",
     "COUNT-22": "'Immédiatement' read as within COUNT-22 minutes after the end of the partie (30 by "
     "default, to confirm); a later entry is flagged.",
     "COUNT-24": "The displayed amount is checked per table: a BBJ shared by several tables would need "

@@ -27,7 +27,7 @@ from ledgers.cash.services import changeurs
 from ledgers.core.authz import save_audited
 from ledgers.core.roles import Role
 from ledgers.core.services import seance_open, table_session_close, table_session_open, table_session_prepare
-from ledgers.incidents.registers import INCIDENT_REGISTER
+from ledgers.incidents.registers import AUTHORITY_NOTICES, INCIDENT_REGISTER
 from ledgers.registers.kinds import get_kind
 from ledgers.registers.services import register_create, register_open
 from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user, post_displays
@@ -124,6 +124,7 @@ def fro(fr):
         INCIDENT_REGISTER.code,
         REGISTRE_PLAQUES.code,
         CARNETS_TICKETS.code,
+        AUTHORITY_NOTICES.code,
     ):
         org.open_register(kind)
     org.open_register(REGISTRE_CHANGE.code, org.desk.code)

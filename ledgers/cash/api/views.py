@@ -8,11 +8,21 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ledgers.core.api.actions import service_action as action
-from ledgers.core.api.scoping import EstablishmentScoped
+from ledgers.core.api.scoping import EstablishmentList, EstablishmentScoped
 from ledgers.core.countersign import countersigner_from
 
 from .. import selectors, services
-from ..models import BadBeatStop, CercleDeviceDay, ChipSeries, ControlDay, ElectronicDevice, Orphan, Slip, TableCount
+from ..models import (
+    BadBeatStop,
+    CercleDeviceDay,
+    ChipSeries,
+    ControlDay,
+    ElectronicDevice,
+    Orphan,
+    Slip,
+    TableCount,
+    TicketBook,
+)
 from ..services import (
     baccara,
     bbj,
@@ -184,7 +194,18 @@ CountView = action("CountView", s.EncaisseCountInput, s.EncaisseCountOutput, _co
 CertifyView = action("CertifyView", s.CertifyInput, s.EncaisseCountOutput, _certify)
 ControlCloseView = action("ControlCloseView", s.ControlCloseInput, s.ControlDayOutput, _control_close)
 TableBoxView = action("TableBoxView", s.TableBoxInput, s.TableBoxOutput, _table_box)
-TicketBookView = action("TicketBookView", s.TicketBookInput, s.TicketBookOutput, _ticket_book)
+
+
+class TicketBookView(
+    EstablishmentList, action("TicketBookAction", s.TicketBookInput, s.TicketBookOutput, _ticket_book)
+):
+    """GET: the ticket books of the establishment (filter by table, cover number); POST: register one."""
+
+    queryset = TicketBook.objects.select_related("table")
+    serializer_class = s.TicketBookOutput
+    filterset_fields = ("table", "cover_number")
+
+
 CagnotteComputeView = action("CagnotteComputeView", s.CagnotteComputeInput, s.CagnotteOutput, _cagnotte_compute)
 CagnotteCountView = action("CagnotteCountView", s.CagnotteCountInput, s.CagnotteOutput, _cagnotte_count)
 BadBeatView = action("BadBeatView", s.BadBeatInput, s.BadBeatOutput, _bad_beat)
