@@ -16,6 +16,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register
 from ledgers.registers.verification import verify_register
+from tests.factories import GamingTableFactory, post_displays
 
 from .test_cagnottes import plaques, ticket_book
 
@@ -25,7 +26,6 @@ D = Decimal
 @pytest.fixture
 def poker(fro):
     fro.open_register(RETENUES_POTS.code)
-    table_cagnotte_record(table=fro.tables["TH1"], number="TH1", actor=fro[Role.COMITE])
     return fro
 
 
@@ -62,11 +62,17 @@ def test_count_18_a_rake_taken_other_than_the_rake_due_is_recorded_and_flagged(p
     assert flagged.payload["flags"] == under.flags
 
 
-def test_count_17_the_rake_goes_into_the_tables_own_cagnotte(fro):
-    fro.open_register(RETENUES_POTS.code)
+def test_count_17_the_rake_goes_into_the_tables_own_cagnotte(poker):
+    table = GamingTableFactory(establishment=poker.est, room=poker.room, number="TH2", game="texas_holdem")
+    poker.tables["TH2"] = table
+    post_displays(table)
+    poker.open_register(CARNET_CAGNOTTES.code, "TH2")
+    session = poker.session("TH2")
     with pytest.raises(RuleViolation) as refused:
-        services.pot_rake_record(session=fro.session("TH1"), pot=D("100"), cave=D("500"), actor=fro[Role.CROUPIER])
+        services.pot_rake_record(session=session, pot=D("100"), cave=D("500"), actor=poker[Role.CROUPIER])
     assert refused.value.code == "COUNT-17" and not PotRake.objects.exists()
+    table_cagnotte_record(table=table, number="TH2", actor=poker[Role.COMITE])
+    assert services.pot_rake_record(session=session, pot=D("100"), cave=D("500"), actor=poker[Role.CROUPIER]).taken
 
 
 def test_count_18_the_buy_in_is_the_parties_and_only_the_table_staff_record(poker):

@@ -24,6 +24,7 @@ from ..registers import (
 )
 from .bbj import _difference_incident
 from .common import _session_fields
+from .table_cagnottes import require_in_service
 
 # Who checks the tickets and opens the cagnotte: FR the directeur responsable or a comité member,
 # never anyone else (art. 56-2, 71); MC the inspecteur or the Direction des Jeux, an SCJ agent
@@ -139,6 +140,8 @@ def cagnotte_compute(*, session: TableSession, detached: Sequence[dict], actor: 
             )
             % {"table": table.number},
         )
+    if fr:
+        require_in_service(table)
     tickets, computed = [], Decimal("0.00")
     for line in detached:
         book = TicketBook.objects.select_for_update().get(pk=getattr(line["book"], "pk", line["book"]))

@@ -11,15 +11,15 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core import amounts
 from ledgers.core.authz import require_role
-from ledgers.core.errors import RuleViolation
 from ledgers.core.models import TableSession
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
 from ledgers.registers.services import display_name, entry_write, register_language
 
 from .. import rules, selectors
-from ..models import PotRake, TableCagnotte
+from ..models import PotRake
 from ..registers import RETENUES_POTS
+from .table_cagnottes import require_in_service
 
 # The croupier takes the rake at the table, under the chef de table (art. 56-1: "le croupier").
 RAKE_TAKERS = (Role.CROUPIER, Role.CHEF_TABLE)
@@ -76,12 +76,7 @@ def pot_rake_record(
     if session.status != TableSession.Status.OPEN:
         raise ValidationError(_("Les pots s'inscrivent pendant la partie."))
     code = rake_row(table.game)
-    if not TableCagnotte.objects.filter(table=table).exists():
-        raise RuleViolation(
-            "COUNT-19" if table.game == "omaha" else "COUNT-17",
-            _("La table %(table)s n'a pas de cagnotte en service : la retenue est opérée au profit de sa cagnotte.")
-            % {"table": table.number},
-        )
+    require_in_service(table)
     rate, order = selectors.rake_terms(est, table.game)
     first = PotRake.objects.filter(table_session=session).order_by("number").first()
     if first is not None:

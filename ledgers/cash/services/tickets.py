@@ -31,6 +31,7 @@ from ..registers import (
 )
 from .cagnottes import CAGNOTTE_CONTROLLERS, _cagnotte_entry
 from .common import _dated_entry
+from .table_cagnottes import require_in_service
 
 TABLE_NUMBERERS = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)
 
@@ -216,6 +217,7 @@ def cagnotte_machine_compute(
             )
             % {"table": table.number},
         )
+    require_in_service(table)
     if session.status != TableSession.Status.CLOSED:
         raise ValidationError(_("La cagnotte se calcule à la fin de la partie."))
     if CagnotteCount.objects.filter(table_session=session).exists():
