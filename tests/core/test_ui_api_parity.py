@@ -18,11 +18,6 @@ NOT_ACTS = {
 # Acts of the pages the API does not offer yet. The list only shrinks: an act that gains its route
 # moves to API_ROUTE_OF (the test fails while it stays here).
 WITHOUT_ROUTE = {
-    "registers:create",
-    "registers:open",
-    "registers:record",
-    "registers:close",
-    "registers:correct",
     "keys:inventory",
     "cash:fix_bank",
     "cash:centralise",
@@ -178,6 +173,11 @@ API_ROUTE_OF = {
     "seance-table-close": "table-session-close",
     "seance-table-open": "table-session-open",
     "seances": "seance-list",
+    "registers:create": "register-create",
+    "registers:open": "register-open",
+    "registers:record": "register-record",
+    "registers:close": "register-close",
+    "registers:correct": "entry-correct",
     "slots:approval": "slots-approval",
     "slots:assignment_close": "slots-assignment-close",
     "slots:avance": "slots-avance",
@@ -288,4 +288,4 @@ def test_the_acts_without_a_route_are_known():
     """The acts the API still lacks are exactly those listed: one gaining a route leaves the list."""
     pages, _api = _routes()
     assert WITHOUT_ROUTE <= pages
-    assert len(WITHOUT_ROUTE) <= 8
+    assert len(WITHOUT_ROUTE) <= 3
