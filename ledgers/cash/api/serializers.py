@@ -5,7 +5,7 @@ from rest_framework import serializers
 from ledgers.core.api.actions import Signature
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_inputs
-from ledgers.core.models import GamingTable, Location, TableSession
+from ledgers.core.models import GamingTable, Location, LocationKind, TableSession
 
 from .. import breakdowns
 from ..models import (
@@ -844,3 +844,21 @@ class BankerSegmentOutput(serializers.ModelSerializer):
     class Meta:
         model = BankerSegment
         fields = ("id", "table_session", "banker", "bank", "bank_amount", "started_at")
+
+
+class FixBankInput(serializers.Serializer):
+    table = EstablishmentPK(queryset=GamingTable.objects.all())
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+
+
+class FixBankOutput(serializers.Serializer):
+    table = serializers.CharField(help_text="Numéro de la table.")
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2)
+
+
+class CentraliseInput(serializers.Serializer):
+    desk = EstablishmentPK(queryset=Location.objects.filter(kind=LocationKind.CAISSE_CENTRALE))
+
+
+class CentraliseOutput(serializers.Serializer):
+    centralised = serializers.IntegerField(help_text="Bons centralisés.")

@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 from ledgers.core.api.actions import service_action as action
 from ledgers.core.api.scoping import EstablishmentList, EstablishmentScoped
 from ledgers.core.countersign import countersigner_from
+from ledgers.core.models import Seance
 
 from .. import selectors, services
 from ..models import (
@@ -424,3 +425,19 @@ class RakeView(EstablishmentScoped, APIView):
         query = s.RakeQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         return Response(selectors.rake_for(self.establishment, **query.validated_data))
+
+
+def _fix_bank(request, est, data):
+    """MC: the Direction des Jeux fixes the somme mise en banque of a table (COUNT-01, SET-06)."""
+    services.float_amount_fix(table=data["table"], amount=data["amount"], actor=request.user)
+    return {"table": data["table"].number, "amount": data["amount"]}
+
+
+def _centralise(request, est, data, pk):
+    """FR: the ravitaillement bons served during the séance centralised in one desk (art. 37, COUNT-29)."""
+    seance = get_object_or_404(Seance, pk=pk, establishment=est)
+    return {"centralised": services.slips_centralise(seance=seance, desk=data["desk"], actor=request.user)}
+
+
+FixBankView = action("FixBankView", s.FixBankInput, s.FixBankOutput, _fix_bank)
+CentraliseView = action("CentraliseView", s.CentraliseInput, s.CentraliseOutput, _centralise)
