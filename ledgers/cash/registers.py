@@ -169,6 +169,7 @@ CARNET_CAGNOTTES = register_kind(
         columns=(
             Column("date", _("Col. 1 — Date"), 0.8),
             Column("seance", _("Séance"), 1.0),
+            Column("col2", _("Col. 2 — Heure d'ouverture"), 0.5),
             Column("table", _("Table n°"), 0.5),
             Column("col3.bankers", _("Col. 3 — Banquiers (baccara à deux tableaux)"), 1.0),
             Column("col3.names", _("Col. 3 (3 bis au baccara à deux tableaux) — Croupiers et changeurs"), 1.6),

@@ -378,3 +378,10 @@ def test_count_17_no_cagnotte_computed_for_a_table_without_its_own_cagnotte(fro)
         session=session, detached=[{"book": book, "last_number": 10}], actor=fro[Role.COMITE]
     )
     assert computed.computed == Decimal("50.00")
+
+
+def test_reg_30_carnet_modele_11_line_carries_the_opening_time_in_column_2(fro):
+    session = computed_poker(fro)
+    line = current_register(fro.est, CARNET_CAGNOTTES.code, "TH1").entries.filter(kind="record").last()
+    assert line.payload["col2"] == fro.est.localtime(session.opened_at).strftime("%H:%M")
+    assert "col2" in [column.key for column in CARNET_CAGNOTTES.columns]

@@ -40,6 +40,8 @@ def _cagnotte_entry(session: TableSession, *, actor: AbstractBaseUser, role: str
     fr = est.jurisdiction == "FR"
     with register_language():
         body = {**_session_fields(session), **payload, "signed_by": f"{display_name(actor)} ({Role(role).label})"}
+    if fr:  # modèle 11 col. 2: the opening time of the partie (art. 71)
+        body["col2"] = est.localtime(session.opened_at).strftime("%H:%M") if session.opened_at else ""
     return entry_write(
         establishment=est,
         kind=CARNET_CAGNOTTES.code if fr else CAGNOTTES_MC.code,
