@@ -311,6 +311,8 @@ CARNET_ORPHELINS = register_kind(
             Column("category", _("Nature"), 1.2),
             Column("place", _("Lieu"), 0.9),
             Column("detail", _("Mise initiale et gains cumulés"), 1.3),
+            Column("found_by", _("Trouvé par"), 0.9),
+            Column("witness", _("Témoin"), 0.9),
             Column("paid_into", _("Versé à"), 0.9),
             Column("amount", _("Col. 7 — Montant"), 0.8),
             Column("col9", _("Col. 9 — Restitution : bénéficiaire, justificatif, inscription d'origine"), 2.4),
