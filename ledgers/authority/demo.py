@@ -89,7 +89,7 @@ def seed(stdout: TextIO) -> None:
     )
     for kind in (OBSERVATIONS.code, LIAISON.code):
         open_volume(est, kind, "", director=director, authority=chief, paraphe="C.P.")
-    for kind in (DECLARATIONS.code, HOUSE_RULES.code):
+    for kind in (DECLARATIONS.code, HOUSE_RULES.code, "informations_autorites"):
         open_volume(est, kind, "", director=director, authority=director, paraphe="D.R.")
     if not Observation.objects.filter(establishment=est).exists():
         now = timezone.now()

@@ -510,6 +510,7 @@ class _Nice(_Casino):
         ("bons_commande", "cards", Role.DIRECTEUR_RESPONSABLE),
         ("cartes_service", "", Role.DIRECTEUR_RESPONSABLE),
         ("incidents", "", Role.DIRECTEUR_RESPONSABLE),
+        ("informations_autorites", "", Role.DIRECTEUR_RESPONSABLE),
     ]
     supplier = ("France Cartes SA", "Agrément du ministre de l'intérieur n° 2021-07")
 

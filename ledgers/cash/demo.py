@@ -42,8 +42,9 @@ from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open
 
 from . import services
-from .models import BadBeatTable, ChipSeries, ControlDay, Orphan, SlipBook, TableBox, TicketBook
-from .services import plaques
+from .models import BadBeatTable, ChipSeries, ControlDay, Orphan, SlipBook, TableBox, TableCagnotte, TicketBook
+from .services import plaques, rakes
+from .services.table_cagnottes import table_cagnotte_record
 
 SEED_AFTER = ("ledgers.authority",)  # the French tables' displays (REG-23) before they open
 
@@ -64,6 +65,8 @@ REGISTERS = {
         ("registre_change", "caisse", Role.DIRECTEUR_RESPONSABLE, Role.COMPTABLE_TRESOR, "M.G."),
         ("registre_controle", "", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
         ("incidents", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+        ("informations_autorites", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+        ("retenues_pots", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
         ("registre_plaques", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
         ("carnet_cagnottes", "TH1", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
         ("carnets_tickets", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
@@ -220,8 +223,9 @@ def _poker_table(est: Establishment) -> GamingTable:
 
 
 def _poker_night(est: Establishment, seance: Seance, director) -> None:
-    """The texas hold'em table: 60 tickets of 5 € detached, the cagnotte found 10 € short, borne by
-    the cash desk (COUNT-53, INC-17); its bad beat jackpot counted 5 € above the certified statement,
+    """The texas hold'em table: three pots raked 100 € each, 60 tickets of 5 € detached, the
+    cagnotte found 10 € short, borne by the cash desk and set against the pots' rakes (COUNT-53,
+    INC-17, COUNT-18); its bad beat jackpot counted 5 € above the certified statement,
     the higher amount retained (COUNT-21 to COUNT-24, INC-10)."""
     table = est.tables.get(number="TH1")
     comite = demo_user(est, Role.COMITE)
@@ -236,6 +240,9 @@ def _poker_night(est: Establishment, seance: Seance, director) -> None:
     session = table_session_open(
         session=table_session_prepare(seance=seance, table=table, actor=director), actor=director
     )
+    croupier = demo_user(est, Role.CROUPIER)
+    for pot in (Decimal(2500), Decimal(3100), Decimal(2600)):  # cave 1 000 €: 100 € each, the cap
+        rakes.pot_rake_record(session=session, pot=pot, cave=Decimal(1000), actor=croupier)
     table_session_close(session=session, actor=director)
     services.cagnotte_compute(session=session, detached=[{"book": book, "last_number": 60}], actor=comite)
     services.cagnotte_count(
@@ -360,6 +367,9 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
             continue
         poker = _poker_table(est) if est.jurisdiction == "FR" else None
         _registers(est)
+        if poker is not None and not TableCagnotte.objects.filter(table=poker).exists():
+            # Its own cagnotte, numbered like it (COUNT-17).
+            table_cagnotte_record(table=poker, number=poker.number, actor=demo_user(est, Role.DIRECTEUR_RESPONSABLE))
         if poker is not None and not BadBeatTable.objects.filter(table=poker).exists():
             # Its bad beat jackpot runs on an approved machine with a built-in cagnotte (COUNT-46).
             services.bad_beat_activate(

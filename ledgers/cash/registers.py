@@ -169,6 +169,7 @@ CARNET_CAGNOTTES = register_kind(
         columns=(
             Column("date", _("Col. 1 — Date"), 0.8),
             Column("seance", _("Séance"), 1.0),
+            Column("col2", _("Col. 2 — Heure d'ouverture"), 0.5),
             Column("table", _("Table n°"), 0.5),
             Column("col3.bankers", _("Col. 3 — Banquiers (baccara à deux tableaux)"), 1.0),
             Column("col3.names", _("Col. 3 (3 bis au baccara à deux tableaux) — Croupiers et changeurs"), 1.6),
@@ -188,6 +189,41 @@ CARNET_CAGNOTTES = register_kind(
         visa_roles=(Role.CONTROLE_INTERIEUR,),
         requirements=("REG-30", "REG-26", "COUNT-43", "COUNT-52", "COUNT-53", "SHOE-13", "AMB-49"),
         form="modèle 11",
+    )
+)
+
+# FR poker (texas hold'em, omaha): the rake of each pot of a table-partie, at the rate posted at the
+# table and within the cap of the partie's buy-in (art. 57-2, 57-4-3, COUNT-18, COUNT-19), with the
+# time, the pot, the rake taken into the table's cagnotte and the gain paid, as art. 56-1 has an
+# approved machine trace them; the cagnotte's count is checked against their sum. The text names no
+# register: nobody is named to cote and paraph it (SET-26), the directeur responsable.
+RETENUES_POTS = register_kind(
+    RegisterKind(
+        code="retenues_pots",
+        title=_("Relevé des retenues par pot"),
+        purpose=_(
+            "Inscrire, par table et par partie, chaque pot, la retenue opérée au profit de la cagnotte "
+            "et le gain versé."
+        ),
+        columns=(
+            Column("date", _("Date"), 0.8),
+            Column("seance", _("Séance"), 1.0),
+            Column("table", _("Table n°"), 0.5),
+            Column("pot_number", _("Pot n°"), 0.4),
+            Column("time", _("Heure"), 0.5),
+            Column("pot", _("Montant du pot"), 0.8),
+            Column("cave", _("Cave initiale"), 0.7),
+            Column("rate", _("Taux affiché"), 0.5),
+            Column("allowed", _("Retenue due"), 0.7),
+            Column("taken", _("Retenue opérée"), 0.7),
+            Column("gain", _("Gain versé"), 0.8),
+            Column("flags", _("Observations"), 1.6),
+            Column("signed_by", _("Croupier"), 1.2),
+        ),
+        record_roles=(Role.CROUPIER, Role.CHEF_TABLE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("COUNT-18", "COUNT-19"),
     )
 )
 
@@ -275,6 +311,8 @@ CARNET_ORPHELINS = register_kind(
             Column("category", _("Nature"), 1.2),
             Column("place", _("Lieu"), 0.9),
             Column("detail", _("Mise initiale et gains cumulés"), 1.3),
+            Column("found_by", _("Trouvé par"), 0.9),
+            Column("witness", _("Témoin"), 0.9),
             Column("paid_into", _("Versé à"), 0.9),
             Column("amount", _("Col. 7 — Montant"), 0.8),
             Column("col9", _("Col. 9 — Restitution : bénéficiaire, justificatif, inscription d'origine"), 2.4),

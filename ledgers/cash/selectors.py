@@ -25,6 +25,7 @@ from .models import (
     DeviceDay,
     ElectronicDevice,
     LevyMachine,
+    PotRake,
     Slip,
     SlipBook,
     TableCount,
@@ -185,17 +186,31 @@ def counts_waiting(establishment: Establishment) -> QuerySet[TableCount]:
 RAKE_GAMES = ("texas_holdem", "omaha")
 
 
+def rake_terms(establishment: Establishment, game: str) -> tuple[Decimal, str]:
+    """The rake rate of ``game`` posted at the tables (SET-16, COUNT-20) and the SET-17 order of
+    the cap and the round-up."""
+    rates = establishment.setting("SET-16") or {}
+    if game not in rates:
+        raise ValidationError(_("Aucun taux de cagnotte n'est configuré pour ce jeu (SET-16)."))
+    return Decimal(str(rates[game])), establishment.setting("SET-17") or rules.CAP_LAST
+
+
+def pots_of(session: TableSession) -> QuerySet[PotRake]:
+    return PotRake.objects.filter(table_session=session).select_related("taken_by").order_by("number")
+
+
+def pot_rakes_total(session: TableSession) -> Decimal | None:
+    """The sum of the rakes recorded pot by pot at a table-partie, None when none was."""
+    return PotRake.objects.filter(table_session=session).aggregate(total=Sum("taken"))["total"]
+
+
 def rake_for(
     establishment: Establishment, *, game: str, pot: Decimal, cave: Decimal, recorded: Decimal | None = None
 ) -> dict:
     """The rake allowed on a pot (COUNT-18, COUNT-19) with the jurisdiction's SET-16 rates and
     SET-17 order; ``recorded``: a rake taken, flagged when above the allowed amount."""
-    rates = establishment.setting("SET-16") or {}
-    if game not in rates:
-        raise ValidationError(_("Aucun taux de cagnotte n'est configuré pour ce jeu (SET-16)."))
+    rate, order = rake_terms(establishment, game)
     pot, cave = amounts.money(pot), amounts.money(cave)
-    rate = Decimal(str(rates[game]))
-    order = establishment.setting("SET-17") or rules.CAP_LAST
     allowed = rules.rake(pot=pot, cave=cave, rate_percent=rate, order=order)
     cap = rules.rake_cap(cave)
     return {

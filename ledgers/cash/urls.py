@@ -15,6 +15,7 @@ urlpatterns = [
     path("bons/annulation/", views.SlipVoidView.as_view(), name="slip_void"),
     path("seances/<int:pk>/centralisation/", views.CentraliseView.as_view(), name="centralise"),
     path("cagnotte-poker/", views.RakeView.as_view(), name="rake"),
+    path("tables/<int:pk>/pots/", views.PotRakesView.as_view(), name="pots"),
     path("registre-controle/", views.ControlView.as_view(), name="control"),
     path("registre-controle/<int:pk>/visa/", views.ControlVisaView.as_view(), name="control_visa"),
     path("carnets-tickets/nouveau/", views.TicketBookView.as_view(), name="ticket_book"),

@@ -54,29 +54,44 @@ DECISIONS: dict[str, str] = {
     "WHEEL-09": "The catalogue leaves the specialisation threshold to a setting without a SET number: "
     "flagged above 2 launches in a row or 50 % of the partie's turns once it has 4 (establishment "
     "option WHEEL-09).",
-    "AUTH-01": "Gated where the product has the operation: a FR table's minimum stake changed without a "
-    "6° declaration implemented since is refused. The table mix, the opening hours and the 7° "
-    "tournament tables are not operations of the product (003 art. 9 bis lists what is declared; "
-    "the product records the declaration and its follow-up, AUTH-02, for them).",
+    "AUTH-01": "Gated: a FR table's minimum stake changed without a 6° declaration implemented since "
+    "is refused. Not yet gated: a table added or replaced by another game (2°, 3°, 6° distribution), "
+    "the SET-25 closing times (6° opening hours) and the 7° tournament tables; their declarations and "
+    "follow-up are recorded (AUTH-02).",
     "AUTH-03": "The number of tables requested (003 art. 4, 5) is the applicant's figure in the dossier "
     "sent to the Minister, not a fact of the establishment: the dossier figures are those installed, "
     "at any date.",
-    "AUTH-06": "Approvals and notices to the authorities in one overview (core/approvals.py); each act's "
-    "notice is recorded on the act that requires it.",
+    "AUTH-06": "Approvals in one overview (core/approvals.py), each gating its act. The notices to the "
+    "Minister of the Interior, the SCCJ and the police in one FR register (incidents AUTHORITY_NOTICES), "
+    "a line per notice written by the act that gives it: BBJ final stop, progressive and JPM stops and "
+    "withdrawal, JPM figures to the SCCJ, machine moves, the police informed of an incident, the prior "
+    "declarations (one line per recipient). The text names nobody to cote and paraph it: the "
+    "directeur responsable (SET-26).",
     # Cash
     "COUNT-09": "Ticket denominations able to represent any levy amount (BP) is not checked: the text "
     "sets no levy unit.",
     "COUNT-14": "The special rules of arts. 47 and 48 are out: base texts not in the corpus (AMB-30).",
     "COUNT-17": "A cagnotte is put into service with its table's number (table numbers are unique, so "
-    "never shared); art. 56-1 sets no time for it, so none is required before the first count.",
+    "never shared). The table's levies go into it: no pot's rake is recorded and no cagnotte computed "
+    "while the table has none in service; the levies taken through ticket books are seen only at that "
+    "computation.",
     "COUNT-42": "As COUNT-17 for baccara and écarté tables (AMB-57: every cercle table).",
+    "COUNT-18": "The rake of each pot is recorded at the table (relevé des retenues par pot, the record "
+    "art. 56-1 has an approved machine keep: time, pot, rake, gain paid): the buy-in is the partie's, given "
+    "with its first pot; the rake taken is the rake due unless the croupier says otherwise, and one that "
+    "differs from it, above or below, is recorded and flagged (the text fixes the rate, not a bound "
+    "only); the cagnotte's count that differs from the sum of the pots' rakes is flagged in modèle 11. "
+    "Omaha poker 4 high (COUNT-19) is not in the game catalogue: its rate is computed, no table plays it.",
     "COUNT-22": "'Immédiatement' read as within COUNT-22 minutes after the end of the partie (30 by "
     "default, to confirm); a later entry is flagged.",
     "COUNT-24": "The displayed amount is checked per table: a BBJ shared by several tables would need "
     "one jackpot across them.",
-    "COUNT-27": "The bank's nomenclature is recorded where the texts name a banker (baccara à deux "
-    "tableaux, art. 58); other cercle games have no banker (the players play against each other), "
-    "so there is no bank to record.",
+    "COUNT-27": "Art. 37 fixes what the somme en banque holds; the record of a banker and his bank is "
+    "what art. 58 and 71 put in modèle 11 (baccara à deux tableaux, COUNT-54), where banknotes are "
+    "refused. No text has the bank of the other cercle games written anywhere (poker has no bank, "
+    "57-2: the house takes a rake), so there is no recorded bank to check there; the change at the "
+    "table goes through the changeur, whose ravitaillement bons refuse banknotes among the chips "
+    "requested, and no foreign currency is changed at a table.",
     "COUNT-33": "The art. 53 exception is out: base text not in the corpus (AMB-30).",
     "COUNT-34": "The transport box checked against a register of boxes (BP) is out: no text keeps such a register.",
     "COUNT-36": "'Slowly enough to be followed' (art. 43) is a manner of counting the software cannot "

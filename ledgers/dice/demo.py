@@ -52,6 +52,7 @@ REGISTERS = {
         ("bons_commande", "dice", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
         ("rampo_special", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
         ("incidents", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
+        ("informations_autorites", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
     ],
 }
 FR_COLOURS = [("rouge", "vert"), ("jaune", "bleu"), ("blanc", "noir"), ("orange", "violet")]

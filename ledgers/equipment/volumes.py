@@ -27,7 +27,9 @@ def required_volumes(establishment: Establishment) -> list[tuple[str, str]]:
         (SHOE_GAMES_FR[game]["carnet"], number)
         for number, game in establishment.tables.filter(game__in=SHOE_GAMES_FR).values_list("number", "game")
     ]
-    return [*common, ("carnet_19", "sabots"), ("main_courante_roue", ""), *sorted(carnets)]
+    # FR: the police informed of an anomaly is a line of the notices to the authorities (AUTH-06).
+    notices = [("informations_autorites", "")]
+    return [*common, *notices, ("carnet_19", "sabots"), ("main_courante_roue", ""), *sorted(carnets)]
 
 
 def open_volume(

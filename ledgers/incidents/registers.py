@@ -38,3 +38,35 @@ INCIDENT_REGISTER = register_kind(
         requirements=("INC-01", "REG-20"),
     )
 )
+
+# FR: the one register of the notices given to the Minister of the Interior and to the police
+# (FR-2007 art. 40, 56-3-2, 68-19, 68-20-1, 68-20-2, 68-30; 003 art. 7 (9 bis); AUTH-06). Each act
+# that notifies writes its line here, beside its own register: the BBJ final stop (COUNT-47), a
+# progressive's transfer or final stop and a JPM's stop or withdrawal (SLOT-37, SLOT-41), the
+# monthly JPM figures to the SCCJ (SLOT-39), a machine's move (SLOT-33), the police informed of an
+# incident (card anomalies INC-13, BBJ breakdown INC-15, SFM anomalies INC-16), the prior
+# declarations (AUTH-01). The acts check who may do them; the text names nobody to cote and paraph
+# it (SET-26): the directeur responsable.
+AUTHORITY_NOTICES = register_kind(
+    RegisterKind(
+        code="informations_autorites",
+        title=_("Registre des informations du ministre de l'intérieur et de la police"),
+        purpose=_(
+            "Inscrire chaque information donnée au ministre de l'intérieur, au SCCJ et aux services de police : "
+            "destinataire, date, objet, référence et article qui l'exige."
+        ),
+        columns=(
+            Column("notified_at", _("Informé le"), 0.9),
+            Column("recipient", _("Destinataire"), 1.4),
+            Column("subject", _("Objet"), 2.2),
+            Column("reference", _("Référence"), 1.0),
+            Column("requirement", _("Exigence"), 0.8),
+            Column("article", _("Article"), 1.2),
+            Column("signed_by", _("Signature"), 1.2),
+        ),
+        record_roles=tuple(Role),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("AUTH-06",),
+    )
+)

@@ -13,18 +13,20 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, save_audited
+from ledgers.core.catalogue import REQUIREMENTS
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, Location, TableSession
 from ledgers.core.roles import Role
 from ledgers.notifications.models import Notice, NoticeKind
 from ledgers.notifications.services import notice_send
 from ledgers.registers.chain import format_timestamp
+from ledgers.registers.models import Entry
 from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append, register_language
+from ledgers.registers.services import display_name, entry_append, entry_write, register_language
 
 from .categories import get_category
 from .models import Incident, IncidentNotice, IncidentSubject
-from .registers import INCIDENT_REGISTER
+from .registers import AUTHORITY_NOTICES, INCIDENT_REGISTER
 from .selectors import missing_notices
 
 DECIDERS = {"MC": (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR), "FR": (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)}
@@ -44,6 +46,49 @@ def _record(
         **extra,
     }
     entry_append(register=register, actor=actor, role=role, payload=payload)
+
+
+class AuthorityRecipient:
+    """Whom a FR act notifies (AUTH-06): the labels its line in the register gives."""
+
+    MINISTER = _("Ministre de l'intérieur")
+    SCCJ = _("Service central des courses et jeux (SCCJ)")
+    POLICE = _("Service de police")
+
+
+def authority_notice_write(
+    *,
+    establishment: Establishment,
+    recipient: str,
+    subject: str,
+    requirement: str,
+    notified_at: datetime.datetime | datetime.date,
+    reference: str,
+    actor: AbstractBaseUser,
+    role: str,
+    detail: str = "",
+) -> Entry:
+    """The line of a notice to the Minister of the Interior or the police in the FR register of
+    those notices (AUTH-06), written by the act that notifies, in its transaction; ``requirement``
+    is the row that requires the notice, its article is printed beside it."""
+    with register_language():
+        when = (
+            establishment.localtime(notified_at).strftime("%d/%m/%Y %H:%M")
+            if isinstance(notified_at, datetime.datetime)
+            else notified_at.strftime("%d/%m/%Y")
+        )
+        payload = {
+            "notified_at": when,
+            "recipient": f"{recipient} — {detail}" if detail else str(recipient),
+            "subject": str(subject),
+            "reference": reference,
+            "requirement": requirement,
+            "article": REQUIREMENTS[requirement].article,
+            "signed_by": f"{display_name(actor)} ({Role(role).label})",
+        }
+    return entry_write(
+        establishment=establishment, kind=AUTHORITY_NOTICES.code, actor=actor, role=role, payload=payload
+    )
 
 
 @transaction.atomic
@@ -122,7 +167,7 @@ def incident_notice_acknowledged(notice: Notice, actor: AbstractBaseUser, role: 
     if incident is None or incident.status == Incident.Status.CLOSED:
         return
     sent = notice.mails.filter(recipient=actor).exclude(sent_at=None).order_by("sent_at").first()
-    IncidentNotice.objects.create(
+    told = IncidentNotice.objects.create(
         incident=incident,
         recipient_role=role,
         recipient_name=display_name(actor),
@@ -130,6 +175,32 @@ def incident_notice_acknowledged(notice: Notice, actor: AbstractBaseUser, role: 
         channel=IncidentNotice.Channel.EMAIL,
         recorded_by=actor,
     )
+    _police_notice(told, actor=actor, role=role)
+
+
+def _police_notice(notice: IncidentNotice, *, actor: AbstractBaseUser, role: str) -> None:
+    """FR: the police informed of an incident (card anomalies, BBJ breakdown, SFM anomalies…) is
+    also a line of the register of the notices to the authorities (AUTH-06)."""
+    incident = notice.incident
+    if incident.establishment.jurisdiction != "FR" or notice.recipient_role != Role.POLICE:
+        return
+    with register_language():
+        subject = _("Incident n° %(n)s — %(category)s : %(text)s") % {
+            "n": incident.pk,
+            "category": get_category(incident.category).label,
+            "text": incident.description,
+        }
+        authority_notice_write(
+            establishment=incident.establishment,
+            recipient=AuthorityRecipient.POLICE,
+            detail=notice.recipient_name,
+            subject=str(subject),
+            requirement=incident.requirement,
+            notified_at=notice.notified_at,
+            reference=str(notice.get_channel_display()),
+            actor=actor,
+            role=role,
+        )
 
 
 @transaction.atomic
@@ -168,6 +239,7 @@ def incident_notify(
         channel=channel,
         recorded_by=actor,
     )
+    _police_notice(notice, actor=actor, role=role)
     with register_language():
         _record(
             incident,

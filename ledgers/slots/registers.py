@@ -163,7 +163,7 @@ TOP_UPS = register_kind(
         columns=(
             *_LINE,
             Column("amount", _("Complément"), 0.9),
-            Column("detail", _("Combinaison, dû, payé, avis"), 3.4),
+            Column("detail", _("Combinaison, dû, payé par la machine, client, avis du mécanicien"), 3.4),
             Column("signature", _("Signature"), 1.4),
         ),
         record_roles=(Role.SUPERVISEUR,),

@@ -19,6 +19,7 @@ ALL = Declaration.Recipient.values
 
 @pytest.fixture
 def register(fro):
+    open_register(fro.est, "informations_autorites")
     return open_register(fro.est, "declarations_prealables")
 
 

@@ -127,6 +127,8 @@ class World:
         self.registers["orders"] = open_register(est, "bons_commande", "cards")
         self.registers["service"] = open_register(est, "cartes_service")
         self.registers["incidents"] = open_register(est, "incidents")
+        if est.jurisdiction == "FR":  # the police informed of an anomaly (AUTH-06)
+            self.registers["notices"] = open_register(est, "informations_autorites")
         self.supplier = custody.supplier_register(
             establishment=est,
             domain=CARDS,

@@ -24,10 +24,11 @@ from ledgers.cash.registers import (
     REGISTRE_PLAQUES,
 )
 from ledgers.cash.services import changeurs
+from ledgers.cash.services.table_cagnottes import table_cagnotte_record
 from ledgers.core.authz import save_audited
 from ledgers.core.roles import Role
 from ledgers.core.services import seance_open, table_session_close, table_session_open, table_session_prepare
-from ledgers.incidents.registers import INCIDENT_REGISTER
+from ledgers.incidents.registers import AUTHORITY_NOTICES, INCIDENT_REGISTER
 from ledgers.registers.kinds import get_kind
 from ledgers.registers.services import register_create, register_open
 from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user, post_displays
@@ -111,6 +112,8 @@ def fro(fr):
     for number, table in org.tables.items():
         carnet = CARNET_AVANCES if table.game_info.family == "contrepartie" else CARNET_CAGNOTTES
         org.open_register(carnet.code, number)
+        if carnet is CARNET_CAGNOTTES:  # its own cagnotte, numbered like it (COUNT-17, COUNT-42)
+            table_cagnotte_record(table=table, number=number, actor=org.director)
         if carnet is CARNET_AVANCES:  # the locked box built into the table (COUNT-37)
             services.table_box_record(
                 table=table, box_id=f"CI-{number}", key_reference=f"K-{number}", actor=org.director
@@ -124,6 +127,7 @@ def fro(fr):
         INCIDENT_REGISTER.code,
         REGISTRE_PLAQUES.code,
         CARNETS_TICKETS.code,
+        AUTHORITY_NOTICES.code,
     ):
         org.open_register(kind)
     org.open_register(REGISTRE_CHANGE.code, org.desk.code)

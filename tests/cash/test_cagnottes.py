@@ -12,6 +12,7 @@ from ledgers.cash.models import CagnotteCount
 from ledgers.cash.registers import CAGNOTTES_MC, CARNET_CAGNOTTES
 from ledgers.cash.rules import CAGNOTTE_DIFFERENCE
 from ledgers.cash.services import tickets
+from ledgers.cash.services.table_cagnottes import table_cagnotte_record
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.core.services import seance_close
@@ -98,6 +99,8 @@ def test_count_39_a_book_is_used_only_at_its_table(fro):
     other = ticket_book(fro, "TH1")
     fro.tables["TH2"] = GamingTableFactory(establishment=fro.est, room=fro.room, number="TH2", game="texas_holdem")
     post_displays(fro.tables["TH2"])  # the rake rate displayed (REG-23, COUNT-20)
+    fro.open_register(CARNET_CAGNOTTES.code, "TH2")
+    table_cagnotte_record(table=fro.tables["TH2"], number="TH2", actor=fro[Role.COMITE])
     session = played(fro, "TH2")
     with pytest.raises(RuleViolation) as refused:
         services.cagnotte_compute(
@@ -327,7 +330,12 @@ def test_count_52_interruption_resumption_and_new_book_lines_during_play(fro):
     assert elsewhere.value.code == "COUNT-39"
     second = ticket_book(fro, "TH1", value="10", first=101, last=200)
     services.cagnotte_play_line(session=session, line="new_book", book=second, actor=fro[Role.COMITE])
-    lines = [e.payload for e in current_register(fro.est, CARNET_CAGNOTTES.code, "TH1").entries.filter(kind="record")]
+    lines = [
+        e.payload
+        for e in current_register(fro.est, CARNET_CAGNOTTES.code, "TH1").entries.filter(
+            kind="record", payload__has_key="line"
+        )
+    ]
     assert [p["line"] for p in lines] == ["interruption", "resumption", "new_book"]
     assert lines[2]["tickets"] == "TH1 : 10.00 € n° 101"
     fro.close(session)
@@ -354,3 +362,26 @@ def test_count_52_lines_during_play_through_the_api(fro):
         format="json",
     )
     assert done.status_code == 201 and done.json()["payload"]["tickets"] == "TH1 : 5.00 € n° 1"
+
+
+def test_count_17_no_cagnotte_computed_for_a_table_without_its_own_cagnotte(fro):
+    fro.tables["TH2"] = GamingTableFactory(establishment=fro.est, room=fro.room, number="TH2", game="texas_holdem")
+    post_displays(fro.tables["TH2"])
+    fro.open_register(CARNET_CAGNOTTES.code, "TH2")
+    book = ticket_book(fro, "TH2")
+    session = played(fro, "TH2")
+    with pytest.raises(RuleViolation) as refused:
+        services.cagnotte_compute(session=session, detached=[{"book": book, "last_number": 10}], actor=fro[Role.COMITE])
+    assert refused.value.code == "COUNT-17" and not CagnotteCount.objects.filter(table_session=session).exists()
+    table_cagnotte_record(table=fro.tables["TH2"], number="TH2", actor=fro[Role.COMITE])
+    computed = services.cagnotte_compute(
+        session=session, detached=[{"book": book, "last_number": 10}], actor=fro[Role.COMITE]
+    )
+    assert computed.computed == Decimal("50.00")
+
+
+def test_reg_30_carnet_modele_11_line_carries_the_opening_time_in_column_2(fro):
+    session = computed_poker(fro)
+    line = current_register(fro.est, CARNET_CAGNOTTES.code, "TH1").entries.filter(kind="record").last()
+    assert line.payload["col2"] == fro.est.localtime(session.opened_at).strftime("%H:%M")
+    assert "col2" in [column.key for column in CARNET_CAGNOTTES.columns]

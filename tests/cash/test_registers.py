@@ -99,3 +99,20 @@ def test_reg_36_registre_modele_16_printed_with_the_series(fro):
     chips(fro)
     text = kept(fro, REGISTRE_PLAQUES.code)
     assert "modèle 16" in text and "Bourgogne et Grasset" in text
+
+
+def test_reg_31_orphan_line_shows_who_found_it_and_the_witness(fro):
+    services.orphan_record(
+        establishment=fro.est,
+        category="floor",
+        amount=Decimal(20),
+        place="Salle",
+        found_by="Agent Durand",
+        witness="Chef de table Roux",
+        paid_into="caisse-1",
+        actor=fro[Role.CAISSIER],
+    )
+    keys = [column.key for column in CARNET_ORPHELINS.columns]
+    assert {"found_at", "category", "place", "amount", "found_by", "witness"} <= set(keys)
+    text = kept(fro, CARNET_ORPHELINS.code)
+    assert "Agent Durand" in text and "Chef de table Roux" in text

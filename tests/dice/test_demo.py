@@ -87,7 +87,7 @@ def test_demo_seeds_a_month_of_dice_idempotently_and_every_register_verifies(dem
     demo.seed(stdout=io.StringIO())
     assert counts() == first
     registers = Register.objects.exclude(kind="affichages_reglementaires")
-    assert registers.count() == 9
+    assert registers.count() == 10  # with the FR notices to the authorities (AUTH-06)
     for register in registers:
         assert verify_register(register) is None, register.number
 

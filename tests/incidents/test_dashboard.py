@@ -39,6 +39,7 @@ def test_open_incidents_panel_lists_the_missing_informations_for_the_direction(m
 
 def test_open_incidents_panel_for_the_police_in_france_and_gone_once_closed(fr, user_in, client):
     open_register(fr, "incidents")
+    open_register(fr, "informations_autorites")
     director, police = user_in(fr, "directeur_responsable"), user_in(fr, "police")
     incident = incident_open(establishment=fr, category="card_anomaly", description="Carte marquée", actor=director)
     client.force_login(police)

@@ -18,6 +18,7 @@ def mc_incidents(mc):
 
 @pytest.fixture
 def fr_incidents(fr):
+    open_register(fr, "informations_autorites")
     return open_register(fr, "incidents")
 
 

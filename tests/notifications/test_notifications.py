@@ -129,6 +129,7 @@ def test_acknowledge_through_the_api_and_only_by_a_recipient(mc, people, smtp, d
 
 def test_auth_01_declaration_mailed_to_the_police_and_recorded(fr, user_in, smtp, django_capture_on_commit_callbacks):
     register = open_register(fr, "declarations_prealables")
+    open_register(fr, "informations_autorites")
     director = user_in(fr, "directeur_responsable")
     police = user_in(fr, "police", email="police@casino.test")
     smtp.start()

@@ -44,7 +44,7 @@ FR_ROLES = (
     "police",
 )
 MC_KINDS = ("slot_fichiers", "slot_interventions", "slot_releves", "incidents", "slot_jackpots", "slot_complements")
-FR_KINDS = ("slot_controle_technique", "slot_releves", "incidents", "slot_jackpots")
+FR_KINDS = ("slot_controle_technique", "slot_releves", "incidents", "slot_jackpots", "informations_autorites")
 
 
 def _png() -> bytes:

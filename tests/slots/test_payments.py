@@ -145,3 +145,21 @@ def test_reg_17_top_ups_written_only_in_a_cahier_coted_by_the_directeur_exploita
     second = open_register(mc_room.est, "slot_complements")
     paid = services.top_up_pay(**top_up)
     assert paid.entry.register == second and verify_register(second) is None
+
+
+def test_reg_17_slot_20_cahier_line_carries_every_field_of_the_row(mc_room):
+    machine = mc_room.on_floor()
+    paid = services.top_up_pay(
+        machine=machine,
+        combination="3 BAR",
+        amount_due=Decimal("100"),
+        paid_by_machine=Decimal("60"),
+        difference=Decimal("40"),
+        customer="M. X",
+        mechanic_opinion="Trémie vide",
+        actor=mc_room["superviseur"],
+    )
+    line = paid.entry.payload
+    assert line["machine"] and line["at"] and line["amount"] == "40" and line["signature"]
+    for field in ("3 BAR", "100", "60", "M. X", "Trémie vide"):
+        assert field in line["detail"]

@@ -238,6 +238,7 @@ def _next_seance(frc, day):
 
 def test_auth_01_minimum_stake_change_refused_without_an_implemented_declaration(frc):
     open_register(frc.est, "declarations_prealables")
+    open_register(frc.est, "informations_autorites")
     limits(frc, "BJ1", minimum_stake=D("10"))
     _next_seance(frc, DAY + datetime.timedelta(days=1))
     assert limits(frc, "BJ1", minimum_stake=D("10"))  # the same minimum: no change to declare

@@ -13,6 +13,7 @@ from ledgers.core.authz import require_role, role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
+from ledgers.incidents.services import authority_notice_write
 from ledgers.notifications.models import NoticeKind
 from ledgers.notifications.services import notice_send
 from ledgers.registers.models import Entry, Register
@@ -119,6 +120,20 @@ def declaration_record(
         entry_seq=entry.seq,
     )
     declaration = save_audited(declaration, actor=actor, reason="déclaration")
+    for _code, label in Declaration.Recipient.choices:  # one line per recipient (AUTH-01)
+        authority_notice_write(
+            establishment=establishment,
+            recipient=label,
+            subject=str(
+                _("Déclaration préalable n° %(n)s — %(operation)s, mise en œuvre le %(date)s")
+                % {"n": number, "operation": payload["operation"], "date": implementation_date.strftime("%d/%m/%Y")}
+            ),
+            requirement="AUTH-01",
+            notified_at=sent_on,
+            reference=fields["proof"],
+            actor=actor,
+            role=role,
+        )
     # The police in the casino and the territorial service see it at once, by e-mail (AUTH-01).
     notice_send(
         establishment=establishment,

@@ -1,6 +1,10 @@
 from django.urls import path
+from rest_framework.routers import SimpleRouter
 
-from . import views
+from . import rakes, views
+
+router = SimpleRouter()
+router.register("pot-rakes", rakes.PotRakeViewSet, basename="cash-pot-rakes")
 
 urlpatterns = [
     path("floats/", views.FloatView.as_view(), name="cash-float"),
@@ -36,6 +40,9 @@ urlpatterns = [
     path("orphans/season-clearing/", views.SeasonClearView.as_view(), name="cash-orphans-season"),
     path("levy-sheets/", views.LevyMonthView.as_view(), name="cash-levy-month"),
     path("rake/", views.RakeView.as_view(), name="cash-rake"),
+    path("bank-amounts/", views.FixBankView.as_view(), name="cash-fix-bank"),
+    path("seances/<int:pk>/centralisation/", views.CentraliseView.as_view(), name="cash-centralise"),
+    path("pot-rakes/new/", rakes.PotRakeCreateView.as_view(), name="cash-pot-rake"),
     path("control-days/", views.ControlCloseView.as_view(), name="cash-control-close"),
     path("control-days/<int:pk>/visa/", views.ControlVisaView.as_view(), name="cash-control-visa"),
     path("chip-series/", views.ChipSeriesView.as_view(), name="cash-chip-series"),
@@ -53,4 +60,5 @@ urlpatterns = [
     path("station-results/", views.StationResultView.as_view(), name="cash-station-result"),
     path("baccara-banks/", views.BaccaraBankView.as_view(), name="cash-baccara-bank"),
     path("banker-segments/", views.BankerSegmentView.as_view(), name="cash-banker-segment"),
+    *router.urls,
 ]

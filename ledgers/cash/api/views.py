@@ -8,11 +8,22 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ledgers.core.api.actions import service_action as action
-from ledgers.core.api.scoping import EstablishmentScoped
+from ledgers.core.api.scoping import EstablishmentList, EstablishmentScoped
 from ledgers.core.countersign import countersigner_from
+from ledgers.core.models import Seance
 
 from .. import selectors, services
-from ..models import BadBeatStop, CercleDeviceDay, ChipSeries, ControlDay, ElectronicDevice, Orphan, Slip, TableCount
+from ..models import (
+    BadBeatStop,
+    CercleDeviceDay,
+    ChipSeries,
+    ControlDay,
+    ElectronicDevice,
+    Orphan,
+    Slip,
+    TableCount,
+    TicketBook,
+)
 from ..services import (
     baccara,
     bbj,
@@ -184,7 +195,18 @@ CountView = action("CountView", s.EncaisseCountInput, s.EncaisseCountOutput, _co
 CertifyView = action("CertifyView", s.CertifyInput, s.EncaisseCountOutput, _certify)
 ControlCloseView = action("ControlCloseView", s.ControlCloseInput, s.ControlDayOutput, _control_close)
 TableBoxView = action("TableBoxView", s.TableBoxInput, s.TableBoxOutput, _table_box)
-TicketBookView = action("TicketBookView", s.TicketBookInput, s.TicketBookOutput, _ticket_book)
+
+
+class TicketBookView(
+    EstablishmentList, action("TicketBookAction", s.TicketBookInput, s.TicketBookOutput, _ticket_book)
+):
+    """GET: the ticket books of the establishment (filter by table, cover number); POST: register one."""
+
+    queryset = TicketBook.objects.select_related("table")
+    serializer_class = s.TicketBookOutput
+    filterset_fields = ("table", "cover_number")
+
+
 CagnotteComputeView = action("CagnotteComputeView", s.CagnotteComputeInput, s.CagnotteOutput, _cagnotte_compute)
 CagnotteCountView = action("CagnotteCountView", s.CagnotteCountInput, s.CagnotteOutput, _cagnotte_count)
 BadBeatView = action("BadBeatView", s.BadBeatInput, s.BadBeatOutput, _bad_beat)
@@ -403,3 +425,19 @@ class RakeView(EstablishmentScoped, APIView):
         query = s.RakeQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         return Response(selectors.rake_for(self.establishment, **query.validated_data))
+
+
+def _fix_bank(request, est, data):
+    """MC: the Direction des Jeux fixes the somme mise en banque of a table (COUNT-01, SET-06)."""
+    services.float_amount_fix(table=data["table"], amount=data["amount"], actor=request.user)
+    return {"table": data["table"].number, "amount": data["amount"]}
+
+
+def _centralise(request, est, data, pk):
+    """FR: the ravitaillement bons served during the séance centralised in one desk (art. 37, COUNT-29)."""
+    seance = get_object_or_404(Seance, pk=pk, establishment=est)
+    return {"centralised": services.slips_centralise(seance=seance, desk=data["desk"], actor=request.user)}
+
+
+FixBankView = action("FixBankView", s.FixBankInput, s.FixBankOutput, _fix_bank)
+CentraliseView = action("CentraliseView", s.CentraliseInput, s.CentraliseOutput, _centralise)

@@ -15,7 +15,7 @@ from .cagnottes import CagnotteComputeForm, CagnotteCountForm, TableCagnotteForm
 from .changeurs import ChangeurFloatFixForm, ChangeurFloatForm
 from .common import BREAKDOWN_HELP, DATETIME, BreakdownField, CashForm
 from .control import ControlCloseForm, ControlVisaForm
-from .counts import CertifyForm, CountForm, RakeForm
+from .counts import CertifyForm, CountForm, PotRakeForm, RakeForm
 from .electronic import (
     CercleCertifyForm,
     CercleDayForm,
@@ -70,6 +70,7 @@ __all__ = [
     "MachineHistoryForm",
     "MeterStatementForm",
     "OrphanForm",
+    "PotRakeForm",
     "RakeForm",
     "RestitutionForm",
     "SfeAdvanceForm",

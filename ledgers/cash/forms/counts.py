@@ -48,3 +48,28 @@ class RakeForm(forms.Form):
     recorded = forms.DecimalField(
         label=_("Cagnotte prélevée (€, facultatif)"), min_value=0, decimal_places=2, required=False
     )
+
+
+class PotRakeForm(CashForm):
+    """Quick entry at the table: the pot, the rest defaults to the partie's buy-in and the rake due."""
+
+    pot = forms.DecimalField(
+        label=_("Montant effectif du pot (€)"),
+        min_value=0,
+        decimal_places=2,
+        widget=forms.NumberInput(attrs={"autofocus": True, "inputmode": "decimal", "step": "0.01"}),
+    )
+    cave = forms.DecimalField(
+        label=_("Cave initiale (€, au premier pot)"), min_value=0, decimal_places=2, required=False
+    )
+    taken = forms.DecimalField(
+        label=_("Retenue opérée (€, si elle diffère de la retenue due)"),
+        min_value=0,
+        decimal_places=2,
+        required=False,
+    )
+
+    def __init__(self, *args, session, **kwargs):
+        super().__init__(*args, **kwargs)
+        if session.pot_rakes.exists():  # the buy-in is the partie's, given with its first pot
+            del self.fields["cave"]

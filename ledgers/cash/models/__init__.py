@@ -10,6 +10,7 @@ from .electronic import CercleDeviceDay, DeviceDay, ElectronicDevice, Electronic
 from .floats import MONEY, BoxHolderDesignation, TableBox, TableFloat
 from .orphans import Orphan
 from .plaques import ChipCensus, ChipSeries
+from .rakes import PotRake
 from .slips import SfeAdvance, Slip, SlipBook
 from .tickets import CardTableNumber, LevyMachine, TicketBook, TicketStamp
 
@@ -37,6 +38,7 @@ __all__ = [
     "ElectronicMeterStatement",
     "LevyMachine",
     "Orphan",
+    "PotRake",
     "SfeAdvance",
     "Slip",
     "SlipBook",

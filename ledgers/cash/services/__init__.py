@@ -10,6 +10,7 @@ from .counts import CERTIFICATION_WORDS, CERTIFIERS, count_certify, count_record
 from .floats import FLOAT_FIXERS, FLOAT_SIGNERS, float_amount_fix, float_record, table_box_record
 from .levy import levy_month_close
 from .orphans import ORPHAN_KEEPERS, orphan_record, orphan_restitute, orphans_season_clear, tirelire_open
+from .rakes import RAKE_TAKERS, pot_rake_record
 from .slips import (
     BOOK_KEEPERS,
     SLIP_RULES,
@@ -36,6 +37,7 @@ __all__ = [
     "KEEPER_ONLY",
     "ORPHAN_KEEPERS",
     "PLAY_LINES",
+    "RAKE_TAKERS",
     "SLIP_RULES",
     "TICKET_KEEPERS",
     "VOIDERS",
@@ -56,6 +58,7 @@ __all__ = [
     "orphan_record",
     "orphan_restitute",
     "orphans_season_clear",
+    "pot_rake_record",
     "slip_book_open",
     "slip_serve",
     "slip_void",

@@ -22,7 +22,8 @@ from ledgers.registers.services import register_language
 from .. import breakdowns
 from ..models import BaccaraBank, BankerSegment
 from ..registers import CARNET_CAGNOTTES
-from .cagnottes import _cagnotte_entry, _cagnotte_write
+from .cagnottes import _cagnotte_entry
+from .common import _cagnotte_write
 
 DEUX_TABLEAUX = "baccara_deux_tableaux"
 

@@ -14,7 +14,13 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.models import TableSession
 from ledgers.core.roles import Role
 from ledgers.incidents.models import Incident, IncidentNotice
-from ledgers.incidents.services import incident_close, incident_notify, incident_open
+from ledgers.incidents.services import (
+    AuthorityRecipient,
+    authority_notice_write,
+    incident_close,
+    incident_notify,
+    incident_open,
+)
 from ledgers.registers.services import display_name, register_language
 
 from .. import rules
@@ -76,6 +82,16 @@ def bad_beat_stop_final(
         ),
         actor=actor,
         reason="arrêt définitif",
+    )
+    authority_notice_write(
+        establishment=est,
+        recipient=AuthorityRecipient.MINISTER,
+        subject=str(_("Arrêt définitif du bad beat jackpot de la table %(table)s") % {"table": jackpot.table.number}),
+        requirement="COUNT-47",
+        notified_at=minister_notified_at,
+        reference=stop.minister_reference,
+        actor=actor,
+        role=role,
     )
     _entry(
         jackpot,

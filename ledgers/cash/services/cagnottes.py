@@ -11,19 +11,17 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation
-from ledgers.core.models import GamingTable, TableSession
+from ledgers.core.models import TableSession
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
-from ledgers.registers.services import display_name, entry_write, register_language
+from ledgers.registers.services import display_name, register_language
 
 from .. import breakdowns, rules, selectors
 from ..models import CagnotteCount, TicketBook
-from ..registers import (
-    CAGNOTTES_MC,
-    CARNET_CAGNOTTES,
-)
+from ..registers import CARNET_CAGNOTTES
 from .bbj import _difference_incident
-from .common import _session_fields
+from .common import _cagnotte_write, _session_fields
+from .table_cagnottes import require_in_service
 
 # Who checks the tickets and opens the cagnotte: FR the directeur responsable or a comité member,
 # never anyone else (art. 56-2, 71); MC the inspecteur or the Direction des Jeux, an SCJ agent
@@ -37,21 +35,10 @@ CAGNOTTE_CONTROLLERS = {
 def _cagnotte_entry(session: TableSession, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
     with register_language():
         body = {**_session_fields(session), **payload, "signed_by": f"{display_name(actor)} ({Role(role).label})"}
+    if session.table.establishment.jurisdiction == "FR":  # modèle 11 col. 2: the opening time of the partie (art. 71)
+        est = session.table.establishment
+        body["col2"] = est.localtime(session.opened_at).strftime("%H:%M") if session.opened_at else ""
     return _cagnotte_write(session.table, actor=actor, role=role, payload=body)
-
-
-def _cagnotte_write(table: GamingTable, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
-    """Every line of the carnet des cagnottes (FR, the table's volume) and of the MC cagnottes
-    register is written here."""
-    fr = table.establishment.jurisdiction == "FR"
-    return entry_write(
-        establishment=table.establishment,
-        kind=CARNET_CAGNOTTES.code if fr else CAGNOTTES_MC.code,
-        actor=actor,
-        role=role,
-        payload=payload,
-        qualifier=table.number if fr else "",
-    )
 
 
 PLAY_LINES = {
@@ -144,6 +131,8 @@ def cagnotte_compute(*, session: TableSession, detached: Sequence[dict], actor: 
             )
             % {"table": table.number},
         )
+    if fr:
+        require_in_service(table)
     tickets, computed = [], Decimal("0.00")
     for line in detached:
         book = TicketBook.objects.select_for_update().get(pk=getattr(line["book"], "pk", line["book"]))
@@ -280,8 +269,18 @@ def cagnotte_count(
             text=_("Cagnotte de la table %(table)s : comptée %(counted)s €, calculée %(computed)s € (col. 9 ≠ col. 8).")
             % {"table": session.table.number, "counted": counted, "computed": cagnotte.computed},
         )
+    # The pots' rakes recorded at the table go into this cagnotte: the count that differs from
+    # their sum is flagged (COUNT-18, COUNT-19).
+    raked = selectors.pot_rakes_total(session)
     with register_language():
         notes = []
+        if raked is not None and raked != counted:
+            notes.append(
+                str(
+                    _("Retenues inscrites pot par pot : %(raked)s € ; cagnotte comptée : %(counted)s €.")
+                    % {"raked": raked, "counted": counted}
+                )
+            )
         if shortfall:
             notes.append(
                 str(_("Manquant de %(amount)s € supporté par la caisse de l'établissement.") % {"amount": shortfall})
@@ -296,6 +295,7 @@ def cagnotte_count(
             "col15": str(cagnotte.retained),
             "difference": str(counted - cagnotte.computed),
             "breakdown": breakdowns.breakdown_text(lines),
+            "pot_rakes": str(raked) if raked is not None else None,
             "certification": " ".join([cagnotte.certification, *notes]),
         }
     _cagnotte_entry(session, actor=actor, role=role, payload=payload)

@@ -12,7 +12,9 @@ from ledgers.registers.services import display_name, entry_write, register_langu
 
 from ..registers import (
     BANQUE_TABLES,
+    CAGNOTTES_MC,
     CARNET_AVANCES,
+    CARNET_CAGNOTTES,
 )
 
 COUNTERS = (Role.CROUPIER, Role.CHEF_TABLE, Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.INSPECTEUR)
@@ -50,6 +52,20 @@ def _carnet_write(table: GamingTable, *, actor: AbstractBaseUser, role: str, pay
     kind, qualifier = carnet_of(table)
     return entry_write(
         establishment=table.establishment, kind=kind, actor=actor, role=role, payload=payload, qualifier=qualifier
+    )
+
+
+def _cagnotte_write(table: GamingTable, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
+    """Every line of the carnet des cagnottes (FR, the table's volume) and of the MC cagnottes
+    register is written here."""
+    fr = table.establishment.jurisdiction == "FR"
+    return entry_write(
+        establishment=table.establishment,
+        kind=CARNET_CAGNOTTES.code if fr else CAGNOTTES_MC.code,
+        actor=actor,
+        role=role,
+        payload=payload,
+        qualifier=table.number if fr else "",
     )
 
 

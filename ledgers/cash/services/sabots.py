@@ -11,8 +11,7 @@ from ledgers.equipment.models import ShoeAllocation
 from ledgers.equipment.specs import SHOE_GAMES_FR
 from ledgers.registers.services import display_name, register_language
 
-from .cagnottes import _cagnotte_write
-from .common import _carnet_write, _session_fields
+from .common import _cagnotte_write, _carnet_write, _session_fields
 
 
 def shoe_allocation_write(*, allocation: ShoeAllocation) -> None:

@@ -17,13 +17,26 @@ from ledgers.core.roles import Role
 from ledgers.registers.services import display_name, register_language
 
 from ..models import TableCagnotte
-from .cagnottes import _cagnotte_write
+from .common import _cagnotte_write
 
 POKER_GAMES = frozenset({"texas_holdem", "omaha"})  # COUNT-17, COUNT-19; baccara and écarté: COUNT-42
 
 
 def requirement_of(table: GamingTable) -> str:
-    return "COUNT-17" if table.game in POKER_GAMES else "COUNT-42"
+    if table.game in POKER_GAMES:
+        return "COUNT-19" if table.game == "omaha" else "COUNT-17"
+    return "COUNT-42"
+
+
+def require_in_service(table: GamingTable) -> None:
+    """The levies of a FR cercle table go into its own cagnotte: none is taken or counted while the
+    table has none in service (art. 56-1, 57-2, 57-4-3)."""
+    if not TableCagnotte.objects.filter(table=table).exists():
+        raise RuleViolation(
+            requirement_of(table),
+            _("La table %(table)s n'a pas de cagnotte en service : la retenue est opérée au profit de sa cagnotte.")
+            % {"table": table.number},
+        )
 
 
 @transaction.atomic

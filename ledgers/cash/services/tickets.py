@@ -28,8 +28,9 @@ from ..models import CagnotteCount, CardTableNumber, LevyMachine, TicketBook, Ti
 from ..registers import (
     CARNETS_TICKETS,
 )
-from .cagnottes import CAGNOTTE_CONTROLLERS, _cagnotte_entry, _cagnotte_write
-from .common import _dated_entry
+from .cagnottes import CAGNOTTE_CONTROLLERS, _cagnotte_entry
+from .common import _cagnotte_write, _dated_entry
+from .table_cagnottes import require_in_service
 
 TABLE_NUMBERERS = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)
 
@@ -215,6 +216,7 @@ def cagnotte_machine_compute(
             )
             % {"table": table.number},
         )
+    require_in_service(table)
     if session.status != TableSession.Status.CLOSED:
         raise ValidationError(_("La cagnotte se calcule à la fin de la partie."))
     if CagnotteCount.objects.filter(table_session=session).exists():

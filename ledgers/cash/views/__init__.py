@@ -19,7 +19,7 @@ from .cagnottes import CagnotteComputeView, CagnotteCountView, TableCagnotteView
 from .changeurs import ChangeurFloatFixView, ChangeurFloatView
 from .common import CashFormView, DayView
 from .control import ControlView, ControlVisaView, ExceptionsView
-from .counts import CertifyView, CountView, RakeView
+from .counts import CertifyView, CountView, PotRakesView, RakeView
 from .electronic import (
     CercleCertifyView,
     CercleDayView,
@@ -78,6 +78,7 @@ __all__ = [
     "MeterStatementView",
     "OrphanView",
     "PlaquesView",
+    "PotRakesView",
     "RakeView",
     "RestitutionView",
     "SfeAdvanceView",

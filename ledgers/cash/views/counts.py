@@ -2,6 +2,7 @@
 
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import FormView
 
@@ -89,3 +90,45 @@ class RakeView(EstablishmentRequiredMixin, FormView):
             except ValidationError as exc:  # no rate configured for the game here (SET-16)
                 error = "; ".join(exc.messages)
         return self.render_to_response(self.get_context_data(form=form, result=result, error=error))
+
+
+class PotRakesView(CashFormView):
+    """The pots of a poker table-partie, one line each as the croupier takes the rake: the pot is
+    enough, the page stays on the table for the next one."""
+
+    template_name = "cash/pots.html"
+    form_class = forms.PotRakeForm
+    submit = _("Inscrire le pot")
+
+    @property
+    def title(self):
+        return _("Retenues par pot — table %(table)s") % {"table": self.session.table.number}
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "session": self.session}
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(
+            pots=selectors.pots_of(self.session), total=selectors.pot_rakes_total(self.session), **kwargs
+        )
+
+    def get_success_message(self) -> str:
+        pot = self.result
+        return _("Pot n° %(number)s : retenue %(taken)s €, gain versé %(gain)s €.") % {
+            "number": pot.number,
+            "taken": pot.taken,
+            "gain": pot.gain,
+        }
+
+    def get_success_url(self) -> str:
+        return reverse("cash:pots", args=[self.session.pk])
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.pot_rake_record(
+            session=self.session,
+            pot=data["pot"],
+            cave=data.get("cave"),
+            taken=data.get("taken"),
+            actor=self.request.user,
+        )

@@ -70,3 +70,11 @@ class EstablishmentReadOnlyViewSet(
     EstablishmentScoped, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
 ):
     """List and read the objects of the caller's establishment."""
+
+
+class EstablishmentList(mixins.ListModelMixin):
+    """GET beside an act's POST: the objects of the caller's establishment (``queryset`` through
+    ``scope``), a cursor page, filtered by ``filterset_fields``."""
+
+    def get(self, request, *args, **kwargs):
+        return self.list(request, *args, **kwargs)

@@ -10,7 +10,7 @@ from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_inputs
 from ledgers.core.models import Location
 
-from ..models import Key, KeyIssue, KeySignature, SocleKeySurrender
+from ..models import Key, KeyInventory, KeyIssue, KeySignature, SocleKeySurrender
 from ..policy import LockType
 
 
@@ -143,3 +143,20 @@ KeyIssueInput = _with_signers(
 )
 KeyReturnInput = _with_signers("KeyReturnInput", _ReturnBase, {"holder": True, "co1": False, "co2": False})
 KeySurrenderInput = _with_signers("KeySurrenderInput", _SurrenderBase, {"receiver": True})
+
+
+class InventoryLineInput(serializers.Serializer):
+    key = serializers.IntegerField(min_value=1)
+    copies = serializers.IntegerField(min_value=0)
+
+
+class InventoryInput(serializers.Serializer):
+    """The copies counted of each key, blind: what should be there is not shown."""
+
+    counted = InventoryLineInput(many=True, allow_empty=False)
+
+
+class InventoryOutput(serializers.ModelSerializer):
+    class Meta:
+        model = KeyInventory
+        fields = ("id", "counted_at", "counted_by", "counted_by_role", "lines", "differences")

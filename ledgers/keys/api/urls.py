@@ -10,4 +10,5 @@ urlpatterns = [
     path("issues/<int:pk>/return/", views.IssueReturn.as_view(), name="keys-return"),
     path("surrenders/", views.SurrenderCreate.as_view(), name="keys-surrender"),
     path("exceptions/", views.ExceptionList.as_view(), name="keys-exceptions"),
+    path("inventories/", views.InventoryCreate.as_view(), name="keys-inventory"),
 ]

@@ -100,3 +100,14 @@ class SurrenderCreate(ServiceAction):
 
     def perform(self, data):
         return services.socle_key_surrender(actor=self.request.user, receiver=self.signed["receiver"], **data)
+
+
+class InventoryCreate(ServiceAction):
+    """A blind inventory of the keys: the copies counted in each key's home (the differences are
+    listed on the sanity report)."""
+
+    input_serializer, output_serializer = s.InventoryInput, s.InventoryOutput
+
+    def perform(self, data):
+        counted = {line["key"]: line["copies"] for line in data["counted"]}
+        return services.key_inventory_record(establishment=self.establishment, actor=self.request.user, counted=counted)

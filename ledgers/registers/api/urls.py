@@ -1,6 +1,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
+from . import acts
 from .views import EntryProofView, EntryViewSet, PublicKeysView, RegisterViewSet
 
 router = SimpleRouter()
@@ -8,6 +9,15 @@ router.register("registers", RegisterViewSet, basename="register")
 
 urlpatterns = [
     path("registers/public-keys/", PublicKeysView.as_view(), name="public-keys"),
+    path("registers/new/", acts.RegisterCreateView.as_view(), name="register-create"),
+    path("registers/<str:register_number>/opening/", acts.RegisterOpenView.as_view(), name="register-open"),
+    path("registers/<str:register_number>/main-courante/", acts.MainCouranteView.as_view(), name="register-record"),
+    path("registers/<str:register_number>/closing/", acts.RegisterCloseView.as_view(), name="register-close"),
+    path(
+        "registers/<str:register_number>/entries/<int:seq>/corrections/",
+        acts.CorrectionView.as_view(),
+        name="entry-correct",
+    ),
     *router.urls,
     path("registers/<str:register_number>/entries/", EntryViewSet.as_view({"get": "list"}), name="entry-list"),
     path(

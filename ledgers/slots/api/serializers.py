@@ -13,7 +13,7 @@ from ledgers.keys.models import Key
 
 from .. import models as m
 from ..forms import MOVE_COUNTERSIGNERS
-from ..models import DropCount, Intervention, JackpotPayment, Machine, MachineMove, Meter, Releve, Socle
+from ..models import DropCount, Intervention, JackpotPayment, Machine, MachineMove, Meter, MeterReading, Releve, Socle
 from ..rules import VARIANCE_PRESETS, required_meters
 from ..services import MachineInput, MeterSpec
 
@@ -78,6 +78,30 @@ class SlotImportResultSerializer(serializers.Serializer):
     count = serializers.IntegerField(help_text="readings written")
     lines = serializers.IntegerField(help_text="register lines: one per machine and station")
     incidents = serializers.ListField(child=serializers.IntegerField(), help_text="INC-12 incidents opened")
+
+
+class SlotMeterReadingSerializer(serializers.ModelSerializer):
+    machine = serializers.IntegerField(source="meter.machine_id", read_only=True)
+    station = serializers.IntegerField(source="meter.station", read_only=True)
+    code = serializers.CharField(source="meter.code", read_only=True)
+    nature = serializers.CharField(source="meter.nature", read_only=True)
+
+    class Meta:
+        model = MeterReading
+        fields = (
+            "id",
+            "machine",
+            "station",
+            "code",
+            "nature",
+            "source",
+            "read_at",
+            "value",
+            "delta",
+            "rollover",
+            "releve",
+            "incident",
+        )
 
 
 class SlotReleveOpenSerializer(serializers.Serializer):

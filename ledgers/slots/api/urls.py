@@ -5,6 +5,7 @@ from . import accounting, cashdesk, counts, progressives, reports, views
 
 router = SimpleRouter()
 router.register("machines", views.MachineViewSet, basename="slots-machine")
+router.register("meter-readings", views.MeterReadingViewSet, basename="slots-meter-reading")
 
 urlpatterns = [
     path("machines/<int:pk>/moves/", views.MoveView.as_view(), name="slots-move"),

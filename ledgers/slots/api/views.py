@@ -8,12 +8,12 @@ from rest_framework import status
 from rest_framework.response import Response
 
 from ledgers.core.api.actions import ServiceAction
-from ledgers.core.api.scoping import EstablishmentReadOnlyViewSet
+from ledgers.core.api.scoping import EstablishmentList, EstablishmentReadOnlyViewSet
 from ledgers.core.models import Membership, Room
 
 from .. import locks, selectors, services
 from ..forms import split_move_countersignatures
-from ..models import Intervention, Machine, Releve
+from ..models import Intervention, Machine, MeterReading, Releve
 from . import serializers as s
 
 
@@ -28,14 +28,32 @@ class MachineViewSet(EstablishmentReadOnlyViewSet):
         return selectors.machines_of(self.establishment).prefetch_related("meters")
 
 
+class MeterReadingViewSet(EstablishmentReadOnlyViewSet):
+    """The meter readings of the establishment's machines (filter by relève, machine, source, date)."""
+
+    queryset = MeterReading.objects.select_related("meter")
+    serializer_class = s.SlotMeterReadingSerializer
+    scope = "meter__machine__establishment"
+    filterset_fields = {
+        "releve": ["exact"],
+        "meter__machine": ["exact"],
+        "source": ["exact"],
+        "read_at": ["gte", "lte"],
+    }
+
+
 def _member(est, pk):
     if pk is None:
         return None
     return get_object_or_404(Membership.objects.select_related("user"), establishment=est, user_id=pk).user
 
 
-class ReleveOpenView(ServiceAction):
+class ReleveOpenView(EstablishmentList, ServiceAction):
+    """GET: the relèves of the establishment (filter by status, room); POST: open one."""
+
     input_serializer, output_serializer = s.SlotReleveOpenSerializer, s.SlotReleveSerializer
+    queryset, serializer_class = Releve.objects.all(), s.SlotReleveSerializer
+    filterset_fields = ("status", "room")
 
     def perform(self, data):
         est = self.establishment
@@ -92,8 +110,13 @@ class MoveView(ServiceAction):
         return services.machine_move(machine=machine, actor=self.request.user, signers=signers, **data)
 
 
-class InterventionOpenView(ServiceAction):
+class InterventionOpenView(EstablishmentList, ServiceAction):
+    """GET: the intervention sheets of the establishment (filter by status, machine); POST: open one."""
+
     input_serializer, output_serializer = s.SlotInterventionOpenSerializer, s.SlotInterventionSerializer
+    queryset, scope = Intervention.objects.all(), "machine__establishment"
+    serializer_class = s.SlotInterventionSerializer
+    filterset_fields = ("status", "machine")
 
     def perform(self, data):
         return services.intervention_open(actor=self.request.user, **data)

@@ -21,6 +21,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.exports import neutralise
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
+from ledgers.incidents.services import AuthorityRecipient, authority_notice_write
 from ledgers.registers.models import Entry
 from ledgers.registers.services import (
     display_name,
@@ -482,6 +483,25 @@ def jpm_transmission_record(
         detail=f"{JpmTransmission.Reason(reason).label} — {period_start:%d/%m/%Y} → {period_end:%d/%m/%Y} — "
         f"{recipient.strip()} — SHA-256 {digest}",
     )
+    authority_notice_write(
+        establishment=est,
+        recipient=AuthorityRecipient.SCCJ,
+        detail=recipient.strip(),
+        subject=str(
+            _("Compteurs et incrémentation du JPM %(jackpot)s du %(start)s au %(end)s (%(reason)s)")
+            % {
+                "jackpot": jackpot.code,
+                "start": f"{period_start:%d/%m/%Y}",
+                "end": f"{period_end:%d/%m/%Y}",
+                "reason": JpmTransmission.Reason(reason).label,
+            }
+        ),
+        requirement="SLOT-39",
+        notified_at=now,
+        reference=f"SHA-256 {digest}",
+        actor=actor,
+        role=Role.DIRECTEUR_RESPONSABLE,
+    )
     return JpmTransmission.objects.create(
         jackpot=jackpot,
         reason=reason,
@@ -574,6 +594,19 @@ def jpm_withdraw(
         ),
         actor=actor,
         reason="retrait du JPM",
+    )
+    authority_notice_write(
+        establishment=est,
+        recipient=AuthorityRecipient.MINISTER,
+        subject=str(
+            _("Retrait du casino du JPM %(jackpot)s le %(date)s")
+            % {"jackpot": jackpot.code, "date": f"{leave_date:%d/%m/%Y}"}
+        ),
+        requirement="SLOT-41",
+        notified_at=minister_notified_on,
+        reference=minister_reference.strip(),
+        actor=actor,
+        role=Role.CAISSIER,
     )
     _increment_bons(jackpot, shares, actor=actor, comite=comite, at=now, stop=stop)
     jackpot.status = Progressive.Status.LEFT

@@ -18,6 +18,7 @@ from ledgers.core.authz import require_role, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, Room
 from ledgers.core.roles import Role
+from ledgers.incidents.services import AuthorityRecipient, authority_notice_write
 from ledgers.registers.services import (
     display_name,
     register_create,
@@ -460,6 +461,20 @@ def machine_move(
         observations=observations.strip(),
         entry=entry,
     )
+    if est.jurisdiction == "FR" and police_informed_at is not None:
+        authority_notice_write(
+            establishment=est,
+            recipient=AuthorityRecipient.POLICE,
+            subject=str(
+                _("Déplacement de la machine %(machine)s : %(from)s → %(to)s")
+                % {"machine": _identity(machine), "from": Place(from_place).label, "to": Place(to_place).label}
+            ),
+            requirement="SLOT-33",
+            notified_at=police_informed_at,
+            reference=move.police_reference,
+            actor=actor,
+            role=role,
+        )
     if replaced_by is not None:
         machine_move(
             machine=replaced_by,

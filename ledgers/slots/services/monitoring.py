@@ -66,6 +66,7 @@ def orphan_record(
     if machine is None and not place.strip():
         raise ValidationError(_("Indiquez la machine ou le lieu."))
     found_at = found_at or timezone.now()
+    # INC-05: the customer who took it is excluded from the room at once, recorded with the orphan.
     excluded_at = timezone.now() if taken_by.strip() else None
     exclusion = f" — {_('pris par')} {taken_by.strip()}, {_('exclu de la salle')}" if excluded_at else ""
     with register_language():

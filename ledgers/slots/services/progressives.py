@@ -17,6 +17,7 @@ from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
+from ledgers.incidents.services import AuthorityRecipient, authority_notice_write
 from ledgers.registers.models import Entry
 from ledgers.registers.services import (
     display_name,
@@ -422,6 +423,19 @@ def progressive_stop(
         amount=increment,
         detail=detail,
         **{"meters" if progressive.multisite else "machines": ""},
+    )
+    authority_notice_write(
+        establishment=est,
+        recipient=AuthorityRecipient.MINISTER,
+        subject=str(
+            _("%(kind)s du jackpot progressif %(jackpot)s le %(date)s")
+            % {"kind": ProgressiveStop.Kind(kind).label, "jackpot": progressive.code, "date": f"{stop_date:%d/%m/%Y}"}
+        ),
+        requirement=code,
+        notified_at=minister_notified_on,
+        reference=minister_reference.strip(),
+        actor=actor,
+        role=role,
     )
     return save_audited(
         ProgressiveStop(

@@ -44,11 +44,22 @@ from .electronic import (
     StationResultInput,
     StationResultOutput,
 )
-from .floats import BoxHolderInput, BoxHolderOutput, FloatInput, FloatOutput, TableBoxInput, TableBoxOutput
+from .floats import (
+    BoxHolderInput,
+    BoxHolderOutput,
+    FixBankInput,
+    FixBankOutput,
+    FloatInput,
+    FloatOutput,
+    TableBoxInput,
+    TableBoxOutput,
+)
 from .levy import LevyMonthInput, LevySheetOutput
 from .orphans import OrphanInput, OrphanOutput, RestitutionInput, SeasonClearInput, TirelireInput
 from .plaques import ChipAllocateInput, ChipCensusInput, ChipCensusOutput, ChipSeriesInput, ChipSeriesOutput
 from .slips import (
+    CentraliseInput,
+    CentraliseOutput,
     ServeInput,
     SfeAdvanceInput,
     SfeAdvanceOutput,
@@ -99,6 +110,8 @@ __all__ = [
     "CardTableNumberInput",
     "CardTableNumberOutput",
     "CarnetEntryOutput",
+    "CentraliseInput",
+    "CentraliseOutput",
     "CercleCertifyInput",
     "CercleDayInput",
     "CercleDayOutput",
@@ -120,6 +133,8 @@ __all__ = [
     "DeviceOutput",
     "EncaisseCountInput",
     "EncaisseCountOutput",
+    "FixBankInput",
+    "FixBankOutput",
     "FloatInput",
     "FloatOutput",
     "LevyMachineInput",

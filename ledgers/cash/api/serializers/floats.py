@@ -73,3 +73,13 @@ class BoxHolderOutput(serializers.ModelSerializer):
     class Meta:
         model = BoxHolderDesignation
         fields = ("id", "table_session", "employee", "designated_at")
+
+
+class FixBankInput(serializers.Serializer):
+    table = EstablishmentPK(queryset=GamingTable.objects.all())
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+
+
+class FixBankOutput(serializers.Serializer):
+    table = serializers.CharField(help_text="Numéro de la table.")
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2)

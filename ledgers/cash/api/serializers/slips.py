@@ -4,7 +4,7 @@ from rest_framework import serializers
 
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_inputs
-from ledgers.core.models import Location
+from ledgers.core.models import Location, LocationKind
 
 from ...models import SfeAdvance, Slip, SlipBook
 from .common import INT_MAX, LineSerializer, session_field
@@ -82,3 +82,11 @@ class SfeAdvanceOutput(serializers.ModelSerializer):
     class Meta:
         model = SfeAdvance
         fields = ("id", "table_session", "customer", "amount", "authorisation", "advanced_at")
+
+
+class CentraliseInput(serializers.Serializer):
+    desk = EstablishmentPK(queryset=Location.objects.filter(kind=LocationKind.CAISSE_CENTRALE))
+
+
+class CentraliseOutput(serializers.Serializer):
+    centralised = serializers.IntegerField(help_text="Bons centralisés.")

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('cash', '0040_bad_beat_machine_log_append_only'),
+        ('cash', '0042_pot_rakes_append_only'),
         ('core', '0005_directory_accounts_append_only'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

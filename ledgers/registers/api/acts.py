@@ -1,0 +1,98 @@
+"""The acts on a register through the API, as on its pages: create a register, cote and paraph it,
+write a main courante fact, correct an entry, close the register. Each calls its service; a
+refusal answers 409 with the rule's code and article."""
+
+from django.utils import timezone
+from rest_framework import serializers
+
+from ledgers.core.api.actions import ServiceAction
+
+from .. import services
+from ..kinds import kind_choices
+from ..selectors import entry_for, register_for
+from .serializers import EntrySerializer, RegisterSerializer
+
+
+class RegisterCreateInput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=())
+    qualifier = serializers.CharField(required=False, allow_blank=True, default="", max_length=100)
+    title = serializers.CharField(required=False, allow_blank=True, default="", max_length=250)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = kind_choices()
+
+
+class RegisterOpenInput(serializers.Serializer):
+    paraphe = serializers.CharField(max_length=20)
+    statement = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class MainCouranteInput(serializers.Serializer):
+    event_at = serializers.DateTimeField()
+    subject = serializers.CharField(max_length=200)
+    text = serializers.CharField()
+
+
+class CorrectionInput(serializers.Serializer):
+    reason = serializers.CharField()
+    approval = serializers.CharField()
+    payload = serializers.DictField(help_text="Les valeurs corrigées des colonnes du registre.")
+
+
+class RegisterCloseInput(serializers.Serializer):
+    statement = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class RegisterCreateView(ServiceAction):
+    """Create a register of the establishment; it waits for its cote et paraphe."""
+
+    input_serializer, output_serializer = RegisterCreateInput, RegisterSerializer
+
+    def perform(self, data):
+        return services.register_create(establishment=self.establishment, actor=self.request.user, **data)
+
+
+class RegisterOpenView(ServiceAction):
+    """The authority cotes and paraphs the register: its opening act (REG-01, REG-26)."""
+
+    input_serializer, output_serializer = RegisterOpenInput, EntrySerializer
+
+    def perform(self, data, register_number):
+        register = register_for(self.request.user, register_number)
+        return services.register_open(register=register, actor=self.request.user, **data)
+
+
+class MainCouranteView(ServiceAction):
+    """A fact written in a main courante."""
+
+    input_serializer, output_serializer = MainCouranteInput, EntrySerializer
+
+    def perform(self, data, register_number):
+        return services.main_courante_record(
+            register=register_for(self.request.user, register_number),
+            actor=self.request.user,
+            subject=data["subject"],
+            text=data["text"],
+            event_at=timezone.localtime(data["event_at"]).strftime(services.EVENT_AT_FORMAT),
+        )
+
+
+class CorrectionView(ServiceAction):
+    """A counter-entry correcting an entry, with its reason and its approval in words (REG-27)."""
+
+    input_serializer, output_serializer = CorrectionInput, EntrySerializer
+
+    def perform(self, data, register_number, seq):
+        entry = entry_for(register_for(self.request.user, register_number), seq)
+        return services.entry_correct(entry=entry, actor=self.request.user, **data)
+
+
+class RegisterCloseView(ServiceAction):
+    """The closing act: the register takes no entry after it."""
+
+    input_serializer, output_serializer = RegisterCloseInput, EntrySerializer
+
+    def perform(self, data, register_number):
+        register = register_for(self.request.user, register_number)
+        return services.register_close(register=register, actor=self.request.user, statement=data["statement"])
