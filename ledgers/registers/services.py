@@ -27,6 +27,7 @@ from .models import Checkpoint, Entry, EntryKind, Register
 from .selectors import current_register, visaed_up_to
 from .signing import sign, signing_key
 from .verification import Finding, snapshot, verify_in_snapshot
+from .written import give_back_written, take_written
 
 EVENT_AT_FORMAT = "%Y-%m-%d %H:%M"  # local time of a fact, as written in a payload
 
@@ -64,9 +65,11 @@ def _entry_values(
     kind: str,
     payload: dict[str, Any],
     corrects: Entry | None,
+    written: dict[str, list[int]] | None = None,
 ) -> dict[str, Any]:
-    """The stored fields of a new entry (by attname), its hash computed over their canonical form.
-    The caller has checked the payload (check_payload)."""
+    """The stored fields of a new entry (by attname), its hash computed over their canonical form
+    (format 2: with the objects the transaction wrote since its previous entry, taken here unless
+    given). The caller has checked the payload (check_payload)."""
     values = {
         "register_id": register.pk,
         "seq": seq,
@@ -78,6 +81,7 @@ def _entry_values(
         "payload": payload,
         "corrects_id": corrects.pk if corrects else None,
         "prev_hash": prev_hash,
+        "written": take_written() if written is None else written,
     }
     values["entry_hash"] = entry_hash(
         register=register.number,
@@ -89,6 +93,7 @@ def _entry_values(
         payload=payload,
         corrects=corrects.seq if corrects else None,
         prev_hash=prev_hash,
+        written=values["written"],
     )
     return values
 
@@ -130,6 +135,7 @@ def _append(
     kind: str,
     payload: dict[str, Any],
     corrects: Entry | None = None,
+    written: dict[str, list[int]] | None = None,
 ) -> Entry:
     """Append one entry to a register whose row this transaction has locked, and move its head."""
     check_payload(payload)
@@ -142,12 +148,14 @@ def _append(
         kind=kind,
         payload=payload,
         corrects=corrects,
+        written=written,
     )
     return _stored(register, values, store.append(store.row(**values)), actor=actor, corrects=corrects)
 
 
 def _append_record(register: Register, *, actor: AbstractBaseUser, role: str, payload: dict[str, Any]) -> Entry | None:
     """Append a record entry; None, with nothing written, when the register is not open."""
+    written = take_written()
     if register.status == Register.Status.OPEN:
         # The usual case: the caller's view of the head is current, and one statement locks the
         # register, checks that, writes the entry and moves the head (see store.append_if_head).
@@ -160,14 +168,16 @@ def _append_record(register: Register, *, actor: AbstractBaseUser, role: str, pa
             kind=EntryKind.RECORD,
             payload=payload,
             corrects=None,
+            written=written,
         )
         entry_id = store.append_if_head(store.row(**values), status=Register.Status.OPEN)
         if entry_id is not None:
             return _stored(register, values, entry_id, actor=actor, corrects=None)
     _lock_head(register)
     if register.status != Register.Status.OPEN:
+        give_back_written(written)  # for the entry that a caller who goes on may still append
         return None
-    return _append(register, actor=actor, role=role, kind=EntryKind.RECORD, payload=payload)
+    return _append(register, actor=actor, role=role, kind=EntryKind.RECORD, payload=payload, written=written)
 
 
 def entry_append(*, register: Register, actor: AbstractBaseUser, role: str, payload: dict[str, Any]) -> Entry:
@@ -230,6 +240,7 @@ def entries_bulk_append(
             kind=EntryKind.RECORD,
             payload=payload,
             corrects=None,
+            written=None if seq == register.head_seq + 1 else {},  # the first names the transaction's objects
         )
         prev = values["entry_hash"]
         batch.append(store.row(**values))

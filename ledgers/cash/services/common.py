@@ -12,10 +12,11 @@ from ledgers.registers.services import display_name, entry_write, register_langu
 
 from ..registers import (
     BANQUE_TABLES,
+    BLIND_COUNTERS,
     CARNET_AVANCES,
 )
 
-COUNTERS = (Role.CROUPIER, Role.CHEF_TABLE, Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.INSPECTEUR)
+COUNTERS = BLIND_COUNTERS
 
 
 CASHIERS = (Role.CAISSIER, Role.CAISSIER_PRINCIPAL)
