@@ -155,6 +155,9 @@ def test_REG_20_a_witness_copy_by_logical_replication_verifies_and_names_a_rewri
             assert time.monotonic() < deadline, "the witness did not catch up"
             time.sleep(0.5)
         connections.settings[WITNESS] = {**connection.settings_dict, "NAME": witness_db}
+        # Connected here, explicitly: the test case admits only the aliases it declared when it
+        # started, and the witness's did not exist then.
+        connections[WITNESS].connect()
 
         ours, our_lines = verify("--tree-head", str(head))
         theirs, their_lines = verify("--tree-head", str(head), "--witness", "--database", WITNESS)
