@@ -8,9 +8,9 @@ A subscription to a database of the same cluster cannot create its replication s
 waits for the very transaction that creates the subscription): the slot is made beforehand and the
 subscription told ``create_slot = false``. For the same reason it copies no existing rows
 (``copy_data = false``: the copy's own temporary slots would wait on the cluster's running
-transactions): the slot is made before the establishment's first act, and the one row older than
-it, the establishment's, is copied to the witness by hand, as a real witness starts from a dump
-taken at the slot's snapshot. Slot, subscription, publications and the database are removed
+transactions): the slot is made before the test's acts, and the rows older than it (the
+establishment and the volumes its fixtures opened) are copied to the witness by hand, as a real
+witness starts from a dump taken at the slot's snapshot. Slot, subscription, publications and the database are removed
 whatever happens."""
 
 import io
@@ -131,12 +131,22 @@ def test_REG_20_a_witness_copy_by_logical_replication_verifies_and_names_a_rewri
         casino.execute(f"SET lock_timeout = '{CATCH_UP_SECONDS}s'")
         casino.execute("SELECT pg_create_logical_replication_slot(%s, 'pgoutput')", [name])
         witness = admin(witness_db)
-        with casino.cursor().copy(
-            f"COPY (SELECT * FROM core_establishment WHERE id = {mc_org.est.pk}) TO STDOUT"
-        ) as out:
-            rows = b"".join(bytes(chunk) for chunk in out)
-        with witness.cursor().copy("COPY core_establishment FROM STDIN") as into:
-            into.write(rows)
+        # The rows older than the slot (the establishment, the volumes the fixtures opened), copied
+        # as they are, stamps included (replica mode: the witness's triggers do not fire).
+        est = mc_org.est.pk
+        registers = f"SELECT id FROM registers_register WHERE establishment_id = {est}"
+        witness.execute("SET session_replication_role = replica")
+        for table, where in (
+            ("core_establishment", f"id = {est}"),
+            ("registers_register", f"establishment_id = {est}"),
+            ("registers_entry", f"register_id IN ({registers})"),
+            ("registers_checkpoint", f"register_id IN ({registers})"),
+        ):
+            with casino.cursor().copy(f"COPY (SELECT * FROM {table} WHERE {where}) TO STDOUT") as out:
+                rows = b"".join(bytes(chunk) for chunk in out)
+            with witness.cursor().copy(f"COPY {table} FROM STDIN") as into:
+                into.write(rows)
+        witness.execute("SET session_replication_role = origin")
         witness.execute(
             f"CREATE SUBSCRIPTION {name} CONNECTION '{conninfo(casino_db)}' PUBLICATION {name}_rows, "
             f"{name}_establishment WITH (create_slot = false, slot_name = '{name}', copy_data = false)"
