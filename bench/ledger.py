@@ -67,6 +67,7 @@ COLUMNS = (
     "kind",
     "payload",
     "corrects_id",
+    "written",
     "prev_hash",
     "entry_hash",
 )
@@ -102,7 +103,7 @@ def scratch() -> tuple[list[Register], object]:
 def stored_rows(register: Register, first: int, last: int) -> list[tuple]:
     """The engine's rows ``first``..``last``, to be written again by the baseline."""
     rows = Entry.objects.filter(register=register, seq__range=(first, last)).order_by("seq").values_list(*COLUMNS)
-    return [(*row[:7], Jsonb(row[7]), *row[8:]) for row in rows]
+    return [(*row[:7], Jsonb(row[7]), row[8], None if row[9] is None else Jsonb(row[9]), *row[10:]) for row in rows]
 
 
 def rate(count: int, seconds: float) -> float:
@@ -134,12 +135,13 @@ def raw_verify(raw: psycopg.Connection, register: Register) -> int:
     with raw.cursor(name="bench_scan") as cursor:
         cursor.itersize = 5000
         cursor.execute(
-            "SELECT e.seq, e.recorded_at, e.actor, e.role, e.kind, e.payload, c.seq, e.prev_hash, e.entry_hash "
+            "SELECT e.seq, e.recorded_at, e.actor, e.role, e.kind, e.payload, c.seq, e.prev_hash, e.entry_hash, "
+            "e.written "
             "FROM registers_entry e LEFT JOIN registers_entry c ON c.id = e.corrects_id "
             "WHERE e.register_id = %s ORDER BY e.seq",
             [register.pk],
         )
-        for seq, at, actor, role, kind, payload, corrects, prev_hash, stored in cursor:
+        for seq, at, actor, role, kind, payload, corrects, prev_hash, stored, written in cursor:
             document = {
                 "register": register.number,
                 "seq": seq,
@@ -151,6 +153,8 @@ def raw_verify(raw: psycopg.Connection, register: Register) -> int:
                 "corrects": corrects,
                 "prev_hash": prev_hash,
             }
+            if written is not None:  # format 2
+                document["written"] = written
             canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
             digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
             if seq != count + 1 or prev_hash != prev or digest != stored:

@@ -81,6 +81,7 @@ ENTRY_COLUMNS = (
     "kind",
     "payload",
     "corrects_id",
+    "written",
     "prev_hash",
     "entry_hash",
 )

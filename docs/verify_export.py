@@ -6,7 +6,7 @@ import json
 import pathlib
 import sys
 
-HASHED = ("register", "seq", "recorded_at", "actor", "role", "kind", "payload", "corrects", "prev_hash")
+HASHED = ("register", "seq", "recorded_at", "actor", "role", "kind", "payload", "corrects", "prev_hash", "written")
 SIGNED = ("establishment", "number", "created_at", "size", "root", "prev", "tables", "key_id")
 
 
@@ -18,7 +18,7 @@ def verify(path, earlier=None, anchor=None):  # earlier: an export kept before; 
     prev, hashes, seq = "0" * 64, {}, 0  # the genesis hash: 64 zeros
     for seq, line in enumerate(path.open(encoding="utf-8"), start=1):
         entry = json.loads(line)
-        digest = hashlib.sha256(canon({k: entry[k] for k in HASHED})).hexdigest()
+        digest = hashlib.sha256(canon({k: entry[k] for k in HASHED if k in entry})).hexdigest()
         if entry["seq"] != seq:
             sys.exit(f"line {seq}: seq {entry['seq']} instead of {seq} (missing or moved entry)")
         if entry["prev_hash"] != prev:
@@ -88,7 +88,7 @@ if "audit_path" in document:  # one entry, its chain up to the register's head, 
     signed(document["tree_head"], args[0])
     prev, entries = document["entries"][0]["prev_hash"], document["entries"]
     for entry in entries:
-        digest = hashlib.sha256(canon({k: entry[k] for k in HASHED})).hexdigest()
+        digest = hashlib.sha256(canon({k: entry[k] for k in HASHED if k in entry})).hexdigest()
         if entry["prev_hash"] != prev or entry["entry_hash"] != digest:
             sys.exit(f"seq {entry['seq']}: the chain from the proved entry to the head is broken")
         prev = digest

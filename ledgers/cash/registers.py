@@ -18,6 +18,9 @@ FLOAT_COLUMNS = (
     Column("flags", _("Observations"), 1.8),
 )
 
+# Who may make one of the two blind counts of a table's encaisse (services/common.COUNTERS).
+BLIND_COUNTERS = (Role.CROUPIER, Role.CHEF_TABLE, Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.INSPECTEUR)
+
 # FR carnet d'avances (modèle 10), one per table cash box and numbered like it (qualifier: the
 # table number, COUNT-49): the avance and its top-ups signed by the directeur responsable or a
 # comité member (COUNT-34), the sabot allocation of punto banco and blackjack (SHOE-06, AMB-49,
@@ -29,7 +32,8 @@ CARNET_AVANCES = register_kind(
         title=_("Carnet d'avances"),
         purpose=_("Inscrire par séance l'avance de la table, ses compléments, l'affectation du sabot et l'encaisse."),
         columns=FLOAT_COLUMNS,
-        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.EMPLOYE_RESPONSABLE),
+        # The counters write the line of each blind count, without its amount (COUNT-15).
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.EMPLOYE_RESPONSABLE, *BLIND_COUNTERS),
         jurisdictions=("FR",),
         paraph_roles=(Role.CONTROLE_INTERIEUR,),
         visa_roles=(Role.CONTROLE_INTERIEUR,),
@@ -63,6 +67,8 @@ BANQUE_TABLES = register_kind(
             Role.INSPECTEUR,
             Role.SOUS_DIRECTEUR,
             Role.DIRECTEUR_JEUX,
+            Role.CROUPIER,  # with the chef de table, the counters of a blind count (COUNT-05)
+            Role.CHEF_TABLE,
         ),
         jurisdictions=("MC",),
         paraph_roles=(Role.DIRECTEUR_JEUX,),
@@ -183,7 +189,8 @@ CARNET_CAGNOTTES = register_kind(
             Column("col15", _("Col. 15 — Report au modèle 12"), 0.8),
             Column("certification", _("Observations"), 1.4),
         ),
-        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.EMPLOYE_RESPONSABLE),
+        # The counters write the line of each blind count, without its amount (COUNT-15).
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.EMPLOYE_RESPONSABLE, *BLIND_COUNTERS),
         jurisdictions=("FR",),
         paraph_roles=(Role.CONTROLE_INTERIEUR,),
         visa_roles=(Role.CONTROLE_INTERIEUR,),

@@ -8,4 +8,6 @@ class RegistersConfig(AppConfig):
     verbose_name = _("Registres")
 
     def ready(self) -> None:
-        from . import checks, dashboard, kinds  # noqa: F401  (the deploy check, the generic kinds, the dashboard panels)
+        from . import checks, dashboard, kinds, written  # noqa: F401  (the deploy check, the generic kinds, the dashboard panels)
+
+        written.connect()  # every history row noted, for the next entry of its transaction to name

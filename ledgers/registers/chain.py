@@ -1,7 +1,9 @@
 """Canonical bytes and hash of a register entry (see docs/ledger-format.md).
 
 canonical = UTF-8 JSON of {register, seq, recorded_at, actor, role, kind, payload, corrects,
-prev_hash}, keys sorted, separators (",", ":"), no ASCII escaping; entry_hash = sha256 hex.
+prev_hash} and, from format 2 on, ``written`` (the objects the entry's transaction wrote before
+it), keys sorted, separators (",", ":"), no ASCII escaping; entry_hash = sha256 hex. An entry of
+format 1 (from before ``written`` existed) has none, stored as NULL, and is hashed without it.
 
 orjson writes these bytes several times faster than the standard library: for the values a
 payload may hold (``check_payload``) its output with sorted keys is byte for byte that of
@@ -96,6 +98,7 @@ def canonical_bytes(
     payload: Any,
     corrects: int | None,
     prev_hash: str,
+    written: dict[str, list[int]] | None = None,
 ) -> bytes:
     document = {
         "register": register,
@@ -108,6 +111,8 @@ def canonical_bytes(
         "corrects": corrects,
         "prev_hash": prev_hash,
     }
+    if written is not None:  # format 2
+        document["written"] = written
     return canonical_json(document)
 
 

@@ -95,6 +95,9 @@ class Entry(models.Model):
     )
     prev_hash = models.CharField(_("empreinte précédente"), max_length=64)
     entry_hash = models.CharField(_("empreinte"), max_length=64)
+    # Format 2: {model label: [pk, …]} of the objects whose history rows the entry's transaction
+    # wrote before it (ledgers/registers/written.py), hashed; NULL for an entry of format 1.
+    written = models.JSONField(_("objets écrits"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("entrée")
@@ -117,7 +120,7 @@ class Entry(models.Model):
         return f"{self.register.number} n° {self.seq}"
 
     def hashed_fields(self, register_number: str | None = None) -> dict:
-        return {
+        fields = {
             "register": register_number or self.register.number,
             "seq": self.seq,
             "recorded_at": format_timestamp(self.recorded_at),
@@ -128,6 +131,9 @@ class Entry(models.Model):
             "corrects": self.corrects.seq if self.corrects_id else None,
             "prev_hash": self.prev_hash,
         }
+        if self.written is not None:  # format 2
+            fields["written"] = self.written
+        return fields
 
 
 class Checkpoint(models.Model):

@@ -27,6 +27,7 @@ from .models import SYSTEM_ACTOR, SYSTEM_ROLE, Checkpoint, Entry, EntryKind, Reg
 from .selectors import current_register, visaed_up_to
 from .signing import sign, signing_key
 from .verification import Finding, snapshot, verify_in_snapshot
+from .written import give_back_written, take_written
 
 EVENT_AT_FORMAT = "%Y-%m-%d %H:%M"  # local time of a fact, as written in a payload
 
@@ -64,10 +65,12 @@ def _entry_values(
     kind: str,
     payload: dict[str, Any],
     corrects: Entry | None,
+    written: dict[str, list[int]] | None = None,
 ) -> dict[str, Any]:
-    """The stored fields of a new entry (by attname), its hash computed over their canonical form.
-    The caller has checked the payload (check_payload). No ``actor``: the system's act, signed
-    with its marker (``notification_entry_append`` alone writes those)."""
+    """The stored fields of a new entry (by attname), its hash computed over their canonical form
+    (format 2: with the objects the transaction wrote since its previous entry, taken here unless
+    given). The caller has checked the payload (check_payload). No ``actor``: the system's act,
+    signed with its marker (``notification_entry_append`` alone writes those)."""
     values = {
         "register_id": register.pk,
         "seq": seq,
@@ -79,6 +82,7 @@ def _entry_values(
         "payload": payload,
         "corrects_id": corrects.pk if corrects else None,
         "prev_hash": prev_hash,
+        "written": take_written() if written is None else written,
     }
     values["entry_hash"] = entry_hash(
         register=register.number,
@@ -90,6 +94,7 @@ def _entry_values(
         payload=payload,
         corrects=corrects.seq if corrects else None,
         prev_hash=prev_hash,
+        written=values["written"],
     )
     return values
 
@@ -136,6 +141,7 @@ def _append(
     kind: str,
     payload: dict[str, Any],
     corrects: Entry | None = None,
+    written: dict[str, list[int]] | None = None,
 ) -> Entry:
     """Append one entry to a register whose row this transaction has locked, and move its head."""
     check_payload(payload)
@@ -148,6 +154,7 @@ def _append(
         kind=kind,
         payload=payload,
         corrects=corrects,
+        written=written,
     )
     return _stored(register, values, store.append(store.row(**values)), actor=actor, corrects=corrects)
 
@@ -156,6 +163,7 @@ def _append_record(
     register: Register, *, actor: AbstractBaseUser | None, role: str, payload: dict[str, Any]
 ) -> Entry | None:
     """Append a record entry; None, with nothing written, when the register is not open."""
+    written = take_written()
     if register.status == Register.Status.OPEN:
         # The usual case: the caller's view of the head is current, and one statement locks the
         # register, checks that, writes the entry and moves the head (see store.append_if_head).
@@ -168,14 +176,16 @@ def _append_record(
             kind=EntryKind.RECORD,
             payload=payload,
             corrects=None,
+            written=written,
         )
         entry_id = store.append_if_head(store.row(**values), status=Register.Status.OPEN)
         if entry_id is not None:
             return _stored(register, values, entry_id, actor=actor, corrects=None)
     _lock_head(register)
     if register.status != Register.Status.OPEN:
+        give_back_written(written)  # for the entry that a caller who goes on may still append
         return None
-    return _append(register, actor=actor, role=role, kind=EntryKind.RECORD, payload=payload)
+    return _append(register, actor=actor, role=role, kind=EntryKind.RECORD, payload=payload, written=written)
 
 
 def entry_append(*, register: Register, actor: AbstractBaseUser, role: str, payload: dict[str, Any]) -> Entry:
@@ -256,6 +266,7 @@ def entries_bulk_append(
             kind=EntryKind.RECORD,
             payload=payload,
             corrects=None,
+            written=None if seq == register.head_seq + 1 else {},  # the first names the transaction's objects
         )
         prev = values["entry_hash"]
         batch.append(store.row(**values))

@@ -31,6 +31,7 @@ FIELDS = (
     "kind",
     "payload",
     "corrects",
+    "written",
     "prev_hash",
     "entry_hash",
 )
@@ -93,6 +94,7 @@ def row(
     kind: str,
     payload: Any,
     corrects_id: int | None,
+    written: dict[str, list[int]] | None,
     prev_hash: str,
     entry_hash: str,
 ) -> tuple:
@@ -108,6 +110,7 @@ def row(
         kind,
         ops.adapt_json_value(payload, None),
         corrects_id,
+        None if written is None else ops.adapt_json_value(written, None),
         prev_hash,
         entry_hash,
     )

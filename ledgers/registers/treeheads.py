@@ -164,10 +164,11 @@ def tree_heads_seal(*, now: datetime | None = None) -> list[TreeHead]:
     return made
 
 
-def verify_tree_heads(using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple[str, Finding | None]]:
+def verify_tree_heads(using: str = DEFAULT_DB_ALIAS, *, counts: bool = True) -> Iterator[tuple[str, Finding | None]]:
     """Each establishment's tree heads: numbered 1, 2, 3…, each signed, hashed and rooted as it
-    says, chained to the previous one; and no append-only table has lost rows that the newest
-    counted."""
+    says, chained to the previous one; and, with ``counts``, no append-only table has lost rows
+    that the newest counted (the counts are the whole database's: a witness copy filtered by
+    establishment does not hold them)."""
     establishments = Establishment.objects.using(using).filter(tree_heads__isnull=False).distinct()
     for establishment in establishments.order_by("code"):
         name = f"{establishment.code} têtes d'arbre"
@@ -185,16 +186,18 @@ def verify_tree_heads(using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple[str, Find
                 found = Finding(name, tree_head.number, "tree_head", str(problem))
                 break
             prev, expected, newest = tree_head.tree_hash, expected + 1, tree_head
-        if found is None and newest is not None and (lost := tables_problem(newest.tables, using)):
+        if found is None and newest is not None and counts and (lost := tables_problem(newest.tables, using)):
             found = Finding(lost[0], None, "rows_deleted", lost[1])
         yield name, found
 
 
-def verify_against_tree_head(doc: dict, using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple[str, Finding | None]]:
+def verify_against_tree_head(
+    doc: dict, using: str = DEFAULT_DB_ALIAS, *, counts: bool = True
+) -> Iterator[tuple[str, Finding | None]]:
     """Hold the database to a tree head that left the building, as a whole: it stands on its own,
-    the database still has it (same hash), no append-only table lost rows it counted, and every
-    register it covers still exists. Each register's chain is then held to its leaf by the
-    register verification (``tree_head_anchors``)."""
+    the database still has it (same hash), no append-only table lost rows it counted (with
+    ``counts``), and every register it covers still exists. Each register's chain is then held to
+    its leaf by the register verification (``tree_head_anchors``)."""
     label = f"{doc.get('establishment', '?')} tête d'arbre n° {doc.get('number', '?')}"
     if problem := document_problem(doc):
         yield label, Finding(label, None, "tree_head", problem)
@@ -204,7 +207,7 @@ def verify_against_tree_head(doc: dict, using: str = DEFAULT_DB_ALIAS) -> Iterat
     )
     if stored is None or stored.tree_hash != doc["hash"]:
         yield label, Finding(label, None, "tree_head_missing", str(_("absente de la base ou différente")))
-    elif lost := tables_problem(doc["tables"], using):
+    elif counts and (lost := tables_problem(doc["tables"], using)):
         yield label, Finding(lost[0], None, "rows_deleted", lost[1])
     else:
         yield label, None

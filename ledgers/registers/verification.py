@@ -28,8 +28,9 @@ from .checkpoints import checkpoint_bytes, checkpoint_key, mac_valid
 from .models import Checkpoint, Entry, EntryKind, Register, TreeHead
 from .signing import signature_valid
 
-# The hashed fields in canonical order of a scanned row, then the stored entry_hash.
-ROW_KEYS = ("seq", "recorded_at", "actor", "role", "kind", "payload", "corrects", "prev_hash", "entry_hash")
+# The hashed fields in canonical order of a scanned row, then the stored entry_hash, then the
+# objects written of format 2 (NULL for format 1: hashed without them).
+ROW_KEYS = ("seq", "recorded_at", "actor", "role", "kind", "payload", "corrects", "prev_hash", "entry_hash", "written")
 FETCH = 2000
 
 
@@ -49,11 +50,12 @@ class Finding:
 
 def _scan_sql(vendor: str, *, bounded: bool = False) -> str:
     table = connections[DEFAULT_DB_ALIAS].ops.quote_name(Entry._meta.db_table)
-    at, payload = "e.recorded_at", "e.payload"
-    if vendor == "postgresql":  # the timestamp already in its canonical text, the payload as text for orjson
-        at, payload = (
+    at, payload, written = "e.recorded_at", "e.payload", "e.written"
+    if vendor == "postgresql":  # the timestamp already in its canonical text, the JSON as text for orjson
+        at, payload, written = (
             """to_char(e.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')""",
             "e.payload::text",
+            "e.written::text",
         )
     # The corrected entry's seq is looked up for the corrections only.
     corrects = (
@@ -61,7 +63,7 @@ def _scan_sql(vendor: str, *, bounded: bool = False) -> str:
     )
     bound = " AND e.seq <= %s" if bounded else ""
     return (
-        f"SELECT e.seq, {at}, e.actor, e.role, e.kind, {payload}, {corrects}, e.prev_hash, e.entry_hash "
+        f"SELECT e.seq, {at}, e.actor, e.role, e.kind, {payload}, {corrects}, e.prev_hash, e.entry_hash, {written} "
         f"FROM {table} e WHERE e.register_id = %s AND e.seq >= %s{bound} ORDER BY e.seq"
     )
 
@@ -93,9 +95,9 @@ def _rows(
                 yield seq, format_timestamp(connection.ops.convert_datetimefield_value(at, None, connection)), *rest
 
 
-def _document(number: str, row: tuple, payload) -> dict:
-    seq, at, actor, role, kind, _payload, corrects, prev_hash, _stored = row
-    return {
+def _document(number: str, row: tuple, payload, written) -> dict:
+    seq, at, actor, role, kind, _payload, corrects, prev_hash, _stored, _written = row
+    document = {
         "register": number,
         "seq": seq,
         "recorded_at": at,
@@ -106,30 +108,42 @@ def _document(number: str, row: tuple, payload) -> dict:
         "corrects": corrects,
         "prev_hash": prev_hash,
     }
+    if written is not None:  # format 2
+        document["written"] = written
+    return document
 
 
-def _hashed(number: str, row: tuple) -> tuple[str, object]:
-    """(sha256 of the canonical bytes, decoded payload) of a scanned row. The payload is decoded
-    with orjson; a hash that does not match the stored one is computed again with the reference
-    decoder and encoder before it is believed (orjson reads integers beyond 64 bits as floats):
-    a mismatch is reported only on the definition's bytes, and the payload returned is then the
-    reference decoder's."""
-    text = row[5]
+def _decoded(text: str | dict | list | None, loads):
+    # SQLite hands JSON back as text too; a value already decoded is taken as it is.
+    return loads(text) if isinstance(text, str) else text
+
+
+def _hashed(number: str, row: tuple) -> tuple[str, object, object]:
+    """(sha256 of the canonical bytes, decoded payload, decoded written objects) of a scanned row. The JSON
+    is decoded with orjson; a hash that does not match the stored one is computed again with the
+    reference decoder and encoder before it is believed (orjson reads integers beyond 64 bits as
+    floats): a mismatch is reported only on the definition's bytes, and the values returned are
+    then the reference decoder's."""
+    text, written_text = row[5], row[9]
     try:
-        payload = orjson.loads(text)
+        payload, written = orjson.loads(text), _decoded(written_text, orjson.loads)
     except orjson.JSONDecodeError:
-        payload = None
+        pass
     else:
-        digest = hashlib.sha256(canonical_json(_document(number, row, payload))).hexdigest()
+        digest = hashlib.sha256(canonical_json(_document(number, row, payload, written))).hexdigest()
         if digest == row[8]:
-            return digest, payload
-    payload = json.loads(text)
-    return hashlib.sha256(canonical_json_reference(_document(number, row, payload))).hexdigest(), payload
+            return digest, payload, written
+    payload, written = json.loads(text), _decoded(written_text, json.loads)
+    document = _document(number, row, payload, written)
+    return hashlib.sha256(canonical_json_reference(document)).hexdigest(), payload, written
 
 
 def _values(number: str, row: tuple) -> dict:
     values = dict(zip(ROW_KEYS, row, strict=True), register=number)
-    values["payload"] = _hashed(number, row)[1]
+    _digest, values["payload"], written = _hashed(number, row)
+    del values["written"]
+    if written is not None:  # format 2; an entry of format 1 is exported as it always was
+        values["written"] = written
     return values
 
 
@@ -169,11 +183,12 @@ def verify_register(
     *,
     since_checkpoint: bool = False,
     using: str = DEFAULT_DB_ALIAS,
+    head: bool = True,
 ) -> Finding | None:
-    """Return the first problem found, or None when the register verifies (``anchors`` and
-    ``since_checkpoint``: see ``verify_in_snapshot``)."""
+    """Return the first problem found, or None when the register verifies (``anchors``,
+    ``since_checkpoint`` and ``head``: see ``verify_in_snapshot``)."""
     with snapshot(using=using):
-        return verify_in_snapshot(register, anchors, since_checkpoint=since_checkpoint, using=using)
+        return verify_in_snapshot(register, anchors, since_checkpoint=since_checkpoint, using=using, head=head)
 
 
 def _sealed(register: Register, finding, using: str = DEFAULT_DB_ALIAS) -> dict[int, tuple[str, str]] | Finding:
@@ -251,12 +266,14 @@ def verify_in_snapshot(
     *,
     since_checkpoint: bool = False,
     using: str = DEFAULT_DB_ALIAS,
+    head: bool = True,
 ) -> Finding | None:
     """``verify_register`` in the caller's snapshot (the sealing of checkpoints verifies first).
     ``anchors``: more {seq: (hash, time)} the chain must hold, as sealed checkpoints (a tree head
     that left the building); the newest tree head's are always added. With ``since_checkpoint``
     the walk starts at the last signed checkpoint, and the anchors before it are held to the
-    stored hashes."""
+    stored hashes. Without ``head`` the register row's head is not held to the chain's end (a
+    witness copy receives the register rows as created, not their heads' moves)."""
     number = register.number
 
     def finding(seq: int | None, code: str, reason) -> Finding:
@@ -301,7 +318,7 @@ def verify_in_snapshot(
             )
         if prev_hash != prev:
             return finding(seq, "prev_hash", _("l'empreinte précédente ne correspond pas à l'entrée précédente"))
-        computed, payload = _hashed(number, row)
+        computed, payload, _written = _hashed(number, row)
         if computed != stored:
             return finding(seq, "entry_hash", _("l'empreinte ne correspond pas au contenu de l'entrée"))
         if seq in sealed and sealed[seq][0] != computed:
@@ -351,6 +368,8 @@ def verify_in_snapshot(
             _("la chaîne s'arrête au n° %(last)s mais un point de contrôle scellé le %(date)s porte sur le n° %(seq)s")
             % {"last": last_seq, "seq": max(beyond), "date": sealed[max(beyond)][1]},
         )
+    if not head:
+        return None
     if last_seq != head_seq:
         return finding(
             min(last_seq, head_seq) + 1,
@@ -363,6 +382,15 @@ def verify_in_snapshot(
             last_seq, "head_hash", _("l'empreinte de tête du registre ne correspond pas à la dernière entrée")
         )
     return None
+
+
+def chain_end(register: Register, using: str = DEFAULT_DB_ALIAS) -> tuple[int, str]:
+    """(seq, entry_hash) of the register's last stored entry, (0, genesis) when it has none: its
+    head as its entries say, whatever its row says."""
+    last = (
+        Entry.objects.using(using).filter(register=register).order_by("-seq").values_list("seq", "entry_hash").first()
+    )
+    return last or (0, GENESIS_HASH)
 
 
 def _lines(register: Register, using: str = DEFAULT_DB_ALIAS) -> Iterator[str]:

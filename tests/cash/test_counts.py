@@ -209,3 +209,31 @@ def test_count_35_count_room_only_after_the_police_validation_and_under_cctv(fro
     assert no_cash.value.code == "COUNT-35" and "aucun billet" in str(no_cash.value)
     count = services.count_record(**fields, cctv_reference="Caméra 4, 23:10")
     assert count.count_room and count.cctv_reference == "Caméra 4, 23:10"
+
+
+@pytest.mark.parametrize("jurisdiction", ["fr", "mc"])
+def test_count_05_15_each_blind_count_writes_its_line_without_the_amount(request, jurisdiction):
+    """Each count is a register act of its own (its history row has its entry), naming the counter
+    and the count's number; the amount waits for the certification, so the second counter reads
+    nothing of the first count in the register."""
+    if jurisdiction == "fr":
+        org = request.getfixturevalue("fro")
+        session, register = closed_with_avance(org), current_register(org.est, CARNET_AVANCES.code, "RA1")
+        first_by, second_by, extra = org[Role.CROUPIER], org[Role.CAISSIER], {"tips": Decimal(0)}
+    else:
+        org = request.getfixturevalue("mco")
+        session, register = closed_with_avance(org, "BJ1", 50_000), current_register(org.est, BANQUE_TABLES.code)
+        first_by, second_by, extra = org[Role.CROUPIER], org[Role.CAISSIER], {}
+    before = register.entries.count()
+    count = services.count_record(session=session, breakdown=plaques(173_900), actor=first_by, **extra)
+    services.count_record(session=session, breakdown=plaques(173_900), actor=second_by)
+    lines = list(register.entries.filter(seq__gt=before).order_by("seq"))
+    assert [(e.payload["count_number"], e.payload["table_count"], e.actor) for e in lines] == [
+        (1, count.pk, first_by.username),
+        (2, count.pk, second_by.username),
+    ]
+    for entry in lines:
+        assert entry.payload["amount"] == "" and entry.payload["breakdown"] == ""
+        assert "173900" not in str(entry.payload)
+        assert entry.written["cash.TableCount"] == [count.pk]
+    assert lines[0].payload["event"].startswith("Comptage n° 1 de l'encaisse, à l'aveugle")

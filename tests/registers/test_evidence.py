@@ -25,7 +25,7 @@ from ledgers.core.authz import save_audited
 from ledgers.dice.models import Die, HistoricalDie
 from ledgers.registers.chain import GENESIS_HASH, canonical_bytes
 from ledgers.registers.checkpoints import checkpoint_mac
-from ledgers.registers.evidence import EXEMPT, check_state, check_transactions, tracked_models
+from ledgers.registers.evidence import EXEMPT, WRITTEN_AFTER_ENTRY, check_state, check_transactions, tracked_models
 from ledgers.registers.models import Checkpoint, Entry
 from ledgers.registers.services import checkpoints_seal, entries_bulk_append, entry_append
 from ledgers.registers.signing import load_private, raw_public
@@ -257,6 +257,12 @@ def test_every_exemption_names_a_tracked_model_and_a_reason():
     labels = {model._meta.label for model, _history in tracked_models()}
     assert set(EXEMPT) <= labels
     assert all(reason for reason, _fields in EXEMPT.values())
+
+
+def test_every_model_written_after_its_entry_is_a_regulated_tracked_model_with_a_reason():
+    labels = {model._meta.label for model, _history in tracked_models()}
+    assert set(WRITTEN_AFTER_ENTRY) <= labels - set(EXEMPT)
+    assert all(WRITTEN_AFTER_ENTRY.values())
 
 
 @pytest.mark.django_db

@@ -63,24 +63,33 @@ def swap(register, a: int, b: int) -> None:
     rewrite(register, b, first)
 
 
-def forge_history(die: Die) -> None:
-    """Move a die behind the services and forge the history row that matches, stamped with the
-    transaction of a real act, two hours after it."""
+def forge_history(die: Die, *, entry: Entry | None = None) -> int:
+    """Move a die behind the services and forge the history row that matches: stamped with the
+    transaction of the die's latest real act, two hours after it; or with the transaction and the
+    time of ``entry``, an act on something else. Returns the forged row's history id."""
     latest = HistoricalDie.objects.filter(id=die.pk).latest("history_id")
     run_sql("UPDATE dice_die SET status = 'destroyed' WHERE id = %s", [die.pk])
+    source = (
+        ("SELECT ledgers_txid FROM registers_entry WHERE id = %s", entry.pk)
+        if entry
+        else ("SELECT ledgers_txid FROM dice_historicaldie WHERE history_id = %s", latest.pk)
+    )
     with connection.cursor() as cursor:
-        cursor.execute("SELECT ledgers_txid FROM dice_historicaldie WHERE history_id = %s", [latest.pk])
+        cursor.execute(source[0], [source[1]])
         (txid,) = cursor.fetchone()
+    at = entry.recorded_at if entry else timezone.now() + datetime.timedelta(hours=2)
     columns = [f.column for f in HistoricalDie._meta.concrete_fields if f.column != "history_id"]
     values = ", ".join("'destroyed'" if c == "status" else "%s" if c == "history_date" else f'"{c}"' for c in columns)
     run_sql(
         f"INSERT INTO dice_historicaldie ({', '.join(map(connection.ops.quote_name, columns))}, ledgers_txid) "
         f"SELECT {values}, %s FROM dice_historicaldie WHERE history_id = %s",
-        [timezone.now() + datetime.timedelta(hours=2), txid, latest.pk],
+        [at, txid, latest.pk],
     )
+    return HistoricalDie.objects.filter(id=die.pk).latest("history_id").pk
 
 
-def tamper(case: str, register, staff, die: Die) -> None:
+def tamper(case: str, register, staff, die: Die) -> dict:
+    """Do ``case``; what the expected line needs beyond the register and the die."""
     if case == "edit":
         run_sql("UPDATE registers_entry SET payload = '{\"n\": 99}' WHERE register_id = %s AND seq = 3", [register.pk])
     elif case == "delete":
@@ -103,11 +112,15 @@ def tamper(case: str, register, staff, die: Die) -> None:
         )
     elif case == "history_forged":
         forge_history(die)
+    elif case == "history_forged_other_object":
+        # A real act of the same hour that never touched the die: a line of the main courante.
+        return {"hid": forge_history(die, entry=Entry.objects.get(register=register, seq=2))}
     elif case == "history_deleted":
         run_sql("DELETE FROM dice_historicaldie WHERE id = %s", [die.pk])
     elif case == "checkpoints_deleted":
         run_sql("DELETE FROM registers_checkpoint WHERE register_id = %s", [register.pk])
         truncate(register, 6)
+    return {}
 
 
 # case: (before any seal, after a tree head left the building); each the start of the ÉCHEC line,
@@ -122,6 +135,10 @@ EXPECTED = {
     "forged_tail_copied_txid": ("{r} n° 9 : entrée marquée d'une transaction", "{r} n° 11 : entrée marquée d'une"),
     "visa_signer": ("{r} n° 6 : le compte de l'auteur", "{r} n° 6 : le compte de l'auteur"),
     "history_forged": ("dice.Die #{die} : historique n°", "dice.Die #{die} : historique n°"),
+    "history_forged_other_object": (
+        "dice.Die #{die} : historique n° {hid} : aucune entrée de sa transaction ne nomme cet objet",
+        "dice.Die #{die} : historique n° {hid} : aucune entrée de sa transaction ne nomme cet objet",
+    ),
     "history_deleted": ("dice.Die #{die} : objet sans historique", "dice.Die #{die} : objet sans historique"),
     "checkpoints_deleted": (None, "{r} n° 7 : la chaîne s'arrête au n° 6"),
 }
@@ -146,7 +163,7 @@ def test_reg_20_every_tampering_is_found_and_located(mc_org, user_in, tmp_path, 
         write(register, staff, 2)
     call_command("verify_ledgers", *options, stdout=io.StringIO())  # sound before the attack
     register.refresh_from_db()
-    tamper(case, register, staff, die)
+    located = tamper(case, register, staff, die)
     expected = EXPECTED[case][sealed]
     out = io.StringIO()
     if expected is None:
@@ -155,9 +172,9 @@ def test_reg_20_every_tampering_is_found_and_located(mc_org, user_in, tmp_path, 
     with pytest.raises(CommandError):
         call_command("verify_ledgers", *options, stdout=out)
     failures = [line for line in out.getvalue().splitlines() if line.startswith("ÉCHEC")]
-    assert any(line.startswith(f"ÉCHEC\t{expected.format(r=register.number, die=die.pk)}") for line in failures), (
-        failures
-    )
+    assert any(
+        line.startswith(f"ÉCHEC\t{expected.format(r=register.number, die=die.pk, **located)}") for line in failures
+    ), failures
 
 
 def test_reg_20_a_tree_head_that_left_the_building_shows_its_deleted_successors(mc_org, user_in, tmp_path):

@@ -23,6 +23,7 @@ from ledgers.keys.selectors import cabinet_key, holder_now
 from ledgers.registers.models import Entry
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
+from ledgers.registers.written import note_written
 
 from .. import selectors
 from ..domains import CARDS, rule_id
@@ -173,6 +174,7 @@ def _save_decks(decks: list[CardUnit], *, fields: list[str], actor: AbstractBase
         bulk_update_with_history(
             decks, CardUnit, fields, default_user=actor, default_change_reason=reason, default_date=timezone.now()
         )
+        note_written(CardUnit, [deck.pk for deck in decks])  # bulk history rows send no signal
 
 
 def _write(act: _Act) -> Entry:

@@ -12,12 +12,13 @@ from ledgers.registers.services import display_name, entry_write, register_langu
 
 from ..registers import (
     BANQUE_TABLES,
+    BLIND_COUNTERS,
     CAGNOTTES_MC,
     CARNET_AVANCES,
     CARNET_CAGNOTTES,
 )
 
-COUNTERS = (Role.CROUPIER, Role.CHEF_TABLE, Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.INSPECTEUR)
+COUNTERS = BLIND_COUNTERS
 
 
 CASHIERS = (Role.CAISSIER, Role.CAISSIER_PRINCIPAL)

@@ -50,7 +50,7 @@ def count_record(
     (SET-44) and the CCTV recording reference (COUNT-35)."""
     session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
     est = session.seance.establishment
-    require_role(actor, est, COUNTERS)
+    role = require_role(actor, est, COUNTERS)
     if session.status != TableSession.Status.CLOSED:
         # The encaisse (and MC the banknote box) is counted only at the end of the partie (art. 17.2, 43).
         raise RuleViolation(
@@ -76,7 +76,9 @@ def count_record(
             count_room=count_room,
             cctv_reference=cctv_reference.strip(),
         )
-        return save_audited(count, actor=actor, reason="premier comptage")
+        save_audited(count, actor=actor, reason="premier comptage")
+        _count_entry(count, number=1, actor=actor, role=role)
+        return count
     if count.status != TableCount.Status.AWAITING_SECOND:
         raise ValidationError(_("Les deux comptages de cette table sont déjà faits."))
     if count.first_by_id == actor.pk:
@@ -86,7 +88,26 @@ def count_record(
         count.status, count.encaisse = TableCount.Status.AGREED, total
     else:
         count.status = TableCount.Status.ESCALATED
-    return save_audited(count, actor=actor, reason="second comptage")
+    save_audited(count, actor=actor, reason="second comptage")
+    _count_entry(count, number=2, actor=actor, role=role)
+    return count
+
+
+def _count_entry(count: TableCount, *, number: int, actor: AbstractBaseUser, role: str) -> None:
+    """The line of one blind count in the table's carnet: who counted and which count it was,
+    never the amount, which the other counter must not read before counting (the amounts and
+    the breakdown are written at the certification)."""
+    with register_language():
+        payload = {
+            "event": str(_("Comptage n° %(number)s de l'encaisse, à l'aveugle (montant inscrit à la certification)"))
+            % {"number": number},
+            "amount": "",
+            "breakdown": "",
+            "table_count": count.pk,
+            "count_number": number,
+            "counted_by": [display_name(actor)],
+        }
+    _carnet_entry(count.table_session, actor=actor, role=role, payload=payload)
 
 
 def _check_fr_count_route(

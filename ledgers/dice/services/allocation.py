@@ -193,6 +193,11 @@ def dice_allocate(
             die.designation + (f" — {die.pair} ({PlayRole(line_role).label})" if die.pair_id else "")
             for die, line_role in lines
         ]
+        # The dice change before the entry is appended, so that it names them (registers/written.py).
+        for die, line_role in lines:
+            die.status, die.location, die.table_session = ItemStatus.ISSUED, None, session
+            die.play_role, die.services = line_role, die.services + 1
+            save_audited(die, actor=actor, reason="dotation")
         entry = _service_entry(
             register,
             session,
@@ -239,8 +244,4 @@ def dice_allocate(
         AllocatedDie.objects.bulk_create(
             [AllocatedDie(allocation=allocation, die=die, role=line_role) for die, line_role in lines]
         )
-        for die, line_role in lines:
-            die.status, die.location, die.table_session = ItemStatus.ISSUED, None, session
-            die.play_role, die.services = line_role, die.services + 1
-            save_audited(die, actor=actor, reason="dotation")
         return allocation

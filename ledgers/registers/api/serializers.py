@@ -49,8 +49,15 @@ class EntrySerializer(serializers.ModelSerializer):
             "corrects",
             "prev_hash",
             "entry_hash",
+            "written",
         ]
         read_only_fields = fields
+
+    def to_representation(self, instance: Entry) -> dict:
+        data = super().to_representation(instance)
+        if data["written"] is None:  # an entry of format 1 is hashed without the field
+            del data["written"]
+        return data
 
 
 class VisaRequestSerializer(Signature):

@@ -11,7 +11,7 @@ from ledgers.registers.integrity import verify_rows
 from ledgers.registers.models import Register
 from ledgers.registers.selectors import registers_named
 from ledgers.registers.treeheads import tree_head_anchors, verify_against_tree_head, verify_tree_heads
-from ledgers.registers.verification import snapshot, verify_against_export, verify_register
+from ledgers.registers.verification import chain_end, snapshot, verify_against_export, verify_register
 
 
 class Command(BaseCommand):
@@ -63,6 +63,23 @@ class Command(BaseCommand):
             ),
         )
         parser.add_argument(
+            "--witness",
+            action="store_true",
+            help=_(
+                "Base témoin (copie par réplication logique des seules insertions, filtrée par établissement) : "
+                "la tête de chaque registre est celle de sa chaîne, et les comptes de lignes des têtes d'arbre, "
+                "qui portent sur toute la base, ne sont pas tenus."
+            ),
+        )
+        parser.add_argument(
+            "--heads",
+            action="store_true",
+            help=_(
+                "Écrit aussi, par registre, la fin de sa chaîne (TÊTE, numéro, n° et empreinte de la dernière "
+                "entrée), à comparer ligne à ligne avec la même commande lancée sur une autre copie."
+            ),
+        )
+        parser.add_argument(
             "--database",
             default=DEFAULT_DB_ALIAS,
             metavar="ALIAS",
@@ -84,6 +101,8 @@ class Command(BaseCommand):
         chain_only: bool,
         since_checkpoint: bool,
         database: str,
+        witness: bool = False,
+        heads: bool = False,
         **options,
     ) -> None:
         if database not in connections:
@@ -104,24 +123,31 @@ class Command(BaseCommand):
                 self.stdout.write(f"ÉCHEC\t{finding}")
                 first_bad = first_bad or finding
 
-        heads = [self._tree_head(path) for path in tree_head]
-        anchors = tree_head_anchors(heads)
+        documents = [self._tree_head(path) for path in tree_head]
+        anchors = tree_head_anchors(documents)
         # Everything is checked, so that one bad volume does not hide another; the first one
         # found is named in the exit message.
         for register in registers:
             finding = verify_register(
-                register, anchors.get(register.number), since_checkpoint=since_checkpoint, using=database
+                register,
+                anchors.get(register.number),
+                since_checkpoint=since_checkpoint,
+                using=database,
+                head=not witness,
             )
             report(register.number, finding)
+            if heads:
+                seq, digest = chain_end(register, using=database)
+                self.stdout.write(f"TÊTE\t{register.number}\t{seq}\t{digest}")
         for path in self._exports(against):
             with path.open(encoding="utf-8") as lines:
                 finding = verify_against_export(lines, using=database)
             report(_("export %(path)s") % {"path": path}, finding)
-        for document in heads:
-            for label, finding in verify_against_tree_head(document, database):
+        for document in documents:
+            for label, finding in verify_against_tree_head(document, database, counts=not witness):
                 report(label, finding)
         if not numbers:
-            for label, finding in verify_tree_heads(database):
+            for label, finding in verify_tree_heads(database, counts=not witness):
                 report(label, finding)
         if not numbers and not chain_only:
             with snapshot(using=database):
