@@ -4,7 +4,8 @@ from decimal import Decimal
 from django import template
 from django.db.models import Model
 from django.urls import reverse
-from django.utils import formats
+from django.utils import formats, timezone
+from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
 from ledgers.core.roles import Role
@@ -60,3 +61,11 @@ def money(value) -> str:
     except ArithmeticError:
         return str(value)
     return f"{formats.number_format(amount, 2, use_l10n=True, force_grouping=True)}\N{NO-BREAK SPACE}€"
+
+
+@register.filter
+def since(value: datetime | None) -> str:
+    """How long something has waited, in words: "depuis 12 jours" (the largest unit only)."""
+    if value is None:
+        return "—"
+    return _("depuis %(age)s") % {"age": timesince(value, timezone.now(), depth=1)}
