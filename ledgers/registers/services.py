@@ -22,7 +22,7 @@ from ledgers.core.roles import Role
 from . import store
 from .chain import check_payload, entry_hash, format_timestamp
 from .checkpoints import checkpoint_bytes
-from .kinds import DIRECTORATE, MAIN_COURANTE, get_kind
+from .kinds import DIRECTORATE, MAIN_COURANTE, default_title, get_kind
 from .models import Checkpoint, Entry, EntryKind, Register
 from .selectors import current_register, visaed_up_to
 from .signing import sign, signing_key
@@ -265,9 +265,12 @@ def register_create(
     volume = Register.objects.filter(establishment=establishment, kind=kind, qualifier=qualifier).count() + 1
     suffix = f"-{qualifier.upper()}" if qualifier else ""
     number = f"{establishment.code.upper()}-{kind.upper().replace('_', '')}{suffix}-{volume:03d}"
-    base_title = str(info.title) + (f" — {qualifier}" if qualifier else "")
     register = Register(
-        establishment=establishment, kind=kind, number=number, qualifier=qualifier, title=title or base_title
+        establishment=establishment,
+        kind=kind,
+        number=number,
+        qualifier=qualifier,
+        title=title or default_title(info, qualifier),
     )
     return save_audited(register, actor=actor, reason="création")
 

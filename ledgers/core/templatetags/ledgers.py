@@ -8,6 +8,7 @@ from django.utils import formats, timezone
 from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
+from ledgers.core.readable import readable_text
 from ledgers.core.roles import Role
 
 register = template.Library()
@@ -36,7 +37,19 @@ def human(value) -> str:
         return ", ".join(human(v) for v in value) or "—"
     if isinstance(value, dict):
         return " ; ".join(f"{k} : {human(v)}" for k, v in value.items()) or "—"
+    if isinstance(value, str):
+        return readable_text(value, as_date=_short_date, as_datetime=_short_datetime)
     return str(value)
+
+
+def _short_date(value: date) -> str:
+    return formats.date_format(value, "SHORT_DATE_FORMAT")
+
+
+def _short_datetime(value: datetime, _seconds: bool) -> str:
+    return formats.date_format(
+        timezone.localtime(value) if timezone.is_aware(value) else value, "SHORT_DATETIME_FORMAT"
+    )
 
 
 @register.filter

@@ -235,7 +235,7 @@ class RegisterPrint:
         seq, digest = volume.last or (0, "")
         return document.DocInfo(
             title=_("%(number)s — %(title)s — tome %(volume)s")
-            % {"number": self.register.number, "title": self.register.title, "volume": volume.number},
+            % {"number": self.register.number, "title": self.register.heading, "volume": volume.number},
             subject=str(self.kind.title),
             author=self.establishment.name,
             created=self._recorded_at(seq) if seq else self.register.created_at,
@@ -252,8 +252,8 @@ class RegisterPrint:
             (_("Établissement"), self.establishment.name),
             (_("Registre"), f"{self.kind.title} — n° {self.register.number}"),
         ]
-        if self.register.title != str(self.kind.title):
-            fields.append((_("Intitulé"), self.register.title))
+        if self.register.heading != str(self.kind.title):
+            fields.append((_("Intitulé"), self.register.heading))
         fields += [
             (_("Catégorie"), " — ".join(filter(None, [str(self.kind.title), self.kind.form, self.jurisdiction]))),
             (_("Tome"), _("n° %(volume)s") % {"volume": volume.number}),
@@ -347,8 +347,8 @@ class RegisterPrint:
             (_("Établissement"), p.get("establishment", self.establishment.name)),
             (_("Registre"), f"{self.kind.title} — n° {self.register.number}"),
         ]
-        if self.register.title != str(self.kind.title):
-            fields.append((_("Intitulé"), self.register.title))
+        if self.register.heading != str(self.kind.title):
+            fields.append((_("Intitulé"), self.register.heading))
         if self.kind.form:
             fields.append((_("Modèle officiel"), self.kind.form))
         fields += [
@@ -465,7 +465,7 @@ class RegisterPrint:
             total,
             title=self.establishment.name,
             subtitle=_("Registre n° %(number)s — %(title)s")
-            % {"number": self.register.number, "title": self.register.title},
+            % {"number": self.register.number, "title": self.register.heading},
             note=" — ".join(filter(None, [self.kind.form, self.jurisdiction])),
         )
 
