@@ -309,6 +309,7 @@ def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, 
     if not paraphe.strip():
         raise RuleViolation("REG-01", _("Le paraphe de l'autorité est obligatoire."))
     name = display_name(actor)
+    purpose = str(info.purpose).rstrip(".")  # follows a colon in the act: "Objet du registre : inscrire…"
     statement = statement or str(
         _(
             "Le présent registre « %(title)s », n° %(number)s, a été coté et paraphé par %(name)s, "
@@ -317,7 +318,7 @@ def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, 
         % {
             "title": register.title,
             "number": register.number,
-            "purpose": str(info.purpose).rstrip("."),
+            "purpose": purpose[:1].lower() + purpose[1:],
             "name": name,
             "role": est.profile.authority_names.get(role) or Role(role).label,
             "establishment": est.name,

@@ -18,6 +18,7 @@ from typing import BinaryIO
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from reportlab.graphics import renderPDF
 from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
@@ -115,9 +116,14 @@ def render_register(
     )
     drawn = next((v for v in volumes if wanted(v)), None)
     if drawn is None:
+        count = (start.volume if start else 0) + len(volumes)
         raise NoSuchVolume(
-            _("Le registre n° %(number)s ne compte que %(count)s tome(s).")
-            % {"number": register.number, "count": (start.volume if start else 0) + len(volumes)}
+            ngettext(
+                "Le registre n° %(number)s ne compte que %(count)s tome.",
+                "Le registre n° %(number)s ne compte que %(count)s tomes.",
+                count,
+            )
+            % {"number": register.number, "count": count}
         )
     return Rendered(drawn.pages, head_seq, head_hash, drawn)
 
