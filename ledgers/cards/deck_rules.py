@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.db import models
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from ledgers.core.games import GAMES, Equipment
 from ledgers.core.models import Establishment
@@ -29,7 +30,7 @@ class Composition:
     colours: tuple[int, ...] = ()  # (3, 3): three decks of one back colour and three of another
 
     def __str__(self) -> str:
-        text = str(_("%(n)s jeu(x)") % {"n": self.decks})
+        text = ngettext("%(n)s jeu", "%(n)s jeux", self.decks) % {"n": self.decks}
         if self.colours:
             text += " (" + " + ".join(str(n) for n in self.colours) + ")"
         return text

@@ -1,7 +1,10 @@
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.roles import Role
-from ledgers.registers.kinds import DIRECTORATE, Column, RegisterKind, register_kind
+from ledgers.registers.kinds import DIRECTORATE, Column, RegisterKind, qualifier_labels, register_kind
+
+from .domains import all_domains
 
 PURCHASE_ORDERS = register_kind(
     RegisterKind(
@@ -124,3 +127,17 @@ TABLE_MOVEMENTS = register_kind(
         requirements=("CARD-12", "CARD-18", "SHOE-02"),
     )
 )
+
+
+@qualifier_labels
+def domain_qualifiers() -> dict:
+    """The intake and annex registers are qualified by a domain's code ("cards") or by one of its
+    categories ("des", "cards-sixain"): their titles name them as the domain does."""
+    labels = {}
+    for domain in all_domains():
+        labels[domain.code] = domain.label
+        with translation.override("fr"):  # the sections of the carnet modèle 19 ("sabots")
+            labels[str(domain.label).lower()] = domain.label
+        for code, label in domain.categories():
+            labels[code] = labels[f"{domain.code}-{code}"] = label
+    return labels

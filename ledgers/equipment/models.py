@@ -189,6 +189,31 @@ class ShufflerUse(models.Model):
     def __str__(self) -> str:
         return f"{self.shuffler} — {self.table_session}"
 
+    # What the opening and end-of-séance checks are called where they are read (the forms ask them
+    # in the same words).
+    CHECKS = {
+        "embout": _("Embout distributeur en place"),
+        "display": _("Affichage de l'écran"),
+        "decks_counted": _("Jeux comptés et vérifiés"),
+        "hood_opened": _("Capot ouvert devant les joueurs"),
+        "empty": _("Aucune carte dans le mélangeur"),
+        "cards_removed": _("Cartes retirées à la main"),
+        "disconnected": _("Mélangeur déconnecté"),
+        "incident": _("Incident"),
+    }
+
+    def checks(self, recorded: dict) -> list[tuple[str, object]]:
+        """(label, value) of the checks recorded, those left blank out."""
+        return [(str(self.CHECKS.get(key, key)), value) for key, value in recorded.items() if value not in (None, "")]
+
+    @property
+    def opening_checks(self) -> list[tuple[str, object]]:
+        return self.checks(self.opening)
+
+    @property
+    def closing_checks(self) -> list[tuple[str, object]]:
+        return self.checks(self.closing)
+
 
 class WheelKind(models.TextChoices):
     ROULETTE_EUROPEENNE = "roulette_europeenne", _("Roulette européenne")

@@ -72,6 +72,12 @@ class WheelCheckTable(tables.Table):
         fields = ("checked_at", "seance", "wheel", "passed", "signer", "cosigner", "observations", "incident")
         empty_text = _("Aucune vérification.")
 
+    def render_signer(self, value):
+        return display_name(value)
+
+    def render_cosigner(self, value):
+        return display_name(value)
+
 
 class LaunchTurnTable(tables.Table):
     launcher = tables.Column(verbose_name=_("Lanceur"))

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from ledgers.core.authz import require_role, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
@@ -242,7 +243,7 @@ def key_register(
         at=key.registered_at,
         holder=custody,
         signatures=[_signed(actor, role)],
-        observations=_fr(_("%(n)d exemplaire(s)") % {"n": copies}),
+        observations=_fr(ngettext_lazy("%(n)d exemplaire", "%(n)d exemplaires", copies) % {"n": copies}),
     )
     return key
 

@@ -1,5 +1,6 @@
 """What waits for the user in the registers: cote et paraphe, visas, their latest entries."""
 
+from django.core.paginator import Paginator
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
@@ -10,23 +11,25 @@ from . import selectors
 from .kinds import MAIN_COURANTE
 from .models import Register
 
+AWAITING_PAGE_SIZE = 20
+AWAITING_PAGE_PARAM = "registres"
+
 
 @dashboard_panel
-def awaiting_opening(request: HttpRequest, establishment: Establishment) -> Panel | None:
-    registers = selectors.registers_awaiting_opening(request.user, establishment)
-    if not registers:
+def awaiting_authority(request: HttpRequest, establishment: Establishment) -> Panel | None:
+    """The authority's work: registers to cote and paraph or to visa, the longest waiting first,
+    a page at a time (``?registres=N``)."""
+    registers = selectors.registers_awaiting_authority(request.user, establishment)
+    page = Paginator(registers, AWAITING_PAGE_SIZE).get_page(request.GET.get(AWAITING_PAGE_PARAM))
+    if not page.paginator.count:
         return None
     return Panel(
-        _("Registres à coter et parapher"), "registers/_panel_awaiting_opening.html", {"registers": registers}, order=10
+        _("Registres à viser ou à coter et parapher"),
+        "registers/_panel_awaiting_authority.html",
+        {"page": page, "page_param": AWAITING_PAGE_PARAM},
+        order=10,
+        count=page.paginator.count,
     )
-
-
-@dashboard_panel
-def awaiting_visa(request: HttpRequest, establishment: Establishment) -> Panel | None:
-    pending = selectors.registers_awaiting_visa(request.user, establishment)
-    if not pending:
-        return None
-    return Panel(_("Entrées à viser"), "registers/_panel_awaiting_visa.html", {"pending": pending}, order=20)
 
 
 @dashboard_panel

@@ -1,20 +1,23 @@
 """A register as a spreadsheet (CSV, XLSX): one row per entry, the kind's columns in the active
-language, times in the establishment's time zone, every cell neutralised (ledgers.core.exports)."""
+language, every value written as the printed register writes it (dates, amounts, lists, labels of
+codes and roles; times in the establishment's time zone), every cell neutralised
+(ledgers.core.exports)."""
 
 from collections.abc import Iterator
 
 import tablib
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from ledgers.core.exports import dataset
-from ledgers.core.roles import Role
 
 from .models import Entry, EntryKind, Register
+from .printing.formats import Formatter
 
 
 def _rows(register: Register) -> Iterator[list]:
-    columns, roles = register.kind_info.columns, dict(Role.choices)
-    establishment = register.establishment
+    columns = register.kind_info.columns
+    fmt = Formatter(register.establishment, get_language())
     entries = register.entries.select_related("actor_user").order_by("seq")
     for entry in entries.iterator(chunk_size=2000):
         entry: Entry
@@ -23,13 +26,15 @@ def _rows(register: Register) -> Iterator[list]:
             cells, statement = [column.value(values) for column in columns], entry.payload.get("reason", "")
         else:
             cells, statement = [None] * len(columns), entry.payload.get("statement", "")
-        cells = ["" if value is None else value if isinstance(value, int | str) else str(value) for value in cells]
+        cells = [
+            value if isinstance(value, int) and not isinstance(value, bool) else fmt.value(value) for value in cells
+        ]
         who = entry.actor_user.get_full_name() if entry.actor_user else ""
         yield [
             entry.seq,
-            f"{establishment.localtime(entry.recorded_at):%d/%m/%Y %H:%M:%S}",
+            fmt.datetime(entry.recorded_at),
             who or entry.actor,
-            str(roles.get(entry.role, entry.role)),
+            fmt.role(entry.role),
             entry.get_kind_display(),
             *cells,
             statement,

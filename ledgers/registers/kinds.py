@@ -5,6 +5,7 @@ and who cotes and paraphs it. Domain apps declare their kinds in ``<app>/registe
 register them when the app is ready.
 """
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,6 +79,63 @@ class RegisterKind:
 KINDS: CodeRegistry[RegisterKind] = CodeRegistry("register kind")
 register_kind = KINDS.declare
 get_kind = KINDS.get
+
+
+# Where the labels of qualifiers that are codes come from (a custody domain, a category of its
+# items: "cards-sixain"); each source is declared by the app that owns the codes and read when a
+# title is made. Other qualifiers (a table, a desk, a machine) read as they are.
+QualifierLabels = Callable[[], Mapping[str, str | Promise]]
+_qualifier_sources: list[QualifierLabels] = []
+
+
+def qualifier_labels(source: QualifierLabels) -> QualifierLabels:
+    """Declare a source of qualifier labels (usable as a decorator; declaring twice is harmless)."""
+    if source not in _qualifier_sources:
+        _qualifier_sources.append(source)
+    return source
+
+
+def qualifier_label(qualifier: str) -> str:
+    for source in _qualifier_sources:
+        label = source().get(qualifier)
+        if label is not None:
+            return str(label)
+    return qualifier
+
+
+# Labels of payload keys that are codes (a slot machine's meters: "in:em"), declared by the app
+# whose entries write them: pages and printed registers show the label. None: not a key it knows.
+KeyLabel = Callable[[str], str | None]
+_key_sources: list[KeyLabel] = []
+
+
+def key_labels(source: KeyLabel) -> KeyLabel:
+    """Declare a source of payload key labels (usable as a decorator; declaring twice is harmless)."""
+    if source not in _key_sources:
+        _key_sources.append(source)
+    return source
+
+
+def key_label(key: str) -> str:
+    for source in _key_sources:
+        label = source(key)
+        if label is not None:
+            return label
+    return key
+
+
+def labelled(value: Any) -> Any:
+    """A payload value with the keys of its mappings labelled, at any depth."""
+    if isinstance(value, dict):
+        return {key_label(key): labelled(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [labelled(item) for item in value]
+    return value
+
+
+def default_title(kind: RegisterKind, qualifier: str) -> str:
+    """The title a volume gets when none is given: its kind's, with its qualifier's label."""
+    return str(kind.title) + (f" — {qualifier_label(qualifier)}" if qualifier else "")
 
 
 def all_kinds() -> list[RegisterKind]:

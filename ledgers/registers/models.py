@@ -1,12 +1,13 @@
 from django.conf import settings
 from django.db import models
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from ledgers.core.models import Establishment
 
 from .chain import GENESIS_HASH, format_timestamp
-from .kinds import RegisterKind, get_kind
+from .kinds import RegisterKind, default_title, get_kind, qualifier_label
 
 
 class Register(models.Model):
@@ -45,12 +46,26 @@ class Register(models.Model):
         indexes = [models.Index(fields=["establishment", "kind", "qualifier"])]
 
     def __str__(self) -> str:
-        return f"{self.number} — {self.title}"
+        return f"{self.number} — {self.heading}"
+
+    @property
+    def heading(self) -> str:
+        """The title in the reader's language. A title the volume got by default (its kind's, with
+        its qualifier as a label or, in volumes made before labels, as a code) is made anew in the
+        active language; a title chosen at creation reads as written."""
+        kind = self.kind_info
+        with translation.override("fr"):
+            defaults = {default_title(kind, self.qualifier), f"{kind.title} — {self.qualifier}".removesuffix(" — ")}
+        return default_title(kind, self.qualifier) if self.title in defaults else self.title
 
     @property
     def unvisaed(self) -> int:
         """Entries not yet covered by a visa (the opening act and the visas are not counted)."""
         return self.head_seq - self.visaed_seq - self.acts_after_visa
+
+    @property
+    def qualifier_label(self) -> str:
+        return qualifier_label(self.qualifier)
 
     @property
     def kind_info(self) -> RegisterKind:

@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DEFAULT_DB_ALIAS
-from django.db.models import Count, F, Prefetch, QuerySet
+from django.db.models import Case, Count, DateTimeField, F, OuterRef, Prefetch, Q, QuerySet, Subquery, When
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 
@@ -18,7 +18,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, Membership
 from ledgers.core.selectors import establishments_for
 
-from .kinds import DIRECTORATE, MAIN_COURANTE, get_kind
+from .kinds import DIRECTORATE, MAIN_COURANTE, all_kinds, get_kind
 from .models import Entry, EntryKind, Register
 
 PAGE_SIZE = 50
@@ -153,22 +153,39 @@ def can_create_registers(user: AbstractBaseUser, establishment: Establishment) -
     return bool(roles_of(user, establishment) & set(DIRECTORATE))
 
 
-def registers_awaiting_opening(user: AbstractBaseUser, establishment: Establishment) -> list[Register]:
-    """Registers whose cote et paraphe falls to one of the user's roles here."""
+def registers_awaiting_authority(user: AbstractBaseUser, establishment: Establishment) -> QuerySet[Register]:
+    """Registers awaiting one of the user's acts here: a volume to cote and paraph, or an open one
+    with entries to visa. Each is annotated with ``to_visa`` (entries not yet visaed, read from the
+    counters the visas keep) and ``waiting_since`` (the volume's creation, or the time of its
+    oldest entry not yet visaed), oldest first. One query whatever the registers hold: the oldest
+    entry is the first after ``visaed_seq`` along the (register, seq) index that is neither the
+    opening act nor a visa."""
     held = roles_of(user, establishment)
-    waiting = establishment.registers.filter(status=Register.Status.AWAITING_OPENING).order_by("number")
-    return [r for r in waiting if held & set(r.kind_info.paraph_roles_for(establishment.jurisdiction))]
-
-
-def registers_awaiting_visa(user: AbstractBaseUser, establishment: Establishment) -> list[tuple[Register, int]]:
-    """Open registers the user may visa, with their count of entries not yet visaed."""
-    held = roles_of(user, establishment)
-    open_registers = establishment.registers.filter(status=Register.Status.OPEN).order_by("number")
-    return [
-        (register, register.unvisaed)
-        for register in open_registers
-        if register.unvisaed and held & set(register.kind_info.visa_roles_for(establishment.jurisdiction))
-    ]
+    jurisdiction = establishment.jurisdiction
+    kinds = [kind for kind in all_kinds() if jurisdiction in kind.jurisdictions]
+    to_open = [kind.code for kind in kinds if held & set(kind.paraph_roles_for(jurisdiction))]
+    to_visa = [kind.code for kind in kinds if held & set(kind.visa_roles_for(jurisdiction))]
+    oldest = (
+        Entry.objects.filter(register=OuterRef("pk"), seq__gt=OuterRef("visaed_seq"))
+        .exclude(kind__in=(EntryKind.OPENING, EntryKind.VISA))
+        .order_by("seq")
+        .values("recorded_at")[:1]
+    )
+    return (
+        establishment.registers.annotate(to_visa=F("head_seq") - F("visaed_seq") - F("acts_after_visa"))
+        .filter(
+            Q(status=Register.Status.AWAITING_OPENING, kind__in=to_open)
+            | Q(status=Register.Status.OPEN, kind__in=to_visa, to_visa__gt=0)
+        )
+        .annotate(
+            waiting_since=Case(
+                When(status=Register.Status.AWAITING_OPENING, then=F("created_at")),
+                default=Subquery(oldest),
+                output_field=DateTimeField(),
+            )
+        )
+        .order_by("waiting_since", "number")
+    )
 
 
 def recent_entries_by(user: AbstractBaseUser, establishment: Establishment, limit: int = 10) -> QuerySet[Entry]:

@@ -22,7 +22,7 @@ from ledgers.core.roles import Role
 from . import store
 from .chain import check_payload, entry_hash, format_timestamp
 from .checkpoints import checkpoint_bytes
-from .kinds import DIRECTORATE, MAIN_COURANTE, get_kind
+from .kinds import DIRECTORATE, MAIN_COURANTE, default_title, get_kind
 from .models import SYSTEM_ACTOR, SYSTEM_ROLE, Checkpoint, Entry, EntryKind, Register
 from .selectors import current_register, visaed_up_to
 from .signing import sign, signing_key
@@ -302,9 +302,12 @@ def register_create(
     volume = Register.objects.filter(establishment=establishment, kind=kind, qualifier=qualifier).count() + 1
     suffix = f"-{qualifier.upper()}" if qualifier else ""
     number = f"{establishment.code.upper()}-{kind.upper().replace('_', '')}{suffix}-{volume:03d}"
-    base_title = str(info.title) + (f" — {qualifier}" if qualifier else "")
     register = Register(
-        establishment=establishment, kind=kind, number=number, qualifier=qualifier, title=title or base_title
+        establishment=establishment,
+        kind=kind,
+        number=number,
+        qualifier=qualifier,
+        title=title or default_title(info, qualifier),
     )
     return save_audited(register, actor=actor, reason="création")
 
@@ -343,6 +346,7 @@ def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, 
     if not paraphe.strip():
         raise RuleViolation("REG-01", _("Le paraphe de l'autorité est obligatoire."))
     name = display_name(actor)
+    purpose = str(info.purpose).rstrip(".")  # follows a colon in the act: "Objet du registre : inscrire…"
     statement = statement or str(
         _(
             "Le présent registre « %(title)s », n° %(number)s, a été coté et paraphé par %(name)s, "
@@ -351,7 +355,7 @@ def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, 
         % {
             "title": register.title,
             "number": register.number,
-            "purpose": str(info.purpose).rstrip("."),
+            "purpose": purpose[:1].lower() + purpose[1:],
             "name": name,
             "role": est.profile.authority_names.get(role) or Role(role).label,
             "establishment": est.name,

@@ -28,6 +28,7 @@ from .forms import (
     RegisterOpenForm,
     VisaForm,
 )
+from .kinds import labelled
 from .models import EntryKind
 from .signing import published_keys
 from .tables import RegisterTable
@@ -76,7 +77,7 @@ def entries_with_cells(register, *, after: int | None, before: int | None = None
     for entry in page.entries:
         if entry.kind in (EntryKind.RECORD, EntryKind.CORRECTION):
             values = entry.payload.get("corrected", {}) if entry.kind == EntryKind.CORRECTION else entry.payload
-            entry.cells = [column.value(values) for column in columns]
+            entry.cells = [labelled(column.value(values)) for column in columns]
     return page
 
 
@@ -113,9 +114,11 @@ class EntryDetailView(RegisterMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         entry = selectors.entry_for(self.register, self.kwargs["seq"])
+        labels = {column.key: column.label for column in self.register.kind_info.columns}
         context.update(
             entry=entry,
             hashed=entry.hashed_fields(self.register.number),
+            payload_rows=[(labels.get(key, key), value) for key, value in entry.payload.items()],
             role_label=dict(Role.choices).get(entry.role, entry.role),
             visa=selectors.covering_visa(entry),
             corrections=entry.corrections.order_by("seq"),

@@ -12,7 +12,10 @@ officials, art. 69) belong to the slot accounting."""
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.roles import DIRECTORATE, Role
-from ledgers.registers.kinds import Column, RegisterKind, register_kind
+from ledgers.registers.kinds import Column, RegisterKind, key_labels, register_kind
+
+from .models import MeterCode
+from .templatetags.slots_labels import meter_label
 
 _LINE = (
     Column("event", _("Opération"), 1.4),
@@ -392,3 +395,9 @@ RECONCILIATION_31 = register_kind(
         form="modèle 31",
     )
 )
+
+
+@key_labels
+def meter_keys(key: str) -> str | None:
+    """The meters of a relevé ("in", "cash_box:em") as the texts name them."""
+    return meter_label(key) if key.split(":")[0] in MeterCode.values else None

@@ -106,3 +106,25 @@ def test_incident_list_exports_every_incident_with_formulas_as_text(client, mc, 
     assert sorted(row[3] for row in rows[1:]) == ["'=1+0", "'=1+1", "'=1+2"]
     ws = sheet(client.get(reverse("incidents:list"), {"_export": "xlsx"}, HTTP_ACCEPT_LANGUAGE="en"))
     assert ws.cell(row=1, column=2).value == "Requirement" and ws.max_row == 4
+
+
+def test_register_export_writes_values_as_the_printed_register(client, register):
+    """Dates, amounts, lists and roles as a reader writes them, in the language asked."""
+    register, cast = register
+    services.entries_bulk_append(
+        register=register,
+        actor=cast.writer,
+        role="inspecteur",
+        payloads=[{"event_at": "2026-10-27", "subject": ["BJ1", "BJ2"], "text": "Remis 1000.00 € au caissier"}],
+    )
+    client.force_login(cast.visa)
+    french = csv_rows(client.get(reverse("registers:export", args=[register.number, "csv"])))[-1]
+    assert french[3] == "Inspecteur" and "27/10/2026" in french and "BJ1, BJ2" in french
+    assert any(cell.startswith("Remis 1") and cell.endswith("000,00 € au caissier") for cell in french)
+    english = [
+        cell.value
+        for cell in sheet(
+            client.get(reverse("registers:export", args=[register.number, "xlsx"]), HTTP_ACCEPT_LANGUAGE="en")
+        )[6]
+    ]
+    assert "27 Oct 2026" in english and "Remis 1,000.00 € au caissier" in english

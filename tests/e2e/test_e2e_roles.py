@@ -83,7 +83,7 @@ def open_group(page, title: str):
 
 
 def visa(page, visited, submit: bool) -> None:
-    group = open_group(page, "Entrées à viser")
+    group = open_group(page, "Registres à viser ou à coter et parapher")
     group.locator("li", has_text="Main courante").first.locator("a", has_text="Viser").click()
     page.wait_for_url("**/visa/")
     check(page, visited)
@@ -98,7 +98,7 @@ def visa(page, visited, submit: bool) -> None:
 
 
 def cote_et_paraphe(page, visited, submit: bool) -> None:
-    open_group(page, "Registres à coter et parapher")
+    open_group(page, "Registres à viser ou à coter et parapher")
     page.locator("details.queue-group a[href$='/cote-et-paraphe/']").first.click()
     check(page, visited)
     if not submit:

@@ -49,7 +49,7 @@ def test_scj_agent_signs_a_visa_in_the_browser(live_server, mc, user_in, browser
     page.fill("#id_password", DEFAULT_PASSWORD)
     page.click("main button[type=submit]")
     page.wait_for_url(live_server.url + "/")
-    assert "Entrées à viser" in page.content()
+    assert "Registres à viser ou à coter et parapher" in page.content()
 
     page.click(f"text={register.number}")
     page.wait_for_url(f"**/registres/{register.number}/")

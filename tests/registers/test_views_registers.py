@@ -155,7 +155,7 @@ def test_entry_detail_shows_hashes_visa_and_corrections(client, mc, cast, regist
     visa = services.visa_sign(register=register, actor=cast.visa, up_to_seq=4, statement="Vu")
     entry = register.entries.get(seq=3)
     page = login(client, cast.visa).get(reverse("registers:entry", args=[register.number, 3])).content.decode()
-    assert entry.entry_hash in page and entry.prev_hash in page and "2026-03-02 14:00" in page
+    assert entry.entry_hash in page and entry.prev_hash in page and "02/03/2026 14:00" in page
     assert f"visa n° {visa.seq}" in page and f"n° {correction.seq}" in page and "Faute" in page
 
 

@@ -16,7 +16,7 @@ from ledgers.custody.models import (
 )
 
 from .. import selectors
-from ..deck_rules import DeckRule, Freshness, rule_for, takes_cards
+from ..deck_rules import Composition, DeckRule, Freshness, rule_for, takes_cards
 from ..domains import rule_id
 from ..models import (
     CardUnit,
@@ -99,8 +99,8 @@ def cards_issue(
         units,
         session,
         result=str(
-            _("%(n)s jeu(x) — %(rule)s")
-            % {"n": sum(u.deck_count for u in units), "rule": rule.describe() if rule else ""}
+            _("%(decks)s — %(rule)s")
+            % {"decks": Composition(sum(u.deck_count for u in units)), "rule": rule.describe() if rule else ""}
         ),
         persons=[_person(actor, role), str(_("reçu par %(n)s") % {"n": received_by.strip()})],
         details={"received_by": received_by.strip(), "rule": rule.requirement if rule else ""},
@@ -185,14 +185,19 @@ def _check_composition(rule: DeckRule, present: Sequence[CardUnit], session: Tab
         reverse=True,
     )
     game = session.table.get_game_display()
-    described = {"game": game, "rule": rule.describe(), "n": len(decks), "colours": " + ".join(map(str, colours))}
+    described = {
+        "game": game,
+        "rule": rule.describe(),
+        "decks": Composition(len(decks)),
+        "colours": " + ".join(map(str, colours)),
+    }
     if rule.compositions and not any(
         c.decks == len(decks) and (not c.colours or list(sorted(c.colours, reverse=True)) == colours)
         for c in rule.compositions
     ):
         raise RuleViolation(
             rule.requirement,
-            _("La table de %(game)s reçoit %(rule)s ; les cartes présentées font %(n)s jeu(x) (couleurs %(colours)s).")
+            _("La table de %(game)s reçoit %(rule)s ; les cartes présentées font %(decks)s (couleurs %(colours)s).")
             % described,
         )
     if rule.whole_sixain and not (len(present) == 1 and present[0].unit_type == UnitType.SIXAIN):

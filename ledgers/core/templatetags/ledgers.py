@@ -4,9 +4,11 @@ from decimal import Decimal
 from django import template
 from django.db.models import Model
 from django.urls import reverse
-from django.utils import formats
+from django.utils import formats, timezone
+from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
+from ledgers.core.readable import readable_text
 from ledgers.core.roles import Role
 
 register = template.Library()
@@ -35,7 +37,19 @@ def human(value) -> str:
         return ", ".join(human(v) for v in value) or "—"
     if isinstance(value, dict):
         return " ; ".join(f"{k} : {human(v)}" for k, v in value.items()) or "—"
+    if isinstance(value, str):
+        return readable_text(value, as_date=_short_date, as_datetime=_short_datetime)
     return str(value)
+
+
+def _short_date(value: date) -> str:
+    return formats.date_format(value, "SHORT_DATE_FORMAT")
+
+
+def _short_datetime(value: datetime, _seconds: bool) -> str:
+    return formats.date_format(
+        timezone.localtime(value) if timezone.is_aware(value) else value, "SHORT_DATETIME_FORMAT"
+    )
 
 
 @register.filter
@@ -60,3 +74,11 @@ def money(value) -> str:
     except ArithmeticError:
         return str(value)
     return f"{formats.number_format(amount, 2, use_l10n=True, force_grouping=True)}\N{NO-BREAK SPACE}€"
+
+
+@register.filter
+def since(value: datetime | None) -> str:
+    """How long something has waited, in words: "depuis 12 jours" (the largest unit only)."""
+    if value is None:
+        return "—"
+    return _("depuis %(age)s") % {"age": timesince(value, timezone.now(), depth=1)}

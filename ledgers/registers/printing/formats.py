@@ -1,7 +1,6 @@
 """How values print: dates in the establishment's time zone and the reader's language, payload
 values (lists, mappings, booleans, ISO dates written as strings) and role names."""
 
-import re
 from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -9,14 +8,15 @@ from zoneinfo import ZoneInfo
 from django.utils.translation import gettext as _
 
 from ledgers.core.models import Establishment
+from ledgers.core.readable import readable_text
 from ledgers.core.roles import Role
 
+from ..kinds import key_label
 from ..models import SYSTEM_ROLE
 
-DATETIME_FORMATS = {"fr": "%d/%m/%Y %H:%M:%S", "en": "%Y-%m-%d %H:%M:%S"}
-DATE_FORMATS = {"fr": "%d/%m/%Y", "en": "%Y-%m-%d"}
-# Payloads write dates and datetimes as ISO strings; these print in the reader's format.
-ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?")
+# Day first in both languages, the month in words in English (where "03/04" reads both ways).
+DATETIME_FORMATS = {"fr": "%d/%m/%Y %H:%M:%S", "en": "%d %b %Y %H:%M:%S"}
+DATE_FORMATS = {"fr": "%d/%m/%Y", "en": "%d %b %Y"}
 
 
 def lookup(payload: Any, key: str) -> Any:
@@ -67,7 +67,7 @@ class Formatter:
         """A payload value as printed: lists joined, mappings as "key : value", booleans in words,
         ISO dates in the reader's format (datetimes with an offset in the establishment's zone)."""
         if isinstance(value, str):
-            return self._iso(value) if value[4:5] == "-" and ISO_DATE.fullmatch(value) else value
+            return readable_text(value, as_date=self.date, as_datetime=self._moment)
         if value is None:
             return ""
         if isinstance(value, bool):
@@ -75,16 +75,10 @@ class Formatter:
         if isinstance(value, list):
             return ", ".join(self.value(item) for item in value)
         if isinstance(value, dict):
-            return "; ".join(f"{key} : {self.value(item)}" for key, item in value.items())
+            return "; ".join(f"{key_label(key)} : {self.value(item)}" for key, item in value.items())
         return str(value)
 
-    def _iso(self, text: str) -> str:
-        try:
-            parsed = datetime.fromisoformat(text)
-        except ValueError:
-            return text
-        if len(text) == 10:
-            return self.date(parsed)
-        if parsed.tzinfo is not None:
-            parsed = parsed.astimezone(self.tz)
-        return parsed.strftime(self.datetime_format if len(text) > 16 else self.minute_format)
+    def _moment(self, value: datetime, seconds: bool) -> str:
+        if value.tzinfo is not None:
+            value = value.astimezone(self.tz)
+        return value.strftime(self.datetime_format if seconds else self.minute_format)

@@ -18,6 +18,7 @@ from typing import BinaryIO
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from reportlab.graphics import renderPDF
 from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
@@ -115,9 +116,14 @@ def render_register(
     )
     drawn = next((v for v in volumes if wanted(v)), None)
     if drawn is None:
+        count = (start.volume if start else 0) + len(volumes)
         raise NoSuchVolume(
-            _("Le registre n° %(number)s ne compte que %(count)s tome(s).")
-            % {"number": register.number, "count": (start.volume if start else 0) + len(volumes)}
+            ngettext(
+                "Le registre n° %(number)s ne compte que %(count)s tome.",
+                "Le registre n° %(number)s ne compte que %(count)s tomes.",
+                count,
+            )
+            % {"number": register.number, "count": count}
         )
     return Rendered(drawn.pages, head_seq, head_hash, drawn)
 
@@ -235,7 +241,7 @@ class RegisterPrint:
         seq, digest = volume.last or (0, "")
         return document.DocInfo(
             title=_("%(number)s — %(title)s — tome %(volume)s")
-            % {"number": self.register.number, "title": self.register.title, "volume": volume.number},
+            % {"number": self.register.number, "title": self.register.heading, "volume": volume.number},
             subject=str(self.kind.title),
             author=self.establishment.name,
             created=self._recorded_at(seq) if seq else self.register.created_at,
@@ -252,8 +258,8 @@ class RegisterPrint:
             (_("Établissement"), self.establishment.name),
             (_("Registre"), f"{self.kind.title} — n° {self.register.number}"),
         ]
-        if self.register.title != str(self.kind.title):
-            fields.append((_("Intitulé"), self.register.title))
+        if self.register.heading != str(self.kind.title):
+            fields.append((_("Intitulé"), self.register.heading))
         fields += [
             (_("Catégorie"), " — ".join(filter(None, [str(self.kind.title), self.kind.form, self.jurisdiction]))),
             (_("Tome"), _("n° %(volume)s") % {"volume": volume.number}),
@@ -347,8 +353,8 @@ class RegisterPrint:
             (_("Établissement"), p.get("establishment", self.establishment.name)),
             (_("Registre"), f"{self.kind.title} — n° {self.register.number}"),
         ]
-        if self.register.title != str(self.kind.title):
-            fields.append((_("Intitulé"), self.register.title))
+        if self.register.heading != str(self.kind.title):
+            fields.append((_("Intitulé"), self.register.heading))
         if self.kind.form:
             fields.append((_("Modèle officiel"), self.kind.form))
         fields += [
@@ -465,7 +471,7 @@ class RegisterPrint:
             total,
             title=self.establishment.name,
             subtitle=_("Registre n° %(number)s — %(title)s")
-            % {"number": self.register.number, "title": self.register.title},
+            % {"number": self.register.number, "title": self.register.heading},
             note=" — ".join(filter(None, [self.kind.form, self.jurisdiction])),
         )
 
