@@ -29,7 +29,7 @@ class FloatForm(CashForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.establishment.jurisdiction == "MC":
-            for name in ("kind", "box_number", "transport_box", "counted_by", "called_aloud", "carnet_on_table"):
+            for name in ("kind", "box_number", "transport_box", "called_aloud", "carnet_on_table"):
                 del self.fields[name]
             self.add_countersignature("receiver", _("Chef de table qui reçoit"), roles=(Role.CHEF_TABLE,))
         else:
