@@ -15,7 +15,7 @@ class FloatForm(CashForm):
     kind = forms.ChoiceField(
         label=_("Nature"), choices=[("initial", _("Avance initiale")), ("top_up", _("Avance complémentaire"))]
     )
-    breakdown = BreakdownField(label=_("Nomenclature"), kinds=CHIPS)
+    breakdown = BreakdownField(label=_("Plaques et jetons remis à la table"), kinds=CHIPS)
     box_number = forms.CharField(label=_("Caisse n°"), max_length=20, required=False)
     transport_box = forms.CharField(label=_("Boîte de transport"), max_length=40, required=False)
     called_aloud = forms.BooleanField(label=_("Somme annoncée à haute voix"), required=False)
