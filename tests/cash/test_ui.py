@@ -45,7 +45,8 @@ def test_float_form_refusal_shows_the_requirement_and_keeps_the_input(client, fr
     response = client.post(f"/caisses/tables/{session.pk}/avance/", data)
     assert response.status_code == 409
     body = response.content.decode()
-    assert "COUNT-12" in body and "1000 x 100 plaque" in body
+    # The quantities typed in the denomination grid come back with the refusal.
+    assert "COUNT-12" in body and 'id="id_breakdown_plaque_1000" value="100"' in body
     data["breakdown"] = "1000 x 150 plaque"
     assert client.post(f"/caisses/tables/{session.pk}/avance/", data).status_code == 302
     assert TableFloat.objects.get().amount == Decimal("150000.00")
