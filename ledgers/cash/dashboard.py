@@ -139,7 +139,7 @@ def chip_census_due(request: HttpRequest, establishment: Establishment) -> Panel
     return Panel(_("Plaques et jetons (modèle 16)"), "cash/_panel_waiting.html", {"waiting": items}, order=51)
 
 
-SHOWN = 4  # tables offered as buttons on the home; the cash desk's page lists them all
+SHOWN = 6  # tables offered as buttons on the home; the cash desk's page lists them all
 
 
 @main_acts
@@ -201,7 +201,7 @@ def _float_acts(est: Establishment) -> list[MainAct]:
         for seance in open_seances(est)
         for session in selectors.seance_sessions(seance).exclude(status=TableSession.Status.CLOSED)
         if not session.floats.all()
-    ][:SHOWN]
+    ]
     if not waiting:
         return [
             MainAct(
@@ -218,7 +218,8 @@ def _float_acts(est: Establishment) -> list[MainAct]:
             acts.append(MainAct(label, reason=reason, code="COUNT-01", order=10))
         else:
             acts.append(MainAct(label, url=reverse("cash:float", args=[session.pk]), order=10))
-    return acts
+    # The avances that can be handed now first, then those a rule holds back.
+    return sorted(acts, key=lambda act: not act.url)[:SHOWN]
 
 
 def _slip_act(est: Establishment) -> MainAct:
