@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.countersign import CountersignMixin, ReauthMixin
-from ledgers.core.forms import EstablishmentForm
+from ledgers.core.forms import EstablishmentForm, StaffChoiceField
 from ledgers.core.models import Room, Seance
 from ledgers.core.selectors import depots, open_seances
 from ledgers.custody.models import WITHDRAWN_STATUSES, DestructionSession, ItemStatus, PurchaseOrder, Supplier
@@ -15,7 +15,7 @@ from ledgers.incidents.models import IncidentNotice
 from . import selectors
 from .domains import CARDS
 from .models import Anomaly, CardUnit, Category, ShuffleMethod, UnitType
-from .services import ReceivedDeck, ReceivedUnit
+from .services import TABLE_STAFF, ReceivedDeck, ReceivedUnit
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
@@ -205,6 +205,9 @@ class IssueForm(EstablishmentForm):
     def setup(self) -> None:
         self.fields["table_session"].queryset = selectors.live_sessions(self.establishment)
         self.fields["units"].queryset = selectors.issuable_units(self.establishment)
+        self.fields["received_by"] = StaffChoiceField(
+            label=self.fields["received_by"].label, establishment=self.establishment, roles=TABLE_STAFF
+        )
 
 
 class UnsealForm(EstablishmentForm):
@@ -228,7 +231,8 @@ class TableControlForm(EstablishmentForm):
     notes = forms.CharField(label=_("Observations"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
     def setup(self) -> None:
-        self.fields["unit"].queryset = selectors.issued_units(self.establishment).filter(pae=False)
+        # New decks are unsealed first (CARD-13, CARD-35): only the others are offered here.
+        self.fields["unit"].queryset = selectors.issued_units(self.establishment).filter(pae=False, is_new=False)
 
 
 class ControlForm(EstablishmentForm):

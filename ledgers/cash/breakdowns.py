@@ -13,6 +13,20 @@ class Piece:
     ALL = (CHIP, PLAQUE, BANKNOTE)
 
 
+# The denominations a float or a count lists, as the grid of the cash forms offers them (highest
+# first, by nature); another value is typed on a free line.
+NOMENCLATURE: tuple[tuple[str, Decimal], ...] = tuple(
+    (kind, Decimal(value))
+    for kind, values in (
+        (Piece.PLAQUE, ("10000", "5000", "1000", "500", "100")),
+        (Piece.CHIP, ("100", "50", "25", "20", "10", "5", "2", "1")),
+        (Piece.BANKNOTE, ("500", "200", "100", "50", "20", "10", "5")),
+    )
+    for value in values
+)
+PIECE_LABELS = {Piece.PLAQUE: _("Plaque"), Piece.CHIP: _("Jeton"), Piece.BANKNOTE: _("Billet")}
+
+
 def clean_breakdown(lines) -> list[dict]:
     """A nomenclature: [{"value", "quantity", "kind"}], values as strings with cents, merged by
     (kind, value) and sorted by decreasing value."""

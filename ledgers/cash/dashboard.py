@@ -3,22 +3,32 @@ served, the cashier the bons to serve and the counts where a second count is mis
 caissier principal the bons to centralise and the days of modèle 12 to close, the certifiers
 (FR directeur responsable and comité members, MC inspecteur and Direction des Jeux) the counts to
 certify, the cagnottes to open and count and the days to visa; FR the cashiers and comité members
-the bad beat jackpots to count, whose displayed amount the séance waits for (COUNT-24)."""
+the bad beat jackpots to count, whose displayed amount the séance waits for (COUNT-24).
+
+The main acts: the cashier hands each table its avance (the float, counted by denomination); the
+changeur writes his bon for the chips he needs at the table; FR the accounts close the registre
+de contrôle's day and the month of the carnet des prélèvements."""
+
+import datetime
 
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core import hooks
 from ledgers.core.authz import roles_of
-from ledgers.core.dashboard import Panel, dashboard_panel
-from ledgers.core.models import Establishment
+from ledgers.core.dashboard import MainAct, Panel, dashboard_panel, main_acts
+from ledgers.core.models import Establishment, TableSession
 from ledgers.core.roles import Role
+from ledgers.core.selectors import open_seances
 
 from . import selectors
+from .models import SlipBook
 from .services.cagnottes import CAGNOTTE_CONTROLLERS
 from .services.common import CASHIERS
 from .services.control import CONTROL_KEEPERS, CONTROL_VISAS
 from .services.counts import CERTIFIERS
+from .services.floats import FLOAT_SIGNERS
 from .services.plaques import PLAQUE_KEEPERS, censuses_due
 
 
@@ -127,3 +137,99 @@ def chip_census_due(request: HttpRequest, establishment: Establishment) -> Panel
     if not items:
         return None
     return Panel(_("Plaques et jetons (modèle 16)"), "cash/_panel_waiting.html", {"waiting": items}, order=51)
+
+
+SHOWN = 6  # tables offered as buttons on the home; the cash desk's page lists them all
+
+
+@main_acts
+def cash_acts(request: HttpRequest, establishment: Establishment) -> list[MainAct]:
+    roles, est = roles_of(request.user, establishment), establishment
+    acts: list[MainAct] = []
+    if Role.CAISSIER in roles:
+        if Role.CAISSIER in FLOAT_SIGNERS[est.jurisdiction]:
+            acts += _float_acts(est)
+        acts += _count_acts(est, request.user)
+    if Role.CHANGEUR in roles:
+        acts.append(_slip_act(est))
+    if Role.COMPTABILITE in roles and est.jurisdiction == "FR":
+        label = _("Arrêter la journée du registre de contrôle")
+        day = selectors.day_to_close(est)
+        if day is None:
+            acts.append(
+                MainAct(
+                    label,
+                    reason=_(
+                        "Aucune journée dont toutes les tables ont leur comptée certifiée n'attend d'être arrêtée."
+                    ),
+                    code="COUNT-50",
+                )
+            )
+        else:
+            acts.append(MainAct(label, url=reverse("cash:control")))
+        label = _("Arrêter le mois au carnet des prélèvements")
+        last = est.localtime().date().replace(day=1) - datetime.timedelta(days=1)
+        if hooks.month_total(hooks.SLOT_STATEMENT_TOTAL, est, last.year, last.month) is None:
+            reason = _("Le mois ne se clôt qu'avec le total du modèle 35 des machines à sous.")
+            acts.append(MainAct(label, reason=reason, code="COUNT-57"))
+        else:
+            acts.append(MainAct(label, url=reverse("cash:levy_month")))
+    return acts
+
+
+def _count_acts(est: Establishment, user) -> list[MainAct]:
+    """The encaisse of each partie ended with its avance: counted first, then a second time by
+    another counter (the certifier settles the rest)."""
+    acts = []
+    for seance in open_seances(est):
+        for session in selectors.uncounted_sessions(seance):
+            count = getattr(session, "count", None)
+            if session.status != TableSession.Status.CLOSED or (
+                count is not None and (count.status != "awaiting" or count.first_by_id == user.pk)
+            ):
+                continue
+            label = _("Comptée — table %(t)s") % {"t": session.table.number}
+            acts.append(MainAct(label, url=reverse("cash:count", args=[session.pk]), order=15))
+    return acts[:SHOWN]
+
+
+def _float_acts(est: Establishment) -> list[MainAct]:
+    """An avance to hand to each table-partie of an open séance that has none yet (MC: the cashier
+    hands the somme mise en banque; FR the avance is signed by the Direction, COUNT-34)."""
+    waiting = [
+        session
+        for seance in open_seances(est)
+        for session in selectors.seance_sessions(seance).exclude(status=TableSession.Status.CLOSED)
+        if not session.floats.all()
+    ]
+    if not waiting:
+        return [
+            MainAct(
+                _("Remettre une avance à une table"), reason=_("Aucune partie de table n'attend son avance."), order=10
+            )
+        ]
+    acts = []
+    for session in waiting:
+        label = _("Avance — table %(t)s") % {"t": session.table.number}
+        if est.jurisdiction == "MC" and selectors.fixed_bank(session.table) is None:
+            reason = _("La Direction des Jeux n'a pas fixé la somme mise en banque de la table %(table)s.") % {
+                "table": session.table.number
+            }
+            acts.append(MainAct(label, reason=reason, code="COUNT-01", order=10))
+        else:
+            acts.append(MainAct(label, url=reverse("cash:float", args=[session.pk]), order=10))
+    # The avances that can be handed now first, then those a rule holds back.
+    return sorted(acts, key=lambda act: not act.url)[:SHOWN]
+
+
+def _slip_act(est: Establishment) -> MainAct:
+    """The changeur's bon (MC COUNT-06, FR ravitaillement COUNT-29), written during a partie."""
+    kind, code = (
+        (SlipBook.Kind.CHANGEUR, "COUNT-06") if est.jurisdiction == "MC" else (SlipBook.Kind.RAVITAILLEMENT, "COUNT-29")
+    )
+    label = _("Rédiger un bon de ravitaillement pour une table")
+    if not SlipBook.objects.filter(establishment=est, kind=kind).exists():
+        return MainAct(label, reason=_("Aucun carnet de bons du changeur n'est en service."), code=code)
+    if not TableSession.objects.filter(seance__establishment=est, status=TableSession.Status.OPEN).exists():
+        return MainAct(label, reason=_("Un bon se rédige pendant la partie : aucune table n'est ouverte."), code=code)
+    return MainAct(label, url=reverse("cash:slip_write"))

@@ -20,6 +20,7 @@ from django_otp import match_token, user_has_device
 from rest_framework import serializers
 
 from .authz import reauthenticate
+from .forms import staff_choices
 
 
 def _http(request) -> HttpRequest:
@@ -101,8 +102,18 @@ class CountersignMixin(forms.Form):
     cleaned data holds that person (authenticated) under the prefix, or None when left blank.
     Needs ``self.request``."""
 
-    def add_countersignature(self, prefix: str, label, *, required: bool = True) -> None:
-        self.fields.update(countersignature_fields(prefix, label, required=required))
+    def add_countersignature(self, prefix: str, label, *, required: bool = True, roles=()) -> None:
+        """``roles``: the signer is picked among the establishment's staff holding them (a
+        searchable list of names instead of a typed login); the service still checks the role."""
+        fields = countersignature_fields(prefix, label, required=required)
+        if roles:
+            fields[f"{prefix}_username"] = forms.ChoiceField(
+                label=label,
+                required=required,
+                choices=staff_choices(self.establishment, roles),
+                widget=forms.Select(attrs={"data-searchable": ""}),
+            )
+        self.fields.update(fields)
         self.countersignatures = [*getattr(self, "countersignatures", ()), prefix]
 
     def clean(self):

@@ -4,7 +4,9 @@ Core does not know what waits for a user in each domain. An app registers a prov
 ``dashboard.py``, which its ``AppConfig.ready()`` imports; the dashboard calls every provider with
 the request and the current establishment and shows the panels they return (``None``: nothing to
 show for this user), late ones first, each as one line with its count that opens onto the panel.
-Core's own panel, the séances still open, is the last one below.
+Above them, the role's main acts of the day (``main_acts`` providers): one click from the home to
+the form, or the reason it cannot be done now. Core's own panel, the séances still open, is the
+last one below.
 """
 
 from collections.abc import Callable
@@ -17,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import hooks
 from .authz import roles_of, roles_remembered
+from .catalogue import REQUIREMENTS
 from .models import Establishment
 from .selectors import open_seances
 from .services import SEANCE_MANAGERS
@@ -55,6 +58,41 @@ def panels_for(request: HttpRequest, establishment: Establishment) -> list[Panel
     with roles_remembered(request.user):  # every provider asks for the user's roles
         panels = [provider(request, establishment) for provider in _providers]
     return sorted((p for p in panels if p is not None), key=lambda p: (not p.late, p.order))
+
+
+@dataclass(frozen=True)
+class MainAct:
+    """A role's act of the day, a primary button at the top of its home: ``url`` when the user can
+    do it now; else the reason, in the words of the refusal the service would give, with its rule's
+    catalogue ID (the button is shown disabled, so the person knows what to wait for)."""
+
+    label: str | Promise
+    url: str = ""
+    reason: str | Promise = ""
+    code: str = ""
+    order: int = 100
+
+    @property
+    def article(self) -> str:
+        return REQUIREMENTS[self.code].article if self.code else ""
+
+
+ActProvider = Callable[[HttpRequest, Establishment], list[MainAct]]
+
+_act_providers: list[ActProvider] = []
+
+
+def main_acts(provider: ActProvider) -> ActProvider:
+    """Register a provider of main acts (usable as a decorator); registering twice is harmless."""
+    if provider not in _act_providers:
+        _act_providers.append(provider)
+    return provider
+
+
+def main_acts_for(request: HttpRequest, establishment: Establishment) -> list[MainAct]:
+    with roles_remembered(request.user):
+        acts = [act for provider in _act_providers for act in provider(request, establishment)]
+    return sorted(acts, key=lambda act: act.order)
 
 
 @dashboard_panel

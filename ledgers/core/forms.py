@@ -4,7 +4,8 @@ from django import forms
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from .models import Establishment, GamingTable, Seance, SeancePeriod
+from .models import Establishment, GamingTable, Membership, Seance, SeancePeriod
+from .roles import Role
 from .selectors import unprepared_tables
 
 
@@ -38,3 +39,31 @@ class TablePrepareForm(forms.Form):
     def __init__(self, *args, seance: Seance, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["table"].queryset = unprepared_tables(seance)
+
+
+def staff_choices(establishment: Establishment, roles, *, value: str = "username") -> list[tuple[str, str]]:
+    """The establishment's active staff holding one of ``roles``, as (value, "Name — role") pairs
+    sorted by name; ``value`` is "username" (a countersignature) or "name" (the name an entry
+    writes, e.g. who received the cards)."""
+    labels = dict(Role.choices)
+    people: dict[int, tuple[str, str, list[str]]] = {}
+    memberships = (
+        Membership.objects.filter(establishment=establishment, role__in=[str(r) for r in roles], user__is_active=True)
+        .select_related("user")
+        .order_by("user__last_name", "user__first_name", "role")
+    )
+    for membership in memberships:
+        user = membership.user
+        name = user.get_full_name() or user.get_username()
+        key = user.get_username() if value == "username" else name
+        people.setdefault(user.pk, (key, name, []))[2].append(str(labels[membership.role]))
+    return [("", "—")] + [(key, f"{name} — {', '.join(held)}") for key, name, held in people.values()]
+
+
+class StaffChoiceField(forms.ChoiceField):
+    """One of the people on the floor who hold the roles the act names, chosen by typing their name
+    (a searchable select) rather than typed free: the entry then names a real colleague."""
+
+    def __init__(self, *, establishment: Establishment, roles, value: str = "name", **kwargs) -> None:
+        kwargs.setdefault("widget", forms.Select(attrs={"data-searchable": ""}))
+        super().__init__(choices=staff_choices(establishment, roles, value=value), **kwargs)

@@ -69,6 +69,17 @@ def run_closing_checks(session: "TableSession") -> None:
         check(session)
 
 
+def opening_refusals(session: "TableSession") -> list[RuleViolation]:
+    """Every refusal the opening checks would give the table-partie now (not only the first)."""
+    refusals = []
+    for check in _opening_checks:
+        try:
+            check(session)
+        except RuleViolation as exc:
+            refusals.append(exc)
+    return refusals
+
+
 def closing_refusals(session: "TableSession") -> list[RuleViolation]:
     """Every refusal the closing checks would give the table-partie now (not only the first)."""
     refusals = []

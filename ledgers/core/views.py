@@ -15,7 +15,7 @@ from django.views import View
 from django.views.generic import TemplateView
 
 from . import hooks
-from .dashboard import panels_for
+from .dashboard import main_acts_for, panels_for
 from .errors import RuleViolation
 from .forms import SeanceOpenForm, TablePrepareForm
 from .games import GAMES, Equipment
@@ -52,6 +52,7 @@ class DashboardView(LoginRequiredMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         est = self.request.establishment
         context["panels"] = panels_for(self.request, est) if est else []
+        context["acts"] = main_acts_for(self.request, est) if est else []
         return context
 
 

@@ -4,18 +4,25 @@ for their SFM revision visit (SLOT-54), (MC) an outdated Secrétariat Général 
 the cashier and the comité too: SCCJ transmissions overdue (SLOT-39), relèves without their
 état de rapprochement (SLOT-43), expired tickets not yet posted to orphans (SLOT-44), wins paid at the cash desk
 awaiting their modèle 29 visa (the jackpots to control, SLOT-35, SLOT-55), the month-end count due
-on the month's last day (SLOT-46); (FR) today's slot-room staffing not recorded (SLOT-50)."""
+on the month's last day (SLOT-46); (FR) today's slot-room staffing not recorded (SLOT-50).
+
+The main acts of the slot room: the superviseur reads the meters (a relève), the mechanic opens a
+machine on an intervention sheet, the FR cashier pays a win at the cash desk, the MC cashier and
+accounts count the machines' drop (a comptée); an act under way is offered to be continued."""
 
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import roles_of
-from ledgers.core.dashboard import Panel, dashboard_panel
+from ledgers.core.dashboard import MainAct, Panel, dashboard_panel, main_acts
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 
 from . import selectors
+from .models import SlotCount
 from .services import accounting, counts, jpm, staffing, unclaimed
+from .services.payments import PAY_ROLES
 
 CONCERNED = {
     Role.SUPERVISEUR,
@@ -59,3 +66,39 @@ def slots_waiting(request: HttpRequest, establishment: Establishment) -> Panel |
     if not any(context.values()):
         return None
     return Panel(_("Machines à sous"), "slots/_panel_waiting.html", context, order=50)
+
+
+@main_acts
+def slot_room_acts(request: HttpRequest, establishment: Establishment) -> list[MainAct]:
+    roles, est = roles_of(request.user, establishment), establishment
+    acts = []
+    if Role.SUPERVISEUR in roles:
+        acts.append(MainAct(_("Relever les compteurs (nouvelle relève)"), url=reverse("slots:releve_open")))
+        releve = selectors.open_releves(est).first()
+        if releve is not None:
+            acts.append(MainAct(_("Continuer la relève en cours"), url=reverse("slots:releve", args=[releve.pk])))
+        if Role.SUPERVISEUR in PAY_ROLES[est.jurisdiction]:
+            acts.append(MainAct(_("Payer un jackpot"), url=reverse("slots:jackpot")))
+    if Role.MECANICIEN in roles:
+        mine = selectors.open_interventions(est).filter(technician=request.user).first()
+        if mine is not None:
+            acts.append(
+                MainAct(
+                    _("Fin d'intervention — %(m)s") % {"m": mine.machine},
+                    url=reverse("slots:intervention_close", args=[mine.pk]),
+                )
+            )
+        acts.append(MainAct(_("Ouvrir une machine (fiche d'intervention)"), url=reverse("slots:intervention_new")))
+    if Role.CAISSIER in roles and Role.CAISSIER in PAY_ROLES[est.jurisdiction]:
+        acts.append(MainAct(_("Payer un gain de machine à sous"), url=reverse("slots:jackpot"), order=30))
+    if roles & {Role.CAISSIER, Role.COMPTABILITE} and est.jurisdiction == "MC":
+        count = SlotCount.objects.filter(establishment=est, status=SlotCount.Status.OPEN).order_by("-pk").first()
+        if count is not None:
+            acts.append(
+                MainAct(
+                    _("Continuer la comptée des machines"), url=reverse("slots:slot_count", args=[count.pk]), order=30
+                )
+            )
+        else:
+            acts.append(MainAct(_("Ouvrir une comptée des machines"), url=reverse("slots:count_open"), order=30))
+    return acts

@@ -18,6 +18,7 @@ urlpatterns = [
     path("machines/<int:pk>/deplacement/", views.MoveView.as_view(), name="move"),
     path("machines/<int:pk>/remise-a-zero/", views.RamClearView.as_view(), name="ram_clear"),
     path("machines/<int:pk>/intervention/", views.InterventionOpenView.as_view(), name="intervention_open"),
+    path("interventions/nouvelle/", views.InterventionNewView.as_view(), name="intervention_new"),
     path("interventions/<int:pk>/fin/", views.InterventionCloseView.as_view(), name="intervention_close"),
     path("interventions/remise/", views.TransmittalView.as_view(), name="transmittal"),
     path("releves/nouvelle/", views.ReleveOpenView.as_view(), name="releve_open"),

@@ -1,13 +1,17 @@
 """The staffing flags (FLAG rows of GAME-10, 15, 42, and tables opened with no staff logged) for the
-Direction, the table managers and the regulators who read the exceptions."""
+Direction, the table managers and the regulators who read the exceptions; the chef de table's main
+act: open the parties prepared for the séance, end those in play, each refused beforehand with the
+first domain check that stands in the way."""
 
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core import hooks
 from ledgers.core.authz import roles_of
-from ledgers.core.dashboard import Panel, dashboard_panel
-from ledgers.core.models import Establishment
-from ledgers.core.roles import REGULATOR_ROLES
+from ledgers.core.dashboard import MainAct, Panel, dashboard_panel, main_acts
+from ledgers.core.models import Establishment, Seance, TableSession
+from ledgers.core.roles import REGULATOR_ROLES, Role
 from ledgers.core.services import TABLE_MANAGERS
 
 from . import selectors
@@ -23,3 +27,41 @@ def table_flags(request: HttpRequest, establishment: Establishment) -> Panel | N
     if not rows:
         return None
     return Panel(_("Parties de table : signalements"), "tables/_panel_flags.html", {"rows": rows[-20:]}, order=60)
+
+
+SHOWN = 4  # tables offered as buttons on the home; the séance page lists them all
+
+
+@main_acts
+def chef_table_acts(request: HttpRequest, establishment: Establishment) -> list[MainAct]:
+    if Role.CHEF_TABLE not in roles_of(request.user, establishment):
+        return []
+    live = (
+        TableSession.objects.filter(seance__establishment=establishment, seance__status=Seance.Status.OPEN)
+        .exclude(status=TableSession.Status.CLOSED)
+        .select_related("table", "seance")
+        .order_by("-status", "table__number")[:SHOWN]  # "preparing" first: opening starts the day
+    )
+    acts = []
+    for session in live:
+        opening = session.status == TableSession.Status.PREPARING
+        label = (_("Ouvrir la partie — table %(t)s") if opening else _("Fin de partie — table %(t)s")) % {
+            "t": session.table.number
+        }
+        refusals = hooks.opening_refusals(session) if opening else hooks.closing_refusals(session)
+        url = reverse("seance-table", args=[session.pk])
+        if refusals:
+            acts.append(MainAct(label, reason=refusals[0].message, code=refusals[0].code, order=20))
+        else:
+            acts.append(MainAct(label, url=url, order=20))
+    if not acts:
+        acts.append(
+            MainAct(
+                _("Ouvrir une partie"),
+                reason=_(
+                    "Aucune table n'est préparée pour une séance ouverte : la direction des jeux prépare les tables."
+                ),
+                order=20,
+            )
+        )
+    return acts

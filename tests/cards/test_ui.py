@@ -112,13 +112,14 @@ def test_inspector_queue_lists_returns_incidents_and_visas(client, mcw: World):
 def test_issue_refusal_shows_id_and_article_and_keeps_the_input(client, mcw: World):
     (a,) = mcw.receive()
     session = mcw.session("roulette")
+    receiver = mcw.croupier.get_full_name() or mcw.croupier.get_username()  # picked among the table staff
     response = login(client, mcw.cartier).post(
-        reverse("cards:issue"), {"table_session": session.pk, "units": [a.pk], "received_by": "Mme Marchetti"}
+        reverse("cards:issue"), {"table_session": session.pk, "units": [a.pk], "received_by": receiver}
     )
     assert response.status_code == 409
     html = response.content.decode()
     assert "CARD-01" in html and "AM 88-384 art. 1 al. 1" in html
-    assert 'value="Mme Marchetti"' in html
+    assert f'value="{receiver}" selected' in html
     assert not CardEvent.objects.filter(kind="issue").exists()
 
 
@@ -152,7 +153,12 @@ def test_flow_forms_post_to_their_services(client, mcw: World):
     session = mcw.session()
     assert (
         client.post(
-            reverse("cards:issue"), {"table_session": session.pk, "units": [a.pk], "received_by": "M. B"}
+            reverse("cards:issue"),
+            {
+                "table_session": session.pk,
+                "units": [a.pk],
+                "received_by": mcw.croupier.get_full_name() or mcw.croupier.get_username(),
+            },
         ).status_code
         == 302
     )

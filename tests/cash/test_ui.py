@@ -39,13 +39,14 @@ def test_float_form_refusal_shows_the_requirement_and_keeps_the_input(client, fr
         "kind": "initial",
         "breakdown": "1000 x 100 plaque",
         "box_number": "RA1",
-        "counted_by": "Croupier",
+        "counted_by": staff_name(fro[Role.CROUPIER]),  # picked among the table's staff
         "called_aloud": "on",
     }
     response = client.post(f"/caisses/tables/{session.pk}/avance/", data)
     assert response.status_code == 409
     body = response.content.decode()
-    assert "COUNT-12" in body and "1000 x 100 plaque" in body
+    # The quantities typed in the denomination grid come back with the refusal.
+    assert "COUNT-12" in body and 'id="id_breakdown_plaque_1000" value="100"' in body
     data["breakdown"] = "1000 x 150 plaque"
     assert client.post(f"/caisses/tables/{session.pk}/avance/", data).status_code == 302
     assert TableFloat.objects.get().amount == Decimal("150000.00")
@@ -96,7 +97,12 @@ def test_slip_count_certify_and_control_through_the_pages(client, fro):
     assert (
         client.post(
             f"/caisses/tables/{session.pk}/comptee/",
-            {"breakdown": "1000 x 151 plaque", "present": "Croupier\nChef", "called_aloud": "on", "tips": "0"},
+            {
+                "breakdown": "1000 x 151 plaque",
+                "present": [staff_name(fro[Role.CROUPIER]), staff_name(fro[Role.CHEF_TABLE])],
+                "called_aloud": "on",
+                "tips": "0",
+            },
         ).status_code
         == 302
     )
@@ -124,3 +130,7 @@ def test_count_page_hides_the_first_count_until_both_are_in(client, fro):
     with translation.override("fr"):  # the page's language; amounts as the money filter writes them
         both = money(151_000), money(152_000)
     assert all(amount in page for amount in both)  # the certifier sees both once they are in
+
+
+def staff_name(user) -> str:
+    return user.get_full_name() or user.get_username()

@@ -4,24 +4,29 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.countersign import ReauthMixin
+from ledgers.core.forms import staff_choices
+from ledgers.core.roles import Role
 
 from ..selectors import RAKE_GAMES
 from .common import BreakdownField, CashForm
+
+TABLE_PEOPLE = (Role.CROUPIER, Role.CHEF_TABLE, Role.CHEF_PARTIE, Role.EMPLOYE_RESPONSABLE, Role.INSPECTEUR)
 
 
 class CountForm(CashForm):
     breakdown = BreakdownField(label=_("Encaisse comptée"))
     tips = forms.DecimalField(label=_("Pourboires (€)"), min_value=0, decimal_places=2, required=False)
-    present = forms.CharField(
-        label=_("Employés de la table présents (un par ligne)"),
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 3}),
-    )
+    present = forms.MultipleChoiceField(label=_("Employés de la table présents"), required=False)
     called_aloud = forms.BooleanField(label=_("Encaisse annoncée à haute voix"), required=False)
     count_room = forms.BooleanField(label=_("Comptée en salle de comptage"), required=False)
     cctv_reference = forms.CharField(
         label=_("Caméra et enregistrement de vidéoprotection"), max_length=120, required=False
     )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The people of the table picked by name (searchable), written in the count as their names.
+        self.fields["present"].choices = staff_choices(self.establishment, TABLE_PEOPLE, value="name")[1:]
 
 
 class CertifyForm(ReauthMixin, CashForm):

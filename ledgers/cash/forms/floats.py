@@ -4,19 +4,20 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.forms import StaffChoiceField
 from ledgers.core.roles import Role
 
-from .common import BreakdownField, CashForm
+from ..services.box_holders import BOX_HOLDERS
+from .common import CHIPS, BreakdownField, CashForm
 
 
 class FloatForm(CashForm):
     kind = forms.ChoiceField(
         label=_("Nature"), choices=[("initial", _("Avance initiale")), ("top_up", _("Avance complémentaire"))]
     )
-    breakdown = BreakdownField(label=_("Nomenclature"))
+    breakdown = BreakdownField(label=_("Plaques et jetons remis à la table"), kinds=CHIPS)
     box_number = forms.CharField(label=_("Caisse n°"), max_length=20, required=False)
     transport_box = forms.CharField(label=_("Boîte de transport"), max_length=40, required=False)
-    counted_by = forms.CharField(label=_("Compté par (croupier)"), max_length=150, required=False)
     called_aloud = forms.BooleanField(label=_("Somme annoncée à haute voix"), required=False)
     carry_note = forms.CharField(
         label=_("Écart avec la comptée précédente"), widget=forms.Textarea(attrs={"rows": 2}), required=False
@@ -28,12 +29,22 @@ class FloatForm(CashForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.establishment.jurisdiction == "MC":
-            for name in ("kind", "box_number", "transport_box", "counted_by", "called_aloud", "carnet_on_table"):
+            for name in ("kind", "box_number", "transport_box", "called_aloud", "carnet_on_table"):
                 del self.fields[name]
-            self.add_countersignature("receiver", _("Chef de table qui reçoit"))
+            self.add_countersignature("receiver", _("Chef de table qui reçoit"), roles=(Role.CHEF_TABLE,))
         else:
+            self.fields["counted_by"] = StaffChoiceField(
+                label=_("Compté par (croupier)"),
+                establishment=self.establishment,
+                roles=(Role.CROUPIER, Role.CHEF_TABLE),
+                required=False,
+            )
+            self.order_fields(["kind", "breakdown", "box_number", "transport_box", "counted_by"])
             self.add_countersignature(
-                "receiver", _("Chef de table ou employé désigné qui reçoit la caisse"), required=False
+                "receiver",
+                _("Chef de table ou employé désigné qui reçoit la caisse"),
+                required=False,
+                roles=(Role.CHEF_TABLE, *BOX_HOLDERS),
             )
 
 

@@ -9,4 +9,9 @@ from .common import CashForm
 class LevyMonthForm(CashForm):
     year = forms.IntegerField(label=_("Année"), min_value=2000)
     month = forms.IntegerField(label=_("Mois"), min_value=1, max_value=12)
-    slot_total = forms.DecimalField(label=_("Total du modèle 35 (machines à sous, €)"), decimal_places=2)
+    slot_total = forms.DecimalField(
+        label=_("Total du modèle 35 (machines à sous, €)"),
+        decimal_places=2,
+        required=False,
+        help_text=_("Laissé vide, le total du modèle 35 certifié du mois est reporté."),
+    )

@@ -6,7 +6,8 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.models import Location, LocationKind
 
 from ..models import SlipBook
-from .common import BreakdownField, CashForm
+from ..services.slips import SLIP_RULES
+from .common import CHIPS, BreakdownField, CashForm
 
 
 class SlipBookForm(CashForm):
@@ -20,7 +21,7 @@ class SlipWriteForm(CashForm):
     book = forms.ModelChoiceField(label=_("Carnet"), queryset=None)
     number = forms.IntegerField(label=_("Bon n°"), min_value=1)
     table_session = forms.ModelChoiceField(label=_("Table"), queryset=None)
-    requested = BreakdownField(label=_("Jetons et plaques demandés"))
+    requested = BreakdownField(label=_("Jetons et plaques demandés"), kinds=CHIPS)
     handed = BreakdownField(label=_("Remis en échange (plaques, jetons ou billets)"))
     runner = forms.CharField(label=_("Porteur"), max_length=150, required=False)
     currency = forms.CharField(label=_("Devise des billets changés"), max_length=3, initial="EUR", required=False)
@@ -29,7 +30,17 @@ class SlipWriteForm(CashForm):
         super().__init__(*args, **kwargs)
         self.fields["book"].queryset = SlipBook.objects.filter(establishment=self.establishment)
         self.fields["table_session"].queryset = sessions
-        self.add_countersignature("supervisor", _("Contresignataire (inspecteur, chef de partie ou de table, comité)"))
+        supervisors = {
+            role
+            for rule in SLIP_RULES.values()
+            if rule["jurisdiction"] == self.establishment.jurisdiction
+            for role in rule["supervisors"]
+        }
+        self.add_countersignature(
+            "supervisor",
+            _("Contresignataire (inspecteur, chef de partie ou de table, comité)"),
+            roles=sorted(supervisors),
+        )
 
 
 class DeskForm(CashForm):

@@ -36,7 +36,7 @@ class CountView(CashFormView):
             breakdown=data["breakdown"],
             actor=self.request.user,
             tips=data.get("tips"),
-            present=data.get("present", "").splitlines(),
+            present=data.get("present") or [],
             called_aloud=data.get("called_aloud", False),
             count_room=data.get("count_room", False),
             cctv_reference=data.get("cctv_reference", ""),

@@ -1,8 +1,11 @@
 """Pages for the tables' floats and cash boxes."""
 
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from .. import forms, services
+from ledgers.core.errors import RuleViolation
+
+from .. import forms, selectors, services
 from ..services import (
     box_holders,
 )
@@ -19,6 +22,20 @@ class FloatView(CashFormView):
 
     def get_initial(self):
         return {"box_number": self.session.table.number}
+
+    def get_form(self, form_class=None):
+        form = super().get_form(form_class)
+        # The sum the cashier hands over, shown above the grid before anything is typed.
+        grid = form.fields["breakdown"].widget
+        if self.establishment.jurisdiction == "MC":
+            grid.expect(selectors.fixed_bank(self.session.table), _("Somme mise en banque fixée pour la table"))
+        else:
+            try:
+                minimum = selectors.minimum_avance(self.session)
+            except (RuleViolation, ValidationError):  # no minimum stake yet: the service says so on sending
+                minimum = None
+            grid.expect(minimum, _("Avance minimale (article 49)"), exact=False)
+        return form
 
     def perform(self, form):
         data = form.cleaned_data

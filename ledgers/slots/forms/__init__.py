@@ -1,7 +1,14 @@
 """Forms of the slot pages, one module per topic. They parse input; the services apply the rules."""
 
 from .common import DATE, LOCAL_DATETIME, ConfirmForm, people
-from .interventions import ApprovalForm, InterventionCloseForm, InterventionForm, SfmVisitForm, TransmittalForm
+from .interventions import (
+    ApprovalForm,
+    InterventionCloseForm,
+    InterventionForm,
+    InterventionNewForm,
+    SfmVisitForm,
+    TransmittalForm,
+)
 from .machines import (
     MOVE_COUNTERSIGNERS,
     MachineForm,
@@ -32,6 +39,7 @@ __all__ = [
     "ImportForm",
     "InterventionCloseForm",
     "InterventionForm",
+    "InterventionNewForm",
     "JackpotForm",
     "JackpotThresholdForm",
     "MachineChoiceForm",

@@ -8,6 +8,7 @@ from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Room
 from ledgers.core.roles import Role
 
+from .. import selectors
 from ..models import Machine, StaffApproval
 from .common import DATE, LOCAL_DATETIME, people
 
@@ -15,6 +16,21 @@ from .common import DATE, LOCAL_DATETIME, people
 class InterventionForm(EstablishmentForm):
     reason = forms.CharField(label=_("Motif de l'arrêt"), widget=forms.Textarea(attrs={"rows": 2}))
     stopped_at = forms.DateTimeField(label=_("Machine arrêtée à"), widget=LOCAL_DATETIME, required=False)
+
+
+class InterventionNewForm(InterventionForm):
+    """The intervention sheet opened from the mechanic's home: the machine chosen by typing or
+    scanning its number."""
+
+    machine = forms.ModelChoiceField(
+        label=_("Machine"),
+        queryset=Machine.objects.none(),
+        widget=forms.Select(attrs={"data-searchable": ""}),
+    )
+    field_order = ["machine", "reason", "stopped_at"]
+
+    def setup(self) -> None:
+        self.fields["machine"].queryset = selectors.machines_of(self.establishment)
 
 
 class InterventionCloseForm(EstablishmentForm):

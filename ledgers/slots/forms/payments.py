@@ -13,7 +13,9 @@ from .common import LOCAL_DATETIME, people
 
 
 class MachineChoiceForm(EstablishmentForm):
-    machine = forms.ModelChoiceField(label=_("Machine"), queryset=Machine.objects.none())
+    machine = forms.ModelChoiceField(
+        label=_("Machine"), queryset=Machine.objects.none(), widget=forms.Select(attrs={"data-searchable": ""})
+    )
 
     def setup(self) -> None:
         self.fields["machine"].queryset = Machine.objects.filter(establishment=self.establishment)
@@ -33,7 +35,9 @@ class JackpotForm(CountersignMixin, MachineChoiceForm):
     def setup(self) -> None:
         super().setup()
         # FR SLOT-35: the comité member who controls the payment signs it here, password again.
-        self.add_countersignature("controller", _("Contrôlé par (membre du comité)"), required=False)
+        self.add_countersignature(
+            "controller", _("Contrôlé par (membre du comité)"), required=False, roles=(Role.COMITE,)
+        )
 
     def payment(self) -> dict:
         """The payment's inputs, the controller authenticated (his typed credentials left out)."""

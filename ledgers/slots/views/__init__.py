@@ -1,7 +1,14 @@
 """Web pages of the slot room, one module per topic."""
 
 from .common import ServiceFormView, SlotsView
-from .interventions import ApprovalView, InterventionCloseView, InterventionOpenView, SfmVisitView, TransmittalView
+from .interventions import (
+    ApprovalView,
+    InterventionCloseView,
+    InterventionNewView,
+    InterventionOpenView,
+    SfmVisitView,
+    TransmittalView,
+)
 from .machines import (
     HopperLidView,
     MachineDetailView,
@@ -37,6 +44,7 @@ __all__ = [
     "HopperLidView",
     "ImportView",
     "InterventionCloseView",
+    "InterventionNewView",
     "InterventionOpenView",
     "JackpotThresholdView",
     "JackpotView",

@@ -1,6 +1,7 @@
 """Pages for interventions."""
 
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
@@ -19,6 +20,22 @@ class InterventionOpenView(MachineFormView):
         return services.intervention_open(
             machine=self.machine, actor=self.request.user, reason=data["reason"], stopped_at=data.get("stopped_at")
         )
+
+
+class InterventionNewView(ServiceFormView):
+    """The same sheet as from the machine's page, with the machine chosen in the form."""
+
+    form_class = forms.InterventionNewForm
+    title = _("Ouverture de la machine (fiche d'intervention)")
+
+    def perform(self, form):
+        data = form.cleaned_data
+        return services.intervention_open(
+            machine=data["machine"], actor=self.request.user, reason=data["reason"], stopped_at=data.get("stopped_at")
+        )
+
+    def get_success_url(self) -> str:
+        return reverse("slots:machine", kwargs={"pk": self.result.machine_id})
 
 
 class InterventionCloseView(ServiceFormView):
