@@ -14,7 +14,7 @@ from django.views.generic import TemplateView
 from django_tables2 import SingleTableMixin
 
 from ledgers.core.authz import roles_of
-from ledgers.core.exports import TableExportMixin
+from ledgers.core.exports import ListExportMixin, TableExportMixin
 from ledgers.core.roles import DIRECTORATE, REGULATOR_ROLES, Role
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 from ledgers.registers.models import Register
@@ -247,15 +247,42 @@ STATUS_LABELS = {
 }
 
 
-class ApprovalsView(EstablishmentRequiredMixin, TemplateView):
-    """AUTH-06: every approval the apps declare, with its validity."""
+class ApprovalsView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
+    """AUTH-06: every approval the apps declare, with its validity; exported as one list whose first
+    column names the kind of approval (the page's headings)."""
 
     template_name = "authority/approvals.html"
+    export_name = "agrements"
+
+    def get_queryset(self) -> list[tuple]:
+        return selectors.approvals_overview(self.establishment)
+
+    def export_headers(self) -> list:
+        return [
+            _("Agrément"),
+            _("Objet"),
+            _("Référence de l'agrément"),
+            _("Autorité d'agrément"),
+            _("Du"),
+            _("Au"),
+            _("Statut"),
+        ]
+
+    def export_rows(self, overview: list[tuple]):
+        for source, rows in overview:
+            for approval, status in rows:
+                yield (
+                    str(source.label),
+                    str(approval.subject),
+                    approval.reference or "",
+                    approval.issuer or "",
+                    approval.valid_from,
+                    approval.valid_until,
+                    str(STATUS_LABELS[status]),
+                )
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(
-            overview=selectors.approvals_overview(self.establishment), labels=STATUS_LABELS, **kwargs
-        )
+        return super().get_context_data(overview=self.get_queryset(), labels=STATUS_LABELS, **kwargs)
 
 
 class DeclarationsView(TableExportMixin, SingleTableMixin, AuthorityForm):

@@ -8,6 +8,8 @@ from django.utils import timezone
 
 from ledgers.authority import services
 from ledgers.authority.models import Declaration
+from ledgers.custody.domains import get_domain
+from ledgers.custody.services import supplier_register
 from tests.factories import open_register
 from tests.spreadsheets import column, csv_rows, sheet
 
@@ -54,3 +56,26 @@ def test_bankers_export_with_localised_headers_and_neutralised_cells(client, mco
     assert rows[1][1] == "'@SUM(1)" and rows[1][4] == ""
     ws = sheet(client.get(reverse("authority:bankers"), {"_export": "xlsx"}, HTTP_ACCEPT_LANGUAGE="en"))
     assert column(ws, "Full name") == ["'@SUM(1)"]
+
+
+def test_approvals_export_with_localised_headers_and_neutralised_cells(client, fro):
+    open_register(fro.est, "materiel_jeu")
+    supplier_register(
+        establishment=fro.est,
+        domain=get_domain("cards"),
+        name="Cartamundi",
+        actor=fro.directeur_responsable,
+        approval_reference="=1+1",
+        approval_issuer="Ministre de l'intérieur",
+        approved_until=timezone.localdate() + datetime.timedelta(days=400),
+    )
+    client.force_login(fro.directeur_responsable)
+    page = client.get(reverse("authority:approvals")).content.decode()
+    assert "_export=csv" in page and "_export=xlsx" in page
+    rows = csv_rows(client.get(reverse("authority:approvals"), {"_export": "csv"}))
+    assert rows[0] == ["Agrément", "Objet", "Référence de l'agrément", "Autorité d'agrément", "Du", "Au", "Statut"]
+    [row] = [row for row in rows[1:] if row[1] == "Cartamundi (Cartes)"]
+    assert row[2] == "'=1+1" and row[6] == "En vigueur"
+    ws = sheet(client.get(reverse("authority:approvals"), {"_export": "xlsx"}, HTTP_ACCEPT_LANGUAGE="en"))
+    assert [cell.value for cell in ws[1]][:3] == ["Approval", "Subject", "Approval reference"]
+    assert "'=1+1" in column(ws, "Approval reference")
