@@ -11,8 +11,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
+from django_tables2 import SingleTableMixin
 
 from ledgers.core.authz import roles_of
+from ledgers.core.exports import ListExportMixin, TableExportMixin
 from ledgers.core.roles import DIRECTORATE, REGULATOR_ROLES, Role
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 from ledgers.registers.models import Register
@@ -31,6 +33,7 @@ from .models import (
 )
 from .registers import LIAISON, OBSERVATIONS
 from .retention import period_of, retention_end
+from .tables import BankerTable, DeclarationTable
 
 ACCESS_LOG_READERS = {*REGULATOR_ROLES, *DIRECTORATE}
 
@@ -244,33 +247,64 @@ STATUS_LABELS = {
 }
 
 
-class ApprovalsView(EstablishmentRequiredMixin, TemplateView):
-    """AUTH-06: every approval the apps declare, with its validity."""
+class ApprovalsView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
+    """AUTH-06: every approval the apps declare, with its validity; exported as one list whose first
+    column names the kind of approval (the page's headings)."""
 
     template_name = "authority/approvals.html"
+    export_name = "agrements"
+
+    def get_queryset(self) -> list[tuple]:
+        return selectors.approvals_overview(self.establishment)
+
+    def export_headers(self) -> list:
+        return [
+            _("Agrément"),
+            _("Objet"),
+            _("Référence de l'agrément"),
+            _("Autorité d'agrément"),
+            _("Du"),
+            _("Au"),
+            _("Statut"),
+        ]
+
+    def export_rows(self, overview: list[tuple]):
+        for source, rows in overview:
+            for approval, status in rows:
+                yield (
+                    str(source.label),
+                    str(approval.subject),
+                    approval.reference or "",
+                    approval.issuer or "",
+                    approval.valid_from,
+                    approval.valid_until,
+                    str(STATUS_LABELS[status]),
+                )
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(
-            overview=selectors.approvals_overview(self.establishment), labels=STATUS_LABELS, **kwargs
-        )
+        return super().get_context_data(overview=self.get_queryset(), labels=STATUS_LABELS, **kwargs)
 
 
-class DeclarationsView(AuthorityForm):
+class DeclarationsView(TableExportMixin, SingleTableMixin, AuthorityForm):
     """AUTH-01, AUTH-02: the prior declarations, and a new one."""
 
     template_name = "authority/declarations.html"
     form_class = forms.DeclarationForm
     success_name = "authority:declarations"
     success_message = _("Déclaration préalable inscrite.")
+    table_class = DeclarationTable
+    table_pagination = {"per_page": 100}
+    export_name = "declarations-prealables"
+
+    def get_table_data(self):
+        return selectors.declarations_of(self.establishment)
+
+    def get_table_kwargs(self):
+        overdue = selectors.declarations_without_follow_up(self.establishment).values_list("pk", flat=True)
+        return {"overdue": frozenset(overdue)}
 
     def get_initial(self):
         return {"recipients": Declaration.Recipient.values}
-
-    def get_context_data(self, **kwargs):
-        overdue = set(selectors.declarations_without_follow_up(self.establishment).values_list("pk", flat=True))
-        return super().get_context_data(
-            declarations=selectors.declarations_of(self.establishment)[:100], overdue=overdue, **kwargs
-        )
 
     def perform(self, form):
         return services.declaration_record(
@@ -445,22 +479,24 @@ class ProgressivePayoutView(ProgressiveReadingView):
         return services.progressive_payout(actor=self.request.user, **form.cleaned_data)
 
 
-class BankersView(AuthorityForm):
+class BankersView(TableExportMixin, SingleTableMixin, AuthorityForm):
     """GAME-31 (MC): the register of the bankers approved for banque à tout va."""
 
     template_name = "authority/bankers.html"
     form_class = forms.BankerApproveForm
     success_name = "authority:bankers"
     success_message = _("Banquier agréé inscrit.")
+    table_class = BankerTable
+    table_pagination = {"per_page": 200}
+    export_name = "banquiers-agrees"
+
+    def get_table_data(self):
+        return selectors.bankers_of(self.establishment)
 
     def get_context_data(self, **kwargs):
         if self.establishment.jurisdiction != "MC":
             raise Http404
-        return super().get_context_data(
-            bankers=selectors.bankers_of(self.establishment)[:200],
-            today=self.establishment.localtime().date(),
-            **kwargs,
-        )
+        return super().get_context_data(**kwargs)
 
     def perform(self, form):
         return services.banker_approve(establishment=self.establishment, actor=self.request.user, **form.cleaned_data)

@@ -1,9 +1,12 @@
 import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.custody.tables import DestructionSessionTable, PurchaseOrderTable
 
 from .models import CardUnit
+from .selectors import Flag
 
 
 class CardUnitTable(tables.Table):
@@ -61,3 +64,25 @@ class DestructionTable(DestructionSessionTable):
         if withheld := record.checks.get("withheld"):
             items += f" — {_('retenues')} : {', '.join(withheld)}"
         return items
+
+
+class FlagTable(tables.Table):
+    """The operations allowed but reported (``selectors.exceptions``)."""
+
+    code = tables.Column(verbose_name=_("Exigence"), attrs={"td": {"class": "mono"}})
+    article = tables.Column(verbose_name=_("Article"))
+    at = tables.DateTimeColumn(format="d/m/Y H:i", verbose_name=_("Date"))
+    subject = tables.Column(verbose_name=_("Objet"))
+    text = tables.Column(verbose_name=_("Signalement"))
+
+    class Meta:
+        orderable = False
+        empty_text = _("Aucune exception.")
+
+    def render_subject(self, record: Flag, value: str) -> str:
+        if record.unit:
+            return format_html('<a href="{}">{}</a>', reverse("cards:unit", args=[record.unit.pk]), value)
+        return value
+
+    def value_subject(self, value: str) -> str:
+        return value

@@ -21,7 +21,7 @@ from .deck_rules import rules_table
 from .domains import CARDS
 from .filtersets import CardUnitFilter
 from .models import CardExchange
-from .tables import CardUnitTable, DestructionTable, OrderTable
+from .tables import CardUnitTable, DestructionTable, FlagTable, OrderTable
 
 
 class CardsMixin(EstablishmentRequiredMixin):
@@ -88,13 +88,14 @@ class StockView(CardsMixin, TemplateView):
         return context
 
 
-class ExceptionsView(CardsMixin, TemplateView):
+class ExceptionsView(CardsMixin, TableExportMixin, SingleTableMixin, TemplateView):
     template_name = "cards/exceptions.html"
+    table_class = FlagTable
+    table_pagination = False
+    export_name = "exceptions-cartes"
 
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        context["flags"] = selectors.exceptions(self.establishment)
-        return context
+    def get_table_data(self):
+        return selectors.exceptions(self.establishment)
 
 
 class RulesView(CardsMixin, TemplateView):

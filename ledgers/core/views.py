@@ -13,10 +13,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views import View
 from django.views.generic import TemplateView
+from django_tables2 import SingleTableMixin
 
 from . import hooks
 from .dashboard import main_acts_for, panels_for
 from .errors import RuleViolation
+from .exports import TableExportMixin
 from .forms import SeanceOpenForm, TablePrepareForm
 from .games import GAMES, Equipment
 from .models import Establishment, Seance, SeancePeriod, TableSession
@@ -32,6 +34,7 @@ from .services import (
     table_session_open,
     table_session_prepare,
 )
+from .tables import SeanceTable
 
 
 class EstablishmentMixin(LoginRequiredMixin):
@@ -123,19 +126,24 @@ def refusal(exc: Exception) -> tuple[dict, int]:
 REFUSALS = (RuleViolation, PermissionDenied, ValidationError, ValueError)
 
 
-class SeanceListView(EstablishmentRequiredMixin, ServiceFormView):
+class SeanceListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin, ServiceFormView):
     """The séances of the establishment, and the form the Direction and inspecteurs open one with."""
 
     template_name = "core/seances.html"
     form_class = SeanceOpenForm
     success_message = _("Séance ouverte.")
+    table_class = SeanceTable
+    table_pagination = {"per_page": 60}
+    export_name = "seances"
+
+    def get_table_data(self):
+        return seances_of(self.establishment)
 
     def get_initial(self):
         return {"date": timezone.localdate(), "period": SeancePeriod.SOIREE}
 
     def get_context_data(self, **kwargs):
         return super().get_context_data(
-            seances=seances_of(self.establishment)[:60],
             can_manage=bool(set(self.roles) & set(SEANCE_MANAGERS)),
             **kwargs,
         )

@@ -5,18 +5,26 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
+from django_tables2 import SingleTableMixin
 
 from ledgers.core.errors import RuleViolation
+from ledgers.core.exports import TableExportMixin
 
 from . import selectors, services
+from .tables import NoticeTable
 
 
-class NoticeListView(LoginRequiredMixin, TemplateView):
+class NoticeListView(LoginRequiredMixin, TableExportMixin, SingleTableMixin, TemplateView):
     template_name = "notifications/notice_list.html"
+    table_class = NoticeTable
+    table_pagination = {"per_page": 200}
+    export_name = "notifications"
+
+    def get_table_data(self):
+        return selectors.notices_for(self.request.user)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["notices"] = selectors.notices_for(self.request.user)[:200]
         # The demo writes mails to a folder instead of sending them: shown here.
         context["mail_files"] = selectors.demo_mail_files() if settings.DEBUG else []
         return context

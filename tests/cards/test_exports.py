@@ -44,3 +44,17 @@ def test_card_destructions_export_with_localised_headers_and_neutralised_cells(c
     assert rows[1][reference] == "'=2+2" and rows[1][-1] == "Jeu de 52 cartes n° =2+2"
     ws = sheet(client.get(reverse("cards:destructions"), {"_export": "xlsx"}, HTTP_ACCEPT_LANGUAGE="en"))
     assert column(ws, "Reference of the information") == ["'=2+2"] and len(column(ws, "Units")) == 1
+
+
+def test_card_exceptions_export_with_localised_headers_and_neutralised_cells(client, mcw):
+    mcw.receive(mcw.spec(unit_type="jeu", serial="=2+2"))  # no purchase order: CARD-03 (flag)
+    client.force_login(mcw.inspecteur)
+    page = client.get(reverse("cards:exceptions")).content.decode()
+    assert "_export=csv" in page and "_export=xlsx" in page and "CARD-03" in page
+    rows = csv_rows(client.get(reverse("cards:exceptions"), {"_export": "csv"}))
+    assert rows[0] == ["Exigence", "Article", "Date", "Objet", "Signalement"]
+    [received] = [row for row in rows[1:] if row[0] == "CARD-03"]
+    assert received[1] == "AM 88-384 art. 1 al. 1" and received[3] == "'=2+2"
+    ws = sheet(client.get(reverse("cards:exceptions"), {"_export": "xlsx"}, HTTP_ACCEPT_LANGUAGE="en"))
+    assert [cell.value for cell in ws[1]] == ["Requirement", "Article", "Date", "Subject", "Flag"]
+    assert "'=2+2" in column(ws, "Subject")
