@@ -163,6 +163,20 @@ KIND_KEYS: dict[tuple[str, str], Value] = {
     ("incidents", "category"): _pick(("Anomalie de cartes", "Contrôle de garde", "Matériel de jeu")),
     ("incidents", "event"): _pick(("Ouverture", "Clôture", "Avis à l'autorité")),
     ("main_courante_roue", "result"): _pick(("17 rouge", "0", "32 rouge", "11 noir")),
+    ("carnet_cagnottes", "col2"): lambda r, n, t: t.strftime("%H:%M"),
+    ("carnet_cagnottes", "col8"): lambda r, n, t: f"{r.randint(200, 4000)}.00",
+    ("carnet_cagnottes", "col9"): lambda r, n, t: f"{r.randint(200, 4000)}.00",
+    ("carnet_cagnottes", "col10"): _rarely(lambda r, n, t: f"{r.randint(1, 50)}.00"),
+    ("carnet_cagnottes", "col11"): _rarely(lambda r, n, t: f"{r.randint(1, 50)}.00"),
+    ("carnet_cagnottes", "col13"): lambda r, n, t: str(1000 + n % 9000),
+    ("carnet_cagnottes", "col15"): lambda r, n, t: f"{r.randint(200, 4000)}.00",
+    ("retenues_pots", "pot_number"): lambda r, n, t: 1 + n % 60,
+    ("retenues_pots", "pot"): lambda r, n, t: f"{r.randint(20, 900)}.00",
+    ("retenues_pots", "cave"): lambda r, n, t: f"{r.choice((100, 200, 500))}.00",
+    ("retenues_pots", "rate"): _pick(("5 %", "10 %")),
+    ("retenues_pots", "allowed"): lambda r, n, t: f"{r.randint(1, 45)}.00",
+    ("retenues_pots", "taken"): lambda r, n, t: f"{r.randint(1, 45)}.00",
+    ("retenues_pots", "gain"): lambda r, n, t: f"{r.randint(20, 850)}.00",
 }
 
 

@@ -259,7 +259,7 @@ def test_count_51_modele_33_monthly_meter_statement_only_from_visaed_days(client
     with pytest.raises(RuleViolation):  # once per month
         electronic.meter_statement_certify(**month, comite=fro[Role.COMITE], actor=fro[Role.CAISSIER])
     text = printed(register)
-    assert "poste 1 : 410 / 100 × 2.00 €" in text and "Total du mois" in text
+    assert "poste 1 : 410 / 100 × 2,00 €" in text and "Total du mois" in text
     client.force_login(fro[Role.CAISSIER])
     assert "900,00" in client.get("/caisses/jeux-electroniques/").content.decode()
     assert client.get("/caisses/jeux-electroniques/etat-mensuel/").status_code == 200

@@ -199,6 +199,7 @@ API_ROUTE_OF = {
     "slots:import": "slots-readings",
     "slots:incident_report": "slots-incident-report",
     "slots:intervention_close": "slots-intervention-close",
+    "slots:intervention_new": "slots-intervention-open",
     "slots:intervention_open": "slots-intervention-open",
     "slots:jackpot": "slots-jackpot",
     "slots:jackpot_threshold": "slots-jackpot-threshold",

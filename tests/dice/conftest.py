@@ -93,7 +93,13 @@ def fr_org(fr):
         ),
         users=_users(fr, FR_ROLES),
     )
-    for kind, qualifier in (("carnet_19", "des"), ("bons_commande", "dice"), ("rampo_special", ""), ("incidents", "")):
+    for kind, qualifier in (
+        ("carnet_19", "des"),
+        ("bons_commande", "dice"),
+        ("rampo_special", ""),
+        ("incidents", ""),
+        ("informations_autorites", ""),
+    ):
         org.registers[kind] = open_register(fr, kind, qualifier)
     post_displays(org.table, org.other_table)  # the rampo texts displayed first (REG-23)
     return org

@@ -1,6 +1,5 @@
-"""In a real browser, as the demo users of both casinos: each regulator and Direction role signs
-in, finds its work on its home and does its main act of the day from there, on a desktop
-(1366×900) and a phone (390×844); the floor roles are test_e2e_floor's.
+"""In a real browser, as the demo users of both casinos: each role signs in, finds its work on its
+home and does its main act of the day from there, on a desktop (1366×900) and a phone (390×844).
 Every page visited fits the screen's width (no horizontal scroll) and has no serious or critical
 accessibility violation (axe-core).
 
@@ -18,8 +17,7 @@ from ledgers.core.demo import DEMO_FR, DEMO_MC, DEMO_PASSWORD, demo_username
 
 CHROMIUM = "/usr/bin/chromium"
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
-VIEWPORTS = {"desktop": (1366, 900), "phone": (390, 844), "tablet": (1024, 768)}
-SIZES = ("desktop", "phone")  # the floor roles' test adds the tablet
+SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
 
 pytestmark = [
     pytest.mark.e2e,
@@ -60,7 +58,7 @@ def check(page, visited: list[str]) -> None:
 
 
 def home(browser, demo_url: str, code: str, role: str, size: str):
-    width, height = VIEWPORTS[size]
+    width, height = SIZES[size]
     context = browser.new_context(viewport={"width": width, "height": height}, locale="fr-FR")
     context.set_default_timeout(120_000)  # a loaded machine serves slowly; nothing here is timed
     page = context.new_page()
@@ -120,6 +118,18 @@ def main_courante_fact(page, visited, submit: bool) -> None:
     page.wait_for_selector("text=Fait inscrit à la main courante.")
 
 
+def first_area(page, visited, submit: bool) -> None:
+    """The role's first working area from the menu (the home's first link after Accueil)."""
+    toggler = page.locator(".navbar-toggler")
+    if toggler.is_visible():
+        toggler.click()
+    links = page.locator("nav.mainnav a.nav-link")
+    assert links.count() >= 2, "the menu offers nothing but the home"
+    links.nth(1).click()
+    page.wait_for_load_state()
+    check(page, visited)
+
+
 # (casino, role, main act from the home)
 ROLES = [
     (DEMO_MC, "scj", visa),
@@ -128,9 +138,25 @@ ROLES = [
     (DEMO_MC, "inspecteur", main_courante_fact),
     (DEMO_MC, "sous_directeur", main_courante_fact),
     (DEMO_MC, "chef_partie", main_courante_fact),
+    (DEMO_MC, "cartier", first_area),
+    (DEMO_MC, "croupier", first_area),
+    (DEMO_MC, "chef_table", first_area),
+    (DEMO_MC, "caissier", first_area),
+    (DEMO_MC, "changeur", first_area),
+    (DEMO_MC, "superviseur", first_area),
+    (DEMO_MC, "mecanicien", first_area),
+    (DEMO_MC, "comptabilite", first_area),
     (DEMO_FR, "police", visa),
     (DEMO_FR, "directeur_responsable", main_courante_fact),
     (DEMO_FR, "comite", main_courante_fact),
+    (DEMO_FR, "cartier", first_area),
+    (DEMO_FR, "croupier", first_area),
+    (DEMO_FR, "chef_table", first_area),
+    (DEMO_FR, "caissier", first_area),
+    (DEMO_FR, "changeur", first_area),
+    (DEMO_FR, "superviseur", first_area),
+    (DEMO_FR, "mecanicien", first_area),
+    (DEMO_FR, "comptabilite", first_area),
 ]
 
 

@@ -45,8 +45,8 @@ def exception_handler(exc, context):
     if isinstance(exc, IntegrityError):
         set_rollback()
         return _integrity(exc)
-    if isinstance(exc, ValidationError):
-        exc = DRFValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+    if isinstance(exc, ValidationError):  # without fields, the same body as a refused argument
+        exc = DRFValidationError(exc.message_dict if hasattr(exc, "error_dict") else {"detail": " ".join(exc.messages)})
     elif isinstance(exc, ValueError):  # a service refusing its arguments: bad input, not a rule
         exc = DRFValidationError({"detail": str(exc)})
     elif isinstance(exc, PermissionDenied):
