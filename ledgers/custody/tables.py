@@ -5,6 +5,8 @@ sabots): purchase orders and destruction sessions. A domain's page adds its own 
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.templatetags.ledgers import person
+
 from .models import DestructionSession, PurchaseOrder
 
 
@@ -21,6 +23,9 @@ class PurchaseOrderTable(tables.Table):
 
     def render_order(self, record):
         return str(record)
+
+    def render_visa_by(self, record):
+        return person(record.visa_by, record.visa_role)
 
     def render_lines(self, value):
         return ", ".join(f"{line['category']} × {line['quantity']}" for line in value)
@@ -48,6 +53,12 @@ class DestructionSessionTable(tables.Table):
 
     def render_session(self, record):
         return str(record)
+
+    def render_officer(self, value):
+        return person(value)
+
+    def render_witness(self, value):
+        return person(value)
 
     def render_items(self, record):
         return ", ".join(str(item) for item in record.items.all())

@@ -16,6 +16,7 @@ from tests.spreadsheets import column, csv_rows, sheet
 
 def test_declarations_export_with_localised_headers_and_neutralised_cells(client, fro):
     open_register(fro.est, "declarations_prealables")
+    open_register(fro.est, "informations_autorites")  # each recipient a line (AUTH-06)
     sent = timezone.localdate()
     services.declaration_record(
         establishment=fro.est,
