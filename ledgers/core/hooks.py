@@ -69,26 +69,24 @@ def run_closing_checks(session: "TableSession") -> None:
         check(session)
 
 
-def opening_refusals(session: "TableSession") -> list[RuleViolation]:
-    """Every refusal the opening checks would give the table-partie now (not only the first)."""
+def _refusals(checks: list[Check], session: "TableSession") -> list[RuleViolation]:
     refusals = []
-    for check in _opening_checks:
+    for check in checks:
         try:
             check(session)
         except RuleViolation as exc:
             refusals.append(exc)
     return refusals
+
+
+def opening_refusals(session: "TableSession") -> list[RuleViolation]:
+    """Every refusal the opening checks would give the table-partie now (not only the first)."""
+    return _refusals(_opening_checks, session)
 
 
 def closing_refusals(session: "TableSession") -> list[RuleViolation]:
     """Every refusal the closing checks would give the table-partie now (not only the first)."""
-    refusals = []
-    for check in _closing_checks:
-        try:
-            check(session)
-        except RuleViolation as exc:
-            refusals.append(exc)
-    return refusals
+    return _refusals(_closing_checks, session)
 
 
 # Checks before a séance opens: ``check(establishment, date)`` raises ``RuleViolation`` to refuse
