@@ -131,7 +131,9 @@ def under_open_incident(establishment: Establishment) -> QuerySet[IncidentSubjec
     return IncidentSubject.objects.filter(
         incident__establishment=establishment,
         incident__status=Incident.Status.OPEN,
-        content_type=ContentType.objects.get_for_model(CardUnit),
+        # by its natural key, joined: no lookup of its id before a process's first movement
+        content_type__app_label=CardUnit._meta.app_label,
+        content_type__model=CardUnit._meta.model_name,
     )
 
 
@@ -172,7 +174,9 @@ def awaiting_destruction(establishment: Establishment) -> QuerySet[CardUnit]:
     planned = DestructionItem.objects.filter(
         session__establishment=establishment,
         session__status=DestructionSession.Status.PLANNED,
-        content_type=ContentType.objects.get_for_model(CardUnit),
+        # by its natural key, joined: no lookup of its id before a process's first movement
+        content_type__app_label=CardUnit._meta.app_label,
+        content_type__model=CardUnit._meta.model_name,
     ).values_list("object_id", flat=True)
     return (
         units_of(establishment)

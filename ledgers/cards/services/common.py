@@ -118,6 +118,26 @@ def _person(user: AbstractBaseUser, role: str) -> str:
 
 
 def _lock(units: Iterable[CardUnit], est: Establishment) -> list[CardUnit]:
+    return _lock_rows(units, est)[0]
+
+
+def _lock_for_table(
+    units: Iterable[CardUnit], est: Establishment, session: TableSession
+) -> tuple[list[CardUnit], list[CardUnit]]:
+    """The units to issue, locked as ``_lock`` does, and those already at the table session (as
+    ``selectors.units_at`` reads them, with their decks), locked and read in the same query: the
+    composition is checked (SET-02) against what the table holds once a return or an exchange
+    under way there is over. The caller holds the session with FOR NO KEY UPDATE, which lets
+    those acts finish (their rows point to the session) rather than deadlock."""
+    locked, rows = _lock_rows(units, est, Q(table_session=session) | Q(parent__table_session=session))
+    at = {u.pk for u in rows if u.table_session_id == session.pk}
+    present = [u for u in rows if u.pk in at and u.parent_id not in at]
+    return locked, present
+
+
+def _lock_rows(
+    units: Iterable[CardUnit], est: Establishment, also: Q | None = None
+) -> tuple[list[CardUnit], list[CardUnit]]:
     ids = [u.pk for u in units]
     if not ids:
         raise ValueError(_("Choisissez au moins une unité de cartes."))
@@ -126,9 +146,12 @@ def _lock(units: Iterable[CardUnit], est: Establishment) -> list[CardUnit]:
     # Each row says whether an open incident names it or its sixain (CARD-19 / CARD-38, read by
     # ``_quarantined``) in the same query.
     incidents = selectors.under_open_incident(est)
+    wanted = Q(pk__in=ids) | Q(parent_id__in=ids)
+    if also is not None:
+        wanted |= also
     rows = list(
         CardUnit.objects.select_for_update(of=("self",))
-        .filter(Q(pk__in=ids) | Q(parent_id__in=ids))
+        .filter(wanted)
         .select_related("location", "table_session__table", "table_session__seance")
         .annotate(
             under_incident=Exists(incidents.filter(object_id=OuterRef("pk"))),
@@ -136,17 +159,21 @@ def _lock(units: Iterable[CardUnit], est: Establishment) -> list[CardUnit]:
         )
         .order_by("serial")
     )
-    wanted = set(ids)
-    locked = [u for u in rows if u.pk in wanted]
-    if len(locked) != len(wanted) or any(u.establishment_id != est.pk for u in locked):
+    asked = set(ids)
+    locked = [u for u in rows if u.pk in asked]
+    if len(locked) != len(asked) or any(u.establishment_id != est.pk for u in locked):
         raise ValueError(_("Unité de cartes inconnue dans cet établissement."))
-    for unit in locked:
+    decks: dict[int, list[CardUnit]] = {}
+    for row in rows:
+        if row.parent_id:
+            decks.setdefault(row.parent_id, []).append(row)
+    for unit in rows:
         unit.establishment = est
         members = unit.members.all()  # no query: filled from the rows locked above
-        members._result_cache = sorted((d for d in rows if d.parent_id == unit.pk), key=lambda d: d.position or 0)
+        members._result_cache = sorted(decks.get(unit.pk, []), key=lambda d: d.position or 0)
         members._prefetch_done = True
         unit._prefetched_objects_cache = {"members": members}
-    return locked
+    return locked, rows
 
 
 def _set(unit: CardUnit, *, actor: AbstractBaseUser, reason: str, follow: bool = True, **fields) -> None:

@@ -28,7 +28,7 @@ from .common import (
     Kind,
     _Act,
     _cabinet_opener,
-    _lock,
+    _lock_for_table,
     _opened_by,
     _person,
     _quarantined,
@@ -48,8 +48,11 @@ def cards_issue(
     received_by: str,
 ) -> list[CardUnit]:
     """Take units out of the depot for a table session, at the moment they are used."""
+    # FOR NO KEY UPDATE: issues to the table (and its opening and closing) wait for one another,
+    # while a return or a control at the table, which holds its units' locks, may still write
+    # rows that point to it; the issue then waits for those units (``_lock_for_table``).
     session = (
-        TableSession.objects.select_for_update()
+        TableSession.objects.select_for_update(no_key=True)
         .select_related("table", "seance__establishment")
         .get(pk=table_session.pk)
     )
@@ -73,13 +76,12 @@ def cards_issue(
             _("Le jeu « %(g)s » ne se joue pas avec des cartes.") % {"g": session.table.get_game_display()},
         )
     rule = rule_for(est, game)
-    units = _lock(units, est)
+    units, at_table = _lock_for_table(units, est, session)
     for unit in units:
         _check_issuable(unit, est, session, rule)
     opener = _cabinet_opener(est, next((u.location for u in units if u.location_id), None))
     if rule is not None:
-        present = [*selectors.units_at(session).prefetch_related("members"), *units]
-        _check_composition(rule, present, session)
+        _check_composition(rule, [*at_table, *units], session)
     if game == "banque_tout_va":
         _check_two_seances(session)
     for unit in units:
