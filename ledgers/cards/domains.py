@@ -4,6 +4,7 @@ requirement IDs the shared services cite for cards."""
 from collections.abc import Sequence
 
 from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
@@ -42,7 +43,7 @@ def destruction_checks(session: DestructionSession, items: Sequence[CardUnit]) -
     est = session.establishment
     for unit in items:
         if unit.parent_id:
-            raise ValueError(_("Un jeu d'un sixain est détruit avec son sixain."))
+            raise ValidationError(_("Un jeu d'un sixain est détruit avec son sixain."))
         if open_incidents_for(unit).exists():
             code = rule_id(est, "CARD-17", "CARD-39") if unit.status == "marked" else rule_id(est, "CARD-19", "CARD-38")
             raise RuleViolation(

@@ -166,6 +166,7 @@ class FlowView(CardsMixin, ServiceFormView):
     template_name = "cards/form.html"
     title = ""
     intro = ""
+    errors_on_fields = True
     requirements: tuple[str, ...] = ()
     success_url = reverse_lazy("cards:day")
     submit = _("Enregistrer")

@@ -31,8 +31,8 @@ class ServiceFormView(FormView):
     when ``get_success_message`` and ``get_success_url`` run."""
 
     success_message = _("Enregistré.")
-    # True: a ValidationError naming fields of the form ({"event_at": …}) is shown on those fields
-    # rather than above the form.
+    # True: a ValidationError naming visible fields of the form ({"event_at": …}) is shown on those
+    # fields; what it says about other arguments goes above the form.
     errors_on_fields = False
 
     def perform(self, form):
@@ -49,13 +49,21 @@ class ServiceFormView(FormView):
         except PermissionDenied as exc:
             return self.refused(form, denied=str(exc), status=403)
         except ValidationError as exc:
-            form.add_error(None, exc if self.errors_on_fields else exc.messages)
+            self.add_service_errors(form, exc)
             return self.form_invalid(form)
         except ValueError as exc:
             form.add_error(None, str(exc))
             return self.form_invalid(form)
         messages.success(self.request, self.get_success_message())
         return redirect(self.get_success_url())
+
+    def add_service_errors(self, form, exc: ValidationError) -> None:
+        if not (self.errors_on_fields and hasattr(exc, "error_dict")):
+            form.add_error(None, exc.messages)
+            return
+        for name, errors in exc.error_dict.items():
+            shown = name in form.fields and not form[name].is_hidden
+            form.add_error(name if shown else None, errors)
 
     def refused(self, form, *, status: int, **context) -> HttpResponse:
         return self.render_to_response(self.get_context_data(form=form, **context), status=status)

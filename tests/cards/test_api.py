@@ -102,6 +102,18 @@ def test_api_roles_and_bad_input(mcw: World):
     assert response.status_code == 400 and "units" in response.json()
 
 
+def test_a_service_refusing_one_argument_answers_400_naming_it(mcw: World):
+    """Marks found but not described: the control service's refusal names its field."""
+    (a,) = mcw.receive()
+    mcw.issue(mcw.session(), a)
+    mcw.give_back(a)
+    body = {"unit": a.pk, "complete": True, "order_restored": True, "marks_found": True}
+    response = client_for(mcw.cartier).post(f"{API}post-controls/", body, format="json")
+    assert response.status_code == 400
+    assert response.json() == {"marks_description": ["Décrivez les marques constatées."]}
+    assert CardUnit.objects.get(pk=a.pk).status == ItemStatus.AWAITING_CONTROL
+
+
 def test_api_anomaly_and_incident_notices_and_closing(frw: World):
     (a,) = frw.receive()
     croupier, director = client_for(frw.croupier), client_for(frw.director)

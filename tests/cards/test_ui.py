@@ -284,3 +284,16 @@ def test_incident_forms_record_notices_decision_and_closing(client, mcw: World):
     assert client.post(reverse("incidents:close", args=[incident.pk]), {"confirm": "on"}).status_code == 302
     incident.refresh_from_db()
     assert incident.status == "closed"
+
+
+def test_a_service_refusing_one_field_shows_it_on_that_field(client, mcw: World):
+    (a,) = mcw.receive()
+    mcw.issue(mcw.session(), a)
+    mcw.give_back(a)
+    body = {"unit": a.pk, "complete": "on", "order_restored": "on", "marks_found": "on", "marks_description": ""}
+    response = login(client, mcw.cartier).post(reverse("cards:post-control"), body)
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert form.errors == {"marks_description": ["Décrivez les marques constatées."]}
+    assert not form.non_field_errors()
+    assert CardUnit.objects.get(pk=a.pk).status == ItemStatus.AWAITING_CONTROL

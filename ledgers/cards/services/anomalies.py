@@ -4,6 +4,7 @@ import datetime
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -37,12 +38,12 @@ def cards_anomaly_report(
     the incident's notices (inspecteur, directeur des jeux, SCJ / police) are then recorded."""
     est = units[0].establishment if units else None
     if est is None:
-        raise ValueError(_("Choisissez au moins une unité de cartes."))
+        raise ValidationError({"units": _("Choisissez au moins une unité de cartes.")})
     role = require_role(actor, est, REPORTERS)
     if anomaly not in Anomaly.values:
-        raise ValueError(_("Type d'anomalie inconnu."))
+        raise ValidationError({"anomaly": _("Type d'anomalie inconnu.")})
     if not cards.strip():
-        raise ValueError(_("Indiquez la ou les cartes concernées."))
+        raise ValidationError({"cards": _("Indiquez la ou les cartes concernées.")})
     units = _lock(units, est)
     sessions = {u.table_session_id for u in units if u.table_session_id}
     session = units[0].table_session if len(sessions) == 1 else None

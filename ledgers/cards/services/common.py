@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -140,7 +141,7 @@ def _lock_rows(
 ) -> tuple[list[CardUnit], list[CardUnit]]:
     ids = [u.pk for u in units]
     if not ids:
-        raise ValueError(_("Choisissez au moins une unité de cartes."))
+        raise ValidationError(_("Choisissez au moins une unité de cartes."))
     # The units and their decks locked in one query (in serial order, as every movement locks
     # them): the checks and the movement read each unit's decks from there rather than asking.
     # Each row says whether an open incident names it or its sixain (CARD-19 / CARD-38, read by
@@ -162,7 +163,7 @@ def _lock_rows(
     asked = set(ids)
     locked = [u for u in rows if u.pk in asked]
     if len(locked) != len(asked) or any(u.establishment_id != est.pk for u in locked):
-        raise ValueError(_("Unité de cartes inconnue dans cet établissement."))
+        raise ValidationError(_("Unité de cartes inconnue dans cet établissement."))
     decks: dict[int, list[CardUnit]] = {}
     for row in rows:
         if row.parent_id:
@@ -312,7 +313,7 @@ def _to_main_depot(units: Sequence[CardUnit], est: Establishment, actor: Abstrac
         return
     main = selectors.main_depot(est)
     if main is None:
-        raise ValueError(_("Aucun dépôt principal n'est déclaré dans cet établissement."))
+        raise ValidationError(_("Aucun dépôt principal n'est déclaré dans cet établissement."))
     by_origin: dict[int, list[CardUnit]] = {}
     for unit in units:
         if unit.location_id and unit.location_id != main.pk:

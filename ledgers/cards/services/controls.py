@@ -1,6 +1,7 @@
 """Controls after use (CARD-14, CARD-37)."""
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -55,7 +56,7 @@ def cards_post_control(
         role = require_role(actor, est, DEPOT_CONTROLLERS["MC"])
         (unit,) = _lock([unit], est)
         if unit.status != ItemStatus.AWAITING_CONTROL:
-            raise ValueError(_("%(unit)s n'attend pas de contrôle après séance.") % {"unit": unit})
+            raise ValidationError({"unit": _("%(unit)s n'attend pas de contrôle après séance.") % {"unit": unit}})
         session = selectors.last_event(unit, (Kind.RETURN,))
         session = session.table_session if session else None
     else:
@@ -96,7 +97,7 @@ def cards_first_control(
     if unit.table_session_id or unit.status not in (ItemStatus.IN_STOCK, ItemStatus.AWAITING_CONTROL):
         raise RuleViolation(rule_id(est, "CARD-08", "CARD-28"), _("%(unit)s n'est pas en dépôt.") % {"unit": unit})
     if all(d.is_new for d in unit.decks()):
-        raise ValueError(_("Les jeux neufs sont contrôlés à table, au décachetage."))
+        raise ValidationError({"unit": _("Les jeux neufs sont contrôlés à table, au décachetage.")})
     return _control(
         unit,
         est,
@@ -127,7 +128,7 @@ def _control(
     notes: str,
 ) -> CardUnit:
     if marks_found and not marks_description.strip():
-        raise ValueError(_("Décrivez les marques constatées."))
+        raise ValidationError({"marks_description": _("Décrivez les marques constatées.")})
     ok = complete and order_restored and not marks_found
     now = timezone.now()
     changes: dict = {

@@ -4,6 +4,7 @@ import datetime
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
@@ -34,10 +35,10 @@ def cards_destruction_plan(
     units = _lock(units, establishment)
     for unit in units:
         if unit.parent_id:
-            raise ValueError(_("%(unit)s est détruit avec son sixain.") % {"unit": unit})
+            raise ValidationError({"units": _("%(unit)s est détruit avec son sixain.") % {"unit": unit}})
         if unit.status not in WITHDRAWN_STATUSES:
-            raise ValueError(
-                _("%(unit)s doit d'abord être déclaré hors d'usage, marqué ou détérioré.") % {"unit": unit}
+            raise ValidationError(
+                {"units": _("%(unit)s doit d'abord être déclaré hors d'usage, marqué ou détérioré.") % {"unit": unit}}
             )
     return custody.destruction_plan(
         domain=CARDS, establishment=establishment, method=method, planned_at=planned_at, items=units, actor=actor

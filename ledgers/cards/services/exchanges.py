@@ -1,6 +1,7 @@
 """Damaged cards (CARD-16) and new shuffles (CARD-23)."""
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -68,13 +69,13 @@ def cards_replacement_designate(
     role = require_role(actor, est, DESIGNATORS[est.jurisdiction])
     (unit,) = _lock([unit], est)
     if room.establishment_id != est.pk:
-        raise ValueError(_("Salle inconnue dans cet établissement."))
+        raise ValidationError({"room": _("Salle inconnue dans cet établissement.")})
     if unit.unit_type != UnitType.SIXAIN or unit.table_session_id or unit.status != ItemStatus.IN_STOCK:
-        raise ValueError(_("Le sixain de remplacement est un sixain en parfait état, en dépôt."))
+        raise ValidationError({"unit": _("Le sixain de remplacement est un sixain en parfait état, en dépôt.")})
     if _quarantined(unit):
         raise RuleViolation(rule_id(est, "CARD-19", "CARD-38"), _("Ce sixain fait l'objet d'un incident ouvert."))
     if selectors.replacement_for(seance, room.pk) is not None:
-        raise ValueError(_("Un sixain de remplacement est déjà désigné pour cette salle et cette séance."))
+        raise ValidationError(_("Un sixain de remplacement est déjà désigné pour cette salle et cette séance."))
     designation = ReplacementSixain.objects.create(
         seance=seance, room=room, unit=unit, designated_by=actor, designated_at=timezone.now()
     )
@@ -112,9 +113,9 @@ def cards_exchange(
     issued = table_unit if table_unit.table_session_id else None
     session = issued.table_session if issued else None
     if session is None or session.status == TableSession.Status.CLOSED:
-        raise ValueError(_("%(unit)s n'est pas en service à une table.") % {"unit": table_unit})
+        raise ValidationError({"table_unit": _("%(unit)s n'est pas en service à une table.") % {"unit": table_unit}})
     if not card.strip() or not croupier.strip():
-        raise ValueError(_("Indiquez la carte échangée et le croupier."))
+        raise ValidationError(_("Indiquez la carte échangée et le croupier."))
     if not shown_both_sides:
         _refuse_mc(
             est, "CARD-16", _("Le croupier montre ostensiblement la carte détériorée, recto et verso, avant l'échange.")
@@ -178,9 +179,9 @@ def cards_exchange_reconcile(*, exchange: CardExchange, actor: AbstractBaseUser,
     est = exchange.establishment
     role = require_role(actor, est, WITHDRAWERS[est.jurisdiction])
     if exchange.reconciled_at is not None:
-        raise ValueError(_("Cet échange est déjà rapproché."))
+        raise ValidationError(_("Cet échange est déjà rapproché."))
     if not note.strip():
-        raise ValueError(_("Décrivez le rapprochement."))
+        raise ValidationError({"note": _("Décrivez le rapprochement.")})
     replacement = _lock([exchange.replacement_unit.top], est)[0]
     now = timezone.now()
     if replacement.status not in (*WITHDRAWN_STATUSES, *GONE_STATUSES) and not replacement.table_session_id:
@@ -218,12 +219,12 @@ def cards_reshuffle_order(*, table_session: TableSession, reason: str, actor: Ab
     session = TableSession.objects.select_related("seance__establishment", "table").get(pk=table_session.pk)
     est = session.seance.establishment
     if est.jurisdiction != "MC":
-        raise ValueError(_("Cette décision n'est prévue que par la réglementation monégasque."))
+        raise ValidationError(_("Cette décision n'est prévue que par la réglementation monégasque."))
     role = require_role(actor, est, custody.DIRECTION["MC"])
     if not reason.strip():
         raise RuleViolation("CARD-23", _("La décision d'un nouveau mélange en cours de taille doit être motivée."))
     if session.status != TableSession.Status.OPEN:
-        raise ValueError(_("La table n'est pas en jeu."))
+        raise ValidationError({"table_session": _("La table n'est pas en jeu.")})
     entry = _write(
         _Act(
             est,

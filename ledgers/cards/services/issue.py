@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
@@ -59,7 +60,7 @@ def cards_issue(
     est = session.seance.establishment
     role = require_role(actor, est, KEEPERS[est.jurisdiction])
     if not received_by.strip():
-        raise ValueError(_("Indiquez le croupier ou le chef de table qui reçoit les cartes."))
+        raise ValidationError({"received_by": _("Indiquez le croupier ou le chef de table qui reçoit les cartes.")})
     if session.status == TableSession.Status.CLOSED:
         raise RuleViolation(
             rule_id(est, "CARD-12", "CARD-34"),
@@ -135,12 +136,12 @@ def _check_issuable(unit: CardUnit, est: Establishment, session: TableSession, r
     if unit.parent_id:
         parent = unit.parent
         if parent.table_session_id or parent.status != ItemStatus.IN_STOCK:
-            raise ValueError(_("Le sixain de %(unit)s n'est pas en dépôt.") % {"unit": unit})
+            raise ValidationError({"units": _("Le sixain de %(unit)s n'est pas en dépôt.") % {"unit": unit}})
     elif any(deck.status != unit.status or deck.table_session_id for deck in unit.members.all()):
-        raise ValueError(
-            _("Un jeu de %(unit)s est en service ou attend son contrôle : il doit d'abord être rentré et contrôlé.")
-            % {"unit": unit}
+        message = _(
+            "Un jeu de %(unit)s est en service ou attend son contrôle : il doit d'abord être rentré et contrôlé."
         )
+        raise ValidationError({"units": message % {"unit": unit}})
     if unit.status == ItemStatus.AWAITING_CONTROL:
         _refuse_mc(
             est,

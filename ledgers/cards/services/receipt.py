@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -64,13 +65,15 @@ def cards_receive(
     est = establishment
     role = require_role(actor, est, RECEIVERS[est.jurisdiction])  # CARD-03: the cartier (MC)
     if not units:
-        raise ValueError(_("La réception porte au moins une unité."))
+        raise ValidationError({"units": _("La réception porte au moins une unité.")})
     if supplier.establishment_id != est.pk or supplier.domain != CARDS.code:
-        raise ValueError(_("Ce fournisseur n'est pas enregistré pour les cartes dans cet établissement."))
+        raise ValidationError(
+            {"supplier": _("Ce fournisseur n'est pas enregistré pour les cartes dans cet établissement.")}
+        )
     if order is not None:
         order = PurchaseOrder.objects.select_for_update().get(pk=order.pk)
     if order is not None and order.supplier_id != supplier.pk:
-        raise ValueError(_("Le bon de commande a été établi pour un autre fournisseur."))
+        raise ValidationError({"order": _("Le bon de commande a été établi pour un autre fournisseur.")})
     flags = custody.check_receivable(CARDS, order, supplier, est)  # CARD-32, CARD-33; CARD-03 flag
     custody.check_location(CARDS, location)  # CARD-08 / CARD-28
     Establishment.objects.select_for_update().get(pk=est.pk)  # serialises internal numbering
@@ -109,7 +112,7 @@ def cards_receive(
 def _check_received(est: Establishment, spec: ReceivedUnit) -> None:
     mc = est.jurisdiction == "MC"
     if spec.unit_type not in DECKS_IN:
-        raise ValueError(_("Type d'unité inconnu : %(t)s.") % {"t": spec.unit_type})
+        raise ValidationError({"units": _("Type d'unité inconnu : %(t)s.") % {"t": spec.unit_type}})
     if not mc:
         if spec.unit_type != UnitType.SIXAIN:
             raise RuleViolation("CARD-25", _("En France les cartes sont reçues groupées en sixains."))
@@ -126,9 +129,9 @@ def _check_received(est: Establishment, spec: ReceivedUnit) -> None:
     expected = DECKS_IN[spec.unit_type]
     if spec.unit_type == UnitType.DECK:
         if spec.decks:
-            raise ValueError(_("Un jeu à l'unité n'a pas de jeux membres."))
+            raise ValidationError({"units": _("Un jeu à l'unité n'a pas de jeux membres.")})
         if not spec.back_colour.strip():
-            raise ValueError(_("Indiquez la couleur du dos du jeu."))
+            raise ValidationError({"units": _("Indiquez la couleur du dos du jeu.")})
         return
     if len(spec.decks) != expected:
         raise RuleViolation(
@@ -144,7 +147,7 @@ def _check_received(est: Establishment, spec: ReceivedUnit) -> None:
                 % {"type": UnitType(spec.unit_type).label.lower()},
             )
         if not deck.back_colour.strip():
-            raise ValueError(_("Indiquez la couleur du dos de chaque jeu."))
+            raise ValidationError({"units": _("Indiquez la couleur du dos de chaque jeu.")})
 
 
 def _check_duplicates(est: Establishment, supplier: Supplier, units: Sequence[ReceivedUnit]) -> None:

@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -59,7 +60,7 @@ def cards_return(
     checks = [(actor, KEEPERS[est.jurisdiction])] + ([(inspecteur, (Role.INSPECTEUR,))] if inspecteur else [])
     role, *countersigning = require_roles(est, checks)
     if not returned_by.strip():
-        raise ValueError(_("Indiquez les employés qui rapportent les cartes."))
+        raise ValidationError({"returned_by": _("Indiquez les employés qui rapportent les cartes.")})
     persons = [_person(actor, role), str(_("rapporté par %(n)s") % {"n": returned_by.strip()})]
     if inspecteur is not None:
         persons.append(_person(inspecteur, countersigning[0]))
@@ -76,11 +77,11 @@ def cards_return(
             rule_id(est, "CARD-08", "CARD-28"), _("Seules des cartes en service à une table peuvent être rentrées.")
         )
     if len(sessions) != 1:
-        raise ValueError(_("Rentrez les cartes d'une table à la fois."))
+        raise ValidationError({"units": _("Rentrez les cartes d'une table à la fois.")})
     session = units[0].table_session
     for unit in units:
         if unit.parent_id and unit.parent.table_session_id == session.pk:
-            raise ValueError(_("%(unit)s se rentre avec son sixain.") % {"unit": unit})
+            raise ValidationError({"units": _("%(unit)s se rentre avec son sixain.") % {"unit": unit}})
         if (
             est.jurisdiction == "FR"
             and not selectors.session_events(session, Kind.POST_CONTROL).filter(unit=unit).exists()
@@ -165,21 +166,23 @@ def cards_withdraw(
     main depot (MC, CARD-17) / stay in the card cabinet (FR, CARD-39) until destroyed."""
     est = units[0].establishment if units else None
     if est is None:
-        raise ValueError(_("Choisissez au moins une unité de cartes."))
+        raise ValidationError({"units": _("Choisissez au moins une unité de cartes.")})
     role = require_role(actor, est, WITHDRAWERS[est.jurisdiction])
     if status not in WITHDRAWN_STATUSES:
-        raise ValueError(_("Statut de retrait inconnu."))
+        raise ValidationError({"status": _("Statut de retrait inconnu.")})
     if not reason.strip():
-        raise ValueError(_("Le motif du retrait est obligatoire."))
+        raise ValidationError({"reason": _("Le motif du retrait est obligatoire.")})
     units = _lock(units, est)
     for unit in units:
         if unit.parent_id:
-            raise ValueError(
-                _(
-                    "%(unit)s appartient à un sixain : c'est le sixain entier qui est retiré (il reste "
-                    "complet jusqu'à sa destruction)."
-                )
-                % {"unit": unit}
+            raise ValidationError(
+                {
+                    "units": _(
+                        "%(unit)s appartient à un sixain : c'est le sixain entier qui est retiré (il reste "
+                        "complet jusqu'à sa destruction)."
+                    )
+                    % {"unit": unit}
+                }
             )
         if unit.table_session_id or unit.status in GONE_STATUSES:
             raise RuleViolation(rule_id(est, "CARD-08", "CARD-28"), _("%(unit)s n'est pas en dépôt.") % {"unit": unit})

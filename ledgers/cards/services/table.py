@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -52,7 +53,7 @@ def cards_unseal(
     (unit,) = _lock([unit], est)
     session = _live_session(unit, est, "CARD-13", "CARD-35")
     if not unit.is_new:
-        raise ValueError(_("%(unit)s a déjà été décacheté.") % {"unit": unit})
+        raise ValidationError({"unit": _("%(unit)s a déjà été décacheté.") % {"unit": unit}})
     if est.jurisdiction == "FR" and not (video_camera.strip() and video_reference.strip()):
         raise RuleViolation(
             "CARD-35", _("Indiquez la caméra et la référence de l'enregistrement de vidéoprotection du décachetage.")
@@ -120,7 +121,9 @@ def cards_table_control(
             _("Les jeux neufs de %(unit)s doivent d'abord être décachetés à table.") % {"unit": unit},
         )
     if unit.pae:
-        raise ValueError(_("Un jeu prêt à l'emploi reçoit à table le second brassage et le second mélange."))
+        raise ValidationError(
+            {"unit": _("Un jeu prêt à l'emploi reçoit à table le second brassage et le second mélange.")}
+        )
     ok = complete and order_intact
     now = timezone.now()
     _set(
@@ -188,7 +191,7 @@ def cards_pae_prepare(
     in the manufacturer's order, then pre-shuffled by hand or with a shuffler. MC only."""
     est = units[0].establishment if units else None
     if est is None:
-        raise ValueError(_("Choisissez au moins une unité de cartes."))
+        raise ValidationError({"units": _("Choisissez au moins une unité de cartes.")})
     if est.jurisdiction != "MC":
         raise RuleViolation(
             "CARD-24", _("Les jeux prêts à l'emploi n'existent pas en France (pas de Dépôt Central des Cartes).")
@@ -200,11 +203,11 @@ def cards_pae_prepare(
             _("La préparation se fait sous couverture vidéo : indiquez la caméra et la référence de l'enregistrement."),
         )
     if method not in ShuffleMethod.values:
-        raise ValueError(_("Mode de mélange inconnu."))
+        raise ValidationError({"method": _("Mode de mélange inconnu.")})
     if method == ShuffleMethod.SHUFFLER and not shuffler.strip():
-        raise ValueError(_("Indiquez le mélangeur utilisé."))
+        raise ValidationError({"shuffler": _("Indiquez le mélangeur utilisé.")})
     if not (checked_by.strip() and shuffled_by.strip()):
-        raise ValueError(_("Indiquez qui a vérifié et qui a mélangé les cartes."))
+        raise ValidationError(_("Indiquez qui a vérifié et qui a mélangé les cartes."))
     units = _lock(units, est)
     for unit in units:
         if unit.location is None or unit.location.kind != LocationKind.DCC or unit.status != ItemStatus.IN_STOCK:
@@ -268,7 +271,7 @@ def cards_pae_confirm(*, unit: CardUnit, actor: AbstractBaseUser, shuffler: str 
     (unit,) = _lock([unit], est)
     session = _live_session(unit, est, "CARD-22", "CARD-24")
     if not unit.pae:
-        raise ValueError(_("%(unit)s n'est pas un jeu prêt à l'emploi.") % {"unit": unit})
+        raise ValidationError({"unit": _("%(unit)s n'est pas un jeu prêt à l'emploi.") % {"unit": unit}})
     result = str(_("second brassage et second mélange effectués"))
     if shuffler.strip():
         result += f" ({_('mélangeur')} {shuffler.strip()})"

@@ -5,6 +5,7 @@ from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -54,7 +55,7 @@ def destruction_plan(
     """Plan a destruction (FR: destruction only, no neutralisation) of withdrawn objects."""
     role = require_role(actor, establishment, DIRECTION[establishment.jurisdiction])
     if not items:
-        raise ValueError(_("Une séance de destruction porte au moins un objet."))
+        raise ValidationError(_("Une séance de destruction porte au moins un objet."))
     if establishment.jurisdiction == "FR" and method != DestructionSession.Method.DESTRUCTION:
         _refuse(
             domain,
@@ -64,7 +65,7 @@ def destruction_plan(
         )
     for item in items:
         if item.status in GONE_STATUSES or item.table_session_id:
-            raise ValueError(_("« %(item)s » n'est pas en dépôt.") % {"item": item.serial})
+            raise ValidationError(_("« %(item)s » n'est pas en dépôt.") % {"item": item.serial})
     session = save_audited(
         DestructionSession(
             establishment=establishment, domain=domain.code, method=method, planned_at=planned_at, officer=actor
@@ -213,9 +214,9 @@ def destruction_complete(
     held = {item.pk for item in withheld}
     if held:
         if not held <= {item.pk for item in items}:
-            raise ValueError(_("Un objet retenu n'appartient pas à cette séance de destruction."))
+            raise ValidationError({"withheld": _("Un objet retenu n'appartient pas à cette séance de destruction.")})
         if not finding.strip():
-            raise ValueError(_("Décrivez la constatation qui fait retenir ces objets."))
+            raise ValidationError({"finding": _("Décrivez la constatation qui fait retenir ces objets.")})
         kept = [item for item in items if item.pk in held]
         incident = incident_open(
             establishment=est,

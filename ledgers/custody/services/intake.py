@@ -4,6 +4,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -49,7 +50,7 @@ def check_receivable(
         flags.append({"code": _rule(domain, "intake", est), "text": _french(_("Réception sans bon de commande"))})
         return flags
     if order.establishment_id != est.pk or order.domain != domain.code:
-        raise ValueError(_("Ce bon de commande ne concerne pas ce matériel ou cet établissement."))
+        raise ValidationError({"order": _("Ce bon de commande ne concerne pas ce matériel ou cet établissement.")})
     if est.jurisdiction == "FR" and not order.is_visaed:
         _refuse(domain, "order_visa", est, _("Réception refusée : le bon de commande n'est pas visé par la police."))
     return flags

@@ -5,6 +5,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -41,7 +42,7 @@ def check_location(domain: CustodyDomain, location: Location, item: TrackedItem 
         _refuse(
             domain, "location", est, _("« %(loc)s » n'est pas un dépôt autorisé pour ce matériel.") % {"loc": location}
         )
-        raise ValueError(_("« %(loc)s » n'est pas un dépôt autorisé pour ce matériel.") % {"loc": location})
+        raise ValidationError(_("« %(loc)s » n'est pas un dépôt autorisé pour ce matériel.") % {"loc": location})
     if (
         item is not None
         and item.status in WITHDRAWN_STATUSES
@@ -67,10 +68,10 @@ def items_transfer(
 ) -> list[TrackedItem]:
     """Move objects between depots; each transfer is a line of the daily annex ledger (CARD-05)."""
     if not items:
-        raise ValueError(_("Aucun objet à transférer."))
+        raise ValidationError(_("Aucun objet à transférer."))
     est = to_location.establishment
     if domain.annex_kind is None or est.jurisdiction != "MC":
-        raise ValueError(_("Les transferts entre dépôts ne concernent que la comptabilité annexe (Monaco)."))
+        raise ValidationError(_("Les transferts entre dépôts ne concernent que la comptabilité annexe (Monaco)."))
     role = require_role(actor, est, domain_writer_roles(domain, est))
     model = type(items[0])
     locked = list(model.objects.select_for_update().filter(pk__in=[i.pk for i in items]).order_by("pk"))
@@ -79,7 +80,7 @@ def items_transfer(
         _refuse(domain, "transfer", est, _("Un transfert part d'un seul dépôt d'origine vers un dépôt de destination."))
     origin = locked[0].location
     if origin.pk == to_location.pk:
-        raise ValueError(_("Le dépôt de destination doit différer du dépôt d'origine."))
+        raise ValidationError({"to_location": _("Le dépôt de destination doit différer du dépôt d'origine.")})
     for item in locked:
         if item.status in GONE_STATUSES or item.table_session_id or item.location_id != origin.pk:
             _refuse(
@@ -135,7 +136,9 @@ def depot_day_close(
     register = current_register(establishment, domain.annex_kind, domain.code)
     register = Register.objects.select_for_update().get(pk=register.pk)
     if DepotDay.objects.filter(domain=domain.code, location__establishment=establishment, date=date).exists():
-        raise ValueError(_("La journée du %(date)s est déjà arrêtée.") % {"date": date.strftime("%d/%m/%Y")})
+        raise ValidationError(
+            {"date": _("La journée du %(date)s est déjà arrêtée.") % {"date": date.strftime("%d/%m/%Y")}}
+        )
     moves_in: dict[str, Counter] = defaultdict(Counter)
     moves_out: dict[str, Counter] = defaultdict(Counter)
     for payload in register.entries.filter(kind="record").values_list("payload", flat=True):

@@ -3,6 +3,7 @@
 import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.functional import Promise
@@ -94,9 +95,11 @@ def purchase_order_issue(
     role = require_role(actor, establishment, DIRECTION[establishment.jurisdiction])
     Establishment.objects.select_for_update().get(pk=establishment.pk)  # serialises numbering
     if supplier.establishment_id != establishment.pk or supplier.domain != domain.code:
-        raise ValueError(_("Ce fournisseur n'est pas enregistré pour ce matériel dans cet établissement."))
+        raise ValidationError(
+            {"supplier": _("Ce fournisseur n'est pas enregistré pour ce matériel dans cet établissement.")}
+        )
     if not lines or any(int(line.get("quantity", 0)) <= 0 for line in lines):
-        raise ValueError(_("Un bon de commande porte au moins une ligne de quantité positive."))
+        raise ValidationError({"lines": _("Un bon de commande porte au moins une ligne de quantité positive.")})
     today = timezone.localdate()
     _check_supplier(domain, supplier, today)
     if establishment.jurisdiction == "FR" and not carnet.strip():
@@ -116,7 +119,7 @@ def purchase_order_issue(
             establishment,
             _("Numérotation sans lacune : le prochain bon de ce carnet est le n° %(next)s.") % {"next": last + 1},
         )
-        raise ValueError(_("Le prochain bon de ce carnet est le n° %(next)s.") % {"next": last + 1})
+        raise ValidationError({"number": _("Le prochain bon de ce carnet est le n° %(next)s.") % {"next": last + 1}})
     order = PurchaseOrder(
         establishment=establishment,
         domain=domain.code,

@@ -4,6 +4,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
@@ -38,7 +39,7 @@ def _movements_write(
 
 def _lock_items(items: Sequence[TrackedItem]) -> list[TrackedItem]:
     if not items:
-        raise ValueError(_("Aucun objet sélectionné."))
+        raise ValidationError(_("Aucun objet sélectionné."))
     model = type(items[0])
     return list(model.objects.select_for_update().filter(pk__in=[i.pk for i in items]).order_by("pk"))
 
@@ -65,21 +66,21 @@ def items_issue(
             "table": session.table
         }
         _refuse(domain, "issue", est, message)
-        raise ValueError(message)
+        raise ValidationError(message)
     locked = _lock_items(items)
     for item in locked:
         if item.establishment_id != est.pk:
-            raise ValueError(_("« %(item)s » n'appartient pas à cet établissement.") % {"item": item})
+            raise ValidationError(_("« %(item)s » n'appartient pas à cet établissement.") % {"item": item})
         if item.status in WITHDRAWN_STATUSES:
             message = _("« %(item)s » est hors d'usage : il ne peut être mis en service.") % {"item": item}
             _refuse(domain, "withdrawn_issue", est, message)
-            raise ValueError(message)
+            raise ValidationError(message)
         if item.status != ItemStatus.IN_STOCK or item.table_session_id or item.location_id is None:
-            raise ValueError(_("« %(item)s » n'est pas disponible en dépôt.") % {"item": item})
+            raise ValidationError(_("« %(item)s » n'est pas disponible en dépôt.") % {"item": item})
         if has_open_incident(item):
             message = _("« %(item)s » fait l'objet d'un incident ouvert : il est consigné.") % {"item": item}
             _refuse(domain, "quarantine", est, message)
-            raise ValueError(message)
+            raise ValidationError(message)
     origins = sorted({item.location.name for item in locked})
     for item in locked:
         item.location, item.table_session, item.status = None, session, ItemStatus.ISSUED
@@ -127,9 +128,9 @@ def items_return(
     est = to_location.establishment
     for item in locked:
         if item.establishment_id != est.pk:
-            raise ValueError(_("« %(item)s » n'appartient pas à cet établissement.") % {"item": item})
+            raise ValidationError(_("« %(item)s » n'appartient pas à cet établissement.") % {"item": item})
         if item.table_session_id is None:
-            raise ValueError(_("« %(item)s » n'est pas en service à une table.") % {"item": item})
+            raise ValidationError(_("« %(item)s » n'est pas en service à une table.") % {"item": item})
         check_location(domain, to_location, item)
     sessions = {item.table_session for item in locked}
     for item in locked:

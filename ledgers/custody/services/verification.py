@@ -4,6 +4,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -98,7 +99,9 @@ def stock_verification_record(
     )
     for order in orders_seen:
         if order.establishment_id != establishment.pk or order.domain != domain.code:
-            raise ValueError(_("Ce bon de commande ne concerne pas ce matériel ou cet établissement."))
+            raise ValidationError(
+                {"orders_seen": _("Ce bon de commande ne concerne pas ce matériel ou cet établissement.")}
+            )
         if not order.is_visaed:
             purchase_order_visa(order=order, actor=actor, statement=_french(_("Vu lors de la vérification du stock.")))
     if visa:

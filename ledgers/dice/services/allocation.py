@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -28,7 +29,9 @@ def _check_allocatable(session: TableSession, dice: Sequence[Die]) -> None:
     previous = used_at_previous_seance(session) if jurisdiction == "FR" else set()
     for die in dice:
         if die.establishment_id != est.pk:
-            raise ValueError(_("Le dé n° %(die)s n'appartient pas à cet établissement.") % {"die": die.designation})
+            raise ValidationError(
+                _("Le dé n° %(die)s n'appartient pas à cet établissement.") % {"die": die.designation}
+            )
         if die.status == ItemStatus.ISSUED or die.table_session_id:
             raise RuleViolation(
                 rule("one_table", jurisdiction),
@@ -75,19 +78,19 @@ def _allocation_lines(
     est = session.seance.establishment
     if est.jurisdiction == "MC":
         if pairs:
-            raise ValueError(_("Au craps, les dés sont alloués un par un et non par paires."))
+            raise ValidationError({"pairs": _("Au craps, les dés sont alloués un par un et non par paires.")})
         if not supplementary and len(dice) != MC_DICE_PER_SEANCE:
             raise RuleViolation(
                 "DICE-08",
                 _("Chaque table de craps reçoit cinq dés neufs par séance (%(n)s proposés).") % {"n": len(dice)},
             )
         if supplementary and not dice:
-            raise ValueError(_("Une dotation complémentaire porte au moins un dé."))
+            raise ValidationError({"dice": _("Une dotation complémentaire porte au moins un dé.")})
         return [(die, PlayRole.SERVICE) for die in _locked_dice(dice)]
     if dice:
-        raise ValueError(_("Au rampo, les dés sont alloués par paires."))
+        raise ValidationError({"dice": _("Au rampo, les dés sont alloués par paires.")})
     if len({pair.pk for pair in pairs}) != len(pairs):
-        raise ValueError(_("Une même paire est citée deux fois."))
+        raise ValidationError({"pairs": _("Une même paire est citée deux fois.")})
     if not supplementary and len(pairs) != FR_PAIRS_PER_SEANCE:
         raise RuleViolation(
             "DICE-20",
@@ -110,7 +113,9 @@ def _allocation_lines(
     for index, pair in enumerate(pairs):
         members = _locked_dice(list(pair.dice.all()))
         if len(members) != 2 or pair.establishment_id != est.pk:
-            raise ValueError(_("La %(pair)s n'est pas une paire complète de cet établissement.") % {"pair": pair})
+            raise ValidationError(
+                {"pairs": _("La %(pair)s n'est pas une paire complète de cet établissement.") % {"pair": pair}}
+            )
         role = PlayRole.IN_PLAY if index == 0 and not supplementary else PlayRole.RESERVE
         lines += [(die, role) for die in members]
     return lines
@@ -148,7 +153,9 @@ def dice_allocate(
     has_regular = regular_allocation(session) is not None
     if supplementary:
         if not has_regular or session.status != TableSession.Status.OPEN:
-            raise ValueError(_("Une dotation complémentaire suppose une table ouverte, déjà dotée pour la séance."))
+            raise ValidationError(
+                _("Une dotation complémentaire suppose une table ouverte, déjà dotée pour la séance.")
+            )
         if jurisdiction == "MC":
             if (est.setting("SET-12") or {}).get("supplementary", "flag") == "refuse":
                 raise RuleViolation(

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -114,7 +115,7 @@ def dice_end_check(
             "DICE-11" if jurisdiction == "MC" else "DICE-25", _("Les dés de cette table ont déjà été contrôlés.")
         )
     if regular_allocation(session) is None:
-        raise ValueError(_("Aucun dé n'a été alloué à cette table."))
+        raise ValidationError(_("Aucun dé n'a été alloué à cette table."))
     signatories = est.setting("SET-15") or {}
     code = rule("end_check", jurisdiction)
     role = _signatory(actor, est, signatories.get("end_check", ()))
@@ -146,7 +147,9 @@ def dice_end_check(
     at_table = {die.pk: die for die in dice_at_table(session).select_for_update(of=("self",))}
     given = {result.die.pk: result for result in results}
     if len(given) != len(results) or set(given) - set(at_table):
-        raise ValueError(_("Les résultats portent sur les dés en service à cette table, une fois chacun."))
+        raise ValidationError(
+            {"results": _("Les résultats portent sur les dés en service à cette table, une fois chacun.")}
+        )
     unchecked = [die for pk, die in at_table.items() if pk not in given]
     if unchecked:
         raise RuleViolation(
@@ -158,7 +161,7 @@ def dice_end_check(
     for pk, die in sorted(at_table.items(), key=lambda item: (item[1].pair_id or 0, item[1].serial)):
         result = given[pk]
         if result.result not in (Result.OK, Result.ANOMALY, Result.MISSING):
-            raise ValueError(_("Résultat inconnu pour le dé n° %(die)s.") % {"die": die.designation})
+            raise ValidationError({"results": _("Résultat inconnu pour le dé n° %(die)s.") % {"die": die.designation}})
         row = {
             "serial": die.serial,
             "sigle": die.sigle,

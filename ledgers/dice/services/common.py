@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import roles_of
@@ -96,16 +97,18 @@ def _service_entry(
 def _require_dice_table(session: TableSession) -> None:
     jurisdiction = session.seance.establishment.jurisdiction
     if session.table.game != DICE_GAME[jurisdiction]:
-        raise ValueError(
-            _("La table %(table)s n'est pas une table de %(game)s.")
-            % {"table": session.table, "game": DICE_GAME[jurisdiction]}
+        raise ValidationError(
+            {
+                "session": _("La table %(table)s n'est pas une table de %(game)s.")
+                % {"table": session.table, "game": DICE_GAME[jurisdiction]}
+            }
         )
 
 
 def _locked_dice(dice: Sequence[Die]) -> list[Die]:
     ids = [die.pk for die in dice]
     if len(set(ids)) != len(ids):
-        raise ValueError(_("Un même dé est cité deux fois."))
+        raise ValidationError(_("Un même dé est cité deux fois."))
     return list(Die.objects.select_for_update(of=("self",)).filter(pk__in=ids).order_by("pair__number", "serial"))
 
 

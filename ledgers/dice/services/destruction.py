@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -47,12 +48,12 @@ def dice_withdraw(*, dice: Sequence[Die], reason: str, actor: AbstractBaseUser, 
     """Declare dice in a depot used or damaged: they join the destruction queue. A rampo pair is
     used together, so withdrawing one die withdraws its pair (the partner as used)."""
     if not dice:
-        raise ValueError(_("Aucun dé à retirer."))
+        raise ValidationError({"dice": _("Aucun dé à retirer.")})
     est = dice[0].establishment
     keepers = dict.fromkeys((*domain_writer_roles(DICE, est), *DIRECTION[est.jurisdiction]))
     role = require_role(actor, est, tuple(keepers))
     if reason not in (WithdrawReason.USED, WithdrawReason.DAMAGED):
-        raise ValueError(_("Motif de retrait inconnu."))
+        raise ValidationError({"reason": _("Motif de retrait inconnu.")})
     chosen = {die.pk for die in dice}
     # the other die of each pair, unless it is already withdrawn or elsewhere
     partners = [
@@ -133,7 +134,7 @@ def dice_destruction_complete(
     (INC-09) and the session stays planned."""
     est = session.establishment
     if session.domain != DICE.code:
-        raise ValueError(_("Cette séance de destruction ne concerne pas les dés."))
+        raise ValidationError({"session": _("Cette séance de destruction ne concerne pas les dés.")})
     planned = list(Die.objects.filter(pk__in=session.items.values_list("object_id", flat=True)))
     check_destroyable(est, planned)  # before the register language, so that a refusal reads in the user's
     checks: dict[str, Any] = {}

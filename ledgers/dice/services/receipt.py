@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -127,9 +128,9 @@ def dice_receive(
     charge, DICE-03; FR carnet modèle 19, DICE-17) in the same transaction."""
     role = require_role(actor, establishment, domain_writer_roles(DICE, establishment))
     if not dice:
-        raise ValueError(_("Aucun dé à réceptionner."))
+        raise ValidationError({"dice": _("Aucun dé à réceptionner.")})
     if location.establishment_id != establishment.pk:
-        raise ValueError(_("Ce dépôt n'appartient pas à cet établissement."))
+        raise ValidationError({"location": _("Ce dépôt n'appartient pas à cet établissement.")})
     Establishment.objects.select_for_update().get(pk=establishment.pk)  # serialises pair numbering and the cap
     if order is not None:  # its visa and status as they are now, not as the caller last read them
         order = PurchaseOrder.objects.select_for_update().get(pk=order.pk)
@@ -206,9 +207,9 @@ def dice_pairs_cap_set(
     """Record the maximum number of pairs the Minister of the Interior allows (SET-14, DICE-14)."""
     require_role(actor, establishment, DIRECTION["FR"])
     if establishment.jurisdiction != "FR":
-        raise ValueError(_("Le maximum de paires de dés ne concerne que les casinos français."))
+        raise ValidationError(_("Le maximum de paires de dés ne concerne que les casinos français."))
     if max_pairs < 1 or not reference.strip():
-        raise ValueError(
+        raise ValidationError(
             _("Le maximum (au moins une paire) et la référence de la décision ministérielle sont obligatoires.")
         )
     establishment = Establishment.objects.select_for_update().get(pk=establishment.pk)

@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -43,11 +44,11 @@ def dice_swap(
     role = require_role(actor, est, SWAP_ROLES[jurisdiction])
     _require_dice_table(session)
     if session.status != TableSession.Status.OPEN:
-        raise ValueError(_("Les dés ne sont changés qu'en cours de partie, table ouverte."))
+        raise ValidationError(_("Les dés ne sont changés qu'en cours de partie, table ouverte."))
     if reason not in DiceSwap.Reason.values:
-        raise ValueError(_("Motif de changement inconnu."))
+        raise ValidationError({"reason": _("Motif de changement inconnu.")})
     if not brought_in:
-        raise ValueError(_("Indiquez les dés mis en jeu."))
+        raise ValidationError({"brought_in": _("Indiquez les dés mis en jeu.")})
     allocated = allocated_die_ids(session)
     at_table = {die.pk: die for die in dice_at_table(session).select_for_update(of=("self",))}
     flags: list[dict] = []
@@ -82,20 +83,20 @@ def dice_swap(
             raise RuleViolation("DICE-26", _("Seule la paire de réserve peut remplacer la paire en jeu."))
         in_play = [die for die in at_table.values() if die.play_role == PlayRole.IN_PLAY]
         if withdrawn and {die.pk for die in withdrawn} != {die.pk for die in in_play}:
-            raise ValueError(_("Au rampo, c'est la paire en jeu qui est retirée."))
+            raise ValidationError({"withdrawn": _("Au rampo, c'est la paire en jeu qui est retirée.")})
         withdrawn = in_play
         if during_rampo_attempt:
             flags.append({"code": "DICE-26", "text": _("Dés changés pendant une tentative de rampo")})
     withdrawn_ids = {die.pk for die in withdrawn}
     if any(pk not in at_table for pk in withdrawn_ids):
-        raise ValueError(_("Les dés retirés doivent être en service à cette table."))
+        raise ValidationError({"withdrawn": _("Les dés retirés doivent être en service à cette table.")})
     if withdrawn_ids & {die.pk for die in brought_in}:
-        raise ValueError(_("Un dé ne peut être à la fois retiré et mis en jeu."))
+        raise ValidationError(_("Un dé ne peut être à la fois retiré et mis en jeu."))
     damaged_ids = {die.pk for die in damaged}
     if not damaged_ids <= withdrawn_ids:
-        raise ValueError(_("Seuls des dés retirés peuvent être déclarés abîmés."))
+        raise ValidationError({"damaged": _("Seuls des dés retirés peuvent être déclarés abîmés.")})
     if reason == DiceSwap.Reason.DAMAGED and not damaged_ids:
-        raise ValueError(_("Indiquez le ou les dés abîmés."))
+        raise ValidationError({"damaged": _("Indiquez le ou les dés abîmés.")})
     register = service_register(est)
     with register_language():  # what is written in the registers is written in French
         flags = [{**flag, "text": str(flag["text"])} for flag in flags]

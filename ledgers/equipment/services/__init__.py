@@ -3,7 +3,7 @@ role, applies the texts' rules (``RuleViolation`` with the catalogue ID), change
 ``save_audited`` and appends its register entry in the same transaction."""
 
 from .approved_models import approved_model_register, require_current_approval
-from .common import FR_SHOE_KEEPERS, MANAGERS, TABLE_STAFF, custody_input_errors
+from .common import FR_SHOE_KEEPERS, MANAGERS, TABLE_STAFF
 from .launches import launch_roster_set, launch_turn_record
 from .shoes import shoe_allocate, shoe_receive, shoe_return, shoe_update, shoe_withdraw
 from .shufflers import (
@@ -27,7 +27,6 @@ __all__ = [
     "TABLE_STAFF",
     "approved_model_register",
     "check_shuffler_eligible",
-    "custody_input_errors",
     "launch_roster_set",
     "launch_turn_record",
     "require_current_approval",

@@ -1,7 +1,5 @@
 """What the equipment services share: who may act, the register lines, the live table-partie."""
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -37,15 +35,6 @@ def _fr(value: Any) -> str:
     """Register entries are written in French whatever the user's interface language."""
     with translation.override("fr"):
         return str(value)
-
-
-@contextmanager
-def custody_input_errors() -> Iterator[None]:
-    """The shared custody services report bad input as ValueError: it is a validation error here."""
-    try:
-        yield
-    except ValueError as exc:
-        raise ValidationError(str(exc)) from exc
 
 
 def _session_fields(session: TableSession) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from ..specs import (
     SHOE_GAMES_FR,
 )
 from .approved_models import require_current_approval
-from .common import FR_SHOE_KEEPERS, _equipment_entry, _fr, custody_input_errors
+from .common import FR_SHOE_KEEPERS, _equipment_entry, _fr
 
 
 def _numbering_rule(est: Establishment) -> str:
@@ -65,8 +65,7 @@ def shoe_receive(
         raise RuleViolation(
             code, _("Numéro déjà attribué à un autre sabot : %(numbers)s.") % {"numbers": ", ".join(sorted(taken))}
         )
-    with custody_input_errors():
-        custody.check_location(SHOES, location)
+    custody.check_location(SHOES, location)
     now = timezone.now()
     created = [
         save_audited(
@@ -229,16 +228,15 @@ def shoe_allocate(
         )
     if Shoe.objects.filter(table_session=session).exists():
         raise impossible(_("Un sabot est déjà en service à cette table : rentrez-le d'abord."))
-    with custody_input_errors():
-        custody.items_issue(
-            domain=SHOES,
-            items=[shoe],
-            session=session,
-            actor=actor,
-            role=role,
-            received_by=received_by,
-            extra={"model": str(shoe.model), "flags": flags},
-        )
+    custody.items_issue(
+        domain=SHOES,
+        items=[shoe],
+        session=session,
+        actor=actor,
+        role=role,
+        received_by=received_by,
+        extra={"model": str(shoe.model), "flags": flags},
+    )
     allocation = ShoeAllocation.objects.create(
         establishment=est,
         table_session=session,
@@ -270,10 +268,9 @@ def shoe_return(
         )
     else:
         role = require_role(actor, est, FR_SHOE_KEEPERS)
-    with custody_input_errors():
-        return custody.items_return(
-            domain=SHOES, items=list(shoes), to_location=to_location, actor=actor, role=role, returned_by=returned_by
-        )
+    return custody.items_return(
+        domain=SHOES, items=list(shoes), to_location=to_location, actor=actor, role=role, returned_by=returned_by
+    )
 
 
 @transaction.atomic
@@ -294,15 +291,14 @@ def shoe_withdraw(*, shoe: Shoe, actor: AbstractBaseUser, reason: str, to_locati
     origin = shoe.location
     shoe.status = ItemStatus.OUT_OF_USE
     save_audited(shoe, actor=actor, reason="hors d'usage")
-    with custody_input_errors():
-        if target.pk == origin.pk:
-            custody.check_location(SHOES, target, shoe)
-        elif est.jurisdiction == "MC":
-            custody.items_transfer(domain=SHOES, items=[shoe], to_location=target, actor=actor)
-        else:
-            custody.check_location(SHOES, target, shoe)
-            shoe.location = target
-            save_audited(shoe, actor=actor, reason="rangement")
+    if target.pk == origin.pk:
+        custody.check_location(SHOES, target, shoe)
+    elif est.jurisdiction == "MC":
+        custody.items_transfer(domain=SHOES, items=[shoe], to_location=target, actor=actor)
+    else:
+        custody.check_location(SHOES, target, shoe)
+        shoe.location = target
+        save_audited(shoe, actor=actor, reason="rangement")
     _equipment_entry(
         est,
         actor=actor,
