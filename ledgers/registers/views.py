@@ -71,13 +71,14 @@ def _keyset(value: str | None) -> int | None:
 
 
 def entries_with_cells(register, *, after: int | None, before: int | None = None) -> selectors.EntryPage:
-    """A page of entries, each record or correction with ``cells``: its values in the kind's columns."""
+    """A page of entries, each record or correction with ``cells``: (column label, value) in the kind's
+    columns, the label shown beside the value where a narrow screen stacks the columns."""
     columns = register.kind_info.columns
     page = selectors.entry_page(register, after=after, before=before)
     for entry in page.entries:
         if entry.kind in (EntryKind.RECORD, EntryKind.CORRECTION):
             values = entry.payload.get("corrected", {}) if entry.kind == EntryKind.CORRECTION else entry.payload
-            entry.cells = [labelled(column.value(values)) for column in columns]
+            entry.cells = [(column.label, labelled(column.value(values))) for column in columns]
     return page
 
 

@@ -23,10 +23,24 @@ CONCERNED = set(TABLE_MANAGERS) | set(REGULATOR_ROLES)
 def table_flags(request: HttpRequest, establishment: Establishment) -> Panel | None:
     if not roles_of(request.user, establishment) & CONCERNED:
         return None
-    rows = selectors.exceptions(establishment)
+    rows = selectors.exceptions(establishment)[-20:]
     if not rows:
         return None
-    return Panel(_("Parties de table : signalements"), "tables/_panel_flags.html", {"rows": rows[-20:]}, order=60)
+    # One line per requirement, opening onto its flags: the same flag raised night after night is read once.
+    by_code: dict[str, list[tuple[TableSession, str]]] = {}
+    for code, what, session in rows:
+        by_code.setdefault(code, []).append((session, what))
+    groups = []
+    for code, flags in by_code.items():
+        texts = {what for _session, what in flags}
+        groups.append((code, texts.pop() if len(texts) == 1 else "", flags))
+    return Panel(
+        _("Parties de table : signalements"),
+        "tables/_panel_flags.html",
+        {"groups": groups},
+        order=60,
+        count=len(rows),
+    )
 
 
 SHOWN = 4  # tables offered as buttons on the home; the séance page lists them all

@@ -226,6 +226,19 @@ def test_game_10_flags_on_the_dashboard_of_the_inspecteur_and_the_scj(client, mc
         assert "Parties de table : signalements" in page and "GAME-10" in page
 
 
+def test_flags_of_one_requirement_are_one_line_of_the_home(client, mcc):
+    od = mcc.session("OD1")
+    dealer = assign(mcc, od, "croupier", "croupier1")
+    relief = staff_relieve(assignment=dealer, person=mcc["croupier2"], actor=mcc["inspecteur"], at_break=False)
+    staff_relieve(assignment=relief, person=mcc["croupier3"], actor=mcc["inspecteur"], at_break=False)
+    client.force_login(mcc["inspecteur"])
+    page = client.get("/").content.decode()
+    panel = page.split("Parties de table : signalements", 1)[1]
+    assert panel.count('<span class="code">GAME-10</span>') == 1
+    assert "2 signalements" in panel
+    assert "Croupier2 Test" in panel and "Croupier3 Test" in panel  # each flag still says whom it concerns
+
+
 @pytest.mark.parametrize(
     ("code", "game", "seats", "complete"),
     [
