@@ -50,6 +50,11 @@ EXEMPT: dict[str, tuple[str, tuple[str, ...]]] = {
         (),
     ),
     "registers.Register": ("a volume's creation has no entry yet; its opening and closing acts are entries", ()),
+    "authority.SeasonArchive": (
+        "the archive of a closed period: a job that reads the registers (its request, progress and file) "
+        "and writes nothing in them, as a report does",
+        (),
+    ),
     "reports.ReportJob": (
         "a rendering job: operational state; its progress and the count and time of the messages sent "
         "to the broker are written without history",
