@@ -50,33 +50,16 @@ EXEMPT: dict[str, tuple[str, tuple[str, ...]]] = {
         (),
     ),
     "registers.Register": ("a volume's creation has no entry yet; its opening and closing acts are entries", ()),
+    "authority.SeasonArchive": (
+        "the archive of a closed period: a job that reads the registers (its request, progress and file) "
+        "and writes nothing in them, as a report does",
+        (),
+    ),
     "reports.ReportJob": (
         "a rendering job: operational state; its progress and the count and time of the messages sent "
         "to the broker are written without history",
         ("progress", "attempts", "sent_at"),
     ),
-}
-
-# Models whose services save the object after appending its act's entry (the object keeps that
-# entry's number or row, or the save follows the entry in the code): no entry of the transaction
-# names them in its ``written``, so their history rows are held to the weaker rule, an entry in
-# the same transaction. Remove a line when its services write the object before the entry, and
-# the check names that model's forged rows too.
-WRITTEN_AFTER_ENTRY: dict[str, str] = {
-    "authority.ApprovedBanker": "keeps the number of its approval's entry",
-    "authority.CalledBet": "keeps the number of its entry; its visa is saved after the entry",
-    "authority.Declaration": "keeps the number of its entry",
-    "authority.LiaisonQuestion": "keeps the number of its entry",
-    "authority.Observation": "keeps the number of its entry",
-    "cash.ControlDay": "keeps its closing entry",
-    "cash.Orphan": "keeps its entry",
-    "custody.PurchaseOrder": "saved as received after the intake's entry",
-    "slots.CounterfeitItem": "keeps its entry",
-    "slots.Intervention": "the transmittal to the Direction is saved after its entry",
-    "slots.Machine": "its technical sheet is saved after its entry",
-    "slots.Progressive": "a win or a withdrawal is saved after its entry",
-    "slots.ProgressiveStop": "keeps its entry",
-    "slots.SlotStaffing": "keeps its entry",
 }
 
 CHUNK = 2000
@@ -206,7 +189,7 @@ def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS) 
         by_table[history._meta.db_table] = model
         branches.append(
             f"SELECT '{history._meta.db_table}' AS tbl, '{model._meta.label}' AS label, "
-            f"{'true' if model._meta.label in WRITTEN_AFTER_ENTRY else 'false'} AS late, h.{q('history_id')} AS hid, "
+            f"h.{q('history_id')} AS hid, "
             f"h.{q(model._meta.pk.attname)}::text AS pk, h.{q(TXID_COLUMN)} AS txid FROM {q(history._meta.db_table)} h"
         )
     if not branches:
@@ -226,7 +209,6 @@ def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS) 
         f"SELECT tbl, hid, pk, txid, 'no_entry' FROM h WHERE txid <> 0 AND NOT EXISTS "
         f"(SELECT 1 FROM tx WHERE tx.txid = h.txid) UNION ALL "
         f"SELECT h.tbl, h.hid, h.pk, h.txid, 'unnamed' FROM h JOIN tx ON tx.txid = h.txid AND NOT tx.format1 "
-        f"AND NOT h.late "
         f"WHERE NOT EXISTS (SELECT 1 FROM named n WHERE n.txid = h.txid AND n.label = h.label AND n.pk = h.pk)), "
         f"ranked AS (SELECT tbl, hid, pk, why, row_number() OVER (PARTITION BY tbl ORDER BY hid) AS n FROM bad) "
         f"SELECT tbl, hid, pk, why FROM ranked WHERE n <= %s ORDER BY tbl, hid"

@@ -188,6 +188,14 @@ def _append_record(
     return _append(register, actor=actor, role=role, kind=EntryKind.RECORD, payload=payload, written=written)
 
 
+def entry_seq_next(register: Register) -> int:
+    """The number the next entry of ``register`` takes, its row locked until the end of the
+    transaction so that no other writer takes that number: an object that keeps its entry's number
+    is saved with it before its entry is appended, and so is named by it (``written``). The caller
+    appends that entry next in this register."""
+    return _lock_head(register).head_seq + 1
+
+
 def entry_append(*, register: Register, actor: AbstractBaseUser, role: str, payload: dict[str, Any]) -> Entry:
     """Append a record entry, in the caller's transaction. The caller has checked the actor's
     role for its own act; the register kind must accept that role as a writer. ``register``

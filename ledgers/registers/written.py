@@ -8,6 +8,13 @@ names the objects its act wrote before it. Verification then holds every history
 of its own transaction that names its object: a history row forged with a real entry's
 transaction id, for another object, is named.
 
+An object saved after the last entry of its transaction is named by none, so the services save
+their objects before they append their entry. One that keeps its entry's number takes it from
+``entry_seq_next`` before the entry exists; one that keeps the entry's row is inserted after it,
+with the key ``reserve_written`` reserved and noted for the entry to name. An entry names its
+objects for the whole transaction: an object it names may be saved again after it (given the
+entry's number, say).
+
 History rows written in bulk (``bulk_update_with_history``) send no signal: their service notes
 them with ``note_written``.
 
@@ -49,10 +56,29 @@ def _buffer(using: str) -> _Buffer | None:
 
 
 def note_written(model: type[Model], pks: Iterable[int], using: str = DEFAULT_DB_ALIAS) -> None:
-    """Note objects of ``model`` whose history rows this transaction wrote."""
+    """Note objects of ``model`` whose history rows this transaction wrote, or writes after the
+    next entry for that entry's act (existing objects that take a reference to it)."""
     buffer = _buffer(using)
     if buffer is not None:
         buffer.names.setdefault(model._meta.label, set()).update(pks)
+
+
+def reserve_written(model: type[Model], using: str = DEFAULT_DB_ALIAS) -> int:
+    """The primary key of a ``model`` row that this transaction inserts after its next entry (a
+    row that keeps that entry), reserved and noted so that the entry names it. PostgreSQL takes it
+    from the table's sequence, which never gives it twice; SQLite, the demonstration database,
+    serialises its writers, so the key after the largest stays free until the commit."""
+    connection = connections[using]
+    table, column = model._meta.db_table, model._meta.pk.column
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, %s))", [table, column])
+        else:
+            q = connection.ops.quote_name
+            cursor.execute(f"SELECT COALESCE(MAX({q(column)}), 0) + 1 FROM {q(table)}")
+        (key,) = cursor.fetchone()
+    note_written(model, [key], using)
+    return key
 
 
 def take_written(using: str = DEFAULT_DB_ALIAS) -> dict[str, list[int]]:

@@ -14,7 +14,7 @@ from ledgers.core.errors import impossible
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append, register_language
+from ledgers.registers.services import display_name, entry_append, entry_seq_next, register_language
 
 from ..models import (
     ApprovedBanker,
@@ -30,7 +30,7 @@ BANKER_APPROVERS = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR)
 
 def _banker_entry(
     banker: ApprovedBanker, *, actor: AbstractBaseUser, role: str, event: str | Promise, on: datetime.date
-) -> int:
+) -> None:
     with register_language():
         payload = {
             "banker": banker.number,
@@ -39,9 +39,7 @@ def _banker_entry(
             "identity": f"{banker.full_name}, {_('né(e) le')} {banker.birth_date:%d/%m/%Y}, {banker.identity_document}",
             "signed_by": display_name(actor),
         }
-    return entry_append(
-        register=current_register(banker.establishment, BANKERS.code), actor=actor, role=role, payload=payload
-    ).seq
+    entry_append(register=current_register(banker.establishment, BANKERS.code), actor=actor, role=role, payload=payload)
 
 
 @transaction.atomic
@@ -72,10 +70,11 @@ def banker_approve(
         identity_document=fields["identity_document"],
         approved_on=approved_on,
         approved_by=actor,
-        entry_seq=0,
+        entry_seq=entry_seq_next(current_register(establishment, BANKERS.code)),
     )
-    banker.entry_seq = _banker_entry(banker, actor=actor, role=role, event=_("Agrément"), on=approved_on)
-    return save_audited(banker, actor=actor, reason="agrément")
+    save_audited(banker, actor=actor, reason="agrément")
+    _banker_entry(banker, actor=actor, role=role, event=_("Agrément"), on=approved_on)
+    return banker
 
 
 @transaction.atomic
@@ -89,6 +88,7 @@ def banker_withdraw(*, banker: ApprovedBanker, actor: AbstractBaseUser, on: date
         raise impossible(_("L'agrément de ce banquier est déjà retiré."))
     if on < banker.approved_on:
         raise ValidationError({"on": _("Le retrait suit l'agrément.")})
-    _banker_entry(banker, actor=actor, role=role, event=_("Retrait de l'agrément"), on=on)
     banker.withdrawn_on = on
-    return save_audited(banker, actor=actor, reason="retrait")
+    save_audited(banker, actor=actor, reason="retrait")
+    _banker_entry(banker, actor=actor, role=role, event=_("Retrait de l'agrément"), on=on)
+    return banker

@@ -14,7 +14,7 @@ from ledgers.core.models import TableSession
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append
+from ledgers.registers.services import display_name, entry_append, entry_seq_next
 
 from ..models import (
     CalledBet,
@@ -87,10 +87,11 @@ def called_bet_record(
         inspecteur=inspecteur,
         written_by=actor,
         handed_at=timezone.now(),
-        entry_seq=0,
+        entry_seq=entry_seq_next(register),
     )
-    bet.entry_seq = _write(register, actor=actor, role=role, payload=_bet_payload(bet, actor, "remise par écrit")).seq
-    return save_audited(bet, actor=actor, reason="remise")
+    save_audited(bet, actor=actor, reason="remise")
+    _write(register, actor=actor, role=role, payload=_bet_payload(bet, actor, "remise par écrit"))
+    return bet
 
 
 @transaction.atomic
@@ -124,5 +125,6 @@ def called_bet_authorise(
         if scj_informed_at
         else [{"code": "GAME-20", "text": "Annonce visée sans information du Service de Contrôle des Jeux."}]
     )
+    save_audited(bet, actor=actor, reason="visa")
     _write(bet.register, actor=actor, role=role, payload=payload)
-    return save_audited(bet, actor=actor, reason="visa")
+    return bet

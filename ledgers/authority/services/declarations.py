@@ -18,7 +18,7 @@ from ledgers.notifications.models import NoticeKind
 from ledgers.notifications.services import notice_send
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append, register_language
+from ledgers.registers.services import display_name, entry_append, entry_seq_next, register_language
 
 from ..models import (
     Declaration,
@@ -104,7 +104,6 @@ def declaration_record(
             "tournament_until": tournament_until.isoformat() if tournament_until else None,
             "signed_by": display_name(actor),
         }
-    entry = _write(register, actor=actor, role=role, payload=payload)
     declaration = Declaration(
         establishment=establishment,
         register=register,
@@ -117,9 +116,10 @@ def declaration_record(
         implementation_date=implementation_date,
         tournament_until=tournament_until,
         declared_by=actor,
-        entry_seq=entry.seq,
+        entry_seq=entry_seq_next(register),
     )
     declaration = save_audited(declaration, actor=actor, reason="déclaration")
+    _write(register, actor=actor, role=role, payload=payload)
     for _code, label in Declaration.Recipient.choices:  # one line per recipient (AUTH-01)
         authority_notice_write(
             establishment=establishment,
@@ -164,6 +164,8 @@ def declaration_follow_up(
         raise ValidationError({"follow_up": _("Suite inconnue.")})
     with register_language():
         label = str(Declaration.FollowUp(follow_up).label)
+    declaration.follow_up, declaration.follow_up_note = follow_up, note.strip()
+    save_audited(declaration, actor=actor, reason="suite")
     _write(
         declaration.register,
         actor=actor,
@@ -177,5 +179,4 @@ def declaration_follow_up(
             "signed_by": display_name(actor),
         },
     )
-    declaration.follow_up, declaration.follow_up_note = follow_up, note.strip()
-    return save_audited(declaration, actor=actor, reason="suite")
+    return declaration

@@ -11,7 +11,7 @@ from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append
+from ledgers.registers.services import display_name, entry_append, entry_seq_next
 
 from ..models import (
     LiaisonQuestion,
@@ -44,7 +44,18 @@ def liaison_ask(
     register = current_register(establishment, LIAISON.code)
     Establishment.objects.select_for_update().get(pk=establishment.pk)
     number = LiaisonQuestion.objects.filter(establishment=establishment).count() + 1
-    entry = _write(
+    asked = LiaisonQuestion(
+        establishment=establishment,
+        register=register,
+        number=number,
+        subject=fields["subject"],
+        question=fields["question"],
+        asked_by=actor,
+        asked_at=timezone.now(),
+        question_seq=entry_seq_next(register),
+    )
+    save_audited(asked, actor=actor, reason="question")
+    _write(
         register,
         actor=actor,
         role=role,
@@ -56,17 +67,7 @@ def liaison_ask(
             "signed_by": display_name(actor),
         },
     )
-    asked = LiaisonQuestion(
-        establishment=establishment,
-        register=register,
-        number=number,
-        subject=fields["subject"],
-        question=fields["question"],
-        asked_by=actor,
-        asked_at=timezone.now(),
-        question_seq=entry.seq,
-    )
-    return save_audited(asked, actor=actor, reason="question")
+    return asked
 
 
 @transaction.atomic
@@ -87,7 +88,10 @@ def liaison_answer(*, question: LiaisonQuestion, actor: AbstractBaseUser, answer
             _("La question n° %(n)s a déjà sa réponse signée : elle ne se modifie plus.") % {"n": question.number},
         )
     fields = _required(answer=answer)
-    entry = _write(
+    question.answer, question.answered_by, question.answered_at = fields["answer"], actor, timezone.now()
+    question.answer_seq = entry_seq_next(question.register)
+    save_audited(question, actor=actor, reason="réponse")
+    _write(
         question.register,
         actor=actor,
         role=role,
@@ -100,6 +104,4 @@ def liaison_answer(*, question: LiaisonQuestion, actor: AbstractBaseUser, answer
             "signed_by": display_name(actor),
         },
     )
-    question.answer, question.answered_by, question.answered_at = fields["answer"], actor, timezone.now()
-    question.answer_seq = entry.seq
-    return save_audited(question, actor=actor, reason="réponse")
+    return question

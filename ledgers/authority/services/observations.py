@@ -14,7 +14,7 @@ from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append, register_language
+from ledgers.registers.services import display_name, entry_append, entry_seq_next, register_language
 
 from ..models import (
     Observation,
@@ -86,7 +86,6 @@ def observation_record(
             "follow_up_due": due_on.isoformat() if due_on else None,
             "signed_by": display_name(actor),
         }
-    entry = _write(register, actor=actor, role=role, payload=payload)
     observation = Observation(
         establishment=establishment,
         register=register,
@@ -97,10 +96,12 @@ def observation_record(
         nature=nature,
         text=text,
         written_by=actor,
-        entry_seq=entry.seq,
+        entry_seq=entry_seq_next(register),
         due_on=due_on,
     )
-    return save_audited(observation, actor=actor, reason="inscription")
+    save_audited(observation, actor=actor, reason="inscription")
+    _write(register, actor=actor, role=role, payload=payload)
+    return observation
 
 
 @transaction.atomic
@@ -147,7 +148,8 @@ def observation_follow_up(*, observation: Observation, actor: AbstractBaseUser, 
             if late
             else [],
         }
-    entry = _write(observation.register, actor=actor, role=role, payload=payload)
     observation.follow_up, observation.follow_up_by, observation.follow_up_at = fields["text"], actor, now
-    observation.follow_up_seq = entry.seq
-    return save_audited(observation, actor=actor, reason="suite réservée")
+    observation.follow_up_seq = entry_seq_next(observation.register)
+    save_audited(observation, actor=actor, reason="suite réservée")
+    _write(observation.register, actor=actor, role=role, payload=payload)
+    return observation

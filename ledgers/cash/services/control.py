@@ -15,7 +15,7 @@ from ledgers.core.games import Family
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append, register_language, visa_sign
+from ledgers.registers.services import display_name, entry_append, entry_seq_next, register_language, visa_sign
 
 from .. import selectors
 from ..models import CagnotteCount, ControlDay
@@ -203,13 +203,15 @@ def control_day_visa(*, day: ControlDay, actor: AbstractBaseUser, statement: str
     if any(visa["user"] == actor.pk for visa in day.visas):
         raise RuleViolation("COUNT-56", _("Les deux visas sont donnés par deux personnes différentes."))
     register = current_register(est, REGISTRE_CONTROLE.code)
-    entry = visa_sign(
-        register=register,
-        actor=actor,
-        up_to_seq=register.head_seq,
-        statement=statement or str(_("Vu, journée du %(day)s.") % {"day": day}),
-    )
-    day.visas = [*day.visas, {"user": actor.pk, "name": display_name(actor), "role": role, "seq": entry.seq}]
+    seq = entry_seq_next(register)
+    day.visas = [*day.visas, {"user": actor.pk, "name": display_name(actor), "role": role, "seq": seq}]
     if len(day.visas) == 2:
         day.status = ControlDay.Status.VISAED
-    return save_audited(day, actor=actor, reason="visa")
+    save_audited(day, actor=actor, reason="visa")
+    visa_sign(
+        register=register,
+        actor=actor,
+        up_to_seq=seq - 1,
+        statement=statement or str(_("Vu, journée du %(day)s.") % {"day": day}),
+    )
+    return day

@@ -19,7 +19,7 @@ from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name, entry_append, register_language
+from ledgers.registers.services import display_name, entry_append, entry_seq_next, register_language
 
 from .. import rules
 from ..models import Orphan
@@ -97,8 +97,8 @@ def orphan_record(
             "col9": "",
             "signed_by": f"{display_name(actor)} ({Role(role).label})",
         }
-    entry = _orphans_write(establishment, actor=actor, role=role, payload=payload)
-    return save_audited(
+    register = current_register(establishment, CARNET_ORPHELINS.code)
+    orphan = save_audited(
         Orphan(
             establishment=establishment,
             category=category,
@@ -110,11 +110,13 @@ def orphan_record(
             witness=witness.strip(),
             found_at=found_at,
             paid_into=paid_into.strip(),
-            entry_seq=entry.seq,
+            entry_seq=entry_seq_next(register),
         ),
         actor=actor,
         reason="inscription",
     )
+    _orphans_write(establishment, actor=actor, role=role, payload=payload, register=register)
+    return orphan
 
 
 @transaction.atomic

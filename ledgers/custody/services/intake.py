@@ -71,6 +71,12 @@ def intake_record_in(
 ) -> None:
     """Write the IN entries (one per category) for objects just received; ``details`` may carry
     per-category lists (e.g. the member decks of each sixain)."""
+    if order is not None and all(
+        domain.stock_items().filter(purchase_order=order, category=line["category"]).count() >= line["quantity"]
+        for line in order.lines
+    ):
+        order.status = PurchaseOrder.Status.RECEIVED
+        save_audited(order, actor=actor, reason="réception")
     by_category: dict[str, list[TrackedItem]] = defaultdict(list)
     for item in items:
         by_category[item.category].append(item)
@@ -104,12 +110,6 @@ def intake_record_in(
                 "flags": extra_flags,
             },
         )
-    if order is not None and all(
-        domain.stock_items().filter(purchase_order=order, category=line["category"]).count() >= line["quantity"]
-        for line in order.lines
-    ):
-        order.status = PurchaseOrder.Status.RECEIVED
-        save_audited(order, actor=actor, reason="réception")
 
 
 def _record_out(

@@ -32,6 +32,7 @@ from ledgers.core.models import Establishment, Seance
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
 from ledgers.registers.services import display_name, entry_write, register_language
+from ledgers.registers.written import note_written, reserve_written
 
 from .. import selectors
 from ..models import (
@@ -624,6 +625,7 @@ def counterfeit_deposit(
         raise ValidationError({"found_by": _("Personne inconnue dans l'établissement.")})
     now = timezone.now()
     found_at = found_at or now
+    key = reserve_written(CounterfeitItem)  # the item keeps its entry, which names it
     entry = _entry(
         est,
         actor=actor,
@@ -635,6 +637,7 @@ def counterfeit_deposit(
     )
     return save_audited(
         CounterfeitItem(
+            pk=key,
             establishment=est,
             kind=kind,
             description=description.strip(),
@@ -703,6 +706,8 @@ def counterfeit_destroy(
                 "d'un exercice terminé n'est au coffret."
             ),
         )
+    # The entry names the items it destroys: they take the destruction, which keeps the entry.
+    note_written(CounterfeitItem, [item.pk for item in due])
     entry = _entry(
         est,
         actor=actor,

@@ -18,6 +18,7 @@ from ledgers.core.roles import Role
 from ledgers.registers.services import (
     display_name,
 )
+from ledgers.registers.written import note_written
 
 from .. import selectors
 from ..models import (
@@ -210,6 +211,8 @@ def transmittal_hand_over(
     if DailyTransmittal.objects.filter(establishment=est, date=date).exists():
         raise ValidationError(_("Les fiches de ce jour ont déjà été remises."))
     now = timezone.now()
+    # The entry names the sheets it hands over: they take the transmittal, which keeps the entry.
+    note_written(Intervention, [s.pk for s in sheets])
     entry = _append(
         TECHNICAL_KIND,
         None,

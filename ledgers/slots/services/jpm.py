@@ -26,6 +26,7 @@ from ledgers.registers.models import Entry
 from ledgers.registers.services import (
     display_name,
 )
+from ledgers.registers.written import reserve_written
 
 from ..models import (
     IncrementBon,
@@ -311,6 +312,8 @@ def jpm_win_record(
     elif not winning_casino.strip():
         raise ValidationError(_("Indiquez la machine gagnante ou le casino membre qui paie le jackpot."))
     now = timezone.now()
+    jackpot.status = Progressive.Status.WON
+    save_audited(jackpot, actor=actor, reason="gain du JPM, machines arrêtées")
     values = {n: {"electronic": electronic[n], "electromechanical": electromechanical[n]} for n in electronic}
     shares = increment_shares(jackpot, electronic)
     detail = f"{_('gagné à')} {winning_casino.strip()}"
@@ -342,8 +345,6 @@ def jpm_win_record(
         entry=entry,
     )
     _increment_bons(jackpot, shares, actor=actor, comite=comite, at=now, win=win)
-    jackpot.status = Progressive.Status.WON
-    save_audited(jackpot, actor=actor, reason="gain du JPM, machines arrêtées")
     return win
 
 
@@ -567,6 +568,9 @@ def jpm_withdraw(
     shares = increment_shares(jackpot, _meter_values(jackpot, meters, "SLOT-41"))
     total = sum(shares.values(), Decimal("0"))
     now = timezone.now()
+    jackpot.status = Progressive.Status.LEFT
+    save_audited(jackpot, actor=actor, reason="retrait du JPM")
+    key = reserve_written(ProgressiveStop)  # the stop keeps its entry, which names it
     entry = _write(
         JPM_28S,
         est,
@@ -582,6 +586,7 @@ def jpm_withdraw(
     )
     stop = save_audited(
         ProgressiveStop(
+            pk=key,
             progressive=jackpot,
             kind=ProgressiveStop.Kind.WITHDRAWAL,
             stop_date=leave_date,
@@ -609,6 +614,4 @@ def jpm_withdraw(
         role=Role.CAISSIER,
     )
     _increment_bons(jackpot, shares, actor=actor, comite=comite, at=now, stop=stop)
-    jackpot.status = Progressive.Status.LEFT
-    save_audited(jackpot, actor=actor, reason="retrait du JPM")
     return stop

@@ -247,6 +247,8 @@ def technical_sheet_record(
     version = (machine.sheets.order_by("-version").values_list("version", flat=True).first() or 0) + 1
     now = timezone.now()
     rate = f"{_('TRJ')} {rtp_percent} %" if rtp_percent is not None else f"{_('prélèvement')} {levy_percent} %"
+    machine.rtp_percent, machine.levy_percent, machine.rate_date = rtp_percent, levy_percent, est.localtime(now).date()
+    save_audited(machine, actor=actor, reason="fiche technique")
     entry = _append(
         INVENTORY_KIND,
         machine,
@@ -267,8 +269,6 @@ def technical_sheet_record(
         recorded_by=actor,
         entry=entry,
     )
-    machine.rtp_percent, machine.levy_percent, machine.rate_date = rtp_percent, levy_percent, est.localtime(now).date()
-    save_audited(machine, actor=actor, reason="fiche technique")
     return sheet
 
 

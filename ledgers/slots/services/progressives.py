@@ -25,6 +25,7 @@ from ledgers.registers.services import (
     register_language,
     register_open,
 )
+from ledgers.registers.written import reserve_written
 
 from ..models import (
     JackpotPayment,
@@ -412,6 +413,7 @@ def progressive_stop(
             else f" — {_('orphelins')}"
         )
     )
+    key = reserve_written(ProgressiveStop)  # the stop keeps its entry, which names it
     entry = _write(
         JPM_28S if progressive.multisite else PROGRESSIVES,
         est,
@@ -439,6 +441,7 @@ def progressive_stop(
     )
     return save_audited(
         ProgressiveStop(
+            pk=key,
             progressive=progressive,
             kind=kind,
             stop_date=stop_date,

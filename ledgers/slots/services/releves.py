@@ -374,6 +374,10 @@ def box_exchange(
     if BoxExchange.objects.filter(releve=releve, machine=machine, box=box).exists():
         raise ValidationError(_("Cette boîte a déjà été échangée pendant la relève."))
     now = timezone.now()
+    if box == BoxExchange.Box.BILL:
+        machine = Machine.objects.select_for_update().get(pk=machine.pk)  # never save the caller's stale copy
+        machine.bill_box = replaced_by.strip()
+        save_audited(machine, actor=actor, reason="boîte à billets")
     entry = _releve_line(
         releve,
         actor=actor,
@@ -383,10 +387,6 @@ def box_exchange(
         machine=machine,
         detail=f"{BoxExchange.Box(box).label} {removed.strip()} → {replaced_by.strip()}",
     )
-    if box == BoxExchange.Box.BILL:
-        machine = Machine.objects.select_for_update().get(pk=machine.pk)  # never save the caller's stale copy
-        machine.bill_box = replaced_by.strip()
-        save_audited(machine, actor=actor, reason="boîte à billets")
     return BoxExchange.objects.create(
         releve=releve,
         machine=machine,

@@ -25,6 +25,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.services import display_name
+from ledgers.registers.written import reserve_written
 
 from .. import selectors
 from ..models import SlotStaffing
@@ -138,6 +139,7 @@ def staffing_record(
             f"{_('entretien')} {display_name(maintainer)} ({approvals['maintainer'].reference})"
             + (f" — {_('formation')} {training}" if training else "")
         )
+    key = reserve_written(SlotStaffing)  # the row keeps its entry, which names it
     entry = _entry(
         est,
         actor=actor,
@@ -148,6 +150,7 @@ def staffing_record(
     )
     return save_audited(
         SlotStaffing(
+            pk=key,
             establishment=est,
             date=date,
             machines=machines,

@@ -1,0 +1,212 @@
+"""Every write endpoint of the authorities' API driven through its normal flow, each request in
+its own transaction as in production, then ``verify_ledgers``: each act writes its entry, the
+entry names the objects the act wrote, and the registers and the objects verify with no finding.
+
+A write route of ``SCOPE`` that no flow below exercises fails the test; ``CANNOT_RUN`` lists,
+with the reason, the only ones a test cannot reach."""
+
+import datetime
+import io
+from types import SimpleNamespace
+
+import pytest
+from django.core.management import call_command
+from django.urls import get_resolver, resolve
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from ledgers.authority.models import Declaration
+from ledgers.authority.retention import period_of
+from ledgers.core.authz import save_audited
+from ledgers.core.models import TableSession
+from ledgers.core.roles import Role
+from ledgers.core.services import seance_open, table_session_prepare
+from ledgers.registers.services import checkpoints_seal
+from ledgers.reports.sealing import demo_certificate_create
+from tests.authority.conftest import FR_CAST, MC_CAST, cast
+from tests.core.test_ui_api_parity import _takes_post, _walk
+from tests.factories import GamingTableFactory, make_user, open_register
+
+pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
+
+SCOPE = ("api/v1/authority/",)
+
+CANNOT_RUN = {
+    "api/v1/authority/purges/": "a clearance needs a register past its retention term: the current period and "
+    "the ten before (REG-43), eleven years of entries that a test cannot write at their dates",
+}
+
+TODAY = timezone.localdate()
+
+
+def write_routes() -> set[str]:
+    """The routes of ``SCOPE`` that take a POST, from the URL conf."""
+    return {
+        path
+        for path, _name, callback in _walk(get_resolver().url_patterns)
+        if path.startswith(SCOPE) and _takes_post(callback)
+    }
+
+
+class Acts:
+    """Posts as a given user, each request its own transaction (no test transaction around it);
+    every answer must be a success, and the route it reached is recorded."""
+
+    def __init__(self) -> None:
+        self.routes: set[str] = set()
+
+    def post(self, user, url: str, data: dict) -> dict:
+        client = APIClient()
+        client.force_authenticate(user)
+        response = client.post(url, data, format="json")
+        assert response.status_code in (200, 201, 202), (url, response.status_code, response.content[:500])
+        self.routes.add(resolve(url).route)
+        return response.json()
+
+
+def monaco(acts: Acts, mco: SimpleNamespace) -> None:
+    """Approved bankers, complex called bets and the split-aces progressive of a Monaco casino."""
+    for kind in ("banquiers_agrees", "annonces_complexes", "progressif_split_aces"):
+        open_register(mco.est, kind)
+    for number, game in (("BJ1", "blackjack"), ("BJ2", "blackjack"), ("R1", "roulette")):
+        GamingTableFactory(establishment=mco.est, number=number, game=game)
+    seance = seance_open(establishment=mco.est, date=TODAY, period="soiree", actor=mco.directeur_jeux)
+    roulette = table_session_prepare(seance=seance, table=mco.est.tables.get(number="R1"), actor=mco.directeur_jeux)
+    roulette.status, roulette.opened_at = TableSession.Status.OPEN, timezone.now()
+    save_audited(roulette, actor=mco.directeur_jeux, reason="ouverture")
+    chef_table = make_user(mco.est, Role.CHEF_TABLE)
+
+    banker = acts.post(
+        mco.directeur_jeux,
+        "/api/v1/authority/bankers/",
+        {
+            "full_name": "Jean Banquier",
+            "birth_date": "1970-05-01",
+            "identity_document": "CNI 99",
+            "approved_on": TODAY.isoformat(),
+        },
+    )
+    acts.post(mco.directeur_jeux, f"/api/v1/authority/bankers/{banker['id']}/withdraw/", {"on": TODAY.isoformat()})
+    bet = acts.post(
+        chef_table,
+        "/api/v1/authority/called-bets/",
+        {"table_session": roulette.pk, "content": "Orphelins à cheval", "inspecteur": mco.inspecteur.pk},
+    )
+    acts.post(
+        mco.directeur_jeux,
+        f"/api/v1/authority/called-bets/{bet['id']}/visa/",
+        {"scj_informed_at": timezone.now().isoformat(), "scj_channel": "courriel"},
+    )
+    acts.post(
+        mco.directeur_jeux,
+        "/api/v1/authority/split-aces/configs/",
+        {
+            "effective_from": TODAY.isoformat(),
+            "combinations": "Deux as séparés",
+            "stake": "5",
+            "percentage": "10",
+            "tables": ["BJ1", "BJ2"],
+        },
+    )
+    acts.post(
+        mco.inspecteur,
+        "/api/v1/authority/split-aces/readings/",
+        {"seance": seance.pk, "moment": "opening", "amount": "1000"},
+    )
+    acts.post(
+        mco.inspecteur,
+        "/api/v1/authority/split-aces/payouts/",
+        {"seance": seance.pk, "table": "BJ1", "amount": "50", "winner": "M. X"},
+    )
+
+
+def france(acts: Acts, fro: SimpleNamespace) -> None:
+    """The police registers, prior declarations, posted rules and the season's archive of a French casino."""
+    for kind in (
+        "observations_police",
+        "registre_liaison",
+        "informations_autorites",
+        "declarations_prealables",
+        "reglement_interieur",
+        "affichages_reglementaires",
+    ):
+        open_register(fro.est, kind)
+    GamingTableFactory(establishment=fro.est, number="BJ1", game="blackjack")
+    GamingTableFactory(establishment=fro.est, number="UT1", game="ultimate_holdem")
+
+    observation = acts.post(
+        fro.police,
+        "/api/v1/authority/observations/",
+        {
+            "visited_at": timezone.now().isoformat(),
+            "agents": "B. Martin",
+            "operations": "Contrôle",
+            "nature": "instruction",
+            "text": "Afficher le règlement.",
+        },
+    )
+    acts.post(
+        fro.directeur_responsable,
+        f"/api/v1/authority/observations/{observation['id']}/follow-up/",
+        {"text": "Affiché."},
+    )
+    question = acts.post(
+        fro.directeur_responsable,
+        "/api/v1/authority/liaison/",
+        {"subject": "Art. 43", "question": "Encaisse en salle ?"},
+    )
+    acts.post(
+        fro.chef_police, f"/api/v1/authority/liaison/{question['id']}/answer/", {"answer": "Validation préalable."}
+    )
+    declaration = acts.post(
+        fro.directeur_responsable,
+        "/api/v1/authority/declarations/",
+        {
+            "operation": "3",
+            "details": "Ouverture du three card poker",
+            "sent_on": TODAY.isoformat(),
+            "recipients": Declaration.Recipient.values,
+            "proof": "LRAR",
+            "implementation_date": (TODAY + datetime.timedelta(days=15)).isoformat(),
+        },
+    )
+    acts.post(
+        fro.directeur_responsable,
+        f"/api/v1/authority/declarations/{declaration['id']}/follow-up/",
+        {"follow_up": Declaration.FollowUp.NOT_NEEDED},
+    )
+    acts.post(
+        fro.directeur_responsable,
+        "/api/v1/authority/house-rules/",
+        {"effective_from": TODAY.isoformat(), "reference": "R1", "options": ["surrender"]},
+    )
+    acts.post(
+        fro.directeur_responsable,
+        "/api/v1/authority/table-options/",
+        {"table": "BJ1", "house_option": "surrender", "enabled": True},
+    )
+    acts.post(
+        fro.comite, "/api/v1/authority/displays/", {"table": "UT1", "item": "art_55_20", "posted_on": TODAY.isoformat()}
+    )
+    demo_certificate_create(fro.est)
+    season = period_of(fro.est, TODAY) - 1  # the last closed period
+    acts.post(fro.directeur_responsable, "/api/v1/authority/archives/", {"season": season})
+
+
+def test_reg_20_every_write_endpoint_in_its_own_transaction_leaves_registers_that_verify(mc, fr, settings, tmp_path):
+    settings.MEDIA_ROOT, settings.LEDGERS_SEAL_DEMO_DIR = tmp_path / "media", tmp_path / "seal"
+    acts = Acts()
+    monaco(acts, cast(mc, MC_CAST))
+    france(acts, cast(fr, FR_CAST))
+
+    missing = write_routes() - acts.routes - set(CANNOT_RUN)
+    assert not missing, f"write endpoints no flow exercises: {sorted(missing)}"
+    assert set(CANNOT_RUN) <= write_routes()  # no stale exclusion
+    assert acts.routes <= write_routes()
+
+    checkpoints_seal()
+    out = io.StringIO()
+    call_command("verify_ledgers", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert "OK\ttransactions" in lines  # each history row shares its transaction with an entry naming it
+    assert all(line.startswith("OK\t") for line in lines), [line for line in lines if not line.startswith("OK")]
