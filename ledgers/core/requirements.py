@@ -72,9 +72,9 @@ DECISIONS: dict[str, str] = {
     "sets no levy unit.",
     "COUNT-14": "The special rules of arts. 47 and 48 are out: base texts not in the corpus (AMB-30).",
     "COUNT-17": "A cagnotte is put into service with its table's number (table numbers are unique, so "
-    "never shared). The table's levies go into it: no pot's rake is recorded and no cagnotte computed "
-    "while the table has none in service; the levies taken through ticket books are seen only at that "
-    "computation.",
+    "never shared). The table's levies go into it: the poker table does not open for play, no pot's "
+    "rake is recorded and no cagnotte computed while the table has none in service; the levies taken "
+    "through ticket books are seen only at that computation.",
     "COUNT-42": "As COUNT-17 for baccara and écarté tables (AMB-57: every cercle table).",
     "COUNT-18": "The rake of each pot is recorded at the table (relevé des retenues par pot, the record "
     "art. 56-1 has an approved machine keep: time, pot, rake, gain paid): the buy-in is the partie's, given "
