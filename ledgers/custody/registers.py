@@ -13,6 +13,7 @@ PURCHASE_ORDERS = register_kind(
         purpose=_("Inscrire les bons de commande de cartes et de dés, leur visa et leur envoi."),
         columns=(
             Column("order", _("Bon n°"), 1.0),
+            Column("date", _("Date du bon"), 0.9),
             Column("event", _("Opération"), 1.2),
             Column("supplier", _("Fournisseur"), 1.8),
             Column("lines", _("Désignation et quantités"), 3.0),
