@@ -36,6 +36,8 @@ INTAKE_COLUMNS = (
     Column("supplier", _("Fournisseur"), 1.4),
     Column("order", _("Bon de commande"), 1.2),
     Column("reason", _("Motif de sortie"), 1.4),
+    # The destruction and neutralisation minutes (CARD-10, CARD-11, DICE-07, REG-24).
+    Column("minutes", _("Procès-verbal"), 2.2),
 )
 KEEPERS = (Role.CARTIER, Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR)
 

@@ -532,6 +532,40 @@ def test_reg_02_dice_intake_register_cote_et_paraphe_by_the_commissaire_only(mc)
     assert register.entries.get(seq=1).role == "commissaire"
 
 
+def test_reg_24_destruction_minutes_printed_with_who_when_and_the_prior_notice(mc_org):
+    used = play_seance(mc_org, days_ago=1)
+    planned = timezone.now()
+    session = dice_destruction_plan(
+        establishment=mc_org.est,
+        dice=used,
+        actor=mc_org["directeur_jeux"],
+        planned_at=planned,
+        method=DestructionSession.Method.DESTRUCTION,
+    )
+    notice = {"channel": "email", "reference": "Courriel au SCJ n° 12"}
+    destruction_notify(session=session, actor=mc_org["directeur_jeux"], **notice)
+    notice_aged(session)
+    session.refresh_from_db()
+    dice_destruction_complete(
+        session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"], observations="Dés sciés"
+    )
+    register = mc_org.registers["prise_en_charge"]
+    minutes = records(register)[-1]
+    # DICE-07: the dice, the method, the Direction officer, the inspecteur, the SCJ informed beforehand.
+    assert minutes["movement"] == "OUT" and sorted(minutes["serials"]) == sorted(d.serial for d in used)
+    assert minutes["reason"] == "Destruction" and minutes["officer"] == mc_org["directeur_jeux"].get_full_name()
+    at = "%d/%m/%Y %H:%M"
+    assert minutes["minutes"] == (
+        f"Responsable : {mc_org['directeur_jeux'].get_full_name()} ; "
+        f"Inspecteur présent : {mc_org['inspecteur'].get_full_name()} ; "
+        f"Prévue le {mc_org.est.localtime(planned).strftime(at)} ; "
+        f"Autorité informée le {mc_org.est.localtime(session.notified_at).strftime(at)} "
+        "(email — Courriel au SCJ n° 12) ; Dés sciés"
+    )
+    text = "".join(printed(register).split())
+    assert "Procès-verbal" in printed(register) and "".join(minutes["minutes"].split()) in text
+
+
 def test_reg_24_destruction_minutes_need_the_prior_scj_notice_and_say_it(mc_org):
     used = play_seance(mc_org, days_ago=1)
     session = dice_destruction_plan(
