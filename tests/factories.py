@@ -104,6 +104,15 @@ def post_displays(*subjects) -> None:
             )
 
 
+def table_cagnotte(table) -> None:
+    """A FR cercle table's own cagnotte, numbered like it, in service in its coted carnet modèle 11
+    (COUNT-17, COUNT-42), so that a poker table may open."""
+    from ledgers.cash.services.table_cagnottes import table_cagnotte_record
+
+    open_register(table.establishment, "carnet_cagnottes", table.number)
+    table_cagnotte_record(table=table, number=table.number, actor=make_user(table.establishment, "comite"))
+
+
 def notice_aged(session, minutes: int = 24 * 60) -> None:
     """Let ``minutes`` pass since the system recorded a destruction's notice to the authority (the
     SET-05 lead time runs from it)."""

@@ -106,6 +106,7 @@ CALLED_BETS = register_kind(
             Column("table", _("Table"), 0.6),
             Column("seance", _("Séance"), 1.1),
             Column("content", _("Annonce"), 2.8),
+            Column("player", _("Joueur"), 0.9),
             Column("inspecteur", _("Inspecteur présent"), 1.2),
             Column("scj", _("SCJ informé"), 1.3),
             Column("signed_by", _("Signature"), 1.2),

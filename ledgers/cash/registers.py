@@ -14,6 +14,9 @@ FLOAT_COLUMNS = (
     Column("sabot.number", _("Sabot n°"), 0.6),
     Column("amount", _("Montant"), 0.9),
     Column("breakdown", _("Nomenclature"), 2.4),
+    # The end-of-séance encaisse is written with the tips and certified (art. 43, 70; COUNT-15, COUNT-36).
+    Column("tips", _("Pourboires"), 0.7),
+    Column("certification", _("Certification"), 0.9),
     Column("signed_by", _("Signature"), 1.3),
     Column("flags", _("Observations"), 1.8),
 )

@@ -54,9 +54,11 @@ DECISIONS: dict[str, str] = {
     "WHEEL-09": "The catalogue leaves the specialisation threshold to a setting without a SET number: "
     "flagged above 2 launches in a row or 50 % of the partie's turns once it has 4 (establishment "
     "option WHEEL-09).",
-    "AUTH-01": "Gated: a FR table's minimum stake changed without a 6° declaration implemented since "
-    "is refused. Not yet gated: a table added or replaced by another game (2°, 3°, 6° distribution), "
-    "the SET-25 closing times (6° opening hours) and the 7° tournament tables; their declarations and "
+    "AUTH-01": "Gated: a FR table's minimum stake changed, and a FR table opened under opening-hour "
+    "limits (SET-25 closing times) changed since the house last played on an earlier day, without a 6° "
+    "declaration implemented since, are refused. Not yet gated: a table added or replaced by another "
+    "game (2°, 3°, 6° distribution) and the 7° tournament tables, for the tables' history does not "
+    "follow the séance dates and no authorised total of tables is recorded; their declarations and "
     "follow-up are recorded (AUTH-02).",
     "AUTH-03": "The number of tables requested (003 art. 4, 5) is the applicant's figure in the dossier "
     "sent to the Minister, not a fact of the establishment: the dossier figures are those installed, "
@@ -72,9 +74,9 @@ DECISIONS: dict[str, str] = {
     "sets no levy unit.",
     "COUNT-14": "The special rules of arts. 47 and 48 are out: base texts not in the corpus (AMB-30).",
     "COUNT-17": "A cagnotte is put into service with its table's number (table numbers are unique, so "
-    "never shared). The table's levies go into it: no pot's rake is recorded and no cagnotte computed "
-    "while the table has none in service; the levies taken through ticket books are seen only at that "
-    "computation.",
+    "never shared). The table's levies go into it: the poker table does not open for play, no pot's "
+    "rake is recorded and no cagnotte computed while the table has none in service; the levies taken "
+    "through ticket books are seen only at that computation.",
     "COUNT-42": "As COUNT-17 for baccara and écarté tables (AMB-57: every cercle table).",
     "COUNT-18": "The rake of each pot is recorded at the table (relevé des retenues par pot, the record "
     "art. 56-1 has an approved machine keep: time, pot, rake, gain paid): the buy-in is the partie's, given "

@@ -13,6 +13,7 @@ PURCHASE_ORDERS = register_kind(
         purpose=_("Inscrire les bons de commande de cartes et de dés, leur visa et leur envoi."),
         columns=(
             Column("order", _("Bon n°"), 1.0),
+            Column("date", _("Date du bon"), 0.9),
             Column("event", _("Opération"), 1.2),
             Column("supplier", _("Fournisseur"), 1.8),
             Column("lines", _("Désignation et quantités"), 3.0),
@@ -35,6 +36,8 @@ INTAKE_COLUMNS = (
     Column("supplier", _("Fournisseur"), 1.4),
     Column("order", _("Bon de commande"), 1.2),
     Column("reason", _("Motif de sortie"), 1.4),
+    # The destruction and neutralisation minutes (CARD-10, CARD-11, DICE-07, REG-24).
+    Column("minutes", _("Procès-verbal"), 2.2),
 )
 KEEPERS = (Role.CARTIER, Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR)
 

@@ -1,15 +1,18 @@
-"""A table opens with the staff its text fixes, once a staffing log is kept for it; the
-table-partie page shows the staff, the reliefs and the limits, with their forms."""
+"""A table opens with the staff its text fixes, once a staffing log is kept for it, and in France
+within the opening hours declared; the table-partie page shows the staff, the reliefs and the
+limits, with their forms."""
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.authority.displays import require_table_displays
+from ledgers.authority.models import Declaration
+from ledgers.authority.selectors import declaration_implemented
 from ledgers.core.authz import roles_of
 from ledgers.core.errors import RuleViolation
 from ledgers.core.hooks import on_table_opening, on_table_page
-from ledgers.core.models import TableSession
+from ledgers.core.models import Establishment, TableSession
 from ledgers.core.services import TABLE_MANAGERS
 
 from . import rules, selectors
@@ -75,6 +78,45 @@ def displays_posted(session: TableSession) -> None:
     """FR: the game is activated at a table only once its rules displays, rake rate and BBJ
     increment conditions are posted on its checklist (REG-23, COUNT-20, COUNT-45)."""
     require_table_displays(session.table)
+
+
+def _hours(establishment: Establishment, options: dict) -> dict:
+    """The opening-hour limits (SET-25 closing times) that ``options`` give the establishment."""
+    fixed = options["SET-25"] if "SET-25" in options else establishment.profile.settings.get("SET-25")
+    return (fixed or {}).get("closing") or {}
+
+
+@on_table_opening
+def opening_hours_declared(session: TableSession) -> None:
+    """FR: opening-hour limits changed since the establishment last played, on an earlier day, are
+    applied only once their prior declaration (003 art. 7, 9 bis 6°) is implemented, after that
+    day (AUTH-01); the change of the minimum stakes is checked where they are set."""
+    est = session.seance.establishment
+    if est.jurisdiction != "FR":
+        return
+    previous = (
+        TableSession.objects.filter(
+            seance__establishment=est, seance__date__lt=session.seance.date, opened_at__isnull=False
+        )
+        .select_related("seance")
+        .order_by("-opened_at")
+        .first()
+    )
+    if previous is None:
+        return
+    then = Establishment.history.as_of(previous.opened_at).filter(pk=est.pk).first()
+    if then is None or _hours(est, then.options) == _hours(est, est.options):
+        return
+    since = previous.seance.date
+    if declaration_implemented(est, Declaration.Operation.DISTRIBUTION, on=session.seance.date, after=since) is None:
+        raise RuleViolation(
+            "AUTH-01",
+            _(
+                "Les limites horaires d'ouverture ont changé depuis la séance du %(date)s : ce changement exige "
+                "une déclaration préalable (6°) dont la date de mise en œuvre est atteinte."
+            )
+            % {"date": since.strftime("%d/%m/%Y")},
+        )
 
 
 @on_table_page

@@ -14,6 +14,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.models import TableSession
 from ledgers.core.services import seance_open, table_session_prepare
 from ledgers.registers.models import Entry
+from tests.cash.test_e2e import printed
 from tests.factories import GamingTableFactory, make_user, open_register
 
 
@@ -49,6 +50,26 @@ def test_reg_18_written_bet_kept_with_the_table_partie(mco, live):
     entry = Entry.objects.get(register=register, seq=bet.entry_seq)
     assert entry.payload["table"] == "R1" and entry.payload["content"].startswith("Finales")
     assert bet.status == CalledBet.Status.HANDED and list(session.called_bets.all()) == [bet]
+
+
+def test_reg_18_called_bet_lines_carry_every_column_and_print(mco, live):
+    session, register = live
+    bet = hand(mco, session, player="M. X")
+    informed = timezone.now()
+    services.called_bet_authorise(bet=bet, actor=mco.directeur_jeux, scj_informed_at=informed, scj_channel="téléphone")
+    handed, visa = (e.payload for e in register.entries.filter(kind="record").order_by("seq"))
+    for line in (handed, visa):  # GAME-20: table, content, player, the inspecteur present
+        assert (line["bet"], line["table"], line["seance"]) == (1, "R1", str(session.seance))
+        assert (line["content"], line["player"]) == ("Finales 3 et 6 à cheval, 20 €", "M. X")
+        assert line["inspecteur"] == mco.inspecteur.get_full_name()
+    assert handed["event"] == "remise par écrit" and handed["signed_by"] == mco.chef_table.get_full_name()
+    # The direction's visa (officer; the time is the line's), the SCJ informed: time and channel.
+    assert visa["event"] == "visa de la direction" and visa["signed_by"] == mco.directeur_jeux.get_full_name()
+    assert visa["scj"] == f"{mco.est.localtime(informed):%Y-%m-%d %H:%M} (téléphone)" and visa["flags"] == []
+    text = "".join(printed(register).split())
+    names = (mco.inspecteur.get_full_name(), mco.directeur_jeux.get_full_name())
+    for value in ("Finales 3 et 6", "M. X", "téléphone", *names):
+        assert "".join(value.split()) in text
 
 
 def test_game_20_only_with_an_inspecteur_present(mco, live):

@@ -18,7 +18,7 @@ from ledgers.core.models import TableSession
 from ledgers.core.services import seance_open, table_session_open, table_session_prepare
 from ledgers.slots import services as slot_services
 from ledgers.tables.hooks import displays_posted
-from tests.factories import GamingTableFactory, open_register
+from tests.factories import GamingTableFactory, open_register, table_cagnotte
 
 TODAY = timezone.localdate()
 
@@ -52,6 +52,8 @@ def opening(fro, seance, table):
 )
 def test_reg_23_table_opens_only_with_its_display_posted(fro, register, seance, game, item, article):
     table = GamingTableFactory(establishment=fro.est, number="T1", game=game)
+    if game == "texas_holdem":
+        table_cagnotte(table)  # its own cagnotte, so that only the display is missing (COUNT-17)
     with pytest.raises(RuleViolation) as refused:
         opening(fro, seance, table)
     assert refused.value.code == "REG-23" and article in refused.value.article
@@ -82,6 +84,7 @@ def test_reg_23_opening_check_of_wheel_and_dice_games(fro, register, seance, gam
 
 def test_count_20_rake_rate_before_a_poker_table_opens(fro, register, seance):
     table = GamingTableFactory(establishment=fro.est, number="TH1", game="texas_holdem")
+    table_cagnotte(table)
     with pytest.raises(RuleViolation) as refused:
         opening(fro, seance, table)
     assert "COUNT-20" in refused.value.article
@@ -101,6 +104,7 @@ def test_reg_23_games_without_display_open_and_monaco_is_not_concerned(fro, mco,
 def test_count_45_bad_beat_jackpot_starts_only_with_its_increment_displayed(fro, register, seance):
     open_register(fro.est, "registre_bbj")
     table = GamingTableFactory(establishment=fro.est, number="TH1", game="texas_holdem")
+    table_cagnotte(table)
     post(fro, DisplayItem.RAKE_RATE, table=table)
     with pytest.raises(RuleViolation) as refused:
         bad_beat_activate(

@@ -18,6 +18,7 @@ from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open
 from tests.cards.conftest import World
 from tests.cards.conftest import refused as _refused
+from tests.cash.test_e2e import printed
 from tests.factories import LocationFactory
 
 
@@ -206,6 +207,26 @@ def test_card_32_only_approved_manufacturers(frw: World):
         units=[frw.spec()],
         actor=frw.receiver,
     )
+
+
+def test_reg_07_carnet_21_order_lines_carry_every_mention_and_print(frw: World):
+    order = frw.order(lines=(("sixain", 2), ("jeu", 4)))
+    custody.purchase_order_send(order=order, domain=CARDS, actor=frw.director)
+    register = frw.registers["orders"]
+    issued, visaed, sent = (e.payload for e in register.entries.filter(kind="record").order_by("seq"))
+    today = frw.est.localtime(order.issued_at).date()
+    for line in (issued, visaed, sent):  # carnet and order numbers, date, manufacturer, quantities
+        assert (line["carnet"], line["number"], line["order"]) == ("21-A", 1, "Bon de commande n° 21-A/1")
+        assert line["date"] == today.isoformat() and line["supplier"] == frw.supplier.name
+        assert line["lines"] == ["sixain × 2", "jeu × 4"]
+    # The police visa: the officer's name, his service, the date.
+    police = frw.authority.get_full_name()
+    visa = f"Vu — {police}, Service territorial de police judiciaire (police des jeux), {today:%d/%m/%Y}"
+    assert issued["visa"] == "" and visaed["visa"] == visa and sent["visa"] == visa
+    assert register.kind_info.form == "modèle 21"
+    text = "".join(printed(register).split())
+    for value in ("21-A/1", frw.supplier.name, "sixain×2", police, "policejudiciaire", f"{today:%d/%m/%Y}"):
+        assert "".join(value.split()) in text
 
 
 def test_card_33_reg_07_orders_from_carnet_21_visaed_by_the_police(frw: World):

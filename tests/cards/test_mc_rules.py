@@ -20,6 +20,7 @@ from ledgers.registers.models import Register
 from ledgers.registers.verification import verify_register
 from tests.cards.conftest import World
 from tests.cards.conftest import refused as _refused
+from tests.cash.test_e2e import printed
 from tests.factories import notice_aged
 
 
@@ -88,6 +89,28 @@ def test_card_04_book_stock_differing_from_located_units_is_flagged(mcw: World):
     statement = selectors.stock_statement(mcw.est)
     assert not statement.balanced
     assert any(f.code == "CARD-04" for f in selectors.exceptions(mcw.est))
+
+
+def test_reg_03_annex_ledger_transfer_and_day_lines_carry_every_column_and_print(mcw: World):
+    (a,) = mcw.receive(mcw.spec())
+    custody.items_transfer(domain=CARDS, items=[a], to_location=mcw.annex, actor=mcw.cartier, received_by="M. X")
+    today = timezone.localdate()
+    custody.depot_day_close(domain=CARDS, establishment=mcw.est, date=today, actor=mcw.cartier)
+    register = mcw.registers["annexe"]
+    lines = [e.payload for e in register.entries.filter(kind="record").order_by("seq")]
+    transfer = next(line for line in lines if line["movement"] == "TRANSFER")
+    # CARD-05: date, unit IDs, from, to, handed over by, received by (the time is the line's).
+    assert (transfer["date"], transfer["from"], transfer["to"]) == (today.isoformat(), mcw.depot.name, mcw.annex.name)
+    assert transfer["serials"] == [a.serial] and transfer["quantities"] == ["sixain × 1"]
+    assert (transfer["handed_over_by"], transfer["received_by"]) == (mcw.cartier.get_full_name(), "M. X")
+    # The day of each depot: opening stock, transfers in and out, closing stock per category.
+    annex = next(line for line in lines if line["movement"] == "DAY_CLOSE" and line["depot"] == mcw.annex.name)
+    assert (annex["date"], annex["opening"], annex["in"], annex["out"]) == (today.isoformat(), {}, {"sixain": 1}, {})
+    assert annex["closing"] == {"sixain": 1}
+    assert annex["quantities"] == ["sixain : ouverture 0, entrées 1, sorties 0, clôture 1"]
+    text = "".join(printed(register).split())
+    for value in (a.serial, mcw.annex.name, "M. X", "sixain : ouverture 0, entrées 1, sorties 0, clôture 1"):
+        assert "".join(value.split()) in text
 
 
 def test_card_05_reg_03_transfers_go_to_the_annex_ledger_and_negative_stock_is_refused(mcw: World):

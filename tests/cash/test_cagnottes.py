@@ -369,7 +369,7 @@ def test_count_17_no_cagnotte_computed_for_a_table_without_its_own_cagnotte(fro)
     post_displays(fro.tables["TH2"])
     fro.open_register(CARNET_CAGNOTTES.code, "TH2")
     book = ticket_book(fro, "TH2")
-    session = played(fro, "TH2")
+    session = fro.close(fro.opened_unchecked("TH2"))  # it no longer opens without one (COUNT-17)
     with pytest.raises(RuleViolation) as refused:
         services.cagnotte_compute(session=session, detached=[{"book": book, "last_number": 10}], actor=fro[Role.COMITE])
     assert refused.value.code == "COUNT-17" and not CagnotteCount.objects.filter(table_session=session).exists()

@@ -17,6 +17,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register
 from tests.cash.conftest import certified, fr_avance, mc_bank, plaques
+from tests.cash.test_e2e import printed
 from tests.factories import GamingTableFactory
 
 # Art. 49 (003 art. 23), the text's own multiples, for the FR games that have tables here.
@@ -179,6 +180,35 @@ def test_reg_09_avance_written_in_the_tables_carnet_modele_10(fro):
     assert entry.payload["amount"] == "150000.00" and entry.payload["table"] == "RA1"
     assert entry.payload["called_aloud"] is True and "Directeur responsable" in entry.payload["signed_by"]
     assert carnet.entries.get(seq=1).role == Role.CONTROLE_INTERIEUR  # coté et paraphé (REG-26)
+
+
+def test_reg_09_carnet_modele_10_avance_and_certified_encaisse_with_the_tips_printed(fro):
+    session = fro.session("RA1")
+    fr_avance(fro, session)
+    fro.close(session)
+    services.count_record(
+        session=session,
+        breakdown=plaques(171_250),
+        actor=fro[Role.CROUPIER],
+        present=["Croupier Test"],
+        called_aloud=True,
+        tips=Decimal(320),
+    )
+    count = services.count_record(session=session, breakdown=plaques(171_250), actor=fro[Role.CAISSIER])
+    services.count_certify(count=count, actor=fro[Role.COMITE], words="certifié exact")
+    carnet = current_register(fro.est, CARNET_AVANCES.code, "RA1")
+    lines = [e.payload for e in carnet.entries.filter(kind="record", payload__table_session=session.pk)]
+    avance, encaisse = lines[0], lines[-1]
+    for line in (avance, encaisse):  # the séance's lines of the table's carnet, numbered like its box
+        assert (line["date"], line["seance"], line["table"]) == (fro.day.isoformat(), str(session.seance), "RA1")
+    assert avance["amount"] == "150000.00" and avance["breakdown"]
+    assert avance["signed_by"] == f"{fro.director.get_full_name()} (Directeur responsable)"
+    assert encaisse["event"] == "Encaisse de fin de séance" and encaisse["amount"] == "171250.00"
+    assert encaisse["tips"] == "320.00" and encaisse["certification"] == "certifié exact"
+    assert encaisse["signed_by"] == f"{fro[Role.COMITE].get_full_name()} (Membre du comité de direction)"
+    text = "".join(printed(carnet).split()).replace("\u202f", "")
+    for value in ("modèle 10", "Pourboires", "Certification", "320", "certifié exact", "171250"):
+        assert "".join(value.split()) in text
 
 
 def test_reg_26_no_avance_without_a_carnet_cote_et_paraphe(fro):

@@ -67,7 +67,7 @@ def test_count_17_the_rake_goes_into_the_tables_own_cagnotte(poker):
     poker.tables["TH2"] = table
     post_displays(table)
     poker.open_register(CARNET_CAGNOTTES.code, "TH2")
-    session = poker.session("TH2")
+    session = poker.opened_unchecked("TH2")  # it no longer opens without one (COUNT-17)
     with pytest.raises(RuleViolation) as refused:
         services.pot_rake_record(session=session, pot=D("100"), cave=D("500"), actor=poker[Role.CROUPIER])
     assert refused.value.code == "COUNT-17" and not PotRake.objects.exists()

@@ -8,9 +8,11 @@ from ledgers.cash.models import TableCagnotte
 from ledgers.cash.registers import CARNET_CAGNOTTES
 from ledgers.cash.services.table_cagnottes import table_cagnotte_record
 from ledgers.core.errors import RuleViolation
+from ledgers.core.hooks import opening_refusals
+from ledgers.core.models import TableSession
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register
-from tests.factories import GamingTableFactory
+from tests.factories import GamingTableFactory, post_displays
 
 
 def test_count_17_holdem_cagnotte_bears_the_table_number(fro):
@@ -41,3 +43,21 @@ def test_count_42_cagnotte_page(client, fro):
     assert client.get("/caisses/cagnottes/nouvelle/").status_code == 200
     response = client.post("/caisses/cagnottes/nouvelle/", {"table": fro.tables["TH1"].pk, "number": "RA1"})
     assert response.status_code == 409 and "COUNT-17" in response.content.decode()
+
+
+def test_count_17_a_poker_table_opens_for_play_only_with_its_own_cagnotte(fro):
+    table = GamingTableFactory(establishment=fro.est, room=fro.room, number="TH2", game="texas_holdem")
+    fro.tables["TH2"] = table
+    post_displays(table)
+    fro.open_register(CARNET_CAGNOTTES.code, "TH2")
+    session = fro.session("TH2", open_=False)
+    assert [(r.code, "57-2" in r.article) for r in opening_refusals(session)] == [("COUNT-17", True)]
+    with pytest.raises(RuleViolation) as refused:
+        fro.session("TH2", seance=session.seance)
+    assert refused.value.code == "COUNT-17"
+    session.refresh_from_db()
+    assert session.status != TableSession.Status.OPEN and session.opened_at is None
+    table_cagnotte_record(table=table, number="TH2", actor=fro[Role.COMITE])
+    assert opening_refusals(session) == []
+    opened = fro.session("TH2", seance=session.seance)
+    assert opened.status == TableSession.Status.OPEN

@@ -28,6 +28,7 @@ from ledgers.dice.services import (
 )
 from ledgers.incidents.selectors import has_open_incident
 from ledgers.registers.verification import verify_register
+from tests.cash.test_e2e import printed
 from tests.dice.conftest import PASSED, allocate_fr, fr_inputs, fr_order, open_table, receive_fr
 from tests.factories import LocationFactory
 
@@ -490,6 +491,39 @@ def test_dice_25_closing_refused_without_both_signatures(fr_org):
         "Chef_table Test — Chef de table",
     ]
     table_session_close(session=session, actor=fr_org["directeur_responsable"])
+
+
+def test_reg_08_rampo_special_register_end_check_line_carries_every_column_and_prints(fr_org):
+    seance = fr_org.seance()
+    session = fr_org.session(seance)
+    allocate_fr(fr_org, session, receive_fr(fr_org, 2))
+    open_table(fr_org, session)
+    dice = list(Die.objects.filter(table_session=session).order_by("pair__number", "serial"))
+    dice_end_check(
+        session=session,
+        results=results_ok(dice),
+        actor=fr_org["comite"],
+        cosigner=fr_org["chef_table"],
+        return_to=fr_org.depot,
+        instruments=INSTRUMENTS,
+        observations="Dés rangés à l'armoire",
+    )
+    register = fr_org.registers["rampo_special"]
+    allocation, check = records(register)
+    for line in (allocation, check):  # date, séance, table, time
+        assert (line["date"], line["seance"], line["table"]) == (seance.date.isoformat(), "Soirée", "RP1")
+        assert len(line["time"]) == 5
+    # DICE-24: each of the four dice with its micrometer, square and balance results; the instruments.
+    assert len(check["dice"]) == 4
+    for line, die in zip(check["dice"], dice, strict=True):
+        assert line.startswith(f"{die.serial} / CNI / {die.colour} : 22.01 mm")
+    assert check["detail"] == "micromètre MIC-01, équerre EQ-01, balancing caliper BC-01"
+    # DICE-25: the names and signatures of the comité member and the chef de table, the observations.
+    assert check["signatures"] == ["Comite Test — Membre du comité de direction", "Chef_table Test — Chef de table"]
+    assert check["observations"] == "Dés rangés à l'armoire"
+    text = "".join(printed(register).split())
+    for value in (dice[0].serial, "MIC-01", "BC-01", "Chef_table Test", "Comite Test", "Dés rangés à l'armoire"):
+        assert "".join(value.split()) in text
 
 
 def test_dice_26_only_the_reserve_pair_comes_into_play(fr_org):

@@ -43,6 +43,7 @@ from ledgers.incidents.selectors import has_open_incident
 from ledgers.registers.models import Entry
 from ledgers.registers.services import entry_append, register_create, register_open
 from ledgers.registers.verification import verify_register
+from tests.cash.test_e2e import printed
 from tests.dice.conftest import PASSED, allocate_mc, mc_inputs, open_table, receive_mc
 from tests.factories import LocationFactory, make_user, notice_aged
 
@@ -322,6 +323,36 @@ def test_dice_10_allocation_active_only_with_the_sous_directeurs_signature(mc_or
     assert open_table(mc_org, session).status == TableSession.Status.OPEN
 
 
+def test_reg_05_dice_in_service_lines_carry_every_column_and_print(mc_org):
+    session = mc_org.session()
+    dice = sorted((line.die for line in allocate_mc(mc_org, session).lines.all()), key=lambda d: d.serial)
+    open_table(mc_org, session)
+    results = [DieResult(die=dice[0], result=Result.ANOMALY, remark="Angle ébréché")]
+    results += [DieResult(die=d) for d in dice[1:]]
+    dice_end_check(
+        session=session,
+        results=results,
+        actor=mc_org["sous_directeur"],
+        return_to=mc_org.depot,
+        observations="Table calme",
+    )
+    allocation, check = records(mc_org.registers["des_en_service"])
+    sous_directeur = f"{mc_org['sous_directeur'].get_full_name()} — Sous-directeur"
+    for line in (allocation, check):  # DICE-09: date, séance, table, time of use
+        assert line["date"] == session.seance.date.isoformat() and line["seance"] == "Soirée"
+        assert line["table"] == "CR1" and len(line["time"]) == 5
+    # DICE-09, DICE-10: the five dice by numéro d'ordre and sigle, the sous-directeur's signature.
+    assert sorted(allocation["dice"]) == [f"{d.serial} / SBM" for d in dice]
+    assert allocation["signatures"] == [sous_directeur]
+    # DICE-11: each die's result, the observations, the sous-directeur's name and signature.
+    assert check["dice"][0] == f"{dice[0].serial} / SBM : Anomalie (abîmé, suspect) (Angle ébréché)"
+    assert check["dice"][1:] == [f"{d.serial} / SBM : Conforme" for d in dice[1:]]
+    assert check["observations"] == "Table calme" and check["signatures"] == [sous_directeur]
+    text = "".join(printed(mc_org.registers["des_en_service"]).split())
+    for value in (*allocation["dice"], "Angleébréché", "Tablecalme", "".join(sous_directeur.split())):
+        assert "".join(value.split()) in text
+
+
 def test_dice_11_closing_refused_without_the_sous_directeurs_end_check(mc_org):
     session = mc_org.session()
     dice = [line.die for line in allocate_mc(mc_org, session).lines.all()]
@@ -499,6 +530,40 @@ def test_reg_02_dice_intake_register_cote_et_paraphe_by_the_commissaire_only(mc)
         assert refused.value.code == "REG-02"
     register_open(register=register, actor=make_user(mc, "commissaire"), paraphe="C. G.")
     assert register.entries.get(seq=1).role == "commissaire"
+
+
+def test_reg_24_destruction_minutes_printed_with_who_when_and_the_prior_notice(mc_org):
+    used = play_seance(mc_org, days_ago=1)
+    planned = timezone.now()
+    session = dice_destruction_plan(
+        establishment=mc_org.est,
+        dice=used,
+        actor=mc_org["directeur_jeux"],
+        planned_at=planned,
+        method=DestructionSession.Method.DESTRUCTION,
+    )
+    notice = {"channel": "email", "reference": "Courriel au SCJ n° 12"}
+    destruction_notify(session=session, actor=mc_org["directeur_jeux"], **notice)
+    notice_aged(session)
+    session.refresh_from_db()
+    dice_destruction_complete(
+        session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"], observations="Dés sciés"
+    )
+    register = mc_org.registers["prise_en_charge"]
+    minutes = records(register)[-1]
+    # DICE-07: the dice, the method, the Direction officer, the inspecteur, the SCJ informed beforehand.
+    assert minutes["movement"] == "OUT" and sorted(minutes["serials"]) == sorted(d.serial for d in used)
+    assert minutes["reason"] == "Destruction" and minutes["officer"] == mc_org["directeur_jeux"].get_full_name()
+    at = "%d/%m/%Y %H:%M"
+    assert minutes["minutes"] == (
+        f"Responsable : {mc_org['directeur_jeux'].get_full_name()} ; "
+        f"Inspecteur présent : {mc_org['inspecteur'].get_full_name()} ; "
+        f"Prévue le {mc_org.est.localtime(planned).strftime(at)} ; "
+        f"Autorité informée le {mc_org.est.localtime(session.notified_at).strftime(at)} "
+        "(email — Courriel au SCJ n° 12) ; Dés sciés"
+    )
+    text = "".join(printed(register).split())
+    assert "Procès-verbal" in printed(register) and "".join(minutes["minutes"].split()) in text
 
 
 def test_reg_24_destruction_minutes_need_the_prior_scj_notice_and_say_it(mc_org):

@@ -13,6 +13,7 @@ from ledgers.equipment.models import AssetStatus, MachineType
 from ledgers.incidents.models import Incident
 from ledgers.incidents.services import incident_close, incident_decide, incident_notify
 from ledgers.registers.selectors import current_register
+from tests.factories import table_cagnotte
 
 from .conftest import mounted_shuffler, receive_shoes, session, shuffler
 
@@ -148,6 +149,7 @@ def test_shuf_10_ultimate_holdem_two_decks_of_different_colours(fro):
 
 def test_shuf_13_end_of_seance_hood_opened_and_empty_before_close(fro):
     machine = mounted_shuffler(fro, "TH1")
+    table_cagnotte(fro.tables["TH1"])
     th = session(fro, "TH1")
     croupier = fro.users[Role.CROUPIER]
     use = services.shuffler_use_start(session=th, shuffler=machine, actor=croupier)

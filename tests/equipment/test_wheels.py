@@ -13,6 +13,7 @@ from ledgers.equipment.specs import TEXT_SPECS
 from ledgers.incidents.models import Incident
 from ledgers.incidents.services import incident_close, incident_decide, incident_notify
 from ledgers.registers.selectors import current_register
+from tests.cash.test_e2e import printed
 from tests.factories import make_user
 
 from .conftest import open_wheel_table, session, wheel
@@ -132,6 +133,56 @@ def test_inc_08_failed_check_opens_incident_and_table_stays_closed(mco):
     services.wheel_check_record(session=gr, actor=technician, cosigner=inspecteur, points=["Indicateur"], passed=True)
     table_session_open(session=gr, actor=mco.director)
     assert Incident.objects.filter(category="equipment_check").count() == 1
+
+
+def _printed_has(register, *values) -> None:
+    text = "".join(printed(register).split())
+    for value in values:
+        assert "".join(value.split()) in text, value
+
+
+def test_reg_11_main_courante_line_carries_every_column_and_prints(fro):
+    machine = wheel(fro, WheelKind.ROUE_CHANCE, table="RC1")
+    rc = session(fro, "RC1")
+    comite, croupier = fro.users[Role.COMITE], fro.users[Role.CROUPIER]
+    services.wheel_check_record(
+        session=rc,
+        actor=croupier,
+        cosigner=comite,
+        points=["Rotation libre", "Marqueur fixe"],
+        passed=True,
+        observations="Roue nettoyée",
+    )
+    register = current_register(fro.est, "main_courante_roue")
+    (line,) = (e.payload for e in register.entries.filter(kind="record"))
+    # WHEEL-08: date, séance, wheel, checks, result, the comité member's and the croupier's names.
+    assert (line["date"], line["seance"], line["table"]) == (rc.seance.date.isoformat(), str(rc.seance), "RC1")
+    assert machine.number in line["wheel"] and line["points"] == ["Rotation libre", "Marqueur fixe"]
+    assert (line["result"], line["observations"]) == ("conforme", "Roue nettoyée")
+    assert (line["comite"], line["croupier"]) == (comite.get_full_name(), croupier.get_full_name())
+    _printed_has(register, "Rotation libre", "Roue nettoyée", comite.get_full_name(), croupier.get_full_name())
+
+
+def test_reg_12_mc_equipment_check_line_carries_every_column_and_prints(mco):
+    machine = wheel(mco, WheelKind.ROULETTE_EUROPEENNE, table="R1")
+    r1 = session(mco, "R1")
+    technician, inspecteur = mco.users[Role.ENTRETIEN], mco.users[Role.INSPECTEUR]
+    services.wheel_check_record(
+        session=r1,
+        actor=inspecteur,
+        cosigner=technician,
+        points=["Pivot", "Cloisons"],
+        passed=True,
+        observations="Cylindre graissé",
+    )
+    register = current_register(mco.est, "verifications_materiel")
+    (line,) = (e.payload for e in register.entries.filter(kind="record"))
+    # WHEEL-06: date, séance, table, equipment, points, result, observations, technician and inspecteur.
+    assert (line["date"], line["seance"], line["table"]) == (r1.seance.date.isoformat(), str(r1.seance), "R1")
+    assert machine.number in line["wheel"] and line["points"] == ["Pivot", "Cloisons"]
+    assert (line["result"], line["observations"]) == ("conforme", "Cylindre graissé")
+    assert (line["technician"], line["inspecteur"]) == (technician.get_full_name(), inspecteur.get_full_name())
+    _printed_has(register, "Cloisons", "Cylindre graissé", technician.get_full_name(), inspecteur.get_full_name())
 
 
 def test_wheel_08_reg_11_fr_roue_de_la_chance_checked_by_comite_and_croupier_in_main_courante(fro):

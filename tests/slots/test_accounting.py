@@ -98,7 +98,7 @@ def test_slot_55_product_per_count_follows_the_formula(fr_room, machine):
     cashier, comite = fr_room["caissier"], fr_room["comite"]
     _avance(fr_room, machine)  # 200
     payment = services.jackpot_pay(
-        machine=machine, amount=Decimal("800"), method="cash", actor=cashier, controller=comite
+        machine=machine, amount=Decimal("800"), method="cash", combination="7-7-7", actor=cashier, controller=comite
     )
     with pytest.raises(RuleViolation) as exc:  # the cash-desk payment is not in modèle 29 yet
         accounting.count_record(machine=machine, physical=Decimal("5000"), comite=comite, actor=cashier)
@@ -136,7 +136,7 @@ def test_slot_55_product_per_count_follows_the_formula(fr_room, machine):
 def test_slot_55_payment_posted_once_and_carnet_is_french_only(fr_room, machine, mc_room):
     cashier, comite = fr_room["caissier"], fr_room["comite"]
     payment = services.jackpot_pay(
-        machine=machine, amount=Decimal("800"), method="cash", actor=cashier, controller=comite
+        machine=machine, amount=Decimal("800"), method="cash", combination="7-7-7", actor=cashier, controller=comite
     )
     accounting.payment_post(payment=payment, comite=comite, actor=cashier)
     with pytest.raises(ValidationError):
@@ -150,7 +150,7 @@ def test_slot_55_payment_posted_once_and_carnet_is_french_only(fr_room, machine,
 def test_slot_35_slot_55_dashboard_lists_the_jackpots_awaiting_the_comite_visa(client, fr_room, machine):
     cashier, comite = fr_room["caissier"], fr_room["comite"]
     payment = services.jackpot_pay(
-        machine=machine, amount=Decimal("800"), method="cash", actor=cashier, controller=comite
+        machine=machine, amount=Decimal("800"), method="cash", combination="7-7-7", actor=cashier, controller=comite
     )
     client.force_login(comite)
     waiting = f"Bon de paiement n° {payment.bon_number} ({machine.number}"

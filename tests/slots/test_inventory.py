@@ -12,6 +12,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.registers.models import Entry, Register
 from ledgers.slots import services
 from ledgers.slots.models import Machine, MachineMove, Meter, Socle
+from tests.cash.test_e2e import printed
 
 from .conftest import photo
 
@@ -36,6 +37,27 @@ def test_reg_15_mc_inventory_line_in_the_slot_files(mc_room):
     assert all(p["machine"] == machine.sbm_number for p in payloads)
     assert machine.photo.name.startswith("slots/machines/")
     assert machine.place == "store" and machine.status == "registered"
+
+
+def test_reg_15_slot_04_07_mc_slot_files_lines_carry_every_column_and_print(mc_room):
+    machine = mc_room.register_machine()
+    machine.refresh_from_db()
+    register = mc_room.registers["slot_fichiers"]
+    inventory, sheet = (e.payload for e in Entry.objects.filter(register=register, kind="record").order_by("seq"))
+    # SLOT-04: type, serial number, SBM number, location, photograph.
+    assert inventory["event"] == "Inscription à l'inventaire" and inventory["machine"] == machine.sbm_number
+    for mention in ("Vidéo rouleaux", f"n° {machine.maker_serial}", "lieu : Magasin", machine.photo.name):
+        assert mention in inventory["detail"]
+    # SLOT-04, SLOT-07: the technical sheet with the certified return, dated.
+    assert sheet["event"] == "Fiche technique" and sheet["machine"] == machine.sbm_number
+    assert "TRJ 92.50 %" in sheet["detail"] and "5 rouleaux, 20 lignes" in sheet["detail"]
+    assert sheet["at"].startswith(machine.rate_date.isoformat())
+    # SLOT-08: kept by the Directeur de l'exploitation, who signs the lines.
+    assert register.kind_info.paraph_roles_for("MC") == ("directeur_exploitation",)
+    assert "Directeur de l'exploitation" in inventory["signature"]
+    text = "".join(printed(register).split())
+    for value in (machine.sbm_number, machine.maker_serial, "Magasin", "TRJ92.50%"):
+        assert value in text
 
 
 def test_slot_01_media_required(mc_room):

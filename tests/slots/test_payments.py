@@ -4,12 +4,15 @@ import datetime
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from ledgers.core.errors import RuleViolation
+from ledgers.registers.models import Entry
 from ledgers.registers.verification import verify_register
 from ledgers.slots import services
 from ledgers.slots.models import TopUp
+from tests.cash.test_e2e import printed
 
 pytestmark = pytest.mark.django_db
 
@@ -66,6 +69,30 @@ def test_slot_35_fr_payment_controlled_by_comite_on_numbered_bon(fr_room):
     second = services.jackpot_pay(amount=Decimal("800"), controller=fr_room["comite"], **pay)
     assert (first.bon_number, second.bon_number) == (1, 2)
     assert first.flags == [] and second.flags == ["SLOT-35"]  # not above the automatic payment limit
+
+
+def test_reg_37_fr_jackpot_register_line_carries_every_mention_of_art_68_20_and_prints(fr_room):
+    machine = fr_room.on_floor(payment_limit=Decimal("1000"))
+    cashier, comite = fr_room["caissier"], fr_room["comite"]
+    paid_at = timezone.now() - datetime.timedelta(minutes=5)
+    pay = {"machine": machine, "amount": Decimal("5000"), "method": "cash", "actor": cashier, "controller": comite}
+    with pytest.raises(ValidationError) as refused:  # the combination is one of the mentions
+        services.jackpot_pay(combination=" ", paid_at=paid_at, **pay)
+    assert "combination" in refused.value.message_dict
+    payment = services.jackpot_pay(combination="7-7-7", paid_at=paid_at, **pay)
+    line = Entry.objects.get(pk=payment.entry_id).payload
+    assert line["machine"] == machine.casino_number  # numéro casino de la machine
+    assert "7-7-7" in line["detail"]  # combinaison des figures
+    assert line["at"] == fr_room.est.localtime(paid_at).strftime("%Y-%m-%d %H:%M")  # date, heure
+    assert line["amount"] == "5000"  # montant du gain
+    assert line["signature"] == (
+        f"{cashier.get_full_name()} — Caissier ; {comite.get_full_name()} — Membre du comité de direction"
+    )
+    register = payment.entry.register
+    assert register.kind == "slot_jackpots" and verify_register(register) is None
+    text = "".join(printed(register).split()).replace("\u202f", "")  # amounts print with thin spaces
+    for value in (machine.casino_number, "7-7-7", "5000", cashier.get_full_name(), comite.get_full_name()):
+        assert "".join(value.split()) in text
 
 
 def test_inc_04_slot_18_dispute_decided_after_hearing_the_mechanic(mc_room):

@@ -21,6 +21,7 @@ from ledgers.reports.documents import register_pdf
 from ledgers.slots import services
 from ledgers.slots.models import AccountingLine, IncrementBon, Progressive
 from ledgers.slots.services import accounting, jpm, progressives
+from tests.cash.test_e2e import printed
 from tests.factories import DEFAULT_PASSWORD, make_user, open_register
 
 pytestmark = pytest.mark.django_db
@@ -346,6 +347,50 @@ def test_slot_40_win_bons_per_machine_with_both_signatures(room):
     jpm.jpm_restart(jackpot=jackpot, actor=room["comite"])
     jackpot.refresh_from_db()
     assert jackpot.status == "active"
+
+
+def test_reg_40_reg_42_modele_28_s_lines_and_bons_d_incrementation_carry_every_mention(room):
+    jackpot = _jpm(room)
+    first, second = jackpot.machines.order_by("casino_number")
+    cashier, comite = room["caissier"], room["comite"]
+    win = _won(room, jackpot, winner=first)
+    # 68-20-2: the day's line before the opening: the displayed amount, the "entrées" meter of each machine.
+    reading = Entry.objects.get(register__kind="slot_jpm_28s", payload__event="Relevé avant l'ouverture").payload
+    assert reading["jackpot"] == "JPM1" and reading["amount"] == "10500"
+    assert reading["meters"] == f"{first.casino_number} : 1000 ; {second.casino_number} : 2000"
+    # 68-20-3: annotated at the win with the amount won and both "entrées" meters of each machine.
+    annotated = win.entry.payload
+    assert annotated["jackpot"] == "JPM1" and annotated["amount"] == "12500"
+    assert annotated["meters"] == f"{first.casino_number} : 11000 / 11005 ; {second.casino_number} : 7000 / 7002"
+    assert annotated["signature"] == (
+        f"{cashier.get_full_name()} — Caissier ; {comite.get_full_name()} — Membre du comité de direction"
+    )
+    # One bon d'incrémentation per machine: the casino's name, the machine's casino and location
+    # numbers, its share of the increments, the starting amount for the winner; signed by both.
+    for bon in IncrementBon.objects.order_by("bon_number"):
+        line = bon.line.entry.payload
+        assert line["machine"] == bon.machine.casino_number and line["amount"] == str(
+            bon.share + (bon.start_amount or 0)
+        )
+        for mention in (
+            f"n° {bon.bon_number}",
+            room.est.name,
+            f"emplacement {bon.machine.location_number}",
+            f"part des incrémentations {bon.share} €",
+        ):
+            assert mention in line["detail"]
+        assert (f"montant de départ {jackpot.start_amount} €" in line["detail"]) is (bon.machine == first)
+        assert line["signature"] == annotated["signature"]
+        assert (bon.cashier, bon.comite) == (cashier, comite)
+    # The winner's bon de paiement: its line in the registre des jackpots, signed by both (REG-42).
+    paid = win.payment.entry.payload
+    assert paid["machine"] == first.casino_number and paid["amount"] == "12500"
+    assert f"bon n° {win.payment.bon_number}" in paid["detail"] and paid["signature"] == annotated["signature"]
+    register = win.entry.register
+    assert verify_register(register) is None
+    text = "".join(printed(register).split())  # the printed modèle 28 S shows both lines' meters
+    for value in (reading["meters"], annotated["meters"], comite.get_full_name()):
+        assert "".join(value.split()) in text
 
 
 def test_slot_40_win_needs_both_meters_of_every_connected_machine(room):

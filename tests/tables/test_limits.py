@@ -12,6 +12,7 @@ from ledgers.authority.models import Declaration
 from ledgers.authority.services import declaration_record
 from ledgers.core.authz import save_audited
 from ledgers.core.errors import RuleViolation
+from ledgers.core.hooks import opening_refusals
 from ledgers.core.models import Seance, TableSession
 from ledgers.core.services import seance_open, table_session_open, table_session_prepare
 from ledgers.registers.selectors import current_register
@@ -265,6 +266,41 @@ def test_auth_01_minimum_stake_change_refused_without_an_implemented_declaration
     _next_seance(frc, DAY + datetime.timedelta(days=9))
     with refused("AUTH-01"):  # the declaration was used up by the change it announced
         limits(frc, "BJ1", minimum_stake=D("20"))
+
+
+def test_auth_01_opening_hours_changed_only_once_declared(frc):
+    open_register(frc.est, "declarations_prealables")
+    open_register(frc.est, "informations_autorites")
+
+    def hours(closing):
+        frc.est.options = {**frc.est.options, "SET-25": {"closing": {"soiree": [closing, 1]}}}
+        frc.est.save()
+
+    hours("04:00")  # before the house first plays: the hours of its authorisation
+    table_session_open(session=frc.session("TC1"), actor=frc.director)
+    _next_seance(frc, DAY + datetime.timedelta(days=1))
+    table_session_open(session=frc.session("TC1"), actor=frc.director)  # the same hours: nothing to declare
+    hours("05:00")
+    _next_seance(frc, DAY + datetime.timedelta(days=2))
+    session = frc.session("TC1")
+    assert [(r.code, "9 bis" in r.article) for r in opening_refusals(session)] == [("AUTH-01", True)]
+    with refused("AUTH-01"):
+        table_session_open(session=session, actor=frc.director)
+    declare = partial(
+        declaration_record,
+        establishment=frc.est,
+        actor=frc.director,
+        details="Fermeture de la séance du soir à 5 h",
+        sent_on=DAY - datetime.timedelta(days=20),
+        recipients=Declaration.Recipient.values,
+        proof="LRAR 2",
+    )
+    declare(operation="3", implementation_date=DAY + datetime.timedelta(days=2))  # another operation
+    declare(operation="6", implementation_date=DAY + datetime.timedelta(days=3))  # not reached yet
+    with refused("AUTH-01"):
+        table_session_open(session=session, actor=frc.director)
+    declare(operation="6", implementation_date=DAY + datetime.timedelta(days=2))
+    assert table_session_open(session=session, actor=frc.director).status == TableSession.Status.OPEN
 
 
 def test_auth_01_roue_minimum_raised_at_opening_needs_no_declaration_mc_needs_none(frc, mcc):

@@ -134,6 +134,30 @@ def session_items(session: DestructionSession, domain: CustodyDomain) -> list[Tr
     return list(domain.model.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
 
 
+def _minutes(session: DestructionSession, details: dict) -> str:
+    """The minutes as the intake register prints them: who was responsible and present, when it
+    was planned and when and how the authority was informed (CARD-10, CARD-11, DICE-07, REG-24)."""
+    est, at = session.establishment, "%d/%m/%Y %H:%M"
+    notice = " — ".join(filter(None, (session.notice_channel, session.notice_reference)))
+    parts = [
+        _french(_("Responsable : %(name)s"), name=details["officer"]),
+        _french(_("Inspecteur présent : %(name)s"), name=details["inspector"]) if details["inspector"] else "",
+        _french(_("Autorité présente : %(name)s"), name=details["witness"]) if details["witness"] else "",
+        _french(_("Prévue le %(at)s"), at=est.localtime(session.planned_at).strftime(at)),
+        (
+            _french(
+                _("Autorité informée le %(at)s (%(how)s)"),
+                at=est.localtime(session.notified_at).strftime(at),
+                how=notice,
+            )
+            if session.notified_at
+            else ""
+        ),
+        details["observations"],
+    ]
+    return " ; ".join(part for part in parts if part)
+
+
 @transaction.atomic
 def destruction_complete(
     *,
@@ -241,6 +265,7 @@ def destruction_complete(
         "checks": session.checks,
         "observations": observations,
     }
+    details["minutes"] = _minutes(session, details)
     entries = _record_out(
         domain=domain,
         establishment=est,

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import impossible
 from ledgers.core.models import Establishment
+from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
 
@@ -61,9 +62,17 @@ def _check_supplier(domain: CustodyDomain, supplier: Supplier, on: datetime.date
 
 
 def _order_entry(order: PurchaseOrder, *, actor: AbstractBaseUser, role: str, event: Promise) -> None:
-    register = current_register(order.establishment, PURCHASE_ORDERS.code, order.domain)
+    est = order.establishment
+    register = current_register(est, PURCHASE_ORDERS.code, order.domain)
+    visa = ""
     with register_language():
         event = str(event)
+        if order.visa_by:  # the officer's name, service and date (CARD-33, DICE-16)
+            service = est.profile.authority_names.get(order.visa_role) or Role(order.visa_role).label
+            visa = (
+                f"{order.visa_statement} — {display_name(order.visa_by)}, {service}, "
+                f"{est.localtime(order.visa_at):%d/%m/%Y}"
+            )
     entry_append(
         register=register,
         actor=actor,
@@ -72,10 +81,11 @@ def _order_entry(order: PurchaseOrder, *, actor: AbstractBaseUser, role: str, ev
             "order": str(order),
             "number": order.number,
             "carnet": order.carnet,
+            "date": est.localtime(order.issued_at).date().isoformat(),
             "event": event,
             "supplier": order.supplier.name,
             "lines": [f"{line['category']} × {line['quantity']}" for line in order.lines],
-            "visa": f"{order.visa_statement} — {display_name(order.visa_by)}" if order.visa_by else "",
+            "visa": visa,
         },
     )
 

@@ -229,7 +229,12 @@ def dice_end_check(
             ]
         else:
             detail = str(_("%(ok)s conformes sur %(n)s") % {"ok": sum(r["passed"] for r in rows), "n": len(rows)})
-            lines = [f"{r['serial']} / {r['sigle']} : {result_labels[r['result']]}" for r in rows]
+            # The result of each die with its remark, as the register prints it (DICE-11).
+            lines = [
+                f"{r['serial']} / {r['sigle']} : {result_labels[r['result']]}"
+                + (f" ({r['remark']})" if r["remark"] else "")
+                for r in rows
+            ]
         entry = _service_entry(
             register,
             session,

@@ -212,7 +212,11 @@ def machine_register(
         event=_("Inscription à l'inventaire"),
         at=now,
         detail=f"{machine.machine_type} — {machine.maker} n° {machine.maker_serial} — {media} — "
-        f"{machine.stations} {_('poste(s)')}" + (f" — {machine.get_drop_type_display()}" if machine.drop_type else ""),
+        f"{machine.stations} {_('poste(s)')}"
+        + (f" — {machine.get_drop_type_display()}" if machine.drop_type else "")
+        # The inventory file also names where the machine is and its photograph (SLOT-04).
+        + f" — {_('lieu')} : {machine.get_place_display()}"
+        + (f" — {_('photographie')} {machine.photo.name}" if machine.photo else ""),
     )
     technical_sheet_record(
         machine=machine,

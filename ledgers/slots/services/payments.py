@@ -30,7 +30,7 @@ from ..models import (
     TopUp,
 )
 from ..registers import JACKPOTS, TOP_UPS
-from .common import INVENTORY_ROLES, _line, _register_write
+from .common import INVENTORY_ROLES, _line, _register_write, _signature
 
 PAY_ROLES = {"MC": (Role.SUPERVISEUR,), "FR": (Role.CAISSIER,)}
 
@@ -132,6 +132,8 @@ def jackpot_pay(
     else:
         if controller is None or controller.pk == actor.pk:
             raise RuleViolation("SLOT-35", _("Le paiement est contrôlé et signé par un membre du comité de direction."))
+        if not combination.strip():  # a mention of the bon and of the register (68-20; REG-37)
+            raise ValidationError({"combination": _("Indiquez la combinaison des figures constituant le jackpot.")})
         role_named_by_text(
             controller,
             est,
@@ -146,6 +148,10 @@ def jackpot_pay(
         bon = (JackpotPayment.objects.filter(machine__establishment=est).aggregate(n=Max("bon_number"))["n"] or 0) + 1
     ident = f" — {id_type.strip()} {id_number.strip()}" if id_number.strip() else ""
     control = f" — {_('contrôlé par')} {display_name(controller)}" if controller else ""
+    signed = {}
+    if controller:  # FR: the register's line is signed by the cashier and the comité member (68-20; REG-37)
+        with register_language():
+            signed["signature"] = f"{_signature(actor, role)} ; {_signature(controller, Role.COMITE)}"
     entry = _payment_line(
         machine,
         kind=JACKPOTS,
@@ -158,6 +164,7 @@ def jackpot_pay(
         f"{control}" + (f" — {_('bon')} n° {bon}" if bon else ""),
         station=station,
         flags=flags,
+        **signed,
     )
     return JackpotPayment.objects.create(
         machine=machine,
