@@ -135,9 +135,11 @@ def avance(visit: Visit, n: int) -> None:
     table = table_of(visit, "Avance — table")
     visit.act("Avance — table")
     grid(visit, "breakdown", {"plaque_10000": 4})
+    # Where the table played last night, its encaisse went back to the caisse centrale.
+    visit.page.fill("#id_carry_note", "Encaisse de la séance précédente remise à la caisse centrale.")
     visit.choose("id_receiver_username", "Marchetti")
     visit.page.fill("#id_receiver_password", DEMO_PASSWORD)
-    visit.submit("Avance")
+    visit.submit("Avance inscrite au carnet.")
     row = visit.page.locator("main tr", has_text=f"n° {table}").first
     assert "40" in row.inner_text()
 
