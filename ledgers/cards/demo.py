@@ -46,6 +46,9 @@ from .services import ReceivedDeck, ReceivedUnit
 
 SEED_AFTER = ("ledgers.equipment",)  # the sabots of the French tables
 SEANCES = 12  # séances over the last four weeks, one every other evening, and today's
+# MC: the tables prepared tonight with no cards out yet (game, super privé): a deck each for the
+# poker tables, a sixain for the super privé punto banco.
+WAITING_FOR_CARDS = (("three_card_poker", False), ("ultimate_holdem", False), ("punto_banco", True))
 PARAPHE = {
     Role.COMMISSAIRE: "C.O.",
     Role.POLICE: "C.V.",
@@ -496,6 +499,11 @@ class _Monaco(_Casino):
         if table is not None:
             session = table_session_prepare(seance=seance, table=table, actor=self.user(self.table_manager_role))
             services.cards_issue(table_session=session, units=[chemin], actor=self.keeper, received_by=self.chef_name)
+        # Parties prepared for later tonight, whose cards the cartier has still to take out.
+        for game, super_prive in WAITING_FOR_CARDS:
+            table = self.table(game, super_prive)
+            if table is not None:
+                table_session_prepare(seance=seance, table=table, actor=self.user(self.table_manager_role))
 
 
 class _Nice(_Casino):

@@ -6,7 +6,8 @@ certify, the cagnottes to open and count and the days to visa; FR the cashiers a
 the bad beat jackpots to count, whose displayed amount the séance waits for (COUNT-24).
 
 The main acts: the cashier hands each table its avance (the float, counted by denomination); the
-changeur writes his bon for the chips he needs at the table; FR the accounts close the registre
+croupier, the chef de table and the cashier count the encaisse of a partie ended; the changeur
+writes his bon for the chips he needs at the table; FR the accounts close the registre
 de contrôle's day and the month of the carnet des prélèvements."""
 
 import datetime
@@ -140,15 +141,18 @@ def chip_census_due(request: HttpRequest, establishment: Establishment) -> Panel
 
 
 SHOWN = 6  # tables offered as buttons on the home; the cash desk's page lists them all
+# Whose home offers the blind counts: the table's own counters (MC COUNT-05: the croupier and the
+# chef de table) and the cashiers.
+COUNTERS_AT_HOME = frozenset({Role.CROUPIER, Role.CHEF_TABLE, Role.CAISSIER})
 
 
 @main_acts
 def cash_acts(request: HttpRequest, establishment: Establishment) -> list[MainAct]:
     roles, est = roles_of(request.user, establishment), establishment
     acts: list[MainAct] = []
-    if Role.CAISSIER in roles:
-        if Role.CAISSIER in FLOAT_SIGNERS[est.jurisdiction]:
-            acts += _float_acts(est)
+    if Role.CAISSIER in roles and Role.CAISSIER in FLOAT_SIGNERS[est.jurisdiction]:
+        acts += _float_acts(est)
+    if roles & COUNTERS_AT_HOME:
         acts += _count_acts(est, request.user)
     if Role.CHANGEUR in roles:
         acts.append(_slip_act(est))
@@ -165,6 +169,10 @@ def cash_acts(request: HttpRequest, establishment: Establishment) -> list[MainAc
                     code="COUNT-50",
                 )
             )
+        elif (waiting := selectors.days_awaiting_visas(est).filter(date__lt=day).first()) is not None:
+            # The service would refuse the next day until the previous one has its two visas.
+            reason = _("La journée du %(day)s n'a pas reçu ses deux visas : la journée suivante ne peut être reportée.")
+            acts.append(MainAct(label, reason=reason % {"day": waiting}, code="COUNT-56"))
         else:
             acts.append(MainAct(label, url=reverse("cash:control")))
         label = _("Arrêter le mois au carnet des prélèvements")

@@ -60,7 +60,11 @@ REGISTERS = {
         ("incidents", "", Role.DIRECTEUR_JEUX, Role.DIRECTEUR_JEUX, "B.M."),
     ],
     "FR": [
-        ("carnet_avances", "RA1", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
+        # One carnet d'avances per table box (COUNT-49): the nightly roulette and tonight's.
+        *[
+            ("carnet_avances", number, Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C.")
+            for number in ("RA1", "RA2", "RA3")
+        ],
         ("bons_caisse", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
         ("registre_change", "caisse", Role.DIRECTEUR_RESPONSABLE, Role.COMPTABLE_TRESOR, "M.G."),
         ("registre_controle", "", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
@@ -75,6 +79,13 @@ REGISTERS = {
     ],
 }
 TABLES = {"MC": ("BJ1", "BJ2"), "FR": ("RA1",)}
+# Tonight's cash tables, played with their avance and ended: each waits for its two blind counts
+# (tables no other seeder plays tonight, one for each counter of the demo to try).
+TONIGHT = {"MC": ("BJ3", "BJ4", "BJ5"), "FR": ("RA1", "RA2", "RA3")}
+# MC: the Direction fixes the somme mise en banque of its blackjack and punto banco tables (COUNT-01).
+BANKED_GAMES = ("blackjack", "punto_banco")
+# The changeur's book of bons (MC COUNT-06, FR ravitaillement COUNT-29).
+CHANGEUR_BOOK = {"MC": SlipBook.Kind.CHANGEUR, "FR": SlipBook.Kind.RAVITAILLEMENT}
 MC_BANK = Decimal(40_000)
 FR_STAKE = Decimal(5)  # roulette at 5 €: avance ≥ 15 000 × 5 = 75 000 € (art. 49)
 POKER_NIGHT = 2  # the night (days ago) the Nice texas hold'em table plays, with its BBJ
@@ -168,7 +179,7 @@ def _play_night(est: Establishment, date: datetime.date, day: int, slip_book: Sl
     elif day == POKER_NIGHT:
         _poker_night(est, seance, director)
     seance_close(seance=seance, actor=director)
-    if fr:
+    if fr and day > 1:  # last night's day waits for the accounts to close it (COUNT-50)
         control = services.control_day_close(
             establishment=est, date=date, actor=demo_user(est, Role.CAISSIER_PRINCIPAL)
         )
@@ -319,14 +330,14 @@ def _plaques(est: Establishment) -> None:
 
 
 @transaction.atomic
-def _ready_to_count(est: Establishment) -> TableSession | None:
-    """Tonight's first cash table, played with its avance and ended, waiting for its count."""
+def _ready_to_count(est: Establishment, number: str) -> TableSession | None:
+    """Tonight's partie at table ``number``, played with its avance and ended, waiting for its count."""
     # Tonight's séance only: an earlier one still open is closed by the demo, which a partie left
     # uncounted would refuse.
     seance = Seance.objects.filter(establishment=est, status=Seance.Status.OPEN, date=timezone.localdate()).first()
     if seance is None:
         return None
-    table = est.tables.get(number=TABLES[est.jurisdiction][0])
+    table = est.tables.get(number=number)
     session = seance.table_sessions.filter(table=table).first()
     if session is not None:
         return session
@@ -381,10 +392,10 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
         desk = Location.objects.filter(establishment=est, kind=LocationKind.CAISSE_CENTRALE).order_by("code").first()
         slip_book = None
         if est.jurisdiction == "MC":
-            for number in TABLES["MC"]:
-                if est.setting("SET-06").get(number) is None:
+            for table in est.tables.filter(game__in=BANKED_GAMES).order_by("number"):
+                if est.setting("SET-06").get(table.number) is None:
                     est = services.float_amount_fix(
-                        table=est.tables.get(number=number), amount=MC_BANK, actor=demo_user(est, Role.DIRECTEUR_JEUX)
+                        table=table, amount=MC_BANK, actor=demo_user(est, Role.DIRECTEUR_JEUX)
                     )
             slip_book = SlipBook.objects.filter(establishment=est, number="BC-001").first() or services.slip_book_open(
                 establishment=est,
@@ -395,7 +406,7 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
                 actor=demo_user(est, Role.DIRECTEUR_JEUX),
             )
         else:
-            for number in TABLES["FR"]:  # the locked box built into the table (COUNT-37)
+            for number in sorted({*TABLES["FR"], *TONIGHT["FR"]}):  # the locked box built into the table (COUNT-37)
                 table = est.tables.get(number=number)
                 if not TableBox.objects.filter(table=table).exists():
                     services.table_box_record(
@@ -406,6 +417,16 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
                     )
             _plaques(est)
             _orphan(est)
+        kind = CHANGEUR_BOOK[est.jurisdiction]
+        if not SlipBook.objects.filter(establishment=est, kind=kind).exists():
+            services.slip_book_open(
+                establishment=est,
+                kind=kind,
+                number="BR-001",
+                first_number=1,
+                last_number=100,
+                actor=demo_user(est, Role.DIRECTEUR_JEUX if est.jurisdiction == "MC" else Role.DIRECTEUR_RESPONSABLE),
+            )
         played = 0
         for day in range(days, 0, -1):
             date = today - datetime.timedelta(days=day)
@@ -413,9 +434,10 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
                 continue
             _play_night(est, date, day, slip_book, desk)
             played += 1
-        waiting = _ready_to_count(est)
-        if waiting is not None:
-            stdout.write(f"{est.name} : la partie {waiting.table.number} de ce soir attend son comptage")
+        waiting = [_ready_to_count(est, number) for number in TONIGHT[est.jurisdiction]]
+        if all(waiting):
+            tables = ", ".join(session.table.number for session in waiting)
+            stdout.write(f"{est.name} : les parties {tables} de ce soir attendent leur comptage")
         closed = ControlDay.objects.filter(establishment=est).count()
         stdout.write(
             f"{est.name} : {played} séance(s) de nuit avec avances et comptées certifiées ; "

@@ -242,10 +242,14 @@ def seances_with_uncentralised_slips(establishment: Establishment) -> QuerySet[S
     ).distinct()
 
 
+def days_awaiting_visas(establishment: Establishment) -> QuerySet[ControlDay]:
+    """Closed days of modèle 12 still short of one of their two visas, oldest first."""
+    return ControlDay.objects.filter(establishment=establishment, status=ControlDay.Status.CLOSED).order_by("date")
+
+
 def days_to_visa(establishment: Establishment, user) -> list[ControlDay]:
     """Closed days of modèle 12 still short of a visa that ``user`` has not given."""
-    days = ControlDay.objects.filter(establishment=establishment, status=ControlDay.Status.CLOSED).order_by("date")
-    return [day for day in days if all(visa["user"] != user.pk for visa in day.visas)]
+    return [day for day in days_awaiting_visas(establishment) if all(visa["user"] != user.pk for visa in day.visas)]
 
 
 def day_to_close(establishment: Establishment) -> datetime.date | None:

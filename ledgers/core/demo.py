@@ -74,6 +74,9 @@ ORGANISATION = {
         "tables": [
             ("europe", "BJ1", "blackjack", False),
             ("europe", "BJ2", "blackjack", False),
+            ("europe", "BJ3", "blackjack", False),
+            ("europe", "BJ4", "blackjack", False),
+            ("europe", "BJ5", "blackjack", False),
             ("europe", "R1", "roulette", False),
             ("europe", "R2", "roulette", False),
             ("europe", "CF1", "chemin_de_fer", False),
@@ -129,6 +132,8 @@ ORGANISATION = {
             ("salle-jeux", "BJ1", "blackjack", False),
             ("salle-jeux", "BJ2", "blackjack", False),
             ("salle-jeux", "RA1", "roulette", False),
+            ("salle-jeux", "RA2", "roulette", False),
+            ("salle-jeux", "RA3", "roulette", False),
             ("salle-jeux", "PB1", "punto_banco", False),
             ("salle-jeux", "RP1", "rampo", False),
             ("salle-jeux", "RC1", "roue_chance", False),

@@ -266,8 +266,12 @@ class TableSessionActView(SeanceActView):
         return self.session.seance_id
 
     def act(self, request: HttpRequest, seance: Seance) -> None:
-        change = table_session_open if self.action == "open" else table_session_close
-        change(session=self.session, actor=request.user)
+        if self.action == "open":
+            table_session_open(session=self.session, actor=request.user)
+            messages.success(request, _("Table %(t)s ouverte.") % {"t": self.session.table.number})
+        else:
+            table_session_close(session=self.session, actor=request.user)
+            messages.success(request, _("Fin de partie de la table %(t)s inscrite.") % {"t": self.session.table.number})
 
     def target(self, seance: Seance) -> str:
         return reverse("seance-table", kwargs={"pk": self.session.pk})

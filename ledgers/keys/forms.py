@@ -11,9 +11,10 @@ from ledgers.core.countersign import CountersignMixin, ReauthMixin
 from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Location
 
-from .models import Key
+from .models import Key, KeyIssue
 from .policy import LockType
 from .purposes import purpose_types
+from .services import issue_signers, return_co_receivers
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
@@ -59,29 +60,61 @@ class PurposeField(forms.ChoiceField):
         return code, int(pk)
 
 
-class IssueForm(ReauthMixin, CountersignMixin, EstablishmentForm):
+class KeyChoiceForm(EstablishmentForm):
+    """The first step of a hand-over: the key, which says who else must sign."""
+
     key = forms.ModelChoiceField(label=_("Clé"), queryset=Key.objects.none())
-    due_at = forms.DateTimeField(label=_("À rendre le"), widget=DATETIME)
-    note = forms.CharField(label=_("Observations"), max_length=300, required=False)
 
     def setup(self) -> None:
         self.fields["key"].queryset = Key.objects.filter(establishment=self.establishment, status=Key.Status.IN_SERVICE)
+
+
+# The people besides the actor who release a key or take it back (dual control: up to three in all).
+CO_RELEASERS = (
+    ("co1", _("Deuxième personne remettant la clé")),
+    ("co2", _("Troisième personne remettant la clé")),
+)
+CO_RECEIVERS = (
+    ("co1", _("Deuxième personne recevant la clé")),
+    ("co2", _("Troisième personne recevant la clé")),
+)
+
+
+class IssueForm(ReauthMixin, CountersignMixin, KeyChoiceForm):
+    """The hand-over of the chosen ``key``: only the signers that key's rules ask for."""
+
+    due_at = forms.DateTimeField(label=_("À rendre le"), widget=DATETIME)
+    note = forms.CharField(label=_("Observations"), max_length=300, required=False)
+
+    def __init__(self, *args, key: Key, **kwargs):
+        self.key = key
+        super().__init__(*args, **kwargs)
+
+    def setup(self) -> None:
+        super().setup()
+        self.fields["key"].widget = forms.HiddenInput()
         self.fields["purpose"] = PurposeField(self.establishment, label=_("Pour (objet ouvert)"))
         self.add_countersignature("holder", _("Détenteur (prend la clé)"))
-        self.add_countersignature("co1", _("Deuxième personne remettant la clé (si requise)"), required=False)
-        self.add_countersignature("co2", _("Troisième personne remettant la clé (si requise)"), required=False)
-        self.add_countersignature(
-            "witness", _("Mécanicien ou employé présent (ouverture de la partie supérieure)"), required=False
-        )
+        more, witness = issue_signers(self.key)
+        for prefix, label in CO_RELEASERS[:more]:
+            self.add_countersignature(prefix, label)
+        if witness is not None:
+            self.add_countersignature("witness", _("Mécanicien ou employé présent (ouverture de la partie supérieure)"))
 
 
 class ReturnForm(ReauthMixin, CountersignMixin, EstablishmentForm):
+    """The return of ``issue``: the holder, and the other people the key comes back to."""
+
     note = forms.CharField(label=_("Observations"), max_length=300, required=False)
+
+    def __init__(self, *args, issue: KeyIssue, **kwargs):
+        self.issue = issue
+        super().__init__(*args, **kwargs)
 
     def setup(self) -> None:
         self.add_countersignature("holder", _("Détenteur (rend la clé)"))
-        self.add_countersignature("co1", _("Deuxième personne recevant la clé (si requise)"), required=False)
-        self.add_countersignature("co2", _("Troisième personne recevant la clé (si requise)"), required=False)
+        for prefix, label in CO_RECEIVERS[: return_co_receivers(self.issue)]:
+            self.add_countersignature(prefix, label)
 
 
 class SurrenderForm(ReauthMixin, CountersignMixin, EstablishmentForm):

@@ -292,6 +292,23 @@ def _upper_witness_roles(est: Establishment) -> tuple[str, ...] | None:
     return policy.UPPER_EMPLOYEE if small else policy.UPPER_MECHANIC
 
 
+def issue_signers(key: Key) -> tuple[int, tuple[str, ...] | None]:
+    """Who signs a hand-over of ``key`` besides the person releasing it and the holder: how many
+    more people release it (dual control, KEY-BP), and the roles one of whom must witness it (an
+    upper-part opening, KEY-17), None when no witness is needed."""
+    est = key.establishment
+    needed, _back = policy.dual_control(est, key.lock_type)
+    witness = _upper_witness_roles(est) if key.lock_type == LockType.UPPER and est.jurisdiction == "FR" else None
+    return needed - 1, witness
+
+
+def return_co_receivers(issue: KeyIssue) -> int:
+    """How many people take the copy back besides the actor: every other releaser where the key
+    returns to the same people, none where it returns to the first (dual control, KEY-BP)."""
+    _needed, back = policy.dual_control(issue.key.establishment, issue.key.lock_type)
+    return issue.signatures.filter(act=KeySignature.Act.RELEASE).count() - 1 if back == SAME else 0
+
+
 @transaction.atomic
 def key_issue(
     *,
@@ -323,11 +340,11 @@ def key_issue(
             code=rule.giver_code,
         )
     releasers = [actor, *co_releasers]
-    needed, _back = policy.dual_control(est, key.lock_type)
-    if len({user.pk for user in releasers}) != len(releasers) or len(releasers) != needed:
+    more, witness_roles = issue_signers(key)
+    if len({user.pk for user in releasers}) != len(releasers) or len(releasers) != more + 1:
         raise ValidationError(
             _("Cette clé est remise par %(n)d personne(s) distinctes (contrôle à plusieurs, bonne pratique).")
-            % {"n": needed}
+            % {"n": more + 1}
         )
     release_roles = [giver_role]
     for user in co_releasers:
@@ -365,20 +382,18 @@ def key_issue(
     if due_at <= now:
         raise ValidationError(_("L'heure de retour prévue doit être à venir."))
     witness_role = ""
-    if key.lock_type == LockType.UPPER and est.jurisdiction == "FR":
-        roles = _upper_witness_roles(est)
-        if roles is not None:
-            witness_role = _held(witness, est, roles) if witness is not None else None
-            if witness_role is None or witness.pk == holder.pk:
-                raise RuleViolation(
-                    "KEY-17",
-                    _(
-                        "L'ouverture de la partie supérieure demande la présence du directeur "
-                        "responsable ou d'un membre du comité de direction (le détenteur) et "
-                        "de : %(roles)s."
-                    )
-                    % {"roles": _roles_label(roles)},
+    if witness_roles is not None:
+        witness_role = _held(witness, est, witness_roles) if witness is not None else None
+        if witness_role is None or witness.pk == holder.pk:
+            raise RuleViolation(
+                "KEY-17",
+                _(
+                    "L'ouverture de la partie supérieure demande la présence du directeur "
+                    "responsable ou d'un membre du comité de direction (le détenteur) et "
+                    "de : %(roles)s."
                 )
+                % {"roles": _roles_label(witness_roles)},
+            )
     if key.issues.filter(returned_at__isnull=True).count() >= key.copies:
         raise ValidationError(_("Tous les exemplaires de la clé %(code)s sont sortis.") % {"code": key.code})
     issue = KeyIssue(

@@ -2,7 +2,7 @@
 the exceptions list, who held which key when (printable) and the sanity report. Views parse the
 form, call one service and show a refusal with its requirement ID without losing the input."""
 
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
@@ -14,7 +14,7 @@ from ledgers.core.exports import TableExportMixin
 from ledgers.core.service_views import EstablishmentRequiredMixin
 
 from . import forms, selectors, services
-from .models import KeyIssue
+from .models import Key, KeyIssue
 from .tables import KeyTable
 
 
@@ -79,6 +79,9 @@ class KeyCreateView(FormView):
 
 
 class IssueView(FormView):
+    """A hand-over in two steps: the key first (``?key=``), then the form with only the signers
+    that key needs."""
+
     form_class = forms.IssueForm
     title = _("Remettre une clé")
     intro = _(
@@ -87,8 +90,31 @@ class IssueView(FormView):
     )
     success_message = _("Remise de la clé inscrite au registre.")
 
+    @cached_property
+    def key(self) -> Key | None:
+        chosen = self.request.POST.get("key") or self.request.GET.get("key") or ""
+        keys = Key.objects.filter(establishment=self.establishment, status=Key.Status.IN_SERVICE)
+        return keys.filter(pk=chosen).first() if chosen.isdigit() else None
+
+    def choose(self):
+        self.submit = _("Continuer")
+        choice = forms.KeyChoiceForm(self.request.GET or None, establishment=self.establishment)
+        return render(self.request, "keys/issue_choose.html", self.get_context_data(form=choice))
+
+    def get(self, request, *args, **kwargs):
+        return self.choose() if self.key is None else super().get(request, *args, **kwargs)
+
+    def post(self, request, *args, **kwargs):
+        return self.choose() if self.key is None else super().post(request, *args, **kwargs)
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "key": self.key}
+
     def get_initial(self):
-        return {"key": self.request.GET.get("key")}
+        return {"key": self.key.pk}
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(key=self.key, **kwargs)
 
     def perform(self, form):
         data = form.cleaned_data
@@ -111,16 +137,20 @@ class ReturnView(FormView):
     title = _("Reprendre une clé")
     success_message = _("Restitution de la clé inscrite au registre.")
 
-    def get_issue(self) -> KeyIssue:
+    @cached_property
+    def issue(self) -> KeyIssue:
         return get_object_or_404(KeyIssue, pk=self.kwargs["pk"], key__establishment=self.establishment)
 
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "issue": self.issue}
+
     def get_context_data(self, **kwargs):
-        return super().get_context_data(issue=self.get_issue(), **kwargs)
+        return super().get_context_data(issue=self.issue, **kwargs)
 
     def perform(self, form):
         data = form.cleaned_data
         return services.key_return(
-            issue=self.get_issue(),
+            issue=self.issue,
             actor=self.request.user,
             returned_by=data["holder"],
             co_receivers=_signers(data, "co1", "co2"),

@@ -50,12 +50,15 @@ SHOWN = 4  # tables offered as buttons on the home; the séance page lists them 
 def chef_table_acts(request: HttpRequest, establishment: Establishment) -> list[MainAct]:
     if Role.CHEF_TABLE not in roles_of(request.user, establishment):
         return []
-    live = (
-        TableSession.objects.filter(seance__establishment=establishment, seance__status=Seance.Status.OPEN)
-        .exclude(status=TableSession.Status.CLOSED)
-        .select_related("table", "seance")
-        .order_by("-status", "table__number")[:SHOWN]  # "preparing" first: opening starts the day
-    )
+    parties = TableSession.objects.filter(
+        seance__establishment=establishment, seance__status=Seance.Status.OPEN
+    ).select_related("table", "seance")
+    # The parties to open first (opening starts the day), then those to end: up to SHOWN of each,
+    # so that the tables waiting to open never hide those to end.
+    live = [
+        *parties.filter(status=TableSession.Status.PREPARING).order_by("table__number")[:SHOWN],
+        *parties.filter(status=TableSession.Status.OPEN).order_by("table__number")[:SHOWN],
+    ]
     acts = []
     for session in live:
         opening = session.status == TableSession.Status.PREPARING

@@ -79,3 +79,18 @@ def test_a_difference_between_the_blind_counts_is_escalated_to_the_certifiers(cl
     fro.close(session)
     counted(fro, session, 150_000, second=149_000)
     assert "Écart entre les deux comptages de la table RA1 à trancher" in panel(client, fro[Role.COMITE])
+
+
+def test_the_table_counters_find_the_blind_count_of_a_partie_ended_on_their_home(client, fro):
+    roulette = fro.session("RA1", seance=fro.seance())
+    fr_avance(fro, roulette)
+    count = f'href="/caisses/tables/{roulette.pk}/comptee/">Comptée — table RA1'
+    assert count not in panel(client, fro[Role.CROUPIER])  # counted once the partie has ended
+    fro.close(roulette)
+    for counter in (Role.CROUPIER, Role.CHEF_TABLE, Role.CAISSIER):
+        assert count in panel(client, fro[counter]), counter
+    services.count_record(
+        session=roulette, breakdown=plaques(150_000), actor=fro[Role.CROUPIER], present=["C"], tips=0, called_aloud=True
+    )
+    # The second count is another person's.
+    assert count not in panel(client, fro[Role.CROUPIER]) and count in panel(client, fro[Role.CHEF_TABLE])

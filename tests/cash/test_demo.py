@@ -11,6 +11,7 @@ from ledgers.cash.models import (
     ControlDay,
     Orphan,
     Slip,
+    SlipBook,
     TableCount,
     TableFloat,
 )
@@ -30,7 +31,13 @@ def test_demo_seed_runs_is_idempotent_and_every_register_verifies(db):
         c.table_session.seance.establishment.jurisdiction for c in CagnotteCount.objects.filter(shortfall__gt=0)
     } == {"MC", "FR"}
     assert BadBeatCount.objects.get().retained == 185 and Orphan.objects.count() == 1
-    assert ControlDay.objects.filter(status="visaed").count() == 5 and Slip.objects.filter(status="served").exists()
+    # Last night's day of the registre de contrôle is left for the accounts to close.
+    assert ControlDay.objects.filter(status="visaed").count() == 4 and Slip.objects.filter(status="served").exists()
+    # Each changeur has his book of bons.
+    assert set(SlipBook.objects.filter(number="BR-001").values_list("kind", flat=True)) == {
+        "changeur",
+        "ravitaillement",
+    }
     entries = Entry.objects.count()
     demo.seed(stdout=io.StringIO(), days=5)
     assert Entry.objects.count() == entries

@@ -111,7 +111,8 @@ def test_fr_upper_part_opening_and_card_cabinet_through_the_pages(client, fr_org
         "password": PW,
         **_signer("holder", fr_org["directeur_responsable"]),
     }
-    refused = client.post(reverse("keys:issue"), data)
+    # The holder cannot be his own witness.
+    refused = client.post(reverse("keys:issue"), {**data, **_signer("witness", fr_org["directeur_responsable"])})
     assert refused.status_code == 409 and "KEY-17" in refused.content.decode()
     assert client.post(reverse("keys:issue"), {**data, **_signer("witness", fr_org["mecanicien"])}).status_code == 302
     issue = KeyIssue.objects.get()

@@ -9,7 +9,7 @@ from .common import CashForm
 
 
 class ControlCloseForm(CashForm):
-    date = forms.DateField(label=_("Journée"), widget=forms.DateInput(attrs={"type": "date"}))
+    date = forms.DateField(label=_("Journée"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
 
 
 class ControlVisaForm(ReauthMixin, CashForm):

@@ -3,10 +3,11 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.authz import roles_of
 from ledgers.core.models import Location, LocationKind
 
 from ..models import SlipBook
-from ..services.slips import SLIP_RULES
+from ..services.slips import SLIP_RULES, next_number
 from .common import CHIPS, BreakdownField, CashForm
 
 
@@ -28,7 +29,14 @@ class SlipWriteForm(CashForm):
 
     def __init__(self, *args, sessions=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["book"].queryset = SlipBook.objects.filter(establishment=self.establishment)
+        # The books of the slips this person writes (a changeur never sees the chefs de table's).
+        roles = roles_of(self.request.user, self.establishment)
+        kinds = [kind for kind, rule in SLIP_RULES.items() if set(rule["writers"]) & roles]
+        books = SlipBook.objects.filter(establishment=self.establishment, kind__in=kinds)
+        self.fields["book"].queryset = books
+        if len(books) == 1:
+            self.initial.setdefault("book", books[0].pk)
+            self.initial.setdefault("number", next_number(books[0]))
         self.fields["table_session"].queryset = sessions
         supervisors = {
             role

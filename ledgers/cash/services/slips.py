@@ -106,7 +106,8 @@ def _slip_payload(slip: Slip, event, **extra) -> dict[str, Any]:
         }
 
 
-def _next_number(book: SlipBook) -> int:
+def next_number(book: SlipBook) -> int:
+    """The number the book's next slip carries (the series is continuous)."""
     last = book.slips.aggregate(last=Max("number"))["last"]
     return book.first_number if last is None else last + 1
 
@@ -167,7 +168,7 @@ def slip_write(
         raise RuleViolation(
             code, _("Le bon n° %(n)s du carnet %(book)s a déjà été utilisé.") % {"n": number, "book": book.number}
         )
-    expected = _next_number(book)
+    expected = next_number(book)
     if number != expected:
         raise RuleViolation(
             code,

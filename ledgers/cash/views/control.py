@@ -20,6 +20,10 @@ class ControlView(CashFormView):
     template_name = "cash/control.html"
     title = _("Registre de contrôle (modèle 12)")
     submit = _("Reporter et arrêter la journée")
+    success_message = _("Journée reportée et arrêtée au registre de contrôle.")
+
+    def get_initial(self):
+        return {"date": selectors.day_to_close(self.establishment)}
 
     def get_context_data(self, **kwargs):
         days = ControlDay.objects.filter(establishment=self.establishment)[:31]

@@ -24,6 +24,7 @@ class CountOpenForm(EstablishmentForm):
         self.fields["releve"].queryset = Releve.objects.filter(establishment=self.establishment)
         if self.jurisdiction == "MC":
             self.fields["kind"].choices = [(SlotCount.Kind.AS_NEEDED, SlotCount.Kind.AS_NEEDED.label)]
+            self.fields["releve"].required = True  # the count is of a relève's boxes
             del self.fields["seance"], self.fields["denomination"]
         else:
             del self.fields["releve"]
