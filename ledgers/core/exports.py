@@ -6,6 +6,7 @@ with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, e.g. a casino numbe
 stay numbers. Headers are in the active language; the French CSV uses ``;`` as Excel does there.
 """
 
+import datetime
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -28,12 +29,19 @@ def neutralise(value: Any) -> Any:
     return value
 
 
+def cell(value: Any) -> Any:
+    """A value as a spreadsheet cell: neutralised, a moment on the local clock (XLSX knows no time zone)."""
+    if isinstance(value, datetime.datetime) and timezone.is_aware(value):
+        return timezone.localtime(value).replace(tzinfo=None)
+    return neutralise(value)
+
+
 def dataset(headers: Sequence[Any], rows: Iterable[Sequence[Any]], *, title: str = "") -> tablib.Dataset:
     """A dataset whose every header and cell is neutralised (``str`` of lazy translations taken now)."""
     data = tablib.Dataset(title=str(title)[:31])
     data.headers = [neutralise(str(header)) for header in headers]
     for row in rows:
-        data.append([neutralise(cell) for cell in row])
+        data.append([cell(value) for value in row])
     return data
 
 
