@@ -2,6 +2,7 @@
 its requirement and article with what was typed kept."""
 
 import datetime
+from itertools import islice
 from pathlib import PurePath
 
 from django.core.exceptions import PermissionDenied
@@ -79,9 +80,9 @@ class AuthorisationView(EstablishmentRequiredMixin, TemplateView):
         return super().get_context_data(figures=authorisation_figures(self.establishment, min(on, today)), **kwargs)
 
 
-class AccessView(EstablishmentRequiredMixin, TemplateView):
+class AccessView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
     """REG-22: who may verify what here, and the log of the regulators' reads and prints, shown to
-    the regulators and to the Direction."""
+    the regulators and to the Direction; both exported."""
 
     template_name = "authority/access.html"
 
@@ -90,18 +91,86 @@ class AccessView(EstablishmentRequiredMixin, TemplateView):
             raise PermissionDenied(_("Le journal des accès est réservé aux autorités et à la Direction."))
         return super().get(request, *args, **kwargs)
 
+    def verifiers(self) -> list:
+        return [(v, Role(v.role).label) for v in VERIFIERS[self.establishment.jurisdiction]]
+
+    def export_lists(self):
+        est = self.establishment
+        log = (
+            (
+                f"{est.localtime(a.at):%d/%m/%Y %H:%M:%S}",
+                f"{a.user.get_full_name() or a.user.username} ({a.roles})",
+                a.get_action_display(),
+                a.target,
+            )
+            for a in selectors.access_log(est)
+        )
+        return {
+            "verifications": (
+                [_("Autorité"), _("Vérification"), _("Texte")],
+                ((str(label), str(v.what), v.source) for v, label in self.verifiers()),
+            ),
+            "journal-acces": ([_("Le"), _("Autorité"), _("Nature"), _("Objet")], log),
+        }
+
     def get_context_data(self, **kwargs):
         return super().get_context_data(
-            verifiers=[(v, Role(v.role).label) for v in VERIFIERS[self.establishment.jurisdiction]],
+            verifiers=self.verifiers(),
             log=selectors.access_log(self.establishment)[:200],
             **kwargs,
         )
 
 
-class PoliceView(EstablishmentRequiredMixin, TemplateView):
-    """The registre spécial d'observations and the registre de liaison: what waits for whom."""
+class PoliceView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
+    """The registre spécial d'observations and the registre de liaison: what waits for whom; each
+    exported in full."""
 
     template_name = "authority/police.html"
+
+    def export_lists(self):
+        est = self.establishment
+
+        def moment(value, pattern="%d/%m/%Y %H:%M"):
+            return f"{est.localtime(value):{pattern}}" if value else ""
+
+        observations = (
+            (
+                o.number,
+                moment(o.visited_at),
+                o.agents,
+                o.get_nature_display(),
+                o.text,
+                o.follow_up,
+                moment(o.follow_up_at, "%d/%m/%Y"),
+            )
+            for o in selectors.observations_of(est)
+        )
+        questions = (
+            (
+                q.number,
+                moment(q.asked_at, "%d/%m/%Y"),
+                q.subject,
+                q.question,
+                q.answer,
+                moment(q.answered_at, "%d/%m/%Y"),
+            )
+            for q in selectors.liaison_of(est)
+        )
+        return {
+            "observations": (
+                [
+                    _("N°"),
+                    _("Visite"),
+                    _("Agents"),
+                    _("Nature"),
+                    _("Observations, instructions ou injonctions"),
+                    _("Suite réservée"),
+                    _("Suite mentionnée le"),
+                ],
+                observations,
+            ),
+            "liaison": ([_("N°"), _("Posée le"), _("Objet"), _("Question"), _("Réponse"), _("Répondue le")], questions),
+        }
 
     def get_context_data(self, **kwargs):
         est = self.establishment
@@ -181,7 +250,7 @@ class AnswerView(AuthorityForm):
         )
 
 
-class ArchivesView(AuthorityForm):
+class ArchivesView(ListExportMixin, AuthorityForm):
     """REG-43: the archives of closed seasons (ask for one, follow it, download it) and the
     retention term of each register."""
 
@@ -194,11 +263,29 @@ class ArchivesView(AuthorityForm):
         today = self.establishment.localtime(timezone.now()).date()
         return {"season": period_of(self.establishment, today) - 1}
 
+    def export_lists(self):
+        est = self.establishment
+        archives = (
+            (a.season, a.get_status_display(), a.manifest_sha256, f"{est.localtime(a.created_at):%d/%m/%Y %H:%M}")
+            for a in selectors.archives_of(est)
+        )
+        terms = (
+            (str(register), register.get_status_display(), f"{end:%d/%m/%Y}" if end else "")
+            for register, end in self.terms()
+        )
+        return {
+            "archives": ([_("Saison"), _("Statut"), _("Empreinte du manifeste"), _("Demandé le")], archives),
+            "conservation": ([_("Registre"), _("Statut"), _("Conservé jusqu'au")], terms),
+        }
+
+    def terms(self):
+        """Each register with the end of its retention."""
+        return ((register, retention_end(register)) for register in self.establishment.registers.order_by("number"))
+
     def get_context_data(self, **kwargs):
-        registers = self.establishment.registers.order_by("number")
         return super().get_context_data(
             archives=selectors.archives_of(self.establishment)[:50],
-            terms=[(register, retention_end(register)) for register in registers[:200]],
+            terms=list(islice(self.terms(), 200)),
             purge_form=kwargs.pop("purge_form", None) or forms.PurgeForm(),
             **kwargs,
         )
@@ -323,21 +410,33 @@ class DeclarationFollowUpView(AuthorityForm):
         return services.declaration_follow_up(declaration=declaration, actor=self.request.user, **form.cleaned_data)
 
 
-class CalledBetsView(AuthorityForm):
-    """GAME-20, REG-18: the complex called bets of the open table-parties, handed in writing."""
+class CalledBetsView(ListExportMixin, AuthorityForm):
+    """GAME-20, REG-18: the complex called bets of the open table-parties, handed in writing;
+    exported."""
 
     template_name = "authority/called_bets.html"
     form_class = forms.CalledBetForm
     success_name = "authority:called_bets"
     success_message = _("Annonce inscrite : elle attend le visa de la direction des jeux.")
 
+    export_name = "annonces"
+
     def get_form_kwargs(self):
         return {**super().get_form_kwargs(), "establishment": self.establishment}
 
+    def get_queryset(self):
+        return selectors.called_bets_of(self.establishment)
+
+    def export_headers(self) -> list:
+        return [_("N°"), _("Table"), _("Annonce"), _("Inspecteur présent"), _("Statut")]
+
+    def export_rows(self, bets):
+        for b in bets:
+            inspecteur = b.inspecteur.get_full_name() or b.inspecteur.username
+            yield (b.number, str(b.table_session.table), b.content, inspecteur, b.get_status_display())
+
     def get_context_data(self, **kwargs):
-        return super().get_context_data(
-            bets=selectors.called_bets_of(self.establishment)[:100], visa_form=forms.CalledBetVisaForm(), **kwargs
-        )
+        return super().get_context_data(bets=self.get_queryset()[:100], visa_form=forms.CalledBetVisaForm(), **kwargs)
 
     def perform(self, form):
         data = form.cleaned_data
@@ -403,34 +502,79 @@ class TableOptionView(HouseRulesView):
         return services.table_option_set(actor=self.request.user, **form.cleaned_data)
 
 
-class DisplaysView(AuthorityForm):
-    """REG-23, SET-32, SLOT-29 (FR): each table's and slot machine's display checklist, and a line."""
+class DisplaysView(ListExportMixin, AuthorityForm):
+    """REG-23, SET-32, SLOT-29 (FR): each table's and slot machine's display checklist, and a line;
+    the checklists exported as one list whose first column names the table or machine."""
 
     template_name = "authority/displays.html"
     form_class = forms.DisplayForm
     success_name = "authority:displays"
     success_message = _("Affichage inscrit.")
+    export_name = "affichages"
 
     def get_form_kwargs(self):
         return {**super().get_form_kwargs(), "establishment": self.establishment}
 
-    def get_context_data(self, **kwargs):
+    def get_queryset(self):
         if self.establishment.jurisdiction != "FR":
             raise Http404
-        return super().get_context_data(checklists=selectors.display_checklists(self.establishment), **kwargs)
+        return selectors.display_checklists(self.establishment)
+
+    def export_headers(self) -> list:
+        return [_("Table ou machine"), _("Affichage"), _("Exigence"), _("Affiché le"), _("Vérifié par")]
+
+    def export_rows(self, checklists):
+        for row in checklists:
+            for required, line in row["lines"]:
+                yield (
+                    str(row["subject"]),
+                    line.get_item_display() if line else str(required.item),
+                    required.code,
+                    f"{line.posted_on:%d/%m/%Y}" if line else str(_("manquant")),
+                    line.checked_by.get_full_name() if line and line.checked_by else "",
+                )
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(checklists=self.get_queryset(), **kwargs)
 
     def perform(self, form):
         return services.display_post(establishment=self.establishment, actor=self.request.user, **form.cleaned_data)
 
 
-class SplitAcesView(AuthorityForm):
+class SplitAcesView(ListExportMixin, AuthorityForm):
     """GAME-04 (MC): the Split Aces progressive: configuration in force and its versions, the
-    séance readings (unexplained changes flagged) and the jackpots paid."""
+    séance readings (unexplained changes flagged) and the jackpots paid, both exported."""
 
     template_name = "authority/split_aces.html"
     form_class = forms.ProgressiveConfigForm
     success_name = "authority:split_aces"
     success_message = _("Configuration du progressif inscrite.")
+
+    def export_lists(self):
+        est = self.establishment
+        if est.jurisdiction != "MC":
+            raise Http404
+        readings = (
+            (str(r.seance), r.get_moment_display(), r.amount, r.stakes, r.unexplained or "")
+            for r in selectors.progressive_readings(est)
+        )
+        payouts = (
+            (p.table.number, f"{est.localtime(p.paid_at):%d/%m/%Y %H:%M}", p.amount, p.winner)
+            for p in selectors.progressive_payouts(est)
+        )
+        return {
+            "releves-progressif": (
+                [
+                    _("Séance"),
+                    _("Moment"),
+                    _("Montant du progressif"),
+                    _("Mises Split Aces de la séance"),
+                    _("Écart inexpliqué"),
+                ],
+                readings,
+            ),
+            "jackpots-payes": ([_("Table"), _("Payé le"), _("Montant"), _("Gagnant")], payouts),
+        }
 
     def get_context_data(self, **kwargs):
         est = self.establishment

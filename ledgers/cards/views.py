@@ -6,12 +6,13 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse, reverse_lazy
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from django.views.generic import TemplateView
 from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
 from ledgers.core.catalogue import REQUIREMENTS
-from ledgers.core.exports import TableExportMixin
+from ledgers.core.exports import ListExportMixin, TableExportMixin
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 from ledgers.custody import services as custody
 from ledgers.custody.models import DepotDay, PurchaseOrder, StockVerification, Supplier
@@ -74,8 +75,44 @@ class InspectorView(CardsMixin, TemplateView):
         return context
 
 
-class StockView(CardsMixin, TemplateView):
+class StockView(CardsMixin, ListExportMixin, TemplateView):
+    """The stock statement, computed now, and the depots' closed days; each list exported."""
+
     template_name = "cards/stock.html"
+
+    def depot_days(self):
+        return DepotDay.objects.filter(establishment=self.establishment, domain=CARDS.code).select_related("location")
+
+    def export_lists(self):
+        statement = selectors.stock_statement(self.establishment)
+        labels = dict(statement.categories)
+
+        def counts(by_category: dict) -> str:
+            return ", ".join(f"{labels.get(code, code)} : {n}" for code, n in by_category.items())
+
+        days = (
+            (
+                f"{d.date:%d/%m/%Y}",
+                str(d.location),
+                *(counts(c) for c in (d.opening, d.transfers_in, d.transfers_out, d.closing)),
+            )
+            for d in self.depot_days()
+        )
+        entries = pgettext_lazy("mouvements de stock", "Entrées")
+        return {
+            "stock-categories": (
+                [_("Catégorie"), _("Stock comptable"), _("Unités localisées"), _("Écart")],
+                ((label, book, located, book - located) for label, book, located in statement.by_category()),
+            ),
+            "stock-emplacements": (
+                [_("Emplacement"), _("Catégorie"), _("Unités")],
+                ((line.place, line.category, line.count) for line in statement.lines),
+            ),
+            "journees-depots": (
+                [_("Journée"), _("Dépôt"), _("Ouverture"), entries, _("Sorties"), _("Clôture")],
+                days,
+            ),
+        }
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -83,7 +120,7 @@ class StockView(CardsMixin, TemplateView):
         context.update(
             statement=selectors.stock_statement(est),
             verifications=StockVerification.objects.filter(establishment=est, domain=CARDS.code)[:10],
-            depot_days=DepotDay.objects.filter(establishment=est, domain=CARDS.code).select_related("location")[:20],
+            depot_days=self.depot_days()[:20],
         )
         return context
 
@@ -98,15 +135,38 @@ class ExceptionsView(CardsMixin, TableExportMixin, SingleTableMixin, TemplateVie
         return selectors.exceptions(self.establishment)
 
 
-class RulesView(CardsMixin, TemplateView):
-    template_name = "cards/rules.html"
+class RulesView(CardsMixin, ListExportMixin, TemplateView):
+    """The cards each game requires here, exported."""
 
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        context["rules"] = [
+    template_name = "cards/rules.html"
+    export_name = "cartes-par-jeu"
+
+    def get_queryset(self):
+        return [
             (label, rule, REQUIREMENTS[rule.requirement].article) for label, rule in rules_table(self.establishment)
         ]
-        return context
+
+    def export_headers(self) -> list:
+        return [_("Jeu"), _("Composition"), _("Fraîcheur"), _("Exigence"), _("Observations")]
+
+    def export_rows(self, rules):
+        for label, rule, article in rules:
+            composition = f"{rule.describe()}, {_('dos à teinte unie')}" if rule.plain_back else rule.describe()
+            note = (
+                f"{rule.note} {_('(nombre fixé par la Direction, réglage SET-02)')}"
+                if rule.direction_fixed
+                else rule.note
+            )
+            yield (
+                str(label),
+                str(composition),
+                str(rule.freshness_label),
+                f"{rule.requirement} — {article}",
+                str(note).strip(),
+            )
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(rules=self.get_queryset(), **kwargs)
 
 
 class UnitListView(CardsMixin, TableExportMixin, SingleTableMixin, FilterView):

@@ -6,12 +6,13 @@ with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, e.g. a casino numbe
 stay numbers. Headers are in the active language; the French CSV uses ``;`` as Excel does there.
 """
 
+import datetime
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import tablib
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.utils import timezone, translation
 from django.utils.text import slugify
 from django_tables2.export import ExportMixin, TableExport
@@ -19,6 +20,7 @@ from django_tables2.export import ExportMixin, TableExport
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"[+-]?\d[\d \u00a0\u202f.,]*\Z")
 FORMATS = (TableExport.CSV, TableExport.XLSX)
+LIST_PARAM = "_list"  # which of a page's lists to export
 
 
 def neutralise(value: Any) -> Any:
@@ -27,12 +29,19 @@ def neutralise(value: Any) -> Any:
     return value
 
 
+def cell(value: Any) -> Any:
+    """A value as a spreadsheet cell: neutralised, a moment on the local clock (XLSX knows no time zone)."""
+    if isinstance(value, datetime.datetime) and timezone.is_aware(value):
+        return timezone.localtime(value).replace(tzinfo=None)
+    return neutralise(value)
+
+
 def dataset(headers: Sequence[Any], rows: Iterable[Sequence[Any]], *, title: str = "") -> tablib.Dataset:
     """A dataset whose every header and cell is neutralised (``str`` of lazy translations taken now)."""
     data = tablib.Dataset(title=str(title)[:31])
     data.headers = [neutralise(str(header)) for header in headers]
     for row in rows:
-        data.append([neutralise(cell) for cell in row])
+        data.append([cell(value) for value in row])
     return data
 
 
@@ -84,9 +93,24 @@ class TableExportMixin(ExportMixin):
         return f"{name}-{timezone.localdate():%Y-%m-%d}.{export_format}"
 
 
+def listed(table, name: str):
+    """``table`` (django-tables2) offering its links as the page's list ``name``."""
+    table.export_formats, table.export_list = FORMATS, name
+    return table
+
+
+def table_list(table) -> tuple[Sequence[Any], Iterable[Sequence[Any]]]:
+    """The headers and rows of a django-tables2 table as its own export writes them (all rows)."""
+    data = TableExport(TableExport.CSV, table).dataset
+    return data.headers, data
+
+
 class ListExportMixin:
-    """A list page without a django-tables2 table: ``?_export=csv`` or ``?_export=xlsx`` answers
-    ``export_headers()`` and ``export_rows(queryset)`` over the whole filtered list (all pages)."""
+    """A page showing lists: ``?_export=csv`` or ``?_export=xlsx`` answers one list in full (all
+    pages, filters kept). A page with one list defines ``export_headers()`` and
+    ``export_rows(queryset)``; a page with several names them in ``export_lists()``, and the links
+    under each list add ``_list=<name>``. On a page whose django-tables2 table exports
+    (``TableExportMixin``), the links without a name stay that table's."""
 
     export_formats = FORMATS
     export_name = "liste"
@@ -97,11 +121,20 @@ class ListExportMixin:
     def export_rows(self, queryset) -> Iterable[Sequence[Any]]:
         raise NotImplementedError
 
+    def export_lists(self) -> dict[str, tuple[Sequence[Any], Iterable[Sequence[Any]]]]:
+        """Each list of the page by name (the file's name): its headers and its rows, read lazily."""
+        return {self.export_name: (self.export_headers(), self.export_rows(self.get_queryset()))}
+
     def get(self, request, *args, **kwargs):
-        export_format = request.GET.get(ExportMixin.export_trigger_param)
-        if export_format in self.export_formats:
-            data = dataset(self.export_headers(), self.export_rows(self.get_queryset()), title=self.export_name)
-            return export_response(data, export_format, f"{self.export_name}-{timezone.localdate():%Y-%m-%d}")
+        export_format, name = request.GET.get(ExportMixin.export_trigger_param), request.GET.get(LIST_PARAM)
+        if export_format in self.export_formats and (name or not isinstance(self, ExportMixin)):
+            lists = self.export_lists()
+            name = name or next(iter(lists))
+            if name not in lists:
+                raise Http404
+            headers, rows = lists[name]
+            data = dataset(headers, rows, title=name)
+            return export_response(data, export_format, f"{name}-{timezone.localdate():%Y-%m-%d}")
         return super().get(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs):

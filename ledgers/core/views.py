@@ -7,6 +7,7 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
+from django.template.defaultfilters import yesno
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -18,7 +19,7 @@ from django_tables2 import SingleTableMixin
 from . import hooks
 from .dashboard import main_acts_for, panels_for
 from .errors import RuleViolation
-from .exports import TableExportMixin
+from .exports import ListExportMixin, TableExportMixin
 from .forms import SeanceOpenForm, TablePrepareForm
 from .games import GAMES, Equipment
 from .models import Establishment, Seance, SeancePeriod, TableSession
@@ -35,6 +36,7 @@ from .services import (
     table_session_prepare,
 )
 from .tables import SeanceTable
+from .templatetags.ledgers import human, person
 
 
 class EstablishmentMixin(LoginRequiredMixin):
@@ -72,22 +74,45 @@ class EstablishmentSwitchView(LoginRequiredMixin, View):
         return HttpResponseRedirect(target)
 
 
-class EstablishmentView(EstablishmentMixin, TemplateView):
+class EstablishmentView(EstablishmentMixin, ListExportMixin, TemplateView):
+    """The establishment's rooms, gaming tables and places, each list exported."""
+
     template_name = "core/establishment.html"
 
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
+    def lists(self) -> dict:
         est: Establishment = self.establishment
-        context.update(
-            rooms=est.rooms.all(),
-            tables=est.tables.select_related("room"),
-            locations=est.locations.select_related("room", "responsible"),
+        return {
+            "rooms": est.rooms.all(),
+            "tables": est.tables.select_related("room"),
+            "locations": est.locations.select_related("room", "responsible"),
+        }
+
+    def export_lists(self):
+        lists = self.lists()
+        tables = ((t.number, t.get_game_display(), str(t.room), t.seats, str(yesno(t.active))) for t in lists["tables"])
+        locations = (
+            (
+                loc.code,
+                loc.name,
+                loc.get_kind_display(),
+                str(loc.room or ""),
+                loc.responsible.get_full_name() if loc.responsible else "",
+            )
+            for loc in lists["locations"]
         )
-        return context
+        return {
+            "salles": ([_("Code"), _("Nom")], ((room.code, room.name) for room in lists["rooms"])),
+            "tables-de-jeu": ([_("Numéro"), _("Jeu"), _("Salle"), _("Places"), _("En service")], tables),
+            "emplacements": ([_("Code"), _("Nom"), _("Type"), _("Salle"), _("Responsable")], locations),
+        }
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(**self.lists(), **kwargs)
 
 
-class ObjectHistoryView(LoginRequiredMixin, TemplateView):
-    """The simple-history records of any tracked object of ours, for users of its establishment."""
+class ObjectHistoryView(LoginRequiredMixin, ListExportMixin, TemplateView):
+    """The simple-history records of any tracked object of ours, for users of its establishment;
+    exported."""
 
     template_name = "core/history.html"
 
@@ -103,6 +128,31 @@ class ObjectHistoryView(LoginRequiredMixin, TemplateView):
         if est is None or not establishments_for(self.request.user).filter(pk=est.pk).exists():
             raise Http404
         return obj
+
+    def export_lists(self):
+        obj = self.get_object()
+        operations = {"+": _("Création"), "-": _("Suppression")}
+
+        def changes(row) -> str:
+            return " ; ".join(
+                f"{str(c.field).capitalize()} : "
+                + ("" if row.record.history_type == "+" else f"{human(c.old)} → ")
+                + str(human(c.new))
+                for c in row.changes
+            )
+
+        rows = (
+            (
+                f"{timezone.localtime(row.record.history_date):%d/%m/%Y %H:%M:%S}",
+                person(row.record.history_user) if row.record.history_user else str(_("système")),
+                str(operations.get(row.record.history_type, _("Modification"))),
+                row.record.history_change_reason or "",
+                changes(row),
+            )
+            for row in history_of(obj)
+        )
+        headers = [_("Date"), _("Par"), _("Opération"), _("Motif"), _("Modifications")]
+        return {f"historique-{obj._meta.model_name}-{obj.pk}": (headers, rows)}
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

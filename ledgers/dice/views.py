@@ -20,7 +20,7 @@ from django_tables2 import SingleTableMixin
 
 from ledgers.core import service_views
 from ledgers.core.errors import RuleViolation
-from ledgers.core.exports import TableExportMixin
+from ledgers.core.exports import ListExportMixin, TableExportMixin
 from ledgers.core.models import Seance, TableSession
 from ledgers.core.selectors import open_seances
 from ledgers.core.services import table_session_close, table_session_open, table_session_prepare
@@ -182,8 +182,29 @@ class SessionPrepareView(DiceView, View):
         return redirect("dice:allocate", pk=session.pk)
 
 
-class StockView(DiceView, TemplateView):
+class StockView(DiceView, ListExportMixin, TemplateView):
+    """The stock statement, computed now; its lines by place exported."""
+
     template_name = "dice/stock.html"
+    export_name = "stock-des"
+
+    def get_queryset(self):
+        return selectors.stock_statement(self.establishment).lines
+
+    def export_headers(self) -> list:
+        return [
+            _("Emplacement"),
+            _("Neufs"),
+            _("Déjà utilisés / usagés"),
+            _("Abîmés"),
+            _("En service aux tables"),
+            _("Total"),
+        ]
+
+    def export_rows(self, lines):
+        for line in lines:
+            place = _("Tables") if line.place == "—" else line.place
+            yield (str(place), line.new, line.used, line.damaged, line.at_table, line.total)
 
     def get_context_data(self, **kwargs):
         est = self.establishment

@@ -10,13 +10,14 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView, TemplateView
 from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
 from ledgers.core.catalogue import REQUIREMENTS
-from ledgers.core.exports import TableExportMixin
+from ledgers.core.exports import ListExportMixin, TableExportMixin, listed, table_list
 from ledgers.core.models import GamingTable
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 from ledgers.custody import services as custody
@@ -116,8 +117,24 @@ class ObjectServiceView(EquipmentFormView):
 # --- Overview ---------------------------------------------------------------------------------
 
 
-class OverviewView(EstablishmentRequiredMixin, TemplateView):
+class OverviewView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
+    """Each table with its partie and its equipment, exported as the page shows it."""
+
     template_name = "equipment/overview.html"
+    export_name = "materiel-par-table"
+
+    def get_queryset(self):
+        return selectors.table_overview(self.establishment)
+
+    def export_headers(self) -> list:
+        return [_("Table"), _("Partie"), _("Sabot"), _("Mélangeur"), _("Cylindre / roue"), _("Vérification")]
+
+    def export_rows(self, rows):
+        for row in rows:
+            session = f"{row.session.seance} — {row.session.get_status_display()}" if row.session else ""
+            shufflers = ", ".join(f"{m} ({m.get_status_display().lower()})" for m in row.shufflers)
+            check = (_("conforme") if row.check.passed else _("non conforme")) if row.check else ""
+            yield (str(row.table), session, ", ".join(map(str, row.shoes)), shufflers, str(row.wheel or ""), str(check))
 
     def get_context_data(self, **kwargs) -> dict[str, Any]:
         opened = set(
@@ -126,7 +143,7 @@ class OverviewView(EstablishmentRequiredMixin, TemplateView):
             )
         )
         return super().get_context_data(
-            rows=selectors.table_overview(self.establishment),
+            rows=self.get_queryset(),
             missing=[
                 (kind, qualifier)
                 for kind, qualifier in required_volumes(self.establishment)
@@ -241,18 +258,25 @@ class ShoeListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixi
         )
 
 
-class ShoeDetailView(EstablishmentRequiredMixin, DetailView):
+class ShoeDetailView(EstablishmentRequiredMixin, ListExportMixin, DetailView):
+    """A sabot and its allocations, exported."""
+
     template_name = "equipment/shoe_detail.html"
     context_object_name = "shoe"
 
     def get_queryset(self):
         return Shoe.objects.filter(establishment=self.establishment).select_related("model", "location")
 
+    def allocations(self, shoe: Shoe):
+        rows = shoe.allocations.select_related("table_session__seance", "table_session__table", "allocated_by", "shoe")
+        return listed(AllocationTable(rows), f"affectations-{slugify(shoe.serial)}")
+
+    def export_lists(self):
+        table = self.allocations(self.get_object())
+        return {table.export_list: table_list(table)}
+
     def get_context_data(self, **kwargs):
-        allocations = self.object.allocations.select_related(
-            "table_session__seance", "table_session__table", "allocated_by", "shoe"
-        )
-        return super().get_context_data(allocations=AllocationTable(allocations), **kwargs)
+        return super().get_context_data(allocations=self.allocations(self.object), **kwargs)
 
 
 class ShoeReceiveView(EquipmentFormView):
@@ -341,22 +365,37 @@ class ShoeReturnView(EquipmentFormView):
         )
 
 
-class RepeatedPairsView(EstablishmentRequiredMixin, TemplateView):
-    """The periodic report of sabot × table pairs (SHOE-05, SHOE-12)."""
+class RepeatedPairsView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
+    """The periodic report of sabot × table pairs (SHOE-05, SHOE-12), exported for the period asked."""
 
     template_name = "equipment/repeated_pairs.html"
+    export_name = "affectations-repetees"
+
+    @cached_property
+    def form(self):
+        today = timezone.localdate()
+        query = {k: v for k, v in self.request.GET.items() if not k.startswith("_")}
+        return forms.RepeatedPairsForm(
+            query or {"date_from": today - datetime.timedelta(days=30), "date_to": today, "minimum": 2}
+        )
+
+    def get_queryset(self) -> list[dict]:
+        if not self.form.is_valid():
+            return []
+        data = self.form.cleaned_data
+        return selectors.repeated_pairs(self.establishment, data["date_from"], data["date_to"], data["minimum"])
+
+    def export_headers(self) -> list:
+        return [_("Sabot"), _("Table"), _("Affectations"), _("dont signalées"), _("Première"), _("Dernière")]
+
+    def export_rows(self, rows):
+        for row in rows:
+            first, last = (f"{day:%d/%m/%Y}" if day else "" for day in (row["first"], row["last"]))
+            yield (str(row["shoe"]), str(row["table"]), row["count"], row["flagged"], first, last)
 
     def get_context_data(self, **kwargs):
-        today = timezone.localdate()
-        form = forms.RepeatedPairsForm(
-            self.request.GET or {"date_from": today - datetime.timedelta(days=30), "date_to": today, "minimum": 2}
-        )
-        rows = []
-        if form.is_valid():
-            data = form.cleaned_data
-            rows = selectors.repeated_pairs(self.establishment, data["date_from"], data["date_to"], data["minimum"])
         window = self.establishment.setting("SET-20")
-        return super().get_context_data(form=form, rows=rows, window=window, **kwargs)
+        return super().get_context_data(form=self.form, rows=self.get_queryset(), window=window, **kwargs)
 
 
 class DestructionListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin, TemplateView):
@@ -631,16 +670,25 @@ class WheelListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMix
         return Wheel.objects.filter(establishment=self.establishment).select_related("table")
 
 
-class WheelDetailView(EstablishmentRequiredMixin, DetailView):
+class WheelDetailView(EstablishmentRequiredMixin, ListExportMixin, DetailView):
+    """A wheel and its checks (the last 30 shown, all exported)."""
+
     template_name = "equipment/wheel_detail.html"
     context_object_name = "wheel"
 
     def get_queryset(self):
         return Wheel.objects.filter(establishment=self.establishment).select_related("table")
 
+    def checks(self, wheel: Wheel):
+        return wheel.checks.select_related("table_session__seance", "signer", "cosigner", "wheel")
+
+    def export_lists(self):
+        wheel = self.get_object()
+        return {f"verifications-{slugify(wheel.number)}": table_list(WheelCheckTable(self.checks(wheel)))}
+
     def get_context_data(self, **kwargs):
-        checks = self.object.checks.select_related("table_session__seance", "signer", "cosigner", "wheel")[:30]
-        return super().get_context_data(checks=WheelCheckTable(checks), **kwargs)
+        checks = WheelCheckTable(self.checks(self.object)[:30])
+        return super().get_context_data(checks=listed(checks, f"verifications-{slugify(self.object.number)}"), **kwargs)
 
 
 class WheelCreateView(EquipmentFormView):

@@ -5,12 +5,13 @@ form, call one service and show a refusal with its requirement ID without losing
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.functional import cached_property
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 from django_tables2 import SingleTableMixin
 
 from ledgers.core import service_views
-from ledgers.core.exports import TableExportMixin
+from ledgers.core.exports import ListExportMixin, TableExportMixin
 from ledgers.core.service_views import EstablishmentRequiredMixin
 
 from . import forms, selectors, services
@@ -38,7 +39,9 @@ def _signers(data: dict, *prefixes: str) -> list:
     return [data[p] for p in prefixes if data.get(p) is not None]
 
 
-class KeyListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin, TemplateView):
+class KeyListView(EstablishmentRequiredMixin, ListExportMixin, TableExportMixin, SingleTableMixin, TemplateView):
+    """The registre des clés and the keys out, both exported."""
+
     template_name = "keys/list.html"
     table_class = KeyTable
     export_name = "registre-des-cles"
@@ -53,20 +56,52 @@ class KeyListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin
     def get_table_kwargs(self):
         return {"out": frozenset(issue.key_id for issue in self.out_issues)}
 
+    def export_lists(self):
+        def moment(value):
+            return f"{self.establishment.localtime(value):%d/%m/%Y %H:%M}" if value else ""
+
+        out = (
+            (str(i.key), str(i.holder), str(i.purpose_label), moment(i.issued_at), moment(i.due_at))
+            for i in self.out_issues
+        )
+        return {"cles-sorties": ([_("Clé"), _("Détenteur"), _("Motif"), _("Sortie le"), _("À rendre le")], out)}
+
     def get_context_data(self, **kwargs):
         return super().get_context_data(out_issues=self.out_issues, **kwargs)
 
 
-class KeyDetailView(EstablishmentRequiredMixin, TemplateView):
+class KeyDetailView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
+    """A key with its hand-overs and returns, exported."""
+
     template_name = "keys/key.html"
 
-    def get_context_data(self, **kwargs):
-        key = get_object_or_404(selectors.keys_of(self.establishment), pk=self.kwargs["pk"])
-        return super().get_context_data(
-            key=key,
-            issues=selectors.issues_of(self.establishment).filter(key=key).prefetch_related("signatures__user"),
-            **kwargs,
+    @cached_property
+    def key(self):
+        return get_object_or_404(selectors.keys_of(self.establishment), pk=self.kwargs["pk"])
+
+    def get_queryset(self):
+        return selectors.issues_of(self.establishment).filter(key=self.key).prefetch_related("signatures__user")
+
+    def export_lists(self):
+        def moment(value):
+            return f"{self.establishment.localtime(value):%d/%m/%Y %H:%M}" if value else ""
+
+        issues = (
+            (
+                moment(issue.issued_at),
+                str(issue.holder),
+                str(issue.purpose_label),
+                moment(issue.due_at),
+                moment(issue.returned_at),
+                " · ".join(f"{s.get_act_display()} : {s.user}" for s in issue.signatures.all()),
+            )
+            for issue in self.get_queryset()
         )
+        headers = [_("Sortie le"), _("Détenteur"), _("Motif"), _("À rendre le"), _("Rendue le"), _("Signatures")]
+        return {f"cle-{slugify(self.key.code)}": (headers, issues)}
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(key=self.key, issues=self.get_queryset(), **kwargs)
 
 
 class KeyCreateView(FormView):
@@ -200,24 +235,76 @@ class ExceptionsView(EstablishmentRequiredMixin, TemplateView):
         return super().get_context_data(exceptions=selectors.exceptions(self.establishment), **kwargs)
 
 
-class HoldingsView(EstablishmentRequiredMixin, TemplateView):
-    """Who held which key when: a date range, for one key or one asset; printable."""
+class HoldingsView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
+    """Who held which key when: a date range, for one key or one asset; printable and exported."""
 
     template_name = "keys/holdings.html"
+    export_name = "detenteurs-cles"
+
+    @cached_property
+    def form(self):
+        return forms.HoldingsForm(self.request.GET or None, establishment=self.establishment)
+
+    def get_queryset(self):
+        """The key issues of the period asked, or None until one is asked."""
+        if not self.form.is_valid():
+            return None
+        data = self.form.cleaned_data
+        return selectors.holdings(
+            self.establishment, start=data["start"], end=data["end"], key=data["key"], asset_ref=data["asset_ref"]
+        ).prefetch_related("signatures__user")
+
+    def export_headers(self) -> list:
+        return [_("Clé"), _("Détenteur"), _("Motif"), _("Sortie le"), _("Rendue le"), _("Signatures")]
+
+    def export_rows(self, issues):
+        def moment(value):
+            return f"{self.establishment.localtime(value):%d/%m/%Y %H:%M}" if value else ""
+
+        for issue in issues or ():
+            signatures = " · ".join(f"{s.get_act_display()} : {s.user}" for s in issue.signatures.all())
+            yield (
+                str(issue.key),
+                str(issue.holder),
+                str(issue.purpose_label),
+                moment(issue.issued_at),
+                moment(issue.returned_at),
+                signatures,
+            )
 
     def get_context_data(self, **kwargs):
-        form = forms.HoldingsForm(self.request.GET or None, establishment=self.establishment)
-        rows = None
-        if form.is_valid():
-            data = form.cleaned_data
-            rows = selectors.holdings(
-                self.establishment, start=data["start"], end=data["end"], key=data["key"], asset_ref=data["asset_ref"]
-            ).prefetch_related("signatures__user")
-        return super().get_context_data(form=form, rows=rows, **kwargs)
+        return super().get_context_data(form=self.form, rows=self.get_queryset(), **kwargs)
 
 
-class SanityView(EstablishmentRequiredMixin, TemplateView):
+class SanityView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
+    """What the key register's checks find: several sensitive keys held by one person, keys left
+    without an authorised holder, and the differences of the last blind inventory; each exported."""
+
     template_name = "keys/sanity.html"
+
+    def export_lists(self):
+        report = selectors.sanity(self.establishment)
+        inventory = report.last_inventory
+        return {
+            "cles-sensibles": (
+                [_("Personne"), _("Clés sensibles détenues")],
+                (
+                    (str(user), ", ".join(str(issue.key) for issue in issues))
+                    for user, issues in report.several_sensitive
+                ),
+            ),
+            "cles-sans-detenteur": (
+                [_("Clé"), _("Ce qu'elle ouvre")],
+                ((str(key), key.opens) for key in report.no_holder_left),
+            ),
+            "ecarts-inventaire": (
+                [_("Clé"), _("Attendu"), _("Compté")],
+                (
+                    (line["code"], line["expected"], line["counted"])
+                    for line in (inventory.difference_lines if inventory else ())
+                ),
+            ),
+        }
 
     def get_context_data(self, **kwargs):
         return super().get_context_data(report=selectors.sanity(self.establishment), **kwargs)

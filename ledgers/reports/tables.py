@@ -14,7 +14,7 @@ class ReportJobTable(tables.Table):
     )
     subject = tables.Column(verbose_name=_("Objet"), empty_values=(), orderable=False)
     progress = tables.Column(verbose_name=_("Avancement"))
-    download = tables.Column(verbose_name="", empty_values=(), orderable=False)
+    download = tables.Column(verbose_name="", empty_values=(), orderable=False, exclude_from_export=True)
 
     class Meta:
         model = ReportJob

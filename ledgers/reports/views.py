@@ -7,8 +7,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django_tables2 import RequestConfig
+from django_tables2.export import ExportMixin
 
+from ledgers.core.exports import FORMATS, SafeTableExport
 from ledgers.registers.selectors import register_for
 
 from . import services
@@ -23,6 +26,12 @@ from .tables import ReportJobTable
 def report_list(request: HttpRequest) -> HttpResponse:
     filterset = ReportJobFilter(request.GET, queryset=reports_for(request.user).select_related("register", "seance"))
     table = ReportJobTable(filterset.qs)
+    table.export_formats = FORMATS
+    export_format = request.GET.get(ExportMixin.export_trigger_param)
+    if export_format in FORMATS:
+        return SafeTableExport(export_format, table).response(
+            f"rapports-{timezone.localdate():%Y-%m-%d}.{export_format}"
+        )
     RequestConfig(request, paginate={"per_page": 25}).configure(table)
     return render(request, "reports/list.html", {"filter": filterset, "table": table})
 

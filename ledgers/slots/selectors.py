@@ -209,7 +209,7 @@ def jackpot_thresholds(est: Establishment) -> QuerySet[JackpotThreshold]:
     return JackpotThreshold.objects.filter(establishment=est).select_related("set_by")
 
 
-def recent_events(est: Establishment, limit: int = 100) -> QuerySet[MonitoringEvent]:
+def recent_events(est: Establishment, limit: int | None = 100) -> QuerySet[MonitoringEvent]:
     """The monitoring events last imported, latest first, with what explains them and the key out."""
     return MonitoringEvent.objects.filter(machine__establishment=est).select_related(
         "machine", "intervention", "releve", "ram_clear", "key_issue__key", "key_issue__holder"

@@ -80,3 +80,27 @@ def test_approvals_export_with_localised_headers_and_neutralised_cells(client, f
     ws = sheet(client.get(reverse("authority:approvals"), {"_export": "xlsx"}, HTTP_ACCEPT_LANGUAGE="en"))
     assert [cell.value for cell in ws[1]][:3] == ["Approval", "Subject", "Approval reference"]
     assert "'=1+1" in column(ws, "Approval reference")
+
+
+def test_police_registers_export_each_register_with_formulas_as_text(client, fro, police_registers):
+    services.observation_record(
+        establishment=fro.est,
+        actor=fro.police,
+        visited_at=timezone.now(),
+        agents="@Brigadier Martin",
+        operations="Contrôle de l'armoire des cartes",
+        nature="injunction",
+        text='=HYPERLINK("http://x")',
+    )
+    services.liaison_ask(establishment=fro.est, actor=fro.directeur_responsable, subject="+Armoire", question="Q")
+    client.force_login(fro.chef_police)
+    page = client.get(reverse("authority:police")).content.decode()
+    assert "_list=observations" in page and "_list=liaison" in page
+    rows = csv_rows(client.get(reverse("authority:police"), {"_export": "csv", "_list": "observations"}))
+    assert rows[0][:4] == ["N°", "Visite", "Agents", "Nature"] and len(rows) == 2
+    assert rows[1][2] == "'@Brigadier Martin" and rows[1][4] == '\'=HYPERLINK("http://x")'
+    ws = sheet(
+        client.get(reverse("authority:police"), {"_export": "xlsx", "_list": "liaison"}, HTTP_ACCEPT_LANGUAGE="en")
+    )
+    assert column(ws, "Subject") == ["'+Armoire"] and column(ws, "Question") == ["Q"]
+    assert client.get(reverse("authority:police"), {"_export": "csv", "_list": "other"}).status_code == 404

@@ -1,10 +1,13 @@
 """CSV and XLSX exports of registers and lists: the active language, and cells a spreadsheet would
 run as formulas written as text."""
 
+import datetime
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from ledgers.core.exports import neutralise
+from ledgers.core.exports import dataset, neutralise
 from ledgers.registers import services
 from tests.registers.ui_setup import main_courante, monaco_cast
 from tests.spreadsheets import csv_rows, sheet
@@ -30,6 +33,13 @@ FORMULA = '=HYPERLINK("http://evil","x")'
 )
 def test_neutralise(value, expected):
     assert neutralise(value) == expected
+
+
+def test_a_moment_is_written_on_the_local_clock_in_both_formats():
+    moment = datetime.datetime(2026, 3, 2, 9, 30, tzinfo=datetime.UTC)
+    data = dataset(["Le"], [[moment]])
+    assert data[0][0] == timezone.localtime(moment).replace(tzinfo=None)
+    assert data.export("xlsx") and data.export("csv")
 
 
 @pytest.fixture

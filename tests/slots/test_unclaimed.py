@@ -5,6 +5,7 @@ import datetime
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -226,3 +227,23 @@ def test_slot_39_sccj_file_download(client, room):
     assert response.status_code == 200 and response["Content-Type"] == "text/csv"
     # A casino number a spreadsheet would compute is written as text.
     assert f"'=1+1;{machine.location_number};42;42" in response.content.decode()
+
+
+def test_tickets_import_echoes_the_pasted_text_as_a_spreadsheet_will_not_run_it(room):
+    from ledgers.slots.forms.progressives import TicketsImportForm
+
+    issued = timezone.now() - datetime.timedelta(days=1)
+    with pytest.raises(ValidationError) as unknown:
+        unclaimed.tickets_import(
+            establishment=room.est,
+            actor=room["caissier"],
+            rows=[unclaimed.TicketRow("T1", issued, Decimal("25"), '=HYPERLINK("http://x")')],
+        )
+    assert '\'=HYPERLINK("http://x")' in unknown.value.messages[0]
+    with pytest.raises(ValidationError) as amount:
+        unclaimed.tickets_import(
+            establishment=room.est, actor=room["caissier"], rows=[unclaimed.TicketRow("@T2", issued, Decimal("0"), "")]
+        )
+    assert "'@T2" in amount.value.messages[0]
+    form = TicketsImportForm({"rows": "+T3;hier;25;"}, establishment=room.est)
+    assert not form.is_valid() and "'+T3;hier;25;" in form.errors["rows"][0]

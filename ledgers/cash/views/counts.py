@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import FormView
 
+from ledgers.core.exports import ListExportMixin
 from ledgers.core.service_views import EstablishmentRequiredMixin
 
 from .. import forms, selectors, services
@@ -92,13 +93,33 @@ class RakeView(EstablishmentRequiredMixin, FormView):
         return self.render_to_response(self.get_context_data(form=form, result=result, error=error))
 
 
-class PotRakesView(CashFormView):
+class PotRakesView(ListExportMixin, CashFormView):
     """The pots of a poker table-partie, one line each as the croupier takes the rake: the pot is
-    enough, the page stays on the table for the next one."""
+    enough, the page stays on the table for the next one. The pots are exported."""
 
     template_name = "cash/pots.html"
     form_class = forms.PotRakeForm
     submit = _("Inscrire le pot")
+    export_name = "pots"
+
+    def get_queryset(self):
+        return selectors.pots_of(self.session)
+
+    def export_headers(self) -> list:
+        return [
+            _("Pot n°"),
+            _("Heure"),
+            _("Montant du pot"),
+            _("Retenue due"),
+            _("Retenue opérée"),
+            _("Gain versé"),
+            _("Observations"),
+        ]
+
+    def export_rows(self, pots):
+        for pot in pots:
+            taken_at = f"{self.establishment.localtime(pot.taken_at):%H:%M:%S}"
+            yield (pot.number, taken_at, pot.pot, pot.allowed, pot.taken, pot.gain, " ; ".join(pot.flags))
 
     @property
     def title(self):
@@ -109,7 +130,7 @@ class PotRakesView(CashFormView):
 
     def get_context_data(self, **kwargs):
         return super().get_context_data(
-            pots=selectors.pots_of(self.session), total=selectors.pot_rakes_total(self.session), **kwargs
+            pots=self.get_queryset(), total=selectors.pot_rakes_total(self.session), **kwargs
         )
 
     def get_success_message(self) -> str:

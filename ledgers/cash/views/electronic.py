@@ -5,6 +5,8 @@ from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.exports import ListExportMixin
+
 from .. import forms
 from ..models import (
     CercleDeviceDay,
@@ -18,23 +20,87 @@ from ..services import (
 from .common import CashFormView
 
 
-class DevicesView(CashFormView):
-    """The electronic contrepartie devices, their recent days and visas; the form adds a device."""
+class DevicesView(ListExportMixin, CashFormView):
+    """The electronic contrepartie devices, their recent days and visas, each list exported in full;
+    the form adds a device."""
 
     form_class = forms.DeviceForm
     template_name = "cash/devices.html"
     title = _("Jeux de contrepartie électroniques (registre modèle 10 bis)")
 
+    def lists(self) -> dict:
+        est = self.establishment
+        return {
+            "devices": ElectronicDevice.objects.filter(establishment=est),
+            "results": StationResult.objects.filter(device__establishment=est)
+            .select_related("device")
+            .order_by("-date", "device", "station"),
+            "cercle_days": CercleDeviceDay.objects.filter(device__establishment=est)
+            .select_related("device")
+            .order_by("-date"),
+            "statements": ElectronicMeterStatement.objects.filter(establishment=est),
+        }
+
+    def export_lists(self):
+        lists = self.lists()
+        return {
+            "appareils": (
+                [_("Appareil n°"), _("Famille"), _("Jeu pratiqué"), _("Postes de jeu")],
+                ((d.number, d.get_family_display(), str(d.game), d.stations) for d in lists["devices"]),
+            ),
+            "cagnottes-11-quater": (
+                [_("Date"), _("Appareil n°"), _("Parties"), _("Retenues"), _("Observations")],
+                (
+                    (f"{c.date:%d/%m/%Y}", c.device.number, c.parties, c.levies, c.certification)
+                    for c in lists["cercle_days"]
+                ),
+            ),
+            "registre-10-bis": (
+                [
+                    _("Date"),
+                    _("Appareil n°"),
+                    _("Poste"),
+                    _("Avances"),
+                    _("Comptée physique"),
+                    _("Comptée électronique"),
+                    _("Tickets émis"),
+                    _("Produit"),
+                ],
+                (
+                    (
+                        f"{r.date:%d/%m/%Y}",
+                        r.device.number,
+                        r.station,
+                        r.avances,
+                        r.physical_count,
+                        r.electronic_count,
+                        r.tickets_issued,
+                        r.product,
+                    )
+                    for r in lists["results"]
+                ),
+            ),
+            "etats-33": (
+                [_("Mois"), _("Appareils"), _("Produit"), _("Certifié le")],
+                (
+                    (
+                        f"{s.month:02d}/{s.year}",
+                        ", ".join(str(line["device"]) for line in s.lines),
+                        s.total,
+                        f"{self.establishment.localtime(s.certified_at):%d/%m/%Y %H:%M}" if s.certified_at else "",
+                    )
+                    for s in lists["statements"]
+                ),
+            ),
+        }
+
     def get_context_data(self, **kwargs):
-        devices = ElectronicDevice.objects.filter(establishment=self.establishment)
-        results = StationResult.objects.filter(device__establishment=self.establishment).select_related("device")
-        cercle_days = CercleDeviceDay.objects.filter(device__establishment=self.establishment).select_related("device")
-        statements = ElectronicMeterStatement.objects.filter(establishment=self.establishment)
+        lists = self.lists()
         return super().get_context_data(
-            devices=devices,
-            results=results.order_by("-date", "device", "station")[:50],
-            cercle_days=cercle_days.order_by("-date")[:50],
-            statements=statements[:24],
+            devices=lists["devices"],
+            results=lists["results"][:50],
+            cercle_days=lists["cercle_days"][:50],
+            statements=lists["statements"][:24],
             **kwargs,
         )
 

@@ -5,6 +5,8 @@ from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.exports import ListExportMixin
+
 from .. import forms, services
 from ..models import CardTableNumber, LevyMachine, TicketBook
 from ..services import (
@@ -21,23 +23,43 @@ class TicketBookView(CashFormView):
         return services.ticket_book_register(actor=self.request.user, **form.cleaned_data)
 
 
-class TicketsView(CashFormView):
+class TicketsView(ListExportMixin, CashFormView):
     """Register of the ticket books: the card-table number series, the books and their stamps, the
-    levy machines; the form numbers a card table."""
+    levy machines (each list exported); the form numbers a card table."""
 
     form_class = forms.CardTableNumberForm
     template_name = "cash/tickets.html"
     title = _("Carnets de tickets et numéros des tables de cartes")
     submit = _("Inscrire le numéro d'ordre")
 
-    def get_context_data(self, **kwargs):
+    def lists(self) -> dict:
         est = self.establishment
+        return {
+            "numbers": CardTableNumber.objects.filter(table__establishment=est).select_related("table"),
+            "books": TicketBook.objects.filter(establishment=est, finished_on__isnull=True).select_related("table"),
+            "machines": LevyMachine.objects.filter(table__establishment=est).select_related("table"),
+        }
+
+    def export_lists(self):
+        lists = self.lists()
+        return {
+            "numeros-tables-cartes": (
+                [_("Saison commençant le"), _("Numéro d'ordre"), _("Table")],
+                ((f"{n.season:%d/%m/%Y}", n.serial, str(n.table)) for n in lists["numbers"]),
+            ),
+            "carnets-tickets": (
+                [_("Carnet"), _("Table"), _("Prochain ticket à détacher")],
+                ((str(b), b.table.number, b.next_number) for b in lists["books"]),
+            ),
+            "machines-retenue": (
+                [_("Table"), _("Agrément de la machine")],
+                ((str(m.table), m.approval_reference) for m in lists["machines"]),
+            ),
+        }
+
+    def get_context_data(self, **kwargs):
         return super().get_context_data(
-            numbers=CardTableNumber.objects.filter(table__establishment=est).select_related("table"),
-            unnumbered=tickets.unnumbered_card_tables(est),
-            books=TicketBook.objects.filter(establishment=est, finished_on__isnull=True).select_related("table"),
-            machines=LevyMachine.objects.filter(table__establishment=est).select_related("table"),
-            **kwargs,
+            **self.lists(), unnumbered=tickets.unnumbered_card_tables(self.establishment), **kwargs
         )
 
     def get_success_url(self) -> str:

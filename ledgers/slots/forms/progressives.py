@@ -9,6 +9,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.exports import neutralise
 from ledgers.core.forms import EstablishmentForm
 
 from ..models import Machine, Progressive, ProgressiveStop
@@ -38,8 +39,8 @@ def parse_lines(text: str, width: int) -> dict[str, list[int]]:
             if len(parts) != width + 1:
                 raise ValueError
             values[parts[0]] = [int(v) for v in parts[1:]]
-        except ValueError as exc:
-            raise ValidationError(_("Ligne illisible : %(l)s") % {"l": line}) from exc
+        except ValueError as exc:  # the line echoed back as a spreadsheet will not run it
+            raise ValidationError(_("Ligne illisible : %(l)s") % {"l": neutralise(line)}) from exc
     return values
 
 
@@ -217,7 +218,7 @@ class TicketsImportForm(EstablishmentForm):
                 )
                 rows.append(TicketRow(number, issued_at, Decimal(amount), machine[0] if machine else ""))
             except (ValueError, InvalidOperation) as exc:
-                raise ValidationError(_("Ligne illisible : %(l)s") % {"l": line}) from exc
+                raise ValidationError(_("Ligne illisible : %(l)s") % {"l": neutralise(line)}) from exc
         return rows
 
 

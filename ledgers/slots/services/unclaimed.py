@@ -31,6 +31,7 @@ from ledgers.cash import services as cash_services
 from ledgers.cash.models import Orphan
 from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import RuleViolation
+from ledgers.core.exports import neutralise
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register
@@ -117,16 +118,18 @@ def tickets_import(*, establishment: Establishment, rows: Sequence[TicketRow], a
     if len(set(numbers)) != len(numbers) or not all(numbers):
         raise ValidationError(_("Numéros de tickets vides ou en double."))
     if known := list(Ticket.objects.filter(establishment=est, number__in=numbers).values_list("number", flat=True)):
-        raise ValidationError(_("Tickets déjà enregistrés : %(n)s.") % {"n": ", ".join(known[:20])})
+        # The file's own text, echoed back as a spreadsheet will not run it.
+        known = ", ".join(str(neutralise(number)) for number in known[:20])
+        raise ValidationError(_("Tickets déjà enregistrés : %(n)s.") % {"n": known})
     tickets = []
     for row in rows:
         machine = None
         if row.machine.strip():
             machine = machines.get(row.machine.strip())
             if machine is None or not machine.cashless:
-                raise ValidationError(_("Machine à tickets inconnue : %(m)s.") % {"m": row.machine})
+                raise ValidationError(_("Machine à tickets inconnue : %(m)s.") % {"m": neutralise(row.machine)})
         if not Decimal("0") < row.amount < Decimal("1e12"):
-            raise ValidationError(_("Montant du ticket %(n)s invalide.") % {"n": row.number})
+            raise ValidationError(_("Montant du ticket %(n)s invalide.") % {"n": neutralise(row.number)})
         tickets.append(
             save_audited(
                 Ticket(

@@ -2,8 +2,11 @@
 bons) and one form per act, each calling one service of ``accounting``."""
 
 from django.urls import reverse
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView
+
+from ledgers.core.exports import ListExportMixin
 
 from .. import selectors
 from ..forms import accounting as accounting_forms
@@ -12,12 +15,29 @@ from .common import ServiceFormView, SlotsView
 from .machines import MachineFormView
 
 
-class CarnetView(SlotsView, DetailView):
+class CarnetView(SlotsView, ListExportMixin, DetailView):
+    """A machine's carnet de comptabilité, its lines exported."""
+
     template_name = "slots/carnet.html"
     context_object_name = "machine"
 
     def get_queryset(self):
         return selectors.machines_of(self.establishment)
+
+    def export_lists(self):
+        machine = self.get_object()
+        lines = (
+            (
+                f"{line.day:%d/%m/%Y}",
+                line.get_kind_display(),
+                line.amount,
+                line.entry.payload.get("detail", ""),
+                line.entry.payload.get("signature", ""),
+            )
+            for line in machine.accounting_lines.select_related("entry")
+        )
+        headers = [_("Journée"), _("Nature"), _("Montant (€)"), _("Détail"), _("Visas")]
+        return {f"carnet-{slugify(machine.number)}": (headers, lines)}
 
     def get_context_data(self, **kwargs):
         machine = self.object

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView, TemplateView
 from django_tables2 import SingleTableMixin
 
-from ledgers.core.exports import TableExportMixin
+from ledgers.core.exports import ListExportMixin, TableExportMixin
 
 from .. import forms, locks, selectors, services
 from ..models import Machine
@@ -15,8 +15,8 @@ from ..tables import MachineTable
 from .common import ServiceFormView, SlotsView
 
 
-class MachineListView(SlotsView, TableExportMixin, SingleTableMixin, TemplateView):
-    """The inventory file (exported) and the socle file (REG-15), what is under way in the room."""
+class MachineListView(SlotsView, ListExportMixin, TableExportMixin, SingleTableMixin, TemplateView):
+    """The inventory file and the socle file (REG-15), both exported, what is under way in the room."""
 
     template_name = "slots/machines.html"
     table_class = MachineTable
@@ -24,6 +24,13 @@ class MachineListView(SlotsView, TableExportMixin, SingleTableMixin, TemplateVie
 
     def get_table_data(self):
         return selectors.machines_of(self.establishment)
+
+    def export_lists(self):
+        socles = (
+            (s.number, str(s.room), s.position, s.machine.number if s.machine else "")
+            for s in selectors.socles_of(self.establishment)
+        )
+        return {"socles": ([_("Socle"), _("Salle"), _("Emplacement"), _("Machine")], socles)}
 
     def get_context_data(self, **kwargs):
         est = self.establishment

@@ -11,6 +11,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
 from ledgers.core.errors import RuleViolation
+from ledgers.core.exports import ListExportMixin
+from ledgers.core.templatetags.ledgers import money
 
 from ..forms import progressives as f
 from ..models import Progressive, Releve, Ticket
@@ -18,10 +20,52 @@ from ..services import jpm, progressives, unclaimed
 from .common import ServiceFormView, SlotsView
 
 
-class ProgressivesView(SlotsView, TemplateView):
-    """The progressives and JPMs with their last lines, transmissions due, tickets to expire."""
+class ProgressivesView(SlotsView, ListExportMixin, TemplateView):
+    """The progressives and JPMs with their last lines, transmissions due, tickets to expire; the
+    progressives and the tickets exported."""
 
     template_name = "slots/progressives.html"
+
+    def progressives(self):
+        return Progressive.objects.filter(establishment=self.establishment).prefetch_related(
+            "machines", "readings", "jpm_readings"
+        )
+
+    def tickets(self):
+        return Ticket.objects.filter(establishment=self.establishment).select_related("machine")
+
+    def export_lists(self):
+        def last_reading(p) -> str:
+            reading = (p.jpm_readings if p.multisite else p.readings).all()[:1]
+            return next((f"{r.day:%d/%m/%Y} — {money(r.displayed)}" for r in reading), "")
+
+        progressives = (
+            (
+                f"{p} (JPM)" if p.multisite else str(p),
+                " ".join(m.number for m in p.machines.all()),
+                p.start_amount,
+                p.get_status_display(),
+                last_reading(p),
+            )
+            for p in self.progressives()
+        )
+        tickets = (
+            (
+                t.number,
+                f"{self.establishment.localtime(t.issued_at):%d/%m/%Y %H:%M}",
+                t.amount,
+                t.machine.number if t.machine else "",
+                t.get_status_display(),
+            )
+            for t in self.tickets()
+        )
+        return {
+            "jackpots-progressifs": (
+                [_("Jackpot"), _("Machines"), _("Montant de départ (€)"), _("Statut"), _("Dernier relevé")],
+                progressives,
+            ),
+            "tickets": ([_("Numéro du ticket"), _("Émis le"), _("Montant (€)"), _("Machine"), _("Statut")], tickets),
+        }
 
     def get_context_data(self, **kwargs):
         est = self.establishment
@@ -29,12 +73,10 @@ class ProgressivesView(SlotsView, TemplateView):
         return super().get_context_data(
             today=today,
             month_start=today.replace(day=1),
-            progressives=Progressive.objects.filter(establishment=est).prefetch_related(
-                "machines", "readings", "jpm_readings"
-            ),
+            progressives=self.progressives(),
             due=jpm.transmissions_due(est),
             expired=unclaimed.expired_unposted(est).count(),
-            tickets=Ticket.objects.filter(establishment=est).select_related("machine")[:50],
+            tickets=self.tickets()[:50],
             **kwargs,
         )
 
