@@ -51,7 +51,10 @@ class KeyListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin
         return selectors.keys_of(self.establishment).order_by("code")
 
     def get_table_kwargs(self):
-        return {"out": frozenset(issue.key_id for issue in self.out_issues)}
+        return {
+            "out": frozenset(issue.key_id for issue in self.out_issues),
+            "places": selectors.place_names(self.establishment),
+        }
 
     def get_context_data(self, **kwargs):
         return super().get_context_data(out_issues=self.out_issues, **kwargs)
@@ -64,6 +67,7 @@ class KeyDetailView(EstablishmentRequiredMixin, TemplateView):
         key = get_object_or_404(selectors.keys_of(self.establishment), pk=self.kwargs["pk"])
         return super().get_context_data(
             key=key,
+            assets=selectors.assets_text(key.assets, selectors.place_names(self.establishment)),
             issues=selectors.issues_of(self.establishment).filter(key=key).prefetch_related("signatures__user"),
             **kwargs,
         )
