@@ -252,6 +252,11 @@ class StockStatement:
         """(category label, book, located) of every category."""
         return [(label, self.book.get(code, 0), self.located.get(code, 0)) for code, label in self.categories]
 
+    def by_place(self) -> list[tuple[str, str, int]]:
+        """(place, category label, units) of every line."""
+        labels = dict(self.categories)
+        return [(line.place, labels.get(line.category, line.category), line.count) for line in self.lines]
+
     def differences(self) -> list[tuple[str, int, int]]:
         cats = sorted(set(self.book) | set(self.located))
         return [

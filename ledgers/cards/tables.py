@@ -13,6 +13,8 @@ class CardUnitTable(tables.Table):
     serial = tables.LinkColumn("cards:unit", args=[tables.A("pk")], verbose_name=_("Numéro d'ordre"))
     place = tables.Column(verbose_name=_("Emplacement"), empty_values=(), orderable=False)
     flags = tables.Column(verbose_name=_("Signalements"), empty_values=(), orderable=False)
+    # The colour as typed at receipt, in French whatever the reader's language.
+    back_colour = tables.Column(attrs={"td": {"lang": "fr"}})
 
     class Meta:
         model = CardUnit

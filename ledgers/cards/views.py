@@ -117,10 +117,22 @@ class StockView(CardsMixin, ListExportMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         est = self.establishment
+        statement = selectors.stock_statement(est)
+        labels = dict(statement.categories)
         context.update(
-            statement=selectors.stock_statement(est),
+            statement=statement,
             verifications=StockVerification.objects.filter(establishment=est, domain=CARDS.code)[:10],
-            depot_days=self.depot_days()[:20],
+            # Each count of a day by category, the category named (the day stores its code).
+            depot_days=[
+                (
+                    day,
+                    [
+                        {labels.get(code, code): n for code, n in counts.items()}
+                        for counts in (day.opening, day.transfers_in, day.transfers_out, day.closing)
+                    ],
+                )
+                for day in self.depot_days()[:20]
+            ],
         )
         return context
 

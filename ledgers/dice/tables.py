@@ -1,6 +1,7 @@
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.templatetags.ledgers import person
 from ledgers.custody.models import DestructionSession, Supplier
 from ledgers.custody.tables import PurchaseOrderTable
 
@@ -31,9 +32,17 @@ class OrderTable(PurchaseOrderTable):
 
 
 class DestructionTable(tables.Table):
-    planned_at = tables.LinkColumn("dice:destruction", args=[tables.A("pk")], verbose_name=_("Prévue le"))
+    planned_at = tables.DateTimeColumn(
+        format="SHORT_DATETIME_FORMAT", linkify=("dice:destruction", [tables.A("pk")]), verbose_name=_("Prévue le")
+    )
     size = tables.Column(accessor="items__count", verbose_name=_("Dés"), orderable=False)
 
     class Meta:
         model = DestructionSession
         fields = ("planned_at", "method", "status", "size", "notified_at", "performed_at", "inspector", "witness")
+
+    def render_inspector(self, value):
+        return person(value)
+
+    def render_witness(self, value):
+        return person(value)

@@ -24,6 +24,7 @@ from ledgers.core.exports import ListExportMixin, TableExportMixin
 from ledgers.core.models import Seance, TableSession
 from ledgers.core.selectors import open_seances
 from ledgers.core.services import table_session_close, table_session_open, table_session_prepare
+from ledgers.core.templatetags.ledgers import person
 from ledgers.custody import services as custody
 from ledgers.custody.models import DestructionSession, PurchaseOrder
 from ledgers.incidents.selectors import open_incidents
@@ -317,7 +318,10 @@ class AllocationView(SessionFormView):
         return super().get_context_data(available=available, **kwargs)
 
     def get_success_message(self) -> str:
-        return str(_("Dotation signée par %(name)s : la table peut ouvrir.") % {"name": self.result.signed_by})
+        return str(
+            _("Dotation signée par %(name)s : la table peut ouvrir.")
+            % {"name": person(self.result.signed_by, self.result.signed_role)}
+        )
 
 
 class SwapView(SessionFormView):

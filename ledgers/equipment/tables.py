@@ -1,6 +1,7 @@
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.templatetags.ledgers import person
 from ledgers.custody.tables import DestructionSessionTable
 from ledgers.registers.services import display_name
 
@@ -37,12 +38,16 @@ class ShoeTable(tables.Table):
 class AllocationTable(tables.Table):
     seance = tables.Column(accessor="table_session__seance", verbose_name=_("Séance"), orderable=False)
     table = tables.Column(accessor="table_session__table", verbose_name=_("Table"), orderable=False)
+    shoe = tables.Column(verbose_name=_("Sabot"))
     flags = FlagsColumn()
 
     class Meta:
         model = ShoeAllocation
-        fields = ("allocated_at", "seance", "table", "shoe", "allocated_by", "role", "flags")
+        fields = ("allocated_at", "seance", "table", "shoe", "allocated_by", "flags")
         empty_text = _("Aucune affectation.")
+
+    def render_allocated_by(self, record, value):
+        return person(value, record.role)
 
 
 class ShufflerTable(tables.Table):

@@ -2,12 +2,34 @@
 surrendered (KEY-07) and every blind inventory, one line each. Not named by the texts: the
 Direction cotes and paraphs it (or the jurisdiction's authority, if it wishes)."""
 
+import re
+from collections.abc import Callable
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.roles import DIRECTORATE, Role
 from ledgers.registers.kinds import Column, RegisterKind, register_kind
 
 from .policy import KEY_ADMIN
+from .selectors import assets_text, place_names
+
+# How the key services wrote a key's assets before they named them: codes in brackets at the end.
+ASSET_CODES = re.compile(r" \[([^\]]*)\]$")
+
+
+def reading_keys(establishment) -> Callable[[Any], Any]:
+    """The key column as read: the assets an entry wrote as codes ("[depot-principal]") named as
+    the services now write them ("(Dépôt principal)")."""
+    places = place_names(establishment)
+
+    def read(value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        return ASSET_CODES.sub(lambda codes: f" ({assets_text(codes[1].split(','), places)})", value)
+
+    return read
+
 
 REGISTRE_CLES = register_kind(
     RegisterKind(
@@ -20,7 +42,7 @@ REGISTRE_CLES = register_kind(
         columns=(
             Column("event", _("Opération"), 1.1),
             Column("at", _("Date et heure"), 0.9),
-            Column("key", _("Clé"), 1.3),
+            Column("key", _("Clé"), 1.3, reading=reading_keys),
             Column("purpose", _("Motif"), 1.4),
             Column("holder", _("Détenteur"), 1.2),
             Column("due", _("À rendre le"), 0.9),

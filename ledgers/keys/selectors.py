@@ -3,6 +3,7 @@ held which key when, and the sanity report."""
 
 import datetime
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -11,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import roles_of
-from ledgers.core.models import Establishment, Membership, Seance
+from ledgers.core.models import Establishment, Location, Membership, Seance
 from ledgers.core.roles import DIRECTORATE, Role
 
 from .models import Key, KeyInventory, KeyIssue
@@ -24,6 +25,17 @@ DIRECTION = frozenset({*DIRECTORATE, Role.DIRECTEUR_EXPLOITATION})
 
 def keys_of(est: Establishment) -> QuerySet[Key]:
     return Key.objects.filter(establishment=est).select_related("home", "custodian")
+
+
+def place_names(est: Establishment) -> dict[str, str]:
+    """The establishment's places, name by code: a key's asset list may name one (the card cabinet)."""
+    return dict(Location.objects.filter(establishment=est).values_list("code", "name"))
+
+
+def assets_text(assets: Iterable[str], places: Mapping[str, str]) -> str:
+    """The assets a key serves as people name them: a place by its name, a machine or a socle by
+    its number."""
+    return ", ".join(places.get(ref, ref) for ref in assets)
 
 
 def issues_of(est: Establishment) -> QuerySet[KeyIssue]:

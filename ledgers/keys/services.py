@@ -69,7 +69,9 @@ def _signed(user: AbstractBaseUser, role: str) -> str:
 
 def _key_label(key: Key) -> str:
     label = f"{key.code} — {_fr(key.get_lock_type_display())} — {key.opens}"
-    return f"{label} [{key.asset_ref}]" if key.asset_ref else label
+    if not key.assets:
+        return label
+    return f"{label} ({selectors.assets_text(key.assets, selectors.place_names(key.establishment))})"
 
 
 def _at(est: Establishment, moment: datetime.datetime | None) -> str:

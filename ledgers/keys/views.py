@@ -54,7 +54,10 @@ class KeyListView(EstablishmentRequiredMixin, ListExportMixin, TableExportMixin,
         return selectors.keys_of(self.establishment).order_by("code")
 
     def get_table_kwargs(self):
-        return {"out": frozenset(issue.key_id for issue in self.out_issues)}
+        return {
+            "out": frozenset(issue.key_id for issue in self.out_issues),
+            "places": selectors.place_names(self.establishment),
+        }
 
     def export_lists(self):
         def moment(value):
@@ -101,7 +104,12 @@ class KeyDetailView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
         return {f"cle-{slugify(self.key.code)}": (headers, issues)}
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(key=self.key, issues=self.get_queryset(), **kwargs)
+        return super().get_context_data(
+            key=self.key,
+            assets=selectors.assets_text(self.key.assets, selectors.place_names(self.establishment)),
+            issues=self.get_queryset(),
+            **kwargs,
+        )
 
 
 class KeyCreateView(FormView):

@@ -11,19 +11,22 @@ from django.utils.translation import gettext as _
 
 from ledgers.core.exports import dataset
 
+from .kinds import column_readers
 from .models import Entry, EntryKind, Register
 from .printing.formats import Formatter
 
 
 def _rows(register: Register) -> Iterator[list]:
     columns = register.kind_info.columns
+    read = column_readers(columns, register.establishment)
     fmt = Formatter(register.establishment, get_language())
     entries = register.entries.select_related("actor_user").order_by("seq")
     for entry in entries.iterator(chunk_size=2000):
         entry: Entry
         if entry.kind in (EntryKind.RECORD, EntryKind.CORRECTION):
             values = entry.payload.get("corrected", {}) if entry.kind == EntryKind.CORRECTION else entry.payload
-            cells, statement = [column.value(values) for column in columns], entry.payload.get("reason", "")
+            cells = [read[column.key](column.value(values)) for column in columns]
+            statement = entry.payload.get("reason", "")
         else:
             cells, statement = [None] * len(columns), entry.payload.get("statement", "")
         cells = [

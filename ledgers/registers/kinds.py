@@ -21,12 +21,23 @@ class Column:
     key: str  # payload key (dotted for nested values)
     label: str | Promise
     width: float  # relative width on the printed page
+    # For a column whose entries wrote codes the reader cannot read (a place's code): given the
+    # register's establishment, the function that reads a stored value; made once per page or
+    # document, the payload itself never changes.
+    reading: Callable[[Any], Callable[[Any], Any]] | None = None
 
     def value(self, payload: Any) -> Any:
         """This column's value in an entry's payload (None when absent)."""
         for part in self.key.split("."):
             payload = payload.get(part) if isinstance(payload, dict) else None
         return payload
+
+
+def column_readers(columns: tuple[Column, ...], establishment: Any) -> dict[str, Callable[[Any], Any]]:
+    """For each column, by key, how its stored values read in ``establishment``'s registers."""
+    return {
+        column.key: column.reading(establishment) if column.reading else (lambda value: value) for column in columns
+    }
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from .forms import (
     RegisterOpenForm,
     VisaForm,
 )
-from .kinds import labelled
+from .kinds import column_readers, labelled
 from .models import EntryKind
 from .signing import published_keys
 from .tables import RegisterTable
@@ -74,11 +74,12 @@ def entries_with_cells(register, *, after: int | None, before: int | None = None
     """A page of entries, each record or correction with ``cells``: (column label, value) in the kind's
     columns, the label shown beside the value where a narrow screen stacks the columns."""
     columns = register.kind_info.columns
+    read = column_readers(columns, register.establishment)
     page = selectors.entry_page(register, after=after, before=before)
     for entry in page.entries:
         if entry.kind in (EntryKind.RECORD, EntryKind.CORRECTION):
             values = entry.payload.get("corrected", {}) if entry.kind == EntryKind.CORRECTION else entry.payload
-            entry.cells = [(column.label, labelled(column.value(values))) for column in columns]
+            entry.cells = [(column.label, labelled(read[column.key](column.value(values)))) for column in columns]
     return page
 
 
@@ -115,11 +116,16 @@ class EntryDetailView(RegisterMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         entry = selectors.entry_for(self.register, self.kwargs["seq"])
-        labels = {column.key: column.label for column in self.register.kind_info.columns}
+        columns = self.register.kind_info.columns
+        labels = {column.key: column.label for column in columns}
+        read = column_readers(columns, self.register.establishment)
         context.update(
             entry=entry,
             hashed=entry.hashed_fields(self.register.number),
-            payload_rows=[(labels.get(key, key), value) for key, value in entry.payload.items()],
+            payload_rows=[
+                (labels.get(key, key), read[key](value) if key in read else value)
+                for key, value in entry.payload.items()
+            ],
             role_label=dict(Role.choices).get(entry.role, entry.role),
             visa=selectors.covering_visa(entry),
             corrections=entry.corrections.order_by("seq"),

@@ -10,6 +10,7 @@ open incidents are printed when the incidents app is installed. An app adds its 
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.apps import apps
 from django.db.models import Count, Max, Min
@@ -17,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ledgers.core.models import Seance
-from ledgers.registers.kinds import RegisterKind
+from ledgers.registers.kinds import RegisterKind, column_readers
 from ledgers.registers.models import EntryKind, Register
 from ledgers.registers.printing.formats import Formatter, lookup
 from ledgers.registers.printing.register import author_width
@@ -63,6 +64,7 @@ def register_entries(seance: Seance, fmt: Formatter) -> Iterator[Section]:
         recorded = True
         kind = register.kind_info
         entries = entries_for_print(register, first=window["first"], upto=window["last"], since=start, until=end)
+        read = column_readers(kind.columns, register.establishment)
         yield Section(
             title=_("Registre n° %(number)s — %(title)s : %(count)s inscription(s)")
             % {"number": register.number, "title": register.title, "count": count},
@@ -73,19 +75,21 @@ def register_entries(seance: Seance, fmt: Formatter) -> Iterator[Section]:
                 *((str(col.label), None, col.width) for col in kind.columns),
                 (_("Inscrit par"), author_width(kind.columns), 0),
             ),
-            rows=(_entry_cells(entry, kind, fmt) for entry in entries),
+            rows=(_entry_cells(entry, kind, fmt, read) for entry in entries),
         )
     if not recorded:
         nothing = _("Aucune inscription dans les registres pendant la séance.")
         yield Section(_("Inscriptions de la séance"), (), (), nothing)
 
 
-def _entry_cells(entry: PrintedEntry, kind: RegisterKind, fmt: Formatter) -> list[str]:
+def _entry_cells(
+    entry: PrintedEntry, kind: RegisterKind, fmt: Formatter, read: dict[str, Callable[[Any], Any]]
+) -> list[str]:
     p = entry.payload
-    values: list[str] = [fmt.value(lookup(p, col.key)) for col in kind.columns]
+    values: list[str] = [fmt.value(read[col.key](lookup(p, col.key))) for col in kind.columns]
     if entry.kind == EntryKind.CORRECTION:
         nature = _("Correction de l'entrée n° %(seq)s") % {"seq": entry.corrects}
-        values = [fmt.value(lookup(p.get("corrected") or {}, col.key)) for col in kind.columns]
+        values = [fmt.value(read[col.key](lookup(p.get("corrected") or {}, col.key))) for col in kind.columns]
     elif entry.kind == EntryKind.VISA:
         nature = _("Visa des entrées n° %(start)s à %(end)s") % {
             "start": p.get("covers_from"),

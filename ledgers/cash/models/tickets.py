@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from ledgers.core.models import Establishment, GamingTable
+from ledgers.core.readable import number
 
 from .floats import MONEY
 
@@ -31,7 +32,7 @@ class TicketBook(models.Model):
         ordering = ["table", "put_in_service_at"]
 
     def __str__(self) -> str:
-        return f"{self.cover_number} ({self.ticket_value} €)"
+        return f"{self.cover_number} ({number(self.ticket_value)} €)"
 
 
 class CardTableNumber(models.Model):

@@ -24,6 +24,7 @@ from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
 from reportlab.pdfgen.canvas import Canvas
 
+from ..kinds import column_readers
 from ..models import Entry, EntryKind, Register, TreeHead
 from ..selectors import PrintedEntry, entries_for_print
 from . import document
@@ -203,6 +204,7 @@ class RegisterPrint:
         self.kind = register.kind_info
         self.head_seq, self.head_hash = head_seq, head_hash
         self.fmt = Formatter(self.establishment, lang)
+        self.read = column_readers(self.kind.columns, self.establishment)
         self.jurisdiction = self.establishment.get_jurisdiction_display()
         opening = (
             Entry.objects.filter(register=register, seq=1, kind=EntryKind.OPENING)
@@ -373,7 +375,7 @@ class RegisterPrint:
         return [
             seq_text,
             self.fmt.datetime(entry.recorded_at),
-            *(value(lookup(payload, col.key)) for col in self.kind.columns),
+            *(value(self.read[col.key](lookup(payload, col.key))) for col in self.kind.columns),
             f"{entry.actor} — {self.fmt.role(entry.role)}",
         ]
 
