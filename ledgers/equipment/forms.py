@@ -27,6 +27,7 @@ from .specs import (
     LID_GAMES,
     ROSTER_MEMBERS,
     ROTATION_GAMES,
+    SPEC_LABELS,
     TEXT_SPECS,
     WHEEL_FOR_GAME,
 )
@@ -263,14 +264,14 @@ class WheelRegisterForm(EstablishmentForm):
     number = forms.CharField(label=_("Numéro d'inventaire"), max_length=40)
     serial = forms.CharField(label=_("Numéro de série"), max_length=100, required=False)
     kind = forms.ChoiceField(label=_("Appareil"), choices=WheelKind.choices)
-    pockets = forms.IntegerField(label=_("Cases"), required=False)
-    zeros = forms.CharField(label=_("Zéros"), required=False, help_text=_("0 ou 0, 00"))
-    obstacles = forms.IntegerField(label=_("Obstacles"), required=False)
-    numbers = forms.IntegerField(label=_("Numéros"), required=False)
-    rows = forms.IntegerField(label=_("Rangées"), required=False)
-    colours = forms.CharField(label=_("Couleurs des numéros"), required=False, help_text=_("1 = noir, 2 = rouge…"))
+    pockets = forms.IntegerField(label=SPEC_LABELS["pockets"], required=False)
+    zeros = forms.CharField(label=SPEC_LABELS["zeros"], required=False, help_text=_("0 ou 0, 00"))
+    obstacles = forms.IntegerField(label=SPEC_LABELS["obstacles"], required=False)
+    numbers = forms.IntegerField(label=SPEC_LABELS["numbers"], required=False)
+    rows = forms.IntegerField(label=SPEC_LABELS["rows"], required=False)
+    colours = forms.CharField(label=SPEC_LABELS["colours"], required=False, help_text=_("1 = noir, 2 = rouge…"))
     segments = forms.CharField(
-        label=_("Cases par sorte"),
+        label=SPEC_LABELS["segments"],
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_("orange = 24, vert = 12…"),

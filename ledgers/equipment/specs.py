@@ -93,6 +93,25 @@ BOULE_COLOURS = {
 GRANDE_ROUE_SEGMENTS = {"joker_noir": 1, "joker_jaune": 1, "20": 2, "10": 4, "5": 7, "2": 15, "1": 24}
 ROUE_CHANCE_SEGMENTS = {"orange": 24, "vert": 12, "bleu": 8, "rouge": 4, "violet": 2, "blanc": 1, "noir": 1}
 
+# The name of each characteristic a wheel's specification records, as forms and pages show it.
+SPEC_LABELS = {
+    "pockets": _("Cases"),
+    "zeros": _("Zéros"),
+    "obstacles": _("Obstacles"),
+    "numbers": _("Numéros"),
+    "rows": _("Rangées"),
+    "colours": _("Couleurs des numéros"),
+    "segments": _("Cases par sorte"),
+}
+
+
+def spec_items(spec: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """A wheel's recorded specification as (label, value), in the order of ``SPEC_LABELS``."""
+    order = list(SPEC_LABELS)
+    ranked = sorted(spec, key=lambda key: order.index(key) if key in order else len(order))
+    return [(SPEC_LABELS.get(key, key), spec[key]) for key in ranked]
+
+
 # The specification the texts describe, offered as the starting point of a new record.
 TEXT_SPECS: dict[str, dict[str, Any]] = {
     WheelKind.ROULETTE_EUROPEENNE: {"pockets": 37, "zeros": ["0"], "obstacles": 7},

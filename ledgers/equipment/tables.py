@@ -71,6 +71,9 @@ class WheelTable(tables.Table):
 
 class WheelCheckTable(tables.Table):
     seance = tables.Column(accessor="table_session__seance", verbose_name=_("Séance"), orderable=False)
+    wheel = tables.Column(verbose_name=_("Cylindre ou roue"))
+    signer = tables.Column(verbose_name=_("Signataire"))
+    cosigner = tables.Column(verbose_name=_("Cosignataire"))
 
     class Meta:
         model = WheelCheck

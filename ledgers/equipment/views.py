@@ -29,7 +29,7 @@ from . import forms, selectors, services
 from .domains import SHOES
 from .filtersets import ShoeFilter, ShufflerFilter, WheelFilter
 from .models import ApprovedModel, Shoe, ShoeAllocation, Shuffler, ShufflerUse, Wheel, WheelCheck
-from .specs import ROTATION_GAMES
+from .specs import ROTATION_GAMES, spec_items
 from .tables import (
     AllocationTable,
     ApprovedModelTable,
@@ -688,7 +688,11 @@ class WheelDetailView(EstablishmentRequiredMixin, ListExportMixin, DetailView):
 
     def get_context_data(self, **kwargs):
         checks = WheelCheckTable(self.checks(self.object)[:30])
-        return super().get_context_data(checks=listed(checks, f"verifications-{slugify(self.object.number)}"), **kwargs)
+        return super().get_context_data(
+            checks=listed(checks, f"verifications-{slugify(self.object.number)}"),
+            spec=spec_items(self.object.spec),
+            **kwargs,
+        )
 
 
 class WheelCreateView(EquipmentFormView):

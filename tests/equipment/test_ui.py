@@ -143,6 +143,14 @@ def test_wheel_check_form_countersigned_by_the_inspecteur(client, mco):
     assert check.points == ["Pivot", "Cloisons", "Obstacles"] and check.cosigner == mco.users[Role.INSPECTEUR]
 
 
+def test_wheel_page_names_each_characteristic_and_the_checks_columns(client, mco):
+    cylinder = wheel(mco, WheelKind.ROULETTE_EUROPEENNE, table="R1")
+    client.force_login(mco.director)
+    page = client.get(reverse("equipment:wheel_detail", args=[cylinder.pk])).content.decode()
+    assert "Cases : 37" in page and "Obstacles : 7" in page and "pockets" not in page
+    assert "Cylindre ou roue" in page and "Signataire" in page and ">Wheel<" not in page
+
+
 def test_wheel_form_reloads_the_text_specification_with_htmx(client, mco):
     client.force_login(mco.director)
     response = client.get(
