@@ -13,10 +13,10 @@ from html.parser import HTMLParser
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from django.urls import Resolver404, resolve
+from django.urls import resolve
 
 from ledgers.core.demo import demo_logins
-from tests.core.test_readable_pages import NOT_PAGES, as_user, demo, french_only  # noqa: F401 (demo: the seeded demo)
+from tests.core.test_readable_pages import as_user, crawl, demo, french_only  # noqa: F401 (demo: the seeded demo)
 from tests.spreadsheets import csv_rows, sheet
 
 CONTENT_TYPES = {"csv": "text/csv", "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
@@ -190,30 +190,15 @@ def test_every_list_of_every_role_exports_in_csv_and_xlsx(db):
     found, lists = [], 0
     for username, _role, _establishment in demo_logins():
         client = as_user(username, "en")
-        queue, visited = ["/"], set()
-        while queue:
-            url = queue.pop(0)
-            if url in visited:
-                continue
-            visited.add(url)
-            try:
-                view = resolve(urlsplit(url).path).view_name
-            except Resolver404:
-                continue
-            if url != "/" and view in seen_views:
-                continue
-            seen_views.add(view)
-            response = client.get(url)
-            if response.status_code != 200 or not response["Content-Type"].startswith("text/html"):
-                continue
-            page = Page().parse(urlsplit(url).path, response.content.decode())
+
+        def read(url: str, html: str, client=client) -> list[str]:
+            nonlocal lists
+            page = Page().parse(urlsplit(url).path, html)
             lists += len(page.lists)
-            if view not in PENDING:
-                found += export_problems(client, url, page, french)
-            for href in page.links:
-                parts = urlsplit(href)
-                if parts.scheme or parts.netloc or not parts.path.startswith("/") or NOT_PAGES.search(parts.path):
-                    continue
-                queue.append(parts.path + (f"?{parts.query}" if parts.query else ""))
+            if resolve(urlsplit(url).path).view_name not in PENDING:
+                found.extend(export_problems(client, url, page, french))
+            return page.links
+
+        crawl(client, seen_views, read)
     assert len(seen_views) > 100 and lists > 30  # the crawl reached the lists, not only the homes
     assert found == []

@@ -6,6 +6,7 @@ import gettext
 import io
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from html.parser import HTMLParser
 from io import StringIO
 from urllib.parse import urlsplit
@@ -88,12 +89,10 @@ def problems(url: str, texts: list[str], language: str) -> list[tuple[str, str, 
     return [(name, url, text[:160]) for text in texts for name, pattern in patterns.items() if pattern.search(text)]
 
 
-def crawl(
-    client: Client, seen_views: set[str], language: str = "fr"
-) -> tuple[list[tuple[str, str, str]], list[tuple[str, list[str]]]]:
+def crawl(client: Client, seen_views: set[str], read: Callable[[str, str], list[str]]) -> None:
     """Every page reachable from the home by links, one per view not seen yet (a view's pages are
-    alike), and the home itself: (problems found, (url, texts) of each page)."""
-    queue, visited, found, pages = ["/"], set(), [], []
+    alike), and the home itself: ``read(url, html)`` takes each page and returns its links."""
+    queue, visited = ["/"], set()
     while queue:
         url = queue.pop(0)
         if url in visited:
@@ -109,15 +108,27 @@ def crawl(
         response = client.get(url)
         if response.status_code != 200 or not response["Content-Type"].startswith("text/html"):
             continue
-        reader = Reader(language)
-        reader.feed(response.content.decode())
-        found += problems(url, reader.texts, language)
-        pages.append((url, reader.texts))
-        for href in reader.links:
+        for href in read(url, response.content.decode()):
             parts = urlsplit(href)
             if parts.scheme or parts.netloc or not parts.path.startswith("/") or NOT_PAGES.search(parts.path):
                 continue
             queue.append(parts.path + (f"?{parts.query}" if parts.query else ""))
+
+
+def read_pages(
+    client: Client, seen_views: set[str], language: str = "fr"
+) -> tuple[list[tuple[str, str, str]], list[tuple[str, list[str]]]]:
+    """The crawl read as people read: (problems found, (url, texts) of each page)."""
+    found, pages = [], []
+
+    def read(url: str, html: str) -> list[str]:
+        reader = Reader(language)
+        reader.feed(html)
+        found.extend(problems(url, reader.texts, language))
+        pages.append((url, reader.texts))
+        return reader.links
+
+    crawl(client, seen_views, read)
     return found, pages
 
 
@@ -141,7 +152,7 @@ def test_every_page_of_every_role_reads_as_people_write(demo, db):
     seen_views: set[str] = set()
     found = []
     for username, _role, _establishment in demo_logins():
-        found += crawl(as_user(username), seen_views)[0]
+        found += read_pages(as_user(username), seen_views)[0]
     assert len(seen_views) > 100  # the crawl reached the pages, not only the homes
     by_pattern = defaultdict(list)
     for name, url, text in found:
@@ -169,7 +180,7 @@ def test_the_authorities_read_their_pages_in_english_and_the_same_way(demo, db):
     seen_views: set[str] = set()
     untranslated, found = set(), []
     for code, role in AUTHORITIES:
-        problems_found, pages = crawl(as_user(demo_username(code, role), "en"), seen_views, "en")
+        problems_found, pages = read_pages(as_user(demo_username(code, role), "en"), seen_views, "en")
         found += problems_found
         untranslated |= {(url, text) for url, texts in pages for text in texts if text in french and text not in named}
     assert found == []

@@ -1,9 +1,7 @@
 """In a real browser: an SCJ agent signs in, opens the main courante, signs a visa with
 re-authentication and finds it in the register."""
 
-import os
 import re
-import shutil
 
 import pytest
 from django.urls import reverse
@@ -12,31 +10,14 @@ from ledgers.registers.models import EntryKind
 from tests.factories import DEFAULT_PASSWORD
 from tests.registers.ui_setup import main_courante, monaco_cast
 
-CHROMIUM = "/usr/bin/chromium"
+from .browser import MARKS
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.postgresql,
-    pytest.mark.skipif(
-        not shutil.which(CHROMIUM) and not os.environ.get("CI"),
-        reason=f"no Chromium at {CHROMIUM} (apt-get install chromium); CI always runs this test",
-    ),
-]
+pytestmark = MARKS
 
 
 @pytest.fixture
-def browser_page(monkeypatch):
-    # Playwright's sync API runs an event loop in this thread; the ORM calls of the test are not async.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-        )
-        page = browser.new_page(locale="fr-FR")
-        yield page
-        browser.close()
+def browser_page(browser):
+    return browser.new_page(locale="fr-FR")
 
 
 def test_scj_agent_signs_a_visa_in_the_browser(live_server, mc, user_in, browser_page):
