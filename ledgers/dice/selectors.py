@@ -22,7 +22,7 @@ from ledgers.incidents.selectors import open_incidents_for
 from ledgers.registers.models import Entry
 
 from .domains import DICE
-from .models import AllocatedDie, DiceAllocation, DicePair, Die, PlayRole
+from .models import AllocatedDie, DiceAllocation, DiceCheck, DicePair, Die, PlayRole
 from .rules import DICE_GAME
 
 
@@ -41,6 +41,11 @@ def is_dice_session(session: TableSession) -> bool:
 def dice_at_table(session: TableSession) -> QuerySet[Die]:
     """The dice now at the table (allocated, not yet checked back)."""
     return Die.objects.filter(table_session=session).order_by("pair__number", "serial")
+
+
+def is_checked(session: TableSession) -> bool:
+    """The partie's end-of-séance dice check is signed."""
+    return DiceCheck.objects.filter(table_session=session).exists()
 
 
 def allocated_die_ids(session: TableSession) -> set[int]:

@@ -348,6 +348,13 @@ class EndCheckView(SessionFormView):
     submit = _("Signer le contrôle")
     template_name = "dice/end_check.html"
 
+    def get(self, request, *args, **kwargs):
+        # One check per partie: once signed, the partie's page shows it.
+        if selectors.is_checked(self.session):
+            messages.info(request, _("Le contrôle de fin de séance de cette partie est déjà signé."))
+            return redirect(self.get_success_url())
+        return super().get(request, *args, **kwargs)
+
     def perform(self, form):
         return services.dice_end_check(
             session=self.session,

@@ -186,6 +186,11 @@ def test_mc_swap_and_end_check_pages(client, mc_org):
     assert client.post(reverse("dice:session_close", kwargs={"pk": session.pk})).status_code == 302
     page = client.get(reverse("dice:session", kwargs={"pk": session.pk})).content.decode()
     assert "Contrôle de fin de séance" in page and "RAS" in page
+    assert reverse("dice:end_check", kwargs={"pk": session.pk}) not in page and "Fin de partie" not in page
+    # The check is signed once: its form is no longer offered, the partie's page shows the check.
+    again = client.get(reverse("dice:end_check", kwargs={"pk": session.pk}), follow=True)
+    assert again.redirect_chain == [(reverse("dice:session", kwargs={"pk": session.pk}), 302)]
+    assert "déjà signé" in again.content.decode()
 
 
 def test_fr_end_check_needs_the_chef_de_tables_signature(client, fr_org):
