@@ -187,7 +187,13 @@ def test_slot_46_count_page_and_api(client, fr):
     assert client.get(reverse("slots:counts")).status_code == 200
     assert client.post(reverse("slots:count_open"), {"kind": "as_needed"}).status_code == 302
     count = SlotCount.objects.get()
-    assert client.get(reverse("slots:slot_count", args=[count.pk])).status_code == 200
+    page = client.get(reverse("slots:slot_count", args=[count.pk])).content.decode()
+    # The comité member closes the comptée; the cashier writes each machine's line (SLOT-55).
+    line_url, close_url = reverse("slots:count_line", args=[count.pk]), reverse("slots:count_close", args=[count.pk])
+    assert close_url in page and line_url not in page
+    client.force_login(fr["caissier"])
+    page = client.get(reverse("slots:slot_count", args=[count.pk])).content.decode()
+    assert close_url in page and line_url in page
     api = APIClient()
     api.force_authenticate(fr["caissier"])
     body = {

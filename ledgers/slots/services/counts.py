@@ -33,7 +33,7 @@ from ledgers.registers.services import entry_write, register_language
 from ..models import DropCount, Machine, Releve, SlotCount, SlotCountLine
 from ..registers import SLOT_COUNTS
 from . import accounting
-from .common import _line
+from .common import COUNT_ROLES, _line
 from .releves import drop_count_record
 
 Kind = SlotCount.Kind
@@ -43,6 +43,9 @@ COUNT_SESSION_ROLES = {
     "FR": (Role.COMITE, Role.DIRECTEUR_RESPONSABLE, Role.CAISSIER),
     "MC": (Role.SUPERVISEUR, Role.COMPTABILITE, Role.CAISSIER, Role.DIRECTEUR_EXPLOITATION),
 }
+# Who writes a machine's line: MC the counters of the relève's drop (SLOT-11), FR the cashier in
+# the machine's modèle 29, visaed by a comité member (SLOT-55).
+COUNT_LINE_ROLES = {"FR": (Role.CAISSIER,), "MC": COUNT_ROLES}
 # The kinds that must take in every machine that ran since its last count (of the denomination
 # for the séance-end general count); a count during a séance takes some machines of one.
 GENERAL = (Kind.AS_NEEDED, Kind.MONTH_END, Kind.SEASON_END, Kind.DENOMINATION_END)

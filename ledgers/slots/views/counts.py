@@ -36,7 +36,15 @@ class CountDetailView(SlotsView, DetailView):
     def get_context_data(self, **kwargs):
         count = self.object
         due = counts.uncovered(count) if count.status == SlotCount.Status.OPEN else []
-        return super().get_context_data(lines=count.lines.select_related("machine", "entry"), due=due, **kwargs)
+        # The acts offered are those the user's roles may do here (the services refuse the others).
+        jurisdiction = self.establishment.jurisdiction
+        return super().get_context_data(
+            lines=count.lines.select_related("machine", "entry"),
+            due=due,
+            may_count=bool(set(self.roles) & set(counts.COUNT_LINE_ROLES[jurisdiction])),
+            may_close=bool(set(self.roles) & set(counts.COUNT_SESSION_ROLES[jurisdiction])),
+            **kwargs,
+        )
 
 
 class CountOpenView(ServiceFormView):
