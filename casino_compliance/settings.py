@@ -95,6 +95,7 @@ MIDDLEWARE = [
     "ledgers.core.middleware.EstablishmentMiddleware",
     "axes.middleware.AxesMiddleware",
     "ledgers.authority.middleware.RegulatorAccessLogMiddleware",
+    "ledgers.core.exports.ShownListsExportMiddleware",
 ]
 
 ROOT_URLCONF = "casino_compliance.urls"

@@ -9,10 +9,11 @@ stay numbers. Headers are in the active language; the French CSV uses ``;`` as E
 import datetime
 import re
 from collections.abc import Iterable, Sequence
+from html.parser import HTMLParser
 from typing import Any
 
 import tablib
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import timezone, translation
 from django.utils.text import slugify
 from django_tables2.export import ExportMixin, TableExport
@@ -94,8 +95,10 @@ class TableExportMixin(ExportMixin):
 
 
 def listed(table, name: str):
-    """``table`` (django-tables2) offering its links as the page's list ``name``."""
+    """``table`` (django-tables2) offering its links as the page's list ``name``; a page that does
+    not build that list itself answers it as shown (``ShownListsExportMiddleware``)."""
     table.export_formats, table.export_list = FORMATS, name
+    table.attrs["data-export"] = name
     return table
 
 
@@ -110,7 +113,8 @@ class ListExportMixin:
     pages, filters kept). A page with one list defines ``export_headers()`` and
     ``export_rows(queryset)``; a page with several names them in ``export_lists()``, and the links
     under each list add ``_list=<name>``. On a page whose django-tables2 table exports
-    (``TableExportMixin``), the links without a name stay that table's."""
+    (``TableExportMixin``), the links without a name stay that table's. A name the page does not
+    build is left to ``ShownListsExportMiddleware`` (the list as shown)."""
 
     export_formats = FORMATS
     export_name = "liste"
@@ -130,12 +134,96 @@ class ListExportMixin:
         if export_format in self.export_formats and (name or not isinstance(self, ExportMixin)):
             lists = self.export_lists()
             name = name or next(iter(lists))
-            if name not in lists:
-                raise Http404
-            headers, rows = lists[name]
-            data = dataset(headers, rows, title=name)
-            return export_response(data, export_format, f"{name}-{timezone.localdate():%Y-%m-%d}")
+            if name in lists:
+                headers, rows = lists[name]
+                data = dataset(headers, rows, title=name)
+                return export_response(data, export_format, f"{name}-{timezone.localdate():%Y-%m-%d}")
         return super().get(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs):
         return super().get_context_data(**kwargs) | {"export_formats": self.export_formats}
+
+
+class _ShownTables(HTMLParser):
+    """The tables of a rendered page marked ``data-export="<name>"``: the first one's heading row,
+    and every row holding a record (a data cell, more than one cell: not a heading or totals row,
+    not the one cell saying the list is empty)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.headers: list[str] | None = None
+        self.rows: list[list[str]] = []
+        self._depth = 0  # nesting inside a table of that name
+        self._row: list[str] | None = None
+        self._record = False
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table" and (self._depth or dict(attrs).get("data-export") == self.name):
+            self._depth += 1
+        elif self._depth == 1 and tag == "tr":
+            self._row, self._record = [], False
+        elif self._depth == 1 and tag in ("th", "td") and self._row is not None:
+            self._cell = []
+            self._record |= tag == "td"
+
+    def handle_endtag(self, tag):
+        if tag == "table" and self._depth:
+            self._depth -= 1
+        elif self._depth == 1 and tag in ("th", "td") and self._cell is not None and self._row is not None:
+            self._row.append(" ".join("".join(self._cell).split()))
+            self._cell = None
+        elif self._depth == 1 and tag == "tr" and self._row is not None:
+            if self.headers is None:
+                self.headers = self._row
+            elif self._record and len(self._row) > 1:
+                self.rows.append(self._row)
+            self._row = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def shown_list(html: str, name: str) -> tuple[list[str], list[list[str]]] | None:
+    """The list ``name`` as a page shows it (in sections: one list): its headings and records,
+    the columns without a heading (a row's acts) left out; ``None`` when the page has no such list."""
+    parser = _ShownTables(name)
+    parser.feed(html)
+    if parser.headers is None:
+        return None
+    kept = [index for index, header in enumerate(parser.headers) if header]
+    pick = lambda row: [row[index] for index in kept if index < len(row)]  # noqa: E731
+    return pick(parser.headers), [pick(row) for row in parser.rows]
+
+
+class ShownListsExportMiddleware:
+    """On a working page (a day, a partie, one object's histories), ``?_export=csv|xlsx&_list=<name>``
+    answers the list the page shows under that name, as shown: the page is rendered as usual and
+    its tables marked ``data-export="<name>"`` are read back. The headings, the order and the
+    reader's language are the page's own, so the file cannot drift from it. Pages that build their
+    exports from their queries (``ListExportMixin``, ``TableExportMixin``) answer before this."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        export_format, name = request.GET.get(ExportMixin.export_trigger_param), request.GET.get(LIST_PARAM)
+        if (
+            request.method != "GET"
+            or export_format not in FORMATS
+            or not name
+            or response.status_code != 200
+            or response.streaming
+            or not response.get("Content-Type", "").startswith("text/html")
+        ):
+            return response
+        shown = shown_list(response.content.decode(), name)
+        if shown is None:
+            raise Http404
+        headers, rows = shown
+        return export_response(
+            dataset(headers, rows, title=name), export_format, f"{name}-{timezone.localdate():%Y-%m-%d}"
+        )

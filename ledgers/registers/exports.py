@@ -16,11 +16,11 @@ from .models import Entry, EntryKind, Register
 from .printing.formats import Formatter
 
 
-def _rows(register: Register) -> Iterator[list]:
+def _rows(register: Register, after: int) -> Iterator[list]:
     columns = register.kind_info.columns
     read = column_readers(columns, register.establishment)
     fmt = Formatter(register.establishment, get_language())
-    entries = register.entries.select_related("actor_user").order_by("seq")
+    entries = register.entries.filter(seq__gt=after).select_related("actor_user").order_by("seq")
     for entry in entries.iterator(chunk_size=2000):
         entry: Entry
         if entry.kind in (EntryKind.RECORD, EntryKind.CORRECTION):
@@ -45,7 +45,8 @@ def _rows(register: Register) -> Iterator[list]:
         ]
 
 
-def register_dataset(register: Register) -> tablib.Dataset:
+def register_dataset(register: Register, *, after: int = 0) -> tablib.Dataset:
+    """The register's entries after n° ``after`` (all of them by default)."""
     headers = [
         _("N°"),
         _("Inscrit le"),
@@ -56,4 +57,4 @@ def register_dataset(register: Register) -> tablib.Dataset:
         _("Mention"),
         _("Empreinte"),
     ]
-    return dataset(headers, _rows(register), title=register.number)
+    return dataset(headers, _rows(register, after), title=register.number)

@@ -102,12 +102,15 @@ class RegisterDetailView(RegisterMixin, TemplateView):
 
 
 class RegisterExportView(RegisterMixin, View):
-    """The register's entries as a spreadsheet (CSV or XLSX)."""
+    """The register's entries as a spreadsheet (CSV or XLSX); ``?after=N``: those after n° N (what
+    a visa would cover)."""
 
     def get(self, request, number: str, export_format: str):
         if export_format not in FORMATS:
             raise Http404
-        return export_response(register_dataset(self.register), export_format, self.register.number)
+        after = _keyset(request.GET.get("after")) or 0
+        name = f"{self.register.number}-{after + 1}-{self.register.head_seq}" if after else self.register.number
+        return export_response(register_dataset(self.register, after=after), export_format, name)
 
 
 class EntryDetailView(RegisterMixin, TemplateView):

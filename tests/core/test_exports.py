@@ -138,3 +138,15 @@ def test_register_export_writes_values_as_the_printed_register(client, register)
         )[6]
     ]
     assert "27 Oct 2026" in english and "Remis 1,000.00 € au caissier" in english
+
+
+def test_the_visa_page_exports_the_entries_it_would_cover(client, register):
+    register, cast = register
+    services.visa_sign(register=register, actor=cast.visa, up_to_seq=2, statement="Vu")
+    client.force_login(cast.visa)
+    page = client.get(reverse("registers:visa", args=[register.number])).content.decode()
+    covered = reverse("registers:export", args=[register.number, "csv"]) + "?after=2"
+    assert covered in page
+    rows = csv_rows(client.get(covered))
+    assert [row[0] for row in rows[1:]] == ["3", "4", "5"]
+    assert [row[0] for row in csv_rows(client.get(covered.replace("?after=2", "")))[1:]] == ["1", "2", "3", "4", "5"]

@@ -8,10 +8,18 @@ from django.utils import formats, timezone
 from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
+from ledgers.core.exports import FORMATS
 from ledgers.core.readable import readable_text
 from ledgers.core.roles import Role
 
 register = template.Library()
+
+
+@register.inclusion_tag("includes/export_links.html", takes_context=True)
+def export_links(context, name: str) -> dict:
+    """The CSV and XLSX links under the page's list ``name`` (its tables marked
+    ``data-export="<name>"``), answered by ``ShownListsExportMiddleware``."""
+    return {"request": context.get("request"), "export_formats": FORMATS, "export_list": name}
 
 
 @register.simple_tag

@@ -170,8 +170,8 @@ class TableEquipmentView(EstablishmentRequiredMixin, TemplateView):
         )[:30]
         return super().get_context_data(
             row=row,
-            allocations=AllocationTable(allocations),
-            checks=WheelCheckTable(checks),
+            allocations=listed(AllocationTable(allocations), "sabots-affectes"),
+            checks=listed(WheelCheckTable(checks), "verifications"),
             uses=ShufflerUse.objects.filter(table_session__table=table).select_related(
                 "shuffler", "table_session__seance"
             )[:30],
@@ -194,7 +194,7 @@ class TableEquipmentView(EstablishmentRequiredMixin, TemplateView):
             )
         return {
             "roster": selectors.roster_in_force(session),
-            "turns": LaunchTurnTable(selectors.launch_turns(session)),
+            "turns": listed(LaunchTurnTable(selectors.launch_turns(session)), "lancements"),
             "counts": selectors.launch_counts(session),
             "form": form,
         }
