@@ -74,6 +74,13 @@ def area_roles(area: Area, jurisdiction: str) -> tuple[frozenset[str], frozenset
     return frozenset(acting), frozenset(str(r) for r in reading) - acting
 
 
+def acts_in(roles: set[str], url_name: str, jurisdiction: str) -> bool:
+    """Whether these roles act in the area whose first page is ``url_name`` (what waits there is
+    theirs to do)."""
+    area = next(area for area in AREAS if area.url_name == url_name)
+    return area.everyone or bool(roles & area_roles(area, jurisdiction)[0])
+
+
 def menu_for(roles: set[str], jurisdiction: str) -> list[MenuItem]:
     """The areas these roles act in or read, in menu order."""
     items = []

@@ -9,7 +9,7 @@ from django.utils import translation
 from ledgers.core.catalogue import REQUIREMENTS
 from ledgers.core.roles import Role
 from ledgers.equipment.models import Shoe, ShoeAllocation, Wheel, WheelCheck, WheelKind
-from tests.factories import DEFAULT_PASSWORD
+from tests.factories import DEFAULT_PASSWORD, make_user
 
 from .conftest import mounted_shuffler, receive_shoes, session, shoe_model, wheel
 
@@ -218,6 +218,10 @@ def test_dashboard_panel_lists_what_waits_at_the_tables(client, fro):
     client.force_login(fro.director)
     page = client.get(reverse("dashboard")).content.decode()
     assert "Sabot à affecter" in page and "Vérification avant séance à faire" in page
+    # Not on the home of a role that does not work with the equipment (the slot room's staff).
+    client.force_login(make_user(fro.est, Role.EMPLOYE_JEUX, username="employe-jeux"))
+    page = client.get(reverse("dashboard")).content.decode()
+    assert page.count("Matériel") == 0 and "Sabot à affecter" not in page
 
 
 def test_registers_are_written_in_french_whatever_the_interface_language(client, fro):
