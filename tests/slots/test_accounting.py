@@ -153,7 +153,7 @@ def test_slot_35_slot_55_dashboard_lists_the_jackpots_awaiting_the_comite_visa(c
         machine=machine, amount=Decimal("800"), method="cash", combination="7-7-7", actor=cashier, controller=comite
     )
     client.force_login(comite)
-    waiting = f"Bon de paiement n° {payment.bon_number} ({machine.number}"
+    waiting = f"Bon de paiement n° {payment.bon_number} ({machine.number}, 800,00\xa0€)"
     assert waiting in client.get(reverse("dashboard")).content.decode()
     accounting.payment_post(payment=payment, comite=comite, actor=cashier)
     assert waiting not in client.get(reverse("dashboard")).content.decode()
