@@ -298,7 +298,7 @@ CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 # Celery: Redis when REDIS_URL is set, otherwise eager in-process execution.
 REDIS_URL = env("REDIS_URL")
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True

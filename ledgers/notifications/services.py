@@ -129,9 +129,11 @@ def notice_send(
     kind's own columns, e.g. the key and its holder). None when nobody to notify has an e-mail
     address (nothing was sent). ``register`` may be given as a callable, looked up only when
     there is someone to notify."""
-    recipients = _recipients(establishment, set(roles) | set(_roles_at(establishment, kind, 0)), people)
+    asked, people = set(roles) | set(_roles_at(establishment, kind, 0)), list(people)
+    recipients = _recipients(establishment, asked, people)
     if not recipients:
-        logger.warning("notice %r: no recipient with an e-mail address", subject)
+        if asked or people:  # someone was to be told and cannot be: the casino's IT must know
+            logger.warning("notice %r: no recipient with an e-mail address", subject)
         return None
     if callable(register):
         register = register()

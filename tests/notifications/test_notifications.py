@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from ledgers.authority.models import Declaration
 from ledgers.authority.services import declaration_record
-from ledgers.incidents.models import IncidentNotice
+from ledgers.incidents.models import Incident, IncidentNotice
 from ledgers.incidents.services import incident_open
 from ledgers.notifications import services
 from ledgers.notifications.models import Mail, Notice, NoticeKind, Subscription
@@ -198,3 +198,22 @@ def test_menu_links_to_the_notices_with_the_number_to_acknowledge(
     assert link not in client.get(reverse("registers:list")).content.decode()
     Subscription.objects.create(establishment=mc, role="directeur_jeux", kind=NoticeKind.INCIDENT, level=1)
     assert link in client.get(reverse("registers:list")).content.decode()  # subscribed: the link, before any notice
+
+
+def test_a_notice_nobody_is_to_receive_is_silent_one_nobody_can_receive_is_logged(mc, fr, user_in, caplog):
+    """A category the texts have no one told for raises no alarm; a required recipient without an
+    address is logged for the casino's IT, and nothing is sent or recorded in either case."""
+    for est in (mc, fr):
+        open_register(est, "incidents")
+    with caplog.at_level("WARNING", logger="ledgers.notifications.services"):
+        # FR: a game incident is told to no one by the texts.
+        incident_open(establishment=fr, category="game", description="Coup contesté", actor=user_in(fr, "inspecteur"))
+        assert not caplog.records
+        # MC: the SCJ is told of it (INC-01), but the only SCJ agent has no address.
+        user_in(mc, "scj", email="")
+        incident_open(establishment=mc, category="game", description="Coup contesté", actor=user_in(mc, "inspecteur"))
+    latest = Incident.objects.latest("pk").pk
+    assert [r.getMessage() for r in caplog.records] == [
+        f"notice 'Incident n° {latest} — Incident de jeu': no recipient with an e-mail address"
+    ]
+    assert not Notice.objects.exists()
