@@ -6,14 +6,10 @@ A write route of ``SCOPE`` that no flow below exercises fails the test; ``CANNOT
 with the reason, the only ones a test cannot reach."""
 
 import datetime
-import io
 from types import SimpleNamespace
 
 import pytest
-from django.core.management import call_command
-from django.urls import get_resolver, resolve
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from ledgers.authority.models import Declaration
 from ledgers.authority.retention import period_of
@@ -21,10 +17,9 @@ from ledgers.core.authz import save_audited
 from ledgers.core.models import TableSession
 from ledgers.core.roles import Role
 from ledgers.core.services import seance_open, table_session_prepare
-from ledgers.registers.services import checkpoints_seal
 from ledgers.reports.sealing import demo_certificate_create
+from tests.api.acts import Acts, verify_every_act
 from tests.authority.conftest import FR_CAST, MC_CAST, cast
-from tests.core.test_ui_api_parity import _takes_post, _walk
 from tests.factories import GamingTableFactory, make_user, open_register
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
@@ -37,31 +32,6 @@ CANNOT_RUN = {
 }
 
 TODAY = timezone.localdate()
-
-
-def write_routes() -> set[str]:
-    """The routes of ``SCOPE`` that take a POST, from the URL conf."""
-    return {
-        path
-        for path, _name, callback in _walk(get_resolver().url_patterns)
-        if path.startswith(SCOPE) and _takes_post(callback)
-    }
-
-
-class Acts:
-    """Posts as a given user, each request its own transaction (no test transaction around it);
-    every answer must be a success, and the route it reached is recorded."""
-
-    def __init__(self) -> None:
-        self.routes: set[str] = set()
-
-    def post(self, user, url: str, data: dict) -> dict:
-        client = APIClient()
-        client.force_authenticate(user)
-        response = client.post(url, data, format="json")
-        assert response.status_code in (200, 201, 202), (url, response.status_code, response.content[:500])
-        self.routes.add(resolve(url).route)
-        return response.json()
 
 
 def monaco(acts: Acts, mco: SimpleNamespace) -> None:
@@ -199,14 +169,4 @@ def test_reg_20_every_write_endpoint_in_its_own_transaction_leaves_registers_tha
     monaco(acts, cast(mc, MC_CAST))
     france(acts, cast(fr, FR_CAST))
 
-    missing = write_routes() - acts.routes - set(CANNOT_RUN)
-    assert not missing, f"write endpoints no flow exercises: {sorted(missing)}"
-    assert set(CANNOT_RUN) <= write_routes()  # no stale exclusion
-    assert acts.routes <= write_routes()
-
-    checkpoints_seal()
-    out = io.StringIO()
-    call_command("verify_ledgers", stdout=out)
-    lines = out.getvalue().splitlines()
-    assert "OK\ttransactions" in lines  # each history row shares its transaction with an entry naming it
-    assert all(line.startswith("OK\t") for line in lines), [line for line in lines if not line.startswith("OK")]
+    verify_every_act(acts, SCOPE, CANNOT_RUN)
