@@ -1,0 +1,185 @@
+"""Every write endpoint of the registers, the séances and the table-parties driven through its
+normal flow, each request in its own transaction as in production, then ``verify_ledgers``: each
+act writes its entry, the entry names the objects the act wrote, and the registers and the objects
+verify with no finding.
+
+A register's life through the API (created, coté et paraphé by its authority, a main courante
+fact, a correction, a visa, the closing act and the paraphe of its volume) in Monaco (the
+commissaire and the SCJ) and in France (the police); a séance in each (opened, its table-parties
+prepared, staffed with a relief, their limits set, opened and closed, the séance closed), with the
+Monaco chemin de fer's extension past the closing time and the banque à tout va's banker.
+
+A write route of ``SCOPE`` that no flow below exercises fails the test; ``CANNOT_RUN`` lists,
+with the reason, the only ones a test cannot reach."""
+
+import datetime
+from types import SimpleNamespace
+
+import pytest
+from django.utils import timezone
+
+from ledgers.authority.services import banker_approve
+from ledgers.core.models import Seance
+from ledgers.core.roles import Role
+from ledgers.tables.selectors import closing_time
+from tests.api.acts import Acts, verify_every_act
+from tests.authority.conftest import cast
+from tests.factories import DEFAULT_PASSWORD, GamingTableFactory, RoomFactory, make_user, open_register, post_displays
+
+pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
+
+SCOPE = ("api/v1/registers/", "api/v1/^registers/", "api/v1/seances/", "api/v1/tables/")
+
+CANNOT_RUN: dict[str, str] = {}
+
+TODAY = timezone.localdate()
+FACT = {"subject": "Panne d'éclairage", "text": "Salle Europe, de 22 h 10 à 22 h 25."}
+
+
+def register_life(acts: Acts, director, authority, writer, visa) -> None:
+    """A main courante created by the directorate, coté et paraphé by its authority, written,
+    corrected, visé, closed, and its volume paraphé."""
+    number = acts.post(director, "/api/v1/registers/new/", {"kind": "main_courante"})["number"]
+    acts.post(authority, f"/api/v1/registers/{number}/opening/", {"paraphe": "CG", "statement": "Coté et paraphé."})
+    fact = acts.post(
+        writer, f"/api/v1/registers/{number}/main-courante/", {**FACT, "event_at": timezone.now().isoformat()}
+    )
+    acts.post(
+        director,
+        f"/api/v1/registers/{number}/entries/{fact['seq']}/corrections/",
+        {
+            "reason": "Salle mal nommée",
+            "approval": "Approuvé la correction de l'entrée numéro deux",
+            "payload": {**fact["payload"], "text": "Salle des Amériques, de 22 h 10 à 22 h 25."},
+        },
+    )
+    head = acts.post(
+        writer, f"/api/v1/registers/{number}/main-courante/", {**FACT, "event_at": timezone.now().isoformat()}
+    )
+    acts.post(
+        visa,
+        f"/api/v1/registers/{number}/visas/",
+        {"up_to_seq": head["seq"], "statement": "Vu", "password": DEFAULT_PASSWORD},
+    )
+    acts.post(director, f"/api/v1/registers/{number}/closing/", {"statement": "Clos."})
+    acts.post(authority, f"/api/v1/registers/{number}/volumes/1/paraphe/", {"paraphe": "CG"})
+
+
+def seance_life(acts: Acts, director, staff: SimpleNamespace, tables: dict, played: str, limits: dict) -> dict:
+    """A séance opened, its table-parties prepared; at the staffed table a croupier relieved and
+    the relief released; the limits of the played table set and the table opened. Answers the
+    séance and the table-parties by table number (the caller adds its jurisdiction's acts, then
+    ``seance_end``)."""
+    seance = acts.post(director, "/api/v1/seances/", {"date": TODAY.isoformat(), "period": "soiree"})
+    parties = {
+        number: acts.post(director, f"/api/v1/seances/{seance['id']}/tables/", {"table": table.pk})
+        for number, table in tables.items()
+    }
+    staffed, played = parties[staff.table], parties[played]
+    duty = acts.post(
+        director,
+        "/api/v1/tables/staff/",
+        {"table_session": staffed["id"], "position": "croupier", "person": staff.croupier.pk},
+    )
+    relief = acts.post(director, f"/api/v1/tables/staff/{duty['id']}/relieve/", {"person": staff.relief.pk})
+    acts.post(director, f"/api/v1/tables/staff/{relief['id']}/release/")
+    acts.post(director, "/api/v1/tables/limits/", {**limits, "table_session": played["id"]})
+    acts.post(director, f"/api/v1/seances/table-sessions/{played['id']}/open/")
+    return {"seance": seance, **parties}
+
+
+def seance_end(acts: Acts, director, parties: dict, played: str) -> None:
+    """The played table's end of partie, then the séance closed (the other parties end with it)."""
+    acts.post(director, f"/api/v1/seances/table-sessions/{parties[played]['id']}/close/")
+    closed = acts.post(director, f"/api/v1/seances/{parties['seance']['id']}/close/")
+    assert closed["status"] == "closed", closed
+
+
+def make_croupier(est, name: str):
+    return make_user(est, Role.CROUPIER, username=f"croupier-{name}-{est.code}")
+
+
+def monaco(acts: Acts, mc) -> None:
+    """The main courante before the commissaire and the SCJ; a séance with a chemin de fer played
+    past the closing time (GAME-29) and a banque à tout va's approved banker (GAME-31)."""
+    mco = cast(mc, (Role.DIRECTEUR_JEUX, Role.COMMISSAIRE, Role.SCJ, Role.INSPECTEUR))
+    register_life(acts, mco.directeur_jeux, mco.commissaire, mco.inspecteur, mco.scj)
+
+    open_register(mc, "parties_de_table")
+    open_register(mc, "banquiers_agrees")
+    mc.options = {**mc.options, "SET-25": {"closing": {"soiree": ["04:00", 1]}}}
+    mc.save()
+    room = RoomFactory(establishment=mc)
+    tables = {
+        number: GamingTableFactory(establishment=mc, room=room, number=number, game=game, seats=seats)
+        for number, game, seats in (
+            ("BJ1", "blackjack", 7),
+            ("CF1", "chemin_de_fer", 10),
+            ("BTV1", "banque_tout_va", 10),
+        )
+    }
+    staff = SimpleNamespace(
+        table="BJ1",
+        croupier=make_croupier(mc, "a"),
+        relief=make_croupier(mc, "relief"),
+    )
+    parties = seance_life(
+        acts,
+        mco.directeur_jeux,
+        staff,
+        tables,
+        "CF1",
+        {"seats": 10, "players": 5, "minimum_stake": "100", "maximum_stake": "10000"},
+    )
+    closing = closing_time(Seance.objects.get(pk=parties["seance"]["id"]))
+    acts.post(
+        mco.directeur_jeux,
+        "/api/v1/tables/extensions/",
+        {
+            "table_session": parties["CF1"]["id"],
+            "new_end": (closing + datetime.timedelta(hours=1)).isoformat(),
+            "reason": "5 joueurs assis, partie animée",
+        },
+    )
+    banker = banker_approve(
+        establishment=mc,
+        actor=mco.directeur_jeux,
+        full_name="Jean Banquier",
+        birth_date=datetime.date(1970, 5, 1),
+        identity_document="Passeport 12AB34",
+        approved_on=TODAY - datetime.timedelta(days=30),
+    )
+    acts.post(mco.inspecteur, "/api/v1/tables/bankers/", {"table_session": parties["BTV1"]["id"], "banker": banker.pk})
+    seance_end(acts, mco.directeur_jeux, parties, "CF1")
+
+
+def france(acts: Acts, fr) -> None:
+    """The main courante before the police; a séance of ultimate texas hold'em, its rules posted."""
+    fro = cast(fr, (Role.DIRECTEUR_RESPONSABLE, Role.POLICE, Role.CHEF_PARTIE))
+    register_life(acts, fro.directeur_responsable, fro.police, fro.chef_partie, fro.police)
+
+    open_register(fr, "parties_de_table")
+    room = RoomFactory(establishment=fr)
+    tables = {
+        number: GamingTableFactory(establishment=fr, room=room, number=number, game=game, seats=7)
+        for number, game in (("UT1", "ultimate_holdem"), ("UT2", "ultimate_holdem"))
+    }
+    post_displays(*tables.values())  # the rules displays first (REG-23)
+    staff = SimpleNamespace(table="UT1", croupier=make_croupier(fr, "a"), relief=make_croupier(fr, "b"))
+    parties = seance_life(
+        acts,
+        fro.directeur_responsable,
+        staff,
+        tables,
+        "UT2",
+        {"seats": 7, "minimum_stake": "10", "maximum_stake": "200"},
+    )
+    seance_end(acts, fro.directeur_responsable, parties, "UT2")
+
+
+def test_reg_01_reg_25_every_write_endpoint_in_its_own_transaction_leaves_registers_that_verify(mc, fr):
+    acts = Acts()
+    monaco(acts, mc)
+    france(acts, fr)
+
+    verify_every_act(acts, SCOPE, CANNOT_RUN)
