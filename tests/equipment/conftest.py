@@ -12,6 +12,7 @@ from ledgers.core.services import seance_open, table_session_open, table_session
 from ledgers.equipment import services
 from ledgers.equipment.models import ApprovedModel, MachineType
 from ledgers.equipment.specs import TEXT_SPECS
+from ledgers.incidents.services import incident_close, incident_decide, incident_notify
 from tests import sabots
 from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user, post_displays
 
@@ -76,8 +77,8 @@ def build_org(est, roles, tables, locations):
     return org
 
 
-@pytest.fixture
-def mco(mc):
+def mc_org(mc):
+    """The Monaco organisation: its staff, tables, depots and volumes."""
     return build_org(
         mc,
         MC_ROLES,
@@ -90,8 +91,8 @@ def mco(mc):
     )
 
 
-@pytest.fixture
-def fro(fr):
+def fr_org(fr):
+    """The French organisation: its staff, tables, cabinets and volumes."""
     return build_org(
         fr,
         FR_ROLES,
@@ -102,6 +103,16 @@ def fro(fr):
             ("magasin", "Magasin", "magasin"),
         ],
     )
+
+
+@pytest.fixture
+def mco(mc):
+    return mc_org(mc)
+
+
+@pytest.fixture
+def fro(fr):
+    return fr_org(fr)
 
 
 def seance(org, day: int = 0, period: str = SeancePeriod.SOIREE) -> Seance:
@@ -180,3 +191,18 @@ def open_wheel_table(org, number, kind, seance_=None):
         passed=True,
     )
     return table_session_open(session=table_session, actor=org.director)
+
+
+def incident_cleared(org, incident, *, reporter, notified: str, decision: str) -> None:
+    """``incident`` notified by ``reporter`` to the person on duty holding ``notified``, decided
+    and closed by the director."""
+    incident_notify(
+        incident=incident,
+        recipient_role=notified,
+        recipient_name="De service",
+        notified_at=incident.found_at,
+        channel="in_person",
+        actor=reporter,
+    )
+    incident_decide(incident=incident, decision=decision, actor=org.director)
+    incident_close(incident=incident, actor=org.director)

@@ -11,11 +11,10 @@ from ledgers.equipment import services
 from ledgers.equipment.hooks import session_uses_shuffler, shuffler_deck_check
 from ledgers.equipment.models import AssetStatus, MachineType
 from ledgers.incidents.models import Incident
-from ledgers.incidents.services import incident_close, incident_decide, incident_notify
 from ledgers.registers.selectors import current_register
 from tests.factories import table_cagnotte
 
-from .conftest import mounted_shuffler, receive_shoes, session, shuffler
+from .conftest import incident_cleared, mounted_shuffler, receive_shoes, session, shuffler
 
 
 def log(est):
@@ -240,16 +239,13 @@ def test_inc_07_malfunction_puts_the_shuffler_out_of_service_until_cleared(mco):
     with pytest.raises(RuleViolation) as exc:
         services.shuffler_return_to_service(shuffler=machine, actor=mco.director)
     assert exc.value.code == "INC-07"
-    incident_notify(
-        incident=incident,
-        recipient_role=Role.INSPECTEUR,
-        recipient_name="Inspecteur de service",
-        notified_at=incident.found_at,
-        channel="in_person",
-        actor=mco.users[Role.CROUPIER],
+    incident_cleared(
+        mco,
+        incident,
+        reporter=mco.users[Role.CROUPIER],
+        notified=Role.INSPECTEUR,
+        decision="Machine déposée pour révision.",
     )
-    incident_decide(incident=incident, decision="Machine déposée pour révision.", actor=mco.director)
-    incident_close(incident=incident, actor=mco.director)
     services.shuffler_return_to_service(shuffler=machine, actor=mco.director)
     services.shuffler_use_start(session=pb, shuffler=machine, actor=mco.users[Role.CROUPIER])
     assert [p["event"] for p in log(mco.est)][-3:] == [

@@ -11,12 +11,11 @@ from ledgers.equipment import services
 from ledgers.equipment.models import AssetStatus, WheelKind
 from ledgers.equipment.specs import TEXT_SPECS
 from ledgers.incidents.models import Incident
-from ledgers.incidents.services import incident_close, incident_decide, incident_notify
 from ledgers.registers.selectors import current_register
 from tests.cash.test_e2e import printed
 from tests.factories import make_user
 
-from .conftest import open_wheel_table, session, wheel
+from .conftest import incident_cleared, open_wheel_table, session, wheel
 
 _numbers = iter(range(100, 999))
 
@@ -116,17 +115,9 @@ def test_inc_08_failed_check_opens_incident_and_table_stays_closed(mco):
     with pytest.raises(RuleViolation) as exc:
         table_session_open(session=gr, actor=mco.director)
     assert exc.value.code == "INC-08"
-    incident = check.incident
-    incident_notify(
-        incident=incident,
-        recipient_role=Role.INSPECTEUR,
-        recipient_name="Inspecteur",
-        notified_at=incident.found_at,
-        channel="in_person",
-        actor=technician,
+    incident_cleared(
+        mco, check.incident, reporter=technician, notified=Role.INSPECTEUR, decision="Indicateur remplacé."
     )
-    incident_decide(incident=incident, decision="Indicateur remplacé.", actor=mco.director)
-    incident_close(incident=incident, actor=mco.director)
     with pytest.raises(RuleViolation) as exc:
         table_session_open(session=gr, actor=mco.director)  # the last check still failed
     assert exc.value.code == "INC-08"

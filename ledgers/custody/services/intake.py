@@ -128,6 +128,9 @@ def _record_out(
     by_category: dict[str, list[TrackedItem]] = defaultdict(list)
     for item in items:
         by_category[item.category].append(item)
+        # Saved before the OUT entries, which name them (``written``).
+        item.status, item.location, item.table_session = new_status, None, None
+        save_audited(item, actor=actor, reason=reason)
     for category, group in by_category.items():
         register = _intake_register(domain, establishment, category)
         entries.append(
@@ -146,7 +149,4 @@ def _record_out(
                 },
             )
         )
-    for item in items:
-        item.status, item.location, item.table_session = new_status, None, None
-        save_audited(item, actor=actor, reason=reason)
     return entries
