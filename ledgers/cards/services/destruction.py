@@ -13,6 +13,7 @@ from ledgers.custody import services as custody
 from ledgers.custody.models import (
     WITHDRAWN_STATUSES,
     DestructionSession,
+    ItemStatus,
 )
 
 from ..domains import CARDS
@@ -58,7 +59,20 @@ def cards_destruction_complete(
     """Destroy the session's units: OUT entries of the intake registers; FR the police officer
     attends, checks completeness and marks, and visas the carnet modèle 19 (CARD-31). Units the
     check finds incomplete or marked are withheld under an incident (INC-14)."""
-    session = custody.destruction_complete(
+    # The decks follow their units, saved before the OUT entries, which name them (``written``);
+    # a refusal below takes them back with the rest of the act.
+    neutralised = session.method == DestructionSession.Method.NEUTRALISATION
+    gone = ItemStatus.NEUTRALISED if neutralised else ItemStatus.DESTROYED
+    destroyed = CardUnit.objects.filter(pk__in=session.items.values_list("object_id", flat=True)).exclude(
+        pk__in=[u.pk for u in withheld]
+    )
+    decks = []
+    for unit in destroyed.prefetch_related("members"):
+        for deck in unit.members.all():
+            deck.status = gone
+            decks.append(deck)
+    _save_decks(decks, fields=["status"], actor=actor, reason=str(session.get_method_display()))
+    return custody.destruction_complete(
         session=session,
         domain=CARDS,
         actor=actor,
@@ -68,13 +82,3 @@ def cards_destruction_complete(
         finding=finding,
         checks={"complete_and_unmarked": not withheld},
     )
-    destroyed = CardUnit.objects.filter(pk__in=session.items.values_list("object_id", flat=True)).exclude(
-        pk__in=[u.pk for u in withheld]
-    )
-    decks = []
-    for unit in destroyed.prefetch_related("members"):
-        for deck in unit.members.all():
-            deck.status = unit.status
-            decks.append(deck)
-    _save_decks(decks, fields=["status"], actor=actor, reason=str(session.get_method_display()))
-    return session

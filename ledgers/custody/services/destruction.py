@@ -266,6 +266,14 @@ def destruction_complete(
         "observations": observations,
     }
     details["minutes"] = _minutes(session, details)
+    session.status, session.performed_at, session.witness, session.witness_role = (
+        DestructionSession.Status.COMPLETED,
+        now,
+        witness,
+        witness_role,
+    )
+    session.inspector = inspector
+    save_audited(session, actor=actor, reason="exécution")  # before the OUT entries, which name it
     entries = _record_out(
         domain=domain,
         establishment=est,
@@ -277,14 +285,6 @@ def destruction_complete(
         new_status=new_status,
         details=details,
     )
-    session.status, session.performed_at, session.witness, session.witness_role = (
-        DestructionSession.Status.COMPLETED,
-        now,
-        witness,
-        witness_role,
-    )
-    session.inspector = inspector
-    save_audited(session, actor=actor, reason="exécution")
     if witness is not None and est.jurisdiction == "FR":
         for entry in entries:
             visa_sign(

@@ -126,7 +126,9 @@ def _record_out(
 ) -> list:
     entries = []
     by_category: dict[str, list[TrackedItem]] = defaultdict(list)
-    for item in items:
+    for item in items:  # saved before their entries, which name them (``written``)
+        item.status, item.location, item.table_session = new_status, None, None
+        save_audited(item, actor=actor, reason=reason)
         by_category[item.category].append(item)
         # Saved before the OUT entries, which name them (``written``).
         item.status, item.location, item.table_session = new_status, None, None
