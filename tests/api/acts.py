@@ -19,10 +19,16 @@ def write_routes(scope: Iterable[str]) -> set[str]:
     """The routes under the prefixes ``scope`` that take a POST, from the URL conf."""
     scope = tuple(scope)
     return {
-        path
+        _as_resolved(path)
         for path, _name, callback in _walk(get_resolver().url_patterns)
         if path.startswith(scope) and _takes_post(callback)
     }
+
+
+def _as_resolved(path: str) -> str:
+    """The route as ``resolve()`` names it: Django drops the ``^`` of a regex pattern (a router's
+    route) included under a prefix."""
+    return path.replace("/^", "/")
 
 
 class Acts:
