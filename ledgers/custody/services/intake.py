@@ -130,6 +130,10 @@ def _record_out(
         by_category[item.category].append(item)
     for category, group in by_category.items():
         register = _intake_register(domain, establishment, category)
+        # the objects gone before their OUT entry, which names them (``written``)
+        for item in group:
+            item.status, item.location, item.table_session = new_status, None, None
+            save_audited(item, actor=actor, reason=reason)
         entries.append(
             _intake_write(
                 register,
@@ -146,7 +150,4 @@ def _record_out(
                 },
             )
         )
-    for item in items:
-        item.status, item.location, item.table_session = new_status, None, None
-        save_audited(item, actor=actor, reason=reason)
     return entries
