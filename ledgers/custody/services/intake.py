@@ -126,15 +126,14 @@ def _record_out(
 ) -> list:
     entries = []
     by_category: dict[str, list[TrackedItem]] = defaultdict(list)
-    for item in items:  # saved before their entries, which name them (``written``)
-        item.status, item.location, item.table_session = new_status, None, None
-        save_audited(item, actor=actor, reason=reason)
+    for item in items:
         by_category[item.category].append(item)
-        # Saved before the OUT entries, which name them (``written``).
-        item.status, item.location, item.table_session = new_status, None, None
-        save_audited(item, actor=actor, reason=reason)
     for category, group in by_category.items():
         register = _intake_register(domain, establishment, category)
+        # The objects gone before their OUT entry, which names them (``written``).
+        for item in group:
+            item.status, item.location, item.table_session = new_status, None, None
+            save_audited(item, actor=actor, reason=reason)
         entries.append(
             _intake_write(
                 register,
