@@ -44,7 +44,7 @@ def test_count_29_reg_33_bon_signed_by_the_changeur_and_a_supervisor_then_served
     change = current_register(fro.est, REGISTRE_CHANGE.code, fro.desk.code).entries.filter(kind="record").get()
     assert change.payload["reference"] == "B-1 n° 1" and change.payload["total"] == "5000.00"
     events = [e.payload["event"] for e in current_register(fro.est, BONS_CAISSE.code).entries.filter(kind="record")]
-    assert events == ["Rédaction", "Servi à la caisse"]
+    assert events == ["Carnet mis en service : bons n° 1 à 50", "Rédaction", "Servi à la caisse"]
 
 
 def test_count_29_bon_without_the_supervisors_signature_refused(fro):

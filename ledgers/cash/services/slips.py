@@ -69,7 +69,7 @@ def slip_book_open(
     last_number: int,
     actor: AbstractBaseUser,
 ) -> SlipBook:
-    require_role(actor, establishment, BOOK_KEEPERS)
+    role = require_role(actor, establishment, BOOK_KEEPERS)
     if SLIP_RULES[kind]["jurisdiction"] != establishment.jurisdiction:
         raise ValidationError(_("Ce carnet de bons n'existe pas dans cette juridiction."))
     if not number.strip() or not 0 < first_number <= last_number:
@@ -82,7 +82,22 @@ def slip_book_open(
         last_number=last_number,
         opened_at=timezone.now(),
     )
-    return save_audited(book, actor=actor, reason="mise en service")
+    save_audited(book, actor=actor, reason="mise en service")
+    with register_language():
+        event = _("Carnet mis en service : bons n° %(first)s à %(last)s") % {"first": first_number, "last": last_number}
+        payload = {
+            "book": book.number,
+            "number": "",
+            "event": str(event),
+            "table": "",
+            "seance": "",
+            "requested": "",
+            "handed": "",
+            "total": "",
+            "signatures": [f"{display_name(actor)} ({Role(role).label})"],
+        }
+    _bons_write(establishment, actor=actor, role=role, payload=payload)
+    return book
 
 
 def _bons_write(est: Establishment, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:

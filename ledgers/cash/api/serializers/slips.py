@@ -55,13 +55,15 @@ class SlipOutput(serializers.ModelSerializer):
         )
 
 
-class ServeInput(serializers.Serializer):
-    desk = serializers.SlugRelatedField(slug_field="code", queryset=Location.objects.all())
+class DeskCode(serializers.SlugRelatedField):
+    """A desk of the caller's establishment by its code: codes are unique per establishment only."""
 
-    def validate_desk(self, desk):
-        if desk.establishment_id != self.context["establishment"].pk:
-            raise serializers.ValidationError("Caisse inconnue.")
-        return desk
+    def get_queryset(self):
+        return super().get_queryset().filter(establishment=self.context["establishment"])
+
+
+class ServeInput(serializers.Serializer):
+    desk = DeskCode(slug_field="code", queryset=Location.objects.all())
 
 
 class VoidInput(serializers.Serializer):
