@@ -48,6 +48,9 @@ def test_game_35_ui_limits_refused_then_set(client, frc):
     )
     page = text(client.get(reverse("seance", kwargs={"pk": frc.seance.pk})))
     assert "5,00" in page or "5.00" in page
+    # The partie's page writes the stakes as amounts, in its facts and in the limits set.
+    page = text(client.get(reverse("seance-table", kwargs={"pk": session.pk})))
+    assert page.count("5,00\xa0€") >= 2 and page.count("50,00\xa0€") >= 2
 
 
 def test_game_18_ui_rampo_limits_form_has_a_field_per_bet(client, frc):
