@@ -37,6 +37,22 @@ def test_slot_23_releve_during_operation_closed_only_with_sworn_agent(mc_room):
     assert closed.status == "closed" and closed.sworn_agent == mc_room["agent_surveillance"]
 
 
+def test_slot_23_api_close_names_the_sworn_agent_not_recorded_at_opening(mc_room):
+    releve = services.releve_open(
+        establishment=mc_room.est, room=mc_room.room, actor=mc_room["superviseur"], during_operation=True
+    )
+    api = APIClient()
+    api.force_authenticate(mc_room["superviseur"])
+    url = f"/api/v1/slots/releves/{releve.pk}/close/"
+    refused = api.post(url, {}, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "SLOT-23"
+    assert api.post(url, {"sworn_agent": mc_room["mecanicien"].pk}, format="json").json()["code"] == "SLOT-23"
+    assert api.post(url, {"sworn_agent": 999_999}, format="json").status_code == 404
+    closed = api.post(url, {"sworn_agent": mc_room["agent_surveillance"].pk}, format="json")
+    assert closed.status_code == 201 and closed.json()["sworn_agent"] == mc_room["agent_surveillance"].pk
+    assert Releve.objects.get(pk=releve.pk).status == "closed"
+
+
 def test_slot_24_boxes_exchanged_only_during_an_open_releve(mc_room):
     machine = mc_room.on_floor()
     releve = mc_room.releve()

@@ -111,6 +111,13 @@ class SlotReleveOpenSerializer(serializers.Serializer):
     staff = serializers.CharField(required=False, allow_blank=True, default="")
 
 
+class SlotReleveCloseSerializer(serializers.Serializer):
+    """The sworn agent who secured a relève run while the room operates, if not recorded at its
+    opening (SLOT-23)."""
+
+    sworn_agent = serializers.IntegerField(required=False, allow_null=True)
+
+
 class SlotReleveSerializer(serializers.ModelSerializer):
     status = serializers.CharField(read_only=True)
 

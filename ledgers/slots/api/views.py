@@ -3,6 +3,7 @@ meter import, counts, moves, interventions. Rule violations answer 409 {"code", 
 "detail"}; an import with bad rows answers 400 with every bad row."""
 
 from django.contrib.auth import get_user_model
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from rest_framework import status
 from rest_framework.response import Response
@@ -43,9 +44,13 @@ class MeterReadingViewSet(EstablishmentReadOnlyViewSet):
 
 
 def _member(est, pk):
+    """The person ``pk`` if they hold a role in ``est`` (one membership or several), else 404."""
     if pk is None:
         return None
-    return get_object_or_404(Membership.objects.select_related("user"), establishment=est, user_id=pk).user
+    membership = Membership.objects.select_related("user").filter(establishment=est, user_id=pk).first()
+    if membership is None:
+        raise Http404
+    return membership.user
 
 
 class ReleveOpenView(EstablishmentList, ServiceAction):
@@ -69,11 +74,13 @@ class ReleveOpenView(EstablishmentList, ServiceAction):
 
 class ReleveCloseView(ServiceAction):
     queryset = Releve.objects.all()
-    output_serializer = s.SlotReleveSerializer
+    input_serializer, output_serializer = s.SlotReleveCloseSerializer, s.SlotReleveSerializer
 
     def perform(self, data, pk):
         releve = self.get_object()
-        return services.releve_close(releve=releve, actor=self.request.user)
+        return services.releve_close(
+            releve=releve, actor=self.request.user, sworn_agent=_member(releve.establishment, data.get("sworn_agent"))
+        )
 
 
 class ReadingsImportView(ServiceAction):
