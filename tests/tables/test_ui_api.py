@@ -47,7 +47,7 @@ def test_game_35_ui_limits_refused_then_set(client, frc):
         == 302
     )
     page = text(client.get(reverse("seance", kwargs={"pk": frc.seance.pk})))
-    assert "5,00" in page or "5.00" in page
+    assert "5,00\xa0€" in page  # the stakes as amounts
     # The partie's page writes the stakes as amounts, in its facts and in the limits set.
     page = text(client.get(reverse("seance-table", kwargs={"pk": session.pk})))
     assert page.count("5,00\xa0€") >= 2 and page.count("50,00\xa0€") >= 2
