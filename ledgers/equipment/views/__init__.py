@@ -652,7 +652,7 @@ class ShufflerPauseView(ShufflerUseView):
         return services.shuffler_pause_record(use=self.object, actor=self.request.user)
 
 
-# --- Wheels -----------------------------------------------------------------------------------
+# --- Flags ------------------------------------------------------------------------------------
 
 
 class ExceptionsView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin, TemplateView):
