@@ -191,7 +191,7 @@ def without_destruction_lead(est: Establishment) -> None:
     """The demo plays its days in one run: its Monaco casino gives the SCJ no lead time before a
     destruction (SET-05, the operator's figure), unless one was set."""
     if est.jurisdiction == "MC" and "SET-05" not in est.options:
-        est.options = {**est.options, "SET-05": {**est.profile.settings["SET-05"], "scj_notice_minutes": 0}}
+        est.options = {**est.options, "SET-05": {"scj_notice_minutes": 0}}
         est.save(update_fields=["options"])
 
 

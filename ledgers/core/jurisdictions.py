@@ -62,7 +62,7 @@ PROFILES: dict[str, Profile] = {
             # threshold to a setting without a SET number): a turn is flagged as specialisation when
             # the same croupier launches more than ``max_consecutive`` turns in a row, or more than
             # ``max_share_percent`` % of the table-partie's turns (rounded up to a whole turn) once it
-            # has ``min_turns`` turns. A key left out switches its check off.
+            # has ``min_turns`` turns. A key set to None switches its check off.
             "WHEEL-09": {"max_consecutive": 2, "max_share_percent": 50, "min_turns": 4},
             # Keys (ledgers.keys.policy). SET-35: the card depots' keys are not regulated in Monaco
             # (KEY-10, BP). SET-36: slot key custody, art. 20.1 and 23-1 (KEY-02 to KEY-05): home,

@@ -40,9 +40,16 @@ class Establishment(models.Model):
         return timezone.localtime(moment, ZoneInfo(self.timezone))
 
     def setting(self, code: str) -> Any:
-        if code in self.options:
-            return self.options[code]
-        return self.profile.settings.get(code)
+        """The establishment's value of a setting, else the jurisdiction's default. A setting made
+        of several keys is overridden key by key: the keys the establishment does not set keep
+        their default (a key set to None switches it off)."""
+        default = self.profile.settings.get(code)
+        if code not in self.options:
+            return default
+        value = self.options[code]
+        if isinstance(value, dict) and isinstance(default, dict):
+            return {**default, **value}
+        return value
 
 
 class Room(models.Model):

@@ -314,6 +314,23 @@ def test_card_11_monaco_minimum_notice_is_a_day_unless_the_operator_sets_another
     services.cards_destruction_complete(session=session, actor=mcw.director)
 
 
+def test_card_11_a_partial_set_05_override_keeps_the_day_of_notice(mcw: World):
+    """The operator who sets only its destruction periodicity keeps the day of notice to the SCJ."""
+    mcw.est.options = {"SET-05": {"destruction_period_days": 60}}
+    mcw.est.save()
+    assert mcw.est.setting("SET-05")["scj_notice_minutes"] == 24 * 60
+    (unit,) = mcw.receive()
+    services.cards_withdraw(units=[unit], status="damaged", reason="cartes abîmées", actor=mcw.cartier)
+    session = services.cards_destruction_plan(
+        establishment=mcw.est, units=[unit], method="destruction", planned_at=timezone.now(), actor=mcw.director
+    )
+    custody.destruction_notify(session=session, channel="phone", reference="agent du SCJ", actor=mcw.director)
+    notice_aged(session, 60)
+    _refused("CARD-11", services.cards_destruction_complete, session=session, actor=mcw.director)
+    notice_aged(session, 23 * 60)
+    services.cards_destruction_complete(session=session, actor=mcw.director)
+
+
 def test_card_12_issue_to_closed_table_refused(mcw: World):
     (a, b) = mcw.receive(mcw.spec(), mcw.spec())
     mcw.open_table("blackjack", a)

@@ -146,8 +146,9 @@ def test_wheel_09_specialisation_flagged(mco, crew, r1):
     assert texts(fifth) == [
         "A Croupier a lancé 4 des 5 tours de la partie (plus de 50 %) : spécialisation dans le lancement."
     ]
-    # The establishment sets its own thresholds; a threshold left out is not checked.
-    mco.est.options = {"WHEEL-09": {"max_consecutive": 5}}
+    # The establishment sets its own thresholds, the others keep their default; one set to None is
+    # not checked.
+    mco.est.options = {"WHEEL-09": {"max_consecutive": 5, "max_share_percent": None}}
     mco.est.save()
     (sixth,) = turns(mco, r1, a)
     assert sixth.flags == []

@@ -21,7 +21,6 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core import amounts
 from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import RuleViolation, impossible
-from ledgers.core.jurisdictions import PROFILES
 from ledgers.core.models import Establishment
 from ledgers.registers.services import register_language
 
@@ -164,7 +163,7 @@ def chip_series_allocate(*, series: ChipSeries, in_service_series: int, actor: A
 
 def census_dates(est: Establishment, season: datetime.date) -> dict[str, datetime.date]:
     """The start and mid-season census dates of the season beginning on ``season`` (SET-45)."""
-    setting = est.options.get("SET-45") or PROFILES[est.jurisdiction].settings["SET-45"]
+    setting = est.setting("SET-45")
     dates = {}
     for period, (month, day) in setting.items():
         year = season.year if (month, day) >= (season.month, season.day) else season.year + 1

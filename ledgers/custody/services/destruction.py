@@ -192,7 +192,7 @@ def destruction_complete(
     if est.jurisdiction == "MC":
         # The minimum notice the operator sets (SET-05; the text sets none, AMB-37), counted from
         # the notice the system recorded when it was given.
-        notice = datetime.timedelta(minutes=(est.setting("SET-05") or {}).get("scj_notice_minutes", 0))
+        notice = datetime.timedelta(minutes=est.setting("SET-05")["scj_notice_minutes"])
         if session.notified_at is None:
             _refuse(
                 domain,
