@@ -12,6 +12,9 @@ from ledgers.core.amounts import CENT, round_up_half_euro
 from ledgers.core.roles import Role
 from ledgers.incidents.categories import Category, incident_category
 
+# Trente et quarante: a stake insured against the refait pays 1 % of itself (000 art. 9, GAME-24).
+REFAIT_PREMIUM_RATE = Decimal("0.01")
+
 # A cagnotte whose count differs from its computation: FR col. 9 ≠ col. 8 (art. 71, INC-17); MC a
 # difference at the ticket-book check opens a game incident decided by the Direction (COUNT-08, INC-01).
 CAGNOTTE_DIFFERENCE = incident_category(

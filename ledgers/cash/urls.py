@@ -9,6 +9,7 @@ urlpatterns = [
     path("tables/<int:pk>/comptee/", views.CountView.as_view(), name="count"),
     path("tables/<int:pk>/certification/", views.CertifyView.as_view(), name="certify"),
     path("somme-en-banque/", views.FixBankView.as_view(), name="fix_bank"),
+    path("refait/", views.RefaitThresholdView.as_view(), name="refait_threshold"),
     path("bons/carnets/nouveau/", views.SlipBookView.as_view(), name="book_open"),
     path("bons/nouveau/", views.SlipWriteView.as_view(), name="slip_write"),
     path("bons/<int:pk>/servir/", views.SlipServeView.as_view(), name="slip_serve"),

@@ -407,6 +407,7 @@ def monaco(acts: Acts, mco: SimpleNamespace) -> None:  # noqa: F811
     """A blackjack's bank, change slips and counts; the SFE advance and the cagnotte of a chemin de fer."""
     director, cashier, inspecteur = mco.director, mco[Role.CAISSIER], mco[Role.INSPECTEUR]
     acts.post(director, f"{API}bank-amounts/", {"table": mco.tables["CF1"].pk, "amount": "40000"})
+    acts.post(director, f"{API}refait-thresholds/", {"amount": "20000"})
     seance = mco.seance()
     blackjack = mco.session("BJ1", seance=seance)
     acts.post(

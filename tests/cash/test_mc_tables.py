@@ -4,6 +4,7 @@
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from rest_framework.test import APIClient
 
 from ledgers.cash import services
@@ -17,14 +18,20 @@ from tests.cash.conftest import counted, mc_bank
 from tests.factories import GamingTableFactory
 
 
-def test_count_10_game_24_refait_premiums_entered_as_a_separate_line_of_the_table_result(mco):
+def trente_quarante_counted(mco, encaisse: int):
+    """A trente et quarante table-partie closed and counted twice."""
     table = GamingTableFactory(establishment=mco.est, room=mco.room, number="TQ1", game="trente_quarante")
     mco.tables["TQ1"] = table
     services.float_amount_fix(table=table, amount=Decimal("50000"), actor=mco.director)
     session = mco.session("TQ1")
     mc_bank(mco, session)
     mco.close(session)
-    count = counted(mco, session, 53_000)
+    return counted(mco, session, encaisse)
+
+
+def test_count_10_game_24_refait_premiums_entered_as_a_separate_line_of_the_table_result(mco):
+    services.refait_threshold_fix(establishment=mco.est, amount=Decimal("5000"), actor=mco.director)
+    count = trente_quarante_counted(mco, 53_000)
     with pytest.raises(RuleViolation) as refused:
         services.count_certify(count=count, actor=mco[Role.INSPECTEUR], words="vu")
     assert refused.value.code == "COUNT-10"
@@ -34,6 +41,36 @@ def test_count_10_game_24_refait_premiums_entered_as_a_separate_line_of_the_tabl
     assert certified.insurance_premiums == Decimal("120.00") and certified.result == Decimal("3000.00")
     last = current_register(mco.est, BANQUE_TABLES.code).entries.filter(kind="record").order_by("-seq").first()
     assert last.payload["amount"] == "120.00" and "refait" in last.payload["event"]
+
+
+def test_game_24_refait_premiums_only_from_the_threshold_the_direction_fixed_set_23(mco):
+    count = trente_quarante_counted(mco, 53_000)
+    inspecteur = mco[Role.INSPECTEUR]
+    # No threshold fixed (SET-23 has no default): no stake could be insured, no premium taken.
+    with pytest.raises(RuleViolation) as unfixed:
+        services.count_certify(count=count, actor=inspecteur, words="vu", insurance_premiums=Decimal("120"))
+    assert unfixed.value.code == "GAME-24"
+    with pytest.raises(PermissionDenied):
+        services.refait_threshold_fix(establishment=mco.est, amount=Decimal("20000"), actor=inspecteur)
+    fixed = services.refait_threshold_fix(establishment=mco.est, amount=Decimal("20000"), actor=mco.director)
+    assert services.refait_threshold(fixed) == Decimal("20000.00")
+    # Each insured stake is 20 000 € at least and pays 1 %: premiums below 200 € cannot be.
+    with pytest.raises(RuleViolation) as below:
+        services.count_certify(count=count, actor=inspecteur, words="vu", insurance_premiums=Decimal("120"))
+    assert below.value.code == "GAME-24" and "200.00" in str(below.value)
+    certified = services.count_certify(count=count, actor=inspecteur, words="vu", insurance_premiums=Decimal("250"))
+    assert certified.insurance_premiums == Decimal("250.00")
+
+
+def test_game_24_refait_threshold_fixed_through_the_api(mco):
+    api = APIClient()
+    api.force_authenticate(mco[Role.CROUPIER])
+    assert api.post("/api/v1/cash/refait-thresholds/", {"amount": "10000"}, format="json").status_code == 403
+    api.force_authenticate(mco.director)
+    done = api.post("/api/v1/cash/refait-thresholds/", {"amount": "10000"}, format="json")
+    assert done.status_code == 201 and done.json() == {"amount": "10000.00"}
+    mco.est.refresh_from_db()
+    assert mco.est.setting("SET-23") == "10000.00"
 
 
 def test_count_10_no_premiums_at_other_tables(mco):

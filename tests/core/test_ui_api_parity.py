@@ -167,6 +167,7 @@ API_ROUTE_OF = {
     "seances": "seance-list",
     "keys:inventory": "keys-inventory",
     "cash:fix_bank": "cash-fix-bank",
+    "cash:refait_threshold": "cash-refait-threshold",
     "cash:centralise": "cash-centralise",
     "registers:create": "register-create",
     "registers:open": "register-open",

@@ -41,6 +41,7 @@ urlpatterns = [
     path("levy-sheets/", views.LevyMonthView.as_view(), name="cash-levy-month"),
     path("rake/", views.RakeView.as_view(), name="cash-rake"),
     path("bank-amounts/", views.FixBankView.as_view(), name="cash-fix-bank"),
+    path("refait-thresholds/", views.RefaitThresholdView.as_view(), name="cash-refait-threshold"),
     path("seances/<int:pk>/centralisation/", views.CentraliseView.as_view(), name="cash-centralise"),
     path("pot-rakes/new/", rakes.PotRakeCreateView.as_view(), name="cash-pot-rake"),
     path("control-days/", views.ControlCloseView.as_view(), name="cash-control-close"),

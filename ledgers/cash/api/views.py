@@ -433,6 +433,12 @@ def _fix_bank(request, est, data):
     return {"table": data["table"].number, "amount": data["amount"]}
 
 
+def _refait_threshold(request, est, data):
+    """MC: the Direction des Jeux fixes the stake from which the refait insurance is offered (GAME-24, SET-23)."""
+    fixed = services.refait_threshold_fix(establishment=est, amount=data["amount"], actor=request.user)
+    return {"amount": services.refait_threshold(fixed)}
+
+
 def _centralise(request, est, data, pk):
     """FR: the ravitaillement bons served during the séance centralised in one desk (art. 37, COUNT-29)."""
     seance = get_object_or_404(Seance, pk=pk, establishment=est)
@@ -440,4 +446,7 @@ def _centralise(request, est, data, pk):
 
 
 FixBankView = action("FixBankView", s.FixBankInput, s.FixBankOutput, _fix_bank)
+RefaitThresholdView = action(
+    "RefaitThresholdView", s.RefaitThresholdSerializer, s.RefaitThresholdSerializer, _refait_threshold
+)
 CentraliseView = action("CentraliseView", s.CentraliseInput, s.CentraliseOutput, _centralise)

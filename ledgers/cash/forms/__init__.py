@@ -24,7 +24,7 @@ from .electronic import (
     MeterStatementForm,
     StationResultForm,
 )
-from .floats import BoxHolderForm, FixBankForm, FloatForm
+from .floats import BoxHolderForm, FixBankForm, FloatForm, RefaitThresholdForm
 from .levy import LevyMonthForm
 from .orphans import OrphanForm, RestitutionForm
 from .plaques import ChipAllocateForm, ChipCensusForm, ChipSeriesForm
@@ -72,6 +72,7 @@ __all__ = [
     "OrphanForm",
     "PotRakeForm",
     "RakeForm",
+    "RefaitThresholdForm",
     "RestitutionForm",
     "SfeAdvanceForm",
     "SlipBookForm",

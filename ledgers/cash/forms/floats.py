@@ -1,5 +1,7 @@
 """Forms for the tables' floats and cash boxes."""
 
+from decimal import Decimal
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
@@ -55,6 +57,12 @@ class FixBankForm(CashForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["table"].queryset = self.establishment.tables.filter(active=True)
+
+
+class RefaitThresholdForm(CashForm):
+    amount = forms.DecimalField(
+        label=_("Mise minimale assurable contre le refait (€)"), min_value=Decimal("0.01"), decimal_places=2
+    )
 
 
 class BoxHolderForm(CashForm):

@@ -6,7 +6,15 @@ from .bbj import bad_beat_activate, bad_beat_record
 from .cagnottes import CAGNOTTE_CONTROLLERS, PLAY_LINES, cagnotte_compute, cagnotte_count, cagnotte_play_line
 from .common import CASHIERS, COUNTERS, carnet_of
 from .control import CONTROL_KEEPERS, CONTROL_VISAS, control_day_close, control_day_visa
-from .counts import CERTIFICATION_WORDS, CERTIFIERS, count_certify, count_record, count_room_validation_record
+from .counts import (
+    CERTIFICATION_WORDS,
+    CERTIFIERS,
+    count_certify,
+    count_record,
+    count_room_validation_record,
+    refait_threshold,
+    refait_threshold_fix,
+)
 from .floats import FLOAT_FIXERS, FLOAT_SIGNERS, float_amount_fix, float_record, table_box_record
 from .levy import levy_month_close
 from .orphans import ORPHAN_KEEPERS, orphan_record, orphan_restitute, orphans_season_clear, tirelire_open
@@ -59,6 +67,8 @@ __all__ = [
     "orphan_restitute",
     "orphans_season_clear",
     "pot_rake_record",
+    "refait_threshold",
+    "refait_threshold_fix",
     "slip_book_open",
     "slip_serve",
     "slip_void",

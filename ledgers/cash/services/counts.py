@@ -18,6 +18,7 @@ from ledgers.registers.services import display_name, register_language
 
 from .. import breakdowns
 from ..models import TableCount
+from ..rules import REFAIT_PREMIUM_RATE
 from .common import CASHIERS, COUNTERS, _carnet_entry
 
 # FR: certified "exact" by the directeur responsable or a comité member (art. 43, 70); MC: the
@@ -166,6 +167,55 @@ def count_room_validation_record(
     return save_audited(est, actor=actor, reason="validation de la salle de comptage")
 
 
+REFAIT_THRESHOLD_FIXERS = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR)
+
+
+def refait_threshold(est: Establishment) -> Decimal | None:
+    """The stake from which the Direction des Jeux lets a trente et quarante stake be insured
+    against the refait (SET-23); None until it has fixed one."""
+    fixed = est.setting("SET-23")
+    return None if fixed is None else Decimal(str(fixed))
+
+
+@transaction.atomic
+def refait_threshold_fix(*, establishment: Establishment, amount: Decimal, actor: AbstractBaseUser) -> Establishment:
+    """MC: the Direction des Jeux fixes the stake from which the refait insurance is offered at
+    trente et quarante (000 art. 9, GAME-24, SET-23)."""
+    est = Establishment.objects.select_for_update().get(pk=establishment.pk)
+    require_role(actor, est, REFAIT_THRESHOLD_FIXERS)
+    if est.jurisdiction != "MC":
+        raise ValidationError(_("L'assurance contre le refait est une règle du trente et quarante monégasque."))
+    if amount <= 0:
+        raise ValidationError({"amount": _("Montant positif attendu.")})
+    est.options = {**est.options, "SET-23": str(amounts.money(amount))}
+    return save_audited(est, actor=actor, reason="seuil de l'assurance refait (SET-23)")
+
+
+def _check_refait_premiums(est: Establishment, premiums: Decimal) -> None:
+    """Premiums are paid only on stakes insured at or above the threshold the Direction des Jeux
+    fixed (SET-23), each premium 1 % of its stake: none without the threshold, and any at all at
+    least 1 % of it (GAME-24)."""
+    threshold = refait_threshold(est)
+    if threshold is None:
+        raise RuleViolation(
+            "GAME-24",
+            _(
+                "La Direction des Jeux n'a pas fixé le montant à partir duquel une mise peut être assurée "
+                "contre le refait : aucune prime d'assurance ne peut être encaissée."
+            ),
+        )
+    least = amounts.money(threshold * REFAIT_PREMIUM_RATE)
+    if premiums < least:
+        raise RuleViolation(
+            "GAME-24",
+            _(
+                "Seules les mises d'au moins %(threshold)s € sont assurées contre le refait, pour 1 %% de la "
+                "mise : les primes encaissées ne peuvent être inférieures à %(least)s €."
+            )
+            % {"threshold": threshold, "least": least},
+        )
+
+
 @transaction.atomic
 def count_certify(
     *,
@@ -180,7 +230,7 @@ def count_certify(
     by the directeur responsable or a comité member, in the presence of the table employees and
     a cashier. A difference between the two counts is settled here, with a note. MC trente et
     quarante: the refait insurance premiums are a table receipt, entered as a separate line of
-    the table result (COUNT-10)."""
+    the table result (COUNT-10), taken only on stakes from the Direction's threshold (GAME-24)."""
     count = (
         TableCount.objects.select_for_update()
         .select_related("table_session__seance", "table_session__table")
@@ -235,7 +285,6 @@ def count_certify(
                 }
             )
         count.encaisse, count.resolution = amounts.money(encaisse), resolution.strip()
-    # GAME-24: the refait insurance premiums (1 % of the insured stakes) are a table receipt.
     refait = not fr and session.table.game == "trente_quarante"
     if refait and insurance_premiums is None:
         raise RuleViolation(
@@ -249,6 +298,8 @@ def count_certify(
         raise ValidationError(
             {"insurance_premiums": _("Seul le trente et quarante monégasque a des primes d'assurance refait.")}
         )
+    if refait and insurance_premiums:
+        _check_refait_premiums(est, amounts.money(insurance_premiums))
     count.insurance_premiums = amounts.money(insurance_premiums) if refait else None
     floats = sum((f.amount for f in session.floats.all()), Decimal("0.00"))
     count.result = count.encaisse - floats

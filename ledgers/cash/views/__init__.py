@@ -29,7 +29,7 @@ from .electronic import (
     MeterStatementView,
     StationResultView,
 )
-from .floats import BoxHolderView, FixBankView, FloatView
+from .floats import BoxHolderView, FixBankView, FloatView, RefaitThresholdView
 from .levy import LevyMonthView
 from .orphans import OrphanView, RestitutionView
 from .plaques import ChipAllocateView, ChipSeriesView, PlaquesView
@@ -80,6 +80,7 @@ __all__ = [
     "PlaquesView",
     "PotRakesView",
     "RakeView",
+    "RefaitThresholdView",
     "RestitutionView",
     "SfeAdvanceView",
     "SlipBookView",

@@ -64,6 +64,24 @@ class FixBankView(CashFormView):
         )
 
 
+class RefaitThresholdView(CashFormView):
+    form_class = forms.RefaitThresholdForm
+    title = _("Assurance contre le refait au trente et quarante")
+    intro = _(
+        "La Direction des Jeux fixe la mise à partir de laquelle un joueur peut l'assurer contre le refait, "
+        "moyennant une prime du centième de la mise (article 9) ; aucune prime n'est encaissée tant "
+        "qu'elle n'est pas fixée."
+    )
+
+    def get_initial(self):
+        return {"amount": services.refait_threshold(self.establishment)}
+
+    def perform(self, form):
+        return services.refait_threshold_fix(
+            establishment=self.establishment, amount=form.cleaned_data["amount"], actor=self.request.user
+        )
+
+
 class BoxHolderView(CashFormView):
     form_class = forms.BoxHolderForm
 

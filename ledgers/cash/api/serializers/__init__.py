@@ -51,6 +51,7 @@ from .floats import (
     FixBankOutput,
     FloatInput,
     FloatOutput,
+    RefaitThresholdSerializer,
     TableBoxInput,
     TableBoxOutput,
 )
@@ -148,6 +149,7 @@ __all__ = [
     "OrphanOutput",
     "PlayLineInput",
     "RakeQuery",
+    "RefaitThresholdSerializer",
     "RestitutionInput",
     "SeasonClearInput",
     "ServeInput",

@@ -1,5 +1,7 @@
 """Table float, table box and box holder serializers."""
 
+from decimal import Decimal
+
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
@@ -83,3 +85,9 @@ class FixBankInput(serializers.Serializer):
 class FixBankOutput(serializers.Serializer):
     table = serializers.CharField(help_text="Numéro de la table.")
     amount = serializers.DecimalField(max_digits=14, decimal_places=2)
+
+
+class RefaitThresholdSerializer(serializers.Serializer):
+    amount = serializers.DecimalField(
+        max_digits=14, decimal_places=2, min_value=Decimal("0.01"), help_text="Mise minimale assurable (SET-23)."
+    )
