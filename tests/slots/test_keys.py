@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Location
+from ledgers.core.roles import Role
 from ledgers.keys import selectors
 from ledgers.keys.policy import LockType
 from ledgers.keys.purposes import fleet_size, get_purpose_type
@@ -264,6 +265,34 @@ def test_key_06_key_17_door_opening_with_no_mechanic_login_or_record_flagged(jur
     matched, flagged = sorted(events, key=lambda e: e.occurred_at, reverse=True)
     assert matched.intervention.technician == room["mecanicien"] and matched.flag == ""
     assert flagged.flag == {"KEY-06": "SLOT-14", "KEY-17": "SLOT-53"}[code]
+
+
+def test_key_06_door_opened_with_the_key_of_another_than_the_identified_mechanic_flagged(mc_room):
+    """MC art. 20.3: the door is opened by the mechanic who identified himself, the one whose
+    intervention is open; the door key then in another's hands is an opening that matches no
+    identification (KEY-06). The key in the intervening mechanic's hands explains it."""
+    other = make_user(mc_room.est, Role.MECANICIEN, username="mecanicien-b")
+    events = []
+    for code, holder in (("M-1", mc_room["mecanicien"]), ("M-2", other)):
+        machine = mc_room.on_floor()
+        door_key = _key(mc_room, code, "machine_door", machine.number, home=_home(mc_room, "coffre"))
+        sheet = services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason="Porte : contrôle")
+        out = key_issue(
+            key=door_key,
+            actor=mc_room["superviseur"],
+            holder=holder,
+            purpose_type="slots.intervention",
+            purpose_id=sheet.pk,
+            due_at=_due(),
+        )
+        (event,) = services.monitoring_events_import(
+            establishment=mc_room.est,
+            actor=mc_room["superviseur"],
+            rows=[services.EventRow(machine.number, "door_open", sheet.stopped_at)],
+        )
+        assert event.intervention == sheet and event.key_issue == out
+        events.append(event.flag)
+    assert events == ["", "KEY-06"]
 
 
 def test_key_05_machine_key_still_out_flagged_at_the_seance_closing_which_goes_on(client, mc_room):

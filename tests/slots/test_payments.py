@@ -4,15 +4,18 @@ import datetime
 from decimal import Decimal
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from ledgers.core.errors import RuleViolation
+from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
 from ledgers.registers.verification import verify_register
 from ledgers.slots import services
-from ledgers.slots.models import TopUp
+from ledgers.slots.models import Orphan, TopUp
 from tests.cash.test_e2e import printed
+from tests.factories import EstablishmentFactory, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -146,6 +149,28 @@ def test_slot_19_orphan_never_paid_to_staff_and_inc_05_exclusion(mc_room):
     assert exc.value.code == "SLOT-19"
     orphan = services.orphan_record(taken_by="Client au poste 12", **kwargs)
     assert orphan.excluded_at is not None and "exclu" in orphan.entry.payload["detail"]
+
+
+def test_slot_19_orphan_never_paid_to_a_member_of_staff_of_another_casino(mc_room):
+    """Art. 21.3 forbids "un membre du personnel" to take an orphan, not only the staff of the
+    casino where it was found: a croupier of another casino of the operator is staff too."""
+    other = EstablishmentFactory(code="mc-sporting", name="Sporting", jurisdiction="MC")
+    croupier_elsewhere = make_user(other, Role.CROUPIER)
+    kwargs = {
+        "establishment": mc_room.est,
+        "kind": "ticket",
+        "amount": Decimal("40"),
+        "place": "Allée 3",
+        "disposal": "Remis au porteur",
+        "actor": mc_room["superviseur"],
+    }
+    with pytest.raises(RuleViolation) as exc:
+        services.orphan_record(payee=croupier_elsewhere, **kwargs)
+    assert exc.value.code == "SLOT-19"
+    assert not Orphan.objects.filter(establishment=mc_room.est).exists()
+    # A customer's account holds no role anywhere: the orphan may be handed to him.
+    customer = get_user_model().objects.create_user(username="client-allee-3")
+    assert services.orphan_record(payee=customer, **kwargs).amount == Decimal("40.00")
 
 
 def test_reg_17_top_ups_written_only_in_a_cahier_coted_by_the_directeur_exploitation(mc_room):

@@ -31,7 +31,7 @@ class Orphan(models.Model):
         USER, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("témoin")
     )
     disposal = models.TextField(_("suite donnée"))
-    # INC-05: the customer who took it, excluded from the room immediately.
+    # The customer who took it, excluded from the room immediately (INC-05).
     taken_by = models.CharField(_("pris par (client)"), max_length=200, blank=True)
     excluded_at = models.DateTimeField(_("exclu le"), null=True, blank=True)
     entry = models.ForeignKey("registers.Entry", on_delete=models.PROTECT, related_name="+")

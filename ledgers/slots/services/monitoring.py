@@ -13,9 +13,9 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.authz import require_role, role_named_by_text, roles_of
+from ledgers.core.authz import require_role, role_named_by_text
 from ledgers.core.errors import RuleViolation
-from ledgers.core.models import Establishment
+from ledgers.core.models import Establishment, Membership
 from ledgers.core.roles import Role
 from ledgers.keys.models import KeyIssue
 from ledgers.keys.selectors import holdings
@@ -61,12 +61,13 @@ def orphan_record(
     role = require_role(actor, est, (Role.SUPERVISEUR, Role.CAISSIER, Role.CHANGEUR, Role.MECANICIEN))
     if kind not in Orphan.Kind.values or amount <= 0 or not disposal.strip():
         raise ValidationError(_("Nature, montant positif et suite donnée sont obligatoires."))
-    if payee is not None and roles_of(payee, est):
+    # "Un membre du personnel", of this casino or of any other the system keeps (the operator's).
+    if payee is not None and Membership.objects.filter(user=payee).exists():
         raise RuleViolation("SLOT-19", _("Un orphelin n'est jamais remis à un membre du personnel."))
     if machine is None and not place.strip():
         raise ValidationError(_("Indiquez la machine ou le lieu."))
     found_at = found_at or timezone.now()
-    # INC-05: the customer who took it is excluded from the room at once, recorded with the orphan.
+    # The customer who took it is excluded from the room at once, recorded with the orphan's line.
     excluded_at = timezone.now() if taken_by.strip() else None
     exclusion = f" — {_('pris par')} {taken_by.strip()}, {_('exclu de la salle')}" if excluded_at else ""
     with register_language():
@@ -166,10 +167,22 @@ def _key_out(event: EventRow, machine: Machine) -> KeyIssue | None:
 
 def _explained(event: EventRow, machine: Machine) -> dict[str, Any]:
     """The record that explains an event, as MonitoringEvent fields, or its flag; an opening also
-    gets the key hand-over it matches."""
+    gets the key hand-over it matches. MC: the door is opened by the mechanic who identified
+    himself, the one whose intervention it is; a door key then held by someone else is an opening
+    with no matching identification (KEY-06)."""
     if event.kind == MonitoringEvent.Kind.RESET:
         return _record_of(event, machine)
-    return {**_record_of(event, machine), "key_issue": _key_out(event, machine)}
+    record, key_issue = _record_of(event, machine), _key_out(event, machine)
+    sheet = record.get("intervention")
+    if (
+        machine.establishment.jurisdiction == "MC"
+        and sheet is not None
+        and key_issue is not None
+        and key_issue.key.lock_type == "machine_door"
+        and key_issue.holder_id != sheet.technician_id
+    ):
+        record["flag"] = "KEY-06"
+    return {**record, "key_issue": key_issue}
 
 
 def _record_of(event: EventRow, machine: Machine) -> dict[str, Any]:
@@ -180,8 +193,7 @@ def _record_of(event: EventRow, machine: Machine) -> dict[str, Any]:
             .filter(Q(ended_at__isnull=True) | Q(ended_at__gte=end))
             .first()
         )
-        # A door opened with no intervention opened by the signed-in mechanic: KEY-06 (MC), and the
-        # FR SLOT-29 flag of a door-open signal with no intervention record.
+        # A door opened with no intervention sheet (MC), no intervention record (FR, SLOT-29's signal).
         flag = "SLOT-14" if machine.establishment.jurisdiction == "MC" else "SLOT-53"
         return {"intervention": sheet} if sheet else {"flag": flag}
     if event.kind == MonitoringEvent.Kind.RESET:
