@@ -46,7 +46,8 @@ def approvals_attention(request: HttpRequest, establishment: Establishment) -> P
     return Panel(
         _("Agréments et déclarations"),
         "authority/_panel_approvals.html",
-        {"rows": rows, "declarations": declarations},
+        # A declaration implemented with no follow-up is flagged under its row (003 art. 7, 9 bis).
+        {"rows": rows, "declarations": declarations, "declarations_flag": "AUTH-02"},
         order=26,
     )
 

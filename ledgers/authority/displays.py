@@ -34,7 +34,7 @@ TABLE_ITEMS: dict[str, tuple[Required, ...]] = {
     "ultimate_holdem": (Required(I.ART_55_20, "REG-23", _ART_35 % "C 7° ter c"),),
     "three_card_poker": (Required(I.ART_55_21, "REG-23", _ART_35 % "C 7° ter d"),),
     "rampo": (Required(I.ART_55_22, "REG-23", _ART_35 % "C 7° ter e"),),
-    "texas_holdem": (Required(I.RAKE_RATE, "REG-23", "Arrêté du 14 mai 2007 art. 57-2 (COUNT-20)"),),
+    "texas_holdem": (Required(I.RAKE_RATE, "COUNT-20", "Arrêté du 14 mai 2007 art. 57-2"),),
 }
 BBJ_ITEMS = (Required(I.BBJ_INCREMENT, "REG-23", "Arrêté du 14 mai 2007 art. 56-3-1 (COUNT-45)"),)
 _SLOT_DISPLAY = "Arrêté du 14 mai 2007 art. 68-11 (SLOT-29)"

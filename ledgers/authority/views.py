@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 from django_tables2 import SingleTableMixin
 
-from ledgers.core.authz import roles_of
+from ledgers.core.authz import reserved_to, roles_of
 from ledgers.core.exports import ListExportMixin, TableExportMixin
 from ledgers.core.roles import DIRECTORATE, REGULATOR_ROLES, Role
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
@@ -88,7 +88,7 @@ class AccessView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
 
     def get(self, request, *args, **kwargs):
         if not self.roles & ACCESS_LOG_READERS:
-            raise PermissionDenied(_("Le journal des accès est réservé aux autorités et à la Direction."))
+            raise PermissionDenied(reserved_to(ACCESS_LOG_READERS, "REG-22", self.establishment))
         return super().get(request, *args, **kwargs)
 
     def verifiers(self) -> list:

@@ -18,7 +18,8 @@ Kind = CardEvent.Kind
 def cards_ready_for_play(session: TableSession) -> None:
     """Before the table plays, every unit issued to it passed its control at the table: the second
     control (MC, CARD-15) / comptée et vérification (FR, CARD-36), or for a prêt-à-l'emploi deck
-    the second mix and shuffle (CARD-22); none is under an open incident (CARD-19 / CARD-38)."""
+    the second mix and shuffle (CARD-22); none is under an open incident (CARD-19 / CARD-38). MC:
+    a shuffler or shuffler-dealer at the table changes nothing to the control (SHUF-06)."""
     est = session.seance.establishment
     for unit in selectors.units_at(session):
         done = selectors.session_events(session, Kind.PAE_CONFIRMATION if unit.pae else Kind.SECOND_CONTROL)
@@ -29,6 +30,15 @@ def cards_ready_for_play(session: TableSession) -> None:
                     _(
                         "%(unit)s (prêt à l'emploi) : le second brassage et le second mélange "
                         "à table ne sont pas confirmés."
+                    )
+                    % {"unit": unit},
+                )
+            if est.jurisdiction == "MC" and session.shuffler_uses.exists():
+                raise RuleViolation(
+                    "SHUF-06",
+                    _(
+                        "%(unit)s n'a pas reçu son contrôle à table : le mélangeur ne dispense pas de "
+                        "contrôler et reconnaître les cartes, la table ne peut ouvrir."
                     )
                     % {"unit": unit},
                 )

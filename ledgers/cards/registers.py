@@ -68,6 +68,7 @@ CARDS_IN_SERVICE = register_kind(
             "CARD-35",
             "CARD-36",
             "CARD-37",
+            "INC-03",
         ),
     )
 )

@@ -49,6 +49,7 @@ CARNET_AVANCES = register_kind(
             "COUNT-49",
             "COUNT-50",
             "SHOE-06",
+            "COUNT-16",
             "AMB-49",
         ),
         form="modèle 10",

@@ -1,6 +1,7 @@
 """What the code does with the catalogue where its citations cannot say it: the rows ruled out
-(with the article that makes them impossible or out of scope), the decisions taken where the text
-is silent, and the settings held other than through ``Establishment.setting``. The status tables
+(with the article that makes them impossible or out of scope), the rows answered by a report, the
+decisions taken where the text is silent, and the settings held other than through
+``Establishment.setting``. The status tables
 of docs/requirements/ are generated from this file and from the code (``ledgers.core.status``)."""
 
 from typing import NamedTuple
@@ -27,6 +28,13 @@ RULED_OUT: dict[str, Ruling] = {
     ),
 }
 
+# Rows whose check is a report the system computes at any date, not a refusal nor a flag: the
+# function that computes it (module.function). The status test fails when it is gone.
+REPORTED: dict[str, str] = {
+    "AUTH-03": "ledgers.authority.authorisation.authorisation_figures",
+    "SLOT-28": "ledgers.authority.authorisation.authorisation_figures",
+}
+
 # Decisions taken where the text is silent, and parts of a row left out with their reason; keyed
 # by the row or setting they bear on.
 DECISIONS: dict[str, str] = {
@@ -49,6 +57,12 @@ DECISIONS: dict[str, str] = {
     "SHOE-09": "AMB-49: the baccara and blackjack sabot allocated by a comité member is allowed and "
     "flagged; blackjack's allocation is written in the carnet d'avances as for punto banco.",
     # Tables
+    "GAME-03": "Recorded (000 art. 5.1): the text fixes no maximum, so nothing is refused; the seats, the "
+    "spots marked on the layout, are written with the limits in the table-parties register.",
+    "GAME-24": "The insured stakes are taken at the table and only the premiums' total is entered at the "
+    "count (COUNT-10): refused are premiums with no SET-23 threshold fixed, and premiums below 1 % of it.",
+    "AUTH-05": "Recorded (000 art. 10.2, 11.9): the references are required by GAME-25 and GAME-28 and "
+    "written with the limits in the table-parties register.",
     "GAME-29": "The closing times are the house's (000 art. 11.10): SET-25 has no default and without "
     "it no late closing is flagged.",
     "WHEEL-09": "The catalogue leaves the specialisation threshold to a setting without a SET number: "
@@ -70,8 +84,12 @@ DECISIONS: dict[str, str] = {
     "declarations (one line per recipient). The text names nobody to cote and paraph it: the "
     "directeur responsable (SET-26).",
     # Cash
-    "COUNT-09": "Ticket denominations able to represent any levy amount (BP) is not checked: the text "
-    "sets no levy unit.",
+    "COUNT-09": "The sum the cagnotte must hold is computed only from the tickets detached per book, and "
+    "the cagnotte is counted only after it (COUNT-08). Ticket denominations able to represent any levy "
+    "amount (BP) is not checked: the text sets no levy unit.",
+    "COUNT-16": "Recorded (002 art. 57-13): the sabot allocation is written in the table's carnet "
+    "d'avances by the allocation itself, in its transaction; the sabot is required before a punto banco "
+    "table opens (SHOE-12).",
     "COUNT-14": "The special rules of arts. 47 and 48 are out: base texts not in the corpus (AMB-30).",
     "COUNT-17": "A cagnotte is put into service with its table's number (table numbers are unique, so "
     "never shared). The table's levies go into it: the poker table does not open for play, no pot's "
@@ -106,6 +124,17 @@ DECISIONS: dict[str, str] = {
     "COUNT-57": "The State, commune, EPCI and social levies' rates and abatements are tax law outside "
     "the corpus: modèle 13 carries the gross gaming product they are computed on.",
     # Slots
+    "SLOT-10": "Recorded (000 art. 19.5): the drop type (cash box or conveyor) is written with the machine "
+    "in the slot files; the text sets no check.",
+    "SLOT-19": "'Un membre du personnel' is not limited to the casino where the orphan is found: a payee "
+    "holding a role in any establishment the system keeps (the operator's other casinos) is refused.",
+    "SLOT-28": "Reported: the machines in service on any day, from their audited history (the "
+    "authorisation figures, AUTH-03); the row sets nothing to refuse.",
+    "KEY-06": "The monitoring system's export names no login: the mechanic identified is the one whose "
+    "intervention is open. A door opening with no intervention is SLOT-14's flag; one made while the "
+    "machine's door key is held by another than that mechanic is flagged KEY-06.",
+    "INC-05": "Recorded (000 art. 21.3): the customer who took the orphan and his exclusion are written "
+    "on the orphan's line, with the time and who recorded it; the text sets no check.",
     "SLOT-08": "The Secrétariat Général's copy is flagged when older than 30 days (option SLOT-08, BP).",
     "SLOT-11": "Every difference between the counted drop and the meters is flagged; the texts fix no "
     "figure, so none is assumed: the Direction grades the differences with a threshold of its choice "
@@ -125,6 +154,25 @@ DECISIONS: dict[str, str] = {
     "KEY-17": "AMB-51: the upper-part opening rule applies to every casino, the employee alternative "
     "only to casinos with 75 machines or fewer (SET-43).",
     # Registers
+    "INC-03": "Recorded (000 art. 1.3): the exchange is the CARD-16 record, written in the card events "
+    "register; its refusals are CARD-16's.",
+    "REG-03": "Recorded: the annex ledger's lines are written by the transfers (CARD-05, DICE-04); its "
+    "paraphe is SET-26.",
+    "REG-06": "Recorded: the sections of modèle 19; a destruction without the police officer's presence "
+    "and visa is refused under CARD-31 and DICE-19.",
+    "REG-13": "Recorded: the ticket books' lines; their checks are COUNT-07's and COUNT-08's.",
+    "REG-14": "Recorded: the slips' lines; their checks are COUNT-04's and COUNT-06's.",
+    "REG-18": "Recorded: the written called bets with their visa (GAME-20), kept with the table-partie.",
+    "REG-24": "Recorded: the destruction minutes; the prior notice is refused under CARD-11 and DICE-07.",
+    "REG-32": "Recorded: the carnets de tickets' register; their checks are COUNT-38 to COUNT-40's.",
+    "REG-33": "Recorded: the ravitaillement bons' lines; their checks are COUNT-29's.",
+    "REG-36": "Recorded: modèle 16; its checks are COUNT-58's.",
+    "REG-37": "Recorded: the jackpot registers; their checks are SLOT-35's and SLOT-36's.",
+    "REG-40": "Recorded: modèle 28 S; its checks are SLOT-38 to SLOT-41's.",
+    "REG-41": "Recorded: modèles 29, 31, 32 and 35; their checks are SLOT-43, SLOT-47, SLOT-55 and SLOT-56's.",
+    "REG-42": "Recorded: the bons are numbered by the system, each from the last of its series, so the "
+    "series has no gap by construction (a refused bon takes no number); their signatures are SLOT-35, "
+    "SLOT-40, SLOT-42 and COUNT-48's.",
     "REG-28": "AMB-54: the electronic signature is the section 1.4 signature (named user, role, time, "
     "hash of the signed content, re-authentication) bound to the entry hash; a qualified (eIDAS) "
     "signature is not built until its level is confirmed.",
@@ -143,6 +191,7 @@ DECISIONS: dict[str, str] = {
     "(FR) or the Direction des Jeux (MC); MC annex ledger not paraphed, MC dice-in-service register "
     "paraphed (AMB-36).",
     "SET-42": "Read as a minimum notice (AMB-50).",
+    "SET-23": "No default: until the Direction des Jeux fixes the threshold, no refait premium is taken (GAME-24).",
     "SET-05": "MC minimum notice to the SCJ before a destruction: a day by default (the text sets none, "
     "AMB-37); issue lead time 60 minutes; destruction periodicity 30 days (flag).",
 }
@@ -156,8 +205,6 @@ SETTINGS_HELD: dict[str, str] = {
     "SET-18": "`slots.IdentityThreshold`, fixed by the Direction with its effective date (SLOT-16).",
     "SET-21": "Pay table A or B chosen per table-partie (`ledgers.tables.rules.LIMITS`, GAME-08).",
     "SET-22": "`authority.ProgressiveConfig` versions with their effective date (GAME-04).",
-    "SET-23": "Not stored: the insured stakes are taken at the table; the premiums are entered at the "
-    "count as a table receipt (COUNT-10, GAME-24).",
     "SET-24": "Per table-partie on the limits record (`banco_max`, `garage_from` with the notification, GAME-28).",
     "SET-27": "`ledgers.core.roles`: one role per title the texts name, per jurisdiction.",
     "SET-29": "`slots` common cash desk record with the police validation (`cashdesk.common_desk_enable`, SLOT-26).",

@@ -1,6 +1,6 @@
 """The status of every catalogue row and setting, read from the code itself: which modules cite a
 row (a string literal equal to its ID: a RuleViolation's code, a check's or a register kind's
-requirement; or a comment naming it at the code that acts on it; docstrings do not count), which
+requirement; a comment or a docstring naming it is no citation, for it checks nothing), which
 tests are named after it, which settings are read, and what ``ledgers.core.requirements`` rules
 out or decides. ``manage.py requirements_status`` writes the
 tables of docs/requirements/ from it; a test fails when a row is unaccounted for or the tables
@@ -8,6 +8,8 @@ differ from the code.
 
 Statuses:
 - enforced: a check cites the row (it refuses, requires or flags with its ID);
+- reported: the row asks for a report, not a refusal nor a flag, and ``REPORTED`` names the
+  function that computes it (which must exist);
 - recorded: only a register kind cites the row: the register keeps the record the row asks for;
 - ruled out: ``RULED_OUT`` says why, with the article;
 - unaccounted: none of these (the status test fails).
@@ -21,11 +23,10 @@ from functools import cached_property
 from pathlib import Path
 
 from .catalogue import REQUIREMENTS, SETTINGS
-from .requirements import DECISIONS, RULED_OUT, SETTINGS_HELD
+from .requirements import DECISIONS, REPORTED, RULED_OUT, SETTINGS_HELD
 
 ROOT = Path(__file__).resolve().parents[2]
 ROW_ID = re.compile(r"^(?:CARD|DICE|SHOE|SHUF|WHEEL|GAME|SLOT|KEY|COUNT|INC|REG|AUTH)-\d\d$")
-COMMENT_ID = re.compile(r"\b(?:CARD|DICE|SHOE|SHUF|WHEEL|GAME|SLOT|KEY|COUNT|INC|REG|AUTH)-\d\d\b")
 TEST_NAME = re.compile(r"^\s*(?:async )?def (test_\w+)", re.MULTILINE)
 TEST_ID = re.compile(r"(?<=_)(card|dice|shoe|shuf|wheel|game|slot|key|count|inc|reg|auth)_(\d\d)(?=_|$)")
 SETTING_ID = re.compile(r"^SET-\d\d$")
@@ -42,6 +43,7 @@ class Row:
     code: str
     modules: set[str] = field(default_factory=set)
     register_only: bool = True
+    reported: bool = False
     tests: list[str] = field(default_factory=list)
 
     @property
@@ -50,7 +52,9 @@ class Row:
             return "ruled out"
         if not self.modules:
             return "unaccounted"
-        return "recorded" if self.register_only else "enforced"
+        if not self.register_only:
+            return "enforced"
+        return "reported" if self.reported else "recorded"
 
 
 @dataclass
@@ -63,10 +67,13 @@ class Source:
     text: str
     row_ids: list[tuple[str, bool]] = field(default_factory=list)
     settings_read: set[str] = field(default_factory=set)
+    functions: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         registered: set[int] = set()
-        for node in ast.walk(ast.parse(self.text)):
+        tree = ast.parse(self.text)
+        self.functions = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+        for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 name = _call_name(node)
                 if name == "RegisterKind":
@@ -79,30 +86,12 @@ class Source:
                 self.settings_read.update(_setting_ids([node.slice]))
             elif isinstance(node, ast.Constant) and isinstance(node.value, str) and ROW_ID.match(node.value):
                 self.row_ids.append((node.value, id(node) in registered))
-        for line in self.text.splitlines():
-            comment = _comment(line)
-            if comment:
-                self.row_ids.extend((code, False) for code in COMMENT_ID.findall(comment))
 
 
 def _setting_ids(nodes: list[ast.expr]) -> set[str]:
     return {
         n.value for n in nodes if isinstance(n, ast.Constant) and isinstance(n.value, str) and SETTING_ID.match(n.value)
     }
-
-
-def _comment(line: str) -> str:
-    """The comment of a source line: after a "#" that is outside any string on the line."""
-    quote = ""
-    for i, char in enumerate(line):
-        if quote:
-            if char == quote:
-                quote = ""
-        elif char in "\"'":
-            quote = char
-        elif char == "#":
-            return line[i + 1 :]
-    return ""
 
 
 def _module(path: Path, root: Path) -> str:
@@ -127,6 +116,11 @@ class Scan:
             for code, in_register in source.row_ids:
                 rows[code].modules.add(source.module)
                 rows[code].register_only &= in_register
+        functions = {f"{source.module}.{name}" for source in self._sources for name in source.functions}
+        for code, function in REPORTED.items():
+            if code in rows and function in functions:
+                rows[code].modules.add(function.rpartition(".")[0])
+                rows[code].reported = True
         for path in sorted((self.root / "tests").rglob("test_*.py")):
             for name in TEST_NAME.findall(path.read_text(encoding="utf-8")):
                 for prefix, number in TEST_ID.findall(name):
@@ -168,9 +162,12 @@ class Scan:
                 out.append(f"{code}: ruled out but cited in {', '.join(sorted(row.modules))}")
             elif row.status != "ruled out" and not row.tests:
                 out.append(f"{code}: no test named after it")
-        for code in sorted(set(RULED_OUT) | set(DECISIONS)):
+        for code in sorted(set(RULED_OUT) | set(DECISIONS) | set(REPORTED)):
             if code not in REQUIREMENTS and not code.startswith(("AMB-", "SET-")):
                 out.append(f"{code}: not a catalogue row")
+        for code, function in REPORTED.items():
+            if code in self.rows and not self.rows[code].reported:
+                out.append(f"{code}: reported by {function}, which the code does not define")
         for code, (read, _named) in self.settings.items():
             if not read and code not in SETTINGS_HELD:
                 out.append(f"{code}: never read through Establishment.setting() and not held elsewhere")
@@ -187,7 +184,9 @@ class Scan:
         counts: dict[str, dict[str, int]] = {}
         for code, row in self.rows.items():
             prefix = code.split("-")[0]
-            per = counts.setdefault(prefix, {"enforced": 0, "recorded": 0, "ruled out": 0, "unaccounted": 0})
+            per = counts.setdefault(
+                prefix, {"enforced": 0, "reported": 0, "recorded": 0, "ruled out": 0, "unaccounted": 0}
+            )
             per[row.status] += 1
         return counts
 
@@ -241,24 +240,24 @@ class Scan:
             "",
             "Generated by `manage.py requirements_status --write` from the code; do not edit by hand.",
             "One table per catalogue prefix; the settings in [SET.md](SET.md). Statuses: **enforced** (a",
-            "check cites the row: it refuses, requires or flags with its ID), **recorded** (only the",
-            "register kind that keeps the record cites it), **ruled out** (with the article and the",
-            "reason, `ledgers/core/requirements.py`). Decisions where the text is silent are in the last",
-            "column.",
+            "check cites the row: it refuses, requires or flags with its ID; a comment or a docstring",
+            "naming it does not count), **reported** (the row asks for a report, computed at any date by",
+            "the function named in `ledgers/core/requirements.py`), **recorded** (only the register kind",
+            "that keeps the record cites it), **ruled out** (with the article and the reason,",
+            "`ledgers/core/requirements.py`). Decisions where the text is silent are in the last column.",
             "",
-            "| Prefix | Rows | Enforced | Recorded | Ruled out |",
-            "|---|---|---|---|---|",
+            "| Prefix | Rows | Enforced | Reported | Recorded | Ruled out |",
+            "|---|---|---|---|---|---|",
         ]
-        total = {"rows": 0, "enforced": 0, "recorded": 0, "ruled out": 0}
+        keys = ("enforced", "reported", "recorded", "ruled out")
+        total = dict.fromkeys(("rows", *keys), 0)
         for prefix, per in self.counts().items():
             rows = sum(per.values())
             total["rows"] += rows
-            for key in ("enforced", "recorded", "ruled out"):
+            for key in keys:
                 total[key] += per[key]
-            lines.append(
-                f"| [{prefix}]({prefix}.md) | {rows} | {per['enforced']} | {per['recorded']} | {per['ruled out']} |"
-            )
-        lines.append(f"| total | {total['rows']} | {total['enforced']} | {total['recorded']} | {total['ruled out']} |")
+            lines.append(f"| [{prefix}]({prefix}.md) | {rows} | " + " | ".join(str(per[key]) for key in keys) + " |")
+        lines.append(f"| total | {total['rows']} | " + " | ".join(str(total[key]) for key in keys) + " |")
         return "\n".join(lines) + "\n"
 
 

@@ -35,7 +35,7 @@ SLOT_FILES = register_kind(
         record_roles=(Role.DIRECTEUR_EXPLOITATION, *DIRECTORATE, Role.SUPERVISEUR, Role.MECANICIEN),
         jurisdictions=("MC",),
         paraph_roles=(Role.DIRECTEUR_EXPLOITATION,),
-        requirements=("REG-15", "SLOT-03", "SLOT-04", "SLOT-07", "SLOT-08"),
+        requirements=("REG-15", "SLOT-03", "SLOT-04", "SLOT-07", "SLOT-08", "SLOT-10"),
     )
 )
 
@@ -136,8 +136,9 @@ METER_READINGS = register_kind(
 INVENTORY_KIND = {"MC": SLOT_FILES, "FR": TECHNICAL_CONTROL}
 TECHNICAL_KIND = {"MC": INTERVENTION_SHEETS, "FR": TECHNICAL_CONTROL}
 
-# MC: manual payments, disputes and orphans (SLOT-16 to 19); FR: the registre des jackpots et gains
-# cumulés (REG-37), written by the cashier and signed with the comité member.
+# MC: manual payments, disputes and orphans (SLOT-16 to 19), an orphan's line naming the customer
+# who took it and his exclusion (INC-05); FR: the registre des jackpots et gains cumulés (REG-37),
+# written by the cashier and signed with the comité member.
 JACKPOTS = register_kind(
     RegisterKind(
         code="slot_jackpots",
@@ -151,7 +152,7 @@ JACKPOTS = register_kind(
         ),
         record_roles=(Role.SUPERVISEUR, Role.CAISSIER, Role.COMITE, Role.MECANICIEN, Role.CHANGEUR),
         paraph_roles=(Role.DIRECTEUR_EXPLOITATION, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
-        requirements=("REG-37", "SLOT-16", "SLOT-17", "SLOT-18", "SLOT-19", "SLOT-35"),
+        requirements=("REG-37", "SLOT-16", "SLOT-17", "SLOT-18", "SLOT-19", "SLOT-35", "INC-05"),
     )
 )
 

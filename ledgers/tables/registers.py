@@ -40,6 +40,17 @@ TABLE_LOG = register_kind(
             Role.COMITE,
         ),
         paraph_roles=(Role.DIRECTEUR_JEUX, Role.DIRECTEUR_RESPONSABLE),
-        requirements=("GAME-02", "GAME-13", "GAME-15", "GAME-17", "GAME-18", "GAME-25", "GAME-33", "GAME-35"),
+        requirements=(
+            "GAME-02",
+            "GAME-03",
+            "GAME-13",
+            "GAME-15",
+            "GAME-17",
+            "GAME-18",
+            "GAME-25",
+            "GAME-33",
+            "GAME-35",
+            "AUTH-05",
+        ),
     )
 )

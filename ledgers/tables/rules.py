@@ -104,7 +104,8 @@ class Seats:
     maximum: int | None = None
 
 
-# MC blackjack (GAME-03): the spots marked on the layout (the table's seats), no maximum.
+# MC blackjack: the spots marked on the layout (the table's seats), no maximum: nothing to refuse,
+# the seats are written with the limits in the table-parties register.
 SEATS: dict[tuple[str, str], Seats] = {
     ("FR", "blackjack"): Seats("GAME-06", maximum=7),
     ("FR", "punto_banco"): Seats("GAME-16", maximum=16),
@@ -149,9 +150,10 @@ LIMITS: dict[tuple[str, str], Limits] = {
     ("FR", "blackjack"): Limits(
         "GAME-08", pay_tables=("A", "B"), bets={"lucky_ladies_min": None, "lucky_ladies_max": None}
     ),
-    # AUTH-05 (000 art. 10.2, 11.9): the MC authority links are the boule limits' agreement with the
+    # The MC authority links (000 art. 10.2, 11.9): the boule limits' agreement with the
     # Administration and the chemin de fer garage threshold notified to the autorité concédante; their
-    # references are kept on the limits record and in the table-partie log.
+    # references are required (GAME-25, GAME-28), kept on the limits record and in the table-parties
+    # register, which keeps the record AUTH-05 asks for.
     ("MC", "boule"): Limits("GAME-25", agreement=True, no_aggregate=True),
     ("FR", "rampo"): Limits("GAME-18", authorised=True, bets={"numbers": 40, "colours": 200}),
     ("FR", "ultimate_holdem"): Limits("GAME-33", authorised=True, multiples=(10, 20, 30), change="display"),

@@ -70,10 +70,12 @@ def test_reg_22_log_visible_to_regulators_and_direction_only(client, mco):
         assert page.status_code == 200 and register.number.encode() in page.content
         assert "Service de Contrôle des Jeux".encode() in page.content or b"SCJ" in page.content
     client.force_login(mco.cartier)
-    assert client.get(reverse("authority:access")).status_code == 403
+    refused = client.get(reverse("authority:access"))
+    assert refused.status_code == 403 and "REG-22" in refused.content.decode()
     api = APIClient()
     api.force_authenticate(mco.cartier)
-    assert api.get("/api/v1/authority/access-log/").status_code == 403
+    refused = api.get("/api/v1/authority/access-log/")
+    assert refused.status_code == 403 and "REG-22" in refused.json()["detail"]
     api.force_authenticate(mco.directeur_jeux)
     assert [a["target"] for a in api.get("/api/v1/authority/access-log/").json()["results"]] == [register.number]
 

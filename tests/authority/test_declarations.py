@@ -82,7 +82,8 @@ def test_auth_02_implemented_without_follow_up_flagged_then_followed_up(client, 
     declare(fro)  # not implemented yet: not flagged
     assert list(selectors.declarations_without_follow_up(fro.est)) == [implemented]
     client.force_login(fro.directeur_responsable)
-    assert "Sans suite enregistrée" in client.get(reverse("dashboard")).content.decode()
+    dashboard = client.get(reverse("dashboard")).content.decode()
+    assert "Sans suite enregistrée" in dashboard and '<span class="code">AUTH-02</span>' in dashboard
     response = client.post(
         reverse("authority:declaration_follow_up", args=[implemented.pk]),
         {"follow_up": "amended", "note": "Arrêté modificatif du 3 mars"},

@@ -13,7 +13,7 @@ from ledgers.registers.chain import entry_hash
 from ledgers.registers.kinds import all_kinds, get_kind
 from ledgers.registers.verification import verify_register
 from ledgers.slots.models import AccountingLine
-from ledgers.slots.services import accounting
+from ledgers.slots.services import accounting, counts
 from tests.factories import DEFAULT_PASSWORD, open_register
 
 ART_69_FORMS = ("modèle 10", "modèle 11", "modèle 12", "modèle 13", "modèle 29")
@@ -71,6 +71,23 @@ def test_reg_28_modele_29_entry_refused_without_its_signatures(fr_room, machine)
         with pytest.raises(RuleViolation):
             _avance(fr_room, machine, **overrides)
     assert not AccountingLine.objects.exists()
+
+
+def test_reg_28_count_line_of_modele_29_refused_without_its_writer_signature(fr_room, machine):
+    open_register(fr_room.est, "slot_comptees")
+    count = counts.slot_count_open(establishment=fr_room.est, kind="as_needed", actor=fr_room["comite"])
+    api = APIClient()
+    api.force_authenticate(fr_room["caissier"])
+    body = {
+        "machine": machine.pk,
+        "coins": "10.00",
+        "comite_username": fr_room["comite"].username,
+        "comite_password": DEFAULT_PASSWORD,
+    }
+    unsigned = api.post(f"/api/v1/slots/counts/{count.pk}/lines/", body, format="json")
+    assert unsigned.status_code == 409 and unsigned.json()["code"] == "REG-28"
+    signed = api.post(f"/api/v1/slots/counts/{count.pk}/lines/", {**body, "password": DEFAULT_PASSWORD}, format="json")
+    assert signed.status_code == 201 and signed.json()["coins"] == "10.00"
 
 
 def test_reg_28_the_comite_member_signs_by_re_authenticating(fr_room, machine):

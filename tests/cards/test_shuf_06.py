@@ -1,5 +1,6 @@
 """SHUF-06 (AM 88-384 art. 1.6, 1.7): a shuffler or a shuffler-dealer does not replace the control
-of the cards at the table — the second control of art. 1.2 (CARD-15) is still required."""
+of the cards at the table — the second control of art. 1.2 (CARD-15) is still required, and the
+opening is refused under SHUF-06 while a unit lacks it."""
 
 from ledgers.cards import services
 from ledgers.core.models import TableSession
@@ -36,7 +37,7 @@ def test_shuf_06_second_control_required_with_a_shuffler(mcw: World):
         # unit but the last passes its second control: the table still cannot open.
         for unit in units[:-1]:
             services.cards_table_control(unit=unit, actor=mcw.croupier, complete=True, order_intact=True)
-        refused("CARD-15", table_session_open, session=session, actor=mcw.director)
+        refused("SHUF-06", table_session_open, session=session, actor=mcw.director)
         assert TableSession.objects.get(pk=session.pk).status == TableSession.Status.PREPARING
         services.cards_table_control(unit=units[-1], actor=mcw.croupier, complete=True, order_intact=True)
         assert table_session_open(session=session, actor=mcw.director).status == TableSession.Status.OPEN

@@ -80,6 +80,21 @@ def test_count_08_count_09_reg_13_mc_no_cagnotte_opened_before_the_ticket_book_c
     ]
 
 
+def test_count_09_mc_the_cagnotte_to_hold_is_the_value_of_the_tickets_detached_per_book(mco):
+    book = ticket_book(mco, "CF1", cover="CF-A")
+    session = played(mco, "CF1")
+    with pytest.raises(RuleViolation) as stubless:
+        services.cagnotte_compute(session=session, detached=[], actor=mco[Role.INSPECTEUR])
+    assert stubless.value.code == "COUNT-09"
+    with pytest.raises(RuleViolation) as uncomputed:  # nor is the cagnotte counted before
+        services.cagnotte_count(session=session, breakdown=plaques(250, 50), actor=mco[Role.INSPECTEUR])
+    assert uncomputed.value.code == "COUNT-08"
+    computed = services.cagnotte_compute(
+        session=session, detached=[{"book": book, "last_number": 50}], actor=mco[Role.INSPECTEUR]
+    )
+    assert computed.computed == Decimal("250.00")
+
+
 def test_count_52_fr_cagnotte_computed_before_the_directeur_or_a_comite_member(fro):
     book = ticket_book(fro, "TH1")
     session = played(fro, "TH1")

@@ -36,7 +36,7 @@ def test_status_tables_are_those_the_code_gives():
 def test_a_row_cited_nowhere_is_unaccounted(tmp_path):
     (tmp_path / "ledgers").mkdir()
     (tmp_path / "tests").mkdir()
-    (tmp_path / "ledgers" / "a.py").write_text('CODE = "CARD-01"  # CARD-02\n', encoding="utf-8")
+    (tmp_path / "ledgers" / "a.py").write_text('CODE = "CARD-01"\nOTHER = "CARD-02"\n', encoding="utf-8")
     (tmp_path / "tests" / "test_a.py").write_text("def test_card_01_x():\n    pass\n", encoding="utf-8")
     rows = Scan(tmp_path).rows
     assert rows["CARD-01"].status == "enforced" and rows["CARD-01"].tests == ["test_card_01_x"]
@@ -45,6 +45,33 @@ def test_a_row_cited_nowhere_is_unaccounted(tmp_path):
     problems = Scan(tmp_path).problems()
     assert "CARD-02: no test named after it" in problems
     assert "CARD-03: cited nowhere in the code and not ruled out" in problems
+
+
+def test_a_row_named_only_in_a_comment_or_a_docstring_is_not_enforced(tmp_path):
+    """A comment or a docstring says what the code is about; only a check, a requirement or a
+    register kind citing the ID acts on the row."""
+    (tmp_path / "ledgers").mkdir()
+    (tmp_path / "tests").mkdir()
+    source = (
+        'def act():\n    """CARD-04: refused."""\n    # CARD-05: the same\n'
+        '    raise RuleViolation("CARD-06", "no")  # CARD-07\n'
+    )
+    (tmp_path / "ledgers" / "a.py").write_text(source, encoding="utf-8")
+    rows = Scan(tmp_path).rows
+    assert rows["CARD-06"].status == "enforced" and rows["CARD-06"].modules == {"ledgers.a"}
+    for code in ("CARD-04", "CARD-05", "CARD-07"):
+        assert rows[code].status == "unaccounted" and not rows[code].modules
+
+
+def test_a_row_asking_for_a_report_is_reported_by_the_function_that_computes_it(tmp_path):
+    (tmp_path / "ledgers" / "authority").mkdir(parents=True)
+    (tmp_path / "tests").mkdir()
+    assert "reported by ledgers.authority.authorisation.authorisation_figures" in " ".join(Scan(tmp_path).problems())
+    (tmp_path / "ledgers" / "authority" / "authorisation.py").write_text(
+        "def authorisation_figures(establishment, on):\n    return on\n", encoding="utf-8"
+    )
+    rows = Scan(tmp_path).rows
+    assert rows["AUTH-03"].status == "reported" and rows["AUTH-03"].modules == {"ledgers.authority.authorisation"}
 
 
 def test_stale_tables_are_refused(tmp_path, monkeypatch):

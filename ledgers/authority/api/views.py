@@ -5,7 +5,6 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics
@@ -13,7 +12,7 @@ from rest_framework.request import Request
 
 from ledgers.core.api.actions import ServiceAction
 from ledgers.core.api.scoping import EstablishmentScoped
-from ledgers.core.authz import roles_of
+from ledgers.core.authz import reserved_to, roles_of
 from ledgers.core.models import GamingTable, Seance, TableSession
 from ledgers.registers.models import Register
 
@@ -101,7 +100,7 @@ class AccessLogList(EstablishmentScoped, generics.ListAPIView):
     def scoped_queryset(self):
         est = self.establishment
         if not roles_of(self.request.user, est) & ACCESS_LOG_READERS:
-            raise PermissionDenied(_("Le journal des accès est réservé aux autorités et à la Direction."))
+            raise PermissionDenied(reserved_to(ACCESS_LOG_READERS, "REG-22", est))
         return selectors.access_log(est)
 
 

@@ -120,7 +120,7 @@ def cards_exchange(
         _refuse_mc(
             est, "CARD-16", _("Le croupier montre ostensiblement la carte détériorée, recto et verso, avant l'échange.")
         )
-    # INC-03: the damaged card is replaced by the inspecteur, from the designated sixain only.
+    # The damaged card is replaced by the inspecteur, from the designated sixain only (INC-03).
     designated = selectors.replacement_for(session.seance, session.table.room_id)
     if designated is None:
         _refuse_mc(

@@ -113,7 +113,6 @@ def cards_table_control(
     est = unit.establishment
     role = require_role(actor, est, TABLE_STAFF)
     (unit,) = _lock([unit], est)
-    # SHUF-06: the same control whether or not a shuffler or shuffler-dealer mixed the cards.
     session = _live_session(unit, est, "CARD-15", "CARD-36")
     if any(d.is_new for d in unit.decks()):
         raise RuleViolation(

@@ -175,7 +175,15 @@ def cagnotte_compute(*, session: TableSession, detached: Sequence[dict], actor: 
             book.finished_on = session.seance.date  # the only mention on the cover (art. 56-1)
         save_audited(book, actor=actor, reason="tickets détachés")
     if not tickets:
-        raise ValidationError(_("Indiquez les tickets détachés de chaque carnet."))
+        # The levies are evidenced by the tickets detached from each book, and by nothing else: the
+        # count is compared with their value, never with a sum keyed by hand (COUNT-09, COUNT-38).
+        raise RuleViolation(
+            "COUNT-38" if fr else "COUNT-09",
+            _(
+                "Indiquez les tickets détachés de chaque carnet : leur valeur est la somme que la "
+                "cagnotte doit contenir."
+            ),
+        )
     cagnotte = save_audited(
         CagnotteCount(
             table_session=session, tickets=tickets, computed=computed, computed_by=actor, computed_at=timezone.now()
@@ -224,8 +232,7 @@ def cagnotte_count(
         else _("La cagnotte est comptée sous le contrôle de l'inspecteur ou de la Direction des Jeux."),
     )
     cagnotte = CagnotteCount.objects.select_for_update().filter(table_session=session).first()
-    # COUNT-09: the levies of the coups are evidenced by the detached tickets only, so the count
-    # waits for their value, computed per book.
+    # The count waits for the value of the tickets detached, computed per book (COUNT-09).
     if cagnotte is None:
         raise RuleViolation(
             "COUNT-52" if fr else "COUNT-08",

@@ -17,7 +17,7 @@ from .common import _cagnotte_write, _carnet_write, _session_fields
 def shoe_allocation_write(*, allocation: ShoeAllocation) -> None:
     session, shoe = allocation.table_session, allocation.shoe
     table = session.table
-    if table.establishment.jurisdiction != "FR":  # COUNT-16: the allocation written in the table's carnet
+    if table.establishment.jurisdiction != "FR":  # the carnets of the French tables only
         return
     with register_language():
         allocator, role = display_name(allocation.allocated_by), str(Role(allocation.role).label)

@@ -8,6 +8,7 @@ from ledgers.core.api.actions import ServiceAction
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.authz import reauthenticate
 from ledgers.core.countersign import countersignature_serializer
+from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance
 
 from ..models import Machine, Releve, SlotCount, SlotCountLine
@@ -45,7 +46,7 @@ class SlotCountSessionSerializer(serializers.ModelSerializer):
 
 
 class SlotCountLineInputSerializer(countersignature_serializer("comite", required=False)):
-    # FR: the line is the machine's modèle 29 entry, signed by its writer (REG-28).
+    # FR: the line is the machine's modèle 29 entry, signed by its writer.
     password = serializers.CharField(
         required=False, allow_blank=True, write_only=True, help_text=_("Mot de passe du signataire (signature).")
     )
@@ -103,7 +104,15 @@ class CountLineView(ServiceAction):
 
     def perform(self, data, pk):
         password, otp_token = data.pop("password", ""), data.pop("otp_token", "")
-        if self.establishment.jurisdiction == "FR":  # the line is a modèle 29 entry: its writer signs (REG-28)
+        if self.establishment.jurisdiction == "FR":  # the line is a modèle 29 entry: its writer signs it
+            if not password:
+                raise RuleViolation(
+                    "REG-28",
+                    _(
+                        "La ligne est une inscription du carnet modèle 29, validée par la signature électronique "
+                        "de son auteur : indiquez votre mot de passe."
+                    ),
+                )
             reauthenticate(self.request._request, user=self.request.user, password=password, otp_token=otp_token)
         return counts.slot_count_line(
             count=self.get_object(), actor=self.request.user, comite=self.signed["comite"], **data

@@ -106,7 +106,7 @@ class Machine(models.Model):
     bill_box = models.CharField(_("boîte à billets (n°)"), max_length=30, blank=True)  # SLOT-12
     drop_type = models.CharField(
         _("évacuation des pièces et jetons"), max_length=10, choices=DropType.choices, blank=True
-    )  # SLOT-10
+    )
     approved_system = models.CharField(_("système informatique agréé (référence)"), max_length=100, blank=True)
     # FR JPM (SLOT-38): connected machines are identical in make, type, name and payment programme.
     game_name = models.CharField(_("nom du jeu"), max_length=100, blank=True)

@@ -108,7 +108,7 @@ class MachineInput:
     payment_limit: Decimal | None = None
     characteristics: str = ""
     meters: list[MeterSpec] = field(default_factory=list)
-    drop_type: str = ""  # MC SLOT-10: cash box in the socle or pneumatic conveyor
+    drop_type: str = ""  # MC: cash box in the socle or pneumatic conveyor, written in the slot files
 
 
 def _check_machine(est: Establishment, data: MachineInput, photo: UploadedFile | None) -> None:
