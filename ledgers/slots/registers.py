@@ -286,15 +286,16 @@ SLOT_COUNTS = register_kind(
 
 # The change points of the slot room and who works them each séance (MC SLOT-21: register of change
 # points and itinerant changeurs' assignments; FR SLOT-48, 49: the cash-desk register of the slot
-# desk, secondary desks and itinerant changers with their fixed sum, the encaisse and its restoring).
+# desk, secondary desks and itinerant changers with their fixed sum, the encaisse and its restoring,
+# and the TITO tickets issued and paid that justify it, art. 68-26, SLOT-44).
 CHANGE_POINTS = register_kind(
     RegisterKind(
         code="slot_caisse",
         title=_("Registre de la caisse et des points de change des machines à sous"),
         purpose=_(
-            "Inscrire les points de change, les affectations de chaque séance, les changes, les "
-            "justifications de l'encaisse et sa reconstitution après chaque séance, le coffret des fausses "
-            "pièces et leur destruction."
+            "Inscrire les points de change, les affectations de chaque séance, les changes, les tickets "
+            "émis et payés, les justifications de l'encaisse et sa reconstitution après chaque séance, le "
+            "coffret des fausses pièces et leur destruction."
         ),
         columns=(
             Column("event", _("Opération"), 1.4),
@@ -312,7 +313,7 @@ CHANGE_POINTS = register_kind(
             *DIRECTORATE,
         ),
         paraph_roles=(Role.DIRECTEUR_EXPLOITATION, Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
-        requirements=("SLOT-21", "SLOT-48", "SLOT-49", "SLOT-45", "SLOT-50"),
+        requirements=("SLOT-21", "SLOT-48", "SLOT-49", "SLOT-45", "SLOT-50", "SLOT-44"),
     )
 )
 

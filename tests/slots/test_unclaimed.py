@@ -13,8 +13,11 @@ from rest_framework.test import APIClient
 from ledgers.cash.models import Orphan
 from ledgers.core.errors import RuleViolation
 from ledgers.core.services import seance_close, seance_open
+from ledgers.registers.selectors import current_register
+from ledgers.registers.verification import verify_register
 from ledgers.slots import services
 from ledgers.slots.models import AccountingLine, Progressive, Ticket
+from ledgers.slots.registers import CHANGE_POINTS
 from ledgers.slots.services import accounting, jpm, progressives, unclaimed
 from tests.factories import make_user, open_register
 
@@ -23,7 +26,13 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def room(fr_room):
-    for kind in ("carnet_orphelins", "slot_rapprochement_31", "slot_jackpots_progressifs", "slot_jpm_28s"):
+    for kind in (
+        "carnet_orphelins",
+        "slot_rapprochement_31",
+        "slot_jackpots_progressifs",
+        "slot_jpm_28s",
+        "slot_caisse",
+    ):
         open_register(fr_room.est, kind)
     return fr_room
 
@@ -54,6 +63,32 @@ def test_slot_44_expired_ticket_never_redeemed(room):
         unclaimed.ticket_redeem(establishment=room.est, number=fresh.number, actor=room["caissier"]).status
         == "redeemed"
     )
+
+
+def test_slot_44_tickets_issued_and_paid_are_lines_of_the_cash_desk_register(room):
+    """Art. 68-26: the slot desk's encaisse is justified by the tickets it paid and the tickets
+    issued; each imported ticket and each payment is a line of its register, in the same act."""
+    machine = _tito(room)
+    issued = timezone.now() - datetime.timedelta(days=1)
+    rows = [
+        unclaimed.TicketRow("M-1", issued, Decimal("25"), machine.number),
+        unclaimed.TicketRow("C-1", issued, Decimal("40")),
+    ]
+    unclaimed.tickets_import(establishment=room.est, actor=room["caissier"], rows=rows)
+    unclaimed.ticket_redeem(establishment=room.est, number="C-1", actor=room["caissier"])
+    register = current_register(room.est, CHANGE_POINTS.code)
+    tickets = register.entries.filter(payload__event__startswith="Ticket").order_by("seq")
+    lines = [(e.payload["event"], e.payload["amount"], e.payload["detail"]) for e in tickets]
+    assert [line[:2] for line in lines] == [
+        ("Ticket émis", "25.00"),
+        ("Ticket émis", "40.00"),
+        ("Ticket payé", "40.00"),
+    ]
+    assert f"machine {machine.number}" in lines[0][2] and "caisse" in lines[2][2] and "C-1" in lines[2][2]
+    assert verify_register(register) is None
+    with pytest.raises(ValidationError):  # all rows or none: no line for a refused import
+        unclaimed.tickets_import(establishment=room.est, actor=room["caissier"], rows=[rows[0]])
+    assert register.entries.filter(payload__event__startswith="Ticket").count() == 3
 
 
 def test_slot_44_validity_is_the_set_37_setting(room):

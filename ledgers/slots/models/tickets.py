@@ -13,9 +13,10 @@ from .releves import Releve
 
 class Ticket(models.Model):
     """A TITO ticket issued by a machine or by the cash desk (FR SLOT-44), imported from the approved
-    cashless system. Not redeemed within SET-37 days after its issue date it expires: the expiry
-    run posts it to the orphans carnet (modèle 11 bis) and, for a machine's ticket, to its modèle
-    29; it is never redeemed nor refunded afterwards (art. 41)."""
+    cashless system; its issue and its payment are lines of the slot cash desk's register. Not
+    redeemed within SET-37 days after its issue date it expires: the expiry run posts it to the
+    orphans carnet (modèle 11 bis) and, for a machine's ticket, to its modèle 29; it is never
+    redeemed nor refunded afterwards (art. 41)."""
 
     class Status(models.TextChoices):
         ISSUED = "issued", _("Émis")

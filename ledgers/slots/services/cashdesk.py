@@ -87,7 +87,7 @@ def _code(est: Establishment) -> str:
     return "SLOT-21" if est.jurisdiction == "MC" else "SLOT-48"
 
 
-def _entry(
+def desk_line(
     est: Establishment,
     *,
     actor: AbstractBaseUser,
@@ -96,7 +96,8 @@ def _entry(
     at: datetime.datetime,
     detail: str,
     amount: Decimal | None = None,
-) -> Entry:
+) -> dict[str, Any]:
+    """A line of the slot cash desk's register (``CHANGE_POINTS``), in the registers' language."""
     with register_language():
         payload = _line(
             None,
@@ -109,6 +110,12 @@ def _entry(
             amount=str(amount) if amount is not None else "",
         )
     payload.pop("machine")
+    return payload
+
+
+def _entry(est: Establishment, *, actor: AbstractBaseUser, role: str, **line: Any) -> Entry:
+    """Write ``desk_line``'s line (``line``: its event, time, detail and amount)."""
+    payload = desk_line(est, actor=actor, role=role, **line)
     return entry_write(establishment=est, kind=CHANGE_POINTS.code, actor=actor, role=role, payload=payload)
 
 

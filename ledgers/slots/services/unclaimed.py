@@ -10,15 +10,17 @@
 - SLOT-44: TITO tickets imported from the approved cashless system; a ticket not redeemed within
   SET-37 days after its issue date expires: never redeemed, posted to orphans by the expiry run.
 
-Tickets are imported and redeemed in the approved system's journal, not in a register the texts
-name: they keep their audited history; what the texts require in registers (11 bis, 29, 31) is
-written there.
+Each ticket imported and each ticket paid is a line of the slot cash desk's register, in the same
+transaction: the tickets issued and the tickets paid are what justifies the desk's encaisse (art.
+68-26, SLOT-49). The machines' tickets also go, day by day, into their modèle 29 (SLOT-55), and the
+expired ones into the orphans carnet 11 bis.
 """
 
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -26,16 +28,18 @@ from django.db import transaction
 from django.db.models import QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from simple_history.utils import bulk_create_with_history
 
 from ledgers.cash import services as cash_services
 from ledgers.cash.models import Orphan
-from ledgers.core.authz import require_role, save_audited
+from ledgers.core.authz import check_text_lengths, require_role, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.exports import neutralise
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register
-from ledgers.registers.services import display_name
+from ledgers.registers.services import display_name, entries_bulk_append, entry_append, register_language
+from ledgers.registers.written import note_written
 
 from ..models import (
     AccountingLine,
@@ -48,9 +52,11 @@ from ..models import (
     Releve,
     Ticket,
 )
-from ..registers import RECONCILIATION_31
+from ..registers import CHANGE_POINTS, RECONCILIATION_31
 from .accounting import CENT, Kind, _paired, _visaed_entry
 from .accounting import _append as carnet_append
+from .cashdesk import desk_line
+from .common import _writer
 
 TICKET_DESK = (Role.CAISSIER, Role.CAISSIER_PRINCIPAL, Role.COMITE, Role.DIRECTEUR_RESPONSABLE)
 
@@ -94,6 +100,20 @@ class TicketRow:
     machine: str = ""  # the issuing machine's casino number; "" when issued by the cash desk
 
 
+def _ticket_line(
+    est: Establishment, ticket: Ticket, *, actor: AbstractBaseUser, role: str, event: Any, at: datetime.datetime
+) -> dict[str, Any]:
+    """A ticket's line in the slot cash desk's register: issued by which machine or the desk, when."""
+    with register_language():
+        issuer = f"{_('machine')} {ticket.machine.number}" if ticket.machine else str(_("caisse"))
+        detail = _("ticket %(number)s émis par %(issuer)s le %(at)s") % {
+            "number": ticket.number,
+            "issuer": issuer,
+            "at": est.localtime(ticket.issued_at).strftime("%Y-%m-%d %H:%M"),
+        }
+    return desk_line(est, actor=actor, role=role, event=event, at=at, detail=str(detail), amount=ticket.amount)
+
+
 def expiry_date(est: Establishment, ticket: Ticket) -> datetime.date:
     """The last day the ticket may be redeemed (SET-37)."""
     return est.localtime(ticket.issued_at).date() + datetime.timedelta(days=validity_days(est))
@@ -109,10 +129,13 @@ def expired_unposted(est: Establishment, today: datetime.date | None = None) -> 
 
 @transaction.atomic
 def tickets_import(*, establishment: Establishment, rows: Sequence[TicketRow], actor: AbstractBaseUser) -> list[Ticket]:
-    """Tickets issued by the machines or the cash desk, from the approved system: all rows or none."""
+    """Tickets issued by the machines or the cash desk, from the approved system: all rows or none,
+    each a line of the slot cash desk's register. An import holds thousands of tickets: they and
+    their lines are written in bulk."""
     est = establishment
     _fr(est)
-    require_role(actor, est, TICKET_DESK)
+    role = require_role(actor, est, TICKET_DESK)
+    register = current_register(est, CHANGE_POINTS.code)
     machines = {m.casino_number: m for m in Machine.objects.filter(establishment=est)}
     numbers = [row.number.strip() for row in rows]
     if len(set(numbers)) != len(numbers) or not all(numbers):
@@ -130,19 +153,20 @@ def tickets_import(*, establishment: Establishment, rows: Sequence[TicketRow], a
                 raise ValidationError(_("Machine à tickets inconnue : %(m)s.") % {"m": neutralise(row.machine)})
         if not Decimal("0") < row.amount < Decimal("1e12"):
             raise ValidationError(_("Montant du ticket %(n)s invalide.") % {"n": neutralise(row.number)})
-        tickets.append(
-            save_audited(
-                Ticket(
-                    establishment=est,
-                    number=row.number.strip(),
-                    issued_at=row.issued_at,
-                    amount=row.amount.quantize(CENT),
-                    machine=machine,
-                ),
-                actor=actor,
-                reason="émission",
-            )
+        ticket = Ticket(
+            establishment=est,
+            number=row.number.strip(),
+            issued_at=row.issued_at,
+            amount=row.amount.quantize(CENT),
+            machine=machine,
         )
+        check_text_lengths(ticket)
+        tickets.append(ticket)
+    tickets = bulk_create_with_history(tickets, Ticket, default_user=actor, default_change_reason="émission")
+    note_written(Ticket, [ticket.pk for ticket in tickets])  # bulk history rows send no signal
+    now, role = timezone.now(), _writer(register, role)
+    lines = [_ticket_line(est, ticket, actor=actor, role=role, event=_("Ticket émis"), at=now) for ticket in tickets]
+    entries_bulk_append(register=register, actor=actor, role=role, payloads=lines)
     return tickets
 
 
@@ -152,8 +176,13 @@ def ticket_redeem(*, establishment: Establishment, number: str, actor: AbstractB
     ticket is an orphan, never redeemed nor refunded (SLOT-44, art. 41)."""
     est = establishment
     _fr(est)
-    require_role(actor, est, TICKET_DESK)
-    ticket = Ticket.objects.select_for_update().filter(establishment=est, number=number.strip()).first()
+    role = require_role(actor, est, TICKET_DESK)
+    ticket = (
+        Ticket.objects.select_for_update(of=("self",))
+        .select_related("machine")
+        .filter(establishment=est, number=number.strip())
+        .first()
+    )
     if ticket is None:
         raise ValidationError(_("Ticket inconnu."))
     if ticket.status == Ticket.Status.EXPIRED or est.localtime().date() > expiry_date(est, ticket):
@@ -165,7 +194,12 @@ def ticket_redeem(*, establishment: Establishment, number: str, actor: AbstractB
     if ticket.status == Ticket.Status.REDEEMED:
         raise ValidationError(_("Ticket déjà payé."))
     ticket.status, ticket.redeemed_at, ticket.redeemed_by = Ticket.Status.REDEEMED, timezone.now(), actor
-    return save_audited(ticket, actor=actor, reason="paiement")
+    save_audited(ticket, actor=actor, reason="paiement")
+    register = current_register(est, CHANGE_POINTS.code)
+    role = _writer(register, role)
+    line = _ticket_line(est, ticket, actor=actor, role=role, event=_("Ticket payé"), at=ticket.redeemed_at)
+    entry_append(register=register, actor=actor, role=role, payload=line)
+    return ticket
 
 
 @transaction.atomic
@@ -182,6 +216,7 @@ def tickets_expire(
     by_machine: dict[Machine, list[Ticket]] = {}
     for ticket in tickets:
         place = f"{_('machine')} {ticket.machine.number}" if ticket.machine else str(_("caisse"))
+        note_written(Ticket, [ticket.pk])  # saved after its orphan's entry, which it refers to
         ticket.orphan = _orphan(
             est, Orphan.Category.EXPIRED_TICKET, ticket.amount, f"{place} — {_('ticket')} {ticket.number}", actor
         )
