@@ -185,7 +185,7 @@ class UnitListView(CardsMixin, TableExportMixin, SingleTableMixin, FilterView):
     table_class = CardUnitTable
     filterset_class = CardUnitFilter
     template_name = "cards/units.html"
-    paginate_by = 50
+    table_pagination = {"per_page": 50}  # the table alone pages: a ListView page would count the rows again
 
     def get_queryset(self):
         return selectors.units_of(self.establishment).order_by("serial")

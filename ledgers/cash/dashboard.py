@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core import hooks
 from ledgers.core.authz import roles_of
 from ledgers.core.dashboard import MainAct, Panel, dashboard_panel, main_acts
-from ledgers.core.models import Establishment, TableSession
+from ledgers.core.models import Establishment, Seance, TableSession
 from ledgers.core.roles import Role
 from ledgers.core.selectors import open_seances
 
@@ -150,10 +150,13 @@ COUNTERS_AT_HOME = frozenset({Role.CROUPIER, Role.CHEF_TABLE, Role.CAISSIER})
 def cash_acts(request: HttpRequest, establishment: Establishment) -> list[MainAct]:
     roles, est = roles_of(request.user, establishment), establishment
     acts: list[MainAct] = []
-    if Role.CAISSIER in roles and Role.CAISSIER in FLOAT_SIGNERS[est.jurisdiction]:
-        acts += _float_acts(est)
-    if roles & COUNTERS_AT_HOME:
-        acts += _count_acts(est, request.user)
+    hands_floats = Role.CAISSIER in roles and Role.CAISSIER in FLOAT_SIGNERS[est.jurisdiction]
+    counts = bool(roles & COUNTERS_AT_HOME)
+    seances = list(open_seances(est)) if hands_floats or counts else []
+    if hands_floats:
+        acts += _float_acts(est, seances)
+    if counts:
+        acts += _count_acts(est, request.user, seances)
     if Role.CHANGEUR in roles:
         acts.append(_slip_act(est))
     if Role.COMPTABILITE in roles and est.jurisdiction == "FR":
@@ -185,11 +188,11 @@ def cash_acts(request: HttpRequest, establishment: Establishment) -> list[MainAc
     return acts
 
 
-def _count_acts(est: Establishment, user) -> list[MainAct]:
-    """The encaisse of each partie ended with its avance: counted first, then a second time by
-    another counter (the certifier settles the rest)."""
+def _count_acts(est: Establishment, user, seances: list[Seance]) -> list[MainAct]:
+    """The encaisse of each partie ended with its avance, in the open ``seances``: counted first,
+    then a second time by another counter (the certifier settles the rest)."""
     acts = []
-    for seance in open_seances(est):
+    for seance in seances:
         for session in selectors.uncounted_sessions(seance):
             count = getattr(session, "count", None)
             if session.status != TableSession.Status.CLOSED or (
@@ -201,12 +204,12 @@ def _count_acts(est: Establishment, user) -> list[MainAct]:
     return acts[:SHOWN]
 
 
-def _float_acts(est: Establishment) -> list[MainAct]:
-    """An avance to hand to each table-partie of an open séance that has none yet (MC: the cashier
-    hands the somme mise en banque; FR the avance is signed by the Direction, COUNT-34)."""
+def _float_acts(est: Establishment, seances: list[Seance]) -> list[MainAct]:
+    """An avance to hand to each table-partie of the open ``seances`` that has none yet (MC: the
+    cashier hands the somme mise en banque; FR the avance is signed by the Direction, COUNT-34)."""
     waiting = [
         session
-        for seance in open_seances(est)
+        for seance in seances
         for session in selectors.seance_sessions(seance).exclude(status=TableSession.Status.CLOSED)
         if not session.floats.all()
     ]

@@ -35,7 +35,11 @@ def roles_of(user: AbstractBaseUser, establishment: Establishment) -> set[str]:
 @contextmanager
 def roles_remembered(user: AbstractBaseUser) -> Iterator[None]:
     """Within the block, ``roles_of(user, …)`` reads the memberships once per establishment: for a
-    page that asks many times and changes none (the dashboard's panels)."""
+    page that asks many times and changes none (every read-only request, the dashboard's panels).
+    Nested blocks share the outer one's memory."""
+    if getattr(user, "_remembered_roles", None) is not None:
+        yield
+        return
     user._remembered_roles = {}
     try:
         yield

@@ -6,13 +6,17 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonR
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
+from rest_framework.permissions import SAFE_METHODS
 
+from .authz import roles_remembered
 from .selectors import current_establishment
 
 
 class EstablishmentMiddleware:
     """``request.establishment``: the establishment the user works in (chosen in the session);
-    pages show times on that establishment's clock."""
+    pages show times on that establishment's clock. A read-only request reads the user's roles
+    once per establishment (the menu, the panels and the page's own checks all ask): it changes
+    no membership."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -23,6 +27,9 @@ class EstablishmentMiddleware:
         if establishment:
             timezone.activate(zoneinfo.ZoneInfo(establishment.timezone))
         try:
+            if request.method in SAFE_METHODS:
+                with roles_remembered(request.user):
+                    return self.get_response(request)
             return self.get_response(request)
         finally:
             timezone.deactivate()

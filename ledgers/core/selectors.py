@@ -18,14 +18,18 @@ def establishments_for(user: AbstractBaseUser) -> QuerySet[Establishment]:
     return Establishment.objects.filter(memberships__user=user).distinct()
 
 
+def my_establishments(request: HttpRequest) -> list[Establishment]:
+    """The user's establishments, read once per request: the current one is chosen among them and
+    the menu's switcher lists them."""
+    if not hasattr(request, "_my_establishments"):
+        request._my_establishments = list(establishments_for(request.user))
+    return request._my_establishments
+
+
 def current_establishment(request: HttpRequest) -> Establishment | None:
-    mine = establishments_for(request.user)
+    mine = my_establishments(request)
     chosen = request.session.get(SESSION_KEY) if hasattr(request, "session") else None
-    if chosen is not None:
-        found = mine.filter(pk=chosen).first()
-        if found is not None:
-            return found
-    return mine.first()
+    return next((est for est in mine if est.pk == chosen), mine[0] if mine else None)
 
 
 def depots(establishment: Establishment, kinds: Mapping[str, Iterable[str]]) -> QuerySet[Location]:

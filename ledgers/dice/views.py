@@ -218,7 +218,7 @@ class DieListView(DiceView, TableExportMixin, SingleTableMixin, FilterView):
     template_name = "dice/list.html"
     table_class = DieTable
     filterset_class = DieFilter
-    paginate_by = 50
+    table_pagination = {"per_page": 50}  # the table alone pages: a ListView page would count the rows again
 
     def get_queryset(self):
         return selectors.dice_of(self.establishment).select_related("table_session__table")

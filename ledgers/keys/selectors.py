@@ -79,7 +79,11 @@ def _flag_code(est: Establishment, issue: KeyIssue) -> str:
 def out_at_closing(est: Establishment) -> list[KeyIssue]:
     """Machine keys still out with the mechanics (KEY-05: those the superviseurs hand over): the
     séance's closing flags them, and they stay flagged once it closed without them."""
-    return [issue for issue in out_issues(est) if rule_for(est, issue.key.lock_type).giver_code == "KEY-05"]
+    return [issue for issue in out_issues(est) if _held_past_closing(est, issue)]
+
+
+def _held_past_closing(est: Establishment, issue: KeyIssue) -> bool:
+    return rule_for(est, issue.key.lock_type).giver_code == "KEY-05"
 
 
 def exceptions(
@@ -95,9 +99,12 @@ def exceptions(
         .values_list("closed_at", flat=True)
         .first()
     )
-    at_closing = {issue.pk for issue in out_at_closing(est) if last_closing and issue.issued_at < last_closing}
+    out = list(out_issues(est))
+    at_closing = {
+        issue.pk for issue in out if last_closing and issue.issued_at < last_closing and _held_past_closing(est, issue)
+    }
     found = []
-    for issue in out_issues(est):
+    for issue in out:
         if lock_types is not None and issue.key.lock_type not in lock_types:
             continue
         late = now - issue.due_at if issue.due_at < now else None

@@ -1,10 +1,12 @@
 from django.http import HttpRequest
 
 from ledgers.core.authz import roles_of
+from ledgers.core.context_processors import once_per_request
 
 from .navigation import menu_for
 
 
+@once_per_request
 def menu(request: HttpRequest) -> dict:
     """The menu of the user's roles in the current establishment (navigation.py)."""
     est = getattr(request, "establishment", None)

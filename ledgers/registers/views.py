@@ -38,7 +38,7 @@ class RegisterListView(EstablishmentMixin, TableExportMixin, SingleTableMixin, F
     table_class = RegisterTable
     filterset_class = RegisterFilter
     template_name = "registers/register_list.html"
-    paginate_by = 50
+    table_pagination = {"per_page": 50}  # the table alone pages: a ListView page would count the rows again
 
     def get_queryset(self):
         return self.establishment.registers.all()

@@ -1,7 +1,10 @@
 import html
 import re
+from collections import Counter
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -125,6 +128,45 @@ def test_register_detail_pages_by_keyset(client, mc, cast):
     assert seqs_on(last) == list(range(71, 121))
     assert not last.context["page"].has_next and last.context["page"].has_previous
     assert seqs_on(client.get(detail_url(register, after="abc"))) == list(range(1, 51))
+
+
+def page_queries(client, url: str) -> list[str]:
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200, url
+    return [query["sql"] for query in captured.captured_queries]
+
+
+def test_register_pages_cost_the_same_queries_whatever_the_depth_and_the_volume(client, mc, cast):
+    """The register's pages (first, after, before), an entry and the visa form: a fixed number of
+    queries, none sent twice (the reader's roles and establishments are read once per page), the
+    same once the register holds ten times more entries and a visa, and whatever page is read."""
+    register = main_courante(mc, cast, entries=59)
+    login(client, cast.visa)
+
+    def costs(head: int) -> dict[str, int]:
+        urls = {
+            "first": detail_url(register),
+            "after": detail_url(register, after=head - 55),
+            "before": detail_url(register, before=head - 5),
+            "entry": reverse("registers:entry", args=[register.number, head - 10]),
+            "visa": reverse("registers:visa", args=[register.number]),
+        }
+        page_queries(client, urls["first"])  # caches warm (content types, the session)
+        found = {}
+        for page, url in urls.items():
+            queries = page_queries(client, url)
+            assert [sql for sql, times in Counter(queries).items() if times > 1] == [], page
+            found[page] = len(queries)
+        return found
+
+    before = costs(60)
+    services.visa_sign(register=register, actor=cast.visa, up_to_seq=30, statement="Vu")
+    services.entries_bulk_append(
+        register=register, actor=cast.writer, role="inspecteur", payloads=({"subject": str(n)} for n in range(540))
+    )
+    register.refresh_from_db()
+    assert costs(register.head_seq) == before
+    assert before["first"] == before["after"] == before["before"] and max(before.values()) <= 14, before
 
 
 def test_register_detail_shows_columns_corrections_in_red_and_visas(client, mc, cast, register):
