@@ -10,3 +10,6 @@ class CoreConfig(AppConfig):
     def ready(self) -> None:
         # The séance closing check of the table-parties (REG-25) and the open séances panel.
         from . import dashboard, hooks  # noqa: F401
+        from .history import build_history_managers_once
+
+        build_history_managers_once()

@@ -10,6 +10,9 @@ that period to itself). Once every seeder has played, ``seed_demo`` closes the p
 open (``close_past_seances``); today's stays open.
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from typing import TextIO
 
@@ -39,8 +42,31 @@ def demo_username(establishment_code: str, role: str) -> str:
     return f"{role}.{establishment_code}"
 
 
+_cast: ContextVar[dict[tuple[int, str], AbstractBaseUser] | None] = ContextVar("demo_cast", default=None)
+
+
+@contextmanager
+def demo_cast() -> Iterator[None]:
+    """Within the block (a run of seed_demo), ``demo_user`` gives the same user each time it is
+    asked for a role here, and that user's memberships are read once per establishment (as under
+    ``roles_remembered``): the seeders name a demo user for each of thousands of acts, and none
+    changes the demo users' roles once the organisation's seeder has granted them."""
+    token = _cast.set({})
+    try:
+        yield
+    finally:
+        _cast.reset(token)
+
+
 def demo_user(establishment: Establishment, role: str) -> AbstractBaseUser:
-    return get_user_model().objects.get(username=demo_username(establishment.code, role))
+    cast = _cast.get()
+    if cast is not None and (establishment.pk, role) in cast:
+        return cast[establishment.pk, role]
+    user = get_user_model().objects.get(username=demo_username(establishment.code, role))
+    if cast is not None:
+        user._remembered_roles = {}  # read by roles_of
+        cast[establishment.pk, role] = user
+    return user
 
 
 @cache

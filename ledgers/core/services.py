@@ -89,7 +89,7 @@ def seance_open(*, establishment: Establishment, date: datetime.date, period: st
 
 @transaction.atomic
 def seance_close(*, seance: Seance, actor: AbstractBaseUser) -> Seance:
-    seance = Seance.objects.select_for_update().get(pk=seance.pk)
+    seance = Seance.objects.select_for_update(of=("self",)).select_related("establishment").get(pk=seance.pk)
     require_role(actor, seance.establishment, SEANCE_MANAGERS)
     if seance.status == Seance.Status.CLOSED:
         raise ValueError(_("La séance est déjà clôturée."))
@@ -122,10 +122,20 @@ def table_session_prepare(*, seance: Seance, table: GamingTable, actor: Abstract
     return save_audited(TableSession(seance=seance, table=table), actor=actor, reason="préparation")
 
 
+def _locked_session(session: TableSession) -> TableSession:
+    """A fresh copy of the table-partie, its row alone locked, with its séance, table and their
+    establishment read in the same query: every domain's checks read them."""
+    return (
+        TableSession.objects.select_for_update(of=("self",))
+        .select_related("seance__establishment", "table__establishment")
+        .get(pk=session.pk)
+    )
+
+
 @transaction.atomic
 def table_session_open(*, session: TableSession, actor: AbstractBaseUser) -> TableSession:
     """Open the table for play; every domain's opening checks must pass (hooks)."""
-    session = TableSession.objects.select_for_update().get(pk=session.pk)
+    session = _locked_session(session)
     require_role(actor, session.seance.establishment, TABLE_MANAGERS)
     if session.status != TableSession.Status.PREPARING:
         raise impossible(_("Cette table est déjà ouverte ou fermée."))
@@ -137,7 +147,7 @@ def table_session_open(*, session: TableSession, actor: AbstractBaseUser) -> Tab
 @transaction.atomic
 def table_session_close(*, session: TableSession, actor: AbstractBaseUser) -> TableSession:
     """Fin de partie; every domain's closing checks must pass (hooks)."""
-    session = TableSession.objects.select_for_update().get(pk=session.pk)
+    session = _locked_session(session)
     require_role(actor, session.seance.establishment, TABLE_MANAGERS)
     if session.status == TableSession.Status.CLOSED:
         return session

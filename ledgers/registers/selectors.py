@@ -5,7 +5,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DEFAULT_DB_ALIAS
@@ -24,8 +24,9 @@ from .models import Entry, EntryKind, Register
 PAGE_SIZE = 50
 
 
-def open_registers(establishment: Establishment, kind: str) -> QuerySet[Register]:
-    return Register.objects.filter(establishment=establishment, kind=kind, status=Register.Status.OPEN)
+def open_registers(establishment: Establishment, kind: str, **lookups: Any) -> QuerySet[Register]:
+    # The lookups in the same filter() (a qualifier): every line a domain writes asks for its volume.
+    return Register.objects.filter(establishment=establishment, kind=kind, status=Register.Status.OPEN, **lookups)
 
 
 def current_register(establishment: Establishment, kind: str, qualifier: str = "") -> Register:
@@ -33,7 +34,7 @@ def current_register(establishment: Establishment, kind: str, qualifier: str = "
 
     Refused when there is none: entries may only go into a volume the authority has coted and
     paraphed (REG-01 / REG-26), so nothing can be recorded "on loose sheets"."""
-    register = open_registers(establishment, kind).filter(qualifier=qualifier).order_by("-created_at").first()
+    register = open_registers(establishment, kind, qualifier=qualifier).order_by("-created_at").first()
     if register is None:
         info = get_kind(kind)
         code = next((r for r in info.requirements if r.startswith("REG-")), "REG-20")

@@ -15,7 +15,7 @@ with the key ``reserve_written`` reserved and noted for the entry to name. An en
 objects for the whole transaction: an object it names may be saved again after it (given the
 entry's number, say).
 
-History rows written in bulk (``bulk_update_with_history``) send no signal: their service notes
+History rows written in bulk (``bulk_history_create``) send no signal: their service notes
 them with ``note_written``.
 
 The buffer follows the transaction without a query: it is tied to a callback registered with

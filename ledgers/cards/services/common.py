@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from simple_history.utils import bulk_update_with_history
 
 from ledgers.core.authz import check_text_lengths, save_audited
 from ledgers.core.errors import RuleViolation
@@ -196,13 +196,23 @@ def _set(unit: CardUnit, *, actor: AbstractBaseUser, reason: str, follow: bool =
 
 
 def _save_decks(decks: list[CardUnit], *, fields: list[str], actor: AbstractBaseUser, reason: str) -> None:
-    """Units (a unit and its decks) in one UPDATE and one INSERT of their history rows, attributed
-    to ``actor`` with ``reason`` as ``save_audited`` would (a huitain: 2 queries instead of 18)."""
-    if decks and fields:
-        bulk_update_with_history(
-            decks, CardUnit, fields, default_user=actor, default_change_reason=reason, default_date=timezone.now()
+    """Units (a unit and its decks) in one INSERT of their history rows, attributed to ``actor``
+    with ``reason`` as ``save_audited`` would, and one UPDATE per set of values they take (the
+    decks take their unit's, but its location): a huitain in 3 queries instead of 18, and none of
+    the per-row CASE expressions of a ``bulk_update``."""
+    if not (decks and fields):
+        return
+    columns = [CardUnit._meta.get_field(name).attname for name in fields]
+    rows: dict[tuple, list[int]] = {}
+    for deck in decks:
+        rows.setdefault(tuple(getattr(deck, column) for column in columns), []).append(deck.pk)
+    with transaction.atomic(savepoint=False):
+        for values, pks in rows.items():
+            CardUnit.objects.filter(pk__in=pks).update(**dict(zip(columns, values, strict=True)))
+        CardUnit.history.bulk_history_create(
+            decks, update=True, default_user=actor, default_change_reason=reason, default_date=timezone.now()
         )
-        note_written(CardUnit, [deck.pk for deck in decks])  # bulk history rows send no signal
+    note_written(CardUnit, [deck.pk for deck in decks])  # bulk history rows send no signal
 
 
 def _write(act: _Act) -> Entry:
