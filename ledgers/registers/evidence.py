@@ -34,14 +34,9 @@ EXEMPT: dict[str, tuple[str, tuple[str, ...]]] = {
     # The services below write a history row but no entry (found by this check on their own
     # transactions): their acts are not register entries today. Remove a line when its service
     # starts writing one, and the check holds that model too.
-    "core.Seance": ("séance opening and closing (core services) write no entry", ()),
     "slots.Ticket": (
         "TITO tickets are imported and redeemed from the approved cashless system's journal and "
         "write no entry; their expiry does (modèles 11 bis and 29, SLOT-44)",
-        (),
-    ),
-    "core.TableSession": (
-        "table-partie preparation, opening and closing (core services) write no entry; the domains' hooks may",
         (),
     ),
     "custody.Supplier": ("the approved suppliers list: set-up, no entry", ()),
