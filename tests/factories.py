@@ -73,6 +73,21 @@ def open_register(establishment, kind: str, qualifier: str = ""):
     return register
 
 
+# The registers every séance writes in: its opening and closing go in the main courante, each
+# table-partie's preparation, opening and end in the table-partie log.
+SEANCE_REGISTERS = ("main_courante", "parties_de_table")
+
+
+def open_seance_registers(establishment) -> None:
+    """The registers the casino's séances write in, coted and paraphed, so that it may open them
+    (each volume opened only when none is open)."""
+    from ledgers.registers.selectors import open_registers
+
+    for kind in SEANCE_REGISTERS:
+        if not open_registers(establishment, kind).filter(qualifier="").exists():
+            open_register(establishment, kind)
+
+
 def post_displays(*subjects) -> None:
     """Every display and device a French table or slot machine needs, posted on its checklist
     (REG-23, SLOT-29), so that it may open or go in service."""

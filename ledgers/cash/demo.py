@@ -17,7 +17,6 @@ from django.utils import timezone
 from ledgers.authority import displays
 from ledgers.authority.registers import DISPLAYS
 from ledgers.authority.services import display_post
-from ledgers.core.authz import save_audited
 from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
 from ledgers.core.models import (
     Establishment,
@@ -40,6 +39,7 @@ from ledgers.core.services import (
 from ledgers.equipment.volumes import open_volume
 from ledgers.registers.models import Register
 from ledgers.registers.services import register_create, register_open
+from ledgers.tables.services import table_limits_set
 
 from . import services
 from .models import BadBeatTable, ChipSeries, ControlDay, Orphan, SlipBook, TableBox, TableCagnotte, TicketBook
@@ -122,9 +122,8 @@ def _play_night(est: Establishment, date: datetime.date, day: int, slip_book: Sl
     for index, number in enumerate(TABLES[est.jurisdiction]):
         table = est.tables.get(number=number)
         session = table_session_prepare(seance=seance, table=table, actor=director)
-        if fr:
-            session.minimum_stake = FR_STAKE
-            save_audited(session, actor=director, reason="mise minimale de la partie")
+        if fr:  # the stake at opening, in the table-partie log; the art. 49 avance reads it
+            table_limits_set(session=session, actor=director, minimum_stake=FR_STAKE)
         session = table_session_open(session=session, actor=director)
         avance = 15_000 * FR_STAKE if fr else MC_BANK
         previous = session.table.sessions.exclude(pk=session.pk).filter(count__status="certified").exists()
@@ -345,8 +344,7 @@ def _ready_to_count(est: Establishment, number: str) -> TableSession | None:
     director = demo_user(est, Role.DIRECTEUR_RESPONSABLE if fr else Role.DIRECTEUR_JEUX)
     session = table_session_prepare(seance=seance, table=table, actor=director)
     if fr:
-        session.minimum_stake = FR_STAKE
-        save_audited(session, actor=director, reason="mise minimale de la partie")
+        table_limits_set(session=session, actor=director, minimum_stake=FR_STAKE)
     session = table_session_open(session=session, actor=director)
     avance = 15_000 * FR_STAKE if fr else MC_BANK
     if fr:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -181,6 +182,26 @@ def announce(event: str, **facts: Any) -> None:
     """Have every app that keeps a register line of ``event`` write it."""
     for recorder in _recorders.get(event, ()):
         recorder(**facts)
+
+
+# Core's own acts are register lines too, yet core keeps no register: the app that keeps the
+# register of each act declares its writer (``records``), and the act's service has it written in
+# its transaction (``record``): the séance opened or closed in the main courante, the table-partie
+# prepared, opened or ended in the table-partie log. Each receives the act's object, the actor and
+# the role they act in.
+SEANCE_OPENED = "seance_opened"
+SEANCE_CLOSED = "seance_closed"
+TABLE_PREPARED = "table_prepared"
+TABLE_OPENED = "table_opened"
+TABLE_CLOSED = "table_closed"
+
+
+def record(event: str, **facts: Any) -> None:
+    """Have the line of ``event`` written, as ``announce`` does; an act that no app writes down is
+    a configuration error, never an act left unwritten."""
+    if not _recorders.get(event):
+        raise ImproperlyConfigured(f"no register keeps the line of {event!r}")
+    announce(event, **facts)
 
 
 @on_seance_closing

@@ -79,18 +79,21 @@ def directory_account_leave(*, account: DirectoryAccount) -> DirectoryAccount:
 
 @transaction.atomic
 def seance_open(*, establishment: Establishment, date: datetime.date, period: str, actor: AbstractBaseUser) -> Seance:
-    require_role(actor, establishment, SEANCE_MANAGERS)
+    """Open the séance, written in the main courante (hooks.SEANCE_OPENED)."""
+    role = require_role(actor, establishment, SEANCE_MANAGERS)
     if Seance.objects.filter(establishment=establishment, date=date, period=period).exists():
         raise ValidationError(_("Cette séance est déjà ouverte (ou clôturée) pour cette date et cette période."))
     hooks.run_seance_opening_checks(establishment, date)
     seance = Seance(establishment=establishment, date=date, period=period, opened_at=timezone.now())
-    return save_audited(seance, actor=actor, reason="ouverture de séance")
+    save_audited(seance, actor=actor, reason="ouverture de séance")
+    hooks.record(hooks.SEANCE_OPENED, seance=seance, actor=actor, role=role)
+    return seance
 
 
 @transaction.atomic
 def seance_close(*, seance: Seance, actor: AbstractBaseUser) -> Seance:
     seance = Seance.objects.select_for_update(of=("self",)).select_related("establishment").get(pk=seance.pk)
-    require_role(actor, seance.establishment, SEANCE_MANAGERS)
+    role = require_role(actor, seance.establishment, SEANCE_MANAGERS)
     if seance.status == Seance.Status.CLOSED:
         raise ValueError(_("La séance est déjà clôturée."))
     # Everything missing first, so the refusal lists all of it (the table-parties still open
@@ -105,13 +108,16 @@ def seance_close(*, seance: Seance, actor: AbstractBaseUser) -> Seance:
     for session in seance.table_sessions.exclude(status=TableSession.Status.CLOSED):
         table_session_close(session=session, actor=actor)
     seance.status, seance.closed_at = Seance.Status.CLOSED, timezone.now()
-    return save_audited(seance, actor=actor, reason="clôture de séance")
+    save_audited(seance, actor=actor, reason="clôture de séance")
+    hooks.record(hooks.SEANCE_CLOSED, seance=seance, actor=actor, role=role)
+    return seance
 
 
 @transaction.atomic
 def table_session_prepare(*, seance: Seance, table: GamingTable, actor: AbstractBaseUser) -> TableSession:
-    """Create the table-partie so that equipment can be issued to it before it opens."""
-    require_role(actor, seance.establishment, TABLE_MANAGERS)
+    """Create the table-partie so that equipment can be issued to it before it opens; written in
+    the table-partie log (hooks.TABLE_PREPARED)."""
+    role = require_role(actor, seance.establishment, TABLE_MANAGERS)
     if seance.status != Seance.Status.OPEN:
         raise impossible(_("La séance est clôturée."))
     if table.establishment_id != seance.establishment_id:
@@ -119,7 +125,9 @@ def table_session_prepare(*, seance: Seance, table: GamingTable, actor: Abstract
     existing = TableSession.objects.filter(seance=seance, table=table).first()
     if existing is not None:
         return existing
-    return save_audited(TableSession(seance=seance, table=table), actor=actor, reason="préparation")
+    session = save_audited(TableSession(seance=seance, table=table), actor=actor, reason="préparation")
+    hooks.record(hooks.TABLE_PREPARED, session=session, actor=actor, role=role)
+    return session
 
 
 def _locked_session(session: TableSession) -> TableSession:
@@ -134,26 +142,32 @@ def _locked_session(session: TableSession) -> TableSession:
 
 @transaction.atomic
 def table_session_open(*, session: TableSession, actor: AbstractBaseUser) -> TableSession:
-    """Open the table for play; every domain's opening checks must pass (hooks)."""
+    """Open the table for play; every domain's opening checks must pass (hooks). Written in the
+    table-partie log (hooks.TABLE_OPENED)."""
     session = _locked_session(session)
-    require_role(actor, session.seance.establishment, TABLE_MANAGERS)
+    role = require_role(actor, session.seance.establishment, TABLE_MANAGERS)
     if session.status != TableSession.Status.PREPARING:
         raise impossible(_("Cette table est déjà ouverte ou fermée."))
     hooks.run_opening_checks(session)
     session.status, session.opened_at = TableSession.Status.OPEN, timezone.now()
-    return save_audited(session, actor=actor, reason="ouverture de la table")
+    save_audited(session, actor=actor, reason="ouverture de la table")
+    hooks.record(hooks.TABLE_OPENED, session=session, actor=actor, role=role)
+    return session
 
 
 @transaction.atomic
 def table_session_close(*, session: TableSession, actor: AbstractBaseUser) -> TableSession:
-    """Fin de partie; every domain's closing checks must pass (hooks)."""
+    """Fin de partie; every domain's closing checks must pass (hooks). Written in the table-partie
+    log (hooks.TABLE_CLOSED)."""
     session = _locked_session(session)
-    require_role(actor, session.seance.establishment, TABLE_MANAGERS)
+    role = require_role(actor, session.seance.establishment, TABLE_MANAGERS)
     if session.status == TableSession.Status.CLOSED:
         return session
     hooks.run_closing_checks(session)
     session.status, session.closed_at = TableSession.Status.CLOSED, timezone.now()
-    return save_audited(session, actor=actor, reason="fin de partie")
+    save_audited(session, actor=actor, reason="fin de partie")
+    hooks.record(hooks.TABLE_CLOSED, session=session, actor=actor, role=role)
+    return session
 
 
 # Set-up of the organisation. ``actor=None`` is the command line (seed_demo, an administrator's

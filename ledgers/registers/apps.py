@@ -8,6 +8,7 @@ class RegistersConfig(AppConfig):
     verbose_name = _("Registres")
 
     def ready(self) -> None:
-        from . import checks, dashboard, kinds, written  # noqa: F401  (the deploy check, the generic kinds, the dashboard panels)
+        # The deploy check, the dashboard panels, the generic kinds and the séance acts' main courante lines.
+        from . import checks, dashboard, hooks, kinds, written  # noqa: F401
 
         written.connect()  # every history row noted, for the next entry of its transaction to name

@@ -1,6 +1,7 @@
 """Demo registers: the main courante of each demo casino, coté et paraphé by the authority, three
 weeks of facts, a correction approved in words and one visa by the authority; and its next volume,
-waiting for the authority's cote et paraphe."""
+waiting for the authority's cote et paraphe. Also the table-partie log, coté et paraphé by the
+director: with the main courante, the volumes every séance the other seeders play writes in."""
 
 import datetime
 from typing import TextIO
@@ -17,6 +18,7 @@ from .kinds import MAIN_COURANTE
 from .models import EntryKind, Register
 
 DAYS = 21
+TABLE_LOG = "parties_de_table"  # the tables app's kind: each table-partie prepared, opened and ended
 # Per jurisdiction: who creates, cotes and paraphs, writes, corrects and visas the main courante.
 CAST = {
     DEMO_MC: {
@@ -68,6 +70,19 @@ def _main_courante(est: Establishment, cast: dict) -> Register:
     if register.status == Register.Status.AWAITING_OPENING:
         services.register_open(register=register, actor=demo_user(est, cast["authority"]), paraphe=cast["paraphe"])
         register.refresh_from_db()
+    return register
+
+
+def _table_log(est: Establishment, cast: dict) -> Register:
+    """The open volume of the table-partie log, coté et paraphé by the director (a paraphing role
+    of its kind)."""
+    director = demo_user(est, cast["director"])
+    register = est.registers.filter(kind=TABLE_LOG).exclude(status=Register.Status.CLOSED).first()
+    if register is None:
+        register = services.register_create(establishment=est, kind=TABLE_LOG, actor=director)
+    if register.status == Register.Status.AWAITING_OPENING:
+        initials = "".join(word[0] for word in director.get_full_name().split())
+        services.register_open(register=register, actor=director, paraphe=initials)
     return register
 
 
@@ -136,6 +151,7 @@ def seed(stdout: TextIO) -> None:
         _correct_and_visa(est, register, cast)
         register.refresh_from_db()
         waiting = _awaiting_authority(est, cast)
+        _table_log(est, cast)
         stdout.write(
             f"{est.name} : {register.number}, {register.head_seq} entrées ; {waiting.number} à coter et parapher"
         )

@@ -34,11 +34,6 @@ EXEMPT: dict[str, tuple[str, tuple[str, ...]]] = {
     # The services below write a history row but no entry (found by this check on their own
     # transactions): their acts are not register entries today. Remove a line when its service
     # starts writing one, and the check holds that model too.
-    "core.Seance": ("séance opening and closing (core services) write no entry", ()),
-    "core.TableSession": (
-        "table-partie preparation, opening and closing (core services) write no entry; the domains' hooks may",
-        (),
-    ),
     "custody.Supplier": ("the approved suppliers list: set-up, no entry", ()),
     "custody.DestructionSession": (
         "planning and notice to the authority write no entry; the destruction itself writes the OUT entries",

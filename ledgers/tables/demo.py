@@ -4,7 +4,8 @@ Runs after the domain seeders (``SEED_AFTER``): at a few tables that need no equ
 own before play (blackjack and punto banco in Monaco with no cards out yet, three-card poker and
 ultimate hold'em in Nice), each evening séance gets a table-partie staffed as its text says, its
 seats and stakes set at opening by the Direction, and a relief during play; past parties end,
-today's stays open. Idempotent: a table that already has its partie in the séance is left as it is."""
+today's stays open, in the table-partie log the registers' seeder opens. Idempotent: a table that
+already has its partie in the séance is left as it is."""
 
 import datetime
 from decimal import Decimal
@@ -23,12 +24,9 @@ from ledgers.core.services import (
     table_session_open,
     table_session_prepare,
 )
-from ledgers.registers.models import Register
-from ledgers.registers.services import register_create, register_open
 
 from . import services
 from .models import StaffAssignment
-from .registers import TABLE_LOG
 
 SEED_AFTER = ("ledgers.cards", "ledgers.dice", "ledgers.equipment")
 DAYS = 3  # past evenings, plus today's
@@ -84,17 +82,6 @@ def _people(est: Establishment) -> dict:
     return people
 
 
-def _register(est: Establishment, director) -> None:
-    register = (
-        Register.objects.filter(establishment=est, kind=TABLE_LOG.code).exclude(status=Register.Status.CLOSED).first()
-    )
-    if register is None:
-        register = register_create(establishment=est, kind=TABLE_LOG.code, actor=director)
-    if register.status == Register.Status.AWAITING_OPENING:
-        initials = "".join(word[0] for word in director.get_full_name().split())
-        register_open(register=register, actor=director, paraphe=initials)
-
-
 def _play(est, seance: Seance, number: str, staff, seats: int, stakes: dict, director, people, past: bool) -> bool:
     table = est.tables.get(number=number)
     if TableSession.objects.filter(seance=seance, table=table).exists():
@@ -126,7 +113,6 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
         if est is None:
             continue
         director, people = demo_user(est, director_role), _people(est)
-        _register(est, director)
         played = 0
         for back in range(days, -1, -1):
             date = today - datetime.timedelta(days=back)

@@ -1,9 +1,12 @@
 """A table opens with the staff its text fixes, once a staffing log is kept for it, and in France
 within the opening hours declared; the table-partie page shows the staff, the reliefs and the
-limits, with their forms."""
+limits, with their forms; the partie's preparation, opening and end are lines of the table-partie
+log, which gives its start and end times."""
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.authority.displays import require_table_displays
@@ -11,11 +14,11 @@ from ledgers.authority.models import Declaration
 from ledgers.authority.selectors import declaration_implemented
 from ledgers.core.authz import roles_of
 from ledgers.core.errors import RuleViolation
-from ledgers.core.hooks import on_table_opening, on_table_page
+from ledgers.core.hooks import TABLE_CLOSED, TABLE_OPENED, TABLE_PREPARED, on_table_opening, on_table_page, records
 from ledgers.core.models import Establishment, TableSession
 from ledgers.core.services import TABLE_MANAGERS
 
-from . import rules, selectors
+from . import rules, selectors, services
 from .forms import AssignForm, BankerForm, ExtensionForm, LimitsForm, ReliefForm
 
 
@@ -152,3 +155,18 @@ def staff_and_limits_panel(request: HttpRequest, session: TableSession) -> str:
         },
         request=request,
     )
+
+
+@records(TABLE_PREPARED)
+def partie_prepared(*, session: TableSession, actor: AbstractBaseUser, role: str) -> None:
+    services.partie_act_record(session, actor=actor, role=role, event=_("Préparation de la partie"), at=timezone.now())
+
+
+@records(TABLE_OPENED)
+def partie_opened(*, session: TableSession, actor: AbstractBaseUser, role: str) -> None:
+    services.partie_act_record(session, actor=actor, role=role, event=_("Début de partie"), at=session.opened_at)
+
+
+@records(TABLE_CLOSED)
+def partie_closed(*, session: TableSession, actor: AbstractBaseUser, role: str) -> None:
+    services.partie_act_record(session, actor=actor, role=role, event=_("Fin de partie"), at=session.closed_at)

@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -546,3 +547,13 @@ def banker_name(*, session: TableSession, actor: AbstractBaseUser, banker: Appro
         detail=f"{banker} — {_('agréé le')} {banker.approved_on:%d/%m/%Y}",
     )
     return named
+
+
+def partie_act_record(
+    session: TableSession, *, actor: AbstractBaseUser, role: str, event: Promise, at: datetime.datetime
+) -> None:
+    """The log's line of the partie's own acts (prepared, opened, ended: core's services, through
+    its hooks), naming the game played at the table."""
+    with register_language():
+        game = session.table.get_game_display()
+    _entry(session, actor=actor, role=role, at=at, event=event, detail=game)

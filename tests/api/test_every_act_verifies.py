@@ -13,14 +13,16 @@ from django.utils import timezone
 
 from ledgers.authority.models import Declaration
 from ledgers.authority.retention import period_of
-from ledgers.core.authz import save_audited
 from ledgers.core.models import TableSession
 from ledgers.core.roles import Role
-from ledgers.core.services import seance_open, table_session_prepare
+from ledgers.core.services import seance_open, table_session_open, table_session_prepare
+from ledgers.equipment.services import wheels
+from ledgers.equipment.specs import TEXT_SPECS, WHEEL_FOR_GAME
 from ledgers.reports.sealing import demo_certificate_create
+from tests import sabots
 from tests.api.acts import Acts, verify_every_act
 from tests.authority.conftest import FR_CAST, MC_CAST, cast
-from tests.factories import GamingTableFactory, make_user, open_register
+from tests.factories import GamingTableFactory, make_user, open_register, open_seance_registers
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 
@@ -34,16 +36,37 @@ CANNOT_RUN = {
 TODAY = timezone.localdate()
 
 
+def open_roulette(mco: SimpleNamespace) -> TableSession:
+    """The roulette R1 opened in tonight's séance through the services: its wheel in service and
+    checked before the séance by the maintenance staff with an inspecteur (WHEEL-06)."""
+    director, table = mco.directeur_jeux, mco.est.tables.get(number="R1")
+    sabots.open_equipment_volumes(mco.est, {role: getattr(mco, role) for role in MC_CAST}, director=director)
+    kind = WHEEL_FOR_GAME[table.game]
+    wheel = wheels.wheel_register(
+        establishment=mco.est, number="W-R1", kind=kind, spec=TEXT_SPECS[kind], actor=director
+    )
+    wheels.wheel_install(wheel=wheels.wheel_commission(wheel=wheel, actor=director), table=table, actor=director)
+    open_seance_registers(mco.est)
+    seance = seance_open(establishment=mco.est, date=TODAY, period="soiree", actor=director)
+    roulette = table_session_prepare(seance=seance, table=table, actor=director)
+    wheels.wheel_check_record(
+        session=roulette,
+        actor=make_user(mco.est, Role.ENTRETIEN),
+        cosigner=mco.inspecteur,
+        points=["Pivot"],
+        passed=True,
+    )
+    return table_session_open(session=roulette, actor=director)
+
+
 def monaco(acts: Acts, mco: SimpleNamespace) -> None:
     """Approved bankers, complex called bets and the split-aces progressive of a Monaco casino."""
     for kind in ("banquiers_agrees", "annonces_complexes", "progressif_split_aces"):
         open_register(mco.est, kind)
     for number, game in (("BJ1", "blackjack"), ("BJ2", "blackjack"), ("R1", "roulette")):
         GamingTableFactory(establishment=mco.est, number=number, game=game)
-    seance = seance_open(establishment=mco.est, date=TODAY, period="soiree", actor=mco.directeur_jeux)
-    roulette = table_session_prepare(seance=seance, table=mco.est.tables.get(number="R1"), actor=mco.directeur_jeux)
-    roulette.status, roulette.opened_at = TableSession.Status.OPEN, timezone.now()
-    save_audited(roulette, actor=mco.directeur_jeux, reason="ouverture")
+    roulette = open_roulette(mco)
+    seance = roulette.seance
     chef_table = make_user(mco.est, Role.CHEF_TABLE)
 
     banker = acts.post(

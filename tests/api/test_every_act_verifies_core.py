@@ -24,7 +24,15 @@ from ledgers.core.roles import Role
 from ledgers.tables.selectors import closing_time
 from tests.api.acts import Acts, verify_every_act
 from tests.authority.conftest import cast
-from tests.factories import DEFAULT_PASSWORD, GamingTableFactory, RoomFactory, make_user, open_register, post_displays
+from tests.factories import (
+    DEFAULT_PASSWORD,
+    GamingTableFactory,
+    RoomFactory,
+    make_user,
+    open_register,
+    open_seance_registers,
+    post_displays,
+)
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 
@@ -105,7 +113,7 @@ def monaco(acts: Acts, mc) -> None:
     mco = cast(mc, (Role.DIRECTEUR_JEUX, Role.COMMISSAIRE, Role.SCJ, Role.INSPECTEUR))
     register_life(acts, mco.directeur_jeux, mco.commissaire, mco.inspecteur, mco.scj)
 
-    open_register(mc, "parties_de_table")
+    open_seance_registers(mc)  # the main courante above is closed: its next volume, and the table-partie log
     open_register(mc, "banquiers_agrees")
     mc.options = {**mc.options, "SET-25": {"closing": {"soiree": ["04:00", 1]}}}
     mc.save()
@@ -158,7 +166,7 @@ def france(acts: Acts, fr) -> None:
     fro = cast(fr, (Role.DIRECTEUR_RESPONSABLE, Role.POLICE, Role.CHEF_PARTIE))
     register_life(acts, fro.directeur_responsable, fro.police, fro.chef_partie, fro.police)
 
-    open_register(fr, "parties_de_table")
+    open_seance_registers(fr)  # the main courante above is closed: its next volume, and the table-partie log
     room = RoomFactory(establishment=fr)
     tables = {
         number: GamingTableFactory(establishment=fr, room=room, number=number, game=game, seats=7)

@@ -21,7 +21,7 @@ from django.utils import timezone
 from ledgers.core.services import seance_open
 from ledgers.slots.services import cashdesk
 from tests.api.acts import Acts, verify_every_act
-from tests.factories import DEFAULT_PASSWORD, make_user, open_register
+from tests.factories import DEFAULT_PASSWORD, make_user, open_register, open_seance_registers
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 
@@ -57,6 +57,7 @@ def _days(n: int) -> datetime.date:
 def monaco(acts: Acts, room) -> None:
     """The itinerant changeur of the séance, a manual jackpot, a top-up and an orphan."""
     open_register(room.est, "slot_caisse")
+    open_seance_registers(room.est)
     seance = seance_open(establishment=room.est, date=TODAY, period="soiree", actor=room["directeur_jeux"])
     changeur = make_user(room.est, "changeur", username=f"changeur-{room.est.code}")
     machine = room.on_floor()
@@ -355,6 +356,7 @@ def france(acts: Acts, room) -> None:
     for kind in ("carnet_orphelins", "slot_jackpots_progressifs", "slot_jpm_28s"):
         open_register(room.est, kind)
     room.staff()  # the day's slot-room staffing before the séance opens (SLOT-50)
+    open_seance_registers(room.est)
     seance = seance_open(establishment=room.est, date=TODAY, period="soiree", actor=room["directeur_responsable"])
     france_cash_desk(acts, room, seance)
     france_jackpots(acts, room)

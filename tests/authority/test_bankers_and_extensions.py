@@ -16,19 +16,21 @@ from ledgers.core.services import seance_open, table_session_close, table_sessio
 from ledgers.tables import selectors as table_selectors
 from ledgers.tables.models import ClosingExtension, PartieBanker
 from ledgers.tables.services import banker_name, closing_extension_record
-from tests.factories import GamingTableFactory, open_register
+from tests.factories import GamingTableFactory, open_register, open_seance_registers
 
 TODAY = timezone.localdate()
 YESTERDAY = TODAY - datetime.timedelta(days=1)
 
 
 @pytest.fixture
-def registers(mco):
-    return open_register(mco.est, "banquiers_agrees"), open_register(mco.est, "parties_de_table")
+def bankers_register(mco):
+    """The register of the approved bankers; and those the séances write in."""
+    open_seance_registers(mco.est)
+    return open_register(mco.est, "banquiers_agrees")
 
 
 @pytest.fixture
-def session(mco, registers):
+def session(mco, bankers_register):
     table = GamingTableFactory(establishment=mco.est, number="BTV1", game="banque_tout_va")
     seance = seance_open(establishment=mco.est, date=TODAY, period="apres_midi", actor=mco.directeur_jeux)
     return table_session_prepare(seance=seance, table=table, actor=mco.directeur_jeux)
@@ -45,12 +47,12 @@ def approve(mco, name="Jean Banquier", days=-30, actor=None):
     )
 
 
-def test_game_31_register_of_approved_bankers(mco, registers):
+def test_game_31_register_of_approved_bankers(mco, bankers_register):
     with pytest.raises(RuleViolation) as refused:
         approve(mco, actor=mco.inspecteur)
     assert refused.value.code == "GAME-31"
     banker = approve(mco)
-    entry = registers[0].entries.get(seq=banker.entry_seq)
+    entry = bankers_register.entries.get(seq=banker.entry_seq)
     assert "Jean Banquier" in entry.payload["identity"] and entry.payload["date"] == banker.approved_on.isoformat()
     services.banker_withdraw(banker=banker, actor=mco.directeur_jeux, on=TODAY)
     assert list(selectors.bankers_approved(mco.est, YESTERDAY)) == [banker]
@@ -121,7 +123,7 @@ def test_game_31_api_and_page(client, mco, session):
 
 
 @pytest.fixture
-def late_partie(mco, registers):
+def late_partie(mco, bankers_register):
     """A chemin de fer table-partie whose séance's closing time (SET-25) passed an hour ago."""
     closing = mco.est.localtime() - datetime.timedelta(hours=1)
     mco.est.options = {**mco.est.options, "SET-25": {"closing": {"soiree": [closing.strftime("%H:%M"), 0]}}}

@@ -15,13 +15,14 @@ from ledgers.core.models import TableSession
 from ledgers.core.services import seance_open, table_session_prepare
 from ledgers.registers.models import Entry
 from tests.cash.test_e2e import printed
-from tests.factories import GamingTableFactory, make_user, open_register
+from tests.factories import GamingTableFactory, make_user, open_register, open_seance_registers
 
 
 @pytest.fixture
 def live(mco):
     """An open roulette table-partie and the register of the called bets."""
     register = open_register(mco.est, "annonces_complexes")
+    open_seance_registers(mco.est)
     seance = seance_open(establishment=mco.est, date=timezone.localdate(), period="soiree", actor=mco.directeur_jeux)
     session = table_session_prepare(
         seance=seance,

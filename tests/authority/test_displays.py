@@ -18,7 +18,7 @@ from ledgers.core.models import TableSession
 from ledgers.core.services import seance_open, table_session_open, table_session_prepare
 from ledgers.slots import services as slot_services
 from ledgers.tables.hooks import displays_posted
-from tests.factories import GamingTableFactory, open_register, table_cagnotte
+from tests.factories import GamingTableFactory, open_register, open_seance_registers, table_cagnotte
 
 TODAY = timezone.localdate()
 
@@ -30,6 +30,7 @@ def register(fro):
 
 @pytest.fixture
 def seance(fro):
+    open_seance_registers(fro.est)
     return seance_open(establishment=fro.est, date=TODAY, period="soiree", actor=fro.directeur_responsable)
 
 
@@ -95,6 +96,7 @@ def test_count_20_rake_rate_before_a_poker_table_opens(fro, register, seance):
 def test_reg_23_games_without_display_open_and_monaco_is_not_concerned(fro, mco, seance):
     stud = GamingTableFactory(establishment=fro.est, number="SP1", game="stud_poker")
     assert opening(fro, seance, stud).status == TableSession.Status.OPEN
+    open_seance_registers(mco.est)
     mc_seance = seance_open(establishment=mco.est, date=TODAY, period="soiree", actor=mco.directeur_jeux)
     mc_table = GamingTableFactory(establishment=mco.est, number="UT1", game="ultimate_holdem")
     session = table_session_prepare(seance=mc_seance, table=mc_table, actor=mco.directeur_jeux)

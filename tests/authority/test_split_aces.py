@@ -14,7 +14,7 @@ from ledgers.authority import selectors, services
 from ledgers.authority.models import ProgressiveConfig, ProgressiveReading
 from ledgers.core.errors import RuleViolation
 from ledgers.core.services import seance_open
-from tests.factories import GamingTableFactory, open_register
+from tests.factories import GamingTableFactory, open_register, open_seance_registers
 
 TODAY = timezone.localdate()
 D = Decimal
@@ -43,6 +43,7 @@ def configure(mco, days=-1, percentage="10", actor=None, **kwargs):
 
 
 def seance(mco, days=0):
+    open_seance_registers(mco.est)
     return seance_open(
         establishment=mco.est, date=TODAY + datetime.timedelta(days=days), period="soiree", actor=mco.directeur_jeux
     )

@@ -21,7 +21,15 @@ from ledgers.equipment.models import Shoe
 from ledgers.equipment.specs import SHOE_GAMES_FR
 from ledgers.keys.services import key_register
 from tests import sabots
-from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user, open_register, post_displays
+from tests.factories import (
+    GamingTableFactory,
+    LocationFactory,
+    RoomFactory,
+    make_user,
+    open_register,
+    open_seance_registers,
+    post_displays,
+)
 
 _serials = itertools.count(1000)
 
@@ -164,6 +172,7 @@ class World:
 
     # --- flows
     def new_seance(self, days_ago=0, period="soiree"):
+        open_seance_registers(self.est)
         return seance_open(
             establishment=self.est,
             date=timezone.localdate() - datetime.timedelta(days=days_ago),

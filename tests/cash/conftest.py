@@ -33,7 +33,14 @@ from ledgers.core.services import seance_open, table_session_close, table_sessio
 from ledgers.incidents.registers import AUTHORITY_NOTICES, INCIDENT_REGISTER
 from ledgers.registers.kinds import get_kind
 from ledgers.registers.services import register_create, register_open
-from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user, post_displays
+from tests.factories import (
+    GamingTableFactory,
+    LocationFactory,
+    RoomFactory,
+    make_user,
+    open_seance_registers,
+    post_displays,
+)
 
 FR_ROLES = (
     Role.DIRECTEUR_RESPONSABLE,
@@ -70,6 +77,7 @@ class Org(SimpleNamespace):
         return self.users[role]
 
     def seance(self, day: int = 0, period: str = "soiree"):
+        open_seance_registers(self.est)
         return seance_open(
             establishment=self.est, date=self.day + datetime.timedelta(days=day), period=period, actor=self.director
         )

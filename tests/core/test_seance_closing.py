@@ -9,6 +9,7 @@ from ledgers.core import hooks
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance
 from ledgers.core.services import seance_close, seance_open
+from tests.factories import open_seance_registers
 
 
 @pytest.fixture
@@ -27,6 +28,7 @@ def missing_count():
 
 def test_reg_25_seance_not_closed_while_a_record_is_missing(mc, user_in, missing_count):
     director = user_in(mc, "directeur_jeux")
+    open_seance_registers(mc)
     seance = seance_open(establishment=mc, date=datetime.date(2026, 11, 2), period="soiree", actor=director)
     assert hooks.seance_missing(seance) == [hooks.Missing("comptage de la table BJ1", "COUNT-15", "/comptage/")]
     with pytest.raises(RuleViolation) as refused:

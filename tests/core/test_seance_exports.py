@@ -5,11 +5,13 @@ import datetime
 from django.urls import reverse
 
 from ledgers.core.services import seance_open
+from tests.factories import open_seance_registers
 from tests.spreadsheets import column, csv_rows, sheet
 
 
 def test_seances_export_with_localised_headers(client, mc, user_in):
     director = user_in(mc, "directeur_jeux")
+    open_seance_registers(mc)
     seance_open(establishment=mc, date=datetime.date(2026, 11, 3), period="soiree", actor=director)
     client.force_login(director)
     page = client.get(reverse("seances")).content.decode()

@@ -14,7 +14,9 @@ from ledgers.core import hooks
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance, TableSession
 from ledgers.core.services import seance_close, seance_open, table_session_open, table_session_prepare
-from tests.factories import GamingTableFactory
+from ledgers.registers.selectors import current_register
+from ledgers.registers.services import register_create
+from tests.factories import GamingTableFactory, open_register, open_seance_registers
 
 DAY = datetime.date(2026, 11, 3)
 
@@ -39,6 +41,7 @@ def cards_out():
 
 @pytest.fixture
 def director(mc, user_in):
+    open_seance_registers(mc)
     return user_in(mc, "directeur_jeux")
 
 
@@ -137,6 +140,7 @@ def test_api_open_prepare_run_and_close_a_seance(mc, director, bj1, cards_out):
 
 
 def test_api_seances_are_scoped_to_the_establishment(mc, fr, user_in, director):
+    open_seance_registers(fr)
     other = seance_open(establishment=fr, date=DAY, period="soiree", actor=user_in(fr, "directeur_responsable"))
     api = APIClient()
     api.force_authenticate(director)
@@ -150,3 +154,47 @@ def test_dashboard_lists_the_open_seances_with_what_they_lack(client, mc, direct
     client.force_login(director)
     page = text(client.get(reverse("dashboard")))
     assert "Séances ouvertes" in page and "1 enregistrement manquant" in page
+
+
+def test_reg_20_seance_and_table_partie_acts_are_written_in_their_registers(mc, director, bj1):
+    """The séance opened and closed: lines of the main courante; the table-partie prepared, opened
+    and ended: lines of the table-partie log. Each line names the object its act wrote."""
+    seance = seance_open(establishment=mc, date=DAY, period="soiree", actor=director)
+    session = table_session_prepare(seance=seance, table=bj1, actor=director)
+    table_session_open(session=session, actor=director)
+    seance_close(seance=seance, actor=director)  # ends the partie too
+
+    facts = list(current_register(mc, "main_courante").entries.filter(kind="record").order_by("seq"))
+    assert [(e.payload["subject"], e.payload["seance"], e.role, e.actor_user_id) for e in facts] == [
+        ("Ouverture de la séance", seance.pk, "directeur_jeux", director.pk),
+        ("Clôture de la séance", seance.pk, "directeur_jeux", director.pk),
+    ]
+    assert facts[0].payload["text"] == "Ouverture de la séance du 03/11/2026 — Soirée."
+    assert facts[1].payload["text"] == "Clôture de la séance du 03/11/2026 — Soirée : 1 partie(s) de table terminée(s)."
+    assert [e.written["core.Seance"] for e in facts] == [[seance.pk], [seance.pk]]
+
+    log = list(current_register(mc, "parties_de_table").entries.filter(kind="record").order_by("seq"))
+    assert [(e.payload["event"], e.payload["table"], e.payload["table_session"]) for e in log] == [
+        ("Préparation de la partie", "BJ1", session.pk),
+        ("Début de partie", "BJ1", session.pk),
+        ("Fin de partie", "BJ1", session.pk),
+    ]
+    assert {e.payload["detail"] for e in log} == {"Black-jack"}
+    assert [e.written["core.TableSession"] for e in log] == [[session.pk]] * 3
+
+
+def test_reg_20_no_seance_nor_partie_without_its_register_coted_and_paraphed(client, mc, user_in, bj1):
+    director = user_in(mc, "directeur_jeux")
+    register_create(establishment=mc, kind="main_courante", actor=director)  # awaiting its cote et paraphe
+    with pytest.raises(RuleViolation, match="Main courante") as refused:
+        seance_open(establishment=mc, date=DAY, period="soiree", actor=director)
+    assert refused.value.code == "REG-20" and not Seance.objects.exists()
+    client.force_login(director)
+    response = client.post(reverse("seances"), {"date": "2026-11-03", "period": "soiree"})
+    assert response.status_code == 409 and "Main courante" in text(response) and not Seance.objects.exists()
+
+    open_register(mc, "main_courante")
+    seance = seance_open(establishment=mc, date=DAY, period="soiree", actor=director)
+    with pytest.raises(RuleViolation, match="parties de table") as refused:
+        table_session_prepare(seance=seance, table=bj1, actor=director)
+    assert refused.value.code == "REG-20" and not TableSession.objects.exists()

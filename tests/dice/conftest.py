@@ -13,7 +13,15 @@ from ledgers.core.services import seance_open, table_session_open, table_session
 from ledgers.dice.models import DicePair, Die
 from ledgers.dice.rules import CHECKLIST
 from ledgers.dice.services import DieInput, dice_allocate, dice_receive
-from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user, open_register, post_displays
+from tests.factories import (
+    GamingTableFactory,
+    LocationFactory,
+    RoomFactory,
+    make_user,
+    open_register,
+    open_seance_registers,
+    post_displays,
+)
 
 MC_ROLES = ("cartier", "chef_table", "inspecteur", "sous_directeur", "directeur_jeux", "scj", "commissaire", "croupier")
 FR_ROLES = ("employe_responsable", "chef_table", "directeur_responsable", "comite", "police", "croupier")
@@ -44,6 +52,7 @@ class Org:
         if existing is not None:
             return existing
         actor = self["directeur_responsable"] if self.est.jurisdiction == "FR" else self["sous_directeur"]
+        open_seance_registers(self.est)
         return seance_open(establishment=self.est, date=date, period=period, actor=actor)
 
     def session(self, seance: Seance | None = None, table: GamingTable | None = None) -> TableSession:

@@ -14,7 +14,14 @@ from ledgers.equipment.models import ApprovedModel, MachineType
 from ledgers.equipment.specs import TEXT_SPECS
 from ledgers.incidents.services import incident_close, incident_decide, incident_notify
 from tests import sabots
-from tests.factories import GamingTableFactory, LocationFactory, RoomFactory, make_user, post_displays
+from tests.factories import (
+    GamingTableFactory,
+    LocationFactory,
+    RoomFactory,
+    make_user,
+    open_seance_registers,
+    post_displays,
+)
 
 MC_ROLES = (
     Role.CARTIER,
@@ -116,6 +123,7 @@ def fro(fr):
 
 
 def seance(org, day: int = 0, period: str = SeancePeriod.SOIREE) -> Seance:
+    open_seance_registers(org.est)
     return seance_open(
         establishment=org.est, date=org.seance_day + datetime.timedelta(days=day), period=period, actor=org.director
     )

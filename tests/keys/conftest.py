@@ -13,7 +13,7 @@ from ledgers.core.models import Establishment, Seance
 from ledgers.core.services import seance_close, seance_open
 from ledgers.keys.purposes import PurposeKind, PurposeType, purpose_type
 from ledgers.keys.services import key_register
-from tests.factories import LocationFactory, make_user, open_register
+from tests.factories import LocationFactory, make_user, open_register, open_seance_registers
 
 for _kind in (PurposeKind.RELEVE, PurposeKind.INTERVENTION, PurposeKind.COUNT):
     purpose_type(
@@ -72,6 +72,7 @@ class Org:
     def operation(self) -> Seance:
         """A fresh open object to stand for a relève, intervention or count."""
         date = timezone.localdate() - datetime.timedelta(days=len(PERIODS) - len(self._periods) + 10)
+        open_seance_registers(self.est)
         return seance_open(establishment=self.est, date=date, period=self._periods.pop(), actor=self.director)
 
     def close(self, seance: Seance) -> None:

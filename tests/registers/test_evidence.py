@@ -27,7 +27,9 @@ from ledgers.authority.models import ApprovedBanker
 from ledgers.authority.registers import BANKERS
 from ledgers.authority.services import banker_approve, banker_withdraw
 from ledgers.core.authz import save_audited
+from ledgers.core.models import Seance, TableSession
 from ledgers.core.roles import Role
+from ledgers.core.services import seance_close, seance_open, table_session_open, table_session_prepare
 from ledgers.dice.models import Die, HistoricalDie
 from ledgers.registers.chain import GENESIS_HASH, canonical_bytes
 from ledgers.registers.checkpoints import checkpoint_mac
@@ -37,7 +39,7 @@ from ledgers.registers.services import checkpoints_seal, entries_bulk_append, en
 from ledgers.registers.signing import load_private, raw_public
 from ledgers.registers.tasks import checkpoints_seal_task
 from ledgers.registers.verification import Finding, export_lines, scan, verify_against_export, verify_register
-from tests.factories import open_register
+from tests.factories import GamingTableFactory, open_register, open_seance_registers
 from tests.registers.conftest import opened_register, triggers_bypassed
 from tests.registers.test_chain_properties import PROPERTY_SETTINGS, run_sql
 
@@ -309,6 +311,29 @@ def test_reg_20_a_history_row_without_an_entry_in_its_transaction_is_reported(mc
     last = HistoricalDie.objects.filter(id=die.pk).latest("history_id")
     assert [(f.model, f.pk, f.code) for f in findings] == [("dice.Die", die.pk, "transaction")]
     assert f"historique n° {last.history_id} écrit sans entrée de registre" in findings[0].reason
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_reg_20_seances_and_table_parties_are_held_to_their_entries(mc, user_in):
+    """A séance and its table-partie, from opening to closing, each act in its own transaction:
+    every history row is named by its act's entry; a change of either behind the services is found."""
+    open_seance_registers(mc)
+    director = user_in(mc, Role.DIRECTEUR_JEUX)
+    seance = seance_open(establishment=mc, date=timezone.localdate(), period="soiree", actor=director)
+    table = GamingTableFactory(establishment=mc, number="BJ1", game="blackjack")
+    session = table_session_prepare(seance=seance, table=table, actor=director)
+    session = table_session_open(session=session, actor=director)
+    seance_close(seance=seance, actor=director)
+    assert check_transactions() == []
+    with transaction.atomic():  # history rows forged to match a reopening, without an entry
+        seance.status, session.status = Seance.Status.OPEN, TableSession.Status.OPEN
+        save_audited(seance, actor=director, reason="hors registre")
+        save_audited(session, actor=director, reason="hors registre")
+    assert [(f.model, f.pk, f.code) for f in check_transactions()] == [
+        ("core.Seance", seance.pk, "transaction"),
+        ("core.TableSession", session.pk, "transaction"),
+    ]
 
 
 @pytest.mark.postgresql

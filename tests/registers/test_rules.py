@@ -23,7 +23,7 @@ from ledgers.registers.services import (
     visa_sign,
 )
 from ledgers.registers.verification import scan, verify_register
-from tests.factories import EstablishmentFactory
+from tests.factories import EstablishmentFactory, open_seance_registers
 from tests.registers.conftest import opened_register, staff_for, triggers_bypassed
 
 pytestmark = pytest.mark.django_db
@@ -417,6 +417,7 @@ def test_reg_20_the_entry_and_its_change_share_one_transaction(mc, mc_register, 
 
 
 def test_reg_01_a_refused_entry_leaves_the_callers_transaction_usable(mc, mc_staff):
+    open_seance_registers(mc)  # where the séance opened below is written
     register = register_create(establishment=mc, kind="main_courante", actor=mc_staff.director)
     with transaction.atomic():
         with pytest.raises(RuleViolation, match="REG-01"):

@@ -5,7 +5,7 @@ from rest_framework.test import APIClient
 
 from ledgers.core.services import seance_close, seance_open
 from ledgers.reports.models import ReportJob
-from tests.factories import make_user
+from tests.factories import make_user, open_seance_registers
 
 
 @pytest.fixture
@@ -62,6 +62,7 @@ def test_bad_requests(api, register, fr, user_in):
 
 def test_seance_report_through_the_api(api, mc, django_capture_on_commit_callbacks):
     director = make_user(mc, "directeur_jeux")
+    open_seance_registers(mc)
     seance = seance_open(establishment=mc, date=datetime.date(2026, 3, 14), period="soiree", actor=director)
     api.force_authenticate(director)
     assert api.post("/api/v1/reports/", {"kind": "daily", "seance": seance.pk}, format="json").status_code == 400

@@ -7,7 +7,7 @@ from django.urls import reverse
 from ledgers.core.services import seance_close, seance_open
 from ledgers.reports.models import ReportJob
 from ledgers.reports.services import report_request_register
-from tests.factories import make_user
+from tests.factories import make_user, open_seance_registers
 
 
 def test_print_button_job_page_progress_and_download(client, register, user_in, django_capture_on_commit_callbacks):
@@ -64,6 +64,7 @@ def test_a_refused_seal_keeps_the_form(client, register, user_in, settings):
 
 def test_seance_report_from_the_ui(client, mc, django_capture_on_commit_callbacks):
     director = make_user(mc, "directeur_jeux")
+    open_seance_registers(mc)
     seance = seance_close(
         seance=seance_open(establishment=mc, date=datetime.date(2026, 3, 14), period="soiree", actor=director),
         actor=director,

@@ -17,13 +17,14 @@ from ledgers.registers.models import Entry
 from ledgers.slots import services
 from ledgers.slots.models import ChangeAssignment, ChangeMovement
 from ledgers.slots.services import accounting, cashdesk, counts
-from tests.factories import make_user, open_register
+from tests.factories import make_user, open_register, open_seance_registers
 
 pytestmark = pytest.mark.django_db
 
 
 def _setup(room):
     open_register(room.est, "slot_caisse")
+    open_seance_registers(room.est)
     seance = seance_open(
         establishment=room.est,
         date=timezone.localdate(),
@@ -77,6 +78,7 @@ def test_slot_48_fr_itinerant_changer_has_a_fixed_sum_and_the_desk_a_named_cashi
         actor=fr_room.keeper,
     )
     assert not _missing(earlier, "SLOT-48")  # the desk did not exist when that séance opened
+    open_seance_registers(fr_room.est)
     seance = seance_open(
         establishment=fr_room.est, date=timezone.localdate(), period="nuit", actor=fr_room["directeur_responsable"]
     )

@@ -17,7 +17,7 @@ from ledgers.core.services import seance_open
 from ledgers.slots import services
 from ledgers.slots.models import AccountingLine, SlotCount
 from ledgers.slots.services import accounting, counts
-from tests.factories import DEFAULT_PASSWORD, open_register
+from tests.factories import DEFAULT_PASSWORD, open_register, open_seance_registers
 
 pytestmark = pytest.mark.django_db
 
@@ -127,6 +127,7 @@ def test_slot_46_month_end_count_on_the_last_day_and_before_modele_32(client, fr
 def test_slot_46_denomination_counted_during_the_seance_needs_its_general_count_at_the_end(fr):
     ten, euro = _machine(fr), _machine(fr, credit_value=Decimal("1.00"))
     fr.staff(NOV_30.date())  # the room's staffing before it opens (SLOT-50)
+    open_seance_registers(fr.est)
     seance = seance_open(establishment=fr.est, date=NOV_30.date(), period="soiree", actor=fr.keeper)
     with pytest.raises(RuleViolation) as exc:  # a denomination count happens during an open séance
         _open(fr, "intra_seance", denomination=Decimal("0.10"))

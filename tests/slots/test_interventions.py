@@ -9,6 +9,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.registers.models import Entry
 from ledgers.slots import services
 from ledgers.slots.models import Intervention
+from tests.factories import open_seance_registers
 
 pytestmark = pytest.mark.django_db
 
@@ -150,6 +151,7 @@ def test_reg_25_slot_15_mc_last_seance_of_the_day_closes_once_the_sheets_are_han
     sheet = services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason="Écran")
     services.intervention_close(intervention=sheet, actor=mc_room["mecanicien"], work_done="Remplacé")
     director, today = mc_room["directeur_jeux"], timezone.localdate()
+    open_seance_registers(mc_room.est)
     first, last = (
         seance_open(establishment=mc_room.est, date=today, period=period, actor=director)
         for period in SeancePeriod.values[:2]

@@ -19,7 +19,7 @@ from ledgers.keys.purposes import fleet_size, get_purpose_type
 from ledgers.keys.services import key_issue, key_register, key_return, socle_key_surrender
 from ledgers.slots import services
 from ledgers.slots.locks import socle_withdraw
-from tests.factories import make_user, post_displays
+from tests.factories import make_user, open_seance_registers, post_displays
 
 from .conftest import photo
 
@@ -311,6 +311,7 @@ def test_key_05_machine_key_still_out_flagged_at_the_seance_closing_which_goes_o
         due_at=_due(),
     )
     director = mc_room["directeur_jeux"]
+    open_seance_registers(mc_room.est)
     seance = seance_open(
         establishment=mc_room.est, date=timezone.localdate(), period=SeancePeriod.values[0], actor=director
     )

@@ -22,7 +22,7 @@ from ledgers.slots import services
 from ledgers.slots.models import AccountingLine, IncrementBon, Progressive
 from ledgers.slots.services import accounting, jpm, progressives
 from tests.cash.test_e2e import printed
-from tests.factories import DEFAULT_PASSWORD, make_user, open_register
+from tests.factories import DEFAULT_PASSWORD, make_user, open_register, open_seance_registers
 
 pytestmark = pytest.mark.django_db
 IDENTITY = {
@@ -123,6 +123,7 @@ def test_slot_36_gaming_day_not_closed_without_every_active_progressive(room):
     manager = make_user(room.est, "directeur_responsable")
     for day in (1, 0):  # the room's staffing before it opens (SLOT-50)
         room.staff(timezone.localdate() - datetime.timedelta(days=day))
+    open_seance_registers(room.est)
     yesterday = seance_open(
         establishment=room.est, date=timezone.localdate() - datetime.timedelta(days=1), period="soiree", actor=manager
     )
@@ -253,6 +254,7 @@ def test_slot_38_daily_28s_with_every_connected_machine_before_the_opening(room)
     manager = make_user(room.est, "directeur_responsable")
     tomorrow = timezone.localdate() + datetime.timedelta(days=1)
     room.staff(tomorrow)
+    open_seance_registers(room.est)
     with pytest.raises(RuleViolation) as exc:
         seance_open(establishment=room.est, date=tomorrow, period="soiree", actor=manager)
     assert exc.value.code == "SLOT-38" and "JPM1" in exc.value.message

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from ledgers.core.errors import RuleViolation
 from ledgers.core.services import seance_open
-from tests.factories import make_user, open_register
+from tests.factories import make_user, open_register, open_seance_registers
 
 TODAY = timezone.localdate
 
@@ -25,6 +25,7 @@ def _refused(call, **kwargs) -> str:
 def test_slot_50_room_opens_only_with_the_days_approved_staffing(fr_room):
     fr_room.on_floor()
     opening = {"establishment": fr_room.est, "date": TODAY(), "period": "soiree", "actor": fr_room.keeper}
+    open_seance_registers(fr_room.est)
     assert "non inscrit" in _refused(seance_open, **opening)
     unapproved = make_user(fr_room.est, "caissier", username="caissier-sans-agrement")
     assert "agrément" in _refused(fr_room.staff, cashier=unapproved)

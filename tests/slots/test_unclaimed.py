@@ -19,7 +19,7 @@ from ledgers.slots import services
 from ledgers.slots.models import AccountingLine, Progressive, Ticket
 from ledgers.slots.registers import CHANGE_POINTS
 from ledgers.slots.services import accounting, jpm, progressives, unclaimed
-from tests.factories import make_user, open_register
+from tests.factories import make_user, open_register, open_seance_registers
 
 pytestmark = pytest.mark.django_db
 
@@ -124,6 +124,7 @@ def test_slot_44_seance_not_closed_before_the_expiry_run(room):
     _import(room, _tito(room), 10)
     manager = make_user(room.est, "directeur_responsable")
     room.staff()
+    open_seance_registers(room.est)
     seance = seance_open(establishment=room.est, date=timezone.localdate(), period="soiree", actor=manager)
     with pytest.raises(RuleViolation) as exc:
         seance_close(seance=seance, actor=manager)

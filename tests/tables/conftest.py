@@ -9,7 +9,7 @@ import pytest
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
 from ledgers.core.services import seance_open, table_session_prepare
 from tests.dice.conftest import fr_org, mc_org  # noqa: F401  (the dice casinos, for the end-to-end tests)
-from tests.factories import GamingTableFactory, RoomFactory, make_user, open_register, post_displays
+from tests.factories import GamingTableFactory, RoomFactory, make_user, open_seance_registers, post_displays
 
 DAY = datetime.date(2026, 11, 5)
 
@@ -39,7 +39,7 @@ def _casino(est, director_role, tables, roles) -> Casino:
     for number, game, seats in tables:
         casino.tables[number] = GamingTableFactory(establishment=est, room=room, number=number, game=game, seats=seats)
     post_displays(*casino.tables.values())  # FR: the rules displays first (REG-23)
-    open_register(est, "parties_de_table")
+    open_seance_registers(est)
     casino.seance = seance_open(establishment=est, date=DAY, period="soiree", actor=casino.director)
     return casino
 

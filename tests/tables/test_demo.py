@@ -3,6 +3,7 @@ from io import StringIO
 from ledgers.core import demo as core_demo
 from ledgers.core.demo import DEMO_FR, DEMO_MC
 from ledgers.core.models import Establishment, GamingTable, TableSession
+from ledgers.registers import demo as registers_demo
 from ledgers.registers.models import Register
 from ledgers.registers.verification import verify_register
 from ledgers.tables import demo
@@ -12,6 +13,7 @@ from tests.factories import post_displays
 
 def test_demo_seances_have_staff_reliefs_and_limits_and_reseeding_changes_nothing(db):
     core_demo.seed(StringIO())
+    registers_demo.seed(StringIO())  # the main courante and the table-partie log the séances write in
     post_displays(*GamingTable.objects.all())  # the authority seeder's, which runs first (REG-23)
     demo.seed(stdout=StringIO())
     counts = (StaffAssignment.objects.count(), TableLimits.objects.count())

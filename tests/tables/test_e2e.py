@@ -15,7 +15,7 @@ from ledgers.dice.services import DieResult, dice_end_check
 from ledgers.registers.selectors import current_register
 from ledgers.tables.models import StaffAssignment
 from tests.dice.conftest import allocate_fr, allocate_mc
-from tests.factories import make_user, open_register
+from tests.factories import make_user, open_seance_registers
 
 
 def text(response) -> str:
@@ -28,7 +28,7 @@ def ok(response, status=302):
 
 
 def run_seance(client, org, director, staff: list[tuple[str, str]], limits: dict, missing_code: str, complete):
-    open_register(org.est, "parties_de_table")
+    open_seance_registers(org.est)
     client.force_login(director)
     ok(client.post(reverse("seances"), {"date": timezone.localdate().isoformat(), "period": "soiree"}))
     seance = Seance.objects.get(establishment=org.est)
@@ -72,7 +72,14 @@ def run_seance(client, org, director, staff: list[tuple[str, str]], limits: dict
     assert seance.status == Seance.Status.CLOSED and session.status == TableSession.Status.CLOSED
     assert session.minimum_stake == Decimal(limits["minimum_stake"])
     log = current_register(org.est, "parties_de_table").entries.filter(kind="record").order_by("seq")
-    return [entry.payload["event"] for entry in log]
+    assert [entry.payload["event"] for entry in log] == [
+        "Préparation de la partie",
+        *["Prise de poste"] * len(staff),
+        "Limites à l'ouverture",
+        "Début de partie",
+        "Relève",
+        "Fin de partie",
+    ]
 
 
 def test_reg_25_monaco_craps_seance_end_to_end(client, mc_org):
@@ -90,7 +97,7 @@ def test_reg_25_monaco_craps_seance_end_to_end(client, mc_org):
             session=session, results=[DieResult(die=d) for d in dice], actor=org["sous_directeur"], return_to=org.depot
         )
 
-    events = run_seance(
+    run_seance(
         client,
         org,
         org["sous_directeur"],
@@ -99,7 +106,6 @@ def test_reg_25_monaco_craps_seance_end_to_end(client, mc_org):
         "DICE-11",
         end_check,
     )
-    assert events == ["Prise de poste"] * 4 + ["Limites à l'ouverture", "Relève"]
 
 
 def test_reg_25_france_rampo_seance_end_to_end(client, fr_org):
@@ -107,7 +113,7 @@ def test_reg_25_france_rampo_seance_end_to_end(client, fr_org):
 
     org = fr_org
     staff = [("chef_table", "chef-a"), ("croupier", "croupier-a")]
-    events = run_seance(
+    run_seance(
         client,
         org,
         org["directeur_responsable"],
@@ -116,4 +122,3 @@ def test_reg_25_france_rampo_seance_end_to_end(client, fr_org):
         "DICE-25",
         lambda session: end_check(org, session),
     )
-    assert events == ["Prise de poste"] * 2 + ["Limites à l'ouverture", "Relève"]

@@ -63,7 +63,8 @@ def test_game_35_change_during_play_only_with_the_display_updated(frc):
     session.refresh_from_db()
     assert session.maximum_stake == D("100")  # the stakes at opening stay on the table-partie
     payloads = [e.payload for e in current_register(frc.est, "parties_de_table").entries.filter(kind="record")]
-    assert payloads[-2]["event"] == "Limites à l'ouverture" and payloads[-1]["event"] == "Changement de limites"
+    events = [p["event"] for p in payloads[-3:]]
+    assert events == ["Limites à l'ouverture", "Début de partie", "Changement de limites"]
     assert "max. 250.00 €" in payloads[-1]["detail"] and "affichage mis à jour" in payloads[-1]["detail"]
 
 
@@ -198,7 +199,8 @@ def test_game_08_lucky_ladies_pay_table_for_the_whole_partie_by_the_directeur_re
         limits(frc, session, minimum_stake=D("10"), maximum_stake=D("2000"), pay_table="B")
     assert limits(frc, session, minimum_stake=D("10"), maximum_stake=D("2000"), pay_table="A").during_play
     payloads = [e.payload for e in current_register(frc.est, "parties_de_table").entries.filter(kind="record")]
-    assert "table de paiement A" in payloads[0]["detail"]
+    assert [p["event"] for p in payloads[:2]] == ["Préparation de la partie", "Limites à l'ouverture"]
+    assert "table de paiement A" in payloads[1]["detail"]
 
 
 def test_game_26_chemin_de_fer_begins_only_with_four_seated_players(mcc):

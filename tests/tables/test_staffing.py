@@ -48,9 +48,9 @@ def test_game_02_entries_in_the_table_partie_log(mcc):
     staff_relieve(assignment=duty, person=mcc["croupier2"], actor=mcc["inspecteur"])
     register = current_register(mcc.est, "parties_de_table")
     payloads = [e.payload for e in register.entries.filter(kind="record").order_by("seq")]
-    assert [p["event"] for p in payloads] == ["Prise de poste", "Relève"]
-    assert payloads[0]["table"] == "BJ1" and payloads[0]["detail"] == "Croupier : Croupier1 Test"
-    assert payloads[1]["detail"] == "Croupier : Croupier2 Test ← Croupier1 Test"
+    assert [p["event"] for p in payloads] == ["Préparation de la partie", "Prise de poste", "Relève"]
+    assert payloads[1]["table"] == "BJ1" and payloads[1]["detail"] == "Croupier : Croupier1 Test"
+    assert payloads[2]["detail"] == "Croupier : Croupier2 Test ← Croupier1 Test"
     duty.refresh_from_db()
     assert duty.ended_at is not None and duty.relieved_by.person == mcc["croupier2"]
 
@@ -253,9 +253,9 @@ def test_flags_of_one_requirement_are_one_line_of_the_home(client, mcc):
 def test_game_19_game_21_game_22_mc_compositions_required_at_opening(mc, user_in, code, game, seats, complete):
     from ledgers.core.services import seance_open, table_session_prepare
     from ledgers.tables.selectors import composition_gaps
-    from tests.factories import GamingTableFactory, open_register
+    from tests.factories import GamingTableFactory, open_seance_registers
 
-    open_register(mc, "parties_de_table")
+    open_seance_registers(mc)
     director = user_in(mc, "directeur_jeux")
     seance = seance_open(establishment=mc, date=datetime.date(2026, 11, 6), period="soiree", actor=director)
     session = table_session_prepare(
