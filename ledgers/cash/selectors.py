@@ -106,7 +106,11 @@ def sessions_with_floats(establishment: Establishment, date: datetime.date) -> Q
 
 
 def seance_sessions(seance: Seance) -> QuerySet[TableSession]:
-    return seance.table_sessions.select_related("table", "count").prefetch_related("floats").order_by("table__number")
+    return (
+        seance.table_sessions.select_related("table__establishment", "count")  # the bank fixed for the table: SET-06
+        .prefetch_related("floats")
+        .order_by("table__number")
+    )
 
 
 def is_certified(session: TableSession) -> bool:
