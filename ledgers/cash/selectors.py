@@ -106,7 +106,11 @@ def sessions_with_floats(establishment: Establishment, date: datetime.date) -> Q
 
 
 def seance_sessions(seance: Seance) -> QuerySet[TableSession]:
-    return seance.table_sessions.select_related("table", "count").prefetch_related("floats").order_by("table__number")
+    return (
+        seance.table_sessions.select_related("table__establishment", "count")  # the bank fixed for the table: SET-06
+        .prefetch_related("floats")
+        .order_by("table__number")
+    )
 
 
 def is_certified(session: TableSession) -> bool:
@@ -254,17 +258,18 @@ def days_to_visa(establishment: Establishment, user) -> list[ControlDay]:
 
 def day_to_close(establishment: Establishment) -> datetime.date | None:
     """The first past day whose tables all have certified counts and that modèle 12 has not closed."""
-    closed = set(ControlDay.objects.filter(establishment=establishment).values_list("date", flat=True))
-    played = (
+    closed = ControlDay.objects.filter(establishment=establishment).values("date")
+    # The first day played and not closed, found by the database: not every day ever played.
+    date = (
         TableSession.objects.filter(seance__establishment=establishment, floats__isnull=False)
-        .values_list("seance__date", flat=True)
-        .distinct()
+        .exclude(seance__date__in=closed)
         .order_by("seance__date")
+        .values_list("seance__date", flat=True)
+        .first()
     )
-    for date in played:
-        if date not in closed:
-            return date if all(is_certified(s) for s in sessions_with_floats(establishment, date)) else None
-    return None
+    if date is None:
+        return None
+    return date if all(is_certified(s) for s in sessions_with_floats(establishment, date)) else None
 
 
 def cagnottes_on(establishment: Establishment, date: datetime.date) -> QuerySet[CagnotteCount]:

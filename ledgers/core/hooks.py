@@ -209,7 +209,8 @@ def table_parties_closable(seance: "Seance") -> Iterator[Missing]:
     """Each table-partie still open or in preparation must be able to end: every refusal its
     closing checks give is a missing record. The séance closing then ends those parties."""
     sessions = seance.table_sessions.exclude(status=TableSession.Status.CLOSED).select_related(
-        "table", "seance__establishment"
+        "table__establishment",
+        "seance__establishment",  # the closing checks read both
     )
     for session in sessions.order_by("table__number"):
         for refusal in closing_refusals(session):

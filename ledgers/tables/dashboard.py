@@ -52,7 +52,7 @@ def chef_table_acts(request: HttpRequest, establishment: Establishment) -> list[
         return []
     parties = TableSession.objects.filter(
         seance__establishment=establishment, seance__status=Seance.Status.OPEN
-    ).select_related("table", "seance")
+    ).select_related("table__establishment", "seance__establishment")  # the checks read both
     # The parties to open first (opening starts the day), then those to end: up to SHOWN of each,
     # so that the tables waiting to open never hide those to end.
     live = [

@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 
-from ledgers.cash import services
+from ledgers.cash import selectors, services
 from ledgers.cash.models import ControlDay
 from ledgers.cash.registers import REGISTRE_CONTROLE
 from ledgers.core import amounts
@@ -109,3 +109,23 @@ def test_count_56_a_day_is_closed_once(fro):
     services.control_day_close(establishment=fro.est, date=fro.day, actor=fro[Role.CAISSIER_PRINCIPAL])
     with pytest.raises(ValidationError):
         services.control_day_close(establishment=fro.est, date=fro.day, actor=fro[Role.CAISSIER_PRINCIPAL])
+
+
+def test_count_50_the_day_to_close_is_the_first_played_day_not_closed_read_in_two_queries(
+    fro, django_assert_num_queries
+):
+    """The database finds the first day played and not yet closed (not every day ever played), then
+    its tables' counts are read: two queries whatever the days already closed."""
+    day_played(fro)
+    day_played(fro, day=1, results=(("RA1", 150_000, 150_000),))
+    tomorrow = fro.day.replace(day=fro.day.day + 1)
+    with django_assert_num_queries(2):
+        assert selectors.day_to_close(fro.est) == fro.day
+    first = services.control_day_close(establishment=fro.est, date=fro.day, actor=fro[Role.CAISSIER_PRINCIPAL])
+    services.control_day_visa(day=first, actor=fro.director)
+    services.control_day_visa(day=first, actor=fro[Role.COMITE])
+    with django_assert_num_queries(2):
+        assert selectors.day_to_close(fro.est) == tomorrow
+    services.control_day_close(establishment=fro.est, date=tomorrow, actor=fro[Role.CAISSIER_PRINCIPAL])
+    with django_assert_num_queries(1):
+        assert selectors.day_to_close(fro.est) is None
