@@ -78,14 +78,17 @@ def open_register(establishment, kind: str, qualifier: str = ""):
 SEANCE_REGISTERS = ("main_courante", "parties_de_table")
 
 
-def open_seance_registers(establishment) -> None:
+def open_seance_registers(*establishments) -> None:
     """The registers the casino's séances write in, coted and paraphed, so that it may open them
-    (each volume opened only when none is open)."""
+    (each volume opened only when none is open); every establishment when none is named, as the
+    registers' demo seeder does before the others play their séances."""
+    from ledgers.core.models import Establishment
     from ledgers.registers.selectors import open_registers
 
-    for kind in SEANCE_REGISTERS:
-        if not open_registers(establishment, kind).filter(qualifier="").exists():
-            open_register(establishment, kind)
+    for establishment in establishments or Establishment.objects.all():
+        for kind in SEANCE_REGISTERS:
+            if not open_registers(establishment, kind).filter(qualifier="").exists():
+                open_register(establishment, kind)
 
 
 def post_displays(*subjects) -> None:

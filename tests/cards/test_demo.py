@@ -17,7 +17,7 @@ from ledgers.equipment.specs import SHOE_GAMES_FR
 from ledgers.incidents.models import Incident
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.verification import verify_register
-from tests.factories import post_displays
+from tests.factories import open_seance_registers, post_displays
 
 
 @pytest.fixture
@@ -25,6 +25,7 @@ def organisation(db):
     """The demo organisation, and the sabots the equipment seeder keeps (the card seeder runs after
     it: the French sabot games open with a sabot)."""
     core_demo.seed(stdout=io.StringIO())
+    open_seance_registers()  # the registers seeder's, which runs before (séances write in them)
     post_displays(*GamingTable.objects.all())  # the authority seeder's, which runs first (REG-23)
     equipment_demo.seed(stdout=io.StringIO(), days=0)
 

@@ -33,6 +33,8 @@ from ledgers.core.services import seance_open, table_session_close, table_sessio
 from ledgers.incidents.registers import AUTHORITY_NOTICES, INCIDENT_REGISTER
 from ledgers.registers.kinds import get_kind
 from ledgers.registers.services import register_create, register_open
+from ledgers.tables.rules import LIMITS, MIN_PLAYERS
+from ledgers.tables.services import table_limits_set
 from tests.factories import (
     GamingTableFactory,
     LocationFactory,
@@ -85,8 +87,16 @@ class Org(SimpleNamespace):
     def session(self, number: str, seance=None, stake: str | None = "10", open_: bool = True):
         session = table_session_prepare(seance=seance or self.seance(), table=self.tables[number], actor=self.director)
         if stake is not None:
-            session.minimum_stake = Decimal(stake)
-            save_audited(session, actor=self.director)
+            # Through the limits service: the least the game's rules accept (seated players, a
+            # maximum at the smallest multiple the text allows).
+            game, minimum = (self.est.jurisdiction, session.table.game), Decimal(stake)
+            players = MIN_PLAYERS.get(game, ("", None))[1]
+            multiples = LIMITS[game].multiples if game in LIMITS else ()
+            maximum = minimum * multiples[0] if multiples else None
+            table_limits_set(
+                session=session, actor=self.director, minimum_stake=minimum, maximum_stake=maximum, players=players
+            )
+            session.refresh_from_db()
         return table_session_open(session=session, actor=self.director) if open_ else session
 
     def opened_unchecked(self, number: str):

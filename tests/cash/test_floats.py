@@ -9,6 +9,8 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from ledgers.authority.models import Declaration
+from ledgers.authority.services import declaration_record
 from ledgers.cash import rules, selectors, services
 from ledgers.cash.models import TableBox, TableFloat
 from ledgers.cash.registers import CARNET_AVANCES
@@ -18,7 +20,7 @@ from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register
 from tests.cash.conftest import certified, fr_avance, mc_bank, plaques
 from tests.cash.test_e2e import printed
-from tests.factories import GamingTableFactory
+from tests.factories import GamingTableFactory, open_register
 
 # Art. 49 (003 art. 23), the text's own multiples, for the FR games that have tables here.
 ART_49 = [
@@ -161,6 +163,17 @@ def test_count_37_minimum_avance_changed_during_the_season_is_flagged(fro):
     fr_avance(fro, first, 150_000)
     fro.close(first)
     certified(fro, first, 150_000)
+    open_register(fro.est, "declarations_prealables")
+    declaration_record(  # the new minimum stake is a declared change (AUTH-01)
+        establishment=fro.est,
+        actor=fro.director,
+        operation=Declaration.Operation.DISTRIBUTION,
+        details="RA1 : mise minimale portée à 20 €",
+        sent_on=fro.day - datetime.timedelta(days=20),
+        recipients=Declaration.Recipient.values,
+        proof="LRAR 1",
+        implementation_date=fro.day + datetime.timedelta(days=1),
+    )
     later = fro.session("RA1", seance=fro.seance(day=7), stake="20")
     avance = fr_avance(fro, later, 300_000, carry_note="nouvelle mise minimale")
     assert any("COUNT-37" in flag for flag in avance.flags)

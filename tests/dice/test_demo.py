@@ -20,6 +20,7 @@ from tests.factories import (
     LocationFactory,
     RoomFactory,
     make_user,
+    open_seance_registers,
     post_displays,
 )
 
@@ -53,6 +54,7 @@ def demo_organisation(db):
     for est in (mc, fr):
         for role in ROLES[est.code]:
             make_user(est, role, username=demo_username(est.code, role)).set_password(DEMO_PASSWORD)
+    open_seance_registers(mc, fr)  # the registers seeder's, which runs before (séances write in them)
     return mc, fr
 
 
@@ -87,7 +89,8 @@ def test_demo_seeds_a_month_of_dice_idempotently_and_every_register_verifies(dem
     demo.seed(stdout=io.StringIO())
     assert counts() == first
     registers = Register.objects.exclude(kind="affichages_reglementaires")
-    assert registers.count() == 10  # with the FR notices to the authorities (AUTH-06)
+    # with the FR notices to the authorities (AUTH-06), the main courante and the table-partie log
+    assert registers.count() == 14
     for register in registers:
         assert verify_register(register) is None, register.number
 

@@ -19,6 +19,7 @@ from tests.factories import (
     LocationFactory,
     RoomFactory,
     make_user,
+    open_seance_registers,
     post_displays,
 )
 
@@ -104,6 +105,7 @@ def counts():
 @pytest.mark.postgresql
 def test_demo_seed_runs_is_idempotent_and_every_register_verifies(db):
     build_demo_organisation()
+    open_seance_registers()  # the registers seeder's, which runs before (séances write in them)
     post_displays(*GamingTable.objects.all())  # the authority seeder's, which runs first (REG-23)
     out = io.StringIO()
     demo.seed(stdout=out, days=DAYS)

@@ -265,7 +265,8 @@ def test_shuffler_mounted_twice_refused(mco):
 def test_set_34_eligibility_matrix_is_an_establishment_setting(fro):
     machine = shuffler(fro, number="M1")
     socle = services.socle_create(table=fro.tables["PB1"], code="S1", actor=fro.director)
-    fro.est.options = {"SET-34": {"blackjack": ["batch", "continuous"]}}
+    # The matrix is overridden game by game: the casino takes punto banco off its shufflers.
+    fro.est.options = {"SET-34": {"punto_banco": []}}
     fro.est.save()
     with pytest.raises(RuleViolation) as exc:
         services.shuffler_mount(shuffler=machine, socle=socle, actor=fro.director)

@@ -13,10 +13,12 @@ from ledgers.keys.models import Key, KeyIssue
 from ledgers.registers.models import Register
 from ledgers.registers.verification import verify_register
 from ledgers.slots import demo as slots_demo
+from tests.factories import open_seance_registers
 
 
 def test_demo_keys_out_and_one_overdue_idempotent(db):
     core_demo.seed(io.StringIO())
+    open_seance_registers()  # the registers seeder's, which runs before (séances write in them)
     slots_demo.seed(io.StringIO())
     demo.seed(io.StringIO())
     counts = (Key.objects.count(), KeyIssue.objects.count())

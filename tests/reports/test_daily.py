@@ -19,7 +19,8 @@ from tests.registers.printed import page_texts
 
 @pytest.fixture
 def day(mc):
-    """A séance during which the main courante records two facts; the register was opened before."""
+    """A séance during which the main courante records two facts after the séance's own opening
+    line; the register was opened before."""
     register = open_register(mc, "main_courante")
     director = make_user(mc, "directeur_jeux")
     seance = seance_open(establishment=mc, date=datetime.date(2026, 3, 14), period="soiree", actor=director)
@@ -42,7 +43,8 @@ def test_daily_report_prints_each_register_s_entries_of_the_seance(day):
     seance = seance_close(seance=seance, actor=director)
     text = report(seance)
     assert "Rapport de la séance du 14/03/2026 — Soirée" in text
-    assert f"Registre n° {register.number} — {register.title} : 2 inscription(s)" in text
+    assert f"Registre n° {register.number} — {register.title} : 3 inscription(s)" in text
+    assert "Ouverture de la séance du 14/03/2026" in text
     assert "Ouverture de la table n° 3 ; fonds de 15 000 €." in text
     assert "Acte d'ouverture" not in text  # recorded before the séance opened
     assert "Page 1 / 1" in text

@@ -46,6 +46,7 @@ def test_slot_50_mechanic_present_above_set_43_machines(fr_room):
     fr_room.est.options = {**fr_room.est.options, "SET-43": 1}  # two machines now run above the threshold
     fr_room.est.save()
     opening = {"establishment": fr_room.est, "date": TODAY(), "period": "soiree", "actor": fr_room.keeper}
+    open_seance_registers(fr_room.est)
     assert "mécanicien" in _refused(seance_open, **opening)
     tomorrow = TODAY() + datetime.timedelta(days=1)
     _refused(fr_room.staff, date=tomorrow, maintainer=None)
