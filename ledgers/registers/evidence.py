@@ -159,7 +159,14 @@ def _merge(rows: Iterator[tuple], logged: Iterator[tuple]) -> Iterator[tuple[tup
             row, log = next(rows, None), next(logged, None)
 
 
-def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS) -> list[ObjectFinding]:
+def since_clause(since: int, alias: str = "") -> str:
+    """`` AND`` the SQL condition that keeps the rows of transaction ``since`` and later; nothing
+    when 0 (every row). Transaction ids only grow, so an incremental verification bounds its reads
+    by them."""
+    return f" AND {alias}{TXID_COLUMN} >= {int(since)}" if since else ""
+
+
+def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS, since: int = 0) -> list[ObjectFinding]:
     """History rows of regulated models that share their transaction with no register entry, or
     whose object no entry of their transaction names (PostgreSQL: the ``ledgers_txid`` column of
     ledgers.core.db; rows stamped 0 predate it; NULL means inserted with the triggers off).
@@ -167,7 +174,8 @@ def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS) 
     Entries of format 2 name, in their hashed ``written``, the objects their transaction wrote
     before them; a transaction with an entry of format 1 (which names none) is held to the
     window check alone. One pass over every history table against the entries, the first
-    ``limit_per_model`` rows of each model by history id."""
+    ``limit_per_model`` rows of each model by history id; with ``since``, the history rows and
+    entries of that transaction and later (and every unstamped history row)."""
     connection = connections[using]
     if connection.vendor != "postgresql":
         return []
@@ -181,6 +189,7 @@ def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS) 
             f"SELECT '{history._meta.db_table}' AS tbl, '{model._meta.label}' AS label, "
             f"h.{q('history_id')} AS hid, "
             f"h.{q(model._meta.pk.attname)}::text AS pk, h.{q(TXID_COLUMN)} AS txid FROM {q(history._meta.db_table)} h"
+            + (f" WHERE h.{q(TXID_COLUMN)} IS NULL OR h.{q(TXID_COLUMN)} >= {int(since)}" if since else "")
         )
     if not branches:
         return []
@@ -190,11 +199,11 @@ def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS) 
     sql = (
         f"WITH h AS MATERIALIZED ({' UNION ALL '.join(branches)}), "
         f"tx AS MATERIALIZED (SELECT e.{txid} AS txid, bool_or(e.written IS NULL) AS format1 "
-        f"FROM {entries} e WHERE e.{txid} <> 0 GROUP BY e.{txid}), "
+        f"FROM {entries} e WHERE e.{txid} <> 0{since_clause(since, 'e.')} GROUP BY e.{txid}), "
         f"named AS MATERIALIZED (SELECT e.{txid} AS txid, w.key AS label, p.value::text AS pk "
         f"FROM {entries} e CROSS JOIN LATERAL jsonb_each(e.written) w "
         f"CROSS JOIN LATERAL jsonb_array_elements(w.value) p "
-        f"WHERE e.written IS NOT NULL AND e.{txid} <> 0), "
+        f"WHERE e.written IS NOT NULL AND e.{txid} <> 0{since_clause(since, 'e.')}), "
         f"bad AS (SELECT tbl, hid, pk, txid, 'unstamped' AS why FROM h WHERE txid IS NULL UNION ALL "
         f"SELECT tbl, hid, pk, txid, 'no_entry' FROM h WHERE txid <> 0 AND NOT EXISTS "
         f"(SELECT 1 FROM tx WHERE tx.txid = h.txid) UNION ALL "
@@ -226,13 +235,14 @@ def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS) 
 TRANSACTIONS = "transactions"
 
 
-def verify_objects(using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple[str, ObjectFinding | None]]:
+def verify_objects(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> Iterator[tuple[str, ObjectFinding | None]]:
     """(model label, its first problem or None) for every tracked model, then the transaction
-    check: (TRANSACTIONS, None) when sound, one pair per model with a problem otherwise; nothing
-    where it cannot run (SQLite)."""
+    check (``since``: of that transaction on, see ``check_transactions``): (TRANSACTIONS, None)
+    when sound, one pair per model with a problem otherwise; nothing where it cannot run
+    (SQLite). Every object is held to its history whatever ``since``."""
     for model, history in tracked_models():
         yield model._meta.label, check_state(model, history, using)
     if connections[using].vendor != "postgresql":
         return
-    findings = check_transactions(using=using)
+    findings = check_transactions(using=using, since=since)
     yield from ((finding.model, finding) for finding in findings) if findings else [(TRANSACTIONS, None)]

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.db import TXID_COLUMN, append_only_tables
 
-from .evidence import EXEMPT, ObjectFinding, tracked_models
+from .evidence import EXEMPT, ObjectFinding, since_clause, tracked_models
 from .models import SYSTEM_ACTOR, SYSTEM_ROLE, Entry
 from .verification import Finding
 
@@ -70,13 +70,14 @@ def check_unstamped(using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple[str, Findin
         )
 
 
-def check_entry_runs(using: str = DEFAULT_DB_ALIAS) -> Finding | None:
+def check_entry_runs(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> Finding | None:
     """A transaction holds the register's lock from its first append to its commit, so the entries
     it writes in one register are consecutive: an entry stamped with the id of a transaction
     whose other entries of that register are not next to it was not written by it."""
     row = _one(
         using,
-        f"SELECT register_id, max(seq) FROM {_q(Entry._meta.db_table)} WHERE {_q(TXID_COLUMN)} <> 0 "
+        f"SELECT register_id, max(seq) FROM {_q(Entry._meta.db_table)} "
+        f"WHERE {_q(TXID_COLUMN)} <> 0{since_clause(since)} "
         f"GROUP BY register_id, {_q(TXID_COLUMN)} HAVING max(seq) - min(seq) + 1 <> count(*) "
         "ORDER BY 1, 2 LIMIT 1",
     )
@@ -85,7 +86,7 @@ def check_entry_runs(using: str = DEFAULT_DB_ALIAS) -> Finding | None:
     )
 
 
-def check_entry_actors(using: str = DEFAULT_DB_ALIAS) -> Finding | None:
+def check_entry_actors(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> Finding | None:
     """The author account kept beside an entry (used by maker ≠ checker) is the login its hash
     seals."""
     user = get_user_model()
@@ -93,7 +94,8 @@ def check_entry_actors(using: str = DEFAULT_DB_ALIAS) -> Finding | None:
         using,
         f"SELECT e.register_id, e.seq FROM {_q(Entry._meta.db_table)} e JOIN {_q(user._meta.db_table)} u "
         f"ON u.{_q(user._meta.pk.column)} = e.actor_user_id "
-        f"WHERE u.{_q(user._meta.get_field(user.USERNAME_FIELD).column)} <> e.actor ORDER BY 1, 2 LIMIT 1",
+        f"WHERE u.{_q(user._meta.get_field(user.USERNAME_FIELD).column)} <> e.actor{since_clause(since, 'e.')} "
+        "ORDER BY 1, 2 LIMIT 1",
     )
     if row:
         return _entry_finding(
@@ -103,7 +105,7 @@ def check_entry_actors(using: str = DEFAULT_DB_ALIAS) -> Finding | None:
     row = _one(
         using,
         f"SELECT register_id, seq FROM {_q(Entry._meta.db_table)} WHERE (actor_user_id IS NULL) <> "
-        "(actor = %s AND role = %s) ORDER BY 1, 2 LIMIT 1",
+        f"(actor = %s AND role = %s){since_clause(since)} ORDER BY 1, 2 LIMIT 1",
         [SYSTEM_ACTOR, SYSTEM_ROLE],
     )
     return row and _entry_finding(
@@ -111,7 +113,7 @@ def check_entry_actors(using: str = DEFAULT_DB_ALIAS) -> Finding | None:
     )
 
 
-def check_history_times(using: str = DEFAULT_DB_ALIAS) -> ObjectFinding | None:
+def check_history_times(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> ObjectFinding | None:
     """A history row's time lies within its transaction's entries' times (a history row forged
     later with an earlier transaction's id does not). One pass over the entries, one join."""
     by_table, branches = {}, []
@@ -121,14 +123,14 @@ def check_history_times(using: str = DEFAULT_DB_ALIAS) -> ObjectFinding | None:
             branches.append(
                 f"SELECT '{history._meta.db_table}' AS tbl, history_id AS hid, "
                 f"{_q(model._meta.pk.column)}::text AS pk, {_q(TXID_COLUMN)} AS txid, history_date "
-                f"FROM {_q(history._meta.db_table)}"
+                f"FROM {_q(history._meta.db_table)} WHERE TRUE{since_clause(since)}"
             )
     if not branches:
         return None
     row = _one(
         using,
         f"WITH t AS MATERIALIZED (SELECT {_q(TXID_COLUMN)} AS txid, min(recorded_at) AS lo, max(recorded_at) AS hi "
-        f"FROM {_q(Entry._meta.db_table)} WHERE {_q(TXID_COLUMN)} <> 0 GROUP BY 1), "
+        f"FROM {_q(Entry._meta.db_table)} WHERE {_q(TXID_COLUMN)} <> 0{since_clause(since)} GROUP BY 1), "
         f"h AS ({' UNION ALL '.join(branches)}) "
         "SELECT h.tbl, h.hid, h.pk FROM h JOIN t ON t.txid = h.txid "
         f"WHERE h.history_date NOT BETWEEN t.lo - interval '{TRANSACTION_WINDOW}' "
@@ -145,13 +147,15 @@ def check_history_times(using: str = DEFAULT_DB_ALIAS) -> ObjectFinding | None:
     )
 
 
-def verify_rows(using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple[str, Finding | ObjectFinding | None]]:
+def verify_rows(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> Iterator[tuple[str, Finding | ObjectFinding | None]]:
     """(name, first problem or None) of each row check on the database ``using``; nothing on
-    SQLite (no transaction ids). Must run inside a transaction (``snapshot()``)."""
+    SQLite (no transaction ids). Must run inside a transaction (``snapshot()``). With ``since``,
+    the entries and history rows of that transaction and later; unstamped rows are looked for
+    everywhere (an index finds them on the entries)."""
     if connections[using].vendor != "postgresql":
         return
     problems = [finding for _, finding in check_unstamped(using) if finding]
     yield "stamps", problems[0] if problems else None
-    yield "entry transactions", check_entry_runs(using)
-    yield "entry authors", check_entry_actors(using)
-    yield "history times", check_history_times(using)
+    yield "entry transactions", check_entry_runs(using, since)
+    yield "entry authors", check_entry_actors(using, since)
+    yield "history times", check_history_times(using, since)

@@ -23,6 +23,8 @@ import orjson
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.db import TXID_COLUMN
+
 from .chain import GENESIS_HASH, canonical_json, canonical_json_reference, format_timestamp
 from .checkpoints import checkpoint_bytes, checkpoint_key, mac_valid
 from .models import Checkpoint, Entry, EntryKind, Register, TreeHead
@@ -189,6 +191,28 @@ def verify_register(
     ``since_checkpoint`` and ``head``: see ``verify_in_snapshot``)."""
     with snapshot(using=using):
         return verify_in_snapshot(register, anchors, since_checkpoint=since_checkpoint, using=using, head=head)
+
+
+def first_unsealed_transaction(using: str = DEFAULT_DB_ALIAS) -> int:
+    """The oldest transaction among the entries at or after each register's last checkpoint (every
+    entry of a register never sealed): where an incremental verification starts reading entries
+    and history rows. 0 (read everything) on SQLite or where nothing is stamped. Bounded by the
+    entries written since the seals, whatever the history."""
+    connection = connections[using]
+    if connection.vendor != "postgresql":
+        return 0
+    q = connection.ops.quote_name
+    txid = q(TXID_COLUMN)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT min(e.{txid}) FROM {q(Register._meta.db_table)} r "
+            f"LEFT JOIN LATERAL (SELECT max(c.seq) AS seq FROM {q(Checkpoint._meta.db_table)} c "
+            "WHERE c.register_id = r.id) c ON TRUE "
+            f"JOIN {q(Entry._meta.db_table)} e ON e.register_id = r.id AND e.seq >= coalesce(c.seq, 0) "
+            f"WHERE e.{txid} <> 0"
+        )
+        (first,) = cursor.fetchone()
+    return first or 0
 
 
 def _sealed(register: Register, finding, using: str = DEFAULT_DB_ALIAS) -> dict[int, tuple[str, str]] | Finding:

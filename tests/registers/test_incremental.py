@@ -15,17 +15,21 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import connection
+from django.db import connection, transaction
 
-from ledgers.registers.models import Entry
+import tests.dice.conftest as dice_setup
+from ledgers.core.authz import save_audited
+from ledgers.dice.models import Die, HistoricalDie
+from ledgers.registers.models import Checkpoint, Entry
 from ledgers.registers.services import checkpoints_seal, visa_sign
 from ledgers.registers.treeheads import newest_document, tree_heads_seal
-from ledgers.registers.verification import Finding, verify_register
+from ledgers.registers.verification import Finding, first_unsealed_transaction, verify_register
 from tests.registers.conftest import triggers_bypassed
 from tests.registers.test_chain_properties import run_sql
 from tests.registers.test_evidence import append, rewrite, sealed_one, truncate
 
 ROOT = Path(settings.BASE_DIR)
+mc_org = dice_setup.mc_org  # a Monaco casino with depots and dice registers
 
 
 def forge_payload(register, seq: int) -> None:
@@ -183,3 +187,28 @@ def test_verify_ledgers_reads_only_the_database_it_is_given(mc_register, mc_staf
     failed = verify("--database", "replica")
     assert failed.returncode == 1
     assert f"{mc_register.number} n° 2 : l'empreinte ne correspond pas au contenu de l'entrée" in failed.stderr
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_reg_20_incremental_verification_reads_the_history_rows_and_entries_written_since_the_seals(mc_org):
+    """``--since-checkpoint`` holds the history rows and entries of the transactions since the
+    seals to each other; a history row stamped with a transaction before them is left to the full
+    verification, which still finds it."""
+    die = dice_setup.receive_mc(mc_org, 2)[0]
+    assert all(isinstance(sealed, Checkpoint) for sealed in checkpoints_seal(full=True))
+    since = first_unsealed_transaction()
+    assert since > 0
+    call_command("verify_ledgers", "--since-checkpoint", stdout=io.StringIO())
+    with transaction.atomic():  # after the seals, a history row forged to match an update, without an entry
+        die = Die.objects.get(pk=die.pk)
+        die.status = "destroyed"
+        save_audited(die, actor=mc_org["cartier"], reason="hors registre")
+    forged = HistoricalDie.objects.filter(id=die.pk).latest("history_id")
+    with pytest.raises(CommandError, match=f"dice.Die #{die.pk} : historique n° {forged.history_id}"):
+        call_command("verify_ledgers", "--since-checkpoint", stdout=io.StringIO())
+    with triggers_bypassed():  # the same row, stamped with a transaction older than the seals
+        run_sql("UPDATE dice_historicaldie SET ledgers_txid = %s WHERE history_id = %s", [since - 1, forged.history_id])
+    call_command("verify_ledgers", "--since-checkpoint", stdout=io.StringIO())
+    with pytest.raises(CommandError, match=f"dice.Die #{die.pk} : historique n° {forged.history_id}"):
+        call_command("verify_ledgers", stdout=io.StringIO())

@@ -11,7 +11,13 @@ from ledgers.registers.integrity import verify_rows
 from ledgers.registers.models import Register
 from ledgers.registers.selectors import registers_named
 from ledgers.registers.treeheads import tree_head_anchors, verify_against_tree_head, verify_tree_heads
-from ledgers.registers.verification import chain_end, snapshot, verify_against_export, verify_register
+from ledgers.registers.verification import (
+    chain_end,
+    first_unsealed_transaction,
+    snapshot,
+    verify_against_export,
+    verify_register,
+)
 
 
 class Command(BaseCommand):
@@ -59,7 +65,9 @@ class Command(BaseCommand):
             action="store_true",
             help=_(
                 "Vérification incrémentale : chaque chaîne à partir de son dernier point de contrôle scellé "
-                "(les entrées antérieures ont été vérifiées au scellement et le sceau couvre leur empreinte)."
+                "(les entrées antérieures ont été vérifiées au scellement et le sceau couvre leur empreinte), "
+                "les historiques et les entrées des transactions écrites depuis ; chaque objet reste comparé "
+                "à son dernier historique."
             ),
         )
         parser.add_argument(
@@ -151,9 +159,12 @@ class Command(BaseCommand):
                 report(label, finding)
         if not numbers and not chain_only:
             with snapshot(using=database):
-                for label, finding in verify_objects(using=database):
+                # Incremental: the entries and history rows of the transactions since the seals
+                # (what precedes them was verified when sealed; the full run re-reads it).
+                since = first_unsealed_transaction(database) if since_checkpoint else 0
+                for label, finding in verify_objects(using=database, since=since):
                     report(label, finding)
-                for label, finding in verify_rows(database):
+                for label, finding in verify_rows(database, since):
                     report(label, finding)
             if connections[database].vendor != "postgresql":
                 self.stdout.write(_("NON VÉRIFIÉ\ttransactions des historiques (PostgreSQL seulement)"))
