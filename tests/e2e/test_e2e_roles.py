@@ -32,6 +32,7 @@ def visa(page, visited, submit: bool) -> None:
 def cote_et_paraphe(page, visited, submit: bool) -> None:
     open_group(page, "Registres à viser ou à coter et parapher")
     page.locator("details.queue-group a[href$='/cote-et-paraphe/']").first.click()
+    page.wait_for_url("**/cote-et-paraphe/")
     check(page, visited)
     if not submit:
         return
@@ -43,6 +44,7 @@ def cote_et_paraphe(page, visited, submit: bool) -> None:
 def main_courante_fact(page, visited, submit: bool) -> None:
     open_group(page, "Main courante")
     page.click("text=Inscrire un fait")
+    page.wait_for_url("**/inscrire/")
     check(page, visited)
     page.fill("#id_subject", "Observation")
     page.fill("#id_text", "Ronde en salle, aucune observation.")
