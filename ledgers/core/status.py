@@ -13,6 +13,9 @@ Statuses:
 - recorded: only a register kind cites the row: the register keeps the record the row asks for;
 - ruled out: ``RULED_OUT`` says why, with the article;
 - unaccounted: none of these (the status test fails).
+
+Comments, docstrings and a page's ``requirements`` list (which rows the page helps with) cite
+nothing.
 """
 
 import ast
@@ -71,6 +74,7 @@ class Source:
 
     def __post_init__(self) -> None:
         registered: set[int] = set()
+        listed: set[int] = set()
         tree = ast.parse(self.text)
         self.functions = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
         for node in ast.walk(tree):
@@ -82,10 +86,19 @@ class Source:
                             registered.update(id(n) for n in ast.walk(keyword.value))
                 elif name in READERS:
                     self.settings_read.update(_setting_ids(node.args))
+            elif isinstance(node, ast.ClassDef):
+                # A page's ``requirements = (…)`` lists the rows it helps with, for its readers:
+                # it enforces nothing and records nothing.
+                for stmt in node.body:
+                    if isinstance(stmt, ast.Assign) and any(
+                        isinstance(t, ast.Name) and t.id == "requirements" for t in stmt.targets
+                    ):
+                        listed.update(id(n) for n in ast.walk(stmt.value))
             elif isinstance(node, ast.Subscript):
                 self.settings_read.update(_setting_ids([node.slice]))
             elif isinstance(node, ast.Constant) and isinstance(node.value, str) and ROW_ID.match(node.value):
-                self.row_ids.append((node.value, id(node) in registered))
+                if id(node) not in listed:
+                    self.row_ids.append((node.value, id(node) in registered))
 
 
 def _setting_ids(nodes: list[ast.expr]) -> set[str]:

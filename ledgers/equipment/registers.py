@@ -36,7 +36,19 @@ MATERIEL_JEU = register_kind(
             Role.EMPLOYE_RESPONSABLE,
         ),
         paraph_roles=(Role.DIRECTEUR_JEUX, Role.DIRECTEUR_RESPONSABLE),
-        requirements=("SHUF-01", "SHUF-02", "SHUF-03", "SHUF-05", "SHUF-11", "SHUF-13", "SHOE-03", "WHEEL-01"),
+        # SHUF-04: each machine is entered with its type; SHUF-07: the pause with the cover fitted.
+        requirements=(
+            "SHUF-01",
+            "SHUF-02",
+            "SHUF-03",
+            "SHUF-04",
+            "SHUF-05",
+            "SHUF-07",
+            "SHUF-11",
+            "SHUF-13",
+            "SHOE-03",
+            "WHEEL-01",
+        ),
     )
 )
 

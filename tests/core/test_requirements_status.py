@@ -63,6 +63,17 @@ def test_a_row_named_only_in_a_comment_or_a_docstring_is_not_enforced(tmp_path):
         assert rows[code].status == "unaccounted" and not rows[code].modules
 
 
+def test_a_row_listed_by_a_page_is_not_enforced_by_it(tmp_path):
+    """A page's ``requirements`` list tells its reader which rows it helps with; the row is
+    accounted for by the check or the register behind the page."""
+    (tmp_path / "ledgers").mkdir()
+    (tmp_path / "tests").mkdir()
+    source = 'class Page(View):\n    requirements = ("CARD-04", "CARD-06")\n\n\nCHECK = "CARD-06"\n'
+    (tmp_path / "ledgers" / "a.py").write_text(source, encoding="utf-8")
+    rows = Scan(tmp_path).rows
+    assert rows["CARD-04"].status == "unaccounted" and rows["CARD-06"].status == "enforced"
+
+
 def test_a_row_asking_for_a_report_is_reported_by_the_function_that_computes_it(tmp_path):
     (tmp_path / "ledgers" / "authority").mkdir(parents=True)
     (tmp_path / "tests").mkdir()

@@ -66,6 +66,11 @@ def test_shuf_04_shuf_08_machine_type_drives_mc_eligibility(mco):
     services.shuffler_mount(shuffler=dealer, socle=bj, actor=mco.director)
     pb = services.socle_create(table=mco.tables["PB1"], code="S2", actor=mco.director)
     services.shuffler_mount(shuffler=batch, socle=pb, actor=mco.director)  # punto banco: either type
+    registered = current_register(mco.est, "materiel_jeu").entries.filter(payload__event="Enregistrement")
+    assert [e.payload["details"].split(" ")[:2] for e in registered.order_by("seq")] == [
+        ["Mélangeur", "de"],
+        ["Mélangeur", "distributeur"],
+    ]  # the register keeps each machine's type
 
 
 def test_shuf_05_use_only_on_the_socle_of_that_table(mco):

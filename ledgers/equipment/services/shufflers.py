@@ -19,6 +19,7 @@ from ledgers.registers.models import Entry
 from ..models import (
     ApprovedModel,
     AssetStatus,
+    MachineType,
     Shuffler,
     ShufflerUse,
     Socle,
@@ -86,7 +87,8 @@ def shuffler_register(
         role=role,
         event=_("Enregistrement"),
         equipment=shuffler,
-        details=f"{model} — {_fr(_('série'))} {shuffler.serial}",
+        # The type is what the register keeps of SHUF-04: it decides the games the machine may serve.
+        details=f"{_fr(MachineType(machine_type).label)} {model} — {_fr(_('série'))} {shuffler.serial}",
     )
     return shuffler
 
