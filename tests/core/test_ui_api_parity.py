@@ -66,6 +66,7 @@ API_ROUTE_OF = {
     "cash:bbj_breakdown": "cash-bbj-breakdown",
     "cash:bbj_config": "cash-bbj-config",
     "cash:bbj_final_stop": "cash-bbj-final-stop",
+    "cash:bbj_final_stop_notice": "cash-bbj-final-stop-notice",
     "cash:bbj_log": "cash-bbj-log",
     "cash:bbj_restore": "cash-bbj-restore",
     "cash:bbj_resume": "cash-bbj-resume",
