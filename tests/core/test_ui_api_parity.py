@@ -220,6 +220,7 @@ API_ROUTE_OF = {
     "slots:progressive_reading": "slots-progressive-reading",
     "slots:progressive_recover": "slots-progressive-recover",
     "slots:progressive_stop": "slots-progressive-stop",
+    "slots:progressive_stop_notice": "slots-progressive-stop-notice",
     "slots:ram_clear": "slots-ram-clear",
     "slots:reconciliation": "slots-reconciliation",
     "slots:releve_close": "slots-releve-close",
