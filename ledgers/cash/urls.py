@@ -29,6 +29,11 @@ urlpatterns = [
     path("signalements/", views.ExceptionsView.as_view(), name="exceptions"),
     path("bad-beat-jackpot/<int:pk>/", views.BadBeatJackpotView.as_view(), name="bbj"),
     path("bad-beat-jackpot/<int:pk>/conditions/", views.BadBeatConfigView.as_view(), name="bbj_config"),
+    path(
+        "bad-beat-jackpot/<int:pk>/information-ministre/",
+        views.BadBeatStopNoticeView.as_view(),
+        name="bbj_final_stop_notice",
+    ),
     path("bad-beat-jackpot/<int:pk>/arret-definitif/", views.BadBeatFinalStopView.as_view(), name="bbj_final_stop"),
     path("bad-beat-jackpot/<int:pk>/arret-temporaire/", views.BadBeatSuspendView.as_view(), name="bbj_suspend"),
     path(

@@ -91,6 +91,32 @@ def authority_notice_write(
     )
 
 
+def notice_lead_require(
+    *,
+    establishment: Establishment,
+    notified_at: datetime.datetime | None,
+    lead: datetime.timedelta,
+    requirement: str,
+    rule: str,
+) -> None:
+    """Refuse an act that needs a prior notice to an authority while the system has recorded none,
+    or before ``lead`` has passed since the notice it recorded when it was given (a time typed in
+    could be back-dated). ``rule`` states the notice the text requires."""
+    if notified_at is None:
+        raise RuleViolation(requirement, _("%(rule)s Enregistrez d'abord l'information donnée.") % {"rule": rule})
+    ready = notified_at + lead
+    if timezone.now() < ready:
+        raise RuleViolation(
+            requirement,
+            _("%(rule)s Information enregistrée le %(at)s : possible à partir du %(ready)s.")
+            % {
+                "rule": rule,
+                "at": establishment.localtime(notified_at).strftime("%d/%m/%Y %H:%M"),
+                "ready": establishment.localtime(ready).strftime("%d/%m/%Y %H:%M"),
+            },
+        )
+
+
 @transaction.atomic
 def incident_open(
     *,

@@ -69,6 +69,11 @@ urlpatterns = [
     path(
         "jackpots-progressifs/releve/", progressive_views.ProgressiveReadingView.as_view(), name="progressive_reading"
     ),
+    path(
+        "jackpots-progressifs/information-ministre/",
+        progressive_views.StopNoticeView.as_view(),
+        name="progressive_stop_notice",
+    ),
     path("jackpots-progressifs/arret/", progressive_views.ProgressiveStopView.as_view(), name="progressive_stop"),
     path("jackpots-progressifs/reprise/", progressive_views.RecoverView.as_view(), name="progressive_recover"),
     path("jpm/releve/", progressive_views.JpmReadingView.as_view(), name="jpm_reading"),

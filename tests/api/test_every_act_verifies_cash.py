@@ -289,13 +289,13 @@ def fr_bad_beat_jackpot(acts: Acts, fro: SimpleNamespace) -> None:  # noqa: F811
     acts.post(comite, f"{API}bad-beat-jackpot/suspensions/{suspension['id']}/resume/", {})
     acts.post(
         comite,
-        f"{API}bad-beat-jackpot/final-stops/",
-        {
-            "jackpot": jackpot,
-            "minister_notified_at": (timezone.now() - datetime.timedelta(hours=49)).isoformat(),
-            "minister_reference": "courrier 12",
-        },
+        f"{API}bad-beat-jackpot/final-stop-notices/",
+        {"jackpot": jackpot, "channel": "written", "reference": "courrier 12"},
     )
+    # the 48 hours counted from the recorded notice (SET-42) set to none, so that the stop follows
+    fro.est.options = {**fro.est.options, "SET-42": {"bbj_final_stop_hours": 0}}
+    fro.est.save()
+    acts.post(comite, f"{API}bad-beat-jackpot/final-stops/", {"jackpot": jackpot})
 
 
 def fr_orphans_and_plaques(acts: Acts, fro: SimpleNamespace) -> None:  # noqa: F811

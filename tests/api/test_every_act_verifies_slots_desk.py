@@ -227,17 +227,18 @@ def france_jackpots(acts: Acts, room) -> None:
     )
     acts.post(cashier, f"{API}progressives/readings/", {"progressive": progressive["id"], "displayed": "1250.50"})
     acts.post(cashier, f"{API}progressives/readings/", {"progressive": target["id"], "displayed": "520.00"})
+    acts.post(
+        comite,
+        f"{API}progressives/stop-notices/",
+        {"progressive": progressive["id"], "kind": "final", "channel": "written", "reference": "DLPAJ-1"},
+    )
+    # the 15 days counted from the recorded notice (SET-42) set to none, so that the stops follow
+    room.est.options = {**room.est.options, "SET-42": {"progressive_notice_days": 0}}
+    room.est.save()
     stop = acts.post(
         comite,
         f"{API}progressives/stops/",
-        {
-            "progressive": progressive["id"],
-            "kind": "final",
-            "stop_date": TODAY.isoformat(),
-            "displayed": "1300.00",
-            "minister_notified_on": _days(-15).isoformat(),
-            "minister_reference": "DLPAJ-1",
-        },
+        {"progressive": progressive["id"], "kind": "final", "stop_date": TODAY.isoformat(), "displayed": "1300.00"},
     )
     acts.post(comite, f"{API}progressives/recoveries/", {"stop": stop["id"], "target": target["id"]})
 
@@ -318,13 +319,16 @@ def france_jackpots(acts: Acts, room) -> None:
         },
     )
     acts.post(
+        comite,
+        f"{API}progressives/stop-notices/",
+        {"progressive": jackpot, "kind": "withdrawal", "channel": "written", "reference": "DLPAJ-3"},
+    )
+    acts.post(
         cashier,
         f"{API}jpm/withdrawals/",
         {
             "jackpot": jackpot,
             "leave_date": TODAY.isoformat(),
-            "minister_notified_on": _days(-15).isoformat(),
-            "minister_reference": "DLPAJ-3",
             "meters": {m.number: 1000 * n + 700 for n, m in enumerate(machines, 1)},
             **_visa(room),
         },

@@ -15,12 +15,21 @@ from rest_framework.test import APIClient
 from ledgers.authority.registers import HOUSE_RULES
 from ledgers.authority.services import house_rules_publish
 from ledgers.cash import rules, selectors, services
-from ledgers.cash.models import BadBeatConfig, BadBeatCount, BadBeatLog, BadBeatStop, BadBeatWin, Orphan
+from ledgers.cash.models import (
+    BadBeatConfig,
+    BadBeatCount,
+    BadBeatLog,
+    BadBeatStop,
+    BadBeatStopNotice,
+    BadBeatWin,
+    Orphan,
+)
 from ledgers.cash.registers import CARNET_ORPHELINS, REGISTRE_BBJ
 from ledgers.cash.services import bbj, bbj_stops
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
-from ledgers.incidents.models import Incident
+from ledgers.incidents.models import Incident, IncidentNotice
+from ledgers.incidents.registers import AUTHORITY_NOTICES
 from ledgers.registers.selectors import current_register
 from tests.factories import DEFAULT_PASSWORD
 
@@ -183,24 +192,57 @@ def test_count_48_one_bon_per_player_both_signatures_and_the_winner_named(fro, j
 # --- COUNT-47, INC-15 ---------------------------------------------------------------------------
 
 
-def test_count_47_final_stop_needs_the_minister_notice_48_hours_before_and_writes_the_orphan(fro, jackpot):
+def minister_told(fro, jackpot, reference="courrier 12"):
+    return bbj_stops.bad_beat_stop_notify(
+        jackpot=jackpot, channel=IncidentNotice.Channel.WRITTEN, reference=reference, actor=fro[Role.COMITE]
+    )
+
+
+def no_final_stop_lead(fro):
+    """SET-42 set to no lead, so that a stop may follow the notice the system just recorded."""
+    fro.est.options = {**fro.est.options, "SET-42": {"bbj_final_stop_hours": 0}}
+    fro.est.save()
+
+
+def test_count_47_final_stop_refused_without_the_recorded_minister_notice(fro, jackpot):
+    configure(fro, jackpot)
+    no_final_stop_lead(fro)
+    with pytest.raises(RuleViolation) as silent:
+        bbj_stops.bad_beat_stop_final(jackpot=jackpot, actor=fro[Role.COMITE])
+    assert silent.value.code == "COUNT-47" and "Enregistrez d'abord" in str(silent.value)
+    assert not BadBeatStop.objects.exists()
+
+
+def test_count_47_final_stop_refused_before_48_hours_from_the_recorded_notice(fro, jackpot):
+    configure(fro, jackpot)
+    before = timezone.now()
+    notice = minister_told(fro, jackpot)
+    # the time is the system's: nothing typed in can back-date it
+    assert before <= notice.notified_at <= timezone.now()
+    with pytest.raises(RuleViolation) as early:
+        bbj_stops.bad_beat_stop_final(jackpot=jackpot, actor=fro[Role.COMITE])
+    ready = fro.est.localtime(notice.notified_at + datetime.timedelta(hours=48))
+    assert early.value.code == "COUNT-47" and f"{ready:%d/%m/%Y %H:%M}" in str(early.value)
+    assert not BadBeatStop.objects.exists()
+
+
+def test_count_47_minister_notice_is_given_once_and_written_in_the_auth_06_register(fro, jackpot):
+    notice = minister_told(fro, jackpot)
+    line = current_register(fro.est, AUTHORITY_NOTICES.code).entries.order_by("-seq").first()
+    assert line.payload["requirement"] == "COUNT-47" and line.payload["reference"] == "courrier 12"
+    assert line.payload["notified_at"] == f"{fro.est.localtime(notice.notified_at):%d/%m/%Y %H:%M}"
+    with pytest.raises(RuleViolation):
+        minister_told(fro, jackpot, reference="courrier 13")
+    assert BadBeatStopNotice.objects.count() == 1
+
+
+def test_count_47_final_stop_after_the_notice_lead_writes_the_orphan(fro, jackpot):
     configure(fro, jackpot)
     bbj_count(fro, fro.close(fro.session("TH1")), retained="500", displayed="1500")
-    now = timezone.now()
-    with pytest.raises(RuleViolation) as late:
-        bbj_stops.bad_beat_stop_final(
-            jackpot=jackpot,
-            minister_notified_at=now - datetime.timedelta(hours=47),
-            minister_reference="courrier 12",
-            actor=fro[Role.COMITE],
-        )
-    assert late.value.code == "COUNT-47" and not BadBeatStop.objects.exists()
-    stop = bbj_stops.bad_beat_stop_final(
-        jackpot=jackpot,
-        minister_notified_at=now - datetime.timedelta(hours=49),
-        minister_reference="courrier 12",
-        actor=fro[Role.COMITE],
-    )
+    notice = minister_told(fro, jackpot)
+    no_final_stop_lead(fro)
+    stop = bbj_stops.bad_beat_stop_final(jackpot=jackpot, actor=fro[Role.COMITE])
+    assert stop.minister_notified_at == notice.notified_at and stop.minister_reference == "courrier 12"
     assert stop.increment == Decimal("500.00") and stop.orphan.amount == Decimal("500.00")
     assert stop.orphan.category == Orphan.Category.JACKPOT_INCREMENT
     orphan_entry = current_register(fro.est, CARNET_ORPHELINS.code).entries.get(seq=stop.orphan.entry_seq)
@@ -213,12 +255,9 @@ def test_count_47_final_stop_needs_the_minister_notice_48_hours_before_and_write
 def test_count_47_reassignment_only_until_31_october_of_the_season(fro, jackpot, monkeypatch):
     configure(fro, jackpot)
     bbj_count(fro, fro.close(fro.session("TH1")), retained="300", displayed="1300")
-    stop = bbj_stops.bad_beat_stop_final(
-        jackpot=jackpot,
-        minister_notified_at=timezone.now() - datetime.timedelta(days=3),
-        minister_reference="courrier 13",
-        actor=fro[Role.COMITE],
-    )
+    minister_told(fro, jackpot, reference="courrier 13")
+    no_final_stop_lead(fro)
+    stop = bbj_stops.bad_beat_stop_final(jackpot=jackpot, actor=fro[Role.COMITE])
     # a year later the 31 October of the stop's season is past
     later = timezone.now() + datetime.timedelta(days=366)
     monkeypatch.setattr(timezone, "now", lambda: later)
@@ -349,17 +388,22 @@ def test_count_48_bbj_pages_and_api(client, fro, jackpot):
         format="json",
     )
     assert restored.status_code == 201 and restored.json()["restored_at"]
-    stop = api.post(
-        "/api/v1/cash/bad-beat-jackpot/final-stops/",
-        {"jackpot": jackpot.pk, "minister_notified_at": timezone.now().isoformat(), "minister_reference": "lettre"},
+    stop = api.post("/api/v1/cash/bad-beat-jackpot/final-stops/", {"jackpot": jackpot.pk}, format="json")
+    assert stop.status_code == 409 and stop.json()["code"] == "COUNT-47"
+    told = api.post(
+        "/api/v1/cash/bad-beat-jackpot/final-stop-notices/",
+        {"jackpot": jackpot.pk, "channel": "written", "reference": "lettre"},
         format="json",
     )
-    assert stop.status_code == 409 and stop.json()["code"] == "COUNT-47"
+    assert told.status_code == 201 and told.json()["notified_at"]
+    early = api.post("/api/v1/cash/bad-beat-jackpot/final-stops/", {"jackpot": jackpot.pk}, format="json")
+    assert early.status_code == 409 and early.json()["code"] == "COUNT-47"
     client.force_login(fro[Role.COMITE])
     for url in (
         f"/caisses/bad-beat-jackpot/{jackpot.pk}/",
         f"/caisses/bad-beat-jackpot/{jackpot.pk}/conditions/",
         f"/caisses/bad-beat-jackpot/{jackpot.pk}/arret-definitif/",
+        f"/caisses/bad-beat-jackpot/{jackpot.pk}/information-ministre/",
         f"/caisses/bad-beat-jackpot/{jackpot.pk}/panne/",
         f"/caisses/tables/{session.pk}/bad-beat-gain/",
     ):

@@ -72,6 +72,18 @@ def _jpm(room, machines=2):
     )
 
 
+def _told(room, progressive, kind="final", reference="DLPAJ-1"):
+    return progressives.progressive_stop_notify(
+        progressive=progressive, kind=kind, channel="written", reference=reference, actor=room["comite"]
+    )
+
+
+def _no_lead(room):
+    """SET-42 set to no lead, so that a stop may follow the notice the system just recorded."""
+    room.est.options = {**room.est.options, "SET-42": {"progressive_notice_days": 0}}
+    room.est.save()
+
+
 def test_slot_36_daily_reading_in_the_register(room):
     progressive = _local(room)
     reading = progressives.progressive_reading_record(
@@ -141,32 +153,52 @@ def test_slot_36_gaming_day_not_closed_without_every_active_progressive(room):
     assert seance_close(seance=seance, actor=manager).status == "closed"
 
 
-def test_slot_37_stop_notified_less_than_15_days_before_refused(room):
+def test_slot_37_stop_refused_without_the_recorded_minister_notice(room):
     progressive = _local(room)
-    stop_date = timezone.localdate() + datetime.timedelta(days=20)
+    _no_lead(room)
     with pytest.raises(RuleViolation) as exc:
         progressives.progressive_stop(
             progressive=progressive,
             kind="final",
-            stop_date=stop_date,
+            stop_date=timezone.localdate(),
             displayed=Decimal("1300"),
-            minister_notified_on=stop_date - datetime.timedelta(days=14),
-            minister_reference="DLPAJ-1",
             actor=room["comite"],
         )
-    assert exc.value.code == "SLOT-37"
+    assert exc.value.code == "SLOT-37" and "Enregistrez d'abord" in str(exc.value)
     assert Progressive.objects.get(pk=progressive.pk).status == "active"
+
+
+def test_slot_37_stop_refused_before_15_days_from_the_recorded_notice(room):
+    progressive = _local(room)
+    before = timezone.now()
+    notice = _told(room, progressive)
+    assert before <= notice.notified_at <= timezone.now()  # the system's time, nothing typed
+    line = Entry.objects.filter(register__kind="informations_autorites").order_by("-pk").first()
+    assert line.payload["requirement"] == "SLOT-37" and line.payload["reference"] == "DLPAJ-1"
+    with pytest.raises(RuleViolation) as exc:
+        progressives.progressive_stop(
+            progressive=progressive,
+            kind="final",
+            stop_date=timezone.localdate() + datetime.timedelta(days=20),
+            displayed=Decimal("1300"),
+            actor=room["comite"],
+        )
+    ready = room.est.localtime(notice.notified_at + datetime.timedelta(days=15))
+    assert exc.value.code == "SLOT-37" and f"{ready:%d/%m/%Y %H:%M}" in str(exc.value)
+    assert Progressive.objects.get(pk=progressive.pk).status == "active"
+    with pytest.raises(RuleViolation):
+        _told(room, progressive, reference="DLPAJ-2")  # given once
 
 
 def test_slot_37_final_stop_posts_the_increment_to_orphans_and_recovery(room):
     progressive = _local(room)
+    _told(room, progressive)
+    _no_lead(room)
     stop = progressives.progressive_stop(
         progressive=progressive,
         kind="final",
         stop_date=timezone.localdate(),
         displayed=Decimal("1300"),
-        minister_notified_on=timezone.localdate() - datetime.timedelta(days=15),
-        minister_reference="DLPAJ-1",
         actor=room["comite"],
     )
     assert stop.increment == Decimal("300") and stop.orphan.category == "jackpot_increment"
@@ -183,14 +215,14 @@ def test_slot_37_recovery_after_31_october_refused(room):
     assert progressives.season_deadline(datetime.date(2026, 11, 5)) == datetime.date(2027, 10, 31)
     assert progressives.season_deadline(datetime.date(2026, 10, 31)) == datetime.date(2026, 10, 31)
     progressive = _local(room)
+    _told(room, progressive)
+    _no_lead(room)
     long_ago = timezone.localdate() - datetime.timedelta(days=800)
     stop = progressives.progressive_stop(
         progressive=progressive,
         kind="final",
         stop_date=long_ago,
         displayed=Decimal("1300"),
-        minister_notified_on=long_ago - datetime.timedelta(days=20),
-        minister_reference="DLPAJ-1",
         actor=room["comite"],
     )
     with pytest.raises(RuleViolation) as exc:
@@ -200,13 +232,13 @@ def test_slot_37_recovery_after_31_october_refused(room):
 
 def test_slot_37_transfer_adds_the_whole_increment_to_the_target(room):
     progressive, target = _local(room), _local(room, code="PJ2", start=Decimal("200"))
+    _told(room, progressive, kind="transfer", reference="DLPAJ-2")
+    _no_lead(room)
     stop = progressives.progressive_stop(
         progressive=progressive,
         kind="transfer",
         stop_date=timezone.localdate(),
         displayed=Decimal("1450"),
-        minister_notified_on=timezone.localdate() - datetime.timedelta(days=30),
-        minister_reference="DLPAJ-2",
         actor=room["comite"],
         target=target,
     )
@@ -463,26 +495,14 @@ def test_slot_41_global_stop_share_to_orphans_minister_immediately(room):
         actor=room["employe_jeux"],
     )
     today = timezone.localdate()
+    stop_args = {"progressive": jackpot, "kind": "final", "stop_date": today, "displayed": Decimal("10600")}
     with pytest.raises(RuleViolation) as exc:
-        progressives.progressive_stop(
-            progressive=jackpot,
-            kind="final",
-            stop_date=today,
-            displayed=Decimal("10600"),
-            minister_notified_on=today + datetime.timedelta(days=1),
-            minister_reference="DLPAJ-9",
-            actor=room["comite"],
-        )
-    assert exc.value.code == "SLOT-41"
-    stop = progressives.progressive_stop(
-        progressive=jackpot,
-        kind="final",
-        stop_date=today,
-        displayed=Decimal("10600"),
-        minister_notified_on=today,
-        minister_reference="DLPAJ-9",
-        actor=room["comite"],
-    )
+        progressives.progressive_stop(actor=room["comite"], **stop_args)
+    assert exc.value.code == "SLOT-41" and "Enregistrez d'abord" in str(exc.value)
+    # informed immediately: no lead, the stop follows the notice the system recorded
+    _told(room, jackpot, reference="DLPAJ-9")
+    stop = progressives.progressive_stop(actor=room["comite"], **stop_args)
+    assert stop.minister_reference == "DLPAJ-9"
     assert stop.increment == Decimal("2.00") and stop.orphan.amount == Decimal("2.00")
 
 
@@ -499,15 +519,21 @@ def test_slot_41_withdrawal_notice_one_bon_per_machine_deducted_in_modele_35(roo
     args = {
         "jackpot": jackpot,
         "leave_date": today,
-        "minister_reference": "DLPAJ-3",
         "meters": {first.number: 1100, second.number: 2300},
         "actor": room["caissier"],
         "comite": room["comite"],
     }
-    with pytest.raises(RuleViolation) as exc:
-        jpm.jpm_withdraw(minister_notified_on=today - datetime.timedelta(days=10), **args)
-    assert exc.value.code == "SLOT-41"
-    stop = jpm.jpm_withdraw(minister_notified_on=today - datetime.timedelta(days=15), **args)
+    with pytest.raises(RuleViolation) as silent:
+        jpm.jpm_withdraw(**args)
+    assert silent.value.code == "SLOT-41" and "Enregistrez d'abord" in str(silent.value)
+    notice = _told(room, jackpot, kind="withdrawal", reference="DLPAJ-3")
+    with pytest.raises(RuleViolation) as early:
+        jpm.jpm_withdraw(**args)
+    ready = room.est.localtime(notice.notified_at + datetime.timedelta(days=15))
+    assert early.value.code == "SLOT-41" and f"{ready:%d/%m/%Y %H:%M}" in str(early.value)
+    _no_lead(room)
+    stop = jpm.jpm_withdraw(**args)
+    assert stop.minister_reference == "DLPAJ-3"
     assert sorted(b.share for b in stop.bons.all()) == [Decimal("0.10"), Decimal("0.30")]
     assert stop.increment == Decimal("0.40") and AccountingLine.objects.filter(kind="increment").count() == 2
     jackpot.refresh_from_db()

@@ -199,6 +199,7 @@ def test_slot_36_44_pages_and_api(client, room):
         ("progressives", {}),
         ("progressive_create", {}),
         ("progressive_reading", {}),
+        ("progressive_stop_notice", {}),
         ("progressive_stop", {}),
         ("progressive_recover", {}),
         ("jpm_reading", {}),

@@ -22,6 +22,9 @@ urlpatterns = [
     path("bad-beat-jackpot/tables/", views.BadBeatTableView.as_view(), name="cash-bad-beat-table"),
     path("bad-beat-jackpot/", views.BadBeatView.as_view(), name="cash-bad-beat"),
     path("bad-beat-jackpot/configs/", views.BadBeatConfigView.as_view(), name="cash-bbj-config"),
+    path(
+        "bad-beat-jackpot/final-stop-notices/", views.BadBeatStopNoticeView.as_view(), name="cash-bbj-final-stop-notice"
+    ),
     path("bad-beat-jackpot/final-stops/", views.BadBeatFinalStopView.as_view(), name="cash-bbj-final-stop"),
     path("bad-beat-jackpot/logs/", views.BadBeatLogView.as_view(), name="cash-bbj-log"),
     path("bad-beat-jackpot/suspensions/", views.BadBeatSuspendView.as_view(), name="cash-bbj-suspend"),

@@ -224,6 +224,10 @@ def _bbj_config(request, est, data):
     return bbj.bad_beat_configure(actor=request.user, **data)
 
 
+def _bbj_stop_notice(request, est, data):
+    return bbj_stops.bad_beat_stop_notify(actor=request.user, **data)
+
+
 def _bbj_final_stop(request, est, data):
     return bbj_stops.bad_beat_stop_final(actor=request.user, **data)
 
@@ -267,6 +271,9 @@ def _bbj_win(request, est, data):
 
 
 BadBeatConfigView = action("BadBeatConfigView", s.BadBeatConfigInput, s.BadBeatConfigOutput, _bbj_config)
+BadBeatStopNoticeView = action(
+    "BadBeatStopNoticeView", s.BadBeatStopNoticeInput, s.BadBeatStopNoticeOutput, _bbj_stop_notice
+)
 BadBeatFinalStopView = action("BadBeatFinalStopView", s.BadBeatFinalStopInput, s.BadBeatStopOutput, _bbj_final_stop)
 BadBeatBreakdownView = action("BadBeatBreakdownView", s.BadBeatBreakdownInput, s.BadBeatStopOutput, _bbj_breakdown)
 BadBeatRestoreView = action("BadBeatRestoreView", s.BadBeatRestoreInput, s.BadBeatStopOutput, _bbj_restore)

@@ -5,10 +5,10 @@ from .baccara import BaccaraBankForm, BankerForm
 from .bbj import (
     BadBeatBreakdownForm,
     BadBeatConfigForm,
-    BadBeatFinalStopForm,
     BadBeatForm,
     BadBeatLogForm,
     BadBeatRestoreForm,
+    BadBeatStopNoticeForm,
     BadBeatWinForm,
 )
 from .cagnottes import CagnotteComputeForm, CagnotteCountForm, TableCagnotteForm
@@ -37,10 +37,10 @@ __all__ = [
     "BaccaraBankForm",
     "BadBeatBreakdownForm",
     "BadBeatConfigForm",
-    "BadBeatFinalStopForm",
     "BadBeatForm",
     "BadBeatLogForm",
     "BadBeatRestoreForm",
+    "BadBeatStopNoticeForm",
     "BadBeatWinForm",
     "BankerForm",
     "BoxHolderForm",

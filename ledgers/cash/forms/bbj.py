@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core import amounts
+from ledgers.incidents.models import IncidentNotice
 
 from ..models import BadBeatConfig
 from .common import DATETIME, CashForm
@@ -43,9 +44,9 @@ class BadBeatConfigForm(CashForm):
     reassign = forms.BooleanField(label=_("Réaffecter l'incrément du bad beat jackpot arrêté"), required=False)
 
 
-class BadBeatFinalStopForm(CashForm):
-    minister_notified_at = forms.DateTimeField(label=_("Ministre de l'intérieur informé le"), widget=DATETIME)
-    minister_reference = forms.CharField(label=_("Référence de l'information du ministre"), max_length=120)
+class BadBeatStopNoticeForm(CashForm):
+    channel = forms.ChoiceField(label=_("Moyen"), choices=IncidentNotice.Channel.choices)
+    reference = forms.CharField(label=_("Référence de l'information du ministre"), max_length=120)
 
 
 class BadBeatBreakdownForm(CashForm):

@@ -1,7 +1,7 @@
 """The table cash: the models, one module per topic."""
 
 from .baccara import BaccaraBank, BankerSegment
-from .bbj import BadBeatConfig, BadBeatCount, BadBeatLog, BadBeatStop, BadBeatTable, BadBeatWin
+from .bbj import BadBeatConfig, BadBeatCount, BadBeatLog, BadBeatStop, BadBeatStopNotice, BadBeatTable, BadBeatWin
 from .cagnottes import CagnotteCount, TableCagnotte
 from .changeurs import ChangeurFloat, ChangeurFloatFix
 from .control import ControlDay
@@ -21,6 +21,7 @@ __all__ = [
     "BadBeatCount",
     "BadBeatLog",
     "BadBeatStop",
+    "BadBeatStopNotice",
     "BadBeatTable",
     "BadBeatWin",
     "BankerSegment",

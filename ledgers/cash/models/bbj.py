@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from ledgers.core.models import GamingTable, TableSession
+from ledgers.incidents.models import IncidentNotice
 
 from .floats import MONEY
 from .orphans import Orphan
@@ -95,6 +96,25 @@ class BadBeatConfig(models.Model):
 
     def __str__(self) -> str:
         return f"{self.jackpot} v{self.version}"
+
+
+class BadBeatStopNotice(models.Model):
+    """The Minister of the Interior told of the coming final stop of a BBJ (art. 56-3-2, COUNT-47),
+    at the time the system recorded when the notice was given (never typed in, so it cannot be
+    back-dated): the final stop waits SET-42 from it. Given once. Append-only."""
+
+    jackpot = models.OneToOneField(BadBeatTable, on_delete=models.PROTECT, related_name="final_stop_notice")
+    notified_at = models.DateTimeField(_("ministre de l'intérieur informé le"))
+    channel = models.CharField(_("moyen"), max_length=20, choices=IncidentNotice.Channel.choices)
+    reference = models.CharField(_("référence de l'information du ministre"), max_length=120)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("information du ministre de l'arrêt définitif")
+        verbose_name_plural = _("informations du ministre de l'arrêt définitif")
+
+    def __str__(self) -> str:
+        return f"{self.jackpot} — {self.reference}"
 
 
 class BadBeatStop(models.Model):

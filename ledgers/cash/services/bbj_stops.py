@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, save_audited
-from ledgers.core.errors import RuleViolation
+from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import TableSession
 from ledgers.core.roles import Role
 from ledgers.incidents.models import Incident, IncidentNotice
@@ -20,42 +20,80 @@ from ledgers.incidents.services import (
     incident_close,
     incident_notify,
     incident_open,
+    notice_lead_require,
 )
 from ledgers.registers.services import display_name, register_language
 
 from .. import rules
-from ..models import BadBeatStop, BadBeatTable, Orphan
+from ..models import BadBeatStop, BadBeatStopNotice, BadBeatTable, Orphan
 from ..selectors import current_amount, current_config, final_stop, open_breakdown, open_suspension
 from .bbj import BBJ_MANAGERS, _entry, _locked
 from .orphans import orphan_record
 
 
+def _final_stop_notice(est) -> datetime.timedelta:
+    """SET-42 (AMB-50): the lead of the Minister's notice before a BBJ final stop."""
+    hours = (est.setting("SET-42") or {}).get("bbj_final_stop_hours")
+    return rules.BBJ_FINAL_STOP_NOTICE if hours is None else datetime.timedelta(hours=int(hours))
+
+
 @transaction.atomic
-def bad_beat_stop_final(
-    *, jackpot: BadBeatTable, minister_notified_at: datetime.datetime, minister_reference: str, actor: AbstractBaseUser
-) -> BadBeatStop:
-    """Stop the BBJ for good (art. 56-3-2, COUNT-47): the Minister of the Interior was told at least
-    SET-42 before (48 hours, AMB-50); the increment (the amount above the starting value) is written
-    to the orphans (carnet 11 bis) in the same transaction."""
+def bad_beat_stop_notify(
+    *, jackpot: BadBeatTable, channel: str, reference: str, actor: AbstractBaseUser
+) -> BadBeatStopNotice:
+    """Record that the Minister of the Interior is told now of the coming final stop (art. 56-3-2,
+    COUNT-47), with its line in the AUTH-06 register: its time is the system's, never typed in, so
+    the SET-42 lead the final stop waits cannot be shortened by back-dating; given once."""
     jackpot = _locked(jackpot)
     est = jackpot.table.establishment
     role = require_role(actor, est, BBJ_MANAGERS)
     if final_stop(jackpot) is not None:
         raise ValidationError(_("Ce bad beat jackpot est déjà arrêté définitivement."))
+    if BadBeatStopNotice.objects.filter(jackpot=jackpot).exists():
+        raise impossible(_("Le ministre de l'intérieur est déjà informé de l'arrêt définitif de ce bad beat jackpot."))
+    if not reference.strip():
+        raise ValidationError({"reference": _("Indiquez la référence de l'information du ministre.")})
+    notice = save_audited(
+        BadBeatStopNotice(
+            jackpot=jackpot, notified_at=timezone.now(), channel=channel, reference=reference.strip(), recorded_by=actor
+        ),
+        actor=actor,
+    )
+    authority_notice_write(
+        establishment=est,
+        recipient=AuthorityRecipient.MINISTER,
+        subject=str(_("Arrêt définitif du bad beat jackpot de la table %(table)s") % {"table": jackpot.table.number}),
+        requirement="COUNT-47",
+        notified_at=notice.notified_at,
+        reference=notice.reference,
+        actor=actor,
+        role=role,
+        detail=str(notice.get_channel_display()),
+    )
+    return notice
+
+
+@transaction.atomic
+def bad_beat_stop_final(*, jackpot: BadBeatTable, actor: AbstractBaseUser) -> BadBeatStop:
+    """Stop the BBJ for good (art. 56-3-2, COUNT-47): the Minister of the Interior's notice was
+    recorded at least SET-42 before (48 hours, AMB-50); the increment (the amount above the starting
+    value) is written to the orphans (carnet 11 bis) in the same transaction."""
+    jackpot = _locked(jackpot)
+    est = jackpot.table.establishment
+    role = require_role(actor, est, BBJ_MANAGERS)
+    if final_stop(jackpot) is not None:
+        raise ValidationError(_("Ce bad beat jackpot est déjà arrêté définitivement."))
+    notice = BadBeatStopNotice.objects.filter(jackpot=jackpot).first()
+    lead = _final_stop_notice(est)
+    notice_lead_require(
+        establishment=est,
+        notified_at=notice.notified_at if notice else None,
+        lead=lead,
+        requirement="COUNT-47",
+        rule=_("Le ministre de l'intérieur est informé de l'arrêt définitif au moins %(hours)s heures avant.")
+        % {"hours": int(lead.total_seconds() // 3600)},
+    )
     now = timezone.now()
-    notice = rules.BBJ_FINAL_STOP_NOTICE
-    hours = (est.setting("SET-42") or {}).get("bbj_final_stop_hours")
-    if hours is not None:
-        notice = datetime.timedelta(hours=int(hours))
-    if minister_notified_at is None or not minister_reference.strip() or minister_notified_at > now - notice:
-        raise RuleViolation(
-            "COUNT-47",
-            _(
-                "Le ministre de l'intérieur est informé de l'arrêt définitif au moins "
-                "%(hours)s heures avant : indiquez la date et la référence de l'information."
-            )
-            % {"hours": int(notice.total_seconds() // 3600)},
-        )
     if open_breakdown(jackpot) is not None:
         raise ValidationError(_("Rétablissez d'abord le système en panne."))
     config = current_config(jackpot)
@@ -75,23 +113,13 @@ def bad_beat_stop_final(
             kind=BadBeatStop.Kind.FINAL,
             stopped_at=now,
             increment=increment,
-            minister_notified_at=minister_notified_at,
-            minister_reference=minister_reference.strip(),
+            minister_notified_at=notice.notified_at,
+            minister_reference=notice.reference,
             orphan=orphan,
             recorded_by=actor,
         ),
         actor=actor,
         reason="arrêt définitif",
-    )
-    authority_notice_write(
-        establishment=est,
-        recipient=AuthorityRecipient.MINISTER,
-        subject=str(_("Arrêt définitif du bad beat jackpot de la table %(table)s") % {"table": jackpot.table.number}),
-        requirement="COUNT-47",
-        notified_at=minister_notified_at,
-        reference=stop.minister_reference,
-        actor=actor,
-        role=role,
     )
     _entry(
         jackpot,
@@ -105,7 +133,7 @@ def bad_beat_stop_final(
             "amount": increment,
             "seq": orphan.entry_seq,
             "ref": stop.minister_reference,
-            "at": est.localtime(minister_notified_at).strftime("%d/%m/%Y %H:%M"),
+            "at": est.localtime(notice.notified_at).strftime("%d/%m/%Y %H:%M"),
         },
     )
     return stop

@@ -12,6 +12,7 @@ from .. import forms, selectors, services
 from ..models import (
     BadBeatCount,
     BadBeatStop,
+    BadBeatStopNotice,
     BadBeatTable,
 )
 from ..services import (
@@ -85,6 +86,7 @@ class BadBeatJackpotView(BadBeatJackpotMixin, EstablishmentRequiredMixin, Templa
             jackpot=jackpot,
             configs=jackpot.configs.order_by("-version"),
             stops=jackpot.stops.all(),
+            stop_notice=BadBeatStopNotice.objects.filter(jackpot=jackpot).first(),
             wins=jackpot.wins.select_related("table_session__seance"),
             breakdown=selectors.open_breakdown(jackpot),
             suspension=selectors.open_suspension(jackpot),
@@ -108,16 +110,38 @@ class BadBeatConfigView(BadBeatJackpotMixin, CashFormView):
         return bbj.bad_beat_configure(jackpot=self.jackpot, actor=self.request.user, **form.cleaned_data)
 
 
+class BadBeatStopNoticeView(BadBeatJackpotMixin, CashFormView):
+    form_class = forms.BadBeatStopNoticeForm
+    submit = _("Information donnée")
+    intro = _(
+        "L'information du ministre de l'intérieur est enregistrée à l'heure où vous la validez ; l'arrêt définitif "
+        "n'est possible qu'après le délai de préavis compté depuis cette heure (art. 56-3-2)."
+    )
+
+    @property
+    def title(self):
+        return _("Information du ministre de l'arrêt définitif — table %(table)s") % {
+            "table": self.jackpot.table.number
+        }
+
+    def perform(self, form):
+        return bbj_stops.bad_beat_stop_notify(jackpot=self.jackpot, actor=self.request.user, **form.cleaned_data)
+
+
 class BadBeatFinalStopView(BadBeatJackpotMixin, CashFormView):
-    form_class = forms.BadBeatFinalStopForm
+    form_class = forms.CashForm
     submit = _("Arrêter définitivement")
+    intro = _(
+        "L'incrément est inscrit aux orphelins ; le préavis est compté depuis l'information du ministre enregistrée "
+        "(art. 56-3-2)."
+    )
 
     @property
     def title(self):
         return _("Arrêt définitif du bad beat jackpot — table %(table)s") % {"table": self.jackpot.table.number}
 
     def perform(self, form):
-        return bbj_stops.bad_beat_stop_final(jackpot=self.jackpot, actor=self.request.user, **form.cleaned_data)
+        return bbj_stops.bad_beat_stop_final(jackpot=self.jackpot, actor=self.request.user)
 
 
 class BadBeatBreakdownView(BadBeatJackpotMixin, CashFormView):

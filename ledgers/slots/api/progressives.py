@@ -7,6 +7,7 @@ from rest_framework import serializers
 from ledgers.core.api.actions import ServiceAction
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_serializer
+from ledgers.incidents.models import IncidentNotice
 from ledgers.registers.api.serializers import EntrySerializer
 
 from ..forms import MOVE_COUNTERSIGNERS, split_move_countersignatures
@@ -18,6 +19,7 @@ from ..models import (
     Progressive,
     ProgressiveReading,
     ProgressiveStop,
+    ProgressiveStopNotice,
     Reconciliation,
     Releve,
     Ticket,
@@ -103,13 +105,35 @@ class ProgressiveReadingView(Act):
         return progressives.progressive_reading_record(**self.inputs(data))
 
 
+class SlotStopNoticeInputSerializer(serializers.Serializer):
+    """The Minister's notice is recorded at the time it is given (the request's)."""
+
+    progressive = _progressive()
+    kind = serializers.ChoiceField(choices=ProgressiveStop.Kind.choices)
+    channel = serializers.ChoiceField(choices=IncidentNotice.Channel.choices)
+    reference = serializers.CharField(**TEXT)
+
+
+class SlotStopNoticeSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ProgressiveStopNotice
+        fields = ("id", "progressive", "kind", "notified_at", "channel", "reference", "recorded_by")
+
+
+class StopNoticeView(Act):
+    input_serializer, output_serializer = SlotStopNoticeInputSerializer, SlotStopNoticeSerializer
+
+    def perform(self, data):
+        return progressives.progressive_stop_notify(**self.inputs(data))
+
+
 class SlotProgressiveStopInputSerializer(serializers.Serializer):
+    """The SET-42 lead is counted from the Minister's notice the system recorded."""
+
     progressive = _progressive()
     kind = serializers.ChoiceField(choices=ProgressiveStop.Kind.choices[:2])
     stop_date = serializers.DateField()
     displayed = serializers.DecimalField(min_value=0, **AMOUNT)
-    minister_notified_on = serializers.DateField()
-    minister_reference = serializers.CharField(**TEXT)
     target = EstablishmentPK(queryset=Progressive.objects.all(), required=False, allow_null=True)
 
 
@@ -303,8 +327,6 @@ class TransmissionView(Act):
 class SlotWithdrawInputSerializer(Visa):
     jackpot = _progressive(multisite=True)
     leave_date = serializers.DateField()
-    minister_notified_on = serializers.DateField()
-    minister_reference = serializers.CharField(**TEXT)
     meters = serializers.DictField(child=meter())
 
 

@@ -48,6 +48,7 @@ urlpatterns = [
     path("incident-reports/", reports.ReportView.as_view(), name="slots-incident-report"),
     path("progressives/", progressives.ProgressiveCreateView.as_view(), name="slots-progressive-create"),
     path("progressives/readings/", progressives.ProgressiveReadingView.as_view(), name="slots-progressive-reading"),
+    path("progressives/stop-notices/", progressives.StopNoticeView.as_view(), name="slots-progressive-stop-notice"),
     path("progressives/stops/", progressives.ProgressiveStopView.as_view(), name="slots-progressive-stop"),
     path("progressives/recoveries/", progressives.RecoverView.as_view(), name="slots-progressive-recover"),
     path("jpm/readings/", progressives.JpmReadingView.as_view(), name="slots-jpm-reading"),

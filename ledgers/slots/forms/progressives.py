@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.exports import neutralise
 from ledgers.core.forms import EstablishmentForm
+from ledgers.incidents.models import IncidentNotice
 
 from ..models import Machine, Progressive, ProgressiveStop
 from ..services.progressives import TechnicalNature, active_progressives
@@ -75,13 +76,21 @@ class ProgressiveReadingForm(EstablishmentForm):
         self.fields["progressive"].queryset = active_progressives(self.establishment, multisite=False)
 
 
+class StopNoticeForm(EstablishmentForm):
+    progressive = forms.ModelChoiceField(label=_("Jackpot progressif ou JPM"), queryset=Progressive.objects.none())
+    kind = forms.ChoiceField(label=_("Arrêt annoncé"), choices=ProgressiveStop.Kind.choices)
+    channel = forms.ChoiceField(label=_("Moyen"), choices=IncidentNotice.Channel.choices)
+    reference = forms.CharField(label=_("Référence de l'information"), max_length=100)
+
+    def setup(self) -> None:
+        self.fields["progressive"].queryset = _progressives(self)
+
+
 class ProgressiveStopForm(EstablishmentForm):
     progressive = forms.ModelChoiceField(label=_("Jackpot progressif"), queryset=Progressive.objects.none())
     kind = forms.ChoiceField(label=_("Nature"), choices=ProgressiveStop.Kind.choices[:2])
     stop_date = forms.DateField(label=_("Date de l'arrêt"), widget=DATE)
     displayed = forms.DecimalField(label=_("Montant affiché (€)"), **AMOUNT)
-    minister_notified_on = forms.DateField(label=_("Ministre de l'intérieur informé le"), widget=DATE)
-    minister_reference = forms.CharField(label=_("Référence de l'information"), max_length=100)
     target = forms.ModelChoiceField(
         label=_("Jackpot bénéficiaire"), queryset=Progressive.objects.none(), required=False
     )
@@ -189,8 +198,6 @@ class TransmissionForm(EstablishmentForm):
 class WithdrawForm(VisaForm):
     jackpot = forms.ModelChoiceField(label=_("JPM"), queryset=Progressive.objects.none())
     leave_date = forms.DateField(label=_("Date du retrait"), widget=DATE)
-    minister_notified_on = forms.DateField(label=_("Ministre de l'intérieur informé le"), widget=DATE)
-    minister_reference = forms.CharField(label=_("Référence de l'information"), max_length=100)
     meters = JpmReadingForm.base_fields["meters"]
 
     def setup(self) -> None:

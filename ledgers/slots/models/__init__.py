@@ -17,7 +17,7 @@ from .machines import USER, Machine, MachineMove, Medium, Place, Socle, Technica
 from .meters import Meter, MeterCode, RamClear, meter_key
 from .monitoring import FileCopy, MonitoringEvent, Orphan
 from .payments import JackpotPayment, JackpotThreshold, PaymentDispute, PaymentMethod, TopUp
-from .progressives import Progressive, ProgressiveReading, ProgressiveStop
+from .progressives import Progressive, ProgressiveReading, ProgressiveStop, ProgressiveStopNotice
 from .releves import BoxExchange, DropCount, MeterReading, Releve
 from .staffing import SlotStaffing
 from .tickets import Reconciliation, ReconciliationLine, Ticket
@@ -60,6 +60,7 @@ __all__ = [
     "Progressive",
     "ProgressiveReading",
     "ProgressiveStop",
+    "ProgressiveStopNotice",
     "RamClear",
     "Reconciliation",
     "ReconciliationLine",

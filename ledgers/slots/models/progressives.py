@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from ledgers.core.models import Establishment
+from ledgers.incidents.models import IncidentNotice
 
 from .machines import USER, Machine
 
@@ -122,3 +123,28 @@ class ProgressiveStop(models.Model):
 
     def __str__(self) -> str:
         return f"{self.progressive.code} — {self.get_kind_display()} — {self.stop_date:%d/%m/%Y}"
+
+
+class ProgressiveStopNotice(models.Model):
+    """The Minister of the Interior told of a progressive's coming transfer or final stop (SLOT-37),
+    of a JPM's stop or of this casino's withdrawal from a JPM (SLOT-41), at the time the system
+    recorded when the notice was given (never typed in, so it cannot be back-dated): the stop waits
+    the SET-42 lead from it. One per progressive and kind of stop. Append-only."""
+
+    progressive = models.ForeignKey(Progressive, on_delete=models.PROTECT, related_name="stop_notices")
+    kind = models.CharField(_("nature de l'arrêt"), max_length=10, choices=ProgressiveStop.Kind.choices)
+    notified_at = models.DateTimeField(_("ministre de l'intérieur informé le"))
+    channel = models.CharField(_("moyen"), max_length=20, choices=IncidentNotice.Channel.choices)
+    reference = models.CharField(_("référence de l'information"), max_length=100)
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("information du ministre d'un arrêt de jackpot progressif")
+        verbose_name_plural = _("informations du ministre d'arrêts de jackpots progressifs")
+        ordering = ["-notified_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["progressive", "kind"], name="slot_progressive_stop_notice_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.progressive.code} — {self.get_kind_display()} — {self.reference}"

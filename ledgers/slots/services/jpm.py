@@ -48,7 +48,6 @@ from .payments import jackpot_pay
 from .progressives import (
     COUNTERSIGNED,
     KEEPERS,
-    NOTICE_DAYS,
     READERS,
     TechnicalNature,
     _check_identical,
@@ -57,6 +56,8 @@ from .progressives import (
     _technical_line,
     _write,
     increment_shares,
+    minister_notice_require,
+    minister_notice_text,
 )
 
 # SLOT-39: a month end or a win with no transmission after this many days is flagged (the text
@@ -544,13 +545,11 @@ def jpm_withdraw(
     *,
     jackpot: Progressive,
     leave_date: datetime.date,
-    minister_notified_on: datetime.date,
-    minister_reference: str,
     meters: Mapping[str, int],
     actor: AbstractBaseUser,
     comite: AbstractBaseUser | None,
 ) -> ProgressiveStop:
-    """This casino leaves the JPM (SLOT-41): the Minister informed at least SET-42 before; on the
+    """This casino leaves the JPM (SLOT-41): the Minister's notice recorded at least SET-42 before; on the
     day, one bon d'incrémentation per connected machine for the increments since the last win,
     signed by the cashier and a comité member, each in its modèle 29."""
     est = jackpot.establishment
@@ -558,11 +557,7 @@ def jpm_withdraw(
     _check_pair(est, actor, comite, "SLOT-41")
     if not jackpot.multisite or jackpot.status != Progressive.Status.ACTIVE:
         raise ValidationError(_("Ce jackpot n'est pas un JPM en service."))
-    if (leave_date - minister_notified_on).days < NOTICE_DAYS or not minister_reference.strip():
-        raise RuleViolation(
-            "SLOT-41",
-            _("Le ministre de l'intérieur est informé au moins %(n)s jours avant le retrait.") % {"n": NOTICE_DAYS},
-        )
+    notice = minister_notice_require(jackpot, ProgressiveStop.Kind.WITHDRAWAL)
     if est.localtime().date() != leave_date:
         raise ValidationError(_("Les bons d'incrémentation sont établis le jour du retrait."))
     shares = increment_shares(jackpot, _meter_values(jackpot, meters, "SLOT-41"))
@@ -582,7 +577,7 @@ def jpm_withdraw(
         amount=total,
         comite=comite,
         meters=_meters_text(meters),
-        detail=f"{_('ministre informé le')} {minister_notified_on:%d/%m/%Y} ({minister_reference.strip()})",
+        detail=minister_notice_text(notice),
     )
     stop = save_audited(
         ProgressiveStop(
@@ -591,27 +586,14 @@ def jpm_withdraw(
             kind=ProgressiveStop.Kind.WITHDRAWAL,
             stop_date=leave_date,
             increment=total,
-            minister_notified_on=minister_notified_on,
-            minister_reference=minister_reference.strip(),
+            minister_notified_on=est.localtime(notice.notified_at).date(),
+            minister_reference=notice.reference,
             recorded_by=actor,
             recorded_at=now,
             entry=entry,
         ),
         actor=actor,
         reason="retrait du JPM",
-    )
-    authority_notice_write(
-        establishment=est,
-        recipient=AuthorityRecipient.MINISTER,
-        subject=str(
-            _("Retrait du casino du JPM %(jackpot)s le %(date)s")
-            % {"jackpot": jackpot.code, "date": f"{leave_date:%d/%m/%Y}"}
-        ),
-        requirement="SLOT-41",
-        notified_at=minister_notified_on,
-        reference=minister_reference.strip(),
-        actor=actor,
-        role=Role.CAISSIER,
     )
     _increment_bons(jackpot, shares, actor=actor, comite=comite, at=now, stop=stop)
     return stop

@@ -14,10 +14,10 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.cash import services as cash_services
 from ledgers.cash.models import Orphan
 from ledgers.core.authz import require_role, save_audited
-from ledgers.core.errors import RuleViolation
+from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
-from ledgers.incidents.services import AuthorityRecipient, authority_notice_write
+from ledgers.incidents.services import AuthorityRecipient, authority_notice_write, notice_lead_require
 from ledgers.registers.models import Entry
 from ledgers.registers.services import (
     display_name,
@@ -33,6 +33,7 @@ from ..models import (
     Progressive,
     ProgressiveReading,
     ProgressiveStop,
+    ProgressiveStopNotice,
 )
 from ..registers import JPM_28S, PROGRESSIVES, TECHNICAL_CONTROL, TECHNICAL_KIND
 from .accounting import CENT
@@ -45,7 +46,7 @@ READERS = (Role.CAISSIER, Role.COMITE, Role.DIRECTEUR_RESPONSABLE, Role.EMPLOYE_
 
 
 # SET-42 (AMB-50): a progressive's transfer or final stop and a JPM withdrawal are notified to the
-# Minister of the Interior at least 15 days before; a JPM stop immediately (on the day at the latest).
+# Minister of the Interior at least 15 days before; a JPM stop immediately, so before it is recorded.
 NOTICE_DAYS = 15
 
 
@@ -344,6 +345,107 @@ def _orphan(jackpot: Progressive, amount: Decimal, actor: AbstractBaseUser) -> O
     )
 
 
+def _notice_terms(progressive: Progressive, kind: str) -> tuple[str, datetime.timedelta, str]:
+    """The requirement, the lead (SET-42, counted from the notice the system recorded) and the
+    wording of the Minister's notice that a stop of ``kind`` waits for."""
+    days = (progressive.establishment.setting("SET-42") or {}).get("progressive_notice_days")
+    lead = datetime.timedelta(days=NOTICE_DAYS if days is None else int(days))
+    if kind == ProgressiveStop.Kind.WITHDRAWAL:
+        return (
+            "SLOT-41",
+            lead,
+            _("Le ministre de l'intérieur est informé au moins %(n)s jours avant le retrait.") % {"n": lead.days},
+        )
+    if progressive.multisite:
+        return (
+            "SLOT-41",
+            datetime.timedelta(0),
+            _("L'arrêt d'un JPM est définitif et le ministre de l'intérieur en est informé immédiatement."),
+        )
+    return (
+        "SLOT-37",
+        lead,
+        _("Le ministre de l'intérieur est informé au moins %(n)s jours avant l'arrêt ou le transfert.")
+        % {"n": lead.days},
+    )
+
+
+@transaction.atomic
+def progressive_stop_notify(
+    *, progressive: Progressive, kind: str, channel: str, reference: str, actor: AbstractBaseUser
+) -> ProgressiveStopNotice:
+    """Record that the Minister of the Interior is told now of a progressive's coming transfer or
+    final stop (SLOT-37), of a JPM's stop or of this casino's withdrawal from it (SLOT-41), with its
+    line in the AUTH-06 register: its time is the system's, never typed in, so the lead the stop
+    waits cannot be shortened by back-dating; given once per kind of stop."""
+    progressive = Progressive.objects.select_for_update().select_related("establishment").get(pk=progressive.pk)
+    est = progressive.establishment
+    _fr(est)
+    role = require_role(actor, est, KEEPERS)
+    if progressive.status != Progressive.Status.ACTIVE:
+        raise ValidationError(_("Ce jackpot progressif n'est pas en service."))
+    allowed = (
+        (ProgressiveStop.Kind.FINAL, ProgressiveStop.Kind.WITHDRAWAL)
+        if progressive.multisite
+        else (ProgressiveStop.Kind.TRANSFER, ProgressiveStop.Kind.FINAL)
+    )
+    if kind not in allowed:
+        raise ValidationError(
+            {"kind": _("Un JPM est arrêté ou le casino s'en retire ; un jackpot local est transféré ou arrêté.")}
+        )
+    if not reference.strip():
+        raise ValidationError({"reference": _("Indiquez la référence de l'information du ministre.")})
+    if progressive.stop_notices.filter(kind=kind).exists():
+        raise impossible(_("Le ministre de l'intérieur est déjà informé de cet arrêt."))
+    notice = save_audited(
+        ProgressiveStopNotice(
+            progressive=progressive,
+            kind=kind,
+            notified_at=timezone.now(),
+            channel=channel,
+            reference=reference.strip(),
+            recorded_by=actor,
+        ),
+        actor=actor,
+    )
+    authority_notice_write(
+        establishment=est,
+        recipient=AuthorityRecipient.MINISTER,
+        subject=str(
+            _("%(kind)s — jackpot progressif %(jackpot)s")
+            % {"kind": ProgressiveStop.Kind(kind).label, "jackpot": progressive.code}
+        ),
+        requirement=_notice_terms(progressive, kind)[0],
+        notified_at=notice.notified_at,
+        reference=notice.reference,
+        actor=actor,
+        role=role,
+        detail=str(notice.get_channel_display()),
+    )
+    return notice
+
+
+def minister_notice_require(progressive: Progressive, kind: str) -> ProgressiveStopNotice:
+    """The Minister's notice a stop of ``kind`` needs, refused (SLOT-37, SLOT-41) while none is
+    recorded or before its lead has passed since it was recorded."""
+    code, lead, rule = _notice_terms(progressive, kind)
+    notice = progressive.stop_notices.filter(kind=kind).first()
+    notice_lead_require(
+        establishment=progressive.establishment,
+        notified_at=notice.notified_at if notice else None,
+        lead=lead,
+        requirement=code,
+        rule=rule,
+    )
+    return notice
+
+
+def minister_notice_text(notice: ProgressiveStopNotice) -> str:
+    """The notice as the stop's register line cites it."""
+    at = notice.progressive.establishment.localtime(notice.notified_at)
+    return f"{_('ministre informé le')} {at:%d/%m/%Y %H:%M} ({notice.reference})"
+
+
 @transaction.atomic
 def progressive_stop(
     *,
@@ -351,39 +453,33 @@ def progressive_stop(
     kind: str,
     stop_date: datetime.date,
     displayed: Decimal,
-    minister_notified_on: datetime.date,
-    minister_reference: str,
     actor: AbstractBaseUser,
     target: Progressive | None = None,
 ) -> ProgressiveStop:
     """A voluntary stop (SLOT-37): the whole increment (displayed − starting amount) transferred to
     another progressive's starting amount, or a final stop with the increment to orphans; the
-    Minister of the Interior informed at least SET-42 before. A JPM's global stop (SLOT-41): the
-    Minister informed at once, this casino's share of the increment since the last win to orphans."""
+    Minister of the Interior's notice recorded at least SET-42 before. A JPM's global stop (SLOT-41):
+    the Minister's notice recorded before it, this casino's share of the increment since the last
+    win to orphans."""
     est = progressive.establishment
     _fr(est)
     role = require_role(actor, est, KEEPERS)
     code = "SLOT-41" if progressive.multisite else "SLOT-37"
     if progressive.status != Progressive.Status.ACTIVE:
         raise ValidationError(_("Ce jackpot progressif n'est pas en service."))
-    if kind not in (ProgressiveStop.Kind.TRANSFER, ProgressiveStop.Kind.FINAL) or not minister_reference.strip():
-        raise ValidationError(_("Nature de l'arrêt et référence de l'information du ministre sont obligatoires."))
+    if kind not in (ProgressiveStop.Kind.TRANSFER, ProgressiveStop.Kind.FINAL):
+        raise ValidationError(_("La nature de l'arrêt est obligatoire."))
+    if progressive.multisite and kind != ProgressiveStop.Kind.FINAL:
+        raise RuleViolation(
+            code, _("L'arrêt d'un JPM est définitif et le ministre de l'intérieur en est informé immédiatement.")
+        )
+    notice = minister_notice_require(progressive, kind)
     if progressive.multisite:
-        if kind != ProgressiveStop.Kind.FINAL or minister_notified_on > stop_date:
-            raise RuleViolation(
-                code, _("L'arrêt d'un JPM est définitif et le ministre de l'intérieur en est informé immédiatement.")
-            )
         last = progressive.jpm_readings.order_by("-day").first()
         if last is None:
             raise RuleViolation(code, _("Aucun relevé modèle 28 S : la part de l'incrémentation est inconnue."))
         increment = sum(increment_shares(progressive, last.meters).values(), Decimal("0"))
     else:
-        if (stop_date - minister_notified_on).days < NOTICE_DAYS:
-            raise RuleViolation(
-                code,
-                _("Le ministre de l'intérieur est informé au moins %(n)s jours avant l'arrêt ou le transfert.")
-                % {"n": NOTICE_DAYS},
-            )
         increment = displayed - progressive.start_amount
     if increment < 0:
         raise ValidationError({"displayed": _("Le montant affiché est inférieur au montant de départ.")})
@@ -404,14 +500,10 @@ def progressive_stop(
         orphan = _orphan(progressive, increment, actor)
     progressive.status = Progressive.Status.STOPPED
     save_audited(progressive, actor=actor, reason="arrêt volontaire")
-    detail = (
-        f"{ProgressiveStop.Kind(kind).label} {_('le')} {stop_date:%d/%m/%Y} — {_('ministre informé le')} "
-        f"{minister_notified_on:%d/%m/%Y} ({minister_reference.strip()})"
-        + (
-            f" — {_('vers')} {target.code}"
-            if target is not None and kind == ProgressiveStop.Kind.TRANSFER
-            else f" — {_('orphelins')}"
-        )
+    detail = f"{ProgressiveStop.Kind(kind).label} {_('le')} {stop_date:%d/%m/%Y} — {minister_notice_text(notice)}" + (
+        f" — {_('vers')} {target.code}"
+        if target is not None and kind == ProgressiveStop.Kind.TRANSFER
+        else f" — {_('orphelins')}"
     )
     key = reserve_written(ProgressiveStop)  # the stop keeps its entry, which names it
     entry = _write(
@@ -426,19 +518,6 @@ def progressive_stop(
         detail=detail,
         **{"meters" if progressive.multisite else "machines": ""},
     )
-    authority_notice_write(
-        establishment=est,
-        recipient=AuthorityRecipient.MINISTER,
-        subject=str(
-            _("%(kind)s du jackpot progressif %(jackpot)s le %(date)s")
-            % {"kind": ProgressiveStop.Kind(kind).label, "jackpot": progressive.code, "date": f"{stop_date:%d/%m/%Y}"}
-        ),
-        requirement=code,
-        notified_at=minister_notified_on,
-        reference=minister_reference.strip(),
-        actor=actor,
-        role=role,
-    )
     return save_audited(
         ProgressiveStop(
             pk=key,
@@ -447,8 +526,8 @@ def progressive_stop(
             stop_date=stop_date,
             increment=increment,
             target=target if kind == ProgressiveStop.Kind.TRANSFER else None,
-            minister_notified_on=minister_notified_on,
-            minister_reference=minister_reference.strip(),
+            minister_notified_on=est.localtime(notice.notified_at).date(),
+            minister_reference=notice.reference,
             orphan=orphan,
             recorded_by=actor,
             recorded_at=timezone.now(),

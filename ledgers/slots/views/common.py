@@ -15,6 +15,7 @@ class SlotsView(service_views.EstablishmentRequiredMixin):
 class ServiceFormView(SlotsView, service_views.ServiceFormView):
     template_name = "slots/form.html"
     title = ""
+    intro = ""
     submit = _("Enregistrer")
     errors_on_fields = True
 
@@ -22,7 +23,7 @@ class ServiceFormView(SlotsView, service_views.ServiceFormView):
         return {**super().get_form_kwargs(), "establishment": self.establishment, "request": self.request}
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(title=self.title, submit=self.submit, **kwargs)
+        return super().get_context_data(title=self.title, intro=self.intro, submit=self.submit, **kwargs)
 
     def get_success_url(self) -> str:
         return reverse("slots:machines")

@@ -28,7 +28,7 @@ class ProgressivesView(SlotsView, ListExportMixin, TemplateView):
 
     def progressives(self):
         return Progressive.objects.filter(establishment=self.establishment).prefetch_related(
-            "machines", "readings", "jpm_readings"
+            "machines", "readings", "jpm_readings", "stop_notices"
         )
 
     def tickets(self):
@@ -102,6 +102,17 @@ class ProgressiveReadingView(ActView):
 
     def perform(self, form):
         return progressives.progressive_reading_record(**self.inputs(form))
+
+
+class StopNoticeView(ActView):
+    form_class, title = f.StopNoticeForm, _("Information du ministre de l'intérieur donnée")
+    intro = _(
+        "L'information est enregistrée à l'heure où vous la validez ; l'arrêt, le transfert ou le retrait n'est "
+        "possible qu'après le délai de préavis compté depuis cette heure (art. 68-20-1, 68-20-2)."
+    )
+
+    def perform(self, form):
+        return progressives.progressive_stop_notify(**self.inputs(form))
 
 
 class ProgressiveStopView(ActView):

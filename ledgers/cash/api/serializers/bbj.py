@@ -6,8 +6,17 @@ from rest_framework import serializers
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_inputs
 from ledgers.core.models import GamingTable
+from ledgers.incidents.models import IncidentNotice
 
-from ...models import BadBeatConfig, BadBeatCount, BadBeatLog, BadBeatStop, BadBeatTable, BadBeatWin
+from ...models import (
+    BadBeatConfig,
+    BadBeatCount,
+    BadBeatLog,
+    BadBeatStop,
+    BadBeatStopNotice,
+    BadBeatTable,
+    BadBeatWin,
+)
 from .common import session_field
 
 
@@ -95,10 +104,24 @@ class BadBeatConfigOutput(serializers.ModelSerializer):
         )
 
 
-class BadBeatFinalStopInput(serializers.Serializer):
+class BadBeatStopNoticeInput(serializers.Serializer):
+    """The Minister's notice of the final stop is recorded at the time it is given (the request's)."""
+
     jackpot = jackpot_field()
-    minister_notified_at = serializers.DateTimeField(validators=[bounded_datetime])
-    minister_reference = serializers.CharField(max_length=120, allow_blank=True)
+    channel = serializers.ChoiceField(choices=IncidentNotice.Channel.choices)
+    reference = serializers.CharField(max_length=120)
+
+
+class BadBeatStopNoticeOutput(serializers.ModelSerializer):
+    class Meta:
+        model = BadBeatStopNotice
+        fields = ("id", "jackpot", "notified_at", "channel", "reference", "recorded_by")
+
+
+class BadBeatFinalStopInput(serializers.Serializer):
+    """The final stop counts the SET-42 lead from the Minister's notice the system recorded."""
+
+    jackpot = jackpot_field()
 
 
 class BadBeatBreakdownInput(serializers.Serializer):
