@@ -194,10 +194,12 @@ def verify_register(
 
 
 def first_unsealed_transaction(using: str = DEFAULT_DB_ALIAS) -> int:
-    """The oldest transaction among the entries at or after each register's last checkpoint (every
-    entry of a register never sealed): where an incremental verification starts reading entries
-    and history rows. 0 (read everything) on SQLite or where nothing is stamped. Bounded by the
-    entries written since the seals, whatever the history."""
+    """The oldest transaction among the entries after each register's last checkpoint (every entry
+    of a register never sealed): where an incremental verification starts reading entries and
+    history rows. A sealed entry's transaction had committed when it was sealed, so each entry
+    after it belongs to a later one; when no entry was written since, the transaction after the
+    last entry's. 0 (read everything) on SQLite or an empty database. Bounded by the entries
+    written since the seals, whatever the history."""
     connection = connections[using]
     if connection.vendor != "postgresql":
         return 0
@@ -205,10 +207,11 @@ def first_unsealed_transaction(using: str = DEFAULT_DB_ALIAS) -> int:
     txid = q(TXID_COLUMN)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT min(e.{txid}) FROM {q(Register._meta.db_table)} r "
+            f"SELECT coalesce(min(e.{txid}), (SELECT max({txid}) + 1 FROM {q(Entry._meta.db_table)})) "
+            f"FROM {q(Register._meta.db_table)} r "
             f"LEFT JOIN LATERAL (SELECT max(c.seq) AS seq FROM {q(Checkpoint._meta.db_table)} c "
             "WHERE c.register_id = r.id) c ON TRUE "
-            f"JOIN {q(Entry._meta.db_table)} e ON e.register_id = r.id AND e.seq >= coalesce(c.seq, 0) "
+            f"JOIN {q(Entry._meta.db_table)} e ON e.register_id = r.id AND e.seq > coalesce(c.seq, 0) "
             f"WHERE e.{txid} <> 0"
         )
         (first,) = cursor.fetchone()
