@@ -215,6 +215,7 @@ API_ROUTE_OF = {
     "slots:machine_register": "slots-machine-register",
     "slots:meter_statement": "slots-meter-statement",
     "slots:move": "slots-move",
+    "slots:move_notice": "slots-move-notice",
     "slots:orphan": "slots-orphan",
     "slots:progressive_create": "slots-progressive-create",
     "slots:progressive_reading": "slots-progressive-reading",
