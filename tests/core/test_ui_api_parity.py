@@ -21,6 +21,7 @@ API_ROUTE_OF = {
     "authority:archives": "authority-archives",
     "authority:banker_withdraw": "authority-banker-withdraw",
     "authority:bankers": "authority-bankers",
+    "authority:called_bet_scj_notice": "authority-called-bet-scj-notice",
     "authority:called_bet_visa": "authority-called-bet-visa",
     "authority:called_bets": "authority-called-bets",
     "authority:declaration_follow_up": "authority-declaration-follow-up",
