@@ -106,6 +106,7 @@ def test_game_20_scj_not_informed_flagged(client, mco, live):
     before = timezone.now()
     informed = services.called_bet_scj_notify(bet=bet, channel="téléphone", actor=mco.directeur_jeux)
     assert before <= informed.scj_informed_at <= timezone.now()  # the system's time, nothing typed
+    assert informed.scj_notice.notified_at == informed.scj_informed_at and informed.scj_notice.channel == "téléphone"
     assert not selectors.called_bets_without_scj(mco.est).exists()
     with pytest.raises(RuleViolation) as again:
         services.called_bet_scj_notify(bet=bet, channel="courriel", actor=mco.directeur_jeux)  # given once

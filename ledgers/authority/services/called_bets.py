@@ -16,6 +16,7 @@ from ledgers.registers.services import display_name, entry_append, entry_seq_nex
 
 from ..models import (
     CalledBet,
+    CalledBetScjNotice,
 )
 from ..registers import (
     CALLED_BETS,
@@ -121,7 +122,11 @@ def called_bet_scj_notify(*, bet: CalledBet, channel: str, actor: AbstractBaseUs
         raise impossible(_("Le SCJ est déjà informé de cette annonce."))
     if not channel.strip():
         raise ValidationError({"channel": _("Indiquez comment le SCJ a été informé.")})
-    bet.scj_informed_at, bet.scj_channel = timezone.now(), channel.strip()
+    notice = save_audited(
+        CalledBetScjNotice(bet=bet, notified_at=timezone.now(), channel=channel.strip(), recorded_by=actor),
+        actor=actor,
+    )
+    bet.scj_informed_at, bet.scj_channel = notice.notified_at, notice.channel
     save_audited(bet, actor=actor, reason="information du SCJ")
     _write(bet.register, actor=actor, role=role, payload=_bet_payload(bet, actor, "information du SCJ"))
     return bet
