@@ -80,8 +80,13 @@ class CalledBetForm(forms.Form):
 
 
 class CalledBetVisaForm(forms.Form):
-    scj_informed_at = forms.DateTimeField(label=_("SCJ informé le"), widget=DATETIME, required=False)
-    scj_channel = forms.CharField(label=_("Moyen"), max_length=100, required=False)
+    """The visa takes nothing typed: the SCJ's information is its own act, timed by the system."""
+
+
+class CalledBetScjNoticeForm(forms.Form):
+    """The SCJ's information is recorded at the time it is given: only how it was given is typed."""
+
+    channel = forms.CharField(label=_("Moyen"), max_length=100)
 
 
 class HouseRulesForm(forms.Form):

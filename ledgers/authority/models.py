@@ -241,6 +241,7 @@ class CalledBet(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     visaed_at = models.DateTimeField(_("visée le"), null=True, blank=True)
+    # the SCJ's information as recorded by the system (CalledBetScjNotice), copied beside the bet
     scj_informed_at = models.DateTimeField(_("SCJ informé le"), null=True, blank=True)
     scj_channel = models.CharField(_("moyen"), max_length=100, blank=True)
     history = HistoricalRecords()
@@ -252,6 +253,25 @@ class CalledBet(models.Model):
 
     def __str__(self) -> str:
         return _("Annonce n° %(n)s") % {"n": self.number}
+
+
+class CalledBetScjNotice(models.Model):
+    """The SCJ told of a complex called bet (GAME-20), at the time the system recorded when the
+    notice was given (never typed in, so it cannot be back-dated to clear the flag). One per bet.
+    Append-only."""
+
+    bet = models.OneToOneField(CalledBet, on_delete=models.PROTECT, related_name="scj_notice")
+    notified_at = models.DateTimeField(_("SCJ informé le"))
+    channel = models.CharField(_("moyen"), max_length=100)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("information du SCJ d'une annonce complexe")
+        verbose_name_plural = _("informations du SCJ d'annonces complexes")
+        ordering = ["-notified_at"]
+
+    def __str__(self) -> str:
+        return f"{self.bet} — {self.channel}"
 
 
 class HouseOption(models.TextChoices):

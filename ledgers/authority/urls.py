@@ -15,6 +15,7 @@ urlpatterns = [
     path("declarations/<int:pk>/suite/", views.DeclarationFollowUpView.as_view(), name="declaration_follow_up"),
     path("annonces/", views.CalledBetsView.as_view(), name="called_bets"),
     path("annonces/<int:pk>/visa/", views.CalledBetVisaView.as_view(), name="called_bet_visa"),
+    path("annonces/<int:pk>/information-scj/", views.CalledBetScjNoticeView.as_view(), name="called_bet_scj_notice"),
     path("reglement-interieur/", views.HouseRulesView.as_view(), name="house_rules"),
     path("reglement-interieur/options/", views.TableOptionView.as_view(), name="table_option"),
     path("affichages/", views.DisplaysView.as_view(), name="displays"),

@@ -436,7 +436,8 @@ class CalledBetsView(ListExportMixin, AuthorityForm):
             yield (b.number, str(b.table_session.table), b.content, inspecteur, b.get_status_display())
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(bets=self.get_queryset()[:100], visa_form=forms.CalledBetVisaForm(), **kwargs)
+        scj_form = forms.CalledBetScjNoticeForm()
+        return super().get_context_data(bets=self.get_queryset()[:100], scj_form=scj_form, **kwargs)
 
     def perform(self, form):
         data = form.cleaned_data
@@ -457,7 +458,18 @@ class CalledBetVisaView(AuthorityForm):
 
     def perform(self, form):
         bet = get_object_or_404(selectors.called_bets_of(self.establishment), pk=self.kwargs["pk"])
-        return services.called_bet_authorise(bet=bet, actor=self.request.user, **form.cleaned_data)
+        return services.called_bet_authorise(bet=bet, actor=self.request.user)
+
+
+class CalledBetScjNoticeView(AuthorityForm):
+    form_class = forms.CalledBetScjNoticeForm
+    title = _("Information du SCJ donnée")
+    success_name = "authority:called_bets"
+    success_message = _("Information du SCJ enregistrée à cette heure.")
+
+    def perform(self, form):
+        bet = get_object_or_404(selectors.called_bets_of(self.establishment), pk=self.kwargs["pk"])
+        return services.called_bet_scj_notify(bet=bet, actor=self.request.user, **form.cleaned_data)
 
 
 class HouseRulesView(AuthorityForm):

@@ -98,14 +98,18 @@ def notice_lead_require(
     lead: datetime.timedelta,
     requirement: str,
     rule: str,
+    at: datetime.datetime | None = None,
 ) -> None:
     """Refuse an act that needs a prior notice to an authority while the system has recorded none,
     or before ``lead`` has passed since the notice it recorded when it was given (a time typed in
-    could be back-dated). ``rule`` states the notice the text requires."""
+    could be back-dated). ``rule`` states the notice the text requires. ``at``: the time the act
+    states it took place, when typed in, which must not fall before the lead either (else a
+    back-dated act would get round it)."""
     if notified_at is None:
         raise RuleViolation(requirement, _("%(rule)s Enregistrez d'abord l'information donnée.") % {"rule": rule})
     ready = notified_at + lead
-    if timezone.now() < ready:
+    now = timezone.now()
+    if min(now, at or now) < ready:
         raise RuleViolation(
             requirement,
             _("%(rule)s Information enregistrée le %(at)s : possible à partir du %(ready)s.")

@@ -16,6 +16,7 @@ urlpatterns = [
     path("machines/<int:pk>/fiche-technique/", views.SheetView.as_view(), name="sheet"),
     path("machines/<int:pk>/tremie/", views.HopperLidView.as_view(), name="hopper_lid"),
     path("machines/<int:pk>/deplacement/", views.MoveView.as_view(), name="move"),
+    path("machines/<int:pk>/information-police/", views.MoveNoticeView.as_view(), name="move_notice"),
     path("machines/<int:pk>/remise-a-zero/", views.RamClearView.as_view(), name="ram_clear"),
     path("machines/<int:pk>/intervention/", views.InterventionOpenView.as_view(), name="intervention_open"),
     path("interventions/nouvelle/", views.InterventionNewView.as_view(), name="intervention_new"),

@@ -85,11 +85,8 @@ def monaco(acts: Acts, mco: SimpleNamespace) -> None:
         "/api/v1/authority/called-bets/",
         {"table_session": roulette.pk, "content": "Orphelins à cheval", "inspecteur": mco.inspecteur.pk},
     )
-    acts.post(
-        mco.directeur_jeux,
-        f"/api/v1/authority/called-bets/{bet['id']}/visa/",
-        {"scj_informed_at": timezone.now().isoformat(), "scj_channel": "courriel"},
-    )
+    acts.post(mco.directeur_jeux, f"/api/v1/authority/called-bets/{bet['id']}/scj-notices/", {"channel": "courriel"})
+    acts.post(mco.directeur_jeux, f"/api/v1/authority/called-bets/{bet['id']}/visa/", {})
     acts.post(
         mco.directeur_jeux,
         "/api/v1/authority/split-aces/configs/",

@@ -336,6 +336,15 @@ def france(acts: Acts, org: SlotRoom) -> None:
         f"{API}socles/withdraw/",
         {"socle": spare["id"], "reason": "Rangée réaménagée", "password": DEFAULT_PASSWORD},
     )
+    acts.post(
+        comite,
+        f"{API}machines/{machine.pk}/move-notices/",
+        {"service": "Commissariat central", "channel": "email", "reference": "PN-1"},
+    )
+    # no lead after the notice the system recorded (SLOT-33), so that the planned move follows
+    org.est.options = {**org.est.options, "SLOT-33": {"notice_lead_minutes": 0}}
+    org.est.save()
+    acts.post(comite, f"{API}machines/{machine.pk}/moves/", {"to_place": "store", "reason": "planned"})
 
 
 def test_slot_04_every_write_endpoint_of_the_slot_room_in_its_own_transaction_verifies(

@@ -56,10 +56,11 @@ def test_reg_18_written_bet_kept_with_the_table_partie(mco, live):
 def test_reg_18_called_bet_lines_carry_every_column_and_print(mco, live):
     session, register = live
     bet = hand(mco, session, player="M. X")
-    informed = timezone.now()
-    services.called_bet_authorise(bet=bet, actor=mco.directeur_jeux, scj_informed_at=informed, scj_channel="téléphone")
-    handed, visa = (e.payload for e in register.entries.filter(kind="record").order_by("seq"))
-    for line in (handed, visa):  # GAME-20: table, content, player, the inspecteur present
+    informed = services.called_bet_scj_notify(bet=bet, channel="téléphone", actor=mco.directeur_jeux).scj_informed_at
+    services.called_bet_authorise(bet=bet, actor=mco.directeur_jeux)
+    handed, scj, visa = (e.payload for e in register.entries.filter(kind="record").order_by("seq"))
+    assert scj["event"] == "information du SCJ"
+    for line in (handed, scj, visa):  # GAME-20: table, content, player, the inspecteur present
         assert (line["bet"], line["table"], line["seance"]) == (1, "R1", str(session.seance))
         assert (line["content"], line["player"]) == ("Finales 3 et 6 à cheval, 20 €", "M. X")
         assert line["inspecteur"] == mco.inspecteur.get_full_name()
@@ -84,13 +85,11 @@ def test_game_20_authorised_only_by_the_direction_visa(mco, live):
     bet = hand(mco, live[0])
     for actor in (mco.inspecteur, mco.chef_table):
         with pytest.raises(RuleViolation) as refused:
-            services.called_bet_authorise(bet=bet, actor=actor, scj_informed_at=timezone.now(), scj_channel="tél.")
+            services.called_bet_authorise(bet=bet, actor=actor)
         assert refused.value.code == "GAME-20"
     bet.refresh_from_db()
     assert bet.status == CalledBet.Status.HANDED
-    done = services.called_bet_authorise(
-        bet=bet, actor=mco.directeur_jeux, scj_informed_at=timezone.now(), scj_channel="téléphone"
-    )
+    done = services.called_bet_authorise(bet=bet, actor=mco.directeur_jeux)
     assert done.status == CalledBet.Status.AUTHORISED and done.visa_by == mco.directeur_jeux
     with pytest.raises(RuleViolation):
         services.called_bet_authorise(bet=bet, actor=mco.directeur_jeux)
@@ -103,8 +102,20 @@ def test_game_20_scj_not_informed_flagged(client, mco, live):
     client.force_login(mco.scj)
     assert "SCJ non informé" in client.get(reverse("dashboard")).content.decode()
     assert register.entries.order_by("-seq").first().payload["flags"][0]["code"] == "GAME-20"
+    # informed as soon as possible after the visa: the flag is cleared, at the time the system recorded
+    before = timezone.now()
+    informed = services.called_bet_scj_notify(bet=bet, channel="téléphone", actor=mco.directeur_jeux)
+    assert before <= informed.scj_informed_at <= timezone.now()  # the system's time, nothing typed
+    assert informed.scj_notice.notified_at == informed.scj_informed_at and informed.scj_notice.channel == "téléphone"
+    assert not selectors.called_bets_without_scj(mco.est).exists()
+    with pytest.raises(RuleViolation) as again:
+        services.called_bet_scj_notify(bet=bet, channel="courriel", actor=mco.directeur_jeux)  # given once
+    assert "déjà informé" in str(again.value)
     with pytest.raises(ValidationError):
-        services.called_bet_authorise(bet=hand(mco, session), actor=mco.directeur_jeux, scj_informed_at=timezone.now())
+        services.called_bet_scj_notify(bet=hand(mco, session), channel=" ", actor=mco.directeur_jeux)
+    with pytest.raises(RuleViolation) as refused:
+        services.called_bet_scj_notify(bet=hand(mco, session), channel="téléphone", actor=mco.chef_table)
+    assert refused.value.code == "GAME-20"
 
 
 def test_game_20_closed_partie_and_other_roles_refused(mco, live):
@@ -130,10 +141,21 @@ def test_game_20_ui_and_api(client, mco, live):
     assert refused.status_code == 409 and b"GAME-20" in refused.content
     api = APIClient()
     api.force_authenticate(mco.directeur_jeux)
-    done = api.post(
-        f"/api/v1/authority/called-bets/{bet.pk}/visa/",
-        {"scj_informed_at": timezone.now().isoformat(), "scj_channel": "courriel"},
+    typed = api.post(
+        f"/api/v1/authority/called-bets/{bet.pk}/scj-notices/",
+        {"channel": "courriel", "scj_informed_at": "2020-01-01T08:00:00Z"},
         format="json",
     )
+    # a typed time is not read: the time is the request's
+    assert typed.status_code == 201 and not typed.json()["scj_informed_at"].startswith("2020")
+    done = api.post(f"/api/v1/authority/called-bets/{bet.pk}/visa/", {}, format="json")
     assert done.status_code == 201 and done.json()["status"] == "authorised"
     assert [b["number"] for b in api.get("/api/v1/authority/called-bets/").json()["results"]] == [1]
+    other = hand(mco, session)
+    client.force_login(mco.directeur_jeux)
+    page = client.get(reverse("authority:called_bets")).content.decode()
+    assert reverse("authority:called_bet_scj_notice", args=[other.pk]) in page
+    told = client.post(reverse("authority:called_bet_scj_notice", args=[other.pk]), {"channel": "téléphone"})
+    assert told.status_code == 302
+    other.refresh_from_db()
+    assert other.scj_informed_at is not None and other.scj_channel == "téléphone"

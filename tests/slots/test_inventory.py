@@ -225,14 +225,8 @@ def test_slot_25_insertion_limit_above_payment_limit_refused(fr_room):
 
 def test_slot_52_reg_39_fr_fiche_34_opened_and_written_by_the_direction(fr_room):
     machine = fr_room.on_floor()
-    services.machine_move(
-        machine=machine,
-        to_place="store",
-        reason="planned",
-        actor=fr_room["comite"],
-        police_informed_at=timezone.now() - datetime.timedelta(hours=1),
-        police_reference="PN-1",
-    )
+    _told(fr_room, machine)
+    services.machine_move(machine=machine, to_place="store", reason="planned", actor=fr_room["comite"])
     fiche = Register.objects.get(kind="slot_fiche_34", qualifier=machine.casino_number)
     opening = fiche.entries.get(seq=1)
     assert opening.kind == "opening" and opening.role == "directeur_responsable"
@@ -252,43 +246,84 @@ def test_slot_52_fr_casino_numbers_required(fr_room):
     assert exc.value.code == "SLOT-52"
 
 
-def test_slot_33_planned_move_without_police_notice_refused(fr_room):
+def _told(org, machine, reference="Mail 12"):
+    """The police told of the machine's next move, at the time the system records."""
+    return services.machine_move_notify(
+        machine=machine, service="Commissariat central", channel="email", reference=reference, actor=org["comite"]
+    )
+
+
+def _lead(machine, minutes):
+    est = machine.establishment
+    est.options = {"SLOT-33": {"notice_lead_minutes": minutes}}
+    est.save()
+
+
+def test_slot_33_planned_move_refused_without_the_recorded_police_notice(fr_room):
     machine = fr_room.on_floor()
-    now = timezone.now()
     with pytest.raises(RuleViolation) as exc:
-        services.machine_move(machine=machine, to_place="store", actor=fr_room.keeper, reason="planned", moved_at=now)
-    assert exc.value.code == "SLOT-33"
-    with pytest.raises(RuleViolation):
+        services.machine_move(machine=machine, to_place="store", actor=fr_room.keeper, reason="planned")
+    assert exc.value.code == "SLOT-33" and "Enregistrez d'abord" in str(exc.value)
+    machine.refresh_from_db()
+    assert machine.place == "floor"
+
+
+def test_slot_33_police_notice_timed_by_the_system_and_the_lead_counted_from_it(fr_room):
+    machine = fr_room.on_floor()
+    before = timezone.now()
+    notice = _told(fr_room, machine)
+    assert before <= notice.notified_at <= timezone.now()  # the system's time, nothing typed
+    line = Entry.objects.filter(register__kind="informations_autorites").order_by("-pk").first()
+    assert line.payload["requirement"] == "SLOT-33" and line.payload["reference"] == "Mail 12"
+    assert "Commissariat central" in line.payload["recipient"]
+    with pytest.raises(RuleViolation) as again:
+        _told(fr_room, machine, reference="Mail 13")  # one notice for the next move
+    assert "déjà informée" in str(again.value)
+    _lead(machine, 180)  # the establishment's notice lead: 3 hours
+    planned = {"machine": machine, "to_place": "store", "actor": fr_room.keeper, "reason": "planned"}
+    with pytest.raises(RuleViolation) as early:
+        services.machine_move(**planned)
+    ready = fr_room.est.localtime(notice.notified_at + datetime.timedelta(minutes=180))
+    assert early.value.code == "SLOT-33" and f"{ready:%d/%m/%Y %H:%M}" in str(early.value)
+    _lead(machine, 0)
+    move = services.machine_move(**planned)
+    machine.refresh_from_db()
+    assert machine.socle is None and machine.status == "out_of_service"
+    assert move.police_notice == notice and move.police_reference == "Mail 12"
+    assert "police informée le" in move.entry.payload["detail"] and "Mail 12" in move.entry.payload["detail"]
+
+
+def test_slot_33_back_dated_move_refused_before_the_notice(fr_room):
+    machine = fr_room.on_floor()
+    notice = _told(fr_room, machine)
+    _lead(machine, 0)
+    with pytest.raises(RuleViolation) as exc:
         services.machine_move(
             machine=machine,
             to_place="store",
             actor=fr_room.keeper,
             reason="planned",
-            moved_at=now,
-            police_informed_at=now + datetime.timedelta(minutes=5),
-            police_reference="Mail 12",
+            moved_at=notice.notified_at - datetime.timedelta(hours=1),
         )
-    planned = {
-        "machine": machine,
-        "to_place": "store",
-        "actor": fr_room.keeper,
-        "reason": "planned",
-        "moved_at": now,
-        "police_informed_at": now - datetime.timedelta(hours=2),
-        "police_reference": "Mail 12",
-    }
-    est = machine.establishment
-    est.options = {"SLOT-33": {"notice_lead_minutes": 180}}  # the establishment's notice lead: 3 hours
-    est.save()
-    with pytest.raises(RuleViolation) as exc:
-        services.machine_move(**planned)
-    assert exc.value.code == "SLOT-33"
-    est.options = {}
-    est.save()
-    move = services.machine_move(**planned)
+    assert exc.value.code == "SLOT-33" and "possible à partir du" in str(exc.value)
     machine.refresh_from_db()
-    assert machine.socle is None and machine.status == "out_of_service"
-    assert "police" in move.entry.payload["detail"]
+    assert machine.place == "floor" and not MachineMove.objects.filter(police_notice=notice).exists()
+
+
+def test_slot_33_a_police_notice_counts_for_one_move_only(fr_room):
+    machine = fr_room.on_floor()
+    socle = machine.socle
+    notice = _told(fr_room, machine)
+    _lead(machine, 0)
+    planned = {"machine": machine, "to_place": "store", "actor": fr_room.keeper, "reason": "planned"}
+    assert services.machine_move(**planned).police_notice == notice
+    services.machine_move(
+        machine=machine, to_place="floor", to_socle=socle, actor=fr_room.keeper, reason="commissioning"
+    )
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_move(**planned)  # the notice is used up by the first move
+    assert exc.value.code == "SLOT-33" and "Enregistrez d'abord" in str(exc.value)
+    assert MachineMove.objects.filter(police_notice=notice).count() == 1
 
 
 def test_slot_33_breakdown_move_needs_its_cause(fr_room):

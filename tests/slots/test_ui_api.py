@@ -30,6 +30,7 @@ def test_pages_answer_for_both_jurisdictions(client, mc_room, fr_room):
                 ("machine", {"pk": machine.pk}),
                 ("sheet", {"pk": machine.pk}),
                 ("move", {"pk": machine.pk}),
+                ("move_notice", {"pk": machine.pk}),
                 ("ram_clear", {"pk": machine.pk}),
                 ("intervention_open", {"pk": machine.pk}),
                 ("intervention_close", {"pk": sheet.pk}),

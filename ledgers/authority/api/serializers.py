@@ -172,8 +172,13 @@ class CalledBetInput(serializers.Serializer):
 
 
 class CalledBetVisaInput(serializers.Serializer):
-    scj_informed_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
-    scj_channel = serializers.CharField(required=False, allow_blank=True, default="")
+    """The visa takes nothing typed: the SCJ's information is its own act (CalledBetScjNoticeInput)."""
+
+
+class CalledBetScjNoticeInput(serializers.Serializer):
+    """The SCJ's information is recorded at the time it is given (the request's)."""
+
+    channel = serializers.CharField(max_length=100)
 
 
 class HouseRulesSerializer(serializers.ModelSerializer):

@@ -16,6 +16,11 @@ urlpatterns = [
     ),
     path("called-bets/", views.CalledBetList.as_view(), name="authority-called-bets"),
     path("called-bets/<int:pk>/visa/", views.CalledBetVisa.as_view(), name="authority-called-bet-visa"),
+    path(
+        "called-bets/<int:pk>/scj-notices/",
+        views.CalledBetScjNotice.as_view(),
+        name="authority-called-bet-scj-notice",
+    ),
     path("house-rules/", views.HouseRulesList.as_view(), name="authority-house-rules"),
     path("table-options/", views.TableOptionSet.as_view(), name="authority-table-options"),
     path("purges/", views.PurgeRequest.as_view(), name="authority-purge"),

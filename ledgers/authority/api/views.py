@@ -197,7 +197,16 @@ class CalledBetVisa(CalledBetsMixin, ServiceAction):
     input_serializer = s.CalledBetVisaInput
 
     def perform(self, data, pk):
-        return services.called_bet_authorise(bet=self.get_object(), actor=self.request.user, **data)
+        return services.called_bet_authorise(bet=self.get_object(), actor=self.request.user)
+
+
+class CalledBetScjNotice(CalledBetsMixin, ServiceAction):
+    """The SCJ informed of the bet, at the time the system records (GAME-20)."""
+
+    input_serializer = s.CalledBetScjNoticeInput
+
+    def perform(self, data, pk):
+        return services.called_bet_scj_notify(bet=self.get_object(), actor=self.request.user, **data)
 
 
 class HouseRulesList(ListAndWrite):

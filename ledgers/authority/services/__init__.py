@@ -3,7 +3,13 @@ texts' rules, saves with its history row and appends its register entry in one t
 
 from .archives import ARCHIVERS, archive_request, archive_run, register_purge
 from .bankers import BANKER_APPROVERS, banker_approve, banker_withdraw
-from .called_bets import BET_AUTHORISERS, BET_WRITERS, called_bet_authorise, called_bet_record
+from .called_bets import (
+    BET_AUTHORISERS,
+    BET_WRITERS,
+    called_bet_authorise,
+    called_bet_record,
+    called_bet_scj_notify,
+)
 from .common import logger
 from .declarations import declaration_follow_up, declaration_record
 from .display_checklists import DISPLAY_CHECKERS, display_post
@@ -32,6 +38,7 @@ __all__ = [
     "banker_withdraw",
     "called_bet_authorise",
     "called_bet_record",
+    "called_bet_scj_notify",
     "declaration_follow_up",
     "declaration_record",
     "display_post",

@@ -1,7 +1,5 @@
 """GAME-20, REG-18: complex called bets (Monaco)."""
 
-import datetime
-
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -9,7 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, role_named_by_text, roles_of, save_audited
-from ledgers.core.errors import RuleViolation
+from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import TableSession
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry, Register
@@ -18,6 +16,7 @@ from ledgers.registers.services import display_name, entry_append, entry_seq_nex
 
 from ..models import (
     CalledBet,
+    CalledBetScjNotice,
 )
 from ..registers import (
     CALLED_BETS,
@@ -94,35 +93,59 @@ def called_bet_record(
     return bet
 
 
-@transaction.atomic
-def called_bet_authorise(
-    *, bet: CalledBet, actor: AbstractBaseUser, scj_informed_at: datetime.datetime | None = None, scj_channel: str = ""
-) -> CalledBet:
-    """The direction des jeux's visa on the written bet, which authorises it (GAME-20). The SCJ
-    must be informed as soon as possible: a visa without that information is flagged."""
-    bet = (
+def _bet_for_update(bet: CalledBet) -> CalledBet:
+    return (
         CalledBet.objects.select_for_update()
         .select_related("table_session__seance__establishment", "table_session__table")
         .get(pk=bet.pk)
     )
-    est = bet.table_session.seance.establishment
-    role = role_named_by_text(
+
+
+def _direction_role(actor: AbstractBaseUser, bet: CalledBet) -> str:
+    return role_named_by_text(
         actor,
-        est,
+        bet.table_session.seance.establishment,
         BET_AUTHORISERS,
         "GAME-20",
         _("Seule la direction des jeux autorise une annonce complexe, en visant l'annonce écrite."),
     )
+
+
+@transaction.atomic
+def called_bet_scj_notify(*, bet: CalledBet, channel: str, actor: AbstractBaseUser) -> CalledBet:
+    """The direction des jeux tells the SCJ of the bet (GAME-20), before or as soon as possible
+    after its visa: the time is the system's when the notice is recorded, never typed in (a typed
+    time could be back-dated to clear the flag), and it is given once."""
+    bet = _bet_for_update(bet)
+    role = _direction_role(actor, bet)
+    if bet.scj_informed_at is not None:
+        raise impossible(_("Le SCJ est déjà informé de cette annonce."))
+    if not channel.strip():
+        raise ValidationError({"channel": _("Indiquez comment le SCJ a été informé.")})
+    notice = save_audited(
+        CalledBetScjNotice(bet=bet, notified_at=timezone.now(), channel=channel.strip(), recorded_by=actor),
+        actor=actor,
+    )
+    bet.scj_informed_at, bet.scj_channel = notice.notified_at, notice.channel
+    save_audited(bet, actor=actor, reason="information du SCJ")
+    _write(bet.register, actor=actor, role=role, payload=_bet_payload(bet, actor, "information du SCJ"))
+    return bet
+
+
+@transaction.atomic
+def called_bet_authorise(*, bet: CalledBet, actor: AbstractBaseUser) -> CalledBet:
+    """The direction des jeux's visa on the written bet, which authorises it (GAME-20). The SCJ
+    must be informed as soon as possible: a visa before the system has recorded that information
+    is flagged."""
+    bet = _bet_for_update(bet)
+    role = _direction_role(actor, bet)
     if bet.status == CalledBet.Status.AUTHORISED:
         raise RuleViolation("GAME-20", _("Cette annonce est déjà visée."))
-    if scj_informed_at is not None and not scj_channel.strip():
-        raise ValidationError({"scj_channel": _("Indiquez comment le SCJ a été informé.")})
     bet.status, bet.visa_by, bet.visaed_at = CalledBet.Status.AUTHORISED, actor, timezone.now()
-    bet.scj_informed_at, bet.scj_channel = scj_informed_at, scj_channel.strip()
     payload = _bet_payload(bet, actor, "visa de la direction")
     payload["flags"] = (
         []
-        if scj_informed_at
+        if bet.scj_informed_at
         else [{"code": "GAME-20", "text": "Annonce visée sans information du Service de Contrôle des Jeux."}]
     )
     save_audited(bet, actor=actor, reason="visa")

@@ -9,11 +9,23 @@ from ledgers.core.api.actions import Signature
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_serializer
 from ledgers.core.models import Room
+from ledgers.incidents.models import IncidentNotice
 from ledgers.keys.models import Key
 
 from .. import models as m
 from ..forms import MOVE_COUNTERSIGNERS
-from ..models import DropCount, Intervention, JackpotPayment, Machine, MachineMove, Meter, MeterReading, Releve, Socle
+from ..models import (
+    DropCount,
+    Intervention,
+    JackpotPayment,
+    Machine,
+    MachineMove,
+    MachineMoveNotice,
+    Meter,
+    MeterReading,
+    Releve,
+    Socle,
+)
 from ..rules import VARIANCE_PRESETS, required_meters
 from ..services import MachineInput, MeterSpec
 
@@ -155,8 +167,6 @@ class SlotMoveInputSerializer(*(countersignature_serializer(prefix, required=Fal
     to_socle = EstablishmentPK(queryset=Socle.objects.all(), required=False, allow_null=True)
     reason = serializers.CharField()
     moved_at = serializers.DateTimeField(required=False)
-    police_informed_at = serializers.DateTimeField(required=False, allow_null=True)
-    police_reference = serializers.CharField(required=False, allow_blank=True, default="")
     observations = serializers.CharField(required=False, allow_blank=True, default="")
     replaced_by = EstablishmentPK(
         queryset=Machine.objects.all(),
@@ -164,6 +174,20 @@ class SlotMoveInputSerializer(*(countersignature_serializer(prefix, required=Fal
         allow_null=True,
         help_text="the reserve machine put on the socle of the machine taken off the floor",
     )
+
+
+class SlotMoveNoticeInputSerializer(serializers.Serializer):
+    """The police notice is recorded at the time it is given (the request's), for the machine's next move."""
+
+    service = serializers.CharField(max_length=100)
+    channel = serializers.ChoiceField(choices=IncidentNotice.Channel.choices)
+    reference = serializers.CharField(max_length=100)
+
+
+class SlotMoveNoticeSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = MachineMoveNotice
+        fields = ("id", "machine", "notified_at", "service", "channel", "reference", "recorded_by")
 
 
 class SlotMoveSerializer(serializers.ModelSerializer):
@@ -181,6 +205,7 @@ class SlotMoveSerializer(serializers.ModelSerializer):
             "to_place",
             "to_socle",
             "reason",
+            "police_notice",
             "police_informed_at",
             "meters",
         )

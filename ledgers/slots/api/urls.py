@@ -9,6 +9,7 @@ router.register("meter-readings", views.MeterReadingViewSet, basename="slots-met
 
 urlpatterns = [
     path("machines/<int:pk>/moves/", views.MoveView.as_view(), name="slots-move"),
+    path("machines/<int:pk>/move-notices/", views.MoveNoticeView.as_view(), name="slots-move-notice"),
     path("releves/", views.ReleveOpenView.as_view(), name="slots-releve-open"),
     path("releves/<int:pk>/close/", views.ReleveCloseView.as_view(), name="slots-releve-close"),
     path("releves/<int:pk>/readings/", views.ReadingsImportView.as_view(), name="slots-readings"),

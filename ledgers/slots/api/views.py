@@ -117,6 +117,14 @@ class MoveView(ServiceAction):
         return services.machine_move(machine=machine, actor=self.request.user, signers=signers, **data)
 
 
+class MoveNoticeView(ServiceAction):
+    queryset = Machine.objects.all()
+    input_serializer, output_serializer = s.SlotMoveNoticeInputSerializer, s.SlotMoveNoticeSerializer
+
+    def perform(self, data, pk):
+        return services.machine_move_notify(machine=self.get_object(), actor=self.request.user, **data)
+
+
 class InterventionOpenView(EstablishmentList, ServiceAction):
     """GET: the intervention sheets of the establishment (filter by status, machine); POST: open one."""
 

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.countersign import CountersignMixin, ReauthMixin, countersignature_fields, countersigner_from
 from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Room
+from ledgers.incidents.models import IncidentNotice
 from ledgers.keys.models import Key
 from ledgers.keys.policy import LockType
 
@@ -124,6 +125,12 @@ def split_move_countersignatures(request, data: dict) -> tuple[list, dict]:
     return [user for user in found if user is not None], rest
 
 
+class MoveNoticeForm(EstablishmentForm):
+    service = forms.CharField(label=_("Service de police informé"), max_length=100)
+    channel = forms.ChoiceField(label=_("Moyen"), choices=IncidentNotice.Channel.choices)
+    reference = forms.CharField(label=_("Référence de l'information"), max_length=100)
+
+
 class MoveForm(EstablishmentForm):
     to_place = forms.ChoiceField(label=_("Vers"), choices=Place.choices)
     to_socle = forms.ModelChoiceField(label=_("Socle"), queryset=Socle.objects.none(), required=False)
@@ -134,8 +141,6 @@ class MoveForm(EstablishmentForm):
         label=_("Remplacée par la machine de réserve"), required=False, queryset=Machine.objects.none()
     )
     moved_at = forms.DateTimeField(label=_("Heure du déplacement"), widget=LOCAL_DATETIME, required=False)
-    police_informed_at = forms.DateTimeField(label=_("Police informée le"), widget=LOCAL_DATETIME, required=False)
-    police_reference = forms.CharField(label=_("Référence de l'information"), max_length=100, required=False)
     observations = forms.CharField(label=_("Observations"), widget=forms.Textarea(attrs={"rows": 2}), required=False)
 
     def setup(self) -> None:

@@ -13,7 +13,7 @@ from .cashdesk import (
 from .counts import SlotCount, SlotCountLine
 from .interventions import DailyTransmittal, Intervention, SfmVisit, StaffApproval
 from .jpm import IncrementBon, JpmReading, JpmTransmission, JpmWin
-from .machines import USER, Machine, MachineMove, Medium, Place, Socle, TechnicalSheet
+from .machines import USER, Machine, MachineMove, MachineMoveNotice, Medium, Place, Socle, TechnicalSheet
 from .meters import Meter, MeterCode, RamClear, meter_key
 from .monitoring import FileCopy, MonitoringEvent, Orphan
 from .payments import JackpotPayment, JackpotThreshold, PaymentDispute, PaymentMethod, TopUp
@@ -46,6 +46,7 @@ __all__ = [
     "Machine",
     "MachineAvance",
     "MachineMove",
+    "MachineMoveNotice",
     "Medium",
     "Meter",
     "MeterCode",

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from ledgers.core.models import Establishment, Room
+from ledgers.incidents.models import IncidentNotice
 
 USER = settings.AUTH_USER_MODEL
 
@@ -183,6 +184,27 @@ class TechnicalSheet(models.Model):
         return f"{self.machine} — v{self.version}"
 
 
+class MachineMoveNotice(models.Model):
+    """The police service told of a machine's coming move from its location (SLOT-33), at the time
+    the system recorded when the notice was given (never typed in, so it cannot be back-dated): the
+    move waits the SLOT-33 lead from it. It counts for one move, the one that records it. Append-only."""
+
+    machine = models.ForeignKey("Machine", on_delete=models.PROTECT, related_name="move_notices")
+    notified_at = models.DateTimeField(_("police informée le"))
+    service = models.CharField(_("service de police"), max_length=100)
+    channel = models.CharField(_("moyen"), max_length=20, choices=IncidentNotice.Channel.choices)
+    reference = models.CharField(_("référence de l'information"), max_length=100)
+    recorded_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("information de la police d'un déplacement de machine")
+        verbose_name_plural = _("informations de la police de déplacements de machines")
+        ordering = ["-notified_at"]
+
+    def __str__(self) -> str:
+        return f"{self.machine} — {self.service} — {self.reference}"
+
+
 class MachineMove(models.Model):
     """A machine moved between the floor, the store and the workshop (SLOT-04, SLOT-33, SLOT-34),
     with the meters as they stood at the move."""
@@ -202,7 +224,10 @@ class MachineMove(models.Model):
     to_place = models.CharField(_("vers"), max_length=10, choices=Place.choices)
     to_socle = models.ForeignKey(Socle, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     reason = models.CharField(_("motif"), max_length=15, choices=Reason.choices)
-    # FR: the police service informed before a planned move (SLOT-33).
+    # FR: the police notice the move used (SLOT-33), once only; its time and reference copied beside it.
+    police_notice = models.OneToOneField(
+        MachineMoveNotice, on_delete=models.PROTECT, null=True, blank=True, related_name="move"
+    )
     police_informed_at = models.DateTimeField(_("police informée le"), null=True, blank=True)
     police_reference = models.CharField(_("référence de l'information"), max_length=100, blank=True)
     meters = models.JSONField(_("compteurs au déplacement"), default=dict)  # {meter id: value}

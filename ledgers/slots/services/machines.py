@@ -15,10 +15,10 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.authority.displays import require_machine_displays
 from ledgers.core.authz import require_role, roles_of, save_audited
-from ledgers.core.errors import RuleViolation
+from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import Establishment, Room
 from ledgers.core.roles import Role
-from ledgers.incidents.services import AuthorityRecipient, authority_notice_write
+from ledgers.incidents.services import AuthorityRecipient, authority_notice_write, notice_lead_require
 from ledgers.registers.services import (
     display_name,
     register_create,
@@ -30,6 +30,7 @@ from ..locks import check_lock_keys
 from ..models import (
     Machine,
     MachineMove,
+    MachineMoveNotice,
     Medium,
     Meter,
     MeterCode,
@@ -344,6 +345,58 @@ def _check_commissionable(machine: Machine) -> None:
     require_machine_displays(machine)
 
 
+def _pending_notice(machine: Machine) -> MachineMoveNotice | None:
+    """The police notice given for the machine's next move, which no move has used yet."""
+    return machine.move_notices.filter(move__isnull=True).first()
+
+
+@transaction.atomic
+def machine_move_notify(
+    *, machine: Machine, service: str, channel: str, reference: str, actor: AbstractBaseUser
+) -> MachineMoveNotice:
+    """Record that the police service is told now of a machine's coming move from its location
+    (SLOT-33), with its line in the AUTH-06 register: its time is the system's, never typed in, so
+    the lead the move waits cannot be shortened by back-dating. It counts for the machine's next
+    move only, so a second one is refused while it is unused."""
+    machine = Machine.objects.select_for_update().select_related("establishment").get(pk=machine.pk)
+    est = machine.establishment
+    if est.jurisdiction != "FR":
+        raise ValidationError(_("L'information de la police avant un déplacement est régie par l'arrêté de 2007."))
+    role = require_role(actor, est, INVENTORY_ROLES["FR"])
+    if machine.status != Machine.Status.IN_SERVICE:
+        raise ValidationError(_("Seule une machine en service est déplacée après l'information de la police."))
+    if not service.strip() or not reference.strip():
+        raise ValidationError(_("Indiquez le service de police informé et la référence de l'information."))
+    if _pending_notice(machine) is not None:
+        raise impossible(_("La police est déjà informée du prochain déplacement de cette machine."))
+    notice = save_audited(
+        MachineMoveNotice(
+            machine=machine,
+            notified_at=timezone.now(),
+            service=service.strip(),
+            channel=channel,
+            reference=reference.strip(),
+            recorded_by=actor,
+        ),
+        actor=actor,
+    )
+    authority_notice_write(
+        establishment=est,
+        recipient=AuthorityRecipient.POLICE,
+        subject=str(
+            _("Déplacement de la machine %(machine)s depuis le socle %(socle)s")
+            % {"machine": _identity(machine), "socle": machine.socle.number if machine.socle else "—"}
+        ),
+        requirement="SLOT-33",
+        notified_at=notice.notified_at,
+        reference=notice.reference,
+        actor=actor,
+        role=role,
+        detail=f"{notice.service} — {notice.get_channel_display()}",
+    )
+    return notice
+
+
 @transaction.atomic
 def machine_move(
     *,
@@ -353,8 +406,6 @@ def machine_move(
     reason: str,
     moved_at: datetime.datetime | None = None,
     to_socle: Socle | None = None,
-    police_informed_at: datetime.datetime | None = None,
-    police_reference: str = "",
     observations: str = "",
     signers: Sequence[AbstractBaseUser] = (),
     replaced_by: Machine | None = None,
@@ -362,7 +413,8 @@ def machine_move(
 ) -> MachineMove:
     """Move a machine between the floor (on a socle), the store and the workshop, with a snapshot of
     its meters (SLOT-04). Onto the floor it must be fit for operation; FR: a planned move needs
-    the police informed beforehand (SLOT-33), a breakdown or incident its reason; the move is the
+    the police notice the system recorded, the SLOT-33 lead before both now and the move's time
+    (which may be typed), and uses it up; a breakdown or incident its reason; the move is the
     modèle 26 line (SLOT-34, SLOT-51). With ``replaced_by``, a machine taken off the floor is
     replaced on its socle by that reserve machine in the same act: two lines, each naming both
     machines' numbers, the replacement countersigned like a repair (SLOT-34)."""
@@ -390,17 +442,21 @@ def machine_move(
         _check_commissionable(machine)
     else:
         to_socle = None
+    notice = None
     if est.jurisdiction == "FR" and machine.status == Machine.Status.IN_SERVICE:
-        lead = datetime.timedelta(minutes=(est.setting("SLOT-33") or {}).get("notice_lead_minutes", 0))
-        if reason == MachineMove.Reason.PLANNED and (
-            police_informed_at is None or not police_reference.strip() or police_informed_at > moved_at - lead
-        ):
-            raise RuleViolation(
-                "SLOT-33",
-                _(
+        # whatever the move's reason, the notice given for the machine's next move is used by it
+        notice = _pending_notice(machine)
+        if reason == MachineMove.Reason.PLANNED:
+            notice_lead_require(
+                establishment=est,
+                notified_at=notice.notified_at if notice else None,
+                lead=datetime.timedelta(minutes=(est.setting("SLOT-33") or {}).get("notice_lead_minutes", 0)),
+                requirement="SLOT-33",
+                rule=_(
                     "Aucune machine ne peut être déplacée de son emplacement initial avant "
                     "que le service de police compétent en ait été informé."
                 ),
+                at=moved_at,
             )
         if reason in (MachineMove.Reason.BREAKDOWN, MachineMove.Reason.INCIDENT) and not observations.strip():
             raise RuleViolation("SLOT-33", _("Un déplacement pour panne ou incident technique en indique la cause."))
@@ -432,8 +488,9 @@ def machine_move(
     machine.status = Machine.Status.IN_SERVICE if to_place == Place.FLOOR else Machine.Status.OUT_OF_SERVICE
     save_audited(machine, actor=actor, reason="déplacement")
     police = (
-        f" — {_('police informée le')} {est.localtime(police_informed_at):%d/%m/%Y %H:%M} ({police_reference})"
-        if police_informed_at
+        f" — {_('police informée le')} {est.localtime(notice.notified_at):%d/%m/%Y %H:%M} "
+        f"({notice.service}, {notice.reference})"
+        if notice
         else ""
     )
     notes = f" — {observations.strip()}" if observations.strip() else ""
@@ -458,27 +515,14 @@ def machine_move(
         to_place=to_place,
         to_socle=to_socle,
         reason=reason,
-        police_informed_at=police_informed_at,
-        police_reference=police_reference.strip(),
+        police_notice=notice,
+        police_informed_at=notice.notified_at if notice else None,
+        police_reference=notice.reference if notice else "",
         meters=snapshot,
         recorded_by=actor,
         observations=observations.strip(),
         entry=entry,
     )
-    if est.jurisdiction == "FR" and police_informed_at is not None:
-        authority_notice_write(
-            establishment=est,
-            recipient=AuthorityRecipient.POLICE,
-            subject=str(
-                _("Déplacement de la machine %(machine)s : %(from)s → %(to)s")
-                % {"machine": _identity(machine), "from": Place(from_place).label, "to": Place(to_place).label}
-            ),
-            requirement="SLOT-33",
-            notified_at=police_informed_at,
-            reference=move.police_reference,
-            actor=actor,
-            role=role,
-        )
     if replaced_by is not None:
         machine_move(
             machine=replaced_by,

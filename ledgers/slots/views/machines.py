@@ -55,6 +55,7 @@ class MachineDetailView(SlotsView, DetailView):
         return super().get_context_data(
             last=selectors.last_values_of(machine),
             moves=machine.moves.all()[:20],
+            move_notice=machine.move_notices.filter(move__isnull=True).first(),
             sheets=machine.sheets.all(),
             interventions=machine.interventions.all()[:20],
             **kwargs,
@@ -127,6 +128,20 @@ class MoveView(MachineFormView):
     def perform(self, form):
         signers, data = form.move()
         return services.machine_move(machine=self.machine, actor=self.request.user, signers=signers, **data)
+
+
+class MoveNoticeView(MachineFormView):
+    form_class = forms.MoveNoticeForm
+    title = _("Information de la police donnée avant le déplacement")
+    submit = _("Information donnée")
+    intro = _(
+        "L'information est enregistrée à l'heure où vous la validez ; le déplacement prévu n'est possible "
+        "qu'après le délai de préavis compté depuis cette heure, et elle ne vaut que pour le prochain "
+        "déplacement de la machine (art. 68-19)."
+    )
+
+    def perform(self, form):
+        return services.machine_move_notify(machine=self.machine, actor=self.request.user, **form.cleaned_data)
 
 
 class SocleWithdrawView(ServiceFormView):
