@@ -173,9 +173,11 @@ def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS, 
 
     Entries of format 2 name, in their hashed ``written``, the objects their transaction wrote
     before them; a transaction with an entry of format 1 (which names none) is held to the
-    window check alone. One pass over every history table against the entries, the first
-    ``limit_per_model`` rows of each model by history id; with ``since``, the history rows and
-    entries of that transaction and later (and every unstamped history row)."""
+    window check alone. The other way round, an object an entry names must still have its
+    history row of that transaction: one deleted is reported (``deleted_history``). One pass over
+    every history table against the entries, the first ``limit_per_model`` rows of each model by
+    history id; with ``since``, the history rows and entries of that transaction and later (and
+    every unstamped history row)."""
     connection = connections[using]
     if connection.vendor != "postgresql":
         return []
@@ -208,27 +210,35 @@ def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS, 
         f"SELECT tbl, hid, pk, txid, 'no_entry' FROM h WHERE txid <> 0 AND NOT EXISTS "
         f"(SELECT 1 FROM tx WHERE tx.txid = h.txid) UNION ALL "
         f"SELECT h.tbl, h.hid, h.pk, h.txid, 'unnamed' FROM h JOIN tx ON tx.txid = h.txid AND NOT tx.format1 "
-        f"WHERE NOT EXISTS (SELECT 1 FROM named n WHERE n.txid = h.txid AND n.label = h.label AND n.pk = h.pk)), "
-        f"ranked AS (SELECT tbl, hid, pk, why, row_number() OVER (PARTITION BY tbl ORDER BY hid) AS n FROM bad) "
-        f"SELECT tbl, hid, pk, why FROM ranked WHERE n <= %s ORDER BY tbl, hid"
+        f"WHERE NOT EXISTS (SELECT 1 FROM named n WHERE n.txid = h.txid AND n.label = h.label AND n.pk = h.pk) "
+        f"UNION ALL SELECT t.tbl, NULL, n.pk, n.txid, 'deleted_history' FROM named n "
+        f"JOIN (VALUES {', '.join(['(%s, %s)'] * len(by_table))}) AS t (tbl, label) ON t.label = n.label "
+        f"WHERE NOT EXISTS (SELECT 1 FROM h WHERE h.txid = n.txid AND h.label = n.label AND h.pk = n.pk)), "
+        f"ranked AS (SELECT tbl, hid, pk, txid, why, row_number() OVER (PARTITION BY tbl ORDER BY hid, txid) AS n "
+        f"FROM bad) SELECT tbl, hid, pk, txid, why FROM ranked WHERE n <= %s ORDER BY tbl, hid, txid"
     )
+    labels = [value for table, model in by_table.items() for value in (table, model._meta.label)]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [limit_per_model])
+        cursor.execute(sql, [*labels, limit_per_model])
         found = cursor.fetchall()
     reasons = {
         "unstamped": _("historique n° %(hid)s écrit les déclencheurs désactivés"),
         "no_entry": _("historique n° %(hid)s écrit sans entrée de registre dans la même transaction"),
         "unnamed": _("historique n° %(hid)s : aucune entrée de sa transaction ne nomme cet objet"),
+        "deleted_history": _(
+            "historique de la transaction n° %(txid)s disparu : une entrée de cette transaction nomme l'objet"
+        ),
     }
+    codes = {"unnamed": "unnamed", "deleted_history": "deleted_history"}
     return [
         ObjectFinding(
             by_table[table]._meta.label,
             by_table[table]._meta.pk.to_python(pk),
-            "transaction" if why != "unnamed" else "unnamed",
-            str(reasons[why] % {"hid": hid}),
+            codes.get(why, "transaction"),
+            str(reasons[why] % {"hid": hid, "txid": txid}),
             history_id=hid,
         )
-        for table, hid, pk, why in found
+        for table, hid, pk, txid, why in found
     ]
 
 

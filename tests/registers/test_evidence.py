@@ -315,6 +315,34 @@ def test_reg_20_a_history_row_without_an_entry_in_its_transaction_is_reported(mc
 
 @pytest.mark.postgresql
 @pytest.mark.django_db(transaction=True)
+def test_reg_20_an_earlier_history_row_deleted_is_found_by_the_entry_that_names_it(mc, user_in):
+    """The latest history row is held to the object's state; an earlier one, deleted by the owner
+    with the triggers off, is missed by that comparison but not by the entry of its transaction,
+    whose hashed ``written`` still names the object."""
+    open_register(mc, BANKERS.code)
+    director = user_in(mc, Role.DIRECTEUR_JEUX)
+    banker = banker_approve(
+        establishment=mc,
+        actor=director,
+        full_name="Jean Banquier",
+        birth_date=datetime.date(1970, 5, 1),
+        identity_document="Passeport 12AB34",
+        approved_on=timezone.localdate(),
+    )
+    banker_withdraw(banker=banker, actor=director, on=timezone.localdate())
+    history = ApprovedBanker.history.model
+    approval = history.objects.filter(id=banker.pk).earliest("history_id")
+    assert check_transactions() == []
+    with triggers_bypassed():
+        run_sql("DELETE FROM authority_historicalapprovedbanker WHERE history_id = %s", [approval.history_id])
+    assert check_state(ApprovedBanker, history) is None  # the withdrawal, the latest row, still matches
+    findings = check_transactions()
+    assert [(f.model, f.pk, f.code) for f in findings] == [("authority.ApprovedBanker", banker.pk, "deleted_history")]
+    assert "disparu" in findings[0].reason
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
 def test_reg_20_seances_and_table_parties_are_held_to_their_entries(mc, user_in):
     """A séance and its table-partie, from opening to closing, each act in its own transaction:
     every history row is named by its act's entry; a change of either behind the services is found."""
