@@ -289,6 +289,7 @@ SPECTACULAR_SETTINGS = {
         "OpenClosedEnum": "ledgers.slots.models.ChangeAssignment.Status",  # and the slot counts' status
         "CounterfeitKindEnum": "ledgers.slots.models.CounterfeitItem.Kind",
         "JpmTransmissionReasonEnum": "ledgers.slots.models.JpmTransmission.Reason",
+        "ProgressiveStopKindEnum": "ledgers.slots.models.ProgressiveStop.Kind",  # the stop and its notice
     },
 }
 
