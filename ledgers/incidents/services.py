@@ -91,6 +91,37 @@ def authority_notice_write(
     )
 
 
+def authority_notice_record(
+    notice: Model,
+    *,
+    establishment: Establishment,
+    recipient: str,
+    subject: str,
+    requirement: str,
+    actor: AbstractBaseUser,
+    role: str,
+    detail: str = "",
+) -> Model:
+    """Save ``notice``, an unsaved notice row (its channel and reference set), timed by the system
+    when it is given and signed by its recorder, and write its line in the AUTH-06 register in the
+    caller's transaction: a notice to the authorities is never given a typed time. ``detail``
+    defaults to the channel."""
+    notice.notified_at, notice.recorded_by = timezone.now(), actor
+    notice = save_audited(notice, actor=actor)
+    authority_notice_write(
+        establishment=establishment,
+        recipient=recipient,
+        subject=subject,
+        requirement=requirement,
+        notified_at=notice.notified_at,
+        reference=notice.reference,
+        actor=actor,
+        role=role,
+        detail=detail or str(notice.get_channel_display()),
+    )
+    return notice
+
+
 def notice_lead_require(
     *,
     establishment: Establishment,

@@ -16,7 +16,7 @@ from ledgers.core.roles import Role
 from ledgers.incidents.models import Incident, IncidentNotice
 from ledgers.incidents.services import (
     AuthorityRecipient,
-    authority_notice_write,
+    authority_notice_record,
     incident_close,
     incident_notify,
     incident_open,
@@ -53,24 +53,15 @@ def bad_beat_stop_notify(
         raise impossible(_("Le ministre de l'intérieur est déjà informé de l'arrêt définitif de ce bad beat jackpot."))
     if not reference.strip():
         raise ValidationError({"reference": _("Indiquez la référence de l'information du ministre.")})
-    notice = save_audited(
-        BadBeatStopNotice(
-            jackpot=jackpot, notified_at=timezone.now(), channel=channel, reference=reference.strip(), recorded_by=actor
-        ),
-        actor=actor,
-    )
-    authority_notice_write(
+    return authority_notice_record(
+        BadBeatStopNotice(jackpot=jackpot, channel=channel, reference=reference.strip()),
         establishment=est,
         recipient=AuthorityRecipient.MINISTER,
         subject=str(_("Arrêt définitif du bad beat jackpot de la table %(table)s") % {"table": jackpot.table.number}),
         requirement="COUNT-47",
-        notified_at=notice.notified_at,
-        reference=notice.reference,
         actor=actor,
         role=role,
-        detail=str(notice.get_channel_display()),
     )
-    return notice
 
 
 @transaction.atomic

@@ -18,7 +18,11 @@ from ledgers.core.authz import require_role, roles_of, save_audited
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import Establishment, Room
 from ledgers.core.roles import Role
-from ledgers.incidents.services import AuthorityRecipient, authority_notice_write, notice_lead_require
+from ledgers.incidents.services import (
+    AuthorityRecipient,
+    authority_notice_record,
+    notice_lead_require,
+)
 from ledgers.registers.services import (
     display_name,
     register_create,
@@ -369,18 +373,9 @@ def machine_move_notify(
         raise ValidationError(_("Indiquez le service de police informé et la référence de l'information."))
     if _pending_notice(machine) is not None:
         raise impossible(_("La police est déjà informée du prochain déplacement de cette machine."))
-    notice = save_audited(
-        MachineMoveNotice(
-            machine=machine,
-            notified_at=timezone.now(),
-            service=service.strip(),
-            channel=channel,
-            reference=reference.strip(),
-            recorded_by=actor,
-        ),
-        actor=actor,
-    )
-    authority_notice_write(
+    notice = MachineMoveNotice(machine=machine, service=service.strip(), channel=channel, reference=reference.strip())
+    return authority_notice_record(
+        notice,
         establishment=est,
         recipient=AuthorityRecipient.POLICE,
         subject=str(
@@ -388,13 +383,10 @@ def machine_move_notify(
             % {"machine": _identity(machine), "socle": machine.socle.number if machine.socle else "—"}
         ),
         requirement="SLOT-33",
-        notified_at=notice.notified_at,
-        reference=notice.reference,
         actor=actor,
         role=role,
         detail=f"{notice.service} — {notice.get_channel_display()}",
     )
-    return notice
 
 
 @transaction.atomic

@@ -17,7 +17,11 @@ from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
-from ledgers.incidents.services import AuthorityRecipient, authority_notice_write, notice_lead_require
+from ledgers.incidents.services import (
+    AuthorityRecipient,
+    authority_notice_record,
+    notice_lead_require,
+)
 from ledgers.registers.models import Entry
 from ledgers.registers.services import (
     display_name,
@@ -397,18 +401,8 @@ def progressive_stop_notify(
         raise ValidationError({"reference": _("Indiquez la référence de l'information du ministre.")})
     if progressive.stop_notices.filter(kind=kind).exists():
         raise impossible(_("Le ministre de l'intérieur est déjà informé de cet arrêt."))
-    notice = save_audited(
-        ProgressiveStopNotice(
-            progressive=progressive,
-            kind=kind,
-            notified_at=timezone.now(),
-            channel=channel,
-            reference=reference.strip(),
-            recorded_by=actor,
-        ),
-        actor=actor,
-    )
-    authority_notice_write(
+    return authority_notice_record(
+        ProgressiveStopNotice(progressive=progressive, kind=kind, channel=channel, reference=reference.strip()),
         establishment=est,
         recipient=AuthorityRecipient.MINISTER,
         subject=str(
@@ -416,13 +410,9 @@ def progressive_stop_notify(
             % {"kind": ProgressiveStop.Kind(kind).label, "jackpot": progressive.code}
         ),
         requirement=_notice_terms(progressive, kind)[0],
-        notified_at=notice.notified_at,
-        reference=notice.reference,
         actor=actor,
         role=role,
-        detail=str(notice.get_channel_display()),
     )
-    return notice
 
 
 def minister_notice_require(progressive: Progressive, kind: str) -> ProgressiveStopNotice:
