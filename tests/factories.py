@@ -7,6 +7,12 @@ from ledgers.core.services import membership_grant
 DEFAULT_PASSWORD = "motdepasse-test"
 
 
+def countersignature(prefix: str, user) -> dict:
+    """The countersignature of ``user`` under ``prefix``: their own login and password, typed at the
+    terminal of the one who records the act."""
+    return {f"{prefix}_username": user.username, f"{prefix}_password": DEFAULT_PASSWORD}
+
+
 class EstablishmentFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Establishment

@@ -22,6 +22,9 @@ from rest_framework import serializers
 from .authz import reauthenticate
 from .forms import staff_choices
 
+# The inputs of one countersignature, after its prefix: what the services never see.
+COUNTERSIGNATURE_FIELDS = ("_username", "_password", "_otp")
+
 
 def _http(request) -> HttpRequest:
     return getattr(request, "_request", request)  # a DRF request wraps the HttpRequest
@@ -95,6 +98,14 @@ def countersignature_serializer(prefix: str, *, required: bool = True) -> type[s
         (serializers.Serializer,),
         countersignature_inputs(prefix, required=required),
     )
+
+
+def signed_data(form: forms.Form) -> dict:
+    """A form's cleaned data for its service: each countersigner (``CountersignMixin``) as a user,
+    their typed credentials left out."""
+    prefixes = getattr(form, "countersignatures", ())
+    typed = {prefix + suffix for prefix in prefixes for suffix in COUNTERSIGNATURE_FIELDS}
+    return {k: v for k, v in form.cleaned_data.items() if k not in typed}
 
 
 class CountersignMixin(forms.Form):

@@ -37,7 +37,7 @@ from ledgers.cash.registers import (
 from ledgers.core.roles import Role
 from tests.api.acts import Acts, verify_every_act
 from tests.cash.conftest import fro, mco, plaques  # noqa: F401
-from tests.factories import DEFAULT_PASSWORD, GamingTableFactory, post_displays
+from tests.factories import DEFAULT_PASSWORD, GamingTableFactory, countersignature, post_displays
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 
@@ -52,11 +52,6 @@ BBJ_LOG = (
     "21:04:12,120.00,6.00,1.20,112.80,1001.20,\n"
     "21:30,90.00,4.50,0.90,84.60,1002.10,\n"
 )
-
-
-def signed(user, prefix: str) -> dict:
-    """The countersignature of ``user`` in the fields ``<prefix>_username`` and ``_password``."""
-    return {f"{prefix}_username": user.username, f"{prefix}_password": DEFAULT_PASSWORD}
 
 
 def new_table(org: SimpleNamespace, number: str, game: str, carnet=None):
@@ -80,14 +75,14 @@ def slips(acts: Acts, org, session, *, book, writer, supervisor, requested, hand
             "table_session": session.pk,
             "requested": requested,
             "handed": handed,
-            **signed(supervisor, "supervisor"),
+            **countersignature("supervisor", supervisor),
         },
     )
     acts.post(org[Role.CAISSIER], f"{API}slips/{slip['id']}/serve/", {"desk": org.desk.code})
     acts.post(
         voider or org.director,
         f"{API}slips/void/",
-        {"book": made["id"], "number": 2, "reason": "Bon raturé", **signed(cosigner, "cosigner")},
+        {"book": made["id"], "number": 2, "reason": "Bon raturé", **countersignature("cosigner", cosigner)},
     )
 
 
@@ -122,7 +117,7 @@ def fr_avances_slips_counts_and_modele_12(acts: Acts, fro: SimpleNamespace) -> N
             "counted_by": "Croupier Test",
             "called_aloud": True,
             "carnet_on_table": True,
-            **signed(fro[Role.CROUPIER], "receiver"),
+            **countersignature("receiver", fro[Role.CROUPIER]),
         },
     )
     acts.post(director, f"{API}changeur-float-amounts/", {"table": poker.table.pk, "amount": "3000"})
@@ -249,7 +244,7 @@ def fr_bad_beat_jackpot(acts: Acts, fro: SimpleNamespace) -> None:  # noqa: F811
             "statement": "2.10",
             "displayed": "1002.10",
             "present": ["Croupier Test"],
-            **signed(comite, "comite"),
+            **countersignature("comite", comite),
         },
     )
     acts.post(cashier, f"{API}bad-beat-jackpot/logs/", {"table_session": played.pk, "csv": BBJ_LOG})
@@ -266,7 +261,7 @@ def fr_bad_beat_jackpot(acts: Acts, fro: SimpleNamespace) -> None:  # noqa: F811
             "bons": ["750.00", "250.00"],
             "winner_name": "Durand Anne",
             "restart_value": "1000",
-            **signed(comite, "comite"),
+            **countersignature("comite", comite),
         },
     )
     down = timezone.now() - datetime.timedelta(minutes=10)
@@ -369,7 +364,7 @@ def fr_electronic_and_baccara(acts: Acts, fro: SimpleNamespace) -> None:  # noqa
     acts.post(
         cashier,
         f"{API}electronic-meter-statements/",
-        {"year": day.year, "month": day.month, "password": DEFAULT_PASSWORD, **signed(comite, "comite")},
+        {"year": day.year, "month": day.month, "password": DEFAULT_PASSWORD, **countersignature("comite", comite)},
     )
     cercle = acts.post(
         director,
@@ -413,7 +408,11 @@ def monaco(acts: Acts, mco: SimpleNamespace) -> None:  # noqa: F811
     acts.post(
         cashier,
         f"{API}floats/",
-        {"table_session": blackjack.pk, "breakdown": plaques(50_000), **signed(mco[Role.CHEF_TABLE], "receiver")},
+        {
+            "table_session": blackjack.pk,
+            "breakdown": plaques(50_000),
+            **countersignature("receiver", mco[Role.CHEF_TABLE]),
+        },
     )
     slips(
         acts,

@@ -30,7 +30,7 @@ from ledgers.incidents.models import Incident
 from ledgers.notifications.models import Notice
 from tests.api.acts import Acts, verify_every_act
 from tests.dice.conftest import Org, fr_org, mc_org, open_table  # noqa: F401  (fixtures)
-from tests.factories import DEFAULT_PASSWORD, LocationFactory, make_user, notice_aged, open_register
+from tests.factories import DEFAULT_PASSWORD, LocationFactory, countersignature, make_user, notice_aged, open_register
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 
@@ -40,10 +40,6 @@ CANNOT_RUN: dict[str, str] = {}
 
 DICE, KEYS = "/api/v1/dice/", "/api/v1/keys/"
 PASSED = {key: True for key in CHECKLIST}
-
-
-def sign(prefix: str, user) -> dict:
-    return {f"{prefix}_username": user.username, f"{prefix}_password": DEFAULT_PASSWORD}
 
 
 def reachable(*users) -> None:
@@ -95,7 +91,9 @@ def monaco_dice(acts: Acts, org: Org) -> None:
 
     session = org.session()
     acts.post(
-        cartier, f"{DICE}allocations/new/", {"table_session": session.pk, "dice": serials[:5], **sign("signer", sd)}
+        cartier,
+        f"{DICE}allocations/new/",
+        {"table_session": session.pk, "dice": serials[:5], **countersignature("signer", sd)},
     )
     open_table(org, session)
     acts.post(
@@ -153,7 +151,7 @@ def monaco_dice(acts: Acts, org: Org) -> None:
     acts.post(
         director,
         f"{DICE}destructions/{plan['id']}/complete/",
-        {**sign("inspector", org["inspecteur"]), **sign("witness", org["scj"])},
+        {**countersignature("inspector", org["inspecteur"]), **countersignature("witness", org["scj"])},
     )
     acts.post(org["scj"], f"{DICE}verifications/", {"counted": counted(org), "orders_seen": [order["id"]]})
 
@@ -197,7 +195,7 @@ def france_dice(acts: Acts, org: Org) -> None:
     acts.post(
         org["chef_table"],
         f"{DICE}allocations/new/",
-        {"table_session": session.pk, "pairs": pairs, **sign("signer", org["comite"])},
+        {"table_session": session.pk, "pairs": pairs, **countersignature("signer", org["comite"])},
     )
     open_table(org, session)
     reserve = [die["serial"] for die in received if die["pair"] == pairs[1]]
@@ -222,7 +220,7 @@ def france_dice(acts: Acts, org: Org) -> None:
                 for die in received
             ],
             "instruments": {"micrometer": "MIC-7", "square": "EQ-2", "balance": "BC-1"},
-            **sign("cosigner", org["chef_table"]),
+            **countersignature("cosigner", org["chef_table"]),
         },
     )
 
@@ -240,7 +238,7 @@ def france_dice(acts: Acts, org: Org) -> None:
     acts.post(
         director,
         f"{DICE}destructions/{plan['id']}/complete/",
-        {"loaded": False, "tampered": False, "police_service": "DTPJ Nice", **sign("witness", police)},
+        {"loaded": False, "tampered": False, "police_service": "DTPJ Nice", **countersignature("witness", police)},
     )
 
 
@@ -266,10 +264,14 @@ def out_and_back(acts: Acts, org: Org, key: dict, giver, holder) -> None:
             "purpose_id": org.seance().pk,
             "due_at": (timezone.now() + datetime.timedelta(hours=6)).isoformat(),
             "password": DEFAULT_PASSWORD,
-            **sign("holder", holder),
+            **countersignature("holder", holder),
         },
     )
-    acts.post(giver, f"{KEYS}issues/{issue['id']}/return/", {"password": DEFAULT_PASSWORD, **sign("holder", holder)})
+    acts.post(
+        giver,
+        f"{KEYS}issues/{issue['id']}/return/",
+        {"password": DEFAULT_PASSWORD, **countersignature("holder", holder)},
+    )
 
 
 def monaco_keys(acts: Acts, org: Org) -> None:
@@ -293,7 +295,7 @@ def monaco_keys(acts: Acts, org: Org) -> None:
             "lock_ref": "Serrure 12-A",
             "reason": "Socle déposé pour réparation",
             "password": DEFAULT_PASSWORD,
-            **sign("receiver", caissier_principal),
+            **countersignature("receiver", caissier_principal),
         },
     )
     inventory(acts, org, director)

@@ -22,18 +22,13 @@ from ledgers.equipment.specs import TEXT_SPECS
 from ledgers.incidents.models import Incident
 from tests.api.acts import Acts, verify_every_act
 from tests.equipment.conftest import fr_org, incident_cleared, mc_org, seance, session
-from tests.factories import DEFAULT_PASSWORD, make_user, notice_aged
+from tests.factories import countersignature, make_user, notice_aged
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 
 SCOPE = ("api/v1/equipment/",)
 
 CANNOT_RUN: dict[str, str] = {}
-
-
-def signature(prefix: str, user) -> dict:
-    """The countersignature of ``user`` under ``prefix``: their login and password."""
-    return {f"{prefix}_username": user.username, f"{prefix}_password": DEFAULT_PASSWORD}
 
 
 def models(acts: Acts, org: SimpleNamespace, issuer: str) -> tuple[dict, dict]:
@@ -118,7 +113,7 @@ def destroyed(acts: Acts, org: SimpleNamespace, shoe: int, *, method: str, witne
     acts.post(
         org.director,
         f"/api/v1/equipment/destructions/{plan['id']}/complete/",
-        {**signature("witness", witness), "observations": "Sabot hors d'usage"},
+        {**countersignature("witness", witness), "observations": "Sabot hors d'usage"},
     )
 
 
@@ -211,7 +206,7 @@ def monaco(acts: Acts, mco: SimpleNamespace) -> None:
             "table_session": roulette.pk,
             "points": ["Pivot", "Cloisons", "Obstacles"],
             "passed": True,
-            **signature("cosigner", users[Role.INSPECTEUR]),
+            **countersignature("cosigner", users[Role.INSPECTEUR]),
         },
     )
     table_session_open(session=roulette, actor=mco.director)
@@ -229,7 +224,7 @@ def monaco(acts: Acts, mco: SimpleNamespace) -> None:
     acts.post(
         users[Role.CHEF_TABLE],
         "/api/v1/equipment/lid-locks/",
-        {"table_session": roulette.pk, **signature("key_holder", users[Role.INSPECTEUR])},
+        {"table_session": roulette.pk, **countersignature("key_holder", users[Role.INSPECTEUR])},
     )
 
 
@@ -254,7 +249,7 @@ def france(acts: Acts, fro: SimpleNamespace) -> None:
             "table_session": session(fro, "RC1", evening).pk,
             "points": ["Segments", "Frein"],
             "passed": True,
-            **signature("cosigner", users[Role.CROUPIER]),
+            **countersignature("cosigner", users[Role.CROUPIER]),
         },
     )
 

@@ -20,7 +20,7 @@ from django.utils import timezone
 from ledgers.keys.services import key_register
 from ledgers.slots.models import Machine
 from tests.api.acts import Acts, verify_every_act
-from tests.factories import DEFAULT_PASSWORD, make_user, open_register, post_displays
+from tests.factories import DEFAULT_PASSWORD, countersignature, make_user, open_register, post_displays
 from tests.slots.conftest import FR_KINDS, FR_ROLES, MC_KINDS, MC_ROLES, SlotRoom, _room, photo
 from tests.slots.test_api_flows import _machine_body
 
@@ -116,7 +116,7 @@ def monaco(acts: Acts, org: SlotRoom) -> None:
     releve = acts.post(
         superviseur,
         f"{API}releves/",
-        {"room": org.room.pk, "during_operation": True, "sworn_agent": org["agent_surveillance"].pk},
+        {"room": org.room.pk, "during_operation": True, **countersignature("sworn_agent", org["agent_surveillance"])},
     )
     acts.post(superviseur, f"{API}releves/{releve['id']}/readings/", {"rows": _rows(machine, 100) + _rows(other, 100)})
     acts.post(
@@ -155,9 +155,9 @@ def monaco(acts: Acts, org: SlotRoom) -> None:
     acts.post(
         superviseur,
         f"{API}transmittals/",
-        {"date": org.est.localtime(timezone.now()).date().isoformat(), "received_by": keeper.pk},
+        {"date": org.est.localtime(timezone.now()).date().isoformat(), **countersignature("received_by", keeper)},
     )
-    acts.post(keeper, f"{API}files-copies/", {"received_by": org["secretariat_general"].pk})
+    acts.post(keeper, f"{API}files-copies/", countersignature("received_by", org["secretariat_general"]))
     acts.post(
         org["agent_surveillance"],
         f"{API}incident-reports/",

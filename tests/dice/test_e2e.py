@@ -15,7 +15,7 @@ from ledgers.dice.selectors import stock_statement
 from ledgers.incidents.models import Incident
 from ledgers.incidents.services import incident_close, incident_decide, incident_notify
 from ledgers.registers.verification import verify_register
-from tests.factories import DEFAULT_PASSWORD, notice_aged
+from tests.factories import countersignature, notice_aged
 
 pytestmark = pytest.mark.postgresql
 CHECKS = {f"check_{key}": "on" for key in CHECKLIST}
@@ -30,10 +30,6 @@ def as_user(user) -> Client:
 def ok(response, status=302):
     assert response.status_code == status, response.content.decode()[:3000]
     return response
-
-
-def sign(prefix: str, user) -> dict:
-    return {f"{prefix}_username": user.username, f"{prefix}_password": DEFAULT_PASSWORD}
 
 
 def test_craps_seance_end_to_end(mc_org):
@@ -70,7 +66,7 @@ def test_craps_seance_end_to_end(mc_org):
     ok(
         cartier.post(
             reverse("dice:allocate", kwargs={"pk": session.pk}),
-            {"dice": "CR-000 CR-001 CR-002 CR-003 CR-004", **sign("signer", mc_org["sous_directeur"])},
+            {"dice": "CR-000 CR-001 CR-002 CR-003 CR-004", **countersignature("signer", mc_org["sous_directeur"])},
         )
     )
     chef = as_user(mc_org["chef_table"])
@@ -131,7 +127,7 @@ def test_craps_seance_end_to_end(mc_org):
     ok(
         director.post(
             reverse("dice:destruction_complete", kwargs={"pk": destruction.pk}),
-            {**sign("inspector", mc_org["inspecteur"]), **sign("witness", mc_org["scj"])},
+            {**countersignature("inspector", mc_org["inspecteur"]), **countersignature("witness", mc_org["scj"])},
         )
     )
 
@@ -191,14 +187,18 @@ def test_rampo_seance_end_to_end(fr_org):
     ok(
         chef.post(
             reverse("dice:allocate", kwargs={"pk": session.pk}),
-            {"pair_in_play": pairs[0].pk, "pair_reserve": pairs[1].pk, **sign("signer", fr_org["chef_table"])},
+            {
+                "pair_in_play": pairs[0].pk,
+                "pair_reserve": pairs[1].pk,
+                **countersignature("signer", fr_org["chef_table"]),
+            },
         ),
         409,
     )
     ok(
         chef.post(
             reverse("dice:allocate", kwargs={"pk": session.pk}),
-            {"pair_in_play": pairs[0].pk, "pair_reserve": pairs[1].pk, **sign("signer", fr_org["comite"])},
+            {"pair_in_play": pairs[0].pk, "pair_reserve": pairs[1].pk, **countersignature("signer", fr_org["comite"])},
         )
     )
     assert DiceAllocation.objects.get().signed_role == "comite"
@@ -210,7 +210,7 @@ def test_rampo_seance_end_to_end(fr_org):
         "micrometer": "MIC-7",
         "square": "EQ-2",
         "balance": "BC-1",
-        **sign("cosigner", fr_org["chef_table"]),
+        **countersignature("cosigner", fr_org["chef_table"]),
     }
     for die in dice:
         check |= {
@@ -253,7 +253,12 @@ def test_rampo_seance_end_to_end(fr_org):
     ok(
         director.post(
             reverse("dice:destruction_complete", kwargs={"pk": destruction.pk}),
-            {"loaded": "no", "tampered": "no", "police_service": "DTPJ Nice", **sign("witness", fr_org["police"])},
+            {
+                "loaded": "no",
+                "tampered": "no",
+                "police_service": "DTPJ Nice",
+                **countersignature("witness", fr_org["police"]),
+            },
         )
     )
     carnet = fr_org.registers["carnet_19"]

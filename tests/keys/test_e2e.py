@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from ledgers.keys.models import KeyIssue
 from ledgers.keys.services import key_issue
-from tests.factories import DEFAULT_PASSWORD
+from tests.factories import DEFAULT_PASSWORD, countersignature
 
 from .conftest import due
 
@@ -20,10 +20,6 @@ PW = DEFAULT_PASSWORD
 
 def _local(moment: datetime.datetime) -> str:
     return timezone.localtime(moment).strftime("%Y-%m-%dT%H:%M")
-
-
-def _signer(prefix, user):
-    return {f"{prefix}_username": user.username, f"{prefix}_password": PW}
 
 
 def test_mc_releve_socle_keys_out_and_back_and_intervention_machine_key(client, mc_org):
@@ -36,7 +32,7 @@ def test_mc_releve_socle_keys_out_and_back_and_intervention_machine_key(client, 
         "purpose": f"test.intervention:{intervention.pk}",
         "due_at": _local(due()),
         "password": PW,
-        **_signer("holder", mc_org["superviseur"]),
+        **countersignature("holder", mc_org["superviseur"]),
     }
     refused = client.post(reverse("keys:issue"), data)
     assert refused.status_code == 409 and "KEY-02" in refused.content.decode()
@@ -45,7 +41,7 @@ def test_mc_releve_socle_keys_out_and_back_and_intervention_machine_key(client, 
     assert response.status_code == 302
     issue = KeyIssue.objects.get()
     response = client.post(
-        reverse("keys:return", args=[issue.pk]), {"password": PW, **_signer("holder", mc_org["superviseur"])}
+        reverse("keys:return", args=[issue.pk]), {"password": PW, **countersignature("holder", mc_org["superviseur"])}
     )
     assert response.status_code == 302
     issue.refresh_from_db()
@@ -60,7 +56,7 @@ def test_mc_releve_socle_keys_out_and_back_and_intervention_machine_key(client, 
         "purpose_id": intervention.pk,
         "due_at": due().isoformat(),
         "password": PW,
-        **_signer("holder", mc_org["mecanicien"]),
+        **countersignature("holder", mc_org["mecanicien"]),
     }
     refused = api.post("/api/v1/keys/issues/new/", body, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "KEY-05"
@@ -70,7 +66,7 @@ def test_mc_releve_socle_keys_out_and_back_and_intervention_machine_key(client, 
     assert created.status_code == 201, created.content
     back = api.post(
         f"/api/v1/keys/issues/{created.json()['id']}/return/",
-        {"password": PW, **_signer("holder", mc_org["mecanicien"])},
+        {"password": PW, **countersignature("holder", mc_org["mecanicien"])},
         format="json",
     )
     assert back.status_code == 201 and back.json()["returned_at"]
@@ -109,12 +105,17 @@ def test_fr_upper_part_opening_and_card_cabinet_through_the_pages(client, fr_org
         "purpose": f"test.intervention:{intervention.pk}",
         "due_at": _local(due()),
         "password": PW,
-        **_signer("holder", fr_org["directeur_responsable"]),
+        **countersignature("holder", fr_org["directeur_responsable"]),
     }
     # The holder cannot be his own witness.
-    refused = client.post(reverse("keys:issue"), {**data, **_signer("witness", fr_org["directeur_responsable"])})
+    refused = client.post(
+        reverse("keys:issue"), {**data, **countersignature("witness", fr_org["directeur_responsable"])}
+    )
     assert refused.status_code == 409 and "KEY-17" in refused.content.decode()
-    assert client.post(reverse("keys:issue"), {**data, **_signer("witness", fr_org["mecanicien"])}).status_code == 302
+    assert (
+        client.post(reverse("keys:issue"), {**data, **countersignature("witness", fr_org["mecanicien"])}).status_code
+        == 302
+    )
     issue = KeyIssue.objects.get()
     assert issue.signatures.filter(act="witness", user=fr_org["mecanicien"]).exists()
     created = client.post(
@@ -172,7 +173,8 @@ def test_fr_count_lower_key_out_and_back_and_overdue_on_the_direction_dashboard(
     assert "L-1" in page and "KEY-13" in page
     client.force_login(fr_org["comite"])
     response = client.post(
-        reverse("keys:return", args=[issue.pk]), {"password": PW, **_signer("holder", fr_org["directeur_responsable"])}
+        reverse("keys:return", args=[issue.pk]),
+        {"password": PW, **countersignature("holder", fr_org["directeur_responsable"])},
     )
     assert response.status_code == 302
     assert "L-1" not in client.get(reverse("dashboard")).content.decode()

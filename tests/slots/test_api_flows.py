@@ -14,6 +14,7 @@ from ledgers.keys.services import key_register
 from ledgers.registers.models import Entry
 from ledgers.slots import services
 from ledgers.slots.models import BoxExchange, Orphan, PaymentDispute, RamClear, Socle, TopUp
+from tests.factories import countersignature
 
 from .conftest import photo
 
@@ -133,8 +134,13 @@ def test_slot_15_api_daily_envelope_of_the_superviseur(mc_room, fr_room):
 
     sheet = services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason="Écran")
     api = _api(mc_room["superviseur"])
-    body = {"date": timezone.localdate().isoformat(), "received_by": mc_room["directeur_exploitation"].pk}
+    body = {
+        "date": timezone.localdate().isoformat(),
+        **countersignature("received_by", mc_room["directeur_exploitation"]),
+    }
     _refused(api.post(f"{API}transmittals/", body, format="json"), "SLOT-15")  # a sheet still open
+    unsigned = {**body, "received_by_password": "not-his-password"}
+    assert api.post(f"{API}transmittals/", unsigned, format="json").status_code == 400
     services.intervention_close(intervention=sheet, actor=mc_room["mecanicien"], work_done="Remplacé")
     done = api.post(f"{API}transmittals/", body, format="json")
     assert done.status_code == 201 and done.json()["date"] == body["date"]
@@ -142,7 +148,7 @@ def test_slot_15_api_daily_envelope_of_the_superviseur(mc_room, fr_room):
     other_day = {
         **body,
         "date": (timezone.localdate() - datetime.timedelta(days=1)).isoformat(),
-        "received_by": fr_room["directeur_responsable"].pk,
+        **countersignature("received_by", fr_room["directeur_responsable"]),
     }
     assert _api(fr_room["superviseur"]).post(f"{API}transmittals/", other_day, format="json").status_code == 400
 
@@ -264,9 +270,9 @@ def test_slot_08_slot_09_api_hopper_lid_and_copy_of_the_files(mc_room):
     assert api.post(f"{API}machines/{machine.pk}/hopper-lid/", {}, format="json").status_code == 201
     machine.refresh_from_db()
     assert machine.hopper_lid_confirmed_by == mc_room["superviseur"]
-    body = {"received_by": mc_room["superviseur"].pk}
+    body = countersignature("received_by", mc_room["superviseur"])
     _refused(_api(mc_room["directeur_exploitation"]).post(f"{API}files-copies/", body, format="json"), "SLOT-08")
-    body = {"received_by": mc_room["secretariat_general"].pk}
+    body = countersignature("received_by", mc_room["secretariat_general"])
     copy = _api(mc_room["directeur_exploitation"]).post(f"{API}files-copies/", body, format="json")
     assert copy.status_code == 201 and copy.json()["covers_seq"] > 1
 

@@ -3,13 +3,14 @@
 import datetime
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from ledgers.core.errors import RuleViolation
 from ledgers.registers.models import Entry
 from ledgers.slots import services
-from ledgers.slots.models import Intervention
-from tests.factories import open_seance_registers
+from ledgers.slots.models import DailyTransmittal, Intervention
+from tests.factories import countersignature, open_seance_registers
 
 pytestmark = pytest.mark.django_db
 
@@ -172,3 +173,20 @@ def test_reg_25_slot_15_mc_last_seance_of_the_day_closes_once_the_sheets_are_han
     services.intervention_close(intervention=late, actor=mc_room["mecanicien"], work_done="Dégagé")
     assert [m.code for m in hooks.seance_flags(last) if m.code == "SLOT-15"] == ["SLOT-15"]
     assert seance_close(seance=last, actor=director).status == Seance.Status.CLOSED
+
+
+def test_slot_15_the_direction_signs_the_envelope_at_the_superviseur_s_terminal(client, mc_room):
+    """The receipt of the envelope is a signature: the Direction member's own password, not a
+    name picked from a list; a wrong one records nothing and keeps what was typed."""
+    machine = mc_room.on_floor()
+    sheet = services.intervention_open(machine=machine, actor=mc_room["mecanicien"], reason="Écran")
+    services.intervention_close(intervention=sheet, actor=mc_room["mecanicien"], work_done="Remplacé")
+    client.force_login(mc_room["superviseur"])
+    url = reverse("slots:transmittal")
+    director = mc_room["directeur_exploitation"]
+    form = {"date": timezone.localdate().isoformat(), **countersignature("received_by", director)}
+    refused = client.post(url, {**form, "received_by_password": "pas-le-sien"})
+    assert refused.status_code == 200 and "signature refusée" in refused.content.decode()
+    assert not DailyTransmittal.objects.exists()
+    assert client.post(url, form).status_code == 302
+    assert DailyTransmittal.objects.get().received_by == director

@@ -9,6 +9,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.registers.models import Entry
 from ledgers.slots import services
 from ledgers.slots.models import Releve
+from tests.factories import countersignature
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +38,7 @@ def test_slot_23_releve_during_operation_closed_only_with_sworn_agent(mc_room):
     assert closed.status == "closed" and closed.sworn_agent == mc_room["agent_surveillance"]
 
 
-def test_slot_23_api_close_names_the_sworn_agent_not_recorded_at_opening(mc_room):
+def test_slot_23_api_close_signed_by_the_sworn_agent_not_recorded_at_opening(mc_room):
     releve = services.releve_open(
         establishment=mc_room.est, room=mc_room.room, actor=mc_room["superviseur"], during_operation=True
     )
@@ -46,9 +47,14 @@ def test_slot_23_api_close_names_the_sworn_agent_not_recorded_at_opening(mc_room
     url = f"/api/v1/slots/releves/{releve.pk}/close/"
     refused = api.post(url, {}, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "SLOT-23"
-    assert api.post(url, {"sworn_agent": mc_room["mecanicien"].pk}, format="json").json()["code"] == "SLOT-23"
-    assert api.post(url, {"sworn_agent": 999_999}, format="json").status_code == 404
-    closed = api.post(url, {"sworn_agent": mc_room["agent_surveillance"].pk}, format="json")
+    mechanic = countersignature("sworn_agent", mc_room["mecanicien"])
+    assert api.post(url, mechanic, format="json").json()["code"] == "SLOT-23"
+    agent = countersignature("sworn_agent", mc_room["agent_surveillance"])
+    # Named without his password, the agent has not signed: nothing is closed.
+    unsigned = api.post(url, {**agent, "sworn_agent_password": "wrong"}, format="json")
+    assert unsigned.status_code == 400 and "sworn_agent_password" in unsigned.json()
+    assert Releve.objects.get(pk=releve.pk).status != "closed"
+    closed = api.post(url, agent, format="json")
     assert closed.status_code == 201 and closed.json()["sworn_agent"] == mc_room["agent_surveillance"].pk
     assert Releve.objects.get(pk=releve.pk).status == "closed"
 

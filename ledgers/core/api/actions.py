@@ -10,11 +10,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from ledgers.core.authz import reauthenticate
-from ledgers.core.countersign import countersigner_from
+from ledgers.core.countersign import COUNTERSIGNATURE_FIELDS, countersigner_from
 
 from .scoping import EstablishmentScoped
-
-COUNTERSIGNATURE_FIELDS = ("_username", "_password", "_otp")
 
 
 class NoInput(serializers.Serializer):

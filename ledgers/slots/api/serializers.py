@@ -116,18 +116,18 @@ class SlotMeterReadingSerializer(serializers.ModelSerializer):
         )
 
 
-class SlotReleveOpenSerializer(serializers.Serializer):
+class SlotReleveOpenSerializer(countersignature_serializer("sworn_agent", required=False)):
+    """The sworn agent who secures a relève run while the room operates signs with his own
+    credentials (SLOT-23)."""
+
     room = serializers.IntegerField()
     during_operation = serializers.BooleanField(default=False)
-    sworn_agent = serializers.IntegerField(required=False, allow_null=True)
     staff = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class SlotReleveCloseSerializer(serializers.Serializer):
-    """The sworn agent who secured a relève run while the room operates, if not recorded at its
+class SlotReleveCloseSerializer(countersignature_serializer("sworn_agent", required=False)):
+    """The sworn agent who secured a relève run while the room operates, if he did not sign at its
     opening (SLOT-23)."""
-
-    sworn_agent = serializers.IntegerField(required=False, allow_null=True)
 
 
 class SlotReleveSerializer(serializers.ModelSerializer):
@@ -416,9 +416,10 @@ class SlotBoxSerializer(serializers.ModelSerializer):
         fields = ("id", "releve", "machine", "box", "removed", "replaced_by", "exchanged_at")
 
 
-class SlotTransmittalInputSerializer(serializers.Serializer):
+class SlotTransmittalInputSerializer(countersignature_serializer("received_by")):
+    """The Direction de l'exploitation member who receives the envelope signs (SLOT-15)."""
+
     date = serializers.DateField()
-    received_by = serializers.IntegerField(help_text="the Direction de l'exploitation member's user id", **USER_ID)
 
 
 class SlotTransmittalSerializer(serializers.ModelSerializer):
@@ -605,8 +606,8 @@ class SlotSfmVisitSerializer(serializers.ModelSerializer):
         fields = ("id", "visited_at", "technician", "approval", "machines", "limits", "remarks")
 
 
-class SlotFilesCopyInputSerializer(serializers.Serializer):
-    received_by = serializers.IntegerField(help_text="the Secrétariat Général member's user id", **USER_ID)
+class SlotFilesCopyInputSerializer(countersignature_serializer("received_by")):
+    """The Secrétariat Général member who receives the copy signs (SLOT-08)."""
 
 
 class SlotFilesCopySerializer(serializers.ModelSerializer):

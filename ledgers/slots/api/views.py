@@ -59,6 +59,7 @@ class ReleveOpenView(EstablishmentList, ServiceAction):
     input_serializer, output_serializer = s.SlotReleveOpenSerializer, s.SlotReleveSerializer
     queryset, serializer_class = Releve.objects.all(), s.SlotReleveSerializer
     filterset_fields = ("status", "room")
+    countersigners = ("sworn_agent",)
 
     def perform(self, data):
         est = self.establishment
@@ -67,7 +68,7 @@ class ReleveOpenView(EstablishmentList, ServiceAction):
             room=get_object_or_404(Room, pk=data["room"], establishment=est),
             actor=self.request.user,
             during_operation=data["during_operation"],
-            sworn_agent=_member(est, data.get("sworn_agent")),
+            sworn_agent=self.signed["sworn_agent"],
             staff=data["staff"],
         )
 
@@ -75,11 +76,11 @@ class ReleveOpenView(EstablishmentList, ServiceAction):
 class ReleveCloseView(ServiceAction):
     queryset = Releve.objects.all()
     input_serializer, output_serializer = s.SlotReleveCloseSerializer, s.SlotReleveSerializer
+    countersigners = ("sworn_agent",)
 
     def perform(self, data, pk):
-        releve = self.get_object()
         return services.releve_close(
-            releve=releve, actor=self.request.user, sworn_agent=_member(releve.establishment, data.get("sworn_agent"))
+            releve=self.get_object(), actor=self.request.user, sworn_agent=self.signed["sworn_agent"]
         )
 
 
@@ -234,13 +235,14 @@ class TransmittalView(ServiceAction):
     """MC: the superviseur's envelope of the day's intervention sheets to the Direction (SLOT-15)."""
 
     input_serializer, output_serializer = s.SlotTransmittalInputSerializer, s.SlotTransmittalSerializer
+    countersigners = ("received_by",)
 
     def perform(self, data):
         return services.transmittal_hand_over(
             establishment=self.establishment,
             actor=self.request.user,
             date=data["date"],
-            received_by=_member(self.establishment, data["received_by"]),
+            received_by=self.signed["received_by"],
         )
 
 
@@ -333,12 +335,11 @@ class FilesCopyView(ServiceAction):
     """MC: a copy of the slot files handed to the Secrétariat Général (SLOT-08)."""
 
     input_serializer, output_serializer = s.SlotFilesCopyInputSerializer, s.SlotFilesCopySerializer
+    countersigners = ("received_by",)
 
     def perform(self, data):
         return services.files_copy_deliver(
-            establishment=self.establishment,
-            actor=self.request.user,
-            received_by=_member(self.establishment, data["received_by"]),
+            establishment=self.establishment, actor=self.request.user, received_by=self.signed["received_by"]
         )
 
 

@@ -4,6 +4,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.countersign import CountersignMixin
 from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Room
 from ledgers.core.roles import Role
@@ -37,12 +38,15 @@ class InterventionCloseForm(EstablishmentForm):
     work_done = forms.CharField(label=_("Travaux effectués"), widget=forms.Textarea(attrs={"rows": 3}))
 
 
-class TransmittalForm(EstablishmentForm):
+class TransmittalForm(CountersignMixin, EstablishmentForm):
+    """The envelope handed to the Direction de l'exploitation, who signs its receipt (SLOT-15)."""
+
     date = forms.DateField(label=_("Journée"), widget=DATE)
-    received_by = forms.ModelChoiceField(label=_("Reçue par"), queryset=Room.objects.none())
 
     def setup(self) -> None:
-        self.fields["received_by"].queryset = people(self.establishment, Role.DIRECTEUR_EXPLOITATION)
+        self.add_countersignature(
+            "received_by", _("Reçue par (Direction de l'exploitation)"), roles=(Role.DIRECTEUR_EXPLOITATION,)
+        )
 
 
 class ApprovalForm(EstablishmentForm):

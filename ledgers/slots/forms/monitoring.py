@@ -5,15 +5,14 @@ from zoneinfo import ZoneInfo
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.countersign import CountersignMixin
 from ledgers.core.forms import EstablishmentForm
-from ledgers.core.models import Room
 from ledgers.core.roles import Role
 
 from ..imports import decode, parse_events_csv
 from ..models import (
     Orphan,
 )
-from .common import people
 from .payments import MachineChoiceForm
 
 
@@ -29,11 +28,13 @@ class OrphanForm(MachineChoiceForm):
         self.fields["machine"].required = False
 
 
-class FilesCopyForm(EstablishmentForm):
-    received_by = forms.ModelChoiceField(label=_("Reçue par"), queryset=Room.objects.none())
+class FilesCopyForm(CountersignMixin, EstablishmentForm):
+    """The copy deposited at the Secrétariat Général, who signs its receipt (SLOT-08)."""
 
     def setup(self) -> None:
-        self.fields["received_by"].queryset = people(self.establishment, Role.SECRETARIAT_GENERAL)
+        self.add_countersignature(
+            "received_by", _("Reçue par (Secrétariat Général)"), roles=(Role.SECRETARIAT_GENERAL,)
+        )
 
 
 class EventsForm(EstablishmentForm):

@@ -39,10 +39,6 @@ class JackpotForm(CountersignMixin, MachineChoiceForm):
             "controller", _("Contrôlé par (membre du comité)"), required=False, roles=(Role.COMITE,)
         )
 
-    def payment(self) -> dict:
-        """The payment's inputs, the controller authenticated (his typed credentials left out)."""
-        return {k: v for k, v in self.cleaned_data.items() if not k.startswith("controller_")}
-
 
 class DisputeForm(MachineChoiceForm):
     claim = forms.CharField(label=_("Réclamation du client"), widget=forms.Textarea(attrs={"rows": 2}))

@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.countersign import CountersignMixin
 from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Room
 from ledgers.core.roles import Role
@@ -10,18 +11,26 @@ from ledgers.core.roles import Role
 from ..imports import decode, parse_csv
 from ..models import BoxExchange, Machine
 from ..rules import VARIANCE_PRESET_LABELS
-from .common import people
 
 
-class ReleveForm(EstablishmentForm):
+class SwornAgentMixin(CountersignMixin):
+    """The sworn agent who secures a relève run while the room operates signs it at this terminal
+    (SLOT-23): his password, not a name picked from a list."""
+
+    def add_sworn_agent(self) -> None:
+        self.add_countersignature(
+            "sworn_agent", _("Agent assermenté"), required=False, roles=(Role.AGENT_SURVEILLANCE,)
+        )
+
+
+class ReleveForm(SwornAgentMixin, EstablishmentForm):
     room = forms.ModelChoiceField(label=_("Salle"), queryset=Room.objects.none())
     during_operation = forms.BooleanField(label=_("Salle en exploitation"), required=False)
-    sworn_agent = forms.ModelChoiceField(label=_("Agent assermenté"), queryset=Room.objects.none(), required=False)
     staff = forms.CharField(label=_("Personnel présent"), required=False)
 
     def setup(self) -> None:
         self.fields["room"].queryset = Room.objects.filter(establishment=self.establishment)
-        self.fields["sworn_agent"].queryset = people(self.establishment, Role.AGENT_SURVEILLANCE)
+        self.add_sworn_agent()
 
 
 class ImportForm(EstablishmentForm):
@@ -52,11 +61,9 @@ class CountForm(BoxForm):
             del self.fields[name]
 
 
-class CloseReleveForm(EstablishmentForm):
-    sworn_agent = forms.ModelChoiceField(label=_("Agent assermenté"), queryset=Room.objects.none(), required=False)
-
+class CloseReleveForm(SwornAgentMixin, EstablishmentForm):
     def setup(self) -> None:
-        self.fields["sworn_agent"].queryset = people(self.establishment, Role.AGENT_SURVEILLANCE)
+        self.add_sworn_agent()
 
 
 class VarianceThresholdForm(EstablishmentForm):

@@ -6,6 +6,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView
 
+from ledgers.core.countersign import signed_data
 from ledgers.core.exports import ListExportMixin
 
 from .. import selectors
@@ -55,7 +56,7 @@ class MachineActView(MachineFormView):
         return reverse("slots:carnet", args=[self.machine.pk])
 
     def cleaned(self, form) -> dict:
-        data = {k: v for k, v in form.cleaned_data.items() if not k.startswith("comite_")}
+        data = signed_data(form)
         return {**data, "machine": self.machine, "actor": self.request.user}
 
 
@@ -105,7 +106,7 @@ class StatementView(ServiceFormView):
         return accounting.statement_certify(**self.month_inputs(form))
 
     def month_inputs(self, form) -> dict:
-        data = {k: v for k, v in form.cleaned_data.items() if not k.startswith("comite_")}
+        data = signed_data(form)
         return {**data, "establishment": self.establishment, "actor": self.request.user}
 
 

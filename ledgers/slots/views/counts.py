@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView, TemplateView
 from django_tables2 import SingleTableMixin
 
+from ledgers.core.countersign import signed_data
 from ledgers.core.exports import TableExportMixin
 
 from ..forms import counts as counts_forms
@@ -73,7 +74,7 @@ class CountLineView(CountActView):
     title = _("Machine comptée")
 
     def perform(self, form):
-        data = {k: v for k, v in form.cleaned_data.items() if not k.startswith("comite_") and v is not None}
+        data = {k: v for k, v in signed_data(form).items() if v is not None}
         return counts.slot_count_line(count=self.count, actor=self.request.user, **data)
 
 

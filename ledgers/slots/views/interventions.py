@@ -5,6 +5,8 @@ from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.countersign import signed_data
+
 from .. import forms, services
 from ..models import Intervention
 from .common import ServiceFormView
@@ -58,7 +60,7 @@ class TransmittalView(ServiceFormView):
 
     def perform(self, form):
         return services.transmittal_hand_over(
-            establishment=self.establishment, actor=self.request.user, **form.cleaned_data
+            establishment=self.establishment, actor=self.request.user, **signed_data(form)
         )
 
 

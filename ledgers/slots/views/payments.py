@@ -3,6 +3,7 @@
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.countersign import signed_data
 from ledgers.core.exports import ListExportMixin
 
 from .. import forms, selectors, services
@@ -14,7 +15,7 @@ class JackpotView(ServiceFormView):
     title = _("Paiement manuel d'un jackpot")
 
     def perform(self, form):
-        return services.jackpot_pay(actor=self.request.user, **form.payment())
+        return services.jackpot_pay(actor=self.request.user, **signed_data(form))
 
 
 class DisputeView(ServiceFormView):

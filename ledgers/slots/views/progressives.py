@@ -10,6 +10,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
+from ledgers.core.countersign import signed_data
 from ledgers.core.errors import RuleViolation
 from ledgers.core.exports import ListExportMixin
 from ledgers.core.templatetags.ledgers import money
@@ -86,7 +87,7 @@ class ActView(ServiceFormView):
         return reverse("slots:progressives")
 
     def inputs(self, form) -> dict:
-        data = {k: v for k, v in form.cleaned_data.items() if not k.startswith("comite_")}
+        data = signed_data(form)
         return {**data, "actor": self.request.user}
 
 

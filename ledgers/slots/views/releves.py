@@ -6,6 +6,8 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import DetailView
 
+from ledgers.core.countersign import signed_data
+
 from .. import forms, services
 from ..models import Releve
 from .common import ServiceFormView, SlotsView
@@ -45,7 +47,7 @@ class ReleveOpenView(ServiceFormView):
     title = _("Ouverture d'une relève")
 
     def perform(self, form):
-        return services.releve_open(establishment=self.establishment, actor=self.request.user, **form.cleaned_data)
+        return services.releve_open(establishment=self.establishment, actor=self.request.user, **signed_data(form))
 
     def get_success_url(self) -> str:
         return reverse("slots:releve", kwargs={"pk": self.result.pk})
