@@ -22,6 +22,7 @@ from ledgers.registers import timestamps
 from ledgers.registers.models import TreeHead
 from tests.registers.test_chain_properties import run_sql
 from tests.registers.test_evidence import append
+from tests.registers.test_tree_heads import sealed_file
 
 
 def tsa_certificate(tmp_path) -> tuple[x509.Certificate, keys.PrivateKeyInfo]:
@@ -93,3 +94,24 @@ def test_reg_20_tree_heads_carry_a_checked_rfc_3161_token(tsa, mc_register, mc_s
     with pytest.raises(CommandError):
         call_command("verify_ledgers", stdout=(text := io.StringIO()))
     assert "le jeton d'horodatage ne porte pas sur cette tête d'arbre" in text.getvalue()
+
+
+@pytest.mark.django_db
+def test_reg_20_verify_ledgers_warns_that_without_roots_any_authority_is_accepted(tsa, mc_register, mc_staff, tmp_path):
+    warning = "NON VÉRIFIÉ\tautorité d'horodatage : sans LEDGERS_TSA_ROOTS"
+    append(mc_register, mc_staff, 1)
+    with override_settings(LEDGERS_TSA_URL="", LEDGERS_TSA_ROOTS=""):
+        call_command("seal_checkpoints", stdout=io.StringIO())  # a tree head without a token: nothing to trust
+        call_command("verify_ledgers", stdout=(text := io.StringIO()))
+    assert warning not in text.getvalue()
+    append(mc_register, mc_staff, 1)
+    out = sealed_file(tmp_path)
+    call_command("verify_ledgers", "--tree-head", str(out), stdout=(text := io.StringIO()))
+    assert warning not in text.getvalue()  # the root is configured
+    with override_settings(LEDGERS_TSA_ROOTS=""):
+        call_command("verify_ledgers", stdout=(text := io.StringIO()))  # a warning, not a failure
+        assert warning in text.getvalue() and "ÉCHEC" not in text.getvalue()
+        call_command("verify_ledgers", mc_register.number, "--tree-head", str(out), stdout=(text := io.StringIO()))
+        assert warning in text.getvalue()
+        call_command("verify_ledgers", mc_register.number, stdout=(text := io.StringIO()))
+        assert warning not in text.getvalue()  # one register: no token is checked
