@@ -1,21 +1,35 @@
 """python verify_export.py REGISTER.jsonl [EARLIER.jsonl] | MANIFEST.json (docs/archive-format.md)
-| TREE_HEAD.json PUBLIC_KEY_HEX [EXPORT.jsonl …] | PROOF.json PUBLIC_KEY_HEX (§11–12: needs `cryptography`)."""
+| TREE_HEAD.json PUBLIC_KEY_HEX [EXPORT.jsonl …] [--qr 'LEDGER1;…' | --qr QR.txt] | PROOF.json PUBLIC_KEY_HEX
+[--tsa-root ROOTS.pem …] (§11–13: needs `cryptography`; a root makes a tree head's RFC 3161 time trusted)."""
 
+import argparse
+import base64
+import datetime
 import hashlib
 import json
 import pathlib
 import sys
 
+try:  # tree heads, proofs and time-stamps only; an export or a manifest needs the standard library alone
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+except ImportError:
+    x509 = None
+
 HASHED = ("register", "seq", "recorded_at", "actor", "role", "kind", "payload", "corrects", "prev_hash", "written")
 SIGNED = ("establishment", "number", "created_at", "size", "root", "prev", "tables", "key_id")
+PKCS = "2a864886f70d01"  # DER of the OID 1.2.840.113549.1: 7.2 SignedData, 9.3 content type, 9.4 message digest
+TST_INFO, SHA2 = PKCS + "0910" + "0104", "6086480165030402"  # 1.2.840.113549.1.9.16.1.4; SHA-2: .1 256, .2 384, .3 512
 
 
 def canon(document):
     return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
-def verify(path, earlier=None, anchor=None):  # earlier: an export kept before; anchor: (seq, hash) signed
-    prev, hashes, seq = "0" * 64, {}, 0  # the genesis hash: 64 zeros
+def verify(path, earlier=None, anchors=()):  # earlier: an export kept before; anchors: (seq, hash, who showed it)
+    prev, chain, seq = "0" * 64, {}, 0  # the genesis hash: 64 zeros
     for seq, line in enumerate(path.open(encoding="utf-8"), start=1):
         entry = json.loads(line)
         digest = hashlib.sha256(canon({k: entry[k] for k in HASHED if k in entry})).hexdigest()
@@ -25,15 +39,16 @@ def verify(path, earlier=None, anchor=None):  # earlier: an export kept before; 
             sys.exit(f"seq {seq}: prev_hash is not the hash of the previous entry")
         if entry["entry_hash"] != digest:
             sys.exit(f"seq {seq}: entry_hash does not match the entry's content")
-        if entry["kind"] == "visa" and hashes.get(entry["payload"]["covers_seq"]) != entry["payload"]["covers_hash"]:
+        if entry["kind"] == "visa" and chain.get(entry["payload"]["covers_seq"]) != entry["payload"]["covers_hash"]:
             sys.exit(f"seq {seq}: the visa's covers_hash is not the hash of the entry it covers")
         if earlier and earlier.readline() not in ("", line):
             sys.exit(f"seq {seq}: changed since the earlier export")
-        prev = hashes[seq] = digest
+        prev = chain[seq] = digest
     if earlier and earlier.readline():
         sys.exit(f"seq {seq + 1}: missing since the earlier export (entries cut off the end)")
-    if anchor and hashes.get(anchor[0]) != anchor[1]:
-        sys.exit(f"{path.name} n° {anchor[0]}: not the entry the tree head signed (rewritten, removed or cut)")
+    for n, digest, who in anchors:
+        if chain.get(n) != digest:
+            sys.exit(f"{path.name} n° {n}: not the entry {who} (rewritten, removed or cut)")
     return seq, prev
 
 
@@ -52,14 +67,88 @@ def root(leaves):
     return node(root(leaves[:k]), root(leaves[k:]))
 
 
-def signed(head, key_hex):  # the tree head's signature, with the public key alone
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
+def signed(head, key_hex, roots):  # the tree head's signature, with the public key alone, and its time-stamp
+    if x509 is None:
+        sys.exit("a tree head is checked with the Python package `cryptography`: pip install cryptography")
     body = canon({k: head[k] for k in SIGNED})
     Ed25519PublicKey.from_public_bytes(bytes.fromhex(key_hex)).verify(bytes.fromhex(head["signature"]), body)
     if hashlib.sha256(body).hexdigest() != head["hash"]:
         sys.exit("the tree head's hash does not match its content")
-    return head
+    return stamped(head, roots) if head.get("timestamp_token") else ", no time-stamp"
+
+
+def der(data):  # the elements (tag, content, whole element) of DER content; tags below 31 only
+    i, out = 0, []
+    while i < len(data):
+        n, j = data[i + 1], i + 2
+        if n & 0x80:
+            j, n = j + (n & 0x7F), int.from_bytes(data[j : j + (n & 0x7F)], "big")
+        out.append((data[i], data[j : j + n], data[i : j + n]))
+        i = j + n
+    return out
+
+
+def signer(cert, sid):  # CMS SignerIdentifier: [0] subject key identifier, or issuer and serial number
+    if sid[0] == 0x80:
+        return cert.extensions.get_extension_for_class(x509.SubjectKeyIdentifier).value.digest == sid[1]
+    name, serial = der(sid[1])
+    return cert.issuer.public_bytes() == name[2] and cert.serial_number == int.from_bytes(serial[1], "big", signed=True)
+
+
+def chained(cert, pool, roots, at, depth=4):  # valid at `at`, and a root or issued by a CA certificate that chains
+    if not cert.not_valid_before_utc <= at <= cert.not_valid_after_utc or depth < 0:
+        return False
+    if cert in roots:
+        return True
+    for up in roots + pool:
+        try:
+            cert.verify_directly_issued_by(up)
+            ca = up.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
+        except Exception:  # not its issuer (another name or key), or not a CA
+            continue
+        if ca and chained(up, pool, roots, at, depth - 1):
+            return True
+    return False
+
+
+def stamped(head, roots):  # RFC 3161 token: a CMS SignedData (RFC 5652) over a TSTInfo
+    try:
+        (_, kind, _), (_, explicit, _) = der(der(base64.b64decode(head["timestamp_token"]))[0][1])
+        fields = der(der(explicit)[0][1])  # version, digest algorithms, content, [0] certificates, [1] CRLs, signers
+        (_, content_type, _), (_, content, _) = der(fields[2][1])
+        tst = der(content)[0][1]  # TSTInfo: version, policy, message imprint, serial number, genTime, …
+        info = der(der(tst)[0][1])
+        (_, algorithm, _), (_, imprint, _) = der(info[2][1])
+        certs = [x509.load_der_x509_certificate(c[2]) for c in der(fields[3][1])]  # [0]: the token carries them
+        ((_, signer_info, _),) = der(fields[-1][1])
+        _, sid, digest, attrs, _, signature, *_ = der(signer_info)
+        attributes = {(a := der(attr[1]))[0][1].hex(): der(a[1][1])[0][1] for attr in der(attrs[1])}
+        cert = next(c for c in certs if signer(c, sid))
+        h = {SHA2 + "01": hashes.SHA256(), SHA2 + "02": hashes.SHA384(), SHA2 + "03": hashes.SHA512()}
+        h = h[der(digest[1])[0][1].hex()]
+        key, at = cert.public_key(), datetime.datetime.strptime(info[4][1][:14].decode() + "+0000", "%Y%m%d%H%M%S%z")
+        signed_attributes = b"\x31" + attrs[2][1:]  # signed as a SET, their [0] tag replaced; they hold the digest
+        if isinstance(key, rsa.RSAPublicKey):  # PKCS #1 v1.5 (RSASSA-PSS is not read here)
+            key.verify(signature[1], signed_attributes, padding.PKCS1v15(), h)
+        elif isinstance(key, ec.EllipticCurvePublicKey):
+            key.verify(signature[1], signed_attributes, ec.ECDSA(h))
+        else:  # EdDSA
+            key.verify(signature[1], signed_attributes)
+    except Exception as exc:
+        sys.exit(f"the tree head's time-stamp token does not verify ({type(exc).__name__}: {exc})")
+    if (kind.hex(), content_type.hex(), attributes.get(PKCS + "0903")) != (PKCS + "0702", TST_INFO, content_type):
+        sys.exit("the tree head's time-stamp token is not a signed TSTInfo")
+    if attributes.get(PKCS + "0904") != hashlib.new(h.name, tst).digest():
+        sys.exit("the time-stamp token's TSTInfo is not the one its authority signed (altered)")
+    if (der(algorithm)[0][1].hex(), imprint.hex()) != (SHA2 + "01", head["hash"]):
+        sys.exit("the time-stamp token is not over this tree head (its message imprint is another hash)")
+    when = f", time-stamped {at:%Y-%m-%dT%H:%M:%SZ} by {cert.subject.rfc4514_string()}"
+    if not roots:
+        return when + " (time unverified: without --tsa-root any authority could have made the token)"
+    usage = [e.value for e in cert.extensions if isinstance(e.value, x509.ExtendedKeyUsage)]
+    if not (usage and x509.ExtendedKeyUsageOID.TIME_STAMPING in usage[0] and chained(cert, certs, roots, at)):
+        sys.exit("the time-stamp authority is not trusted: no time-stamping certificate valid then under a --tsa-root")
+    return when + " (trusted root)"
 
 
 def included(proof):  # RFC 9162 §2.1.3.2: the leaf and its audit path give the signed root
@@ -75,17 +164,37 @@ def included(proof):  # RFC 9162 §2.1.3.2: the leaf and its audit path give the
     return sn == 0 and r.hex() == proof["tree_head"]["root"]
 
 
-path, args = pathlib.Path(sys.argv[1]), sys.argv[2:]
+cli = argparse.ArgumentParser(usage=__doc__)
+cli.add_argument("files", nargs="+")
+cli.add_argument("--qr", help="a printed page's QR code (§13), as text or in a file")
+cli.add_argument("--tsa-root", action="append", default=[], type=pathlib.Path, help="root certificates (PEM)")
+options = cli.parse_intermixed_args()
+roots = [c for f in options.tsa_root for c in x509.load_pem_x509_certificates(f.read_bytes())]
+path, args = pathlib.Path(options.files[0]), options.files[1:]
 document = json.loads(path.read_text(encoding="utf-8")) if path.suffix == ".json" else {}
-if "leaves" in document:  # a tree head, and the exports it covers
-    heads = {leaf_["register"]: (leaf_["seq"], leaf_["hash"]) for leaf_ in signed(document, args[0])["leaves"]}
+if "leaves" in document:  # a tree head, the exports it covers, and a printed page it covers
+    time = signed(document, args[0], roots)
+    heads = {leaf_["register"]: (leaf_["seq"], leaf_["hash"]) for leaf_ in document["leaves"]}
     if root([leaf(r, *heads[r]) for r in sorted(heads)]).hex() != document["root"] or len(heads) != document["size"]:
         sys.exit("the tree head's root is not the Merkle root of its leaves")
-    for export in map(pathlib.Path, args[1:]):
-        verify(export, anchor=heads[json.loads(export.open(encoding="utf-8").readline())["register"]])
-    sys.exit(print(f"OK tree head {document['establishment']} n° {document['number']}, {len(args) - 1} exports"))
+    exports = {json.loads(e.open(encoding="utf-8").readline())["register"]: e for e in map(pathlib.Path, args[1:])}
+    anchors = {register: [(*heads[register], "the tree head signed")] for register in exports}
+    if options.qr:  # §13: LEDGER1;register;seq;entry_hash;establishment;tree head number when printed
+        qr = options.qr if options.qr.startswith("LEDGER1;") else pathlib.Path(options.qr).read_text("utf-8").strip()
+        if len(page := qr.split(";")) != 6 or page[0] != "LEDGER1" or not page[2].isdigit():
+            sys.exit("not the QR code of a printed page (LEDGER1;register;seq;hash;establishment;tree head)")
+        _, register, seq, digest, establishment, printed = page
+        if establishment != document["establishment"] or int(seq) > heads.get(register, (0,))[0]:
+            sys.exit(f"{register} n° {seq}: not covered by this tree head (another establishment's, or sealed before)")
+        if register not in exports:
+            sys.exit(f"{register} n° {seq}: give the export of {register} to check the printed page against")
+        anchors[register].append((int(seq), digest, "the printed page shows"))
+        time += f"; printed page {register} n° {seq} (tree head n° {printed} when printed) covered"
+    for register, export in exports.items():
+        verify(export, anchors=anchors[register])
+    sys.exit(print(f"OK tree head {document['establishment']} n° {document['number']}, {len(exports)} exports{time}"))
 if "audit_path" in document:  # one entry, its chain up to the register's head, the head in a tree head
-    signed(document["tree_head"], args[0])
+    time = signed(document["tree_head"], args[0], roots)
     prev, entries = document["entries"][0]["prev_hash"], document["entries"]
     for entry in entries:
         digest = hashlib.sha256(canon({k: entry[k] for k in HASHED if k in entry})).hexdigest()
@@ -94,9 +203,8 @@ if "audit_path" in document:  # one entry, its chain up to the register's head, 
         prev = digest
     if [entries[-1]["seq"], prev] != document["head"] or not included(document):
         sys.exit("the entry's chain does not lead to a head the tree head signed")
-    sys.exit(
-        print(f"OK {document['register']} n° {entries[0]['seq']} in tree head n° {document['tree_head']['number']}")
-    )
+    tree_head = document["tree_head"]["number"]
+    sys.exit(print(f"OK {document['register']} n° {entries[0]['seq']} in tree head n° {tree_head}{time}"))
 files = document.get("files")
 for f in files or ():  # a manifest: each file's digest, and each export's chain, count and last hash
     if hashlib.sha256((path.parent / f["name"]).read_bytes()).hexdigest() != f["sha256"] or (

@@ -28,8 +28,14 @@ def stamp(digest: bytes) -> str:
     return base64.b64encode(asyncio.run(request()).dump()).decode("ascii")
 
 
+def any_authority() -> bool:
+    """Whether a token of any authority is accepted: without ``LEDGERS_TSA_ROOTS`` a token is only
+    held to the certificate it carries, which anyone can make."""
+    return not settings.LEDGERS_TSA_ROOTS
+
+
 def _roots() -> list[x509.Certificate] | None:
-    if not settings.LEDGERS_TSA_ROOTS:
+    if any_authority():
         return None
     data = Path(settings.LEDGERS_TSA_ROOTS).read_bytes()
     return [x509.Certificate.load(der) for _, _, der in pem.unarmor(data, multiple=True)]

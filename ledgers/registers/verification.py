@@ -220,18 +220,31 @@ def first_unsealed_transaction(using: str = DEFAULT_DB_ALIAS) -> int:
 
 def _sealed(register: Register, finding, using: str = DEFAULT_DB_ALIAS) -> dict[int, tuple[str, str]] | Finding:
     """The register's checkpoints as {seq: (hash, local date)}, or the first one whose seal does
-    not verify under the key (forged, or written by something that does not hold the key)."""
+    not verify under the key (forged, or written by something that does not hold the key), or
+    the first HMAC one after a signed one: sealing has signed since, so whoever still holds the
+    HMAC key could have added it."""
     rows = (
         Checkpoint.objects.using(using)
         .filter(register=register)
         .order_by("seq")
         .values_list("seq", "entry_hash", "created_at", "mac", "key_id", "signature")
     )
-    sealed, key = {}, None
+    sealed, key, signed_at = {}, None, None
     for seq, digest, created_at, mac, key_id, signature in rows:
         fields = {"register": register.number, "seq": seq, "entry_hash": digest, "created_at": created_at}
         if key_id:
             valid = signature_valid(key_id, signature, checkpoint_bytes(**fields))
+            signed_at = signed_at or seq
+        elif signed_at is not None:
+            return finding(
+                seq,
+                "checkpoint_hmac_after_signed",
+                _(
+                    "le point de contrôle du n° %(seq)s est scellé par HMAC alors que celui du n° %(signed)s "
+                    "est déjà signé (Ed25519) : un sceau HMAC n'est plus accepté après une signature"
+                )
+                % {"seq": seq, "signed": signed_at},
+            )
         else:  # sealed before signatures: an HMAC
             key = key or checkpoint_key()
             valid = mac_valid(key, mac, **fields)

@@ -32,7 +32,7 @@ from ledgers.core.roles import Role
 from ledgers.core.services import seance_close, seance_open, table_session_open, table_session_prepare
 from ledgers.dice.models import Die, HistoricalDie
 from ledgers.registers.chain import GENESIS_HASH, canonical_bytes
-from ledgers.registers.checkpoints import checkpoint_mac
+from ledgers.registers.checkpoints import checkpoint_key, checkpoint_mac
 from ledgers.registers.evidence import EXEMPT, check_state, check_transactions, tracked_models
 from ledgers.registers.models import Checkpoint, Entry
 from ledgers.registers.services import checkpoints_seal, entries_bulk_append, entry_append
@@ -143,6 +143,33 @@ def test_reg_20_a_forged_checkpoint_is_detected(mc_register, mc_staff):
     finding = verify_register(mc_register)
     assert (finding.seq, finding.code) == (3, "checkpoint_mac")
     assert "sceau valide" in finding.reason
+
+
+def hmac_checkpoint(register, seq: int) -> None:
+    """A checkpoint sealed as before signatures, under the HMAC key still configured: valid on its own."""
+    entry = Entry.objects.get(register=register, seq=seq)
+    fields = {"seq": seq, "entry_hash": entry.entry_hash, "created_at": entry.recorded_at}
+    mac = checkpoint_mac(checkpoint_key(), register=register.number, **fields)
+    Checkpoint.objects.create(register=register, mac=mac, **fields)
+
+
+@pytest.mark.django_db
+def test_reg_20_an_hmac_checkpoint_after_a_signed_one_is_reported(mc_register, mc_staff):
+    append(mc_register, mc_staff, 1)
+    hmac_checkpoint(mc_register, 2)  # sealed before signatures
+    append(mc_register, mc_staff, 1)
+    assert sealed_one(mc_register).seq == 3 and verify_register(mc_register) is None
+    append(mc_register, mc_staff, 2)
+    # Whoever kept the old HMAC key seals a later head with it.
+    hmac_checkpoint(mc_register, 5)
+    finding = verify_register(mc_register)
+    assert (finding.register, finding.seq, finding.code) == (mc_register.number, 5, "checkpoint_hmac_after_signed")
+    with pytest.raises(CommandError, match=f"{mc_register.number} n° 5"):
+        call_command("verify_ledgers", mc_register.number, stdout=(text := io.StringIO()))
+    assert (
+        f"ÉCHEC\t{mc_register.number} n° 5 : le point de contrôle du n° 5 est scellé par HMAC alors que celui du "
+        "n° 3 est déjà signé (Ed25519)"
+    ) in text.getvalue()
 
 
 @pytest.mark.django_db

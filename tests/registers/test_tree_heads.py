@@ -110,7 +110,7 @@ def test_reg_20_the_auditor_checks_a_tree_head_and_exports_with_the_public_key_a
     export = tmp_path / "export.jsonl"
     export.write_text("".join(line + "\n" for line in export_lines(register)), encoding="utf-8")
     done = audit(out, public_hex(), export)
-    assert (done.returncode, done.stdout.strip()) == (0, "OK tree head mcb n° 1, 1 exports")
+    assert (done.returncode, done.stdout.strip()) == (0, "OK tree head mcb n° 1, 1 exports, no time-stamp")
     assert audit(out, public_hex(new_private_pem())).returncode == 1  # another key: InvalidSignature
     rewrite(register, 3, {"forged": True})
     export.write_text("".join(line + "\n" for line in export_lines(register)), encoding="utf-8")
@@ -133,7 +133,7 @@ def test_reg_20_proof_of_one_entry_checked_offline(mc, mc_staff, tmp_path, clien
     assert [e["seq"] for e in proof["entries"]] == [3, 4, 5, 6] and proof["head"][0] == 6
     (tmp_path / "proof.json").write_text(text.getvalue(), encoding="utf-8")
     done = audit(tmp_path / "proof.json", public_hex())
-    assert (done.returncode, done.stdout.strip()) == (0, f"OK {register.number} n° 3 in tree head n° 1")
+    assert (done.returncode, done.stdout.strip()) == (0, f"OK {register.number} n° 3 in tree head n° 1, no time-stamp")
     proof["entries"][1]["payload"] = {"forged": True}
     (tmp_path / "proof.json").write_text(json.dumps(proof), encoding="utf-8")
     done = audit(tmp_path / "proof.json", public_hex())
@@ -163,3 +163,46 @@ def test_reg_21_a_page_qr_payload_checks_against_an_export(mc, mc_staff):
     exported = {json.loads(line)["seq"]: json.loads(line)["entry_hash"] for line in export_lines(register)}
     assert exported[int(seq)] == digest
     assert render_register(register, io.BytesIO()).pages >= 1  # the footer draws it on every page
+
+
+@pytest.mark.django_db
+def test_reg_21_the_auditor_checks_a_printed_pages_qr_code_against_an_export_and_a_tree_head(
+    mc, mc_staff, tmp_path, monkeypatch
+):
+    register = opened_register(mc, mc_staff)
+    append(register, mc_staff, 3)
+    first = sealed_file(tmp_path, "tree-head-1.json")  # covers n° 4
+    append(register, mc_staff, 2)
+    drawn = []  # the text of every QR code the printed register draws
+    draw = RegisterPrint._qr
+    monkeypatch.setattr(RegisterPrint, "_qr", staticmethod(lambda c, text: (drawn.append(text), draw(c, text))))
+    render_register(register, io.BytesIO())
+    page = drawn[-1]
+    digest = register.entries.get(seq=6).entry_hash
+    assert page == f"LEDGER1;{register.number};6;{digest};mcb;1"  # printed after tree head n° 1
+    append(register, mc_staff, 1)
+    export = tmp_path / "export.jsonl"
+    export.write_text("".join(line + "\n" for line in export_lines(register)), encoding="utf-8")
+    # Tree head n° 1 was sealed before the page's last entry: it does not cover it.
+    done = audit(first, public_hex(), export, "--qr", page)
+    assert done.returncode == 1 and f"{register.number} n° 6: not covered by this tree head" in done.stderr
+    second = sealed_file(tmp_path, "tree-head-2.json")  # covers n° 7, hence n° 6 through the chain
+    (tmp_path / "qr.txt").write_text(page + "\n", encoding="utf-8")
+    for qr in (page, tmp_path / "qr.txt"):  # the decoded text, or a file of it
+        done = audit(second, public_hex(), export, "--qr", qr)
+        assert (done.returncode, done.stdout.strip()) == (
+            0,
+            f"OK tree head mcb n° 2, 1 exports, no time-stamp; printed page {register.number} n° 6 "
+            "(tree head n° 1 when printed) covered",
+        ), done.stderr
+    done = audit(second, public_hex(), export, "--qr", page.replace(digest, "0" * 64))
+    assert done.returncode == 1 and "n° 6: not the entry the printed page shows" in done.stderr
+    done = audit(second, public_hex(), "--qr", page)
+    assert done.returncode == 1 and f"give the export of {register.number}" in done.stderr
+    done = audit(second, public_hex(), export, "--qr", "LEDGER1;nothing")
+    assert done.returncode == 1 and "not the QR code of a printed page" in done.stderr
+    # The export rewritten from before the page on: it no longer holds the tree head's entry.
+    rewrite(register, 5, {"forged": True})
+    export.write_text("".join(line + "\n" for line in export_lines(register)), encoding="utf-8")
+    done = audit(second, public_hex(), export, "--qr", page)
+    assert done.returncode == 1 and "n° 7: not the entry the tree head signed" in done.stderr

@@ -6,9 +6,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils.translation import gettext as _  # eager: argparse needs real strings
 
+from ledgers.registers import timestamps
 from ledgers.registers.evidence import verify_objects
 from ledgers.registers.integrity import verify_rows
-from ledgers.registers.models import Register
+from ledgers.registers.models import Register, TreeHead
 from ledgers.registers.selectors import registers_named
 from ledgers.registers.treeheads import tree_head_anchors, verify_against_tree_head, verify_tree_heads
 from ledgers.registers.verification import (
@@ -157,6 +158,17 @@ class Command(BaseCommand):
         if not numbers:
             for label, finding in verify_tree_heads(database, counts=not witness):
                 report(label, finding)
+        # Tokens are checked (the stored tree heads' without register numbers) but their authority is not.
+        tokens = any(document.get("timestamp_token") for document in documents) or (
+            not numbers and TreeHead.objects.using(database).exclude(timestamp_token="").exists()
+        )
+        if tokens and timestamps.any_authority():
+            self.stdout.write(
+                _(
+                    "NON VÉRIFIÉ\tautorité d'horodatage : sans LEDGERS_TSA_ROOTS, le jeton de n'importe quelle "
+                    "autorité est accepté (sa date n'est pas garantie)"
+                )
+            )
         if not numbers and not chain_only:
             with snapshot(using=database):
                 # Incremental: the entries and history rows of the transactions since the seals
