@@ -137,6 +137,16 @@ def table_cagnotte(table) -> None:
     table_cagnotte_record(table=table, number=table.number, actor=make_user(table.establishment, "comite"))
 
 
+def cercle_cagnottes(*tables) -> None:
+    """The own cagnotte of each French cercle table among ``tables`` (COUNT-17, COUNT-42), so that
+    they may open: what the cash seeder puts in place before any seeder plays."""
+    from ledgers.cash.services.table_cagnottes import keeps_own_cagnotte
+
+    for table in tables:
+        if keeps_own_cagnotte(table.establishment.jurisdiction, table.game):
+            table_cagnotte(table)
+
+
 def notice_aged(session, minutes: int = 24 * 60) -> None:
     """Let ``minutes`` pass since the system recorded a destruction's notice to the authority (the
     SET-05 lead time runs from it)."""

@@ -102,12 +102,14 @@ def declarations_without_follow_up(
 
 def called_bets_of(establishment: Establishment) -> QuerySet[CalledBet]:
     return CalledBet.objects.filter(table_session__seance__establishment=establishment).select_related(
-        "table_session__table", "table_session__seance", "inspecteur", "visa_by"
+        "table_session__table", "table_session__seance", "inspecteur", "visa_by", "scj_notice"
     )
 
 
 def called_bets_without_scj(establishment: Establishment) -> QuerySet[CalledBet]:
-    """Authorised complex called bets the SCJ was not told of (GAME-20 flag)."""
+    """Authorised complex called bets the SCJ was not told of (GAME-20 flag). A time typed with the
+    visa, before the notice was an act the system times, still counts: no notice time is invented
+    for those bets."""
     return called_bets_of(establishment).filter(status=CalledBet.Status.AUTHORISED, scj_informed_at__isnull=True)
 
 

@@ -42,9 +42,10 @@ from ledgers.registers.services import register_create, register_open
 from ledgers.tables.services import table_limits_set
 
 from . import services
-from .models import BadBeatTable, ChipSeries, ControlDay, Orphan, SlipBook, TableBox, TableCagnotte, TicketBook
+from .models import BadBeatTable, ChipSeries, ControlDay, Orphan, SlipBook, TableBox, TicketBook
+from .registers import CARNET_CAGNOTTES
 from .services import plaques, rakes
-from .services.table_cagnottes import table_cagnotte_record
+from .services.table_cagnottes import keeps_own_cagnotte, table_cagnotte_record
 
 SEED_AFTER = ("ledgers.authority",)  # the French tables' displays (REG-23) before they open
 
@@ -72,7 +73,6 @@ REGISTERS = {
         ("informations_autorites", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
         ("retenues_pots", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
         ("registre_plaques", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
-        ("carnet_cagnottes", "TH1", Role.DIRECTEUR_RESPONSABLE, Role.CONTROLE_INTERIEUR, "N.C."),
         ("carnets_tickets", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
         ("registre_bbj", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
         ("carnet_orphelins", "", Role.DIRECTEUR_RESPONSABLE, Role.DIRECTEUR_RESPONSABLE, "F.D."),
@@ -89,6 +89,30 @@ CHANGEUR_BOOK = {"MC": SlipBook.Kind.CHANGEUR, "FR": SlipBook.Kind.RAVITAILLEMEN
 MC_BANK = Decimal(40_000)
 FR_STAKE = Decimal(5)  # roulette at 5 €: avance ≥ 15 000 × 5 = 75 000 € (art. 49)
 POKER_NIGHT = 2  # the night (days ago) the Nice texas hold'em table plays, with its BBJ
+
+
+def _table_cagnottes(est: Establishment) -> None:
+    """Each French cercle table's own cagnotte, numbered like it, in service in its carnet modèle 11
+    (COUNT-17, COUNT-42): without it the table does not open."""
+    director = demo_user(est, Role.DIRECTEUR_RESPONSABLE)
+    for table in est.tables.filter(active=True, cagnottes=None).order_by("number"):
+        if keeps_own_cagnotte(est.jurisdiction, table.game):
+            open_volume(
+                est,
+                CARNET_CAGNOTTES.code,
+                table.number,
+                director=director,
+                authority=demo_user(est, Role.CONTROLE_INTERIEUR),
+                paraphe="N.C.",
+            )
+            table_cagnotte_record(table=table, number=table.number, actor=director)
+
+
+def prepare_tables(*, stdout: TextIO) -> None:
+    """Nice's cercle tables open in the equipment's and the cards' séances: their cagnottes first."""
+    est = Establishment.objects.filter(code=DEMO_FR).first()
+    if est is not None:
+        _table_cagnottes(est)
 
 
 def _registers(est: Establishment) -> None:
@@ -376,9 +400,8 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
             continue
         poker = _poker_table(est) if est.jurisdiction == "FR" else None
         _registers(est)
-        if poker is not None and not TableCagnotte.objects.filter(table=poker).exists():
-            # Its own cagnotte, numbered like it (COUNT-17).
-            table_cagnotte_record(table=poker, number=poker.number, actor=demo_user(est, Role.DIRECTEUR_RESPONSABLE))
+        if poker is not None:
+            _table_cagnottes(est)
         if poker is not None and not BadBeatTable.objects.filter(table=poker).exists():
             # Its bad beat jackpot runs on an approved machine with a built-in cagnotte (COUNT-46).
             services.bad_beat_activate(

@@ -4,8 +4,8 @@ entry"), MC COUNT-05 (the banknote box leaves the table only at the count); FR a
 ravitaillement bon is centralised (COUNT-29) and every cagnotte computed is counted (COUNT-43,
 MC COUNT-08), and at each bad beat jackpot table once its displayed amount is entered and
 validated (COUNT-24: "refuse closing the séance without it"). REG-25 lists them on the closing page,
-with the flag of a table-partie played without its float (FR COUNT-34, MC COUNT-01). A FR poker
-table opens for play only with its own cagnotte in service (COUNT-17, COUNT-19)."""
+with the flag of a table-partie played without its float (FR COUNT-34, MC COUNT-01). A FR cercle
+table opens for play only with its own cagnotte in service (COUNT-17, COUNT-19, COUNT-42)."""
 
 from collections.abc import Iterator
 
@@ -17,14 +17,15 @@ from ledgers.core.models import Seance, TableSession
 
 from . import selectors
 from .services.sabots import shoe_allocation_write
-from .services.table_cagnottes import POKER_GAMES, require_in_service
+from .services.table_cagnottes import keeps_own_cagnotte, require_in_service
 
 
 @on_table_opening
-def poker_cagnotte_in_service(session: TableSession) -> None:
-    """FR: each texas hold'em (and omaha) table has its own cagnotte receiving the levies
-    (57-2, 57-4-3): without one in service the table's rake has nowhere to go, so it does not open."""
-    if session.seance.establishment.jurisdiction == "FR" and session.table.game in POKER_GAMES:
+def cercle_cagnotte_in_service(session: TableSession) -> None:
+    """FR: each baccara, écarté, texas hold'em and omaha table has its own cagnotte receiving the
+    levies (56-1, 57-2, 57-4-3): without one in service the table's levies have nowhere to go, so it
+    does not open."""
+    if keeps_own_cagnotte(session.seance.establishment.jurisdiction, session.table.game):
         require_in_service(session.table)
 
 

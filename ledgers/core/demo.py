@@ -3,6 +3,9 @@
 ``seed_demo`` seeds the organisation first, then calls ``seed(stdout=...)`` in the ``demo``
 module of every ledgers app that has one, in INSTALLED_APPS order, except that a module declaring
 ``SEED_AFTER = ("ledgers.<app>", ...)`` runs after those apps' seeders (it builds on their data).
+Between the organisation and the domain seeders, ``seed_demo`` calls ``prepare_tables(stdout=...)``
+in every module that has one: what an app requires of a table before it opens, which the seeders
+below it in the layers, running earlier, cannot put in place themselves.
 Each seeder must be idempotent (running seed_demo twice changes nothing the second time) and go
 through the services. Séances are shared: a seeder opens the séance of a date and period, or joins
 it while it is open, and closes only the table-parties it plays (and a séance only if it keeps

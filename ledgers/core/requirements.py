@@ -95,7 +95,9 @@ DECISIONS: dict[str, str] = {
     "never shared). The table's levies go into it: the poker table does not open for play, no pot's "
     "rake is recorded and no cagnotte computed while the table has none in service; the levies taken "
     "through ticket books are seen only at that computation.",
-    "COUNT-42": "As COUNT-17 for baccara and écarté tables (AMB-57: every cercle table).",
+    "COUNT-42": "As COUNT-17 for the baccara tables (chemin de fer, à deux tableaux; AMB-57: every cercle "
+    "table): the cagnotte is put into service with its table's number, and the table does not open for play "
+    "nor is its cagnotte computed while it has none. Écarté is not in the game catalogue.",
     "COUNT-18": "The rake of each pot is recorded at the table (relevé des retenues par pot, the record "
     "art. 56-1 has an approved machine keep: time, pot, rake, gain paid): the buy-in is the partie's, given "
     "with its first pot; the rake taken is the rake due unless the croupier says otherwise, and one that "

@@ -1,6 +1,8 @@
 """GAME-20, REG-18 (MC 000 art. 8.3): complex called bets handed in writing, authorised by the
 direction des jeux's visa, only with an inspecteur present, the SCJ informed (flagged otherwise)."""
 
+import datetime
+
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
@@ -116,6 +118,34 @@ def test_game_20_scj_not_informed_flagged(client, mco, live):
     with pytest.raises(RuleViolation) as refused:
         services.called_bet_scj_notify(bet=hand(mco, session), channel="téléphone", actor=mco.chef_table)
     assert refused.value.code == "GAME-20"
+
+
+def test_game_20_a_bet_with_only_a_typed_scj_time_gets_its_system_timed_notice(client, mco, live):
+    """A bet visaed when the SCJ's time was typed with the visa has that time and no notice."""
+    session, register = live
+    bet = services.called_bet_authorise(bet=hand(mco, session), actor=mco.directeur_jeux)
+    typed = timezone.now() - datetime.timedelta(days=40)
+    bet.scj_informed_at, bet.scj_channel = typed, "téléphone"
+    save_audited(bet, actor=mco.directeur_jeux)
+    assert not selectors.called_bets_without_scj(mco.est).exists()  # the typed time still counts
+    client.force_login(mco.directeur_jeux)
+    page = client.get(reverse("authority:called_bets")).content.decode()
+    assert "heure saisie avec le visa" in page and reverse("authority:called_bet_scj_notice", args=[bet.pk]) in page
+    before = timezone.now()
+    response = client.post(reverse("authority:called_bet_scj_notice", args=[bet.pk]), {"channel": "courriel"})
+    assert response.status_code == 302
+    bet.refresh_from_db()
+    assert before <= bet.scj_notice.notified_at == bet.scj_informed_at <= timezone.now()
+    assert (bet.scj_channel, bet.scj_notice.channel) == ("courriel", "courriel")
+    assert typed in bet.history.values_list("scj_informed_at", flat=True)  # the typed time stays
+    line = register.entries.order_by("-seq").first().payload
+    assert line["event"] == "information du SCJ" and line["scj"].endswith("(courriel)")
+    page = client.get(reverse("authority:called_bets")).content.decode()
+    assert "heure saisie avec le visa" not in page
+    assert reverse("authority:called_bet_scj_notice", args=[bet.pk]) not in page
+    with pytest.raises(RuleViolation) as again:
+        services.called_bet_scj_notify(bet=bet, channel="courriel", actor=mco.directeur_jeux)
+    assert "déjà informé" in str(again.value)
 
 
 def test_game_20_closed_partie_and_other_roles_refused(mco, live):

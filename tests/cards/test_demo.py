@@ -17,7 +17,7 @@ from ledgers.equipment.specs import SHOE_GAMES_FR
 from ledgers.incidents.models import Incident
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.verification import verify_register
-from tests.factories import open_seance_registers, post_displays
+from tests.factories import cercle_cagnottes, open_seance_registers, post_displays
 
 
 @pytest.fixture
@@ -27,6 +27,7 @@ def organisation(db):
     core_demo.seed(stdout=io.StringIO())
     open_seance_registers()  # the registers seeder's, which runs before (séances write in them)
     post_displays(*GamingTable.objects.all())  # the authority seeder's, which runs first (REG-23)
+    cercle_cagnottes(*GamingTable.objects.all())  # the cash seeder's, before any seeder plays (COUNT-42)
     equipment_demo.seed(stdout=io.StringIO(), days=0)
 
 

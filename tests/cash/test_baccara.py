@@ -8,6 +8,7 @@ from ledgers.cash import services
 from ledgers.cash.models import BaccaraBank
 from ledgers.cash.registers import CARNET_CAGNOTTES
 from ledgers.cash.services import baccara
+from ledgers.cash.services.table_cagnottes import table_cagnotte_record
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
 from ledgers.core.services import table_session_open
@@ -100,6 +101,7 @@ def test_count_54_no_cagnotte_computed_for_a_partie_without_a_banker(bac):
     )
     session = bac.session("BD1", open_=False)
     shoe_allocate(session=session, shoe=shoe, actor=bac.director)  # SHOE-12: the table opens with its sabot
+    table_cagnotte_record(table=bac.tables["BD1"], number="BD1", actor=bac.director)  # and its cagnotte (COUNT-42)
     session = table_session_open(session=session, actor=bac.director)
     shoe_return(shoes=[shoe], to_location=cabinet, actor=bac.director)  # SHOE-09: back before the partie ends
     bac.close(session)

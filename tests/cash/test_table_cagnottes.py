@@ -11,8 +11,11 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.hooks import opening_refusals
 from ledgers.core.models import TableSession
 from ledgers.core.roles import Role
+from ledgers.core.services import table_session_open
+from ledgers.equipment.services import shoe_allocate
 from ledgers.registers.selectors import current_register
-from tests.factories import GamingTableFactory, post_displays
+from tests import sabots
+from tests.factories import GamingTableFactory, LocationFactory, post_displays
 
 
 def test_count_17_holdem_cagnotte_bears_the_table_number(fro):
@@ -61,3 +64,26 @@ def test_count_17_a_poker_table_opens_for_play_only_with_its_own_cagnotte(fro):
     assert opening_refusals(session) == []
     opened = fro.session("TH2", seance=session.seance)
     assert opened.status == TableSession.Status.OPEN
+
+
+@pytest.mark.parametrize("game", ["chemin_de_fer", "baccara_deux_tableaux"])
+def test_count_42_a_baccara_table_opens_for_play_only_with_its_own_cagnotte(fro, game):
+    table = GamingTableFactory(establishment=fro.est, room=fro.room, number="BC1", game=game)
+    fro.tables["BC1"] = table
+    post_displays(table)
+    fro.open_register(CARNET_CAGNOTTES.code, "BC1")
+    sabots.open_equipment_volumes(fro.est, fro.users, director=fro.director)
+    cabinet = LocationFactory(establishment=fro.est, code="armoire-sabots", kind="shoe_cabinet", room=fro.room)
+    model = sabots.shoe_model(fro.est, actor=fro.director)
+    (shoe,) = sabots.receive_shoes(fro.est, ["1"], location=cabinet, actor=fro.director, model=model)
+    session = fro.session("BC1", open_=False)
+    shoe_allocate(session=session, shoe=shoe, actor=fro.director)  # SHOE-12: its sabot first
+    assert [(r.code, "56-1" in r.article) for r in opening_refusals(session)] == [("COUNT-42", True)]
+    with pytest.raises(RuleViolation) as refused:
+        table_session_open(session=session, actor=fro.director)
+    assert refused.value.code == "COUNT-42"
+    session.refresh_from_db()
+    assert session.status != TableSession.Status.OPEN and session.opened_at is None
+    table_cagnotte_record(table=table, number="BC1", actor=fro[Role.COMITE])
+    assert opening_refusals(session) == []
+    assert table_session_open(session=session, actor=fro.director).status == TableSession.Status.OPEN

@@ -18,6 +18,7 @@ from tests.factories import (
     GamingTableFactory,
     LocationFactory,
     RoomFactory,
+    cercle_cagnottes,
     make_user,
     open_seance_registers,
     post_displays,
@@ -107,6 +108,7 @@ def test_demo_seed_runs_is_idempotent_and_every_register_verifies(db):
     build_demo_organisation()
     open_seance_registers()  # the registers seeder's, which runs before (séances write in them)
     post_displays(*GamingTable.objects.all())  # the authority seeder's, which runs first (REG-23)
+    cercle_cagnottes(*GamingTable.objects.all())  # the cash seeder's, before any seeder plays (COUNT-42)
     out = io.StringIO()
     demo.seed(stdout=out, days=DAYS)
     first = counts()

@@ -190,6 +190,14 @@ def test_slot_37_stop_refused_before_15_days_from_the_recorded_notice(room):
         _told(room, progressive, reference="DLPAJ-2")  # given once
 
 
+def test_slot_37_the_notice_page_says_the_notice_is_given_as_the_move_notice_does(client, room):
+    client.force_login(room["comite"])
+    notice_page = client.get("/machines-a-sous/jackpots-progressifs/information-ministre/")
+    move_page = client.get(f"/machines-a-sous/machines/{room.on_floor().pk}/information-police/")
+    button = '<button type="submit">Information donnée</button>'
+    assert button in notice_page.content.decode() and button in move_page.content.decode()
+
+
 def test_slot_37_final_stop_posts_the_increment_to_orphans_and_recovery(room):
     progressive = _local(room)
     _told(room, progressive)

@@ -115,10 +115,12 @@ def _direction_role(actor: AbstractBaseUser, bet: CalledBet) -> str:
 def called_bet_scj_notify(*, bet: CalledBet, channel: str, actor: AbstractBaseUser) -> CalledBet:
     """The direction des jeux tells the SCJ of the bet (GAME-20), before or as soon as possible
     after its visa: the time is the system's when the notice is recorded, never typed in (a typed
-    time could be back-dated to clear the flag), and it is given once."""
+    time could be back-dated to clear the flag), and it is given once. A bet visaed when the time
+    was typed with the visa has no notice yet: it may get one, its copy then taking the notice's
+    time, while the typed time stays in the visa's line and the bet's history."""
     bet = _bet_for_update(bet)
     role = _direction_role(actor, bet)
-    if bet.scj_informed_at is not None:
+    if CalledBetScjNotice.objects.filter(bet=bet).exists():
         raise impossible(_("Le SCJ est déjà informé de cette annonce."))
     if not channel.strip():
         raise ValidationError({"channel": _("Indiquez comment le SCJ a été informé.")})

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role
 from ledgers.core.errors import RuleViolation
-from ledgers.core.games import Family
+from ledgers.core.games import GAMES, Family
 from ledgers.core.models import GamingTable
 from ledgers.core.roles import Role
 from ledgers.registers.services import display_name, register_language
@@ -20,6 +20,12 @@ from ..models import TableCagnotte
 from .common import _cagnotte_write
 
 POKER_GAMES = frozenset({"texas_holdem", "omaha"})  # COUNT-17, COUNT-19; baccara and écarté: COUNT-42
+
+
+def keeps_own_cagnotte(jurisdiction: str, game: str) -> bool:
+    """A FR cercle table's levies go into its own cagnotte: baccara and écarté (56-1), texas hold'em
+    and omaha (57-2, 57-4-3), every cercle game of the catalogue being one of them (AMB-57)."""
+    return jurisdiction == "FR" and GAMES[game].family == Family.CERCLE
 
 
 def requirement_of(table: GamingTable) -> str:
@@ -43,7 +49,7 @@ def require_in_service(table: GamingTable) -> None:
 def table_cagnotte_record(*, table: GamingTable, number: str, actor: AbstractBaseUser) -> TableCagnotte:
     """Put a cercle table's cagnotte into service: its number is the table's."""
     est = table.establishment
-    if est.jurisdiction != "FR" or table.game_info.family != Family.CERCLE:
+    if not keeps_own_cagnotte(est.jurisdiction, table.game):
         raise ValidationError(_("La cagnotte numérotée comme sa table est celle d'une table de cercle française."))
     role = require_role(actor, est, (Role.DIRECTEUR_RESPONSABLE, Role.COMITE))
     number = number.strip()

@@ -6,6 +6,10 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core import service_views
 
+# The submit button of the pages recording a notice given to an authority: the act is the notice
+# itself, timed by the system when it is validated.
+NOTICE_GIVEN = _("Information donnée")
+
 
 class SlotsView(service_views.EstablishmentRequiredMixin):
     def get_context_data(self, **kwargs):

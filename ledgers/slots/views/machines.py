@@ -12,7 +12,7 @@ from ledgers.core.exports import ListExportMixin, TableExportMixin
 from .. import forms, locks, selectors, services
 from ..models import Machine
 from ..tables import MachineTable
-from .common import ServiceFormView, SlotsView
+from .common import NOTICE_GIVEN, ServiceFormView, SlotsView
 
 
 class MachineListView(SlotsView, ListExportMixin, TableExportMixin, SingleTableMixin, TemplateView):
@@ -133,7 +133,7 @@ class MoveView(MachineFormView):
 class MoveNoticeView(MachineFormView):
     form_class = forms.MoveNoticeForm
     title = _("Information de la police donnée avant le déplacement")
-    submit = _("Information donnée")
+    submit = NOTICE_GIVEN
     intro = _(
         "L'information est enregistrée à l'heure où vous la validez ; le déplacement prévu n'est possible "
         "qu'après le délai de préavis compté depuis cette heure, et elle ne vaut que pour le prochain "

@@ -18,7 +18,7 @@ from ledgers.core.templatetags.ledgers import money
 from ..forms import progressives as f
 from ..models import Progressive, Releve, Ticket
 from ..services import jpm, progressives, unclaimed
-from .common import ServiceFormView, SlotsView
+from .common import NOTICE_GIVEN, ServiceFormView, SlotsView
 
 
 class ProgressivesView(SlotsView, ListExportMixin, TemplateView):
@@ -107,6 +107,7 @@ class ProgressiveReadingView(ActView):
 
 class StopNoticeView(ActView):
     form_class, title = f.StopNoticeForm, _("Information du ministre de l'intérieur donnée")
+    submit = NOTICE_GIVEN
     intro = _(
         "L'information est enregistrée à l'heure où vous la validez ; l'arrêt, le transfert ou le retrait n'est "
         "possible qu'après le délai de préavis compté depuis cette heure (art. 68-20-1, 68-20-2)."

@@ -60,7 +60,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, url: str, **options):
         with queries_not_logged(), demo_cast():
-            for seeder in seeders():
+            organisation, *domains = seeders()
+            organisation.seed(stdout=self.stdout)
+            for seeder in domains:
+                if hasattr(seeder, "prepare_tables"):
+                    seeder.prepare_tables(stdout=self.stdout)
+            for seeder in domains:
                 seeder.seed(stdout=self.stdout)
             close_past_seances(stdout=self.stdout)
         self.print_logins(url)
