@@ -39,10 +39,6 @@ EXEMPT: dict[str, tuple[str, tuple[str, ...]]] = {
     # transactions): their acts are not register entries today. Remove a line when its service
     # starts writing one, and the check holds that model too.
     "custody.Supplier": ("the approved suppliers list: set-up, no entry", ()),
-    "custody.DestructionSession": (
-        "planning and notice to the authority write no entry; the destruction itself writes the OUT entries",
-        (),
-    ),
     "authority.SeasonArchive": (
         "the archive of a closed period: a job that reads the registers (its request, status and file) "
         "and writes nothing in them, as a report does",
