@@ -77,7 +77,9 @@ DECISIONS: dict[str, str] = {
     "AUTH-03": "The number of tables requested (003 art. 4, 5) is the applicant's figure in the dossier "
     "sent to the Minister, not a fact of the establishment: the dossier figures are those installed, "
     "at any date.",
-    "AUTH-06": "Approvals in one overview (core/approvals.py), each gating its act. The notices to the "
+    "AUTH-06": "Approvals in one overview (core/approvals.py), each gating its act; the card and dice "
+    "makers' approvals are lines of the carnet of orders, which the authority visas (CARD-32, DICE-15). "
+    "The notices to the "
     "Minister of the Interior, the SCCJ and the police in one FR register (incidents AUTHORITY_NOTICES), "
     "a line per notice written by the act that gives it: BBJ final stop, progressive and JPM stops and "
     "withdrawal, JPM figures to the SCCJ, machine moves, the police informed of an incident, the prior "

@@ -35,10 +35,6 @@ EXEMPT: dict[str, tuple[str, tuple[str, ...]]] = {
         "entry seals its author's login and the role acted in",
         (),
     ),
-    # The services below write a history row but no entry (found by this check on their own
-    # transactions): their acts are not register entries today. Remove a line when its service
-    # starts writing one, and the check holds that model too.
-    "custody.Supplier": ("the approved suppliers list: set-up, no entry", ()),
     "authority.SeasonArchive": (
         "the archive of a closed period: a job that reads the registers (its request, status and file) "
         "and writes nothing in them, as a report does",

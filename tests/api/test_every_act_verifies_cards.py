@@ -2,14 +2,15 @@
 in its own transaction as in production, then ``verify_ledgers``: each act writes its entry, the
 entry names the objects the act wrote, and the registers and the objects verify with no finding.
 
-Monaco: supplier, order visaed by the SCJ and sent, receipt by the cartier, transfers to the annex
-depot and the DCC, the annex day closed, the replacement sixain designated, issue, unsealing and
-table control, a card exchanged by the inspecteur, a new shuffle ordered, the return under the
-inspecteur, the exchange reconciled, the cartier's controls, a PAE sixain prepared at the DCC and
-confirmed at the super privé table, a withdrawal, an anomaly, a destruction notified to the SCJ
-and witnessed, the SCJ's verification. France: supplier, carnet 21 order visaed by the police,
-receipt into the carnet 19, issue by the key holder, controls at the table before the return, a
-withdrawal, an anomaly, a destruction before the police officer, the police verification.
+Monaco: supplier and its approval renewed, order visaed by the SCJ and sent, receipt by the
+cartier, transfers to the annex depot and the DCC, the annex day closed, the replacement sixain
+designated, issue, unsealing and table control, a card exchanged by the inspecteur, a new shuffle ordered, the return
+under the inspecteur, the exchange reconciled, the cartier's controls, a PAE sixain prepared at
+the DCC and confirmed at the super privé table, a withdrawal, an anomaly, a destruction planned,
+notified to the SCJ and witnessed, the SCJ's verification. France: supplier and its approval
+renewed, carnet 21 order visaed by the police, receipt into the carnet 19, issue by the key
+holder, controls at the table before the return, a withdrawal, an anomaly, a destruction planned
+and performed before the police officer, the police verification.
 
 A write route of ``SCOPE`` that no flow below exercises fails the test; ``CANNOT_RUN`` lists,
 with the reason, the only ones a test cannot reach."""
@@ -55,16 +56,19 @@ def ordered(acts: Acts, w: World, supplier: int, quantity: int, carnet: str = ""
 
 
 def supplier(acts: Acts, w: World) -> int:
-    return acts.post(
+    """A maker registered with its approval, then its approval renewed (CARD-32)."""
+    issuer = "Ministre d'État" if w.mc else "Ministre de l'intérieur"
+    made = acts.post(
         w.director,
         f"{API}suppliers/",
-        {
-            "name": "Cartes du Rocher",
-            "approval_reference": "Agrément 2025-3",
-            "approval_issuer": "Ministre d'État" if w.mc else "Ministre de l'intérieur",
-            "approved_from": "2025-01-01",
-        },
-    )["id"]
+        {"name": "Cartes du Rocher", "approval_reference": "Agrément 2025-3", "approval_issuer": issuer},
+    )
+    acts.post(
+        w.director,
+        f"{API}suppliers/{made['id']}/approval/",
+        {"approval_reference": "Agrément 2025-9", "approval_issuer": issuer, "approved_from": "2025-01-01"},
+    )
+    return made["id"]
 
 
 def to_table(acts: Acts, w: World, session, unit: int) -> None:

@@ -1,21 +1,25 @@
 """The custody acts that change no object in stock are register lines too, each naming what it
 wrote: a destruction planned, the authority told of it (by the Direction, or by acknowledging the
-e-mail). Each act commits its own transaction here, as in production, and the verification finds
-every history row named by an entry of its transaction."""
+e-mail), a maker or supplier and its approval. Each act commits its own transaction here, as in
+production, and the verification finds every history row named by an entry of its transaction."""
+
+import datetime
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from ledgers.cards import services
+from ledgers.cards.domains import CARDS
 from ledgers.core.authz import save_audited
 from ledgers.custody import services as custody
-from ledgers.custody.models import DestructionSession
+from ledgers.custody.models import DestructionSession, Supplier
 from ledgers.notifications.models import Notice
 from ledgers.notifications.services import notice_acknowledge
 from ledgers.registers.evidence import check_transactions
 from ledgers.registers.models import Entry
-from tests.cards.conftest import World
+from tests.cards.conftest import World, refused
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 
@@ -84,4 +88,63 @@ def test_reg_24_a_destruction_planned_with_nobody_to_mail_is_still_written(fr):
     assert not Notice.objects.exists()
     (plan,) = lines_naming("custody.DestructionSession", session.pk)
     assert plan.register == w.registers["carnet"] and plan.payload["event"] == "Programmation de la destruction"
+    assert check_transactions() == []
+
+
+def test_card_32_a_maker_and_its_approval_are_lines_of_the_carnet_of_orders(fr):
+    """The maker entered without an approval is refused an order; its approval, once recorded, is
+    a line of the carnet of orders, which the order that follows repeats (CARD-32, REG-07)."""
+    w = World(fr)
+    maker = custody.supplier_register(establishment=fr, domain=CARDS, name="Cartes du Var", actor=w.director)
+    orders = w.registers["orders"]
+    registered = orders.entries.order_by("-seq").first()
+    assert registered.payload == {
+        "date": timezone.localdate().isoformat(),
+        "event": "Enregistrement du fournisseur",
+        "supplier": "Cartes du Var",
+        "approval": "Sans agrément",
+    }
+    assert registered.written == {"custody.Supplier": [maker.pk]}
+    refused(
+        "CARD-32",
+        custody.purchase_order_issue,
+        establishment=fr,
+        domain=CARDS,
+        supplier=maker,
+        lines=[{"category": "sixain", "quantity": 1}],
+        carnet="21-B",
+        actor=w.director,
+    )
+    with pytest.raises(ValidationError):  # an approval ending before it starts
+        custody.supplier_approval_change(
+            supplier=maker,
+            approval_reference="A-9",
+            approved_from=datetime.date(2026, 2, 1),
+            approved_until=datetime.date(2026, 1, 1),
+            actor=w.director,
+        )
+    renewal = {
+        "approval_reference": "Agrément 2026-4",
+        "approval_issuer": "Ministre de l'intérieur",
+        "approved_from": datetime.date(2026, 1, 1),
+    }
+    custody.supplier_approval_change(supplier=maker, actor=w.director, **renewal)
+    approval = orders.entries.order_by("-seq").first()
+    assert (approval.payload["event"], approval.payload["approval"]) == (
+        "Agrément du fournisseur",
+        "Agrément 2026-4 — Ministre de l'intérieur — du 01/01/2026",
+    )
+    assert approval.written == {"custody.Supplier": [maker.pk]}
+    with pytest.raises(ValidationError):  # the same approval again: nothing to write
+        custody.supplier_approval_change(supplier=maker, actor=w.director, **renewal)
+    order = custody.purchase_order_issue(
+        establishment=fr,
+        domain=CARDS,
+        supplier=Supplier.objects.get(pk=maker.pk),
+        lines=[{"category": "sixain", "quantity": 1}],
+        carnet="21-B",
+        actor=w.director,
+    )
+    issued = orders.entries.order_by("-seq").first()
+    assert issued.payload["order"] == str(order) and issued.payload["approval"] == approval.payload["approval"]
     assert check_transactions() == []
