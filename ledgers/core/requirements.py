@@ -193,6 +193,9 @@ DECISIONS: dict[str, str] = {
     "(FR) or the Direction des Jeux (MC); MC annex ledger not paraphed, MC dice-in-service register "
     "paraphed (AMB-36).",
     "SET-42": "Read as a minimum notice (AMB-50).",
+    "SET-08": "Entered by the establishment's director (FR the directeur responsable, MC the directeur "
+    "des jeux) on the settings page or through the API, as every setting the texts leave to the house "
+    "(ledgers.core.establishment_settings); each change is a line of the main courante.",
     "SET-23": "No default: until the Direction des Jeux fixes the threshold, no refait premium is taken (GAME-24).",
     "SET-05": "MC minimum notice to the SCJ before a destruction: a day by default (the text sets none, "
     "AMB-37); issue lead time 60 minutes; destruction periodicity 30 days (flag).",

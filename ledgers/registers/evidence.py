@@ -26,7 +26,6 @@ from .models import Entry
 # for both checks: a model named here is skipped by the transaction check; with fields, only
 # those fields are skipped by the state check.
 EXEMPT: dict[str, tuple[str, tuple[str, ...]]] = {
-    "core.Establishment": ("organisation set-up (administration), not a register act", ()),
     "core.Room": ("organisation set-up", ()),
     "core.Location": ("organisation set-up", ()),
     "core.GamingTable": ("organisation set-up (the tables of the casino)", ()),
@@ -52,6 +51,10 @@ EXEMPT: dict[str, tuple[str, tuple[str, ...]]] = {
 # history row, the creation, is skipped by the transaction check; every later change is held to
 # the entry of its act, as any other model's.
 CREATION_EXEMPT: dict[str, str] = {
+    "core.Establishment": (
+        "its creation is the organisation's set-up, before any of its registers exists; its settings "
+        "change later only through the services, each written in a register"
+    ),
     "registers.Register": (
         "a volume is created awaiting the authority's cote et paraphe, and its first entry is that "
         "opening act (seq 1, by the paraphing authority, not by the directorate that creates it): the "

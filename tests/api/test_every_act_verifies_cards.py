@@ -2,9 +2,10 @@
 in its own transaction as in production, then ``verify_ledgers``: each act writes its entry, the
 entry names the objects the act wrote, and the registers and the objects verify with no finding.
 
-Monaco: supplier and its approval renewed, order visaed by the SCJ and sent, receipt by the
-cartier, transfers to the annex depot and the DCC, the annex day closed, the replacement sixain
-designated, issue, unsealing and table control, a card exchanged by the inspecteur, a new shuffle ordered, the return
+Monaco: the Direction's settings (decks of punto banco, no lead before a destruction), supplier
+and its approval renewed, order visaed by the SCJ and sent, receipt by the cartier, transfers to
+the annex depot and the DCC, the annex day closed, the replacement sixain designated, issue,
+unsealing and table control, a card exchanged by the inspecteur, a new shuffle ordered, the return
 under the inspecteur, the exchange reconciled, the cartier's controls, a PAE sixain prepared at
 the DCC and confirmed at the super privé table, a withdrawal, an anomaly, a destruction planned,
 notified to the SCJ and witnessed, the SCJ's verification. France: supplier and its approval
@@ -22,10 +23,10 @@ import pytest
 from django.utils import timezone
 
 from ledgers.cards.models import CardUnit
-from ledgers.core.services import table_session_close, table_session_open
+from ledgers.core.services import establishment_setting_change, table_session_close, table_session_open
 from tests.api.acts import Acts, verify_every_act
 from tests.cards.conftest import World
-from tests.factories import DEFAULT_PASSWORD
+from tests.factories import DEFAULT_PASSWORD, EstablishmentFactory
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 
@@ -99,8 +100,8 @@ def withdrawn_and_reported(acts: Acts, withdrawer, reporter, worn: int, other: i
 
 def monaco(acts: Acts, w: World) -> None:
     """A Monaco séance: the cartier's depots, the inspecteur's exchange, the PAE of the super privé."""
-    w.est.options = {"SET-02": {"punto_banco": 6}, "SET-05": {"scj_notice_minutes": 0}}
-    w.est.save()
+    establishment_setting_change(establishment=w.est, code="SET-02", value={"punto_banco": 6}, actor=w.director)
+    establishment_setting_change(establishment=w.est, code="SET-05", value={"scj_notice_minutes": 0}, actor=w.director)
     order = ordered(acts, w, supplier(acts, w), 5)
     received = acts.post(
         w.cartier,
@@ -235,9 +236,8 @@ def france(acts: Acts, w: World) -> None:
     acts.post(w.police, f"{API}verifications/new/", {"password": DEFAULT_PASSWORD, "opened_by": "M. Delorme"})
 
 
-def test_card_16_every_card_write_endpoint_in_its_own_transaction_leaves_registers_that_verify(mc, fr):
-    fr.timezone = "Europe/Paris"
-    fr.save()
+def test_card_16_every_card_write_endpoint_in_its_own_transaction_leaves_registers_that_verify(mc):
+    fr = EstablishmentFactory(code="frn", name="Casino de Nice (démo)", jurisdiction="FR", timezone="Europe/Paris")
     acts = Acts()
     monaco(acts, World(mc))
     france(acts, World(fr))

@@ -164,6 +164,7 @@ API_ROUTE_OF = {
     "notifications:detail": "notice-acknowledge",
     "registers:visa": "register-visas",
     "registers:volumes": "api-volume-paraphe",
+    "establishment-setting": "establishment-settings",
     "seance-close": "seance-close",
     "seance-prepare": "seance-tables",
     "seance-table-close": "table-session-close",

@@ -29,7 +29,13 @@ from ledgers.authority.services import banker_approve, banker_withdraw
 from ledgers.core.authz import save_audited
 from ledgers.core.models import Seance, TableSession
 from ledgers.core.roles import Role
-from ledgers.core.services import seance_close, seance_open, table_session_open, table_session_prepare
+from ledgers.core.services import (
+    establishment_setting_change,
+    seance_close,
+    seance_open,
+    table_session_open,
+    table_session_prepare,
+)
 from ledgers.dice.models import Die, HistoricalDie
 from ledgers.registers.chain import GENESIS_HASH, canonical_bytes
 from ledgers.registers.checkpoints import checkpoint_mac
@@ -284,6 +290,24 @@ def test_reg_20_a_volume_is_held_from_its_opening_on(mc, user_in):
         main.status = Register.Status.OPEN
         save_audited(main, actor=None, reason="hors registre")
     assert [(f.model, f.pk, f.code) for f in check_transactions()] == [("registers.Register", main.pk, "transaction")]
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_reg_20_the_establishment_is_held_from_its_first_setting_on(mc, user_in):
+    """Its creation, the set-up before any register, needs no entry; each setting changed later is
+    a line of the main courante that names it; one changed behind the services is found."""
+    main = open_register(mc, "main_courante")
+    director = user_in(mc, Role.DIRECTEUR_JEUX)
+    establishment_setting_change(establishment=mc, code="SET-20", value=2, actor=director)
+    line = main.entries.order_by("-seq").first()
+    assert line.written == {"core.Establishment": [mc.pk]} and line.payload["setting"] == "SET-20"
+    assert check_transactions() == []
+    with transaction.atomic():  # a setting changed behind the services, without an entry
+        mc.refresh_from_db()
+        mc.options = {**mc.options, "SET-20": 3}
+        save_audited(mc, actor=director, reason="hors registre")
+    assert [(f.model, f.pk, f.code) for f in check_transactions()] == [("core.Establishment", mc.pk, "transaction")]
 
 
 @pytest.mark.django_db
