@@ -45,12 +45,12 @@ def _unit_label(unit: CardUnit) -> str:
 # --- Suppliers and orders ------------------------------------------------------------------------
 
 
-class SupplierForm(EstablishmentForm):
-    name = forms.CharField(label=_("Raison sociale du fabricant"), max_length=200)
+class SupplierApprovalForm(EstablishmentForm):
+    """A maker's approval as it now stands (CARD-32)."""
+
     approval_reference = forms.CharField(
         label=_("Référence de l'agrément"),
         max_length=200,
-        required=False,
         help_text=_("France : agrément du ministre de l'intérieur (art. 39)."),
     )
     approval_issuer = forms.CharField(label=_("Autorité d'agrément"), max_length=200, required=False)
@@ -58,6 +58,14 @@ class SupplierForm(EstablishmentForm):
     approved_until = forms.DateField(
         label=_("Agréé jusqu'au"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
+
+
+class SupplierForm(SupplierApprovalForm):
+    name = forms.CharField(label=_("Raison sociale du fabricant"), max_length=200)
+    field_order = ("name",)
+
+    def setup(self) -> None:
+        self.fields["approval_reference"].required = False
 
 
 class OrderForm(EstablishmentForm):

@@ -13,6 +13,7 @@ urlpatterns = [
     path("unites/<int:pk>/", views.UnitDetailView.as_view(), name="unit"),
     path("commandes/", views.OrderListView.as_view(), name="orders"),
     path("commandes/fabricant/", views.SupplierCreateView.as_view(), name="supplier-create"),
+    path("commandes/fabricant/<int:pk>/agrement/", views.SupplierApprovalView.as_view(), name="supplier-approval"),
     path("commandes/nouveau/", views.OrderCreateView.as_view(), name="order-create"),
     path("commandes/<int:pk>/visa/", views.OrderVisaView.as_view(), name="order-visa"),
     path("commandes/<int:pk>/envoi/", views.OrderSendView.as_view(), name="order-send"),

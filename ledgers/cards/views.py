@@ -16,6 +16,7 @@ from ledgers.core.exports import ListExportMixin, TableExportMixin
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 from ledgers.custody import services as custody
 from ledgers.custody.models import DepotDay, PurchaseOrder, StockVerification, Supplier
+from ledgers.custody.views import SupplierApprovalMixin
 
 from . import forms, selectors, services
 from .deck_rules import rules_table
@@ -276,6 +277,18 @@ class SupplierCreateView(FlowView):
         return custody.supplier_register(
             establishment=self.establishment, domain=CARDS, actor=self.request.user, **form.cleaned_data
         )
+
+
+class SupplierApprovalView(SupplierApprovalMixin, FlowView):
+    domain = CARDS
+    form_class = forms.SupplierApprovalForm
+    requirements = ("CARD-32",)
+    success_message = _("Agrément du fabricant inscrit au carnet des bons de commande.")
+    success_url = reverse_lazy("cards:orders")
+
+    @property
+    def title(self) -> str:
+        return _("Agrément du fabricant « %(name)s »") % {"name": self.supplier.name}
 
 
 class OrderCreateView(FlowView):

@@ -216,12 +216,11 @@ def demo_logins() -> list[tuple[str, str, str]]:
     ]
 
 
-def without_destruction_lead(est: Establishment) -> None:
-    """The demo plays its days in one run: its Monaco casino gives the SCJ no lead time before a
-    destruction (SET-05, the operator's figure), unless one was set."""
-    if est.jurisdiction == "MC" and "SET-05" not in est.options:
-        est.options = {**est.options, "SET-05": {"scj_notice_minutes": 0}}
-        est.save(update_fields=["options"])
+def demo_options(jurisdiction: str) -> dict:
+    """The demo establishment's first settings, given at its creation: the demo plays its days in
+    one run, so its Monaco casino gives the SCJ no lead time before a destruction (SET-05, the
+    operator's figure)."""
+    return {"SET-05": {"scj_notice_minutes": 0}} if jurisdiction == "MC" else {}
 
 
 @transaction.atomic
@@ -234,9 +233,9 @@ def seed(stdout: TextIO) -> None:
             jurisdiction=org["jurisdiction"],
             timezone_name=org["timezone"],
             address=org["address"],
+            options=demo_options(org["jurisdiction"]),
             actor=None,
         )
-        without_destruction_lead(est)
         rooms = {room.code: room for room in est.rooms.all()}
         for room_code, name in org["rooms"]:
             if room_code not in rooms:

@@ -1,9 +1,14 @@
 """Form pieces shared by the ledgers' pages."""
 
+from decimal import Decimal
+from typing import Any
+
 from django import forms
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from . import establishment_settings
+from .establishment_settings import Part, Setting
 from .models import Establishment, GamingTable, Membership, Seance, SeancePeriod
 from .roles import Role
 from .selectors import unprepared_tables
@@ -67,3 +72,51 @@ class StaffChoiceField(forms.ChoiceField):
     def __init__(self, *, establishment: Establishment, roles, value: str = "name", **kwargs) -> None:
         kwargs.setdefault("widget", forms.Select(attrs={"data-searchable": ""}))
         super().__init__(choices=staff_choices(establishment, roles, value=value), **kwargs)
+
+
+class SettingForm(forms.Form):
+    """The parts of a setting (``establishment_settings``) as fields, filled with the values in
+    force; a part left empty keeps the jurisdiction's default (a setting of one value: the whole)."""
+
+    def __init__(self, *args, setting: Setting, establishment: Establishment, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.setting, self.parts = setting, setting.parts(establishment)
+        current = establishment.setting(setting.code)
+        held = (current or {}).get(setting.under) if setting.under else current
+        for part in self.parts:
+            name = part.key or "value"
+            given = (held or {}).get(part.key) if setting.keyed else held
+            if part.kind == establishment_settings.CLOSING:
+                self.fields[name] = forms.TimeField(
+                    label=part.label, required=False, widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
+                )
+                self.fields[f"{name}__next_day"] = forms.BooleanField(
+                    label=_("%(period)s : le lendemain") % {"period": part.label}, required=False
+                )
+                self.initial[name], self.initial[f"{name}__next_day"] = given or (None, 0)
+            else:
+                self.fields[name] = _setting_field(part, part.label or setting.label)
+                self.initial[name] = given
+
+    def value(self) -> Any:
+        """The value the fields give (None: the jurisdiction's default for the whole setting)."""
+        data = self.cleaned_data
+        if not self.setting.keyed:
+            return None if data["value"] in (None, "") else data["value"]
+        mapping = {}
+        for part in self.parts:
+            given = data[part.key]
+            if given in (None, ""):
+                continue
+            if part.kind == establishment_settings.CLOSING:
+                given = [given.strftime("%H:%M"), int(data[f"{part.key}__next_day"])]
+            mapping[part.key] = given
+        return {self.setting.under: mapping} if self.setting.under else mapping
+
+
+def _setting_field(part: Part, label) -> forms.Field:
+    if part.kind == establishment_settings.WHOLE:
+        return forms.IntegerField(label=label, required=False, min_value=part.minimum)
+    if part.kind == establishment_settings.AMOUNT:
+        return forms.DecimalField(label=label, required=False, min_value=Decimal("0.01"), decimal_places=2)
+    return forms.ChoiceField(label=label, required=False, choices=[("", "—"), *part.choices])

@@ -187,13 +187,16 @@ def announce(event: str, **facts: Any) -> None:
 # Core's own acts are register lines too, yet core keeps no register: the app that keeps the
 # register of each act declares its writer (``records``), and the act's service has it written in
 # its transaction (``record``): the séance opened or closed in the main courante, the table-partie
-# prepared, opened or ended in the table-partie log. Each receives the act's object, the actor and
-# the role they act in.
+# prepared, opened or ended in the table-partie log, a setting changed in the main courante. Each
+# receives the act's object, the actor and the role they act in.
 SEANCE_OPENED = "seance_opened"
 SEANCE_CLOSED = "seance_closed"
 TABLE_PREPARED = "table_prepared"
 TABLE_OPENED = "table_opened"
 TABLE_CLOSED = "table_closed"
+# A setting of the establishment changed (``establishment_setting_write``): the establishment, the
+# setting's code and its value before.
+SETTING_CHANGED = "setting_changed"
 
 
 def record(event: str, **facts: Any) -> None:

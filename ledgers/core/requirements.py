@@ -77,7 +77,9 @@ DECISIONS: dict[str, str] = {
     "AUTH-03": "The number of tables requested (003 art. 4, 5) is the applicant's figure in the dossier "
     "sent to the Minister, not a fact of the establishment: the dossier figures are those installed, "
     "at any date.",
-    "AUTH-06": "Approvals in one overview (core/approvals.py), each gating its act. The notices to the "
+    "AUTH-06": "Approvals in one overview (core/approvals.py), each gating its act; the card and dice "
+    "makers' approvals are lines of the carnet of orders, which the authority visas (CARD-32, DICE-15). "
+    "The notices to the "
     "Minister of the Interior, the SCCJ and the police in one FR register (incidents AUTHORITY_NOTICES), "
     "a line per notice written by the act that gives it: BBJ final stop, progressive and JPM stops and "
     "withdrawal, JPM figures to the SCCJ, machine moves, the police informed of an incident, the prior "
@@ -193,6 +195,9 @@ DECISIONS: dict[str, str] = {
     "(FR) or the Direction des Jeux (MC); MC annex ledger not paraphed, MC dice-in-service register "
     "paraphed (AMB-36).",
     "SET-42": "Read as a minimum notice (AMB-50).",
+    "SET-08": "Entered by the establishment's director (FR the directeur responsable, MC the directeur "
+    "des jeux) on the settings page or through the API, as every setting the texts leave to the house "
+    "(ledgers.core.establishment_settings); each change is a line of the main courante.",
     "SET-23": "No default: until the Direction des Jeux fixes the threshold, no refait premium is taken (GAME-24).",
     "SET-05": "MC minimum notice to the SCJ before a destruction: a day by default (the text sets none, "
     "AMB-37); issue lead time 60 minutes; destruction periodicity 30 days (flag).",

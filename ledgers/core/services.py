@@ -2,6 +2,7 @@
 
 import datetime
 from collections.abc import Iterable
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, Group
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -9,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from . import hooks
+from . import establishment_settings, hooks
 from .authz import require_role, save_audited
 from .errors import RuleViolation, impossible
 from .games import GAMES
@@ -188,14 +189,57 @@ def establishment_create(
     actor: AbstractBaseUser | None,
     timezone_name: str = "Europe/Monaco",
     address: str = "",
+    options: dict[str, Any] | None = None,
 ) -> Establishment:
+    """Create an establishment, with its first settings (``options``): its set-up, before any of
+    its registers exists; its settings change later through ``establishment_setting_change`` or
+    their own acts, each written in a register."""
     if actor is not None and not actor.is_superuser:
         raise PermissionDenied(_("Seul un administrateur peut créer un établissement."))
     establishment = Establishment(
-        code=code, name=name, jurisdiction=jurisdiction, timezone=timezone_name, address=address
+        code=code, name=name, jurisdiction=jurisdiction, timezone=timezone_name, address=address, options=options or {}
     )
     establishment.full_clean()
     return save_audited(establishment, actor=actor, reason="création")
+
+
+# Who changes the establishment's settings: its director (FR the directeur responsable, MC the
+# directeur des jeux).
+SETTING_CHANGERS = {"FR": (Role.DIRECTEUR_RESPONSABLE,), "MC": (Role.DIRECTEUR_JEUX,)}
+
+
+@transaction.atomic
+def establishment_setting_change(
+    *, establishment: Establishment, code: str, value: Any, actor: AbstractBaseUser
+) -> Establishment:
+    """Change a setting of the establishment (``establishment_settings``): one its jurisdiction
+    reads and no act of its own sets, to a value of that setting's make (None: back to the
+    jurisdiction's default), by its director; written in the main courante (hooks.SETTING_CHANGED)
+    in the same transaction."""
+    establishment = Establishment.objects.select_for_update().get(pk=establishment.pk)
+    role = require_role(actor, establishment, SETTING_CHANGERS[establishment.jurisdiction])
+    setting = establishment_settings.changeable(establishment, code)
+    stored = None if value is None else setting.parse(value, establishment)
+    return establishment_setting_write(establishment=establishment, code=code, value=stored, actor=actor, role=role)
+
+
+def establishment_setting_write(
+    *, establishment: Establishment, code: str, value: Any, actor: AbstractBaseUser, role: str
+) -> Establishment:
+    """The write every act on a setting shares, in its transaction: the establishment (locked by
+    the caller, who checked the actor's role and the value) saved with ``value`` for ``code``
+    (None: the jurisdiction's default again), then the act's line written (hooks.SETTING_CHANGED).
+    A value the establishment already has is refused: there is nothing to write."""
+    before = establishment.setting(code)
+    options = {key: held for key, held in establishment.options.items() if key != code}
+    if value is not None:
+        options[code] = value
+    if options == establishment.options:
+        raise ValidationError({"value": _("Ce réglage a déjà cette valeur.")})
+    establishment.options = options
+    save_audited(establishment, actor=actor, reason=f"réglage {code}")
+    hooks.record(hooks.SETTING_CHANGED, establishment=establishment, code=code, before=before, actor=actor, role=role)
+    return establishment
 
 
 @transaction.atomic

@@ -11,6 +11,8 @@ urlpatterns = [
     path("profil/", ProfileView.as_view(), name="profile"),
     path("etablissement/", views.EstablishmentView.as_view(), name="establishment"),
     path("etablissement/choisir/", views.EstablishmentSwitchView.as_view(), name="establishment-switch"),
+    path("etablissement/reglages/", views.EstablishmentSettingsView.as_view(), name="establishment-settings"),
+    path("etablissement/reglages/<str:code>/", views.EstablishmentSettingView.as_view(), name="establishment-setting"),
     path(
         "historique/<str:app_label>/<str:model_name>/<int:pk>/",
         views.ObjectHistoryView.as_view(),

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from django.template.defaultfilters import yesno
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views import View
@@ -17,10 +18,12 @@ from django.views.generic import TemplateView
 from django_tables2 import SingleTableMixin
 
 from . import hooks
+from .authz import roles_of
 from .dashboard import main_acts_for, panels_for
 from .errors import RuleViolation
+from .establishment_settings import Setting, changeable, settings_of
 from .exports import ListExportMixin, TableExportMixin
-from .forms import SeanceOpenForm, TablePrepareForm
+from .forms import SeanceOpenForm, SettingForm, TablePrepareForm
 from .games import GAMES, Equipment
 from .models import Establishment, Seance, SeancePeriod, TableSession
 from .seances import checklist
@@ -28,7 +31,9 @@ from .selectors import SESSION_KEY, establishment_of, establishments_for, histor
 from .service_views import EstablishmentRequiredMixin, ServiceFormView
 from .services import (
     SEANCE_MANAGERS,
+    SETTING_CHANGERS,
     TABLE_MANAGERS,
+    establishment_setting_change,
     seance_close,
     seance_open,
     table_session_close,
@@ -108,6 +113,60 @@ class EstablishmentView(EstablishmentMixin, ListExportMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         return super().get_context_data(**self.lists(), **kwargs)
+
+
+class EstablishmentSettingsView(EstablishmentMixin, ListExportMixin, TemplateView):
+    """The establishment's settings with their values in force, exported; its director changes those
+    that no act of their own sets."""
+
+    template_name = "core/establishment_settings.html"
+
+    def rows(self) -> list[dict]:
+        est = self.establishment
+        return [
+            {"setting": setting, "value": setting.describe(est.setting(setting.code), est)}
+            for setting in settings_of(est)
+        ]
+
+    def export_lists(self):
+        rows = (
+            (row["setting"].code, row["setting"].label, human(row["value"]), row["setting"].act) for row in self.rows()
+        )
+        return {"reglages": ([_("Code"), _("Intitulé"), _("Valeur en vigueur"), _("Fixé par")], rows)}
+
+    def get_context_data(self, **kwargs):
+        est = self.establishment
+        may_change = bool(roles_of(self.request.user, est) & set(SETTING_CHANGERS[est.jurisdiction]))
+        return super().get_context_data(rows=self.rows(), may_change=may_change, **kwargs)
+
+
+class EstablishmentSettingView(EstablishmentRequiredMixin, ServiceFormView):
+    """One setting changed by the establishment's director: written in the main courante."""
+
+    form_class = SettingForm
+    template_name = "core/establishment_setting.html"
+    success_message = _("Réglage modifié et inscrit à la main courante.")
+
+    @cached_property
+    def setting(self) -> Setting:
+        try:
+            return changeable(self.establishment, self.kwargs["code"])
+        except ValidationError as exc:
+            raise Http404(exc.messages[0]) from exc
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "setting": self.setting, "establishment": self.establishment}
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(setting=self.setting, **kwargs)
+
+    def perform(self, form):
+        return establishment_setting_change(
+            establishment=self.establishment, code=self.setting.code, value=form.value(), actor=self.request.user
+        )
+
+    def get_success_url(self) -> str:
+        return reverse("establishment-settings")
 
 
 class ObjectHistoryView(LoginRequiredMixin, ListExportMixin, TemplateView):

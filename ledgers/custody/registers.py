@@ -10,18 +10,24 @@ PURCHASE_ORDERS = register_kind(
     RegisterKind(
         code="bons_commande",
         title=_("Carnet des bons de commande"),
-        purpose=_("Inscrire les bons de commande de cartes et de dés, leur visa et leur envoi."),
+        purpose=_(
+            "Inscrire les fabricants et fournisseurs de cartes et de dés avec leur agrément, les bons de "
+            "commande, leur visa et leur envoi."
+        ),
         columns=(
             Column("order", _("Bon n°"), 1.0),
             Column("date", _("Date du bon"), 0.9),
             Column("event", _("Opération"), 1.2),
             Column("supplier", _("Fournisseur"), 1.8),
+            # The supplier's approval each order is checked against (CARD-32, DICE-15), and its
+            # registration or change, lines of their own.
+            Column("approval", _("Agrément du fournisseur"), 1.8),
             Column("lines", _("Désignation et quantités"), 3.0),
             Column("visa", _("Visa"), 2.0),
         ),
         record_roles=(*DIRECTORATE, Role.SCJ, Role.POLICE),
         paraph_roles=(Role.DIRECTEUR_JEUX, Role.DIRECTEUR_RESPONSABLE),
-        requirements=("CARD-07", "CARD-33", "DICE-16", "REG-07"),
+        requirements=("CARD-07", "CARD-32", "CARD-33", "DICE-15", "DICE-16", "REG-07"),
         form="modèle 21",
     )
 )

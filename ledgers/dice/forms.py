@@ -289,16 +289,23 @@ class DayCloseForm(EstablishmentForm):
         self.fields["date"].initial = timezone.localdate()
 
 
-class SupplierForm(EstablishmentForm):
-    name = forms.CharField(label=_("Raison sociale"), max_length=200)
-    approval_reference = forms.CharField(
-        label=_("Référence de l'agrément du ministre de l'intérieur"), max_length=200, required=False
-    )
+class SupplierApprovalForm(EstablishmentForm):
+    """A supplier's approval as it now stands (DICE-15)."""
+
+    approval_reference = forms.CharField(label=_("Référence de l'agrément du ministre de l'intérieur"), max_length=200)
     approval_issuer = forms.CharField(label=_("Autorité d'agrément"), max_length=200, required=False)
     approved_from = forms.DateField(label=_("Agréé du"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     approved_until = forms.DateField(
         label=_("Agréé jusqu'au"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
+
+
+class SupplierForm(SupplierApprovalForm):
+    name = forms.CharField(label=_("Raison sociale"), max_length=200)
+    field_order = ("name",)
+
+    def setup(self) -> None:
+        self.fields["approval_reference"].required = False
 
 
 class OrderForm(EstablishmentForm):

@@ -20,6 +20,15 @@ class DieTable(tables.Table):
 
 
 class SupplierTable(tables.Table):
+    actions = tables.LinkColumn(
+        "dice:supplier_approval",
+        args=[tables.A("pk")],
+        text=_("Agrément"),
+        verbose_name="",
+        orderable=False,
+        exclude_from_export=True,
+    )
+
     class Meta:
         model = Supplier
         fields = ("name", "approval_reference", "approval_issuer", "approved_from", "approved_until")

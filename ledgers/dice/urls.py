@@ -16,6 +16,7 @@ urlpatterns = [
     path("comptabilite-annexe/", views.DayCloseView.as_view(), name="day_close"),
     path("fournisseurs/", views.SupplierListView.as_view(), name="suppliers"),
     path("fournisseurs/nouveau/", views.SupplierCreateView.as_view(), name="supplier_create"),
+    path("fournisseurs/<int:pk>/agrement/", views.SupplierApprovalView.as_view(), name="supplier_approval"),
     path("commandes/", views.OrderListView.as_view(), name="orders"),
     path("commandes/nouveau/", views.OrderCreateView.as_view(), name="order_create"),
     path("commandes/<int:pk>/visa/", views.OrderVisaView.as_view(), name="order_visa"),

@@ -27,6 +27,7 @@ from ledgers.core.services import table_session_close, table_session_open, table
 from ledgers.core.templatetags.ledgers import person
 from ledgers.custody import services as custody
 from ledgers.custody.models import DestructionSession, PurchaseOrder
+from ledgers.custody.views import SupplierApprovalMixin
 from ledgers.incidents.selectors import open_incidents
 
 from . import forms, selectors, services
@@ -457,6 +458,17 @@ class SupplierCreateView(ServiceFormView):
         )
 
     success_name = "dice:suppliers"
+
+
+class SupplierApprovalView(SupplierApprovalMixin, ServiceFormView):
+    domain = DICE
+    form_class = forms.SupplierApprovalForm
+    success_message = _("Agrément du fournisseur inscrit au carnet des bons de commande.")
+    success_name = "dice:suppliers"
+
+    @property
+    def title(self) -> str:
+        return _("Agrément du fournisseur « %(name)s »") % {"name": self.supplier.name}
 
 
 class OrderListView(DiceView, TableExportMixin, SingleTableMixin, TemplateView):

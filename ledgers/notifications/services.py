@@ -169,13 +169,16 @@ def notice_send(
 @transaction.atomic
 def notice_acknowledge(*, notice: Notice, actor: AbstractBaseUser) -> Notice:
     """The recipient confirms they have read the notice: recorded in the register concerned, by
-    them in the role they were told in, whatever the notice."""
+    them in the role they were told in, whatever the notice. The app told of the acknowledgement
+    (``on_acknowledged``) acts first, so that the line names what it changed (``written``)."""
     notice = Notice.objects.select_for_update().get(pk=notice.pk)
     mail = notice.mails.filter(recipient=actor).order_by("level").first()
     if mail is None:
         raise PermissionDenied(_("Cette notification ne vous est pas adressée."))
     if notice.acknowledged_at is not None:
         raise impossible(_("Cette notification a déjà été accusée."))
+    if callback := ACKNOWLEDGED.get(notice.kind):
+        callback(notice, actor, mail.role)
     notice.acknowledged_at, notice.acknowledged_by = timezone.now(), actor
     save_audited(notice, actor=actor, reason="accusé de réception")
     with register_language():
@@ -190,8 +193,6 @@ def notice_acknowledge(*, notice: Notice, actor: AbstractBaseUser) -> Notice:
                 acknowledged_at=format_timestamp(notice.acknowledged_at),
             ),
         )
-    if callback := ACKNOWLEDGED.get(notice.kind):
-        callback(notice, actor, mail.role)
     return notice
 
 

@@ -26,29 +26,41 @@ from .models import Entry
 # for both checks: a model named here is skipped by the transaction check; with fields, only
 # those fields are skipped by the state check.
 EXEMPT: dict[str, tuple[str, tuple[str, ...]]] = {
-    "core.Establishment": ("organisation set-up (administration), not a register act", ()),
     "core.Room": ("organisation set-up", ()),
     "core.Location": ("organisation set-up", ()),
     "core.GamingTable": ("organisation set-up (the tables of the casino)", ()),
-    "core.Membership": ("who holds which role: access administration", ()),
-    # The services below write a history row but no entry (found by this check on their own
-    # transactions): their acts are not register entries today. Remove a line when its service
-    # starts writing one, and the check holds that model too.
-    "custody.Supplier": ("the approved suppliers list: set-up, no entry", ()),
-    "custody.DestructionSession": (
-        "planning and notice to the authority write no entry; the destruction itself writes the OUT entries",
+    "core.Membership": (
+        "who holds which role: access administration (the set-up, the directory synchronisation); each "
+        "entry seals its author's login and the role acted in",
         (),
     ),
-    "registers.Register": ("a volume's creation has no entry yet; its opening and closing acts are entries", ()),
     "authority.SeasonArchive": (
-        "the archive of a closed period: a job that reads the registers (its request, progress and file) "
+        "the archive of a closed period: a job that reads the registers (its request, status and file) "
         "and writes nothing in them, as a report does",
         (),
     ),
     "reports.ReportJob": (
-        "a rendering job: operational state; its progress and the count and time of the messages sent "
-        "to the broker are written without history",
-        ("progress", "attempts", "sent_at"),
+        "a rendering job: operational state; its progress and heartbeat, the count and time of the "
+        "messages sent to the broker and the notice that the broker was unreachable are written without "
+        "history",
+        ("progress", "heartbeat_at", "attempts", "sent_at", "notice"),
+    ),
+}
+
+# Models whose creation precedes any entry that could name it, with the reason: their first
+# history row, the creation, is skipped by the transaction check; every later change is held to
+# the entry of its act, as any other model's.
+CREATION_EXEMPT: dict[str, str] = {
+    "core.Establishment": (
+        "its creation is the organisation's set-up, before any of its registers exists; its settings "
+        "change later only through the services, each written in a register"
+    ),
+    "registers.Register": (
+        "a volume is created awaiting the authority's cote et paraphe, and its first entry is that "
+        "opening act (seq 1, by the paraphing authority, not by the directorate that creates it): the "
+        "creation cannot be an entry of the volume without breaking that rule, and no other register "
+        "holds it for the first volume of a kind; the opening and the closing save the volume before "
+        "their entries, which name it"
     ),
 }
 
@@ -174,7 +186,9 @@ def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS, 
     Entries of format 2 name, in their hashed ``written``, the objects their transaction wrote
     before them; a transaction with an entry of format 1 (which names none) is held to the
     window check alone. The other way round, an object an entry names must still have its
-    history row of that transaction: one deleted is reported (``deleted_history``). One pass over
+    history row of that transaction: one deleted is reported (``deleted_history``). The models of
+    ``CREATION_EXEMPT`` are held from their first change on (their creation row needs no entry,
+    yet an entry that names it finds it). One pass over
     every history table against the entries, the first ``limit_per_model`` rows of each model by
     history id; with ``since``, the history rows and entries of that transaction and later (and
     every unstamped history row)."""
@@ -187,10 +201,18 @@ def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS, 
         if model._meta.label in EXEMPT:
             continue
         by_table[history._meta.db_table] = model
+        table, pk, hid = q(history._meta.db_table), q(model._meta.pk.attname), q("history_id")
+        # Held to an entry: every history row, but the object's first one when it is the creation
+        # of a model whose creation no entry can name (CREATION_EXEMPT).
+        held = (
+            f"NOT (h.history_type = '+' AND NOT EXISTS "
+            f"(SELECT 1 FROM {table} f WHERE f.{pk} = h.{pk} AND f.{hid} < h.{hid}))"
+            if model._meta.label in CREATION_EXEMPT
+            else "TRUE"
+        )
         branches.append(
-            f"SELECT '{history._meta.db_table}' AS tbl, '{model._meta.label}' AS label, "
-            f"h.{q('history_id')} AS hid, "
-            f"h.{q(model._meta.pk.attname)}::text AS pk, h.{q(TXID_COLUMN)} AS txid FROM {q(history._meta.db_table)} h"
+            f"SELECT '{history._meta.db_table}' AS tbl, '{model._meta.label}' AS label, h.{hid} AS hid, "
+            f"h.{pk}::text AS pk, h.{q(TXID_COLUMN)} AS txid, {held} AS held FROM {table} h"
             + (f" WHERE h.{q(TXID_COLUMN)} IS NULL OR h.{q(TXID_COLUMN)} >= {int(since)}" if since else "")
         )
     if not branches:
@@ -207,10 +229,11 @@ def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS, 
         f"CROSS JOIN LATERAL jsonb_array_elements(w.value) p "
         f"WHERE e.written IS NOT NULL AND e.{txid} <> 0{since_clause(since, 'e.')}), "
         f"bad AS (SELECT tbl, hid, pk, txid, 'unstamped' AS why FROM h WHERE txid IS NULL UNION ALL "
-        f"SELECT tbl, hid, pk, txid, 'no_entry' FROM h WHERE txid <> 0 AND NOT EXISTS "
+        f"SELECT tbl, hid, pk, txid, 'no_entry' FROM h WHERE held AND txid <> 0 AND NOT EXISTS "
         f"(SELECT 1 FROM tx WHERE tx.txid = h.txid) UNION ALL "
         f"SELECT h.tbl, h.hid, h.pk, h.txid, 'unnamed' FROM h JOIN tx ON tx.txid = h.txid AND NOT tx.format1 "
-        f"WHERE NOT EXISTS (SELECT 1 FROM named n WHERE n.txid = h.txid AND n.label = h.label AND n.pk = h.pk) "
+        f"WHERE h.held AND NOT EXISTS "
+        f"(SELECT 1 FROM named n WHERE n.txid = h.txid AND n.label = h.label AND n.pk = h.pk) "
         f"UNION ALL SELECT t.tbl, NULL, n.pk, n.txid, 'deleted_history' FROM named n "
         f"JOIN (VALUES {', '.join(['(%s, %s)'] * len(by_table))}) AS t (tbl, label) ON t.label = n.label "
         f"WHERE NOT EXISTS (SELECT 1 FROM h WHERE h.txid = n.txid AND h.label = n.label AND h.pk = n.pk)), "

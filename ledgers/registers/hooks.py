@@ -1,55 +1,97 @@
-"""The séance's opening and closing, written in the main courante: the kind says it is the
-chronological log of the séance's facts, "ouvertures, fermetures"; no text names another register
-for them (core.hooks.SEANCE_OPENED, SEANCE_CLOSED)."""
+"""Core's acts written in the main courante: the kind says it is the chronological log of the
+establishment's facts, "ouvertures, fermetures, observations", kept by the directorate in both
+jurisdictions; no text names another register for them. The séance's opening and closing
+(core.hooks.SEANCE_OPENED, SEANCE_CLOSED), and each change of the establishment's settings
+(core.hooks.SETTING_CHANGED): the rules read them, so who changed which, when and from what is a
+line the authority visas with the others."""
 
 import datetime
+from collections.abc import Callable
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.hooks import SEANCE_CLOSED, SEANCE_OPENED, records
-from ledgers.core.models import Seance
+from ledgers.core.establishment_settings import SETTINGS
+from ledgers.core.hooks import SEANCE_CLOSED, SEANCE_OPENED, SETTING_CHANGED, records
+from ledgers.core.models import Establishment, Seance
 
 from .kinds import MAIN_COURANTE
 from .services import EVENT_AT_FORMAT, entry_write, register_language
 
 
 def _fact(
-    seance: Seance, *, actor: AbstractBaseUser, role: str, at: datetime.datetime, subject, text, **params: object
+    establishment: Establishment,
+    *,
+    actor: AbstractBaseUser,
+    role: str,
+    at: datetime.datetime,
+    subject,
+    text: Callable[[], str],
+    **about: Any,
 ) -> None:
-    """The main courante's line of a séance act, in the registers' language: ``text`` is given the
-    séance (its date and period) and ``params``."""
-    est = seance.establishment
+    """The main courante's line of an act of core, in the registers' language (``text`` gives the
+    relation of the facts there); ``about``: the object it concerns, by key."""
     with register_language():
         payload = {
-            "event_at": est.localtime(at).strftime(EVENT_AT_FORMAT),
+            "event_at": establishment.localtime(at).strftime(EVENT_AT_FORMAT),
             "subject": str(subject),
-            "text": str(text % {"seance": seance, **params}),
-            "seance": seance.pk,
+            "text": text(),
+            **about,
         }
-    entry_write(establishment=est, kind=MAIN_COURANTE.code, actor=actor, role=role, payload=payload)
+    entry_write(establishment=establishment, kind=MAIN_COURANTE.code, actor=actor, role=role, payload=payload)
 
 
 @records(SEANCE_OPENED)
 def seance_opened(*, seance: Seance, actor: AbstractBaseUser, role: str) -> None:
     _fact(
-        seance,
+        seance.establishment,
         actor=actor,
         role=role,
         at=seance.opened_at,
         subject=_("Ouverture de la séance"),
-        text=_("Ouverture de la séance du %(seance)s."),
+        text=lambda: str(_("Ouverture de la séance du %(seance)s.") % {"seance": seance}),
+        seance=seance.pk,
     )
 
 
 @records(SEANCE_CLOSED)
 def seance_closed(*, seance: Seance, actor: AbstractBaseUser, role: str) -> None:
+    parties = seance.table_sessions.count()
     _fact(
-        seance,
+        seance.establishment,
         actor=actor,
         role=role,
         at=seance.closed_at,
         subject=_("Clôture de la séance"),
-        text=_("Clôture de la séance du %(seance)s : %(parties)s partie(s) de table terminée(s)."),
-        parties=seance.table_sessions.count(),
+        text=lambda: str(
+            _("Clôture de la séance du %(seance)s : %(parties)s partie(s) de table terminée(s).")
+            % {"seance": seance, "parties": parties}
+        ),
+        seance=seance.pk,
+    )
+
+
+@records(SETTING_CHANGED)
+def setting_changed(
+    *, establishment: Establishment, code: str, before: Any, actor: AbstractBaseUser, role: str
+) -> None:
+    setting = SETTINGS[code]
+    _fact(
+        establishment,
+        actor=actor,
+        role=role,
+        at=timezone.now(),
+        subject=_("Réglage de l'établissement"),
+        text=lambda: str(
+            _("%(setting)s (%(code)s) : %(value)s. Auparavant : %(before)s.")
+            % {
+                "setting": setting.label,
+                "code": code,
+                "value": setting.describe(establishment.setting(code), establishment),
+                "before": setting.describe(before, establishment),
+            }
+        ),
+        setting=code,
     )

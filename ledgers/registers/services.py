@@ -300,7 +300,8 @@ def register_create(
     qualifier: str = "",
     title: str = "",
 ) -> Register:
-    """Create a register volume, awaiting the authority's cote and paraphe."""
+    """Create a register volume, awaiting the authority's cote and paraphe: no entry, for the
+    volume's first entry is that opening act (``evidence.CREATION_EXEMPT``)."""
     info = get_kind(kind)
     require_role(actor, establishment, DIRECTORATE)
     if establishment.jurisdiction not in info.jurisdictions:
@@ -378,11 +379,11 @@ def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, 
         "paraphe": paraphe.strip(),
         "statement": statement,
     }
-    entry = _append(register, actor=actor, role=role, kind=EntryKind.OPENING, payload=payload)
+    # The volume saved open before its opening act, which names it (``written``).
     register.status = Register.Status.OPEN
     register.acts_after_visa = 1  # the opening act awaits no visa
     save_audited(register, actor=actor, reason="cote et paraphe")
-    return entry
+    return _append(register, actor=actor, role=role, kind=EntryKind.OPENING, payload=payload)
 
 
 @transaction.atomic
@@ -398,10 +399,10 @@ def register_close(*, register: Register, actor: AbstractBaseUser, statement: st
         "signer": display_name(actor),
         "entries": register.head_seq + 1,
     }
-    entry = _append(register, actor=actor, role=role, kind=EntryKind.CLOSING, payload=payload)
+    # The volume saved closed before its closing act, which names it (``written``).
     register.status = Register.Status.CLOSED
     save_audited(register, actor=actor, reason="clôture")
-    return entry
+    return _append(register, actor=actor, role=role, kind=EntryKind.CLOSING, payload=payload)
 
 
 @transaction.atomic

@@ -15,6 +15,7 @@ SUPPLIERS = "/api/v1/dice/suppliers/"
 
 @pytest.fixture
 def director(mc, user_in):
+    open_register(mc, "bons_commande", "dice")  # where a supplier is written
     client = APIClient()
     client.force_authenticate(user_in(mc, Role.DIRECTEUR_JEUX))
     return client

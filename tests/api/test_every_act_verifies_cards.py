@@ -2,14 +2,16 @@
 in its own transaction as in production, then ``verify_ledgers``: each act writes its entry, the
 entry names the objects the act wrote, and the registers and the objects verify with no finding.
 
-Monaco: supplier, order visaed by the SCJ and sent, receipt by the cartier, transfers to the annex
-depot and the DCC, the annex day closed, the replacement sixain designated, issue, unsealing and
-table control, a card exchanged by the inspecteur, a new shuffle ordered, the return under the
-inspecteur, the exchange reconciled, the cartier's controls, a PAE sixain prepared at the DCC and
-confirmed at the super privé table, a withdrawal, an anomaly, a destruction notified to the SCJ
-and witnessed, the SCJ's verification. France: supplier, carnet 21 order visaed by the police,
-receipt into the carnet 19, issue by the key holder, controls at the table before the return, a
-withdrawal, an anomaly, a destruction before the police officer, the police verification.
+Monaco: the Direction's settings (decks of punto banco, no lead before a destruction), supplier
+and its approval renewed, order visaed by the SCJ and sent, receipt by the cartier, transfers to
+the annex depot and the DCC, the annex day closed, the replacement sixain designated, issue,
+unsealing and table control, a card exchanged by the inspecteur, a new shuffle ordered, the return
+under the inspecteur, the exchange reconciled, the cartier's controls, a PAE sixain prepared at
+the DCC and confirmed at the super privé table, a withdrawal, an anomaly, a destruction planned,
+notified to the SCJ and witnessed, the SCJ's verification. France: supplier and its approval
+renewed, carnet 21 order visaed by the police, receipt into the carnet 19, issue by the key
+holder, controls at the table before the return, a withdrawal, an anomaly, a destruction planned
+and performed before the police officer, the police verification.
 
 A write route of ``SCOPE`` that no flow below exercises fails the test; ``CANNOT_RUN`` lists,
 with the reason, the only ones a test cannot reach."""
@@ -21,10 +23,10 @@ import pytest
 from django.utils import timezone
 
 from ledgers.cards.models import CardUnit
-from ledgers.core.services import table_session_close, table_session_open
+from ledgers.core.services import establishment_setting_change, table_session_close, table_session_open
 from tests.api.acts import Acts, verify_every_act
 from tests.cards.conftest import World
-from tests.factories import DEFAULT_PASSWORD
+from tests.factories import DEFAULT_PASSWORD, EstablishmentFactory
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 
@@ -55,16 +57,19 @@ def ordered(acts: Acts, w: World, supplier: int, quantity: int, carnet: str = ""
 
 
 def supplier(acts: Acts, w: World) -> int:
-    return acts.post(
+    """A maker registered with its approval, then its approval renewed (CARD-32)."""
+    issuer = "Ministre d'État" if w.mc else "Ministre de l'intérieur"
+    made = acts.post(
         w.director,
         f"{API}suppliers/",
-        {
-            "name": "Cartes du Rocher",
-            "approval_reference": "Agrément 2025-3",
-            "approval_issuer": "Ministre d'État" if w.mc else "Ministre de l'intérieur",
-            "approved_from": "2025-01-01",
-        },
-    )["id"]
+        {"name": "Cartes du Rocher", "approval_reference": "Agrément 2025-3", "approval_issuer": issuer},
+    )
+    acts.post(
+        w.director,
+        f"{API}suppliers/{made['id']}/approval/",
+        {"approval_reference": "Agrément 2025-9", "approval_issuer": issuer, "approved_from": "2025-01-01"},
+    )
+    return made["id"]
 
 
 def to_table(acts: Acts, w: World, session, unit: int) -> None:
@@ -95,8 +100,8 @@ def withdrawn_and_reported(acts: Acts, withdrawer, reporter, worn: int, other: i
 
 def monaco(acts: Acts, w: World) -> None:
     """A Monaco séance: the cartier's depots, the inspecteur's exchange, the PAE of the super privé."""
-    w.est.options = {"SET-02": {"punto_banco": 6}, "SET-05": {"scj_notice_minutes": 0}}
-    w.est.save()
+    establishment_setting_change(establishment=w.est, code="SET-02", value={"punto_banco": 6}, actor=w.director)
+    establishment_setting_change(establishment=w.est, code="SET-05", value={"scj_notice_minutes": 0}, actor=w.director)
     order = ordered(acts, w, supplier(acts, w), 5)
     received = acts.post(
         w.cartier,
@@ -231,9 +236,8 @@ def france(acts: Acts, w: World) -> None:
     acts.post(w.police, f"{API}verifications/new/", {"password": DEFAULT_PASSWORD, "opened_by": "M. Delorme"})
 
 
-def test_card_16_every_card_write_endpoint_in_its_own_transaction_leaves_registers_that_verify(mc, fr):
-    fr.timezone = "Europe/Paris"
-    fr.save()
+def test_card_16_every_card_write_endpoint_in_its_own_transaction_leaves_registers_that_verify(mc):
+    fr = EstablishmentFactory(code="frn", name="Casino de Nice (démo)", jurisdiction="FR", timezone="Europe/Paris")
     acts = Acts()
     monaco(acts, World(mc))
     france(acts, World(fr))

@@ -7,7 +7,8 @@ A register's life through the API (created, coté et paraphé by its authority, 
 fact, a correction, a visa, the closing act and the paraphe of its volume) in Monaco (the
 commissaire and the SCJ) and in France (the police); a séance in each (opened, its table-parties
 prepared, staffed with a relief, their limits set, opened and closed, the séance closed), with the
-Monaco chemin de fer's extension past the closing time and the banque à tout va's banker.
+Monaco chemin de fer's extension past the closing time the Direction set (a setting changed through
+the API) and the banque à tout va's banker.
 
 A write route of ``SCOPE`` that no flow below exercises fails the test; ``CANNOT_RUN`` lists,
 with the reason, the only ones a test cannot reach."""
@@ -36,7 +37,13 @@ from tests.factories import (
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 
-SCOPE = ("api/v1/registers/", "api/v1/^registers/", "api/v1/seances/", "api/v1/tables/")
+SCOPE = (
+    "api/v1/registers/",
+    "api/v1/^registers/",
+    "api/v1/seances/",
+    "api/v1/tables/",
+    "api/v1/establishment/settings/",
+)
 
 CANNOT_RUN: dict[str, str] = {}
 
@@ -115,8 +122,13 @@ def monaco(acts: Acts, mc) -> None:
 
     open_seance_registers(mc)  # the main courante above is closed: its next volume, and the table-partie log
     open_register(mc, "banquiers_agrees")
-    mc.options = {**mc.options, "SET-25": {"closing": {"soiree": ["04:00", 1]}}}
-    mc.save()
+    # the Direction fixes the evening séance's closing time, a line of the main courante
+    acts.post(
+        mco.directeur_jeux,
+        "/api/v1/establishment/settings/",
+        {"code": "SET-25", "value": {"closing": {"soiree": ["04:00", 1]}}},
+    )
+    mc.refresh_from_db()
     room = RoomFactory(establishment=mc)
     tables = {
         number: GamingTableFactory(establishment=mc, room=room, number=number, game=game, seats=seats)

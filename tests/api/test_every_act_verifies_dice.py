@@ -172,6 +172,11 @@ def france_dice(acts: Acts, org: Org) -> None:
             "approved_from": "2024-01-01",
         },
     )
+    acts.post(
+        director,
+        f"{DICE}suppliers/{supplier['id']}/approval/",
+        {"approval_reference": "Agrément 2026-02", "approval_issuer": "Ministre de l'intérieur"},
+    )
     order = acts.post(director, f"{DICE}orders/", {"supplier": supplier["id"], "carnet": "21-004", "quantity": 2})
     acts.post(police, f"{DICE}orders/{order['id']}/visa/", {"statement": "Vu, commissaire Vidal"})
     acts.post(director, f"{DICE}orders/{order['id']}/send/")

@@ -341,9 +341,6 @@ def france(acts: Acts, org: SlotRoom) -> None:
         f"{API}machines/{machine.pk}/move-notices/",
         {"service": "Commissariat central", "channel": "email", "reference": "PN-1"},
     )
-    # no lead after the notice the system recorded (SLOT-33), so that the planned move follows
-    org.est.options = {**org.est.options, "SLOT-33": {"notice_lead_minutes": 0}}
-    org.est.save()
     acts.post(comite, f"{API}machines/{machine.pk}/moves/", {"to_place": "store", "reason": "planned"})
 
 

@@ -35,6 +35,7 @@ def test_auth_06_custody_and_equipment_declare_their_sources():
 def test_auth_06_overview_and_dashboard_flag_expiring_and_expired(client, fro):
     today, director, minister = timezone.localdate(), fro.directeur_responsable, "Ministre de l'intérieur"
     open_register(fro.est, "materiel_jeu")
+    open_register(fro.est, "bons_commande", "cards")  # where a maker and its approval are written
     supplier_register(
         establishment=fro.est,
         domain=get_domain("cards"),

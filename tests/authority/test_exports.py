@@ -61,6 +61,7 @@ def test_bankers_export_with_localised_headers_and_neutralised_cells(client, mco
 
 def test_approvals_export_with_localised_headers_and_neutralised_cells(client, fro):
     open_register(fro.est, "materiel_jeu")
+    open_register(fro.est, "bons_commande", "cards")  # where a maker and its approval are written
     supplier_register(
         establishment=fro.est,
         domain=get_domain("cards"),

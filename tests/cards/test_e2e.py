@@ -161,8 +161,10 @@ def test_seance_end_to_end(world: World):
     intake.refresh_from_db()
     last = intake.entries.order_by("-seq").first()
     assert last.kind == EntryKind.VISA and last.payload["covers_seq"] == intake.head_seq - 1
-    movements = [p["movement"] for p in intake.entries.filter(kind="record").values_list("payload", flat=True)]
-    assert movements == ["IN", "OUT"]
+    payloads = intake.entries.filter(kind="record").values_list("payload", flat=True)
+    lines = [p.get("movement") or p["event"] for p in payloads]  # the destruction planned is a line of its own
+    told = ["Information de l'autorité"] if w.mc else []  # MC: the SCJ told beforehand (CARD-11)
+    assert [line for line in lines if line != "Notification"] == ["IN", "Programmation de la destruction", *told, "OUT"]
     kinds = list(CardEvent.objects.filter(establishment=est, unit=table_sixain).values_list("kind", flat=True))
     # MC: returned, then controlled by the cartier in the depot; FR: controlled at the table, then returned
     after = ["return", "post_control"] if w.mc else ["post_control", "return"]

@@ -213,12 +213,13 @@ def test_reg_07_carnet_21_order_lines_carry_every_mention_and_print(frw: World):
     order = frw.order(lines=(("sixain", 2), ("jeu", 4)))
     custody.purchase_order_send(order=order, domain=CARDS, actor=frw.director)
     register = frw.registers["orders"]
-    issued, visaed, sent = (e.payload for e in register.entries.filter(kind="record").order_by("seq"))
+    maker, issued, visaed, sent = (e.payload for e in register.entries.filter(kind="record").order_by("seq"))
+    assert (maker["event"], maker["supplier"]) == ("Enregistrement du fournisseur", frw.supplier.name)
     today = frw.est.localtime(order.issued_at).date()
     for line in (issued, visaed, sent):  # carnet and order numbers, date, manufacturer, quantities
         assert (line["carnet"], line["number"], line["order"]) == ("21-A", 1, "Bon de commande n° 21-A/1")
         assert line["date"] == today.isoformat() and line["supplier"] == frw.supplier.name
-        assert line["lines"] == ["sixain × 2", "jeu × 4"]
+        assert line["lines"] == ["sixain × 2", "jeu × 4"] and line["approval"] == maker["approval"]
     # The police visa: the officer's name, his service, the date.
     police = frw.authority.get_full_name()
     visa = f"Vu — {police}, Service territorial de police judiciaire (police des jeux), {today:%d/%m/%Y}"

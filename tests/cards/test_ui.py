@@ -297,3 +297,21 @@ def test_a_service_refusing_one_field_shows_it_on_that_field(client, mcw: World)
     assert form.errors == {"marks_description": ["Décrivez les marques constatées."]}
     assert not form.non_field_errors()
     assert CardUnit.objects.get(pk=a.pk).status == ItemStatus.AWAITING_CONTROL
+
+
+def test_card_32_a_makers_approval_recorded_on_its_page(client, frw: World):
+    """The orders page links each maker to its approval page, filled with the approval it has; the
+    approval recorded is a line of the carnet of orders."""
+    login(client, frw.director)
+    url = reverse("cards:supplier-approval", args=[frw.supplier.pk])
+    assert url in client.get(reverse("cards:orders")).content.decode()
+    page = client.get(url)
+    assert page.status_code == 200 and "Agrément ministériel 2024-17" in page.content.decode()
+    data = {"approval_reference": "Agrément ministériel 2026-02", "approval_issuer": "Ministre de l'intérieur"}
+    assert client.post(url, data).status_code == 302
+    frw.supplier.refresh_from_db()
+    assert frw.supplier.approval_reference == "Agrément ministériel 2026-02" and frw.supplier.approved_from is None
+    line = frw.registers["orders"].entries.order_by("-seq").first()
+    assert line.payload["approval"] == "Agrément ministériel 2026-02 — Ministre de l'intérieur"
+    login(client, frw.employe_responsable)
+    assert client.post(url, data).status_code == 403

@@ -167,6 +167,7 @@ def mco(mc):
     org.users["inspecteur2"] = make_user(mc, Role.INSPECTEUR, username="inspecteur2-mcb")
     for kind in (BANQUE_TABLES.code, BONS_CAISSE.code, CAGNOTTES_MC.code, INCIDENT_REGISTER.code):
         org.open_register(kind)
+    open_seance_registers(mc)  # the main courante, where the Direction's settings are written
     for number in ("BJ1", "BJ2"):
         services.float_amount_fix(table=org.tables[number], amount=Decimal("50000"), actor=org.director)
     return org

@@ -13,6 +13,7 @@ from ledgers.cash.registers import BANQUE_TABLES, BONS_CAISSE
 from ledgers.cash.services.sfe import sfe_advance_record
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
+from ledgers.registers.kinds import MAIN_COURANTE
 from ledgers.registers.selectors import current_register
 from tests.cash.conftest import counted, mc_bank
 from tests.factories import GamingTableFactory
@@ -71,6 +72,9 @@ def test_game_24_refait_threshold_fixed_through_the_api(mco):
     assert done.status_code == 201 and done.json() == {"amount": "10000.00"}
     mco.est.refresh_from_db()
     assert mco.est.setting("SET-23") == "10000.00"
+    line = current_register(mco.est, MAIN_COURANTE.code).entries.order_by("-seq").first()  # as every setting
+    assert (line.actor_user, line.payload["setting"]) == (mco.director, "SET-23")
+    assert line.payload["text"].startswith("Trente et quarante : mise minimale assurable contre le refait (SET-23) : ")
 
 
 def test_count_10_no_premiums_at_other_tables(mco):

@@ -12,7 +12,7 @@ from ledgers.core.models import Establishment, GamingTable, Location, Seance, Ta
 from ledgers.core.services import seance_open, table_session_open, table_session_prepare
 from ledgers.dice.models import DicePair, Die
 from ledgers.dice.rules import CHECKLIST
-from ledgers.dice.services import DieInput, dice_allocate, dice_receive
+from ledgers.dice.services import DieInput, dice_allocate, dice_pairs_cap_set, dice_receive
 from tests.factories import (
     GamingTableFactory,
     LocationFactory,
@@ -91,8 +91,6 @@ def mc_org(mc):
 @pytest.fixture
 def fr_org(fr):
     room = RoomFactory(establishment=fr)
-    fr.options = {"SET-14": {"max_pairs": 10, "reference": "Décision du ministre de l'intérieur du 2 mars 2026"}}
-    fr.save()
     org = Org(
         est=fr,
         table=GamingTableFactory(establishment=fr, room=room, number="RP1", game="rampo"),
@@ -110,6 +108,14 @@ def fr_org(fr):
         ("informations_autorites", ""),
     ):
         org.registers[kind] = open_register(fr, kind, qualifier)
+    open_seance_registers(fr)  # the main courante, where the Minister's cap is written
+    dice_pairs_cap_set(
+        establishment=fr,
+        max_pairs=10,
+        reference="Décision du ministre de l'intérieur du 2 mars 2026",
+        actor=org["directeur_responsable"],
+    )
+    fr.refresh_from_db()
     post_displays(org.table, org.other_table)  # the rampo texts displayed first (REG-23)
     return org
 

@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from ledgers.core.demo import DEMO_FR, DEMO_MC, DEMO_PASSWORD, demo_username, without_destruction_lead
+from ledgers.core.demo import DEMO_FR, DEMO_MC, DEMO_PASSWORD, demo_options, demo_username
 from ledgers.core.models import TableSession
 from ledgers.custody.models import DestructionSession, StockVerification
 from ledgers.dice import demo
@@ -33,9 +33,10 @@ ROLES = {
 @pytest.fixture
 def demo_organisation(db):
     """What the core demo seeds, reduced to what dice need, looked up by the same codes."""
-    mc = EstablishmentFactory(code=DEMO_MC, name="Casino de Monte-Carlo (démo)", jurisdiction="MC")
+    mc = EstablishmentFactory(
+        code=DEMO_MC, name="Casino de Monte-Carlo (démo)", jurisdiction="MC", options=demo_options("MC")
+    )
     fr = EstablishmentFactory(code=DEMO_FR, name="Casino de Nice (démo)", jurisdiction="FR", timezone="Europe/Paris")
-    without_destruction_lead(mc)
     ameriques = RoomFactory(establishment=mc, code="ameriques")
     GamingTableFactory(establishment=mc, room=ameriques, number="CR1", game="craps")
     LocationFactory(establishment=mc, code="depot-principal", kind="depot_principal", name="Dépôt principal")

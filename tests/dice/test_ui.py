@@ -353,3 +353,18 @@ def test_entries_are_written_in_french_when_the_user_reads_english(client, mc_or
     )
     entry = mc_org.registers["des_en_service"].entries.filter(kind="record").get()
     assert entry.payload["event"] == "Dotation de la séance" and entry.payload["detail"] == "5 dés neufs"
+
+
+def test_dice_15_a_suppliers_approval_recorded_on_its_page(client, fr_org):
+    receive_fr(fr_org, 1)
+    supplier = fr_org.est.suppliers.get(domain="dice")
+    login(client, fr_org["directeur_responsable"])
+    url = reverse("dice:supplier_approval", args=[supplier.pk])
+    assert url in client.get(reverse("dice:suppliers")).content.decode()
+    assert client.get(url).status_code == 200
+    answer = client.post(url, {"approval_reference": "Agrément 2026-11", "approved_from": "2026-01-01"})
+    assert answer.status_code == 302 and answer.url == reverse("dice:suppliers")
+    supplier.refresh_from_db()
+    assert (supplier.approval_reference, supplier.approved_from.isoformat()) == ("Agrément 2026-11", "2026-01-01")
+    line = fr_org.registers["bons_commande"].entries.order_by("-seq").first()
+    assert (line.payload["event"], line.payload["supplier"]) == ("Agrément du fournisseur", supplier.name)

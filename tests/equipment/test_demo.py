@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_username, without_destruction_lead
+from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_options, demo_username
 from ledgers.core.models import GamingTable
 from ledgers.core.roles import Role
 from ledgers.equipment import demo
@@ -76,8 +76,9 @@ ORG = {
 
 def build_demo_organisation():
     for code, (jurisdiction, rooms, locations, roles) in ORG.items():
-        est = EstablishmentFactory(code=code, name=f"Casino {code}", jurisdiction=jurisdiction)
-        without_destruction_lead(est)
+        est = EstablishmentFactory(
+            code=code, name=f"Casino {code}", jurisdiction=jurisdiction, options=demo_options(jurisdiction)
+        )
         room_objs = {name: RoomFactory(establishment=est, code=name, name=name) for name in rooms}
         for room, tables in rooms.items():
             for spec in tables:

@@ -29,13 +29,19 @@ from ledgers.authority.services import banker_approve, banker_withdraw
 from ledgers.core.authz import save_audited
 from ledgers.core.models import Seance, TableSession
 from ledgers.core.roles import Role
-from ledgers.core.services import seance_close, seance_open, table_session_open, table_session_prepare
+from ledgers.core.services import (
+    establishment_setting_change,
+    seance_close,
+    seance_open,
+    table_session_open,
+    table_session_prepare,
+)
 from ledgers.dice.models import Die, HistoricalDie
 from ledgers.registers.chain import GENESIS_HASH, canonical_bytes
 from ledgers.registers.checkpoints import checkpoint_key, checkpoint_mac
-from ledgers.registers.evidence import EXEMPT, check_state, check_transactions, tracked_models
-from ledgers.registers.models import Checkpoint, Entry
-from ledgers.registers.services import checkpoints_seal, entries_bulk_append, entry_append
+from ledgers.registers.evidence import CREATION_EXEMPT, EXEMPT, check_state, check_transactions, tracked_models
+from ledgers.registers.models import Checkpoint, Entry, Register
+from ledgers.registers.services import checkpoints_seal, entries_bulk_append, entry_append, register_close
 from ledgers.registers.signing import load_private, raw_public
 from ledgers.registers.tasks import checkpoints_seal_task
 from ledgers.registers.verification import Finding, export_lines, scan, verify_against_export, verify_register
@@ -291,8 +297,44 @@ def test_verify_ledgers_against_a_directory_of_exports(mc, mc_staff, tmp_path):
 
 def test_every_exemption_names_a_tracked_model_and_a_reason():
     labels = {model._meta.label for model, _history in tracked_models()}
-    assert set(EXEMPT) <= labels
-    assert all(reason for reason, _fields in EXEMPT.values())
+    assert set(EXEMPT) <= labels and set(CREATION_EXEMPT) <= labels
+    assert not set(EXEMPT) & set(CREATION_EXEMPT)
+    assert all(reason for reason, _fields in EXEMPT.values()) and all(CREATION_EXEMPT.values())
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_reg_20_a_volume_is_held_from_its_opening_on(mc, user_in):
+    """Its creation needs no entry: its first entry is the authority's opening act, which names the
+    volume it opens, as the closing act names it closed; a change behind the services is found."""
+    main = open_register(mc, "main_courante")
+    assert main.entries.get(seq=1).written == {"registers.Register": [main.pk]}
+    register_close(register=main, actor=user_in(mc, Role.DIRECTEUR_JEUX))
+    assert main.entries.order_by("-seq").first().written == {"registers.Register": [main.pk]}
+    assert check_transactions() == []
+    with transaction.atomic():  # the volume reopened behind the services, without an entry
+        main.refresh_from_db()
+        main.status = Register.Status.OPEN
+        save_audited(main, actor=None, reason="hors registre")
+    assert [(f.model, f.pk, f.code) for f in check_transactions()] == [("registers.Register", main.pk, "transaction")]
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_reg_20_the_establishment_is_held_from_its_first_setting_on(mc, user_in):
+    """Its creation, the set-up before any register, needs no entry; each setting changed later is
+    a line of the main courante that names it; one changed behind the services is found."""
+    main = open_register(mc, "main_courante")
+    director = user_in(mc, Role.DIRECTEUR_JEUX)
+    establishment_setting_change(establishment=mc, code="SET-20", value=2, actor=director)
+    line = main.entries.order_by("-seq").first()
+    assert line.written == {"core.Establishment": [mc.pk]} and line.payload["setting"] == "SET-20"
+    assert check_transactions() == []
+    with transaction.atomic():  # a setting changed behind the services, without an entry
+        mc.refresh_from_db()
+        mc.options = {**mc.options, "SET-20": 3}
+        save_audited(mc, actor=director, reason="hors registre")
+    assert [(f.model, f.pk, f.code) for f in check_transactions()] == [("core.Establishment", mc.pk, "transaction")]
 
 
 @pytest.mark.django_db

@@ -217,12 +217,18 @@ class DeckRuleSerializer(serializers.Serializer):
 # --- Inputs ----------------------------------------------------------------------------------
 
 
-class SupplierInput(serializers.Serializer):
-    name = serializers.CharField(max_length=200)
-    approval_reference = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+class SupplierApprovalInput(serializers.Serializer):
+    """A maker's approval as it now stands (CARD-32)."""
+
+    approval_reference = serializers.CharField(max_length=200)
     approval_issuer = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     approved_from = serializers.DateField(required=False, allow_null=True, default=None)
     approved_until = serializers.DateField(required=False, allow_null=True, default=None)
+
+
+class SupplierInput(SupplierApprovalInput):
+    name = serializers.CharField(max_length=200)
+    approval_reference = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
 class OrderLineInput(serializers.Serializer):

@@ -10,6 +10,7 @@ urlpatterns = [
     path("exceptions/", views.ExceptionsView.as_view(), name="cards-api-exceptions"),
     path("rules/", views.RulesView.as_view(), name="cards-api-rules"),
     path("suppliers/", views.SupplierCreate.as_view(), name="cards-api-suppliers"),
+    path("suppliers/<int:pk>/approval/", views.SupplierApproval.as_view(), name="cards-api-supplier-approval"),
     path("orders/", views.OrderList.as_view(), name="cards-api-orders"),
     path("orders/new/", views.OrderCreate.as_view(), name="cards-api-order-create"),
     path("orders/<int:pk>/visa/", views.OrderVisa.as_view(), name="cards-api-order-visa"),

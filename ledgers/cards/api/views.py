@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from ledgers.core.api.actions import NoInput, ServiceAction
 from ledgers.core.api.scoping import EstablishmentScoped
 from ledgers.custody import services as custody
-from ledgers.custody.models import DestructionSession, PurchaseOrder, StockVerification
+from ledgers.custody.models import DestructionSession, PurchaseOrder, StockVerification, Supplier
 from ledgers.incidents.api.serializers import IncidentRefSerializer
 
 from .. import selectors, services
@@ -129,6 +129,16 @@ class SupplierCreate(ServiceAction):
         return custody.supplier_register(
             establishment=self.establishment, domain=CARDS, actor=self.request.user, **data
         )
+
+
+@flow(s.SupplierApprovalInput, s.SupplierSerializer)
+class SupplierApproval(ServiceAction):
+    """The maker's approval renewed or first given (CARD-32): a line of the carnet of orders."""
+
+    queryset = Supplier.objects.filter(domain=CARDS.code)
+
+    def perform(self, data, **kwargs):
+        return custody.supplier_approval_change(supplier=self.get_object(), actor=self.request.user, **data)
 
 
 @flow(s.OrderInput, s.PurchaseOrderSerializer)

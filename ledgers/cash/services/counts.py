@@ -14,6 +14,7 @@ from ledgers.core.authz import require_role, role_named_by_text, roles_of, save_
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, TableSession
 from ledgers.core.roles import Role
+from ledgers.core.services import establishment_setting_write
 from ledgers.registers.services import display_name, register_language
 
 from .. import breakdowns
@@ -151,20 +152,14 @@ def count_room_validation_record(
     *, establishment: Establishment, reference: str, validated_on, service: str, actor: AbstractBaseUser
 ) -> Establishment:
     """FR: the territorial judicial police service's prior validation of the count-room procedure
-    (art. 43, COUNT-35, SET-44), recorded by the directeur responsable."""
+    (art. 43, COUNT-35, SET-44), recorded by the directeur responsable in the main courante, as
+    every change of the establishment's settings."""
     est = Establishment.objects.select_for_update().get(pk=establishment.pk)
-    require_role(actor, est, (Role.DIRECTEUR_RESPONSABLE,))
+    role = require_role(actor, est, (Role.DIRECTEUR_RESPONSABLE,))
     if est.jurisdiction != "FR" or not reference.strip() or not service.strip():
         raise ValidationError(_("Indiquez la référence de la validation et le service qui l'a donnée."))
-    est.options = {
-        **est.options,
-        "SET-44": {
-            "reference": reference.strip(),
-            "service": service.strip(),
-            "validated_on": validated_on.isoformat(),
-        },
-    }
-    return save_audited(est, actor=actor, reason="validation de la salle de comptage")
+    validation = {"reference": reference.strip(), "service": service.strip(), "validated_on": validated_on.isoformat()}
+    return establishment_setting_write(establishment=est, code="SET-44", value=validation, actor=actor, role=role)
 
 
 REFAIT_THRESHOLD_FIXERS = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR)
@@ -180,15 +175,16 @@ def refait_threshold(est: Establishment) -> Decimal | None:
 @transaction.atomic
 def refait_threshold_fix(*, establishment: Establishment, amount: Decimal, actor: AbstractBaseUser) -> Establishment:
     """MC: the Direction des Jeux fixes the stake from which the refait insurance is offered at
-    trente et quarante (000 art. 9, GAME-24, SET-23)."""
+    trente et quarante (000 art. 9, GAME-24, SET-23), written in the main courante as every change
+    of the establishment's settings."""
     est = Establishment.objects.select_for_update().get(pk=establishment.pk)
-    require_role(actor, est, REFAIT_THRESHOLD_FIXERS)
+    role = require_role(actor, est, REFAIT_THRESHOLD_FIXERS)
     if est.jurisdiction != "MC":
         raise ValidationError(_("L'assurance contre le refait est une règle du trente et quarante monégasque."))
     if amount <= 0:
         raise ValidationError({"amount": _("Montant positif attendu.")})
-    est.options = {**est.options, "SET-23": str(amounts.money(amount))}
-    return save_audited(est, actor=actor, reason="seuil de l'assurance refait (SET-23)")
+    threshold = str(amounts.money(amount))
+    return establishment_setting_write(establishment=est, code="SET-23", value=threshold, actor=actor, role=role)
 
 
 def _check_refait_premiums(est: Establishment, premiums: Decimal) -> None:

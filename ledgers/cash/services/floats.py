@@ -10,11 +10,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core import amounts
-from ledgers.core.authz import require_role, role_named_by_text, roles_of, save_audited
+from ledgers.core.authz import require_role, role_named_by_text, roles_of
 from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
 from ledgers.core.models import Establishment, GamingTable, TableSession
 from ledgers.core.roles import Role
+from ledgers.core.services import establishment_setting_write
 from ledgers.registers.services import display_name, register_language
 
 from .. import breakdowns, rules, selectors
@@ -31,15 +32,15 @@ FLOAT_FIXERS = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR)  # MC: the amount is f
 
 @transaction.atomic
 def float_amount_fix(*, table: GamingTable, amount: Decimal, actor: AbstractBaseUser) -> Establishment:
-    """MC: the Direction des Jeux fixes the somme mise en banque of a table (COUNT-01, SET-06)."""
+    """MC: the Direction des Jeux fixes the somme mise en banque of a table (COUNT-01, SET-06),
+    written in the main courante as every change of the establishment's settings."""
     est = Establishment.objects.select_for_update().get(pk=table.establishment_id)
-    require_role(actor, est, FLOAT_FIXERS)
+    role = require_role(actor, est, FLOAT_FIXERS)
     if est.jurisdiction != "MC":
         raise ValidationError(_("En France l'avance minimale résulte de l'article 49 : rien à fixer ici."))
     fixed = dict(est.options.get("SET-06") or {})
     fixed[table.number] = str(amounts.money(amount))
-    est.options = {**est.options, "SET-06": fixed}
-    return save_audited(est, actor=actor, reason=f"somme mise en banque de la table {table.number}")
+    return establishment_setting_write(establishment=est, code="SET-06", value=fixed, actor=actor, role=role)
 
 
 @transaction.atomic

@@ -6,7 +6,13 @@ from .common import AUTHORITY, DIRECTION
 from .destruction import destruction_complete, destruction_notify, destruction_plan, session_items
 from .intake import check_receivable, intake_record_in
 from .places import check_location, depot_day_close, domain_writer_roles, items_transfer
-from .suppliers import purchase_order_issue, purchase_order_send, purchase_order_visa, supplier_register
+from .suppliers import (
+    purchase_order_issue,
+    purchase_order_send,
+    purchase_order_visa,
+    supplier_approval_change,
+    supplier_register,
+)
 from .tables import check_all_returned, items_issue, items_return
 from .verification import stock_verification_record
 
@@ -30,5 +36,6 @@ __all__ = [
     "purchase_order_visa",
     "session_items",
     "stock_verification_record",
+    "supplier_approval_change",
     "supplier_register",
 ]

@@ -8,6 +8,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, save_audited
@@ -19,10 +20,10 @@ from ledgers.incidents.services import incident_open
 from ledgers.notifications.models import Notice, NoticeKind
 from ledgers.notifications.services import notice_send
 from ledgers.registers.chain import format_timestamp
-from ledgers.registers.models import Register
+from ledgers.registers.models import Entry, Register
 from ledgers.registers.services import display_name, visa_sign
 
-from ..domains import CustodyDomain
+from ..domains import CustodyDomain, get_domain
 from ..models import (
     GONE_STATUSES,
     DestructionItem,
@@ -32,7 +33,7 @@ from ..models import (
 )
 from ..selectors import intake_registers
 from .common import AUTHORITY, DIRECTION, _french, _refuse, _rule, _serials
-from .intake import _intake_register, _record_out
+from .intake import _intake_register, _intake_write, _record_out
 
 
 def _registers_concerned(domain: CustodyDomain, est: Establishment) -> list[Register]:
@@ -77,13 +78,28 @@ def destruction_plan(
     DestructionItem.objects.bulk_create(
         [DestructionItem(session=session, content_type=ct, object_id=item.pk, label=str(item)[:200]) for item in items]
     )
+    register = _intake_register(domain, establishment, items[0].category)
+    when = establishment.localtime(planned_at)
+    _destruction_line(
+        register,
+        session,
+        actor=actor,
+        role=role,
+        event=_("Programmation de la destruction"),
+        minutes=" ; ".join(
+            (
+                _french(_("Prévue le %(at)s"), at=f"{when:%d/%m/%Y %H:%M}"),
+                _french(_("Responsable : %(name)s"), name=display_name(actor)),
+            )
+        ),
+        items=items,
+    )
     # The authority is told of the destruction before it happens (MC: CARD-11, DICE-07; FR: the
     # police officer who attends, CARD-31, DICE-19); its acknowledgement records it as informed.
-    when = establishment.localtime(planned_at)
     notice_send(
         establishment=establishment,
         kind=NoticeKind.DESTRUCTION,
-        register=lambda: _intake_register(domain, establishment, items[0].category),
+        register=register,
         subject=_french(
             _("Destruction prévue le %(date)s : %(count)s objet(s)"), date=f"{when:%d/%m/%Y %H:%M}", count=len(items)
         ),
@@ -96,9 +112,54 @@ def destruction_plan(
     return session
 
 
+def _destruction_register(session: DestructionSession) -> Register:
+    """The volume a destruction's lines go to: the intake register of its first object's category,
+    where it was planned and its notice sent."""
+    domain = get_domain(session.domain)
+    first = session.items.order_by("pk").values_list("object_id", flat=True).first()
+    return _intake_register(domain, session.establishment, domain.model.objects.get(pk=first).category)
+
+
+def _destruction_line(
+    register: Register,
+    session: DestructionSession,
+    *,
+    actor: AbstractBaseUser,
+    role: str,
+    event: Promise,
+    minutes: str,
+    items: Sequence[TrackedItem] = (),
+) -> Entry:
+    """A line of the destruction in its intake register before its OUT entries (REG-24): what is
+    planned, how the authority was told. It names the session, saved before it (``written``)."""
+    payload = {
+        "event": _french(event),
+        "destruction": session.pk,
+        "reason": _french(session.get_method_display()),
+        "minutes": minutes,
+    }
+    if items:
+        payload.update(
+            category=", ".join(sorted({item.category for item in items})),
+            quantity=len(items),
+            serials=_serials(items),
+        )
+    return _intake_write(register, actor=actor, role=role, payload=payload)
+
+
+def _notice_text(session: DestructionSession) -> str:
+    """When and how the authority was told, as the minutes say it ("" before it is told)."""
+    if session.notified_at is None:
+        return ""
+    how = " — ".join(filter(None, (session.notice_channel, session.notice_reference)))
+    at = session.establishment.localtime(session.notified_at).strftime("%d/%m/%Y %H:%M")
+    return _french(_("Autorité informée le %(at)s (%(how)s)"), at=at, how=how)
+
+
 def destruction_notice_acknowledged(notice: Notice, actor: AbstractBaseUser, role: str) -> None:
     """The authority acknowledged the e-mail of a planned destruction: informed when the mail
-    reached the mail server (in ``notice_acknowledge``'s transaction)."""
+    reached the mail server (in ``notice_acknowledge``'s transaction, before its line of the
+    destruction's register, which names the session)."""
     session = DestructionSession.objects.select_for_update().get(pk=int(notice.about.rpartition(":")[2]))
     if session.status != DestructionSession.Status.PLANNED or session.notified_at is not None:
         return
@@ -118,15 +179,25 @@ def destruction_notify(
     actor: AbstractBaseUser,
 ) -> DestructionSession:
     """Record the prior information of the authority (MC: the SCJ, CARD-11 / DICE-07) as it is
-    given: its time is the system's, never typed in, so it cannot be back-dated; given once."""
+    given, a line of the destruction's register: its time is the system's, never typed in, so it
+    cannot be back-dated; given once."""
     session = DestructionSession.objects.select_for_update().get(pk=session.pk)
-    require_role(actor, session.establishment, DIRECTION[session.establishment.jurisdiction])
+    role = require_role(actor, session.establishment, DIRECTION[session.establishment.jurisdiction])
     if session.status != DestructionSession.Status.PLANNED:
         raise impossible(_("Cette séance de destruction est déjà effectuée."))
     if session.notified_at is not None:
         raise impossible(_("L'autorité est déjà informée de cette séance de destruction."))
     session.notified_at, session.notice_channel, session.notice_reference = timezone.now(), channel, reference
-    return save_audited(session, actor=actor, reason="information de l'autorité")
+    save_audited(session, actor=actor, reason="information de l'autorité")
+    _destruction_line(
+        _destruction_register(session),
+        session,
+        actor=actor,
+        role=role,
+        event=_("Information de l'autorité"),
+        minutes=_notice_text(session),
+    )
+    return session
 
 
 def session_items(session: DestructionSession, domain: CustodyDomain) -> list[TrackedItem]:
@@ -138,21 +209,12 @@ def _minutes(session: DestructionSession, details: dict) -> str:
     """The minutes as the intake register prints them: who was responsible and present, when it
     was planned and when and how the authority was informed (CARD-10, CARD-11, DICE-07, REG-24)."""
     est, at = session.establishment, "%d/%m/%Y %H:%M"
-    notice = " — ".join(filter(None, (session.notice_channel, session.notice_reference)))
     parts = [
         _french(_("Responsable : %(name)s"), name=details["officer"]),
         _french(_("Inspecteur présent : %(name)s"), name=details["inspector"]) if details["inspector"] else "",
         _french(_("Autorité présente : %(name)s"), name=details["witness"]) if details["witness"] else "",
         _french(_("Prévue le %(at)s"), at=est.localtime(session.planned_at).strftime(at)),
-        (
-            _french(
-                _("Autorité informée le %(at)s (%(how)s)"),
-                at=est.localtime(session.notified_at).strftime(at),
-                how=notice,
-            )
-            if session.notified_at
-            else ""
-        ),
+        _notice_text(session),
         details["observations"],
     ]
     return " ; ".join(part for part in parts if part)

@@ -25,6 +25,40 @@ from ..registers import PURCHASE_ORDERS
 from .common import AUTHORITY, DIRECTION, _french, _refuse
 
 
+def _approval_text(supplier: Supplier) -> str:
+    """The supplier's approval as its line in the carnet says it, in the registers' language."""
+    if not supplier.approval_reference:
+        return _french(_("Sans agrément"))
+    start, end = (f"{day:%d/%m/%Y}" if day else "" for day in (supplier.approved_from, supplier.approved_until))
+    dates = " ".join(
+        filter(None, (start and _french(_("du %(date)s"), date=start), end and _french(_("au %(date)s"), date=end)))
+    )
+    return " — ".join(filter(None, (supplier.approval_reference, supplier.approval_issuer, dates)))
+
+
+def _supplier_entry(supplier: Supplier, *, actor: AbstractBaseUser, role: str, event: Promise) -> None:
+    """A supplier's registration or approval in the carnet of its domain's orders: each order is
+    refused from a maker without a valid approval (CARD-32, DICE-15), and the authority that visas
+    the orders (CARD-07, CARD-33, DICE-16) reads there the approval they relied on."""
+    est = supplier.establishment
+    entry_append(
+        register=current_register(est, PURCHASE_ORDERS.code, supplier.domain),
+        actor=actor,
+        role=role,
+        payload={
+            "date": est.localtime(timezone.now()).date().isoformat(),
+            "event": _french(event),
+            "supplier": supplier.name,
+            "approval": _approval_text(supplier),
+        },
+    )
+
+
+def _check_approval_dates(approved_from: datetime.date | None, approved_until: datetime.date | None) -> None:
+    if approved_from and approved_until and approved_until < approved_from:
+        raise ValidationError({"approved_until": _("La fin de l'agrément précède son début.")})
+
+
 @transaction.atomic
 def supplier_register(
     *,
@@ -37,17 +71,55 @@ def supplier_register(
     approved_from: datetime.date | None = None,
     approved_until: datetime.date | None = None,
 ) -> Supplier:
-    require_role(actor, establishment, DIRECTION[establishment.jurisdiction])
+    """Enter a maker or supplier with its approval (FR: the Minister's, CARD-32, DICE-15), a line of
+    the carnet of the domain's orders."""
+    role = require_role(actor, establishment, DIRECTION[establishment.jurisdiction])
+    _check_approval_dates(approved_from, approved_until)
     supplier = Supplier(
         establishment=establishment,
         domain=domain.code,
         name=name.strip(),
-        approval_reference=approval_reference,
-        approval_issuer=approval_issuer,
+        approval_reference=approval_reference.strip(),
+        approval_issuer=approval_issuer.strip(),
         approved_from=approved_from,
         approved_until=approved_until,
     )
-    return save_audited(supplier, actor=actor, reason="enregistrement")
+    save_audited(supplier, actor=actor, reason="enregistrement")
+    _supplier_entry(supplier, actor=actor, role=role, event=_("Enregistrement du fournisseur"))
+    return supplier
+
+
+@transaction.atomic
+def supplier_approval_change(
+    *,
+    supplier: Supplier,
+    approval_reference: str,
+    actor: AbstractBaseUser,
+    approval_issuer: str = "",
+    approved_from: datetime.date | None = None,
+    approved_until: datetime.date | None = None,
+) -> Supplier:
+    """Record the supplier's approval as it now stands (renewed, or first given), a line of the
+    carnet of the domain's orders; the orders and receipts that follow are checked against it
+    (CARD-32, DICE-15)."""
+    supplier = Supplier.objects.select_for_update().select_related("establishment").get(pk=supplier.pk)
+    role = require_role(actor, supplier.establishment, DIRECTION[supplier.establishment.jurisdiction])
+    if not approval_reference.strip():
+        raise ValidationError({"approval_reference": _("Indiquez la référence de l'agrément.")})
+    _check_approval_dates(approved_from, approved_until)
+    approval = {
+        "approval_reference": approval_reference.strip(),
+        "approval_issuer": approval_issuer.strip(),
+        "approved_from": approved_from,
+        "approved_until": approved_until,
+    }
+    if all(getattr(supplier, name) == value for name, value in approval.items()):
+        raise ValidationError(_("Le fournisseur a déjà cet agrément."))
+    for name, value in approval.items():
+        setattr(supplier, name, value)
+    save_audited(supplier, actor=actor, reason="agrément")
+    _supplier_entry(supplier, actor=actor, role=role, event=_("Agrément du fournisseur"))
+    return supplier
 
 
 def _check_supplier(domain: CustodyDomain, supplier: Supplier, on: datetime.date) -> None:
@@ -84,6 +156,7 @@ def _order_entry(order: PurchaseOrder, *, actor: AbstractBaseUser, role: str, ev
             "date": est.localtime(order.issued_at).date().isoformat(),
             "event": event,
             "supplier": order.supplier.name,
+            "approval": _approval_text(order.supplier),
             "lines": [f"{line['category']} × {line['quantity']}" for line in order.lines],
             "visa": visa,
         },

@@ -336,12 +336,18 @@ class DayCloseInput(serializers.Serializer):
     date = serializers.DateField()
 
 
-class DiceSupplierInput(serializers.Serializer):
-    name = serializers.CharField()
-    approval_reference = serializers.CharField(required=False, allow_blank=True, default="")
+class DiceSupplierApprovalInput(serializers.Serializer):
+    """A supplier's approval as it now stands (DICE-15)."""
+
+    approval_reference = serializers.CharField()
     approval_issuer = serializers.CharField(required=False, allow_blank=True, default="")
     approved_from = serializers.DateField(required=False, allow_null=True, default=None)
     approved_until = serializers.DateField(required=False, allow_null=True, default=None)
+
+
+class DiceSupplierInput(DiceSupplierApprovalInput):
+    name = serializers.CharField()
+    approval_reference = serializers.CharField(required=False, allow_blank=True, default="")
 
 
 class DiceOrderInput(serializers.Serializer):

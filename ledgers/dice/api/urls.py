@@ -21,6 +21,7 @@ urlpatterns = [
     path("transfers/", views.TransferView.as_view(), name="dice-transfer"),
     path("annex-days/", views.DayCloseView.as_view(), name="dice-day-close"),
     path("suppliers/", views.SupplierCreateView.as_view(), name="dice-supplier-create"),
+    path("suppliers/<int:pk>/approval/", views.SupplierApprovalView.as_view(), name="dice-supplier-approval"),
     path("orders/", views.OrderCreateView.as_view(), name="dice-order-create"),
     path("orders/<int:pk>/visa/", views.OrderVisaView.as_view(), name="dice-order-visa"),
     path("orders/<int:pk>/send/", views.OrderSendView.as_view(), name="dice-order-send"),

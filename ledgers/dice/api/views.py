@@ -15,7 +15,7 @@ from ledgers.core.api.scoping import EstablishmentReadOnlyViewSet, Establishment
 from ledgers.core.countersign import countersigner_from
 from ledgers.core.models import Establishment, Location
 from ledgers.custody import services as custody
-from ledgers.custody.models import DestructionSession, PurchaseOrder
+from ledgers.custody.models import DestructionSession, PurchaseOrder, Supplier
 
 from .. import selectors, services
 from ..domains import DICE
@@ -170,6 +170,12 @@ def _supplier(request, est, data):
     return custody.supplier_register(establishment=est, domain=DICE, actor=request.user, **data)
 
 
+def _supplier_approval(request, est, data, pk):
+    """The supplier's approval renewed or first given (DICE-15): a line of the carnet of orders."""
+    supplier = get_object_or_404(Supplier, pk=pk, establishment=est, domain=DICE.code)
+    return custody.supplier_approval_change(supplier=supplier, actor=request.user, **data)
+
+
 def _order(request, est, data):
     lines = [{"category": "des", "quantity": data["quantity"]}]
     return custody.purchase_order_issue(
@@ -258,6 +264,9 @@ WithdrawView = action("WithdrawView", s.DiceWithdrawInput, s.DieSerializer, _wit
 TransferView = action("TransferView", s.DiceTransferInput, s.DieSerializer, _transfer, many=True)
 DayCloseView = action("DayCloseView", s.DayCloseInput, DayCloseOutput, _day_close, many=True)
 SupplierCreateView = action("SupplierCreateView", s.DiceSupplierInput, s.DiceSupplierSerializer, _supplier)
+SupplierApprovalView = action(
+    "SupplierApprovalView", s.DiceSupplierApprovalInput, s.DiceSupplierSerializer, _supplier_approval
+)
 OrderCreateView = action("OrderCreateView", s.DiceOrderInput, s.OrderSerializer, _order)
 OrderVisaView = action("OrderVisaView", s.DiceOrderVisaInput, s.OrderSerializer, _order_visa)
 OrderSendView = action("OrderSendView", s.DiceOrderVisaInput, s.OrderSerializer, _order_send)

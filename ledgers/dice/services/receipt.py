@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, Location
+from ledgers.core.services import establishment_setting_write
 from ledgers.custody.models import ItemStatus, PurchaseOrder, Supplier
 from ledgers.custody.services import (
     DIRECTION,
@@ -204,8 +205,9 @@ def dice_receive(
 def dice_pairs_cap_set(
     *, establishment: Establishment, max_pairs: int, reference: str, actor: AbstractBaseUser
 ) -> Establishment:
-    """Record the maximum number of pairs the Minister of the Interior allows (SET-14, DICE-14)."""
-    require_role(actor, establishment, DIRECTION["FR"])
+    """Record the maximum number of pairs the Minister of the Interior allows (SET-14, DICE-14),
+    written in the main courante as every change of the establishment's settings."""
+    role = require_role(actor, establishment, DIRECTION["FR"])
     if establishment.jurisdiction != "FR":
         raise ValidationError(_("Le maximum de paires de dés ne concerne que les casinos français."))
     if max_pairs < 1 or not reference.strip():
@@ -213,8 +215,5 @@ def dice_pairs_cap_set(
             _("Le maximum (au moins une paire) et la référence de la décision ministérielle sont obligatoires.")
         )
     establishment = Establishment.objects.select_for_update().get(pk=establishment.pk)
-    establishment.options = {
-        **establishment.options,
-        "SET-14": {"max_pairs": int(max_pairs), "reference": reference.strip()},
-    }
-    return save_audited(establishment, actor=actor, reason="maximum de paires de dés (SET-14)")
+    cap = {"max_pairs": int(max_pairs), "reference": reference.strip()}
+    return establishment_setting_write(establishment=establishment, code="SET-14", value=cap, actor=actor, role=role)
