@@ -36,6 +36,7 @@ pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 
 WITNESS = "witness"
 CATCH_UP_SECONDS = 120
+SLOT_WAIT_SECONDS = 900
 
 
 def admin(dbname: str) -> psycopg.Connection:
@@ -126,9 +127,11 @@ def test_REG_20_a_witness_copy_by_logical_replication_verifies_and_names_a_rewri
         )
         for statement in publications(mc_org.est.pk):
             casino.execute(statement.format(name=name))
-        # A logical slot waits for the transactions running on the whole cluster to end: bounded, so
-        # that a session left idle in a transaction fails the test instead of hanging it.
-        casino.execute(f"SET lock_timeout = '{CATCH_UP_SECONDS}s'")
+        # A logical slot waits for the transactions running on the whole cluster to end, among them
+        # the other test workers' (a test runs in one transaction, a demo seeding for minutes on a
+        # busy machine): bounded above the longest of them, so that a session left idle in a
+        # transaction fails the test instead of hanging it.
+        casino.execute(f"SET lock_timeout = '{SLOT_WAIT_SECONDS}s'")
         casino.execute("SELECT pg_create_logical_replication_slot(%s, 'pgoutput')", [name])
         witness = admin(witness_db)
         # The rows older than the slot (the establishment, the volumes the fixtures opened), copied
