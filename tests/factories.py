@@ -97,6 +97,66 @@ def open_seance_registers(*establishments) -> None:
                 open_register(establishment, kind)
 
 
+def record_arrete(establishment, games=None, *, total=None, effective_from=None, follows=None, actor=None):
+    """An arrêté d'autorisation recorded by the directeur responsable in the coted register of
+    gaming authorisations (opened first when none is): ``games`` maps each game to its tables, or
+    to (tables, minimum stake); by default ten tables of every game the jurisdiction plays; the
+    total is their sum unless given; in force since a year ago unless ``effective_from``."""
+    import datetime
+
+    from ledgers.authority.services import arrete_record
+    from ledgers.core.games import games_for
+    from ledgers.registers.selectors import open_registers
+
+    if not open_registers(establishment, "autorisations_jeux").exists():
+        open_register(establishment, "autorisations_jeux")
+    if games is None:
+        games = {game.code: 10 for game in games_for(establishment.jurisdiction)}
+    lines = [
+        {"game": game, "tables": given[0], "minimum_stake": given[1]}
+        if isinstance(given, tuple)
+        else {"game": game, "tables": given, "minimum_stake": None}
+        for game, given in games.items()
+    ]
+    effective_from = effective_from or establishment.localtime().date() - datetime.timedelta(days=365)
+    return arrete_record(
+        establishment=establishment,
+        actor=actor or _table_director(establishment),
+        reference=f"Arrêté d'autorisation n° {next(_counter)}",
+        signed_on=min(effective_from, establishment.localtime().date()),
+        effective_from=effective_from,
+        total_tables=total or sum(line["tables"] for line in lines),
+        games=lines,
+        follows=follows,
+    )
+
+
+def _table_director(establishment):
+    """The member of the directorate who sets up the tables here (one per establishment)."""
+    username = f"tables-{establishment.code}"
+    role = "directeur_responsable" if establishment.jurisdiction == "FR" else "directeur_jeux"
+    return get_user_model().objects.filter(username=username).first() or make_user(
+        establishment, role, username=username
+    )
+
+
+def set_up_table(establishment, number: str, game: str, *, room=None, **fields):
+    """A gaming table set up through its service by the directorate, as the application does: in
+    France under the arrêté in force (one authorising ten tables of every game recorded first when
+    none is), in Monaco written in the main courante (a volume opened first when none is)."""
+    from ledgers.authority.selectors import arrete_in_force
+    from ledgers.core.services import gaming_table_create
+    from ledgers.registers.selectors import open_registers
+
+    if establishment.jurisdiction == "FR":
+        if arrete_in_force(establishment, establishment.localtime().date()) is None:
+            record_arrete(establishment)
+    elif not open_registers(establishment, "main_courante").filter(qualifier="").exists():
+        open_register(establishment, "main_courante")
+    room = room or establishment.rooms.first() or RoomFactory(establishment=establishment)
+    return gaming_table_create(room=room, number=number, game=game, actor=_table_director(establishment), **fields)
+
+
 def post_displays(*subjects) -> None:
     """Every display and device a French table or slot machine needs, posted on its checklist
     (REG-23, SLOT-29), so that it may open or go in service."""

@@ -1,20 +1,24 @@
-"""Demo: in Nice, the police's registers coté et paraphé by the DCPJ chief, two visits (one
-followed up, one still waiting), a question answered in the registre de liaison, a prior
-declaration implemented without its follow-up yet, the règlement intérieur in force, and the display
-checklist of every table that needs one (REG-23; the slots seeder posts its machines'). In
-Monte-Carlo: the Split Aces progressive's configuration (GAME-04) and the register of approved
-bankers (GAME-31).
+"""Demo: the gaming tables of both casinos, set up before any seeder plays (``prepare_tables``) once
+what allows them is recorded: in Nice the arrêté d'autorisation in the register of gaming
+authorisations, its tables written there under it; in Monte-Carlo the tables written in the main
+courante (the registers seeder's, which runs first). In Nice, the police's registers coté et
+paraphé by the DCPJ chief, two visits (one followed up, one still waiting), a question answered in
+the registre de liaison, a prior declaration implemented without its follow-up yet, the règlement
+intérieur in force, and the display checklist of every table that needs one (REG-23; the slots
+seeder posts its machines'). In Monte-Carlo: the Split Aces progressive's configuration (GAME-04)
+and the register of approved bankers (GAME-31).
 
 Runs before the seeders that open tables (they name it in ``SEED_AFTER``)."""
 
 import datetime
+from collections import Counter
 from decimal import Decimal
 from typing import TextIO
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
+from ledgers.core.demo import DEMO_FR, DEMO_MC, ORGANISATION, demo_user, seed_tables
 from ledgers.core.models import Establishment, GamingTable
 from ledgers.core.roles import Role
 from ledgers.equipment.volumes import open_volume
@@ -22,6 +26,7 @@ from ledgers.equipment.volumes import open_volume
 from . import displays, services
 from .models import (
     ApprovedBanker,
+    Arrete,
     Declaration,
     HouseOption,
     HouseRulesVersion,
@@ -29,7 +34,50 @@ from .models import (
     Observation,
     ProgressiveConfig,
 )
-from .registers import BANKERS, DECLARATIONS, DISPLAYS, HOUSE_RULES, LIAISON, OBSERVATIONS, SPLIT_ACES
+from .registers import AUTHORISATIONS, BANKERS, DECLARATIONS, DISPLAYS, HOUSE_RULES, LIAISON, OBSERVATIONS, SPLIT_ACES
+
+SEED_AFTER = ("ledgers.registers",)  # the main courante, where Monte-Carlo's tables are written
+
+# Nice's arrêté: the minimum stakes it fixes (AUTH-04); beside the tables set up here, the texas
+# hold'em table the cash seeder sets up, and two blackjack tables to spare.
+FR_MINIMUMS = {
+    "three_card_poker": Decimal(5),
+    "ultimate_holdem": Decimal(10),
+    "rampo": Decimal(5),
+    "roue_chance": Decimal(2),
+}
+FR_AUTHORISED = {"texas_holdem": 1, "blackjack": 4}
+
+
+def prepare_tables(*, stdout: TextIO) -> None:
+    """The gaming tables of both demo casinos, before any seeder plays, once what allows them is
+    recorded: Monte-Carlo's written in its main courante (the registers seeder's ``prepare_tables``,
+    which runs first); Nice's after its arrêté d'autorisation."""
+    mc = Establishment.objects.filter(code=DEMO_MC).first()
+    if mc is not None:
+        seed_tables(mc, demo_user(mc, Role.DIRECTEUR_JEUX), stdout)
+    est = Establishment.objects.filter(code=DEMO_FR).first()
+    if est is None:
+        return
+    director = demo_user(est, Role.DIRECTEUR_RESPONSABLE)
+    open_volume(est, AUTHORISATIONS.code, "", director=director, authority=director, paraphe="D.R.")
+    if not Arrete.objects.filter(establishment=est).exists():
+        installed = Counter(game for _room, _number, game, _super_prive in ORGANISATION[DEMO_FR]["tables"])
+        tables = {**installed, **FR_AUTHORISED}
+        signed = est.localtime(timezone.now()).date().replace(month=1, day=15) - datetime.timedelta(days=730)
+        services.arrete_record(
+            establishment=est,
+            actor=director,
+            reference="Arrêté du ministre de l'intérieur autorisant les jeux au casino de Nice, NOR INTD0000001A",
+            signed_on=signed,
+            effective_from=signed + datetime.timedelta(days=15),
+            total_tables=sum(tables.values()),
+            games=[
+                {"game": game, "tables": n, "minimum_stake": FR_MINIMUMS.get(game)}
+                for game, n in sorted(tables.items())
+            ],
+        )
+    seed_tables(est, director, stdout)
 
 
 def _seed_displays(est: Establishment, director: AbstractBaseUser) -> None:

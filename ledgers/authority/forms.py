@@ -1,7 +1,10 @@
+from decimal import Decimal
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.games import games_for
 from ledgers.core.models import GamingTable, Seance, TableSession
 from ledgers.core.roles import Role
 
@@ -54,6 +57,75 @@ class DeclarationForm(forms.Form):
     proof = forms.CharField(label=_("Preuve de l'envoi"), max_length=250)
     implementation_date = forms.DateField(label=_("Mise en œuvre le"), widget=DATE)
     tournament_until = forms.DateField(label=_("Fin du tournoi (7°)"), widget=DATE, required=False)
+
+
+def _cell(label) -> dict:
+    """A field laid out in a table's cell: its label read by assistive technologies."""
+    return {"aria-label": label, "class": "form-control form-control-sm"}
+
+
+class ArreteForm(forms.Form):
+    """AUTH-03: an arrêté d'autorisation, with a line per game the establishment's jurisdiction
+    plays: the tables it authorises (empty: the game is not authorised) and the minimum stake it
+    fixes (empty: none)."""
+
+    reference = forms.CharField(label=_("Référence de l'arrêté"), max_length=250)
+    signed_on = forms.DateField(label=_("Signé le"), widget=DATE)
+    effective_from = forms.DateField(label=_("En vigueur le"), widget=DATE)
+    total_tables = forms.IntegerField(label=_("Nombre total de tables autorisées"), min_value=1)
+    follows = forms.ModelChoiceField(
+        label=_("Déclaration préalable suivie (modification de l'arrêté)"),
+        queryset=Declaration.objects.none(),
+        required=False,
+    )
+
+    def __init__(self, *args, establishment, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["follows"].queryset = Declaration.objects.filter(establishment=establishment).order_by("-number")
+        self.fields["follows"].label_from_instance = lambda d: f"{d} — {d.get_operation_display()}"
+        self.rows = []
+        for game in games_for(establishment.jurisdiction):
+            tables_label = _("%(game)s : tables autorisées") % {"game": game.label}
+            minimum_label = _("%(game)s : mise minimale (€)") % {"game": game.label}
+            tables = forms.IntegerField(
+                label=tables_label, min_value=1, required=False, widget=forms.NumberInput(attrs=_cell(tables_label))
+            )
+            minimum = forms.DecimalField(
+                label=minimum_label,
+                min_value=Decimal("0.01"),
+                max_digits=10,
+                decimal_places=2,
+                required=False,
+                widget=forms.NumberInput(attrs={**_cell(minimum_label), "step": "0.01"}),
+            )
+            self.fields[f"tables_{game.code}"], self.fields[f"minimum_{game.code}"] = tables, minimum
+            self.rows.append((game, self[f"tables_{game.code}"], self[f"minimum_{game.code}"]))
+
+    def visible_fields(self):
+        """The arrêté's own fields: the games' lines are laid out as a table (``rows``)."""
+        return [field for field in super().visible_fields() if field.name in self.declared_fields]
+
+    def clean(self):
+        data = super().clean()
+        for game, _tables, _minimum in self.rows:
+            if data.get(f"minimum_{game.code}") is not None and data.get(f"tables_{game.code}") is None:
+                self.add_error(f"tables_{game.code}", _("Indiquez les tables autorisées de ce jeu."))
+        return data
+
+    def games(self) -> list[dict]:
+        data = self.cleaned_data
+        return [
+            {"game": game.code, "tables": data[f"tables_{game.code}"], "minimum_stake": data[f"minimum_{game.code}"]}
+            for game, _tables, _minimum in self.rows
+            if data.get(f"tables_{game.code}") is not None
+        ]
+
+    def service_arguments(self) -> dict:
+        data = self.cleaned_data
+        arguments = {
+            name: data[name] for name in ("reference", "signed_on", "effective_from", "total_tables", "follows")
+        }
+        return {**arguments, "games": self.games()}
 
 
 class DeclarationFollowUpForm(forms.Form):

@@ -5,6 +5,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from ledgers.core.games import GAME_CHOICES
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
 from ledgers.registers.models import Register
 
@@ -493,3 +494,79 @@ class ApprovedBanker(models.Model):
 
     def approved(self, on: datetime.date) -> bool:
         return self.approved_on <= on and (self.withdrawn_on is None or on < self.withdrawn_on)
+
+
+class Arrete(models.Model):
+    """An arrêté d'autorisation of the establishment's games (003 art. 4, 5, 7; AUTH-03): the total
+    number of tables the Minister authorises and, per game, its tables and the minimum stake it
+    fixes (AUTH-04). An amendment is a new arrêté (AUTH-02), which may name the prior declaration
+    it follows up. Append-only."""
+
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="+")
+    number = models.PositiveIntegerField(_("n°"))
+    reference = models.CharField(_("référence de l'arrêté"), max_length=250)
+    signed_on = models.DateField(_("signé le"))
+    effective_from = models.DateField(_("en vigueur le"))
+    total_tables = models.PositiveIntegerField(_("nombre total de tables autorisées"))
+    follows = models.ForeignKey(
+        Declaration,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("déclaration préalable suivie"),
+    )
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+    entry_seq = models.PositiveBigIntegerField(_("entrée"))
+
+    class Meta:
+        verbose_name = _("arrêté d'autorisation")
+        verbose_name_plural = _("arrêtés d'autorisation")
+        ordering = ["-effective_from", "-number"]
+        constraints = [models.UniqueConstraint(fields=["establishment", "number"], name="arrete_number_unique")]
+
+    def __str__(self) -> str:
+        return _("Arrêté n° %(n)s (%(reference)s)") % {"n": self.number, "reference": self.reference}
+
+
+class ArreteGame(models.Model):
+    """What an arrêté authorises for one game: its number of tables and the minimum stake it fixes
+    (none when it fixes none). Append-only, with its arrêté."""
+
+    arrete = models.ForeignKey(Arrete, on_delete=models.PROTECT, related_name="games")
+    game = models.CharField(_("jeu"), max_length=40, choices=GAME_CHOICES)
+    tables = models.PositiveIntegerField(_("tables autorisées"))
+    minimum_stake = models.DecimalField(_("mise minimale"), max_digits=10, decimal_places=2, null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("jeu autorisé")
+        verbose_name_plural = _("jeux autorisés")
+        ordering = ["arrete", "game"]
+        constraints = [models.UniqueConstraint(fields=["arrete", "game"], name="arrete_game_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} : {self.tables}"
+
+
+class TableAuthorisation(models.Model):
+    """What allowed a FR table's set-up act (added, game changed, put in or out of service): the
+    arrêté in force and, where it was needed, the prior declaration (AUTH-01: 2° or 3° for a game
+    the arrêté does not name, 6° for more tables of a game, 7° for a tournament's poker table). The
+    table's latest line says what it is now: a tournament table opens only within its declared
+    dates. Append-only."""
+
+    table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="+")
+    arrete = models.ForeignKey(Arrete, on_delete=models.PROTECT, related_name="+")
+    declaration = models.ForeignKey(Declaration, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+    entry_seq = models.PositiveBigIntegerField(_("entrée"))
+
+    class Meta:
+        verbose_name = _("autorisation d'une table")
+        verbose_name_plural = _("autorisations des tables")
+        ordering = ["table", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.table} — {self.arrete}"

@@ -90,6 +90,34 @@ DECLARATIONS = register_kind(
     )
 )
 
+# AUTH-01 to AUTH-04: the arrêtés d'autorisation of the games (003 art. 4, 5, 7) and each FR table
+# set up under them: added, given another game, put in or out of service, with the prior declaration
+# that allowed it where one was needed. Implied register (SET-26: not stated), kept by the directeur
+# responsable.
+AUTHORISATIONS = register_kind(
+    RegisterKind(
+        code="autorisations_jeux",
+        title=_("Registre des autorisations de jeux"),
+        purpose=_(
+            "Inscrire chaque arrêté d'autorisation (tables autorisées par jeu, mises minimales, nombre "
+            "total de tables) et chaque table mise en service, changée de jeu ou mise hors service sous "
+            "l'arrêté en vigueur, avec la déclaration préalable qui le permet."
+        ),
+        columns=(
+            Column("arrete", _("Arrêté n°"), 0.7),
+            Column("event", _("Inscription"), 1.1),
+            Column("table", _("Table"), 0.6),
+            Column("detail", _("Détail"), 4.0),
+            Column("declaration", _("Déclaration préalable"), 1.0),
+            Column("signed_by", _("Signature"), 1.3),
+        ),
+        record_roles=(Role.DIRECTEUR_RESPONSABLE, Role.COMITE),
+        jurisdictions=("FR",),
+        paraph_roles=(Role.DIRECTEUR_RESPONSABLE,),
+        requirements=("AUTH-01", "AUTH-02", "AUTH-03", "AUTH-04"),
+    )
+)
+
 # MC GAME-20, REG-18: the complex called bets handed in writing, visaed by the direction des jeux,
 # kept with the table-partie records (000 art. 8.3). No text names who cotes it (SET-26).
 CALLED_BETS = register_kind(

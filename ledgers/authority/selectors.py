@@ -1,6 +1,8 @@
 """Reads of the authorities' records."""
 
 import datetime
+from collections.abc import Mapping
+from decimal import Decimal
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -12,6 +14,7 @@ from . import displays
 from .models import (
     AccessLog,
     ApprovedBanker,
+    Arrete,
     CalledBet,
     Declaration,
     HouseRulesVersion,
@@ -90,6 +93,40 @@ def declaration_implemented(
     if after is not None:
         declared = declared.filter(implementation_date__gt=after)
     return declared.order_by("-implementation_date", "-number").first()
+
+
+def tournament_declared(establishment: Establishment, on: datetime.date) -> Declaration | None:
+    """The latest declaration of a poker tournament (7°) whose dates cover ``on`` (AUTH-01)."""
+    return (
+        declarations_of(establishment)
+        .filter(operation=Declaration.Operation.POKER_TOURNAMENT, implementation_date__lte=on, tournament_until__gte=on)
+        .order_by("-implementation_date", "-number")
+        .first()
+    )
+
+
+def arretes_of(establishment: Establishment) -> QuerySet[Arrete]:
+    return (
+        Arrete.objects.filter(establishment=establishment)
+        .select_related("recorded_by", "follows")
+        .prefetch_related("games")
+    )
+
+
+def arrete_in_force(establishment: Establishment, on: datetime.date) -> Arrete | None:
+    """The arrêté d'autorisation in force on ``on``: the latest to take effect by then (AUTH-03)."""
+    return arretes_of(establishment).filter(effective_from__lte=on).order_by("-effective_from", "-number").first()
+
+
+def authorised_minimums(arrete: Arrete | None, defaults: Mapping | None) -> dict[str, Decimal]:
+    """Game → the minimum stake fixed for it: by the arrêté ``arrete`` (the one in force), else by
+    ``defaults``, the establishment's SET-08 (AUTH-04)."""
+    minimums = {game: Decimal(str(amount)) for game, amount in (defaults or {}).items()}
+    if arrete is not None:
+        minimums.update(
+            {line.game: line.minimum_stake for line in arrete.games.all() if line.minimum_stake is not None}
+        )
+    return minimums
 
 
 def declarations_without_follow_up(

@@ -6,7 +6,9 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from .models import ApprovedBanker, Declaration
+from ledgers.core.templatetags.ledgers import money
+
+from .models import ApprovedBanker, Arrete, Declaration
 
 DATE = "d/m/Y"
 
@@ -43,6 +45,38 @@ class DeclarationTable(tables.Table):
 
     def value_follow_up(self, value: str) -> str:
         return value
+
+
+class ArreteTable(tables.Table):
+    number = tables.Column(verbose_name=_("N°"))
+    reference = tables.Column(verbose_name=_("Référence"))
+    signed_on = tables.DateColumn(format=DATE, verbose_name=_("Signé le"))
+    effective_from = tables.DateColumn(format=DATE, verbose_name=_("En vigueur le"))
+    total_tables = tables.Column(verbose_name=_("Tables autorisées"))
+    games = tables.Column(verbose_name=_("Par jeu : tables (mise minimale)"), empty_values=(), orderable=False)
+    follows = tables.Column(verbose_name=_("Déclaration suivie"), empty_values=())
+
+    class Meta:
+        model = Arrete
+        fields = ("number", "reference", "signed_on", "effective_from", "total_tables", "games", "follows")
+        orderable = False
+        empty_text = _("Aucun arrêté d'autorisation inscrit.")
+
+    def render_games(self, record: Arrete) -> str:
+        return " ; ".join(
+            f"{line.get_game_display()} : {line.tables}"
+            + (f" ({money(line.minimum_stake)})" if line.minimum_stake is not None else "")
+            for line in record.games.all()
+        )
+
+    def value_games(self, record: Arrete) -> str:
+        return self.render_games(record)
+
+    def render_follows(self, value) -> str:
+        return str(value) if value else "—"
+
+    def value_follows(self, value) -> str:
+        return str(value) if value else ""
 
 
 class BankerTable(tables.Table):

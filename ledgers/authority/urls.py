@@ -11,6 +11,7 @@ urlpatterns = [
     path("archives/purge/", views.PurgeView.as_view(), name="purge"),
     path("archives/<int:pk>/fichier/", views.archive_file, name="archive_file"),
     path("agrements/", views.ApprovalsView.as_view(), name="approvals"),
+    path("arretes/", views.ArretesView.as_view(), name="arretes"),
     path("declarations/", views.DeclarationsView.as_view(), name="declarations"),
     path("declarations/<int:pk>/suite/", views.DeclarationFollowUpView.as_view(), name="declaration_follow_up"),
     path("annonces/", views.CalledBetsView.as_view(), name="called_bets"),

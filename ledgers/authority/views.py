@@ -34,7 +34,7 @@ from .models import (
 )
 from .registers import LIAISON, OBSERVATIONS
 from .retention import period_of, retention_end
-from .tables import BankerTable, DeclarationTable
+from .tables import ArreteTable, BankerTable, DeclarationTable
 
 ACCESS_LOG_READERS = {*REGULATOR_ROLES, *DIRECTORATE}
 
@@ -396,6 +396,56 @@ class DeclarationsView(TableExportMixin, SingleTableMixin, AuthorityForm):
     def perform(self, form):
         return services.declaration_record(
             establishment=self.establishment, actor=self.request.user, **form.cleaned_data
+        )
+
+
+ARRETE_READERS = {*DIRECTORATE, Role.INSPECTEUR, *REGULATOR_ROLES}
+
+
+class ArretesView(TableExportMixin, SingleTableMixin, AuthorityForm):
+    """AUTH-02, AUTH-03: the arrêtés d'autorisation, the one in force first; the directeur
+    responsable records one (or its amendment), the Direction, inspecteurs and authorities read them."""
+
+    template_name = "authority/arretes.html"
+    form_class = forms.ArreteForm
+    success_name = "authority:arretes"
+    success_message = _("Arrêté d'autorisation inscrit.")
+    table_class = ArreteTable
+    table_pagination = {"per_page": 100}
+    export_name = "arretes-autorisation"
+
+    def get(self, request, *args, **kwargs):
+        self.require_reader()
+        return super().get(request, *args, **kwargs)
+
+    def post(self, request, *args, **kwargs):
+        self.require_reader()
+        return super().post(request, *args, **kwargs)
+
+    def require_reader(self) -> None:
+        if self.establishment.jurisdiction != "FR":
+            raise Http404
+        if not self.roles & ARRETE_READERS:
+            raise PermissionDenied(reserved_to(ARRETE_READERS, "AUTH-03", self.establishment))
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "establishment": self.establishment}
+
+    def get_table_data(self):
+        return selectors.arretes_of(self.establishment)
+
+    def get_context_data(self, **kwargs):
+        today = self.establishment.localtime().date()
+        return super().get_context_data(
+            in_force=selectors.arrete_in_force(self.establishment, today),
+            may_record=Role.DIRECTEUR_RESPONSABLE in self.roles,
+            reserved=reserved_to((Role.DIRECTEUR_RESPONSABLE,), "AUTH-03", self.establishment),
+            **kwargs,
+        )
+
+    def perform(self, form):
+        return services.arrete_record(
+            establishment=self.establishment, actor=self.request.user, **form.service_arguments()
         )
 
 

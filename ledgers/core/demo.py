@@ -4,8 +4,10 @@
 module of every ledgers app that has one, in INSTALLED_APPS order, except that a module declaring
 ``SEED_AFTER = ("ledgers.<app>", ...)`` runs after those apps' seeders (it builds on their data).
 Between the organisation and the domain seeders, ``seed_demo`` calls ``prepare_tables(stdout=...)``
-in every module that has one: what an app requires of a table before it opens, which the seeders
-below it in the layers, running earlier, cannot put in place themselves.
+in every module that has one, in the same order: the tables themselves (set up by the authorities'
+seeder once what allows them is recorded, ``seed_tables``), and what an app requires of a table
+before it opens, which the seeders below it in the layers, running earlier, cannot put in place
+themselves.
 Each seeder must be idempotent (running seed_demo twice changes nothing the second time) and go
 through the services. Séances are shared: a seeder opens the séance of a date and period, or joins
 it while it is open, and closes only the table-parties it plays (and a séance only if it keeps
@@ -225,7 +227,10 @@ def demo_options(jurisdiction: str) -> dict:
 
 @transaction.atomic
 def seed(stdout: TextIO) -> None:
-    """The two demo establishments with their rooms, tables, depots and one user per role."""
+    """The two demo establishments with their rooms, depots and one user per role. Their gaming
+    tables come once what allows them is recorded (``seed_tables``, called by the authorities'
+    seeder's ``prepare_tables``: Nice's arrêté d'autorisation first, Monte-Carlo's tables written in
+    its main courante)."""
     for code, org in ORGANISATION.items():
         est = Establishment.objects.filter(code=code).first() or establishment_create(
             code=code,
@@ -240,12 +245,6 @@ def seed(stdout: TextIO) -> None:
         for room_code, name in org["rooms"]:
             if room_code not in rooms:
                 rooms[room_code] = room_create(establishment=est, code=room_code, name=name, actor=None)
-        tables = set(est.tables.values_list("number", flat=True))
-        for room_code, number, game, super_prive in org["tables"]:
-            if number not in tables:
-                gaming_table_create(
-                    room=rooms[room_code], number=number, game=game, super_prive=super_prive, actor=None
-                )
         locations = set(est.locations.values_list("code", flat=True))
         for loc_code, name, kind, room_code in org["locations"]:
             if loc_code not in locations:
@@ -263,9 +262,26 @@ def seed(stdout: TextIO) -> None:
             user = demo_account(username, first_name, last_name, email=f"{username}@demo.invalid")
             membership_grant(user=user, establishment=est, role=role, actor=None)
         stdout.write(
-            f"{est.name} : {len(rooms)} salles, {est.tables.count()} tables, "
-            f"{est.locations.count()} emplacements, {len(org['people'])} utilisateurs de démonstration"
+            f"{est.name} : {len(rooms)} salles, {est.locations.count()} emplacements, "
+            f"{len(org['people'])} utilisateurs de démonstration"
         )
+
+
+def table_numbers(est: Establishment) -> list[str]:
+    """The numbers of the demo establishment's gaming tables, in the order they are set up."""
+    return [number for _room, number, _game, _super_prive in ORGANISATION[est.code]["tables"]]
+
+
+@transaction.atomic
+def seed_tables(est: Establishment, actor: AbstractBaseUser, stdout: TextIO) -> None:
+    """The demo establishment's gaming tables, set up by ``actor`` (its director) through the
+    service, which writes each in the register of its jurisdiction."""
+    rooms = {room.code: room for room in est.rooms.all()}
+    tables = set(est.tables.values_list("number", flat=True))
+    for room_code, number, game, super_prive in ORGANISATION[est.code]["tables"]:
+        if number not in tables:
+            gaming_table_create(room=rooms[room_code], number=number, game=game, super_prive=super_prive, actor=actor)
+    stdout.write(f"{est.name} : {est.tables.count()} tables de jeu")
 
 
 @transaction.atomic

@@ -9,7 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from . import establishment_settings
 from .establishment_settings import Part, Setting
-from .models import Establishment, GamingTable, Membership, Seance, SeancePeriod
+from .games import games_for
+from .models import Establishment, GamingTable, Membership, Room, Seance, SeancePeriod
 from .roles import Role
 from .selectors import unprepared_tables
 
@@ -72,6 +73,42 @@ class StaffChoiceField(forms.ChoiceField):
     def __init__(self, *, establishment: Establishment, roles, value: str = "name", **kwargs) -> None:
         kwargs.setdefault("widget", forms.Select(attrs={"data-searchable": ""}))
         super().__init__(choices=staff_choices(establishment, roles, value=value), **kwargs)
+
+
+class GamingTableForm(EstablishmentForm):
+    """A table added: its room, number, game (those of the jurisdiction), seats."""
+
+    room = forms.ModelChoiceField(label=_("Salle"), queryset=Room.objects.none())
+    number = forms.CharField(label=_("Numéro"), max_length=20)
+    game = forms.ChoiceField(label=_("Jeu"))
+    seats = forms.IntegerField(label=_("Places"), min_value=1, max_value=99, initial=7)
+    super_prive = forms.BooleanField(label=_("Salon super privé"), required=False)
+
+    def setup(self) -> None:
+        self.fields["room"].queryset = self.establishment.rooms.all()
+        self.fields["game"].choices = [(g.code, g.label) for g in games_for(self.jurisdiction)]
+
+
+class GamingTableChangeForm(EstablishmentForm):
+    """A table given another game, or put in or out of service (one or both)."""
+
+    STATES = {"": None, "in": True, "out": False}
+
+    table = forms.ModelChoiceField(label=_("Table"), queryset=GamingTable.objects.none())
+    game = forms.ChoiceField(label=_("Nouveau jeu"), required=False)
+    state = forms.ChoiceField(
+        label=_("État de la table"),
+        required=False,
+        choices=[("", _("Inchangé")), ("in", _("En service")), ("out", _("Hors service"))],
+    )
+
+    def setup(self) -> None:
+        self.fields["table"].queryset = self.establishment.tables.order_by("number")
+        self.fields["game"].choices = [("", _("Inchangé"))] + [(g.code, g.label) for g in games_for(self.jurisdiction)]
+
+    def service_arguments(self) -> dict:
+        data = self.cleaned_data
+        return {"table": data["table"], "game": data["game"] or None, "active": self.STATES[data["state"]]}
 
 
 class SettingForm(forms.Form):

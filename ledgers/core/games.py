@@ -52,6 +52,9 @@ _GAMES = [
     Game("roue_chance", _("Roue de la chance"), Family.CONTREPARTIE, ("FR",), (_W,)),
 ]
 GAMES: dict[str, Game] = {g.code: g for g in _GAMES}
+# The poker games of FR 57-2 and 57-4-3 (texas hold'em, omaha 4 high): their own cagnotte per table,
+# and the only games whose tables a declared tournament may add (AUTH-01 7°).
+POKER_GAMES = frozenset({"texas_holdem", "omaha"})
 GAME_CHOICES = [(g.code, g.label) for g in _GAMES]
 
 

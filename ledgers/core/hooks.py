@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import datetime
     from decimal import Decimal
 
-    from .models import Establishment, Seance
+    from .models import Establishment, GamingTable, Seance
 
 Check = Callable[["TableSession"], None]
 
@@ -105,6 +105,25 @@ def on_seance_opening(check: SeanceOpeningCheck) -> SeanceOpeningCheck:
 def run_seance_opening_checks(establishment: "Establishment", date: "datetime.date") -> None:
     for check in _seance_opening_checks:
         check(establishment, date)
+
+
+# Checks before a gaming table is set up (added, its game changed, put in or out of service):
+# ``check(table)`` receives the table as it would stand after the act, not yet saved (a new one has
+# no pk), and raises ``RuleViolation`` to refuse (FR: the arrêté d'autorisation and the prior
+# declarations, AUTH-01, AUTH-03).
+TableSetupCheck = Callable[["GamingTable"], None]
+_table_setup_checks: list[TableSetupCheck] = []
+
+
+def on_table_setup(check: TableSetupCheck) -> TableSetupCheck:
+    if check not in _table_setup_checks:
+        _table_setup_checks.append(check)
+    return check
+
+
+def run_table_setup_checks(table: "GamingTable") -> None:
+    for check in _table_setup_checks:
+        check(table)
 
 
 def on_seance_closing(check: SeanceCheck) -> SeanceCheck:
@@ -187,8 +206,9 @@ def announce(event: str, **facts: Any) -> None:
 # Core's own acts are register lines too, yet core keeps no register: the app that keeps the
 # register of each act declares its writer (``records``), and the act's service has it written in
 # its transaction (``record``): the séance opened or closed in the main courante, the table-partie
-# prepared, opened or ended in the table-partie log, a setting changed in the main courante. Each
-# receives the act's object, the actor and the role they act in.
+# prepared, opened or ended in the table-partie log, a setting changed in the main courante, a
+# gaming table set up in the register of its jurisdiction. Each receives the act's object, the actor
+# and the role they act in.
 SEANCE_OPENED = "seance_opened"
 SEANCE_CLOSED = "seance_closed"
 TABLE_PREPARED = "table_prepared"
@@ -197,6 +217,30 @@ TABLE_CLOSED = "table_closed"
 # A setting of the establishment changed (``establishment_setting_write``): the establishment, the
 # setting's code and its value before.
 SETTING_CHANGED = "setting_changed"
+# A gaming table set up (``gaming_table_create``, ``gaming_table_change``): the table as the act
+# leaves it, and ``before``, the table as it stood (None when it is added).
+TABLE_SET_UP = "table_set_up"
+
+
+def set_up_act(table: "GamingTable", before: "GamingTable | None") -> Promise:
+    """A table's set-up act in words, as its register line names it."""
+    if before is None:
+        return _("Mise en service d'une table")
+    if before.game != table.game:
+        return _("Changement de jeu d'une table")
+    return _("Remise en service d'une table") if table.active else _("Mise hors service d'une table")
+
+
+def set_up_detail(table: "GamingTable", before: "GamingTable | None") -> str:
+    """The table as a set-up act leaves it, in words: game, room, seats, and the game it replaces."""
+    detail = _("%(game)s, %(room)s, %(seats)s places") % {
+        "game": table.get_game_display(),
+        "room": table.room.name,
+        "seats": table.seats,
+    }
+    if before is not None and before.game != table.game:
+        detail = _("%(detail)s (jeu précédent : %(before)s)") % {"detail": detail, "before": before.get_game_display()}
+    return str(detail)
 
 
 def record(event: str, **facts: Any) -> None:

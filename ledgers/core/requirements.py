@@ -68,15 +68,23 @@ DECISIONS: dict[str, str] = {
     "WHEEL-09": "The catalogue leaves the specialisation threshold to a setting without a SET number: "
     "flagged above 2 launches in a row or 50 % of the partie's turns once it has 4 (establishment "
     "option WHEEL-09).",
-    "AUTH-01": "Gated: a FR table's minimum stake changed, and a FR table opened under opening-hour "
-    "limits (SET-25 closing times) changed since the house last played on an earlier day, without a 6° "
-    "declaration implemented since, are refused. Not yet gated: a table added or replaced by another "
-    "game (2°, 3°, 6° distribution) and the 7° tournament tables, for the tables' history does not "
-    "follow the séance dates and no authorised total of tables is recorded; their declarations and "
-    "follow-up are recorded (AUTH-02).",
-    "AUTH-03": "The number of tables requested (003 art. 4, 5) is the applicant's figure in the dossier "
-    "sent to the Minister, not a fact of the establishment: the dossier figures are those installed, "
-    "at any date.",
+    "AUTH-01": "Gated: a FR gaming table is set up (added, given another game, put back in service) only "
+    "under the arrêté d'autorisation in force (AUTH-03), within its total and its tables per game; beyond "
+    "them, a game it does not name with a 3° or 2° declaration implemented by that day, more tables of a "
+    "game with a 6° declaration implemented after the arrêté took effect, more poker tables with a 7° "
+    "declaration whose dates cover the day, such a tournament table opening only on a séance within those "
+    "dates and counted apart from the total. A FR table's minimum stake changed, and a FR table opened "
+    "under opening-hour limits (SET-25 closing times) changed since the house last played on an earlier "
+    "day, without a 6° declaration implemented since, are refused. A declaration's details are free text: "
+    "which game or how many tables it declares is not read from it, so an implemented declaration of the "
+    "operation allows the act; the arrêté's tables per game add up to its total at most.",
+    "AUTH-03": "The arrêté d'autorisation is recorded by the directeur responsable in the register of gaming "
+    "authorisations (an amendment is a new arrêté); a FR table set up with none in force is refused. The "
+    "number of tables requested (003 art. 4, 5) is the applicant's figure in the dossier sent to the "
+    "Minister, not a fact of the establishment: the dossier figures are those installed, at any date, "
+    "beside those the arrêté then in force authorises.",
+    "AUTH-04": "The authorised minimum is the one the arrêté in force on the séance's day fixes for the "
+    "game; where it fixes none, the establishment's SET-08.",
     "AUTH-06": "Approvals in one overview (core/approvals.py), each gating its act; the card and dice "
     "makers' approvals are lines of the carnet of orders, which the authority visas (CARD-32, DICE-15). "
     "The notices to the "

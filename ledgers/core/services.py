@@ -1,5 +1,6 @@
 """Writes on the organisation: establishments, staff roles, séances and table sessions."""
 
+import copy
 import datetime
 from collections.abc import Iterable
 from typing import Any
@@ -172,7 +173,8 @@ def table_session_close(*, session: TableSession, actor: AbstractBaseUser) -> Ta
 
 
 # Set-up of the organisation. ``actor=None`` is the command line (seed_demo, an administrator's
-# script); a person doing it in the application must belong to the directorate.
+# script); a person doing it in the application must belong to the directorate. A gaming table's
+# set-up is a line of a register, signed: it always takes a person of the directorate.
 
 
 def _require_setup(actor: AbstractBaseUser | None, establishment: Establishment) -> None:
@@ -265,15 +267,76 @@ def location_create(
     return save_audited(location, actor=actor, reason="création")
 
 
+def _require_game(establishment: Establishment, game: str) -> None:
+    if game not in GAMES or establishment.jurisdiction not in GAMES[game].jurisdictions:
+        raise ValidationError({"game": _("Ce jeu ne se joue pas dans cet établissement.")})
+
+
+def _table_set_up(
+    table: GamingTable, *, before: GamingTable | None, actor: AbstractBaseUser, role: str, reason: str
+) -> GamingTable:
+    """Save the table as the set-up act leaves it once every app's checks allow it (hooks), its
+    line written in the register of its jurisdiction (hooks.TABLE_SET_UP)."""
+    hooks.run_table_setup_checks(table)
+    save_audited(table, actor=actor, reason=reason)
+    hooks.record(hooks.TABLE_SET_UP, table=table, before=before, actor=actor, role=role)
+    return table
+
+
+def _lock_tables(establishment: Establishment) -> None:
+    """One set-up at a time per establishment: each counts the tables in service (AUTH-01)."""
+    Establishment.objects.select_for_update().filter(pk=establishment.pk).values_list("pk", flat=True).get()
+
+
 @transaction.atomic
 def gaming_table_create(
-    *, room: Room, number: str, game: str, actor: AbstractBaseUser | None, seats: int = 7, super_prive: bool = False
+    *, room: Room, number: str, game: str, actor: AbstractBaseUser, seats: int = 7, super_prive: bool = False
 ) -> GamingTable:
+    """Add a table, in service, by a member of the directorate; the texts of its jurisdiction may
+    refuse it (hooks.on_table_setup: FR, the arrêté d'autorisation and the prior declarations)."""
     establishment = room.establishment
-    _require_setup(actor, establishment)
-    if establishment.jurisdiction not in GAMES[game].jurisdictions:
-        raise ValueError(f"{game!r} is not played in {establishment.jurisdiction}")
+    role = require_role(actor, establishment, DIRECTORATE)
+    _require_game(establishment, game)
+    if not (number or "").strip():
+        raise ValidationError({"number": _("Ce champ est obligatoire.")})
+    _lock_tables(establishment)
     table = GamingTable(
-        establishment=establishment, room=room, number=number, game=game, seats=seats, super_prive=super_prive
+        establishment=establishment,
+        room=room,
+        number=number.strip(),
+        game=game,
+        seats=seats,
+        super_prive=super_prive,
     )
-    return save_audited(table, actor=actor, reason="création")
+    return _table_set_up(table, before=None, actor=actor, role=role, reason="création")
+
+
+@transaction.atomic
+def gaming_table_change(
+    *, table: GamingTable, actor: AbstractBaseUser, game: str | None = None, active: bool | None = None
+) -> GamingTable:
+    """Change a table's game, or put it in or out of service, by a member of the directorate; not
+    while one of its table-parties is under way. The texts of its jurisdiction may refuse it as they
+    may refuse a new table (hooks.on_table_setup)."""
+    establishment = table.establishment
+    role = require_role(actor, establishment, DIRECTORATE)
+    _lock_tables(establishment)
+    table = GamingTable.objects.select_for_update().select_related("establishment").get(pk=table.pk)
+    before = copy.copy(table)
+    if game is not None:
+        _require_game(establishment, game)
+        table.game = game
+    if active is not None:
+        table.active = active
+    if (table.game, table.active) == (before.game, before.active):
+        raise ValidationError(_("Rien à changer : la table a déjà ce jeu et cet état."))
+    if table.sessions.exclude(status=TableSession.Status.CLOSED).exists():
+        raise impossible(
+            _("La table %(table)s a une partie en cours : elle change de jeu ou d'état après la fin de partie.")
+            % {"table": table.number}
+        )
+    if table.game != before.game:
+        reason = "changement de jeu"
+    else:
+        reason = "mise en service" if table.active else "mise hors service"
+    return _table_set_up(table, before=before, actor=actor, role=role, reason=reason)

@@ -11,6 +11,8 @@ urlpatterns = [
     path("profil/", ProfileView.as_view(), name="profile"),
     path("etablissement/", views.EstablishmentView.as_view(), name="establishment"),
     path("etablissement/choisir/", views.EstablishmentSwitchView.as_view(), name="establishment-switch"),
+    path("etablissement/tables/", views.GamingTablesView.as_view(), name="gaming-tables"),
+    path("etablissement/tables/changement/", views.GamingTableChangeView.as_view(), name="gaming-table-change"),
     path("etablissement/reglages/", views.EstablishmentSettingsView.as_view(), name="establishment-settings"),
     path("etablissement/reglages/<str:code>/", views.EstablishmentSettingView.as_view(), name="establishment-setting"),
     path(

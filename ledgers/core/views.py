@@ -18,14 +18,15 @@ from django.views.generic import TemplateView
 from django_tables2 import SingleTableMixin
 
 from . import hooks
-from .authz import roles_of
+from .authz import reserved_to, roles_of
 from .dashboard import main_acts_for, panels_for
 from .errors import RuleViolation
 from .establishment_settings import Setting, changeable, settings_of
 from .exports import ListExportMixin, TableExportMixin
-from .forms import SeanceOpenForm, SettingForm, TablePrepareForm
+from .forms import GamingTableChangeForm, GamingTableForm, SeanceOpenForm, SettingForm, TablePrepareForm
 from .games import GAMES, Equipment
 from .models import Establishment, Seance, SeancePeriod, TableSession
+from .roles import DIRECTORATE
 from .seances import checklist
 from .selectors import SESSION_KEY, establishment_of, establishments_for, history_of, seances_of
 from .service_views import EstablishmentRequiredMixin, ServiceFormView
@@ -34,6 +35,8 @@ from .services import (
     SETTING_CHANGERS,
     TABLE_MANAGERS,
     establishment_setting_change,
+    gaming_table_change,
+    gaming_table_create,
     seance_close,
     seance_open,
     table_session_close,
@@ -112,7 +115,8 @@ class EstablishmentView(EstablishmentMixin, ListExportMixin, TemplateView):
         }
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(**self.lists(), **kwargs)
+        may_set_up = bool(roles_of(self.request.user, self.establishment) & set(DIRECTORATE))
+        return super().get_context_data(**self.lists(), may_set_up_tables=may_set_up, **kwargs)
 
 
 class EstablishmentSettingsView(EstablishmentMixin, ListExportMixin, TemplateView):
@@ -230,6 +234,61 @@ def refusal(exc: Exception) -> tuple[dict, int]:
     if isinstance(exc, PermissionDenied):
         return {"denied": str(exc)}, 403
     return {"denied": " ".join(exc.messages) if isinstance(exc, ValidationError) else str(exc)}, 400
+
+
+class GamingTablesView(EstablishmentRequiredMixin, ServiceFormView):
+    """The establishment's gaming tables, set up by the directorate: a table added, or given another
+    game, or put in or out of service, each through its service (which the texts of the
+    jurisdiction may refuse: FR, the arrêté d'autorisation and the prior declarations)."""
+
+    template_name = "core/gaming_tables.html"
+    form_class = GamingTableForm
+    success_message = _("Table mise en service.")
+
+    def get(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        self.require_directorate()
+        return super().get(request, *args, **kwargs)
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        self.require_directorate()
+        return super().post(request, *args, **kwargs)
+
+    def require_directorate(self) -> None:
+        if not set(self.roles) & set(DIRECTORATE):
+            raise PermissionDenied(reserved_to(DIRECTORATE, "", self.establishment))
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "establishment": self.establishment}
+
+    def get_context_data(self, **kwargs):
+        est = self.establishment
+        change_form = kwargs.pop("change_form", None) or GamingTableChangeForm(establishment=est)
+        return super().get_context_data(
+            tables=est.tables.select_related("room").order_by("number"), change_form=change_form, **kwargs
+        )
+
+    def perform(self, form):
+        return gaming_table_create(actor=self.request.user, **form.cleaned_data)
+
+    def get_success_url(self) -> str:
+        return reverse("gaming-tables")
+
+
+class GamingTableChangeView(GamingTablesView):
+    form_class = GamingTableChangeForm
+    success_message = _("Table changée.")
+
+    def get(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        return HttpResponseRedirect(reverse("gaming-tables"))
+
+    def get_context_data(self, **kwargs):
+        change_form = kwargs.pop("form", None) or self.get_form()
+        return super().get_context_data(
+            change_form=change_form, form=GamingTableForm(establishment=self.establishment), **kwargs
+        )
+
+    def perform(self, form):
+        return gaming_table_change(actor=self.request.user, **form.service_arguments())
 
 
 REFUSALS = (RuleViolation, PermissionDenied, ValidationError, ValueError)

@@ -9,7 +9,7 @@ from typing import TextIO
 from django.db import transaction
 from django.utils import timezone
 
-from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
+from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user, table_numbers
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 
@@ -62,6 +62,8 @@ FACTS = [
 
 
 def _main_courante(est: Establishment, cast: dict) -> Register:
+    """The open volume of the main courante, coté et paraphé by the authority, with its three weeks
+    of facts written first."""
     register = est.registers.filter(kind=MAIN_COURANTE.code).order_by("number").first()
     if register is None:
         register = services.register_create(
@@ -69,6 +71,9 @@ def _main_courante(est: Establishment, cast: dict) -> Register:
         )
     if register.status == Register.Status.AWAITING_OPENING:
         services.register_open(register=register, actor=demo_user(est, cast["authority"]), paraphe=cast["paraphe"])
+        register.refresh_from_db()
+    if register.head_seq == 1:  # only the opening act: write the three weeks of facts
+        _facts(est, register, cast)
         register.refresh_from_db()
     return register
 
@@ -87,7 +92,7 @@ def _table_log(est: Establishment, cast: dict) -> Register:
 
 
 def _facts(est: Establishment, register: Register, cast: dict) -> None:
-    tables = list(est.tables.order_by("number").values_list("number", flat=True))
+    tables = sorted(table_numbers(est))  # the tables are set up after this seeder (core.demo.seed_tables)
     writers = [demo_user(est, role) for role in cast["writers"]]
     first_day = timezone.localdate() - datetime.timedelta(days=DAYS)
     for day in range(DAYS):
@@ -142,12 +147,18 @@ def _awaiting_authority(est: Establishment, cast: dict) -> Register:
 
 
 @transaction.atomic
+def prepare_tables(*, stdout: TextIO) -> None:
+    """The main courante of each demo casino, before the tables are set up: Monte-Carlo writes its
+    tables there (core.hooks.TABLE_SET_UP)."""
+    for code, cast in CAST.items():
+        _main_courante(Establishment.objects.get(code=code), cast)
+
+
+@transaction.atomic
 def seed(stdout: TextIO) -> None:
     for code, cast in CAST.items():
         est = Establishment.objects.get(code=code)
         register = _main_courante(est, cast)
-        if register.head_seq == 1:  # only the opening act: write the three weeks of facts
-            _facts(est, register, cast)
         _correct_and_visa(est, register, cast)
         register.refresh_from_db()
         waiting = _awaiting_authority(est, cast)

@@ -28,7 +28,6 @@ from .models import Entry
 EXEMPT: dict[str, tuple[str, tuple[str, ...]]] = {
     "core.Room": ("organisation set-up", ()),
     "core.Location": ("organisation set-up", ()),
-    "core.GamingTable": ("organisation set-up (the tables of the casino)", ()),
     "core.Membership": (
         "who holds which role: access administration (the set-up, the directory synchronisation); each "
         "entry seals its author's login and the role acted in",

@@ -3,7 +3,10 @@ establishment's facts, "ouvertures, fermetures, observations", kept by the direc
 jurisdictions; no text names another register for them. The séance's opening and closing
 (core.hooks.SEANCE_OPENED, SEANCE_CLOSED), and each change of the establishment's settings
 (core.hooks.SETTING_CHANGED): the rules read them, so who changed which, when and from what is a
-line the authority visas with the others."""
+line the authority visas with the others. In Monaco, a gaming table put in or out of service or
+given another game (core.hooks.TABLE_SET_UP): no text of AM 88-384 or AM 2006-371 names a register
+of the tables (in France they go in the register of gaming authorisations, with the arrêté that
+allows them: ledgers.authority)."""
 
 import datetime
 from collections.abc import Callable
@@ -14,8 +17,16 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.establishment_settings import SETTINGS
-from ledgers.core.hooks import SEANCE_CLOSED, SEANCE_OPENED, SETTING_CHANGED, records
-from ledgers.core.models import Establishment, Seance
+from ledgers.core.hooks import (
+    SEANCE_CLOSED,
+    SEANCE_OPENED,
+    SETTING_CHANGED,
+    TABLE_SET_UP,
+    records,
+    set_up_act,
+    set_up_detail,
+)
+from ledgers.core.models import Establishment, GamingTable, Seance
 
 from .kinds import MAIN_COURANTE
 from .services import EVENT_AT_FORMAT, entry_write, register_language
@@ -94,4 +105,27 @@ def setting_changed(
             }
         ),
         setting=code,
+    )
+
+
+@records(TABLE_SET_UP)
+def table_set_up(*, table: GamingTable, before: GamingTable | None, actor: AbstractBaseUser, role: str) -> None:
+    """Monaco: the table's set-up, a fact of the main courante."""
+    if table.establishment.jurisdiction != "MC":
+        return
+    _fact(
+        table.establishment,
+        actor=actor,
+        role=role,
+        at=timezone.now(),
+        subject=set_up_act(table, before),
+        text=lambda: str(
+            _("Table %(number)s (%(detail)s) : %(state)s.")
+            % {
+                "number": table.number,
+                "detail": set_up_detail(table, before),
+                "state": _("en service") if table.active else _("hors service"),
+            }
+        ),
+        table=table.number,
     )

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from ledgers.authority.models import ApprovedBanker, Declaration
-from ledgers.authority.selectors import declaration_implemented
+from ledgers.authority.selectors import arrete_in_force, authorised_minimums, declaration_implemented
 from ledgers.core.authz import require_role, role_named_by_text, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance, TableSession
@@ -296,8 +296,13 @@ def _check_limits(
         raise RuleViolation(
             limits.code, _("La mise minimale ne peut être inférieure à %(floor)s €.") % {"floor": limits.floor}
         )
-    authorised = (est.setting("SET-08") or {}).get(game)
-    if limits.authorised and authorised is not None and minimum < Decimal(str(authorised)):
+    # AUTH-04: the minimum of the arrêté in force on the séance's day, else the establishment's SET-08.
+    authorised = (
+        authorised_minimums(arrete_in_force(est, session.seance.date), est.setting("SET-08")).get(game)
+        if limits.authorised
+        else None
+    )
+    if authorised is not None and minimum < authorised:
         raise RuleViolation(
             "AUTH-04",
             _("La mise minimale ne peut être inférieure au minimum de l'arrêté d'autorisation (%(min)s €).")

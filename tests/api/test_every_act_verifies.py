@@ -22,7 +22,7 @@ from ledgers.reports.sealing import demo_certificate_create
 from tests import sabots
 from tests.api.acts import Acts, verify_every_act
 from tests.authority.conftest import FR_CAST, MC_CAST, cast
-from tests.factories import GamingTableFactory, make_user, open_register, open_seance_registers
+from tests.factories import make_user, open_register, open_seance_registers, set_up_table
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 
@@ -64,7 +64,7 @@ def monaco(acts: Acts, mco: SimpleNamespace) -> None:
     for kind in ("banquiers_agrees", "annonces_complexes", "progressif_split_aces"):
         open_register(mco.est, kind)
     for number, game in (("BJ1", "blackjack"), ("BJ2", "blackjack"), ("R1", "roulette")):
-        GamingTableFactory(establishment=mco.est, number=number, game=game)
+        set_up_table(mco.est, number, game)
     roulette = open_roulette(mco)
     seance = roulette.seance
     chef_table = make_user(mco.est, Role.CHEF_TABLE)
@@ -111,7 +111,8 @@ def monaco(acts: Acts, mco: SimpleNamespace) -> None:
 
 
 def france(acts: Acts, fro: SimpleNamespace) -> None:
-    """The police registers, prior declarations, posted rules and the season's archive of a French casino."""
+    """The police registers, the arrêté d'autorisation and its amendment following a prior declaration,
+    posted rules and the season's archive of a French casino."""
     for kind in (
         "observations_police",
         "registre_liaison",
@@ -119,10 +120,19 @@ def france(acts: Acts, fro: SimpleNamespace) -> None:
         "declarations_prealables",
         "reglement_interieur",
         "affichages_reglementaires",
+        "autorisations_jeux",
     ):
         open_register(fro.est, kind)
-    GamingTableFactory(establishment=fro.est, number="BJ1", game="blackjack")
-    GamingTableFactory(establishment=fro.est, number="UT1", game="ultimate_holdem")
+    arrete = {
+        "reference": "Arrêté du 2 mars 2026",
+        "signed_on": (TODAY - datetime.timedelta(days=30)).isoformat(),
+        "effective_from": (TODAY - datetime.timedelta(days=30)).isoformat(),
+        "total_tables": 2,
+        "games": [{"game": "blackjack", "tables": 1}, {"game": "ultimate_holdem", "tables": 1, "minimum_stake": "10"}],
+    }
+    acts.post(fro.directeur_responsable, "/api/v1/authority/arretes/", arrete)
+    set_up_table(fro.est, "BJ1", "blackjack")
+    set_up_table(fro.est, "UT1", "ultimate_holdem")
 
     observation = acts.post(
         fro.police,
@@ -164,6 +174,10 @@ def france(acts: Acts, fro: SimpleNamespace) -> None:
         fro.directeur_responsable,
         f"/api/v1/authority/declarations/{declaration['id']}/follow-up/",
         {"follow_up": Declaration.FollowUp.NOT_NEEDED},
+    )
+    amendment = {**arrete, "reference": "Arrêté modificatif", "total_tables": 3, "follows": declaration["id"]}
+    acts.post(
+        fro.directeur_responsable, "/api/v1/authority/arretes/", {**amendment, "effective_from": TODAY.isoformat()}
     )
     acts.post(
         fro.directeur_responsable,

@@ -38,7 +38,7 @@ from ledgers.core.roles import Role
 from ledgers.core.services import establishment_setting_change
 from tests.api.acts import Acts, verify_every_act
 from tests.cash.conftest import fro, mco, plaques  # noqa: F401
-from tests.factories import DEFAULT_PASSWORD, GamingTableFactory, countersignature, post_displays
+from tests.factories import DEFAULT_PASSWORD, countersignature, post_displays, set_up_table
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 
@@ -56,7 +56,7 @@ BBJ_LOG = (
 
 
 def new_table(org: SimpleNamespace, number: str, game: str, carnet=None):
-    org.tables[number] = table = GamingTableFactory(establishment=org.est, room=org.room, number=number, game=game)
+    org.tables[number] = table = set_up_table(org.est, number, game, room=org.room)
     post_displays(table)
     if carnet is not None:
         org.open_register(carnet.code, number)

@@ -1,11 +1,12 @@
-"""Every write endpoint of the registers, the séances and the table-parties driven through its
+"""Every write endpoint of the registers, the gaming tables, the séances and the table-parties driven through its
 normal flow, each request in its own transaction as in production, then ``verify_ledgers``: each
 act writes its entry, the entry names the objects the act wrote, and the registers and the objects
 verify with no finding.
 
 A register's life through the API (created, coté et paraphé by its authority, a main courante
 fact, a correction, a visa, the closing act and the paraphe of its volume) in Monaco (the
-commissaire and the SCJ) and in France (the police); a séance in each (opened, its table-parties
+commissaire and the SCJ) and in France (the police); tables added, given another game and put out
+of service in each (in France under the arrêté d'autorisation); a séance in each (opened, its table-parties
 prepared, staffed with a relief, their limits set, opened and closed, the séance closed), with the
 Monaco chemin de fer's extension past the closing time the Direction set (a setting changed through
 the API) and the banque à tout va's banker.
@@ -20,19 +21,19 @@ import pytest
 from django.utils import timezone
 
 from ledgers.authority.services import banker_approve
-from ledgers.core.models import Seance
+from ledgers.core.models import GamingTable, Seance
 from ledgers.core.roles import Role
 from ledgers.tables.selectors import closing_time
 from tests.api.acts import Acts, verify_every_act
 from tests.authority.conftest import cast
 from tests.factories import (
     DEFAULT_PASSWORD,
-    GamingTableFactory,
     RoomFactory,
     make_user,
     open_register,
     open_seance_registers,
     post_displays,
+    record_arrete,
 )
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
@@ -42,7 +43,7 @@ SCOPE = (
     "api/v1/^registers/",
     "api/v1/seances/",
     "api/v1/tables/",
-    "api/v1/establishment/settings/",
+    "api/v1/establishment/",
 )
 
 CANNOT_RUN: dict[str, str] = {}
@@ -110,6 +111,28 @@ def seance_end(acts: Acts, director, parties: dict, played: str) -> None:
     assert closed["status"] == "closed", closed
 
 
+def set_up_tables(acts: Acts, director, room, specs) -> dict:
+    """The tables added through the API by the director (by number), and one more added, given
+    another game and put out of service (in France under the arrêté in force, in Monaco written in
+    the main courante)."""
+    tables = {
+        number: GamingTable.objects.get(
+            pk=acts.post(
+                director,
+                "/api/v1/establishment/tables/",
+                {"room": room.pk, "number": number, "game": game, "seats": seats},
+            )["id"]
+        )
+        for number, game, seats in specs
+    }
+    spare = acts.post(
+        director, "/api/v1/establishment/tables/", {"room": room.pk, "number": "BJ9", "game": "blackjack"}
+    )
+    acts.post(director, f"/api/v1/establishment/tables/{spare['id']}/change/", {"game": "punto_banco"})
+    acts.post(director, f"/api/v1/establishment/tables/{spare['id']}/change/", {"active": False})
+    return tables
+
+
 def make_croupier(est, name: str):
     return make_user(est, Role.CROUPIER, username=f"croupier-{name}-{est.code}")
 
@@ -129,15 +152,12 @@ def monaco(acts: Acts, mc) -> None:
         {"code": "SET-25", "value": {"closing": {"soiree": ["04:00", 1]}}},
     )
     mc.refresh_from_db()
-    room = RoomFactory(establishment=mc)
-    tables = {
-        number: GamingTableFactory(establishment=mc, room=room, number=number, game=game, seats=seats)
-        for number, game, seats in (
-            ("BJ1", "blackjack", 7),
-            ("CF1", "chemin_de_fer", 10),
-            ("BTV1", "banque_tout_va", 10),
-        )
-    }
+    tables = set_up_tables(
+        acts,
+        mco.directeur_jeux,
+        RoomFactory(establishment=mc),
+        (("BJ1", "blackjack", 7), ("CF1", "chemin_de_fer", 10), ("BTV1", "banque_tout_va", 10)),
+    )
     staff = SimpleNamespace(
         table="BJ1",
         croupier=make_croupier(mc, "a"),
@@ -174,16 +194,19 @@ def monaco(acts: Acts, mc) -> None:
 
 
 def france(acts: Acts, fr) -> None:
-    """The main courante before the police; a séance of ultimate texas hold'em, its rules posted."""
+    """The main courante before the police; the tables set up under the arrêté d'autorisation; a
+    séance of ultimate texas hold'em, its rules posted."""
     fro = cast(fr, (Role.DIRECTEUR_RESPONSABLE, Role.POLICE, Role.CHEF_PARTIE))
     register_life(acts, fro.directeur_responsable, fro.police, fro.chef_partie, fro.police)
 
     open_seance_registers(fr)  # the main courante above is closed: its next volume, and the table-partie log
-    room = RoomFactory(establishment=fr)
-    tables = {
-        number: GamingTableFactory(establishment=fr, room=room, number=number, game=game, seats=7)
-        for number, game in (("UT1", "ultimate_holdem"), ("UT2", "ultimate_holdem"))
-    }
+    record_arrete(fr, {"ultimate_holdem": 2, "blackjack": 1, "punto_banco": 1}, actor=fro.directeur_responsable)
+    tables = set_up_tables(
+        acts,
+        fro.directeur_responsable,
+        RoomFactory(establishment=fr),
+        (("UT1", "ultimate_holdem", 7), ("UT2", "ultimate_holdem", 7)),
+    )
     post_displays(*tables.values())  # the rules displays first (REG-23)
     staff = SimpleNamespace(table="UT1", croupier=make_croupier(fr, "a"), relief=make_croupier(fr, "b"))
     parties = seance_life(

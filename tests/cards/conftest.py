@@ -11,6 +11,7 @@ from ledgers.cards.domains import CARDS
 from ledgers.cards.models import CardUnit, Category
 from ledgers.cards.services import ReceivedDeck, ReceivedUnit
 from ledgers.core.errors import RuleViolation
+from ledgers.core.games import GAMES as CATALOGUE
 from ledgers.core.models import Seance, TableSession
 from ledgers.core.roles import Role
 from ledgers.core.services import seance_open, table_session_close, table_session_open, table_session_prepare
@@ -22,13 +23,13 @@ from ledgers.equipment.specs import SHOE_GAMES_FR
 from ledgers.keys.services import key_register
 from tests import sabots
 from tests.factories import (
-    GamingTableFactory,
     LocationFactory,
     RoomFactory,
     make_user,
     open_register,
     open_seance_registers,
     post_displays,
+    set_up_table,
 )
 
 _serials = itertools.count(1000)
@@ -105,14 +106,12 @@ class World:
                 room=self.room,
             )
             self.annex = self.dcc = None
-        self.tables = {}
-        for game in GAMES:
-            self.tables[game] = GamingTableFactory(
-                establishment=est, room=self.room, number=game[:10].upper(), game=game
-            )
-        self.tables["super_prive"] = GamingTableFactory(
-            establishment=est, room=self.sp_room, number="SP1", game="punto_banco", super_prive=True
-        )
+        self.tables = {
+            game: set_up_table(est, game[:10].upper(), game, room=self.room)
+            for game in GAMES
+            if est.jurisdiction in CATALOGUE[game].jurisdictions
+        }
+        self.tables["super_prive"] = set_up_table(est, "SP1", "punto_banco", room=self.sp_room, super_prive=True)
         post_displays(*self.tables.values())  # FR: the rules displays first (REG-23)
         self.registers = {}
         if self.mc:

@@ -5,6 +5,7 @@ import io
 
 import pytest
 
+from ledgers.authority import demo as authority_demo
 from ledgers.cards import demo, selectors
 from ledgers.cards.models import CardEvent, CardUnit
 from ledgers.core import demo as core_demo
@@ -26,6 +27,7 @@ def organisation(db):
     it: the French sabot games open with a sabot)."""
     core_demo.seed(stdout=io.StringIO())
     open_seance_registers()  # the registers seeder's, which runs before (séances write in them)
+    authority_demo.prepare_tables(stdout=io.StringIO())  # the authorities' seeder's: the tables, under Nice's arrêté
     post_displays(*GamingTable.objects.all())  # the authority seeder's, which runs first (REG-23)
     cercle_cagnottes(*GamingTable.objects.all())  # the cash seeder's, before any seeder plays (COUNT-42)
     equipment_demo.seed(stdout=io.StringIO(), days=0)

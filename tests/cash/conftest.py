@@ -36,12 +36,12 @@ from ledgers.registers.services import register_create, register_open
 from ledgers.tables.rules import LIMITS, MIN_PLAYERS
 from ledgers.tables.services import table_limits_set
 from tests.factories import (
-    GamingTableFactory,
     LocationFactory,
     RoomFactory,
     make_user,
     open_seance_registers,
     post_displays,
+    set_up_table,
 )
 
 FR_ROLES = (
@@ -121,10 +121,7 @@ def build(est, roles, tables):
     room = RoomFactory(establishment=est, code="salle", name="Salle des jeux")
     org = Org(est=est, room=room, day=datetime.date(2026, 3, 2))
     org.users = {role: make_user(est, role, username=f"{role}-{est.code}") for role in roles}
-    org.tables = {
-        number: GamingTableFactory(establishment=est, room=room, number=number, game=game)
-        for number, game in tables.items()
-    }
+    org.tables = {number: set_up_table(est, number, game, room=room) for number, game in tables.items()}
     post_displays(*org.tables.values())  # FR: the rake rate displayed first (REG-23, COUNT-20)
     org.desk = LocationFactory(establishment=est, code="caisse-1", name="Caisse 1", kind="caisse_centrale", room=room)
     org.director = org.users[Role.DIRECTEUR_JEUX if est.jurisdiction == "MC" else Role.DIRECTEUR_RESPONSABLE]

@@ -3,6 +3,7 @@ register it writes verifies."""
 
 import io
 
+from ledgers.authority import demo as authority_demo
 from ledgers.cash import demo
 from ledgers.cash.models import (
     BadBeatCount,
@@ -24,6 +25,7 @@ from tests.factories import open_seance_registers
 def test_demo_seed_runs_is_idempotent_and_every_register_verifies(db):
     core_demo.seed(stdout=io.StringIO())
     open_seance_registers()  # the registers seeder's, which runs before (séances write in them)
+    authority_demo.prepare_tables(stdout=io.StringIO())  # the authorities' seeder's: the tables, under Nice's arrêté
     out = io.StringIO()
     demo.seed(stdout=out, days=5)
     assert TableFloat.objects.count() == 5 * 3 and TableCount.objects.filter(status="certified").count() == 15

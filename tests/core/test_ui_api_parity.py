@@ -19,6 +19,7 @@ NOT_ACTS = {
 API_ROUTE_OF = {
     "authority:answer": "authority-answer",
     "authority:archives": "authority-archives",
+    "authority:arretes": "authority-arretes",
     "authority:banker_withdraw": "authority-banker-withdraw",
     "authority:bankers": "authority-bankers",
     "authority:called_bet_scj_notice": "authority-called-bet-scj-notice",
@@ -165,6 +166,8 @@ API_ROUTE_OF = {
     "registers:visa": "register-visas",
     "registers:volumes": "api-volume-paraphe",
     "establishment-setting": "establishment-settings",
+    "gaming-table-change": "gaming-table-change",
+    "gaming-tables": "gaming-table-list",
     "seance-close": "seance-close",
     "seance-prepare": "seance-tables",
     "seance-table-close": "table-session-close",

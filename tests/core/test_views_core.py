@@ -8,7 +8,7 @@ from django.urls import reverse
 from ledgers.core.authz import save_audited
 from ledgers.core.selectors import SESSION_KEY
 from ledgers.core.services import gaming_table_create, location_create, membership_grant, room_create
-from tests.factories import DEFAULT_PASSWORD
+from tests.factories import DEFAULT_PASSWORD, open_register
 
 
 def text(response) -> str:
@@ -87,6 +87,7 @@ def test_switch_ignores_a_foreign_next_url(client, mc, user_in):
 def floor(mc, user_in):
     director = user_in(mc, "directeur_jeux")
     room = room_create(establishment=mc, code="europe", name="Salle Europe", actor=director)
+    open_register(mc, "main_courante")  # where a Monaco table's set-up is written
     table = gaming_table_create(room=room, number="BJ1", game="blackjack", actor=director)
     depot = location_create(establishment=mc, code="dp", name="Dépôt principal", kind="depot_principal", actor=director)
     return director, room, table, depot

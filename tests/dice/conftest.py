@@ -14,13 +14,13 @@ from ledgers.dice.models import DicePair, Die
 from ledgers.dice.rules import CHECKLIST
 from ledgers.dice.services import DieInput, dice_allocate, dice_pairs_cap_set, dice_receive
 from tests.factories import (
-    GamingTableFactory,
     LocationFactory,
     RoomFactory,
     make_user,
     open_register,
     open_seance_registers,
     post_displays,
+    set_up_table,
 )
 
 MC_ROLES = ("cartier", "chef_table", "inspecteur", "sous_directeur", "directeur_jeux", "scj", "commissaire", "croupier")
@@ -69,8 +69,8 @@ def mc_org(mc):
     room = RoomFactory(establishment=mc)
     org = Org(
         est=mc,
-        table=GamingTableFactory(establishment=mc, room=room, number="CR1", game="craps"),
-        other_table=GamingTableFactory(establishment=mc, room=room, number="CR2", game="craps"),
+        table=set_up_table(mc, "CR1", "craps", room=room),
+        other_table=set_up_table(mc, "CR2", "craps", room=room),
         depot=LocationFactory(establishment=mc, code="depot-principal", name="Dépôt principal", kind="depot_principal"),
         annex=LocationFactory(
             establishment=mc, code="depot-annexe", name="Dépôt annexe", kind="depot_annexe", room=room
@@ -93,8 +93,8 @@ def fr_org(fr):
     room = RoomFactory(establishment=fr)
     org = Org(
         est=fr,
-        table=GamingTableFactory(establishment=fr, room=room, number="RP1", game="rampo"),
-        other_table=GamingTableFactory(establishment=fr, room=room, number="RP2", game="rampo"),
+        table=set_up_table(fr, "RP1", "rampo", room=room),
+        other_table=set_up_table(fr, "RP2", "rampo", room=room),
         depot=LocationFactory(
             establishment=fr, code="armoire-cartes", name="Armoire « dépôt des cartes »", kind="card_cabinet", room=room
         ),

@@ -15,12 +15,12 @@ from ledgers.equipment.specs import TEXT_SPECS
 from ledgers.incidents.services import incident_close, incident_decide, incident_notify
 from tests import sabots
 from tests.factories import (
-    GamingTableFactory,
     LocationFactory,
     RoomFactory,
     make_user,
     open_seance_registers,
     post_displays,
+    set_up_table,
 )
 
 MC_ROLES = (
@@ -69,10 +69,7 @@ def build_org(est, roles, tables, locations):
     room = RoomFactory(establishment=est, code="salle", name="Salle des jeux")
     org = SimpleNamespace(est=est, room=room)
     org.users = {role: make_user(est, role, username=f"{role}-{est.code}") for role in roles}
-    org.tables = {
-        number: GamingTableFactory(establishment=est, room=room, number=number, game=game)
-        for number, game in tables.items()
-    }
+    org.tables = {number: set_up_table(est, number, game, room=room) for number, game in tables.items()}
     post_displays(*org.tables.values())  # FR: the rules displays first (REG-23)
     org.locations = {
         code: LocationFactory(establishment=est, code=code, name=name, kind=kind, room=room)

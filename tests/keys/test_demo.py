@@ -5,6 +5,7 @@ run adds nothing; the register of keys verifies."""
 import io
 import time
 
+from ledgers.authority import demo as authority_demo
 from ledgers.core import demo as core_demo
 from ledgers.core.demo import DEMO_FR, DEMO_MC
 from ledgers.core.models import Establishment
@@ -19,6 +20,7 @@ from tests.factories import open_seance_registers
 def test_demo_keys_out_and_one_overdue_idempotent(db):
     core_demo.seed(io.StringIO())
     open_seance_registers()  # the registers seeder's, which runs before (séances write in them)
+    authority_demo.prepare_tables(stdout=io.StringIO())  # the authorities' seeder's: the tables, under Nice's arrêté
     slots_demo.seed(io.StringIO())
     demo.seed(io.StringIO())
     counts = (Key.objects.count(), KeyIssue.objects.count())

@@ -45,7 +45,7 @@ from ledgers.registers.services import checkpoints_seal, entries_bulk_append, en
 from ledgers.registers.signing import load_private, raw_public
 from ledgers.registers.tasks import checkpoints_seal_task
 from ledgers.registers.verification import Finding, export_lines, scan, verify_against_export, verify_register
-from tests.factories import GamingTableFactory, open_register, open_seance_registers
+from tests.factories import open_register, open_seance_registers, set_up_table
 from tests.registers.conftest import opened_register, triggers_bypassed
 from tests.registers.test_chain_properties import PROPERTY_SETTINGS, run_sql
 
@@ -418,7 +418,7 @@ def test_reg_20_seances_and_table_parties_are_held_to_their_entries(mc, user_in)
     open_seance_registers(mc)
     director = user_in(mc, Role.DIRECTEUR_JEUX)
     seance = seance_open(establishment=mc, date=timezone.localdate(), period="soiree", actor=director)
-    table = GamingTableFactory(establishment=mc, number="BJ1", game="blackjack")
+    table = set_up_table(mc, "BJ1", "blackjack")
     session = table_session_prepare(seance=seance, table=table, actor=director)
     session = table_session_open(session=session, actor=director)
     seance_close(seance=seance, actor=director)

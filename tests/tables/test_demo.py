@@ -1,5 +1,6 @@
 from io import StringIO
 
+from ledgers.authority import demo as authority_demo
 from ledgers.core import demo as core_demo
 from ledgers.core.demo import DEMO_FR, DEMO_MC
 from ledgers.core.models import Establishment, GamingTable, TableSession
@@ -14,6 +15,7 @@ from tests.factories import post_displays
 def test_demo_seances_have_staff_reliefs_and_limits_and_reseeding_changes_nothing(db):
     core_demo.seed(StringIO())
     registers_demo.seed(StringIO())  # the main courante and the table-partie log the séances write in
+    authority_demo.prepare_tables(stdout=StringIO())  # the authorities' seeder's: the tables, under Nice's arrêté
     post_displays(*GamingTable.objects.all())  # the authority seeder's, which runs first (REG-23)
     demo.seed(stdout=StringIO())
     counts = (StaffAssignment.objects.count(), TableLimits.objects.count())

@@ -18,7 +18,7 @@ from ledgers.core.services import seance_open, table_session_open, table_session
 from ledgers.registers.selectors import current_register
 from ledgers.tables.models import TableLimits
 from ledgers.tables.services import staff_assign, table_limits_set
-from tests.factories import GamingTableFactory, open_register
+from tests.factories import GamingTableFactory, open_register, record_arrete
 
 from .conftest import DAY
 
@@ -82,6 +82,21 @@ def test_auth_04_minimum_below_the_authorised_minimum_refused(frc):
     with refused("AUTH-04"):
         limits(frc, "TC1", minimum_stake=D("5"), maximum_stake=D("50"))
     limits(frc, "TC1", minimum_stake=D("10"), maximum_stake=D("100"))
+
+
+def test_auth_04_the_arrete_in_force_on_the_seance_day_fixes_the_minimum_over_set_08(frc):
+    frc.est.options = {"SET-08": {"three_card_poker": 5, "ultimate_holdem": 20}}
+    frc.est.save()
+    games = {"three_card_poker": (1, D("15")), "ultimate_holdem": 1}  # no minimum fixed for the latter
+    record_arrete(frc.est, games, effective_from=DAY - datetime.timedelta(days=10))
+    record_arrete(frc.est, {"three_card_poker": (1, D("20"))}, effective_from=DAY + datetime.timedelta(days=1))
+    with refused("AUTH-04") as refusal:
+        limits(frc, "TC1", minimum_stake=D("10"), maximum_stake=D("100"))
+    assert "(15.00 €)" in str(refusal.value)  # the arrêté in force on the séance's day, not the later one
+    limits(frc, "TC1", minimum_stake=D("15"), maximum_stake=D("150"))
+    with refused("AUTH-04") as refusal:
+        limits(frc, "UT1", minimum_stake=D("10"), maximum_stake=D("100"))
+    assert "(20 €)" in str(refusal.value)  # SET-08
 
 
 def test_game_33_ultimate_holdem_maximum_10_20_or_30_times(frc):

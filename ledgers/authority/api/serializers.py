@@ -2,9 +2,14 @@ from decimal import Decimal
 
 from rest_framework import serializers
 
+from ledgers.core.api.scoping import EstablishmentPK
+from ledgers.core.games import GAME_CHOICES
+
 from ..models import (
     AccessLog,
     ApprovedBanker,
+    Arrete,
+    ArreteGame,
     CalledBet,
     Declaration,
     DisplayItem,
@@ -140,6 +145,55 @@ class DeclarationInput(serializers.Serializer):
 class DeclarationFollowUpInput(serializers.Serializer):
     follow_up = serializers.ChoiceField(choices=Declaration.FollowUp.choices[1:])
     note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class ArreteGameSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ArreteGame
+        fields = ("game", "tables", "minimum_stake")
+
+
+class ArreteSerializer(serializers.ModelSerializer):
+    games = ArreteGameSerializer(many=True, read_only=True)
+    follows = serializers.IntegerField(source="follows.number", allow_null=True, default=None, read_only=True)
+
+    class Meta:
+        model = Arrete
+        fields = (
+            "id",
+            "number",
+            "reference",
+            "signed_on",
+            "effective_from",
+            "total_tables",
+            "games",
+            "follows",
+            "recorded_at",
+            "entry_seq",
+        )
+
+
+class ArreteGameInput(serializers.Serializer):
+    game = serializers.ChoiceField(choices=GAME_CHOICES)
+    tables = serializers.IntegerField(min_value=1)
+    minimum_stake = serializers.DecimalField(
+        max_digits=10, decimal_places=2, min_value=Decimal("0.01"), required=False, allow_null=True, default=None
+    )
+
+
+class ArreteInput(serializers.Serializer):
+    reference = serializers.CharField(max_length=250)
+    signed_on = serializers.DateField()
+    effective_from = serializers.DateField()
+    total_tables = serializers.IntegerField(min_value=1)
+    games = ArreteGameInput(many=True)
+    follows = EstablishmentPK(
+        queryset=Declaration.objects.all(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="id de la déclaration préalable que l'arrêté suit (AUTH-02)",
+    )
 
 
 class CalledBetSerializer(serializers.ModelSerializer):

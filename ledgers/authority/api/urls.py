@@ -10,6 +10,7 @@ urlpatterns = [
     path("access-log/", views.AccessLogList.as_view(), name="authority-access-log"),
     path("archives/", views.ArchiveList.as_view(), name="authority-archives"),
     path("archives/<int:pk>/file/", views.ArchiveFile.as_view(), name="authority-archive-file"),
+    path("arretes/", views.ArreteList.as_view(), name="authority-arretes"),
     path("declarations/", views.DeclarationList.as_view(), name="authority-declarations"),
     path(
         "declarations/<int:pk>/follow-up/", views.DeclarationFollowUp.as_view(), name="authority-declaration-follow-up"

@@ -20,6 +20,7 @@ from .. import displays, selectors, services
 from ..models import (
     AccessLog,
     ApprovedBanker,
+    Arrete,
     CalledBet,
     Declaration,
     HouseRulesVersion,
@@ -154,6 +155,22 @@ class DeclarationList(DeclarationsMixin, ListAndWrite):
 
     def perform(self, data, **kwargs):
         return services.declaration_record(establishment=self.establishment, actor=self.request.user, **data)
+
+
+class ArreteList(ListAndWrite):
+    """AUTH-03: the arrêtés d'autorisation; POST: the directeur responsable records one, or its
+    amendment (AUTH-02: ``follows``, the declaration it follows up)."""
+
+    queryset = Arrete.objects.all()
+    serializer_class = output_serializer = s.ArreteSerializer
+    input_serializer = s.ArreteInput
+
+    def scoped_queryset(self):
+        return selectors.arretes_of(self.establishment)
+
+    def perform(self, data, **kwargs):
+        games = [dict(line) for line in data.pop("games")]
+        return services.arrete_record(establishment=self.establishment, actor=self.request.user, games=games, **data)
 
 
 class DeclarationFollowUp(DeclarationsMixin, ServiceAction):

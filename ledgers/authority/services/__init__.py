@@ -2,6 +2,7 @@
 texts' rules, saves with its history row and appends its register entry in one transaction."""
 
 from .archives import ARCHIVERS, archive_request, archive_run, register_purge
+from .arretes import arrete_record, table_set_up_write
 from .bankers import BANKER_APPROVERS, banker_approve, banker_withdraw
 from .called_bets import (
     BET_AUTHORISERS,
@@ -34,6 +35,7 @@ __all__ = [
     "PROGRESSIVE_READERS",
     "archive_request",
     "archive_run",
+    "arrete_record",
     "banker_approve",
     "banker_withdraw",
     "called_bet_authorise",
@@ -54,4 +56,5 @@ __all__ = [
     "progressive_read",
     "register_purge",
     "table_option_set",
+    "table_set_up_write",
 ]

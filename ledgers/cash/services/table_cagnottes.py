@@ -11,15 +11,13 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role
 from ledgers.core.errors import RuleViolation
-from ledgers.core.games import GAMES, Family
+from ledgers.core.games import GAMES, POKER_GAMES, Family
 from ledgers.core.models import GamingTable
 from ledgers.core.roles import Role
 from ledgers.registers.services import display_name, register_language
 
 from ..models import TableCagnotte
 from .common import _cagnotte_write
-
-POKER_GAMES = frozenset({"texas_holdem", "omaha"})  # COUNT-17, COUNT-19; baccara and écarté: COUNT-42
 
 
 def keeps_own_cagnotte(jurisdiction: str, game: str) -> bool:
@@ -29,6 +27,7 @@ def keeps_own_cagnotte(jurisdiction: str, game: str) -> bool:
 
 
 def requirement_of(table: GamingTable) -> str:
+    # COUNT-17, COUNT-19 for the poker games; baccara and écarté: COUNT-42
     if table.game in POKER_GAMES:
         return "COUNT-19" if table.game == "omaha" else "COUNT-17"
     return "COUNT-42"
