@@ -18,8 +18,10 @@ class DeclarationTable(tables.Table):
 
     number = tables.Column(verbose_name=_("N°"))
     operation = tables.Column(verbose_name=_("Opération"))
-    sent_on = tables.DateColumn(format=DATE, verbose_name=_("Envoyée le"))
-    implementation_date = tables.DateColumn(format=DATE, verbose_name=_("Mise en œuvre le"))
+    sent_on = tables.DateColumn(format=DATE, verbose_name=_("Envoyée le"), attrs={"td": {"class": "nowrap"}})
+    implementation_date = tables.DateColumn(
+        format=DATE, verbose_name=_("Mise en œuvre le"), attrs={"td": {"class": "nowrap"}}
+    )
     follow_up = tables.Column(verbose_name=_("Suite"))
     details = tables.Column(verbose_name=_("Détail"), visible=False)  # in the files only
 
@@ -50,8 +52,8 @@ class DeclarationTable(tables.Table):
 class ArreteTable(tables.Table):
     number = tables.Column(verbose_name=_("N°"))
     reference = tables.Column(verbose_name=_("Référence"))
-    signed_on = tables.DateColumn(format=DATE, verbose_name=_("Signé le"))
-    effective_from = tables.DateColumn(format=DATE, verbose_name=_("En vigueur le"))
+    signed_on = tables.DateColumn(format=DATE, verbose_name=_("Signé le"), attrs={"td": {"class": "nowrap"}})
+    effective_from = tables.DateColumn(format=DATE, verbose_name=_("En vigueur le"), attrs={"td": {"class": "nowrap"}})
     total_tables = tables.Column(verbose_name=_("Tables autorisées"))
     games = tables.Column(verbose_name=_("Par jeu : tables (mise minimale)"), empty_values=(), orderable=False)
     follows = tables.Column(verbose_name=_("Déclaration suivie"), empty_values=())
@@ -82,7 +84,7 @@ class ArreteTable(tables.Table):
 class BankerTable(tables.Table):
     number = tables.Column(verbose_name=_("N°"))
     full_name = tables.Column(verbose_name=_("Nom et prénoms"))
-    approved_on = tables.DateColumn(format=DATE, verbose_name=_("Agréé le"))
+    approved_on = tables.DateColumn(format=DATE, verbose_name=_("Agréé le"), attrs={"td": {"class": "nowrap"}})
     approved_by = tables.Column(verbose_name=_("Agréé par"))
     withdrawn_on = tables.DateColumn(format=DATE, verbose_name=_("Agrément retiré le"), empty_values=())
 
