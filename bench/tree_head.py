@@ -6,10 +6,14 @@ raw independent scan of bench/ledger.py over the same entries in the same run.
 Fills a scratch register through the bulk path (``entries_bulk_append``, synthetic payloads),
 then times ``seal_checkpoints --out`` (which verifies the register in full before sealing) and
 ``verify_ledgers --chain-only --tree-head FILE NUMBER`` (the register verified, then held to the
-tree head). Run it on a scratch database, never on a production one: the rows stay."""
+tree head). Figures go to bench/results/tree-head-<entries>.json with the machine's load
+average: the absolute seconds depend on it, the ratios to the raw scan of the same run are the
+figures to compare. Run it on a scratch database, never on a production one: the rows stay."""
 
 import argparse
 import io
+import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -17,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from django.core.management import call_command
+from django.db import connection
 from django.utils import timezone
 from ledger import WRITER_ROLE, raw_connection, raw_verify, scratch, timed  # sets Django up
 
@@ -54,6 +59,21 @@ def main() -> None:
     print(f"entries {register.head_seq + 0}: bulk fill {t_fill:.1f} s")
     print(f"seal_checkpoints --out: {t_seal:.1f} s ({t_seal / t_raw:.2f}x the raw scan, {t_raw:.1f} s)")
     print(f"verify_ledgers --tree-head: {t_verify:.1f} s ({t_verify / t_raw:.2f}x the raw scan)")
+    results = {
+        "bench": f"bench/tree_head.py --entries {args.entries} --batch {args.batch}",
+        "postgresql": connection.pg_version,
+        "machine": f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end of the run",
+        "entries": register.head_seq,
+        "bulk_fill_s": round(t_fill, 1),
+        "raw_scan_s": round(t_raw, 1),
+        "seal_checkpoints_out_s": round(t_seal, 1),
+        "seal_checkpoints_vs_raw_scan": round(t_seal / t_raw, 2),
+        "verify_ledgers_chain_only_tree_head_s": round(t_verify, 1),
+        "verify_ledgers_tree_head_vs_raw_scan": round(t_verify / t_raw, 2),
+    }
+    path = Path(__file__).resolve().parent / "results" / f"tree-head-{args.entries}.json"
+    path.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    print(f"written to {path}")
 
 
 if __name__ == "__main__":
