@@ -13,7 +13,9 @@
     transactions, over the whole database as it stands, in rows read per second beside (c).
 The baseline rows are the engine's own output, read back, so that both sides write identical data
 into tables of identical shape (the scratch table is ``LIKE registers_entry INCLUDING ALL`` with the
-same foreign keys). Goals: single ≥ 0.6x, bulk ≥ 0.5x.
+same foreign keys). Goal: bulk ≥ 0.5x. The single appends' baseline is a bare INSERT and commit,
+without the chain lock or the head's move: the goal for one entry (≥ 0.6x) is measured by
+bench/writers.py, whose anchor does that work too (its one-writer line).
 
 It creates a scratch establishment with its users and registers, which stay (ledger rows are
 append-only: nothing may delete them), and a scratch table, which it drops. Run it on a scratch
@@ -256,7 +258,7 @@ def main() -> None:
 
     verified = args.bulk + 1
     results = [
-        ("single append", rate(args.single, t_engine_single), rate(args.single, t_raw_single), 0.6),
+        ("single append", rate(args.single, t_engine_single), rate(args.single, t_raw_single), None),
         ("bulk append", rate(args.bulk, t_engine_bulk), rate(args.bulk, t_raw_bulk), 0.5),
         ("verification", rate(verified, t_engine_verify), rate(verified, t_raw_verify), None),
     ]
