@@ -352,10 +352,16 @@ def main() -> None:
         results["pages"] = pages(registers[0], args.samples)
     if "print" in args.only:
         results["printing"] = printing(registers[0])
+    # The machine's load when each measure ended: absolute times depend on it.
+    samples = f", {args.samples} samples a page" if "pages" in args.only else ""
+    load = {measure: f"load average {os.getloadavg()[0]:.1f}" + samples * (measure == "pages") for measure in args.only}
     RESULTS.mkdir(exist_ok=True)
     path = RESULTS / f"scale-{args.entries}.json"
     if path.exists():  # a partial run keeps the figures it did not measure
-        results = {**json.loads(path.read_text(encoding="utf-8")), **results}
+        earlier = json.loads(path.read_text(encoding="utf-8"))
+        load = {**earlier.get("load", {}), **load}
+        results = {**earlier, **results}
+    results["load"] = load
     path.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     report(results)
     print(f"\nwritten to {path.relative_to(ROOT)}")
