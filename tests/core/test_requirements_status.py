@@ -93,3 +93,24 @@ def test_stale_tables_are_refused(tmp_path, monkeypatch):
         call_command("requirements_status")
     call_command("requirements_status", "--write")
     call_command("requirements_status")
+
+
+def test_every_ambiguity_of_the_catalogue_has_a_decision_taken_in_a_module(tmp_path, monkeypatch):
+    from ledgers.core import status
+    from ledgers.core.catalogue import AMBIGUITIES
+    from ledgers.core.requirements import Decided
+
+    assert len(AMBIGUITIES) == 63
+    (tmp_path / "ledgers").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "ledgers" / "a.py").write_text("X = 1\n", encoding="utf-8")
+    monkeypatch.setattr(
+        status,
+        "AMBIGUITY_DECISIONS",
+        {"AMB-01": Decided("Read so.", ("ledgers.a",)), "AMB-02": Decided("", ("ledgers.b",))},
+    )
+    problems = Scan(tmp_path).problems()
+    assert "AMB-01: no decision taken" not in problems
+    assert "AMB-02: no decision taken" in problems
+    assert "AMB-02: decided in ledgers.b, which is not a module" in problems
+    assert "AMB-03: no decision taken" in problems
