@@ -85,11 +85,8 @@ class AccessView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
     the regulators and to the Direction; both exported."""
 
     template_name = "authority/access.html"
-
-    def get(self, request, *args, **kwargs):
-        if not self.roles & ACCESS_LOG_READERS:
-            raise PermissionDenied(reserved_to(ACCESS_LOG_READERS, "REG-22", self.establishment))
-        return super().get(request, *args, **kwargs)
+    page_roles = ACCESS_LOG_READERS
+    page_requirement = "REG-22"
 
     def verifiers(self) -> list:
         return [(v, Role(v.role).label) for v in VERIFIERS[self.establishment.jurisdiction]]
@@ -413,20 +410,9 @@ class ArretesView(TableExportMixin, SingleTableMixin, AuthorityForm):
     table_class = ArreteTable
     table_pagination = {"per_page": 100}
     export_name = "arretes-autorisation"
-
-    def get(self, request, *args, **kwargs):
-        self.require_reader()
-        return super().get(request, *args, **kwargs)
-
-    def post(self, request, *args, **kwargs):
-        self.require_reader()
-        return super().post(request, *args, **kwargs)
-
-    def require_reader(self) -> None:
-        if self.establishment.jurisdiction != "FR":
-            raise Http404
-        if not self.roles & ARRETE_READERS:
-            raise PermissionDenied(reserved_to(ARRETE_READERS, "AUTH-03", self.establishment))
+    page_jurisdiction = "FR"
+    page_roles = ARRETE_READERS
+    page_requirement = "AUTH-03"
 
     def get_form_kwargs(self):
         return {**super().get_form_kwargs(), "establishment": self.establishment}

@@ -2,6 +2,8 @@
 refusals (RuleViolation 409, PermissionDenied 403) are shown above the form with every input
 kept. Bad input that is not a rule (ValidationError, ValueError from a service) is a form error."""
 
+from collections.abc import Collection
+
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -10,12 +12,18 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import FormView
 
-from .authz import roles_of
+from .authz import reserved_to, roles_of
 from .errors import RuleViolation
 
 
 class EstablishmentRequiredMixin(LoginRequiredMixin):
-    """``self.establishment`` (the one the user works in, 404 if none) and ``self.roles`` there."""
+    """``self.establishment`` (the one the user works in, 404 if none) and ``self.roles`` there.
+    A page of one jurisdiction's texts (``page_jurisdiction``) is not found elsewhere; a page
+    reserved to ``page_roles`` refuses the others, naming those roles and ``page_requirement``."""
+
+    page_jurisdiction: str | None = None
+    page_roles: Collection[str] = ()
+    page_requirement = ""
 
     def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
         if request.user.is_authenticated:
@@ -23,6 +31,10 @@ class EstablishmentRequiredMixin(LoginRequiredMixin):
                 raise Http404(_("Vous n'êtes affecté à aucun établissement."))
             self.establishment = request.establishment
             self.roles = roles_of(request.user, self.establishment)
+            if self.page_jurisdiction and self.establishment.jurisdiction != self.page_jurisdiction:
+                raise Http404
+            if self.page_roles and not set(self.roles) & set(self.page_roles):
+                raise PermissionDenied(reserved_to(self.page_roles, self.page_requirement, self.establishment))
         return super().dispatch(request, *args, **kwargs)
 
 

@@ -18,7 +18,7 @@ from django.views.generic import TemplateView
 from django_tables2 import SingleTableMixin
 
 from . import hooks
-from .authz import reserved_to, roles_of
+from .authz import roles_of
 from .dashboard import main_acts_for, panels_for
 from .errors import RuleViolation
 from .establishment_settings import Setting, changeable, settings_of
@@ -244,18 +244,7 @@ class GamingTablesView(EstablishmentRequiredMixin, ServiceFormView):
     template_name = "core/gaming_tables.html"
     form_class = GamingTableForm
     success_message = _("Table mise en service.")
-
-    def get(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        self.require_directorate()
-        return super().get(request, *args, **kwargs)
-
-    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        self.require_directorate()
-        return super().post(request, *args, **kwargs)
-
-    def require_directorate(self) -> None:
-        if not set(self.roles) & set(DIRECTORATE):
-            raise PermissionDenied(reserved_to(DIRECTORATE, "", self.establishment))
+    page_roles = DIRECTORATE
 
     def get_form_kwargs(self):
         return {**super().get_form_kwargs(), "establishment": self.establishment}
