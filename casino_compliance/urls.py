@@ -41,3 +41,5 @@ urlpatterns = [
     path("caisses/", include("ledgers.cash.urls")),
     path("machines-a-sous/", include("ledgers.slots.urls")),
 ]
+
+handler500 = "ledgers.core.api.errors.server_error"

@@ -1,7 +1,8 @@
 """Who acts, in which role."""
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate
@@ -115,6 +116,47 @@ def check_text_lengths(obj: Model) -> None:
             }
     if errors:
         raise ValidationError(errors)
+
+
+# Characters that change how a printed text reads without showing themselves: the bidirectional
+# overrides and isolates, and the zero-width ones (a name or a number must print as it is typed).
+INVISIBLE = frozenset(
+    "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff"
+)
+
+
+SECRETS = ("password", "_otp", "otp_token")
+
+
+def check_typed(data: Mapping[str, Any]) -> None:
+    """Refuse what a person typed that no paper register could hold (a text longer than
+    ``LEDGERS_TEXT_MAX_LENGTH``) or that would print otherwise than it reads (INVISIBLE), naming the
+    field, before any service is called."""
+    errors = {}
+    for name, value in data.items():
+        if name.endswith(SECRETS):  # a secret is checked by its own validators, never printed
+            continue
+        for text in _texts(value):
+            if len(text) > settings.LEDGERS_TEXT_MAX_LENGTH:
+                errors[name] = _("%(limit)s caractères au plus (%(length)s reçus).") % {
+                    "limit": settings.LEDGERS_TEXT_MAX_LENGTH,
+                    "length": len(text),
+                }
+            elif not INVISIBLE.isdisjoint(text):
+                errors[name] = _("Caractère invisible ou d'inversion du sens d'écriture non admis.")
+    if errors:
+        raise ValidationError(errors)
+
+
+def _texts(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _texts(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _texts(item)
 
 
 def unique_violation(obj: Model, exc: IntegrityError) -> ValidationError | None:

@@ -12,7 +12,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import FormView
 
-from .authz import reserved_to, roles_of
+from .authz import check_typed, reserved_to, roles_of
 from .errors import RuleViolation
 
 
@@ -55,6 +55,7 @@ class ServiceFormView(FormView):
 
     def form_valid(self, form):
         try:
+            check_typed(form.cleaned_data)
             self.result = self.perform(form)
         except RuleViolation as exc:
             return self.refused(form, violation=exc, status=409)

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from ledgers.core.authz import require_role, roles_of, save_audited
-from ledgers.core.errors import RuleViolation
+from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import Establishment, Location, LocationKind
 from ledgers.core.roles import Role
 from ledgers.notifications.models import Notice, NoticeKind
@@ -397,7 +397,7 @@ def key_issue(
                 % {"roles": _roles_label(witness_roles)},
             )
     if key.issues.filter(returned_at__isnull=True).count() >= key.copies:
-        raise ValidationError(_("Tous les exemplaires de la clé %(code)s sont sortis.") % {"code": key.code})
+        raise impossible(_("Tous les exemplaires de la clé %(code)s sont sortis.") % {"code": key.code})
     issue = KeyIssue(
         key=key,
         purpose_type=kind.code,

@@ -186,3 +186,24 @@ def test_fr_count_lower_key_out_and_back_and_overdue_on_the_direction_dashboard(
         format="json",
     )
     assert made.status_code == 409 and made.json()["code"] == "KEY-15"
+
+
+def test_every_copy_out_is_a_409_with_its_code_and_article(mc_org):
+    """A key whose every copy is out cannot be handed over: the recorded state refuses it like a rule
+    (REG-20), code and article in the answer, nothing written."""
+    machine = mc_org.key("M-1", "machine_door", home=mc_org.homes["coffre"])
+    api = APIClient()
+    api.force_authenticate(mc_org["superviseur"])
+    body = {
+        "key": machine.pk,
+        "purpose_type": "test.intervention",
+        "purpose_id": mc_org.operation().pk,
+        "due_at": due().isoformat(),
+        "password": PW,
+        **countersignature("holder", mc_org["mecanicien"]),
+    }
+    assert api.post("/api/v1/keys/issues/new/", body, format="json").status_code == 201
+    again = api.post("/api/v1/keys/issues/new/", {**body, "purpose_id": mc_org.operation().pk}, format="json")
+    assert again.status_code == 409
+    assert again.json()["code"] == "REG-20" and again.json()["article"] and "M-1" in again.json()["detail"]
+    assert KeyIssue.objects.count() == 1

@@ -2,6 +2,7 @@ from decimal import Decimal
 
 from rest_framework import serializers
 
+from ledgers.core.api.fields import DateField, DateTimeField
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.games import GAME_CHOICES
 
@@ -47,7 +48,7 @@ class ObservationSerializer(serializers.ModelSerializer):
 
 
 class ObservationInput(serializers.Serializer):
-    visited_at = serializers.DateTimeField()
+    visited_at = DateTimeField()
     agents = serializers.CharField(max_length=300)
     operations = serializers.CharField()
     nature = serializers.ChoiceField(choices=Observation.Nature.choices)
@@ -135,11 +136,11 @@ class DeclarationSerializer(serializers.ModelSerializer):
 class DeclarationInput(serializers.Serializer):
     operation = serializers.ChoiceField(choices=Declaration.Operation.choices)
     details = serializers.CharField()
-    sent_on = serializers.DateField()
+    sent_on = DateField()
     recipients = serializers.ListField(child=serializers.ChoiceField(choices=Declaration.Recipient.choices))
     proof = serializers.CharField(max_length=250)
-    implementation_date = serializers.DateField()
-    tournament_until = serializers.DateField(required=False, allow_null=True, default=None)
+    implementation_date = DateField()
+    tournament_until = DateField(required=False, allow_null=True, default=None)
 
 
 class DeclarationFollowUpInput(serializers.Serializer):
@@ -183,8 +184,8 @@ class ArreteGameInput(serializers.Serializer):
 
 class ArreteInput(serializers.Serializer):
     reference = serializers.CharField(max_length=250)
-    signed_on = serializers.DateField()
-    effective_from = serializers.DateField()
+    signed_on = DateField()
+    effective_from = DateField()
     total_tables = serializers.IntegerField(min_value=1)
     games = ArreteGameInput(many=True)
     follows = EstablishmentPK(
@@ -242,7 +243,7 @@ class HouseRulesSerializer(serializers.ModelSerializer):
 
 
 class HouseRulesInput(serializers.Serializer):
-    effective_from = serializers.DateField()
+    effective_from = DateField()
     reference = serializers.CharField(max_length=250)
     # codes of the house_option choices (the service refuses unknown ones)
     options = serializers.ListField(child=serializers.CharField(max_length=20), default=list)
@@ -280,7 +281,7 @@ class RulesDisplayInput(serializers.Serializer):
         max_length=30, required=False, allow_blank=True, default="", help_text="numéro casino de la machine"
     )
     item = serializers.ChoiceField(choices=DisplayItem.choices)
-    posted_on = serializers.DateField()
+    posted_on = DateField()
 
 
 class ProgressiveConfigSerializer(serializers.ModelSerializer):
@@ -301,7 +302,7 @@ class ProgressiveConfigSerializer(serializers.ModelSerializer):
 
 
 class ProgressiveConfigInput(serializers.Serializer):
-    effective_from = serializers.DateField(required=False, allow_null=True, default=None)
+    effective_from = DateField(required=False, allow_null=True, default=None)
     combinations = serializers.CharField(max_length=5000)
     stake = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=Decimal("0.01"))
     percentage = serializers.DecimalField(
@@ -336,7 +337,7 @@ class ProgressivePayoutSerializer(serializers.ModelSerializer):
 class ProgressivePayoutInput(serializers.Serializer):
     seance = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
     table = serializers.CharField(max_length=20, help_text="numéro de la table")
-    paid_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    paid_at = DateTimeField(required=False, allow_null=True, default=None)
     amount = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=Decimal("0.01"))
     winner = serializers.CharField(max_length=200)
 
@@ -359,10 +360,10 @@ class ApprovedBankerSerializer(serializers.ModelSerializer):
 
 class BankerApproveInput(serializers.Serializer):
     full_name = serializers.CharField(max_length=200)
-    birth_date = serializers.DateField()
+    birth_date = DateField()
     identity_document = serializers.CharField(max_length=200)
-    approved_on = serializers.DateField()
+    approved_on = DateField()
 
 
 class BankerWithdrawInput(serializers.Serializer):
-    on = serializers.DateField()
+    on = DateField()

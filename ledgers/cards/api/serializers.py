@@ -4,6 +4,7 @@ object belongs to the caller's establishment); the services decide and refuse.""
 from rest_framework import serializers
 
 from ledgers.core.api.actions import Signature
+from ledgers.core.api.fields import DateField, DateTimeField
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_serializer
 from ledgers.core.models import Location, Room, Seance, TableSession
@@ -189,7 +190,7 @@ class StockLineSerializer(serializers.Serializer):
 
 
 class StockStatementSerializer(serializers.Serializer):
-    at = serializers.DateTimeField()
+    at = DateTimeField()
     lines = StockLineSerializer(many=True)
     book = serializers.DictField(child=serializers.IntegerField())
     located = serializers.DictField(child=serializers.IntegerField())
@@ -200,7 +201,7 @@ class FlagSerializer(serializers.Serializer):
     code = serializers.CharField()
     article = serializers.CharField()
     text = serializers.CharField()
-    at = serializers.DateTimeField(allow_null=True)
+    at = DateTimeField(allow_null=True)
     subject = serializers.CharField()
 
 
@@ -222,8 +223,8 @@ class SupplierApprovalInput(serializers.Serializer):
 
     approval_reference = serializers.CharField(max_length=200)
     approval_issuer = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
-    approved_from = serializers.DateField(required=False, allow_null=True, default=None)
-    approved_until = serializers.DateField(required=False, allow_null=True, default=None)
+    approved_from = DateField(required=False, allow_null=True, default=None)
+    approved_until = DateField(required=False, allow_null=True, default=None)
 
 
 class SupplierInput(SupplierApprovalInput):
@@ -279,7 +280,7 @@ class TransferInput(serializers.Serializer):
 
 
 class DepotDayInput(serializers.Serializer):
-    date = serializers.DateField()
+    date = DateField()
 
 
 class IssueInput(serializers.Serializer):
@@ -366,7 +367,7 @@ class AnomalyInput(serializers.Serializer):
     anomaly = serializers.ChoiceField(choices=Anomaly.choices)
     cards = serializers.CharField(max_length=200)
     circumstances = serializers.CharField()
-    found_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    found_at = DateTimeField(required=False, allow_null=True, default=None)
 
 
 class ReshuffleInput(serializers.Serializer):
@@ -377,7 +378,7 @@ class ReshuffleInput(serializers.Serializer):
 class DestructionPlanInput(serializers.Serializer):
     units = units_field()
     method = serializers.ChoiceField(choices=DestructionSession.Method.choices)
-    planned_at = serializers.DateTimeField()
+    planned_at = DateTimeField()
 
 
 class DestructionNotifyInput(serializers.Serializer):

@@ -209,7 +209,7 @@ class Transfer(ServiceAction):
 
 class DepotDaySerializer(s.serializers.Serializer):
     location = s.serializers.CharField()
-    date = s.serializers.DateField()
+    date = s.DateField()
     opening = s.serializers.DictField()
     transfers_in = s.serializers.DictField()
     transfers_out = s.serializers.DictField()

@@ -9,7 +9,7 @@ from rest_framework import generics, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ledgers.core.authz import reauthenticate
+from ledgers.core.authz import check_typed, reauthenticate
 from ledgers.core.countersign import COUNTERSIGNATURE_FIELDS, countersigner_from
 
 from .scoping import EstablishmentScoped
@@ -53,14 +53,20 @@ class ServiceAction(EstablishmentScoped, generics.GenericAPIView):
     output_serializer: type[serializers.Serializer]
     many = False
     countersigners: tuple[str, ...] = ()
+    signed_by = None  # the caller, once a ``Signature`` input re-authenticated them
 
     def perform(self, data: dict[str, Any], **kwargs) -> Any:
         raise NotImplementedError
+
+    def get_serializer_class(self) -> type[serializers.Serializer]:
+        """What OPTIONS describes (DRF's metadata asks for the view's serializer): the input."""
+        return self.input_serializer
 
     def post(self, request: Request, *args, **kwargs) -> Response:
         given = self.input_serializer(data=request.data, context=self.get_serializer_context())
         given.is_valid(raise_exception=True)
         data = dict(given.validated_data)
+        check_typed(data)
         if issubclass(self.input_serializer, Signature):
             reauthenticate(
                 request._request,
@@ -68,6 +74,7 @@ class ServiceAction(EstablishmentScoped, generics.GenericAPIView):
                 password=data.pop("password", ""),
                 otp_token=data.pop("otp_token", ""),
             )
+            self.signed_by = request.user
         self.signed = {prefix: countersigner_from(request, data, prefix) for prefix in self.countersigners}
         for prefix in self.countersigners:
             for suffix in COUNTERSIGNATURE_FIELDS:

@@ -5,7 +5,9 @@ a stored row (``IntegrityError``) 409 when it duplicates one, 400 otherwise. Nev
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext_lazy as _
+from django.views import defaults
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.response import Response
@@ -53,3 +55,11 @@ def exception_handler(exc, context):
         set_rollback()
         return Response({"detail": str(exc)}, status=status.HTTP_403_FORBIDDEN)
     return drf_exception_handler(exc, context)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """Django's 500 (the error is logged before): JSON like every other answer of the API, the
+    HTML page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": str(_("Erreur interne du serveur : réessayez plus tard."))}, status=500)
+    return defaults.server_error(request)

@@ -4,6 +4,7 @@ location codes, pair numbers) inside the caller's establishment, and shape the o
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from ledgers.core.api.fields import DateField, DateTimeField
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_inputs
 from ledgers.core.models import Location, TableSession
@@ -177,7 +178,7 @@ class DiceSupplierSerializer(serializers.ModelSerializer):
 
 class VerificationResultSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    verified_at = serializers.DateTimeField()
+    verified_at = DateTimeField()
     discrepancy = serializers.BooleanField()
     incident = serializers.IntegerField(source="incident_id", allow_null=True)
     lines = serializers.JSONField()
@@ -333,7 +334,7 @@ class DiceTransferInput(serializers.Serializer):
 
 
 class DayCloseInput(serializers.Serializer):
-    date = serializers.DateField()
+    date = DateField()
 
 
 class DiceSupplierApprovalInput(serializers.Serializer):
@@ -341,8 +342,8 @@ class DiceSupplierApprovalInput(serializers.Serializer):
 
     approval_reference = serializers.CharField()
     approval_issuer = serializers.CharField(required=False, allow_blank=True, default="")
-    approved_from = serializers.DateField(required=False, allow_null=True, default=None)
-    approved_until = serializers.DateField(required=False, allow_null=True, default=None)
+    approved_from = DateField(required=False, allow_null=True, default=None)
+    approved_until = DateField(required=False, allow_null=True, default=None)
 
 
 class DiceSupplierInput(DiceSupplierApprovalInput):
@@ -365,7 +366,7 @@ class DiceDestructionPlanInput(serializers.Serializer):
     method = serializers.ChoiceField(
         choices=DestructionSession.Method.choices, default=DestructionSession.Method.DESTRUCTION
     )
-    planned_at = serializers.DateTimeField()
+    planned_at = DateTimeField()
 
 
 class DiceDestructionNotifyInput(serializers.Serializer):

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ledgers.core.api.actions import service_action as action
+from ledgers.core.api.fields import DateField
 from ledgers.core.api.scoping import EstablishmentReadOnlyViewSet, EstablishmentScoped
 from ledgers.core.countersign import countersigner_from
 from ledgers.core.models import Establishment, Location
@@ -245,7 +246,7 @@ def _verification(request, est, data):
 
 class DayCloseOutput(serializers.Serializer):
     depot = serializers.CharField()
-    date = serializers.DateField()
+    date = DateField()
     opening = serializers.JSONField()
     closing = serializers.JSONField()
 

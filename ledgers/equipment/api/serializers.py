@@ -3,6 +3,7 @@
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
+from ledgers.core.api.fields import DateField, DateTimeField
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_serializer, countersigner_from
 from ledgers.core.models import GamingTable, Location, TableSession
@@ -170,8 +171,8 @@ class RepeatedPairSerializer(serializers.Serializer):
     table = serializers.CharField()
     count = serializers.IntegerField()
     flagged = serializers.IntegerField()
-    first = serializers.DateField()
-    last = serializers.DateField()
+    first = DateField()
+    last = DateField()
 
 
 class LaunchRosterSerializer(serializers.ModelSerializer):
@@ -216,7 +217,7 @@ class EquipmentFlagSerializer(serializers.Serializer):
     code = serializers.CharField()
     article = serializers.CharField()
     text = serializers.CharField()
-    at = serializers.DateTimeField()
+    at = DateTimeField()
     table_session = serializers.IntegerField(source="session.pk")
     table = serializers.CharField(source="session.table.number")
     seance = serializers.CharField(source="session.seance")
@@ -232,8 +233,8 @@ class ApprovedModelInput(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     approval_reference = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     approval_issuer = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
-    approved_on = serializers.DateField(required=False, allow_null=True, default=None)
-    approved_until = serializers.DateField(required=False, allow_null=True, default=None)
+    approved_on = DateField(required=False, allow_null=True, default=None)
+    approved_until = DateField(required=False, allow_null=True, default=None)
 
 
 class ShoeLine(serializers.Serializer):
@@ -273,7 +274,7 @@ class ShoeReturnInput(serializers.Serializer):
 
 class ShoeDestructionPlanInput(serializers.Serializer):
     method = serializers.ChoiceField(choices=DestructionSession.Method.choices)
-    planned_at = serializers.DateTimeField()
+    planned_at = DateTimeField()
     shoes = EstablishmentPK(Shoe.objects.all(), many=True, allow_empty=False)
 
 
@@ -387,5 +388,5 @@ class LaunchRosterInput(serializers.Serializer):
 class LaunchTurnInput(serializers.Serializer):
     table_session = _session_field()
     launcher = StaffPK()
-    started_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    started_at = DateTimeField(required=False, allow_null=True, default=None)
     observations = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")

@@ -8,6 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ledgers.core.api.actions import ServiceAction
+from ledgers.core.api.fields import DateField
 from ledgers.core.api.scoping import EstablishmentScoped
 from ledgers.custody import services as custody
 from ledgers.custody.models import DestructionSession
@@ -94,8 +95,8 @@ class RepeatedPairs(EstablishmentScoped, APIView):
     def get(self, request: Request) -> Response:
         params = serializers.Serializer()
         params.fields.update(
-            date_from=serializers.DateField(),
-            date_to=serializers.DateField(),
+            date_from=DateField(),
+            date_to=DateField(),
             minimum=serializers.IntegerField(min_value=2, default=2),
         )
         params.initial_data = request.query_params

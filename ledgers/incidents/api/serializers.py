@@ -1,5 +1,6 @@
 from rest_framework import serializers
 
+from ledgers.core.api.fields import DateTimeField
 from ledgers.core.roles import Role
 
 from ..models import Incident, IncidentNotice, IncidentSubject
@@ -64,7 +65,7 @@ class IncidentSerializer(serializers.ModelSerializer):
 class NoticeInput(serializers.Serializer):
     recipient_role = serializers.ChoiceField(choices=Role.choices)
     recipient_name = serializers.CharField(max_length=200)
-    notified_at = serializers.DateTimeField()
+    notified_at = DateTimeField()
     channel = serializers.ChoiceField(choices=IncidentNotice.Channel.choices)
 
 

@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
 from ledgers.core.api.actions import Signature
+from ledgers.core.api.fields import DateTimeField
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_inputs
 from ledgers.core.models import Location
@@ -123,7 +124,7 @@ class _IssueBase(Signature):
     key = EstablishmentPK(queryset=Key.objects.all())
     purpose_type = serializers.CharField(max_length=40)
     purpose_id = serializers.IntegerField(min_value=1)
-    due_at = serializers.DateTimeField()
+    due_at = DateTimeField()
     note = serializers.CharField(max_length=300, required=False, default="", allow_blank=True)
 
 

@@ -6,6 +6,7 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from ledgers.core.api.actions import ServiceAction
+from ledgers.core.api.fields import DateTimeField
 
 from .. import services
 from ..kinds import kind_choices
@@ -29,7 +30,7 @@ class RegisterOpenInput(serializers.Serializer):
 
 
 class MainCouranteInput(serializers.Serializer):
-    event_at = serializers.DateTimeField()
+    event_at = DateTimeField()
     subject = serializers.CharField(max_length=200)
     text = serializers.CharField()
 

@@ -4,6 +4,7 @@ the séance's assignments, change given, the encaisse justified, restored and cl
 from rest_framework import serializers
 
 from ledgers.core.api.actions import ServiceAction
+from ledgers.core.api.fields import DateField
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.models import Seance
 
@@ -244,7 +245,7 @@ class SlotCommonDeskInputSerializer(serializers.Serializer):
     route = serializers.ChoiceField(choices=CommonDeskValidation.Route.choices)
     contiguous_tables = serializers.BooleanField()
     validation_reference = serializers.CharField(max_length=100, allow_blank=True)
-    validation_date = serializers.DateField()
+    validation_date = DateField()
     validator_name = serializers.CharField(max_length=200, allow_blank=True)
     cash = serializers.DecimalField(default=0, **AMOUNT)
     chips = serializers.DecimalField(default=0, **AMOUNT)
@@ -275,7 +276,7 @@ class CommonDeskView(ServiceAction):
 
 
 class SlotStaffingInputSerializer(serializers.Serializer):
-    date = serializers.DateField()
+    date = DateField()
     comite = serializers.IntegerField(min_value=1, max_value=2**31 - 1, help_text="the comité member's user id")
     cashier = serializers.IntegerField(min_value=1, max_value=2**31 - 1, help_text="the cashier's user id")
     maintainer = serializers.IntegerField(

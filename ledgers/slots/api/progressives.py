@@ -5,6 +5,7 @@ signature is their username and password in the request (``comite_username``, ``
 from rest_framework import serializers
 
 from ledgers.core.api.actions import ServiceAction
+from ledgers.core.api.fields import DateField, DateTimeField
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_serializer
 from ledgers.incidents.models import IncidentNotice
@@ -89,7 +90,7 @@ class ProgressiveCreateView(Act):
 class SlotProgressiveReadingInputSerializer(serializers.Serializer):
     progressive = _progressive(multisite=False)
     displayed = serializers.DecimalField(min_value=0, **AMOUNT)
-    day = serializers.DateField(required=False)
+    day = DateField(required=False)
 
 
 class SlotProgressiveReadingSerializer(serializers.ModelSerializer):
@@ -132,7 +133,7 @@ class SlotProgressiveStopInputSerializer(serializers.Serializer):
 
     progressive = _progressive()
     kind = serializers.ChoiceField(choices=ProgressiveStop.Kind.choices[:2])
-    stop_date = serializers.DateField()
+    stop_date = DateField()
     displayed = serializers.DecimalField(min_value=0, **AMOUNT)
     target = EstablishmentPK(queryset=Progressive.objects.all(), required=False, allow_null=True)
 
@@ -180,7 +181,7 @@ class SlotJpmReadingInputSerializer(serializers.Serializer):
     jackpot = _progressive(multisite=True)
     displayed = serializers.DecimalField(min_value=0, **AMOUNT)
     meters = serializers.DictField(child=meter(), help_text="{casino number: electronic 'entrées' meter}")
-    day = serializers.DateField(required=False)
+    day = DateField(required=False)
 
 
 class SlotJpmReadingSerializer(serializers.ModelSerializer):
@@ -217,7 +218,7 @@ class SlotJpmTechnicalInputSerializer(
     jackpot = _progressive(multisite=True)
     nature = serializers.ChoiceField(choices=progressives.TechnicalNature.choices)
     description = serializers.CharField(max_length=2000)
-    occurred_at = serializers.DateTimeField(required=False)
+    occurred_at = DateTimeField(required=False)
 
 
 class JpmTechnicalView(ServiceAction):
@@ -294,8 +295,8 @@ class JpmRestartView(Act):
 class SlotTransmissionInputSerializer(serializers.Serializer):
     jackpot = _progressive(multisite=True)
     reason = serializers.ChoiceField(choices=JpmTransmission.Reason.choices)
-    period_start = serializers.DateField()
-    period_end = serializers.DateField()
+    period_start = DateField()
+    period_end = DateField()
     recipient = serializers.CharField(max_length=200)
 
 
@@ -326,7 +327,7 @@ class TransmissionView(Act):
 
 class SlotWithdrawInputSerializer(Visa):
     jackpot = _progressive(multisite=True)
-    leave_date = serializers.DateField()
+    leave_date = DateField()
     meters = serializers.DictField(child=meter())
 
 
@@ -339,7 +340,7 @@ class WithdrawView(VisaedView):
 
 class SlotTicketRowSerializer(serializers.Serializer):
     number = serializers.CharField(max_length=40)
-    issued_at = serializers.DateTimeField()
+    issued_at = DateTimeField()
     amount = serializers.DecimalField(min_value=0, **AMOUNT)
     machine = serializers.CharField(max_length=30, allow_blank=True, default="")
 

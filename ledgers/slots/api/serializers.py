@@ -6,6 +6,7 @@ from decimal import Decimal
 from rest_framework import serializers
 
 from ledgers.core.api.actions import Signature
+from ledgers.core.api.fields import DateField, DateTimeField
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_serializer
 from ledgers.core.models import Room
@@ -166,7 +167,7 @@ class SlotMoveInputSerializer(*(countersignature_serializer(prefix, required=Fal
     to_place = serializers.CharField()
     to_socle = EstablishmentPK(queryset=Socle.objects.all(), required=False, allow_null=True)
     reason = serializers.CharField()
-    moved_at = serializers.DateTimeField(required=False)
+    moved_at = DateTimeField(required=False)
     observations = serializers.CharField(required=False, allow_blank=True, default="")
     replaced_by = EstablishmentPK(
         queryset=Machine.objects.all(),
@@ -214,7 +215,7 @@ class SlotMoveSerializer(serializers.ModelSerializer):
 class SlotInterventionOpenSerializer(serializers.Serializer):
     machine = EstablishmentPK(queryset=Machine.objects.all())
     reason = serializers.CharField()
-    stopped_at = serializers.DateTimeField(required=False)
+    stopped_at = DateTimeField(required=False)
 
 
 class SlotInterventionCloseSerializer(serializers.Serializer):
@@ -329,7 +330,7 @@ class SlotMachineInputSerializer(serializers.Serializer):
     levy_percent = serializers.DecimalField(
         max_digits=5, decimal_places=2, required=False, allow_null=True, default=None
     )
-    rate_date = serializers.DateField()
+    rate_date = DateField()
     credit_value = serializers.DecimalField(
         max_digits=10, decimal_places=2, min_value=Decimal("0.01"), default=Decimal("0.01")
     )
@@ -419,7 +420,7 @@ class SlotBoxSerializer(serializers.ModelSerializer):
 class SlotTransmittalInputSerializer(countersignature_serializer("received_by")):
     """The Direction de l'exploitation member who receives the envelope signs (SLOT-15)."""
 
-    date = serializers.DateField()
+    date = DateField()
 
 
 class SlotTransmittalSerializer(serializers.ModelSerializer):
@@ -519,7 +520,7 @@ class SlotOrphanSerializer(serializers.ModelSerializer):
 class SlotEventRowSerializer(serializers.Serializer):
     machine = serializers.CharField(max_length=40, help_text="the machine's number (SBM number MC, casino number FR)")
     event = serializers.ChoiceField(choices=m.MonitoringEvent.Kind.choices)
-    at = serializers.DateTimeField()
+    at = DateTimeField()
 
 
 class SlotEventsImportSerializer(serializers.Serializer):
@@ -568,7 +569,7 @@ class SlotVarianceThresholdSerializer(serializers.Serializer):
 
 class SlotJackpotThresholdInputSerializer(serializers.Serializer):
     amount = serializers.DecimalField(max_digits=12, decimal_places=2)
-    effective_from = serializers.DateTimeField()
+    effective_from = DateTimeField()
 
 
 class SlotJackpotThresholdSerializer(serializers.ModelSerializer):
@@ -597,7 +598,7 @@ class SlotSfmVisitInputSerializer(serializers.Serializer):
         default=dict,
         help_text="per machine number: the insertion and payment limits checked",
     )
-    visited_at = serializers.DateTimeField(required=False)
+    visited_at = DateTimeField(required=False)
 
 
 class SlotSfmVisitSerializer(serializers.ModelSerializer):
@@ -621,8 +622,8 @@ class SlotApprovalInputSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=m.StaffApproval.Kind.choices)
     reference = serializers.CharField(max_length=100)
     issuer = serializers.CharField(max_length=200)
-    valid_from = serializers.DateField()
-    valid_until = serializers.DateField(required=False, allow_null=True, default=None)
+    valid_from = DateField()
+    valid_until = DateField(required=False, allow_null=True, default=None)
 
 
 class SlotApprovalSerializer(serializers.ModelSerializer):

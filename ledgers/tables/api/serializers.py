@@ -2,6 +2,7 @@ from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
 from ledgers.authority.models import ApprovedBanker
+from ledgers.core.api.fields import DateTimeField
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.models import TableSession
 
@@ -110,7 +111,7 @@ class ClosingExtensionSerializer(serializers.ModelSerializer):
 
 class ExtensionInput(serializers.Serializer):
     table_session = session_field()
-    new_end = serializers.DateTimeField()
+    new_end = DateTimeField()
     reason = serializers.CharField(max_length=300)
 
 

@@ -3,6 +3,7 @@
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from ledgers.core.api.fields import DateTimeField
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_inputs
 from ledgers.core.models import GamingTable
@@ -126,13 +127,13 @@ class BadBeatFinalStopInput(serializers.Serializer):
 
 class BadBeatBreakdownInput(serializers.Serializer):
     jackpot = jackpot_field()
-    down_at = serializers.DateTimeField(validators=[bounded_datetime])
-    police_informed_at = serializers.DateTimeField(allow_null=True, validators=[bounded_datetime])
+    down_at = DateTimeField(validators=[bounded_datetime])
+    police_informed_at = DateTimeField(allow_null=True, validators=[bounded_datetime])
     police_service = serializers.CharField(max_length=150, allow_blank=True)
 
 
 class BadBeatRestoreInput(serializers.Serializer):
-    restored_at = serializers.DateTimeField(validators=[bounded_datetime])
+    restored_at = DateTimeField(validators=[bounded_datetime])
 
 
 class BadBeatLogInput(serializers.Serializer):

@@ -3,12 +3,13 @@
 from rest_framework import serializers
 
 from ledgers.core.api.actions import Signature
+from ledgers.core.api.fields import DateField
 
 from ...models import ControlDay
 
 
 class ControlCloseInput(serializers.Serializer):
-    date = serializers.DateField()
+    date = DateField()
 
 
 class VisaInput(Signature):

@@ -3,6 +3,7 @@
 from rest_framework import serializers
 
 from ledgers.core.api.actions import Signature
+from ledgers.core.api.fields import DateField
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_inputs
 
@@ -28,7 +29,7 @@ class DeviceOutput(serializers.ModelSerializer):
 
 class StationResultInput(serializers.Serializer):
     device = EstablishmentPK(queryset=ElectronicDevice.objects.all())
-    date = serializers.DateField()
+    date = DateField()
     station = serializers.IntegerField(min_value=1, max_value=1000)
     avances = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
     physical_count = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
@@ -56,7 +57,7 @@ class StationResultOutput(serializers.ModelSerializer):
 
 
 class DeviceDayInput(Signature):
-    date = serializers.DateField()
+    date = DateField()
 
 
 class DeviceDayOutput(serializers.ModelSerializer):
@@ -79,7 +80,7 @@ class MeterStatementOutput(serializers.ModelSerializer):
 
 class CercleDayInput(serializers.Serializer):
     device = EstablishmentPK(queryset=ElectronicDevice.objects.all())
-    date = serializers.DateField()
+    date = DateField()
     parties = serializers.IntegerField(min_value=0, max_value=INT_MAX)
     levies = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
 

@@ -3,6 +3,8 @@
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from ledgers.core.api.fields import DateField
+
 from ...models import Orphan
 
 
@@ -50,7 +52,7 @@ class TirelireInput(serializers.Serializer):
 
 
 class SeasonClearInput(serializers.Serializer):
-    season_start = serializers.DateField()
+    season_start = DateField()
     account_balance = serializers.DecimalField(max_digits=14, decimal_places=2)
 
     def validate_season_start(self, value):

@@ -2,6 +2,7 @@
 
 from rest_framework import serializers
 
+from ledgers.core.api.fields import DateField
 from ledgers.core.api.scoping import EstablishmentPK
 
 from ...models import ChipCensus, ChipSeries
@@ -51,7 +52,7 @@ class CensusLineSerializer(serializers.Serializer):
 
 
 class ChipCensusInput(serializers.Serializer):
-    census_date = serializers.DateField()
+    census_date = DateField()
     counted = CensusLineSerializer(many=True, allow_empty=False)
     counted_by = serializers.CharField(max_length=300)
     account_balance = serializers.DecimalField(max_digits=14, decimal_places=2)
