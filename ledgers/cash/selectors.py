@@ -204,8 +204,10 @@ def pots_of(session: TableSession) -> QuerySet[PotRake]:
 
 
 def pot_rakes_total(session: TableSession) -> Decimal | None:
-    """The sum of the rakes recorded pot by pot at a table-partie, None when none was."""
-    return PotRake.objects.filter(table_session=session).aggregate(total=Sum("taken"))["total"]
+    """The sum of the rakes recorded pot by pot at a table-partie, None when none was (in cents:
+    SQLite's sum of decimals drops the trailing zeros)."""
+    total = PotRake.objects.filter(table_session=session).aggregate(total=Sum("taken"))["total"]
+    return None if total is None else amounts.money(total)
 
 
 def rake_for(

@@ -1,7 +1,6 @@
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
 from .. import selectors, services
@@ -29,15 +28,11 @@ class MailedNoticeSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class NoticePagination(CursorPagination):
-    ordering = "-created_at"
-
-
 class NoticeViewSet(viewsets.ReadOnlyModelViewSet):
     """The notices mailed to the user; ``acknowledge`` records that they have read one."""
 
     serializer_class = MailedNoticeSerializer
-    pagination_class = NoticePagination
+    ordering = "-created_at"  # read by the API's one pagination
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # the schema generator has no user
