@@ -446,11 +446,12 @@ class _Monaco(_Casino):
         )
         destroy = used[: len(used) // 2]
         if destroy:
+            # Announced to the SCJ for tomorrow: it may attend, so the operation waits (CARD-11).
             session = services.cards_destruction_plan(
                 establishment=self.est,
                 units=destroy,
                 method="neutralisation",
-                planned_at=timezone.now(),
+                planned_at=timezone.now() + datetime.timedelta(days=1),
                 actor=self.director,
             )
             custody.destruction_notify(
@@ -458,12 +459,6 @@ class _Monaco(_Casino):
                 channel="email",
                 reference="Courriel au Service de Contrôle des Jeux",
                 actor=self.director,
-            )
-            services.cards_destruction_complete(
-                session=session,
-                actor=self.director,
-                witness=self.user(Role.SCJ),
-                observations="Neutralisation par perforation, agent du SCJ présent.",
             )
         scj = self.user(Role.SCJ)
         for order in PurchaseOrder.objects.filter(

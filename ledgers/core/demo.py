@@ -218,13 +218,6 @@ def demo_logins() -> list[tuple[str, str, str]]:
     ]
 
 
-def demo_options(jurisdiction: str) -> dict:
-    """The demo establishment's first settings, given at its creation: the demo plays its days in
-    one run, so its Monaco casino gives the SCJ no lead time before a destruction (SET-05, the
-    operator's figure)."""
-    return {"SET-05": {"scj_notice_minutes": 0}} if jurisdiction == "MC" else {}
-
-
 @transaction.atomic
 def seed(stdout: TextIO) -> None:
     """The two demo establishments with their rooms, depots and one user per role. Their gaming
@@ -238,7 +231,6 @@ def seed(stdout: TextIO) -> None:
             jurisdiction=org["jurisdiction"],
             timezone_name=org["timezone"],
             address=org["address"],
-            options=demo_options(org["jurisdiction"]),
             actor=None,
         )
         rooms = {room.code: room for room in est.rooms.all()}

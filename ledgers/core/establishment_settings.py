@@ -26,6 +26,11 @@ from .models import Establishment, SeancePeriod
 WHOLE, AMOUNT, CHOICE, TEXT, DATE, CLOSING = "whole", "amount", "choice", "text", "date", "closing"
 
 
+# The least notice of a Monaco destruction the SCJ can be given (CARD-11, DICE-07): the text wants
+# it able to attend what it is told of, so no setting goes below an hour.
+SCJ_NOTICE_FLOOR_MINUTES = 60
+
+
 @dataclass(frozen=True)
 class Part:
     """One value of a setting: its key in the setting's mapping ("" for a setting of one value),
@@ -197,7 +202,14 @@ _SETTINGS = (
         _("Destructions et sorties du dépôt : préavis, délais et périodicité"),
         lambda establishment: (
             *(
-                (Part("scj_notice_minutes", _("Préavis minimal au Service de Contrôle des Jeux (minutes)"), WHOLE),)
+                (
+                    Part(
+                        "scj_notice_minutes",
+                        _("Préavis minimal au Service de Contrôle des Jeux (minutes)"),
+                        WHOLE,
+                        minimum=SCJ_NOTICE_FLOOR_MINUTES,
+                    ),
+                )
                 if establishment.jurisdiction == "MC"
                 else ()
             ),
@@ -291,10 +303,20 @@ _SETTINGS = (
     Setting("SET-25", _("Heures de fermeture des séances"), _closing_times, under="closing"),
     Setting(
         "SET-42",
-        _("Préavis des informations au ministre de l'intérieur"),
+        _("Délais dans lesquels le ministre de l'intérieur est informé avant l'acte"),
         _parts(
-            Part("bbj_final_stop_hours", _("Avant l'arrêt définitif d'un bad beat jackpot (heures)"), WHOLE),
-            Part("progressive_notice_days", _("Avant l'arrêt ou le transfert d'un progressif (jours)"), WHOLE),
+            Part(
+                "bbj_final_stop_hours",
+                _("Dans les heures qui précèdent l'arrêt définitif d'un bad beat jackpot"),
+                WHOLE,
+                minimum=1,
+            ),
+            Part(
+                "progressive_notice_days",
+                _("Dans les jours qui précèdent l'arrêt ou le transfert d'un progressif"),
+                WHOLE,
+                minimum=1,
+            ),
         ),
         jurisdictions=("FR",),
     ),

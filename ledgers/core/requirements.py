@@ -39,7 +39,34 @@ RULED_OUT: dict[str, Ruling] = {
 # function that computes it (module.function). The status test fails when it is gone.
 REPORTED: dict[str, str] = {
     "AUTH-03": "ledgers.authority.authorisation.authorisation_figures",
+    # The stock at any time, per depot and category, for the SCJ's verification without notice.
+    "CARD-06": "ledgers.cards.selectors.stock_statement",
+    "DICE-05": "ledgers.dice.selectors.stock_statement",
     "SLOT-28": "ledgers.authority.authorisation.authorisation_figures",
+}
+
+# Rows whose check holds by construction or through another row's check, that no string of theirs
+# cites: the function every such act goes through, which makes the violation impossible
+# ("module.function"), or the row whose refusal enforces it. The status test fails when the
+# function is gone or that row is not itself enforced.
+ENFORCED_BY: dict[str, str] = {
+    # The carnet modèle 19 takes no entry before the police's opening act, its visa (REG-01).
+    "CARD-27": "REG-01",
+    # The sabot allocation is written by the act itself in the table's carnet d'avances (punto banco,
+    # blackjack) or in column 3 of its modèle 11 (baccara), in the allocation's transaction.
+    "SHOE-06": "ledgers.cash.services.sabots.shoe_allocation_write",
+    "SHOE-13": "ledgers.cash.services.sabots.shoe_allocation_write",
+    "COUNT-16": "ledgers.cash.services.sabots.shoe_allocation_write",
+    # The amount retained is computed, never typed: the higher of the count and the statement,
+    # with the surplus keyed in or the shortfall borne by the cash desk.
+    "COUNT-23": "ledgers.cash.services.bbj.bad_beat_record",
+    # Every line of the dice-in-service register carries date, séance, table and time.
+    "DICE-22": "ledgers.dice.services.common._service_entry",
+    # A meter that falls without a rollover at its capacity opens an INC-12 incident at the reading.
+    "SLOT-32": "ledgers.slots.services.releves.releve_readings_import",
+    # Every slot act (move, intervention, reset, SFM visit) writes its modèle 26 line through the one
+    # writer, in the act's transaction.
+    "SLOT-51": "ledgers.slots.services.common._append",
 }
 
 # Decisions taken where the text is silent, and parts of a row left out with their reason; keyed
@@ -49,10 +76,11 @@ DECISIONS: dict[str, str] = {
     "CARD-10": "Destruction periodicity: SET-05 destruction_period_days (30 by default, the text says "
     "only 'depending on activity'); a depot whose last destruction is older is flagged.",
     "CARD-11": "The notice to the SCJ is recorded by the system when it is given (never typed in); the "
-    "destruction is refused until SET-05 scj_notice_minutes have passed since it: a day by default, "
-    "time for an agent to attend (AMB-37: the text sets no lead time).",
-    "DICE-07": "As CARD-11: notice timestamped by the system, destruction refused before SET-05 "
-    "scj_notice_minutes (a day by default, AMB-37).",
+    "destruction is refused before the time planned when the SCJ was told, and until SET-05 "
+    "scj_notice_minutes have passed since the notice: a day by default, never below an hour, time for "
+    "an agent to attend (AMB-37: the text sets no lead time).",
+    "DICE-07": "As CARD-11: notice timestamped by the system, destruction refused before the planned time "
+    "the SCJ was told of and before SET-05 scj_notice_minutes (a day by default, an hour at least, AMB-37).",
     "SLOT-35": "The comité member who controls a payment signs it at the terminal with his own password "
     "(and authenticator code), through the countersignature every other co-signed act uses.",
     "CARD-02": "AMB-05: a sixain without a manufacturer number gets an internal tracking ID and is flagged.",
@@ -169,16 +197,17 @@ DECISIONS: dict[str, str] = {
     "(60 minutes by default, to confirm) is flagged.",
     "SLOT-29": "The devices and displays are required before service (authority checklist); the flag of "
     "a door-open signal with no intervention record is the monitoring import's SLOT-53 flag.",
-    "SLOT-34": "AMB-55: 'membre du comité spécialisé' read as any member of the comité de direction, "
-    "who countersigns at the terminal with his own password; the signer is not matched against the "
-    "comité member named in the day's slot staffing (SLOT-50).",
+    "SLOT-34": "AMB-55: 'membre du comité spécialisé' read as the comité member the day's slot staffing "
+    "assigns to the control of the games (SLOT-50), who countersigns at the terminal with his own "
+    "password; any comité member on a day with no staffing written.",
     "KEY-17": "AMB-51: the upper-part opening rule applies to every casino, the employee alternative "
     "only to casinos with 75 machines or fewer (SET-43).",
     # Registers
     "INC-03": "Recorded (000 art. 1.3): the exchange is the CARD-16 record, written in the card events "
     "register; its refusals are CARD-16's.",
-    "REG-03": "Recorded: the annex ledger's lines are written by the transfers (CARD-05, DICE-04); its "
-    "paraphe is SET-26.",
+    "REG-03": "The annex ledger's lines are written by the transfers and the day closes (CARD-05, "
+    "DICE-04); the text does not ask for it to be coté et paraphé: where SET-26 annex_ledger_paraphe asks "
+    "for it (default off), a line is refused unless the Commissaire opened the volume.",
     "REG-06": "Recorded: the sections of modèle 19; a destruction without the police officer's presence "
     "and visa is refused under CARD-31 and DICE-19.",
     "REG-13": "Recorded: the ticket books' lines; their checks are COUNT-07's and COUNT-08's.",
@@ -211,13 +240,14 @@ DECISIONS: dict[str, str] = {
     "SET-26": "Registers whose text names nobody to cote and paraph them: the directeur responsable "
     "(FR) or the Direction des Jeux (MC); MC annex ledger not paraphed, MC dice-in-service register "
     "paraphed (AMB-36).",
-    "SET-42": "Read as a minimum notice (AMB-50).",
+    "SET-42": "Read as the window the text sets before the act (AMB-50): 48 hours, 15 days by default; at least 1.",
     "SET-08": "Entered by the establishment's director (FR the directeur responsable, MC the directeur "
     "des jeux) on the settings page or through the API, as every setting the texts leave to the house "
     "(ledgers.core.establishment_settings); each change is a line of the main courante.",
     "SET-23": "No default: until the Direction des Jeux fixes the threshold, no refait premium is taken (GAME-24).",
     "SET-05": "MC minimum notice to the SCJ before a destruction: a day by default (the text sets none, "
-    "AMB-37); issue lead time 60 minutes; destruction periodicity 30 days (flag).",
+    "AMB-37), never below an hour (SCJ_NOTICE_FLOOR_MINUTES); issue lead time 60 minutes; destruction "
+    "periodicity 30 days (flag).",
 }
 
 # Settings the code holds in its structure rather than reading them per establishment.
@@ -459,8 +489,9 @@ AMBIGUITY_DECISIONS: dict[str, Decided] = {
     ),
     "AMB-32": Decided(
         "Table change follows each jurisdiction's slips. MC: the chef de table's change slip (COUNT-04) "
-        "and the changeur's slip (COUNT-06), but a chef de table's slip at a MC cercle table is not "
-        "refused. FR cercle tables change only through the changeur whose box is in modèle 11 (COUNT-28)."
+        "and the changeur's slip (COUNT-06); at a MC cercle table the chef de table's slip is refused "
+        "(COUNT-06: art. 17.2 gives the change to the changeur alone). FR cercle tables change only "
+        "through the changeur whose box is in modèle 11 (COUNT-28)."
         " FR punto banco's marbre change is not recorded.",
         ("ledgers.cash.services.slips", "ledgers.cash.services.changeurs"),
     ),
@@ -496,8 +527,10 @@ AMBIGUITY_DECISIONS: dict[str, Decided] = {
         ("ledgers.dice.services.common", "ledgers.core.jurisdictions"),
     ),
     "AMB-37": Decided(
-        "MC SET-05: a destruction or neutralisation is refused until scj_notice_minutes (1440, a day by "
-        "default) have passed since the SCJ notice the system timestamped (CARD-11, DICE-07). Periodicity"
+        "MC SET-05: a destruction or neutralisation is refused before the time planned when the SCJ was "
+        "told (it may attend what it was told of), and until scj_notice_minutes (1440, a day by default; "
+        "no setting below 60) have passed since the SCJ notice the system timestamped (CARD-11, DICE-07). "
+        "Periodicity"
         " is destruction_period_days, 30 by default; a card unit withdrawn longer and not destroyed is "
         "flagged (CARD-10).",
         ("ledgers.custody.services.destruction", "ledgers.cards.selectors", "ledgers.core.jurisdictions"),
@@ -582,10 +615,12 @@ AMBIGUITY_DECISIONS: dict[str, Decided] = {
         ("ledgers.equipment.services.shoes", "ledgers.equipment.specs", "ledgers.cash.services.sabots"),
     ),
     "AMB-50": Decided(
-        "Read as a minimum notice: the act is refused until the lead has passed since the notice the "
-        "system recorded. SET-42 bbj_final_stop_hours (default 48) for a BBJ final stop (COUNT-47); "
-        "SET-42 progressive_notice_days (default 15) for a progressive stop or transfer (SLOT-37) and JPM"
-        " withdrawal (SLOT-41).",
+        "Read as the words say, a window: the Minister is told within the N before the act, so the act "
+        "comes within N after the notice the system recorded, and is refused once that notice is older "
+        "(it is then given again; a second notice while one holds is refused). SET-42 "
+        "bbj_final_stop_hours (default 48) for a BBJ final stop (COUNT-47); SET-42 "
+        "progressive_notice_days (default 15) for a progressive stop or transfer (SLOT-37) and a JPM "
+        "withdrawal (SLOT-41).",
         ("ledgers.cash.services.bbj_stops", "ledgers.slots.services.progressives", "ledgers.incidents.services"),
     ),
     "AMB-51": Decided(
@@ -614,9 +649,10 @@ AMBIGUITY_DECISIONS: dict[str, Decided] = {
         ("ledgers.registers.services", "ledgers.registers.printing.register", "ledgers.core.api.actions"),
     ),
     "AMB-55": Decided(
-        "Any user with the comité role may countersign a repair removal or return (SLOT-34), together "
-        "with the mechanic (or the employee where ≤ SET-43 machines). The signer is not matched against "
-        "the comité member named in the day's slot staffing (SLOT-50), and nothing is flagged.",
+        "A repair removal, a return or a replacement (SLOT-34) is countersigned, with the mechanic (or "
+        "the employee where ≤ SET-43 machines), by the comité member the day's slot staffing assigns to "
+        "the control of the games (art. 68-27, SLOT-50); another comité member is refused. On a day with "
+        "no staffing written (the slot room cannot open then) any comité member may sign.",
         ("ledgers.slots.services.machines",),
     ),
     "AMB-56": Decided(

@@ -98,7 +98,8 @@ COMPTABILITE_ANNEXE = register_kind(
         ),
         record_roles=KEEPERS,
         jurisdictions=("MC",),
-        paraph_roles=(Role.DIRECTEUR_JEUX,),
+        # The Direction des Jeux, or the Commissaire where SET-26 annex_ledger_paraphe asks for it.
+        paraph_roles=(Role.DIRECTEUR_JEUX, Role.COMMISSAIRE),
         requirements=("REG-03", "CARD-05", "DICE-04"),
     )
 )

@@ -209,21 +209,19 @@ def _mc_destruction(est: Establishment, day: int) -> None:
         return
     director = demo_user(est, Role.DIRECTEUR_JEUX)
     method = "neutralisation" if day % 2 else "destruction"
+    # Announced to the SCJ for tomorrow: it may attend, so the operation waits (DICE-07).
     session = services.dice_destruction_plan(
-        establishment=est, dice=queue, planned_at=timezone.now(), actor=director, method=method
+        establishment=est,
+        dice=queue,
+        planned_at=timezone.now() + datetime.timedelta(days=1),
+        actor=director,
+        method=method,
     )
     custody.destruction_notify(
         session=session,
         channel="email",
         actor=director,
-        reference="Courriel au Service de Contrôle des Jeux",
-    )
-    services.dice_destruction_complete(
-        session=session,
-        actor=director,
-        inspector=demo_user(est, Role.INSPECTEUR),
-        witness=demo_user(est, Role.SCJ) if day == 14 else None,
-        observations="Dés percés et rayés en présence de l'inspecteur.",
+        reference=f"Courriel au Service de Contrôle des Jeux (jour {day})",
     )
 
 

@@ -431,7 +431,8 @@ def _custody_events(casino: Casino, day: int, date: datetime.date) -> None:
             if casino.est.jurisdiction == "MC"
             else DestructionSession.Method.DESTRUCTION
         )
-        planned = timezone.now()
+        # MC: announced to the SCJ for tomorrow, which it may attend: the operation waits (CARD-11).
+        planned = timezone.now() + datetime.timedelta(days=1 if casino.est.jurisdiction == "MC" else 0)
         plan_ = custody.destruction_plan(
             domain=SHOES,
             establishment=casino.est,
@@ -447,13 +448,14 @@ def _custody_events(casino: Casino, day: int, date: datetime.date) -> None:
                 reference=f"SCJ/{date:%Y}/{day:03d}",
                 actor=casino.director,
             )
-        custody.destruction_complete(
-            session=plan_,
-            domain=SHOES,
-            actor=casino.director,
-            witness=casino.user(plan["authority"]),
-            observations="Sabot percé et découpé en présence de l'autorité.",
-        )
+        else:
+            custody.destruction_complete(
+                session=plan_,
+                domain=SHOES,
+                actor=casino.director,
+                witness=casino.user(plan["authority"]),
+                observations="Sabot percé et découpé en présence de l'autorité.",
+            )
     if day == plan["verification"]:
         counted = {}
         for shoe in Shoe.objects.filter(establishment=casino.est, location__isnull=False).exclude(

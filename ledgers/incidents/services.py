@@ -152,6 +152,36 @@ def notice_lead_require(
         )
 
 
+def notice_window_require(
+    *,
+    establishment: Establishment,
+    notified_at: datetime.datetime | None,
+    window: datetime.timedelta,
+    requirement: str,
+    rule: str,
+) -> None:
+    """Refuse an act the text wants the authority told of "dans les N qui précèdent" it (AMB-50:
+    within the N before the act, not at least N before) while the system has recorded no notice,
+    or once the one it recorded is older than ``window``: the authority is then told again."""
+    if notified_at is None:
+        raise RuleViolation(requirement, _("%(rule)s Enregistrez d'abord l'information donnée.") % {"rule": rule})
+    if notice_stale(notified_at, window):
+        raise RuleViolation(
+            requirement,
+            _("%(rule)s Information enregistrée le %(at)s, valable jusqu'au %(until)s : informez à nouveau.")
+            % {
+                "rule": rule,
+                "at": establishment.localtime(notified_at).strftime("%d/%m/%Y %H:%M"),
+                "until": establishment.localtime(notified_at + window).strftime("%d/%m/%Y %H:%M"),
+            },
+        )
+
+
+def notice_stale(notified_at: datetime.datetime, window: datetime.timedelta) -> bool:
+    """A notice given "dans les N qui précèdent" an act no longer precedes it within N (AMB-50)."""
+    return timezone.now() > notified_at + window
+
+
 @transaction.atomic
 def incident_open(
     *,
@@ -285,6 +315,13 @@ def incident_notify(
     if notified_at > timezone.now():
         raise ValueError(_("L'heure d'information ne peut être dans le futur."))
     info, jurisdiction = get_category(incident.category), incident.establishment.jurisdiction
+    if jurisdiction == "MC" and recipient_role == Role.SCJ and role not in DECIDERS["MC"]:
+        # INC-01: the direction des jeux informs the SCJ; INC-02: the directeur des jeux does.
+        raise RuleViolation(
+            incident.requirement,
+            _("Le Service de Contrôle des Jeux est informé par la direction des jeux : %(roles)s.")
+            % {"roles": ", ".join(str(Role(r).label) for r in DECIDERS["MC"])},
+        )
     channels = info.notice_channels.get(jurisdiction)
     if channels and channel not in channels and recipient_role in info.notices.get(jurisdiction, ()):
         raise RuleViolation(

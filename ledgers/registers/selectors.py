@@ -57,6 +57,11 @@ def register_for(user: AbstractBaseUser, number: str) -> Register:
     return get_object_or_404(registers_visible_to(user).select_related("establishment"), number=number)
 
 
+def opening_role(register: Register) -> str | None:
+    """The role in which the register's volume was coted and paraphed (None before its opening)."""
+    return register.entries.filter(kind=EntryKind.OPENING).values_list("role", flat=True).first()
+
+
 def entry_for(register: Register, seq: int) -> Entry:
     entries = register.entries.select_related("actor_user").annotate(corrects_seq=F("corrects__seq"))
     return get_object_or_404(entries, seq=seq)

@@ -378,6 +378,39 @@ def _check_declared_minimum(session: TableSession, minimum: Decimal) -> None:
         )
 
 
+def _check_fixed_for_the_day(
+    session: TableSession, minimum: Decimal, maximum: Decimal | None, bets: Mapping[str, Decimal]
+) -> None:
+    """A game whose limits are fixed at the opening until the next day's séance (GAME-38): a later
+    table-partie of the table on the same day opens at the limits its first one opened at."""
+    fixed = (
+        TableLimits.objects.filter(
+            table_session__table=session.table,
+            table_session__seance__date=session.seance.date,
+            table_session__opened_at__isnull=False,
+        )
+        .exclude(table_session=session)
+        .order_by("-set_at", "-pk")
+        .first()
+    )
+    if fixed is None:
+        return
+    kept = {key: Decimal(value) for key, value in fixed.bet_maximums.items()}
+    if (fixed.minimum_stake, fixed.maximum_stake, kept) != (minimum, maximum, dict(bets)):
+        raise RuleViolation(
+            "GAME-38",
+            _(
+                "Les limites de la table %(table)s ont été fixées à l'ouverture du %(day)s (%(limits)s) : elles ne "
+                "changent pas avant la séance du lendemain."
+            )
+            % {
+                "table": session.table.number,
+                "day": session.seance.date.strftime("%d/%m/%Y"),
+                "limits": _limits_text(fixed),
+            },
+        )
+
+
 @transaction.atomic
 def table_limits_set(
     *,
@@ -422,6 +455,8 @@ def table_limits_set(
     during_play = session.status == TableSession.Status.OPEN
     if not during_play:
         _check_declared_minimum(session, minimum_stake)
+        if limits is not None and limits.change == "locked":
+            _check_fixed_for_the_day(session, minimum_stake, maximum_stake, bets)
     if during_play and limits is not None:
         in_force = selectors.limits_of(session).last()
         if limits.pay_tables and in_force is not None and in_force.pay_table != pay_table:

@@ -2,7 +2,7 @@
 in its own transaction as in production, then ``verify_ledgers``: each act writes its entry, the
 entry names the objects the act wrote, and the registers and the objects verify with no finding.
 
-Monaco: the Direction's settings (decks of punto banco, no lead before a destruction), supplier
+Monaco: the Direction's settings (decks of punto banco, the least lead before a destruction), supplier
 and its approval renewed, order visaed by the SCJ and sent, receipt by the cartier, transfers to
 the annex depot and the DCC, the annex day closed, the replacement sixain designated, issue,
 unsealing and table control, a card exchanged by the inspecteur, a new shuffle ordered, the return
@@ -18,6 +18,7 @@ with the reason, the only ones a test cannot reach."""
 
 import datetime
 import itertools
+from types import SimpleNamespace
 
 import pytest
 from django.utils import timezone
@@ -26,7 +27,7 @@ from ledgers.cards.models import CardUnit
 from ledgers.core.services import establishment_setting_change, table_session_close, table_session_open
 from tests.api.acts import Acts, verify_every_act
 from tests.cards.conftest import World
-from tests.factories import DEFAULT_PASSWORD, EstablishmentFactory
+from tests.factories import DEFAULT_PASSWORD, EstablishmentFactory, notice_aged
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 
@@ -101,7 +102,7 @@ def withdrawn_and_reported(acts: Acts, withdrawer, reporter, worn: int, other: i
 def monaco(acts: Acts, w: World) -> None:
     """A Monaco séance: the cartier's depots, the inspecteur's exchange, the PAE of the super privé."""
     establishment_setting_change(establishment=w.est, code="SET-02", value={"punto_banco": 6}, actor=w.director)
-    establishment_setting_change(establishment=w.est, code="SET-05", value={"scj_notice_minutes": 0}, actor=w.director)
+    establishment_setting_change(establishment=w.est, code="SET-05", value={"scj_notice_minutes": 60}, actor=w.director)
     order = ordered(acts, w, supplier(acts, w), 5)
     received = acts.post(
         w.cartier,
@@ -187,6 +188,7 @@ def monaco(acts: Acts, w: World) -> None:
     acts.post(
         w.director, f"{API}destructions/{destruction['id']}/notify/", {"channel": "email", "reference": "Courriel SCJ"}
     )
+    notice_aged(SimpleNamespace(pk=destruction["id"]), 60)
     acts.post(
         w.director,
         f"{API}destructions/{destruction['id']}/complete/",

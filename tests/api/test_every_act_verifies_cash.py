@@ -35,7 +35,6 @@ from ledgers.cash.registers import (
     RETENUES_POTS,
 )
 from ledgers.core.roles import Role
-from ledgers.core.services import establishment_setting_change
 from tests.api.acts import Acts, verify_every_act
 from tests.cash.conftest import fro, mco, plaques  # noqa: F401
 from tests.factories import DEFAULT_PASSWORD, countersignature, post_displays, set_up_table
@@ -288,10 +287,7 @@ def fr_bad_beat_jackpot(acts: Acts, fro: SimpleNamespace) -> None:  # noqa: F811
         f"{API}bad-beat-jackpot/final-stop-notices/",
         {"jackpot": jackpot, "channel": "written", "reference": "courrier 12"},
     )
-    # the 48 hours counted from the recorded notice (SET-42) set to none, so that the stop follows
-    fro.est = establishment_setting_change(
-        establishment=fro.est, code="SET-42", value={"bbj_final_stop_hours": 0}, actor=fro.director
-    )
+    # within the 48 hours after the recorded notice (SET-42, AMB-50): the stop may follow at once
     acts.post(comite, f"{API}bad-beat-jackpot/final-stops/", {"jackpot": jackpot})
 
 

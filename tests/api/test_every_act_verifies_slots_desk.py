@@ -18,7 +18,7 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from ledgers.core.services import establishment_setting_change, seance_open
+from ledgers.core.services import seance_open
 from ledgers.slots.services import cashdesk
 from tests.api.acts import Acts, verify_every_act
 from tests.factories import DEFAULT_PASSWORD, make_user, open_register, open_seance_registers
@@ -232,10 +232,7 @@ def france_jackpots(acts: Acts, room) -> None:
         f"{API}progressives/stop-notices/",
         {"progressive": progressive["id"], "kind": "final", "channel": "written", "reference": "DLPAJ-1"},
     )
-    # the 15 days counted from the recorded notice (SET-42) set to none, so that the stops follow
-    room.est = establishment_setting_change(
-        establishment=room.est, code="SET-42", value={"progressive_notice_days": 0}, actor=room["directeur_responsable"]
-    )
+    # within the 15 days after the recorded notice (SET-42, AMB-50): the stops may follow at once
     stop = acts.post(
         comite,
         f"{API}progressives/stops/",

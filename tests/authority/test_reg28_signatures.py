@@ -35,6 +35,7 @@ def _avance(fr_room, machine, **overrides):
         "refilled_by": fr_room["employe_jeux"],
         "comite": fr_room["comite"],
         "actor": fr_room["caissier"],
+        "signed_by": fr_room["caissier"],
         **overrides,
     }
     return accounting.avance_issue(**values)
@@ -88,6 +89,23 @@ def test_reg_28_count_line_of_modele_29_refused_without_its_writer_signature(fr_
     assert unsigned.status_code == 409 and unsigned.json()["code"] == "REG-28"
     signed = api.post(f"/api/v1/slots/counts/{count.pk}/lines/", {**body, "password": DEFAULT_PASSWORD}, format="json")
     assert signed.status_code == 201 and signed.json()["coins"] == "10.00"
+
+
+def test_reg_28_the_service_itself_refuses_a_line_its_writer_did_not_sign(fr_room, machine):
+    """The rule lives in the service: any caller (a page, the API, a task, a script) that did not
+    re-authenticate the writer for the line gets the refusal, as does one signed by someone else."""
+    for signed_by in (None, fr_room["comite"]):
+        with pytest.raises(RuleViolation) as refused:
+            _avance(fr_room, machine, signed_by=signed_by)
+        assert refused.value.code == "REG-28"
+    open_register(fr_room.est, "slot_comptees")
+    count = counts.slot_count_open(establishment=fr_room.est, kind="as_needed", actor=fr_room["comite"])
+    with pytest.raises(RuleViolation) as refused:
+        counts.slot_count_line(
+            count=count, machine=machine, actor=fr_room["caissier"], comite=fr_room["comite"], coins=Decimal("10")
+        )
+    assert refused.value.code == "REG-28"
+    assert not AccountingLine.objects.exists() and not count.lines.exists()
 
 
 def test_reg_28_the_comite_member_signs_by_re_authenticating(fr_room, machine):

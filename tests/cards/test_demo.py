@@ -57,7 +57,10 @@ def test_seed_runs_stays_idempotent_and_every_register_verifies(organisation):
         est = Establishment.objects.get(code=code)
         assert selectors.stock_statement(est).balanced
         assert StockVerification.objects.get(establishment=est).discrepancy is False
-        assert DestructionSession.objects.get(establishment=est).status == "completed"
+        # MC: announced to the SCJ for the next day, which it may attend (CARD-11); FR: done before the police.
+        destruction = DestructionSession.objects.get(establishment=est)
+        assert destruction.status == ("planned" if est.jurisdiction == "MC" else "completed")
+        assert est.jurisdiction == "FR" or destruction.notified_at is not None
         assert selectors.out_at_tables(est), "today's séance has cards out"
     mc = Establishment.objects.get(code=DEMO_MC)
     kinds = set(CardEvent.objects.filter(establishment=mc).values_list("kind", flat=True))

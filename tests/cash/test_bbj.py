@@ -198,32 +198,31 @@ def minister_told(fro, jackpot, reference="courrier 12"):
     )
 
 
-def no_final_stop_lead(fro):
-    """SET-42 set to no lead, so that a stop may follow the notice the system just recorded."""
-    fro.est.options = {**fro.est.options, "SET-42": {"bbj_final_stop_hours": 0}}
-    fro.est.save()
-
-
 def test_count_47_final_stop_refused_without_the_recorded_minister_notice(fro, jackpot):
     configure(fro, jackpot)
-    no_final_stop_lead(fro)
     with pytest.raises(RuleViolation) as silent:
         bbj_stops.bad_beat_stop_final(jackpot=jackpot, actor=fro[Role.COMITE])
     assert silent.value.code == "COUNT-47" and "Enregistrez d'abord" in str(silent.value)
     assert not BadBeatStop.objects.exists()
 
 
-def test_count_47_final_stop_refused_before_48_hours_from_the_recorded_notice(fro, jackpot):
+def test_count_47_amb_50_final_stop_within_48_hours_after_the_recorded_notice_not_later(fro, jackpot, monkeypatch):
+    """ "Dans les quarante-huit heures qui précèdent son arrêt" (AMB-50): told within the 48 hours
+    before the stop; a notice older than that no longer precedes it within them."""
     configure(fro, jackpot)
     before = timezone.now()
     notice = minister_told(fro, jackpot)
     # the time is the system's: nothing typed in can back-date it
     assert before <= notice.notified_at <= timezone.now()
-    with pytest.raises(RuleViolation) as early:
+    later = timezone.now() + datetime.timedelta(hours=48, minutes=1)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    with pytest.raises(RuleViolation) as late:
         bbj_stops.bad_beat_stop_final(jackpot=jackpot, actor=fro[Role.COMITE])
-    ready = fro.est.localtime(notice.notified_at + datetime.timedelta(hours=48))
-    assert early.value.code == "COUNT-47" and f"{ready:%d/%m/%Y %H:%M}" in str(early.value)
+    until = fro.est.localtime(notice.notified_at + datetime.timedelta(hours=48))
+    assert late.value.code == "COUNT-47" and f"{until:%d/%m/%Y %H:%M}" in str(late.value)
     assert not BadBeatStop.objects.exists()
+    minister_told(fro, jackpot, reference="courrier 13")  # told again
+    assert bbj_stops.bad_beat_stop_final(jackpot=jackpot, actor=fro[Role.COMITE]).minister_reference == "courrier 13"
 
 
 def test_count_47_minister_notice_is_given_once_and_written_in_the_auth_06_register(fro, jackpot):
@@ -231,7 +230,7 @@ def test_count_47_minister_notice_is_given_once_and_written_in_the_auth_06_regis
     line = current_register(fro.est, AUTHORITY_NOTICES.code).entries.order_by("-seq").first()
     assert line.payload["requirement"] == "COUNT-47" and line.payload["reference"] == "courrier 12"
     assert line.payload["notified_at"] == f"{fro.est.localtime(notice.notified_at):%d/%m/%Y %H:%M}"
-    with pytest.raises(RuleViolation):
+    with pytest.raises(RuleViolation):  # told once while it holds
         minister_told(fro, jackpot, reference="courrier 13")
     assert BadBeatStopNotice.objects.count() == 1
 
@@ -240,7 +239,6 @@ def test_count_47_final_stop_after_the_notice_lead_writes_the_orphan(fro, jackpo
     configure(fro, jackpot)
     bbj_count(fro, fro.close(fro.session("TH1")), retained="500", displayed="1500")
     notice = minister_told(fro, jackpot)
-    no_final_stop_lead(fro)
     stop = bbj_stops.bad_beat_stop_final(jackpot=jackpot, actor=fro[Role.COMITE])
     assert stop.minister_notified_at == notice.notified_at and stop.minister_reference == "courrier 12"
     assert stop.increment == Decimal("500.00") and stop.orphan.amount == Decimal("500.00")
@@ -256,7 +254,6 @@ def test_count_47_reassignment_only_until_31_october_of_the_season(fro, jackpot,
     configure(fro, jackpot)
     bbj_count(fro, fro.close(fro.session("TH1")), retained="300", displayed="1300")
     minister_told(fro, jackpot, reference="courrier 13")
-    no_final_stop_lead(fro)
     stop = bbj_stops.bad_beat_stop_final(jackpot=jackpot, actor=fro[Role.COMITE])
     # a year later the 31 October of the stop's season is past
     later = timezone.now() + datetime.timedelta(days=366)
@@ -335,7 +332,7 @@ def test_count_24_displayed_amount_flagged_unless_previous_plus_retenues_minus_p
 # --- pages and API --------------------------------------------------------------------------------
 
 
-def test_count_48_bbj_pages_and_api(client, fro, jackpot):
+def test_count_48_bbj_pages_and_api(client, fro, jackpot, monkeypatch):
     api = APIClient()
     api.force_authenticate(fro[Role.COMITE])
     config = {
@@ -396,8 +393,11 @@ def test_count_48_bbj_pages_and_api(client, fro, jackpot):
         format="json",
     )
     assert told.status_code == 201 and told.json()["notified_at"]
-    early = api.post("/api/v1/cash/bad-beat-jackpot/final-stops/", {"jackpot": jackpot.pk}, format="json")
-    assert early.status_code == 409 and early.json()["code"] == "COUNT-47"
+    with monkeypatch.context() as future:  # past the 48 hours the notice precedes the stop within (AMB-50)
+        later = timezone.now() + datetime.timedelta(hours=49)
+        future.setattr(timezone, "now", lambda: later)
+        late = api.post("/api/v1/cash/bad-beat-jackpot/final-stops/", {"jackpot": jackpot.pk}, format="json")
+    assert late.status_code == 409 and late.json()["code"] == "COUNT-47"
     client.force_login(fro[Role.COMITE])
     for url in (
         f"/caisses/bad-beat-jackpot/{jackpot.pk}/",

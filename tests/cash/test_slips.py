@@ -137,6 +137,23 @@ def test_count_04_mc_change_slip_signed_by_the_inspecteur_at_an_open_table(mco):
     assert served.served_by == mco[Role.CAISSIER]
 
 
+def test_count_06_amb_32_mc_cercle_table_change_is_the_changeurs_not_a_chef_de_table_slip(mco):
+    """Art. 17.2: at the cercle games the seated players' change is done by the changeur alone."""
+    change_book = book(mco, kind=SlipBook.Kind.CHANGE, number="C-1")
+    with pytest.raises(RuleViolation) as refused:
+        services.slip_write(
+            book=change_book,
+            number=1,
+            session=mco.session("CF1"),
+            requested=CHIPS,
+            handed=[{"value": "5000", "quantity": 1, "kind": "plaque"}],
+            actor=mco[Role.CHEF_TABLE],
+            supervisor=mco[Role.INSPECTEUR],
+        )
+    assert refused.value.code == "COUNT-06" and "changeur" in str(refused.value)
+    assert not change_book.slips.exists()
+
+
 def test_count_02_mc_no_change_slip_for_a_table_that_is_not_playing(mco):
     session = mco.session("BJ1", open_=False)
     with pytest.raises(RuleViolation) as refused:

@@ -493,6 +493,22 @@ def test_dice_07_minimum_notice_to_the_scj_per_set_05(mc_org):
     dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"])
 
 
+def test_dice_07_destruction_held_to_the_start_the_scj_was_told_of(mc_org):
+    dice = receive_mc(mc_org, 1)
+    dice_withdraw(dice=dice, reason="damaged", actor=mc_org["cartier"])
+    session = dice_destruction_plan(
+        establishment=mc_org.est,
+        dice=dice,
+        actor=mc_org["directeur_jeux"],
+        planned_at=timezone.now() + datetime.timedelta(days=2),
+    )
+    destruction_notify(session=session, channel="phone", reference="", actor=mc_org["directeur_jeux"])
+    notice_aged(session, 24 * 60 + 1)
+    with pytest.raises(RuleViolation) as refused:
+        dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"])
+    assert refused.value.code == "DICE-07" and "prévue le" in str(refused.value)
+
+
 def test_dice_04_depot_day_not_closed_is_flagged(mc_org, client):
     dice = receive_mc(mc_org, 2)
     items_transfer(domain=DICE, items=dice, to_location=mc_org.annex, actor=mc_org["cartier"])

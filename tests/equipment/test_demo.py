@@ -5,9 +5,10 @@ import io
 
 import pytest
 
-from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_options, demo_username
+from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_username
 from ledgers.core.models import GamingTable
 from ledgers.core.roles import Role
+from ledgers.custody.models import DestructionSession
 from ledgers.equipment import demo
 from ledgers.equipment.models import LaunchRoster, LaunchTurn, Shoe, ShoeAllocation, ShufflerUse, WheelCheck
 from ledgers.incidents.models import Incident
@@ -76,9 +77,7 @@ ORG = {
 
 def build_demo_organisation():
     for code, (jurisdiction, rooms, locations, roles) in ORG.items():
-        est = EstablishmentFactory(
-            code=code, name=f"Casino {code}", jurisdiction=jurisdiction, options=demo_options(jurisdiction)
-        )
+        est = EstablishmentFactory(code=code, name=f"Casino {code}", jurisdiction=jurisdiction)
         room_objs = {name: RoomFactory(establishment=est, code=name, name=name) for name in rooms}
         for room, tables in rooms.items():
             for spec in tables:
@@ -120,7 +119,9 @@ def test_demo_seed_runs_is_idempotent_and_every_register_verifies(db):
     assert WheelCheck.objects.filter(passed=False).count() == 2  # one failed check per casino (INC-08)
     assert Incident.objects.filter(category="shuffler_malfunction").count() == 1
     assert Incident.objects.filter(status=Incident.Status.OPEN).count() == 0
-    assert Shoe.objects.filter(status__in=("destroyed", "neutralised")).count() == 2
+    # FR's done before the police; MC's announced to the SCJ for the next day, which it may attend (CARD-11).
+    assert Shoe.objects.filter(status__in=("destroyed", "neutralised")).count() == 1
+    assert DestructionSession.objects.filter(establishment__jurisdiction="MC", status="planned").count() == 1
     # MC roulettes: an ordre de roulement per open table-partie; three days depart from it (WHEEL-09).
     assert LaunchRoster.objects.count() == 2 * DAYS - 1  # R2 stays closed after its failed check
     flagged = {

@@ -59,6 +59,21 @@ def test_inc_02_card_anomaly_needs_the_three_informations_before_closing(mc, mc_
     assert not open_incidents(mc).exists()
 
 
+@pytest.mark.parametrize("role", ["croupier", "entretien", "inspecteur", "cartier"])
+def test_inc_01_inc_02_only_the_direction_des_jeux_records_the_scj_informed(mc, mc_incidents, user_in, role):
+    """The direction des jeux informs the SCJ (INC-01; INC-02: the directeur des jeux): the SCJ
+    informed, on which the closing depends, is not recorded by anyone else."""
+    director = user_in(mc, "directeur_jeux")
+    incident = incident_open(establishment=mc, category="game", description="Contestation d'un coup", actor=director)
+    with pytest.raises(RuleViolation) as refused:
+        _notify(incident, "scj", user_in(mc, role), minutes_ago=0)
+    assert refused.value.code == "INC-01"
+    assert not incident.notices.exists()
+    incident_decide(incident=incident, decision="Coup annulé", actor=director)
+    with pytest.raises(RuleViolation):
+        incident_close(incident=incident, actor=director)
+
+
 def test_inc_01_mc_incident_cannot_close_without_decision(mc, mc_incidents, user_in):
     director = user_in(mc, "directeur_jeux")
     incident = incident_open(establishment=mc, category="game", description="Contestation d'un coup", actor=director)

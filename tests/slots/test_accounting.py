@@ -32,6 +32,7 @@ def _avance(fr_room, machine, **overrides):
         "refilled_by": fr_room["employe_jeux"],
         "comite": fr_room["comite"],
         "actor": fr_room["caissier"],
+        "signed_by": fr_room["caissier"],
         **overrides,
     }
     return accounting.avance_issue(**values)
@@ -85,11 +86,21 @@ def test_reg_26_modele_29_needs_a_volume_coted_by_the_control_officials(fr_room)
 def test_slot_55_entry_refused_without_both_visas(fr_room, machine):
     for comite in (None, fr_room["superviseur"]):
         with pytest.raises(RuleViolation) as exc:
-            accounting.tickets_record(machine=machine, amount=Decimal("30"), comite=comite, actor=fr_room["caissier"])
+            accounting.tickets_record(
+                machine=machine,
+                amount=Decimal("30"),
+                comite=comite,
+                actor=fr_room["caissier"],
+                signed_by=fr_room["caissier"],
+            )
         assert exc.value.code == "SLOT-55"
     with pytest.raises(RuleViolation):
         accounting.count_record(
-            machine=machine, physical=Decimal("100"), comite=fr_room["comite"], actor=fr_room["comite"]
+            machine=machine,
+            physical=Decimal("100"),
+            comite=fr_room["comite"],
+            actor=fr_room["comite"],
+            signed_by=fr_room["comite"],
         )
     assert not AccountingLine.objects.exists()
 
@@ -101,10 +112,12 @@ def test_slot_55_product_per_count_follows_the_formula(fr_room, machine):
         machine=machine, amount=Decimal("800"), method="cash", combination="7-7-7", actor=cashier, controller=comite
     )
     with pytest.raises(RuleViolation) as exc:  # the cash-desk payment is not in modèle 29 yet
-        accounting.count_record(machine=machine, physical=Decimal("5000"), comite=comite, actor=cashier)
+        accounting.count_record(
+            machine=machine, physical=Decimal("5000"), comite=comite, actor=cashier, signed_by=cashier
+        )
     assert exc.value.code == "SLOT-55"
-    accounting.payment_post(payment=payment, comite=comite, actor=cashier)  # 800
-    accounting.tickets_record(machine=machine, amount=Decimal("150"), comite=comite, actor=cashier)
+    accounting.payment_post(payment=payment, comite=comite, actor=cashier, signed_by=cashier)  # 800
+    accounting.tickets_record(machine=machine, amount=Decimal("150"), comite=comite, actor=cashier, signed_by=cashier)
     kwargs = {
         "machine": machine,
         "physical": Decimal("5000"),
@@ -113,6 +126,7 @@ def test_slot_55_product_per_count_follows_the_formula(fr_room, machine):
         "unclaimed": Decimal("50"),
         "comite": comite,
         "actor": cashier,
+        "signed_by": cashier,
     }
     # 5000 + (12000 − 2000) × 0.10 − 200 − 800 − 50 − 150 = 4800
     with pytest.raises(RuleViolation) as exc:
@@ -129,7 +143,9 @@ def test_slot_55_product_per_count_follows_the_formula(fr_room, machine):
     assert "Membre du comité" in count.entry.payload["signature"]
     # the bons were cash values until this count: the next count starts from zero
     assert not accounting.open_lines(machine).exists()
-    following = accounting.count_record(machine=machine, physical=Decimal("10"), comite=comite, actor=cashier)
+    following = accounting.count_record(
+        machine=machine, physical=Decimal("10"), comite=comite, actor=cashier, signed_by=cashier
+    )
     assert following.amount == Decimal("10.00") and following.avances == 0
 
 
@@ -138,13 +154,19 @@ def test_slot_55_payment_posted_once_and_carnet_is_french_only(fr_room, machine,
     payment = services.jackpot_pay(
         machine=machine, amount=Decimal("800"), method="cash", combination="7-7-7", actor=cashier, controller=comite
     )
-    accounting.payment_post(payment=payment, comite=comite, actor=cashier)
+    accounting.payment_post(payment=payment, comite=comite, actor=cashier, signed_by=cashier)
     with pytest.raises(ValidationError):
-        accounting.payment_post(payment=payment, comite=comite, actor=cashier)
+        accounting.payment_post(payment=payment, comite=comite, actor=cashier, signed_by=cashier)
     mc_machine = mc_room.on_floor()
     mc_cashier = make_user(mc_room.est, "caissier", username="caissier-mc-2")
     with pytest.raises(ValidationError):
-        accounting.tickets_record(machine=mc_machine, amount=Decimal("1"), comite=mc_cashier, actor=mc_room["caissier"])
+        accounting.tickets_record(
+            machine=mc_machine,
+            amount=Decimal("1"),
+            comite=mc_cashier,
+            actor=mc_room["caissier"],
+            signed_by=mc_room["caissier"],
+        )
 
 
 def test_slot_35_slot_55_dashboard_lists_the_jackpots_awaiting_the_comite_visa(client, fr_room, machine):
@@ -155,7 +177,7 @@ def test_slot_35_slot_55_dashboard_lists_the_jackpots_awaiting_the_comite_visa(c
     client.force_login(comite)
     waiting = f"Bon de paiement n° {payment.bon_number} ({machine.number}, 800,00\xa0€)"
     assert waiting in client.get(reverse("dashboard")).content.decode()
-    accounting.payment_post(payment=payment, comite=comite, actor=cashier)
+    accounting.payment_post(payment=payment, comite=comite, actor=cashier, signed_by=cashier)
     assert waiting not in client.get(reverse("dashboard")).content.decode()
 
 
@@ -237,7 +259,12 @@ def month_end_count(fr_room, *machines):
     for machine in machines:
         open_register(fr_room.est, "slot_comptabilite_29", machine.casino_number)
         counts.slot_count_line(
-            count=count, machine=machine, coins=Decimal("10"), actor=fr_room["caissier"], comite=fr_room["comite"]
+            count=count,
+            machine=machine,
+            coins=Decimal("10"),
+            actor=fr_room["caissier"],
+            signed_by=fr_room["caissier"],
+            comite=fr_room["comite"],
         )
     return counts.slot_count_close(count=count, actor=fr_room["comite"])
 
@@ -262,9 +289,15 @@ def test_slot_56_modele_35_certified_by_director_and_comite_total_of_modele_29(f
     other = fr_room.on_floor()
     open_register(fr_room.est, "slot_comptabilite_29", other.casino_number)
     _avance(fr_room, machine)
-    accounting.count_record(machine=machine, physical=Decimal("1000"), comite=comite, actor=cashier)  # 800
-    accounting.count_record(machine=machine, physical=Decimal("500"), comite=comite, actor=cashier)  # 500
-    accounting.count_record(machine=other, physical=Decimal("250"), units_in=100, comite=comite, actor=cashier)  # 260
+    accounting.count_record(
+        machine=machine, physical=Decimal("1000"), comite=comite, actor=cashier, signed_by=cashier
+    )  # 800
+    accounting.count_record(
+        machine=machine, physical=Decimal("500"), comite=comite, actor=cashier, signed_by=cashier
+    )  # 500
+    accounting.count_record(
+        machine=other, physical=Decimal("250"), units_in=100, comite=comite, actor=cashier, signed_by=cashier
+    )  # 260
     month = {"establishment": fr_room.est, "year": 2026, "month": 10}
     for actor, visa in (
         (director, None),
@@ -298,7 +331,7 @@ def test_slot_56_modele_35_certified_by_director_and_comite_total_of_modele_29(f
 
 def test_reg_41_modeles_32_and_35_kept_in_volumes_coted_by_the_control_officials(fr_room, machine, october_31):
     cashier, comite, director = fr_room["caissier"], fr_room["comite"], fr_room["directeur_responsable"]
-    accounting.count_record(machine=machine, physical=Decimal("100"), comite=comite, actor=cashier)
+    accounting.count_record(machine=machine, physical=Decimal("100"), comite=comite, actor=cashier, signed_by=cashier)
     month = {"establishment": fr_room.est, "year": 2026, "month": 10, "comite": comite, "actor": director}
     with pytest.raises(RuleViolation) as exc:  # no modèle 35 volume coté et paraphé yet
         accounting.statement_certify(total=Decimal("100"), **month)
@@ -330,7 +363,11 @@ def test_slot_56_modele_35_total_carried_to_modele_13(fr_room, machine, october_
     open_register(fr_room.est, "slot_recapitulatif_35")
     register = open_register(fr_room.est, "carnet_prelevements")
     accounting.count_record(
-        machine=machine, physical=Decimal("900"), comite=fr_room["comite"], actor=fr_room["caissier"]
+        machine=machine,
+        physical=Decimal("900"),
+        comite=fr_room["comite"],
+        actor=fr_room["caissier"],
+        signed_by=fr_room["caissier"],
     )
     accounting.statement_certify(
         establishment=fr_room.est, year=2026, month=10, comite=fr_room["comite"], actor=fr_room["directeur_responsable"]
@@ -351,7 +388,11 @@ def test_slot_56_statement_page_and_api(client, fr_room, machine, october_31):
 
     open_register(fr_room.est, "slot_recapitulatif_35")
     accounting.count_record(
-        machine=machine, physical=Decimal("40"), comite=fr_room["comite"], actor=fr_room["caissier"]
+        machine=machine,
+        physical=Decimal("40"),
+        comite=fr_room["comite"],
+        actor=fr_room["caissier"],
+        signed_by=fr_room["caissier"],
     )
     director = fr_room["directeur_responsable"]
     client.force_login(director)

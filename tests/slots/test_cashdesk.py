@@ -107,6 +107,7 @@ def test_slot_49_encaisse_justified_at_any_time_open_bons_as_cash_values(fr_room
         refilled_by=fr_room["employe_jeux"],
         comite=fr_room["comite"],
         actor=fr_room["caissier"],
+        signed_by=fr_room["caissier"],
     )
     desk = cashdesk.change_point_create(
         establishment=fr_room.est,

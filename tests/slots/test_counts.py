@@ -50,6 +50,7 @@ def _line(room, count, machine, **values):
         count=count,
         machine=machine,
         actor=room["caissier"],
+        signed_by=room["caissier"],
         comite=room["comite"],
         **{"coins": Decimal("100"), **values},
     )
@@ -177,7 +178,13 @@ def test_slot_46_mc_count_of_a_releve_boxes_reconciles_each_drop(mc_room, clock)
     count = counts.slot_count_open(
         establishment=mc_room.est, kind="as_needed", releve=releve, actor=mc_room["superviseur"]
     )
-    line = counts.slot_count_line(count=count, machine=machine, actor=mc_room["superviseur"], bills=Decimal("20"))
+    line = counts.slot_count_line(
+        count=count,
+        machine=machine,
+        actor=mc_room["superviseur"],
+        signed_by=mc_room["superviseur"],
+        bills=Decimal("20"),
+    )
     assert line.drop_count.counted == Decimal("20") and line.drop_count.releve == releve
     counts.slot_count_close(count=count, actor=mc_room["superviseur"])
 

@@ -13,6 +13,7 @@ from ledgers.registers.models import Entry, Register
 from ledgers.slots import services
 from ledgers.slots.models import Machine, MachineMove, Meter, Socle
 from tests.cash.test_e2e import printed
+from tests.factories import make_user
 
 from .conftest import photo
 
@@ -410,6 +411,22 @@ def test_slot_34_fr_repair_moves_countersigned(fr_room):
         signers=[fr_room["employe_jeux"]],
     )
     assert back.entry.payload["countersigned"]  # ≤ 75 machines: the employee in charge may sign
+
+
+def test_slot_34_amb_55_the_comite_member_of_the_days_slot_staffing_countersigns(fr_room):
+    """ "Le membre du comité spécialisé" (art. 68-19): the comité member the day's staffing assigns to
+    the control of the slot games (art. 68-27), not any comité member."""
+    machine = fr_room.on_floor()
+    fr_room.staff()
+    other = make_user(fr_room.est, "comite", username="comite-bis", first_name="Paule", last_name="Autre")
+    kwargs = {"machine": machine, "to_place": "workshop", "reason": "breakdown", "observations": "Lecteur HS"}
+    with pytest.raises(RuleViolation) as exc:
+        services.machine_move(actor=other, signers=[fr_room["mecanicien"]], **kwargs)
+    assert exc.value.code == "SLOT-34" and fr_room["comite"].get_full_name() in str(exc.value)
+    machine.refresh_from_db()
+    assert machine.place == "floor"
+    move = services.machine_move(actor=fr_room["mecanicien"], signers=[fr_room["comite"]], **kwargs)
+    assert fr_room["comite"].get_full_name() in " ".join(move.entry.payload["countersigned"])
 
 
 def test_slot_34_fr_replacement_by_a_reserve_machine_names_both_machines_countersigned(fr_room):

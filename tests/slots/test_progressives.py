@@ -78,12 +78,6 @@ def _told(room, progressive, kind="final", reference="DLPAJ-1"):
     )
 
 
-def _no_lead(room):
-    """SET-42 set to no lead, so that a stop may follow the notice the system just recorded."""
-    room.est.options = {**room.est.options, "SET-42": {"progressive_notice_days": 0}}
-    room.est.save()
-
-
 def test_slot_36_daily_reading_in_the_register(room):
     progressive = _local(room)
     reading = progressives.progressive_reading_record(
@@ -155,7 +149,6 @@ def test_slot_36_gaming_day_not_closed_without_every_active_progressive(room):
 
 def test_slot_37_stop_refused_without_the_recorded_minister_notice(room):
     progressive = _local(room)
-    _no_lead(room)
     with pytest.raises(RuleViolation) as exc:
         progressives.progressive_stop(
             progressive=progressive,
@@ -168,26 +161,27 @@ def test_slot_37_stop_refused_without_the_recorded_minister_notice(room):
     assert Progressive.objects.get(pk=progressive.pk).status == "active"
 
 
-def test_slot_37_stop_refused_before_15_days_from_the_recorded_notice(room):
+def test_slot_37_amb_50_stop_within_15_days_after_the_recorded_notice_not_later(room, monkeypatch):
+    """ "Dans les quinze jours qui précèdent" (AMB-50): the Minister is told within the 15 days before
+    the stop; a notice older than that no longer precedes it within them, and is given again."""
     progressive = _local(room)
     before = timezone.now()
     notice = _told(room, progressive)
     assert before <= notice.notified_at <= timezone.now()  # the system's time, nothing typed
     line = Entry.objects.filter(register__kind="informations_autorites").order_by("-pk").first()
     assert line.payload["requirement"] == "SLOT-37" and line.payload["reference"] == "DLPAJ-1"
-    with pytest.raises(RuleViolation) as exc:
-        progressives.progressive_stop(
-            progressive=progressive,
-            kind="final",
-            stop_date=timezone.localdate() + datetime.timedelta(days=20),
-            displayed=Decimal("1300"),
-            actor=room["comite"],
-        )
-    ready = room.est.localtime(notice.notified_at + datetime.timedelta(days=15))
-    assert exc.value.code == "SLOT-37" and f"{ready:%d/%m/%Y %H:%M}" in str(exc.value)
-    assert Progressive.objects.get(pk=progressive.pk).status == "active"
     with pytest.raises(RuleViolation):
-        _told(room, progressive, reference="DLPAJ-2")  # given once
+        _told(room, progressive, reference="DLPAJ-2")  # told once while it holds
+    later = timezone.now() + datetime.timedelta(days=15, minutes=1)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    stop = {"progressive": progressive, "kind": "final", "stop_date": timezone.localdate(), "actor": room["comite"]}
+    with pytest.raises(RuleViolation) as exc:
+        progressives.progressive_stop(displayed=Decimal("1300"), **stop)
+    until = room.est.localtime(notice.notified_at + datetime.timedelta(days=15))
+    assert exc.value.code == "SLOT-37" and f"{until:%d/%m/%Y %H:%M}" in str(exc.value)
+    assert Progressive.objects.get(pk=progressive.pk).status == "active"
+    _told(room, progressive, reference="DLPAJ-2")  # told again: the stop may follow
+    assert progressives.progressive_stop(displayed=Decimal("1300"), **stop).kind == "final"
 
 
 def test_slot_37_the_notice_page_says_the_notice_is_given_as_the_move_notice_does(client, room):
@@ -201,7 +195,6 @@ def test_slot_37_the_notice_page_says_the_notice_is_given_as_the_move_notice_doe
 def test_slot_37_final_stop_posts_the_increment_to_orphans_and_recovery(room):
     progressive = _local(room)
     _told(room, progressive)
-    _no_lead(room)
     stop = progressives.progressive_stop(
         progressive=progressive,
         kind="final",
@@ -224,7 +217,6 @@ def test_slot_37_recovery_after_31_october_refused(room):
     assert progressives.season_deadline(datetime.date(2026, 10, 31)) == datetime.date(2026, 10, 31)
     progressive = _local(room)
     _told(room, progressive)
-    _no_lead(room)
     long_ago = timezone.localdate() - datetime.timedelta(days=800)
     stop = progressives.progressive_stop(
         progressive=progressive,
@@ -241,7 +233,6 @@ def test_slot_37_recovery_after_31_october_refused(room):
 def test_slot_37_transfer_adds_the_whole_increment_to_the_target(room):
     progressive, target = _local(room), _local(room, code="PJ2", start=Decimal("200"))
     _told(room, progressive, kind="transfer", reference="DLPAJ-2")
-    _no_lead(room)
     stop = progressives.progressive_stop(
         progressive=progressive,
         kind="transfer",
@@ -534,12 +525,7 @@ def test_slot_41_withdrawal_notice_one_bon_per_machine_deducted_in_modele_35(roo
     with pytest.raises(RuleViolation) as silent:
         jpm.jpm_withdraw(**args)
     assert silent.value.code == "SLOT-41" and "Enregistrez d'abord" in str(silent.value)
-    notice = _told(room, jackpot, kind="withdrawal", reference="DLPAJ-3")
-    with pytest.raises(RuleViolation) as early:
-        jpm.jpm_withdraw(**args)
-    ready = room.est.localtime(notice.notified_at + datetime.timedelta(days=15))
-    assert early.value.code == "SLOT-41" and f"{ready:%d/%m/%Y %H:%M}" in str(early.value)
-    _no_lead(room)
+    _told(room, jackpot, kind="withdrawal", reference="DLPAJ-3")  # within the 15 days before (AMB-50)
     stop = jpm.jpm_withdraw(**args)
     assert stop.minister_reference == "DLPAJ-3"
     assert sorted(b.share for b in stop.bons.all()) == [Decimal("0.10"), Decimal("0.30")]
@@ -547,7 +533,13 @@ def test_slot_41_withdrawal_notice_one_bon_per_machine_deducted_in_modele_35(roo
     jackpot.refresh_from_db()
     assert jackpot.status == "left"
     # Month end: modèle 35 deducts the withdrawal bons from the month's gaming product (art. 68-20-2).
-    accounting.count_record(machine=first, physical=Decimal("100"), comite=room["comite"], actor=room["caissier"])
+    accounting.count_record(
+        machine=first,
+        physical=Decimal("100"),
+        comite=room["comite"],
+        actor=room["caissier"],
+        signed_by=room["caissier"],
+    )
     open_register(room.est, "slot_recapitulatif_35")
     last = today.replace(day=calendar.monthrange(today.year, today.month)[1])
     month_end = timezone.make_aware(datetime.datetime.combine(last, datetime.time(22)))

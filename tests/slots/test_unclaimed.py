@@ -148,7 +148,7 @@ def _paid(room, machine, amount):
         controller=room["comite"],
         combination="777",
     )
-    accounting.payment_post(payment=payment, comite=room["comite"], actor=room["caissier"])
+    accounting.payment_post(payment=payment, comite=room["comite"], actor=room["caissier"], signed_by=room["caissier"])
 
 
 def test_slot_43_shortfall_to_orphans_and_modele_29_excess_flagged(room):

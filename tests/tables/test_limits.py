@@ -7,6 +7,7 @@ from functools import partial
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from ledgers.authority.models import Declaration
 from ledgers.authority.services import declaration_record
@@ -146,6 +147,27 @@ def test_game_37_and_game_38_roue_de_la_chance_per_colour_and_locked_after_openi
     save_audited(session, actor=frc.director)
     with refused("GAME-38"):
         limits(frc, session, minimum_stake=D("2"), display_updated=True)
+
+
+def test_game_38_roue_de_la_chance_limits_hold_for_the_days_next_table_parties(frc):
+    """The limits fixed at the day's opening hold until the next day's séance: a second table-partie of
+    the same wheel that day takes them as they are; the next day's séance may fix others."""
+    bets = {"orange": D("100"), "white_black": D("5")}
+    first = limits(frc, "RC1", minimum_stake=D("1"), bet_maximums=bets).table_session
+    first.status, first.opened_at = TableSession.Status.OPEN, timezone.now()
+    save_audited(first, actor=frc.director)
+    first.status, first.closed_at = TableSession.Status.CLOSED, timezone.now()
+    save_audited(first, actor=frc.director)
+    frc.seance = seance_open(establishment=frc.est, date=DAY, period="nuit", actor=frc.director)  # the same day
+    second = frc.session("RC1")
+    with refused("GAME-38"):
+        limits(frc, second, minimum_stake=D("2"), bet_maximums=bets)
+    with refused("GAME-38"):
+        limits(frc, second, minimum_stake=D("1"), bet_maximums={"orange": D("50"), "white_black": D("5")})
+    assert not TableLimits.objects.filter(table_session=second).exists()
+    assert limits(frc, second, minimum_stake=D("1"), bet_maximums=bets)
+    _next_seance(frc, DAY + datetime.timedelta(days=1))
+    assert limits(frc, "RC1", minimum_stake=D("3"), bet_maximums=bets)
 
 
 def test_game_41_baccara_minimum_never_below_one_euro(frc):

@@ -101,15 +101,17 @@ class BadBeatConfig(models.Model):
 class BadBeatStopNotice(models.Model):
     """The Minister of the Interior told of the coming final stop of a BBJ (art. 56-3-2, COUNT-47),
     at the time the system recorded when the notice was given (never typed in, so it cannot be
-    back-dated): the final stop waits SET-42 from it. Given once. Append-only."""
+    back-dated): the final stop comes within the SET-42 window after it ("dans les quarante-huit
+    heures qui précèdent son arrêt", AMB-50); told again once that window has passed. Append-only."""
 
-    jackpot = models.OneToOneField(BadBeatTable, on_delete=models.PROTECT, related_name="final_stop_notice")
+    jackpot = models.ForeignKey(BadBeatTable, on_delete=models.PROTECT, related_name="final_stop_notices")
     notified_at = models.DateTimeField(_("ministre de l'intérieur informé le"))
     channel = models.CharField(_("moyen"), max_length=20, choices=IncidentNotice.Channel.choices)
     reference = models.CharField(_("référence de l'information du ministre"), max_length=120)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
+        ordering = ["-notified_at", "-pk"]
         verbose_name = _("information du ministre de l'arrêt définitif")
         verbose_name_plural = _("informations du ministre de l'arrêt définitif")
 

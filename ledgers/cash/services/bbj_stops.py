@@ -20,7 +20,8 @@ from ledgers.incidents.services import (
     incident_close,
     incident_notify,
     incident_open,
-    notice_lead_require,
+    notice_stale,
+    notice_window_require,
 )
 from ledgers.registers.services import display_name, register_language
 
@@ -32,9 +33,16 @@ from .orphans import orphan_record
 
 
 def _final_stop_notice(est) -> datetime.timedelta:
-    """SET-42 (AMB-50): the lead of the Minister's notice before a BBJ final stop."""
+    """SET-42 (AMB-50): the window before a BBJ final stop within which the Minister is told."""
     hours = (est.setting("SET-42") or {}).get("bbj_final_stop_hours")
     return rules.BBJ_FINAL_STOP_NOTICE if hours is None else datetime.timedelta(hours=int(hours))
+
+
+def final_stop_notice_in_force(jackpot: BadBeatTable) -> BadBeatStopNotice | None:
+    """The Minister's latest notice of the BBJ's final stop, while its SET-42 window lasts."""
+    told = BadBeatStopNotice.objects.filter(jackpot=jackpot).first()
+    est = jackpot.table.establishment
+    return told if told is not None and not notice_stale(told.notified_at, _final_stop_notice(est)) else None
 
 
 @transaction.atomic
@@ -43,13 +51,14 @@ def bad_beat_stop_notify(
 ) -> BadBeatStopNotice:
     """Record that the Minister of the Interior is told now of the coming final stop (art. 56-3-2,
     COUNT-47), with its line in the AUTH-06 register: its time is the system's, never typed in, so
-    the SET-42 lead the final stop waits cannot be shortened by back-dating; given once."""
+    the SET-42 window the final stop comes within cannot be stretched by back-dating; told again
+    only once that window has passed."""
     jackpot = _locked(jackpot)
     est = jackpot.table.establishment
     role = require_role(actor, est, BBJ_MANAGERS)
     if final_stop(jackpot) is not None:
         raise ValidationError(_("Ce bad beat jackpot est déjà arrêté définitivement."))
-    if BadBeatStopNotice.objects.filter(jackpot=jackpot).exists():
+    if final_stop_notice_in_force(jackpot) is not None:
         raise impossible(_("Le ministre de l'intérieur est déjà informé de l'arrêt définitif de ce bad beat jackpot."))
     if not reference.strip():
         raise ValidationError({"reference": _("Indiquez la référence de l'information du ministre.")})
@@ -67,22 +76,22 @@ def bad_beat_stop_notify(
 @transaction.atomic
 def bad_beat_stop_final(*, jackpot: BadBeatTable, actor: AbstractBaseUser) -> BadBeatStop:
     """Stop the BBJ for good (art. 56-3-2, COUNT-47): the Minister of the Interior's notice was
-    recorded at least SET-42 before (48 hours, AMB-50); the increment (the amount above the starting
-    value) is written to the orphans (carnet 11 bis) in the same transaction."""
+    recorded within the SET-42 window before (48 hours, AMB-50); the increment (the amount above the
+    starting value) is written to the orphans (carnet 11 bis) in the same transaction."""
     jackpot = _locked(jackpot)
     est = jackpot.table.establishment
     role = require_role(actor, est, BBJ_MANAGERS)
     if final_stop(jackpot) is not None:
         raise ValidationError(_("Ce bad beat jackpot est déjà arrêté définitivement."))
     notice = BadBeatStopNotice.objects.filter(jackpot=jackpot).first()
-    lead = _final_stop_notice(est)
-    notice_lead_require(
+    window = _final_stop_notice(est)
+    notice_window_require(
         establishment=est,
         notified_at=notice.notified_at if notice else None,
-        lead=lead,
+        window=window,
         requirement="COUNT-47",
-        rule=_("Le ministre de l'intérieur est informé de l'arrêt définitif au moins %(hours)s heures avant.")
-        % {"hours": int(lead.total_seconds() // 3600)},
+        rule=_("Le ministre de l'intérieur est informé dans les %(hours)s heures qui précèdent l'arrêt définitif.")
+        % {"hours": int(window.total_seconds() // 3600)},
     )
     now = timezone.now()
     if open_breakdown(jackpot) is not None:

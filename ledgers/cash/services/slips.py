@@ -163,6 +163,16 @@ def slip_write(
             "COUNT-02" if est.jurisdiction == "MC" else code,
             _("La table %(table)s n'est pas en jeu : aucun bon ne peut être rédigé.") % {"table": session.table.number},
         )
+    if book.kind == SlipBook.Kind.CHANGE and session.table.game_info.family == Family.CERCLE:
+        # Art. 17.2: at the cercle games the seated players' change is the changeur's alone (AMB-32).
+        raise RuleViolation(
+            "COUNT-06",
+            _(
+                "La table %(table)s est un jeu de cercle : le change s'y fait par le changeur, sur son bon de "
+                "ravitaillement, non par un bon du chef de table."
+            )
+            % {"table": session.table.number},
+        )
     if supervisor is None or supervisor.pk == actor.pk:
         raise RuleViolation(
             code,

@@ -12,7 +12,6 @@ from .. import forms, selectors, services
 from ..models import (
     BadBeatCount,
     BadBeatStop,
-    BadBeatStopNotice,
     BadBeatTable,
 )
 from ..services import (
@@ -86,7 +85,7 @@ class BadBeatJackpotView(BadBeatJackpotMixin, EstablishmentRequiredMixin, Templa
             jackpot=jackpot,
             configs=jackpot.configs.order_by("-version"),
             stops=jackpot.stops.all(),
-            stop_notice=BadBeatStopNotice.objects.filter(jackpot=jackpot).first(),
+            stop_notice=bbj_stops.final_stop_notice_in_force(jackpot),
             wins=jackpot.wins.select_related("table_session__seance"),
             breakdown=selectors.open_breakdown(jackpot),
             suspension=selectors.open_suspension(jackpot),

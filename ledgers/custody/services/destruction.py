@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import impossible
+from ledgers.core.establishment_settings import SCJ_NOTICE_FLOOR_MINUTES
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.incidents.categories import CUSTODY_CHECK
@@ -220,6 +221,38 @@ def _minutes(session: DestructionSession, details: dict) -> str:
     return " ; ".join(part for part in parts if part)
 
 
+def _hold_to_notice(session: DestructionSession, domain: CustodyDomain, now: datetime.datetime) -> None:
+    """MC: the SCJ, informed beforehand, may attend what it was told of (CARD-11, DICE-07): the
+    operation starts neither before the time it was told nor before the notice the operator sets
+    (SET-05; the text sets none, AMB-37, and no setting goes below SCJ_NOTICE_FLOOR_MINUTES) has
+    run from the notice the system recorded when it was given."""
+    est = session.establishment
+    if session.notified_at is None:
+        _refuse(
+            domain,
+            "destruction_notice",
+            est,
+            _("Le Service de Contrôle des Jeux doit être informé avant la destruction ou la neutralisation."),
+        )
+    minutes = max(est.setting("SET-05")["scj_notice_minutes"], SCJ_NOTICE_FLOOR_MINUTES)
+    start = max(session.planned_at, session.notified_at + datetime.timedelta(minutes=minutes))
+    if now < start:
+        _refuse(
+            domain,
+            "destruction_notice",
+            est,
+            _(
+                "Le Service de Contrôle des Jeux a été informé d'une opération prévue le %(planned)s, avec un "
+                "préavis de %(minutes)s min : la destruction ou la neutralisation est possible à partir du %(at)s."
+            )
+            % {
+                "planned": est.localtime(session.planned_at).strftime("%d/%m/%Y %H:%M"),
+                "minutes": minutes,
+                "at": est.localtime(start).strftime("%d/%m/%Y %H:%M"),
+            },
+        )
+
+
 @transaction.atomic
 def destruction_complete(
     *,
@@ -252,30 +285,7 @@ def destruction_complete(
         raise impossible(_("Cette séance de destruction est déjà effectuée."))
     now = timezone.now()
     if est.jurisdiction == "MC":
-        # The minimum notice the operator sets (SET-05; the text sets none, AMB-37), counted from
-        # the notice the system recorded when it was given.
-        notice = datetime.timedelta(minutes=est.setting("SET-05")["scj_notice_minutes"])
-        if session.notified_at is None:
-            _refuse(
-                domain,
-                "destruction_notice",
-                est,
-                _("Le Service de Contrôle des Jeux doit être informé avant la destruction ou la neutralisation."),
-            )
-        if session.notified_at > now - notice:
-            _refuse(
-                domain,
-                "destruction_notice",
-                est,
-                _(
-                    "Préavis au Service de Contrôle des Jeux de %(minutes)s min : la destruction ou la "
-                    "neutralisation est possible à partir du %(at)s."
-                )
-                % {
-                    "minutes": int(notice.total_seconds() // 60),
-                    "at": est.localtime(session.notified_at + notice).strftime("%d/%m/%Y %H:%M"),
-                },
-            )
+        _hold_to_notice(session, domain, now)
     witness_role = ""
     if witness is not None:
         witness_role = require_role(witness, est, AUTHORITY[est.jurisdiction])

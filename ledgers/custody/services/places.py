@@ -11,9 +11,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, save_audited
+from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, Location, LocationKind
+from ledgers.core.roles import Role
 from ledgers.registers.models import Entry, Register
-from ledgers.registers.selectors import current_register
+from ledgers.registers.selectors import current_register, opening_role
 from ledgers.registers.services import display_name, entry_append
 
 from ..domains import CustodyDomain
@@ -29,7 +31,18 @@ from .common import _french, _refuse, _serials
 
 def _annex_write(register: Register, *, actor: AbstractBaseUser, role: str, payload: dict) -> Entry:
     """Every line of a domain's comptabilité annexe (its depots' movements and day closes) is
-    written here, in the domain's volume."""
+    written here, in the domain's volume. The text does not ask for it to be coté et paraphé
+    (REG-03); an operator who sets SET-26 annex_ledger_paraphe has the Commissaire do it first."""
+    if (register.establishment.setting("SET-26") or {}).get("annex_ledger_paraphe") and (
+        opening_role(register) != Role.COMMISSAIRE
+    ):
+        raise RuleViolation(
+            "REG-03",
+            _(
+                "La comptabilité annexe des dépôts doit être cotée et paraphée par le Commissaire du "
+                "Gouvernement (réglage SET-26)."
+            ),
+        )
     return entry_append(register=register, actor=actor, role=role, payload=payload)
 
 

@@ -16,7 +16,7 @@ from ledgers.incidents.categories import DICE_ANOMALY
 from ledgers.incidents.models import Incident
 from ledgers.incidents.services import incident_open
 from ledgers.registers.models import Entry, Register
-from ledgers.registers.selectors import current_register
+from ledgers.registers.selectors import current_register, opening_role
 from ledgers.registers.services import display_name, entry_append
 
 from ..models import Die
@@ -49,8 +49,7 @@ def service_register(est: Establishment) -> Register:
     (AMB-36, default on) requires it to be coté et paraphé by the Commissaire du Gouvernement."""
     register = current_register(est, SERVICE_KIND[est.jurisdiction].code)
     if est.jurisdiction == "MC" and (est.setting("SET-26") or {}).get("dice_service_paraphe"):
-        opened_by = register.entries.filter(kind="opening").values_list("role", flat=True).first()
-        if opened_by != Role.COMMISSAIRE:
+        if opening_role(register) != Role.COMMISSAIRE:
             raise RuleViolation(
                 "REG-05",
                 _(

@@ -5,6 +5,7 @@ comité member's visa is their username and password (``comite_username``, ``com
 from rest_framework import serializers
 
 from ledgers.core.api.actions import ServiceAction, Signature
+from ledgers.core.api.fields import DateField
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_serializer
 
@@ -48,7 +49,7 @@ class SlotAvanceSerializer(serializers.ModelSerializer):
 
 
 class SlotTicketsInputSerializer(Visa):
-    day = serializers.DateField(required=False)
+    day = DateField(required=False)
     amount = serializers.DecimalField(**AMOUNT)
 
 
@@ -100,6 +101,10 @@ class VisaedView(ServiceAction):
         """The service's inputs: the data, the comité member and the writer."""
         return {**data, "comite": self.signed["comite"], "actor": self.request.user}
 
+    def line(self, data: dict) -> dict:
+        """A modèle 29 line's inputs: the visa's, and the writer who signed it (REG-28)."""
+        return {**self.visa(data), "signed_by": self.signed_by}
+
 
 class MachineEntryView(VisaedView):
     """A modèle 29 entry of the machine in the URL."""
@@ -111,7 +116,7 @@ class AvanceView(MachineEntryView):
     input_serializer, output_serializer = SlotAvanceInputSerializer, SlotAvanceSerializer
 
     def perform(self, data, pk):
-        inputs = self.visa(data)
+        inputs = self.line(data)
         inputs["refilled_by"] = _member(self.establishment, inputs["refilled_by"])
         return accounting.avance_issue(machine=self.get_object(), **inputs)
 
@@ -120,21 +125,21 @@ class TicketsView(MachineEntryView):
     input_serializer = SlotTicketsInputSerializer
 
     def perform(self, data, pk):
-        return accounting.tickets_record(machine=self.get_object(), **self.visa(data))
+        return accounting.tickets_record(machine=self.get_object(), **self.line(data))
 
 
 class CountView(MachineEntryView):
     input_serializer = SlotCarnetCountInputSerializer
 
     def perform(self, data, pk):
-        return accounting.count_record(machine=self.get_object(), **self.visa(data))
+        return accounting.count_record(machine=self.get_object(), **self.line(data))
 
 
 class PaymentPostView(VisaedView):
     input_serializer = SlotPaymentPostInputSerializer
 
     def perform(self, data):
-        return accounting.payment_post(**self.visa(data))
+        return accounting.payment_post(**self.line(data))
 
 
 class SlotMonthInputSerializer(Visa):

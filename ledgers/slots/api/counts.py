@@ -8,7 +8,6 @@ from ledgers.core.api.actions import ServiceAction
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.authz import reauthenticate
 from ledgers.core.countersign import countersignature_serializer
-from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance
 
 from ..models import Machine, Releve, SlotCount, SlotCountLine
@@ -104,18 +103,12 @@ class CountLineView(ServiceAction):
 
     def perform(self, data, pk):
         password, otp_token = data.pop("password", ""), data.pop("otp_token", "")
-        if self.establishment.jurisdiction == "FR":  # the line is a modèle 29 entry: its writer signs it
-            if not password:
-                raise RuleViolation(
-                    "REG-28",
-                    _(
-                        "La ligne est une inscription du carnet modèle 29, validée par la signature électronique "
-                        "de son auteur : indiquez votre mot de passe."
-                    ),
-                )
+        signed_by = None
+        if password:  # FR: the line is a modèle 29 entry, which its writer signs (REG-28)
             reauthenticate(self.request._request, user=self.request.user, password=password, otp_token=otp_token)
+            signed_by = self.request.user
         return counts.slot_count_line(
-            count=self.get_object(), actor=self.request.user, comite=self.signed["comite"], **data
+            count=self.get_object(), actor=self.request.user, comite=self.signed["comite"], signed_by=signed_by, **data
         )
 
 

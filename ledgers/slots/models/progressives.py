@@ -128,8 +128,9 @@ class ProgressiveStop(models.Model):
 class ProgressiveStopNotice(models.Model):
     """The Minister of the Interior told of a progressive's coming transfer or final stop (SLOT-37),
     of a JPM's stop or of this casino's withdrawal from a JPM (SLOT-41), at the time the system
-    recorded when the notice was given (never typed in, so it cannot be back-dated): the stop waits
-    the SET-42 lead from it. One per progressive and kind of stop. Append-only."""
+    recorded when the notice was given (never typed in, so it cannot be back-dated): the stop comes
+    within the SET-42 window after it ("dans les quinze jours qui précèdent", AMB-50); told again
+    once that window has passed. Append-only."""
 
     progressive = models.ForeignKey(Progressive, on_delete=models.PROTECT, related_name="stop_notices")
     kind = models.CharField(_("nature de l'arrêt"), max_length=10, choices=ProgressiveStop.Kind.choices)
@@ -141,10 +142,7 @@ class ProgressiveStopNotice(models.Model):
     class Meta:
         verbose_name = _("information du ministre d'un arrêt de jackpot progressif")
         verbose_name_plural = _("informations du ministre d'arrêts de jackpots progressifs")
-        ordering = ["-notified_at"]
-        constraints = [
-            models.UniqueConstraint(fields=["progressive", "kind"], name="slot_progressive_stop_notice_once")
-        ]
+        ordering = ["-notified_at", "-pk"]
 
     def __str__(self) -> str:
         return f"{self.progressive.code} — {self.get_kind_display()} — {self.reference}"

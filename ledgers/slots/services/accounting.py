@@ -51,8 +51,16 @@ Kind = AccountingLine.Kind
 LIMIT = Decimal("1e12")
 
 
-def _check_visas(machine: Machine, actor: AbstractBaseUser, comite: AbstractBaseUser | None, code: str) -> None:
-    """The cashier writes, a comité member (another person) visas: both or nothing."""
+def _check_visas(
+    machine: Machine,
+    actor: AbstractBaseUser,
+    comite: AbstractBaseUser | None,
+    code: str,
+    signed_by: AbstractBaseUser | None,
+) -> None:
+    """The cashier writes, a comité member (another person) visas: both or nothing. The line is
+    validated by its writer's electronic signature (REG-28): ``signed_by`` is the person the caller
+    re-authenticated for this line, who must be its writer."""
     est = machine.establishment
     if est.jurisdiction != "FR":
         raise ValidationError(_("Le carnet de comptabilité modèle 29 est tenu dans les casinos français."))
@@ -60,6 +68,14 @@ def _check_visas(machine: Machine, actor: AbstractBaseUser, comite: AbstractBase
         raise RuleViolation(code, _("La ligne est inscrite par le caissier."))
     if not _paired(est, actor, Role.CAISSIER, comite):
         raise RuleViolation(code, _("La ligne est visée par le caissier et par un membre du comité de direction."))
+    if signed_by is None or signed_by.pk != actor.pk:
+        raise RuleViolation(
+            "REG-28",
+            _(
+                "La ligne est une inscription du carnet modèle 29, validée par la signature électronique de son "
+                "auteur : confirmez votre identité (mot de passe)."
+            ),
+        )
 
 
 def _paired(est: Establishment, actor: AbstractBaseUser, role: str, comite: AbstractBaseUser | None) -> bool:
@@ -162,12 +178,13 @@ def avance_issue(
     refilled_by: AbstractBaseUser,
     comite: AbstractBaseUser | None,
     actor: AbstractBaseUser,
+    signed_by: AbstractBaseUser | None = None,
     issued_at: datetime.datetime | None = None,
 ) -> MachineAvance:
     """A bon d'avance machine (SLOT-42): the cashier fills it in (location and maker numbers, date,
     time, denomination, amount, reason), signs it with the comité member, and the employee refills
     the machine under that member's control; the avance goes in modèle 29 (SLOT-55)."""
-    _check_visas(machine, actor, comite, "SLOT-42")
+    _check_visas(machine, actor, comite, "SLOT-42", signed_by)
     if reason not in MachineAvance.Reason.values:
         raise RuleViolation(
             "SLOT-42",
@@ -221,12 +238,16 @@ def payments_to_post(establishment: Establishment) -> QuerySet[JackpotPayment]:
 
 @transaction.atomic
 def payment_post(
-    *, payment: JackpotPayment, comite: AbstractBaseUser | None, actor: AbstractBaseUser
+    *,
+    payment: JackpotPayment,
+    comite: AbstractBaseUser | None,
+    actor: AbstractBaseUser,
+    signed_by: AbstractBaseUser | None = None,
 ) -> AccountingLine:
     """A win paid at the cash desk (its bon de paiement, SLOT-35) entered in the machine's
     modèle 29, once (SLOT-55)."""
     machine = payment.machine
-    _check_visas(machine, actor, comite, "SLOT-55")
+    _check_visas(machine, actor, comite, "SLOT-55", signed_by)
     if AccountingLine.objects.filter(jackpot=payment).exists():
         raise ValidationError(_("Ce paiement est déjà inscrit au carnet de comptabilité."))
     detail = f"{_('bon de paiement')} n° {payment.bon_number or '—'} — {payment.combination}".rstrip(" —")
@@ -249,10 +270,11 @@ def tickets_record(
     amount: Decimal,
     comite: AbstractBaseUser | None,
     actor: AbstractBaseUser,
+    signed_by: AbstractBaseUser | None = None,
     day: datetime.date | None = None,
 ) -> AccountingLine:
     """The tickets out the machine issued during a day, in modèle 29 (SLOT-55)."""
-    _check_visas(machine, actor, comite, "SLOT-55")
+    _check_visas(machine, actor, comite, "SLOT-55", signed_by)
     _positive(amount=amount)
     now = timezone.now()
     day = day or machine.establishment.localtime(now).date()
@@ -282,6 +304,7 @@ def count_record(
     physical: Decimal,
     comite: AbstractBaseUser | None,
     actor: AbstractBaseUser,
+    signed_by: AbstractBaseUser | None = None,
     units_in: int = 0,
     units_out: int = 0,
     unclaimed: Decimal = Decimal("0"),
@@ -292,7 +315,7 @@ def count_record(
     real gaming product computed by art. 73 from the open avances, payments and tickets. A product
     declared by the cashier must be that one. Every cash-desk payment of the machine since its last
     count must be in modèle 29 first."""
-    _check_visas(machine, actor, comite, "SLOT-55")
+    _check_visas(machine, actor, comite, "SLOT-55", signed_by)
     _positive(physical=physical, unclaimed=unclaimed)
     if units_in < 0 or units_out < 0:
         raise ValidationError(_("Nombre d'unités positif ou nul attendu."))

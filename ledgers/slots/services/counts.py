@@ -190,6 +190,7 @@ def slot_count_line(
     hopper: Decimal | None = None,
     unclaimed: Decimal = Decimal("0"),
     comite: AbstractBaseUser | None = None,
+    signed_by: AbstractBaseUser | None = None,
 ) -> SlotCountLine:
     """One machine counted: its coin or chip, bill and ticket boxes; on a cashless machine the
     electronic units in and out read (SLOT-46); at the season end its hopper. FR: written in its
@@ -232,6 +233,7 @@ def slot_count_line(
             physical=physical,
             comite=comite,
             actor=actor,
+            signed_by=signed_by,
             units_in=units_in or 0,
             units_out=units_out or 0,
             unclaimed=unclaimed,

@@ -39,6 +39,7 @@ from ..models import (
     Meter,
     MeterCode,
     Place,
+    SlotStaffing,
     Socle,
     TechnicalSheet,
 )
@@ -548,11 +549,20 @@ COUNTERSIGNED_MOVES = (
 def _move_countersignatures(
     est: Establishment, reason: str, *, actor: AbstractBaseUser, signers: Sequence[AbstractBaseUser]
 ) -> list[str]:
-    """FR: a removal for repair or a return is countersigned by the comité member (AMB-55: any
-    comité member) and the mechanic, or the employee in charge where ≤ SET-43 machines run, and by
-    the SFM technician who took part (SLOT-34). Returns the signatures, actor first."""
+    """FR: a removal for repair or a return is countersigned by "le membre du comité spécialisé"
+    (AMB-55: the comité member the day's slot staffing assigns to the control of the games, art.
+    68-27; any comité member on a day with no staffing written, when the room cannot open, SLOT-50)
+    and the mechanic, or the employee in charge where ≤ SET-43 machines run, and by the SFM
+    technician who took part (SLOT-34). Returns the signatures, actor first."""
     if est.jurisdiction != "FR" or reason not in COUNTERSIGNED_MOVES:
         return []
+    day = SlotStaffing.objects.filter(establishment=est, date=est.localtime().date()).first()
+    if day is not None and day.comite_id not in {user.pk for user in (actor, *signers)}:
+        raise RuleViolation(
+            "SLOT-34",
+            _("Le membre du comité spécialisé de la journée, %(name)s, contresigne ce déplacement (art. 68-19, 68-27).")
+            % {"name": display_name(day.comite)},
+        )
     return countersignatures(
         est,
         actor=actor,

@@ -21,6 +21,8 @@ from ledgers.incidents.services import (
     AuthorityRecipient,
     authority_notice_record,
     notice_lead_require,
+    notice_stale,
+    notice_window_require,
 )
 from ledgers.registers.models import Entry
 from ledgers.registers.services import (
@@ -349,28 +351,30 @@ def _orphan(jackpot: Progressive, amount: Decimal, actor: AbstractBaseUser) -> O
     )
 
 
-def _notice_terms(progressive: Progressive, kind: str) -> tuple[str, datetime.timedelta, str]:
-    """The requirement, the lead (SET-42, counted from the notice the system recorded) and the
-    wording of the Minister's notice that a stop of ``kind`` waits for."""
+def _notice_terms(progressive: Progressive, kind: str) -> tuple[str, datetime.timedelta | None, str]:
+    """The requirement, the window (SET-42: the stop comes within it after the notice the system
+    recorded, AMB-50; None: the notice precedes the stop, with no window) and the wording of the
+    Minister's notice that a stop of ``kind`` needs."""
     days = (progressive.establishment.setting("SET-42") or {}).get("progressive_notice_days")
-    lead = datetime.timedelta(days=NOTICE_DAYS if days is None else int(days))
+    window = datetime.timedelta(days=NOTICE_DAYS if days is None else int(days))
     if kind == ProgressiveStop.Kind.WITHDRAWAL:
         return (
             "SLOT-41",
-            lead,
-            _("Le ministre de l'intérieur est informé au moins %(n)s jours avant le retrait.") % {"n": lead.days},
+            window,
+            _("Le ministre de l'intérieur est informé dans les %(n)s jours qui précèdent le retrait.")
+            % {"n": window.days},
         )
     if progressive.multisite:
         return (
             "SLOT-41",
-            datetime.timedelta(0),
+            None,
             _("L'arrêt d'un JPM est définitif et le ministre de l'intérieur en est informé immédiatement."),
         )
     return (
         "SLOT-37",
-        lead,
-        _("Le ministre de l'intérieur est informé au moins %(n)s jours avant l'arrêt ou le transfert.")
-        % {"n": lead.days},
+        window,
+        _("Le ministre de l'intérieur est informé dans les %(n)s jours qui précèdent l'arrêt ou le transfert.")
+        % {"n": window.days},
     )
 
 
@@ -380,8 +384,9 @@ def progressive_stop_notify(
 ) -> ProgressiveStopNotice:
     """Record that the Minister of the Interior is told now of a progressive's coming transfer or
     final stop (SLOT-37), of a JPM's stop or of this casino's withdrawal from it (SLOT-41), with its
-    line in the AUTH-06 register: its time is the system's, never typed in, so the lead the stop
-    waits cannot be shortened by back-dating; given once per kind of stop."""
+    line in the AUTH-06 register: its time is the system's, never typed in, so the window the stop
+    comes within cannot be stretched by back-dating; told again for a kind of stop only once the
+    window of the last notice has passed."""
     progressive = Progressive.objects.select_for_update().select_related("establishment").get(pk=progressive.pk)
     est = progressive.establishment
     _fr(est)
@@ -399,7 +404,8 @@ def progressive_stop_notify(
         )
     if not reference.strip():
         raise ValidationError({"reference": _("Indiquez la référence de l'information du ministre.")})
-    if progressive.stop_notices.filter(kind=kind).exists():
+    told, window = progressive.stop_notices.filter(kind=kind).first(), _notice_terms(progressive, kind)[1]
+    if told is not None and (window is None or not notice_stale(told.notified_at, window)):
         raise impossible(_("Le ministre de l'intérieur est déjà informé de cet arrêt."))
     return authority_notice_record(
         ProgressiveStopNotice(progressive=progressive, kind=kind, channel=channel, reference=reference.strip()),
@@ -417,16 +423,26 @@ def progressive_stop_notify(
 
 def minister_notice_require(progressive: Progressive, kind: str) -> ProgressiveStopNotice:
     """The Minister's notice a stop of ``kind`` needs, refused (SLOT-37, SLOT-41) while none is
-    recorded or before its lead has passed since it was recorded."""
-    code, lead, rule = _notice_terms(progressive, kind)
+    recorded or once it is older than its window (AMB-50)."""
+    code, window, rule = _notice_terms(progressive, kind)
     notice = progressive.stop_notices.filter(kind=kind).first()
-    notice_lead_require(
-        establishment=progressive.establishment,
-        notified_at=notice.notified_at if notice else None,
-        lead=lead,
-        requirement=code,
-        rule=rule,
-    )
+    notified_at = notice.notified_at if notice else None
+    if window is None:
+        notice_lead_require(
+            establishment=progressive.establishment,
+            notified_at=notified_at,
+            lead=datetime.timedelta(0),
+            requirement=code,
+            rule=rule,
+        )
+    else:
+        notice_window_require(
+            establishment=progressive.establishment,
+            notified_at=notified_at,
+            window=window,
+            requirement=code,
+            rule=rule,
+        )
     return notice
 
 

@@ -57,7 +57,8 @@ class MachineActView(MachineFormView):
 
     def cleaned(self, form) -> dict:
         data = signed_data(form)
-        return {**data, "machine": self.machine, "actor": self.request.user}
+        # The form took the writer's password again: the line is signed by them (REG-28).
+        return {**data, "machine": self.machine, "actor": self.request.user, "signed_by": self.request.user}
 
 
 class AvanceView(MachineActView):
@@ -90,7 +91,10 @@ class PaymentPostView(ServiceFormView):
 
     def perform(self, form):
         return accounting.payment_post(
-            payment=form.cleaned_data["payment"], comite=form.cleaned_data["comite"], actor=self.request.user
+            payment=form.cleaned_data["payment"],
+            comite=form.cleaned_data["comite"],
+            actor=self.request.user,
+            signed_by=self.request.user,  # re-authenticated by the form (REG-28)
         )
 
     def get_success_url(self) -> str:

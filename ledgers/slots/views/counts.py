@@ -75,7 +75,8 @@ class CountLineView(CountActView):
 
     def perform(self, form):
         data = {k: v for k, v in signed_data(form).items() if v is not None}
-        return counts.slot_count_line(count=self.count, actor=self.request.user, **data)
+        # The form took the writer's password again: the line is signed by them (REG-28).
+        return counts.slot_count_line(count=self.count, actor=self.request.user, signed_by=self.request.user, **data)
 
 
 class CountCloseView(CountActView):
