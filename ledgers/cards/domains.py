@@ -93,7 +93,6 @@ CARDS = custody_domain(
             "destruction_notice": {"MC": "CARD-11"},
             "destruction_witness": {"FR": "CARD-31"},
             "destruction_method": {"FR": "CARD-31"},
-            "verification": {"MC": "CARD-06", "FR": "CARD-29"},
         },
         intake_register=intake_register,
         depot_kinds={

@@ -7,7 +7,8 @@ tables of docs/requirements/ from it; a test fails when a row is unaccounted for
 differ from the code.
 
 Statuses:
-- enforced: a check cites the row (it refuses, requires or flags with its ID);
+- enforced: a check cites the row (it refuses, requires or flags with its ID), or ``ENFORCED_BY``
+  names the function that makes it hold by construction or the enforced row that holds it;
 - reported: the row asks for a report, not a refusal nor a flag, and ``REPORTED`` names the
   function that computes it (which must exist);
 - recorded: only a register kind cites the row: the register keeps the record the row asks for;
@@ -26,7 +27,7 @@ from functools import cached_property
 from pathlib import Path
 
 from .catalogue import AMBIGUITIES, REQUIREMENTS, SETTINGS
-from .requirements import AMBIGUITY_DECISIONS, DECISIONS, REPORTED, RULED_OUT, SETTINGS_HELD
+from .requirements import AMBIGUITY_DECISIONS, DECISIONS, ENFORCED_BY, REPORTED, RULED_OUT, SETTINGS_HELD
 
 ROOT = Path(__file__).resolve().parents[2]
 ROW_ID = re.compile(r"^(?:CARD|DICE|SHOE|SHUF|WHEEL|GAME|SLOT|KEY|COUNT|INC|REG|AUTH)-\d\d$")
@@ -134,6 +135,13 @@ class Scan:
             if code in rows and function in functions:
                 rows[code].modules.add(function.rpartition(".")[0])
                 rows[code].reported = True
+        for code, by in ENFORCED_BY.items():
+            held = rows[by].modules if ROW_ID.match(by) and rows[by].status == "enforced" else set()
+            if by in functions:
+                held = {by.rpartition(".")[0]}
+            if code in rows and held:
+                rows[code].modules |= held
+                rows[code].register_only = False
         for path in sorted((self.root / "tests").rglob("test_*.py")):
             for name in TEST_NAME.findall(path.read_text(encoding="utf-8")):
                 for prefix, number in TEST_ID.findall(name):
@@ -181,6 +189,9 @@ class Scan:
         for code, function in REPORTED.items():
             if code in self.rows and not self.rows[code].reported:
                 out.append(f"{code}: reported by {function}, which the code does not define")
+        for code, by in ENFORCED_BY.items():
+            if self.rows[code].status != "enforced":
+                out.append(f"{code}: enforced by {by}, which the code does not define or does not enforce")
         for code, (read, _named) in self.settings.items():
             if not read and code not in SETTINGS_HELD:
                 out.append(f"{code}: never read through Establishment.setting() and not held elsewhere")
@@ -229,6 +240,8 @@ class Scan:
                 note = f"{RULED_OUT[code].reason} ({RULED_OUT[code].article})"
             else:
                 note = DECISIONS.get(code, "")
+            if code in ENFORCED_BY:
+                note = f"Enforced by `{ENFORCED_BY[code]}`. {note}".strip()
             where = "<br>".join(f"`{m}`" for m in sorted(row.modules))
             tests = "<br>".join(f"`{t}`" for t in row.tests[:3])
             if len(row.tests) > 3:

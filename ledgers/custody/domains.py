@@ -28,7 +28,7 @@ class CustodyDomain:
     item_model: str  # "app_label.ModelName", a subclass of custody.models.TrackedItem
     # rule name → {jurisdiction: catalogue ID}. Names used by the shared services:
     # supplier_approval, order_visa, intake, transfer, location, out_of_use_location,
-    # destruction_notice, destruction_witness, destruction_method, verification,
+    # destruction_notice, destruction_witness, destruction_method,
     # issue (no live partie), withdrawn_issue, quarantine, return (closing with objects at the table)
     rules: dict[str, dict[str, str]]
     # (establishment, category) → (register kind code, qualifier) of the intake register volume

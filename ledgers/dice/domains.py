@@ -80,7 +80,6 @@ DICE = custody_domain(
             "destruction_inspector": {"MC": "DICE-07"},
             "destruction_witness": {"FR": "DICE-19"},
             "destruction_method": {"FR": "DICE-19"},
-            "verification": {"MC": "DICE-05"},
         },
         intake_register=intake_register,
         # MC: the main and annex card depots (art. 1.1, DICE-06); FR: the card cabinet (art. 39, DICE-18).

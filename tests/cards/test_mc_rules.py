@@ -127,6 +127,25 @@ def test_card_05_reg_03_transfers_go_to_the_annex_ledger_and_negative_stock_is_r
     assert verify_register(mcw.registers["annexe"]) is None
 
 
+def test_reg_03_annex_ledger_paraphed_by_the_commissaire_where_set_26_asks_for_it(mcw: World):
+    """The text does not ask for the annex ledger to be coté et paraphé; an operator whose SET-26 asks
+    for it writes there only in a volume the Commissaire du Gouvernement opened."""
+    from ledgers.registers.services import register_close, register_create, register_open
+    from tests.factories import make_user
+
+    (a,) = mcw.receive()
+    mcw.est.options = {**mcw.est.options, "SET-26": {"annex_ledger_paraphe": True, "dice_service_paraphe": True}}
+    mcw.est.save()
+    _refused("REG-03", custody.items_transfer, domain=CARDS, items=[a], to_location=mcw.annex, actor=mcw.cartier)
+    a.refresh_from_db()
+    assert a.location == mcw.depot
+    register_close(register=mcw.registers["annexe"], actor=mcw.director)
+    volume = register_create(establishment=mcw.est, kind="comptabilite_annexe", actor=mcw.director, qualifier="cards")
+    register_open(register=volume, actor=make_user(mcw.est, "commissaire"), paraphe="CG")
+    custody.items_transfer(domain=CARDS, items=[a], to_location=mcw.annex, actor=mcw.cartier, received_by="M. X")
+    assert volume.entries.filter(kind="record").count() == 1
+
+
 def test_card_05_depot_day_not_closed_before_the_next_seance_is_flagged(mcw: World):
     (a,) = mcw.receive()
     custody.items_transfer(domain=CARDS, items=[a], to_location=mcw.annex, actor=mcw.cartier)
@@ -311,6 +330,52 @@ def test_card_11_monaco_minimum_notice_is_a_day_unless_the_operator_sets_another
     notice_aged(session, 23 * 60)
     _refused("CARD-11", services.cards_destruction_complete, session=session, actor=mcw.director)
     notice_aged(session, 60)
+    services.cards_destruction_complete(session=session, actor=mcw.director)
+
+
+def test_card_11_destruction_held_to_the_start_the_scj_was_told_of(mcw: World):
+    """Planned for the day after tomorrow and notified: the notice has run by tomorrow, yet the SCJ
+    was told of the day after, and may attend then, not before."""
+    (unit,) = mcw.receive()
+    services.cards_withdraw(units=[unit], status="damaged", reason="cartes abîmées", actor=mcw.cartier)
+    planned = timezone.now() + datetime.timedelta(days=2)
+    session = services.cards_destruction_plan(
+        establishment=mcw.est, units=[unit], method="destruction", planned_at=planned, actor=mcw.director
+    )
+    custody.destruction_notify(session=session, channel="phone", reference="agent du SCJ", actor=mcw.director)
+    notice_aged(session, 24 * 60 + 1)  # tomorrow: the day of notice has run
+    refusal = _refused("CARD-11", services.cards_destruction_complete, session=session, actor=mcw.director)
+    assert mcw.est.localtime(planned).strftime("%d/%m/%Y %H:%M") in str(refusal)
+    unit.refresh_from_db()
+    assert unit.status == ItemStatus.DAMAGED
+
+
+def test_card_11_no_setting_lowers_the_notice_below_the_floor(mcw: World):
+    """The operator's notice cannot go below an hour: set lower, refused; a notice one minute old
+    is not one the SCJ can act on, whatever was stored."""
+    from django.core.exceptions import ValidationError
+
+    from ledgers.core.services import establishment_setting_change
+
+    with pytest.raises(ValidationError):
+        establishment_setting_change(
+            establishment=mcw.est, code="SET-05", value={"scj_notice_minutes": 1}, actor=mcw.director
+        )
+    mcw.est.refresh_from_db()
+    assert mcw.est.setting("SET-05")["scj_notice_minutes"] == 24 * 60
+    mcw.est.options = {"SET-05": {"scj_notice_minutes": 0}}  # a value stored before the floor existed
+    mcw.est.save()
+    (unit,) = mcw.receive()
+    services.cards_withdraw(units=[unit], status="damaged", reason="cartes abîmées", actor=mcw.cartier)
+    session = services.cards_destruction_plan(
+        establishment=mcw.est, units=[unit], method="destruction", planned_at=timezone.now(), actor=mcw.director
+    )
+    custody.destruction_notify(session=session, channel="phone", reference="agent du SCJ", actor=mcw.director)
+    notice_aged(session, 1)
+    assert "60 min" in str(
+        _refused("CARD-11", services.cards_destruction_complete, session=session, actor=mcw.director)
+    )
+    notice_aged(session, 59)
     services.cards_destruction_complete(session=session, actor=mcw.director)
 
 

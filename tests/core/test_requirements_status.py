@@ -114,3 +114,32 @@ def test_every_ambiguity_of_the_catalogue_has_a_decision_taken_in_a_module(tmp_p
     assert "AMB-02: no decision taken" in problems
     assert "AMB-02: decided in ledgers.b, which is not a module" in problems
     assert "AMB-03: no decision taken" in problems
+
+
+def test_a_row_enforced_by_a_function_the_code_does_not_define_is_a_problem(monkeypatch):
+    """A row said to hold by construction holds only while the function that makes it hold exists,
+    and a row said to hold through another row only while that row is enforced."""
+    from ledgers.core import status
+
+    monkeypatch.setattr(status, "ENFORCED_BY", {**status.ENFORCED_BY, "SLOT-51": "ledgers.slots.services.gone"})
+    problems = Scan().problems()
+    assert "SLOT-51: enforced by ledgers.slots.services.gone, which the code does not define or does not enforce" in (
+        problems
+    )
+    monkeypatch.setattr(status, "ENFORCED_BY", {"CARD-27": "REG-28-NOT-A-ROW"})
+    assert any(p.startswith("CARD-27: enforced by") for p in Scan().problems())
+
+
+def test_every_rule_a_custody_domain_declares_is_read_by_a_service():
+    """A domain's rule that no service reads cites its row in vain: the row would count as enforced
+    through a key nothing looks up."""
+    import re
+    from pathlib import Path
+
+    from ledgers.custody.domains import DOMAINS
+
+    root = Path(__file__).resolve().parents[2] / "ledgers"
+    code = "\n".join(path.read_text(encoding="utf-8") for path in root.rglob("*.py") if "migrations" not in path.parts)
+    read = set(re.findall(r"(?:(?:_rule|_refuse)\(\s*\w+,\s*|\.rule\(\s*)\"(\w+)\"", code))
+    unread = {(domain.code, name) for domain in DOMAINS for name in domain.rules if name not in read}
+    assert unread == set()
