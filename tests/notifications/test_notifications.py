@@ -123,7 +123,7 @@ def test_acknowledge_through_the_api_and_only_by_a_recipient(mc, people, smtp, d
     api.force_authenticate(people["scj"])
     assert [n["id"] for n in api.get("/api/v1/notifications/").json()["results"]] == [notice.pk]
     answer = api.post(f"/api/v1/notifications/{notice.pk}/acknowledge/")
-    assert answer.status_code == 200 and answer.json()["acknowledged_at"]
+    assert answer.status_code == 201 and answer.json()["acknowledged_at"]
     assert api.post(f"/api/v1/notifications/{notice.pk}/acknowledge/").status_code == 409
 
 

@@ -52,6 +52,7 @@ class ServiceAction(EstablishmentScoped, generics.GenericAPIView):
     input_serializer: type[serializers.Serializer] = NoInput
     output_serializer: type[serializers.Serializer]
     many = False
+    answer = status.HTTP_201_CREATED  # 202 for an act that starts a job the caller polls
     countersigners: tuple[str, ...] = ()
     signed_by = None  # the caller, once a ``Signature`` input re-authenticated them
 
@@ -59,8 +60,11 @@ class ServiceAction(EstablishmentScoped, generics.GenericAPIView):
         raise NotImplementedError
 
     def get_serializer_class(self) -> type[serializers.Serializer]:
-        """What OPTIONS describes (DRF's metadata asks for the view's serializer): the input."""
-        return self.input_serializer
+        """The input for a POST (what OPTIONS describes: DRF's metadata asks for the view's
+        serializer as for a POST), the listed objects' where the view also lists them."""
+        if self.serializer_class is None or self.request.method == "POST":
+            return self.input_serializer
+        return self.serializer_class
 
     def post(self, request: Request, *args, **kwargs) -> Response:
         given = self.input_serializer(data=request.data, context=self.get_serializer_context())
@@ -79,7 +83,7 @@ class ServiceAction(EstablishmentScoped, generics.GenericAPIView):
         for prefix in self.countersigners:
             for suffix in COUNTERSIGNATURE_FIELDS:
                 data.pop(prefix + suffix, None)
-        return Response(self.output(self.perform(data, **kwargs)), status=status.HTTP_201_CREATED)
+        return Response(self.output(self.perform(data, **kwargs)), status=self.answer)
 
     def output(self, result: Any) -> Any:
         return self.output_serializer(result, many=self.many, context=self.get_serializer_context()).data

@@ -1,5 +1,5 @@
 """The OpenAPI description of the shared views: every scoped endpoint takes ``?establishment=``, every
-``ServiceAction`` documents its input, its 201 and its refusals."""
+``ServiceAction`` documents its input, its answer (201, or 202 for a job) and its refusals."""
 
 from drf_spectacular import openapi
 from drf_spectacular.plumbing import get_lib_doc_excludes
@@ -36,5 +36,5 @@ class AutoSchema(openapi.AutoSchema):
     def get_response_serializers(self):
         if self._is_action():
             output = self.view.output_serializer
-            return {201: output(many=True) if self.view.many else output, **REFUSED}
+            return {self.view.answer: output(many=True) if self.view.many else output, **REFUSED}
         return super().get_response_serializers()

@@ -1,7 +1,11 @@
+from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from .views import NoticeViewSet
+from .views import NoticeAcknowledgeView, NoticeViewSet
 
 router = SimpleRouter()
 router.register("", NoticeViewSet, basename="notice")
-urlpatterns = router.urls
+urlpatterns = [
+    path("<int:pk>/acknowledge/", NoticeAcknowledgeView.as_view(), name="notice-acknowledge"),
+    *router.urls,
+]

@@ -1,7 +1,7 @@
-from drf_spectacular.utils import extend_schema
+from django.db.models import QuerySet
 from rest_framework import serializers, viewsets
-from rest_framework.decorators import action
-from rest_framework.response import Response
+
+from ledgers.core.api.actions import ServiceAction
 
 from .. import selectors, services
 from ..models import Notice
@@ -29,7 +29,7 @@ class MailedNoticeSerializer(serializers.ModelSerializer):
 
 
 class NoticeViewSet(viewsets.ReadOnlyModelViewSet):
-    """The notices mailed to the user; ``acknowledge`` records that they have read one."""
+    """The notices mailed to the user, whichever establishment they concern."""
 
     serializer_class = MailedNoticeSerializer
     ordering = "-created_at"  # read by the API's one pagination
@@ -39,8 +39,16 @@ class NoticeViewSet(viewsets.ReadOnlyModelViewSet):
             return Notice.objects.none()
         return selectors.notices_for(self.request.user)
 
-    @extend_schema(request=None, responses=MailedNoticeSerializer)
-    @action(detail=True, methods=["post"])
-    def acknowledge(self, request, pk=None):
-        notice = services.notice_acknowledge(notice=self.get_object(), actor=request.user)
-        return Response(MailedNoticeSerializer(notice).data)
+
+class NoticeAcknowledgeView(ServiceAction):
+    """The recipient records that they have read a notice mailed to them: a line of the register
+    the notice concerns."""
+
+    output_serializer = MailedNoticeSerializer
+    queryset = Notice.objects.all()
+
+    def scoped_queryset(self) -> QuerySet[Notice]:
+        return selectors.notices_for(self.request.user)  # whichever establishment it concerns
+
+    def perform(self, data, pk):
+        return services.notice_acknowledge(notice=self.get_object(), actor=self.request.user)

@@ -1,13 +1,15 @@
 from pathlib import PurePath
 
+from django.db.models import QuerySet
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, status
 from rest_framework.request import Request
-from rest_framework.response import Response
 
+from ledgers.core.api.actions import ServiceAction
+from ledgers.core.api.scoping import EstablishmentList
 from ledgers.core.models import Seance
 from ledgers.core.selectors import establishments_for
 from ledgers.registers.selectors import register_for
@@ -18,21 +20,20 @@ from ..selectors import reports_for
 from .serializers import ReportJobSerializer, ReportRequestSerializer
 
 
-class ReportJobList(generics.ListCreateAPIView):
-    """Your reports; POST asks for one (a printed register or a séance report) and answers 202
-    with the job to poll."""
+class ReportJobList(EstablishmentList, ServiceAction):
+    """Your reports, whichever establishment (GET); POST asks for one (a printed register or a
+    séance report) and answers 202 with the job to poll."""
 
-    serializer_class = ReportJobSerializer
+    input_serializer, output_serializer = ReportRequestSerializer, ReportJobSerializer
+    queryset, serializer_class = ReportJob.objects.all(), ReportJobSerializer
     ordering = "-created_at"
+    answer = status.HTTP_202_ACCEPTED
 
-    def get_queryset(self):
+    def scoped_queryset(self) -> QuerySet[ReportJob]:
         return reports_for(self.request.user).select_related("register")
 
-    @extend_schema(request=ReportRequestSerializer, responses={202: ReportJobSerializer})
-    def post(self, request: Request, *args, **kwargs) -> Response:
-        params = ReportRequestSerializer(data=request.data)
-        params.is_valid(raise_exception=True)
-        data = params.validated_data
+    def perform(self, data) -> ReportJob:
+        request = self.request
         lang = data.get("lang") or request.LANGUAGE_CODE  # the reader's language (Accept-Language, cookie)
         if data["kind"] == ReportJob.Kind.REGISTER:
             register = register_for(request.user, data["register"])
@@ -47,8 +48,7 @@ class ReportJobList(generics.ListCreateAPIView):
             )
             job = services.report_request_daily(seance=seance, actor=request.user, lang=lang)
         job.refresh_from_db()  # eager mode: the job may already have run on commit
-        body = ReportJobSerializer(job, context={"request": request}).data
-        return Response(body, status=status.HTTP_202_ACCEPTED)
+        return job
 
 
 class ReportJobDetail(generics.RetrieveAPIView):
