@@ -31,7 +31,7 @@ def test_duplicate_supplier_name_is_a_clear_400(director):
 def test_hundred_thousand_characters_are_a_clear_400(director):
     refused = director.post(SUPPLIERS, {"name": "x" * 100_000}, format="json")
     assert refused.status_code == 400
-    assert "200 caractères au plus" in str(refused.json())
+    assert "10000 caractères au plus" in str(refused.json())
 
 
 @pytest.mark.parametrize(

@@ -153,7 +153,10 @@ def test_settings_read_and_changed_through_the_api(fr, fr_main, user_in):
     listed = api.get("/api/v1/establishment/settings/").json()
     assert [s["code"] for s in listed] == [s.code for s in settings_of(fr)]
     cap = next(s for s in listed if s["code"] == "SET-42")
-    assert cap["label"] == "Préavis des informations au ministre de l'intérieur" and cap["value"] is None
+    assert (
+        cap["label"] == "Délais dans lesquels le ministre de l'intérieur est informé avant l'acte"
+        and cap["value"] is None
+    )
     answer = api.post(
         "/api/v1/establishment/settings/", {"code": "SET-42", "value": {"progressive_notice_days": 20}}, format="json"
     )

@@ -85,7 +85,7 @@ def test_api_token_expires(mc, user_in):
     assert client.get("/api/v1/registers/").status_code == 200
     Token.objects.filter(pk=token.pk).update(created=timezone.now() - timedelta(hours=2))
     refused = client.get("/api/v1/registers/")
-    assert refused.status_code == 403  # 403 rather than 401: session authentication comes first
+    assert refused.status_code == 401 and refused["WWW-Authenticate"] == "Token"
     assert "expiré" in refused.json()["detail"]
 
 

@@ -333,8 +333,9 @@ def test_every_copy_out_refused(mc_org):
         due_at=due(),
     )
     key_issue(**kwargs)
-    with pytest.raises(ValidationError):
+    with pytest.raises(RuleViolation) as refused:  # the recorded state refuses it like a rule
         key_issue(**kwargs)
+    assert refused.value.code == "REG-20"
 
 
 def test_overdue_key_with_its_lateness(mc_org):
