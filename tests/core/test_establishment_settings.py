@@ -162,7 +162,7 @@ def test_settings_read_and_changed_through_the_api(fr, fr_main, user_in):
     )
     assert answer.status_code == 201, answer.content
     assert answer.json()["value"] == {"progressive_notice_days": 20}
-    assert answer.json()["text"] == "Avant l'arrêt ou le transfert d'un progressif (jours) : 20"
+    assert answer.json()["text"] == "Dans les jours qui précèdent l'arrêt ou le transfert d'un progressif : 20"
     assert last_line(fr_main).payload["setting"] == "SET-42"
     bad = api.post("/api/v1/establishment/settings/", {"code": "SET-14", "value": {"max_pairs": 2}}, format="json")
     assert bad.status_code == 400
