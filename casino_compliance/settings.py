@@ -282,6 +282,7 @@ SPECTACULAR_SETTINGS = {
         "SeanceStatusEnum": "ledgers.core.models.Seance.Status",
         "TableSessionStatusEnum": "ledgers.core.models.TableSession.Status",
         "SeancePeriodEnum": "ledgers.core.models.SeancePeriod",
+        "LocationKindEnum": "ledgers.core.models.LocationKind",
         "ObservationNatureEnum": "ledgers.authority.models.Observation.Nature",
         "ChipSeriesKindEnum": "ledgers.cash.models.ChipSeries.Kind",
         "TechnologyEnum": "ledgers.slots.models.Machine.Technology",  # meters' nature: the same two values

@@ -2,7 +2,7 @@ import factory
 from django.contrib.auth import get_user_model
 
 from ledgers.core.models import Establishment, GamingTable, Location, Room
-from ledgers.core.services import membership_grant
+from ledgers.core.services import location_create, membership_grant, room_create
 
 DEFAULT_PASSWORD = "motdepasse-test"
 
@@ -24,6 +24,8 @@ class EstablishmentFactory(factory.django.DjangoModelFactory):
 
 
 class RoomFactory(factory.django.DjangoModelFactory):
+    """A room added by the system through its service (its line in the register of authorisations)."""
+
     class Meta:
         model = Room
 
@@ -31,8 +33,14 @@ class RoomFactory(factory.django.DjangoModelFactory):
     code = factory.Sequence(lambda n: f"salle{n}")
     name = factory.Sequence(lambda n: f"Salle {n}")
 
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        return room_create(actor=None, **kwargs)
+
 
 class LocationFactory(factory.django.DjangoModelFactory):
+    """A place added by the system through its service (its line in the register of authorisations)."""
+
     class Meta:
         model = Location
 
@@ -40,6 +48,10 @@ class LocationFactory(factory.django.DjangoModelFactory):
     code = factory.Sequence(lambda n: f"loc{n}")
     name = factory.Sequence(lambda n: f"Dépôt {n}")
     kind = "depot_principal"
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        return location_create(actor=None, **kwargs)
 
 
 class GamingTableFactory(factory.django.DjangoModelFactory):

@@ -94,6 +94,10 @@ class GamingTableChangeForm(EstablishmentForm):
 
     STATES = {"": None, "in": True, "out": False}
 
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "change_%s")  # beside the form that adds a table, on one page
+        super().__init__(*args, **kwargs)
+
     table = forms.ModelChoiceField(label=_("Table"), queryset=GamingTable.objects.none())
     game = forms.ChoiceField(label=_("Nouveau jeu"), required=False)
     state = forms.ChoiceField(

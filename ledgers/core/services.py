@@ -3,19 +3,34 @@
 import copy
 import datetime
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, Group
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.validators import validate_slug
 from django.db import transaction
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from . import establishment_settings, hooks
 from .authz import require_role, roles_of, save_audited
 from .errors import RuleViolation, impossible
 from .games import GAMES
-from .models import DirectoryAccount, Establishment, GamingTable, Location, Membership, Room, Seance, TableSession
+from .models import (
+    DEPOT_KINDS,
+    DirectoryAccount,
+    Establishment,
+    GamingTable,
+    Location,
+    LocationKind,
+    Membership,
+    Room,
+    Seance,
+    TableSession,
+)
 from .roles import ADMINISTRATOR_ROLE, DIRECTORATE, Role
 
 SEANCE_MANAGERS = (*DIRECTORATE, Role.INSPECTEUR)
@@ -209,10 +224,6 @@ def table_session_close(*, session: TableSession, actor: AbstractBaseUser) -> Ta
 # set-up is a line of a register, signed: it always takes a person of the directorate.
 
 
-def _require_setup(actor: AbstractBaseUser | None, establishment: Establishment) -> None:
-    setup_role(actor, establishment)
-
-
 def setup_role(actor: AbstractBaseUser | None, establishment: Establishment) -> str:
     """The role in which ``actor`` sets up the establishment or its staff: a role of the
     directorate they hold, else, for a platform administrator, ``ADMINISTRATOR_ROLE``; refused to
@@ -317,10 +328,41 @@ def establishment_setting_write(
     return establishment
 
 
+def _setup_code(errors: dict, model, establishment: Establishment, code: str, name: str, what: str) -> None:
+    """The code and name of a room or place: both given, the code a slug no other of its kind here has."""
+    if not code:
+        errors["code"] = [_("Ce champ est obligatoire.")]
+    else:
+        try:
+            validate_slug(code)
+        except ValidationError:
+            errors["code"] = [_("Lettres non accentuées, chiffres, tirets et soulignés seulement.")]
+        if model.objects.filter(establishment=establishment, code=code).exists():
+            errors["code"] = [_("%(what)s porte déjà le code %(code)s.") % {"what": what, "code": code}]
+    if not name:
+        errors["name"] = [_("Ce champ est obligatoire.")]
+
+
 @transaction.atomic
 def room_create(*, establishment: Establishment, code: str, name: str, actor: AbstractBaseUser | None) -> Room:
-    _require_setup(actor, establishment)
-    return save_audited(Room(establishment=establishment, code=code, name=name), actor=actor, reason="création")
+    """A room added by the directorate (or an administrator, or the system), written in the
+    register of authorisations (hooks.STAFF_ACT)."""
+    role = setup_role(actor, establishment)
+    code, name, errors = (code or "").strip(), (name or "").strip(), {}
+    _setup_code(errors, Room, establishment, code, name, _("Une salle"))
+    if errors:
+        raise ValidationError(errors)
+    room = save_audited(Room(establishment=establishment, code=code, name=name), actor=actor, reason="création")
+    hooks.record(
+        hooks.STAFF_ACT,
+        establishment=establishment,
+        actor=actor,
+        role=role,
+        subject=_("Ajout d'une salle"),
+        text=lambda: str(_("Salle « %(name)s » (code %(code)s) ajoutée.") % {"name": room.name, "code": room.code}),
+        room=room.code,
+    )
+    return room
 
 
 @transaction.atomic
@@ -333,11 +375,42 @@ def location_create(
     actor: AbstractBaseUser | None,
     room: Room | None = None,
 ) -> Location:
-    _require_setup(actor, establishment)
+    """A place where regulated objects are kept (a depot, a cabinet, a cash desk, a safe, a store)
+    added by the directorate (or an administrator, or the system), written in the register of
+    authorisations (hooks.STAFF_ACT)."""
+    role = setup_role(actor, establishment)
+    code, name, errors = (code or "").strip(), (name or "").strip(), {}
+    _setup_code(errors, Location, establishment, code, name, _("Un emplacement"))
+    if kind not in LocationKind.values:
+        errors["kind"] = [_("Type d'emplacement inconnu.")]
     if room is not None and room.establishment_id != establishment.pk:
-        raise ValueError("room and location belong to different establishments")
-    location = Location(establishment=establishment, code=code, name=name, kind=kind, room=room)
-    return save_audited(location, actor=actor, reason="création")
+        errors["room"] = [_("Cette salle n'est pas dans l'établissement.")]
+    if errors:
+        raise ValidationError(errors)
+    location = save_audited(
+        Location(establishment=establishment, code=code, name=name, kind=kind, room=room),
+        actor=actor,
+        reason="création",
+    )
+    hooks.record(
+        hooks.STAFF_ACT,
+        establishment=establishment,
+        actor=actor,
+        role=role,
+        subject=_("Ajout d'un emplacement"),
+        text=lambda: str(
+            _("%(kind)s « %(name)s » (code %(code)s)%(room)s ajouté.")
+            % {
+                "kind": LocationKind(location.kind).label,
+                "name": location.name,
+                "code": location.code,
+                "room": f", {room.name}" if room else "",
+            }
+        ),
+        location=location.code,
+        location_kind=location.kind,
+    )
+    return location
 
 
 def _require_game(establishment: Establishment, game: str) -> None:
@@ -413,3 +486,101 @@ def gaming_table_change(
     else:
         reason = "mise en service" if table.active else "mise hors service"
     return _table_set_up(table, before=before, actor=actor, role=role, reason=reason)
+
+
+# --- The house from an empty database: the establishment with its first director, and what its
+# set-up still lacks.
+
+
+def director_role(establishment: Establishment) -> str:
+    """The role that directs the house: FR the directeur responsable, MC the directeur des jeux."""
+    return str(SETTING_CHANGERS[establishment.jurisdiction][0])
+
+
+def _first_settings(jurisdiction: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The settings an establishment starts with, each parsed as its later change would be."""
+    probe = Establishment(jurisdiction=jurisdiction)
+    parsed, errors = {}, []
+    for code, value in (options or {}).items():
+        try:
+            setting = establishment_settings.changeable(probe, code)
+            parsed[code] = None if value is None else setting.parse(value, probe)
+        except ValidationError as exc:
+            errors.extend(f"{code} : {message}" for message in exc.messages)
+    if errors:
+        raise ValidationError({"options": errors})
+    return {code: value for code, value in parsed.items() if value is not None}
+
+
+@transaction.atomic
+def establishment_set_up(
+    *,
+    code: str,
+    name: str,
+    jurisdiction: str,
+    director: str,
+    actor: AbstractBaseUser | None,
+    timezone_name: str = "",
+    address: str = "",
+    options: dict[str, Any] | None = None,
+) -> Establishment:
+    """An administrator (or the command line, ``actor`` None) creates the establishment with its
+    jurisdiction, time zone and first settings, and gives its direction to the active account
+    ``director`` (login): both acts are lines of the register of authorisations."""
+    if actor is not None and not actor.is_superuser:
+        raise PermissionDenied(_("Seul un administrateur peut créer un établissement."))
+    if jurisdiction not in SETTING_CHANGERS:
+        raise ValidationError({"jurisdiction": _("Juridiction inconnue.")})
+    person = get_user_model().objects.filter(username=(director or "").strip(), is_active=True).first()
+    if person is None:
+        raise ValidationError({"director": _("Aucune personne active n'a cet identifiant de connexion.")})
+    establishment = establishment_create(
+        code=code,
+        name=name,
+        jurisdiction=jurisdiction,
+        actor=actor,
+        timezone_name=timezone_name or DEFAULT_TIMEZONES[jurisdiction],
+        address=address,
+        options=_first_settings(jurisdiction, options or {}),
+    )
+    membership_grant(user=person, establishment=establishment, role=director_role(establishment), actor=actor)
+    return establishment
+
+
+DEFAULT_TIMEZONES = {"MC": "Europe/Monaco", "FR": "Europe/Paris"}
+
+
+@dataclass(frozen=True)
+class SetupGap:
+    """Something the set-up still lacks, and the page that adds it."""
+
+    what: str | Promise
+    url_name: str = ""
+
+
+def setup_missing(establishment: Establishment) -> list[SetupGap]:
+    """What the house lacks before its first séance as far as its places and people go: a room, a
+    depot, the places its keys' custody names (SET-35, SET-36), a gaming table, its director."""
+    gaps = []
+    kinds = set(establishment.locations.filter(active=True).values_list("kind", flat=True))
+    if not establishment.rooms.exists():
+        gaps.append(SetupGap(_("Aucune salle."), "setup-rooms"))
+    if not kinds & {str(kind) for kind in DEPOT_KINDS}:
+        gaps.append(SetupGap(_("Aucun dépôt ni armoire pour les cartes, les dés et le matériel."), "setup-locations"))
+    homes = {(establishment.setting("SET-35") or {}).get("home")}
+    homes |= {custody.get("home") for custody in (establishment.setting("SET-36") or {}).values()}
+    for kind in sorted(home for home in homes if home and home not in kinds):
+        gaps.append(
+            SetupGap(
+                _("Aucun emplacement « %(kind)s » : les clés qui y sont gardées ne peuvent être inscrites.")
+                % {"kind": LocationKind(kind).label},
+                "setup-locations",
+            )
+        )
+    if not establishment.tables.filter(active=True).exists():
+        gaps.append(SetupGap(_("Aucune table de jeu en service."), "gaming-tables"))
+    if not Membership.objects.filter(establishment=establishment, role=director_role(establishment)).exists():
+        gaps.append(
+            SetupGap(_("Personne n'a le rôle de %(role)s.") % {"role": Role(director_role(establishment)).label})
+        )
+    return gaps

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import setup_views, views
 from .profile import ProfileView
 
 urlpatterns = [
@@ -11,6 +11,11 @@ urlpatterns = [
     path("profil/", ProfileView.as_view(), name="profile"),
     path("etablissement/", views.EstablishmentView.as_view(), name="establishment"),
     path("etablissement/choisir/", views.EstablishmentSwitchView.as_view(), name="establishment-switch"),
+    path("etablissement/creation/", setup_views.EstablishmentCreateView.as_view(), name="establishment-create"),
+    path("etablissement/mise-en-place/", setup_views.SetupView.as_view(), name="setup"),
+    path("etablissement/mise-en-place/salles/", setup_views.RoomsView.as_view(), name="setup-rooms"),
+    path("etablissement/mise-en-place/emplacements/", setup_views.LocationsView.as_view(), name="setup-locations"),
+    path("etablissement/mise-en-place/import/<slug:code>/", setup_views.ImportView.as_view(), name="setup-import"),
     path("etablissement/tables/", views.GamingTablesView.as_view(), name="gaming-tables"),
     path("etablissement/tables/changement/", views.GamingTableChangeView.as_view(), name="gaming-table-change"),
     path("etablissement/reglages/", views.EstablishmentSettingsView.as_view(), name="establishment-settings"),

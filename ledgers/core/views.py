@@ -59,7 +59,15 @@ class EstablishmentMixin(LoginRequiredMixin):
 
 
 class DashboardView(LoginRequiredMixin, TemplateView):
+    """The user's work; an administrator signing in while no establishment exists is led to create
+    the first one."""
+
     template_name = "core/dashboard.html"
+
+    def get(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if request.user.is_superuser and not request.establishment and not Establishment.objects.exists():
+            return HttpResponseRedirect(reverse("establishment-create"))
+        return super().get(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

@@ -26,8 +26,6 @@ from .models import Entry
 # for both checks: a model named here is skipped by the transaction check; with fields, only
 # those fields are skipped by the state check.
 EXEMPT: dict[str, tuple[str, tuple[str, ...]]] = {
-    "core.Room": ("organisation set-up", ()),
-    "core.Location": ("organisation set-up", ()),
     "authority.SeasonArchive": (
         "the archive of a closed period: a job that reads the registers (its request, status and file) "
         "and writes nothing in them, as a report does",

@@ -18,17 +18,18 @@ import datetime
 from types import SimpleNamespace
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from ledgers.authority.services import banker_approve
-from ledgers.core.models import GamingTable, Seance
+from ledgers.core.models import GamingTable, Room, Seance
 from ledgers.core.roles import Role
 from ledgers.tables.selectors import closing_time
 from tests.api.acts import Acts, verify_every_act
 from tests.authority.conftest import cast
 from tests.factories import (
     DEFAULT_PASSWORD,
-    RoomFactory,
     make_user,
     open_register,
     open_seance_registers,
@@ -133,6 +134,25 @@ def set_up_tables(acts: Acts, director, room, specs) -> dict:
     return tables
 
 
+def set_up_house(acts: Acts, director, code: str) -> Room:
+    """A room and a place added, and places imported from a spreadsheet (checked, then written)."""
+    room = acts.post(director, "/api/v1/establishment/rooms/", {"code": code, "name": "Salle des jeux"})
+    acts.post(
+        director,
+        "/api/v1/establishment/locations/",
+        {"code": f"depot-{code}", "name": "Dépôt", "kind": "depot_principal", "room": room["id"]},
+    )
+    sheet = f"code;nom;type;salle\ncoffre-{code};Coffre;coffre;{code}\ncaisse-{code};Caisse;caisse_centrale;\n"
+    for dry_run in (True, False):
+        acts.post(
+            director,
+            "/api/v1/establishment/imports/emplacements/",
+            {"file": SimpleUploadedFile("lieux.csv", sheet.encode()), "dry_run": dry_run},
+            format="multipart",
+        )
+    return Room.objects.get(pk=room["id"])
+
+
 def make_croupier(est, name: str):
     return make_user(est, Role.CROUPIER, username=f"croupier-{name}-{est.code}")
 
@@ -155,7 +175,7 @@ def monaco(acts: Acts, mc) -> None:
     tables = set_up_tables(
         acts,
         mco.directeur_jeux,
-        RoomFactory(establishment=mc),
+        set_up_house(acts, mco.directeur_jeux, "salle-mc"),
         (("BJ1", "blackjack", 7), ("CF1", "chemin_de_fer", 10), ("BTV1", "banque_tout_va", 10)),
     )
     staff = SimpleNamespace(
@@ -204,7 +224,7 @@ def france(acts: Acts, fr) -> None:
     tables = set_up_tables(
         acts,
         fro.directeur_responsable,
-        RoomFactory(establishment=fr),
+        set_up_house(acts, fro.directeur_responsable, "salle-fr"),
         (("UT1", "ultimate_holdem", 7), ("UT2", "ultimate_holdem", 7)),
     )
     post_displays(*tables.values())  # the rules displays first (REG-23)
@@ -222,6 +242,13 @@ def france(acts: Acts, fr) -> None:
 
 def test_reg_01_reg_25_every_write_endpoint_in_its_own_transaction_leaves_registers_that_verify(mc, fr):
     acts = Acts()
+    admin = get_user_model().objects.create_superuser(username="admin", password=DEFAULT_PASSWORD, email="")
+    get_user_model().objects.create_user(username="directeur-nice", password=DEFAULT_PASSWORD)
+    acts.post(
+        admin,
+        "/api/v1/establishment/create/",
+        {"code": "nice", "name": "Casino de Nice", "jurisdiction": "FR", "director": "directeur-nice"},
+    )
     monaco(acts, mc)
     france(acts, fr)
 
