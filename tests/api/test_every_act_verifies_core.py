@@ -1,7 +1,8 @@
-"""Every write endpoint of the registers, the gaming tables, the séances and the table-parties driven through its
-normal flow, each request in its own transaction as in production, then ``verify_ledgers``: each
-act writes its entry, the entry names the objects the act wrote, and the registers and the objects
-verify with no finding.
+"""Every write endpoint of the registers, the set-up (an establishment created by the administrator,
+rooms and places added and imported from a spreadsheet), the gaming tables, the séances and the
+table-parties driven through its normal flow, each request in its own transaction as in production,
+then ``verify_ledgers``: each act writes its entry, the entry names the objects the act wrote, and
+the registers and the objects verify with no finding.
 
 A register's life through the API (created, coté et paraphé by its authority, a main courante
 fact, a correction, a visa, the closing act and the paraphe of its volume) in Monaco (the
