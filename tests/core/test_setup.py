@@ -224,3 +224,23 @@ def test_api_adds_rooms_and_locations(fr, director):
     assert api.get("/api/v1/establishment/locations/").json()["results"][0]["code"] == "coffre"
     refused = api.post("/api/v1/establishment/locations/", {"code": "x", "name": "X", "kind": "nowhere"})
     assert refused.status_code == 400
+
+
+def test_a_monaco_house_is_told_which_places_its_keys_need():
+    mc = EstablishmentFactory(code="mc-house", jurisdiction="MC")
+    director = make_user(mc, Role.DIRECTEUR_JEUX, username="dj-house")
+    page = signed_in(director).get(reverse("setup")).content.decode()
+    for kind in ("Coffre d&#x27;exploitation", "Caisse centrale", "Comptabilité générale"):
+        assert kind in page
+    location_create(establishment=mc, code="coffre", name="Coffre", kind="coffre", actor=director)
+    assert "Coffre d&#x27;exploitation" not in signed_in(director).get(reverse("setup")).content.decode()
+
+
+def test_the_creation_page_names_an_unknown_director_on_its_field():
+    client = signed_in(superuser())
+    response = client.post(
+        reverse("establishment-create"), {"code": "x", "name": "X", "jurisdiction": "MC", "director": "nobody"}
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["director"]
+    assert not Establishment.objects.exists()
