@@ -572,8 +572,8 @@ def cash_registers(establishment) -> Iterator[Need]:
         return
     yield Need(REGISTRE_CONTROLE.code, requirement="REG-34")
     desks = establishment.locations.filter(kind=LocationKind.CAISSE_CENTRALE, active=True).order_by("code")
-    for desk in desks.values_list("code", flat=True):
-        yield Need(REGISTRE_CHANGE.code, desk, requirement="REG-29")
+    for desk, name in desks.values_list("code", "name"):
+        yield Need(REGISTRE_CHANGE.code, desk, requirement="REG-29", label=name)
     for number, game in tables:
         if GAMES[game].family == Family.CERCLE:
             yield Need(CARNET_CAGNOTTES.code, number, requirement="REG-30", table=number)

@@ -27,6 +27,8 @@ class Need:
     requirement: str = ""
     # The gaming table it serves ("" for the house's own registers): the table kind's registers.
     table: str = ""
+    # How the qualifier reads when no declared source names it (a cash desk's name).
+    label: str = ""
 
     @property
     def kind_title(self) -> str:
@@ -34,7 +36,7 @@ class Need:
 
     @property
     def qualifier_label(self) -> str:
-        return qualifier_label(self.qualifier) if self.qualifier else ""
+        return self.label or (qualifier_label(self.qualifier) if self.qualifier else "")
 
 
 NeedSource = Callable[[Establishment], Iterable[Need]]
@@ -90,7 +92,7 @@ class ToOpen:
 
     @property
     def qualifier_label(self) -> str:
-        return qualifier_label(self.need.qualifier) if self.need.qualifier else ""
+        return self.need.qualifier_label
 
     @property
     def state_label(self) -> str:

@@ -387,7 +387,14 @@ def registers_to_open_create(*, establishment: Establishment, actor: AbstractBas
 
     role = require_role(actor, establishment, DIRECTORATE)
     created = [
-        register_create(establishment=establishment, kind=need.kind, qualifier=need.qualifier, actor=actor)
+        register_create(
+            establishment=establishment,
+            kind=need.kind,
+            qualifier=need.qualifier,
+            actor=actor,
+            # A qualifier no declared source names (a cash desk) titles the volume by its name.
+            title=f"{get_kind(need.kind).title} — {need.label}" if need.label else "",
+        )
         for need in missing(establishment)
     ]
     if created:

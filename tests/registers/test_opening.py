@@ -58,6 +58,7 @@ def test_reg_09_a_french_blackjack_house_lists_its_registers_and_each_tables(
     assert rows[("carnet_avances", "BJ1")].requirement == "REG-09" and rows[("carnet_avances", "BJ1")].table == "BJ1"
     assert rows[("carnet_cagnottes", "CF1")].requirement == "REG-30"
     assert ("carnet_avances", "CF1") not in rows
+    assert rows[("registre_change", "caisse")].qualifier_label == "Caisse des jeux"
     assert not any(kind in {"prise_en_charge", "comptabilite_annexe", "des_en_service"} for kind, _q in rows)
     # The register of authorisations the arrêté was recorded in is open; the others are to create.
     assert rows[("autorisations_jeux", "")].state == opening.State.OPEN
