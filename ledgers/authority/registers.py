@@ -1,10 +1,13 @@
 """The registers the police keep with the casino (FR-2007 art. 92, 92-1): coté, paraphé and visé
 by the chief of the territorial DCPJ service (SET-26, SET-49)."""
 
+from collections.abc import Iterator
+
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.roles import Role
 from ledgers.registers.kinds import Column, RegisterKind, register_kind
+from ledgers.registers.opening import Need, games_played, opening_needs
 
 # The writers of each register; the services check who writes what.
 OBSERVATION_WRITERS = (Role.POLICE, Role.CHEF_POLICE)
@@ -243,3 +246,27 @@ BANKERS = register_kind(
         requirements=("GAME-31",),
     )
 )
+
+
+@opening_needs
+def authority_registers(establishment) -> Iterator[Need]:
+    """France: the arrêté d'autorisation recorded before any table is set up (AUTH-04), the prior
+    declarations (AUTH-01), the police's observations at every visit (REG-44) and the liaison
+    register (REG-45); with tables, their displays (REG-23) and, at blackjack, the posted house
+    rules (REG-19). Monaco: the called bets of the roulette tables (REG-18) and the bankers of the
+    banque à tout va (GAME-31)."""
+    games = games_played(establishment)
+    if establishment.jurisdiction == "FR":
+        yield Need(AUTHORISATIONS.code, requirement="AUTH-04")
+        yield Need(DECLARATIONS.code, requirement="AUTH-01")
+        yield Need(OBSERVATIONS.code, requirement="REG-44")
+        yield Need(LIAISON.code, requirement="REG-45")
+        if games:
+            yield Need(DISPLAYS.code, requirement="REG-23")
+        if "blackjack" in games:
+            yield Need(HOUSE_RULES.code, requirement="REG-19")
+        return
+    if games & {"roulette", "roulette_americaine"}:
+        yield Need(CALLED_BETS.code, requirement="REG-18")
+    if "banque_tout_va" in games:
+        yield Need(BANKERS.code, requirement="GAME-31")

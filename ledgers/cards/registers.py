@@ -2,10 +2,14 @@
 besides the intake registers (CARD-12 to CARD-23, CARD-34 to CARD-37). The intake registers and
 the daily annex ledger are the shared kinds of ``ledgers.custody.registers``."""
 
+from collections.abc import Iterator
+
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.games import Equipment
 from ledgers.core.roles import Role
 from ledgers.registers.kinds import Column, RegisterKind, register_kind
+from ledgers.registers.opening import Need, games_played, opening_needs
 
 # Who writes a line: the card room, the table staff, the inspecteur, the Direction; FR the
 # holder of the single key of the card cabinet (directeur responsable or comité member).
@@ -72,3 +76,25 @@ CARDS_IN_SERVICE = register_kind(
         ),
     )
 )
+
+
+@opening_needs
+def card_registers(establishment) -> Iterator[Need]:
+    """A house whose tables play with cards: the cards in service (MC CARD-12, FR CARD-34), the
+    intake registers (MC one per category, CARD-04; FR the "cartes" section of modèle 19, REG-06),
+    the purchase orders (CARD-07, CARD-33), the movements to the tables and back (CARD-12,
+    CARD-37) and, in Monaco, the daily annex ledger of the depots (CARD-05)."""
+    from ledgers.custody.registers import COMPTABILITE_ANNEXE, PURCHASE_ORDERS, TABLE_MOVEMENTS
+
+    from .domains import CARDS
+
+    if not games_played(establishment, Equipment.CARDS):
+        return
+    mc = establishment.jurisdiction == "MC"
+    yield Need(CARDS_IN_SERVICE.code, requirement="CARD-12" if mc else "CARD-34")
+    for kind, qualifier in sorted(CARDS.intake_registers(establishment)):
+        yield Need(kind, qualifier, requirement="CARD-04" if mc else "REG-06")
+    yield Need(PURCHASE_ORDERS.code, CARDS.code, requirement="CARD-07" if mc else "REG-07")
+    yield Need(TABLE_MOVEMENTS.code, CARDS.code, requirement="CARD-12" if mc else "CARD-37")
+    if mc:
+        yield Need(COMPTABILITE_ANNEXE.code, CARDS.code, requirement="CARD-05")

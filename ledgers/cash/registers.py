@@ -1,10 +1,13 @@
 """Register kinds of the table cash. Columns are what the printed register shows: dotted keys
 reach nested payload values, lists print joined."""
 
+from collections.abc import Iterator
+
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.roles import Role
 from ledgers.registers.kinds import Column, RegisterKind, register_kind
+from ledgers.registers.opening import Need, opening_needs, tables_in_service
 
 FLOAT_COLUMNS = (
     Column("date", _("Date"), 0.8),
@@ -540,3 +543,39 @@ ETAT_MENSUEL_33 = register_kind(
         form="modèle 33",
     )
 )
+
+
+# Monaco: the tables whose somme mise en banque the Direction fixes (COUNT-01).
+BANKED_GAMES_MC = frozenset({"blackjack", "blackjack_one_deck", "punto_banco", "trente_quarante"})
+
+
+@opening_needs
+def cash_registers(establishment) -> Iterator[Need]:
+    """The table cash of the house's tables. France: a carnet d'avances per table cash box of a
+    contrepartie table (REG-09, COUNT-49), a carnet des cagnottes per cercle table (REG-30), the
+    registre de contrôle (REG-34), a registre de change per gaming cash desk (REG-29), the changeurs'
+    bons (REG-33). Monaco: the sommes mises en banque (COUNT-01), the change slips (REG-14) and the
+    chemin de fer cagnottes (REG-13)."""
+    from ledgers.core.games import GAMES, Family
+    from ledgers.core.models import LocationKind
+
+    tables = tables_in_service(establishment)
+    if not tables:
+        return
+    games = {game for _number, game in tables}
+    yield Need(BONS_CAISSE.code, requirement="REG-14" if establishment.jurisdiction == "MC" else "REG-33")
+    if establishment.jurisdiction == "MC":
+        if games & BANKED_GAMES_MC:
+            yield Need(BANQUE_TABLES.code, requirement="COUNT-01")
+        if "chemin_de_fer" in games:
+            yield Need(CAGNOTTES_MC.code, requirement="REG-13")
+        return
+    yield Need(REGISTRE_CONTROLE.code, requirement="REG-34")
+    desks = establishment.locations.filter(kind=LocationKind.CAISSE_CENTRALE, active=True).order_by("code")
+    for desk, name in desks.values_list("code", "name"):
+        yield Need(REGISTRE_CHANGE.code, desk, requirement="REG-29", label=name)
+    for number, game in tables:
+        if GAMES[game].family == Family.CERCLE:
+            yield Need(CARNET_CAGNOTTES.code, number, requirement="REG-30", table=number)
+        else:
+            yield Need(CARNET_AVANCES.code, number, requirement="REG-09", table=number)

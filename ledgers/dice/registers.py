@@ -2,10 +2,14 @@
 registers (MC prise en charge "des", FR carnet modèle 19 section "des"), depot movements to the
 MC comptabilité annexe (qualifier "dice") and orders to the bons de commande (custody)."""
 
+from collections.abc import Iterator
+
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.games import Equipment
 from ledgers.core.roles import Role
 from ledgers.registers.kinds import Column, RegisterKind, register_kind
+from ledgers.registers.opening import Need, games_played, opening_needs
 
 # Payload keys shared by both kinds: what a printed page shows, one line per operation.
 # "dice" and "signatures" are lists (joined when printed).
@@ -69,3 +73,23 @@ RAMPO_REGISTER = register_kind(
 )
 
 SERVICE_KIND = {"MC": DICE_SERVICE, "FR": RAMPO_REGISTER}
+
+
+@opening_needs
+def dice_registers(establishment) -> Iterator[Need]:
+    """A house whose tables play with dice: the dice in service (MC REG-05, FR REG-08), their intake
+    (MC REG-02, FR the "des" section of modèle 19, DICE-17), the purchase orders (MC DICE-05, FR
+    DICE-16) and, in Monaco, the annex ledger of the depots (DICE-04)."""
+    from ledgers.custody.registers import COMPTABILITE_ANNEXE, PURCHASE_ORDERS
+
+    from .domains import DICE
+
+    if not games_played(establishment, Equipment.DICE):
+        return
+    mc = establishment.jurisdiction == "MC"
+    yield Need(SERVICE_KIND[establishment.jurisdiction].code, requirement="REG-05" if mc else "REG-08")
+    for kind, qualifier in sorted(DICE.intake_registers(establishment)):
+        yield Need(kind, qualifier, requirement="REG-02" if mc else "DICE-17")
+    yield Need(PURCHASE_ORDERS.code, DICE.code, requirement="DICE-05" if mc else "DICE-16")
+    if mc:
+        yield Need(COMPTABILITE_ANNEXE.code, DICE.code, requirement="DICE-04")

@@ -1,10 +1,14 @@
 """Register kinds of sabots, shufflers and wheels. Columns are what the printed register shows:
 dotted keys reach nested payload values, lists print joined."""
 
+from collections.abc import Iterator
+
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.games import Equipment
 from ledgers.core.roles import Role
 from ledgers.registers.kinds import DIRECTORATE, Column, RegisterKind, register_kind
+from ledgers.registers.opening import Need, games_played, opening_needs, tables_in_service
 
 # Both jurisdictions: the life of each sabot, shuffler and wheel outside the intake registers —
 # registration, putting into service, socle mounting, use at a table, malfunctions, withdrawal.
@@ -132,3 +136,37 @@ ROULEMENT_LANCEURS = register_kind(
         requirements=("WHEEL-09",),
     )
 )
+
+# Monaco: the games dealt from a sabot kept in the card depots (SHOE-02).
+SHOE_GAMES_MC = frozenset(
+    {"blackjack", "punto_banco", "trente_quarante", "chemin_de_fer", "banque_tout_va", "baccara_deux_tableaux"}
+)
+
+
+@opening_needs
+def equipment_registers(establishment) -> Iterator[Need]:
+    """The equipment's registers the house's tables need: the life of each sabot, shuffler and wheel;
+    the sabots' intake (MC SHOE-02, FR modèle 19 reserved pages SHOE-11) and movements; the wheels'
+    pre-séance checks (MC WHEEL-06, FR WHEEL-08) and the MC launch rotation (WHEEL-09). The French
+    carnet where a table's sabot allocation is written (SHOE-06, SHOE-13) is the table's own carnet
+    of the table cash (ledgers.cash)."""
+    from ledgers.custody.registers import CARNET_19, COMPTABILITE_ANNEXE, PRISE_EN_CHARGE, TABLE_MOVEMENTS
+
+    from .specs import CHECK_RULES, ROTATION_GAMES, SHOE_GAMES_FR
+
+    mc = establishment.jurisdiction == "MC"
+    tables = tables_in_service(establishment)
+    games = {game for _number, game in tables}
+    if games & (games_played(establishment, Equipment.CARDS) | games_played(establishment, Equipment.WHEEL)):
+        yield Need(MATERIEL_JEU.code)
+    if games & (SHOE_GAMES_MC if mc else set(SHOE_GAMES_FR)):
+        yield Need(TABLE_MOVEMENTS.code, "shoes", requirement="SHOE-02" if mc else "SHOE-09")
+        if mc:
+            yield Need(PRISE_EN_CHARGE.code, "sabots", requirement="SHOE-02")
+            yield Need(COMPTABILITE_ANNEXE.code, "shoes", requirement="SHOE-02")
+        else:
+            yield Need(CARNET_19.code, "sabots", requirement="SHOE-11")
+    if games & set(CHECK_RULES[establishment.jurisdiction]):
+        yield Need(VERIFICATIONS_MATERIEL.code if mc else MAIN_COURANTE_ROUE.code)
+    if games & ROTATION_GAMES[establishment.jurisdiction]:
+        yield Need(ROULEMENT_LANCEURS.code, requirement="WHEEL-09")

@@ -1,7 +1,10 @@
+from collections.abc import Iterator
+
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.roles import Role
 from ledgers.registers.kinds import DIRECTORATE, Column, RegisterKind, register_kind
+from ledgers.registers.opening import Need, opening_needs
 
 INCIDENT_REGISTER = register_kind(
     RegisterKind(
@@ -70,3 +73,12 @@ AUTHORITY_NOTICES = register_kind(
         requirements=("AUTH-06",),
     )
 )
+
+
+@opening_needs
+def incident_registers(establishment) -> Iterator[Need]:
+    """Any act may find an incident (INC-01); in France, the police and the minister informed
+    (AUTH-06)."""
+    yield Need(INCIDENT_REGISTER.code, requirement="INC-01")
+    if establishment.jurisdiction == "FR":
+        yield Need(AUTHORITY_NOTICES.code, requirement="AUTH-06")

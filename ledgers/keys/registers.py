@@ -3,13 +3,14 @@ surrendered (KEY-07) and every blind inventory, one line each. Not named by the 
 Direction cotes and paraphs it (or the jurisdiction's authority, if it wishes)."""
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.roles import DIRECTORATE, Role
 from ledgers.registers.kinds import Column, RegisterKind, register_kind
+from ledgers.registers.opening import Need, opening_needs
 
 from .policy import KEY_ADMIN
 from .selectors import assets_text, place_names
@@ -71,3 +72,9 @@ REGISTRE_CLES = register_kind(
         requirements=("KEY-01", "KEY-02", "KEY-05", "KEY-07", "KEY-11", "KEY-13", "KEY-17"),
     )
 )
+
+
+@opening_needs
+def key_register(establishment) -> Iterator[Need]:
+    """Every regulated key is registered and handed over in it (MC KEY-01, FR KEY-11)."""
+    yield Need(REGISTRE_CLES.code, requirement="KEY-01" if establishment.jurisdiction == "MC" else "KEY-11")

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.dashboard import Panel, dashboard_panel
 from ledgers.core.models import Establishment
 
-from . import selectors
+from . import opening, selectors
 from .kinds import MAIN_COURANTE
 from .models import Register
 
@@ -51,3 +51,24 @@ def main_courante(request: HttpRequest, establishment: Establishment) -> Panel |
     if register is None or "record" not in selectors.register_actions(request.user, register):
         return None
     return Panel(_("Main courante"), "registers/_panel_main_courante.html", {"register": register}, order=15)
+
+
+@dashboard_panel
+def registers_to_open(request: HttpRequest, establishment: Establishment) -> Panel | None:
+    """The directorate's set-up work: the registers the house needs that are not open yet."""
+    if not selectors.can_create_registers(request.user, establishment):
+        return None
+    rows = opening.registers_to_open(establishment)
+    waiting = [row for row in rows if row.state != opening.State.OPEN]
+    if not waiting:
+        return None
+    return Panel(
+        _("Registres à ouvrir"),
+        "registers/_panel_to_open.html",
+        {
+            "to_create": sum(row.state == opening.State.TO_CREATE for row in waiting),
+            "awaiting": sum(row.state == opening.State.AWAITING for row in waiting),
+        },
+        order=12,
+        count=len(waiting),
+    )

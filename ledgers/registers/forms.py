@@ -7,13 +7,44 @@ from .kinds import all_kinds
 from .models import Entry
 
 
+def qualifier_choices(establishment) -> list[tuple[str, str]]:
+    """The categories a volume may be for here, each named in the reader's language: those the
+    registers to open name, the tables in service, the cash desks, and those of the house's
+    volumes. Two that read alike are told apart by the registers they are for."""
+    from ledgers.core.games import GAMES
+    from ledgers.core.models import LocationKind
+
+    from .kinds import get_kind, qualifier_label
+    from .opening import needs, tables_in_service
+
+    labels: dict[str, str] = {}
+    kinds: dict[str, set[str]] = {}
+    for number, game in tables_in_service(establishment):
+        labels[number] = str(_("Table %(number)s (%(game)s)") % {"number": number, "game": GAMES[game].label})
+    desks = establishment.locations.filter(kind=LocationKind.CAISSE_CENTRALE).values_list("code", "name")
+    labels.update(desks)
+    pairs = [(need.kind, need.qualifier) for need in needs(establishment)]
+    pairs += list(establishment.registers.exclude(qualifier="").values_list("kind", "qualifier").distinct())
+    for kind, qualifier in pairs:
+        if qualifier:
+            labels.setdefault(qualifier, qualifier_label(qualifier))
+            kinds.setdefault(qualifier, set()).add(str(get_kind(kind).title))
+    seen: dict[str, int] = {}
+    for label in labels.values():
+        seen[label] = seen.get(label, 0) + 1
+    choices = [
+        (code, f"{label} — {', '.join(sorted(kinds.get(code, ())))}" if seen[label] > 1 else label)
+        for code, label in labels.items()
+    ]
+    return [("", _("Aucune (un seul volume pour l'établissement)")), *sorted(choices, key=lambda c: c[1])]
+
+
 class RegisterCreateForm(forms.Form):
     kind = forms.ChoiceField(label=_("Type de registre"))
-    qualifier = forms.CharField(
+    qualifier = forms.ChoiceField(
         label=_("Catégorie"),
-        max_length=100,
         required=False,
-        help_text=_("Par exemple la catégorie de cartes d'un registre de prise en charge."),
+        help_text=_("Pour un registre tenu par table, par catégorie ou par caisse : laquelle."),
     )
     title = forms.CharField(
         label=_("Intitulé"), max_length=250, required=False, help_text=_("Laisser vide pour l'intitulé réglementaire.")
@@ -21,9 +52,20 @@ class RegisterCreateForm(forms.Form):
 
     def __init__(self, *args, establishment, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["kind"].choices = [
-            (k.code, k.title) for k in all_kinds() if establishment.jurisdiction in k.jurisdictions
-        ]
+        self.fields["kind"].choices = sorted(
+            ((k.code, k.title) for k in all_kinds() if establishment.jurisdiction in k.jurisdictions),
+            key=lambda choice: str(choice[1]),
+        )
+        self.fields["qualifier"].choices = qualifier_choices(establishment)
+
+
+class RegisterWithdrawForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Motif du retrait"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Par exemple : « créé pour une table qui n'existe pas »."),
+    )
 
 
 class MainCouranteForm(forms.Form):

@@ -86,6 +86,34 @@ class RegisterKind:
             return "REG-26"
         return self.extra.get("paraph_requirement_by_qualifier", {}).get(qualifier, self.paraph_requirement)
 
+    def missing_rule(self, jurisdiction: str) -> tuple[str, str]:
+        """The catalogue row, and its article in ``jurisdiction``'s texts, that refuses an act when
+        no volume of this kind is open there: the kind's first REG row of that jurisdiction, else
+        REG-20 (every entry in a register that guarantees its traceability)."""
+        from ledgers.core.catalogue import REQUIREMENTS
+
+        code = next(
+            (
+                code
+                for code in self.requirements
+                if code.startswith("REG-") and jurisdiction in REQUIREMENTS[code].jurisdiction.split("/")
+            ),
+            "REG-20",
+        )
+        return code, article_in(REQUIREMENTS[code].article, jurisdiction)
+
+
+# How each jurisdiction's texts are cited in the catalogue's articles.
+TEXTS_OF = {"MC": ("AM ",), "FR": ("Arrêté du ",)}
+
+
+def article_in(article: str, jurisdiction: str) -> str:
+    """The parts of a catalogue article (``"Arrêté du … ; AM 88-384 art. 19.4"``) citing the texts of
+    ``jurisdiction``; the article as it is when none does."""
+    parts = [part.strip() for part in article.split(";")]
+    own = [part for part in parts if part.startswith(TEXTS_OF.get(jurisdiction, ()))]
+    return " ; ".join(own) or article
+
 
 KINDS: CodeRegistry[RegisterKind] = CodeRegistry("register kind")
 register_kind = KINDS.declare

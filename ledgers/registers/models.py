@@ -19,6 +19,8 @@ class Register(models.Model):
         AWAITING_OPENING = "awaiting", _("En attente de cote et paraphe")
         OPEN = "open", _("Ouvert")
         CLOSED = "closed", _("Clos")
+        # Created by mistake and withdrawn before its opening act: kept, never written in.
+        WITHDRAWN = "withdrawn", _("Retiré")
 
     establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="registers")
     kind = models.CharField(_("type de registre"), max_length=50)

@@ -18,7 +18,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, Membership
 from ledgers.core.selectors import establishments_for
 
-from .kinds import DIRECTORATE, MAIN_COURANTE, all_kinds, get_kind
+from .kinds import DIRECTORATE, MAIN_COURANTE, all_kinds, get_kind, qualifier_label
 from .models import Entry, EntryKind, Register
 
 PAGE_SIZE = 50
@@ -37,11 +37,15 @@ def current_register(establishment: Establishment, kind: str, qualifier: str = "
     register = open_registers(establishment, kind, qualifier=qualifier).order_by("-created_at").first()
     if register is None:
         info = get_kind(kind)
-        code = next((r for r in info.requirements if r.startswith("REG-")), "REG-20")
+        code, article = info.missing_rule(establishment.jurisdiction)
         raise RuleViolation(
             code,
-            _("Aucun registre « %(title)s »%(qualifier)s ouvert (coté et paraphé) dans cet établissement.")
-            % {"title": info.title, "qualifier": f" — {qualifier}" if qualifier else ""},
+            _(
+                "Aucun registre « %(title)s »%(qualifier)s ouvert (coté et paraphé) dans cet établissement : "
+                "voyez les registres à ouvrir."
+            )
+            % {"title": info.title, "qualifier": f" — {qualifier_label(qualifier)}" if qualifier else ""},
+            article=article,
         )
     return register
 
@@ -143,6 +147,7 @@ def act_rules(register: Register) -> dict[str, ActRule]:
         "visa": ActRule(frozenset(info.visa_roles_for(est.jurisdiction)), opened, "REG-04"),
         "correct": ActRule(frozenset(est.setting("SET-47") or ()), opened, "REG-27"),
         "close": ActRule(frozenset(DIRECTORATE) | paraphers, opened),
+        "withdraw": ActRule(frozenset(DIRECTORATE), Register.Status.AWAITING_OPENING),
     }
     if info.code == MAIN_COURANTE.code:
         rules["record"] = ActRule(frozenset(info.record_roles), opened)

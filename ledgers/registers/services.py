@@ -14,8 +14,9 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core import hooks
 from ledgers.core.authz import require_role, roles_of, save_audited
-from ledgers.core.errors import RuleViolation
+from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 
@@ -109,6 +110,11 @@ def _require_open(register: Register) -> None:
     if register.status == Register.Status.CLOSED:
         raise RuleViolation(
             "REG-20", _("Le registre %(number)s est clos : aucune inscription possible.") % {"number": register.number}
+        )
+    if register.status == Register.Status.WITHDRAWN:
+        raise RuleViolation(
+            "REG-20",
+            _("Le registre %(number)s a été retiré : aucune inscription possible.") % {"number": register.number},
         )
 
 
@@ -373,6 +379,72 @@ def authorisations_register(establishment: Establishment) -> Register:
 
 
 @transaction.atomic
+def registers_to_open_create(*, establishment: Establishment, actor: AbstractBaseUser) -> list[Register]:
+    """Create, in one act of the directorate, every volume the house needs and has neither open nor
+    awaiting its cote et paraphe (``opening.registers_to_open``); each awaits its authority's
+    opening act. Nothing missing: nothing created."""
+    from .opening import missing
+
+    role = require_role(actor, establishment, DIRECTORATE)
+    created = [
+        register_create(
+            establishment=establishment,
+            kind=need.kind,
+            qualifier=need.qualifier,
+            actor=actor,
+            # A qualifier no declared source names (a cash desk) titles the volume by its name.
+            title=f"{get_kind(need.kind).title} — {need.label}" if need.label else "",
+        )
+        for need in missing(establishment)
+    ]
+    if created:
+        hooks.record(
+            hooks.STAFF_ACT,
+            establishment=establishment,
+            actor=actor,
+            role=role,
+            subject=_("Création des registres à ouvrir"),
+            text=lambda: str(
+                _("%(count)s registre(s) créé(s), en attente de cote et paraphe : %(numbers)s.")
+                % {"count": len(created), "numbers": ", ".join(register.number for register in created)}
+            ),
+            registers=[register.number for register in created],
+        )
+    return created
+
+
+@transaction.atomic
+def register_withdraw(*, register: Register, actor: AbstractBaseUser, reason: str) -> Register:
+    """Withdraw a volume created by mistake, before its opening act: it stays, "withdrawn", never
+    written in, and a line of the register of authorisations says who withdrew it and why."""
+    register = _locked(register)
+    est = register.establishment
+    role = require_role(actor, est, DIRECTORATE)
+    if register.status != Register.Status.AWAITING_OPENING:
+        raise impossible(
+            _("Le registre %(number)s est « %(status)s » : seul un volume en attente de cote et paraphe se retire.")
+            % {"number": register.number, "status": register.get_status_display()}
+        )
+    if not reason.strip():
+        raise ValidationError({"reason": _("Le motif du retrait est obligatoire.")})
+    register.status = Register.Status.WITHDRAWN
+    save_audited(register, actor=actor, reason="retrait")
+    hooks.record(
+        hooks.STAFF_ACT,
+        establishment=est,
+        actor=actor,
+        role=role,
+        subject=_("Retrait d'un registre créé par erreur"),
+        text=lambda: str(
+            _("Registre %(number)s (%(title)s) retiré avant sa cote et son paraphe. Motif : %(reason)s")
+            % {"number": register.number, "title": register.heading, "reason": reason.strip()}
+        ),
+        register=register.number,
+    )
+    return register
+
+
+@transaction.atomic
 def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, statement: str = "") -> Entry:
     """The opening act: the paraphing authority cotes and paraphs the register (seq 1)."""
     register = _locked(register)
@@ -387,6 +459,8 @@ def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, 
             % {"roles": ", ".join(str(est.profile.authority_names.get(r) or Role(r).label) for r in paraphers)},
         )
     role = require_role(actor, est, paraphers)
+    if register.status == Register.Status.WITHDRAWN:
+        raise impossible(_("Ce registre a été retiré : il ne sera jamais coté et paraphé."))
     if register.status != Register.Status.AWAITING_OPENING:
         raise RuleViolation("REG-01", _("Ce registre a déjà été coté et paraphé."))
     if (

@@ -7,6 +7,8 @@ app_name = "registers"
 urlpatterns = [
     path("", views.RegisterListView.as_view(), name="list"),
     path("nouveau/", views.RegisterCreateView.as_view(), name="create"),
+    path("a-ouvrir/", views.RegistersToOpenView.as_view(), name="to_open"),
+    path("a-ouvrir/creer/", views.RegistersToOpenCreateView.as_view(), name="to_open_create"),
     path("cles-publiques/", views.PublicKeysView.as_view(), name="public_keys"),
     path("<str:number>/", views.RegisterDetailView.as_view(), name="detail"),
     path("<str:number>/cote-et-paraphe/", views.RegisterOpenView.as_view(), name="open"),
@@ -15,6 +17,7 @@ urlpatterns = [
     path("<str:number>/tomes/", VolumesView.as_view(), name="volumes"),
     path("<str:number>/visa/", views.VisaView.as_view(), name="visa"),
     path("<str:number>/cloture/", views.RegisterCloseView.as_view(), name="close"),
+    path("<str:number>/retrait/", views.RegisterWithdrawView.as_view(), name="withdraw"),
     path("<str:number>/entrees/<int:seq>/", views.EntryDetailView.as_view(), name="entry"),
     path("<str:number>/entrees/<int:seq>/correction/", views.CorrectionView.as_view(), name="correct"),
 ]

@@ -1,5 +1,6 @@
 """Register pages: list, detail with keyset paging, entry detail, and the forms of the register acts."""
 
+from django import forms
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
@@ -12,12 +13,12 @@ from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
 from ledgers.core.authz import reserved_to
-from ledgers.core.exports import FORMATS, TableExportMixin, export_response
+from ledgers.core.exports import FORMATS, ListExportMixin, TableExportMixin, export_response
 from ledgers.core.roles import role_label
-from ledgers.core.service_views import ServiceFormView
+from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 from ledgers.core.views import EstablishmentMixin
 
-from . import selectors, services
+from . import opening, selectors, services
 from .exports import register_dataset
 from .filtersets import RegisterFilter
 from .forms import (
@@ -26,6 +27,7 @@ from .forms import (
     RegisterCloseForm,
     RegisterCreateForm,
     RegisterOpenForm,
+    RegisterWithdrawForm,
     VisaForm,
 )
 from .kinds import column_readers, labelled
@@ -161,6 +163,70 @@ class RegisterCreateView(EstablishmentMixin, ServiceFormView):
         return reverse("registers:detail", args=[self.result.number])
 
 
+class RegistersToOpenView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
+    """The registers the house must have open before its first séance, each with its state; the
+    directorate creates the missing volumes in one act, the authorities cote and paraph them."""
+
+    template_name = "registers/to_open.html"
+    export_name = "registres-a-ouvrir"
+
+    @cached_property
+    def rows(self) -> list[opening.ToOpen]:
+        return opening.registers_to_open(self.establishment)
+
+    def export_headers(self) -> list:
+        return [
+            _("Registre"),
+            _("Catégorie"),
+            _("Table"),
+            _("Coté et paraphé par"),
+            _("Exigence"),
+            _("État"),
+            _("Volume"),
+        ]
+
+    def export_lists(self):
+        rows = (
+            [row.title, row.qualifier_label, row.table, row.authority, row.requirement, row.state_label, row.number]
+            for row in self.rows
+        )
+        return {self.export_name: (self.export_headers(), rows)}
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        counts = {state: sum(row.state == state for row in self.rows) for state in opening.State}
+        context.update(
+            rows=self.rows,
+            to_create=counts[opening.State.TO_CREATE],
+            awaiting=counts[opening.State.AWAITING],
+            opened=counts[opening.State.OPEN],
+            can_create=selectors.can_create_registers(self.request.user, self.establishment),
+            has_tables=bool(opening.tables_in_service(self.establishment)),
+        )
+        return context
+
+
+class RegistersToOpenCreateView(EstablishmentMixin, ServiceFormView):
+    """The directorate's one act: every missing volume created, awaiting its cote et paraphe."""
+
+    form_class = forms.Form
+    template_name = "registers/to_open_create.html"
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(missing=opening.missing(self.establishment), **kwargs)
+
+    def perform(self, form):
+        return services.registers_to_open_create(establishment=self.establishment, actor=self.request.user)
+
+    def get_success_message(self) -> str:
+        return _("%(count)s registre(s) créé(s) : ils attendent leur cote et leur paraphe.") % {
+            "count": len(self.result)
+        }
+
+    def get_success_url(self):
+        return reverse("registers:to_open")
+
+
 class RegisterActMixin(RegisterMixin):
     """The forms of the acts on one register, offered only to whom the roles allow (403)."""
 
@@ -293,6 +359,21 @@ class RegisterCloseView(RegisterActMixin, ServiceFormView):
         return services.register_close(
             register=self.register, actor=self.request.user, statement=form.cleaned_data["statement"]
         )
+
+
+class RegisterWithdrawView(RegisterActMixin, ServiceFormView):
+    action = "withdraw"
+    form_class = RegisterWithdrawForm
+    template_name = "registers/register_withdraw.html"
+    success_message = _("Volume retiré : il reste à la liste des registres, sans aucune inscription possible.")
+
+    def perform(self, form):
+        return services.register_withdraw(
+            register=self.register, actor=self.request.user, reason=form.cleaned_data["reason"]
+        )
+
+    def get_success_url(self):
+        return reverse("registers:to_open")
 
 
 class PublicKeysView(TemplateView):

@@ -9,10 +9,13 @@ responsable or a comité member (as for the other FR registers of the casino); t
 also cote modèle 26 and visa it (BP). The modèles 29, 32 and 35 (Interior ministry control
 officials, art. 69) belong to the slot accounting."""
 
+from collections.abc import Iterator
+
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.roles import DIRECTORATE, Role
 from ledgers.registers.kinds import Column, RegisterKind, key_labels, register_kind
+from ledgers.registers.opening import Need, opening_needs
 
 from .models import MeterCode
 from .templatetags.slots_labels import meter_label
@@ -403,3 +406,22 @@ RECONCILIATION_31 = register_kind(
 def meter_keys(key: str) -> str | None:
     """The meters of a relevé ("in", "cash_box:em") as the texts name them."""
     return meter_label(key) if key.split(":")[0] in MeterCode.values else None
+
+
+@opening_needs
+def slot_registers(establishment) -> Iterator[Need]:
+    """A house with slot machines: MC the slot files (REG-15), the intervention sheets (REG-16), the
+    payment top-ups (REG-17); FR the technical control (REG-38), the reconciliation and the monthly
+    statements (REG-41); both the meter readings, the jackpots, the cash desk and the counts. The
+    per-machine volumes (fiche modèle 34, carnet modèle 29) are created with the machine."""
+    from .models import Machine
+
+    if not Machine.objects.filter(establishment=establishment).exists():
+        return
+    common = (METER_READINGS, JACKPOTS, CHANGE_POINTS, SLOT_COUNTS)
+    if establishment.jurisdiction == "MC":
+        kinds = (SLOT_FILES, INTERVENTION_SHEETS, TOP_UPS, *common)
+    else:
+        kinds = (TECHNICAL_CONTROL, *common, RECONCILIATION_31, METER_STATEMENT_32, STATEMENT_35)
+    for kind in kinds:
+        yield Need(kind.code)

@@ -6,10 +6,13 @@ per table and séance: positions, persons, start and end times, and reliefs" (GA
 No existing register carries them (the FR carnet d'avances, modèle 10, records the avance and the
 encaisse, not the staff), so they get one register of their own, kept and coted by the Direction."""
 
+from collections.abc import Iterator
+
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.roles import Role
 from ledgers.registers.kinds import Column, RegisterKind, register_kind
+from ledgers.registers.opening import Need, opening_needs, tables_in_service
 
 TABLE_LOG = register_kind(
     RegisterKind(
@@ -54,3 +57,10 @@ TABLE_LOG = register_kind(
         ),
     )
 )
+
+
+@opening_needs
+def table_log_needed(establishment) -> Iterator[Need]:
+    """Each table-partie's staff and limits are lines of the table log (GAME-02)."""
+    if tables_in_service(establishment):
+        yield Need(TABLE_LOG.code, requirement="GAME-02")

@@ -81,6 +81,10 @@ def register_life(acts: Acts, director, authority, writer, visa) -> None:
     )
     acts.post(director, f"/api/v1/registers/{number}/closing/", {"statement": "Clos."})
     acts.post(authority, f"/api/v1/registers/{number}/volumes/1/paraphe/", {"paraphe": "CG"})
+    # The registers the house still needs created in one act; a volume created by mistake withdrawn.
+    acts.post(director, "/api/v1/registers/to-open/", {})
+    mistaken = acts.post(director, "/api/v1/registers/new/", {"kind": "main_courante", "qualifier": "erreur"})
+    acts.post(director, f"/api/v1/registers/{mistaken['number']}/withdrawal/", {"reason": "Créé par erreur"})
 
 
 def seance_life(acts: Acts, director, staff: SimpleNamespace, tables: dict, played: str, limits: dict) -> dict:

@@ -185,6 +185,8 @@ API_ROUTE_OF = {
     "registers:open": "register-open",
     "registers:record": "register-record",
     "registers:close": "register-close",
+    "registers:to_open_create": "registers-to-open",
+    "registers:withdraw": "register-withdraw",
     "registers:correct": "entry-correct",
     "slots:approval": "slots-approval",
     "slots:assignment_close": "slots-assignment-close",

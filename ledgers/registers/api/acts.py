@@ -3,13 +3,17 @@ write a main courante fact, correct an entry, close the register. Each calls its
 refusal answers 409 with the rule's code and article."""
 
 from django.utils import timezone
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.response import Response
 
 from ledgers.core.api.actions import ServiceAction
 from ledgers.core.api.fields import DateTimeField
 
 from .. import services
 from ..kinds import kind_choices
+from ..models import Register
+from ..opening import State, registers_to_open
 from ..selectors import entry_for, register_for
 from .serializers import EntrySerializer, RegisterSerializer
 
@@ -97,3 +101,50 @@ class RegisterCloseView(ServiceAction):
     def perform(self, data, register_number):
         register = register_for(self.request.user, register_number)
         return services.register_close(register=register, actor=self.request.user, statement=data["statement"])
+
+
+class RegisterWithdrawInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+
+
+class RegisterToOpenSerializer(serializers.Serializer):
+    """A volume the house must have open before its first séance, and its state."""
+
+    kind = serializers.CharField(source="need.kind")
+    kind_title = serializers.CharField(source="title")
+    qualifier = serializers.CharField(source="need.qualifier")
+    qualifier_label = serializers.CharField()
+    table = serializers.CharField()
+    authority = serializers.CharField(help_text="Qui le cote et le paraphe ici.")
+    requirement = serializers.CharField()
+    state = serializers.ChoiceField(choices=State.choices)
+    register = serializers.CharField(source="number", help_text="Le volume ouvert ou en attente (vide : à créer).")
+
+
+class RegistersToOpenView(ServiceAction):
+    """GET: the registers the house must have open before its first séance, each with its state (to
+    create, awaiting its cote et paraphe, open). POST: the directorate creates every missing volume
+    in one act; each awaits its authority's cote et paraphe."""
+
+    serializer_class = RegisterToOpenSerializer
+    output_serializer = RegisterSerializer
+    many = True
+    queryset = Register.objects.none()  # what the schema reads the model from; the list is computed
+
+    @extend_schema(responses=RegisterToOpenSerializer(many=True))
+    def get(self, request):
+        rows = registers_to_open(self.establishment)
+        return Response(RegisterToOpenSerializer(rows, many=True).data)
+
+    def perform(self, data):
+        return services.registers_to_open_create(establishment=self.establishment, actor=self.request.user)
+
+
+class RegisterWithdrawView(ServiceAction):
+    """Withdraw a volume created by mistake, before its cote et paraphe: it stays, "withdrawn"."""
+
+    input_serializer, output_serializer = RegisterWithdrawInput, RegisterSerializer
+
+    def perform(self, data, register_number):
+        register = register_for(self.request.user, register_number)
+        return services.register_withdraw(register=register, actor=self.request.user, reason=data["reason"])

@@ -10,9 +10,11 @@ router.register("registers", RegisterViewSet, basename="register")
 urlpatterns = [
     path("registers/public-keys/", PublicKeysView.as_view(), name="public-keys"),
     path("registers/new/", acts.RegisterCreateView.as_view(), name="register-create"),
+    path("registers/to-open/", acts.RegistersToOpenView.as_view(), name="registers-to-open"),
     path("registers/<str:register_number>/opening/", acts.RegisterOpenView.as_view(), name="register-open"),
     path("registers/<str:register_number>/main-courante/", acts.MainCouranteView.as_view(), name="register-record"),
     path("registers/<str:register_number>/closing/", acts.RegisterCloseView.as_view(), name="register-close"),
+    path("registers/<str:register_number>/withdrawal/", acts.RegisterWithdrawView.as_view(), name="register-withdraw"),
     path(
         "registers/<str:register_number>/entries/<int:seq>/corrections/",
         acts.CorrectionView.as_view(),

@@ -1,0 +1,166 @@
+"""The registers a house opens before its first séance: each app that writes in a kind says, for an
+establishment, which volumes its acts will ask for (``current_register`` refuses an act whose
+volume is not open), for the house and for each table whose game needs its own. The list, with
+each volume's state, is read here; the directorate creates every missing volume in one act
+(``services.registers_to_open_create``) and the authority of each kind cotes and paraphs it."""
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from django.db.models import TextChoices
+from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.models import Establishment
+from ledgers.core.roles import Role
+
+from .kinds import MAIN_COURANTE, get_kind, qualifier_label
+from .models import Register
+
+
+@dataclass(frozen=True)
+class Need:
+    """A volume a house must have open: its kind, its qualifier (a table, a domain, a category),
+    and why (the catalogue row of the acts that write in it)."""
+
+    kind: str
+    qualifier: str = ""
+    requirement: str = ""
+    # The gaming table it serves ("" for the house's own registers): the table kind's registers.
+    table: str = ""
+    # How the qualifier reads when no declared source names it (a cash desk's name).
+    label: str = ""
+
+    @property
+    def kind_title(self) -> str:
+        return str(get_kind(self.kind).title)
+
+    @property
+    def qualifier_label(self) -> str:
+        return self.label or (qualifier_label(self.qualifier) if self.qualifier else "")
+
+
+NeedSource = Callable[[Establishment], Iterable[Need]]
+_sources: list[NeedSource] = []
+
+
+def opening_needs(source: NeedSource) -> NeedSource:
+    """Declare a source of needed volumes (usable as a decorator; declaring twice is harmless)."""
+    if source not in _sources:
+        _sources.append(source)
+    return source
+
+
+def needs(establishment: Establishment) -> list[Need]:
+    """Every volume the house needs, once each (the first source naming it gives its reason), the
+    kinds not kept in its jurisdiction left out."""
+    found: dict[tuple[str, str], Need] = {}
+    establishment._tables_in_service = _tables(establishment)  # read once for every source
+    try:
+        for source in _sources:
+            for need in source(establishment):
+                if establishment.jurisdiction in get_kind(need.kind).jurisdictions:
+                    found.setdefault((need.kind, need.qualifier), need)
+    finally:
+        del establishment._tables_in_service
+    return list(found.values())
+
+
+class State(TextChoices):
+    TO_CREATE = "to_create", _("À créer")
+    AWAITING = "awaiting", _("En attente de cote et paraphe")
+    OPEN = "open", _("Ouvert")
+
+
+STATE_ORDER = {State.TO_CREATE: 0, State.AWAITING: 1, State.OPEN: 2}
+
+
+@dataclass(frozen=True)
+class ToOpen:
+    need: Need
+    state: str
+    register: Register | None  # the volume open, else the one awaiting its opening act
+    authority: str  # who cotes and paraphs it here
+    requirement: str  # the catalogue row of the acts that write in it
+
+    @property
+    def kind(self):
+        return get_kind(self.need.kind)
+
+    @property
+    def title(self) -> str:
+        return str(self.kind.title)
+
+    @property
+    def qualifier_label(self) -> str:
+        return self.need.qualifier_label
+
+    @property
+    def state_label(self) -> str:
+        return str(State(self.state).label)
+
+    @property
+    def table(self) -> str:
+        return self.need.table
+
+    @property
+    def number(self) -> str:
+        return self.register.number if self.register else ""
+
+
+def authority_label(establishment: Establishment, kind: str) -> str:
+    """The roles that cote and paraph ``kind`` here, named as the jurisdiction names them."""
+    roles = get_kind(kind).paraph_roles_for(establishment.jurisdiction)
+    names = establishment.profile.authority_names
+    return ", ".join(str(names.get(role) or Role(role).label) for role in roles)
+
+
+def registers_to_open(establishment: Establishment) -> list[ToOpen]:
+    """The needed volumes with their state: open, awaiting the authority's cote et paraphe, or to
+    create; the ones to do first, then by kind title. One query for the volumes."""
+    volumes: dict[tuple[str, str], Register] = {}
+    live = establishment.registers.filter(status__in=(Register.Status.OPEN, Register.Status.AWAITING_OPENING))
+    for register in live.order_by("status", "created_at"):  # "awaiting" < "open": the latest open volume wins
+        volumes[(register.kind, register.qualifier)] = register
+    rows = []
+    for need in needs(establishment):
+        register = volumes.get((need.kind, need.qualifier))
+        if register is None:
+            state = State.TO_CREATE
+        elif register.status == Register.Status.OPEN:
+            state = State.OPEN
+        else:
+            state = State.AWAITING
+        requirement = need.requirement or get_kind(need.kind).missing_rule(establishment.jurisdiction)[0]
+        rows.append(ToOpen(need, state, register, authority_label(establishment, need.kind), requirement))
+    return sorted(rows, key=lambda row: (STATE_ORDER[row.state], row.title, row.need.table, row.need.qualifier))
+
+
+def missing(establishment: Establishment) -> list[Need]:
+    return [row.need for row in registers_to_open(establishment) if row.state == State.TO_CREATE]
+
+
+@opening_needs
+def house_registers(establishment: Establishment) -> Iterable[Need]:
+    """The main courante: the séance's opening and closing are its lines (registers.hooks)."""
+    yield Need(MAIN_COURANTE.code)
+
+
+def tables_in_service(establishment: Establishment) -> list[tuple[str, str]]:
+    """(number, game) of the house's gaming tables in service, by number."""
+    cached = getattr(establishment, "_tables_in_service", None)
+    return cached if cached is not None else _tables(establishment)
+
+
+def _tables(establishment: Establishment) -> list[tuple[str, str]]:
+    return list(establishment.tables.filter(active=True).order_by("number").values_list("number", "game"))
+
+
+def games_played(establishment: Establishment, equipment: str | None = None) -> set[str]:
+    """The games of the tables in service (those played with ``equipment`` when given)."""
+    from ledgers.core.games import GAMES
+
+    return {
+        game
+        for _number, game in tables_in_service(establishment)
+        if equipment is None or equipment in GAMES[game].equipment
+    }
