@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.encoding import force_str
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -57,6 +57,8 @@ class Posted:
 
     objects: list[int]
     summary: str
+    # lines of the take-over register, one per object that has no register of its own to enter
+    lines: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -407,5 +409,543 @@ CARDS = takeover_domain(
         # the police covers stock bought before: the officer's visa of the inventory stands for it.
         # MC: the SCJ may visa the registers concerned (CARD-06); the posting does not wait for it.
         visa={"FR": ("CARD-27", True), "MC": ("CARD-06", False)},
+    )
+)
+
+
+# --- Dice ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class DieLine:
+    page: int
+    die: Any
+    location: Location
+    status: str
+    is_new: bool
+
+
+DICE_STATUSES = (ItemStatus.IN_STOCK, ItemStatus.OUT_OF_USE, ItemStatus.DAMAGED)
+
+
+def _decimal(line: dict, name: str):
+    from decimal import Decimal, InvalidOperation
+
+    value = text(line, name).replace(",", ".")
+    if not value:
+        return None
+    try:
+        return Decimal(value)
+    except InvalidOperation:
+        raise RowError(name, _("nombre attendu (« %(v)s » lu).") % {"v": value}) from None
+
+
+def _check_dice(est: Establishment, lines: list[dict]) -> tuple[list[DieLine], list[Problem]]:
+    from ledgers.custody.services import check_location
+    from ledgers.dice.domains import DICE
+    from ledgers.dice.models import Die
+    from ledgers.dice.rules import CHECKLIST
+    from ledgers.dice.services import DieInput, dice_die_check, dice_serials_check
+
+    accepted: list = []
+
+    def read(number: int, line: dict) -> DieLine:
+        at = page(line)
+        die = DieInput(
+            serial=required(line, "serial"),
+            sigle=required(line, "sigle"),
+            colour=text(line, "colour"),
+            side_mm=_decimal(line, "side_mm"),
+            inspection=dict.fromkeys(CHECKLIST, True),  # inspected at its receipt
+            pair=text(line, "pair"),
+        )
+        try:
+            dice_die_check(establishment=est, die=die)
+        except (RuleViolation, ValidationError) as exc:
+            code = getattr(exc, "code", "")
+            raise refusal("colour" if code == "DICE-17" else "side_mm", exc) from exc
+        status = choice(line, "status", [(s, ItemStatus(s).label) for s in DICE_STATUSES], ItemStatus.IN_STOCK)
+        location = location_of(est, line)
+        try:
+            check_location(DICE, location, Die(establishment=est, status=status))
+        except (RuleViolation, ValidationError) as exc:
+            raise refusal("location", exc) from exc
+        try:
+            dice_serials_check(establishment=est, dice=[*accepted, die])
+        except (RuleViolation, ValidationError) as exc:
+            raise refusal("serial", exc) from exc
+        accepted.append(die)
+        return DieLine(page=at, die=die, location=location, status=status, is_new=flag(line, "new", False))
+
+    done, problems = checked(lines, read)
+    if not problems and est.jurisdiction == "FR":
+        problems += _dice_pair_problems(est, lines, done)
+    return done, problems
+
+
+def _dice_pair_problems(est: Establishment, lines: list[dict], done: list[DieLine]) -> list[Problem]:
+    """FR: the dice go in pairs of two colours, within the Minister's maximum (DICE-13, DICE-14)."""
+    from ledgers.dice.services import dice_pairs_check
+
+    problems: list[Problem] = []
+    numbers: dict[str, list[int]] = {}
+    for number, line in enumerate(done, start=1):
+        numbers.setdefault(line.die.pair.strip(), []).append(number)
+    for rows in numbers.values():
+        try:
+            dice_pairs_check(establishment=est, dice=[done[n - 1].die for n in rows])
+        except RuleViolation as exc:
+            if exc.code != "DICE-14":
+                problems += [Problem(n, "pair", exc.message, exc.code) for n in rows]
+    if not problems:
+        try:
+            dice_pairs_check(establishment=est, dice=[line.die for line in done])
+        except RuleViolation as exc:
+            problems.append(Problem(len(done), "pair", force_str(exc.message), exc.code))
+    return [Problem(p.row, p.field, force_str(p.message), p.code) for p in problems]
+
+
+def _post_dice(est: Establishment, inventory, lines: list[DieLine], actor: AbstractBaseUser, role: str) -> Posted:
+    from ledgers.custody.models import WITHDRAWN_STATUSES
+    from ledgers.custody.services import intake_record_in
+    from ledgers.dice.domains import CATEGORY, DICE
+    from ledgers.dice.models import DicePair, Die
+    from ledgers.dice.rules import CHECKLIST
+
+    now, created = timezone.now(), []
+    pairs: dict[str, DicePair] = {}
+    next_pair = (
+        DicePair.objects.filter(establishment=est).order_by("-number").values_list("number", flat=True).first() or 0
+    ) + 1
+    for line in lines:
+        pair = None
+        if est.jurisdiction == "FR":
+            key = line.die.pair.strip()
+            if key not in pairs:
+                pairs[key] = DicePair.objects.create(establishment=est, number=next_pair, created_at=now)
+                next_pair += 1
+            pair = pairs[key]
+        die = Die(
+            establishment=est,
+            serial=line.die.serial.strip(),
+            sigle=line.die.sigle.strip(),
+            colour=line.die.colour.strip(),
+            side_mm=line.die.side_mm,
+            inspection=dict.fromkeys(CHECKLIST, True),
+            pair=pair,
+            category=CATEGORY,
+            status=line.status,
+            location=line.location,
+            received_at=now,
+            services=0 if line.is_new and line.status not in WITHDRAWN_STATUSES else 1,
+        )
+        created.append(save_audited(die, actor=actor, reason="reprise de l'existant"))
+    details = [
+        f"{die.designation}{f' — {die.pair}' if die.pair_id else ''} — {die.get_status_display()}, p. {line.page}"
+        for die, line in zip(created, lines, strict=True)
+    ]
+    intake_record_in(
+        domain=DICE,
+        establishment=est,
+        items=created,
+        actor=actor,
+        role=role,
+        details={CATEGORY: details},
+        source=source(inventory.paper_register, lines),
+    )
+    return Posted([die.pk for die in created], str(_("%(n)s dé(s) repris")) % {"n": len(created)})
+
+
+def _dice_started(est: Establishment, taken: set[int]) -> bool:
+    from ledgers.dice.domains import DICE
+    from ledgers.dice.models import DiceAllocation, DiceCheck, DiceSwap, Die
+
+    return (
+        DiceAllocation.objects.filter(establishment=est).exists()
+        or DiceSwap.objects.filter(establishment=est).exists()
+        or DiceCheck.objects.filter(establishment=est).exists()
+        or PurchaseOrder.objects.filter(establishment=est, domain=DICE.code).exists()
+        or DestructionSession.objects.filter(establishment=est, domain=DICE.code).exists()
+        or DepotDay.objects.filter(establishment=est, domain=DICE.code).exists()
+        or Die.objects.filter(establishment=est).exclude(pk__in=taken).exists()
+    )
+
+
+DICE = takeover_domain(
+    TakeoverDomain(
+        code="dice",
+        label=_("Dés"),
+        columns=(
+            ("page", _("Page du registre papier"), _("La page où le dé est inscrit.")),
+            ("serial", _("Numéro d'ordre"), _("Celui du fournisseur.")),
+            ("sigle", _("Sigle"), _("Le sigle du casino porté par le dé.")),
+            ("colour", _("Couleur"), _("France : obligatoire.")),
+            ("side_mm", _("Côté (mm)"), _("France : de 20 à 25 mm.")),
+            ("pair", _("Paire"), _("France : le même repère pour les deux dés d'une paire.")),
+            ("location", _("Dépôt"), _("Code ou nom du dépôt où le dé se trouve.")),
+            ("status", _("Statut"), _("in_stock (en dépôt), out_of_use ou damaged.")),
+            ("new", _("Neuf"), _("oui : jamais mis en service.")),
+        ),
+        check=_check_dice,
+        post=_post_dice,
+        started=_dice_started,
+        # FR: the dice section of the carnet modèle 19, which a police officer visas (REG-06);
+        # MC: the SCJ may verify the dice stock and visa its registers (DICE-05).
+        visa={"FR": ("REG-06", True), "MC": ("DICE-05", False)},
+    )
+)
+
+
+# --- Keys ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class KeyLine:
+    page: int
+    fields: dict
+
+
+def _holder(est: Establishment, line: dict):
+    from django.contrib.auth import get_user_model
+    from django.db.models import Value
+    from django.db.models.functions import Concat
+
+    from ledgers.core.models import Membership
+
+    value = text(line, "holder")
+    if not value:
+        return None
+    members = get_user_model().objects.filter(
+        pk__in=Membership.objects.filter(establishment=est).values("user_id"), is_active=True
+    )
+    found = list(members.filter(username=value)) or list(
+        members.annotate(full=Concat("first_name", Value(" "), "last_name")).filter(full__iexact=value)
+    )
+    if len(found) != 1:
+        raise RowError("holder", _("personne inconnue ou ambiguë dans cet établissement : « %(v)s ».") % {"v": value})
+    return found[0]
+
+
+def _key_refused_on(est: Establishment, fields: dict) -> str:
+    """The column a key's refusal concerns ("" when the key is accepted): the register's check
+    names no column, its words (in French, the registers' language) do."""
+    from ledgers.keys.services import key_register_check
+
+    with translation.override("fr"):
+        try:
+            key_register_check(establishment=est, **fields)
+        except (RuleViolation, ValidationError) as exc:
+            message = (
+                force_str(getattr(exc, "message", "")) if isinstance(exc, RuleViolation) else " ".join(exc.messages)
+            )
+        else:
+            return ""
+    for words, column in (
+        ("déjà inscrite", "code"),
+        ("autre type", "code"),
+        ("organisme", "holder_organisation"),
+        ("exemplaire", "copies"),
+        ("gardées à", "home"),
+        ("lieu de garde", "home"),
+    ):
+        if words in message:
+            return column
+    return "holder"
+
+
+def _check_keys(est: Establishment, lines: list[dict]) -> tuple[list[KeyLine], list[Problem]]:
+    from ledgers.keys.policy import LockType
+    from ledgers.keys.services import key_register_check
+
+    seen: set[tuple[str, str]] = set()
+
+    def read(number: int, line: dict) -> KeyLine:
+        at = page(line)
+        code = required(line, "code")
+        lock_type = choice(line, "lock_type", LockType.choices)
+        copies_text = text(line, "copies") or "1"
+        if not copies_text.isdigit():
+            raise RowError("copies", _("nombre attendu (« %(v)s » lu).") % {"v": copies_text})
+        fields = {
+            "code": code,
+            "lock_type": lock_type,
+            "opens": required(line, "opens"),
+            "asset_ref": text(line, "asset_ref"),
+            "copies": int(copies_text),
+            "home": location_of(est, line, "home") if text(line, "home") else None,
+            "custodian": _holder(est, line),
+            "holder_organisation": text(line, "holder_organisation"),
+        }
+        if (code, lock_type) in seen:
+            raise RowError("code", _("La clé %(code)s est déjà inscrite au registre.") % {"code": code})
+        where = _key_refused_on(est, fields)
+        if where:
+            try:  # again, in the reader's language
+                key_register_check(establishment=est, **fields)
+            except (RuleViolation, ValidationError) as exc:
+                raise refusal(where, exc) from exc
+        seen.add((code, lock_type))
+        return KeyLine(page=at, fields=fields)
+
+    return checked(lines, read)
+
+
+def _post_keys(est: Establishment, inventory, lines: list[KeyLine], actor: AbstractBaseUser, role: str) -> Posted:
+    from ledgers.keys.services import key_register
+
+    created = [
+        key_register(establishment=est, actor=actor, source=source(inventory.paper_register, [line]), **line.fields).pk
+        for line in lines
+    ]
+    return Posted(created, str(_("%(n)s clé(s) reprise(s)")) % {"n": len(created)})
+
+
+def _keys_started(est: Establishment, taken: set[int]) -> bool:
+    from ledgers.keys.models import Key, KeyInventory, KeyIssue, SocleKeySurrender
+
+    return (
+        KeyIssue.objects.filter(key__establishment=est).exists()
+        or SocleKeySurrender.objects.filter(key__establishment=est).exists()
+        or KeyInventory.objects.filter(establishment=est).exists()
+        or Key.objects.filter(establishment=est).exclude(pk__in=taken).exists()
+    )
+
+
+KEYS = takeover_domain(
+    TakeoverDomain(
+        code="keys",
+        label=_("Clés"),
+        columns=(
+            ("page", _("Page du registre papier"), _("La page où la clé est inscrite.")),
+            ("code", _("Identifiant de la clé"), ""),
+            ("lock_type", _("Type de serrure"), _("Le code du type de serrure.")),
+            ("opens", _("Ce qu'elle ouvre"), ""),
+            ("asset_ref", _("Matériel (référence)"), _("Machine, socle, armoire…")),
+            ("copies", _("Nombre d'exemplaires"), ""),
+            ("home", _("Lieu de garde"), _("Code ou nom de l'emplacement.")),
+            ("holder", _("Détenteur"), _("Identifiant ou prénom et nom de la personne qui la détient.")),
+            ("holder_organisation", _("Organisme détenteur"), _("Carte logique : la SFM ou la police des jeux.")),
+        ),
+        check=_check_keys,
+        post=_post_keys,
+        started=_keys_started,
+    )
+)
+
+
+# --- The paper volumes of the registers ----------------------------------------------------------
+
+
+@dataclass
+class VolumeLine:
+    page: int
+    kind: Any
+    qualifier: str
+    volume: str
+
+
+def _kind_of(est: Establishment, line: dict):
+    from ledgers.registers.kinds import KINDS
+
+    value = required(line, "kind")
+    for kind in KINDS:
+        if est.jurisdiction not in kind.jurisdictions:
+            continue
+        with translation.override("fr"):
+            french = str(kind.title)
+        if value.lower() in (kind.code.lower(), french.lower(), force_str(kind.title).lower()):
+            return kind
+    raise RowError("kind", _("type de registre inconnu dans cette juridiction : « %(v)s ».") % {"v": value})
+
+
+def _check_volumes(est: Establishment, lines: list[dict]) -> tuple[list[VolumeLine], list[Problem]]:
+    from ledgers.registers.models import Entry, EntryKind
+
+    from .models import Inventory
+
+    done_before = {
+        (row.get("kind"), row.get("qualifier", ""))
+        for inventory in Inventory.objects.filter(
+            establishment=est, domain="registers", status=Inventory.Status.POSTED
+        ).only("rows")
+        for row in inventory.rows
+    }
+    seen: set[tuple[str, str]] = set()
+
+    def read(number: int, line: dict) -> VolumeLine:
+        at = page(line)
+        kind = _kind_of(est, line)
+        qualifier = text(line, "qualifier")
+        volume = required(line, "volume")
+        pair = (kind.code, qualifier)
+        if pair in seen or pair in done_before:
+            raise RowError("kind", _("la suite de ce registre papier est déjà reprise."))
+        written = Entry.objects.filter(
+            register__establishment=est, register__kind=kind.code, register__qualifier=qualifier, kind=EntryKind.RECORD
+        )
+        if written.exists():
+            message = _("ce registre a déjà ses premières inscriptions : sa suite du papier ne se reprend plus.")
+            raise RowError("kind", message, "REG-20")
+        seen.add(pair)
+        return VolumeLine(page=at, kind=kind, qualifier=qualifier, volume=volume)
+
+    return checked(lines, read)
+
+
+def _post_volumes(est: Establishment, inventory, lines: list[VolumeLine], actor: AbstractBaseUser, role: str) -> Posted:
+    from ledgers.registers.kinds import default_title
+
+    texts = []
+    with translation.override("fr"):
+        for line in lines:
+            texts.append(
+                str(_("%(title)s : suite du volume papier %(volume)s, dernière page écrite %(page)s"))
+                % {"title": default_title(line.kind, line.qualifier), "volume": line.volume, "page": line.page}
+            )
+    return Posted([], str(_("%(n)s registre(s) poursuivi(s)")) % {"n": len(lines)}, texts)
+
+
+VOLUMES = takeover_domain(
+    TakeoverDomain(
+        code="registers",
+        label=_("Volumes papier des registres"),
+        columns=(
+            ("kind", _("Registre"), _("Son code ou son intitulé.")),
+            ("qualifier", _("Catégorie"), _("Pour un registre tenu par catégorie, table ou caisse.")),
+            ("volume", _("Volume papier"), _("Le numéro du volume papier en cours.")),
+            ("page", _("Dernière page écrite"), _("La dernière page écrite de ce volume.")),
+        ),
+        check=_check_volumes,
+        post=_post_volumes,
+        started=lambda est, taken: False,  # each register, line by line: its first inscriptions
+    )
+)
+
+
+# --- Sabots -------------------------------------------------------------------------------------
+
+
+@dataclass
+class ShoeLine:
+    page: int
+    number: str
+    maker_serial: str
+    model: Any
+    location: Location
+    status: str
+
+
+def _shoe_model(est: Establishment, line: dict):
+    from ledgers.equipment.models import ApprovedModel
+
+    value = required(line, "model")
+    models = ApprovedModel.objects.filter(establishment=est, kind=ApprovedModel.Kind.SHOE)
+    found = list(models.filter(name__iexact=value)) or list(models.filter(approval_reference__iexact=value))
+    if len(found) != 1:
+        raise RowError(
+            "model", _("modèle de sabot inconnu ou ambigu dans cet établissement : « %(v)s ».") % {"v": value}
+        )
+    return found[0]
+
+
+def _check_shoes(est: Establishment, lines: list[dict]) -> tuple[list[ShoeLine], list[Problem]]:
+    from ledgers.custody.services import check_location
+    from ledgers.equipment.domains import SHOES
+    from ledgers.equipment.models import Shoe
+    from ledgers.equipment.services import shoe_numbers_check
+
+    numbers: list[str] = []
+
+    def read(number: int, line: dict) -> ShoeLine:
+        at = page(line)
+        shoe_number = text(line, "number")
+        try:
+            shoe_numbers_check(establishment=est, numbers=[*numbers, shoe_number])
+        except (RuleViolation, ValidationError) as exc:
+            raise refusal("number", exc) from exc
+        model = _shoe_model(est, line)
+        status = choice(line, "status", [(s, ItemStatus(s).label) for s in KEPT_STATUSES], ItemStatus.IN_STOCK)
+        location = location_of(est, line)
+        try:
+            check_location(SHOES, location, Shoe(establishment=est, status=status))
+        except (RuleViolation, ValidationError) as exc:
+            raise refusal("location", exc) from exc
+        numbers.append(shoe_number)
+        return ShoeLine(at, shoe_number, text(line, "maker_serial"), model, location, status)
+
+    return checked(lines, read)
+
+
+def _post_shoes(est: Establishment, inventory, lines: list[ShoeLine], actor: AbstractBaseUser, role: str) -> Posted:
+    from ledgers.custody.services import intake_record_in
+    from ledgers.equipment.domains import SHOE_CATEGORY, SHOES
+    from ledgers.equipment.models import Shoe
+
+    now = timezone.now()
+    created = [
+        save_audited(
+            Shoe(
+                establishment=est,
+                serial=line.number,
+                maker_serial=line.maker_serial,
+                model=line.model,
+                category=SHOE_CATEGORY,
+                status=line.status,
+                location=line.location,
+                received_at=now,
+            ),
+            actor=actor,
+            reason="reprise de l'existant",
+        )
+        for line in lines
+    ]
+    with translation.override("fr"):
+        details = [
+            f"{shoe.serial} — {line.model} — {_('série')} {shoe.maker_serial or '—'} — "
+            f"{shoe.get_status_display()}, p. {line.page}"
+            for shoe, line in zip(created, lines, strict=True)
+        ]
+    intake_record_in(
+        domain=SHOES,
+        establishment=est,
+        items=created,
+        actor=actor,
+        role=role,
+        details={SHOE_CATEGORY: details},
+        source=source(inventory.paper_register, lines),
+    )
+    return Posted([shoe.pk for shoe in created], str(_("%(n)s sabot(s) repris")) % {"n": len(created)})
+
+
+def _shoes_started(est: Establishment, taken: set[int]) -> bool:
+    from ledgers.equipment.domains import SHOES
+    from ledgers.equipment.models import Shoe, ShoeAllocation
+
+    return (
+        ShoeAllocation.objects.filter(establishment=est).exists()
+        or DestructionSession.objects.filter(establishment=est, domain=SHOES.code).exists()
+        or DepotDay.objects.filter(establishment=est, domain=SHOES.code).exists()
+        or Shoe.objects.filter(establishment=est).exclude(pk__in=taken).exists()
+    )
+
+
+SHOES = takeover_domain(
+    TakeoverDomain(
+        code="shoes",
+        label=_("Sabots"),
+        columns=(
+            ("page", _("Page du registre papier"), _("La page où le sabot est inscrit.")),
+            ("number", _("Numéro de l'établissement"), ""),
+            ("maker_serial", _("Numéro de série du fabricant"), ""),
+            ("model", _("Modèle"), _("Le nom ou la référence d'agrément du modèle de sabot enregistré.")),
+            ("location", _("Dépôt"), _("Code ou nom du dépôt où le sabot se trouve.")),
+            ("status", _("Statut"), _("in_stock (en dépôt), out_of_use, marked ou damaged.")),
+        ),
+        check=_check_shoes,
+        post=_post_shoes,
+        started=_shoes_started,
+        # FR: the sabots' inventory is kept on reserved pages of the carnet modèle 19 (SHOE-11), which a
+        # police officer visas (REG-06).
+        visa={"FR": ("REG-06", True)},
     )
 )

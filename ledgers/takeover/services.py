@@ -191,6 +191,8 @@ def takeover_post(*, inventory: Inventory, actor: AbstractBaseUser) -> Inventory
     _refuse_started(est, inventory.domain)
     lines = _lines(inventory)
     posted = info.post(est, inventory, lines, actor, role)
+    for text in posted.lines:
+        _write(inventory, actor=actor, role=role, operation=_("Registre poursuivi"), summary=text)
     inventory.status, inventory.posted_by, inventory.posted_at = Status.POSTED, actor, timezone.now()
     inventory.objects_created = posted.objects
     save_audited(inventory, actor=actor, reason="report aux registres")
