@@ -2,7 +2,7 @@
 imported with its preview (every line's problem before anything is written), the directorate's
 signature, the authority's visa, and the posting."""
 
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.functional import cached_property
@@ -66,7 +66,7 @@ class InventoryCreateView(FormView):
     success_message = _("Inventaire établi : il attend la signature de la direction.")
 
     def get_initial(self):
-        domain = get_domain(self.request.GET.get("domain") or next(iter(DOMAINS)))
+        domain = DOMAINS.get(self.request.GET.get("domain", "")) or next(iter(DOMAINS.values()))
         return {"domain": domain.code, "lines": rows_as_text(domain, [])}
 
     def form_valid(self, form):
@@ -110,7 +110,9 @@ class BlankSheetView(EstablishmentRequiredMixin, TemplateView):
     """The empty sheet of a domain's columns, to fill in (``?format=csv`` or ``xlsx``)."""
 
     def get(self, request, *args, **kwargs):
-        domain = get_domain(kwargs["domain"])
+        domain = DOMAINS.get(kwargs["domain"])
+        if domain is None:
+            raise Http404
         export_format = "xlsx" if request.GET.get("format") == "xlsx" else "csv"
         content_type = {
             "csv": "text/csv; charset=utf-8",
