@@ -949,3 +949,98 @@ SHOES = takeover_domain(
         visa={"FR": ("REG-06", True)},
     )
 )
+
+
+# --- Slot machine meters ------------------------------------------------------------------------
+
+
+@dataclass
+class MeterLine:
+    page: int
+    machine_id: int
+    meter_id: int
+    value: int
+
+
+def _check_meters(est: Establishment, lines: list[dict]) -> tuple[list[MeterLine], list[Problem]]:
+    from ledgers.slots.models import MeterReading
+    from ledgers.slots.selectors import meters_by_key
+    from ledgers.slots.services import ReadingRow, readings_check
+
+    meters = meters_by_key(est, {text(line, "machine") for line in lines})
+    read = set(
+        MeterReading.objects.filter(meter_id__in=[m.id for m in meters.values()]).values_list("meter_id", flat=True)
+    )
+    rows: list[ReadingRow] = []
+
+    def read_line(number: int, line: dict) -> MeterLine:
+        at = page(line)
+        machine = required(line, "machine")
+        station_text = text(line, "station") or "1"
+        value_text = required(line, "value")
+        if not station_text.isdigit():
+            raise RowError("station", _("nombre attendu (« %(v)s » lu).") % {"v": station_text})
+        if not value_text.isdigit():
+            raise RowError("value", _("nombre attendu (« %(v)s » lu).") % {"v": value_text})
+        row = ReadingRow(machine, int(station_text), required(line, "meter"), int(value_text), number)
+        errors = readings_check(establishment=est, rows=[*rows, row])
+        if errors:
+            key = (row.machine, row.station, row.meter)
+            twice = any((r.machine, r.station, r.meter) == key for r in rows)
+            raise RowError("meter" if key not in meters or twice else "value", errors[-1])
+        meter = meters[(row.machine, row.station, row.meter)]
+        if meter.id in read:
+            raise RowError(
+                "meter", _("ce compteur a déjà ses relevés : sa valeur du papier ne se reprend plus."), "REG-20"
+            )
+        rows.append(row)
+        return MeterLine(page=at, machine_id=meter.machine_id, meter_id=meter.id, value=row.value)
+
+    return checked(lines, read_line)
+
+
+def _post_meters(est: Establishment, inventory, lines: list[MeterLine], actor: AbstractBaseUser, role: str) -> Posted:
+    from ledgers.slots.models import Machine
+    from ledgers.slots.services import meters_initial_record
+
+    by_machine: dict[int, list[MeterLine]] = {}
+    for line in lines:
+        by_machine.setdefault(line.machine_id, []).append(line)
+    created = []
+    for machine in Machine.objects.filter(pk__in=list(by_machine)).order_by("pk"):
+        group = by_machine[machine.pk]
+        readings = meters_initial_record(
+            machine=machine,
+            values=[(line.meter_id, line.value) for line in group],
+            actor=actor,
+            source=source(inventory.paper_register, group),
+        )
+        created += [reading.pk for reading in readings]
+    return Posted(created, str(_("%(n)s compteur(s) repris")) % {"n": len(created)})
+
+
+def _meters_started(est: Establishment, taken: set[int]) -> bool:
+    from ledgers.slots.models import RamClear, Releve
+
+    return (
+        Releve.objects.filter(establishment=est).exists()
+        or RamClear.objects.filter(machine__establishment=est).exists()
+    )
+
+
+METERS = takeover_domain(
+    TakeoverDomain(
+        code="meters",
+        label=_("Compteurs des machines à sous"),
+        columns=(
+            ("page", _("Page du registre papier"), _("La page où la valeur est inscrite.")),
+            ("machine", _("Machine"), _("Son numéro (SBM ou numéro du casino).")),
+            ("station", _("Poste"), _("1 par défaut.")),
+            ("meter", _("Compteur"), _("Sa clé, telle que la relève la nomme.")),
+            ("value", _("Valeur"), ""),
+        ),
+        check=_check_meters,
+        post=_post_meters,
+        started=_meters_started,
+    )
+)
