@@ -14,10 +14,11 @@ from ledgers.core.catalogue import REQUIREMENTS
 from ledgers.core.exports import TableExportMixin
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 from ledgers.custody.services import AUTHORITY, DIRECTION
+from ledgers.registers.selectors import open_registers
 
 from . import forms, selectors, services
 from .domains import DOMAINS, get_domain
-from .registers import PREPARERS
+from .registers import PREPARERS, TAKEOVER
 from .spreadsheet import blank_sheet, rows_as_text
 from .tables import InventoryTable
 
@@ -43,7 +44,13 @@ class InventoryListView(EstablishmentRequiredMixin, TableExportMixin, SingleTabl
                     "visa": (visa[0], REQUIREMENTS[visa[0]].article, visa[1]) if visa else None,
                 }
             )
-        return super().get_context_data(domains=domains, may_prepare=bool(set(self.roles) & set(PREPARERS)), **kwargs)
+        return super().get_context_data(
+            domains=domains,
+            may_prepare=bool(set(self.roles) & set(PREPARERS)),
+            register_open=open_registers(est, TAKEOVER.code).exists(),
+            register_title=TAKEOVER.title,
+            **kwargs,
+        )
 
 
 class FormView(EstablishmentRequiredMixin, ServiceFormView):

@@ -42,7 +42,8 @@ def test_the_directorates_menu_leads_to_the_take_over(house_mc):
 def test_mc_pages_preview_import_sign_post(client, house_mc):
     h = house_mc
     client.force_login(h.director)
-    assert client.get(reverse("takeover:list")).status_code == 200
+    listed = client.get(reverse("takeover:list"))
+    assert listed.status_code == 200 and "coter et parapher" not in listed.content.decode()
     assert client.get(reverse("takeover:create")).status_code == 200
     bad = rows_as_text(get_domain("cards"), [h.sixain("S1"), h.sixain("S1", page=13)])
     page = client.post(
