@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "ledgers.authority",
     "ledgers.cash",
     "ledgers.slots",
+    "ledgers.takeover",
 ]
 
 MIDDLEWARE = [

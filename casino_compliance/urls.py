@@ -18,6 +18,7 @@ api_v1 = [
     path("cash/", include("ledgers.cash.api.urls")),
     path("slots/", include("ledgers.slots.api.urls")),
     path("notifications/", include("ledgers.notifications.api.urls")),
+    path("takeover/", include("ledgers.takeover.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
@@ -40,6 +41,7 @@ urlpatterns = [
     path("autorites/", include("ledgers.authority.urls")),
     path("caisses/", include("ledgers.cash.urls")),
     path("machines-a-sous/", include("ledgers.slots.urls")),
+    path("reprise/", include("ledgers.takeover.urls")),
 ]
 
 handler500 = "ledgers.core.api.errors.server_error"

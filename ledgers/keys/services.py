@@ -145,11 +145,9 @@ def _check_one_lock_type(est: Establishment, code: str, lock_type: str) -> None:
         )
 
 
-@transaction.atomic
-def key_register(
+def key_register_check(
     *,
     establishment: Establishment,
-    actor: AbstractBaseUser,
     code: str,
     lock_type: str,
     opens: str,
@@ -158,11 +156,11 @@ def key_register(
     home: Location | None = None,
     custodian: AbstractBaseUser | None = None,
     holder_organisation: str = "",
-) -> Key:
-    """Enter a key in the register with its home and custodian as the texts require (KEY-01 to
-    KEY-04, KEY-11, KEY-13 to KEY-16; SET-35, SET-36)."""
+) -> str:
+    """The rules a key entering the register answers to, whatever brings it in (its registration,
+    the take-over of the keys from paper): its home and custodian as the texts require (KEY-01 to
+    KEY-04, KEY-11, KEY-13 to KEY-16; SET-35, SET-36). Writes nothing; the custodian's role."""
     est = establishment
-    role = require_role(actor, est, KEY_ADMIN)
     code, asset_ref = code.strip(), asset_ref.strip()
     if lock_type not in LockType.values:
         raise ValidationError(_("Type de serrure inconnu."))
@@ -218,6 +216,41 @@ def key_register(
                     "est refusé."
                 ),
             )
+    return custodian_role or ""
+
+
+@transaction.atomic
+def key_register(
+    *,
+    establishment: Establishment,
+    actor: AbstractBaseUser,
+    code: str,
+    lock_type: str,
+    opens: str,
+    asset_ref: str = "",
+    copies: int = 1,
+    home: Location | None = None,
+    custodian: AbstractBaseUser | None = None,
+    holder_organisation: str = "",
+    source: str = "",
+) -> Key:
+    """Enter a key in the register with its home and custodian as the texts require
+    (``key_register_check``). ``source``: a key taken over from paper cites the paper register
+    and page it comes from."""
+    est = establishment
+    role = require_role(actor, est, KEY_ADMIN)
+    custodian_role = key_register_check(
+        establishment=est,
+        code=code,
+        lock_type=lock_type,
+        opens=opens,
+        asset_ref=asset_ref,
+        copies=copies,
+        home=home,
+        custodian=custodian,
+        holder_organisation=holder_organisation,
+    )
+    code, asset_ref = code.strip(), asset_ref.strip()
     key = Key(
         establishment=est,
         code=code,
@@ -245,7 +278,9 @@ def key_register(
         at=key.registered_at,
         holder=custody,
         signatures=[_signed(actor, role)],
-        observations=_fr(ngettext_lazy("%(n)d exemplaire", "%(n)d exemplaires", copies) % {"n": copies}),
+        observations=" — ".join(
+            filter(None, [_fr(ngettext_lazy("%(n)d exemplaire", "%(n)d exemplaires", copies) % {"n": copies}), source])
+        ),
     )
     return key
 

@@ -45,6 +45,7 @@ AREAS = (
     Area("reports:list", _("Rapports"), everyone=True),
     Area("authority:index", _("Autorités"), apps=("authority",), reading=tuple(REGULATOR_ROLES)),
     Area("establishment", _("Établissement"), everyone=True),
+    Area("takeover:list", _("Reprise de l'existant"), apps=("takeover",)),
 )
 
 

@@ -256,6 +256,10 @@ API_ROUTE_OF = {
     "tables:extension": "table-extensions-list",
     "tables:limits": "table-limits-list",
     "tables:relieve": "table-staff-relieve",
+    "takeover:create": "takeover-inventory-create",
+    "takeover:post": "takeover-inventory-post",
+    "takeover:sign": "takeover-inventory-sign",
+    "takeover:visa": "takeover-inventory-visa",
 }
 
 

@@ -27,7 +27,7 @@ from .controls import cards_first_control, cards_post_control
 from .destruction import cards_destruction_complete, cards_destruction_plan
 from .exchanges import cards_exchange, cards_exchange_reconcile, cards_replacement_designate, cards_reshuffle_order
 from .issue import cards_issue
-from .receipt import ReceivedDeck, ReceivedUnit, cards_receive
+from .receipt import ReceivedDeck, ReceivedUnit, cards_receive, cards_serials_check, cards_unit_check
 from .returns import cards_return, cards_stock_verification, cards_withdraw
 from .table import cards_pae_confirm, cards_pae_prepare, cards_table_control, cards_unseal
 
@@ -60,8 +60,10 @@ __all__ = [
     "cards_replacement_designate",
     "cards_reshuffle_order",
     "cards_return",
+    "cards_serials_check",
     "cards_stock_verification",
     "cards_table_control",
+    "cards_unit_check",
     "cards_unseal",
     "cards_withdraw",
 ]

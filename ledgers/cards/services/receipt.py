@@ -109,6 +109,19 @@ def cards_receive(
     return created
 
 
+def cards_unit_check(*, establishment: Establishment, unit: ReceivedUnit) -> None:
+    """The rules a unit entering the stock answers to, whatever brings it in (a receipt, the
+    take-over of the existing stock): its type, numbers and backs (CARD-02, CARD-25, CARD-26).
+    Writes nothing."""
+    _check_received(establishment, unit)
+
+
+def cards_serials_check(*, establishment: Establishment, supplier: Supplier, units: Sequence[ReceivedUnit]) -> None:
+    """No numéro d'ordre twice, nor one already held for this manufacturer (CARD-02, CARD-26).
+    Writes nothing."""
+    _check_duplicates(establishment, supplier, units)
+
+
 def _check_received(est: Establishment, spec: ReceivedUnit) -> None:
     mc = est.jurisdiction == "MC"
     if spec.unit_type not in DECKS_IN:

@@ -68,9 +68,11 @@ def intake_record_in(
     delivery_note: str = "",
     flags: Sequence[dict] = (),
     details: dict[str, list] | None = None,
+    source: str = "",
 ) -> None:
     """Write the IN entries (one per category) for objects just received; ``details`` may carry
-    per-category lists (e.g. the member decks of each sixain)."""
+    per-category lists (e.g. the member decks of each sixain). ``source``: objects taken over from
+    the paper registers enter against the paper register and page they come from, not an order."""
     if order is not None and all(
         domain.stock_items().filter(purchase_order=order, category=line["category"]).count() >= line["quantity"]
         for line in order.lines
@@ -104,10 +106,11 @@ def intake_record_in(
                 "quantity": len(group),
                 "serials": _serials(group),
                 "supplier": group[0].supplier.name if group[0].supplier_id else "",
-                "order": str(order) if order else "",
+                "order": str(order) if order else source,
                 "delivery_note": delivery_note,
                 "details": (details or {}).get(category, []),
                 "flags": extra_flags,
+                **({"source": source} if source else {}),
             },
         )
 

@@ -8,7 +8,14 @@ from .allocation import dice_allocate
 from .checks import DieResult, Result, dice_end_check
 from .common import SWAP_ROLES, service_register
 from .destruction import WithdrawReason, dice_destruction_complete, dice_destruction_plan, dice_withdraw
-from .receipt import DieInput, dice_pairs_cap_set, dice_receive
+from .receipt import (
+    DieInput,
+    dice_die_check,
+    dice_pairs_cap_set,
+    dice_pairs_check,
+    dice_receive,
+    dice_serials_check,
+)
 from .swaps import dice_swap
 
 __all__ = [
@@ -20,9 +27,12 @@ __all__ = [
     "dice_allocate",
     "dice_destruction_complete",
     "dice_destruction_plan",
+    "dice_die_check",
     "dice_end_check",
     "dice_pairs_cap_set",
+    "dice_pairs_check",
     "dice_receive",
+    "dice_serials_check",
     "dice_swap",
     "dice_withdraw",
     "service_register",

@@ -73,6 +73,36 @@ def _check_die_input(est: Establishment, die: DieInput) -> None:
             )
 
 
+def dice_die_check(*, establishment: Establishment, die: DieInput) -> None:
+    """The rules one die entering the stock answers to, whatever brings it in (a receipt, the
+    take-over of the existing stock): its marks, its inspection, FR its colour and size
+    (DICE-01, DICE-02, DICE-13, DICE-17). Writes nothing."""
+    _check_die_input(establishment, die)
+
+
+def dice_serials_check(*, establishment: Establishment, dice: Sequence[DieInput]) -> None:
+    """No numéro d'ordre twice, nor one already held (DICE-02, DICE-13). Writes nothing."""
+    serials = [die.serial.strip() for die in dice]
+    duplicates = {s for s in serials if serials.count(s) > 1}
+    taken = Die.objects.filter(establishment=establishment, serial__in=serials)
+    duplicates |= set(taken.values_list("serial", flat=True))
+    if duplicates:
+        raise RuleViolation(
+            rule("marks", establishment.jurisdiction),
+            _("Numéro d'ordre déjà pris en charge : %(serials)s.") % {"serials": ", ".join(sorted(duplicates))},
+        )
+
+
+def dice_pairs_check(*, establishment: Establishment, dice: Sequence[DieInput]) -> list[list[DieInput]]:
+    """The dice as they enter: FR in pairs of two colours within the Minister's maximum of pairs
+    (DICE-13, DICE-14), MC one by one. Writes nothing."""
+    if establishment.jurisdiction != "FR":
+        return [[die] for die in dice]
+    groups = _fr_pairs(dice)
+    _check_pairs_cap(establishment, len(groups))
+    return groups
+
+
 def _fr_pairs(dice: Sequence[DieInput]) -> list[list[DieInput]]:
     groups: dict[str, list[DieInput]] = defaultdict(list)
     for die in dice:
@@ -137,21 +167,10 @@ def dice_receive(
         order = PurchaseOrder.objects.select_for_update().get(pk=order.pk)
     flags = check_receivable(DICE, order, supplier, establishment)  # DICE-15, DICE-16
     check_location(DICE, location)  # DICE-06, DICE-18
-    serials = [die.serial.strip() for die in dice]
     for die in dice:
         _check_die_input(establishment, die)
-    duplicates = {s for s in serials if serials.count(s) > 1}
-    taken = Die.objects.filter(establishment=establishment, serial__in=serials)
-    duplicates |= set(taken.values_list("serial", flat=True))
-    if duplicates:
-        raise RuleViolation(
-            rule("marks", establishment.jurisdiction),
-            _("Numéro d'ordre déjà pris en charge : %(serials)s.") % {"serials": ", ".join(sorted(duplicates))},
-        )
-    groups = [[die] for die in dice]
-    if establishment.jurisdiction == "FR":
-        groups = _fr_pairs(dice)
-        _check_pairs_cap(establishment, len(groups))
+    dice_serials_check(establishment=establishment, dice=dice)
+    groups = dice_pairs_check(establishment=establishment, dice=dice)
     current_register(establishment, *DICE.intake_register(establishment, CATEGORY))
     with register_language():  # what is written in the registers is written in French
         now = timezone.now()

@@ -37,6 +37,21 @@ def _numbering_rule(est: Establishment) -> str:
     return "SHOE-10" if est.jurisdiction == "FR" else "SHOE-01"
 
 
+def shoe_numbers_check(*, establishment: Establishment, numbers: Sequence[str]) -> None:
+    """Each sabot entering the stock (a receipt, the take-over from paper) bears the number the
+    establishment gives it, never one already given (SHOE-10; MC an ID, SHOE-01). Writes nothing."""
+    code = _numbering_rule(establishment)
+    numbers = [number.strip() for number in numbers]
+    if any(not number for number in numbers):
+        raise RuleViolation(code, _("Chaque sabot porte le numéro que lui donne l'établissement."))
+    taken = set(Shoe.objects.filter(establishment=establishment, serial__in=numbers).values_list("serial", flat=True))
+    taken |= {n for n in numbers if numbers.count(n) > 1}
+    if taken:
+        raise RuleViolation(
+            code, _("Numéro déjà attribué à un autre sabot : %(numbers)s.") % {"numbers": ", ".join(sorted(taken))}
+        )
+
+
 @transaction.atomic
 def shoe_receive(
     *,
@@ -55,16 +70,8 @@ def shoe_receive(
         raise ValidationError({"model": _("Ce modèle n'est pas un modèle de sabot de cet établissement.")})
     if not shoes:
         raise ValidationError(_("Indiquez au moins un sabot."))
-    code = _numbering_rule(establishment)
     numbers = [number.strip() for number, _serial in shoes]
-    if any(not number for number in numbers):
-        raise RuleViolation(code, _("Chaque sabot porte le numéro que lui donne l'établissement."))
-    taken = set(Shoe.objects.filter(establishment=establishment, serial__in=numbers).values_list("serial", flat=True))
-    taken |= {n for n in numbers if numbers.count(n) > 1}
-    if taken:
-        raise RuleViolation(
-            code, _("Numéro déjà attribué à un autre sabot : %(numbers)s.") % {"numbers": ", ".join(sorted(taken))}
-        )
+    shoe_numbers_check(establishment=establishment, numbers=numbers)
     custody.check_location(SHOES, location)
     now = timezone.now()
     created = [

@@ -21,7 +21,7 @@ from .machines import (
     socle_create,
     technical_sheet_record,
 )
-from .meters import MeterSpec, meters_declare, ram_clear_record
+from .meters import MeterSpec, meters_declare, meters_initial_record, ram_clear_record
 from .monitoring import EVENT_MARGIN, EventRow, files_copy_deliver, monitoring_events_import, orphan_record
 from .payments import PAY_ROLES, dispute_decide, jackpot_pay, jackpot_threshold_set, top_up_pay
 from .releves import (
@@ -32,6 +32,7 @@ from .releves import (
     ReadingRow,
     box_exchange,
     drop_count_record,
+    readings_check,
     reconcile,
     releve_close,
     releve_open,
@@ -72,9 +73,11 @@ __all__ = [
     "machine_move_notify",
     "machine_register",
     "meters_declare",
+    "meters_initial_record",
     "monitoring_events_import",
     "orphan_record",
     "ram_clear_record",
+    "readings_check",
     "reconcile",
     "releve_close",
     "releve_open",

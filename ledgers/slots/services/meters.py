@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, role_named_by_text, save_audited
+from ledgers.core.errors import RuleViolation
 from ledgers.incidents.models import Incident
 from ledgers.incidents.services import incident_open
 
@@ -207,3 +208,40 @@ def ram_clear_record(
                 reading.incident = incident
     MeterReading.objects.bulk_create(readings)
     return clear
+
+
+@transaction.atomic
+def meters_initial_record(
+    *, machine: Machine, values: Sequence[tuple[int, int]], actor: AbstractBaseUser, source: str
+) -> list[MeterReading]:
+    """The values a machine's meters show when the house takes it over from paper: their first
+    readings (``values``: meter id, value), a line of the machine's inventory file (FR: and of its
+    fiche) citing the paper register and page ``source``. A meter already read is not read
+    "initially" again (REG-20)."""
+    est = machine.establishment
+    role = require_role(actor, est, INVENTORY_ROLES[est.jurisdiction])
+    meters = {m.pk: m for m in Meter.objects.select_for_update().filter(machine=machine, active=True)}
+    if not values or any(pk not in meters for pk, _value in values):
+        raise ValidationError(_("Compteur inconnu pour cette machine."))
+    if MeterReading.objects.filter(meter__machine=machine).exists():
+        raise RuleViolation("REG-20", _("Les compteurs de cette machine ont déjà leurs relevés."))
+    for pk, value in values:
+        if not 0 <= value < meters[pk].capacity:
+            raise ValidationError(_("Valeur hors de la capacité du compteur : %(v)s.") % {"v": value})
+    now = timezone.now()
+    readings = MeterReading.objects.bulk_create(
+        MeterReading(meter=meters[pk], source=MeterReading.Source.INITIAL, read_at=now, value=value, read_by=actor)
+        for pk, value in values
+    )
+    detail = ", ".join(f"{meters[pk].key_at} = {value}" for pk, value in values)
+    _append(
+        INVENTORY_KIND,
+        machine,
+        est,
+        actor=actor,
+        role=role,
+        event=_("Relevé initial des compteurs (reprise de l'existant)"),
+        at=now,
+        detail=f"{detail} — {source}",
+    )
+    return readings

@@ -519,3 +519,9 @@ def drop_count_record(*, releve: Releve, machine: Machine, counted: Decimal, act
         counted_by=actor,
         entry=entry,
     )
+
+
+def readings_check(*, establishment: Establishment, rows: list[ReadingRow]) -> list[str]:
+    """Each bad row of ``rows`` (an unknown meter, one read twice, a value beyond its capacity), as
+    a relève's import refuses it, whatever brings the values in. Writes nothing."""
+    return _parse_rows(establishment, rows)[2]

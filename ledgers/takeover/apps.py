@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TakeoverConfig(AppConfig):
+    name = "ledgers.takeover"
+    label = "takeover"
+    verbose_name = _("Reprise de l'existant")
+
+    def ready(self) -> None:
+        # The register kind of the take-over and the domains an inventory may take over.
+        from . import domains, registers  # noqa: F401
