@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q, QuerySet
+from django.db.models import F, FilteredRelation, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -200,6 +200,23 @@ def cabinet_key(est: Establishment, location_code: str = "") -> Key | None:
     for key in keys_of(est).filter(lock_type=LockType.CARD_CABINET, status=Key.Status.IN_SERVICE).order_by("pk"):
         if not location_code or not key.assets or location_code in key.assets:
             return key
+    return None
+
+
+def cabinet_key_holder(est: Establishment, location_code: str = "") -> AbstractBaseUser | None:
+    """Who holds the card cabinet's key in service now (``holder_now`` of ``cabinet_key``), read
+    in one query with the copy out and its holder; None when no such key is registered."""
+    keys = (
+        keys_of(est)
+        .filter(lock_type=LockType.CARD_CABINET, status=Key.Status.IN_SERVICE)
+        .annotate(out=FilteredRelation("issues", condition=Q(issues__returned_at__isnull=True)))
+        .select_related("out__holder")
+        .order_by("pk", F("out__issued_at").desc(nulls_last=True))
+    )
+    for key in keys:
+        if not location_code or not key.assets or location_code in key.assets:
+            out = getattr(key, "out", None)  # no copy out: the relation is left unset
+            return out.holder if out is not None else key.custodian
     return None
 
 
