@@ -6,6 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from django.apps import apps
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F, FilteredRelation, Q, QuerySet
 from django.utils import timezone
@@ -52,6 +53,19 @@ def purpose_open(issue: KeyIssue) -> bool:
     kind = get_purpose_type(issue.purpose_type)
     obj = kind.get(issue.purpose_id) if kind else None
     return obj is not None and kind.is_open(obj)
+
+
+def purposes_open(issues: Iterable[KeyIssue]) -> dict[int, bool]:
+    """``purpose_open`` of each issue, by issue pk, the objects of each purpose type read at once."""
+    wanted: dict[str, set[int]] = defaultdict(set)
+    for issue in issues:
+        wanted[issue.purpose_type].add(issue.purpose_id)
+    found = {}
+    for code, pks in wanted.items():
+        kind = get_purpose_type(code)
+        objects = apps.get_model(kind.model).objects.in_bulk(pks) if kind else {}
+        found[code] = {pk: kind.is_open(obj) for pk, obj in objects.items()}
+    return {issue.pk: found[issue.purpose_type].get(issue.purpose_id, False) for issue in issues}
 
 
 @dataclass(frozen=True)
@@ -103,12 +117,13 @@ def exceptions(
     at_closing = {
         issue.pk for issue in out if last_closing and issue.issued_at < last_closing and _held_past_closing(est, issue)
     }
+    if lock_types is not None:
+        out = [issue for issue in out if issue.key.lock_type in lock_types]
+    still_open = purposes_open(out)
     found = []
     for issue in out:
-        if lock_types is not None and issue.key.lock_type not in lock_types:
-            continue
         late = now - issue.due_at if issue.due_at < now else None
-        closed = not purpose_open(issue)
+        closed = not still_open[issue.pk]
         if late is None and not closed and issue.pk not in at_closing:
             continue
         reasons = [
