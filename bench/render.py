@@ -184,7 +184,8 @@ def main() -> None:
 
     print(
         f"database: {connection.vendor}; best of {args.repeat} interleaved runs, each in its own process; "
-        "wall-clock seconds (CPU seconds of the Python process in brackets)"
+        "wall-clock seconds (CPU seconds of the Python process in brackets); load average "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs"
     )
     results = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -1,15 +1,16 @@
 """What the cards app wires into core's extension points: the table opening and closing
 preconditions of the card domain."""
 
+from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
-from ledgers.core.hooks import on_table_closing, on_table_opening
+from ledgers.core.hooks import on_table_closing, on_table_opening, per_session
 from ledgers.core.models import TableSession
 
 from . import selectors
 from .domains import rule_id
-from .models import CardEvent
+from .models import CardEvent, CardUnit
 
 Kind = CardEvent.Kind
 
@@ -23,7 +24,7 @@ def cards_ready_for_play(session: TableSession) -> None:
     est = session.seance.establishment
     # Every table opening asks, most with no cards at the table: the units alone, then what was
     # done to them in one query and what quarantines them in another, rather than two per unit.
-    units = list(selectors.units_at(session).select_related(None))
+    units = per_session("cards.units", session, _units_at, [])
     if not units:
         return
     done = set(
@@ -72,11 +73,34 @@ def cards_ready_for_play(session: TableSession) -> None:
             )
 
 
+def _units_at(pks: list[int]) -> dict[int, list[CardUnit]]:
+    """The units issued to each table-partie (``selectors.units_at``), by serial."""
+    at = {}
+    units = CardUnit.objects.filter(table_session_id__in=pks).exclude(parent__table_session_id=F("table_session_id"))
+    for unit in units.order_by("serial"):
+        at.setdefault(unit.table_session_id, []).append(unit)
+    return at
+
+
+def _serials_at(pks: list[int]) -> dict[int, list[str]]:
+    """The serials of the units issued to each table-partie (``selectors.units_at``)."""
+    out = {}
+    units = (
+        CardUnit.objects.filter(table_session_id__in=pks)
+        .exclude(parent__table_session_id=F("table_session_id"))
+        .order_by("serial")
+        .values_list("table_session_id", "serial")
+    )
+    for session_id, serial in units:
+        out.setdefault(session_id, []).append(serial)
+    return out
+
+
 @on_table_closing
 def cards_back_before_closing(session: TableSession) -> None:
     """Fin de partie only once every unit is back in a depot: MC under the inspecteur's surveillance
     (CARD-18); FR after its post-partie control (CARD-37)."""
-    out = list(selectors.units_at(session).values_list("serial", flat=True))
+    out = per_session("cards.out", session, _serials_at, [])
     if not out:
         return
     est = session.seance.establishment

@@ -10,8 +10,10 @@ that cannot end, is the last one below.
 """
 
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.functional import Promise
@@ -68,6 +70,37 @@ def run_opening_checks(session: "TableSession") -> None:
 def run_closing_checks(session: "TableSession") -> None:
     for check in _closing_checks:
         check(session)
+
+
+# Reading the checks of many table-parties at once (a séance's closing, a home's buttons): within
+# ``read_together(sessions)``, a check's ``per_session`` fact is loaded once for all of them (one
+# query, not one per partie); outside it, for the one partie asked. Read-only: nothing may be
+# written while the facts are held.
+T = TypeVar("T")
+_read_together: ContextVar[tuple[frozenset[int], dict[str, dict[int, Any]]] | None] = ContextVar(
+    "read_together", default=None
+)
+
+
+@contextmanager
+def read_together(sessions: Iterable["TableSession"]) -> Iterator[None]:
+    token = _read_together.set((frozenset(s.pk for s in sessions), {}))
+    try:
+        yield
+    finally:
+        _read_together.reset(token)
+
+
+def per_session(name: str, session: "TableSession", load: Callable[[list[int]], dict[int, T]], default: T) -> T:
+    """The fact ``name`` of ``session``: ``load(pks)`` gives it by table-partie pk for every
+    partie read together (``default`` for those it leaves out)."""
+    together = _read_together.get()
+    if together is None or session.pk not in together[0]:
+        return load([session.pk]).get(session.pk, default)
+    pks, loaded = together
+    if name not in loaded:
+        loaded[name] = load(sorted(pks))
+    return loaded[name].get(session.pk, default)
 
 
 def _refusals(checks: list[Check], session: "TableSession") -> list[RuleViolation]:
@@ -267,8 +300,11 @@ def table_parties_closable(seance: "Seance") -> Iterator[Missing]:
         "table__establishment",
         "seance__establishment",  # the closing checks read both
     )
-    for session in sessions.order_by("table__number"):
-        for refusal in closing_refusals(session):
+    sessions = list(sessions.order_by("table__number"))
+    with read_together(sessions):
+        refusals = [(session, closing_refusals(session)) for session in sessions]
+    for session, found in refusals:
+        for refusal in found:
             yield Missing(
                 _("Table %(table)s : %(message)s") % {"table": session.table.number, "message": refusal.message},
                 refusal.code,

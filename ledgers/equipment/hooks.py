@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
-from ledgers.core.hooks import on_table_closing, on_table_opening
+from ledgers.core.hooks import on_table_closing, on_table_opening, per_session
 from ledgers.core.models import TableSession
 from ledgers.incidents.selectors import has_open_incident
 
@@ -99,6 +99,14 @@ def check_wheel_ready(session: TableSession) -> None:
         )
 
 
+def _shuffler_uses_unconfirmed(pks: list[int]) -> dict[int, list[ShufflerUse]]:
+    """The shuffler uses of each table-partie whose end is not confirmed."""
+    uses = {}
+    for use in ShufflerUse.objects.filter(table_session_id__in=pks, end_confirmed=False).select_related("shuffler"):
+        uses.setdefault(use.table_session_id, []).append(use)
+    return uses
+
+
 @on_table_closing
 def check_shuffler_ended(session: TableSession) -> None:
     """FR: no end of partie without the hood opened and the machine shown empty (SHUF-13), and at
@@ -106,7 +114,7 @@ def check_shuffler_ended(session: TableSession) -> None:
     est = _est(session)
     if est.jurisdiction != "FR":
         return
-    for use in ShufflerUse.objects.filter(table_session=session, end_confirmed=False).select_related("shuffler"):
+    for use in per_session("equipment.shuffler_uses_open", session, _shuffler_uses_unconfirmed, [])[:1]:
         if use.ended_at is None and session.table.game in SHUFFLER_DISPLAY_FR:
             code = SHUFFLER_DISPLAY_FR[session.table.game][0]
         else:

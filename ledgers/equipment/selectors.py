@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, F, Max, Min, Q, QuerySet
+from django.db.models import Count, Exists, F, Max, Min, OuterRef, Q, QuerySet
 
 from ledgers.core.catalogue import REQUIREMENTS
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
@@ -195,15 +195,20 @@ def waiting_at_tables(establishment: Establishment) -> list[tuple[TableSession, 
 
     checks = CHECK_RULES[establishment.jurisdiction]
     rotation = ROTATION_GAMES[establishment.jurisdiction]
-    # Only the live table-parties' rows: the history of every past partie is never read.
-    live = list(live_sessions(establishment))
-    ids = [session.pk for session in live]
-    rostered = set(LaunchRoster.objects.filter(table_session__in=ids).values_list("table_session", flat=True))
-    with_shoe = set(Shoe.objects.filter(table_session__in=ids).values_list("table_session", flat=True))
-    checked = set(WheelCheck.objects.filter(table_session__in=ids, passed=True).values_list("table_session", flat=True))
-    open_uses = set(
-        ShufflerUse.objects.filter(table_session__in=ids, end_confirmed=False).values_list("table_session", flat=True)
+    # Only the live table-parties' rows, and what each has in the same query: the history of every
+    # past partie is never read.
+    live = list(
+        live_sessions(establishment).annotate(
+            rostered=Exists(LaunchRoster.objects.filter(table_session=OuterRef("pk"))),
+            with_shoe=Exists(Shoe.objects.filter(table_session=OuterRef("pk"))),
+            checked=Exists(WheelCheck.objects.filter(table_session=OuterRef("pk"), passed=True)),
+            open_use=Exists(ShufflerUse.objects.filter(table_session=OuterRef("pk"), end_confirmed=False)),
+        )
     )
+    rostered = {session.pk for session in live if session.rostered}
+    with_shoe = {session.pk for session in live if session.with_shoe}
+    checked = {session.pk for session in live if session.checked}
+    open_uses = {session.pk for session in live if session.open_use}
     waiting = []
     for session in live:
         game = session.table.game

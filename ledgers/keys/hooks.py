@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
-from ledgers.core.hooks import Missing, on_seance_closing, on_table_closing
+from ledgers.core.hooks import Missing, on_seance_closing, on_table_closing, per_session
 from ledgers.core.models import Seance, TableSession
 from ledgers.registers.services import display_name
 
@@ -19,14 +19,26 @@ from .policy import LockType
 from .purposes import TABLE_PARTIE
 
 
+def _lid_keys_out(pks: list[int]) -> dict[int, KeyIssue]:
+    """The first cylinder lid key still out for each table-partie."""
+    first = {}
+    for issue in (
+        KeyIssue.objects.filter(
+            purpose_type=TABLE_PARTIE.code,
+            purpose_id__in=pks,
+            key__lock_type=LockType.CYLINDER_LID,
+            returned_at__isnull=True,
+        )
+        .select_related("key")
+        .order_by("pk")
+    ):
+        first.setdefault(issue.purpose_id, issue)
+    return first
+
+
 @on_table_closing
 def lid_key_returned(session: TableSession) -> None:
-    out = KeyIssue.objects.filter(
-        purpose_type=TABLE_PARTIE.code,
-        purpose_id=session.pk,
-        key__lock_type=LockType.CYLINDER_LID,
-        returned_at__isnull=True,
-    ).first()
+    out = per_session("keys.lid_out", session, _lid_keys_out, None)
     if out is not None:
         raise RuleViolation(
             "KEY-08",

@@ -6,8 +6,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from django.apps import apps
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q, QuerySet
+from django.db.models import F, FilteredRelation, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -52,6 +53,19 @@ def purpose_open(issue: KeyIssue) -> bool:
     kind = get_purpose_type(issue.purpose_type)
     obj = kind.get(issue.purpose_id) if kind else None
     return obj is not None and kind.is_open(obj)
+
+
+def purposes_open(issues: Iterable[KeyIssue]) -> dict[int, bool]:
+    """``purpose_open`` of each issue, by issue pk, the objects of each purpose type read at once."""
+    wanted: dict[str, set[int]] = defaultdict(set)
+    for issue in issues:
+        wanted[issue.purpose_type].add(issue.purpose_id)
+    found = {}
+    for code, pks in wanted.items():
+        kind = get_purpose_type(code)
+        objects = apps.get_model(kind.model).objects.in_bulk(pks) if kind else {}
+        found[code] = {pk: kind.is_open(obj) for pk, obj in objects.items()}
+    return {issue.pk: found[issue.purpose_type].get(issue.purpose_id, False) for issue in issues}
 
 
 @dataclass(frozen=True)
@@ -103,12 +117,13 @@ def exceptions(
     at_closing = {
         issue.pk for issue in out if last_closing and issue.issued_at < last_closing and _held_past_closing(est, issue)
     }
+    if lock_types is not None:
+        out = [issue for issue in out if issue.key.lock_type in lock_types]
+    still_open = purposes_open(out)
     found = []
     for issue in out:
-        if lock_types is not None and issue.key.lock_type not in lock_types:
-            continue
         late = now - issue.due_at if issue.due_at < now else None
-        closed = not purpose_open(issue)
+        closed = not still_open[issue.pk]
         if late is None and not closed and issue.pk not in at_closing:
             continue
         reasons = [
@@ -200,6 +215,23 @@ def cabinet_key(est: Establishment, location_code: str = "") -> Key | None:
     for key in keys_of(est).filter(lock_type=LockType.CARD_CABINET, status=Key.Status.IN_SERVICE).order_by("pk"):
         if not location_code or not key.assets or location_code in key.assets:
             return key
+    return None
+
+
+def cabinet_key_holder(est: Establishment, location_code: str = "") -> AbstractBaseUser | None:
+    """Who holds the card cabinet's key in service now (``holder_now`` of ``cabinet_key``), read
+    in one query with the copy out and its holder; None when no such key is registered."""
+    keys = (
+        keys_of(est)
+        .filter(lock_type=LockType.CARD_CABINET, status=Key.Status.IN_SERVICE)
+        .annotate(out=FilteredRelation("issues", condition=Q(issues__returned_at__isnull=True)))
+        .select_related("out__holder")
+        .order_by("pk", F("out__issued_at").desc(nulls_last=True))
+    )
+    for key in keys:
+        if not location_code or not key.assets or location_code in key.assets:
+            out = getattr(key, "out", None)  # no copy out: the relation is left unset
+            return out.holder if out is not None else key.custodian
     return None
 
 

@@ -92,7 +92,8 @@ class EntryKind(models.TextChoices):
 class Entry(models.Model):
     """An append-only, hash-chained register entry. Database triggers refuse UPDATE and DELETE."""
 
-    register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="entries")
+    # No index of its own: the unique (register, seq) serves every lookup by register.
+    register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="entries", db_index=False)
     seq = models.PositiveBigIntegerField(_("n°"))
     recorded_at = models.DateTimeField(_("inscrit le"))
     actor_user = models.ForeignKey(

@@ -17,13 +17,14 @@ from ledgers.core.services import TABLE_MANAGERS
 from . import selectors
 
 CONCERNED = set(TABLE_MANAGERS) | set(REGULATOR_ROLES)
+SHOWN_FLAGS = 20  # the most recent flags, grouped by requirement
 
 
 @dashboard_panel
 def table_flags(request: HttpRequest, establishment: Establishment) -> Panel | None:
     if not roles_of(request.user, establishment) & CONCERNED:
         return None
-    rows = selectors.exceptions(establishment)[-20:]
+    rows = selectors.exceptions(establishment, latest=SHOWN_FLAGS)
     if not rows:
         return None
     # One line per requirement, opening onto its flags: the same flag raised night after night is read once.
@@ -60,12 +61,16 @@ def chef_table_acts(request: HttpRequest, establishment: Establishment) -> list[
         *parties.filter(status=TableSession.Status.OPEN).order_by("table__number")[:SHOWN],
     ]
     acts = []
-    for session in live:
+    with hooks.read_together(live):  # each check reads every partie shown in one query
+        found = [
+            hooks.opening_refusals(s) if s.status == TableSession.Status.PREPARING else hooks.closing_refusals(s)
+            for s in live
+        ]
+    for session, refusals in zip(live, found, strict=True):
         opening = session.status == TableSession.Status.PREPARING
         label = (_("Ouvrir la partie — table %(t)s") if opening else _("Fin de partie — table %(t)s")) % {
             "t": session.table.number
         }
-        refusals = hooks.opening_refusals(session) if opening else hooks.closing_refusals(session)
         url = reverse("seance-table", args=[session.pk])
         if refusals:
             acts.append(MainAct(label, reason=refusals[0].message, code=refusals[0].code, order=20))

@@ -14,19 +14,35 @@ from ledgers.authority.models import Declaration
 from ledgers.authority.selectors import declaration_implemented
 from ledgers.core.authz import roles_of
 from ledgers.core.errors import RuleViolation
-from ledgers.core.hooks import TABLE_CLOSED, TABLE_OPENED, TABLE_PREPARED, on_table_opening, on_table_page, records
+from ledgers.core.hooks import (
+    TABLE_CLOSED,
+    TABLE_OPENED,
+    TABLE_PREPARED,
+    on_table_opening,
+    on_table_page,
+    per_session,
+    records,
+)
 from ledgers.core.models import Establishment, TableSession
 from ledgers.core.services import TABLE_MANAGERS
 
 from . import rules, selectors, services
 from .forms import AssignForm, BankerForm, ExtensionForm, LimitsForm, ReliefForm
+from .models import StaffAssignment
+
+
+def _staffed(pks: list[int]) -> dict[int, bool]:
+    """Which table-parties have their staff logged."""
+    return dict.fromkeys(
+        StaffAssignment.objects.filter(table_session_id__in=pks).values_list("table_session_id", flat=True), True
+    )
 
 
 @on_table_opening
 def staffed_as_the_text_says(session: TableSession) -> None:
     """REQUIRE the composition of the game (GAME-02, 13, 15, 17…) for a table whose staff is
     logged. A table opened with no staff logged is reported (``selectors.exceptions``)."""
-    if not selectors.staff_of(session).exists():
+    if not per_session("tables.staffed", session, _staffed, False):
         return
     gaps = selectors.composition_gaps(session)
     if gaps:
@@ -43,8 +59,10 @@ def enough_players_seated(session: TableSession) -> None:
     """MC chemin de fer begins only with at least 4 seated players (GAME-26), as recorded with the
     limits at opening."""
     rule = rules.MIN_PLAYERS.get((session.seance.establishment.jurisdiction, session.table.game))
+    if rule is None:
+        return
     latest = selectors.limits_of(session).last()
-    if rule is None or latest is None:
+    if latest is None:
         return
     code, minimum = rule
     if (latest.players or 0) < minimum:

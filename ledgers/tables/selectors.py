@@ -45,35 +45,54 @@ def with_seats(sessions: QuerySet[TableSession]) -> QuerySet[TableSession]:
     return sessions.annotate(limits_seats=Subquery(latest))
 
 
-def exceptions(establishment: Establishment, days: int = 90) -> list[tuple[str, str, TableSession]]:
+def exceptions(
+    establishment: Establishment, days: int = 90, latest: int | None = None
+) -> list[tuple[str, str, TableSession]]:
     """FLAG rows for the exceptions list, (requirement, what, table-partie), over the séances of
     the last ``days`` days: flagged assignments and reliefs (GAME-10, 15, 42), and table-parties
     opened with no staff logged although their text fixes a composition. A fixed number of
-    queries, whatever the history."""
+    queries, whatever the history. With ``latest``, only the ``latest`` rows of the most recent
+    séances, oldest first, each source read from the most recent down until it has given as many."""
     since = establishment.localtime().date() - datetime.timedelta(days=days)
-    sessions = TableSession.objects.filter(
-        seance__establishment=establishment, seance__date__gte=since, opened_at__isnull=False
-    ).select_related("table__establishment", "seance")
+    sessions = (
+        TableSession.objects.filter(seance__establishment=establishment, seance__date__gte=since)
+        .filter(opened_at__isnull=False)
+        .select_related("table__establishment", "seance")
+        .order_by("-seance__date", "-opened_at", "-pk")
+    )
     duties = (
         StaffAssignment.objects.filter(table_session__seance__establishment=establishment)
         .filter(table_session__seance__date__gte=since)
         .exclude(flags=[])
         .select_related("table_session__table", "table_session__seance", "person")
+        .order_by("-table_session__seance__date", "-table_session__opened_at", "-pk")
     )
-    rows = [(flag["code"], f"{duty} — {flag['text']}", duty.table_session) for duty in duties for flag in duty.flags]
-    for session in with_seats(sessions.filter(staff__isnull=True)):
+    rows = [
+        (flag["code"], f"{duty} — {flag['text']}", duty.table_session)
+        for duty in (duties[:latest] if latest else duties)
+        for flag in duty.flags
+    ]
+    unstaffed = []
+    for session in with_seats(sessions.filter(staff__isnull=True)).iterator(chunk_size=100):
         staffing = staffing_for(session.table, session.limits_seats)
         if staffing is not None:
-            rows.append((staffing.code, str(_("Table ouverte sans personnel inscrit")), session))
+            unstaffed.append((staffing.code, str(_("Table ouverte sans personnel inscrit")), session))
+            if latest and len(unstaffed) == latest:
+                break
+    rows += unstaffed
     rows += [
         ("GAME-29", str(_("Partie fermée après l'heure de fermeture sans prolongation inscrite")), session)
-        for session in closed_late_without_extension(establishment, days=days)
+        for session in closed_late_without_extension(establishment, days=days, latest=latest)
     ]
+    banks = sessions.filter(table__game="banque_tout_va", bankers__isnull=True)
     rows += [
         ("GAME-31", str(_("Banque à tout va ouverte sans banquier agréé désigné")), session)
-        for session in sessions.filter(table__game="banque_tout_va", bankers__isnull=True)
+        for session in (banks[:latest] if latest else banks)
     ]
-    return rows
+    if not latest:
+        return rows
+    rows.sort(key=lambda row: (row[2].seance.date, row[2].opened_at.timestamp() if row[2].opened_at else 0, row[2].pk))
+    return rows[-latest:]
 
 
 def closing_time(seance: Seance) -> datetime.datetime | None:
@@ -87,9 +106,12 @@ def closing_time(seance: Seance) -> datetime.datetime | None:
     return local.replace(tzinfo=ZoneInfo(seance.establishment.timezone))
 
 
-def closed_late_without_extension(establishment: Establishment, days: int = 90) -> list[TableSession]:
+def closed_late_without_extension(
+    establishment: Establishment, days: int = 90, latest: int | None = None
+) -> list[TableSession]:
     """MC table-parties closed after their séance's closing time (SET-25) with no extension
-    decision reaching their end (GAME-29 FLAG), over the last ``days`` days."""
+    decision reaching their end (GAME-29 FLAG), over the last ``days`` days; with ``latest``, the
+    most recent ones only, read from the most recent down until that many are found."""
     if establishment.jurisdiction != "MC":
         return []
     late = []
@@ -102,7 +124,7 @@ def closed_late_without_extension(establishment: Establishment, days: int = 90) 
         extended[extension.table_session_id] = max(
             extension.new_end, extended.get(extension.table_session_id, extension.new_end)
         )
-    for session in closed:
+    for session in closed.order_by("-seance__date", "-closed_at", "-pk").iterator(chunk_size=100):
         closing = closing_time(session.seance)
         if (
             closing is not None
@@ -110,6 +132,9 @@ def closed_late_without_extension(establishment: Establishment, days: int = 90) 
             and not (session.pk in extended and session.closed_at <= extended[session.pk])
         ):
             late.append(session)
+            if latest and len(late) == latest:
+                break
+    late.reverse()
     return late
 
 

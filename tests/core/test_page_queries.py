@@ -25,9 +25,10 @@ from ledgers.registers.models import Register
 from ledgers.registers.services import entries_bulk_append
 from ledgers.registers.synthetic import synthetic_payloads
 
-# The busiest home (FR directeur responsable, comité: about 90 with the demo, over 700 when each
-# table-partie ever held cost its own queries): every panel's reads, then the page's own.
-HOME_QUERIES = 100
+# The busiest home (FR directeur responsable, comité: about 70 with the demo, 90 when each check of
+# each open table-partie read on its own, over 700 when each table-partie ever held cost its own
+# queries): every panel's reads, then the page's own.
+HOME_QUERIES = 75
 LIST_QUERIES = 25
 LISTS = (
     "registers:list",

@@ -294,3 +294,11 @@ def test_game_20_who_was_the_inspecteur_on_duty_at_a_given_time(mcc):
     at = start + datetime.timedelta(minutes=90)
     assert [d.person for d in selectors.on_duty_at(session, "inspecteur", at)] == [relief]
     assert not selectors.on_duty_at(session, "inspecteur", start - datetime.timedelta(minutes=1)).exists()
+
+
+def test_the_home_reads_only_the_latest_table_flags(frc):
+    first = table_session_open(session=frc.session("TC1"), actor=frc.director)
+    last = table_session_open(session=frc.session("UT1"), actor=frc.director)
+    assert [session.pk for _, _, session in selectors.exceptions(frc.est)] == [last.pk, first.pk]
+    assert [session.pk for _, _, session in selectors.exceptions(frc.est, latest=2)] == [first.pk, last.pk]
+    assert [session.pk for _, _, session in selectors.exceptions(frc.est, latest=1)] == [last.pk]

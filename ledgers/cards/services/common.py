@@ -20,7 +20,7 @@ from ledgers.custody import services as custody
 from ledgers.incidents.categories import CARD_ANOMALY, CUSTODY_CHECK
 from ledgers.incidents.models import Incident
 from ledgers.incidents.services import incident_open
-from ledgers.keys.selectors import cabinet_key, holder_now
+from ledgers.keys.selectors import cabinet_key_holder
 from ledgers.registers.models import Entry
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
@@ -340,8 +340,7 @@ def _cabinet_opener(est: Establishment, location: Location | None) -> AbstractBa
     regulate the depots' keys (KEY-10). No key registered, or nobody holding it: refused."""
     if est.jurisdiction != "FR":
         return None
-    key = cabinet_key(est, location.code if location is not None else "")
-    holder = holder_now(key) if key is not None else None
+    holder = cabinet_key_holder(est, location.code if location is not None else "")
     if holder is None:
         raise RuleViolation(
             "KEY-11",

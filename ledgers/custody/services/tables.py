@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import save_audited
 from ledgers.core.errors import RuleViolation
+from ledgers.core.hooks import per_session
 from ledgers.core.models import Establishment, Location, Seance, TableSession
 from ledgers.incidents.selectors import has_open_incident
 from ledgers.registers.models import Entry
@@ -161,6 +162,18 @@ def items_return(
     return locked
 
 
+def _left_at(model):
+    """The items of ``model`` still at each table-partie."""
+
+    def load(pks: list[int]) -> dict[int, list]:
+        left = {}
+        for item in model.objects.filter(table_session_id__in=pks).exclude(status__in=GONE_STATUSES).order_by("pk"):
+            left.setdefault(item.table_session_id, []).append(item)
+        return left
+
+    return load
+
+
 def check_all_returned(session: TableSession) -> None:
     """Closing hook: no partie ends while an object issued to it is still at the table
     (CARD-18, CARD-37, SHOE-02, SHOE-09), for every custody domain."""
@@ -169,7 +182,7 @@ def check_all_returned(session: TableSession) -> None:
         code = domain.rule("return", est.jurisdiction)
         if code is None:
             continue
-        left = list(domain.model.objects.filter(table_session=session).exclude(status__in=GONE_STATUSES)[:5])
+        left = per_session(f"custody.left.{domain.model._meta.label}", session, _left_at(domain.model), [])[:5]
         if left:
             raise RuleViolation(
                 code,

@@ -10,18 +10,17 @@ register still in use.
 """
 
 import itertools
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import BinaryIO
 
+import zxingcpp
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from reportlab.graphics import renderPDF
-from reportlab.graphics.barcode.qr import QrCodeWidget
-from reportlab.graphics.shapes import Drawing
 from reportlab.pdfgen.canvas import Canvas
 
 from ..kinds import column_readers
@@ -499,14 +498,15 @@ class RegisterPrint:
 
     @staticmethod
     def _qr(c: Canvas, text: str) -> None:
-        """The page's QR code, in the footer between the paraphe block and the digest."""
-        widget = QrCodeWidget(text, barLevel="M", barBorder=0)
-        x0, y0, x1, y1 = widget.getBounds()
-        drawing = Drawing(
-            FOOTER_BOX, FOOTER_BOX, transform=[FOOTER_BOX / (x1 - x0), 0, 0, FOOTER_BOX / (y1 - y0), 0, 0]
-        )
-        drawing.add(widget)
-        renderPDF.draw(drawing, c, BODY_LEFT + 310, MARGIN)
+        """The page's QR code, in the footer between the paraphe block and the digest: one filled
+        path of the dark runs of each row, scaled to the footer box."""
+        size, ops = qr_path(text)
+        scale = FOOTER_BOX / size
+        c.saveState()
+        c.setFillColorRGB(0, 0, 0)
+        c.transform(scale, 0, 0, scale, BODY_LEFT + 310, MARGIN)
+        c.addLiteral(ops)
+        c.restoreState()
 
     def _footer(self, c: Canvas) -> None:
         bottom, height, right = MARGIN, FOOTER_BOX, PAGE_WIDTH - MARGIN
@@ -538,6 +538,27 @@ class RegisterPrint:
         else:
             c.setFont(REGULAR, 8)
             c.drawString(BODY_LEFT + 4, bottom + height - 19, _("Registre non encore coté et paraphé"))
+
+
+_DARK_RUN = re.compile(rb"\x00+")
+
+
+def qr_path(text: str) -> tuple[int, str]:
+    """The QR code of ``text`` (error correction M, no quiet zone) as its size in modules and the
+    PDF operators that fill its dark modules, one rectangle per horizontal run, in module units."""
+    image = zxingcpp.create_barcode(text, zxingcpp.BarcodeFormat.QRCode, ec_level="M").to_image(
+        scale=1, add_quiet_zones=False
+    )
+    size = image.shape[0]
+    modules = bytes(memoryview(image))
+    rects = []
+    for row in range(size):
+        start, y = row * size, size - 1 - row
+        rects.extend(
+            f"{run.start() - start} {y} {run.end() - run.start()} 1 re"
+            for run in _DARK_RUN.finditer(modules, start, start + size)
+        )
+    return size, " ".join(rects) + " f"
 
 
 def qr_payload(register: str, seq: int, digest: str, establishment: str, tree_head: int) -> str:

@@ -15,6 +15,7 @@ class Command(BaseCommand):
         "avec --out ; --all exporte tous les registres (--out obligatoire). Le format est décrit dans "
         "docs/ledger-format.md."
     )
+    requires_system_checks = []  # run daily on a deployed site: the system checks would cost more than the work
 
     def add_arguments(self, parser):
         parser.add_argument("number", nargs="?", metavar="NUMBER", help=_("Numéro du registre."))

@@ -13,6 +13,7 @@ class Command(BaseCommand):
         "cette tête dans l'arbre de Merkle d'une tête d'arbre signée (chemin d'audit RFC 6962) et cette tête "
         "d'arbre ; à vérifier avec docs/verify_export.py et la clé publique."
     )
+    requires_system_checks = []  # run daily on a deployed site: the system checks would cost more than the work
 
     def add_arguments(self, parser):
         parser.add_argument("register", metavar="REGISTER")

@@ -20,6 +20,7 @@ class Command(BaseCommand):
         "signature) et par tête d'arbre à conserver hors de la base ; avec --out, la dernière tête d'arbre en "
         "JSON ; code de sortie 1 si un registre en défaut n'a pas été scellé."
     )
+    requires_system_checks = []  # run daily on a deployed site: the system checks would cost more than the work
 
     def add_arguments(self, parser):
         parser.add_argument(

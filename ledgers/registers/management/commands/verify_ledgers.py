@@ -34,6 +34,7 @@ class Command(BaseCommand):
         "sinon. Avec --since-checkpoint, chaque chaîne n'est relue qu'à partir de son dernier point de contrôle "
         "scellé ; avec --database, tout est lu sur cette base (une réplique en lecture seule)."
     )
+    requires_system_checks = []  # run daily on a deployed site: the system checks would cost more than the work
 
     def add_arguments(self, parser):
         parser.add_argument("numbers", nargs="*", metavar="NUMBER", help=_("Numéros des registres (tous si omis)."))
