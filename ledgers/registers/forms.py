@@ -2,6 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.countersign import ReauthMixin
+from ledgers.signatures.passkeys import PROBE_HEADER
 
 from .kinds import all_kinds
 from .models import Entry
@@ -35,7 +36,25 @@ class MainCouranteForm(forms.Form):
     text = forms.CharField(label=_("Relation des faits"), widget=forms.Textarea(attrs={"rows": 5}))
 
 
-class RegisterOpenForm(forms.Form):
+class ReauthForm(ReauthMixin):
+    """A signature: the signer types their password again (and their authenticator code), and
+    signs with their passkey when they have one (``passkey``: the browser's assertion over the
+    act). Tried with the probe header (PROBE_HEADER), the password is not checked: nothing is kept."""
+
+    passkey = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, request, **kwargs):
+        self.request = request
+        self.probing = bool(request.headers.get(PROBE_HEADER))
+        super().__init__(*args, **kwargs)
+
+    def clean(self):
+        if self.probing:
+            return super(ReauthMixin, self).clean()
+        return super().clean()
+
+
+class RegisterOpenForm(ReauthForm):
     paraphe = forms.CharField(label=_("Paraphe"), max_length=20, help_text=_("Vos initiales, portées sur chaque page."))
     statement = forms.CharField(
         label=_("Mention de cote et paraphe"),
@@ -43,14 +62,7 @@ class RegisterOpenForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 4}),
         help_text=_("Laisser vide pour la mention réglementaire « Le présent registre … coté et paraphé par … »."),
     )
-
-
-class ReauthForm(ReauthMixin):
-    """A signature: the signer types their password again (and their authenticator code)."""
-
-    def __init__(self, *args, request, **kwargs):
-        self.request = request
-        super().__init__(*args, **kwargs)
+    field_order = ["paraphe", "statement", "password", "otp_token"]
 
 
 class VisaForm(ReauthForm):

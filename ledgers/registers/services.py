@@ -14,10 +14,12 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.authenticators import passkey_required
 from ledgers.core.authz import require_role, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
+from ledgers.signatures.passkeys import signed_payload
 
 from . import store
 from .chain import check_payload, entry_hash, format_timestamp
@@ -322,8 +324,11 @@ def register_create(
 
 
 @transaction.atomic
-def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, statement: str = "") -> Entry:
-    """The opening act: the paraphing authority cotes and paraphs the register (seq 1)."""
+def register_open(
+    *, register: Register, actor: AbstractBaseUser, paraphe: str, statement: str = "", passkey: Any = None
+) -> Entry:
+    """The opening act: the paraphing authority cotes and paraphs the register (seq 1), signed
+    with their passkey when they have one (``passkey``: the browser's assertion over the act)."""
     register = _locked(register)
     est = register.establishment
     info = register.kind_info
@@ -379,6 +384,14 @@ def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, 
         "paraphe": paraphe.strip(),
         "statement": statement,
     }
+    payload = signed_payload(
+        actor=actor,
+        register=register.number,
+        kind=EntryKind.OPENING,
+        payload=payload,
+        passkey=passkey,
+        required=passkey_required(est, role, actor),
+    )
     # The volume saved open before its opening act, which names it (``written``).
     register.status = Register.Status.OPEN
     register.acts_after_visa = 1  # the opening act awaits no visa
@@ -429,9 +442,12 @@ def entry_correct(
 
 
 @transaction.atomic
-def visa_sign(*, register: Register, actor: AbstractBaseUser, up_to_seq: int, statement: str) -> Entry:
+def visa_sign(
+    *, register: Register, actor: AbstractBaseUser, up_to_seq: int, statement: str, passkey: Any = None
+) -> Entry:
     """A visa covers every entry up to ``up_to_seq`` and carries that entry's hash. The signer
-    holds a visa role for the kind and recorded nothing in the range it signs (maker ≠ checker)."""
+    holds a visa role for the kind and recorded nothing in the range it signs (maker ≠ checker),
+    and signs with their passkey when they have one (``passkey``: the assertion over the act)."""
     _lock_head(register)
     est = register.establishment
     role = require_role(actor, est, register.kind_info.visa_roles_for(est.jurisdiction))
@@ -468,6 +484,14 @@ def visa_sign(*, register: Register, actor: AbstractBaseUser, up_to_seq: int, st
         "statement": statement.strip() or str(_("Vu et vérifié.")),
         "signer": display_name(actor),
     }
+    payload = signed_payload(
+        actor=actor,
+        register=register.number,
+        kind=EntryKind.VISA,
+        payload=payload,
+        passkey=passkey,
+        required=passkey_required(est, role, actor),
+    )
     visa = _append(register, actor=actor, role=role, kind=EntryKind.VISA, payload=payload)
     # What awaits the next visa, kept on the register row (Register.unvisaed): the visas signed
     # after the entries they cover, this one included, are not themselves to be visaed.

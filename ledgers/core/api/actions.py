@@ -33,6 +33,15 @@ class Signature(serializers.Serializer):
         write_only=True,
         help_text=_("Code d'authentification, si le signataire en a un."),
     )
+    passkey = serializers.JSONField(
+        required=False,
+        default=None,
+        write_only=True,
+        help_text=_(
+            "Signature par clé d'accès, quand l'acte l'exige : le PublicKeyCredential (JSON) que "
+            "navigator.credentials.get() rend pour les options reçues en réponse 400 (passkey_options)."
+        ),
+    )
 
 
 class ServiceAction(EstablishmentScoped, generics.GenericAPIView):
@@ -55,6 +64,7 @@ class ServiceAction(EstablishmentScoped, generics.GenericAPIView):
     answer = status.HTTP_201_CREATED  # 202 for an act that starts a job the caller polls
     countersigners: tuple[str, ...] = ()
     signed_by = None  # the caller, once a ``Signature`` input re-authenticated them
+    passkey = None  # the caller's passkey assertion over the act, when a ``Signature`` input holds one
 
     def perform(self, data: dict[str, Any], **kwargs) -> Any:
         raise NotImplementedError
@@ -70,6 +80,7 @@ class ServiceAction(EstablishmentScoped, generics.GenericAPIView):
         given = self.input_serializer(data=request.data, context=self.get_serializer_context())
         given.is_valid(raise_exception=True)
         data = dict(given.validated_data)
+        self.passkey = data.pop("passkey", None)
         check_typed(data)
         if issubclass(self.input_serializer, Signature):
             reauthenticate(

@@ -1,0 +1,98 @@
+/* Passkeys (WebAuthn). A form marked data-passkey is a signature: before it is sent, it is tried
+   with the X-Passkey-Probe header (nothing is kept); when the act waits for the signer's passkey,
+   the answer holds the request options, whose challenge is the act's digest, and the browser's
+   assertion goes into the form's hidden "passkey" field. A button marked data-passkey-register
+   registers a new passkey: options from its data-options URL, the credential sent to data-url. */
+(function () {
+  "use strict";
+  function toBytes(text) {
+    var b64 = text.replace(/-/g, "+").replace(/_/g, "/");
+    while (b64.length % 4) b64 += "=";
+    return Uint8Array.from(atob(b64), function (c) { return c.charCodeAt(0); });
+  }
+  function toText(buffer) {
+    var bytes = new Uint8Array(buffer), s = "";
+    for (var i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+    return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+  function ids(list) {
+    return (list || []).map(function (c) { return Object.assign({}, c, { id: toBytes(c.id) }); });
+  }
+  function csrf(form) {
+    var field = (form || document).querySelector("input[name=csrfmiddlewaretoken]");
+    return field ? field.value : "";
+  }
+  function credentialJSON(credential) {
+    var r = credential.response, response = { clientDataJSON: toText(r.clientDataJSON) };
+    if (r.authenticatorData) response.authenticatorData = toText(r.authenticatorData);
+    if (r.signature) response.signature = toText(r.signature);
+    if (r.userHandle) response.userHandle = toText(r.userHandle);
+    if (r.attestationObject) response.attestationObject = toText(r.attestationObject);
+    if (r.getTransports) response.transports = r.getTransports();
+    return JSON.stringify({
+      id: credential.id, rawId: toText(credential.rawId), type: credential.type, response: response,
+      clientExtensionResults: credential.getClientExtensionResults ? credential.getClientExtensionResults() : {}
+    });
+  }
+  function showError(form, message) {
+    var box = form.querySelector(".passkey-error");
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "alert alert-danger passkey-error";
+      box.setAttribute("role", "alert");
+      form.prepend(box);
+    }
+    box.textContent = message;
+  }
+  async function sign(form) {
+    var answer = await fetch(form.action || window.location.href, {
+      method: "POST", body: new FormData(form), credentials: "same-origin",
+      headers: { "X-Passkey-Probe": "1", "X-CSRFToken": csrf(form) }
+    });
+    var type = answer.headers.get("Content-Type") || "";
+    var options = type.indexOf("application/json") === 0 ? (await answer.json()).publicKey : null;
+    if (options) {
+      options.challenge = toBytes(options.challenge);
+      options.allowCredentials = ids(options.allowCredentials);
+      var credential = await navigator.credentials.get({ publicKey: options });
+      form.querySelector("input[name=passkey]").value = credentialJSON(credential);
+    }
+    form.dataset.passkeyDone = "1";
+    form.submit();
+  }
+  async function register(button) {
+    var name = document.getElementById(button.dataset.name);
+    var answer = await fetch(button.dataset.options, {
+      method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf(button.form) }
+    });
+    var options = await answer.json();
+    options.challenge = toBytes(options.challenge);
+    options.user.id = toBytes(options.user.id);
+    options.excludeCredentials = ids(options.excludeCredentials);
+    var credential = await navigator.credentials.create({ publicKey: options });
+    var body = new FormData();
+    body.append("name", name ? name.value : "");
+    body.append("credential", credentialJSON(credential));
+    var done = await fetch(button.dataset.url, {
+      method: "POST", body: body, credentials: "same-origin", headers: { "X-CSRFToken": csrf(button.form) }
+    });
+    var result = await done.json();
+    if (!done.ok) throw new Error(result.detail || JSON.stringify(result));
+    window.location.reload();
+  }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.hasAttribute("data-passkey") || form.dataset.passkeyDone || !window.PublicKeyCredential) return;
+    event.preventDefault();
+    sign(form).catch(function (error) { showError(form, error.message || String(error)); });
+  });
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-passkey-register]");
+    if (!button) return;
+    event.preventDefault();
+    register(button).catch(function (error) {
+      var box = document.getElementById("passkey-register-error");
+      if (box) { box.textContent = error.message || String(error); box.hidden = false; }
+    });
+  });
+})();
