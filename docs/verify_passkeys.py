@@ -32,14 +32,13 @@ def credentials(path):  # credential id → its registration line's payload (the
     return keys
 
 
-def check(entry, keys):  # why the entry's assertion is not its signer's signature of its act, else None
-    assertion = entry["payload"]["passkey"]
+def check(entry, person, assertion, keys):  # why `assertion` is not `person`'s signature of the entry's act, or None
     key = keys.get(assertion.get("credential_id"))
     if key is None:
         return f"passkey {assertion.get('credential_id')} has no registration line in the export given"
-    if key.get("person") != entry["actor"]:
-        return f"passkey {assertion['credential_id']} is {key.get('person')}'s, not the signer's ({entry['actor']})"
-    body = {k: v for k, v in entry["payload"].items() if k != "passkey"}
+    if key.get("person") != person:
+        return f"passkey {assertion['credential_id']} is {key.get('person')}'s, not the signer's ({person})"
+    body = {k: v for k, v in entry["payload"].items() if k not in ("passkey", "passkeys")}
     digest = hashlib.sha256(canon({"register": entry["register"], "kind": entry["kind"], "payload": body})).digest()
     client_bytes, data = b64u(assertion["client_data_json"]), b64u(assertion["authenticator_data"])
     client, signature = json.loads(client_bytes), b64u(assertion["signature"])
@@ -71,8 +70,10 @@ if len(sys.argv) != 3:
 keys, count = credentials(pathlib.Path(sys.argv[2])), 0
 for line in pathlib.Path(sys.argv[1]).open(encoding="utf-8"):
     entry = json.loads(line)
-    if isinstance(entry["payload"], dict) and "passkey" in entry["payload"]:
-        reason = check(entry, keys)
+    payload = entry["payload"] if isinstance(entry["payload"], dict) else {}
+    signers = [(entry["actor"], payload["passkey"])] if "passkey" in payload else []
+    for person, assertion in [*signers, *payload.get("passkeys", {}).items()]:  # its author, its other signers
+        reason = check(entry, person, assertion, keys)
         if reason:
             sys.exit(f"{entry['register']} seq {entry['seq']}: {reason}")
         count += 1

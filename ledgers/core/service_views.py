@@ -13,7 +13,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import FormView
 
-from ledgers.signatures.passkeys import PROBE_HEADER, PasskeyRequired
+from ledgers.signatures.passkeys import PROBE_HEADER, PasskeyRequired, signing
 
 from .authz import check_typed, reserved_to, roles_of
 from .errors import RuleViolation
@@ -61,7 +61,8 @@ class ServiceFormView(FormView):
             return self.passkey_probe(form)
         try:
             check_typed(form.cleaned_data)
-            self.result = self.perform(form)
+            with signing(getattr(form, "signers", ())):
+                self.result = self.perform(form)
         except RuleViolation as exc:
             return self.refused(form, violation=exc, status=409)
         except PermissionDenied as exc:
@@ -80,12 +81,12 @@ class ServiceFormView(FormView):
         signer's passkey (the act's digest as challenge), else null (the form is then sent as it
         is, and shows its refusal if any)."""
         try:
-            with transaction.atomic():
+            with transaction.atomic(), signing(getattr(form, "signers", ())):
                 check_typed(form.cleaned_data)
                 self.perform(form)
                 transaction.set_rollback(True)
         except PasskeyRequired as exc:
-            return JsonResponse({"publicKey": exc.options})
+            return JsonResponse({"publicKey": exc.options, "field": exc.field})
         except (RuleViolation, PermissionDenied, ValidationError, ValueError):
             pass
         return JsonResponse({"publicKey": None})

@@ -2,7 +2,6 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.countersign import ReauthMixin
-from ledgers.signatures.passkeys import PROBE_HEADER
 
 from .kinds import all_kinds
 from .models import Entry
@@ -38,20 +37,11 @@ class MainCouranteForm(forms.Form):
 
 class ReauthForm(ReauthMixin):
     """A signature: the signer types their password again (and their authenticator code), and
-    signs with their passkey when they have one (``passkey``: the browser's assertion over the
-    act). Tried with the probe header (PROBE_HEADER), the password is not checked: nothing is kept."""
-
-    passkey = forms.CharField(required=False, widget=forms.HiddenInput)
+    signs with their passkey when they have one."""
 
     def __init__(self, *args, request, **kwargs):
         self.request = request
-        self.probing = bool(request.headers.get(PROBE_HEADER))
         super().__init__(*args, **kwargs)
-
-    def clean(self):
-        if self.probing:
-            return super(ReauthMixin, self).clean()
-        return super().clean()
 
 
 class RegisterOpenForm(ReauthForm):

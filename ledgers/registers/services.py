@@ -19,7 +19,7 @@ from ledgers.core.authz import require_role, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
-from ledgers.signatures.passkeys import signed_payload
+from ledgers.signatures.passkeys import sign_entry, signed_payload
 
 from . import store
 from .chain import check_payload, entry_hash, format_timestamp
@@ -72,7 +72,9 @@ def _entry_values(
     """The stored fields of a new entry (by attname), its hash computed over their canonical form
     (format 2: with the objects the transaction wrote since its previous entry, taken here unless
     given). The caller has checked the payload (check_payload). No ``actor``: the system's act,
-    signed with its marker (``notification_entry_append`` alone writes those)."""
+    signed with its marker (``notification_entry_append`` alone writes those). The first entry of
+    an act signed at this terminal carries its signers' passkey assertions (``sign_entry``)."""
+    payload = sign_entry(register=register.number, kind=str(kind), payload=payload)
     values = {
         "register_id": register.pk,
         "seq": seq,

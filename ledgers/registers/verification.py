@@ -370,8 +370,8 @@ def verify_in_snapshot(
                 "checkpoint_hash",
                 _("l'entrée ne correspond plus au point de contrôle scellé le %(date)s") % {"date": sealed[seq][1]},
             )
-        if isinstance(payload, dict) and "passkey" in payload:
-            reason = passkey_reason(register, number, kind, row[2], payload, credentials, using)
+        if isinstance(payload, dict) and ("passkey" in payload or "passkeys" in payload):
+            reason = passkeys_reason(register, number, kind, row[2], payload, credentials, using)
             if reason:
                 return finding(seq, "passkey", reason)
         if seq == 1 and kind != EntryKind.OPENING:
@@ -430,42 +430,49 @@ def verify_in_snapshot(
     return None
 
 
-def passkey_reason(
+def passkeys_reason(
     register: Register, number: str, kind: str, actor: str, payload: dict, credentials: dict, using: str
 ) -> str:
-    """Why the passkey assertion an entry holds is not its signer's signature of that entry's act
-    ("" when it is), checked with the public key of the credential's registration line in the
-    establishment's registers (docs/ledger-format.md, "Passkeys")."""
-    assertion = payload["passkey"]
-    if not isinstance(assertion, dict) or not isinstance(assertion.get("credential_id"), str):
+    """Why a passkey assertion an entry holds is not its signer's signature of that entry's act
+    ("" when each is): its author's (``passkey``) and its other signers' (``passkeys``, by login),
+    each checked with the public key of the credential's registration line in the establishment's
+    registers (docs/ledger-format.md, "Passkey signatures")."""
+    signed = [(actor, payload["passkey"])] if "passkey" in payload else []
+    others = payload.get("passkeys", {})
+    if not isinstance(others, dict):
         return str(_("signature par clé d'accès illisible"))
-    credential_id = assertion["credential_id"]
-    if credential_id not in credentials:
-        line = (
-            Entry.objects.using(using)
-            .filter(
-                register__establishment_id=register.establishment_id,
-                payload__credential_id=credential_id,
-                payload__has_key="public_key",
+    challenge = act_digest(register=number, kind=kind, payload=payload)
+    for person, assertion in [*signed, *others.items()]:
+        if not isinstance(assertion, dict) or not isinstance(assertion.get("credential_id"), str):
+            return str(_("signature par clé d'accès illisible"))
+        credential_id = assertion["credential_id"]
+        if credential_id not in credentials:
+            credentials[credential_id] = (
+                Entry.objects.using(using)
+                .filter(
+                    register__establishment_id=register.establishment_id,
+                    payload__credential_id=credential_id,
+                    payload__has_key="public_key",
+                )
+                .order_by("recorded_at")
+                .values_list("payload", flat=True)
+                .first()
             )
-            .order_by("recorded_at")
-            .values_list("payload", flat=True)
-            .first()
+        line = credentials[credential_id]
+        if line is None:
+            return str(_("la clé d'accès %(id)s n'est inscrite dans aucun registre") % {"id": credential_id})
+        if line.get("person") != person:
+            return str(_("la clé d'accès %(id)s n'est pas celle du signataire") % {"id": credential_id})
+        reason = check_assertion(
+            assertion,
+            public_key=line["public_key"],
+            algorithm=line.get("algorithm", -7),
+            rp=line.get("rp_id", ""),
+            challenge=challenge,
         )
-        credentials[credential_id] = line
-    line = credentials[credential_id]
-    if line is None:
-        return str(_("la clé d'accès %(id)s n'est inscrite dans aucun registre") % {"id": credential_id})
-    if line.get("person") != actor:
-        return str(_("la clé d'accès %(id)s n'est pas celle du signataire") % {"id": credential_id})
-    reason = check_assertion(
-        assertion,
-        public_key=line["public_key"],
-        algorithm=line.get("algorithm", -7),
-        rp=line.get("rp_id", ""),
-        challenge=act_digest(register=number, kind=kind, payload=payload),
-    )
-    return reason or ""
+        if reason:
+            return reason
+    return ""
 
 
 def chain_end(register: Register, using: str = DEFAULT_DB_ALIAS) -> tuple[int, str]:

@@ -198,7 +198,7 @@ class RegisterOpenView(RegisterActMixin, ServiceFormView):
             actor=self.request.user,
             paraphe=data["paraphe"],
             statement=data["statement"],
-            passkey=data.get("passkey") or None,
+            passkey=form.passkey_given,
         )
 
 
@@ -256,7 +256,7 @@ class VisaView(RegisterActMixin, ServiceFormView):
             actor=self.request.user,
             up_to_seq=data["up_to_seq"],
             statement=data["statement"],
-            passkey=data.get("passkey") or None,
+            passkey=form.passkey_given,
         )
 
     def get_success_url(self):

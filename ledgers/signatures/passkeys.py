@@ -10,8 +10,12 @@ of authorisations) verifies it offline (docs/ledger-format.md, "Passkeys").
 """
 
 import base64
+import dataclasses
 import hashlib
 import json
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -61,7 +65,7 @@ def canonical(document: Any) -> bytes:
 def act_digest(*, register: str, kind: str, payload: dict[str, Any]) -> bytes:
     """The digest an act's passkey signs: its register, its entry kind and its payload (the
     assertion itself left out)."""
-    body = {k: v for k, v in payload.items() if k != "passkey"}
+    body = {k: v for k, v in payload.items() if k not in ("passkey", "passkeys")}
     return hashlib.sha256(canonical({"register": register, "kind": kind, "payload": body})).digest()
 
 
@@ -82,9 +86,14 @@ class PasskeyRequired(ValidationError):
     """The act waits for the signer's passkey: ``options`` are the WebAuthn request options (the
     act's digest as challenge) the browser or an API client signs."""
 
-    def __init__(self, options: dict[str, Any]):
-        super().__init__({"passkey": _("Signez cet acte avec votre clé d'accès.")})
-        self.options = options
+    def __init__(self, options: dict[str, Any], *, field: str = "passkey", who: str = ""):
+        message = (
+            _("%(who)s : signez cet acte avec votre clé d'accès.") % {"who": who}
+            if who
+            else _("Signez cet acte avec votre clé d'accès.")
+        )
+        super().__init__({field: message})
+        self.options, self.field = options, field
 
 
 def active_passkeys(user: AbstractBaseUser):
@@ -215,26 +224,13 @@ def check_assertion(
     return None
 
 
-def signed_payload(
-    *, actor: AbstractBaseUser, register: str, kind: str, payload: dict[str, Any], passkey: Any, required: bool = False
-) -> dict[str, Any]:
-    """``payload`` with the signer's passkey assertion over the act's digest, when the signer has
-    a passkey or ``required``; PasskeyRequired (the request options) when none was given, a
-    ValidationError when the one given does not sign this act with a passkey of the signer's."""
-    passkeys = {p.credential_id: p for p in active_passkeys(actor)}
-    if not passkeys and not required:
-        return payload
-    if not passkeys:
-        raise ValidationError(
-            {"passkey": _("Cet acte se signe avec une clé d'accès : enregistrez-en une depuis votre profil.")}
-        )
-    challenge = act_digest(register=register, kind=kind, payload=payload)
-    if not passkey:
-        raise PasskeyRequired(assertion_options(actor, challenge))
+def _verified(user: AbstractBaseUser, passkey: Any, challenge: bytes, field: str) -> dict[str, str]:
+    """The assertion of ``passkey`` when it is ``user``'s signature of ``challenge``; a
+    ValidationError on ``field`` else."""
     assertion = assertion_from_credential(passkey)
-    credential = passkeys.get(assertion["credential_id"])
+    credential = active_passkeys(user).filter(credential_id=assertion["credential_id"]).first()
     if credential is None:
-        raise ValidationError({"passkey": _("Cette clé d'accès n'est pas l'une des vôtres : signature refusée.")})
+        raise ValidationError({field: _("Cette clé d'accès n'est pas l'une des vôtres : signature refusée.")})
     reason = check_assertion(
         assertion,
         public_key=credential.public_key,
@@ -244,9 +240,87 @@ def signed_payload(
     )
     if reason is not None:
         raise ValidationError(
-            {
-                "passkey": _("La clé d'accès n'a pas signé cet acte : signature refusée (%(reason)s).")
-                % {"reason": reason}
-            }
+            {field: _("La clé d'accès n'a pas signé cet acte : signature refusée (%(reason)s).") % {"reason": reason}}
         )
-    return {**payload, "passkey": assertion}
+    return assertion
+
+
+@dataclasses.dataclass
+class Signer:
+    """A person who signs the act being done at this terminal (its author re-authenticated, or a
+    countersigner), their passkey assertion if given, and the input it came in."""
+
+    user: AbstractBaseUser
+    passkey: Any = None
+    field: str = "passkey"
+    done: bool = False
+    signed: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+_signers: ContextVar[list[Signer] | None] = ContextVar("act_signers", default=None)
+
+
+@contextmanager
+def signing(signers: Iterable[Signer]) -> Iterator[None]:
+    """Within the block, the first register entry the act appends carries the passkey assertions
+    of those of ``signers`` who hold a passkey (``sign_entry``)."""
+    token = _signers.set([s for s in signers if s.user is not None])
+    try:
+        yield
+    finally:
+        _signers.reset(token)
+
+
+def signed_elsewhere(user: AbstractBaseUser) -> None:
+    """``user``'s passkey was taken into the entry by the act's own service (``signed_payload``)."""
+    for signer in _signers.get() or ():
+        if signer.user.pk == user.pk:
+            signer.done = True
+
+
+def sign_entry(*, register: str, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` with, under ``passkeys`` (login → assertion), the assertion over the entry's
+    digest of each signer of the act (``signing``) who holds a passkey: the first entry the act
+    appends is the one they sign. PasskeyRequired names the first who has not signed yet."""
+    signers = [s for s in (_signers.get() or ()) if not s.done]
+    if not signers:
+        return payload
+    challenge = act_digest(register=register, kind=kind, payload=payload)
+    for signer in signers:
+        if signer.signed and signer.signed["challenge"] != challenge:
+            signer.done = True  # signed an earlier entry of the act
+    assertions: dict[str, Any] = {}
+    for signer in (s for s in signers if not s.done):
+        if signer.signed:  # the same entry built again (a retried append)
+            assertions[signer.user.get_username()] = signer.signed["assertion"]
+            continue
+        if not active_passkeys(signer.user).exists():
+            signer.done = True
+            continue
+        if not signer.passkey:
+            name = signer.user.get_full_name() or signer.user.get_username()
+            raise PasskeyRequired(assertion_options(signer.user, challenge), field=signer.field, who=name)
+        assertion = _verified(signer.user, signer.passkey, challenge, signer.field)
+        signer.signed = {"challenge": challenge, "assertion": assertion}
+        assertions[signer.user.get_username()] = assertion
+    return {**payload, "passkeys": assertions} if assertions else payload
+
+
+def signed_payload(
+    *, actor: AbstractBaseUser, register: str, kind: str, payload: dict[str, Any], passkey: Any, required: bool = False
+) -> dict[str, Any]:
+    """``payload`` with the signer's passkey assertion over the act's digest, when the signer has
+    a passkey or ``required``; PasskeyRequired (the request options) when none was given, a
+    ValidationError when the one given does not sign this act with a passkey of the signer's."""
+    held = active_passkeys(actor).exists()
+    if not held and not required:
+        return payload
+    if not held:
+        raise ValidationError(
+            {"passkey": _("Cet acte se signe avec une clé d'accès : enregistrez-en une depuis votre profil.")}
+        )
+    challenge = act_digest(register=register, kind=kind, payload=payload)
+    signed_elsewhere(actor)
+    if not passkey:
+        raise PasskeyRequired(assertion_options(actor, challenge))
+    return {**payload, "passkey": _verified(actor, passkey, challenge, "passkey")}

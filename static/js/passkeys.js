@@ -1,7 +1,7 @@
-/* Passkeys (WebAuthn). A form marked data-passkey is a signature: before it is sent, it is tried
-   with the X-Passkey-Probe header (nothing is kept); when the act waits for the signer's passkey,
-   the answer holds the request options, whose challenge is the act's digest, and the browser's
-   assertion goes into the form's hidden "passkey" field. A button marked data-passkey-register
+/* Passkeys (WebAuthn). A form with a hidden "…passkey" field is a signature: before it is sent,
+   it is tried with the X-Passkey-Probe header (nothing is kept); while the act waits for a
+   signer's passkey, the answer holds the request options, whose challenge is the act's digest, and
+   the field to put the browser's assertion in (the author's, then each countersigner's). A button marked data-passkey-register
    registers a new passkey: options from its data-options URL, the credential sent to data-url. */
 (function () {
   "use strict";
@@ -45,17 +45,20 @@
     box.textContent = message;
   }
   async function sign(form) {
-    var answer = await fetch(form.action || window.location.href, {
-      method: "POST", body: new FormData(form), credentials: "same-origin",
-      headers: { "X-Passkey-Probe": "1", "X-CSRFToken": csrf(form) }
-    });
-    var type = answer.headers.get("Content-Type") || "";
-    var options = type.indexOf("application/json") === 0 ? (await answer.json()).publicKey : null;
-    if (options) {
+    var fields = form.querySelectorAll("input[type=hidden][name$=passkey]");
+    fields.forEach(function (field) { field.value = ""; });
+    for (var round = 0; round <= fields.length; round++) {  // one passkey per signer of the act
+      var answer = await fetch(form.action || window.location.href, {
+        method: "POST", body: new FormData(form), credentials: "same-origin",
+        headers: { "X-Passkey-Probe": "1", "X-CSRFToken": csrf(form) }
+      });
+      var type = answer.headers.get("Content-Type") || "";
+      var asked = type.indexOf("application/json") === 0 ? await answer.json() : {};
+      var options = asked.publicKey, field = asked.field && form.querySelector("input[name='" + asked.field + "']");
+      if (!options || !field || field.value) break;
       options.challenge = toBytes(options.challenge);
       options.allowCredentials = ids(options.allowCredentials);
-      var credential = await navigator.credentials.get({ publicKey: options });
-      form.querySelector("input[name=passkey]").value = credentialJSON(credential);
+      field.value = credentialJSON(await navigator.credentials.get({ publicKey: options }));
     }
     form.dataset.passkeyDone = "1";
     form.submit();
@@ -82,7 +85,8 @@
   }
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!form.hasAttribute("data-passkey") || form.dataset.passkeyDone || !window.PublicKeyCredential) return;
+    var signs = form.hasAttribute("data-passkey") || form.querySelector("input[type=hidden][name$=passkey]");
+    if (!signs || form.dataset.passkeyDone || !window.PublicKeyCredential) return;
     event.preventDefault();
     sign(form).catch(function (error) { showError(form, error.message || String(error)); });
   });

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 
 from ledgers.core.authz import check_typed, reauthenticate
 from ledgers.core.countersign import COUNTERSIGNATURE_FIELDS, countersigner_from
+from ledgers.signatures.passkeys import Signer, signing
 
 from .scoping import EstablishmentScoped
 
@@ -91,10 +92,14 @@ class ServiceAction(EstablishmentScoped, generics.GenericAPIView):
             )
             self.signed_by = request.user
         self.signed = {prefix: countersigner_from(request, data, prefix) for prefix in self.countersigners}
+        signers = [Signer(request.user, self.passkey)] if self.signed_by else []
         for prefix in self.countersigners:
+            if self.signed[prefix] is not None:
+                signers.append(Signer(self.signed[prefix], data.get(f"{prefix}_passkey"), f"{prefix}_passkey"))
             for suffix in COUNTERSIGNATURE_FIELDS:
                 data.pop(prefix + suffix, None)
-        return Response(self.output(self.perform(data, **kwargs)), status=self.answer)
+        with signing(signers):  # the act's first entry carries its signers' passkey assertions
+            return Response(self.output(self.perform(data, **kwargs)), status=self.answer)
 
     def output(self, result: Any) -> Any:
         return self.output_serializer(result, many=self.many, context=self.get_serializer_context()).data

@@ -50,7 +50,8 @@ def exception_handler(exc, context):
         return _integrity(exc)
     if isinstance(exc, PasskeyRequired):  # the act's request options, for the client to sign and send again
         set_rollback()
-        return Response({**exc.message_dict, "passkey_options": exc.options}, status=status.HTTP_400_BAD_REQUEST)
+        body = {**exc.message_dict, "passkey_options": exc.options, "passkey_field": exc.field}
+        return Response(body, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, ValidationError):  # without fields, the same body as a refused argument
         exc = DRFValidationError(exc.message_dict if hasattr(exc, "error_dict") else {"detail": " ".join(exc.messages)})
     elif isinstance(exc, ValueError):  # a service refusing its arguments: bad input, not a rule
