@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from django_otp import match_token, user_has_device
 from rest_framework import serializers
 
-from ledgers.signatures.passkeys import PROBE_HEADER, Signer
+from ledgers.signatures.passkeys import PROBE_HEADER, Signer, add_signer
 
 from .authz import reauthenticate
 from .forms import staff_choices
@@ -50,13 +50,15 @@ def countersigner_from(request: HttpRequest, data: dict, prefix: str) -> Abstrac
     username = (data.get(f"{prefix}_username") or "").strip()
     if not username:
         return None
-    return countersigner(
+    user = countersigner(
         request,
         username=username,
         password=data.get(f"{prefix}_password") or "",
         otp_token=data.get(f"{prefix}_otp") or "",
         field=prefix,
     )
+    add_signer(Signer(user, data.get(f"{prefix}_passkey"), f"{prefix}_passkey"))  # when an act is under way
+    return user
 
 
 def countersignature_fields(prefix: str, label, *, required: bool = True) -> dict[str, forms.Field]:

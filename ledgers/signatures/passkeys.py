@@ -271,6 +271,13 @@ def signing(signers: Iterable[Signer]) -> Iterator[None]:
         _signers.reset(token)
 
 
+def add_signer(signer: Signer) -> None:
+    """One more signer of the act under way (a countersigner authenticated while it is done)."""
+    signers = _signers.get()
+    if signers is not None and signer.user is not None and all(s.user.pk != signer.user.pk for s in signers):
+        signers.append(signer)
+
+
 def signed_elsewhere(user: AbstractBaseUser) -> None:
     """``user``'s passkey was taken into the entry by the act's own service (``signed_payload``)."""
     for signer in _signers.get() or ():

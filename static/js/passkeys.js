@@ -68,16 +68,18 @@
     var answer = await fetch(button.dataset.options, {
       method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf(button.form) }
     });
-    var options = await answer.json();
+    var begun = await answer.json(), options = begun.options;
+    if (!answer.ok) throw new Error(begun.detail || JSON.stringify(begun));
     options.challenge = toBytes(options.challenge);
     options.user.id = toBytes(options.user.id);
     options.excludeCredentials = ids(options.excludeCredentials);
     var credential = await navigator.credentials.create({ publicKey: options });
-    var body = new FormData();
-    body.append("name", name ? name.value : "");
-    body.append("credential", credentialJSON(credential));
     var done = await fetch(button.dataset.url, {
-      method: "POST", body: body, credentials: "same-origin", headers: { "X-CSRFToken": csrf(button.form) }
+      method: "POST", credentials: "same-origin",
+      headers: { "X-CSRFToken": csrf(button.form), "Content-Type": "application/json" },
+      body: JSON.stringify({
+        name: name ? name.value : "", credential: JSON.parse(credentialJSON(credential)), state: begun.state
+      })
     });
     var result = await done.json();
     if (!done.ok) throw new Error(result.detail || JSON.stringify(result));

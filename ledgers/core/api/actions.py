@@ -91,14 +91,13 @@ class ServiceAction(EstablishmentScoped, generics.GenericAPIView):
                 otp_token=data.pop("otp_token", ""),
             )
             self.signed_by = request.user
-        self.signed = {prefix: countersigner_from(request, data, prefix) for prefix in self.countersigners}
-        signers = [Signer(request.user, self.passkey)] if self.signed_by else []
-        for prefix in self.countersigners:
-            if self.signed[prefix] is not None:
-                signers.append(Signer(self.signed[prefix], data.get(f"{prefix}_passkey"), f"{prefix}_passkey"))
-            for suffix in COUNTERSIGNATURE_FIELDS:
-                data.pop(prefix + suffix, None)
-        with signing(signers):  # the act's first entry carries its signers' passkey assertions
+        # The act's first entry carries its signers' passkey assertions: the caller's when they
+        # re-authenticated, each countersigner's as they are authenticated (``countersigner_from``).
+        with signing([Signer(request.user, self.passkey)] if self.signed_by else []):
+            self.signed = {prefix: countersigner_from(request, data, prefix) for prefix in self.countersigners}
+            for prefix in self.countersigners:
+                for suffix in COUNTERSIGNATURE_FIELDS:
+                    data.pop(prefix + suffix, None)
             return Response(self.output(self.perform(data, **kwargs)), status=self.answer)
 
     def output(self, result: Any) -> Any:
