@@ -19,6 +19,8 @@ from ledgers.signatures.models import Passkey
 
 from . import authenticators
 from .authentication import token_expires_at
+from .roles import DIRECTORATE
+from .service_views import EstablishmentRequiredMixin
 
 
 class ProfileView(LoginRequiredMixin, TemplateView):
@@ -116,3 +118,23 @@ class PasskeyRevokeView(AuthenticatorActView):
             pk=pk,
         )
         authenticators.passkey_revoke(passkey=passkey, actor=request.user, establishment=establishment)
+
+
+class StaffAuthenticatorsView(EstablishmentRequiredMixin, TemplateView):
+    """The directorate's view of who here has which authenticator, to withdraw a lost one."""
+
+    template_name = "core/staff_authenticators.html"
+    page_roles = DIRECTORATE
+
+    def get_context_data(self, **kwargs):
+        people = authenticators.people_here(self.establishment).order_by("last_name", "first_name", "username")
+        devices, passkeys = {}, {}
+        for device in TOTPDevice.objects.filter(user__in=people, confirmed=True):
+            devices.setdefault(device.user_id, []).append(device)
+        for passkey in Passkey.objects.filter(user__in=people, revoked_at=None):
+            passkeys.setdefault(passkey.user_id, []).append(passkey)
+        rows = [
+            {"person": person, "devices": devices.get(person.pk, []), "passkeys": passkeys.get(person.pk, [])}
+            for person in people
+        ]
+        return super().get_context_data(rows=rows, **kwargs)

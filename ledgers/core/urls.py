@@ -12,6 +12,7 @@ urlpatterns = [
     path("profil/authentificateur/", profile.TotpStartView.as_view(), name="profile-totp"),
     path("profil/authentificateur/confirmer/", profile.TotpConfirmView.as_view(), name="profile-totp-confirm"),
     path("profil/authentificateur/<int:pk>/retirer/", profile.TotpRevokeView.as_view(), name="profile-totp-revoke"),
+    path("etablissement/authentificateurs/", profile.StaffAuthenticatorsView.as_view(), name="staff-authenticators"),
     path("profil/cles-d-acces/<int:pk>/revoquer/", profile.PasskeyRevokeView.as_view(), name="profile-passkey-revoke"),
     path("etablissement/", views.EstablishmentView.as_view(), name="establishment"),
     path("etablissement/choisir/", views.EstablishmentSwitchView.as_view(), name="establishment-switch"),
