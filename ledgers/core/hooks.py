@@ -220,6 +220,14 @@ SETTING_CHANGED = "setting_changed"
 # A gaming table set up (``gaming_table_create``, ``gaming_table_change``): the table as the act
 # leaves it, and ``before``, the table as it stood (None when it is added).
 TABLE_SET_UP = "table_set_up"
+# An act on who may act as what, or on the establishment's set-up (the establishment created, a
+# role granted or revoked, an account created, invited or deactivated, a room or a place added, a
+# second factor enrolled): a line of the register of authorisations. Facts: ``establishment``,
+# ``actor`` (None: the system, e.g. the directory), ``role`` (the role acted in), ``subject`` (the
+# act in words), ``text`` (a callable giving the line's relation, evaluated in the registers'
+# language) and, by key, what the line is about (``person``: the login concerned, ``granted``: a
+# role code, ``valid_from``).
+STAFF_ACT = "staff_act"
 
 
 def set_up_act(table: "GamingTable", before: "GamingTable | None") -> Promise:

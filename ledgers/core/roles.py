@@ -57,5 +57,18 @@ REGULATOR_ROLES = frozenset(
         Role.COMPTABLE_TRESOR,
     }
 )
+# The role in which a platform administrator (a superuser holding no role in the establishment)
+# signs what only they can do: the establishment's creation and its first director's grant. Not a
+# role anyone is granted: the register of authorisations names who acted, and in what capacity.
+ADMINISTRATOR_ROLE = "administrateur"
+
+
+def role_label(code: str) -> str:
+    """A role's name from its code (the code itself when it is no role, e.g. the system's)."""
+    if code == ADMINISTRATOR_ROLE:
+        return str(_("Administrateur de la plateforme"))
+    return str(Role(code).label) if code in Role.values else code
+
+
 # The games directorate: who manages the organisation and creates registers.
 DIRECTORATE = (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR, Role.DIRECTEUR_RESPONSABLE, Role.COMITE)

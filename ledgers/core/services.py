@@ -12,11 +12,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from . import establishment_settings, hooks
-from .authz import require_role, save_audited
+from .authz import require_role, roles_of, save_audited
 from .errors import RuleViolation, impossible
 from .games import GAMES
 from .models import DirectoryAccount, Establishment, GamingTable, Location, Membership, Room, Seance, TableSession
-from .roles import DIRECTORATE, Role
+from .roles import ADMINISTRATOR_ROLE, DIRECTORATE, Role
 
 SEANCE_MANAGERS = (*DIRECTORATE, Role.INSPECTEUR)
 TABLE_MANAGERS = (*SEANCE_MANAGERS, Role.CHEF_TABLE, Role.CHEF_PARTIE)
@@ -26,10 +26,26 @@ TABLE_MANAGERS = (*SEANCE_MANAGERS, Role.CHEF_TABLE, Role.CHEF_PARTIE)
 def membership_grant(
     *, user: AbstractBaseUser, establishment: Establishment, role: str, actor: AbstractBaseUser | None
 ) -> Membership:
-    """Give ``user`` a role here; the role's group carries its Django permissions."""
+    """Give ``user`` a role here, by the directorate, the platform's administrator or (without
+    ``actor``) the system; written in the register of authorisations. The role's group carries its
+    Django permissions."""
+    acting = setup_role(actor, establishment)
     membership = Membership.objects.filter(user=user, establishment=establishment, role=role).first()
     if membership is None:
         membership = save_audited(Membership(user=user, establishment=establishment, role=role), actor=actor)
+        hooks.record(
+            hooks.STAFF_ACT,
+            establishment=establishment,
+            actor=actor,
+            role=acting,
+            subject=_("Attribution d'un rôle"),
+            text=lambda: str(
+                _("%(person)s peut agir en qualité de %(role)s à compter de ce jour, sur décision de %(actor)s.")
+                % {"person": person_name(user), "role": Role(role).label, "actor": actor_name(actor)}
+            ),
+            person=user.get_username(),
+            granted=role,
+        )
     # get_or_create: the groups come from a data migration, which a flushed database no longer has.
     user.groups.add(Group.objects.get_or_create(name=role)[0])
     return membership
@@ -37,11 +53,27 @@ def membership_grant(
 
 @transaction.atomic
 def membership_revoke(*, membership: Membership, actor: AbstractBaseUser | None, reason: str = "") -> None:
-    """Take a role away; the role's group goes when the user holds that role nowhere else."""
-    user, role = membership.user, membership.role
+    """Take a role away, written in the register of authorisations; the role's group goes when the
+    user holds that role nowhere else."""
+    user, role, establishment = membership.user, membership.role, membership.establishment
+    acting = setup_role(actor, establishment)
     membership._history_user = actor
     membership._change_reason = reason
     membership.delete()
+    hooks.record(
+        hooks.STAFF_ACT,
+        establishment=establishment,
+        actor=actor,
+        role=acting,
+        subject=_("Retrait d'un rôle"),
+        text=lambda: str(
+            _("%(person)s n'agit plus en qualité de %(role)s à compter de ce jour, sur décision de %(actor)s.")
+            % {"person": person_name(user), "role": Role(role).label, "actor": actor_name(actor)}
+            + (f" ({reason})" if reason else "")
+        ),
+        person=user.get_username(),
+        revoked=role,
+    )
     if not Membership.objects.filter(user=user, role=role).exists():
         user.groups.remove(*Group.objects.filter(name=role))
 
@@ -178,8 +210,32 @@ def table_session_close(*, session: TableSession, actor: AbstractBaseUser) -> Ta
 
 
 def _require_setup(actor: AbstractBaseUser | None, establishment: Establishment) -> None:
-    if actor is not None and not actor.is_superuser:
-        require_role(actor, establishment, DIRECTORATE)
+    setup_role(actor, establishment)
+
+
+def setup_role(actor: AbstractBaseUser | None, establishment: Establishment) -> str:
+    """The role in which ``actor`` sets up the establishment or its staff: a role of the
+    directorate they hold, else, for a platform administrator, ``ADMINISTRATOR_ROLE``; refused to
+    anyone else. "" without ``actor`` (the system: its lines carry the system's marker)."""
+    if actor is None:
+        return ""
+    held = roles_of(actor, establishment)
+    for role in DIRECTORATE:
+        if role in held:
+            return str(role)
+    if actor.is_superuser:
+        return ADMINISTRATOR_ROLE
+    return require_role(actor, establishment, DIRECTORATE)
+
+
+def person_name(user: AbstractBaseUser) -> str:
+    """A person as a register line names them: their name, with their login."""
+    name = user.get_full_name().strip()
+    return f"{name} ({user.get_username()})" if name else user.get_username()
+
+
+def actor_name(actor: AbstractBaseUser | None) -> str:
+    return person_name(actor) if actor is not None else str(_("le système"))
 
 
 @transaction.atomic
@@ -202,7 +258,24 @@ def establishment_create(
         code=code, name=name, jurisdiction=jurisdiction, timezone=timezone_name, address=address, options=options or {}
     )
     establishment.full_clean()
-    return save_audited(establishment, actor=actor, reason="création")
+    save_audited(establishment, actor=actor, reason="création")
+    hooks.record(
+        hooks.STAFF_ACT,
+        establishment=establishment,
+        actor=actor,
+        role=ADMINISTRATOR_ROLE,
+        subject=_("Création de l'établissement"),
+        text=lambda: str(
+            _("Établissement %(name)s (%(code)s), juridiction %(jurisdiction)s, créé par %(actor)s.")
+            % {
+                "name": establishment.name,
+                "code": establishment.code,
+                "jurisdiction": establishment.get_jurisdiction_display(),
+                "actor": actor_name(actor),
+            }
+        ),
+    )
+    return establishment
 
 
 # Who changes the establishment's settings: its director (FR the directeur responsable, MC the

@@ -28,11 +28,6 @@ from .models import Entry
 EXEMPT: dict[str, tuple[str, tuple[str, ...]]] = {
     "core.Room": ("organisation set-up", ()),
     "core.Location": ("organisation set-up", ()),
-    "core.Membership": (
-        "who holds which role: access administration (the set-up, the directory synchronisation); each "
-        "entry seals its author's login and the role acted in",
-        (),
-    ),
     "authority.SeasonArchive": (
         "the archive of a closed period: a job that reads the registers (its request, status and file) "
         "and writes nothing in them, as a report does",

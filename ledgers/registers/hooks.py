@@ -6,7 +6,8 @@ jurisdictions; no text names another register for them. The séance's opening an
 line the authority visas with the others. In Monaco, a gaming table put in or out of service or
 given another game (core.hooks.TABLE_SET_UP): no text of AM 88-384 or AM 2006-371 names a register
 of the tables (in France they go in the register of gaming authorisations, with the arrêté that
-allows them: ledgers.authority)."""
+allows them: ledgers.authority). Acts on who may act as what, and on the set-up
+(core.hooks.STAFF_ACT), go in the register of authorisations instead."""
 
 import datetime
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from ledgers.core.hooks import (
     SEANCE_CLOSED,
     SEANCE_OPENED,
     SETTING_CHANGED,
+    STAFF_ACT,
     TABLE_SET_UP,
     records,
     set_up_act,
@@ -29,7 +31,7 @@ from ledgers.core.hooks import (
 from ledgers.core.models import Establishment, GamingTable, Seance
 
 from .kinds import MAIN_COURANTE
-from .services import EVENT_AT_FORMAT, entry_write, register_language
+from .services import EVENT_AT_FORMAT, authorisation_entry_write, entry_write, register_language
 
 
 def _fact(
@@ -129,3 +131,24 @@ def table_set_up(*, table: GamingTable, before: GamingTable | None, actor: Abstr
         ),
         table=table.number,
     )
+
+
+@records(STAFF_ACT)
+def staff_act(
+    *,
+    establishment: Establishment,
+    actor: AbstractBaseUser | None,
+    role: str,
+    subject,
+    text: Callable[[], str],
+    **about: Any,
+) -> None:
+    """An act on who may act as what, or on the set-up: a line of the register of authorisations."""
+    with register_language():
+        payload = {
+            "event_at": establishment.localtime(timezone.now()).strftime(EVENT_AT_FORMAT),
+            "subject": str(subject),
+            "text": text(),
+            **about,
+        }
+    authorisation_entry_write(establishment=establishment, actor=actor, role=role, payload=payload)

@@ -13,7 +13,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.registry import CodeRegistry
-from ledgers.core.roles import DIRECTORATE, Role
+from ledgers.core.roles import ADMINISTRATOR_ROLE, DIRECTORATE, Role
 
 
 @dataclass(frozen=True)
@@ -168,5 +168,28 @@ MAIN_COURANTE = register_kind(
             Column("text", _("Relation des faits"), 4.0),
         ),
         record_roles=(*DIRECTORATE, Role.INSPECTEUR, Role.CHEF_PARTIE),
+    )
+)
+
+
+# No text names this register: the authority relies on who signed as what, so who may act in which
+# role, from when, on whose decision, is kept as every other line is (chained, never edited). The
+# first volume is opened with the establishment, by the system (``authorisations_register``).
+AUTHORISATIONS = register_kind(
+    RegisterKind(
+        code="habilitations",
+        title=_("Registre des habilitations et de la mise en place"),
+        purpose=_(
+            "Qui peut agir en quelle qualité, depuis quand, sur la décision de qui : rôles attribués et "
+            "retirés, comptes, mise en place de l'établissement."
+        ),
+        columns=(
+            Column("event_at", _("Date et heure"), 1.2),
+            Column("subject", _("Acte"), 1.6),
+            Column("person", _("Personne"), 1.2),
+            Column("text", _("Relation"), 3.4),
+        ),
+        record_roles=(*DIRECTORATE, ADMINISTRATOR_ROLE),
+        paraph_roles=DIRECTORATE,
     )
 )

@@ -24,7 +24,7 @@ from ledgers.signatures.passkeys import sign_entry, signed_payload
 from . import store
 from .chain import check_payload, entry_hash, format_timestamp
 from .checkpoints import checkpoint_bytes
-from .kinds import DIRECTORATE, MAIN_COURANTE, default_title, get_kind
+from .kinds import AUTHORISATIONS, DIRECTORATE, MAIN_COURANTE, default_title, get_kind
 from .models import SYSTEM_ACTOR, SYSTEM_ROLE, Checkpoint, Entry, EntryKind, Register
 from .selectors import current_register, visaed_up_to
 from .signing import sign, signing_key
@@ -236,6 +236,19 @@ def notification_entry_append(
     return _record_appended(register, actor=actor, role=role, payload=payload)
 
 
+def authorisation_entry_write(
+    *, establishment: Establishment, actor: AbstractBaseUser | None, role: str, payload: dict[str, Any]
+) -> Entry:
+    """Append a line to the register of authorisations here (its first volume opened if none
+    exists): an act on who may act as what, by a member of the directorate, the platform's
+    administrator (``ADMINISTRATOR_ROLE``), or, without ``actor``, the system (the directory, the
+    command line), signed with its marker."""
+    register = authorisations_register(establishment)
+    if actor is not None:
+        _require_writer(register, role)
+    return _record_appended(register, actor=actor, role=role, payload=payload)
+
+
 def entry_write(
     *,
     establishment: Establishment,
@@ -306,23 +319,61 @@ def register_create(
 ) -> Register:
     """Create a register volume, awaiting the authority's cote and paraphe: no entry, for the
     volume's first entry is that opening act (``evidence.CREATION_EXEMPT``)."""
-    info = get_kind(kind)
     require_role(actor, establishment, DIRECTORATE)
+    return save_audited(_new_volume(establishment, kind, qualifier, title), actor=actor, reason="création")
+
+
+def _new_volume(establishment: Establishment, kind: str, qualifier: str, title: str) -> Register:
+    """The next volume of ``kind`` (and ``qualifier``) here, unsaved, numbered after the others
+    under the establishment's lock, so that two creations cannot pick the same number."""
+    info = get_kind(kind)
     if establishment.jurisdiction not in info.jurisdictions:
         raise ValueError(f"{kind!r} registers are not kept in {establishment.jurisdiction}")
-    # Lock the establishment so that two creations cannot pick the same volume number.
     Establishment.objects.select_for_update().get(pk=establishment.pk)
     volume = Register.objects.filter(establishment=establishment, kind=kind, qualifier=qualifier).count() + 1
     suffix = f"-{qualifier.upper()}" if qualifier else ""
     number = f"{establishment.code.upper()}-{kind.upper().replace('_', '')}{suffix}-{volume:03d}"
-    register = Register(
+    return Register(
         establishment=establishment,
         kind=kind,
         number=number,
         qualifier=qualifier,
         title=title or default_title(info, qualifier),
     )
-    return save_audited(register, actor=actor, reason="création")
+
+
+def authorisations_register(establishment: Establishment) -> Register:
+    """The volume of the register of authorisations in service here. The first one is opened by
+    the system with the establishment's first act on its staff or its set-up (no authority cotes
+    it: no text names it, and nobody yet holds a role to open it); a later volume is created and
+    opened as any other, by the directorate."""
+    if not Register.objects.filter(establishment=establishment, kind=AUTHORISATIONS.code).exists():
+        register = _new_volume(establishment, AUTHORISATIONS.code, "", "")
+        register.status = Register.Status.OPEN
+        register.acts_after_visa = 1  # the opening act awaits no visa
+        save_audited(register, actor=None, reason="ouverture par le système")
+        with register_language():
+            statement = str(
+                _(
+                    "Le présent registre « %(title)s », n° %(number)s, est ouvert par le système avec la "
+                    "mise en place de l'établissement %(establishment)s. Objet du registre : %(purpose)s"
+                )
+                % {
+                    "title": register.title,
+                    "number": register.number,
+                    "establishment": establishment.name,
+                    "purpose": AUTHORISATIONS.purpose,
+                }
+            )
+        payload = {
+            "establishment": establishment.name,
+            "register_title": register.title,
+            "register_kind": register.kind,
+            "purpose": str(AUTHORISATIONS.purpose),
+            "statement": statement,
+        }
+        _append(register, actor=None, role=SYSTEM_ROLE, kind=EntryKind.OPENING, payload=payload)
+    return current_register(establishment, AUTHORISATIONS.code)
 
 
 @transaction.atomic

@@ -13,7 +13,7 @@ from django_tables2 import SingleTableMixin
 
 from ledgers.core.authz import reserved_to
 from ledgers.core.exports import FORMATS, TableExportMixin, export_response
-from ledgers.core.roles import Role
+from ledgers.core.roles import role_label
 from ledgers.core.service_views import ServiceFormView
 from ledgers.core.views import EstablishmentMixin
 
@@ -129,7 +129,7 @@ class EntryDetailView(RegisterMixin, TemplateView):
                 (labels.get(key, key), read[key](value) if key in read else value)
                 for key, value in entry.payload.items()
             ],
-            role_label=dict(Role.choices).get(entry.role, entry.role),
+            role_label=role_label(entry.role),
             visa=selectors.covering_visa(entry),
             corrections=entry.corrections.order_by("seq"),
             can_correct="correct" in selectors.register_actions(self.request.user, self.register)

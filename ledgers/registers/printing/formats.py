@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from ledgers.core.models import Establishment
 from ledgers.core.readable import readable_text
-from ledgers.core.roles import Role
+from ledgers.core.roles import role_label
 
 from ..kinds import key_label
 from ..models import SYSTEM_ROLE
@@ -59,7 +59,7 @@ class Formatter:
             elif code == SYSTEM_ROLE:
                 label = _("Système")
             else:
-                label = str(Role(code).label) if code in Role.values else code
+                label = role_label(code)
             self._roles[code] = label
         return label
 
