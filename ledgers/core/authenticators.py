@@ -24,9 +24,10 @@ from ledgers.signatures.models import Passkey
 from ledgers.signatures.passkeys import active_passkeys
 
 from . import hooks
-from .authz import require_role, roles_of
+from .authz import roles_of
 from .models import Establishment
 from .roles import DIRECTORATE, REGULATOR_ROLES, Role
+from .services import person_name, setup_role
 
 SETTING = "SET-SIGNATURE"
 NONE, CODE, PASSKEY = "aucun", "code", "cle"
@@ -69,27 +70,19 @@ def passkey_required(establishment: Establishment, role: str, actor: AbstractBas
     return factor == PASSKEY
 
 
-def _own_role(user: AbstractBaseUser, establishment: Establishment) -> str:
-    """The role a person's own act on their authenticators is written in: one they hold here."""
-    held = roles_of(user, establishment)
-    for role in (*SIGNING_ROLES, *Role.values):
-        if role in held:
-            return str(role)
-    from .services import setup_role
-
-    return setup_role(user, establishment)
-
-
 def _person(user: AbstractBaseUser) -> str:
-    return user.get_full_name() or user.get_username()
+    return person_name(user)
 
 
-def _directorate(actor: AbstractBaseUser, establishment: Establishment) -> str:
-    if getattr(actor, "is_superuser", False) and not roles_of(actor, establishment) & set(DIRECTORATE):
-        from .services import setup_role
-
-        return setup_role(actor, establishment)
-    return require_role(actor, establishment, DIRECTORATE)
+def _by(actor: AbstractBaseUser, owner: AbstractBaseUser, establishment: Establishment) -> tuple:
+    """Who writes the line of an act on ``owner``'s authenticator, and in which role: the system
+    for the owner's own act (their enrolment, checked by the server: the register of
+    authorisations takes no one else's hand), else a member of the directorate (``setup_role``)."""
+    if owner.pk == actor.pk:
+        return None, ""
+    if not roles_of(owner, establishment) and not owner.is_superuser:
+        raise PermissionDenied(_("Cette personne n'a pas de rôle dans l'établissement."))
+    return actor, setup_role(actor, establishment)
 
 
 # TOTP ---------------------------------------------------------------------------------------------
@@ -118,8 +111,8 @@ def totp_confirm(*, device: TOTPDevice, token: str, establishment: Establishment
     hooks.record(
         hooks.STAFF_ACT,
         establishment=establishment,
-        actor=user,
-        role=_own_role(user, establishment),
+        actor=None,
+        role="",
         subject=_("Enrôlement d'un authentificateur"),
         text=lambda: str(
             _("%(person)s a enrôlé un authentificateur (code à usage unique, TOTP) n° %(device)s.")
@@ -135,12 +128,7 @@ def totp_confirm(*, device: TOTPDevice, token: str, establishment: Establishment
 def totp_revoke(*, device: TOTPDevice, actor: AbstractBaseUser, establishment: Establishment) -> None:
     """A lost or replaced authenticator withdrawn, by its owner or the directorate, with its line."""
     owner = device.user
-    if owner.pk == actor.pk:
-        role = _own_role(actor, establishment)
-    else:
-        role = _directorate(actor, establishment)
-        if not roles_of(owner, establishment) and not owner.is_superuser:
-            raise PermissionDenied(_("Cette personne n'a pas de rôle dans l'établissement."))
+    writer, role = _by(actor, owner, establishment)
     confirmed, number = device.confirmed, device.pk
     device.delete()
     if not confirmed:
@@ -148,7 +136,7 @@ def totp_revoke(*, device: TOTPDevice, actor: AbstractBaseUser, establishment: E
     hooks.record(
         hooks.STAFF_ACT,
         establishment=establishment,
-        actor=actor,
+        actor=writer,
         role=role,
         subject=_("Retrait d'un authentificateur"),
         text=lambda: str(
@@ -176,8 +164,8 @@ def passkey_register(
     hooks.record(
         hooks.STAFF_ACT,
         establishment=establishment,
-        actor=user,
-        role=_own_role(user, establishment),
+        actor=None,
+        role="",
         subject=_("Enregistrement d'une clé d'accès"),
         text=lambda: str(
             _(
@@ -201,7 +189,7 @@ def passkey_revoke(*, passkey: Passkey, actor: AbstractBaseUser, establishment: 
     stay verifiable with the key its registration line names."""
     passkey = Passkey.objects.select_for_update().get(pk=passkey.pk)
     owner = passkey.user
-    role = _own_role(actor, establishment) if owner.pk == actor.pk else _directorate(actor, establishment)
+    writer, role = _by(actor, owner, establishment)
     if passkey.revoked_at is not None:
         raise ValidationError({"passkey": _("Cette clé d'accès est déjà révoquée.")})
     passkey.revoked_at = timezone.now()
@@ -209,7 +197,7 @@ def passkey_revoke(*, passkey: Passkey, actor: AbstractBaseUser, establishment: 
     hooks.record(
         hooks.STAFF_ACT,
         establishment=establishment,
-        actor=actor,
+        actor=writer,
         role=role,
         subject=_("Révocation d'une clé d'accès"),
         text=lambda: str(
