@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "django_otp",
     "django_otp.plugins.otp_totp",
     "axes",
+    "ledgers.signatures",
     "ledgers.core",
     "ledgers.registers",
     "ledgers.notifications",
@@ -205,6 +206,13 @@ NOTIFICATIONS_ACKNOWLEDGE_MINUTES = env.int("NOTIFICATIONS_ACKNOWLEDGE_MINUTES",
 # First wait before a refused mail is tried again, doubled at each attempt up to an hour.
 NOTIFICATIONS_RETRY_SECONDS = env.int("NOTIFICATIONS_RETRY_SECONDS", default=60)
 NOTIFICATIONS_SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")  # links in the mails
+# Passkeys (WebAuthn): the domain they are bound to, the one the staff's browsers open (its
+# subdomains sign for it too); a passkey registered for one domain signs for no other.
+WEBAUTHN_RP_ID = env("WEBAUTHN_RP_ID", default="localhost")
+WEBAUTHN_RP_NAME = env("WEBAUTHN_RP_NAME", default="Registres")
+# The signing roles show a second factor (a code or a passkey) unless the establishment sets
+# otherwise (setting SET-SIGNATURE): by default in a deployment (DEBUG off).
+LEDGERS_SIGNING_SECOND_FACTOR = env.bool("LEDGERS_SIGNING_SECOND_FACTOR", default=not DEBUG)
 
 # French first, English available; every establishment has its own time zone for display.
 LANGUAGE_CODE = "fr"

@@ -13,6 +13,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 AXES_ENABLED = False
 CELERY_TASK_ALWAYS_EAGER = True
+LEDGERS_SIGNING_SECOND_FACTOR = False  # as in development; tests that need it set it
 LEDGERS_SEAL_DEMO = True  # the tests seal with a demo certificate they create
 # The suite sends many API requests from one address in a minute: throttled only where a test asks.
 REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None}}  # noqa: F405

@@ -19,11 +19,13 @@ from django.utils.translation import gettext_lazy as _
 from django_otp import match_token, user_has_device
 from rest_framework import serializers
 
+from ledgers.signatures.passkeys import PROBE_HEADER, Signer, add_signer
+
 from .authz import reauthenticate
 from .forms import staff_choices
 
 # The inputs of one countersignature, after its prefix: what the services never see.
-COUNTERSIGNATURE_FIELDS = ("_username", "_password", "_otp")
+COUNTERSIGNATURE_FIELDS = ("_username", "_password", "_otp", "_passkey")
 
 
 def _http(request) -> HttpRequest:
@@ -48,13 +50,15 @@ def countersigner_from(request: HttpRequest, data: dict, prefix: str) -> Abstrac
     username = (data.get(f"{prefix}_username") or "").strip()
     if not username:
         return None
-    return countersigner(
+    user = countersigner(
         request,
         username=username,
         password=data.get(f"{prefix}_password") or "",
         otp_token=data.get(f"{prefix}_otp") or "",
         field=prefix,
     )
+    add_signer(Signer(user, data.get(f"{prefix}_passkey"), f"{prefix}_passkey"))  # when an act is under way
+    return user
 
 
 def countersignature_fields(prefix: str, label, *, required: bool = True) -> dict[str, forms.Field]:
@@ -77,6 +81,8 @@ def countersignature_fields(prefix: str, label, *, required: bool = True) -> dic
             required=False,
             widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}),
         ),
+        # Their passkey's assertion over the act, filled in by the browser (static/js/passkeys.js).
+        f"{prefix}_passkey": forms.CharField(required=False, widget=forms.HiddenInput),
     }
 
 
@@ -88,6 +94,12 @@ def countersignature_inputs(prefix: str, *, required: bool = True) -> dict[str, 
             required=required, allow_blank=not required, write_only=True, style={"input_type": "password"}
         ),
         f"{prefix}_otp": serializers.CharField(required=False, allow_blank=True, write_only=True),
+        f"{prefix}_passkey": serializers.JSONField(
+            required=False,
+            default=None,
+            write_only=True,
+            help_text=_("Signature par clé d'accès du contresignataire, quand il en a une (passkey_options)."),
+        ),
     }
 
 
@@ -129,18 +141,34 @@ class CountersignMixin(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
+        probing = bool(self.request.headers.get(PROBE_HEADER))
         for prefix in getattr(self, "countersignatures", ()):
+            passkey = cleaned.pop(f"{prefix}_passkey", "")
             try:
-                cleaned[prefix] = countersigner_from(self.request, cleaned, prefix)
+                cleaned[prefix] = (
+                    _named(cleaned.get(f"{prefix}_username"))
+                    if probing
+                    else countersigner_from(self.request, cleaned, prefix)
+                )
             except ValidationError as exc:
                 cleaned[prefix] = None
                 self.add_error(None, exc)
+            if cleaned[prefix] is not None:
+                self.signers = [*getattr(self, "signers", ()), Signer(cleaned[prefix], passkey, f"{prefix}_passkey")]
         return cleaned
 
 
+def _named(username: str | None) -> AbstractBaseUser | None:
+    """The account a login names, unauthenticated: only for a tried act, which keeps nothing."""
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.filter(username=(username or "").strip()).first() if username else None
+
+
 class ReauthMixin(forms.Form):
-    """A signature by the logged-in user (a visa, a verification): their password again, and their
-    authenticator code when they have one. Needs ``self.request`` before ``__init__`` returns."""
+    """A signature by the logged-in user (a visa, a verification): their password again, their
+    authenticator code when they have one, and their passkey when they have one (``signers``: the
+    act's signers, whose passkeys sign its entry). Needs ``self.request`` before ``__init__`` returns."""
 
     password = forms.CharField(
         label=_("Votre mot de passe (signature)"),
@@ -154,6 +182,9 @@ class ReauthMixin(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}),
     )
 
+    # The signer's passkey assertion over the act, filled in by the browser (static/js/passkeys.js).
+    passkey = forms.CharField(required=False, widget=forms.HiddenInput)
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if not user_has_device(self.request.user, confirmed=True):
@@ -161,6 +192,10 @@ class ReauthMixin(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
+        self.passkey_given = cleaned.pop("passkey", "") or None
+        self.signers = [*getattr(self, "signers", ()), Signer(self.request.user, self.passkey_given, "passkey")]
+        if self.request.headers.get(PROBE_HEADER):  # a tried act keeps nothing: the password is asked when it is done
+            return cleaned
         if "password" in cleaned:
             reauthenticate(
                 self.request,

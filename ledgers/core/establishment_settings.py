@@ -172,6 +172,13 @@ def _per_table(kind: str) -> Parts:
     )
 
 
+def _signing_roles(establishment: Establishment) -> tuple[Part, ...]:
+    from .authenticators import FACTORS, SIGNING_ROLES
+    from .roles import Role
+
+    return tuple(Part(str(role), Role(role).label, CHOICE, choices=FACTORS) for role in SIGNING_ROLES)
+
+
 def _closing_times(establishment: Establishment) -> tuple[Part, ...]:
     return tuple(Part(code, label, CLOSING) for code, label in SeancePeriod.choices)
 
@@ -301,6 +308,14 @@ _SETTINGS = (
         act=_("Fixation du seuil de l'assurance contre le refait (caisse)"),
     ),
     Setting("SET-25", _("Heures de fermeture des séances"), _closing_times, under="closing"),
+    Setting(
+        "SET-SIGNATURE",
+        _(
+            "Second facteur exigé pour signer, par rôle (non fixé : un code ou une clé d'accès des rôles "
+            "signataires, hors mode développement)"
+        ),
+        _signing_roles,
+    ),
     Setting(
         "SET-42",
         _("Délais dans lesquels le ministre de l'intérieur est informé avant l'acte"),

@@ -7,10 +7,13 @@ from collections.abc import Collection
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import FormView
+
+from ledgers.signatures.passkeys import PROBE_HEADER, PasskeyRequired, signing
 
 from .authz import check_typed, reserved_to, roles_of
 from .errors import RuleViolation
@@ -54,9 +57,12 @@ class ServiceFormView(FormView):
         return self.success_message
 
     def form_valid(self, form):
+        if self.request.headers.get(PROBE_HEADER):
+            return self.passkey_probe(form)
         try:
             check_typed(form.cleaned_data)
-            self.result = self.perform(form)
+            with signing(getattr(form, "signers", ())):
+                self.result = self.perform(form)
         except RuleViolation as exc:
             return self.refused(form, violation=exc, status=409)
         except PermissionDenied as exc:
@@ -69,6 +75,21 @@ class ServiceFormView(FormView):
             return self.form_invalid(form)
         messages.success(self.request, self.get_success_message())
         return redirect(self.get_success_url())
+
+    def passkey_probe(self, form) -> JsonResponse:
+        """The act tried and never kept: the WebAuthn request options when it waits for the
+        signer's passkey (the act's digest as challenge), else null (the form is then sent as it
+        is, and shows its refusal if any)."""
+        try:
+            with transaction.atomic(), signing(getattr(form, "signers", ())):
+                check_typed(form.cleaned_data)
+                self.perform(form)
+                transaction.set_rollback(True)
+        except PasskeyRequired as exc:
+            return JsonResponse({"publicKey": exc.options, "field": exc.field})
+        except (RuleViolation, PermissionDenied, ValidationError, ValueError):
+            pass
+        return JsonResponse({"publicKey": None})
 
     def add_service_errors(self, form, exc: ValidationError) -> None:
         if not (self.errors_on_fields and hasattr(exc, "error_dict")):

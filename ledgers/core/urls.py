@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import setup_views, views
+from . import profile, setup_views, views
 from .profile import ProfileView
 
 urlpatterns = [
@@ -9,6 +9,11 @@ urlpatterns = [
     path("connexion/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     path("profil/", ProfileView.as_view(), name="profile"),
+    path("profil/authentificateur/", profile.TotpStartView.as_view(), name="profile-totp"),
+    path("profil/authentificateur/confirmer/", profile.TotpConfirmView.as_view(), name="profile-totp-confirm"),
+    path("profil/authentificateur/<int:pk>/retirer/", profile.TotpRevokeView.as_view(), name="profile-totp-revoke"),
+    path("etablissement/authentificateurs/", profile.StaffAuthenticatorsView.as_view(), name="staff-authenticators"),
+    path("profil/cles-d-acces/<int:pk>/revoquer/", profile.PasskeyRevokeView.as_view(), name="profile-passkey-revoke"),
     path("etablissement/", views.EstablishmentView.as_view(), name="establishment"),
     path("etablissement/choisir/", views.EstablishmentSwitchView.as_view(), name="establishment-switch"),
     path("etablissement/creation/", setup_views.EstablishmentCreateView.as_view(), name="establishment-create"),

@@ -77,7 +77,16 @@ class MainCouranteForm(forms.Form):
     text = forms.CharField(label=_("Relation des faits"), widget=forms.Textarea(attrs={"rows": 5}))
 
 
-class RegisterOpenForm(forms.Form):
+class ReauthForm(ReauthMixin):
+    """A signature: the signer types their password again (and their authenticator code), and
+    signs with their passkey when they have one."""
+
+    def __init__(self, *args, request, **kwargs):
+        self.request = request
+        super().__init__(*args, **kwargs)
+
+
+class RegisterOpenForm(ReauthForm):
     paraphe = forms.CharField(label=_("Paraphe"), max_length=20, help_text=_("Vos initiales, portées sur chaque page."))
     statement = forms.CharField(
         label=_("Mention de cote et paraphe"),
@@ -85,14 +94,7 @@ class RegisterOpenForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 4}),
         help_text=_("Laisser vide pour la mention réglementaire « Le présent registre … coté et paraphé par … »."),
     )
-
-
-class ReauthForm(ReauthMixin):
-    """A signature: the signer types their password again (and their authenticator code)."""
-
-    def __init__(self, *args, request, **kwargs):
-        self.request = request
-        super().__init__(*args, **kwargs)
+    field_order = ["paraphe", "statement", "password", "otp_token"]
 
 
 class VisaForm(ReauthForm):

@@ -15,10 +15,12 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core import hooks
+from ledgers.core.authenticators import passkey_required
 from ledgers.core.authz import require_role, roles_of, save_audited
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
+from ledgers.signatures.passkeys import sign_entry, signed_payload
 
 from . import store
 from .chain import check_payload, entry_hash, format_timestamp
@@ -71,7 +73,9 @@ def _entry_values(
     """The stored fields of a new entry (by attname), its hash computed over their canonical form
     (format 2: with the objects the transaction wrote since its previous entry, taken here unless
     given). The caller has checked the payload (check_payload). No ``actor``: the system's act,
-    signed with its marker (``notification_entry_append`` alone writes those)."""
+    signed with its marker (``notification_entry_append`` alone writes those). The first entry of
+    an act signed at this terminal carries its signers' passkey assertions (``sign_entry``)."""
+    payload = sign_entry(register=register.number, kind=str(kind), payload=payload)
     values = {
         "register_id": register.pk,
         "seq": seq,
@@ -445,8 +449,11 @@ def register_withdraw(*, register: Register, actor: AbstractBaseUser, reason: st
 
 
 @transaction.atomic
-def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, statement: str = "") -> Entry:
-    """The opening act: the paraphing authority cotes and paraphs the register (seq 1)."""
+def register_open(
+    *, register: Register, actor: AbstractBaseUser, paraphe: str, statement: str = "", passkey: Any = None
+) -> Entry:
+    """The opening act: the paraphing authority cotes and paraphs the register (seq 1), signed
+    with their passkey when they have one (``passkey``: the browser's assertion over the act)."""
     register = _locked(register)
     est = register.establishment
     info = register.kind_info
@@ -504,6 +511,14 @@ def register_open(*, register: Register, actor: AbstractBaseUser, paraphe: str, 
         "paraphe": paraphe.strip(),
         "statement": statement,
     }
+    payload = signed_payload(
+        actor=actor,
+        register=register.number,
+        kind=EntryKind.OPENING,
+        payload=payload,
+        passkey=passkey,
+        required=passkey_required(est, role, actor),
+    )
     # The volume saved open before its opening act, which names it (``written``).
     register.status = Register.Status.OPEN
     register.acts_after_visa = 1  # the opening act awaits no visa
@@ -554,9 +569,12 @@ def entry_correct(
 
 
 @transaction.atomic
-def visa_sign(*, register: Register, actor: AbstractBaseUser, up_to_seq: int, statement: str) -> Entry:
+def visa_sign(
+    *, register: Register, actor: AbstractBaseUser, up_to_seq: int, statement: str, passkey: Any = None
+) -> Entry:
     """A visa covers every entry up to ``up_to_seq`` and carries that entry's hash. The signer
-    holds a visa role for the kind and recorded nothing in the range it signs (maker ≠ checker)."""
+    holds a visa role for the kind and recorded nothing in the range it signs (maker ≠ checker),
+    and signs with their passkey when they have one (``passkey``: the assertion over the act)."""
     _lock_head(register)
     est = register.establishment
     role = require_role(actor, est, register.kind_info.visa_roles_for(est.jurisdiction))
@@ -593,6 +611,14 @@ def visa_sign(*, register: Register, actor: AbstractBaseUser, up_to_seq: int, st
         "statement": statement.strip() or str(_("Vu et vérifié.")),
         "signer": display_name(actor),
     }
+    payload = signed_payload(
+        actor=actor,
+        register=register.number,
+        kind=EntryKind.VISA,
+        payload=payload,
+        passkey=passkey,
+        required=passkey_required(est, role, actor),
+    )
     visa = _append(register, actor=actor, role=role, kind=EntryKind.VISA, payload=payload)
     # What awaits the next visa, kept on the register row (Register.unvisaed): the visas signed
     # after the entries they cover, this one included, are not themselves to be visaed.

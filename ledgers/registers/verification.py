@@ -24,6 +24,7 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.db import TXID_COLUMN
+from ledgers.signatures.passkeys import act_digest, check_assertion
 
 from .chain import GENESIS_HASH, canonical_json, canonical_json_reference, format_timestamp
 from .checkpoints import checkpoint_bytes, checkpoint_key, mac_valid
@@ -348,6 +349,7 @@ def verify_in_snapshot(
         entries.filter(seq__in=[seq for seq in wanted if seq < walk.start]).values_list("seq", "entry_hash")
     )
     expected_seq, prev, visaed, closing = walk.start, walk.prev, walk.visaed, walk.closing
+    credentials: dict[str, dict | None] = {}
     for row in _rows(register, start=walk.start, using=using):
         seq, kind, corrects, prev_hash, stored = row[0], row[4], row[6], row[7], row[8]
         if seq != expected_seq:
@@ -368,6 +370,10 @@ def verify_in_snapshot(
                 "checkpoint_hash",
                 _("l'entrée ne correspond plus au point de contrôle scellé le %(date)s") % {"date": sealed[seq][1]},
             )
+        if isinstance(payload, dict) and ("passkey" in payload or "passkeys" in payload):
+            reason = passkeys_reason(register, number, kind, row[2], payload, credentials, using)
+            if reason:
+                return finding(seq, "passkey", reason)
         if seq == 1 and kind != EntryKind.OPENING:
             return finding(seq, "opening", _("la première entrée n'est pas l'acte d'ouverture"))
         if closing is not None:
@@ -422,6 +428,51 @@ def verify_in_snapshot(
             last_seq, "head_hash", _("l'empreinte de tête du registre ne correspond pas à la dernière entrée")
         )
     return None
+
+
+def passkeys_reason(
+    register: Register, number: str, kind: str, actor: str, payload: dict, credentials: dict, using: str
+) -> str:
+    """Why a passkey assertion an entry holds is not its signer's signature of that entry's act
+    ("" when each is): its author's (``passkey``) and its other signers' (``passkeys``, by login),
+    each checked with the public key of the credential's registration line in the establishment's
+    registers (docs/ledger-format.md, "Passkey signatures")."""
+    signed = [(actor, payload["passkey"])] if "passkey" in payload else []
+    others = payload.get("passkeys", {})
+    if not isinstance(others, dict):
+        return str(_("signature par clé d'accès illisible"))
+    challenge = act_digest(register=number, kind=kind, payload=payload)
+    for person, assertion in [*signed, *others.items()]:
+        if not isinstance(assertion, dict) or not isinstance(assertion.get("credential_id"), str):
+            return str(_("signature par clé d'accès illisible"))
+        credential_id = assertion["credential_id"]
+        if credential_id not in credentials:
+            credentials[credential_id] = (
+                Entry.objects.using(using)
+                .filter(
+                    register__establishment_id=register.establishment_id,
+                    payload__credential_id=credential_id,
+                    payload__has_key="public_key",
+                )
+                .order_by("recorded_at")
+                .values_list("payload", flat=True)
+                .first()
+            )
+        line = credentials[credential_id]
+        if line is None:
+            return str(_("la clé d'accès %(id)s n'est inscrite dans aucun registre") % {"id": credential_id})
+        if line.get("person") != person:
+            return str(_("la clé d'accès %(id)s n'est pas celle du signataire") % {"id": credential_id})
+        reason = check_assertion(
+            assertion,
+            public_key=line["public_key"],
+            algorithm=line.get("algorithm", -7),
+            rp=line.get("rp_id", ""),
+            challenge=challenge,
+        )
+        if reason:
+            return reason
+    return ""
 
 
 def chain_end(register: Register, using: str = DEFAULT_DB_ALIAS) -> tuple[int, str]:

@@ -254,8 +254,18 @@ class RegisterOpenView(RegisterActMixin, ServiceFormView):
     template_name = "registers/register_open.html"
     success_message = _("Registre coté et paraphé.")
 
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
+
     def perform(self, form):
-        return services.register_open(register=self.register, actor=self.request.user, **form.cleaned_data)
+        data = form.cleaned_data
+        return services.register_open(
+            register=self.register,
+            actor=self.request.user,
+            paraphe=data["paraphe"],
+            statement=data["statement"],
+            passkey=form.passkey_given,
+        )
 
 
 class MainCouranteRecordView(RegisterActMixin, ServiceFormView):
@@ -308,7 +318,11 @@ class VisaView(RegisterActMixin, ServiceFormView):
     def perform(self, form):
         data = form.cleaned_data
         return services.visa_sign(
-            register=self.register, actor=self.request.user, up_to_seq=data["up_to_seq"], statement=data["statement"]
+            register=self.register,
+            actor=self.request.user,
+            up_to_seq=data["up_to_seq"],
+            statement=data["statement"],
+            passkey=form.passkey_given,
         )
 
     def get_success_url(self):

@@ -58,7 +58,11 @@ def register_life(acts: Acts, director, authority, writer, visa) -> None:
     """A main courante created by the directorate, coté et paraphé by its authority, written,
     corrected, visé, closed, and its volume paraphé."""
     number = acts.post(director, "/api/v1/registers/new/", {"kind": "main_courante"})["number"]
-    acts.post(authority, f"/api/v1/registers/{number}/opening/", {"paraphe": "CG", "statement": "Coté et paraphé."})
+    acts.post(
+        authority,
+        f"/api/v1/registers/{number}/opening/",
+        {"paraphe": "CG", "statement": "Coté et paraphé.", "password": DEFAULT_PASSWORD},
+    )
     fact = acts.post(
         writer, f"/api/v1/registers/{number}/main-courante/", {**FACT, "event_at": timezone.now().isoformat()}
     )

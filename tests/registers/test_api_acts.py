@@ -4,6 +4,7 @@ closing act; refusals answer 409 with the rule."""
 
 from rest_framework.test import APIClient
 
+from tests.factories import DEFAULT_PASSWORD
 from tests.registers.ui_setup import cast_fixture  # noqa: F401 (fixture)
 
 
@@ -20,7 +21,9 @@ def test_reg_01_reg_27_register_created_paraphed_written_corrected_and_closed_th
     fact = {"event_at": "2026-03-02T14:00:00+01:00", "subject": "Panne d'éclairage", "text": "Salle Europe."}
     early = api_as(cast.writer).post(f"/api/v1/registers/{number}/main-courante/", fact, format="json")
     assert early.status_code == 409 and early.json()["code"] == "REG-01"
-    opened = api_as(cast.authority).post(f"/api/v1/registers/{number}/opening/", {"paraphe": "CG"}, format="json")
+    opened = api_as(cast.authority).post(
+        f"/api/v1/registers/{number}/opening/", {"paraphe": "CG", "password": DEFAULT_PASSWORD}, format="json"
+    )
     assert opened.status_code == 201 and opened.json()["kind"] == "opening"
     written = api_as(cast.writer).post(f"/api/v1/registers/{number}/main-courante/", fact, format="json")
     assert written.status_code == 201 and written.json()["payload"]["subject"] == "Panne d'éclairage"

@@ -78,7 +78,10 @@ def test_authority_cotes_and_paraphs_from_the_dashboard(client, mc, cast):
     waiting = services.register_create(establishment=mc, kind="main_courante", actor=cast.director)
     login(client, cast.authority)
     assert waiting.number in client.get(reverse("dashboard")).content.decode()
-    response = client.post(reverse("registers:open", args=[waiting.number]), {"paraphe": "C.G.", "statement": ""})
+    response = client.post(
+        reverse("registers:open", args=[waiting.number]),
+        {"paraphe": "C.G.", "statement": "", "password": DEFAULT_PASSWORD},
+    )
     assert response.status_code == 302
     waiting.refresh_from_db()
     opening = waiting.entries.get(seq=1)
@@ -89,7 +92,8 @@ def test_authority_cotes_and_paraphs_from_the_dashboard(client, mc, cast):
 
 def test_reg_01_second_opening_refused_shows_code_article_and_keeps_input(client, cast, register):
     response = login(client, cast.authority).post(
-        reverse("registers:open", args=[register.number]), {"paraphe": "X.Y.", "statement": "Mention saisie"}
+        reverse("registers:open", args=[register.number]),
+        {"paraphe": "X.Y.", "statement": "Mention saisie", "password": DEFAULT_PASSWORD},
     )
     page = response.content.decode()
     shown = text(response)

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 
 from ledgers.core.authz import check_typed, reauthenticate
 from ledgers.core.countersign import COUNTERSIGNATURE_FIELDS, countersigner_from
+from ledgers.signatures.passkeys import Signer, signing
 
 from .scoping import EstablishmentScoped
 
@@ -32,6 +33,15 @@ class Signature(serializers.Serializer):
         default="",
         write_only=True,
         help_text=_("Code d'authentification, si le signataire en a un."),
+    )
+    passkey = serializers.JSONField(
+        required=False,
+        default=None,
+        write_only=True,
+        help_text=_(
+            "Signature par clé d'accès, quand l'acte l'exige : le PublicKeyCredential (JSON) que "
+            "navigator.credentials.get() rend pour les options reçues en réponse 400 (passkey_options)."
+        ),
     )
 
 
@@ -55,6 +65,7 @@ class ServiceAction(EstablishmentScoped, generics.GenericAPIView):
     answer = status.HTTP_201_CREATED  # 202 for an act that starts a job the caller polls
     countersigners: tuple[str, ...] = ()
     signed_by = None  # the caller, once a ``Signature`` input re-authenticated them
+    passkey = None  # the caller's passkey assertion over the act, when a ``Signature`` input holds one
 
     def perform(self, data: dict[str, Any], **kwargs) -> Any:
         raise NotImplementedError
@@ -70,6 +81,7 @@ class ServiceAction(EstablishmentScoped, generics.GenericAPIView):
         given = self.input_serializer(data=request.data, context=self.get_serializer_context())
         given.is_valid(raise_exception=True)
         data = dict(given.validated_data)
+        self.passkey = data.pop("passkey", None)
         check_typed(data)
         if issubclass(self.input_serializer, Signature):
             reauthenticate(
@@ -79,11 +91,14 @@ class ServiceAction(EstablishmentScoped, generics.GenericAPIView):
                 otp_token=data.pop("otp_token", ""),
             )
             self.signed_by = request.user
-        self.signed = {prefix: countersigner_from(request, data, prefix) for prefix in self.countersigners}
-        for prefix in self.countersigners:
-            for suffix in COUNTERSIGNATURE_FIELDS:
-                data.pop(prefix + suffix, None)
-        return Response(self.output(self.perform(data, **kwargs)), status=self.answer)
+        # The act's first entry carries its signers' passkey assertions: the caller's when they
+        # re-authenticated, each countersigner's as they are authenticated (``countersigner_from``).
+        with signing([Signer(request.user, self.passkey)] if self.signed_by else []):
+            self.signed = {prefix: countersigner_from(request, data, prefix) for prefix in self.countersigners}
+            for prefix in self.countersigners:
+                for suffix in COUNTERSIGNATURE_FIELDS:
+                    data.pop(prefix + suffix, None)
+            return Response(self.output(self.perform(data, **kwargs)), status=self.answer)
 
     def output(self, result: Any) -> Any:
         return self.output_serializer(result, many=self.many, context=self.get_serializer_context()).data

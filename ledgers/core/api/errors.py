@@ -15,6 +15,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from ledgers.core.errors import RuleViolation
+from ledgers.signatures.passkeys import PasskeyRequired
 
 
 class RuleViolationSerializer(serializers.Serializer):
@@ -47,6 +48,10 @@ def exception_handler(exc, context):
     if isinstance(exc, IntegrityError):
         set_rollback()
         return _integrity(exc)
+    if isinstance(exc, PasskeyRequired):  # the act's request options, for the client to sign and send again
+        set_rollback()
+        body = {**exc.message_dict, "passkey_options": exc.options, "passkey_field": exc.field}
+        return Response(body, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, ValidationError):  # without fields, the same body as a refused argument
         exc = DRFValidationError(exc.message_dict if hasattr(exc, "error_dict") else {"detail": " ".join(exc.messages)})
     elif isinstance(exc, ValueError):  # a service refusing its arguments: bad input, not a rule

@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from ledgers.core.api.actions import ServiceAction
+from ledgers.core.api.actions import ServiceAction, Signature
 from ledgers.core.api.fields import DateTimeField
 
 from .. import services
@@ -28,7 +28,7 @@ class RegisterCreateInput(serializers.Serializer):
         self.fields["kind"].choices = kind_choices()
 
 
-class RegisterOpenInput(serializers.Serializer):
+class RegisterOpenInput(Signature):
     paraphe = serializers.CharField(max_length=20)
     statement = serializers.CharField(required=False, allow_blank=True, default="")
 
@@ -59,13 +59,14 @@ class RegisterCreateView(ServiceAction):
 
 
 class RegisterOpenView(ServiceAction):
-    """The authority cotes and paraphs the register: its opening act (REG-01, REG-26)."""
+    """The authority cotes and paraphs the register: its opening act (REG-01, REG-26), signed as a
+    visa is (password, authenticator code, passkey)."""
 
     input_serializer, output_serializer = RegisterOpenInput, EntrySerializer
 
     def perform(self, data, register_number):
         register = register_for(self.request.user, register_number)
-        return services.register_open(register=register, actor=self.request.user, **data)
+        return services.register_open(register=register, actor=self.request.user, passkey=self.passkey, **data)
 
 
 class MainCouranteView(ServiceAction):

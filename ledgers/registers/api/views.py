@@ -53,6 +53,7 @@ class RegisterViewSet(viewsets.ReadOnlyModelViewSet):
             actor=request.user,
             up_to_seq=data.validated_data["up_to_seq"],
             statement=data.validated_data["statement"],
+            passkey=data.validated_data.get("passkey"),
         )
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 

@@ -1,0 +1,333 @@
+"""Passkeys (WebAuthn) that sign acts.
+
+A signature act (a visa, a cote et paraphe…) is signed by the signer's passkey over the act's own
+digest: SHA-256 of the canonical JSON (keys sorted, separators ``,`` and ``:``, UTF-8) of
+``{"register": number, "kind": entry kind, "payload": the entry's payload without "passkey"}``.
+That digest is the WebAuthn challenge, so the assertion binds that act and no other; the
+assertion (credential id, authenticator data, client data, signature) goes into the entry's hashed
+payload under ``passkey``, and anyone holding the credential's public key (a line of the register
+of authorisations) verifies it offline (docs/ledger-format.md, "Passkeys").
+"""
+
+import base64
+import dataclasses
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+from urllib.parse import urlsplit
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+from webauthn import (
+    generate_authentication_options,
+    generate_registration_options,
+    options_to_json,
+    verify_registration_response,
+)
+from webauthn.helpers import decode_credential_public_key, decoded_public_key_to_cryptography
+from webauthn.helpers.exceptions import InvalidRegistrationResponse
+from webauthn.helpers.structs import (
+    AuthenticatorSelectionCriteria,
+    PublicKeyCredentialDescriptor,
+    ResidentKeyRequirement,
+    UserVerificationRequirement,
+)
+
+from .models import Passkey
+
+# A page's form sent with this header is tried, never kept: the answer is the act's WebAuthn
+# request options, which the browser signs before sending the form for good.
+PROBE_HEADER = "X-Passkey-Probe"
+ASSERTION_KEYS = ("credential_id", "authenticator_data", "client_data_json", "signature")
+
+
+def b64u(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def unb64u(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def canonical(document: Any) -> bytes:
+    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def act_digest(*, register: str, kind: str, payload: dict[str, Any]) -> bytes:
+    """The digest an act's passkey signs: its register, its entry kind and its payload (the
+    assertion itself left out)."""
+    body = {k: v for k, v in payload.items() if k not in ("passkey", "passkeys")}
+    return hashlib.sha256(canonical({"register": register, "kind": kind, "payload": body})).digest()
+
+
+def rp_id() -> str:
+    return getattr(settings, "WEBAUTHN_RP_ID", "localhost")
+
+
+def origin_allowed(origin: str, rp: str) -> bool:
+    """An origin the browser may sign from for ``rp``: that domain or a subdomain, over https
+    (http for the machine itself)."""
+    parts = urlsplit(origin)
+    host = parts.hostname or ""
+    local = host in ("localhost", "127.0.0.1")
+    return (parts.scheme == "https" or (parts.scheme == "http" and local)) and (host == rp or host.endswith("." + rp))
+
+
+class PasskeyRequired(ValidationError):
+    """The act waits for the signer's passkey: ``options`` are the WebAuthn request options (the
+    act's digest as challenge) the browser or an API client signs."""
+
+    def __init__(self, options: dict[str, Any], *, field: str = "passkey", who: str = ""):
+        message = (
+            _("%(who)s : signez cet acte avec votre clé d'accès.") % {"who": who}
+            if who
+            else _("Signez cet acte avec votre clé d'accès.")
+        )
+        super().__init__({field: message})
+        self.options, self.field = options, field
+
+
+def active_passkeys(user: AbstractBaseUser):
+    return Passkey.objects.filter(user=user, revoked_at=None)
+
+
+def registration_options(user: AbstractBaseUser) -> tuple[dict[str, Any], bytes]:
+    """The creation options of a new passkey of ``user`` and their challenge (kept by the caller)."""
+    options = generate_registration_options(
+        rp_id=rp_id(),
+        rp_name=str(getattr(settings, "WEBAUTHN_RP_NAME", "Registres")),
+        user_name=user.get_username(),
+        user_id=str(user.pk).encode(),
+        user_display_name=user.get_full_name() or user.get_username(),
+        authenticator_selection=AuthenticatorSelectionCriteria(
+            resident_key=ResidentKeyRequirement.PREFERRED, user_verification=UserVerificationRequirement.PREFERRED
+        ),
+        exclude_credentials=[PublicKeyCredentialDescriptor(id=unb64u(p.credential_id)) for p in active_passkeys(user)],
+    )
+    return json.loads(options_to_json(options)), options.challenge
+
+
+def registration_verify(*, credential: dict[str, Any] | str, challenge: bytes) -> dict[str, Any]:
+    """The new credential's id and public key (COSE and SubjectPublicKeyInfo), once its
+    attestation answers ``challenge``; a ValidationError on ``credential`` else."""
+    try:
+        verified = verify_registration_response(
+            credential=credential,
+            expected_challenge=challenge,
+            expected_rp_id=rp_id(),
+            expected_origin=_origin_of(credential),
+        )
+    except (InvalidRegistrationResponse, ValueError, KeyError, TypeError) as exc:
+        raise ValidationError({"credential": _("Clé d'accès non reconnue : %(reason)s") % {"reason": exc}}) from exc
+    cose = verified.credential_public_key
+    key = decoded_public_key_to_cryptography(decode_credential_public_key(cose))
+    spki = key.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return {
+        "credential_id": b64u(verified.credential_id),
+        "public_key_cose": b64u(cose),
+        "public_key": b64u(spki),
+        "algorithm": int(_cose_alg(cose)),
+        "rp_id": rp_id(),
+    }
+
+
+def _cose_alg(cose: bytes) -> int:
+    return decode_credential_public_key(cose).alg
+
+
+def _origin_of(credential: dict[str, Any] | str) -> str:
+    """The origin the client data names, if the browser may sign from it for this domain."""
+    data = json.loads(credential) if isinstance(credential, str) else credential
+    client = json.loads(unb64u(data["response"]["clientDataJSON"]))
+    origin = client.get("origin", "")
+    if not origin_allowed(origin, rp_id()):
+        raise ValueError(f"origin {origin!r}")
+    return origin
+
+
+def assertion_options(user: AbstractBaseUser, challenge: bytes) -> dict[str, Any]:
+    options = generate_authentication_options(
+        rp_id=rp_id(),
+        challenge=challenge,
+        allow_credentials=[PublicKeyCredentialDescriptor(id=unb64u(p.credential_id)) for p in active_passkeys(user)],
+        user_verification=UserVerificationRequirement.PREFERRED,
+    )
+    return json.loads(options_to_json(options))
+
+
+def assertion_from_credential(credential: dict[str, Any] | str) -> dict[str, str]:
+    """The four parts kept in the entry, from the browser's PublicKeyCredential (as JSON), or a
+    ValidationError on ``passkey``."""
+    try:
+        data = json.loads(credential) if isinstance(credential, str) else credential
+        response = data["response"]
+        assertion = {
+            "credential_id": data["id"],
+            "authenticator_data": response["authenticatorData"],
+            "client_data_json": response["clientDataJSON"],
+            "signature": response["signature"],
+        }
+        for value in assertion.values():
+            unb64u(value)
+            if not isinstance(value, str):
+                raise TypeError
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ValidationError({"passkey": _("Signature par clé d'accès illisible.")}) from exc
+    return assertion
+
+
+def check_assertion(
+    assertion: dict[str, str], *, public_key: str, algorithm: int, rp: str, challenge: bytes
+) -> str | None:
+    """Why ``assertion`` is not a signature of ``challenge`` by the key ``public_key``
+    (SubjectPublicKeyInfo, base64url) for the domain ``rp``; None when it is. The steps an
+    auditor follows offline (docs/ledger-format.md)."""
+    try:
+        client_bytes = unb64u(assertion["client_data_json"])
+        auth_data = unb64u(assertion["authenticator_data"])
+        signature = unb64u(assertion["signature"])
+        client = json.loads(client_bytes)
+    except (ValueError, KeyError, TypeError):
+        return "the passkey assertion is unreadable"
+    if client.get("type") != "webauthn.get":
+        return "the client data is not that of a WebAuthn assertion"
+    if client.get("challenge") != b64u(challenge):
+        return "the passkey signed another act (its challenge is not this entry's digest)"
+    if not origin_allowed(client.get("origin", ""), rp):
+        return f"the passkey signed on another site ({client.get('origin')!r})"
+    if len(auth_data) < 37 or auth_data[:32] != hashlib.sha256(rp.encode()).digest():
+        return "the authenticator data is not for this domain"
+    if not auth_data[32] & 0x01:
+        return "the authenticator saw no user presence"
+    key = serialization.load_der_public_key(unb64u(public_key))
+    signed = auth_data + hashlib.sha256(client_bytes).digest()
+    try:
+        if isinstance(key, ec.EllipticCurvePublicKey):
+            key.verify(signature, signed, ec.ECDSA(hashes.SHA256()))
+        elif isinstance(key, rsa.RSAPublicKey):
+            key.verify(signature, signed, padding.PKCS1v15(), hashes.SHA256())
+        elif isinstance(key, Ed25519PublicKey):
+            key.verify(signature, signed)
+        else:
+            return f"unsupported key algorithm {algorithm}"
+    except InvalidSignature:
+        return "the passkey's signature does not verify with the credential's public key"
+    return None
+
+
+def _verified(user: AbstractBaseUser, passkey: Any, challenge: bytes, field: str) -> dict[str, str]:
+    """The assertion of ``passkey`` when it is ``user``'s signature of ``challenge``; a
+    ValidationError on ``field`` else."""
+    assertion = assertion_from_credential(passkey)
+    credential = active_passkeys(user).filter(credential_id=assertion["credential_id"]).first()
+    if credential is None:
+        raise ValidationError({field: _("Cette clé d'accès n'est pas l'une des vôtres : signature refusée.")})
+    reason = check_assertion(
+        assertion,
+        public_key=credential.public_key,
+        algorithm=credential.algorithm,
+        rp=credential.rp_id,
+        challenge=challenge,
+    )
+    if reason is not None:
+        raise ValidationError(
+            {field: _("La clé d'accès n'a pas signé cet acte : signature refusée (%(reason)s).") % {"reason": reason}}
+        )
+    return assertion
+
+
+@dataclasses.dataclass
+class Signer:
+    """A person who signs the act being done at this terminal (its author re-authenticated, or a
+    countersigner), their passkey assertion if given, and the input it came in."""
+
+    user: AbstractBaseUser
+    passkey: Any = None
+    field: str = "passkey"
+    done: bool = False
+    signed: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+_signers: ContextVar[list[Signer] | None] = ContextVar("act_signers", default=None)
+
+
+@contextmanager
+def signing(signers: Iterable[Signer]) -> Iterator[None]:
+    """Within the block, the first register entry the act appends carries the passkey assertions
+    of those of ``signers`` who hold a passkey (``sign_entry``)."""
+    token = _signers.set([s for s in signers if s.user is not None])
+    try:
+        yield
+    finally:
+        _signers.reset(token)
+
+
+def add_signer(signer: Signer) -> None:
+    """One more signer of the act under way (a countersigner authenticated while it is done)."""
+    signers = _signers.get()
+    if signers is not None and signer.user is not None and all(s.user.pk != signer.user.pk for s in signers):
+        signers.append(signer)
+
+
+def signed_elsewhere(user: AbstractBaseUser) -> None:
+    """``user``'s passkey was taken into the entry by the act's own service (``signed_payload``)."""
+    for signer in _signers.get() or ():
+        if signer.user.pk == user.pk:
+            signer.done = True
+
+
+def sign_entry(*, register: str, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` with, under ``passkeys`` (login → assertion), the assertion over the entry's
+    digest of each signer of the act (``signing``) who holds a passkey: the first entry the act
+    appends is the one they sign. PasskeyRequired names the first who has not signed yet."""
+    signers = [s for s in (_signers.get() or ()) if not s.done]
+    if not signers:
+        return payload
+    challenge = act_digest(register=register, kind=kind, payload=payload)
+    for signer in signers:
+        if signer.signed and signer.signed["challenge"] != challenge:
+            signer.done = True  # signed an earlier entry of the act
+    assertions: dict[str, Any] = {}
+    for signer in (s for s in signers if not s.done):
+        if signer.signed:  # the same entry built again (a retried append)
+            assertions[signer.user.get_username()] = signer.signed["assertion"]
+            continue
+        if not active_passkeys(signer.user).exists():
+            signer.done = True
+            continue
+        if not signer.passkey:
+            name = signer.user.get_full_name() or signer.user.get_username()
+            raise PasskeyRequired(assertion_options(signer.user, challenge), field=signer.field, who=name)
+        assertion = _verified(signer.user, signer.passkey, challenge, signer.field)
+        signer.signed = {"challenge": challenge, "assertion": assertion}
+        assertions[signer.user.get_username()] = assertion
+    return {**payload, "passkeys": assertions} if assertions else payload
+
+
+def signed_payload(
+    *, actor: AbstractBaseUser, register: str, kind: str, payload: dict[str, Any], passkey: Any, required: bool = False
+) -> dict[str, Any]:
+    """``payload`` with the signer's passkey assertion over the act's digest, when the signer has
+    a passkey or ``required``; PasskeyRequired (the request options) when none was given, a
+    ValidationError when the one given does not sign this act with a passkey of the signer's."""
+    held = active_passkeys(actor).exists()
+    if not held and not required:
+        return payload
+    if not held:
+        raise ValidationError(
+            {"passkey": _("Cet acte se signe avec une clé d'accès : enregistrez-en une depuis votre profil.")}
+        )
+    challenge = act_digest(register=register, kind=kind, payload=payload)
+    signed_elsewhere(actor)
+    if not passkey:
+        raise PasskeyRequired(assertion_options(actor, challenge))
+    return {**payload, "passkey": _verified(actor, passkey, challenge, "passkey")}
