@@ -18,7 +18,7 @@ try:  # tree heads, proofs and time-stamps only; an export or a manifest needs t
 except ImportError:
     x509 = None
 
-HASHED = ("register", "seq", "recorded_at", "actor", "role", "kind", "payload", "corrects", "prev_hash", "written")
+HASHED = "register seq recorded_at actor role kind payload corrects prev_hash written digests".split()
 SIGNED = ("establishment", "number", "created_at", "size", "root", "prev", "tables", "key_id")
 PKCS = "2a864886f70d01"  # DER of the OID 1.2.840.113549.1: 7.2 SignedData, 9.3 content type, 9.4 message digest
 TST_INFO, SHA2 = PKCS + "0910" + "0104", "6086480165030402"  # 1.2.840.113549.1.9.16.1.4; SHA-2: .1 256, .2 384, .3 512

@@ -113,6 +113,9 @@ class Entry(models.Model):
     # Format 2: {model label: [pk, …]} of the objects whose history rows the entry's transaction
     # wrote before it (ledgers/registers/written.py), hashed; NULL for an entry of format 1.
     written = models.JSONField(_("objets écrits"), null=True, blank=True, editable=False)
+    # Format 3: {model label: {history id: digest}} of the history rows of those objects that the
+    # transaction wrote before it (ledgers/registers/digests.py), hashed; NULL before format 3.
+    digests = models.JSONField(_("empreintes des historiques"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("entrée")
@@ -148,6 +151,8 @@ class Entry(models.Model):
         }
         if self.written is not None:  # format 2
             fields["written"] = self.written
+        if self.digests is not None:  # format 3
+            fields["digests"] = self.digests
         return fields
 
 

@@ -22,6 +22,7 @@ from ledgers.core.roles import Role
 from . import store
 from .chain import check_payload, entry_hash, format_timestamp
 from .checkpoints import checkpoint_bytes
+from .digests import transaction_digests
 from .kinds import DIRECTORATE, MAIN_COURANTE, default_title, get_kind
 from .models import SYSTEM_ACTOR, SYSTEM_ROLE, Checkpoint, Entry, EntryKind, Register
 from .selectors import current_register, visaed_up_to
@@ -69,7 +70,8 @@ def _entry_values(
 ) -> dict[str, Any]:
     """The stored fields of a new entry (by attname), its hash computed over their canonical form
     (format 2: with the objects the transaction wrote since its previous entry, taken here unless
-    given). The caller has checked the payload (check_payload). No ``actor``: the system's act,
+    given; format 3 on PostgreSQL: with the digests of their history rows of this transaction).
+    The caller has checked the payload (check_payload). No ``actor``: the system's act,
     signed with its marker (``notification_entry_append`` alone writes those)."""
     values = {
         "register_id": register.pk,
@@ -84,6 +86,7 @@ def _entry_values(
         "prev_hash": prev_hash,
         "written": take_written() if written is None else written,
     }
+    values["digests"] = transaction_digests(values["written"])
     values["entry_hash"] = entry_hash(
         register=register.number,
         seq=seq,
@@ -95,6 +98,7 @@ def _entry_values(
         corrects=corrects.seq if corrects else None,
         prev_hash=prev_hash,
         written=values["written"],
+        digests=values["digests"],
     )
     return values
 
