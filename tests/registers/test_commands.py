@@ -197,7 +197,7 @@ def test_reg_20_auditor_script_names_a_tampered_entry(mc_register, mc_staff, tmp
         check=False,
     )
     assert audit.returncode == 1
-    assert audit.stderr.strip() == "seq 3: entry_hash does not match the entry's content"
+    assert audit.stderr.strip() == "FAIL seq 3: entry_hash does not match the entry's content"
 
 
 @pytest.mark.django_db
