@@ -151,6 +151,7 @@ def test_export_register_round_trip(mc_register, mc_staff, tmp_path):
             "prev_hash",
             "entry_hash",
             "written",
+            "digests",
         }
         assert entry == {**stored[entry["seq"]].hashed_fields(), "entry_hash": stored[entry["seq"]].entry_hash}
     assert json.loads(lines[4])["corrects"] == 2
