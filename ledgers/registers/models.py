@@ -210,3 +210,26 @@ class TreeHead(models.Model):
 
     def __str__(self) -> str:
         return f"{self.establishment.code} n° {self.number}"
+
+
+class MerkleNode(models.Model):
+    """A stored subtree of a register's Merkle tree over its entries (RFC 9162 hashing, leaf data
+    the entry's hash as 32 bytes): the hash of the 2**level leaves from index * 2**level on, written
+    once the subtree is complete (ledgers/registers/trees.py). Proofs are computed from these, never
+    from the register; a node changed by whoever can write the database gives a proof that does not
+    check against the signed root, not a false one."""
+
+    register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="merkle_nodes")
+    level = models.PositiveSmallIntegerField()
+    index = models.BigIntegerField()
+    hash = models.BinaryField(max_length=32)
+
+    class Meta:
+        verbose_name = _("nœud de l'arbre de Merkle")
+        verbose_name_plural = _("nœuds de l'arbre de Merkle")
+        constraints = [
+            models.UniqueConstraint(fields=["register", "level", "index"], name="merkle_node_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.register_id} {self.level}/{self.index}"

@@ -19,7 +19,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 
-from . import store
+from . import store, trees
 from .chain import check_payload, entry_hash, format_timestamp
 from .checkpoints import checkpoint_bytes
 from .digests import transaction_digests
@@ -532,4 +532,5 @@ def _checkpoint_seal(register: Register, *, full: bool) -> Checkpoint | Finding:
         checkpoint = Checkpoint(register=register, key_id=key_id, signature=signature, **fields)
         # Two runs at once seal the same seq twice: the second one is a no-op.
         Checkpoint.objects.bulk_create([checkpoint], ignore_conflicts=True)
+        trees.extend(register, seq)  # the register's Merkle tree, for proofs of logarithmic size
         return checkpoint
