@@ -10,7 +10,6 @@ import hashlib
 from pathlib import Path
 
 import environ
-from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -318,13 +317,17 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
+# The window that no seal covers: at most this many minutes (and a séance close seals at once).
+LEDGERS_SEAL_INTERVAL_MINUTES = min(env.int("LEDGERS_SEAL_INTERVAL_MINUTES", default=15), 15)
+LEDGERS_SEAL_ON_SEANCE_CLOSE = env.bool("LEDGERS_SEAL_ON_SEANCE_CLOSE", default=True)
 CELERY_BEAT_SCHEDULE = {
     # Daily séance reports for the séances closed since the last run (ledgers.reports).
     "daily-seance-reports": {"task": "ledgers.reports.tasks.daily_reports_task", "schedule": 15 * 60.0},
-    # Daily sealed checkpoint of every register that moved (ledgers.registers, docs/operations.md §6).
+    # Sealed checkpoints and tree heads of every register that moved, every few minutes
+    # (LEDGERS_SEAL_INTERVAL_MINUTES) and at each séance close (ledgers.registers, docs/operations.md §6).
     "seal-register-checkpoints": {
         "task": "ledgers.registers.tasks.checkpoints_seal_task",
-        "schedule": crontab(hour=5, minute=0),
+        "schedule": LEDGERS_SEAL_INTERVAL_MINUTES * 60.0,
     },
     # Report jobs the broker never got, or whose worker stopped (ledgers.reports.services).
     "report-jobs-recovery": {"task": "ledgers.reports.tasks.report_jobs_recover_task", "schedule": 5 * 60.0},

@@ -1,6 +1,7 @@
 """python verify_export.py REGISTER.jsonl [EARLIER.jsonl] | MANIFEST.json (docs/archive-format.md)
-| TREE_HEAD.json PUBLIC_KEY_HEX [EXPORT.jsonl …] [--qr 'LEDGER1;…' | --qr QR.txt] | PROOF.json PUBLIC_KEY_HEX
-[--tsa-root ROOTS.pem …] (§11–13: needs `cryptography`; a root makes a tree head's RFC 3161 time trusted)."""
+| TREE_HEAD.json PUBLIC_KEY_HEX [EXPORT.jsonl …] [--earlier HEAD.json|DIR …] [--qr 'LEDGER1;…' | --qr QR.txt]
+| PROOF.json PUBLIC_KEY_HEX [--tsa-root ROOTS.pem …] (§11–13: needs `cryptography`; a root makes a tree head's
+RFC 3161 time trusted; --earlier: the tree heads received before, held in one sequence with this one)."""
 
 import argparse
 import base64
@@ -18,10 +19,17 @@ try:  # tree heads, proofs and time-stamps only; an export or a manifest needs t
 except ImportError:
     x509 = None
 
-HASHED = ("register", "seq", "recorded_at", "actor", "role", "kind", "payload", "corrects", "prev_hash", "written")
+HASHED = "register seq recorded_at actor role kind payload corrects prev_hash written digests".split()
 SIGNED = ("establishment", "number", "created_at", "size", "root", "prev", "tables", "key_id")
 PKCS = "2a864886f70d01"  # DER of the OID 1.2.840.113549.1: 7.2 SignedData, 9.3 content type, 9.4 message digest
 TST_INFO, SHA2 = PKCS + "0910" + "0104", "6086480165030402"  # 1.2.840.113549.1.9.16.1.4; SHA-2: .1 256, .2 384, .3 512
+
+
+def unreadable(kind, exc, _traceback):  # a file that is not what it should be: one line, never a traceback
+    sys.exit(f"FAIL unreadable input ({kind.__name__}: {exc})")
+
+
+sys.excepthook = unreadable
 
 
 def canon(document):
@@ -30,25 +38,27 @@ def canon(document):
 
 def verify(path, earlier=None, anchors=()):  # earlier: an export kept before; anchors: (seq, hash, who showed it)
     prev, chain, seq = "0" * 64, {}, 0  # the genesis hash: 64 zeros
+    if path.stat().st_size == 0:
+        sys.exit(f"FAIL {path.name}: empty export, no entry to verify (a volume awaiting its opening has none)")
     for seq, line in enumerate(path.open(encoding="utf-8"), start=1):
         entry = json.loads(line)
         digest = hashlib.sha256(canon({k: entry[k] for k in HASHED if k in entry})).hexdigest()
         if entry["seq"] != seq:
-            sys.exit(f"line {seq}: seq {entry['seq']} instead of {seq} (missing or moved entry)")
+            sys.exit(f"FAIL line {seq}: seq {entry['seq']} instead of {seq} (missing or moved entry)")
         if entry["prev_hash"] != prev:
-            sys.exit(f"seq {seq}: prev_hash is not the hash of the previous entry")
+            sys.exit(f"FAIL seq {seq}: prev_hash is not the hash of the previous entry")
         if entry["entry_hash"] != digest:
-            sys.exit(f"seq {seq}: entry_hash does not match the entry's content")
+            sys.exit(f"FAIL seq {seq}: entry_hash does not match the entry's content")
         if entry["kind"] == "visa" and chain.get(entry["payload"]["covers_seq"]) != entry["payload"]["covers_hash"]:
-            sys.exit(f"seq {seq}: the visa's covers_hash is not the hash of the entry it covers")
+            sys.exit(f"FAIL seq {seq}: the visa's covers_hash is not the hash of the entry it covers")
         if earlier and earlier.readline() not in ("", line):
-            sys.exit(f"seq {seq}: changed since the earlier export")
+            sys.exit(f"FAIL seq {seq}: changed since the earlier export")
         prev = chain[seq] = digest
     if earlier and earlier.readline():
-        sys.exit(f"seq {seq + 1}: missing since the earlier export (entries cut off the end)")
+        sys.exit(f"FAIL seq {seq + 1}: missing since the earlier export (entries cut off the end)")
     for n, digest, who in anchors:
         if chain.get(n) != digest:
-            sys.exit(f"{path.name} n° {n}: not the entry {who} (rewritten, removed or cut)")
+            sys.exit(f"FAIL {path.name} n° {n}: not the entry {who} (rewritten, removed or cut)")
     return seq, prev
 
 
@@ -69,11 +79,14 @@ def root(leaves):
 
 def signed(head, key_hex, roots):  # the tree head's signature, with the public key alone, and its time-stamp
     if x509 is None:
-        sys.exit("a tree head is checked with the Python package `cryptography`: pip install cryptography")
+        sys.exit("FAIL a tree head is checked with the Python package `cryptography`: pip install cryptography")
     body = canon({k: head[k] for k in SIGNED})
-    Ed25519PublicKey.from_public_bytes(bytes.fromhex(key_hex)).verify(bytes.fromhex(head["signature"]), body)
+    try:
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(key_hex)).verify(bytes.fromhex(head["signature"]), body)
+    except Exception:  # InvalidSignature, or a signature or key that is not hex of the right length
+        sys.exit(f"FAIL tree head n° {head['number']}: its signature does not verify under the public key given")
     if hashlib.sha256(body).hexdigest() != head["hash"]:
-        sys.exit("the tree head's hash does not match its content")
+        sys.exit("FAIL the tree head's hash does not match its content")
     return stamped(head, roots) if head.get("timestamp_token") else ", no time-stamp"
 
 
@@ -135,19 +148,21 @@ def stamped(head, roots):  # RFC 3161 token: a CMS SignedData (RFC 5652) over a 
         else:  # EdDSA
             key.verify(signature[1], signed_attributes)
     except Exception as exc:
-        sys.exit(f"the tree head's time-stamp token does not verify ({type(exc).__name__}: {exc})")
+        sys.exit(f"FAIL the tree head's time-stamp token does not verify ({type(exc).__name__}: {exc})")
     if (kind.hex(), content_type.hex(), attributes.get(PKCS + "0903")) != (PKCS + "0702", TST_INFO, content_type):
-        sys.exit("the tree head's time-stamp token is not a signed TSTInfo")
+        sys.exit("FAIL the tree head's time-stamp token is not a signed TSTInfo")
     if attributes.get(PKCS + "0904") != hashlib.new(h.name, tst).digest():
-        sys.exit("the time-stamp token's TSTInfo is not the one its authority signed (altered)")
+        sys.exit("FAIL the time-stamp token's TSTInfo is not the one its authority signed (altered)")
     if (der(algorithm)[0][1].hex(), imprint.hex()) != (SHA2 + "01", head["hash"]):
-        sys.exit("the time-stamp token is not over this tree head (its message imprint is another hash)")
+        sys.exit("FAIL the time-stamp token is not over this tree head (its message imprint is another hash)")
     when = f", time-stamped {at:%Y-%m-%dT%H:%M:%SZ} by {cert.subject.rfc4514_string()}"
     if not roots:
         return when + " (time unverified: without --tsa-root any authority could have made the token)"
     usage = [e.value for e in cert.extensions if isinstance(e.value, x509.ExtendedKeyUsage)]
     if not (usage and x509.ExtendedKeyUsageOID.TIME_STAMPING in usage[0] and chained(cert, certs, roots, at)):
-        sys.exit("the time-stamp authority is not trusted: no time-stamping certificate valid then under a --tsa-root")
+        sys.exit(
+            "FAIL the time-stamp authority is not trusted: no time-stamping certificate valid then under a --tsa-root"
+        )
     return when + " (trusted root)"
 
 
@@ -164,8 +179,32 @@ def included(proof):  # RFC 9162 §2.1.3.2: the leaf and its audit path give the
     return sn == 0 and r.hex() == proof["tree_head"]["root"]
 
 
+def held(current, files, key_hex, roots):  # the heads received before and this one: one sequence, no fork
+    heads = {current["number"]: current}
+    for f in (g for d in files for g in (sorted(d.glob("*.json")) if d.is_dir() else [d])):
+        head = json.loads(f.read_text(encoding="utf-8"))
+        signed(head, key_hex, roots)
+        if head["establishment"] != current["establishment"]:
+            sys.exit(f"FAIL {f.name}: tree head of another establishment ({head['establishment']})")
+        if heads.setdefault(head["number"], head)["hash"] != head["hash"]:
+            sys.exit(f"FAIL tree head n° {head['number']}: two different heads with that number (a fork or a re-seal)")
+    numbers = sorted(heads)
+    for a, b in (map(heads.get, pair) for pair in zip(numbers, numbers[1:], strict=False)):  # noqa: RUF007
+        if (b["number"] == a["number"] + 1 and b["prev"] != a["hash"]) or b["created_at"] < a["created_at"]:
+            sys.exit(f"FAIL tree head n° {b['number']} does not follow n° {a['number']} (chain or time broken)")
+        later = {leaf_["register"]: (leaf_["seq"], leaf_["hash"]) for leaf_ in b["leaves"]}
+        for leaf_ in a["leaves"]:
+            seq, digest = later.get(leaf_["register"], (0, ""))
+            if seq < leaf_["seq"] or (seq == leaf_["seq"] and digest != leaf_["hash"]):
+                sys.exit(
+                    f"FAIL {leaf_['register']} n° {leaf_['seq']}: head n° {b['number']} not after n° {a['number']}"
+                )
+    return [heads[n] for n in numbers]
+
+
 cli = argparse.ArgumentParser(usage=__doc__)
 cli.add_argument("files", nargs="+")
+cli.add_argument("--earlier", action="append", default=[], type=pathlib.Path, help="tree heads received before")
 cli.add_argument("--qr", help="a printed page's QR code (§13), as text or in a file")
 cli.add_argument("--tsa-root", action="append", default=[], type=pathlib.Path, help="root certificates (PEM)")
 options = cli.parse_intermixed_args()
@@ -176,18 +215,29 @@ if "leaves" in document:  # a tree head, the exports it covers, and a printed pa
     time = signed(document, args[0], roots)
     heads = {leaf_["register"]: (leaf_["seq"], leaf_["hash"]) for leaf_ in document["leaves"]}
     if root([leaf(r, *heads[r]) for r in sorted(heads)]).hex() != document["root"] or len(heads) != document["size"]:
-        sys.exit("the tree head's root is not the Merkle root of its leaves")
-    exports = {json.loads(e.open(encoding="utf-8").readline())["register"]: e for e in map(pathlib.Path, args[1:])}
+        sys.exit("FAIL the tree head's root is not the Merkle root of its leaves")
+    sequence = held(document, options.earlier, args[0], roots)
+    exports = {}
+    for export in map(pathlib.Path, args[1:]):
+        if not (first := export.open(encoding="utf-8").readline()):
+            sys.exit(f"FAIL {export.name}: empty export, no entry to verify (a volume awaiting its opening has none)")
+        exports[json.loads(first)["register"]] = export
     anchors = {register: [(*heads[register], "the tree head signed")] for register in exports}
+    for head in sequence:  # every head held: what it signed is still in the exports
+        for leaf_ in (leaf_ for leaf_ in head["leaves"] if leaf_["register"] in exports):
+            anchors[leaf_["register"]].append((leaf_["seq"], leaf_["hash"], f"tree head n° {head['number']} signed"))
+    time += f"; {len(sequence)} tree heads held in sequence" if len(sequence) > 1 else ""
     if options.qr:  # §13: LEDGER1;register;seq;entry_hash;establishment;tree head number when printed
         qr = options.qr if options.qr.startswith("LEDGER1;") else pathlib.Path(options.qr).read_text("utf-8").strip()
         if len(page := qr.split(";")) != 6 or page[0] != "LEDGER1" or not page[2].isdigit():
-            sys.exit("not the QR code of a printed page (LEDGER1;register;seq;hash;establishment;tree head)")
+            sys.exit("FAIL not the QR code of a printed page (LEDGER1;register;seq;hash;establishment;tree head)")
         _, register, seq, digest, establishment, printed = page
         if establishment != document["establishment"] or int(seq) > heads.get(register, (0,))[0]:
-            sys.exit(f"{register} n° {seq}: not covered by this tree head (another establishment's, or sealed before)")
+            sys.exit(
+                f"FAIL {register} n° {seq}: not covered by this tree head (another establishment's, or sealed before)"
+            )
         if register not in exports:
-            sys.exit(f"{register} n° {seq}: give the export of {register} to check the printed page against")
+            sys.exit(f"FAIL {register} n° {seq}: give the export of {register} to check the printed page against")
         anchors[register].append((int(seq), digest, "the printed page shows"))
         time += f"; printed page {register} n° {seq} (tree head n° {printed} when printed) covered"
     for register, export in exports.items():
@@ -199,10 +249,10 @@ if "audit_path" in document:  # one entry, its chain up to the register's head, 
     for entry in entries:
         digest = hashlib.sha256(canon({k: entry[k] for k in HASHED if k in entry})).hexdigest()
         if entry["prev_hash"] != prev or entry["entry_hash"] != digest:
-            sys.exit(f"seq {entry['seq']}: the chain from the proved entry to the head is broken")
+            sys.exit(f"FAIL seq {entry['seq']}: the chain from the proved entry to the head is broken")
         prev = digest
     if [entries[-1]["seq"], prev] != document["head"] or not included(document):
-        sys.exit("the entry's chain does not lead to a head the tree head signed")
+        sys.exit("FAIL the entry's chain does not lead to a head the tree head signed")
     tree_head = document["tree_head"]["number"]
     sys.exit(print(f"OK {document['register']} n° {entries[0]['seq']} in tree head n° {tree_head}{time}"))
 files = document.get("files")
@@ -210,6 +260,6 @@ for f in files or ():  # a manifest: each file's digest, and each export's chain
     if hashlib.sha256((path.parent / f["name"]).read_bytes()).hexdigest() != f["sha256"] or (
         "head_hash" in f and verify(path.parent / f["name"]) != (f["entries"], f["head_hash"])
     ):
-        sys.exit(f"{f['name']}: does not match the manifest (SHA-256, entry count or last hash)")
+        sys.exit(f"FAIL {f['name']}: does not match the manifest (SHA-256, entry count or last hash)")
 earlier = open(args[0], encoding="utf-8") if args else None
 print(f"OK {len(files)} files" if files is not None else "OK {} entries, last hash {}".format(*verify(path, earlier)))

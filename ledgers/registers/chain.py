@@ -2,7 +2,8 @@
 
 canonical = UTF-8 JSON of {register, seq, recorded_at, actor, role, kind, payload, corrects,
 prev_hash} and, from format 2 on, ``written`` (the objects the entry's transaction wrote before
-it), keys sorted, separators (",", ":"), no ASCII escaping; entry_hash = sha256 hex. An entry of
+it) and, from format 3 on, ``digests`` (the digests of those objects' history rows), keys sorted,
+separators (",", ":"), no ASCII escaping; entry_hash = sha256 hex. An entry of
 format 1 (from before ``written`` existed) has none, stored as NULL, and is hashed without it.
 
 orjson writes these bytes several times faster than the standard library: for the values a
@@ -99,6 +100,7 @@ def canonical_bytes(
     corrects: int | None,
     prev_hash: str,
     written: dict[str, list[int]] | None = None,
+    digests: dict[str, dict[str, str]] | None = None,
 ) -> bytes:
     document = {
         "register": register,
@@ -113,6 +115,8 @@ def canonical_bytes(
     }
     if written is not None:  # format 2
         document["written"] = written
+    if digests is not None:  # format 3
+        document["digests"] = digests
     return canonical_json(document)
 
 

@@ -258,6 +258,56 @@ def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS, 
 
 
 TRANSACTIONS = "transactions"
+ROW_DIGESTS = "history digests"
+
+
+def check_row_digests(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> list[ObjectFinding]:
+    """History rows that no longer match the digest an entry of format 3 sealed (changed in
+    place, or gone): the first of each model, naming the object, the history row and the entry.
+    Entries are read in batches; the rows they name are read by history id."""
+    from .digests import sealed_digests, stored_digests
+
+    if connections[using].vendor != "postgresql":
+        return []
+    found: dict[str, ObjectFinding] = {}
+    labels = {model._meta.label for model, _history in tracked_models()}
+    batch: dict[str, dict[int, tuple[str, int, str]]] = {}
+    pending = 0
+
+    def flush() -> None:
+        for label, sealed in batch.items():
+            if label in found:
+                continue
+            stored = stored_digests(label, sealed, using)
+            for hid in sorted(sealed):
+                number, seq, digest = sealed[hid]
+                where = {"hid": hid, "register": number, "seq": seq}
+                if hid not in stored:
+                    reason, pk = _("historique n° %(hid)s disparu : l'entrée %(register)s n° %(seq)s l'a scellé"), "?"
+                elif stored[hid][1] != digest:
+                    pk = stored[hid][0]
+                    reason = _(
+                        "historique n° %(hid)s modifié : ses colonnes ne sont plus celles que l'entrée "
+                        "%(register)s n° %(seq)s a scellées"
+                    )
+                else:
+                    continue
+                found[label] = ObjectFinding(label, pk, "row_digest", str(reason % where), history_id=hid)
+                break
+        batch.clear()
+
+    for number, seq, label, rows in sealed_digests(using, since):
+        if label in found or label not in labels:
+            continue
+        sealed = batch.setdefault(label, {})
+        for hid, digest in rows.items():
+            sealed[int(hid)] = (number, seq, digest)
+        pending += len(rows)
+        if pending >= CHUNK:
+            flush()
+            pending = 0
+    flush()
+    return [found[label] for label in sorted(found)]
 
 
 def verify_objects(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> Iterator[tuple[str, ObjectFinding | None]]:
@@ -271,3 +321,5 @@ def verify_objects(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> Iterator[tu
         return
     findings = check_transactions(using=using, since=since)
     yield from ((finding.model, finding) for finding in findings) if findings else [(TRANSACTIONS, None)]
+    findings = check_row_digests(using=using, since=since)
+    yield from ((finding.model, finding) for finding in findings) if findings else [(ROW_DIGESTS, None)]

@@ -13,7 +13,9 @@ import datetime
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -84,6 +86,14 @@ def seance_closed(*, seance: Seance, actor: AbstractBaseUser, role: str) -> None
         ),
         seance=seance.pk,
     )
+    if settings.LEDGERS_SEAL_ON_SEANCE_CLOSE:  # the séance's entries sealed once it is over
+        transaction.on_commit(_seal, robust=True)
+
+
+def _seal() -> None:
+    from .tasks import checkpoints_seal_task
+
+    checkpoints_seal_task.delay()
 
 
 @records(SETTING_CHANGED)

@@ -116,6 +116,9 @@ class Entry(models.Model):
     # Format 2: {model label: [pk, …]} of the objects whose history rows the entry's transaction
     # wrote before it (ledgers/registers/written.py), hashed; NULL for an entry of format 1.
     written = models.JSONField(_("objets écrits"), null=True, blank=True, editable=False)
+    # Format 3: {model label: {history id: digest}} of the history rows of those objects that the
+    # transaction wrote before it (ledgers/registers/digests.py), hashed; NULL before format 3.
+    digests = models.JSONField(_("empreintes des historiques"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("entrée")
@@ -151,6 +154,8 @@ class Entry(models.Model):
         }
         if self.written is not None:  # format 2
             fields["written"] = self.written
+        if self.digests is not None:  # format 3
+            fields["digests"] = self.digests
         return fields
 
 
@@ -208,3 +213,26 @@ class TreeHead(models.Model):
 
     def __str__(self) -> str:
         return f"{self.establishment.code} n° {self.number}"
+
+
+class MerkleNode(models.Model):
+    """A stored subtree of a register's Merkle tree over its entries (RFC 9162 hashing, leaf data
+    the entry's hash as 32 bytes): the hash of the 2**level leaves from index * 2**level on, written
+    once the subtree is complete (ledgers/registers/trees.py). Proofs are computed from these, never
+    from the register; a node changed by whoever can write the database gives a proof that does not
+    check against the signed root, not a false one."""
+
+    register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="merkle_nodes")
+    level = models.PositiveSmallIntegerField()
+    index = models.BigIntegerField()
+    hash = models.BinaryField(max_length=32)
+
+    class Meta:
+        verbose_name = _("nœud de l'arbre de Merkle")
+        verbose_name_plural = _("nœuds de l'arbre de Merkle")
+        constraints = [
+            models.UniqueConstraint(fields=["register", "level", "index"], name="merkle_node_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.register_id} {self.level}/{self.index}"

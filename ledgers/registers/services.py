@@ -22,9 +22,10 @@ from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.signatures.passkeys import sign_entry, signed_payload
 
-from . import store
+from . import store, trees
 from .chain import check_payload, entry_hash, format_timestamp
 from .checkpoints import checkpoint_bytes
+from .digests import transaction_digests
 from .kinds import AUTHORISATIONS, DIRECTORATE, MAIN_COURANTE, default_title, get_kind
 from .models import SYSTEM_ACTOR, SYSTEM_ROLE, Checkpoint, Entry, EntryKind, Register
 from .selectors import current_register, visaed_up_to
@@ -72,9 +73,10 @@ def _entry_values(
 ) -> dict[str, Any]:
     """The stored fields of a new entry (by attname), its hash computed over their canonical form
     (format 2: with the objects the transaction wrote since its previous entry, taken here unless
-    given). The caller has checked the payload (check_payload). No ``actor``: the system's act,
-    signed with its marker (``notification_entry_append`` alone writes those). The first entry of
-    an act signed at this terminal carries its signers' passkey assertions (``sign_entry``)."""
+    given; format 3 on PostgreSQL: with the digests of their history rows of this transaction).
+    The caller has checked the payload (check_payload). No ``actor``: the system's act, signed
+    with its marker (``notification_entry_append`` alone writes those). The first entry of an act
+    signed at this terminal carries its signers' passkey assertions (``sign_entry``)."""
     payload = sign_entry(register=register.number, kind=str(kind), payload=payload)
     values = {
         "register_id": register.pk,
@@ -89,6 +91,7 @@ def _entry_values(
         "prev_hash": prev_hash,
         "written": take_written() if written is None else written,
     }
+    values["digests"] = transaction_digests(values["written"])
     values["entry_hash"] = entry_hash(
         register=register.number,
         seq=seq,
@@ -100,6 +103,7 @@ def _entry_values(
         corrects=corrects.seq if corrects else None,
         prev_hash=prev_hash,
         written=values["written"],
+        digests=values["digests"],
     )
     return values
 
@@ -679,4 +683,5 @@ def _checkpoint_seal(register: Register, *, full: bool) -> Checkpoint | Finding:
         checkpoint = Checkpoint(register=register, key_id=key_id, signature=signature, **fields)
         # Two runs at once seal the same seq twice: the second one is a no-op.
         Checkpoint.objects.bulk_create([checkpoint], ignore_conflicts=True)
+        trees.extend(register, seq)  # the register's Merkle tree, for proofs of logarithmic size
         return checkpoint

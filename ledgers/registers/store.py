@@ -32,6 +32,7 @@ FIELDS = (
     "payload",
     "corrects",
     "written",
+    "digests",
     "prev_hash",
     "entry_hash",
 )
@@ -96,6 +97,7 @@ def row(
     corrects_id: int | None,
     written: dict[str, list[int]] | None,
     prev_hash: str,
+    digests: dict[str, dict[str, str]] | None = None,
     entry_hash: str,
 ) -> tuple:
     """The database values of an entry, in FIELDS order, adapted as Django adapts them."""
@@ -111,6 +113,7 @@ def row(
         ops.adapt_json_value(payload, None),
         corrects_id,
         None if written is None else ops.adapt_json_value(written, None),
+        None if digests is None else ops.adapt_json_value(digests, None),
         prev_hash,
         entry_hash,
     )

@@ -32,8 +32,21 @@ from .models import Checkpoint, Entry, EntryKind, Register, TreeHead
 from .signing import signature_valid
 
 # The hashed fields in canonical order of a scanned row, then the stored entry_hash, then the
-# objects written of format 2 (NULL for format 1: hashed without them).
-ROW_KEYS = ("seq", "recorded_at", "actor", "role", "kind", "payload", "corrects", "prev_hash", "entry_hash", "written")
+# objects written of format 2 (NULL for format 1: hashed without them), the history rows' digests of
+# format 3 (NULL before).
+ROW_KEYS = (
+    "seq",
+    "recorded_at",
+    "actor",
+    "role",
+    "kind",
+    "payload",
+    "corrects",
+    "prev_hash",
+    "entry_hash",
+    "written",
+    "digests",
+)
 FETCH = 2000
 
 
@@ -53,12 +66,13 @@ class Finding:
 
 def _scan_sql(vendor: str, *, bounded: bool = False) -> str:
     table = connections[DEFAULT_DB_ALIAS].ops.quote_name(Entry._meta.db_table)
-    at, payload, written = "e.recorded_at", "e.payload", "e.written"
+    at, payload, written, digests = "e.recorded_at", "e.payload", "e.written", "e.digests"
     if vendor == "postgresql":  # the timestamp already in its canonical text, the JSON as text for orjson
-        at, payload, written = (
+        at, payload, written, digests = (
             """to_char(e.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')""",
             "e.payload::text",
             "e.written::text",
+            "e.digests::text",
         )
     # The corrected entry's seq is looked up for the corrections only.
     corrects = (
@@ -66,7 +80,8 @@ def _scan_sql(vendor: str, *, bounded: bool = False) -> str:
     )
     bound = " AND e.seq <= %s" if bounded else ""
     return (
-        f"SELECT e.seq, {at}, e.actor, e.role, e.kind, {payload}, {corrects}, e.prev_hash, e.entry_hash, {written} "
+        f"SELECT e.seq, {at}, e.actor, e.role, e.kind, {payload}, {corrects}, e.prev_hash, e.entry_hash, "
+        f"{written}, {digests} "
         f"FROM {table} e WHERE e.register_id = %s AND e.seq >= %s{bound} ORDER BY e.seq"
     )
 
@@ -98,8 +113,8 @@ def _rows(
                 yield seq, format_timestamp(connection.ops.convert_datetimefield_value(at, None, connection)), *rest
 
 
-def _document(number: str, row: tuple, payload, written) -> dict:
-    seq, at, actor, role, kind, _payload, corrects, prev_hash, _stored, _written = row
+def _document(number: str, row: tuple, payload, written, digests=None) -> dict:
+    seq, at, actor, role, kind, _payload, corrects, prev_hash, _stored, _written, _digests = row
     document = {
         "register": number,
         "seq": seq,
@@ -113,6 +128,8 @@ def _document(number: str, row: tuple, payload, written) -> dict:
     }
     if written is not None:  # format 2
         document["written"] = written
+    if digests is not None:  # format 3
+        document["digests"] = digests
     return document
 
 
@@ -121,32 +138,36 @@ def _decoded(text: str | dict | list | None, loads):
     return loads(text) if isinstance(text, str) else text
 
 
-def _hashed(number: str, row: tuple) -> tuple[str, object, object]:
-    """(sha256 of the canonical bytes, decoded payload, decoded written objects) of a scanned row. The JSON
+def _hashed(number: str, row: tuple) -> tuple[str, object, object, object]:
+    """(sha256 of the canonical bytes, decoded payload, written objects, digests) of a scanned row. The JSON
     is decoded with orjson; a hash that does not match the stored one is computed again with the
     reference decoder and encoder before it is believed (orjson reads integers beyond 64 bits as
     floats): a mismatch is reported only on the definition's bytes, and the values returned are
     then the reference decoder's."""
-    text, written_text = row[5], row[9]
+    text, written_text, digests_text = row[5], row[9], row[10]
     try:
         payload, written = orjson.loads(text), _decoded(written_text, orjson.loads)
+        digests = _decoded(digests_text, orjson.loads)
     except orjson.JSONDecodeError:
         pass
     else:
-        digest = hashlib.sha256(canonical_json(_document(number, row, payload, written))).hexdigest()
+        digest = hashlib.sha256(canonical_json(_document(number, row, payload, written, digests))).hexdigest()
         if digest == row[8]:
-            return digest, payload, written
+            return digest, payload, written, digests
     payload, written = json.loads(text), _decoded(written_text, json.loads)
-    document = _document(number, row, payload, written)
-    return hashlib.sha256(canonical_json_reference(document)).hexdigest(), payload, written
+    digests = _decoded(digests_text, json.loads)
+    document = _document(number, row, payload, written, digests)
+    return hashlib.sha256(canonical_json_reference(document)).hexdigest(), payload, written, digests
 
 
 def _values(number: str, row: tuple) -> dict:
     values = dict(zip(ROW_KEYS, row, strict=True), register=number)
-    _digest, values["payload"], written = _hashed(number, row)
-    del values["written"]
+    _digest, values["payload"], written, digests = _hashed(number, row)
+    del values["written"], values["digests"]
     if written is not None:  # format 2; an entry of format 1 is exported as it always was
         values["written"] = written
+    if digests is not None:  # format 3
+        values["digests"] = digests
     return values
 
 
@@ -360,7 +381,7 @@ def verify_in_snapshot(
             )
         if prev_hash != prev:
             return finding(seq, "prev_hash", _("l'empreinte précédente ne correspond pas à l'entrée précédente"))
-        computed, payload, _written = _hashed(number, row)
+        computed, payload, _written, _digests = _hashed(number, row)
         if computed != stored:
             return finding(seq, "entry_hash", _("l'empreinte ne correspond pas au contenu de l'entrée"))
         if seq in sealed and sealed[seq][0] != computed:

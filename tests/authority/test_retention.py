@@ -146,7 +146,7 @@ def test_reg_43_tampered_archive_file_is_named(fro, files):
     result = audit(files / "a" / "manifest.json")
     assert result.returncode == 1
     assert (
-        result.stderr.strip() == f"{register.number}.jsonl: does not match the manifest (SHA-256, entry count or "
+        result.stderr.strip() == f"FAIL {register.number}.jsonl: does not match the manifest (SHA-256, entry count or "
         "last hash)"
     )
 

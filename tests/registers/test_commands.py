@@ -151,6 +151,7 @@ def test_export_register_round_trip(mc_register, mc_staff, tmp_path):
             "prev_hash",
             "entry_hash",
             "written",
+            "digests",
         }
         assert entry == {**stored[entry["seq"]].hashed_fields(), "entry_hash": stored[entry["seq"]].entry_hash}
     assert json.loads(lines[4])["corrects"] == 2
@@ -197,7 +198,7 @@ def test_reg_20_auditor_script_names_a_tampered_entry(mc_register, mc_staff, tmp
         check=False,
     )
     assert audit.returncode == 1
-    assert audit.stderr.strip() == "seq 3: entry_hash does not match the entry's content"
+    assert audit.stderr.strip() == "FAIL seq 3: entry_hash does not match the entry's content"
 
 
 @pytest.mark.django_db

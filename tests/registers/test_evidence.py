@@ -567,7 +567,7 @@ def test_reg_20_auditor_script_holds_an_export_to_an_earlier_one(mc_register, mc
     audit = subprocess.run(
         [sys.executable, str(VERIFY_EXPORT), str(now), str(earlier)], capture_output=True, text=True, check=False
     )
-    assert (audit.returncode, audit.stderr.strip()) == ((1, error) if error else (0, ""))
+    assert (audit.returncode, audit.stderr.strip()) == ((1, f"FAIL {error}") if error else (0, ""))
 
 
 def test_deploy_check_warns_without_the_signing_key():

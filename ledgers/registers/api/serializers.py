@@ -50,6 +50,7 @@ class EntrySerializer(serializers.ModelSerializer):
             "prev_hash",
             "entry_hash",
             "written",
+            "digests",
         ]
         read_only_fields = fields
 
@@ -57,6 +58,8 @@ class EntrySerializer(serializers.ModelSerializer):
         data = super().to_representation(instance)
         if data["written"] is None:  # an entry of format 1 is hashed without the field
             del data["written"]
+        if data["digests"] is None:  # nor one before format 3 without digests
+            del data["digests"]
         return data
 
 
