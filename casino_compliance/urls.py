@@ -13,6 +13,7 @@ api_v1 = [
     path("", include("ledgers.registers.printing.api")),
     path("seances/", include("ledgers.core.api_urls")),
     path("establishment/", include("ledgers.core.api.setup_urls")),
+    path("staff/", include("ledgers.core.api.staff_urls")),
     path("tables/", include("ledgers.tables.api.urls")),
     path("authority/", include("ledgers.authority.api.urls")),
     path("cash/", include("ledgers.cash.api.urls")),

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import staff_urls, views
 from .profile import ProfileView
 
 urlpatterns = [
@@ -36,3 +36,4 @@ urlpatterns += [
         name="seance-table-close",
     ),
 ]
+urlpatterns += staff_urls.urlpatterns
