@@ -265,6 +265,7 @@ SPECTACULAR_SETTINGS = {
     # Several models have a "kind", "status" or "method" with their own choices: one enum name each.
     "ENUM_NAME_OVERRIDES": {
         "ShuffleMethodEnum": "ledgers.cards.models.ShuffleMethod",
+        "RoleEnum": "ledgers.core.roles.Role",
         "DestructionMethodEnum": "ledgers.custody.models.DestructionSession.Method",
         "ItemStatusEnum": "ledgers.custody.models.ItemStatus",
         "DestructionStatusEnum": "ledgers.custody.models.DestructionSession.Status",
