@@ -90,6 +90,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
+    "ledgers.core.middleware.OwnPasswordMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -152,6 +153,8 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"
+# An invitation's link to choose one's password is valid this long (ledgers.core.passwords).
+LEDGERS_INVITATION_HOURS = env.int("LEDGERS_INVITATION_HOURS", default=72)
 
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = 1  # hours
@@ -270,6 +273,7 @@ SPECTACULAR_SETTINGS = {
     # Several models have a "kind", "status" or "method" with their own choices: one enum name each.
     "ENUM_NAME_OVERRIDES": {
         "ShuffleMethodEnum": "ledgers.cards.models.ShuffleMethod",
+        "RoleEnum": "ledgers.core.roles.Role",
         "DestructionMethodEnum": "ledgers.custody.models.DestructionSession.Method",
         "ItemStatusEnum": "ledgers.custody.models.ItemStatus",
         "DestructionStatusEnum": "ledgers.custody.models.DestructionSession.Status",

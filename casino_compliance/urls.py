@@ -14,6 +14,7 @@ api_v1 = [
     path("seances/", include("ledgers.core.api_urls")),
     path("establishment/", include("ledgers.core.api.setup_urls")),
     path("profile/", include("ledgers.core.api.authenticator_urls")),
+    path("staff/", include("ledgers.core.api.staff_urls")),
     path("tables/", include("ledgers.tables.api.urls")),
     path("authority/", include("ledgers.authority.api.urls")),
     path("cash/", include("ledgers.cash.api.urls")),

@@ -9,7 +9,13 @@ class CoreConfig(AppConfig):
 
     def ready(self) -> None:
         # The séance closing check of the table-parties (REG-25), the open séances panel, the set-up imports.
+        from django.contrib.auth.signals import user_logged_in
+
         from . import dashboard, hooks, imports  # noqa: F401
         from .history import build_history_managers_once
+        from .signin import note_password_to_set
+
+        # An account whose password is still to be chosen by its owner is held on that page.
+        user_logged_in.connect(note_password_to_set, dispatch_uid="ledgers.core.signin")
 
         build_history_managers_once()

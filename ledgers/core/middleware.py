@@ -3,6 +3,8 @@ import zoneinfo
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse, QueryDict
+from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
@@ -10,6 +12,7 @@ from rest_framework.permissions import SAFE_METHODS
 
 from .authz import roles_remembered
 from .selectors import current_establishment
+from .signin import MUST_SET_PASSWORD
 
 
 class EstablishmentMiddleware:
@@ -84,3 +87,23 @@ def _has_nul(request: HttpRequest) -> bool:
         return _nul_in(request.POST)
     pattern = _NUL_IN_BODY.get(request.content_type)
     return pattern is not None and (b"\x00" in request.body or pattern.search(request.body) is not None)
+
+
+class OwnPasswordMiddleware:
+    """A person signed in with a password someone else set, or none of their own yet
+    (``passwords.MUST_SET_PASSWORD``, noted at sign-in), can do nothing but choose their own: every
+    page leads to that one (the API answers 403), signing out and the static files aside."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        session = getattr(request, "session", None)
+        if session is not None and session.get(MUST_SET_PASSWORD) and request.user.is_authenticated:
+            allowed = (reverse("password-change"), reverse("logout"), reverse("staff-password"), "/i18n/")
+            if not request.path.startswith((*allowed, "/" + settings.STATIC_URL.lstrip("/"))):
+                message = str(_("Choisissez d'abord votre propre mot de passe."))
+                if request.path.startswith("/api/"):
+                    return JsonResponse({"detail": message}, status=403)
+                return redirect(f"{reverse('password-change')}?next={request.path}")
+        return self.get_response(request)

@@ -253,3 +253,72 @@ class DirectoryAccount(models.Model):
 
     def __str__(self) -> str:
         return self.dn
+
+
+class RolePeriod(models.Model):
+    """A role a person held in an establishment, from its grant to its revocation (``valid_until``
+    empty: held now). A grant opens a period and a revocation ends it; no period is ever deleted,
+    so "who held this role on that day" and "which roles did this person hold, when" are read from
+    here. ``Membership`` keeps the roles held now, which every check of the acts reads."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="role_periods")
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="role_periods")
+    role = models.CharField(_("rôle"), max_length=30, choices=Role.choices)
+    valid_from = models.DateTimeField(_("depuis le"))
+    valid_until = models.DateTimeField(_("jusqu'au"), null=True, blank=True)
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("attribué par"),
+    )
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("retiré par"),
+    )
+    end_reason = models.CharField(_("motif du retrait"), max_length=200, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("période de rôle")
+        verbose_name_plural = _("périodes de rôle")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "establishment", "role"],
+                condition=models.Q(valid_until=None),
+                name="role_period_open_unique",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(valid_until=None) | models.Q(valid_until__gte=models.F("valid_from")),
+                name="role_period_ends_after_start",
+            ),
+        ]
+        indexes = [models.Index(fields=["establishment", "role", "valid_from"], name="role_period_role_idx")]
+        ordering = ["valid_from", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()} ({self.establishment})"
+
+
+class StaffAccount(models.Model):
+    """An account created in the application by an establishment's directorate: where, and whether
+    its password is still to be chosen by its owner (an invitation not yet taken up, a provisional
+    password given): until it is, its owner, once signed in, can do nothing else."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staff_account")
+    establishment = models.ForeignKey(Establishment, on_delete=models.PROTECT, related_name="+")
+    must_set_password = models.BooleanField(_("mot de passe à choisir par son titulaire"), default=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("compte du personnel")
+        verbose_name_plural = _("comptes du personnel")
+
+    def __str__(self) -> str:
+        return str(self.user)

@@ -1,13 +1,16 @@
+import datetime
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from .models import Establishment, GamingTable, Location, Seance
+from .models import Establishment, GamingTable, Location, RolePeriod, Seance, StaffAccount
 
 SESSION_KEY = "establishment_id"
 
@@ -118,4 +121,48 @@ def unprepared_tables(seance: Seance) -> QuerySet[GamingTable]:
         .exclude(sessions__seance=seance)
         .select_related("room")
         .order_by("room__code", "number")
+    )
+
+
+# --- The people and their roles' history ---------------------------------------------------------
+
+
+def staff_of(establishment: Establishment) -> QuerySet:
+    """The accounts of the establishment's people: those created here and those who hold, or have
+    held, a role here; by name."""
+    return (
+        get_user_model()
+        .objects.filter(
+            Q(pk__in=RolePeriod.objects.filter(establishment=establishment).values("user_id"))
+            | Q(pk__in=StaffAccount.objects.filter(establishment=establishment).values("user_id"))
+        )
+        .order_by("last_name", "first_name", "username")
+    )
+
+
+def day_bounds(establishment: Establishment, day: datetime.date) -> tuple[datetime.datetime, datetime.datetime]:
+    """The establishment's day ``day``, from its midnight to the next, on its clock."""
+    zone = ZoneInfo(establishment.timezone)
+    start = datetime.datetime.combine(day, datetime.time.min, tzinfo=zone)
+    return start, datetime.datetime.combine(day + datetime.timedelta(days=1), datetime.time.min, tzinfo=zone)
+
+
+def role_holders(establishment: Establishment, role: str, day: datetime.date) -> QuerySet:
+    """Who held ``role`` here at any moment of ``day`` (the establishment's day): each period of
+    that role which began before the day ended and had not ended when it began."""
+    start, end = day_bounds(establishment, day)
+    return (
+        RolePeriod.objects.filter(establishment=establishment, role=role, valid_from__lt=end)
+        .exclude(valid_until__lte=start)
+        .select_related("user", "granted_by", "ended_by")
+        .order_by("user__last_name", "user__first_name", "valid_from")
+    )
+
+
+def roles_held_by(establishment: Establishment, user: AbstractBaseUser) -> QuerySet:
+    """Every role ``user`` has held here, when (from, until), granted and ended by whom."""
+    return (
+        RolePeriod.objects.filter(establishment=establishment, user=user)
+        .select_related("user", "granted_by", "ended_by")
+        .order_by("valid_from", "pk")
     )

@@ -27,6 +27,7 @@ from .models import (
     Location,
     LocationKind,
     Membership,
+    RolePeriod,
     Room,
     Seance,
     TableSession,
@@ -48,6 +49,11 @@ def membership_grant(
     membership = Membership.objects.filter(user=user, establishment=establishment, role=role).first()
     if membership is None:
         membership = save_audited(Membership(user=user, establishment=establishment, role=role), actor=actor)
+        # The period it is held from: dated, ended by its revocation, never deleted.
+        period = RolePeriod(
+            user=user, establishment=establishment, role=role, valid_from=timezone.now(), granted_by=actor
+        )
+        save_audited(period, actor=actor, reason="attribution")
         hooks.record(
             hooks.STAFF_ACT,
             establishment=establishment,
@@ -69,9 +75,16 @@ def membership_grant(
 @transaction.atomic
 def membership_revoke(*, membership: Membership, actor: AbstractBaseUser | None, reason: str = "") -> None:
     """Take a role away, written in the register of authorisations; the role's group goes when the
-    user holds that role nowhere else."""
+    user holds that role nowhere else. The period the user held it ends (``RolePeriod.valid_until``)
+    and stays."""
     user, role, establishment = membership.user, membership.role, membership.establishment
     acting = setup_role(actor, establishment)
+    ended = timezone.now()
+    for period in RolePeriod.objects.select_for_update().filter(
+        user=user, establishment=establishment, role=role, valid_until=None
+    ):
+        period.valid_until, period.ended_by, period.end_reason = ended, actor, reason[:200]
+        save_audited(period, actor=actor, reason="retrait")
     membership._history_user = actor
     membership._change_reason = reason
     membership.delete()

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import profile, setup_views, views
+from . import profile, setup_views, staff_urls, views
 from .profile import ProfileView
 
 urlpatterns = [
@@ -46,3 +46,4 @@ urlpatterns += [
         name="seance-table-close",
     ),
 ]
+urlpatterns += staff_urls.urlpatterns

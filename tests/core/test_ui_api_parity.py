@@ -13,6 +13,9 @@ NOT_ACTS = {
     "profile": "the user's own preferences",
     "establishment-switch": "the establishment the session works in",
     "cash:rake": "a calculator, read with GET",
+    "invitation": "choosing one's own password by the link mailed to oneself, before any sign-in",
+    "password_reset": "asking for a reset link by e-mail, before any sign-in",
+    "password_reset_confirm": "choosing one's own password by the reset link mailed to oneself, before any sign-in",
 }
 
 # Page (URL name) → the API route (URL name) of the same act.
@@ -173,6 +176,13 @@ API_ROUTE_OF = {
     "establishment-create": "establishment-new",
     "gaming-table-change": "gaming-table-change",
     "gaming-tables": "gaming-table-list",
+    "password-change": "staff-password",
+    "staff": "staff-person-list",
+    "staff-deactivate": "staff-person-deactivate",
+    "staff-invite": "staff-person-invite",
+    "staff-provisional-password": "staff-person-provisional-password",
+    "staff-role-grant": "staff-person-grant",
+    "staff-role-revoke": "staff-person-revoke",
     "seance-close": "seance-close",
     "seance-prepare": "seance-tables",
     "seance-table-close": "table-session-close",
