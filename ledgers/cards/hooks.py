@@ -4,10 +4,10 @@ preconditions of the card domain."""
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
-from ledgers.core.hooks import on_table_closing, on_table_opening
+from ledgers.core.hooks import Missing, on_table_closing, on_table_opening, on_table_opening_gap
 from ledgers.core.models import TableSession
 
-from . import selectors
+from . import deck_rules, selectors
 from .domains import rule_id
 from .models import CardEvent
 
@@ -70,6 +70,15 @@ def cards_ready_for_play(session: TableSession) -> None:
                 _("%(unit)s est en quarantaine (incident ouvert) : rentrez-le avant d'ouvrir la table.")
                 % {"unit": unit},
             )
+
+
+@on_table_opening_gap
+def no_cards_at_the_table(session: TableSession) -> list[Missing]:
+    """A card game's table with no unit issued to it opens only once the person opening confirms it."""
+    rule = deck_rules.rule_for(session.seance.establishment, session.table.game)
+    if rule is None or selectors.units_at(session).exists():
+        return []
+    return [Missing(_("cartes remises à la table (%(rule)s)") % {"rule": rule.describe()}, rule.requirement)]
 
 
 @on_table_closing

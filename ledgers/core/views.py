@@ -407,6 +407,8 @@ class TableSessionView(EstablishmentRequiredMixin, TemplateView):
             links=domain_links(session),
             panels=hooks.table_page_panels(self.request, session),
             refusals=hooks.closing_refusals(session) if session.status != TableSession.Status.CLOSED else [],
+            opening_gaps=hooks.opening_gaps(session) if session.status == TableSession.Status.PREPARING else [],
+            opening_refusals=hooks.opening_refusals(session) if session.status == TableSession.Status.PREPARING else [],
             can_run_tables=bool(set(self.roles) & set(TABLE_MANAGERS)),
             **kwargs,
         )
@@ -424,6 +426,7 @@ class TableSessionActView(SeanceActView):
 
     def act(self, request: HttpRequest, seance: Seance) -> None:
         if self.action == "open":
+            hooks.opening_confirmation(self.session, confirmed=bool(request.POST.get("confirm_missing")))
             table_session_open(session=self.session, actor=request.user)
             messages.success(request, _("Table %(t)s ouverte.") % {"t": self.session.table.number})
         else:
@@ -432,3 +435,4 @@ class TableSessionActView(SeanceActView):
 
     def target(self, seance: Seance) -> str:
         return reverse("seance-table", kwargs={"pk": self.session.pk})
+
