@@ -10,6 +10,7 @@ urlpatterns = [
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     path("profil/", ProfileView.as_view(), name="profile"),
     path("etablissement/", views.EstablishmentView.as_view(), name="establishment"),
+    path("graphiques/", views.ChartsView.as_view(), name="charts"),
     path("etablissement/choisir/", views.EstablishmentSwitchView.as_view(), name="establishment-switch"),
     path("etablissement/tables/", views.GamingTablesView.as_view(), name="gaming-tables"),
     path("etablissement/tables/changement/", views.GamingTableChangeView.as_view(), name="gaming-table-change"),

@@ -19,6 +19,7 @@ from django_tables2 import SingleTableMixin
 
 from . import hooks
 from .authz import roles_of
+from .charts import charts_for
 from .dashboard import main_acts_for, panels_for
 from .errors import RuleViolation
 from .establishment_settings import Setting, changeable, settings_of
@@ -26,7 +27,7 @@ from .exports import ListExportMixin, TableExportMixin
 from .forms import GamingTableChangeForm, GamingTableForm, SeanceOpenForm, SettingForm, TablePrepareForm
 from .games import GAMES, Equipment
 from .models import Establishment, Seance, SeancePeriod, TableSession
-from .roles import DIRECTORATE
+from .roles import DIRECTORATE, REGULATOR_ROLES
 from .seances import checklist
 from .selectors import SESSION_KEY, establishment_of, establishments_for, history_of, seances_of
 from .service_views import EstablishmentRequiredMixin, ServiceFormView
@@ -436,3 +437,16 @@ class TableSessionActView(SeanceActView):
     def target(self, seance: Seance) -> str:
         return reverse("seance-table", kwargs={"pk": self.session.pk})
 
+
+class ChartsView(EstablishmentRequiredMixin, TemplateView):
+    """The directorate's and the regulator's pictures of the month, each with its table of numbers
+    (exported as CSV or XLSX under it)."""
+
+    template_name = "core/charts.html"
+
+    @property
+    def page_roles(self):
+        return (*DIRECTORATE, *REGULATOR_ROLES)
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(charts=charts_for(self.establishment), **kwargs)
