@@ -94,6 +94,8 @@ def _serials_at(pks: list[int]) -> dict[int, list[str]]:
     for session_id, serial in units:
         out.setdefault(session_id, []).append(serial)
     return out
+
+
 @on_table_opening_gap
 def no_cards_at_the_table(session: TableSession) -> list[Missing]:
     """A card game's table with no unit issued to it opens only once the person opening confirms it."""
