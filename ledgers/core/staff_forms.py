@@ -33,9 +33,16 @@ class AccountCreateForm(EstablishmentForm):
 
 
 class PersonForm(EstablishmentForm):
-    """A person of the establishment: one who holds, or has held, a role here."""
+    """A person of the establishment: one who holds, or has held, a role here. Several of these
+    forms share the staff page: each names its fields' ids after its act (``act``), so that every
+    label reads its own field."""
 
+    act = "person"
     person = forms.ModelChoiceField(label=_("Personne"), queryset=get_user_model().objects.none())
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", f"{self.act}_%s")
+        super().__init__(*args, **kwargs)
 
     def setup(self) -> None:
         people = staff_of(self.establishment)
@@ -47,6 +54,7 @@ class PersonForm(EstablishmentForm):
 
 
 class RoleGrantForm(PersonForm):
+    act = "grant"
     role = forms.ChoiceField(label=_("Rôle"))
 
     def setup(self) -> None:
@@ -56,10 +64,12 @@ class RoleGrantForm(PersonForm):
 
 
 class RoleRevokeForm(RoleGrantForm):
+    act = "revoke"
     reason = forms.CharField(label=_("Motif"), required=False, max_length=200)
 
 
 class DeactivateForm(PersonForm):
+    act = "deactivate"
     reason = forms.CharField(label=_("Motif"), required=False, max_length=200)
 
     def setup(self) -> None:
@@ -89,12 +99,15 @@ class HistoryForm(EstablishmentForm):
 
 
 class InviteForm(PersonForm):
+    act = "invite"
+
     def setup(self) -> None:
         super().setup()
         self.fields["person"].queryset = self.fields["person"].queryset.filter(is_active=True).exclude(email="")
 
 
 class ProvisionalPasswordForm(PersonForm):
+    act = "provisional"
     password = forms.CharField(
         label=_("Mot de passe provisoire"),
         strip=False,
