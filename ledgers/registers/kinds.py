@@ -200,6 +200,18 @@ MAIN_COURANTE = register_kind(
 )
 
 
+def people_by_login(establishment: Any) -> Callable[[Any], Any]:
+    """How a login written in a line reads: the person's name (their login when they have none,
+    or when the login is no account's). The names are read once per page or document."""
+    from django.contrib.auth import get_user_model
+
+    names = {
+        login: f"{first} {last}".strip() or login
+        for login, first, last in get_user_model().objects.values_list("username", "first_name", "last_name")
+    }
+    return lambda login: names.get(login, login) if isinstance(login, str) else login
+
+
 # No text names this register: the authority relies on who signed as what, so who may act in which
 # role, from when, on whose decision, is kept as every other line is (chained, never edited). The
 # first volume is opened with the establishment, by the system (``authorisations_register``).
@@ -214,7 +226,7 @@ AUTHORISATIONS = register_kind(
         columns=(
             Column("event_at", _("Date et heure"), 1.2),
             Column("subject", _("Acte"), 1.6),
-            Column("person", _("Personne"), 1.2),
+            Column("person", _("Personne"), 1.2, reading=people_by_login),
             Column("text", _("Relation"), 3.4),
         ),
         record_roles=(*DIRECTORATE, ADMINISTRATOR_ROLE),

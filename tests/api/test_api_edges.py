@@ -34,7 +34,7 @@ def test_a_date_outside_the_registers_years_is_a_400_naming_it(writer, event_at)
     refused = client.post(url, fact(event_at=event_at), format="json")
     assert refused.status_code == 400, refused.content
     assert "event_at" in refused.json() and "plausibles" in str(refused.json())
-    assert not Entry.objects.filter(kind="record").exists()
+    assert not Entry.objects.filter(kind="record", register__kind="main_courante").exists()
 
 
 def test_a_text_longer_than_a_register_holds_is_a_400_naming_it(writer):
@@ -50,7 +50,7 @@ def test_a_character_that_prints_otherwise_than_it_reads_is_refused(writer, hidd
     client, url = writer
     refused = client.post(url, fact(subject=f"Table 12{hidden}3"), format="json")
     assert refused.status_code == 400 and "subject" in refused.json()
-    assert not Entry.objects.filter(kind="record").exists()
+    assert not Entry.objects.filter(kind="record", register__kind="main_courante").exists()
 
 
 def test_the_same_refusals_on_the_page(client, mc, user_in):
@@ -63,7 +63,7 @@ def test_the_same_refusals_on_the_page(client, mc, user_in):
         {"event_at": timezone.localtime().strftime("%Y-%m-%dT%H:%M"), "subject": "Ronde\u202e", "text": "x"},
     )
     assert response.status_code == 200 and "inversion du sens" in response.content.decode()
-    assert not Entry.objects.filter(kind="record").exists()
+    assert not Entry.objects.filter(kind="record", register__kind="main_courante").exists()
 
 
 def test_options_on_a_write_describes_its_input(writer):

@@ -18,9 +18,10 @@ from ledgers.core.roles import Role
 # apart). The issue adds the table session's lock and takes the unit and its decks out in one
 # UPDATE; the units already at the table are locked and read with the units issued, and the
 # incidents' content type is joined rather than looked up: 8 (10 when they were read apart; 35
-# and 31 with the SAVEPOINT when each deck was saved apart).
-ISSUE_QUERIES = 8
-RETURN_QUERIES = 8
+# and 31 with the SAVEPOINT when each deck was saved apart). An entry of format 3 adds one read:
+# the history rows its transaction wrote for the objects it names, whose digests it seals.
+ISSUE_QUERIES = 9
+RETURN_QUERIES = 9
 
 
 def statements(captured: CaptureQueriesContext) -> list[str]:

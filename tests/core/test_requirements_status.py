@@ -126,8 +126,8 @@ def test_a_row_enforced_by_a_function_the_code_does_not_define_is_a_problem(monk
     assert "SLOT-51: enforced by ledgers.slots.services.gone, which the code does not define or does not enforce" in (
         problems
     )
-    monkeypatch.setattr(status, "ENFORCED_BY", {"CARD-27": "REG-28-NOT-A-ROW"})
-    assert any(p.startswith("CARD-27: enforced by") for p in Scan().problems())
+    monkeypatch.setattr(status, "ENFORCED_BY", {"SHOE-06": "REG-28-NOT-A-ROW"})
+    assert any(p.startswith("SHOE-06: enforced by") for p in Scan().problems())
 
 
 def test_every_rule_a_custody_domain_declares_is_read_by_a_service():

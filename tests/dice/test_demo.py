@@ -92,8 +92,9 @@ def test_demo_seeds_a_month_of_dice_idempotently_and_every_register_verifies(dem
     demo.seed(stdout=io.StringIO())
     assert counts() == first
     registers = Register.objects.exclude(kind="affichages_reglementaires")
-    # with the FR notices to the authorities (AUTH-06), the main courante and the table-partie log
-    assert registers.count() == 14
+    # with the FR notices to the authorities (AUTH-06), the main courante, the table-partie log and
+    # each house's register of authorisations
+    assert registers.count() == 16
     for register in registers:
         assert verify_register(register) is None, register.number
 

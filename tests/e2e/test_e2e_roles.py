@@ -37,6 +37,7 @@ def cote_et_paraphe(page, visited, submit: bool) -> None:
     if not submit:
         return
     page.fill("#id_paraphe", "C.O.")
+    page.fill("#id_password", DEMO_PASSWORD)  # the cote et paraphe is signed as a visa is
     page.click("main form button[type=submit]")
     page.wait_for_selector("text=Registre coté et paraphé.")
 

@@ -10,7 +10,7 @@ from ledgers.registers.models import EntryKind
 from tests.factories import DEFAULT_PASSWORD
 from tests.registers.ui_setup import main_courante, monaco_cast
 
-from .browser import MARKS
+from .browser import MARKS, open_group
 
 pytestmark = MARKS
 
@@ -32,7 +32,7 @@ def test_scj_agent_signs_a_visa_in_the_browser(live_server, mc, user_in, browser
     page.wait_for_url(live_server.url + "/")
     assert "Registres à viser ou à coter et parapher" in page.content()
 
-    page.click(f"text={register.number}")
+    open_group(page, "Registres à viser ou à coter et parapher").locator(f"text={register.number}").click()
     page.wait_for_url(f"**/registres/{register.number}/")
     page.click("text=Viser")
     assert page.input_value("#id_up_to_seq") == "7"
@@ -44,7 +44,7 @@ def test_scj_agent_signs_a_visa_in_the_browser(live_server, mc, user_in, browser
     page.fill("#id_statement", "Vu lors du contrôle inopiné.")
     page.fill("#id_password", "pas le bon")
     page.click("main button[type=submit]")
-    assert "Mot de passe incorrect" in page.content()
+    page.wait_for_selector("text=Mot de passe incorrect")  # the form first asks whether a passkey signs
     assert page.input_value("#id_statement") == "Vu lors du contrôle inopiné."
 
     page.fill("#id_password", DEFAULT_PASSWORD)

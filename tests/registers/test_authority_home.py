@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from ledgers.registers import selectors
 from ledgers.registers.dashboard import AWAITING_PAGE_PARAM, AWAITING_PAGE_SIZE
+from ledgers.registers.kinds import AUTHORISATIONS
 from ledgers.registers.services import entry_append, register_create, visa_sign
 from tests.factories import DEFAULT_PASSWORD
 from tests.registers.conftest import opened_register
@@ -16,32 +17,38 @@ def write(register, staff, count: int) -> None:
     register.refresh_from_db()
 
 
+def awaiting(user, establishment):
+    """The volumes awaiting ``user``, beside the house's register of authorisations (the staff's
+    roles the fixtures grant, which the authority visas too)."""
+    return selectors.registers_awaiting_authority(user, establishment).exclude(kind=AUTHORISATIONS.code)
+
+
 def test_registers_awaiting_a_visa_come_by_their_oldest_entry_not_yet_visaed(mc, mc_staff):
     first, second = opened_register(mc, mc_staff, qualifier="a"), opened_register(mc, mc_staff, qualifier="b")
     write(first, mc_staff, 2)
     write(second, mc_staff, 2)
     write(first, mc_staff, 1)
-    waiting = list(selectors.registers_awaiting_authority(mc_staff.visa, mc))
+    waiting = list(awaiting(mc_staff.visa, mc))
     assert [(r.number, r.to_visa) for r in waiting] == [(first.number, 3), (second.number, 2)]
     assert waiting[0].waiting_since == first.entries.get(seq=2).recorded_at  # seq 1: the opening act
 
     # Visaed up to its second entry, the first register waits only for its third, written after
     # the second register's entries.
     visa_sign(register=first, actor=mc_staff.visa, up_to_seq=3, statement="Vu.")
-    waiting = list(selectors.registers_awaiting_authority(mc_staff.visa, mc))
+    waiting = list(awaiting(mc_staff.visa, mc))
     assert [(r.number, r.to_visa) for r in waiting] == [(second.number, 2), (first.number, 1)]
     assert waiting[1].waiting_since == first.entries.get(seq=4).recorded_at
 
     first.refresh_from_db()
     visa_sign(register=first, actor=mc_staff.visa, up_to_seq=first.head_seq, statement="Vu.")
-    assert [r.number for r in selectors.registers_awaiting_authority(mc_staff.visa, mc)] == [second.number]
+    assert [r.number for r in awaiting(mc_staff.visa, mc)] == [second.number]
 
 
 def test_a_volume_to_cote_and_paraph_waits_for_its_authority_only(mc, mc_staff):
     volume = register_create(establishment=mc, kind="main_courante", actor=mc_staff.director, qualifier="c")
-    assert [r.number for r in selectors.registers_awaiting_authority(mc_staff.authority, mc)] == [volume.number]
-    assert list(selectors.registers_awaiting_authority(mc_staff.writer, mc)) == []
-    assert list(selectors.registers_awaiting_authority(mc_staff.visa, mc)) == []
+    assert [r.number for r in awaiting(mc_staff.authority, mc)] == [volume.number]
+    assert list(awaiting(mc_staff.writer, mc)) == []
+    assert list(awaiting(mc_staff.visa, mc)) == []
 
 
 def home(client, user, page: int = 1):
