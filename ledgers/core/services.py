@@ -253,9 +253,9 @@ def setup_role(actor: AbstractBaseUser | None, establishment: Establishment) -> 
 
 
 def person_name(user: AbstractBaseUser) -> str:
-    """A person as a register line names them: their name, with their login."""
-    name = user.get_full_name().strip()
-    return f"{name} ({user.get_username()})" if name else user.get_username()
+    """A person as a register line's text names them: their name (their login when they have
+    none); the line's payload keeps the login (``person``)."""
+    return user.get_full_name().strip() or user.get_username()
 
 
 def actor_name(actor: AbstractBaseUser | None) -> str:

@@ -30,7 +30,7 @@ def test_the_establishment_created_opens_the_register_with_its_creation_line():
     assert [entry.kind for entry in entries] == [EntryKind.OPENING, EntryKind.RECORD]
     assert entries[0].actor == SYSTEM_ACTOR
     assert (entries[1].actor, entries[1].role) == ("admin", ADMINISTRATOR_ROLE)
-    assert "Casino de Nice" in entries[1].payload["text"] and "Ada Admin (admin)" in entries[1].payload["text"]
+    assert "Casino de Nice" in entries[1].payload["text"] and "Ada Admin" in entries[1].payload["text"]
     assert not verify_register(register)
 
 
