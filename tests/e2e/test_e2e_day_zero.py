@@ -136,6 +136,23 @@ def test_day_zero_of_a_monaco_house_to_its_closed_first_seance(live_server, brow
     seance.refresh_from_db()
     assert seance.status == Seance.Status.CLOSED
 
+    page.context.close()
+
+    # The set-up and staff pages the director used, on a phone: they fit and read as on a desk.
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR", is_mobile=True)
+    phone.set_default_timeout(120_000)
+    page = phone.new_page()
+    page.goto(live_server.url + reverse("login"))
+    page.fill("#id_username", "admin")
+    page.fill("#id_password", DEFAULT_PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_load_state()
+    for name in ("setup", "staff", "staff-history", "registers:to_open", "takeover:list", "profile", "password-change"):
+        page.goto(live_server.url + reverse(name))
+        check(page, visited)
+        screenshot(page, f"mc-phone-{name.replace(':', '-')}")
+    phone.close()
+
     authorisations = Register.objects.get(establishment=est, kind=AUTHORISATIONS.code)
     subjects = [entry.payload.get("subject") for entry in authorisations.entries.order_by("seq")[1:]]
     assert subjects[0] == "Création de l'établissement" and "Attribution d'un rôle" in subjects
