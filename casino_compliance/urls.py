@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.contrib.staticfiles import finders
+from django.http import FileResponse
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
@@ -26,7 +28,15 @@ api_v1 = [
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
 ]
 
+
+def favicon(request):
+    """The icon browsers ask for at /favicon.ico, from the vendored static files."""
+    icon = finders.find("img/favicon.svg")
+    return FileResponse(open(icon, "rb"), content_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
+
 urlpatterns = [
+    path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include(api_v1)),

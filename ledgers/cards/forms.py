@@ -6,8 +6,9 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.countersign import CountersignMixin, ReauthMixin
-from ledgers.core.forms import EstablishmentForm, StaffChoiceField
+from ledgers.core.forms import EstablishmentForm, StaffChoiceField, staff_choices
 from ledgers.core.models import Room, Seance
+from ledgers.core.roles import Role
 from ledgers.core.selectors import depots, open_seances
 from ledgers.custody.models import WITHDRAWN_STATUSES, DestructionSession, ItemStatus, PurchaseOrder, Supplier
 from ledgers.incidents.models import IncidentNotice
@@ -231,6 +232,10 @@ class UnsealForm(EstablishmentForm):
             self.fields["video_camera"].required = self.fields["video_reference"].required = True
 
 
+# Who is present at a control at the table: the chef de table, the inspecteur.
+WITNESSES = (Role.CHEF_TABLE, Role.CHEF_PARTIE, Role.INSPECTEUR)
+
+
 class TableControlForm(EstablishmentForm):
     unit = UnitChoiceField(label=_("Unité"), queryset=CardUnit.objects.none())
     complete = forms.BooleanField(label=_("52 cartes par jeu (comptée)"), required=False, initial=True)
@@ -241,6 +246,15 @@ class TableControlForm(EstablishmentForm):
     def setup(self) -> None:
         # New decks are unsealed first (CARD-13, CARD-35): only the others are offered here.
         self.fields["unit"].queryset = selectors.issued_units(self.establishment).filter(pae=False, is_new=False)
+        self.fields["witnesses"] = forms.MultipleChoiceField(
+            label=self.fields["witnesses"].label,
+            required=False,
+            choices=staff_choices(self.establishment, WITNESSES, value="name")[1:],
+            widget=forms.SelectMultiple(attrs={"data-searchable": ""}),
+        )
+
+    def clean_witnesses(self) -> str:
+        return ", ".join(self.cleaned_data.get("witnesses") or [])
 
 
 class ControlForm(EstablishmentForm):
@@ -326,8 +340,11 @@ class ReturnForm(CountersignMixin, EstablishmentForm):
     def setup(self) -> None:
         self.fields["units"].queryset = selectors.issued_units(self.establishment)
         self.fields["to_location"].queryset = depots(self.establishment, CARDS.depot_kinds)
+        self.fields["returned_by"] = StaffChoiceField(
+            label=self.fields["returned_by"].label, establishment=self.establishment, roles=TABLE_STAFF
+        )
         mc = self.establishment.jurisdiction == "MC"
-        self.add_countersignature("signer", _("l'inspecteur de service"), required=mc)
+        self.add_countersignature("signer", _("L'inspecteur de service"), required=mc, roles=(Role.INSPECTEUR,))
 
 
 class WithdrawForm(EstablishmentForm):

@@ -5,10 +5,10 @@ from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
-from ledgers.core.hooks import on_table_closing, on_table_opening, per_session
+from ledgers.core.hooks import Missing, on_table_closing, on_table_opening, on_table_opening_gap, per_session
 from ledgers.core.models import TableSession
 
-from . import selectors
+from . import deck_rules, selectors
 from .domains import rule_id
 from .models import CardEvent, CardUnit
 
@@ -94,6 +94,15 @@ def _serials_at(pks: list[int]) -> dict[int, list[str]]:
     for session_id, serial in units:
         out.setdefault(session_id, []).append(serial)
     return out
+
+
+@on_table_opening_gap
+def no_cards_at_the_table(session: TableSession) -> list[Missing]:
+    """A card game's table with no unit issued to it opens only once the person opening confirms it."""
+    rule = deck_rules.rule_for(session.seance.establishment, session.table.game)
+    if rule is None or selectors.units_at(session).exists():
+        return []
+    return [Missing(_("cartes remises à la table (%(rule)s)") % {"rule": rule.describe()}, rule.requirement)]
 
 
 @on_table_closing

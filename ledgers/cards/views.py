@@ -11,8 +11,10 @@ from django.views.generic import TemplateView
 from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
+from ledgers.core.authz import holds_one_of
 from ledgers.core.catalogue import REQUIREMENTS
 from ledgers.core.exports import ListExportMixin, TableExportMixin
+from ledgers.core.roles import REGULATOR_ROLES, Role
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 from ledgers.custody import services as custody
 from ledgers.custody.models import DepotDay, PurchaseOrder, StockVerification, Supplier
@@ -26,10 +28,30 @@ from .models import CardExchange
 from .tables import CardUnitTable, DestructionTable, FlagTable, OrderTable
 
 
+def roles_for(actors, est) -> tuple[str, ...]:
+    """The roles ``actors`` names in ``est``: a tuple, a tuple per jurisdiction, or a function of
+    the establishment (as the services pass them to ``require_role``)."""
+    if callable(actors):
+        return tuple(actors(est))
+    if isinstance(actors, dict):
+        return tuple(actors.get(est.jurisdiction, ()))
+    return tuple(actors)
+
+
 class CardsMixin(EstablishmentRequiredMixin):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context.update(est=self.establishment, mc=self.establishment.jurisdiction == "MC", roles=self.roles)
+        est = self.establishment
+        context.update(
+            est=est,
+            mc=est.jurisdiction == "MC",
+            roles=self.roles,
+            operations=operations_for(self.roles, est),
+            may={name.split(":")[1].replace("-", "_") for name, *_rest in OPERATIONS if may_do(self.roles, est, name)},
+            keeps_cards=keeps_the_cards(self.roles, est),
+            inspects_cards=holds_one_of(self.roles, (Role.INSPECTEUR, *custody.DIRECTION[est.jurisdiction])),
+            reads_cards=holds_one_of(self.roles, REGULATOR_ROLES),
+        )
         return context
 
 
@@ -243,6 +265,18 @@ class FlowView(CardsMixin, ServiceFormView):
     requirements: tuple[str, ...] = ()
     success_url = reverse_lazy("cards:day")
     submit = _("Enregistrer")
+    # Who may do the act: the role tuple its service passes to ``require_role`` (by jurisdiction,
+    # or one tuple), so that the form is offered only to them and refused, with its reason, to others.
+    actors: dict[str, tuple[str, ...]] | tuple[str, ...] = ()
+    actors_requirement = ""
+
+    @property
+    def page_roles(self) -> tuple[str, ...]:
+        return roles_for(self.actors, self.establishment)
+
+    @property
+    def page_requirement(self) -> str:
+        return self.actors_requirement
 
     def get_form_kwargs(self):
         return {**super().get_form_kwargs(), "establishment": self.establishment, "request": self.request}
@@ -347,6 +381,8 @@ class OrderSendView(OrderMixin, FlowView):
 
 
 class ReceiveView(FlowView):
+    actors = services.RECEIVERS
+    actors_requirement = "CARD-03"
     form_class = forms.ReceiveForm
     title = _("Réception de cartes (prise en charge)")
     intro = _(
@@ -370,6 +406,8 @@ class ReceiveView(FlowView):
 
 
 class TransferView(FlowView):
+    actors = staticmethod(lambda est: custody.domain_writer_roles(CARDS, est))
+    actors_requirement = "CARD-05"
     form_class = forms.TransferForm
     title = _("Transfert entre dépôts (comptabilité annexe)")
     requirements = ("CARD-05", "CARD-08", "CARD-17")
@@ -387,6 +425,8 @@ class TransferView(FlowView):
 
 
 class DepotDayView(FlowView):
+    actors = staticmethod(lambda est: custody.domain_writer_roles(CARDS, est))
+    actors_requirement = "CARD-05"
     form_class = forms.DepotDayForm
     title = _("Arrêter la journée des dépôts")
     intro = _("Stock d'ouverture, transferts entrés et sortis, stock de clôture de chaque dépôt, par catégorie.")
@@ -405,6 +445,7 @@ class DepotDayView(FlowView):
 
 
 class IssueView(FlowView):
+    actors = services.KEEPERS
     form_class = forms.IssueForm
     title = _("Sortie de cartes pour une table")
     intro = _(
@@ -425,6 +466,7 @@ class IssueView(FlowView):
 
 
 class UnsealView(FlowView):
+    actors = services.TABLE_STAFF
     form_class = forms.UnsealForm
     title = _("Décachetage à table")
     requirements = ("CARD-13", "CARD-35")
@@ -435,6 +477,7 @@ class UnsealView(FlowView):
 
 
 class TableControlView(FlowView):
+    actors = services.TABLE_STAFF
     form_class = forms.TableControlForm
     title = _("Contrôle à table (comptée et vérification)")
     intro = _("Cartes étalées figures en dessus, vérifiées dans l'ordre du fabricant, devant les joueurs.")
@@ -446,6 +489,7 @@ class TableControlView(FlowView):
 
 
 class FirstControlView(FlowView):
+    actors = services.DEPOT_CONTROLLERS
     form_class = forms.ControlForm
     title = _("Premier contrôle par le cartier")
     requirements = ("CARD-14",)
@@ -460,6 +504,7 @@ class FirstControlView(FlowView):
 
 
 class PostControlView(FlowView):
+    actors = services.POST_CONTROLLERS
     form_class = forms.ControlForm
     title = _("Contrôle après la partie")
     intro = _("Les jeux sont remis dans l'ordre du fabricant et examinés pour déceler d'éventuelles marques.")
@@ -476,6 +521,7 @@ class PostControlView(FlowView):
 
 
 class PAEPrepareView(FlowView):
+    actors = (Role.DCC_STAFF,)
     form_class = forms.PAEPrepareForm
     title = _("Préparation de jeux prêts à l'emploi (Dépôt Central des Cartes)")
     requirements = ("CARD-20", "CARD-21")
@@ -487,6 +533,7 @@ class PAEPrepareView(FlowView):
 
 
 class PAEConfirmView(FlowView):
+    actors = services.TABLE_STAFF
     form_class = forms.PAEConfirmForm
     title = _("Second brassage et second mélange à table (prêt à l'emploi)")
     requirements = ("CARD-22",)
@@ -497,6 +544,7 @@ class PAEConfirmView(FlowView):
 
 
 class DesignateView(FlowView):
+    actors = services.DESIGNATORS
     form_class = forms.DesignateForm
     title = _("Désigner le sixain de remplacement")
     requirements = ("CARD-16",)
@@ -507,6 +555,7 @@ class DesignateView(FlowView):
 
 
 class ExchangeView(FlowView):
+    actors = services.EXCHANGERS
     form_class = forms.ExchangeForm
     title = _("Échange d'une carte détériorée")
     intro = _(
@@ -521,6 +570,7 @@ class ExchangeView(FlowView):
 
 
 class ReconcileView(FlowView):
+    actors = services.WITHDRAWERS
     form_class = forms.ReconcileForm
     title = _("Rapprocher les cartes échangées")
     requirements = ("CARD-16", "CARD-17")
@@ -540,6 +590,7 @@ class ReconcileView(FlowView):
 
 
 class ReturnView(FlowView):
+    actors = services.KEEPERS
     form_class = forms.ReturnForm
     title = _("Rentrée des cartes au dépôt")
     intro = _(
@@ -561,6 +612,7 @@ class ReturnView(FlowView):
 
 
 class WithdrawView(FlowView):
+    actors = services.WITHDRAWERS
     form_class = forms.WithdrawForm
     title = _("Retirer des cartes (hors d'usage, marquées, détériorées)")
     requirements = ("CARD-17", "CARD-39")
@@ -574,6 +626,7 @@ class WithdrawView(FlowView):
 
 
 class AnomalyView(FlowView):
+    actors = services.REPORTERS
     form_class = forms.AnomalyForm
     title = _("Signaler une anomalie de cartes")
     intro = _(
@@ -599,6 +652,7 @@ class AnomalyView(FlowView):
 
 
 class ReshuffleView(FlowView):
+    actors = custody.DIRECTION["MC"]
     form_class = forms.ReshuffleForm
     title = _("Ordonner un nouveau mélange en cours de taille")
     requirements = ("CARD-23",)
@@ -694,3 +748,48 @@ class VerificationView(FlowView):
             opened_by=data.get("opened_by", ""),
             remarks=data["remarks"],
         )
+
+
+# The acts of the operations panel, in the order of a day: (URL name, label, its page, MC only,
+# secondary). Each is offered to whom its service lets do it (``FlowView.actors``), and no one else.
+OPERATIONS = (
+    ("cards:receive", _("Réception"), ReceiveView, False, False),
+    ("cards:transfer", _("Transfert entre dépôts"), TransferView, True, False),
+    ("cards:issue", _("Sortie pour une table"), IssueView, False, False),
+    ("cards:unseal", _("Décachetage"), UnsealView, False, False),
+    ("cards:table-control", _("Contrôle à table"), TableControlView, False, False),
+    ("cards:pae-prepare", _("Préparation PAE"), PAEPrepareView, True, False),
+    ("cards:pae-confirm", _("Second mélange PAE"), PAEConfirmView, True, False),
+    ("cards:post-control", _("Contrôle après la partie"), PostControlView, False, False),
+    ("cards:return", _("Rentrée au dépôt"), ReturnView, False, False),
+    ("cards:first-control", _("Premier contrôle"), FirstControlView, False, True),
+    ("cards:withdraw", _("Retrait"), WithdrawView, False, True),
+    ("cards:anomaly", _("Anomalie"), AnomalyView, False, True),
+    ("cards:designate", _("Sixain de remplacement"), DesignateView, True, True),
+    ("cards:exchange", _("Échange de carte"), ExchangeView, True, True),
+    ("cards:reshuffle", _("Nouveau mélange"), ReshuffleView, True, True),
+    ("cards:depot-day", _("Arrêter la journée"), DepotDayView, True, True),
+)
+
+
+def operations_for(roles, est) -> list[tuple[str, str, bool]]:
+    """(label, URL, secondary) of the acts these roles may do in ``est``."""
+    mc = est.jurisdiction == "MC"
+    return [
+        (label, reverse(name), secondary)
+        for name, label, view, mc_only, secondary in OPERATIONS
+        if (mc or not mc_only) and holds_one_of(roles, roles_for(view.actors, est))
+    ]
+
+
+def may_do(roles, est, url_name: str) -> bool:
+    view = next(op[2] for op in OPERATIONS if op[0] == url_name)
+    return holds_one_of(roles, roles_for(view.actors, est))
+
+
+def keeps_the_cards(roles, est) -> bool:
+    """Whether these roles work the depot (receive, issue, return): the cartier's pages are theirs."""
+    return any(
+        holds_one_of(roles, roles_for(view.actors, est))
+        for view in (ReceiveView, IssueView, ReturnView, FirstControlView)
+    )

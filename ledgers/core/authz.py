@@ -64,10 +64,17 @@ def require_roles(establishment: Establishment, checks: Iterable[tuple[AbstractB
     return [_first_held(held.get(user.pk, set()), allowed) for user, allowed in checks]
 
 
+def holds_one_of(held: Iterable[str], allowed: Iterable[str]) -> bool:
+    """Whether roles ``held`` let their holder do an act reserved to ``allowed``: what
+    ``require_role`` refuses, so that a page offers only the acts its person may do."""
+    held = set(held)
+    return any(role in held for role in allowed)
+
+
 def _first_held(held: set[str], allowed: Iterable[str]) -> str:
-    for role in allowed:
-        if role in held:
-            return str(role)
+    allowed = tuple(allowed)
+    if holds_one_of(held, allowed):
+        return str(next(role for role in allowed if role in held))
     labels = ", ".join(str(Role(r).label) for r in allowed)
     raise PermissionDenied(_("Cette opération est réservée aux rôles : %(roles)s.") % {"roles": labels})
 

@@ -15,7 +15,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from django.core.exceptions import ImproperlyConfigured
+from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -121,6 +121,41 @@ def opening_refusals(session: "TableSession") -> list[RuleViolation]:
 def closing_refusals(session: "TableSession") -> list[RuleViolation]:
     """Every refusal the closing checks would give the table-partie now (not only the first)."""
     return _refusals(_closing_checks, session)
+
+
+# What a table-partie would open without although no text refuses it (no staff logged, no limits
+# fixed, no cards issued): ``gap(session)`` returns the missing things as ``Missing``; the opening
+# asks the person opening to confirm them by name (``opening_confirmation``).
+OpeningGap = Callable[["TableSession"], Iterable[Missing]]
+_opening_gaps: list[OpeningGap] = []
+
+
+def on_table_opening_gap(gap: OpeningGap) -> OpeningGap:
+    if gap not in _opening_gaps:
+        _opening_gaps.append(gap)
+    return gap
+
+
+def opening_gaps(session: "TableSession") -> list[Missing]:
+    """Everything the table-partie would open without, in the order the apps registered them."""
+    return [missing for gap in _opening_gaps for missing in gap(session)]
+
+
+def opening_confirmation(session: "TableSession", confirmed: bool) -> None:
+    """The one check the opening page and the API run before opening: a table-partie that would open
+    without something its texts expect opens only once the person confirms it, by name."""
+    if session.status != TableSession.Status.PREPARING:
+        return
+    refusals = opening_refusals(session)
+    if refusals:  # a refused opening is refused, not asked about
+        raise refusals[0]
+    if confirmed:
+        return
+    gaps = opening_gaps(session)
+    if gaps:
+        raise ValidationError(
+            _("Confirmez l'ouverture sans : %(gaps)s.") % {"gaps": " ; ".join(f"{g.what} ({g.code})" for g in gaps)}
+        )
 
 
 # Checks before a séance opens: ``check(establishment, date)`` raises ``RuleViolation`` to refuse

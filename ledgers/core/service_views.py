@@ -15,7 +15,7 @@ from django.views.generic import FormView
 
 from ledgers.signatures.passkeys import PROBE_HEADER, PasskeyRequired, signing
 
-from .authz import check_typed, reserved_to, roles_of
+from .authz import check_typed, holds_one_of, reserved_to, roles_of
 from .errors import RuleViolation
 
 
@@ -36,7 +36,7 @@ class EstablishmentRequiredMixin(LoginRequiredMixin):
             self.roles = roles_of(request.user, self.establishment)
             if self.page_jurisdiction and self.establishment.jurisdiction != self.page_jurisdiction:
                 raise Http404
-            if self.page_roles and not set(self.roles) & set(self.page_roles):
+            if self.page_roles and not holds_one_of(self.roles, self.page_roles):
                 raise PermissionDenied(reserved_to(self.page_roles, self.page_requirement, self.establishment))
         return super().dispatch(request, *args, **kwargs)
 

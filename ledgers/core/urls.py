@@ -15,6 +15,7 @@ urlpatterns = [
     path("etablissement/authentificateurs/", profile.StaffAuthenticatorsView.as_view(), name="staff-authenticators"),
     path("profil/cles-d-acces/<int:pk>/revoquer/", profile.PasskeyRevokeView.as_view(), name="profile-passkey-revoke"),
     path("etablissement/", views.EstablishmentView.as_view(), name="establishment"),
+    path("graphiques/", views.ChartsView.as_view(), name="charts"),
     path("etablissement/choisir/", views.EstablishmentSwitchView.as_view(), name="establishment-switch"),
     path("etablissement/creation/", setup_views.EstablishmentCreateView.as_view(), name="establishment-create"),
     path("etablissement/mise-en-place/", setup_views.SetupView.as_view(), name="setup"),

@@ -19,6 +19,7 @@ from django_tables2 import SingleTableMixin
 
 from . import hooks
 from .authz import roles_of
+from .charts import charts_for
 from .dashboard import main_acts_for, panels_for
 from .errors import RuleViolation
 from .establishment_settings import Setting, changeable, settings_of
@@ -26,7 +27,7 @@ from .exports import ListExportMixin, TableExportMixin
 from .forms import GamingTableChangeForm, GamingTableForm, SeanceOpenForm, SettingForm, TablePrepareForm
 from .games import GAMES, Equipment
 from .models import Establishment, Seance, SeancePeriod, TableSession
-from .roles import DIRECTORATE
+from .roles import DIRECTORATE, REGULATOR_ROLES
 from .seances import checklist
 from .selectors import SESSION_KEY, establishment_of, establishments_for, history_of, seances_of
 from .service_views import EstablishmentRequiredMixin, ServiceFormView
@@ -415,6 +416,8 @@ class TableSessionView(EstablishmentRequiredMixin, TemplateView):
             links=domain_links(session),
             panels=hooks.table_page_panels(self.request, session),
             refusals=hooks.closing_refusals(session) if session.status != TableSession.Status.CLOSED else [],
+            opening_gaps=hooks.opening_gaps(session) if session.status == TableSession.Status.PREPARING else [],
+            opening_refusals=hooks.opening_refusals(session) if session.status == TableSession.Status.PREPARING else [],
             can_run_tables=bool(set(self.roles) & set(TABLE_MANAGERS)),
             **kwargs,
         )
@@ -432,6 +435,7 @@ class TableSessionActView(SeanceActView):
 
     def act(self, request: HttpRequest, seance: Seance) -> None:
         if self.action == "open":
+            hooks.opening_confirmation(self.session, confirmed=bool(request.POST.get("confirm_missing")))
             table_session_open(session=self.session, actor=request.user)
             messages.success(request, _("Table %(t)s ouverte.") % {"t": self.session.table.number})
         else:
@@ -440,3 +444,17 @@ class TableSessionActView(SeanceActView):
 
     def target(self, seance: Seance) -> str:
         return reverse("seance-table", kwargs={"pk": self.session.pk})
+
+
+class ChartsView(EstablishmentRequiredMixin, TemplateView):
+    """The directorate's and the regulator's pictures of the month, each with its table of numbers
+    (exported as CSV or XLSX under it)."""
+
+    template_name = "core/charts.html"
+
+    @property
+    def page_roles(self):
+        return (*DIRECTORATE, *REGULATOR_ROLES)
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(charts=charts_for(self.establishment), **kwargs)

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.countersign import CountersignMixin
 from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Establishment, Location, TableSession
+from ledgers.core.roles import Role
 from ledgers.core.selectors import depots
 from ledgers.custody.models import DestructionSession, PurchaseOrder, Supplier
 from ledgers.incidents.models import IncidentNotice
@@ -145,7 +146,9 @@ class AllocationForm(CountersignMixin, EstablishmentForm):
                 label=_("Paire de réserve (seule paire d'une dotation complémentaire)"), queryset=pairs, required=False
             )
             signer = _("Directeur responsable ou membre du comité")
-        self.add_countersignature("signer", signer)
+        # The signatories the allocation's service accepts (SET-15).
+        signers = tuple((self.establishment.setting("SET-15") or {}).get("allocation", ()))
+        self.add_countersignature("signer", signer, roles=signers)
         self.order_fields(["dice", "pair_in_play", "pair_reserve", "supplementary", "observations"])
 
     def clean(self):
@@ -222,7 +225,8 @@ class EndCheckForm(CountersignMixin, EstablishmentForm):
             self.fields["micrometer"] = forms.CharField(label=_("Micromètre utilisé (n°)"), required=False)
             self.fields["square"] = forms.CharField(label=_("Équerre utilisée (n°)"), required=False)
             self.fields["balance"] = forms.CharField(label=_("« Balancing caliper » utilisé (n°)"), required=False)
-            self.add_countersignature("cosigner", _("Chef de table"), required=False)
+            cosigners = tuple((self.establishment.setting("SET-15") or {}).get("end_check_table", ()))
+            self.add_countersignature("cosigner", _("Chef de table"), required=False, roles=cosigners)
 
     PER_DIE = ("result", "micrometer", "square", "balance", "remark")
 
@@ -395,10 +399,12 @@ class DestructionCompleteForm(CountersignMixin, EstablishmentForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.jurisdiction == "MC":
-            self.add_countersignature("inspector", _("Inspecteur présent"), required=False)
-            self.add_countersignature("witness", _("Agent du SCJ présent (facultatif)"), required=False)
+            self.add_countersignature("inspector", _("Inspecteur présent"), required=False, roles=(Role.INSPECTEUR,))
+            self.add_countersignature(
+                "witness", _("Agent du SCJ présent (facultatif)"), required=False, roles=(Role.SCJ,)
+            )
         else:
-            self.add_countersignature("witness", _("Fonctionnaire de police"), required=False)
+            self.add_countersignature("witness", _("Fonctionnaire de police"), required=False, roles=(Role.POLICE,))
             yes_no = [("", "—"), ("no", _("Non")), ("yes", _("Oui"))]
             self.fields["loaded"] = forms.ChoiceField(label=_("Dés plombés ?"), choices=yes_no, required=False)
             self.fields["tampered"] = forms.ChoiceField(label=_("Dés pipés ?"), choices=yes_no, required=False)

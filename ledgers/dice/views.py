@@ -18,7 +18,7 @@ from django.views.generic import DetailView, TemplateView
 from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
-from ledgers.core import service_views
+from ledgers.core import hooks, service_views
 from ledgers.core.errors import RuleViolation
 from ledgers.core.exports import ListExportMixin, TableExportMixin
 from ledgers.core.models import Seance, TableSession
@@ -159,6 +159,8 @@ class SessionActionView(DiceView, View):
         session = self.session_or_404(pk)
         change = table_session_open if self.action == "open" else table_session_close
         try:
+            if self.action == "open":
+                hooks.opening_confirmation(session, confirmed=bool(request.POST.get("confirm_missing")))
             change(session=session, actor=request.user)
         except REFUSALS as exc:
             # The table page again, with the refusal (ID, article, message) above the dice.

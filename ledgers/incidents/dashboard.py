@@ -1,14 +1,21 @@
 """The open incidents of the establishment, with the informations still to record, for those
 who decide (the Direction) or must be informed (inspecteur, SCJ, police)."""
 
+import datetime
+
+from django.db.models import Count
+from django.db.models.functions import TruncWeek
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import roles_of
+from ledgers.core.charts import Chart, chart
 from ledgers.core.dashboard import Panel, dashboard_panel
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 
+from .categories import GAME_INCIDENT, get_category
+from .models import Incident
 from .selectors import missing_notices, open_incidents
 from .services import DECIDERS
 
@@ -29,3 +36,29 @@ def incidents_open(request: HttpRequest, establishment: Establishment) -> Panel 
     if not rows:
         return None
     return Panel(_("Incidents ouverts"), "incidents/_panel_open.html", {"rows": rows}, order=30)
+
+
+WEEKS = 8
+
+
+@chart
+def incidents_by_category_and_week(establishment) -> Chart:
+    """The incidents found over the last weeks, per category: one group per ISO week."""
+    today = establishment.localtime().date()
+    start = today - datetime.timedelta(days=today.weekday() + 7 * (WEEKS - 1))
+    found = (
+        Incident.objects.filter(establishment=establishment, found_at__date__gte=start)
+        .annotate(week=TruncWeek("found_at"))
+        .values("week", "category")
+        .annotate(n=Count("pk"))
+    )
+    counts = {(row["week"].date(), row["category"]): row["n"] for row in found}
+    categories = sorted({category for _week, category in counts}) or [GAME_INCIDENT.code]
+    weeks = [start + datetime.timedelta(days=7 * n) for n in range(WEEKS)]
+    return Chart(
+        "incidents-par-semaine",
+        _("Incidents par catégorie et par semaine"),
+        "INC-01",
+        [_("Semaine du"), *(str(get_category(c).label) for c in categories)],
+        [[f"{week:%d/%m}", *(counts.get((week, c), 0) for c in categories)] for week in weeks],
+    )

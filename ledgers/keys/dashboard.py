@@ -1,16 +1,23 @@
 """Late keys, and keys still out after their purpose closed, on the dashboard of those who hand
 them over or keep them, and of the Direction; for the accounts, the blind inventory of the keys."""
 
+import datetime
+
+from django.db.models import Count, F, Q
+from django.db.models.functions import TruncWeek
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import roles_of
+from ledgers.core.charts import Chart, chart
 from ledgers.core.dashboard import MainAct, Panel, dashboard_panel, main_acts
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 
 from . import selectors
+from .models import KeyIssue
 
 
 @dashboard_panel
@@ -31,3 +38,33 @@ def key_inventory(request: HttpRequest, establishment: Establishment) -> list[Ma
     if Role.COMPTABILITE not in roles_of(request.user, establishment):
         return []
     return [MainAct(_("Inventaire des clés"), url=reverse("keys:inventory"), order=40)]
+
+
+WEEKS = 8
+
+
+@chart
+def keys_returned_late(establishment) -> Chart:
+    """The hand-overs of each of the last weeks, and those whose key came back after its due time
+    (or is still out past it)."""
+    now = timezone.now()
+    today = establishment.localtime().date()
+    start = today - datetime.timedelta(days=today.weekday() + 7 * (WEEKS - 1))
+    issues = (
+        KeyIssue.objects.filter(key__establishment=establishment, issued_at__date__gte=start)
+        .annotate(week=TruncWeek("issued_at"))
+        .values("week")
+        .annotate(
+            n=Count("pk"),
+            late=Count("pk", filter=Q(returned_at__gt=F("due_at")) | Q(returned_at__isnull=True, due_at__lt=now)),
+        )
+    )
+    by_week = {row["week"].date(): (row["n"], row["late"]) for row in issues}
+    weeks = [start + datetime.timedelta(days=7 * n) for n in range(WEEKS)]
+    return Chart(
+        "cles-rendues-en-retard",
+        _("Clés remises et rendues en retard, par semaine"),
+        "KEY-05",
+        [_("Semaine du"), _("Remises"), _("Rendues en retard ou encore dehors")],
+        [[f"{week:%d/%m}", *by_week.get(week, (0, 0))] for week in weeks],
+    )

@@ -10,9 +10,10 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.countersign import CountersignMixin, ReauthMixin
 from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Location
+from ledgers.core.roles import Role
 
 from .models import Key, KeyIssue
-from .policy import LockType
+from .policy import LockType, rule_for
 from .purposes import purpose_types
 from .services import issue_signers, return_co_receivers
 
@@ -94,12 +95,17 @@ class IssueForm(ReauthMixin, CountersignMixin, KeyChoiceForm):
         super().setup()
         self.fields["key"].widget = forms.HiddenInput()
         self.fields["purpose"] = PurposeField(self.establishment, label=_("Pour (objet ouvert)"))
-        self.add_countersignature("holder", _("Détenteur (prend la clé)"))
+        rule = rule_for(self.establishment, self.key.lock_type)
+        self.add_countersignature("holder", _("Détenteur (prend la clé)"), roles=rule.holders or tuple(Role))
         more, witness = issue_signers(self.key)
         for prefix, label in CO_RELEASERS[:more]:
-            self.add_countersignature(prefix, label)
+            self.add_countersignature(prefix, label, roles=rule.givers)
         if witness is not None:
-            self.add_countersignature("witness", _("Mécanicien ou employé présent (ouverture de la partie supérieure)"))
+            self.add_countersignature(
+                "witness",
+                _("Mécanicien ou employé présent (ouverture de la partie supérieure)"),
+                roles=witness or tuple(Role),
+            )
 
 
 class ReturnForm(ReauthMixin, CountersignMixin, EstablishmentForm):
@@ -112,9 +118,17 @@ class ReturnForm(ReauthMixin, CountersignMixin, EstablishmentForm):
         super().__init__(*args, **kwargs)
 
     def setup(self) -> None:
-        self.add_countersignature("holder", _("Détenteur (rend la clé)"))
+        self.add_countersignature("holder", _("Détenteur (rend la clé)"), roles=tuple(Role))
+        holder = self.issue.holder
+        self.fields["holder_username"].choices = [
+            (
+                holder.get_username(),
+                f"{holder.get_full_name() or holder.get_username()} — {Role(self.issue.holder_role).label}",
+            )
+        ]
+        rule = rule_for(self.establishment, self.issue.key.lock_type)
         for prefix, label in CO_RECEIVERS[: return_co_receivers(self.issue)]:
-            self.add_countersignature(prefix, label)
+            self.add_countersignature(prefix, label, roles=rule.givers)
 
 
 class SurrenderForm(ReauthMixin, CountersignMixin, EstablishmentForm):

@@ -109,6 +109,25 @@ def _record(
     )
 
 
+def release_refusal(key: Key, actor: AbstractBaseUser) -> RuleViolation | ValidationError | None:
+    """Why ``actor`` may not hand ``key`` over (the refusal ``key_issue`` gives), None when they may:
+    the page asks it before offering the hand-over's form."""
+    est = key.establishment
+    rule = rule_for(est, key.lock_type)
+    if _held(actor, est, rule.givers) is not None:
+        return None
+    try:
+        _refuse(
+            rule,
+            _("Les clés « %(type)s » ne sont remises que par : %(roles)s.")
+            % {"type": key.get_lock_type_display(), "roles": _roles_label(rule.givers)},
+            code=rule.giver_code,
+        )
+    except (RuleViolation, ValidationError) as exc:
+        return exc
+    return None
+
+
 def _refuse(rule: Rule, message, code: str = "") -> None:
     """A refusal of the texts, or a bad request where the rule is only best practice (no row to cite)."""
     if rule.bp and not code:
@@ -368,14 +387,10 @@ def key_issue(
     type_label = key.get_lock_type_display()
     if key.status != Key.Status.IN_SERVICE:
         raise ValidationError(_("La clé %(code)s n'est pas en service.") % {"code": key.code})
+    refusal = release_refusal(key, actor)
+    if refusal is not None:
+        raise refusal
     giver_role = _held(actor, est, rule.givers)
-    if giver_role is None:
-        _refuse(
-            rule,
-            _("Les clés « %(type)s » ne sont remises que par : %(roles)s.")
-            % {"type": type_label, "roles": _roles_label(rule.givers)},
-            code=rule.giver_code,
-        )
     releasers = [actor, *co_releasers]
     more, witness_roles = issue_signers(key)
     if len({user.pk for user in releasers}) != len(releasers) or len(releasers) != more + 1:

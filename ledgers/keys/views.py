@@ -11,8 +11,10 @@ from django.views.generic import TemplateView
 from django_tables2 import SingleTableMixin
 
 from ledgers.core import service_views
+from ledgers.core.errors import RuleViolation
 from ledgers.core.exports import ListExportMixin, TableExportMixin
 from ledgers.core.service_views import EstablishmentRequiredMixin
+from ledgers.registers.services import display_name
 
 from . import forms, selectors, services
 from .models import Key, KeyIssue
@@ -92,11 +94,11 @@ class KeyDetailView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
         issues = (
             (
                 moment(issue.issued_at),
-                str(issue.holder),
+                display_name(issue.holder),
                 str(issue.purpose_label),
                 moment(issue.due_at),
                 moment(issue.returned_at),
-                " · ".join(f"{s.get_act_display()} : {s.user}" for s in issue.signatures.all()),
+                " · ".join(f"{s.get_act_display()} : {display_name(s.user)}" for s in issue.signatures.all()),
             )
             for issue in self.get_queryset()
         )
@@ -106,6 +108,7 @@ class KeyDetailView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
     def get_context_data(self, **kwargs):
         return super().get_context_data(
             key=self.key,
+            release_refusal=services.release_refusal(self.key, self.request.user),
             assets=selectors.assets_text(self.key.assets, selectors.place_names(self.establishment)),
             issues=self.get_queryset(),
             **kwargs,
@@ -144,11 +147,29 @@ class IssueView(FormView):
         choice = forms.KeyChoiceForm(self.request.GET or None, establishment=self.establishment)
         return render(self.request, "keys/issue_choose.html", self.get_context_data(form=choice))
 
+    def refused_key(self):
+        """The chosen key again, with why this person may not hand it over (``release_refusal``,
+        the check the hand-over runs), before any of its form is filled."""
+        refusal = services.release_refusal(self.key, self.request.user)
+        if refusal is None:
+            return None
+        self.submit = _("Continuer")
+        choice = forms.KeyChoiceForm(establishment=self.establishment)
+        if isinstance(refusal, RuleViolation):
+            context = {"violation": refusal}
+        else:
+            context = {"denied": " ".join(refusal.messages)}
+        return render(self.request, "keys/issue_choose.html", self.get_context_data(form=choice, **context), status=409)
+
     def get(self, request, *args, **kwargs):
-        return self.choose() if self.key is None else super().get(request, *args, **kwargs)
+        if self.key is None:
+            return self.choose()
+        return self.refused_key() or super().get(request, *args, **kwargs)
 
     def post(self, request, *args, **kwargs):
-        return self.choose() if self.key is None else super().post(request, *args, **kwargs)
+        if self.key is None:
+            return self.choose()
+        return self.refused_key() or super().post(request, *args, **kwargs)
 
     def get_form_kwargs(self):
         return {**super().get_form_kwargs(), "key": self.key}
@@ -270,10 +291,10 @@ class HoldingsView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
             return f"{self.establishment.localtime(value):%d/%m/%Y %H:%M}" if value else ""
 
         for issue in issues or ():
-            signatures = " · ".join(f"{s.get_act_display()} : {s.user}" for s in issue.signatures.all())
+            signatures = " · ".join(f"{s.get_act_display()} : {display_name(s.user)}" for s in issue.signatures.all())
             yield (
                 str(issue.key),
-                str(issue.holder),
+                display_name(issue.holder),
                 str(issue.purpose_label),
                 moment(issue.issued_at),
                 moment(issue.returned_at),

@@ -1,3 +1,5 @@
+import email
+import email.policy
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,4 +58,11 @@ def demo_mail_files(limit: int = 30) -> list[tuple[str, str]]:
     files = (
         sorted(folder.glob("*.log"), key=lambda f: f.stat().st_mtime, reverse=True)[:limit] if folder.is_dir() else []
     )
-    return [(f.name, f.read_text(errors="replace")) for f in files]
+    return [(_mail_summary(f), f.read_text(errors="replace")) for f in files]
+
+
+def _mail_summary(path: Path) -> str:
+    """A mail file as a reader names it: its subject and recipients (the file name is a timestamp)."""
+    message = email.message_from_string(path.read_text(errors="replace"), policy=email.policy.default)
+    subject, to = message.get("Subject") or "", message.get("To") or ""
+    return " — ".join(part for part in (str(subject), str(to)) if part) or path.name

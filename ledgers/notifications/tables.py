@@ -35,4 +35,8 @@ class NoticeTable(tables.Table):
 
     def render_receipt(self, record: Notice) -> str:
         text = self.value_receipt(record)
-        return text if record.acknowledged_at else format_html('<span class="violation">{}</span>', text)
+        if record.acknowledged_at:
+            return format_html(
+                '<span class="badge rounded-pill text-bg-light border text-wrap text-start">{}</span>', text
+            )
+        return format_html('<span class="badge rounded-pill text-bg-warning text-wrap text-start">{}</span>', text)

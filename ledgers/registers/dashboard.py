@@ -1,5 +1,7 @@
 """What waits for the user in the registers: cote et paraphe, visas, their latest entries."""
 
+from dataclasses import dataclass, field
+
 from django.core.paginator import Paginator
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
@@ -15,12 +17,43 @@ AWAITING_PAGE_SIZE = 20
 AWAITING_PAGE_PARAM = "registres"
 
 
+@dataclass
+class KindGroup:
+    """The registers of one kind awaiting the same act: one line of the authority's home."""
+
+    title: str
+    to_open: bool
+    registers: list[Register] = field(default_factory=list)
+
+    @property
+    def oldest(self):
+        return self.registers[0].waiting_since
+
+    @property
+    def entries(self) -> int:
+        return sum(r.to_visa for r in self.registers)
+
+
+def kind_groups(registers) -> list[KindGroup]:
+    """The waiting registers grouped by kind and act, the group whose oldest waits longest first
+    (``registers`` come oldest first, so each group's first is its oldest)."""
+    groups: dict[tuple[str, bool], KindGroup] = {}
+    for register in registers:
+        to_open = register.status == Register.Status.AWAITING_OPENING
+        key = (register.kind, to_open)
+        if key not in groups:
+            groups[key] = KindGroup(str(register.kind_info.title), to_open)
+        groups[key].registers.append(register)
+    return list(groups.values())
+
+
 @dashboard_panel
 def awaiting_authority(request: HttpRequest, establishment: Establishment) -> Panel | None:
-    """The authority's work: registers to cote and paraph or to visa, the longest waiting first,
-    a page at a time (``?registres=N``)."""
-    registers = selectors.registers_awaiting_authority(request.user, establishment)
-    page = Paginator(registers, AWAITING_PAGE_SIZE).get_page(request.GET.get(AWAITING_PAGE_PARAM))
+    """The authority's work: registers to cote and paraph or to visa, one line per kind with its
+    count and the oldest wait, the longest waiting first, opened on demand; a page of kinds at a
+    time (``?registres=N``)."""
+    groups = kind_groups(selectors.registers_awaiting_authority(request.user, establishment))
+    page = Paginator(groups, AWAITING_PAGE_SIZE).get_page(request.GET.get(AWAITING_PAGE_PARAM))
     if not page.paginator.count:
         return None
     return Panel(
@@ -28,7 +61,7 @@ def awaiting_authority(request: HttpRequest, establishment: Establishment) -> Pa
         "registers/_panel_awaiting_authority.html",
         {"page": page, "page_param": AWAITING_PAGE_PARAM},
         order=10,
-        count=page.paginator.count,
+        count=sum(len(g.registers) for g in groups),
     )
 
 

@@ -18,7 +18,9 @@ from ledgers.core.hooks import (
     TABLE_CLOSED,
     TABLE_OPENED,
     TABLE_PREPARED,
+    Missing,
     on_table_opening,
+    on_table_opening_gap,
     on_table_page,
     per_session,
     records,
@@ -52,6 +54,24 @@ def staffed_as_the_text_says(session: TableSession) -> None:
             _("La table %(table)s ne peut ouvrir : personnel incomplet (%(gaps)s).")
             % {"table": session.table.number, "gaps": " ; ".join(gaps)},
         )
+
+
+@on_table_opening_gap
+def staff_and_limits_missing(session: TableSession) -> list[Missing]:
+    """A table whose text fixes a composition and whose staff nobody logged, or whose limits the
+    texts ask for and nobody fixed, opens only once the person opening confirms it."""
+    gaps = []
+    staffing = rules.staffing_for(session.table, selectors.seats_of(session))
+    if staffing is not None and not selectors.staff_of(session).exists():
+        wanted = ", ".join(
+            f"{low if low == high else f'{low}–{high}'} {rules.Position(p).label.lower()}"
+            for p, (low, high) in staffing.positions.items()
+        )
+        gaps.append(Missing(_("personnel inscrit (%(wanted)s)") % {"wanted": wanted}, staffing.code))
+    limits = rules.LIMITS.get((session.seance.establishment.jurisdiction, session.table.game))
+    if limits is not None and not selectors.limits_of(session).exists():
+        gaps.append(Missing(_("limites de mise fixées"), limits.code))
+    return gaps
 
 
 @on_table_opening

@@ -110,7 +110,7 @@ def seance_life(acts: Acts, director, staff: SimpleNamespace, tables: dict, play
     relief = acts.post(director, f"/api/v1/tables/staff/{duty['id']}/relieve/", {"person": staff.relief.pk})
     acts.post(director, f"/api/v1/tables/staff/{relief['id']}/release/")
     acts.post(director, "/api/v1/tables/limits/", {**limits, "table_session": played["id"]})
-    acts.post(director, f"/api/v1/seances/table-sessions/{played['id']}/open/")
+    acts.post(director, f"/api/v1/seances/table-sessions/{played['id']}/open/", {"confirm_missing": True})
     return {"seance": seance, **parties}
 
 

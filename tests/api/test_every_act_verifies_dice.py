@@ -108,6 +108,15 @@ def monaco_dice(acts: Acts, org: Org) -> None:
             "observations": "Dé fêlé après être tombé",
         },
     )
+    acts.post(
+        chef,
+        "/api/v1/incidents/declare/",
+        {
+            "found_at": timezone.now().isoformat(),
+            "table_session": session.pk,
+            "description": "Contestation d'un coup",
+        },
+    )
     results = [{"serial": serial, "result": "ok"} for serial in serials[1:5]]
     acts.post(
         sd,
@@ -123,7 +132,8 @@ def monaco_dice(acts: Acts, org: Org) -> None:
     # Each anomaly: the sous-directeur acknowledges the e-mail, the SCJ told by phone is recorded,
     # the direction decides and closes.
     for incident in Incident.objects.filter(establishment=org.est, status=Incident.Status.OPEN):
-        acknowledge(acts, sd, incident)
+        if incident.category == "dice_anomaly":
+            acknowledge(acts, sd, incident)
         acts.post(
             director,
             f"/api/v1/incidents/{incident.pk}/notices/",

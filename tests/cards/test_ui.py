@@ -2,10 +2,12 @@
 form posts to its service, a refusal shows its ID and article and keeps the input."""
 
 import pytest
-from django.urls import reverse
+from django.urls import resolve, reverse
 from django.utils import timezone
 
 from ledgers.cards.models import CardEvent, CardExchange, CardUnit
+from ledgers.cards.views import roles_for
+from ledgers.core.authz import holds_one_of, roles_of
 from ledgers.custody.models import DestructionSession, ItemStatus
 from ledgers.incidents.models import Incident
 from tests.cards.conftest import World
@@ -58,13 +60,35 @@ def busy(world: World):
     return world
 
 
+def doer(world: World, name: str):
+    """Someone the page's act is offered to: the director, or a holder of the roles its service
+    accepts (``FlowView.actors``)."""
+    roles = roles_for(getattr(resolve(reverse(f"cards:{name}")).func.view_class, "actors", ()), world.est)
+    if not roles or holds_one_of(roles_of(world.director, world.est), roles):
+        return world.director
+    return next(world.u[str(role)] for role in roles if str(role) in world.u)
+
+
 @pytest.mark.parametrize("name", PAGES + MC_PAGES)
 def test_every_card_page_renders(client, busy: World, name):
     if name in MC_PAGES and not busy.mc:
         pytest.skip("Monaco only")
-    response = login(client, busy.director).get(reverse(f"cards:{name}"))
+    response = login(client, doer(busy, name)).get(reverse(f"cards:{name}"))
     assert response.status_code == 200
     assert response.headers["Content-Type"].startswith("text/html")
+
+
+def test_an_act_a_person_may_not_do_is_not_offered_and_its_form_says_why(client, mcw: World):
+    cartier_day = login(client, mcw.cartier).get(reverse("cards:day")).content.decode()
+    assert reverse("cards:issue") in cartier_day and "Journée du cartier" in cartier_day
+    croupier_day = login(client, mcw.croupier).get(reverse("cards:day")).content.decode()
+    assert reverse("cards:issue") not in croupier_day and reverse("cards:receive") not in croupier_day
+    assert reverse("cards:table-control") in croupier_day  # the croupier's own act
+    assert "Journée du cartier" not in croupier_day and reverse("cards:inspector") not in croupier_day
+    refused = client.get(reverse("cards:issue"))
+    assert refused.status_code == 403 and "Cartier" in refused.content.decode()
+    police_day = login(client, mcw.u["scj"]).get(reverse("cards:day")).content.decode()
+    assert reverse("cards:receive") not in police_day and reverse("cards:issue") not in police_day
 
 
 def test_unit_order_destruction_and_incident_pages_render(client, busy: World):
@@ -104,7 +128,8 @@ def test_inspector_queue_lists_returns_incidents_and_visas(client, mcw: World):
         units=[b], anomaly="marked", cards="Valet de trèfle", circumstances="contrôle", actor=mcw.cartier
     )
     html = login(client, mcw.inspecteur).get(reverse("cards:inspector")).content.decode()
-    assert "Surveiller la rentrée" in html and a.serial in html
+    # The return is the cartier's act, which the inspecteur countersigns: no form offered here.
+    assert "rentrée par le cartier" in html and a.serial in html and reverse("cards:return") not in html
     assert f"Incident n° {incident.pk}" in html
     assert "Registre des cartes en service" in html  # entries the inspecteur may visa
 
@@ -196,7 +221,7 @@ def test_flow_forms_post_to_their_services(client, mcw: World):
         {
             "units": [a.pk],
             "to_location": mcw.depot.pk,
-            "returned_by": "M. B",
+            "returned_by": mcw.croupier.get_full_name(),
             "signer_username": mcw.inspecteur.username,
             "signer_password": DEFAULT_PASSWORD,
         },

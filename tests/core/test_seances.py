@@ -95,7 +95,13 @@ def test_ui_open_prepare_run_and_close_a_seance(client, mc, director, bj1, cards
     page = text(client.get(response.url))
     assert "Cartes" in page and "Matériel" in page and "CARD-18" in page  # what the end waits for
 
-    assert client.post(reverse("seance-table-open", kwargs={"pk": session.pk})).status_code == 302
+    assert "GAME-02" in page and "J'ouvre la table sans ce qui manque" in page  # nobody logged at it
+    unconfirmed = client.post(reverse("seance-table-open", kwargs={"pk": session.pk}))
+    assert unconfirmed.status_code == 400 and "personnel inscrit (1 croupier, 1 chef de table)" in text(unconfirmed)
+    session.refresh_from_db()
+    assert session.status == TableSession.Status.PREPARING
+    opened = client.post(reverse("seance-table-open", kwargs={"pk": session.pk}), {"confirm_missing": "1"})
+    assert opened.status_code == 302
     refused = client.post(reverse("seance-table-close", kwargs={"pk": session.pk}))
     assert refused.status_code == 409 and "CARD-18" in text(refused)
 
@@ -124,7 +130,10 @@ def test_api_open_prepare_run_and_close_a_seance(mc, director, bj1, cards_out):
     prepared = api.post(f"/api/v1/seances/{pk}/tables/", {"table": bj1.pk}, format="json")
     assert prepared.status_code == 201 and prepared.json()["status"] == "preparing"
     session = prepared.json()["id"]
-    assert api.post(f"/api/v1/seances/table-sessions/{session}/open/").json()["status"] == "open"
+    unconfirmed = api.post(f"/api/v1/seances/table-sessions/{session}/open/")
+    assert unconfirmed.status_code == 400 and "GAME-02" in unconfirmed.json()["detail"]
+    confirmed = api.post(f"/api/v1/seances/table-sessions/{session}/open/", {"confirm_missing": True}, format="json")
+    assert confirmed.json()["status"] == "open"
     twice = api.post(f"/api/v1/seances/table-sessions/{session}/open/")
     assert twice.status_code == 409 and twice.json()["code"] == "REG-20"
 
@@ -198,3 +207,25 @@ def test_reg_20_no_seance_nor_partie_without_its_register_coted_and_paraphed(cli
     with pytest.raises(RuleViolation, match="parties de table") as refused:
         table_session_prepare(seance=seance, table=bj1, actor=director)
     assert refused.value.code == "REG-20" and not TableSession.objects.exists()
+
+
+def test_game_02_a_table_with_nobody_logged_opens_only_once_what_is_missing_is_confirmed(client, mc, director, bj1):
+    seance = seance_open(establishment=mc, date=DAY, period="soiree", actor=director)
+    session = table_session_prepare(seance=seance, table=bj1, actor=director)
+    assert {(g.code, str(g.what)) for g in hooks.opening_gaps(session)} == {
+        ("GAME-02", "personnel inscrit (1 croupier, 1 chef de table)"),
+        ("GAME-01", "cartes remises à la table (6 jeux)"),
+    }
+    with pytest.raises(ValidationError, match="GAME-02"):
+        hooks.opening_confirmation(session, confirmed=False)
+    client.force_login(director)
+    page = client.get(reverse("seance-table", kwargs={"pk": session.pk})).content.decode()
+    assert 'name="confirm_missing"' in page and "data-confirm=" in page
+    assert reverse("seance-table-close", kwargs={"pk": session.pk}) not in page  # not before it opens
+    assert client.post(reverse("seance-table-open", kwargs={"pk": session.pk})).status_code == 400
+    assert (
+        client.post(reverse("seance-table-open", kwargs={"pk": session.pk}), {"confirm_missing": "1"}).status_code
+        == 302
+    )
+    page = client.get(reverse("seance-table", kwargs={"pk": session.pk})).content.decode()
+    assert reverse("seance-table-close", kwargs={"pk": session.pk}) in page and "La table ne rouvre pas" in page

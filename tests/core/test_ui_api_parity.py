@@ -160,6 +160,7 @@ API_ROUTE_OF = {
     "equipment:wheel_install": "equipment-api:wheel-install",
     "incidents:close": "incidents-api-close",
     "incidents:decide": "incidents-api-decide",
+    "incidents:declare": "incidents-api-declare",
     "incidents:detail": "incidents-api-notify",
     "keys:create": "keys-create",
     "keys:issue": "keys-issue",

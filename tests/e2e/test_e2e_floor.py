@@ -124,6 +124,12 @@ def end_partie(visit: Visit, n: int) -> None:
     table = table_of(visit, "Fin de partie — table")
     visit.act("Fin de partie — table")
     visit.click("main form button:has-text('Fin de partie')")
+    # Irreversible: asked once, saying what it writes.
+    dialog = page.locator("#confirm-act")
+    dialog.wait_for(state="visible")
+    assert "La table ne rouvre pas" in dialog.inner_text()
+    visit.check()
+    dialog.locator("button.confirm-ok").click()
     page.wait_for_selector(f"text=Fin de partie de la table {table} inscrite.")
     visit.check()
     assert page.locator("h1 .status-closed").count() == 1

@@ -16,7 +16,10 @@ pytestmark = MARKS
 
 def visa(page, visited, submit: bool) -> None:
     group = open_group(page, "Registres à viser ou à coter et parapher")
-    group.locator("li", has_text="Main courante").first.locator("a", has_text="Viser").click()
+    kind = group.locator("details.kind-group", has=page.locator("summary:has-text('Main courante')")).first
+    if kind.get_attribute("open") is None:
+        kind.locator("summary").click()
+    kind.locator("a", has_text="Viser").first.click()
     page.wait_for_url("**/visa/")
     check(page, visited)
     assert page.locator("table.covered tbody tr").count() >= 1
@@ -30,8 +33,11 @@ def visa(page, visited, submit: bool) -> None:
 
 
 def cote_et_paraphe(page, visited, submit: bool) -> None:
-    open_group(page, "Registres à viser ou à coter et parapher")
-    page.locator("details.queue-group a[href$='/cote-et-paraphe/']").first.click()
+    group = open_group(page, "Registres à viser ou à coter et parapher")
+    kind = group.locator("details.kind-group", has=page.locator("a[href$='/cote-et-paraphe/']")).first
+    if kind.get_attribute("open") is None:
+        kind.locator("summary").click()
+    kind.locator("a[href$='/cote-et-paraphe/']").first.click()
     page.wait_for_url("**/cote-et-paraphe/")
     check(page, visited)
     if not submit:

@@ -14,7 +14,7 @@ def test_notices_export_with_localised_headers(client, mc, user_in, django_captu
         incident_open(establishment=mc, category="game", description="Coup contesté", actor=inspecteur)
     client.force_login(scj)
     page = client.get(reverse("notifications:list")).content.decode()
-    assert "_export=csv" in page and "_export=xlsx" in page and 'class="violation"' in page
+    assert "_export=csv" in page and "_export=xlsx" in page and "text-bg-warning" in page
     rows = csv_rows(client.get(reverse("notifications:list"), {"_export": "csv"}))
     assert rows[0] == ["Envoyée le", "Objet", "Registre", "Réception"]
     assert len(rows) == 2 and rows[1][1].startswith("Incident n°") and rows[1][3].startswith("À accuser avant le ")

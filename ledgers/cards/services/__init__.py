@@ -23,7 +23,7 @@ from .common import (
     Kind,
     best_practice,
 )
-from .controls import cards_first_control, cards_post_control
+from .controls import POST_CONTROLLERS, cards_first_control, cards_post_control
 from .destruction import cards_destruction_complete, cards_destruction_plan
 from .exchanges import cards_exchange, cards_exchange_reconcile, cards_replacement_designate, cards_reshuffle_order
 from .issue import cards_issue
@@ -38,6 +38,7 @@ __all__ = [
     "EXCHANGERS",
     "KEEPERS",
     "KEY_HOLDERS",
+    "POST_CONTROLLERS",
     "RECEIVERS",
     "REPORTERS",
     "TABLE_STAFF",

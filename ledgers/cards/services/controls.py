@@ -36,6 +36,9 @@ from .common import (
     best_practice,
 )
 
+# Who controls the cards after the partie: MC the cartier at the depot, FR the table staff.
+POST_CONTROLLERS = {"MC": DEPOT_CONTROLLERS["MC"], "FR": TABLE_STAFF}
+
 
 @transaction.atomic
 def cards_post_control(
@@ -53,14 +56,14 @@ def cards_post_control(
     to the cabinet (CARD-37). Marks or a missing card quarantine the unit and open an incident."""
     est = unit.establishment
     if est.jurisdiction == "MC":
-        role = require_role(actor, est, DEPOT_CONTROLLERS["MC"])
+        role = require_role(actor, est, POST_CONTROLLERS["MC"])
         (unit,) = _lock([unit], est)
         if unit.status != ItemStatus.AWAITING_CONTROL:
             raise ValidationError({"unit": _("%(unit)s n'attend pas de contrôle après séance.") % {"unit": unit}})
         session = selectors.last_event(unit, (Kind.RETURN,))
         session = session.table_session if session else None
     else:
-        role = require_role(actor, est, TABLE_STAFF)
+        role = require_role(actor, est, POST_CONTROLLERS["FR"])
         (unit,) = _lock([unit], est)
         session = _live_session(unit, est, "CARD-14", "CARD-37")
     return _control(

@@ -29,6 +29,12 @@ class MissingSerializer(serializers.Serializer):
     url = serializers.CharField()
 
 
+class OpenConfirmSerializer(serializers.Serializer):
+    confirm_missing = serializers.BooleanField(
+        default=False, help_text="Open although staff, limits or cards the texts expect are missing."
+    )
+
+
 class TableSessionSerializer(serializers.ModelSerializer):
     table_number = serializers.CharField(source="table.number", read_only=True)
     game = serializers.CharField(source="table.game", read_only=True)
@@ -138,9 +144,14 @@ class TableSessionViewSet(
     def _act(self, change) -> Response:
         return Response(TableSessionSerializer(change(session=self.get_object(), actor=self.request.user)).data)
 
-    @extend_schema(request=None, responses={200: TableSessionSerializer, **REFUSED})
+    @extend_schema(request=OpenConfirmSerializer, responses={200: TableSessionSerializer, **REFUSED})
     @action(detail=True, methods=["post"])
     def open(self, request: Request, pk: int) -> Response:
+        """Open the table; a table that would open without staff, limits or cards its texts expect
+        opens only with ``confirm_missing`` (400 naming what is missing otherwise)."""
+        form = OpenConfirmSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        hooks.opening_confirmation(self.get_object(), confirmed=form.validated_data["confirm_missing"])
         return self._act(table_session_open)
 
     @extend_schema(request=None, responses={200: TableSessionSerializer, **REFUSED})

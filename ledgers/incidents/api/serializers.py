@@ -1,6 +1,8 @@
 from rest_framework import serializers
 
 from ledgers.core.api.fields import DateTimeField
+from ledgers.core.api.scoping import EstablishmentPK
+from ledgers.core.models import TableSession
 from ledgers.core.roles import Role
 
 from ..models import Incident, IncidentNotice, IncidentSubject
@@ -67,6 +69,19 @@ class NoticeInput(serializers.Serializer):
     recipient_name = serializers.CharField(max_length=200)
     notified_at = DateTimeField()
     channel = serializers.ChoiceField(choices=IncidentNotice.Channel.choices)
+
+
+class DeclareInput(serializers.Serializer):
+    found_at = DateTimeField()
+    table_session = EstablishmentPK(
+        TableSession.objects.exclude(status=TableSession.Status.CLOSED),
+        path="seance__establishment",
+        required=False,
+        allow_null=True,
+        help_text="Table-partie in play where the incident was found.",
+    )
+    description = serializers.CharField()
+    circumstances = serializers.CharField(required=False, allow_blank=True, default="")
 
 
 class DecisionInput(serializers.Serializer):

@@ -6,8 +6,9 @@ from ledgers.core.api.actions import ServiceAction
 from ledgers.core.api.scoping import EstablishmentScoped
 
 from .. import services
+from ..categories import GAME_INCIDENT
 from ..models import Incident
-from .serializers import DecisionInput, IncidentSerializer, NoticeInput, NoticeSerializer
+from .serializers import DecisionInput, DeclareInput, IncidentSerializer, NoticeInput, NoticeSerializer
 
 
 class IncidentsMixin(EstablishmentScoped):
@@ -22,6 +23,17 @@ class IncidentList(IncidentsMixin, generics.ListAPIView):
 
 class IncidentDetail(IncidentsMixin, generics.RetrieveAPIView):
     serializer_class = IncidentSerializer
+
+
+class IncidentDeclare(IncidentsMixin, ServiceAction):
+    """Declare an incident of play (INC-01)."""
+
+    input_serializer, output_serializer = DeclareInput, IncidentSerializer
+
+    def perform(self, data):
+        return services.incident_open(
+            establishment=self.establishment, category=GAME_INCIDENT.code, actor=self.request.user, **data
+        )
 
 
 class IncidentNotify(IncidentsMixin, ServiceAction):
