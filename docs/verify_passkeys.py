@@ -1,8 +1,10 @@
 """python verify_passkeys.py REGISTER.jsonl AUTHORISATIONS.jsonl (docs/ledger-format.md, "Passkey signatures")
 
 Checks every passkey (WebAuthn) assertion kept in the entries of a register's export with the public key
-of its credential's registration line in the export of the register of authorisations. Check the
-exports' chains first with verify_export.py. Needs the Python package `cryptography`."""
+of its credential's registration line in the export of the register of authorisations, and that every
+visa, opening act and volume paraphe whose author held an active passkey when it was recorded carries
+their assertion. Check the exports' chains first with verify_export.py. Needs the Python package
+`cryptography`."""
 
 import base64
 import hashlib
@@ -23,13 +25,24 @@ def b64u(text):  # base64url without padding, as WebAuthn writes it
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-def credentials(path):  # credential id → its registration line's payload (the first line naming it)
-    keys = {}
+def credentials(path):  # credential id → its registration line's payload; login → [(registered, revoked or "")]
+    keys, revoked = {}, {}
     for line in path.open(encoding="utf-8"):
-        payload = json.loads(line)["payload"]
+        entry = json.loads(line)
+        payload = entry["payload"]
         if isinstance(payload, dict) and "credential_id" in payload and "public_key" in payload:
-            keys.setdefault(payload["credential_id"], payload)
-    return keys
+            keys.setdefault(payload["credential_id"], {**payload, "recorded_at": entry["recorded_at"]})
+        elif isinstance(payload, dict) and "credential_id" in payload and "revoked_at" in payload:
+            revoked.setdefault(payload["credential_id"], entry["recorded_at"])
+    held = {}
+    for credential_id, key in keys.items():
+        held.setdefault(key.get("person"), []).append((key["recorded_at"], revoked.get(credential_id, "")))
+    return keys, held
+
+
+def author_signs(entry):  # a visa, an opening act, a printed volume's paraphe: the author's own signature
+    payload = entry["payload"]
+    return entry["kind"] in ("visa", "opening") or (isinstance(payload, dict) and "page_digests" in payload)
 
 
 def check(entry, person, assertion, keys):  # why `assertion` is not `person`'s signature of the entry's act, or None
@@ -67,7 +80,7 @@ def check(entry, person, assertion, keys):  # why `assertion` is not `person`'s 
 
 if len(sys.argv) != 3:
     sys.exit(__doc__)
-keys, count = credentials(pathlib.Path(sys.argv[2])), 0
+(keys, held), count = credentials(pathlib.Path(sys.argv[2])), 0
 for line in pathlib.Path(sys.argv[1]).open(encoding="utf-8"):
     entry = json.loads(line)
     payload = entry["payload"] if isinstance(entry["payload"], dict) else {}
@@ -77,4 +90,12 @@ for line in pathlib.Path(sys.argv[1]).open(encoding="utf-8"):
         if reason:
             sys.exit(f"{entry['register']} seq {entry['seq']}: {reason}")
         count += 1
+    # Timestamps are canonical (fixed width, UTC): they compare as text.
+    at = entry["recorded_at"]
+    if (
+        not signers
+        and author_signs(entry)
+        and any(since < at and (not until or at < until) for since, until in held.get(entry["actor"], ()))
+    ):
+        sys.exit(f"{entry['register']} seq {entry['seq']}: signed without the passkey its author held then")
 print(f"OK {count} passkey signature(s), each verified with its registration line's public key")

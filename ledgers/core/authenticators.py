@@ -24,7 +24,7 @@ from ledgers.signatures.models import Passkey
 from ledgers.signatures.passkeys import active_passkeys
 
 from . import hooks
-from .authz import roles_of
+from .authz import locked_out, roles_of, secret_refused
 from .models import Establishment
 from .roles import DIRECTORATE, REGULATOR_ROLES, Role
 from .services import person_name, setup_role
@@ -224,16 +224,13 @@ def totp_qr_svg(device: TOTPDevice) -> str:
 def totp_confirm_throttled(request, *, device: TOTPDevice, token: str, establishment: Establishment) -> TOTPDevice:
     """``totp_confirm`` under the login throttle: a wrong code counts as a failed sign-in of the
     device's owner (django-axes), and a locked-out owner is refused before the code is read."""
-    from axes.handlers.proxy import AxesProxyHandler
-    from django.contrib.auth.signals import user_login_failed
-
-    credentials = {"username": device.user.get_username()}
-    if not AxesProxyHandler.is_allowed(request, credentials):
+    username = device.user.get_username()
+    if locked_out(request, username):
         raise PermissionDenied(_("Trop d'essais infructueux : réessayez plus tard."))
     try:
         return totp_confirm(device=device, token=token, establishment=establishment)
     except ValidationError:
-        user_login_failed.send(sender=__name__, credentials=credentials, request=request)
+        secret_refused(request, username)
         raise
 
 

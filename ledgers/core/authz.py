@@ -181,14 +181,39 @@ def unique_violation(obj: Model, exc: IntegrityError) -> ValidationError | None:
     return None
 
 
+def secret_refused(request: HttpRequest | None, username: str) -> None:
+    """A wrong secret other than a password (an authenticator code, a link's token) counts as a
+    failed sign-in of ``username`` at this address (django-axes), as a wrong password does."""
+    from django.contrib.auth.signals import user_login_failed
+
+    user_login_failed.send(sender=__name__, credentials={"username": username}, request=request)
+
+
+def locked_out(request: HttpRequest | None, username: str) -> bool:
+    """Whether ``username`` is locked out at this address after too many wrong secrets."""
+    from axes.handlers.proxy import AxesProxyHandler
+
+    return not AxesProxyHandler.is_allowed(request, {"username": username})
+
+
+def code_checked(request: HttpRequest | None, user: AbstractBaseUser, otp_token: str) -> bool:
+    """Whether ``otp_token`` is a current code of ``user``'s confirmed authenticator (True when
+    they have none); a wrong one counts towards the lockout (``secret_refused``)."""
+    if not user_has_device(user, confirmed=True) or match_token(user, otp_token.strip()) is not None:
+        return True
+    secret_refused(request, user.get_username())
+    return False
+
+
 def reauthenticate(request: HttpRequest, *, user: AbstractBaseUser, password: str, otp_token: str = "") -> None:
     """Confirm that the person signing is ``user``: their password again, and a current code of
     their authenticator when they have a confirmed TOTP device. Goes through ``authenticate`` so
-    that failures count towards the login throttle (django-axes)."""
+    that failures count towards the login throttle (django-axes), and a locked-out signer is
+    refused whatever they type."""
     confirmed = authenticate(request, username=user.get_username(), password=password)
     if confirmed is None or confirmed.pk != user.pk:
         raise ValidationError({"password": _("Mot de passe incorrect : signature refusée.")})
-    if user_has_device(user, confirmed=True) and match_token(user, otp_token.strip()) is None:
+    if not code_checked(request, user, otp_token):
         raise ValidationError({"otp_token": _("Code d'authentification incorrect ou expiré : signature refusée.")})
 
 

@@ -16,12 +16,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
-from django_otp import match_token, user_has_device
+from django_otp import user_has_device
 from rest_framework import serializers
 
 from ledgers.signatures.passkeys import PROBE_HEADER, Signer, add_signer
 
-from .authz import reauthenticate
+from .authz import code_checked, reauthenticate
 from .forms import staff_choices
 
 # The inputs of one countersignature, after its prefix: what the services never see.
@@ -40,7 +40,7 @@ def countersigner(
     user = authenticate(_http(request), username=username.strip(), password=password)
     if user is None:
         raise ValidationError({f"{field}_password": _("Identifiant ou mot de passe incorrect : signature refusée.")})
-    if user_has_device(user, confirmed=True) and match_token(user, otp_token.strip()) is None:
+    if not code_checked(_http(request), user, otp_token):
         raise ValidationError({f"{field}_otp": _("Code d'authentification incorrect ou expiré : signature refusée.")})
     return user
 

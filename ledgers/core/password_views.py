@@ -7,7 +7,7 @@ from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.contrib.auth.views import INTERNAL_RESET_SESSION_TOKEN
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponseRedirect
 from django.urls import reverse, reverse_lazy
 from django.utils.formats import date_format
@@ -15,6 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 
 from . import passwords
+from .authz import locked_out, secret_refused
 from .service_views import ServiceFormView
 from .staff_forms import InviteForm, ProvisionalPasswordForm
 from .staff_views import StaffActView
@@ -83,6 +84,17 @@ class LinkPasswordView(auth_views.PasswordResetConfirmView):
 
     template_name = "core/password_reset_confirm.html"
     success_url = reverse_lazy("password_reset_complete")
+
+    def dispatch(self, *args, **kwargs):
+        """A link whose token is wrong or spent counts as a failed sign-in of the account it names
+        (django-axes); once that account is locked out at this address, no link of it is read."""
+        user = self.get_user(kwargs["uidb64"])
+        if user is not None and locked_out(self.request, user.get_username()):
+            raise PermissionDenied(_("Trop d'essais infructueux : réessayez plus tard."))
+        response = super().dispatch(*args, **kwargs)
+        if user is not None and not self.validlink:
+            secret_refused(self.request, user.get_username())
+        return response
 
     def form_valid(self, form):
         try:

@@ -222,13 +222,13 @@ def _owner_chose(user: AbstractBaseUser, password: str, *, how: str) -> None:
     )
 
 
-@transaction.atomic
 def password_change(
     *, user: AbstractBaseUser, old_password: str, new_password: str, request: HttpRequest | None = None
 ) -> AbstractBaseUser:
     """The person changes their own password, giving the current one (checked through
     ``authenticate``: wrong guesses count towards the sign-in throttle, and a locked account is
-    refused). Django's password validators apply."""
+    refused). Django's password validators apply. The current password is checked outside the
+    change's transaction: a refusal rolls that back, and must not take the failed attempt with it."""
     if not user.is_authenticated or not user.has_usable_password():
         raise ValidationError({"old_password": _("Ce compte n'a pas de mot de passe à changer.")})
     confirmed = authenticate(request, username=user.get_username(), password=old_password)
@@ -243,7 +243,8 @@ def password_change(
     if old_password == new_password:
         raise ValidationError({"new_password": _("Le nouveau mot de passe doit différer de l'actuel.")})
     _check_new(new_password, user)
-    _owner_chose(user, new_password, how="change")
+    with transaction.atomic():
+        _owner_chose(user, new_password, how="change")
     return user
 
 

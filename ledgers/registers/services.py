@@ -247,14 +247,21 @@ def notification_entry_append(
 
 
 def authorisation_entry_write(
-    *, establishment: Establishment, actor: AbstractBaseUser | None, role: str, payload: dict[str, Any]
+    *,
+    establishment: Establishment,
+    actor: AbstractBaseUser | None,
+    role: str,
+    payload: dict[str, Any],
+    own_act: bool = False,
 ) -> Entry:
     """Append a line to the register of authorisations here (its first volume opened if none
     exists): an act on who may act as what, by a member of the directorate, the platform's
     administrator (``ADMINISTRATOR_ROLE``), or, without ``actor``, the system (the directory, the
-    command line), signed with its marker."""
+    command line), signed with its marker. ``own_act``: the actor's own act on a register, whose
+    role the caller's service checked (the authority paraphing a printed volume), written in
+    their name though they do not write in this register."""
     register = authorisations_register(establishment)
-    if actor is not None:
+    if actor is not None and not own_act:
         _require_writer(register, role)
     return _record_appended(register, actor=actor, role=role, payload=payload)
 

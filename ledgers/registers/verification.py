@@ -24,11 +24,12 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.db import TXID_COLUMN
-from ledgers.signatures.passkeys import act_digest, check_assertion
+from ledgers.signatures.passkeys import act_digest, author_signs, check_assertion
 
 from .chain import GENESIS_HASH, canonical_json, canonical_json_reference, format_timestamp
 from .checkpoints import checkpoint_bytes, checkpoint_key, mac_valid
-from .models import Checkpoint, Entry, EntryKind, Register, TreeHead
+from .kinds import AUTHORISATIONS
+from .models import SYSTEM_ACTOR, Checkpoint, Entry, EntryKind, Register, TreeHead
 from .signing import signature_valid
 
 # The hashed fields in canonical order of a scanned row, then the stored entry_hash, then the
@@ -371,6 +372,7 @@ def verify_in_snapshot(
     )
     expected_seq, prev, visaed, closing = walk.start, walk.prev, walk.visaed, walk.closing
     credentials: dict[str, dict | None] = {}
+    holders: dict[str, list[tuple[str, str]]] | None = None
     for row in _rows(register, start=walk.start, using=using):
         seq, kind, corrects, prev_hash, stored = row[0], row[4], row[6], row[7], row[8]
         if seq != expected_seq:
@@ -395,6 +397,11 @@ def verify_in_snapshot(
             reason = passkeys_reason(register, number, kind, row[2], payload, credentials, using)
             if reason:
                 return finding(seq, "passkey", reason)
+        elif row[2] != SYSTEM_ACTOR and author_signs(kind, payload):
+            if holders is None:
+                holders = passkey_holders(register.establishment_id, using)
+            if held_at(holders.get(row[2], ()), row[1]):
+                return finding(seq, "passkey_missing", _("signé sans la clé d'accès que son auteur détenait alors"))
         if seq == 1 and kind != EntryKind.OPENING:
             return finding(seq, "opening", _("la première entrée n'est pas l'acte d'ouverture"))
         if closing is not None:
@@ -494,6 +501,38 @@ def passkeys_reason(
         if reason:
             return reason
     return ""
+
+
+def passkey_holders(establishment_id: int, using: str = DEFAULT_DB_ALIAS) -> dict[str, list[tuple[str, str]]]:
+    """Who held a passkey here, and when: login → [(registered at, revoked at or "")], the
+    canonical times of the registration and revocation lines of the register of authorisations."""
+    lines = (
+        Entry.objects.using(using)
+        .filter(
+            register__establishment_id=establishment_id,
+            register__kind=AUTHORISATIONS.code,
+            payload__has_key="credential_id",
+        )
+        .order_by("recorded_at")
+        .values_list("recorded_at", "payload")
+    )
+    registered: dict[str, tuple[str, str]] = {}
+    revoked: dict[str, str] = {}
+    for at, payload in lines:
+        if "public_key" in payload:
+            registered.setdefault(payload["credential_id"], (payload.get("person", ""), format_timestamp(at)))
+        elif "revoked_at" in payload:
+            revoked.setdefault(payload["credential_id"], format_timestamp(at))
+    holders: dict[str, list[tuple[str, str]]] = {}
+    for credential_id, (person, since) in registered.items():
+        holders.setdefault(person, []).append((since, revoked.get(credential_id, "")))
+    return holders
+
+
+def held_at(periods: Iterable[tuple[str, str]], moment: str) -> bool:
+    """Whether one of the periods (registered at, revoked at or "") holds ``moment`` (canonical
+    times, which compare as text)."""
+    return any(since < moment and (not until or moment < until) for since, until in periods)
 
 
 def chain_end(register: Register, using: str = DEFAULT_DB_ALIAS) -> tuple[int, str]:

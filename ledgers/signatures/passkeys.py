@@ -69,6 +69,13 @@ def act_digest(*, register: str, kind: str, payload: dict[str, Any]) -> bytes:
     return hashlib.sha256(canonical({"register": register, "kind": kind, "payload": body})).digest()
 
 
+def author_signs(kind: str, payload: Any) -> bool:
+    """Whether an entry is its author's own signature, signed with their passkey (under
+    ``passkey``) whenever they held an active one when it was recorded: a visa, an opening act
+    (the cote et paraphe), a printed volume's paraphe (the line naming its pages' digests)."""
+    return kind in ("visa", "opening") or (isinstance(payload, dict) and "page_digests" in payload)
+
+
 def rp_id() -> str:
     return getattr(settings, "WEBAUTHN_RP_ID", "localhost")
 
@@ -224,10 +231,41 @@ def check_assertion(
     return None
 
 
-def _verified(user: AbstractBaseUser, passkey: Any, challenge: bytes, field: str) -> dict[str, str]:
-    """The assertion of ``passkey`` when it is ``user``'s signature of ``challenge``; a
-    ValidationError on ``field`` else."""
-    assertion = assertion_from_credential(passkey)
+def _credentials(passkey: Any) -> list[Any]:
+    """The credentials given for an act: one, or a list of them (one per entry of the act the
+    signer signs: a witness's countersignature of a destruction and their visa of it)."""
+    if passkey and isinstance(passkey, str):
+        try:
+            passkey = json.loads(passkey)
+        except ValueError as exc:
+            raise ValidationError({"passkey": _("Signature par clé d'accès illisible.")}) from exc
+    if not passkey:
+        return []
+    return passkey if isinstance(passkey, list) else [passkey]
+
+
+def _challenge_of(assertion: dict[str, str]) -> str:
+    try:
+        return str(json.loads(unb64u(assertion["client_data_json"])).get("challenge", ""))
+    except (ValueError, AttributeError):
+        return ""
+
+
+def _signature(
+    user: AbstractBaseUser, passkey: Any, challenge: bytes, field: str, used: list[dict[str, str]]
+) -> dict[str, str] | None:
+    """The assertion among those given (``passkey``) that is ``user``'s signature of ``challenge``,
+    taken from those the act has not ``used`` yet; None when none is left for it (the act asks for
+    one more), a ValidationError on ``field`` when the one left signs something else or is not a
+    passkey of ``user``'s."""
+    wanted = b64u(challenge)
+    for assertion in used:  # the same entry built again (a retried append)
+        if _challenge_of(assertion) == wanted:
+            return assertion
+    left = [a for a in (assertion_from_credential(c) for c in _credentials(passkey)) if a not in used]
+    if not left:
+        return None
+    assertion = next((a for a in left if _challenge_of(a) == wanted), left[0])
     credential = active_passkeys(user).filter(credential_id=assertion["credential_id"]).first()
     if credential is None:
         raise ValidationError({field: _("Cette clé d'accès n'est pas l'une des vôtres : signature refusée.")})
@@ -242,6 +280,7 @@ def _verified(user: AbstractBaseUser, passkey: Any, challenge: bytes, field: str
         raise ValidationError(
             {field: _("La clé d'accès n'a pas signé cet acte : signature refusée (%(reason)s).") % {"reason": reason}}
         )
+    used.append(assertion)
     return assertion
 
 
@@ -255,6 +294,13 @@ class Signer:
     field: str = "passkey"
     done: bool = False
     signed: dict[str, Any] = dataclasses.field(default_factory=dict)
+    used: list[dict[str, str]] = dataclasses.field(default_factory=list)  # its assertions already taken
+
+    def asked(self, challenge: bytes) -> "PasskeyRequired":
+        """The request for this signer's passkey over ``challenge``, naming them when they are not
+        the act's author."""
+        who = "" if self.field == "passkey" else self.user.get_full_name() or self.user.get_username()
+        return PasskeyRequired(assertion_options(self.user, challenge), field=self.field, who=who)
 
 
 _signers: ContextVar[list[Signer] | None] = ContextVar("act_signers", default=None)
@@ -278,11 +324,9 @@ def add_signer(signer: Signer) -> None:
         signers.append(signer)
 
 
-def signed_elsewhere(user: AbstractBaseUser) -> None:
-    """``user``'s passkey was taken into the entry by the act's own service (``signed_payload``)."""
-    for signer in _signers.get() or ():
-        if signer.user.pk == user.pk:
-            signer.done = True
+def _signer(user: AbstractBaseUser) -> Signer | None:
+    """``user`` as a signer of the act under way, if they are one."""
+    return next((s for s in _signers.get() or () if s.user.pk == user.pk), None)
 
 
 def sign_entry(*, register: str, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
@@ -298,17 +342,13 @@ def sign_entry(*, register: str, kind: str, payload: dict[str, Any]) -> dict[str
             signer.done = True  # signed an earlier entry of the act
     assertions: dict[str, Any] = {}
     for signer in (s for s in signers if not s.done):
-        if signer.signed:  # the same entry built again (a retried append)
-            assertions[signer.user.get_username()] = signer.signed["assertion"]
-            continue
-        if not active_passkeys(signer.user).exists():
+        if not signer.signed and not active_passkeys(signer.user).exists():
             signer.done = True
             continue
-        if not signer.passkey:
-            name = signer.user.get_full_name() or signer.user.get_username()
-            raise PasskeyRequired(assertion_options(signer.user, challenge), field=signer.field, who=name)
-        assertion = _verified(signer.user, signer.passkey, challenge, signer.field)
-        signer.signed = {"challenge": challenge, "assertion": assertion}
+        assertion = _signature(signer.user, signer.passkey, challenge, signer.field, signer.used)
+        if assertion is None:
+            raise signer.asked(challenge)
+        signer.signed = {"challenge": challenge}
         assertions[signer.user.get_username()] = assertion
     return {**payload, "passkeys": assertions} if assertions else payload
 
@@ -316,9 +356,11 @@ def sign_entry(*, register: str, kind: str, payload: dict[str, Any]) -> dict[str
 def signed_payload(
     *, actor: AbstractBaseUser, register: str, kind: str, payload: dict[str, Any], passkey: Any, required: bool = False
 ) -> dict[str, Any]:
-    """``payload`` with the signer's passkey assertion over the act's digest, when the signer has
-    a passkey or ``required``; PasskeyRequired (the request options) when none was given, a
-    ValidationError when the one given does not sign this act with a passkey of the signer's."""
+    """``payload`` with the signer's passkey assertion over the act's digest under ``passkey``,
+    when the signer has a passkey or ``required``: the one given, or, within an act at this
+    terminal (``signing``), the one its signer gave for this entry (an act may write several
+    entries in their name, each signed). PasskeyRequired (the request options) when there is
+    none, a ValidationError when the one given does not sign this act with a passkey of theirs."""
     held = active_passkeys(actor).exists()
     if not held and not required:
         return payload
@@ -327,7 +369,9 @@ def signed_payload(
             {"passkey": _("Cet acte se signe avec une clé d'accès : enregistrez-en une depuis votre profil.")}
         )
     challenge = act_digest(register=register, kind=kind, payload=payload)
-    signed_elsewhere(actor)
-    if not passkey:
-        raise PasskeyRequired(assertion_options(actor, challenge))
-    return {**payload, "passkey": _verified(actor, passkey, challenge, "passkey")}
+    signer = _signer(actor) or Signer(actor, passkey)
+    signer.done = True  # this entry carries its own signature: the act's first entry need not
+    assertion = _signature(actor, passkey or signer.passkey, challenge, signer.field, signer.used)
+    if assertion is None:
+        raise signer.asked(challenge)
+    return {**payload, "passkey": assertion}

@@ -1,7 +1,8 @@
 /* Passkeys (WebAuthn). A form with a hidden "…passkey" field is a signature: before it is sent,
    it is tried with the X-Passkey-Probe header (nothing is kept); while the act waits for a
    signer's passkey, the answer holds the request options, whose challenge is the act's digest, and
-   the field to put the browser's assertion in (the author's, then each countersigner's). A button marked data-passkey-register
+   the field to put the browser's assertion in (the author's, then each countersigner's; one more
+   for each further entry the act writes in a signer's name). A button marked data-passkey-register
    registers a new passkey: options from its data-options URL, the credential sent to data-url. */
 (function () {
   "use strict";
@@ -45,20 +46,25 @@
     box.textContent = message;
   }
   async function sign(form) {
-    var fields = form.querySelectorAll("input[type=hidden][name$=passkey]");
+    var fields = form.querySelectorAll("input[type=hidden][name$=passkey]"), given = {}, asked = {};
     fields.forEach(function (field) { field.value = ""; });
-    for (var round = 0; round <= fields.length; round++) {  // one passkey per signer of the act
+    // One passkey touch per entry a signer signs (an act may write several in their name): the
+    // assertions gathered for a field are sent as one credential, or a list of them.
+    for (var round = 0; round < 4 * fields.length + 4; round++) {
       var answer = await fetch(form.action || window.location.href, {
         method: "POST", body: new FormData(form), credentials: "same-origin",
         headers: { "X-Passkey-Probe": "1", "X-CSRFToken": csrf(form) }
       });
       var type = answer.headers.get("Content-Type") || "";
-      var asked = type.indexOf("application/json") === 0 ? await answer.json() : {};
-      var options = asked.publicKey, field = asked.field && form.querySelector("input[name='" + asked.field + "']");
-      if (!options || !field || field.value) break;
+      var wanted = type.indexOf("application/json") === 0 ? await answer.json() : {};
+      var options = wanted.publicKey, field = wanted.field && form.querySelector("input[name='" + wanted.field + "']");
+      if (!options || !field || asked[options.challenge]) break;  // asked again: the form's answer says why
+      asked[options.challenge] = true;
       options.challenge = toBytes(options.challenge);
       options.allowCredentials = ids(options.allowCredentials);
-      field.value = credentialJSON(await navigator.credentials.get({ publicKey: options }));
+      var list = given[field.name] = (given[field.name] || []);
+      list.push(JSON.parse(credentialJSON(await navigator.credentials.get({ publicKey: options }))));
+      field.value = JSON.stringify(list.length === 1 ? list[0] : list);
     }
     form.dataset.passkeyDone = "1";
     form.submit();

@@ -84,7 +84,9 @@ def register_life(acts: Acts, director, authority, writer, visa) -> None:
         {"up_to_seq": head["seq"], "statement": "Vu", "password": DEFAULT_PASSWORD},
     )
     acts.post(director, f"/api/v1/registers/{number}/closing/", {"statement": "Clos."})
-    acts.post(authority, f"/api/v1/registers/{number}/volumes/1/paraphe/", {"paraphe": "CG"})
+    acts.post(
+        authority, f"/api/v1/registers/{number}/volumes/1/paraphe/", {"paraphe": "CG", "password": DEFAULT_PASSWORD}
+    )
     # The registers the house still needs created in one act; a volume created by mistake withdrawn.
     acts.post(director, "/api/v1/registers/to-open/", {})
     mistaken = acts.post(director, "/api/v1/registers/new/", {"kind": "main_courante", "qualifier": "erreur"})

@@ -17,7 +17,7 @@ from ledgers.registers import services
 from ledgers.registers.printing import render_register, render_register_volumes
 from ledgers.registers.printing.models import VolumeParaphe, VolumePrint
 from ledgers.registers.printing.services import volume_paraphe, volume_print
-from tests.factories import make_user
+from tests.factories import DEFAULT_PASSWORD, make_user
 
 from .printed import filled_register, page_texts
 
@@ -148,6 +148,10 @@ def test_reg_21_print_history_is_append_only(register):
 def test_reg_21_paraphed_volume_page_count_frozen_a_differing_print_refused(register):
     record = volume_paraphe(register=register, volume=1, actor=authority(register), paraphe="C. G.")
     assert record.pages == 4 and len(record.page_digests) == 2
+    # The paraphe is the authority's signed act: a line in their name names each page's digest.
+    line = services.authorisations_register(register.establishment).entries.get(payload__register=register.number)
+    assert line.actor_user == record.authority and line.role == record.role
+    assert line.payload["page_digests"] == record.page_digests and line.payload["volume"] == 1
     out = io.BytesIO()
     volume_print(register=register, out=out, actor=None, volume=1)  # the same pages: printed
     assert len(PdfReader(io.BytesIO(out.getvalue())).pages) == 4
@@ -196,10 +200,12 @@ def test_reg_21_api_print_history_and_volume_paraphe(register):
     assert [row["duplicate"] for row in rows] == [False, True]
     signer = authority(register)
     url = reverse("api-volume-paraphe", args=[register.number, 1])
-    assert api_as(reader).post(url, {"paraphe": "X"}).status_code == 403
-    created = api_as(signer).post(url, {"paraphe": "C. G."})
+    assert api_as(reader).post(url, {"paraphe": "X", "password": DEFAULT_PASSWORD}).status_code == 403
+    unsigned = api_as(signer).post(url, {"paraphe": "C. G.", "password": "pas le bon"})
+    assert unsigned.status_code == 400 and not VolumeParaphe.objects.exists()
+    created = api_as(signer).post(url, {"paraphe": "C. G.", "password": DEFAULT_PASSWORD})
     assert created.status_code == 201 and created.json()["pages"] == 4
-    again = api_as(signer).post(url, {"paraphe": "C. G."})
+    again = api_as(signer).post(url, {"paraphe": "C. G.", "password": DEFAULT_PASSWORD})
     assert again.status_code == 409 and again.json()["code"] == "REG-21"
     rows = api_as(reader).get(reverse("api-volume-paraphes", args=[register.number])).json()["results"]
     assert [(row["volume"], row["paraphe"]) for row in rows] == [(1, "C. G.")]
@@ -216,14 +222,17 @@ def test_reg_21_volumes_page_paraphe_and_print_history(client, register):
     assert url in detail
     page = client.get(url).content.decode()
     assert "DUPLICATA" in page and again.digest in page and "Parapher le tome" not in page
-    assert client.post(url, {"volume": 1, "paraphe": "X"}).status_code == 403
+    assert client.post(url, {"volume": 1, "paraphe": "X", "password": DEFAULT_PASSWORD}).status_code == 403
     assert not VolumeParaphe.objects.exists()
     signer = authority(register)
     client.force_login(signer)
-    assert client.post(url, {"volume": 1, "paraphe": "C. G."}).status_code == 302
+    wrong = client.post(url, {"volume": 1, "paraphe": "C. G.", "password": "pas le bon"})
+    assert wrong.status_code == 200 and "Mot de passe incorrect" in wrong.content.decode()
+    assert not VolumeParaphe.objects.exists()
+    assert client.post(url, {"volume": 1, "paraphe": "C. G.", "password": DEFAULT_PASSWORD}).status_code == 302
     record = VolumeParaphe.objects.get(register=register, volume=1)
     assert record.authority == signer and record.pages == 4
-    refused = client.post(url, {"volume": 1, "paraphe": "C. G."})
+    refused = client.post(url, {"volume": 1, "paraphe": "C. G.", "password": DEFAULT_PASSWORD})
     assert refused.status_code == 409 and "REG-21" in refused.content.decode()
     assert VolumeParaphe.objects.count() == 1
     assert f"<td>{record.paraphe}</td>" in client.get(url).content.decode()

@@ -5,7 +5,7 @@ from rest_framework import serializers
 
 from ledgers.core.api.fields import DateField, DateTimeField
 from ledgers.core.api.scoping import EstablishmentPK
-from ledgers.core.countersign import countersignature_serializer, countersigner_from
+from ledgers.core.countersign import countersignature_serializer
 from ledgers.core.models import GamingTable, Location, TableSession
 from ledgers.custody.models import DestructionSession
 from ledgers.incidents.models import IncidentNotice
@@ -288,10 +288,6 @@ class ShoeDestructionNotifyInput(serializers.Serializer):
 class ShoeDestructionCompleteInput(countersignature_serializer("witness", required=False)):
     observations = serializers.CharField(required=False, allow_blank=True, default="")
 
-    def validate(self, attrs):
-        attrs["witness"] = countersigner_from(self.context["request"], attrs, "witness")
-        return attrs
-
 
 class ShufflerRegisterInput(serializers.Serializer):
     number = serializers.CharField(max_length=40)
@@ -356,17 +352,9 @@ class WheelCheckInput(countersignature_serializer("cosigner", required=True)):
     passed = serializers.BooleanField()
     observations = serializers.CharField(required=False, allow_blank=True, default="")
 
-    def validate(self, attrs):
-        attrs["cosigner"] = countersigner_from(self.context["request"], attrs, "cosigner")
-        return attrs
-
 
 class LidLockInput(countersignature_serializer("key_holder", required=False)):
     table_session = _session_field()
-
-    def validate(self, attrs):
-        attrs["key_holder"] = countersigner_from(self.context["request"], attrs, "key_holder")
-        return attrs
 
 
 class StaffPK(serializers.PrimaryKeyRelatedField):

@@ -228,14 +228,14 @@ class DestructionNotify(DestructionStep):
 class DestructionComplete(DestructionStep):
     """Perform the destruction: OUT entries in the sabots' intake register (SHOE-03, SHOE-11)."""
 
-    input_serializer = s.ShoeDestructionCompleteInput
+    input_serializer, countersigners = s.ShoeDestructionCompleteInput, ("witness",)
 
     def perform(self, data, **kwargs):
         return custody.destruction_complete(
             session=self.get_object(),
             domain=SHOES,
             actor=self.request.user,
-            witness=data["witness"],
+            witness=self.signed["witness"],
             observations=data["observations"],
         )
 
@@ -375,13 +375,13 @@ class WheelInstall(ServiceAction):
 class WheelCheckRecord(ServiceAction):
     """The pre-séance check signed by both people the text names (WHEEL-06, WHEEL-08, INC-08)."""
 
-    input_serializer, output_serializer = s.WheelCheckInput, s.WheelCheckSerializer
+    input_serializer, output_serializer, countersigners = s.WheelCheckInput, s.WheelCheckSerializer, ("cosigner",)
 
     def perform(self, data, **kwargs):
         return services.wheel_check_record(
             session=data["table_session"],
             actor=self.request.user,
-            cosigner=data["cosigner"],
+            cosigner=self.signed["cosigner"],
             points=data["points"],
             passed=data["passed"],
             observations=data["observations"],
@@ -391,11 +391,13 @@ class WheelCheckRecord(ServiceAction):
 class LidLockRecord(ServiceAction):
     """End of partie: lid locked, key returned to its holder (WHEEL-02, KEY-08)."""
 
-    input_serializer, output_serializer = s.LidLockInput, s.LidLockSerializer
+    input_serializer, output_serializer, countersigners = s.LidLockInput, s.LidLockSerializer, ("key_holder",)
 
     def perform(self, data, **kwargs):
         return services.wheel_lid_lock(
-            session=data["table_session"], actor=self.request.user, key_holder=data["key_holder"] or self.request.user
+            session=data["table_session"],
+            actor=self.request.user,
+            key_holder=self.signed["key_holder"] or self.request.user,
         )
 
 

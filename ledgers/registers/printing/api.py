@@ -2,11 +2,9 @@
 of a volume. Under ``/api/v1/registers/<number>/volumes/``."""
 
 from django.urls import path
-from drf_spectacular.utils import extend_schema
-from rest_framework import generics, serializers, status
-from rest_framework.request import Request
-from rest_framework.response import Response
+from rest_framework import generics, serializers
 
+from ledgers.core.api.actions import ServiceAction, Signature
 from ledgers.registers.selectors import register_for
 
 from . import services
@@ -30,7 +28,9 @@ class VolumeParapheSerializer(serializers.ModelSerializer):
         read_only_fields = ["volume", "last_seq", "lang", "pages", "page_digests", "authority", "role", "paraphed_at"]
 
 
-class ParapheRequestSerializer(serializers.Serializer):
+class ParapheRequestSerializer(Signature):
+    """The authority's paraphe, signed as a visa is (password, authenticator code, passkey)."""
+
     paraphe = serializers.CharField(max_length=20)
 
 
@@ -60,20 +60,21 @@ class VolumeParapheList(generics.ListAPIView):
         return register.volumeparaphes.select_related("authority")
 
 
-class VolumeParapheCreate(generics.GenericAPIView):
-    serializer_class = ParapheRequestSerializer
+class VolumeParapheCreate(ServiceAction):
+    """The authority paraphs a volume whose pages are all written: its page count and pages
+    are frozen (REG-21), and a line of the register of authorisations in their name, signed with
+    their passkey when they have one, names the digest of each page."""
 
-    @extend_schema(request=ParapheRequestSerializer, responses={201: VolumeParapheSerializer})
-    def post(self, request: Request, register_number: str, volume: int) -> Response:
-        """The authority paraphs a volume whose pages are all written: its page count and pages
-        are frozen (REG-21)."""
-        params = ParapheRequestSerializer(data=request.data)
-        params.is_valid(raise_exception=True)
-        register = register_for(request.user, register_number)
-        record = services.volume_paraphe(
-            register=register, volume=volume, actor=request.user, paraphe=params.validated_data["paraphe"]
+    input_serializer, output_serializer = ParapheRequestSerializer, VolumeParapheSerializer
+
+    def perform(self, data, register_number: str, volume: int):
+        return services.volume_paraphe(
+            register=register_for(self.request.user, register_number),
+            volume=volume,
+            actor=self.request.user,
+            paraphe=data["paraphe"],
+            passkey=self.passkey,
         )
-        return Response(VolumeParapheSerializer(record).data, status=status.HTTP_201_CREATED)
 
 
 urlpatterns = [

@@ -10,7 +10,7 @@ language is a reading copy, not checked against it.
 """
 
 import hashlib
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -18,10 +18,18 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.authenticators import passkey_required
 from ledgers.core.authz import require_role
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
-from ledgers.registers.models import Register
+from ledgers.registers.models import EntryKind, Register
+from ledgers.registers.services import (
+    authorisation_entry_write,
+    authorisations_register,
+    display_name,
+    register_language,
+)
+from ledgers.signatures.passkeys import signed_payload
 
 from .document import Progress, Volume
 from .models import VolumeParaphe, VolumePrint
@@ -105,10 +113,14 @@ def volume_paraphe(
     actor: AbstractBaseUser,
     paraphe: str,
     lang: str | None = None,
+    passkey: Any = None,
 ) -> VolumeParaphe:
     """The authority paraphs volume ``volume``, whose pages are all written (a later volume
     continues it, or the register is closed): its page count and the content of its pages, as
-    printed in ``lang``, are frozen."""
+    printed in ``lang``, are frozen. The paraphe is the authority's signature, as the cote et
+    paraphe is: a line in their name in the register of authorisations names the volume and the
+    digest of each of its pages, signed with their passkey when they have one (``passkey``: the
+    assertion over that line)."""
     est = register.establishment
     role = require_role(actor, est, register.kind_info.paraph_roles_for(est.jurisdiction))
     if not paraphe.strip():
@@ -150,7 +162,51 @@ def volume_paraphe(
             record.save()
     except IntegrityError as exc:  # paraphed meanwhile by a concurrent request
         raise RuleViolation("REG-21", _("Le tome n° %(volume)s a déjà été paraphé.") % {"volume": volume}) from exc
+    _paraphe_line(record, passkey=passkey)
     return record
+
+
+def _paraphe_line(record: VolumeParaphe, *, passkey: Any) -> None:
+    """The paraphe's line in the authority's name, signed by their passkey. No time in its
+    payload: the digest the passkey signs is computed when the act is tried and again when it is
+    done, and the entry's own time is the server's."""
+    register, actor = record.register, record.authority
+    est = register.establishment
+    with register_language():
+        payload = {
+            "subject": str(_("Paraphe d'un tome imprimé")),
+            "text": str(
+                _(
+                    "%(name)s a paraphé le tome n° %(volume)s du registre %(number)s : %(pages)s pages, "
+                    "entrées jusqu'au n° %(last)s, imprimé en « %(lang)s »."
+                )
+                % {
+                    "name": display_name(actor),
+                    "volume": record.volume,
+                    "number": register.number,
+                    "pages": record.pages,
+                    "last": record.last_seq,
+                    "lang": record.lang,
+                }
+            ),
+            "person": actor.get_username(),
+            "register": register.number,
+            "volume": record.volume,
+            "last_seq": record.last_seq,
+            "lang": record.lang,
+            "pages": record.pages,
+            "page_digests": record.page_digests,
+            "paraphe": record.paraphe,
+        }
+    payload = signed_payload(
+        actor=actor,
+        register=authorisations_register(est).number,
+        kind=EntryKind.RECORD,
+        payload=payload,
+        passkey=passkey,
+        required=passkey_required(est, record.role, actor),
+    )
+    authorisation_entry_write(establishment=est, actor=actor, role=record.role, payload=payload, own_act=True)
 
 
 def _check_paraphe(register: Register, volume: Volume, lang: str) -> None:

@@ -8,14 +8,18 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.authz import roles_of
 from ledgers.core.exports import ListExportMixin
 from ledgers.core.service_views import ServiceFormView
+from ledgers.registers.forms import ReauthForm
 from ledgers.registers.views import RegisterMixin
 
 from . import services
 
 
-class VolumeParapheForm(forms.Form):
+class VolumeParapheForm(ReauthForm):
+    """The paraphe is the authority's signature: password again, code, passkey (as a visa)."""
+
     volume = forms.IntegerField(label=_("Tome n°"), min_value=1)
     paraphe = forms.CharField(label=_("Paraphe"), max_length=20, help_text=_("Vos initiales, portées sur chaque page."))
+    field_order = ["volume", "paraphe", "password", "otp_token"]
 
 
 class VolumesView(RegisterMixin, ListExportMixin, ServiceFormView):
@@ -95,8 +99,18 @@ class VolumesView(RegisterMixin, ListExportMixin, ServiceFormView):
         )
         return context
 
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
+
     def perform(self, form):
-        return services.volume_paraphe(register=self.register, actor=self.request.user, **form.cleaned_data)
+        data = form.cleaned_data
+        return services.volume_paraphe(
+            register=self.register,
+            actor=self.request.user,
+            volume=data["volume"],
+            paraphe=data["paraphe"],
+            passkey=form.passkey_given,
+        )
 
     def get_success_url(self):
         return reverse("registers:volumes", args=[self.register.number])
