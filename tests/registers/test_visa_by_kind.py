@@ -9,8 +9,8 @@ from ledgers.core.errors import RuleViolation
 from ledgers.registers.models import EntryKind
 from ledgers.registers.services import visa_role_for_kind, visa_sign_kind
 from tests.factories import DEFAULT_PASSWORD
-from tests.registers.test_authority_home import write
 from tests.registers.conftest import opened_register
+from tests.registers.test_authority_home import write
 
 
 def test_reg_22_an_authority_visas_a_kind_in_one_act_each_volume_its_own_visa(mc, mc_staff):
