@@ -47,7 +47,7 @@ class CardsMixin(EstablishmentRequiredMixin):
             mc=est.jurisdiction == "MC",
             roles=self.roles,
             operations=operations_for(self.roles, est),
-            may={name.split(":")[1].replace("-", "_") for name, *_rest in OPERATIONS if may_do(self.roles, est, name)},
+            may=may_set(self.roles, est),
             keeps_cards=keeps_the_cards(self.roles, est),
             inspects_cards=holds_one_of(self.roles, (Role.INSPECTEUR, *custody.DIRECTION[est.jurisdiction])),
             reads_cards=holds_one_of(self.roles, REGULATOR_ROLES),
@@ -301,6 +301,8 @@ class FlowView(CardsMixin, ServiceFormView):
 
 
 class SupplierCreateView(FlowView):
+    actors = custody.DIRECTION
+    actors_requirement = "CARD-32"
     form_class = forms.SupplierForm
     title = _("Enregistrer un fabricant de cartes")
     requirements = ("CARD-32",)
@@ -314,6 +316,8 @@ class SupplierCreateView(FlowView):
 
 
 class SupplierApprovalView(SupplierApprovalMixin, FlowView):
+    actors = custody.DIRECTION
+    actors_requirement = "CARD-32"
     domain = CARDS
     form_class = forms.SupplierApprovalForm
     requirements = ("CARD-32",)
@@ -326,6 +330,8 @@ class SupplierApprovalView(SupplierApprovalMixin, FlowView):
 
 
 class OrderCreateView(FlowView):
+    actors = custody.DIRECTION
+    actors_requirement = "CARD-07"
     form_class = forms.OrderForm
     title = _("Établir un bon de commande de cartes")
     requirements = ("CARD-07", "CARD-32", "CARD-33")
@@ -355,6 +361,8 @@ class OrderMixin:
 
 
 class OrderVisaView(OrderMixin, FlowView):
+    actors = custody.AUTHORITY
+    actors_requirement = "CARD-33"
     form_class = forms.OrderVisaForm
     title = _("Viser un bon de commande")
     requirements = ("CARD-07", "CARD-33")
@@ -369,6 +377,8 @@ class OrderVisaView(OrderMixin, FlowView):
 
 
 class OrderSendView(OrderMixin, FlowView):
+    actors = custody.DIRECTION
+    actors_requirement = "CARD-33"
     form_class = forms.ConfirmForm
     title = _("Envoyer un bon de commande au fabricant")
     requirements = ("CARD-33",)
@@ -663,6 +673,8 @@ class ReshuffleView(FlowView):
 
 
 class DestructionPlanView(FlowView):
+    actors = custody.DIRECTION
+    actors_requirement = "CARD-10"
     form_class = forms.DestructionPlanForm
     title = _("Programmer une destruction")
     requirements = ("CARD-10", "CARD-11", "CARD-31")
@@ -693,6 +705,8 @@ class DestructionMixin:
 
 
 class DestructionNotifyView(DestructionMixin, FlowView):
+    actors = custody.DIRECTION
+    actors_requirement = "CARD-11"
     form_class = forms.DestructionNotifyForm
     title = _("Information préalable du Service de Contrôle des Jeux")
     requirements = ("CARD-11",)
@@ -704,6 +718,8 @@ class DestructionNotifyView(DestructionMixin, FlowView):
 
 
 class DestructionCompleteView(DestructionMixin, FlowView):
+    actors = custody.DIRECTION
+    actors_requirement = "CARD-10"
     form_class = forms.DestructionCompleteForm
     title = _("Procès-verbal de destruction")
     intro = _(
@@ -782,9 +798,26 @@ def operations_for(roles, est) -> list[tuple[str, str, bool]]:
     ]
 
 
-def may_do(roles, est, url_name: str) -> bool:
-    view = next(op[2] for op in OPERATIONS if op[0] == url_name)
-    return holds_one_of(roles, roles_for(view.actors, est))
+# The acts offered on the orders' and destructions' pages, by the same names.
+OFFICE = (
+    ("cards:supplier-create", SupplierCreateView),
+    ("cards:supplier-approval", SupplierApprovalView),
+    ("cards:order-create", OrderCreateView),
+    ("cards:order-visa", OrderVisaView),
+    ("cards:order-send", OrderSendView),
+    ("cards:destruction-plan", DestructionPlanView),
+    ("cards:destruction-notify", DestructionNotifyView),
+    ("cards:destruction-complete", DestructionCompleteView),
+)
+
+
+def may_set(roles, est) -> set[str]:
+    """The acts these roles may do in ``est``, by the name of their page ("receive", "order_visa"),
+    for the pages to offer those and no other."""
+    pages = [(name, view) for name, _label, view, *_flags in OPERATIONS] + list(OFFICE)
+    return {
+        name.split(":")[1].replace("-", "_") for name, view in pages if holds_one_of(roles, roles_for(view.actors, est))
+    }
 
 
 def keeps_the_cards(roles, est) -> bool:

@@ -29,7 +29,7 @@ from .services.cagnottes import CAGNOTTE_CONTROLLERS
 from .services.common import CASHIERS
 from .services.control import CONTROL_KEEPERS, CONTROL_VISAS
 from .services.counts import CERTIFIERS
-from .services.floats import FLOAT_SIGNERS
+from .services.floats import FLOAT_SIGNERS, float_refusal
 from .services.plaques import PLAQUE_KEEPERS, censuses_due
 
 
@@ -154,7 +154,7 @@ def cash_acts(request: HttpRequest, establishment: Establishment) -> list[MainAc
     counts = bool(roles & COUNTERS_AT_HOME)
     seances = list(open_seances(est)) if hands_floats or counts else []
     if hands_floats:
-        acts += _float_acts(est, seances)
+        acts += _float_acts(est, request.user, seances)
     if counts:
         acts += _count_acts(est, request.user, seances)
     if Role.CHANGEUR in roles:
@@ -204,7 +204,7 @@ def _count_acts(est: Establishment, user, seances: list[Seance]) -> list[MainAct
     return acts[:SHOWN]
 
 
-def _float_acts(est: Establishment, seances: list[Seance]) -> list[MainAct]:
+def _float_acts(est: Establishment, user, seances: list[Seance]) -> list[MainAct]:
     """An avance to hand to each table-partie of the open ``seances`` that has none yet (MC: the
     cashier hands the somme mise en banque; FR the avance is signed by the Direction, COUNT-34)."""
     waiting = [
@@ -222,11 +222,9 @@ def _float_acts(est: Establishment, seances: list[Seance]) -> list[MainAct]:
     acts = []
     for session in waiting:
         label = _("Avance — table %(t)s") % {"t": session.table.number}
-        if est.jurisdiction == "MC" and selectors.fixed_bank(session.table) is None:
-            reason = _("La Direction des Jeux n'a pas fixé la somme mise en banque de la table %(table)s.") % {
-                "table": session.table.number
-            }
-            acts.append(MainAct(label, reason=reason, code="COUNT-01", order=10))
+        refusal = float_refusal(session, user)
+        if refusal is not None:
+            acts.append(MainAct(label, reason=refusal.message, code=refusal.code, order=10))
         else:
             acts.append(MainAct(label, url=reverse("cash:float", args=[session.pk]), order=10))
     # The avances that can be handed now first, then those a rule holds back.

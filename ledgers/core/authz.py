@@ -1,6 +1,6 @@
 """Who acts, in which role."""
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -69,6 +69,16 @@ def holds_one_of(held: Iterable[str], allowed: Iterable[str]) -> bool:
     ``require_role`` refuses, so that a page offers only the acts its person may do."""
     held = set(held)
     return any(role in held for role in allowed)
+
+
+def refusal_of(check: Callable[[], object]) -> RuleViolation | PermissionDenied | None:
+    """What ``check`` (the check a service runs before its act) refuses, None when it lets the
+    act through: a page asks the service's own check before offering the act."""
+    try:
+        check()
+    except (RuleViolation, PermissionDenied) as exc:
+        return exc
+    return None
 
 
 def _first_held(held: set[str], allowed: Iterable[str]) -> str:

@@ -53,6 +53,25 @@ class ServiceFormView(FormView):
     def perform(self, form):
         raise NotImplementedError
 
+    def act_refusal(self) -> RuleViolation | PermissionDenied | None:
+        """Why the person may not do the act at all now, asked of the function its service runs
+        (None when they may): the form is then not offered, the refusal and its row shown instead."""
+        return None
+
+    def get(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        return self.refused_before() or super().get(request, *args, **kwargs)
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        return self.refused_before() or super().post(request, *args, **kwargs)
+
+    def refused_before(self) -> HttpResponse | None:
+        refusal = self.act_refusal()
+        if isinstance(refusal, RuleViolation):
+            return self.refused(None, violation=refusal, status=409)
+        if refusal is not None:
+            return self.refused(None, denied=str(refusal), status=403)
+        return None
+
     def get_success_message(self) -> str:
         return self.success_message
 

@@ -50,19 +50,45 @@ def notice_for(user: AbstractBaseUser, pk: int) -> Notice:
     return get_object_or_404(notices_for(user), pk=pk)
 
 
-def demo_mail_files(limit: int = 30) -> list[tuple[str, str]]:
-    """With the demo's file backend, the last mails written to its folder (name, content)."""
-    if settings.EMAIL_BACKEND != "django.core.mail.backends.filebased.EmailBackend":
+@dataclass(frozen=True)
+class DemoMail:
+    """A mail the demo wrote to its folder instead of sending it, as its reader sees it."""
+
+    subject: str
+    sent: str
+    body: str
+    notice: int | None  # the notice it carries (X-Ledgers-Notice)
+
+
+# Django's file backend writes each message followed by a line of 79 dashes, several to a file.
+MAIL_SEPARATOR = "\n" + "-" * 79 + "\n"
+
+
+def demo_mails(user: AbstractBaseUser, limit: int = 10) -> list[DemoMail]:
+    """With the demo's file backend, the last mails written to ``user``'s address, newest first:
+    subject, date and text, never another person's mail nor a raw file."""
+    if settings.EMAIL_BACKEND != "django.core.mail.backends.filebased.EmailBackend" or not user.email:
         return []
     folder = Path(settings.EMAIL_FILE_PATH)
-    files = (
-        sorted(folder.glob("*.log"), key=lambda f: f.stat().st_mtime, reverse=True)[:limit] if folder.is_dir() else []
-    )
-    return [(_mail_summary(f), f.read_text(errors="replace")) for f in files]
-
-
-def _mail_summary(path: Path) -> str:
-    """A mail file as a reader names it: its subject and recipients (the file name is a timestamp)."""
-    message = email.message_from_string(path.read_text(errors="replace"), policy=email.policy.default)
-    subject, to = message.get("Subject") or "", message.get("To") or ""
-    return " — ".join(part for part in (str(subject), str(to)) if part) or path.name
+    files = sorted(folder.glob("*.log"), key=lambda f: f.stat().st_mtime, reverse=True) if folder.is_dir() else []
+    mails: list[DemoMail] = []
+    for path in files:
+        for text in reversed(path.read_text(errors="replace").split(MAIL_SEPARATOR)):
+            if not text.strip():
+                continue
+            message = email.message_from_string(text.lstrip("\n"), policy=email.policy.default)
+            if user.email.lower() not in str(message.get("To") or "").lower():
+                continue
+            part = message.get_body(preferencelist=("plain",))
+            notice = str(message.get("X-Ledgers-Notice") or "")
+            mails.append(
+                DemoMail(
+                    subject=str(message.get("Subject") or ""),
+                    sent=str(message.get("Date") or ""),
+                    body=part.get_content().strip() if part is not None else "",
+                    notice=int(notice) if notice.isdigit() else None,
+                )
+            )
+            if len(mails) == limit:
+                return mails
+    return mails

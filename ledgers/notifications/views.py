@@ -26,7 +26,7 @@ class NoticeListView(LoginRequiredMixin, TableExportMixin, SingleTableMixin, Tem
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         # The demo writes mails to a folder instead of sending them: shown here.
-        context["mail_files"] = selectors.demo_mail_files() if settings.DEBUG else []
+        context["mails"] = selectors.demo_mails(self.request.user) if settings.DEBUG else []
         return context
 
 

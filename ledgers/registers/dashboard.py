@@ -6,12 +6,14 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.authz import refusal_of
 from ledgers.core.dashboard import Panel, dashboard_panel
 from ledgers.core.models import Establishment
 
 from . import opening, selectors
 from .kinds import MAIN_COURANTE
 from .models import Register
+from .services import visa_role_for_kind
 
 AWAITING_PAGE_SIZE = 20
 AWAITING_PAGE_PARAM = "registres"
@@ -23,7 +25,10 @@ class KindGroup:
 
     title: str
     to_open: bool
+    kind: str = ""
     registers: list[Register] = field(default_factory=list)
+    # Why the volumes may not be visaed together (``visa_role_for_kind``), None when they may.
+    together_refusal: Exception | None = None
 
     @property
     def oldest(self):
@@ -42,7 +47,7 @@ def kind_groups(registers) -> list[KindGroup]:
         to_open = register.status == Register.Status.AWAITING_OPENING
         key = (register.kind, to_open)
         if key not in groups:
-            groups[key] = KindGroup(str(register.kind_info.title), to_open)
+            groups[key] = KindGroup(str(register.kind_info.title), to_open, register.kind)
         groups[key].registers.append(register)
     return list(groups.values())
 
@@ -54,6 +59,11 @@ def awaiting_authority(request: HttpRequest, establishment: Establishment) -> Pa
     time (``?registres=N``)."""
     groups = kind_groups(selectors.registers_awaiting_authority(request.user, establishment))
     page = Paginator(groups, AWAITING_PAGE_SIZE).get_page(request.GET.get(AWAITING_PAGE_PARAM))
+    for group in page:
+        if not group.to_open and len(group.registers) > 1:
+            group.together_refusal = refusal_of(
+                lambda group=group: visa_role_for_kind(request.user, establishment, group.kind)
+            )
     if not page.paginator.count:
         return None
     return Panel(

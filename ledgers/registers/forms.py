@@ -108,6 +108,32 @@ class VisaForm(ReauthForm):
     field_order = ["up_to_seq", "statement", "password", "otp_token"]
 
 
+class KindVisaForm(ReauthForm):
+    """The visa of several volumes of one kind in one act: the mention, the signature once, and a
+    passkey assertion per volume (each visa is its own entry, signed over its own digest)."""
+
+    statement = VisaForm.base_fields["statement"]
+    field_order = ["statement", "password", "otp_token"]
+
+    def __init__(self, *args, numbers: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        del self.fields["passkey"]
+        for number in numbers:
+            self.fields[self.passkey_field(number)] = forms.CharField(required=False, widget=forms.HiddenInput)
+        self.numbers = numbers
+
+    @staticmethod
+    def passkey_field(number: str) -> str:
+        return f"{number}-passkey"
+
+    def passkeys(self) -> dict[str, str]:
+        return {
+            n: self.cleaned_data[self.passkey_field(n)]
+            for n in self.numbers
+            if self.cleaned_data.get(self.passkey_field(n))
+        }
+
+
 class CorrectionForm(forms.Form):
     """A counter-entry: motive, approval in words, and the corrected values of the kind's columns."""
 

@@ -140,6 +140,21 @@ class Entry(models.Model):
     def __str__(self) -> str:
         return f"{self.register.number} n° {self.seq}"
 
+    # The payload keys in which the kinds write what an entry records ("Avance initiale",
+    # "Fin de partie"…), in the order they are looked for.
+    ACT_KEYS = ("event", "subject", "operation", "movement", "item")
+
+    @property
+    def act(self) -> str:
+        """What the entry records, in its kind's words; its nature (opening act, visa…) when its
+        payload names no act."""
+        if self.kind == EntryKind.RECORD and isinstance(self.payload, dict):
+            for key in self.ACT_KEYS:
+                value = self.payload.get(key)
+                if isinstance(value, str) and value.strip():
+                    return value
+        return str(self.get_kind_display())
+
     def hashed_fields(self, register_number: str | None = None) -> dict:
         fields = {
             "register": register_number or self.register.number,

@@ -19,8 +19,8 @@ from ledgers.core.authenticators import passkey_required
 from ledgers.core.authz import require_role, roles_of, save_audited
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import Establishment
-from ledgers.core.roles import Role
-from ledgers.signatures.passkeys import sign_entry, signed_payload
+from ledgers.core.roles import REGULATOR_ROLES, Role
+from ledgers.signatures.passkeys import PasskeyRequired, sign_entry, signed_payload
 
 from . import store, trees
 from .chain import check_payload, entry_hash, format_timestamp
@@ -639,6 +639,60 @@ def visa_sign(
         visaed_seq=register.visaed_seq, acts_after_visa=register.acts_after_visa
     )
     return visa
+
+
+def visa_role_for_kind(actor: AbstractBaseUser, establishment: Establishment, kind: str) -> str:
+    """The role in which ``actor`` visas every volume of ``kind`` awaiting them in one act, else
+    the refusal: an authority's visa of the registers concerned may cover them together (REG-04,
+    REG-22); the internal visas the FR texts name (arts. 70-1, 72, 73: a day's figures, each
+    entry) are given volume by volume, by the casino roles those articles name."""
+    role = require_role(actor, establishment, get_kind(kind).visa_roles_for(establishment.jurisdiction))
+    if role not in REGULATOR_ROLES:
+        raise RuleViolation(
+            "REG-22",
+            _(
+                "Ce visa interne se donne registre par registre : seul le visa d'une autorité couvre "
+                "ensemble les registres d'une même nature."
+            ),
+        )
+    return role
+
+
+@transaction.atomic
+def visa_sign_kind(
+    *,
+    establishment: Establishment,
+    kind: str,
+    actor: AbstractBaseUser,
+    up_to: dict[str, int],
+    statement: str,
+    passkeys: dict[str, Any] | None = None,
+) -> list[Entry]:
+    """The visa of every volume of ``kind`` in ``up_to`` (register number → last entry shown to
+    the signer) in one act: each volume's visa is its own entry, signed as ``visa_sign`` signs it
+    (with the signer's passkey over that entry, ``passkeys[number]``). A refusal of any volume
+    keeps none. PasskeyRequired names the volume waiting for its passkey in ``field``."""
+    visa_role_for_kind(actor, establishment, kind)
+    registers = {
+        r.number: r for r in establishment.registers.filter(kind=kind, number__in=list(up_to)).order_by("number")
+    }
+    if not up_to or set(registers) != set(up_to):
+        raise ValidationError(_("Choisissez les registres à viser parmi ceux de cette nature."))
+    visas = []
+    for number, register in registers.items():
+        try:
+            visas.append(
+                visa_sign(
+                    register=register,
+                    actor=actor,
+                    up_to_seq=up_to[number],
+                    statement=statement,
+                    passkey=(passkeys or {}).get(number),
+                )
+            )
+        except PasskeyRequired as exc:
+            raise PasskeyRequired(exc.options, field=number) from exc
+    return visas
 
 
 @transaction.atomic

@@ -10,6 +10,7 @@ urlpatterns = [
     path("a-ouvrir/", views.RegistersToOpenView.as_view(), name="to_open"),
     path("a-ouvrir/creer/", views.RegistersToOpenCreateView.as_view(), name="to_open_create"),
     path("cles-publiques/", views.PublicKeysView.as_view(), name="public_keys"),
+    path("viser/<str:kind>/", views.KindVisaView.as_view(), name="visa_kind"),
     path("<str:number>/", views.RegisterDetailView.as_view(), name="detail"),
     path("<str:number>/cote-et-paraphe/", views.RegisterOpenView.as_view(), name="open"),
     path("<str:number>/inscrire/", views.MainCouranteRecordView.as_view(), name="record"),

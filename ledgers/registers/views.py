@@ -12,17 +12,19 @@ from django.views.generic import TemplateView, View
 from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
-from ledgers.core.authz import reserved_to
+from ledgers.core.authz import refusal_of, reserved_to
 from ledgers.core.exports import FORMATS, ListExportMixin, TableExportMixin, export_response
 from ledgers.core.roles import role_label
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 from ledgers.core.views import EstablishmentMixin
+from ledgers.signatures.passkeys import PasskeyRequired
 
 from . import opening, selectors, services
 from .exports import register_dataset
 from .filtersets import RegisterFilter
 from .forms import (
     CorrectionForm,
+    KindVisaForm,
     MainCouranteForm,
     RegisterCloseForm,
     RegisterCreateForm,
@@ -30,7 +32,7 @@ from .forms import (
     RegisterWithdrawForm,
     VisaForm,
 )
-from .kinds import column_readers, labelled
+from .kinds import column_readers, get_kind, labelled
 from .models import EntryKind
 from .signing import published_keys
 from .tables import RegisterTable
@@ -331,6 +333,67 @@ class VisaView(RegisterActMixin, ServiceFormView):
             reverse("registers:detail", args=[self.register.number])
             + f"?before={self.result.seq + 1}#e{self.result.seq}"
         )
+
+
+class KindVisaView(EstablishmentRequiredMixin, ServiceFormView):
+    """The visa of every volume of one kind awaiting the authority, in one act: the volumes and
+    the entries each visa covers, up to the head shown, then the signature once."""
+
+    form_class = KindVisaForm
+    template_name = "registers/visa_kind.html"
+    success_message = _("Visas enregistrés.")
+
+    @cached_property
+    def kind(self):
+        try:
+            return get_kind(self.kwargs["kind"])
+        except KeyError as exc:
+            raise Http404 from exc
+
+    @cached_property
+    def volumes(self) -> list:
+        return [
+            r
+            for r in selectors.registers_awaiting_authority(self.request.user, self.establishment)
+            if r.kind == self.kind.code and r.status == r.Status.OPEN
+        ]
+
+    def act_refusal(self):
+        return refusal_of(lambda: services.visa_role_for_kind(self.request.user, self.establishment, self.kind.code))
+
+    def up_to(self) -> dict[str, int]:
+        """The head of each volume as the signer saw it (posted back), else as it is now."""
+        shown = {r.number: r.head_seq for r in self.volumes}
+        for number in shown:
+            posted = self.request.POST.get(f"{number}-head", "")
+            if posted.isdigit():
+                shown[number] = int(posted)
+        return shown
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request, "numbers": [r.number for r in self.volumes]}
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(kind=self.kind, volumes=self.volumes, **kwargs)
+
+    def perform(self, form):
+        try:
+            return services.visa_sign_kind(
+                establishment=self.establishment,
+                kind=self.kind.code,
+                actor=self.request.user,
+                up_to=self.up_to(),
+                statement=form.cleaned_data["statement"],
+                passkeys=form.passkeys(),
+            )
+        except PasskeyRequired as exc:  # the volume whose visa waits: its own passkey field
+            raise PasskeyRequired(exc.options, field=form.passkey_field(exc.field)) from exc
+
+    def get_success_message(self) -> str:
+        return _("%(n)s visas enregistrés.") % {"n": len(self.result)}
+
+    def get_success_url(self):
+        return reverse("dashboard")
 
 
 class CorrectionView(RegisterActMixin, ServiceFormView):

@@ -76,7 +76,9 @@ def exceptions(
     for session in with_seats(sessions.filter(staff__isnull=True)).iterator(chunk_size=100):
         staffing = staffing_for(session.table, session.limits_seats)
         if staffing is not None:
-            unstaffed.append((staffing.code, str(_("Table ouverte sans personnel inscrit")), session))
+            # Named by its game: each composition's flag says which tables it is about.
+            what = _("%(game)s : table ouverte sans personnel inscrit") % {"game": session.table.get_game_display()}
+            unstaffed.append((staffing.code, str(what), session))
             if latest and len(unstaffed) == latest:
                 break
     rows += unstaffed

@@ -96,8 +96,12 @@ def test_unit_order_destruction_and_incident_pages_render(client, busy: World):
     unit = CardUnit.objects.filter(establishment=busy.est, parent__isnull=True).first()
     assert client.get(reverse("cards:unit", args=[unit.pk])).status_code == 200
     order = busy.order(visa=False)
-    assert client.get(reverse("cards:order-visa", args=[order.pk])).status_code == 200
+    # The order is the direction's to send and the authority's to visa (CARD-07, CARD-33).
+    assert client.get(reverse("cards:order-visa", args=[order.pk])).status_code == 403
     assert client.get(reverse("cards:order-send", args=[order.pk])).status_code == 200
+    login(client, busy.authority)
+    assert client.get(reverse("cards:order-visa", args=[order.pk])).status_code == 200
+    login(client, busy.director)
     incident = Incident.objects.filter(establishment=busy.est).first()
     page = client.get(reverse("incidents:detail", args=[incident.pk]))
     assert page.status_code == 200 and "Reste à informer" in page.content.decode()
@@ -150,7 +154,7 @@ def test_issue_refusal_shows_id_and_article_and_keeps_the_input(client, mcw: Wor
 
 def test_role_refusal_is_shown_as_403(client, mcw: World):
     response = login(client, mcw.croupier).post(reverse("cards:supplier-create"), {"name": "Autre fabricant"})
-    assert response.status_code == 403 and "Action refusée" in response.content.decode()
+    assert response.status_code == 403 and "CARD-32" in response.content.decode()
 
 
 def test_receive_form_parses_sixain_lines(client, mcw: World):

@@ -29,7 +29,13 @@ def test_pages_answer_for_both_jurisdictions(client, fro, mco):
             "/caisses/somme-en-banque/",
             "/caisses/registre-controle/",
         ]:
-            assert client.get(url).status_code == 200, url
+            response = client.get(url)
+            if org is mco and url.endswith("/avance/"):  # the cash desk hands the bank (COUNT-01)
+                assert response.status_code == 409 and "COUNT-01" in response.content.decode(), url
+            elif url.endswith("/comptee/"):  # counted by the counters, not the direction
+                assert response.status_code == 403, url
+            else:
+                assert response.status_code == 200, url
 
 
 def test_float_form_refusal_shows_the_requirement_and_keeps_the_input(client, fro):

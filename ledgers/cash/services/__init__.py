@@ -9,13 +9,14 @@ from .control import CONTROL_KEEPERS, CONTROL_VISAS, control_day_close, control_
 from .counts import (
     CERTIFICATION_WORDS,
     CERTIFIERS,
+    certifier_role,
     count_certify,
     count_record,
     count_room_validation_record,
     refait_threshold,
     refait_threshold_fix,
 )
-from .floats import FLOAT_FIXERS, FLOAT_SIGNERS, float_amount_fix, float_record, table_box_record
+from .floats import FLOAT_FIXERS, FLOAT_SIGNERS, float_amount_fix, float_record, float_refusal, table_box_record
 from .levy import levy_month_close
 from .orphans import ORPHAN_KEEPERS, orphan_record, orphan_restitute, orphans_season_clear, tirelire_open
 from .rakes import RAKE_TAKERS, pot_rake_record
@@ -55,6 +56,7 @@ __all__ = [
     "cagnotte_count",
     "cagnotte_play_line",
     "carnet_of",
+    "certifier_role",
     "control_day_close",
     "control_day_visa",
     "count_certify",
@@ -62,6 +64,7 @@ __all__ = [
     "count_room_validation_record",
     "float_amount_fix",
     "float_record",
+    "float_refusal",
     "levy_month_close",
     "orphan_record",
     "orphan_restitute",

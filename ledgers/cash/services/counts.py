@@ -212,6 +212,21 @@ def _check_refait_premiums(est: Establishment, premiums: Decimal) -> None:
         )
 
 
+def certifier_role(actor: AbstractBaseUser, est: Establishment) -> str:
+    """The role in which ``actor`` certifies an encaisse, else the texts' refusal: FR the
+    directeur responsable or a comité member (COUNT-15), MC the inspecteur or the Direction (COUNT-05)."""
+    fr = est.jurisdiction == "FR"
+    return role_named_by_text(
+        actor,
+        est,
+        CERTIFIERS[est.jurisdiction],
+        "COUNT-15" if fr else "COUNT-05",
+        _("L'encaisse est certifiée par le directeur responsable ou un membre du comité de direction.")
+        if fr
+        else _("La comptée est signée par l'inspecteur ou la Direction des Jeux."),
+    )
+
+
 @transaction.atomic
 def count_certify(
     *,
@@ -235,15 +250,7 @@ def count_certify(
     session = count.table_session
     est = session.seance.establishment
     fr = est.jurisdiction == "FR"
-    role = role_named_by_text(
-        actor,
-        est,
-        CERTIFIERS[est.jurisdiction],
-        "COUNT-15" if fr else "COUNT-05",
-        _("L'encaisse est certifiée par le directeur responsable ou un membre du comité de direction.")
-        if fr
-        else _("La comptée est signée par l'inspecteur ou la Direction des Jeux."),
-    )
+    role = certifier_role(actor, est)
     if count.status == TableCount.Status.AWAITING_SECOND:
         raise ValidationError(_("Le second comptage n'est pas encore fait."))
     if count.status == TableCount.Status.CERTIFIED:

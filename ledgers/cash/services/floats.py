@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core import amounts
-from ledgers.core.authz import require_role, role_named_by_text, roles_of
+from ledgers.core.authz import refusal_of, require_role, role_named_by_text, roles_of
 from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
 from ledgers.core.models import Establishment, GamingTable, TableSession
@@ -43,6 +43,43 @@ def float_amount_fix(*, table: GamingTable, amount: Decimal, actor: AbstractBase
     return establishment_setting_write(establishment=est, code="SET-06", value=fixed, actor=actor, role=role)
 
 
+def float_signer_role(actor: AbstractBaseUser, est: Establishment) -> str:
+    """The role in which ``actor`` hands a table its avance, else the texts' refusal: FR the
+    directeur responsable or a comité member signs it (COUNT-34), MC the cash desk issues it (COUNT-01)."""
+    if est.jurisdiction == "FR":
+        return role_named_by_text(
+            actor,
+            est,
+            FLOAT_SIGNERS["FR"],
+            "COUNT-34",
+            _("L'avance est signée par le directeur responsable ou un membre du comité de direction."),
+        )
+    return role_named_by_text(
+        actor, est, FLOAT_SIGNERS["MC"], "COUNT-01", _("La somme mise en banque est remise par la caisse.")
+    )
+
+
+def float_refusal(session: TableSession, actor: AbstractBaseUser) -> RuleViolation | None:
+    """Why ``actor`` may not hand this table-partie its avance at all (the refusals ``float_record``
+    gives whatever the grid holds), None when they may: asked before the grid is offered."""
+    est = session.seance.establishment
+    return refusal_of(lambda: float_signer_role(actor, est)) or (
+        refusal_of(lambda: _fixed_bank(session.table)) if est.jurisdiction == "MC" else None
+    )
+
+
+def _fixed_bank(table: GamingTable) -> Decimal:
+    """MC: the somme mise en banque the Direction des Jeux fixed for ``table`` (COUNT-01)."""
+    fixed = selectors.fixed_bank(table)
+    if fixed is None:
+        raise RuleViolation(
+            "COUNT-01",
+            _("La Direction des Jeux n'a pas fixé la somme mise en banque de la table %(table)s.")
+            % {"table": table.number},
+        )
+    return fixed
+
+
 @transaction.atomic
 def float_record(
     *,
@@ -68,15 +105,7 @@ def float_record(
         raise ValidationError(_("La partie de cette table est terminée."))
     lines = breakdowns.clean_breakdown(breakdown)
     amount = breakdowns.breakdown_total(lines)
-    role = role_named_by_text(
-        actor,
-        est,
-        FLOAT_SIGNERS[jurisdiction],
-        "COUNT-34" if jurisdiction == "FR" else "COUNT-01",
-        _("L'avance est signée par le directeur responsable ou un membre du comité de direction.")
-        if jurisdiction == "FR"
-        else _("La somme mise en banque est remise par la caisse."),
-    )
+    role = float_signer_role(actor, est)
     if breakdowns.has_banknotes(lines):
         raise RuleViolation(
             "COUNT-34" if jurisdiction == "FR" else "COUNT-01",
@@ -314,13 +343,7 @@ def _check_mc_bank(session: TableSession, amount: Decimal, *, kind: str, receive
     """MC art. 14: the amount fixed by the Direction des Jeux, received by the chef de table."""
     if kind != TableFloat.Kind.INITIAL:
         raise ValidationError(_("La somme mise en banque est remise une fois, au début de la séance."))
-    fixed = selectors.fixed_bank(session.table)
-    if fixed is None:
-        raise RuleViolation(
-            "COUNT-01",
-            _("La Direction des Jeux n'a pas fixé la somme mise en banque de la table %(table)s.")
-            % {"table": session.table.number},
-        )
+    fixed = _fixed_bank(session.table)
     if amount != fixed:
         raise RuleViolation(
             "COUNT-01",

@@ -6,11 +6,12 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
+from ledgers.core.authz import refusal_of, require_role
 from ledgers.core.models import TableSession
 from ledgers.core.selectors import open_seances
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 
-from .. import selectors
+from .. import selectors, services
 from ..models import SlipBook
 
 
@@ -45,13 +46,20 @@ class DayView(EstablishmentRequiredMixin, TemplateView):
     template_name = "cash/day.html"
 
     def get_context_data(self, **kwargs):
-        est = self.establishment
+        est, user = self.establishment, self.request.user
         seances = [(seance, list(selectors.seance_sessions(seance))) for seance in open_seances(est)]
+        # Each act offered only to whom its service lets do it, else shown with the service's refusal.
+        for _seance, sessions in seances:
+            for session in sessions:
+                if session.status != TableSession.Status.CLOSED:
+                    session.float_refusal = services.float_refusal(session, user)
         return super().get_context_data(
             seances=seances,
             books=SlipBook.objects.filter(establishment=est),
             slips=selectors.slips_to_serve(est),
             waiting=selectors.counts_waiting(est),
             jurisdiction=est.jurisdiction,
+            count_refusal=refusal_of(lambda: require_role(user, est, services.COUNTERS)),
+            certify_refusal=refusal_of(lambda: services.certifier_role(user, est)),
             **kwargs,
         )

@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import FormView
 
+from ledgers.core.authz import refusal_of, require_role
 from ledgers.core.exports import ListExportMixin
 from ledgers.core.service_views import EstablishmentRequiredMixin
 
@@ -25,6 +26,9 @@ class CountView(CashFormView):
     @property
     def title(self):
         return _("Comptée de fin de séance — table %(table)s") % {"table": self.session.table.number}
+
+    def act_refusal(self):
+        return refusal_of(lambda: require_role(self.request.user, self.establishment, services.COUNTERS))
 
     def get_context_data(self, **kwargs):
         count = TableCount.objects.filter(table_session=self.session).first()
@@ -52,6 +56,9 @@ class CertifyView(CashFormView):
     @property
     def title(self):
         return _("Certification de l'encaisse — table %(table)s") % {"table": self.session.table.number}
+
+    def act_refusal(self):
+        return refusal_of(lambda: services.certifier_role(self.request.user, self.establishment))
 
     def get_context_data(self, **kwargs):
         count = TableCount.objects.filter(table_session=self.session).first()

@@ -20,6 +20,9 @@ class FloatView(CashFormView):
     def title(self):
         return _("Avance de la table %(table)s") % {"table": self.session.table.number}
 
+    def act_refusal(self) -> RuleViolation | None:
+        return services.float_refusal(self.session, self.request.user)
+
     def get_initial(self):
         return {"box_number": self.session.table.number}
 
