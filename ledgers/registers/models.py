@@ -250,7 +250,7 @@ class Cosignature(models.Model):
     root = models.CharField(_("racine cosignée"), max_length=64)  # hex of the checkpoint's root hash
     signed_at = models.DateTimeField(_("cosigné le"))  # the cosignature's own timestamp
     signature = models.CharField(_("cosignature"), max_length=200)  # base64, as in the note's signature line
-    received_at = models.DateTimeField(_("reçue le"))
+    received_at = models.DateTimeField(_("cosignature reçue le"))
 
     class Meta:
         verbose_name = _("cosignature d'un témoin")

@@ -22,7 +22,7 @@ class Migration(migrations.Migration):
                 ('root', models.CharField(max_length=64, verbose_name='racine cosignée')),
                 ('signed_at', models.DateTimeField(verbose_name='cosigné le')),
                 ('signature', models.CharField(max_length=200, verbose_name='cosignature')),
-                ('received_at', models.DateTimeField(verbose_name='reçue le')),
+                ('received_at', models.DateTimeField(verbose_name='cosignature reçue le')),
                 ('checkpoint', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='cosignatures', to='registers.checkpoint')),
             ],
             options={
