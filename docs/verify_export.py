@@ -1,8 +1,7 @@
 """python verify_export.py REGISTER.jsonl [EARLIER.jsonl] | MANIFEST.json (docs/archive-format.md)
 | TREE_HEAD.json PUBLIC_KEY_HEX [EXPORT.jsonl …] [--earlier HEAD.json|DIR …] [--qr 'LEDGER1;…' | --qr QR.txt]
 | PROOF.json PUBLIC_KEY_HEX [--tsa-root ROOTS.pem …] (§11–13: needs `cryptography`; a root makes a tree head's
-RFC 3161 time trusted; --earlier: the tree heads received before, held in one sequence with this one)
-| CHECKPOINT.txt LOG_VKEY WITNESS_VKEY… [EXPORT.jsonl] (§14: a register's head cosigned by a witness)."""
+RFC 3161 time trusted; --earlier: the tree heads received before, held in one sequence with this one)."""
 
 import argparse
 import base64
@@ -203,37 +202,6 @@ def held(current, files, key_hex, roots):  # the heads received before and this 
     return [heads[n] for n in numbers]
 
 
-def vkey(
-    text,
-):  # c2sp.org/signed-note: name+hex(key ID)+base64(type ‖ Ed25519 key); ID = SHA-256(name ‖ \n ‖ type ‖ key)[:4]
-    name, kid, material = text.split("+", 2)
-    raw = base64.b64decode(material)
-    if len(raw) != 33 or raw[0] not in (1, 4) or hashlib.sha256(name.encode() + b"\n" + raw).digest()[:4].hex() != kid:
-        sys.exit(f"FAIL not an Ed25519 verifier key (type 01 log, 04 cosigner): {text}")
-    return (name, bytes.fromhex(kid)), raw[0], Ed25519PublicKey.from_public_bytes(raw[1:])
-
-
-def cosigned(note, keys):  # §14: the checkpoint text, signed by the log key and cosigned (cosignature/v1) by a witness
-    text, _, block = note.rpartition("\n\n")
-    text, signers = text + "\n", {1: [], 4: []}
-    for name, signature in (line.split(" ")[1:] for line in block.splitlines()):
-        raw = base64.b64decode(signature)
-        for _, kind, key in (k for k in keys if k[0] == (name, raw[:4])):  # unknown keys are ignored
-            at = int.from_bytes(raw[4:12], "big") if kind == 4 else 0  # a cosignature's time, then its signature
-            message = text if kind == 1 else f"cosignature/v1\ntime {at}\n{text}"
-            try:
-                key.verify(raw[4:] if kind == 1 else raw[12:], message.encode())
-            except Exception:  # InvalidSignature, or a signature of the wrong length
-                sys.exit(f"FAIL the signature of {name} does not verify: a known key that fails rejects the note")
-            signers[kind].append((name, datetime.datetime.fromtimestamp(at, datetime.UTC)))
-    if not signers[1]:
-        sys.exit("FAIL the checkpoint is not signed by the log key given (the casino's)")
-    if not signers[4]:
-        sys.exit("FAIL no valid cosignature of a witness given: the head was not witnessed")
-    origin, size, digest = text.split("\n")[:3]
-    return origin, int(size), base64.b64decode(digest), signers[4]
-
-
 cli = argparse.ArgumentParser(usage=__doc__)
 cli.add_argument("files", nargs="+")
 cli.add_argument("--earlier", action="append", default=[], type=pathlib.Path, help="tree heads received before")
@@ -243,23 +211,6 @@ options = cli.parse_intermixed_args()
 roots = [c for f in options.tsa_root for c in x509.load_pem_x509_certificates(f.read_bytes())]
 path, args = pathlib.Path(options.files[0]), options.files[1:]
 document = json.loads(path.read_text(encoding="utf-8")) if path.suffix == ".json" else {}
-if path.suffix == ".txt":  # §14: a register's checkpoint with its witnesses' cosignatures, and its export
-    if x509 is None:
-        sys.exit("FAIL a checkpoint is checked with the Python package `cryptography`: pip install cryptography")
-    origin, size, digest, witnesses = cosigned(path.read_text(encoding="utf-8"), [vkey(a) for a in args if "+" in a])
-    exports = [pathlib.Path(a) for a in args if "+" not in a]
-    for export in exports:
-        count, _ = verify(export)
-        hashes = [json.loads(line)["entry_hash"] for line in export.open(encoding="utf-8")][:size]
-        if not origin.endswith("/" + json.loads(export.open(encoding="utf-8").readline())["register"]):
-            sys.exit(f"FAIL {export.name}: not the export of the register {origin}")
-        if count < size or root([hashlib.sha256(b"\0" + bytes.fromhex(h)).digest() for h in hashes]) != digest:
-            sys.exit(f"FAIL {export.name}: its first {size} entries do not give the cosigned root (rewritten or cut)")
-    name, at = max(witnesses, key=lambda w: w[1])
-    age = (datetime.datetime.now(datetime.UTC) - at).total_seconds() // 60
-    register = origin.rsplit("/", 1)[-1]
-    when = f"{at:%Y-%m-%dT%H:%M:%SZ} ({age:.0f} min ago)"
-    sys.exit(print(f"OK {register} n° {size} cosigned by {name} {when}, {len(exports)} exports"))
 if "leaves" in document:  # a tree head, the exports it covers, and a printed page it covers
     time = signed(document, args[0], roots)
     heads = {leaf_["register"]: (leaf_["seq"], leaf_["hash"]) for leaf_ in document["leaves"]}

@@ -36,7 +36,7 @@ from witness import note
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db]
 NAME = "regulator.example/witness"
-VERIFY = settings.BASE_DIR / "docs" / "verify_export.py"
+VERIFY = settings.BASE_DIR / "docs" / "verify_checkpoint.py"
 
 
 class WitnessServer:
@@ -186,7 +186,7 @@ def test_reg_20_each_seal_is_cosigned_by_the_witness(mc_register, mc_staff, witn
     export.write_text("".join(line + "\n" for line in export_lines(mc_register)), encoding="utf-8")
     ok = audit(tmp_path / "checkpoint.txt", cosign.log_vkey(), witness.vkey, export)
     assert ok.returncode == 0, ok.stderr
-    assert ok.stdout.startswith(f"OK {mc_register.number} n° 8 cosigned by {NAME} ")
+    assert ok.stdout.startswith(f"OK {cosign.origin(mc_register)} n° 8 cosigned by {NAME} ")
 
 
 def audit(*args) -> subprocess.CompletedProcess:
