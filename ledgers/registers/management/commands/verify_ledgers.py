@@ -35,8 +35,8 @@ class Command(BaseCommand):
         "sinon. Avec des témoins configurés (LEDGERS_WITNESSES), chaque cosignature gardée doit porter sur le "
         "registre, l'âge de la plus récente est écrit, une tête scellée ne peut attendre la cosignature d'un "
         "témoin plus de LEDGERS_WITNESS_MAX_DELAY_MINUTES, et la dernière tête que sert chaque témoin doit être "
-        "celle du registre. Avec --since-checkpoint, chaque chaîne n'est relue qu'à partir de son dernier point de contrôle "
-        "scellé ; avec --database, tout est lu sur cette base (une réplique en lecture seule)."
+        "celle du registre. Avec --since-checkpoint, chaque chaîne n'est relue qu'à partir de son dernier "
+        "point de contrôle scellé ; avec --database, tout est lu sur cette base (une réplique en lecture seule)."
     )
     requires_system_checks = []  # run daily on a deployed site: the system checks would cost more than the work
 
