@@ -8,6 +8,7 @@ ALLOWED_HOSTS
 
 import hashlib
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -208,6 +209,8 @@ NOTIFICATIONS_ACKNOWLEDGE_MINUTES = env.int("NOTIFICATIONS_ACKNOWLEDGE_MINUTES",
 # First wait before a refused mail is tried again, doubled at each attempt up to an hour.
 NOTIFICATIONS_RETRY_SECONDS = env.int("NOTIFICATIONS_RETRY_SECONDS", default=60)
 NOTIFICATIONS_SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")  # links in the mails
+# The registers' log names in checkpoints and QR codes (origin/REGISTER): never change it once sealed.
+LEDGERS_LOG_ORIGIN = env("LEDGERS_LOG_ORIGIN", default=urlsplit(NOTIFICATIONS_SITE_URL).netloc)
 # Passkeys (WebAuthn): the domain they are bound to, the one the staff's browsers open (its
 # subdomains sign for it too); a passkey registered for one domain signs for no other.
 WEBAUTHN_RP_ID = env("WEBAUTHN_RP_ID", default="localhost")
@@ -375,6 +378,12 @@ LEDGERS_SIGNING_KEY = env("LEDGERS_SIGNING_KEY", default="") or (
 if not DEBUG and LEDGERS_SIGNING_KEY.strip() == DEV_SIGNING_KEY:
     raise ImproperlyConfigured("LEDGERS_SIGNING_KEY must not be the development key (DEBUG is off).")
 LEDGERS_PUBLIC_KEYS = env.list("LEDGERS_PUBLIC_KEYS", default=[])
+# Witnesses run by the regulator (python -m witness, docs/operations.md §10), asked at every seal to
+# cosign each register's new head: a JSON list of {"url": submission prefix, "vkey": the witness's
+# verifier key}. verify_ledgers fails when a sealed head waits longer than the delay for one of them.
+LEDGERS_WITNESSES = env.json("LEDGERS_WITNESSES", default=[])
+LEDGERS_WITNESS_MAX_DELAY_MINUTES = env.int("LEDGERS_WITNESS_MAX_DELAY_MINUTES", default=60)
+LEDGERS_WITNESS_TIMEOUT_SECONDS = env.float("LEDGERS_WITNESS_TIMEOUT_SECONDS", default=5.0)
 # RFC 3161 time-stamping authority that dates every tree head (none: tree heads carry no token).
 LEDGERS_TSA_URL = env("LEDGERS_TSA_URL", default="")
 LEDGERS_TSA_ROOTS = env("LEDGERS_TSA_ROOTS", default="")  # PEM file of the authority's root certificates

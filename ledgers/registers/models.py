@@ -251,3 +251,29 @@ class MerkleNode(models.Model):
 
     def __str__(self) -> str:
         return f"{self.register_id} {self.level}/{self.index}"
+
+
+class Cosignature(models.Model):
+    """A witness's cosignature (c2sp.org/tlog-cosignature, Ed25519 ``cosignature/v1``) of a
+    register's sealed head as a checkpoint: the witness checked the casino's signature and that the
+    head extends the last one it cosigned for the register (ledgers/registers/cosign.py).
+    Append-only. The witness keeps its own copy; this one lets the casino and its auditors show it."""
+
+    checkpoint = models.ForeignKey(Checkpoint, on_delete=models.PROTECT, related_name="cosignatures")
+    witness = models.CharField(_("témoin"), max_length=200)  # the witness's key name
+    key_id = models.CharField(_("clé"), max_length=8)  # hex of the note key ID
+    root = models.CharField(_("racine cosignée"), max_length=64)  # hex of the checkpoint's root hash
+    signed_at = models.DateTimeField(_("cosigné le"))  # the cosignature's own timestamp
+    signature = models.CharField(_("cosignature"), max_length=200)  # base64, as in the note's signature line
+    received_at = models.DateTimeField(_("cosignature reçue le"))
+
+    class Meta:
+        verbose_name = _("cosignature d'un témoin")
+        verbose_name_plural = _("cosignatures des témoins")
+        ordering = ["checkpoint", "witness"]
+        constraints = [
+            models.UniqueConstraint(fields=["checkpoint", "witness", "key_id"], name="cosignature_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.checkpoint} {self.witness}"

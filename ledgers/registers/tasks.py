@@ -1,9 +1,11 @@
-"""Celery tasks of the registers: the daily sealing of checkpoints (CELERY_BEAT_SCHEDULE)."""
+"""Celery tasks of the registers: the sealing of checkpoints (CELERY_BEAT_SCHEDULE), and the
+witnesses' cosignatures of the sealed heads."""
 
 import logging
 
 from celery import shared_task
 
+from .cosign import cosignatures_request
 from .services import checkpoints_seal
 from .treeheads import tree_heads_seal
 from .verification import Finding
@@ -14,7 +16,8 @@ logger = logging.getLogger("ledgers.checkpoints")
 @shared_task(acks_late=True)
 def checkpoints_seal_task() -> None:
     """Seal, and log every checkpoint and tree head (ship this logger off the database host: each line is an
-    anchor) and every register refused because it does not verify."""
+    anchor) and every register refused because it does not verify; then ask the witnesses to cosign
+    the new heads (cosignatures_request logs each answer)."""
     for result in checkpoints_seal():
         if isinstance(result, Finding):
             logger.error("register not sealed: %s (%s)", result, result.code)
@@ -36,3 +39,4 @@ def checkpoints_seal_task() -> None:
             tree_head.key_id,
             tree_head.signature,
         )
+    cosignatures_request()

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _  # eager: argparse needs real strings
 
 from ledgers.core.models import Establishment
+from ledgers.registers.cosign import cosignatures_request
 from ledgers.registers.services import checkpoints_seal
 from ledgers.registers.treeheads import newest_document, tree_heads_seal
 from ledgers.registers.verification import Finding
@@ -18,7 +19,9 @@ class Command(BaseCommand):
         "le registre depuis son dernier point de contrôle (tout le registre avec --full) ; puis une tête "
         "d'arbre signée par établissement. Une ligne par registre scellé (numéro, n°, empreinte, clé, "
         "signature) et par tête d'arbre à conserver hors de la base ; avec --out, la dernière tête d'arbre en "
-        "JSON ; code de sortie 1 si un registre en défaut n'a pas été scellé."
+        "JSON ; puis demande aux témoins configurés (LEDGERS_WITNESSES) de cosigner la nouvelle tête de chaque "
+        "registre, une ligne par réponse ; code de sortie 1 si un registre en défaut n'a pas été scellé (un "
+        "témoin injoignable n'arrête rien : le scellement suivant rattrape)."
     )
     requires_system_checks = []  # run daily on a deployed site: the system checks would cost more than the work
 
@@ -42,6 +45,7 @@ class Command(BaseCommand):
         try:
             results = checkpoints_seal(full=full)
             tree_heads = tree_heads_seal()
+            outcomes = cosignatures_request()
         except ImproperlyConfigured as exc:  # no signing key here: say so, without a traceback
             raise CommandError(str(exc)) from exc
         for result in results:
@@ -57,6 +61,10 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"ARBRE\t{tree_head.establishment.code}\t{tree_head.number}\t{tree_head.root_hash}\t"
                 f"{tree_head.tree_hash}\t{tree_head.key_id}\t{tree_head.signature}"
+            )
+        for outcome in outcomes:
+            self.stdout.write(
+                f"TÉMOIN\t{outcome.register}\t{outcome.witness}\t{outcome.size}\t{outcome.status}\t{outcome.detail}"
             )
         if out is not None:
             self._write(out, establishment)

@@ -7,6 +7,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils.translation import gettext as _  # eager: argparse needs real strings
 
 from ledgers.registers import timestamps
+from ledgers.registers.cosign import cosignatures_verify
 from ledgers.registers.evidence import verify_objects
 from ledgers.registers.integrity import verify_rows
 from ledgers.registers.models import Register, TreeHead
@@ -31,8 +32,11 @@ class Command(BaseCommand):
         "suivi est dans l'état de son dernier historique et que chaque historique d'un objet réglementé a "
         "été écrit avec une entrée de registre. Une ligne OK par registre ou modèle intègre ; code de sortie "
         "1 et nom du premier en défaut (registre et n° d'entrée, ou modèle, objet et champ), avec le motif, "
-        "sinon. Avec --since-checkpoint, chaque chaîne n'est relue qu'à partir de son dernier point de contrôle "
-        "scellé ; avec --database, tout est lu sur cette base (une réplique en lecture seule)."
+        "sinon. Avec des témoins configurés (LEDGERS_WITNESSES), chaque cosignature gardée doit porter sur le "
+        "registre, l'âge de la plus récente est écrit, une tête scellée ne peut attendre la cosignature d'un "
+        "témoin plus de LEDGERS_WITNESS_MAX_DELAY_MINUTES, et la dernière tête que sert chaque témoin doit être "
+        "celle du registre. Avec --since-checkpoint, chaque chaîne n'est relue qu'à partir de son dernier "
+        "point de contrôle scellé ; avec --database, tout est lu sur cette base (une réplique en lecture seule)."
     )
     requires_system_checks = []  # run daily on a deployed site: the system checks would cost more than the work
 
@@ -90,6 +94,14 @@ class Command(BaseCommand):
             ),
         )
         parser.add_argument(
+            "--offline",
+            action="store_true",
+            help=_(
+                "Ne demande pas aux témoins (LEDGERS_WITNESSES) la dernière tête qu'ils ont cosignée de chaque "
+                "registre ; les cosignatures gardées en base sont vérifiées quand même."
+            ),
+        )
+        parser.add_argument(
             "--database",
             default=DEFAULT_DB_ALIAS,
             metavar="ALIAS",
@@ -113,6 +125,7 @@ class Command(BaseCommand):
         database: str,
         witness: bool = False,
         heads: bool = False,
+        offline: bool = False,
         **options,
     ) -> None:
         if database not in connections:
@@ -146,6 +159,12 @@ class Command(BaseCommand):
                 head=not witness,
             )
             report(register.number, finding)
+            # The witnesses: each cosignature, its age, the gaps, and the heads they serve.
+            cosigned = cosignatures_verify(register, database, ask=not offline)
+            for line in cosigned.lines:
+                self.stdout.write(line)
+            if cosigned.finding is not None:
+                report(register.number, cosigned.finding)
             if heads:
                 seq, digest = chain_end(register, using=database)
                 self.stdout.write(f"TÊTE\t{register.number}\t{seq}\t{digest}")
