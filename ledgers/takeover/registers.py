@@ -1,9 +1,9 @@
 """The register of the take-over from paper: each opening inventory's preparation, signature,
 visa and posting, and the paper volume each register continues."""
 
-from django.utils.translation import gettext_lazy as _
-
 from collections.abc import Iterator
+
+from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.roles import DIRECTORATE, Role
 from ledgers.registers.kinds import Column, RegisterKind, register_kind

@@ -66,7 +66,10 @@ def test_each_row_creates_an_account_grants_its_roles_and_invites_the_person(
     # Nobody knows their password: those with an address are mailed a link, the others wait for a
     # provisional password from the staff page; all must choose their own.
     assert StaffAccount.objects.filter(establishment=house, must_set_password=True).count() == 3
-    assert sorted(message.to[0] for message in mailoutbox) == ["jeanne.dupont@casino.example", "olivier@interieur.example"]
+    assert sorted(message.to[0] for message in mailoutbox) == [
+        "jeanne.dupont@casino.example",
+        "olivier@interieur.example",
+    ]
     lines = authorisation_lines(house)[before:]
     assert sum('"Création d\'un compte"' in line for line in lines) == 3
     assert sum('"Attribution d\'un rôle"' in line for line in lines) == 4
