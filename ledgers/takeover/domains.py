@@ -75,6 +75,8 @@ class TakeoverDomain:
     started: Callable[[Establishment, set[int]], bool]
     # jurisdiction → (catalogue ID of the authority's visa, whether the posting needs it)
     visa: dict[str, tuple[str, bool]] = field(default_factory=dict)
+    # where the texts give the domain's objects
+    jurisdictions: tuple[str, ...] = ("MC", "FR")
 
 
 DOMAINS: dict[str, TakeoverDomain] = {}
@@ -92,8 +94,14 @@ def get_domain(code: str) -> TakeoverDomain:
         raise ValidationError({"domain": _("Domaine de reprise inconnu : %(d)s.") % {"d": code}}) from None
 
 
-def domain_choices() -> list[tuple[str, str]]:
-    return [(code, str(domain.label)) for code, domain in DOMAINS.items()]
+def domains_for(est: Establishment) -> dict[str, TakeoverDomain]:
+    """The domains an establishment of its jurisdiction takes over."""
+    return {code: domain for code, domain in DOMAINS.items() if est.jurisdiction in domain.jurisdictions}
+
+
+def domain_choices(est: Establishment | None = None) -> list[tuple[str, str]]:
+    domains = DOMAINS if est is None else domains_for(est)
+    return [(code, str(domain.label)) for code, domain in domains.items()]
 
 
 # --- Reading the columns ------------------------------------------------------------------------
@@ -431,7 +439,7 @@ DICE_STATUSES = (ItemStatus.IN_STOCK, ItemStatus.OUT_OF_USE, ItemStatus.DAMAGED)
 def _decimal(line: dict, name: str):
     from decimal import Decimal, InvalidOperation
 
-    value = text(line, name).replace(",", ".")
+    value = text(line, name).replace(",", ".").replace(" ", "").replace("\u00a0", "")
     if not value:
         return None
     try:
@@ -1221,6 +1229,100 @@ SHUFFLERS = takeover_domain(
         check=_check_shufflers,
         post=_post_shufflers,
         started=_shufflers_started,
+    )
+)
+
+
+# --- Cagnottes ----------------------------------------------------------------------------------
+
+
+@dataclass
+class CagnotteLine:
+    page: int
+    table: Any
+    number: str
+    displayed: Any
+
+
+def _check_cagnottes(est: Establishment, lines: list[dict]) -> tuple[list[CagnotteLine], list[Problem]]:
+    from ledgers.cash.models import TableCagnotte
+    from ledgers.cash.services.bbj import bad_beat_take_over_check
+    from ledgers.cash.services.table_cagnottes import table_cagnotte_check
+    from ledgers.core.models import GamingTable
+
+    seen: set[int] = set()
+
+    def read(number: int, line: dict) -> CagnotteLine:
+        at = page(line)
+        value = required(line, "table")
+        table = GamingTable.objects.filter(establishment=est, number=value, active=True).first()
+        if table is None:
+            raise RowError("table", _("table inconnue dans cet établissement : « %(v)s ».") % {"v": value})
+        if table.pk in seen or TableCagnotte.objects.filter(table=table).exists():
+            raise RowError("table", _("la cagnotte de cette table est déjà en service."))
+        cagnotte = required(line, "number")
+        try:
+            table_cagnotte_check(table=table, number=cagnotte)
+        except (RuleViolation, ValidationError) as exc:
+            raise refusal("number" if isinstance(exc, RuleViolation) else "table", exc) from exc
+        displayed = _decimal(line, "bbj_displayed")
+        if displayed is not None:
+            try:
+                bad_beat_take_over_check(table=table, displayed=displayed)
+            except (RuleViolation, ValidationError) as exc:
+                raise refusal("bbj_displayed", exc) from exc
+        seen.add(table.pk)
+        return CagnotteLine(at, table, cagnotte, displayed)
+
+    return checked(lines, read)
+
+
+def _post_cagnottes(
+    est: Establishment, inventory, lines: list[CagnotteLine], actor: AbstractBaseUser, role: str
+) -> Posted:
+    from ledgers.cash.services.bbj import bad_beat_take_over
+    from ledgers.cash.services.table_cagnottes import table_cagnotte_record
+
+    created = []
+    for line in lines:
+        cited = source(inventory.paper_register, [line])
+        created.append(table_cagnotte_record(table=line.table, number=line.number, actor=actor, source=cited).pk)
+        if line.displayed is not None:
+            bad_beat_take_over(table=line.table, displayed=line.displayed, actor=actor, source=cited)
+    return Posted(created, str(_("%(n)s cagnotte(s) reprise(s)")) % {"n": len(created)})
+
+
+def _cagnottes_started(est: Establishment, taken: set[int]) -> bool:
+    from ledgers.cash.models import BadBeatCount, BadBeatWin, CagnotteCount, TableCagnotte
+
+    return (
+        CagnotteCount.objects.filter(table_session__seance__establishment=est).exists()
+        or BadBeatCount.objects.filter(table_session__seance__establishment=est).exists()
+        or BadBeatWin.objects.filter(jackpot__table__establishment=est).exists()
+        or TableCagnotte.objects.filter(table__establishment=est).exclude(pk__in=taken).exists()
+    )
+
+
+CAGNOTTES = takeover_domain(
+    TakeoverDomain(
+        code="cagnottes",
+        label=_("Cagnottes des tables de cercle"),
+        columns=(
+            ("page", _("Page du registre papier"), _("La page où la cagnotte est inscrite.")),
+            ("table", _("Table"), _("Le numéro de la table de cercle.")),
+            ("number", _("Cagnotte n°"), _("Le numéro de la cagnotte : celui de sa table.")),
+            (
+                "bbj_displayed",
+                _("Montant affiché du bad beat jackpot"),
+                _("Pour une table dont le bad beat jackpot est activé : le dernier montant affiché au papier."),
+            ),
+        ),
+        check=_check_cagnottes,
+        post=_post_cagnottes,
+        started=_cagnottes_started,
+        # A cercle table's cagnotte numbered like its table, and the bad beat jackpot, are French
+        # (COUNT-17, COUNT-42, COUNT-44); a Monaco cagnotte is emptied and counted at each séance.
+        jurisdictions=("FR",),
     )
 )
 

@@ -102,7 +102,9 @@ def test_shuf_11_fr_a_shuffler_in_service_needs_an_approved_model(house_fr):
     assert [(p.row, p.field, p.code) for p in problems] == [(1, "model", "SHUF-11")]
     # The French checklist of SHUF-02 and SHUF-03 is Monaco's: a French machine needs neither.
     model(h)
-    assert inventory_problems(establishment=h.est, domain="shufflers", rows=[line("M3", malfunction_signal="non")]) == []
+    assert (
+        inventory_problems(establishment=h.est, domain="shufflers", rows=[line("M3", malfunction_signal="non")]) == []
+    )
 
 
 def test_reg_20_shufflers_no_take_over_once_one_was_registered(house_mc):
