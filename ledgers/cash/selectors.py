@@ -17,6 +17,7 @@ from . import rules
 from .models import (
     BadBeatConfig,
     BadBeatCount,
+    BadBeatOpening,
     BadBeatStop,
     BadBeatTable,
     CagnotteCount,
@@ -349,10 +350,17 @@ def expected_display(jackpot: BadBeatTable, *, retained: Decimal, before: BadBea
         .first()
     )
     config = current_config(jackpot)
-    if config is not None and (last_count is None or config.effective_at > last_count.recorded_at):
+    # The last amount known displayed: the last count's, or the one taken over from paper.
+    opening = BadBeatOpening.objects.filter(jackpot=jackpot).first()
+    known = [(row.displayed, row.recorded_at) for row in (last_count, opening) if row is not None]
+    last = max(known, key=lambda pair: pair[1]) if known else None
+    # A jackpot taken over keeps running under its first recorded conditions: only a new BBJ after
+    # a final stop (a later version) starts again from its starting value.
+    restarts = config is not None and not (opening is not None and config.version == 1)
+    if restarts and (last is None or config.effective_at > last[1]):
         base, since = config.starting_value + config.reassigned, config.effective_at
-    elif last_count is not None:
-        base, since = last_count.displayed, last_count.recorded_at
+    elif last is not None:
+        base, since = last
     else:
         return None
     wins = jackpot.wins.filter(won_at__gte=since).aggregate(paid=Sum("amount"), restarted=Sum("restart_value"))

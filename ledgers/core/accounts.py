@@ -2,6 +2,7 @@
 their roles granted and revoked, their deactivation. Each act is a line of the register of
 authorisations (hooks.STAFF_ACT), written in the act's transaction."""
 
+import datetime
 from collections.abc import Iterable
 
 from django.contrib.auth import get_user_model
@@ -50,12 +51,14 @@ def account_create(
     last_name: str,
     email: str = "",
     roles: Iterable[str] = (),
+    since: datetime.date | None = None,
     actor: AbstractBaseUser | None,
 ) -> AbstractBaseUser:
     """An account for a person of the establishment, created by its directorate: login, first
     name and last name (the registers print the name, never a bare login), an address where the
     person receives their invitation; no password (the person sets their own). Its roles are
-    granted with it, each a line of its own."""
+    granted with it, each a line of its own; ``since``: the day a person already in post has held
+    them from (never a day to come: a role is granted on the day it starts)."""
     acting = setup_role(actor, establishment)
     username, first_name, last_name, email = (
         (username or "").strip(),
@@ -84,6 +87,8 @@ def account_create(
             validate_email(email)
         except ValidationError as exc:
             errors["email"] = exc.messages
+    if since is not None and since > establishment.localtime().date():
+        errors["since"] = [_("Un rôle s'attribue le jour où il commence : pas de date à venir.")]
     if errors:
         raise ValidationError(errors)
     granted = _roles_given(roles)
@@ -107,7 +112,7 @@ def account_create(
         email=email,
     )
     for role in granted:
-        membership_grant(user=user, establishment=establishment, role=role, actor=actor)
+        membership_grant(user=user, establishment=establishment, role=role, actor=actor, since=since)
     return user
 
 

@@ -425,3 +425,67 @@ TABLES = declare(
         add_url="gaming-tables",
     )
 )
+
+
+# --- the staff: accounts with their roles ---------------------------------------------------------
+
+from .accounts import account_create  # noqa: E402
+from .passwords import account_invite  # noqa: E402
+from .roles import REGULATOR_ROLES, Role  # noqa: E402
+from .selectors import staff_of  # noqa: E402
+
+
+def _write_staff(*, establishment, actor, row):
+    """An account created with its roles (each a line of the register of authorisations), then,
+    when the row gives an address, the person invited to choose their own password; without one,
+    the directorate gives a provisional password from the staff page."""
+    cells = Cells(row)
+    data = {
+        "username": cells.text("identifiant", required=True),
+        "first_name": cells.text("prenom", required=True),
+        "last_name": cells.text("nom", required=True),
+        "email": cells.text("courriel"),
+        "roles": cells.choices("roles", Role.choices),
+        "since": cells.date("depuis"),
+    }
+    if REGULATOR_ROLES.intersection(data["roles"]) and not data["email"]:
+        cells.bad(
+            "courriel",
+            _(
+                "Un fonctionnaire de l'autorité choisit son mot de passe par le lien envoyé à son adresse : "
+                "elle est obligatoire."
+            ),
+        )
+    cells.check()
+    user = account_create(establishment=establishment, actor=actor, **data)
+    if user.email:
+        account_invite(establishment=establishment, user=user, actor=actor)
+    return user
+
+
+STAFF = declare(
+    RowSpec(
+        code="personnel",
+        label=_("Personnel et rôles"),
+        columns=(
+            Column("identifiant", _("identifiant de connexion"), required=True),
+            Column("prenom", _("prénom"), required=True),
+            Column("nom", _("nom"), required=True),
+            Column("courriel", _("adresse électronique (l'invitation à choisir son mot de passe y est envoyée)")),
+            Column("roles", _("rôles (codes ou libellés séparés par des virgules)")),
+            Column("depuis", _("en poste depuis le (AAAA-MM-JJ ou JJ/MM/AAAA ; aujourd'hui par défaut)")),
+        ),
+        write=_write_staff,
+        fields={
+            "username": "identifiant",
+            "first_name": "prenom",
+            "last_name": "nom",
+            "email": "courriel",
+            "roles": "roles",
+            "since": "depuis",
+        },
+        order=5,
+        count=lambda est: staff_of(est).count(),
+        add_url="staff",
+    )
+)

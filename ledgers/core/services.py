@@ -5,6 +5,7 @@ import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, Group
@@ -40,20 +41,37 @@ TABLE_MANAGERS = (*SEANCE_MANAGERS, Role.CHEF_TABLE, Role.CHEF_PARTIE)
 
 @transaction.atomic
 def membership_grant(
-    *, user: AbstractBaseUser, establishment: Establishment, role: str, actor: AbstractBaseUser | None
+    *,
+    user: AbstractBaseUser,
+    establishment: Establishment,
+    role: str,
+    actor: AbstractBaseUser | None,
+    since: datetime.date | None = None,
 ) -> Membership:
     """Give ``user`` a role here, by the directorate, the platform's administrator or (without
     ``actor``) the system; written in the register of authorisations. The role's group carries its
-    Django permissions."""
+    Django permissions. ``since``: the day a person already in post has held the role from, as the
+    directorate declares it when the house's staff is taken over (the line is written now and says
+    so; the role's period starts that day)."""
     acting = setup_role(actor, establishment)
     membership = Membership.objects.filter(user=user, establishment=establishment, role=role).first()
     if membership is None:
         membership = save_audited(Membership(user=user, establishment=establishment, role=role), actor=actor)
         # The period it is held from: dated, ended by its revocation, never deleted.
-        period = RolePeriod(
-            user=user, establishment=establishment, role=role, valid_from=timezone.now(), granted_by=actor
+        start = (
+            datetime.datetime.combine(since, datetime.time.min, tzinfo=ZoneInfo(establishment.timezone))
+            if since is not None
+            else timezone.now()
         )
+        period = RolePeriod(user=user, establishment=establishment, role=role, valid_from=start, granted_by=actor)
         save_audited(period, actor=actor, reason="attribution")
+        if since is None:
+            text = _("%(person)s peut agir en qualité de %(role)s à compter de ce jour, sur décision de %(actor)s.")
+        else:
+            text = _(
+                "%(person)s agit en qualité de %(role)s depuis le %(since)s, date déclarée par %(actor)s à "
+                "l'inscription du personnel en poste."
+            )
         hooks.record(
             hooks.STAFF_ACT,
             establishment=establishment,
@@ -61,11 +79,17 @@ def membership_grant(
             role=acting,
             subject=_("Attribution d'un rôle"),
             text=lambda: str(
-                _("%(person)s peut agir en qualité de %(role)s à compter de ce jour, sur décision de %(actor)s.")
-                % {"person": person_name(user), "role": Role(role).label, "actor": actor_name(actor)}
+                text
+                % {
+                    "person": person_name(user),
+                    "role": Role(role).label,
+                    "actor": actor_name(actor),
+                    "since": since.strftime("%d/%m/%Y") if since else "",
+                }
             ),
             person=user.get_username(),
             granted=role,
+            **({"valid_from": since.isoformat()} if since is not None else {}),
         )
     # get_or_create: the groups come from a data migration, which a flushed database no longer has.
     user.groups.add(Group.objects.get_or_create(name=role)[0])

@@ -53,6 +53,8 @@ class PurposeKind(models.TextChoices):
     COUNT = "count", _("Comptée")
     SEANCE = "seance", _("Séance")
     TABLE_PARTIE = "table_partie", _("Partie de table")
+    # A copy already out when the house took its keys over from paper (``key_out_take_over``).
+    TAKEOVER = "reprise", _("Reprise de l'existant")
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,8 @@ class PurposeType:
     establishment: Callable[[Any], "Establishment"]
     describe: Callable[[Any], str]
     open_objects: Callable[["Establishment"], QuerySet]
+    # False: no ordinary hand-over names it (the take-over of a copy already out).
+    issuable: bool = True
 
     def get(self, pk: int) -> Model | None:
         return apps.get_model(self.model).objects.filter(pk=pk).first()

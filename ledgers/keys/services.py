@@ -310,7 +310,7 @@ def key_register(
 def _purpose(est: Establishment, rule: Rule, purpose_type: str, purpose_id: int):
     """The open purpose a key leaves for (never nothing): its type and object."""
     kind = get_purpose_type(purpose_type)
-    if kind is None:
+    if kind is None or not kind.issuable:
         raise ValidationError(
             _("Motif inconnu : une clé ne sort que pour un objet enregistré (relève, intervention, comptée, séance…).")
         )
@@ -365,6 +365,57 @@ def return_co_receivers(issue: KeyIssue) -> int:
     return issue.signatures.filter(act=KeySignature.Act.RELEASE).count() - 1 if back == SAME else 0
 
 
+def _holder_role(key: Key, holder: AbstractBaseUser) -> str:
+    """The role in which ``holder`` may hold ``key`` (its custody rule), else the refusal."""
+    est = key.establishment
+    rule = rule_for(est, key.lock_type)
+    holder_role = _held(holder, est, rule.holders) if rule.holders else _member_role(holder, est)
+    if holder_role is None:
+        _refuse(
+            rule,
+            _("Les clés « %(type)s » ne peuvent être détenues que par : %(roles)s.")
+            % {"type": key.get_lock_type_display(), "roles": _roles_label(rule.holders)},
+        )
+    if (
+        key.lock_type == LockType.BILL_CONTENT
+        and est.jurisdiction == "MC"
+        and policy.bp(est, "KEY-03")
+        and roles_of(holder, est) & policy.SLOT_FLOOR
+    ):
+        raise RuleViolation(
+            "KEY-03",
+            _(
+                "Les clés des boîtes à billets, détenues par la comptabilité générale, ne sont "
+                "pas confiées au personnel de la salle des machines (bonne pratique)."
+            ),
+        )
+    return holder_role
+
+
+def holder_refusal(key: Key, holder: AbstractBaseUser) -> RuleViolation | ValidationError | None:
+    """Why ``holder`` may not hold ``key`` (the refusal a hand-over gives), None when they may."""
+    try:
+        _holder_role(key, holder)
+    except (RuleViolation, ValidationError) as exc:
+        return exc
+    return None
+
+
+def _copy_free(key: Key, alongside: int = 0) -> None:
+    """A copy of ``key`` is left in its home (``alongside``: copies going out with this one)."""
+    if key.issues.filter(returned_at__isnull=True).count() + alongside >= key.copies:
+        raise impossible(_("Tous les exemplaires de la clé %(code)s sont sortis.") % {"code": key.code})
+
+
+def copy_refusal(key: Key, alongside: int = 0) -> RuleViolation | None:
+    """Why no copy of ``key`` can go out now, None when one can."""
+    try:
+        _copy_free(key, alongside)
+    except RuleViolation as exc:
+        return exc
+    return None
+
+
 @transaction.atomic
 def key_issue(
     *,
@@ -409,26 +460,7 @@ def key_issue(
                 code=rule.giver_code,
             )
         release_roles.append(role)
-    holder_role = _held(holder, est, rule.holders) if rule.holders else _member_role(holder, est)
-    if holder_role is None:
-        _refuse(
-            rule,
-            _("Les clés « %(type)s » ne peuvent être détenues que par : %(roles)s.")
-            % {"type": type_label, "roles": _roles_label(rule.holders)},
-        )
-    if (
-        key.lock_type == LockType.BILL_CONTENT
-        and est.jurisdiction == "MC"
-        and policy.bp(est, "KEY-03")
-        and roles_of(holder, est) & policy.SLOT_FLOOR
-    ):
-        raise RuleViolation(
-            "KEY-03",
-            _(
-                "Les clés des boîtes à billets, détenues par la comptabilité générale, ne sont "
-                "pas confiées au personnel de la salle des machines (bonne pratique)."
-            ),
-        )
+    holder_role = _holder_role(key, holder)
     kind, obj = _purpose(est, rule, purpose_type, purpose_id)
     now = timezone.now()
     if due_at <= now:
@@ -446,8 +478,7 @@ def key_issue(
                 )
                 % {"roles": _roles_label(witness_roles)},
             )
-    if key.issues.filter(returned_at__isnull=True).count() >= key.copies:
-        raise impossible(_("Tous les exemplaires de la clé %(code)s sont sortis.") % {"code": key.code})
+    _copy_free(key)
     issue = KeyIssue(
         key=key,
         purpose_type=kind.code,
@@ -491,6 +522,78 @@ def key_issue(
 
 
 @transaction.atomic
+def key_out_take_over(
+    *,
+    key: Key,
+    actor: AbstractBaseUser,
+    holder: AbstractBaseUser,
+    released_by: AbstractBaseUser,
+    issued_at: datetime.datetime,
+    due_at: datetime.datetime,
+    purpose_type: str,
+    purpose_id: int,
+    purpose_label: str,
+    source: str,
+) -> KeyIssue:
+    """A copy of ``key`` already out when the house takes its keys over from paper: in the hands
+    of ``holder`` (who may hold it) since ``issued_at``, handed over by ``released_by`` (who may
+    hand it over), due back at ``due_at``, for the purpose the paper register names. The purpose
+    is the take-over inventory (a purpose of kind "reprise", which no ordinary hand-over names).
+    Recorded by the keepers of the register of keys: its line cites the paper register and page
+    (``source``). Nobody signed that hand-over here: the copy comes back to anyone who may hand
+    the key over (``key_return``)."""
+    key = Key.objects.select_for_update().select_related("establishment").get(pk=key.pk)
+    est = key.establishment
+    role = require_role(actor, est, KEY_ADMIN)
+    kind = get_purpose_type(purpose_type)
+    if kind is None or kind.kind != PurposeKind.TAKEOVER:
+        raise ValidationError(_("Seule la reprise de l'existant inscrit une clé déjà sortie."))
+    if key.status != Key.Status.IN_SERVICE:
+        raise ValidationError(_("La clé %(code)s n'est pas en service.") % {"code": key.code})
+    for refusal in (release_refusal(key, released_by), holder_refusal(key, holder), copy_refusal(key)):
+        if refusal is not None:
+            raise refusal
+    if not purpose_label.strip():
+        raise ValidationError(_("Indiquez pour quoi la clé est sortie, comme le registre papier le porte."))
+    if issued_at > timezone.now() or due_at < issued_at:
+        raise ValidationError(_("Une clé reprise est sortie avant ce jour, et à rendre après sa sortie."))
+    giver_role, holder_role = _held(released_by, est, rule_for(est, key.lock_type).givers), _holder_role(key, holder)
+    issue = save_audited(
+        KeyIssue(
+            key=key,
+            purpose_type=kind.code,
+            purpose_id=purpose_id,
+            purpose_label=purpose_label.strip()[:200],
+            holder=holder,
+            holder_role=holder_role,
+            issued_by=released_by,
+            issued_by_role=giver_role,
+            issued_at=issued_at,
+            due_at=due_at,
+            note=source[:300],
+        ),
+        actor=actor,
+    )
+    _record(
+        est,
+        actor=actor,
+        role=role,
+        event=_("Clé sortie reprise du registre papier"),
+        key=key,
+        at=issued_at,
+        purpose=f"{_fr(kind.label)} : {issue.purpose_label}",
+        holder=_signed(holder, holder_role),
+        due=_at(est, due_at),
+        signatures=[
+            _fr(KeySignature.Act.RELEASE.label) + " : " + _signed(released_by, giver_role),
+            _signed(actor, role),
+        ],
+        observations=source,
+    )
+    return issue
+
+
+@transaction.atomic
 def key_return(
     *,
     issue: KeyIssue,
@@ -511,14 +614,22 @@ def key_return(
         )
     releases = list(issue.signatures.filter(act=KeySignature.Act.RELEASE).order_by("position"))
     receivers = [actor, *co_receivers]
-    _needed, back = policy.dual_control(est, key.lock_type)
-    same = {s.user_id for s in releases} == {u.pk for u in receivers} and len(receivers) == len(releases)
-    if (back == SAME and not same) or (back == FIRST and (actor.pk != releases[0].user_id or co_receivers)):
-        raise ValidationError(
-            _("La clé revient à %(who)s (contrôle à plusieurs, bonne pratique).")
-            % {"who": ", ".join(display_name(s.user) for s in (releases if back == SAME else releases[:1]))}
-        )
-    roles = {s.user_id: s.role for s in releases}
+    if releases:
+        _needed, back = policy.dual_control(est, key.lock_type)
+        same = {s.user_id for s in releases} == {u.pk for u in receivers} and len(receivers) == len(releases)
+        if (back == SAME and not same) or (back == FIRST and (actor.pk != releases[0].user_id or co_receivers)):
+            raise ValidationError(
+                _("La clé revient à %(who)s (contrôle à plusieurs, bonne pratique).")
+                % {"who": ", ".join(display_name(s.user) for s in (releases if back == SAME else releases[:1]))}
+            )
+        roles = {s.user_id: s.role for s in releases}
+    else:  # a copy taken over from paper (key_out_take_over): anyone who may hand the key over takes it back
+        refusal = release_refusal(key, actor)
+        if refusal is not None:
+            raise refusal
+        if co_receivers:
+            raise ValidationError(_("Cette clé reprise du registre papier est reprise par une seule personne."))
+        roles = {actor.pk: _held(actor, est, rule_for(est, key.lock_type).givers)}
     now = timezone.now()
     issue.returned_at, issue.returned_by, issue.received_by = now, returned_by, actor
     if note.strip():

@@ -75,6 +75,8 @@ class TakeoverDomain:
     started: Callable[[Establishment, set[int]], bool]
     # jurisdiction → (catalogue ID of the authority's visa, whether the posting needs it)
     visa: dict[str, tuple[str, bool]] = field(default_factory=dict)
+    # where the texts give the domain's objects
+    jurisdictions: tuple[str, ...] = ("MC", "FR")
 
 
 DOMAINS: dict[str, TakeoverDomain] = {}
@@ -92,8 +94,14 @@ def get_domain(code: str) -> TakeoverDomain:
         raise ValidationError({"domain": _("Domaine de reprise inconnu : %(d)s.") % {"d": code}}) from None
 
 
-def domain_choices() -> list[tuple[str, str]]:
-    return [(code, str(domain.label)) for code, domain in DOMAINS.items()]
+def domains_for(est: Establishment) -> dict[str, TakeoverDomain]:
+    """The domains an establishment of its jurisdiction takes over."""
+    return {code: domain for code, domain in DOMAINS.items() if est.jurisdiction in domain.jurisdictions}
+
+
+def domain_choices(est: Establishment | None = None) -> list[tuple[str, str]]:
+    domains = DOMAINS if est is None else domains_for(est)
+    return [(code, str(domain.label)) for code, domain in domains.items()]
 
 
 # --- Reading the columns ------------------------------------------------------------------------
@@ -431,7 +439,7 @@ DICE_STATUSES = (ItemStatus.IN_STOCK, ItemStatus.OUT_OF_USE, ItemStatus.DAMAGED)
 def _decimal(line: dict, name: str):
     from decimal import Decimal, InvalidOperation
 
-    value = text(line, name).replace(",", ".")
+    value = text(line, name).replace(",", ".").replace(" ", "").replace("\u00a0", "")
     if not value:
         return None
     try:
@@ -605,14 +613,16 @@ class KeyLine:
     fields: dict
 
 
-def _holder(est: Establishment, line: dict):
+def _person(est: Establishment, line: dict, name: str):
+    """The person of the house the column names (their login, or their first and last name), None
+    when it is empty."""
     from django.contrib.auth import get_user_model
     from django.db.models import Value
     from django.db.models.functions import Concat
 
     from ledgers.core.models import Membership
 
-    value = text(line, "holder")
+    value = text(line, name)
     if not value:
         return None
     members = get_user_model().objects.filter(
@@ -622,8 +632,12 @@ def _holder(est: Establishment, line: dict):
         members.annotate(full=Concat("first_name", Value(" "), "last_name")).filter(full__iexact=value)
     )
     if len(found) != 1:
-        raise RowError("holder", _("personne inconnue ou ambiguë dans cet établissement : « %(v)s ».") % {"v": value})
+        raise RowError(name, _("personne inconnue ou ambiguë dans cet établissement : « %(v)s ».") % {"v": value})
     return found[0]
+
+
+def _holder(est: Establishment, line: dict):
+    return _person(est, line, "holder")
 
 
 def _key_refused_on(est: Establishment, fields: dict) -> str:
@@ -700,15 +714,27 @@ def _post_keys(est: Establishment, inventory, lines: list[KeyLine], actor: Abstr
     return Posted(created, str(_("%(n)s clé(s) reprise(s)")) % {"n": len(created)})
 
 
-def _keys_started(est: Establishment, taken: set[int]) -> bool:
-    from ledgers.keys.models import Key, KeyInventory, KeyIssue, SocleKeySurrender
+def _key_acts(est: Establishment) -> bool:
+    """Has the register of keys recorded an ordinary act: a hand-over (a copy taken over from paper
+    is not one, its return is), a socle key surrendered, a blind inventory?"""
+    from django.db.models import Q
 
+    from ledgers.keys.models import KeyInventory, KeyIssue, SocleKeySurrender
+
+    from .purposes import TAKEOVER_PURPOSE
+
+    issues = KeyIssue.objects.filter(key__establishment=est)
     return (
-        KeyIssue.objects.filter(key__establishment=est).exists()
+        issues.filter(~Q(purpose_type=TAKEOVER_PURPOSE.code) | Q(returned_at__isnull=False)).exists()
         or SocleKeySurrender.objects.filter(key__establishment=est).exists()
         or KeyInventory.objects.filter(establishment=est).exists()
-        or Key.objects.filter(establishment=est).exclude(pk__in=taken).exists()
     )
+
+
+def _keys_started(est: Establishment, taken: set[int]) -> bool:
+    from ledgers.keys.models import Key
+
+    return _key_acts(est) or Key.objects.filter(establishment=est).exclude(pk__in=taken).exists()
 
 
 KEYS = takeover_domain(
@@ -729,6 +755,128 @@ KEYS = takeover_domain(
         check=_check_keys,
         post=_post_keys,
         started=_keys_started,
+    )
+)
+
+
+# --- Keys out on a hand-over --------------------------------------------------------------------
+
+
+@dataclass
+class KeyOutLine:
+    page: int
+    key: Any
+    holder: Any
+    released_by: Any
+    issued_at: Any
+    due_at: Any
+    purpose: str
+
+
+def _moment(est: Establishment, line: dict, name: str):
+    """A date and time on the establishment's clock: "JJ/MM/AAAA HH:MM" or "AAAA-MM-JJ HH:MM"."""
+    import datetime
+    from zoneinfo import ZoneInfo
+
+    value = required(line, name)
+    for layout in ("%d/%m/%Y %H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S"):
+        try:
+            return datetime.datetime.strptime(value, layout).replace(tzinfo=ZoneInfo(est.timezone))
+        except ValueError:
+            continue
+    raise RowError(name, _("date et heure attendues, JJ/MM/AAAA HH:MM (« %(v)s » lu).") % {"v": value})
+
+
+def _key_of(est: Establishment, line: dict):
+    from ledgers.keys.models import Key
+
+    code = required(line, "key")
+    keys = Key.objects.filter(establishment=est, code=code).select_related("establishment")
+    if text(line, "lock_type"):
+        keys = keys.filter(lock_type=text(line, "lock_type"))
+    found = list(keys)
+    if len(found) != 1:
+        raise RowError(
+            "key",
+            _("clé inconnue ou ambiguë au registre des clés : « %(v)s » (précisez le type de serrure).") % {"v": code},
+        )
+    if found[0].status != Key.Status.IN_SERVICE:
+        raise RowError("key", _("la clé %(code)s n'est pas en service.") % {"code": code})
+    return found[0]
+
+
+def _check_keys_out(est: Establishment, lines: list[dict]) -> tuple[list[KeyOutLine], list[Problem]]:
+    from ledgers.keys.services import copy_refusal, holder_refusal, release_refusal
+
+    out: dict[int, int] = {}  # key → copies out in the lines above
+    now = timezone.now()
+
+    def read(number: int, line: dict) -> KeyOutLine:
+        at = page(line)
+        key = _key_of(est, line)
+        holder = _person(est, line, "holder") or required(line, "holder")
+        released_by = _person(est, line, "released_by") or required(line, "released_by")
+        issued_at, due_at = _moment(est, line, "issued_at"), _moment(est, line, "due_at")
+        if issued_at > now:
+            raise RowError("issued_at", _("une clé reprise est sortie avant ce jour."))
+        if due_at < issued_at:
+            raise RowError("due_at", _("l'heure de retour prévue suit la sortie."))
+        purpose = required(line, "purpose")
+        for column, refused in (
+            ("released_by", release_refusal(key, released_by)),
+            ("holder", holder_refusal(key, holder)),
+            ("key", copy_refusal(key, out.get(key.pk, 0))),
+        ):
+            if refused is not None:
+                raise refusal(column, refused)
+        out[key.pk] = out.get(key.pk, 0) + 1
+        return KeyOutLine(at, key, holder, released_by, issued_at, due_at, purpose)
+
+    return checked(lines, read)
+
+
+def _post_keys_out(
+    est: Establishment, inventory, lines: list[KeyOutLine], actor: AbstractBaseUser, role: str
+) -> Posted:
+    from ledgers.keys.services import key_out_take_over
+
+    from .purposes import TAKEOVER_PURPOSE
+
+    created = [
+        key_out_take_over(
+            key=line.key,
+            actor=actor,
+            holder=line.holder,
+            released_by=line.released_by,
+            issued_at=line.issued_at,
+            due_at=line.due_at,
+            purpose_type=TAKEOVER_PURPOSE.code,
+            purpose_id=inventory.pk,
+            purpose_label=line.purpose,
+            source=source(inventory.paper_register, [line]),
+        ).pk
+        for line in lines
+    ]
+    return Posted(created, str(_("%(n)s clé(s) sortie(s) reprise(s)")) % {"n": len(created)})
+
+
+KEYS_OUT = takeover_domain(
+    TakeoverDomain(
+        code="keys_out",
+        label=_("Clés sorties"),
+        columns=(
+            ("page", _("Page du registre papier"), _("La page où la sortie est inscrite.")),
+            ("key", _("Identifiant de la clé"), _("Telle qu'inscrite au registre des clés.")),
+            ("lock_type", _("Type de serrure"), _("Si l'identifiant sert à plusieurs types de serrure.")),
+            ("holder", _("Détenteur"), _("Identifiant ou prénom et nom de la personne qui la détient.")),
+            ("released_by", _("Remise par"), _("Identifiant ou prénom et nom de la personne qui l'a remise.")),
+            ("issued_at", _("Sortie le"), _("JJ/MM/AAAA HH:MM")),
+            ("due_at", _("À rendre le"), _("JJ/MM/AAAA HH:MM")),
+            ("purpose", _("Motif de sortie"), _("Tel que le registre papier le porte.")),
+        ),
+        check=_check_keys_out,
+        post=_post_keys_out,
+        started=lambda est, taken: _key_acts(est),
     )
 )
 
@@ -835,17 +983,26 @@ class ShoeLine:
     status: str
 
 
-def _shoe_model(est: Establishment, line: dict):
+def _approved_model(est: Establishment, line: dict, kind: str):
+    """The house's approved model of ``kind`` the line names, by its name or approval reference."""
     from ledgers.equipment.models import ApprovedModel
 
     value = required(line, "model")
-    models = ApprovedModel.objects.filter(establishment=est, kind=ApprovedModel.Kind.SHOE)
+    models = ApprovedModel.objects.filter(establishment=est, kind=kind)
     found = list(models.filter(name__iexact=value)) or list(models.filter(approval_reference__iexact=value))
     if len(found) != 1:
         raise RowError(
-            "model", _("modèle de sabot inconnu ou ambigu dans cet établissement : « %(v)s ».") % {"v": value}
+            "model",
+            _("modèle de %(kind)s inconnu ou ambigu dans cet établissement : « %(v)s ».")
+            % {"kind": str(ApprovedModel.Kind(kind).label).lower(), "v": value},
         )
     return found[0]
+
+
+def _shoe_model(est: Establishment, line: dict):
+    from ledgers.equipment.models import ApprovedModel
+
+    return _approved_model(est, line, ApprovedModel.Kind.SHOE)
 
 
 def _check_shoes(est: Establishment, lines: list[dict]) -> tuple[list[ShoeLine], list[Problem]]:
@@ -947,6 +1104,225 @@ SHOES = takeover_domain(
         # FR: the sabots' inventory is kept on reserved pages of the carnet modèle 19 (SHOE-11), which a
         # police officer visas (REG-06).
         visa={"FR": ("REG-06", True)},
+    )
+)
+
+
+# --- Shufflers ----------------------------------------------------------------------------------
+
+
+@dataclass
+class ShufflerLine:
+    page: int
+    fields: dict
+
+
+def _socle_of(est: Establishment, line: dict):
+    """The socle the line names (its table's number and its mark), None when the line names none."""
+    from ledgers.equipment.models import Socle
+
+    table, mark = text(line, "table"), text(line, "socle")
+    if not table and not mark:
+        return None
+    if not (table and mark):
+        raise RowError("socle" if table else "table", _("la table et le repère du socle vont ensemble."))
+    found = Socle.objects.filter(table__establishment=est, table__number=table, code=mark).select_related("table")
+    socle = found.first()
+    if socle is None:
+        raise RowError("socle", _("socle inconnu à cette table : « %(v)s ».") % {"v": f"{table} / {mark}"})
+    return socle
+
+
+def _check_shufflers(est: Establishment, lines: list[dict]) -> tuple[list[ShufflerLine], list[Problem]]:
+    from ledgers.equipment.models import ApprovedModel, AssetStatus, MachineType, Shuffler
+    from ledgers.equipment.services import shuffler_commission_check, shuffler_identity_check, shuffler_socle_check
+
+    numbers: list[str] = []
+    socles: list = []
+    statuses = [(s, AssetStatus(s).label) for s in (AssetStatus.REGISTERED, AssetStatus.IN_SERVICE)]
+    # The column a commissioning check's refusal concerns, by catalogue ID (the others: the model's approval).
+    commission_columns = {"SHUF-02": "card_access_protection", "SHUF-03": "malfunction_signal"}
+
+    def read(number: int, line: dict) -> ShufflerLine:
+        at = page(line)
+        model = _approved_model(est, line, ApprovedModel.Kind.SHUFFLER)
+        fields = {
+            "number": text(line, "number"),
+            "serial": text(line, "serial"),
+            "model": model,
+            "machine_type": choice(line, "machine_type", MachineType.choices),
+            "embout": flag(line, "embout", False),
+            "in_service": choice(line, "status", statuses, AssetStatus.IN_SERVICE) == AssetStatus.IN_SERVICE,
+            "card_access_protection": flag(line, "card_access_protection", False),
+            "malfunction_signal": flag(line, "malfunction_signal", False),
+            "socle": _socle_of(est, line),
+        }
+        try:
+            shuffler_identity_check(
+                establishment=est, number=fields["number"], serial=fields["serial"], model=model, numbers=numbers
+            )
+        except ValidationError as exc:
+            raise refusal(next(iter(exc.message_dict)), exc) from exc
+        if fields["in_service"]:
+            try:
+                shuffler_commission_check(
+                    establishment=est,
+                    model=model,
+                    card_access_protection=fields["card_access_protection"],
+                    malfunction_signal=fields["malfunction_signal"],
+                )
+            except RuleViolation as exc:
+                raise refusal(commission_columns.get(exc.code, "model"), exc) from exc
+        if fields["socle"] is not None:
+            shuffler = Shuffler(establishment=est, machine_type=fields["machine_type"])
+            try:
+                shuffler_socle_check(shuffler, fields["socle"], socles)
+            except (RuleViolation, ValidationError) as exc:
+                raise refusal("socle", exc) from exc
+            socles.append(fields["socle"])
+        numbers.append(fields["number"])
+        return ShufflerLine(page=at, fields=fields)
+
+    return checked(lines, read)
+
+
+def _post_shufflers(
+    est: Establishment, inventory, lines: list[ShufflerLine], actor: AbstractBaseUser, role: str
+) -> Posted:
+    from ledgers.equipment.services import shuffler_take_over
+
+    created = [
+        shuffler_take_over(
+            establishment=est, actor=actor, source=source(inventory.paper_register, [line]), **line.fields
+        ).pk
+        for line in lines
+    ]
+    return Posted(created, str(_("%(n)s mélangeur(s) repris")) % {"n": len(created)})
+
+
+def _shufflers_started(est: Establishment, taken: set[int]) -> bool:
+    from ledgers.equipment.models import Shuffler, ShufflerUse
+
+    return (
+        ShufflerUse.objects.filter(shuffler__establishment=est).exists()
+        or Shuffler.objects.filter(establishment=est).exclude(pk__in=taken).exists()
+    )
+
+
+SHUFFLERS = takeover_domain(
+    TakeoverDomain(
+        code="shufflers",
+        label=_("Mélangeurs"),
+        columns=(
+            ("page", _("Page du registre papier"), _("La page où le mélangeur est inscrit.")),
+            ("number", _("Numéro d'inventaire"), ""),
+            ("serial", _("Numéro de série"), ""),
+            ("model", _("Modèle"), _("Le nom ou la référence d'agrément du modèle de mélangeur enregistré.")),
+            ("machine_type", _("Type"), _("batch (mélangeur de cartes) ou continuous (mélangeur distributeur).")),
+            ("embout", _("Embout distributeur de black jack"), _("oui ou non.")),
+            ("status", _("Statut"), _("in_service (en service, par défaut) ou registered (pas encore en service).")),
+            ("card_access_protection", _("Protection d'accès aux cartes"), _("oui ou non ; Monaco : oui en service.")),
+            ("malfunction_signal", _("Signal de dysfonctionnement"), _("oui ou non ; Monaco : oui en service.")),
+            ("table", _("Table"), _("Le numéro de la table dont le socle porte le mélangeur.")),
+            ("socle", _("Socle"), _("Le repère du socle à cette table.")),
+        ),
+        check=_check_shufflers,
+        post=_post_shufflers,
+        started=_shufflers_started,
+    )
+)
+
+
+# --- Cagnottes ----------------------------------------------------------------------------------
+
+
+@dataclass
+class CagnotteLine:
+    page: int
+    table: Any
+    number: str
+    displayed: Any
+
+
+def _check_cagnottes(est: Establishment, lines: list[dict]) -> tuple[list[CagnotteLine], list[Problem]]:
+    from ledgers.cash.models import TableCagnotte
+    from ledgers.cash.services.bbj import bad_beat_take_over_check
+    from ledgers.cash.services.table_cagnottes import table_cagnotte_check
+    from ledgers.core.models import GamingTable
+
+    seen: set[int] = set()
+
+    def read(number: int, line: dict) -> CagnotteLine:
+        at = page(line)
+        value = required(line, "table")
+        table = GamingTable.objects.filter(establishment=est, number=value, active=True).first()
+        if table is None:
+            raise RowError("table", _("table inconnue dans cet établissement : « %(v)s ».") % {"v": value})
+        if table.pk in seen or TableCagnotte.objects.filter(table=table).exists():
+            raise RowError("table", _("la cagnotte de cette table est déjà en service."))
+        cagnotte = required(line, "number")
+        try:
+            table_cagnotte_check(table=table, number=cagnotte)
+        except (RuleViolation, ValidationError) as exc:
+            raise refusal("number" if isinstance(exc, RuleViolation) else "table", exc) from exc
+        displayed = _decimal(line, "bbj_displayed")
+        if displayed is not None:
+            try:
+                bad_beat_take_over_check(table=table, displayed=displayed)
+            except (RuleViolation, ValidationError) as exc:
+                raise refusal("bbj_displayed", exc) from exc
+        seen.add(table.pk)
+        return CagnotteLine(at, table, cagnotte, displayed)
+
+    return checked(lines, read)
+
+
+def _post_cagnottes(
+    est: Establishment, inventory, lines: list[CagnotteLine], actor: AbstractBaseUser, role: str
+) -> Posted:
+    from ledgers.cash.services.bbj import bad_beat_take_over
+    from ledgers.cash.services.table_cagnottes import table_cagnotte_record
+
+    created = []
+    for line in lines:
+        cited = source(inventory.paper_register, [line])
+        created.append(table_cagnotte_record(table=line.table, number=line.number, actor=actor, source=cited).pk)
+        if line.displayed is not None:
+            bad_beat_take_over(table=line.table, displayed=line.displayed, actor=actor, source=cited)
+    return Posted(created, str(_("%(n)s cagnotte(s) reprise(s)")) % {"n": len(created)})
+
+
+def _cagnottes_started(est: Establishment, taken: set[int]) -> bool:
+    from ledgers.cash.models import BadBeatCount, BadBeatWin, CagnotteCount, TableCagnotte
+
+    return (
+        CagnotteCount.objects.filter(table_session__seance__establishment=est).exists()
+        or BadBeatCount.objects.filter(table_session__seance__establishment=est).exists()
+        or BadBeatWin.objects.filter(jackpot__table__establishment=est).exists()
+        or TableCagnotte.objects.filter(table__establishment=est).exclude(pk__in=taken).exists()
+    )
+
+
+CAGNOTTES = takeover_domain(
+    TakeoverDomain(
+        code="cagnottes",
+        label=_("Cagnottes des tables de cercle"),
+        columns=(
+            ("page", _("Page du registre papier"), _("La page où la cagnotte est inscrite.")),
+            ("table", _("Table"), _("Le numéro de la table de cercle.")),
+            ("number", _("Cagnotte n°"), _("Le numéro de la cagnotte : celui de sa table.")),
+            (
+                "bbj_displayed",
+                _("Montant affiché du bad beat jackpot"),
+                _("Pour une table dont le bad beat jackpot est activé : le dernier montant affiché au papier."),
+            ),
+        ),
+        check=_check_cagnottes,
+        post=_post_cagnottes,
+        started=_cagnottes_started,
+        # A cercle table's cagnotte numbered like its table, and the bad beat jackpot, are French
+        # (COUNT-17, COUNT-42, COUNT-44); a Monaco cagnotte is emptied and counted at each séance.
+        jurisdictions=("FR",),
     )
 )
 

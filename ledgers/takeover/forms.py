@@ -31,7 +31,7 @@ class InventoryForm(EstablishmentForm):
     )
 
     def setup(self) -> None:
-        self.fields["domain"].choices = domain_choices()
+        self.fields["domain"].choices = domain_choices(self.establishment)
 
     def clean(self):
         cleaned = super().clean()

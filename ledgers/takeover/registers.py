@@ -1,10 +1,13 @@
 """The register of the take-over from paper: each opening inventory's preparation, signature,
 visa and posting, and the paper volume each register continues."""
 
+from collections.abc import Iterator
+
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.roles import DIRECTORATE, Role
 from ledgers.registers.kinds import Column, RegisterKind, register_kind
+from ledgers.registers.opening import Need, opening_needs
 
 PREPARERS = (*DIRECTORATE, Role.CARTIER, Role.EMPLOYE_RESPONSABLE)
 
@@ -32,3 +35,10 @@ TAKEOVER = register_kind(
         requirements=("REG-20",),
     )
 )
+
+
+@opening_needs
+def takeover_register(establishment) -> Iterator[Need]:
+    """A house that starts with stock, keys, machines and paper registers of its own takes them
+    over in this register before its first séance (REG-20): every house has it on its list."""
+    yield Need(TAKEOVER.code, requirement="REG-20")

@@ -99,6 +99,8 @@ def takeover_prepare(
     est = establishment
     role = require_role(actor, est, PREPARERS)
     info = get_domain(domain)
+    if est.jurisdiction not in info.jurisdictions:
+        raise ValidationError({"domain": _("Ce domaine ne se reprend pas dans cette juridiction.")})
     paper_register = paper_register.strip()
     if not paper_register:
         raise ValidationError({"paper_register": _("Indiquez le registre papier repris (intitulé et volume).")})

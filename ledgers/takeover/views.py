@@ -17,7 +17,7 @@ from ledgers.custody.services import AUTHORITY, DIRECTION
 from ledgers.registers.selectors import open_registers
 
 from . import forms, selectors, services
-from .domains import DOMAINS, get_domain
+from .domains import DOMAINS, domains_for, get_domain
 from .registers import PREPARERS, TAKEOVER
 from .spreadsheet import blank_sheet, rows_as_text
 from .tables import InventoryTable
@@ -34,7 +34,7 @@ class InventoryListView(EstablishmentRequiredMixin, TableExportMixin, SingleTabl
     def get_context_data(self, **kwargs):
         est = self.establishment
         domains = []
-        for code, domain in DOMAINS.items():
+        for code, domain in domains_for(est).items():
             visa = domain.visa.get(est.jurisdiction)
             domains.append(
                 {
@@ -73,7 +73,8 @@ class InventoryCreateView(FormView):
     success_message = _("Inventaire établi : il attend la signature de la direction.")
 
     def get_initial(self):
-        domain = DOMAINS.get(self.request.GET.get("domain", "")) or next(iter(DOMAINS.values()))
+        domains = domains_for(self.establishment)
+        domain = domains.get(self.request.GET.get("domain", "")) or next(iter(domains.values()))
         return {"domain": domain.code, "lines": rows_as_text(domain, [])}
 
     def form_valid(self, form):
@@ -107,7 +108,7 @@ class InventoryCreateView(FormView):
         )
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(domains=DOMAINS.values(), **kwargs)
+        return super().get_context_data(domains=domains_for(self.establishment).values(), **kwargs)
 
     def get_success_url(self) -> str:
         return reverse("takeover:inventory", args=[self.result.pk])

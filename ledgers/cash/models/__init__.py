@@ -1,7 +1,16 @@
 """The table cash: the models, one module per topic."""
 
 from .baccara import BaccaraBank, BankerSegment
-from .bbj import BadBeatConfig, BadBeatCount, BadBeatLog, BadBeatStop, BadBeatStopNotice, BadBeatTable, BadBeatWin
+from .bbj import (
+    BadBeatConfig,
+    BadBeatCount,
+    BadBeatLog,
+    BadBeatOpening,
+    BadBeatStop,
+    BadBeatStopNotice,
+    BadBeatTable,
+    BadBeatWin,
+)
 from .cagnottes import CagnotteCount, TableCagnotte
 from .changeurs import ChangeurFloat, ChangeurFloatFix
 from .control import ControlDay
@@ -20,6 +29,7 @@ __all__ = [
     "BadBeatConfig",
     "BadBeatCount",
     "BadBeatLog",
+    "BadBeatOpening",
     "BadBeatStop",
     "BadBeatStopNotice",
     "BadBeatTable",

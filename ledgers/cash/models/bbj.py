@@ -57,6 +57,25 @@ class BadBeatTable(models.Model):
         return self.table.number
 
 
+class BadBeatOpening(models.Model):
+    """FR: the amount a bad beat jackpot already running displayed when the house took it over
+    from its paper registre du bad beat jackpot (the balance of its cagnotte): the COUNT-24 check of
+    its first count here continues from it. Append-only."""
+
+    jackpot = models.OneToOneField(BadBeatTable, on_delete=models.PROTECT, related_name="opening")
+    displayed = models.DecimalField(_("montant affiché à la reprise"), **MONEY)
+    source = models.CharField(_("registre papier et page"), max_length=300)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(_("inscrit le"))
+
+    class Meta:
+        verbose_name = _("reprise du bad beat jackpot")
+        verbose_name_plural = _("reprises du bad beat jackpot")
+
+    def __str__(self) -> str:
+        return f"{self.jackpot} — {self.displayed} €"
+
+
 class BadBeatConfig(models.Model):
     """A version of a BBJ's conditions (COUNT-44, COUNT-45): starting value, increment and its
     rounding, side-pot rule, the minimum pot of the règlement intérieur in force, the restart

@@ -27,7 +27,16 @@ from ledgers.registers.models import Entry
 from ledgers.registers.services import display_name, entry_write, register_language
 
 from .. import rules, selectors
-from ..models import BadBeatConfig, BadBeatCount, BadBeatLog, BadBeatStop, BadBeatTable, BadBeatWin, Orphan
+from ..models import (
+    BadBeatConfig,
+    BadBeatCount,
+    BadBeatLog,
+    BadBeatOpening,
+    BadBeatStop,
+    BadBeatTable,
+    BadBeatWin,
+    Orphan,
+)
 from ..registers import (
     REGISTRE_BBJ,
 )
@@ -508,6 +517,52 @@ def bad_beat_activate(
         }
     _bbj_write(est, actor=actor, role=role, payload=payload)
     return activation
+
+
+def bad_beat_take_over_check(*, table: GamingTable, displayed: Decimal) -> BadBeatTable:
+    """What the amount of a BBJ already running, taken over from paper, answers to: a jackpot
+    activated at the table (COUNT-46) that has neither been counted here nor taken over before
+    (REG-20: its registre continues from its last amount only once), a positive amount. Writes
+    nothing; the jackpot."""
+    jackpot = BadBeatTable.objects.filter(table=table).first()
+    if jackpot is None:
+        raise RuleViolation(
+            "COUNT-46",
+            _("Le bad beat jackpot n'est pas activé à la table %(table)s : activez-le avant d'en reprendre le montant.")
+            % {"table": table.number},
+        )
+    if (
+        BadBeatOpening.objects.filter(jackpot=jackpot).exists()
+        or BadBeatCount.objects.filter(table_session__table=table).exists()
+    ):
+        raise RuleViolation(
+            "REG-20",
+            _("Le bad beat jackpot de la table %(table)s a déjà son montant inscrit : il ne se reprend plus.")
+            % {"table": table.number},
+        )
+    if displayed < 0:
+        raise ValidationError({"displayed": _("Un montant positif ou nul.")})
+    return jackpot
+
+
+@transaction.atomic
+def bad_beat_take_over(
+    *, table: GamingTable, displayed: Decimal, actor: AbstractBaseUser, source: str
+) -> BadBeatOpening:
+    """The amount a BBJ already running displays when the house takes it over from its paper
+    registre (the balance of its cagnotte), written in the registre du bad beat jackpot citing the
+    paper register and page (``source``): the next count's COUNT-24 check continues from it."""
+    est = table.establishment
+    role = require_role(actor, est, BBJ_MANAGERS)
+    displayed = amounts.money(displayed)
+    jackpot = bad_beat_take_over_check(table=table, displayed=displayed)
+    opening = BadBeatOpening.objects.create(
+        jackpot=jackpot, displayed=displayed, source=source[:300], recorded_by=actor, recorded_at=timezone.now()
+    )
+    with register_language():
+        event = _("Reprise de l'existant : montant affiché repris du registre papier (%(source)s)") % {"source": source}
+    _entry(jackpot, actor=actor, role=role, event=event, displayed=str(displayed))
+    return opening
 
 
 @transaction.atomic

@@ -44,13 +44,11 @@ def require_in_service(table: GamingTable) -> None:
         )
 
 
-@transaction.atomic
-def table_cagnotte_record(*, table: GamingTable, number: str, actor: AbstractBaseUser) -> TableCagnotte:
-    """Put a cercle table's cagnotte into service: its number is the table's."""
-    est = table.establishment
-    if not keeps_own_cagnotte(est.jurisdiction, table.game):
+def table_cagnotte_check(*, table: GamingTable, number: str) -> None:
+    """A cagnotte of its own for a French cercle table, bearing the table's number (COUNT-17,
+    COUNT-19, COUNT-42). Writes nothing."""
+    if not keeps_own_cagnotte(table.establishment.jurisdiction, table.game):
         raise ValidationError(_("La cagnotte numérotée comme sa table est celle d'une table de cercle française."))
-    role = require_role(actor, est, (Role.DIRECTEUR_RESPONSABLE, Role.COMITE))
     number = number.strip()
     if number != table.number:
         raise RuleViolation(
@@ -58,13 +56,26 @@ def table_cagnotte_record(*, table: GamingTable, number: str, actor: AbstractBas
             _("La cagnotte porte le même numéro que sa table (%(table)s), non %(number)s.")
             % {"table": table.number, "number": number or "—"},
         )
+
+
+@transaction.atomic
+def table_cagnotte_record(
+    *, table: GamingTable, number: str, actor: AbstractBaseUser, source: str = ""
+) -> TableCagnotte:
+    """Put a cercle table's cagnotte into service: its number is the table's. ``source``: a
+    cagnotte already in service taken over from paper cites the paper register and page."""
+    est = table.establishment
+    table_cagnotte_check(table=table, number=number)
+    role = require_role(actor, est, (Role.DIRECTEUR_RESPONSABLE, Role.COMITE))
+    number = number.strip()
     cagnotte = TableCagnotte.objects.create(table=table, number=number, recorded_by=actor, recorded_at=timezone.now())
     with register_language():
+        certification = str(_("Cagnotte n° %(number)s mise en service") % {"number": number})
         payload = {
             "date": est.localtime(cagnotte.recorded_at).date().isoformat(),
             "seance": "",
             "table": table.number,
-            "certification": str(_("Cagnotte n° %(number)s mise en service") % {"number": number}),
+            "certification": " — ".join(filter(None, [certification, source])),
             "signed_by": f"{display_name(actor)} ({Role(role).label})",
         }
     _cagnotte_write(table, actor=actor, role=role, payload=payload)

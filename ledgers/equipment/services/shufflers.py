@@ -1,5 +1,7 @@
 """Shufflers: registration, commissioning, mounting, use at the tables, pauses and malfunctions."""
 
+from collections.abc import Sequence
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -50,6 +52,23 @@ def check_shuffler_eligible(shuffler: Shuffler, table: GamingTable) -> None:
         )
 
 
+def shuffler_identity_check(
+    *, establishment: Establishment, number: str, serial: str, model: ApprovedModel, numbers: Sequence[str] = ()
+) -> None:
+    """What a shuffler entering the register answers to, whatever brings it in (its registration,
+    the take-over from paper): a shuffler model of the house, an inventory number not given twice
+    (nor among ``numbers``, those entered alongside), a serial number (SHUF-04). Writes nothing."""
+    if model.establishment_id != establishment.pk or model.kind != ApprovedModel.Kind.SHUFFLER:
+        raise ValidationError({"model": _("Ce modèle n'est pas un modèle de mélangeur de cet établissement.")})
+    if not number.strip():
+        raise ValidationError({"number": _("Le numéro d'inventaire est obligatoire.")})
+    if not serial.strip():
+        raise ValidationError({"serial": _("Le numéro de série est obligatoire.")})
+    taken = Shuffler.objects.filter(establishment=establishment, number=number.strip()).exists()
+    if taken or number.strip() in {n.strip() for n in numbers}:
+        raise ValidationError({"number": _("Ce numéro d'inventaire est déjà attribué.")})
+
+
 @transaction.atomic
 def shuffler_register(
     *,
@@ -63,12 +82,7 @@ def shuffler_register(
 ) -> Shuffler:
     """Register a shuffler or shuffler-dealer (SHUF-04), awaiting its putting into service."""
     role = require_role(actor, establishment, MANAGERS[establishment.jurisdiction])
-    if model.establishment_id != establishment.pk or model.kind != ApprovedModel.Kind.SHUFFLER:
-        raise ValidationError({"model": _("Ce modèle n'est pas un modèle de mélangeur de cet établissement.")})
-    if not number.strip() or not serial.strip():
-        raise ValidationError(_("Le numéro d'inventaire et le numéro de série sont obligatoires."))
-    if Shuffler.objects.filter(establishment=establishment, number=number.strip()).exists():
-        raise ValidationError({"number": _("Ce numéro d'inventaire est déjà attribué.")})
+    shuffler_identity_check(establishment=establishment, number=number, serial=serial, model=model)
     shuffler = save_audited(
         Shuffler(
             establishment=establishment,
@@ -93,6 +107,35 @@ def shuffler_register(
     return shuffler
 
 
+def shuffler_commission_check(
+    *, establishment: Establishment, model: ApprovedModel, card_access_protection: bool, malfunction_signal: bool
+) -> None:
+    """What a shuffler in service answers to, whether put into service here or taken over in
+    service: an approved model (SHUF-01, SHUF-11, AMB-29) whose approval has not expired (AUTH-06)
+    and, in Monaco, the protection against access to the cards (SHUF-02) and the malfunction
+    signal (SHUF-03). Writes nothing."""
+    est = establishment
+    if not model.is_approved:
+        raise RuleViolation(
+            _shuffler_approval_rule(est),
+            _("Le modèle %(model)s n'a pas de référence d'agrément : mise en service impossible.") % {"model": model},
+        )
+    require_current_approval(model, est)
+    if est.jurisdiction == "MC" and not card_access_protection:
+        raise RuleViolation(
+            "SHUF-02",
+            _(
+                "Le mélangeur doit être muni d'une protection empêchant l'accès aux cartes pendant "
+                "les cycles de mélange."
+            ),
+        )
+    if est.jurisdiction == "MC" and not malfunction_signal:
+        raise RuleViolation(
+            "SHUF-03",
+            _("Le mélangeur doit être muni d'un dispositif lumineux ou sonore signalant les dysfonctionnements."),
+        )
+
+
 @transaction.atomic
 def shuffler_commission(
     *,
@@ -110,26 +153,12 @@ def shuffler_commission(
     role = require_role(actor, est, MANAGERS[est.jurisdiction])
     if shuffler.status != AssetStatus.REGISTERED:
         raise impossible(_("Ce mélangeur a déjà été mis en service."))
-    if not shuffler.model.is_approved:
-        raise RuleViolation(
-            _shuffler_approval_rule(est),
-            _("Le modèle %(model)s n'a pas de référence d'agrément : mise en service impossible.")
-            % {"model": shuffler.model},
-        )
-    require_current_approval(shuffler.model, est)
-    if est.jurisdiction == "MC" and not card_access_protection:
-        raise RuleViolation(
-            "SHUF-02",
-            _(
-                "Le mélangeur doit être muni d'une protection empêchant l'accès aux cartes pendant "
-                "les cycles de mélange."
-            ),
-        )
-    if est.jurisdiction == "MC" and not malfunction_signal:
-        raise RuleViolation(
-            "SHUF-03",
-            _("Le mélangeur doit être muni d'un dispositif lumineux ou sonore signalant les dysfonctionnements."),
-        )
+    shuffler_commission_check(
+        establishment=est,
+        model=shuffler.model,
+        card_access_protection=card_access_protection,
+        malfunction_signal=malfunction_signal,
+    )
     shuffler.card_access_protection, shuffler.malfunction_signal = card_access_protection, malfunction_signal
     shuffler.status, shuffler.commissioned_at, shuffler.commissioned_by = AssetStatus.IN_SERVICE, timezone.now(), actor
     save_audited(shuffler, actor=actor, reason="mise en service")
@@ -167,6 +196,88 @@ def socle_create(*, table: GamingTable, code: str, actor: AbstractBaseUser) -> S
     return socle
 
 
+def shuffler_socle_check(shuffler: Shuffler, socle: Socle, socles: Sequence[Socle] = ()) -> None:
+    """A shuffler is fixed on a socle of its house that carries no other (nor among ``socles``,
+    those taken alongside), at a table whose game allows its type (SHUF-05, SHUF-08, SHUF-09)."""
+    if socle.table.establishment_id != shuffler.establishment_id:
+        raise ValidationError(_("Ce socle n'appartient pas à cet établissement."))
+    if Shuffler.objects.filter(socle=socle).exists() or socle.pk in {s.pk for s in socles}:
+        raise ValidationError(_("Ce socle porte déjà un mélangeur."))
+    check_shuffler_eligible(shuffler, socle.table)
+
+
+@transaction.atomic
+def shuffler_take_over(
+    *,
+    establishment: Establishment,
+    actor: AbstractBaseUser,
+    number: str,
+    serial: str,
+    model: ApprovedModel,
+    machine_type: str,
+    embout: bool = False,
+    in_service: bool = False,
+    card_access_protection: bool = False,
+    malfunction_signal: bool = False,
+    socle: Socle | None = None,
+    source: str,
+) -> Shuffler:
+    """A shuffler the house already runs, entered from its paper register in its real state:
+    registered (SHUF-04), in service after the checks of a putting into service (SHUF-01 to
+    SHUF-03, SHUF-11, AUTH-06), fixed on its table's socle (SHUF-05, SHUF-08, SHUF-09). One line of
+    the register of the equipment, citing the paper register and page (``source``)."""
+    est = establishment
+    role = require_role(actor, est, MANAGERS[est.jurisdiction])
+    shuffler_identity_check(establishment=est, number=number, serial=serial, model=model)
+    if in_service:
+        shuffler_commission_check(
+            establishment=est,
+            model=model,
+            card_access_protection=card_access_protection,
+            malfunction_signal=malfunction_signal,
+        )
+    shuffler = Shuffler(
+        establishment=est,
+        number=number.strip(),
+        serial=serial.strip(),
+        model=model,
+        machine_type=machine_type,
+        embout=embout,
+        status=AssetStatus.IN_SERVICE if in_service else AssetStatus.REGISTERED,
+        card_access_protection=card_access_protection,
+        malfunction_signal=malfunction_signal,
+    )
+    if socle is not None:
+        shuffler_socle_check(shuffler, socle)
+        shuffler.socle = socle
+    save_audited(shuffler, actor=actor, reason="reprise de l'existant")
+    yes_no = {True: _("oui"), False: _("non")}
+    details = [
+        f"{_fr(MachineType(machine_type).label)} {model} — {_fr(_('série'))} {shuffler.serial}",
+        _fr(shuffler.get_status_display()),
+        *([_fr(socle)] if socle is not None else []),
+        *(
+            [
+                _fr(_("Protection d'accès aux cartes : %(v)s") % {"v": yes_no[card_access_protection]}),
+                _fr(_("Signal de dysfonctionnement : %(v)s") % {"v": yes_no[malfunction_signal]}),
+            ]
+            if in_service
+            else []
+        ),
+        source,
+    ]
+    _equipment_entry(
+        est,
+        actor=actor,
+        role=role,
+        event=_("Reprise de l'existant"),
+        equipment=shuffler,
+        details=details,
+        table_number=socle.table.number if socle is not None else "",
+    )
+    return shuffler
+
+
 @transaction.atomic
 def shuffler_mount(*, shuffler: Shuffler, socle: Socle, actor: AbstractBaseUser) -> Shuffler:
     """Fix a shuffler on the socle of a table whose game allows its type (SHUF-05, SHUF-08,
@@ -174,15 +285,11 @@ def shuffler_mount(*, shuffler: Shuffler, socle: Socle, actor: AbstractBaseUser)
     shuffler = Shuffler.objects.select_for_update().get(pk=shuffler.pk)
     est = shuffler.establishment
     role = require_role(actor, est, MANAGERS[est.jurisdiction])
-    if socle.table.establishment_id != est.pk:
-        raise ValidationError(_("Ce socle n'appartient pas à cet établissement."))
     if shuffler.status == AssetStatus.WITHDRAWN:
         raise ValidationError(_("Ce mélangeur est retiré."))
     if shuffler.socle_id is not None:
         raise ValidationError(_("Ce mélangeur est déjà fixé sur un socle : déposez-le d'abord."))
-    if Shuffler.objects.filter(socle=socle).exists():
-        raise ValidationError(_("Ce socle porte déjà un mélangeur."))
-    check_shuffler_eligible(shuffler, socle.table)
+    shuffler_socle_check(shuffler, socle)
     shuffler.socle = socle
     save_audited(shuffler, actor=actor, reason="installation")
     _equipment_entry(
