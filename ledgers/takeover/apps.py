@@ -8,5 +8,5 @@ class TakeoverConfig(AppConfig):
     verbose_name = _("Reprise de l'existant")
 
     def ready(self) -> None:
-        # The register kind of the take-over and the domains an inventory may take over.
-        from . import domains, registers  # noqa: F401
+        # The register kind of the take-over, the domains an inventory may take over, the home's panel.
+        from . import dashboard, domains, registers  # noqa: F401
