@@ -11,7 +11,7 @@ from django.db.models import TextChoices
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.models import Establishment
-from ledgers.core.roles import Role
+from ledgers.core.roles import REGULATOR_ROLES, Role
 
 from .kinds import MAIN_COURANTE, get_kind, qualifier_label
 from .models import Register
@@ -108,10 +108,12 @@ class ToOpen:
 
 
 def authority_label(establishment: Establishment, kind: str) -> str:
-    """The roles that cote and paraph ``kind`` here, named as the jurisdiction names them."""
+    """The roles that cote and paraph ``kind`` here, named as the jurisdiction names them; an
+    authority of the other jurisdiction (a kind kept in both may name both) is left out."""
     roles = get_kind(kind).paraph_roles_for(establishment.jurisdiction)
     names = establishment.profile.authority_names
-    return ", ".join(str(names.get(role) or Role(role).label) for role in roles)
+    here = [role for role in roles if role in names or role not in REGULATOR_ROLES]
+    return ", ".join(str(names.get(role) or Role(role).label) for role in here)
 
 
 def registers_to_open(establishment: Establishment) -> list[ToOpen]:

@@ -2,160 +2,163 @@
 alone: the platform's administrator creates the house and directs it; as director they create the
 Commissaire du Gouvernement's account and invite them (the Commissaire chooses their own password
 from the link, which nobody else sees), then create every register the house must open; the
-Commissaire cotes and paraphs the main courante from their home; the director opens and closes the
-first séance. ``verify_ledgers`` passes after it, and the register of authorisations holds every
-act on the staff.
+Commissaire cotes and paraphs the main courante from their home; the director adds a room, the
+card depot and a table, and the Commissaire cotes and paraphs the registers the table needs; the
+existing card stock is taken over (the SCJ's visa is possible there, not required: CARD-06); the
+director opens and closes the first séance. ``verify_ledgers`` passes after it, and the register
+of authorisations holds every act on the staff.
 
-``E2E_SCREENSHOTS=<dir>`` saves each step."""
-
-import io
-import re
-from urllib.parse import urlsplit
+Each step's duration is printed (``-s``); ``E2E_SCREENSHOTS=<dir>`` saves its pages."""
 
 from django.contrib.auth import get_user_model
-from django.core import mail
-from django.core.management import call_command
 from django.urls import reverse
 
-from ledgers.core.models import Establishment, Seance
+from ledgers.cards.models import CardUnit
+from ledgers.core.models import Establishment, GamingTable, Seance
 from ledgers.registers.kinds import AUTHORISATIONS, MAIN_COURANTE
 from ledgers.registers.models import Register
+from ledgers.takeover.models import Inventory
 from tests.factories import DEFAULT_PASSWORD
 
+from . import dayzero
 from .browser import MARKS, check, screenshot
 
 pytestmark = MARKS
 
 OFFICIAL_PASSWORD = "Paraphe-du-Rocher-2026"
-
-
-def sign_in(browser, url: str, username: str, password: str = DEFAULT_PASSWORD):
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="fr-FR")
-    context.set_default_timeout(120_000)
-    page = context.new_page()
-    page.goto(url + reverse("login"))
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
-    return page
-
-
-def submit(form) -> None:
-    form.locator("button[type=submit]").last.click()
-    form.page.wait_for_load_state()
+DECKS = ";".join(f"{{serial}}-{n}:{'rouge' if n <= 3 else 'bleu'}" for n in range(1, 7))
+CARDS = "\n".join(
+    [
+        "page;unit_type;serial;supplier;decks;location;status;new",
+        *(
+            f'{page};sixain;{serial};Cartes Grimaud;"{DECKS.format(serial=serial)}";principal;in_stock;oui'
+            for page, serial in ((23, "M301"), (23, "M302"))
+        ),
+    ]
+)
 
 
 def test_day_zero_of_a_monaco_house_to_its_closed_first_seance(live_server, browser):
     get_user_model().objects.create_superuser(
         username="admin", password=DEFAULT_PASSWORD, email="", first_name="Claire", last_name="Grimaldi"
     )
-    visited: list[str] = []
+    walk = dayzero.Walk(browser, live_server.url, "mc")
 
-    # The administrator creates the house and directs it.
-    page = sign_in(browser, live_server.url, "admin")
-    page.wait_for_url("**/etablissement/creation/")
-    check(page, visited)
-    page.fill("#id_code", "casino-mc")
-    page.fill("#id_name", "Casino du Rocher")
-    page.select_option("#id_jurisdiction", "MC")
-    page.fill("#id_director", "admin")
-    screenshot(page, "mc-01-creation")
-    submit(page.locator("main form"))
-    page.wait_for_selector("text=Établissement Casino du Rocher créé")
+    with walk.step("Administrateur : création de l'établissement"):
+        dayzero.create_house(walk, code="casino-mc", name="Casino du Rocher", jurisdiction="MC", director="admin")
     est = Establishment.objects.get(code="casino-mc")
 
-    # The director creates the Commissaire's account, with their name, and invites them.
-    page.goto(live_server.url + reverse("staff"))
-    check(page, visited)
-    create = page.locator(f"main form[action='{reverse('staff')}']")
-    create.locator("[name=username]").fill("commissaire")
-    create.locator("[name=first_name]").fill("Louis")
-    create.locator("[name=last_name]").fill("Notari")
-    create.locator("[name=email]").fill("commissaire@gouv.mc")
-    create.locator("[name=roles]").select_option("commissaire")
-    submit(create)
-    page.wait_for_selector("text=Notari")
-    screenshot(page, "mc-02-personnel")
-    invite = page.locator(f"main form[action='{reverse('staff-invite')}']")
-    invite.locator("[name=person]").select_option(label="Louis Notari (commissaire)", force=True)
-    submit(invite)
-    (message,) = [message for message in mail.outbox if "commissaire@gouv.mc" in message.to]
-    link = re.search(r"https?://\S+/invitation/\S+", message.body).group(0)
+    with walk.step("Direction : compte et invitation du Commissaire"):
+        page = walk.page("admin")
+        link = dayzero.invite(
+            walk,
+            page,
+            username="commissaire",
+            first_name="Louis",
+            last_name="Notari",
+            email="commissaire@gouv.mc",
+            role="commissaire",
+        )
 
-    # Every register the house must open, created in one act.
-    page.goto(live_server.url + reverse("registers:to_open"))
-    check(page, visited)
-    screenshot(page, "mc-03-registres-a-ouvrir")
-    page.goto(live_server.url + reverse("registers:to_open_create"))
-    submit(page.locator("main form"))
+    with walk.step("Direction : registres de la maison"):
+        dayzero.create_registers_to_open(walk, page)
+        dayzero.cote_et_paraphe(walk, page, paraphe="C.G.")
     main_courante = Register.objects.get(establishment=est, kind=MAIN_COURANTE.code)
     assert main_courante.status == Register.Status.AWAITING_OPENING
-    page.context.close()
 
-    # The Commissaire chooses their password from the link, then cotes and paraphs the main courante.
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="fr-FR")
-    context.set_default_timeout(120_000)
-    page = context.new_page()
-    page.goto(live_server.url + urlsplit(link).path)
-    check(page, visited)
-    page.fill("#id_new_password1", OFFICIAL_PASSWORD)
-    page.fill("#id_new_password2", OFFICIAL_PASSWORD)
-    screenshot(page, "mc-04-invitation")
-    submit(page.locator("main form"))
-    context.close()
-    page = sign_in(browser, live_server.url, "commissaire", OFFICIAL_PASSWORD)
-    check(page, visited)
-    assert main_courante.number in page.content()  # the home lists what awaits the cote et paraphe
-    page.goto(live_server.url + reverse("registers:open", args=[main_courante.number]))
-    page.fill("#id_paraphe", "L.N.")
-    page.fill("#id_password", OFFICIAL_PASSWORD)
-    screenshot(page, "mc-05-cote-et-paraphe")
-    submit(page.locator("main form"))
-    page.wait_for_selector("text=Registre coté et paraphé.")
+    with walk.step("Commissaire : mot de passe, cote et paraphe de la main courante"):
+        dayzero.choose_password(walk, link, OFFICIAL_PASSWORD)
+        commissaire = walk.page("commissaire", OFFICIAL_PASSWORD)
+        assert main_courante.number in commissaire.content()  # the home lists what awaits the cote et paraphe
+        assert dayzero.cote_et_paraphe(walk, commissaire, paraphe="L.N.", password=OFFICIAL_PASSWORD) == 1
     main_courante.refresh_from_db()
     assert main_courante.status == Register.Status.OPEN
+
+    with walk.step("Direction : salle, dépôt des cartes et table"):
+        walk.visit(page, "setup-rooms")
+        page.fill("#id_code", "europe")
+        page.fill("#id_name", "Salle Europe")
+        dayzero.submit(page.locator("main form"))
+        page.wait_for_selector("text=Salle ajoutée")
+        walk.visit(page, "setup-locations")
+        page.fill("#id_code", "principal")
+        page.fill("#id_name", "Dépôt principal des cartes")
+        page.select_option("#id_kind", "depot_principal")
+        dayzero.submit(page.locator("main form"))
+        page.wait_for_selector("text=Emplacement ajouté")
+        walk.visit(page, "gaming-tables")
+        page.select_option("#id_room", label="Salle Europe")
+        page.fill("#id_number", "PB1")
+        page.select_option("#id_game", "punto_banco")
+        page.locator("main form button[type=submit]").first.click()
+        page.wait_for_selector("text=Table mise en service.")
+        walk.shot(page, "table")
+    assert GamingTable.objects.filter(establishment=est, number="PB1", active=True).exists()
+
+    with walk.step("Direction : registres de la table"):
+        dayzero.create_registers_to_open(walk, page)
+        dayzero.cote_et_paraphe(walk, page, paraphe="C.G.")
+
+    with walk.step("Commissaire : cote et paraphe des registres de la table"):
+        assert dayzero.cote_et_paraphe(walk, commissaire, paraphe="L.N.", password=OFFICIAL_PASSWORD)
+        commissaire.context.close()
+    walk.visit(page, "registers:to_open", shot="registres-ouverts")
+    assert "En attente de cote et paraphe" not in page.locator("main table").inner_text()
+
+    with walk.step("Direction : registre de reprise de l'existant"):
+        dayzero.open_takeover_register(walk, page, paraphe="C.G.")
+
+    with walk.step("Direction : fabricant de cartes"):
+        walk.visit(page, "cards:supplier-create")
+        page.fill("#id_name", "Cartes Grimaud")
+        dayzero.submit(page.locator("main form"))
+        page.wait_for_selector("text=Fabricant enregistré.")
+
+    with walk.step("Reprise : cartes établies, signées et reportées"):
+        cards = dayzero.take_over(
+            walk,
+            page,
+            domain="cards",
+            paper_register="Registre de prise en charge des sixains, volume 2",
+            lines=CARDS,
+            name="cartes",
+        )
+        dayzero.post_inventory(walk, page, cards, name="cartes")  # the SCJ's visa is possible, not required
+    assert CardUnit.objects.filter(establishment=est, unit_type="sixain").count() == 2
+    assert Inventory.objects.get(establishment=est).status == Inventory.Status.POSTED
+
+    with walk.step("Direction : première séance ouverte et close"):
+        dayzero.open_and_close_seance(walk, page, est.localtime().date().isoformat())
+    assert Seance.objects.get(establishment=est).status == Seance.Status.CLOSED
     page.context.close()
 
-    # The director opens the first séance and closes it.
-    page = sign_in(browser, live_server.url, "admin")
-    page.goto(live_server.url + reverse("seances"))
-    check(page, visited)
-    page.fill("#id_date", est.localtime().date().isoformat())
-    submit(page.locator("main form:has([name=period])"))
-    screenshot(page, "mc-06-seance-ouverte")
-    assert Seance.objects.filter(establishment=est).exists(), page.locator("main").inner_text()[:1500]
-    seance = Seance.objects.get(establishment=est)
-    page.goto(live_server.url + reverse("seance", args=[seance.pk]))
-    check(page, visited)
-    page.locator(f"form[action='{reverse('seance-close', args=[seance.pk])}'] button").click()
-    page.wait_for_load_state()
-    if page.locator("main form button[type=submit]").count():  # the closing page asks once
-        submit(page.locator("main form"))
-    screenshot(page, "mc-06-seance-close")
-    seance.refresh_from_db()
-    assert seance.status == Seance.Status.CLOSED
-
-    page.context.close()
-
-    # The set-up and staff pages the director used, on a phone: they fit and read as on a desk.
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR", is_mobile=True)
-    phone.set_default_timeout(120_000)
-    page = phone.new_page()
-    page.goto(live_server.url + reverse("login"))
-    page.fill("#id_username", "admin")
-    page.fill("#id_password", DEFAULT_PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
-    for name in ("setup", "staff", "staff-history", "registers:to_open", "takeover:list", "profile", "password-change"):
-        page.goto(live_server.url + reverse(name))
-        check(page, visited)
-        screenshot(page, f"mc-phone-{name.replace(':', '-')}")
-    phone.close()
+    with walk.step("Direction : les pages de la mise en place sur un téléphone"):
+        # They fit and read as on a desk.
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR", is_mobile=True)
+        phone.set_default_timeout(120_000)
+        page = phone.new_page()
+        page.goto(live_server.url + reverse("login"))
+        page.fill("#id_username", "admin")
+        page.fill("#id_password", DEFAULT_PASSWORD)
+        page.click("main button[type=submit]")
+        page.wait_for_load_state()
+        for name in (
+            "setup",
+            "staff",
+            "staff-history",
+            "registers:to_open",
+            "takeover:list",
+            "profile",
+            "password-change",
+        ):
+            page.goto(live_server.url + reverse(name))
+            check(page, walk.visited)
+            screenshot(page, f"mc-phone-{name.replace(':', '-')}")
+        phone.close()
 
     authorisations = Register.objects.get(establishment=est, kind=AUTHORISATIONS.code)
     subjects = [entry.payload.get("subject") for entry in authorisations.entries.order_by("seq")[1:]]
     assert subjects[0] == "Création de l'établissement" and "Attribution d'un rôle" in subjects
-    out = io.StringIO()
-    call_command("verify_ledgers", stdout=out)
-    assert "ÉCHEC" not in out.getvalue()
+    with walk.step("verify_ledgers"):
+        dayzero.verify_ledgers()
+    walk.report()

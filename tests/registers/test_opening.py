@@ -64,6 +64,9 @@ def test_reg_09_a_french_blackjack_house_lists_its_registers_and_each_tables(
     assert rows[("autorisations_jeux", "")].state == opening.State.OPEN
     assert rows[("carnet_avances", "BJ1")].state == opening.State.TO_CREATE
     assert "Fonctionnaire du ministère de l'intérieur" in rows[("carnet_avances", "BJ1")].authority
+    # The key register, kept in both jurisdictions, names only the authorities of the house's own.
+    keys = rows[("registre_cles", "")].authority
+    assert "police des jeux" in keys and "Commissaire" not in keys
 
 
 def test_reg_01_a_monaco_house_lists_an_intake_register_per_category_of_cards(mc, user_in):
@@ -73,6 +76,8 @@ def test_reg_01_a_monaco_house_lists_an_intake_register_per_category_of_cards(mc
     for category in ("sixain", "huitain", "jeu"):
         assert rows[("prise_en_charge", f"cards-{category}")].requirement == "CARD-04"
     assert "Commissaire du Gouvernement" in rows[("prise_en_charge", "cards-sixain")].authority
+    keys = rows[("registre_cles", "")].authority
+    assert "Commissaire du Gouvernement" in keys and "police" not in keys
     for pair in (("comptabilite_annexe", "cards"), ("verifications_materiel", ""), ("roulement_lanceurs", "")):
         assert pair in rows, pair
     assert not any(kind in {"carnet_avances", "carnet_19", "informations_autorites"} for kind, _q in rows)

@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 
 from ledgers.cards.models import CardUnit
 from ledgers.registers.navigation import menu_for
+from ledgers.takeover import services
 from ledgers.takeover.domains import get_domain
 from ledgers.takeover.models import Inventory
 from ledgers.takeover.spreadsheet import rows_as_text
@@ -107,3 +108,23 @@ def test_fr_api_preview_create_sign_visa_post(house_fr):
     assert [i["id"] for i in api.get("/api/v1/takeover/inventories/").json()["results"]] == [pk]
     assert CardUnit.objects.get(serial="F1").status == "in_stock"
     verify_ledgers_ok()
+
+
+def test_card_27_the_home_offers_each_inventory_to_whom_acts_next(client, house_fr):
+    h = house_fr
+    inventory = services.takeover_prepare(
+        establishment=h.est, domain="cards", paper_register=PAPER, rows=[h.sixain("S1")], actor=h.cartier
+    )
+    sign, visa, post = (reverse(f"takeover:{act}", args=[inventory.pk]) for act in ("sign", "visa", "post"))
+    client.force_login(h.director)
+    assert sign in client.get("/").content.decode()
+    services.takeover_sign(inventory=inventory, actor=h.director)
+    assert post not in client.get("/").content.decode()  # the police's visa comes first (CARD-27)
+    client.force_login(h.authority)
+    assert visa in client.get("/").content.decode()
+    services.takeover_visa(inventory=inventory, actor=h.authority, statement="Vu")
+    assert visa not in client.get("/").content.decode()
+    client.force_login(h.director)
+    assert post in client.get("/").content.decode()
+    services.takeover_post(inventory=inventory, actor=h.director)
+    assert "Inventaires de reprise en attente" not in client.get("/").content.decode()
