@@ -235,19 +235,6 @@ def verify_ledgers() -> str:
     return out.getvalue()
 
 
-def open_takeover_register(walk: Walk, page, *, paraphe: str) -> None:
-    """The take-over register, when the take-over page says it is not open: created from the
-    registers' page and coted and paraphed by the directorate, its authority."""
-    walk.visit(page, "takeover:list")
-    if not page.locator("main .violation[role=alert]").count():
-        return
-    walk.visit(page, "registers:create")
-    page.select_option("#id_kind", "reprise_existant")
-    submit(page.locator("main form"))
-    page.wait_for_load_state()
-    cote_et_paraphe(walk, page, paraphe=paraphe)
-
-
 def play_table_partie(walk: Walk, page, table: str) -> None:
     """On the séance's page, the director prepares ``table``, opens it (confirming by name what
     nothing records yet: its staff, its limits) and writes its fin de partie."""
