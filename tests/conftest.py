@@ -1,4 +1,5 @@
 import os
+from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -108,3 +109,10 @@ def _default_language():
     translation.activate(settings.LANGUAGE_CODE)
     yield
     translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(scope="session")
+def demo_dir(tmp_path_factory) -> Path:
+    """A directory this run's pytest-xdist workers share (the seeded demo's copy lives there)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base

@@ -9,11 +9,9 @@ unknown ids), every example in its own rolled-back savepoint so the seeded data 
 
 import re
 import time
-from io import StringIO
 
 import pytest
 import schemathesis
-from django.core.management import call_command
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections, transaction
 from django.test import Client
@@ -27,6 +25,7 @@ from ledgers.core.demo import DEMO_MC
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 from ledgers.core.services import membership_grant
+from tests.demo import seed_demo
 from tests.factories import make_user
 
 MAX_EXAMPLES = 8  # per operation: the whole run stays under about two minutes on two cores
@@ -63,10 +62,10 @@ def _server_errors(operation, headers: dict[str, str], sent: list[int]) -> list[
 
 
 @pytest.mark.django_db
-def test_no_server_error_anywhere_in_the_api(monkeypatch):
+def test_no_server_error_anywhere_in_the_api(monkeypatch, demo_dir):
     monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"anon": None, "user": None})
     started = time.monotonic()
-    call_command("seed_demo", stdout=StringIO())
+    seed_demo(demo_dir)
     print(f"seed_demo: {time.monotonic() - started:.0f} s")
     establishment = Establishment.objects.get(code=DEMO_MC)
     user = make_user(establishment, username="schemathesis")

@@ -5,11 +5,9 @@ there, and the houses held many more séances, with their card movements and key
 what a page reads does not grow with what the house has recorded."""
 
 import datetime
-from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -24,6 +22,7 @@ from ledgers.keys.services import key_issue, key_register, key_return
 from ledgers.registers.models import Register
 from ledgers.registers.services import entries_bulk_append
 from ledgers.registers.synthetic import synthetic_payloads
+from tests.demo import seed_demo
 
 # The busiest home (FR directeur responsable, comité: about 70 with the demo, 90 when each check of
 # each open table-partie read on its own, over 700 when each table-partie ever held cost its own
@@ -47,10 +46,10 @@ DIRECTORS = ((DEMO_MC, Role.DIRECTEUR_JEUX), (DEMO_FR, Role.DIRECTEUR_RESPONSABL
 
 
 @pytest.fixture(scope="module")
-def demo(django_db_setup, django_db_blocker):
+def demo(django_db_setup, django_db_blocker, demo_dir):
     """The full demo, seeded once for the module and rolled back after it."""
     with django_db_blocker.unblock(), transaction.atomic():
-        call_command("seed_demo", stdout=StringIO())
+        seed_demo(demo_dir)
         yield
         transaction.set_rollback(True)
 

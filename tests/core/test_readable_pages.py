@@ -8,12 +8,10 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 from html.parser import HTMLParser
-from io import StringIO
 from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.db import transaction
 from django.db.models import Min
 from django.test import Client
@@ -29,6 +27,7 @@ from ledgers.registers.models import Register
 from ledgers.registers.printing import render_register
 from ledgers.registers.services import entry_append, register_create
 from tests.core.test_translations import english_catalogues
+from tests.demo import seed_demo
 
 AUTHORITIES = ((DEMO_MC, "scj"), (DEMO_MC, "commissaire"), (DEMO_FR, "police"), (DEMO_FR, "chef_police"))
 # Not pages: files, the API, the admin, signing out.
@@ -133,10 +132,10 @@ def read_pages(
 
 
 @pytest.fixture(scope="module")
-def demo(django_db_setup, django_db_blocker):
+def demo(django_db_setup, django_db_blocker, demo_dir):
     """The full demo, seeded once for the module and rolled back after it."""
     with django_db_blocker.unblock(), transaction.atomic():
-        call_command("seed_demo", stdout=StringIO())
+        seed_demo(demo_dir)
         yield
         transaction.set_rollback(True)
 

@@ -12,11 +12,9 @@ The clicks from the home to the act done are printed per role and size (``-rP`` 
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from io import StringIO
-
-from django.core.management import call_command
 
 from ledgers.core.demo import DEMO_FR, DEMO_MC, DEMO_PASSWORD
+from tests.demo import seed_demo
 
 from .browser import MARKS, SIZES, check, home, screenshot
 
@@ -255,10 +253,10 @@ ROLES = [
 ]
 
 
-def test_each_floor_role_does_its_daily_act_from_its_home(live_server, browser):
+def test_each_floor_role_does_its_daily_act_from_its_home(live_server, browser, demo_dir):
     """One test over every floor role (the demo is seeded once: seeding per role would take an
     hour); the failures are reported per role and size."""
-    call_command("seed_demo", stdout=StringIO())
+    seed_demo(demo_dir)
     failures, clicks = [], defaultdict(dict)
     for code, role, act, extra in ROLES:
         for n, size in enumerate((*SIZES, *extra)):

@@ -3,11 +3,8 @@ home and does its main act of the day from there, on a desktop (1366×900) and a
 Every page visited fits the screen's width (no horizontal scroll) and has no serious or critical
 accessibility violation (axe-core). The floor roles' acts are in test_e2e_floor.py."""
 
-from io import StringIO
-
-from django.core.management import call_command
-
 from ledgers.core.demo import DEMO_FR, DEMO_MC, DEMO_PASSWORD
+from tests.demo import seed_demo
 
 from .browser import MARKS, SIZES, check, home, open_group
 
@@ -73,10 +70,10 @@ ROLES = [
 ]
 
 
-def test_each_role_does_its_main_act_from_its_home(live_server, browser):
+def test_each_role_does_its_main_act_from_its_home(live_server, browser, demo_dir):
     """One test over every role (the demo is seeded once: seeding per role would take an hour);
     the failures are reported per role."""
-    call_command("seed_demo", stdout=StringIO())
+    seed_demo(demo_dir)
     failures = []
     # The act is done on the phone; on the desktop the test stops at its form (a visa or a cote
     # et paraphe is done once).
