@@ -5,7 +5,7 @@ import datetime
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from ledgers.core.exports import dataset, neutralise
 from ledgers.registers import services
@@ -33,6 +33,14 @@ FORMULA = '=HYPERLINK("http://evil","x")'
 )
 def test_neutralise(value, expected):
     assert neutralise(value) == expected
+
+
+def test_yes_and_no_are_written_in_the_reader_s_language():
+    """A boolean, or the text a table's boolean column exports, is written in words."""
+    with translation.override("fr"):
+        assert dataset(["Conforme", "Complet"], [[True, "False"]])[0] == ("Oui", "Non")
+    with translation.override("en"):
+        assert dataset(["Conforme", "Complet"], [[False, "True"]])[0] == ("No", "Yes")
 
 
 def test_a_moment_is_written_on_the_local_clock_in_both_formats():
