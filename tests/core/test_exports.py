@@ -121,8 +121,8 @@ def test_incident_list_exports_every_incident_with_formulas_as_text(client, mc, 
     client.force_login(director)
     assert "_export=xlsx" in client.get(reverse("incidents:list")).content.decode()
     rows = csv_rows(client.get(reverse("incidents:list"), {"_export": "csv"}))
-    assert rows[0] == ["Incident", "Exigence", "Constaté le", "Description", "Statut"]
-    assert sorted(row[3] for row in rows[1:]) == ["'=1+0", "'=1+1", "'=1+2"]
+    assert rows[0] == ["Incident", "Exigence", "Constaté le", "Constaté par", "Description", "Statut"]
+    assert sorted(row[4] for row in rows[1:]) == ["'=1+0", "'=1+1", "'=1+2"]
     ws = sheet(client.get(reverse("incidents:list"), {"_export": "xlsx"}, HTTP_ACCEPT_LANGUAGE="en"))
     assert ws.cell(row=1, column=2).value == "Requirement" and ws.max_row == 4
 
