@@ -148,11 +148,12 @@ def meters_against_counts(establishment: Establishment, month: datetime.date) ->
             machine__establishment=establishment, reconciliation__drawn_up_at__date__range=days
         )
         requirement, difference, gap = "SLOT-43", _("Compteurs − paiements (€)"), "difference"
-    rows = found.values("machine__number").annotate(gap=Sum(gap)).order_by("machine__number")
+    gaps = {row["machine"]: row["total"] for row in found.values("machine").annotate(total=Sum(gap))}
+    machines = sorted(Machine.objects.filter(pk__in=gaps), key=lambda machine: machine.number)
     return Chart(
         "ecarts-compteurs-machines",
         _("Écarts entre compteurs et comptages du mois, par machine"),
         requirement,
         [_("Machine"), difference],
-        [[row["machine__number"], row["gap"]] for row in rows],
+        [[machine.number, gaps[machine.pk]] for machine in machines],
     )

@@ -67,7 +67,7 @@ def test_count_12_avance_below_the_minimum_refused_and_at_the_minimum_accepted(f
     session = fro.session("RA1", stake="10")
     with pytest.raises(RuleViolation) as refused:
         fr_avance(fro, session, 149_000)
-    assert refused.value.code == "COUNT-12" and "15000 × 10.00" in str(refused.value)
+    assert refused.value.code == "COUNT-12" and "15000 × 10,00 €" in str(refused.value)
     assert not TableFloat.objects.exists()
     avance = fr_avance(fro, session, 150_000)
     assert avance.amount == avance.required == Decimal("150000.00")
