@@ -466,7 +466,7 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
             "%(n)s séances de nuit avec avances et comptées certifiées",
             played,
         ) % {"n": played}
-        days = ngettext("%(n)s journée du registre de contrôle", "%(n)s journées du registre de contrôle", closed) % {
-            "n": closed
-        }
-        stdout.write(f"{est.name} : {nights} ; {days}")
+        control_days = ngettext(
+            "%(n)s journée du registre de contrôle", "%(n)s journées du registre de contrôle", closed
+        ) % {"n": closed}
+        stdout.write(f"{est.name} : {nights} ; {control_days}")
