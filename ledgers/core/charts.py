@@ -10,6 +10,7 @@ establishment and the month's first day.
 
 import calendar
 import datetime
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 # Colours told apart in grey print and by colour-blind readers (Okabe–Ito).
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 WIDTH, HEIGHT = 640, 260
+LETTER = 6.2  # the mean width of a letter of the legend (11 units high), to lay it out
+NARROW = (360, 320)  # a phone's chart: fewer names under the bars, the legend a name a line
 
 # What a chart is drawn with, in its own units (origin top left), for the SVG and the PDF alike:
 # ("line", x1, y1, x2, y2) | ("rect", x, y, width, height, colour, tip) |
@@ -46,6 +49,10 @@ class Chart:
     @property
     def svg(self) -> SafeString:
         return bar_svg(self)
+
+    @property
+    def svg_narrow(self) -> SafeString:
+        return bar_svg(self, *NARROW)
 
 
 Provider = Callable[["Establishment", datetime.date], Chart | None]
@@ -102,11 +109,17 @@ def bar_shapes(chart: Chart, width: int = WIDTH, height: int = HEIGHT) -> list[S
     top = max([0.0, *(v for row in values for v in row)])
     bottom = min([0.0, *(v for row in values for v in row)])
     span = (top - bottom) or 1.0
-    left, right, head, foot = 48, 8, 8, 56 + 16 * ((len(series) + 2) // 3)
+    left, right, head = 48, 8, 8
+    # The legend: up to three names a line, fewer when they are long, each cut to its room.
+    per_line = max(1, min(3, int((width - left - right) // (20 + LETTER * max(map(len, series), default=0)))))
+    room = int(((width - left - right) / per_line - 20) // LETTER)
+    foot = 40 + 16 * -(-len(series) // per_line)
     plot_w, plot_h = width - left - right, height - head - foot
     y = lambda v: head + plot_h * (top - v) / span  # noqa: E731
     group_w = plot_w / max(len(values), 1)
     bar_w = max(group_w * 0.8 / max(len(series), 1), 1)
+    # A group's name under every group where they fit, else under every other one, or fewer.
+    step = math.ceil(LETTER * 0.9 * max((len(str(row[0])) for row in chart.rows), default=1) / group_w)
     shapes: list[Shape] = [
         ("line", left, y(0), width - right, y(0)),
         ("text", left - 4, y(top) + 4, f"{top:g}", "end", 11),
@@ -119,22 +132,23 @@ def bar_shapes(chart: Chart, width: int = WIDTH, height: int = HEIGHT) -> list[S
             y1, y2 = sorted((y(0), y(value)))
             tip = f"{row[0]} — {series[j]} : {value:g}"
             shapes.append(("rect", x0 + j * bar_w, y1, bar_w, max(y2 - y1, 0.5), PALETTE[j % len(PALETTE)], tip))
-        if len(values) <= 16 or i % max(len(values) // 12, 1) == 0:
+        if i % step == 0:
             shapes.append(("text", left + (i + 0.5) * group_w, head + plot_h + 14, str(row[0]), "middle", 10))
     for j, name in enumerate(series):
-        lx, ly = left + (j % 3) * (plot_w / 3), head + plot_h + 32 + 16 * (j // 3)
+        lx, ly = left + (j % per_line) * (plot_w / per_line), head + plot_h + 32 + 16 * (j // per_line)
         shapes.append(("rect", lx, ly - 9, 10, 10, PALETTE[j % len(PALETTE)], ""))
-        shapes.append(("text", lx + 14, ly, name if len(name) <= 34 else name[:33] + "…", "start", 11))
+        shapes.append(("text", lx + 14, ly, name if len(name) <= room else name[: room - 1] + "…", "start", 11))
     return shapes
 
 
 def bar_svg(chart: Chart, width: int = WIDTH, height: int = HEIGHT) -> SafeString:
     """The chart's shapes as an SVG; its title and numbers are in the table beside it (the SVG's
     title names the chart for screen readers, each bar's title gives its value)."""
+    kind = "narrow" if width < WIDTH else "wide"  # the page shows one of the two, by the screen's width
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-labelledby="chart-{chart.code}-title">',
-        f'<title id="chart-{chart.code}-title">{escape(str(chart.title))}</title>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart chart-{kind}" viewBox="0 0 {width} {height}" '
+        f'role="img" aria-labelledby="chart-{chart.code}-{kind}-title">',
+        f'<title id="chart-{chart.code}-{kind}-title">{escape(str(chart.title))}</title>',
     ]
     for shape in bar_shapes(chart, width, height):
         if shape[0] == "line":
