@@ -4,6 +4,8 @@ from, in the reader's language; for the directorate and the regulator only."""
 from django.urls import reverse
 
 from ledgers.incidents.services import incident_open
+from ledgers.registers.printing import document
+from ledgers.registers.printing.blocks import BODY_HEIGHT, Table, drawing, title
 from tests.factories import open_register
 from tests.registers.printed import page_texts
 
@@ -32,3 +34,12 @@ def test_the_monthly_report_reads_in_english_and_is_the_directorate_s(client, mc
     assert "Report for the month of" in text and "Incidents per category and week" in text
     client.force_login(user_in(mc, "croupier"))
     assert client.get(reverse("reports:monthly")).status_code == 403
+
+
+def test_a_section_s_title_ends_the_table_before_it():
+    """A table's header repeats on the pages its rows run on, not above the next section's title."""
+    table = Table.build([("Semaine du", None, 1.0), ("Remises", None, 1.0)])
+    picture = drawing([("line", 0, 0, 100, 0)], 100, BODY_HEIGHT - 40)  # too tall to follow the rows
+    blocks = [title("Premier"), table.head(), *table.rows(["12 octobre", "0"]), title("Second"), picture]
+    pages = list(document._paginate(blocks, None))
+    assert [[kind for kind, *_ in page] for page in pages] == [["title", "thead", "row"], ["title", "drawing"]]
