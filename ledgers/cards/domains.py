@@ -5,6 +5,7 @@ from collections.abc import Sequence
 
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
+from django.db.models import Min, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
@@ -16,7 +17,7 @@ from ledgers.incidents.categories import CARD_ANOMALY
 from ledgers.incidents.models import Incident
 from ledgers.incidents.selectors import open_incidents_for
 
-from .models import CardUnit, Category
+from .models import CardEvent, CardUnit, Category
 
 
 def rule_id(establishment: Establishment, mc: str, fr: str) -> str:
@@ -30,6 +31,12 @@ def intake_register(establishment: Establishment, category: str) -> tuple[str, s
     if establishment.jurisdiction == "MC":
         return PRISE_EN_CHARGE.code, f"cards-{category}"
     return CARNET_19.code, "cartes"
+
+
+def first_service(establishment: Establishment) -> QuerySet:
+    """Each unit's first issue to a table."""
+    issues = CardEvent.objects.filter(establishment=establishment, kind=CardEvent.Kind.ISSUE)
+    return issues.values("unit").annotate(first=Min("at"))
 
 
 def categories() -> list[tuple[str, str]]:
@@ -103,5 +110,6 @@ CARDS = custody_domain(
         destruction_checks=destruction_checks,
         categories=categories,
         stock_filter={"parent__isnull": True},
+        first_service=first_service,
     )
 )

@@ -14,6 +14,7 @@ from django_tables2 import SingleTableMixin
 from ledgers.core.authz import holds_one_of
 from ledgers.core.catalogue import REQUIREMENTS
 from ledgers.core.exports import ListExportMixin, TableExportMixin
+from ledgers.core.jurisdictions import requirements_of
 from ledgers.core.roles import REGULATOR_ROLES, Role
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 from ledgers.custody import services as custody
@@ -295,7 +296,7 @@ class FlowView(CardsMixin, ServiceFormView):
             title=self.title,
             intro=self.intro,
             submit=self.submit,
-            requirements=[(code, REQUIREMENTS[code]) for code in self.requirements],
+            requirements=requirements_of(self.requirements, self.establishment.jurisdiction),
         )
         return context
 

@@ -13,6 +13,7 @@ from typing import TextIO
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from ledgers.authority import displays
 from ledgers.authority.registers import DISPLAYS
@@ -460,7 +461,12 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
             tables = ", ".join(session.table.number for session in waiting)
             stdout.write(f"{est.name} : les parties {tables} de ce soir attendent leur comptage")
         closed = ControlDay.objects.filter(establishment=est).count()
-        stdout.write(
-            f"{est.name} : {played} séance(s) de nuit avec avances et comptées certifiées ; "
-            f"{closed} journée(s) du registre de contrôle"
-        )
+        nights = ngettext(
+            "%(n)s séance de nuit avec avances et comptées certifiées",
+            "%(n)s séances de nuit avec avances et comptées certifiées",
+            played,
+        ) % {"n": played}
+        control_days = ngettext(
+            "%(n)s journée du registre de contrôle", "%(n)s journées du registre de contrôle", closed
+        ) % {"n": closed}
+        stdout.write(f"{est.name} : {nights} ; {control_days}")

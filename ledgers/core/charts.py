@@ -1,17 +1,23 @@
 """Pictures for whom would rather look than read: each app declares the charts of its domain
-(``chart``), core draws them on the server as SVG (no script, no network: they print and go into a
-PDF as they are) beside the table of numbers they are drawn from, which exports like any list.
+(``chart``), core draws them on the server as SVG (no script, no network: they print as they are)
+beside the table of numbers they are drawn from, which exports like any list; the monthly report
+draws the same shapes into its PDF.
 
 A chart is ``Chart(title, requirement, headers, rows)``: the first column names each group (a week,
-a machine), the others are the series, numbers.
+a machine), the others are the series, numbers. A provider draws the chart of a month: it takes the
+establishment and the month's first day.
 """
 
+import calendar
+import datetime
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from html import escape
 from typing import TYPE_CHECKING
 
+from django.utils import formats
 from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
 
@@ -22,6 +28,14 @@ if TYPE_CHECKING:
 
 # Colours told apart in grey print and by colour-blind readers (Okabe–Ito).
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+WIDTH, HEIGHT = 640, 260
+LETTER = 6.2  # the mean width of a letter of the legend (11 units high), to lay it out
+NARROW = (360, 320)  # a phone's chart: fewer names under the bars, the legend a name a line
+
+# What a chart is drawn with, in its own units (origin top left), for the SVG and the PDF alike:
+# ("line", x1, y1, x2, y2) | ("rect", x, y, width, height, colour, tip) |
+# ("text", x, y, text, anchor: "start" | "middle" | "end", size)
+Shape = tuple
 
 
 @dataclass
@@ -36,8 +50,12 @@ class Chart:
     def svg(self) -> SafeString:
         return bar_svg(self)
 
+    @property
+    def svg_narrow(self) -> SafeString:
+        return bar_svg(self, *NARROW)
 
-Provider = Callable[["Establishment"], Chart | None]
+
+Provider = Callable[["Establishment", datetime.date], Chart | None]
 _providers: list[Provider] = []
 
 
@@ -48,56 +66,103 @@ def chart(provider: Provider) -> Provider:
     return provider
 
 
-def charts_for(establishment: "Establishment") -> list[Chart]:
-    return [c for provider in _providers if (c := provider(establishment)) is not None]
+def charts_for(establishment: "Establishment", month: datetime.date | None = None) -> list[Chart]:
+    """The charts of ``month`` (its first day; default: the establishment's current month)."""
+    month = month or establishment.localtime().date().replace(day=1)
+    return [c for provider in _providers if (c := provider(establishment, month)) is not None]
+
+
+def chart_month(asked: str | None, establishment: "Establishment") -> datetime.date:
+    """The month asked as "YYYY-MM" (an ``<input type="month">``), else the current one."""
+    try:
+        return datetime.datetime.strptime(asked or "", "%Y-%m").date()
+    except ValueError:
+        return establishment.localtime().date().replace(day=1)
+
+
+def month_end(establishment: "Establishment", month: datetime.date) -> datetime.date:
+    """The month's last day, or today in the month under way: where a chart of the month stops."""
+    last = month.replace(day=calendar.monthrange(month.year, month.month)[1])
+    return min(last, establishment.localtime().date())
+
+
+def weeks_until(day: datetime.date, count: int) -> list[datetime.date]:
+    """The Mondays of the ``count`` weeks ending with the week of ``day``, oldest first."""
+    start = day - datetime.timedelta(days=day.weekday() + 7 * (count - 1))
+    return [start + datetime.timedelta(days=7 * n) for n in range(count)]
+
+
+def week_label(monday: datetime.date) -> str:
+    """A week as its readers name it: the day it starts, in their language ("2 novembre")."""
+    return formats.date_format(monday, "MONTH_DAY_FORMAT")
 
 
 def _number(value) -> float:
     return float(value) if isinstance(value, int | float | Decimal) else 0.0
 
 
-def bar_svg(chart: Chart, width: int = 640, height: int = 260) -> SafeString:
+def bar_shapes(chart: Chart, width: int = WIDTH, height: int = HEIGHT) -> list[Shape]:
     """Grouped bars, one group per row and one bar per series, with a zero line for signed values,
-    the axis's extremes, the groups' names and a legend; the title and the numbers are in the
-    table beside it (the SVG's title names the chart for screen readers)."""
+    the axis's extremes, the groups' names (every few when there are many) and a legend."""
     series = [str(h) for h in chart.headers[1:]]
     values = [[_number(v) for v in row[1:]] for row in chart.rows]
     top = max([0.0, *(v for row in values for v in row)])
     bottom = min([0.0, *(v for row in values for v in row)])
     span = (top - bottom) or 1.0
-    left, right, head, foot = 48, 8, 8, 56 + 16 * ((len(series) + 2) // 3)
+    left, right, head = 48, 8, 8
+    # The legend: up to three names a line, fewer when they are long, each cut to its room.
+    per_line = max(1, min(3, int((width - left - right) // (20 + LETTER * max(map(len, series), default=0)))))
+    room = int(((width - left - right) / per_line - 20) // LETTER)
+    foot = 40 + 16 * -(-len(series) // per_line)
     plot_w, plot_h = width - left - right, height - head - foot
     y = lambda v: head + plot_h * (top - v) / span  # noqa: E731
     group_w = plot_w / max(len(values), 1)
     bar_w = max(group_w * 0.8 / max(len(series), 1), 1)
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-labelledby="chart-{chart.code}-title">',
-        f'<title id="chart-{chart.code}-title">{escape(str(chart.title))}</title>',
-        f'<line x1="{left}" x2="{width - right}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#333"/>',
-        f'<text x="{left - 4}" y="{y(top) + 4:.1f}" text-anchor="end" font-size="11">{top:g}</text>',
+    # A group's name under every group where they fit, else under every other one, or fewer.
+    step = math.ceil(LETTER * 0.9 * max((len(str(row[0])) for row in chart.rows), default=1) / group_w)
+    shapes: list[Shape] = [
+        ("line", left, y(0), width - right, y(0)),
+        ("text", left - 4, y(top) + 4, f"{top:g}", "end", 11),
     ]
     if bottom < 0:
-        parts.append(f'<text x="{left - 4}" y="{y(bottom):.1f}" text-anchor="end" font-size="11">{bottom:g}</text>')
+        shapes.append(("text", left - 4, y(bottom), f"{bottom:g}", "end", 11))
     for i, (row, numbers) in enumerate(zip(chart.rows, values, strict=True)):
         x0 = left + i * group_w + group_w * 0.1
         for j, value in enumerate(numbers):
             y1, y2 = sorted((y(0), y(value)))
-            colour = PALETTE[j % len(PALETTE)]
-            parts.append(
-                f'<rect x="{x0 + j * bar_w:.1f}" y="{y1:.1f}" width="{bar_w:.1f}" height="{max(y2 - y1, 0.5):.1f}" '
-                f'fill="{colour}"><title>{escape(str(row[0]))} — {escape(series[j])} : {value:g}</title></rect>'
-            )
-        if len(values) <= 16 or i % max(len(values) // 12, 1) == 0:
-            parts.append(
-                f'<text x="{left + (i + 0.5) * group_w:.1f}" y="{head + plot_h + 14}" text-anchor="middle" '
-                f'font-size="10">{escape(str(row[0]))}</text>'
-            )
+            tip = f"{row[0]} — {series[j]} : {value:g}"
+            shapes.append(("rect", x0 + j * bar_w, y1, bar_w, max(y2 - y1, 0.5), PALETTE[j % len(PALETTE)], tip))
+        if i % step == 0:
+            shapes.append(("text", left + (i + 0.5) * group_w, head + plot_h + 14, str(row[0]), "middle", 10))
     for j, name in enumerate(series):
-        lx, ly = left + (j % 3) * (plot_w / 3), head + plot_h + 32 + 16 * (j // 3)
-        parts.append(f'<rect x="{lx:.1f}" y="{ly - 9}" width="10" height="10" fill="{PALETTE[j % len(PALETTE)]}"/>')
-        short = name if len(name) <= 34 else name[:33] + "…"
-        parts.append(f'<text x="{lx + 14:.1f}" y="{ly}" font-size="11">{escape(short)}</text>')
+        lx, ly = left + (j % per_line) * (plot_w / per_line), head + plot_h + 32 + 16 * (j // per_line)
+        shapes.append(("rect", lx, ly - 9, 10, 10, PALETTE[j % len(PALETTE)], ""))
+        shapes.append(("text", lx + 14, ly, name if len(name) <= room else name[: room - 1] + "…", "start", 11))
+    return shapes
+
+
+def bar_svg(chart: Chart, width: int = WIDTH, height: int = HEIGHT) -> SafeString:
+    """The chart's shapes as an SVG; its title and numbers are in the table beside it (the SVG's
+    title names the chart for screen readers, each bar's title gives its value)."""
+    kind = "narrow" if width < WIDTH else "wide"  # the page shows one of the two, by the screen's width
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart chart-{kind}" viewBox="0 0 {width} {height}" '
+        f'role="img" aria-labelledby="chart-{chart.code}-{kind}-title">',
+        f'<title id="chart-{chart.code}-{kind}-title">{escape(str(chart.title))}</title>',
+    ]
+    for shape in bar_shapes(chart, width, height):
+        if shape[0] == "line":
+            _kind, x1, y1, x2, y2 = shape
+            parts.append(f'<line x1="{x1}" x2="{x2}" y1="{y1:.1f}" y2="{y2:.1f}" stroke="#333"/>')
+        elif shape[0] == "rect":
+            _kind, x, y, w, h, colour, tip = shape
+            tip = f"<title>{escape(tip)}</title>" if tip else ""
+            parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" fill="{colour}">{tip}</rect>')
+        else:
+            _kind, x, y, text, anchor, size = shape
+            parts.append(
+                f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="{size}">{escape(text)}</text>'
+            )
     parts.append("</svg>")
     return mark_safe("".join(parts))
 

@@ -26,6 +26,7 @@ from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from .models import Establishment, LocationKind, Seance
 from .roles import Role
@@ -291,4 +292,5 @@ def close_past_seances(stdout: TextIO) -> None:
             seance_close(seance=seance, actor=director)
             closed += 1
         if closed:
-            stdout.write(f"{est.name} : {closed} séance(s) passée(s) clôturée(s)")
+            closed_text = ngettext("%(n)s séance passée clôturée", "%(n)s séances passées clôturées", closed)
+            stdout.write(f"{est.name} : {closed_text % {'n': closed}}")

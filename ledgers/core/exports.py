@@ -16,6 +16,7 @@ import tablib
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import timezone, translation
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from django_tables2.export import ExportMixin, TableExport
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -30,8 +31,16 @@ def neutralise(value: Any) -> Any:
     return value
 
 
+# What django-tables2 exports for a boolean column (``str(value)``), read back as the boolean.
+_BOOLEAN_TEXT = {"True": True, "False": False}
+
+
 def cell(value: Any) -> Any:
-    """A value as a spreadsheet cell: neutralised, a moment on the local clock (XLSX knows no time zone)."""
+    """A value as a spreadsheet cell: neutralised, a moment on the local clock (XLSX knows no time
+    zone), yes or no in the reader's words (never True/False)."""
+    value = _BOOLEAN_TEXT.get(value, value) if isinstance(value, str) else value
+    if isinstance(value, bool):
+        return str(_("Oui") if value else _("Non"))
     if isinstance(value, datetime.datetime) and timezone.is_aware(value):
         return timezone.localtime(value).replace(tzinfo=None)
     return neutralise(value)

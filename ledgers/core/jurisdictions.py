@@ -2,12 +2,14 @@
 the texts leave to the operator, with their defaults. An establishment overrides a setting in
 ``Establishment.options``."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from .catalogue import REQUIREMENTS, Requirement
 from .roles import Role
 
 
@@ -262,3 +264,9 @@ PROFILES: dict[str, Profile] = {
         },
     ),
 }
+
+
+def requirements_of(codes: Iterable[str], jurisdiction: str) -> list[tuple[str, Requirement]]:
+    """The catalogue rows among ``codes`` that bind ``jurisdiction``: a form both jurisdictions
+    share cites its reader's texts only."""
+    return [(code, REQUIREMENTS[code]) for code in codes if jurisdiction in REQUIREMENTS[code].jurisdiction.split("/")]

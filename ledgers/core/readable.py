@@ -3,7 +3,8 @@
 Register payloads are written once and never change: they keep dates as ISO strings ("2026-10-27"),
 amounts as decimal strings ("37000.00") and amounts written into a text ("40 × 1000.00 €"). What
 the reader sees is made at display time, in the reader's language: the entry itself stays as
-sealed by its hash."""
+sealed by its hash. A text made for the reader at once (a refusal, a page) writes its amounts with
+``euros`` or ``money``."""
 
 import re
 from collections.abc import Callable
@@ -22,6 +23,18 @@ def number(value: Decimal | float | int) -> str:
     """A number in the active language, grouped, with the decimals it was stored with."""
     places = max(0, -value.as_tuple().exponent) if isinstance(value, Decimal) else None
     return formats.number_format(value, places, use_l10n=True, force_grouping=True)
+
+
+def euros(value: Decimal | float | int | str) -> str:
+    """An amount in euros as the reader writes it, to the cent, grouped ("70 000,00" in French,
+    "70,000.00" in English), without the sign: the sentence it goes into places "€" as its
+    language does. Refusals, pages, printed documents and exports all write amounts with it."""
+    return formats.number_format(Decimal(str(value)), 2, use_l10n=True, force_grouping=True)
+
+
+def money(value: Decimal | float | int | str) -> str:
+    """An amount with its euro sign, kept on its line: "70 000,00 €"."""
+    return f"{euros(value)}\N{NO-BREAK SPACE}€"
 
 
 def readable_text(

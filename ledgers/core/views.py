@@ -19,7 +19,7 @@ from django_tables2 import SingleTableMixin
 
 from . import hooks
 from .authz import roles_of
-from .charts import charts_for
+from .charts import chart_month, charts_for
 from .dashboard import main_acts_for, panels_for
 from .errors import RuleViolation
 from .establishment_settings import Setting, changeable, settings_of
@@ -457,4 +457,5 @@ class ChartsView(EstablishmentRequiredMixin, TemplateView):
         return (*DIRECTORATE, *REGULATOR_ROLES)
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(charts=charts_for(self.establishment), **kwargs)
+        month = chart_month(self.request.GET.get("mois"), self.establishment)
+        return super().get_context_data(month=month, charts=charts_for(self.establishment, month), **kwargs)

@@ -43,6 +43,9 @@ class CustodyDomain:
     # filter of the objects counted in stock (e.g. cards: sixains and loose decks, not the decks
     # inside a sixain, which are counted with it)
     stock_filter: dict[str, object] = field(default_factory=dict)
+    # the establishment's objects put into service, each once: a values queryset with ``first``,
+    # the moment it first went to a table (what the domain consumes, set against its destructions)
+    first_service: Callable[["Establishment"], QuerySet] | None = None
 
     def rule(self, name: str, jurisdiction: str) -> str | None:
         return self.rules.get(name, {}).get(jurisdiction)

@@ -12,6 +12,7 @@ from typing import TextIO
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
 from ledgers.core.models import Establishment, GamingTable, Location, LocationKind, Seance, TableSession
@@ -404,7 +405,10 @@ def seed(stdout: TextIO) -> None:
         else:
             played = _fr_rampo(est)
         statement = selectors.stock_statement(est)
-        stdout.write(
-            f"{est.name} : {played} séance(s) de dés ajoutées, {statement.located} dés détenus "
-            f"(stock comptable {statement.book})"
-        )
+        seances = ngettext("%(n)s séance de dés ajoutée", "%(n)s séances de dés ajoutées", played) % {"n": played}
+        held = ngettext(
+            "%(n)s dé détenu (stock comptable %(book)s)",
+            "%(n)s dés détenus (stock comptable %(book)s)",
+            statement.located,
+        ) % {"n": statement.located, "book": statement.book}
+        stdout.write(f"{est.name} : {seances}, {held}")

@@ -3,6 +3,7 @@ transfers, verification, destruction) enforce the dice rules with these requirem
 
 from collections.abc import Sequence
 
+from django.db.models import Min, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
@@ -11,6 +12,7 @@ from ledgers.custody.domains import CustodyDomain, custody_domain
 from ledgers.custody.models import WITHDRAWN_STATUSES, DestructionSession
 from ledgers.incidents.selectors import has_open_incident
 
+from .models import AllocatedDie
 from .rules import rule
 
 CATEGORY = "des"  # one category of dice; the intake registers' qualifier and section
@@ -65,6 +67,12 @@ def destruction_checks(session: DestructionSession, dice: Sequence) -> None:
             )
 
 
+def first_service(establishment: Establishment) -> QuerySet:
+    """Each die's first allocation to a table."""
+    lines = AllocatedDie.objects.filter(allocation__establishment=establishment)
+    return lines.values("die").annotate(first=Min("allocation__recorded_at"))
+
+
 DICE = custody_domain(
     CustodyDomain(
         code="dice",
@@ -90,5 +98,6 @@ DICE = custody_domain(
         annex_kind="comptabilite_annexe",
         destruction_checks=destruction_checks,
         categories=categories,
+        first_service=first_service,
     )
 )

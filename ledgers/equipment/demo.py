@@ -18,6 +18,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_account, demo_user
 from ledgers.core.models import Establishment, GamingTable, Location, Seance, SeancePeriod, TableSession
@@ -509,5 +510,6 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
             f"{est.name} : {Shoe.objects.filter(establishment=est).count()} sabots, "
             f"{Shuffler.objects.filter(establishment=est).count()} mélangeurs, "
             f"{Wheel.objects.filter(establishment=est).count()} cylindres et roues, "
-            f"{seeded} séance(s) d'historique ajoutée(s)"
+            + ngettext("%(n)s séance d'historique ajoutée", "%(n)s séances d'historique ajoutées", seeded)
+            % {"n": seeded}
         )

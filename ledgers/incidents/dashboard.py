@@ -9,7 +9,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import roles_of
-from ledgers.core.charts import Chart, chart
+from ledgers.core.charts import Chart, chart, month_end, week_label, weeks_until
 from ledgers.core.dashboard import Panel, dashboard_panel
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
@@ -42,23 +42,22 @@ WEEKS = 8
 
 
 @chart
-def incidents_by_category_and_week(establishment) -> Chart:
-    """The incidents found over the last weeks, per category: one group per ISO week."""
-    today = establishment.localtime().date()
-    start = today - datetime.timedelta(days=today.weekday() + 7 * (WEEKS - 1))
+def incidents_by_category_and_week(establishment: Establishment, month: datetime.date) -> Chart:
+    """The incidents found over the weeks up to the month's end, per category: one group per ISO week."""
+    end = month_end(establishment, month)
+    weeks = weeks_until(end, WEEKS)
     found = (
-        Incident.objects.filter(establishment=establishment, found_at__date__gte=start)
+        Incident.objects.filter(establishment=establishment, found_at__date__gte=weeks[0], found_at__date__lte=end)
         .annotate(week=TruncWeek("found_at"))
         .values("week", "category")
         .annotate(n=Count("pk"))
     )
     counts = {(row["week"].date(), row["category"]): row["n"] for row in found}
     categories = sorted({category for _week, category in counts}) or [GAME_INCIDENT.code]
-    weeks = [start + datetime.timedelta(days=7 * n) for n in range(WEEKS)]
     return Chart(
         "incidents-par-semaine",
         _("Incidents par catégorie et par semaine"),
         "INC-01",
         [_("Semaine du"), *(str(get_category(c).label) for c in categories)],
-        [[f"{week:%d/%m}", *(counts.get((week, c), 0) for c in categories)] for week in weeks],
+        [[week_label(week), *(counts.get((week, c), 0) for c in categories)] for week in weeks],
     )

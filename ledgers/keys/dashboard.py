@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import roles_of
-from ledgers.core.charts import Chart, chart
+from ledgers.core.charts import Chart, chart, month_end, week_label, weeks_until
 from ledgers.core.dashboard import MainAct, Panel, dashboard_panel, main_acts
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
@@ -44,14 +44,16 @@ WEEKS = 8
 
 
 @chart
-def keys_returned_late(establishment) -> Chart:
-    """The hand-overs of each of the last weeks, and those whose key came back after its due time
-    (or is still out past it)."""
+def keys_returned_late(establishment: Establishment, month: datetime.date) -> Chart:
+    """The hand-overs of each of the weeks up to the month's end, and those whose key came back
+    after its due time (or is still out past it)."""
     now = timezone.now()
-    today = establishment.localtime().date()
-    start = today - datetime.timedelta(days=today.weekday() + 7 * (WEEKS - 1))
+    end = month_end(establishment, month)
+    weeks = weeks_until(end, WEEKS)
     issues = (
-        KeyIssue.objects.filter(key__establishment=establishment, issued_at__date__gte=start)
+        KeyIssue.objects.filter(
+            key__establishment=establishment, issued_at__date__gte=weeks[0], issued_at__date__lte=end
+        )
         .annotate(week=TruncWeek("issued_at"))
         .values("week")
         .annotate(
@@ -60,11 +62,10 @@ def keys_returned_late(establishment) -> Chart:
         )
     )
     by_week = {row["week"].date(): (row["n"], row["late"]) for row in issues}
-    weeks = [start + datetime.timedelta(days=7 * n) for n in range(WEEKS)]
     return Chart(
         "cles-rendues-en-retard",
         _("Clés remises et rendues en retard, par semaine"),
         "KEY-05",
         [_("Semaine du"), _("Remises"), _("Rendues en retard ou encore dehors")],
-        [[f"{week:%d/%m}", *by_week.get(week, (0, 0))] for week in weeks],
+        [[week_label(week), *by_week.get(week, (0, 0))] for week in weeks],
     )

@@ -12,6 +12,7 @@ from typing import TextIO
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
 from ledgers.core.models import Establishment, Location, Seance
@@ -181,4 +182,6 @@ def seed(stdout: TextIO) -> None:
         if est is None:
             continue
         issued = _seed(est)
-        stdout.write(f"{est.name} : {Key.objects.filter(establishment=est).count()} clés, {issued} remise(s) en cours")
+        keys = Key.objects.filter(establishment=est).count()
+        text = ngettext("%(keys)s clés, %(n)s remise en cours", "%(keys)s clés, %(n)s remises en cours", issued)
+        stdout.write(f"{est.name} : {text % {'keys': keys, 'n': issued}}")

@@ -9,7 +9,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from reportlab.pdfgen.canvas import Canvas
 
-from ledgers.core.models import Seance
+from ledgers.core.models import Establishment, Seance
 from ledgers.registers.printing import document
 from ledgers.registers.printing.blocks import (
     BODY_LEFT,
@@ -27,7 +27,7 @@ from ledgers.registers.printing.blocks import (
 from ledgers.registers.printing.fonts import ITALIC, REGULAR
 from ledgers.registers.printing.formats import Formatter
 
-from .sections import daily_sections
+from .sections import Section, daily_sections
 
 
 def render_daily(
@@ -40,38 +40,15 @@ def render_daily(
         return document.render(out, report.blocks(), frame=report, info=report.info(), progress=progress)
 
 
-class DailyPrint:
-    def __init__(self, seance: Seance, lang: str) -> None:
-        self.seance = seance
-        self.establishment = seance.establishment
-        self.fmt = Formatter(self.establishment, lang)
-        self.heading = _("Rapport de la séance du %(date)s — %(period)s") % {
-            "date": self.fmt.date(seance.date),
-            "period": seance.get_period_display(),
-        }
+class ReportFrame:
+    """What every report of an establishment prints around its sections: its name and the
+    report's heading on top, "Page n / N", and the footer saying where the figures come from."""
 
-    def info(self) -> document.DocInfo:
-        return document.DocInfo(
-            title=self.heading,
-            subject=str(_("Rapport de séance")),
-            author=self.establishment.name,
-            created=self.seance.closed_at or self.seance.opened_at,
-            identifier=f"{self.establishment.code}:{self.seance.pk}:{translation.get_language()}",
-            lang=translation.get_language(),
-        )
+    establishment: Establishment
+    heading: str
 
-    def blocks(self) -> Iterator[Block]:
-        seance = self.seance
-        closed = self.fmt.datetime(seance.closed_at) if seance.closed_at else _("séance en cours")
-        yield para(
-            _("Séance ouverte le %(opened)s, clôturée le %(closed)s.")
-            % {"opened": self.fmt.datetime(seance.opened_at), "closed": closed}
-        )
-        for provider in daily_sections():
-            for section in provider(seance, self.fmt):
-                yield from self._section(section)
-
-    def _section(self, section) -> Iterator[Block]:
+    def section(self, section: Section) -> Iterator[Block]:
+        """A section's title and table; its ``empty`` text when it has no row."""
         rows = iter(section.rows)
         first = next(rows, None)
         if first is None:
@@ -113,4 +90,36 @@ class DailyPrint:
         )
 
     def close(self, c: Canvas, y: float) -> None:
-        """Nothing to strike: the report is not a register."""
+        """Nothing to strike: a report is not a register."""
+
+
+class DailyPrint(ReportFrame):
+    def __init__(self, seance: Seance, lang: str) -> None:
+        self.seance = seance
+        self.establishment = seance.establishment
+        self.fmt = Formatter(self.establishment, lang)
+        self.heading = _("Rapport de la séance du %(date)s — %(period)s") % {
+            "date": self.fmt.date(seance.date),
+            "period": seance.get_period_display(),
+        }
+
+    def info(self) -> document.DocInfo:
+        return document.DocInfo(
+            title=self.heading,
+            subject=str(_("Rapport de séance")),
+            author=self.establishment.name,
+            created=self.seance.closed_at or self.seance.opened_at,
+            identifier=f"{self.establishment.code}:{self.seance.pk}:{translation.get_language()}",
+            lang=translation.get_language(),
+        )
+
+    def blocks(self) -> Iterator[Block]:
+        seance = self.seance
+        closed = self.fmt.datetime(seance.closed_at) if seance.closed_at else _("séance en cours")
+        yield para(
+            _("Séance ouverte le %(opened)s, clôturée le %(closed)s.")
+            % {"opened": self.fmt.datetime(seance.opened_at), "closed": closed}
+        )
+        for provider in daily_sections():
+            for section in provider(seance, self.fmt):
+                yield from self.section(section)

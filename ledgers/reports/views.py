@@ -1,16 +1,19 @@
 """Report pages: ask for a printed register or a séance report, follow the job (an HTMX-polled
-progress bar), download the file, list one's reports."""
+progress bar), download the file, list one's reports; the month's report, drawn on request."""
 
+import io
 from pathlib import PurePath
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django_tables2 import RequestConfig
 from django_tables2.export import ExportMixin
 
+from ledgers.core.authz import roles_of
+from ledgers.core.charts import chart_month, reads_charts
 from ledgers.core.exports import FORMATS, SafeTableExport
 from ledgers.registers.selectors import register_for
 
@@ -18,6 +21,7 @@ from . import services
 from .filtersets import ReportJobFilter
 from .forms import DailyReportForm, RegisterPrintForm
 from .models import ReportJob
+from .monthly import render_monthly
 from .selectors import reports_for
 from .tables import ReportJobTable
 
@@ -71,6 +75,20 @@ def daily_request(request: HttpRequest) -> HttpResponse:
 
 def _job(request: HttpRequest, pk: int) -> ReportJob:
     return get_object_or_404(reports_for(request.user).select_related("register", "seance"), pk=pk)
+
+
+@login_required
+def monthly(request: HttpRequest) -> HttpResponse:
+    """The month's charts and their numbers as a PDF, in the reader's language."""
+    establishment = request.establishment
+    if not establishment or not reads_charts(roles_of(request.user, establishment)):
+        raise PermissionDenied
+    month = chart_month(request.GET.get("mois"), establishment)
+    out = io.BytesIO()
+    render_monthly(establishment, month, out, lang=request.LANGUAGE_CODE)
+    out.seek(0)
+    name = f"rapport-mensuel-{establishment.code}-{month:%Y-%m}-{request.LANGUAGE_CODE}.pdf"
+    return FileResponse(out, as_attachment=True, filename=name, content_type="application/pdf")
 
 
 @login_required

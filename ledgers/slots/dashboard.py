@@ -10,20 +10,23 @@ The main acts of the slot room: the superviseur reads the meters (a relève), th
 machine on an intervention sheet, the FR cashier pays a win at the cash desk, the MC cashier and
 accounts count the machines' drop (a comptée); an act under way is offered to be continued."""
 
+import datetime
+
 from django.core.exceptions import EmptyResultSet
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Sum
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import roles_of
+from ledgers.core.charts import Chart, chart, month_end
 from ledgers.core.dashboard import MainAct, Panel, dashboard_panel, main_acts
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 
 from . import selectors
-from .models import SlotCount
+from .models import DropCount, Machine, ReconciliationLine, SlotCount
 from .services import accounting, counts, jpm, staffing, unclaimed
 from .services.payments import PAY_ROLES
 
@@ -127,3 +130,30 @@ def slot_room_acts(request: HttpRequest, establishment: Establishment) -> list[M
         else:
             acts.append(MainAct(_("Ouvrir une comptée des machines"), url=reverse("slots:count_open"), order=30))
     return acts
+
+
+@chart
+def meters_against_counts(establishment: Establishment, month: datetime.date) -> Chart | None:
+    """Machine by machine, the month's differences between what the meters say and what was found:
+    MC the drop counted against the meters' deltas (SLOT-11), FR the cash-desk payments against the
+    manual-jackpot meters of the états de rapprochement (SLOT-43). None without slot machines."""
+    if not Machine.objects.filter(establishment=establishment).exists():
+        return None
+    days = (month, month_end(establishment, month))
+    if establishment.jurisdiction == "MC":
+        found = DropCount.objects.filter(machine__establishment=establishment, counted_at__date__range=days)
+        requirement, difference, gap = "SLOT-11", _("Compté − compteurs (€)"), "variance"
+    else:
+        found = ReconciliationLine.objects.filter(
+            machine__establishment=establishment, reconciliation__drawn_up_at__date__range=days
+        )
+        requirement, difference, gap = "SLOT-43", _("Compteurs − paiements (€)"), "difference"
+    gaps = {row["machine"]: row["total"] for row in found.values("machine").annotate(total=Sum(gap))}
+    machines = sorted(Machine.objects.filter(pk__in=gaps), key=lambda machine: machine.number)
+    return Chart(
+        "ecarts-compteurs-machines",
+        _("Écarts entre compteurs et comptages du mois, par machine"),
+        requirement,
+        [_("Machine"), difference],
+        [[machine.number, gaps[machine.pk]] for machine in machines],
+    )

@@ -17,6 +17,7 @@ from typing import TextIO
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 from PIL import Image
 
 from ledgers.authority import displays
@@ -406,7 +407,12 @@ def seed(stdout: TextIO) -> None:
         if est.jurisdiction == "FR":
             _registers(est)
             staffed = _staffing(est, timezone.localdate() - datetime.timedelta(days=DAYS + 1))
-            stdout.write(f"{est.name} : {staffed} journée(s) de personnel de la salle des machines inscrite(s)")
+            text = ngettext(
+                "%(n)s journée de personnel de la salle des machines inscrite",
+                "%(n)s journées de personnel de la salle des machines inscrites",
+                staffed,
+            )
+            stdout.write(f"{est.name} : {text % {'n': staffed}}")
         if Machine.objects.filter(establishment=est).exists():
             _open_for_keys(est)
             continue

@@ -15,6 +15,7 @@ from ledgers.authority.displays import Fleet, declare_fleet
 from ledgers.core.errors import RuleViolation
 from ledgers.core.hooks import SLOT_STATEMENT_TOTAL, Missing, on_seance_closing, on_seance_opening, provides_month_total
 from ledgers.core.models import Establishment, Seance
+from ledgers.core.readable import euros
 from ledgers.core.roles import Role
 from ledgers.core.selectors import last_open_of_day
 
@@ -76,7 +77,7 @@ def expired_tickets_posted(seance: Seance) -> Iterator[Missing]:
 def denominations_counted(seance: Seance) -> Iterator[Missing]:
     for denomination in denominations_without_general_count(seance):
         yield Missing(
-            _("comptée générale des machines de %(d)s € en fin de séance") % {"d": denomination},
+            _("comptée générale des machines de %(d)s € en fin de séance") % {"d": euros(denomination)},
             "SLOT-46",
             reverse("slots:counts"),
         )

@@ -13,6 +13,7 @@ from typing import TextIO
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_account, demo_user, demo_username
 from ledgers.core.models import Establishment, Seance, TableSession
@@ -125,4 +126,9 @@ def seed(*, stdout: TextIO, days: int = DAYS) -> None:
                 _play(est, seance, number, staff, seats, stakes, director, people, past=back > 0)
                 for number, staff, seats, stakes in tables
             )
-        stdout.write(f"{est.name} : {played} partie(s) de table avec personnel et limites")
+        text = ngettext(
+            "%(n)s partie de table avec personnel et limites",
+            "%(n)s parties de table avec personnel et limites",
+            played,
+        )
+        stdout.write(f"{est.name} : {text % {'n': played}}")

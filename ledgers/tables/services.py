@@ -21,6 +21,7 @@ from ledgers.authority.selectors import arrete_in_force, authorised_minimums, de
 from ledgers.core.authz import require_role, role_named_by_text, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance, TableSession
+from ledgers.core.readable import euros
 from ledgers.core.roles import Role
 from ledgers.core.services import TABLE_MANAGERS
 from ledgers.registers.services import display_name, entry_write, register_language
@@ -294,7 +295,7 @@ def _check_limits(
         )
     if limits.floor is not None and minimum < limits.floor:
         raise RuleViolation(
-            limits.code, _("La mise minimale ne peut être inférieure à %(floor)s €.") % {"floor": limits.floor}
+            limits.code, _("La mise minimale ne peut être inférieure à %(floor)s €.") % {"floor": euros(limits.floor)}
         )
     # AUTH-04: the minimum of the arrêté in force on the séance's day, else the establishment's SET-08.
     authorised = (
@@ -306,7 +307,7 @@ def _check_limits(
         raise RuleViolation(
             "AUTH-04",
             _("La mise minimale ne peut être inférieure au minimum de l'arrêté d'autorisation (%(min)s €).")
-            % {"min": authorised},
+            % {"min": euros(authorised)},
         )
     if limits.agreement and not agreement_reference.strip():
         raise RuleViolation(
@@ -374,7 +375,7 @@ def _check_declared_minimum(session: TableSession, minimum: Decimal) -> None:
                 "La mise minimale de la table passe de %(old)s € à %(new)s € : ce changement exige une déclaration "
                 "préalable (6°) dont la date de mise en œuvre est atteinte."
             )
-            % {"old": previous.minimum_stake, "new": minimum},
+            % {"old": euros(previous.minimum_stake), "new": euros(minimum)},
         )
 
 

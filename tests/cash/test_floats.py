@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.utils import timezone
+from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
 from ledgers.authority.models import Declaration
@@ -67,7 +67,7 @@ def test_count_12_avance_below_the_minimum_refused_and_at_the_minimum_accepted(f
     session = fro.session("RA1", stake="10")
     with pytest.raises(RuleViolation) as refused:
         fr_avance(fro, session, 149_000)
-    assert refused.value.code == "COUNT-12" and "15000 × 10.00" in str(refused.value)
+    assert refused.value.code == "COUNT-12" and "15000 × 10,00 €" in str(refused.value)
     assert not TableFloat.objects.exists()
     avance = fr_avance(fro, session, 150_000)
     assert avance.amount == avance.required == Decimal("150000.00")
@@ -255,7 +255,11 @@ def test_count_01_mc_bank_must_total_the_amount_fixed_by_the_direction(mco):
     session = mco.session("BJ1")
     with pytest.raises(RuleViolation) as refused:
         mc_bank(mco, session, 40_000)
-    assert refused.value.code == "COUNT-01"
+    # The amounts as the reader writes them, in the refusal as on the page.
+    assert refused.value.code == "COUNT-01" and "40\N{NO-BREAK SPACE}000,00 € ; la somme fixée" in str(refused.value)
+    with translation.override("en"), pytest.raises(RuleViolation) as refused:
+        mc_bank(mco, session, 40_000)
+    assert "50,000.00" in str(refused.value)
     bank = mc_bank(mco, session, 50_000)
     assert bank.required == Decimal("50000.00") and bank.received_by == mco[Role.CHEF_TABLE]
 

@@ -47,3 +47,11 @@ def test_the_charts_are_the_directorate_s_and_the_regulator_s(client, mc, user_i
     assert client.get(reverse("charts")).status_code == 200
     client.force_login(user_in(mc, "croupier"))
     assert client.get(reverse("charts")).status_code == 403
+
+
+def test_a_chart_page_shows_the_month_asked_and_links_its_printed_report(client, mc, user_in):
+    client.force_login(user_in(mc, "directeur_jeux"))
+    page = client.get(reverse("charts"), {"mois": "2026-03"}).content.decode()
+    assert 'value="2026-03"' in page and f"{reverse('reports:monthly')}?mois=2026-03" in page
+    assert 'data-export="consommation-et-destruction"' in page and "mars 2026" in page
+    assert "ecarts-compteurs-machines" not in page  # no slot machines: no slot chart

@@ -5,7 +5,7 @@ import datetime
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from ledgers.core.exports import dataset, neutralise
 from ledgers.registers import services
@@ -33,6 +33,14 @@ FORMULA = '=HYPERLINK("http://evil","x")'
 )
 def test_neutralise(value, expected):
     assert neutralise(value) == expected
+
+
+def test_yes_and_no_are_written_in_the_reader_s_language():
+    """A boolean, or the text a table's boolean column exports, is written in words."""
+    with translation.override("fr"):
+        assert dataset(["Conforme", "Complet"], [[True, "False"]])[0] == ("Oui", "Non")
+    with translation.override("en"):
+        assert dataset(["Conforme", "Complet"], [[False, "True"]])[0] == ("No", "Yes")
 
 
 def test_a_moment_is_written_on_the_local_clock_in_both_formats():
@@ -113,8 +121,8 @@ def test_incident_list_exports_every_incident_with_formulas_as_text(client, mc, 
     client.force_login(director)
     assert "_export=xlsx" in client.get(reverse("incidents:list")).content.decode()
     rows = csv_rows(client.get(reverse("incidents:list"), {"_export": "csv"}))
-    assert rows[0] == ["Incident", "Exigence", "Constaté le", "Description", "Statut"]
-    assert sorted(row[3] for row in rows[1:]) == ["'=1+0", "'=1+1", "'=1+2"]
+    assert rows[0] == ["Incident", "Exigence", "Constaté le", "Constaté par", "Description", "Statut"]
+    assert sorted(row[4] for row in rows[1:]) == ["'=1+0", "'=1+1", "'=1+2"]
     ws = sheet(client.get(reverse("incidents:list"), {"_export": "xlsx"}, HTTP_ACCEPT_LANGUAGE="en"))
     assert ws.cell(row=1, column=2).value == "Requirement" and ws.max_row == 4
 

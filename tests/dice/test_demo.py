@@ -74,7 +74,7 @@ def test_demo_seeds_a_month_of_dice_idempotently_and_every_register_verifies(dem
     mc, fr = demo_organisation
     out = io.StringIO()
     demo.seed(stdout=out)
-    assert "Casino de Monte-Carlo (démo) : 30 séance(s) de dés ajoutées" in out.getvalue()
+    assert "Casino de Monte-Carlo (démo) : 30 séances de dés ajoutées" in out.getvalue()
     first = counts()
     for est, game in ((mc, "craps"), (fr, "rampo")):
         sessions = TableSession.objects.filter(table__establishment=est, table__game=game)

@@ -11,6 +11,7 @@ from django.utils import timezone
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import TableSession
 from ledgers.core.services import table_session_close
+from ledgers.custody.charts import consumption_against_destruction
 from ledgers.custody.models import DestructionSession, ItemStatus, PurchaseOrder
 from ledgers.custody.selectors import book_stock
 from ledgers.custody.services import (
@@ -218,6 +219,30 @@ def test_dice_07_destruction_needs_prior_scj_information_and_an_inspecteur(mc_or
     assert out["movement"] == "OUT" and out["quantity"] == 5 and out["inspector"] == "Inspecteur Test"
     assert out["witness"].startswith("Scj Test") and out["notified_at"]
     assert book_stock(DICE, mc_org.est) == {"des": 0}
+
+
+def test_dice_07_the_dice_put_into_service_are_drawn_against_those_destroyed(mc_org):
+    """Ten dice played over two séances, five of them destroyed: the chart of the last six months
+    says so; the cards' columns are there, at zero."""
+    used = play_seance(mc_org, days_ago=1)
+    play_seance(mc_org)
+    session = dice_destruction_plan(
+        establishment=mc_org.est, dice=used, actor=mc_org["directeur_jeux"], planned_at=timezone.now()
+    )
+    destruction_notify(session=session, channel="email", reference="Courriel au SCJ", actor=mc_org["directeur_jeux"])
+    notice_aged(session)
+    dice_destruction_complete(session=session, actor=mc_org["directeur_jeux"], inspector=mc_org["inspecteur"])
+    month = mc_org.est.localtime().date().replace(day=1)
+    drawn = consumption_against_destruction(mc_org.est, month)
+    assert drawn.requirement == "REG-24" and len(drawn.rows) == 6
+    totals = {str(header): sum(row[i] for row in drawn.rows) for i, header in enumerate(drawn.headers) if i}
+    assert totals == {
+        "Mises en service : Cartes": 0,
+        "Destructions : Cartes": 0,
+        "Mises en service : Dés": 10,
+        "Destructions : Dés": 5,
+    }
+    assert drawn.rows[-1][-1] == 5  # destroyed this month
 
 
 def test_dice_07_only_used_or_damaged_dice_are_destroyed(mc_org):

@@ -112,7 +112,7 @@ def test_demo_seed_runs_is_idempotent_and_every_register_verifies(db):
     out = io.StringIO()
     demo.seed(stdout=out, days=DAYS)
     first = counts()
-    assert "séance(s) d'historique" in out.getvalue()
+    assert "séances d'historique ajoutées" in out.getvalue()
     demo.seed(stdout=io.StringIO(), days=DAYS)
     assert counts() == first
     assert ShoeAllocation.objects.exclude(flags=[]).exists()  # repeats and comité allocations flagged

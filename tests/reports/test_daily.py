@@ -86,7 +86,7 @@ def test_apps_add_their_own_sections(day, monkeypatch):
 def test_daily_report_in_english(day):
     seance, _, director = day
     text = report(seance_close(seance=seance, actor=director), lang="en")
-    assert "Report of the séance of 14 Mar 2026" in text and "Visas pending" in text
+    assert "Report of the session of 14 Mar 2026" in text and "Visas pending" in text
 
 
 def test_beat_reports_every_closed_seance_once(day, mc, django_capture_on_commit_callbacks):

@@ -1,5 +1,6 @@
 """Relèves, box exchanges, counts and their reconciliation (SLOT-11, 22, 23, 24)."""
 
+import datetime
 from decimal import Decimal
 
 import pytest
@@ -8,6 +9,7 @@ from rest_framework.test import APIClient
 from ledgers.core.errors import RuleViolation
 from ledgers.registers.models import Entry
 from ledgers.slots import services
+from ledgers.slots.dashboard import meters_against_counts
 from ledgers.slots.models import Releve
 from tests.factories import countersignature
 
@@ -121,6 +123,19 @@ def test_slot_11_stricter_preset_chosen_by_the_direction_through_the_api(mc_room
     own = api.post("/api/v1/slots/variance-threshold/", {"amount": "5"}, format="json")
     assert own.status_code == 201 and own.json() == {"amount": "5.00", "percent": None}
     assert api.post("/api/v1/slots/variance-threshold/", {}, format="json").status_code == 400
+
+
+def test_slot_11_the_month_s_differences_are_drawn_per_machine_with_their_numbers(mc_room):
+    """Two machines counted this month: one 5 € short of its meters, one exact; the chart of the
+    month lists each with its difference, and the previous month has nothing."""
+    short = _counted_releve(mc_room, counted=Decimal("95"))
+    _counted_releve(mc_room, counted=Decimal("100"))
+    month = mc_room.est.localtime().date().replace(day=1)
+    drawn = meters_against_counts(mc_room.est, month)
+    assert drawn.requirement == "SLOT-11" and len(drawn.rows) == 2
+    assert dict(drawn.rows)[short.machine.number] == Decimal("-5.00")
+    assert f"{short.machine.number} — Compté − compteurs (€) : -5" in drawn.svg
+    assert meters_against_counts(mc_room.est, (month - datetime.timedelta(days=1)).replace(day=1)).rows == []
 
 
 def test_slot_11_amount_threshold(mc_room):

@@ -93,11 +93,11 @@ def test_auth_04_the_arrete_in_force_on_the_seance_day_fixes_the_minimum_over_se
     record_arrete(frc.est, {"three_card_poker": (1, D("20"))}, effective_from=DAY + datetime.timedelta(days=1))
     with refused("AUTH-04") as refusal:
         limits(frc, "TC1", minimum_stake=D("10"), maximum_stake=D("100"))
-    assert "(15.00 €)" in str(refusal.value)  # the arrêté in force on the séance's day, not the later one
+    assert "(15,00 €)" in str(refusal.value)  # the arrêté in force on the séance's day, not the later one
     limits(frc, "TC1", minimum_stake=D("15"), maximum_stake=D("150"))
     with refused("AUTH-04") as refusal:
         limits(frc, "UT1", minimum_stake=D("10"), maximum_stake=D("100"))
-    assert "(20 €)" in str(refusal.value)  # SET-08
+    assert "(20,00 €)" in str(refusal.value)  # SET-08
 
 
 def test_game_33_ultimate_holdem_maximum_10_20_or_30_times(frc):

@@ -21,6 +21,7 @@ from ledgers.core.authz import require_role, role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.games import Family
 from ledgers.core.models import Establishment, GamingTable, TableSession
+from ledgers.core.readable import euros
 from ledgers.core.roles import Role
 from ledgers.incidents.services import incident_open
 from ledgers.registers.models import Entry
@@ -295,7 +296,7 @@ def bad_beat_win(
         raise RuleViolation(
             "COUNT-44",
             _("Pot de %(pot)s € : le pot minimum du règlement intérieur est de %(min)s €.")
-            % {"pot": pot, "min": config.minimum_pot},
+            % {"pot": euros(pot), "min": euros(config.minimum_pot)},
         )
     bons = [amounts.money(b) for b in bons]
     if len(bons) != players_present:
@@ -316,7 +317,7 @@ def bad_beat_win(
         raise RuleViolation(
             "COUNT-45",
             _("Après son gain le bad beat jackpot redémarre à %(value)s € (conditions v%(v)s).")
-            % {"value": restart, "v": config.version},
+            % {"value": euros(restart), "v": config.version},
         )
     first = _next_bon(est)
     numbered = [

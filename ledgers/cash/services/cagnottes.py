@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.authz import require_role, role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import TableSession
+from ledgers.core.readable import euros
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
 from ledgers.registers.services import display_name, register_language
@@ -260,7 +261,7 @@ def cagnotte_count(
                 "Excédent de %(surplus)s € : détachez les tickets d'équilibre et inscrivez "
                 "le numéro du dernier (col. 13)."
             )
-            % {"surplus": surplus},
+            % {"surplus": euros(surplus)},
         )
     cagnotte.counted, cagnotte.breakdown, cagnotte.surplus, cagnotte.shortfall = counted, lines, surplus, shortfall
     cagnotte.balancing_ticket = balancing_ticket if surplus else None

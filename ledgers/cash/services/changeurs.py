@@ -17,6 +17,7 @@ from ledgers.core.authz import require_role, role_named_by_text
 from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
 from ledgers.core.models import GamingTable, TableSession
+from ledgers.core.readable import euros
 from ledgers.core.roles import Role
 from ledgers.registers.services import display_name, register_language
 
@@ -86,7 +87,7 @@ def changeur_float_record(
                 "La caisse du changeur contient la somme fixée par le directeur responsable "
                 "(%(fixed)s €), non %(amount)s €."
             )
-            % {"fixed": fixed or "—", "amount": amount},
+            % {"fixed": euros(fixed) if fixed is not None else "—", "amount": euros(amount)},
         )
     box = ChangeurFloat.objects.create(
         table_session=session,

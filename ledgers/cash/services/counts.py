@@ -13,6 +13,7 @@ from ledgers.core import amounts
 from ledgers.core.authz import require_role, role_named_by_text, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, TableSession
+from ledgers.core.readable import euros
 from ledgers.core.roles import Role
 from ledgers.core.services import establishment_setting_write
 from ledgers.registers.services import display_name, register_language
@@ -208,7 +209,7 @@ def _check_refait_premiums(est: Establishment, premiums: Decimal) -> None:
                 "Seules les mises d'au moins %(threshold)s € sont assurées contre le refait, pour 1 %% de la "
                 "mise : les primes encaissées ne peuvent être inférieures à %(least)s €."
             )
-            % {"threshold": threshold, "least": least},
+            % {"threshold": euros(threshold), "least": euros(least)},
         )
 
 
@@ -284,7 +285,7 @@ def count_certify(
                         "Les deux comptages diffèrent (%(first)s € / %(second)s €) : recomptez et indiquez l'encaisse "
                         "retenue et l'explication."
                     )
-                    % {"first": count.first_total, "second": count.second_total}
+                    % {"first": euros(count.first_total), "second": euros(count.second_total)}
                 }
             )
         count.encaisse, count.resolution = amounts.money(encaisse), resolution.strip()

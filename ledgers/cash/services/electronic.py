@@ -21,6 +21,7 @@ from ledgers.core import amounts
 from ledgers.core.authz import require_role, role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import Establishment
+from ledgers.core.readable import euros
 from ledgers.core.roles import DIRECTORATE, Role
 from ledgers.registers.models import Entry
 from ledgers.registers.selectors import current_register
@@ -119,7 +120,7 @@ def station_result_record(
                 "Le produit du poste est égal à la comptée physique et électronique, "
                 "diminuée des avances et des tickets émis : %(computed)s €."
             )
-            % {"computed": computed},
+            % {"computed": euros(computed)},
         )
     result = StationResult.objects.create(
         device=device,

@@ -14,6 +14,7 @@ from ledgers.core.authz import refusal_of, require_role, role_named_by_text, rol
 from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
 from ledgers.core.models import Establishment, GamingTable, TableSession
+from ledgers.core.readable import euros
 from ledgers.core.roles import Role
 from ledgers.core.services import establishment_setting_write
 from ledgers.registers.services import display_name, register_language
@@ -160,7 +161,7 @@ def float_record(
                         "L'avance (%(amount)s €) diffère de l'encaisse de la séance précédente (%(previous)s €) : "
                         "expliquez l'écart."
                     )
-                    % {"amount": amount, "previous": previous.encaisse}
+                    % {"amount": euros(amount), "previous": euros(previous.encaisse)}
                 }
             )
         flags.append(str(_("Écart avec la comptée précédente : %(note)s") % {"note": carry_note.strip()}))
@@ -285,7 +286,8 @@ def _check_fr_avance(
         if amount != initial.amount:
             raise RuleViolation(
                 "COUNT-33",
-                _("Une nouvelle avance est égale à l'avance initiale (%(initial)s €).") % {"initial": initial.amount},
+                _("Une nouvelle avance est égale à l'avance initiale (%(initial)s €).")
+                % {"initial": euros(initial.amount)},
             )
         return initial.required
     if not TableBox.objects.filter(table=table).exists():
@@ -306,10 +308,10 @@ def _check_fr_avance(
                 "%(required)s €."
             )
             % {
-                "amount": amount,
+                "amount": euros(amount),
                 "multiple": selectors.art_49_multiple(table),
-                "stake": session.minimum_stake,
-                "required": required,
+                "stake": euros(session.minimum_stake),
+                "required": euros(required),
             },
         )
     same_day = selectors.initial_floats_on(table.establishment, session.seance.date)
@@ -318,7 +320,7 @@ def _check_fr_avance(
         raise RuleViolation(
             "COUNT-33",
             _("L'avance de la table, fixée à %(fixed)s € à l'ouverture, ne peut varier dans la journée.")
-            % {"fixed": earlier.amount},
+            % {"fixed": euros(earlier.amount)},
         )
     if table.game in rules.BOULE_GROUP:
         other = same_day.filter(table_session__table__game=table.game).exclude(table_session__table=table).first()
@@ -326,7 +328,7 @@ def _check_fr_avance(
             raise RuleViolation(
                 "COUNT-14",
                 _("Les avances de %(game)s sont uniformes pour toutes les caisses : %(fixed)s €.")
-                % {"game": table.get_game_display(), "fixed": other.amount},
+                % {"game": table.get_game_display(), "fixed": euros(other.amount)},
             )
     season_first = selectors.season_first_float(table, session.seance.date)
     if season_first is not None and season_first.required != required:
@@ -348,7 +350,7 @@ def _check_mc_bank(session: TableSession, amount: Decimal, *, kind: str, receive
         raise RuleViolation(
             "COUNT-01",
             _("La nomenclature totalise %(amount)s € ; la somme fixée pour la table est de %(fixed)s €.")
-            % {"amount": amount, "fixed": fixed},
+            % {"amount": euros(amount), "fixed": euros(fixed)},
         )
     if receiver is None:
         raise ValidationError({"receiver": _("Le chef de table qui reçoit la somme signe la remise.")})

@@ -13,6 +13,7 @@ from ledgers.core import amounts, hooks
 from ledgers.core.authz import require_role
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
+from ledgers.core.readable import euros
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import entry_append
 
@@ -42,7 +43,8 @@ def levy_month_close(
         raise RuleViolation("COUNT-57", _("Le mois ne se clôt qu'avec le total du modèle 35 des machines à sous."))
     if certified is not None and slot_total != certified:
         raise RuleViolation(
-            "COUNT-57", _("Le total des machines à sous est celui du modèle 35 certifié : %(t)s €.") % {"t": certified}
+            "COUNT-57",
+            _("Le total des machines à sous est celui du modèle 35 certifié : %(t)s €.") % {"t": euros(certified)},
         )
     register = current_register(est, CARNET_PRELEVEMENTS.code)
     sheet = rules.season_sheet(month)

@@ -16,6 +16,7 @@ from ledgers.core import amounts
 from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
+from ledgers.core.readable import euros
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
@@ -74,7 +75,7 @@ def orphan_record(
             raise RuleViolation(
                 "COUNT-30",
                 _("Le montant de la mise abandonnée est la mise initiale plus ses gains cumulés (%(total)s €).")
-                % {"total": initial_stake + winnings},
+                % {"total": euros(initial_stake + winnings)},
             )
     if not place.strip() or not found_by.strip() or not paid_into.strip():
         raise ValidationError(_("Indiquez le lieu, qui l'a trouvé et où il est versé (caisse ou tirelire)."))
@@ -139,7 +140,7 @@ def orphan_restitute(
         raise RuleViolation(
             "COUNT-32",
             _("La restitution ne peut dépasser le montant de l'orphelin (reste : %(left)s €).")
-            % {"left": orphan.amount - orphan.refunded},
+            % {"left": euros(orphan.amount - orphan.refunded)},
         )
     today = est.localtime().date().isoformat()
     orphan.refunded += amount
@@ -208,7 +209,7 @@ def tirelire_open(
                 "inscrits au carnet modèle 11 bis : inscrivez d'abord les orphelins "
                 "manquants."
             )
-            % {"tirelire": tirelire, "amount": amount, "posted": posted},
+            % {"tirelire": tirelire, "amount": euros(amount), "posted": euros(posted)},
         )
     with register_language():
         shortfall = (
@@ -264,7 +265,7 @@ def orphans_season_clear(
                 "Le solde créditeur du compte « orphelins » (%(balance)s €) doit égaler le "
                 "total général du carnet modèle 11 bis (%(total)s €)."
             )
-            % {"balance": balance, "total": total},
+            % {"balance": euros(balance), "total": euros(total)},
         )
     with register_language():
         payload = {

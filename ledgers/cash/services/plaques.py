@@ -22,6 +22,7 @@ from ledgers.core import amounts
 from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import Establishment
+from ledgers.core.readable import euros
 from ledgers.registers.services import register_language
 
 from .. import breakdowns, rules
@@ -228,7 +229,7 @@ def chip_census_record(
             value = amounts.money(line.get("value"))
             if str(value) not in {p["value"] for p in series.pieces}:
                 raise ValidationError(
-                    _("La série %(series)s n'a pas de valeur %(value)s €.") % {"series": series, "value": value}
+                    _("La série %(series)s n'a pas de valeur %(value)s €.") % {"series": series, "value": euros(value)}
                 )
         lines.append({"series": series.pk, "label": str(series), "value": str(value), "quantity": quantity})
         total += value * quantity

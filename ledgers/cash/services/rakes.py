@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core import amounts
 from ledgers.core.authz import require_role
 from ledgers.core.models import TableSession
+from ledgers.core.readable import euros
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
 from ledgers.registers.services import display_name, entry_write, register_language
@@ -82,7 +83,7 @@ def pot_rake_record(
     if first is not None:
         if cave is not None and amounts.money(cave) != first.cave:
             raise ValidationError(
-                {"cave": _("La cave initiale de cette partie est %(cave)s €.") % {"cave": first.cave}}
+                {"cave": _("La cave initiale de cette partie est %(cave)s €.") % {"cave": euros(first.cave)}}
             )
         cave = first.cave
     elif cave is None:

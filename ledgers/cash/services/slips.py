@@ -15,6 +15,7 @@ from ledgers.core.authz import require_role, role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
 from ledgers.core.models import Establishment, Location, Seance, TableSession
+from ledgers.core.readable import euros
 from ledgers.core.roles import DIRECTORATE, Role
 from ledgers.registers.models import Entry
 from ledgers.registers.services import display_name, entry_write, register_language
@@ -211,7 +212,7 @@ def slip_write(
         raise RuleViolation(
             code,
             _("Valeur demandée (%(requested)s €) différente de la valeur remise en échange (%(handed)s €).")
-            % {"requested": total, "handed": handed_total},
+            % {"requested": euros(total), "handed": euros(handed_total)},
         )
     if est.jurisdiction == "FR":
         if currency.strip().upper() != "EUR":

@@ -19,6 +19,7 @@ from ledgers.core.authz import require_role, role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.games import GAMES, Equipment, Family
 from ledgers.core.models import Establishment, GamingTable, TableSession
+from ledgers.core.readable import euros
 from ledgers.core.roles import DIRECTORATE, Role
 from ledgers.registers.models import Entry
 from ledgers.registers.services import display_name, register_language
@@ -239,7 +240,7 @@ def cagnotte_machine_compute(
         raise RuleViolation(
             "COUNT-41",
             _("Le total de l'historique (%(total)s €) n'est pas la somme des retenues des parties enregistrées.")
-            % {"total": total},
+            % {"total": euros(total)},
         )
     cagnotte = save_audited(
         CagnotteCount(

@@ -8,6 +8,7 @@ from django.views.generic import FormView
 
 from ledgers.core.authz import refusal_of, require_role
 from ledgers.core.exports import ListExportMixin
+from ledgers.core.readable import euros
 from ledgers.core.service_views import EstablishmentRequiredMixin
 
 from .. import forms, selectors, services
@@ -144,8 +145,8 @@ class PotRakesView(ListExportMixin, CashFormView):
         pot = self.result
         return _("Pot n° %(number)s : retenue %(taken)s €, gain versé %(gain)s €.") % {
             "number": pot.number,
-            "taken": pot.taken,
-            "gain": pot.gain,
+            "taken": euros(pot.taken),
+            "gain": euros(pot.gain),
         }
 
     def get_success_url(self) -> str:

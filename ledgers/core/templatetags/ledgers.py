@@ -8,6 +8,7 @@ from django.utils import formats, timezone
 from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
+from ledgers.core import readable
 from ledgers.core.exports import FORMATS
 from ledgers.core.readable import readable_text
 from ledgers.core.roles import Role
@@ -78,10 +79,9 @@ def money(value) -> str:
     if value is None or value == "":
         return "—"
     try:
-        amount = Decimal(str(value))
+        return readable.money(value)
     except ArithmeticError:
         return str(value)
-    return f"{formats.number_format(amount, 2, use_l10n=True, force_grouping=True)}\N{NO-BREAK SPACE}€"
 
 
 @register.filter

@@ -16,8 +16,8 @@ from django.views.generic import DetailView, TemplateView
 from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
-from ledgers.core.catalogue import REQUIREMENTS
 from ledgers.core.exports import ListExportMixin, TableExportMixin, listed, table_list
+from ledgers.core.jurisdictions import requirements_of
 from ledgers.core.models import GamingTable
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
 from ledgers.custody import services as custody
@@ -61,7 +61,9 @@ class EquipmentFormView(EstablishmentRequiredMixin, ServiceFormView):
             title=self.title,
             submit_label=self.submit_label,
             subject=self.subject(),
-            requirements=[(code, REQUIREMENTS[code].article) for code in self.requirements],
+            requirements=[
+                (code, row.article) for code, row in requirements_of(self.requirements, self.establishment.jurisdiction)
+            ],
             **kwargs,
         )
 

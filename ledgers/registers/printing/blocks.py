@@ -1,5 +1,5 @@
 """What a printed page is made of: titles, paragraphs, framed boxes (acts, visa stamps), table
-headers and table rows.
+headers, table rows and drawings (charts).
 
 Each kind has a builder, which wraps the text and measures the block once (first pass), and a
 ``Painter`` method, which draws the already wrapped lines (second pass). Builders return plain
@@ -12,6 +12,7 @@ from functools import cache, cached_property, partial
 from typing import NamedTuple
 
 from django.utils.translation import gettext as _
+from reportlab.lib.colors import HexColor
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas
@@ -168,6 +169,13 @@ def box(
     height = 2 * BOX_SPACE + 2 * (PAD_Y + 3) + 12.0 + len(lines) * LEADING
     data = (heading, tuple(lines), color, fill, label_width, indent, width)
     return Block("box", height, data, mark)
+
+
+def drawing(shapes: Sequence[tuple], width: float, height: float) -> Block:
+    """A vector picture given in its own units, origin top left (``ledgers.core.charts`` shapes:
+    lines, filled rectangles, text), drawn at its size or narrowed to the body's width."""
+    scale = min(1.0, BODY_WIDTH / width)
+    return Block("drawing", height * scale + 2 * BOX_SPACE, (tuple(shapes), scale))
 
 
 @dataclass(frozen=True)
@@ -374,6 +382,31 @@ class Painter:
                     self._lines(left, row_top, (label,), BOLD)
                 self._lines(left + label_width, row_top, (line,))
             row_top -= LEADING
+
+    def drawing(self, top: float, height: float, data: tuple) -> None:
+        self._end_run()
+        shapes, scale = data
+        c = self.canvas
+        x = lambda u: BODY_LEFT + u * scale  # noqa: E731
+        y = lambda v: top - BOX_SPACE - v * scale  # noqa: E731
+        c.saveState()
+        c.setLineWidth(0.6)
+        for kind, *rest in shapes:
+            if kind == "line":
+                x1, y1, x2, y2 = rest
+                c.setStrokeColorRGB(0.2, 0.2, 0.2)
+                c.line(x(x1), y(y1), x(x2), y(y2))
+            elif kind == "rect":
+                left, upper, wide, tall, colour, _tip = rest
+                c.setFillColor(HexColor(colour))
+                c.rect(x(left), y(upper + tall), wide * scale, tall * scale, stroke=0, fill=1)
+            else:
+                left, base, text, anchor, size = rest
+                c.setFillColorRGB(*INK)
+                c.setFont(REGULAR, size * scale)
+                draw = {"start": c.drawString, "middle": c.drawCentredString, "end": c.drawRightString}[anchor]
+                draw(x(left), y(base), text)
+        c.restoreState()
 
     def thead(self, top: float, height: float, data: tuple) -> None:
         self._end_run()

@@ -253,6 +253,8 @@ def _paginate(
         block = queue[0]
         if block.repeat:
             head = block
+        elif block.kind == "title":  # a report's next section: the table before it has ended
+            head = None
         need = _kept_height(queue, source) if block.keep_with_next else block.height
         if used and used + need > BODY_HEIGHT and not fresh:
             yield content

@@ -83,7 +83,7 @@ class BoxExchange(models.Model):
     """A cash, bill or ticket box removed from a machine and replaced during a relève (SLOT-24)."""
 
     class Box(models.TextChoices):
-        CASH = "cash", _("Cash box")
+        CASH = "cash", _("Seau (cash box)")
         BILL = "bill", _("Boîte à billets")
         TICKET = "ticket", _("Boîte à tickets")
 

@@ -25,6 +25,7 @@ from ledgers.core.amounts import CENT
 from ledgers.core.authz import roles_of
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
+from ledgers.core.readable import euros
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry, Register
 from ledgers.registers.selectors import current_register
@@ -349,7 +350,7 @@ def count_record(
                 "moins les avances, les paiements à la caisse, les gains non réclamés et les "
                 "tickets émis : %(p)s €."
             )
-            % {"p": computed},
+            % {"p": euros(computed)},
         )
     detail = (
         f"{_('physique')} {physical} € + {_('électronique')} {electronic} € ({units_in} − {units_out} "
@@ -469,7 +470,7 @@ def statement_certify(
                 "comptabilité, moins les bons d'incrémentation du retrait d'un JPM : "
                 "%(t)s €."
             )
-            % {"t": computed},
+            % {"t": euros(computed)},
         )
     detail = f"{month:02d}/{year} — {len(lines)} {_('machine(s)')} — " + " ; ".join(
         f"{line['casino']} : {line['product']} €"

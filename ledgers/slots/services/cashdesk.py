@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.authz import role_named_by_text, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, Seance
+from ledgers.core.readable import euros
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
 from ledgers.registers.services import display_name, entry_write, register_language
@@ -560,10 +561,10 @@ def change_assignment_close(
                 "jetons après les mouvements, pour %(oc)s € et %(och)s € à l'ouverture."
             )
             % {
-                "cash": restored_cash,
-                "chips": restored_chips,
-                "oc": assignment.opening_cash,
-                "och": assignment.opening_chips,
+                "cash": euros(restored_cash),
+                "chips": euros(restored_chips),
+                "oc": euros(assignment.opening_cash),
+                "och": euros(assignment.opening_chips),
             },
         )
     now = timezone.now()

@@ -17,6 +17,7 @@ from ledgers.authority.displays import require_machine_displays
 from ledgers.core.authz import require_role, roles_of, save_audited
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import Establishment, Room
+from ledgers.core.readable import euros
 from ledgers.core.roles import Role
 from ledgers.incidents.services import (
     AuthorityRecipient,
@@ -168,7 +169,7 @@ def _check_limits(est: Establishment, insertion: Decimal | None, payment: Decima
         raise RuleViolation(
             "SLOT-25",
             _("La limite de paiement automatique ne peut dépasser le seuil de la contribution sociale (%(t)s €).")
-            % {"t": threshold},
+            % {"t": euros(threshold)},
         )
 
 

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.authz import require_role, role_named_by_text
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
+from ledgers.core.readable import euros
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
 from ledgers.registers.services import (
@@ -127,7 +128,7 @@ def jackpot_pay(
             raise RuleViolation(
                 "SLOT-16",
                 _("Au-delà de %(t)s €, un gain n'est payé que sur présentation d'une pièce d'identité.")
-                % {"t": threshold.amount},
+                % {"t": euros(threshold.amount)},
             )
     else:
         if controller is None or controller.pk == actor.pk:
