@@ -1,4 +1,4 @@
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from django import template
@@ -89,4 +89,7 @@ def since(value: datetime | None) -> str:
     """How long something has waited, in words: "depuis 12 jours" (the largest unit only)."""
     if value is None:
         return "—"
-    return _("depuis %(age)s") % {"age": timesince(value, timezone.now(), depth=1)}
+    now = timezone.now()
+    if now - value < timedelta(minutes=1):  # timesince would say "0 minute"
+        return _("depuis moins d'une minute")
+    return _("depuis %(age)s") % {"age": timesince(value, now, depth=1)}
