@@ -8,6 +8,7 @@ ALLOWED_HOSTS
 
 import hashlib
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -208,6 +209,8 @@ NOTIFICATIONS_ACKNOWLEDGE_MINUTES = env.int("NOTIFICATIONS_ACKNOWLEDGE_MINUTES",
 # First wait before a refused mail is tried again, doubled at each attempt up to an hour.
 NOTIFICATIONS_RETRY_SECONDS = env.int("NOTIFICATIONS_RETRY_SECONDS", default=60)
 NOTIFICATIONS_SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")  # links in the mails
+# The registers' log names in checkpoints and QR codes (origin/REGISTER): never change it once sealed.
+LEDGERS_LOG_ORIGIN = env("LEDGERS_LOG_ORIGIN", default=urlsplit(NOTIFICATIONS_SITE_URL).netloc)
 # Passkeys (WebAuthn): the domain they are bound to, the one the staff's browsers open (its
 # subdomains sign for it too); a passkey registered for one domain signs for no other.
 WEBAUTHN_RP_ID = env("WEBAUTHN_RP_ID", default="localhost")

@@ -124,28 +124,6 @@ def test_reg_20_the_auditor_checks_a_tree_head_and_exports_with_the_public_key_a
 
 
 @pytest.mark.django_db
-def test_reg_20_proof_of_one_entry_checked_offline(mc, mc_staff, tmp_path, client, user_in):
-    register = opened_register(mc, mc_staff)
-    append(register, mc_staff, 5)
-    with pytest.raises(CommandError, match="Aucune tête d'arbre"):
-        call_command("prove_entry", register.number, "3", stdout=io.StringIO())
-    call_command("seal_checkpoints", stdout=io.StringIO())
-    call_command("prove_entry", register.number, "3", stdout=(text := io.StringIO()))
-    proof = json.loads(text.getvalue())
-    assert [e["seq"] for e in proof["entries"]] == [3, 4, 5, 6] and proof["head"][0] == 6
-    (tmp_path / "proof.json").write_text(text.getvalue(), encoding="utf-8")
-    done = audit(tmp_path / "proof.json", public_hex())
-    assert (done.returncode, done.stdout.strip()) == (0, f"OK {register.number} n° 3 in tree head n° 1, no time-stamp")
-    proof["entries"][1]["payload"] = {"forged": True}
-    (tmp_path / "proof.json").write_text(json.dumps(proof), encoding="utf-8")
-    done = audit(tmp_path / "proof.json", public_hex())
-    assert done.returncode == 1 and "seq 4: the chain from the proved entry to the head is broken" in done.stderr
-    client.force_login(mc_staff.writer)
-    served = client.get(f"/api/v1/registers/{register.number}/entries/3/proof/")
-    assert served.status_code == 200 and served.json()["head"] == [6, proof["head"][1]]
-
-
-@pytest.mark.django_db
 def test_public_keys_are_served_to_anyone(client):
     keys = client.get("/api/v1/registers/public-keys/").json()["keys"]
     assert [k["public_key"] for k in keys] == [public_hex()]
@@ -159,9 +137,11 @@ def test_reg_21_a_page_qr_payload_checks_against_an_export(mc, mc_staff):
     append(register, mc_staff, 2)
     call_command("seal_checkpoints", stdout=io.StringIO())
     printer = RegisterPrint(register, head_seq=3, head_hash=register.entries.get(seq=3).entry_hash, lang="fr")
-    payload = qr_payload(register.number, 3, register.entries.get(seq=3).entry_hash, mc.code, printer.tree_head)
-    tag, number, seq, digest, code, tree_head = payload.split(";")
-    assert (tag, number, code, tree_head) == ("LEDGER1", register.number, "mcb", "1")
+    digest = register.entries.get(seq=3).entry_hash
+    payload = qr_payload(register.number, 3, digest, mc.code, printer.tree_head, printer.tree_size)
+    tag, number, seq, digest, code, tree_head, size, site = payload.split(";")
+    assert (tag, number, code, tree_head, size) == ("LEDGER2", register.number, "mcb", "1", "3")
+    assert site == settings.NOTIFICATIONS_SITE_URL
     exported = {json.loads(line)["seq"]: json.loads(line)["entry_hash"] for line in export_lines(register)}
     assert exported[int(seq)] == digest
     assert render_register(register, io.BytesIO()).pages >= 1  # the footer draws it on every page
@@ -181,7 +161,8 @@ def test_reg_21_the_auditor_checks_a_printed_pages_qr_code_against_an_export_and
     render_register(register, io.BytesIO())
     page = drawn[-1]
     digest = register.entries.get(seq=6).entry_hash
-    assert page == f"LEDGER1;{register.number};6;{digest};mcb;1"  # printed after tree head n° 1
+    # Printed after tree head n° 1, which holds the register's first 4 entries.
+    assert page == f"LEDGER2;{register.number};6;{digest};mcb;1;4;{settings.NOTIFICATIONS_SITE_URL}"
     append(register, mc_staff, 1)
     export = tmp_path / "export.jsonl"
     export.write_text("".join(line + "\n" for line in export_lines(register)), encoding="utf-8")
