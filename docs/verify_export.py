@@ -260,12 +260,12 @@ path, args = pathlib.Path(options.files[0]), options.files[1:]
 document = json.loads(path.read_text(encoding="utf-8")) if path.suffix == ".json" else {}
 
 
-def page_of(text):  # §13: LEDGER1;register;seq;hash;establishment;tree head, or LEDGER2;…;tree head;size;proof URL
+def page_of(text):  # §13: LEDGER1;register;seq;hash;establishment;tree head, or LEDGER2 … tree head size host
     qr = text if text.startswith("LEDGER") else pathlib.Path(text).read_text("utf-8").strip()
-    page = qr.split(";")
+    page = qr.split(";") if qr.startswith("LEDGER1;") else qr.split(" ")
     if (page[0], len(page)) not in (("LEDGER1", 6), ("LEDGER2", 8)) or not page[2].isdigit():
-        sys.exit("FAIL not the QR code of a printed page (LEDGER1;register;seq;hash;establishment;tree head…)")
-    return page[1], int(page[2]), page[3], page[4], page[5]
+        sys.exit("FAIL not the QR code of a printed page (LEDGER1;register;seq;hash;… or LEDGER2 register seq hash …)")
+    return page[1], int(page[2]), page[3].lower(), page[4].lower(), page[5]
 
 
 if "leaves" in document:  # a tree head, the exports it covers, and a printed page it covers
@@ -287,7 +287,7 @@ if "leaves" in document:  # a tree head, the exports it covers, and a printed pa
     time += f"; {len(sequence)} tree heads held in sequence" if len(sequence) > 1 else ""
     if options.qr:
         register, seq, digest, establishment, printed = page_of(options.qr)
-        if establishment != document["establishment"] or seq > heads.get(register, (0,))[0]:
+        if establishment != document["establishment"].lower() or seq > heads.get(register, (0,))[0]:
             sys.exit(
                 f"FAIL {register} n° {seq}: not covered by this tree head (another establishment's, or sealed before)"
             )
@@ -309,7 +309,7 @@ if "inclusion" in document:  # format 2: one entry, its path to the register's M
         sys.exit(f"FAIL {register} n° {entry['seq']}: its inclusion path does not lead to a root the tree head signed")
     if options.qr:  # the page the proof was fetched for (§13): the same register, entry and hash
         page = page_of(options.qr)
-        if page[:4] != (register, entry["seq"], digest, document["tree_head"]["establishment"]):
+        if page[:4] != (register, entry["seq"], digest, document["tree_head"]["establishment"].lower()):
             sys.exit(f"FAIL {page[0]} n° {page[1]}: this proof is not of the printed page's entry")
         time += "; the printed page's entry"
     hashes, number = len(document["inclusion"]) + len(document["audit_path"]), document["tree_head"]["number"]

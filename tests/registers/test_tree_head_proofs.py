@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from ledgers.registers import merkle, trees
 from ledgers.registers.models import Entry, TreeHead
+from ledgers.registers.printing.register import qr_payload
 from ledgers.registers.services import entries_bulk_append
 from ledgers.registers.treeheads import (
     document,
@@ -168,14 +169,14 @@ def test_reg_21_a_printed_pages_qr_code_leads_to_a_proof_of_its_entry(mc, mc_sta
     append(register, mc_staff, 3)
     call_command("seal_checkpoints", stdout=io.StringIO())
     digest = register.entries.get(seq=2).entry_hash
-    page = f"LEDGER2;{register.number};2;{digest};mcb;1;4;{settings.NOTIFICATIONS_SITE_URL}"
+    page = qr_payload(register.number, 2, digest, mc.code, 1, 4)
     client.force_login(mc_staff.writer)
     # What a phone does: the proof from the site the page names, against the head it names.
     served = client.get(f"/api/v1/registers/{register.number}/entries/2/proof/?tree_head=1")
     (tmp_path / "proof.json").write_text(served.content.decode(), encoding="utf-8")
     done = audit(tmp_path / "proof.json", public_hex(), "--qr", page)
     assert done.returncode == 0 and done.stdout.strip().endswith("; the printed page's entry"), done.stderr
-    done = audit(tmp_path / "proof.json", public_hex(), "--qr", page.replace(";2;", ";3;"))
+    done = audit(tmp_path / "proof.json", public_hex(), "--qr", page.replace(" 2 ", " 3 "))
     assert done.returncode == 1 and "this proof is not of the printed page's entry" in done.stderr
 
 

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
@@ -15,7 +16,7 @@ from django.test import override_settings
 
 from ledgers.registers import merkle
 from ledgers.registers.models import TreeHead
-from ledgers.registers.printing.register import RegisterPrint, qr_payload, render_register
+from ledgers.registers.printing.register import RegisterPrint, qr_path, qr_payload, render_register
 from ledgers.registers.signing import load_private, new_private_pem, public_keys, raw_public
 from ledgers.registers.treeheads import document_problem, tree_heads_seal
 from ledgers.registers.verification import export_lines, verify_register
@@ -23,6 +24,7 @@ from tests.registers.conftest import opened_register
 from tests.registers.test_evidence import append, rewrite
 
 VERIFY = settings.BASE_DIR / "docs" / "verify_export.py"
+HOST = urlsplit(settings.NOTIFICATIONS_SITE_URL).netloc.upper()  # as a printed page's QR code names it
 
 
 def public_hex(private: str = "") -> str:
@@ -139,9 +141,10 @@ def test_reg_21_a_page_qr_payload_checks_against_an_export(mc, mc_staff):
     printer = RegisterPrint(register, head_seq=3, head_hash=register.entries.get(seq=3).entry_hash, lang="fr")
     digest = register.entries.get(seq=3).entry_hash
     payload = qr_payload(register.number, 3, digest, mc.code, printer.tree_head, printer.tree_size)
-    tag, number, seq, digest, code, tree_head, size, site = payload.split(";")
-    assert (tag, number, code, tree_head, size) == ("LEDGER2", register.number, "mcb", "1", "3")
-    assert site == settings.NOTIFICATIONS_SITE_URL
+    tag, number, seq, digest, code, tree_head, size, host = payload.split(" ")
+    assert (tag, number, code, tree_head, size, host) == ("LEDGER2", register.number, "MCB", "1", "3", HOST)
+    assert qr_path(payload)[0] <= 41  # alphanumeric mode: no larger than format 1's shorter text in byte mode
+    digest = digest.lower()
     exported = {json.loads(line)["seq"]: json.loads(line)["entry_hash"] for line in export_lines(register)}
     assert exported[int(seq)] == digest
     assert render_register(register, io.BytesIO()).pages >= 1  # the footer draws it on every page
@@ -162,7 +165,7 @@ def test_reg_21_the_auditor_checks_a_printed_pages_qr_code_against_an_export_and
     page = drawn[-1]
     digest = register.entries.get(seq=6).entry_hash
     # Printed after tree head n° 1, which holds the register's first 4 entries.
-    assert page == f"LEDGER2;{register.number};6;{digest};mcb;1;4;{settings.NOTIFICATIONS_SITE_URL}"
+    assert page == f"LEDGER2 {register.number} 6 {digest.upper()} MCB 1 4 {HOST}"
     append(register, mc_staff, 1)
     export = tmp_path / "export.jsonl"
     export.write_text("".join(line + "\n" for line in export_lines(register)), encoding="utf-8")
@@ -178,7 +181,7 @@ def test_reg_21_the_auditor_checks_a_printed_pages_qr_code_against_an_export_and
             f"OK tree head mcb n° 2, 1 exports, no time-stamp; printed page {register.number} n° 6 "
             "(tree head n° 1 when printed) covered",
         ), done.stderr
-    done = audit(second, public_hex(), export, "--qr", page.replace(digest, "0" * 64))
+    done = audit(second, public_hex(), export, "--qr", page.replace(digest.upper(), "0" * 64))
     assert done.returncode == 1 and "n° 6: not the entry the printed page shows" in done.stderr
     done = audit(second, public_hex(), "--qr", page)
     assert done.returncode == 1 and f"give the export of {register.number}" in done.stderr
