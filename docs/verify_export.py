@@ -132,7 +132,7 @@ def signed(head, key_hex, roots):  # the tree head's signature, with the public 
         sys.exit("FAIL a tree head is checked with the Python package `cryptography`: pip install cryptography")
     if head.get("format", 1) not in (1, 2):
         sys.exit(f"FAIL tree head n° {head['number']}: format {head['format']} is not known to this script")
-    body = canon({k: head[k] for k in (*SIGNED, "format") if k in head})
+    body = canon({k: head[k] for k in (*SIGNED, "format")[: len(SIGNED) + ("format" in head)]})
     try:
         Ed25519PublicKey.from_public_bytes(bytes.fromhex(key_hex)).verify(bytes.fromhex(head["signature"]), body)
     except Exception:  # InvalidSignature, or a signature or key that is not hex of the right length
