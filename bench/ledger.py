@@ -138,12 +138,12 @@ def raw_verify(raw: psycopg.Connection, register: Register) -> int:
         cursor.itersize = 5000
         cursor.execute(
             "SELECT e.seq, e.recorded_at, e.actor, e.role, e.kind, e.payload, c.seq, e.prev_hash, e.entry_hash, "
-            "e.written "
+            "e.written, e.digests "
             "FROM registers_entry e LEFT JOIN registers_entry c ON c.id = e.corrects_id "
             "WHERE e.register_id = %s ORDER BY e.seq",
             [register.pk],
         )
-        for seq, at, actor, role, kind, payload, corrects, prev_hash, stored, written in cursor:
+        for seq, at, actor, role, kind, payload, corrects, prev_hash, stored, written, digests in cursor:
             document = {
                 "register": register.number,
                 "seq": seq,
@@ -157,6 +157,8 @@ def raw_verify(raw: psycopg.Connection, register: Register) -> int:
             }
             if written is not None:  # format 2
                 document["written"] = written
+            if digests is not None:  # format 3
+                document["digests"] = digests
             canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
             digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
             if seq != count + 1 or prev_hash != prev or digest != stored:

@@ -1,24 +1,31 @@
-"""Sealing and verifying against a signed tree head on one big register, as ratios against the
-raw independent scan of bench/ledger.py over the same entries in the same run.
+"""Sealing, proving and verifying against signed tree heads on one big register, as ratios against
+the anchor scan (/work/shared/anchors/verify_anchor.py: a server-side cursor over as many rows
+plus one SHA-256 each, in Python) and the raw independent scan of bench/ledger.py over the same
+entries, both in the same run.
 
     DATABASE_URL=postgres://… python bench/tree_head.py [--entries 1000000] [--batch 20000]
 
-Fills a scratch register through the bulk path (``entries_bulk_append``, synthetic payloads),
-then times ``seal_checkpoints --out`` (which verifies the register in full before sealing) and
-``verify_ledgers --chain-only --tree-head FILE NUMBER`` (the register verified, then held to the
-tree head), then the register's Merkle tree: the proof of inclusion of entries 1, n/2 and n and the
-consistency proof from n/2 to n, computed from the stored subtrees, their size and time, and their
-check. Run it at 1M and 10M (``--entries 10000000``). Figures go to
-bench/results/tree-head-<entries>.json with the machine's load average: the absolute seconds
-depend on it, the ratios to the raw scan of the same run are the figures to compare. Run it on a
-scratch database, never on a production one: the rows stay."""
+Fills a scratch register through the bulk path (``entries_bulk_append``, synthetic payloads) to
+half its size and seals (``seal_checkpoints --out``: the register verified in full, its Merkle
+subtrees stored, a tree head signing its root), then to its size and seals again (verified since
+the last checkpoint); times ``verify_ledgers --chain-only --tree-head FILE NUMBER`` (the register
+verified, then held to the tree head); then the proofs served (``entry_proof``: entry 1, n/2 and
+n against the newest tree head; ``consistency_proof`` between the two heads), computed from the
+stored subtrees: their hashes, their size as served (compact JSON, the signed tree head
+included), their time, and their offline check by docs/verify_export.py (a process each, Python's
+start included). Figures go to bench/results/tree-head-<entries>.json with the machine's load
+average: the absolute seconds depend on it, the ratios to the scans of the same run are the
+figures to compare. Run it on a scratch database, never on a production one: the rows stay."""
 
 import argparse
+import hashlib
 import io
 import json
 import os
+import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -28,10 +35,48 @@ from django.db import connection
 from django.utils import timezone
 from ledger import WRITER_ROLE, raw_connection, raw_verify, scratch, timed  # sets Django up
 
-from ledgers.registers import merkle, trees
-from ledgers.registers.models import Entry
 from ledgers.registers.services import entries_bulk_append
+from ledgers.registers.signing import raw_public, signing_key
 from ledgers.registers.synthetic import synthetic_payloads
+from ledgers.registers.treeheads import consistency_proof, entry_proof
+
+VERIFY = Path(__file__).resolve().parent.parent / "docs" / "verify_export.py"
+
+
+def anchor_scan(raw, count: int) -> float:
+    """verify_anchor.py on ``count`` rows of its own shape, in a temporary table: the scan's seconds."""
+    raw.execute(
+        "CREATE TEMP TABLE anchor_entry(seq bigint, serial text, movement text, qty int, prev_hash bytea, hash bytea)"
+    )
+    h = b"\0" * 32
+    with raw.cursor() as cursor, cursor.copy("COPY anchor_entry FROM STDIN") as copy:
+        for i in range(count):
+            serial = f"SX-{i:07d}"
+            nh = hashlib.sha256(h + f"{i}|{serial}|reception|6".encode()).digest()
+            copy.write_row((i, serial, "reception", 6, h, nh))
+            h = nh
+    raw.commit()
+    start = time.perf_counter()
+    h, bad = b"\0" * 32, 0
+    with raw.cursor(name="anchor") as cursor:
+        cursor.itersize = 20000
+        cursor.execute("SELECT seq, serial, movement, qty, prev_hash, hash FROM anchor_entry ORDER BY seq")
+        for seq, serial, movement, qty, prev_hash, digest in cursor:
+            nh = hashlib.sha256(h + f"{seq}|{serial}|{movement}|{qty}".encode()).digest()
+            bad += prev_hash != h or nh != digest
+            h = digest
+    elapsed = time.perf_counter() - start
+    raw.rollback()
+    assert bad == 0
+    return elapsed
+
+
+def offline(path: Path) -> tuple[float, str]:
+    """docs/verify_export.py on a proof, with the public key: its seconds and its line."""
+    key = raw_public(signing_key().public_key()).hex()
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, str(VERIFY), str(path), key], capture_output=True, text=True, check=True)
+    return time.perf_counter() - start, done.stdout.strip()
 
 
 def main() -> None:
@@ -41,18 +86,17 @@ def main() -> None:
     args = parser.parse_args()
     (_single, register), writer = scratch()
     payloads = synthetic_payloads(register.kind_info, args.entries, start=timezone.now())
-    t_fill = 0.0
-    while register.head_seq < args.entries:
-        part = [next(payloads) for _ in range(min(args.batch, args.entries - register.head_seq))]
-        t_fill += timed(
-            lambda part=part: entries_bulk_append(register=register, actor=writer, role=WRITER_ROLE, payloads=part)
-        )
-    out = Path(tempfile.mkdtemp()) / "tree-head.json"
-    t_seal = timed(
-        lambda: call_command(
-            "seal_checkpoints", "--out", str(out), "--establishment", register.establishment.code, stdout=io.StringIO()
-        )
-    )
+    t_fill, seals, work = 0.0, [], Path(tempfile.mkdtemp())
+    for size in (args.entries // 2, args.entries):
+        while register.head_seq < size:
+            part = [next(payloads) for _ in range(min(args.batch, size - register.head_seq))]
+            t_fill += timed(
+                lambda part=part: entries_bulk_append(register=register, actor=writer, role=WRITER_ROLE, payloads=part)
+            )
+        out = work / f"tree-head-{len(seals) + 1}.json"
+        command = ("seal_checkpoints", "--out", str(out), "--establishment", register.establishment.code)
+        seals.append(timed(lambda command=command: call_command(*command, stdout=io.StringIO())))
+    heads = [json.loads((work / f"tree-head-{i}.json").read_text())["number"] for i in (1, 2)]
     t_verify = timed(
         lambda: call_command(
             "verify_ledgers", "--chain-only", "--tree-head", str(out), register.number, stdout=io.StringIO()
@@ -60,47 +104,58 @@ def main() -> None:
     )
     raw = raw_connection()
     t_raw = timed(lambda: raw_verify(raw, register))
+    t_anchor = anchor_scan(raw, register.head_seq)
     raw.close()
     n, proofs = register.head_seq, {}
-    top = trees.root(register, n)
-    for seq in (1, n // 2, n):
-        t_prove = timed(lambda seq=seq: proofs.__setitem__(seq, trees.inclusion(register, seq, n)))
-        leaf = trees.entry_leaf(Entry.objects.get(register=register, seq=seq).entry_hash)
-        t_check = timed(lambda seq=seq, leaf=leaf: merkle.inclusion_valid(leaf, seq - 1, n, proofs[seq], top))
-        proofs[seq] = (len(proofs[seq]) * 32, t_prove, t_check)
-    t_consistency = timed(lambda: proofs.__setitem__("c", trees.consistency(register, n // 2, n)))
-    print(f"entries {register.head_seq + 0}: bulk fill {t_fill:.1f} s")
-    print(f"seal_checkpoints --out: {t_seal:.1f} s ({t_seal / t_raw:.2f}x the raw scan, {t_raw:.1f} s)")
-    print(f"verify_ledgers --tree-head: {t_verify:.1f} s ({t_verify / t_raw:.2f}x the raw scan)")
-    for seq in (1, n // 2, n):
-        size, t_prove, t_check = proofs[seq]
+    for key, make in (
+        (1, lambda: entry_proof(register, 1)),
+        (n // 2, lambda: entry_proof(register, n // 2)),
+        (n, lambda: entry_proof(register, n)),
+        ("consistency", lambda: consistency_proof(register, *heads)),
+    ):
+        t_prove = timed(lambda key=key, make=make: proofs.__setitem__(key, make()))
+        proof = proofs[key]
+        hashes = len(proof.get("inclusion", proof.get("consistency")))
+        body = json.dumps(proof, separators=(",", ":"), ensure_ascii=False)
+        (path := work / f"proof-{key}.json").write_text(body, encoding="utf-8")
+        t_check, line = offline(path)
+        proofs[key] = {
+            "hashes": hashes,
+            "bytes": len(body.encode()),
+            "ms": round(t_prove * 1000, 1),
+            "vs_anchor_scan": round(t_prove / t_anchor, 6),
+            "offline_check_ms": round(t_check * 1000),
+            "offline_check": line,
+        }
+    print(f"entries {n}: bulk fill {t_fill:.1f} s")
+    print(f"anchor scan (verify_anchor.py, {n} rows): {t_anchor:.1f} s; raw scan of the register: {t_raw:.1f} s")
+    for label, t in zip(("at n/2 (full)", "at n (since n/2)"), seals, strict=True):
+        print(f"seal_checkpoints --out {label}: {t:.1f} s ({t / t_anchor:.2f}x the anchor scan)")
+    print(f"verify_ledgers --tree-head: {t_verify:.1f} s ({t_verify / t_anchor:.2f}x the anchor scan)")
+    for key, proof in proofs.items():
+        what = f"consistency proof {n // 2} -> {n}" if key == "consistency" else f"inclusion proof of entry {key}"
         print(
-            f"inclusion proof of entry {seq}: {size} bytes in {t_prove * 1000:.1f} ms "
-            f"({t_prove / t_raw:.5f}x the raw scan), checked in {t_check * 1000:.2f} ms"
+            f"{what}: {proof['hashes']} hashes, {proof['bytes']} bytes served in {proof['ms']} ms "
+            f"({proof['vs_anchor_scan']}x the anchor scan); offline check {proof['offline_check_ms']} ms: "
+            f"{proof['offline_check']}"
         )
-    print(
-        f"consistency proof {n // 2} -> {n}: {len(proofs['c']) * 32} bytes in {t_consistency * 1000:.1f} ms "
-        f"({t_consistency / t_raw:.5f}x the raw scan)"
-    )
     results = {
         "bench": f"bench/tree_head.py --entries {args.entries} --batch {args.batch}",
         "postgresql": connection.pg_version,
         "machine": f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end of the run",
-        "entries": register.head_seq,
+        "entries": n,
         "bulk_fill_s": round(t_fill, 1),
+        "anchor_scan_s": round(t_anchor, 1),
         "raw_scan_s": round(t_raw, 1),
-        "seal_checkpoints_out_s": round(t_seal, 1),
-        "seal_checkpoints_vs_raw_scan": round(t_seal / t_raw, 2),
+        "seal_half_full_s": round(seals[0], 1),
+        "seal_incremental_s": round(seals[1], 1),
+        "seal_incremental_vs_anchor_scan": round(seals[1] / t_anchor, 3),
         "verify_ledgers_chain_only_tree_head_s": round(t_verify, 1),
-        "verify_ledgers_tree_head_vs_raw_scan": round(t_verify / t_raw, 2),
-        "inclusion_proofs": {
-            str(seq): {"bytes": proofs[seq][0], "ms": round(proofs[seq][1] * 1000, 1)} for seq in (1, n // 2, n)
-        },
-        "inclusion_proof_entry_1_vs_raw_scan": round(proofs[1][1] / t_raw, 5),
-        "consistency_proof": {"bytes": len(proofs["c"]) * 32, "ms": round(t_consistency * 1000, 1)},
+        "verify_ledgers_tree_head_vs_anchor_scan": round(t_verify / t_anchor, 2),
+        "proofs": {str(key): proof for key, proof in proofs.items()},
     }
     path = Path(__file__).resolve().parent / "results" / f"tree-head-{args.entries}.json"
-    path.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"written to {path}")
 
 

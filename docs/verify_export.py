@@ -1,7 +1,8 @@
 """python verify_export.py REGISTER.jsonl [EARLIER.jsonl] | MANIFEST.json (docs/archive-format.md)
 | TREE_HEAD.json PUBLIC_KEY_HEX [EXPORT.jsonl …] [--earlier HEAD.json|DIR …] [--qr 'LEDGER1;…' | --qr QR.txt]
-| PROOF.json PUBLIC_KEY_HEX [--tsa-root ROOTS.pem …] (§11–13: needs `cryptography`; a root makes a tree head's
-RFC 3161 time trusted; --earlier: the tree heads received before, held in one sequence with this one)."""
+| PROOF.json PUBLIC_KEY_HEX [--tsa-root ROOTS.pem …] (§11–13: an entry's or a consistency proof; needs
+`cryptography` for the Ed25519 signatures, the Merkle proofs are checked with hashlib alone; a root makes a tree
+head's RFC 3161 time trusted; --earlier: the tree heads received before, held in one sequence with this one)."""
 
 import argparse
 import base64
@@ -36,8 +37,10 @@ def canon(document):
     return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
-def verify(path, earlier=None, anchors=()):  # earlier: an export kept before; anchors: (seq, hash, who showed it)
-    prev, chain, seq = "0" * 64, {}, 0  # the genesis hash: 64 zeros
+def verify(path, earlier=None, anchors=()):  # earlier: an export kept before; anchors: (seq, hash, who showed it,
+    # the register's Merkle root at that size or None)
+    prev, chain, seq, stack = "0" * 64, {}, 0, []  # the genesis hash: 64 zeros; stack: the tree's perfect subtrees
+    sizes = {n: (top, who) for n, _, who, top in anchors if top}
     if path.stat().st_size == 0:
         sys.exit(f"FAIL {path.name}: empty export, no entry to verify (a volume awaiting its opening has none)")
     for seq, line in enumerate(path.open(encoding="utf-8"), start=1):
@@ -54,20 +57,67 @@ def verify(path, earlier=None, anchors=()):  # earlier: an export kept before; a
         if earlier and earlier.readline() not in ("", line):
             sys.exit(f"FAIL seq {seq}: changed since the earlier export")
         prev = chain[seq] = digest
+        if sizes:  # RFC 9162 tree over the entries, kept as its perfect subtrees (size, hash), left to right
+            size, h = 1, hashlib.sha256(b"\0" + bytes.fromhex(digest)).digest()
+            while stack and stack[-1][0] == size:
+                size, h = 2 * size, node(stack.pop()[1], h)
+            stack.append((size, h))
+        if seq in sizes:
+            sizes[seq] = (*sizes[seq], fold(stack).hex())
     if earlier and earlier.readline():
         sys.exit(f"FAIL seq {seq + 1}: missing since the earlier export (entries cut off the end)")
-    for n, digest, who in anchors:
+    for n, digest, who, _ in anchors:
         if chain.get(n) != digest:
             sys.exit(f"FAIL {path.name} n° {n}: not the entry {who} (rewritten, removed or cut)")
+    for n, (top, who, *found) in sizes.items():  # found: the root of the export's first n entries
+        if found != [top]:
+            sys.exit(f"FAIL {path.name} n° {n}: the Merkle root of the entries up to it is not the one {who}")
     return seq, prev
 
 
-def leaf(register, seq, digest):  # RFC 6962: leaf = SHA-256(0x00 ‖ data), node = SHA-256(0x01 ‖ left ‖ right)
-    return hashlib.sha256(b"\0" + canon({"register": register, "seq": seq, "hash": digest})).digest()
+def leaf(register, seq, digest, root=None):  # RFC 6962: leaf = SHA-256(0x00 ‖ data), node = SHA-256(0x01 ‖ l ‖ r)
+    data = {"register": register, "seq": seq, "hash": digest, **({"root": root} if root else {})}  # root: format 2
+    return hashlib.sha256(b"\0" + canon(data)).digest()
 
 
 def node(left, right):
     return hashlib.sha256(b"\1" + left + right).digest()
+
+
+def fold(stack):  # the root of a tree kept as its perfect subtrees: each joined to the ones on its right
+    r = stack[-1][1]
+    for _, h in reversed(stack[:-1]):
+        r = node(h, r)
+    return r
+
+
+def walk(fn, sn, h, path):  # RFC 9162 §2.1.3.2 and §2.1.4.2: hash up a path; (the old tree's root, the new one's)
+    fr = h
+    for p in map(bytes.fromhex, path):
+        if sn == 0:
+            return None, None
+        if fn & 1 or fn == sn:
+            fr, h = node(p, fr), node(p, h)
+            while not fn & 1 and fn:
+                fn, sn = fn >> 1, sn >> 1
+        else:
+            h = node(h, p)
+        fn, sn = fn >> 1, sn >> 1
+    return (fr, h) if sn == 0 else (None, None)
+
+
+def path_root(h, index, size, path):  # the root an inclusion path leads to, None if it does not fit
+    return walk(index, size - 1, h, path)[1] if 0 <= index < size else None
+
+
+def consistent(m, n, first, second, proof):  # the tree of n leaves extends the tree of m leaves
+    if m == n or not 0 < m < n or (not proof and m & (m - 1)):
+        return m == n and first == second and not proof
+    proof = [first.hex(), *proof] if m & (m - 1) == 0 else proof
+    fn, sn = m - 1, n - 1
+    while fn & 1:
+        fn, sn = fn >> 1, sn >> 1
+    return walk(fn, sn, bytes.fromhex(proof[0]), proof[1:]) == (first, second)
 
 
 def root(leaves):
@@ -80,7 +130,9 @@ def root(leaves):
 def signed(head, key_hex, roots):  # the tree head's signature, with the public key alone, and its time-stamp
     if x509 is None:
         sys.exit("FAIL a tree head is checked with the Python package `cryptography`: pip install cryptography")
-    body = canon({k: head[k] for k in SIGNED})
+    if head.get("format", 1) not in (1, 2):
+        sys.exit(f"FAIL tree head n° {head['number']}: format {head['format']} is not known to this script")
+    body = canon({k: head[k] for k in (*SIGNED, "format")[: len(SIGNED) + ("format" in head)]})
     try:
         Ed25519PublicKey.from_public_bytes(bytes.fromhex(key_hex)).verify(bytes.fromhex(head["signature"]), body)
     except Exception:  # InvalidSignature, or a signature or key that is not hex of the right length
@@ -166,17 +218,12 @@ def stamped(head, roots):  # RFC 3161 token: a CMS SignedData (RFC 5652) over a 
     return when + " (trusted root)"
 
 
-def included(proof):  # RFC 9162 §2.1.3.2: the leaf and its audit path give the signed root
-    fn, sn, r = proof["leaf_index"], proof["tree_head"]["size"] - 1, leaf(proof["register"], *proof["head"])
-    for p in map(bytes.fromhex, proof["audit_path"]):
-        if fn & 1 or fn == sn:
-            r = node(p, r)
-            while not fn & 1 and fn:
-                fn, sn = fn >> 1, sn >> 1
-        else:
-            r = node(r, p)
-        fn, sn = fn >> 1, sn >> 1
-    return sn == 0 and r.hex() == proof["tree_head"]["root"]
+def in_head(part, register):  # a register's leaf (format 2) and its audit path lead to a tree head's root
+    leaf_, head = part["leaf"], part["tree_head"]
+    top = path_root(
+        leaf(register, leaf_["seq"], leaf_["hash"], leaf_["root"]), part["leaf_index"], head["size"], part["audit_path"]
+    )
+    return leaf_["register"] == register and "format" in head and top is not None and top.hex() == head["root"]
 
 
 def held(current, files, key_hex, roots):  # the heads received before and this one: one sequence, no fork
@@ -211,9 +258,19 @@ options = cli.parse_intermixed_args()
 roots = [c for f in options.tsa_root for c in x509.load_pem_x509_certificates(f.read_bytes())]
 path, args = pathlib.Path(options.files[0]), options.files[1:]
 document = json.loads(path.read_text(encoding="utf-8")) if path.suffix == ".json" else {}
+
+
+def page_of(text):  # §13: LEDGER1;register;seq;hash;establishment;tree head, or LEDGER2 … tree head size host
+    qr = text if text.startswith("LEDGER") else pathlib.Path(text).read_text("utf-8").strip()
+    page = qr.split(";") if qr.startswith("LEDGER1;") else qr.split(" ")
+    if (page[0], len(page)) not in (("LEDGER1", 6), ("LEDGER2", 8)) or not page[2].isdigit():
+        sys.exit("FAIL not the QR code of a printed page (LEDGER1;register;seq;hash;… or LEDGER2 register seq hash …)")
+    return page[1], int(page[2]), page[3].lower(), page[4].lower(), page[5]
+
+
 if "leaves" in document:  # a tree head, the exports it covers, and a printed page it covers
     time = signed(document, args[0], roots)
-    heads = {leaf_["register"]: (leaf_["seq"], leaf_["hash"]) for leaf_ in document["leaves"]}
+    heads = {leaf_["register"]: (leaf_["seq"], leaf_["hash"], leaf_.get("root")) for leaf_ in document["leaves"]}
     if root([leaf(r, *heads[r]) for r in sorted(heads)]).hex() != document["root"] or len(heads) != document["size"]:
         sys.exit("FAIL the tree head's root is not the Merkle root of its leaves")
     sequence = held(document, options.earlier, args[0], roots)
@@ -222,39 +279,59 @@ if "leaves" in document:  # a tree head, the exports it covers, and a printed pa
         if not (first := export.open(encoding="utf-8").readline()):
             sys.exit(f"FAIL {export.name}: empty export, no entry to verify (a volume awaiting its opening has none)")
         exports[json.loads(first)["register"]] = export
-    anchors = {register: [(*heads[register], "the tree head signed")] for register in exports}
-    for head in sequence:  # every head held: what it signed is still in the exports
+    anchors = {register: [(*heads[register][:2], "the tree head signed", None)] for register in exports}
+    for head in sequence:  # every head held: what it signed (from format 2, the Merkle root too) is in the exports
         for leaf_ in (leaf_ for leaf_ in head["leaves"] if leaf_["register"] in exports):
-            anchors[leaf_["register"]].append((leaf_["seq"], leaf_["hash"], f"tree head n° {head['number']} signed"))
+            who = f"tree head n° {head['number']} signed"
+            anchors[leaf_["register"]].append((leaf_["seq"], leaf_["hash"], who, leaf_.get("root")))
     time += f"; {len(sequence)} tree heads held in sequence" if len(sequence) > 1 else ""
-    if options.qr:  # §13: LEDGER1;register;seq;entry_hash;establishment;tree head number when printed
-        qr = options.qr if options.qr.startswith("LEDGER1;") else pathlib.Path(options.qr).read_text("utf-8").strip()
-        if len(page := qr.split(";")) != 6 or page[0] != "LEDGER1" or not page[2].isdigit():
-            sys.exit("FAIL not the QR code of a printed page (LEDGER1;register;seq;hash;establishment;tree head)")
-        _, register, seq, digest, establishment, printed = page
-        if establishment != document["establishment"] or int(seq) > heads.get(register, (0,))[0]:
+    if options.qr:
+        register, seq, digest, establishment, printed = page_of(options.qr)
+        if establishment != document["establishment"].lower() or seq > heads.get(register, (0,))[0]:
             sys.exit(
                 f"FAIL {register} n° {seq}: not covered by this tree head (another establishment's, or sealed before)"
             )
         if register not in exports:
             sys.exit(f"FAIL {register} n° {seq}: give the export of {register} to check the printed page against")
-        anchors[register].append((int(seq), digest, "the printed page shows"))
+        anchors[register].append((seq, digest, "the printed page shows", None))
         time += f"; printed page {register} n° {seq} (tree head n° {printed} when printed) covered"
     for register, export in exports.items():
         verify(export, anchors=anchors[register])
     sys.exit(print(f"OK tree head {document['establishment']} n° {document['number']}, {len(exports)} exports{time}"))
-if "audit_path" in document:  # one entry, its chain up to the register's head, the head in a tree head
-    time = signed(document["tree_head"], args[0], roots)
-    prev, entries = document["entries"][0]["prev_hash"], document["entries"]
-    for entry in entries:
-        digest = hashlib.sha256(canon({k: entry[k] for k in HASHED if k in entry})).hexdigest()
-        if entry["prev_hash"] != prev or entry["entry_hash"] != digest:
-            sys.exit(f"FAIL seq {entry['seq']}: the chain from the proved entry to the head is broken")
-        prev = digest
-    if [entries[-1]["seq"], prev] != document["head"] or not included(document):
-        sys.exit("FAIL the entry's chain does not lead to a head the tree head signed")
-    tree_head = document["tree_head"]["number"]
-    sys.exit(print(f"OK {document['register']} n° {entries[0]['seq']} in tree head n° {tree_head}{time}"))
+if "inclusion" in document:  # format 2: one entry, its path to the register's Merkle root, that root in a tree head
+    time, entry, register = signed(document["tree_head"], args[0], roots), document["entry"], document["register"]
+    digest = hashlib.sha256(canon({k: entry[k] for k in HASHED if k in entry})).hexdigest()
+    if (entry["register"], entry["seq"], entry["entry_hash"]) != (register, document["seq"], digest):
+        sys.exit(f"FAIL seq {document['seq']}: the entry's content does not give its hash")
+    size, h = document["leaf"]["seq"], hashlib.sha256(b"\0" + bytes.fromhex(digest)).digest()
+    top = path_root(h, entry["seq"] - 1, size, document["inclusion"])
+    if top is None or top.hex() != document["leaf"]["root"] or not in_head(document, register):
+        sys.exit(f"FAIL {register} n° {entry['seq']}: its inclusion path does not lead to a root the tree head signed")
+    if options.qr:  # the page the proof was fetched for (§13): the same register, entry and hash
+        page = page_of(options.qr)
+        if page[:4] != (register, entry["seq"], digest, document["tree_head"]["establishment"].lower()):
+            sys.exit(f"FAIL {page[0]} n° {page[1]}: this proof is not of the printed page's entry")
+        time += "; the printed page's entry"
+    hashes, number = len(document["inclusion"]) + len(document["audit_path"]), document["tree_head"]["number"]
+    sys.exit(print(f"OK {register} n° {entry['seq']} in tree head n° {number} ({size} entries, {hashes} hashes){time}"))
+if "consistency" in document:  # format 2: a register's tree in a later tree head extends the one in an earlier
+    register, first, second = document["register"], document["first"], document["second"]
+    for part in (first, second):
+        signed(part["tree_head"], args[0], roots)
+    a, b = first["tree_head"], second["tree_head"]
+    if (
+        a["establishment"] != b["establishment"]
+        or a["number"] > b["number"]
+        or not all(in_head(x, register) for x in (first, second))
+    ):
+        sys.exit(f"FAIL {register}: the two leaves are not the register's in two tree heads in order")
+    m, n = first["leaf"]["seq"], second["leaf"]["seq"]
+    if not consistent(m, n, *(bytes.fromhex(x["leaf"]["root"]) for x in (first, second)), document["consistency"]):
+        sys.exit(
+            f"FAIL {register}: its tree of {n} entries (tree head n° {b['number']}) does not extend its tree of "
+            f"{m} entries (tree head n° {a['number']}): rewritten or forked"
+        )
+    sys.exit(print(f"OK {register}: tree head n° {b['number']} ({n} entries) extends n° {a['number']} ({m} entries)"))
 files = document.get("files")
 for f in files or ():  # a manifest: each file's digest, and each export's chain, count and last hash
     if hashlib.sha256((path.parent / f["name"]).read_bytes()).hexdigest() != f["sha256"] or (

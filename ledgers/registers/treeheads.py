@@ -1,10 +1,12 @@
 """Signed tree heads: one per establishment at each sealing, over the last sealed checkpoint of
 each of its registers (docs/ledger-format.md §11).
 
-A tree head is the document that leaves the building: the Merkle root of the registers' heads,
-the counts of the append-only tables, the time, the previous tree head's hash (tree heads form a
-chain), signed with Ed25519 and, when ``LEDGERS_TSA_URL`` names an RFC 3161 time-stamping
-authority, dated by its token over the tree head's hash."""
+A tree head is the document that leaves the building: the Merkle root of the registers' heads
+(each with, from format 2 on, the RFC 9162 root of the register's own Merkle tree over its
+entries, so that one entry is proved in O(log n) hashes, §12), the counts of the append-only
+tables, the time, the previous tree head's hash (tree heads form a chain), signed with Ed25519
+and, when ``LEDGERS_TSA_URL`` names an RFC 3161 time-stamping authority, dated by its token over
+the tree head's hash."""
 
 import hashlib
 import json
@@ -12,6 +14,7 @@ from collections.abc import Iterator
 from datetime import datetime
 
 from django.apps import apps
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
@@ -20,21 +23,37 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.db import append_only_tables
 from ledgers.core.models import Establishment
 
-from . import merkle, timestamps
+from . import merkle, timestamps, trees
 from .chain import GENESIS_HASH, format_timestamp
 from .models import Checkpoint, Register, TreeHead
 from .signing import current_key_id, sign, signature_valid
-from .verification import Finding, scan_range, snapshot
+from .verification import Finding, scan_range
 
 SIGNED = ("establishment", "number", "created_at", "size", "root", "prev", "tables", "key_id")
+FORMAT = 2  # the registers' leaves carry their Merkle roots; format 1 heads (without) keep verifying
+
+
+def head_format(leaves: dict[str, list]) -> int:
+    """A tree head's format, read from its leaves: [seq, hash] (1) or [seq, hash, root] (2)."""
+    return FORMAT if any(len(leaf) == 3 for leaf in leaves.values()) else 1
+
+
+def signed_keys(doc: dict) -> tuple[str, ...]:
+    return (*SIGNED, "format") if "format" in doc else SIGNED
 
 
 def canonical(document: dict) -> bytes:
     return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
-def leaf_bytes(register: str, seq: int, digest: str) -> bytes:
-    return canonical({"register": register, "seq": seq, "hash": digest})
+def leaf_dict(register: str, seq: int, digest: str, root: str | None = None) -> dict:
+    """A register's leaf in a tree head: its sealed head, and from format 2 its tree's root."""
+    leaf = {"register": register, "seq": seq, "hash": digest}
+    return leaf if root is None else {**leaf, "root": root}
+
+
+def leaf_bytes(register: str, *head) -> bytes:
+    return canonical(leaf_dict(register, *head))
 
 
 def leaf_hashes(leaves: dict[str, list]) -> list[bytes]:
@@ -43,7 +62,7 @@ def leaf_hashes(leaves: dict[str, list]) -> list[bytes]:
 
 
 def signed_document(tree_head: TreeHead) -> dict:
-    return {
+    body = {
         "establishment": tree_head.establishment.code,
         "number": tree_head.number,
         "created_at": format_timestamp(tree_head.created_at),
@@ -53,6 +72,9 @@ def signed_document(tree_head: TreeHead) -> dict:
         "tables": tree_head.tables,
         "key_id": tree_head.key_id,
     }
+    if (version := head_format(tree_head.leaves)) > 1:
+        body["format"] = version
+    return body
 
 
 def document(tree_head: TreeHead) -> dict:
@@ -63,15 +85,16 @@ def document(tree_head: TreeHead) -> dict:
         "signature": tree_head.signature,
         "hash": tree_head.tree_hash,
         "timestamp_token": tree_head.timestamp_token or None,
-        "leaves": [{"register": n, "seq": s, "hash": h} for n, (s, h) in sorted(tree_head.leaves.items())],
+        "leaves": [leaf_dict(number, *head) for number, head in sorted(tree_head.leaves.items())],
     }
 
 
 def document_problem(doc: dict) -> str | None:
     """Why a tree head document does not stand on its own (signature, hash, root, token), or None."""
     try:
-        body = canonical({key: doc[key] for key in SIGNED})
-        leaves = {leaf["register"]: [leaf["seq"], leaf["hash"]] for leaf in doc["leaves"]}
+        body = canonical({key: doc[key] for key in signed_keys(doc)})
+        rooted = ("root",) if "format" in doc else ()
+        leaves = {leaf["register"]: [leaf[k] for k in ("seq", "hash", *rooted)] for leaf in doc["leaves"]}
     except (KeyError, TypeError):
         return str(_("tête d'arbre illisible"))
     if not signature_valid(doc["key_id"], doc["signature"], body):
@@ -122,15 +145,36 @@ def tables_problem(tables: dict[str, list[int]], using: str = DEFAULT_DB_ALIAS) 
     return None
 
 
-def _leaves(establishment: Establishment) -> dict[str, list]:
+def _leaves(establishment: Establishment, previous: TreeHead | None) -> dict[str, list]:
+    """{register number: [seq, entry hash, Merkle root]} of each register's last checkpoint; a root
+    already signed for the same head is taken from ``previous``, the others from stored subtrees
+    (completed first, for registers sealed before their trees were kept)."""
     latest = Checkpoint.objects.filter(register=OuterRef("pk")).order_by("-seq")
-    rows = (
+    registers = (
         Register.objects.filter(establishment=establishment)
         .annotate(seq=Subquery(latest.values("seq")[:1]), digest=Subquery(latest.values("entry_hash")[:1]))
         .filter(seq__isnull=False)
-        .values_list("number", "seq", "digest")
     )
-    return {number: [seq, digest] for number, seq, digest in rows}
+    before = previous.leaves if previous is not None else {}
+    leaves = {}
+    for register in registers:
+        head = [register.seq, register.digest]
+        if before.get(register.number, [])[:2] == head and len(before[register.number]) == 3:
+            leaves[register.number] = before[register.number]
+            continue
+        trees.extend(register, register.seq)
+        leaves[register.number] = [*head, trees.root(register, register.seq).hex()]
+    return leaves
+
+
+def tree_head_sign(tree_head: TreeHead) -> None:
+    """Sign ``tree_head`` with the current key: its key id, signature, hash and time-stamp."""
+    body = signed_document(tree_head)
+    tree_head.key_id = body["key_id"] = current_key_id()
+    body_bytes = canonical(body)
+    tree_head.signature = sign(body_bytes)[1]
+    tree_head.tree_hash = hashlib.sha256(body_bytes).hexdigest()
+    tree_head.timestamp_token = timestamps.stamp(bytes.fromhex(tree_head.tree_hash))
 
 
 def tree_heads_seal(*, now: datetime | None = None) -> list[TreeHead]:
@@ -139,8 +183,8 @@ def tree_heads_seal(*, now: datetime | None = None) -> list[TreeHead]:
     tables, made = table_counts(), []
     for establishment in Establishment.objects.filter(registers__checkpoints__isnull=False).distinct():
         with transaction.atomic():
-            leaves = _leaves(establishment)
             previous = TreeHead.objects.filter(establishment=establishment).order_by("-number").first()
+            leaves = _leaves(establishment, previous)
             if previous is not None and previous.leaves == leaves:
                 continue
             tree_head = TreeHead(
@@ -152,12 +196,7 @@ def tree_heads_seal(*, now: datetime | None = None) -> list[TreeHead]:
                 root_hash=merkle.root(leaf_hashes(leaves)).hex(),
                 prev_hash=previous.tree_hash if previous else GENESIS_HASH,
             )
-            body = signed_document(tree_head)
-            tree_head.key_id = body["key_id"] = current_key_id()
-            body_bytes = canonical(body)
-            tree_head.signature = sign(body_bytes)[1]
-            tree_head.tree_hash = hashlib.sha256(body_bytes).hexdigest()
-            tree_head.timestamp_token = timestamps.stamp(bytes.fromhex(tree_head.tree_hash))
+            tree_head_sign(tree_head)
             # Two runs at once make the same number twice: the second one is a no-op.
             TreeHead.objects.bulk_create([tree_head], ignore_conflicts=True)
             made.append(tree_head)
@@ -236,31 +275,75 @@ def newest_document(establishment: Establishment) -> dict | None:
     return document(tree_head) if tree_head else None
 
 
-def entry_proof(register: Register, seq: int) -> dict | None:
-    """Proof of entry ``seq``: the entries from it to the register's head in the newest tree head
-    that covers it (its chain position), the head's leaf index and Merkle audit path, and the
-    signed tree head (without its leaves); None while no tree head covers the entry."""
-    covering = (
-        TreeHead.objects.filter(
-            establishment_id=register.establishment_id, **{f"leaves__{register.number}__0__gte": seq}
-        )
-        .order_by("-number")
-        .first()
-    )
-    if covering is None:
-        return None
-    head = covering.leaves[register.number]
-    numbers = sorted(covering.leaves)
-    leaves = leaf_hashes(covering.leaves)
-    index = numbers.index(register.number)
-    tree_head = {key: value for key, value in document(covering).items() if key != "leaves"}
-    with snapshot():
-        entries = scan_range(register, seq, head[0])
+def _head_of(register: Register, *, covering: int = 0, number: int | None = None) -> TreeHead | None:
+    """The tree head ``number`` of the register's establishment, or its newest; None unless it
+    signs the register's Merkle root (format 2) at a size of at least ``covering``."""
+    heads = TreeHead.objects.filter(establishment_id=register.establishment_id)
+    head = (heads.filter(number=number) if number else heads.order_by("-number")).first()
+    leaf = head.leaves.get(register.number, []) if head else []
+    return head if len(leaf) == 3 and leaf[0] >= covering else None
+
+
+def register_in_head(tree_head: TreeHead, number: str) -> dict:
+    """The register's leaf in a tree head, its Merkle audit path there and the signed tree head
+    (without its leaves)."""
+    numbers = sorted(tree_head.leaves)
+    index = numbers.index(number)
     return {
-        "register": register.number,
-        "head": head,
+        "leaf": leaf_dict(number, *tree_head.leaves[number]),
         "leaf_index": index,
-        "audit_path": [p.hex() for p in merkle.inclusion_path(index, leaves)],
-        "tree_head": tree_head,
-        "entries": entries,
+        "audit_path": [p.hex() for p in merkle.inclusion_path(index, leaf_hashes(tree_head.leaves))],
+        "tree_head": {key: value for key, value in document(tree_head).items() if key != "leaves"},
     }
+
+
+def entry_proof(register: Register, seq: int, tree_head: int | None = None) -> dict | None:
+    """Proof of entry ``seq`` against the tree head numbered ``tree_head`` (default: the newest):
+    the entry, its RFC 9162 inclusion path in the register's tree of the size that head signs,
+    and the register's leaf in that head; O(log n) hashes, from stored subtrees. None unless that
+    head signs the register's root (format 2) and covers the entry."""
+    head = _head_of(register, covering=seq, number=tree_head)
+    if seq < 1 or head is None:
+        return None
+    size = head.leaves[register.number][0]
+    return {
+        "format": FORMAT,
+        "register": register.number,
+        "origin": log_origin(register),
+        "seq": seq,
+        "entry": scan_range(register, seq, seq)[0],
+        "inclusion": [p.hex() for p in trees.inclusion(register, seq, size)],
+        **register_in_head(head, register.number),
+    }
+
+
+def consistency_proof(register: Register, first: int, second: int | None = None) -> dict | None:
+    """Proof that the register's tree in tree head ``second`` (default: the newest) extends its
+    tree in tree head ``first`` (RFC 9162 §2.1.4), with its leaf in each; None unless both heads
+    sign the register's root and ``first`` comes before ``second``."""
+    older, newer = _head_of(register, number=first), _head_of(register, number=second)
+    if older is None or newer is None or older.number > newer.number:
+        return None
+    m, n = older.leaves[register.number][0], newer.leaves[register.number][0]
+    return {
+        "format": FORMAT,
+        "register": register.number,
+        "first": register_in_head(older, register.number),
+        "second": register_in_head(newer, register.number),
+        "consistency": [p.hex() for p in trees.consistency(register, m, n)],
+    }
+
+
+def log_origin(register: Register) -> str:
+    """The register's log name in checkpoints (C2SP tlog-checkpoint): one log per register."""
+    return f"{settings.LEDGERS_LOG_ORIGIN}/{register.number}"
+
+
+def merkle_checkpoint(register: Register) -> tuple[str, int, bytes] | None:
+    """(origin, tree size, 32-byte root) of the register's Merkle tree over its entries as its
+    establishment's newest tree head signs it; None while no format 2 tree head covers it."""
+    head = _head_of(register)
+    if head is None:
+        return None
+    size, _digest, root = head.leaves[register.number]
+    return log_origin(register), size, bytes.fromhex(root)

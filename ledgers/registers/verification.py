@@ -294,7 +294,7 @@ def tree_head_anchor(register: Register, using: str = DEFAULT_DB_ALIAS) -> dict[
     )
     if newest is None or register.number not in newest[0]:
         return {}
-    seq, digest = newest[0][register.number]
+    seq, digest = newest[0][register.number][:2]  # format 2 adds the register's Merkle root
     return {seq: (digest, format_timestamp(newest[1]))}
 
 

@@ -14,6 +14,7 @@ from ledgers.registers.printing.register import render_register
 from ledgers.registers.services import entries_bulk_append
 from ledgers.registers.synthetic import synthetic_payloads
 from tests.registers.conftest import opened_register
+from tests.registers.test_tree_heads import HOST
 
 LAST_ON_PAGE = re.compile(r"Dernière entrée de la page : n° (\d+)")
 
@@ -52,6 +53,6 @@ def test_reg_21_every_printed_page_carries_a_qr_code_that_decodes_to_its_last_en
             assert codes == []
             continue
         seq = int(last.group(1))
-        assert codes == [f"LEDGER1;{register.number};{seq};{hashes[seq]};mcb;1"]
+        assert codes == [f"LEDGER2 {register.number} {seq} {hashes[seq].upper()} MCB 1 {len(hashes)} {HOST}"]
         checked.add(seq)
     assert len(checked) >= 3 and max(checked) == max(hashes)

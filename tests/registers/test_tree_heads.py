@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
@@ -15,7 +16,7 @@ from django.test import override_settings
 
 from ledgers.registers import merkle
 from ledgers.registers.models import TreeHead
-from ledgers.registers.printing.register import RegisterPrint, qr_payload, render_register
+from ledgers.registers.printing.register import RegisterPrint, qr_path, qr_payload, render_register
 from ledgers.registers.signing import load_private, new_private_pem, public_keys, raw_public
 from ledgers.registers.treeheads import document_problem, tree_heads_seal
 from ledgers.registers.verification import export_lines, verify_register
@@ -23,6 +24,7 @@ from tests.registers.conftest import opened_register
 from tests.registers.test_evidence import append, rewrite
 
 VERIFY = settings.BASE_DIR / "docs" / "verify_export.py"
+HOST = urlsplit(settings.NOTIFICATIONS_SITE_URL).netloc.upper()  # as a printed page's QR code names it
 
 
 def public_hex(private: str = "") -> str:
@@ -124,28 +126,6 @@ def test_reg_20_the_auditor_checks_a_tree_head_and_exports_with_the_public_key_a
 
 
 @pytest.mark.django_db
-def test_reg_20_proof_of_one_entry_checked_offline(mc, mc_staff, tmp_path, client, user_in):
-    register = opened_register(mc, mc_staff)
-    append(register, mc_staff, 5)
-    with pytest.raises(CommandError, match="Aucune tête d'arbre"):
-        call_command("prove_entry", register.number, "3", stdout=io.StringIO())
-    call_command("seal_checkpoints", stdout=io.StringIO())
-    call_command("prove_entry", register.number, "3", stdout=(text := io.StringIO()))
-    proof = json.loads(text.getvalue())
-    assert [e["seq"] for e in proof["entries"]] == [3, 4, 5, 6] and proof["head"][0] == 6
-    (tmp_path / "proof.json").write_text(text.getvalue(), encoding="utf-8")
-    done = audit(tmp_path / "proof.json", public_hex())
-    assert (done.returncode, done.stdout.strip()) == (0, f"OK {register.number} n° 3 in tree head n° 1, no time-stamp")
-    proof["entries"][1]["payload"] = {"forged": True}
-    (tmp_path / "proof.json").write_text(json.dumps(proof), encoding="utf-8")
-    done = audit(tmp_path / "proof.json", public_hex())
-    assert done.returncode == 1 and "seq 4: the chain from the proved entry to the head is broken" in done.stderr
-    client.force_login(mc_staff.writer)
-    served = client.get(f"/api/v1/registers/{register.number}/entries/3/proof/")
-    assert served.status_code == 200 and served.json()["head"] == [6, proof["head"][1]]
-
-
-@pytest.mark.django_db
 def test_public_keys_are_served_to_anyone(client):
     keys = client.get("/api/v1/registers/public-keys/").json()["keys"]
     assert [k["public_key"] for k in keys] == [public_hex()]
@@ -159,9 +139,12 @@ def test_reg_21_a_page_qr_payload_checks_against_an_export(mc, mc_staff):
     append(register, mc_staff, 2)
     call_command("seal_checkpoints", stdout=io.StringIO())
     printer = RegisterPrint(register, head_seq=3, head_hash=register.entries.get(seq=3).entry_hash, lang="fr")
-    payload = qr_payload(register.number, 3, register.entries.get(seq=3).entry_hash, mc.code, printer.tree_head)
-    tag, number, seq, digest, code, tree_head = payload.split(";")
-    assert (tag, number, code, tree_head) == ("LEDGER1", register.number, "mcb", "1")
+    digest = register.entries.get(seq=3).entry_hash
+    payload = qr_payload(register.number, 3, digest, mc.code, printer.tree_head, printer.tree_size)
+    tag, number, seq, digest, code, tree_head, size, host = payload.split(" ")
+    assert (tag, number, code, tree_head, size, host) == ("LEDGER2", register.number, "MCB", "1", "3", HOST)
+    assert qr_path(payload)[0] <= 41  # alphanumeric mode: no larger than format 1's shorter text in byte mode
+    digest = digest.lower()
     exported = {json.loads(line)["seq"]: json.loads(line)["entry_hash"] for line in export_lines(register)}
     assert exported[int(seq)] == digest
     assert render_register(register, io.BytesIO()).pages >= 1  # the footer draws it on every page
@@ -181,7 +164,8 @@ def test_reg_21_the_auditor_checks_a_printed_pages_qr_code_against_an_export_and
     render_register(register, io.BytesIO())
     page = drawn[-1]
     digest = register.entries.get(seq=6).entry_hash
-    assert page == f"LEDGER1;{register.number};6;{digest};mcb;1"  # printed after tree head n° 1
+    # Printed after tree head n° 1, which holds the register's first 4 entries.
+    assert page == f"LEDGER2 {register.number} 6 {digest.upper()} MCB 1 4 {HOST}"
     append(register, mc_staff, 1)
     export = tmp_path / "export.jsonl"
     export.write_text("".join(line + "\n" for line in export_lines(register)), encoding="utf-8")
@@ -197,7 +181,7 @@ def test_reg_21_the_auditor_checks_a_printed_pages_qr_code_against_an_export_and
             f"OK tree head mcb n° 2, 1 exports, no time-stamp; printed page {register.number} n° 6 "
             "(tree head n° 1 when printed) covered",
         ), done.stderr
-    done = audit(second, public_hex(), export, "--qr", page.replace(digest, "0" * 64))
+    done = audit(second, public_hex(), export, "--qr", page.replace(digest.upper(), "0" * 64))
     assert done.returncode == 1 and "n° 6: not the entry the printed page shows" in done.stderr
     done = audit(second, public_hex(), "--qr", page)
     assert done.returncode == 1 and f"give the export of {register.number}" in done.stderr

@@ -2,7 +2,7 @@ from django.urls import path
 from rest_framework.routers import SimpleRouter
 
 from . import acts
-from .views import EntryProofView, EntryViewSet, PublicKeysView, RegisterViewSet
+from .views import ConsistencyProofView, EntryProofView, EntryViewSet, PublicKeysView, RegisterViewSet
 
 router = SimpleRouter()
 router.register("registers", RegisterViewSet, basename="register")
@@ -31,5 +31,10 @@ urlpatterns = [
         "registers/<str:register_number>/entries/<int:seq>/proof/",
         EntryProofView.as_view(),
         name="entry-proof",
+    ),
+    path(
+        "registers/<str:register_number>/consistency/",
+        ConsistencyProofView.as_view(),
+        name="register-consistency",
     ),
 ]

@@ -1,5 +1,5 @@
 from django.http import Http404
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
@@ -12,7 +12,7 @@ from ledgers.core.authz import reauthenticate
 from .. import selectors, services
 from ..models import Entry
 from ..signing import published_keys
-from ..treeheads import entry_proof
+from ..treeheads import consistency_proof, entry_proof
 from .serializers import EntrySerializer, RegisterSerializer, VisaRequestSerializer
 
 
@@ -86,12 +86,44 @@ class PublicKeysView(APIView):
         return Response({"keys": published_keys()})
 
 
-class EntryProofView(APIView):
-    """Proof of one entry up to a signed tree head (docs/ledger-format.md §12)."""
+def _head_number(request, name: str) -> int | None:
+    value = request.query_params.get(name, "")
+    if value and not value.isdigit():
+        raise Http404
+    return int(value) if value else None
 
-    @extend_schema(responses={200: OpenApiResponse(description="La preuve (JSON)."), 404: None})
+
+class EntryProofView(APIView):
+    """Proof of one entry against a signed tree head, ``?tree_head=N`` or the newest: O(log n)
+    hashes (docs/ledger-format.md §12)."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("tree_head", int, description="N° de la tête d'arbre (par défaut la dernière).")],
+        responses={200: OpenApiResponse(description="La preuve (JSON)."), 404: None},
+    )
     def get(self, request, register_number: str, seq: int):
-        proof = entry_proof(selectors.register_for(request.user, register_number), seq)
+        register = selectors.register_for(request.user, register_number)
+        proof = entry_proof(register, seq, _head_number(request, "tree_head"))
         if proof is None:
+            raise Http404
+        return Response(proof)
+
+
+class ConsistencyProofView(APIView):
+    """Proof that a register's tree in tree head ``?second=N`` (default the newest) extends its
+    tree in tree head ``?first=M`` (docs/ledger-format.md §12)."""
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("first", int, required=True, description="N° de la première tête d'arbre."),
+            OpenApiParameter("second", int, description="N° de la seconde (par défaut la dernière)."),
+        ],
+        responses={200: OpenApiResponse(description="La preuve (JSON)."), 404: None},
+    )
+    def get(self, request, register_number: str):
+        register = selectors.register_for(request.user, register_number)
+        first = _head_number(request, "first")
+        proof = first and consistency_proof(register, first, _head_number(request, "second"))
+        if not proof:
             raise Http404
         return Response(proof)

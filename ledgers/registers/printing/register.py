@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import BinaryIO
+from urllib.parse import urlsplit
 
 import zxingcpp
 from django.conf import settings
@@ -211,14 +212,15 @@ class RegisterPrint:
             .first()
         )
         self.opening_payload, self.opening_role = opening if opening else ({}, "")
-        # The newest signed tree head when printed: the page's QR code names it (ledger-format §13).
-        self.tree_head = (
+        # The newest signed tree head when printed, and the register's size in it: the page's QR
+        # code names them (ledger-format §13).
+        newest = (
             TreeHead.objects.filter(establishment=self.establishment)
             .order_by("-number")
-            .values_list("number", flat=True)
+            .values_list("number", f"leaves__{register.number}__0")
             .first()
-            or 0
         )
+        self.tree_head, self.tree_size = (newest[0], newest[1] or 0) if newest else (0, 0)
         last = Entry.objects.filter(register=register, seq=head_seq).values_list("recorded_at", flat=True).first()
         self.state_date = last or register.created_at
         self.table = Table.build(
@@ -494,7 +496,8 @@ class RegisterPrint:
             c.drawRightString(right, bottom - 9, _("Dernière entrée de la page : n° %(seq)s") % {"seq": seq})
             c.setFont(BOLD, 10)
             c.drawRightString(right, bottom - 22, _("Empreinte : %(digest)s") % {"digest": digest[:DIGEST_CHARS]})
-            self._qr(c, qr_payload(self.register.number, seq, digest, self.establishment.code, self.tree_head))
+            page = (self.register.number, seq, digest, self.establishment.code, self.tree_head, self.tree_size)
+            self._qr(c, qr_payload(*page))
 
     @staticmethod
     def _qr(c: Canvas, text: str) -> None:
@@ -561,6 +564,11 @@ def qr_path(text: str) -> tuple[int, str]:
     return size, " ".join(rects) + " f"
 
 
-def qr_payload(register: str, seq: int, digest: str, establishment: str, tree_head: int) -> str:
-    """The text of a page's QR code (docs/ledger-format.md §13)."""
-    return f"LEDGER1;{register};{seq};{digest};{establishment};{tree_head}"
+def qr_payload(register: str, seq: int, digest: str, establishment: str, tree_head: int, size: int) -> str:
+    """The text of a page's QR code (docs/ledger-format.md §13): the entry, the newest tree head
+    when printed and the register's size in it, and the host that serves the entry's proof
+    against a tree head (/api/v1/registers/REGISTER/entries/SEQ/proof/?tree_head=N). In capitals
+    (register numbers are) and spaces: the QR code's alphanumeric mode keeps it as small as the
+    shorter text of format 1 in byte mode, so that a page prints as fast."""
+    host = urlsplit(settings.NOTIFICATIONS_SITE_URL).netloc
+    return " ".join(map(str, ("LEDGER2", register, seq, digest, establishment, tree_head, size, host))).upper()
