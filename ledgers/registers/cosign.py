@@ -31,6 +31,7 @@ from . import merkle, trees
 from .chain import format_timestamp
 from .models import Checkpoint, Cosignature, Entry, Register
 from .signing import signing_key
+from .treeheads import log_origin
 from .verification import Finding
 
 logger = logging.getLogger("ledgers.checkpoints")
@@ -51,10 +52,6 @@ def witnesses() -> list[Witness]:
     return [Witness(item["url"].rstrip("/"), note.parse_vkey(item["vkey"])) for item in settings.LEDGERS_WITNESSES]
 
 
-def origin(register: Register) -> str:
-    return f"{settings.LEDGERS_LOG_ORIGIN}/{register.number}"
-
-
 def log_vkey() -> str:
     """The casino's log key as a verifier key (c2sp.org/signed-note), for the witness's add-log."""
     public = note.raw_public(signing_key().public_key())
@@ -65,7 +62,7 @@ def register_head(register: Register) -> tuple[str, int, bytes] | None:
     """(origin, tree size, root) of the register's newest sealed head: its last checkpoint's seq
     and the root of its Merkle tree at that size; None before its first seal."""
     seq = Checkpoint.objects.filter(register=register).order_by("-seq").values_list("seq", flat=True).first()
-    return None if seq is None else (origin(register), seq, trees.root(register, seq))
+    return None if seq is None else (log_origin(register), seq, trees.root(register, seq))
 
 
 def signed_checkpoint(text: str) -> str:
@@ -110,7 +107,7 @@ def _body(register: Register, old: int, size: int, checkpoint: str) -> str:
 
 def _ask(client: _Client, register: Register, checkpoint: Checkpoint, root: bytes) -> Outcome:
     witness = client.witness
-    text = note.Checkpoint(origin(register), checkpoint.seq, root).text
+    text = note.Checkpoint(log_origin(register), checkpoint.seq, root).text
     signed = signed_checkpoint(text)
     last = (
         Cosignature.objects.filter(
@@ -248,7 +245,7 @@ def cosignatures_verify(
     for witness in configured:
         mine = {row[0]: row for row in cosignatures if row[1] == witness.name and row[2] == witness.verifier.id.hex()}
         for _pk, wname, _kid, signed_at, signature, seq in mine.values():
-            text = note.Checkpoint(origin(register), seq, roots[seq]).text if seq in roots else ""
+            text = note.Checkpoint(log_origin(register), seq, roots[seq]).text if seq in roots else ""
             line = f"{note.DASH} {wname} {signature}\n"
             if note.cosignature_time(text, line, witness.verifier) != int(signed_at.timestamp()):
                 report.fail(
@@ -276,7 +273,7 @@ def _served(witness: Witness, register: Register, report: Report) -> note.Checkp
 
 
 def _fetch_served(witness: Witness, register: Register) -> note.Checkpoint | None:
-    url = f"{witness.url}/{hashlib.sha256(origin(register).encode()).hexdigest()}/checkpoint"
+    url = f"{witness.url}/{hashlib.sha256(log_origin(register).encode()).hexdigest()}/checkpoint"
     try:
         with urllib.request.urlopen(url, timeout=settings.LEDGERS_WITNESS_TIMEOUT_SECONDS) as response:
             served = response.read().decode("utf-8")
@@ -289,7 +286,7 @@ def _fetch_served(witness: Witness, register: Register) -> note.Checkpoint | Non
         line = note.signature_line(name, kid, raw)
         if note.cosignature_time(text, line, witness.verifier) is not None:
             checkpoint = note.parse_checkpoint(text)
-            if checkpoint.origin == origin(register):
+            if checkpoint.origin == log_origin(register):
                 return checkpoint
     raise note.NoteError(str(_("sa réponse ne porte pas sa cosignature")))
 

@@ -29,6 +29,7 @@ from django.utils import timezone
 from ledgers.registers import cosign, merkle, trees
 from ledgers.registers.models import Checkpoint, Cosignature, Entry, Register
 from ledgers.registers.services import checkpoints_seal
+from ledgers.registers.treeheads import log_origin
 from ledgers.registers.verification import export_lines
 from tests.registers.conftest import triggers_bypassed
 from tests.registers.test_evidence import append, rewrite
@@ -168,9 +169,9 @@ def test_reg_20_each_seal_is_cosigned_by_the_witness(mc_register, mc_staff, witn
     # The witness kept both heads, each with the casino's signature and its own cosignature.
     heads = witness.cli("heads", "--db", witness.db)
     assert heads.count(f"\n\u2014 {NAME} ") == 2
-    newest = cosign.origin(mc_register) + heads.rpartition(cosign.origin(mc_register))[2]
+    newest = log_origin(mc_register) + heads.rpartition(log_origin(mc_register))[2]
     text = note.verify(newest.rstrip("\n") + "\n", [note.parse_vkey(cosign.log_vkey())])
-    assert note.parse_checkpoint(text) == note.Checkpoint(cosign.origin(mc_register), 8, head[2])
+    assert note.parse_checkpoint(text) == note.Checkpoint(log_origin(mc_register), 8, head[2])
 
     out, failed = verify()
     assert failed is None, out
@@ -179,14 +180,14 @@ def test_reg_20_each_seal_is_cosigned_by_the_witness(mc_register, mc_staff, witn
 
     # The auditor: the checkpoint the witness serves, its cosignature and the register's export, offline.
     served = urllib.request.urlopen(
-        f"{witness.url}/{hashlib.sha256(cosign.origin(mc_register).encode()).hexdigest()}/checkpoint"
+        f"{witness.url}/{hashlib.sha256(log_origin(mc_register).encode()).hexdigest()}/checkpoint"
     ).read()
     (tmp_path / "checkpoint.txt").write_bytes(served)
     export = tmp_path / "register.jsonl"
     export.write_text("".join(line + "\n" for line in export_lines(mc_register)), encoding="utf-8")
     ok = audit(tmp_path / "checkpoint.txt", cosign.log_vkey(), witness.vkey, export)
     assert ok.returncode == 0, ok.stderr
-    assert ok.stdout.startswith(f"OK {cosign.origin(mc_register)} n° 8 cosigned by {NAME} ")
+    assert ok.stdout.startswith(f"OK {log_origin(mc_register)} n° 8 cosigned by {NAME} ")
 
 
 def audit(*args) -> subprocess.CompletedProcess:
@@ -198,7 +199,7 @@ def test_reg_20_the_auditor_needs_a_witness_cosignature_over_the_export(mc_regis
     seal(mc_register)
     served = (
         urllib.request.urlopen(
-            f"{witness.url}/{hashlib.sha256(cosign.origin(mc_register).encode()).hexdigest()}/checkpoint"
+            f"{witness.url}/{hashlib.sha256(log_origin(mc_register).encode()).hexdigest()}/checkpoint"
         )
         .read()
         .decode()
@@ -230,7 +231,7 @@ def test_reg_20_a_full_reseal_after_a_rewrite_is_refused_by_the_witness(mc_regis
     assert outcome.status == "refused" and outcome.detail.startswith("422 not consistent"), outcome
     assert not Cosignature.objects.exists()
     refused = witness.cli("refused", "--db", witness.db)
-    assert f"{cosign.origin(mc_register)}\told 6\tsize 6" in refused and "\t422\t" in refused
+    assert f"{log_origin(mc_register)}\told 6\tsize 6" in refused and "\t422\t" in refused
 
     out, failed = verify()
     assert failed and "n'est plus celle du registre (réécrit)" in failed, out
@@ -243,7 +244,7 @@ def test_reg_20_a_full_reseal_after_a_rewrite_is_refused_by_the_witness(mc_regis
 def test_reg_20_a_head_forking_from_the_witnesss_is_refused(mc_register, mc_staff, witness):
     append(mc_register, mc_staff, 4)
     seal(mc_register)  # the witness holds the head of 5 entries
-    origin = cosign.origin(mc_register)
+    origin = log_origin(mc_register)
     leaves = [
         trees.entry_leaf(h)
         for h in Entry.objects.filter(register=mc_register).order_by("seq").values_list("entry_hash", flat=True)
