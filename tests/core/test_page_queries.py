@@ -16,10 +16,18 @@ from bench.history import more_history, more_seances
 from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_logins
 from ledgers.core.roles import Role
 
-# The busiest home (FR directeur responsable, comité: about 70 with the demo, 90 when each check of
-# each open table-partie read on its own, over 700 when each table-partie ever held cost its own
-# queries): every panel's reads, then the page's own.
-HOME_QUERIES = 75
+# Every role's home reads at most GOAL queries, except the homes below, held at their present count
+# (plus one, for the day the month ends): they show what each open séance still lacks and which
+# table-partie can open, and each séance check and each opening check reads on its own.
+GOAL = 30
+ABOVE_GOAL = {
+    f"{Role.INSPECTEUR}.{DEMO_MC}": 38,
+    f"{Role.SOUS_DIRECTEUR}.{DEMO_MC}": 50,
+    f"{Role.DIRECTEUR_JEUX}.{DEMO_MC}": 48,
+    f"{Role.CHEF_TABLE}.{DEMO_FR}": 34,
+    f"{Role.DIRECTEUR_RESPONSABLE}.{DEMO_FR}": 63,
+    f"{Role.COMITE}.{DEMO_FR}": 64,
+}
 LIST_QUERIES = 25
 LISTS = (
     "registers:list",
@@ -60,14 +68,14 @@ def costs(client, assert_max, pages: list[tuple[str, str, int]]) -> dict[tuple[s
 
 
 def test_every_home_and_list_page_stays_under_its_query_bound(demo, db, client, django_assert_max_num_queries):
-    pages = [(username, "/", HOME_QUERIES) for username, _role, _est in demo_logins()]
+    pages = [(username, "/", ABOVE_GOAL.get(username, GOAL)) for username, _role, _est in demo_logins()]
     pages += [(f"{role}.{code}", reverse(name), LIST_QUERIES) for code, role in DIRECTORS for name in LISTS]
     costs(client, django_assert_max_num_queries, pages)  # caches warm (content types, sessions)
     assert costs(client, django_assert_max_num_queries, pages) == costs(client, django_assert_max_num_queries, pages)
 
 
 def test_every_home_and_list_page_reads_as_much_after_more_history(demo, db, client, django_assert_max_num_queries):
-    pages = [(username, "/", HOME_QUERIES) for username, _role, _est in demo_logins()]
+    pages = [(username, "/", ABOVE_GOAL.get(username, GOAL)) for username, _role, _est in demo_logins()]
     pages += [(f"{role}.{code}", reverse(name), LIST_QUERIES) for code, role in DIRECTORS for name in LISTS]
     costs(client, django_assert_max_num_queries, pages)  # caches warm
     before = costs(client, django_assert_max_num_queries, pages)
