@@ -65,10 +65,15 @@ def open_seances(establishment: Establishment) -> QuerySet[Seance]:
     return Seance.objects.filter(establishment=establishment, status=Seance.Status.OPEN)
 
 
+def others_open_that_day(seance: Seance) -> QuerySet[Seance]:
+    """The establishment's other séances open on the séance's date."""
+    return open_seances(seance.establishment).filter(date=seance.date).exclude(pk=seance.pk)
+
+
 def last_open_of_day(seance: Seance) -> bool:
     """Whether no other séance of the establishment is open on the séance's date: closing it
     closes the gaming day."""
-    return not open_seances(seance.establishment).filter(date=seance.date).exclude(pk=seance.pk).exists()
+    return not others_open_that_day(seance).exists()
 
 
 def establishment_of(obj: Model) -> Establishment | None:
