@@ -13,6 +13,7 @@ from ledgers.core.authz import roles_of
 from ledgers.core.dashboard import MainAct, Panel, dashboard_panel, main_acts
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
+from ledgers.core.selectors import counted_together
 
 from . import selectors
 from .domains import rule_id
@@ -29,13 +30,18 @@ def _counts(title: Promise, link: str, lines: list[tuple[Promise, int]]) -> Pane
 def card_room(request: HttpRequest, establishment: Establishment) -> Panel | None:
     if not roles_of(request.user, establishment) & set(DEPOT_CONTROLLERS[establishment.jurisdiction]):
         return None
+    counted = counted_together(
+        issued=selectors.issued_units(establishment),
+        control=selectors.awaiting_control(establishment),
+        destruction=selectors.awaiting_destruction(establishment),
+    )
     return _counts(
         _("Journée du cartier"),
         "cards:day",
         [
-            (_("Cartes en service aux tables"), selectors.issued_units(establishment).count()),
-            (_("En attente de contrôle"), selectors.awaiting_control(establishment).count()),
-            (_("En attente de destruction"), selectors.awaiting_destruction(establishment).count()),
+            (_("Cartes en service aux tables"), counted["issued"]),
+            (_("En attente de contrôle"), counted["control"]),
+            (_("En attente de destruction"), counted["destruction"]),
         ],
     )
 
@@ -44,13 +50,18 @@ def card_room(request: HttpRequest, establishment: Establishment) -> Panel | Non
 def card_inspection(request: HttpRequest, establishment: Establishment) -> Panel | None:
     if Role.INSPECTEUR not in roles_of(request.user, establishment):
         return None
+    counted = counted_together(
+        issued=selectors.issued_units(establishment),
+        exchanges=selectors.open_exchanges(establishment),
+        incidents=selectors.card_incidents(establishment),
+    )
     return _counts(
         _("File de l'inspecteur"),
         "cards:inspector",
         [
-            (_("Rentrées à surveiller"), selectors.issued_units(establishment).count()),
-            (_("Échanges de cartes à rapprocher"), selectors.open_exchanges(establishment).count()),
-            (_("Incidents de cartes ouverts"), selectors.card_incidents(establishment).count()),
+            (_("Rentrées à surveiller"), counted["issued"]),
+            (_("Échanges de cartes à rapprocher"), counted["exchanges"]),
+            (_("Incidents de cartes ouverts"), counted["incidents"]),
         ],
     )
 

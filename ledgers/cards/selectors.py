@@ -181,7 +181,7 @@ def awaiting_destruction(establishment: Establishment) -> QuerySet[CardUnit]:
     return (
         units_of(establishment)
         .filter(status__in=WITHDRAWN_STATUSES, parent__isnull=True, table_session__isnull=True)
-        .exclude(pk__in=list(planned))
+        .exclude(pk__in=planned)
     )
 
 

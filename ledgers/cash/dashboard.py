@@ -48,7 +48,8 @@ def cash_waiting(request: HttpRequest, establishment: Establishment) -> Panel | 
                     reverse("cash:slip_serve", args=[slip.pk]),
                 )
             )
-    counts = list(selectors.counts_waiting(establishment))
+    certifies = bool(roles & set(CERTIFIERS[establishment.jurisdiction]))
+    counts = list(selectors.counts_waiting(establishment)) if certifies or roles & set(CASHIERS) else []
     if roles & set(CASHIERS):
         items += [
             (
@@ -58,7 +59,7 @@ def cash_waiting(request: HttpRequest, establishment: Establishment) -> Panel | 
             for c in counts
             if c.status == "awaiting"
         ]
-    if roles & set(CERTIFIERS[establishment.jurisdiction]):
+    if certifies:
         # A difference between the two blind counts is escalated to the certifier, who settles it.
         escalated, agreed = (
             _("Écart entre les deux comptages de la table %(table)s à trancher"),

@@ -38,15 +38,6 @@ def counts_certified(seance: Seance) -> Iterator[Missing]:
             code,
             reverse("cash:count", args=[session.pk]),
         )
-    for session in selectors.played_without_float(seance):
-        # FLAG, not a refusal: the text forbids play before the signed avance (COUNT-34), which the
-        # float entry on the open partie cannot prevent; the closing page names the table instead.
-        yield Missing(
-            _("avance de la table %(table)s non inscrite au carnet") % {"table": session.table.number},
-            "COUNT-34" if seance.establishment.jurisdiction == "FR" else "COUNT-01",
-            reverse("cash:float", args=[session.pk]),
-            flag=True,
-        )
     for cagnotte in selectors.uncounted_cagnottes(seance).select_related("table_session__table"):
         yield Missing(
             _("cagnotte de la table %(table)s à compter") % {"table": cagnotte.table_session.table.number},
@@ -60,6 +51,19 @@ def counts_certified(seance: Seance) -> Iterator[Missing]:
             _("montant affiché du bad beat jackpot de la table %(table)s") % {"table": session.table.number},
             "COUNT-24",
             reverse("cash:bad_beat", args=[session.pk]),
+        )
+
+
+@on_seance_closing(flags_only=True)
+def avances_missing(seance: Seance) -> Iterator[Missing]:
+    for session in selectors.played_without_float(seance):
+        # FLAG, not a refusal: the text forbids play before the signed avance (COUNT-34), which the
+        # float entry on the open partie cannot prevent; the closing page names the table instead.
+        yield Missing(
+            _("avance de la table %(table)s non inscrite au carnet") % {"table": session.table.number},
+            "COUNT-34" if seance.establishment.jurisdiction == "FR" else "COUNT-01",
+            reverse("cash:float", args=[session.pk]),
+            flag=True,
         )
 
 

@@ -4,7 +4,7 @@ import datetime
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet, Sum
+from django.db.models import Exists, OuterRef, QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -121,7 +121,9 @@ def is_certified(session: TableSession) -> bool:
 
 def uncounted_sessions(seance: Seance) -> list[TableSession]:
     """Table-parties of the séance that received a float and have no certified count."""
-    return [s for s in seance_sessions(seance).filter(floats__isnull=False).distinct() if not is_certified(s)]
+    with_float = seance.table_sessions.filter(Exists(TableFloat.objects.filter(table_session=OuterRef("pk"))))
+    sessions = with_float.select_related("table__establishment", "count").order_by("table__number")
+    return [s for s in sessions if not is_certified(s)]
 
 
 def played_without_float(seance: Seance) -> list[TableSession]:

@@ -45,6 +45,9 @@ class Missing:
 
 SeanceCheck = Callable[["Seance"], Iterable[Missing]]
 _seance_checks: list[SeanceCheck] = []
+# Checks that only ever flag (``on_seance_closing(flags_only=True)``): what the séance still lacks
+# does not read them, so the closing and the homes do not pay their queries.
+_flag_only_checks: set[SeanceCheck] = set()
 
 _opening_checks: list[Check] = []
 _closing_checks: list[Check] = []
@@ -194,15 +197,31 @@ def run_table_setup_checks(table: "GamingTable") -> None:
         check(table)
 
 
-def on_seance_closing(check: SeanceCheck) -> SeanceCheck:
-    if check not in _seance_checks:
-        _seance_checks.append(check)
-    return check
+def on_seance_closing(
+    check: SeanceCheck | None = None, *, flags_only: bool = False
+) -> SeanceCheck | Callable[[SeanceCheck], SeanceCheck]:
+    """Register a séance check (usable as ``@on_seance_closing`` or, for a check that yields only
+    flags, ``@on_seance_closing(flags_only=True)``)."""
+
+    def declare(check: SeanceCheck) -> SeanceCheck:
+        if check not in _seance_checks:
+            _seance_checks.append(check)
+        if flags_only:
+            _flag_only_checks.add(check)
+        return check
+
+    return declare if check is None else declare(check)
 
 
 def seance_missing(seance: "Seance") -> list[Missing]:
     """Every mandatory record the séance still lacks, in the order the apps registered their checks."""
-    return [missing for check in _seance_checks for missing in check(seance) if not missing.flag]
+    return [
+        missing
+        for check in _seance_checks
+        if check not in _flag_only_checks
+        for missing in check(seance)
+        if not missing.flag
+    ]
 
 
 def seance_flags(seance: "Seance") -> list[Missing]:

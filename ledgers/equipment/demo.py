@@ -11,6 +11,7 @@ domains seed; a day whose séance already exists is left as it is.
 
 import datetime
 from collections.abc import Callable
+from functools import cached_property
 from typing import TextIO
 
 from django.contrib.auth import get_user_model
@@ -131,6 +132,16 @@ class Casino:
 
     def user(self, role: str) -> AbstractBaseUser:
         return demo_user(self.est, role)
+
+    @cached_property
+    def croupiers(self) -> list[AbstractBaseUser]:
+        """The demo croupier and the other roulette croupiers of the plan (created once, read once)."""
+        crew = [self.user(Role.CROUPIER)]
+        for name, first_name, last_name in self.plan.get("croupiers", []):
+            user = demo_account(f"{name}.{self.est.code}", first_name, last_name)
+            membership_grant(user=user, establishment=self.est, role=Role.CROUPIER, actor=None)
+            crew.append(user)
+        return crew
 
     def shoe(self, number: str) -> Shoe:
         return Shoe.objects.get(establishment=self.est, serial=number)
@@ -366,17 +377,6 @@ def _end_of_partie(casino: Casino, seance: Seance) -> None:
             )
 
 
-def _croupiers(casino: Casino) -> list[AbstractBaseUser]:
-    """The demo croupier and the other roulette croupiers of the plan (created once)."""
-    crew = [casino.user(Role.CROUPIER)]
-    for name, first_name, last_name in casino.plan.get("croupiers", []):
-        username = f"{name}.{casino.est.code}"
-        user = demo_account(username, first_name, last_name)
-        membership_grant(user=user, establishment=casino.est, role=Role.CROUPIER, actor=None)
-        crew.append(user)
-    return crew
-
-
 def _launchers(casino: Casino, seance: Seance, day: int) -> None:
     """MC roulette: the sous-directeur sets the ordre de roulement of each open table (three of the
     four croupiers, a different start every day), then the chef de table records six turns
@@ -384,7 +384,7 @@ def _launchers(casino: Casino, seance: Seance, day: int) -> None:
     games = ROTATION_GAMES[casino.est.jurisdiction]
     if not games:
         return
-    crew, chef, flags = _croupiers(casino), casino.user(Role.CHEF_TABLE), casino.plan["launch_flags"]
+    crew, chef, flags = casino.croupiers, casino.user(Role.CHEF_TABLE), casino.plan["launch_flags"]
     for session in TableSession.objects.filter(
         seance=seance, status=TableSession.Status.OPEN, table__game__in=games
     ).select_related("table"):

@@ -47,7 +47,7 @@ def lid_key_returned(session: TableSession) -> None:
         )
 
 
-@on_seance_closing
+@on_seance_closing(flags_only=True)
 def machine_keys_out(seance: Seance) -> Iterator[Missing]:
     for issue in selectors.out_at_closing(seance.establishment):
         yield Missing(

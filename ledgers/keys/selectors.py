@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.apps import apps
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import F, FilteredRelation, Q, QuerySet
+from django.db.models import F, FilteredRelation, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -107,15 +107,13 @@ def exceptions(
     (KEY-02 for socle and bill-box release keys, KEY-05 for machine keys), or a machine key still
     out when a séance closed (KEY-05); latest due first."""
     now = now or timezone.now()
-    last_closing = (
-        Seance.objects.filter(establishment=est, status=Seance.Status.CLOSED)
-        .order_by("-closed_at")
-        .values_list("closed_at", flat=True)
-        .first()
-    )
-    out = list(out_issues(est))
+    closings = Seance.objects.filter(establishment=est, status=Seance.Status.CLOSED).order_by("-closed_at")
+    # The last closing read with the keys out, in the same query.
+    out = list(out_issues(est).annotate(last_closing=Subquery(closings.values("closed_at")[:1])))
     at_closing = {
-        issue.pk for issue in out if last_closing and issue.issued_at < last_closing and _held_past_closing(est, issue)
+        issue.pk
+        for issue in out
+        if issue.last_closing and issue.issued_at < issue.last_closing and _held_past_closing(est, issue)
     }
     if lock_types is not None:
         out = [issue for issue in out if issue.key.lock_type in lock_types]

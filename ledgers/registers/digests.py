@@ -16,6 +16,7 @@ entries stay of format 2.
 
 import hashlib
 from collections.abc import Iterable, Iterator
+from functools import cache
 
 import orjson
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -45,6 +46,7 @@ def _columns_sql(history: type[Model], where: str, using: str) -> str:
     )
 
 
+@cache  # the tracked models are fixed once the apps are loaded; every append reads them
 def _histories() -> dict[str, type[Model]]:
     from .evidence import tracked_models
 

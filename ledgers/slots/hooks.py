@@ -17,7 +17,7 @@ from ledgers.core.hooks import SLOT_STATEMENT_TOTAL, Missing, on_seance_closing,
 from ledgers.core.models import Establishment, Seance
 from ledgers.core.readable import euros
 from ledgers.core.roles import Role
-from ledgers.core.selectors import last_open_of_day
+from ledgers.core.selectors import counted_together, last_open_of_day, others_open_that_day
 
 from . import selectors
 from .models import DailyTransmittal, Intervention, Machine
@@ -106,15 +106,20 @@ def intervention_sheets_handed_over(seance: Seance) -> Iterator[Missing]:
     cannot be made: a sheet opened after it was handed over (the day has one envelope), or an
     intervention still under way (its sheet is not closed)."""
     est = seance.establishment
-    if (
-        est.jurisdiction != "MC"
-        or not last_open_of_day(seance)
-        or not selectors.sheets_of_day(est, seance.date).filter(transmittal__isnull=True).exists()
-    ):
+    if est.jurisdiction != "MC":
         return
-    if DailyTransmittal.objects.filter(establishment=est, date=seance.date).exists():
+    sheets = selectors.sheets_of_day(est, seance.date)
+    counted = counted_together(  # every fact of the day in one query
+        other_seances=others_open_that_day(seance),
+        loose=sheets.filter(transmittal__isnull=True),
+        envelope=DailyTransmittal.objects.filter(establishment=est, date=seance.date),
+        under_way=sheets.filter(status=Intervention.Status.OPEN),
+    )
+    if counted["other_seances"] or not counted["loose"]:  # not the day's closing, or nothing to hand over
+        return
+    if counted["envelope"]:
         what, flag = _("fiche d'intervention du jour hors de l'enveloppe remise"), True
-    elif selectors.sheets_of_day(est, seance.date).filter(status=Intervention.Status.OPEN).exists():
+    elif counted["under_way"]:
         what, flag = _("fiches d'intervention du jour non remises : une intervention est en cours"), True
     else:
         what, flag = _("fiches d'intervention du jour à remettre à la Direction de l'exploitation"), False

@@ -36,9 +36,13 @@ def socles_of(est: Establishment) -> QuerySet[Socle]:
     return Socle.objects.filter(establishment=est).select_related("room", "machine")
 
 
-def installed_count(est: Establishment) -> int:
+def installed(est: Establishment) -> QuerySet[Machine]:
     """Machines in operation (the 75-machine threshold, SET-43)."""
-    return Machine.objects.filter(establishment=est, status=Machine.Status.IN_SERVICE).count()
+    return Machine.objects.filter(establishment=est, status=Machine.Status.IN_SERVICE)
+
+
+def installed_count(est: Establishment) -> int:
+    return installed(est).count()
 
 
 def last_values(meter_ids: list[int]) -> dict[int, int]:

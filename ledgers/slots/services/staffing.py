@@ -24,6 +24,7 @@ from ledgers.core.authz import role_named_by_text, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
+from ledgers.core.selectors import counted_together
 from ledgers.registers.services import display_name
 from ledgers.registers.written import reserve_written
 
@@ -53,11 +54,12 @@ def staffing_of(est: Establishment, date: datetime.date) -> SlotStaffing | None:
 
 def staffing_missing(est: Establishment, date: datetime.date) -> bool:
     """FR: machines are in operation and the day has no staffing yet (the dashboard's reminder)."""
-    return (
-        est.jurisdiction == "FR"
-        and selectors.installed_count(est) > 0
-        and not SlotStaffing.objects.filter(establishment=est, date=date).exists()
+    if est.jurisdiction != "FR":
+        return False
+    counted = counted_together(
+        installed=selectors.installed(est), staffed=SlotStaffing.objects.filter(establishment=est, date=date)
     )
+    return counted["installed"] > 0 and not counted["staffed"]
 
 
 def _person(est: Establishment, user: AbstractBaseUser | None, roles: tuple[str, ...], what: object) -> str:
