@@ -49,6 +49,7 @@ def test_slot_52_fr_machine_page_asks_the_registrants_passkey_for_the_fiche(clie
     key = enrol(fr_room.keeper, fr_room.est)
     client.force_login(fr_room.keeper)
     url = reverse("slots:machine_register")
+    assert 'name="passkey"' in client.get(url).content.decode()  # what static/js/passkeys.js fills in
     data = {
         "machine_type": "Vidéo",
         "technology": "electronic",
