@@ -165,6 +165,27 @@ def _named(username: str | None) -> AbstractBaseUser | None:
     return get_user_model().objects.filter(username=(username or "").strip()).first() if username else None
 
 
+class AuthorPasskeyMixin(forms.Form):
+    """An act that cotes et paraphe a register volume in its author's name as it is done (a
+    machine's fiche, a JPM's modèle 26): that opening entry is their signature, taken with their
+    passkey when they hold one (``register_open``), so the browser is asked for it
+    (static/js/passkeys.js) and the author is the act's signer (``signers``). ``author_signs``:
+    whether the act, as filled in, opens such a volume. Needs ``self.request``."""
+
+    # The author's passkey assertion over the opening entry, filled in by the browser.
+    passkey = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def author_signs(self, cleaned: dict) -> bool:
+        return True
+
+    def clean(self):
+        cleaned = super().clean()
+        passkey = cleaned.pop("passkey", "") or None
+        if self.author_signs(cleaned):
+            self.signers = [*getattr(self, "signers", ()), Signer(self.request.user, passkey)]
+        return cleaned
+
+
 class ReauthMixin(forms.Form):
     """A signature by the logged-in user (a visa, a verification): their password again, their
     authenticator code when they have one, and their passkey when they have one (``signers``: the

@@ -20,6 +20,19 @@ class NoInput(serializers.Serializer):
     """An act whose URL says everything: no body."""
 
 
+def passkey_input() -> serializers.JSONField:
+    """The signer's passkey assertion over the act's entry, when it is signed with one."""
+    return serializers.JSONField(
+        required=False,
+        default=None,
+        write_only=True,
+        help_text=_(
+            "Signature par clé d'accès, quand l'acte l'exige : le PublicKeyCredential (JSON) que "
+            "navigator.credentials.get() rend pour les options reçues en réponse 400 (passkey_options)."
+        ),
+    )
+
+
 class Signature(serializers.Serializer):
     """The input of an act that is the caller's signature (a visa, a certification, a hand-over:
     REG-28): they type their password again, and their authenticator code when they have one."""
@@ -34,15 +47,7 @@ class Signature(serializers.Serializer):
         write_only=True,
         help_text=_("Code d'authentification, si le signataire en a un."),
     )
-    passkey = serializers.JSONField(
-        required=False,
-        default=None,
-        write_only=True,
-        help_text=_(
-            "Signature par clé d'accès, quand l'acte l'exige : le PublicKeyCredential (JSON) que "
-            "navigator.credentials.get() rend pour les options reçues en réponse 400 (passkey_options)."
-        ),
-    )
+    passkey = passkey_input()
 
 
 class ServiceAction(EstablishmentScoped, generics.GenericAPIView):

@@ -4,12 +4,13 @@ signature is their username and password in the request (``comite_username``, ``
 
 from rest_framework import serializers
 
-from ledgers.core.api.actions import ServiceAction
+from ledgers.core.api.actions import ServiceAction, passkey_input
 from ledgers.core.api.fields import DateField, DateTimeField
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_serializer
 from ledgers.incidents.models import IncidentNotice
 from ledgers.registers.api.serializers import EntrySerializer
+from ledgers.signatures.passkeys import Signer, signing
 
 from ..forms import MOVE_COUNTERSIGNERS, split_move_countersignatures
 from ..models import (
@@ -52,6 +53,7 @@ class SlotProgressiveInputSerializer(serializers.Serializer):
     game_name = serializers.CharField(allow_blank=True, default="", **TEXT)
     payment_programme = serializers.CharField(allow_blank=True, default="", **TEXT)
     members = serializers.ListField(child=serializers.CharField(max_length=200), default=list, max_length=50)
+    passkey = passkey_input()  # a JPM: its keeper's, over its modèle 26's opening (SLOT-38)
 
 
 class SlotProgressiveSerializer(serializers.ModelSerializer):
@@ -84,7 +86,8 @@ class ProgressiveCreateView(Act):
     input_serializer, output_serializer = SlotProgressiveInputSerializer, SlotProgressiveSerializer
 
     def perform(self, data):
-        return progressives.progressive_create(establishment=self.establishment, **self.inputs(data))
+        with signing([Signer(self.request.user, self.passkey)] if data["multisite"] else []):
+            return progressives.progressive_create(establishment=self.establishment, **self.inputs(data))
 
 
 class SlotProgressiveReadingInputSerializer(serializers.Serializer):

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 from rest_framework import serializers
 
-from ledgers.core.api.actions import Signature
+from ledgers.core.api.actions import Signature, passkey_input
 from ledgers.core.api.fields import DateField, DateTimeField
 from ledgers.core.api.scoping import EstablishmentPK
 from ledgers.core.countersign import countersignature_serializer
@@ -347,11 +347,13 @@ class SlotMachineInputSerializer(serializers.Serializer):
     digits = serializers.IntegerField(min_value=1, max_value=15, default=8)
     other_meters = SlotOtherMeterSerializer(many=True, required=False, default=list, max_length=50)
     photo = serializers.ImageField(required=False, allow_null=True, default=None)
+    passkey = passkey_input()  # FR: the registrant's, over the fiche modèle 34's opening (SLOT-52)
 
     def machine_input(self) -> MachineInput:
         data = dict(self.validated_data)
         digits, others = data.pop("digits"), data.pop("other_meters")
         data.pop("photo")
+        data.pop("passkey")
         specs = [
             MeterSpec(code, digits, nature)
             for code, nature in required_meters(

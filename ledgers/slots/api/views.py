@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from ledgers.core.api.actions import ServiceAction
 from ledgers.core.api.scoping import EstablishmentList, EstablishmentReadOnlyViewSet
 from ledgers.core.models import Membership, Room
+from ledgers.signatures.passkeys import Signer, signing
 
 from .. import locks, selectors, services
 from ..forms import split_move_countersignatures
@@ -186,12 +187,17 @@ class MachineRegisterView(ServiceAction):
     def post(self, request, *args, **kwargs):
         data = self.input_serializer(data=request.data, context=self.get_serializer_context())
         data.is_valid(raise_exception=True)
-        machine = services.machine_register(
-            establishment=self.establishment,
-            data=data.machine_input(),
-            actor=request.user,
-            photo=data.validated_data["photo"],
+        # FR: the fiche modèle 34 opened with the machine is the registrant's signature (SLOT-52).
+        signers = (
+            [Signer(request.user, data.validated_data["passkey"])] if self.establishment.jurisdiction == "FR" else []
         )
+        with signing(signers):
+            machine = services.machine_register(
+                establishment=self.establishment,
+                data=data.machine_input(),
+                actor=request.user,
+                photo=data.validated_data["photo"],
+            )
         return Response(self.output(machine), status=status.HTTP_201_CREATED)
 
 

@@ -4,7 +4,13 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.countersign import CountersignMixin, ReauthMixin, countersignature_fields, countersigner_from
+from ledgers.core.countersign import (
+    AuthorPasskeyMixin,
+    CountersignMixin,
+    ReauthMixin,
+    countersignature_fields,
+    countersigner_from,
+)
 from ledgers.core.forms import EstablishmentForm
 from ledgers.core.models import Room
 from ledgers.incidents.models import IncidentNotice
@@ -27,7 +33,9 @@ class SocleForm(EstablishmentForm):
         self.fields["room"].queryset = Room.objects.filter(establishment=self.establishment)
 
 
-class MachineForm(EstablishmentForm):
+class MachineForm(AuthorPasskeyMixin, EstablishmentForm):
+    """FR: the fiche modèle 34 opened with the machine is the registrant's signature (SLOT-52)."""
+
     machine_type = forms.CharField(label=_("Type de machine"), max_length=100)
     technology = forms.ChoiceField(label=_("Technologie"), choices=Machine.Technology.choices)
     maker = forms.CharField(label=_("Fabricant"), max_length=100)
@@ -71,6 +79,13 @@ class MachineForm(EstablishmentForm):
         label=_("Fiche technique : caractéristiques"), widget=forms.Textarea(attrs={"rows": 3})
     )
     photo = forms.ImageField(label=_("Photographie"), required=False)
+
+    def setup(self) -> None:
+        if self.jurisdiction != "FR":
+            del self.fields["passkey"]
+
+    def author_signs(self, cleaned: dict) -> bool:
+        return self.jurisdiction == "FR"
 
     def clean_other_meters(self) -> list[MeterSpec]:
         specs = []

@@ -9,6 +9,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.countersign import AuthorPasskeyMixin
 from ledgers.core.exports import neutralise
 from ledgers.core.forms import EstablishmentForm
 from ledgers.incidents.models import IncidentNotice
@@ -45,7 +46,9 @@ def parse_lines(text: str, width: int) -> dict[str, list[int]]:
     return values
 
 
-class ProgressiveForm(EstablishmentForm):
+class ProgressiveForm(AuthorPasskeyMixin, EstablishmentForm):
+    """A JPM's modèle 26 is opened with it, signed by its keeper (SLOT-38, SLOT-51)."""
+
     code = forms.CharField(label=_("Identifiant du jackpot"), max_length=30)
     name = forms.CharField(label=_("Nom"), max_length=100)
     start_amount = forms.DecimalField(label=_("Montant de départ (€)"), **AMOUNT)
@@ -62,6 +65,9 @@ class ProgressiveForm(EstablishmentForm):
 
     def setup(self) -> None:
         self.fields["machines"].queryset = Machine.objects.filter(establishment=self.establishment)
+
+    def author_signs(self, cleaned: dict) -> bool:
+        return bool(cleaned.get("multisite"))
 
     def clean_members(self) -> list[str]:
         return [m.strip() for m in self.cleaned_data["members"].splitlines() if m.strip()]
