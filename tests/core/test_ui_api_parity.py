@@ -172,6 +172,7 @@ API_ROUTE_OF = {
     "profile-totp-confirm": "profile-api-totp-confirm",
     "profile-totp-revoke": "profile-api-totp-revoke",
     "registers:visa": "register-visas",
+    "registers:visa_kind": "register-visas-kind",
     "registers:volumes": "api-volume-paraphe",
     "establishment-setting": "establishment-settings",
     "establishment-create": "establishment-new",

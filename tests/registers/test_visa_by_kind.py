@@ -4,6 +4,7 @@ volume's visa its own entry signed once with the password; the internal visas th
 
 import pytest
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from ledgers.core.errors import RuleViolation
 from ledgers.registers.models import EntryKind
@@ -67,3 +68,23 @@ def test_reg_22_the_home_offers_the_kind_visa_and_its_page_signs_every_volume(cl
     assert response.status_code == 302
     assert first.entries.filter(kind=EntryKind.VISA).get().payload["covers_seq"] == 3
     assert second.entries.filter(kind=EntryKind.VISA).get().payload["covers_seq"] == 2
+
+
+def test_reg_22_the_api_visas_a_kind_in_one_act_and_refuses_a_wrong_password(mc, mc_staff):
+    first, second = opened_register(mc, mc_staff, qualifier="a"), opened_register(mc, mc_staff, qualifier="b")
+    write(first, mc_staff, 2)
+    write(second, mc_staff, 1)
+    api = APIClient()
+    api.force_authenticate(mc_staff.visa)
+    body = {"kind": "main_courante", "up_to": {first.number: 3, second.number: 2}, "statement": "Vu."}
+    url = f"/api/v1/registers/visas-by-kind/?establishment={mc.code}"
+
+    assert api.post(url, {**body, "password": "wrong"}, format="json").status_code == 400
+    assert not first.entries.filter(kind=EntryKind.VISA).exists()
+    assert (
+        api.post(url, {**body, "kind": "no_such_kind", "password": DEFAULT_PASSWORD}, format="json").status_code == 400
+    )
+
+    made = api.post(url, {**body, "password": DEFAULT_PASSWORD}, format="json")
+    assert made.status_code == 201, made.content
+    assert [(v["kind"], v["payload"]["covers_seq"]) for v in made.json()] == [("visa", 3), ("visa", 2)]

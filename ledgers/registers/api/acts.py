@@ -3,6 +3,7 @@ write a main courante fact, correct an entry, close the register. Each calls its
 refusal answers 409 with the rule's code and article."""
 
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -31,6 +32,25 @@ class RegisterCreateInput(serializers.Serializer):
 class RegisterOpenInput(Signature):
     paraphe = serializers.CharField(max_length=20)
     statement = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class KindVisaInput(Signature):
+    kind = serializers.ChoiceField(choices=(), help_text=_("Nature des registres visés ensemble."))
+    up_to = serializers.DictField(
+        child=serializers.IntegerField(min_value=1),
+        help_text=_("Pour chaque volume (son numéro), la dernière entrée que son visa couvre."),
+    )
+    statement = serializers.CharField(required=False, allow_blank=True, default="")
+    passkeys = serializers.DictField(
+        child=serializers.JSONField(),
+        required=False,
+        default=dict,
+        help_text=_("Pour chaque volume (son numéro), l'assertion de clé d'accès qui signe son visa."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = kind_choices()
 
 
 class MainCouranteInput(serializers.Serializer):
@@ -67,6 +87,23 @@ class RegisterOpenView(ServiceAction):
     def perform(self, data, register_number):
         register = register_for(self.request.user, register_number)
         return services.register_open(register=register, actor=self.request.user, passkey=self.passkey, **data)
+
+
+class KindVisaView(ServiceAction):
+    """The authority's visa of every volume of one kind in one act (REG-04, REG-22), as on the
+    grouped home: each volume's visa its own entry, each signed with its own passkey assertion."""
+
+    input_serializer, output_serializer, many = KindVisaInput, EntrySerializer, True
+
+    def perform(self, data):
+        return services.visa_sign_kind(
+            establishment=self.establishment,
+            kind=data["kind"],
+            actor=self.request.user,
+            up_to=data["up_to"],
+            statement=data["statement"],
+            passkeys=data["passkeys"],
+        )
 
 
 class MainCouranteView(ServiceAction):

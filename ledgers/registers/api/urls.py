@@ -11,6 +11,7 @@ urlpatterns = [
     path("registers/public-keys/", PublicKeysView.as_view(), name="public-keys"),
     path("registers/new/", acts.RegisterCreateView.as_view(), name="register-create"),
     path("registers/to-open/", acts.RegistersToOpenView.as_view(), name="registers-to-open"),
+    path("registers/visas-by-kind/", acts.KindVisaView.as_view(), name="register-visas-kind"),
     path("registers/<str:register_number>/opening/", acts.RegisterOpenView.as_view(), name="register-open"),
     path("registers/<str:register_number>/main-courante/", acts.MainCouranteView.as_view(), name="register-record"),
     path("registers/<str:register_number>/closing/", acts.RegisterCloseView.as_view(), name="register-close"),
