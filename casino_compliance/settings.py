@@ -277,6 +277,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ShuffleMethodEnum": "ledgers.cards.models.ShuffleMethod",
         "RoleEnum": "ledgers.core.roles.Role",
+        "RegisterKindEnum": "ledgers.registers.kinds.kind_choices",
         "DestructionMethodEnum": "ledgers.custody.models.DestructionSession.Method",
         "ItemStatusEnum": "ledgers.custody.models.ItemStatus",
         "DestructionStatusEnum": "ledgers.custody.models.DestructionSession.Status",

@@ -148,12 +148,17 @@ class Entry(models.Model):
     def act(self) -> str:
         """What the entry records, in its kind's words; its nature (opening act, visa…) when its
         payload names no act."""
+        return self.written_act or str(self.get_kind_display())
+
+    @property
+    def written_act(self) -> str:
+        """The act as the entry's payload names it, in the register's language ("" when none)."""
         if self.kind == EntryKind.RECORD and isinstance(self.payload, dict):
             for key in self.ACT_KEYS:
                 value = self.payload.get(key)
                 if isinstance(value, str) and value.strip():
                     return value
-        return str(self.get_kind_display())
+        return ""
 
     def hashed_fields(self, register_number: str | None = None) -> dict:
         fields = {

@@ -29,7 +29,8 @@ document.addEventListener("DOMContentLoaded", () => {
   if (!forms.length || !window.bootstrap) return;
   const fr = document.documentElement.lang.startsWith("fr");
   const modal = document.createElement("div");
-  modal.className = "modal fade";
+  // No fade: the question is there, readable at full contrast, the moment the act is asked.
+  modal.className = "modal";
   modal.id = "confirm-act";
   modal.tabIndex = -1;
   modal.setAttribute("aria-labelledby", "confirm-act-title");

@@ -83,6 +83,15 @@ def register_life(acts: Acts, director, authority, writer, visa) -> None:
         f"/api/v1/registers/{number}/visas/",
         {"up_to_seq": head["seq"], "statement": "Vu", "password": DEFAULT_PASSWORD},
     )
+    # The authority's visa of every main courante volume in one act (here the one volume).
+    head = acts.post(
+        writer, f"/api/v1/registers/{number}/main-courante/", {**FACT, "event_at": timezone.now().isoformat()}
+    )
+    acts.post(
+        visa,
+        "/api/v1/registers/visas-by-kind/",
+        {"kind": "main_courante", "up_to": {number: head["seq"]}, "statement": "Vu", "password": DEFAULT_PASSWORD},
+    )
     acts.post(director, f"/api/v1/registers/{number}/closing/", {"statement": "Clos."})
     acts.post(
         authority, f"/api/v1/registers/{number}/volumes/1/paraphe/", {"paraphe": "CG", "password": DEFAULT_PASSWORD}

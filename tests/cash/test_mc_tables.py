@@ -58,7 +58,7 @@ def test_game_24_refait_premiums_only_from_the_threshold_the_direction_fixed_set
     # Each insured stake is 20 000 € at least and pays 1 %: premiums below 200 € cannot be.
     with pytest.raises(RuleViolation) as below:
         services.count_certify(count=count, actor=inspecteur, words="vu", insurance_premiums=Decimal("120"))
-    assert below.value.code == "GAME-24" and "200.00" in str(below.value)
+    assert below.value.code == "GAME-24" and "200,00" in str(below.value)
     certified = services.count_certify(count=count, actor=inspecteur, words="vu", insurance_premiums=Decimal("250"))
     assert certified.insurance_premiums == Decimal("250.00")
 

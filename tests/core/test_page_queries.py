@@ -20,11 +20,11 @@ from tests.demo import seed_demo
 GOAL = 30
 ABOVE_GOAL = {
     f"{Role.INSPECTEUR}.{DEMO_MC}": 36,
-    f"{Role.SOUS_DIRECTEUR}.{DEMO_MC}": 48,
-    f"{Role.DIRECTEUR_JEUX}.{DEMO_MC}": 46,
+    f"{Role.SOUS_DIRECTEUR}.{DEMO_MC}": 56,
+    f"{Role.DIRECTEUR_JEUX}.{DEMO_MC}": 54,
     f"{Role.CHEF_TABLE}.{DEMO_FR}": 34,
-    f"{Role.DIRECTEUR_RESPONSABLE}.{DEMO_FR}": 62,
-    f"{Role.COMITE}.{DEMO_FR}": 63,
+    f"{Role.DIRECTEUR_RESPONSABLE}.{DEMO_FR}": 70,
+    f"{Role.COMITE}.{DEMO_FR}": 71,
 }
 LIST_QUERIES = 25
 LISTS = (

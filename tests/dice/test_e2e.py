@@ -70,7 +70,7 @@ def test_craps_seance_end_to_end(mc_org):
         )
     )
     chef = as_user(mc_org["chef_table"])
-    ok(chef.post(reverse("dice:session_open", kwargs={"pk": session.pk})))
+    ok(chef.post(reverse("dice:session_open", kwargs={"pk": session.pk}), {"confirm_missing": "1"}))
     ok(
         chef.post(
             reverse("dice:swap", kwargs={"pk": session.pk}),
@@ -202,7 +202,7 @@ def test_rampo_seance_end_to_end(fr_org):
         )
     )
     assert DiceAllocation.objects.get().signed_role == "comite"
-    ok(chef.post(reverse("dice:session_open", kwargs={"pk": session.pk})))
+    ok(chef.post(reverse("dice:session_open", kwargs={"pk": session.pk}), {"confirm_missing": "1"}))
     ok(chef.post(reverse("dice:swap", kwargs={"pk": session.pk}), {"pair_in": pairs[1].pk, "reason": "shooter"}))
     dice = list(Die.objects.filter(table_session=session))
     check = {

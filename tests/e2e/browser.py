@@ -69,3 +69,11 @@ def open_group(page, title: str):
     if group.get_attribute("open") is None:
         group.locator("summary").click()
     return group
+
+
+def open_kind(group, has):
+    """Open, within a home's line, the register kind's line holding ``has`` if it is closed."""
+    kind = group.locator("details.kind-group", has=has).first
+    if kind.get_attribute("open") is None:
+        kind.locator("summary").click()
+    return kind

@@ -10,7 +10,7 @@ from ledgers.registers.models import EntryKind
 from tests.factories import DEFAULT_PASSWORD
 from tests.registers.ui_setup import main_courante, monaco_cast
 
-from .browser import MARKS, open_group
+from .browser import MARKS, open_group, open_kind
 
 pytestmark = MARKS
 
@@ -32,7 +32,8 @@ def test_scj_agent_signs_a_visa_in_the_browser(live_server, mc, user_in, browser
     page.wait_for_url(live_server.url + "/")
     assert "Registres à viser ou à coter et parapher" in page.content()
 
-    open_group(page, "Registres à viser ou à coter et parapher").locator(f"text={register.number}").click()
+    group = open_group(page, "Registres à viser ou à coter et parapher")
+    open_kind(group, page.locator(f"text={register.number}")).locator(f"text={register.number}").click()
     page.wait_for_url(f"**/registres/{register.number}/")
     page.click("text=Viser")
     assert page.input_value("#id_up_to_seq") == "7"
