@@ -159,6 +159,7 @@ LEDGERS_INVITATION_HOURS = env.int("LEDGERS_INVITATION_HOURS", default=72)
 
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = 1  # hours
+AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
 # One lock per (username, client address): a signer's wrong passwords lock that signer at that
 # terminal only, never the other signers behind the same address nor the same name elsewhere.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

@@ -86,15 +86,11 @@ class InventoryCreateView(FormView):
         by_row: dict[int, list] = {}
         for problem in problems:
             by_row.setdefault(problem.row, []).append(problem)
-        columns = [(name, label) for name, label, _help in domain.columns]
-        rows = [
-            {"number": n, "cells": [row.get(name, "") for name, _label in columns], "problems": by_row.get(n, [])}
-            for n, row in enumerate(data["rows"], start=1)
-        ]
+        rows = lines_of(domain, data["rows"], by_row)
         form.data = form.data.copy()
         form.data["lines"] = rows_as_text(domain, data["rows"])  # an imported sheet, to correct here
         return self.render_to_response(
-            self.get_context_data(form=form, preview=rows, columns=columns, problems=problems)
+            self.get_context_data(form=form, preview=rows, columns=columns_of(domain), problems=problems)
         )
 
     def perform(self, form):
@@ -132,13 +128,34 @@ class BlankSheetView(EstablishmentRequiredMixin, TemplateView):
         return response
 
 
+def columns_of(domain) -> list[tuple[str, str]]:
+    return [(name, label) for name, label, _help in domain.columns]
+
+
+def lines_of(domain, rows: list[dict], problems_by_row: dict[int, list] | None = None) -> list[dict]:
+    """Each row numbered, its cells paired with their column's label (a phone shows one under the other)."""
+    return [
+        {
+            "number": n,
+            "cells": [(label, row.get(name, "")) for name, label in columns_of(domain)],
+            "problems": (problems_by_row or {}).get(n, []),
+        }
+        for n, row in enumerate(rows, start=1)
+    ]
+
+
 class InventoryMixin:
+    """An inventory of the house; its acts show the lines they sign."""
+
     @cached_property
     def inventory(self):
         return get_object_or_404(selectors.inventories(self.establishment), pk=self.kwargs["pk"])
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(inventory=self.inventory, **kwargs)
+        domain = get_domain(self.inventory.domain)
+        return super().get_context_data(
+            inventory=self.inventory, columns=columns_of(domain), lines=lines_of(domain, self.inventory.rows), **kwargs
+        )
 
     def get_success_url(self) -> str:
         return reverse("takeover:inventory", args=[self.inventory.pk])
@@ -153,13 +170,10 @@ class InventoryDetailView(EstablishmentRequiredMixin, InventoryMixin, TemplateVi
         problems = []
         if inventory.status != inventory.Status.POSTED:
             problems = selectors.inventory_problems(establishment=est, domain=domain.code, rows=inventory.rows)
-        columns = [(name, label) for name, label, _help in domain.columns]
         visa = domain.visa.get(est.jurisdiction)
         roles = set(self.roles)
         return super().get_context_data(
             domain=domain,
-            columns=columns,
-            lines=[[row.get(name, "") for name, _label in columns] for row in inventory.rows],
             problems=problems,
             visa=(visa[0], REQUIREMENTS[visa[0]].article, visa[1]) if visa else None,
             may_sign=bool(roles & set(DIRECTION[est.jurisdiction])),

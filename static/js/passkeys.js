@@ -6,6 +6,10 @@
    registers a new passkey: options from its data-options URL, the credential sent to data-url. */
 (function () {
   "use strict";
+  // The browser's own refusals, said in the page's language (the script tag carries the texts).
+  var said = (document.currentScript || {}).dataset || {};
+  var REFUSALS = { NotAllowedError: said.notAllowed, SecurityError: said.security, InvalidStateError: said.invalidState };
+  function why(error) { return REFUSALS[error && error.name] || (error && error.message) || String(error); }
   function toBytes(text) {
     var b64 = text.replace(/-/g, "+").replace(/_/g, "/");
     while (b64.length % 4) b64 += "=";
@@ -96,7 +100,7 @@
     var signs = form.hasAttribute("data-passkey") || form.querySelector("input[type=hidden][name$=passkey]");
     if (!signs || form.dataset.passkeyDone || !window.PublicKeyCredential) return;
     event.preventDefault();
-    sign(form).catch(function (error) { showError(form, error.message || String(error)); });
+    sign(form).catch(function (error) { showError(form, why(error)); });
   });
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-passkey-register]");
@@ -104,7 +108,7 @@
     event.preventDefault();
     register(button).catch(function (error) {
       var box = document.getElementById("passkey-register-error");
-      if (box) { box.textContent = error.message || String(error); box.hidden = false; }
+      if (box) { box.textContent = why(error); box.hidden = false; }
     });
   });
 })();

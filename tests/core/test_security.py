@@ -55,6 +55,10 @@ def test_login_page_answers_429_to_the_locked_user_only(mc, user_in, client):
         client.post(reverse("login"), {"username": a.username, "password": "faux"}, **meta)
     locked = client.post(reverse("login"), {"username": a.username, "password": DEFAULT_PASSWORD}, **meta)
     assert locked.status_code == 429
+    # The page says what happened, how long to wait, and the way back, in the site's own chrome.
+    page = locked.content.decode()
+    assert "Après 3 mots de passe ou codes erronés" in page and "Réessayez dans 1" in page
+    assert f'href="{reverse("login")}"' in page and "Se déconnecter" not in page
     ok = client.post(reverse("login"), {"username": b.username, "password": DEFAULT_PASSWORD}, **meta)
     assert ok.status_code == 302
 

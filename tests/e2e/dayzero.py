@@ -5,8 +5,9 @@ their authorities from their homes, the existing stock is taken over, the first 
 closes, and ``verify_ledgers`` passes.
 
 Each step is timed: ``Walk.step`` prints its duration as it ends and ``Walk.report`` the whole
-list. ``E2E_SCREENSHOTS=<dir>`` saves every page a step shows, at 1366 px, named after the
-jurisdiction, the step's number and the page, with the timings in ``<dir>/<prefix>-timings.txt``."""
+list. ``E2E_SCREENSHOTS=<dir>`` saves every page a step shows, named after the jurisdiction, the
+step's number and the page, with the timings in ``<dir>/<prefix>-timings.txt``. The walk is done at
+1366 px, or on the screen ``E2E_SIZE`` names (``phone``: 390 px, every page still checked)."""
 
 import io
 import os
@@ -23,9 +24,10 @@ from django.urls import reverse
 
 from tests.factories import DEFAULT_PASSWORD
 
-from .browser import check, screenshot
+from .browser import VIEWPORTS, check, screenshot
 
-DESKTOP = {"width": 1366, "height": 900}
+_width, _height = VIEWPORTS[os.environ.get("E2E_SIZE", "desktop")]
+SCREEN = {"width": _width, "height": _height}
 
 
 @dataclass
@@ -48,8 +50,8 @@ class Walk:
         screenshot(page, f"{self.prefix}-{len(self.timings) + 1:02d}-{name}")
 
     def page(self, username: str, password: str = DEFAULT_PASSWORD):
-        """A new browser at 1366 px, signed in as ``username``."""
-        context = self.browser.new_context(viewport=DESKTOP, locale="fr-FR")
+        """A new browser on the walk's screen, signed in as ``username``."""
+        context = self.browser.new_context(viewport=SCREEN, locale="fr-FR")
         context.set_default_timeout(120_000)  # a loaded machine serves slowly; the steps' durations say how much
         page = context.new_page()
         page.goto(self.url + reverse("login"))
@@ -123,7 +125,7 @@ def invite(walk: Walk, page, *, username: str, first_name: str, last_name: str, 
 
 def choose_password(walk: Walk, link: str, password: str) -> None:
     """The invited official opens their link and chooses their password (nobody else sees it)."""
-    context = walk.browser.new_context(viewport=DESKTOP, locale="fr-FR")
+    context = walk.browser.new_context(viewport=SCREEN, locale="fr-FR")
     context.set_default_timeout(120_000)
     page = context.new_page()
     page.goto(walk.url + urlsplit(link).path)

@@ -235,4 +235,4 @@ def test_reg_21_volumes_page_paraphe_and_print_history(client, register):
     refused = client.post(url, {"volume": 1, "paraphe": "C. G.", "password": DEFAULT_PASSWORD})
     assert refused.status_code == 409 and "REG-21" in refused.content.decode()
     assert VolumeParaphe.objects.count() == 1
-    assert f"<td>{record.paraphe}</td>" in client.get(url).content.decode()
+    assert f'<td data-label="Paraphe">{record.paraphe}</td>' in client.get(url).content.decode()

@@ -64,6 +64,9 @@ def test_mc_pages_preview_import_sign_post(client, house_mc):
     assert done.status_code == 302 and done["Location"] == reverse("takeover:inventory", args=[inventory.pk])
     assert [row["serial"] for row in inventory.rows] == ["S1", "S2"] and inventory.rows[1]["page"] == "13"
     assert client.get(done["Location"]).status_code == 200
+    # The signature page shows the lines it signs, each value under its column's name.
+    signing = client.get(reverse("takeover:sign", args=[inventory.pk])).content.decode()
+    assert 'data-label="Numéro d&#x27;ordre">S2</td>' in signing
     wrong = client.post(reverse("takeover:sign", args=[inventory.pk]), {"confirm": "on", "password": "x"})
     assert wrong.status_code == 200
     inventory.refresh_from_db()

@@ -93,3 +93,10 @@ def since(value: datetime | None) -> str:
     if now - value < timedelta(minutes=1):  # timesince would say "0 minute"
         return _("depuis moins d'une minute")
     return _("depuis %(age)s") % {"age": timesince(value, now, depth=1)}
+
+
+@register.filter
+def duration(value: timedelta) -> str:
+    """A length of time in words: "1 heure", "2 heures, 30 minutes"."""
+    now = timezone.now()
+    return timesince(now - value, now, depth=2)
