@@ -38,7 +38,7 @@ class PersonForm(EstablishmentForm):
     label reads its own field."""
 
     act = "person"
-    person = forms.ModelChoiceField(label=_("Personne"), queryset=get_user_model().objects.none())
+    person = forms.ModelChoiceField(label=_("Personne"), queryset=get_user_model().objects.none(), empty_label="—")
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("auto_id", f"{self.act}_%s")
@@ -80,7 +80,9 @@ class DeactivateForm(PersonForm):
 class HistoryForm(EstablishmentForm):
     """Either a person (every role they held here, when), or a role and a day (who held it then)."""
 
-    person = forms.ModelChoiceField(label=_("Personne"), queryset=get_user_model().objects.none(), required=False)
+    person = forms.ModelChoiceField(
+        label=_("Personne"), queryset=get_user_model().objects.none(), required=False, empty_label="—"
+    )
     role = forms.ChoiceField(label=_("Rôle"), required=False)
     day = forms.DateField(label=_("Jour"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
 

@@ -4,9 +4,11 @@ subtrees that the entries up to a size complete (at each seal), reading only the
 one stored node per level; inclusion and consistency proofs (RFC 9162 §2.1.3, §2.1.4) then read
 O(log² n) stored hashes at most, in a few queries, whatever the register's size."""
 
+import operator
 from collections.abc import Callable
+from functools import reduce
 
-from django.db import connection
+from django.db.models import Q
 
 from . import merkle
 from .models import Entry, MerkleNode, Register
@@ -25,26 +27,15 @@ def stored_size(register: Register) -> int:
 
 
 def _fetch(register: Register, keys: set[tuple[int, int]]) -> dict[tuple[int, int], bytes]:
-    found: dict[tuple[int, int], bytes] = {}
+    """The stored nodes among ``keys``, in one query (one clause per level)."""
     by_level: dict[int, list[int]] = {}
     for level, index in keys:
         by_level.setdefault(level, []).append(index)
     if not by_level:
-        return found
-    q = connection.ops.quote_name
-    clauses = " OR ".join(["(level = %s AND index = ANY(%s))"] * len(by_level))
-    params: list = [register.pk]
-    for level, indexes in by_level.items():
-        params += [level, indexes]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT level, {q('index')}, hash FROM {q(MerkleNode._meta.db_table)} "
-            f"WHERE register_id = %s AND ({clauses})",
-            params,
-        )
-        for level, index, digest in cursor.fetchall():
-            found[(level, index)] = bytes(digest)
-    return found
+        return {}
+    wanted = reduce(operator.or_, (Q(level=level, index__in=indexes) for level, indexes in by_level.items()))
+    rows = MerkleNode.objects.filter(wanted, register=register).values_list("level", "index", "hash")
+    return {(level, index): bytes(digest) for level, index, digest in rows}
 
 
 def batched(register: Register, compute: Callable[[Callable[[int, int], bytes]], object]):
