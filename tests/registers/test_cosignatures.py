@@ -29,10 +29,16 @@ from django.utils import timezone
 from ledgers.registers import cosign, merkle, trees
 from ledgers.registers.models import Checkpoint, Cosignature, Entry, Register
 from ledgers.registers.services import checkpoints_seal
-from ledgers.registers.treeheads import checkpoint_signature, log_origin, register_checkpoint, tree_heads_seal
+from ledgers.registers.treeheads import (
+    checkpoint_signature,
+    log_origin,
+    newest_document,
+    register_checkpoint,
+    tree_heads_seal,
+)
 from ledgers.registers.verification import export_lines
 from tests.registers.conftest import triggers_bypassed
-from tests.registers.test_evidence import append, rewrite
+from tests.registers.test_evidence import append, rewrite, truncate
 from witness import note
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db]
@@ -324,3 +330,36 @@ def test_the_witness_refuses_to_change_what_it_cosigned(mc_register, mc_staff, w
         db.execute("UPDATE cosigned SET size = 1")
     served = json.dumps(witness.cli("heads", "--db", witness_db))
     assert base64.b64encode(trees.root(mc_register, 2)).decode() in served
+
+
+def test_reg_20_a_rollback_to_an_older_backup_is_found_by_the_witness_and_the_head_kept_outside(
+    mc_register, mc_staff, witness, tmp_path
+):
+    append(mc_register, mc_staff, 2)
+    assert [o.status for o in seal(mc_register)] == ["cosigned"]  # 3 entries: the backup is taken then
+    append(mc_register, mc_staff, 4)
+    assert [o.status for o in seal(mc_register)] == ["cosigned"]  # 7 entries
+    kept = tmp_path / "tree-head.json"
+    kept.write_text(json.dumps(newest_document(mc_register.establishment)), encoding="utf-8")
+    # The database restored from the backup: every row written after it is gone, consistently.
+    with triggers_bypassed(), connection.cursor() as cursor:
+        cursor.execute(
+            "DELETE FROM registers_cosignature WHERE checkpoint_id IN "
+            "(SELECT id FROM registers_checkpoint WHERE register_id = %s AND seq > 3)",
+            [mc_register.pk],
+        )
+        cursor.execute("DELETE FROM registers_checkpoint WHERE register_id = %s AND seq > 3", [mc_register.pk])
+        cursor.execute(
+            "DELETE FROM registers_merklenode WHERE register_id = %s AND (index + 1) * power(2, level) > 3",
+            [mc_register.pk],
+        )
+        cursor.execute(
+            "DELETE FROM registers_treehead WHERE establishment_id = %s AND number > 1", [mc_register.establishment_id]
+        )
+    truncate(mc_register, 3)
+    with override_settings(LEDGERS_WITNESSES=[]):
+        assert verify()[1] is None  # the database alone is consistent
+        out, failed = verify("--tree-head", kept)
+        assert failed and "absente de la base ou différente" in out, out
+    out, failed = verify()
+    assert failed and f"{mc_register.number} n° 7 : {NAME} a cosigné 7 entrées, le registre en a moins" in failed, out
