@@ -14,11 +14,13 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
+from django.test import override_settings
 from django.utils import timezone
 
 import tests.dice.conftest as dice_setup
 import tests.registers.test_cosignatures as cosigning
 from ledgers.dice.models import Die, HistoricalDie
+from ledgers.registers.digests import stored_digests
 from ledgers.registers.models import Checkpoint, Cosignature, Entry, TreeHead
 from ledgers.registers.services import entry_append, visa_sign
 from tests.registers.conftest import opened_register, staff_for
@@ -209,6 +211,32 @@ def test_reg_20_a_tampering_re_sealed_with_the_key_is_found_against_the_witness(
         call_command("verify_ledgers", stdout=out)
     failures = [line for line in out.getvalue().splitlines() if line.startswith("ÉCHEC")]
     assert f"ÉCHEC\t{register.number} n° 8 : {AGAINST_THE_WITNESS[case]}" in "\n".join(failures), failures
+
+
+def test_reg_20_a_die_and_its_history_row_changed_in_place_and_re_sealed_are_found_against_the_witness(mc_org, witness):
+    """The whole rewrite: the die and its latest history row destroyed in place, the digest the
+    entry sealed made to match, the chain re-hashed from that entry and the register sealed anew
+    with the key. The database alone verifies; the witness's cosigned head does not."""
+    die = dice_setup.receive_mc(mc_org, 1)[0]
+    call_command("seal_checkpoints", stdout=io.StringIO())  # every register cosigned
+    entry = Entry.objects.filter(digests__has_key="dice.Die").order_by("-id").first()
+    cosigned = Cosignature.objects.get(checkpoint__register=entry.register).checkpoint.seq
+    hid = HistoricalDie.objects.filter(id=die.pk).latest("history_id").history_id
+    run_sql("UPDATE dice_die SET status = 'destroyed' WHERE id = %s", [die.pk])
+    run_sql("UPDATE dice_historicaldie SET status = 'destroyed' WHERE history_id = %s", [hid])
+    entry.digests["dice.Die"][str(hid)] = stored_digests("dice.Die", [hid])[hid][1]
+    run_sql("UPDATE registers_entry SET digests = %s WHERE id = %s", [json.dumps(entry.digests), entry.pk])
+    rewrite(entry.register, entry.seq, entry.payload)
+    cosigning.reseal_from_scratch(entry.register)
+    with override_settings(LEDGERS_WITNESSES=[]):
+        call_command("verify_ledgers", stdout=io.StringIO())  # the database alone is consistent
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("verify_ledgers", stdout=out)
+    assert (
+        f"ÉCHEC\t{entry.register.number} n° {cosigned} : la tête de {cosigned} entrées cosignée par "
+        "regulator.example/witness n'est plus celle du registre (réécrit)" in out.getvalue()
+    ), out.getvalue()
 
 
 def test_reg_20_a_tree_head_that_left_the_building_shows_its_deleted_successors(mc_org, user_in, tmp_path):
