@@ -323,13 +323,16 @@ def entry_proof(register: Register, seq: int, tree_head: int | None = None) -> d
         "entry": scan_range(register, seq, seq)[0],
         "inclusion": [p.hex() for p in trees.inclusion(register, seq, size)],
     }
-    if register.number in head.notes:
-        return {"format": PROOF_FORMAT, **proof, **_signed_head(register, head)}
-    return {"format": FORMAT, **proof, **register_in_head(head, register.number)}
+    compact = register.number in head.notes
+    return {"format": PROOF_FORMAT if compact else FORMAT, **proof, **_head_part(register, head, compact=compact)}
 
 
-def _signed_head(register: Register, head: TreeHead) -> dict:
-    return {"tree_head": head.number, "checkpoint": signed_checkpoint(register, head)}
+def _head_part(register: Register, head: TreeHead, *, compact: bool) -> dict:
+    """What a proof carries of ``head``: the register's signed checkpoint in it (format 3), or the
+    register's leaf in the whole head (format 2)."""
+    if compact:
+        return {"tree_head": head.number, "checkpoint": signed_checkpoint(register, head)}
+    return register_in_head(head, register.number)
 
 
 def consistency_proof(register: Register, first: int, second: int | None = None) -> dict | None:
@@ -342,20 +345,23 @@ def consistency_proof(register: Register, first: int, second: int | None = None)
         return None
     m, n = older.leaves[register.number][0], newer.leaves[register.number][0]
     compact = all(register.number in head.notes for head in (older, newer))
-    part = _signed_head if compact else (lambda r, head: register_in_head(head, r.number))
     return {
         "format": PROOF_FORMAT if compact else FORMAT,
         "register": register.number,
         **({"origin": log_origin(register)} if compact else {}),
-        "first": part(register, older),
-        "second": part(register, newer),
+        "first": _head_part(register, older, compact=compact),
+        "second": _head_part(register, newer, compact=compact),
         "consistency": [p.hex() for p in trees.consistency(register, m, n)],
     }
 
 
 def log_origin(register: Register) -> str:
     """The register's log name in checkpoints (C2SP tlog-checkpoint): one log per register."""
-    return f"{settings.LEDGERS_LOG_ORIGIN}/{register.number}"
+    return origin_of(register.number)
+
+
+def origin_of(number: str) -> str:
+    return f"{settings.LEDGERS_LOG_ORIGIN}/{number}"
 
 
 def leaf_checkpoint(number: str, leaf: list) -> note.Checkpoint | None:
@@ -363,7 +369,7 @@ def leaf_checkpoint(number: str, leaf: list) -> note.Checkpoint | None:
     format 1 leaf, which signs no Merkle root."""
     if len(leaf) != 3:
         return None
-    return note.Checkpoint(f"{settings.LEDGERS_LOG_ORIGIN}/{number}", leaf[0], bytes.fromhex(leaf[2]))
+    return note.Checkpoint(origin_of(number), leaf[0], bytes.fromhex(leaf[2]))
 
 
 def register_checkpoint(register: Register, tree_head: TreeHead | None = None) -> note.Checkpoint | None:
