@@ -203,6 +203,21 @@ def test_reg_20_each_seal_is_cosigned_by_the_witness(mc_register, mc_staff, witn
     assert ok.returncode == 0, ok.stderr
     assert ok.stdout.startswith(f"OK {log_origin(mc_register)} n° 8 cosigned by {NAME} ")
 
+    # A proof of one entry carries the same checkpoint, with the witness's cosignature: the
+    # phone's check needs nothing else than the casino's key and the witness's.
+    call_command("prove_entry", mc_register.number, "3", stdout=(printed := io.StringIO()))
+    proof = tmp_path / "proof.json"
+    proof.write_text(printed.getvalue(), encoding="utf-8")
+    assert json.loads(printed.getvalue())["checkpoint"] == served.decode()
+    ok = audit(proof, cosign.log_vkey(), witness.vkey)
+    assert ok.returncode == 0 and ok.stdout.startswith(f"OK {log_origin(mc_register)} n° 8 cosigned by {NAME} ")
+    public = note.parse_vkey(cosign.log_vkey()).public.hex()
+    checked = subprocess.run(
+        [sys.executable, str(VERIFY.parent / "verify_export.py"), proof, public], capture_output=True, text=True
+    )
+    expected = f"OK {mc_register.number} n° 3 in tree head n° 2 (8 entries, 3 hashes), 1 witness cosignatures"
+    assert checked.stdout.strip() == expected, checked.stderr
+
 
 def audit(*args) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(VERIFY), *map(str, args)], capture_output=True, text=True, check=False)
