@@ -213,12 +213,14 @@ def test_reg_20_a_tampering_re_sealed_with_the_key_is_found_against_the_witness(
     assert f"ÉCHEC\t{register.number} n° 8 : {AGAINST_THE_WITNESS[case]}" in "\n".join(failures), failures
 
 
-def test_reg_20_a_die_and_its_history_row_changed_in_place_and_re_sealed_are_found_against_the_witness(mc_org, witness):
+def test_reg_20_a_die_and_its_history_row_changed_in_place_and_re_sealed_are_found_outside(mc_org, witness, tmp_path):
     """The whole rewrite: the die and its latest history row destroyed in place, the digest the
     entry sealed made to match, the chain re-hashed from that entry and the register sealed anew
-    with the key. The database alone verifies; the witness's cosigned head does not."""
+    with the key. The database alone verifies; the tree head kept outside and the witness's
+    cosigned head do not."""
     die = dice_setup.receive_mc(mc_org, 1)[0]
-    call_command("seal_checkpoints", stdout=io.StringIO())  # every register cosigned
+    head = tmp_path / "tree-head.json"
+    call_command("seal_checkpoints", "--out", str(head), stdout=io.StringIO())  # every register cosigned
     entry = Entry.objects.filter(digests__has_key="dice.Die").order_by("-id").first()
     cosigned = Cosignature.objects.get(checkpoint__register=entry.register).checkpoint.seq
     hid = HistoricalDie.objects.filter(id=die.pk).latest("history_id").history_id
@@ -230,6 +232,9 @@ def test_reg_20_a_die_and_its_history_row_changed_in_place_and_re_sealed_are_fou
     cosigning.reseal_from_scratch(entry.register)
     with override_settings(LEDGERS_WITNESSES=[]):
         call_command("verify_ledgers", stdout=io.StringIO())  # the database alone is consistent
+        with pytest.raises(CommandError):
+            call_command("verify_ledgers", "--tree-head", str(head), stdout=(kept := io.StringIO()))
+        assert "absente de la base ou différente" in kept.getvalue(), kept.getvalue()
     out = io.StringIO()
     with pytest.raises(CommandError):
         call_command("verify_ledgers", stdout=out)
