@@ -8,10 +8,14 @@ entries, both in the same run.
 Fills a scratch register through the bulk path (``entries_bulk_append``, synthetic payloads) to
 half its size and seals (``seal_checkpoints --out``: the register verified in full, its Merkle
 subtrees stored, a tree head signing its root), then to its size and seals again (verified since
-the last checkpoint); times ``verify_ledgers --chain-only --tree-head FILE NUMBER`` (the register
-verified, then held to the tree head); then the proofs served (``entry_proof``: entry 1, n/2 and
-n against the newest tree head; ``consistency_proof`` between the two heads), computed from the
-stored subtrees: their hashes, their size as served (compact JSON, the signed tree head
+the last checkpoint). After each seal the regulator's witness (``python -m witness serve``, a
+child process with its own SQLite database) is asked to cosign the register's head
+(``cosignatures_request``: the first time from nothing, then with the consistency proof from the
+first head), timed apart from the seal. Times ``verify_ledgers --chain-only --tree-head FILE
+NUMBER`` (the register verified, then held to the tree head and to the witness's cosignatures);
+then the proofs served (``entry_proof``: entry 1, n/2 and n against the newest tree head;
+``consistency_proof`` between the two heads), computed from the stored subtrees: their hashes,
+their size as served (compact JSON, the register's signed checkpoint and its cosignature
 included), their time, and their offline check by docs/verify_export.py (a process each, Python's
 start included). Figures go to bench/results/tree-head-<entries>.json with the machine's load
 average: the absolute seconds depend on it, the ratios to the scans of the same run are the
@@ -26,15 +30,19 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from django.core.management import call_command
 from django.db import connection
+from django.test import override_settings
 from django.utils import timezone
 from ledger import WRITER_ROLE, raw_connection, raw_verify, scratch, timed  # sets Django up
 
+from ledgers.registers.cosign import cosignatures_request, log_vkey
+from ledgers.registers.models import Register
 from ledgers.registers.services import entries_bulk_append
 from ledgers.registers.signing import raw_public, signing_key
 from ledgers.registers.synthetic import synthetic_payloads
@@ -71,6 +79,25 @@ def anchor_scan(raw, count: int) -> float:
     return elapsed
 
 
+@contextmanager
+def witness(work: Path):
+    """The regulator's witness, serving on a free port with its own SQLite database, configured."""
+    cli = [sys.executable, "-m", "witness"]
+    root, db, key, name = Path(__file__).resolve().parent.parent, work / "witness.sqlite3", work / "w.pem", "bench/w"
+    run = {"cwd": root, "capture_output": True, "text": True, "check": True}
+    vkey = subprocess.run([*cli, "keygen", "--key", key, "--name", name], **run).stdout.strip()
+    subprocess.run([*cli, "add-log", "--db", db, log_vkey()], **run)
+    serve = [*cli, "serve", "--db", db, "--key", key, "--name", name, "--listen", "127.0.0.1:0"]
+    server = subprocess.Popen(serve, cwd=root, stdout=subprocess.PIPE, text=True)
+    url = server.stdout.readline().strip().rsplit(" ", 1)[-1].rstrip("/")
+    try:
+        with override_settings(LEDGERS_WITNESSES=[{"url": url, "vkey": vkey}]):
+            yield
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
 def offline(path: Path) -> tuple[float, str]:
     """docs/verify_export.py on a proof, with the public key: its seconds and its line."""
     key = raw_public(signing_key().public_key()).hex()
@@ -86,22 +113,30 @@ def main() -> None:
     args = parser.parse_args()
     (_single, register), writer = scratch()
     payloads = synthetic_payloads(register.kind_info, args.entries, start=timezone.now())
-    t_fill, seals, work = 0.0, [], Path(tempfile.mkdtemp())
-    for size in (args.entries // 2, args.entries):
-        while register.head_seq < size:
-            part = [next(payloads) for _ in range(min(args.batch, size - register.head_seq))]
-            t_fill += timed(
-                lambda part=part: entries_bulk_append(register=register, actor=writer, role=WRITER_ROLE, payloads=part)
+    t_fill, seals, cosigns, work = 0.0, [], [], Path(tempfile.mkdtemp())
+    only = Register.objects.filter(pk=register.pk)
+    with witness(work):
+        for size in (args.entries // 2, args.entries):
+            while register.head_seq < size:
+                part = [next(payloads) for _ in range(min(args.batch, size - register.head_seq))]
+                t_fill += timed(
+                    lambda part=part: entries_bulk_append(
+                        register=register, actor=writer, role=WRITER_ROLE, payloads=part
+                    )
+                )
+            out = work / f"tree-head-{len(seals) + 1}.json"
+            command = ("seal_checkpoints", "--out", str(out), "--establishment", register.establishment.code)
+            with override_settings(LEDGERS_WITNESSES=[]):  # the witness asked apart, below
+                seals.append(timed(lambda command=command: call_command(*command, stdout=io.StringIO())))
+            outcomes: list = []
+            cosigns.append(timed(lambda outcomes=outcomes: outcomes.extend(cosignatures_request(registers=only))))
+            assert [o.status for o in outcomes] == ["cosigned"], outcomes
+        heads = [json.loads((work / f"tree-head-{i}.json").read_text())["number"] for i in (1, 2)]
+        t_verify = timed(
+            lambda: call_command(
+                "verify_ledgers", "--chain-only", "--tree-head", str(out), register.number, stdout=io.StringIO()
             )
-        out = work / f"tree-head-{len(seals) + 1}.json"
-        command = ("seal_checkpoints", "--out", str(out), "--establishment", register.establishment.code)
-        seals.append(timed(lambda command=command: call_command(*command, stdout=io.StringIO())))
-    heads = [json.loads((work / f"tree-head-{i}.json").read_text())["number"] for i in (1, 2)]
-    t_verify = timed(
-        lambda: call_command(
-            "verify_ledgers", "--chain-only", "--tree-head", str(out), register.number, stdout=io.StringIO()
         )
-    )
     raw = raw_connection()
     t_raw = timed(lambda: raw_verify(raw, register))
     t_anchor = anchor_scan(raw, register.head_seq)
@@ -131,7 +166,9 @@ def main() -> None:
     print(f"anchor scan (verify_anchor.py, {n} rows): {t_anchor:.1f} s; raw scan of the register: {t_raw:.1f} s")
     for label, t in zip(("at n/2 (full)", "at n (since n/2)"), seals, strict=True):
         print(f"seal_checkpoints --out {label}: {t:.1f} s ({t / t_anchor:.2f}x the anchor scan)")
-    print(f"verify_ledgers --tree-head: {t_verify:.1f} s ({t_verify / t_anchor:.2f}x the anchor scan)")
+    for label, t in zip(("at n/2 (from nothing)", "at n (consistency proof from n/2)"), cosigns, strict=True):
+        print(f"cosignatures_request {label}: {t:.2f} s ({t / t_anchor:.3f}x the anchor scan)")
+    print(f"verify_ledgers --tree-head, witness asked: {t_verify:.1f} s ({t_verify / t_anchor:.2f}x the anchor scan)")
     for key, proof in proofs.items():
         what = f"consistency proof {n // 2} -> {n}" if key == "consistency" else f"inclusion proof of entry {key}"
         print(
@@ -143,6 +180,7 @@ def main() -> None:
         "bench": f"bench/tree_head.py --entries {args.entries} --batch {args.batch}",
         "postgresql": connection.pg_version,
         "machine": f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end of the run",
+        "seal_half_vs_anchor_scan": round(seals[0] / t_anchor, 2),
         "entries": n,
         "bulk_fill_s": round(t_fill, 1),
         "anchor_scan_s": round(t_anchor, 1),
@@ -150,6 +188,9 @@ def main() -> None:
         "seal_half_full_s": round(seals[0], 1),
         "seal_incremental_s": round(seals[1], 1),
         "seal_incremental_vs_anchor_scan": round(seals[1] / t_anchor, 3),
+        "cosign_first_s": round(cosigns[0], 2),
+        "cosign_incremental_s": round(cosigns[1], 2),
+        "cosign_incremental_vs_anchor_scan": round(cosigns[1] / t_anchor, 4),
         "verify_ledgers_chain_only_tree_head_s": round(t_verify, 1),
         "verify_ledgers_tree_head_vs_anchor_scan": round(t_verify / t_anchor, 2),
         "proofs": {str(key): proof for key, proof in proofs.items()},

@@ -1,6 +1,7 @@
-"""python verify_checkpoint.py CHECKPOINT.txt LOG_VKEY WITNESS_VKEY… [EXPORT.jsonl …] (docs/ledger-format.md §14)
+"""python verify_checkpoint.py CHECKPOINT.txt|PROOF.json LOG_VKEY WITNESS_VKEY… [EXPORT.jsonl …] (ledger-format.md §14)
 
-A register's checkpoint as the regulator's witness serves it: signed by the casino's log key, and
+A register's checkpoint as the regulator's witness serves it, or as a proof of one entry carries it
+(§12, format 3; verify_export.py checks the rest of the proof): signed by the casino's log key, and
 cosigned (c2sp.org/tlog-cosignature) by at least one of the witnesses given; each export given is
 the register's, its chain holds, and its first `size` entries give the cosigned Merkle root.
 Needs `cryptography`. Every problem is one line starting `FAIL ` with status 1."""
@@ -64,7 +65,9 @@ def entry_hashes(path):  # the export's chain (§7): each entry's hash recompute
 
 
 checkpoint, *args = sys.argv[1:] or sys.exit(__doc__)
-text, found = signers(pathlib.Path(checkpoint).read_text(encoding="utf-8"), [vkey(a) for a in args if "+" in a])
+note = pathlib.Path(checkpoint).read_text(encoding="utf-8")
+note = json.loads(note)["checkpoint"] if checkpoint.endswith(".json") else note  # a proof: the checkpoint it carries
+text, found = signers(note, [vkey(a) for a in args if "+" in a])
 if not found[1]:
     sys.exit("FAIL the checkpoint is not signed by the log key given (the casino's)")
 if not found[4]:

@@ -1,6 +1,6 @@
 """python verify_export.py REGISTER.jsonl [EARLIER.jsonl] | MANIFEST.json (docs/archive-format.md)
 | TREE_HEAD.json PUBLIC_KEY_HEX [EXPORT.jsonl …] [--earlier HEAD.json|DIR …] [--qr 'LEDGER1;…' | --qr QR.txt]
-| PROOF.json PUBLIC_KEY_HEX [--tsa-root ROOTS.pem …] (§11–13: an entry's or a consistency proof; needs
+| PROOF.json PUBLIC_KEY_HEX [--tsa-root ROOTS.pem …] (§11–14: an entry's or a consistency proof; needs
 `cryptography` for the Ed25519 signatures, the Merkle proofs are checked with hashlib alone; a root makes a tree
 head's RFC 3161 time trusted; --earlier: the tree heads received before, held in one sequence with this one)."""
 
@@ -218,12 +218,28 @@ def stamped(head, roots):  # RFC 3161 token: a CMS SignedData (RFC 5652) over a 
     return when + " (trusted root)"
 
 
-def in_head(part, register):  # a register's leaf (format 2) and its audit path lead to a tree head's root
-    leaf_, head = part["leaf"], part["tree_head"]
-    top = path_root(
-        leaf(register, leaf_["seq"], leaf_["hash"], leaf_["root"]), part["leaf_index"], head["size"], part["audit_path"]
-    )
-    return leaf_["register"] == register and "format" in head and top is not None and top.hex() == head["root"]
+def checkpoint(part, register, key_hex):  # §14: the register's head as a signed note; (size, root, cosignatures)
+    text, _, block = part["checkpoint"].rpartition("\n\n")
+    (origin, size, top), lines, key = text.split("\n"), block.splitlines(), bytes.fromhex(key_hex)
+    for name, raw in ((n, base64.b64decode(s)) for _, n, s in (line.split(" ") for line in lines)):
+        if raw[:4] == hashlib.sha256(name.encode() + b"\n\1" + key).digest()[:4] and origin == f"{name}/{register}":
+            try:
+                Ed25519PublicKey.from_public_bytes(key).verify(raw[4:], f"{text}\n".encode())
+            except Exception:  # InvalidSignature
+                break
+            return int(size), base64.b64decode(top), f", {len(lines) - 1} witness cosignatures" * (len(lines) > 1)
+    sys.exit(f"FAIL {register}: its checkpoint is not signed for {register} by the public key given")
+
+
+def head_of(part, register):  # what a proof's part signs: (size, root, time, tree head number, establishment)
+    if "checkpoint" in part:  # format 3: the register's signed checkpoint (its register's number names the house)
+        return (*checkpoint(part, register, args[0]), part["tree_head"], None)
+    leaf_, head = part["leaf"], part["tree_head"]  # format 2: the register's leaf and its audit path in a tree head
+    time, data = signed(head, args[0], roots), leaf(register, leaf_["seq"], leaf_["hash"], leaf_["root"])
+    top = path_root(data, part["leaf_index"], head["size"], part["audit_path"])
+    if leaf_["register"] != register or "format" not in head or top is None or top.hex() != head["root"]:
+        sys.exit(f"FAIL {register}: its leaf does not lead to the root tree head n° {head['number']} signed")
+    return leaf_["seq"], bytes.fromhex(leaf_["root"]), time, head["number"], head["establishment"]
 
 
 def held(current, files, key_hex, roots):  # the heads received before and this one: one sequence, no fork
@@ -298,40 +314,32 @@ if "leaves" in document:  # a tree head, the exports it covers, and a printed pa
     for register, export in exports.items():
         verify(export, anchors=anchors[register])
     sys.exit(print(f"OK tree head {document['establishment']} n° {document['number']}, {len(exports)} exports{time}"))
-if "inclusion" in document:  # format 2: one entry, its path to the register's Merkle root, that root in a tree head
-    time, entry, register = signed(document["tree_head"], args[0], roots), document["entry"], document["register"]
+if "inclusion" in document:  # one entry, its path to the register's Merkle root, and what signs that root
+    entry, register = document["entry"], document["register"]
     digest = hashlib.sha256(canon({k: entry[k] for k in HASHED if k in entry})).hexdigest()
     if (entry["register"], entry["seq"], entry["entry_hash"]) != (register, document["seq"], digest):
         sys.exit(f"FAIL seq {document['seq']}: the entry's content does not give its hash")
-    size, h = document["leaf"]["seq"], hashlib.sha256(b"\0" + bytes.fromhex(digest)).digest()
-    top = path_root(h, entry["seq"] - 1, size, document["inclusion"])
-    if top is None or top.hex() != document["leaf"]["root"] or not in_head(document, register):
+    size, top, time, number, establishment = head_of(document, register)
+    h, hashes = hashlib.sha256(b"\0" + bytes.fromhex(digest)).digest(), len(document["inclusion"])
+    if path_root(h, entry["seq"] - 1, size, document["inclusion"]) != top:
         sys.exit(f"FAIL {register} n° {entry['seq']}: its inclusion path does not lead to a root the tree head signed")
-    if options.qr:  # the page the proof was fetched for (§13): the same register, entry and hash
+    if options.qr:  # the page the proof was fetched for (§13): the same register, entry, hash and establishment
         page = page_of(options.qr)
-        if page[:4] != (register, entry["seq"], digest, document["tree_head"]["establishment"].lower()):
+        owned = establishment.lower() == page[3] if establishment else register.lower().startswith(page[3] + "-")
+        if page[:3] != (register, entry["seq"], digest) or not owned:
             sys.exit(f"FAIL {page[0]} n° {page[1]}: this proof is not of the printed page's entry")
         time += "; the printed page's entry"
-    hashes, number = len(document["inclusion"]) + len(document["audit_path"]), document["tree_head"]["number"]
+    hashes += len(document.get("audit_path", ()))
     sys.exit(print(f"OK {register} n° {entry['seq']} in tree head n° {number} ({size} entries, {hashes} hashes){time}"))
-if "consistency" in document:  # format 2: a register's tree in a later tree head extends the one in an earlier
-    register, first, second = document["register"], document["first"], document["second"]
-    for part in (first, second):
-        signed(part["tree_head"], args[0], roots)
-    a, b = first["tree_head"], second["tree_head"]
-    if (
-        a["establishment"] != b["establishment"]
-        or a["number"] > b["number"]
-        or not all(in_head(x, register) for x in (first, second))
-    ):
-        sys.exit(f"FAIL {register}: the two leaves are not the register's in two tree heads in order")
-    m, n = first["leaf"]["seq"], second["leaf"]["seq"]
-    if not consistent(m, n, *(bytes.fromhex(x["leaf"]["root"]) for x in (first, second)), document["consistency"]):
-        sys.exit(
-            f"FAIL {register}: its tree of {n} entries (tree head n° {b['number']}) does not extend its tree of "
-            f"{m} entries (tree head n° {a['number']}): rewritten or forked"
-        )
-    sys.exit(print(f"OK {register}: tree head n° {b['number']} ({n} entries) extends n° {a['number']} ({m} entries)"))
+if "consistency" in document:  # a register's tree in a later tree head extends the one in an earlier
+    register = document["register"]
+    (m, old, _, a, house), (n, new, _, b, other) = (head_of(document[k], register) for k in ("first", "second"))
+    if house != other or a > b:
+        sys.exit(f"FAIL {register}: the two heads are not the register's in two tree heads in order")
+    extends = f"its tree of {n} entries (tree head n° {b}) does not extend its tree of {m} entries (tree head n° {a})"
+    if not consistent(m, n, old, new, document["consistency"]):
+        sys.exit(f"FAIL {register}: {extends}: rewritten or forked")
+    sys.exit(print(f"OK {register}: tree head n° {b} ({n} entries) extends n° {a} ({m} entries)"))
 files = document.get("files")
 for f in files or ():  # a manifest: each file's digest, and each export's chain, count and last hash
     if hashlib.sha256((path.parent / f["name"]).read_bytes()).hexdigest() != f["sha256"] or (

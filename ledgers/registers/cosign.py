@@ -3,9 +3,10 @@
 
 A register is a transparency log: its origin is ``LEDGERS_LOG_ORIGIN/<register number>``, its
 tree the Merkle tree over its entries (trees.py), and its checkpoint a signed note
-(c2sp.org/tlog-checkpoint) signed with the sealing key under the key name ``LEDGERS_LOG_ORIGIN``.
-At every seal each configured witness (``LEDGERS_WITNESSES``) is sent the newest head of each
-register it has not cosigned yet, with a consistency proof from the last head it cosigned
+(c2sp.org/tlog-checkpoint) signed with the sealing key under the key name ``LEDGERS_LOG_ORIGIN``
+when the tree head that signs its root is sealed (treeheads.py). At every seal each configured
+witness (``LEDGERS_WITNESSES``) is sent that note for the newest head of each register it has not
+cosigned yet, with a consistency proof from the last head it cosigned
 (c2sp.org/tlog-witness); its cosignature is kept (``Cosignature``). A witness that is down stops
 nothing: the next seal catches up. Verification recomputes each cosigned root from the entries,
 checks the cosignatures with the witnesses' public keys, and fails when a sealed head has waited
@@ -29,9 +30,9 @@ from witness import note
 
 from . import merkle, trees
 from .chain import format_timestamp
-from .models import Checkpoint, Cosignature, Entry, Register
+from .models import Checkpoint, Cosignature, Entry, Register, TreeHead
 from .signing import signing_key
-from .treeheads import log_origin
+from .treeheads import checkpoint_signature, log_origin, register_checkpoint
 from .verification import Finding
 
 logger = logging.getLogger("ledgers.checkpoints")
@@ -56,17 +57,6 @@ def log_vkey() -> str:
     """The casino's log key as a verifier key (c2sp.org/signed-note), for the witness's add-log."""
     public = note.raw_public(signing_key().public_key())
     return str(note.Verifier(settings.LEDGERS_LOG_ORIGIN, note.ED25519, public))
-
-
-def register_head(register: Register) -> tuple[str, int, bytes] | None:
-    """(origin, tree size, root) of the register's newest sealed head: its last checkpoint's seq
-    and the root of its Merkle tree at that size; None before its first seal."""
-    seq = Checkpoint.objects.filter(register=register).order_by("-seq").values_list("seq", flat=True).first()
-    return None if seq is None else (log_origin(register), seq, trees.root(register, seq))
-
-
-def signed_checkpoint(text: str) -> str:
-    return f"{text}\n{note.sign(text, settings.LEDGERS_LOG_ORIGIN, signing_key())}"
 
 
 @dataclass
@@ -105,10 +95,12 @@ def _body(register: Register, old: int, size: int, checkpoint: str) -> str:
     return f"old {old}\n" + "".join(f"{base64.b64encode(h).decode()}\n" for h in proof) + "\n" + checkpoint
 
 
-def _ask(client: _Client, register: Register, checkpoint: Checkpoint, root: bytes) -> Outcome:
+def _ask(client: _Client, register: Register, checkpoint: Checkpoint, head: TreeHead) -> Outcome:
     witness = client.witness
-    text = note.Checkpoint(log_origin(register), checkpoint.seq, root).text
-    signed = signed_checkpoint(text)
+    signed_head = register_checkpoint(register, head)
+    text, root = signed_head.text, signed_head.root
+    signature = head.notes.get(register.number) or checkpoint_signature(text)  # heads sealed before notes were kept
+    signed = f"{text}\n{note.DASH} {settings.LEDGERS_LOG_ORIGIN} {signature}\n"
     last = (
         Cosignature.objects.filter(
             checkpoint__register=register, witness=witness.name, checkpoint__seq__lte=checkpoint.seq
@@ -151,9 +143,10 @@ def _ask(client: _Client, register: Register, checkpoint: Checkpoint, root: byte
 
 def cosignatures_request(*, registers: QuerySet[Register] | None = None) -> list[Outcome]:
     """Ask every configured witness to cosign the newest sealed head of each register (of
-    ``registers``, default all) that it has not cosigned yet. A system act, after each seal. A
-    witness that cannot be reached is not asked again in this run."""
-    outcomes = []
+    ``registers``, default all) that it has not cosigned yet, as its establishment's newest tree
+    head signs it (a head not yet in a tree head waits for the next seal). A system act, after
+    each seal. A witness that cannot be reached is not asked again in this run."""
+    outcomes, heads = [], {}
     newest = Checkpoint.objects.filter(register=OuterRef("pk")).order_by("-seq").values("pk")[:1]
     sealed = (Register.objects.all() if registers is None else registers).annotate(head=Subquery(newest))
     timeout = settings.LEDGERS_WITNESS_TIMEOUT_SECONDS
@@ -162,8 +155,16 @@ def cosignatures_request(*, registers: QuerySet[Register] | None = None) -> list
         pending = sealed.filter(head__isnull=False).exclude(head__in=done).order_by("number")
         for register in pending:
             checkpoint = Checkpoint.objects.get(pk=register.head)
+            if register.establishment_id not in heads:
+                heads[register.establishment_id] = (
+                    TreeHead.objects.filter(establishment_id=register.establishment_id).order_by("-number").first()
+                )
+            head = heads[register.establishment_id]
+            signed_head = register_checkpoint(register, head) if head else None
+            if signed_head is None or signed_head.size != checkpoint.seq:
+                continue
             try:
-                outcome = _ask(client, register, checkpoint, trees.root(register, checkpoint.seq))
+                outcome = _ask(client, register, checkpoint, head)
             except HTTP_ERRORS as exc:
                 outcomes.append(Outcome(register.number, client.witness.name, checkpoint.seq, "unreachable", str(exc)))
                 break

@@ -224,6 +224,9 @@ class TreeHead(models.Model):
     key_id = models.CharField(_("clé"), max_length=16)
     signature = models.CharField(_("signature"), max_length=128)
     timestamp_token = models.TextField(_("jeton d'horodatage RFC 3161"), blank=True)
+    # {register number: base64(key ID ‖ signature)} of its checkpoint (docs/ledger-format.md §14),
+    # signed with the head so that a proof carries the register's head alone; {} before these
+    notes = models.JSONField(_("signatures des points de contrôle"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("tête d'arbre signée")

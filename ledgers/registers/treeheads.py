@@ -22,15 +22,17 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.db import append_only_tables
 from ledgers.core.models import Establishment
+from witness import note
 
 from . import merkle, timestamps, trees
 from .chain import GENESIS_HASH, format_timestamp
-from .models import Checkpoint, Register, TreeHead
-from .signing import current_key_id, sign, signature_valid
+from .models import Checkpoint, Cosignature, Register, TreeHead
+from .signing import current_key_id, sign, signature_valid, signing_key
 from .verification import Finding, scan_range
 
 SIGNED = ("establishment", "number", "created_at", "size", "root", "prev", "tables", "key_id")
 FORMAT = 2  # the registers' leaves carry their Merkle roots; format 1 heads (without) keep verifying
+PROOF_FORMAT = 3  # proofs carry the register's signed checkpoint, not the establishment's whole tree head
 
 
 def head_format(leaves: dict[str, list]) -> int:
@@ -168,13 +170,19 @@ def _leaves(establishment: Establishment, previous: TreeHead | None) -> dict[str
 
 
 def tree_head_sign(tree_head: TreeHead) -> None:
-    """Sign ``tree_head`` with the current key: its key id, signature, hash and time-stamp."""
+    """Sign ``tree_head`` with the current key: its key id, signature, hash and time-stamp, and each
+    register's checkpoint it signs the root of (§14), kept beside it for the proofs (§12)."""
     body = signed_document(tree_head)
     tree_head.key_id = body["key_id"] = current_key_id()
     body_bytes = canonical(body)
     tree_head.signature = sign(body_bytes)[1]
     tree_head.tree_hash = hashlib.sha256(body_bytes).hexdigest()
     tree_head.timestamp_token = timestamps.stamp(bytes.fromhex(tree_head.tree_hash))
+    tree_head.notes = {
+        number: checkpoint_signature(checkpoint.text)
+        for number in tree_head.leaves
+        if (checkpoint := leaf_checkpoint(number, tree_head.leaves[number]))
+    }
 
 
 def tree_heads_seal(*, now: datetime | None = None) -> list[TreeHead]:
@@ -299,51 +307,95 @@ def register_in_head(tree_head: TreeHead, number: str) -> dict:
 
 def entry_proof(register: Register, seq: int, tree_head: int | None = None) -> dict | None:
     """Proof of entry ``seq`` against the tree head numbered ``tree_head`` (default: the newest):
-    the entry, its RFC 9162 inclusion path in the register's tree of the size that head signs,
-    and the register's leaf in that head; O(log n) hashes, from stored subtrees. None unless that
-    head signs the register's root (format 2) and covers the entry."""
+    the entry, its RFC 9162 inclusion path in the register's tree of the size that head signs, and
+    the register's checkpoint at that size as a signed note (format 3, about 2 kB at any size); the
+    register's leaf in the whole tree head (format 2) when the head predates kept checkpoint
+    signatures. O(log n) hashes, from stored subtrees. None unless that head signs the register's
+    root and covers the entry."""
     head = _head_of(register, covering=seq, number=tree_head)
     if seq < 1 or head is None:
         return None
     size = head.leaves[register.number][0]
-    return {
-        "format": FORMAT,
+    proof = {
         "register": register.number,
         "origin": log_origin(register),
         "seq": seq,
         "entry": scan_range(register, seq, seq)[0],
         "inclusion": [p.hex() for p in trees.inclusion(register, seq, size)],
-        **register_in_head(head, register.number),
     }
+    compact = register.number in head.notes
+    return {"format": PROOF_FORMAT if compact else FORMAT, **proof, **_head_part(register, head, compact=compact)}
+
+
+def _head_part(register: Register, head: TreeHead, *, compact: bool) -> dict:
+    """What a proof carries of ``head``: the register's signed checkpoint in it (format 3), or the
+    register's leaf in the whole head (format 2)."""
+    if compact:
+        return {"tree_head": head.number, "checkpoint": signed_checkpoint(register, head)}
+    return register_in_head(head, register.number)
 
 
 def consistency_proof(register: Register, first: int, second: int | None = None) -> dict | None:
     """Proof that the register's tree in tree head ``second`` (default: the newest) extends its
-    tree in tree head ``first`` (RFC 9162 §2.1.4), with its leaf in each; None unless both heads
-    sign the register's root and ``first`` comes before ``second``."""
+    tree in tree head ``first`` (RFC 9162 §2.1.4), with its signed checkpoint in each (format 3;
+    its leaf in each whole head, format 2, when either predates kept checkpoint signatures); None
+    unless both heads sign the register's root and ``first`` comes before ``second``."""
     older, newer = _head_of(register, number=first), _head_of(register, number=second)
     if older is None or newer is None or older.number > newer.number:
         return None
     m, n = older.leaves[register.number][0], newer.leaves[register.number][0]
+    compact = all(register.number in head.notes for head in (older, newer))
     return {
-        "format": FORMAT,
+        "format": PROOF_FORMAT if compact else FORMAT,
         "register": register.number,
-        "first": register_in_head(older, register.number),
-        "second": register_in_head(newer, register.number),
+        **({"origin": log_origin(register)} if compact else {}),
+        "first": _head_part(register, older, compact=compact),
+        "second": _head_part(register, newer, compact=compact),
         "consistency": [p.hex() for p in trees.consistency(register, m, n)],
     }
 
 
 def log_origin(register: Register) -> str:
     """The register's log name in checkpoints (C2SP tlog-checkpoint): one log per register."""
-    return f"{settings.LEDGERS_LOG_ORIGIN}/{register.number}"
+    return origin_of(register.number)
 
 
-def merkle_checkpoint(register: Register) -> tuple[str, int, bytes] | None:
-    """(origin, tree size, 32-byte root) of the register's Merkle tree over its entries as its
-    establishment's newest tree head signs it; None while no format 2 tree head covers it."""
-    head = _head_of(register)
-    if head is None:
+def origin_of(number: str) -> str:
+    return f"{settings.LEDGERS_LOG_ORIGIN}/{number}"
+
+
+def leaf_checkpoint(number: str, leaf: list) -> note.Checkpoint | None:
+    """A register's leaf in a tree head as its C2SP checkpoint (origin, tree size, root); None for a
+    format 1 leaf, which signs no Merkle root."""
+    if len(leaf) != 3:
         return None
-    size, _digest, root = head.leaves[register.number]
-    return log_origin(register), size, bytes.fromhex(root)
+    return note.Checkpoint(origin_of(number), leaf[0], bytes.fromhex(leaf[2]))
+
+
+def register_checkpoint(register: Register, tree_head: TreeHead | None = None) -> note.Checkpoint | None:
+    """The register's head as ``tree_head`` (default: its establishment's newest) signs it: the one
+    head that the proofs, the QR code and the witnesses' cosignatures all speak of."""
+    head = tree_head or _head_of(register)
+    return leaf_checkpoint(register.number, head.leaves.get(register.number, [])) if head else None
+
+
+def checkpoint_signature(text: str) -> str:
+    """base64(key ID ‖ Ed25519 signature) of a checkpoint's text by the sealing key under the key
+    name ``LEDGERS_LOG_ORIGIN`` (c2sp.org/signed-note)."""
+    return note.sign(text, settings.LEDGERS_LOG_ORIGIN, signing_key()).split(" ")[2].strip()
+
+
+def signed_checkpoint(register: Register, tree_head: TreeHead) -> str | None:
+    """The register's checkpoint in ``tree_head`` as a signed note: the casino's signature kept at
+    sealing, then the cosignature of every witness that cosigned that size. None for a tree head
+    sealed before the signatures were kept, or one that signs no root of the register."""
+    checkpoint = register_checkpoint(register, tree_head)
+    signature = tree_head.notes.get(register.number)
+    if checkpoint is None or signature is None:
+        return None
+    cosignatures = Cosignature.objects.filter(
+        checkpoint__register=register, checkpoint__seq=checkpoint.size, root=checkpoint.root.hex()
+    ).order_by("witness", "key_id")
+    lines = [note.DASH + f" {settings.LEDGERS_LOG_ORIGIN} {signature}"]
+    lines += [f"{note.DASH} {c.witness} {c.signature}" for c in cosignatures]
+    return checkpoint.text + "\n" + "".join(line + "\n" for line in lines)

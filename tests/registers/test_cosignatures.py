@@ -29,10 +29,16 @@ from django.utils import timezone
 from ledgers.registers import cosign, merkle, trees
 from ledgers.registers.models import Checkpoint, Cosignature, Entry, Register
 from ledgers.registers.services import checkpoints_seal
-from ledgers.registers.treeheads import log_origin
+from ledgers.registers.treeheads import (
+    checkpoint_signature,
+    log_origin,
+    newest_document,
+    register_checkpoint,
+    tree_heads_seal,
+)
 from ledgers.registers.verification import export_lines
 from tests.registers.conftest import triggers_bypassed
-from tests.registers.test_evidence import append, rewrite
+from tests.registers.test_evidence import append, rewrite, truncate
 from witness import note
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db]
@@ -127,8 +133,15 @@ def only(register) -> QuerySet[Register]:
 
 
 def seal(register) -> list[cosign.Outcome]:
+    """What each sealing does: checkpoints, tree heads, then the witnesses asked."""
     assert all(isinstance(r, Checkpoint) for r in checkpoints_seal(registers=only(register)))
+    tree_heads_seal()
     return cosign.cosignatures_request(registers=only(register))
+
+
+def signed(text: str) -> str:
+    """A checkpoint's text signed with the casino's key, as the tree heads sign it."""
+    return f"{text}\n\u2014 {settings.LEDGERS_LOG_ORIGIN} {checkpoint_signature(text)}\n"
 
 
 def verify(*args) -> tuple[str, str | None]:
@@ -153,6 +166,7 @@ def reseal_from_scratch(register) -> None:
             cursor.execute(f"DELETE FROM {table} WHERE register_id = %s", [register.pk])
         cursor.execute("DELETE FROM registers_treehead WHERE establishment_id = %s", [register.establishment_id])
     assert all(isinstance(r, Checkpoint) for r in checkpoints_seal(registers=only(register), full=True))
+    tree_heads_seal()
 
 
 def test_reg_20_each_seal_is_cosigned_by_the_witness(mc_register, mc_staff, witness, tmp_path):
@@ -163,15 +177,15 @@ def test_reg_20_each_seal_is_cosigned_by_the_witness(mc_register, mc_staff, witn
     assert seal(mc_register) == []  # nothing new: not asked again
     cosignatures = list(Cosignature.objects.order_by("checkpoint__seq"))
     assert [c.checkpoint.seq for c in cosignatures] == [4, 8] and {c.witness for c in cosignatures} == {NAME}
-    head = cosign.register_head(mc_register)
-    assert cosignatures[-1].root == head[2].hex() == trees.root(mc_register, 8).hex()
+    head = register_checkpoint(mc_register)
+    assert cosignatures[-1].root == head.root.hex() == trees.root(mc_register, 8).hex()
 
     # The witness kept both heads, each with the casino's signature and its own cosignature.
     heads = witness.cli("heads", "--db", witness.db)
     assert heads.count(f"\n\u2014 {NAME} ") == 2
     newest = log_origin(mc_register) + heads.rpartition(log_origin(mc_register))[2]
     text = note.verify(newest.rstrip("\n") + "\n", [note.parse_vkey(cosign.log_vkey())])
-    assert note.parse_checkpoint(text) == note.Checkpoint(log_origin(mc_register), 8, head[2])
+    assert note.parse_checkpoint(text) == head
 
     out, failed = verify()
     assert failed is None, out
@@ -188,6 +202,21 @@ def test_reg_20_each_seal_is_cosigned_by_the_witness(mc_register, mc_staff, witn
     ok = audit(tmp_path / "checkpoint.txt", cosign.log_vkey(), witness.vkey, export)
     assert ok.returncode == 0, ok.stderr
     assert ok.stdout.startswith(f"OK {log_origin(mc_register)} n° 8 cosigned by {NAME} ")
+
+    # A proof of one entry carries the same checkpoint, with the witness's cosignature: the
+    # phone's check needs nothing else than the casino's key and the witness's.
+    call_command("prove_entry", mc_register.number, "3", stdout=(printed := io.StringIO()))
+    proof = tmp_path / "proof.json"
+    proof.write_text(printed.getvalue(), encoding="utf-8")
+    assert json.loads(printed.getvalue())["checkpoint"] == served.decode()
+    ok = audit(proof, cosign.log_vkey(), witness.vkey)
+    assert ok.returncode == 0 and ok.stdout.startswith(f"OK {log_origin(mc_register)} n° 8 cosigned by {NAME} ")
+    public = note.parse_vkey(cosign.log_vkey()).public.hex()
+    checked = subprocess.run(
+        [sys.executable, str(VERIFY.parent / "verify_export.py"), proof, public], capture_output=True, text=True
+    )
+    expected = f"OK {mc_register.number} n° 3 in tree head n° 2 (8 entries, 3 hashes), 1 witness cosignatures"
+    assert checked.stdout.strip() == expected, checked.stderr
 
 
 def audit(*args) -> subprocess.CompletedProcess:
@@ -253,24 +282,24 @@ def test_reg_20_a_head_forking_from_the_witnesss_is_refused(mc_register, mc_staf
     forked = [leaves[0], merkle.leaf_hash(b"fork"), *leaves[2:], *(merkle.leaf_hash(bytes([i])) for i in range(3))]
     proof = merkle.consistency_proof(5, 8, lambda level, i: merkle.root(forked[i << level : (i + 1) << level]))
     lines = "".join(base64.b64encode(h).decode() + "\n" for h in proof)
-    head = cosign.signed_checkpoint(note.Checkpoint(origin, 8, merkle.root(forked)).text)
+    head = signed(note.Checkpoint(origin, 8, merkle.root(forked)).text)
     assert witness.post(f"old 5\n{lines}\n{head}") == (
         422,
         "not consistent with the checkpoint of size 5 cosigned before\n",
     )
-    same_size = cosign.signed_checkpoint(note.Checkpoint(origin, 5, merkle.root(forked[:5])).text)
+    same_size = signed(note.Checkpoint(origin, 5, merkle.root(forked[:5])).text)
     assert witness.post(f"old 5\n\n{same_size}")[0] == 422
-    back = cosign.signed_checkpoint(note.Checkpoint(origin, 3, merkle.root(leaves[:3])).text)
+    back = signed(note.Checkpoint(origin, 3, merkle.root(leaves[:3])).text)
     assert witness.post(f"old 3\n\n{back}") == (409, "5\n")  # not the size it cosigned last
     assert witness.post(f"old 5\n\n{back}")[0] == 400  # an old size above the new one
     text = note.Checkpoint(origin, 5, merkle.root(leaves[:5])).text
     assert (
         witness.post(f"old 5\n\n{text}\n{note.sign(text, settings.LEDGERS_LOG_ORIGIN, witness_key(witness))}")[0] == 403
     )  # signed by another key under the casino's name
-    unknown = cosign.signed_checkpoint(note.Checkpoint("elsewhere.example/R", 1, leaves[0]).text)
+    unknown = signed(note.Checkpoint("elsewhere.example/R", 1, leaves[0]).text)
     assert witness.post(f"old 0\n\n{unknown}")[0] == 404
     assert witness.cli("refused", "--db", witness.db).count(f"\t{origin}\told 5\t") == 2  # the signed forks, kept
-    assert witness.post(f"old 5\n\n{cosign.signed_checkpoint(text)}")[0] == 200  # its own head still holds
+    assert witness.post(f"old 5\n\n{signed(text)}")[0] == 200  # its own head still holds
 
     # In the casino's database, a rewrite under a stored cosignature: it no longer bears on the register.
     rewrite(mc_register, 2, {"n": "réécrit"})
@@ -316,3 +345,36 @@ def test_the_witness_refuses_to_change_what_it_cosigned(mc_register, mc_staff, w
         db.execute("UPDATE cosigned SET size = 1")
     served = json.dumps(witness.cli("heads", "--db", witness_db))
     assert base64.b64encode(trees.root(mc_register, 2)).decode() in served
+
+
+def test_reg_20_a_rollback_to_an_older_backup_is_found_by_the_witness_and_the_head_kept_outside(
+    mc_register, mc_staff, witness, tmp_path
+):
+    append(mc_register, mc_staff, 2)
+    assert [o.status for o in seal(mc_register)] == ["cosigned"]  # 3 entries: the backup is taken then
+    append(mc_register, mc_staff, 4)
+    assert [o.status for o in seal(mc_register)] == ["cosigned"]  # 7 entries
+    kept = tmp_path / "tree-head.json"
+    kept.write_text(json.dumps(newest_document(mc_register.establishment)), encoding="utf-8")
+    # The database restored from the backup: every row written after it is gone, consistently.
+    with triggers_bypassed(), connection.cursor() as cursor:
+        cursor.execute(
+            "DELETE FROM registers_cosignature WHERE checkpoint_id IN "
+            "(SELECT id FROM registers_checkpoint WHERE register_id = %s AND seq > 3)",
+            [mc_register.pk],
+        )
+        cursor.execute("DELETE FROM registers_checkpoint WHERE register_id = %s AND seq > 3", [mc_register.pk])
+        cursor.execute(
+            "DELETE FROM registers_merklenode WHERE register_id = %s AND (index + 1) * power(2, level) > 3",
+            [mc_register.pk],
+        )
+        cursor.execute(
+            "DELETE FROM registers_treehead WHERE establishment_id = %s AND number > 1", [mc_register.establishment_id]
+        )
+    truncate(mc_register, 3)
+    with override_settings(LEDGERS_WITNESSES=[]):
+        assert verify()[1] is None  # the database alone is consistent
+        out, failed = verify("--tree-head", kept)
+        assert failed and "absente de la base ou différente" in out, out
+    out, failed = verify()
+    assert failed and f"{mc_register.number} n° 7 : {NAME} a cosigné 7 entrées, le registre en a moins" in failed, out

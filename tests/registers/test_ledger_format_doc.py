@@ -40,7 +40,7 @@ def test_reg_20_worked_example_is_what_the_code_computes():
 def test_reg_20_the_documented_script_is_the_shipped_one():
     (script,) = blocks("python")
     assert script == (DOCS / "verify_export.py").read_text(encoding="utf-8")
-    assert len(script.splitlines()) <= 345
+    assert len(script.splitlines()) <= 350
 
 
 def test_reg_20_checkpoint_example_is_what_the_code_computes():

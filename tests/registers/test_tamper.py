@@ -14,17 +14,21 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
+from django.test import override_settings
 from django.utils import timezone
 
 import tests.dice.conftest as dice_setup
+import tests.registers.test_cosignatures as cosigning
 from ledgers.dice.models import Die, HistoricalDie
-from ledgers.registers.models import Checkpoint, Entry, TreeHead
+from ledgers.registers.digests import stored_digests
+from ledgers.registers.models import Checkpoint, Cosignature, Entry, TreeHead
 from ledgers.registers.services import entry_append, visa_sign
 from tests.registers.conftest import opened_register, staff_for
 from tests.registers.test_chain_properties import run_sql
 from tests.registers.test_evidence import rewrite, truncate
 
 mc_org = dice_setup.mc_org
+witness, witness_db = cosigning.witness, cosigning.witness_db  # the regulator's, a server of its own
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 
@@ -123,6 +127,17 @@ def tamper(case: str, register, staff, die: Die) -> dict:
     return {}
 
 
+def scene(mc_org, user_in):
+    """A die received, and a register of 8 entries whose 6th is a visa of the 5 before it."""
+    staff = staff_for(mc_org.est, user_in)
+    die = dice_setup.receive_mc(mc_org, 1)[0]
+    register = opened_register(mc_org.est, staff)
+    write(register, staff, 4)
+    visa_sign(register=register, actor=staff.visa, up_to_seq=5, statement="")
+    write(register, staff, 2)
+    return staff, die, register
+
+
 # case: (before any seal, after a tree head left the building); each the start of the ÉCHEC line,
 # with {r} the register's number and {die} the die's pk.
 EXPECTED = {
@@ -147,12 +162,7 @@ EXPECTED = {
 @pytest.mark.parametrize("sealed", [False, True], ids=["before_sealing", "after_sealing"])
 @pytest.mark.parametrize("case", list(EXPECTED))
 def test_reg_20_every_tampering_is_found_and_located(mc_org, user_in, tmp_path, case, sealed):
-    staff = staff_for(mc_org.est, user_in)
-    die = dice_setup.receive_mc(mc_org, 1)[0]
-    register = opened_register(mc_org.est, staff)
-    write(register, staff, 4)
-    visa_sign(register=register, actor=staff.visa, up_to_seq=5, statement="")
-    write(register, staff, 2)
+    staff, die, register = scene(mc_org, user_in)
     head = tmp_path / "tree-head.json"
     options = []
     if sealed:
@@ -175,6 +185,63 @@ def test_reg_20_every_tampering_is_found_and_located(mc_org, user_in, tmp_path, 
     assert any(
         line.startswith(f"ÉCHEC\t{expected.format(r=register.number, die=die.pk, **located)}") for line in failures
     ), failures
+
+
+# The tamperings that verify_ledgers cannot see in the database alone (None above), done by an
+# insider who also holds the signing key and seals the register anew from scratch afterwards:
+# the witness still serves the head of 8 entries it cosigned.
+AGAINST_THE_WITNESS = {
+    "reorder": "la tête de 8 entrées cosignée par regulator.example/witness n'est plus celle du registre",
+    "tail_cut": "regulator.example/witness a cosigné 8 entrées, le registre en a moins",
+    "checkpoints_deleted": "regulator.example/witness a cosigné 8 entrées, le registre en a moins",
+}
+
+
+@pytest.mark.parametrize("case", list(AGAINST_THE_WITNESS))
+def test_reg_20_a_tampering_re_sealed_with_the_key_is_found_against_the_witness(mc_org, user_in, witness, case):
+    staff, die, register = scene(mc_org, user_in)
+    call_command("seal_checkpoints", stdout=io.StringIO())
+    assert Cosignature.objects.filter(checkpoint__register=register, checkpoint__seq=8).exists()
+    write(register, staff, 2)
+    register.refresh_from_db()
+    tamper(case, register, staff, die)
+    cosigning.reseal_from_scratch(register)
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("verify_ledgers", stdout=out)
+    failures = [line for line in out.getvalue().splitlines() if line.startswith("ÉCHEC")]
+    assert f"ÉCHEC\t{register.number} n° 8 : {AGAINST_THE_WITNESS[case]}" in "\n".join(failures), failures
+
+
+def test_reg_20_a_die_and_its_history_row_changed_in_place_and_re_sealed_are_found_outside(mc_org, witness, tmp_path):
+    """The whole rewrite: the die and its latest history row destroyed in place, the digest the
+    entry sealed made to match, the chain re-hashed from that entry and the register sealed anew
+    with the key. The database alone verifies; the tree head kept outside and the witness's
+    cosigned head do not."""
+    die = dice_setup.receive_mc(mc_org, 1)[0]
+    head = tmp_path / "tree-head.json"
+    call_command("seal_checkpoints", "--out", str(head), stdout=io.StringIO())  # every register cosigned
+    entry = Entry.objects.filter(digests__has_key="dice.Die").order_by("-id").first()
+    cosigned = Cosignature.objects.get(checkpoint__register=entry.register).checkpoint.seq
+    hid = HistoricalDie.objects.filter(id=die.pk).latest("history_id").history_id
+    run_sql("UPDATE dice_die SET status = 'destroyed' WHERE id = %s", [die.pk])
+    run_sql("UPDATE dice_historicaldie SET status = 'destroyed' WHERE history_id = %s", [hid])
+    entry.digests["dice.Die"][str(hid)] = stored_digests("dice.Die", [hid])[hid][1]
+    run_sql("UPDATE registers_entry SET digests = %s WHERE id = %s", [json.dumps(entry.digests), entry.pk])
+    rewrite(entry.register, entry.seq, entry.payload)
+    cosigning.reseal_from_scratch(entry.register)
+    with override_settings(LEDGERS_WITNESSES=[]):
+        call_command("verify_ledgers", stdout=io.StringIO())  # the database alone is consistent
+        with pytest.raises(CommandError):
+            call_command("verify_ledgers", "--tree-head", str(head), stdout=(kept := io.StringIO()))
+        assert "absente de la base ou différente" in kept.getvalue(), kept.getvalue()
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("verify_ledgers", stdout=out)
+    assert (
+        f"ÉCHEC\t{entry.register.number} n° {cosigned} : la tête de {cosigned} entrées cosignée par "
+        "regulator.example/witness n'est plus celle du registre (réécrit)" in out.getvalue()
+    ), out.getvalue()
 
 
 def test_reg_20_a_tree_head_that_left_the_building_shows_its_deleted_successors(mc_org, user_in, tmp_path):

@@ -20,7 +20,7 @@ from ledgers.registers.treeheads import (
     document,
     document_problem,
     leaf_hashes,
-    merkle_checkpoint,
+    register_checkpoint,
     tree_head_sign,
     tree_heads_seal,
     verify_tree_heads,
@@ -29,14 +29,24 @@ from ledgers.registers.verification import export_lines
 from tests.registers.conftest import opened_register, triggers_bypassed
 from tests.registers.test_evidence import append
 from tests.registers.test_tree_heads import audit, public_hex, sealed_file
+from witness import note
 
 
 def resealed(head: TreeHead) -> None:
     """What whoever holds the server's key and the database can do: a tree head signed again."""
     with triggers_bypassed(TreeHead._meta.db_table):
         TreeHead.objects.filter(pk=head.pk).update(
-            leaves=head.leaves, root_hash=head.root_hash, signature=head.signature, tree_hash=head.tree_hash
+            leaves=head.leaves,
+            root_hash=head.root_hash,
+            signature=head.signature,
+            tree_hash=head.tree_hash,
+            notes=head.notes,
         )
+
+
+def head_of(part: dict) -> note.Checkpoint:
+    """The register's checkpoint (origin, size, root) a format 3 proof carries."""
+    return note.parse_checkpoint(note.split(part["checkpoint"])[0])
 
 
 def proof_file(tmp_path, command: str, *args, name: str = "proof.json"):
@@ -55,8 +65,12 @@ def test_reg_20_a_tree_head_signs_each_registers_merkle_root(mc, mc_staff, tmp_p
     (leaf,) = [leaf for leaf in head["leaves"] if leaf["register"] == register.number]
     hashes = list(Entry.objects.filter(register=register).order_by("seq").values_list("entry_hash", flat=True))
     assert leaf["seq"] == 7 and leaf["root"] == merkle.root([trees.entry_leaf(h) for h in hashes]).hex()
-    origin, size, root = merkle_checkpoint(register)
-    assert (origin, size, root.hex()) == (f"{settings.LEDGERS_LOG_ORIGIN}/{register.number}", 7, leaf["root"])
+    checkpoint = register_checkpoint(register)
+    assert (checkpoint.origin, checkpoint.size, checkpoint.root.hex()) == (
+        f"{settings.LEDGERS_LOG_ORIGIN}/{register.number}",
+        7,
+        leaf["root"],
+    )
     forged = {**head, "leaves": [{**x, "root": "0" * 64} if x is leaf else x for x in head["leaves"]]}
     assert "racine" in document_problem(forged)  # the signed root is over the leaves, Merkle roots included
     export = tmp_path / "export.jsonl"
@@ -78,7 +92,7 @@ def test_reg_20_a_format_1_tree_head_keeps_verifying_and_the_next_seal_signs_the
     resealed(head)
     old = document(head)
     assert "format" not in old and "root" not in old["leaves"][0] and document_problem(old) is None
-    assert merkle_checkpoint(register) is None  # it does not sign the register's Merkle root
+    assert register_checkpoint(register) is None  # it does not sign the register's Merkle root
     with pytest.raises(CommandError, match="Aucune tête d'arbre"):
         call_command("prove_entry", register.number, "1", stdout=io.StringIO())
     (tmp_path / "old.json").write_text(json.dumps(old), encoding="utf-8")
@@ -104,22 +118,22 @@ def test_reg_20_proof_of_one_entry_is_logarithmic_and_checked_offline(mc, mc_sta
     append(register, mc_staff, 3)
     call_command("seal_checkpoints", stdout=io.StringIO())  # n° 2: 9 entries
     out, proof = proof_file(tmp_path, "prove_entry", register.number, 3)
-    assert (proof["tree_head"]["number"], proof["leaf"]["seq"], proof["entry"]["seq"]) == (2, 9, 3)
+    assert (proof["format"], proof["tree_head"], head_of(proof).size, proof["entry"]["seq"]) == (3, 2, 9, 3)
     assert len(proof["inclusion"]) == 4 and "entries" not in proof  # ⌈log₂ 9⌉ hashes, not the entries after it
+    assert head_of(proof).root.hex() == TreeHead.objects.get(establishment=mc, number=2).leaves[register.number][2]
     done = audit(out, public_hex())
     assert (done.returncode, done.stdout.strip()) == (
         0,
-        f"OK {register.number} n° 3 in tree head n° 2 (9 entries, {4 + len(proof['audit_path'])} hashes), "
-        "no time-stamp",
+        f"OK {register.number} n° 3 in tree head n° 2 (9 entries, 4 hashes)",
     )
     _, older = proof_file(tmp_path, "prove_entry", register.number, 3, "--tree-head", 1)
-    assert (older["tree_head"]["number"], older["leaf"]["seq"], len(older["inclusion"])) == (1, 6, 3)
+    assert (older["tree_head"], head_of(older).size, len(older["inclusion"])) == (1, 6, 3)
     with pytest.raises(CommandError):
         call_command("prove_entry", register.number, "8", "--tree-head", "1", stdout=io.StringIO())  # sealed after
     for forged, message in (
         ({**proof, "entry": {**proof["entry"], "payload": {"forged": True}}}, "does not give its hash"),
         ({**proof, "inclusion": proof["inclusion"][::-1]}, "does not lead to a root the tree head signed"),
-        ({**proof, "leaf": {**proof["leaf"], "root": "0" * 64}}, "does not lead to a root the tree head signed"),
+        ({**proof, "checkpoint": proof["checkpoint"].replace("\n9\n", "\n10\n")}, "not signed for"),
     ):
         out.write_text(json.dumps(forged), encoding="utf-8")
         done = audit(out, public_hex())
@@ -128,6 +142,14 @@ def test_reg_20_proof_of_one_entry_is_logarithmic_and_checked_offline(mc, mc_sta
     served = client.get(f"/api/v1/registers/{register.number}/entries/3/proof/?tree_head=1")
     assert served.status_code == 200 and served.json() == older
     assert client.get(f"/api/v1/registers/{register.number}/entries/12/proof/").status_code == 404
+    # A head sealed before the checkpoints' signatures were kept: the proof carries the whole
+    # head (format 2), and the script still checks it.
+    with triggers_bypassed(TreeHead._meta.db_table):
+        TreeHead.objects.filter(establishment=mc, number=2).update(notes={})
+    out, whole = proof_file(tmp_path, "prove_entry", register.number, 3)
+    assert (whole["format"], whole["tree_head"]["number"], whole["leaf"]["seq"]) == (2, 2, 9)
+    done = audit(out, public_hex())
+    assert done.returncode == 0 and done.stdout.startswith(f"OK {register.number} n° 3 in tree head n° 2 (9 en")
 
 
 @pytest.mark.django_db
@@ -138,7 +160,7 @@ def test_reg_20_consistency_between_two_tree_heads_checked_offline(mc, mc_staff,
     append(register, mc_staff, 8)
     call_command("seal_checkpoints", stdout=io.StringIO())  # n° 2: 13 entries
     out, proof = proof_file(tmp_path, "prove_consistency", register.number, 1, 2)
-    assert (proof["first"]["leaf"]["seq"], proof["second"]["leaf"]["seq"]) == (5, 13)
+    assert (proof["format"], head_of(proof["first"]).size, head_of(proof["second"]).size) == (3, 5, 13)
     done = audit(out, public_hex())
     assert (done.returncode, done.stdout.strip()) == (
         0,
@@ -158,7 +180,10 @@ def test_reg_20_consistency_between_two_tree_heads_checked_offline(mc, mc_staff,
     tree_head_sign(head)
     resealed(head)
     out, forked = proof_file(tmp_path, "prove_consistency", register.number, 1)
-    assert document_problem({**forked["second"]["tree_head"], "leaves": document(head)["leaves"]}) is None
+    assert (
+        document_problem(document(head)) is None
+        and head_of(forked["second"]).root.hex() == head.leaves[register.number][2]
+    )
     done = audit(out, public_hex())
     assert done.returncode == 1 and "does not extend its tree of 5 entries (tree head n° 1)" in done.stderr
 
@@ -195,10 +220,10 @@ def test_reg_20_the_proof_of_entry_1_of_a_large_register_stays_small_and_verifie
     with CaptureQueriesContext(connection) as queries:
         call_command("prove_entry", register.number, "1", stdout=(text := io.StringIO()))
     proof = json.loads(text.getvalue())
-    assert proof["leaf"]["seq"] == 100_000 and len(proof["inclusion"]) == 17
-    # 17 hashes, the entry and the signed tree head (its table counts the most of it), not the
-    # 100k entries after it: the same size for entry 1 as for the last.
-    assert len(json.dumps(proof, separators=(",", ":")).encode()) < 10_000
+    assert head_of(proof).size == 100_000 and len(proof["inclusion"]) == 17
+    # 17 hashes, the entry and the register's signed checkpoint, not the 100k entries after it nor
+    # the establishment's whole tree head: the same size for entry 1 as for the last.
+    assert len(json.dumps(proof, separators=(",", ":")).encode()) < 3_000  # 1.1 kB of hashes, the opening act
     assert len(queries) <= 6  # the register, the head, the entry, the stored subtrees: never a scan
     (tmp_path / "proof.json").write_text(text.getvalue(), encoding="utf-8")
     done = audit(tmp_path / "proof.json", public_hex())
