@@ -82,20 +82,6 @@ def _units_at(pks: list[int]) -> dict[int, list[CardUnit]]:
     return at
 
 
-def _serials_at(pks: list[int]) -> dict[int, list[str]]:
-    """The serials of the units issued to each table-partie (``selectors.units_at``)."""
-    out = {}
-    units = (
-        CardUnit.objects.filter(table_session_id__in=pks)
-        .exclude(parent__table_session_id=F("table_session_id"))
-        .order_by("serial")
-        .values_list("table_session_id", "serial")
-    )
-    for session_id, serial in units:
-        out.setdefault(session_id, []).append(serial)
-    return out
-
-
 @on_table_opening_gap
 def no_cards_at_the_table(session: TableSession) -> list[Missing]:
     """A card game's table with no unit issued to it opens only once the person opening confirms it."""
@@ -109,11 +95,12 @@ def no_cards_at_the_table(session: TableSession) -> list[Missing]:
 def cards_back_before_closing(session: TableSession) -> None:
     """Fin de partie only once every unit is back in a depot: MC under the inspecteur's surveillance
     (CARD-18); FR after its post-partie control (CARD-37)."""
-    out = per_session("cards.out", session, _serials_at, [])
+    # The same units the opening check reads: a home that opens some parties and ends others reads them once.
+    out = per_session("cards.units", session, _units_at, [])
     if not out:
         return
     est = session.seance.establishment
-    serials = ", ".join(out)
+    serials = ", ".join(unit.serial for unit in out)
     if est.jurisdiction == "MC":
         raise RuleViolation("CARD-18", _("Cartes non rentrées au dépôt : %(s)s.") % {"s": serials})
     raise RuleViolation(

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.hooks import SHOE_ALLOCATED, Missing, on_seance_closing, on_table_opening, records
+from ledgers.core.hooks import SHOE_ALLOCATED, Missing, on_seance_closing, on_table_opening, per_seance, records
 from ledgers.core.models import Seance, TableSession
 
 from . import selectors
@@ -32,21 +32,22 @@ def cercle_cagnotte_in_service(session: TableSession) -> None:
 @on_seance_closing
 def counts_certified(seance: Seance) -> Iterator[Missing]:
     code = "COUNT-15" if seance.establishment.jurisdiction == "FR" else "COUNT-05"
-    for session in selectors.uncounted_sessions(seance):
+    sessions = per_seance("cash.closing_counts", seance, selectors.closing_counts, [])
+    for session in (session for session in sessions if session.uncounted):
         yield Missing(
             _("comptée certifiée de la table %(table)s") % {"table": session.table.number},
             code,
             reverse("cash:count", args=[session.pk]),
         )
-    for cagnotte in selectors.uncounted_cagnottes(seance).select_related("table_session__table"):
+    for cagnotte in per_seance("cash.uncounted_cagnottes", seance, selectors.uncounted_cagnottes, []):
         yield Missing(
             _("cagnotte de la table %(table)s à compter") % {"table": cagnotte.table_session.table.number},
             "COUNT-43" if seance.establishment.jurisdiction == "FR" else "COUNT-08",
             reverse("cash:day"),
         )
-    if selectors.uncentralised_slips(seance).exists():
+    if any(session.slips_waiting for session in sessions):
         yield Missing(_("bons de ravitaillement à centraliser"), "COUNT-29", reverse("cash:day"))
-    for session in selectors.bad_beat_uncounted(seance).select_related("table"):
+    for session in (session for session in sessions if session.bad_beat_waiting):
         yield Missing(
             _("montant affiché du bad beat jackpot de la table %(table)s") % {"table": session.table.number},
             "COUNT-24",

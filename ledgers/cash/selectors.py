@@ -119,11 +119,30 @@ def is_certified(session: TableSession) -> bool:
     return count is not None and count.status == TableCount.Status.CERTIFIED
 
 
+def closing_counts(seance_pks: list[int]) -> dict[int, list[TableSession]]:
+    """Each séance's table-parties, each read with what the séance's closing asks of its counts:
+    ``uncounted`` (it received a float and has no certified count), ``slips_waiting`` (ravitaillement
+    bons served and not centralised) and ``bad_beat_waiting`` (``bad_beat_uncounted``), in one query."""
+    sessions = (
+        TableSession.objects.filter(seance_id__in=seance_pks)
+        .select_related("table__establishment", "count")
+        .annotate(
+            with_float=Exists(TableFloat.objects.filter(table_session=OuterRef("pk"))),
+            slips_waiting=Exists(_uncentralised(Slip.objects.filter(table_session=OuterRef("pk")))),
+            bad_beat_waiting=Exists(_bad_beat_due(TableSession.objects.filter(pk=OuterRef("pk")))),
+        )
+        .order_by("table__number")
+    )
+    by_seance: dict[int, list[TableSession]] = {}
+    for session in sessions:
+        session.uncounted = session.with_float and not is_certified(session)
+        by_seance.setdefault(session.seance_id, []).append(session)
+    return by_seance
+
+
 def uncounted_sessions(seance: Seance) -> list[TableSession]:
     """Table-parties of the séance that received a float and have no certified count."""
-    with_float = seance.table_sessions.filter(Exists(TableFloat.objects.filter(table_session=OuterRef("pk"))))
-    sessions = with_float.select_related("table__establishment", "count").order_by("table__number")
-    return [s for s in sessions if not is_certified(s)]
+    return [session for session in closing_counts([seance.pk]).get(seance.pk, []) if session.uncounted]
 
 
 def played_without_float(seance: Seance) -> list[TableSession]:
@@ -137,13 +156,12 @@ def played_without_float(seance: Seance) -> list[TableSession]:
     return [s for s in sessions if fixed_bank(s.table) is not None]
 
 
+def _uncentralised(slips: QuerySet[Slip]) -> QuerySet[Slip]:
+    return slips.filter(book__kind=SlipBook.Kind.RAVITAILLEMENT, status=Slip.Status.SERVED, centralised_at__isnull=True)
+
+
 def uncentralised_slips(seance: Seance) -> QuerySet[Slip]:
-    return Slip.objects.filter(
-        table_session__seance=seance,
-        book__kind=SlipBook.Kind.RAVITAILLEMENT,
-        status=Slip.Status.SERVED,
-        centralised_at__isnull=True,
-    )
+    return _uncentralised(Slip.objects.filter(table_session__seance=seance))
 
 
 def previous_control_day(establishment: Establishment, date: datetime.date) -> ControlDay | None:
@@ -283,15 +301,26 @@ def cagnottes_on(establishment: Establishment, date: datetime.date) -> QuerySet[
     ).select_related("table_session__seance", "table_session__table")
 
 
-def uncounted_cagnottes(seance: Seance) -> QuerySet[CagnotteCount]:
-    return CagnotteCount.objects.filter(table_session__seance=seance, status=CagnotteCount.Status.COMPUTED)
+def uncounted_cagnottes(seance_pks: list[int]) -> dict[int, list[CagnotteCount]]:
+    """Each séance's cagnottes computed from their tickets and not yet counted."""
+    cagnottes = CagnotteCount.objects.filter(
+        table_session__seance_id__in=seance_pks, status=CagnotteCount.Status.COMPUTED
+    )
+    by_seance: dict[int, list[CagnotteCount]] = {}
+    for cagnotte in cagnottes.select_related("table_session__table").order_by("pk"):
+        by_seance.setdefault(cagnotte.table_session.seance_id, []).append(cagnotte)
+    return by_seance
+
+
+def _bad_beat_due(sessions: QuerySet[TableSession]) -> QuerySet[TableSession]:
+    return sessions.filter(table__bad_beat_jackpot__isnull=False, bad_beat__isnull=True).exclude(
+        status=TableSession.Status.PREPARING
+    )
 
 
 def bad_beat_uncounted(seance: Seance) -> QuerySet[TableSession]:
     """Table-parties of a BBJ table without their count and displayed amount (COUNT-24)."""
-    return TableSession.objects.filter(
-        seance=seance, table__bad_beat_jackpot__isnull=False, bad_beat__isnull=True
-    ).exclude(status=TableSession.Status.PREPARING)
+    return _bad_beat_due(TableSession.objects.filter(seance=seance))
 
 
 def cagnottes_waiting(establishment: Establishment) -> QuerySet[CagnotteCount]:

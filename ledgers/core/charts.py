@@ -3,9 +3,11 @@
 beside the table of numbers they are drawn from, which exports like any list; the monthly report
 draws the same shapes into its PDF.
 
-A chart is ``Chart(title, requirement, headers, rows)``: the first column names each group (a week,
-a machine), the others are the series, numbers. A provider draws the chart of a month: it takes the
-establishment and the month's first day.
+A chart is ``Chart(code, title, requirement, headers, rows)``: the first column names each group (a
+week, a machine), the others are the series, numbers. An app declares a chart by its code and title
+(``@chart(code, title)``) on the function that draws it for a month: it takes the establishment and
+the month's first day and gives the requirement, the headers and the rows. A chart that only some
+houses have says which (``shown``), so that the home lists the charts' titles without drawing them.
 """
 
 import calendar
@@ -55,21 +57,48 @@ class Chart:
         return bar_svg(self, *NARROW)
 
 
-Provider = Callable[["Establishment", datetime.date], Chart | None]
-_providers: list[Provider] = []
+Draw = Callable[["Establishment", datetime.date], tuple[str, Sequence[str | Promise], list[Sequence]]]
 
 
-def chart(provider: Provider) -> Provider:
-    """Declare a chart provider (usable as a decorator); declaring twice is harmless."""
-    if provider not in _providers:
-        _providers.append(provider)
-    return provider
+@dataclass(frozen=True)
+class ChartKind:
+    """A declared chart: called with the establishment and the month's first day, it draws it."""
+
+    code: str
+    title: str | Promise
+    draw: Draw  # the month's requirement, headers and rows
+    shown: Callable[["Establishment"], bool] | None = None  # None: every house has it
+
+    def __call__(self, establishment: "Establishment", month: datetime.date) -> Chart:
+        return Chart(self.code, self.title, *self.draw(establishment, month))
+
+
+_kinds: list[ChartKind] = []
+
+
+def chart(
+    code: str, title: str | Promise, shown: Callable[["Establishment"], bool] | None = None
+) -> Callable[[Draw], ChartKind]:
+    """Declare a chart drawn by the decorated function; declaring a code twice is harmless."""
+
+    def declare(draw: Draw) -> ChartKind:
+        kind = ChartKind(code, title, draw, shown)
+        if code not in {known.code for known in _kinds}:
+            _kinds.append(kind)
+        return kind
+
+    return declare
+
+
+def charts_of(establishment: "Establishment") -> list[ChartKind]:
+    """The charts the establishment has, not drawn (their codes and titles)."""
+    return [kind for kind in _kinds if kind.shown is None or kind.shown(establishment)]
 
 
 def charts_for(establishment: "Establishment", month: datetime.date | None = None) -> list[Chart]:
     """The charts of ``month`` (its first day; default: the establishment's current month)."""
     month = month or establishment.localtime().date().replace(day=1)
-    return [c for provider in _providers if (c := provider(establishment, month)) is not None]
+    return [kind(establishment, month) for kind in charts_of(establishment)]
 
 
 def chart_month(asked: str | None, establishment: "Establishment") -> datetime.date:
@@ -182,4 +211,4 @@ def charts_panel(request, establishment):
 
     if not reads_charts(roles_of(request.user, establishment)):
         return None
-    return Panel(_("Graphiques"), "core/_panel_charts.html", {"charts": charts_for(establishment)}, order=80)
+    return Panel(_("Graphiques"), "core/_panel_charts.html", {"charts": charts_of(establishment)}, order=80)

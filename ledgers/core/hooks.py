@@ -10,7 +10,7 @@ that cannot end, is the last one below.
 """
 
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -77,33 +77,78 @@ def run_closing_checks(session: "TableSession") -> None:
 
 # Reading the checks of many table-parties at once (a séance's closing, a home's buttons): within
 # ``read_together(sessions)``, a check's ``per_session`` fact is loaded once for all of them (one
-# query, not one per partie); outside it, for the one partie asked. Read-only: nothing may be
-# written while the facts are held.
+# query, not one per partie); outside it, for the one partie asked. The same for séances: within
+# ``seances_read_together(seances)`` (the home's open séances), a séance check's ``per_seance``
+# fact is loaded once for all of them, and so is every table-partie's closing check. Read-only:
+# nothing may be written while the facts are held.
 T = TypeVar("T")
-_read_together: ContextVar[tuple[frozenset[int], dict[str, dict[int, Any]]] | None] = ContextVar(
-    "read_together", default=None
-)
+Facts = tuple[frozenset[int], dict[str, dict[int, Any]]]
+_read_together: ContextVar[Facts | None] = ContextVar("read_together", default=None)
+_seances_together: ContextVar[Facts | None] = ContextVar("seances_together", default=None)
 
 
 @contextmanager
-def read_together(sessions: Iterable["TableSession"]) -> Iterator[None]:
-    token = _read_together.set((frozenset(s.pk for s in sessions), {}))
+def _together(facts: ContextVar[Facts | None], objects: Iterable[Any]) -> Iterator[None]:
+    pks = frozenset(o.pk for o in objects)
+    current = facts.get()
+    if current is not None and pks <= current[0]:  # already read together with more: its facts serve
+        yield
+        return
+    token = facts.set((pks, {}))
     try:
         yield
     finally:
-        _read_together.reset(token)
+        facts.reset(token)
+
+
+def _loaded(
+    facts: ContextVar[Facts | None], name: str, pk: int, load: Callable[[list[int]], dict[int, T]]
+) -> dict[int, T]:
+    """``load``'s facts for every object read together with ``pk`` (for ``pk`` alone outside)."""
+    together = facts.get()
+    if together is None or pk not in together[0]:
+        return load([pk])
+    pks, loaded = together
+    if name not in loaded:
+        loaded[name] = load(sorted(pks))
+    return loaded[name]
+
+
+def read_together(sessions: Iterable["TableSession"]) -> AbstractContextManager[None]:
+    return _together(_read_together, sessions)
 
 
 def per_session(name: str, session: "TableSession", load: Callable[[list[int]], dict[int, T]], default: T) -> T:
     """The fact ``name`` of ``session``: ``load(pks)`` gives it by table-partie pk for every
     partie read together (``default`` for those it leaves out)."""
-    together = _read_together.get()
-    if together is None or session.pk not in together[0]:
-        return load([session.pk]).get(session.pk, default)
-    pks, loaded = together
-    if name not in loaded:
-        loaded[name] = load(sorted(pks))
-    return loaded[name].get(session.pk, default)
+    return _loaded(_read_together, name, session.pk, load).get(session.pk, default)
+
+
+def per_seance(name: str, seance: "Seance", load: Callable[[list[int]], dict[int, T]], default: T) -> T:
+    """The fact ``name`` of ``seance``: ``load(pks)`` gives it by séance pk for every séance read
+    together (``default`` for those it leaves out)."""
+    return _loaded(_seances_together, name, seance.pk, load).get(seance.pk, default)
+
+
+def _parties_to_end(pks: list[int]) -> dict[int, list[TableSession]]:
+    """The table-parties of each séance still open or in preparation, by table number."""
+    parties: dict[int, list[TableSession]] = {}
+    sessions = TableSession.objects.filter(seance_id__in=pks).exclude(status=TableSession.Status.CLOSED)
+    for session in sessions.select_related(
+        "table__establishment",
+        "seance__establishment",  # the closing checks read both
+    ).order_by("table__number"):
+        parties.setdefault(session.seance_id, []).append(session)
+    return parties
+
+
+@contextmanager
+def seances_read_together(seances: Iterable["Seance"]) -> Iterator[None]:
+    seances = list(seances)
+    with _together(_seances_together, seances):
+        parties = _loaded(_seances_together, "core.parties_to_end", seances[0].pk, _parties_to_end) if seances else {}
+        with read_together(session for group in parties.values() for session in group):
+            yield
 
 
 def _refusals(checks: list[Check], session: "TableSession") -> list[RuleViolation]:
@@ -350,11 +395,7 @@ def record(event: str, **facts: Any) -> None:
 def table_parties_closable(seance: "Seance") -> Iterator[Missing]:
     """Each table-partie still open or in preparation must be able to end: every refusal its
     closing checks give is a missing record. The séance closing then ends those parties."""
-    sessions = seance.table_sessions.exclude(status=TableSession.Status.CLOSED).select_related(
-        "table__establishment",
-        "seance__establishment",  # the closing checks read both
-    )
-    sessions = list(sessions.order_by("table__number"))
+    sessions = per_seance("core.parties_to_end", seance, _parties_to_end, [])
     with read_together(sessions):
         refusals = [(session, closing_refusals(session)) for session in sessions]
     for session, found in refusals:

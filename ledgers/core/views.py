@@ -331,11 +331,15 @@ class SeanceView(EstablishmentRequiredMixin, TemplateView):
         seance = get_object_or_404(seances_of(self.establishment), pk=self.kwargs["pk"])
         sessions = seance.table_sessions.select_related("table__room").order_by("table__number")
         is_open = seance.status == Seance.Status.OPEN
+        missing, flags = [], []
+        if is_open:
+            with hooks.seances_read_together([seance]):  # what it lacks and what it flags read the same facts
+                missing, flags = hooks.seance_missing(seance), hooks.seance_flags(seance)
         return super().get_context_data(
             seance=seance,
             sessions=sessions,
-            missing=hooks.seance_missing(seance) if is_open else [],
-            flags=hooks.seance_flags(seance) if is_open else [],
+            missing=missing,
+            flags=flags,
             checklist=checklist(self.establishment.jurisdiction),
             prepare_form=TablePrepareForm(seance=seance) if is_open else None,
             can_manage=bool(set(self.roles) & set(SEANCE_MANAGERS)),

@@ -10,7 +10,7 @@ from django.db.models.functions import TruncMonth
 from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.charts import Chart, chart, month_end
+from ledgers.core.charts import chart, month_end
 from ledgers.core.models import Establishment
 
 from .domains import all_domains
@@ -25,8 +25,8 @@ def months_until(month: datetime.date, count: int) -> list[datetime.date]:
     return [datetime.date((index - n) // 12, (index - n) % 12 + 1, 1) for n in reversed(range(count))]
 
 
-@chart
-def consumption_against_destruction(establishment: Establishment, month: datetime.date) -> Chart:
+@chart("consommation-et-destruction", _("Cartes et dés : mis en service et détruits, par mois"))
+def consumption_against_destruction(establishment: Establishment, month: datetime.date) -> tuple[str, list, list]:
     months = months_until(month, MONTHS)
     end = month_end(establishment, month)
     zone = establishment.localtime().tzinfo
@@ -55,9 +55,7 @@ def consumption_against_destruction(establishment: Establishment, month: datetim
             _("Destructions : %(domain)s") % {"domain": domain.label},
         ]
         columns += [used, Counter({row["month"].date(): row["n"] for row in destroyed})]
-    return Chart(
-        "consommation-et-destruction",
-        _("Cartes et dés : mis en service et détruits, par mois"),
+    return (
         "REG-24" if establishment.jurisdiction == "MC" else "CARD-31",
         headers,
         [[formats.date_format(m, "YEAR_MONTH_FORMAT"), *(column[m] for column in columns)] for m in months],

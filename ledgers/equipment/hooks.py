@@ -20,6 +20,14 @@ def _est(session: TableSession):
     return session.seance.establishment
 
 
+def _shuffler_uses(pks: list[int]) -> dict[int, list[ShufflerUse]]:
+    """The shuffler uses of each table-partie: the opening and the closing checks read them once."""
+    uses = {}
+    for use in ShufflerUse.objects.filter(table_session_id__in=pks).select_related("shuffler").order_by("pk"):
+        uses.setdefault(use.table_session_id, []).append(use)
+    return uses
+
+
 def session_uses_shuffler(session: TableSession) -> bool:
     """The table-partie works with a shuffler: one was started for it, or one in service is fixed
     on the table's socle (FR: the table attribute "shuffler in use", SHUF-11)."""
@@ -36,10 +44,11 @@ def check_shuffler_started(session: TableSession) -> None:
     game = session.table.game
     if est.jurisdiction != "FR" or game not in SHUFFLER_DISPLAY_FR:
         return
+    started = {use.shuffler_id for use in per_session("equipment.shuffler_uses", session, _shuffler_uses, [])}
     for shuffler in Shuffler.objects.filter(socle__table_id=session.table_id, status=AssetStatus.IN_SERVICE):
         if has_open_incident(shuffler):
             continue
-        if not ShufflerUse.objects.filter(table_session=session, shuffler=shuffler).exists():
+        if shuffler.pk not in started:
             raise RuleViolation(
                 SHUFFLER_DISPLAY_FR[game][0],
                 _(
@@ -60,7 +69,8 @@ def check_shoe_allocated(session: TableSession) -> None:
         return
     if Shoe.objects.filter(table_session=session).exists():
         return
-    if ShufflerUse.objects.filter(table_session=session, opening__embout=True).exists():
+    uses = per_session("equipment.shuffler_uses", session, _shuffler_uses, [])
+    if any(use.opening.get("embout") is True for use in uses):
         return
     raise RuleViolation(
         "SHOE-12",
@@ -99,14 +109,6 @@ def check_wheel_ready(session: TableSession) -> None:
         )
 
 
-def _shuffler_uses_unconfirmed(pks: list[int]) -> dict[int, list[ShufflerUse]]:
-    """The shuffler uses of each table-partie whose end is not confirmed."""
-    uses = {}
-    for use in ShufflerUse.objects.filter(table_session_id__in=pks, end_confirmed=False).select_related("shuffler"):
-        uses.setdefault(use.table_session_id, []).append(use)
-    return uses
-
-
 @on_table_closing
 def check_shuffler_ended(session: TableSession) -> None:
     """FR: no end of partie without the hood opened and the machine shown empty (SHUF-13), and at
@@ -114,7 +116,8 @@ def check_shuffler_ended(session: TableSession) -> None:
     est = _est(session)
     if est.jurisdiction != "FR":
         return
-    for use in per_session("equipment.shuffler_uses_open", session, _shuffler_uses_unconfirmed, [])[:1]:
+    uses = per_session("equipment.shuffler_uses", session, _shuffler_uses, [])
+    for use in [use for use in uses if not use.end_confirmed][:1]:
         if use.ended_at is None and session.table.game in SHUFFLER_DISPLAY_FR:
             code = SHUFFLER_DISPLAY_FR[session.table.game][0]
         else:

@@ -9,7 +9,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import roles_of
-from ledgers.core.charts import Chart, chart, month_end, week_label, weeks_until
+from ledgers.core.charts import chart, month_end, week_label, weeks_until
 from ledgers.core.dashboard import Panel, dashboard_panel
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
@@ -41,8 +41,8 @@ def incidents_open(request: HttpRequest, establishment: Establishment) -> Panel 
 WEEKS = 8
 
 
-@chart
-def incidents_by_category_and_week(establishment: Establishment, month: datetime.date) -> Chart:
+@chart("incidents-par-semaine", _("Incidents par catégorie et par semaine"))
+def incidents_by_category_and_week(establishment: Establishment, month: datetime.date) -> tuple[str, list, list]:
     """The incidents found over the weeks up to the month's end, per category: one group per ISO week."""
     end = month_end(establishment, month)
     weeks = weeks_until(end, WEEKS)
@@ -54,9 +54,7 @@ def incidents_by_category_and_week(establishment: Establishment, month: datetime
     )
     counts = {(row["week"].date(), row["category"]): row["n"] for row in found}
     categories = sorted({category for _week, category in counts}) or [GAME_INCIDENT.code]
-    return Chart(
-        "incidents-par-semaine",
-        _("Incidents par catégorie et par semaine"),
+    return (
         "INC-01",
         [_("Semaine du"), *(str(get_category(c).label) for c in categories)],
         [[week_label(week), *(counts.get((week, c), 0) for c in categories)] for week in weeks],

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import roles_of
-from ledgers.core.charts import Chart, chart, month_end, week_label, weeks_until
+from ledgers.core.charts import chart, month_end, week_label, weeks_until
 from ledgers.core.dashboard import MainAct, Panel, dashboard_panel, main_acts
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
@@ -43,8 +43,8 @@ def key_inventory(request: HttpRequest, establishment: Establishment) -> list[Ma
 WEEKS = 8
 
 
-@chart
-def keys_returned_late(establishment: Establishment, month: datetime.date) -> Chart:
+@chart("cles-rendues-en-retard", _("Clés remises et rendues en retard, par semaine"))
+def keys_returned_late(establishment: Establishment, month: datetime.date) -> tuple[str, list, list]:
     """The hand-overs of each of the weeks up to the month's end, and those whose key came back
     after its due time (or is still out past it)."""
     now = timezone.now()
@@ -62,9 +62,7 @@ def keys_returned_late(establishment: Establishment, month: datetime.date) -> Ch
         )
     )
     by_week = {row["week"].date(): (row["n"], row["late"]) for row in issues}
-    return Chart(
-        "cles-rendues-en-retard",
-        _("Clés remises et rendues en retard, par semaine"),
+    return (
         "KEY-05",
         [_("Semaine du"), _("Remises"), _("Rendues en retard ou encore dehors")],
         [[week_label(week), *by_week.get(week, (0, 0))] for week in weeks],

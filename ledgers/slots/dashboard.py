@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import roles_of
-from ledgers.core.charts import Chart, chart, month_end
+from ledgers.core.charts import chart, month_end
 from ledgers.core.dashboard import MainAct, Panel, dashboard_panel, main_acts
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
@@ -116,13 +116,15 @@ def slot_room_acts(request: HttpRequest, establishment: Establishment) -> list[M
     return acts
 
 
-@chart
-def meters_against_counts(establishment: Establishment, month: datetime.date) -> Chart | None:
+def has_machines(establishment: Establishment) -> bool:
+    return Machine.objects.filter(establishment=establishment).exists()
+
+
+@chart("ecarts-compteurs-machines", _("Écarts entre compteurs et comptages du mois, par machine"), shown=has_machines)
+def meters_against_counts(establishment: Establishment, month: datetime.date) -> tuple[str, list, list]:
     """Machine by machine, the month's differences between what the meters say and what was found:
     MC the drop counted against the meters' deltas (SLOT-11), FR the cash-desk payments against the
-    manual-jackpot meters of the états de rapprochement (SLOT-43). None without slot machines."""
-    if not Machine.objects.filter(establishment=establishment).exists():
-        return None
+    manual-jackpot meters of the états de rapprochement (SLOT-43). Only in a house with slot machines."""
     days = (month, month_end(establishment, month))
     if establishment.jurisdiction == "MC":
         found = DropCount.objects.filter(machine__establishment=establishment, counted_at__date__range=days)
@@ -134,9 +136,7 @@ def meters_against_counts(establishment: Establishment, month: datetime.date) ->
         requirement, difference, gap = "SLOT-43", _("Compteurs − paiements (€)"), "difference"
     gaps = {row["machine"]: row["total"] for row in found.values("machine").annotate(total=Sum(gap))}
     machines = sorted(Machine.objects.filter(pk__in=gaps), key=lambda machine: machine.number)
-    return Chart(
-        "ecarts-compteurs-machines",
-        _("Écarts entre compteurs et comptages du mois, par machine"),
+    return (
         requirement,
         [_("Machine"), difference],
         [[machine.number, gaps[machine.pk]] for machine in machines],

@@ -51,14 +51,20 @@ SHOWN = 4  # tables offered as buttons on the home; the séance page lists them 
 def chef_table_acts(request: HttpRequest, establishment: Establishment) -> list[MainAct]:
     if Role.CHEF_TABLE not in roles_of(request.user, establishment):
         return []
-    parties = TableSession.objects.filter(
-        seance__establishment=establishment, seance__status=Seance.Status.OPEN
-    ).select_related("table__establishment", "seance__establishment")  # the checks read both
+    parties = list(
+        TableSession.objects.filter(
+            seance__establishment=establishment,
+            seance__status=Seance.Status.OPEN,
+            status__in=(TableSession.Status.PREPARING, TableSession.Status.OPEN),
+        )
+        .select_related("table__establishment", "seance__establishment")  # the checks read both
+        .order_by("table__number")
+    )
     # The parties to open first (opening starts the day), then those to end: up to SHOWN of each,
     # so that the tables waiting to open never hide those to end.
     live = [
-        *parties.filter(status=TableSession.Status.PREPARING).order_by("table__number")[:SHOWN],
-        *parties.filter(status=TableSession.Status.OPEN).order_by("table__number")[:SHOWN],
+        *[s for s in parties if s.status == TableSession.Status.PREPARING][:SHOWN],
+        *[s for s in parties if s.status == TableSession.Status.OPEN][:SHOWN],
     ]
     acts = []
     with hooks.read_together(live):  # each check reads every partie shown in one query

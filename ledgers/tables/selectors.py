@@ -118,20 +118,21 @@ def closed_late_without_extension(
         return []
     late = []
     since = establishment.localtime().date() - datetime.timedelta(days=days)
-    closed = TableSession.objects.filter(
-        seance__establishment=establishment, closed_at__isnull=False, seance__date__gte=since
-    ).select_related("seance__establishment", "table")
-    extended = {}
-    for extension in ClosingExtension.objects.filter(table_session__in=closed):
-        extended[extension.table_session_id] = max(
-            extension.new_end, extended.get(extension.table_session_id, extension.new_end)
+    # Each partie with the latest end its extensions give it, read with it (not every extension of the period).
+    extended_to = ClosingExtension.objects.filter(table_session=OuterRef("pk")).order_by("-new_end").values("new_end")
+    closed = (
+        TableSession.objects.filter(
+            seance__establishment=establishment, closed_at__isnull=False, seance__date__gte=since
         )
+        .select_related("seance__establishment", "table")
+        .annotate(extended_to=Subquery(extended_to[:1]))
+    )
     for session in closed.order_by("-seance__date", "-closed_at", "-pk").iterator(chunk_size=100):
         closing = closing_time(session.seance)
         if (
             closing is not None
             and session.closed_at > closing
-            and not (session.pk in extended and session.closed_at <= extended[session.pk])
+            and not (session.extended_to is not None and session.closed_at <= session.extended_to)
         ):
             late.append(session)
             if latest and len(late) == latest:

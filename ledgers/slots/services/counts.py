@@ -301,12 +301,14 @@ def check_month_end_count(establishment: Establishment, year: int, month: int) -
 
 def denominations_without_general_count(seance: Seance) -> list[Decimal]:
     """The denominations counted during the séance with no general count of them closed after."""
-    counts = SlotCount.objects.filter(seance=seance, status=SlotCount.Status.CLOSED)
+    counts = SlotCount.objects.filter(
+        seance=seance, status=SlotCount.Status.CLOSED, kind__in=(Kind.INTRA_SEANCE, Kind.DENOMINATION_END)
+    )
+    counts = list(counts.order_by("denomination", "closed_at"))  # read once, not once per intra-séance count
+    general = [(count.denomination, count.pk) for count in counts if count.kind == Kind.DENOMINATION_END]
     missing = []
-    for intra in counts.filter(kind=Kind.INTRA_SEANCE).order_by("denomination", "closed_at"):
-        if (
-            not counts.filter(kind=Kind.DENOMINATION_END, denomination=intra.denomination, pk__gt=intra.pk).exists()
-            and intra.denomination not in missing
-        ):
+    for intra in (count for count in counts if count.kind == Kind.INTRA_SEANCE):
+        closed_after = any(denomination == intra.denomination and pk > intra.pk for denomination, pk in general)
+        if not closed_after and intra.denomination not in missing:
             missing.append(intra.denomination)
     return missing
