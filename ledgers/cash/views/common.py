@@ -13,14 +13,38 @@ from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormVi
 
 from .. import selectors, services
 from ..models import SlipBook
+from ..services import box_holders
+
+# The acts the cash menu names, each with the check its service runs first: the menu offers an
+# act only to whom that check lets through, and its page shows the others the refusal.
+MENU_ACTS = {
+    "slip_write": services.slip_write_refusal,
+    "fix_bank": lambda user, est: refusal_of(lambda: require_role(user, est, services.FLOAT_FIXERS)),
+    "refait_threshold": lambda user, est: refusal_of(lambda: require_role(user, est, services.REFAIT_THRESHOLD_FIXERS)),
+}
 
 
-class CashFormView(EstablishmentRequiredMixin, ServiceFormView):
+class CashPageMixin(EstablishmentRequiredMixin):
+    """A page under the cash menu: ``menu_offers`` names the menu's acts this person may do."""
+
+    def get_context_data(self, **kwargs):
+        user, est = self.request.user, self.establishment
+        offers = {name for name, refusal in MENU_ACTS.items() if refusal(user, est) is None}
+        return super().get_context_data(menu_offers=offers, **kwargs)
+
+
+class CashFormView(CashPageMixin, ServiceFormView):
     template_name = "cash/form.html"
     title = ""
     intro = ""
     submit = _("Enregistrer")
     errors_on_fields = True
+    menu_act = ""  # the menu's name of this page's act, whose check it asks before the form
+
+    def act_refusal(self):
+        if self.menu_act:
+            return MENU_ACTS[self.menu_act](self.request.user, self.establishment)
+        return super().act_refusal()
 
     def get_form_kwargs(self):
         return {**super().get_form_kwargs(), "establishment": self.establishment, "request": self.request}
@@ -40,7 +64,7 @@ class CashFormView(EstablishmentRequiredMixin, ServiceFormView):
         )
 
 
-class DayView(EstablishmentRequiredMixin, TemplateView):
+class DayView(CashPageMixin, TemplateView):
     """The tables of the open séances with their float and count, the slip books, what is waiting."""
 
     template_name = "cash/day.html"
@@ -53,6 +77,8 @@ class DayView(EstablishmentRequiredMixin, TemplateView):
             for session in sessions:
                 if session.status != TableSession.Status.CLOSED:
                     session.float_refusal = services.float_refusal(session, user)
+                    if est.jurisdiction == "FR":
+                        session.box_holder_refusal = box_holders.box_holder_refusal(session, user)
         return super().get_context_data(
             seances=seances,
             books=SlipBook.objects.filter(establishment=est),

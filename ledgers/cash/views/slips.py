@@ -28,6 +28,7 @@ class SlipBookView(CashFormView):
 
 class SlipWriteView(CashFormView):
     form_class = forms.SlipWriteForm
+    menu_act = "slip_write"
     title = _("Bon de change ou de ravitaillement")
     success_message = _("Bon rédigé et contresigné.")
 
