@@ -61,12 +61,13 @@ def test_count_05_certification_offered_only_to_the_certifiers(client, mco):
 def test_count_04_the_croupier_is_offered_no_slip_nor_any_direction_setting(client, mco):
     client.force_login(mco[Role.CROUPIER])
     day = client.get("/caisses/").content.decode()
-    for path in ("/caisses/bons/nouveau/", "/caisses/somme-en-banque/", "/caisses/refait/"):
+    offered_elsewhere = ("/caisses/bons/carnets/nouveau/", "/caisses/bons/annulation/", "/caisses/orphelins/nouveau/")
+    for path in ("/caisses/bons/nouveau/", "/caisses/somme-en-banque/", "/caisses/refait/", *offered_elsewhere):
         assert f'href="{path}"' not in day
     slip = client.get("/caisses/bons/nouveau/")
     page = slip.content.decode()
     assert slip.status_code == 409 and "COUNT-04" in page and '<form method="post"' not in page
-    for path in ("/caisses/somme-en-banque/", "/caisses/refait/"):
+    for path in ("/caisses/somme-en-banque/", "/caisses/refait/", "/caisses/bons/carnets/nouveau/"):
         refused = client.get(path)
         assert refused.status_code == 403 and '<form method="post"' not in refused.content.decode()
 
@@ -78,6 +79,7 @@ def test_count_04_the_chef_de_table_writes_slips_and_the_direction_fixes_the_ban
     client.force_login(mco.director)
     day = client.get("/caisses/").content.decode()
     assert 'href="/caisses/somme-en-banque/"' in day and 'href="/caisses/refait/"' in day
+    assert 'href="/caisses/bons/carnets/nouveau/"' in day and 'href="/caisses/orphelins/nouveau/"' not in day
     assert client.get("/caisses/somme-en-banque/").status_code == 200
     assert client.get("/caisses/refait/").status_code == 200
 

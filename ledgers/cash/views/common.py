@@ -15,12 +15,21 @@ from .. import selectors, services
 from ..models import SlipBook
 from ..services import box_holders
 
+
 # The acts the cash menu names, each with the check its service runs first: the menu offers an
 # act only to whom that check lets through, and its page shows the others the refusal.
+def _reserved(roles):
+    """The check of an act its service reserves to ``roles`` (``require_role``)."""
+    return lambda user, est: refusal_of(lambda: require_role(user, est, roles))
+
+
 MENU_ACTS = {
     "slip_write": services.slip_write_refusal,
-    "fix_bank": lambda user, est: refusal_of(lambda: require_role(user, est, services.FLOAT_FIXERS)),
-    "refait_threshold": lambda user, est: refusal_of(lambda: require_role(user, est, services.REFAIT_THRESHOLD_FIXERS)),
+    "fix_bank": _reserved(services.FLOAT_FIXERS),
+    "refait_threshold": _reserved(services.REFAIT_THRESHOLD_FIXERS),
+    "book_open": _reserved(services.BOOK_KEEPERS),
+    "slip_void": _reserved(services.VOIDERS),
+    "orphan": _reserved(services.ORPHAN_KEEPERS),
 }
 
 

@@ -16,6 +16,7 @@ from .common import CashFormView
 
 class SlipBookView(CashFormView):
     form_class = forms.SlipBookForm
+    menu_act = "book_open"
     title = _("Mise en service d'un carnet de bons")
 
     def perform(self, form):
@@ -71,6 +72,7 @@ class SlipServeView(CashFormView):
 
 class SlipVoidView(CashFormView):
     form_class = forms.SlipVoidForm
+    menu_act = "slip_void"
     title = _("Annulation d'un bon (deux signatures)")
 
     def perform(self, form):
