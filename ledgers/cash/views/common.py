@@ -1,5 +1,6 @@
 """The base of the table cash pages: a form calls one service; the day's page."""
 
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.functional import cached_property
@@ -87,7 +88,9 @@ class DayView(CashPageMixin, TemplateView):
                 if session.status != TableSession.Status.CLOSED:
                     session.float_refusal = services.float_refusal(session, user)
                     if est.jurisdiction == "FR":
+                        # Who never designates a box holder sees no link; a rule holding it back now is shown.
                         session.box_holder_refusal = box_holders.box_holder_refusal(session, user)
+                        session.box_holder_shown = not isinstance(session.box_holder_refusal, PermissionDenied)
         return super().get_context_data(
             seances=seances,
             books=SlipBook.objects.filter(establishment=est),
