@@ -85,7 +85,7 @@ def _first_held(held: set[str], allowed: Iterable[str]) -> str:
     allowed = tuple(allowed)
     if holds_one_of(held, allowed):
         return str(next(role for role in allowed if role in held))
-    labels = ", ".join(str(Role(r).label) for r in allowed)
+    labels = ", ".join(dict.fromkeys(str(Role(r).label) for r in allowed))  # two roles may read alike
     raise PermissionDenied(_("Cette opération est réservée aux rôles : %(roles)s.") % {"roles": labels})
 
 

@@ -19,6 +19,7 @@ from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
 from ledgers.core import hooks, service_views
+from ledgers.core.authz import refusal_of
 from ledgers.core.errors import RuleViolation
 from ledgers.core.exports import ListExportMixin, TableExportMixin
 from ledgers.core.models import Seance, TableSession
@@ -49,6 +50,8 @@ class DiceView(LoginRequiredMixin):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context["jurisdiction"] = self.establishment.jurisdiction
+        # The menu offers the receipt only to whom its service lets take dice in.
+        context["receive_refusal"] = refusal_of(lambda: services.receiver_role(self.request.user, self.establishment))
         return context
 
     def session_or_404(self, pk: int) -> TableSession:
@@ -140,8 +143,13 @@ class SessionView(DiceView, TemplateView):
     def get_context_data(self, **kwargs):
         session = self.session_or_404(self.kwargs["pk"])
         allocations = session.dice_allocations.prefetch_related("lines__die").order_by("recorded_at")
+        user, est = self.request.user, self.establishment
         return super().get_context_data(
             session=session,
+            # Each act asked of its service's own check: offered, or shown disabled with the refusal.
+            allocate_refusal=refusal_of(lambda: services.allocator_role(user, est)),
+            swap_refusal=refusal_of(lambda: services.swapper_role(user, est)),
+            end_check_refusal=refusal_of(lambda: services.end_check_signer_role(user, est)),
             allocations=allocations,
             dice=selectors.dice_at_table(session),
             swaps=session.dice_swaps.all(),
@@ -213,7 +221,10 @@ class StockView(DiceView, ListExportMixin, TemplateView):
     def get_context_data(self, **kwargs):
         est = self.establishment
         return super().get_context_data(
-            statement=selectors.stock_statement(est), queue=selectors.destruction_queue(est), **kwargs
+            statement=selectors.stock_statement(est),
+            queue=selectors.destruction_queue(est),
+            withdraw_refusal=refusal_of(lambda: services.withdrawer_role(self.request.user, est)),
+            **kwargs,
         )
 
 
@@ -257,6 +268,9 @@ class ReceiptView(ServiceFormView):
     title = _("Réception de dés")
     submit = _("Prendre en charge")
 
+    def act_refusal(self):
+        return refusal_of(lambda: services.receiver_role(self.request.user, self.establishment))
+
     def perform(self, form):
         data = form.cleaned_data
         return services.dice_receive(
@@ -296,6 +310,9 @@ class AllocationView(SessionFormView):
     submit = _("Signer et mettre en service")
     template_name = "dice/allocation.html"
 
+    def act_refusal(self):
+        return refusal_of(lambda: services.allocator_role(self.request.user, self.establishment))
+
     def perform(self, form):
         data = form.cleaned_data
         return services.dice_allocate(
@@ -331,6 +348,9 @@ class SwapView(SessionFormView):
     form_class = forms.SwapForm
     title = _("Changement de dés en cours de partie")
 
+    def act_refusal(self):
+        return refusal_of(lambda: services.swapper_role(self.request.user, self.establishment))
+
     def perform(self, form):
         data = form.cleaned_data
         return services.dice_swap(
@@ -350,6 +370,9 @@ class EndCheckView(SessionFormView):
     title = _("Contrôle des dés de fin de séance")
     submit = _("Signer le contrôle")
     template_name = "dice/end_check.html"
+
+    def act_refusal(self):
+        return refusal_of(lambda: services.end_check_signer_role(self.request.user, self.establishment))
 
     def get(self, request, *args, **kwargs):
         # One check per partie: once signed, the partie's page shows it.
@@ -379,6 +402,9 @@ class WithdrawView(ServiceFormView):
     form_class = forms.WithdrawForm
     title = _("Retrait de dés usagés ou abîmés")
     submit = _("Retirer du service")
+
+    def act_refusal(self):
+        return refusal_of(lambda: services.withdrawer_role(self.request.user, self.establishment))
 
     def perform(self, form):
         data = form.cleaned_data

@@ -7,6 +7,9 @@ import pytest
 from ledgers.cash import services
 from ledgers.core.errors import RuleViolation
 from ledgers.core.roles import Role
+from ledgers.tables.registers import TABLE_LOG
+from ledgers.tables.rules import Position
+from ledgers.tables.services import staff_assign
 from tests.cash.conftest import mc_bank, plaques
 
 
@@ -53,3 +56,46 @@ def test_count_05_certification_offered_only_to_the_certifiers(client, mco):
     assert response.status_code == 409 and "COUNT-05" in response.content.decode()
     client.force_login(mco[Role.INSPECTEUR])
     assert client.get(f"/caisses/tables/{session.pk}/certification/").status_code == 200
+
+
+def test_count_04_the_croupier_is_offered_no_slip_nor_any_direction_setting(client, mco):
+    client.force_login(mco[Role.CROUPIER])
+    day = client.get("/caisses/").content.decode()
+    offered_elsewhere = ("/caisses/bons/carnets/nouveau/", "/caisses/bons/annulation/", "/caisses/orphelins/nouveau/")
+    for path in ("/caisses/bons/nouveau/", "/caisses/somme-en-banque/", "/caisses/refait/", *offered_elsewhere):
+        assert f'href="{path}"' not in day
+    slip = client.get("/caisses/bons/nouveau/")
+    page = slip.content.decode()
+    assert slip.status_code == 409 and "COUNT-04" in page and '<form method="post"' not in page
+    for path in ("/caisses/somme-en-banque/", "/caisses/refait/", "/caisses/bons/carnets/nouveau/"):
+        refused = client.get(path)
+        assert refused.status_code == 403 and '<form method="post"' not in refused.content.decode()
+
+
+def test_count_04_the_chef_de_table_writes_slips_and_the_direction_fixes_the_bank(client, mco):
+    client.force_login(mco[Role.CHEF_TABLE])
+    assert 'href="/caisses/bons/nouveau/"' in client.get("/caisses/").content.decode()
+    assert client.get("/caisses/bons/nouveau/").status_code == 200
+    client.force_login(mco.director)
+    day = client.get("/caisses/").content.decode()
+    assert 'href="/caisses/somme-en-banque/"' in day and 'href="/caisses/refait/"' in day
+    assert 'href="/caisses/bons/carnets/nouveau/"' in day and 'href="/caisses/orphelins/nouveau/"' not in day
+    assert client.get("/caisses/somme-en-banque/").status_code == 200
+    assert client.get("/caisses/refait/").status_code == 200
+
+
+def test_count_13_box_holder_offered_to_the_direction_while_no_chef_de_table_is_on_duty(client, fro):
+    session = fro.session("RA1")
+    link = f'href="/caisses/tables/{session.pk}/employe-caisse/"'
+    client.force_login(fro[Role.CROUPIER])
+    assert link not in client.get("/caisses/").content.decode()
+    assert client.get(f"/caisses/tables/{session.pk}/employe-caisse/").status_code == 403
+    client.force_login(fro.director)
+    assert link in client.get("/caisses/").content.decode()
+    assert client.get(f"/caisses/tables/{session.pk}/employe-caisse/").status_code == 200
+    fro.open_register(TABLE_LOG.code)
+    staff_assign(session=session, position=Position.CHEF_TABLE, person=fro[Role.CHEF_TABLE], actor=fro.director)
+    day = client.get("/caisses/").content.decode()
+    assert link not in day and "COUNT-13" in day
+    refused = client.get(f"/caisses/tables/{session.pk}/employe-caisse/")
+    assert refused.status_code == 409 and '<form method="post"' not in refused.content.decode()

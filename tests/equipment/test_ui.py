@@ -42,7 +42,8 @@ PAGES = [
 def test_every_page_renders_in_french(client, mco, name):
     client.force_login(mco.director)
     response = client.get(reverse(f"equipment:{name}"))
-    assert response.status_code == 200
+    # The cartier takes a sabot out, the inspecteur signs its return (SHOE-02): not the director.
+    assert response.status_code == (409 if name in ("shoe_allocate", "shoe_return") else 200)
     assert "Vue par table" in response.content.decode()
 
 
@@ -245,3 +246,30 @@ def test_role_refusal_is_a_403_page(client, mco):
     client.force_login(mco.users[Role.CROUPIER])
     response = client.post(reverse("equipment:model_create"), {"kind": "shoe", "manufacturer": "X", "name": "Y"})
     assert response.status_code == 403 and "réservée aux rôles" in response.content.decode()
+
+
+def test_shoe_02_the_menu_offers_the_sabots_to_the_cartier_and_their_return_to_the_inspecteur(client, mco):
+    pb = session(mco, "PB1")
+    allocate, back = reverse("equipment:shoe_allocate"), reverse("equipment:shoe_return")
+    client.force_login(mco.users[Role.CROUPIER])
+    page = client.get(reverse("equipment:table", args=[pb.table_id])).content.decode()
+    assert f'href="{allocate}' not in page and f'href="{back}"' not in page and "SHOE-02" in page
+    for url in (allocate, f"{allocate}?session={pb.pk}", back):
+        refused = client.get(url)
+        assert refused.status_code == 409 and '<form method="post"' not in refused.content.decode(), url
+    client.force_login(mco.users[Role.CARTIER])
+    page = client.get(reverse("equipment:table", args=[pb.table_id])).content.decode()
+    assert f'href="{allocate}?session={pb.pk}"' in page and f'href="{back}"' not in page
+    assert client.get(allocate).status_code == 200 and client.get(back).status_code == 409
+    client.force_login(mco.users[Role.INSPECTEUR])
+    assert f'href="{back}"' in client.get(reverse("equipment:overview")).content.decode()
+    assert client.get(back).status_code == 200
+
+
+def test_shoe_05_the_fr_croupier_is_refused_before_the_form(client, fro):
+    pb = session(fro, "PB1")
+    client.force_login(fro.users[Role.CROUPIER])
+    refused = client.get(f"{reverse('equipment:shoe_allocate')}?session={pb.pk}")
+    assert refused.status_code == 409 and "SHOE-05" in refused.content.decode()
+    client.force_login(fro.users[Role.EMPLOYE_RESPONSABLE])
+    assert client.get(f"{reverse('equipment:shoe_allocate')}?session={pb.pk}").status_code == 200

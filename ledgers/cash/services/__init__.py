@@ -9,6 +9,7 @@ from .control import CONTROL_KEEPERS, CONTROL_VISAS, control_day_close, control_
 from .counts import (
     CERTIFICATION_WORDS,
     CERTIFIERS,
+    REFAIT_THRESHOLD_FIXERS,
     certifier_role,
     count_certify,
     count_record,
@@ -28,6 +29,7 @@ from .slips import (
     slip_serve,
     slip_void,
     slip_write,
+    slip_write_refusal,
     slips_centralise,
 )
 from .tickets import KEEPER_ONLY, TICKET_KEEPERS, ticket_book_register, ticket_stamp_entry
@@ -47,6 +49,7 @@ __all__ = [
     "ORPHAN_KEEPERS",
     "PLAY_LINES",
     "RAKE_TAKERS",
+    "REFAIT_THRESHOLD_FIXERS",
     "SLIP_RULES",
     "TICKET_KEEPERS",
     "VOIDERS",
@@ -76,6 +79,7 @@ __all__ = [
     "slip_serve",
     "slip_void",
     "slip_write",
+    "slip_write_refusal",
     "slips_centralise",
     "table_box_record",
     "ticket_book_register",

@@ -5,15 +5,15 @@ written in the table's carnet d'avances; services.float_record accepts the box's
 the chef de table or the employee designated for that table-partie."""
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.authz import require_role, role_named_by_text
+from ledgers.core.authz import refusal_of, require_role, role_named_by_text
 from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
-from ledgers.core.models import TableSession
+from ledgers.core.models import Establishment, TableSession
 from ledgers.core.roles import Role
 from ledgers.registers.services import display_name, register_language
 from ledgers.tables.rules import Position
@@ -27,6 +27,24 @@ from .floats import FLOAT_SIGNERS
 BOX_HOLDERS = (Role.CHEF_PARTIE, Role.EMPLOYE_RESPONSABLE, Role.CROUPIER)
 
 
+def box_designator_role(actor: AbstractBaseUser, est: Establishment) -> str:
+    """The role in which ``actor`` designates a box's holder: the Direction that signs the avance."""
+    return require_role(actor, est, FLOAT_SIGNERS["FR"])
+
+
+def _check_no_chef_de_table(session: TableSession) -> None:
+    if on_duty(session, Position.CHEF_TABLE).exists():
+        raise RuleViolation("COUNT-13", _("Un chef de table est en poste : la caisse est à sa disposition."))
+
+
+def box_holder_refusal(session: TableSession, actor: AbstractBaseUser) -> RuleViolation | PermissionDenied | None:
+    """Why ``actor`` may not designate this table-partie's box holder now (the refusals
+    ``box_holder_designate`` gives whoever is named), None when they may: asked before the link
+    and the form are offered."""
+    est = session.seance.establishment
+    return refusal_of(lambda: box_designator_role(actor, est)) or refusal_of(lambda: _check_no_chef_de_table(session))
+
+
 @transaction.atomic
 def box_holder_designate(
     *, session: TableSession, employee: AbstractBaseUser, actor: AbstractBaseUser
@@ -38,7 +56,7 @@ def box_holder_designate(
     est = session.seance.establishment
     if est.jurisdiction != "FR" or session.table.game_info.family != Family.CONTREPARTIE:
         raise ValidationError(_("La caisse d'une table de contrepartie française."))
-    role = require_role(actor, est, FLOAT_SIGNERS["FR"])
+    role = box_designator_role(actor, est)
     employee_role = role_named_by_text(
         employee,
         est,
@@ -48,8 +66,7 @@ def box_holder_designate(
     )
     if session.status == TableSession.Status.CLOSED:
         raise ValidationError(_("La partie de cette table est terminée."))
-    if on_duty(session, Position.CHEF_TABLE).exists():
-        raise RuleViolation("COUNT-13", _("Un chef de table est en poste : la caisse est à sa disposition."))
+    _check_no_chef_de_table(session)
     if BoxHolderDesignation.objects.filter(table_session=session).exists():
         raise ValidationError(_("L'employé chargé de cette caisse est déjà désigné pour la partie."))
     designation = BoxHolderDesignation.objects.create(

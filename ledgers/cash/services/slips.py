@@ -11,7 +11,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.authz import require_role, role_named_by_text, save_audited
+from ledgers.core.authz import refusal_of, require_role, role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
 from ledgers.core.models import Establishment, Location, Seance, TableSession
@@ -58,6 +58,27 @@ SLIP_RULES: dict[str, dict[str, Any]] = {
         "servers": CASHIERS,
     },
 }
+
+
+def slip_writer_role(actor: AbstractBaseUser, est: Establishment, kind: str) -> str:
+    """The role in which ``actor`` writes a slip of ``kind``, else the text's refusal (COUNT-04,
+    COUNT-06, COUNT-29: who writes it is the rule)."""
+    spec = SLIP_RULES[kind]
+    writers = ", ".join(str(Role(r).label) for r in spec["writers"])
+    return role_named_by_text(
+        actor, est, spec["writers"], spec["code"], _("Ce bon est rédigé par %(roles)s.") % {"roles": writers}
+    )
+
+
+def slip_write_refusal(actor: AbstractBaseUser, est: Establishment) -> RuleViolation | None:
+    """Why ``actor`` writes no kind of slip here (the refusal of the first kind), None when they
+    write one: asked before the slip form is offered."""
+    refusals = [
+        refusal_of(lambda kind=kind: slip_writer_role(actor, est, kind))
+        for kind, spec in SLIP_RULES.items()
+        if spec["jurisdiction"] == est.jurisdiction
+    ]
+    return None if None in refusals else refusals[0]
 
 
 @transaction.atomic
@@ -151,13 +172,7 @@ def slip_write(
     session = TableSession.objects.select_related("seance", "table").get(pk=session.pk)
     if session.seance.establishment_id != est.pk:
         raise ValidationError(_("Cette table n'appartient pas à l'établissement du carnet."))
-    role = role_named_by_text(
-        actor,
-        est,
-        spec["writers"],
-        code,
-        _("Ce bon est rédigé par %(roles)s.") % {"roles": ", ".join(str(Role(r).label) for r in spec["writers"])},
-    )
+    role = slip_writer_role(actor, est, book.kind)
     if session.status != TableSession.Status.OPEN:
         # No change at a table that is not working (art. 16); bons are written during the partie (art. 37).
         raise RuleViolation(

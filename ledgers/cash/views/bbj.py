@@ -6,8 +6,6 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
-from ledgers.core.service_views import EstablishmentRequiredMixin
-
 from .. import forms, selectors, services
 from ..models import (
     BadBeatCount,
@@ -18,7 +16,7 @@ from ..services import (
     bbj,
     bbj_stops,
 )
-from .common import CashFormView
+from .common import CashFormView, CashPageMixin
 
 
 class BadBeatView(CashFormView):
@@ -74,7 +72,7 @@ class BadBeatJackpotMixin:
         return reverse("cash:bbj", args=[self.jackpot.pk])
 
 
-class BadBeatJackpotView(BadBeatJackpotMixin, EstablishmentRequiredMixin, TemplateView):
+class BadBeatJackpotView(BadBeatJackpotMixin, CashPageMixin, TemplateView):
     """A BBJ table: its conditions, stops, wins and séance counts with their continuity flags."""
 
     template_name = "cash/bbj.html"

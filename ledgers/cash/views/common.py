@@ -1,5 +1,6 @@
 """The base of the table cash pages: a form calls one service; the day's page."""
 
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.functional import cached_property
@@ -13,14 +14,47 @@ from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormVi
 
 from .. import selectors, services
 from ..models import SlipBook
+from ..services import box_holders
 
 
-class CashFormView(EstablishmentRequiredMixin, ServiceFormView):
+# The acts the cash menu names, each with the check its service runs first: the menu offers an
+# act only to whom that check lets through, and its page shows the others the refusal.
+def _reserved(roles):
+    """The check of an act its service reserves to ``roles`` (``require_role``)."""
+    return lambda user, est: refusal_of(lambda: require_role(user, est, roles))
+
+
+MENU_ACTS = {
+    "slip_write": services.slip_write_refusal,
+    "fix_bank": _reserved(services.FLOAT_FIXERS),
+    "refait_threshold": _reserved(services.REFAIT_THRESHOLD_FIXERS),
+    "book_open": _reserved(services.BOOK_KEEPERS),
+    "slip_void": _reserved(services.VOIDERS),
+    "orphan": _reserved(services.ORPHAN_KEEPERS),
+}
+
+
+class CashPageMixin(EstablishmentRequiredMixin):
+    """A page under the cash menu: ``menu_offers`` names the menu's acts this person may do."""
+
+    def get_context_data(self, **kwargs):
+        user, est = self.request.user, self.establishment
+        offers = {name for name, refusal in MENU_ACTS.items() if refusal(user, est) is None}
+        return super().get_context_data(menu_offers=offers, **kwargs)
+
+
+class CashFormView(CashPageMixin, ServiceFormView):
     template_name = "cash/form.html"
     title = ""
     intro = ""
     submit = _("Enregistrer")
     errors_on_fields = True
+    menu_act = ""  # the menu's name of this page's act, whose check it asks before the form
+
+    def act_refusal(self):
+        if self.menu_act:
+            return MENU_ACTS[self.menu_act](self.request.user, self.establishment)
+        return super().act_refusal()
 
     def get_form_kwargs(self):
         return {**super().get_form_kwargs(), "establishment": self.establishment, "request": self.request}
@@ -40,7 +74,7 @@ class CashFormView(EstablishmentRequiredMixin, ServiceFormView):
         )
 
 
-class DayView(EstablishmentRequiredMixin, TemplateView):
+class DayView(CashPageMixin, TemplateView):
     """The tables of the open séances with their float and count, the slip books, what is waiting."""
 
     template_name = "cash/day.html"
@@ -53,6 +87,10 @@ class DayView(EstablishmentRequiredMixin, TemplateView):
             for session in sessions:
                 if session.status != TableSession.Status.CLOSED:
                     session.float_refusal = services.float_refusal(session, user)
+                    if est.jurisdiction == "FR":
+                        # Who never designates a box holder sees no link; a rule holding it back now is shown.
+                        session.box_holder_refusal = box_holders.box_holder_refusal(session, user)
+                        session.box_holder_shown = not isinstance(session.box_holder_refusal, PermissionDenied)
         return super().get_context_data(
             seances=seances,
             books=SlipBook.objects.filter(establishment=est),

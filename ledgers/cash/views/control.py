@@ -7,11 +7,10 @@ from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
 from ledgers.core.exports import ListExportMixin
-from ledgers.core.service_views import EstablishmentRequiredMixin
 
 from .. import forms, selectors, services
 from ..models import ControlDay
-from .common import CashFormView
+from .common import CashFormView, CashPageMixin
 
 
 class ControlView(ListExportMixin, CashFormView):
@@ -70,7 +69,7 @@ class ControlVisaView(CashFormView):
         )
 
 
-class ExceptionsView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
+class ExceptionsView(CashPageMixin, ListExportMixin, TemplateView):
     """What the table cash reports without refusing it (FLAG rows); each list exported."""
 
     template_name = "cash/exceptions.html"

@@ -9,13 +9,12 @@ from django.views.generic import FormView
 from ledgers.core.authz import refusal_of, require_role
 from ledgers.core.exports import ListExportMixin
 from ledgers.core.readable import euros
-from ledgers.core.service_views import EstablishmentRequiredMixin
 
 from .. import forms, selectors, services
 from ..models import (
     TableCount,
 )
-from .common import CashFormView
+from .common import CashFormView, CashPageMixin
 
 
 class CountView(CashFormView):
@@ -81,7 +80,7 @@ class CertifyView(CashFormView):
         return {**super().get_form_kwargs(), "session": self.session}
 
 
-class RakeView(EstablishmentRequiredMixin, FormView):
+class RakeView(CashPageMixin, FormView):
     """The rake calculator, for the croupier at the table and for the count."""
 
     template_name = "cash/rake.html"

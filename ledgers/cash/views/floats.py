@@ -59,6 +59,7 @@ class FloatView(CashFormView):
 
 class FixBankView(CashFormView):
     form_class = forms.FixBankForm
+    menu_act = "fix_bank"
     title = _("Somme mise en banque fixée par la Direction des Jeux")
 
     def perform(self, form):
@@ -69,6 +70,7 @@ class FixBankView(CashFormView):
 
 class RefaitThresholdView(CashFormView):
     form_class = forms.RefaitThresholdForm
+    menu_act = "refait_threshold"
     title = _("Assurance contre le refait au trente et quarante")
     intro = _(
         "La Direction des Jeux fixe la mise à partir de laquelle un joueur peut l'assurer contre le refait, "
@@ -91,6 +93,9 @@ class BoxHolderView(CashFormView):
     @property
     def title(self):
         return _("Employé chargé de la caisse — table %(table)s") % {"table": self.session.table.number}
+
+    def act_refusal(self):
+        return box_holders.box_holder_refusal(self.session, self.request.user)
 
     def perform(self, form):
         return box_holders.box_holder_designate(session=self.session, actor=self.request.user, **form.cleaned_data)

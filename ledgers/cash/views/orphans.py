@@ -11,6 +11,7 @@ from .common import CashFormView
 
 class OrphanView(CashFormView):
     form_class = forms.OrphanForm
+    menu_act = "orphan"
     title = _("Orphelin versé à la caisse (carnet modèle 11 bis)")
 
     def perform(self, form):

@@ -16,6 +16,7 @@ from .common import CashFormView
 
 class SlipBookView(CashFormView):
     form_class = forms.SlipBookForm
+    menu_act = "book_open"
     title = _("Mise en service d'un carnet de bons")
 
     def perform(self, form):
@@ -28,6 +29,7 @@ class SlipBookView(CashFormView):
 
 class SlipWriteView(CashFormView):
     form_class = forms.SlipWriteForm
+    menu_act = "slip_write"
     title = _("Bon de change ou de ravitaillement")
     success_message = _("Bon rédigé et contresigné.")
 
@@ -70,6 +72,7 @@ class SlipServeView(CashFormView):
 
 class SlipVoidView(CashFormView):
     form_class = forms.SlipVoidForm
+    menu_act = "slip_void"
     title = _("Annulation d'un bon (deux signatures)")
 
     def perform(self, form):

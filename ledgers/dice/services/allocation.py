@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import RuleViolation, impossible
-from ledgers.core.models import TableSession
+from ledgers.core.models import Establishment, TableSession
 from ledgers.core.roles import Role
 from ledgers.custody.models import WITHDRAWN_STATUSES, ItemStatus
 from ledgers.incidents.selectors import has_open_incident
@@ -121,6 +121,11 @@ def _allocation_lines(
     return lines
 
 
+def allocator_role(actor: AbstractBaseUser, est: Establishment) -> str:
+    """The role in which ``actor`` writes a dice allocation: the roles its register names."""
+    return require_role(actor, est, SERVICE_KIND[est.jurisdiction].record_roles)
+
+
 @transaction.atomic
 def dice_allocate(
     *,
@@ -145,7 +150,7 @@ def dice_allocate(
     )
     est = session.seance.establishment
     jurisdiction = est.jurisdiction
-    role = require_role(actor, est, SERVICE_KIND[jurisdiction].record_roles)
+    role = allocator_role(actor, est)
     _require_dice_table(session)
     if session.status == TableSession.Status.CLOSED:
         raise impossible(_("Cette table est fermée."))

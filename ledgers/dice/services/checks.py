@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import save_audited
 from ledgers.core.errors import RuleViolation, impossible
-from ledgers.core.models import Location, TableSession
+from ledgers.core.models import Establishment, Location, TableSession
 from ledgers.core.roles import Role
 from ledgers.custody.models import ItemStatus
 from ledgers.custody.services import (
@@ -83,6 +83,20 @@ def _verdict(row: dict, labels: dict) -> str:
     return str(labels[row["result"]]) if row["result"] != Result.OK else str(_("non conforme"))
 
 
+def end_check_signer_role(actor: AbstractBaseUser, est: Establishment) -> str:
+    """The role in which ``actor`` does and signs the end-of-séance check, among those SET-15
+    names (MC DICE-11, FR DICE-25), else the text's refusal."""
+    allowed = (est.setting("SET-15") or {}).get("end_check", ())
+    role = _signatory(actor, est, allowed)
+    if role is None:
+        raise RuleViolation(
+            rule("end_check", est.jurisdiction),
+            _("Le contrôle de fin de séance est effectué et signé par : %(roles)s.")
+            % {"roles": ", ".join(str(Role(r).label) for r in allowed)},
+        )
+    return role
+
+
 @transaction.atomic
 def dice_end_check(
     *,
@@ -117,14 +131,7 @@ def dice_end_check(
     if regular_allocation(session) is None:
         raise ValidationError(_("Aucun dé n'a été alloué à cette table."))
     signatories = est.setting("SET-15") or {}
-    code = rule("end_check", jurisdiction)
-    role = _signatory(actor, est, signatories.get("end_check", ()))
-    if role is None:
-        raise RuleViolation(
-            code,
-            _("Le contrôle de fin de séance est effectué et signé par : %(roles)s.")
-            % {"roles": ", ".join(str(Role(r).label) for r in signatories.get("end_check", ()))},
-        )
+    role = end_check_signer_role(actor, est)
     signatures = [_signature(actor, role)]
     cosigner_role = ""
     instruments = {key: (value or "").strip() for key, value in (instruments or {}).items()}

@@ -43,6 +43,13 @@ class WithdrawReason:
     CHOICES = ((USED, _("Usagé")), (DAMAGED, _("Abîmé")))
 
 
+def withdrawer_role(actor: AbstractBaseUser, est: Establishment) -> str:
+    """The role in which ``actor`` withdraws dice from service: the stock's keepers or the Direction."""
+    return require_role(
+        actor, est, tuple(dict.fromkeys((*domain_writer_roles(DICE, est), *DIRECTION[est.jurisdiction])))
+    )
+
+
 @transaction.atomic
 def dice_withdraw(*, dice: Sequence[Die], reason: str, actor: AbstractBaseUser, observations: str = "") -> list[Die]:
     """Declare dice in a depot used or damaged: they join the destruction queue. A rampo pair is
@@ -50,8 +57,7 @@ def dice_withdraw(*, dice: Sequence[Die], reason: str, actor: AbstractBaseUser, 
     if not dice:
         raise ValidationError({"dice": _("Aucun dé à retirer.")})
     est = dice[0].establishment
-    keepers = dict.fromkeys((*domain_writer_roles(DICE, est), *DIRECTION[est.jurisdiction]))
-    role = require_role(actor, est, tuple(keepers))
+    role = withdrawer_role(actor, est)
     if reason not in (WithdrawReason.USED, WithdrawReason.DAMAGED):
         raise ValidationError({"reason": _("Motif de retrait inconnu.")})
     chosen = {die.pk for die in dice}

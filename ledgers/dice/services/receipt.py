@@ -144,6 +144,11 @@ def _check_pairs_cap(est: Establishment, incoming: int) -> None:
         )
 
 
+def receiver_role(actor: AbstractBaseUser, est: Establishment) -> str:
+    """The role in which ``actor`` takes dice into the stock: the annex ledger's writers."""
+    return require_role(actor, est, domain_writer_roles(DICE, est))
+
+
 @transaction.atomic
 def dice_receive(
     *,
@@ -157,7 +162,7 @@ def dice_receive(
 ) -> list[Die]:
     """Receive inspected dice into a depot and copy them into the intake register (MC prise en
     charge, DICE-03; FR carnet modèle 19, DICE-17) in the same transaction."""
-    role = require_role(actor, establishment, domain_writer_roles(DICE, establishment))
+    role = receiver_role(actor, establishment)
     if not dice:
         raise ValidationError({"dice": _("Aucun dé à réceptionner.")})
     if location.establishment_id != establishment.pk:

@@ -10,13 +10,18 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import require_role, save_audited
 from ledgers.core.errors import RuleViolation
-from ledgers.core.models import TableSession
+from ledgers.core.models import Establishment, TableSession
 from ledgers.custody.models import ItemStatus
 from ledgers.registers.services import register_language
 
 from ..models import DiceSwap, Die, PlayRole
 from ..selectors import allocated_die_ids, dice_at_table
 from .common import SWAP_ROLES, _anomaly, _require_dice_table, _serials, _service_entry, _signature, service_register
+
+
+def swapper_role(actor: AbstractBaseUser, est: Establishment) -> str:
+    """The role in which ``actor`` changes dice during play."""
+    return require_role(actor, est, SWAP_ROLES[est.jurisdiction])
 
 
 @transaction.atomic
@@ -41,7 +46,7 @@ def dice_swap(
     )
     est = session.seance.establishment
     jurisdiction = est.jurisdiction
-    role = require_role(actor, est, SWAP_ROLES[jurisdiction])
+    role = swapper_role(actor, est)
     _require_dice_table(session)
     if session.status != TableSession.Status.OPEN:
         raise ValidationError(_("Les dés ne sont changés qu'en cours de partie, table ouverte."))

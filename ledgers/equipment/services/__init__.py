@@ -5,7 +5,17 @@ role, applies the texts' rules (``RuleViolation`` with the catalogue ID), change
 from .approved_models import approved_model_register, require_current_approval
 from .common import FR_SHOE_KEEPERS, MANAGERS, TABLE_STAFF
 from .launches import launch_roster_set, launch_turn_record
-from .shoes import shoe_allocate, shoe_numbers_check, shoe_receive, shoe_return, shoe_update, shoe_withdraw
+from .shoes import (
+    shoe_allocate,
+    shoe_allocation_refusal,
+    shoe_keeper_role,
+    shoe_numbers_check,
+    shoe_receive,
+    shoe_return,
+    shoe_returner_role,
+    shoe_update,
+    shoe_withdraw,
+)
 from .shufflers import (
     check_shuffler_eligible,
     shuffler_commission,
@@ -35,9 +45,12 @@ __all__ = [
     "launch_turn_record",
     "require_current_approval",
     "shoe_allocate",
+    "shoe_allocation_refusal",
+    "shoe_keeper_role",
     "shoe_numbers_check",
     "shoe_receive",
     "shoe_return",
+    "shoe_returner_role",
     "shoe_update",
     "shoe_withdraw",
     "shuffler_commission",

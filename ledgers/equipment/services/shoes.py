@@ -3,13 +3,13 @@
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core import hooks
-from ledgers.core.authz import require_role, role_named_by_text, save_audited
+from ledgers.core.authz import refusal_of, require_role, role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.games import Equipment
 from ledgers.core.models import Establishment, Location, Seance, TableSession
@@ -31,6 +31,12 @@ from ..specs import (
 )
 from .approved_models import require_current_approval
 from .common import FR_SHOE_KEEPERS, _equipment_entry, _fr
+
+
+def shoe_keeper_role(actor: AbstractBaseUser, est: Establishment) -> str:
+    """The role in which ``actor`` takes sabots in, keeps their sheets and withdraws them: the
+    writers of the sabots' ledger."""
+    return require_role(actor, est, custody.domain_writer_roles(SHOES, est))
 
 
 def _numbering_rule(est: Establishment) -> str:
@@ -65,7 +71,7 @@ def shoe_receive(
     """Take sabots into stock: each gets the establishment's number (SHOE-10; MC: an ID, SHOE-01),
     goes into a depot (SHOE-02, SHOE-09) and into the inventory of the intake register (SHOE-11).
     ``shoes``: (casino number, maker's serial number) pairs."""
-    role = require_role(actor, establishment, custody.domain_writer_roles(SHOES, establishment))
+    role = shoe_keeper_role(actor, establishment)
     if model.establishment_id != establishment.pk or model.kind != ApprovedModel.Kind.SHOE:
         raise ValidationError({"model": _("Ce modèle n'est pas un modèle de sabot de cet établissement.")})
     if not shoes:
@@ -111,7 +117,7 @@ def shoe_update(
     """Correct the sheet of a sabot; its number never changes (SHOE-10: no renumbering)."""
     shoe = Shoe.objects.select_for_update().get(pk=shoe.pk)
     est = shoe.establishment
-    role = require_role(actor, est, custody.domain_writer_roles(SHOES, est))
+    role = shoe_keeper_role(actor, est)
     if number.strip() != shoe.serial:
         raise RuleViolation(
             _numbering_rule(est),
@@ -167,6 +173,43 @@ def _fr_allocator(actor: AbstractBaseUser, est: Establishment, game: str) -> tup
             }
         )
     return role, flags
+
+
+def _mc_allocator(actor: AbstractBaseUser, est: Establishment) -> str:
+    """MC: the cartier takes a sabot out of the depot at the moment of use (SHOE-02)."""
+    return role_named_by_text(
+        actor,
+        est,
+        (Role.CARTIER,),
+        "SHOE-02",
+        _("Les sabots sont sortis des dépôts par le cartier au moment où il en est fait usage."),
+    )
+
+
+def shoe_allocation_refusal(
+    actor: AbstractBaseUser, est: Establishment, game: str = ""
+) -> RuleViolation | PermissionDenied | None:
+    """Why ``actor`` may put no sabot in service here (at ``game``'s tables when it is named, else
+    at any game played with a sabot), None when they may: asked before the form is offered."""
+    if est.jurisdiction != "FR":
+        return refusal_of(lambda: _mc_allocator(actor, est))
+    games = [game] if game in SHOE_GAMES_FR else list(SHOE_GAMES_FR)
+    refusals = [refusal_of(lambda game=game: _fr_allocator(actor, est, game)) for game in games]
+    return None if None in refusals else refusals[0]
+
+
+def shoe_returner_role(actor: AbstractBaseUser, est: Establishment) -> str:
+    """The role in which ``actor`` signs the sabots' return to the depot: MC the inspecteur de
+    service who watches it (SHOE-02), FR the keepers of the cabinets (SHOE-09)."""
+    if est.jurisdiction == "MC":
+        return role_named_by_text(
+            actor,
+            est,
+            (Role.INSPECTEUR,),
+            "SHOE-02",
+            _("Les sabots sont rangés au dépôt sous la surveillance de l'inspecteur de service, qui signe la rentrée."),
+        )
+    return require_role(actor, est, FR_SHOE_KEEPERS)
 
 
 @transaction.atomic
@@ -226,13 +269,7 @@ def shoe_allocate(
     else:
         if Equipment.CARDS not in table.game_info.equipment:
             raise ValidationError(_("Le jeu de cette table ne se joue pas avec des cartes."))
-        role = role_named_by_text(
-            actor,
-            est,
-            (Role.CARTIER,),
-            "SHOE-02",
-            _("Les sabots sont sortis des dépôts par le cartier au moment où il en est fait usage."),
-        )
+        role = _mc_allocator(actor, est)
     if Shoe.objects.filter(table_session=session).exists():
         raise impossible(_("Un sabot est déjà en service à cette table : rentrez-le d'abord."))
     custody.items_issue(
@@ -265,16 +302,7 @@ def shoe_return(
     inspecteur de service, who signs the return (SHOE-02); FR: into the card cabinet or the sabot
     cabinet (SHOE-09)."""
     est = to_location.establishment
-    if est.jurisdiction == "MC":
-        role = role_named_by_text(
-            actor,
-            est,
-            (Role.INSPECTEUR,),
-            "SHOE-02",
-            _("Les sabots sont rangés au dépôt sous la surveillance de l'inspecteur de service, qui signe la rentrée."),
-        )
-    else:
-        role = require_role(actor, est, FR_SHOE_KEEPERS)
+    role = shoe_returner_role(actor, est)
     return custody.items_return(
         domain=SHOES, items=list(shoes), to_location=to_location, actor=actor, role=role, returned_by=returned_by
     )
@@ -286,7 +314,7 @@ def shoe_withdraw(*, shoe: Shoe, actor: AbstractBaseUser, reason: str, to_locati
     destruction or neutralisation (SHOE-03), the move written in the annex ledger."""
     shoe = Shoe.objects.select_for_update().get(pk=shoe.pk)
     est = shoe.establishment
-    role = require_role(actor, est, custody.domain_writer_roles(SHOES, est))
+    role = shoe_keeper_role(actor, est)
     if not reason.strip():
         raise ValidationError({"reason": _("Indiquez pourquoi le sabot est hors d'usage.")})
     if shoe.status != ItemStatus.IN_STOCK or shoe.location_id is None:

@@ -16,6 +16,7 @@ from django.views.generic import DetailView, TemplateView
 from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
+from ledgers.core.authz import refusal_of
 from ledgers.core.exports import ListExportMixin, TableExportMixin, listed, table_list
 from ledgers.core.jurisdictions import requirements_of
 from ledgers.core.models import GamingTable
@@ -43,7 +44,20 @@ from ..tables import (
 from ..volumes import required_volumes
 
 
-class EquipmentFormView(EstablishmentRequiredMixin, ServiceFormView):
+class EquipmentPageMixin(EstablishmentRequiredMixin):
+    """A page under the equipment menu, which offers the sabots' allocation and return only to
+    whom their services let do them."""
+
+    def get_context_data(self, **kwargs) -> dict[str, Any]:
+        user, est = self.request.user, self.establishment
+        return super().get_context_data(
+            shoe_allocation_refusal=services.shoe_allocation_refusal(user, est),
+            shoe_return_refusal=refusal_of(lambda: services.shoe_returner_role(user, est)),
+            **kwargs,
+        )
+
+
+class EquipmentFormView(EquipmentPageMixin, ServiceFormView):
     """A form whose valid input goes to one service (``act``); the page names the requirements
     that may refuse it."""
 
@@ -118,7 +132,7 @@ class ObjectServiceView(EquipmentFormView):
 # --- Overview ---------------------------------------------------------------------------------
 
 
-class OverviewView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
+class OverviewView(EquipmentPageMixin, ListExportMixin, TemplateView):
     """Each table with its partie and its equipment, exported as the page shows it."""
 
     template_name = "equipment/overview.html"
@@ -158,7 +172,7 @@ class OverviewView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
         )
 
 
-class TableEquipmentView(EstablishmentRequiredMixin, TemplateView):
+class TableEquipmentView(EquipmentPageMixin, TemplateView):
     template_name = "equipment/table.html"
 
     def get_context_data(self, **kwargs) -> dict[str, Any]:
@@ -178,6 +192,7 @@ class TableEquipmentView(EstablishmentRequiredMixin, TemplateView):
                 "shuffler", "table_session__seance"
             )[:30],
             rotation=self.rotation(row),
+            allocate_refusal=services.shoe_allocation_refusal(self.request.user, self.establishment, table.game),
             **kwargs,
         )
 
@@ -205,7 +220,7 @@ class TableEquipmentView(EstablishmentRequiredMixin, TemplateView):
 # --- Models ------------------------------------------------------------------------------------
 
 
-class ApprovedModelListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin, TemplateView):
+class ApprovedModelListView(EquipmentPageMixin, TableExportMixin, SingleTableMixin, TemplateView):
     template_name = "equipment/list.html"
     table_class = ApprovedModelTable
     extra_context = {
@@ -243,7 +258,7 @@ class ApprovedModelCreateView(EquipmentFormView):
 # --- Sabots ------------------------------------------------------------------------------------
 
 
-class ShoeListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin, FilterView):
+class ShoeListView(EquipmentPageMixin, TableExportMixin, SingleTableMixin, FilterView):
     template_name = "equipment/list.html"
     table_class = ShoeTable
     filterset_class = ShoeFilter
@@ -259,7 +274,7 @@ class ShoeListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixi
         )
 
 
-class ShoeDetailView(EstablishmentRequiredMixin, ListExportMixin, DetailView):
+class ShoeDetailView(EquipmentPageMixin, ListExportMixin, DetailView):
     """A sabot and its allocations, exported."""
 
     template_name = "equipment/shoe_detail.html"
@@ -286,6 +301,9 @@ class ShoeReceiveView(EquipmentFormView):
     requirements = ("SHOE-01", "SHOE-02", "SHOE-09", "SHOE-10", "SHOE-11")
     success_message = _("Sabots pris en charge et inscrits à l'inventaire.")
 
+    def act_refusal(self):
+        return refusal_of(lambda: services.shoe_keeper_role(self.request.user, self.establishment))
+
     def act(self, data):
         return services.shoe_receive(
             establishment=self.establishment,
@@ -305,6 +323,9 @@ class ShoeUpdateView(ObjectServiceView):
     form_class = forms.ShoeUpdateForm
     title = _("Fiche du sabot")
     requirements = ("SHOE-10",)
+
+    def act_refusal(self):
+        return refusal_of(lambda: services.shoe_keeper_role(self.request.user, self.establishment))
 
     def get_initial(self):
         return {"number": self.object.serial, "model": self.object.model, "maker_serial": self.object.maker_serial}
@@ -328,6 +349,9 @@ class ShoeWithdrawView(ObjectServiceView):
     title = _("Déclarer le sabot hors d'usage")
     requirements = ("SHOE-03",)
 
+    def act_refusal(self):
+        return refusal_of(lambda: services.shoe_keeper_role(self.request.user, self.establishment))
+
     def act(self, data):
         return services.shoe_withdraw(
             shoe=self.object, actor=self.request.user, reason=data["reason"], to_location=data["to_location"]
@@ -343,6 +367,18 @@ class ShoeAllocateView(TableFlowView):
     requirements = ("SHOE-02", "SHOE-04", "SHOE-05", "SHOE-06", "SHOE-07", "SHOE-08", "SHOE-11", "SHOE-12", "SHOE-13")
     success_message = _("Sabot affecté à la table.")
 
+    def act_refusal(self):
+        # At the table the page was opened for, the allocators of its game; else those of any game.
+        session = self.request.POST.get("session") or self.request.GET.get("session", "")
+        game = (
+            GamingTable.objects.filter(sessions__pk=session, sessions__seance__establishment=self.establishment)
+            .values_list("game", flat=True)
+            .first()
+            if session.isdigit()
+            else None
+        )
+        return services.shoe_allocation_refusal(self.request.user, self.establishment, game or "")
+
     def act(self, data):
         allocation = services.shoe_allocate(
             session=data["session"], shoe=data["shoe"], actor=self.request.user, received_by=data["received_by"]
@@ -357,6 +393,9 @@ class ShoeReturnView(EquipmentFormView):
     requirements = ("SHOE-02", "SHOE-09")
     success_message = _("Sabots rentrés au dépôt.")
 
+    def act_refusal(self):
+        return refusal_of(lambda: services.shoe_returner_role(self.request.user, self.establishment))
+
     def act(self, data):
         return services.shoe_return(
             shoes=list(data["shoes"]),
@@ -366,7 +405,7 @@ class ShoeReturnView(EquipmentFormView):
         )
 
 
-class RepeatedPairsView(EstablishmentRequiredMixin, ListExportMixin, TemplateView):
+class RepeatedPairsView(EquipmentPageMixin, ListExportMixin, TemplateView):
     """The periodic report of sabot × table pairs (SHOE-05, SHOE-12), exported for the period asked."""
 
     template_name = "equipment/repeated_pairs.html"
@@ -399,7 +438,7 @@ class RepeatedPairsView(EstablishmentRequiredMixin, ListExportMixin, TemplateVie
         return super().get_context_data(form=self.form, rows=self.get_queryset(), window=window, **kwargs)
 
 
-class DestructionListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin, TemplateView):
+class DestructionListView(EquipmentPageMixin, TableExportMixin, SingleTableMixin, TemplateView):
     template_name = "equipment/destructions.html"
     table_class = DestructionTable
     export_name = "destructions-sabots"
@@ -475,7 +514,7 @@ class DestructionCompleteView(DestructionStepView):
 # --- Shufflers -------------------------------------------------------------------------------
 
 
-class ShufflerListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin, FilterView):
+class ShufflerListView(EquipmentPageMixin, TableExportMixin, SingleTableMixin, FilterView):
     template_name = "equipment/list.html"
     table_class = ShufflerTable
     filterset_class = ShufflerFilter
@@ -489,7 +528,7 @@ class ShufflerListView(EstablishmentRequiredMixin, TableExportMixin, SingleTable
         return Shuffler.objects.filter(establishment=self.establishment).select_related("model", "socle__table")
 
 
-class ShufflerDetailView(EstablishmentRequiredMixin, DetailView):
+class ShufflerDetailView(EquipmentPageMixin, DetailView):
     template_name = "equipment/shuffler_detail.html"
     context_object_name = "shuffler"
 
@@ -657,7 +696,7 @@ class ShufflerPauseView(ShufflerUseView):
 # --- Flags ------------------------------------------------------------------------------------
 
 
-class ExceptionsView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin, TemplateView):
+class ExceptionsView(EquipmentPageMixin, TableExportMixin, SingleTableMixin, TemplateView):
     """What the equipment records flagged — allowed, but reported to inspectors and authorities:
     repeated or irregular sabot allocations, launchers outside the ordre de roulement and
     specialisation in launching."""

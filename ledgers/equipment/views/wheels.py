@@ -10,7 +10,6 @@ from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
 from ledgers.core.exports import ListExportMixin, TableExportMixin, listed, table_list
-from ledgers.core.service_views import EstablishmentRequiredMixin
 
 from .. import forms, selectors, services
 from ..filtersets import WheelFilter
@@ -20,10 +19,10 @@ from ..tables import (
     WheelCheckTable,
     WheelTable,
 )
-from . import EquipmentFormView, ObjectServiceView, TableFlowView
+from . import EquipmentFormView, EquipmentPageMixin, ObjectServiceView, TableFlowView
 
 
-class WheelListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMixin, FilterView):
+class WheelListView(EquipmentPageMixin, TableExportMixin, SingleTableMixin, FilterView):
     template_name = "equipment/list.html"
     table_class = WheelTable
     filterset_class = WheelFilter
@@ -37,7 +36,7 @@ class WheelListView(EstablishmentRequiredMixin, TableExportMixin, SingleTableMix
         return Wheel.objects.filter(establishment=self.establishment).select_related("table")
 
 
-class WheelDetailView(EstablishmentRequiredMixin, ListExportMixin, DetailView):
+class WheelDetailView(EquipmentPageMixin, ListExportMixin, DetailView):
     """A wheel and its checks (the last 30 shown, all exported)."""
 
     template_name = "equipment/wheel_detail.html"
