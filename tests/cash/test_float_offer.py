@@ -99,3 +99,55 @@ def test_count_13_box_holder_offered_to_the_direction_while_no_chef_de_table_is_
     assert link not in day and "COUNT-13" in day
     refused = client.get(f"/caisses/tables/{session.pk}/employe-caisse/")
     assert refused.status_code == 409 and '<form method="post"' not in refused.content.decode()
+
+
+def test_count_40_fr_ticket_book_offered_to_its_keeper_alone(client, fro):
+    link = 'href="/caisses/carnets-tickets/nouveau/"'
+    for role in (Role.CROUPIER, Role.COMITE):
+        client.force_login(fro[role])
+        assert link not in client.get("/caisses/").content.decode()
+        assert link not in client.get("/caisses/carnets-tickets/").content.decode()
+        refused = client.get("/caisses/carnets-tickets/nouveau/")
+        page = refused.content.decode()
+        assert refused.status_code == 409 and "COUNT-40" in page and '<form method="post"' not in page
+    client.force_login(fro[Role.GARDIEN_CARNETS])
+    assert link in client.get("/caisses/").content.decode()
+    assert client.get("/caisses/carnets-tickets/nouveau/").status_code == 200
+
+
+def test_count_07_mc_ticket_book_not_offered_to_the_croupier(client, mco):
+    link = 'href="/caisses/carnets-tickets/nouveau/"'
+    client.force_login(mco[Role.CROUPIER])
+    assert link not in client.get("/caisses/").content.decode()
+    assert client.get("/caisses/carnets-tickets/nouveau/").status_code == 403
+    client.force_login(mco[Role.INSPECTEUR])
+    assert link in client.get("/caisses/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "allowed"),
+    [
+        ("/caisses/caisse-changeur/somme/", 409, Role.DIRECTEUR_RESPONSABLE),  # COUNT-28
+        ("/caisses/cagnottes/nouvelle/", 403, Role.COMITE),  # COUNT-17: the Direction or the comité
+    ],
+)
+def test_count_28_count_17_changeur_sum_and_cagnotte_offered_to_the_direction_alone(client, fro, path, status, allowed):
+    client.force_login(fro[Role.CROUPIER])
+    assert f'href="{path}"' not in client.get("/caisses/").content.decode()
+    refused = client.get(path)
+    assert refused.status_code == status and '<form method="post"' not in refused.content.decode()
+    client.force_login(fro[allowed])
+    assert f'href="{path}"' in client.get("/caisses/").content.decode()
+    assert client.get(path).status_code == 200
+
+
+def test_count_29_bons_centralised_by_a_cashier_alone(client, fro):
+    seance = fro.seance()
+    fro.session("RA1", seance=seance)
+    link = f'href="/caisses/seances/{seance.pk}/centralisation/"'
+    client.force_login(fro[Role.CROUPIER])
+    assert link not in client.get("/caisses/").content.decode()
+    assert client.get(f"/caisses/seances/{seance.pk}/centralisation/").status_code == 403
+    client.force_login(fro[Role.CAISSIER])
+    assert link in client.get("/caisses/").content.decode()
+    assert client.get(f"/caisses/seances/{seance.pk}/centralisation/").status_code == 200

@@ -16,7 +16,7 @@ from ledgers.core import amounts
 from ledgers.core.authz import require_role, role_named_by_text
 from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
-from ledgers.core.models import GamingTable, TableSession
+from ledgers.core.models import Establishment, GamingTable, TableSession
 from ledgers.core.readable import euros
 from ledgers.core.roles import Role
 from ledgers.registers.services import display_name, register_language
@@ -37,17 +37,22 @@ def fixed_amount(table: GamingTable) -> Decimal | None:
     return fix.amount if fix else None
 
 
-@transaction.atomic
-def changeur_float_fix(*, table: GamingTable, amount: Decimal, actor: AbstractBaseUser) -> ChangeurFloatFix:
-    """The directeur responsable fixes the sum of the changeur's cash box at a cercle table."""
-    _cercle_fr(table)
-    role_named_by_text(
+def changeur_fixer_role(actor: AbstractBaseUser, est: Establishment) -> str:
+    """The role in which ``actor`` fixes the sum of a changeur's cash box, else COUNT-28's refusal."""
+    return role_named_by_text(
         actor,
-        table.establishment,
+        est,
         (Role.DIRECTEUR_RESPONSABLE,),
         "COUNT-28",
         _("La somme de la caisse du changeur est fixée par le directeur responsable."),
     )
+
+
+@transaction.atomic
+def changeur_float_fix(*, table: GamingTable, amount: Decimal, actor: AbstractBaseUser) -> ChangeurFloatFix:
+    """The directeur responsable fixes the sum of the changeur's cash box at a cercle table."""
+    _cercle_fr(table)
+    changeur_fixer_role(actor, table.establishment)
     amount = amounts.money(amount)
     if amount <= 0:
         raise ValidationError({"amount": _("Un montant positif.")})

@@ -19,6 +19,9 @@ from ledgers.registers.services import display_name, register_language
 from ..models import TableCagnotte
 from .common import _cagnotte_write
 
+# Who puts a cercle table's cagnotte into service.
+CAGNOTTE_KEEPERS = (Role.DIRECTEUR_RESPONSABLE, Role.COMITE)
+
 
 def keeps_own_cagnotte(jurisdiction: str, game: str) -> bool:
     """A FR cercle table's levies go into its own cagnotte: baccara and écarté (56-1), texas hold'em
@@ -66,7 +69,7 @@ def table_cagnotte_record(
     cagnotte already in service taken over from paper cites the paper register and page."""
     est = table.establishment
     table_cagnotte_check(table=table, number=number)
-    role = require_role(actor, est, (Role.DIRECTEUR_RESPONSABLE, Role.COMITE))
+    role = require_role(actor, est, CAGNOTTE_KEEPERS)
     number = number.strip()
     cagnotte = TableCagnotte.objects.create(table=table, number=number, recorded_by=actor, recorded_at=timezone.now())
     with register_language():

@@ -310,6 +310,14 @@ def ticket_stamp_entry(stamp: TicketStamp, *, role: str) -> Entry:
     return _dated_entry(book.establishment, CARNETS_TICKETS.code, actor=stamp.keeper, role=role, payload=payload)
 
 
+def ticket_book_keeper_role(actor: AbstractBaseUser, est: Establishment) -> str:
+    """The role in which ``actor`` puts a ticket book into service, else the refusal."""
+    if est.jurisdiction == "FR":
+        # The date stamp on the first ticket's stub is the keeper's, away from the table (art. 56-1).
+        return role_named_by_text(actor, est, TICKET_KEEPERS["FR"], "COUNT-40", KEEPER_ONLY)
+    return require_role(actor, est, TICKET_KEEPERS["MC"])
+
+
 @transaction.atomic
 def ticket_book_register(
     *,
@@ -323,11 +331,7 @@ def ticket_book_register(
     """A ticket book put into service at a cercle table: FR its cover bears the table number
     (COUNT-39); MC one active book per chemin de fer table (COUNT-07)."""
     est = table.establishment
-    if est.jurisdiction == "FR":
-        # The date stamp on the first ticket's stub is the keeper's, away from the table (art. 56-1).
-        role = role_named_by_text(actor, est, TICKET_KEEPERS["FR"], "COUNT-40", KEEPER_ONLY)
-    else:
-        role = require_role(actor, est, TICKET_KEEPERS["MC"])
+    role = ticket_book_keeper_role(actor, est)
     if table.game_info.family != Family.CERCLE:
         raise ValidationError(_("Les carnets de tickets servent aux jeux de cercle."))
     cover_number = cover_number.strip()

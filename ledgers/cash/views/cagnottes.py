@@ -47,6 +47,7 @@ class CagnotteCountView(CashFormView):
 
 class TableCagnotteView(CashFormView):
     form_class = forms.TableCagnotteForm
+    menu_act = "table_cagnotte"
     title = _("Mise en service de la cagnotte d'une table de cercle")
 
     def perform(self, form):

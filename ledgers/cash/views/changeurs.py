@@ -11,6 +11,7 @@ from .common import CashFormView
 
 class ChangeurFloatFixView(CashFormView):
     form_class = forms.ChangeurFloatFixForm
+    menu_act = "changeur_fix"
     title = _("Somme fixée de la caisse du changeur")
 
     def perform(self, form):

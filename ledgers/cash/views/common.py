@@ -14,7 +14,7 @@ from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormVi
 
 from .. import selectors, services
 from ..models import SlipBook
-from ..services import box_holders
+from ..services import box_holders, changeurs, table_cagnottes, tickets
 
 
 # The acts the cash menu names, each with the check its service runs first: the menu offers an
@@ -31,6 +31,10 @@ MENU_ACTS = {
     "book_open": _reserved(services.BOOK_KEEPERS),
     "slip_void": _reserved(services.VOIDERS),
     "orphan": _reserved(services.ORPHAN_KEEPERS),
+    "ticket_book": lambda user, est: refusal_of(lambda: tickets.ticket_book_keeper_role(user, est)),
+    "centralise": _reserved(services.CASHIERS),
+    "table_cagnotte": _reserved(table_cagnottes.CAGNOTTE_KEEPERS),
+    "changeur_fix": lambda user, est: refusal_of(lambda: changeurs.changeur_fixer_role(user, est)),
 }
 
 

@@ -88,6 +88,7 @@ class SlipVoidView(CashFormView):
 
 class CentraliseView(CashFormView):
     form_class = forms.DeskForm
+    menu_act = "centralise"
     title = _("Centralisation des bons de la séance")
 
     def perform(self, form):

@@ -17,6 +17,7 @@ from .common import CashFormView
 
 class TicketBookView(CashFormView):
     form_class = forms.TicketBookForm
+    menu_act = "ticket_book"
     title = _("Mise en service d'un carnet de tickets")
 
     def perform(self, form):
