@@ -133,6 +133,10 @@ class DayView(DiceView, TemplateView):
             statement=selectors.stock_statement(est),
             incidents=open_incidents(est).filter(category="dice_anomaly"),
             unclosed_days=selectors.unclosed_annex_days(est),
+            # The table's acts link only for whom their services let do them; the others read the status.
+            allocate_refusal=refusal_of(lambda: services.allocator_role(self.request.user, est)),
+            end_check_refusal=refusal_of(lambda: services.end_check_signer_role(self.request.user, est)),
+            day_close_refusal=refusal_of(lambda: custody.depot_keeper_role(self.request.user, est, DICE)),
             **kwargs,
         )
 
@@ -224,6 +228,8 @@ class StockView(DiceView, ListExportMixin, TemplateView):
             statement=selectors.stock_statement(est),
             queue=selectors.destruction_queue(est),
             withdraw_refusal=refusal_of(lambda: services.withdrawer_role(self.request.user, est)),
+            transfer_refusal=refusal_of(lambda: custody.depot_keeper_role(self.request.user, est, DICE)),
+            verification_refusal=refusal_of(lambda: custody.verifier_role(self.request.user, est)),
             **kwargs,
         )
 
@@ -437,6 +443,9 @@ class TransferView(ServiceFormView):
     form_class = forms.TransferForm
     title = _("Transfert de dés entre dépôts")
 
+    def act_refusal(self):
+        return refusal_of(lambda: custody.depot_keeper_role(self.request.user, self.establishment, DICE))
+
     def perform(self, form):
         data = form.cleaned_data
         return custody.items_transfer(
@@ -454,6 +463,9 @@ class DayCloseView(ServiceFormView):
     form_class = forms.DayCloseForm
     title = _("Arrêté journalier de la comptabilité annexe")
     submit = _("Arrêter la journée")
+
+    def act_refusal(self):
+        return refusal_of(lambda: custody.depot_keeper_role(self.request.user, self.establishment, DICE))
 
     def perform(self, form):
         return custody.depot_day_close(
@@ -568,6 +580,9 @@ class VerificationView(ServiceFormView):
     form_class = forms.VerificationForm
     title = _("Vérification du stock de dés par l'autorité")
     submit = _("Signer la vérification et viser les registres")
+
+    def act_refusal(self):
+        return refusal_of(lambda: custody.verifier_role(self.request.user, self.establishment))
 
     def perform(self, form):
         data = form.cleaned_data

@@ -5,7 +5,7 @@ the register entries in the same transaction as the change."""
 from .common import AUTHORITY, DIRECTION
 from .destruction import destruction_complete, destruction_notify, destruction_plan, session_items
 from .intake import check_receivable, intake_record_in
-from .places import check_location, depot_day_close, domain_writer_roles, items_transfer
+from .places import check_location, depot_day_close, depot_keeper_role, domain_writer_roles, items_transfer
 from .suppliers import (
     purchase_order_issue,
     purchase_order_send,
@@ -14,7 +14,7 @@ from .suppliers import (
     supplier_register,
 )
 from .tables import check_all_returned, items_issue, items_return
-from .verification import stock_verification_record
+from .verification import stock_verification_record, verifier_role
 
 __all__ = [
     "AUTHORITY",
@@ -23,6 +23,7 @@ __all__ = [
     "check_location",
     "check_receivable",
     "depot_day_close",
+    "depot_keeper_role",
     "destruction_complete",
     "destruction_notify",
     "destruction_plan",
@@ -38,4 +39,5 @@ __all__ = [
     "stock_verification_record",
     "supplier_approval_change",
     "supplier_register",
+    "verifier_role",
 ]

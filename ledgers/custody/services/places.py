@@ -85,7 +85,7 @@ def items_transfer(
     est = to_location.establishment
     if domain.annex_kind is None or est.jurisdiction != "MC":
         raise ValidationError(_("Les transferts entre dépôts ne concernent que la comptabilité annexe (Monaco)."))
-    role = require_role(actor, est, domain_writer_roles(domain, est))
+    role = depot_keeper_role(actor, est, domain)
     model = type(items[0])
     locked = list(model.objects.select_for_update().filter(pk__in=[i.pk for i in items]).order_by("pk"))
     origins = {item.location_id for item in locked}
@@ -137,6 +137,12 @@ def domain_writer_roles(domain: CustodyDomain, est: Establishment) -> tuple[str,
     return get_kind(kind).record_roles
 
 
+def depot_keeper_role(actor: AbstractBaseUser, est: Establishment, domain: CustodyDomain) -> str:
+    """The role in which ``actor`` moves the domain's objects between depots and closes its annex
+    ledger's day: the books' keepers."""
+    return require_role(actor, est, domain_writer_roles(domain, est))
+
+
 @transaction.atomic
 def depot_day_close(
     *, domain: CustodyDomain, establishment: Establishment, date: datetime.date, actor: AbstractBaseUser
@@ -145,7 +151,7 @@ def depot_day_close(
     transfers in and out, closing stock per category, as counted from the located objects."""
     if domain.annex_kind is None:
         raise ValueError(_("Ce matériel n'a pas de comptabilité annexe."))
-    role = require_role(actor, establishment, domain_writer_roles(domain, establishment))
+    role = depot_keeper_role(actor, establishment, domain)
     register = current_register(establishment, domain.annex_kind, domain.code)
     register = Register.objects.select_for_update().get(pk=register.pk)
     if DepotDay.objects.filter(domain=domain.code, location__establishment=establishment, date=date).exists():

@@ -26,6 +26,11 @@ from .destruction import _registers_concerned
 from .suppliers import purchase_order_visa
 
 
+def verifier_role(actor: AbstractBaseUser, est: Establishment) -> str:
+    """The role in which ``actor`` verifies a stock: the jurisdiction's authority."""
+    return require_role(actor, est, AUTHORITY[est.jurisdiction])
+
+
 @transaction.atomic
 def stock_verification_record(
     *,
@@ -42,7 +47,7 @@ def stock_verification_record(
     (Σ IN − Σ OUT of the intake registers); a discrepancy opens an incident in the same
     transaction (INC-11 / INC-14). With ``visa`` the agent visas the registers concerned, and
     every purchase order in ``orders_seen`` not yet visaed (CARD-06, DICE-05)."""
-    role = require_role(actor, establishment, AUTHORITY[establishment.jurisdiction])
+    role = verifier_role(actor, establishment)
     located = located_stock(domain, establishment, include_tables=True)
     book = book_stock(domain, establishment)
     names = dict(Location.objects.filter(establishment=establishment).values_list("pk", "name"))
