@@ -273,3 +273,18 @@ def test_shoe_05_the_fr_croupier_is_refused_before_the_form(client, fro):
     assert refused.status_code == 409 and "SHOE-05" in refused.content.decode()
     client.force_login(fro.users[Role.EMPLOYE_RESPONSABLE])
     assert client.get(f"{reverse('equipment:shoe_allocate')}?session={pb.pk}").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("org_name", "number", "keeper"),
+    [("mco", "R1", Role.CARTIER), ("fro", "RA1", Role.EMPLOYE_RESPONSABLE)],  # SHOE-02, SHOE-05
+)
+def test_shoe_02_shoe_05_no_sabot_offered_at_a_table_whose_game_uses_none(client, request, org_name, number, keeper):
+    org = request.getfixturevalue(org_name)
+    roulette = session(org, number)
+    pb = session(org, "PB1", roulette.seance)
+    client.force_login(org.users[keeper])
+    page = client.get(reverse("equipment:table", args=[roulette.table_id])).content.decode()
+    assert f"{reverse('equipment:shoe_allocate')}?session={roulette.pk}" not in page
+    page = client.get(reverse("equipment:table", args=[pb.table_id])).content.decode()
+    assert f'href="{reverse("equipment:shoe_allocate")}?session={pb.pk}"' in page

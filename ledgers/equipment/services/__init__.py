@@ -6,6 +6,7 @@ from .approved_models import approved_model_register, require_current_approval
 from .common import FR_SHOE_KEEPERS, MANAGERS, TABLE_STAFF
 from .launches import launch_roster_set, launch_turn_record
 from .shoes import (
+    plays_with_shoe,
     shoe_allocate,
     shoe_allocation_refusal,
     shoe_keeper_role,
@@ -43,6 +44,7 @@ __all__ = [
     "check_shuffler_eligible",
     "launch_roster_set",
     "launch_turn_record",
+    "plays_with_shoe",
     "require_current_approval",
     "shoe_allocate",
     "shoe_allocation_refusal",

@@ -12,7 +12,7 @@ from ledgers.core import hooks
 from ledgers.core.authz import refusal_of, require_role, role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.games import Equipment
-from ledgers.core.models import Establishment, Location, Seance, TableSession
+from ledgers.core.models import Establishment, GamingTable, Location, Seance, TableSession
 from ledgers.core.roles import Role
 from ledgers.custody import services as custody
 from ledgers.custody.models import ItemStatus
@@ -186,6 +186,14 @@ def _mc_allocator(actor: AbstractBaseUser, est: Establishment) -> str:
     )
 
 
+def plays_with_shoe(table: GamingTable, est: Establishment) -> bool:
+    """Whether a sabot may be put in service at ``table`` of ``est``: FR the games the texts name,
+    MC a card game."""
+    if est.jurisdiction == "FR":
+        return table.game in SHOE_GAMES_FR
+    return Equipment.CARDS in table.game_info.equipment
+
+
 def shoe_allocation_refusal(
     actor: AbstractBaseUser, est: Establishment, game: str = ""
 ) -> RuleViolation | PermissionDenied | None:
@@ -238,7 +246,7 @@ def shoe_allocate(
         raise ValidationError(_("Ce sabot n'appartient pas à cet établissement."))
     flags: list[dict] = []
     if est.jurisdiction == "FR":
-        if table.game not in SHOE_GAMES_FR:
+        if not plays_with_shoe(table, est):
             raise ValidationError(_("Le jeu de cette table ne se joue pas avec un sabot."))
         role, flags = _fr_allocator(actor, est, table.game)
         if not shoe.model.is_approved:
@@ -267,7 +275,7 @@ def shoe_allocate(
                 }
             )
     else:
-        if Equipment.CARDS not in table.game_info.equipment:
+        if not plays_with_shoe(table, est):
             raise ValidationError(_("Le jeu de cette table ne se joue pas avec des cartes."))
         role = _mc_allocator(actor, est)
     if Shoe.objects.filter(table_session=session).exists():

@@ -193,6 +193,7 @@ class TableEquipmentView(EquipmentPageMixin, TemplateView):
             )[:30],
             rotation=self.rotation(row),
             allocate_refusal=services.shoe_allocation_refusal(self.request.user, self.establishment, table.game),
+            shoe_offered=services.plays_with_shoe(table, self.establishment),
             **kwargs,
         )
 
