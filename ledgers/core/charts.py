@@ -64,6 +64,8 @@ Draw = Callable[["Establishment", datetime.date], tuple[str, Sequence[str | Prom
 class ChartKind:
     """A declared chart: called with the establishment and the month's first day, it draws it."""
 
+    do_not_call_in_templates = True  # a page lists its code and title without drawing it
+
     code: str
     title: str | Promise
     draw: Draw  # the month's requirement, headers and rows

@@ -6,7 +6,7 @@ import datetime
 from django.urls import reverse
 from django.utils import timezone
 
-from ledgers.core.charts import Chart, bar_svg
+from ledgers.core.charts import Chart, bar_svg, charts_of
 from ledgers.incidents.services import incident_open
 from tests.factories import open_register
 from tests.spreadsheets import csv_rows
@@ -47,6 +47,13 @@ def test_the_charts_are_the_directorate_s_and_the_regulator_s(client, mc, user_i
     assert client.get(reverse("charts")).status_code == 200
     client.force_login(user_in(mc, "croupier"))
     assert client.get(reverse("charts")).status_code == 403
+
+
+def test_the_home_lists_each_chart_by_its_title_with_a_link_to_it(client, mc, user_in):
+    client.force_login(user_in(mc, "directeur_jeux"))
+    home = client.get(reverse("dashboard")).content.decode()
+    for kind in charts_of(mc):
+        assert f'<a href="{reverse("charts")}#{kind.code}">{kind.title}</a>' in home
 
 
 def test_a_chart_page_shows_the_month_asked_and_links_its_printed_report(client, mc, user_in):
