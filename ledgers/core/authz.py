@@ -81,6 +81,11 @@ def refusal_of(check: Callable[[], object]) -> RuleViolation | PermissionDenied 
     return None
 
 
+def role_refusal(user: AbstractBaseUser, establishment: Establishment, roles: Iterable[str]) -> PermissionDenied | None:
+    """What ``require_role`` refuses ``user`` for an act reserved to ``roles``, None when they hold one."""
+    return refusal_of(lambda: require_role(user, establishment, roles))
+
+
 def _first_held(held: set[str], allowed: Iterable[str]) -> str:
     allowed = tuple(allowed)
     if holds_one_of(held, allowed):

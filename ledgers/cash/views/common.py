@@ -7,7 +7,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
-from ledgers.core.authz import refusal_of, require_role
+from ledgers.core.authz import refusal_of, role_refusal
 from ledgers.core.models import TableSession
 from ledgers.core.selectors import open_seances
 from ledgers.core.service_views import EstablishmentRequiredMixin, ServiceFormView
@@ -21,7 +21,7 @@ from ..services import box_holders, changeurs, table_cagnottes, tickets
 # act only to whom that check lets through, and its page shows the others the refusal.
 def _reserved(roles):
     """The check of an act its service reserves to ``roles`` (``require_role``)."""
-    return lambda user, est: refusal_of(lambda: require_role(user, est, roles))
+    return lambda user, est: role_refusal(user, est, roles)
 
 
 MENU_ACTS = {
@@ -101,7 +101,7 @@ class DayView(CashPageMixin, TemplateView):
             slips=selectors.slips_to_serve(est),
             waiting=selectors.counts_waiting(est),
             jurisdiction=est.jurisdiction,
-            count_refusal=refusal_of(lambda: require_role(user, est, services.COUNTERS)),
+            count_refusal=role_refusal(user, est, services.COUNTERS),
             certify_refusal=refusal_of(lambda: services.certifier_role(user, est)),
             **kwargs,
         )

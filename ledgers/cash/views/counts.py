@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import FormView
 
-from ledgers.core.authz import refusal_of, require_role
+from ledgers.core.authz import refusal_of, role_refusal
 from ledgers.core.exports import ListExportMixin
 from ledgers.core.readable import euros
 
@@ -28,7 +28,7 @@ class CountView(CashFormView):
         return _("Comptée de fin de séance — table %(table)s") % {"table": self.session.table.number}
 
     def act_refusal(self):
-        return refusal_of(lambda: require_role(self.request.user, self.establishment, services.COUNTERS))
+        return role_refusal(self.request.user, self.establishment, services.COUNTERS)
 
     def get_context_data(self, **kwargs):
         count = TableCount.objects.filter(table_session=self.session).first()
