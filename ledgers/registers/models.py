@@ -96,8 +96,9 @@ class Entry(models.Model):
     register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="entries", db_index=False)
     seq = models.PositiveBigIntegerField(_("n°"))
     recorded_at = models.DateTimeField(_("inscrit le"))
+    # No index of its own either: entry_actor_recent_idx leads with it.
     actor_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ledger_entries", null=True
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ledger_entries", null=True, db_index=False
     )
     actor = models.CharField(_("auteur"), max_length=150)
     role = models.CharField(_("rôle"), max_length=30)
