@@ -4,16 +4,20 @@ subtrees that the entries up to a size complete (at each seal), reading only the
 one stored node per level; inclusion and consistency proofs (RFC 9162 §2.1.3, §2.1.4) then read
 O(log² n) stored hashes at most, in a few queries, whatever the register's size."""
 
+import hashlib
+import itertools
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import reduce
 
+from django.db import connection, transaction
 from django.db.models import Q
 
 from . import merkle
 from .models import Entry, MerkleNode, Register
 
 BATCH = 5000
+CHUNK = 100_000  # nodes computed, then written, at a time
 
 
 def entry_leaf(entry_hash: str) -> bytes:
@@ -27,7 +31,7 @@ def stored_size(register: Register) -> int:
 
 
 def _fetch(register: Register, keys: set[tuple[int, int]]) -> dict[tuple[int, int], bytes]:
-    """The stored nodes among ``keys``, in one query (one clause per level)."""
+    """The stored nodes ``keys``, in one query (one clause per level); LookupError if one is missing."""
     by_level: dict[int, list[int]] = {}
     for level, index in keys:
         by_level.setdefault(level, []).append(index)
@@ -35,7 +39,10 @@ def _fetch(register: Register, keys: set[tuple[int, int]]) -> dict[tuple[int, in
         return {}
     wanted = reduce(operator.or_, (Q(level=level, index__in=indexes) for level, indexes in by_level.items()))
     rows = MerkleNode.objects.filter(wanted, register=register).values_list("level", "index", "hash")
-    return {(level, index): bytes(digest) for level, index, digest in rows}
+    nodes = {(level, index): bytes(digest) for level, index, digest in rows}
+    if missing := keys - nodes.keys():
+        raise LookupError(f"{register.number}: Merkle nodes not stored yet: {sorted(missing)[:3]}")
+    return nodes
 
 
 def batched(register: Register, compute: Callable[[Callable[[int, int], bytes]], object]):
@@ -49,10 +56,73 @@ def batched(register: Register, compute: Callable[[Callable[[int, int], bytes]],
 
     compute(record)
     nodes = _fetch(register, wanted)
-    missing = wanted - nodes.keys()
-    if missing:
-        raise LookupError(f"{register.number}: Merkle nodes not stored yet: {sorted(missing)[:3]}")
     return compute(lambda level, index: nodes[(level, index)])
+
+
+def _new_nodes(register: Register, old: int, size: int) -> Iterator[tuple[int, int, bytes]]:
+    """(level, index, hash) of each subtree completed by the entries ``old``+1..``size``, as each
+    completes: a binary counter over the leaves, whose stack starts as the stored perfect subtrees
+    that make up the first ``old`` leaves (one per bit of ``old``) and never holds more than one
+    node per level."""
+    frontier = [(level, (old >> level) - 1) for level in reversed(range(old.bit_length())) if old >> level & 1]
+    stored = _fetch(register, set(frontier))
+    stack = [(level, stored[(level, index)]) for level, index in frontier]
+    hashes = (
+        Entry.objects.filter(register=register, seq__gt=old, seq__lte=size)
+        .order_by("seq")
+        .values_list("entry_hash", flat=True)
+        .iterator(chunk_size=BATCH)
+    )
+    sha256, fromhex = hashlib.sha256, bytes.fromhex
+    for index, digest in enumerate(hashes, start=old):
+        node = sha256(b"\0" + fromhex(digest)).digest()
+        yield 0, index, node
+        level = 0
+        while stack and stack[-1][0] == level:
+            node = sha256(b"\1" + stack.pop()[1] + node).digest()
+            level += 1
+            yield level, index >> level, node
+        stack.append((level, node))
+
+
+def _chunks(nodes: Iterator[tuple[int, int, bytes]]) -> Iterator[list[tuple[int, int, bytes]]]:
+    """The nodes CHUNK at a time: each chunk is computed (its entries read) before it is written, as
+    the connection reading the entries cannot run another statement during a COPY."""
+    while chunk := list(itertools.islice(nodes, CHUNK)):
+        yield chunk
+
+
+def _copy(register: Register, nodes: Iterator[tuple[int, int, bytes]]) -> int:
+    """PostgreSQL: the nodes by binary COPY into a temporary table, then inserted with ON CONFLICT
+    DO NOTHING (a concurrent seal may have stored the same nodes)."""
+    q = connection.ops.quote_name
+    columns = ", ".join(q(column) for column in ("register_id", "level", "index", "hash"))
+    count = 0
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("CREATE TEMP TABLE merkle_new (level smallint, index bigint, hash bytea)")
+        for chunk in _chunks(nodes):
+            with cursor.copy("COPY merkle_new FROM STDIN (FORMAT BINARY)") as copy:
+                copy.set_types(["int2", "int8", "bytea"])
+                for row in chunk:
+                    copy.write_row(row)
+            count += len(chunk)
+        cursor.execute(
+            f"INSERT INTO {q(MerkleNode._meta.db_table)} ({columns}) "
+            "SELECT %s, level, index, hash FROM merkle_new ON CONFLICT DO NOTHING",
+            [register.pk],
+        )
+        cursor.execute("DROP TABLE merkle_new")
+    return count
+
+
+def _bulk_create(register: Register, nodes: Iterator[tuple[int, int, bytes]]) -> int:
+    """Elsewhere (SQLite): the nodes by ``bulk_create``, a node already stored left as it is."""
+    count = 0
+    for chunk in _chunks(nodes):
+        rows = [MerkleNode(register=register, level=level, index=index, hash=digest) for level, index, digest in chunk]
+        MerkleNode.objects.bulk_create(rows, batch_size=BATCH, ignore_conflicts=True)
+        count += len(rows)
+    return count
 
 
 def extend(register: Register, size: int) -> int:
@@ -60,28 +130,8 @@ def extend(register: Register, size: int) -> int:
     old = stored_size(register)
     if size <= old:
         return 0
-    hashes = (
-        Entry.objects.filter(register=register, seq__gt=old, seq__lte=size)
-        .order_by("seq")
-        .values_list("entry_hash", flat=True)
-        .iterator(chunk_size=BATCH)
-    )
-    level_nodes = {i: entry_leaf(h) for i, h in enumerate(hashes, start=old)}
-    rows, level = [], 0
-    while level_nodes:
-        rows += [MerkleNode(register=register, level=level, index=i, hash=h) for i, h in level_nodes.items()]
-        first = min(level_nodes)
-        left = first - 1 if first % 2 else None
-        if left is not None:  # the left sibling of the first new node, stored before
-            level_nodes[left] = _fetch(register, {(level, left)})[(level, left)]
-        level_nodes = {
-            i // 2: merkle.node_hash(level_nodes[i], level_nodes[i + 1])
-            for i in sorted(level_nodes)
-            if i % 2 == 0 and i + 1 in level_nodes
-        }
-        level += 1
-    MerkleNode.objects.bulk_create(rows, batch_size=BATCH, ignore_conflicts=True)
-    return len(rows)
+    store = _copy if connection.vendor == "postgresql" else _bulk_create
+    return store(register, _new_nodes(register, old, size))
 
 
 def root(register: Register, size: int) -> bytes:
