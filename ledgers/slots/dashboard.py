@@ -116,11 +116,11 @@ def slot_room_acts(request: HttpRequest, establishment: Establishment) -> list[M
     return acts
 
 
-def has_machines(establishment: Establishment) -> bool:
-    return Machine.objects.filter(establishment=establishment).exists()
-
-
-@chart("ecarts-compteurs-machines", _("Écarts entre compteurs et comptages du mois, par machine"), shown=has_machines)
+@chart(
+    "ecarts-compteurs-machines",
+    _("Écarts entre compteurs et comptages du mois, par machine"),
+    shown=selectors.has_machines,
+)
 def meters_against_counts(establishment: Establishment, month: datetime.date) -> tuple[str, list, list]:
     """Machine by machine, the month's differences between what the meters say and what was found:
     MC the drop counted against the meters' deltas (SLOT-11), FR the cash-desk payments against the
