@@ -76,15 +76,10 @@ def open_seances(establishment: Establishment) -> QuerySet[Seance]:
     return Seance.objects.filter(establishment=establishment, status=Seance.Status.OPEN)
 
 
-def others_open_that_day(seance: Seance) -> QuerySet[Seance]:
-    """The establishment's other séances open on the séance's date."""
-    return open_seances(seance.establishment).filter(date=seance.date).exclude(pk=seance.pk)
-
-
-def last_open_of_day(seance: Seance) -> bool:
-    """Whether no other séance of the establishment is open on the séance's date: closing it
-    closes the gaming day."""
-    return not others_open_that_day(seance).exists()
+def others_open_that_day(establishment: Any, date: Any, pk: Any) -> QuerySet[Seance]:
+    """The establishment's séances open on ``date`` but séance ``pk`` (values, or ``OuterRef`` for
+    a query on séances): while one is, closing that séance does not close the gaming day."""
+    return Seance.objects.filter(establishment=establishment, status=Seance.Status.OPEN, date=date).exclude(pk=pk)
 
 
 def establishment_of(obj: Model) -> Establishment | None:
