@@ -108,10 +108,10 @@ def sessions_with_floats(establishment: Establishment, date: datetime.date) -> Q
 
 
 def sessions_of(seances: Iterable[Seance]) -> QuerySet[TableSession]:
-    """The table-parties of ``seances``, by table number, with their count and their floats."""
+    """The table-parties of ``seances``, by table number, with their séance, count and floats."""
     return (
         TableSession.objects.filter(seance__in=list(seances))
-        .select_related("table__establishment", "count")  # the bank fixed for the table: SET-06
+        .select_related("seance__establishment", "table__establishment", "count")  # the bank fixed: SET-06
         .prefetch_related("floats")
         .order_by("table__number")
     )
