@@ -22,7 +22,6 @@ average: the absolute seconds depend on it, the ratios to the scans of the same 
 figures to compare. Run it on a scratch database, never on a production one: the rows stay."""
 
 import argparse
-import hashlib
 import io
 import json
 import os
@@ -39,7 +38,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
-from ledger import WRITER_ROLE, raw_connection, raw_verify, scratch, timed  # sets Django up
+from ledger import WRITER_ROLE, anchor_scan, raw_connection, raw_verify, scratch, timed  # sets Django up
 
 from ledgers.registers.cosign import cosignatures_request, log_vkey
 from ledgers.registers.models import Register
@@ -49,34 +48,6 @@ from ledgers.registers.synthetic import synthetic_payloads
 from ledgers.registers.treeheads import consistency_proof, entry_proof
 
 VERIFY = Path(__file__).resolve().parent.parent / "docs" / "verify_export.py"
-
-
-def anchor_scan(raw, count: int) -> float:
-    """verify_anchor.py on ``count`` rows of its own shape, in a temporary table: the scan's seconds."""
-    raw.execute(
-        "CREATE TEMP TABLE anchor_entry(seq bigint, serial text, movement text, qty int, prev_hash bytea, hash bytea)"
-    )
-    h = b"\0" * 32
-    with raw.cursor() as cursor, cursor.copy("COPY anchor_entry FROM STDIN") as copy:
-        for i in range(count):
-            serial = f"SX-{i:07d}"
-            nh = hashlib.sha256(h + f"{i}|{serial}|reception|6".encode()).digest()
-            copy.write_row((i, serial, "reception", 6, h, nh))
-            h = nh
-    raw.commit()
-    start = time.perf_counter()
-    h, bad = b"\0" * 32, 0
-    with raw.cursor(name="anchor") as cursor:
-        cursor.itersize = 20000
-        cursor.execute("SELECT seq, serial, movement, qty, prev_hash, hash FROM anchor_entry ORDER BY seq")
-        for seq, serial, movement, qty, prev_hash, digest in cursor:
-            nh = hashlib.sha256(h + f"{seq}|{serial}|{movement}|{qty}".encode()).digest()
-            bad += prev_hash != h or nh != digest
-            h = digest
-    elapsed = time.perf_counter() - start
-    raw.rollback()
-    assert bad == 0
-    return elapsed
 
 
 @contextmanager

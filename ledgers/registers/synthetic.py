@@ -184,10 +184,15 @@ def _fallback(r: random.Random, n: int, t: datetime.datetime) -> str:
     return r.choice(SUBJECTS)
 
 
-def synthetic_payload(kind: RegisterKind, n: int, *, start: datetime.datetime) -> dict[str, Any]:
-    """Payload number ``n`` for a register of ``kind``, its fact ``n`` minutes after ``start``
-    (local time); one value per column, dotted keys nested."""
-    moment = start + datetime.timedelta(minutes=n)
+MINUTE = datetime.timedelta(minutes=1)
+
+
+def synthetic_payload(
+    kind: RegisterKind, n: int, *, start: datetime.datetime, every: datetime.timedelta = MINUTE
+) -> dict[str, Any]:
+    """Payload number ``n`` for a register of ``kind``, its fact ``n`` times ``every`` (a minute)
+    after ``start`` (local time); one value per column, dotted keys nested."""
+    moment = start + n * every
     r = random.Random(n)
     payload: dict[str, Any] = {}
     for column in kind.columns:

@@ -14,6 +14,7 @@ import io
 from decimal import Decimal
 from typing import TextIO
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.utils import timezone
@@ -366,17 +367,23 @@ def _approvals(est: Establishment, since: datetime.date) -> None:
         )
 
 
-def _staffing(est: Establishment, since: datetime.date) -> int:
-    """FR: the slot room's staffing of every day of the demo month and of the coming week (SLOT-50),
-    so that the séances the other seeders open, on this run or a later one, find it."""
-    _approvals(est, since - datetime.timedelta(days=365))
-    today = timezone.localdate()
-    people = {
+def staffing_people(est: Establishment) -> dict[str, AbstractBaseUser]:
+    """FR: the slot room's staff of every demo day (SLOT-50), named by the director, as
+    ``staffing_record`` takes them."""
+    return {
         "comite": demo_user(est, Role.COMITE),
         "cashier": demo_user(est, Role.CAISSIER),
         "maintainer": demo_user(est, Role.MECANICIEN),
         "actor": demo_user(est, KEEPER["FR"]),
     }
+
+
+def _staffing(est: Establishment, since: datetime.date) -> int:
+    """FR: the slot room's staffing of every day of the demo month and of the coming week (SLOT-50),
+    so that the séances the other seeders open, on this run or a later one, find it."""
+    _approvals(est, since - datetime.timedelta(days=365))
+    today = timezone.localdate()
+    people = staffing_people(est)
     recorded = 0
     for day in range((today - since).days + STAFFED_AHEAD + 1):
         date = since + datetime.timedelta(days=day)
