@@ -18,6 +18,7 @@ from ledgers.cards.models import CardUnit
 from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
 from ledgers.core.models import Establishment, Membership, Seance, SeancePeriod
 from ledgers.core.roles import Role
+from ledgers.core.selectors import counted_together
 from ledgers.core.services import seance_close, seance_open, table_session_close, table_session_prepare
 from ledgers.keys.services import key_issue, key_register, key_return
 from ledgers.registers.models import Register
@@ -27,7 +28,7 @@ from ledgers.slots.demo import staffing_people
 from ledgers.slots.models import StaffApproval
 from ledgers.slots.selectors import valid_approval
 from ledgers.slots.services import staff_approval_record
-from ledgers.slots.services.staffing import staffing_missing, staffing_record
+from ledgers.slots.services.staffing import staffing_counts, staffing_missing, staffing_record
 
 Span = tuple[datetime.date, datetime.date]  # first and last day
 DEMO = (DEMO_MC, DEMO_FR)
@@ -113,7 +114,7 @@ def day_prepared(est: Establishment, day: datetime.date) -> None:
     machines in operation, the slot room's staffing (SLOT-50), as the demo names it. The other
     opening check, the JPM's 28 S line (SLOT-38), asks only of the JPMs in service by that day:
     none before the demo's seeding, which puts its jackpots in service."""
-    if staffing_missing(est, day):
+    if staffing_missing(counted_together(**staffing_counts(est, day))):
         people = staffing_people(est)
         approvals_since(est, day, people)
         staffing_record(establishment=est, date=day, **people)
