@@ -30,13 +30,14 @@ serve: install
 	$(PY) manage.py runserver $(HOST)
 
 ## test: the whole suite on DATABASE_URL (SQLite by default; PostgreSQL-only tests need PostgreSQL),
-## one pytest-xdist worker per core, each with its own test database (a file's tests stay together)
+## one pytest-xdist worker per core, each with its own test database (a file's tests stay together;
+## files go out in the order tests/conftest.py sorts them, the browser walks first)
 test: install
 	$(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/pytest -n auto --dist loadfile $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n auto --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

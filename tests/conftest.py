@@ -8,8 +8,12 @@ from tests.factories import EstablishmentFactory, make_user
 
 
 def pytest_collection_modifyitems(config, items):
-    """PostgreSQL-only tests skip on SQLite locally; in CI (CI=true) they must run, so a
+    """The browser tests first: a walk takes minutes, and pytest-xdist hands out files in this
+    order, so a walk left for last would keep one worker busy alone at the end of the run.
+
+    PostgreSQL-only tests skip on SQLite locally; in CI (CI=true) they must run, so a
     non-PostgreSQL database there is an error rather than a silent skip."""
+    items.sort(key=lambda item: "e2e" not in item.keywords)  # stable: each file's order is kept
     if connection.vendor == "postgresql":
         return
     if os.environ.get("CI"):

@@ -4,8 +4,12 @@
   vkey    --key FILE --name NAME        prints the witness's vkey, to give to the logs it cosigns
   add-log --db DB VKEY                  trusts a log key for the origin it names and the paths under it
   serve   --db DB --key FILE --name NAME [--listen HOST:PORT]
-  heads   --db DB [--origin ORIGIN]     every cosigned checkpoint, as a signed note, oldest first
+  heads   --db DB [--origin ORIGIN] [--max-age MINUTES]
+                                        every cosigned checkpoint, as a signed note, oldest first;
+                                        the silent logs (as below) on standard error
   refused --db DB                       the correctly signed checkpoints refused, and why
+  silent  --db DB [--max-age MINUTES]   each trusted log with no checkpoint cosigned for MINUTES
+                                        (default 60): one line each, exit status 1 if any, else 0
 
 DB is a SQLite file (or sqlite:///path) or a PostgreSQL URL (postgres://…, needs psycopg)."""
 
@@ -18,19 +22,21 @@ from pathlib import Path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from . import note
-from .server import Witness, serve
+from .monitor import silent_logs, utc
+from .server import Witness, covers, serve
 from .store import Store
 
 
 def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(prog="python -m witness", usage=__doc__)
-    cli.add_argument("command", choices=["keygen", "vkey", "add-log", "serve", "heads", "refused"])
+    cli.add_argument("command", choices=["keygen", "vkey", "add-log", "serve", "heads", "refused", "silent"])
     cli.add_argument("vkey", nargs="?")
     cli.add_argument("--db", default=os.environ.get("WITNESS_DB", "witness.sqlite3"))
     cli.add_argument("--key", type=Path, default=os.environ.get("WITNESS_KEY_FILE"))
     cli.add_argument("--name", default=os.environ.get("WITNESS_NAME"))
     cli.add_argument("--listen", default="127.0.0.1:8080")
     cli.add_argument("--origin")
+    cli.add_argument("--max-age", type=int, default=int(os.environ.get("WITNESS_MAX_AGE_MINUTES", 60)))
     args = cli.parse_intermixed_args(argv)
     store = Store(args.db)
     if args.command in ("keygen", "vkey", "serve") and not (args.key and args.name):
@@ -52,15 +58,20 @@ def main(argv: list[str] | None = None) -> int:
         with store.transaction() as tx:
             tx.add_log(str(verifier), int(time.time()))
         print(f"trusted {verifier.name} (and the origins under {verifier.name}/)")
-    elif args.command == "heads":
+    elif args.command in ("heads", "silent"):
+        now = int(time.time())
+        silences = [s for s in silent_logs(store, args.max_age, now) if not args.origin or covers(s.log, args.origin)]
+        if args.command == "silent":
+            print("".join(silence.line(now) + "\n" for silence in silences), end="")
+            return 1 if silences else 0
         with store.transaction() as tx:
             for head in tx.heads(args.origin):
                 print(head.note)
+        print("".join(silence.line(now) + "\n" for silence in silences), end="", file=sys.stderr)
     elif args.command == "refused":
         with store.transaction() as tx:
             for origin, old, size, root, status, reason, at in tx.refusals():
-                when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at))
-                print(f"{when}\t{origin}\told {old}\tsize {size}\t{root}\t{status}\t{reason}")
+                print(f"{utc(at)}\t{origin}\told {old}\tsize {size}\t{root}\t{status}\t{reason}")
     else:
         host, _, port = args.listen.rpartition(":")
         witness = Witness(store, args.name, note.read_private(args.key))

@@ -52,6 +52,12 @@ def parse_request(body: bytes) -> tuple[int, list[bytes], str]:
     return int(old), proof, checkpoint
 
 
+def covers(name: str, origin: str) -> bool:
+    """A log key named ``name`` is trusted for ``origin``: the same name, or a path it continues
+    (an establishment's key covers ``name/register``)."""
+    return origin == name or origin.startswith(name + "/")
+
+
 class Witness:
     def __init__(self, store: Store, name: str, key: Ed25519PrivateKey) -> None:
         self.store, self.name, self.key = store, name, key
@@ -61,11 +67,10 @@ class Witness:
         return note.Verifier(self.name, note.COSIGNATURE_V1, note.raw_public(self.key.public_key()))
 
     def _log_keys(self, origin: str) -> list[note.Verifier]:
-        """The log keys trusted for ``origin``: those named as it, or as the prefix of a path it
-        continues (an establishment's key covers ``name/register``)."""
+        """The Ed25519 log keys trusted for ``origin``."""
         with self.store.transaction() as tx:
             keys = [note.parse_vkey(vkey) for vkey in tx.log_keys()]
-        return [k for k in keys if k.kind == note.ED25519 and (origin == k.name or origin.startswith(k.name + "/"))]
+        return [k for k in keys if k.kind == note.ED25519 and covers(k.name, origin)]
 
     def add_checkpoint(self, body: bytes) -> Response:
         try:

@@ -111,6 +111,10 @@ class Transaction:
     def log_keys(self) -> list[str]:
         return [vkey for (vkey,) in self.execute("SELECT vkey FROM logs ORDER BY vkey").fetchall()]
 
+    def logs(self) -> list[tuple[str, int]]:
+        """(vkey, time it was trusted) of every trusted log key."""
+        return self.execute("SELECT vkey, added_at FROM logs ORDER BY vkey").fetchall()
+
     def add_log(self, vkey: str, now: int) -> None:
         self.execute(
             "INSERT INTO logs (vkey, added_at) VALUES (?, ?) ON CONFLICT (vkey) DO NOTHING",
@@ -134,6 +138,10 @@ class Transaction:
             params,
         ).fetchall()
         return [Head(*row) for row in rows]
+
+    def newest_per_origin(self) -> list[tuple[str, int, int]]:
+        """(origin, time of its newest cosignature, its largest size) of every cosigned origin."""
+        return self.execute("SELECT origin, max(cosigned_at), max(size) FROM cosigned GROUP BY origin").fetchall()
 
     def cosigned(self, head: Head) -> None:
         self.execute(

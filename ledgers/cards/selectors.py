@@ -77,10 +77,6 @@ def pae_prepared_since_return(unit: CardUnit) -> CardEvent | None:
     return None
 
 
-def session_events(session: TableSession, kind: str) -> QuerySet[CardEvent]:
-    return CardEvent.objects.filter(table_session=session, kind=kind)
-
-
 def unreconciled_exchanges(unit: CardUnit) -> QuerySet[CardExchange]:
     ids = {unit.pk, *unit.members.values_list("pk", flat=True)}
     if unit.parent_id:

@@ -193,8 +193,9 @@ def _count_acts(est: Establishment, user, seances: list[Seance]) -> list[MainAct
     """The encaisse of each partie ended with its avance, in the open ``seances``: counted first,
     then a second time by another counter (the certifier settles the rest)."""
     acts = []
+    uncounted = selectors.closing_counts([seance.pk for seance in seances])  # every séance in one query
     for seance in seances:
-        for session in selectors.uncounted_sessions(seance):
+        for session in (session for session in uncounted.get(seance.pk, []) if session.uncounted):
             count = getattr(session, "count", None)
             if session.status != TableSession.Status.CLOSED or (
                 count is not None and (count.status != "awaiting" or count.first_by_id == user.pk)
@@ -208,12 +209,9 @@ def _count_acts(est: Establishment, user, seances: list[Seance]) -> list[MainAct
 def _float_acts(est: Establishment, user, seances: list[Seance]) -> list[MainAct]:
     """An avance to hand to each table-partie of the open ``seances`` that has none yet (MC: the
     cashier hands the somme mise en banque; FR the avance is signed by the Direction, COUNT-34)."""
-    waiting = [
-        session
-        for seance in seances
-        for session in selectors.seance_sessions(seance).exclude(status=TableSession.Status.CLOSED)
-        if not session.floats.all()
-    ]
+    live = selectors.sessions_of(seances).exclude(status=TableSession.Status.CLOSED)  # every séance at once
+    order = {seance.pk: i for i, seance in enumerate(seances)}
+    waiting = sorted((session for session in live if not session.floats.all()), key=lambda s: order[s.seance_id])
     if not waiting:
         return [
             MainAct(

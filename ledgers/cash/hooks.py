@@ -8,6 +8,7 @@ with the flag of a table-partie played without its float (FR COUNT-34, MC COUNT-
 table opens for play only with its own cagnotte in service (COUNT-17, COUNT-19, COUNT-42)."""
 
 from collections.abc import Iterator
+from operator import attrgetter
 
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -39,9 +40,12 @@ def counts_certified(seance: Seance) -> Iterator[Missing]:
             code,
             reverse("cash:count", args=[session.pk]),
         )
-    for cagnotte in per_seance("cash.uncounted_cagnottes", seance, selectors.uncounted_cagnottes, []):
+    cagnottes = sorted(
+        (session for session in sessions if session.cagnotte_to_count), key=attrgetter("cagnotte_to_count")
+    )
+    for session in cagnottes:  # in the order they were computed
         yield Missing(
-            _("cagnotte de la table %(table)s à compter") % {"table": cagnotte.table_session.table.number},
+            _("cagnotte de la table %(table)s à compter") % {"table": session.table.number},
             "COUNT-43" if seance.establishment.jurisdiction == "FR" else "COUNT-08",
             reverse("cash:day"),
         )

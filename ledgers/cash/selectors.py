@@ -1,10 +1,11 @@
 """Reads of the table cash."""
 
 import datetime
+from collections.abc import Iterable
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
-from django.db.models import Exists, OuterRef, QuerySet, Sum
+from django.db.models import Exists, OuterRef, QuerySet, Subquery, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -106,12 +107,18 @@ def sessions_with_floats(establishment: Establishment, date: datetime.date) -> Q
     )
 
 
-def seance_sessions(seance: Seance) -> QuerySet[TableSession]:
+def sessions_of(seances: Iterable[Seance]) -> QuerySet[TableSession]:
+    """The table-parties of ``seances``, by table number, with their séance, count and floats."""
     return (
-        seance.table_sessions.select_related("table__establishment", "count")  # the bank fixed for the table: SET-06
+        TableSession.objects.filter(seance__in=list(seances))
+        .select_related("seance__establishment", "table__establishment", "count")  # the bank fixed: SET-06
         .prefetch_related("floats")
         .order_by("table__number")
     )
+
+
+def seance_sessions(seance: Seance) -> QuerySet[TableSession]:
+    return sessions_of([seance])
 
 
 def is_certified(session: TableSession) -> bool:
@@ -122,7 +129,10 @@ def is_certified(session: TableSession) -> bool:
 def closing_counts(seance_pks: list[int]) -> dict[int, list[TableSession]]:
     """Each séance's table-parties, each read with what the séance's closing asks of its counts:
     ``uncounted`` (it received a float and has no certified count), ``slips_waiting`` (ravitaillement
-    bons served and not centralised) and ``bad_beat_waiting`` (``bad_beat_uncounted``), in one query."""
+    bons served and not centralised), ``bad_beat_waiting`` (``bad_beat_uncounted``) and
+    ``cagnotte_to_count`` (the pk of its cagnotte computed from its tickets and not yet counted,
+    else None), in one query."""
+    computed = CagnotteCount.objects.filter(status=CagnotteCount.Status.COMPUTED)
     sessions = (
         TableSession.objects.filter(seance_id__in=seance_pks)
         .select_related("table__establishment", "count")
@@ -130,6 +140,7 @@ def closing_counts(seance_pks: list[int]) -> dict[int, list[TableSession]]:
             with_float=Exists(TableFloat.objects.filter(table_session=OuterRef("pk"))),
             slips_waiting=Exists(_uncentralised(Slip.objects.filter(table_session=OuterRef("pk")))),
             bad_beat_waiting=Exists(_bad_beat_due(TableSession.objects.filter(pk=OuterRef("pk")))),
+            cagnotte_to_count=Subquery(computed.filter(table_session=OuterRef("pk")).values("pk")),
         )
         .order_by("table__number")
     )
@@ -138,11 +149,6 @@ def closing_counts(seance_pks: list[int]) -> dict[int, list[TableSession]]:
         session.uncounted = session.with_float and not is_certified(session)
         by_seance.setdefault(session.seance_id, []).append(session)
     return by_seance
-
-
-def uncounted_sessions(seance: Seance) -> list[TableSession]:
-    """Table-parties of the séance that received a float and have no certified count."""
-    return [session for session in closing_counts([seance.pk]).get(seance.pk, []) if session.uncounted]
 
 
 def played_without_float(seance: Seance) -> list[TableSession]:
@@ -299,17 +305,6 @@ def cagnottes_on(establishment: Establishment, date: datetime.date) -> QuerySet[
     return CagnotteCount.objects.filter(
         table_session__seance__establishment=establishment, table_session__seance__date=date
     ).select_related("table_session__seance", "table_session__table")
-
-
-def uncounted_cagnottes(seance_pks: list[int]) -> dict[int, list[CagnotteCount]]:
-    """Each séance's cagnottes computed from their tickets and not yet counted."""
-    cagnottes = CagnotteCount.objects.filter(
-        table_session__seance_id__in=seance_pks, status=CagnotteCount.Status.COMPUTED
-    )
-    by_seance: dict[int, list[CagnotteCount]] = {}
-    for cagnotte in cagnottes.select_related("table_session__table").order_by("pk"):
-        by_seance.setdefault(cagnotte.table_session.seance_id, []).append(cagnotte)
-    return by_seance
 
 
 def _bad_beat_due(sessions: QuerySet[TableSession]) -> QuerySet[TableSession]:

@@ -9,9 +9,11 @@ the form, or the reason it cannot be done now. Core's own panel, the séances st
 last one below.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from django.http import HttpRequest
 from django.utils.functional import Promise
@@ -43,6 +45,35 @@ class Panel:
 
 
 Provider = Callable[[HttpRequest, Establishment], Panel | None]
+T = TypeVar("T")
+
+# What several panels of one home read (whether the house has slot machines…): read once while the
+# home is built, read afresh everywhere else. Read-only: nothing is written while it is held.
+_read_once: ContextVar[dict[Hashable, Any] | None] = ContextVar("dashboard_read_once", default=None)
+
+
+@contextmanager
+def home_reads() -> Iterator[None]:
+    """Within the block, ``read_once`` reads each fact once; nested blocks share the outer one's."""
+    if _read_once.get() is not None:
+        yield
+        return
+    token = _read_once.set({})
+    try:
+        yield
+    finally:
+        _read_once.reset(token)
+
+
+def read_once(key: Hashable, read: Callable[[], T]) -> T:
+    """``read()``, remembered under ``key`` while the home is built (``home_reads``)."""
+    memory = _read_once.get()
+    if memory is None:
+        return read()
+    if key not in memory:
+        memory[key] = read()
+    return memory[key]
+
 
 _providers: list[Provider] = []
 
@@ -55,7 +86,7 @@ def dashboard_panel(provider: Provider) -> Provider:
 
 
 def panels_for(request: HttpRequest, establishment: Establishment) -> list[Panel]:
-    with roles_remembered(request.user):  # every provider asks for the user's roles
+    with roles_remembered(request.user), home_reads():  # every provider asks for the user's roles
         panels = [provider(request, establishment) for provider in _providers]
     return sorted((p for p in panels if p is not None), key=lambda p: (not p.late, p.order))
 
@@ -90,7 +121,7 @@ def main_acts(provider: ActProvider) -> ActProvider:
 
 
 def main_acts_for(request: HttpRequest, establishment: Establishment) -> list[MainAct]:
-    with roles_remembered(request.user):
+    with roles_remembered(request.user), home_reads():
         acts = [act for provider in _act_providers for act in provider(request, establishment)]
     return sorted(acts, key=lambda act: act.order)
 

@@ -82,19 +82,19 @@ def run_closing_checks(session: "TableSession") -> None:
 # fact is loaded once for all of them, and so is every table-partie's closing check. Read-only:
 # nothing may be written while the facts are held.
 T = TypeVar("T")
-Facts = tuple[frozenset[int], dict[str, dict[int, Any]]]
+Facts = tuple[dict[int, Any], dict[str, dict[int, Any]]]  # the objects read together by pk, the facts loaded
 _read_together: ContextVar[Facts | None] = ContextVar("read_together", default=None)
 _seances_together: ContextVar[Facts | None] = ContextVar("seances_together", default=None)
 
 
 @contextmanager
 def _together(facts: ContextVar[Facts | None], objects: Iterable[Any]) -> Iterator[None]:
-    pks = frozenset(o.pk for o in objects)
+    members = {o.pk: o for o in objects}
     current = facts.get()
-    if current is not None and pks <= current[0]:  # already read together with more: its facts serve
+    if current is not None and members.keys() <= current[0].keys():  # already read together with more
         yield
         return
-    token = facts.set((pks, {}))
+    token = facts.set((members, {}))
     try:
         yield
     finally:
@@ -102,15 +102,16 @@ def _together(facts: ContextVar[Facts | None], objects: Iterable[Any]) -> Iterat
 
 
 def _loaded(
-    facts: ContextVar[Facts | None], name: str, pk: int, load: Callable[[list[int]], dict[int, T]]
+    facts: ContextVar[Facts | None], name: str, obj: Any, load: Callable[[list[Any]], dict[int, T]], whole: bool
 ) -> dict[int, T]:
-    """``load``'s facts for every object read together with ``pk`` (for ``pk`` alone outside)."""
+    """``load``'s facts for every object read together with ``obj`` (for ``obj`` alone outside),
+    given their pks, or the objects themselves when ``whole``."""
     together = facts.get()
-    if together is None or pk not in together[0]:
-        return load([pk])
-    pks, loaded = together
+    if together is None or obj.pk not in together[0]:
+        return load([obj if whole else obj.pk])
+    members, loaded = together
     if name not in loaded:
-        loaded[name] = load(sorted(pks))
+        loaded[name] = load([members[pk] if whole else pk for pk in sorted(members)])
     return loaded[name]
 
 
@@ -121,13 +122,18 @@ def read_together(sessions: Iterable["TableSession"]) -> AbstractContextManager[
 def per_session(name: str, session: "TableSession", load: Callable[[list[int]], dict[int, T]], default: T) -> T:
     """The fact ``name`` of ``session``: ``load(pks)`` gives it by table-partie pk for every
     partie read together (``default`` for those it leaves out)."""
-    return _loaded(_read_together, name, session.pk, load).get(session.pk, default)
+    return _loaded(_read_together, name, session, load, False).get(session.pk, default)
 
 
 def per_seance(name: str, seance: "Seance", load: Callable[[list[int]], dict[int, T]], default: T) -> T:
     """The fact ``name`` of ``seance``: ``load(pks)`` gives it by séance pk for every séance read
     together (``default`` for those it leaves out)."""
-    return _loaded(_seances_together, name, seance.pk, load).get(seance.pk, default)
+    return _loaded(_seances_together, name, seance, load, False).get(seance.pk, default)
+
+
+def per_seance_of(name: str, seance: "Seance", load: Callable[[list["Seance"]], dict[int, T]], default: T) -> T:
+    """``per_seance``, ``load`` given the séances themselves (their establishment, date, opening)."""
+    return _loaded(_seances_together, name, seance, load, True).get(seance.pk, default)
 
 
 def _parties_to_end(pks: list[int]) -> dict[int, list[TableSession]]:
@@ -146,7 +152,9 @@ def _parties_to_end(pks: list[int]) -> dict[int, list[TableSession]]:
 def seances_read_together(seances: Iterable["Seance"]) -> Iterator[None]:
     seances = list(seances)
     with _together(_seances_together, seances):
-        parties = _loaded(_seances_together, "core.parties_to_end", seances[0].pk, _parties_to_end) if seances else {}
+        parties = (
+            _loaded(_seances_together, "core.parties_to_end", seances[0], _parties_to_end, False) if seances else {}
+        )
         with read_together(session for group in parties.values() for session in group):
             yield
 

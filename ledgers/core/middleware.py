@@ -26,13 +26,16 @@ class EstablishmentMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         request.establishment = SimpleLazyObject(lambda: current_establishment(request))
+        if request.method in SAFE_METHODS:
+            with roles_remembered(request.user):  # the establishments' read remembers the roles too
+                return self._in_establishment(request)
+        return self._in_establishment(request)
+
+    def _in_establishment(self, request: HttpRequest) -> HttpResponse:
         establishment = request.establishment if request.user.is_authenticated else None
         if establishment:
             timezone.activate(zoneinfo.ZoneInfo(establishment.timezone))
         try:
-            if request.method in SAFE_METHODS:
-                with roles_remembered(request.user):
-                    return self.get_response(request)
             return self.get_response(request)
         finally:
             timezone.deactivate()

@@ -12,7 +12,7 @@ from django.db.models import Model, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from .models import Establishment, GamingTable, Location, RolePeriod, Seance, StaffAccount
+from .models import Establishment, GamingTable, Location, Membership, RolePeriod, Seance, StaffAccount
 
 SESSION_KEY = "establishment_id"
 
@@ -40,10 +40,21 @@ def establishments_for(user: AbstractBaseUser) -> QuerySet[Establishment]:
 
 
 def my_establishments(request: HttpRequest) -> list[Establishment]:
-    """The user's establishments, read once per request: the current one is chosen among them and
-    the menu's switcher lists them."""
+    """The user's establishments, read once per request with the user's roles in each (one query):
+    the current one is chosen among them, the menu's switcher lists them, and within
+    ``roles_remembered`` the roles are remembered as ``roles_of`` would read them."""
     if not hasattr(request, "_my_establishments"):
-        request._my_establishments = list(establishments_for(request.user))
+        mine: dict[int, Establishment] = {}
+        held: dict[int, set[str]] = {}
+        if request.user.is_authenticated:
+            memberships = Membership.objects.filter(user=request.user).select_related("establishment")
+            for membership in memberships.order_by("establishment__name", "establishment_id"):
+                mine.setdefault(membership.establishment_id, membership.establishment)
+                held.setdefault(membership.establishment_id, set()).add(membership.role)
+        remembered = getattr(request.user, "_remembered_roles", None)
+        if remembered is not None:
+            remembered.update({pk: frozenset(roles) for pk, roles in held.items()})
+        request._my_establishments = list(mine.values())
     return request._my_establishments
 
 
@@ -65,15 +76,10 @@ def open_seances(establishment: Establishment) -> QuerySet[Seance]:
     return Seance.objects.filter(establishment=establishment, status=Seance.Status.OPEN)
 
 
-def others_open_that_day(seance: Seance) -> QuerySet[Seance]:
-    """The establishment's other séances open on the séance's date."""
-    return open_seances(seance.establishment).filter(date=seance.date).exclude(pk=seance.pk)
-
-
-def last_open_of_day(seance: Seance) -> bool:
-    """Whether no other séance of the establishment is open on the séance's date: closing it
-    closes the gaming day."""
-    return not others_open_that_day(seance).exists()
+def others_open_that_day(establishment: Any, date: Any, pk: Any) -> QuerySet[Seance]:
+    """The establishment's séances open on ``date`` but séance ``pk`` (values, or ``OuterRef`` for
+    a query on séances): while one is, closing that séance does not close the gaming day."""
+    return Seance.objects.filter(establishment=establishment, status=Seance.Status.OPEN, date=date).exclude(pk=pk)
 
 
 def establishment_of(obj: Model) -> Establishment | None:

@@ -20,7 +20,7 @@ from django_tables2 import SingleTableMixin
 from . import hooks
 from .authz import roles_of
 from .charts import chart_month, charts_for
-from .dashboard import main_acts_for, panels_for
+from .dashboard import home_reads, main_acts_for, panels_for
 from .errors import RuleViolation
 from .establishment_settings import Setting, changeable, settings_of
 from .exports import ListExportMixin, TableExportMixin
@@ -73,8 +73,9 @@ class DashboardView(LoginRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         est = self.request.establishment
-        context["panels"] = panels_for(self.request, est) if est else []
-        context["acts"] = main_acts_for(self.request, est) if est else []
+        with home_reads():  # the panels and the acts share what they both read
+            context["panels"] = panels_for(self.request, est) if est else []
+            context["acts"] = main_acts_for(self.request, est) if est else []
         return context
 
 

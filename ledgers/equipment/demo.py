@@ -360,9 +360,11 @@ def _wheel_checks(casino: Casino, seance: Seance, day: int) -> None:
 
 
 def _open_tables(casino: Casino, seance: Seance) -> None:
+    failed = set(
+        WheelCheck.objects.filter(table_session__seance=seance, passed=False).values_list("table_session", flat=True)
+    )
     for session in TableSession.objects.filter(seance=seance, status=TableSession.Status.PREPARING):
-        wheel = Wheel.objects.filter(table=session.table).first()
-        if wheel is not None and wheel.checks.filter(table_session=session, passed=False).exists():
+        if session.pk in failed:
             continue  # a failed check keeps the table closed (INC-08)
         table_session_open(session=session, actor=casino.director)
 

@@ -69,6 +69,11 @@ class PurposeType:
     open_objects: Callable[["Establishment"], QuerySet]
     # False: no ordinary hand-over names it (the take-over of a copy already out).
     issuable: bool = True
+    # The objects still open for a key already out (``is_open`` as a query); None: ``open_objects``.
+    still_open: Callable[["Establishment"], QuerySet] | None = None
+
+    def open_for_keys(self, establishment: "Establishment") -> QuerySet:
+        return (self.still_open or self.open_objects)(establishment)
 
     def get(self, pk: int) -> Model | None:
         return apps.get_model(self.model).objects.filter(pk=pk).first()

@@ -5,10 +5,11 @@ import datetime
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
 
-from django.apps import apps
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import F, FilteredRelation, Q, QuerySet, Subquery
+from django.db.models import BooleanField, ExpressionWrapper, F, FilteredRelation, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -18,7 +19,7 @@ from ledgers.core.roles import DIRECTORATE, Role
 
 from .models import Key, KeyInventory, KeyIssue
 from .policy import SENSITIVE, LockType, rule_for
-from .purposes import get_purpose_type
+from .purposes import get_purpose_type, purpose_types
 
 INVENTORY_PERIOD = datetime.timedelta(days=92)  # quarterly blind inventory
 DIRECTION = frozenset({*DIRECTORATE, Role.DIRECTEUR_EXPLOITATION})
@@ -55,17 +56,14 @@ def purpose_open(issue: KeyIssue) -> bool:
     return obj is not None and kind.is_open(obj)
 
 
-def purposes_open(issues: Iterable[KeyIssue]) -> dict[int, bool]:
-    """``purpose_open`` of each issue, by issue pk, the objects of each purpose type read at once."""
-    wanted: dict[str, set[int]] = defaultdict(set)
-    for issue in issues:
-        wanted[issue.purpose_type].add(issue.purpose_id)
-    found = {}
-    for code, pks in wanted.items():
-        kind = get_purpose_type(code)
-        objects = apps.get_model(kind.model).objects.in_bulk(pks) if kind else {}
-        found[code] = {pk: kind.is_open(obj) for pk, obj in objects.items()}
-    return {issue.pk: found[issue.purpose_type].get(issue.purpose_id, False) for issue in issues}
+def purpose_still_open(est: Establishment) -> ExpressionWrapper:
+    """``purpose_open`` as an expression of a query on the establishment's hand-overs: the open
+    objects of every purpose type, read in that same query."""
+    still_open = reduce(
+        or_,
+        (Q(purpose_type=kind.code, purpose_id__in=kind.open_for_keys(est).values("pk")) for kind in purpose_types()),
+    )
+    return ExpressionWrapper(still_open, output_field=BooleanField())
 
 
 @dataclass(frozen=True)
@@ -109,7 +107,11 @@ def exceptions(
     now = now or timezone.now()
     closings = Seance.objects.filter(establishment=est, status=Seance.Status.CLOSED).order_by("-closed_at")
     # The last closing read with the keys out, in the same query.
-    out = list(out_issues(est).annotate(last_closing=Subquery(closings.values("closed_at")[:1])))
+    out = list(
+        out_issues(est).annotate(
+            last_closing=Subquery(closings.values("closed_at")[:1]), purpose_open=purpose_still_open(est)
+        )
+    )
     at_closing = {
         issue.pk
         for issue in out
@@ -117,11 +119,10 @@ def exceptions(
     }
     if lock_types is not None:
         out = [issue for issue in out if issue.key.lock_type in lock_types]
-    still_open = purposes_open(out)
     found = []
     for issue in out:
         late = now - issue.due_at if issue.due_at < now else None
-        closed = not still_open[issue.pk]
+        closed = not issue.purpose_open
         if late is None and not closed and issue.pk not in at_closing:
             continue
         reasons = [

@@ -5,13 +5,14 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import F, QuerySet
 from django.shortcuts import get_object_or_404
 
 from ledgers.core.authz import roles_of
 from ledgers.core.models import Establishment
+from ledgers.core.selectors import counted_together
 
-from .models import Mail, Notice, Subscription
+from .models import Notice, Subscription
 
 
 def notices_for(user: AbstractBaseUser) -> QuerySet[Notice]:
@@ -31,19 +32,17 @@ class NoticesMenu:
 
 def notices_menu(user: AbstractBaseUser, establishment: Establishment | None) -> NoticesMenu | None:
     """The menu's entry for ``user``: shown to whoever has been mailed a notice, or holds a role
-    subscribed to notices here; None for the others. One query, two for a subscriber never mailed."""
-    mailed = Mail.objects.filter(recipient=user).aggregate(
-        notices=Count("notice", distinct=True),
-        pending=Count("notice", distinct=True, filter=Q(notice__acknowledged_at=None)),
+    subscribed to notices here; None for the others. One query."""
+    mailed = Notice.objects.filter(mails__recipient=user).distinct()
+    subscribed = (
+        Subscription.objects.filter(establishment=establishment, role__in=roles_of(user, establishment))
+        if establishment
+        else Subscription.objects.none()
     )
-    if mailed["notices"]:
-        return NoticesMenu(pending=mailed["pending"])
-    if (
-        establishment
-        and Subscription.objects.filter(establishment=establishment, role__in=roles_of(user, establishment)).exists()
-    ):
-        return NoticesMenu(pending=0)
-    return None
+    counted = counted_together(notices=mailed, pending=mailed.filter(acknowledged_at=None), subscribed=subscribed)
+    if counted["notices"]:
+        return NoticesMenu(pending=counted["pending"])
+    return NoticesMenu(pending=0) if counted["subscribed"] else None
 
 
 def notice_for(user: AbstractBaseUser, pk: int) -> Notice:

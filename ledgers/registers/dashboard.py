@@ -1,6 +1,7 @@
 """What waits for the user in the registers: cote et paraphe, visas, their latest entries."""
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from django.core.paginator import Paginator
 from django.http import HttpRequest
@@ -88,9 +89,8 @@ def recent_entries(request: HttpRequest, establishment: Establishment) -> Panel 
 @dashboard_panel
 def main_courante(request: HttpRequest, establishment: Establishment) -> Panel | None:
     """The act of the day for who writes the main courante: one button to inscribe a fact."""
-    register = (
-        establishment.registers.filter(kind=MAIN_COURANTE.code, status=Register.Status.OPEN).order_by("number").first()
-    )
+    volumes = [r for r in opening.live_registers(establishment) if r.kind == MAIN_COURANTE.code]
+    register = min((r for r in volumes if r.status == Register.Status.OPEN), key=attrgetter("number"), default=None)
     if register is None or "record" not in selectors.register_actions(request.user, register):
         return None
     return Panel(_("Main courante"), "registers/_panel_main_courante.html", {"register": register}, order=15)

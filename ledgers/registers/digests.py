@@ -59,6 +59,8 @@ def transaction_digests(names: dict[str, list[int]], using: str = DEFAULT_DB_ALI
     connection = connections[using]
     if connection.vendor != "postgresql":
         return None
+    if not names:  # an act that wrote no object: nothing to read
+        return {}
     histories, digests = _histories(), {}
     q = connection.ops.quote_name
     with connection.cursor() as cursor:

@@ -139,10 +139,14 @@ def check_history_times(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> Object
         using,
         f"WITH t AS MATERIALIZED (SELECT {_q(TXID_COLUMN)} AS txid, min(recorded_at) AS lo, max(recorded_at) AS hi "
         f"FROM {_q(Entry._meta.db_table)} WHERE {_q(TXID_COLUMN)} <> 0{since_clause(since)} GROUP BY 1), "
-        f"h AS ({' UNION ALL '.join(branches)}) "
-        "SELECT h.tbl, h.hid, h.pk FROM h JOIN t ON t.txid = h.txid "
+        f"h AS ({' UNION ALL '.join(branches)}), "
+        # Materialized, so that the join is planned for all its rows (one hash join) rather than
+        # for the first one the LIMIT asks for: that plan scans the transactions once per history
+        # row when, as it should, none is out of its window.
+        "bad AS MATERIALIZED (SELECT h.tbl, h.hid, h.pk FROM h JOIN t ON t.txid = h.txid "
         f"WHERE h.history_date NOT BETWEEN t.lo - interval '{TRANSACTION_WINDOW}' "
-        f"AND t.hi + interval '{TRANSACTION_WINDOW}' ORDER BY 1, 2 LIMIT 1",
+        f"AND t.hi + interval '{TRANSACTION_WINDOW}') "
+        "SELECT tbl, hid, pk FROM bad ORDER BY 1, 2 LIMIT 1",
     )
     if row is None:
         return None

@@ -96,8 +96,9 @@ class Entry(models.Model):
     register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="entries", db_index=False)
     seq = models.PositiveBigIntegerField(_("n°"))
     recorded_at = models.DateTimeField(_("inscrit le"))
+    # No index of its own either: entry_actor_recent_idx leads with it.
     actor_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ledger_entries", null=True
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ledger_entries", null=True, db_index=False
     )
     actor = models.CharField(_("auteur"), max_length=150)
     role = models.CharField(_("rôle"), max_length=30)
@@ -241,9 +242,10 @@ class TreeHead(models.Model):
 class MerkleNode(models.Model):
     """A stored subtree of a register's Merkle tree over its entries (RFC 9162 hashing, leaf data
     the entry's hash as 32 bytes): the hash of the 2**level leaves from index * 2**level on, written
-    once the subtree is complete (ledgers/registers/trees.py). Proofs are computed from these, never
-    from the register; a node changed by whoever can write the database gives a proof that does not
-    check against the signed root, not a false one."""
+    once the subtree is complete, from level ``trees.BOTTOM`` up (ledgers/registers/trees.py).
+    Proofs are computed from these and the few entries below them, never from the whole register; a
+    node changed by whoever can write the database gives a proof that does not check against the
+    signed root, not a false one."""
 
     register = models.ForeignKey(Register, on_delete=models.PROTECT, related_name="merkle_nodes")
     level = models.PositiveSmallIntegerField()

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.db.models import TextChoices
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.dashboard import read_once
 from ledgers.core.models import Establishment
 from ledgers.core.roles import REGULATOR_ROLES, Role
 
@@ -116,12 +117,18 @@ def authority_label(establishment: Establishment, kind: str) -> str:
     return ", ".join(str(names.get(role) or Role(role).label) for role in here)
 
 
+def live_registers(establishment: Establishment) -> list[Register]:
+    """The volumes open or awaiting their cote et paraphe, awaiting first, then by creation: read
+    once for the home, whose registers to open and main courante both read them."""
+    live = establishment.registers.filter(status__in=(Register.Status.OPEN, Register.Status.AWAITING_OPENING))
+    return read_once(("registers.live", establishment.pk), lambda: list(live.order_by("status", "created_at")))
+
+
 def registers_to_open(establishment: Establishment) -> list[ToOpen]:
     """The needed volumes with their state: open, awaiting the authority's cote et paraphe, or to
     create; the ones to do first, then by kind title. One query for the volumes."""
     volumes: dict[tuple[str, str], Register] = {}
-    live = establishment.registers.filter(status__in=(Register.Status.OPEN, Register.Status.AWAITING_OPENING))
-    for register in live.order_by("status", "created_at"):  # "awaiting" < "open": the latest open volume wins
+    for register in live_registers(establishment):  # "awaiting" < "open": the latest open volume wins
         volumes[(register.kind, register.qualifier)] = register
     rows = []
     for need in needs(establishment):

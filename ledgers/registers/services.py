@@ -173,28 +173,44 @@ def _append(
     return _stored(register, values, store.append(store.row(**values)), actor=actor, corrects=corrects)
 
 
-def _append_record(
-    register: Register, *, actor: AbstractBaseUser | None, role: str, payload: dict[str, Any]
+def _append_at_head(
+    register: Register,
+    *,
+    actor: AbstractBaseUser | None,
+    role: str,
+    payload: dict[str, Any],
+    written: dict[str, list[int]],
 ) -> Entry | None:
-    """Append a record entry; None, with nothing written, when the register is not open."""
-    written = take_written()
-    if register.status == Register.Status.OPEN:
-        # The usual case: the caller's view of the head is current, and one statement locks the
-        # register, checks that, writes the entry and moves the head (see store.append_if_head).
-        values = _entry_values(
-            register,
-            seq=register.head_seq + 1,
-            prev_hash=register.head_hash,
-            actor=actor,
-            role=role,
-            kind=EntryKind.RECORD,
-            payload=payload,
-            corrects=None,
-            written=written,
-        )
-        entry_id = store.append_if_head(store.row(**values), status=Register.Status.OPEN)
-        if entry_id is not None:
-            return _stored(register, values, entry_id, actor=actor, corrects=None)
+    """The usual case: the caller's view of the head is current, and one statement locks the
+    register, checks that, writes the entry and moves the head (see store.append_if_head). None,
+    with nothing written, when the head moved or the register is not open (or not on PostgreSQL)."""
+    if register.status != Register.Status.OPEN:
+        return None
+    values = _entry_values(
+        register,
+        seq=register.head_seq + 1,
+        prev_hash=register.head_hash,
+        actor=actor,
+        role=role,
+        kind=EntryKind.RECORD,
+        payload=payload,
+        corrects=None,
+        written=written,
+    )
+    entry_id = store.append_if_head(store.row(**values), status=Register.Status.OPEN)
+    return None if entry_id is None else _stored(register, values, entry_id, actor=actor, corrects=None)
+
+
+def _append_locked(
+    register: Register,
+    *,
+    actor: AbstractBaseUser | None,
+    role: str,
+    payload: dict[str, Any],
+    written: dict[str, list[int]],
+) -> Entry | None:
+    """Append a record entry under the register's lock; None, with nothing written, when the
+    register is not open."""
     _lock_head(register)
     if register.status != Register.Status.OPEN:
         give_back_written(written)  # for the entry that a caller who goes on may still append
@@ -218,7 +234,8 @@ def entry_append(*, register: Register, actor: AbstractBaseUser, role: str, payl
     No savepoint of its own (``savepoint=False``): an entry that cannot be written takes the
     caller's change down with it, which is the point, and the usual case costs no SAVEPOINT and
     RELEASE round trips. Refusals (bad input, register not open) are raised outside the atomic
-    block, so the caller's transaction stays usable after one."""
+    block, so the caller's transaction stays usable after one. Outside a transaction (an act whose
+    one write is its entry) the usual case is a single statement, committed on its own."""
     _require_writer(register, role)
     return _record_appended(register, actor=actor, role=role, payload=payload)
 
@@ -227,8 +244,20 @@ def _record_appended(
     register: Register, *, actor: AbstractBaseUser | None, role: str, payload: dict[str, Any]
 ) -> Entry:
     check_payload(payload)
-    with transaction.atomic(savepoint=False):
-        entry = _append_record(register, actor=actor, role=role, payload=payload)
+    if connection.in_atomic_block:
+        with transaction.atomic(savepoint=False):
+            written = take_written()
+            entry = _append_at_head(register, actor=actor, role=role, payload=payload, written=written)
+            if entry is None:
+                entry = _append_locked(register, actor=actor, role=role, payload=payload, written=written)
+    else:
+        # No transaction of the caller's: the entry is the whole act, and its one statement is a
+        # transaction of its own, without BEGIN and COMMIT round trips. When the head moved, the
+        # register's lock is taken in a transaction.
+        entry = _append_at_head(register, actor=actor, role=role, payload=payload, written={})
+        if entry is None:
+            with transaction.atomic():
+                entry = _append_locked(register, actor=actor, role=role, payload=payload, written={})
     if entry is None:
         _require_open(register)
     return entry
@@ -695,13 +724,13 @@ def visa_sign_kind(
     return visas
 
 
-@transaction.atomic
 def main_courante_record(
     *, register: Register, actor: AbstractBaseUser, event_at: str, subject: str, text: str
 ) -> Entry:
     """A fact written in the main courante by the directorate, an inspecteur or a chef de partie.
     ``event_at`` is when it happened (local time, "AAAA-MM-JJ HH:MM"); the entry's own time is
-    the server's (REG-20)."""
+    the server's (REG-20). Its one write is the entry: outside a caller's transaction that is one
+    statement, committed on its own (``entry_append``)."""
     if register.kind != MAIN_COURANTE.code:
         raise ValueError(f"{register.number} is not a main courante")
     role = require_role(actor, register.establishment, MAIN_COURANTE.record_roles)

@@ -189,7 +189,10 @@ def snapshot(*, read_only: bool = True, using: str = DEFAULT_DB_ALIAS) -> Iterat
     False, the writes that depend on it).
 
     Inside a caller's transaction the caller decides what is seen; otherwise open a REPEATABLE
-    READ transaction (PostgreSQL) or a plain one (SQLite reads in one snapshot)."""
+    READ transaction (PostgreSQL) or a plain one (SQLite reads in one snapshot). Without JIT
+    compilation: the row checks join set-returning functions over JSON, whose row estimates
+    (hundreds per call) make the planner compile every query for seconds that it then runs in
+    milliseconds."""
     connection = connections[using]
     if connection.in_atomic_block:
         yield
@@ -198,7 +201,7 @@ def snapshot(*, read_only: bool = True, using: str = DEFAULT_DB_ALIAS) -> Iterat
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 mode = ", READ ONLY" if read_only else ""
-                cursor.execute(f"SET TRANSACTION ISOLATION LEVEL REPEATABLE READ{mode}")
+                cursor.execute(f"SET TRANSACTION ISOLATION LEVEL REPEATABLE READ{mode}; SET LOCAL jit = off")
         yield
 
 

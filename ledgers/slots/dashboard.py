@@ -51,6 +51,7 @@ def slots_waiting(request: HttpRequest, establishment: Establishment) -> Panel |
         events=selectors.flagged_events(establishment),
         unreconciled=unclaimed.unreconciled_releves(establishment),
         **({"expired": unclaimed.expired_unposted(establishment)} if establishment.jurisdiction == "FR" else {}),
+        **staffing.staffing_counts(establishment, today),
     )
     context = {
         "releves": list(selectors.open_releves(establishment)),
@@ -73,7 +74,7 @@ def slots_waiting(request: HttpRequest, establishment: Establishment) -> Panel |
         and counts.is_last_day(today)
         and counts.month_end_count(establishment, today.year, today.month) is None,
         # FR: machines in operation and no staffing for today yet (SLOT-50).
-        "unstaffed": staffing.staffing_missing(establishment, today),
+        "unstaffed": staffing.staffing_missing(counted),
     }
     if not any(context.values()):
         return None
@@ -116,11 +117,11 @@ def slot_room_acts(request: HttpRequest, establishment: Establishment) -> list[M
     return acts
 
 
-def has_machines(establishment: Establishment) -> bool:
-    return Machine.objects.filter(establishment=establishment).exists()
-
-
-@chart("ecarts-compteurs-machines", _("Écarts entre compteurs et comptages du mois, par machine"), shown=has_machines)
+@chart(
+    "ecarts-compteurs-machines",
+    _("Écarts entre compteurs et comptages du mois, par machine"),
+    shown=selectors.has_machines,
+)
 def meters_against_counts(establishment: Establishment, month: datetime.date) -> tuple[str, list, list]:
     """Machine by machine, the month's differences between what the meters say and what was found:
     MC the drop counted against the meters' deltas (SLOT-11), FR the cash-desk payments against the

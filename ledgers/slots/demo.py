@@ -162,10 +162,10 @@ def post_machine_displays(machine: Machine) -> None:
         )
 
 
-def _rows(machines: list[Machine], day: int) -> list[services.ReadingRow]:
+def _rows(machines: list[Machine], meters: dict[int, list[Meter]], day: int) -> list[services.ReadingRow]:
     rows = []
     for n, machine in enumerate(machines, start=1):
-        for meter in machine.meters.all():
+        for meter in meters[machine.pk]:
             step = {
                 "in": 9000,
                 "out": 8200,
@@ -184,12 +184,15 @@ def _month(est: Establishment, room: Room, machines: list[Machine], start: datet
     jur = est.jurisdiction
     supervisor, mechanic = demo_user(est, Role.SUPERVISEUR), demo_user(est, Role.MECANICIEN)
     counter = demo_user(est, Role.SUPERVISEUR)
+    meters: dict[int, list[Meter]] = {machine.pk: [] for machine in machines}  # read once for the month's relèves
+    for meter in Meter.objects.filter(machine__in=machines):
+        meters[meter.machine_id].append(meter)
     for day in range(DAYS + 1):
         at = start + datetime.timedelta(days=day, hours=9)
         releve = services.releve_open(
             establishment=est, room=room, actor=supervisor, during_operation=False, started_at=at
         )
-        services.releve_readings_import(releve=releve, rows=_rows(machines, day), actor=supervisor, read_at=at)
+        services.releve_readings_import(releve=releve, rows=_rows(machines, meters, day), actor=supervisor, read_at=at)
         if day:
             for n, machine in enumerate(machines, start=1):
                 services.box_exchange(

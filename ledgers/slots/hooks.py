@@ -7,20 +7,32 @@ prélèvements takes, and the fleet of machines that carry the art. 68-11 displa
 
 import datetime
 from collections.abc import Iterator
+from dataclasses import dataclass
 
+from django.db.models import Case, Exists, OuterRef, When
+from django.db.models.functions import TruncDate
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.authority.displays import Fleet, declare_fleet
 from ledgers.core.errors import RuleViolation
-from ledgers.core.hooks import SLOT_STATEMENT_TOTAL, Missing, on_seance_closing, on_seance_opening, provides_month_total
+from ledgers.core.hooks import (
+    SLOT_STATEMENT_TOTAL,
+    Missing,
+    on_seance_closing,
+    on_seance_opening,
+    per_seance,
+    per_seance_of,
+    provides_month_total,
+)
 from ledgers.core.models import Establishment, Seance
 from ledgers.core.readable import euros
 from ledgers.core.roles import Role
-from ledgers.core.selectors import counted_together, last_open_of_day, others_open_that_day
+from ledgers.core.selectors import others_open_that_day
 
 from . import selectors
-from .models import DailyTransmittal, Intervention, Machine
+from .models import DailyTransmittal, Intervention, JpmReading, Machine, Progressive, ProgressiveReading
 from .services.accounting import month_slot_total
 from .services.counts import denominations_without_general_count
 from .services.progressives import active_progressives
@@ -45,37 +57,114 @@ declare_fleet(
 )
 
 
+@dataclass(frozen=True)
+class SeanceDay:
+    """What a séance's closing reads of its day: another séance of the house still open that day
+    (closing this one does not close the gaming day), FR expired tickets not yet posted, MC the
+    day's intervention sheets not in an envelope, an envelope already handed over, a sheet still open."""
+
+    others_open: bool
+    expired: bool = False
+    loose: bool = False
+    envelope: bool = False
+    under_way: bool = False
+
+
+def _by_house(seances: list[Seance]) -> list[list[Seance]]:
+    houses: dict[int, list[Seance]] = {}
+    for seance in seances:
+        houses.setdefault(seance.establishment_id, []).append(seance)
+    return list(houses.values())
+
+
+def seance_days(seances: list[Seance]) -> dict[int, SeanceDay]:
+    """``SeanceDay`` of each séance, one query per house (its clock dates the sheets)."""
+    days = {}
+    for group in _by_house(seances):
+        est = group[0].establishment
+        facts = {
+            "others_open": Exists(others_open_that_day(OuterRef("establishment"), OuterRef("date"), OuterRef("pk")))
+        }
+        if est.jurisdiction == "FR":
+            facts["expired"] = Exists(expired_unposted(est))
+        if est.jurisdiction == "MC":
+            day = TruncDate("stopped_at", tzinfo=est.localtime().tzinfo)
+            sheets = Intervention.objects.filter(machine__establishment=est).alias(day=day).filter(day=OuterRef("date"))
+            envelopes = DailyTransmittal.objects.filter(establishment=est, date=OuterRef("date"))
+            facts |= {
+                "loose": Exists(sheets.filter(transmittal__isnull=True)),
+                "envelope": Exists(envelopes),
+                "under_way": Exists(sheets.filter(status=Intervention.Status.OPEN)),
+            }
+        found = Seance.objects.filter(pk__in=[seance.pk for seance in group]).annotate(**facts).values("pk", *facts)
+        days |= {row.pop("pk"): SeanceDay(**row) for row in found}
+    return days
+
+
+def _day(seance: Seance) -> SeanceDay:
+    return per_seance_of("slots.seance_day", seance, seance_days, SeanceDay(others_open=False))
+
+
+def progressives_unread(seances: list[Seance]) -> dict[int, list[Progressive]]:
+    """Each séance's active progressives in service on its day (created on or before it) whose
+    amount is not read that day: the house's own (SLOT-36), then the JPMs (modèle 28 S, SLOT-38);
+    one query per house."""
+    unread = {}
+    for group in _by_house(seances):
+        dates = sorted({seance.date for seance in group})
+        read = {
+            f"read_{day:%Y%m%d}": Case(
+                When(multisite=True, then=Exists(JpmReading.objects.filter(jackpot=OuterRef("pk"), day=day))),
+                default=Exists(ProgressiveReading.objects.filter(progressive=OuterRef("pk"), day=day)),
+            )
+            for day in dates
+        }
+        active = Progressive.objects.filter(
+            establishment_id=group[0].establishment_id, status=Progressive.Status.ACTIVE
+        )
+        progressives = sorted(active.annotate(**read), key=lambda progressive: progressive.multisite)
+        for seance in group:
+            unread[seance.pk] = [
+                progressive
+                for progressive in progressives
+                if timezone.localtime(progressive.created_at).date() <= seance.date
+                and not getattr(progressive, f"read_{seance.date:%Y%m%d}")
+            ]
+    return unread
+
+
 @on_seance_closing
 def progressives_recorded(seance: Seance) -> Iterator[Missing]:
     """SLOT-36: the last séance of the gaming day closes only when every active progressive's
     displayed amount is in the register; SLOT-38: and every JPM's 28 S line of the day."""
     est = seance.establishment
-    if est.jurisdiction != "FR" or not last_open_of_day(seance):
+    if est.jurisdiction != "FR" or _day(seance).others_open:
         return
-    # Only the jackpots in service on that day (created on or before it).
-    started = {"created_at__date__lte": seance.date}
-    for progressive in active_progressives(est, multisite=False).filter(**started).exclude(readings__day=seance.date):
-        yield Missing(
-            _("montant affiché du jackpot progressif %(code)s à la fermeture") % {"code": progressive.code},
-            "SLOT-36",
-            reverse("slots:progressive_reading"),
-        )
-    for jackpot in active_progressives(est, multisite=True).filter(**started).exclude(jpm_readings__day=seance.date):
-        yield Missing(
-            _("relevé du JPM %(code)s au modèle 28 S") % {"code": jackpot.code}, "SLOT-38", reverse("slots:jpm_reading")
-        )
+    for progressive in per_seance_of("slots.progressives_unread", seance, progressives_unread, []):
+        if progressive.multisite:
+            yield Missing(
+                _("relevé du JPM %(code)s au modèle 28 S") % {"code": progressive.code},
+                "SLOT-38",
+                reverse("slots:jpm_reading"),
+            )
+        else:
+            yield Missing(
+                _("montant affiché du jackpot progressif %(code)s à la fermeture") % {"code": progressive.code},
+                "SLOT-36",
+                reverse("slots:progressive_reading"),
+            )
 
 
 @on_seance_closing
 def expired_tickets_posted(seance: Seance) -> Iterator[Missing]:
     """SLOT-44: the séance closes only once the expiry run has posted every expired ticket."""
-    if seance.establishment.jurisdiction == "FR" and expired_unposted(seance.establishment).exists():
+    if seance.establishment.jurisdiction == "FR" and _day(seance).expired:
         yield Missing(_("tickets périmés à inscrire aux orphelins"), "SLOT-44", reverse("slots:tickets_expire"))
 
 
 @on_seance_closing
 def denominations_counted(seance: Seance) -> Iterator[Missing]:
-    for denomination in denominations_without_general_count(seance):
+    for denomination in per_seance("slots.uncounted", seance, denominations_without_general_count, []):
         yield Missing(
             _("comptée générale des machines de %(d)s € en fin de séance") % {"d": euros(denomination)},
             "SLOT-46",
@@ -87,15 +176,16 @@ def denominations_counted(seance: Seance) -> Iterator[Missing]:
 def encaisses_restored(seance: Seance) -> Iterator[Missing]:
     """Every change point worked during the séance has its encaisse restored (SLOT-49); FR the slot
     desk had its named cashier (SLOT-48)."""
-    from .services.cashdesk import open_assignments, unstaffed_desks
+    from .services.cashdesk import change_points_waiting
 
-    for assignment in open_assignments(seance):
+    still_open, unstaffed = per_seance_of("slots.change_points", seance, change_points_waiting, ([], []))
+    for assignment in still_open:
         yield Missing(
             _("encaisse de %(point)s à reconstituer") % {"point": assignment.point},
             "SLOT-49",
             reverse("slots:cashdesk"),
         )
-    for point in unstaffed_desks(seance):
+    for point in unstaffed:
         yield Missing(_("caissier nommé pour %(point)s") % {"point": point}, "SLOT-48", reverse("slots:cashdesk"))
 
 
@@ -105,21 +195,14 @@ def intervention_sheets_handed_over(seance: Seance) -> Iterator[Missing]:
     intervention sheets handed over in their envelope (SLOT-15). Flagged only, where the envelope
     cannot be made: a sheet opened after it was handed over (the day has one envelope), or an
     intervention still under way (its sheet is not closed)."""
-    est = seance.establishment
-    if est.jurisdiction != "MC":
+    if seance.establishment.jurisdiction != "MC":
         return
-    sheets = selectors.sheets_of_day(est, seance.date)
-    counted = counted_together(  # every fact of the day in one query
-        other_seances=others_open_that_day(seance),
-        loose=sheets.filter(transmittal__isnull=True),
-        envelope=DailyTransmittal.objects.filter(establishment=est, date=seance.date),
-        under_way=sheets.filter(status=Intervention.Status.OPEN),
-    )
-    if counted["other_seances"] or not counted["loose"]:  # not the day's closing, or nothing to hand over
+    day = _day(seance)
+    if day.others_open or not day.loose:  # not the day's closing, or nothing to hand over
         return
-    if counted["envelope"]:
+    if day.envelope:
         what, flag = _("fiche d'intervention du jour hors de l'enveloppe remise"), True
-    elif counted["under_way"]:
+    elif day.under_way:
         what, flag = _("fiches d'intervention du jour non remises : une intervention est en cours"), True
     else:
         what, flag = _("fiches d'intervention du jour à remettre à la Direction de l'exploitation"), False

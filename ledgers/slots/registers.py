@@ -414,9 +414,9 @@ def slot_registers(establishment) -> Iterator[Need]:
     payment top-ups (REG-17); FR the technical control (REG-38), the reconciliation and the monthly
     statements (REG-41); both the meter readings, the jackpots, the cash desk and the counts. The
     per-machine volumes (fiche modèle 34, carnet modèle 29) are created with the machine."""
-    from .models import Machine
+    from .selectors import has_machines
 
-    if not Machine.objects.filter(establishment=establishment).exists():
+    if not has_machines(establishment):
         return
     common = (METER_READINGS, JACKPOTS, CHANGE_POINTS, SLOT_COUNTS)
     if establishment.jurisdiction == "MC":

@@ -9,6 +9,7 @@ from django.db import connection
 from django.db.models import Max, Min, Q, QuerySet, Sum
 from django.utils import timezone
 
+from ledgers.core.dashboard import read_once
 from ledgers.core.models import Establishment
 from ledgers.incidents.selectors import open_incidents
 
@@ -39,6 +40,12 @@ def socles_of(est: Establishment) -> QuerySet[Socle]:
 def installed(est: Establishment) -> QuerySet[Machine]:
     """Machines in operation (the 75-machine threshold, SET-43)."""
     return Machine.objects.filter(establishment=est, status=Machine.Status.IN_SERVICE)
+
+
+def has_machines(est: Establishment) -> bool:
+    """Whether the house has slot machines: read once for the home, whose charts and registers to
+    open both ask."""
+    return read_once(("slots.has_machines", est.pk), Machine.objects.filter(establishment=est).exists)
 
 
 def installed_count(est: Establishment) -> int:

@@ -21,5 +21,6 @@ TAKEOVER_PURPOSE = purpose_type(
         describe=str,
         open_objects=lambda est: Inventory.objects.none(),
         issuable=False,
+        still_open=lambda est: Inventory.objects.filter(establishment=est, status=Inventory.Status.POSTED),
     )
 )

@@ -10,6 +10,7 @@ import io
 import json
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 import uuid
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -40,6 +42,7 @@ from ledgers.registers.verification import export_lines
 from tests.registers.conftest import triggers_bypassed
 from tests.registers.test_evidence import append, rewrite, truncate
 from witness import note
+from witness.store import Head, Store
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db]
 NAME = "regulator.example/witness"
@@ -345,6 +348,39 @@ def test_the_witness_refuses_to_change_what_it_cosigned(mc_register, mc_staff, w
         db.execute("UPDATE cosigned SET size = 1")
     served = json.dumps(witness.cli("heads", "--db", witness_db))
     assert base64.b64encode(trees.root(mc_register, 2)).decode() in served
+
+
+def witness_run(db: str, *args) -> subprocess.CompletedProcess:
+    """``python -m witness`` at the regulator, its exit status kept."""
+    command = [sys.executable, "-m", "witness", *args, "--db", db]
+    return subprocess.run(command, capture_output=True, text=True, cwd=settings.BASE_DIR)
+
+
+def test_reg_20_the_witness_alone_names_the_logs_gone_silent_and_exits_non_zero(mc_register, mc_staff, witness):
+    append(mc_register, mc_staff, 2)
+    assert [o.status for o in seal(mc_register)] == ["cosigned"]
+    live = witness_run(witness.db, "silent")
+    assert (live.returncode, live.stdout) == (0, "")  # the casino's log: cosigned just now
+
+    # Two more logs, trusted two hours ago: one cosigned once then, the other never.
+    two_hours_ago = int(time.time()) - 2 * 3600
+    with Store(witness.db).transaction() as tx:
+        for name in ("quiet.example", "never.example"):
+            public = note.raw_public(Ed25519PrivateKey.generate().public_key())
+            tx.add_log(str(note.Verifier(name, note.ED25519, public)), two_hours_ago)
+        tx.cosigned(Head("quiet.example/MC-001", 7, "root", "note", two_hours_ago))
+    found = witness_run(witness.db, "silent")
+    assert found.returncode == 1
+    never, quiet = found.stdout.splitlines()
+    assert never.startswith("SILENT\tnever.example\tnever cosigned since trusted at ")
+    assert quiet.startswith("SILENT\tquiet.example\tlast cosigned quiet.example/MC-001 size 7 at ")
+    assert quiet.endswith("\t120 min ago") and settings.LEDGERS_LOG_ORIGIN not in found.stdout
+    assert witness_run(witness.db, "silent", "--max-age", "180").returncode == 0
+
+    # The heads listing: the cosigned notes as before, the silent logs on standard error.
+    heads = witness_run(witness.db, "heads")
+    assert heads.returncode == 0 and heads.stderr == found.stdout
+    assert heads.stdout == witness.cli("heads", "--db", witness.db) and log_origin(mc_register) in heads.stdout
 
 
 def test_reg_20_a_rollback_to_an_older_backup_is_found_by_the_witness_and_the_head_kept_outside(

@@ -40,6 +40,7 @@ from ledgers.dice.models import Die, HistoricalDie
 from ledgers.registers.chain import GENESIS_HASH, canonical_bytes
 from ledgers.registers.checkpoints import checkpoint_key, checkpoint_mac
 from ledgers.registers.evidence import CREATION_EXEMPT, EXEMPT, check_state, check_transactions, tracked_models
+from ledgers.registers.integrity import check_history_times
 from ledgers.registers.kinds import AUTHORISATIONS
 from ledgers.registers.models import Checkpoint, Entry, Register
 from ledgers.registers.services import checkpoints_seal, entries_bulk_append, entry_append, register_close
@@ -475,6 +476,38 @@ def test_reg_20_a_forged_history_row_of_an_object_that_keeps_its_entry_is_named(
     assert [(f.model, f.pk, f.code, f.history_id) for f in check_transactions()] == [
         ("authority.ApprovedBanker", first.pk, "unnamed", forged.history_id)
     ]
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_reg_20_a_history_row_dated_outside_its_transactions_entries_is_reported(mc, user_in):
+    """A history row forged later with the transaction id of a real act is dated outside the time
+    of that act's entries."""
+    open_register(mc, BANKERS.code)
+    banker = banker_approve(
+        establishment=mc,
+        actor=user_in(mc, Role.DIRECTEUR_JEUX),
+        full_name="Jean Banquier",
+        birth_date=datetime.date(1970, 5, 1),
+        identity_document="Passeport 12AB34",
+        approved_on=timezone.localdate(),
+    )
+    assert check_history_times() is None
+    history = ApprovedBanker.history.model
+    latest = history.objects.filter(id=banker.pk).latest("history_id")
+    columns = [*(f.column for f in history._meta.concrete_fields if f.column != "history_id"), "ledgers_txid"]
+    values = ", ".join(
+        "history_date + interval '2 hours'" if c == "history_date" else connection.ops.quote_name(c) for c in columns
+    )
+    run_sql(
+        f"INSERT INTO authority_historicalapprovedbanker ({', '.join(map(connection.ops.quote_name, columns))}) "
+        f"SELECT {values} FROM authority_historicalapprovedbanker WHERE history_id = %s",
+        [latest.pk],
+    )
+    forged = history.objects.filter(id=banker.pk).latest("history_id")
+    finding = check_history_times()
+    assert (finding.model, finding.pk, finding.code) == ("authority.ApprovedBanker", banker.pk, "history_time")
+    assert f"n° {forged.history_id}" in finding.reason
 
 
 @pytest.mark.postgresql

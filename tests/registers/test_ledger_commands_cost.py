@@ -1,18 +1,24 @@
-"""The commands that read the ledgers start without Django's system checks, and the entries table
-carries no index the unique (register, seq) already provides."""
+"""The commands that read the ledgers, and those a scheduled job runs, start without Django's system
+checks; the entries table carries no index another one already provides (each one costs every
+append)."""
 
 import pytest
 from django.core.management import load_command_class
 from django.db import connection
 
 LEDGER_COMMANDS = ("verify_ledgers", "export_register", "list_registers", "prove_entry", "seal_checkpoints")
+# Run by cron where no Celery beat runs (docs/operations.md).
+SCHEDULED_COMMANDS = (("ledgers.reports", "recover_report_jobs"), ("ledgers.core", "sync_directory"))
 
 
-@pytest.mark.parametrize("name", LEDGER_COMMANDS)
-def test_ledger_commands_skip_the_system_checks(name):
-    assert load_command_class("ledgers.registers", name).requires_system_checks == []
+@pytest.mark.parametrize(
+    ("app", "name"), [*(("ledgers.registers", name) for name in LEDGER_COMMANDS), *SCHEDULED_COMMANDS]
+)
+def test_ledger_commands_skip_the_system_checks(app, name):
+    assert load_command_class(app, name).requires_system_checks == []
 
 
+@pytest.mark.postgresql
 @pytest.mark.django_db
 def test_entries_are_indexed_by_register_once():
     with connection.cursor() as cursor:
@@ -23,3 +29,16 @@ def test_entries_are_indexed_by_register_once():
         found = dict(cursor.fetchall())
     assert [name for name, definition in found.items() if "(register_id)" in definition] == []
     assert any("(register_id, seq)" in definition and "UNIQUE" in definition for definition in found.values())
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db
+def test_entries_are_indexed_by_author_once():
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT indexdef FROM pg_indexes WHERE tablename = 'registers_entry' AND indexdef LIKE %s",
+            ["%(actor_user_id%"],
+        )
+        found = [definition for (definition,) in cursor.fetchall()]
+    assert [definition for definition in found if "(actor_user_id)" in definition] == []
+    assert any("(actor_user_id, recorded_at DESC, id DESC)" in definition for definition in found)

@@ -52,7 +52,7 @@ def test_proofs_from_stored_subtrees_are_the_rfc_proofs_and_verify():
 def test_a_register_tree_extended_at_each_seal_gives_the_proofs_of_its_entries(mc, mc_staff):
     register = opened_register(mc, mc_staff)
     sizes = []
-    for count in (4, 1, 9, 17):
+    for count in (4, 1, 9, 17, 30, 70):  # sizes on and off the stored subtrees' 16-leaf grid
         entries_bulk_append(
             register=register,
             actor=mc_staff.writer,
@@ -64,10 +64,14 @@ def test_a_register_tree_extended_at_each_seal_gives_the_proofs_of_its_entries(m
         sizes.append(register.head_seq)
     hashes = list(Entry.objects.filter(register=register).order_by("seq").values_list("entry_hash", flat=True))
     leaves = [trees.entry_leaf(h) for h in hashes]
-    assert MerkleNode.objects.filter(register=register).count() == 2 * len(leaves) - bin(len(leaves)).count("1")
+    # The complete subtrees of 16 leaves and more (n >> level of each level); those below are hashed
+    # from the entries.
+    n = len(leaves)
+    stored = MerkleNode.objects.filter(register=register)
+    assert stored.count() == sum(n >> level for level in range(trees.BOTTOM, n.bit_length()))
+    assert not stored.filter(level__lt=trees.BOTTOM).exists()
     for size in sizes:
         assert trees.root(register, size) == merkle.root(leaves[:size])
-    n = sizes[-1]
     top = trees.root(register, n)
     for seq in (1, 2, n // 2, n):
         assert merkle.inclusion_valid(leaves[seq - 1], seq - 1, n, trees.inclusion(register, seq, n), top)

@@ -5,7 +5,8 @@ import datetime
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance
@@ -17,6 +18,7 @@ from ledgers.registers.services import (
     entries_bulk_append,
     entry_append,
     entry_correct,
+    main_courante_record,
     register_close,
     register_create,
     register_open,
@@ -448,3 +450,53 @@ def test_reg_20_an_append_inside_a_domain_transaction_is_one_statement(
     with django_assert_num_queries(1):
         record(mc_register, mc_staff)
     assert verify_register(mc_register) is None
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_main_courante_record_outside_a_transaction_is_the_role_read_and_one_statement(mc, mc_staff):
+    """The entry is the act's one write: its statement is its own transaction, without BEGIN,
+    SAVEPOINT or COMMIT round trips."""
+    opened = opened_register(mc, mc_staff)
+    register = Register.objects.select_related("establishment").get(pk=opened.pk)  # as pages read it
+    with CaptureQueriesContext(connection) as captured:
+        entry = main_courante_record(
+            register=register, actor=mc_staff.writer, event_at="2026-03-01 21:00", subject="Ronde", text="RAS"
+        )
+    sql = [query["sql"] for query in captured.captured_queries]
+    assert len(sql) == 2, sql
+    assert "core_membership" in sql[0] and sql[1].startswith("WITH moved AS"), sql
+    assert entry.seq == 2 and verify_register(register) is None
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_main_courante_record_outside_a_transaction_appends_at_the_head_of_a_stale_register(mc, mc_staff):
+    register = opened_register(mc, mc_staff)
+    stale = Register.objects.get(pk=register.pk)
+    fact = {"actor": mc_staff.writer, "event_at": "2026-03-01 21:00", "subject": "Ronde", "text": "RAS"}
+    main_courante_record(register=register, **fact)
+    entry = main_courante_record(register=stale, **fact)  # its head says 1: the register's lock is taken
+    assert (entry.seq, entry.prev_hash) == (3, register.head_hash)
+    assert verify_register(register) is None
+
+
+@pytest.mark.postgresql
+def test_main_courante_record_in_a_callers_transaction_takes_no_savepoint(
+    mc_register, mc_staff, django_assert_num_queries
+):
+    register = Register.objects.select_related("establishment").get(pk=mc_register.pk)  # as pages read it
+    with django_assert_num_queries(2):  # the writer's roles, the append
+        main_courante_record(
+            register=register, actor=mc_staff.writer, event_at="2026-03-01 21:00", subject="Ronde", text="RAS"
+        )
+    assert verify_register(register) is None
+
+
+def test_reg_01_main_courante_record_refused_before_the_opening_writes_nothing(mc, mc_staff):
+    register = register_create(establishment=mc, kind="main_courante", actor=mc_staff.director)
+    with pytest.raises(RuleViolation, match="REG-01"):
+        main_courante_record(
+            register=register, actor=mc_staff.writer, event_at="2026-03-01 21:00", subject="Ronde", text="RAS"
+        )
+    assert unchanged(register, 0)

@@ -1,5 +1,5 @@
 """The witness's C2SP formats and rules without a server: the specifications' own examples, its
-consistency check against the registers' proofs, and its SQLite store."""
+consistency check against the registers' proofs, its SQLite store and its alarm for silent logs."""
 
 import base64
 import hashlib
@@ -11,8 +11,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from ledgers.registers import merkle
 from witness import note
 from witness.merkle import consistent
+from witness.monitor import Silence, silent_logs
 from witness.server import Witness
-from witness.store import Store
+from witness.store import Head, Store
 
 # c2sp.org/signed-note, "Verifier keys": this vkey verifies this note.
 SPEC_VKEY = "example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k"
@@ -86,3 +87,39 @@ def test_the_sqlite_store_keeps_every_cosigned_head_and_refuses_the_empty_trees_
     db = sqlite3.connect(tmp_path / "w.sqlite3")
     with pytest.raises(sqlite3.IntegrityError, match="never changes"):
         db.execute("DELETE FROM cosigned")
+
+
+def vkey(name: str) -> str:
+    return str(note.Verifier(name, note.ED25519, note.raw_public(Ed25519PrivateKey.generate().public_key())))
+
+
+def test_a_log_is_silent_from_its_newest_cosignature_over_all_the_origins_its_key_covers(tmp_path):
+    store = Store(str(tmp_path / "w.sqlite3"))
+    store.migrate()
+    hour = 3600
+    with store.transaction() as tx:
+        tx.add_log(vkey("casino.example"), 0)
+        tx.add_log(vkey("casino.example"), 5 * hour)  # its key after a rotation: the same log
+        tx.add_log(vkey("casino.example.org"), 0)  # another log, whose name only starts alike
+        tx.add_log(vkey("new.example"), 9 * hour)
+        for origin, size, at in (
+            ("casino.example/A", 3, 1 * hour),
+            ("casino.example/B", 8, 6 * hour),  # the newest of the log's registers
+            ("casino.example/A", 5, 2 * hour),
+            ("casino.example.org/A", 1, 7 * hour),
+        ):
+            tx.cosigned(Head(origin, size, "root", "note", at))
+    now = 10 * hour
+    assert silent_logs(store, 60, now) == [
+        Silence("casino.example", 6 * hour, "casino.example/B", 8),
+        Silence("casino.example.org", 7 * hour, "casino.example.org/A", 1),
+    ]
+    assert silent_logs(store, 60, 9 * hour + 61 * 60) == [
+        Silence("casino.example", 6 * hour, "casino.example/B", 8),
+        Silence("casino.example.org", 7 * hour, "casino.example.org/A", 1),
+        Silence("new.example", 9 * hour),  # trusted, never cosigned: silent once the age has passed
+    ]
+    assert silent_logs(store, 4 * 60 + 1, now) == []
+    assert Silence("new.example", 9 * hour).line(now) == (
+        "SILENT\tnew.example\tnever cosigned since trusted at 1970-01-01T09:00:00Z\t60 min ago"
+    )

@@ -21,7 +21,6 @@ from ledgers.custody.models import (
 )
 from ledgers.registers.services import display_name
 
-from .. import selectors
 from ..domains import CARDS, rule_id
 from ..models import (
     CardUnit,
@@ -36,6 +35,7 @@ from .common import (
     _lock,
     _opened_by,
     _person,
+    _post_controlled,
     _refuse_mc,
     _set,
     _to_main_depot,
@@ -70,7 +70,8 @@ def cards_return(
             "CARD-18",
             _("La rentrée des cartes se fait sous la surveillance de l'inspecteur de service, qui la contresigne."),
         )
-    units = _lock(units, est)
+    fr = est.jurisdiction == "FR"
+    units = _lock(units, est, **({"post_controlled": _post_controlled()} if fr else {}))
     sessions = {u.table_session_id for u in units}
     if None in sessions:
         raise RuleViolation(
@@ -82,10 +83,7 @@ def cards_return(
     for unit in units:
         if unit.parent_id and unit.parent.table_session_id == session.pk:
             raise ValidationError({"units": _("%(unit)s se rentre avec son sixain.") % {"unit": unit}})
-        if (
-            est.jurisdiction == "FR"
-            and not selectors.session_events(session, Kind.POST_CONTROL).filter(unit=unit).exists()
-        ):
+        if fr and not unit.post_controlled:
             raise RuleViolation(
                 "CARD-37",
                 _(

@@ -1,14 +1,7 @@
 from django.db import migrations
 
 from ledgers.core.db import AppendOnly
-
-
-def create_role_groups(apps, schema_editor):
-    from ledgers.core.roles import Role
-
-    Group = apps.get_model("auth", "Group")
-    for role in Role:
-        Group.objects.get_or_create(name=role.value)
+from ledgers.core.migrations import create_role_groups
 
 
 class Migration(migrations.Migration):
@@ -22,5 +15,6 @@ class Migration(migrations.Migration):
         AppendOnly("HistoricalSeance"),
         AppendOnly("HistoricalTableSession"),
         AppendOnly("HistoricalMembership"),
-        migrations.RunPython(create_role_groups, migrations.RunPython.noop),
+        # Elidable: 0003 creates the same groups again.
+        migrations.RunPython(create_role_groups, migrations.RunPython.noop, elidable=True),
     ]

@@ -2,13 +2,7 @@
 
 from django.db import migrations, models
 
-
-def create_role_groups(apps, schema_editor):
-    from ledgers.core.roles import Role
-
-    Group = apps.get_model("auth", "Group")
-    for role in Role:
-        Group.objects.get_or_create(name=role.value)
+from ledgers.core.migrations import create_role_groups
 
 
 class Migration(migrations.Migration):

@@ -345,7 +345,8 @@ class Migration(migrations.Migration):
                 ],
             },
         ),
-        migrations.RunPython(open_periods, migrations.RunPython.noop),
+        # Elidable: it only reads memberships that existed before it, which a new database has not.
+        migrations.RunPython(open_periods, migrations.RunPython.noop, elidable=True),
         AppendOnly("HistoricalRolePeriod"),
         AppendOnly("HistoricalStaffAccount"),
     ]

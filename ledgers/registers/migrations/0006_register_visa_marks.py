@@ -31,5 +31,6 @@ class Migration(migrations.Migration):
             name="visaed_seq",
             field=models.PositiveBigIntegerField(db_default=0, default=0, verbose_name="visé jusqu'au n°"),
         ),
-        migrations.RunPython(mark_visas, migrations.RunPython.noop),
+        # Elidable: it only marks registers that existed before it, which a new database has not.
+        migrations.RunPython(mark_visas, migrations.RunPython.noop, elidable=True),
     ]

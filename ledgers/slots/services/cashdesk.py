@@ -22,7 +22,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import QuerySet, Sum
+from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -583,19 +583,32 @@ def change_assignment_close(
     return assignment
 
 
-def open_assignments(seance: Seance) -> QuerySet[ChangeAssignment]:
-    return ChangeAssignment.objects.filter(seance=seance, status=ChangeAssignment.Status.OPEN).select_related("point")
-
-
-def unstaffed_desks(seance: Seance) -> list[ChangePoint]:
-    """FR: the slot desks in service when the séance opened with no cashier named for it (SLOT-48)."""
-    if seance.establishment.jurisdiction != "FR":
-        return []
-    return list(
-        ChangePoint.objects.filter(
-            establishment=seance.establishment, kind=Kind.DESK, active=True, created_at__lte=seance.opened_at
-        ).exclude(assignments__seance=seance)
-    )
+def change_points_waiting(seances: list[Seance]) -> dict[int, tuple[list[ChangeAssignment], list[ChangePoint]]]:
+    """Each séance's change points still open (their encaisse to restore, SLOT-49) and, FR, the
+    slot desks in service when it opened with no cashier named for it (SLOT-48): the assignments
+    of every séance in one query, the desks of each French house in one more."""
+    assignments: dict[int, list[ChangeAssignment]] = {seance.pk: [] for seance in seances}
+    for assignment in (
+        ChangeAssignment.objects.filter(seance__in=seances).select_related("point").order_by("-opened_at")
+    ):
+        assignments[assignment.seance_id].append(assignment)
+    desks: dict[int, list[ChangePoint]] = {}
+    for seance in seances:
+        if seance.establishment.jurisdiction == "FR" and seance.establishment_id not in desks:
+            desks[seance.establishment_id] = list(
+                ChangePoint.objects.filter(establishment_id=seance.establishment_id, kind=Kind.DESK, active=True)
+            )
+    waiting = {}
+    for seance in seances:
+        staffed = {assignment.point_id for assignment in assignments[seance.pk]}
+        unstaffed = [
+            desk
+            for desk in desks.get(seance.establishment_id, [])
+            if desk.created_at <= seance.opened_at and desk.pk not in staffed
+        ]
+        still_open = [a for a in assignments[seance.pk] if a.status == ChangeAssignment.Status.OPEN]
+        waiting[seance.pk] = (still_open, unstaffed)
+    return waiting
 
 
 # --- the counterfeit coins box (FR-2007 art. 68-23, SLOT-45) ------------------------------------------

@@ -299,12 +299,19 @@ def check_month_end_count(establishment: Establishment, year: int, month: int) -
         )
 
 
-def denominations_without_general_count(seance: Seance) -> list[Decimal]:
-    """The denominations counted during the séance with no general count of them closed after."""
+def denominations_without_general_count(seance_pks: list[int]) -> dict[int, list[Decimal]]:
+    """Each séance's denominations counted during it with no general count of them closed after,
+    the counts of every séance read in one query."""
     counts = SlotCount.objects.filter(
-        seance=seance, status=SlotCount.Status.CLOSED, kind__in=(Kind.INTRA_SEANCE, Kind.DENOMINATION_END)
+        seance_id__in=seance_pks, status=SlotCount.Status.CLOSED, kind__in=(Kind.INTRA_SEANCE, Kind.DENOMINATION_END)
     )
-    counts = list(counts.order_by("denomination", "closed_at"))  # read once, not once per intra-séance count
+    by_seance: dict[int, list[SlotCount]] = {}
+    for count in counts.order_by("denomination", "closed_at"):  # read once, not once per intra-séance count
+        by_seance.setdefault(count.seance_id, []).append(count)
+    return {pk: _uncounted(found) for pk, found in by_seance.items()}
+
+
+def _uncounted(counts: list[SlotCount]) -> list[Decimal]:
     general = [(count.denomination, count.pk) for count in counts if count.kind == Kind.DENOMINATION_END]
     missing = []
     for intra in (count for count in counts if count.kind == Kind.INTRA_SEANCE):

@@ -365,6 +365,7 @@ def box_exchange(
     est = releve.establishment
     role = require_role(actor, est, (Role.SUPERVISEUR, Role.EMPLOYE_JEUX, Role.COMITE))
     releve = Releve.objects.select_for_update().get(pk=releve.pk)
+    releve.establishment = est  # the lock re-reads the relève's status; its establishment is the caller's
     if releve.status != Releve.Status.OPEN:
         raise RuleViolation("SLOT-24", _("Socles et boîtes ne s'ouvrent que pendant une relève en cours."))
     if machine.establishment_id != est.pk or box not in BoxExchange.Box.values:

@@ -13,10 +13,12 @@ presences (a ``core.hooks.on_seance_opening`` check).
 """
 
 import datetime
+from collections.abc import Mapping
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -24,7 +26,6 @@ from ledgers.core.authz import role_named_by_text, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
-from ledgers.core.selectors import counted_together
 from ledgers.registers.services import display_name
 from ledgers.registers.written import reserve_written
 
@@ -52,14 +53,18 @@ def staffing_of(est: Establishment, date: datetime.date) -> SlotStaffing | None:
     return SlotStaffing.objects.filter(establishment=est, date=date).first()
 
 
-def staffing_missing(est: Establishment, date: datetime.date) -> bool:
-    """FR: machines are in operation and the day has no staffing yet (the dashboard's reminder)."""
+def staffing_counts(est: Establishment, date: datetime.date) -> dict[str, QuerySet]:
+    """FR: what to count (``counted_together``, with the dashboard's other counts) to know whether
+    the day's staffing is missing: the machines in operation and the day's staffing."""
     if est.jurisdiction != "FR":
-        return False
-    counted = counted_together(
-        installed=selectors.installed(est), staffed=SlotStaffing.objects.filter(establishment=est, date=date)
-    )
-    return counted["installed"] > 0 and not counted["staffed"]
+        return {}
+    return {"installed": selectors.installed(est), "staffed": SlotStaffing.objects.filter(establishment=est, date=date)}
+
+
+def staffing_missing(counted: Mapping[str, int]) -> bool:
+    """FR: machines are in operation and the day has no staffing yet (the dashboard's reminder),
+    from the counts of ``staffing_counts``."""
+    return counted.get("installed", 0) > 0 and not counted.get("staffed", 0)
 
 
 def _person(est: Establishment, user: AbstractBaseUser | None, roles: tuple[str, ...], what: object) -> str:

@@ -8,6 +8,7 @@ class Command(BaseCommand):
         "Check every directory account against the directory: memberships follow its groups, "
         "the accounts it no longer has are disabled."
     )
+    requires_system_checks = []  # run by cron every few minutes: the system checks would cost more than the work
 
     def handle(self, *args, **options):
         if not directory_configured():

@@ -146,51 +146,53 @@ class Command(BaseCommand):
                 self.stdout.write(f"ÉCHEC\t{finding}")
                 first_bad = first_bad or finding
 
-        documents = [self._tree_head(path) for path in tree_head]
-        anchors = tree_head_anchors(documents)
-        # Everything is checked, so that one bad volume does not hide another; the first one
-        # found is named in the exit message.
-        for register in registers:
-            finding = verify_register(
-                register,
-                anchors.get(register.number),
-                since_checkpoint=since_checkpoint,
-                using=database,
-                head=not witness,
-            )
-            report(register.number, finding)
-            # The witnesses: each cosignature, its age, the gaps, and the heads they serve.
-            cosigned = cosignatures_verify(register, database, ask=not offline)
-            for line in cosigned.lines:
-                self.stdout.write(line)
-            if cosigned.finding is not None:
-                report(register.number, cosigned.finding)
-            if heads:
-                seq, digest = chain_end(register, using=database)
-                self.stdout.write(f"TÊTE\t{register.number}\t{seq}\t{digest}")
-        for path in self._exports(against):
-            with path.open(encoding="utf-8") as lines:
-                finding = verify_against_export(lines, using=database)
-            report(_("export %(path)s") % {"path": path}, finding)
-        for document in documents:
-            for label, finding in verify_against_tree_head(document, database, counts=not witness):
-                report(label, finding)
-        if not numbers:
-            for label, finding in verify_tree_heads(database, counts=not witness):
-                report(label, finding)
-        # Tokens are checked (the stored tree heads' without register numbers) but their authority is not.
-        tokens = any(document.get("timestamp_token") for document in documents) or (
-            not numbers and TreeHead.objects.using(database).exclude(timestamp_token="").exists()
-        )
-        if tokens and timestamps.any_authority():
-            self.stdout.write(
-                _(
-                    "NON VÉRIFIÉ\tautorité d'horodatage : sans LEDGERS_TSA_ROOTS, le jeton de n'importe quelle "
-                    "autorité est accepté (sa date n'est pas garantie)"
+        # One snapshot for the whole run: every register, tree head, object and history row as they
+        # stood together when it began, at one transaction's cost.
+        with snapshot(using=database):
+            documents = [self._tree_head(path) for path in tree_head]
+            anchors = tree_head_anchors(documents)
+            # Everything is checked, so that one bad volume does not hide another; the first one
+            # found is named in the exit message.
+            for register in registers:
+                finding = verify_register(
+                    register,
+                    anchors.get(register.number),
+                    since_checkpoint=since_checkpoint,
+                    using=database,
+                    head=not witness,
                 )
+                report(register.number, finding)
+                # The witnesses: each cosignature, its age, the gaps, and the heads they serve.
+                cosigned = cosignatures_verify(register, database, ask=not offline)
+                for line in cosigned.lines:
+                    self.stdout.write(line)
+                if cosigned.finding is not None:
+                    report(register.number, cosigned.finding)
+                if heads:
+                    seq, digest = chain_end(register, using=database)
+                    self.stdout.write(f"TÊTE\t{register.number}\t{seq}\t{digest}")
+            for path in self._exports(against):
+                with path.open(encoding="utf-8") as lines:
+                    finding = verify_against_export(lines, using=database)
+                report(_("export %(path)s") % {"path": path}, finding)
+            for document in documents:
+                for label, finding in verify_against_tree_head(document, database, counts=not witness):
+                    report(label, finding)
+            if not numbers:
+                for label, finding in verify_tree_heads(database, counts=not witness):
+                    report(label, finding)
+            # Tokens are checked (the stored tree heads' without register numbers) but their authority is not.
+            tokens = any(document.get("timestamp_token") for document in documents) or (
+                not numbers and TreeHead.objects.using(database).exclude(timestamp_token="").exists()
             )
-        if not numbers and not chain_only:
-            with snapshot(using=database):
+            if tokens and timestamps.any_authority():
+                self.stdout.write(
+                    _(
+                        "NON VÉRIFIÉ\tautorité d'horodatage : sans LEDGERS_TSA_ROOTS, le jeton de n'importe quelle "
+                        "autorité est accepté (sa date n'est pas garantie)"
+                    )
+                )
+            if not numbers and not chain_only:
                 # Incremental: the entries and history rows of the transactions since the seals
                 # (what precedes them was verified when sealed; the full run re-reads it).
                 since = first_unsealed_transaction(database) if since_checkpoint else 0
@@ -198,8 +200,8 @@ class Command(BaseCommand):
                     report(label, finding)
                 for label, finding in verify_rows(database, since):
                     report(label, finding)
-            if connections[database].vendor != "postgresql":
-                self.stdout.write(_("NON VÉRIFIÉ\ttransactions des historiques (PostgreSQL seulement)"))
+                if connections[database].vendor != "postgresql":
+                    self.stdout.write(_("NON VÉRIFIÉ\ttransactions des historiques (PostgreSQL seulement)"))
         if first_bad is not None:
             raise CommandError(_("En défaut : %(finding)s") % {"finding": first_bad})
 

@@ -8,6 +8,7 @@ class Command(BaseCommand):
         "Renvoie les rapports restés en attente (service d'impression injoignable) et relance ou marque en "
         "échec ceux dont le travail n'a plus donné signe de vie (la tâche périodique fait de même)."
     )
+    requires_system_checks = []  # run by cron every few minutes: the system checks would cost more than the work
 
     def handle(self, *args, **options):
         done = report_jobs_recover()
