@@ -98,7 +98,7 @@ def houses(entries: int, span_days: int, seances: int) -> None:
         call_command("seed_demo", stdout=io.StringIO())
         print(f"seed_demo: {time.perf_counter() - started:.0f} s ({load()})", flush=True)
     if Key.objects.filter(establishment__code__in=DEMO, code="HIST-CY").exists():
-        if Register.objects.filter(establishment__code__in=DEMO, checkpoints=None).exists():
+        if Register.objects.filter(establishment__code__in=DEMO, head_seq__gt=0, checkpoints=None).exists():
             raise SystemExit("an interrupted run left part of its houses here: run on a fresh database")
         print(f"reusing the houses built by an earlier run: {Entry.objects.count()} entries", flush=True)
         return
