@@ -34,13 +34,14 @@ def row_digest(columns_json: str | dict) -> str:
     return hashlib.sha256(canonical_json(columns)).hexdigest()
 
 
-def _columns_sql(history: type[Model], where: str, using: str) -> str:
-    """(object pk, history id, the row's columns as JSON text) of the rows of ``history`` that
-    ``where`` keeps."""
+def _columns_sql(history: type[Model], where: str, using: str, key: str | None = None) -> str:
+    """(``key``, by default the object pk; history id; the row's columns as JSON text) of the rows
+    of ``history`` that ``where`` keeps."""
     q = connections[using].ops.quote_name
-    pk, object_pk = q(history._meta.pk.column), q(history._meta.get_field(_object_pk(history)).column)
+    pk = q(history._meta.pk.column)
+    key = key or f"h.{q(history._meta.get_field(_object_pk(history)).column)}"
     return (
-        f"SELECT h.{object_pk}, h.{pk}, "
+        f"SELECT {key}, h.{pk}, "
         f"(SELECT jsonb_object_agg(c.key, c.value #>> '{{}}') FROM jsonb_each(to_jsonb(h)) c)::text "
         f"FROM {q(history._meta.db_table)} h WHERE {where}"
     )
@@ -61,22 +62,29 @@ def transaction_digests(names: dict[str, list[int]], using: str = DEFAULT_DB_ALI
         return None
     if not names:  # an act that wrote no object: nothing to read
         return {}
-    histories, digests = _histories(), {}
+    histories, labels, selects = _histories(), [], []
     q = connection.ops.quote_name
+    for label, pks in names.items():
+        history = histories.get(label)
+        if history is None or not pks:
+            continue
+        object_pk = q(history._meta.get_field(_object_pk(history)).column)
+        where = f"h.{object_pk} = ANY(%s) AND h.{q(TXID_COLUMN)} = txid_current()"
+        selects.append((_columns_sql(history, where, using, key=str(len(labels))), list(pks)))
+        labels.append(label)
+    if not selects:
+        return {}
+    # One round trip for all the tables: the first column says which label a row is of.
+    rows: dict[int, dict[str, str]] = {}
     with connection.cursor() as cursor:
-        for label, pks in names.items():
-            history = histories.get(label)
-            if history is None or not pks:
-                continue
-            object_pk = q(history._meta.get_field(_object_pk(history)).column)
-            cursor.execute(
-                _columns_sql(history, f"h.{object_pk} = ANY(%s) AND h.{q(TXID_COLUMN)} = txid_current()", using),
-                [list(pks)],
-            )
-            rows = {str(hid): row_digest(columns) for _pk, hid, columns in cursor.fetchall()}
-            if rows:
-                digests[label] = dict(sorted(rows.items(), key=lambda item: int(item[0])))
-    return digests
+        cursor.execute(" UNION ALL ".join(sql for sql, _pks in selects), [pks for _sql, pks in selects])
+        for index, hid, columns in cursor.fetchall():
+            rows.setdefault(index, {})[str(hid)] = row_digest(columns)
+    return {
+        labels[index]: dict(sorted(rows[index].items(), key=lambda item: int(item[0])))
+        for index in range(len(labels))
+        if index in rows
+    }
 
 
 def _object_pk(history: type[Model]) -> str:
