@@ -8,6 +8,8 @@ in every module that has one, in the same order: the tables themselves (set up b
 seeder once what allows them is recorded, ``seed_tables``), and what an app requires of a table
 before it opens, which the seeders below it in the layers, running earlier, cannot put in place
 themselves.
+A module may also have ``seeding()``: a context manager that the whole run goes through (what a
+run of thousands of acts may remember between them).
 Each seeder must be idempotent (running seed_demo twice changes nothing the second time) and go
 through the services. Séances are shared: a seeder opens the séance of a date and period, or joins
 it while it is open, and closes only the table-parties it plays (and a séance only if it keeps

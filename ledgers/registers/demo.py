@@ -4,6 +4,7 @@ waiting for the authority's cote et paraphe. Also the table-partie log, coté et
 director: with the main courante, the volumes every séance the other seeders play writes in."""
 
 import datetime
+from contextlib import AbstractContextManager
 from typing import TextIO
 
 from django.db import transaction
@@ -16,6 +17,7 @@ from ledgers.core.roles import Role
 from . import services
 from .kinds import MAIN_COURANTE
 from .models import EntryKind, Register
+from .selectors import registers_remembered
 
 DAYS = 21
 TABLE_LOG = "parties_de_table"  # the tables app's kind: each table-partie prepared, opened and ended
@@ -59,6 +61,12 @@ FACTS = [
     ("23:30", "Visite du service de contrôle", "Passage du service de contrôle en salle, aucune observation."),
     ("02:55", "Fermeture de la séance", "Fermeture de toutes les tables et clôture de la séance sans incident."),
 ]
+
+
+def seeding() -> AbstractContextManager[None]:
+    """The seed remembers the volumes in service (``registers_remembered``): it stops at its first
+    error, and every act of it writes in one."""
+    return registers_remembered()
 
 
 def _main_courante(est: Establishment, cast: dict) -> Register:

@@ -3,6 +3,8 @@ commands."""
 
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -29,11 +31,38 @@ def open_registers(establishment: Establishment, kind: str, **lookups: Any) -> Q
     return Register.objects.filter(establishment=establishment, kind=kind, status=Register.Status.OPEN, **lookups)
 
 
+_remembered: ContextVar[dict[tuple[int, str, str], Register] | None] = ContextVar("registers_remembered", default=None)
+
+
+@contextmanager
+def registers_remembered() -> Iterator[None]:
+    """Within the block, ``current_register`` reads the volume in service of a kind (and qualifier)
+    once: for a run of thousands of acts that open and close few volumes (the demo's seed). Saving
+    any register (its creation, opening, closing, withdrawal) forgets them all (``registers_forget``).
+    A volume is remembered across the acts' transactions, so the block must end with the first
+    error: one caught inside it could have rolled back an opening that is still remembered."""
+    token = _remembered.set({})
+    try:
+        yield
+    finally:
+        _remembered.reset(token)
+
+
+def registers_forget(**_kwargs: Any) -> None:
+    """Receiver of every save of a register: which volume is in service may have changed."""
+    remembered = _remembered.get()
+    if remembered:
+        remembered.clear()
+
+
 def current_register(establishment: Establishment, kind: str, qualifier: str = "") -> Register:
     """The open volume of a register kind (and qualifier) where entries go now.
 
     Refused when there is none: entries may only go into a volume the authority has coted and
     paraphed (REG-01 / REG-26), so nothing can be recorded "on loose sheets"."""
+    remembered = _remembered.get()
+    if remembered is not None and (register := remembered.get((establishment.pk, kind, qualifier))) is not None:
+        return register
     register = open_registers(establishment, kind, qualifier=qualifier).order_by("-created_at").first()
     if register is None:
         info = get_kind(kind)
@@ -47,6 +76,8 @@ def current_register(establishment: Establishment, kind: str, qualifier: str = "
             % {"title": info.title, "qualifier": f" — {qualifier_label(qualifier)}" if qualifier else ""},
             article=article,
         )
+    if remembered is not None:
+        remembered[establishment.pk, kind, qualifier] = register
     return register
 
 

@@ -3,7 +3,7 @@
 import importlib
 import importlib.util
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from types import ModuleType
 
 from django.apps import apps
@@ -78,8 +78,11 @@ class Command(BaseCommand):
         parser.add_argument("--url", default="http://127.0.0.1:8000/", help="Adresse affichée pour se connecter.")
 
     def handle(self, *args, url: str, **options):
-        with queries_not_logged(), commits_not_awaited(), demo_cast():
-            organisation, *domains = seeders()
+        organisation, *domains = seeders()
+        with queries_not_logged(), commits_not_awaited(), demo_cast(), ExitStack() as run:
+            for seeder in domains:
+                if hasattr(seeder, "seeding"):
+                    run.enter_context(seeder.seeding())
             organisation.seed(stdout=self.stdout)
             for seeder in domains:
                 if hasattr(seeder, "prepare_tables"):
