@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core import hooks
 from ledgers.core.authz import roles_of
-from ledgers.core.dashboard import MainAct, Panel, dashboard_panel, main_acts
+from ledgers.core.dashboard import MainAct, Panel, dashboard_panel, main_acts, open_parties
 from ledgers.core.models import Establishment, Seance, TableSession
 from ledgers.core.roles import Role
 from ledgers.core.selectors import open_seances
@@ -193,9 +193,11 @@ def _count_acts(est: Establishment, user, seances: list[Seance]) -> list[MainAct
     """The encaisse of each partie ended with its avance, in the open ``seances``: counted first,
     then a second time by another counter (the certifier settles the rest)."""
     acts = []
-    uncounted = selectors.closing_counts([seance.pk for seance in seances])  # every séance in one query
+    with hooks.seances_read_together(seances, open_parties(est)):  # the parties as the home reads them
+        parties = [session for seance in seances for session in hooks.seance_parties(seance)]
+    uncounted = [session for session in parties if selectors.uncounted(session)]
     for seance in seances:
-        for session in (session for session in uncounted.get(seance.pk, []) if session.uncounted):
+        for session in (session for session in uncounted if session.seance_id == seance.pk):
             count = getattr(session, "count", None)
             if session.status != TableSession.Status.CLOSED or (
                 count is not None and (count.status != "awaiting" or count.first_by_id == user.pk)

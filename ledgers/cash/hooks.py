@@ -13,7 +13,7 @@ from operator import attrgetter
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.hooks import SHOE_ALLOCATED, Missing, on_seance_closing, on_table_opening, per_seance, records
+from ledgers.core.hooks import SHOE_ALLOCATED, Missing, on_seance_closing, on_table_opening, records, seance_parties
 from ledgers.core.models import Seance, TableSession
 
 from . import selectors
@@ -33,8 +33,8 @@ def cercle_cagnotte_in_service(session: TableSession) -> None:
 @on_seance_closing
 def counts_certified(seance: Seance) -> Iterator[Missing]:
     code = "COUNT-15" if seance.establishment.jurisdiction == "FR" else "COUNT-05"
-    sessions = per_seance("cash.closing_counts", seance, selectors.closing_counts, [])
-    for session in (session for session in sessions if session.uncounted):
+    sessions = seance_parties(seance)
+    for session in (session for session in sessions if selectors.uncounted(session)):
         yield Missing(
             _("comptée certifiée de la table %(table)s") % {"table": session.table.number},
             code,

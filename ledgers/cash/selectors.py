@@ -9,7 +9,7 @@ from django.db.models import Exists, OuterRef, QuerySet, Subquery, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core import amounts
+from ledgers.core import amounts, hooks
 from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
@@ -126,29 +126,25 @@ def is_certified(session: TableSession) -> bool:
     return count is not None and count.status == TableCount.Status.CERTIFIED
 
 
-def closing_counts(seance_pks: list[int]) -> dict[int, list[TableSession]]:
-    """Each séance's table-parties, each read with what the séance's closing asks of its counts:
-    ``uncounted`` (it received a float and has no certified count), ``slips_waiting`` (ravitaillement
-    bons served and not centralised), ``bad_beat_waiting`` (``bad_beat_uncounted``) and
-    ``cagnotte_to_count`` (the pk of its cagnotte computed from its tickets and not yet counted,
-    else None), in one query."""
-    computed = CagnotteCount.objects.filter(status=CagnotteCount.Status.COMPUTED)
-    sessions = (
-        TableSession.objects.filter(seance_id__in=seance_pks)
-        .select_related("table__establishment", "count")
-        .annotate(
-            with_float=Exists(TableFloat.objects.filter(table_session=OuterRef("pk"))),
-            slips_waiting=Exists(_uncentralised(Slip.objects.filter(table_session=OuterRef("pk")))),
-            bad_beat_waiting=Exists(_bad_beat_due(TableSession.objects.filter(pk=OuterRef("pk")))),
-            cagnotte_to_count=Subquery(computed.filter(table_session=OuterRef("pk")).values("pk")),
-        )
-        .order_by("table__number")
-    )
-    by_seance: dict[int, list[TableSession]] = {}
-    for session in sessions:
-        session.uncounted = session.with_float and not is_certified(session)
-        by_seance.setdefault(session.seance_id, []).append(session)
-    return by_seance
+def uncounted(session: TableSession) -> bool:
+    """Whether the table-partie received a float and has no certified count (read with its
+    séance's parties, ``hooks.seance_parties``)."""
+    return session.with_float and not is_certified(session)
+
+
+# What the séance's closing asks of each table-partie's counts, read with the séance's parties:
+# ``with_float`` (with its count, ``uncounted``), ``slips_waiting`` (ravitaillement bons served and
+# not centralised), ``bad_beat_waiting`` (``bad_beat_uncounted``) and ``cagnotte_to_count`` (the pk
+# of its cagnotte computed from its tickets and not yet counted, else None).
+hooks.party_facts(
+    "count",
+    with_float=lambda: Exists(TableFloat.objects.filter(table_session=OuterRef("pk"))),
+    slips_waiting=lambda: Exists(_uncentralised(Slip.objects.filter(table_session=OuterRef("pk")))),
+    bad_beat_waiting=lambda: Exists(_bad_beat_due(TableSession.objects.filter(pk=OuterRef("pk")))),
+    cagnotte_to_count=lambda: Subquery(
+        CagnotteCount.objects.filter(status=CagnotteCount.Status.COMPUTED, table_session=OuterRef("pk")).values("pk")
+    ),
+)
 
 
 def played_without_float(seance: Seance) -> list[TableSession]:

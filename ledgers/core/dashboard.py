@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from . import hooks
 from .authz import roles_of, roles_remembered
 from .catalogue import REQUIREMENTS
-from .models import Establishment
+from .models import Establishment, Seance, TableSession
 from .selectors import open_seances
 from .services import SEANCE_MANAGERS
 
@@ -73,6 +73,24 @@ def read_once(key: Hashable, read: Callable[[], T]) -> T:
     if key not in memory:
         memory[key] = read()
     return memory[key]
+
+
+def open_seances_read(establishment: Establishment) -> list[Seance]:
+    """The house's open séances by date, with their establishment (the checks read it) and the
+    facts the apps read of them (``hooks.seance_facts``): read once for a home."""
+    seances = hooks.seances_with_facts(open_seances(establishment), establishment)
+    return read_once(
+        ("core.open_seances", establishment.pk),
+        lambda: list(seances.select_related("establishment").order_by("date", "pk")),
+    )
+
+
+def open_parties(establishment: Establishment) -> list[TableSession]:
+    """Every table-partie of the house's open séances, with the facts the apps read of them
+    (``hooks.party_facts``), by table number: read once for a home, whose séance checks and the
+    panels of what the tables still need all read them."""
+    sessions = TableSession.objects.filter(seance__establishment=establishment, seance__status=Seance.Status.OPEN)
+    return read_once(("core.open_parties", establishment.pk), lambda: list(hooks.parties_with_facts(sessions)))
 
 
 _providers: list[Provider] = []
@@ -131,8 +149,9 @@ def open_seances_panel(request: HttpRequest, establishment: Establishment) -> Pa
     """The séances still open, with how many records each still lacks, for those who close them."""
     if not roles_of(request.user, establishment) & set(SEANCE_MANAGERS):
         return None
-    seances = list(open_seances(establishment).select_related("establishment").order_by("date"))  # checks read it
-    with hooks.seances_read_together(seances):  # each check reads every open séance in one query
+    seances = open_seances_read(establishment)
+    # Each check reads every open séance in one query, their table-parties as the other panels do.
+    with hooks.seances_read_together(seances, open_parties(establishment)):
         rows = [(seance, len(hooks.seance_missing(seance))) for seance in seances]
     if not rows:
         return None

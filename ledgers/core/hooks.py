@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     import datetime
     from decimal import Decimal
 
+    from django.db.models import QuerySet
+
     from .models import Establishment, GamingTable, Seance
 
 Check = Callable[["TableSession"], None]
@@ -136,26 +138,73 @@ def per_seance_of(name: str, seance: "Seance", load: Callable[[list["Seance"]], 
     return _loaded(_seances_together, name, seance, load, True).get(seance.pk, default)
 
 
-def _parties_to_end(pks: list[int]) -> dict[int, list[TableSession]]:
-    """The table-parties of each séance still open or in preparation, by table number."""
+# What the apps read of every table-partie of a séance (a float received, a shoe allocated…):
+# annotations of the query that reads the séance's parties, each app contributing its own with
+# ``party_facts``, so that the parties of every open séance are read with all of them in one query.
+_party_facts: dict[str, Callable[[], Any]] = {}
+_party_related: list[str] = ["table__establishment", "seance__establishment"]  # the checks read both
+
+
+def party_facts(*related: str, **facts: Callable[[], Any]) -> None:
+    """Register each ``facts[name]()`` as the annotation ``name`` of the séances' table-parties,
+    with the ``related`` objects they need read along."""
+    _party_facts.update(facts)
+    _party_related.extend(path for path in related if path not in _party_related)
+
+
+# What the apps read of every open séance (another séance of its day still open…): annotations of
+# the query that reads the open séances, each app contributing its own for a house with
+# ``seance_facts``, so that the home reads the open séances with all of them in one query.
+SeanceFacts = Callable[["Establishment"], dict[str, Any]]
+_seance_facts: list[SeanceFacts] = []
+
+
+def seance_facts(facts: SeanceFacts) -> SeanceFacts:
+    """Register ``facts(establishment)``, the annotations ``{name: expression}`` of the house's séances."""
+    if facts not in _seance_facts:
+        _seance_facts.append(facts)
+    return facts
+
+
+def seances_with_facts(seances: "QuerySet[Seance]", establishment: "Establishment") -> "QuerySet[Seance]":
+    """``seances`` of ``establishment`` with every app's facts (``seance_facts``)."""
+    return seances.annotate(**{name: fact for facts in _seance_facts for name, fact in facts(establishment).items()})
+
+
+def parties_with_facts(sessions: "QuerySet[TableSession]") -> "QuerySet[TableSession]":
+    """``sessions`` with every app's facts (``party_facts``), by table number."""
+    facts = {name: expression() for name, expression in _party_facts.items()}
+    return sessions.select_related(*_party_related).annotate(**facts).order_by("table__number", "pk")
+
+
+def _seance_parties(pks: list[int]) -> dict[int, list[TableSession]]:
     parties: dict[int, list[TableSession]] = {}
-    sessions = TableSession.objects.filter(seance_id__in=pks).exclude(status=TableSession.Status.CLOSED)
-    for session in sessions.select_related(
-        "table__establishment",
-        "seance__establishment",  # the closing checks read both
-    ).order_by("table__number"):
+    for session in parties_with_facts(TableSession.objects.filter(seance_id__in=pks)):
         parties.setdefault(session.seance_id, []).append(session)
     return parties
 
 
+def seance_parties(seance: "Seance") -> list[TableSession]:
+    """Every table-partie of ``seance``, with the apps' facts (``party_facts``), by table number;
+    within ``seances_read_together``, read with those of every séance read together."""
+    return per_seance("core.seance_parties", seance, _seance_parties, [])
+
+
 @contextmanager
-def seances_read_together(seances: Iterable["Seance"]) -> Iterator[None]:
+def seances_read_together(seances: Iterable["Seance"], parties: Iterable[TableSession] | None = None) -> Iterator[None]:
+    """Within the block, the séance checks read every séance of ``seances`` together, their table-
+    parties (``parties``, every one of those séances' when already read, else read here) and the
+    closing checks of those still to end."""
     seances = list(seances)
     with _together(_seances_together, seances):
-        parties = (
-            _loaded(_seances_together, "core.parties_to_end", seances[0], _parties_to_end, False) if seances else {}
-        )
-        with read_together(session for group in parties.values() for session in group):
+        together = _seances_together.get()
+        if parties is not None and together is not None and "core.seance_parties" not in together[1]:
+            grouped: dict[int, list[TableSession]] = {}
+            for session in parties:
+                grouped.setdefault(session.seance_id, []).append(session)
+            together[1]["core.seance_parties"] = grouped
+        to_end = [s for seance in seances for s in seance_parties(seance) if s.status != TableSession.Status.CLOSED]
+        with read_together(to_end):
             yield
 
 
@@ -403,7 +452,7 @@ def record(event: str, **facts: Any) -> None:
 def table_parties_closable(seance: "Seance") -> Iterator[Missing]:
     """Each table-partie still open or in preparation must be able to end: every refusal its
     closing checks give is a missing record. The séance closing then ends those parties."""
-    sessions = per_seance("core.parties_to_end", seance, _parties_to_end, [])
+    sessions = [session for session in seance_parties(seance) if session.status != TableSession.Status.CLOSED]
     with read_together(sessions):
         refusals = [(session, closing_refusals(session)) for session in sessions]
     for session, found in refusals:

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from ledgers.core import hooks
+from ledgers.core.dashboard import open_parties
 from ledgers.core.models import Establishment, Seance, TableSession
 from ledgers.custody.models import (
     GONE_STATUSES,
@@ -232,13 +234,32 @@ def sessions_with_dice(establishment: Establishment, date: datetime.date) -> Que
 def waiting_today(establishment: Establishment) -> list[tuple[TableSession, str]]:
     """The dice tables of today's séances not closed yet that wait for their signed allocation
     ("allocation") or, allocated, for their end-of-séance check ("end_check")."""
+    today, game = timezone.localdate(), DICE_GAME[establishment.jurisdiction]
+    # Today's séances are open while their parties are: the open séances' parties, as the home reads them.
+    sessions = sorted(
+        (
+            session
+            for session in open_parties(establishment)
+            if session.seance.date == today
+            and session.table.game == game
+            and session.status != TableSession.Status.CLOSED
+        ),
+        key=lambda session: (session.seance.opened_at, session.table.number),
+    )
     waiting = []
-    for session in sessions_with_dice(establishment, timezone.localdate()).exclude(status=TableSession.Status.CLOSED):
-        if not session.dice_allocations.all():
+    for session in sessions:
+        if not session.dice_allocated:
             waiting.append((session, "allocation"))
-        elif not hasattr(session, "dice_check"):
+        elif not session.dice_checked:
             waiting.append((session, "end_check"))
     return waiting
+
+
+# Whether each table-partie has its dice allocation and its end-of-séance check, read with the séances' parties.
+hooks.party_facts(
+    dice_allocated=lambda: Exists(DiceAllocation.objects.filter(table_session=OuterRef("pk"))),
+    dice_checked=lambda: Exists(DiceCheck.objects.filter(table_session=OuterRef("pk"))),
+)
 
 
 def unclosed_annex_days(establishment: Establishment) -> list[datetime.date]:

@@ -8,7 +8,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Exists, F, Max, Min, OuterRef, Q, QuerySet
 
+from ledgers.core import hooks
 from ledgers.core.catalogue import REQUIREMENTS
+from ledgers.core.dashboard import open_parties
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
 from ledgers.custody.models import ItemStatus
 from ledgers.custody.selectors import intake_registers
@@ -189,26 +191,28 @@ def in_service_shufflers(establishment: Establishment) -> QuerySet[Shuffler]:
     return Shuffler.objects.filter(establishment=establishment, status=AssetStatus.IN_SERVICE)
 
 
+# What the equipment flows ask of each table-partie, read with the séances' parties.
+hooks.party_facts(
+    rostered=lambda: Exists(LaunchRoster.objects.filter(table_session=OuterRef("pk"))),
+    with_shoe=lambda: Exists(Shoe.objects.filter(table_session=OuterRef("pk"))),
+    wheel_checked=lambda: Exists(WheelCheck.objects.filter(table_session=OuterRef("pk"), passed=True)),
+    shuffler_open_use=lambda: Exists(ShufflerUse.objects.filter(table_session=OuterRef("pk"), end_confirmed=False)),
+)
+
+
 def waiting_at_tables(establishment: Establishment) -> list[tuple[TableSession, str]]:
     """What the live table-parties still need from the equipment flows, for the dashboard."""
     from .specs import CHECK_RULES, ROTATION_GAMES, SHOE_GAMES_FR
 
     checks = CHECK_RULES[establishment.jurisdiction]
     rotation = ROTATION_GAMES[establishment.jurisdiction]
-    # Only the live table-parties' rows, and what each has in the same query: the history of every
-    # past partie is never read.
-    live = list(
-        live_sessions(establishment).annotate(
-            rostered=Exists(LaunchRoster.objects.filter(table_session=OuterRef("pk"))),
-            with_shoe=Exists(Shoe.objects.filter(table_session=OuterRef("pk"))),
-            checked=Exists(WheelCheck.objects.filter(table_session=OuterRef("pk"), passed=True)),
-            open_use=Exists(ShufflerUse.objects.filter(table_session=OuterRef("pk"), end_confirmed=False)),
-        )
-    )
+    # Only the live table-parties' rows, with what each has (``hooks.party_facts`` below), as the
+    # home reads them once: the history of every past partie is never read.
+    live = [session for session in open_parties(establishment) if session.status != TableSession.Status.CLOSED]
     rostered = {session.pk for session in live if session.rostered}
     with_shoe = {session.pk for session in live if session.with_shoe}
-    checked = {session.pk for session in live if session.checked}
-    open_uses = {session.pk for session in live if session.open_use}
+    checked = {session.pk for session in live if session.wheel_checked}
+    open_uses = {session.pk for session in live if session.shuffler_open_use}
     waiting = []
     for session in live:
         game = session.table.game

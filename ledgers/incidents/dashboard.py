@@ -16,7 +16,7 @@ from ledgers.core.roles import Role
 
 from .categories import GAME_INCIDENT, get_category
 from .models import Incident
-from .selectors import missing_notices, open_incidents
+from .selectors import missing_notices, open_incidents, with_notices_read
 from .services import DECIDERS
 
 CONCERNED = {
@@ -29,9 +29,7 @@ CONCERNED = {
 def incidents_open(request: HttpRequest, establishment: Establishment) -> Panel | None:
     if not roles_of(request.user, establishment) & CONCERNED[establishment.jurisdiction]:
         return None
-    incidents = (
-        open_incidents(establishment).select_related("establishment").prefetch_related("notices").order_by("-found_at")
-    )
+    incidents = with_notices_read(open_incidents(establishment).select_related("establishment")).order_by("-found_at")
     rows = [(incident, [Role(r).label for r in missing_notices(incident)]) for incident in incidents]
     if not rows:
         return None

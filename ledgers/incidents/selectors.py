@@ -1,13 +1,15 @@
 import datetime
 
 from django.contrib.contenttypes.models import ContentType
-from django.db.models import Model, QuerySet
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db.models import F, Model, OuterRef, QuerySet
+from django.db.models.functions import JSONObject
 from django.utils import timezone
 
 from ledgers.core.models import Establishment
 
 from .categories import get_category
-from .models import Incident
+from .models import Incident, IncidentNotice
 
 
 def open_incidents_for(obj: Model) -> QuerySet[Incident]:
@@ -25,16 +27,28 @@ def open_incidents(establishment: Establishment) -> QuerySet[Incident]:
     return Incident.objects.filter(establishment=establishment, status=Incident.Status.OPEN)
 
 
+def with_notices_read(incidents: QuerySet[Incident]) -> QuerySet[Incident]:
+    """``incidents`` each with its notices' recipients and channels (``notices_read``), read in the
+    same query: a list of incidents with what each still lacks costs one query."""
+    notices = IncidentNotice.objects.filter(incident=OuterRef("pk")).values(
+        read=JSONObject(role=F("recipient_role"), channel=F("channel"))
+    )
+    return incidents.annotate(notices_read=ArraySubquery(notices))
+
+
 def missing_notices(incident: Incident) -> list[str]:
     """The recipients (role codes) the texts require to be informed of ``incident`` whose
     information is not recorded yet (by the channel the category requires, if any): the incident
-    cannot be closed before (reads the prefetched notices when there are)."""
+    cannot be closed before (reads the notices read with it, ``with_notices_read``, or the
+    prefetched ones when there are)."""
     category, jurisdiction = get_category(incident.category), incident.establishment.jurisdiction
     required = category.notices.get(jurisdiction, ())
     channels = category.notice_channels.get(jurisdiction)
-    informed = {
-        notice.recipient_role for notice in incident.notices.all() if not channels or notice.channel in channels
-    }
+    if hasattr(incident, "notices_read"):
+        notices = [(read["role"], read["channel"]) for read in incident.notices_read]
+    else:
+        notices = [(notice.recipient_role, notice.channel) for notice in incident.notices.all()]
+    informed = {role for role, channel in notices if not channels or channel in channels}
     return [role for role in required if role not in informed]
 
 

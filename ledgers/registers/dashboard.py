@@ -89,7 +89,7 @@ def recent_entries(request: HttpRequest, establishment: Establishment) -> Panel 
 @dashboard_panel
 def main_courante(request: HttpRequest, establishment: Establishment) -> Panel | None:
     """The act of the day for who writes the main courante: one button to inscribe a fact."""
-    volumes = [r for r in opening.live_registers(establishment) if r.kind == MAIN_COURANTE.code]
+    volumes = [r for r in selectors.live_registers(establishment) if r.kind == MAIN_COURANTE.code]
     register = min((r for r in volumes if r.status == Register.Status.OPEN), key=attrgetter("number"), default=None)
     if register is None or "record" not in selectors.register_actions(request.user, register):
         return None

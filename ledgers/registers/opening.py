@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from django.db.models import TextChoices
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.dashboard import read_once
 from ledgers.core.models import Establishment
 from ledgers.core.roles import REGULATOR_ROLES, Role
 
 from .kinds import MAIN_COURANTE, get_kind, qualifier_label
 from .models import Register
+from .selectors import live_registers
 
 
 @dataclass(frozen=True)
@@ -115,13 +115,6 @@ def authority_label(establishment: Establishment, kind: str) -> str:
     names = establishment.profile.authority_names
     here = [role for role in roles if role in names or role not in REGULATOR_ROLES]
     return ", ".join(str(names.get(role) or Role(role).label) for role in here)
-
-
-def live_registers(establishment: Establishment) -> list[Register]:
-    """The volumes open or awaiting their cote et paraphe, awaiting first, then by creation: read
-    once for the home, whose registers to open and main courante both read them."""
-    live = establishment.registers.filter(status__in=(Register.Status.OPEN, Register.Status.AWAITING_OPENING))
-    return read_once(("registers.live", establishment.pk), lambda: list(live.order_by("status", "created_at")))
 
 
 def registers_to_open(establishment: Establishment) -> list[ToOpen]:

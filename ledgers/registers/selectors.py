@@ -11,11 +11,12 @@ from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DEFAULT_DB_ALIAS
-from django.db.models import Case, Count, DateTimeField, F, OuterRef, Prefetch, Q, QuerySet, Subquery, When
+from django.db.models import Case, Count, DateTimeField, F, OuterRef, Prefetch, QuerySet, Subquery, When
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import roles_of
+from ledgers.core.dashboard import read_once
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, Membership
 from ledgers.core.selectors import establishments_for
@@ -195,39 +196,55 @@ def can_create_registers(user: AbstractBaseUser, establishment: Establishment) -
     return bool(roles_of(user, establishment) & set(DIRECTORATE))
 
 
-def registers_awaiting_authority(user: AbstractBaseUser, establishment: Establishment) -> QuerySet[Register]:
-    """Registers awaiting one of the user's acts here: a volume to cote and paraph, or an open one
-    with entries to visa. Each is annotated with ``to_visa`` (entries not yet visaed, read from the
-    counters the visas keep) and ``waiting_since`` (the volume's creation, or the time of its
-    oldest entry not yet visaed), oldest first. One query whatever the registers hold: the oldest
-    entry is the first after ``visaed_seq`` along the (register, seq) index that is neither the
-    opening act nor a visa."""
-    held = roles_of(user, establishment)
-    jurisdiction = establishment.jurisdiction
-    kinds = [kind for kind in all_kinds() if jurisdiction in kind.jurisdictions]
-    to_open = [kind.code for kind in kinds if held & set(kind.paraph_roles_for(jurisdiction))]
-    to_visa = [kind.code for kind in kinds if held & set(kind.visa_roles_for(jurisdiction))]
+def with_waiting(registers: QuerySet[Register]) -> QuerySet[Register]:
+    """``registers`` annotated with ``to_visa`` (entries not yet visaed, read from the counters the
+    visas keep) and ``waiting_since`` (the volume's creation while it awaits its cote et paraphe,
+    else the time of its oldest entry not yet visaed), in the same query whatever the registers
+    hold: the oldest entry is the first after ``visaed_seq`` along the (register, seq) index that
+    is neither the opening act nor a visa."""
     oldest = (
         Entry.objects.filter(register=OuterRef("pk"), seq__gt=OuterRef("visaed_seq"))
         .exclude(kind__in=(EntryKind.OPENING, EntryKind.VISA))
         .order_by("seq")
         .values("recorded_at")[:1]
     )
-    return (
-        establishment.registers.annotate(to_visa=F("head_seq") - F("visaed_seq") - F("acts_after_visa"))
-        .filter(
-            Q(status=Register.Status.AWAITING_OPENING, kind__in=to_open)
-            | Q(status=Register.Status.OPEN, kind__in=to_visa, to_visa__gt=0)
-        )
-        .annotate(
-            waiting_since=Case(
-                When(status=Register.Status.AWAITING_OPENING, then=F("created_at")),
-                default=Subquery(oldest),
-                output_field=DateTimeField(),
-            )
-        )
-        .order_by("waiting_since", "number")
+    return registers.annotate(
+        to_visa=F("head_seq") - F("visaed_seq") - F("acts_after_visa"),
+        waiting_since=Case(
+            When(status=Register.Status.AWAITING_OPENING, then=F("created_at")),
+            default=Subquery(oldest),
+            output_field=DateTimeField(),
+        ),
     )
+
+
+def live_registers(establishment: Establishment) -> list[Register]:
+    """The volumes open or awaiting their cote et paraphe, awaiting first, then by creation, each
+    with how long it waits for its authority (``with_waiting``): read once for the home,
+    whose registers to open, main courante and registers awaiting the authority all read them."""
+    live = with_waiting(
+        establishment.registers.filter(status__in=(Register.Status.OPEN, Register.Status.AWAITING_OPENING))
+    )
+    return read_once(("registers.live", establishment.pk), lambda: list(live.order_by("status", "created_at")))
+
+
+def registers_awaiting_authority(user: AbstractBaseUser, establishment: Establishment) -> list[Register]:
+    """Registers awaiting one of the user's acts here: a volume to cote and paraph, or an open one
+    with entries to visa, each with ``to_visa`` and ``waiting_since`` (``with_waiting``), oldest
+    first. Read among the live volumes (``live_registers``), which the home reads once."""
+    held = roles_of(user, establishment)
+    jurisdiction = establishment.jurisdiction
+    kinds = [kind for kind in all_kinds() if jurisdiction in kind.jurisdictions]
+    to_open = {kind.code for kind in kinds if held & set(kind.paraph_roles_for(jurisdiction))}
+    to_visa = {kind.code for kind in kinds if held & set(kind.visa_roles_for(jurisdiction))}
+    waiting = [
+        register
+        for register in live_registers(establishment)
+        if (register.status == Register.Status.AWAITING_OPENING and register.kind in to_open)
+        or (register.status == Register.Status.OPEN and register.kind in to_visa and register.to_visa > 0)
+    ]
+    # As the database orders them: a volume with no wait known last.
+    return sorted(waiting, key=lambda r: (r.waiting_since is None, r.waiting_since or r.created_at, r.number))
 
 
 def recent_entries_by(user: AbstractBaseUser, establishment: Establishment, limit: int = 10) -> QuerySet[Entry]:

@@ -45,7 +45,9 @@ def slots_waiting(request: HttpRequest, establishment: Establishment) -> Panel |
     if not roles_of(request.user, establishment) & CONCERNED:
         return None
     today = establishment.localtime().date()
+    month_end = establishment.jurisdiction == "FR" and counts.is_last_day(today)
     counted = counted_together(
+        **({"month_end": counts.month_end_counts(establishment, today.year, today.month)} if month_end else {}),
         incidents=selectors.meter_incidents(establishment),
         flagged=selectors.flagged_counts(establishment),
         events=selectors.flagged_events(establishment),
@@ -70,9 +72,7 @@ def slots_waiting(request: HttpRequest, establishment: Establishment) -> Panel |
         # FR: wins paid at the cash desk not yet in modèle 29 with the comité visa (the jackpots to
         # control, SLOT-35, SLOT-55); on the month's last day, the month-end count not closed (SLOT-46).
         "to_post": list(accounting.payments_to_post(establishment)[:20]) if establishment.jurisdiction == "FR" else [],
-        "month_end_due": establishment.jurisdiction == "FR"
-        and counts.is_last_day(today)
-        and counts.month_end_count(establishment, today.year, today.month) is None,
+        "month_end_due": month_end and not counted["month_end"],
         # FR: machines in operation and no staffing for today yet (SLOT-50).
         "unstaffed": staffing.staffing_missing(counted),
     }

@@ -8,6 +8,7 @@ prélèvements takes, and the fleet of machines that carry the art. 68-11 displa
 import datetime
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Case, Exists, OuterRef, When
 from django.db.models.functions import TruncDate
@@ -25,6 +26,7 @@ from ledgers.core.hooks import (
     per_seance,
     per_seance_of,
     provides_month_total,
+    seance_facts,
 )
 from ledgers.core.models import Establishment, Seance
 from ledgers.core.readable import euros
@@ -77,27 +79,38 @@ def _by_house(seances: list[Seance]) -> list[list[Seance]]:
     return list(houses.values())
 
 
+@seance_facts
+def day_facts(est: Establishment) -> dict[str, Any]:
+    """What ``SeanceDay`` reads of each séance of ``est``, as annotations of a query on its séances."""
+    facts = {"others_open": Exists(others_open_that_day(OuterRef("establishment"), OuterRef("date"), OuterRef("pk")))}
+    if est.jurisdiction == "FR":
+        facts["expired"] = Exists(expired_unposted(est))
+    if est.jurisdiction == "MC":
+        day = TruncDate("stopped_at", tzinfo=est.localtime().tzinfo)
+        sheets = Intervention.objects.filter(machine__establishment=est).alias(day=day).filter(day=OuterRef("date"))
+        envelopes = DailyTransmittal.objects.filter(establishment=est, date=OuterRef("date"))
+        facts |= {
+            "loose": Exists(sheets.filter(transmittal__isnull=True)),
+            "envelope": Exists(envelopes),
+            "under_way": Exists(sheets.filter(status=Intervention.Status.OPEN)),
+        }
+    return facts
+
+
 def seance_days(seances: list[Seance]) -> dict[int, SeanceDay]:
-    """``SeanceDay`` of each séance, one query per house (its clock dates the sheets)."""
+    """``SeanceDay`` of each séance: read with the séances when they were (``day_facts``, the home's
+    open séances), else in one query per house (its clock dates the sheets)."""
     days = {}
     for group in _by_house(seances):
-        est = group[0].establishment
-        facts = {
-            "others_open": Exists(others_open_that_day(OuterRef("establishment"), OuterRef("date"), OuterRef("pk")))
+        names = list(day_facts(group[0].establishment))
+        if all(hasattr(seance, name) for seance in group for name in names):
+            days |= {seance.pk: SeanceDay(**{name: getattr(seance, name) for name in names}) for seance in group}
+            continue
+        found = Seance.objects.filter(pk__in=[seance.pk for seance in group])
+        days |= {
+            row.pop("pk"): SeanceDay(**row)
+            for row in found.annotate(**day_facts(group[0].establishment)).values("pk", *names)
         }
-        if est.jurisdiction == "FR":
-            facts["expired"] = Exists(expired_unposted(est))
-        if est.jurisdiction == "MC":
-            day = TruncDate("stopped_at", tzinfo=est.localtime().tzinfo)
-            sheets = Intervention.objects.filter(machine__establishment=est).alias(day=day).filter(day=OuterRef("date"))
-            envelopes = DailyTransmittal.objects.filter(establishment=est, date=OuterRef("date"))
-            facts |= {
-                "loose": Exists(sheets.filter(transmittal__isnull=True)),
-                "envelope": Exists(envelopes),
-                "under_way": Exists(sheets.filter(status=Intervention.Status.OPEN)),
-            }
-        found = Seance.objects.filter(pk__in=[seance.pk for seance in group]).annotate(**facts).values("pk", *facts)
-        days |= {row.pop("pk"): SeanceDay(**row) for row in found}
     return days
 
 

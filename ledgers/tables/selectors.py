@@ -1,7 +1,7 @@
 import datetime
 from zoneinfo import ZoneInfo
 
-from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.models import Establishment, Seance, TableSession
@@ -72,25 +72,29 @@ def exceptions(
         for duty in (duties[:latest] if latest else duties)
         for flag in duty.flags
     ]
-    unstaffed = []
-    for session in with_seats(sessions.filter(staff__isnull=True)).iterator(chunk_size=100):
-        staffing = staffing_for(session.table, session.limits_seats)
-        if staffing is not None:
+    # The parties opened with no staff logged and the banks à tout va with no banker, read in one scan.
+    unstaffed, banks = [], []
+    bank = Q(table__game="banque_tout_va") & ~Exists(PartieBanker.objects.filter(table_session=OuterRef("pk")))
+    lacking = with_seats(sessions).annotate(
+        no_staff=~Exists(StaffAssignment.objects.filter(table_session=OuterRef("pk"))),
+        no_banker=ExpressionWrapper(bank, output_field=BooleanField()),
+    )
+    for session in lacking.filter(Q(no_staff=True) | Q(no_banker=True)).iterator(chunk_size=100):
+        staffing = staffing_for(session.table, session.limits_seats) if session.no_staff else None
+        if staffing is not None and not (latest and len(unstaffed) == latest):
             # Named by its game: each composition's flag says which tables it is about.
             what = _("%(game)s : table ouverte sans personnel inscrit") % {"game": session.table.get_game_display()}
             unstaffed.append((staffing.code, str(what), session))
-            if latest and len(unstaffed) == latest:
-                break
+        if session.no_banker and not (latest and len(banks) == latest):
+            banks.append(("GAME-31", str(_("Banque à tout va ouverte sans banquier agréé désigné")), session))
+        if latest and len(unstaffed) == len(banks) == latest:
+            break
     rows += unstaffed
     rows += [
         ("GAME-29", str(_("Partie fermée après l'heure de fermeture sans prolongation inscrite")), session)
         for session in closed_late_without_extension(establishment, days=days, latest=latest)
     ]
-    banks = sessions.filter(table__game="banque_tout_va", bankers__isnull=True)
-    rows += [
-        ("GAME-31", str(_("Banque à tout va ouverte sans banquier agréé désigné")), session)
-        for session in (banks[:latest] if latest else banks)
-    ]
+    rows += banks
     if not latest:
         return rows
     rows.sort(key=lambda row: (row[2].seance.date, row[2].opened_at.timestamp() if row[2].opened_at else 0, row[2].pk))

@@ -21,7 +21,7 @@ def write(register, staff, count: int) -> None:
 def awaiting(user, establishment):
     """The volumes awaiting ``user``, beside the house's register of authorisations (the staff's
     roles the fixtures grant, which the authority visas too)."""
-    return selectors.registers_awaiting_authority(user, establishment).exclude(kind=AUTHORISATIONS.code)
+    return [r for r in selectors.registers_awaiting_authority(user, establishment) if r.kind != AUTHORISATIONS.code]
 
 
 def test_registers_awaiting_a_visa_come_by_their_oldest_entry_not_yet_visaed(mc, mc_staff):

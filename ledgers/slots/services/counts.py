@@ -279,15 +279,20 @@ def slot_count_close(*, count: SlotCount, actor: AbstractBaseUser, floats: Decim
     return count
 
 
-def month_end_count(establishment: Establishment, year: int, month: int) -> SlotCount | None:
-    """The closed count dated on the month's last day (a month-end or season-end count)."""
+def month_end_counts(establishment: Establishment, year: int, month: int) -> QuerySet[SlotCount]:
+    """The closed counts dated on the month's last day (month-end or season-end counts)."""
     last = datetime.date(year, month, calendar.monthrange(year, month)[1])
     return SlotCount.objects.filter(
         establishment=establishment,
         status=SlotCount.Status.CLOSED,
         day=last,
         kind__in=(Kind.MONTH_END, Kind.SEASON_END),
-    ).first()
+    )
+
+
+def month_end_count(establishment: Establishment, year: int, month: int) -> SlotCount | None:
+    """The closed count dated on the month's last day (a month-end or season-end count)."""
+    return month_end_counts(establishment, year, month).first()
 
 
 def check_month_end_count(establishment: Establishment, year: int, month: int) -> None:
