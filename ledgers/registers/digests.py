@@ -12,19 +12,27 @@ changed together in place no longer match the digest an entry sealed.
 
 PostgreSQL only: the transaction stamp says which history rows the transaction wrote. Elsewhere
 entries stay of format 2.
+
+An entry reads those rows when it is appended, unless the statement that wrote them returned
+them (``update_with_history``).
 """
 
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
+from typing import Any
 
 import orjson
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import Model
+from django.db.models.sql import UpdateQuery
+from django.utils import timezone
 
 from ledgers.core.db import TXID_COLUMN
 
 from .chain import canonical_json
+from .written import digested, note_digested, note_written
 
 BATCH = 2000
 
@@ -34,17 +42,27 @@ def row_digest(columns_json: str | dict) -> str:
     return hashlib.sha256(canonical_json(columns)).hexdigest()
 
 
-def _columns_sql(history: type[Model], where: str, using: str, key: str | None = None) -> str:
-    """(``key``, by default the object pk; history id; the row's columns as JSON text) of the rows
-    of ``history`` that ``where`` keeps."""
+def _columns(history: type[Model], using: str) -> str:
+    """(object pk, history id, the row's columns as JSON text) of the row ``h`` of ``history``."""
     q = connections[using].ops.quote_name
-    pk = q(history._meta.pk.column)
-    key = key or f"h.{q(history._meta.get_field(_object_pk(history)).column)}"
+    pk, object_pk = q(history._meta.pk.column), q(history._meta.get_field(_object_pk(history)).column)
     return (
-        f"SELECT {key}, h.{pk}, "
-        f"(SELECT jsonb_object_agg(c.key, c.value #>> '{{}}') FROM jsonb_each(to_jsonb(h)) c)::text "
-        f"FROM {q(history._meta.db_table)} h WHERE {where}"
+        f"h.{object_pk}, h.{pk}, "
+        f"(SELECT jsonb_object_agg(c.key, c.value #>> '{{}}') FROM jsonb_each(to_jsonb(h)) c)::text"
     )
+
+
+def _columns_sql(history: type[Model], where: str, using: str) -> str:
+    """``_columns`` of the rows of ``history`` that ``where`` keeps."""
+    table = connections[using].ops.quote_name(history._meta.db_table)
+    return f"SELECT {_columns(history, using)} FROM {table} h WHERE {where}"
+
+
+def _this_transaction(history: type[Model], using: str) -> str:
+    """``_columns_sql`` of the rows of the objects ``%s`` (an array) that this transaction wrote."""
+    q = connections[using].ops.quote_name
+    object_pk = q(history._meta.get_field(_object_pk(history)).column)
+    return _columns_sql(history, f"h.{object_pk} = ANY(%s) AND h.{q(TXID_COLUMN)} = txid_current()", using)
 
 
 @cache  # the tracked models are fixed once the apps are loaded; every append reads them
@@ -56,35 +74,86 @@ def _histories() -> dict[str, type[Model]]:
 
 def transaction_digests(names: dict[str, list[int]], using: str = DEFAULT_DB_ALIAS) -> dict[str, dict[str, str]] | None:
     """{label: {history id: digest}} of the history rows of the objects ``names`` that the current
-    transaction wrote; None where the database keeps no transaction stamp (format 2)."""
+    transaction wrote; None where the database keeps no transaction stamp (format 2). The rows
+    that ``update_with_history`` read with its write are not read again."""
     connection = connections[using]
     if connection.vendor != "postgresql":
         return None
     if not names:  # an act that wrote no object: nothing to read
         return {}
-    histories, labels, selects = _histories(), [], []
-    q = connection.ops.quote_name
-    for label, pks in names.items():
-        history = histories.get(label)
-        if history is None or not pks:
-            continue
-        object_pk = q(history._meta.get_field(_object_pk(history)).column)
-        where = f"h.{object_pk} = ANY(%s) AND h.{q(TXID_COLUMN)} = txid_current()"
-        selects.append((_columns_sql(history, where, using, key=str(len(labels))), list(pks)))
-        labels.append(label)
-    if not selects:
-        return {}
-    # One round trip for all the tables: the first column says which label a row is of.
-    rows: dict[int, dict[str, str]] = {}
+    histories, known, digests = _histories(), digested(names, using), {}
     with connection.cursor() as cursor:
-        cursor.execute(" UNION ALL ".join(sql for sql, _pks in selects), [pks for _sql, pks in selects])
-        for index, hid, columns in cursor.fetchall():
-            rows.setdefault(index, {})[str(hid)] = row_digest(columns)
-    return {
-        labels[index]: dict(sorted(rows[index].items(), key=lambda item: int(item[0])))
-        for index in range(len(labels))
-        if index in rows
-    }
+        for label, pks in names.items():
+            history = histories.get(label)
+            if history is None or not pks:
+                continue
+            if label in known:
+                rows = known[label]
+            else:
+                cursor.execute(_this_transaction(history, using), [list(pks)])
+                rows = _digests(cursor.fetchall())
+            if rows:
+                digests[label] = rows
+    return digests
+
+
+def _digests(rows: Iterable[tuple[object, int, str]]) -> dict[str, str]:
+    """{history id: digest} of ``_columns`` rows, in the order of their ids."""
+    return {str(hid): row_digest(columns) for _pk, hid, columns in sorted(rows, key=lambda row: row[1])}
+
+
+def update_with_history(
+    objs: Sequence[Model],
+    changes: dict[str, Any],
+    *,
+    user: AbstractBaseUser,
+    reason: str,
+    using: str = DEFAULT_DB_ALIAS,
+) -> None:
+    """UPDATE the rows of ``objs`` (instances of one tracked model, their fields already set) with
+    ``changes`` ({attname: value or expression}) and write their history rows, as
+    ``bulk_history_create`` writes them for an update (``~``, one ``history_date``, attributed to
+    ``user`` with ``reason``, in the order of ``objs``), noted for the transaction's next entry.
+
+    PostgreSQL: one statement. Its history rows take the columns the UPDATE returns, which are
+    those of ``objs``; it returns them as ``_columns`` reads them, with the rows of those objects
+    that the transaction wrote before (which the statement's own INSERT does not see), so the
+    next entry seals their digests without reading them (``note_digested``). Elsewhere: the
+    UPDATE, then the history rows in one INSERT."""
+    model = type(objs[0])
+    pks = [obj.pk for obj in objs]
+    now = timezone.now()
+    connection = connections[using]
+    if connection.vendor != "postgresql":
+        with transaction.atomic(using=using, savepoint=False):
+            model._default_manager.using(using).filter(pk__in=pks).update(**changes)
+            getattr(model, model._meta.simple_history_manager_attribute).bulk_history_create(
+                objs, update=True, default_user=user, default_change_reason=reason, default_date=now
+            )
+        note_written(model, pks, using)
+        return
+    history = _histories()[model._meta.label]
+    q = connection.ops.quote_name
+    update = UpdateQuery(model)
+    update.add_update_values(changes)
+    update.add_filter("pk__in", pks)
+    update_sql, update_params = update.get_compiler(using).as_sql()
+    sources = [q(field.column) for field in history.tracked_fields]
+    targets = [q(history._meta.get_field(field.attname).column) for field in history.tracked_fields] + [
+        q(history._meta.get_field(name).column)
+        for name in ("history_date", "history_change_reason", "history_type", "history_user")
+    ]
+    sql = (
+        f"WITH moved AS ({update_sql} RETURNING {', '.join(sources)}), "
+        f"written AS (INSERT INTO {q(history._meta.db_table)} AS h ({', '.join(targets)}) "
+        f"SELECT {', '.join(f'moved.{column}' for column in sources)}, %s, %s, '~', %s FROM moved "
+        f"ORDER BY array_position(%s, moved.{q(model._meta.pk.column)}) RETURNING {_columns(history, using)}) "
+        f"SELECT * FROM written UNION ALL {_this_transaction(history, using)}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*update_params, now, reason, user.pk, pks, pks])
+        rows = cursor.fetchall()
+    note_digested(model, pks, _digests(rows), using)
 
 
 def _object_pk(history: type[Model]) -> str:

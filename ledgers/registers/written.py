@@ -16,7 +16,10 @@ objects for the whole transaction: an object it names may be saved again after i
 entry's number, say).
 
 History rows written in bulk (``bulk_history_create``) send no signal: their service notes
-them with ``note_written``.
+them with ``note_written``. A bulk write that read back, in its own statement, the history rows
+of its objects that the transaction holds (``digests.update_with_history``) notes them with their
+digests (``note_digested``): the next entry, if it names those objects alone, seals them without
+reading them again (format 3).
 
 The buffer follows the transaction without a query: it is tied to a callback registered with
 ``transaction.on_commit``, which Django discards on rollback (and on the rollback of the savepoint
@@ -36,9 +39,29 @@ ATTRIBUTE = "_ledgers_written"
 class _Buffer:
     def __init__(self) -> None:
         self.names: dict[str, set[int]] = {}
+        # {label: (pks, {history id: digest}, the savepoint marker)}: every history row of those
+        # objects that the transaction held when they were read (``note_digested``).
+        self.digested: dict[str, tuple[frozenset[int], dict[str, str], _Marker]] = {}
 
     def __call__(self) -> None:  # on commit: the transaction is over
         self.names.clear()
+        self.digested.clear()
+
+
+class _Marker:
+    """An on-commit callback that does nothing: Django drops it with the savepoint (or
+    transaction) it was registered in when that rolls back, so its presence says that what was
+    done with it still stands."""
+
+    def __call__(self) -> None:
+        pass
+
+
+def _standing(connection, marker: object, *, recent: bool = False) -> bool:
+    """Is ``marker`` still among the transaction's on-commit callbacks (looked for from the last
+    registered when it is ``recent``)?"""
+    callbacks = reversed(connection.run_on_commit) if recent else connection.run_on_commit
+    return any(callback is marker for _sids, callback, _robust in callbacks)
 
 
 def _buffer(using: str) -> _Buffer | None:
@@ -48,7 +71,7 @@ def _buffer(using: str) -> _Buffer | None:
     if not connection.in_atomic_block:
         return None
     buffer = getattr(connection, ATTRIBUTE, None)
-    if buffer is None or not any(callback is buffer for _sids, callback, _robust in connection.run_on_commit):
+    if buffer is None or not _standing(connection, buffer):
         buffer = _Buffer()
         setattr(connection, ATTRIBUTE, buffer)
         transaction.on_commit(buffer, using=using)
@@ -60,7 +83,41 @@ def note_written(model: type[Model], pks: Iterable[int], using: str = DEFAULT_DB
     next entry for that entry's act (existing objects that take a reference to it)."""
     buffer = _buffer(using)
     if buffer is not None:
-        buffer.names.setdefault(model._meta.label, set()).update(pks)
+        label = model._meta.label
+        buffer.names.setdefault(label, set()).update(pks)
+        buffer.digested.pop(label, None)  # a row written since they were read: read them again
+
+
+def note_digested(
+    model: type[Model], pks: Iterable[int], digests: dict[str, str], using: str = DEFAULT_DB_ALIAS
+) -> None:
+    """Note objects as ``note_written`` does, with the digests of every history row of theirs that
+    the transaction holds now ({history id: digest}, read in the statement that wrote the last of
+    them). They stand until a row of ``model`` is noted again, or the savepoint they were noted in
+    rolls back."""
+    pks = frozenset(pks)
+    note_written(model, pks, using)
+    buffer = _buffer(using)
+    if buffer is not None:
+        marker = _Marker()
+        transaction.on_commit(marker, using=using)
+        buffer.digested[model._meta.label] = (pks, digests, marker)
+
+
+def digested(names: dict[str, list[int]], using: str = DEFAULT_DB_ALIAS) -> dict[str, dict[str, str]]:
+    """{label: {history id: digest}} of the labels of ``names`` whose objects were noted with
+    their digests (``note_digested``), exactly those objects, and stand: what an entry naming
+    them seals without reading the rows."""
+    connection = connections[using]
+    buffer = getattr(connection, ATTRIBUTE, None)
+    if not connection.in_atomic_block or buffer is None or not _standing(connection, buffer):
+        return {}
+    known = {}
+    for label, pks in names.items():
+        noted, digests, marker = buffer.digested.get(label, (frozenset(), {}, None))
+        if noted and noted == frozenset(pks) and _standing(connection, marker, recent=True):
+            known[label] = digests
+    return known
 
 
 def reserve_written(model: type[Model], using: str = DEFAULT_DB_ALIAS) -> int:

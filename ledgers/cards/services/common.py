@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.db.models import Case, Exists, OuterRef, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -21,10 +20,10 @@ from ledgers.incidents.categories import CARD_ANOMALY, CUSTODY_CHECK
 from ledgers.incidents.models import Incident
 from ledgers.incidents.services import incident_open
 from ledgers.keys.selectors import cabinet_key_holder
+from ledgers.registers.digests import update_with_history
 from ledgers.registers.models import Entry
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entry_append, register_language
-from ledgers.registers.written import note_written
 
 from .. import selectors
 from ..domains import CARDS, rule_id
@@ -206,13 +205,13 @@ def _set(unit: CardUnit, *, actor: AbstractBaseUser, reason: str, follow: bool =
 
 
 def _save_decks(decks: list[CardUnit], *, fields: list[str], actor: AbstractBaseUser, reason: str) -> None:
-    """Units (a unit and its decks) in one UPDATE and one INSERT of their history rows, attributed
-    to ``actor`` with ``reason`` as ``save_audited`` would: a huitain in 2 queries instead of 18.
+    """Units (a unit and its decks) updated with their history rows, attributed to ``actor`` with
+    ``reason`` as ``save_audited`` would, in one statement on PostgreSQL, which also reads the
+    digests the act's entry seals (``update_with_history``): a huitain in 1 query instead of 18.
     A column takes one value for all, or one per set of units that share it (the decks take their
     unit's, but its location), rather than the per-row CASE expressions of a ``bulk_update``."""
     if not (decks and fields):
         return
-    pks = [deck.pk for deck in decks]
     changes = {}
     for name in fields:
         field = CardUnit._meta.get_field(name)
@@ -224,12 +223,7 @@ def _save_decks(decks: list[CardUnit], *, fields: list[str], actor: AbstractBase
             continue
         cases = [When(pk__in=ids, then=Value(value, output_field=field)) for value, ids in takers.items()]
         changes[field.attname] = Case(*cases, output_field=field)
-    with transaction.atomic(savepoint=False):
-        CardUnit.objects.filter(pk__in=pks).update(**changes)
-        CardUnit.history.bulk_history_create(
-            decks, update=True, default_user=actor, default_change_reason=reason, default_date=timezone.now()
-        )
-    note_written(CardUnit, pks)  # bulk history rows send no signal
+    update_with_history(decks, changes, user=actor, reason=reason)
 
 
 def _write(act: _Act) -> Entry:
