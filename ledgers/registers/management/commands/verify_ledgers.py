@@ -73,8 +73,10 @@ class Command(BaseCommand):
             help=_(
                 "Vérification incrémentale : chaque chaîne à partir de son dernier point de contrôle scellé "
                 "(les entrées antérieures ont été vérifiées au scellement et le sceau couvre leur empreinte), "
-                "les historiques et les entrées des transactions écrites depuis ; chaque objet reste comparé "
-                "à son dernier historique."
+                "les historiques et les entrées des transactions écrites depuis, les objets qu'elles ont écrits "
+                "(chacun comparé à son dernier historique) et la dernière tête d'arbre ; les points de contrôle "
+                "et têtes d'arbre antérieurs, les comptes de lignes des tables et les autres objets sont laissés "
+                "à la vérification complète."
             ),
         )
         parser.add_argument(
