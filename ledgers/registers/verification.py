@@ -18,6 +18,8 @@ import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 
 import orjson
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
@@ -66,7 +68,9 @@ class Finding:
         return f"{self.register}{where} : {self.reason}"
 
 
-def _scan_sql(vendor: str, *, bounded: bool = False) -> str:
+def _scan_sql(vendor: str, *, bounded: bool = False, registers: int = 0) -> str:
+    """The scan of one register from a seq (to another when ``bounded``); of ``registers`` registers
+    each from its own seq, in the order given, with each row's register id after its fields."""
     table = connections[DEFAULT_DB_ALIAS].ops.quote_name(Entry._meta.db_table)
     at, payload, written, digests = "e.recorded_at", "e.payload", "e.written", "e.digests"
     if vendor == "postgresql":  # the timestamp already in its canonical text, the JSON as text for orjson
@@ -81,11 +85,15 @@ def _scan_sql(vendor: str, *, bounded: bool = False) -> str:
         f"CASE WHEN e.corrects_id IS NULL THEN NULL ELSE (SELECT c.seq FROM {table} c WHERE c.id = e.corrects_id) END"
     )
     bound = " AND e.seq <= %s" if bounded else ""
-    return (
+    fields = (
         f"SELECT e.seq, {at}, e.actor, e.role, e.kind, {payload}, {corrects}, e.prev_hash, e.entry_hash, "
-        f"{written}, {digests} "
-        f"FROM {table} e WHERE e.register_id = %s AND e.seq >= %s{bound} ORDER BY e.seq"
+        f"{written}, {digests}"
     )
+    if registers:
+        starts = " OR ".join(["(e.register_id = %s AND e.seq >= %s)"] * registers)
+        order = " ".join(["WHEN %s THEN %s"] * registers)
+        return f"{fields}, e.register_id FROM {table} e WHERE {starts} ORDER BY CASE e.register_id {order} END, e.seq"
+    return f"{fields} FROM {table} e WHERE e.register_id = %s AND e.seq >= %s{bound} ORDER BY e.seq"
 
 
 def _rows(
@@ -98,15 +106,31 @@ def _rows(
 ) -> Iterator[tuple]:
     """The entries of a register from ``start`` on (to ``last``), in seq order, as tuples in
     ROW_KEYS order: the timestamp as canonical text, the payload as stored text (``_hashed``
-    decodes it).
+    decodes it). One ordered index scan (``_scanned``)."""
+    bound = [] if last is None else [last]
+    yield from _scanned(
+        _scan_sql(connections[using].vendor, bounded=last is not None), [register.pk, start, *bound], using, fetch
+    )
 
-    One ordered index scan through a server-side cursor (a chunked cursor: a plain one where
-    DISABLE_SERVER_SIDE_CURSORS says the pooler cannot keep one), ``fetch`` rows a round trip."""
+
+def _rows_from(starts: list[tuple[int, int]], using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple[int, tuple]]:
+    """(register id, row as ``_rows`` gives it) of the entries of each (register id, start seq) of
+    ``starts`` from its start on, register after register in that order: one scan for all."""
+    sql = _scan_sql(connections[using].vendor, registers=len(starts))
+    params = [value for start in starts for value in start]
+    params += [value for position, (pk, _start) in enumerate(starts) for value in (pk, position)]
+    for row in _scanned(sql, params, using, FETCH):
+        yield row[-1], row[:-1]
+
+
+def _scanned(sql: str, params: list, using: str, fetch: int) -> Iterator[tuple]:
+    """The rows of an entries scan through a server-side cursor (a chunked cursor: a plain one where
+    DISABLE_SERVER_SIDE_CURSORS says the pooler cannot keep one), ``fetch`` rows a round trip; the
+    timestamp made canonical text where the database does not."""
     connection = connections[using]
     postgresql = connection.vendor == "postgresql"
     with connection.chunked_cursor() as cursor:
-        bound = [] if last is None else [last]
-        cursor.execute(_scan_sql(connection.vendor, bounded=last is not None), [register.pk, start, *bound])
+        cursor.execute(sql, params)
         while batch := cursor.fetchmany(fetch):
             if postgresql:
                 yield from batch
@@ -213,14 +237,35 @@ def verify_register(
     since_checkpoint: bool = False,
     using: str = DEFAULT_DB_ALIAS,
     head: bool = True,
-    prepared: "Prepared | Finding | None" = None,
 ) -> Finding | None:
     """Return the first problem found, or None when the register verifies (``anchors``,
-    ``since_checkpoint``, ``head`` and ``prepared``: see ``verify_in_snapshot``)."""
+    ``since_checkpoint`` and ``head``: see ``verify_in_snapshot``)."""
     with snapshot(using=using):
-        return verify_in_snapshot(
-            register, anchors, since_checkpoint=since_checkpoint, using=using, head=head, prepared=prepared
-        )
+        return verify_in_snapshot(register, anchors, since_checkpoint=since_checkpoint, using=using, head=head)
+
+
+def verify_since(
+    registers: list[Register],
+    anchors: dict[str, dict[int, tuple[str, str]]],
+    *,
+    using: str = DEFAULT_DB_ALIAS,
+    head: bool = True,
+) -> Iterator[tuple[Register, Finding | None]]:
+    """(register, its first problem or None) of each of ``registers`` verified from its last sealed
+    checkpoint on (``anchors`` by register number), in the caller's snapshot: where each walk
+    starts read for all at once (``prepare_since``), then their entries in one scan."""
+    prepared = prepare_since(registers, anchors, using)
+    starts = [(r.pk, ready.walk.start) for r in registers if isinstance(ready := prepared[r.pk], Prepared)]
+    groups = groupby(_rows_from(starts, using) if starts else (), key=itemgetter(0))
+    group = next(groups, None)
+    for register in registers:
+        rows: Iterable[tuple] = ()
+        mine = group is not None and group[0] == register.pk
+        if mine:
+            rows = (row for _pk, row in group[1])
+        yield register, verify_in_snapshot(register, using=using, head=head, prepared=prepared[register.pk], rows=rows)
+        if mine:  # the rest of the register's rows, after a finding, is skipped
+            group = next(groups, None)
 
 
 def first_unsealed_transaction(using: str = DEFAULT_DB_ALIAS) -> int:
@@ -515,14 +560,16 @@ def verify_in_snapshot(
     using: str = DEFAULT_DB_ALIAS,
     head: bool = True,
     prepared: Prepared | Finding | None = None,
+    rows: Iterable[tuple] | None = None,
 ) -> Finding | None:
     """``verify_register`` in the caller's snapshot (the sealing of checkpoints verifies first).
     ``anchors``: more {seq: (hash, time)} the chain must hold, as sealed checkpoints (a tree head
     that left the building); the newest tree head's are always added. With ``since_checkpoint``
     the walk starts at the last signed checkpoint, and the anchors before it are held to the
-    stored hashes (``prepare_since``; ``prepared``: its answer for this register, when the caller
-    asked it for many at once). Without ``head`` the register row's head is not held to the
-    chain's end (a witness copy receives the register rows as created, not their heads' moves)."""
+    stored hashes (``prepare_since``; ``prepared`` and ``rows``: its answer and the entries from
+    its start, when the caller read them for many registers at once). Without ``head`` the
+    register row's head is not held to the chain's end (a witness copy receives the register rows
+    as created, not their heads' moves)."""
     number, finding = register.number, _finder(register.number)
     if prepared is None:
         prepared = (
@@ -537,7 +584,7 @@ def verify_in_snapshot(
     expected_seq, prev, visaed, closing = walk.start, walk.prev, walk.visaed, walk.closing
     credentials: dict[str, dict | None] = {}
     holders: dict[str, list[tuple[str, str]]] | None = None
-    for row in _rows(register, start=walk.start, using=using):
+    for row in _rows(register, start=walk.start, using=using) if rows is None else rows:
         seq, kind, corrects, prev_hash, stored = row[0], row[4], row[6], row[7], row[8]
         if seq != expected_seq:
             return finding(

@@ -16,10 +16,10 @@ from ledgers.registers.treeheads import tree_head_anchors, verify_against_tree_h
 from ledgers.registers.verification import (
     chain_end,
     first_unsealed_transaction,
-    prepare_since,
     snapshot,
     verify_against_export,
     verify_register,
+    verify_since,
 )
 
 
@@ -154,20 +154,20 @@ class Command(BaseCommand):
         with snapshot(using=database):
             documents = [self._tree_head(path) for path in tree_head]
             anchors = tree_head_anchors(documents)
-            registers = list(registers)
-            # Incremental: what every register's walk starts from, read for all at once.
-            prepared = prepare_since(registers, anchors, database) if since_checkpoint else {}
             # Everything is checked, so that one bad volume does not hide another; the first one
-            # found is named in the exit message.
-            for register in registers:
-                finding = verify_register(
-                    register,
-                    anchors.get(register.number),
-                    since_checkpoint=since_checkpoint,
-                    using=database,
-                    head=not witness,
-                    prepared=prepared.get(register.pk),
+            # found is named in the exit message. Incremental: all the registers read at once.
+            verified = (
+                verify_since(list(registers), anchors, using=database, head=not witness)
+                if since_checkpoint
+                else (
+                    (
+                        register,
+                        verify_register(register, anchors.get(register.number), using=database, head=not witness),
+                    )
+                    for register in registers
                 )
+            )
+            for register, finding in verified:
                 report(register.number, finding)
                 # The witnesses: each cosignature, its age, the gaps, and the heads they serve.
                 cosigned = cosignatures_verify(register, database, ask=not offline)
