@@ -442,7 +442,7 @@ def prepare_since(
     registers: list[Register], anchors: dict[str, dict[int, tuple[str, str]]], using: str = DEFAULT_DB_ALIAS
 ) -> dict[int, Prepared | Finding]:
     """{register pk: ``Prepared`` for a walk from its last sealed checkpoint, or the finding that
-    stops it} for all ``registers`` in three queries whatever their number and size: the last
+    stops it} for all ``registers`` in four queries whatever their number and size: the last
     checkpoint alone is read and its seal checked (the earlier ones were when it was sealed, and
     its seal covers them through the chain); from before it, the entry it links to (a closing act
     there closes the volume), the last visa's range, and the hashes of the anchors (``anchors``
@@ -462,10 +462,11 @@ def prepare_since(
             signed_at=Subquery(last.exclude(key_id="").order_by("seq").values("seq")[:1]),
             linked_hash=Subquery(linked.values("entry_hash")[:1]),
             linked_kind=Subquery(linked.values("kind")[:1]),
-            visaed=Subquery(
+            # The whole payload: a key of it through a subquery is not decoded alike on every database.
+            visa=Subquery(
                 before.filter(kind=EntryKind.VISA, seq__lt=OuterRef("sealed_seq"))
                 .order_by("-seq")
-                .values("payload__covers_seq")[:1]
+                .values("payload")[:1]
             ),
         )
         .values_list(
@@ -476,7 +477,7 @@ def prepare_since(
             "signed_at",
             "linked_hash",
             "linked_kind",
-            "visaed",
+            "visa",
         )
     }
     # The visas since each start, by the visas' index.
@@ -505,7 +506,7 @@ def prepare_since(
     key: list[bytes] = []
     for register in registers:
         number, finding = register.number, _finder(register.number)
-        head_seq, head_hash, *last, signed_at, prev, prev_kind, visaed = rows[register.pk]
+        head_seq, head_hash, *last, signed_at, prev, prev_kind, visa = rows[register.pk]
         sealed, walk = {}, _Walk()
         if last[0] is not None:
             if problem := _seal_problem(number, finding, tuple(last), signed_at, key):
@@ -515,7 +516,7 @@ def prepare_since(
             walk = _Walk(
                 start=last[0],
                 prev=prev or GENESIS_HASH,
-                visaed=visaed if type(visaed) is int else 0,
+                visaed=visaed if isinstance(visa, dict) and type(visaed := visa.get("covers_seq")) is int else 0,
                 closing=last[0] - 1 if prev_kind == EntryKind.CLOSING else None,
             )
         held = _leaf_anchor(*leaves[register.establishment_id], number) if register.establishment_id in leaves else {}
