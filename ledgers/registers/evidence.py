@@ -101,17 +101,24 @@ def _compared_fields(model: type[Model], history: type[Model]) -> list[str]:
     ]
 
 
-def check_state(model: type[Model], history: type[Model], using: str = DEFAULT_DB_ALIAS) -> ObjectFinding | None:
+def check_state(
+    model: type[Model], history: type[Model], using: str = DEFAULT_DB_ALIAS, pks: set | None = None
+) -> ObjectFinding | None:
     """Each row of ``model`` equals its latest history row, and each object whose latest history
-    row is not a deletion still exists: a merge of both, in pk order."""
+    row is not a deletion still exists: a merge of both, in pk order; of the objects ``pks`` only
+    when given."""
     label, fields = model._meta.label, _compared_fields(model, history)
     names = {f.attname: f.name for f in model._meta.concrete_fields}
     pk = fields[0]
-    latest = history.objects.using(using).values(pk).annotate(last=Max("history_id")).values("last")
-    rows = model._base_manager.using(using).order_by(pk).values_list(*fields).iterator(chunk_size=CHUNK)
+    objects, histories = model._base_manager.using(using), history.objects.using(using)
+    if pks is not None:
+        if not pks:
+            return None
+        objects, histories = objects.filter(**{f"{pk}__in": pks}), histories.filter(**{f"{pk}__in": pks})
+    latest = histories.values(pk).annotate(last=Max("history_id")).values("last")
+    rows = objects.order_by(pk).values_list(*fields).iterator(chunk_size=CHUNK)
     logged = (
-        history.objects.using(using)
-        .filter(history_id__in=Subquery(latest))
+        histories.filter(history_id__in=Subquery(latest))
         .order_by(pk)
         .values_list("history_type", *fields)
         .iterator(chunk_size=CHUNK)
@@ -310,13 +317,45 @@ def check_row_digests(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> list[Obj
     return [found[label] for label in sorted(found)]
 
 
+def written_since(since: int, using: str = DEFAULT_DB_ALIAS) -> dict[str, set]:
+    """{model label: pks} of the tracked objects that the transactions from ``since`` on wrote: those
+    their entries name (``written``) and those of their history rows (and of every unstamped one),
+    read through the transaction-id indexes (PostgreSQL)."""
+    connection = connections[using]
+    q, txid = connection.ops.quote_name, connection.ops.quote_name(TXID_COLUMN)
+    pairs = tracked_models()
+    branches = [
+        f"SELECT %s, {q(model._meta.pk.attname)}::text FROM {q(history._meta.db_table)} "
+        f"WHERE {txid} >= {int(since)} OR {txid} IS NULL"
+        for model, history in pairs
+    ]
+    models = {model._meta.label: model for model, _history in pairs}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT w.key, p.value #>> '{{}}' FROM {q(Entry._meta.db_table)} e "
+            "CROSS JOIN LATERAL jsonb_each(e.written) w CROSS JOIN LATERAL jsonb_array_elements(w.value) p "
+            f"WHERE e.written IS NOT NULL AND e.{txid} >= {int(since)}"
+            + "".join(f" UNION {branch}" for branch in branches),
+            list(models),
+        )
+        found = cursor.fetchall()
+    written: dict[str, set] = {}
+    for label, pk in found:
+        if label in models:
+            written.setdefault(label, set()).add(models[label]._meta.pk.to_python(pk))
+    return written
+
+
 def verify_objects(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> Iterator[tuple[str, ObjectFinding | None]]:
     """(model label, its first problem or None) for every tracked model, then the transaction
     check (``since``: of that transaction on, see ``check_transactions``): (TRANSACTIONS, None)
     when sound, one pair per model with a problem otherwise; nothing where it cannot run
-    (SQLite). Every object is held to its history whatever ``since``."""
+    (SQLite). With ``since``, only the objects written from that transaction on are held to their
+    history (``written_since``); every object otherwise."""
+    written = written_since(since, using) if since and connections[using].vendor == "postgresql" else None
     for model, history in tracked_models():
-        yield model._meta.label, check_state(model, history, using)
+        label = model._meta.label
+        yield label, check_state(model, history, using, None if written is None else written.get(label, set()))
     if connections[using].vendor != "postgresql":
         return
     findings = check_transactions(using=using, since=since)

@@ -43,31 +43,39 @@ def _entry_finding(using: str, code: str, reason, register_id: int, seq: int) ->
 
 def check_unstamped(using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple[str, Finding | ObjectFinding | None]]:
     """Every append-only row carries the id of the transaction that inserted it: NULL means it went
-    in with the triggers off (a forged entry, history row, checkpoint or tree head)."""
+    in with the triggers off (a forged entry, history row, checkpoint or tree head). One query for
+    every table, each looked up by its transaction-id index."""
     models = {model._meta.db_table: model for model in apps.get_models()}
     entries = Entry._meta.db_table
-    for table in append_only_tables(connections[using]):
-        model = models.get(table)
-        if model is None:
-            continue
-        if table == entries:
-            row = _one(
-                using, f"SELECT register_id, seq FROM {_q(table)} WHERE {_q(TXID_COLUMN)} IS NULL ORDER BY id LIMIT 1"
-            )
-            yield (
-                model._meta.label,
-                row and _entry_finding(using, "unstamped", _("entrée écrite les déclencheurs désactivés"), *row),
-            )
-            continue
-        pk = model._meta.pk.column
-        row = _one(using, f"SELECT {_q(pk)} FROM {_q(table)} WHERE {_q(TXID_COLUMN)} IS NULL ORDER BY 1 LIMIT 1")
-        yield (
-            model._meta.label,
-            row
-            and ObjectFinding(
-                model._meta.label, row[0], "unstamped", str(_("ligne écrite les déclencheurs désactivés"))
-            ),
+    tables = [table for table in append_only_tables(connections[using]) if table in models]
+    if not tables:
+        return
+    txid = _q(TXID_COLUMN)
+    # The entries' first unstamped one by (register, seq), the others' by primary key (as text: the
+    # tables' keys differ in type).
+    branches = []
+    for table in tables:
+        pk = _q(models[table]._meta.pk.column)
+        key = ("register_id", "seq", pk) if table == entries else (pk, "NULL", pk)
+        branches.append(
+            f"(SELECT %s, {key[0]}::text, {key[1]}::bigint FROM {_q(table)} WHERE {txid} IS NULL "
+            f"ORDER BY {key[2]} LIMIT 1)"
         )
+    with connections[using].cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(branches), tables)
+        found = {table: (first, seq) for table, first, seq in cursor.fetchall()}
+    for table in tables:
+        model = models[table]
+        if table not in found:
+            yield model._meta.label, None
+        elif table == entries:
+            reason = _("entrée écrite les déclencheurs désactivés")
+            register_id, seq = found[table]
+            yield model._meta.label, _entry_finding(using, "unstamped", reason, int(register_id), seq)
+        else:
+            reason = str(_("ligne écrite les déclencheurs désactivés"))
+            pk = model._meta.pk.to_python(found[table][0])
+            yield model._meta.label, ObjectFinding(model._meta.label, pk, "unstamped", reason)
 
 
 def _entries(since: int) -> str:

@@ -1,25 +1,26 @@
 """RFC 3161 time-stamps of tree heads, by the authority at ``LEDGERS_TSA_URL`` (pyHanko's HTTP
 client). A token is kept base64 (DER ContentInfo); it is valid when its TSTInfo's message imprint
 is the SHA-256 given and its signature verifies under the certificate it carries, and, when
-``LEDGERS_TSA_ROOTS`` names a PEM file of the authority's roots, chains to one of them."""
+``LEDGERS_TSA_ROOTS`` names a PEM file of the authority's roots, chains to one of them.
+
+pyHanko and aiohttp take a second or two to import: they are imported when a token is asked for or
+checked, not by every process that loads the apps (a daily verification's start)."""
 
 import asyncio
 import base64
 from datetime import datetime
 from pathlib import Path
 
-import aiohttp
 from asn1crypto import cms, pem, x509
 from django.conf import settings
-from pyhanko.sign.timestamps import HTTPTimeStamper
-from pyhanko.sign.validation.generic_cms import validate_tst_signed_data
-from pyhanko_certvalidator import ValidationContext
 
 
 def stamp(digest: bytes) -> str:
     """The base64 token of the configured authority over ``digest`` (SHA-256), or "" without one."""
     if not settings.LEDGERS_TSA_URL:
         return ""
+    import aiohttp
+    from pyhanko.sign.timestamps import HTTPTimeStamper
 
     async def request() -> cms.ContentInfo:
         async with aiohttp.ClientSession() as session:
@@ -47,6 +48,9 @@ def token_time(token: str) -> datetime:
 
 
 def token_valid(token: str, digest: bytes) -> bool:
+    from pyhanko.sign.validation.generic_cms import validate_tst_signed_data
+    from pyhanko_certvalidator import ValidationContext
+
     try:
         signed = cms.ContentInfo.load(base64.b64decode(token))["content"]
         roots = _roots()

@@ -211,18 +211,26 @@ def tree_heads_seal(*, now: datetime | None = None) -> list[TreeHead]:
     return made
 
 
-def verify_tree_heads(using: str = DEFAULT_DB_ALIAS, *, counts: bool = True) -> Iterator[tuple[str, Finding | None]]:
+def verify_tree_heads(
+    using: str = DEFAULT_DB_ALIAS, *, counts: bool = True, newest_only: bool = False
+) -> Iterator[tuple[str, Finding | None]]:
     """Each establishment's tree heads: numbered 1, 2, 3…, each signed, hashed and rooted as it
     says, chained to the previous one; and, with ``counts``, no append-only table has lost rows
     that the newest counted (the counts are the whole database's: a witness copy filtered by
-    establishment does not hold them)."""
+    establishment does not hold them). With ``newest_only`` (the daily run), the newest one alone,
+    numbered and chained after the one before it, which the run of its day checked."""
     establishments = Establishment.objects.using(using).filter(tree_heads__isnull=False).distinct()
     for establishment in establishments.order_by("code"):
         name = f"{establishment.code} têtes d'arbre"
         prev, expected, newest = GENESIS_HASH, 1, None
         found = None
         tree_heads = TreeHead.objects.using(using).filter(establishment=establishment).order_by("number")
-        for tree_head in tree_heads.iterator():
+        if newest_only:
+            *before, last = reversed(tree_heads.reverse()[:2])
+            if before:
+                prev, expected = before[0].tree_hash, before[0].number + 1
+            tree_heads = [last]
+        for tree_head in tree_heads if newest_only else tree_heads.iterator():
             doc = document(tree_head)
             problem = (
                 (_("tête d'arbre n° %(n)s manquante") % {"n": expected} if tree_head.number != expected else None)

@@ -18,9 +18,12 @@ import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 
 import orjson
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.models import OuterRef, Q, Subquery
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.db import TXID_COLUMN
@@ -65,7 +68,9 @@ class Finding:
         return f"{self.register}{where} : {self.reason}"
 
 
-def _scan_sql(vendor: str, *, bounded: bool = False) -> str:
+def _scan_sql(vendor: str, *, bounded: bool = False, registers: int = 0) -> str:
+    """The scan of one register from a seq (to another when ``bounded``); of ``registers`` registers
+    each from its own seq, in the order given, with each row's register id after its fields."""
     table = connections[DEFAULT_DB_ALIAS].ops.quote_name(Entry._meta.db_table)
     at, payload, written, digests = "e.recorded_at", "e.payload", "e.written", "e.digests"
     if vendor == "postgresql":  # the timestamp already in its canonical text, the JSON as text for orjson
@@ -80,11 +85,15 @@ def _scan_sql(vendor: str, *, bounded: bool = False) -> str:
         f"CASE WHEN e.corrects_id IS NULL THEN NULL ELSE (SELECT c.seq FROM {table} c WHERE c.id = e.corrects_id) END"
     )
     bound = " AND e.seq <= %s" if bounded else ""
-    return (
+    fields = (
         f"SELECT e.seq, {at}, e.actor, e.role, e.kind, {payload}, {corrects}, e.prev_hash, e.entry_hash, "
-        f"{written}, {digests} "
-        f"FROM {table} e WHERE e.register_id = %s AND e.seq >= %s{bound} ORDER BY e.seq"
+        f"{written}, {digests}"
     )
+    if registers:
+        starts = " OR ".join(["(e.register_id = %s AND e.seq >= %s)"] * registers)
+        order = " ".join(["WHEN %s THEN %s"] * registers)
+        return f"{fields}, e.register_id FROM {table} e WHERE {starts} ORDER BY CASE e.register_id {order} END, e.seq"
+    return f"{fields} FROM {table} e WHERE e.register_id = %s AND e.seq >= %s{bound} ORDER BY e.seq"
 
 
 def _rows(
@@ -97,15 +106,31 @@ def _rows(
 ) -> Iterator[tuple]:
     """The entries of a register from ``start`` on (to ``last``), in seq order, as tuples in
     ROW_KEYS order: the timestamp as canonical text, the payload as stored text (``_hashed``
-    decodes it).
+    decodes it). One ordered index scan (``_scanned``)."""
+    bound = [] if last is None else [last]
+    yield from _scanned(
+        _scan_sql(connections[using].vendor, bounded=last is not None), [register.pk, start, *bound], using, fetch
+    )
 
-    One ordered index scan through a server-side cursor (a chunked cursor: a plain one where
-    DISABLE_SERVER_SIDE_CURSORS says the pooler cannot keep one), ``fetch`` rows a round trip."""
+
+def _rows_from(starts: list[tuple[int, int]], using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple[int, tuple]]:
+    """(register id, row as ``_rows`` gives it) of the entries of each (register id, start seq) of
+    ``starts`` from its start on, register after register in that order: one scan for all."""
+    sql = _scan_sql(connections[using].vendor, registers=len(starts))
+    params = [value for start in starts for value in start]
+    params += [value for position, (pk, _start) in enumerate(starts) for value in (pk, position)]
+    for row in _scanned(sql, params, using, FETCH):
+        yield row[-1], row[:-1]
+
+
+def _scanned(sql: str, params: list, using: str, fetch: int) -> Iterator[tuple]:
+    """The rows of an entries scan through a server-side cursor (a chunked cursor: a plain one where
+    DISABLE_SERVER_SIDE_CURSORS says the pooler cannot keep one), ``fetch`` rows a round trip; the
+    timestamp made canonical text where the database does not."""
     connection = connections[using]
     postgresql = connection.vendor == "postgresql"
     with connection.chunked_cursor() as cursor:
-        bound = [] if last is None else [last]
-        cursor.execute(_scan_sql(connection.vendor, bounded=last is not None), [register.pk, start, *bound])
+        cursor.execute(sql, params)
         while batch := cursor.fetchmany(fetch):
             if postgresql:
                 yield from batch
@@ -219,6 +244,30 @@ def verify_register(
         return verify_in_snapshot(register, anchors, since_checkpoint=since_checkpoint, using=using, head=head)
 
 
+def verify_since(
+    registers: list[Register],
+    anchors: dict[str, dict[int, tuple[str, str]]],
+    *,
+    using: str = DEFAULT_DB_ALIAS,
+    head: bool = True,
+) -> Iterator[tuple[Register, Finding | None]]:
+    """(register, its first problem or None) of each of ``registers`` verified from its last sealed
+    checkpoint on (``anchors`` by register number), in the caller's snapshot: where each walk
+    starts read for all at once (``prepare_since``), then their entries in one scan."""
+    prepared = prepare_since(registers, anchors, using)
+    starts = [(r.pk, ready.walk.start) for r in registers if isinstance(ready := prepared[r.pk], Prepared)]
+    groups = groupby(_rows_from(starts, using) if starts else (), key=itemgetter(0))
+    group = next(groups, None)
+    for register in registers:
+        rows: Iterable[tuple] = ()
+        mine = group is not None and group[0] == register.pk
+        if mine:
+            rows = (row for _pk, row in group[1])
+        yield register, verify_in_snapshot(register, using=using, head=head, prepared=prepared[register.pk], rows=rows)
+        if mine:  # the rest of the register's rows, after a finding, is skipped
+            group = next(groups, None)
+
+
 def first_unsealed_transaction(using: str = DEFAULT_DB_ALIAS) -> int:
     """The oldest transaction among the entries after each register's last checkpoint (every entry
     of a register never sealed): where an incremental verification starts reading entries and
@@ -232,56 +281,84 @@ def first_unsealed_transaction(using: str = DEFAULT_DB_ALIAS) -> int:
     q = connection.ops.quote_name
     txid = q(TXID_COLUMN)
     with connection.cursor() as cursor:
+        # Each register's entries after its checkpoint by the (register, seq) index: OFFSET 0 keeps
+        # the planner from turning min() into a walk of the whole transaction index (or of the
+        # whole table in a join).
         cursor.execute(
-            f"SELECT coalesce(min(e.{txid}), (SELECT max({txid}) + 1 FROM {q(Entry._meta.db_table)})) "
-            f"FROM {q(Register._meta.db_table)} r "
-            f"LEFT JOIN LATERAL (SELECT max(c.seq) AS seq FROM {q(Checkpoint._meta.db_table)} c "
-            "WHERE c.register_id = r.id) c ON TRUE "
-            f"JOIN {q(Entry._meta.db_table)} e ON e.register_id = r.id AND e.seq > coalesce(c.seq, 0) "
-            f"WHERE e.{txid} <> 0"
+            f"SELECT coalesce(min(e.txid), (SELECT max({txid}) + 1 FROM {q(Entry._meta.db_table)})) "
+            f"FROM {q(Register._meta.db_table)} r CROSS JOIN LATERAL (SELECT min(d.{txid}) AS txid FROM "
+            f"(SELECT e.{txid} FROM {q(Entry._meta.db_table)} e WHERE e.register_id = r.id AND e.seq > "
+            f"coalesce((SELECT max(c.seq) FROM {q(Checkpoint._meta.db_table)} c WHERE c.register_id = r.id), 0) "
+            f"AND e.{txid} <> 0 OFFSET 0) d) e"
         )
         (first,) = cursor.fetchone()
     return first or 0
 
 
+def _finder(number: str):
+    """A register's ``finding(seq, code, reason)``."""
+
+    def finding(seq: int | None, code: str, reason) -> Finding:
+        return Finding(number, seq, code, str(reason))
+
+    return finding
+
+
+def _seal_problem(number: str, finding, row: tuple, signed_at: int | None, key: list[bytes]) -> Finding | None:
+    """Why one checkpoint row's seal does not hold (forged, or written by something that does not
+    hold the key; an HMAC one after the signed one at ``signed_at``), or None. ``key`` caches the
+    HMAC key, read at the first HMAC seal."""
+    seq, digest, created_at, mac, key_id, signature = row
+    fields = {"register": number, "seq": seq, "entry_hash": digest, "created_at": created_at}
+    if key_id:
+        valid = signature_valid(key_id, signature, checkpoint_bytes(**fields))
+    elif signed_at is not None:
+        return finding(
+            seq,
+            "checkpoint_hmac_after_signed",
+            _(
+                "le point de contrôle du n° %(seq)s est scellé par HMAC alors que celui du n° %(signed)s "
+                "est déjà signé (Ed25519) : un sceau HMAC n'est plus accepté après une signature"
+            )
+            % {"seq": seq, "signed": signed_at},
+        )
+    else:  # sealed before signatures: an HMAC
+        if not key:
+            key.append(checkpoint_key())
+        valid = mac_valid(key[0], mac, **fields)
+    if not valid:
+        return finding(
+            seq,
+            "checkpoint_mac",
+            _("le point de contrôle du n° %(seq)s n'a pas de sceau valide (faux ou autre clé)") % {"seq": seq},
+        )
+    return None
+
+
 def _sealed(register: Register, finding, using: str = DEFAULT_DB_ALIAS) -> dict[int, tuple[str, str]] | Finding:
     """The register's checkpoints as {seq: (hash, local date)}, or the first one whose seal does
-    not verify under the key (forged, or written by something that does not hold the key), or
-    the first HMAC one after a signed one: sealing has signed since, so whoever still holds the
-    HMAC key could have added it."""
+    not hold (``_seal_problem``): sealing has signed since the first signed one, so whoever still
+    holds the HMAC key could have added an HMAC one after it."""
     rows = (
         Checkpoint.objects.using(using)
         .filter(register=register)
         .order_by("seq")
         .values_list("seq", "entry_hash", "created_at", "mac", "key_id", "signature")
     )
-    sealed, key, signed_at = {}, None, None
-    for seq, digest, created_at, mac, key_id, signature in rows:
-        fields = {"register": register.number, "seq": seq, "entry_hash": digest, "created_at": created_at}
-        if key_id:
-            valid = signature_valid(key_id, signature, checkpoint_bytes(**fields))
-            signed_at = signed_at or seq
-        elif signed_at is not None:
-            return finding(
-                seq,
-                "checkpoint_hmac_after_signed",
-                _(
-                    "le point de contrôle du n° %(seq)s est scellé par HMAC alors que celui du n° %(signed)s "
-                    "est déjà signé (Ed25519) : un sceau HMAC n'est plus accepté après une signature"
-                )
-                % {"seq": seq, "signed": signed_at},
-            )
-        else:  # sealed before signatures: an HMAC
-            key = key or checkpoint_key()
-            valid = mac_valid(key, mac, **fields)
-        if not valid:
-            return finding(
-                seq,
-                "checkpoint_mac",
-                _("le point de contrôle du n° %(seq)s n'a pas de sceau valide (faux ou autre clé)") % {"seq": seq},
-            )
-        sealed[seq] = (digest, format_timestamp(created_at))
+    sealed, key, signed_at = {}, [], None
+    for row in rows:
+        if problem := _seal_problem(register.number, finding, row, signed_at, key):
+            return problem
+        signed_at = signed_at or (row[0] if row[4] else None)
+        sealed[row[0]] = (row[1], format_timestamp(row[2]))
     return sealed
+
+
+def _leaf_anchor(leaves: dict, created_at, number: str) -> dict[int, tuple[str, str]]:
+    if number not in leaves:
+        return {}
+    seq, digest = leaves[number][:2]  # format 2 adds the register's Merkle root
+    return {seq: (digest, format_timestamp(created_at))}
 
 
 def tree_head_anchor(register: Register, using: str = DEFAULT_DB_ALIAS) -> dict[int, tuple[str, str]]:
@@ -295,10 +372,7 @@ def tree_head_anchor(register: Register, using: str = DEFAULT_DB_ALIAS) -> dict[
         .values_list("leaves", "created_at")
         .first()
     )
-    if newest is None or register.number not in newest[0]:
-        return {}
-    seq, digest = newest[0][register.number][:2]  # format 2 adds the register's Merkle root
-    return {seq: (digest, format_timestamp(newest[1]))}
+    return {} if newest is None else _leaf_anchor(*newest, register.number)
 
 
 @dataclass
@@ -312,18 +386,171 @@ class _Walk:
     closing: int | None = None
 
 
-def _resume(register: Register, sealed: dict[int, tuple[str, str]], using: str) -> _Walk:
-    """Start at the last sealed checkpoint: its entry is read again (its hash must still be the
-    sealed one), linked to the previous entry as stored, which the seal covers."""
-    if not sealed:
-        return _Walk()
-    start = max(sealed)
-    entries = Entry.objects.using(using).filter(register=register, seq__lt=start)
-    prev = entries.filter(seq=start - 1).values_list("entry_hash", flat=True).first() or GENESIS_HASH
-    last_visa = entries.filter(kind=EntryKind.VISA).order_by("-seq").values_list("payload__covers_seq", flat=True)
-    closing = entries.filter(kind=EntryKind.CLOSING).values_list("seq", flat=True).first()
-    visaed = last_visa.first()
-    return _Walk(start=start, prev=prev, visaed=visaed if type(visaed) is int else 0, closing=closing)
+@dataclass
+class Prepared:
+    """What a register's verification holds its entries to, read before them: the register row's
+    head, the sealed {seq: (hash, time)} (checkpoints and anchors), where the walk starts, the
+    seqs whose hashes visas read (``wanted``) and those of them before the start (``kept``)."""
+
+    head_seq: int
+    head_hash: str
+    sealed: dict[int, tuple[str, str]]
+    walk: _Walk
+    wanted: set[int]
+    kept: dict[int, str]
+
+
+def _anchored(sealed: dict, anchors: dict[int, tuple[str, str]], finding) -> Finding | None:
+    """Add the anchors to the sealed heads: one that differs from its sealed checkpoint is a finding."""
+    for seq, anchor in anchors.items():
+        if sealed.setdefault(seq, anchor)[0] != anchor[0]:
+            return finding(seq, "checkpoint_hash", _("le point de contrôle scellé diffère de la tête d'arbre signée"))
+    return None
+
+
+def _earlier_problem(sealed: dict, start: int, stored: dict[int, str], finding) -> Finding | None:
+    """Anchors before the start are held to the stored hashes, which the resumed checkpoint's seal
+    covers through the chain."""
+    for seq in sorted(seq for seq in sealed if seq < start and seq in stored):
+        if sealed[seq][0] != stored[seq]:
+            return finding(
+                seq,
+                "checkpoint_hash",
+                _("l'entrée ne correspond plus au point de contrôle scellé le %(date)s") % {"date": sealed[seq][1]},
+            )
+    return None
+
+
+def _prepare(register: Register, anchors: dict[int, tuple[str, str]] | None, using: str) -> Prepared | Finding:
+    """``Prepared`` for a walk from the register's first entry, every checkpoint's seal checked."""
+    finding = _finder(register.number)
+    head_seq, head_hash = (
+        Register.objects.using(using).filter(pk=register.pk).values_list("head_seq", "head_hash").get()
+    )
+    sealed = _sealed(register, finding, using)
+    if isinstance(sealed, Finding):
+        return sealed
+    if problem := _anchored(sealed, {**tree_head_anchor(register, using), **(anchors or {})}, finding):
+        return problem
+    entries = Entry.objects.using(using).filter(register=register)
+    covered = entries.filter(kind=EntryKind.VISA).values_list("payload__covers_seq", flat=True)
+    wanted = {seq for seq in covered if type(seq) is int}
+    return Prepared(head_seq, head_hash, sealed, _Walk(), wanted, {})
+
+
+def prepare_since(
+    registers: list[Register], anchors: dict[str, dict[int, tuple[str, str]]], using: str = DEFAULT_DB_ALIAS
+) -> dict[int, Prepared | Finding]:
+    """{register pk: ``Prepared`` for a walk from its last sealed checkpoint, or the finding that
+    stops it} for all ``registers`` in four queries whatever their number and size: the last
+    checkpoint alone is read and its seal checked (the earlier ones were when it was sealed, and
+    its seal covers them through the chain); from before it, the entry it links to (a closing act
+    there closes the volume), the last visa's range, and the hashes of the anchors (``anchors``
+    by register number, then the newest tree head's leaf) and of the entries that the visas since
+    read. Each lookup goes by the (register, seq) indexes."""
+    last = Checkpoint.objects.using(using).filter(register=OuterRef("pk")).order_by("-seq")
+    # Entries are ordered by establishment by default: each read here orders itself, without the join.
+    before = Entry.objects.using(using).filter(register=OuterRef("pk")).order_by()
+    linked = before.filter(seq=OuterRef("sealed_seq") - 1)
+    fields = ("seq", "entry_hash", "created_at", "mac", "key_id", "signature")
+    rows = {
+        row[0]: row[1:]
+        for row in Register.objects.using(using)
+        .filter(pk__in=[register.pk for register in registers])
+        .annotate(
+            **{f"sealed_{field}": Subquery(last.values(field)[:1]) for field in fields},
+            signed_at=Subquery(last.exclude(key_id="").order_by("seq").values("seq")[:1]),
+            linked_hash=Subquery(linked.values("entry_hash")[:1]),
+            linked_kind=Subquery(linked.values("kind")[:1]),
+            # The whole payload: a key of it through a subquery is not decoded alike on every database.
+            visa=Subquery(
+                before.filter(kind=EntryKind.VISA, seq__lt=OuterRef("sealed_seq"))
+                .order_by("-seq")
+                .values("payload")[:1]
+            ),
+        )
+        .values_list(
+            "pk",
+            "head_seq",
+            "head_hash",
+            *(f"sealed_{field}" for field in fields),
+            "signed_at",
+            "linked_hash",
+            "linked_kind",
+            "visa",
+        )
+    }
+    # The visas since each start, by the visas' index.
+    since = Q(pk__in=[])
+    for pk, row in rows.items():
+        since |= Q(register_id=pk, seq__gte=row[2] or 1)
+    covered: dict[int, list] = {}
+    for pk, seq in (
+        Entry.objects.using(using)
+        .filter(since, kind=EntryKind.VISA)
+        .order_by()
+        .values_list("register_id", "payload__covers_seq")
+    ):
+        covered.setdefault(pk, []).append(seq)
+    newest = TreeHead.objects.using(using).filter(establishment_id=OuterRef("establishment_id")).order_by("-number")
+    leaves = {
+        establishment: (head, at)
+        for establishment, head, at in TreeHead.objects.using(using)
+        .filter(
+            establishment_id__in={register.establishment_id for register in registers},
+            number=Subquery(newest.values("number")[:1]),
+        )
+        .values_list("establishment_id", "leaves", "created_at")
+    }
+    prepared: dict[int, Prepared | Finding] = {}
+    key: list[bytes] = []
+    for register in registers:
+        number, finding = register.number, _finder(register.number)
+        head_seq, head_hash, *last, signed_at, prev, prev_kind, visa = rows[register.pk]
+        sealed, walk = {}, _Walk()
+        if last[0] is not None:
+            if problem := _seal_problem(number, finding, tuple(last), signed_at, key):
+                prepared[register.pk] = problem
+                continue
+            sealed[last[0]] = (last[1], format_timestamp(last[2]))
+            walk = _Walk(
+                start=last[0],
+                prev=prev or GENESIS_HASH,
+                visaed=visaed if isinstance(visa, dict) and type(visaed := visa.get("covers_seq")) is int else 0,
+                closing=last[0] - 1 if prev_kind == EntryKind.CLOSING else None,
+            )
+        held = _leaf_anchor(*leaves[register.establishment_id], number) if register.establishment_id in leaves else {}
+        if problem := _anchored(sealed, {**held, **anchors.get(number, {})}, finding):
+            prepared[register.pk] = problem
+            continue
+        wanted = {seq for seq in covered.get(register.pk, ()) if type(seq) is int}
+        prepared[register.pk] = Prepared(head_seq, head_hash, sealed, walk, wanted, {})
+    # The stored hashes of the anchors and visaed entries before each walk's start: one lookup.
+    pairs = {
+        pk: seqs
+        for pk, ready in prepared.items()
+        if isinstance(ready, Prepared)
+        and (seqs := [seq for seq in {*ready.sealed, *ready.wanted} if seq < ready.walk.start])
+    }
+    stored: dict[int, dict[int, str]] = {}
+    if pairs:
+        wanted = Q(pk__in=[])
+        for pk, seqs in pairs.items():
+            wanted |= Q(register_id=pk, seq__in=seqs)
+        for pk, seq, digest in (
+            Entry.objects.using(using).filter(wanted).values_list("register_id", "seq", "entry_hash")
+        ):
+            stored.setdefault(pk, {})[seq] = digest
+    for register in registers:
+        ready = prepared[register.pk]
+        if not isinstance(ready, Prepared):
+            continue
+        hashes = stored.get(register.pk, {})
+        if problem := _earlier_problem(ready.sealed, ready.walk.start, hashes, _finder(register.number)):
+            prepared[register.pk] = problem
+        else:
+            ready.kept = {seq: hashes[seq] for seq in ready.wanted if seq < ready.walk.start and seq in hashes}
+    return prepared
 
 
 def verify_in_snapshot(
@@ -333,50 +560,32 @@ def verify_in_snapshot(
     since_checkpoint: bool = False,
     using: str = DEFAULT_DB_ALIAS,
     head: bool = True,
+    prepared: Prepared | Finding | None = None,
+    rows: Iterable[tuple] | None = None,
 ) -> Finding | None:
     """``verify_register`` in the caller's snapshot (the sealing of checkpoints verifies first).
     ``anchors``: more {seq: (hash, time)} the chain must hold, as sealed checkpoints (a tree head
     that left the building); the newest tree head's are always added. With ``since_checkpoint``
     the walk starts at the last signed checkpoint, and the anchors before it are held to the
-    stored hashes. Without ``head`` the register row's head is not held to the chain's end (a
-    witness copy receives the register rows as created, not their heads' moves)."""
-    number = register.number
-
-    def finding(seq: int | None, code: str, reason) -> Finding:
-        return Finding(number, seq, code, str(reason))
-
-    registers = Register.objects.using(using).filter(pk=register.pk)
-    head_seq, head_hash = registers.values_list("head_seq", "head_hash").get()
-    sealed = _sealed(register, finding, using)
-    if isinstance(sealed, Finding):
-        return sealed
-    # Resume only at a signed checkpoint; the tree heads' anchors are held below.
-    walk = _resume(register, sealed, using) if since_checkpoint else _Walk()
-    for seq, anchor in {**tree_head_anchor(register, using), **(anchors or {})}.items():
-        if sealed.setdefault(seq, anchor)[0] != anchor[0]:
-            return finding(seq, "checkpoint_hash", _("le point de contrôle scellé diffère de la tête d'arbre signée"))
-    entries = Entry.objects.using(using).filter(register=register)
-    # Anchors before the start are held to the stored hashes, which the resumed checkpoint's
-    # seal covers through the chain.
-    earlier = [seq for seq in sealed if seq < walk.start]
-    for seq, digest in entries.filter(seq__in=earlier).values_list("seq", "entry_hash"):
-        if sealed[seq][0] != digest:
-            return finding(
-                seq,
-                "checkpoint_hash",
-                _("l'entrée ne correspond plus au point de contrôle scellé le %(date)s") % {"date": sealed[seq][1]},
-            )
-    # The seqs that the visas read cover: the only hashes worth keeping while the chain streams
-    # by (those before the start are taken as stored, which the checkpoint's seal covers).
-    covered = entries.filter(kind=EntryKind.VISA, seq__gte=walk.start).values_list("payload__covers_seq", flat=True)
-    wanted = {seq for seq in covered if type(seq) is int}
-    kept: dict[int, str] = dict(
-        entries.filter(seq__in=[seq for seq in wanted if seq < walk.start]).values_list("seq", "entry_hash")
-    )
+    stored hashes (``prepare_since``; ``prepared`` and ``rows``: its answer and the entries from
+    its start, when the caller read them for many registers at once). Without ``head`` the
+    register row's head is not held to the chain's end (a witness copy receives the register rows
+    as created, not their heads' moves)."""
+    number, finding = register.number, _finder(register.number)
+    if prepared is None:
+        prepared = (
+            prepare_since([register], {number: anchors or {}}, using)[register.pk]
+            if since_checkpoint
+            else _prepare(register, anchors, using)
+        )
+    if isinstance(prepared, Finding):
+        return prepared
+    head_seq, head_hash, sealed, walk = prepared.head_seq, prepared.head_hash, prepared.sealed, prepared.walk
+    wanted, kept = prepared.wanted, dict(prepared.kept)
     expected_seq, prev, visaed, closing = walk.start, walk.prev, walk.visaed, walk.closing
     credentials: dict[str, dict | None] = {}
     holders: dict[str, list[tuple[str, str]]] | None = None
-    for row in _rows(register, start=walk.start, using=using):
+    for row in _rows(register, start=walk.start, using=using) if rows is None else rows:
         seq, kind, corrects, prev_hash, stored = row[0], row[4], row[6], row[7], row[8]
         if seq != expected_seq:
             return finding(

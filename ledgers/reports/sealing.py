@@ -21,8 +21,6 @@ from cryptography.hazmat.primitives.serialization import NoEncryption, pkcs12
 from cryptography.x509.oid import NameOID
 from django.conf import settings
 from django.utils.translation import gettext as _
-from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
-from pyhanko.sign import fields, signers
 
 from ledgers.core.models import Establishment
 
@@ -61,6 +59,11 @@ def certificate_source(establishment: Establishment) -> tuple[Path, bytes | None
 
 def seal_pdf(source: BinaryIO, output: BinaryIO, *, establishment: Establishment, reason: str) -> None:
     """Write ``source`` (a PDF) to ``output`` with a PAdES signature covering the whole file."""
+    # pyHanko takes a second to import: imported by the sealing alone, not by every process that
+    # loads the apps (a daily verification's start).
+    from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
+    from pyhanko.sign import fields, signers
+
     path, passphrase = certificate_source(establishment)
     signer = signers.SimpleSigner.load_pkcs12(str(path), passphrase=passphrase)
     if signer is None:  # pyHanko logs why (missing file, wrong passphrase, no key) and returns None

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 import tests.dice.conftest as dice_setup
 from ledgers.core.authz import save_audited
@@ -135,6 +136,30 @@ def test_incremental_verification_reads_only_the_entries_from_the_checkpoint(mc_
     scans = [params for sql, params in executed if "e.seq >= %s ORDER BY e.seq" in sql]
     assert scans == [[mc_register.pk, 51]]  # one scan of the entries, from the checkpoint's
     assert len(executed) <= 10  # and a constant number of lookups around it
+
+
+@pytest.mark.django_db
+def test_the_daily_verification_costs_the_same_queries_whatever_the_sealed_past(mc_org):
+    """``verify_ledgers --since-checkpoint`` reads what was written since the seals: more sealed
+    history before them (entries, objects and their history rows, checkpoints, tree heads) adds no
+    query."""
+
+    def sealed_past(dice: int) -> None:
+        dice_setup.receive_mc(mc_org, dice)
+        assert all(isinstance(sealed, Checkpoint) for sealed in checkpoints_seal(full=True))
+        tree_heads_seal()
+
+    def daily() -> int:
+        dice_setup.receive_mc(mc_org, 1)  # the day's act, after the seals
+        with CaptureQueriesContext(connection) as queries:
+            call_command("verify_ledgers", "--since-checkpoint", stdout=io.StringIO())
+        return len(queries)
+
+    sealed_past(2)
+    first = daily()
+    sealed_past(30)
+    sealed_past(5)
+    assert daily() == first
 
 
 @pytest.mark.django_db
