@@ -1,29 +1,29 @@
 """Verification as the deployed commands run it, on a demo database with bulk entries: the chain
 scan baseline, the chain-only and the full ``verify_ledgers``, and the daily incremental one.
 
-    DATABASE_URL=postgres://… python manage.py migrate && python manage.py seed_demo
-    DATABASE_URL=postgres://… python bench/verify.py [--entries 200000] [--day 1000]
+    DATABASE_URL=postgres://… python manage.py migrate
+    DATABASE_URL=postgres://… python bench/verify.py [--entries 250000] [--day 1000]
 
-Seeds once (a later run with the same ``--entries`` reuses it): beside the demo's houses, a bench
-house with its staff and six registers, filled with ``--entries`` synthetic entries through the
-engine's bulk path (``entries_bulk_append``), as bench/scale.py fills its group. Each run then
-seals every register (``seal_checkpoints``, untimed) and writes a day of a busy house after the
-checkpoints: ``--day`` facts in the bench house's main courante, each its own act
-(``main_courante_record``).
+Seeds once (a later run with ``--entries`` no higher reuses it): the demo's two houses
+(``seed_demo``, run here if the database does not hold them yet) grown to ``--entries`` entries
+in all through the engine's bulk path (bench/history.py's ``more_history``: every open register its
+share, written by the roles that write there, facts dated over the last year). Each run then seals
+every register (``seal_checkpoints``, untimed) and writes a day's ``--day`` entries after the
+checkpoints, shared out the same way.
 
 Measured, in the same run:
-- the anchor: every entry of the database read in seq order through a server-side cursor and
-  SHA-256ed, no checks (bench/scale.py's ``plain_scan``, after /work/shared/anchors'
-  verify_anchor.py), in this process;
+- the anchor: /work/shared/anchors' verify_anchor.py's loop on as many rows as the database holds
+  entries (bench/ledger.py's ``anchor_scan``), in this process;
 - ``manage.py verify_ledgers --chain-only``, ``verify_ledgers`` (full) and ``verify_ledgers
   --since-checkpoint``, each a process of its own, timed end to end from its start as a cron job
   or an operator runs it (Python and Django's start included).
 Goals: chain-only ≥ 0.5x the anchor's speed (anchor s / command s), full ≤ 1.5x the chain-only's
 time, since-checkpoint under 2 s. Best of ``--rounds``, the anchor and the chain-only alternating.
-Run it on a scratch database: the bench house stays (entries are append-only).
+Run it on a scratch database: the entries stay (they are append-only).
 """
 
 import argparse
+import datetime
 import os
 import subprocess
 import sys
@@ -31,55 +31,42 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino_compliance.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
-from scale import KINDS, WRITER, cycled, payload_pools, plain_scan, spread, staff, timed  # noqa: E402 (sets Django up)
 
+from bench.history import DEMO, more_history  # noqa: E402
+from bench.ledger import anchor_scan, raw_connection  # noqa: E402
 from ledgers.core.models import Establishment  # noqa: E402
-from ledgers.core.roles import Role  # noqa: E402
-from ledgers.core.services import establishment_create  # noqa: E402
-from ledgers.registers.models import Register  # noqa: E402
-from ledgers.registers.services import (  # noqa: E402
-    entries_bulk_append,
-    main_courante_record,
-    register_create,
-    register_open,
-)
+from ledgers.registers.models import Entry, Register  # noqa: E402
 
 
-def seed(entries: int) -> Establishment:
-    """The bench house with ``entries`` entries, seeded unless an earlier run did."""
-    code = f"verify{entries}"
-    house = Establishment.objects.filter(code=code).first()
-    if house is not None:
-        print(f"reusing the bench house {code}", flush=True)
-        return house
+def seed(entries: int) -> None:
+    """The demo houses (``seed_demo``) grown to ``entries`` entries, unless an earlier run did."""
+    if not Establishment.objects.filter(code__in=DEMO).exists():
+        call_command("seed_demo", stdout=open(os.devnull, "w"))
+    more = entries - Entry.objects.count()
+    if more <= 0:
+        print(f"reusing the {Entry.objects.count()} entries of an earlier run", flush=True)
+        return
     started = time.perf_counter()
-    house = establishment_create(code=code, name=f"Banc de vérification {entries}", jurisdiction="MC", actor=None)
-    users = staff(house)
-    pools = payload_pools()
-    for kind, count in zip(KINDS, spread(entries, 1)[0], strict=True):
-        register = register_create(establishment=house, kind=kind, actor=users[Role.DIRECTEUR_JEUX])
-        paraphers = register.kind_info.paraph_roles_for(house.jurisdiction)
-        register_open(register=register, actor=next(users[r] for r in paraphers if r in users), paraphe="B.V.")
-        register = Register.objects.get(pk=register.pk)
-        entries_bulk_append(register=register, actor=users[WRITER], role=WRITER, payloads=cycled(pools[kind], count, 0))
-    print(f"seeded {entries} entries in {time.perf_counter() - started:.0f} s", flush=True)
-    return house
+    year_ago = timezone.localdate() - datetime.timedelta(days=365)
+    more_history(total=more, span=(year_ago, timezone.localdate() - datetime.timedelta(days=1)))
+    print(f"seeded {more} entries in {time.perf_counter() - started:.0f} s", flush=True)
 
 
-def day(house: Establishment, facts: int) -> None:
-    """Seal every register, then ``facts`` acts of the day in the house's main courante."""
+def day(facts: int) -> None:
+    """Seal every register, then ``facts`` entries of the day shared out over the houses' registers."""
     call_command("seal_checkpoints", stdout=open(os.devnull, "w"))
-    register = Register.objects.select_related("establishment").get(
-        establishment=house, kind="main_courante", status=Register.Status.OPEN
-    )
-    writer = house.memberships.get(role=WRITER).user
-    at = timezone.localtime().strftime("%Y-%m-%d %H:%M")
-    for n in range(facts):
-        main_courante_record(register=register, actor=writer, event_at=at, subject="Ronde", text=f"Ronde n° {n + 1}")
+    today = timezone.localdate()
+    more_history(total=facts, span=(today, today))
 
 
 def command(*args: str) -> float:
@@ -96,23 +83,25 @@ def command(*args: str) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--entries", type=int, default=200_000, help="bulk entries of the bench house")
+    parser.add_argument("--entries", type=int, default=250_000, help="entries of the demo houses, bulk ones added")
     parser.add_argument("--day", type=int, default=1000, help="acts written after the checkpoints")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of each measure (best kept)")
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         raise SystemExit("bench/verify.py measures PostgreSQL: set DATABASE_URL=postgres://…")
-    house = seed(args.entries)
-    day(house, args.day)
+    seed(args.entries)
+    day(args.day)
     registers = list(Register.objects.order_by("pk"))
+    raw = raw_connection()
     with connection.cursor() as cursor:  # the planner's statistics, as autovacuum keeps them after a load
         cursor.execute("ANALYZE")
     t_anchor = t_chain = t_full = t_since = float("inf")
     for _round in range(args.rounds):  # alternated, so that the machine's load weighs on each
-        t_anchor = min(t_anchor, timed(lambda: plain_scan(registers)))
+        t_anchor = min(t_anchor, anchor_scan(raw, sum(r.head_seq for r in registers)))
         t_chain = min(t_chain, command("--chain-only"))
         t_full = min(t_full, command())
         t_since = min(t_since, command("--since-checkpoint"))
+    raw.close()
     rows = sum(r.head_seq for r in registers)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
