@@ -193,18 +193,17 @@ def _count_acts(est: Establishment, user, seances: list[Seance]) -> list[MainAct
     """The encaisse of each partie ended with its avance, in the open ``seances``: counted first,
     then a second time by another counter (the certifier settles the rest)."""
     acts = []
-    with hooks.seances_read_together(seances, open_parties(est)):  # the parties as the home reads them
-        parties = [session for seance in seances for session in hooks.seance_parties(seance)]
-    uncounted = [session for session in parties if selectors.uncounted(session)]
-    for seance in seances:
-        for session in (session for session in uncounted if session.seance_id == seance.pk):
-            count = getattr(session, "count", None)
-            if session.status != TableSession.Status.CLOSED or (
-                count is not None and (count.status != "awaiting" or count.first_by_id == user.pk)
-            ):
-                continue
-            label = _("Comptée — table %(t)s") % {"t": session.table.number}
-            acts.append(MainAct(label, url=reverse("cash:count", args=[session.pk]), order=15))
+    # The parties as the home reads them (by table number), séance after séance.
+    order = {seance.pk: i for i, seance in enumerate(seances)}
+    parties = sorted((s for s in open_parties(est) if s.seance_id in order), key=lambda s: order[s.seance_id])
+    for session in (session for session in parties if selectors.uncounted(session)):
+        count = getattr(session, "count", None)
+        if session.status != TableSession.Status.CLOSED or (
+            count is not None and (count.status != "awaiting" or count.first_by_id == user.pk)
+        ):
+            continue
+        label = _("Comptée — table %(t)s") % {"t": session.table.number}
+        acts.append(MainAct(label, url=reverse("cash:count", args=[session.pk]), order=15))
     return acts[:SHOWN]
 
 

@@ -290,15 +290,10 @@ def month_end_counts(establishment: Establishment, year: int, month: int) -> Que
     )
 
 
-def month_end_count(establishment: Establishment, year: int, month: int) -> SlotCount | None:
-    """The closed count dated on the month's last day (a month-end or season-end count)."""
-    return month_end_counts(establishment, year, month).first()
-
-
 def check_month_end_count(establishment: Establishment, year: int, month: int) -> None:
     """The month closes (modèle 32, read at the month-end count: art. 68-25) only once its
     month-end count is closed (SLOT-46)."""
-    if month_end_count(establishment, year, month) is None:
+    if not month_end_counts(establishment, year, month).exists():
         raise RuleViolation(
             "SLOT-46", _("Aucune comptée de fin de mois close le dernier jour du mois : le mois ne peut être arrêté.")
         )
