@@ -205,5 +205,14 @@ LIMIT_SETTERS = {"MC": (Role.DIRECTEUR_JEUX, Role.SOUS_DIRECTEUR), "FR": (Role.D
 
 
 def staffing_for(table: GamingTable, seats: int | None = None) -> Staffing | None:
-    variants = STAFFING.get((table.establishment.jurisdiction, table.game), ())
-    return next((v for v in variants if v.applies(seats or table.seats)), None)
+    return staffing_of(table.establishment.jurisdiction, table.game, seats or table.seats)
+
+
+def staffing_of(jurisdiction: str, game: str, seats: int) -> Staffing | None:
+    """The composition the text fixes for a table of ``game`` with ``seats`` seats, if any."""
+    return next((v for v in STAFFING.get((jurisdiction, game), ()) if v.applies(seats)), None)
+
+
+def staffed_games(jurisdiction: str) -> set[str]:
+    """The games for which the texts of ``jurisdiction`` fix a composition (for some seats)."""
+    return {game for (where, game) in STAFFING if where == jurisdiction}

@@ -1,4 +1,5 @@
 import datetime
+import operator
 from zoneinfo import ZoneInfo
 
 from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery
@@ -7,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.models import Establishment, Seance, TableSession
 
 from .models import ClosingExtension, PartieBanker, StaffAssignment, TableLimits
-from .rules import Position, staffing_for
+from .rules import Position, staffed_games, staffing_for, staffing_of
 
 
 def staff_of(session: TableSession) -> QuerySet[StaffAssignment]:
@@ -49,17 +50,12 @@ def exceptions(
     establishment: Establishment, days: int = 90, latest: int | None = None
 ) -> list[tuple[str, str, TableSession]]:
     """FLAG rows for the exceptions list, (requirement, what, table-partie), over the séances of
-    the last ``days`` days: flagged assignments and reliefs (GAME-10, 15, 42), and table-parties
-    opened with no staff logged although their text fixes a composition. A fixed number of
-    queries, whatever the history. With ``latest``, only the ``latest`` rows of the most recent
-    séances, oldest first, each source read from the most recent down until it has given as many."""
+    the last ``days`` days: flagged assignments and reliefs (GAME-10, 15, 42), table-parties
+    opened with no staff logged although their text fixes a composition, banks à tout va with no
+    banker (GAME-31) and MC parties closed late (GAME-29). Three queries, whatever the history.
+    With ``latest``, only the ``latest`` rows of the most recent séances, oldest first, each
+    source giving at most that many, the most recent."""
     since = establishment.localtime().date() - datetime.timedelta(days=days)
-    sessions = (
-        TableSession.objects.filter(seance__establishment=establishment, seance__date__gte=since)
-        .filter(opened_at__isnull=False)
-        .select_related("table__establishment", "seance")
-        .order_by("-seance__date", "-opened_at", "-pk")
-    )
     duties = (
         StaffAssignment.objects.filter(table_session__seance__establishment=establishment)
         .filter(table_session__seance__date__gte=since)
@@ -72,77 +68,113 @@ def exceptions(
         for duty in (duties[:latest] if latest else duties)
         for flag in duty.flags
     ]
-    # The parties opened with no staff logged and the banks à tout va with no banker, read in one scan.
-    unstaffed, banks = [], []
-    bank = Q(table__game="banque_tout_va") & ~Exists(PartieBanker.objects.filter(table_session=OuterRef("pk")))
-    lacking = with_seats(sessions).annotate(
-        no_staff=~Exists(StaffAssignment.objects.filter(table_session=OuterRef("pk"))),
-        no_banker=ExpressionWrapper(bank, output_field=BooleanField()),
-    )
-    for session in lacking.filter(Q(no_staff=True) | Q(no_banker=True)).iterator(chunk_size=100):
-        staffing = staffing_for(session.table, session.limits_seats) if session.no_staff else None
-        if staffing is not None and not (latest and len(unstaffed) == latest):
-            # Named by its game: each composition's flag says which tables it is about.
-            what = _("%(game)s : table ouverte sans personnel inscrit") % {"game": session.table.get_game_display()}
-            unstaffed.append((staffing.code, str(what), session))
-        if session.no_banker and not (latest and len(banks) == latest):
-            banks.append(("GAME-31", str(_("Banque à tout va ouverte sans banquier agréé désigné")), session))
-        if latest and len(unstaffed) == len(banks) == latest:
-            break
-    rows += unstaffed
+    unstaffed, late, banks = _flagged_parties(establishment, since, latest)
+    # Only the parties shown are read whole: the scan read a few values of every candidate.
+    shown = TableSession.objects.select_related("table__establishment", "seance__establishment")
+    parties = shown.in_bulk([pk for _code, pk in unstaffed] + late + banks)
     rows += [
-        ("GAME-29", str(_("Partie fermée après l'heure de fermeture sans prolongation inscrite")), session)
-        for session in closed_late_without_extension(establishment, days=days, latest=latest)
+        # Named by its game: each composition's flag says which tables it is about.
+        (
+            code,
+            str(_("%(game)s : table ouverte sans personnel inscrit") % {"game": parties[pk].table.get_game_display()}),
+            parties[pk],
+        )
+        for code, pk in unstaffed
     ]
-    rows += banks
+    rows += [
+        ("GAME-29", str(_("Partie fermée après l'heure de fermeture sans prolongation inscrite")), parties[pk])
+        for pk in late
+    ]
+    rows += [("GAME-31", str(_("Banque à tout va ouverte sans banquier agréé désigné")), parties[pk]) for pk in banks]
     if not latest:
         return rows
     rows.sort(key=lambda row: (row[2].seance.date, row[2].opened_at.timestamp() if row[2].opened_at else 0, row[2].pk))
     return rows[-latest:]
 
 
-def closing_time(seance: Seance) -> datetime.datetime | None:
-    """The closing time the house fixes for the séance (SET-25: period → ["HH:MM", days after the
-    séance's date]), or None where none is set."""
-    fixed = ((seance.establishment.setting("SET-25") or {}).get("closing") or {}).get(seance.period)
-    if not fixed:
+# What the flags of a table-partie are decided on, read for every candidate.
+FLAG_FIELDS = ("pk", "seance__date", "seance__period", "opened_at", "closed_at", "table__game", "table__seats")
+FLAG_FIELDS += ("limits_seats", "no_staff", "no_banker", "extended_to")
+
+
+def _flagged_parties(
+    establishment: Establishment, since: datetime.date, latest: int | None
+) -> tuple[list[tuple[str, int]], list[int], list[int]]:
+    """The table-parties of the séances since ``since`` that a flag names, read as a few values in
+    one query: (composition's code, pk) of those opened with no staff logged, most recent first;
+    the pks of the MC ones closed after their closing time with no extension reaching their end
+    (GAME-29), oldest first; the pks of the banks à tout va with no banker named (GAME-31), most
+    recent first. With ``latest``, each list holds the ``latest`` most recent at most."""
+    jurisdiction = establishment.jurisdiction
+    fixed = _fixed_closings(establishment) if jurisdiction == "MC" else {}
+    bank = Q(table__game="banque_tout_va") & ~Exists(PartieBanker.objects.filter(table_session=OuterRef("pk")))
+    # Each partie with the latest end its extensions give it, read with it (not every extension of the period).
+    extended_to = ClosingExtension.objects.filter(table_session=OuterRef("pk")).order_by("-new_end").values("new_end")
+    candidates = (
+        with_seats(TableSession.objects.filter(seance__establishment=establishment, seance__date__gte=since))
+        .annotate(
+            no_staff=~Exists(StaffAssignment.objects.filter(table_session=OuterRef("pk"))),
+            no_banker=ExpressionWrapper(bank, output_field=BooleanField()),
+            extended_to=Subquery(extended_to[:1]),
+        )
+        .filter(
+            Q(opened_at__isnull=False)
+            & (Q(no_staff=True, table__game__in=staffed_games(jurisdiction)) | Q(no_banker=True))
+            | Q(closed_at__isnull=False, seance__period__in=list(fixed))
+        )
+        .values_list(*FLAG_FIELDS, named=True)
+    )
+    unstaffed, late, banks = [], [], []
+    for row in candidates:
+        recent = (row.seance__date, row.opened_at, row.pk)
+        seats = row.limits_seats or row.table__seats
+        if row.opened_at and row.no_staff and (staffing := staffing_of(jurisdiction, row.table__game, seats)):
+            unstaffed.append((recent, (staffing.code, row.pk)))
+        if row.opened_at and row.no_banker:
+            banks.append((recent, row.pk))
+        closing = _closing_at(fixed, establishment.timezone, row.seance__date, row.seance__period)
+        if (
+            row.closed_at
+            and closing
+            and row.closed_at > closing
+            and not (row.extended_to and row.closed_at <= row.extended_to)
+        ):
+            late.append(((row.seance__date, row.closed_at, row.pk), row.pk))
+
+    def most_recent(found: list) -> list:
+        return [item for _order, item in sorted(found, key=operator.itemgetter(0), reverse=True)[:latest]]
+
+    return most_recent(unstaffed), most_recent(late)[::-1], most_recent(banks)
+
+
+def _fixed_closings(establishment: Establishment) -> dict[str, list]:
+    """The closing times the house fixes (SET-25): period → ["HH:MM", days after the séance's date]."""
+    return (establishment.setting("SET-25") or {}).get("closing") or {}
+
+
+def _closing_at(fixed: dict[str, list], timezone: str, day: datetime.date, period: str) -> datetime.datetime | None:
+    if not (closing := fixed.get(period)):
         return None
-    at, days = fixed
-    local = datetime.datetime.combine(seance.date + datetime.timedelta(days=days), datetime.time.fromisoformat(at))
-    return local.replace(tzinfo=ZoneInfo(seance.establishment.timezone))
+    at, days = closing
+    local = datetime.datetime.combine(day + datetime.timedelta(days=days), datetime.time.fromisoformat(at))
+    return local.replace(tzinfo=ZoneInfo(timezone))
+
+
+def closing_time(seance: Seance) -> datetime.datetime | None:
+    """The closing time the house fixes for the séance (SET-25), or None where none is set."""
+    return _closing_at(_fixed_closings(seance.establishment), seance.establishment.timezone, seance.date, seance.period)
 
 
 def closed_late_without_extension(
     establishment: Establishment, days: int = 90, latest: int | None = None
 ) -> list[TableSession]:
     """MC table-parties closed after their séance's closing time (SET-25) with no extension
-    decision reaching their end (GAME-29 FLAG), over the last ``days`` days; with ``latest``, the
-    most recent ones only, read from the most recent down until that many are found."""
-    if establishment.jurisdiction != "MC":
-        return []
-    late = []
+    decision reaching their end (GAME-29 FLAG), over the last ``days`` days, oldest first; with
+    ``latest``, the most recent ones only."""
     since = establishment.localtime().date() - datetime.timedelta(days=days)
-    # Each partie with the latest end its extensions give it, read with it (not every extension of the period).
-    extended_to = ClosingExtension.objects.filter(table_session=OuterRef("pk")).order_by("-new_end").values("new_end")
-    closed = (
-        TableSession.objects.filter(
-            seance__establishment=establishment, closed_at__isnull=False, seance__date__gte=since
-        )
-        .select_related("seance__establishment", "table")
-        .annotate(extended_to=Subquery(extended_to[:1]))
-    )
-    for session in closed.order_by("-seance__date", "-closed_at", "-pk").iterator(chunk_size=100):
-        closing = closing_time(session.seance)
-        if (
-            closing is not None
-            and session.closed_at > closing
-            and not (session.extended_to is not None and session.closed_at <= session.extended_to)
-        ):
-            late.append(session)
-            if latest and len(late) == latest:
-                break
-    late.reverse()
-    return late
+    late = _flagged_parties(establishment, since, latest)[1]
+    parties = TableSession.objects.select_related("seance__establishment", "table").in_bulk(late)
+    return [parties[pk] for pk in late]
 
 
 def banker_of(session: TableSession) -> PartieBanker | None:

@@ -182,3 +182,37 @@ def test_game_29_only_chemin_de_fer_and_api(mco, late_partie, session):
         format="json",
     )
     assert done.status_code == 201 and ClosingExtension.objects.count() == 1
+
+
+def test_game_29_game_31_the_flags_of_the_parties_read_in_three_queries_whatever_their_number(
+    mco, late_partie, session, django_assert_num_queries
+):
+    """The home's flags: a partie closed late (GAME-29), a bank with no banker (GAME-31) and parties
+    opened with no staff logged, each source cut at the latest shown, read in three queries."""
+    table_session_close(session=late_partie, actor=mco.directeur_jeux)
+    table_session_open(session=session, actor=mco.directeur_jeux)
+
+    def flags(latest):
+        with django_assert_num_queries(3):
+            return [(code, s.pk) for code, _what, s in table_selectors.exceptions(mco.est, latest=latest)]
+
+    assert flags(None) == [
+        ("GAME-31", session.pk),
+        ("GAME-27", late_partie.pk),
+        ("GAME-29", late_partie.pk),
+        ("GAME-31", session.pk),
+    ]
+    blackjacks = []
+    for number in ("BJ1", "BJ2", "BJ3"):
+        table = GamingTableFactory(establishment=mco.est, number=number, game="blackjack")
+        prepared = table_session_prepare(seance=session.seance, table=table, actor=mco.directeur_jeux)
+        blackjacks.append(table_session_open(session=prepared, actor=mco.directeur_jeux).pk)
+    newest_first = [("GAME-02", pk) for pk in reversed(blackjacks)]
+    assert flags(None) == [
+        *newest_first,
+        ("GAME-31", session.pk),
+        ("GAME-27", late_partie.pk),
+        ("GAME-29", late_partie.pk),
+        ("GAME-31", session.pk),
+    ]
+    assert flags(2) == newest_first[:2][::-1]
