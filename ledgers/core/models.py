@@ -144,6 +144,10 @@ class GamingTable(models.Model):
     def __str__(self) -> str:
         return f"{self.get_game_display()} n° {self.number}"
 
+    def get_game_display(self) -> str:
+        # Django's would translate every game's label to find this one's: tables are named on most pages.
+        return str(GAMES[self.game].label) if self.game in GAMES else self.game
+
     @property
     def game_info(self) -> Game:
         return GAMES[self.game]
