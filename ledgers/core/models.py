@@ -13,6 +13,15 @@ from .jurisdictions import PROFILES, Jurisdiction, Profile
 from .roles import Role
 
 
+def choice_label(choices: type[models.Choices], value: str) -> str:
+    """``value``'s label among ``choices`` (``value`` itself if it is none of them). Django's
+    ``get_FOO_display`` translates every label of the field to find it; this translates one."""
+    try:
+        return str(choices(value).label)
+    except ValueError:
+        return value
+
+
 class Establishment(models.Model):
     code = models.SlugField(_("code"), max_length=20, unique=True)
     name = models.CharField(_("nom"), max_length=200)
@@ -183,6 +192,9 @@ class Seance(models.Model):
 
     def __str__(self) -> str:
         return f"{self.date:%d/%m/%Y} — {self.get_period_display()}"
+
+    def get_period_display(self) -> str:  # séances are named on most pages
+        return choice_label(SeancePeriod, self.period)
 
 
 class TableSession(models.Model):

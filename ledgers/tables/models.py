@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 from simple_history.models import HistoricalRecords
 
-from ledgers.core.models import TableSession
+from ledgers.core.models import TableSession, choice_label
 
 from .rules import Position
 
@@ -39,6 +39,9 @@ class StaffAssignment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_position_display()} — {self.person.get_full_name() or self.person}"
+
+    def get_position_display(self) -> str:
+        return choice_label(Position, self.position)
 
 
 class TableLimits(models.Model):

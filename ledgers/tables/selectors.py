@@ -125,6 +125,7 @@ def _flagged_parties(
         .values_list(*FLAG_FIELDS, named=True)
     )
     unstaffed, late, banks = [], [], []
+    zone = establishment.timezone
     for row in candidates:
         recent = (row.seance__date, row.opened_at, row.pk)
         seats = row.limits_seats or row.table__seats
@@ -132,7 +133,7 @@ def _flagged_parties(
             unstaffed.append((recent, (staffing.code, row.pk)))
         if row.opened_at and row.no_banker:
             banks.append((recent, row.pk))
-        closing = _closing_at(fixed, establishment.timezone, row.seance__date, row.seance__period)
+        closing = _closing_at(fixed, zone, row.seance__date, row.seance__period)
         if (
             row.closed_at
             and closing
