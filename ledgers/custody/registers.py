@@ -1,3 +1,5 @@
+import functools
+
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -143,6 +145,13 @@ TABLE_MOVEMENTS = register_kind(
 def domain_qualifiers() -> dict:
     """The intake and annex registers are qualified by a domain's code ("cards") or by one of its
     categories ("des", "cards-sixain"): their titles name them as the domain does."""
+    return _domain_qualifiers(translation.get_language())
+
+
+@functools.cache
+def _domain_qualifiers(language: str | None) -> dict:
+    """``domain_qualifiers`` in ``language`` (the active one): the domains are declared at start-up,
+    and every register title of a page asks."""
     labels = {}
     for domain in all_domains():
         labels[domain.code] = domain.label
