@@ -126,7 +126,7 @@ def seance_days(est: Establishment, count: int, span: Span | None) -> list[datet
     if span is not None:
         return spread_days(span, count)
     held = Seance.objects.filter(establishment=est, status=Seance.Status.CLOSED)
-    days = sorted(set(held.values_list("date", flat=True)))[-count:]
+    days = sorted(set(held.values_list("date", flat=True)))[-count:] if count else []
     assert len(days) == count, days
     return days
 
