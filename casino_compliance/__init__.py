@@ -1,3 +1,2 @@
-from .celery import app as celery_app
-
-__all__ = ("celery_app",)
+"""The project: settings, URLs, WSGI/ASGI. The Celery app (``celery.py``) is imported by the tasks modules
+that bind to it and found by ``celery -A casino_compliance``, not here: commands and requests start without Celery."""

@@ -16,7 +16,6 @@ from django.utils import timezone
 from ledgers.core.models import Establishment
 from ledgers.registers.models import Register
 from ledgers.registers.verification import export_lines
-from ledgers.reports.documents import register_pdf
 
 from .retention import period_bounds, period_label
 
@@ -49,6 +48,8 @@ def _digest(path: Path) -> str:
 
 def build_archive(establishment: Establishment, season: int, directory: Path, *, sealed: bool = True) -> dict:
     """Write the period's files and their manifest into ``directory``; return the manifest."""
+    from ledgers.reports.documents import register_pdf  # reportlab: loaded when an archive is built
+
     directory.mkdir(parents=True, exist_ok=True)
     first, last = period_bounds(establishment, season)
     files = []

@@ -4,7 +4,6 @@ from decimal import ROUND_CEILING, Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
-from num2words import num2words
 
 CENT = Decimal("0.01")
 
@@ -27,6 +26,8 @@ def amount_in_words(amount: Decimal) -> str:
     """An amount in euros written in French words, as a register is "arrêté en toutes lettres".
     num2words writes the numbers; its currency mode reads integers as cents and writes "zéro
     centimes" and "un million euros", so the euro grammar is done here."""
+    from num2words import num2words  # its sixty modules of languages, loaded when an amount is written out
+
     amount = Decimal(amount).quantize(CENT)
     sign = "moins " if amount < 0 else ""
     euros, cents = divmod(int(abs(amount) * 100), 100)

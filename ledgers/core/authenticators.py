@@ -155,7 +155,7 @@ def totp_revoke(*, device: TOTPDevice, actor: AbstractBaseUser, establishment: E
 def passkey_register(
     *, user: AbstractBaseUser, establishment: Establishment, name: str, credential: dict[str, Any]
 ) -> Passkey:
-    """A passkey of ``user`` (``credential``: what ``passkeys.registration_verify`` read from the
+    """A passkey of ``user`` (``credential``: what ``ceremonies.registration_verify`` read from the
     authenticator), with the line naming its credential id and public key."""
     name = name.strip() or str(_("Clé d'accès"))
     if Passkey.objects.filter(credential_id=credential["credential_id"]).exists():
@@ -242,7 +242,8 @@ def passkey_registration_begin(user: AbstractBaseUser) -> dict[str, Any]:
     (valid ten minutes), which the registration sends back."""
     from django.core import signing
 
-    from ledgers.signatures.passkeys import b64u, registration_options
+    from ledgers.signatures.ceremonies import registration_options
+    from ledgers.signatures.passkeys import b64u
 
     options, challenge = registration_options(user)
     state = signing.dumps({"user": user.pk, "challenge": b64u(challenge)}, salt=PASSKEY_STATE_SALT)
@@ -254,7 +255,8 @@ def passkey_registration_finish(
 ) -> Passkey:
     from django.core import signing
 
-    from ledgers.signatures.passkeys import registration_verify, unb64u
+    from ledgers.signatures.ceremonies import registration_verify
+    from ledgers.signatures.passkeys import unb64u
 
     try:
         held = signing.loads(state, salt=PASSKEY_STATE_SALT, max_age=600)

@@ -1,19 +1,19 @@
 import logging
 
-from celery import shared_task
+from casino_compliance.celery import app
 
 from .directory import sync_directory
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(acks_late=True)
+@app.task(acks_late=True)
 def directory_sync_task() -> dict[str, int]:
     result = sync_directory()
     return {"checked": result.checked, "disabled": result.disabled}
 
 
-@shared_task(acks_late=True, bind=True, max_retries=8, retry_backoff=60)
+@app.task(acks_late=True, bind=True, max_retries=8, retry_backoff=60)
 def invitation_mail_task(self, user_id: int, establishment_id: int) -> bool:
     """Mail an invitation's link, made now (it is kept nowhere), retried while the mail server
     refuses it; in-process, a refusal is logged and the directorate sends the invitation again."""

@@ -1,9 +1,9 @@
-from celery import shared_task
+from casino_compliance.celery import app
 
 from . import services
 
 
-@shared_task(acks_late=True, bind=True, max_retries=None)
+@app.task(acks_late=True, bind=True, max_retries=None)
 def mail_deliver_task(self, mail_id: int) -> bool:
     """Retried with the outbox row's backoff while the mail server refuses (it stays pending)."""
     try:
@@ -17,12 +17,12 @@ def mail_deliver_task(self, mail_id: int) -> bool:
         raise self.retry(exc=exc, eta=mail.next_attempt_at) from exc
 
 
-@shared_task(acks_late=True)
+@app.task(acks_late=True)
 def mails_flush_task() -> int:
     """Send what is due in the outbox: mails whose task was lost, or whose retry has come."""
     return services.mails_flush()
 
 
-@shared_task(acks_late=True)
+@app.task(acks_late=True)
 def notices_escalate_task() -> int:
     return services.notices_escalate()

@@ -3,7 +3,7 @@ witnesses' cosignatures of the sealed heads."""
 
 import logging
 
-from celery import shared_task
+from casino_compliance.celery import app
 
 from .cosign import cosignatures_request
 from .services import checkpoints_seal
@@ -13,7 +13,7 @@ from .verification import Finding
 logger = logging.getLogger("ledgers.checkpoints")
 
 
-@shared_task(acks_late=True)
+@app.task(acks_late=True)
 def checkpoints_seal_task() -> None:
     """Seal, and log every checkpoint and tree head (ship this logger off the database host: each line is an
     anchor) and every register refused because it does not verify; then ask the witnesses to cosign

@@ -20,8 +20,7 @@ from django.utils.translation import gettext as _
 from ledgers.core.models import Seance
 from ledgers.registers.kinds import RegisterKind, column_readers
 from ledgers.registers.models import EntryKind, Register
-from ledgers.registers.printing.formats import Formatter, lookup
-from ledgers.registers.printing.register import author_width
+from ledgers.registers.printing.formats import Formatter, author_width, lookup
 from ledgers.registers.selectors import PrintedEntry, entries_for_print
 
 Column = tuple[str, float | None, float]  # label, fixed width in points or None, relative weight

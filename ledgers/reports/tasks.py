@@ -2,7 +2,7 @@
 the message to another), retries with backoff on transient database errors; the services make a
 second delivery harmless."""
 
-from celery import shared_task
+from casino_compliance.celery import app
 
 from .services import TRANSIENT_ERRORS, daily_reports_schedule, report_jobs_recover, report_run
 
@@ -15,16 +15,16 @@ RETRY = {
 }
 
 
-@shared_task(bind=True, acks_late=True, **RETRY)
+@app.task(bind=True, acks_late=True, **RETRY)
 def report_run_task(self, job_id: int) -> None:
     report_run(job_id=job_id, final_attempt=self.request.retries >= self.max_retries)
 
 
-@shared_task(acks_late=True, **RETRY)
+@app.task(acks_late=True, **RETRY)
 def daily_reports_task() -> None:
     daily_reports_schedule()
 
 
-@shared_task(acks_late=True, **RETRY)
+@app.task(acks_late=True, **RETRY)
 def report_jobs_recover_task() -> None:
     report_jobs_recover()

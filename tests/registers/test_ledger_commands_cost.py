@@ -1,12 +1,28 @@
 """The commands that read the ledgers, and those a scheduled job runs, start without Django's system
-checks; the entries table carries no index another one already provides (each one costs every
+checks, and the ledger commands without the libraries of the web pages, the worker and the printed
+documents; the entries table carries no index another one already provides (each one costs every
 append)."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 from django.core.management import load_command_class
 from django.db import connection
 
-LEDGER_COMMANDS = ("verify_ledgers", "export_register", "list_registers", "prove_entry", "seal_checkpoints")
+LEDGER_COMMANDS = (
+    "verify_ledgers",
+    "export_register",
+    "list_registers",
+    "prove_entry",
+    "prove_consistency",
+    "seal_checkpoints",
+)
+# Each loaded where it serves: Celery by the tasks modules, webauthn by the passkey ceremonies of the
+# web pages, reportlab when a register is printed, num2words when an amount is written in words.
+NOT_AT_START = ("celery", "webauthn", "reportlab", "num2words")
 # Run by cron where no Celery beat runs (docs/operations.md).
 SCHEDULED_COMMANDS = (("ledgers.reports", "recover_report_jobs"), ("ledgers.core", "sync_directory"))
 
@@ -16,6 +32,22 @@ SCHEDULED_COMMANDS = (("ledgers.reports", "recover_report_jobs"), ("ledgers.core
 )
 def test_ledger_commands_skip_the_system_checks(app, name):
     assert load_command_class(app, name).requires_system_checks == []
+
+
+def test_ledger_commands_start_without_the_web_worker_and_printing_libraries():
+    """A fresh interpreter sets Django up and loads the ledger commands, as ``manage.py`` does."""
+    code = (
+        "import sys, django\n"
+        "django.setup()\n"
+        "from django.core.management import load_command_class\n"
+        f"for name in {LEDGER_COMMANDS!r}:\n"
+        "    load_command_class('ledgers.registers', name)\n"
+        "print(*sorted({module.split('.')[0] for module in sys.modules}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(settings.BASE_DIR))
+    assert done.returncode == 0, done.stderr
+    assert "django" in done.stdout.split()
+    assert set(done.stdout.split()) & set(NOT_AT_START) == set()
 
 
 @pytest.mark.postgresql

@@ -8,8 +8,7 @@ from django.utils import translation
 from ledgers.core.models import Establishment
 from ledgers.registers.kinds import all_kinds
 from ledgers.registers.printing.blocks import BODY_HEIGHT, Table
-from ledgers.registers.printing.formats import Formatter, lookup
-from ledgers.registers.printing.register import author_width
+from ledgers.registers.printing.formats import Formatter, author_width, lookup
 from ledgers.registers.synthetic import synthetic_payload, synthetic_payloads
 
 START = datetime.datetime(2025, 3, 14, 20, 0)

@@ -1,5 +1,6 @@
 """How values print: dates in the establishment's time zone and the reader's language, payload
-values (lists, mappings, booleans, ISO dates written as strings) and role names."""
+values (lists, mappings, booleans, ISO dates written as strings) and role names, and the room the
+author's name and role take. Without reportlab: the daily report's sections read it at start-up."""
 
 from datetime import date, datetime
 from typing import Any
@@ -17,6 +18,11 @@ from ..models import SYSTEM_ROLE
 # Day first in both languages, the month in words in English (where "03/04" reads both ways).
 DATETIME_FORMATS = {"fr": "%d/%m/%Y %H:%M:%S", "en": "%d %b %Y %H:%M:%S"}
 DATE_FORMATS = {"fr": "%d/%m/%Y", "en": "%d %b %Y"}
+
+
+def author_width(columns: tuple) -> float:
+    """Room for "name — role" on one line, unless the kind's own columns need it."""
+    return 140.0 if len(columns) <= 4 else 100.0
 
 
 def lookup(payload: Any, key: str) -> Any:

@@ -51,16 +51,11 @@ from .blocks import (
 )
 from .document import Volume
 from .fonts import BOLD, REGULAR
-from .formats import Formatter, lookup
+from .formats import Formatter, author_width, lookup
 from .models import VolumeBoundary
 
 DIGEST_CHARS = 16  # hex characters of the last entry's hash printed in every page footer
 FOOTER_BOX = 38.0
-
-
-def author_width(columns: tuple) -> float:
-    """Room for "name — role" on one line, unless the kind's own columns need it."""
-    return 140.0 if len(columns) <= 4 else 100.0
 
 
 VOLUME_PAGES = 500  # pages of entries per volume, unless settings.REGISTER_VOLUME_PAGES says otherwise
