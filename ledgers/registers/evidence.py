@@ -270,51 +270,49 @@ ROW_DIGESTS = "history digests"
 
 def check_row_digests(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> list[ObjectFinding]:
     """History rows that no longer match the digest an entry of format 3 sealed (changed in
-    place, or gone): the first of each model, naming the object, the history row and the entry.
-    Entries are read in batches; the rows they name are read by history id."""
-    from .digests import sealed_digests, stored_digests
+    place, or gone): the first of each model by history id, naming the object, the history row and
+    the (last) entry that sealed the digest it no longer has. Every entry of a transaction seals
+    the rows its transaction wrote so far, so a row is sealed many times over: the digests are
+    gathered first, each row's distinct ones once (memory grows with the history rows, not the
+    entries), then each row is read and digested once, by history id."""
+    from .digests import sealed_digests
 
     if connections[using].vendor != "postgresql":
         return []
-    found: dict[str, ObjectFinding] = {}
     labels = {model._meta.label for model, _history in tracked_models()}
-    batch: dict[str, dict[int, tuple[str, int, str]]] = {}
-    pending = 0
+    sealed: dict[str, dict[int, dict[str, tuple[str, int]]]] = {}
+    for number, seq, label, rows in sealed_digests(using, since):
+        if label in labels:
+            by_hid = sealed.setdefault(label, {})
+            for hid, digest in rows.items():
+                by_hid.setdefault(int(hid), {})[digest] = (number, seq)
+    return [finding for label in sorted(sealed) if (finding := _row_digest_finding(label, sealed[label], using))]
 
-    def flush() -> None:
-        for label, sealed in batch.items():
-            if label in found:
-                continue
-            stored = stored_digests(label, sealed, using)
-            for hid in sorted(sealed):
-                number, seq, digest = sealed[hid]
+
+def _row_digest_finding(label: str, sealed: dict[int, dict[str, tuple[str, int]]], using: str) -> ObjectFinding | None:
+    """The first history row of ``label`` (by id) that is not as every digest sealed of it says."""
+    from .digests import stored_digests
+
+    hids = sorted(sealed)
+    for start in range(0, len(hids), CHUNK):
+        chunk = hids[start : start + CHUNK]
+        stored = stored_digests(label, chunk, using)
+        for hid in chunk:
+            now = stored.get(hid)
+            for digest, (number, seq) in sealed[hid].items():
                 where = {"hid": hid, "register": number, "seq": seq}
-                if hid not in stored:
+                if now is None:
                     reason, pk = _("historique n° %(hid)s disparu : l'entrée %(register)s n° %(seq)s l'a scellé"), "?"
-                elif stored[hid][1] != digest:
-                    pk = stored[hid][0]
+                elif now[1] != digest:
+                    pk = now[0]
                     reason = _(
                         "historique n° %(hid)s modifié : ses colonnes ne sont plus celles que l'entrée "
                         "%(register)s n° %(seq)s a scellées"
                     )
                 else:
                     continue
-                found[label] = ObjectFinding(label, pk, "row_digest", str(reason % where), history_id=hid)
-                break
-        batch.clear()
-
-    for number, seq, label, rows in sealed_digests(using, since):
-        if label in found or label not in labels:
-            continue
-        sealed = batch.setdefault(label, {})
-        for hid, digest in rows.items():
-            sealed[int(hid)] = (number, seq, digest)
-        pending += len(rows)
-        if pending >= CHUNK:
-            flush()
-            pending = 0
-    flush()
-    return [found[label] for label in sorted(found)]
+                return ObjectFinding(label, pk, "row_digest", str(reason % where), history_id=hid)
+    return None
 
 
 def written_since(since: int, using: str = DEFAULT_DB_ALIAS) -> dict[str, set]:
