@@ -218,22 +218,26 @@ def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS, 
         return []
     entries, txid = q(Entry._meta.db_table), q(TXID_COLUMN)
     # Each NOT EXISTS stands alone in its branch so the planner makes it one hash anti-join
-    # (inside an OR it became a lookup per history row).
+    # (inside an OR it became a lookup per history row). The objects named are grouped by
+    # transaction and model: the planner takes each JSON expansion for a hundred rows, so one row
+    # per object named was planned as billions, hashed in tens of thousands of batches, where
+    # the groups are estimated from the transaction ids' statistics.
     sql = (
         f"WITH h AS MATERIALIZED ({' UNION ALL '.join(branches)}), "
         f"tx AS MATERIALIZED (SELECT e.{txid} AS txid, bool_or(e.written IS NULL) AS format1 "
         f"FROM {entries} e WHERE e.{txid} <> 0{since_clause(since, 'e.')} GROUP BY e.{txid}), "
-        f"named AS MATERIALIZED (SELECT e.{txid} AS txid, w.key AS label, p.value::text AS pk "
+        f"named AS MATERIALIZED (SELECT e.{txid} AS txid, w.key AS label, array_agg(p.value::text) AS pks "
         f"FROM {entries} e CROSS JOIN LATERAL jsonb_each(e.written) w "
         f"CROSS JOIN LATERAL jsonb_array_elements(w.value) p "
-        f"WHERE e.written IS NOT NULL AND e.{txid} <> 0{since_clause(since, 'e.')}), "
+        f"WHERE e.written IS NOT NULL AND e.{txid} <> 0{since_clause(since, 'e.')} GROUP BY 1, 2), "
         f"bad AS (SELECT tbl, hid, pk, txid, 'unstamped' AS why FROM h WHERE txid IS NULL UNION ALL "
         f"SELECT tbl, hid, pk, txid, 'no_entry' FROM h WHERE held AND txid <> 0 AND NOT EXISTS "
         f"(SELECT 1 FROM tx WHERE tx.txid = h.txid) UNION ALL "
         f"SELECT h.tbl, h.hid, h.pk, h.txid, 'unnamed' FROM h JOIN tx ON tx.txid = h.txid AND NOT tx.format1 "
         f"WHERE h.held AND NOT EXISTS "
-        f"(SELECT 1 FROM named n WHERE n.txid = h.txid AND n.label = h.label AND n.pk = h.pk) "
-        f"UNION ALL SELECT t.tbl, NULL, n.pk, n.txid, 'deleted_history' FROM named n "
+        f"(SELECT 1 FROM named n WHERE n.txid = h.txid AND n.label = h.label AND h.pk = ANY(n.pks)) "
+        f"UNION ALL SELECT t.tbl, NULL, n.pk, n.txid, 'deleted_history' "
+        f"FROM (SELECT txid, label, unnest(pks) AS pk FROM named) n "
         f"JOIN (VALUES {', '.join(['(%s, %s)'] * len(by_table))}) AS t (tbl, label) ON t.label = n.label "
         f"WHERE NOT EXISTS (SELECT 1 FROM h WHERE h.txid = n.txid AND h.label = n.label AND h.pk = n.pk)), "
         f"ranked AS (SELECT tbl, hid, pk, txid, why, row_number() OVER (PARTITION BY tbl ORDER BY hid, txid) AS n "
