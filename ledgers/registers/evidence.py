@@ -12,6 +12,7 @@ checks are read streamed, one pass per table.
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.apps import apps
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -21,6 +22,9 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.db import TXID_COLUMN
 
 from .models import Entry
+
+if TYPE_CHECKING:
+    from .digests import Sealed
 
 # Changes that are not regulated acts, so no entry accompanies them, with the reason. One list
 # for both checks: a model named here is skipped by the transaction check; with fields, only
@@ -272,25 +276,31 @@ TRANSACTIONS = "transactions"
 ROW_DIGESTS = "history digests"
 
 
-def check_row_digests(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> list[ObjectFinding]:
+def check_row_digests(
+    using: str = DEFAULT_DB_ALIAS, since: int = 0, sealed: "Sealed | None" = None
+) -> list[ObjectFinding]:
     """History rows that no longer match the digest an entry of format 3 sealed (changed in
     place, or gone): the first of each model by history id, naming the object, the history row and
     the (last) entry that sealed the digest it no longer has. Every entry of a transaction seals
     the rows its transaction wrote so far, so a row is sealed many times over: the digests are
     gathered first, each row's distinct ones once (memory grows with the history rows, not the
-    entries), then each row is read and digested once, by history id."""
-    from .digests import sealed_digests
+    entries), then each row is read and digested once, by history id. ``sealed``: the digests as
+    the walk of every chain gathered them (``verify_register``), instead of reading the entries
+    again."""
+    from .digests import note_sealed, sealed_digests
 
     if connections[using].vendor != "postgresql":
         return []
     labels = {model._meta.label for model, _history in tracked_models()}
-    sealed: dict[str, dict[int, dict[str, tuple[str, int]]]] = {}
-    for number, seq, label, rows in sealed_digests(using, since):
-        if label in labels:
-            by_hid = sealed.setdefault(label, {})
-            for hid, digest in rows.items():
-                by_hid.setdefault(int(hid), {})[digest] = (number, seq)
-    return [finding for label in sorted(sealed) if (finding := _row_digest_finding(label, sealed[label], using))]
+    if sealed is None:
+        sealed = {}
+        for number, seq, label, rows in sealed_digests(using, since):
+            note_sealed(sealed, number, seq, {label: rows})
+    return [
+        finding
+        for label in sorted(sealed)
+        if label in labels and (finding := _row_digest_finding(label, sealed[label], using))
+    ]
 
 
 def _row_digest_finding(label: str, sealed: dict[int, dict[str, tuple[str, int]]], using: str) -> ObjectFinding | None:
@@ -348,12 +358,14 @@ def written_since(since: int, using: str = DEFAULT_DB_ALIAS) -> dict[str, set]:
     return written
 
 
-def verify_objects(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> Iterator[tuple[str, ObjectFinding | None]]:
+def verify_objects(
+    using: str = DEFAULT_DB_ALIAS, since: int = 0, sealed: "Sealed | None" = None
+) -> Iterator[tuple[str, ObjectFinding | None]]:
     """(model label, its first problem or None) for every tracked model, then the transaction
     check (``since``: of that transaction on, see ``check_transactions``): (TRANSACTIONS, None)
     when sound, one pair per model with a problem otherwise; nothing where it cannot run
     (SQLite). With ``since``, only the objects written from that transaction on are held to their
-    history (``written_since``); every object otherwise."""
+    history (``written_since``); every object otherwise. ``sealed``: see ``check_row_digests``."""
     written = written_since(since, using) if since and connections[using].vendor == "postgresql" else None
     for model, history in tracked_models():
         label = model._meta.label
@@ -362,5 +374,5 @@ def verify_objects(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> Iterator[tu
         return
     findings = check_transactions(using=using, since=since)
     yield from ((finding.model, finding) for finding in findings) if findings else [(TRANSACTIONS, None)]
-    findings = check_row_digests(using=using, since=since)
+    findings = check_row_digests(using=using, since=since, sealed=sealed)
     yield from ((finding.model, finding) for finding in findings) if findings else [(ROW_DIGESTS, None)]
