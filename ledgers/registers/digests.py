@@ -171,6 +171,19 @@ def stored_digests(label: str, hids: Iterable[int], using: str = DEFAULT_DB_ALIA
         return {hid: (pk, row_digest(columns)) for pk, hid, columns in cursor.fetchall()}
 
 
+# {model label: {history id: {digest: (register number, seq)}}}: the digests entries sealed, each
+# distinct one of a row with the last entry that sealed it.
+Sealed = dict[str, dict[int, dict[str, tuple[str, int]]]]
+
+
+def note_sealed(sealed: Sealed, number: str, seq: int, digests: dict[str, dict[str, str]]) -> None:
+    """Add to ``sealed`` the ``digests`` of the entry ``number`` n° ``seq``."""
+    for label, rows in digests.items():
+        by_hid = sealed.setdefault(label, {})
+        for hid, digest in rows.items():
+            by_hid.setdefault(int(hid), {})[digest] = (number, seq)
+
+
 def sealed_digests(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> Iterator[tuple[str, int, str, dict]]:
     """(register number, seq, label, {history id: digest}) of every entry of format 3 (of
     transaction ``since`` and later), streamed."""

@@ -12,6 +12,7 @@ checks are read streamed, one pass per table.
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.apps import apps
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -21,6 +22,9 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.db import TXID_COLUMN
 
 from .models import Entry
+
+if TYPE_CHECKING:
+    from .digests import Sealed
 
 # Changes that are not regulated acts, so no entry accompanies them, with the reason. One list
 # for both checks: a model named here is skipped by the transaction check; with fields, only
@@ -218,22 +222,26 @@ def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS, 
         return []
     entries, txid = q(Entry._meta.db_table), q(TXID_COLUMN)
     # Each NOT EXISTS stands alone in its branch so the planner makes it one hash anti-join
-    # (inside an OR it became a lookup per history row).
+    # (inside an OR it became a lookup per history row). The objects named are grouped by
+    # transaction and model: the planner takes each JSON expansion for a hundred rows, so one row
+    # per object named was planned as billions, hashed in tens of thousands of batches, where
+    # the groups are estimated from the transaction ids' statistics.
     sql = (
         f"WITH h AS MATERIALIZED ({' UNION ALL '.join(branches)}), "
         f"tx AS MATERIALIZED (SELECT e.{txid} AS txid, bool_or(e.written IS NULL) AS format1 "
         f"FROM {entries} e WHERE e.{txid} <> 0{since_clause(since, 'e.')} GROUP BY e.{txid}), "
-        f"named AS MATERIALIZED (SELECT e.{txid} AS txid, w.key AS label, p.value::text AS pk "
+        f"named AS MATERIALIZED (SELECT e.{txid} AS txid, w.key AS label, array_agg(p.value::text) AS pks "
         f"FROM {entries} e CROSS JOIN LATERAL jsonb_each(e.written) w "
         f"CROSS JOIN LATERAL jsonb_array_elements(w.value) p "
-        f"WHERE e.written IS NOT NULL AND e.{txid} <> 0{since_clause(since, 'e.')}), "
+        f"WHERE e.written IS NOT NULL AND e.{txid} <> 0{since_clause(since, 'e.')} GROUP BY 1, 2), "
         f"bad AS (SELECT tbl, hid, pk, txid, 'unstamped' AS why FROM h WHERE txid IS NULL UNION ALL "
         f"SELECT tbl, hid, pk, txid, 'no_entry' FROM h WHERE held AND txid <> 0 AND NOT EXISTS "
         f"(SELECT 1 FROM tx WHERE tx.txid = h.txid) UNION ALL "
         f"SELECT h.tbl, h.hid, h.pk, h.txid, 'unnamed' FROM h JOIN tx ON tx.txid = h.txid AND NOT tx.format1 "
         f"WHERE h.held AND NOT EXISTS "
-        f"(SELECT 1 FROM named n WHERE n.txid = h.txid AND n.label = h.label AND n.pk = h.pk) "
-        f"UNION ALL SELECT t.tbl, NULL, n.pk, n.txid, 'deleted_history' FROM named n "
+        f"(SELECT 1 FROM named n WHERE n.txid = h.txid AND n.label = h.label AND h.pk = ANY(n.pks)) "
+        f"UNION ALL SELECT t.tbl, NULL, n.pk, n.txid, 'deleted_history' "
+        f"FROM (SELECT txid, label, unnest(pks) AS pk FROM named) n "
         f"JOIN (VALUES {', '.join(['(%s, %s)'] * len(by_table))}) AS t (tbl, label) ON t.label = n.label "
         f"WHERE NOT EXISTS (SELECT 1 FROM h WHERE h.txid = n.txid AND h.label = n.label AND h.pk = n.pk)), "
         f"ranked AS (SELECT tbl, hid, pk, txid, why, row_number() OVER (PARTITION BY tbl ORDER BY hid, txid) AS n "
@@ -268,53 +276,57 @@ TRANSACTIONS = "transactions"
 ROW_DIGESTS = "history digests"
 
 
-def check_row_digests(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> list[ObjectFinding]:
+def check_row_digests(
+    using: str = DEFAULT_DB_ALIAS, since: int = 0, sealed: "Sealed | None" = None
+) -> list[ObjectFinding]:
     """History rows that no longer match the digest an entry of format 3 sealed (changed in
-    place, or gone): the first of each model, naming the object, the history row and the entry.
-    Entries are read in batches; the rows they name are read by history id."""
-    from .digests import sealed_digests, stored_digests
+    place, or gone): the first of each model by history id, naming the object, the history row and
+    the (last) entry that sealed the digest it no longer has. Every entry of a transaction seals
+    the rows its transaction wrote so far, so a row is sealed many times over: the digests are
+    gathered first, each row's distinct ones once (memory grows with the history rows, not the
+    entries), then each row is read and digested once, by history id. ``sealed``: the digests as
+    the walk of every chain gathered them (``verify_register``), instead of reading the entries
+    again."""
+    from .digests import note_sealed, sealed_digests
 
     if connections[using].vendor != "postgresql":
         return []
-    found: dict[str, ObjectFinding] = {}
     labels = {model._meta.label for model, _history in tracked_models()}
-    batch: dict[str, dict[int, tuple[str, int, str]]] = {}
-    pending = 0
+    if sealed is None:
+        sealed = {}
+        for number, seq, label, rows in sealed_digests(using, since):
+            note_sealed(sealed, number, seq, {label: rows})
+    return [
+        finding
+        for label in sorted(sealed)
+        if label in labels and (finding := _row_digest_finding(label, sealed[label], using))
+    ]
 
-    def flush() -> None:
-        for label, sealed in batch.items():
-            if label in found:
-                continue
-            stored = stored_digests(label, sealed, using)
-            for hid in sorted(sealed):
-                number, seq, digest = sealed[hid]
+
+def _row_digest_finding(label: str, sealed: dict[int, dict[str, tuple[str, int]]], using: str) -> ObjectFinding | None:
+    """The first history row of ``label`` (by id) that is not as every digest sealed of it says."""
+    from .digests import stored_digests
+
+    hids = sorted(sealed)
+    for start in range(0, len(hids), CHUNK):
+        chunk = hids[start : start + CHUNK]
+        stored = stored_digests(label, chunk, using)
+        for hid in chunk:
+            now = stored.get(hid)
+            for digest, (number, seq) in sealed[hid].items():
                 where = {"hid": hid, "register": number, "seq": seq}
-                if hid not in stored:
+                if now is None:
                     reason, pk = _("historique n° %(hid)s disparu : l'entrée %(register)s n° %(seq)s l'a scellé"), "?"
-                elif stored[hid][1] != digest:
-                    pk = stored[hid][0]
+                elif now[1] != digest:
+                    pk = now[0]
                     reason = _(
                         "historique n° %(hid)s modifié : ses colonnes ne sont plus celles que l'entrée "
                         "%(register)s n° %(seq)s a scellées"
                     )
                 else:
                     continue
-                found[label] = ObjectFinding(label, pk, "row_digest", str(reason % where), history_id=hid)
-                break
-        batch.clear()
-
-    for number, seq, label, rows in sealed_digests(using, since):
-        if label in found or label not in labels:
-            continue
-        sealed = batch.setdefault(label, {})
-        for hid, digest in rows.items():
-            sealed[int(hid)] = (number, seq, digest)
-        pending += len(rows)
-        if pending >= CHUNK:
-            flush()
-            pending = 0
-    flush()
-    return [found[label] for label in sorted(found)]
+                return ObjectFinding(label, pk, "row_digest", str(reason % where), history_id=hid)
+    return None
 
 
 def written_since(since: int, using: str = DEFAULT_DB_ALIAS) -> dict[str, set]:
@@ -346,12 +358,14 @@ def written_since(since: int, using: str = DEFAULT_DB_ALIAS) -> dict[str, set]:
     return written
 
 
-def verify_objects(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> Iterator[tuple[str, ObjectFinding | None]]:
+def verify_objects(
+    using: str = DEFAULT_DB_ALIAS, since: int = 0, sealed: "Sealed | None" = None
+) -> Iterator[tuple[str, ObjectFinding | None]]:
     """(model label, its first problem or None) for every tracked model, then the transaction
     check (``since``: of that transaction on, see ``check_transactions``): (TRANSACTIONS, None)
     when sound, one pair per model with a problem otherwise; nothing where it cannot run
     (SQLite). With ``since``, only the objects written from that transaction on are held to their
-    history (``written_since``); every object otherwise."""
+    history (``written_since``); every object otherwise. ``sealed``: see ``check_row_digests``."""
     written = written_since(since, using) if since and connections[using].vendor == "postgresql" else None
     for model, history in tracked_models():
         label = model._meta.label
@@ -360,5 +374,5 @@ def verify_objects(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> Iterator[tu
         return
     findings = check_transactions(using=using, since=since)
     yield from ((finding.model, finding) for finding in findings) if findings else [(TRANSACTIONS, None)]
-    findings = check_row_digests(using=using, since=since)
+    findings = check_row_digests(using=using, since=since, sealed=sealed)
     yield from ((finding.model, finding) for finding in findings) if findings else [(ROW_DIGESTS, None)]

@@ -31,6 +31,7 @@ from ledgers.signatures.passkeys import act_digest, author_signs, check_assertio
 
 from .chain import GENESIS_HASH, canonical_json, canonical_json_reference, format_timestamp
 from .checkpoints import checkpoint_bytes, checkpoint_key, mac_valid
+from .digests import Sealed, note_sealed
 from .kinds import AUTHORISATIONS
 from .models import SYSTEM_ACTOR, Checkpoint, Entry, EntryKind, Register, TreeHead
 from .signing import signature_valid
@@ -237,11 +238,14 @@ def verify_register(
     since_checkpoint: bool = False,
     using: str = DEFAULT_DB_ALIAS,
     head: bool = True,
+    gathered: Sealed | None = None,
 ) -> Finding | None:
     """Return the first problem found, or None when the register verifies (``anchors``,
-    ``since_checkpoint`` and ``head``: see ``verify_in_snapshot``)."""
+    ``since_checkpoint``, ``head`` and ``gathered``: see ``verify_in_snapshot``)."""
     with snapshot(using=using):
-        return verify_in_snapshot(register, anchors, since_checkpoint=since_checkpoint, using=using, head=head)
+        return verify_in_snapshot(
+            register, anchors, since_checkpoint=since_checkpoint, using=using, head=head, gathered=gathered
+        )
 
 
 def verify_since(
@@ -562,6 +566,7 @@ def verify_in_snapshot(
     head: bool = True,
     prepared: Prepared | Finding | None = None,
     rows: Iterable[tuple] | None = None,
+    gathered: Sealed | None = None,
 ) -> Finding | None:
     """``verify_register`` in the caller's snapshot (the sealing of checkpoints verifies first).
     ``anchors``: more {seq: (hash, time)} the chain must hold, as sealed checkpoints (a tree head
@@ -570,7 +575,9 @@ def verify_in_snapshot(
     stored hashes (``prepare_since``; ``prepared`` and ``rows``: its answer and the entries from
     its start, when the caller read them for many registers at once). Without ``head`` the
     register row's head is not held to the chain's end (a witness copy receives the register rows
-    as created, not their heads' moves)."""
+    as created, not their heads' moves). ``gathered``: where to gather the history rows' digests that
+    the entries read seal (``digests.note_sealed``), for the history digests check to read the
+    entries once with the chain."""
     number, finding = register.number, _finder(register.number)
     if prepared is None:
         prepared = (
@@ -595,9 +602,11 @@ def verify_in_snapshot(
             )
         if prev_hash != prev:
             return finding(seq, "prev_hash", _("l'empreinte précédente ne correspond pas à l'entrée précédente"))
-        computed, payload, _written, _digests = _hashed(number, row)
+        computed, payload, _written, digests = _hashed(number, row)
         if computed != stored:
             return finding(seq, "entry_hash", _("l'empreinte ne correspond pas au contenu de l'entrée"))
+        if gathered is not None and digests:
+            note_sealed(gathered, number, seq, digests)
         if seq in sealed and sealed[seq][0] != computed:
             # Re-hashed consistently from some earlier entry on: only the sealed copy shows it.
             return finding(

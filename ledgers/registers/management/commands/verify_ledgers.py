@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _  # eager: argparse needs real 
 
 from ledgers.registers import timestamps
 from ledgers.registers.cosign import cosignatures_verify
+from ledgers.registers.digests import Sealed
 from ledgers.registers.evidence import verify_objects
 from ledgers.registers.integrity import verify_rows
 from ledgers.registers.models import Register, TreeHead
@@ -155,20 +156,28 @@ class Command(BaseCommand):
             documents = [self._tree_head(path) for path in tree_head]
             anchors = tree_head_anchors(documents)
             # Everything is checked, so that one bad volume does not hide another; the first one
-            # found is named in the exit message. Incremental: all the registers read at once.
+            # found is named in the exit message. Incremental: all the registers read at once. A
+            # full run gathers the digests its entries seal as it walks them, for the history
+            # digests check (every chain walked to its end: one stopped by a finding is read again).
+            objects = not numbers and not chain_only
+            sealed: Sealed | None = {} if objects and not since_checkpoint else None
             verified = (
                 verify_since(list(registers), anchors, using=database, head=not witness)
                 if since_checkpoint
                 else (
                     (
                         register,
-                        verify_register(register, anchors.get(register.number), using=database, head=not witness),
+                        verify_register(
+                            register, anchors.get(register.number), using=database, head=not witness, gathered=sealed
+                        ),
                     )
                     for register in registers
                 )
             )
             for register, finding in verified:
                 report(register.number, finding)
+                if finding is not None:
+                    sealed = None
                 # The witnesses: each cosignature, its age, the gaps, and the heads they serve.
                 cosigned = cosignatures_verify(register, database, ask=not offline)
                 for line in cosigned.lines:
@@ -201,11 +210,11 @@ class Command(BaseCommand):
                         "autorité est accepté (sa date n'est pas garantie)"
                     )
                 )
-            if not numbers and not chain_only:
+            if objects:
                 # Incremental: the entries and history rows of the transactions since the seals
                 # (what precedes them was verified when sealed; the full run re-reads it).
                 since = first_unsealed_transaction(database) if since_checkpoint else 0
-                for label, finding in verify_objects(using=database, since=since):
+                for label, finding in verify_objects(using=database, since=since, sealed=sealed):
                     report(label, finding)
                 for label, finding in verify_rows(database, since):
                     report(label, finding)
