@@ -23,7 +23,7 @@ which later runs on it reuse.
 
 Then, each figure against its baseline in the same run, with the machine's load average:
 - verification: ``manage.py verify_ledgers --chain-only`` end to end in a subprocess (Python's and
-  Django's start included) and in this process, against the anchor scan
+  Django's start included, the byte-code compiled first as the go-live steps do) and in this process, against the anchor scan
   (/work/shared/anchors/verify_anchor.py's loop on as many rows: ``anchor_scan`` of
   bench/ledger.py), alternated over ``--rounds`` rounds, the best of each kept (goal ≥ 0.5×: the
   anchor's seconds over the verification's); the full ``verify_ledgers`` (chains, objects, history
@@ -73,7 +73,7 @@ from django.utils import timezone  # noqa: E402
 
 from bench.history import DEMO, more_history, more_seances, span_before_demo  # noqa: E402
 from bench.homes import measure, page_costs  # noqa: E402
-from bench.ledger import anchor_scan, raw_connection, timed  # noqa: E402
+from bench.ledger import anchor_scan, compiled, raw_connection, timed  # noqa: E402
 from ledgers.core.models import Establishment, Membership, Seance  # noqa: E402
 from ledgers.keys.models import Key  # noqa: E402
 from ledgers.registers.models import Entry, Register  # noqa: E402
@@ -159,6 +159,7 @@ def in_process(*args: str) -> None:
 
 def verification(total: int, rounds: int) -> dict:
     chain = ("verify_ledgers", "--chain-only")
+    compiled()
     raw = raw_connection()
     t_anchor = t_sub = t_in = float("inf")
     try:
