@@ -216,6 +216,17 @@ def table_session_prepare(*, seance: Seance, table: GamingTable, actor: Abstract
     return session
 
 
+def table_session_locked(session: TableSession) -> TableSession:
+    """A fresh copy of the table-partie for an act at the table, its row locked with its séance's
+    and its table's until the end of the transaction; the séance's establishment is read in the
+    same query (every such act checks the actor's role there), without a lock."""
+    return (
+        TableSession.objects.select_for_update(of=("self", "seance", "table"))
+        .select_related("seance__establishment", "table")
+        .get(pk=session.pk)
+    )
+
+
 def _locked_session(session: TableSession) -> TableSession:
     """A fresh copy of the table-partie, its row alone locked, with its séance, table and their
     establishment read in the same query: every domain's checks read them."""
