@@ -192,7 +192,7 @@ def seance_close(*, seance: Seance, actor: AbstractBaseUser) -> Seance:
             % {"missing": " ; ".join(f"{m.what} ({m.code})" for m in missing)},
         )
     for session in seance.table_sessions.exclude(status=TableSession.Status.CLOSED):
-        table_session_close(session=session, actor=actor)
+        _table_session_end(session, actor)  # no savepoint of its own: a refusal aborts the whole closing
     seance.status, seance.closed_at = Seance.Status.CLOSED, timezone.now()
     save_audited(seance, actor=actor, reason="clôture de séance")
     hooks.record(hooks.SEANCE_CLOSED, seance=seance, actor=actor, role=role)
@@ -256,6 +256,11 @@ def table_session_open(*, session: TableSession, actor: AbstractBaseUser) -> Tab
 def table_session_close(*, session: TableSession, actor: AbstractBaseUser) -> TableSession:
     """Fin de partie; every domain's closing checks must pass (hooks). Written in the table-partie
     log (hooks.TABLE_CLOSED)."""
+    return _table_session_end(session, actor)
+
+
+def _table_session_end(session: TableSession, actor: AbstractBaseUser) -> TableSession:
+    """``table_session_close`` in the caller's transaction."""
     session = _locked_session(session)
     role = require_role(actor, session.seance.establishment, TABLE_MANAGERS)
     if session.status == TableSession.Status.CLOSED:
