@@ -192,7 +192,7 @@ def seance_close(*, seance: Seance, actor: AbstractBaseUser) -> Seance:
             % {"missing": " ; ".join(f"{m.what} ({m.code})" for m in missing)},
         )
     for session in seance.table_sessions.exclude(status=TableSession.Status.CLOSED):
-        table_session_close(session=session, actor=actor)
+        _table_session_end(session, actor)  # no savepoint of its own: a refusal aborts the whole closing
     seance.status, seance.closed_at = Seance.Status.CLOSED, timezone.now()
     save_audited(seance, actor=actor, reason="clôture de séance")
     hooks.record(hooks.SEANCE_CLOSED, seance=seance, actor=actor, role=role)
@@ -214,6 +214,17 @@ def table_session_prepare(*, seance: Seance, table: GamingTable, actor: Abstract
     session = save_audited(TableSession(seance=seance, table=table), actor=actor, reason="préparation")
     hooks.record(hooks.TABLE_PREPARED, session=session, actor=actor, role=role)
     return session
+
+
+def table_session_locked(session: TableSession) -> TableSession:
+    """A fresh copy of the table-partie for an act at the table, its row locked with its séance's
+    and its table's until the end of the transaction; the séance's establishment is read in the
+    same query (every such act checks the actor's role there), without a lock."""
+    return (
+        TableSession.objects.select_for_update(of=("self", "seance", "table"))
+        .select_related("seance__establishment", "table")
+        .get(pk=session.pk)
+    )
 
 
 def _locked_session(session: TableSession) -> TableSession:
@@ -245,6 +256,11 @@ def table_session_open(*, session: TableSession, actor: AbstractBaseUser) -> Tab
 def table_session_close(*, session: TableSession, actor: AbstractBaseUser) -> TableSession:
     """Fin de partie; every domain's closing checks must pass (hooks). Written in the table-partie
     log (hooks.TABLE_CLOSED)."""
+    return _table_session_end(session, actor)
+
+
+def _table_session_end(session: TableSession, actor: AbstractBaseUser) -> TableSession:
+    """``table_session_close`` in the caller's transaction."""
     session = _locked_session(session)
     role = require_role(actor, session.seance.establishment, TABLE_MANAGERS)
     if session.status == TableSession.Status.CLOSED:

@@ -129,6 +129,7 @@ class Casino:
         self.director = self.user(plan["director"])
         self.tables = {t.number: t for t in GamingTable.objects.filter(establishment=est)}
         self.places = {loc.code: loc for loc in Location.objects.filter(establishment=est)}
+        self._parties: dict[tuple[int, str], TableSession] = {}
 
     def user(self, role: str) -> AbstractBaseUser:
         return demo_user(self.est, role)
@@ -142,6 +143,14 @@ class Casino:
             membership_grant(user=user, establishment=self.est, role=Role.CROUPIER, actor=None)
             crew.append(user)
         return crew
+
+    def partie(self, seance: Seance, number: str) -> TableSession:
+        """The table-partie of table ``number`` at ``seance``, prepared once for the day's steps (the
+        services they call read it afresh)."""
+        key = (seance.pk, number)
+        if key not in self._parties:
+            self._parties[key] = table_session_prepare(seance=seance, table=self.tables[number], actor=self.director)
+        return self._parties[key]
 
     def shoe(self, number: str) -> Shoe:
         return Shoe.objects.get(establishment=self.est, serial=number)
@@ -277,7 +286,7 @@ def _shoes_out(casino: Casino, seance: Seance, day: int) -> None:
     for number, rotation in plan["shoe_tables"].items():
         if number not in casino.tables:
             continue
-        session = table_session_prepare(seance=seance, table=casino.tables[number], actor=casino.director)
+        session = casino.partie(seance, number)
         # Now and then the same sabot goes back to the same table: the allocation is flagged.
         shoe = rotation[(day - 1 if day % 7 == 3 else day) % len(rotation)]
         allocator = plan["keeper"]
@@ -309,8 +318,7 @@ def _shufflers(casino: Casino, seance: Seance, day: int, end: bool) -> None:
         if table not in casino.tables:
             continue
         machine = casino.shuffler(number)
-        session = table_session_prepare(seance=seance, table=casino.tables[table], actor=casino.director)
-        use = ShufflerUse.objects.filter(table_session=session, shuffler=machine).first()
+        session = casino.partie(seance, table)
         if not end:
             if machine.status != AssetStatus.IN_SERVICE:
                 continue
@@ -325,6 +333,7 @@ def _shufflers(casino: Casino, seance: Seance, day: int, end: bool) -> None:
                 decks_counted=6 if display else None,
             )
             continue
+        use = ShufflerUse.objects.filter(table_session=session, shuffler=machine).first()
         if use is None:
             continue
         if fr and day == casino.plan.get("card_found") and table == "UTH1":
@@ -346,7 +355,7 @@ def _wheel_checks(casino: Casino, seance: Seance, day: int) -> None:
     for number in casino.plan["checks"]:
         if number not in casino.tables:
             continue
-        session = table_session_prepare(seance=seance, table=casino.tables[number], actor=casino.director)
+        session = casino.partie(seance, number)
         kind = Wheel.objects.get(table=casino.tables[number]).kind
         passed = not (day == failed_day and number == failed_table)
         services.wheel_check_record(

@@ -17,6 +17,7 @@ from ledgers.core import amounts
 from ledgers.core.authz import require_role
 from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.models import GamingTable, TableSession
+from ledgers.core.services import table_session_locked
 from ledgers.registers.services import register_language
 
 from .. import breakdowns
@@ -63,7 +64,7 @@ def banker_segment_start(
     """A banker takes the bank: at the start of the séance, then at each change, his name heads
     the description of his operations (col. 3, COUNT-54), with the nomenclature of his somme en
     banque, which holds only chips or plaques (art. 37, COUNT-27)."""
-    session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
+    session = table_session_locked(session)
     table = session.table
     _french_deux_tableaux(table)
     role = require_role(actor, session.seance.establishment, CARNET_CAGNOTTES.record_roles)

@@ -14,6 +14,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.models import TableSession
 from ledgers.core.readable import euros
 from ledgers.core.roles import Role
+from ledgers.core.services import table_session_locked
 from ledgers.registers.models import Entry
 from ledgers.registers.services import display_name, register_language
 
@@ -55,7 +56,7 @@ def cagnotte_play_line(
 ) -> Entry:
     """FR modèle 11 during play (art. 71, COUNT-52): the times of interruption and resumption, and
     the value and number of the first ticket of each new book put into use at the table."""
-    session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
+    session = table_session_locked(session)
     est, table = session.seance.establishment, session.table
     if est.jurisdiction != "FR" or line not in PLAY_LINES:
         raise ValidationError(_("Ligne de carnet modèle 11 inconnue."))
@@ -99,7 +100,7 @@ def cagnotte_compute(*, session: TableSession, detached: Sequence[dict], actor: 
     """Before the cagnotte is opened, the tickets detached from each book (its next ticket up to
     ``last_number``) give the sum it must hold (col. 8): MC the ticket-book check (COUNT-08), FR
     cols. 4 to 8 on the carnet itself, before the directeur responsable or a comité member (COUNT-52)."""
-    session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
+    session = table_session_locked(session)
     est, table = session.seance.establishment, session.table
     fr = est.jurisdiction == "FR"
     code = "COUNT-52" if fr else "COUNT-08"

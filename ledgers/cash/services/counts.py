@@ -15,7 +15,7 @@ from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, TableSession
 from ledgers.core.readable import euros
 from ledgers.core.roles import Role
-from ledgers.core.services import establishment_setting_write
+from ledgers.core.services import establishment_setting_write, table_session_locked
 from ledgers.registers.services import display_name, register_language
 
 from .. import breakdowns
@@ -51,7 +51,7 @@ def count_record(
     is escalated to the certifier. FR: the first count gives the table's tips, handled like the
     encaisse (COUNT-36); the count-room route needs the police's validation of the procedure
     (SET-44) and the CCTV recording reference (COUNT-35)."""
-    session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
+    session = table_session_locked(session)
     est = session.seance.establishment
     role = require_role(actor, est, COUNTERS)
     if session.status != TableSession.Status.CLOSED:

@@ -16,7 +16,7 @@ from ledgers.core.games import Family
 from ledgers.core.models import Establishment, GamingTable, TableSession
 from ledgers.core.readable import euros
 from ledgers.core.roles import Role
-from ledgers.core.services import establishment_setting_write
+from ledgers.core.services import establishment_setting_write, table_session_locked
 from ledgers.registers.services import display_name, register_language
 
 from .. import breakdowns, rules, selectors
@@ -99,7 +99,7 @@ def float_record(
     """The float of a table-partie, with its nomenclature, written in the table's carnet. FR: the
     box holder who receives it is the chef de table or the employee designated for the partie
     (COUNT-13); at boule-type games the carnet stays on the table (COUNT-14)."""
-    session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
+    session = table_session_locked(session)
     table, est = session.table, session.seance.establishment
     jurisdiction = est.jurisdiction
     if session.status == TableSession.Status.CLOSED:

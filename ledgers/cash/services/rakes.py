@@ -14,6 +14,7 @@ from ledgers.core.authz import require_role
 from ledgers.core.models import TableSession
 from ledgers.core.readable import euros
 from ledgers.core.roles import Role
+from ledgers.core.services import table_session_locked
 from ledgers.registers.models import Entry
 from ledgers.registers.services import display_name, entry_write, register_language
 
@@ -69,7 +70,7 @@ def pot_rake_record(
     goes into the table's own cagnotte (COUNT-17, COUNT-19). The rake taken is the rake due unless
     the croupier says otherwise; a rake taken that differs from it is recorded and flagged. The
     buy-in is the partie's: given with its first pot, the same for every later one."""
-    session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
+    session = table_session_locked(session)
     est, table = session.seance.establishment, session.table
     if est.jurisdiction != "FR" or table.game not in selectors.RAKE_GAMES:
         raise ValidationError(_("La retenue par pot est celle des tables de poker françaises."))

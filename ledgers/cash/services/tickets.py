@@ -21,6 +21,7 @@ from ledgers.core.games import GAMES, Equipment, Family
 from ledgers.core.models import Establishment, GamingTable, TableSession
 from ledgers.core.readable import euros
 from ledgers.core.roles import DIRECTORATE, Role
+from ledgers.core.services import table_session_locked
 from ledgers.registers.models import Entry
 from ledgers.registers.services import display_name, register_language
 
@@ -193,7 +194,7 @@ def cagnotte_machine_compute(
     """At the end of the séance the machine's printed history totals the levies: that total is the
     computed cagnotte (modèle 11 col. 8, art. 71); the per-partie log, when imported, must add up
     to it (COUNT-41)."""
-    session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
+    session = table_session_locked(session)
     est, table = session.seance.establishment, session.table
     if est.jurisdiction != "FR":
         raise ValidationError(_("Ceci concerne les tables de jeux de cercle françaises."))

@@ -12,6 +12,7 @@ from ledgers.core.authz import save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.hooks import per_session
 from ledgers.core.models import Establishment, Location, Seance, TableSession
+from ledgers.core.services import table_session_locked
 from ledgers.incidents.selectors import has_open_incident
 from ledgers.registers.models import Entry
 from ledgers.registers.selectors import current_register
@@ -60,7 +61,7 @@ def items_issue(
     at the moment of use (CARD-12, SHOE-02). The calling domain service has checked the actor's
     role for its own act (who may issue differs per domain and game) and passes it; ``extra``
     adds the domain's own fields to the entry of the table movements register."""
-    session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
+    session = table_session_locked(session)
     est = session.seance.establishment
     if session.status == TableSession.Status.CLOSED or session.seance.status != Seance.Status.OPEN:
         message = _("La table %(table)s n'a pas de partie ouverte : aucune sortie de matériel.") % {

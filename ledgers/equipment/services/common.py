@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.models import Establishment, Seance, TableSession
 from ledgers.core.roles import Role
+from ledgers.core.services import table_session_locked
 from ledgers.registers.models import Entry
 from ledgers.registers.services import display_name, entry_write
 
@@ -72,7 +73,7 @@ def _equipment_entry(
 
 
 def _live_session(session: TableSession) -> TableSession:
-    session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
+    session = table_session_locked(session)
     if session.status == TableSession.Status.CLOSED or session.seance.status != Seance.Status.OPEN:
         raise ValidationError(_("La partie de la table %(table)s est terminée.") % {"table": session.table})
     return session

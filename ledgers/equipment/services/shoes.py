@@ -14,6 +14,7 @@ from ledgers.core.errors import RuleViolation, impossible
 from ledgers.core.games import Equipment
 from ledgers.core.models import Establishment, GamingTable, Location, Seance, TableSession
 from ledgers.core.roles import Role
+from ledgers.core.services import table_session_locked
 from ledgers.custody import services as custody
 from ledgers.custody.models import ItemStatus
 
@@ -231,7 +232,7 @@ def shoe_allocate(
     AMB-49), of an approved model (SHOE-04, SHOE-07, SHOE-08) that is in the inventory (SHOE-11),
     flagged when the sabot went to the same table within the last SET-20 séances, and recorded in
     the table's carnet d'avances (SHOE-06) or in column 3 of its modèle 11 (SHOE-13)."""
-    session = TableSession.objects.select_for_update().select_related("seance", "table").get(pk=session.pk)
+    session = table_session_locked(session)
     est, table = session.seance.establishment, session.table
     if session.status == TableSession.Status.CLOSED or session.seance.status != Seance.Status.OPEN:
         # Sabots leave the depot only for a partie about to be played (SHOE-02) and are kept

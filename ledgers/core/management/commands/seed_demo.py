@@ -68,6 +68,21 @@ def commits_not_awaited() -> Iterator[None]:
             cursor.execute("RESET synchronous_commit")
 
 
+@contextmanager
+def savepoints_not_taken() -> Iterator[None]:
+    """The seeders call services inside transactions of their own, so each service's atomic block
+    nests and costs a SAVEPOINT and a RELEASE round trip. A savepoint only lets its caller carry on
+    after a refusal, which no seeder does: an error stops the seed and rolls back the seeder's
+    transaction whole. While it seeds, the connection takes none, and a nested block that fails
+    marks the whole transaction for rollback, as ``atomic(savepoint=False)`` does (what each block
+    writes is unchanged)."""
+    connection.savepoint = lambda: None  # an instance attribute, over the backend's method
+    try:
+        yield
+    finally:
+        del connection.savepoint
+
+
 class Command(BaseCommand):
     help = (
         "Crée (ou complète) les casinos de démonstration de Monte-Carlo et de Nice : organisation, "
@@ -79,7 +94,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, url: str, **options):
         organisation, *domains = seeders()
-        with queries_not_logged(), commits_not_awaited(), demo_cast(), ExitStack() as run:
+        with queries_not_logged(), commits_not_awaited(), savepoints_not_taken(), demo_cast(), ExitStack() as run:
             for seeder in domains:
                 if hasattr(seeder, "seeding"):
                     run.enter_context(seeder.seeding())
