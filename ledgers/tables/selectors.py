@@ -1,11 +1,12 @@
 import datetime
 import operator
+from typing import TypeVar
 from zoneinfo import ZoneInfo
 
-from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery
+from django.db.models import BooleanField, Exists, ExpressionWrapper, Model, OuterRef, Q, QuerySet, Subquery
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.models import Establishment, Seance, TableSession
+from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
 
 from .models import ClosingExtension, PartieBanker, StaffAssignment, TableLimits
 from .rules import Position, staffed_games, staffing_for, staffing_of
@@ -52,7 +53,7 @@ def exceptions(
     """FLAG rows for the exceptions list, (requirement, what, table-partie), over the séances of
     the last ``days`` days: flagged assignments and reliefs (GAME-10, 15, 42), table-parties
     opened with no staff logged although their text fixes a composition, banks à tout va with no
-    banker (GAME-31) and MC parties closed late (GAME-29). Three queries, whatever the history.
+    banker (GAME-31) and MC parties closed late (GAME-29). Two queries, whatever the history.
     With ``latest``, only the ``latest`` rows of the most recent séances, oldest first, each
     source giving at most that many, the most recent."""
     since = establishment.localtime().date() - datetime.timedelta(days=days)
@@ -69,47 +70,71 @@ def exceptions(
         for flag in duty.flags
     ]
     unstaffed, late, banks = _flagged_parties(establishment, since, latest)
-    # Only the parties shown are read whole: the scan read a few values of every candidate.
-    shown = TableSession.objects.select_related("table__establishment", "seance__establishment")
-    parties = shown.in_bulk([pk for _code, pk in unstaffed] + late + banks)
     rows += [
         # Named by its game: each composition's flag says which tables it is about.
         (
             code,
-            str(_("%(game)s : table ouverte sans personnel inscrit") % {"game": parties[pk].table.get_game_display()}),
-            parties[pk],
+            str(_("%(game)s : table ouverte sans personnel inscrit") % {"game": party.table.get_game_display()}),
+            party,
         )
-        for code, pk in unstaffed
+        for code, party in unstaffed
     ]
     rows += [
-        ("GAME-29", str(_("Partie fermée après l'heure de fermeture sans prolongation inscrite")), parties[pk])
-        for pk in late
+        ("GAME-29", str(_("Partie fermée après l'heure de fermeture sans prolongation inscrite")), party)
+        for party in late
     ]
-    rows += [("GAME-31", str(_("Banque à tout va ouverte sans banquier agréé désigné")), parties[pk]) for pk in banks]
+    rows += [("GAME-31", str(_("Banque à tout va ouverte sans banquier agréé désigné")), party) for party in banks]
     if not latest:
         return rows
     rows.sort(key=lambda row: (row[2].seance.date, row[2].opened_at.timestamp() if row[2].opened_at else 0, row[2].pk))
     return rows[-latest:]
 
 
-# What the flags of a table-partie are decided on, read for every candidate.
-FLAG_FIELDS = ("pk", "seance__date", "seance__period", "opened_at", "closed_at", "table__game", "table__seats")
-FLAG_FIELDS += ("limits_seats", "no_staff", "no_banker", "extended_to")
+M = TypeVar("M", bound=Model)
+
+# What the flags of a table-partie are decided on and what they show of it, read for every candidate.
+PARTY_FIELDS = ("id", "seance_id", "table_id", "status", "opened_at", "closed_at")
+TABLE_FIELDS = ("number", "game", "seats")
+SEANCE_FIELDS = ("date", "period", "status")
+FLAG_FIELDS = ("limits_seats", "no_staff", "no_banker", "extended_to")
+
+
+def _party(establishment: Establishment, row) -> TableSession:
+    """The table-partie of a scanned row, made from its values with its table and séance (their
+    other fields read only if asked)."""
+
+    def related(prefix: str, names: tuple[str, ...]) -> dict:
+        return {"establishment_id": establishment.pk, **{name: getattr(row, f"{prefix}__{name}") for name in names}}
+
+    party = _made(TableSession, {name: getattr(row, name) for name in PARTY_FIELDS})
+    party.table = _made(GamingTable, {"id": row.table_id, **related("table", TABLE_FIELDS)})
+    party.seance = _made(Seance, {"id": row.seance_id, **related("seance", SEANCE_FIELDS)})
+    party.table.establishment = party.seance.establishment = establishment
+    return party
+
+
+def _made(model: type[M], values: dict) -> M:
+    """An object of ``model`` as read from the database with ``values`` (attname → value), its other
+    fields deferred."""
+    present = [field.attname for field in model._meta.concrete_fields if field.attname in values]
+    return model.from_db(None, present, [values[name] for name in present])
 
 
 def _flagged_parties(
     establishment: Establishment, since: datetime.date, latest: int | None
-) -> tuple[list[tuple[str, int]], list[int], list[int]]:
-    """The table-parties of the séances since ``since`` that a flag names, read as a few values in
-    one query: (composition's code, pk) of those opened with no staff logged, most recent first;
-    the pks of the MC ones closed after their closing time with no extension reaching their end
-    (GAME-29), oldest first; the pks of the banks à tout va with no banker named (GAME-31), most
-    recent first. With ``latest``, each list holds the ``latest`` most recent at most."""
+) -> tuple[list[tuple[str, TableSession]], list[TableSession], list[TableSession]]:
+    """The table-parties of the séances since ``since`` that a flag names, chosen on a few values of
+    each candidate read in one query: (composition's code, partie) of those opened with no staff
+    logged, most recent first; the MC ones closed after their closing time with no extension
+    reaching their end (GAME-29), oldest first; the banks à tout va with no banker named (GAME-31),
+    most recent first. With ``latest``, each list holds the ``latest`` most recent at most."""
     jurisdiction = establishment.jurisdiction
     fixed = _fixed_closings(establishment) if jurisdiction == "MC" else {}
     bank = Q(table__game="banque_tout_va") & ~Exists(PartieBanker.objects.filter(table_session=OuterRef("pk")))
     # Each partie with the latest end its extensions give it, read with it (not every extension of the period).
     extended_to = ClosingExtension.objects.filter(table_session=OuterRef("pk")).order_by("-new_end").values("new_end")
+    columns = PARTY_FIELDS + tuple(f"table__{name}" for name in TABLE_FIELDS)
+    columns += tuple(f"seance__{name}" for name in SEANCE_FIELDS) + FLAG_FIELDS
     candidates = (
         with_seats(TableSession.objects.filter(seance__establishment=establishment, seance__date__gte=since))
         .annotate(
@@ -122,17 +147,17 @@ def _flagged_parties(
             & (Q(no_staff=True, table__game__in=staffed_games(jurisdiction)) | Q(no_banker=True))
             | Q(closed_at__isnull=False, seance__period__in=list(fixed))
         )
-        .values_list(*FLAG_FIELDS, named=True)
+        .values_list(*columns, named=True)
     )
     unstaffed, late, banks = [], [], []
     zone = establishment.timezone
     for row in candidates:
-        recent = (row.seance__date, row.opened_at, row.pk)
+        recent = (row.seance__date, row.opened_at, row.id)
         seats = row.limits_seats or row.table__seats
         if row.opened_at and row.no_staff and (staffing := staffing_of(jurisdiction, row.table__game, seats)):
-            unstaffed.append((recent, (staffing.code, row.pk)))
+            unstaffed.append((recent, (staffing.code, row)))
         if row.opened_at and row.no_banker:
-            banks.append((recent, row.pk))
+            banks.append((recent, row))
         closing = _closing_at(fixed, zone, row.seance__date, row.seance__period)
         if (
             row.closed_at
@@ -140,12 +165,16 @@ def _flagged_parties(
             and row.closed_at > closing
             and not (row.extended_to and row.closed_at <= row.extended_to)
         ):
-            late.append(((row.seance__date, row.closed_at, row.pk), row.pk))
+            late.append(((row.seance__date, row.closed_at, row.id), row))
 
     def most_recent(found: list) -> list:
         return [item for _order, item in sorted(found, key=operator.itemgetter(0), reverse=True)[:latest]]
 
-    return most_recent(unstaffed), most_recent(late)[::-1], most_recent(banks)
+    return (
+        [(code, _party(establishment, row)) for code, row in most_recent(unstaffed)],
+        [_party(establishment, row) for row in most_recent(late)[::-1]],
+        [_party(establishment, row) for row in most_recent(banks)],
+    )
 
 
 def _fixed_closings(establishment: Establishment) -> dict[str, list]:
@@ -173,9 +202,7 @@ def closed_late_without_extension(
     decision reaching their end (GAME-29 FLAG), over the last ``days`` days, oldest first; with
     ``latest``, the most recent ones only."""
     since = establishment.localtime().date() - datetime.timedelta(days=days)
-    late = _flagged_parties(establishment, since, latest)[1]
-    parties = TableSession.objects.select_related("seance__establishment", "table").in_bulk(late)
-    return [parties[pk] for pk in late]
+    return _flagged_parties(establishment, since, latest)[1]
 
 
 def banker_of(session: TableSession) -> PartieBanker | None:

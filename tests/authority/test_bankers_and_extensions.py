@@ -184,16 +184,16 @@ def test_game_29_only_chemin_de_fer_and_api(mco, late_partie, session):
     assert done.status_code == 201 and ClosingExtension.objects.count() == 1
 
 
-def test_game_29_game_31_the_flags_of_the_parties_read_in_three_queries_whatever_their_number(
+def test_game_29_game_31_the_flags_of_the_parties_read_in_two_queries_whatever_their_number(
     mco, late_partie, session, django_assert_num_queries
 ):
     """The home's flags: a partie closed late (GAME-29), a bank with no banker (GAME-31) and parties
-    opened with no staff logged, each source cut at the latest shown, read in three queries."""
+    opened with no staff logged, each source cut at the latest shown, read in two queries."""
     table_session_close(session=late_partie, actor=mco.directeur_jeux)
     table_session_open(session=session, actor=mco.directeur_jeux)
 
     def flags(latest):
-        with django_assert_num_queries(3):
+        with django_assert_num_queries(2):
             return [(code, s.pk) for code, _what, s in table_selectors.exceptions(mco.est, latest=latest)]
 
     assert flags(None) == [
