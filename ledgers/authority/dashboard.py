@@ -2,7 +2,6 @@
 responsable's follow-up (overdue ones flagged, REG-44) and the liaison questions waiting for the
 police's answer (REG-45)."""
 
-from django.db.models import Exists, OuterRef
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
@@ -20,10 +19,8 @@ POLICE_REGISTER_READERS = {Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.POLICE,
 def police_registers(request: HttpRequest, establishment: Establishment) -> Panel | None:
     if establishment.jurisdiction != "FR" or not roles_of(request.user, establishment) & POLICE_REGISTER_READERS:
         return None
-    past_due = selectors.observations_overdue(establishment).filter(pk=OuterRef("pk"))
-    awaiting = list(selectors.observations_awaiting_follow_up(establishment).annotate(past_due=Exists(past_due)))
+    awaiting, questions = selectors.police_waiting(establishment)
     overdue = {observation.pk for observation in awaiting if observation.past_due}
-    questions = list(selectors.liaison_unanswered(establishment))
     if not awaiting and not questions:
         return None
     return Panel(

@@ -4,11 +4,12 @@ import datetime
 from collections.abc import Mapping
 from decimal import Decimal
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from ledgers.core.approvals import SOURCES
 from ledgers.core.models import Establishment, GamingTable
+from ledgers.core.selectors import objects_of, rows_of
 
 from . import displays
 from .models import (
@@ -51,6 +52,23 @@ def liaison_unanswered(establishment: Establishment) -> QuerySet[LiaisonQuestion
     return liaison_of(establishment).filter(answer_seq__isnull=True).order_by("asked_at")
 
 
+def police_waiting(establishment: Establishment) -> tuple[list[Observation], list[LiaisonQuestion]]:
+    """The observations waiting for their follow-up, each ``past_due`` when overdue (REG-44), and
+    the liaison questions waiting for their answer (REG-45), both read in one query (their related
+    objects not read)."""
+    past_due = observations_overdue(establishment).filter(pk=OuterRef("pk"))
+    awaiting, questions = (
+        Establishment.objects.filter(pk=establishment.pk)
+        .annotate(
+            awaiting=rows_of(observations_awaiting_follow_up(establishment), past_due=Exists(past_due)),
+            questions=rows_of(liaison_unanswered(establishment)),
+        )
+        .values_list("awaiting", "questions")
+        .get()
+    )
+    return objects_of(Observation, awaiting), objects_of(LiaisonQuestion, questions)
+
+
 def access_log(establishment: Establishment) -> QuerySet[AccessLog]:
     return AccessLog.objects.filter(establishment=establishment).select_related("user")
 
@@ -63,10 +81,21 @@ def approvals_overview(establishment: Establishment, on: datetime.date | None = 
     """Every declared approval source with its approvals and their status on ``on`` (AUTH-06):
     [(source, [(approval, status), …]), …]."""
     on = on or establishment.localtime(timezone.now()).date()
-    return [
-        (source, [(approval, approval.status(on)) for approval in source.approvals(establishment)])
-        for source in SOURCES
-    ]
+    approved = {f"approved_{source.code}": source.approved(establishment) for source in SOURCES}
+    if not approved:
+        return []
+    found = (
+        Establishment.objects.filter(pk=establishment.pk)
+        .annotate(**{name: rows_of(rows) for name, rows in approved.items()})
+        .values(*approved)
+        .get()
+    )
+    overview = []
+    for source in SOURCES:
+        name = f"approved_{source.code}"
+        approvals = [source.approval(row) for row in objects_of(approved[name].model, found[name])]
+        overview.append((source, [(approval, approval.status(on)) for approval in approvals]))
+    return overview
 
 
 def approvals_needing_attention(establishment: Establishment, on: datetime.date | None = None) -> list[tuple]:

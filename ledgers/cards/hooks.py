@@ -1,11 +1,20 @@
 """What the cards app wires into core's extension points: the table opening and closing
 preconditions of the card domain."""
 
-from django.db.models import F
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db.models import F, OuterRef
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
-from ledgers.core.hooks import Missing, on_table_closing, on_table_opening, on_table_opening_gap, per_session
+from ledgers.core.hooks import (
+    Missing,
+    on_table_closing,
+    on_table_opening,
+    on_table_opening_gap,
+    party_fact,
+    party_facts,
+    per_session,
+)
 from ledgers.core.models import TableSession
 
 from . import deck_rules, selectors
@@ -91,16 +100,26 @@ def no_cards_at_the_table(session: TableSession) -> list[Missing]:
     return [Missing(_("cartes remises à la table (%(rule)s)") % {"rule": rule.describe()}, rule.requirement)]
 
 
+# The serials of the units issued to each table-partie (``selectors.units_at``), read with the séances' parties.
+party_facts(
+    cards_out=lambda: ArraySubquery(
+        CardUnit.objects.filter(table_session=OuterRef("pk"))
+        .exclude(parent__table_session_id=F("table_session_id"))
+        .order_by("serial")
+        .values("serial")
+    )
+)
+
+
 @on_table_closing
 def cards_back_before_closing(session: TableSession) -> None:
     """Fin de partie only once every unit is back in a depot: MC under the inspecteur's surveillance
     (CARD-18); FR after its post-partie control (CARD-37)."""
-    # The same units the opening check reads: a home that opens some parties and ends others reads them once.
-    out = per_session("cards.units", session, _units_at, [])
+    out = party_fact(session, "cards_out")
     if not out:
         return
     est = session.seance.establishment
-    serials = ", ".join(unit.serial for unit in out)
+    serials = ", ".join(out)
     if est.jurisdiction == "MC":
         raise RuleViolation("CARD-18", _("Cartes non rentrées au dépôt : %(s)s.") % {"s": serials})
     raise RuleViolation(

@@ -49,7 +49,13 @@ def cash_waiting(request: HttpRequest, establishment: Establishment) -> Panel | 
                 )
             )
     certifies = bool(roles & set(CERTIFIERS[establishment.jurisdiction]))
-    counts = list(selectors.counts_waiting(establishment)) if certifies or roles & set(CASHIERS) else []
+    waiting = selectors.waiting_at_cash(
+        establishment,
+        counts=certifies or bool(roles & set(CASHIERS)),
+        cagnottes=bool(roles & set(CAGNOTTE_CONTROLLERS[establishment.jurisdiction])),
+        bad_beats=bool(roles & {Role.COMITE, *CASHIERS}),
+    )
+    counts = waiting.counts
     if roles & set(CASHIERS):
         items += [
             (
@@ -76,10 +82,10 @@ def cash_waiting(request: HttpRequest, establishment: Establishment) -> Panel | 
     if roles & set(CAGNOTTE_CONTROLLERS[establishment.jurisdiction]):
         items += [
             (
-                str(_("Cagnotte de la table %(table)s à ouvrir et compter") % {"table": c.table_session.table.number}),
-                reverse("cash:cagnotte_count", args=[c.table_session_id]),
+                str(_("Cagnotte de la table %(table)s à ouvrir et compter") % {"table": s.table.number}),
+                reverse("cash:cagnotte_count", args=[s.pk]),
             )
-            for c in selectors.cagnottes_waiting(establishment)
+            for s in waiting.cagnottes
         ]
     if roles & {Role.COMITE, *CASHIERS}:
         items += [
@@ -89,7 +95,7 @@ def cash_waiting(request: HttpRequest, establishment: Establishment) -> Panel | 
                 ),
                 reverse("cash:bad_beat", args=[s.pk]),
             )
-            for s in selectors.bad_beat_waiting(establishment)
+            for s in waiting.bad_beats
         ]
     if establishment.jurisdiction == "FR":
         day = selectors.day_to_close(establishment) if roles & set(CONTROL_KEEPERS) else None

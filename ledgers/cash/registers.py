@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.roles import Role
 from ledgers.registers.kinds import Column, RegisterKind, register_kind
-from ledgers.registers.opening import Need, opening_needs, tables_in_service
+from ledgers.registers.opening import Need, opening_needs, places_in_service, tables_in_service
 
 FLOAT_COLUMNS = (
     Column("date", _("Date"), 0.8),
@@ -571,8 +571,7 @@ def cash_registers(establishment) -> Iterator[Need]:
             yield Need(CAGNOTTES_MC.code, requirement="REG-13")
         return
     yield Need(REGISTRE_CONTROLE.code, requirement="REG-34")
-    desks = establishment.locations.filter(kind=LocationKind.CAISSE_CENTRALE, active=True).order_by("code")
-    for desk, name in desks.values_list("code", "name"):
+    for desk, name in places_in_service(establishment, LocationKind.CAISSE_CENTRALE):
         yield Need(REGISTRE_CHANGE.code, desk, requirement="REG-29", label=name)
     for number, game in tables:
         if GAMES[game].family == Family.CERCLE:

@@ -2,10 +2,13 @@
 
 import datetime
 from collections.abc import Iterable
+from dataclasses import dataclass
 from decimal import Decimal
+from functools import reduce
+from operator import or_
 
 from django.core.exceptions import ValidationError
-from django.db.models import Exists, OuterRef, QuerySet, Subquery, Sum
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -140,7 +143,7 @@ hooks.party_facts(
     "count",
     with_float=lambda: Exists(TableFloat.objects.filter(table_session=OuterRef("pk"))),
     slips_waiting=lambda: Exists(_uncentralised(Slip.objects.filter(table_session=OuterRef("pk")))),
-    bad_beat_waiting=lambda: Exists(_bad_beat_due(TableSession.objects.filter(pk=OuterRef("pk")))),
+    bad_beat_waiting=lambda: _bad_beat_waiting(),
     cagnotte_to_count=lambda: Subquery(
         CagnotteCount.objects.filter(status=CagnotteCount.Status.COMPUTED, table_session=OuterRef("pk")).values("pk")
     ),
@@ -309,26 +312,70 @@ def _bad_beat_due(sessions: QuerySet[TableSession]) -> QuerySet[TableSession]:
     )
 
 
+def _bad_beat_waiting() -> Exists:
+    """Whether the table-partie is of a BBJ table, not in preparation, without its count."""
+    return Exists(_bad_beat_due(TableSession.objects.filter(pk=OuterRef("pk"))))
+
+
 def bad_beat_uncounted(seance: Seance) -> QuerySet[TableSession]:
     """Table-parties of a BBJ table without their count and displayed amount (COUNT-24)."""
     return _bad_beat_due(TableSession.objects.filter(seance=seance))
 
 
-def cagnottes_waiting(establishment: Establishment) -> QuerySet[CagnotteCount]:
-    """Cagnottes computed from their tickets and not yet opened and counted (COUNT-08, COUNT-43)."""
-    return CagnotteCount.objects.filter(
-        table_session__seance__establishment=establishment, status=CagnotteCount.Status.COMPUTED
-    ).select_related("table_session__table")
+@dataclass(frozen=True)
+class CashWaiting:
+    """What waits at the cash desk: the counts not certified, the table-parties whose cagnotte is
+    computed from its tickets and not yet opened and counted (COUNT-08, COUNT-43), the closed
+    table-parties of a BBJ table whose count and displayed amount are not entered (COUNT-24)."""
+
+    counts: list[TableCount]
+    cagnottes: list[TableSession]
+    bad_beats: list[TableSession]
 
 
-def bad_beat_waiting(establishment: Establishment) -> QuerySet[TableSession]:
-    """Closed table-parties of a BBJ table whose count and displayed amount are not entered (COUNT-24)."""
-    return TableSession.objects.filter(
-        seance__establishment=establishment,
-        table__bad_beat_jackpot__isnull=False,
-        bad_beat__isnull=True,
-        status=TableSession.Status.CLOSED,
-    ).select_related("table")
+def waiting_at_cash(establishment: Establishment, *, counts: bool, cagnottes: bool, bad_beats: bool) -> CashWaiting:
+    """Those of ``counts``, ``cagnottes`` and ``bad_beats`` asked for, each in the order they were
+    recorded, read in one query on the house's table-parties (none when none is asked for)."""
+    wanted = [
+        condition
+        for asked, condition in (
+            (counts, Q(count__isnull=False) & ~Q(count__status=TableCount.Status.CERTIFIED)),
+            (cagnottes, Q(cagnotte__status=CagnotteCount.Status.COMPUTED)),
+            (
+                bad_beats,
+                Q(table__bad_beat_jackpot__isnull=False, bad_beat__isnull=True, status=TableSession.Status.CLOSED),
+            ),
+        )
+        if asked
+    ]
+    if not wanted:
+        return CashWaiting([], [], [])
+    sessions = list(
+        TableSession.objects.filter(seance__establishment=establishment)
+        .filter(reduce(or_, wanted))
+        .annotate(bad_beat_due=_bad_beat_waiting())
+        .select_related("seance", "table", "count", "cagnotte")
+    )
+    found = [
+        session.count
+        for session in sessions
+        if counts and (count := getattr(session, "count", None)) and count.status != TableCount.Status.CERTIFIED
+    ]
+    computed = [
+        session
+        for session in sessions
+        if cagnottes and getattr(session, "cagnotte", None) and session.cagnotte.status == CagnotteCount.Status.COMPUTED
+    ]
+    due = [
+        session
+        for session in sessions
+        if bad_beats and session.status == TableSession.Status.CLOSED and session.bad_beat_due
+    ]
+    return CashWaiting(
+        sorted(found, key=lambda count: count.pk),
+        sorted(computed, key=lambda session: session.cagnotte.pk),
+        sorted(due, key=lambda session: session.pk),
+    )
 
 
 # --- bad beat jackpot (COUNT-24, COUNT-44 to COUNT-48) ------------------------------------------

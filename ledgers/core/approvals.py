@@ -3,15 +3,17 @@ dice makers, sabot and shuffler models, slot staff, SFM…) so that one overview
 with their validity, and the Direction sees those about to expire."""
 
 import datetime
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.utils.functional import Promise
 
 from .registry import CodeRegistry
 
 if TYPE_CHECKING:
+    from django.db.models import QuerySet
+
     from .models import Establishment
 
 EXPIRING_DAYS = 30  # an approval ending within this many days is shown as expiring
@@ -25,6 +27,14 @@ class Approval:
     valid_from: datetime.date | None
     valid_until: datetime.date | None
     url: str = ""
+
+    @classmethod
+    def of(cls, approved: Any, subject: str, valid_from: datetime.date | None, url: str = "") -> "Approval":
+        """The approval of ``approved``, whose ``approval_reference``, ``approval_issuer`` and
+        ``approved_until`` say it."""
+        return cls(
+            subject, approved.approval_reference, approved.approval_issuer, valid_from, approved.approved_until, url
+        )
 
     def status(self, on: datetime.date) -> str:
         """missing, not_yet, expired, expiring or valid on ``on``."""
@@ -44,7 +54,10 @@ class ApprovalSource:
     code: str
     label: str | Promise
     requirement: str  # the catalogue row whose operations the approval gates
-    approvals: Callable[["Establishment"], Iterable[Approval]]
+    # The approved things of a house, in the order listed, and each one's approval: the overview
+    # reads every source's in one query.
+    approved: Callable[["Establishment"], "QuerySet"]
+    approval: Callable[[Any], Approval]
 
 
 SOURCES: CodeRegistry[ApprovalSource] = CodeRegistry("approval source")

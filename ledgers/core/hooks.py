@@ -171,6 +171,20 @@ def seances_with_facts(seances: "QuerySet[Seance]", establishment: "Establishmen
     return seances.annotate(**{name: fact for facts in _seance_facts for name, fact in facts(establishment).items()})
 
 
+def party_fact(session: "TableSession", name: str) -> Any:
+    """The fact ``name`` (``party_facts``) of ``session``: its annotation when the partie was read
+    with its séance's (``parties_with_facts``), else read for every partie read together with it
+    (``read_together``) in one query."""
+    if hasattr(session, name):
+        return getattr(session, name)
+
+    def load(pks: list[int]) -> dict[int, Any]:
+        facts = TableSession.objects.filter(pk__in=pks).annotate(fact=_party_facts[name]())
+        return dict(facts.values_list("pk", "fact"))
+
+    return per_session(f"core.party_fact.{name}", session, load, None)
+
+
 def parties_with_facts(sessions: "QuerySet[TableSession]") -> "QuerySet[TableSession]":
     """``sessions`` with every app's facts (``party_facts``), by table number."""
     facts = {name: expression() for name, expression in _party_facts.items()}

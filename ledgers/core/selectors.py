@@ -1,20 +1,25 @@
 import datetime
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.postgres.expressions import ArraySubquery
 from django.core.exceptions import EmptyResultSet
 from django.db import connection
-from django.db.models import Model, Q, QuerySet
+from django.db.models import DecimalField, F, Model, Q, QuerySet, TextField
+from django.db.models.functions import Cast, JSONObject
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from .models import Establishment, GamingTable, Location, Membership, RolePeriod, Seance, StaffAccount
 
 SESSION_KEY = "establishment_id"
+
+
+M = TypeVar("M", bound=Model)
 
 
 def counted_together(**querysets: QuerySet) -> dict[str, int]:
@@ -31,6 +36,29 @@ def counted_together(**querysets: QuerySet) -> dict[str, int]:
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {', '.join(parts)}", params)
         return dict(zip(querysets, cursor.fetchone(), strict=True))
+
+
+def rows_of(queryset: QuerySet, **extra: Any) -> ArraySubquery:
+    """The rows of ``queryset`` (its model's columns, and the expressions ``extra``), in its order:
+    an annotation that reads them within another query, made objects again by ``objects_of``."""
+    # Decimals as text: a JSON number would lose their scale (12.50 read back as 12.5).
+    columns = {
+        field.attname: Cast(field.attname, TextField()) if isinstance(field, DecimalField) else F(field.attname)
+        for field in queryset.model._meta.concrete_fields
+    }
+    return ArraySubquery(queryset.values(json=JSONObject(**columns, **extra)))
+
+
+def objects_of(model: type[M], rows: list[dict[str, Any]]) -> list[M]:
+    """The objects of ``model`` whose rows ``rows_of`` read (their related objects not read), each
+    with its ``extra`` values as attributes."""
+    fields = model._meta.concrete_fields
+    found = []
+    for row in rows:
+        found.append(model.from_db(None, [f.attname for f in fields], [f.to_python(row[f.attname]) for f in fields]))
+        for name in row.keys() - {f.attname for f in fields}:
+            setattr(found[-1], name, row[name])
+    return found
 
 
 def establishments_for(user: AbstractBaseUser) -> QuerySet[Establishment]:

@@ -16,16 +16,9 @@ def _supplier_url(domain: str) -> str:
         return ""
 
 
-def supplier_approvals(establishment):
-    for supplier in Supplier.objects.filter(establishment=establishment).order_by("domain", "name"):
-        yield Approval(
-            subject=f"{supplier.name} ({get_domain(supplier.domain).label})",
-            reference=supplier.approval_reference,
-            issuer=supplier.approval_issuer,
-            valid_from=supplier.approved_from,
-            valid_until=supplier.approved_until,
-            url=_supplier_url(supplier.domain),
-        )
+def supplier_approval(supplier: Supplier) -> Approval:
+    subject = f"{supplier.name} ({get_domain(supplier.domain).label})"
+    return Approval.of(supplier, subject, supplier.approved_from, _supplier_url(supplier.domain))
 
 
 SUPPLIERS = approval_source(
@@ -33,6 +26,7 @@ SUPPLIERS = approval_source(
         code="suppliers",
         label=_("Fabricants et fournisseurs agréés (cartes, dés)"),
         requirement="AUTH-06",
-        approvals=supplier_approvals,
+        approved=lambda establishment: Supplier.objects.filter(establishment=establishment).order_by("domain", "name"),
+        approval=supplier_approval,
     )
 )

@@ -8,16 +8,8 @@ from ledgers.core.approvals import Approval, ApprovalSource, approval_source
 from .models import ApprovedModel
 
 
-def model_approvals(establishment):
-    for model in ApprovedModel.objects.filter(establishment=establishment).order_by("kind", "manufacturer", "name"):
-        yield Approval(
-            subject=f"{model.get_kind_display()} {model}",
-            reference=model.approval_reference,
-            issuer=model.approval_issuer,
-            valid_from=model.approved_on,
-            valid_until=model.approved_until,
-            url=reverse("equipment:model_list"),
-        )
+def model_approval(model: ApprovedModel) -> Approval:
+    return Approval.of(model, f"{model.get_kind_display()} {model}", model.approved_on, reverse("equipment:model_list"))
 
 
 MODELS = approval_source(
@@ -25,6 +17,9 @@ MODELS = approval_source(
         code="equipment_models",
         label=_("Modèles agréés de sabots et de mélangeurs"),
         requirement="AUTH-06",
-        approvals=model_approvals,
+        approved=lambda establishment: ApprovedModel.objects.filter(establishment=establishment).order_by(
+            "kind", "manufacturer", "name"
+        ),
+        approval=model_approval,
     )
 )

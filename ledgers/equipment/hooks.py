@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
-from ledgers.core.hooks import on_table_closing, on_table_opening, per_session
+from ledgers.core.hooks import on_table_closing, on_table_opening, party_fact, per_session
 from ledgers.core.models import TableSession
 from ledgers.incidents.selectors import has_open_incident
 
@@ -116,20 +116,21 @@ def check_shuffler_ended(session: TableSession) -> None:
     est = _est(session)
     if est.jurisdiction != "FR":
         return
-    uses = per_session("equipment.shuffler_uses", session, _shuffler_uses, [])
-    for use in [use for use in uses if not use.end_confirmed][:1]:
-        if use.ended_at is None and session.table.game in SHUFFLER_DISPLAY_FR:
-            code = SHUFFLER_DISPLAY_FR[session.table.game][0]
-        else:
-            code = "SHUF-13"
-        raise RuleViolation(
-            code,
-            _(
-                "Fin de partie impossible : la fin de séance du %(machine)s (capot ouvert, "
-                "mélangeur vide) n'est pas confirmée."
-            )
-            % {"machine": use.shuffler},
+    use = party_fact(session, "shuffler_open_use")
+    if use is None:
+        return
+    if use["ended_at"] is None and session.table.game in SHUFFLER_DISPLAY_FR:
+        code = SHUFFLER_DISPLAY_FR[session.table.game][0]
+    else:
+        code = "SHUF-13"
+    raise RuleViolation(
+        code,
+        _(
+            "Fin de partie impossible : la fin de séance du %(machine)s (capot ouvert, "
+            "mélangeur vide) n'est pas confirmée."
         )
+        % {"machine": Shuffler(machine_type=use["machine_type"], number=use["number"])},
+    )
 
 
 @on_table_closing

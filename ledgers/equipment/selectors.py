@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Exists, F, Max, Min, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, F, Max, Min, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import JSONObject
 
 from ledgers.core import hooks
 from ledgers.core.catalogue import REQUIREMENTS
@@ -196,7 +197,15 @@ hooks.party_facts(
     rostered=lambda: Exists(LaunchRoster.objects.filter(table_session=OuterRef("pk"))),
     with_shoe=lambda: Exists(Shoe.objects.filter(table_session=OuterRef("pk"))),
     wheel_checked=lambda: Exists(WheelCheck.objects.filter(table_session=OuterRef("pk"), passed=True)),
-    shuffler_open_use=lambda: Exists(ShufflerUse.objects.filter(table_session=OuterRef("pk"), end_confirmed=False)),
+    # The first shuffler use whose end is not confirmed (None when there is none): what it needs to
+    # be named and whether it ended (``hooks.check_shuffler_ended``).
+    shuffler_open_use=lambda: Subquery(
+        ShufflerUse.objects.filter(table_session=OuterRef("pk"), end_confirmed=False)
+        .order_by("pk")
+        .values(json=JSONObject(ended_at="ended_at", machine_type="shuffler__machine_type", number="shuffler__number"))[
+            :1
+        ]
+    ),
 )
 
 

@@ -5,11 +5,12 @@ the mechanics (KEY-05: a flag, the closing goes on)."""
 
 from collections.abc import Iterator
 
+from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
-from ledgers.core.hooks import Missing, on_seance_closing, on_table_closing, per_session
+from ledgers.core.hooks import Missing, on_seance_closing, on_table_closing, party_fact, party_facts
 from ledgers.core.models import Seance, TableSession
 from ledgers.registers.services import display_name
 
@@ -18,32 +19,28 @@ from .models import KeyIssue
 from .policy import LockType
 from .purposes import TABLE_PARTIE
 
-
-def _lid_keys_out(pks: list[int]) -> dict[int, KeyIssue]:
-    """The first cylinder lid key still out for each table-partie."""
-    first = {}
-    for issue in (
+# The code of the first cylinder lid key still out for each table-partie, read with the séances' parties.
+party_facts(
+    lid_key_out=lambda: Subquery(
         KeyIssue.objects.filter(
             purpose_type=TABLE_PARTIE.code,
-            purpose_id__in=pks,
+            purpose_id=OuterRef("pk"),
             key__lock_type=LockType.CYLINDER_LID,
             returned_at__isnull=True,
         )
-        .select_related("key")
         .order_by("pk")
-    ):
-        first.setdefault(issue.purpose_id, issue)
-    return first
+        .values("key__code")[:1]
+    )
+)
 
 
 @on_table_closing
 def lid_key_returned(session: TableSession) -> None:
-    out = per_session("keys.lid_out", session, _lid_keys_out, None)
-    if out is not None:
+    code = party_fact(session, "lid_key_out")
+    if code is not None:
         raise RuleViolation(
             "KEY-08",
-            _("Fin de partie impossible : la clé du couvercle %(key)s doit être rendue à sa garde.")
-            % {"key": out.key.code},
+            _("Fin de partie impossible : la clé du couvercle %(key)s doit être rendue à sa garde.") % {"key": code},
         )
 
 

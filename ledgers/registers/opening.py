@@ -7,10 +7,12 @@ each volume's state, is read here; the directorate creates every missing volume 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from django.db.models import TextChoices
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db.models import OuterRef, TextChoices
+from django.db.models.functions import JSONObject
 from django.utils.translation import gettext_lazy as _
 
-from ledgers.core.models import Establishment
+from ledgers.core.models import Establishment, GamingTable, Location
 from ledgers.core.roles import REGULATOR_ROLES, Role
 
 from .kinds import MAIN_COURANTE, get_kind, qualifier_label
@@ -55,14 +57,14 @@ def needs(establishment: Establishment) -> list[Need]:
     """Every volume the house needs, once each (the first source naming it gives its reason), the
     kinds not kept in its jurisdiction left out."""
     found: dict[tuple[str, str], Need] = {}
-    establishment._tables_in_service = _tables(establishment)  # read once for every source
+    establishment._in_service = _in_service(establishment)  # read once for every source
     try:
         for source in _sources:
             for need in source(establishment):
                 if establishment.jurisdiction in get_kind(need.kind).jurisdictions:
                     found.setdefault((need.kind, need.qualifier), need)
     finally:
-        del establishment._tables_in_service
+        del establishment._in_service
     return list(found.values())
 
 
@@ -147,14 +149,47 @@ def house_registers(establishment: Establishment) -> Iterable[Need]:
     yield Need(MAIN_COURANTE.code)
 
 
+@dataclass(frozen=True)
+class InService:
+    """What the sources of needed volumes read of the house: its gaming tables in service
+    (number, game) by number, and its places in service (kind, code, name) by code."""
+
+    tables: list[tuple[str, str]]
+    places: list[tuple[str, str, str]]
+
+
+def _in_service(establishment: Establishment) -> InService:
+    """``InService`` of the house, both read in one query."""
+    tables = GamingTable.objects.filter(establishment=OuterRef("pk"), active=True).order_by("number")
+    places = Location.objects.filter(establishment=OuterRef("pk"), active=True).order_by("code")
+    tables_read, places_read = (
+        Establishment.objects.filter(pk=establishment.pk)
+        .annotate(
+            tables_read=ArraySubquery(tables.values(json=JSONObject(number="number", game="game"))),
+            places_read=ArraySubquery(places.values(json=JSONObject(kind="kind", code="code", name="name"))),
+        )
+        .values_list("tables_read", "places_read")
+        .get()
+    )
+    return InService(
+        [(row["number"], row["game"]) for row in tables_read],
+        [(row["kind"], row["code"], row["name"]) for row in places_read],
+    )
+
+
+def _read(establishment: Establishment) -> InService:
+    cached = getattr(establishment, "_in_service", None)
+    return cached if cached is not None else _in_service(establishment)
+
+
 def tables_in_service(establishment: Establishment) -> list[tuple[str, str]]:
     """(number, game) of the house's gaming tables in service, by number."""
-    cached = getattr(establishment, "_tables_in_service", None)
-    return cached if cached is not None else _tables(establishment)
+    return _read(establishment).tables
 
 
-def _tables(establishment: Establishment) -> list[tuple[str, str]]:
-    return list(establishment.tables.filter(active=True).order_by("number").values_list("number", "game"))
+def places_in_service(establishment: Establishment, kind: str) -> list[tuple[str, str]]:
+    """(code, name) of the house's places of ``kind`` in service, by code."""
+    return [(code, name) for place_kind, code, name in _read(establishment).places if place_kind == kind]
 
 
 def games_played(establishment: Establishment, equipment: str | None = None) -> set[str]:

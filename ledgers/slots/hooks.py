@@ -7,13 +7,14 @@ prélèvements takes, and the fleet of machines that carry the art. 68-11 displa
 
 import datetime
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
-from django.db.models import Case, Exists, OuterRef, When
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db.models import Exists, OuterRef
 from django.db.models.functions import TruncDate
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.authority.displays import Fleet, declare_fleet
@@ -23,7 +24,6 @@ from ledgers.core.hooks import (
     Missing,
     on_seance_closing,
     on_seance_opening,
-    per_seance,
     per_seance_of,
     provides_month_total,
     seance_facts,
@@ -34,9 +34,18 @@ from ledgers.core.roles import Role
 from ledgers.core.selectors import others_open_that_day
 
 from . import selectors
-from .models import DailyTransmittal, Intervention, JpmReading, Machine, Progressive, ProgressiveReading
+from .models import (
+    ChangePoint,
+    DailyTransmittal,
+    Intervention,
+    JpmReading,
+    Machine,
+    Progressive,
+    ProgressiveReading,
+)
 from .services.accounting import month_slot_total
-from .services.counts import denominations_without_general_count
+from .services.cashdesk import desks_unstaffed, points_to_restore
+from .services.counts import denominations_uncounted
 from .services.progressives import active_progressives
 from .services.staffing import ARTICLE, fleet_threshold, staffing_of
 from .services.unclaimed import expired_unposted
@@ -61,11 +70,19 @@ declare_fleet(
 
 @dataclass(frozen=True)
 class SeanceDay:
-    """What a séance's closing reads of its day: another séance of the house still open that day
-    (closing this one does not close the gaming day), FR expired tickets not yet posted, MC the
-    day's intervention sheets not in an envelope, an envelope already handed over, a sheet still open."""
+    """What a séance's closing reads of it and of its day: another séance of the house still open
+    that day (closing this one does not close the gaming day), the denominations counted with no
+    general count after (SLOT-46), the change points to restore (SLOT-49); FR the slot desks with no
+    cashier named (SLOT-48), the codes of the active progressives (SLOT-36) and JPMs (SLOT-38) not
+    read that day, expired tickets not yet posted; MC the day's intervention sheets not in an
+    envelope, an envelope already handed over, a sheet still open."""
 
     others_open: bool
+    uncounted: list[Decimal] = field(default_factory=list)
+    to_restore: list[ChangePoint] = field(default_factory=list)
+    unstaffed: list[ChangePoint] = field(default_factory=list)
+    progressives_unread: list[str] = field(default_factory=list)
+    jpms_unread: list[str] = field(default_factory=list)
     expired: bool = False
     loose: bool = False
     envelope: bool = False
@@ -79,12 +96,32 @@ def _by_house(seances: list[Seance]) -> list[list[Seance]]:
     return list(houses.values())
 
 
+def _unread(est: Establishment, readings: type[JpmReading | ProgressiveReading], progressive: str) -> ArraySubquery:
+    """The codes of the house's active progressives (the JPMs when ``readings`` is ``JpmReading``)
+    in service on the séance's day (created on or before it) whose amount is not read that day."""
+    read = readings.objects.filter(**{progressive: OuterRef("pk")}, day=OuterRef(OuterRef("date")))
+    active = Progressive.objects.filter(
+        establishment=est, status=Progressive.Status.ACTIVE, multisite=readings is JpmReading
+    ).alias(created_on=TruncDate("created_at"))
+    unread = active.filter(created_on__lte=OuterRef("date")).exclude(Exists(read))
+    return ArraySubquery(unread.order_by("code").values("code"))
+
+
 @seance_facts
 def day_facts(est: Establishment) -> dict[str, Any]:
     """What ``SeanceDay`` reads of each séance of ``est``, as annotations of a query on its séances."""
-    facts = {"others_open": Exists(others_open_that_day(OuterRef("establishment"), OuterRef("date"), OuterRef("pk")))}
+    facts = {
+        "others_open": Exists(others_open_that_day(OuterRef("establishment"), OuterRef("date"), OuterRef("pk"))),
+        "uncounted": denominations_uncounted(OuterRef("pk")),
+        "to_restore": points_to_restore(OuterRef("pk")),
+    }
     if est.jurisdiction == "FR":
-        facts["expired"] = Exists(expired_unposted(est))
+        facts |= {
+            "unstaffed": desks_unstaffed(OuterRef("pk"), OuterRef("establishment"), OuterRef("opened_at")),
+            "progressives_unread": _unread(est, ProgressiveReading, "progressive"),
+            "jpms_unread": _unread(est, JpmReading, "jackpot"),
+            "expired": Exists(expired_unposted(est)),
+        }
     if est.jurisdiction == "MC":
         day = TruncDate("stopped_at", tzinfo=est.localtime().tzinfo)
         sheets = Intervention.objects.filter(machine__establishment=est).alias(day=day).filter(day=OuterRef("date"))
@@ -97,6 +134,14 @@ def day_facts(est: Establishment) -> dict[str, Any]:
     return facts
 
 
+def _day_of(facts: dict[str, Any]) -> SeanceDay:
+    """``SeanceDay`` from the values of ``day_facts``; the change points named as their rows say."""
+    for points in ("to_restore", "unstaffed"):
+        if points in facts:
+            facts[points] = [ChangePoint(kind=point["kind"], name=point["name"]) for point in facts[points]]
+    return SeanceDay(**facts)
+
+
 def seance_days(seances: list[Seance]) -> dict[int, SeanceDay]:
     """``SeanceDay`` of each séance: read with the séances when they were (``day_facts``, the home's
     open séances), else in one query per house (its clock dates the sheets)."""
@@ -104,13 +149,11 @@ def seance_days(seances: list[Seance]) -> dict[int, SeanceDay]:
     for group in _by_house(seances):
         names = list(day_facts(group[0].establishment))
         if all(hasattr(seance, name) for seance in group for name in names):
-            days |= {seance.pk: SeanceDay(**{name: getattr(seance, name) for name in names}) for seance in group}
+            days |= {seance.pk: _day_of({name: getattr(seance, name) for name in names}) for seance in group}
             continue
         found = Seance.objects.filter(pk__in=[seance.pk for seance in group])
-        days |= {
-            row.pop("pk"): SeanceDay(**row)
-            for row in found.annotate(**day_facts(group[0].establishment)).values("pk", *names)
-        }
+        rows = found.annotate(**day_facts(group[0].establishment)).values("pk", *names)
+        days |= {row.pop("pk"): _day_of(row) for row in rows}
     return days
 
 
@@ -118,54 +161,24 @@ def _day(seance: Seance) -> SeanceDay:
     return per_seance_of("slots.seance_day", seance, seance_days, SeanceDay(others_open=False))
 
 
-def progressives_unread(seances: list[Seance]) -> dict[int, list[Progressive]]:
-    """Each séance's active progressives in service on its day (created on or before it) whose
-    amount is not read that day: the house's own (SLOT-36), then the JPMs (modèle 28 S, SLOT-38);
-    one query per house."""
-    unread = {}
-    for group in _by_house(seances):
-        dates = sorted({seance.date for seance in group})
-        read = {
-            f"read_{day:%Y%m%d}": Case(
-                When(multisite=True, then=Exists(JpmReading.objects.filter(jackpot=OuterRef("pk"), day=day))),
-                default=Exists(ProgressiveReading.objects.filter(progressive=OuterRef("pk"), day=day)),
-            )
-            for day in dates
-        }
-        active = Progressive.objects.filter(
-            establishment_id=group[0].establishment_id, status=Progressive.Status.ACTIVE
-        )
-        progressives = sorted(active.annotate(**read), key=lambda progressive: progressive.multisite)
-        for seance in group:
-            unread[seance.pk] = [
-                progressive
-                for progressive in progressives
-                if timezone.localtime(progressive.created_at).date() <= seance.date
-                and not getattr(progressive, f"read_{seance.date:%Y%m%d}")
-            ]
-    return unread
-
-
 @on_seance_closing
 def progressives_recorded(seance: Seance) -> Iterator[Missing]:
     """SLOT-36: the last séance of the gaming day closes only when every active progressive's
     displayed amount is in the register; SLOT-38: and every JPM's 28 S line of the day."""
     est = seance.establishment
-    if est.jurisdiction != "FR" or _day(seance).others_open:
+    day = _day(seance)
+    if est.jurisdiction != "FR" or day.others_open:
         return
-    for progressive in per_seance_of("slots.progressives_unread", seance, progressives_unread, []):
-        if progressive.multisite:
-            yield Missing(
-                _("relevé du JPM %(code)s au modèle 28 S") % {"code": progressive.code},
-                "SLOT-38",
-                reverse("slots:jpm_reading"),
-            )
-        else:
-            yield Missing(
-                _("montant affiché du jackpot progressif %(code)s à la fermeture") % {"code": progressive.code},
-                "SLOT-36",
-                reverse("slots:progressive_reading"),
-            )
+    for code in day.progressives_unread:
+        yield Missing(
+            _("montant affiché du jackpot progressif %(code)s à la fermeture") % {"code": code},
+            "SLOT-36",
+            reverse("slots:progressive_reading"),
+        )
+    for code in day.jpms_unread:
+        yield Missing(
+            _("relevé du JPM %(code)s au modèle 28 S") % {"code": code}, "SLOT-38", reverse("slots:jpm_reading")
+        )
 
 
 @on_seance_closing
@@ -177,7 +190,7 @@ def expired_tickets_posted(seance: Seance) -> Iterator[Missing]:
 
 @on_seance_closing
 def denominations_counted(seance: Seance) -> Iterator[Missing]:
-    for denomination in per_seance("slots.uncounted", seance, denominations_without_general_count, []):
+    for denomination in _day(seance).uncounted:
         yield Missing(
             _("comptée générale des machines de %(d)s € en fin de séance") % {"d": euros(denomination)},
             "SLOT-46",
@@ -189,16 +202,12 @@ def denominations_counted(seance: Seance) -> Iterator[Missing]:
 def encaisses_restored(seance: Seance) -> Iterator[Missing]:
     """Every change point worked during the séance has its encaisse restored (SLOT-49); FR the slot
     desk had its named cashier (SLOT-48)."""
-    from .services.cashdesk import change_points_waiting
-
-    still_open, unstaffed = per_seance_of("slots.change_points", seance, change_points_waiting, ([], []))
-    for assignment in still_open:
+    day = _day(seance)
+    for point in day.to_restore:
         yield Missing(
-            _("encaisse de %(point)s à reconstituer") % {"point": assignment.point},
-            "SLOT-49",
-            reverse("slots:cashdesk"),
+            _("encaisse de %(point)s à reconstituer") % {"point": point}, "SLOT-49", reverse("slots:cashdesk")
         )
-    for point in unstaffed:
+    for point in day.unstaffed:
         yield Missing(_("caissier nommé pour %(point)s") % {"point": point}, "SLOT-48", reverse("slots:cashdesk"))
 
 

@@ -9,8 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core import hooks
 from ledgers.core.authz import roles_of
-from ledgers.core.dashboard import MainAct, Panel, dashboard_panel, main_acts
-from ledgers.core.models import Establishment, Seance, TableSession
+from ledgers.core.dashboard import MainAct, Panel, dashboard_panel, main_acts, open_parties
+from ledgers.core.models import Establishment, TableSession
 from ledgers.core.roles import REGULATOR_ROLES, Role
 from ledgers.core.services import TABLE_MANAGERS
 
@@ -51,15 +51,8 @@ SHOWN = 4  # tables offered as buttons on the home; the séance page lists them 
 def chef_table_acts(request: HttpRequest, establishment: Establishment) -> list[MainAct]:
     if Role.CHEF_TABLE not in roles_of(request.user, establishment):
         return []
-    parties = list(
-        TableSession.objects.filter(
-            seance__establishment=establishment,
-            seance__status=Seance.Status.OPEN,
-            status__in=(TableSession.Status.PREPARING, TableSession.Status.OPEN),
-        )
-        .select_related("table__establishment", "seance__establishment")  # the checks read both
-        .order_by("table__number")
-    )
+    # The open séances' parties as the home reads them once, with the facts the checks read.
+    parties = open_parties(establishment)
     # The parties to open first (opening starts the day), then those to end: up to SHOWN of each,
     # so that the tables waiting to open never hide those to end.
     live = [

@@ -6,12 +6,15 @@ from collections.abc import Sequence
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import OuterRef
+from django.db.models.functions import JSONObject
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import save_audited
 from ledgers.core.errors import RuleViolation
-from ledgers.core.hooks import per_session
+from ledgers.core.hooks import party_fact, party_facts
 from ledgers.core.models import Establishment, Location, Seance, TableSession
+from ledgers.core.selectors import objects_of, rows_of
 from ledgers.core.services import table_session_locked
 from ledgers.incidents.selectors import has_open_incident
 from ledgers.registers.models import Entry
@@ -163,27 +166,34 @@ def items_return(
     return locked
 
 
-def _left_at(model):
-    """The items of ``model`` still at each table-partie."""
+def _returned_domains() -> list[CustodyDomain]:
+    return [domain for domain in all_domains() if domain.rules.get("return")]
 
-    def load(pks: list[int]) -> dict[int, list]:
-        left = {}
-        for item in model.objects.filter(table_session_id__in=pks).exclude(status__in=GONE_STATUSES).order_by("pk"):
-            left.setdefault(item.table_session_id, []).append(item)
-        return left
 
-    return load
+def _left_at_table() -> JSONObject:
+    """For each domain whose objects go back to a depot at the end of a partie, the first five of
+    them still at the table-partie, each as the values of its fields (enough to name it)."""
+    left = {}
+    for domain in _returned_domains():
+        items = domain.model.objects.filter(table_session=OuterRef("pk")).exclude(status__in=GONE_STATUSES)
+        left[domain.code] = rows_of(items.order_by("pk")[:5])
+    return JSONObject(**left)
+
+
+# What is still at each table-partie, read with the séances' parties.
+party_facts(custody_left=_left_at_table)
 
 
 def check_all_returned(session: TableSession) -> None:
     """Closing hook: no partie ends while an object issued to it is still at the table
     (CARD-18, CARD-37, SHOE-02, SHOE-09), for every custody domain."""
     est = session.seance.establishment
-    for domain in all_domains():
+    left_at_table = party_fact(session, "custody_left")
+    for domain in _returned_domains():
         code = domain.rule("return", est.jurisdiction)
         if code is None:
             continue
-        left = per_session(f"custody.left.{domain.model._meta.label}", session, _left_at(domain.model), [])[:5]
+        left = objects_of(domain.model, left_at_table[domain.code])
         if left:
             raise RuleViolation(
                 code,

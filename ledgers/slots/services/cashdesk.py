@@ -20,9 +20,11 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.postgres.expressions import ArraySubquery
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Exists, OuterRef, QuerySet, Sum
+from django.db.models.functions import JSONObject
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -583,32 +585,26 @@ def change_assignment_close(
     return assignment
 
 
-def change_points_waiting(seances: list[Seance]) -> dict[int, tuple[list[ChangeAssignment], list[ChangePoint]]]:
-    """Each séance's change points still open (their encaisse to restore, SLOT-49) and, FR, the
-    slot desks in service when it opened with no cashier named for it (SLOT-48): the assignments
-    of every séance in one query, the desks of each French house in one more."""
-    assignments: dict[int, list[ChangeAssignment]] = {seance.pk: [] for seance in seances}
-    for assignment in (
-        ChangeAssignment.objects.filter(seance__in=seances).select_related("point").order_by("-opened_at")
-    ):
-        assignments[assignment.seance_id].append(assignment)
-    desks: dict[int, list[ChangePoint]] = {}
-    for seance in seances:
-        if seance.establishment.jurisdiction == "FR" and seance.establishment_id not in desks:
-            desks[seance.establishment_id] = list(
-                ChangePoint.objects.filter(establishment_id=seance.establishment_id, kind=Kind.DESK, active=True)
-            )
-    waiting = {}
-    for seance in seances:
-        staffed = {assignment.point_id for assignment in assignments[seance.pk]}
-        unstaffed = [
-            desk
-            for desk in desks.get(seance.establishment_id, [])
-            if desk.created_at <= seance.opened_at and desk.pk not in staffed
-        ]
-        still_open = [a for a in assignments[seance.pk] if a.status == ChangeAssignment.Status.OPEN]
-        waiting[seance.pk] = (still_open, unstaffed)
-    return waiting
+def _named(points: QuerySet, prefix: str = "") -> ArraySubquery:
+    """The change points of ``points`` as ``{"kind", "name"}``, enough to name them."""
+    return ArraySubquery(points.values(json=JSONObject(kind=f"{prefix}kind", name=f"{prefix}name")))
+
+
+def points_to_restore(seance: OuterRef) -> ArraySubquery:
+    """The change points still open during ``seance`` (a séance's pk, as an outer reference), their
+    encaisse to restore (SLOT-49), latest opened first: an annotation of a query on séances."""
+    still_open = ChangeAssignment.objects.filter(seance_id=seance, status=ChangeAssignment.Status.OPEN)
+    return _named(still_open.order_by("-opened_at"), "point__")
+
+
+def desks_unstaffed(seance: OuterRef, establishment: OuterRef, opened_at: OuterRef) -> ArraySubquery:
+    """FR: the slot desks in service when ``seance`` opened with no cashier named for it (SLOT-48),
+    the séance's pk, house and opening as outer references: an annotation of a query on séances."""
+    named = ChangeAssignment.objects.filter(seance_id=OuterRef(seance), point=OuterRef("pk"))
+    desks = ChangePoint.objects.filter(
+        establishment_id=establishment, kind=Kind.DESK, active=True, created_at__lte=opened_at
+    ).exclude(Exists(named))
+    return _named(desks.order_by("kind", "name"))
 
 
 # --- the counterfeit coins box (FR-2007 art. 68-23, SLOT-45) ------------------------------------------

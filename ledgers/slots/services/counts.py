@@ -17,9 +17,10 @@ import datetime
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.postgres.expressions import ArraySubquery
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -299,23 +300,15 @@ def check_month_end_count(establishment: Establishment, year: int, month: int) -
         )
 
 
-def denominations_without_general_count(seance_pks: list[int]) -> dict[int, list[Decimal]]:
-    """Each séance's denominations counted during it with no general count of them closed after,
-    the counts of every séance read in one query."""
-    counts = SlotCount.objects.filter(
-        seance_id__in=seance_pks, status=SlotCount.Status.CLOSED, kind__in=(Kind.INTRA_SEANCE, Kind.DENOMINATION_END)
+def denominations_uncounted(seance: OuterRef) -> ArraySubquery:
+    """The denominations of ``seance`` (a séance's pk, as an outer reference) counted during it with
+    no general count of them closed after, by denomination: an annotation of a query on séances."""
+    closed = SlotCount.objects.filter(status=SlotCount.Status.CLOSED)
+    general_after = closed.filter(
+        seance_id=OuterRef("seance_id"),
+        kind=Kind.DENOMINATION_END,
+        denomination=OuterRef("denomination"),
+        pk__gt=OuterRef("pk"),
     )
-    by_seance: dict[int, list[SlotCount]] = {}
-    for count in counts.order_by("denomination", "closed_at"):  # read once, not once per intra-séance count
-        by_seance.setdefault(count.seance_id, []).append(count)
-    return {pk: _uncounted(found) for pk, found in by_seance.items()}
-
-
-def _uncounted(counts: list[SlotCount]) -> list[Decimal]:
-    general = [(count.denomination, count.pk) for count in counts if count.kind == Kind.DENOMINATION_END]
-    missing = []
-    for intra in (count for count in counts if count.kind == Kind.INTRA_SEANCE):
-        closed_after = any(denomination == intra.denomination and pk > intra.pk for denomination, pk in general)
-        if not closed_after and intra.denomination not in missing:
-            missing.append(intra.denomination)
-    return missing
+    intra = closed.filter(seance_id=seance, kind=Kind.INTRA_SEANCE).exclude(Exists(general_after))
+    return ArraySubquery(intra.order_by("denomination").values("denomination").distinct())
