@@ -23,8 +23,8 @@ which later runs on it reuse.
 
 Then, each figure against its baseline in the same run, with the machine's load average:
 - verification: ``manage.py verify_ledgers --chain-only`` end to end in a subprocess (Python's and
-  Django's start included, the byte-code compiled first as the go-live steps do) and in this process, against the anchor scan
-  (/work/shared/anchors/verify_anchor.py's loop on as many rows: ``anchor_scan`` of
+  Django's start included, the byte-code compiled first as the go-live steps do) and in this
+  process, against the anchor scan (/work/shared/anchors/verify_anchor.py's loop on as many rows: ``anchor_scan`` of
   bench/ledger.py), alternated over ``--rounds`` rounds, the best of each kept (goal ≥ 0.5×: the
   anchor's seconds over the verification's); the full ``verify_ledgers`` (chains, objects, history
   transactions) end to end against the chain-only one end to end (goal ≤ 1.5×);

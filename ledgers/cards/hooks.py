@@ -1,11 +1,11 @@
 """What the cards app wires into core's extension points: the table opening and closing
 preconditions of the card domain."""
 
-from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import F, OuterRef
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.errors import RuleViolation
+from ledgers.core.expressions import ArraySubquery
 from ledgers.core.hooks import (
     Missing,
     on_table_closing,

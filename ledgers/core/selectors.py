@@ -6,13 +6,14 @@ from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.contrib.postgres.expressions import ArraySubquery
 from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import DecimalField, F, Model, Q, QuerySet, TextField
 from django.db.models.functions import Cast, JSONObject
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
+
+from ledgers.core.expressions import ArraySubquery
 
 from .models import Establishment, GamingTable, Location, Membership, RolePeriod, Seance, StaffAccount
 

@@ -1,11 +1,11 @@
 import datetime
 
 from django.contrib.contenttypes.models import ContentType
-from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import F, Model, OuterRef, QuerySet
 from django.db.models.functions import JSONObject
 from django.utils import timezone
 
+from ledgers.core.expressions import ArraySubquery
 from ledgers.core.models import Establishment
 
 from .categories import get_category

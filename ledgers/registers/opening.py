@@ -7,11 +7,11 @@ each volume's state, is read here; the directorate creates every missing volume 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import OuterRef, TextChoices
 from django.db.models.functions import JSONObject
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.expressions import ArraySubquery
 from ledgers.core.models import Establishment, GamingTable, Location
 from ledgers.core.roles import REGULATOR_ROLES, Role
 

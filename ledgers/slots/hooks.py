@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import Exists, OuterRef
 from django.db.models.functions import TruncDate
 from django.urls import reverse
@@ -19,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.authority.displays import Fleet, declare_fleet
 from ledgers.core.errors import RuleViolation
+from ledgers.core.expressions import ArraySubquery
 from ledgers.core.hooks import (
     SLOT_STATEMENT_TOTAL,
     Missing,

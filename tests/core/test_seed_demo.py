@@ -1,4 +1,8 @@
+import os
+import subprocess
+import sys
 from io import StringIO
+from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -9,6 +13,8 @@ from ledgers.core.management.commands.seed_demo import seeders
 from ledgers.core.models import Establishment, GamingTable, Location, Membership, Room, Seance
 from ledgers.registers.models import Entry, EntryKind, Register
 from ledgers.registers.verification import verify_register
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def counts() -> dict[str, int]:
@@ -55,3 +61,16 @@ def test_a_seeder_runs_after_the_apps_whose_data_it_builds_on():
     assert order[0] == "ledgers.core.demo"
     # the card tables of Nice open with the equipment's sabots; the dice join the cards' séances
     assert order.index("ledgers.equipment.demo") < order.index("ledgers.cards.demo") < order.index("ledgers.dice.demo")
+
+
+def test_the_demo_seeds_and_verifies_on_sqlite_as_the_readme_runs_it(db, tmp_path):
+    """``make demo`` without a DATABASE_URL: the SQLite file, migrated, seeded, its ledgers verified.
+    The suite's own database is PostgreSQL: this is what reads the facts the homes and the séance
+    checks share (array subqueries) on SQLite."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'demo.sqlite3'}"}
+    for command in (("migrate", "--noinput", "-v0"), ("seed_demo",), ("verify_ledgers",)):
+        done = subprocess.run(
+            [sys.executable, "manage.py", *command], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, (command, done.stdout[-2000:], done.stderr[-3000:])
+    assert "ÉCHEC" not in done.stdout

@@ -20,7 +20,6 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.contrib.postgres.expressions import ArraySubquery
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet, Sum
@@ -30,6 +29,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import role_named_by_text, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
+from ledgers.core.expressions import ArraySubquery
 from ledgers.core.models import Establishment, Seance
 from ledgers.core.readable import euros
 from ledgers.core.roles import Role

@@ -17,7 +17,6 @@ import datetime
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.contrib.postgres.expressions import ArraySubquery
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
@@ -26,6 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation
+from ledgers.core.expressions import ArraySubquery
 from ledgers.core.models import Establishment, Seance
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
