@@ -56,10 +56,17 @@ def objects_of(model: type[M], rows: list[dict[str, Any]]) -> list[M]:
     fields = model._meta.concrete_fields
     found = []
     for row in rows:
-        found.append(model.from_db(None, [f.attname for f in fields], [f.to_python(row[f.attname]) for f in fields]))
+        found.append(object_read(model, {f.attname: f.to_python(row[f.attname]) for f in fields}))
         for name in row.keys() - {f.attname for f in fields}:
             setattr(found[-1], name, row[name])
     return found
+
+
+def object_read(model: type[M], values: dict[str, Any]) -> M:
+    """An object of ``model`` as read from the database with ``values`` (attname → value), the
+    fields it lacks deferred (read if asked)."""
+    present = [field.attname for field in model._meta.concrete_fields if field.attname in values]
+    return model.from_db(None, present, [values[name] for name in present])
 
 
 def establishments_for(user: AbstractBaseUser) -> QuerySet[Establishment]:

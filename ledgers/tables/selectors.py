@@ -1,12 +1,12 @@
 import datetime
 import operator
-from typing import TypeVar
 from zoneinfo import ZoneInfo
 
-from django.db.models import BooleanField, Exists, ExpressionWrapper, Model, OuterRef, Q, QuerySet, Subquery
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
+from ledgers.core.selectors import object_read
 
 from .models import ClosingExtension, PartieBanker, StaffAssignment, TableLimits
 from .rules import Position, staffed_games, staffing_for, staffing_of
@@ -90,8 +90,6 @@ def exceptions(
     return rows[-latest:]
 
 
-M = TypeVar("M", bound=Model)
-
 # What the flags of a table-partie are decided on and what they show of it, read for every candidate.
 PARTY_FIELDS = ("id", "seance_id", "table_id", "status", "opened_at", "closed_at")
 TABLE_FIELDS = ("number", "game", "seats")
@@ -106,18 +104,11 @@ def _party(establishment: Establishment, row) -> TableSession:
     def related(prefix: str, names: tuple[str, ...]) -> dict:
         return {"establishment_id": establishment.pk, **{name: getattr(row, f"{prefix}__{name}") for name in names}}
 
-    party = _made(TableSession, {name: getattr(row, name) for name in PARTY_FIELDS})
-    party.table = _made(GamingTable, {"id": row.table_id, **related("table", TABLE_FIELDS)})
-    party.seance = _made(Seance, {"id": row.seance_id, **related("seance", SEANCE_FIELDS)})
+    party = object_read(TableSession, {name: getattr(row, name) for name in PARTY_FIELDS})
+    party.table = object_read(GamingTable, {"id": row.table_id, **related("table", TABLE_FIELDS)})
+    party.seance = object_read(Seance, {"id": row.seance_id, **related("seance", SEANCE_FIELDS)})
     party.table.establishment = party.seance.establishment = establishment
     return party
-
-
-def _made(model: type[M], values: dict) -> M:
-    """An object of ``model`` as read from the database with ``values`` (attname → value), its other
-    fields deferred."""
-    present = [field.attname for field in model._meta.concrete_fields if field.attname in values]
-    return model.from_db(None, present, [values[name] for name in present])
 
 
 def _flagged_parties(
