@@ -15,8 +15,10 @@ verification can run against a read-only replica.
 
 import hashlib
 import json
+import queue
+import threading
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
@@ -36,22 +38,9 @@ from .kinds import AUTHORISATIONS
 from .models import SYSTEM_ACTOR, Checkpoint, Entry, EntryKind, Register, TreeHead
 from .signing import signature_valid
 
-# The hashed fields in canonical order of a scanned row, then the stored entry_hash, then the
-# objects written of format 2 (NULL for format 1: hashed without them), the history rows' digests of
-# format 3 (NULL before).
-ROW_KEYS = (
-    "seq",
-    "recorded_at",
-    "actor",
-    "role",
-    "kind",
-    "payload",
-    "corrects",
-    "prev_hash",
-    "entry_hash",
-    "written",
-    "digests",
-)
+# A scanned row: (seq, recorded_at, actor, role, kind, JSON, corrects, prev_hash, entry_hash), the
+# JSON fields as the text of one array [payload, objects written (format 2; null for format 1:
+# hashed without them), history rows' digests (format 3; null before)], decoded in one call.
 FETCH = 2000
 
 
@@ -69,9 +58,11 @@ class Finding:
         return f"{self.register}{where} : {self.reason}"
 
 
-def _scan_sql(vendor: str, *, bounded: bool = False, registers: int = 0) -> str:
+def _scan_sql(vendor: str, *, bounded: bool = False, registers: int = 0, whole: int = 0) -> str:
     """The scan of one register from a seq (to another when ``bounded``); of ``registers`` registers
-    each from its own seq, in the order given, with each row's register id after its fields."""
+    each from its own seq, in the order given; of ``whole`` registers each from its first entry, in
+    the order of their ids (the index's: the rows stream as the server reads them, unsorted). The
+    many-register scans give each row's register id after its fields."""
     table = connections[DEFAULT_DB_ALIAS].ops.quote_name(Entry._meta.db_table)
     at, payload, written, digests = "e.recorded_at", "e.payload", "e.written", "e.digests"
     if vendor == "postgresql":  # the timestamp already in its canonical text, the JSON as text for orjson
@@ -81,15 +72,17 @@ def _scan_sql(vendor: str, *, bounded: bool = False, registers: int = 0) -> str:
             "e.written::text",
             "e.digests::text",
         )
+    # One JSON text for the three (SQLite stores JSON as text): one decoder call a row instead of three.
+    objects = f"'[' || {payload} || ',' || coalesce({written}, 'null') || ',' || coalesce({digests}, 'null') || ']'"
     # The corrected entry's seq is looked up for the corrections only.
     corrects = (
         f"CASE WHEN e.corrects_id IS NULL THEN NULL ELSE (SELECT c.seq FROM {table} c WHERE c.id = e.corrects_id) END"
     )
     bound = " AND e.seq <= %s" if bounded else ""
-    fields = (
-        f"SELECT e.seq, {at}, e.actor, e.role, e.kind, {payload}, {corrects}, e.prev_hash, e.entry_hash, "
-        f"{written}, {digests}"
-    )
+    fields = f"SELECT e.seq, {at}, e.actor, e.role, e.kind, {objects}, {corrects}, e.prev_hash, e.entry_hash"
+    if whole:
+        ids = ", ".join(["%s"] * whole)
+        return f"{fields}, e.register_id FROM {table} e WHERE e.register_id IN ({ids}) ORDER BY e.register_id, e.seq"
     if registers:
         starts = " OR ".join(["(e.register_id = %s AND e.seq >= %s)"] * registers)
         order = " ".join(["WHEN %s THEN %s"] * registers)
@@ -105,23 +98,28 @@ def _rows(
     using: str = DEFAULT_DB_ALIAS,
     fetch: int = FETCH,
 ) -> Iterator[tuple]:
-    """The entries of a register from ``start`` on (to ``last``), in seq order, as tuples in
-    ROW_KEYS order: the timestamp as canonical text, the payload as stored text (``_hashed``
-    decodes it). One ordered index scan (``_scanned``)."""
+    """The entries of a register from ``start`` on (to ``last``), in seq order, as scanned rows
+    (above FETCH): the timestamp as canonical text, the JSON fields as text (``_hashed`` decodes
+    them). One ordered index scan (``_scanned``)."""
     bound = [] if last is None else [last]
     yield from _scanned(
         _scan_sql(connections[using].vendor, bounded=last is not None), [register.pk, start, *bound], using, fetch
     )
 
 
-def _rows_from(starts: list[tuple[int, int]], using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple[int, tuple]]:
-    """(register id, row as ``_rows`` gives it) of the entries of each (register id, start seq) of
-    ``starts`` from its start on, register after register in that order: one scan for all."""
+def _rows_from(starts: list[tuple[int, int]], using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple]:
+    """The entries of each (register id, start seq) of ``starts`` from its start on, register after
+    register in that order, as ``_rows`` gives them with the register id after: one scan for all."""
     sql = _scan_sql(connections[using].vendor, registers=len(starts))
     params = [value for start in starts for value in start]
     params += [value for position, (pk, _start) in enumerate(starts) for value in (pk, position)]
-    for row in _scanned(sql, params, using, FETCH):
-        yield row[-1], row[:-1]
+    return _scanned(sql, params, using, FETCH)
+
+
+def _rows_whole(pks: list[int], using: str = DEFAULT_DB_ALIAS) -> Iterator[tuple]:
+    """Every entry of the registers ``pks``, register after register in the order of their ids, as
+    ``_rows`` gives them with the register id after: one scan for all."""
+    return _scanned(_scan_sql(connections[using].vendor, whole=len(pks)), sorted(pks), using, FETCH)
 
 
 def _scanned(sql: str, params: list, using: str, fetch: int) -> Iterator[tuple]:
@@ -129,19 +127,49 @@ def _scanned(sql: str, params: list, using: str, fetch: int) -> Iterator[tuple]:
     DISABLE_SERVER_SIDE_CURSORS says the pooler cannot keep one), ``fetch`` rows a round trip; the
     timestamp made canonical text where the database does not."""
     connection = connections[using]
-    postgresql = connection.vendor == "postgresql"
     with connection.chunked_cursor() as cursor:
         cursor.execute(sql, params)
+        if connection.vendor == "postgresql":
+            yield from _prefetched(cursor, fetch)
+            return
         while batch := cursor.fetchmany(fetch):
-            if postgresql:
-                yield from batch
-                continue
             for seq, at, *rest in batch:
                 yield seq, format_timestamp(connection.ops.convert_datetimefield_value(at, None, connection)), *rest
 
 
-def _document(number: str, row: tuple, payload, written, digests=None) -> dict:
-    seq, at, actor, role, kind, _payload, corrects, prev_hash, _stored, _written, _digests = row
+def _prefetched(cursor, fetch: int) -> Iterator[tuple]:
+    """The rows of a PostgreSQL cursor, the next ``fetch`` fetched by a thread while the caller
+    checks these: the server reads and the client hashes at once, instead of each waiting for the
+    other. psycopg lets go of the interpreter while it waits on the server, and its connection's
+    lock orders the thread's fetches with the queries the caller makes meanwhile."""
+    batches: queue.Queue = queue.Queue(maxsize=2)
+    stop = threading.Event()
+
+    def fetching() -> None:
+        try:
+            while not stop.is_set() and (batch := cursor.fetchmany(fetch)):
+                batches.put(batch)
+            batches.put(None)
+        except BaseException as exc:  # raised again in the caller's thread
+            batches.put(exc)
+
+    thread = threading.Thread(target=fetching, name="entries-scan", daemon=True)
+    thread.start()
+    try:
+        while (batch := batches.get()) is not None:
+            if isinstance(batch, BaseException):
+                raise batch
+            yield from batch
+    finally:  # a walk stopped by a finding: the thread ends before its cursor is closed
+        stop.set()
+        while thread.is_alive():
+            with suppress(queue.Empty):
+                batches.get(timeout=0.01)
+        thread.join()
+
+
+def _document(number: str, row: tuple, payload, written, digests) -> dict:
+    seq, at, actor, role, kind, _json, corrects, prev_hash = row[:8]
     document = {
         "register": number,
         "seq": seq,
@@ -160,42 +188,30 @@ def _document(number: str, row: tuple, payload, written, digests=None) -> dict:
     return document
 
 
-def _decoded(text: str | dict | list | None, loads):
-    # SQLite hands JSON back as text too; a value already decoded is taken as it is.
-    return loads(text) if isinstance(text, str) else text
-
-
 def _hashed(number: str, row: tuple) -> tuple[str, object, object, object]:
     """(sha256 of the canonical bytes, decoded payload, written objects, digests) of a scanned row. The JSON
     is decoded with orjson; a hash that does not match the stored one is computed again with the
     reference decoder and encoder before it is believed (orjson reads integers beyond 64 bits as
     floats): a mismatch is reported only on the definition's bytes, and the values returned are
     then the reference decoder's."""
-    text, written_text, digests_text = row[5], row[9], row[10]
+    text = row[5]
     try:
-        payload, written = orjson.loads(text), _decoded(written_text, orjson.loads)
-        digests = _decoded(digests_text, orjson.loads)
+        payload, written, digests = orjson.loads(text)
     except orjson.JSONDecodeError:
         pass
     else:
         digest = hashlib.sha256(canonical_json(_document(number, row, payload, written, digests))).hexdigest()
         if digest == row[8]:
             return digest, payload, written, digests
-    payload, written = json.loads(text), _decoded(written_text, json.loads)
-    digests = _decoded(digests_text, json.loads)
+    payload, written, digests = json.loads(text)
     document = _document(number, row, payload, written, digests)
     return hashlib.sha256(canonical_json_reference(document)).hexdigest(), payload, written, digests
 
 
 def _values(number: str, row: tuple) -> dict:
-    values = dict(zip(ROW_KEYS, row, strict=True), register=number)
-    _digest, values["payload"], written, digests = _hashed(number, row)
-    del values["written"], values["digests"]
-    if written is not None:  # format 2; an entry of format 1 is exported as it always was
-        values["written"] = written
-    if digests is not None:  # format 3
-        values["digests"] = digests
-    return values
+    # An entry of format 1 is exported as it always was, without the fields of the later formats.
+    _digest, payload, written, digests = _hashed(number, row)
+    return {**_document(number, row, payload, written, digests), "entry_hash": row[8]}
 
 
 def scan(register: Register, page_size: int = FETCH, *, using: str = DEFAULT_DB_ALIAS) -> Iterator[dict]:
@@ -248,6 +264,32 @@ def verify_register(
         )
 
 
+def verify_whole(
+    registers: list[Register],
+    anchors: dict[str, dict[int, tuple[str, str]]],
+    *,
+    using: str = DEFAULT_DB_ALIAS,
+    head: bool = True,
+    gathered: Sealed | None = None,
+) -> Iterator[tuple[Register, Finding | None]]:
+    """(register, its first problem or None) of each of ``registers`` verified from its first entry
+    (``anchors`` by register number; ``head`` and ``gathered``: see ``verify_in_snapshot``), in the
+    caller's snapshot: what each walk is held to read for all at once (``prepare_whole``), then
+    their entries in one scan in the order of the registers' ids; given in the order of
+    ``registers`` once all are walked."""
+    prepared = prepare_whole(registers, anchors, using)
+    walked = sorted({register.pk: register for register in registers}.values(), key=lambda register: register.pk)
+    pks = [register.pk for register in walked if isinstance(prepared[register.pk], Prepared)]
+    found = {
+        register.pk: finding
+        for register, finding in _walks(
+            walked, prepared, _rows_whole(pks, using) if pks else iter(()), using, head, gathered
+        )
+    }
+    for register in registers:
+        yield register, found[register.pk]
+
+
 def verify_since(
     registers: list[Register],
     anchors: dict[str, dict[int, tuple[str, str]]],
@@ -260,16 +302,7 @@ def verify_since(
     starts read for all at once (``prepare_since``), then their entries in one scan."""
     prepared = prepare_since(registers, anchors, using)
     starts = [(r.pk, ready.walk.start) for r in registers if isinstance(ready := prepared[r.pk], Prepared)]
-    groups = groupby(_rows_from(starts, using) if starts else (), key=itemgetter(0))
-    group = next(groups, None)
-    for register in registers:
-        rows: Iterable[tuple] = ()
-        mine = group is not None and group[0] == register.pk
-        if mine:
-            rows = (row for _pk, row in group[1])
-        yield register, verify_in_snapshot(register, using=using, head=head, prepared=prepared[register.pk], rows=rows)
-        if mine:  # the rest of the register's rows, after a finding, is skipped
-            group = next(groups, None)
+    yield from _walks(registers, prepared, _rows_from(starts, using) if starts else iter(()), using, head)
 
 
 def first_unsealed_transaction(using: str = DEFAULT_DB_ALIAS) -> int:
@@ -339,19 +372,13 @@ def _seal_problem(number: str, finding, row: tuple, signed_at: int | None, key: 
     return None
 
 
-def _sealed(register: Register, finding, using: str = DEFAULT_DB_ALIAS) -> dict[int, tuple[str, str]] | Finding:
-    """The register's checkpoints as {seq: (hash, local date)}, or the first one whose seal does
-    not hold (``_seal_problem``): sealing has signed since the first signed one, so whoever still
-    holds the HMAC key could have added an HMAC one after it."""
-    rows = (
-        Checkpoint.objects.using(using)
-        .filter(register=register)
-        .order_by("seq")
-        .values_list("seq", "entry_hash", "created_at", "mac", "key_id", "signature")
-    )
-    sealed, key, signed_at = {}, [], None
+def _sealed(number: str, finding, rows: Iterable[tuple], key: list[bytes]) -> dict[int, tuple[str, str]] | Finding:
+    """A register's checkpoint rows (in seq order) as {seq: (hash, local date)}, or the first one
+    whose seal does not hold (``_seal_problem``): sealing has signed since the first signed one, so
+    whoever still holds the HMAC key could have added an HMAC one after it."""
+    sealed, signed_at = {}, None
     for row in rows:
-        if problem := _seal_problem(register.number, finding, row, signed_at, key):
+        if problem := _seal_problem(number, finding, row, signed_at, key):
             return problem
         signed_at = signed_at or (row[0] if row[4] else None)
         sealed[row[0]] = (row[1], format_timestamp(row[2]))
@@ -365,18 +392,28 @@ def _leaf_anchor(leaves: dict, created_at, number: str) -> dict[int, tuple[str, 
     return {seq: (digest, format_timestamp(created_at))}
 
 
-def tree_head_anchor(register: Register, using: str = DEFAULT_DB_ALIAS) -> dict[int, tuple[str, str]]:
-    """{seq: (hash, time)} of the register in its establishment's newest tree head: the head it
-    had then stays held even if its checkpoint rows are deleted (the tree heads' own signatures
-    and chain are checked by treeheads.verify_tree_heads)."""
-    newest = (
-        TreeHead.objects.using(using)
-        .filter(establishment_id=register.establishment_id)
-        .order_by("-number")
-        .values_list("leaves", "created_at")
-        .first()
+def _newest_leaves(registers: list[Register], using: str) -> dict[int, tuple[dict, object]]:
+    """{establishment id: (leaves, created_at)} of the newest tree head of each establishment of
+    ``registers``, in one query: the head each register had then stays held even if its checkpoint
+    rows are deleted (the tree heads' own signatures and chain are checked by
+    treeheads.verify_tree_heads)."""
+    newest = TreeHead.objects.using(using).filter(establishment_id=OuterRef("establishment_id")).order_by("-number")
+    return {
+        establishment: (head, at)
+        for establishment, head, at in TreeHead.objects.using(using)
+        .filter(
+            establishment_id__in={register.establishment_id for register in registers},
+            number=Subquery(newest.values("number")[:1]),
+        )
+        .values_list("establishment_id", "leaves", "created_at")
+    }
+
+
+def _held(register: Register, leaves: dict[int, tuple[dict, object]]) -> dict[int, tuple[str, str]]:
+    """{seq: (hash, time)} of the register in its establishment's newest tree head (``_newest_leaves``)."""
+    return (
+        _leaf_anchor(*leaves[register.establishment_id], register.number) if register.establishment_id in leaves else {}
     )
-    return {} if newest is None else _leaf_anchor(*newest, register.number)
 
 
 @dataclass
@@ -425,21 +462,50 @@ def _earlier_problem(sealed: dict, start: int, stored: dict[int, str], finding) 
     return None
 
 
-def _prepare(register: Register, anchors: dict[int, tuple[str, str]] | None, using: str) -> Prepared | Finding:
-    """``Prepared`` for a walk from the register's first entry, every checkpoint's seal checked."""
-    finding = _finder(register.number)
-    head_seq, head_hash = (
-        Register.objects.using(using).filter(pk=register.pk).values_list("head_seq", "head_hash").get()
-    )
-    sealed = _sealed(register, finding, using)
-    if isinstance(sealed, Finding):
-        return sealed
-    if problem := _anchored(sealed, {**tree_head_anchor(register, using), **(anchors or {})}, finding):
-        return problem
-    entries = Entry.objects.using(using).filter(register=register)
-    covered = entries.filter(kind=EntryKind.VISA).values_list("payload__covers_seq", flat=True)
-    wanted = {seq for seq in covered if type(seq) is int}
-    return Prepared(head_seq, head_hash, sealed, _Walk(), wanted, {})
+def prepare_whole(
+    registers: list[Register], anchors: dict[str, dict[int, tuple[str, str]]], using: str = DEFAULT_DB_ALIAS
+) -> dict[int, Prepared | Finding]:
+    """{register pk: ``Prepared`` for a walk from its first entry, every checkpoint's seal checked
+    and the anchors (``anchors`` by register number, then the newest tree head's leaf) added to
+    them, or the finding that stops it} for all ``registers`` in four queries whatever their
+    number: their heads, their checkpoints, the newest tree heads and the seqs their visas cover."""
+    pks = [register.pk for register in registers]
+    heads = {
+        pk: (seq, digest)
+        for pk, seq, digest in Register.objects.using(using)
+        .filter(pk__in=pks)
+        .values_list("pk", "head_seq", "head_hash")
+    }
+    checkpoints: dict[int, list[tuple]] = {}
+    for pk, *row in (
+        Checkpoint.objects.using(using)
+        .filter(register_id__in=pks)
+        .order_by("register_id", "seq")
+        .values_list("register_id", "seq", "entry_hash", "created_at", "mac", "key_id", "signature")
+    ):
+        checkpoints.setdefault(pk, []).append(tuple(row))
+    covered: dict[int, set[int]] = {}
+    for pk, seq in (
+        Entry.objects.using(using)
+        .filter(register_id__in=pks, kind=EntryKind.VISA)
+        .order_by()
+        .values_list("register_id", "payload__covers_seq")
+    ):
+        if type(seq) is int:
+            covered.setdefault(pk, set()).add(seq)
+    leaves = _newest_leaves(registers, using)
+    prepared: dict[int, Prepared | Finding] = {}
+    key: list[bytes] = []
+    for register in registers:
+        number, finding = register.number, _finder(register.number)
+        sealed = _sealed(number, finding, checkpoints.get(register.pk, ()), key)
+        if isinstance(sealed, Finding):
+            prepared[register.pk] = sealed
+        elif problem := _anchored(sealed, {**_held(register, leaves), **anchors.get(number, {})}, finding):
+            prepared[register.pk] = problem
+        else:
+            prepared[register.pk] = Prepared(*heads[register.pk], sealed, _Walk(), covered.get(register.pk, set()), {})
+    return prepared
 
 
 def prepare_since(
@@ -496,16 +562,7 @@ def prepare_since(
         .values_list("register_id", "payload__covers_seq")
     ):
         covered.setdefault(pk, []).append(seq)
-    newest = TreeHead.objects.using(using).filter(establishment_id=OuterRef("establishment_id")).order_by("-number")
-    leaves = {
-        establishment: (head, at)
-        for establishment, head, at in TreeHead.objects.using(using)
-        .filter(
-            establishment_id__in={register.establishment_id for register in registers},
-            number=Subquery(newest.values("number")[:1]),
-        )
-        .values_list("establishment_id", "leaves", "created_at")
-    }
+    leaves = _newest_leaves(registers, using)
     prepared: dict[int, Prepared | Finding] = {}
     key: list[bytes] = []
     for register in registers:
@@ -523,8 +580,7 @@ def prepare_since(
                 visaed=visaed if isinstance(visa, dict) and type(visaed := visa.get("covers_seq")) is int else 0,
                 closing=last[0] - 1 if prev_kind == EntryKind.CLOSING else None,
             )
-        held = _leaf_anchor(*leaves[register.establishment_id], number) if register.establishment_id in leaves else {}
-        if problem := _anchored(sealed, {**held, **anchors.get(number, {})}, finding):
+        if problem := _anchored(sealed, {**_held(register, leaves), **anchors.get(number, {})}, finding):
             prepared[register.pk] = problem
             continue
         wanted = {seq for seq in covered.get(register.pk, ()) if type(seq) is int}
@@ -557,6 +613,39 @@ def prepare_since(
     return prepared
 
 
+def _walks(
+    registers: list[Register],
+    prepared: dict[int, Prepared | Finding],
+    rows: Iterator[tuple],
+    using: str,
+    head: bool,
+    gathered: Sealed | None = None,
+) -> Iterator[tuple[Register, Finding | None]]:
+    """(register, its first problem or None) of each of ``registers`` walked from its ``prepared``
+    start over ``rows``: their entries with the register id after, register after register in the
+    same order."""
+    groups = groupby(rows, key=itemgetter(-1))
+    group = next(groups, None)
+    holders: dict[int, dict[str, list[tuple[str, str]]]] = {}
+    for register in registers:
+        mine = group is not None and group[0] == register.pk
+        entries: Iterable[tuple] = group[1] if mine else ()
+        yield (
+            register,
+            verify_in_snapshot(
+                register,
+                using=using,
+                head=head,
+                prepared=prepared[register.pk],
+                rows=entries,
+                gathered=gathered,
+                holders=holders,
+            ),
+        )
+        if mine:  # the rest of the register's rows, after a finding, is skipped
+            group = next(groups, None)
+
+
 def verify_in_snapshot(
     register: Register,
     anchors: dict[int, tuple[str, str]] | None = None,
@@ -567,6 +656,7 @@ def verify_in_snapshot(
     prepared: Prepared | Finding | None = None,
     rows: Iterable[tuple] | None = None,
     gathered: Sealed | None = None,
+    holders: dict[int, dict[str, list[tuple[str, str]]]] | None = None,
 ) -> Finding | None:
     """``verify_register`` in the caller's snapshot (the sealing of checkpoints verifies first).
     ``anchors``: more {seq: (hash, time)} the chain must hold, as sealed checkpoints (a tree head
@@ -577,21 +667,19 @@ def verify_in_snapshot(
     register row's head is not held to the chain's end (a witness copy receives the register rows
     as created, not their heads' moves). ``gathered``: where to gather the history rows' digests that
     the entries read seal (``digests.note_sealed``), for the history digests check to read the
-    entries once with the chain."""
+    entries once with the chain. ``holders``: the passkey holders by establishment
+    (``passkey_holders``), read once for the many registers a caller walks."""
     number, finding = register.number, _finder(register.number)
     if prepared is None:
-        prepared = (
-            prepare_since([register], {number: anchors or {}}, using)[register.pk]
-            if since_checkpoint
-            else _prepare(register, anchors, using)
-        )
+        prepare = prepare_since if since_checkpoint else prepare_whole
+        prepared = prepare([register], {number: anchors or {}}, using)[register.pk]
     if isinstance(prepared, Finding):
         return prepared
     head_seq, head_hash, sealed, walk = prepared.head_seq, prepared.head_hash, prepared.sealed, prepared.walk
     wanted, kept = prepared.wanted, dict(prepared.kept)
     expected_seq, prev, visaed, closing = walk.start, walk.prev, walk.visaed, walk.closing
     credentials: dict[str, dict | None] = {}
-    holders: dict[str, list[tuple[str, str]]] | None = None
+    holders = {} if holders is None else holders
     for row in _rows(register, start=walk.start, using=using) if rows is None else rows:
         seq, kind, corrects, prev_hash, stored = row[0], row[4], row[6], row[7], row[8]
         if seq != expected_seq:
@@ -619,9 +707,9 @@ def verify_in_snapshot(
             if reason:
                 return finding(seq, "passkey", reason)
         elif row[2] != SYSTEM_ACTOR and author_signs(kind, payload):
-            if holders is None:
-                holders = passkey_holders(register.establishment_id, using)
-            if held_at(holders.get(row[2], ()), row[1]):
+            if register.establishment_id not in holders:
+                holders[register.establishment_id] = passkey_holders(register.establishment_id, using)
+            if held_at(holders[register.establishment_id].get(row[2], ()), row[1]):
                 return finding(seq, "passkey_missing", _("signé sans la clé d'accès que son auteur détenait alors"))
         if seq == 1 and kind != EntryKind.OPENING:
             return finding(seq, "opening", _("la première entrée n'est pas l'acte d'ouverture"))

@@ -21,8 +21,9 @@ import tests.dice.conftest as dice_setup
 import tests.registers.test_cosignatures as cosigning
 from ledgers.dice.models import Die, HistoricalDie
 from ledgers.registers.digests import stored_digests
-from ledgers.registers.models import Checkpoint, Cosignature, Entry, TreeHead
+from ledgers.registers.models import Checkpoint, Cosignature, Entry, Register, TreeHead
 from ledgers.registers.services import entry_append, visa_sign
+from ledgers.registers.verification import _rows, snapshot, verify_in_snapshot, verify_whole
 from tests.registers.conftest import opened_register, staff_for
 from tests.registers.test_chain_properties import run_sql
 from tests.registers.test_evidence import rewrite, truncate
@@ -185,6 +186,40 @@ def test_reg_20_every_tampering_is_found_and_located(mc_org, user_in, tmp_path, 
     assert any(
         line.startswith(f"ÉCHEC\t{expected.format(r=register.number, die=die.pk, **located)}") for line in failures
     ), failures
+
+
+@pytest.mark.parametrize("server_side", [True, False], ids=["server_cursor", "pooler_without_one"])
+def test_reg_20_the_registers_read_in_one_scan_find_what_each_one_read_alone_finds(
+    mc_org, user_in, monkeypatch, server_side
+):
+    """verify_ledgers reads every register's entries in one scan, the next rows fetched by a thread
+    while it hashes (read at once by a plain cursor where the pooler keeps no server-side one):
+    each register's finding is the one its own verification gives."""
+    monkeypatch.setitem(connection.settings_dict, "DISABLE_SERVER_SIDE_CURSORS", not server_side)
+    staff, die, edited = scene(mc_org, user_in)
+    cut, sound = (opened_register(mc_org.est, staff, qualifier=q) for q in ("B", "C"))
+    for register in (cut, sound):
+        write(register, staff, 5)
+    tamper("edit", edited, staff, die)
+    tamper("delete", cut, staff, die)
+    registers = list(Register.objects.order_by("-number"))
+    with snapshot():
+        together = {register.number: finding for register, finding in verify_whole(registers, {})}
+        alone = {register.number: verify_in_snapshot(register) for register in registers}
+    assert list(together) == [register.number for register in registers]
+    assert together == alone
+    assert (together[edited.number].seq, together[edited.number].code) == (3, "entry_hash")
+    assert (together[cut.number].seq, together[cut.number].code) == (3, "missing")
+    assert together[sound.number] is None
+
+
+def test_reg_20_a_scan_stopped_at_a_finding_leaves_the_connection_to_the_next_query(mc_org, user_in):
+    _staff, _die, register = scene(mc_org, user_in)
+    with snapshot():
+        rows = _rows(register, fetch=2)
+        assert [next(rows)[0] for _ in range(3)] == [1, 2, 3]
+        rows.close()
+        assert Entry.objects.filter(register=register).count() == 8
 
 
 # The tamperings that verify_ledgers cannot see in the database alone (None above), done by an

@@ -19,8 +19,8 @@ from ledgers.registers.verification import (
     first_unsealed_transaction,
     snapshot,
     verify_against_export,
-    verify_register,
     verify_since,
+    verify_whole,
 )
 
 
@@ -156,7 +156,7 @@ class Command(BaseCommand):
             documents = [self._tree_head(path) for path in tree_head]
             anchors = tree_head_anchors(documents)
             # Everything is checked, so that one bad volume does not hide another; the first one
-            # found is named in the exit message. Incremental: all the registers read at once. A
+            # found is named in the exit message. All the registers are read at once, their entries in one scan. A
             # full run gathers the digests its entries seal as it walks them, for the history
             # digests check (every chain walked to its end: one stopped by a finding is read again).
             objects = not numbers and not chain_only
@@ -164,15 +164,7 @@ class Command(BaseCommand):
             verified = (
                 verify_since(list(registers), anchors, using=database, head=not witness)
                 if since_checkpoint
-                else (
-                    (
-                        register,
-                        verify_register(
-                            register, anchors.get(register.number), using=database, head=not witness, gathered=sealed
-                        ),
-                    )
-                    for register in registers
-                )
+                else verify_whole(list(registers), anchors, using=database, head=not witness, gathered=sealed)
             )
             for register, finding in verified:
                 report(register.number, finding)
