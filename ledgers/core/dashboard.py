@@ -89,8 +89,10 @@ def open_parties(establishment: Establishment) -> list[TableSession]:
     """Every table-partie of the house's open séances, with the facts the apps read of them
     (``hooks.party_facts``), by table number: read once for a home, whose séance checks and the
     panels of what the tables still need all read them."""
-    sessions = TableSession.objects.filter(seance__establishment=establishment, seance__status=Seance.Status.OPEN)
-    return read_once(("core.open_parties", establishment.pk), lambda: list(hooks.parties_with_facts(sessions)))
+    return read_once(
+        ("core.open_parties", establishment.pk),
+        lambda: list(hooks.parties_with_facts(seance__establishment=establishment, seance__status=Seance.Status.OPEN)),
+    )
 
 
 _providers: list[Provider] = []

@@ -126,7 +126,10 @@ def registers_to_open(establishment: Establishment) -> list[ToOpen]:
     for register in live_registers(establishment):  # "awaiting" < "open": the latest open volume wins
         volumes[(register.kind, register.qualifier)] = register
     rows = []
-    for need in needs(establishment):
+    found = needs(establishment)
+    # Named once a kind: the volumes of one kind (a table's each) share their authority.
+    authorities = {kind: authority_label(establishment, kind) for kind in {need.kind for need in found}}
+    for need in found:
         register = volumes.get((need.kind, need.qualifier))
         if register is None:
             state = State.TO_CREATE
@@ -135,7 +138,7 @@ def registers_to_open(establishment: Establishment) -> list[ToOpen]:
         else:
             state = State.AWAITING
         requirement = need.requirement or get_kind(need.kind).missing_rule(establishment.jurisdiction)[0]
-        rows.append(ToOpen(need, state, register, authority_label(establishment, need.kind), requirement))
+        rows.append(ToOpen(need, state, register, authorities[need.kind], requirement))
     return sorted(rows, key=lambda row: (STATE_ORDER[row.state], row.title, row.need.table, row.need.qualifier))
 
 

@@ -142,17 +142,25 @@ def _day_of(facts: dict[str, Any]) -> SeanceDay:
     return SeanceDay(**facts)
 
 
+# The names of ``day_facts`` by jurisdiction (its facts differ only by it): whether the séances
+# were read with them is asked without building a dozen expressions only to read their names.
+_fact_names: dict[str, list[str]] = {}
+
+
 def seance_days(seances: list[Seance]) -> dict[int, SeanceDay]:
     """``SeanceDay`` of each séance: read with the séances when they were (``day_facts``, the home's
     open séances), else in one query per house (its clock dates the sheets)."""
     days = {}
     for group in _by_house(seances):
-        names = list(day_facts(group[0].establishment))
+        est = group[0].establishment
+        if est.jurisdiction not in _fact_names:
+            _fact_names[est.jurisdiction] = list(day_facts(est))
+        names = _fact_names[est.jurisdiction]
         if all(hasattr(seance, name) for seance in group for name in names):
             days |= {seance.pk: _day_of({name: getattr(seance, name) for name in names}) for seance in group}
             continue
         found = Seance.objects.filter(pk__in=[seance.pk for seance in group])
-        rows = found.annotate(**day_facts(group[0].establishment)).values("pk", *names)
+        rows = found.annotate(**day_facts(est)).values("pk", *names)
         days |= {row.pop("pk"): _day_of(row) for row in rows}
     return days
 

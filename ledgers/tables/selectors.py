@@ -1,4 +1,5 @@
 import datetime
+import functools
 import operator
 from zoneinfo import ZoneInfo
 
@@ -121,18 +122,11 @@ def _flagged_parties(
     most recent first. With ``latest``, each list holds the ``latest`` most recent at most."""
     jurisdiction = establishment.jurisdiction
     fixed = _fixed_closings(establishment) if jurisdiction == "MC" else {}
-    bank = Q(table__game="banque_tout_va") & ~Exists(PartieBanker.objects.filter(table_session=OuterRef("pk")))
-    # Each partie with the latest end its extensions give it, read with it (not every extension of the period).
-    extended_to = ClosingExtension.objects.filter(table_session=OuterRef("pk")).order_by("-new_end").values("new_end")
     columns = PARTY_FIELDS + tuple(f"table__{name}" for name in TABLE_FIELDS)
     columns += tuple(f"seance__{name}" for name in SEANCE_FIELDS) + FLAG_FIELDS
     candidates = (
-        with_seats(TableSession.objects.filter(seance__establishment=establishment, seance__date__gte=since))
-        .annotate(
-            no_staff=~Exists(StaffAssignment.objects.filter(table_session=OuterRef("pk"))),
-            no_banker=ExpressionWrapper(bank, output_field=BooleanField()),
-            extended_to=Subquery(extended_to[:1]),
-        )
+        _with_flag_facts()
+        .filter(seance__establishment=establishment, seance__date__gte=since)
         .filter(
             Q(opened_at__isnull=False)
             & (Q(no_staff=True, table__game__in=staffed_games(jurisdiction)) | Q(no_banker=True))
@@ -165,6 +159,21 @@ def _flagged_parties(
         [(code, _party(establishment, row)) for code, row in most_recent(unstaffed)],
         [_party(establishment, row) for row in most_recent(late)[::-1]],
         [_party(establishment, row) for row in most_recent(banks)],
+    )
+
+
+@functools.cache
+def _with_flag_facts() -> QuerySet[TableSession]:
+    """The table-parties with what their flags are decided on (``FLAG_FIELDS``), built once: those
+    facts name no house or day, and building their subqueries for every home costs more than
+    filtering them."""
+    bank = Q(table__game="banque_tout_va") & ~Exists(PartieBanker.objects.filter(table_session=OuterRef("pk")))
+    # Each partie with the latest end its extensions give it, read with it (not every extension of the period).
+    extended_to = ClosingExtension.objects.filter(table_session=OuterRef("pk")).order_by("-new_end").values("new_end")
+    return with_seats(TableSession.objects.all()).annotate(
+        no_staff=~Exists(StaffAssignment.objects.filter(table_session=OuterRef("pk"))),
+        no_banker=ExpressionWrapper(bank, output_field=BooleanField()),
+        extended_to=Subquery(extended_to[:1]),
     )
 
 
