@@ -147,12 +147,12 @@ def seance_days(seances: list[Seance]) -> dict[int, SeanceDay]:
     open séances), else in one query per house (its clock dates the sheets)."""
     days = {}
     for group in _by_house(seances):
-        names = list(day_facts(group[0].establishment))
-        if all(hasattr(seance, name) for seance in group for name in names):
-            days |= {seance.pk: _day_of({name: getattr(seance, name) for name in names}) for seance in group}
+        facts = day_facts(group[0].establishment)
+        if all(hasattr(seance, name) for seance in group for name in facts):
+            days |= {seance.pk: _day_of({name: getattr(seance, name) for name in facts}) for seance in group}
             continue
         found = Seance.objects.filter(pk__in=[seance.pk for seance in group])
-        rows = found.annotate(**day_facts(group[0].establishment)).values("pk", *names)
+        rows = found.annotate(**facts).values("pk", *facts)
         days |= {row.pop("pk"): _day_of(row) for row in rows}
     return days
 
