@@ -182,17 +182,28 @@ def seance_close(*, seance: Seance, actor: AbstractBaseUser) -> Seance:
     role = require_role(actor, seance.establishment, SEANCE_MANAGERS)
     if seance.status == Seance.Status.CLOSED:
         raise ValueError(_("La séance est déjà clôturée."))
+    # The table-parties still to end are locked first, then read with their facts in a later
+    # statement, which sees every act committed before the locks: the séance's checks read them
+    # (``seances_read_together``) and each partie's closing checks read them again as it ends (a
+    # partie's end writes its status and its log line, which no other partie's facts read).
+    to_end = seance.table_sessions.exclude(status=TableSession.Status.CLOSED).order_by("pk")
+    locked = set(to_end.select_for_update(of=("self",)).values_list("pk", flat=True))
+    parties = list(hooks.parties_with_facts(seance.table_sessions.all()))
     # Everything missing first, so the refusal lists all of it (the table-parties still open
     # included, through their closing checks: ledgers.core.seances); then the parties end.
-    missing = hooks.seance_missing(seance)
+    with hooks.seances_read_together([seance], parties):
+        missing = hooks.seance_missing(seance)
     if missing:
         raise RuleViolation(
             "REG-25",
             _("La séance ne peut être clôturée : %(missing)s.")
             % {"missing": " ; ".join(f"{m.what} ({m.code})" for m in missing)},
         )
-    for session in seance.table_sessions.exclude(status=TableSession.Status.CLOSED):
-        _table_session_end(session, actor)  # no savepoint of its own: a refusal aborts the whole closing
+    for session in parties:
+        if session.status != TableSession.Status.CLOSED:
+            # No savepoint of its own: a refusal aborts the whole closing. A partie prepared since
+            # the locks is locked now.
+            _table_session_end(session if session.pk in locked else _locked_session(session), actor)
     seance.status, seance.closed_at = Seance.Status.CLOSED, timezone.now()
     save_audited(seance, actor=actor, reason="clôture de séance")
     hooks.record(hooks.SEANCE_CLOSED, seance=seance, actor=actor, role=role)
@@ -256,12 +267,12 @@ def table_session_open(*, session: TableSession, actor: AbstractBaseUser) -> Tab
 def table_session_close(*, session: TableSession, actor: AbstractBaseUser) -> TableSession:
     """Fin de partie; every domain's closing checks must pass (hooks). Written in the table-partie
     log (hooks.TABLE_CLOSED)."""
-    return _table_session_end(session, actor)
+    return _table_session_end(_locked_session(session), actor)
 
 
 def _table_session_end(session: TableSession, actor: AbstractBaseUser) -> TableSession:
-    """``table_session_close`` in the caller's transaction."""
-    session = _locked_session(session)
+    """``table_session_close`` of a table-partie whose row this transaction has locked, read with
+    its séance, table and their establishment, in the caller's transaction."""
     role = require_role(actor, session.seance.establishment, TABLE_MANAGERS)
     if session.status == TableSession.Status.CLOSED:
         return session

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Exists, F, Max, Min, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, F, Max, Min, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import JSONObject
 
 from ledgers.core import hooks
@@ -23,6 +23,7 @@ from .domains import SHOES
 from .models import (
     AssetStatus,
     LaunchRoster,
+    LaunchRosterPlace,
     LaunchTurn,
     LidLock,
     Shoe,
@@ -260,7 +261,8 @@ def roster_in_force(session: TableSession, at: datetime.datetime | None = None) 
     rosters = session.launch_rosters.all()
     if at is not None:
         rosters = rosters.filter(set_at__lte=at)
-    return rosters.order_by("-set_at", "-pk").prefetch_related("places__croupier").first()
+    places = Prefetch("places", LaunchRosterPlace.objects.select_related("croupier"))
+    return rosters.order_by("-set_at", "-pk").prefetch_related(places).first()
 
 
 def launch_turns(session: TableSession) -> QuerySet[LaunchTurn]:

@@ -25,7 +25,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import QuerySet, Sum
+from django.db.models import OuterRef, QuerySet, Subquery, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.utils import bulk_create_with_history
@@ -241,12 +241,10 @@ def tickets_expire(
 # --- état de rapprochement modèle 31 (SLOT-43) ---------------------------------------------------------
 
 
-def _previous(reading: MeterReading) -> MeterReading | None:
-    return (
-        MeterReading.objects.filter(meter_id=reading.meter_id, read_at__lt=reading.read_at)
-        .order_by("-read_at", "-id")
-        .first()
-    )
+def _previous_at() -> Subquery:
+    """When the meter of the reading (``OuterRef``) was read before it, None the first time."""
+    earlier = MeterReading.objects.filter(meter_id=OuterRef("meter_id"), read_at__lt=OuterRef("read_at"))
+    return Subquery(earlier.order_by("-read_at", "-id").values("read_at")[:1])
 
 
 @transaction.atomic
@@ -262,7 +260,11 @@ def reconciliation_draw_up(
     _require_pair(est, actor, comite, "SLOT-43")
     if Reconciliation.objects.filter(releve=releve).exists():
         raise ValidationError(_("L'état de rapprochement de ce relevé est déjà établi."))
-    readings = list(releve.readings.select_related("meter__machine").order_by("meter__machine_id", "read_at"))
+    readings = list(
+        releve.readings.select_related("meter__machine")
+        .annotate(previous_at=_previous_at())
+        .order_by("meter__machine_id", "read_at")
+    )
     if not readings:
         raise ValidationError(_("Aucun compteur relevé."))
     machines: dict[Machine, list[MeterReading]] = {}
@@ -277,7 +279,7 @@ def reconciliation_draw_up(
             (r.read_at for r in jackpot_readings),
             default=max(r.read_at for r in readings if r.meter.machine_id == machine.pk),
         )
-        starts = [p.read_at for r in jackpot_readings if (p := _previous(r)) is not None]
+        starts = [r.previous_at for r in jackpot_readings if r.previous_at is not None]
         start = min(starts) if starts else None
         units = sum(r.delta or 0 for r in jackpot_readings)
         meter_amount = (units * machine.credit_value).quantize(CENT)
