@@ -6,6 +6,7 @@ intervention sheets handed over), the certified modèle 35 total the carnet des
 prélèvements takes, and the fleet of machines that carry the art. 68-11 displays."""
 
 import datetime
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -107,17 +108,26 @@ def _unread(est: Establishment, readings: type[JpmReading | ProgressiveReading],
     return ArraySubquery(unread.order_by("code").values("code"))
 
 
-@seance_facts
-def day_facts(est: Establishment) -> dict[str, Any]:
-    """What ``SeanceDay`` reads of each séance of ``est``, as annotations of a query on its séances."""
+@functools.cache
+def _any_house_facts(jurisdiction: str) -> dict[str, Any]:
+    """The facts of ``day_facts`` that name no house, day or setting, built once: a query resolves
+    copies of them, and building them for every home costs as much as the rest of its séances' query."""
     facts = {
         "others_open": Exists(others_open_that_day(OuterRef("establishment"), OuterRef("date"), OuterRef("pk"))),
         "uncounted": denominations_uncounted(OuterRef("pk")),
         "to_restore": points_to_restore(OuterRef("pk")),
     }
+    if jurisdiction == "FR":
+        facts["unstaffed"] = desks_unstaffed(OuterRef("pk"), OuterRef("establishment"), OuterRef("opened_at"))
+    return facts
+
+
+@seance_facts
+def day_facts(est: Establishment) -> dict[str, Any]:
+    """What ``SeanceDay`` reads of each séance of ``est``, as annotations of a query on its séances."""
+    facts = dict(_any_house_facts(est.jurisdiction))
     if est.jurisdiction == "FR":
         facts |= {
-            "unstaffed": desks_unstaffed(OuterRef("pk"), OuterRef("establishment"), OuterRef("opened_at")),
             "progressives_unread": _unread(est, ProgressiveReading, "progressive"),
             "jpms_unread": _unread(est, JpmReading, "jackpot"),
             "expired": Exists(expired_unposted(est)),

@@ -4,6 +4,7 @@ A game without an entry has no rule of that kind in the texts: anything is recor
 refused. Amounts are euros; multiples apply to the table minimum.
 """
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -208,6 +209,7 @@ def staffing_for(table: GamingTable, seats: int | None = None) -> Staffing | Non
     return staffing_of(table.establishment.jurisdiction, table.game, seats or table.seats)
 
 
+@functools.cache  # the texts' compositions are fixed: the flags ask it of every partie of 90 days
 def staffing_of(jurisdiction: str, game: str, seats: int) -> Staffing | None:
     """The composition the text fixes for a table of ``game`` with ``seats`` seats, if any."""
     return next((v for v in STAFFING.get((jurisdiction, game), ()) if v.applies(seats)), None)

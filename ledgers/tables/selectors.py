@@ -136,6 +136,7 @@ def _flagged_parties(
     )
     unstaffed, late, banks = [], [], []
     zone = establishment.timezone
+    closings: dict[tuple[datetime.date, str], datetime.datetime | None] = {}  # a séance's, for each of its parties
     for row in candidates:
         recent = (row.seance__date, row.opened_at, row.id)
         seats = row.limits_seats or row.table__seats
@@ -143,7 +144,9 @@ def _flagged_parties(
             unstaffed.append((recent, (staffing.code, row)))
         if row.opened_at and row.no_banker:
             banks.append((recent, row))
-        closing = _closing_at(fixed, zone, row.seance__date, row.seance__period)
+        if (day := (row.seance__date, row.seance__period)) not in closings:
+            closings[day] = _closing_at(fixed, zone, *day)
+        closing = closings[day]
         if (
             row.closed_at
             and closing
