@@ -8,5 +8,5 @@ class AuthorityConfig(AppConfig):
     verbose_name = _("Autorités et conformité")
 
     def ready(self) -> None:
-        # The register kinds, dashboard panels and the checks of the tables' set-up and opening.
-        from . import dashboard, hooks, registers  # noqa: F401
+        # The register kinds and the checks of the tables' set-up and opening.
+        from . import hooks, registers  # noqa: F401

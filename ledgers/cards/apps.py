@@ -8,5 +8,5 @@ class CardsConfig(AppConfig):
     verbose_name = _("Cartes")
 
     def ready(self) -> None:
-        # The register kinds, custody domain, hooks and dashboard panels.
-        from . import dashboard, domains, hooks, registers  # noqa: F401
+        # The register kinds, custody domain and hooks.
+        from . import domains, hooks, registers  # noqa: F401

@@ -8,5 +8,5 @@ class CashConfig(AppConfig):
     verbose_name = _("Caisses des jeux")
 
     def ready(self) -> None:
-        # The register kinds, key purposes, hooks and dashboard panels.
-        from . import dashboard, hooks, purposes, registers  # noqa: F401
+        # The register kinds, key purposes and hooks.
+        from . import hooks, purposes, registers  # noqa: F401

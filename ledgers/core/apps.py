@@ -8,10 +8,10 @@ class CoreConfig(AppConfig):
     verbose_name = _("Établissements et organisation")
 
     def ready(self) -> None:
-        # The séance closing check of the table-parties (REG-25), the open séances panel, the set-up imports.
+        # The séance closing check of the table-parties (REG-25), the set-up imports.
         from django.contrib.auth.signals import user_logged_in
 
-        from . import dashboard, hooks, imports  # noqa: F401
+        from . import hooks, imports  # noqa: F401
         from .history import build_history_managers_once
         from .signin import note_password_to_set
 

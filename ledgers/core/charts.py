@@ -23,7 +23,7 @@ from django.utils import formats
 from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
 
-from .dashboard import dashboard_panel
+from .dashboard import dashboard_panel, discover
 
 if TYPE_CHECKING:
     from .models import Establishment
@@ -94,6 +94,7 @@ def chart(
 
 def charts_of(establishment: "Establishment") -> list[ChartKind]:
     """The charts the establishment has, not drawn (their codes and titles)."""
+    discover()
     return [kind for kind in _kinds if kind.shown is None or kind.shown(establishment)]
 
 

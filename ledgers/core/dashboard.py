@@ -1,9 +1,10 @@
 """Dashboard panels contributed by the domain apps.
 
 Core does not know what waits for a user in each domain. An app registers a provider in its
-``dashboard.py``, which its ``AppConfig.ready()`` imports; the dashboard calls every provider with
-the request and the current establishment and shows the panels they return (``None``: nothing to
-show for this user), late ones first, each as one line with its count that opens onto the panel.
+``dashboard.py``, which the home imports the first time it is shown (``discover``); the dashboard
+calls every provider with the request and the current establishment and shows the panels they
+return (``None``: nothing to show for this user), late ones first, each as one line with its count
+that opens onto the panel.
 Above them, the role's main acts of the day (``main_acts`` providers): one click from the home to
 the form, or the reason it cannot be done now. Core's own panel, the séances still open, is the
 last one below.
@@ -13,10 +14,12 @@ from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, TypeVar
 
 from django.http import HttpRequest
 from django.utils.functional import Promise
+from django.utils.module_loading import autodiscover_modules
 from django.utils.translation import gettext_lazy as _
 
 from . import hooks
@@ -98,6 +101,14 @@ def open_parties(establishment: Establishment) -> list[TableSession]:
 _providers: list[Provider] = []
 
 
+@cache
+def discover() -> None:
+    """Import every app's ``dashboard`` and ``charts`` modules, which declare the panels, the main
+    acts and the charts: when a page first asks for them rather than at start (as the admin finds its
+    ``admin`` modules), so that the commands load none of the libraries of the pages."""
+    autodiscover_modules("dashboard", "charts")
+
+
 def dashboard_panel(provider: Provider) -> Provider:
     """Register a panel provider (usable as a decorator); registering twice is harmless."""
     if provider not in _providers:
@@ -106,6 +117,7 @@ def dashboard_panel(provider: Provider) -> Provider:
 
 
 def panels_for(request: HttpRequest, establishment: Establishment) -> list[Panel]:
+    discover()
     with roles_remembered(request.user), home_reads():  # every provider asks for the user's roles
         panels = [provider(request, establishment) for provider in _providers]
     return sorted((p for p in panels if p is not None), key=lambda p: (not p.late, p.order))
@@ -141,6 +153,7 @@ def main_acts(provider: ActProvider) -> ActProvider:
 
 
 def main_acts_for(request: HttpRequest, establishment: Establishment) -> list[MainAct]:
+    discover()
     with roles_remembered(request.user), home_reads():
         acts = [act for provider in _act_providers for act in provider(request, establishment)]
     return sorted(acts, key=lambda act: act.order)

@@ -9,4 +9,4 @@ class CustodyConfig(AppConfig):
 
     def ready(self) -> None:
         # The register kinds, approval sources and hooks.
-        from . import approvals, charts, hooks, registers  # noqa: F401
+        from . import approvals, hooks, registers  # noqa: F401

@@ -8,5 +8,6 @@ class EquipmentConfig(AppConfig):
     verbose_name = _("Sabots, mélangeurs, cylindres et roues")
 
     def ready(self) -> None:
-        # The register kinds, approval sources, custody domain, hooks and dashboard panels.
-        from . import approvals, dashboard, domains, hooks, registers  # noqa: F401
+        # The register kinds, approval sources, custody domain, hooks and the facts its checks read of
+        # the table-parties (selectors).
+        from . import approvals, domains, hooks, registers, selectors  # noqa: F401

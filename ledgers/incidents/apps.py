@@ -8,5 +8,5 @@ class IncidentsConfig(AppConfig):
     verbose_name = _("Incidents")
 
     def ready(self) -> None:
-        # The incident categories, register kind, hooks and dashboard panels.
-        from . import categories, dashboard, hooks, registers  # noqa: F401
+        # The incident categories, register kind and hooks.
+        from . import categories, hooks, registers  # noqa: F401

@@ -8,5 +8,5 @@ class KeysConfig(AppConfig):
     verbose_name = _("Clés")
 
     def ready(self) -> None:
-        # The register kind, the core purposes, the import of keys, hooks and dashboard panels.
-        from . import dashboard, hooks, imports, purposes, registers  # noqa: F401
+        # The register kind, the core purposes, the import of keys and hooks.
+        from . import hooks, imports, purposes, registers  # noqa: F401

@@ -8,10 +8,10 @@ class RegistersConfig(AppConfig):
     verbose_name = _("Registres")
 
     def ready(self) -> None:
-        # The deploy check, the dashboard panels, the generic kinds and the séance acts' main courante lines.
+        # The deploy check, the generic kinds and the séance acts' main courante lines.
         from django.db.models.signals import post_save
 
-        from . import checks, dashboard, hooks, kinds, written  # noqa: F401
+        from . import checks, hooks, kinds, written  # noqa: F401
         from .models import Register
         from .selectors import registers_forget
 

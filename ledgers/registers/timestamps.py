@@ -3,16 +3,19 @@ client). A token is kept base64 (DER ContentInfo); it is valid when its TSTInfo'
 is the SHA-256 given and its signature verifies under the certificate it carries, and, when
 ``LEDGERS_TSA_ROOTS`` names a PEM file of the authority's roots, chains to one of them.
 
-pyHanko and aiohttp take a second or two to import: they are imported when a token is asked for or
-checked, not by every process that loads the apps (a daily verification's start)."""
+pyHanko and aiohttp take a second or two to import, asn1crypto a tenth: they are imported when a
+token is asked for or checked, not by every process that loads the apps (a daily verification's start)."""
 
 import asyncio
 import base64
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from asn1crypto import cms, pem, x509
 from django.conf import settings
+
+if TYPE_CHECKING:
+    from asn1crypto import cms, x509
 
 
 def stamp(digest: bytes) -> str:
@@ -22,7 +25,7 @@ def stamp(digest: bytes) -> str:
     import aiohttp
     from pyhanko.sign.timestamps import HTTPTimeStamper
 
-    async def request() -> cms.ContentInfo:
+    async def request() -> "cms.ContentInfo":
         async with aiohttp.ClientSession() as session:
             return await HTTPTimeStamper(settings.LEDGERS_TSA_URL, session=session).async_timestamp(digest, "sha256")
 
@@ -35,7 +38,9 @@ def any_authority() -> bool:
     return not settings.LEDGERS_TSA_ROOTS
 
 
-def _roots() -> list[x509.Certificate] | None:
+def _roots() -> "list[x509.Certificate] | None":
+    from asn1crypto import pem, x509
+
     if any_authority():
         return None
     data = Path(settings.LEDGERS_TSA_ROOTS).read_bytes()
@@ -43,11 +48,14 @@ def _roots() -> list[x509.Certificate] | None:
 
 
 def token_time(token: str) -> datetime:
+    from asn1crypto import cms
+
     signed = cms.ContentInfo.load(base64.b64decode(token))["content"]
     return signed["encap_content_info"]["content"].parsed["gen_time"].native
 
 
 def token_valid(token: str, digest: bytes) -> bool:
+    from asn1crypto import cms
     from pyhanko.sign.validation.generic_cms import validate_tst_signed_data
     from pyhanko_certvalidator import ValidationContext
 

@@ -14,11 +14,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import BinaryIO
 
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric import rsa
-from cryptography.hazmat.primitives.serialization import NoEncryption, pkcs12
-from cryptography.x509.oid import NameOID
 from django.conf import settings
 from django.utils.translation import gettext as _
 
@@ -82,6 +77,13 @@ def seal_pdf(source: BinaryIO, output: BinaryIO, *, establishment: Establishment
 def demo_certificate_create(establishment: Establishment) -> tuple[Path, bool]:
     """The establishment's self-signed demo certificate (PKCS#12, no passphrase), created once.
     Returns its path and whether it was created now."""
+    # Here only: the archives' services, which every process loads, import this module.
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from cryptography.hazmat.primitives.serialization import NoEncryption, pkcs12
+    from cryptography.x509.oid import NameOID
+
     path = demo_certificate_path(establishment)
     if path.exists():
         return path, False

@@ -19,10 +19,6 @@ from contextvars import ContextVar
 from typing import Any
 from urllib.parse import urlsplit
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -137,6 +133,12 @@ def check_assertion(
         return "the authenticator data is not for this domain"
     if not auth_data[32] & 0x01:
         return "the authenticator saw no user presence"
+    # Here only: every process that loads the apps (a ledger command's start) loads this module.
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     key = serialization.load_der_public_key(unb64u(public_key))
     signed = auth_data + hashlib.sha256(client_bytes).digest()
     try:

@@ -8,5 +8,5 @@ class SlotsConfig(AppConfig):
     verbose_name = _("Machines à sous")
 
     def ready(self) -> None:
-        # The register kinds, incident categories, key purposes, set-up imports, hooks and dashboard panels.
-        from . import dashboard, hooks, imports, purposes, registers, rules  # noqa: F401
+        # The register kinds, incident categories, key purposes, set-up imports and hooks.
+        from . import hooks, imports, purposes, registers, rules  # noqa: F401

@@ -8,5 +8,5 @@ class TablesConfig(AppConfig):
     verbose_name = _("Personnel et limites des parties de table")
 
     def ready(self) -> None:
-        # The register kind, the table opening check, the sections of the table-partie page, the dashboard.
-        from . import dashboard, hooks, registers  # noqa: F401
+        # The register kind, the table opening check, the sections of the table-partie page.
+        from . import hooks, registers  # noqa: F401

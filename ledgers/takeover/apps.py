@@ -8,6 +8,6 @@ class TakeoverConfig(AppConfig):
     verbose_name = _("Reprise de l'existant")
 
     def ready(self) -> None:
-        # The register kind of the take-over, the domains an inventory may take over, the purpose of
-        # the keys it finds out, and the home's panel.
-        from . import dashboard, domains, purposes, registers  # noqa: F401
+        # The register kind of the take-over, the domains an inventory may take over and the purpose of
+        # the keys it finds out.
+        from . import domains, purposes, registers  # noqa: F401
