@@ -188,7 +188,7 @@ def seance_close(*, seance: Seance, actor: AbstractBaseUser) -> Seance:
     # partie's end writes its status and its log line, which no other partie's facts read).
     to_end = seance.table_sessions.exclude(status=TableSession.Status.CLOSED).order_by("pk")
     locked = set(to_end.select_for_update(of=("self",)).values_list("pk", flat=True))
-    parties = list(hooks.parties_with_facts(seance.table_sessions.all()))
+    parties = list(hooks.parties_with_facts(seance=seance))
     # Everything missing first, so the refusal lists all of it (the table-parties still open
     # included, through their closing checks: ledgers.core.seances); then the parties end.
     with hooks.seances_read_together([seance], parties):
