@@ -267,7 +267,11 @@ def table_session_open(*, session: TableSession, actor: AbstractBaseUser) -> Tab
 def table_session_close(*, session: TableSession, actor: AbstractBaseUser) -> TableSession:
     """Fin de partie; every domain's closing checks must pass (hooks). Written in the table-partie
     log (hooks.TABLE_CLOSED)."""
-    return _table_session_end(_locked_session(session), actor)
+    # Its row locked first, then read with every app's facts (hooks.party_facts) in a later
+    # statement, which sees every act committed before the lock: its closing checks read them
+    # without a query each.
+    list(TableSession.objects.select_for_update().filter(pk=session.pk).values_list("pk"))
+    return _table_session_end(hooks.parties_with_facts(pk=session.pk).get(), actor)
 
 
 def _table_session_end(session: TableSession, actor: AbstractBaseUser) -> TableSession:

@@ -15,7 +15,13 @@ from rest_framework.test import APIClient
 from ledgers.core import hooks
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Seance, TableSession
-from ledgers.core.services import seance_close, seance_open, table_session_open, table_session_prepare
+from ledgers.core.services import (
+    seance_close,
+    seance_open,
+    table_session_close,
+    table_session_open,
+    table_session_prepare,
+)
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import register_create
 from tests.factories import GamingTableFactory, open_register, open_seance_registers
@@ -246,3 +252,18 @@ def test_the_seance_closing_reads_its_table_parties_and_their_facts_once(mc, dir
         seance_close(seance=seance, actor=director)
     assert len(queries) == expected
     assert not TableSession.objects.filter(seance=seance).exclude(status=TableSession.Status.CLOSED).exists()
+
+
+def test_a_table_partie_closing_reads_its_facts_with_its_row(mc, director):
+    """The partie's own closing locks its row, then reads it with every app's facts in one query:
+    its closing checks read no fact in a query of their own."""
+    seance = seance_open(establishment=mc, date=DAY, period="soiree", actor=director)
+    table = GamingTableFactory(establishment=mc, number="BJ1", game="blackjack")
+    session = table_session_open(
+        session=table_session_prepare(seance=seance, table=table, actor=director), actor=director
+    )
+    with CaptureQueriesContext(connection) as queries:
+        table_session_close(session=session, actor=director)
+    assert len(queries) == 10
+    session.refresh_from_db()
+    assert session.status == TableSession.Status.CLOSED
