@@ -9,6 +9,7 @@ at once, and what it only flags (``Missing.flag``). Core's own séance check, th
 that cannot end, is the last one below.
 """
 
+import functools
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
@@ -145,18 +146,12 @@ _party_facts: dict[str, Callable[[], Any]] = {}
 _party_related: list[str] = ["table__establishment", "seance__establishment"]  # the checks read both
 
 
-# The table-parties with every fact, built once: the facts name no house, day or user, and
-# building and resolving a dozen subqueries costs each home more than reading them.
-_parties_read: "QuerySet[TableSession] | None" = None
-
-
 def party_facts(*related: str, **facts: Callable[[], Any]) -> None:
     """Register each ``facts[name]()`` as the annotation ``name`` of the séances' table-parties,
     with the ``related`` objects they need read along."""
-    global _parties_read
     _party_facts.update(facts)
     _party_related.extend(path for path in related if path not in _party_related)
-    _parties_read = None
+    _parties_read.cache_clear()
 
 
 # What the apps read of every open séance (another séance of its day still open…): annotations of
@@ -192,14 +187,18 @@ def party_fact(session: "TableSession", name: str) -> Any:
     return per_session(f"core.party_fact.{name}", session, load, None)
 
 
+@functools.cache
+def _parties_read() -> "QuerySet[TableSession]":
+    """The table-parties with every fact, built once (again when a fact is registered): the facts
+    name no house, day or user, and building and resolving a dozen subqueries costs each home more
+    than reading them."""
+    facts = {name: expression() for name, expression in _party_facts.items()}
+    return TableSession.objects.select_related(*_party_related).annotate(**facts).order_by("table__number", "pk")
+
+
 def parties_with_facts(**filters: Any) -> "QuerySet[TableSession]":
     """The table-parties that match ``filters``, with every app's facts (``party_facts``), by table number."""
-    global _parties_read
-    if _parties_read is None:
-        facts = {name: expression() for name, expression in _party_facts.items()}
-        parties = TableSession.objects.select_related(*_party_related).annotate(**facts)
-        _parties_read = parties.order_by("table__number", "pk")
-    return _parties_read.filter(**filters)
+    return _parties_read().filter(**filters)
 
 
 def _seance_parties(pks: list[int]) -> dict[int, list[TableSession]]:

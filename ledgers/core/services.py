@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser, Group
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.validators import validate_slug
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -186,8 +187,7 @@ def seance_close(*, seance: Seance, actor: AbstractBaseUser) -> Seance:
     # statement, which sees every act committed before the locks: the séance's checks read them
     # (``seances_read_together``) and each partie's closing checks read them again as it ends (a
     # partie's end writes its status and its log line, which no other partie's facts read).
-    to_end = seance.table_sessions.exclude(status=TableSession.Status.CLOSED).order_by("pk")
-    locked = set(to_end.select_for_update(of=("self",)).values_list("pk", flat=True))
+    locked = _locked(seance.table_sessions.exclude(status=TableSession.Status.CLOSED))
     parties = list(hooks.parties_with_facts(seance=seance))
     # Everything missing first, so the refusal lists all of it (the table-parties still open
     # included, through their closing checks: ledgers.core.seances); then the parties end.
@@ -238,6 +238,12 @@ def table_session_locked(session: TableSession) -> TableSession:
     )
 
 
+def _locked(parties: QuerySet[TableSession]) -> set[int]:
+    """The ids of ``parties``, their rows alone locked, in id order (two closings lock alike); read
+    them after it (``hooks.parties_with_facts``) to see every act committed before the locks."""
+    return set(parties.select_for_update(of=("self",)).order_by("pk").values_list("pk", flat=True))
+
+
 def _locked_session(session: TableSession) -> TableSession:
     """A fresh copy of the table-partie, its row alone locked, with its séance, table and their
     establishment read in the same query: every domain's checks read them."""
@@ -270,7 +276,7 @@ def table_session_close(*, session: TableSession, actor: AbstractBaseUser) -> Ta
     # Its row locked first, then read with every app's facts (hooks.party_facts) in a later
     # statement, which sees every act committed before the lock: its closing checks read them
     # without a query each.
-    list(TableSession.objects.select_for_update().filter(pk=session.pk).values_list("pk"))
+    _locked(TableSession.objects.filter(pk=session.pk))
     return _table_session_end(hooks.parties_with_facts(pk=session.pk).get(), actor)
 
 
