@@ -156,9 +156,10 @@ class Command(BaseCommand):
             documents = [self._tree_head(path) for path in tree_head]
             anchors = tree_head_anchors(documents)
             # Everything is checked, so that one bad volume does not hide another; the first one
-            # found is named in the exit message. All the registers are read at once, their entries in one scan. A
-            # full run gathers the digests its entries seal as it walks them, for the history
-            # digests check (every chain walked to its end: one stopped by a finding is read again).
+            # found is named in the exit message. All the registers are read at once, their entries
+            # in one scan. A full run gathers the digests its entries seal as it walks them, for the
+            # history digests check (every chain walked to its end: one stopped by a finding is read
+            # again).
             objects = not numbers and not chain_only
             sealed: Sealed | None = {} if objects and not since_checkpoint else None
             verified = (
