@@ -358,21 +358,41 @@ def written_since(since: int, using: str = DEFAULT_DB_ALIAS) -> dict[str, set]:
     return written
 
 
-def verify_objects(
-    using: str = DEFAULT_DB_ALIAS, since: int = 0, sealed: "Sealed | None" = None
-) -> Iterator[tuple[str, ObjectFinding | None]]:
+def verify_states(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> list[tuple[str, ObjectFinding | None]]:
     """(model label, its first problem or None) for every tracked model, then the transaction
     check (``since``: of that transaction on, see ``check_transactions``): (TRANSACTIONS, None)
-    when sound, one pair per model with a problem otherwise; nothing where it cannot run
-    (SQLite). With ``since``, only the objects written from that transaction on are held to their
-    history (``written_since``); every object otherwise. ``sealed``: see ``check_row_digests``."""
+    when sound, one pair per model with a problem otherwise; no transaction check where it cannot
+    run (SQLite). With ``since``, only the objects written from that transaction on are held to
+    their history (``written_since``); every object otherwise. What needs no entry: it can run
+    beside the walk of the chains (``verification.beside``)."""
     written = written_since(since, using) if since and connections[using].vendor == "postgresql" else None
+    checked: list[tuple[str, ObjectFinding | None]] = []
     for model, history in tracked_models():
         label = model._meta.label
-        yield label, check_state(model, history, using, None if written is None else written.get(label, set()))
+        checked.append(
+            (label, check_state(model, history, using, None if written is None else written.get(label, set())))
+        )
     if connections[using].vendor != "postgresql":
-        return
+        return checked
     findings = check_transactions(using=using, since=since)
-    yield from ((finding.model, finding) for finding in findings) if findings else [(TRANSACTIONS, None)]
+    checked += [(finding.model, finding) for finding in findings] if findings else [(TRANSACTIONS, None)]
+    return checked
+
+
+def verify_row_digests(
+    using: str = DEFAULT_DB_ALIAS, since: int = 0, sealed: "Sealed | None" = None
+) -> list[tuple[str, ObjectFinding | None]]:
+    """(model label, its problem) of each model whose history rows no longer match what the
+    entries sealed, or (ROW_DIGESTS, None) when all do; nothing on SQLite. ``sealed``: see
+    ``check_row_digests``."""
+    if connections[using].vendor != "postgresql":
+        return []
     findings = check_row_digests(using=using, since=since, sealed=sealed)
-    yield from ((finding.model, finding) for finding in findings) if findings else [(ROW_DIGESTS, None)]
+    return [(finding.model, finding) for finding in findings] if findings else [(ROW_DIGESTS, None)]
+
+
+def verify_objects(
+    using: str = DEFAULT_DB_ALIAS, since: int = 0, sealed: "Sealed | None" = None
+) -> list[tuple[str, ObjectFinding | None]]:
+    """Every object check in order: ``verify_states``, then ``verify_row_digests``."""
+    return verify_states(using, since) + verify_row_digests(using, since, sealed)

@@ -17,11 +17,13 @@ import hashlib
 import json
 import queue
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
+from typing import TypeVar
 
 import orjson
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
@@ -42,6 +44,7 @@ from .signing import signature_valid
 # JSON fields as the text of one array [payload, objects written (format 2; null for format 1:
 # hashed without them), history rows' digests (format 3; null before)], decoded in one call.
 FETCH = 2000
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -226,7 +229,7 @@ def scan_range(register: Register, first: int, last: int) -> list[dict]:
 
 
 @contextmanager
-def snapshot(*, read_only: bool = True, using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
+def snapshot(*, read_only: bool = True, using: str = DEFAULT_DB_ALIAS, shared: bool = False) -> Iterator[str | None]:
     """One consistent view of the database for a multi-query read (and, with ``read_only``
     False, the writes that depend on it).
 
@@ -234,17 +237,49 @@ def snapshot(*, read_only: bool = True, using: str = DEFAULT_DB_ALIAS) -> Iterat
     READ transaction (PostgreSQL) or a plain one (SQLite reads in one snapshot). Without JIT
     compilation: the row checks join set-returning functions over JSON, whose row estimates
     (hundreds per call) make the planner compile every query for seconds that it then runs in
-    milliseconds."""
+    milliseconds. With ``shared``, gives the id of the snapshot exported for other connections to
+    read in (``beside``), where this one opened it on PostgreSQL; None otherwise."""
     connection = connections[using]
     if connection.in_atomic_block:
-        yield
+        yield None
         return
+    exported = None
     with transaction.atomic(using=using):
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 mode = ", READ ONLY" if read_only else ""
                 cursor.execute(f"SET TRANSACTION ISOLATION LEVEL REPEATABLE READ{mode}; SET LOCAL jit = off")
-        yield
+                if shared:
+                    cursor.execute("SELECT pg_export_snapshot()")
+                    exported = cursor.fetchone()[0]
+        yield exported
+
+
+def beside(work: Callable[[], T], exported: str | None, using: str = DEFAULT_DB_ALIAS) -> Callable[[], T]:
+    """``work`` started on a second connection that reads the snapshot ``exported`` (``snapshot``
+    with ``shared``), in a thread, while the caller goes on: the server runs its queries while the
+    caller walks the chains. Gives what waits for its result (its exception raised in the
+    caller). Without an exported snapshot (SQLite, or inside the caller's own transaction, whose
+    writes no other connection sees), ``work`` runs when its result is asked for."""
+    if exported is None:
+        return work
+
+    def run() -> T:
+        connection = connections[using]  # the thread's own connection
+        try:
+            with transaction.atomic(using=using):
+                with connection.cursor() as cursor:
+                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    cursor.execute("SET TRANSACTION SNAPSHOT %s", [exported])
+                    cursor.execute("SET LOCAL jit = off")
+                return work()
+        finally:
+            connection.close()
+
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="checks-beside")
+    future = executor.submit(run)
+    executor.shutdown(wait=False)
+    return future.result
 
 
 def verify_register(

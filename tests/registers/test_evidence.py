@@ -10,6 +10,7 @@ import json
 import logging
 import subprocess
 import sys
+import threading
 
 import pytest
 from django.conf import settings
@@ -46,7 +47,15 @@ from ledgers.registers.models import Checkpoint, Entry, Register
 from ledgers.registers.services import checkpoints_seal, entries_bulk_append, entry_append, register_close
 from ledgers.registers.signing import load_private, raw_public
 from ledgers.registers.tasks import checkpoints_seal_task
-from ledgers.registers.verification import Finding, export_lines, scan, verify_against_export, verify_register
+from ledgers.registers.verification import (
+    Finding,
+    beside,
+    export_lines,
+    scan,
+    snapshot,
+    verify_against_export,
+    verify_register,
+)
 from tests.factories import open_register, open_seance_registers, set_up_table
 from tests.registers.conftest import opened_register, triggers_bypassed
 from tests.registers.test_chain_properties import PROPERTY_SETTINGS, run_sql
@@ -539,6 +548,76 @@ def test_verify_ledgers_names_the_first_bad_object(mc_org):
         call_command("verify_ledgers", stdout=out)
     assert f"ÉCHEC\tdice.Die #{die.pk} location" in out.getvalue()
     call_command("verify_ledgers", "--chain-only", stdout=io.StringIO())  # the registers themselves are sound
+
+
+def _seen() -> tuple[int, int]:
+    """(the backend serving this thread, the sessions it sees)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid(), (SELECT count(*) FROM django_session)")
+        return cursor.fetchone()
+
+
+def _others() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()")
+        return cursor.fetchone()[0]
+
+
+def _session_committed_elsewhere() -> None:
+    def write() -> None:
+        try:
+            with connection.cursor() as cursor:  # this thread's connection, in autocommit
+                cursor.execute("INSERT INTO django_session VALUES (md5(random()::text), '', now())")
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=write)
+    thread.start()
+    thread.join()
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_checks_beside_the_walk_read_its_snapshot_on_a_connection_of_their_own():
+    """The object and row checks run on a second connection while the chains are walked: in the
+    snapshot the walk reads, not seeing what was committed after it, and that connection is closed
+    when they end."""
+    connected = _others()
+    with snapshot(shared=True) as exported:
+        mine, before = _seen()
+        _session_committed_elsewhere()
+        theirs, seen = beside(_seen, exported)()
+        assert _seen() == (mine, before)
+    assert exported and theirs != mine
+    assert seen == before
+    assert _seen()[1] == before + 1
+    assert _others() == connected
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_an_error_beside_the_walk_is_raised_in_the_caller():
+    connected = _others()
+    with snapshot(shared=True) as exported:
+        waiting = beside(lambda: 1 / 0, exported)
+        with pytest.raises(ZeroDivisionError):
+            waiting()
+    assert _others() == connected
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db
+def test_checks_beside_the_walk_run_in_order_inside_the_callers_transaction():
+    """Another connection would not see the caller's uncommitted writes: no snapshot is exported,
+    and the checks run on the caller's connection, in its transaction, when their result is asked
+    for."""
+    with snapshot(shared=True) as exported:
+        waiting = beside(_seen, exported)
+        mine, before = _seen()
+        with connection.cursor() as cursor:
+            cursor.execute("INSERT INTO django_session VALUES (md5(random()::text), '', now())")
+        assert waiting() == (mine, before + 1)
+    assert exported is None
 
 
 @pytest.mark.postgresql

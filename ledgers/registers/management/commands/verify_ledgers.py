@@ -9,12 +9,13 @@ from django.utils.translation import gettext as _  # eager: argparse needs real 
 from ledgers.registers import timestamps
 from ledgers.registers.cosign import cosignatures_verify
 from ledgers.registers.digests import Sealed
-from ledgers.registers.evidence import verify_objects
+from ledgers.registers.evidence import verify_row_digests, verify_states
 from ledgers.registers.integrity import verify_rows
 from ledgers.registers.models import Register, TreeHead
 from ledgers.registers.selectors import registers_named
 from ledgers.registers.treeheads import tree_head_anchors, verify_against_tree_head, verify_tree_heads
 from ledgers.registers.verification import (
+    beside,
     chain_end,
     first_unsealed_transaction,
     snapshot,
@@ -152,7 +153,17 @@ class Command(BaseCommand):
 
         # One snapshot for the whole run: every register, tree head, object and history row as they
         # stood together when it began, at one transaction's cost.
-        with snapshot(using=database):
+        objects = not numbers and not chain_only
+        with snapshot(using=database, shared=objects) as exported:
+            if objects:
+                # The object and row checks need no entry: a second connection in the same snapshot
+                # runs them while the chains are walked (here, in order, where it cannot).
+                # Incremental: the entries and history rows of the transactions since the seals
+                # (what precedes them was verified when sealed; the full run re-reads it).
+                since = first_unsealed_transaction(database) if since_checkpoint else 0
+                checked = beside(
+                    lambda: (verify_states(database, since), list(verify_rows(database, since))), exported, database
+                )
             documents = [self._tree_head(path) for path in tree_head]
             anchors = tree_head_anchors(documents)
             # Everything is checked, so that one bad volume does not hide another; the first one
@@ -160,7 +171,6 @@ class Command(BaseCommand):
             # in one scan. A full run gathers the digests its entries seal as it walks them, for the
             # history digests check (every chain walked to its end: one stopped by a finding is read
             # again).
-            objects = not numbers and not chain_only
             sealed: Sealed | None = {} if objects and not since_checkpoint else None
             verified = (
                 verify_since(list(registers), anchors, using=database, head=not witness)
@@ -204,12 +214,8 @@ class Command(BaseCommand):
                     )
                 )
             if objects:
-                # Incremental: the entries and history rows of the transactions since the seals
-                # (what precedes them was verified when sealed; the full run re-reads it).
-                since = first_unsealed_transaction(database) if since_checkpoint else 0
-                for label, finding in verify_objects(using=database, since=since, sealed=sealed):
-                    report(label, finding)
-                for label, finding in verify_rows(database, since):
+                states, rows = checked()
+                for label, finding in states + verify_row_digests(database, since, sealed) + rows:
                     report(label, finding)
                 if connections[database].vendor != "postgresql":
                     self.stdout.write(_("NON VÉRIFIÉ\ttransactions des historiques (PostgreSQL seulement)"))
