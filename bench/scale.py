@@ -21,7 +21,8 @@ of its house, and a day's work (``DAY`` entries shared out the same way) is appe
 checkpoints. Each act commits on its own, as in a house; a database holds the houses of one run,
 which later runs on it reuse.
 
-Then, each figure against its baseline in the same run, with the machine's load average:
+Then, once the planner's statistics are up to date (``ANALYZE``, as autovacuum keeps them after a
+load), each figure against its baseline in the same run, with the machine's load average:
 - verification: ``manage.py verify_ledgers --chain-only`` end to end in a subprocess (Python's and
   Django's start included, the byte-code compiled first as the go-live steps do) and in this
   process, against the anchor scan (/work/shared/anchors/verify_anchor.py's loop on as many rows: ``anchor_scan`` of
@@ -29,7 +30,7 @@ Then, each figure against its baseline in the same run, with the machine's load 
   anchor's seconds over the verification's); the full ``verify_ledgers`` (chains, objects, history
   transactions) end to end against the chain-only one end to end (goal ≤ 1.5×);
   ``verify_ledgers --since-checkpoint`` end to end, what the daily sealing reads (goal < 2 s);
-- pages, once the planner's statistics are up to date: every demo role's home (goal ≤ 30 queries
+- pages: every demo role's home (goal ≤ 30 queries
   and a CPU p95 under 50 ms), then the busiest register's page (first and deep), the API entries
   list (first and deep cursor) and the visa page as each role of its house that writes there or
   visas it: queries and the p50/p95 of wall-clock and of the process's CPU milliseconds (the CPU
@@ -219,8 +220,6 @@ def register_pages(register: Register, samples: int) -> list[dict]:
 def pages(register: Register, samples: int) -> dict:
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     logging.getLogger("django.request").setLevel(logging.CRITICAL)  # the refusals of pages a role may not see
-    with connection.cursor() as cursor:  # the planner's statistics, as autovacuum keeps them after a load
-        cursor.execute("ANALYZE")
     homes = [{"user": username, "page": "home", **costs} for username, costs in measure(samples).items()]
     over_queries = [row["user"] for row in homes if row["queries"] > HOME_QUERIES]
     over_cpu = [row["user"] for row in homes if row["cpu_p95_ms"] >= HOME_CPU_MS]
@@ -308,6 +307,8 @@ def main() -> None:
     print(f"$ DATABASE_URL=… {command}  ({load()})", flush=True)
 
     houses(args.entries, args.span_days, args.seances)
+    with connection.cursor() as cursor:  # the planner's statistics, as autovacuum keeps them after a load
+        cursor.execute("ANALYZE")
     results: dict = {"command": command, "postgresql": connection.pg_version, **described()}
     busiest = Register.objects.filter(establishment__code__in=DEMO).order_by("-head_seq")[0]
     measures = {

@@ -15,7 +15,10 @@ verification can run against a read-only replica.
 
 import hashlib
 import json
+import multiprocessing
+import os
 import queue
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -306,23 +309,129 @@ def verify_whole(
     using: str = DEFAULT_DB_ALIAS,
     head: bool = True,
     gathered: Sealed | None = None,
+    exported: str | None = None,
 ) -> Iterator[tuple[Register, Finding | None]]:
     """(register, its first problem or None) of each of ``registers`` verified from its first entry
     (``anchors`` by register number; ``head`` and ``gathered``: see ``verify_in_snapshot``), in the
     caller's snapshot: what each walk is held to read for all at once (``prepare_whole``), then
     their entries in one scan in the order of the registers' ids; given in the order of
-    ``registers`` once all are walked."""
+    ``registers`` once all are walked. With the snapshot ``exported`` (``snapshot`` with
+    ``shared``) and entries enough, a second process walks part of the registers in it meanwhile
+    (``_walked_elsewhere``): the walk is the client's work, and it takes two cores. Prepared and
+    forked when called, walked as the answer is read."""
     prepared = prepare_whole(registers, anchors, using)
     walked = sorted({register.pk: register for register in registers}.values(), key=lambda register: register.pk)
-    pks = [register.pk for register in walked if isinstance(prepared[register.pk], Prepared)]
-    found = {
-        register.pk: finding
-        for register, finding in _walks(
-            walked, prepared, _rows_whole(pks, using) if pks else iter(()), using, head, gathered
-        )
+    elsewhere = _part_elsewhere(walked, prepared) if exported is not None else []
+    # Forked now, before the caller starts threads of its own (``beside``): a thread's locks would
+    # be copied held.
+    waiting = _walked_elsewhere(elsewhere, prepared, exported, using, head, gathered) if elsewhere else None
+
+    def found_in_order() -> Iterator[tuple[Register, Finding | None]]:
+        here = [register for register in walked if register not in elsewhere]
+        pks = [register.pk for register in here if isinstance(prepared[register.pk], Prepared)]
+        rows = _rows_whole(pks, using) if pks else iter(())
+        found = {register.pk: finding for register, finding in _walks(here, prepared, rows, using, head, gathered)}
+        if waiting is not None:
+            found_there, sealed_there = waiting()
+            found.update(found_there)
+            if gathered is not None:
+                _merge_sealed(gathered, sealed_there, {register.number: register.pk for register in walked})
+        for register in registers:
+            yield register, found[register.pk]
+
+    return found_in_order()
+
+
+# The entries under which one process walks them all: a second one costs its start and a connection.
+ELSEWHERE_FROM = 200_000
+
+
+def _part_elsewhere(walked: list[Register], prepared: "dict[int, Prepared | Finding]") -> list[Register]:
+    """The registers a second process is to walk: about half the entries (the largest registers
+    shared out first), where the machine has cores for two, processes can fork, and there are
+    ``ELSEWHERE_FROM`` entries or more; none otherwise."""
+    sizes = {
+        register.pk: ready.head_seq - ready.walk.start + 1
+        for register in walked
+        if isinstance(ready := prepared[register.pk], Prepared)
     }
-    for register in registers:
-        yield register, found[register.pk]
+    if sum(sizes.values()) < ELSEWHERE_FROM or len(sizes) < 2:
+        return []
+    if len(os.sched_getaffinity(0)) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return []
+    here = there = 0
+    elsewhere = set()
+    for pk in sorted(sizes, key=sizes.__getitem__, reverse=True):
+        if there < here:
+            elsewhere.add(pk)
+            there += sizes[pk]
+        else:
+            here += sizes[pk]
+    return [register for register in walked if register.pk in elsewhere]
+
+
+def _walked_elsewhere(
+    registers: list[Register],
+    prepared: "dict[int, Prepared | Finding]",
+    exported: str,
+    using: str,
+    head: bool,
+    gathered: Sealed | None,
+) -> Callable[[], tuple[dict[int, Finding | None], Sealed]]:
+    """``registers`` walked by a forked process in the snapshot ``exported``, on a connection of its
+    own (a thread's: the connection the process inherits is its parent's, never used there), while
+    the caller walks the others. Gives what waits for ({register id: finding}, the digests its
+    walks gathered); an error there is raised here."""
+
+    def walk() -> tuple[dict[int, Finding | None], Sealed]:
+        sealed: Sealed | None = None if gathered is None else {}
+        pks = [register.pk for register in registers]
+        found = {r.pk: f for r, f in _walks(registers, prepared, _rows_whole(pks, using), using, head, sealed)}
+        return found, sealed or {}
+
+    def child(sending) -> None:
+        try:
+            outcome = beside(walk, exported, using)()
+        except BaseException as exc:  # raised again in the parent
+            outcome = exc
+        sending.send(outcome)
+        sending.close()
+
+    context = multiprocessing.get_context("fork")
+    receiving, sending = context.Pipe(duplex=False)
+    for stream in (sys.stdout, sys.stderr):  # what is buffered is written once, by this process
+        stream.flush()
+    process = context.Process(target=child, args=(sending,), name="entries-walk", daemon=True)
+    process.start()
+    sending.close()
+
+    def result() -> tuple[dict[int, Finding | None], Sealed]:
+        try:
+            outcome = receiving.recv()
+        except EOFError:  # the process died: its exit code says how
+            outcome = None
+        finally:
+            receiving.close()
+            process.join()
+        if outcome is None:
+            raise RuntimeError(f"the second walk of the registers ended without an answer ({process.exitcode})")
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
+
+    return result
+
+
+def _merge_sealed(sealed: Sealed, more: Sealed, pks: dict[str, int]) -> None:
+    """Add ``more`` to ``sealed`` as one walk in the order of the registers' ids would have noted
+    both: of the entries that sealed the same digest, the last one."""
+    for label, rows in more.items():
+        by_hid = sealed.setdefault(label, {})
+        for hid, digests in rows.items():
+            mine = by_hid.setdefault(hid, {})
+            for digest, (number, seq) in digests.items():
+                if digest not in mine or (pks[mine[digest][0]], mine[digest][1]) < (pks[number], seq):
+                    mine[digest] = (number, seq)
 
 
 def verify_since(

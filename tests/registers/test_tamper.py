@@ -9,6 +9,7 @@ the last seal (docs/ledger-format.md §8)."""
 import datetime
 import io
 import json
+import os
 
 import pytest
 from django.core.management import call_command
@@ -20,6 +21,7 @@ from django.utils import timezone
 import tests.dice.conftest as dice_setup
 import tests.registers.test_cosignatures as cosigning
 from ledgers.dice.models import Die, HistoricalDie
+from ledgers.registers import verification
 from ledgers.registers.digests import stored_digests
 from ledgers.registers.models import Checkpoint, Cosignature, Entry, Register, TreeHead
 from ledgers.registers.services import entry_append, visa_sign
@@ -211,6 +213,66 @@ def test_reg_20_the_registers_read_in_one_scan_find_what_each_one_read_alone_fin
     assert (together[edited.number].seq, together[edited.number].code) == (3, "entry_hash")
     assert (together[cut.number].seq, together[cut.number].code) == (3, "missing")
     assert together[sound.number] is None
+
+
+def test_reg_20_registers_walked_by_a_second_process_give_what_one_process_finds(mc_org, user_in, monkeypatch):
+    """Above ``ELSEWHERE_FROM`` entries a forked process walks about half the registers in the
+    exported snapshot: the findings and the history digests gathered are those of one walk."""
+    staff, die, edited = scene(mc_org, user_in)
+    cut, sound = (opened_register(mc_org.est, staff, qualifier=q) for q in ("B", "C"))
+    for register in (cut, sound):
+        write(register, staff, 5)
+    tamper("edit", edited, staff, die)
+    tamper("delete", cut, staff, die)
+    registers = list(Register.objects.order_by("-number"))
+    monkeypatch.setattr(verification, "ELSEWHERE_FROM", 0)
+    with snapshot(shared=True) as exported:
+        assert verification._part_elsewhere(registers, verification.prepare_whole(registers, {}))
+        gathered_there, gathered_here = {}, {}
+        walked = dict(verify_whole(registers, {}, gathered=gathered_there, exported=exported))
+        alone = dict(verify_whole(registers, {}, gathered=gathered_here))
+    assert list(walked) == registers
+    assert walked == alone
+    assert (walked[edited].seq, walked[edited].code) == (3, "entry_hash")
+    assert (walked[cut].seq, walked[cut].code) == (3, "missing")
+    assert walked[sound] is None
+    assert gathered_there == gathered_here and gathered_here
+
+
+def test_reg_20_verify_ledgers_reports_the_same_with_a_second_walk_and_the_checks_beside(mc_org, user_in, monkeypatch):
+    staff, die, edited = scene(mc_org, user_in)
+    write(opened_register(mc_org.est, staff, qualifier="B"), staff, 5)
+    tamper("edit", edited, staff, die)
+    tamper("history_forged", edited, staff, die)
+    reports = []
+    for elsewhere_from in (10**9, 0):
+        monkeypatch.setattr(verification, "ELSEWHERE_FROM", elsewhere_from)
+        with pytest.raises(CommandError, match=f"{edited.number} n° 3"):
+            call_command("verify_ledgers", stdout=(out := io.StringIO()))
+        reports.append(out.getvalue())
+    assert reports[0] == reports[1]
+    assert f"dice.Die #{die.pk} : historique n°" in reports[0]
+
+
+@pytest.mark.parametrize("ending", ["raises", "dies"])
+def test_a_second_walk_that_fails_is_an_error_of_the_verification(mc_org, user_in, monkeypatch, ending):
+    scene(mc_org, user_in)
+    registers = list(Register.objects.all())
+    parent, walks = os.getpid(), verification._walks
+
+    def failing(*args):
+        if os.getpid() != parent:
+            if ending == "dies":
+                os._exit(3)
+            raise ValueError("no disk left")
+        return walks(*args)
+
+    monkeypatch.setattr(verification, "ELSEWHERE_FROM", 0)
+    monkeypatch.setattr(verification, "_walks", failing)
+    expected = "no disk left" if ending == "raises" else r"ended without an answer \(3\)"
+    with snapshot(shared=True) as exported, pytest.raises((ValueError, RuntimeError), match=expected):
+        dict(verify_whole(registers, {}, exported=exported))
+    assert Entry.objects.count() > 0  # the connection is the caller's still
 
 
 def test_reg_20_a_scan_stopped_at_a_finding_leaves_the_connection_to_the_next_query(mc_org, user_in):

@@ -154,16 +154,7 @@ class Command(BaseCommand):
         # One snapshot for the whole run: every register, tree head, object and history row as they
         # stood together when it began, at one transaction's cost.
         objects = not numbers and not chain_only
-        with snapshot(using=database, shared=objects) as exported:
-            if objects:
-                # The object and row checks need no entry: a second connection in the same snapshot
-                # runs them while the chains are walked (here, in order, where it cannot).
-                # Incremental: the entries and history rows of the transactions since the seals
-                # (what precedes them was verified when sealed; the full run re-reads it).
-                since = first_unsealed_transaction(database) if since_checkpoint else 0
-                checked = beside(
-                    lambda: (verify_states(database, since), list(verify_rows(database, since))), exported, database
-                )
+        with snapshot(using=database, shared=objects or not since_checkpoint) as exported:
             documents = [self._tree_head(path) for path in tree_head]
             anchors = tree_head_anchors(documents)
             # Everything is checked, so that one bad volume does not hide another; the first one
@@ -175,8 +166,19 @@ class Command(BaseCommand):
             verified = (
                 verify_since(list(registers), anchors, using=database, head=not witness)
                 if since_checkpoint
-                else verify_whole(list(registers), anchors, using=database, head=not witness, gathered=sealed)
+                else verify_whole(
+                    list(registers), anchors, using=database, head=not witness, gathered=sealed, exported=exported
+                )
             )
+            if objects:
+                # The object and row checks need no entry: a second connection in the same snapshot
+                # runs them while the chains are walked (here, in order, where it cannot).
+                # Incremental: the entries and history rows of the transactions since the seals
+                # (what precedes them was verified when sealed; the full run re-reads it).
+                since = first_unsealed_transaction(database) if since_checkpoint else 0
+                checked = beside(
+                    lambda: (verify_states(database, since), list(verify_rows(database, since))), exported, database
+                )
             for register, finding in verified:
                 report(register.number, finding)
                 if finding is not None:
