@@ -190,6 +190,17 @@ def test_reg_20_every_tampering_is_found_and_located(mc_org, user_in, tmp_path, 
     ), failures
 
 
+def registers_edited_cut_and_sound(mc_org, user_in) -> tuple[Register, Register, Register]:
+    """Three registers: one with its 3rd entry edited, one with it deleted, one untouched."""
+    staff, die, edited = scene(mc_org, user_in)
+    cut, sound = (opened_register(mc_org.est, staff, qualifier=q) for q in ("B", "C"))
+    for register in (cut, sound):
+        write(register, staff, 5)
+    tamper("edit", edited, staff, die)
+    tamper("delete", cut, staff, die)
+    return edited, cut, sound
+
+
 @pytest.mark.parametrize("server_side", [True, False], ids=["server_cursor", "pooler_without_one"])
 def test_reg_20_the_registers_read_in_one_scan_find_what_each_one_read_alone_finds(
     mc_org, user_in, monkeypatch, server_side
@@ -198,12 +209,7 @@ def test_reg_20_the_registers_read_in_one_scan_find_what_each_one_read_alone_fin
     while it hashes (read at once by a plain cursor where the pooler keeps no server-side one):
     each register's finding is the one its own verification gives."""
     monkeypatch.setitem(connection.settings_dict, "DISABLE_SERVER_SIDE_CURSORS", not server_side)
-    staff, die, edited = scene(mc_org, user_in)
-    cut, sound = (opened_register(mc_org.est, staff, qualifier=q) for q in ("B", "C"))
-    for register in (cut, sound):
-        write(register, staff, 5)
-    tamper("edit", edited, staff, die)
-    tamper("delete", cut, staff, die)
+    edited, cut, sound = registers_edited_cut_and_sound(mc_org, user_in)
     registers = list(Register.objects.order_by("-number"))
     with snapshot():
         together = {register.number: finding for register, finding in verify_whole(registers, {})}
@@ -218,12 +224,7 @@ def test_reg_20_the_registers_read_in_one_scan_find_what_each_one_read_alone_fin
 def test_reg_20_registers_walked_by_a_second_process_give_what_one_process_finds(mc_org, user_in, monkeypatch):
     """Above ``ELSEWHERE_FROM`` entries a forked process walks about half the registers in the
     exported snapshot: the findings and the history digests gathered are those of one walk."""
-    staff, die, edited = scene(mc_org, user_in)
-    cut, sound = (opened_register(mc_org.est, staff, qualifier=q) for q in ("B", "C"))
-    for register in (cut, sound):
-        write(register, staff, 5)
-    tamper("edit", edited, staff, die)
-    tamper("delete", cut, staff, die)
+    edited, cut, sound = registers_edited_cut_and_sound(mc_org, user_in)
     registers = list(Register.objects.order_by("-number"))
     monkeypatch.setattr(verification, "ELSEWHERE_FROM", 0)
     with snapshot(shared=True) as exported:
