@@ -175,17 +175,16 @@ def _prefetched(cursor, fetch: int) -> Iterator[tuple]:
 
 
 def _document(number: str, row: tuple, payload, written, digests) -> dict:
-    seq, at, actor, role, kind, _json, corrects, prev_hash = row[:8]
     document = {
         "register": number,
-        "seq": seq,
-        "recorded_at": at,
-        "actor": actor,
-        "role": role,
-        "kind": kind,
+        "seq": row[0],
+        "recorded_at": row[1],
+        "actor": row[2],
+        "role": row[3],
+        "kind": row[4],
         "payload": payload,
-        "corrects": corrects,
-        "prev_hash": prev_hash,
+        "corrects": row[6],
+        "prev_hash": row[7],
     }
     if written is not None:  # format 2
         document["written"] = written
@@ -206,7 +205,9 @@ def _hashed(number: str, row: tuple) -> tuple[str, object, object, object]:
     except orjson.JSONDecodeError:
         pass
     else:
-        digest = hashlib.sha256(canonical_json(_document(number, row, payload, written, digests))).hexdigest()
+        # Decoded JSON holds nothing orjson refuses: canonical_json's fallback is not needed here.
+        document = _document(number, row, payload, written, digests)
+        digest = hashlib.sha256(orjson.dumps(document, option=orjson.OPT_SORT_KEYS)).hexdigest()
         if digest == row[8]:
             return digest, payload, written, digests
     payload, written, digests = json.loads(text)
