@@ -105,28 +105,29 @@ def check_entry_runs(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> Finding |
 
 def check_entry_actors(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> Finding | None:
     """The author account kept beside an entry (used by maker ≠ checker) is the login its hash
-    seals."""
+    seals; an entry without an account is the system's, and the system's marker has no account.
+    One pass over the entries: the first entry (by register and seq) whose account is not its
+    author, else the first whose account and system marker disagree."""
     user = get_user_model()
+    username = _q(user._meta.get_field(user.USERNAME_FIELD).column)
     row = _one(
         using,
-        f"{_entries(since)}SELECT e.register_id, e.seq FROM e JOIN {_q(user._meta.db_table)} u "
-        f"ON u.{_q(user._meta.pk.column)} = e.actor_user_id "
-        f"WHERE u.{_q(user._meta.get_field(user.USERNAME_FIELD).column)} <> e.actor ORDER BY 1, 2 LIMIT 1",
-    )
-    if row:
-        return _entry_finding(
-            using, "actor_user", _("le compte de l'auteur n'est pas l'auteur scellé par l'empreinte"), *row
-        )
-    # An entry without an account is the system's, and the system's marker has no account.
-    row = _one(
-        using,
-        f"{_entries(since)}SELECT register_id, seq FROM e WHERE (actor_user_id IS NULL) <> "
-        "(actor = %s AND role = %s) ORDER BY 1, 2 LIMIT 1",
+        f"{_entries(since)}SELECT register_id, seq, not_author FROM (SELECT e.register_id, e.seq, "
+        f"e.actor_user_id IS NOT NULL AND u.{username} IS DISTINCT FROM e.actor AS not_author, "
+        "(e.actor_user_id IS NULL) <> (e.actor = %s AND e.role = %s) AS unmarked "
+        f"FROM e LEFT JOIN {_q(user._meta.db_table)} u ON u.{_q(user._meta.pk.column)} = e.actor_user_id) a "
+        "WHERE not_author OR unmarked ORDER BY not_author DESC, 1, 2 LIMIT 1",
         [SYSTEM_ACTOR, SYSTEM_ROLE],
     )
-    return row and _entry_finding(
-        using, "actor_user", _("entrée sans compte d'auteur qui n'est pas signée par le système"), *row
+    if row is None:
+        return None
+    register_id, seq, not_author = row
+    reason = (
+        _("le compte de l'auteur n'est pas l'auteur scellé par l'empreinte")
+        if not_author
+        else _("entrée sans compte d'auteur qui n'est pas signée par le système")
     )
+    return _entry_finding(using, "actor_user", reason, register_id, seq)
 
 
 def check_history_times(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> ObjectFinding | None:

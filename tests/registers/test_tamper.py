@@ -23,6 +23,7 @@ import tests.registers.test_cosignatures as cosigning
 from ledgers.dice.models import Die, HistoricalDie
 from ledgers.registers import verification
 from ledgers.registers.digests import stored_digests
+from ledgers.registers.integrity import check_entry_actors
 from ledgers.registers.models import Checkpoint, Cosignature, Entry, Register, TreeHead
 from ledgers.registers.services import entry_append, visa_sign
 from ledgers.registers.verification import _rows, snapshot, verify_in_snapshot, verify_whole
@@ -274,6 +275,23 @@ def test_a_second_walk_that_fails_is_an_error_of_the_verification(mc_org, user_i
     with snapshot(shared=True) as exported, pytest.raises((ValueError, RuntimeError), match=expected):
         dict(verify_whole(registers, {}, exported=exported))
     assert Entry.objects.count() > 0  # the connection is the caller's still
+
+
+def test_reg_20_an_entry_without_its_authors_account_and_one_with_anothers_are_named(mc_org, user_in):
+    """An entry without an account that is not the system's, and one whose account is not the
+    author its hash seals: the second is named first, whatever their order."""
+    staff, _die, register = scene(mc_org, user_in)
+    run_sql("UPDATE registers_entry SET actor_user_id = NULL WHERE register_id = %s AND seq = 2", [register.pk])
+    unmarked = check_entry_actors()
+    assert (unmarked.register, unmarked.seq, unmarked.code) == (register.number, 2, "actor_user")
+    assert "sans compte d'auteur" in unmarked.reason
+    run_sql(
+        "UPDATE registers_entry SET actor_user_id = %s WHERE register_id = %s AND seq = 4",
+        [staff.visa.pk, register.pk],
+    )
+    alien = check_entry_actors()
+    assert (alien.register, alien.seq, alien.code) == (register.number, 4, "actor_user")
+    assert "n'est pas l'auteur scellé" in alien.reason
 
 
 def test_reg_20_a_scan_stopped_at_a_finding_leaves_the_connection_to_the_next_query(mc_org, user_in):
