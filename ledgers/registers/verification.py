@@ -331,12 +331,14 @@ def verify_whole(
         here = [register for register in walked if register not in elsewhere]
         pks = [register.pk for register in here if isinstance(prepared[register.pk], Prepared)]
         rows = _rows_whole(pks, using) if pks else iter(())
-        found = {register.pk: finding for register, finding in _walks(here, prepared, rows, using, head, gathered)}
-        if waiting is not None:
-            found_there, sealed_there = waiting()
-            found.update(found_there)
+        try:
+            found = {r.pk: finding for r, finding in _walks(here, prepared, rows, using, head, gathered)}
+        finally:  # the second process is waited for even when this walk fails: it ends on its own
+            there = waiting() if waiting is not None else None
+        if there is not None:
+            found.update(there[0])
             if gathered is not None:
-                _merge_sealed(gathered, sealed_there, {register.number: register.pk for register in walked})
+                _merge_sealed(gathered, there[1], {register.number: register.pk for register in walked})
         for register in registers:
             yield register, found[register.pk]
 
