@@ -351,8 +351,8 @@ ELSEWHERE_FROM = 200_000
 
 def _part_elsewhere(walked: list[Register], prepared: "dict[int, Prepared | Finding]") -> list[Register]:
     """The registers a second process is to walk: about half the entries (the largest registers
-    shared out first), where the machine has cores for two, processes can fork, and there are
-    ``ELSEWHERE_FROM`` entries or more; none otherwise."""
+    shared out first), where the machine has cores for two, this process may fork one, and there
+    are ``ELSEWHERE_FROM`` entries or more; none otherwise."""
     sizes = {
         register.pk: ready.head_seq - ready.walk.start + 1
         for register in walked
@@ -361,6 +361,8 @@ def _part_elsewhere(walked: list[Register], prepared: "dict[int, Prepared | Find
     if sum(sizes.values()) < ELSEWHERE_FROM or len(sizes) < 2:
         return []
     if len(os.sched_getaffinity(0)) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return []
+    if multiprocessing.current_process().daemon:  # a worker's pool process may not have children
         return []
     here = there = 0
     elsewhere = set()
