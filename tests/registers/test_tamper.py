@@ -9,6 +9,7 @@ the last seal (docs/ledger-format.md §8)."""
 import datetime
 import io
 import json
+import multiprocessing
 import os
 
 import pytest
@@ -229,7 +230,11 @@ def test_reg_20_registers_walked_by_a_second_process_give_what_one_process_finds
     registers = list(Register.objects.order_by("-number"))
     monkeypatch.setattr(verification, "ELSEWHERE_FROM", 0)
     with snapshot(shared=True) as exported:
-        assert verification._part_elsewhere(registers, verification.prepare_whole(registers, {}))
+        prepared = verification.prepare_whole(registers, {})
+        assert verification._part_elsewhere(registers, prepared)
+        with monkeypatch.context() as pool:  # a worker pool's process may not have children
+            pool.setattr(multiprocessing.current_process(), "daemon", True)
+            assert verification._part_elsewhere(registers, prepared) == []
         gathered_there, gathered_here = {}, {}
         walked = dict(verify_whole(registers, {}, gathered=gathered_there, exported=exported))
         alone = dict(verify_whole(registers, {}, gathered=gathered_here))
