@@ -8,7 +8,7 @@ from functools import cache
 from django.db.models import Model, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from ledgers.core.approvals import SOURCES, ApprovalSource
+from ledgers.core.approvals import SOURCES
 from ledgers.core.models import Establishment, GamingTable
 from ledgers.core.selectors import objects_of, rows_of
 
@@ -89,10 +89,10 @@ def approvals_overview(establishment: Establishment, on: datetime.date | None = 
     """Every declared approval source with its approvals and their status on ``on`` (AUTH-06):
     [(source, [(approval, status), …]), …]."""
     on = on or establishment.localtime(timezone.now()).date()
-    sources = tuple(SOURCES)
+    sources = list(SOURCES)
     if not sources:
         return []
-    approved, models = _approved(sources)
+    approved, models = _approved(tuple(source.code for source in sources))
     found = approved.filter(pk=establishment.pk).get()
     overview = []
     for source in sources:
@@ -103,11 +103,11 @@ def approvals_overview(establishment: Establishment, on: datetime.date | None = 
 
 
 @cache
-def _approved(sources: tuple[ApprovalSource, ...]) -> tuple[QuerySet[Establishment], dict[str, type[Model]]]:
-    """The approved things of every house from each of ``sources``, with their models by name,
-    built once for those sources: they name no house, and building their subqueries for every
-    read costs more than filtering them."""
-    approved = {f"approved_{source.code}": source.approved(OuterRef("pk")) for source in sources}
+def _approved(codes: tuple[str, ...]) -> tuple[QuerySet[Establishment], dict[str, type[Model]]]:
+    """The approved things of every house from each source of ``codes``, with their models by
+    name, built once for those sources: they name no house, and building their subqueries for
+    every read costs more than filtering them."""
+    approved = {f"approved_{code}": SOURCES.get(code).approved(OuterRef("pk")) for code in codes}
     found = Establishment.objects.annotate(**{name: rows_of(rows) for name, rows in approved.items()})
     return found.values(*approved), {name: rows.model for name, rows in approved.items()}
 

@@ -19,7 +19,7 @@ from ledgers.core.roles import DIRECTORATE, Role
 
 from .models import Key, KeyInventory, KeyIssue
 from .policy import SENSITIVE, LockType, rule_for
-from .purposes import PurposeType, get_purpose_type, purpose_types
+from .purposes import PURPOSES, PurposeType, get_purpose_type, purpose_types
 
 INVENTORY_PERIOD = datetime.timedelta(days=92)  # quarterly blind inventory
 DIRECTION = frozenset({*DIRECTORATE, Role.DIRECTEUR_EXPLOITATION})
@@ -73,10 +73,11 @@ def purpose_still_open(est: Establishment | OuterRef, kinds: Iterable[PurposeTyp
 
 
 @cache
-def _out_with_facts(kinds: tuple[PurposeType, ...]) -> QuerySet[KeyIssue]:
+def _out_with_facts(codes: tuple[str, ...]) -> QuerySet[KeyIssue]:
     """The keys out of every house, each with its house's last séance closing and whether its
-    purpose (of ``kinds``) is still open, built once for those purposes: they name no house, and
-    building their subqueries for every read costs more than filtering them."""
+    purpose (of the types ``codes``) is still open, built once for those purposes: they name no
+    house, and building their subqueries for every read costs more than filtering them."""
+    kinds = [PURPOSES.get(code) for code in codes]
     house = OuterRef("key__establishment")
     closings = Seance.objects.filter(establishment=house, status=Seance.Status.CLOSED).order_by("-closed_at")
     return _out(_issues()).annotate(
@@ -124,7 +125,7 @@ def exceptions(
     out when a séance closed (KEY-05); latest due first."""
     now = now or timezone.now()
     # The last closing read with the keys out, in the same query.
-    out = list(_out_with_facts(tuple(purpose_types())).filter(key__establishment=est))
+    out = list(_out_with_facts(tuple(kind.code for kind in purpose_types())).filter(key__establishment=est))
     at_closing = {
         issue.pk
         for issue in out
