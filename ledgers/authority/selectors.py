@@ -3,8 +3,9 @@
 import datetime
 from collections.abc import Mapping
 from decimal import Decimal
+from functools import cache
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Model, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from ledgers.core.approvals import SOURCES
@@ -30,11 +31,11 @@ from .models import (
 )
 
 
-def observations_of(establishment: Establishment) -> QuerySet[Observation]:
+def observations_of(establishment: Establishment | OuterRef) -> QuerySet[Observation]:
     return Observation.objects.filter(establishment=establishment).select_related("written_by", "follow_up_by")
 
 
-def observations_awaiting_follow_up(establishment: Establishment) -> QuerySet[Observation]:
+def observations_awaiting_follow_up(establishment: Establishment | OuterRef) -> QuerySet[Observation]:
     return observations_of(establishment).filter(due_on__isnull=False, follow_up_seq__isnull=True).order_by("due_on")
 
 
@@ -44,29 +45,36 @@ def observations_overdue(establishment: Establishment, today: datetime.date | No
     return observations_awaiting_follow_up(establishment).filter(due_on__lt=today)
 
 
-def liaison_of(establishment: Establishment) -> QuerySet[LiaisonQuestion]:
+def liaison_of(establishment: Establishment | OuterRef) -> QuerySet[LiaisonQuestion]:
     return LiaisonQuestion.objects.filter(establishment=establishment).select_related("asked_by", "answered_by")
 
 
-def liaison_unanswered(establishment: Establishment) -> QuerySet[LiaisonQuestion]:
+def liaison_unanswered(establishment: Establishment | OuterRef) -> QuerySet[LiaisonQuestion]:
     return liaison_of(establishment).filter(answer_seq__isnull=True).order_by("asked_at")
 
 
 def police_waiting(establishment: Establishment) -> tuple[list[Observation], list[LiaisonQuestion]]:
-    """The observations waiting for their follow-up, each ``past_due`` when overdue (REG-44), and
-    the liaison questions waiting for their answer (REG-45), both read in one query (their related
-    objects not read)."""
-    past_due = observations_overdue(establishment).filter(pk=OuterRef("pk"))
-    awaiting, questions = (
-        Establishment.objects.filter(pk=establishment.pk)
-        .annotate(
-            awaiting=rows_of(observations_awaiting_follow_up(establishment), past_due=Exists(past_due)),
-            questions=rows_of(liaison_unanswered(establishment)),
-        )
-        .values_list("awaiting", "questions")
-        .get()
-    )
-    return objects_of(Observation, awaiting), objects_of(LiaisonQuestion, questions)
+    """The observations waiting for their follow-up, each ``past_due`` when overdue (REG-44, as
+    ``observations_overdue``), and the liaison questions waiting for their answer (REG-45), both
+    read in one query (their related objects not read)."""
+    awaiting, questions = _police_waiting().filter(pk=establishment.pk).get()
+    today = establishment.localtime(timezone.now()).date()
+    observations = objects_of(Observation, awaiting)
+    for observation in observations:
+        observation.past_due = observation.due_on < today
+    return observations, objects_of(LiaisonQuestion, questions)
+
+
+@cache
+def _police_waiting() -> QuerySet[Establishment]:
+    """What ``police_waiting`` reads of every house, built once: it names no house or day, and
+    building its subqueries for every read costs more than filtering them."""
+    house = OuterRef("pk")
+    rows = {
+        "awaiting": rows_of(observations_awaiting_follow_up(house)),
+        "questions": rows_of(liaison_unanswered(house)),
+    }
+    return Establishment.objects.annotate(**rows).values_list("awaiting", "questions")
 
 
 def access_log(establishment: Establishment) -> QuerySet[AccessLog]:
@@ -81,21 +89,27 @@ def approvals_overview(establishment: Establishment, on: datetime.date | None = 
     """Every declared approval source with its approvals and their status on ``on`` (AUTH-06):
     [(source, [(approval, status), …]), …]."""
     on = on or establishment.localtime(timezone.now()).date()
-    approved = {f"approved_{source.code}": source.approved(establishment) for source in SOURCES}
-    if not approved:
+    sources = list(SOURCES)
+    if not sources:
         return []
-    found = (
-        Establishment.objects.filter(pk=establishment.pk)
-        .annotate(**{name: rows_of(rows) for name, rows in approved.items()})
-        .values(*approved)
-        .get()
-    )
+    approved, models = _approved(tuple(source.code for source in sources))
+    found = approved.filter(pk=establishment.pk).get()
     overview = []
-    for source in SOURCES:
+    for source in sources:
         name = f"approved_{source.code}"
-        approvals = [source.approval(row) for row in objects_of(approved[name].model, found[name])]
+        approvals = [source.approval(row) for row in objects_of(models[name], found[name])]
         overview.append((source, [(approval, approval.status(on)) for approval in approvals]))
     return overview
+
+
+@cache
+def _approved(codes: tuple[str, ...]) -> tuple[QuerySet[Establishment], dict[str, type[Model]]]:
+    """The approved things of every house from each source of ``codes``, with their models by
+    name, built once for those sources: they name no house, and building their subqueries for
+    every read costs more than filtering them."""
+    approved = {f"approved_{code}": SOURCES.get(code).approved(OuterRef("pk")) for code in codes}
+    found = Establishment.objects.annotate(**{name: rows_of(rows) for name, rows in approved.items()})
+    return found.values(*approved), {name: rows.model for name, rows in approved.items()}
 
 
 def approvals_needing_attention(establishment: Establishment, on: datetime.date | None = None) -> list[tuple]:

@@ -4,7 +4,7 @@ import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import reduce
+from functools import cache, reduce
 from operator import or_
 
 from django.core.exceptions import ValidationError
@@ -322,6 +322,30 @@ def bad_beat_uncounted(seance: Seance) -> QuerySet[TableSession]:
     return _bad_beat_due(TableSession.objects.filter(seance=seance))
 
 
+@cache
+def _waiting(counts: bool, cagnottes: bool, bad_beats: bool) -> QuerySet[TableSession]:
+    """The table-parties of every house with those of ``counts``, ``cagnottes`` and ``bad_beats``
+    asked for, built once for each question: it names no house, and building its subqueries for
+    every read costs more than filtering them."""
+    wanted = [
+        condition
+        for asked, condition in (
+            (counts, Q(count__isnull=False) & ~Q(count__status=TableCount.Status.CERTIFIED)),
+            (cagnottes, Q(cagnotte__status=CagnotteCount.Status.COMPUTED)),
+            (
+                bad_beats,
+                Q(table__bad_beat_jackpot__isnull=False, bad_beat__isnull=True, status=TableSession.Status.CLOSED),
+            ),
+        )
+        if asked
+    ]
+    return (
+        TableSession.objects.filter(reduce(or_, wanted))
+        .annotate(bad_beat_due=_bad_beat_waiting())
+        .select_related("seance", "table", "count", "cagnotte")
+    )
+
+
 @dataclass(frozen=True)
 class CashWaiting:
     """What waits at the cash desk: the counts not certified, the table-parties whose cagnotte is
@@ -336,26 +360,9 @@ class CashWaiting:
 def waiting_at_cash(establishment: Establishment, *, counts: bool, cagnottes: bool, bad_beats: bool) -> CashWaiting:
     """Those of ``counts``, ``cagnottes`` and ``bad_beats`` asked for, each in the order they were
     recorded, read in one query on the house's table-parties (none when none is asked for)."""
-    wanted = [
-        condition
-        for asked, condition in (
-            (counts, Q(count__isnull=False) & ~Q(count__status=TableCount.Status.CERTIFIED)),
-            (cagnottes, Q(cagnotte__status=CagnotteCount.Status.COMPUTED)),
-            (
-                bad_beats,
-                Q(table__bad_beat_jackpot__isnull=False, bad_beat__isnull=True, status=TableSession.Status.CLOSED),
-            ),
-        )
-        if asked
-    ]
-    if not wanted:
+    if not (counts or cagnottes or bad_beats):
         return CashWaiting([], [], [])
-    sessions = list(
-        TableSession.objects.filter(seance__establishment=establishment)
-        .filter(reduce(or_, wanted))
-        .annotate(bad_beat_due=_bad_beat_waiting())
-        .select_related("seance", "table", "count", "cagnotte")
-    )
+    sessions = list(_waiting(counts, cagnottes, bad_beats).filter(seance__establishment=establishment))
     found = [
         session.count
         for session in sessions

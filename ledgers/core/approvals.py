@@ -12,7 +12,7 @@ from django.utils.functional import Promise
 from .registry import CodeRegistry
 
 if TYPE_CHECKING:
-    from django.db.models import QuerySet
+    from django.db.models import OuterRef, QuerySet
 
     from .models import Establishment
 
@@ -56,7 +56,7 @@ class ApprovalSource:
     requirement: str  # the catalogue row whose operations the approval gates
     # The approved things of a house, in the order listed, and each one's approval: the overview
     # reads every source's in one query.
-    approved: Callable[["Establishment"], "QuerySet"]
+    approved: Callable[["Establishment | OuterRef"], "QuerySet"]  # the house, or a reference to it: filtered on only
     approval: Callable[[Any], Approval]
 
 

@@ -26,7 +26,6 @@ from . import hooks
 from .authz import roles_of, roles_remembered
 from .catalogue import REQUIREMENTS
 from .models import Establishment, Seance, TableSession
-from .selectors import open_seances
 from .services import SEANCE_MANAGERS
 
 
@@ -80,11 +79,10 @@ def read_once(key: Hashable, read: Callable[[], T]) -> T:
 
 def open_seances_read(establishment: Establishment) -> list[Seance]:
     """The house's open séances by date, with their establishment (the checks read it) and the
-    facts the apps read of them (``hooks.seance_facts``): read once for a home."""
-    seances = hooks.seances_with_facts(open_seances(establishment), establishment)
+    facts the apps read of them (``hooks.seances_with_facts``): read once for a home."""
     return read_once(
         ("core.open_seances", establishment.pk),
-        lambda: list(seances.select_related("establishment").order_by("date", "pk")),
+        lambda: list(hooks.seances_with_facts(establishment, status=Seance.Status.OPEN)),
     )
 
 

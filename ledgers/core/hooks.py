@@ -155,10 +155,14 @@ def party_facts(*related: str, **facts: Callable[[], Any]) -> None:
 
 
 # What the apps read of every open séance (another séance of its day still open…): annotations of
-# the query that reads the open séances, each app contributing its own for a house with
-# ``seance_facts``, so that the home reads the open séances with all of them in one query.
+# the query that reads the open séances, each app contributing its own with ``seance_facts``, so
+# that the home reads the open séances with all of them in one query. Those that name no house, day
+# or setting depend only on the house's jurisdiction and time zone (``facts(jurisdiction, zone)``):
+# the query with them is built once for each; the others (``facts(establishment)``) at each read.
 SeanceFacts = Callable[["Establishment"], dict[str, Any]]
+ZoneFacts = Callable[[str, str], dict[str, Any]]
 _seance_facts: list[SeanceFacts] = []
+_zone_facts: list[ZoneFacts] = []
 
 
 def seance_facts(facts: SeanceFacts) -> SeanceFacts:
@@ -168,9 +172,32 @@ def seance_facts(facts: SeanceFacts) -> SeanceFacts:
     return facts
 
 
-def seances_with_facts(seances: "QuerySet[Seance]", establishment: "Establishment") -> "QuerySet[Seance]":
-    """``seances`` of ``establishment`` with every app's facts (``seance_facts``)."""
-    return seances.annotate(**{name: fact for facts in _seance_facts for name, fact in facts(establishment).items()})
+def seance_zone_facts(facts: ZoneFacts) -> ZoneFacts:
+    """Register ``facts(jurisdiction, zone)``, the annotations ``{name: expression}`` of the séances
+    of every house of that jurisdiction and time zone (naming no house, day or setting)."""
+    if facts not in _zone_facts:
+        _zone_facts.append(facts)
+        _seances_read.cache_clear()
+    return facts
+
+
+@functools.cache
+def _seances_read(jurisdiction: str, zone: str) -> "QuerySet[Seance]":
+    """The séances with every fact of ``seance_zone_facts``, with their establishment (the checks
+    read it), by date, built once for each jurisdiction and time zone: building and resolving their
+    subqueries costs each home more than filtering them."""
+    from .models import Seance
+
+    facts = {name: fact for facts in _zone_facts for name, fact in facts(jurisdiction, zone).items()}
+    return Seance.objects.select_related("establishment").annotate(**facts).order_by("date", "pk")
+
+
+def seances_with_facts(establishment: "Establishment", **filters: Any) -> "QuerySet[Seance]":
+    """The séances of ``establishment`` that match ``filters``, with their establishment and every
+    app's facts (``seance_zone_facts``, ``seance_facts``), by date."""
+    found = _seances_read(establishment.jurisdiction, establishment.timezone)
+    facts = {name: fact for facts in _seance_facts for name, fact in facts(establishment).items()}
+    return found.filter(establishment=establishment, **filters).annotate(**facts)
 
 
 def party_fact(session: "TableSession", name: str) -> Any:

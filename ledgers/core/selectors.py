@@ -1,4 +1,5 @@
 import datetime
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -42,12 +43,17 @@ def counted_together(**querysets: QuerySet) -> dict[str, int]:
 def rows_of(queryset: QuerySet, **extra: Any) -> ArraySubquery:
     """The rows of ``queryset`` (its model's columns, and the expressions ``extra``), in its order:
     an annotation that reads them within another query, made objects again by ``objects_of``."""
+    return ArraySubquery(queryset.values(json=JSONObject(**_columns(queryset.model), **extra)))
+
+
+@functools.cache
+def _columns(model: type[Model]) -> dict[str, F | Cast]:
+    """``rows_of``'s expressions of the columns of ``model``, built once (a query resolves copies)."""
     # Decimals as text: a JSON number would lose their scale (12.50 read back as 12.5).
-    columns = {
+    return {
         field.attname: Cast(field.attname, TextField()) if isinstance(field, DecimalField) else F(field.attname)
-        for field in queryset.model._meta.concrete_fields
+        for field in model._meta.concrete_fields
     }
-    return ArraySubquery(queryset.values(json=JSONObject(**columns, **extra)))
 
 
 def objects_of(model: type[M], rows: list[dict[str, Any]]) -> list[M]:

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.apps import apps
 from django.db import models
-from django.db.models import Model, QuerySet
+from django.db.models import Model, OuterRef, QuerySet
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -72,7 +72,9 @@ class PurposeType:
     # The objects still open for a key already out (``is_open`` as a query); None: ``open_objects``.
     still_open: Callable[["Establishment"], QuerySet] | None = None
 
-    def open_for_keys(self, establishment: "Establishment") -> QuerySet:
+    def open_for_keys(self, establishment: "Establishment | OuterRef") -> QuerySet:
+        """The objects still open for a key already out, of ``establishment`` (or of the house an
+        outer query refers to: the declared queries only filter on it)."""
         return (self.still_open or self.open_objects)(establishment)
 
     def get(self, pk: int) -> Model | None:

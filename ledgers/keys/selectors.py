@@ -5,11 +5,11 @@ import datetime
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import reduce
+from functools import cache, reduce
 from operator import or_
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import BooleanField, ExpressionWrapper, F, FilteredRelation, Q, QuerySet, Subquery
+from django.db.models import BooleanField, ExpressionWrapper, F, FilteredRelation, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -19,7 +19,7 @@ from ledgers.core.roles import DIRECTORATE, Role
 
 from .models import Key, KeyInventory, KeyIssue
 from .policy import SENSITIVE, LockType, rule_for
-from .purposes import get_purpose_type, purpose_types
+from .purposes import PURPOSES, PurposeType, get_purpose_type, purpose_types
 
 INVENTORY_PERIOD = datetime.timedelta(days=92)  # quarterly blind inventory
 DIRECTION = frozenset({*DIRECTORATE, Role.DIRECTEUR_EXPLOITATION})
@@ -40,14 +40,20 @@ def assets_text(assets: Iterable[str], places: Mapping[str, str]) -> str:
     return ", ".join(places.get(ref, ref) for ref in assets)
 
 
+def _issues() -> QuerySet[KeyIssue]:
+    return KeyIssue.objects.select_related("key", "holder", "issued_by", "returned_by", "received_by")
+
+
 def issues_of(est: Establishment) -> QuerySet[KeyIssue]:
-    return KeyIssue.objects.filter(key__establishment=est).select_related(
-        "key", "holder", "issued_by", "returned_by", "received_by"
-    )
+    return _issues().filter(key__establishment=est)
+
+
+def _out(issues: QuerySet[KeyIssue]) -> QuerySet[KeyIssue]:
+    return issues.filter(returned_at__isnull=True).order_by("due_at")
 
 
 def out_issues(est: Establishment) -> QuerySet[KeyIssue]:
-    return issues_of(est).filter(returned_at__isnull=True).order_by("due_at")
+    return _out(issues_of(est))
 
 
 def purpose_open(issue: KeyIssue) -> bool:
@@ -56,14 +62,27 @@ def purpose_open(issue: KeyIssue) -> bool:
     return obj is not None and kind.is_open(obj)
 
 
-def purpose_still_open(est: Establishment) -> ExpressionWrapper:
-    """``purpose_open`` as an expression of a query on the establishment's hand-overs: the open
-    objects of every purpose type, read in that same query."""
+def purpose_still_open(est: Establishment | OuterRef, kinds: Iterable[PurposeType]) -> ExpressionWrapper:
+    """``purpose_open`` as an expression of a query on hand-overs: the open objects of every purpose
+    type of ``kinds`` in ``est`` (the house, or a reference to the hand-overs' own), read in that
+    same query."""
     still_open = reduce(
-        or_,
-        (Q(purpose_type=kind.code, purpose_id__in=kind.open_for_keys(est).values("pk")) for kind in purpose_types()),
+        or_, (Q(purpose_type=kind.code, purpose_id__in=kind.open_for_keys(est).values("pk")) for kind in kinds)
     )
     return ExpressionWrapper(still_open, output_field=BooleanField())
+
+
+@cache
+def _out_with_facts(codes: tuple[str, ...]) -> QuerySet[KeyIssue]:
+    """The keys out of every house, each with its house's last séance closing and whether its
+    purpose (of the types ``codes``) is still open, built once for those purposes: they name no
+    house, and building their subqueries for every read costs more than filtering them."""
+    kinds = [PURPOSES.get(code) for code in codes]
+    house = OuterRef("key__establishment")
+    closings = Seance.objects.filter(establishment=house, status=Seance.Status.CLOSED).order_by("-closed_at")
+    return _out(_issues()).annotate(
+        last_closing=Subquery(closings.values("closed_at")[:1]), purpose_open=purpose_still_open(house, kinds)
+    )
 
 
 @dataclass(frozen=True)
@@ -105,13 +124,8 @@ def exceptions(
     (KEY-02 for socle and bill-box release keys, KEY-05 for machine keys), or a machine key still
     out when a séance closed (KEY-05); latest due first."""
     now = now or timezone.now()
-    closings = Seance.objects.filter(establishment=est, status=Seance.Status.CLOSED).order_by("-closed_at")
     # The last closing read with the keys out, in the same query.
-    out = list(
-        out_issues(est).annotate(
-            last_closing=Subquery(closings.values("closed_at")[:1]), purpose_open=purpose_still_open(est)
-        )
-    )
+    out = list(_out_with_facts(tuple(kind.code for kind in purpose_types())).filter(key__establishment=est))
     at_closing = {
         issue.pk
         for issue in out

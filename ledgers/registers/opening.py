@@ -4,10 +4,11 @@ volume is not open), for the house and for each table whose game needs its own. 
 each volume's state, is read here; the directorate creates every missing volume in one act
 (``services.registers_to_open_create``) and the authority of each kind cotes and paraphs it."""
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, TextChoices
+from django.db.models import OuterRef, QuerySet, TextChoices
 from django.db.models.functions import JSONObject
 from django.utils.translation import gettext_lazy as _
 
@@ -163,21 +164,23 @@ class InService:
 
 def _in_service(establishment: Establishment) -> InService:
     """``InService`` of the house, both read in one query."""
-    tables = GamingTable.objects.filter(establishment=OuterRef("pk"), active=True).order_by("number")
-    places = Location.objects.filter(establishment=OuterRef("pk"), active=True).order_by("code")
-    tables_read, places_read = (
-        Establishment.objects.filter(pk=establishment.pk)
-        .annotate(
-            tables_read=ArraySubquery(tables.values(json=JSONObject(number="number", game="game"))),
-            places_read=ArraySubquery(places.values(json=JSONObject(kind="kind", code="code", name="name"))),
-        )
-        .values_list("tables_read", "places_read")
-        .get()
-    )
+    tables_read, places_read = _in_service_read().filter(pk=establishment.pk).get()
     return InService(
         [(row["number"], row["game"]) for row in tables_read],
         [(row["kind"], row["code"], row["name"]) for row in places_read],
     )
+
+
+@functools.cache
+def _in_service_read() -> QuerySet[Establishment]:
+    """What ``_in_service`` reads of every house, built once: it names no house, and building its
+    subqueries for every read costs more than filtering them."""
+    tables = GamingTable.objects.filter(establishment=OuterRef("pk"), active=True).order_by("number")
+    places = Location.objects.filter(establishment=OuterRef("pk"), active=True).order_by("code")
+    return Establishment.objects.annotate(
+        tables_read=ArraySubquery(tables.values(json=JSONObject(number="number", game="game"))),
+        places_read=ArraySubquery(places.values(json=JSONObject(kind="kind", code="code", name="name"))),
+    ).values_list("tables_read", "places_read")
 
 
 def _read(establishment: Establishment) -> InService:

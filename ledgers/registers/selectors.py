@@ -1,6 +1,7 @@
 """Reads on registers: scoping, keyset pages of entries, what waits for whom, the registers'
 commands."""
 
+import functools
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -222,10 +223,22 @@ def live_registers(establishment: Establishment) -> list[Register]:
     """The volumes open or awaiting their cote et paraphe, awaiting first, then by creation, each
     with how long it waits for its authority (``with_waiting``): read once for the home,
     whose registers to open, main courante and registers awaiting the authority all read them."""
-    live = with_waiting(
-        establishment.registers.filter(status__in=(Register.Status.OPEN, Register.Status.AWAITING_OPENING))
-    )
-    return read_once(("registers.live", establishment.pk), lambda: list(live.order_by("status", "created_at")))
+
+    def read() -> list[Register]:
+        live = list(_live().filter(establishment=establishment))
+        for register in live:  # as the house's ``registers`` would give them: the checks read it
+            register.establishment = establishment
+        return live
+
+    return read_once(("registers.live", establishment.pk), read)
+
+
+@functools.cache
+def _live() -> QuerySet[Register]:
+    """The live volumes of every house as ``live_registers`` reads them, built once: they name no
+    house, and building their subquery for every read costs more than filtering them."""
+    live = Register.objects.filter(status__in=(Register.Status.OPEN, Register.Status.AWAITING_OPENING))
+    return with_waiting(live).order_by("status", "created_at")
 
 
 def registers_awaiting_authority(user: AbstractBaseUser, establishment: Establishment) -> list[Register]:

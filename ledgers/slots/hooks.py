@@ -6,11 +6,11 @@ intervention sheets handed over), the certified modèle 35 total the carnet des
 prélèvements takes, and the fleet of machines that carry the art. 68-11 displays."""
 
 import datetime
-import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.db.models import Exists, OuterRef
 from django.db.models.functions import TruncDate
@@ -28,6 +28,7 @@ from ledgers.core.hooks import (
     per_seance_of,
     provides_month_total,
     seance_facts,
+    seance_zone_facts,
 )
 from ledgers.core.models import Establishment, Seance
 from ledgers.core.readable import euros
@@ -97,51 +98,55 @@ def _by_house(seances: list[Seance]) -> list[list[Seance]]:
     return list(houses.values())
 
 
-def _unread(est: Establishment, readings: type[JpmReading | ProgressiveReading], progressive: str) -> ArraySubquery:
-    """The codes of the house's active progressives (the JPMs when ``readings`` is ``JpmReading``)
-    in service on the séance's day (created on or before it) whose amount is not read that day."""
+def _unread(readings: type[JpmReading | ProgressiveReading], progressive: str) -> ArraySubquery:
+    """The codes of the séance's house's active progressives (the JPMs when ``readings`` is
+    ``JpmReading``) in service on its day (created on or before it) whose amount is not read that day."""
     read = readings.objects.filter(**{progressive: OuterRef("pk")}, day=OuterRef(OuterRef("date")))
     active = Progressive.objects.filter(
-        establishment=est, status=Progressive.Status.ACTIVE, multisite=readings is JpmReading
+        establishment=OuterRef("establishment"), status=Progressive.Status.ACTIVE, multisite=readings is JpmReading
     ).alias(created_on=TruncDate("created_at"))
     unread = active.filter(created_on__lte=OuterRef("date")).exclude(Exists(read))
     return ArraySubquery(unread.order_by("code").values("code"))
 
 
-@functools.cache
-def _any_house_facts(jurisdiction: str) -> dict[str, Any]:
-    """The facts of ``day_facts`` that name no house, day or setting, built once: a query resolves
-    copies of them, and building them for every home costs as much as the rest of its séances' query."""
+@seance_zone_facts
+def zone_facts(jurisdiction: str, zone: str) -> dict[str, Any]:
+    """What ``SeanceDay`` reads of each séance of a house of ``jurisdiction`` on the clock ``zone``
+    (its day's sheets), as annotations of a query on séances: they name no house, day or setting."""
     facts = {
         "others_open": Exists(others_open_that_day(OuterRef("establishment"), OuterRef("date"), OuterRef("pk"))),
         "uncounted": denominations_uncounted(OuterRef("pk")),
         "to_restore": points_to_restore(OuterRef("pk")),
     }
     if jurisdiction == "FR":
-        facts["unstaffed"] = desks_unstaffed(OuterRef("pk"), OuterRef("establishment"), OuterRef("opened_at"))
-    return facts
-
-
-@seance_facts
-def day_facts(est: Establishment) -> dict[str, Any]:
-    """What ``SeanceDay`` reads of each séance of ``est``, as annotations of a query on its séances."""
-    facts = dict(_any_house_facts(est.jurisdiction))
-    if est.jurisdiction == "FR":
         facts |= {
-            "progressives_unread": _unread(est, ProgressiveReading, "progressive"),
-            "jpms_unread": _unread(est, JpmReading, "jackpot"),
-            "expired": Exists(expired_unposted(est)),
+            "unstaffed": desks_unstaffed(OuterRef("pk"), OuterRef("establishment"), OuterRef("opened_at")),
+            "progressives_unread": _unread(ProgressiveReading, "progressive"),
+            "jpms_unread": _unread(JpmReading, "jackpot"),
         }
-    if est.jurisdiction == "MC":
-        day = TruncDate("stopped_at", tzinfo=est.localtime().tzinfo)
-        sheets = Intervention.objects.filter(machine__establishment=est).alias(day=day).filter(day=OuterRef("date"))
-        envelopes = DailyTransmittal.objects.filter(establishment=est, date=OuterRef("date"))
+    if jurisdiction == "MC":
+        day = TruncDate("stopped_at", tzinfo=ZoneInfo(zone))
+        sheets = Intervention.objects.filter(machine__establishment=OuterRef("establishment"))
+        sheets = sheets.alias(day=day).filter(day=OuterRef("date"))
+        envelopes = DailyTransmittal.objects.filter(establishment=OuterRef("establishment"), date=OuterRef("date"))
         facts |= {
             "loose": Exists(sheets.filter(transmittal__isnull=True)),
             "envelope": Exists(envelopes),
             "under_way": Exists(sheets.filter(status=Intervention.Status.OPEN)),
         }
     return facts
+
+
+@seance_facts
+def house_facts(est: Establishment) -> dict[str, Any]:
+    """What ``SeanceDay`` reads of each séance of ``est`` that depends on its day and settings: FR
+    the tickets expired and not posted."""
+    return {"expired": Exists(expired_unposted(est))} if est.jurisdiction == "FR" else {}
+
+
+def day_facts(est: Establishment) -> dict[str, Any]:
+    """What ``SeanceDay`` reads of each séance of ``est``, as annotations of a query on its séances."""
+    return zone_facts(est.jurisdiction, est.timezone) | house_facts(est)
 
 
 def _day_of(facts: dict[str, Any]) -> SeanceDay:

@@ -45,7 +45,7 @@ def installed(est: Establishment) -> QuerySet[Machine]:
 def has_machines(est: Establishment) -> bool:
     """Whether the house has slot machines: read once for the home, whose charts and registers to
     open both ask."""
-    return read_once(("slots.has_machines", est.pk), Machine.objects.filter(establishment=est).exists)
+    return read_once(("slots.has_machines", est.pk), lambda: Machine.objects.filter(establishment=est).exists())
 
 
 def installed_count(est: Establishment) -> int:

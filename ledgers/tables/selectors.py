@@ -1,6 +1,7 @@
 import datetime
 import functools
 import operator
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery
@@ -65,30 +66,43 @@ def exceptions(
         .select_related("table_session__table", "table_session__seance", "person")
         .order_by("-table_session__seance__date", "-table_session__opened_at", "-pk")
     )
-    rows = [
+    rows: list[tuple[str, str, TableSession | Any]] = [
         (flag["code"], f"{duty} — {flag['text']}", duty.table_session)
         for duty in (duties[:latest] if latest else duties)
         for flag in duty.flags
     ]
+    # The flagged parties as scanned, made table-parties only if shown: most are cut by ``latest``.
     unstaffed, late, banks = _flagged_parties(establishment, since, latest)
+    rows += [(code, "", row) for code, row in unstaffed]  # named by its game once made
     rows += [
-        # Named by its game: each composition's flag says which tables it is about.
-        (
-            code,
-            str(_("%(game)s : table ouverte sans personnel inscrit") % {"game": party.table.get_game_display()}),
-            party,
-        )
-        for code, party in unstaffed
+        ("GAME-29", str(_("Partie fermée après l'heure de fermeture sans prolongation inscrite")), row) for row in late
     ]
-    rows += [
-        ("GAME-29", str(_("Partie fermée après l'heure de fermeture sans prolongation inscrite")), party)
-        for party in late
-    ]
-    rows += [("GAME-31", str(_("Banque à tout va ouverte sans banquier agréé désigné")), party) for party in banks]
-    if not latest:
-        return rows
-    rows.sort(key=lambda row: (row[2].seance.date, row[2].opened_at.timestamp() if row[2].opened_at else 0, row[2].pk))
-    return rows[-latest:]
+    rows += [("GAME-31", str(_("Banque à tout va ouverte sans banquier agréé désigné")), row) for row in banks]
+    if latest:
+        rows.sort(key=_recency)
+        rows = rows[-latest:]
+    return [_made(establishment, row) for row in rows]
+
+
+def _recency(row: tuple[str, str, TableSession | Any]) -> tuple:
+    """(séance date, opening, pk) of a row's table-partie, made or as scanned (``_flagged_parties``)."""
+    party = row[2]
+    if isinstance(party, TableSession):
+        day, opened_at, pk = party.seance.date, party.opened_at, party.pk
+    else:
+        day, opened_at, pk = party.seance__date, party.opened_at, party.id
+    return day, opened_at.timestamp() if opened_at else 0, pk
+
+
+def _made(establishment: Establishment, row: tuple[str, str, TableSession | Any]) -> tuple[str, str, TableSession]:
+    """The row with its table-partie made from the scanned values, if it was not read as one."""
+    code, what, party = row
+    if isinstance(party, TableSession):
+        return row
+    party = _party(establishment, party)
+    # Named by its game: each composition's flag says which tables it is about.
+    game = str(_("%(game)s : table ouverte sans personnel inscrit") % {"game": party.table.get_game_display()})
+    return code, what or game, party
 
 
 # What the flags of a table-partie are decided on and what they show of it, read for every candidate.
@@ -114,9 +128,10 @@ def _party(establishment: Establishment, row) -> TableSession:
 
 def _flagged_parties(
     establishment: Establishment, since: datetime.date, latest: int | None
-) -> tuple[list[tuple[str, TableSession]], list[TableSession], list[TableSession]]:
+) -> tuple[list[tuple[str, Any]], list[Any], list[Any]]:
     """The table-parties of the séances since ``since`` that a flag names, chosen on a few values of
-    each candidate read in one query: (composition's code, partie) of those opened with no staff
+    each candidate read in one query, as scanned (``_party`` makes them table-parties):
+    (composition's code, partie) of those opened with no staff
     logged, most recent first; the MC ones closed after their closing time with no extension
     reaching their end (GAME-29), oldest first; the banks à tout va with no banker named (GAME-31),
     most recent first. With ``latest``, each list holds the ``latest`` most recent at most."""
@@ -158,11 +173,7 @@ def _flagged_parties(
     def most_recent(found: list) -> list:
         return [item for _order, item in sorted(found, key=operator.itemgetter(0), reverse=True)[:latest]]
 
-    return (
-        [(code, _party(establishment, row)) for code, row in most_recent(unstaffed)],
-        [_party(establishment, row) for row in most_recent(late)[::-1]],
-        [_party(establishment, row) for row in most_recent(banks)],
-    )
+    return most_recent(unstaffed), most_recent(late)[::-1], most_recent(banks)
 
 
 @functools.cache
@@ -205,7 +216,7 @@ def closed_late_without_extension(
     decision reaching their end (GAME-29 FLAG), over the last ``days`` days, oldest first; with
     ``latest``, the most recent ones only."""
     since = establishment.localtime().date() - datetime.timedelta(days=days)
-    return _flagged_parties(establishment, since, latest)[1]
+    return [_party(establishment, row) for row in _flagged_parties(establishment, since, latest)[1]]
 
 
 def banker_of(session: TableSession) -> PartieBanker | None:
