@@ -184,6 +184,19 @@ def note_sealed(sealed: Sealed, number: str, seq: int, digests: dict[str, dict[s
             by_hid.setdefault(int(hid), {})[digest] = (number, seq)
 
 
+def merge_sealed(sealed: Sealed, more: Sealed, pks: dict[str, int]) -> None:
+    """Add ``more`` to ``sealed`` (gathered by walks of other registers, ``pks``: each register's id by
+    its number) as one walk in the order of the registers' ids would have noted both: of the
+    entries that sealed the same digest, the last one."""
+    for label, rows in more.items():
+        by_hid = sealed.setdefault(label, {})
+        for hid, digests in rows.items():
+            mine = by_hid.setdefault(hid, {})
+            for digest, (number, seq) in digests.items():
+                if digest not in mine or (pks[mine[digest][0]], mine[digest][1]) < (pks[number], seq):
+                    mine[digest] = (number, seq)
+
+
 def sealed_digests(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> Iterator[tuple[str, int, str, dict]]:
     """(register number, seq, label, {history id: digest}) of every entry of format 3 (of
     transaction ``since`` and later), streamed."""

@@ -38,7 +38,7 @@ from ledgers.signatures.passkeys import act_digest, author_signs, check_assertio
 
 from .chain import GENESIS_HASH, canonical_json, canonical_json_reference, format_timestamp
 from .checkpoints import checkpoint_bytes, checkpoint_key, mac_valid
-from .digests import Sealed, note_sealed
+from .digests import Sealed, merge_sealed, note_sealed
 from .kinds import AUTHORISATIONS
 from .models import SYSTEM_ACTOR, Checkpoint, Entry, EntryKind, Register, TreeHead
 from .signing import signature_valid
@@ -338,7 +338,7 @@ def verify_whole(
         if there is not None:
             found.update(there[0])
             if gathered is not None:
-                _merge_sealed(gathered, there[1], {register.number: register.pk for register in walked})
+                merge_sealed(gathered, there[1], {register.number: register.pk for register in walked})
         for register in registers:
             yield register, found[register.pk]
 
@@ -425,18 +425,6 @@ def _walked_elsewhere(
         return outcome
 
     return result
-
-
-def _merge_sealed(sealed: Sealed, more: Sealed, pks: dict[str, int]) -> None:
-    """Add ``more`` to ``sealed`` as one walk in the order of the registers' ids would have noted
-    both: of the entries that sealed the same digest, the last one."""
-    for label, rows in more.items():
-        by_hid = sealed.setdefault(label, {})
-        for hid, digests in rows.items():
-            mine = by_hid.setdefault(hid, {})
-            for digest, (number, seq) in digests.items():
-                if digest not in mine or (pks[mine[digest][0]], mine[digest][1]) < (pks[number], seq):
-                    mine[digest] = (number, seq)
 
 
 def verify_since(
