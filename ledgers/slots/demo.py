@@ -84,10 +84,12 @@ def _registers(est: Establishment) -> None:
             register_open(register=register, actor=demo_user(est, authority), paraphe=paraphe)
 
 
-def _photo() -> SimpleUploadedFile:
+def _photo(number: str) -> SimpleUploadedFile:
+    """The machine's photograph, named after its number as a keeper's camera roll would be sorted
+    (one file name per machine: the storage does not add a random suffix to tell them apart)."""
     buffer = io.BytesIO()
     Image.new("RGB", (160, 240), (128, 20, 40)).save(buffer, "PNG")
-    return SimpleUploadedFile("machine.png", buffer.getvalue(), content_type="image/png")
+    return SimpleUploadedFile(f"{number}.png", buffer.getvalue(), content_type="image/png")
 
 
 def _number(jur: str, n: int) -> str:
@@ -131,7 +133,7 @@ def _machines(est: Establishment, room: Room, at: datetime.datetime) -> list[Mac
             **ids,
         )
         machine = services.machine_register(
-            establishment=est, data=data, actor=keeper, photo=_photo() if jur == "MC" else None
+            establishment=est, data=data, actor=keeper, photo=_photo(_number(jur, n)) if jur == "MC" else None
         )
         socle = services.socle_create(
             establishment=est, room=room, number=f"{n:03d}", actor=keeper, position=f"Allée {1 + (n - 1) // 4}"
