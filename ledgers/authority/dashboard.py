@@ -2,15 +2,21 @@
 responsable's follow-up (overdue ones flagged, REG-44) and the liaison questions waiting for the
 police's answer (REG-45)."""
 
+import functools
+
+from django.db.models import DateField
 from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import roles_of
 from ledgers.core.dashboard import Panel, dashboard_panel
 from ledgers.core.models import Establishment
+from ledgers.core.prepared import Bound, Prepared
 from ledgers.core.roles import DIRECTORATE, Role
 
 from . import selectors
+from .models import CalledBet, Declaration
 
 POLICE_REGISTER_READERS = {Role.DIRECTEUR_RESPONSABLE, Role.COMITE, Role.POLICE, Role.CHEF_POLICE}
 
@@ -32,6 +38,19 @@ def police_registers(request: HttpRequest, establishment: Establishment) -> Pane
     )
 
 
+@functools.cache
+def _declarations_pending() -> Prepared[Declaration]:
+    """A house's declarations implemented by a day with no follow-up (``Bound`` "house" and
+    "today"), compiled once."""
+    return Prepared(selectors.declarations_without_follow_up(Bound("house"), Bound("today", DateField())))
+
+
+@functools.cache
+def _called_bets_unnoticed() -> Prepared[CalledBet]:
+    """The first of a house's called bets without the SCJ informed (``Bound`` "house"), compiled once."""
+    return Prepared(selectors.called_bets_without_scj(Bound("house"))[:20])
+
+
 @dashboard_panel
 def approvals_attention(request: HttpRequest, establishment: Establishment) -> Panel | None:
     """The Direction's approvals that are missing, expired or about to expire (AUTH-06), and the
@@ -39,7 +58,8 @@ def approvals_attention(request: HttpRequest, establishment: Establishment) -> P
     if not roles_of(request.user, establishment) & set(DIRECTORATE):
         return None
     rows = selectors.approvals_needing_attention(establishment)
-    declarations = list(selectors.declarations_without_follow_up(establishment))
+    today = establishment.localtime(timezone.now()).date()
+    declarations = _declarations_pending().read(house=establishment.pk, today=today)
     if not rows and not declarations:
         return None
     return Panel(
@@ -57,7 +77,7 @@ def called_bets_without_scj(request: HttpRequest, establishment: Establishment) 
     des Jeux and the SCJ."""
     if establishment.jurisdiction != "MC" or not roles_of(request.user, establishment) & {*DIRECTORATE, Role.SCJ}:
         return None
-    bets = list(selectors.called_bets_without_scj(establishment)[:20])
+    bets = _called_bets_unnoticed().read(house=establishment.pk)
     if not bets:
         return None
     return Panel(

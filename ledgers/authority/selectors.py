@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from ledgers.core.approvals import SOURCES
 from ledgers.core.models import Establishment, GamingTable
+from ledgers.core.prepared import Bound, Prepared
 from ledgers.core.selectors import objects_of, rows_of
 
 from . import displays
@@ -57,7 +58,7 @@ def police_waiting(establishment: Establishment) -> tuple[list[Observation], lis
     """The observations waiting for their follow-up, each ``past_due`` when overdue (REG-44, as
     ``observations_overdue``), and the liaison questions waiting for their answer (REG-45), both
     read in one query (their related objects not read)."""
-    awaiting, questions = _police_waiting().filter(pk=establishment.pk).get()
+    [(awaiting, questions)] = _police_waiting().read(house=establishment.pk)
     today = establishment.localtime(timezone.now()).date()
     observations = objects_of(Observation, awaiting)
     for observation in observations:
@@ -66,15 +67,17 @@ def police_waiting(establishment: Establishment) -> tuple[list[Observation], lis
 
 
 @cache
-def _police_waiting() -> QuerySet[Establishment]:
-    """What ``police_waiting`` reads of every house, built once: it names no house or day, and
-    building its subqueries for every read costs more than filtering them."""
+def _police_waiting() -> Prepared[Establishment]:
+    """What ``police_waiting`` reads of a house (``Bound`` "house"), compiled once: it names no
+    house or day, and compiling its subqueries for every read costs more than running them."""
     house = OuterRef("pk")
     rows = {
         "awaiting": rows_of(observations_awaiting_follow_up(house)),
         "questions": rows_of(liaison_unanswered(house)),
     }
-    return Establishment.objects.annotate(**rows).values_list("awaiting", "questions")
+    return Prepared(
+        Establishment.objects.annotate(**rows).values_list("awaiting", "questions").filter(pk=Bound("house"))
+    )
 
 
 def access_log(establishment: Establishment) -> QuerySet[AccessLog]:
@@ -93,7 +96,7 @@ def approvals_overview(establishment: Establishment, on: datetime.date | None = 
     if not sources:
         return []
     approved, models = _approved(tuple(source.code for source in sources))
-    found = approved.filter(pk=establishment.pk).get()
+    [found] = approved.read(house=establishment.pk)
     overview = []
     for source in sources:
         name = f"approved_{source.code}"
@@ -103,13 +106,15 @@ def approvals_overview(establishment: Establishment, on: datetime.date | None = 
 
 
 @cache
-def _approved(codes: tuple[str, ...]) -> tuple[QuerySet[Establishment], dict[str, type[Model]]]:
-    """The approved things of every house from each source of ``codes``, with their models by
-    name, built once for those sources: they name no house, and building their subqueries for
-    every read costs more than filtering them."""
+def _approved(codes: tuple[str, ...]) -> tuple[Prepared[Establishment], dict[str, type[Model]]]:
+    """The approved things of a house (``Bound`` "house") from each source of ``codes``, with
+    their models by name, compiled once for those sources: they name no house, and compiling their
+    subqueries for every read costs more than running them."""
     approved = {f"approved_{code}": SOURCES.get(code).approved(OuterRef("pk")) for code in codes}
     found = Establishment.objects.annotate(**{name: rows_of(rows) for name, rows in approved.items()})
-    return found.values(*approved), {name: rows.model for name, rows in approved.items()}
+    return Prepared(found.values(*approved).filter(pk=Bound("house"))), {
+        name: rows.model for name, rows in approved.items()
+    }
 
 
 def approvals_needing_attention(establishment: Establishment, on: datetime.date | None = None) -> list[tuple]:
@@ -122,7 +127,7 @@ def approvals_needing_attention(establishment: Establishment, on: datetime.date 
     ]
 
 
-def declarations_of(establishment: Establishment) -> QuerySet[Declaration]:
+def declarations_of(establishment: Establishment | Bound) -> QuerySet[Declaration]:
     return Declaration.objects.filter(establishment=establishment).select_related("declared_by")
 
 
@@ -173,20 +178,20 @@ def authorised_minimums(arrete: Arrete | None, defaults: Mapping | None) -> dict
 
 
 def declarations_without_follow_up(
-    establishment: Establishment, today: datetime.date | None = None
+    establishment: Establishment | Bound, today: datetime.date | Bound | None = None
 ) -> QuerySet[Declaration]:
     """Declarations implemented with no follow-up recorded (AUTH-02 flag)."""
     today = today or establishment.localtime(timezone.now()).date()
     return declarations_of(establishment).filter(follow_up=Declaration.FollowUp.PENDING, implementation_date__lte=today)
 
 
-def called_bets_of(establishment: Establishment) -> QuerySet[CalledBet]:
+def called_bets_of(establishment: Establishment | Bound) -> QuerySet[CalledBet]:
     return CalledBet.objects.filter(table_session__seance__establishment=establishment).select_related(
         "table_session__table", "table_session__seance", "inspecteur", "visa_by", "scj_notice"
     )
 
 
-def called_bets_without_scj(establishment: Establishment) -> QuerySet[CalledBet]:
+def called_bets_without_scj(establishment: Establishment | Bound) -> QuerySet[CalledBet]:
     """Authorised complex called bets the SCJ was not told of (GAME-20 flag). A time typed with the
     visa, before the notice was an act the system times, still counts: no notice time is invented
     for those bets."""

@@ -16,6 +16,7 @@ from ledgers.core import amounts, hooks
 from ledgers.core.errors import RuleViolation
 from ledgers.core.games import Family
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
+from ledgers.core.prepared import Bound, Prepared
 
 from . import rules
 from .models import (
@@ -323,10 +324,10 @@ def bad_beat_uncounted(seance: Seance) -> QuerySet[TableSession]:
 
 
 @cache
-def _waiting(counts: bool, cagnottes: bool, bad_beats: bool) -> QuerySet[TableSession]:
-    """The table-parties of every house with those of ``counts``, ``cagnottes`` and ``bad_beats``
-    asked for, built once for each question: it names no house, and building its subqueries for
-    every read costs more than filtering them."""
+def _waiting(counts: bool, cagnottes: bool, bad_beats: bool) -> Prepared[TableSession]:
+    """The table-parties of a house (``Bound`` "house") with those of ``counts``, ``cagnottes``
+    and ``bad_beats`` asked for, compiled once for each question: it names no house, and compiling
+    its subqueries for every read costs more than running them."""
     wanted = [
         condition
         for asked, condition in (
@@ -339,10 +340,11 @@ def _waiting(counts: bool, cagnottes: bool, bad_beats: bool) -> QuerySet[TableSe
         )
         if asked
     ]
-    return (
+    return Prepared(
         TableSession.objects.filter(reduce(or_, wanted))
         .annotate(bad_beat_due=_bad_beat_waiting())
         .select_related("seance", "table", "count", "cagnotte")
+        .filter(seance__establishment=Bound("house"))
     )
 
 
@@ -362,7 +364,7 @@ def waiting_at_cash(establishment: Establishment, *, counts: bool, cagnottes: bo
     recorded, read in one query on the house's table-parties (none when none is asked for)."""
     if not (counts or cagnottes or bad_beats):
         return CashWaiting([], [], [])
-    sessions = list(_waiting(counts, cagnottes, bad_beats).filter(seance__establishment=establishment))
+    sessions = _waiting(counts, cagnottes, bad_beats).read(house=establishment.pk)
     found = [
         session.count
         for session in sessions

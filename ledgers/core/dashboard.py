@@ -79,10 +79,10 @@ def read_once(key: Hashable, read: Callable[[], T]) -> T:
 
 def open_seances_read(establishment: Establishment) -> list[Seance]:
     """The house's open séances by date, with their establishment (the checks read it) and the
-    facts the apps read of them (``hooks.seances_with_facts``): read once for a home."""
+    facts the apps read of them (``hooks.open_seances_with_facts``): read once for a home."""
     return read_once(
         ("core.open_seances", establishment.pk),
-        lambda: list(hooks.seances_with_facts(establishment, status=Seance.Status.OPEN)),
+        lambda: hooks.open_seances_with_facts(establishment),
     )
 
 
@@ -92,7 +92,7 @@ def open_parties(establishment: Establishment) -> list[TableSession]:
     panels of what the tables still need all read them."""
     return read_once(
         ("core.open_parties", establishment.pk),
-        lambda: list(hooks.parties_with_facts(seance__establishment=establishment, seance__status=Seance.Status.OPEN)),
+        lambda: hooks.open_parties_with_facts(establishment),
     )
 
 

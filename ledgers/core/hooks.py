@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .errors import RuleViolation
 from .models import TableSession
+from .prepared import Bound, Prepared
 from .seances import table_session_url
 
 if TYPE_CHECKING:
@@ -152,24 +153,27 @@ def party_facts(*related: str, **facts: Callable[[], Any]) -> None:
     _party_facts.update(facts)
     _party_related.extend(path for path in related if path not in _party_related)
     _parties_read.cache_clear()
+    _open_parties_read.cache_clear()
 
 
 # What the apps read of every open séance (another séance of its day still open…): annotations of
-# the query that reads the open séances, each app contributing its own with ``seance_facts``, so
-# that the home reads the open séances with all of them in one query. Those that name no house, day
-# or setting depend only on the house's jurisdiction and time zone (``facts(jurisdiction, zone)``):
-# the query with them is built once for each; the others (``facts(establishment)``) at each read.
-SeanceFacts = Callable[["Establishment"], dict[str, Any]]
+# the query that reads the open séances, each app contributing its own with ``seance_zone_facts``,
+# so that the home reads the open séances with all of them in one query. They name no house, day or
+# setting and depend only on the house's jurisdiction and time zone (``facts(jurisdiction, zone)``):
+# the query with them is compiled once for each. What they read of a house's day or settings are
+# ``Bound`` parameters, whose values each app gives with ``seance_fact_values(establishment)``.
 ZoneFacts = Callable[[str, str], dict[str, Any]]
-_seance_facts: list[SeanceFacts] = []
+FactValues = Callable[["Establishment"], dict[str, Any]]
 _zone_facts: list[ZoneFacts] = []
+_fact_values: list[FactValues] = []
 
 
-def seance_facts(facts: SeanceFacts) -> SeanceFacts:
-    """Register ``facts(establishment)``, the annotations ``{name: expression}`` of the house's séances."""
-    if facts not in _seance_facts:
-        _seance_facts.append(facts)
-    return facts
+def seance_fact_values(values: FactValues) -> FactValues:
+    """Register ``values(establishment)``, the values ``{name: value}`` of the ``Bound`` parameters
+    of the séances' facts (``seance_zone_facts``) for the house."""
+    if values not in _fact_values:
+        _fact_values.append(values)
+    return values
 
 
 def seance_zone_facts(facts: ZoneFacts) -> ZoneFacts:
@@ -177,27 +181,27 @@ def seance_zone_facts(facts: ZoneFacts) -> ZoneFacts:
     of every house of that jurisdiction and time zone (naming no house, day or setting)."""
     if facts not in _zone_facts:
         _zone_facts.append(facts)
-        _seances_read.cache_clear()
+        _open_seances_read.cache_clear()
     return facts
 
 
 @functools.cache
-def _seances_read(jurisdiction: str, zone: str) -> "QuerySet[Seance]":
-    """The séances with every fact of ``seance_zone_facts``, with their establishment (the checks
-    read it), by date, built once for each jurisdiction and time zone: building and resolving their
-    subqueries costs each home more than filtering them."""
+def _open_seances_read(jurisdiction: str, zone: str) -> "Prepared[Seance]":
+    """A house's open séances (``Bound`` "house") with every fact of ``seance_zone_facts``, with
+    their establishment (the checks read it), by date, compiled once for each jurisdiction and time
+    zone: building and compiling their subqueries costs each home more than running them."""
     from .models import Seance
 
     facts = {name: fact for facts in _zone_facts for name, fact in facts(jurisdiction, zone).items()}
-    return Seance.objects.select_related("establishment").annotate(**facts).order_by("date", "pk")
+    found = Seance.objects.select_related("establishment").annotate(**facts).order_by("date", "pk")
+    return Prepared(found.filter(establishment=Bound("house"), status=Seance.Status.OPEN))
 
 
-def seances_with_facts(establishment: "Establishment", **filters: Any) -> "QuerySet[Seance]":
-    """The séances of ``establishment`` that match ``filters``, with their establishment and every
-    app's facts (``seance_zone_facts``, ``seance_facts``), by date."""
-    found = _seances_read(establishment.jurisdiction, establishment.timezone)
-    facts = {name: fact for facts in _seance_facts for name, fact in facts(establishment).items()}
-    return found.filter(establishment=establishment, **filters).annotate(**facts)
+def open_seances_with_facts(establishment: "Establishment") -> "list[Seance]":
+    """The open séances of ``establishment``, with their establishment and every app's facts
+    (``seance_zone_facts``, their parameters' values ``seance_fact_values``), by date."""
+    values = {name: value for values in _fact_values for name, value in values(establishment).items()}
+    return _open_seances_read(establishment.jurisdiction, establishment.timezone).read(house=establishment.pk, **values)
 
 
 def party_fact(session: "TableSession", name: str) -> Any:
@@ -226,6 +230,21 @@ def _parties_read() -> "QuerySet[TableSession]":
 def parties_with_facts(**filters: Any) -> "QuerySet[TableSession]":
     """The table-parties that match ``filters``, with every app's facts (``party_facts``), by table number."""
     return _parties_read().filter(**filters)
+
+
+@functools.cache
+def _open_parties_read() -> "Prepared[TableSession]":
+    """The table-parties of a house's open séances with every fact, compiled once (again when a
+    fact is registered): compiling their dozen subqueries costs each home more than running them."""
+    from .models import Seance
+
+    return Prepared(parties_with_facts(seance__establishment=Bound("house"), seance__status=Seance.Status.OPEN))
+
+
+def open_parties_with_facts(establishment: "Establishment") -> list[TableSession]:
+    """Every table-partie of the open séances of ``establishment``, with every app's facts
+    (``party_facts``), by table number."""
+    return _open_parties_read().read(house=establishment.pk)
 
 
 def _seance_parties(pks: list[int]) -> dict[int, list[TableSession]]:

@@ -2,6 +2,7 @@
 who decide (the Direction) or must be informed (inspecteur, SCJ, police)."""
 
 import datetime
+import functools
 
 from django.db.models import Count
 from django.db.models.functions import TruncWeek
@@ -12,12 +13,23 @@ from ledgers.core.authz import roles_of
 from ledgers.core.charts import chart, month_end, week_label, weeks_until
 from ledgers.core.dashboard import Panel, dashboard_panel
 from ledgers.core.models import Establishment
+from ledgers.core.prepared import Bound, Prepared
 from ledgers.core.roles import Role
 
 from .categories import GAME_INCIDENT, get_category
 from .models import Incident
 from .selectors import missing_notices, open_incidents, with_notices_read
 from .services import DECIDERS
+
+
+@functools.cache
+def _open_with_notices() -> Prepared[Incident]:
+    """A house's open incidents (``Bound`` "house"), latest found first, with their notices read
+    (``with_notices_read``), compiled once."""
+    return Prepared(
+        with_notices_read(open_incidents(Bound("house")).select_related("establishment")).order_by("-found_at")
+    )
+
 
 CONCERNED = {
     "MC": {*DECIDERS["MC"], Role.INSPECTEUR, Role.SCJ},
@@ -29,8 +41,10 @@ CONCERNED = {
 def incidents_open(request: HttpRequest, establishment: Establishment) -> Panel | None:
     if not roles_of(request.user, establishment) & CONCERNED[establishment.jurisdiction]:
         return None
-    incidents = with_notices_read(open_incidents(establishment).select_related("establishment")).order_by("-found_at")
-    rows = [(incident, [Role(r).label for r in missing_notices(incident)]) for incident in incidents]
+    rows = [
+        (incident, [Role(r).label for r in missing_notices(incident)])
+        for incident in _open_with_notices().read(house=establishment.pk)
+    ]
     if not rows:
         return None
     return Panel(_("Incidents ouverts"), "incidents/_panel_open.html", {"rows": rows}, order=30)

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from ledgers.core.expressions import ArraySubquery
 from ledgers.core.models import Establishment
+from ledgers.core.prepared import Bound
 
 from .categories import get_category
 from .models import Incident, IncidentNotice
@@ -23,7 +24,7 @@ def has_open_incident(obj: Model) -> bool:
     return open_incidents_for(obj).exists()
 
 
-def open_incidents(establishment: Establishment) -> QuerySet[Incident]:
+def open_incidents(establishment: Establishment | Bound) -> QuerySet[Incident]:
     return Incident.objects.filter(establishment=establishment, status=Incident.Status.OPEN)
 
 

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.authz import roles_of
 from ledgers.core.models import Establishment, Location, Membership, Seance
+from ledgers.core.prepared import Bound, Prepared
 from ledgers.core.roles import DIRECTORATE, Role
 
 from .models import Key, KeyInventory, KeyIssue
@@ -73,16 +74,17 @@ def purpose_still_open(est: Establishment | OuterRef, kinds: Iterable[PurposeTyp
 
 
 @cache
-def _out_with_facts(codes: tuple[str, ...]) -> QuerySet[KeyIssue]:
-    """The keys out of every house, each with its house's last séance closing and whether its
-    purpose (of the types ``codes``) is still open, built once for those purposes: they name no
-    house, and building their subqueries for every read costs more than filtering them."""
+def _out_with_facts(codes: tuple[str, ...]) -> Prepared[KeyIssue]:
+    """The keys out of a house (``Bound`` "house"), each with its house's last séance closing and
+    whether its purpose (of the types ``codes``) is still open, compiled once for those purposes:
+    they name no house, and compiling their subqueries for every read costs more than running them."""
     kinds = [PURPOSES.get(code) for code in codes]
     house = OuterRef("key__establishment")
     closings = Seance.objects.filter(establishment=house, status=Seance.Status.CLOSED).order_by("-closed_at")
-    return _out(_issues()).annotate(
+    out = _out(_issues()).annotate(
         last_closing=Subquery(closings.values("closed_at")[:1]), purpose_open=purpose_still_open(house, kinds)
     )
+    return Prepared(out.filter(key__establishment=Bound("house")))
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,7 @@ def exceptions(
     out when a séance closed (KEY-05); latest due first."""
     now = now or timezone.now()
     # The last closing read with the keys out, in the same query.
-    out = list(_out_with_facts(tuple(kind.code for kind in purpose_types())).filter(key__establishment=est))
+    out = _out_with_facts(tuple(kind.code for kind in purpose_types())).read(house=est.pk)
     at_closing = {
         issue.pk
         for issue in out

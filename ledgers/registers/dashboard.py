@@ -1,5 +1,6 @@
 """What waits for the user in the registers: cote et paraphe, visas, their latest entries."""
 
+import functools
 from dataclasses import dataclass, field
 from operator import attrgetter
 
@@ -10,10 +11,11 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.authz import refusal_of
 from ledgers.core.dashboard import Panel, dashboard_panel
 from ledgers.core.models import Establishment
+from ledgers.core.prepared import Bound, Prepared
 
 from . import opening, selectors
 from .kinds import MAIN_COURANTE
-from .models import Register
+from .models import Entry, Register
 from .services import visa_role_for_kind
 
 AWAITING_PAGE_SIZE = 20
@@ -76,9 +78,15 @@ def awaiting_authority(request: HttpRequest, establishment: Establishment) -> Pa
     )
 
 
+@functools.cache
+def _recent_entries() -> Prepared[Entry]:
+    """A user's latest entries in a house's registers (``Bound`` "user" and "house"), compiled once."""
+    return Prepared(selectors.recent_entries_by(Bound("user"), Bound("house")))
+
+
 @dashboard_panel
 def recent_entries(request: HttpRequest, establishment: Establishment) -> Panel | None:
-    entries = list(selectors.recent_entries_by(request.user, establishment))
+    entries = _recent_entries().read(user=request.user.pk, house=establishment.pk)
     if not entries:
         return None
     return Panel(

@@ -56,9 +56,12 @@ class Register(models.Model):
         its qualifier as a label or, in volumes made before labels, as a code) is made anew in the
         active language; a title chosen at creation reads as written."""
         kind = self.kind_info
+        made = default_title(kind, self.qualifier)
+        if self.title == made:  # the default in the active language: no need to make the French ones
+            return made
         with translation.override("fr"):
             defaults = {default_title(kind, self.qualifier), f"{kind.title} — {self.qualifier}".removesuffix(" — ")}
-        return default_title(kind, self.qualifier) if self.title in defaults else self.title
+        return made if self.title in defaults else self.title
 
     @property
     def unvisaed(self) -> int:

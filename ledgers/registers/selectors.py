@@ -20,6 +20,7 @@ from ledgers.core.authz import roles_of
 from ledgers.core.dashboard import read_once
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment, Membership
+from ledgers.core.prepared import Bound, Prepared
 from ledgers.core.selectors import establishments_for
 
 from .kinds import DIRECTORATE, MAIN_COURANTE, all_kinds, get_kind, qualifier_label
@@ -225,7 +226,7 @@ def live_registers(establishment: Establishment) -> list[Register]:
     whose registers to open, main courante and registers awaiting the authority all read them."""
 
     def read() -> list[Register]:
-        live = list(_live().filter(establishment=establishment))
+        live = _live().read(house=establishment.pk)
         for register in live:  # as the house's ``registers`` would give them: the checks read it
             register.establishment = establishment
         return live
@@ -234,11 +235,11 @@ def live_registers(establishment: Establishment) -> list[Register]:
 
 
 @functools.cache
-def _live() -> QuerySet[Register]:
-    """The live volumes of every house as ``live_registers`` reads them, built once: they name no
-    house, and building their subquery for every read costs more than filtering them."""
+def _live() -> Prepared[Register]:
+    """The live volumes of a house (``Bound`` "house") as ``live_registers`` reads them, compiled
+    once: they name no house, and compiling their subquery for every read costs more than running it."""
     live = Register.objects.filter(status__in=(Register.Status.OPEN, Register.Status.AWAITING_OPENING))
-    return with_waiting(live).order_by("status", "created_at")
+    return Prepared(with_waiting(live).order_by("status", "created_at").filter(establishment=Bound("house")))
 
 
 def registers_awaiting_authority(user: AbstractBaseUser, establishment: Establishment) -> list[Register]:
@@ -260,7 +261,9 @@ def registers_awaiting_authority(user: AbstractBaseUser, establishment: Establis
     return sorted(waiting, key=lambda r: (r.waiting_since is None, r.waiting_since or r.created_at, r.number))
 
 
-def recent_entries_by(user: AbstractBaseUser, establishment: Establishment, limit: int = 10) -> QuerySet[Entry]:
+def recent_entries_by(
+    user: AbstractBaseUser | Bound, establishment: Establishment | Bound, limit: int = 10
+) -> QuerySet[Entry]:
     return (
         Entry.objects.filter(actor_user=user, register__establishment=establishment)
         .select_related("register")

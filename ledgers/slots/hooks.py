@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.db.models import Exists, OuterRef
+from django.db.models import DateTimeField, Exists, OuterRef
 from django.db.models.functions import TruncDate
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -27,10 +27,11 @@ from ledgers.core.hooks import (
     on_seance_opening,
     per_seance_of,
     provides_month_total,
-    seance_facts,
+    seance_fact_values,
     seance_zone_facts,
 )
 from ledgers.core.models import Establishment, Seance
+from ledgers.core.prepared import Bound, Prepared
 from ledgers.core.readable import euros
 from ledgers.core.roles import Role
 from ledgers.core.selectors import others_open_that_day
@@ -50,7 +51,7 @@ from .services.cashdesk import desks_unstaffed, points_to_restore
 from .services.counts import denominations_uncounted
 from .services.progressives import active_progressives
 from .services.staffing import ARTICLE, fleet_threshold, staffing_of
-from .services.unclaimed import expired_unposted
+from .services.unclaimed import issued_before, valid_since
 
 provides_month_total(SLOT_STATEMENT_TOTAL)(month_slot_total)
 
@@ -123,6 +124,7 @@ def zone_facts(jurisdiction: str, zone: str) -> dict[str, Any]:
             "unstaffed": desks_unstaffed(OuterRef("pk"), OuterRef("establishment"), OuterRef("opened_at")),
             "progressives_unread": _unread(ProgressiveReading, "progressive"),
             "jpms_unread": _unread(JpmReading, "jackpot"),
+            "expired": Exists(issued_before(OuterRef("establishment"), Bound("tickets_valid_since", DateTimeField()))),
         }
     if jurisdiction == "MC":
         day = TruncDate("stopped_at", tzinfo=ZoneInfo(zone))
@@ -137,16 +139,17 @@ def zone_facts(jurisdiction: str, zone: str) -> dict[str, Any]:
     return facts
 
 
-@seance_facts
-def house_facts(est: Establishment) -> dict[str, Any]:
-    """What ``SeanceDay`` reads of each séance of ``est`` that depends on its day and settings: FR
-    the tickets expired and not posted."""
-    return {"expired": Exists(expired_unposted(est))} if est.jurisdiction == "FR" else {}
+@seance_fact_values
+def house_values(est: Establishment) -> dict[str, Any]:
+    """The values of the parameters of ``zone_facts`` that depend on the house's day and settings:
+    FR the start of the tickets still valid (those issued before it expired)."""
+    return {"tickets_valid_since": valid_since(est)} if est.jurisdiction == "FR" else {}
 
 
 def day_facts(est: Establishment) -> dict[str, Any]:
-    """What ``SeanceDay`` reads of each séance of ``est``, as annotations of a query on its séances."""
-    return zone_facts(est.jurisdiction, est.timezone) | house_facts(est)
+    """What ``SeanceDay`` reads of each séance of ``est``, as annotations of a query on its séances
+    (with ``Bound`` parameters, whose values ``house_values`` gives)."""
+    return zone_facts(est.jurisdiction, est.timezone)
 
 
 def _day_of(facts: dict[str, Any]) -> SeanceDay:
@@ -175,7 +178,7 @@ def seance_days(seances: list[Seance]) -> dict[int, SeanceDay]:
             days |= {seance.pk: _day_of({name: getattr(seance, name) for name in names}) for seance in group}
             continue
         found = Seance.objects.filter(pk__in=[seance.pk for seance in group])
-        rows = found.annotate(**day_facts(est)).values("pk", *names)
+        rows = Prepared(found.annotate(**day_facts(est)).values("pk", *names)).read(**house_values(est))
         days |= {row.pop("pk"): _day_of(row) for row in rows}
     return days
 

@@ -4,10 +4,21 @@ import operator
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery
+from django.db.models import (
+    BooleanField,
+    CharField,
+    DateField,
+    Exists,
+    ExpressionWrapper,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+)
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.models import Establishment, GamingTable, Seance, TableSession
+from ledgers.core.prepared import Bound, Prepared
 from ledgers.core.selectors import object_read
 
 from .models import ClosingExtension, PartieBanker, StaffAssignment, TableLimits
@@ -59,16 +70,9 @@ def exceptions(
     With ``latest``, only the ``latest`` rows of the most recent séances, oldest first, each
     source giving at most that many, the most recent."""
     since = establishment.localtime().date() - datetime.timedelta(days=days)
-    duties = (
-        StaffAssignment.objects.filter(table_session__seance__establishment=establishment)
-        .filter(table_session__seance__date__gte=since)
-        .exclude(flags=[])
-        .select_related("table_session__table", "table_session__seance", "person")
-        .order_by("-table_session__seance__date", "-table_session__opened_at", "-pk")
-    )
     rows: list[tuple[str, str, TableSession | Any]] = [
         (flag["code"], f"{duty} — {flag['text']}", duty.table_session)
-        for duty in (duties[:latest] if latest else duties)
+        for duty in _flagged_duties(latest).read(house=establishment.pk, since=since)
         for flag in duty.flags
     ]
     # The flagged parties as scanned, made table-parties only if shown: most are cut by ``latest``.
@@ -82,6 +86,21 @@ def exceptions(
         rows.sort(key=_recency)
         rows = rows[-latest:]
     return [_made(establishment, row) for row in rows]
+
+
+@functools.cache
+def _flagged_duties(latest: int | None) -> Prepared[StaffAssignment]:
+    """The flagged assignments and reliefs of a house's séances since a day (``Bound`` "house" and
+    "since"), most recent first (the ``latest`` only, if given), compiled once: compiling them for
+    every read costs more than running them."""
+    duties = (
+        StaffAssignment.objects.filter(table_session__seance__establishment=Bound("house"))
+        .filter(table_session__seance__date__gte=Bound("since", DateField()))
+        .exclude(flags=[])
+        .select_related("table_session__table", "table_session__seance", "person")
+        .order_by("-table_session__seance__date", "-table_session__opened_at", "-pk")
+    )
+    return Prepared(duties[:latest] if latest else duties)
 
 
 def _recency(row: tuple[str, str, TableSession | Any]) -> tuple:
@@ -137,18 +156,8 @@ def _flagged_parties(
     most recent first. With ``latest``, each list holds the ``latest`` most recent at most."""
     jurisdiction = establishment.jurisdiction
     fixed = _fixed_closings(establishment) if jurisdiction == "MC" else {}
-    columns = PARTY_FIELDS + tuple(f"table__{name}" for name in TABLE_FIELDS)
-    columns += tuple(f"seance__{name}" for name in SEANCE_FIELDS) + FLAG_FIELDS
-    candidates = (
-        _with_flag_facts()
-        .filter(seance__establishment=establishment, seance__date__gte=since)
-        .filter(
-            Q(opened_at__isnull=False)
-            & (Q(no_staff=True, table__game__in=staffed_games(jurisdiction)) | Q(no_banker=True))
-            | Q(closed_at__isnull=False, seance__period__in=list(fixed))
-        )
-        .values_list(*columns, named=True)
-    )
+    periods = {f"period{n}": period for n, period in enumerate(fixed)}
+    candidates = _candidates(jurisdiction, len(fixed)).read(house=establishment.pk, since=since, **periods)
     unstaffed, late, banks = [], [], []
     zone = establishment.timezone
     closings: dict[tuple[datetime.date, str], datetime.datetime | None] = {}  # a séance's, for each of its parties
@@ -177,17 +186,33 @@ def _flagged_parties(
 
 
 @functools.cache
-def _with_flag_facts() -> QuerySet[TableSession]:
-    """The table-parties with what their flags are decided on (``FLAG_FIELDS``), built once: those
-    facts name no house or day, and building their subqueries for every home costs more than
-    filtering them."""
+def _candidates(jurisdiction: str, periods: int) -> Prepared[TableSession]:
+    """The values (``PARTY_FIELDS``…) of the table-parties a flag may name, with what their flags
+    are decided on (``FLAG_FIELDS``), of a house's séances since a day (``Bound`` "house" and
+    "since"): those opened with no staff at a table of a game whose composition the texts of
+    ``jurisdiction`` fix, or with no banker, and those closed of séances of the ``periods`` periods
+    whose closing the house fixes ("period0"…). Compiled once for each jurisdiction and number of
+    periods: compiling their subqueries for every home costs more than running them."""
     bank = Q(table__game="banque_tout_va") & ~Exists(PartieBanker.objects.filter(table_session=OuterRef("pk")))
     # Each partie with the latest end its extensions give it, read with it (not every extension of the period).
     extended_to = ClosingExtension.objects.filter(table_session=OuterRef("pk")).order_by("-new_end").values("new_end")
-    return with_seats(TableSession.objects.all()).annotate(
-        no_staff=~Exists(StaffAssignment.objects.filter(table_session=OuterRef("pk"))),
-        no_banker=ExpressionWrapper(bank, output_field=BooleanField()),
-        extended_to=Subquery(extended_to[:1]),
+    fixed = [Bound(f"period{n}", CharField()) for n in range(periods)]
+    columns = PARTY_FIELDS + tuple(f"table__{name}" for name in TABLE_FIELDS)
+    columns += tuple(f"seance__{name}" for name in SEANCE_FIELDS) + FLAG_FIELDS
+    return Prepared(
+        with_seats(TableSession.objects.all())
+        .annotate(
+            no_staff=~Exists(StaffAssignment.objects.filter(table_session=OuterRef("pk"))),
+            no_banker=ExpressionWrapper(bank, output_field=BooleanField()),
+            extended_to=Subquery(extended_to[:1]),
+        )
+        .filter(seance__establishment=Bound("house"), seance__date__gte=Bound("since", DateField()))
+        .filter(
+            Q(opened_at__isnull=False)
+            & (Q(no_staff=True, table__game__in=staffed_games(jurisdiction)) | Q(no_banker=True))
+            | Q(closed_at__isnull=False, seance__period__in=fixed)
+        )
+        .values_list(*columns, named=True)
     )
 
 

@@ -1,6 +1,8 @@
 """What waits on the home in the take-over: the inventories the authority is to visa, and those
 the directorate is to sign or post (nothing else tells an official that an inventory awaits them)."""
 
+import functools
+
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -8,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.authz import roles_of
 from ledgers.core.dashboard import Panel, dashboard_panel
 from ledgers.core.models import Establishment
+from ledgers.core.prepared import Bound, Prepared
 from ledgers.custody.services import AUTHORITY, DIRECTION
 
 from .domains import get_domain
@@ -15,6 +18,12 @@ from .models import Inventory
 from .selectors import inventories
 
 Status = Inventory.Status
+
+
+@functools.cache
+def _unposted() -> Prepared[Inventory]:
+    """A house's inventories not yet posted (``Bound`` "house"), as prepared, compiled once."""
+    return Prepared(inventories(Bound("house")).exclude(status=Status.POSTED).order_by("prepared_at"))
 
 
 @dashboard_panel
@@ -26,7 +35,7 @@ def inventories_waiting(request: HttpRequest, establishment: Establishment) -> P
     if not (visas or signs):
         return None
     waiting = []
-    for inventory in inventories(est).exclude(status=Status.POSTED).order_by("prepared_at"):
+    for inventory in _unposted().read(house=est.pk):
         visa = get_domain(inventory.domain).visa.get(est.jurisdiction)
         awaits_visa = inventory.status == Status.SIGNED and visa is not None
         if inventory.status == Status.DRAFT:

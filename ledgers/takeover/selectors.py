@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from django.db.models import QuerySet
 
 from ledgers.core.models import Establishment
+from ledgers.core.prepared import Bound
 
 from .domains import Problem, get_domain
 from .models import Inventory
@@ -31,7 +32,7 @@ def domain_started(establishment: Establishment, domain: str) -> bool:
     return get_domain(domain).started(establishment, taken_over(establishment, domain))
 
 
-def inventories(establishment: Establishment) -> QuerySet[Inventory]:
+def inventories(establishment: Establishment | Bound) -> QuerySet[Inventory]:
     return Inventory.objects.filter(establishment=establishment).select_related(
         "prepared_by", "signed_by", "visa_by", "posted_by"
     )

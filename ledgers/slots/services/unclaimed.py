@@ -36,6 +36,7 @@ from ledgers.core.authz import check_text_lengths, require_role, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.exports import neutralise
 from ledgers.core.models import Establishment
+from ledgers.core.prepared import Bound
 from ledgers.core.roles import Role
 from ledgers.registers.selectors import current_register
 from ledgers.registers.services import display_name, entries_bulk_append, entry_append, register_language
@@ -119,12 +120,22 @@ def expiry_date(est: Establishment, ticket: Ticket) -> datetime.date:
     return est.localtime(ticket.issued_at).date() + datetime.timedelta(days=validity_days(est))
 
 
-def expired_unposted(est: Establishment, today: datetime.date | None = None) -> QuerySet[Ticket]:
-    """Tickets past their expiry date not yet posted to orphans."""
+def valid_since(est: Establishment, today: datetime.date | None = None) -> datetime.datetime:
+    """The start of the first day whose tickets are still valid ``today`` (SET-37): those issued
+    before it have expired."""
     today = today or est.localtime().date()
     first_valid_day = today - datetime.timedelta(days=validity_days(est))
-    start = datetime.datetime.combine(first_valid_day, datetime.time(), tzinfo=est.localtime().tzinfo)
+    return datetime.datetime.combine(first_valid_day, datetime.time(), tzinfo=est.localtime().tzinfo)
+
+
+def issued_before(est: Establishment | OuterRef, start: datetime.datetime | Bound) -> QuerySet[Ticket]:
+    """The tickets of ``est`` issued before ``start`` and not yet posted to orphans."""
     return Ticket.objects.filter(establishment=est, status=Ticket.Status.ISSUED, issued_at__lt=start)
+
+
+def expired_unposted(est: Establishment, today: datetime.date | None = None) -> QuerySet[Ticket]:
+    """Tickets past their expiry date not yet posted to orphans."""
+    return issued_before(est, valid_since(est, today))
 
 
 @transaction.atomic

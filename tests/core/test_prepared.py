@@ -1,0 +1,37 @@
+"""A prepared query, compiled once, reads what its queryset would with each read's values."""
+
+import pytest
+from django.db.models import CharField, Count, F
+
+from ledgers.core.models import GamingTable
+from ledgers.core.prepared import Bound, Prepared
+from tests.factories import EstablishmentFactory, GamingTableFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_each_read_gets_the_rows_of_its_values_with_their_annotations_and_related_objects(
+    django_assert_num_queries,
+):
+    monaco, nice = EstablishmentFactory(), EstablishmentFactory(jurisdiction="FR")
+    tables = {est: [GamingTableFactory(establishment=est, number=f"{n}") for n in (1, 2)] for est in (monaco, nice)}
+    prepared = Prepared(
+        GamingTable.objects.select_related("room")
+        .annotate(house=F("establishment__code"))
+        .filter(establishment=Bound("house"), number__gt=Bound("after", CharField()))
+        .order_by("number")
+    )
+    for est in (monaco, nice, monaco):
+        with django_assert_num_queries(1):
+            found = prepared.read(house=est.pk, after="1")
+            assert [(t.pk, t.house, t.room.pk) for t in found] == [(t.pk, est.code, t.room.pk) for t in tables[est][1:]]
+
+
+def test_a_values_query_reads_its_rows():
+    est = EstablishmentFactory()
+    GamingTableFactory(establishment=est)
+    prepared = Prepared(
+        GamingTable.objects.values("establishment").annotate(n=Count("pk")).filter(establishment=Bound("e"))
+    )
+    assert prepared.read(e=est.pk) == [{"establishment": est.pk, "n": 1}]
+    assert prepared.read(e=est.pk + 1000) == []
