@@ -9,6 +9,7 @@ each read runs that SQL with the values given, making the same model instances (
 """
 
 import copy
+import datetime
 from typing import Any, Generic, TypeVar
 
 from django.db import connections
@@ -43,6 +44,10 @@ class Prepared(Generic[M]):
         if using not in self._compiled:
             compiler = self.queryset.query.get_compiler(using=using)
             sql, params = compiler.as_sql()  # also sets what making the rows reads (select, klass_info…)
+            # A day or time written into the SQL would be read by every request of the process.
+            held = [p for p in params if isinstance(p, datetime.date | datetime.time | datetime.timedelta)]
+            if held:
+                raise ValueError(f"a prepared query holds {held!r}: give it as a Bound value")
             self._compiled[using] = compiler, sql, tuple(params)
         return self._compiled[using]
 

@@ -3,7 +3,7 @@
 import pytest
 from django.db.models import CharField, Count, F
 
-from ledgers.core.models import GamingTable
+from ledgers.core.models import GamingTable, Seance
 from ledgers.core.prepared import Bound, Prepared
 from tests.factories import EstablishmentFactory, GamingTableFactory
 
@@ -35,3 +35,11 @@ def test_a_values_query_reads_its_rows():
     )
     assert prepared.read(e=est.pk) == [{"establishment": est.pk, "n": 1}]
     assert prepared.read(e=est.pk + 1000) == []
+
+
+def test_a_day_written_into_the_query_is_refused():
+    """What every read would share must not be a day: it is given at each read instead."""
+    est = EstablishmentFactory()
+    prepared = Prepared(Seance.objects.filter(establishment=Bound("e"), date__gte=est.localtime().date()))
+    with pytest.raises(ValueError, match="Bound"):
+        prepared.read(e=est.pk)
