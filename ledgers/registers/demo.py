@@ -10,7 +10,7 @@ from typing import TextIO
 from django.db import transaction
 from django.utils import timezone
 
-from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user, table_numbers
+from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_houses, demo_user, table_numbers
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 
@@ -164,8 +164,8 @@ def prepare_tables(*, stdout: TextIO) -> None:
 
 @transaction.atomic
 def seed(stdout: TextIO) -> None:
-    for code, cast in CAST.items():
-        est = Establishment.objects.get(code=code)
+    for code in demo_houses():
+        est, cast = Establishment.objects.get(code=code), CAST[code]
         register = _main_courante(est, cast)
         _correct_and_visa(est, register, cast)
         register.refresh_from_db()
