@@ -15,6 +15,9 @@ through the services. Séances are shared: a seeder opens the séance of a date 
 it while it is open, and closes only the table-parties it plays (and a séance only if it keeps
 that period to itself). Once every seeder has played, ``seed_demo`` closes the past séances still
 open (``close_past_seances``); today's stays open.
+A seeder seeds the establishments ``demo_houses`` names, each apart from the other's data: once
+the organisation and the tables are in place, ``seed_demo`` on PostgreSQL seeds each establishment
+in a process of its own, both at once, where there is a core for each (``houses_apart``).
 """
 
 from collections.abc import Iterator

@@ -1,5 +1,5 @@
 """Demo seeding for reports (called by ``manage.py seed_demo``): the self-signed certificate that
-seals printed registers in the demo, one per establishment, kept under ``var/`` and created once."""
+seals printed registers in the demo, one per demo establishment, kept under ``var/`` and created once."""
 
 from ledgers.core.demo import demo_houses
 from ledgers.core.models import Establishment
