@@ -18,7 +18,7 @@ from typing import TextIO
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from ledgers.core.demo import DEMO_FR, DEMO_MC, ORGANISATION, demo_user, seed_tables
+from ledgers.core.demo import DEMO_FR, DEMO_MC, ORGANISATION, demo_houses, demo_user, seed_tables
 from ledgers.core.models import Establishment, GamingTable
 from ledgers.core.roles import Role
 from ledgers.equipment.volumes import open_volume
@@ -128,7 +128,11 @@ def _seed_monaco(stdout: TextIO) -> None:
 
 
 def seed(stdout: TextIO) -> None:
-    _seed_monaco(stdout)
+    for code in demo_houses():
+        {DEMO_MC: _seed_monaco, DEMO_FR: _seed_nice}[code](stdout)
+
+
+def _seed_nice(stdout: TextIO) -> None:
     est = Establishment.objects.filter(code=DEMO_FR).first()
     if est is None:
         return

@@ -22,7 +22,7 @@ from typing import TextIO
 from django.db import transaction
 from django.utils import timezone
 
-from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
+from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_houses, demo_user
 from ledgers.core.models import Establishment, GamingTable, Location, Seance, TableSession
 from ledgers.core.roles import Role
 from ledgers.core.services import seance_open, table_session_close, table_session_open, table_session_prepare
@@ -58,7 +58,8 @@ PARAPHE = {
 
 
 def seed(*, stdout: TextIO, seances: int = SEANCES) -> None:
-    for code, seeder in ((DEMO_MC, _Monaco), (DEMO_FR, _Nice)):
+    for code in demo_houses():
+        seeder = {DEMO_MC: _Monaco, DEMO_FR: _Nice}[code]
         est = Establishment.objects.filter(code=code).first()
         if est is None:
             stdout.write(f"{code} : établissement absent, cartes non créées")

@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 from ledgers.authority import displays
 from ledgers.authority.registers import DISPLAYS
 from ledgers.authority.services import display_post
-from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
+from ledgers.core.demo import DEMO_FR, demo_houses, demo_user
 from ledgers.core.models import (
     Establishment,
     GamingTable,
@@ -395,7 +395,7 @@ def _ready_to_count(est: Establishment, number: str) -> TableSession | None:
 
 def seed(*, stdout: TextIO, days: int = DAYS) -> None:
     today = timezone.localdate()
-    for code in (DEMO_MC, DEMO_FR):
+    for code in demo_houses():
         est = Establishment.objects.filter(code=code).first()
         if est is None:
             continue

@@ -15,6 +15,9 @@ through the services. Séances are shared: a seeder opens the séance of a date 
 it while it is open, and closes only the table-parties it plays (and a séance only if it keeps
 that period to itself). Once every seeder has played, ``seed_demo`` closes the past séances still
 open (``close_past_seances``); today's stays open.
+A seeder seeds the establishments ``demo_houses`` names, each apart from the other's data: once
+the organisation and the tables are in place, ``seed_demo`` on PostgreSQL seeds each establishment
+in a process of its own, both at once, where there is a core for each (``houses_apart``).
 """
 
 from collections.abc import Iterator
@@ -212,6 +215,27 @@ ORGANISATION = {
 }
 
 
+# The demo establishments this process seeds: both, but in a process seeding one of them
+# (``seeding_only``).
+_houses: ContextVar[tuple[str, ...]] = ContextVar("demo_houses", default=tuple(ORGANISATION))
+
+
+def demo_houses() -> tuple[str, ...]:
+    """The codes of the demo establishments the domain seeders seed here, in ``ORGANISATION`` order."""
+    return _houses.get()
+
+
+@contextmanager
+def seeding_only(code: str) -> Iterator[None]:
+    """Within the block the domain seeders seed only the demo establishment ``code``: each house's
+    data is its own, so that a process may seed one while another seeds the other."""
+    token = _houses.set((code,))
+    try:
+        yield
+    finally:
+        _houses.reset(token)
+
+
 def demo_logins() -> list[tuple[str, str, str]]:
     """(username, role label, establishment name) of every demo user, for the printed table."""
     return [
@@ -283,7 +307,7 @@ def seed_tables(est: Establishment, actor: AbstractBaseUser, stdout: TextIO) -> 
 def close_past_seances(stdout: TextIO) -> None:
     """The séances of past days are over: close those the domain seeders left open for one another,
     by the director of the establishment. Every table-partie in them must already be over."""
-    for code in ORGANISATION:
+    for code in demo_houses():
         est = Establishment.objects.filter(code=code).first()
         if est is None:
             continue

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import ngettext
 
-from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
+from ledgers.core.demo import demo_houses, demo_user
 from ledgers.core.models import Establishment, GamingTable, Location, LocationKind, Seance, TableSession
 from ledgers.core.roles import Role
 from ledgers.core.services import (
@@ -393,7 +393,7 @@ def _fr_destroy_pair(est: Establishment, damaged: Die) -> None:
 
 @transaction.atomic
 def seed(stdout: TextIO) -> None:
-    for code in (DEMO_MC, DEMO_FR):
+    for code in demo_houses():
         est = Establishment.objects.filter(code=code).first()
         if est is None:
             continue

@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import ngettext
 
-from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_account, demo_user
+from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_account, demo_houses, demo_user
 from ledgers.core.models import Establishment, GamingTable, Location, Seance, SeancePeriod, TableSession
 from ledgers.core.roles import Role
 from ledgers.core.services import (
@@ -504,9 +504,10 @@ def _history_day(casino: Casino, day: int, date: datetime.date) -> bool:
 
 
 def seed(*, stdout: TextIO, days: int = DAYS) -> None:
-    """Seed both demo casinos; each casino in its own transaction."""
+    """Seed the demo casinos (``demo_houses``); each casino in its own transaction."""
     steps: list[Callable[[Casino], None]] = [_volumes, _equipment]
-    for code, plan in PLANS.items():
+    for code in demo_houses():
+        plan = PLANS[code]
         est = Establishment.objects.filter(code=code).first()
         if est is None:
             stdout.write(f"{code} : établissement absent, matériel non créé")

@@ -4,13 +4,15 @@ waiting for the authority's cote et paraphe. Also the table-partie log, coté et
 director: with the main courante, the volumes every séance the other seeders play writes in."""
 
 import datetime
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TextIO
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user, table_numbers
+from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_houses, demo_user, table_numbers
 from ledgers.core.models import Establishment
 from ledgers.core.roles import Role
 
@@ -18,6 +20,7 @@ from . import services
 from .kinds import MAIN_COURANTE
 from .models import EntryKind, Register
 from .selectors import registers_remembered
+from .tasks import checkpoints_seal_task
 
 DAYS = 21
 TABLE_LOG = "parties_de_table"  # the tables app's kind: each table-partie prepared, opened and ended
@@ -63,10 +66,22 @@ FACTS = [
 ]
 
 
-def seeding() -> AbstractContextManager[None]:
+@contextmanager
+def seeding() -> Iterator[None]:
     """The seed remembers the volumes in service (``registers_remembered``): it stops at its first
-    error, and every act of it writes in one."""
-    return registers_remembered()
+    error, and every act of it writes in one. Its séances closed do not each seal the registers
+    (``LEDGERS_SEAL_ON_SEANCE_CLOSE``): a seal covers every establishment's registers, and each
+    demo establishment may be seeded by a process of its own at once; the seal is asked for once,
+    when the seed is done (on its commit, as a séance's close asks for it, where the seed runs in
+    a caller's transaction)."""
+    sealing, settings.LEDGERS_SEAL_ON_SEANCE_CLOSE = settings.LEDGERS_SEAL_ON_SEANCE_CLOSE, False
+    try:
+        with registers_remembered():
+            yield
+    finally:
+        settings.LEDGERS_SEAL_ON_SEANCE_CLOSE = sealing
+    if sealing:
+        transaction.on_commit(checkpoints_seal_task.delay, robust=True)
 
 
 def _main_courante(est: Establishment, cast: dict) -> Register:
@@ -164,8 +179,8 @@ def prepare_tables(*, stdout: TextIO) -> None:
 
 @transaction.atomic
 def seed(stdout: TextIO) -> None:
-    for code, cast in CAST.items():
-        est = Establishment.objects.get(code=code)
+    for code in demo_houses():
+        est, cast = Establishment.objects.get(code=code), CAST[code]
         register = _main_courante(est, cast)
         _correct_and_visa(est, register, cast)
         register.refresh_from_db()

@@ -15,10 +15,7 @@ verification can run against a read-only replica.
 
 import hashlib
 import json
-import multiprocessing
-import os
 import queue
-import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -34,6 +31,7 @@ from django.db.models import OuterRef, Q, Subquery
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.db import TXID_COLUMN
+from ledgers.core.forking import forked, second_process_possible
 from ledgers.signatures.passkeys import act_digest, author_signs, check_assertion
 
 from .chain import GENESIS_HASH, canonical_json, canonical_json_reference, format_timestamp
@@ -360,9 +358,7 @@ def _part_elsewhere(walked: list[Register], prepared: "dict[int, Prepared | Find
     }
     if sum(sizes.values()) < ELSEWHERE_FROM or len(sizes) < 2:
         return []
-    if len(os.sched_getaffinity(0)) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return []
-    if multiprocessing.current_process().daemon:  # a worker's pool process may not have children
+    if not second_process_possible():
         return []
     here = there = 0
     elsewhere = set()
@@ -394,37 +390,8 @@ def _walked_elsewhere(
         found = {r.pk: f for r, f in _walks(registers, prepared, _rows_whole(pks, using), using, head, sealed)}
         return found, sealed or {}
 
-    def child(sending) -> None:
-        try:
-            outcome = beside(walk, exported, using)()
-        except BaseException as exc:  # raised again in the parent
-            outcome = exc
-        sending.send(outcome)
-        sending.close()
-
-    context = multiprocessing.get_context("fork")
-    receiving, sending = context.Pipe(duplex=False)
-    for stream in (sys.stdout, sys.stderr):  # what is buffered is written once, by this process
-        stream.flush()
-    process = context.Process(target=child, args=(sending,), name="entries-walk", daemon=True)
-    process.start()
-    sending.close()
-
-    def result() -> tuple[dict[int, Finding | None], Sealed]:
-        try:
-            outcome = receiving.recv()
-        except EOFError:  # the process died: its exit code says how
-            outcome = None
-        finally:
-            receiving.close()
-            process.join()
-        if outcome is None:
-            raise RuntimeError(f"the second walk of the registers ended without an answer ({process.exitcode})")
-        if isinstance(outcome, BaseException):
-            raise outcome
-        return outcome
-
-    return result
+    # The thread of ``beside`` is the forked process's own: started there.
+    return forked(lambda: beside(walk, exported, using)(), name="the second walk of the registers")
 
 
 def verify_since(

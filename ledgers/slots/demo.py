@@ -24,7 +24,7 @@ from PIL import Image
 from ledgers.authority import displays
 from ledgers.authority import services as authority_services
 from ledgers.authority.registers import DISPLAYS
-from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_user
+from ledgers.core.demo import demo_houses, demo_user
 from ledgers.core.models import Establishment, Room
 from ledgers.core.roles import Role
 from ledgers.core.services import room_create
@@ -414,7 +414,7 @@ def _open_for_keys(est: Establishment) -> None:
 
 
 def seed(stdout: TextIO) -> None:
-    for code in (DEMO_MC, DEMO_FR):
+    for code in demo_houses():
         est = Establishment.objects.get(code=code)
         if est.jurisdiction == "FR":
             _registers(est)

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import ngettext
 
-from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_account, demo_user, demo_username
+from ledgers.core.demo import DEMO_FR, DEMO_MC, demo_account, demo_houses, demo_user, demo_username
 from ledgers.core.models import Establishment, Seance, TableSession
 from ledgers.core.roles import Role
 from ledgers.core.services import (
@@ -109,7 +109,8 @@ def _play(est, seance: Seance, number: str, staff, seats: int, stakes: dict, dir
 @transaction.atomic
 def seed(*, stdout: TextIO, days: int = DAYS) -> None:
     today = timezone.localdate()
-    for code, (director_role, tables) in PLAN.items():
+    for code in demo_houses():
+        director_role, tables = PLAN[code]
         est = Establishment.objects.filter(code=code).first()
         if est is None:
             continue

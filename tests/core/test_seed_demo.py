@@ -1,3 +1,4 @@
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -6,10 +7,12 @@ from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db import connection
 from django.utils import timezone
 
-from ledgers.core.demo import DEMO_FR, DEMO_MC, DEMO_PASSWORD, demo_username
-from ledgers.core.management.commands.seed_demo import seeders
+from ledgers.core.demo import DEMO_FR, DEMO_MC, DEMO_PASSWORD, demo_houses, demo_username, seeding_only
+from ledgers.core.forking import second_process_possible
+from ledgers.core.management.commands.seed_demo import houses_apart, seeders
 from ledgers.core.models import Establishment, GamingTable, Location, Membership, Room, Seance
 from ledgers.registers.models import Entry, EntryKind, Register
 from ledgers.registers.verification import verify_register
@@ -22,7 +25,10 @@ def counts() -> dict[str, int]:
     return {model.__name__: model.objects.count() for model in models}
 
 
-def test_seed_demo_is_idempotent_and_its_ledgers_verify(db):
+def test_seed_demo_is_idempotent_and_its_ledgers_verify(transactional_db):
+    """Outside a transaction, on the suite's PostgreSQL: each house seeded by a process of its own
+    where the machine has two cores (``houses_apart``), the second run as well."""
+    assert houses_apart() == second_process_possible()
     out = StringIO()
     call_command("seed_demo", stdout=out)
     first = counts()
@@ -54,6 +60,30 @@ def test_seed_demo_is_idempotent_and_its_ledgers_verify(db):
     assert demo_username(DEMO_MC, "scj") in printed and demo_username(DEMO_FR, "police") in printed
     scj = get_user_model().objects.get(username=demo_username(DEMO_MC, "scj"))
     assert scj.check_password(DEMO_PASSWORD) and scj.memberships.get().role == "scj"
+
+
+def test_a_seeder_seeds_both_houses_or_the_one_it_is_given():
+    assert demo_houses() == (DEMO_MC, DEMO_FR)
+    with seeding_only(DEMO_FR):
+        assert demo_houses() == (DEMO_FR,)
+    assert demo_houses() == (DEMO_MC, DEMO_FR)
+
+
+def test_the_houses_are_seeded_apart_on_postgresql_with_a_core_each(monkeypatch):
+    assert houses_apart() == second_process_possible()  # the suite's PostgreSQL, outside a transaction
+    unable = [
+        (os, "sched_getaffinity", lambda pid: {0}),
+        (multiprocessing.current_process(), "daemon", True),  # a worker pool's: may not have children
+        (connection, "vendor", "sqlite"),
+    ]
+    for target, name, value in unable:
+        with monkeypatch.context() as patched:
+            patched.setattr(target, name, value)
+            assert not houses_apart(), name
+
+
+def test_the_houses_are_seeded_together_in_a_callers_transaction(db):
+    assert connection.in_atomic_block and not houses_apart()
 
 
 def test_a_seeder_runs_after_the_apps_whose_data_it_builds_on():

@@ -4,14 +4,25 @@ import importlib
 import importlib.util
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from functools import partial
+from io import StringIO
 from types import ModuleType
+from typing import TextIO
 
 from django.apps import apps
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
-from django.db import connection
+from django.core.management.base import BaseCommand, CommandError, OutputWrapper
+from django.db import connection, connections
 
-from ledgers.core.demo import DEMO_PASSWORD, close_past_seances, demo_cast, demo_logins
+from ledgers.core.demo import (
+    DEMO_PASSWORD,
+    ORGANISATION,
+    close_past_seances,
+    demo_cast,
+    demo_logins,
+    seeding_only,
+)
+from ledgers.core.forking import forked, second_process_possible
 
 
 def seeders() -> list[ModuleType]:
@@ -83,6 +94,35 @@ def savepoints_not_taken() -> Iterator[None]:
         del connection.savepoint
 
 
+def seed_houses(domains: list[ModuleType], stdout: TextIO) -> None:
+    """The domains' data of the demo establishments seeded here (``demo_houses``), then their past
+    séances closed."""
+    for seeder in domains:
+        seeder.seed(stdout=stdout)
+    close_past_seances(stdout=stdout)
+
+
+def houses_apart() -> bool:
+    """Whether each demo establishment is seeded by a process of its own, both at once (their data
+    are their own once the organisation is committed): on PostgreSQL (SQLite takes one writer at a
+    time), with a core for each process, and outside a caller's transaction (whose rows another
+    connection would not see)."""
+    return connection.vendor == "postgresql" and not connection.in_atomic_block and second_process_possible()
+
+
+def house_seeded(code: str, domains: list[ModuleType]) -> str:
+    """What a forked process does: the establishment ``code`` seeded on a connection of its own
+    (the one closed before forking reopens here), its commits not awaited as in the parent; gives
+    its lines, written by the parent."""
+    out = StringIO()
+    try:
+        with seeding_only(code), commits_not_awaited():
+            seed_houses(domains, OutputWrapper(out))
+    finally:
+        connections.close_all()
+    return out.getvalue()
+
+
 class Command(BaseCommand):
     help = (
         "Crée (ou complète) les casinos de démonstration de Monte-Carlo et de Nice : organisation, "
@@ -102,10 +142,30 @@ class Command(BaseCommand):
             for seeder in domains:
                 if hasattr(seeder, "prepare_tables"):
                     seeder.prepare_tables(stdout=self.stdout)
-            for seeder in domains:
-                seeder.seed(stdout=self.stdout)
-            close_past_seances(stdout=self.stdout)
+            if houses_apart():
+                self.seed_apart(domains)
+            else:
+                seed_houses(domains, self.stdout)
         self.print_logins(url)
+
+    def seed_apart(self, domains: list[ModuleType]) -> None:
+        """Each demo establishment seeded by a forked process, both at once. This process's
+        connections are closed first, so that no socket is shared across the fork. Each one's
+        lines are written whole once all are done; then the first error is raised."""
+        connections.close_all()
+        waiting = [forked(partial(house_seeded, code, domains), name=f"the seed of {code}") for code in ORGANISATION]
+        outcomes: list[str | Exception] = []
+        for result in waiting:  # every process waited for, even after one failed
+            try:
+                outcomes.append(result())
+            except Exception as exc:
+                outcomes.append(exc)
+        for outcome in outcomes:
+            if isinstance(outcome, str):
+                self.stdout.write(outcome, ending="")
+        for outcome in outcomes:
+            if isinstance(outcome, Exception):
+                raise outcome
 
     def print_logins(self, url: str) -> None:
         rows = [("Identifiant", "Rôle", "Établissement", "Mot de passe")]
