@@ -16,13 +16,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Max, Model, Subquery
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.db import TXID_COLUMN
 
-from .models import Entry
+from .models import SYSTEM_ACTOR, SYSTEM_ROLE, Entry
 
 if TYPE_CHECKING:
     from .digests import Sealed
@@ -220,10 +221,6 @@ def scan_entries(using: str = DEFAULT_DB_ALIAS, since: int = 0, limit_per_model:
 
     With ``since``, the entries and history rows of that transaction and later (and every
     unstamped history row), read through the transaction-id indexes."""
-    from django.contrib.auth import get_user_model
-
-    from .models import SYSTEM_ACTOR, SYSTEM_ROLE
-
     connection = connections[using]
     if connection.vendor != "postgresql":
         return None
@@ -251,7 +248,9 @@ def scan_entries(using: str = DEFAULT_DB_ALIAS, since: int = 0, limit_per_model:
         )
     entries, txid = q(Entry._meta.db_table), q(TXID_COLUMN)
     # One read of the entries, kept as what the checks need of each (``e``): grouped by register
-    # and transaction for all but the objects named, which are expanded from it. Each NOT EXISTS
+    # and transaction for all but the objects named, which are expanded from it (an aggregate of
+    # their JSON in the groups is planned at 8 kB a group, and spilled nearly every entry to disk
+    # to hash the groups). Each NOT EXISTS
     # stands alone in its branch so the planner makes it one hash anti-join (inside an OR it
     # became a lookup per history row). The objects named are grouped by transaction and model:
     # the planner takes each JSON expansion for a hundred rows, so one row per object named was
