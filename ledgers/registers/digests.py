@@ -37,19 +37,44 @@ from .written import digested, note_digested, note_written
 BATCH = 2000
 
 
-def row_digest(columns_json: str | dict) -> str:
-    columns = orjson.loads(columns_json) if isinstance(columns_json, str) else columns_json
+def row_digest(columns: dict[str, str | None]) -> str:
     return hashlib.sha256(canonical_json(columns)).hexdigest()
 
 
+# Types whose text is that of their JSON value (``to_jsonb(x) #>> '{}'`` is ``x::text``): read as
+# text, which spares the server the JSON of every column; the others (dates and times, JSON) go
+# through it.
+PLAIN_TYPES = frozenset({"bigint", "integer", "smallint", "numeric", "boolean", "text", "character varying"})
+
+
+@cache  # a table's columns change only with a migration, which every process is restarted after
+def _table_columns(table: str, using: str) -> tuple[tuple[str, str], ...]:
+    """(name, type) of every column of ``table`` (the transaction stamp included), in order."""
+    with connections[using].cursor() as cursor:
+        cursor.execute(
+            "SELECT attname, atttypid::regtype::text FROM pg_attribute WHERE attrelid = %s::regclass "
+            "AND attnum > 0 AND NOT attisdropped ORDER BY attnum",
+            [connections[using].ops.quote_name(table)],
+        )
+        return tuple(cursor.fetchall())
+
+
 def _columns(history: type[Model], using: str) -> str:
-    """(object pk, history id, the row's columns as JSON text) of the row ``h`` of ``history``."""
+    """(object pk, history id, then each column's value as JSON text gives it, in the order of
+    ``_table_columns``) of the row ``h`` of ``history``: ``_row_digest`` of them is its digest."""
     q = connections[using].ops.quote_name
     pk, object_pk = q(history._meta.pk.column), q(history._meta.get_field(_object_pk(history)).column)
-    return (
-        f"h.{object_pk}, h.{pk}, "
-        f"(SELECT jsonb_object_agg(c.key, c.value #>> '{{}}') FROM jsonb_each(to_jsonb(h)) c)::text"
+    values = (
+        f"h.{q(name)}::text" if kind in PLAIN_TYPES else f"to_jsonb(h.{q(name)}) #>> '{{}}'"
+        for name, kind in _table_columns(history._meta.db_table, using)
     )
+    return f"h.{object_pk}, h.{pk}, {', '.join(values)}"
+
+
+def _row_digest(history: type[Model], using: str, values: Sequence[str | None]) -> str:
+    """The digest of the row whose ``_columns`` values (after its object pk and id) are ``values``."""
+    names = (name for name, _kind in _table_columns(history._meta.db_table, using))
+    return row_digest(dict(zip(names, values, strict=True)))
 
 
 def _columns_sql(history: type[Model], where: str, using: str) -> str:
@@ -91,15 +116,15 @@ def transaction_digests(names: dict[str, list[int]], using: str = DEFAULT_DB_ALI
                 rows = known[label]
             else:
                 cursor.execute(_this_transaction(history, using), [list(pks)])
-                rows = _digests(cursor.fetchall())
+                rows = _digests(history, using, cursor.fetchall())
             if rows:
                 digests[label] = rows
     return digests
 
 
-def _digests(rows: Iterable[tuple[object, int, str]]) -> dict[str, str]:
-    """{history id: digest} of ``_columns`` rows, in the order of their ids."""
-    return {str(hid): row_digest(columns) for _pk, hid, columns in sorted(rows, key=lambda row: row[1])}
+def _digests(history: type[Model], using: str, rows: Iterable[tuple]) -> dict[str, str]:
+    """{history id: digest} of ``_columns`` rows of ``history``, in the order of their ids."""
+    return {str(row[1]): _row_digest(history, using, row[2:]) for row in sorted(rows, key=lambda row: row[1])}
 
 
 def update_with_history(
@@ -153,7 +178,7 @@ def update_with_history(
     with connection.cursor() as cursor:
         cursor.execute(sql, [*update_params, now, reason, user.pk, pks, pks])
         rows = cursor.fetchall()
-    note_digested(model, pks, _digests(rows), using)
+    note_digested(model, pks, _digests(history, using, rows), using)
 
 
 def _object_pk(history: type[Model]) -> str:
@@ -168,7 +193,7 @@ def stored_digests(label: str, hids: Iterable[int], using: str = DEFAULT_DB_ALIA
     sql = _columns_sql(history, f"h.{q(history._meta.pk.column)} = ANY(%s)", using)
     with connections[using].cursor() as cursor:
         cursor.execute(sql, [list(hids)])
-        return {hid: (pk, row_digest(columns)) for pk, hid, columns in cursor.fetchall()}
+        return {row[1]: (row[0], _row_digest(history, using, row[2:])) for row in cursor.fetchall()}
 
 
 # {model label: {history id: {digest: (register number, seq)}}}: the digests entries sealed, each

@@ -6,8 +6,9 @@ card unit's status, a die's location…): the services do so, writing a history 
 entry in the same transaction. A change made behind the services leaves the object's row unlike
 its latest history row (``state``), and a history row forged to match leaves a row that no entry
 shares a transaction with (``transaction``), or, copying a real entry's transaction id, a row
-whose object no entry of that transaction names in its hashed ``written`` (``unnamed``). Both
-checks are read streamed, one pass per table.
+whose object no entry of that transaction names in its hashed ``written`` (``unnamed``). The
+state check streams each table once; the transaction check reads the entries once, with the
+other checks that read them (``scan_entries``).
 """
 
 from collections.abc import Iterator
@@ -15,13 +16,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Max, Model, Subquery
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.db import TXID_COLUMN
 
-from .models import Entry
+from .models import SYSTEM_ACTOR, SYSTEM_ROLE, Entry
 
 if TYPE_CHECKING:
     from .digests import Sealed
@@ -174,31 +176,57 @@ def _merge(rows: Iterator[tuple], logged: Iterator[tuple]) -> Iterator[tuple[tup
             row, log = next(rows, None), next(logged, None)
 
 
-def since_clause(since: int, alias: str = "") -> str:
-    """`` AND`` the SQL condition that keeps the rows of transaction ``since`` and later; nothing
-    when 0 (every row). Transaction ids only grow, so an incremental verification bounds its reads
-    by them."""
-    return f" AND {alias}{TXID_COLUMN} >= {int(since)}" if since else ""
+# A history row and the entries of its transaction are written within one transaction: their
+# clocks cannot be further apart than the longest transaction (bulk imports included).
+TRANSACTION_WINDOW = "1 hour"
 
 
-def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS, since: int = 0) -> list[ObjectFinding]:
-    """History rows of regulated models that share their transaction with no register entry, or
-    whose object no entry of their transaction names (PostgreSQL: the ``ledgers_txid`` column of
-    ledgers.core.db; rows stamped 0 predate it; NULL means inserted with the triggers off).
+@dataclass(frozen=True)
+class EntryScan:
+    """What the checks that read the entries found, in one scan of them (``scan_entries``):
+    ``transactions`` (``check_transactions``), ``history_time`` (the first history row dated
+    outside its transaction's entries), ``run`` ((register id, seq) of the first entry stamped with
+    a transaction whose other entries of its register are not next to it) and ``actor`` ((register
+    id, seq, whether its account is another author's) of the first entry whose account is not its
+    author)."""
 
-    Entries of format 2 name, in their hashed ``written``, the objects their transaction wrote
-    before them; a transaction with an entry of format 1 (which names none) is held to the
-    window check alone. The other way round, an object an entry names must still have its
-    history row of that transaction: one deleted is reported (``deleted_history``). The models of
-    ``CREATION_EXEMPT`` are held from their first change on (their creation row needs no entry,
-    yet an entry that names it finds it). One pass over
-    every history table against the entries, the first ``limit_per_model`` rows of each model by
-    history id; with ``since``, the history rows and entries of that transaction and later (and
-    every unstamped history row)."""
+    transactions: list[ObjectFinding]
+    history_time: ObjectFinding | None
+    run: tuple[int, int] | None
+    actor: tuple[int, int, bool] | None
+
+
+def scan_entries(using: str = DEFAULT_DB_ALIAS, since: int = 0, limit_per_model: int = 1) -> EntryScan | None:
+    """The checks that hold the entries to each other and to the history rows, from one read of
+    the entries (PostgreSQL: the ``ledgers_txid`` column of ledgers.core.db; None elsewhere). The
+    entries are read once, grouped by register and transaction; each check reads those groups:
+
+    - transactions: history rows of regulated models that share their transaction with no
+      register entry, or whose object no entry of their transaction names (rows stamped 0 predate
+      the stamp; NULL means inserted with the triggers off). Entries of format 2 name, in their
+      hashed ``written``, the objects their transaction wrote before them; a transaction with an
+      entry of format 1 (which names none) is held to the window check alone. The other way
+      round, an object an entry names must still have its history row of that transaction: one
+      deleted is reported (``deleted_history``). The models of ``CREATION_EXEMPT`` are held from
+      their first change on (their creation row needs no entry, yet an entry that names it finds
+      it). The first ``limit_per_model`` rows of each model by history id.
+    - history times: a history row's time lies within its transaction's entries' times (a history
+      row forged later with an earlier transaction's id does not); the first by model and id.
+    - runs: a transaction holds the register's lock from its first append to its commit, so the
+      entries it writes in one register are consecutive; the first break by register and seq.
+    - authors: the author account kept beside an entry (used by maker ≠ checker) is the login its
+      hash seals; an entry without an account is the system's, and the system's marker has no
+      account. The first entry (by register and seq) whose account is not its author, else the
+      first whose account and system marker disagree.
+
+    With ``since``, the entries and history rows of that transaction and later (and every
+    unstamped history row), read through the transaction-id indexes."""
     connection = connections[using]
     if connection.vendor != "postgresql":
-        return []
+        return None
     q = connection.ops.quote_name
+    user = get_user_model()
+    username = q(user._meta.get_field(user.USERNAME_FIELD).column)
     branches, by_table = [], {}
     for model, history in tracked_models():
         if model._meta.label in EXEMPT:
@@ -215,41 +243,66 @@ def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS, 
         )
         branches.append(
             f"SELECT '{history._meta.db_table}' AS tbl, '{model._meta.label}' AS label, h.{hid} AS hid, "
-            f"h.{pk}::text AS pk, h.{q(TXID_COLUMN)} AS txid, {held} AS held FROM {table} h"
+            f"h.{pk}::text AS pk, h.{q(TXID_COLUMN)} AS txid, h.history_date AS at, {held} AS held FROM {table} h"
             + (f" WHERE h.{q(TXID_COLUMN)} IS NULL OR h.{q(TXID_COLUMN)} >= {int(since)}" if since else "")
         )
-    if not branches:
-        return []
     entries, txid = q(Entry._meta.db_table), q(TXID_COLUMN)
-    # Each NOT EXISTS stands alone in its branch so the planner makes it one hash anti-join
-    # (inside an OR it became a lookup per history row). The objects named are grouped by
-    # transaction and model: the planner takes each JSON expansion for a hundred rows, so one row
-    # per object named was planned as billions, hashed in tens of thousands of batches, where
-    # the groups are estimated from the transaction ids' statistics.
+    # One read of the entries, kept as what the checks need of each (``e``): grouped by register
+    # and transaction for all but the objects named, which are expanded from it (an aggregate of
+    # their JSON in the groups is planned at 8 kB a group, and spilled nearly every entry to disk
+    # to hash the groups). Each NOT EXISTS
+    # stands alone in its branch so the planner makes it one hash anti-join (inside an OR it
+    # became a lookup per history row). The objects named are grouped by transaction and model:
+    # the planner takes each JSON expansion for a hundred rows, so one row per object named was
+    # planned as billions, hashed in tens of thousands of batches. The rows out of their window
+    # are materialized so that their join is planned for all its rows (one hash join) rather
+    # than for the first one the LIMIT asks for, which scans the transactions once per history
+    # row when, as it should, none is out of its window.
+    window = f"interval '{TRANSACTION_WINDOW}'"
     sql = (
-        f"WITH h AS MATERIALIZED ({' UNION ALL '.join(branches)}), "
-        f"tx AS MATERIALIZED (SELECT e.{txid} AS txid, bool_or(e.written IS NULL) AS format1 "
-        f"FROM {entries} e WHERE e.{txid} <> 0{since_clause(since, 'e.')} GROUP BY e.{txid}), "
-        f"named AS MATERIALIZED (SELECT e.{txid} AS txid, w.key AS label, array_agg(p.value::text) AS pks "
-        f"FROM {entries} e CROSS JOIN LATERAL jsonb_each(e.written) w "
-        f"CROSS JOIN LATERAL jsonb_array_elements(w.value) p "
-        f"WHERE e.written IS NOT NULL AND e.{txid} <> 0{since_clause(since, 'e.')} GROUP BY 1, 2), "
-        f"bad AS (SELECT tbl, hid, pk, txid, 'unstamped' AS why FROM h WHERE txid IS NULL UNION ALL "
-        f"SELECT tbl, hid, pk, txid, 'no_entry' FROM h WHERE held AND txid <> 0 AND NOT EXISTS "
-        f"(SELECT 1 FROM tx WHERE tx.txid = h.txid) UNION ALL "
-        f"SELECT h.tbl, h.hid, h.pk, h.txid, 'unnamed' FROM h JOIN tx ON tx.txid = h.txid AND NOT tx.format1 "
-        f"WHERE h.held AND NOT EXISTS "
-        f"(SELECT 1 FROM named n WHERE n.txid = h.txid AND n.label = h.label AND h.pk = ANY(n.pks)) "
-        f"UNION ALL SELECT t.tbl, NULL, n.pk, n.txid, 'deleted_history' "
-        f"FROM (SELECT txid, label, unnest(pks) AS pk FROM named) n "
+        f"WITH e AS MATERIALIZED (SELECT e.register_id, e.{txid} AS txid, e.seq, e.recorded_at AS at, "
+        "e.written IS NULL AS format1, CASE WHEN e.written <> '{}'::jsonb THEN e.written END AS written, "
+        f"e.actor_user_id IS NOT NULL AND u.{username} IS DISTINCT FROM e.actor AS not_author, "
+        "(e.actor_user_id IS NULL) <> (e.actor = %s AND e.role = %s) AS unmarked "
+        f"FROM {entries} e LEFT JOIN {q(user._meta.db_table)} u ON u.{q(user._meta.pk.column)} = e.actor_user_id"
+        f"{f' WHERE e.{txid} >= {int(since)}' if since else ''}), "
+        "g AS MATERIALIZED (SELECT register_id, txid, count(*) AS n, min(seq) AS first, max(seq) AS last, "
+        "min(at) AS lo, max(at) AS hi, bool_or(format1) AS format1, "
+        "min(seq) FILTER (WHERE not_author) AS not_author, min(seq) FILTER (WHERE unmarked) AS unmarked "
+        "FROM e GROUP BY 1, 2), "
+        "tx AS MATERIALIZED (SELECT txid, bool_or(format1) AS format1, min(lo) AS lo, max(hi) AS hi "
+        "FROM g WHERE txid <> 0 GROUP BY txid), "
+        "named AS MATERIALIZED (SELECT e.txid, w.key AS label, array_agg(p.value::text) AS pks "
+        "FROM e CROSS JOIN LATERAL jsonb_each(e.written) w CROSS JOIN LATERAL jsonb_array_elements(w.value) p "
+        "WHERE e.written IS NOT NULL AND e.txid <> 0 GROUP BY 1, 2), "
+        f"h AS MATERIALIZED ({' UNION ALL '.join(branches)}), "
+        "bad AS (SELECT tbl, hid, pk, txid, 'unstamped' AS why FROM h WHERE txid IS NULL UNION ALL "
+        "SELECT tbl, hid, pk, txid, 'no_entry' FROM h WHERE held AND txid <> 0 AND NOT EXISTS "
+        "(SELECT 1 FROM tx WHERE tx.txid = h.txid) UNION ALL "
+        "SELECT h.tbl, h.hid, h.pk, h.txid, 'unnamed' FROM h JOIN tx ON tx.txid = h.txid AND NOT tx.format1 "
+        "WHERE h.held AND NOT EXISTS "
+        "(SELECT 1 FROM named n WHERE n.txid = h.txid AND n.label = h.label AND h.pk = ANY(n.pks)) "
+        "UNION ALL SELECT t.tbl, NULL, n.pk, n.txid, 'deleted_history' "
+        "FROM (SELECT txid, label, unnest(pks) AS pk FROM named) n "
         f"JOIN (VALUES {', '.join(['(%s, %s)'] * len(by_table))}) AS t (tbl, label) ON t.label = n.label "
-        f"WHERE NOT EXISTS (SELECT 1 FROM h WHERE h.txid = n.txid AND h.label = n.label AND h.pk = n.pk)), "
-        f"ranked AS (SELECT tbl, hid, pk, txid, why, row_number() OVER (PARTITION BY tbl ORDER BY hid, txid) AS n "
-        f"FROM bad) SELECT tbl, hid, pk, txid, why FROM ranked WHERE n <= %s ORDER BY tbl, hid, txid"
+        "WHERE NOT EXISTS (SELECT 1 FROM h WHERE h.txid = n.txid AND h.label = n.label AND h.pk = n.pk)), "
+        "ranked AS (SELECT tbl, hid, pk, txid, why, row_number() OVER (PARTITION BY tbl ORDER BY hid, txid) AS n "
+        "FROM bad), "
+        "late AS MATERIALIZED (SELECT h.tbl, h.hid, h.pk FROM h JOIN tx ON tx.txid = h.txid "
+        f"WHERE h.at NOT BETWEEN tx.lo - {window} AND tx.hi + {window}) "
+        # Every finding in one answer: what (its order), then the columns of each.
+        "SELECT 0, tbl, hid, pk, txid, why FROM ranked WHERE n <= %s UNION ALL "
+        "(SELECT 1, tbl, hid, pk, NULL, NULL FROM late ORDER BY 2, 3 LIMIT 1) UNION ALL "
+        "(SELECT 2, NULL, register_id, NULL, last, NULL FROM g WHERE txid <> 0 AND last - first + 1 <> n "
+        "ORDER BY 3, 5 LIMIT 1) UNION ALL "
+        "(SELECT 3, NULL, register_id, NULL, coalesce(not_author, unmarked), (not_author IS NOT NULL)::text "
+        "FROM g WHERE not_author IS NOT NULL OR unmarked IS NOT NULL "
+        "ORDER BY not_author IS NOT NULL DESC, 3, 5 LIMIT 1) "
+        "ORDER BY 1, 2, 3, 5"
     )
     labels = [value for table, model in by_table.items() for value in (table, model._meta.label)]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*labels, limit_per_model])
+        cursor.execute(sql, [SYSTEM_ACTOR, SYSTEM_ROLE, *labels, limit_per_model])
         found = cursor.fetchall()
     reasons = {
         "unstamped": _("historique n° %(hid)s écrit les déclencheurs désactivés"),
@@ -260,16 +313,38 @@ def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS, 
         ),
     }
     codes = {"unnamed": "unnamed", "deleted_history": "deleted_history"}
-    return [
-        ObjectFinding(
-            by_table[table]._meta.label,
-            by_table[table]._meta.pk.to_python(pk),
-            codes.get(why, "transaction"),
-            str(reasons[why] % {"hid": hid, "txid": txid}),
-            history_id=hid,
-        )
-        for table, hid, pk, txid, why in found
-    ]
+    transactions, history_time, run, actor = [], None, None, None
+    for what, table, hid, pk, txid_or_seq, why in found:
+        if what == 0:
+            model = by_table[table]
+            transactions.append(
+                ObjectFinding(
+                    model._meta.label,
+                    model._meta.pk.to_python(pk),
+                    codes.get(why, "transaction"),
+                    str(reasons[why] % {"hid": hid, "txid": txid_or_seq}),
+                    history_id=hid,
+                )
+            )
+        elif what == 1:
+            model = by_table[table]
+            history_time = ObjectFinding(
+                model._meta.label,
+                model._meta.pk.to_python(pk),
+                "history_time",
+                str(_("historique n° %(hid)s daté hors du temps des entrées de sa transaction") % {"hid": hid}),
+            )
+        elif what == 2:
+            run = (hid, txid_or_seq)
+        else:
+            actor = (hid, txid_or_seq, why == "true")
+    return EntryScan(transactions, history_time, run, actor)
+
+
+def check_transactions(limit_per_model: int = 1, using: str = DEFAULT_DB_ALIAS, since: int = 0) -> list[ObjectFinding]:
+    """The transaction check of ``scan_entries``: nothing where it cannot run (SQLite)."""
+    scanned = scan_entries(using, since, limit_per_model)
+    return [] if scanned is None else scanned.transactions
 
 
 TRANSACTIONS = "transactions"
@@ -358,13 +433,15 @@ def written_since(since: int, using: str = DEFAULT_DB_ALIAS) -> dict[str, set]:
     return written
 
 
-def verify_states(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> list[tuple[str, ObjectFinding | None]]:
+def verify_states(
+    using: str = DEFAULT_DB_ALIAS, since: int = 0, scanned: EntryScan | None = None
+) -> list[tuple[str, ObjectFinding | None]]:
     """(model label, its first problem or None) for every tracked model, then the transaction
-    check (``since``: of that transaction on, see ``check_transactions``): (TRANSACTIONS, None)
-    when sound, one pair per model with a problem otherwise; no transaction check where it cannot
-    run (SQLite). With ``since``, only the objects written from that transaction on are held to
-    their history (``written_since``); every object otherwise. What needs no entry: it can run
-    beside the walk of the chains (``verification.beside``)."""
+    check (``since``: of that transaction on, see ``scan_entries``, given as ``scanned`` or read
+    here): (TRANSACTIONS, None) when sound, one pair per model with a problem otherwise; no
+    transaction check where it cannot run (SQLite). With ``since``, only the objects written from
+    that transaction on are held to their history (``written_since``); every object otherwise.
+    What needs no walk of the chains: it can run beside it (``verification.beside``)."""
     written = written_since(since, using) if since and connections[using].vendor == "postgresql" else None
     checked: list[tuple[str, ObjectFinding | None]] = []
     for model, history in tracked_models():
@@ -374,7 +451,7 @@ def verify_states(using: str = DEFAULT_DB_ALIAS, since: int = 0) -> list[tuple[s
         )
     if connections[using].vendor != "postgresql":
         return checked
-    findings = check_transactions(using=using, since=since)
+    findings = (scanned or scan_entries(using, since)).transactions
     checked += [(finding.model, finding) for finding in findings] if findings else [(TRANSACTIONS, None)]
     return checked
 

@@ -22,9 +22,10 @@ from django.utils import timezone
 import tests.dice.conftest as dice_setup
 import tests.registers.test_cosignatures as cosigning
 from ledgers.dice.models import Die, HistoricalDie
-from ledgers.registers import verification
+from ledgers.registers import evidence, integrity, verification
 from ledgers.registers.digests import stored_digests
 from ledgers.registers.integrity import check_entry_actors
+from ledgers.registers.management.commands import verify_ledgers
 from ledgers.registers.models import Checkpoint, Cosignature, Entry, Register, TreeHead
 from ledgers.registers.services import entry_append, visa_sign
 from ledgers.registers.verification import _rows, snapshot, verify_in_snapshot, verify_whole
@@ -280,6 +281,22 @@ def test_a_second_walk_that_fails_is_an_error_of_the_verification(mc_org, user_i
     with snapshot(shared=True) as exported, pytest.raises((ValueError, RuntimeError), match=expected):
         dict(verify_whole(registers, {}, exported=exported))
     assert Entry.objects.count() > 0  # the connection is the caller's still
+
+
+def test_the_checks_that_read_the_entries_share_one_read_of_them(mc_org, user_in, monkeypatch):
+    """The transaction, run, author and history-time checks of a full run read the entries once."""
+    scene(mc_org, user_in)
+    scans, scan = [], evidence.scan_entries
+
+    def counted(*args):
+        scans.append(args)
+        return scan(*args)
+
+    for module in (evidence, integrity, verify_ledgers):
+        monkeypatch.setattr(module, "scan_entries", counted)
+    call_command("verify_ledgers", stdout=(out := io.StringIO()))
+    assert len(scans) == 1
+    assert all(f"OK\t{name}" in out.getvalue() for name in ("transactions", "entry transactions", "history times"))
 
 
 def test_reg_20_an_entry_without_its_authors_account_and_one_with_anothers_are_named(mc_org, user_in):

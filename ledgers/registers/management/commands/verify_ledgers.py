@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _  # eager: argparse needs real 
 from ledgers.registers import timestamps
 from ledgers.registers.cosign import cosignatures_verify
 from ledgers.registers.digests import Sealed
-from ledgers.registers.evidence import verify_row_digests, verify_states
+from ledgers.registers.evidence import scan_entries, verify_row_digests, verify_states
 from ledgers.registers.integrity import verify_rows
 from ledgers.registers.models import Register, TreeHead
 from ledgers.registers.selectors import registers_named
@@ -175,10 +175,14 @@ class Command(BaseCommand):
                 # runs them while the chains are walked (here, in order, where it cannot).
                 # Incremental: the entries and history rows of the transactions since the seals
                 # (what precedes them was verified when sealed; the full run re-reads it).
+                # The checks that read the entries share one read of them.
                 since = first_unsealed_transaction(database) if since_checkpoint else 0
-                checked = beside(
-                    lambda: (verify_states(database, since), list(verify_rows(database, since))), exported, database
-                )
+
+                def besides() -> tuple[list, list]:
+                    scanned = scan_entries(database, since)
+                    return verify_states(database, since, scanned), list(verify_rows(database, since, scanned))
+
+                checked = beside(besides, exported, database)
             for register, finding in verified:
                 report(register.number, finding)
                 if finding is not None:
