@@ -9,11 +9,13 @@ from pyhanko.sign.validation import validate_pdf_signature
 from pyhanko.sign.validation.status import SignatureCoverageLevel
 from pyhanko_certvalidator import ValidationContext
 
+from ledgers.core.demo import DEMO_FR, DEMO_MC
 from ledgers.core.models import Establishment
 from ledgers.registers.printing import render_register
 from ledgers.reports import demo
 from ledgers.reports.documents import register_pdf
 from ledgers.reports.sealing import SealUnavailable, demo_certificate_create
+from tests.factories import EstablishmentFactory
 
 
 def certificate(path) -> x509.Certificate:
@@ -64,11 +66,14 @@ def test_render_register_command(register, demo_seal, report_files):
     assert validate(sealed.read_bytes(), certificate(demo_seal)).bottom_line
 
 
-def test_demo_seeding_creates_each_certificate_once(mc, fr, report_files):
+def test_demo_seeding_creates_each_certificate_once(mc, report_files):
+    """One certificate for each demo establishment (a house of the user's gets none), made once."""
+    houses = [EstablishmentFactory(code=code, name=f"Démo {code}") for code in (DEMO_MC, DEMO_FR)]
     first = io.StringIO()
     demo.seed(stdout=first)
     created = {p: p.read_bytes() for p in (report_files / "seal").iterdir()}
-    assert len(created) == 2 and mc.name in first.getvalue()
+    assert len(created) == 2 and all(house.name in first.getvalue() for house in houses)
+    assert mc.name not in first.getvalue()
     again = io.StringIO()
     demo.seed(stdout=again)
     assert again.getvalue() == "" and {p: p.read_bytes() for p in created} == created
