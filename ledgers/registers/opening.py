@@ -8,12 +8,13 @@ import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, QuerySet, TextChoices
+from django.db.models import OuterRef, TextChoices
 from django.db.models.functions import JSONObject
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.expressions import ArraySubquery
 from ledgers.core.models import Establishment, GamingTable, Location
+from ledgers.core.prepared import Bound, Prepared
 from ledgers.core.roles import REGULATOR_ROLES, Role
 
 from .kinds import MAIN_COURANTE, get_kind, qualifier_label
@@ -164,7 +165,7 @@ class InService:
 
 def _in_service(establishment: Establishment) -> InService:
     """``InService`` of the house, both read in one query."""
-    tables_read, places_read = _in_service_read().filter(pk=establishment.pk).get()
+    [(tables_read, places_read)] = _in_service_read().read(house=establishment.pk)
     return InService(
         [(row["number"], row["game"]) for row in tables_read],
         [(row["kind"], row["code"], row["name"]) for row in places_read],
@@ -172,15 +173,16 @@ def _in_service(establishment: Establishment) -> InService:
 
 
 @functools.cache
-def _in_service_read() -> QuerySet[Establishment]:
-    """What ``_in_service`` reads of every house, built once: it names no house, and building its
-    subqueries for every read costs more than filtering them."""
+def _in_service_read() -> Prepared[Establishment]:
+    """What ``_in_service`` reads of a house (``Bound`` "house"), compiled once: it names no house,
+    and compiling its subqueries for every read costs more than running them."""
     tables = GamingTable.objects.filter(establishment=OuterRef("pk"), active=True).order_by("number")
     places = Location.objects.filter(establishment=OuterRef("pk"), active=True).order_by("code")
-    return Establishment.objects.annotate(
+    found = Establishment.objects.annotate(
         tables_read=ArraySubquery(tables.values(json=JSONObject(number="number", game="game"))),
         places_read=ArraySubquery(places.values(json=JSONObject(kind="kind", code="code", name="name"))),
-    ).values_list("tables_read", "places_read")
+    )
+    return Prepared(found.values_list("tables_read", "places_read").filter(pk=Bound("house")))
 
 
 def _read(establishment: Establishment) -> InService:

@@ -178,6 +178,7 @@ def seance_days(seances: list[Seance]) -> dict[int, SeanceDay]:
             days |= {seance.pk: _day_of({name: getattr(seance, name) for name in names}) for seance in group}
             continue
         found = Seance.objects.filter(pk__in=[seance.pk for seance in group])
+        # The facts hold ``Bound`` parameters (the house's day): a prepared query gives their values.
         rows = Prepared(found.annotate(**day_facts(est)).values("pk", *names)).read(**house_values(est))
         days |= {row.pop("pk"): _day_of(row) for row in rows}
     return days
