@@ -12,6 +12,7 @@ import hashlib
 import json
 from collections.abc import Iterator
 from datetime import datetime
+from functools import lru_cache
 
 from django.apps import apps
 from django.conf import settings
@@ -58,9 +59,15 @@ def leaf_bytes(register: str, *head) -> bytes:
     return canonical(leaf_dict(register, *head))
 
 
+@lru_cache(maxsize=4096)
+def _leaf_hash(register: str, *head) -> bytes:
+    return merkle.leaf_hash(leaf_bytes(register, *head))
+
+
 def leaf_hashes(leaves: dict[str, list]) -> list[bytes]:
-    """The Merkle leaves, in register number order (Unicode code points)."""
-    return [merkle.leaf_hash(leaf_bytes(number, *leaves[number])) for number in sorted(leaves)]
+    """The Merkle leaves, in register number order (Unicode code points). A register's leaf is
+    hashed once for the many tree heads that repeat it (one at each sealing of its house)."""
+    return [_leaf_hash(number, *leaves[number]) for number in sorted(leaves)]
 
 
 def signed_document(tree_head: TreeHead) -> dict:
@@ -224,7 +231,12 @@ def verify_tree_heads(
         name = f"{establishment.code} têtes d'arbre"
         prev, expected, newest = GENESIS_HASH, 1, None
         found = None
-        tree_heads = TreeHead.objects.using(using).filter(establishment=establishment).order_by("number")
+        tree_heads = (
+            TreeHead.objects.using(using)
+            .filter(establishment=establishment)
+            .select_related("establishment")
+            .order_by("number")
+        )
         if newest_only:
             *before, last = reversed(tree_heads.reverse()[:2])
             if before:

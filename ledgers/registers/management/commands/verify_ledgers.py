@@ -183,6 +183,18 @@ class Command(BaseCommand):
                     return verify_states(database, since, scanned), list(verify_rows(database, since, scanned))
 
                 checked = beside(besides, exported, database)
+            # The table counts are the whole tables': the daily run leaves them to the full one.
+            counts = not witness and not since_checkpoint
+            # The stored tree heads need no entry either: checked beside the walk too.
+            tree_heads = (
+                None
+                if numbers
+                else beside(
+                    lambda: list(verify_tree_heads(database, counts=counts, newest_only=since_checkpoint)),
+                    exported,
+                    database,
+                )
+            )
             for register, finding in verified:
                 report(register.number, finding)
                 if finding is not None:
@@ -200,13 +212,11 @@ class Command(BaseCommand):
                 with path.open(encoding="utf-8") as lines:
                     finding = verify_against_export(lines, using=database)
                 report(_("export %(path)s") % {"path": path}, finding)
-            # The table counts are the whole tables': the daily run leaves them to the full one.
-            counts = not witness and not since_checkpoint
             for document in documents:
                 for label, finding in verify_against_tree_head(document, database, counts=counts):
                     report(label, finding)
-            if not numbers:
-                for label, finding in verify_tree_heads(database, counts=counts, newest_only=since_checkpoint):
+            if tree_heads is not None:
+                for label, finding in tree_heads():
                     report(label, finding)
             # Tokens are checked (the stored tree heads' without register numbers) but their authority is not.
             tokens = any(document.get("timestamp_token") for document in documents) or (
