@@ -315,18 +315,18 @@ def verify_whole(
     caller's snapshot: what each walk is held to read for all at once (``prepare_whole``), then
     their entries in one scan in the order of the registers' ids; given in the order of
     ``registers`` once all are walked. With the snapshot ``exported`` (``snapshot`` with
-    ``shared``) and entries enough, a second process walks part of the registers in it meanwhile
-    (``_walked_elsewhere``): the walk is the client's work, and it takes two cores. Prepared and
-    forked when called, walked as the answer is read."""
-    prepared = prepare_whole(registers, anchors, using)
+    ``shared``) and entries enough, a second process prepares and walks part of the registers in
+    it meanwhile (``_walked_elsewhere``): the walk is the client's work, and it takes two cores.
+    Forked and prepared when called, walked as the answer is read."""
     walked = sorted({register.pk: register for register in registers}.values(), key=lambda register: register.pk)
-    elsewhere = _part_elsewhere(walked, prepared) if exported is not None else []
+    elsewhere = _part_elsewhere(walked) if exported is not None else []
     # Forked now, before the caller starts threads of its own (``beside``): a thread's locks would
-    # be copied held.
-    waiting = _walked_elsewhere(elsewhere, prepared, exported, using, head, gathered) if elsewhere else None
+    # be copied held. Each process then reads what its own walks are held to.
+    waiting = _walked_elsewhere(elsewhere, anchors, exported, using, head, gathered) if elsewhere else None
+    here = [register for register in walked if register not in elsewhere]
+    prepared = prepare_whole(here, anchors, using)
 
     def found_in_order() -> Iterator[tuple[Register, Finding | None]]:
-        here = [register for register in walked if register not in elsewhere]
         pks = [register.pk for register in here if isinstance(prepared[register.pk], Prepared)]
         rows = _rows_whole(pks, using) if pks else iter(())
         try:
@@ -347,15 +347,11 @@ def verify_whole(
 ELSEWHERE_FROM = 200_000
 
 
-def _part_elsewhere(walked: list[Register], prepared: "dict[int, Prepared | Finding]") -> list[Register]:
-    """The registers a second process is to walk: about half the entries (the largest registers
-    shared out first), where the machine has cores for two, this process may fork one, and there
-    are ``ELSEWHERE_FROM`` entries or more; none otherwise."""
-    sizes = {
-        register.pk: ready.head_seq - ready.walk.start + 1
-        for register in walked
-        if isinstance(ready := prepared[register.pk], Prepared)
-    }
+def _part_elsewhere(walked: list[Register]) -> list[Register]:
+    """The registers a second process is to walk: about half the entries by the registers' heads
+    (the largest registers shared out first), where the machine has cores for two, this process
+    may fork one, and there are ``ELSEWHERE_FROM`` entries or more; none otherwise."""
+    sizes = {register.pk: register.head_seq for register in walked}
     if sum(sizes.values()) < ELSEWHERE_FROM or len(sizes) < 2:
         return []
     if not second_process_possible():
@@ -373,21 +369,23 @@ def _part_elsewhere(walked: list[Register], prepared: "dict[int, Prepared | Find
 
 def _walked_elsewhere(
     registers: list[Register],
-    prepared: "dict[int, Prepared | Finding]",
+    anchors: dict[str, dict[int, tuple[str, str]]],
     exported: str,
     using: str,
     head: bool,
     gathered: Sealed | None,
 ) -> Callable[[], tuple[dict[int, Finding | None], Sealed]]:
-    """``registers`` walked by a forked process in the snapshot ``exported``, on a connection of its
-    own (a thread's: the connection the process inherits is its parent's, never used there), while
-    the caller walks the others. Gives what waits for ({register id: finding}, the digests its
-    walks gathered); an error there is raised here."""
+    """``registers`` prepared and walked by a forked process in the snapshot ``exported``, on a
+    connection of its own (a thread's: the connection the process inherits is its parent's, never
+    used there), while the caller prepares and walks the others. Gives what waits for ({register
+    id: finding}, the digests its walks gathered); an error there is raised here."""
 
     def walk() -> tuple[dict[int, Finding | None], Sealed]:
         sealed: Sealed | None = None if gathered is None else {}
-        pks = [register.pk for register in registers]
-        found = {r.pk: f for r, f in _walks(registers, prepared, _rows_whole(pks, using), using, head, sealed)}
+        prepared = prepare_whole(registers, anchors, using)
+        pks = [register.pk for register in registers if isinstance(prepared[register.pk], Prepared)]
+        rows = _rows_whole(pks, using) if pks else iter(())
+        found = {r.pk: f for r, f in _walks(registers, prepared, rows, using, head, sealed)}
         return found, sealed or {}
 
     # The thread of ``beside`` is the forked process's own: started there.

@@ -23,6 +23,7 @@ import tests.dice.conftest as dice_setup
 import tests.registers.test_cosignatures as cosigning
 from ledgers.dice.models import Die, HistoricalDie
 from ledgers.registers import evidence, integrity, verification
+from ledgers.registers.checkpoints import checkpoint_mac
 from ledgers.registers.digests import stored_digests
 from ledgers.registers.integrity import check_entry_actors
 from ledgers.registers.management.commands import verify_ledgers
@@ -225,17 +226,25 @@ def test_reg_20_the_registers_read_in_one_scan_find_what_each_one_read_alone_fin
 
 
 def test_reg_20_registers_walked_by_a_second_process_give_what_one_process_finds(mc_org, user_in, monkeypatch):
-    """Above ``ELSEWHERE_FROM`` entries a forked process walks about half the registers in the
-    exported snapshot: the findings and the history digests gathered are those of one walk."""
+    """Above ``ELSEWHERE_FROM`` entries a forked process reads the seals of about half the registers
+    and walks them in the exported snapshot: the findings and the history digests gathered are
+    those of one walk."""
     edited, cut, sound = registers_edited_cut_and_sound(mc_org, user_in)
+    staff = staff_for(mc_org.est, user_in)
+    forged = opened_register(mc_org.est, staff, qualifier="D")
+    write(forged, staff, 3)
+    entry = Entry.objects.get(register=forged, seq=3)
+    fields = {"seq": 3, "entry_hash": entry.entry_hash, "created_at": entry.recorded_at}
+    Checkpoint.objects.create(
+        register=forged, mac=checkpoint_mac(b"guessed", register=forged.number, **fields), **fields
+    )
     registers = list(Register.objects.order_by("-number"))
     monkeypatch.setattr(verification, "ELSEWHERE_FROM", 0)
     with snapshot(shared=True) as exported:
-        prepared = verification.prepare_whole(registers, {})
-        assert verification._part_elsewhere(registers, prepared)
+        assert verification._part_elsewhere(registers)
         with monkeypatch.context() as pool:  # a worker pool's process may not have children
             pool.setattr(multiprocessing.current_process(), "daemon", True)
-            assert verification._part_elsewhere(registers, prepared) == []
+            assert verification._part_elsewhere(registers) == []
         gathered_there, gathered_here = {}, {}
         walked = dict(verify_whole(registers, {}, gathered=gathered_there, exported=exported))
         alone = dict(verify_whole(registers, {}, gathered=gathered_here))
@@ -244,6 +253,7 @@ def test_reg_20_registers_walked_by_a_second_process_give_what_one_process_finds
     assert (walked[edited].seq, walked[edited].code) == (3, "entry_hash")
     assert (walked[cut].seq, walked[cut].code) == (3, "missing")
     assert walked[sound] is None
+    assert (walked[forged].seq, walked[forged].code) == (3, "checkpoint_mac")
     assert gathered_there == gathered_here and gathered_here
 
 
