@@ -59,9 +59,16 @@ def leaf_bytes(register: str, *head) -> bytes:
     return canonical(leaf_dict(register, *head))
 
 
-@lru_cache(maxsize=4096)
-def _leaf_hash(register: str, *head) -> bytes:
+@lru_cache(maxsize=4096, typed=True)  # typed: a leaf's 3 and 3.0 (or true) are different bytes
+def _known_leaf_hash(register: str, *head) -> bytes:
     return merkle.leaf_hash(leaf_bytes(register, *head))
+
+
+def _leaf_hash(register: str, *head) -> bytes:
+    try:
+        return _known_leaf_hash(register, *head)
+    except TypeError:  # a document from outside with a list or object where a value goes: hashed as it is
+        return merkle.leaf_hash(leaf_bytes(register, *head))
 
 
 def leaf_hashes(leaves: dict[str, list]) -> list[bytes]:

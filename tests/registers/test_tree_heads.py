@@ -72,6 +72,10 @@ def test_reg_20_tree_heads_chain_and_stand_on_their_own(mc, mc_staff, tmp_path):
     assert newer.prev_hash == head["hash"]
     forged = {**head, "root": "0" * 64}
     assert "signature" in document_problem(forged)
+    # A leaf is hashed once for every head that repeats it, but only a leaf of the same bytes.
+    for seq in (float(head["leaves"][0]["seq"]), [head["leaves"][0]["seq"]]):
+        altered = {**head, "leaves": [{**head["leaves"][0], "seq": seq}, *head["leaves"][1:]]}
+        assert "racine" in document_problem(altered)
     with override_settings(LEDGERS_SIGNING_KEY=new_private_pem()):
         assert "clé inconnue" in document_problem(head)  # the earlier key is no longer published
 
