@@ -114,7 +114,7 @@ def day_prepared(est: Establishment, day: datetime.date) -> None:
     machines in operation, the slot room's staffing (SLOT-50), as the demo names it. The other
     opening check, the JPM's 28 S line (SLOT-38), asks only of the JPMs in service by that day:
     none before the demo's seeding, which puts its jackpots in service."""
-    if staffing_missing(counted_together(**staffing_counts(est, day))):
+    if est.jurisdiction == "FR" and staffing_missing(counted_together(**staffing_counts(est, day))):
         people = staffing_people(est)
         approvals_since(est, day, people)
         staffing_record(establishment=est, date=day, **people)

@@ -73,7 +73,9 @@ def measure(samples: int) -> dict[str, dict]:
     from django.test import Client
 
     from ledgers.core.demo import demo_logins
+    from ledgers.core.serving import ready_to_serve
 
+    ready_to_serve()  # as the server's processes do at their start (casino_compliance/wsgi.py)
     users = get_user_model().objects
     found = {}
     for username, _role, _est in demo_logins():

@@ -4,3 +4,7 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino_compliance.settings")
 application = get_asgi_application()
+
+from ledgers.core.serving import ready_to_serve  # noqa: E402  (once Django is set up)
+
+ready_to_serve()

@@ -4,6 +4,8 @@ returns to supervise, the exchanges to reconcile and the open card incidents. Th
 MC cartier issues cards to a table for the séance, the FR cartier controls the used cards in the
 cabinet, the croupier controls the cards at his table."""
 
+import functools
+
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.functional import Promise
@@ -12,8 +14,8 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.authz import roles_of
 from ledgers.core.dashboard import MainAct, Panel, dashboard_panel, main_acts
 from ledgers.core.models import Establishment
+from ledgers.core.prepared import Bound, PreparedCounts
 from ledgers.core.roles import Role
-from ledgers.core.selectors import counted_together
 
 from . import selectors
 from .domains import rule_id
@@ -26,15 +28,33 @@ def _counts(title: Promise, link: str, lines: list[tuple[Promise, int]]) -> Pane
     return Panel(title, "cards/_panel_counts.html", {"link": link, "lines": lines}, order=50)
 
 
+# What each panel counts in a house, by name.
+COUNTED = {
+    "keepers": {
+        "issued": selectors.issued_units,
+        "control": selectors.awaiting_control,
+        "destruction": selectors.awaiting_destruction,
+    },
+    "inspector": {
+        "issued": selectors.issued_units,
+        "exchanges": selectors.open_exchanges,
+        "incidents": selectors.card_incidents,
+    },
+}
+
+
+@functools.cache
+def _counted(panel: str) -> PreparedCounts:
+    """What ``panel`` counts in a house (``Bound`` "house"), in one query compiled once."""
+    house = Bound("house")
+    return PreparedCounts(**{name: counted(house) for name, counted in COUNTED[panel].items()})
+
+
 @dashboard_panel
 def card_room(request: HttpRequest, establishment: Establishment) -> Panel | None:
     if not roles_of(request.user, establishment) & set(DEPOT_CONTROLLERS[establishment.jurisdiction]):
         return None
-    counted = counted_together(
-        issued=selectors.issued_units(establishment),
-        control=selectors.awaiting_control(establishment),
-        destruction=selectors.awaiting_destruction(establishment),
-    )
+    counted = _counted("keepers").read(house=establishment.pk)
     return _counts(
         _("Journée du cartier"),
         "cards:day",
@@ -50,11 +70,7 @@ def card_room(request: HttpRequest, establishment: Establishment) -> Panel | Non
 def card_inspection(request: HttpRequest, establishment: Establishment) -> Panel | None:
     if Role.INSPECTEUR not in roles_of(request.user, establishment):
         return None
-    counted = counted_together(
-        issued=selectors.issued_units(establishment),
-        exchanges=selectors.open_exchanges(establishment),
-        incidents=selectors.card_incidents(establishment),
-    )
+    counted = _counted("inspector").read(house=establishment.pk)
     return _counts(
         _("File de l'inspecteur"),
         "cards:inspector",

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.catalogue import REQUIREMENTS
 from ledgers.core.models import Establishment, Location, Seance, TableSession
+from ledgers.core.prepared import Bound
 from ledgers.custody.models import (
     GONE_STATUSES,
     WITHDRAWN_STATUSES,
@@ -34,7 +35,7 @@ from .registers import CARDS_IN_SERVICE
 CONTROL_KINDS = (CardEvent.Kind.FIRST_CONTROL, CardEvent.Kind.POST_CONTROL, CardEvent.Kind.PAE_PREPARATION)
 
 
-def units_of(establishment: Establishment) -> QuerySet[CardUnit]:
+def units_of(establishment: Establishment | Bound) -> QuerySet[CardUnit]:
     return CardUnit.objects.filter(establishment=establishment).select_related(
         "location", "supplier", "table_session__table", "table_session__seance", "parent__location"
     )
@@ -86,7 +87,7 @@ def unreconciled_exchanges(unit: CardUnit) -> QuerySet[CardExchange]:
     )
 
 
-def open_exchanges(establishment: Establishment) -> QuerySet[CardExchange]:
+def open_exchanges(establishment: Establishment | Bound) -> QuerySet[CardExchange]:
     """Card exchanges not yet reconciled (CARD-16)."""
     return CardExchange.objects.filter(establishment=establishment, reconciled_at__isnull=True)
 
@@ -110,7 +111,7 @@ def live_sessions(establishment: Establishment) -> QuerySet[TableSession]:
     )
 
 
-def card_incidents(establishment: Establishment) -> QuerySet[Incident]:
+def card_incidents(establishment: Establishment | Bound) -> QuerySet[Incident]:
     return (
         Incident.objects.filter(
             establishment=establishment,
@@ -161,11 +162,11 @@ def out_at_tables(establishment: Establishment) -> list[TableCards]:
     return rows
 
 
-def awaiting_control(establishment: Establishment) -> QuerySet[CardUnit]:
+def awaiting_control(establishment: Establishment | Bound) -> QuerySet[CardUnit]:
     return units_of(establishment).filter(status=ItemStatus.AWAITING_CONTROL, parent__isnull=True)
 
 
-def awaiting_destruction(establishment: Establishment) -> QuerySet[CardUnit]:
+def awaiting_destruction(establishment: Establishment | Bound) -> QuerySet[CardUnit]:
     """Withdrawn units not yet in a planned destruction session."""
     planned = DestructionItem.objects.filter(
         session__establishment=establishment,
@@ -542,7 +543,7 @@ def depot_units(establishment: Establishment) -> QuerySet[CardUnit]:
     )
 
 
-def issued_units(establishment: Establishment) -> QuerySet[CardUnit]:
+def issued_units(establishment: Establishment | Bound) -> QuerySet[CardUnit]:
     """Units out at live tables, as issued (whole units or single decks)."""
     return (
         units_of(establishment)

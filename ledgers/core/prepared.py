@@ -12,7 +12,8 @@ import copy
 import datetime
 from typing import Any, Generic, TypeVar
 
-from django.db import connections
+from django.core.exceptions import EmptyResultSet
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Expression, Field, IntegerField, Model, QuerySet
 from django.db.models.sql.compiler import SQLCompiler
 
@@ -44,20 +45,14 @@ class Prepared(Generic[M]):
         if using not in self._compiled:
             compiler = self.queryset.query.get_compiler(using=using)
             sql, params = compiler.as_sql()  # also sets what making the rows reads (select, klass_info…)
-            # A day or time written into the SQL would be read by every request of the process.
-            held = [p for p in params if isinstance(p, datetime.date | datetime.time | datetime.timedelta)]
-            if held:
-                raise ValueError(f"a prepared query holds {held!r}: give it as a Bound value")
-            self._compiled[using] = compiler, sql, tuple(params)
+            self._compiled[using] = compiler, sql, _shared(params)
         return self._compiled[using]
 
     def read(self, **values: Any) -> list[M]:
         queryset = self.queryset.all()  # a copy, whose query alone is given the compiled SQL
         compiler, sql, params = self._compiler(queryset.db)
         connection = connections[queryset.db]
-        bound = tuple(
-            p.output_field.get_db_prep_value(values[p.name], connection) if isinstance(p, Bound) else p for p in params
-        )
+        bound = _bound(params, values, connection)
         # The compiled state is shared and only read; the connection (one per thread), the SQL's
         # values and the compiler that runs them are this read's own.
         run = copy.copy(compiler)
@@ -65,3 +60,54 @@ class Prepared(Generic[M]):
         run.as_sql = lambda *args, **kwargs: (sql, bound)
         queryset.query.get_compiler = lambda *args, **kwargs: run
         return list(queryset)
+
+
+def counts_sql(querysets: dict[str, QuerySet]) -> tuple[str, list]:
+    """One query whose columns are the numbers of rows of each of ``querysets``, in their order,
+    with its parameters."""
+    parts, params = [], []
+    for queryset in querysets.values():
+        try:
+            sql, part_params = queryset.order_by().values("pk").query.sql_with_params()
+        except EmptyResultSet:  # a filter that can match nothing
+            parts.append("0")
+            continue
+        parts.append(f"(SELECT COUNT(*) FROM ({sql}) AS counted)")
+        params.extend(part_params)
+    return f"SELECT {', '.join(parts)}", params
+
+
+class PreparedCounts:
+    """The numbers of rows of ``querysets`` read in one query (as ``counted_together`` reads
+    them), its SQL compiled once; ``read(**values)`` gives each count by name, each ``Bound``
+    parameter's value taken from ``values``."""
+
+    def __init__(self, **querysets: QuerySet) -> None:
+        self.querysets = querysets
+        self._compiled: tuple[str, tuple] | None = None
+
+    def read(self, **values: Any) -> dict[str, int]:
+        if self._compiled is None:
+            sql, params = counts_sql(self.querysets)
+            self._compiled = sql, _shared(params)
+        sql, params = self._compiled
+        connection = connections[DEFAULT_DB_ALIAS]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, _bound(params, values, connection))
+            return dict(zip(self.querysets, cursor.fetchone(), strict=True))
+
+
+def _shared(params: Any) -> tuple:
+    """The parameters of a query compiled once, which every read shares: refused if they hold a day
+    or a time, which every request of the process would read."""
+    held = [p for p in params if isinstance(p, datetime.date | datetime.time | datetime.timedelta)]
+    if held:
+        raise ValueError(f"a prepared query holds {held!r}: give it as a Bound value")
+    return tuple(params)
+
+
+def _bound(params: tuple, values: dict[str, Any], connection: Any) -> tuple:
+    """``params`` with each ``Bound`` one replaced by its value in ``values``, as the database takes it."""
+    return tuple(
+        p.output_field.get_db_prep_value(values[p.name], connection) if isinstance(p, Bound) else p for p in params
+    )

@@ -7,7 +7,6 @@ from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import DecimalField, F, Model, Q, QuerySet, TextField
 from django.db.models.functions import Cast, JSONObject
@@ -15,6 +14,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.expressions import ArraySubquery
+from ledgers.core.prepared import counts_sql
 
 from .models import Establishment, GamingTable, Location, Membership, RolePeriod, Seance, StaffAccount
 
@@ -26,17 +26,8 @@ M = TypeVar("M", bound=Model)
 
 def counted_together(**querysets: QuerySet) -> dict[str, int]:
     """The number of rows of each queryset, read in one query (a home's counts cost one query, not one each)."""
-    parts, params = [], []
-    for queryset in querysets.values():
-        try:
-            sql, part_params = queryset.order_by().values("pk").query.sql_with_params()
-        except EmptyResultSet:  # a filter that can match nothing
-            parts.append("0")
-            continue
-        parts.append(f"(SELECT COUNT(*) FROM ({sql}) AS counted)")
-        params.extend(part_params)
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {', '.join(parts)}", params)
+        cursor.execute(*counts_sql(querysets))
         return dict(zip(querysets, cursor.fetchone(), strict=True))
 
 

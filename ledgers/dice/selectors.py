@@ -10,6 +10,7 @@ from django.utils import timezone
 from ledgers.core import hooks
 from ledgers.core.dashboard import open_parties
 from ledgers.core.models import Establishment, Seance, TableSession
+from ledgers.core.prepared import Bound
 from ledgers.custody.models import (
     GONE_STATUSES,
     WITHDRAWN_STATUSES,
@@ -28,7 +29,7 @@ from .models import AllocatedDie, DiceAllocation, DiceCheck, DicePair, Die, Play
 from .rules import DICE_GAME
 
 
-def dice_of(establishment: Establishment) -> QuerySet[Die]:
+def dice_of(establishment: Establishment | Bound) -> QuerySet[Die]:
     return Die.objects.filter(establishment=establishment).select_related("location", "pair", "supplier")
 
 
@@ -116,7 +117,7 @@ def quarantined_ids(establishment: Establishment) -> set[int]:
     )
 
 
-def destruction_queue(establishment: Establishment) -> QuerySet[Die]:
+def destruction_queue(establishment: Establishment | Bound) -> QuerySet[Die]:
     """Used or damaged dice in a depot, not yet in a planned destruction (DICE-07, DICE-19)."""
     from django.contrib.contenttypes.models import ContentType
 

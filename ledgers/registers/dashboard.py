@@ -8,6 +8,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from ledgers.core.addresses import Addresses
 from ledgers.core.authz import refusal_of
 from ledgers.core.dashboard import Panel, dashboard_panel
 from ledgers.core.models import Establishment
@@ -32,6 +33,8 @@ class KindGroup:
     registers: list[Register] = field(default_factory=list)
     # Why the volumes may not be visaed together (``visa_role_for_kind``), None when they may.
     together_refusal: Exception | None = None
+    # Each register with the URLs of its page and of the act it awaits, for the groups shown.
+    rows: list[tuple[Register, str, str]] = field(default_factory=list)
 
     @property
     def oldest(self):
@@ -62,7 +65,10 @@ def awaiting_authority(request: HttpRequest, establishment: Establishment) -> Pa
     time (``?registres=N``)."""
     groups = kind_groups(selectors.registers_awaiting_authority(request.user, establishment))
     page = Paginator(groups, AWAITING_PAGE_SIZE).get_page(request.GET.get(AWAITING_PAGE_PARAM))
+    detail, to_open, to_visa = (Addresses(name, 1) for name in ("registers:detail", "registers:open", "registers:visa"))
     for group in page:
+        act = to_open if group.to_open else to_visa
+        group.rows = [(register, detail(register.number), act(register.number)) for register in group.registers]
         if not group.to_open and len(group.registers) > 1:
             group.together_refusal = refusal_of(
                 lambda group=group: visa_role_for_kind(request.user, establishment, group.kind)
@@ -89,9 +95,9 @@ def recent_entries(request: HttpRequest, establishment: Establishment) -> Panel 
     entries = _recent_entries().read(user=request.user.pk, house=establishment.pk)
     if not entries:
         return None
-    return Panel(
-        _("Mes dernières inscriptions"), "registers/_panel_recent_entries.html", {"entries": entries}, order=90
-    )
+    address = Addresses("registers:entry", 2)
+    rows = [(entry, address(entry.register.number, entry.seq)) for entry in entries]
+    return Panel(_("Mes dernières inscriptions"), "registers/_panel_recent_entries.html", {"entries": rows}, order=90)
 
 
 @dashboard_panel

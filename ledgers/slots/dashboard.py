@@ -11,8 +11,9 @@ machine on an intervention sheet, the FR cashier pays a win at the cash desk, th
 accounts count the machines' drop (a comptée); an act under way is offered to be continued."""
 
 import datetime
+import functools
 
-from django.db.models import Sum
+from django.db.models import DateField, DateTimeField, Sum
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -21,11 +22,11 @@ from ledgers.core.authz import roles_of
 from ledgers.core.charts import chart, month_end
 from ledgers.core.dashboard import MainAct, Panel, dashboard_panel, main_acts
 from ledgers.core.models import Establishment
+from ledgers.core.prepared import Bound, Prepared, PreparedCounts
 from ledgers.core.roles import Role
-from ledgers.core.selectors import counted_together
 
 from . import selectors
-from .models import DropCount, Machine, ReconciliationLine, SlotCount
+from .models import DropCount, Intervention, JackpotPayment, Machine, ReconciliationLine, Releve, SlotCount
 from .services import accounting, counts, jpm, staffing, unclaimed
 from .services.payments import PAY_ROLES
 
@@ -40,24 +41,53 @@ CONCERNED = {
 }
 
 
+@functools.cache
+def _counts(jurisdiction: str, month_end: bool) -> PreparedCounts:
+    """What the panel counts in a house of ``jurisdiction``, on the month's last day or not, in one
+    query compiled once (the house, its day and FR the start of the tickets still valid are
+    ``Bound``): compiling the counts' subqueries cost more than running them."""
+    house, today = Bound("house"), Bound("today", DateField())
+    fr = {
+        "unreconciled": unclaimed.awaiting_reconciliation(house),
+        "expired": unclaimed.issued_before(house, Bound("tickets_valid_since", DateTimeField())),
+        **staffing.staffing_counts(house, today),
+    }
+    return PreparedCounts(
+        **({"month_end": counts.month_end_counts_on(house, today)} if month_end else {}),
+        incidents=selectors.meter_incidents(house),
+        flagged=selectors.flagged_counts(house),
+        events=selectors.flagged_events(house),
+        **(fr if jurisdiction == "FR" else {}),
+    )
+
+
+@functools.cache
+def _listed() -> tuple[Prepared[Releve], Prepared[Intervention], Prepared[JackpotPayment]]:
+    """The panel's lists in a house (``Bound`` "house"), each compiled once: the open relèves, the
+    open interventions, FR the wins paid at the cash desk still to post (the first 20)."""
+    house = Bound("house")
+    return (
+        Prepared(selectors.open_releves(house)),
+        Prepared(selectors.open_interventions(house)),
+        Prepared(accounting.payments_to_post(house)[:20]),
+    )
+
+
 @dashboard_panel
 def slots_waiting(request: HttpRequest, establishment: Establishment) -> Panel | None:
     if not roles_of(request.user, establishment) & CONCERNED:
         return None
-    today = establishment.localtime().date()
-    month_end = establishment.jurisdiction == "FR" and counts.is_last_day(today)
-    counted = counted_together(
-        **({"month_end": counts.month_end_counts(establishment, today.year, today.month)} if month_end else {}),
-        incidents=selectors.meter_incidents(establishment),
-        flagged=selectors.flagged_counts(establishment),
-        events=selectors.flagged_events(establishment),
-        unreconciled=unclaimed.unreconciled_releves(establishment),
-        **({"expired": unclaimed.expired_unposted(establishment)} if establishment.jurisdiction == "FR" else {}),
-        **staffing.staffing_counts(establishment, today),
+    today, fr = establishment.localtime().date(), establishment.jurisdiction == "FR"
+    month_end = fr and counts.is_last_day(today)
+    counted = _counts(establishment.jurisdiction, month_end).read(
+        house=establishment.pk,
+        today=today,
+        **({"tickets_valid_since": unclaimed.valid_since(establishment, today)} if fr else {}),
     )
+    releves, interventions, to_post = _listed()
     context = {
-        "releves": list(selectors.open_releves(establishment)),
-        "interventions": list(selectors.open_interventions(establishment)),
+        "releves": releves.read(house=establishment.pk),
+        "interventions": interventions.read(house=establishment.pk),
         "incidents": counted["incidents"],
         "flagged": counted["flagged"],
         "untransmitted": selectors.untransmitted_days(establishment) if establishment.jurisdiction == "MC" else [],
@@ -67,11 +97,11 @@ def slots_waiting(request: HttpRequest, establishment: Establishment) -> Panel |
         # FR: SCCJ transmissions overdue (SLOT-39), relèves waiting for their modèle 31 (SLOT-43),
         # tickets to expire (SLOT-44).
         "transmissions": jpm.transmissions_due(establishment) if establishment.jurisdiction == "FR" else [],
-        "unreconciled": counted["unreconciled"],
+        "unreconciled": counted.get("unreconciled", 0),
         "expired": counted.get("expired", 0),
         # FR: wins paid at the cash desk not yet in modèle 29 with the comité visa (the jackpots to
         # control, SLOT-35, SLOT-55); on the month's last day, the month-end count not closed (SLOT-46).
-        "to_post": list(accounting.payments_to_post(establishment)[:20]) if establishment.jurisdiction == "FR" else [],
+        "to_post": to_post.read(house=establishment.pk) if fr else [],
         "month_end_due": month_end and not counted["month_end"],
         # FR: machines in operation and no staffing for today yet (SLOT-50).
         "unstaffed": staffing.staffing_missing(counted),

@@ -1,6 +1,7 @@
 """Reads on slot machines."""
 
 import datetime
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -11,6 +12,8 @@ from django.utils import timezone
 
 from ledgers.core.dashboard import read_once
 from ledgers.core.models import Establishment
+from ledgers.core.prepared import Bound, Prepared
+from ledgers.incidents.models import Incident
 from ledgers.incidents.selectors import open_incidents
 
 from .models import (
@@ -37,7 +40,7 @@ def socles_of(est: Establishment) -> QuerySet[Socle]:
     return Socle.objects.filter(establishment=est).select_related("room", "machine")
 
 
-def installed(est: Establishment) -> QuerySet[Machine]:
+def installed(est: Establishment | Bound) -> QuerySet[Machine]:
     """Machines in operation (the 75-machine threshold, SET-43)."""
     return Machine.objects.filter(establishment=est, status=Machine.Status.IN_SERVICE)
 
@@ -136,21 +139,21 @@ def sheets_of_day(est: Establishment, date: datetime.date) -> QuerySet[Intervent
     ).order_by("pk")
 
 
-def open_interventions(est: Establishment) -> QuerySet[Intervention]:
+def open_interventions(est: Establishment | Bound) -> QuerySet[Intervention]:
     return Intervention.objects.filter(machine__establishment=est, status=Intervention.Status.OPEN).select_related(
         "machine", "technician"
     )
 
 
-def open_releves(est: Establishment) -> QuerySet[Releve]:
+def open_releves(est: Establishment | Bound) -> QuerySet[Releve]:
     return Releve.objects.filter(establishment=est, status=Releve.Status.OPEN).select_related("room")
 
 
-def flagged_counts(est: Establishment) -> QuerySet[DropCount]:
+def flagged_counts(est: Establishment | Bound) -> QuerySet[DropCount]:
     return DropCount.objects.filter(releve__establishment=est, flagged=True).select_related("machine", "releve")
 
 
-def meter_incidents(est: Establishment):
+def meter_incidents(est: Establishment | Bound) -> QuerySet[Incident]:
     return open_incidents(est).filter(category="slot_meter")
 
 
@@ -172,16 +175,22 @@ def overdue_revisions(est: Establishment, today: datetime.date | None = None) ->
         return []
     today = today or timezone.localdate()
     limit = int(est.setting("SET-38") or 120)
-    machines = Machine.objects.filter(establishment=est, status=Machine.Status.IN_SERVICE).annotate(
-        last_visit=Max("sfm_visits__visited_at"), first_in=Min("moves__moved_at")
-    )  # max/min: joins harmless
     overdue = []
-    for machine in machines:
+    for machine in _visited().read(house=est.pk):
         since = machine.last_visit or machine.first_in
         days = (today - est.localtime(since).date()).days if since else 0
         if days > limit:
             overdue.append((machine, days))
     return overdue
+
+
+@functools.cache
+def _visited() -> Prepared[Machine]:
+    """A house's machines in operation (``Bound`` "house") with their last SFM visit and their first
+    move, compiled once: the homes read it at each request."""
+    return Prepared(
+        installed(Bound("house")).annotate(last_visit=Max("sfm_visits__visited_at"), first_in=Min("moves__moved_at"))
+    )  # max/min: joins harmless
 
 
 # Meters whose delta is money dropped in the machine's boxes (counted at the relève).
@@ -227,6 +236,6 @@ def recent_events(est: Establishment, limit: int | None = 100) -> QuerySet[Monit
     )[:limit]
 
 
-def flagged_events(est: Establishment) -> QuerySet[MonitoringEvent]:
+def flagged_events(est: Establishment | Bound) -> QuerySet[MonitoringEvent]:
     """Monitoring events no intervention, relève or RAM clear explains."""
     return MonitoringEvent.objects.filter(machine__establishment=est).exclude(flag="").select_related("machine")

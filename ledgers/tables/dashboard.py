@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from ledgers.core import hooks
+from ledgers.core.addresses import Addresses
 from ledgers.core.authz import roles_of
 from ledgers.core.dashboard import MainAct, Panel, dashboard_panel, main_acts, open_parties
 from ledgers.core.models import Establishment, TableSession
@@ -28,12 +29,13 @@ def table_flags(request: HttpRequest, establishment: Establishment) -> Panel | N
     if not rows:
         return None
     # One line per requirement, opening onto its flags: the same flag raised night after night is read once.
-    by_code: dict[str, list[tuple[TableSession, str]]] = {}
+    by_code: dict[str, list[tuple[TableSession, str, str]]] = {}
+    address = Addresses("seance-table", 1)
     for code, what, session in rows:
-        by_code.setdefault(code, []).append((session, what))
+        by_code.setdefault(code, []).append((session, what, address(session.pk)))
     groups = []
     for code, flags in by_code.items():
-        texts = {what for _session, what in flags}
+        texts = {what for _session, what, _url in flags}
         groups.append((code, texts.pop() if len(texts) == 1 else "", flags))
     return Panel(
         _("Parties de table : signalements"),

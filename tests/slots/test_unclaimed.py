@@ -183,13 +183,13 @@ def test_slot_43_reading_not_closed_without_modele_31(room):
     with pytest.raises(RuleViolation) as exc:
         services.releve_close(releve=releve, actor=room["superviseur"])
     assert exc.value.code == "SLOT-43" and machine.number in exc.value.message
-    assert list(unclaimed.unreconciled_releves(room.est)) == [releve]
+    assert list(unclaimed.awaiting_reconciliation(room.est)) == [releve]
     unclaimed.reconciliation_draw_up(releve=releve, actor=room["caissier"], comite=room["comite"])
     with pytest.raises(RuleViolation) as exc:  # a machine read now would have no modèle 31 line
         room.read(_carnet_machine(room), 100, releve=releve)
     assert exc.value.code == "SLOT-43"
     assert services.releve_close(releve=releve, actor=room["superviseur"]).status == "closed"
-    assert not unclaimed.unreconciled_releves(room.est).exists()
+    assert not unclaimed.awaiting_reconciliation(room.est).exists()
 
 
 def test_slot_36_44_pages_and_api(client, room):

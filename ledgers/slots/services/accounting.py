@@ -25,6 +25,7 @@ from ledgers.core.amounts import CENT
 from ledgers.core.authz import roles_of
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
+from ledgers.core.prepared import Bound
 from ledgers.core.readable import euros
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry, Register
@@ -229,7 +230,7 @@ def avance_issue(
     )
 
 
-def payments_to_post(establishment: Establishment) -> QuerySet[JackpotPayment]:
+def payments_to_post(establishment: Establishment | Bound) -> QuerySet[JackpotPayment]:
     """The wins paid at the cash desk whose bon is not yet in the machine's modèle 29 with the
     comité member's visa (SLOT-35, SLOT-55): the jackpots the cashier and comité still control."""
     return JackpotPayment.objects.filter(

@@ -27,6 +27,7 @@ from ledgers.core.authz import role_named_by_text, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.expressions import ArraySubquery
 from ledgers.core.models import Establishment, Seance
+from ledgers.core.prepared import Bound
 from ledgers.core.roles import Role
 from ledgers.registers.models import Entry
 from ledgers.registers.services import entry_write, register_language
@@ -282,7 +283,11 @@ def slot_count_close(*, count: SlotCount, actor: AbstractBaseUser, floats: Decim
 
 def month_end_counts(establishment: Establishment, year: int, month: int) -> QuerySet[SlotCount]:
     """The closed counts dated on the month's last day (month-end or season-end counts)."""
-    last = datetime.date(year, month, calendar.monthrange(year, month)[1])
+    return month_end_counts_on(establishment, datetime.date(year, month, calendar.monthrange(year, month)[1]))
+
+
+def month_end_counts_on(establishment: Establishment | Bound, last: datetime.date | Bound) -> QuerySet[SlotCount]:
+    """The closed month-end or season-end counts dated ``last``, the month's last day."""
     return SlotCount.objects.filter(
         establishment=establishment,
         status=SlotCount.Status.CLOSED,

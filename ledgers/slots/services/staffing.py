@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy as _
 from ledgers.core.authz import role_named_by_text, roles_of, save_audited
 from ledgers.core.errors import RuleViolation
 from ledgers.core.models import Establishment
+from ledgers.core.prepared import Bound
 from ledgers.core.roles import Role
 from ledgers.registers.services import display_name
 from ledgers.registers.written import reserve_written
@@ -53,11 +54,9 @@ def staffing_of(est: Establishment, date: datetime.date) -> SlotStaffing | None:
     return SlotStaffing.objects.filter(establishment=est, date=date).first()
 
 
-def staffing_counts(est: Establishment, date: datetime.date) -> dict[str, QuerySet]:
-    """FR: what to count (``counted_together``, with the dashboard's other counts) to know whether
-    the day's staffing is missing: the machines in operation and the day's staffing."""
-    if est.jurisdiction != "FR":
-        return {}
+def staffing_counts(est: Establishment | Bound, date: datetime.date | Bound) -> dict[str, QuerySet]:
+    """FR: what to count (with the dashboard's other counts, in one query) to know whether the day's
+    staffing is missing: the machines in operation and the day's staffing."""
     return {"installed": selectors.installed(est), "staffed": SlotStaffing.objects.filter(establishment=est, date=date)}
 
 

@@ -351,9 +351,7 @@ def reconciliation_draw_up(
     return reconciliation
 
 
-def unreconciled_releves(est: Establishment) -> QuerySet[Releve]:
+def awaiting_reconciliation(est: Establishment | Bound) -> QuerySet[Releve]:
     """SLOT-43: FR relèves with meter readings still waiting for their état de rapprochement (they
     do not close without it)."""
-    if est.jurisdiction != "FR":
-        return Releve.objects.none()
     return Releve.objects.filter(establishment=est, readings__isnull=False, reconciliation__isnull=True).distinct()
