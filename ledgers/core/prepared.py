@@ -10,6 +10,8 @@ each read runs that SQL with the values given, making the same model instances (
 
 import copy
 import datetime
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
 from django.core.exceptions import EmptyResultSet
@@ -44,7 +46,8 @@ class Prepared(Generic[M]):
     def _compiler(self, using: str) -> tuple[SQLCompiler, str, tuple]:
         if using not in self._compiled:
             compiler = self.queryset.query.get_compiler(using=using)
-            sql, params = compiler.as_sql()  # also sets what making the rows reads (select, klass_info…)
+            with _days_as_given(connections[using]):
+                sql, params = compiler.as_sql()  # also sets what making the rows reads (select, klass_info…)
             self._compiled[using] = compiler, sql, _shared(params)
         return self._compiled[using]
 
@@ -88,13 +91,28 @@ class PreparedCounts:
 
     def read(self, **values: Any) -> dict[str, int]:
         if self._compiled is None:
-            sql, params = counts_sql(self.querysets)
+            with _days_as_given(connections[DEFAULT_DB_ALIAS]):
+                sql, params = counts_sql(self.querysets)
             self._compiled = sql, _shared(params)
         sql, params = self._compiled
         connection = connections[DEFAULT_DB_ALIAS]
         with connection.cursor() as cursor:
             cursor.execute(sql, _bound(params, values, connection))
             return dict(zip(self.querysets, cursor.fetchone(), strict=True))
+
+
+@contextmanager
+def _days_as_given(connection: Any) -> Iterator[None]:
+    """Compiling a query with the days and times it holds left as they are (SQLite's adapters make
+    them text), for ``_shared`` to find them on every database. The connection is the thread's own."""
+    adapters = ("adapt_datefield_value", "adapt_datetimefield_value", "adapt_timefield_value")
+    for name in adapters:
+        setattr(connection.ops, name, lambda value: value)
+    try:
+        yield
+    finally:
+        for name in adapters:
+            delattr(connection.ops, name)  # the class's adapter again
 
 
 def _shared(params: Any) -> tuple:
