@@ -17,7 +17,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max, QuerySet, Sum
+from django.db.models import Max, OuterRef, QuerySet, Subquery, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -565,12 +565,11 @@ def meter_statement_certify(
     check_month_end_count(est, year, month)
     start, end = _month(est, year, month)
     fleet = fleet_of_month(est, year, month)
-    readings = (
-        MeterReading.objects.filter(meter__machine__in=fleet, read_at__lt=end)
-        .order_by("meter_id", "-read_at", "-id")
-        .distinct("meter_id")
-        .values_list("meter_id", "value", "read_at")
-    )
+    # Each meter's last reading before the month's end (a subquery: SQLite has no DISTINCT ON).
+    latest = MeterReading.objects.filter(meter=OuterRef("meter"), read_at__lt=end).order_by("-read_at", "-id")
+    readings = MeterReading.objects.filter(
+        meter__machine__in=fleet, read_at__lt=end, pk=Subquery(latest.values("pk")[:1])
+    ).values_list("meter_id", "value", "read_at")
     last = {meter: (value, at) for meter, value, at in readings}
     lines, unread = [], []
     for machine in fleet:
