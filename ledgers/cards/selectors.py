@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledgers.core.catalogue import REQUIREMENTS
 from ledgers.core.models import Establishment, Location, Seance, TableSession
-from ledgers.core.prepared import Bound
+from ledgers.core.prepared import Bound, of_model
 from ledgers.custody.models import (
     GONE_STATUSES,
     WITHDRAWN_STATUSES,
@@ -114,9 +114,7 @@ def live_sessions(establishment: Establishment) -> QuerySet[TableSession]:
 def card_incidents(establishment: Establishment | Bound) -> QuerySet[Incident]:
     return (
         Incident.objects.filter(
-            establishment=establishment,
-            status=Incident.Status.OPEN,
-            subjects__content_type=ContentType.objects.get_for_model(CardUnit),
+            of_model(CardUnit, "subjects__content_type"), establishment=establishment, status=Incident.Status.OPEN
         )
         .distinct()
         .order_by("-found_at")

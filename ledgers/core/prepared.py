@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from django.core.exceptions import EmptyResultSet
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Expression, Field, IntegerField, Model, QuerySet
+from django.db.models import Expression, Field, IntegerField, Model, Q, QuerySet
 from django.db.models.sql.compiler import SQLCompiler
 
 M = TypeVar("M", bound=Model)
@@ -63,6 +63,13 @@ class Prepared(Generic[M]):
         run.as_sql = lambda *args, **kwargs: (sql, bound)
         queryset.query.get_compiler = lambda *args, **kwargs: run
         return list(queryset)
+
+
+def of_model(model: type[Model], path: str = "content_type") -> Q:
+    """The rows whose content type at ``path`` is ``model``'s, named by its app and model rather than
+    by its id: a query compiled once holds no id that the content types' table may give another
+    model (as a test database's flush does)."""
+    return Q(**{f"{path}__app_label": model._meta.app_label, f"{path}__model": model._meta.model_name})
 
 
 def counts_sql(querysets: dict[str, QuerySet]) -> tuple[str, list]:

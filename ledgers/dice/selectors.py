@@ -10,7 +10,7 @@ from django.utils import timezone
 from ledgers.core import hooks
 from ledgers.core.dashboard import open_parties
 from ledgers.core.models import Establishment, Seance, TableSession
-from ledgers.core.prepared import Bound
+from ledgers.core.prepared import Bound, of_model
 from ledgers.custody.models import (
     GONE_STATUSES,
     WITHDRAWN_STATUSES,
@@ -119,12 +119,8 @@ def quarantined_ids(establishment: Establishment) -> set[int]:
 
 def destruction_queue(establishment: Establishment | Bound) -> QuerySet[Die]:
     """Used or damaged dice in a depot, not yet in a planned destruction (DICE-07, DICE-19)."""
-    from django.contrib.contenttypes.models import ContentType
-
     planned = DestructionItem.objects.filter(
-        session__status=DestructionSession.Status.PLANNED,
-        content_type=ContentType.objects.get_for_model(Die),
-        object_id=OuterRef("pk"),
+        of_model(Die), session__status=DestructionSession.Status.PLANNED, object_id=OuterRef("pk")
     )
     return (
         dice_of(establishment)

@@ -1,10 +1,15 @@
 """A prepared query, compiled once, reads what its queryset would with each read's values."""
 
 import pytest
+from django.contrib.contenttypes.models import ContentType
 from django.db.models import CharField, Count, F
 
+from ledgers.cards.models import CardUnit
+from ledgers.cards.selectors import card_incidents
 from ledgers.core.models import GamingTable, Seance
-from ledgers.core.prepared import Bound, Prepared
+from ledgers.core.prepared import Bound, Prepared, PreparedCounts
+from ledgers.dice.models import Die
+from ledgers.dice.selectors import destruction_queue
 from tests.factories import EstablishmentFactory, GamingTableFactory
 
 pytestmark = pytest.mark.django_db
@@ -43,3 +48,15 @@ def test_a_day_written_into_the_query_is_refused():
     prepared = Prepared(Seance.objects.filter(establishment=Bound("e"), date__gte=est.localtime().date()))
     with pytest.raises(ValueError, match="Bound"):
         prepared.read(e=est.pk)
+
+
+@pytest.mark.parametrize("counted", ["cards", "dice"])
+def test_a_prepared_count_names_content_types_by_app_and_model(counted):
+    """A content type's id may change under a query compiled once (a test database's flush gives
+    new ones): the homes' prepared counts name it by its app and model."""
+    model, queryset = {"cards": (CardUnit, card_incidents), "dice": (Die, destruction_queue)}[counted]
+    prepared = PreparedCounts(n=queryset(Bound("house")))
+    assert prepared.read(house=EstablishmentFactory().pk) == {"n": 0}
+    _sql, params = prepared._compiled
+    assert ContentType.objects.get_for_model(model).pk not in params
+    assert model._meta.model_name in params
