@@ -7,6 +7,8 @@ import traceback
 from collections.abc import Callable
 from typing import TypeVar
 
+from django.db import connections
+
 T = TypeVar("T")
 
 
@@ -22,12 +24,13 @@ def forked(work: Callable[[], T], name: str) -> Callable[[], T]:
     """``work`` run by a process forked now; gives what waits for its result. An error there is
     raised here, the forked process's traceback in its notes; a process that ends without an
     answer is a RuntimeError with its exit code. The process inherits this one's memory, open
-    database connections included: ``work`` must not use those (close them before forking, or
-    open others)."""
+    database connections included: there they are dropped unclosed (``_inherited_dropped``), and
+    ``work`` opens its own."""
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
 
     def child() -> None:
+        _inherited_dropped()
         try:
             outcome = (True, work())
         except BaseException as exc:  # raised again in the parent
@@ -58,3 +61,17 @@ def forked(work: Callable[[], T], name: str) -> Callable[[], T]:
         return value
 
     return result
+
+
+# The connections a forked process inherited, held until it ends: one collected would close its
+# socket, which is the parent's too, and end the parent's session.
+_inherited: list = []
+
+
+def _inherited_dropped() -> None:
+    """In a forked process, leave every database connection it inherited to the parent: the next
+    query opens one of its own instead of writing on the parent's socket."""
+    for connection in connections.all(initialized_only=True):
+        if connection.connection is not None:
+            _inherited.append(connection.connection)
+            connection.connection = None

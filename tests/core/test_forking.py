@@ -1,6 +1,7 @@
 import os
 
 import pytest
+from django.db import connection
 
 from ledgers.core.forking import forked
 
@@ -22,3 +23,20 @@ def test_an_error_in_a_forked_process_is_raised_with_its_traceback():
 def test_a_forked_process_that_dies_is_an_error_with_its_exit_code():
     with pytest.raises(RuntimeError, match=r"the walk ended without an answer \(3\)"):
         forked(lambda: os._exit(3), name="the walk")()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_forked_process_opens_its_own_connection_and_leaves_the_parents_open():
+    """The connection open when forking is the parent's: the forked process queries on its own
+    and the parent's session goes on."""
+
+    def backend() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()" if connection.vendor == "postgresql" else "SELECT 1")
+            return cursor.fetchone()[0]
+
+    ours = backend()
+    theirs = [forked(backend, name="a query")() for _ in range(2)]
+    assert backend() == ours
+    if connection.vendor == "postgresql":
+        assert ours not in theirs

@@ -111,9 +111,8 @@ def houses_apart() -> bool:
 
 
 def house_seeded(code: str, domains: list[ModuleType]) -> str:
-    """What a forked process does: the establishment ``code`` seeded on a connection of its own
-    (the one closed before forking reopens here), its commits not awaited as in the parent; gives
-    its lines, written by the parent."""
+    """What a forked process does: the establishment ``code`` seeded on a connection of its own,
+    its commits not awaited as in the parent; gives its lines, written by the parent."""
     out = StringIO()
     try:
         with seeding_only(code), commits_not_awaited():
@@ -149,10 +148,9 @@ class Command(BaseCommand):
         self.print_logins(url)
 
     def seed_apart(self, domains: list[ModuleType]) -> None:
-        """Each demo establishment seeded by a forked process, both at once. This process's
-        connections are closed first, so that no socket is shared across the fork. Each one's
-        lines are written whole once all are done; then the first error is raised."""
-        connections.close_all()
+        """Each demo establishment seeded by a forked process, both at once, each on a connection of
+        its own (``forked``). Each one's lines are written whole once all are done; then the first
+        error is raised."""
         waiting = [forked(partial(house_seeded, code, domains), name=f"the seed of {code}") for code in ORGANISATION]
         outcomes: list[str | Exception] = []
         for result in waiting:  # every process waited for, even after one failed
