@@ -327,10 +327,8 @@ def verify_whole(
     prepared = prepare_whole(here, anchors, using)
 
     def found_in_order() -> Iterator[tuple[Register, Finding | None]]:
-        pks = [register.pk for register in here if isinstance(prepared[register.pk], Prepared)]
-        rows = _rows_whole(pks, using) if pks else iter(())
         try:
-            found = {r.pk: finding for r, finding in _walks(here, prepared, rows, using, head, gathered)}
+            found = _walked(here, prepared, using, head, gathered)
         finally:  # the second process is waited for even when this walk fails: it ends on its own
             there = waiting() if waiting is not None else None
         if there is not None:
@@ -341,6 +339,20 @@ def verify_whole(
             yield register, found[register.pk]
 
     return found_in_order()
+
+
+def _walked(
+    registers: list[Register],
+    prepared: "dict[int, Prepared | Finding]",
+    using: str,
+    head: bool,
+    gathered: Sealed | None,
+) -> dict[int, Finding | None]:
+    """{register id: its first problem or None} of ``registers`` walked from their ``prepared``
+    starts, their entries read from the first in one scan."""
+    pks = [register.pk for register in registers if isinstance(prepared[register.pk], Prepared)]
+    rows = _rows_whole(pks, using) if pks else iter(())
+    return {register.pk: finding for register, finding in _walks(registers, prepared, rows, using, head, gathered)}
 
 
 # The entries under which one process walks them all: a second one costs its start and a connection.
@@ -382,10 +394,7 @@ def _walked_elsewhere(
 
     def walk() -> tuple[dict[int, Finding | None], Sealed]:
         sealed: Sealed | None = None if gathered is None else {}
-        prepared = prepare_whole(registers, anchors, using)
-        pks = [register.pk for register in registers if isinstance(prepared[register.pk], Prepared)]
-        rows = _rows_whole(pks, using) if pks else iter(())
-        found = {r.pk: f for r, f in _walks(registers, prepared, rows, using, head, sealed)}
+        found = _walked(registers, prepare_whole(registers, anchors, using), using, head, sealed)
         return found, sealed or {}
 
     # The thread of ``beside`` is the forked process's own: started there.
